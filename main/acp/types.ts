@@ -1,0 +1,146 @@
+/**
+ * The surface of the ACP layer that the rest of main codes against. `connection.ts` implements
+ * {@link AcpClientConnection}; agents/, sessions/, permissions/ and elicitation/ only see these types.
+ *
+ * Protocol payload types come from the official SDK (type-only imports); v1 is the package root,
+ * v2 is `@agentclientprotocol/sdk/experimental/v2`.
+ */
+import type * as v1 from '@agentclientprotocol/sdk'
+import type * as v2 from '@agentclientprotocol/sdk/experimental/v2'
+import type { Event } from '../base/event'
+import type { IDisposable } from '../base/lifecycle'
+
+export type { v1, v2 }
+
+export type ProtocolVersion = 1 | 2
+/** JSON-RPC ids: numbers or strings, echoed with the same JSON type. */
+export type JsonRpcId = number | string
+
+/** What we learned from `initialize`, normalised across v1 and v2 (raw result kept for the inspector/UI). */
+export interface AgentHandshake {
+  protocolVersion: ProtocolVersion
+  agentInfo: { name: string; title?: string; version?: string } | null
+  capabilities: AgentCapabilitySummary
+  /** Auth methods as the agent sent them (v1 `{id,…}` or v2 `{methodId, type,…}`), malformed items skipped. */
+  authMethods: AuthMethodSummary[]
+  raw: unknown
+}
+
+export interface AgentCapabilitySummary {
+  loadSession: boolean
+  resumeSession: boolean
+  listSessions: boolean
+  closeSession: boolean
+  deleteSession: boolean
+  logout: boolean
+  prompt: { image: boolean; audio: boolean; embeddedContext: boolean }
+  mcp: { stdio: boolean; http: boolean; sse: boolean }
+  additionalDirectories: boolean
+}
+
+export interface AuthMethodSummary {
+  id: string
+  name: string
+  description?: string
+  /** `agent` | `terminal` | anything else (kept, shown generically, never auto-invoked). */
+  type: string
+  args?: string[]
+  env?: Record<string, string>
+  raw: unknown
+}
+
+export interface NewSessionOutcome {
+  sessionId: string
+  /** v1 `modes` (only used when no configOptions). */
+  modes?: unknown
+  configOptions?: unknown[]
+  availableCommands?: unknown[]
+  raw: unknown
+}
+
+export interface PromptOutcome {
+  /** `end_turn` | `max_tokens` | `max_turn_requests` | `refusal` | `cancelled` | v2 `error` | unknown (kept). `null` = not reported. */
+  stopReason: string | null
+  /** v2 idle `state_update` error, when the turn ended in error. */
+  error?: { code?: number; message: string; data?: unknown }
+  /** v2: the `messageId` of the inserted user message. */
+  userMessageId?: string
+}
+
+/** One `session/update` notification's payload, as received (shape-checked, not schema-validated). */
+export interface SessionUpdateNotification {
+  sessionId: string
+  update: { sessionUpdate: string; [key: string]: unknown }
+  _meta?: unknown
+}
+
+/** Context given to a client-side request handler (permissions, elicitation, fs, terminals). */
+export interface ClientRequestContext {
+  readonly protocolVersion: ProtocolVersion
+  readonly requestId: JsonRpcId
+  readonly method: string
+  /** Aborted when the agent sends `$/cancel_request` for this id, or the connection closes. */
+  readonly signal: AbortSignal
+}
+
+/** A JSON-RPC error a handler wants to answer with (e.g. -32602 invalid params, -32002 not found). */
+export class HandlerError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message)
+    this.name = 'HandlerError'
+  }
+}
+
+export type ClientRequestHandler = (params: unknown, context: ClientRequestContext) => Promise<unknown> | unknown
+export type ClientNotificationHandler = (params: unknown, context: { protocolVersion: ProtocolVersion; method: string }) => void
+
+/**
+ * Client-side handlers, registered by method name. Until a domain registers a handler, the method
+ * answers -32601. Aliases (e.g. `session/elicitation` → `elicitation/create`) are registered twice.
+ */
+export interface ClientHandlerRegistry {
+  registerRequest(method: string, handler: ClientRequestHandler): IDisposable
+  registerNotification(method: string, handler: ClientNotificationHandler): IDisposable
+}
+
+/** A message seen on the wire, for the protocol inspector. */
+export interface WireTrace {
+  direction: 'in' | 'out'
+  /** Epoch ms. */
+  time: number
+  /** The parsed message, or the raw text for a line that was not JSON. */
+  message: unknown
+  bytes: number
+}
+
+/** Transport-level problems that do not end the connection (garbage line, oversized line, …). */
+export interface TransportProblem {
+  kind: 'non-json-line' | 'oversized-line' | 'invalid-message' | 'batch-rejected' | 'unknown-response-id' | 'handler-crashed'
+  message: string
+  /** A short, truncated preview of the offending input. */
+  preview?: string
+}
+
+export interface AcpClientConnection extends IDisposable {
+  readonly handlers: ClientHandlerRegistry
+  /** Set after a successful `initialize`. */
+  readonly handshake: AgentHandshake | undefined
+  readonly onDidReceiveUpdate: Event<SessionUpdateNotification>
+  readonly onDidReportProblem: Event<TransportProblem>
+  readonly onDidTrace: Event<WireTrace>
+  /** Fired once when the stream ends or the connection is disposed. */
+  readonly onDidClose: Event<{ error?: Error }>
+
+  initialize(options?: { preferredVersion?: ProtocolVersion }): Promise<AgentHandshake>
+  newSession(params: { cwd: string; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome>
+  /** Resolves when the turn ends (v1: the prompt response; v2: the idle `state_update`). */
+  prompt(sessionId: string, prompt: unknown[]): Promise<PromptOutcome>
+  cancel(sessionId: string): void
+  setMode(sessionId: string, modeId: string): Promise<void>
+  setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined>
+  resumeSession(params: { sessionId: string; cwd: string; replay?: boolean }): Promise<NewSessionOutcome>
+  authenticate(methodId: string): Promise<void>
+  logout(): Promise<void>
+  /** Rejects every pending outgoing request with `error` and closes the connection. */
+  close(error?: Error): void
+}

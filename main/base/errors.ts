@@ -1,0 +1,69 @@
+/**
+ * Expected failures cross boundaries as values ({@link Failure}); exceptions are for bugs.
+ * `kind` is a closed set the UI knows how to explain.
+ */
+export type FailureKind =
+  | 'agent-exited'
+  | 'agent-spawn-failed'
+  | 'agent-not-running'
+  | 'initialize-failed'
+  | 'unsupported-protocol-version'
+  | 'auth-required'
+  | 'rpc-error'
+  | 'timeout'
+  | 'cancelled'
+  | 'not-found'
+  | 'invalid-argument'
+  | 'keychain-unavailable'
+  | 'io-error'
+  | 'internal'
+
+export interface Failure {
+  kind: FailureKind
+  message: string
+  /** The last lines the agent wrote to stderr, when an agent is involved. */
+  stderrTail?: string
+  /** JSON-RPC error code, for `rpc-error`. */
+  code?: number
+  data?: unknown
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: Failure }
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value })
+export const fail = (error: Failure): Result<never> => ({ ok: false, error })
+
+/** An error carrying a {@link Failure}; thrown inside main, turned into a value at the IPC boundary. */
+export class BosunError extends Error {
+  readonly failure: Failure
+  constructor(failure: Failure, options?: { cause?: unknown }) {
+    super(failure.message, options)
+    this.name = 'BosunError'
+    this.failure = failure
+  }
+  get kind(): FailureKind {
+    return this.failure.kind
+  }
+}
+
+/** The agent process is gone: every request still waiting on it is rejected with this. */
+export class AgentExitedError extends BosunError {
+  constructor(message: string, readonly exitCode: number | null, readonly signal: string | null, stderrTail?: string) {
+    super({ kind: 'agent-exited', message, ...(stderrTail ? { stderrTail } : {}) })
+    this.name = 'AgentExitedError'
+  }
+}
+
+/** A JSON-RPC error the agent answered with. */
+export class RpcError extends BosunError {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super({ kind: code === -32000 ? 'auth-required' : 'rpc-error', message, code, ...(data !== undefined ? { data } : {}) })
+    this.name = 'RpcError'
+  }
+}
+
+export function toFailure(error: unknown): Failure {
+  if (error instanceof BosunError) return error.failure
+  if (error instanceof Error) return { kind: 'internal', message: error.message }
+  return { kind: 'internal', message: String(error) }
+}

@@ -1,0 +1,50 @@
+import { toDisposable, type IDisposable } from './lifecycle'
+
+/** A subscribable event: call it with a listener, dispose the result to unsubscribe. */
+export type Event<T> = (listener: (value: T) => void) => IDisposable
+
+export class Emitter<T> implements IDisposable {
+  private listeners = new Set<(value: T) => void>()
+  private disposed = false
+
+  readonly event: Event<T> = (listener) => {
+    if (this.disposed) return toDisposable(() => {})
+    // Wrap so the same function subscribed twice is two subscriptions.
+    const wrapped = (value: T) => listener(value)
+    this.listeners.add(wrapped)
+    return toDisposable(() => this.listeners.delete(wrapped))
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size
+  }
+
+  fire(value: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(value)
+      } catch (error) {
+        // A faulty listener must not stop the others (or the agent connection that fired).
+        queueMicrotask(() => {
+          throw error
+        })
+      }
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.listeners.clear()
+  }
+}
+
+/** Resolves with the next value of an event (tests and one-shot waits). */
+export function once<T>(event: Event<T>, predicate: (value: T) => boolean = () => true): Promise<T> {
+  return new Promise((resolve) => {
+    const sub = event((value) => {
+      if (!predicate(value)) return
+      sub.dispose()
+      resolve(value)
+    })
+  })
+}

@@ -1,0 +1,43 @@
+/**
+ * The one list of every renderer → main call and main → renderer event. Main (`main/shell/ipc.ts`), the
+ * preload bridge, the browser host and the renderer all read this object; there is no second list.
+ *
+ * Each domain declares its part in `preload/contract/<domain>.ts`; this file only assembles them.
+ */
+import type { z } from 'zod'
+import type { CallResult, CallSpec, EventSpec } from './contract/define'
+import { appCalls, appEvents } from './contract/app'
+
+export const calls = {
+  ...appCalls,
+} as const
+
+export const events = {
+  ...appEvents,
+} as const
+
+export type Calls = typeof calls
+export type Events = typeof events
+export type CallName = keyof Calls & string
+export type EventName = keyof Events & string
+
+export type CallInput<N extends CallName> = Calls[N] extends CallSpec<infer I, z.ZodType> ? z.input<I> : never
+export type CallOutput<N extends CallName> = Calls[N] extends CallSpec<z.ZodType, infer O> ? z.output<O> : never
+export type EventPayload<N extends EventName> = Events[N] extends EventSpec<infer P> ? z.output<P> : never
+
+/** The IPC channel of a call or event: one prefix, so main can refuse anything else. */
+export const callChannel = (name: CallName): string => `bosun:call:${name}`
+export const eventChannel = (name: EventName): string => `bosun:event:${name}`
+
+type Capitalize1<S extends string> = S extends `${infer F}${infer R}` ? `${Uppercase<F>}${R}` : S
+
+/** `window.bosun`: one method per call, one `on…` subscription per event (returns an unsubscribe function). */
+export type BosunApi = {
+  readonly [N in CallName]: (arg: CallInput<N>) => Promise<CallResult<CallOutput<N>>>
+} & {
+  readonly [N in EventName as `on${Capitalize1<N>}`]: (listener: (payload: EventPayload<N>) => void) => () => void
+}
+
+export const subscriptionName = (name: EventName): string => `on${name[0]!.toUpperCase()}${name.slice(1)}`
+
+export * from './contract/define'

@@ -1,0 +1,15 @@
+import { z } from 'zod'
+import { call, event } from './define'
+
+/** App-level calls: version and host information. */
+export const appCalls = {
+  appInfo: call(
+    z.undefined(),
+    z.object({ name: z.string(), version: z.string(), host: z.enum(['electron', 'web']), platform: z.string() }),
+  ),
+} as const
+
+export const appEvents = {
+  /** Main asks the renderer to bring a request (permission or elicitation) into view, e.g. after a notification click. */
+  focusRequest: event(z.object({ requestId: z.string() })),
+} as const

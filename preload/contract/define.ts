@@ -1,0 +1,44 @@
+import { z } from 'zod'
+
+/**
+ * Building blocks of the IPC contract. A call is renderer → main with one argument parsed from unknown in
+ * main; its answer is always a {@link CallResult} (expected failures are values, not exceptions).
+ * An event is main → renderer.
+ */
+export interface CallSpec<I extends z.ZodType, O extends z.ZodType> {
+  readonly kind: 'call'
+  readonly input: I
+  readonly output: O
+}
+
+export interface EventSpec<P extends z.ZodType> {
+  readonly kind: 'event'
+  readonly payload: P
+}
+
+export function call<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): CallSpec<I, O> {
+  return { kind: 'call', input, output }
+}
+
+export function event<P extends z.ZodType>(payload: P): EventSpec<P> {
+  return { kind: 'event', payload }
+}
+
+export const failureSchema = z.object({
+  kind: z.string(),
+  message: z.string(),
+  stderrTail: z.string().optional(),
+  code: z.number().optional(),
+  data: z.unknown().optional(),
+})
+export type IpcFailure = z.infer<typeof failureSchema>
+
+export type CallResult<T> = { ok: true; value: T } | { ok: false; error: IpcFailure }
+
+/** Shared small schemas. */
+export const id = z.string().min(1).max(512)
+export const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'must be an absolute path')
