@@ -7,13 +7,25 @@
 import type { z } from 'zod'
 import type { CallResult, CallSpec, EventSpec } from './contract/define'
 import { appCalls, appEvents } from './contract/app'
+import { sessionCalls, sessionEvents } from './contract/sessions'
+import { permissionsCalls, permissionsEvents } from './contract/permissions'
+import { elicitationCalls, elicitationEvents } from './contract/elicitation'
+import { agentsCalls, agentsEvents } from './contract/agents'
 
 export const calls = {
   ...appCalls,
+  ...sessionCalls,
+  ...permissionsCalls,
+  ...elicitationCalls,
+  ...agentsCalls,
 } as const
 
 export const events = {
   ...appEvents,
+  ...sessionEvents,
+  ...permissionsEvents,
+  ...elicitationEvents,
+  ...agentsEvents,
 } as const
 
 export type Calls = typeof calls
@@ -39,5 +51,15 @@ export type BosunApi = {
 }
 
 export const subscriptionName = (name: EventName): string => `on${name[0]!.toUpperCase()}${name.slice(1)}`
+
+/** Main's side: one async function per call, taking the parsed argument. Throw only for bugs; return failures as values. */
+export type CallHandlers = {
+  [N in CallName]: (arg: z.output<Calls[N] extends CallSpec<infer I, z.ZodType> ? I : never>) => Promise<CallResult<CallOutput<N>>>
+}
+
+/** Main's side: how services publish events (the shell and the browser host implement it). */
+export interface EventSink {
+  emit<N extends EventName>(name: N, payload: EventPayload<N>): void
+}
 
 export * from './contract/define'

@@ -1,0 +1,33 @@
+/**
+ * The composition root: builds every main-process service (agents, sessions, permissions, elicitation,
+ * settings, secrets) and exposes them as one {@link CallHandlers} object. The Electron shell and the
+ * browser host both call {@link createBosunServices}; they differ only in transport and OS integration.
+ */
+import type { CallHandlers, EventSink } from '../../preload/contract'
+
+export interface HostIntegration {
+  /** Where settings, rules, logs and audit files live (Electron `userData`, or `BOSUN_HOME`). */
+  home: string
+  host: 'electron' | 'web'
+  appVersion: string
+  events: EventSink
+  /** The chokepoint the URL elicitation flow opens links through (Electron `shell.openExternal`; web: the page opens it). */
+  openExternal?: (url: string) => Promise<void>
+  /** OS notification and badge (Electron); the web host notifies from the page instead. */
+  notifier?: Notifier
+  /** Whether the app window is focused and visible (decides whether to notify). */
+  isWindowFocused?: () => boolean
+}
+
+export interface Notifier {
+  show(notification: { title: string; body: string; requestId?: string }, onClick: () => void): void
+  setBadgeCount(count: number): void
+}
+
+export interface BosunServices {
+  handlers: CallHandlers
+  /** Stops every agent (graceful, under one deadline) and releases every resource. */
+  dispose(): Promise<void>
+}
+
+export type CreateBosunServices = (integration: HostIntegration) => Promise<BosunServices>

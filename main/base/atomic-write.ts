@@ -1,0 +1,26 @@
+import { promises as fs } from 'node:fs'
+import { dirname, basename, join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+
+/**
+ * Writes a file atomically: a temp file beside it, fsync, then rename over the target. A crash leaves
+ * either the old or the new content, never half of one.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
+  const dir = dirname(path)
+  await fs.mkdir(dir, { recursive: true })
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+  const handle = await fs.open(tmp, 'w', options.mode ?? 0o600)
+  try {
+    await handle.writeFile(data)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  try {
+    await fs.rename(tmp, path)
+  } catch (error) {
+    await fs.rm(tmp, { force: true })
+    throw error
+  }
+}

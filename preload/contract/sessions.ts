@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import type { AgentRuntimeView, SessionAction, SessionState } from '../../renderer/state/types'
+import { absolutePath, call, event, id } from './define'
+
+/** A prompt content block as the renderer may send it: text and resource links (attachments later). */
+const promptBlock = z.union([
+  z.object({ type: z.literal('text'), text: z.string().max(1_000_000) }),
+  z.object({
+    type: z.literal('resource_link'),
+    uri: z.string().max(8192),
+    name: z.string().max(1024),
+    mimeType: z.string().max(256).optional(),
+  }),
+])
+
+export const sessionCalls = {
+  /** Everything the renderer needs to (re)build its state: agents and sessions with their `seq`. */
+  getSnapshot: call(z.undefined(), z.custom<{ agents: AgentRuntimeView[]; sessions: SessionState[] }>()),
+  newSession: call(z.object({ agentId: id, cwd: absolutePath }), z.object({ sessionId: z.string() })),
+  prompt: call(
+    z.object({ sessionId: id, prompt: z.array(promptBlock).min(1).max(100) }),
+    z.object({ stopReason: z.string().nullable() }),
+  ),
+  cancel: call(z.object({ sessionId: id }), z.undefined()),
+  setMode: call(z.object({ sessionId: id, modeId: z.string().min(1).max(512) }), z.undefined()),
+  setConfigOption: call(
+    z.object({ sessionId: id, configId: z.string().min(1).max(512), value: z.union([z.string().max(4096), z.boolean()]) }),
+    z.undefined(),
+  ),
+  closeSession: call(z.object({ sessionId: id }), z.undefined()),
+  restartAgent: call(z.object({ agentId: id }), z.undefined()),
+  stopAgent: call(z.object({ agentId: id }), z.undefined()),
+} as const
+
+export const sessionEvents = {
+  /** Batched (≈ one per animation frame) reducer actions for one session; apply in order, skip `seq` ≤ snapshot's. */
+  sessionActions: event(z.custom<{ sessionId: string; seq: number; actions: SessionAction[] }>()),
+  sessionAdded: event(z.custom<{ session: SessionState }>()),
+  sessionRemoved: event(z.object({ sessionId: z.string() })),
+  agentStatus: event(z.custom<AgentRuntimeView>()),
+} as const

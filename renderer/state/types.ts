@@ -1,0 +1,267 @@
+/**
+ * The state of one session as the UI shows it: an ordered list of entries (Zed's `AcpThread` idea) plus
+ * session-wide facts (plans, commands, modes, config, turn state). Produced only by the pure reducer in
+ * `session-reducer.ts`, in main (for snapshots) and in the renderer (for display).
+ *
+ * Protocol payloads keep the SDK's types where they are used as-is; unknown variants are kept intact
+ * (`raw`) so nothing an agent sends is lost.
+ */
+import type * as v1 from '@agentclientprotocol/sdk'
+import type * as v2 from '@agentclientprotocol/sdk/experimental/v2'
+
+export type ProtocolVersion = 1 | 2
+
+/** A content block: any of the v1/v2 known blocks, or an unknown one kept whole. */
+export type ContentBlock = v1.ContentBlock | v2.ContentBlock | UnknownBlock
+export interface UnknownBlock {
+  type: string
+  [key: string]: unknown
+}
+
+/** Tool call content: v1 (`content`/`diff {path,oldText,newText}`/`terminal`), v2 (`diff {changes,patch}` …) or unknown. */
+export type ToolCallContent = v1.ToolCallContent | v2.ToolCallContent | UnknownBlock
+
+export interface ToolCallLocation {
+  path: string
+  line?: number | null
+}
+
+/** Status as shown: the wire's statuses plus the UI-only `canceled` (v1 has no cancelled status) and anything unknown (shown as in progress). */
+export type ToolCallStatus = 'pending' | 'in_progress' | 'paused' | 'completed' | 'failed' | 'cancelled' | (string & {})
+
+export interface MessageEntry {
+  kind: 'user_message' | 'agent_message' | 'agent_thought'
+  /** Stable entry id (for React keys): `user:<messageId>` or a generated one. */
+  id: string
+  messageId?: string
+  content: ContentBlock[]
+  /** A user message Bosun sent (local echo); later echoes of the same prompt are skipped. */
+  local?: boolean
+  /** v1 `refusal`: this prompt and what followed is excluded from the agent's context. */
+  excluded?: boolean
+  _meta?: Record<string, unknown>
+}
+
+export interface ToolCallEntry {
+  kind: 'tool_call'
+  id: string
+  toolCallId: string
+  title: string | null
+  /** Known kinds get icons; unknown kinds are kept and shown as `other`. */
+  toolKind: string
+  status: ToolCallStatus
+  content: ToolCallContent[]
+  locations: ToolCallLocation[]
+  rawInput?: unknown
+  rawOutput?: unknown
+  name?: string | null
+  _meta?: Record<string, unknown>
+  /** v2 `capabilities` (e.g. cancel). */
+  capabilities?: unknown
+  /** Ids of permission requests attached to this tool call (their data lives in `SessionState.permissions`). */
+  permissionIds: string[]
+  /** Ids of elicitations attached to this tool call. */
+  elicitationIds: string[]
+  /** Set when Bosun answered a permission by a remembered rule: "allowed by rule …". */
+  decidedBy?: { kind: 'person' | 'rule' | 'auto-approve'; label: string; optionKind?: string }
+}
+
+export interface PermissionEntry {
+  /** A permission request not tied to any tool call (e.g. a v2 `command` subject without toolCallId). */
+  kind: 'permission'
+  id: string
+  requestId: string
+}
+
+export interface ElicitationEntry {
+  kind: 'elicitation'
+  id: string
+  elicitationId: string
+}
+
+export interface CompactionEntry {
+  kind: 'compaction'
+  id: string
+  compactionId: string
+  status: string
+  summary: ContentBlock[]
+  error?: unknown
+}
+
+/** Anything new we do not know: kept whole, shown generically. */
+export interface UnknownEntry {
+  kind: 'unknown'
+  id: string
+  sessionUpdate: string
+  raw: unknown
+}
+
+export type Entry = MessageEntry | ToolCallEntry | PermissionEntry | ElicitationEntry | CompactionEntry | UnknownEntry
+
+export interface PlanEntryView {
+  content: string
+  priority: string
+  status: string
+  _meta?: unknown
+}
+
+export interface PlanView {
+  /** v1 has a single plan: `planId` is `""`. */
+  planId: string
+  /** `items`, or an unknown v2 plan type (then `raw` holds it). */
+  type: string
+  entries: PlanEntryView[]
+  raw?: unknown
+}
+
+export interface CommandView {
+  name: string
+  description: string
+  hint?: string
+  raw: unknown
+}
+
+export interface ModeView {
+  id: string
+  name: string
+  description?: string | null
+}
+
+export interface ConfigOptionView {
+  /** v1 `id`, v2 `configId`. */
+  id: string
+  name: string
+  description?: string | null
+  category?: string | null
+  /** `select` | `boolean` | unknown (kept, hidden). */
+  type: string
+  currentValue: unknown
+  /** Flattened select options, with their group name when grouped. */
+  options: { value: string; name: string; description?: string | null; group?: string }[]
+  raw: unknown
+}
+
+export interface TerminalView {
+  terminalId: string
+  command?: string | null
+  cwd?: string | null
+  /** Decoded text (UTF-8, escape sequences neutralised at render time). */
+  output: string
+  exitStatus?: { exitCode?: number | null; signal?: string | null } | null
+}
+
+/** Foreground turn state. `unknown` = a state we do not know: shown as busy, never idle. */
+export type TurnState = 'idle' | 'running' | 'requires_action' | 'unknown'
+
+export interface TurnView {
+  state: TurnState
+  /** The last reported stop reason, if any (`null` = not reported). */
+  stopReason: string | null
+  error?: { message: string; code?: number } | null
+  /** v2 background work; `null` = not reported. */
+  background: unknown[] | null
+  /** Count of completed turns, to notify exactly once per completion. */
+  completedTurns: number
+}
+
+/** A permission request, normalised from v1 (`toolCall`) and v2 (`title`/`description`/`subject`). */
+export interface PermissionRequestView {
+  /** Bosun's id for the request (unique across agents), used by `permission:respond`. */
+  requestId: string
+  agentId: string
+  agentName: string
+  sessionId: string
+  /** Fallback chain: v2 title → v1 toolCall.title → stored tool title → "Permission requested". */
+  title: string
+  description?: string | null
+  subject:
+    | { type: 'tool_call'; toolCallId: string }
+    | { type: 'command'; command: string; cwd: string; toolCallId?: string | null; terminalId?: string | null }
+    | { type: 'none' }
+    | { type: 'unknown'; raw: unknown }
+  toolCallId?: string | null
+  options: { optionId: string; name: string; kind: string }[]
+  /** Epoch ms. */
+  createdAt: number
+  status: 'pending' | 'answered' | 'cancelled' | 'gone'
+  /** How it ended: which option, by whom, or why it went away (agent died, session cancelled). */
+  resolution?: { optionId?: string; optionKind?: string; by: 'person' | 'rule' | 'auto-approve' | 'cancel' | 'agent-exit' | 'agent-cancel'; note?: string; at: number }
+}
+
+/** An elicitation request (form or URL), normalised. */
+export interface ElicitationView {
+  elicitationRequestId: string
+  agentId: string
+  agentName: string
+  /** Session scope; `null` for request-scoped elicitations (before a session exists). */
+  sessionId: string | null
+  toolCallId?: string | null
+  mode: 'form' | 'url'
+  message: string
+  /** Form mode: the (validated) restricted schema. */
+  requestedSchema?: unknown
+  /** URL mode. */
+  url?: string
+  elicitationId?: string
+  createdAt: number
+  status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'gone'
+}
+
+export interface SessionState {
+  sessionId: string
+  agentId: string
+  protocolVersion: ProtocolVersion
+  cwd: string
+  title: string | null
+  updatedAt: string | null
+  entries: Entry[]
+  plans: PlanView[]
+  availableCommands: CommandView[]
+  modes: { currentModeId: string | null; availableModes: ModeView[] } | null
+  configOptions: ConfigOptionView[]
+  usage: { used: number; size: number; cost?: { amount: number; currency: string } | null } | null
+  terminals: Record<string, TerminalView>
+  permissions: Record<string, PermissionRequestView>
+  elicitations: Record<string, ElicitationView>
+  turn: TurnView
+  /** Auto-approve switch (off by default). */
+  autoApprove: boolean
+  /** Transient notices (not history); the UI shows and drops them. */
+  notices: { id: string; severity: string; title: string; description?: string | null }[]
+  /** Monotonic count of applied action batches (snapshot/batch reconciliation). */
+  seq: number
+}
+
+/**
+ * Everything the reducer applies. `updates` carries raw `session/update` payloads in arrival order;
+ * the other actions are Bosun's own events about the session.
+ */
+export type SessionAction =
+  | { type: 'updates'; updates: { sessionUpdate: string; [key: string]: unknown }[] }
+  | { type: 'local_prompt'; content: ContentBlock[]; messageId?: string }
+  | { type: 'turn_started' }
+  | { type: 'turn_ended'; stopReason: string | null; error?: { message: string; code?: number } | null }
+  | { type: 'cancel_requested' }
+  | { type: 'permission_requested'; request: PermissionRequestView; toolCallPatch?: Record<string, unknown> | null }
+  | { type: 'permission_resolved'; requestId: string; resolution: NonNullable<PermissionRequestView['resolution']>; status: PermissionRequestView['status'] }
+  | { type: 'elicitation_requested'; elicitation: ElicitationView }
+  | { type: 'elicitation_resolved'; elicitationRequestId: string; status: ElicitationView['status'] }
+  | { type: 'set_auto_approve'; value: boolean }
+  | { type: 'session_configured'; modes?: unknown; configOptions?: unknown[]; availableCommands?: unknown[] }
+  | { type: 'dismiss_notice'; id: string }
+
+/** A running (or not) agent as the UI sees it. */
+export interface AgentRuntimeView {
+  agentId: string
+  name: string
+  status: 'stopped' | 'starting' | 'ready' | 'restarting' | 'crashed' | 'failed'
+  pid?: number | null
+  protocolVersion?: ProtocolVersion | null
+  agentInfo?: { name: string; title?: string; version?: string } | null
+  /** Why it is not running (with the stderr tail), when it crashed or failed. */
+  error?: { kind: string; message: string; stderrTail?: string } | null
+  /** Restart attempts in the current crash window. */
+  crashCount?: number
+  /** Epoch ms of the next automatic restart, when one is scheduled. */
+  nextRestartAt?: number | null
+}
