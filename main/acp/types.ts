@@ -19,6 +19,11 @@ export type JsonRpcId = number | string
 /** What we learned from `initialize`, normalised across v1 and v2 (raw result kept for the inspector/UI). */
 export interface AgentHandshake {
   protocolVersion: ProtocolVersion
+  /**
+   * The version we offered. A v1 agent that answers 1 to a v2 offer never saw our v1-shaped client
+   * capabilities (checklist C10b); the host then restarts it and offers 1 (and remembers that).
+   */
+  offeredVersion: ProtocolVersion
   agentInfo: { name: string; title?: string; version?: string } | null
   capabilities: AgentCapabilitySummary
   /** Auth methods as the agent sent them (v1 `{id,…}` or v2 `{methodId, type,…}`), malformed items skipped. */
