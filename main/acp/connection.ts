@@ -1,0 +1,452 @@
+/**
+ * The client end of one ACP connection (v1 and v2), built on vscode-jsonrpc over NDJSON.
+ * Implements {@link AcpClientConnection}: version negotiation, the client→agent calls normalised
+ * across versions, turn completion (v1 prompt response, v2 idle `state_update`), and the registry
+ * of client-side handlers that permissions/elicitation/fs/terminals fill in.
+ */
+import type { Readable, Writable } from 'node:stream'
+import {
+  CancellationSenderStrategy,
+  CancellationTokenSource,
+  ResponseError,
+  createMessageConnection,
+  type CancellationToken,
+  type MessageConnection,
+  type RequestMessage,
+} from 'vscode-jsonrpc/node'
+import { Deferred } from '../base/deferred'
+import { BosunError, RpcError } from '../base/errors'
+import { Emitter } from '../base/event'
+import { toDisposable, type IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import { normaliseHandshake, readNewSessionOutcome } from './handshake'
+import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap } from './ndjson'
+import type {
+  AcpClientConnection,
+  AgentHandshake,
+  ClientHandlerRegistry,
+  ClientNotificationHandler,
+  ClientRequestHandler,
+  JsonRpcId,
+  NewSessionOutcome,
+  PromptOutcome,
+  ProtocolVersion,
+  SessionUpdateNotification,
+  TransportProblem,
+  WireTrace,
+} from './types'
+import { HandlerError } from './types'
+
+export interface AcpConnectionOptions {
+  input: Readable
+  output: Writable
+  logger?: Logger
+  maxMessageBytes?: number
+  clientInfo: { name: string; version: string }
+  /** Elicitation modes we advertise (C5: only present objects count). */
+  elicitation?: { form?: boolean; url?: boolean }
+}
+
+/** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
+const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
+
+interface TurnWaiter {
+  deferred: Deferred<PromptOutcome>
+  responded: boolean
+  sawRunning: boolean
+  userMessageId?: string
+  earlyIdle?: PromptOutcome
+}
+
+interface IncomingRequest {
+  controller: AbortController
+}
+
+export function createAcpConnection(options: AcpConnectionOptions): AcpClientConnection {
+  return new AcpConnection(options)
+}
+
+class AcpConnection implements AcpClientConnection {
+  private readonly updateEmitter = new Emitter<SessionUpdateNotification>()
+  private readonly problemEmitter = new Emitter<TransportProblem>()
+  private readonly closeEmitter = new Emitter<{ error?: Error }>()
+  private readonly tap = new WireTap()
+  private readonly pendingIds = new PendingIds()
+  private readonly rpc: MessageConnection
+  private readonly requestHandlers = new Map<string, ClientRequestHandler>()
+  private readonly notificationHandlers = new Map<string, ClientNotificationHandler>()
+  /** Our requests in flight: rejected with the close error (vscode-jsonrpc's own rejection would be untyped). */
+  private readonly pending = new Set<{ reject(reason: unknown): void }>()
+  /** Agent→client requests in flight, by id (a Map keeps `7` and `"7"` apart, B3). */
+  private readonly incoming = new Map<JsonRpcId, IncomingRequest>()
+  private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
+  private readonly turns = new Map<string, TurnWaiter>()
+  private readonly cancelledSessions = new Set<string>()
+  private version: ProtocolVersion = 2
+  private handshakeValue: AgentHandshake | undefined
+  private closeFired = false
+  private closedError: Error | undefined
+  private disposed = false
+
+  readonly onDidReceiveUpdate = this.updateEmitter.event
+  readonly onDidReportProblem = this.problemEmitter.event
+  readonly onDidTrace: (listener: (value: WireTrace) => void) => IDisposable = this.tap.onDidTrace
+  readonly onDidClose = this.closeEmitter.event
+  readonly handlers: ClientHandlerRegistry
+
+  constructor(private readonly options: AcpConnectionOptions) {
+    const writer = new NdjsonMessageWriter(options.output, { tap: this.tap, pendingIds: this.pendingIds })
+    const reader = new NdjsonMessageReader(options.input, {
+      maxMessageBytes: options.maxMessageBytes,
+      onProblem: (problem) => this.reportProblem(problem),
+      reply: (message) => void writer.write(message).catch(() => undefined),
+      pendingIds: this.pendingIds,
+      tap: this.tap,
+      fastPath: (message) => this.fastPath(message),
+    })
+    const tokenIds = this.tokenIds
+    const incoming = this.incoming
+    this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger), {
+      cancellationStrategy: {
+        // We need the request id for ACP's `$/cancel_request`, which vscode-jsonrpc does not speak.
+        receiver: {
+          kind: 'request',
+          createCancellationTokenSource(message: RequestMessage) {
+            const source = new CancellationTokenSource()
+            tokenIds.set(source.token, message.id as JsonRpcId)
+            incoming.set(message.id as JsonRpcId, { controller: new AbortController() })
+            return source
+          },
+        },
+        sender: CancellationSenderStrategy.Message,
+      },
+    })
+    this.rpc.onRequest((method, params, token) => this.handleRequest(method, params, token))
+    this.rpc.onNotification((method, params) => this.handleNotification(method, params))
+    this.rpc.onClose(() => this.fireClose(undefined))
+    this.rpc.onError(([error]) => options.logger?.debug('transport error', error))
+    this.handlers = {
+      registerRequest: (method, handler) => {
+        this.requestHandlers.set(method, handler)
+        return toDisposable(() => {
+          if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method)
+        })
+      },
+      registerNotification: (method, handler) => {
+        this.notificationHandlers.set(method, handler)
+        return toDisposable(() => {
+          if (this.notificationHandlers.get(method) === handler) this.notificationHandlers.delete(method)
+        })
+      },
+    }
+    this.rpc.listen()
+  }
+
+  get handshake(): AgentHandshake | undefined {
+    return this.handshakeValue
+  }
+
+  // ---- client → agent ----------------------------------------------------------------------
+
+  async initialize(options: { preferredVersion?: ProtocolVersion } = {}): Promise<AgentHandshake> {
+    let offered: ProtocolVersion = options.preferredVersion ?? 2
+    let result: unknown
+    try {
+      result = await this.request('initialize', this.initializeParams(offered))
+    } catch (error) {
+      if (!(offered === 2 && error instanceof RpcError && RETRY_AS_V1_CODES.has(error.code))) throw error
+      this.options.logger?.info(`initialize: the agent refused version 2 (${error.code}); offering 1`)
+      offered = 1
+      result = await this.request('initialize', this.initializeParams(1))
+    }
+    const answered = isRecord(result) ? result.protocolVersion : undefined
+    if (answered !== 1 && answered !== 2) {
+      throw new BosunError({
+        kind: 'unsupported-protocol-version',
+        message: `The agent answered protocol version ${JSON.stringify(answered)}; Bosun speaks versions 1 and 2.`,
+        data: { offered, answered },
+      })
+    }
+    this.version = answered
+    this.handshakeValue = normaliseHandshake(result as Record<string, unknown>, answered, offered)
+    return this.handshakeValue
+  }
+
+  async newSession(params: { cwd: string; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome> {
+    const wire: Record<string, unknown> = { cwd: params.cwd }
+    // v1 requires mcpServers (E1); v2 makes it optional.
+    if (this.version === 1 || params.mcpServers) wire.mcpServers = params.mcpServers ?? []
+    if (params.additionalDirectories?.length) wire.additionalDirectories = params.additionalDirectories
+    const result = await this.request('session/new', wire)
+    const outcome = readNewSessionOutcome(result, undefined)
+    if (!outcome) throw new BosunError({ kind: 'rpc-error', message: 'The agent answered session/new without a sessionId', data: result })
+    return outcome
+  }
+
+  prompt(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
+    this.cancelledSessions.delete(sessionId)
+    return this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt)
+  }
+
+  private async promptV1(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
+    try {
+      const result = await this.request('session/prompt', { sessionId, prompt })
+      const stopReason = isRecord(result) && typeof result.stopReason === 'string' ? result.stopReason : null
+      return { stopReason }
+    } catch (error) {
+      // F5: an error after our cancel is the agent's way of saying "cancelled".
+      if (error instanceof RpcError && this.cancelledSessions.has(sessionId)) return { stopReason: 'cancelled' }
+      throw error
+    }
+  }
+
+  private promptV2(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
+    const previous = this.turns.get(sessionId)
+    previous?.deferred.reject(new BosunError({ kind: 'internal', message: 'A new prompt replaced a turn that never finished' }))
+    const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false, sawRunning: false }
+    this.turns.set(sessionId, waiter)
+    this.pending.add(waiter.deferred)
+    void waiter.deferred.promise.then(
+      () => this.pending.delete(waiter.deferred),
+      () => this.pending.delete(waiter.deferred),
+    )
+    this.request('session/prompt', { sessionId, prompt }).then(
+      (result) => {
+        waiter.responded = true
+        if (isRecord(result) && typeof result.messageId === 'string') waiter.userMessageId = result.messageId
+        // The whole turn may have finished before the agent acknowledged the prompt.
+        if (waiter.earlyIdle) this.finishTurn(sessionId, waiter, waiter.earlyIdle)
+      },
+      (error: unknown) => {
+        if (this.turns.get(sessionId) === waiter) this.turns.delete(sessionId)
+        if (error instanceof RpcError && this.cancelledSessions.has(sessionId)) waiter.deferred.resolve({ stopReason: 'cancelled' })
+        else waiter.deferred.reject(error)
+      },
+    )
+    return waiter.deferred.promise
+  }
+
+  cancel(sessionId: string): void {
+    this.cancelledSessions.add(sessionId)
+    this.notify('session/cancel', { sessionId })
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    if (this.version === 2) {
+      throw new BosunError({ kind: 'invalid-argument', message: 'ACP v2 has no session modes; use the mode config option' })
+    }
+    await this.request('session/set_mode', { sessionId, modeId })
+  }
+
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined> {
+    const wire: Record<string, unknown> = { sessionId, configId, value }
+    if (typeof value === 'boolean') wire.type = 'boolean'
+    else if (this.version === 2) wire.type = 'id'
+    const result = await this.request('session/set_config_option', wire)
+    return isRecord(result) && Array.isArray(result.configOptions) ? result.configOptions : undefined
+  }
+
+  async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean }): Promise<NewSessionOutcome> {
+    const capabilities = this.handshakeValue?.capabilities
+    let method: string
+    const wire: Record<string, unknown> = { sessionId: params.sessionId, cwd: params.cwd }
+    if (this.version === 2) {
+      method = 'session/resume'
+      if (params.replay) wire.replayFrom = { type: 'start' }
+    } else {
+      const load = capabilities?.loadSession === true
+      const resume = capabilities?.resumeSession === true
+      if (load && (params.replay !== false || !resume)) method = 'session/load'
+      else if (resume) method = 'session/resume'
+      else throw new BosunError({ kind: 'invalid-argument', message: 'This agent can neither load nor resume sessions' })
+      wire.mcpServers = []
+    }
+    const result = await this.request(method, wire)
+    // session/load may answer null (E6).
+    return readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result }
+  }
+
+  async authenticate(methodId: string): Promise<void> {
+    await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId })
+  }
+
+  async logout(): Promise<void> {
+    await this.request(this.version === 2 ? 'auth/logout' : 'logout', {})
+  }
+
+  close(error?: Error): void {
+    if (this.disposed) return
+    this.disposed = true
+    const reason = error ?? new BosunError({ kind: 'agent-not-running', message: 'The agent connection was closed' })
+    this.closedError = reason
+    for (const deferred of [...this.pending]) deferred.reject(reason)
+    this.pending.clear()
+    this.turns.clear()
+    for (const request of this.incoming.values()) request.controller.abort(reason)
+    this.incoming.clear()
+    this.fireClose(error)
+    try {
+      this.rpc.dispose()
+    } catch {
+      // Disposing a connection whose stream already died may throw; we are done with it either way.
+    }
+    this.updateEmitter.dispose()
+    this.problemEmitter.dispose()
+    this.closeEmitter.dispose()
+    this.tap.dispose()
+  }
+
+  dispose(): void {
+    this.close()
+  }
+
+  // ---- plumbing ----------------------------------------------------------------------------
+
+  private initializeParams(version: ProtocolVersion): Record<string, unknown> {
+    const elicitation: Record<string, unknown> = {}
+    if (this.options.elicitation?.form) elicitation.form = {}
+    if (this.options.elicitation?.url) elicitation.url = {}
+    if (version === 2) {
+      // We do not run terminal auth in-protocol, so v2 advertises elicitation only (C4).
+      return { protocolVersion: 2, info: { ...this.options.clientInfo }, capabilities: { elicitation } }
+    }
+    return {
+      protocolVersion: 1,
+      clientInfo: { ...this.options.clientInfo },
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation },
+    }
+  }
+
+  private request(method: string, params: unknown): Promise<unknown> {
+    if (this.disposed) return Promise.reject(this.closedError)
+    const deferred = new Deferred<unknown>()
+    this.pending.add(deferred)
+    this.rpc.sendRequest(method, params).then(
+      (value) => deferred.resolve(value),
+      (error: unknown) => deferred.reject(error instanceof ResponseError ? new RpcError(error.code, error.message, error.data) : (this.closedError ?? error)),
+    )
+    const settle = () => this.pending.delete(deferred)
+    deferred.promise.then(settle, settle)
+    return deferred.promise
+  }
+
+  private notify(method: string, params: unknown): void {
+    if (this.disposed) return
+    this.rpc.sendNotification(method, params).catch((error: unknown) => this.options.logger?.debug(`sending ${method} failed`, error))
+  }
+
+  /** `session/update` bypasses vscode-jsonrpc's per-tick queue; everything else goes through it. */
+  private fastPath(message: { method: string; params?: unknown }): boolean {
+    if (message.method !== 'session/update') return false
+    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined
+    if (
+      typeof params !== 'object' || params === null ||
+      typeof params.sessionId !== 'string' ||
+      typeof params.update !== 'object' || params.update === null ||
+      typeof params.update.sessionUpdate !== 'string'
+    ) {
+      this.reportProblem({ kind: 'invalid-message', message: 'Ignored a session/update without sessionId/update.sessionUpdate', preview: previewOf(params) })
+      return true
+    }
+    const notification = params as SessionUpdateNotification
+    if (notification.update.sessionUpdate === 'state_update' && this.version === 2) this.observeState(notification)
+    this.updateEmitter.fire(notification)
+    return true
+  }
+
+  private observeState(notification: SessionUpdateNotification): void {
+    const waiter = this.turns.get(notification.sessionId)
+    if (!waiter) return
+    const update = notification.update as { state?: unknown; stopReason?: unknown; error?: unknown }
+    if (update.state === 'running' || update.state === 'requires_action') {
+      waiter.sawRunning = true
+      return
+    }
+    if (update.state !== 'idle') return
+    const outcome: PromptOutcome = { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null }
+    if (isRecord(update.error) && typeof update.error.message === 'string') {
+      outcome.error = {
+        message: update.error.message,
+        ...(typeof update.error.code === 'number' ? { code: update.error.code } : {}),
+        ...(update.error.data !== undefined ? { data: update.error.data } : {}),
+      }
+    }
+    // An idle snapshot before the agent saw our prompt may be stale; hold it until the ack (F7).
+    if (waiter.responded || waiter.sawRunning) this.finishTurn(notification.sessionId, waiter, outcome)
+    else waiter.earlyIdle = outcome
+  }
+
+  private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {
+    if (this.turns.get(sessionId) === waiter) this.turns.delete(sessionId)
+    if (waiter.userMessageId) outcome.userMessageId = waiter.userMessageId
+    waiter.deferred.resolve(outcome)
+  }
+
+  private async handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+    const id = this.tokenIds.get(token) as JsonRpcId
+    const entry = this.incoming.get(id) ?? { controller: new AbortController() }
+    try {
+      const handler = this.requestHandlers.get(method)
+      if (!handler) throw new ResponseError(-32601, `Method not found: ${method}`, { method })
+      return await handler(params, { protocolVersion: this.version, requestId: id, method, signal: entry.controller.signal })
+    } catch (error) {
+      if (error instanceof ResponseError) throw error
+      if (error instanceof HandlerError) throw new ResponseError(error.code, error.message, error.data)
+      this.options.logger?.error(`handler for ${method} failed`, error)
+      this.reportProblem({ kind: 'handler-crashed', message: `The ${method} handler failed: ${error instanceof Error ? error.message : String(error)}` })
+      throw new ResponseError(-32603, 'Internal error')
+    } finally {
+      if (this.incoming.get(id) === entry) this.incoming.delete(id)
+    }
+  }
+
+  private handleNotification(method: string, params: unknown): void {
+    if (method === '$/cancel_request') {
+      const requestId = isRecord(params) ? params.requestId : undefined
+      if (typeof requestId === 'string' || typeof requestId === 'number') this.incoming.get(requestId)?.controller.abort()
+      return
+    }
+    const handler = this.notificationHandlers.get(method)
+    if (!handler) return
+    try {
+      handler(params, { protocolVersion: this.version, method })
+    } catch (error) {
+      this.options.logger?.error(`notification handler for ${method} failed`, error)
+      this.reportProblem({ kind: 'handler-crashed', message: `The ${method} handler failed` })
+    }
+  }
+
+  private reportProblem(problem: TransportProblem): void {
+    this.options.logger?.warn(`${problem.kind}: ${problem.message}${problem.preview ? ` — ${problem.preview}` : ''}`)
+    this.problemEmitter.fire(problem)
+  }
+
+  private fireClose(error: Error | undefined): void {
+    if (this.closeFired) return
+    this.closeFired = true
+    this.closeEmitter.fire(error ? { error } : {})
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function previewOf(value: unknown): string {
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length > 120 ? text.slice(0, 120) + '…' : text
+}
+
+function toRpcLogger(logger: Logger | undefined) {
+  return {
+    error: (message: string) => logger?.warn(message),
+    warn: (message: string) => logger?.warn(message),
+    info: (message: string) => logger?.debug(message),
+    log: (message: string) => logger?.debug(message),
+  }
+}

@@ -1,0 +1,294 @@
+/**
+ * Newline-delimited JSON framing for vscode-jsonrpc (ACP's stdio transport). vscode-jsonrpc's stock
+ * reader expects LSP `Content-Length` headers; ACP writes one JSON object per `\n`-terminated line.
+ *
+ * Checklist A3–A11: split on byte 0x0A before decoding, strip `\r`, skip blank lines, flush the last
+ * unterminated line at EOF, bound the line size (skip, never buffer unboundedly), report garbage and
+ * keep going, answer batches and non-objects with one `-32600` (`id:null`).
+ */
+import type { Readable, Writable } from 'node:stream'
+import { AbstractMessageReader, AbstractMessageWriter } from 'vscode-jsonrpc/node'
+import type { DataCallback, Disposable, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node'
+import { Emitter } from '../base/event'
+import type { JsonRpcId, TransportProblem, WireTrace } from './types'
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+const PREVIEW_CHARS = 120
+const NEWLINE = 0x0a
+const CARRIAGE_RETURN = 0x0d
+const OPEN_BRACE = 0x7b
+const ESCAPE = 0x1b
+
+/**
+ * The protocol inspector's view of the wire. Costs one property read per message when nobody listens.
+ */
+export class WireTap {
+  private readonly emitter = new Emitter<WireTrace>()
+  readonly onDidTrace = this.emitter.event
+
+  get active(): boolean {
+    return this.emitter.listenerCount > 0
+  }
+
+  emit(direction: WireTrace['direction'], message: unknown, bytes: number): void {
+    this.emitter.fire({ direction, time: Date.now(), message, bytes })
+  }
+
+  dispose(): void {
+    this.emitter.dispose()
+  }
+}
+
+/** Ids of our requests still waiting for a response; the reader drops responses to anything else (B15). */
+export class PendingIds {
+  private readonly ids = new Set<JsonRpcId>()
+  add(id: JsonRpcId): void {
+    this.ids.add(id)
+  }
+  /** True when the id was pending (and is now answered). */
+  settle(id: JsonRpcId): boolean {
+    return this.ids.delete(id)
+  }
+  get size(): number {
+    return this.ids.size
+  }
+}
+
+export interface NdjsonReaderOptions {
+  maxMessageBytes?: number
+  /** Strip terminal escape sequences (ANSI CSI, OSC titles) that precede `{` on a line (A8). Default true. */
+  stripEscapes?: boolean
+  onProblem?: (problem: TransportProblem) => void
+  /** Writes a protocol-level reply (the `-32600` for batches and non-objects). */
+  reply?: (message: Message) => void
+  /** When set, responses whose id is not pending are reported and dropped. */
+  pendingIds?: PendingIds
+  tap?: WireTap
+  /**
+   * Sees every notification first; returning true consumes it. The connection handles `session/update`
+   * here, synchronously, instead of through vscode-jsonrpc's one-message-per-tick queue (the hot path).
+   */
+  fastPath?: (message: { method: string; params?: unknown }) => boolean
+}
+
+/** A vscode-jsonrpc {@link MessageReader} over a byte stream of NDJSON lines. */
+export class NdjsonMessageReader extends AbstractMessageReader implements MessageReader {
+  private readonly maxBytes: number
+  private readonly stripEscapes: boolean
+  private callback: DataCallback | undefined
+  /** Bytes of the current unterminated line, across chunks. */
+  private partial: Buffer[] = []
+  private partialBytes = 0
+  /** True while skipping the rest of an oversized line. */
+  private discarding = false
+  private ended = false
+
+  constructor(private readonly readable: Readable, private readonly options: NdjsonReaderOptions = {}) {
+    super()
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
+    this.stripEscapes = options.stripEscapes ?? true
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback
+    const onData = (chunk: Buffer | string) => this.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)
+    const onEnd = () => this.end()
+    const onError = (error: Error) => this.fireError(error)
+    this.readable.on('data', onData)
+    this.readable.on('end', onEnd)
+    this.readable.on('close', onEnd)
+    this.readable.on('error', onError)
+    return {
+      dispose: () => {
+        this.callback = undefined
+        this.readable.off('data', onData)
+        this.readable.off('end', onEnd)
+        this.readable.off('close', onEnd)
+        this.readable.off('error', onError)
+      },
+    }
+  }
+
+  /** Feeds raw bytes (exposed for tests and the benchmark). */
+  push(chunk: Buffer): void {
+    let start = 0
+    const length = chunk.length
+    while (start < length) {
+      const newline = chunk.indexOf(NEWLINE, start)
+      if (newline === -1) {
+        this.keepPartial(chunk, start, length)
+        return
+      }
+      if (this.discarding) {
+        this.discarding = false
+      } else if (this.partialBytes > 0) {
+        const total = this.partialBytes + (newline - start)
+        if (total > this.maxBytes) this.reportOversized(total)
+        else {
+          this.partial.push(chunk.subarray(start, newline))
+          const line = Buffer.concat(this.partial, total)
+          this.partial = []
+          this.partialBytes = 0
+          this.handleLine(line, 0, line.length)
+        }
+        this.partial = []
+        this.partialBytes = 0
+      } else if (newline - start > this.maxBytes) {
+        this.reportOversized(newline - start)
+      } else {
+        this.handleLine(chunk, start, newline)
+      }
+      start = newline + 1
+    }
+  }
+
+  /** End of input: flush a final unterminated line (A7), then report the close. */
+  end(): void {
+    if (this.ended) return
+    this.ended = true
+    if (!this.discarding && this.partialBytes > 0) {
+      const line = Buffer.concat(this.partial, this.partialBytes)
+      this.partial = []
+      this.partialBytes = 0
+      this.handleLine(line, 0, line.length)
+    }
+    this.fireClose()
+  }
+
+  private keepPartial(chunk: Buffer, start: number, end: number): void {
+    if (this.discarding) return
+    const size = end - start
+    if (this.partialBytes + size > this.maxBytes) {
+      // Too long already: drop what we hold and skip up to the next newline.
+      this.reportOversized(this.partialBytes + size, true)
+      this.partial = []
+      this.partialBytes = 0
+      this.discarding = true
+      return
+    }
+    // Copy: the stream may reuse its chunk buffers.
+    this.partial.push(Buffer.from(chunk.subarray(start, end)))
+    this.partialBytes += size
+  }
+
+  private reportOversized(bytes: number, atLeast = false): void {
+    this.options.onProblem?.({
+      kind: 'oversized-line',
+      message: `Skipped a line of ${atLeast ? 'more than ' : ''}${bytes} bytes (limit ${this.maxBytes})`,
+    })
+  }
+
+  private handleLine(buffer: Buffer, start: number, end: number): void {
+    if (end > start && buffer[end - 1] === CARRIAGE_RETURN) end--
+    if (end === start) return
+    let text = buffer.toString('utf8', start, end)
+    if (buffer[start] !== OPEN_BRACE) {
+      // Rare path: whitespace, terminal escapes before `{`, or garbage.
+      text = text.trim()
+      if (text.length === 0) return
+      if (this.stripEscapes && text.charCodeAt(0) === ESCAPE) text = stripLeadingEscapes(text)
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      this.options.onProblem?.({ kind: 'non-json-line', message: 'Skipped a line that is not JSON', preview: preview(text) })
+      if (this.options.tap?.active) this.options.tap.emit('in', text, end - start)
+      return
+    }
+    if (this.options.tap?.active) this.options.tap.emit('in', value, end - start)
+    this.dispatch(value, text)
+  }
+
+  private dispatch(value: unknown, text: string): void {
+    if (typeof value !== 'object' || value === null) {
+      this.rejectEnvelope('invalid-message', 'Skipped a JSON value that is not an object', 'Invalid Request: not a JSON-RPC object', text)
+      return
+    }
+    if (Array.isArray(value)) {
+      this.rejectEnvelope('batch-rejected', 'Rejected a JSON-RPC batch', 'JSON-RPC batches are not supported', text)
+      return
+    }
+    const message = value as { method?: unknown; id?: unknown; params?: unknown; result?: unknown; error?: unknown }
+    if (typeof message.method === 'string') {
+      if (message.id === undefined) {
+        if (this.options.fastPath?.(message as { method: string; params?: unknown })) return
+      } else if (typeof message.id !== 'string' && typeof message.id !== 'number') {
+        this.rejectEnvelope('invalid-message', 'Rejected a request with an invalid id', 'Invalid Request: id must be a string or a number', text)
+        return
+      }
+    } else if ('id' in message) {
+      // A response to one of ours (B2).
+      const id = message.id
+      if (typeof id !== 'string' && typeof id !== 'number') {
+        this.report('invalid-message', 'The agent answered with id null (it could not read one of our messages)', text)
+        return
+      }
+      if (this.options.pendingIds && !this.options.pendingIds.settle(id)) {
+        this.report('unknown-response-id', `Ignored a response for unknown id ${JSON.stringify(id)}`, text)
+        return
+      }
+    } else {
+      this.report('invalid-message', 'Skipped a message that is neither a request, a notification nor a response', text)
+      return
+    }
+    this.callback?.(value as Message)
+  }
+
+  private report(kind: TransportProblem['kind'], message: string, text: string): void {
+    this.options.onProblem?.({ kind, message, preview: preview(text) })
+  }
+
+  private rejectEnvelope(kind: TransportProblem['kind'], problem: string, replyMessage: string, text: string): void {
+    this.report(kind, problem, text)
+    this.options.reply?.({ jsonrpc: '2.0', id: null, error: { code: -32600, message: replyMessage } } as Message)
+  }
+}
+
+/** A vscode-jsonrpc {@link MessageWriter}: `JSON.stringify(msg) + "\n"`, one write per message, in order. */
+export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  private closed = false
+
+  constructor(private readonly writable: Writable, private readonly options: { tap?: WireTap; pendingIds?: PendingIds } = {}) {
+    super()
+    const onClose = () => {
+      this.closed = true
+      this.fireClose()
+    }
+    writable.once('close', onClose)
+    writable.on('error', (error) => this.fireError(error))
+  }
+
+  write(msg: Message): Promise<void> {
+    if (this.closed || this.writable.destroyed || this.writable.writableEnded) {
+      return Promise.reject(new Error('The agent input is closed'))
+    }
+    const text = JSON.stringify(msg)
+    const record = msg as { method?: unknown; id?: unknown }
+    if (this.options.pendingIds && typeof record.method === 'string' && (typeof record.id === 'number' || typeof record.id === 'string')) {
+      this.options.pendingIds.add(record.id)
+    }
+    if (this.options.tap?.active) this.options.tap.emit('out', msg, Buffer.byteLength(text) + 1)
+    // Node keeps the order of write() calls, and each message is a single call, so lines never interleave (A5).
+    return new Promise((resolve, reject) => {
+      this.writable.write(text + '\n', (error) => (error ? reject(error) : resolve()))
+    })
+  }
+
+  end(): void {}
+}
+
+function preview(text: string): string {
+  // Keep it printable: the preview ends up in logs and the UI.
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '�')
+  return clean.length > PREVIEW_CHARS ? clean.slice(0, PREVIEW_CHARS) + '…' : clean
+}
+
+// CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`) and two-byte escapes, repeated, at the start of a line.
+// eslint-disable-next-line no-control-regex
+const LEADING_ESCAPES = /^(?:\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_])+/
+
+export function stripLeadingEscapes(text: string): string {
+  return text.replace(LEADING_ESCAPES, '').trimStart()
+}
