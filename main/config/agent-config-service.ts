@@ -1,0 +1,225 @@
+/**
+ * The agents-configuration service for the composition root: the definition store, the keychain-backed
+ * secrets, the spawn parameters for the supervisor, and the IPC handlers of `preload/contract/agents.ts`.
+ *
+ * Secrets flow one way. The renderer may send a value (saveAgentDefinition) and learns only whether a
+ * name is set; values come back out of the keychain only in {@link AgentConfigService.launchSpec}, for
+ * that agent, at spawn time.
+ *
+ * Later work plugs in beside these handlers (check connection, login, protocol inspector): they need
+ * `launchSpec` and `definitions.get`, nothing else from here.
+ */
+import type { CallHandlers, EventSink } from '../../preload/contract'
+import type { AgentDefinitionView, AgentDraft, AgentFieldErrors, agentsCalls, AgentPresetView } from '../../preload/contract/agents'
+import { fail, ok, type Result } from '../base/errors'
+import { DisposableStore } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import { createKeytarSecretStore, type SecretStore } from '../secrets/secret-store'
+import { AgentDefinitionStore, type AgentDefinition } from './agent-definitions'
+import { resolveLaunch, type LaunchSpec } from './launch'
+import { AGENT_PRESETS } from './presets'
+import { joinArgs } from './split-args'
+import { draftToDefinition, validateDraft, validateSecretNames } from './validate'
+
+export type AgentConfigHandlers = Pick<CallHandlers, keyof typeof agentsCalls>
+
+export interface AgentConfigServiceOptions {
+  /** Bosun's home folder; `agents.json` lives here. */
+  home: string
+  /** Defaults to keytar (service "Bosun"). */
+  secretStore?: SecretStore
+  /** Where `agentDefinitionsChanged` goes. */
+  events?: EventSink
+  /** Bosun's environment: PATH for validation, the base for the scrubbed child env. Defaults to process.env. */
+  baseEnv?: NodeJS.ProcessEnv
+  logger?: Logger
+}
+
+export interface AgentConfigService {
+  definitions: AgentDefinitionStore
+  secrets: SecretStore
+  /**
+   * Everything needed to spawn agent `agentId`: the complete child env (scrubbed base + plain env + this
+   * agent's secrets only). Fails `not-found`, or `keychain-unavailable` when the agent has secret names
+   * but the keychain cannot be read (rather than start it without its keys).
+   */
+  launchSpec(agentId: string): Promise<Result<LaunchSpec>>
+  handlers: AgentConfigHandlers
+  /** Resolves once pending change events were sent (tests). */
+  flush(): Promise<void>
+  dispose(): void
+}
+
+export async function createAgentConfigService(options: AgentConfigServiceOptions): Promise<AgentConfigService> {
+  const log = options.logger ?? createLogger('agents-config')
+  const baseEnv = options.baseEnv ?? process.env
+  const secrets = options.secretStore ?? createKeytarSecretStore()
+  const disposables = new DisposableStore()
+  const definitions = disposables.add(
+    new AgentDefinitionStore({
+      home: options.home,
+      deleteSecrets: async (agentId) => {
+        const removed = await secrets.deleteAll(agentId)
+        if (!removed.ok) log.warn(`could not delete the secrets of ${agentId}: ${removed.error.message}`)
+      },
+    }),
+  )
+
+  const report = await definitions.load()
+  if (report.status === 'corrupt' || report.status === 'partial') log.warn(`${report.message} (backup: ${report.backupPath ?? 'none'})`)
+
+  async function secretsSetOf(def: AgentDefinition): Promise<Record<string, boolean>> {
+    const set: Record<string, boolean> = {}
+    for (const name of def.secretEnv) {
+      const has = await secrets.has(def.id, name)
+      set[name] = has.ok && has.value
+    }
+    return set
+  }
+
+  async function toView(def: AgentDefinition): Promise<AgentDefinitionView> {
+    // Field by field: unknown fields from a newer Bosun stay in main.
+    const view: AgentDefinitionView = {
+      id: def.id,
+      name: def.name,
+      command: def.command,
+      args: [...def.args],
+      argsText: joinArgs(def.args),
+      env: { ...def.env },
+      secretEnv: [...def.secretEnv],
+      secretsSet: await secretsSetOf(def),
+    }
+    if (def.defaultCwd !== undefined) view.defaultCwd = def.defaultCwd
+    if (def.protocolVersion !== undefined) view.protocolVersion = def.protocolVersion
+    if (def.defaultMode !== undefined) view.defaultMode = def.defaultMode
+    if (def.defaultConfigOptions !== undefined) view.defaultConfigOptions = { ...def.defaultConfigOptions }
+    if (def.presetId !== undefined) view.presetId = def.presetId
+    return view
+  }
+
+  async function listing() {
+    const last = definitions.lastLoadReport
+    const warning =
+      last.status === 'corrupt' || last.status === 'partial' ? { status: last.status, message: last.message, backupPath: last.backupPath } : null
+    const agents: AgentDefinitionView[] = []
+    for (const def of definitions.list()) agents.push(await toView(def))
+    return { agents, warning }
+  }
+
+  // Change events are computed asynchronously (secretsSet asks the keychain); a chain keeps them in order.
+  let emitting: Promise<void> = Promise.resolve()
+  const emitChanged = () => {
+    if (!options.events || disposables.isDisposed) return
+    const events = options.events
+    emitting = emitting.then(async () => {
+      if (disposables.isDisposed) return
+      try {
+        events.emit('agentDefinitionsChanged', await listing())
+      } catch (error) {
+        log.error('could not publish agentDefinitionsChanged', error)
+      }
+    })
+  }
+  disposables.add(definitions.onDidChange(() => emitChanged()))
+
+  const presets: AgentPresetView[] = AGENT_PRESETS.map((p) => ({
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    command: p.command,
+    args: [...p.args],
+    argsText: joinArgs(p.args),
+    env: { ...p.env },
+    secretEnv: [...p.secretEnv],
+    ...(p.docsUrl ? { docsUrl: p.docsUrl } : {}),
+  }))
+
+  const invalid = (errors: AgentFieldErrors) =>
+    fail({ kind: 'invalid-argument', message: Object.values(errors)[0] ?? 'The agent definition is invalid', data: errors })
+
+  async function save(draft: AgentDraft, values: Record<string, string> | undefined): Promise<Result<{ agent: AgentDefinitionView }>> {
+    const existing = definitions.list()
+    const previous = draft.id !== undefined ? existing.find((d) => d.id === draft.id) : undefined
+    if (draft.id !== undefined && !previous) return fail({ kind: 'not-found', message: `No agent with id ${draft.id}` })
+    const checked = await validateDraft(draft, { existing, env: baseEnv })
+    const errors = { ...checked.errors, ...validateSecretNames(draft, values) }
+    if (Object.keys(errors).length > 0 || !checked.argv) return invalid(errors)
+
+    const id = previous?.id ?? definitions.newId(draft.name)
+    const def = draftToDefinition(draft, id, checked.argv)
+    const toStore = Object.entries(values ?? {})
+    if (toStore.length > 0) {
+      // Check first: with no keychain nothing is saved at all (a definition without its key would mislead).
+      const status = await secrets.status()
+      if (!status.available) return fail({ kind: 'keychain-unavailable', message: status.message })
+    }
+    const stored: string[] = []
+    for (const [name, value] of toStore) {
+      const result = await secrets.set(id, name, value)
+      if (!result.ok) {
+        if (!previous) for (const done of stored) await secrets.delete(id, done)
+        return result
+      }
+      stored.push(name)
+    }
+    const saved = await definitions.save(def)
+    if (!saved.ok) {
+      if (!previous) await secrets.deleteAll(id)
+      return saved
+    }
+    // A name dropped from secretEnv would otherwise leave its value orphaned in the keychain.
+    for (const name of previous?.secretEnv ?? []) {
+      if (!def.secretEnv.includes(name)) await secrets.delete(id, name)
+    }
+    // The store's own change event raced the secret writes for an update; publish the final state too.
+    if (previous && toStore.length > 0) emitChanged()
+    return ok({ agent: await toView(saved.value) })
+  }
+
+  /** `Result<void>` as the contract's `undefined` answer. */
+  const done = (result: Result<void>): Result<undefined> => (result.ok ? ok(undefined) : result)
+
+  const handlers: AgentConfigHandlers = {
+    listAgentDefinitions: async () => ok(await listing()),
+    listPresets: async () => ok(presets.map((p) => structuredClone(p))),
+    saveAgentDefinition: async ({ draft, secrets: values }) => save(draft, values),
+    removeAgentDefinition: async ({ agentId }) => done(await definitions.remove(agentId)),
+    validateAgentDefinition: async ({ draft }) => {
+      const checked = await validateDraft(draft, { existing: definitions.list(), env: baseEnv })
+      return ok({ errors: checked.errors, argv: checked.argv })
+    },
+    deleteAgentSecret: async ({ agentId, name }) => {
+      const def = definitions.get(agentId)
+      if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
+      const removed = await secrets.delete(agentId, name)
+      if (removed.ok) emitChanged()
+      return done(removed)
+    },
+    getKeychainStatus: async () => {
+      const status = await secrets.status()
+      return ok(status.available ? { available: true } : { available: false, message: status.message })
+    },
+  }
+
+  return {
+    definitions,
+    secrets,
+    async launchSpec(agentId) {
+      const def = definitions.get(agentId)
+      if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
+      const resolved = await secrets.resolveEnv(def.id, def.secretEnv)
+      if (!resolved.ok) return resolved
+      return ok(resolveLaunch(def, resolved.value, baseEnv))
+    },
+    handlers,
+    flush: async () => {
+      // Loop: an emission may have been queued while we waited.
+      let seen: Promise<void>
+      do {
+        seen = emitting
+        await seen
+      } while (seen !== emitting)
+    },
+    dispose: () => disposables.dispose(),
+  }
+}

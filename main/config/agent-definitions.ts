@@ -1,0 +1,293 @@
+/**
+ * Agent definitions: the `agents.json` settings file in Bosun's home folder.
+ *
+ * ```json
+ * { "version": 1, "agents": [ { "id": "claude-1a2b3c", "name": "Claude", "command": "npx",
+ *     "args": ["-y", "@zed-industries/claude-agent-acp"], "env": {}, "secretEnv": ["ANTHROPIC_API_KEY"] } ] }
+ * ```
+ *
+ * Secret values never live here: `secretEnv` only names them, the values are in the OS keychain
+ * (see `main/secrets/secret-store.ts`). The file is written atomically. A file that cannot be read as
+ * this format is copied aside (`agents.json.corrupt-<timestamp>`), reported through {@link LoadReport},
+ * and only replaced by a later save once that copy exists.
+ */
+import { promises as fs, constants as fsConstants } from 'node:fs'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import { writeFileAtomic } from '../base/atomic-write'
+import { Emitter, type Event } from '../base/event'
+import { fail, ok, type Result } from '../base/errors'
+import type { IDisposable } from '../base/lifecycle'
+
+export const AGENTS_FILE = 'agents.json'
+export const AGENTS_FILE_VERSION = 1
+
+/** Environment variable names Bosun accepts (POSIX portable names). */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/
+const envName = z.string().regex(ENV_NAME_PATTERN)
+
+/**
+ * One definition as stored. Loose objects: fields a newer Bosun adds are kept through a load/save
+ * round trip instead of being dropped.
+ */
+export const agentDefinitionSchema = z.looseObject({
+  id: z.string().min(1).max(128).regex(/^[A-Za-z0-9._-]+$/),
+  name: z.string().trim().min(1).max(200),
+  command: z.string().min(1).max(4096),
+  args: z.array(z.string().max(65536)).max(1000),
+  env: z.record(envName, z.string().max(65536)),
+  secretEnv: z.array(envName).max(100),
+  defaultCwd: z.string().min(1).max(4096).optional(),
+  /** The protocol version Bosun offers first; the agent's answer decides. */
+  protocolVersion: z.union([z.literal(1), z.literal(2)]).optional(),
+  defaultMode: z.string().min(1).max(512).optional(),
+  defaultConfigOptions: z.record(z.string().max(512), z.union([z.string().max(4096), z.boolean()])).optional(),
+  presetId: z.string().max(128).optional(),
+})
+
+export type AgentDefinition = z.infer<typeof agentDefinitionSchema>
+
+const fileSchema = z.looseObject({
+  version: z.literal(AGENTS_FILE_VERSION),
+  agents: z.array(z.unknown()),
+})
+
+/** What loading found; the UI shows a warning for anything but `ok`/`missing`. */
+export type LoadReport =
+  | { status: 'ok' }
+  | { status: 'missing' }
+  /** The file could not be used at all: nothing loaded, the original copied to `backupPath`. */
+  | { status: 'corrupt'; message: string; backupPath: string | null }
+  /** Some entries were invalid and skipped; the original copied to `backupPath`. */
+  | { status: 'partial'; message: string; skipped: number; backupPath: string | null }
+
+export interface AgentDefinitionsChange {
+  definitions: readonly AgentDefinition[]
+  /** The id that was saved or removed, absent after a (re)load. */
+  changedId?: string
+  removed?: boolean
+}
+
+/** Validation problems by field (`name`, `command`, `env.FOO`, …). */
+export type FieldErrors = Record<string, string>
+
+export interface AgentDefinitionStoreOptions {
+  /** Bosun's home folder (Electron `userData` or `BOSUN_HOME`). */
+  home: string
+  /** Removes an agent's keychain secrets when the agent is removed. */
+  deleteSecrets?: (agentId: string) => Promise<unknown>
+  /** Injected for tests (a crash mid-write is simulated by a failing rename). */
+  writeFile?: (path: string, data: string) => Promise<void>
+  now?: () => Date
+}
+
+export class AgentDefinitionStore implements IDisposable {
+  readonly path: string
+  private definitions: AgentDefinition[] = []
+  /** Top-level fields of the file we do not know (from a newer Bosun), written back unchanged. */
+  private extraFileFields: Record<string, unknown> = {}
+  private report: LoadReport = { status: 'missing' }
+  /** Set while the file on disk is one we could not read; a save must first make sure a backup exists. */
+  private unreadable: { backupPath: string | null } | null = null
+  private queue: Promise<unknown> = Promise.resolve()
+  private readonly changeEmitter = new Emitter<AgentDefinitionsChange>()
+  readonly onDidChange: Event<AgentDefinitionsChange> = this.changeEmitter.event
+  private readonly writeFile: (path: string, data: string) => Promise<void>
+  private readonly now: () => Date
+
+  constructor(private readonly options: AgentDefinitionStoreOptions) {
+    this.path = join(options.home, AGENTS_FILE)
+    this.writeFile = options.writeFile ?? ((path, data) => writeFileAtomic(path, data))
+    this.now = options.now ?? (() => new Date())
+  }
+
+  /** Reads the file. Never throws for a bad file: the problem is in the returned report. */
+  load(): Promise<LoadReport> {
+    return this.serialize(async () => {
+      this.report = await this.readFile()
+      this.changeEmitter.fire({ definitions: this.list() })
+      return this.report
+    })
+  }
+
+  get lastLoadReport(): LoadReport {
+    return this.report
+  }
+
+  list(): AgentDefinition[] {
+    return this.definitions.map(cloneDefinition)
+  }
+
+  get(id: string): AgentDefinition | undefined {
+    const found = this.definitions.find((d) => d.id === id)
+    return found ? cloneDefinition(found) : undefined
+  }
+
+  /**
+   * Creates (unknown id) or replaces (known id) a definition. Unknown fields of the stored version are
+   * kept unless the new one sets them. Invalid input is a value (`invalid-argument` with `data: FieldErrors`).
+   */
+  save(input: AgentDefinition): Promise<Result<AgentDefinition>> {
+    return this.serialize(async () => {
+      const parsed = agentDefinitionSchema.safeParse(input)
+      if (!parsed.success) return fail({ kind: 'invalid-argument', message: 'The agent definition is invalid', data: zodFieldErrors(parsed.error) })
+      const def = parsed.data
+      const nameTaken = this.definitions.some((d) => d.id !== def.id && sameName(d.name, def.name))
+      if (nameTaken) return fail({ kind: 'invalid-argument', message: 'Another agent has this name', data: { name: 'Another agent has this name' } })
+      const index = this.definitions.findIndex((d) => d.id === def.id)
+      const next = [...this.definitions]
+      if (index >= 0) next[index] = mergeUnknown(this.definitions[index]!, def)
+      else next.push(def)
+      const written = await this.persist(next)
+      if (!written.ok) return written
+      this.definitions = next
+      this.changeEmitter.fire({ definitions: this.list(), changedId: def.id })
+      return ok(cloneDefinition(index >= 0 ? next[index]! : def))
+    })
+  }
+
+  /** Removes a definition and (through `deleteSecrets`) its keychain secrets. */
+  remove(id: string): Promise<Result<void>> {
+    return this.serialize(async () => {
+      if (!this.definitions.some((d) => d.id === id)) return fail({ kind: 'not-found', message: `No agent with id ${id}` })
+      const next = this.definitions.filter((d) => d.id !== id)
+      const written = await this.persist(next)
+      if (!written.ok) return written
+      this.definitions = next
+      // The definition is gone either way; a keychain hiccup must not bring it back.
+      await this.options.deleteSecrets?.(id)?.catch(() => undefined)
+      this.changeEmitter.fire({ definitions: this.list(), changedId: id, removed: true })
+      return ok(undefined)
+    })
+  }
+
+  /** A fresh id derived from a name: readable in the file, unique, stable across renames. */
+  newId(name: string): string {
+    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'agent'
+    for (;;) {
+      const id = `${slug}-${randomBytes(3).toString('hex')}`
+      if (!this.definitions.some((d) => d.id === id)) return id
+    }
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose()
+  }
+
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task)
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async persist(next: AgentDefinition[]): Promise<Result<void>> {
+    if (this.unreadable && !this.unreadable.backupPath) {
+      // Loading could not copy the bad file aside; try again, and refuse to overwrite it until we have.
+      const backup = await this.backup()
+      if (!backup) return fail({ kind: 'io-error', message: `Could not back up the unreadable ${AGENTS_FILE}; not overwriting it` })
+      this.unreadable.backupPath = backup
+    }
+    const body = { ...this.extraFileFields, version: AGENTS_FILE_VERSION, agents: next }
+    try {
+      await this.writeFile(this.path, JSON.stringify(body, null, 2) + '\n')
+    } catch (error) {
+      return fail({ kind: 'io-error', message: `Could not write ${this.path}: ${(error as Error).message}` })
+    }
+    this.unreadable = null
+    return ok(undefined)
+  }
+
+  private async readFile(): Promise<LoadReport> {
+    this.definitions = []
+    this.extraFileFields = {}
+    this.unreadable = null
+    let text: string
+    try {
+      text = await fs.readFile(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' }
+      // Unreadable for another reason (permissions): treat as corrupt but we may not be able to copy it either.
+      return this.markCorrupt(`Could not read ${AGENTS_FILE}: ${(error as Error).message}`)
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (error) {
+      return this.markCorrupt(`${AGENTS_FILE} is not valid JSON: ${(error as Error).message}`)
+    }
+    const file = fileSchema.safeParse(json)
+    if (!file.success) {
+      const version = (json as { version?: unknown } | null)?.version
+      const message =
+        typeof version === 'number' && version !== AGENTS_FILE_VERSION
+          ? `${AGENTS_FILE} has version ${version}, which this Bosun does not know`
+          : `${AGENTS_FILE} is not an agents file: ${z.prettifyError(file.error)}`
+      return this.markCorrupt(message)
+    }
+    const { version: _version, agents, ...extra } = file.data
+    const seen = new Set<string>()
+    const problems: string[] = []
+    for (const [i, raw] of agents.entries()) {
+      const def = agentDefinitionSchema.safeParse(raw)
+      if (!def.success) problems.push(`entry ${i + 1}: ${z.prettifyError(def.error).replace(/\n/g, ' ')}`)
+      else if (seen.has(def.data.id)) problems.push(`entry ${i + 1}: duplicate id ${def.data.id}`)
+      else {
+        seen.add(def.data.id)
+        this.definitions.push(def.data)
+      }
+    }
+    this.extraFileFields = extra
+    if (problems.length === 0) return { status: 'ok' }
+    // Dropped entries would be lost on the next save: keep the original beside it.
+    const backupPath = await this.backup()
+    this.unreadable = { backupPath }
+    return { status: 'partial', skipped: problems.length, backupPath, message: `Skipped ${problems.length} invalid agent(s): ${problems.join('; ')}` }
+  }
+
+  private async markCorrupt(message: string): Promise<LoadReport> {
+    const backupPath = await this.backup()
+    this.unreadable = { backupPath }
+    return { status: 'corrupt', message, backupPath }
+  }
+
+  /** Copies the current file to `agents.json.corrupt-<timestamp>`; null when that fails. */
+  private async backup(): Promise<string | null> {
+    const stamp = this.now().toISOString().replace(/[:.]/g, '-')
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const target = `${this.path}.corrupt-${stamp}${attempt ? `-${attempt}` : ''}`
+      try {
+        await fs.copyFile(this.path, target, fsConstants.COPYFILE_EXCL)
+        return target
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return null
+      }
+    }
+    return null
+  }
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase()
+}
+
+/** Keeps fields of the stored definition that the schema does not know (written by a newer Bosun). */
+function mergeUnknown(stored: AgentDefinition, next: AgentDefinition): AgentDefinition {
+  const known = new Set(Object.keys(agentDefinitionSchema.shape))
+  const extra = Object.fromEntries(Object.entries(stored).filter(([key]) => !known.has(key)))
+  return { ...extra, ...next }
+}
+
+function cloneDefinition(def: AgentDefinition): AgentDefinition {
+  return structuredClone(def)
+}
+
+/** zod issues as `field → message` (first message per field). */
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of error.issues) {
+    const key = issue.path.map(String).join('.') || '_'
+    errors[key] ??= issue.message
+  }
+  return errors
+}

@@ -1,0 +1,85 @@
+/**
+ * Presets for agents people commonly run. A preset only fills the add-agent form; nothing refers back to
+ * it after saving except `presetId` (for an icon or help link). Commands are the ACP entry points the
+ * projects document; keys are the environment variables each agent reads.
+ */
+export interface AgentPreset {
+  id: string
+  name: string
+  description: string
+  command: string
+  args: string[]
+  /** Plain environment values the form starts with. */
+  env: Record<string, string>
+  /** Secret names the form offers (values go to the keychain). */
+  secretEnv: string[]
+  docsUrl?: string
+}
+
+export const AGENT_PRESETS: readonly AgentPreset[] = [
+  {
+    id: 'claude',
+    name: 'Claude',
+    description: "Anthropic's Claude Code through Zed's ACP adapter (runs with npx). Leave the key unset to use a Claude login.",
+    command: 'npx',
+    args: ['-y', '@zed-industries/claude-agent-acp'],
+    env: {},
+    secretEnv: ['ANTHROPIC_API_KEY'],
+    docsUrl: 'https://github.com/zed-industries/claude-agent-acp',
+  },
+  {
+    id: 'codex',
+    name: 'Codex',
+    description: "OpenAI's Codex through Zed's ACP adapter (runs with npx). Leave the key unset to use a ChatGPT login.",
+    command: 'npx',
+    args: ['-y', '@zed-industries/codex-acp'],
+    env: {},
+    secretEnv: ['OPENAI_API_KEY'],
+    docsUrl: 'https://github.com/zed-industries/codex-acp',
+  },
+  {
+    id: 'gemini',
+    name: 'Gemini CLI',
+    description: "Google's Gemini CLI in ACP mode. Needs `gemini` installed; leave the key unset to use a Google login.",
+    command: 'gemini',
+    args: ['--acp'],
+    env: {},
+    secretEnv: ['GEMINI_API_KEY'],
+    docsUrl: 'https://github.com/google-gemini/gemini-cli',
+  },
+  {
+    // goose reads GOOSE_PROVIDER / GOOSE_MODEL and the provider's own key from the environment in preference
+    // to ~/.config/goose/config.yaml (https://block.github.io/goose/docs/guides/environment-variables).
+    id: 'goose',
+    name: 'goose',
+    description: 'Block’s goose in ACP mode. Set the provider and its key here, or leave both empty to use `goose configure`.',
+    command: 'goose',
+    args: ['acp'],
+    env: { GOOSE_PROVIDER: 'anthropic' },
+    secretEnv: ['ANTHROPIC_API_KEY'],
+    docsUrl: 'https://block.github.io/goose/docs/guides/acp-clients',
+  },
+  {
+    id: 'opencode',
+    name: 'OpenCode',
+    description: 'OpenCode in ACP mode. Uses the providers set up with `opencode auth login`; add a provider key below if you prefer.',
+    command: 'opencode',
+    args: ['acp'],
+    env: {},
+    secretEnv: [],
+    docsUrl: 'https://opencode.ai/docs/acp/',
+  },
+  {
+    id: 'custom',
+    name: 'Custom',
+    description: 'Any program that speaks the Agent Client Protocol on stdin/stdout.',
+    command: '',
+    args: [],
+    env: {},
+    secretEnv: [],
+  },
+]
+
+export function findPreset(id: string): AgentPreset | undefined {
+  return AGENT_PRESETS.find((p) => p.id === id)
+}

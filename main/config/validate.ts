@@ -1,0 +1,161 @@
+/**
+ * As-you-type validation of the add/edit agent form, and the conversion of a valid draft into an
+ * {@link AgentDefinition}. Everything is reported as `field → message` so the form can show each message
+ * beside its field; nothing here throws for bad input.
+ */
+import { promises as fs, constants as fsConstants } from 'node:fs'
+import { delimiter, isAbsolute, join, resolve } from 'node:path'
+import type { AgentDraft, AgentFieldErrors } from '../../preload/contract/agents'
+import { ENV_NAME_PATTERN, type AgentDefinition } from './agent-definitions'
+import { splitArgs } from './split-args'
+
+export interface ValidationContext {
+  /** The saved definitions (for unique names). */
+  existing: readonly AgentDefinition[]
+  /** Where PATH comes from; Bosun's own environment by default. */
+  env?: NodeJS.ProcessEnv
+  platform?: NodeJS.Platform
+}
+
+export interface DraftValidation {
+  errors: AgentFieldErrors
+  /** The split arguments, null when they do not split. */
+  argv: string[] | null
+}
+
+export async function validateDraft(draft: AgentDraft, context: ValidationContext): Promise<DraftValidation> {
+  const errors: AgentFieldErrors = {}
+  const name = draft.name.trim()
+  if (!name) errors.name = 'Give the agent a name'
+  else if (name.length > 200) errors.name = 'Keep the name under 200 characters'
+  else if (context.existing.some((d) => d.id !== draft.id && d.name.trim().toLocaleLowerCase() === name.toLocaleLowerCase()))
+    errors.name = 'Another agent already has this name'
+
+  const split = splitArgs(draft.argsText)
+  if (!split.ok) errors.args = split.message
+
+  const cwd = draft.defaultCwd.trim()
+  let cwdOk = false
+  if (cwd) {
+    if (!isAbsolute(cwd)) errors.defaultCwd = 'Use an absolute path'
+    else if (!(await isDirectory(cwd))) errors.defaultCwd = 'This folder does not exist'
+    else cwdOk = true
+  }
+
+  const commandError = await checkCommand(draft.command.trim(), cwdOk ? cwd : null, context)
+  if (commandError) errors.command = commandError
+
+  const plainNames = new Map<string, number>()
+  draft.env.forEach((row, i) => {
+    const rowName = row.name.trim()
+    if (!rowName && !row.value) return // an empty row the form keeps for typing into
+    if (!rowName) errors[`env.${i}`] = 'Name this variable'
+    else if (!ENV_NAME_PATTERN.test(rowName)) errors[`env.${i}`] = 'Use letters, digits and _, not starting with a digit'
+    else if (plainNames.has(rowName)) errors[`env.${i}`] = `${rowName} is already set above`
+    else plainNames.set(rowName, i)
+  })
+
+  const secretNames = new Set<string>()
+  draft.secretEnv.forEach((raw, i) => {
+    const secretName = raw.trim()
+    if (!secretName) return
+    if (!ENV_NAME_PATTERN.test(secretName)) errors[`secretEnv.${i}`] = 'Use letters, digits and _, not starting with a digit'
+    else if (secretNames.has(secretName)) errors[`secretEnv.${i}`] = `${secretName} is already listed`
+    else if (plainNames.has(secretName)) errors[`secretEnv.${i}`] = `${secretName} is also a plain variable; keep it in one place`
+    secretNames.add(secretName)
+  })
+
+  return { errors, argv: split.ok ? split.argv : null }
+}
+
+/** Checks that the secrets to store are named in the draft (a value for an unknown name would be orphaned). */
+export function validateSecretNames(draft: AgentDraft, secrets: Record<string, string> | undefined): AgentFieldErrors {
+  const errors: AgentFieldErrors = {}
+  const names = new Set(draft.secretEnv.map((n) => n.trim()))
+  for (const key of Object.keys(secrets ?? {})) {
+    if (!names.has(key)) errors[`secrets.${key}`] = `${key} is not one of this agent's secret variables`
+  }
+  return errors
+}
+
+/** The definition a valid draft describes (call only when {@link validateDraft} found no errors). */
+export function draftToDefinition(draft: AgentDraft, id: string, argv: string[]): AgentDefinition {
+  const env: Record<string, string> = {}
+  for (const row of draft.env) if (row.name.trim()) env[row.name.trim()] = row.value
+  const def: AgentDefinition = {
+    id,
+    name: draft.name.trim(),
+    command: draft.command.trim(),
+    args: argv,
+    env,
+    secretEnv: [...new Set(draft.secretEnv.map((n) => n.trim()).filter(Boolean))],
+  }
+  if (draft.defaultCwd.trim()) def.defaultCwd = draft.defaultCwd.trim()
+  if (draft.protocolVersion !== undefined) def.protocolVersion = draft.protocolVersion
+  if (draft.defaultMode) def.defaultMode = draft.defaultMode
+  if (draft.defaultConfigOptions) def.defaultConfigOptions = draft.defaultConfigOptions
+  if (draft.presetId) def.presetId = draft.presetId
+  return def
+}
+
+/** Null when the command can be run, else what is wrong with it. */
+async function checkCommand(command: string, cwd: string | null, context: ValidationContext): Promise<string | null> {
+  if (!command) return 'Enter the program to run'
+  if (/\s/.test(command) && !(await isExecutableFile(command))) return 'Put arguments in the arguments field, not here'
+  const platform = context.platform ?? process.platform
+  const hasSeparator = command.includes('/') || (platform === 'win32' && command.includes('\\'))
+  if (hasSeparator) {
+    let full = command
+    if (!isAbsolute(command)) {
+      if (!cwd) return 'Use an absolute path, or set a default folder for a relative one'
+      full = resolve(cwd, command)
+    }
+    if (!(await exists(full))) return `No file at ${full}`
+    if (!(await isExecutableFile(full))) return `${full} is not an executable file`
+    return null
+  }
+  const found = await findOnPath(command, context.env ?? process.env, platform)
+  return found ? null : `${command} was not found on PATH`
+}
+
+/** The first executable named `command` in the PATH entries of `env`, or null. */
+export async function findOnPath(command: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<string | null> {
+  const pathValue = env.PATH ?? env.Path ?? ''
+  const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean)] : ['']
+  for (const dir of pathValue.split(platform === 'win32' ? ';' : delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue // a relative PATH entry depends on the cwd: ignore, as a careful shell would
+    for (const ext of extensions) {
+      const candidate = join(dir, command + ext)
+      if (await isExecutableFile(candidate)) return candidate
+    }
+  }
+  return null
+}
+
+async function isExecutableFile(path: string): Promise<boolean> {
+  try {
+    const stat = await fs.stat(path)
+    if (!stat.isFile()) return false
+    await fs.access(path, fsConstants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await fs.stat(path)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Agent secrets (API keys) in the OS keychain through keytar: service `Bosun`, account
+ * `<agentId>:<ENV_NAME>`. There is no fallback: without a keychain a secret is refused
+ * (`keychain-unavailable`), never written anywhere in plain text.
+ *
+ * keytar is a native module loaded lazily, so a missing or broken build (or no Secret Service on Linux)
+ * is a value the UI can show, not a crash at startup. Values leave this module only through
+ * {@link SecretStore.resolveEnv}, which the launcher calls at spawn time.
+ */
+import { createRequire } from 'node:module'
+import { fail, ok, type Result } from '../base/errors'
+import { ENV_NAME_PATTERN } from '../config/agent-definitions'
+
+export const KEYCHAIN_SERVICE = 'Bosun'
+
+/** The part of keytar we use. */
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>
+}
+
+export type KeychainState = { available: true } | { available: false; message: string }
+
+export interface SecretStore {
+  /** Whether a keychain can be used now (loads keytar and probes the backend once; cached while it works). */
+  status(): Promise<KeychainState>
+  set(agentId: string, name: string, value: string): Promise<Result<void>>
+  has(agentId: string, name: string): Promise<Result<boolean>>
+  delete(agentId: string, name: string): Promise<Result<void>>
+  /** Removes every secret of the agent; the number removed. */
+  deleteAll(agentId: string): Promise<Result<number>>
+  /** The values of `names` that are set (unset names are left out). For spawning that agent only. */
+  resolveEnv(agentId: string, names: readonly string[]): Promise<Result<Record<string, string>>>
+}
+
+export interface KeytarSecretStoreOptions {
+  /** How keytar is loaded; inject a failing loader to test the no-keychain path. */
+  load?: () => Promise<KeytarLike>
+  service?: string
+}
+
+export const accountFor = (agentId: string, name: string): string => `${agentId}:${name}`
+
+const defaultLoad = async (): Promise<KeytarLike> => {
+  // createRequire rather than a static import: a missing .node binary throws here, inside a try.
+  const require = createRequire(import.meta.url)
+  const mod = require('keytar') as KeytarLike & { default?: KeytarLike }
+  return mod.default ?? mod
+}
+
+export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}): SecretStore {
+  const service = options.service ?? KEYCHAIN_SERVICE
+  const load = options.load ?? defaultLoad
+  let keytar: KeytarLike | null = null
+  let probed = false
+
+  const unavailable = (message: string) =>
+    fail({ kind: 'keychain-unavailable', message: `The system keychain is not available (${message}); secrets cannot be stored.` })
+
+  /** keytar, loaded and known to reach a working backend, or the reason why not. Retried on each call until it works. */
+  async function backend(): Promise<Result<KeytarLike>> {
+    try {
+      keytar ??= await load()
+    } catch (error) {
+      return unavailable(`keytar could not be loaded: ${messageOf(error)}`)
+    }
+    if (!probed) {
+      try {
+        // A read that touches the Secret Service / Keychain / Credential Vault: fails fast when there is none.
+        await keytar.findCredentials(service)
+        probed = true
+      } catch (error) {
+        return unavailable(messageOf(error))
+      }
+    }
+    return ok(keytar)
+  }
+
+  /** Runs one keychain operation; any rejection from keytar is a backend problem, reported as a value. */
+  async function use<T>(op: (k: KeytarLike) => Promise<T>): Promise<Result<T>> {
+    const k = await backend()
+    if (!k.ok) return k
+    try {
+      return ok(await op(k.value))
+    } catch (error) {
+      probed = false
+      return unavailable(messageOf(error))
+    }
+  }
+
+  const badName = (agentId: string, name: string) =>
+    !agentId || agentId.includes(':') || !ENV_NAME_PATTERN.test(name)
+      ? fail({ kind: 'invalid-argument', message: `Not a valid secret name: ${name}` })
+      : null
+
+  return {
+    async status() {
+      const k = await backend()
+      return k.ok ? { available: true } : { available: false, message: k.error.message }
+    },
+    async set(agentId, name, value) {
+      const bad = badName(agentId, name)
+      if (bad) return bad
+      if (!value) return fail({ kind: 'invalid-argument', message: 'A secret cannot be empty' })
+      return use((k) => k.setPassword(service, accountFor(agentId, name), value))
+    },
+    async has(agentId, name) {
+      const bad = badName(agentId, name)
+      if (bad) return bad
+      return use(async (k) => (await k.getPassword(service, accountFor(agentId, name))) !== null)
+    },
+    async delete(agentId, name) {
+      const bad = badName(agentId, name)
+      if (bad) return bad
+      return use(async (k) => {
+        await k.deletePassword(service, accountFor(agentId, name))
+      })
+    },
+    async deleteAll(agentId) {
+      if (!agentId || agentId.includes(':')) return fail({ kind: 'invalid-argument', message: `Not a valid agent id: ${agentId}` })
+      return use(async (k) => {
+        const prefix = `${agentId}:`
+        let removed = 0
+        for (const { account } of await k.findCredentials(service)) {
+          if (account.startsWith(prefix) && (await k.deletePassword(service, account))) removed++
+        }
+        return removed
+      })
+    },
+    async resolveEnv(agentId, names) {
+      if (names.length === 0) return ok({})
+      return use(async (k) => {
+        const env: Record<string, string> = {}
+        for (const name of names) {
+          if (!ENV_NAME_PATTERN.test(name)) continue
+          const value = await k.getPassword(service, accountFor(agentId, name))
+          if (value !== null) env[name] = value
+        }
+        return env
+      })
+    },
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
