@@ -1,3 +1,92 @@
-// Calls and events of the permissions domain; declared by the permissions issue.
-export const permissionsCalls = {} as const
-export const permissionsEvents = {} as const
+import { z } from 'zod'
+import type { PermissionRequestView } from '../../renderer/state/types'
+import { absolutePath, call, event, id } from './define'
+
+/**
+ * Calls and events of the permissions domain: answering permission requests, remembered decisions
+ * ("always allow/reject" rules), the per-session auto-approve switch and attention (notifications, badge).
+ *
+ * Every input schema is strict: main parses the renderer's argument from unknown and refuses extra keys.
+ */
+
+/** How a remembered decision narrows what it matches. `prefix` matches whole leading words only (see rules.ts). */
+export const commandPatternSchema = z
+  .object({
+    type: z.enum(['exact', 'prefix']),
+    value: z.string().min(1).max(8192),
+  })
+  .strict()
+
+/** A path pattern: `exact` (one file) or `under` (a folder and everything below it, at segment boundaries). */
+export const pathPatternSchema = z
+  .object({
+    type: z.enum(['exact', 'under']),
+    value: z.string().min(1).max(4096),
+  })
+  .strict()
+
+/**
+ * A remembered decision: agent × working folder × tool kind, plus the command or paths where there were
+ * some. `decision` is the option kind Bosun picks among the offered options of the next matching request.
+ */
+export const permissionRuleSchema = z
+  .object({
+    ruleId: id,
+    agentId: id,
+    /** Display name of the agent when the rule was made. */
+    agentName: z.string().max(512),
+    /** The session's working folder. */
+    cwd: absolutePath,
+    /** ACP tool kind (`edit`, `execute`, …), or the unknown kind as sent; `null` when the request had none. */
+    toolKind: z.string().max(256).nullable(),
+    decision: z.enum(['allow_always', 'reject_always']),
+    command: commandPatternSchema.nullable(),
+    paths: z.array(pathPatternSchema).max(64).nullable(),
+    /** Human description shown in settings and in the transcript ("allowed by rule …"). */
+    label: z.string().max(1024),
+    /** Epoch ms. */
+    createdAt: z.number().int().nonnegative(),
+  })
+  .strict()
+export type PermissionRule = z.infer<typeof permissionRuleSchema>
+
+export const notificationSettingsSchema = z
+  .object({
+    /** Notify about waiting approvals while the window is not focused. */
+    enabled: z.boolean(),
+    /** Also notify when a turn ends while the window is not focused. */
+    notifyOnTurnEnd: z.boolean(),
+  })
+  .strict()
+export type NotificationSettings = z.infer<typeof notificationSettingsSchema>
+
+export const defaultNotificationSettings: NotificationSettings = { enabled: true, notifyOnTurnEnd: false }
+
+export const permissionsCalls = {
+  /** Answer a pending request: an offered `optionId`, or `null` to dismiss (answered `cancelled`). */
+  respondPermission: call(
+    z.object({ requestId: id, optionId: z.string().min(1).max(1024).nullable() }).strict(),
+    z.undefined(),
+  ),
+  /** Every pending permission request of every session, oldest first. */
+  listPendingPermissions: call(z.undefined(), z.custom<PermissionRequestView[]>()),
+  listRules: call(z.undefined(), z.array(permissionRuleSchema)),
+  revokeRule: call(z.object({ ruleId: id }).strict(), z.undefined()),
+  /** Per-session auto-approve (off by default): picks `allow_once` when offered, never unknown kinds. */
+  setAutoApprove: call(z.object({ sessionId: id, value: z.boolean() }).strict(), z.undefined()),
+  getNotificationSettings: call(z.undefined(), notificationSettingsSchema),
+  /** Partial update; answers the settings now in force. */
+  setNotificationSettings: call(notificationSettingsSchema.partial().strict(), notificationSettingsSchema),
+  /** The browser host's page reports its focus/visibility (Electron knows it from the window). */
+  reportWindowState: call(z.object({ focused: z.boolean(), visible: z.boolean() }).strict(), z.undefined()),
+} as const
+
+export const permissionsEvents = {
+  /** The browser host's page shows this as a Web Notification (Electron shows an OS notification instead). */
+  notify: event(
+    z.object({ title: z.string().max(512), body: z.string().max(4096), requestId: z.string().optional() }),
+  ),
+  /** Count of requests waiting for the person (app badge / tab title). */
+  badge: event(z.object({ count: z.number().int().nonnegative() })),
+  rulesChanged: event(z.object({ rules: z.array(permissionRuleSchema) })),
+} as const

@@ -1,0 +1,176 @@
+/**
+ * Attention: telling the person that something waits for them while they look elsewhere.
+ *
+ * - A request (permission or elicitation) that arrives while the window is not focused produces a
+ *   notification naming the agent and the request title. Nothing is shown while focused.
+ * - Bursts are coalesced: the first request notifies at once; further ones within `coalesceMs` are held
+ *   and summarised when the window closes ("3 approvals waiting"), skipping those already answered.
+ * - The badge count is the number of waiting requests, focused or not.
+ * - A setting turns notifications off; another one adds "turn ended" notifications.
+ *
+ * Time comes from an injected {@link Scheduler}, so tests drive it without sleeping.
+ */
+import { disposableTimeout, toDisposable, type IDisposable } from '../base/lifecycle'
+import { defaultNotificationSettings, type NotificationSettings } from '../../preload/contract/permissions'
+
+export type { NotificationSettings }
+
+export interface Scheduler {
+  setTimeout(callback: () => void, ms: number): IDisposable
+}
+
+export const realScheduler: Scheduler = { setTimeout: (callback, ms) => disposableTimeout(callback, ms) }
+
+/** A request that waits for the person (permissions and elicitations both feed this). */
+export interface AttentionItem {
+  requestId: string
+  agentName: string
+  title: string
+  kind?: 'permission' | 'elicitation'
+}
+
+export interface NotificationIntent {
+  title: string
+  body: string
+  requestId?: string
+}
+
+/** Where notifications go: the OS (Electron `Notifier`) or the browser page (`notify`/`badge` events). */
+export interface AttentionOutput {
+  show(notification: NotificationIntent, onClick: () => void): void
+  setBadgeCount(count: number): void
+}
+
+export interface AttentionOptions {
+  output: AttentionOutput
+  isWindowFocused: () => boolean
+  /** Bring a request into view (after a notification click). */
+  focusRequest: (requestId: string) => void
+  /** Bring a session into view (after a "turn ended" notification click). */
+  focusSession?: (sessionId: string) => void
+  scheduler?: Scheduler
+  settings?: NotificationSettings
+  /** Burst window; about two seconds. */
+  coalesceMs?: number
+}
+
+const MAX_TITLE = 200
+const clip = (text: string, max = MAX_TITLE): string => (text.length > max ? text.slice(0, max - 1) + '…' : text)
+
+/** Pure: the notification for one request. */
+export function singleNotification(item: AttentionItem): NotificationIntent {
+  const what = item.kind === 'elicitation' ? 'needs your input' : 'needs your approval'
+  return { title: clip(`${item.agentName} ${what}`), body: clip(item.title, 500), requestId: item.requestId }
+}
+
+/** Pure: the summary for several waiting requests (`total` waiting overall, `items` the ones of the burst). */
+export function summaryNotification(total: number, items: readonly AttentionItem[]): NotificationIntent {
+  const lines = items.slice(0, 3).map((i) => clip(`${i.agentName}: ${i.title}`, 160))
+  if (items.length > 3) lines.push(`and ${items.length - 3} more`)
+  return { title: `${total} approvals waiting`, body: lines.join('\n'), requestId: items[0]?.requestId }
+}
+
+export class AttentionService implements IDisposable {
+  private readonly waiting = new Map<string, AttentionItem>()
+  private burst: { timer: IDisposable; held: string[] } | null = null
+  private badge = -1
+  private current: NotificationSettings
+  private readonly scheduler: Scheduler
+  private readonly coalesceMs: number
+
+  constructor(private readonly options: AttentionOptions) {
+    this.current = { ...(options.settings ?? defaultNotificationSettings) }
+    this.scheduler = options.scheduler ?? realScheduler
+    this.coalesceMs = options.coalesceMs ?? 2000
+    this.updateBadge()
+  }
+
+  get settings(): NotificationSettings {
+    return { ...this.current }
+  }
+
+  updateSettings(patch: Partial<NotificationSettings>): NotificationSettings {
+    this.current = { ...this.current, ...patch }
+    if (!this.current.enabled) this.closeBurst()
+    return this.settings
+  }
+
+  /** Number of requests waiting for the person. */
+  get waitingCount(): number {
+    return this.waiting.size
+  }
+
+  requestArrived(item: AttentionItem): void {
+    if (this.waiting.has(item.requestId)) return
+    this.waiting.set(item.requestId, item)
+    this.updateBadge()
+    if (!this.shouldNotify()) return
+    if (this.burst) {
+      this.burst.held.push(item.requestId)
+      return
+    }
+    this.show(singleNotification(item))
+    this.openBurst()
+  }
+
+  requestResolved(requestId: string): void {
+    if (!this.waiting.delete(requestId)) return
+    this.updateBadge()
+  }
+
+  /** A turn ended; notifies only with the "notify when a turn ends" setting, while not focused. */
+  turnEnded(turn: { sessionId: string; agentName: string; sessionTitle?: string | null; stopReason?: string | null }): void {
+    if (!this.current.notifyOnTurnEnd || !this.shouldNotify()) return
+    const reason = turn.stopReason && turn.stopReason !== 'end_turn' ? ` (${turn.stopReason})` : ''
+    const notification = { title: clip(`${turn.agentName} finished${reason}`), body: clip(turn.sessionTitle ?? 'The turn ended.', 500) }
+    this.options.output.show(notification, () => this.options.focusSession?.(turn.sessionId))
+  }
+
+  /** The window gained or lost focus: once focused, held notifications are dropped (the person is here). */
+  windowStateChanged(state: { focused: boolean }): void {
+    if (state.focused) this.closeBurst()
+  }
+
+  dispose(): void {
+    this.closeBurst()
+    this.waiting.clear()
+  }
+
+  private shouldNotify(): boolean {
+    return this.current.enabled && !this.options.isWindowFocused()
+  }
+
+  private show(notification: NotificationIntent): void {
+    const { requestId } = notification
+    this.options.output.show(notification, () => {
+      if (requestId) this.options.focusRequest(requestId)
+    })
+  }
+
+  private openBurst(): void {
+    const burst = { held: [] as string[], timer: toDisposable(() => {}) }
+    burst.timer = this.scheduler.setTimeout(() => this.flushBurst(burst), this.coalesceMs)
+    this.burst = burst
+  }
+
+  private flushBurst(burst: { held: string[] }): void {
+    if (this.burst !== burst) return
+    this.burst = null
+    const items = burst.held.flatMap((id) => this.waiting.get(id) ?? [])
+    if (items.length === 0 || !this.shouldNotify()) return
+    this.show(items.length === 1 && this.waiting.size === 1 ? singleNotification(items[0]!) : summaryNotification(this.waiting.size, items))
+    // Keep the rate bounded: what arrives next is held for another window.
+    this.openBurst()
+  }
+
+  private closeBurst(): void {
+    this.burst?.timer.dispose()
+    this.burst = null
+  }
+
+  private updateBadge(): void {
+    if (this.waiting.size === this.badge) return
+    this.badge = this.waiting.size
+    this.options.output.setBadgeCount(this.badge)
+  }
+}

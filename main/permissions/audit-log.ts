@@ -1,0 +1,71 @@
+/**
+ * Per-session audit trail of permission decisions: `home/audit/<session>.jsonl`, one JSON line per
+ * decision (who, what, when). It records the request title and the chosen option only, never raw
+ * input, commands, diffs or `_meta`, which can carry secrets (checklist J6).
+ */
+import { createHash } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { createLogger, type Logger } from '../base/log'
+
+export interface AuditRecord {
+  /** Epoch ms. */
+  at: number
+  sessionId: string
+  agentId: string
+  requestId: string
+  /** Who decided: the person, a remembered rule, the auto-approve switch, a cancellation, the agent, or its exit. */
+  by: 'person' | 'rule' | 'auto-approve' | 'cancel' | 'agent-cancel' | 'agent-exit'
+  outcome: 'selected' | 'cancelled' | 'gone'
+  title: string
+  option?: { optionId: string; name: string; kind: string }
+  ruleId?: string
+  note?: string
+}
+
+const MAX_TEXT = 300
+
+const clip = (text: string): string => (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT - 1) + '…' : text)
+
+/** A file name for a session id chosen by the agent: never a path, never too long. */
+export function auditFileName(sessionId: string): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
+  const hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 12)
+  return `${safe}-${hash}.jsonl`
+}
+
+export class AuditLog {
+  private readonly dir: string
+  private tail: Promise<void> = Promise.resolve()
+
+  constructor(home: string, private readonly log: Logger = createLogger('permissions audit')) {
+    this.dir = join(home, 'audit')
+  }
+
+  pathFor(sessionId: string): string {
+    return join(this.dir, auditFileName(sessionId))
+  }
+
+  /** Appends a record; failures are logged, never thrown (auditing must not break answering). */
+  append(record: AuditRecord): void {
+    const line =
+      JSON.stringify({
+        ...record,
+        title: clip(record.title),
+        ...(record.option ? { option: { ...record.option, name: clip(record.option.name) } } : {}),
+        ...(record.note ? { note: clip(record.note) } : {}),
+      }) + '\n'
+    const path = this.pathFor(record.sessionId)
+    this.tail = this.tail
+      .then(async () => {
+        await fs.mkdir(this.dir, { recursive: true })
+        await fs.appendFile(path, line, { mode: 0o600 })
+      })
+      .catch((error) => this.log.error('cannot append audit record', error))
+  }
+
+  /** Resolves when every record appended so far is on disk. */
+  flush(): Promise<void> {
+    return this.tail
+  }
+}

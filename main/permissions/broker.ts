@@ -1,0 +1,378 @@
+/**
+ * The permission broker: answers `session/request_permission` for every attached agent connection.
+ *
+ * - Pending requests are keyed by a Bosun request id made of the agent, the connection generation and
+ *   the JSON-RPC id (checklist G8), never by `toolCallId`, and scoped by session.
+ * - Every request is answered exactly once (B3): all answers go through one `settle` that removes the
+ *   entry first. There is no timeout: a request waits for the person, a rule, a cancel or the agent.
+ * - What the UI sees is published as `SessionAction`s through the injected sink.
+ *
+ * Cancellation (F13/F14): for a v1 session, `cancelSession` answers every pending request of that
+ * session `cancelled`. For v2, the agent is expected to `$/cancel_request` the requests of the cancelled
+ * foreground work (each one then answers `cancelled` through the request's abort signal). Bosun answers
+ * v2 requests preemptively only when the session reports no background work (its latest `background`
+ * list is missing or empty); when background work is reported, it waits for the agent's cancels, since a
+ * request may belong to work that `session/cancel` does not stop.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
+import { HandlerError } from '../acp/types'
+import { Deferred } from '../base/deferred'
+import { fail, ok, type Result } from '../base/errors'
+import { Emitter, type Event } from '../base/event'
+import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import type { PermissionRequestView, SessionAction } from '../../renderer/state/types'
+import type { AuditLog, AuditRecord } from './audit-log'
+import { normalizePermissionRequest, RESOURCE_NOT_FOUND, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
+import { answerByRules, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
+
+export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
+
+/** The wire answer (v1 and v2 share it). */
+export type PermissionResponse = { outcome: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' } }
+
+const CANCELLED: PermissionResponse = { outcome: { outcome: 'cancelled' } }
+
+/** What the broker needs to know about sessions (the session registry implements it). */
+export interface PermissionSessionLookup {
+  /** The session if `agentId` owns it; `undefined` answers the agent -32002 `{sessionId}` (G7). */
+  getSession(agentId: string, sessionId: string): { cwd: string } | undefined
+  /** The tool call as stored (title fallback, rule facts). */
+  lookupToolCall?(sessionId: string, toolCallId: string): StoredToolCall | undefined
+  /** The latest v2 `background` list of the session; `null` = not reported. */
+  getBackground?(sessionId: string): readonly unknown[] | null
+}
+
+/** Where remembered decisions come from and go (the {@link RuleStore} implements it). */
+export interface PermissionRuleSource {
+  list(): readonly PermissionRule[]
+  add(rule: PermissionRule): Promise<void>
+}
+
+export interface PermissionBrokerOptions {
+  /** Publishes a reducer action for a session (batched to the renderer by the session layer). */
+  sink: (sessionId: string, action: SessionAction) => void
+  sessions: PermissionSessionLookup
+  rules?: PermissionRuleSource
+  audit?: Pick<AuditLog, 'append'>
+  now?: () => number
+  newRuleId?: () => string
+  log?: Logger
+}
+
+export interface AttachInfo {
+  agentId: string
+  agentName: string
+  protocolVersion: ProtocolVersion
+}
+
+interface Attachment extends AttachInfo {
+  generation: number
+  closed: boolean
+  registration: DisposableStore
+  entries: Set<PendingEntry>
+}
+
+interface PendingEntry {
+  view: PermissionRequestView
+  normalized: NormalizedPermissionRequest
+  attachment: Attachment
+  cwd: string
+  deferred: Deferred<PermissionResponse>
+  abortListener: IDisposable
+  order: number
+}
+
+type Resolution = NonNullable<PermissionRequestView['resolution']>
+
+export class PermissionBroker implements IDisposable {
+  private readonly pendingById = new Map<string, PendingEntry>()
+  private readonly attachments = new Set<Attachment>()
+  private readonly autoApprove = new Map<string, boolean>()
+  private generation = 0
+  private order = 0
+  private disposed = false
+
+  private readonly changeEmitter = new Emitter<readonly PermissionRequestView[]>()
+  private readonly requestEmitter = new Emitter<PermissionRequestView>()
+  private readonly resolveEmitter = new Emitter<PermissionRequestView>()
+  /** Fires with the full pending list (oldest first) whenever it changes. */
+  readonly onDidChangePending: Event<readonly PermissionRequestView[]> = this.changeEmitter.event
+  /** A request now waits for the person (not fired for requests a rule or auto-approve answered). */
+  readonly onDidRequest: Event<PermissionRequestView> = this.requestEmitter.event
+  /** A request was answered or went away (any path). */
+  readonly onDidResolve: Event<PermissionRequestView> = this.resolveEmitter.event
+
+  private readonly now: () => number
+  private readonly newRuleId: () => string
+  private readonly log: Logger
+
+  constructor(private readonly options: PermissionBrokerOptions) {
+    this.now = options.now ?? Date.now
+    this.newRuleId = options.newRuleId ?? randomUUID
+    this.log = options.log ?? createLogger('permissions')
+  }
+
+  /**
+   * Registers `session/request_permission` on the connection. Disposing the result (or the connection
+   * closing) turns the requests still pending on it into `gone`.
+   */
+  attach(connection: Pick<AcpClientConnection, 'handlers'> & Partial<Pick<AcpClientConnection, 'onDidClose'>>, info: AttachInfo): IDisposable {
+    const attachment: Attachment = { ...info, generation: ++this.generation, closed: false, registration: new DisposableStore(), entries: new Set() }
+    this.attachments.add(attachment)
+    attachment.registration.add(
+      connection.handlers.registerRequest(REQUEST_PERMISSION_METHOD, (params, context) => this.handleRequestPermission(attachment, params, context)),
+    )
+    if (connection.onDidClose) {
+      attachment.registration.add(connection.onDidClose(() => this.detachAttachment(attachment, 'The agent exited.')))
+    }
+    return toDisposable(() => this.detachAttachment(attachment, 'The agent was disconnected.'))
+  }
+
+  /** The agent is gone (exit, crash, stop): its pending requests become `gone` with `reason` and leave the inbox. */
+  detach(agentId: string, reason: string): void {
+    for (const attachment of [...this.attachments]) if (attachment.agentId === agentId) this.detachAttachment(attachment, reason)
+  }
+
+  /** All pending requests of every session, oldest first. */
+  pending(): PermissionRequestView[] {
+    return [...this.pendingById.values()].sort((a, b) => a.order - b.order).map((e) => e.view)
+  }
+
+  /**
+   * The person's answer: an offered `optionId`, or `null` to dismiss (answered `cancelled`, G9).
+   * A request that is no longer pending or an option that was not offered is a failure value.
+   */
+  respond(requestId: string, optionId: string | null): Result<undefined> {
+    const entry = this.pendingById.get(requestId)
+    if (!entry) return fail({ kind: 'not-found', message: 'This permission request is no longer waiting for an answer.' })
+    if (optionId === null) {
+      this.settle(entry, CANCELLED, 'cancelled', { by: 'person', note: 'Dismissed', at: this.now() })
+      return ok(undefined)
+    }
+    const option = entry.view.options.find((o) => o.optionId === optionId)
+    if (!option) return fail({ kind: 'invalid-argument', message: 'That option was not offered by the agent.' })
+    this.settle(entry, { outcome: { outcome: 'selected', optionId } }, 'answered', { by: 'person', optionId, optionKind: option.kind, at: this.now() })
+    if (REMEMBERING_KINDS.has(option.kind)) this.remember(entry, option.kind as RuleDecision)
+    return ok(undefined)
+  }
+
+  /**
+   * The person cancelled the session's turn (call right after sending `session/cancel`). Answers
+   * `cancelled` per F13 (v1: all of the session's requests) and F14 (v2: all, unless background work is
+   * reported). Returns how many requests were answered.
+   */
+  cancelSession(sessionId: string): number {
+    let answered = 0
+    for (const entry of this.entriesOf(sessionId)) {
+      if (entry.attachment.protocolVersion === 2) {
+        const background = this.options.sessions.getBackground?.(sessionId) ?? null
+        if (background !== null && background.length > 0) continue
+      }
+      this.settle(entry, CANCELLED, 'cancelled', { by: 'cancel', note: 'The turn was cancelled.', at: this.now() })
+      answered++
+    }
+    return answered
+  }
+
+  /** The session is closing: every pending request of it is answered `cancelled`, whatever the version. */
+  closeSession(sessionId: string): void {
+    for (const entry of this.entriesOf(sessionId)) {
+      this.settle(entry, CANCELLED, 'cancelled', { by: 'cancel', note: 'The session was closed.', at: this.now() })
+    }
+    this.autoApprove.delete(sessionId)
+  }
+
+  /** Per-session auto-approve (off by default): answers `allow_once` when offered, never another kind. */
+  setAutoApprove(sessionId: string, value: boolean): void {
+    if (value) this.autoApprove.set(sessionId, true)
+    else this.autoApprove.delete(sessionId)
+    this.options.sink(sessionId, { type: 'set_auto_approve', value })
+  }
+
+  isAutoApprove(sessionId: string): boolean {
+    return this.autoApprove.get(sessionId) === true
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    for (const attachment of [...this.attachments]) this.detachAttachment(attachment, 'Bosun is shutting down.')
+    this.disposed = true
+    this.changeEmitter.dispose()
+    this.requestEmitter.dispose()
+    this.resolveEmitter.dispose()
+  }
+
+  /** The `session/request_permission` handler (one per attached connection). */
+  private async handleRequestPermission(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<PermissionResponse> {
+    const normalized = normalizePermissionRequest(params, {
+      lookupToolCall: this.options.sessions.lookupToolCall?.bind(this.options.sessions),
+    })
+    const { sessionId } = normalized
+    const session = this.options.sessions.getSession(attachment.agentId, sessionId)
+    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${sessionId}`, { sessionId })
+    if (attachment.closed || this.disposed) return CANCELLED
+
+    const requestId = bosunRequestId(attachment, context.requestId)
+    // The connection never hands us the same pending id twice; if it did, answering twice would be worse.
+    if (this.pendingById.has(requestId)) throw new HandlerError(-32600, 'A request with this id is already pending')
+
+    const view: PermissionRequestView = {
+      requestId,
+      agentId: attachment.agentId,
+      agentName: attachment.agentName,
+      sessionId,
+      title: normalized.title,
+      description: normalized.description,
+      subject: normalized.subject,
+      toolCallId: normalized.toolCallId,
+      options: normalized.options,
+      createdAt: this.now(),
+      status: 'pending',
+    }
+    const entry: PendingEntry = {
+      view,
+      normalized,
+      attachment,
+      cwd: session.cwd,
+      deferred: new Deferred<PermissionResponse>(),
+      abortListener: toDisposable(() => {}),
+      order: ++this.order,
+    }
+    this.options.sink(sessionId, { type: 'permission_requested', request: view, toolCallPatch: normalized.toolCallPatch })
+    this.pendingById.set(requestId, entry)
+    attachment.entries.add(entry)
+
+    const immediate = this.immediateAnswer(entry, context.signal)
+    if (immediate) {
+      this.settle(entry, immediate.response, immediate.status, immediate.resolution, immediate.ruleId)
+      return entry.deferred.promise
+    }
+
+    const onAbort = () => {
+      // A closing connection aborts its signals too; let the close (→ `gone`) win when both happen together.
+      queueMicrotask(() => {
+        if (!this.pendingById.has(requestId)) return
+        if (attachment.closed) return
+        this.settle(entry, CANCELLED, 'cancelled', { by: 'agent-cancel', note: 'The agent withdrew the request.', at: this.now() })
+      })
+    }
+    context.signal.addEventListener('abort', onAbort, { once: true })
+    entry.abortListener = toDisposable(() => context.signal.removeEventListener('abort', onAbort))
+
+    this.changeEmitter.fire(this.pending())
+    this.requestEmitter.fire(view)
+    return entry.deferred.promise
+  }
+
+  /** An answer that needs no person: invalid/withdrawn requests, a remembered rule, auto-approve. */
+  private immediateAnswer(
+    entry: PendingEntry,
+    signal: AbortSignal,
+  ): { response: PermissionResponse; status: PermissionRequestView['status']; resolution: Resolution; ruleId?: string } | null {
+    const at = this.now()
+    const { normalized, attachment } = entry
+    if (normalized.options.length === 0) {
+      return { response: CANCELLED, status: 'cancelled', resolution: { by: 'cancel', note: 'The agent offered no options.', at } }
+    }
+    if (signal.aborted) {
+      return { response: CANCELLED, status: 'cancelled', resolution: { by: 'agent-cancel', note: 'The agent withdrew the request.', at } }
+    }
+    // Requests about an unknown subject or none at all are ambiguous: always ask (J7).
+    const subjectType = normalized.subject.type
+    if (subjectType !== 'tool_call' && subjectType !== 'command') return null
+    const rules = this.options.rules?.list() ?? []
+    const byRule = answerByRules(rules, { agentId: attachment.agentId, cwd: entry.cwd }, normalized.facts, normalized.options)
+    if (byRule) {
+      const verb = byRule.rule.decision === 'allow_always' ? 'Allowed' : 'Rejected'
+      return {
+        response: { outcome: { outcome: 'selected', optionId: byRule.option.optionId } },
+        status: 'answered',
+        resolution: { by: 'rule', optionId: byRule.option.optionId, optionKind: byRule.option.kind, note: `${verb} by rule: ${byRule.rule.label}`, at },
+        ruleId: byRule.rule.ruleId,
+      }
+    }
+    if (this.isAutoApprove(normalized.sessionId)) {
+      const option = normalized.options.find((o) => o.kind === 'allow_once')
+      if (option) {
+        return {
+          response: { outcome: { outcome: 'selected', optionId: option.optionId } },
+          status: 'answered',
+          resolution: { by: 'auto-approve', optionId: option.optionId, optionKind: option.kind, note: 'Allowed by auto-approve', at },
+        }
+      }
+    }
+    return null
+  }
+
+  /** The one place a request is answered: removes it first, so nothing answers twice. */
+  private settle(entry: PendingEntry, response: PermissionResponse, status: PermissionRequestView['status'], resolution: Resolution, ruleId?: string): void {
+    const { requestId } = entry.view
+    if (this.pendingById.get(requestId) !== entry) return
+    this.pendingById.delete(requestId)
+    entry.attachment.entries.delete(entry)
+    entry.abortListener.dispose()
+    entry.view = { ...entry.view, status, resolution }
+    entry.deferred.resolve(response)
+
+    this.options.sink(entry.view.sessionId, { type: 'permission_resolved', requestId, resolution, status })
+    this.audit(entry, response, resolution, ruleId)
+    this.changeEmitter.fire(this.pending())
+    this.resolveEmitter.fire(entry.view)
+  }
+
+  private audit(entry: PendingEntry, response: PermissionResponse, resolution: Resolution, ruleId: string | undefined): void {
+    if (!this.options.audit) return
+    const { view } = entry
+    const selected = response.outcome.outcome === 'selected' ? view.options.find((o) => o.optionId === resolution.optionId) : undefined
+    const record: AuditRecord = {
+      at: resolution.at,
+      sessionId: view.sessionId,
+      agentId: view.agentId,
+      requestId: view.requestId,
+      by: resolution.by,
+      outcome: entry.view.status === 'gone' ? 'gone' : response.outcome.outcome,
+      title: view.title,
+      ...(selected ? { option: { optionId: selected.optionId, name: selected.name, kind: selected.kind } } : {}),
+      ...(ruleId ? { ruleId } : {}),
+      ...(resolution.note ? { note: resolution.note } : {}),
+    }
+    this.options.audit.append(record)
+  }
+
+  private remember(entry: PendingEntry, decision: RuleDecision): void {
+    const { normalized, attachment } = entry
+    if (!this.options.rules) return
+    if (normalized.subject.type !== 'tool_call' && normalized.subject.type !== 'command') return
+    const rule = ruleFromDecision({
+      ruleId: this.newRuleId(),
+      scope: { agentId: attachment.agentId, cwd: entry.cwd },
+      agentName: attachment.agentName,
+      facts: normalized.facts,
+      decision,
+      now: this.now(),
+    })
+    if (!rule) return
+    this.options.rules.add(rule).catch((error) => this.log.error('cannot store the remembered decision', error))
+  }
+
+  private entriesOf(sessionId: string): PendingEntry[] {
+    return [...this.pendingById.values()].filter((e) => e.view.sessionId === sessionId).sort((a, b) => a.order - b.order)
+  }
+
+  private detachAttachment(attachment: Attachment, reason: string): void {
+    if (!this.attachments.delete(attachment)) return
+    attachment.closed = true
+    attachment.registration.dispose()
+    const at = this.now()
+    for (const entry of [...attachment.entries].sort((a, b) => a.order - b.order)) {
+      this.settle(entry, CANCELLED, 'gone', { by: 'agent-exit', note: reason, at })
+    }
+  }
+}
+
+/** Unique across agents and restarts; the JSON type of the id is part of it (`"7"` ≠ `7`, B3). */
+function bosunRequestId(attachment: Attachment, id: JsonRpcId): string {
+  return `${attachment.agentId}#${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${id}`
+}

@@ -1,0 +1,190 @@
+/**
+ * Pure normalisation of `session/request_permission` params, v1 (`{sessionId, toolCall, options}`) and
+ * v2 (`{sessionId, title, description?, subject?, options}`), into the view the UI shows plus the
+ * tool-call patch the session applies before showing the prompt (checklist G2, G3, K11).
+ *
+ * Both shapes are accepted whatever version was negotiated: agents mix them in the wild.
+ */
+import { HandlerError } from '../acp/types'
+import type { PermissionRequestView } from '../../renderer/state/types'
+
+export const INVALID_PARAMS = -32602
+export const RESOURCE_NOT_FOUND = -32002
+export const DEFAULT_PERMISSION_TITLE = 'Permission requested'
+
+export type PermissionOptionView = PermissionRequestView['options'][number]
+
+/** What main knows about a tool call already on screen (for the title fallback and rule facts). */
+export interface StoredToolCall {
+  title?: string | null
+  toolKind?: string | null
+  rawInput?: unknown
+  locations?: { path: string }[] | null
+}
+
+/** Facts a remembered rule is matched against. Agent strings: untrusted, compared exactly. */
+export interface PermissionFacts {
+  toolKind: string | null
+  /** The command the approval is about (command subject, or the tool call's raw input). */
+  command: string | null
+  /** Paths the approval is about (tool call locations, or well-known raw-input keys). */
+  paths: string[]
+}
+
+export interface NormalizedPermissionRequest {
+  sessionId: string
+  title: string
+  description: string | null
+  subject: PermissionRequestView['subject']
+  toolCallId: string | null
+  options: PermissionOptionView[]
+  /** The v1 `toolCall` / v2 `subject.toolCall`, to apply like a `tool_call_update` (title/description never added). */
+  toolCallPatch: Record<string, unknown> | null
+  facts: PermissionFacts
+}
+
+export interface NormalizeContext {
+  /** The tool call as stored for this session, if it was announced. */
+  lookupToolCall?: (sessionId: string, toolCallId: string) => StoredToolCall | undefined
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
+
+function invalid(message: string): never {
+  throw new HandlerError(INVALID_PARAMS, `Invalid params for session/request_permission: ${message}`)
+}
+
+/**
+ * Parses and normalises the params. Throws {@link HandlerError} `-32602` for malformed params; the
+ * connection turns it into the JSON-RPC error. Unknown option kinds and subject types are kept intact.
+ */
+export function normalizePermissionRequest(params: unknown, context: NormalizeContext = {}): NormalizedPermissionRequest {
+  if (!isRecord(params)) invalid('params must be an object')
+  const sessionId = params.sessionId
+  if (typeof sessionId !== 'string' || sessionId === '') invalid('sessionId must be a non-empty string')
+  const options = parseOptions(params.options)
+
+  let subject: PermissionRequestView['subject'] = { type: 'none' }
+  let toolCall: Record<string, unknown> | null = null
+  let commandSubject: { command: string; cwd: string } | null = null
+
+  // v2 `subject` (omitted and null are equivalent: no structured context).
+  const rawSubject = params.subject
+  if (rawSubject !== undefined && rawSubject !== null) {
+    if (!isRecord(rawSubject) || typeof rawSubject.type !== 'string') invalid('subject must be an object with a string type')
+    if (rawSubject.type === 'tool_call') {
+      toolCall = parseToolCall(rawSubject.toolCall, 'subject.toolCall')
+      subject = { type: 'tool_call', toolCallId: toolCall.toolCallId as string }
+    } else if (rawSubject.type === 'command') {
+      // A malformed known tag is invalid, never demoted to "unknown" (checklist I5).
+      const command = rawSubject.command
+      const cwd = rawSubject.cwd
+      if (typeof command !== 'string') invalid('subject.command must be a string')
+      if (typeof cwd !== 'string') invalid('subject.cwd must be a string')
+      const toolCallId = optionalString(rawSubject.toolCallId, 'subject.toolCallId')
+      const terminalId = optionalString(rawSubject.terminalId, 'subject.terminalId')
+      subject = { type: 'command', command, cwd, toolCallId, terminalId }
+      commandSubject = { command, cwd }
+    } else {
+      subject = { type: 'unknown', raw: rawSubject }
+    }
+  }
+
+  // v1 `toolCall` (a ToolCallUpdate patch: only toolCallId is required).
+  if (params.toolCall !== undefined && params.toolCall !== null && toolCall === null) {
+    toolCall = parseToolCall(params.toolCall, 'toolCall')
+    if (subject.type === 'none') subject = { type: 'tool_call', toolCallId: toolCall.toolCallId as string }
+  }
+
+  const toolCallId =
+    toolCall !== null ? (toolCall.toolCallId as string) : subject.type === 'command' ? (subject.toolCallId ?? null) : null
+  const stored = toolCallId !== null ? context.lookupToolCall?.(sessionId, toolCallId) : undefined
+
+  const title =
+    nonEmptyString(params.title) ??
+    nonEmptyString(toolCall?.title) ??
+    nonEmptyString(stored?.title) ??
+    DEFAULT_PERMISSION_TITLE
+  const description = typeof params.description === 'string' && params.description !== '' ? params.description : null
+
+  return {
+    sessionId,
+    title,
+    description,
+    subject,
+    toolCallId,
+    options,
+    toolCallPatch: toolCall,
+    facts: extractFacts(subject, toolCall, stored, commandSubject),
+  }
+}
+
+function optionalString(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null
+  if (typeof value !== 'string') invalid(`${field} must be a string`)
+  return value
+}
+
+function parseOptions(value: unknown): PermissionOptionView[] {
+  if (!Array.isArray(value)) invalid('options must be an array')
+  return value.map((option, index) => {
+    if (!isRecord(option)) invalid(`options[${index}] must be an object`)
+    const optionId = option.optionId
+    if (typeof optionId !== 'string' || optionId === '') invalid(`options[${index}].optionId must be a non-empty string`)
+    // Kind is open in v2: keep whatever string came; a missing kind is simply unknown ('').
+    const kind = typeof option.kind === 'string' ? option.kind : ''
+    const name = typeof option.name === 'string' && option.name !== '' ? option.name : optionId
+    return { optionId, name, kind }
+  })
+}
+
+function parseToolCall(value: unknown, field: string): Record<string, unknown> {
+  if (!isRecord(value)) invalid(`${field} must be an object`)
+  if (typeof value.toolCallId !== 'string' || value.toolCallId === '') invalid(`${field}.toolCallId must be a non-empty string`)
+  // A shallow copy: the session reducer owns what happens to it next.
+  return { ...value }
+}
+
+/** Raw-input keys agents commonly use for the paths and command of a tool call. */
+const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'abs_path', 'target_file']
+const COMMAND_KEYS = ['command', 'cmd']
+
+function extractFacts(
+  subject: PermissionRequestView['subject'],
+  toolCall: Record<string, unknown> | null,
+  stored: StoredToolCall | undefined,
+  commandSubject: { command: string; cwd: string } | null,
+): PermissionFacts {
+  if (subject.type === 'unknown') return { toolKind: null, command: null, paths: [] }
+  const toolKind = nonEmptyString(toolCall?.kind) ?? nonEmptyString(stored?.toolKind) ?? (commandSubject ? 'execute' : null)
+  const rawInput = toolCall && 'rawInput' in toolCall ? toolCall.rawInput : stored?.rawInput
+  let command = commandSubject?.command ?? null
+  if (command === null && isRecord(rawInput)) {
+    for (const key of COMMAND_KEYS) {
+      const value = rawInput[key]
+      if (typeof value === 'string' && value !== '') {
+        command = value
+        break
+      }
+      if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string')) {
+        command = value.join(' ')
+        break
+      }
+    }
+  }
+  const paths = new Set<string>()
+  const locations = Array.isArray(toolCall?.locations) ? toolCall.locations : (stored?.locations ?? [])
+  for (const location of locations) {
+    if (isRecord(location) && typeof location.path === 'string' && location.path !== '') paths.add(location.path)
+  }
+  if (isRecord(rawInput)) {
+    for (const key of PATH_KEYS) {
+      const value = rawInput[key]
+      if (typeof value === 'string' && value !== '') paths.add(value)
+    }
+  }
+  return { toolKind, command, paths: [...paths] }
+}
