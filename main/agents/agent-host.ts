@@ -1,0 +1,516 @@
+import type { Readable, Writable } from 'node:stream'
+import type { AcpClientConnection, AgentHandshake, ProtocolVersion } from '../acp/types'
+import { AgentExitedError, BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
+import { Emitter, type Event } from '../base/event'
+import type { IDisposable } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import type { AgentRuntimeView } from '../../renderer/state/types'
+import { AgentLogFile } from './agent-log-file'
+import { AgentProcess, type AgentExit, type AgentProcessOptions, type AgentProcessSpec } from './agent-process'
+import {
+  classifyExit,
+  crashCount,
+  defaultRestartPolicyOptions,
+  initialRestartState,
+  recordExit,
+  recordStart,
+  type ExitCause,
+  type RestartDecision,
+  type RestartPolicyOptions,
+  type RestartState,
+} from './restart-policy'
+import { realScheduler, type Scheduler } from './scheduler'
+
+export type AgentStatus = AgentRuntimeView['status']
+
+/** The pipes of a freshly started agent, handed to the connection factory. */
+export interface AgentConnectionStreams {
+  agentId: string
+  /** The agent's stdout: what the connection reads. */
+  input: Readable
+  /** The agent's stdin: what the connection writes. */
+  output: Writable
+  logger: Logger
+}
+
+/**
+ * Builds the ACP connection over a started agent's pipes. The composition root closes over the rest
+ * (`clientInfo`, elicitation settings, `maxMessageBytes`) and calls `createAcpConnection`.
+ */
+export type AcpConnectionFactory = (streams: AgentConnectionStreams) => AcpClientConnection
+
+/** Test seam: how a process is started (defaults to {@link AgentProcess.start}). */
+export type AgentProcessStarter = (spec: AgentProcessSpec, options: AgentProcessOptions) => Promise<Result<AgentProcess>>
+
+export interface AgentHostOptions {
+  spec: AgentProcessSpec
+  createConnection: AcpConnectionFactory
+  /** Scope it `agent` so lines read `[agent codex pid=123] …`. */
+  logger?: Logger
+  scheduler?: Scheduler
+  /** How long `initialize` may take. Default 60 s. */
+  initializeTimeoutMs?: number
+  /** Deadline of a graceful stop before SIGKILL. Default 3 s. */
+  stopDeadlineMs?: number
+  restartPolicy?: Partial<RestartPolicyOptions>
+  /** Restart after a crash (per the policy). Default true; when false a crash leaves status `crashed`. */
+  autoRestart?: boolean
+  /** The version to offer first (a persisted preference, see {@link AgentHost.onDidChangePreferredVersion}); default: the connection's (2). */
+  preferredProtocolVersion?: ProtocolVersion
+  startProcess?: AgentProcessStarter
+}
+
+export interface AgentDisconnectEvent {
+  connection: AcpClientConnection
+  /** Why: an {@link AgentExitedError} (also what every pending request was rejected with). */
+  error: BosunError
+}
+
+export interface AgentCrashEvent {
+  error: Failure
+  decision: RestartDecision
+}
+
+/** How long a failed `initialize` waits for the process exit status that explains it. */
+const exitExplainMs = 500
+/** When the connection closes on its own, how long the process gets to exit before we kill it. */
+const connectionLostGraceMs = 1_000
+/** Codes a v1-only agent may answer to a v2 `initialize` (checklist C10c). */
+const versionRejectCodes = new Set([-32022, -32600, -32602])
+
+interface Attempt {
+  process: AgentProcess
+  connection: AcpClientConnection
+  handshake: AgentHandshake
+}
+
+/**
+ * Owns one agent's lifecycle: process → connection → `initialize` (raced against the process exit and a
+ * timeout) → ready; on a crash, every pending request is rejected with {@link AgentExitedError} and the
+ * agent restarts per the {@link RestartPolicyOptions | policy}. All timers and processes are owned here.
+ */
+export class AgentHost implements IDisposable {
+  private readonly onDidChangeStatusEmitter = new Emitter<AgentRuntimeView>()
+  readonly onDidChangeStatus: Event<AgentRuntimeView> = this.onDidChangeStatusEmitter.event
+  private readonly onDidConnectEmitter = new Emitter<AcpClientConnection>()
+  /** A new connection finished `initialize` (its `handshake` is set): register handlers, re-attach sessions. */
+  readonly onDidConnect: Event<AcpClientConnection> = this.onDidConnectEmitter.event
+  private readonly onDidDisconnectEmitter = new Emitter<AgentDisconnectEvent>()
+  /** A ready connection ended (crash, clean exit, stop). */
+  readonly onDidDisconnect: Event<AgentDisconnectEvent> = this.onDidDisconnectEmitter.event
+  private readonly onDidCrashEmitter = new Emitter<AgentCrashEvent>()
+  /** The agent crashed (or failed to come back during an automatic restart); `decision` says what happens next. */
+  readonly onDidCrash: Event<AgentCrashEvent> = this.onDidCrashEmitter.event
+  private readonly onDidChangePreferredVersionEmitter = new Emitter<ProtocolVersion>()
+  /** The agent turned out to be v1-only: persist this so the next launch offers v1 directly. */
+  readonly onDidChangePreferredVersion: Event<ProtocolVersion> = this.onDidChangePreferredVersionEmitter.event
+  private readonly onDidWriteStderrEmitter = new Emitter<string>()
+  /** Stderr of the current process (for a live log view). */
+  readonly onDidWriteStderr: Event<string> = this.onDidWriteStderrEmitter.event
+
+  private specValue: AgentProcessSpec
+  private readonly createConnection: AcpConnectionFactory
+  private readonly logger: Logger
+  /** Unscoped (`agent`): processes add `<name> pid=<pid>`. */
+  private readonly baseLogger: Logger
+  private readonly scheduler: Scheduler
+  private readonly initializeTimeoutMs: number
+  private readonly stopDeadlineMs: number
+  private readonly policy: RestartPolicyOptions
+  private readonly autoRestart: boolean
+  private readonly startProcess: AgentProcessStarter
+  private log: AgentLogFile | undefined
+
+  private statusValue: AgentStatus = 'stopped'
+  private error: Failure | null = null
+  private preferredVersion: ProtocolVersion | undefined
+  /** Bumped by stop/restart/dispose: work from an older generation finds it changed and backs off. */
+  private generation = 0
+  private process: AgentProcess | undefined
+  private lastProcess: AgentProcess | undefined
+  private connectionValue: AcpClientConnection | undefined
+  /** The connection being initialized (so stop() can close it). */
+  private pendingConnection: AcpClientConnection | undefined
+  private connectionLost = false
+  private starting: Promise<Result<AgentHandshake>> | undefined
+  private restartState: RestartState = initialRestartState
+  private restartTimer: IDisposable | undefined
+  private nextRestartAt: number | null = null
+  private subscriptions: IDisposable[] = []
+  private disposed = false
+
+  constructor(options: AgentHostOptions) {
+    this.specValue = options.spec
+    this.createConnection = options.createConnection
+    this.logger = (options.logger ?? createLogger('agent')).child(options.spec.name)
+    this.scheduler = options.scheduler ?? realScheduler
+    this.initializeTimeoutMs = options.initializeTimeoutMs ?? 60_000
+    this.stopDeadlineMs = options.stopDeadlineMs ?? 3_000
+    this.policy = { ...defaultRestartPolicyOptions, ...options.restartPolicy }
+    this.autoRestart = options.autoRestart ?? true
+    this.preferredVersion = options.preferredProtocolVersion
+    this.startProcess = options.startProcess ?? ((spec, processOptions) => AgentProcess.start(spec, processOptions))
+    this.baseLogger = options.logger ?? createLogger('agent')
+  }
+
+  get agentId(): string {
+    return this.specValue.agentId
+  }
+
+  get spec(): AgentProcessSpec {
+    return this.specValue
+  }
+
+  get status(): AgentStatus {
+    return this.statusValue
+  }
+
+  /** The ready connection, or undefined while the agent is not ready. */
+  get connection(): AcpClientConnection | undefined {
+    return this.connectionValue
+  }
+
+  get handshake(): AgentHandshake | undefined {
+    return this.connectionValue?.handshake
+  }
+
+  /** The version offered first; 1 once the agent proved v1-only (C10b). */
+  get preferredProtocolVersion(): ProtocolVersion | undefined {
+    return this.preferredVersion
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid
+  }
+
+  /** A new launch spec (settings changed); it applies from the next start. */
+  updateSpec(spec: AgentProcessSpec): void {
+    if (spec.logFile !== this.specValue.logFile) {
+      this.log?.dispose()
+      this.log = undefined
+    }
+    this.specValue = spec
+  }
+
+  view(): AgentRuntimeView {
+    const handshake = this.connectionValue?.handshake
+    return {
+      agentId: this.specValue.agentId,
+      name: this.specValue.name,
+      status: this.statusValue,
+      pid: this.process?.pid ?? null,
+      protocolVersion: handshake?.protocolVersion ?? null,
+      agentInfo: handshake?.agentInfo ?? null,
+      error: this.error ? { kind: this.error.kind, message: this.error.message, ...(this.error.stderrTail ? { stderrTail: this.error.stderrTail } : {}) } : null,
+      crashCount: crashCount(this.restartState, this.scheduler.now(), this.policy),
+      nextRestartAt: this.nextRestartAt,
+    }
+  }
+
+  /** The stderr tail of the current (or last) process. */
+  stderrTail(): string {
+    return (this.process ?? this.lastProcess)?.stderrTail() ?? ''
+  }
+
+  /** Starts the agent, or joins the start in progress; resolves with the handshake or why it failed. */
+  start(): Promise<Result<AgentHandshake>> {
+    if (this.disposed) return Promise.resolve(fail({ kind: 'agent-not-running', message: `${this.specValue.name} is shut down.` }))
+    const handshake = this.connectionValue?.handshake
+    if (this.statusValue === 'ready' && handshake) return Promise.resolve(ok(handshake))
+    if (this.starting) return this.starting
+    this.cancelRestartTimer()
+    return this.launch('user')
+  }
+
+  /** A person's stop: pending requests are rejected at once, the process is stopped gracefully, and nothing restarts it. */
+  async stop(options: { deadlineMs?: number } = {}): Promise<void> {
+    this.generation++
+    this.cancelRestartTimer()
+    const process = this.process
+    const starting = this.starting
+    this.closeConnections(new AgentExitedError(`${this.specValue.name} was stopped.`, null, null))
+    this.process = undefined
+    this.restartState = recordExit(this.restartState, { kind: 'user-stop' }, this.scheduler.now(), this.policy).state
+    this.error = null
+    if (!this.disposed) this.setStatus('stopped')
+    await process?.stop({ deadlineMs: options.deadlineMs ?? this.stopDeadlineMs })
+    // A launch that was spawning when we stopped kills its own process; wait for that too.
+    await starting?.catch(() => undefined)
+  }
+
+  /** A person's restart: stop, forget the crash history, start. */
+  async restart(): Promise<Result<AgentHandshake>> {
+    await this.stop()
+    this.restartState = initialRestartState
+    return this.start()
+  }
+
+  private launch(trigger: 'user' | 'auto'): Promise<Result<AgentHandshake>> {
+    const generation = ++this.generation
+    this.nextRestartAt = null
+    if (trigger === 'user') this.error = null
+    this.setStatus('starting')
+    const promise = this.runLaunch(generation, trigger).finally(() => {
+      if (this.starting === promise) this.starting = undefined
+    })
+    this.starting = promise
+    return promise
+  }
+
+  private async runLaunch(generation: number, trigger: 'user' | 'auto'): Promise<Result<AgentHandshake>> {
+    let result = await this.attempt(generation, this.preferredVersion)
+    const offeredV2 = this.preferredVersion !== 1
+    const v1Answer = result.ok && result.value.handshake.offeredVersion === 2 && result.value.handshake.protocolVersion === 1
+    const v1Rejection = !result.ok && offeredV2 && result.error.kind !== 'timeout' && versionRejectCodes.has(result.error.code ?? 0)
+    if ((v1Answer || v1Rejection) && generation === this.generation) {
+      // A v1 agent never saw our v1-shaped capabilities (C10b/C10c): start it again and offer v1.
+      this.logger.info(`answered ${v1Answer ? 'protocol 1 to a v2 offer' : 'the v2 offer with an error'}; restarting it with a v1 offer`)
+      if (result.ok) await this.discard(result.value, 'restarting with protocol v1')
+      this.preferredVersion = 1
+      this.onDidChangePreferredVersionEmitter.fire(1)
+      if (generation === this.generation) result = await this.attempt(generation, 1)
+    }
+    if (generation !== this.generation) {
+      if (result.ok) await this.discard(result.value, 'start was cancelled')
+      return fail({ kind: 'cancelled', message: `Starting ${this.specValue.name} was cancelled.` })
+    }
+    if (!result.ok) {
+      this.handleLaunchFailure(result.error, trigger)
+      return result
+    }
+    this.adopt(generation, result.value)
+    return ok(result.value.handshake)
+  }
+
+  /** Spawns a process and runs `initialize` on it, raced against the process exit and the timeout. */
+  private async attempt(generation: number, version: ProtocolVersion | undefined): Promise<Result<Attempt>> {
+    const spec = this.specValue
+    if (spec.logFile && !this.log) this.log = new AgentLogFile(spec.logFile, { logger: this.logger })
+    const started = await this.startProcess(spec, { logger: this.baseLogger, ...(this.log ? { log: this.log } : {}) })
+    if (!started.ok) {
+      this.log?.appendLine(`[agent ${spec.name}] ${started.error.message}`)
+      return started
+    }
+    const process = started.value
+    this.lastProcess = process
+    if (generation !== this.generation) {
+      process.kill()
+      await process.exited
+      return fail({ kind: 'cancelled', message: `Starting ${spec.name} was cancelled.` })
+    }
+    this.process = process
+    const stderrSub = process.onDidWriteStderr((text) => this.onDidWriteStderrEmitter.fire(text))
+    this.subscriptions.push(stderrSub)
+    process.exited.then(() => this.forget(stderrSub))
+
+    let connection: AcpClientConnection
+    try {
+      connection = this.createConnection({ agentId: spec.agentId, input: process.stdout, output: process.stdin, logger: this.baseLogger.child(`${spec.name} pid=${process.pid}`) })
+    } catch (error) {
+      this.logger.error('cannot create the connection', error)
+      await this.discardProcess(process)
+      return fail({ kind: 'internal', message: `Cannot connect to ${spec.name}: ${toFailure(error).message}` })
+    }
+    this.pendingConnection = connection
+
+    let timer: IDisposable | undefined
+    const timeoutMs = this.initializeTimeoutMs
+    const timeout = new Promise<never>((_, reject) => {
+      timer = this.scheduler.setTimeout(
+        () => reject(new BosunError({ kind: 'timeout', message: `${spec.name} did not answer initialize within ${Math.round(timeoutMs / 1000)} s.` })),
+        timeoutMs,
+      )
+    })
+    const exited = process.exited.then((exit) => {
+      throw exitError(spec.name, exit, 'while starting')
+    })
+    try {
+      const handshake = await Promise.race([connection.initialize(version ? { preferredVersion: version } : undefined), exited, timeout])
+      return ok({ process, connection, handshake })
+    } catch (error) {
+      const failure = await this.explainInitializeFailure(process, error, generation)
+      this.log?.appendLine(`[agent ${spec.name} pid=${process.pid}] initialize failed: ${failure.message}`)
+      connection.close(error instanceof BosunError ? error : new BosunError(failure))
+      await this.discardProcess(process)
+      return fail(failure)
+    } finally {
+      timer?.dispose()
+      if (this.pendingConnection === connection) this.pendingConnection = undefined
+    }
+  }
+
+  /**
+   * The connection may see stdout close before Node reports the exit; give the exit a moment so the
+   * error says how the agent exited and carries its stderr tail (what Zed shows).
+   */
+  private async explainInitializeFailure(process: AgentProcess, error: unknown, generation: number): Promise<Failure> {
+    const worthWaiting =
+      generation === this.generation && !(error instanceof RpcError) && !(error instanceof BosunError && error.kind === 'timeout')
+    if (process.exit || (worthWaiting && (await process.waitForExit(exitExplainMs)))) {
+      return exitError(this.specValue.name, process.exit!, 'while starting').failure
+    }
+    const failure = { ...toFailure(error) }
+    if (failure.kind === 'internal') failure.kind = 'initialize-failed'
+    const tail = lastLines(process.stderrTail())
+    return tail ? { ...failure, stderrTail: failure.stderrTail ?? tail } : failure
+  }
+
+  private adopt(generation: number, { process, connection, handshake }: Attempt): void {
+    this.process = process
+    this.connectionValue = connection
+    this.connectionLost = false
+    this.error = null
+    this.restartState = recordStart(this.restartState, this.scheduler.now())
+    void process.exited.then((exit) => this.handleProcessExit(generation, connection, exit))
+    const closeSub = connection.onDidClose(() => void this.handleConnectionClosed(generation, connection, process))
+    this.subscriptions.push(closeSub)
+    void process.exited.then(() => this.forget(closeSub))
+    this.logger.info(`ready: protocol v${handshake.protocolVersion}${handshake.agentInfo ? `, ${handshake.agentInfo.name} ${handshake.agentInfo.version ?? ''}`.trimEnd() : ''}`)
+    this.setStatus('ready')
+    this.onDidConnectEmitter.fire(connection)
+  }
+
+  /** The connection ended on its own (stdout closed, fatal protocol error): a live process is useless now. */
+  private async handleConnectionClosed(generation: number, connection: AcpClientConnection, process: AgentProcess): Promise<void> {
+    if (generation !== this.generation || this.connectionValue !== connection) return
+    if (await process.waitForExit(connectionLostGraceMs)) return
+    if (generation !== this.generation) return
+    this.logger.warn('the connection closed but the process still runs; killing it')
+    this.connectionLost = true
+    process.kill()
+  }
+
+  private handleProcessExit(generation: number, connection: AcpClientConnection, exit: AgentExit): void {
+    if (generation !== this.generation || this.disposed) return
+    const error = exitError(this.specValue.name, exit)
+    this.process = undefined
+    this.connectionValue = undefined
+    connection.close(error)
+    this.onDidDisconnectEmitter.fire({ connection, error })
+    const cause: ExitCause = this.connectionLost ? { kind: 'crash' } : classifyExit(exit)
+    this.afterExit(cause, error.failure)
+  }
+
+  private handleLaunchFailure(failure: Failure, trigger: 'user' | 'auto'): void {
+    this.process = undefined
+    if (trigger === 'user' || failure.kind === 'agent-spawn-failed') {
+      // A start someone asked for reports at once; a command that cannot even spawn will not get better by retrying.
+      this.error = failure
+      this.setStatus('failed')
+      return
+    }
+    this.afterExit({ kind: 'crash' }, failure)
+  }
+
+  private afterExit(cause: ExitCause, failure: Failure): void {
+    const now = this.scheduler.now()
+    const { state, decision } = recordExit(this.restartState, cause, now, this.policy)
+    this.restartState = state
+    if (decision.action === 'none') {
+      this.error = decision.reason === 'clean-exit' ? failure : null
+      this.setStatus('stopped')
+      return
+    }
+    this.onDidCrashEmitter.fire({ error: failure, decision })
+    if (decision.action === 'give-up') {
+      const windowMin = Math.round(this.policy.crashWindowMs / 60_000)
+      this.error = { ...failure, message: `${failure.message} It crashed ${decision.crashCount} times within ${windowMin} minutes; not restarting it.` }
+      this.logger.error(`giving up after ${decision.crashCount} crashes`)
+      this.setStatus('failed')
+      return
+    }
+    this.error = failure
+    if (!this.autoRestart) {
+      this.setStatus('crashed')
+      return
+    }
+    this.logger.warn(`crashed (${failure.message}); restarting in ${decision.delayMs} ms`)
+    this.nextRestartAt = now + decision.delayMs
+    const generation = this.generation
+    this.restartTimer = this.scheduler.setTimeout(() => {
+      this.restartTimer = undefined
+      if (generation !== this.generation || this.disposed) return
+      void this.launch('auto')
+    }, decision.delayMs)
+    this.setStatus('restarting')
+  }
+
+  /** Drops a successful attempt we no longer want (v1 downgrade, cancelled start). */
+  private async discard(attempt: Attempt, reason: string): Promise<void> {
+    attempt.connection.close(new AgentExitedError(`${this.specValue.name}: ${reason}.`, null, null))
+    await this.discardProcess(attempt.process)
+  }
+
+  private async discardProcess(process: AgentProcess): Promise<void> {
+    await process.stop({ deadlineMs: this.stopDeadlineMs })
+    if (this.process === process) this.process = undefined
+  }
+
+  private closeConnections(error: BosunError): void {
+    const ready = this.connectionValue
+    const pending = this.pendingConnection
+    this.connectionValue = undefined
+    this.pendingConnection = undefined
+    pending?.close(error)
+    if (ready) {
+      ready.close(error)
+      this.onDidDisconnectEmitter.fire({ connection: ready, error })
+    }
+  }
+
+  private cancelRestartTimer(): void {
+    this.restartTimer?.dispose()
+    this.restartTimer = undefined
+    this.nextRestartAt = null
+  }
+
+  private forget(subscription: IDisposable): void {
+    subscription.dispose()
+    this.subscriptions = this.subscriptions.filter((s) => s !== subscription)
+  }
+
+  private setStatus(status: AgentStatus): void {
+    this.statusValue = status
+    this.onDidChangeStatusEmitter.fire(this.view())
+  }
+
+  /** Kills the process at once (no grace) and drops every listener and timer. Use {@link stop} first for a graceful end. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    this.generation++
+    this.cancelRestartTimer()
+    this.closeConnections(new AgentExitedError(`${this.specValue.name} was shut down.`, null, null))
+    this.process?.kill()
+    this.process = undefined
+    for (const subscription of this.subscriptions) subscription.dispose()
+    this.subscriptions = []
+    this.log?.dispose()
+    this.onDidChangeStatusEmitter.dispose()
+    this.onDidConnectEmitter.dispose()
+    this.onDidDisconnectEmitter.dispose()
+    this.onDidCrashEmitter.dispose()
+    this.onDidChangePreferredVersionEmitter.dispose()
+    this.onDidWriteStderrEmitter.dispose()
+  }
+
+  /** Resolves when the log file has everything written so far (tests, diagnostics export). */
+  async flushLog(): Promise<void> {
+    await this.log?.flush()
+  }
+}
+
+function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
+  const tail = lastLines(exit.stderrTail)
+  const lastLine = tail.split('\n').at(-1)?.trim()
+  const message = `${name} ${how}${when ? ` ${when}` : ''}.${lastLine ? ` ${lastLine}` : ''}`
+  return new AgentExitedError(message, exit.code, exit.signal, tail || undefined)
+}
+
+/** The stderr excerpt carried by errors: the last 40 lines. */
+function lastLines(text: string, count = 40): string {
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  return lines.slice(-count).join('\n')
+}

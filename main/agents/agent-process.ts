@@ -1,0 +1,279 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { promises as fs } from 'node:fs'
+import type { Readable, Writable } from 'node:stream'
+import { Deferred } from '../base/deferred'
+import { fail, ok, type Result } from '../base/errors'
+import { Emitter, type Event } from '../base/event'
+import type { IDisposable } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import { TextTail } from '../base/ring-buffer'
+import { AgentLogFile } from './agent-log-file'
+
+/** Everything needed to launch one agent process, already resolved (secrets merged, paths absolute). */
+export interface AgentProcessSpec {
+  agentId: string
+  /** Display name, used in log lines (`[agent codex pid=123] …`). */
+  name: string
+  command: string
+  args: readonly string[]
+  /** The complete environment of the child: nothing from `process.env` is added. */
+  env: Readonly<Record<string, string>>
+  /** The process working directory (sessions send their own `cwd`; checklist A14). */
+  cwd: string
+  /** Where stderr and lifecycle lines go; rotated at a size cap. */
+  logFile?: string
+  /** Size of the in-memory stderr tail kept for error messages (characters). Default 16 KiB. */
+  stderrTailBytes?: number
+}
+
+export interface AgentExit {
+  code: number | null
+  signal: NodeJS.Signals | null
+  stderrTail: string
+  /** True when we asked it to stop ({@link AgentProcess.stop} or dispose) before it exited. */
+  expected: boolean
+}
+
+export interface AgentStopOptions {
+  /** Total time from the request until SIGKILL. Default 3000 ms. */
+  deadlineMs?: number
+  /** How long to wait after closing stdin before SIGTERM. Default a quarter of the deadline, at most 500 ms. */
+  stdinGraceMs?: number
+}
+
+export interface AgentProcessOptions {
+  logger?: Logger
+  /** A log file shared across restarts of the same agent (the host owns it); overrides `spec.logFile`. */
+  log?: AgentLogFile
+}
+
+const isWindows = process.platform === 'win32'
+/** After the main child exits, how long stderr may take to deliver its last bytes. */
+const stderrDrainCapMs = 1_000
+/** After SIGKILL, how long before we stop waiting for the exit event (only a stuck kernel gets here). */
+const killCapMs = 2_000
+
+/**
+ * One agent child process. It runs in its own process group so that stopping it reaches every process it
+ * started; stderr is always drained (checklist A12) into a bounded tail and the log file. Create it with
+ * {@link AgentProcess.start}; a launch failure is a value, never an exception.
+ */
+export class AgentProcess implements IDisposable {
+  /** Spawns the agent; resolves once it runs, or with `agent-spawn-failed` (missing command or cwd, not executable…). */
+  static async start(spec: AgentProcessSpec, options: AgentProcessOptions = {}): Promise<Result<AgentProcess>> {
+    const cwdProblem = await fs.stat(spec.cwd).then(
+      (s) => (s.isDirectory() ? undefined : 'is not a directory'),
+      () => 'does not exist',
+    )
+    if (cwdProblem) {
+      return fail({ kind: 'agent-spawn-failed', message: `Cannot start ${spec.name}: the working directory ${spec.cwd} ${cwdProblem}.` })
+    }
+    let child: ChildProcess
+    try {
+      child = spawn(spec.command, [...spec.args], {
+        cwd: spec.cwd,
+        env: { ...spec.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group: stop() signals the group, so grandchildren go too.
+        detached: !isWindows,
+        windowsHide: true,
+      })
+    } catch (error) {
+      return fail({ kind: 'agent-spawn-failed', message: describeSpawnError(spec, error) })
+    }
+    // A failed spawn destroys the pipes; their errors must not escape as uncaught exceptions.
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => {})
+    return new Promise((resolve) => {
+      const onSpawn = () => {
+        child.off('error', onError)
+        resolve(ok(new AgentProcess(child, spec, options)))
+      }
+      const onError = (error: Error) => {
+        child.off('spawn', onSpawn)
+        resolve(fail({ kind: 'agent-spawn-failed', message: describeSpawnError(spec, error) }))
+      }
+      child.once('spawn', onSpawn)
+      child.once('error', onError)
+    })
+  }
+
+  readonly pid: number
+  /** What we write to: the agent's stdin. */
+  readonly stdin: Writable
+  /** What we read: the agent's stdout. */
+  readonly stdout: Readable
+  /** Resolves once, when the child has exited and its group was swept; never rejects. */
+  readonly exited: Promise<AgentExit>
+
+  private readonly onDidExitEmitter = new Emitter<AgentExit>()
+  /** Fired once when the child exits (after its process group was swept and stderr drained). */
+  readonly onDidExit: Event<AgentExit> = this.onDidExitEmitter.event
+  private readonly onDidWriteStderrEmitter = new Emitter<string>()
+  /** Every chunk the agent writes to stderr, decoded as UTF-8. Never parse it as protocol. */
+  readonly onDidWriteStderr: Event<string> = this.onDidWriteStderrEmitter.event
+
+  private readonly tail: TextTail
+  private readonly log: AgentLogFile | undefined
+  private readonly ownsLog: boolean
+  private readonly logger: Logger
+  private readonly exitDeferred = new Deferred<AgentExit>()
+  private exitInfo: AgentExit | undefined
+  private stopRequested = false
+  private stopping: Promise<AgentExit> | undefined
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly spec: AgentProcessSpec,
+    options: AgentProcessOptions,
+  ) {
+    this.pid = child.pid!
+    this.stdin = child.stdin!
+    this.stdout = child.stdout!
+    this.exited = this.exitDeferred.promise
+    this.tail = new TextTail(spec.stderrTailBytes ?? 16 * 1024)
+    this.logger = (options.logger ?? createLogger('agent')).child(`${spec.name} pid=${this.pid}`)
+    this.ownsLog = !options.log && !!spec.logFile
+    this.log = options.log ?? (spec.logFile ? new AgentLogFile(spec.logFile, { logger: this.logger }) : undefined)
+
+    const stderr = child.stderr!
+    stderr.setEncoding('utf8')
+    stderr.on('data', (text: string) => {
+      this.tail.append(text)
+      this.log?.append(text)
+      this.onDidWriteStderrEmitter.fire(text)
+    })
+    child.on('error', (error) => this.logger.warn('process error', error))
+    child.once('exit', (code, signal) => void this.handleExit(code, signal))
+    this.lifecycle(`started: ${spec.command} ${spec.args.join(' ')}`.trimEnd())
+  }
+
+  get isRunning(): boolean {
+    return this.exitInfo === undefined
+  }
+
+  /** The exit, once it happened. */
+  get exit(): AgentExit | undefined {
+    return this.exitInfo
+  }
+
+  /** The end of what the agent wrote to stderr, cut at a line boundary. */
+  stderrTail(): string {
+    return this.tail.toString()
+  }
+
+  /** The last `lines` lines of stderr (for error messages). */
+  stderrLastLines(lines: number): string {
+    return this.tail.lastLines(lines)
+  }
+
+  /** Waits for the exit at most `ms`; true when it exited. */
+  async waitForExit(ms: number): Promise<boolean> {
+    if (this.exitInfo) return true
+    let handle: ReturnType<typeof setTimeout> | undefined
+    try {
+      return await Promise.race([
+        this.exited.then(() => true),
+        new Promise<boolean>((resolve) => {
+          handle = setTimeout(() => resolve(false), Math.max(0, ms))
+        }),
+      ])
+    } finally {
+      clearTimeout(handle)
+    }
+  }
+
+  /**
+   * Graceful stop: close stdin, wait a moment, SIGTERM the process group, and SIGKILL it when the
+   * deadline passes. Resolves when the child has exited. Safe to call more than once.
+   */
+  stop(options: AgentStopOptions = {}): Promise<AgentExit> {
+    if (this.exitInfo) return Promise.resolve(this.exitInfo)
+    this.stopRequested = true
+    this.stopping ??= this.runStop(options)
+    return this.stopping
+  }
+
+  private async runStop({ deadlineMs = 3_000, stdinGraceMs }: AgentStopOptions): Promise<AgentExit> {
+    const started = Date.now()
+    const grace = Math.min(stdinGraceMs ?? Math.min(500, deadlineMs / 4), deadlineMs)
+    this.lifecycle(`stopping (deadline ${deadlineMs} ms)`)
+    this.stdin.end()
+    if (grace > 0 && (await this.waitForExit(grace))) return this.exited
+    this.signalGroup('SIGTERM')
+    if (await this.waitForExit(deadlineMs - (Date.now() - started))) return this.exited
+    this.lifecycle(`still running after ${deadlineMs} ms: SIGKILL`)
+    this.signalGroup('SIGKILL')
+    if (await this.waitForExit(killCapMs)) return this.exited
+    this.logger.error(`did not exit ${killCapMs} ms after SIGKILL`)
+    return { code: null, signal: 'SIGKILL', stderrTail: this.stderrTail(), expected: true }
+  }
+
+  /** Kills the whole group now (SIGKILL), without the graceful steps. */
+  kill(): void {
+    if (!this.exitInfo) this.stopRequested = true
+    this.signalGroup('SIGKILL')
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    try {
+      if (isWindows) this.child.kill(signal)
+      else process.kill(-this.pid, signal)
+    } catch (error) {
+      // ESRCH: the group is already empty.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') this.logger.warn(`cannot send ${signal}`, error)
+    }
+  }
+
+  private async handleExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    // The main child is gone; whatever it left in its group (grandchildren) goes with it.
+    this.signalGroup('SIGKILL')
+    await this.drainStderr()
+    const exit: AgentExit = { code, signal, stderrTail: this.stderrTail(), expected: this.stopRequested }
+    this.exitInfo = exit
+    this.lifecycle(`exited code=${code} signal=${signal}${exit.expected ? ' (stopped)' : ''}`)
+    if (this.ownsLog) this.log?.dispose()
+    this.exitDeferred.resolve(exit)
+    this.onDidExitEmitter.fire(exit)
+    this.onDidExitEmitter.dispose()
+    this.onDidWriteStderrEmitter.dispose()
+  }
+
+  /** Lets the last stderr bytes arrive, so the tail in the error is complete; capped for escaped grandchildren. */
+  private async drainStderr(): Promise<void> {
+    const stderr = this.child.stderr!
+    if (stderr.readableEnded || stderr.destroyed) return
+    let handle: ReturnType<typeof setTimeout> | undefined
+    await new Promise<void>((resolve) => {
+      stderr.once('close', resolve)
+      stderr.once('end', resolve)
+      handle = setTimeout(resolve, stderrDrainCapMs)
+    })
+    clearTimeout(handle)
+    if (!stderr.destroyed) stderr.destroy()
+  }
+
+  private lifecycle(message: string): void {
+    this.logger.info(message)
+    this.log?.appendLine(`[agent ${this.spec.name} pid=${this.pid}] ${message}`)
+  }
+
+  /** Kills the group if it still runs and drops every listener. Prefer {@link stop} for a graceful end. */
+  dispose(): void {
+    this.kill()
+    this.onDidExitEmitter.dispose()
+    this.onDidWriteStderrEmitter.dispose()
+  }
+}
+
+function describeSpawnError(spec: AgentProcessSpec, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const reason =
+    code === 'ENOENT'
+      ? `command not found: ${spec.command}`
+      : code === 'EACCES'
+        ? `permission denied (is ${spec.command} executable?)`
+        : error instanceof Error
+          ? error.message
+          : String(error)
+  return `Cannot start ${spec.name}: ${reason}`
+}
