@@ -148,6 +148,10 @@ export interface TerminalView {
   /** Decoded text (UTF-8, escape sequences neutralised at render time). */
   output: string
   exitStatus?: { exitCode?: number | null; signal?: string | null } | null
+  /** v2 `size` (display only). */
+  size?: { cols: number; rows: number } | null
+  /** Bytes of an incomplete UTF-8 sequence at the end of the last chunk (at most 3), decoded with the next chunk. */
+  pendingUtf8?: number[]
 }
 
 /** Foreground turn state. `unknown` = a state we do not know: shown as busy, never idle. */
@@ -204,7 +208,8 @@ export interface ElicitationView {
   url?: string
   elicitationId?: string
   createdAt: number
-  status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'gone'
+  /** `dismissed`: URL mode, the person stopped waiting for a completion that never came (the agent had `accept`). */
+  status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'dismissed' | 'gone'
 }
 
 export interface SessionState {
@@ -230,6 +235,11 @@ export interface SessionState {
   notices: { id: string; severity: string; title: string; description?: string | null }[]
   /** Monotonic count of applied action batches (snapshot/batch reconciliation). */
   seq: number
+  /**
+   * The local prompt whose echo (`user_message_chunk`s repeating it) is still expected: the entry id of the local
+   * message, the text not yet echoed, and the count of non-text blocks not yet echoed. `null`/absent = none.
+   */
+  pendingEcho?: { entryId: string; text: string; blocks: number } | null
 }
 
 /**
