@@ -1,6 +1,11 @@
-// App lifecycle only; the Electron shell lives in main/shell/.
-import { app } from 'electron'
+// App lifecycle only: everything Electron-specific lives in main/shell/, every service in main/app/.
+import { createBosunServices } from './app/create-services'
+import { registerAppScheme, runElectronApp } from './shell/app'
 
-void app.whenReady().then(() => {
-  console.log('Bosun starting')
+// Scheme privileges must be granted before the app is ready.
+registerAppScheme()
+
+runElectronApp({ createServices: createBosunServices }).catch((error: unknown) => {
+  console.error('Bosun failed to start:', error)
+  process.exit(1)
 })

@@ -1,0 +1,96 @@
+/**
+ * The Electron host, wired: one instance, services built for this host, the window, IPC, notifications and
+ * quit. `main/index.ts` only calls {@link registerAppScheme} and {@link runElectronApp}.
+ */
+import { app, shell, type BrowserWindow } from 'electron'
+import { join, resolve } from 'node:path'
+import type { BosunServices, CreateBosunServices } from '../app/services'
+import { DisposableStore } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import { createWindowEventSink, registerIpcHandlers } from './ipc'
+import { createNotifier, isWindowFocused } from './notifications'
+import { installQuitHandler } from './quit'
+import { createMainWindow, focusWindow } from './window'
+
+export { registerAppScheme } from './protocol'
+
+export interface ElectronAppOptions {
+  createServices: CreateBosunServices
+  env?: NodeJS.ProcessEnv
+  log?: Logger
+  quitDeadlineMs?: number
+}
+
+export interface ElectronApp {
+  readonly services: BosunServices
+  readonly home: string
+  window(): BrowserWindow | undefined
+}
+
+/** Resolves once the window is up; `undefined` when another instance already runs (this one quits). */
+export async function runElectronApp(options: ElectronAppOptions): Promise<ElectronApp | undefined> {
+  const log = options.log ?? createLogger('shell')
+  const env = options.env ?? process.env
+  if (!app.requestSingleInstanceLock()) {
+    log.info('another Bosun is running; handing over to it')
+    app.quit()
+    return undefined
+  }
+
+  let window: BrowserWindow | undefined
+  const getWindow = () => window
+  app.on('second-instance', () => focusWindow(window))
+
+  await app.whenReady()
+  const appRoot = app.getAppPath()
+  const home = env.BOSUN_HOME ? resolve(env.BOSUN_HOME) : app.getPath('userData')
+  const store = new DisposableStore()
+  const events = createWindowEventSink(getWindow, log)
+  const notifier = store.add(createNotifier(getWindow, events))
+
+  const services = await options.createServices({
+    home,
+    host: 'electron',
+    appVersion: app.getVersion(),
+    events,
+    // Handed on, unused here: the composition root passes it to `createExternalOpener`, the only chokepoint.
+    openExternal: (url) => shell.openExternal(url),
+    notifier,
+    isWindowFocused: () => isWindowFocused(window),
+  })
+  store.add(registerIpcHandlers({ getWindow, handlers: services.handlers, log }))
+
+  const openWindow = () => {
+    window = createMainWindow({
+      preloadPath: join(appRoot, 'out', 'preload', 'index.cjs'),
+      rendererDir: join(appRoot, 'out', 'renderer'),
+      log,
+    })
+    window.on('closed', () => {
+      window = undefined
+    })
+  }
+  openWindow()
+
+  // macOS keeps the app alive without windows; the dock icon brings one back.
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('activate', () => {
+    if (!window) openWindow()
+  })
+
+  installQuitHandler({
+    log,
+    ...(options.quitDeadlineMs !== undefined ? { deadlineMs: options.quitDeadlineMs } : {}),
+    dispose: async () => {
+      try {
+        await services.dispose()
+      } finally {
+        store.dispose()
+      }
+    },
+  })
+
+  return { services, home, window: getWindow }
+}

@@ -1,0 +1,83 @@
+/**
+ * Every contract call becomes one `ipcMain.handle`. Each invocation is checked before anything else:
+ * it must come from our window's main frame, showing our origin; then the argument is parsed from unknown
+ * and the handler runs ({@link dispatchCall}, shared with the browser host). Nothing throws across IPC.
+ */
+import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
+import {
+  callChannel,
+  calls,
+  eventChannel,
+  type CallHandlers,
+  type CallName,
+  type CallResult,
+  type EventName,
+  type EventPayload,
+  type EventSink,
+} from '../../preload/contract'
+import { toDisposable, type IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import { dispatchCall } from '../web/dispatch'
+import { isAppUrl } from './protocol'
+
+export interface IpcOptions {
+  /** The one window allowed to call (late-bound: the window may be re-created). */
+  getWindow: () => BrowserWindow | undefined
+  handlers: CallHandlers
+  log: Logger
+  /** Which frame URLs count as ours; defaults to `bosun://app/…`. */
+  isTrustedUrl?: (url: string) => boolean
+}
+
+/** Why a sender is refused, or null when it is our window's main frame on our origin. */
+export function senderRefusal(
+  event: IpcMainInvokeEvent,
+  window: BrowserWindow | undefined,
+  isTrustedUrl: (url: string) => boolean = isAppUrl,
+): string | null {
+  if (!window || window.isDestroyed()) return 'no window'
+  if (event.sender !== window.webContents) return 'another webContents'
+  const frame = event.senderFrame
+  // Electron reports null when the frame navigated away or was destroyed while the call was in flight.
+  if (frame === null || frame === undefined) return 'no sender frame'
+  if (frame.parent !== null) return 'a subframe'
+  if (!isTrustedUrl(frame.url)) return `another origin (${frame.url.slice(0, 200)})`
+  return null
+}
+
+/** Registers one handler per contract call; disposing removes them all. */
+export function registerIpcHandlers(options: IpcOptions): IDisposable {
+  const { getWindow, handlers, log } = options
+  const isTrustedUrl = options.isTrustedUrl ?? isAppUrl
+  const names = Object.keys(calls) as CallName[]
+  for (const name of names) {
+    ipcMain.handle(callChannel(name), async (event: IpcMainInvokeEvent, ...args: unknown[]): Promise<CallResult<unknown>> => {
+      const refusal = senderRefusal(event, getWindow(), isTrustedUrl)
+      if (refusal !== null) {
+        log.warn(`refused call ${name} from ${refusal}`)
+        return { ok: false, error: { kind: 'forbidden', message: 'Caller is not the Bosun window' } }
+      }
+      // One argument per call: extra arguments mean someone is not using the preload.
+      if (args.length > 1) return { ok: false, error: { kind: 'invalid-argument', message: `${name} takes one argument` } }
+      return dispatchCall(name, args[0], handlers, log)
+    })
+  }
+  return toDisposable(() => {
+    for (const name of names) ipcMain.removeHandler(callChannel(name))
+  })
+}
+
+/** Events go to the window's webContents, and nowhere when it is gone (a reloading renderer rehydrates via `getSnapshot`). */
+export function createWindowEventSink(getWindow: () => BrowserWindow | undefined, log: Logger): EventSink {
+  return {
+    emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
+      const window = getWindow()
+      if (!window || window.isDestroyed() || window.webContents.isDestroyed()) return
+      try {
+        window.webContents.send(eventChannel(name), payload)
+      } catch (error) {
+        log.error(`could not send event ${name}`, error)
+      }
+    },
+  }
+}

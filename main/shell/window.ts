@@ -1,0 +1,117 @@
+/**
+ * The one Bosun window and the guards around it (Electron security checklist): isolated, sandboxed renderer
+ * with no Node; the app only from `bosun://app`; no navigation, no new windows, no webviews, no downloads,
+ * no permissions; a crashed renderer is reloaded and rehydrates from main.
+ */
+import { BrowserWindow, session as electronSession, type Session, type WebContents } from 'electron'
+import type { Logger } from '../base/log'
+import { APP_ENTRY_URL, handleAppProtocol, isAppUrl } from './protocol'
+
+export interface MainWindowOptions {
+  /** The built preload, `out/preload/index.cjs`. */
+  preloadPath: string
+  /** The built renderer, `out/renderer`. */
+  rendererDir: string
+  log: Logger
+  /** Clock for the crash-loop guard (tests). */
+  now?: () => number
+}
+
+/** The webPreferences every Bosun window gets; exported so tests can assert them. */
+export function secureWebPreferences(preloadPath: string): Electron.WebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: true,
+  }
+}
+
+/** Denies every permission request and check (camera, notifications, openExternal, …). */
+export function denyAllPermissions(session: Session, log: Logger): void {
+  session.setPermissionRequestHandler((_contents, permission, callback) => {
+    log.warn(`denied permission request: ${permission}`)
+    callback(false)
+  })
+  session.setPermissionCheckHandler(() => false)
+  session.setDevicePermissionHandler(() => false)
+  session.on('will-download', (event) => event.preventDefault())
+}
+
+/** Navigation and window creation are refused outright; links the person clicks go through the consent path in main. */
+export function guardNavigation(contents: WebContents, log: Logger): void {
+  contents.on('will-navigate', (event, url) => {
+    event.preventDefault()
+    log.warn(`blocked navigation to ${String(url).slice(0, 200)}`)
+  })
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    log.warn(`blocked window.open of ${url.slice(0, 200)}`)
+    return { action: 'deny' }
+  })
+}
+
+/** After this many renderer crashes within a minute, stop reloading (a crash loop would spin the CPU). */
+const MAX_RELOADS_PER_MINUTE = 3
+
+/** Creates the window, serves the renderer on `bosun://app`, installs every guard and loads the app. */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+  const { log } = options
+  const now = options.now ?? Date.now
+  handleAppProtocolOnce(options.rendererDir)
+  denyAllPermissions(electronSession.defaultSession, log)
+
+  const window = new BrowserWindow({
+    width: 1200,
+    height: 800,
+    minWidth: 640,
+    minHeight: 420,
+    show: false,
+    title: 'Bosun',
+    webPreferences: secureWebPreferences(options.preloadPath),
+  })
+  const contents = window.webContents
+  guardNavigation(contents, log)
+  window.once('ready-to-show', () => window.show())
+
+  const crashes: number[] = []
+  contents.on('render-process-gone', (_event, details) => {
+    log.error(`renderer gone: ${details.reason} (exit ${details.exitCode})`)
+    if (details.reason === 'clean-exit' || window.isDestroyed()) return
+    const t = now()
+    while (crashes.length > 0 && t - crashes[0]! > 60_000) crashes.shift()
+    crashes.push(t)
+    if (crashes.length > MAX_RELOADS_PER_MINUTE) return log.error('renderer keeps crashing; not reloading again')
+    contents.reload()
+  })
+
+  void window.loadURL(APP_ENTRY_URL).catch((error: unknown) => log.error('could not load the app', error))
+  return window
+}
+
+let protocolHandled = false
+/** `protocol.handle` throws when a scheme is handled twice (a re-created window on macOS). */
+function handleAppProtocolOnce(rendererDir: string): void {
+  if (protocolHandled) return
+  protocolHandled = true
+  handleAppProtocol(rendererDir)
+}
+
+/** Brings the window to the front (second instance, notification click). */
+export function focusWindow(window: BrowserWindow | undefined): void {
+  if (!window || window.isDestroyed()) return
+  if (window.isMinimized()) window.restore()
+  if (!window.isVisible()) window.show()
+  window.focus()
+}

@@ -1,0 +1,55 @@
+/**
+ * The transport-independent half of every call: look the name up in the contract, parse the argument from
+ * `unknown` with the call's schema, run the handler, and turn anything unexpected into a failure value.
+ * The Electron IPC wiring (`main/shell/ipc.ts`) and the browser host (`main/web/server.ts`) both go through
+ * {@link dispatchCall}, so the two hosts cannot drift apart. No electron import here.
+ */
+import { z } from 'zod'
+import { calls, type CallHandlers, type CallName, type CallResult, type IpcFailure } from '../../preload/contract'
+import { BosunError } from '../base/errors'
+import type { Logger } from '../base/log'
+
+/** True when `name` is a call the contract declares (own key only: `toString`, `__proto__` are not calls). */
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(calls, name)
+}
+
+const MAX_MESSAGE = 2000
+
+function failure(kind: string, message: string): CallResult<never> {
+  return { ok: false, error: { kind, message: message.length > MAX_MESSAGE ? message.slice(0, MAX_MESSAGE) + '…' : message } }
+}
+
+function isCallResult(value: unknown): value is CallResult<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean'
+}
+
+/**
+ * Runs one call. Never throws: a malformed argument is `invalid-argument`, an unknown name is `unknown-call`,
+ * a thrown {@link BosunError} becomes its failure, and any other throw is logged and answered `internal`.
+ */
+export async function dispatchCall(
+  name: unknown,
+  rawArg: unknown,
+  handlers: CallHandlers,
+  log: Logger,
+): Promise<CallResult<unknown>> {
+  if (!isCallName(name)) return failure('unknown-call', `No such call: ${String(name).slice(0, 100)}`)
+  const parsed = calls[name].input.safeParse(rawArg)
+  if (!parsed.success) return failure('invalid-argument', `Invalid argument for ${name}: ${z.prettifyError(parsed.error)}`)
+  const handler = handlers[name] as ((arg: unknown) => Promise<CallResult<unknown>>) | undefined
+  if (typeof handler !== 'function') {
+    log.error(`no handler for call ${name}`)
+    return failure('internal', `Call ${name} is not available`)
+  }
+  try {
+    const result = await handler(parsed.data)
+    if (isCallResult(result)) return result
+    log.error(`handler for ${name} returned a value that is not a CallResult`)
+    return failure('internal', `Call ${name} failed`)
+  } catch (error) {
+    if (error instanceof BosunError) return { ok: false, error: error.failure as IpcFailure }
+    log.error(`call ${name} threw`, error)
+    return failure('internal', `Call ${name} failed unexpectedly`)
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * The browser host: the same services and the same contract as the Electron shell, served on 127.0.0.1.
+ * The built renderer comes over HTTP, calls and events over a WebSocket at {@link WS_PATH}. A random token
+ * in the printed URL is the only key: the page and every socket upgrade must carry it, the socket must come
+ * from our own origin, and the Host header must be ours (a DNS-rebinding page gets nothing).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, WebSocket, type RawData } from 'ws'
+import type { EventName, EventPayload, EventSink } from '../../preload/contract'
+import { WS_PATH, type WireCall, type WireFromHost } from '../../renderer/bridge/wire'
+import type { BosunServices, CreateBosunServices } from '../app/services'
+import { createLogger, type Logger } from '../base/log'
+import { dispatchCall } from './dispatch'
+import { contentSecurityPolicy, readStaticFile } from './static-files'
+
+export interface WebHostOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number
+  home: string
+  /** The built renderer (`out/renderer`). */
+  rendererDir?: string
+  createServices: CreateBosunServices
+  appVersion?: string
+  /** Fixed token (tests); otherwise 32 random bytes. */
+  token?: string
+  log?: Logger
+}
+
+export interface WebHost {
+  /** `http://127.0.0.1:PORT/?token=…`: the only URL that opens the app. */
+  readonly url: string
+  readonly port: number
+  readonly token: string
+  /** The origin sockets must come from. */
+  readonly origin: string
+  /** Closes every socket, stops listening and disposes the services. */
+  dispose(): Promise<void>
+}
+
+/** Incoming socket messages above this size are refused by `ws` (prompts with attachments stay well below). */
+const MAX_PAYLOAD = 32 * 1024 * 1024
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const log = options.log ?? createLogger('web')
+  const rendererDir = resolve(options.rendererDir ?? 'out/renderer')
+  const token = options.token ?? randomBytes(32).toString('base64url')
+  const sockets = new Set<WebSocket>()
+
+  const events: EventSink = {
+    emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
+      if (sockets.size === 0) return
+      let frame: string
+      try {
+        frame = JSON.stringify({ type: 'event', name, payload } satisfies WireFromHost)
+      } catch (error) {
+        log.error(`event ${name} could not be serialised`, error)
+        return
+      }
+      for (const socket of sockets) if (socket.readyState === WebSocket.OPEN) socket.send(frame)
+    },
+  }
+
+  const services: BosunServices = await options.createServices({
+    home: options.home,
+    host: 'web',
+    appVersion: options.appVersion ?? '0.0.0-dev',
+    events,
+  })
+
+  let port = 0
+  const hosts = () => new Set([`127.0.0.1:${port}`])
+  const origin = () => `http://127.0.0.1:${port}`
+  const csp = () => contentSecurityPolicy({ connectSrc: [`ws://127.0.0.1:${port}`] })
+
+  const server = createServer((req, res) => {
+    handleHttp(req, res).catch((error: unknown) => {
+      log.error('http request failed', error)
+      if (!res.headersSent) res.writeHead(500)
+      res.end()
+    })
+  })
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD })
+
+  async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hosts().has(req.headers.host ?? '')) return refuse(res, 403, 'Forbidden host')
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed')
+    const url = new URL(req.url ?? '/', origin())
+    if (url.pathname === WS_PATH) return refuse(res, 426, 'Upgrade required')
+    const file = await readStaticFile(rendererDir, url.pathname)
+    if (!file.ok) return refuse(res, file.status, file.status === 404 ? 'Not found' : 'Forbidden')
+    // The page is the key to the app: it needs the token. The hashed assets it loads are public build output.
+    const isPage = file.contentType.startsWith('text/html')
+    if (isPage && !tokenMatches(url.searchParams.get('token'), token)) return refuse(res, 401, 'Missing or wrong token')
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Content-Length': file.body.length,
+      'Content-Security-Policy': csp(),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cache-Control': isPage ? 'no-store' : 'no-cache',
+    })
+    res.end(req.method === 'HEAD' ? undefined : file.body)
+  }
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const status = checkUpgrade(req)
+    if (status !== 0) {
+      log.warn(`refused socket upgrade (${status}) from origin ${String(req.headers.origin)}`)
+      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => accept(ws))
+  })
+
+  /** 0 when the upgrade may proceed, otherwise the HTTP status to refuse it with. */
+  function checkUpgrade(req: IncomingMessage): number {
+    if (!hosts().has(req.headers.host ?? '')) return 403
+    const url = new URL(req.url ?? '/', origin())
+    if (url.pathname !== WS_PATH) return 404
+    if (!tokenMatches(url.searchParams.get('token'), token)) return 401
+    if (req.headers.origin !== origin()) return 403
+    return 0
+  }
+
+  function accept(ws: WebSocket): void {
+    sockets.add(ws)
+    ws.on('close', () => sockets.delete(ws))
+    ws.on('error', (error) => log.warn('socket error', error))
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      void handleMessage(ws, data, isBinary)
+    })
+  }
+
+  async function handleMessage(ws: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
+    if (isBinary) return log.warn('ignored a binary socket message')
+    let message: unknown
+    try {
+      message = JSON.parse(rawToString(data))
+    } catch {
+      return log.warn('ignored a socket message that is not JSON')
+    }
+    if (!isWireCall(message)) {
+      const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined
+      if (typeof id === 'number') send(ws, { type: 'result', id, result: { ok: false, error: { kind: 'invalid-argument', message: 'Malformed call message' } } })
+      return log.warn('ignored a malformed socket message')
+    }
+    const result = await dispatchCall(message.name, message.arg, services.handlers, log)
+    send(ws, { type: 'result', id: message.id, result })
+  }
+
+  function send(ws: WebSocket, message: WireFromHost): void {
+    if (ws.readyState !== WebSocket.OPEN) return
+    try {
+      ws.send(JSON.stringify(message))
+    } catch (error) {
+      log.error('could not send a socket message', error)
+      if (message.type === 'result') {
+        ws.send(JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: { kind: 'internal', message: 'Result could not be serialised' } } }))
+      }
+    }
+  }
+
+  try {
+    port = await listen(server, options.port ?? 0)
+  } catch (error) {
+    await services.dispose()
+    throw error
+  }
+
+  let disposed: Promise<void> | undefined
+  const url = `${origin()}/?token=${encodeURIComponent(token)}`
+  log.info(`listening on ${origin()}`)
+  return {
+    url,
+    port,
+    token,
+    origin: origin(),
+    dispose() {
+      disposed ??= (async () => {
+        for (const ws of sockets) ws.close(1001, 'Bosun is shutting down')
+        const closed = new Promise<void>((done) => server.close(() => done()))
+        wss.close()
+        try {
+          await services.dispose()
+        } finally {
+          for (const ws of sockets) ws.terminate()
+          server.closeAllConnections()
+          await closed
+        }
+      })()
+      return disposed
+    },
+  }
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+  res.end(message)
+}
+
+function tokenMatches(given: string | null, expected: string): boolean {
+  if (given === null) return false
+  const a = Buffer.from(given)
+  const b = Buffer.from(expected)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function isWireCall(value: unknown): value is WireCall {
+  if (typeof value !== 'object' || value === null) return false
+  const m = value as Partial<WireCall>
+  return m.type === 'call' && typeof m.id === 'number' && Number.isSafeInteger(m.id) && typeof m.name === 'string'
+}
+
+function rawToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8')
+  return data.toString('utf8')
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((done, fail) => {
+    const onError = (error: Error) => fail(error)
+    server.once('error', onError)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError)
+      const address = server.address()
+      done(typeof address === 'object' && address !== null ? address.port : port)
+    })
+  })
+}
