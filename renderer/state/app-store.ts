@@ -1,0 +1,209 @@
+/**
+ * The renderer's whole state in one small framework-free store: agents, sessions (each produced by the
+ * session reducer), request-scoped elicitations and the selection. `subscribe`/`getSnapshot` fit React's
+ * `useSyncExternalStore`; every applied change makes a new top-level object and notifies once.
+ */
+import { applyActions, rebuildIndex } from './session-reducer'
+import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from './types'
+
+export interface AppState {
+  agents: Record<string, AgentRuntimeView>
+  sessions: Record<string, SessionState>
+  /** Elicitations tied to a pending request (e.g. `session/new`) rather than a session. */
+  requestScopedElicitations: Record<string, ElicitationView>
+  selectedSessionId: string | null
+}
+
+/** What `sessions:getSnapshot` returns. */
+export interface AppSnapshot {
+  agents: AgentRuntimeView[]
+  sessions: SessionState[]
+}
+
+/** One batch of reducer actions from main (`sessions:sessionActions`). */
+export interface SessionActionsBatch {
+  sessionId: string
+  seq: number
+  actions: SessionAction[]
+}
+
+/**
+ * What happened to a batch: `applied`; `stale` (its `seq` is not newer than the session's: already in the
+ * snapshot); `gap` (applied, but batches were missed: the caller should fetch a fresh snapshot);
+ * `unknown-session`.
+ */
+export type BatchResult = 'applied' | 'stale' | 'gap' | 'unknown-session'
+
+export interface AppStore {
+  getSnapshot(): AppState
+  subscribe(listener: () => void): () => void
+  applySnapshot(snapshot: AppSnapshot): void
+  applySessionActions(batch: SessionActionsBatch): BatchResult
+  addSession(session: SessionState): void
+  removeSession(sessionId: string): void
+  setAgentStatus(agent: AgentRuntimeView): void
+  selectSession(sessionId: string | null): void
+  addRequestScopedElicitation(elicitation: ElicitationView): void
+  resolveRequestScopedElicitation(elicitationRequestId: string, status: ElicitationView['status']): void
+}
+
+export function createAppState(): AppState {
+  return { agents: {}, sessions: {}, requestScopedElicitations: {}, selectedSessionId: null }
+}
+
+export function createAppStore(initial: AppState = createAppState()): AppStore {
+  let state = initial
+  const listeners = new Set<() => void>()
+
+  const set = (next: AppState) => {
+    state = next
+    // Copy first: a listener may unsubscribe (or subscribe) while we notify.
+    for (const listener of [...listeners]) listener()
+  }
+
+  return {
+    getSnapshot: () => state,
+
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+
+    applySnapshot(snapshot) {
+      const agents: Record<string, AgentRuntimeView> = {}
+      for (const agent of snapshot.agents) agents[agent.agentId] = agent
+      const sessions: Record<string, SessionState> = {}
+      for (const session of snapshot.sessions) sessions[session.sessionId] = rebuildIndex(session)
+      const selected = state.selectedSessionId
+      set({
+        ...state,
+        agents,
+        sessions,
+        selectedSessionId: selected !== null && sessions[selected] ? selected : null,
+      })
+    },
+
+    applySessionActions({ sessionId, seq, actions }) {
+      const session = state.sessions[sessionId]
+      if (!session) return 'unknown-session'
+      if (seq <= session.seq) return 'stale'
+      const gap = seq !== session.seq + 1
+      let next = applyActions(session, actions)
+      // Keep our seq equal to main's so later batches and snapshots compare correctly even after a gap.
+      if (next.seq !== seq) next = rebuildIndex({ ...next, seq })
+      set({ ...state, sessions: { ...state.sessions, [sessionId]: next } })
+      return gap ? 'gap' : 'applied'
+    },
+
+    addSession(session) {
+      const current = state.sessions[session.sessionId]
+      // A snapshot may already hold a newer copy of the session.
+      if (current && current.seq > session.seq) return
+      set({ ...state, sessions: { ...state.sessions, [session.sessionId]: rebuildIndex(session) } })
+    },
+
+    removeSession(sessionId) {
+      if (!state.sessions[sessionId]) return
+      const { [sessionId]: _removed, ...sessions } = state.sessions
+      set({ ...state, sessions, selectedSessionId: state.selectedSessionId === sessionId ? null : state.selectedSessionId })
+    },
+
+    setAgentStatus(agent) {
+      set({ ...state, agents: { ...state.agents, [agent.agentId]: agent } })
+    },
+
+    selectSession(sessionId) {
+      if (state.selectedSessionId === sessionId) return
+      set({ ...state, selectedSessionId: sessionId })
+    },
+
+    addRequestScopedElicitation(elicitation) {
+      set({
+        ...state,
+        requestScopedElicitations: { ...state.requestScopedElicitations, [elicitation.elicitationRequestId]: elicitation },
+      })
+    },
+
+    resolveRequestScopedElicitation(elicitationRequestId, status) {
+      const current = state.requestScopedElicitations[elicitationRequestId]
+      if (!current) return
+      set({
+        ...state,
+        requestScopedElicitations: { ...state.requestScopedElicitations, [elicitationRequestId]: { ...current, status } },
+      })
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Selectors
+// ---------------------------------------------------------------------------------------------------------
+
+/** One thing waiting for the person, with the names the inbox shows. */
+export type InboxItem =
+  | { kind: 'permission'; id: string; createdAt: number; agentId: string; agentName: string; sessionId: string; sessionTitle: string | null; request: PermissionRequestView }
+  | { kind: 'elicitation'; id: string; createdAt: number; agentId: string; agentName: string; sessionId: string | null; sessionTitle: string | null; elicitation: ElicitationView }
+
+let inboxCache: { state: AppState; items: InboxItem[] } | null = null
+
+/**
+ * Every pending permission and elicitation of every session and agent, plus the request-scoped elicitations,
+ * oldest first. Memoised on the state object, so it is safe to call from render.
+ */
+export function selectInbox(state: AppState): InboxItem[] {
+  if (inboxCache && inboxCache.state === state) return inboxCache.items
+  const items: InboxItem[] = []
+  const agentName = (agentId: string, fallback: string) => state.agents[agentId]?.name ?? fallback
+  for (const session of Object.values(state.sessions)) {
+    for (const request of Object.values(session.permissions)) {
+      if (request.status !== 'pending') continue
+      items.push({
+        kind: 'permission',
+        id: request.requestId,
+        createdAt: request.createdAt,
+        agentId: request.agentId,
+        agentName: agentName(request.agentId, request.agentName),
+        sessionId: session.sessionId,
+        sessionTitle: session.title,
+        request,
+      })
+    }
+    for (const elicitation of Object.values(session.elicitations)) {
+      if (elicitation.status !== 'pending') continue
+      items.push(elicitationItem(elicitation, agentName(elicitation.agentId, elicitation.agentName), session))
+    }
+  }
+  for (const elicitation of Object.values(state.requestScopedElicitations)) {
+    if (elicitation.status !== 'pending') continue
+    const session = elicitation.sessionId !== null ? state.sessions[elicitation.sessionId] : undefined
+    items.push(elicitationItem(elicitation, agentName(elicitation.agentId, elicitation.agentName), session))
+  }
+  items.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  inboxCache = { state, items }
+  return items
+}
+
+function elicitationItem(elicitation: ElicitationView, agentName: string, session: SessionState | undefined): InboxItem {
+  return {
+    kind: 'elicitation',
+    id: elicitation.elicitationRequestId,
+    createdAt: elicitation.createdAt,
+    agentId: elicitation.agentId,
+    agentName,
+    sessionId: elicitation.sessionId,
+    sessionTitle: session?.title ?? null,
+    elicitation,
+  }
+}
+
+/** How many things wait for the person (the badge count). */
+export function selectPendingCount(state: AppState): number {
+  return selectInbox(state).length
+}
+
+/** The selected session, if any. */
+export function selectSelectedSession(state: AppState): SessionState | null {
+  return state.selectedSessionId !== null ? (state.sessions[state.selectedSessionId] ?? null) : null
+}
