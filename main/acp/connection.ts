@@ -371,9 +371,10 @@ class AcpConnection implements AcpClientConnection {
         ...(update.error.data !== undefined ? { data: update.error.data } : {}),
       }
     }
-    // An idle snapshot before the agent saw our prompt may be stale; hold it until the ack (F7).
-    if (waiter.responded || waiter.sawRunning) this.finishTurn(notification.sessionId, waiter, outcome)
-    else waiter.earlyIdle = outcome
+    if (waiter.responded) this.finishTurn(notification.sessionId, waiter, outcome)
+    // Before the ack: an idle without a `running` since our prompt may be a stale snapshot (F7); one after
+    // `running` ends this turn, and we resolve once the ack (with the messageId) arrives.
+    else if (waiter.sawRunning) waiter.earlyIdle = outcome
   }
 
   private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {

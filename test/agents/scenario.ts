@@ -1,0 +1,91 @@
+/**
+ * The scripted test agent's scenario format (JSON files in test/fixtures/scenarios/). One process
+ * serves many prompts: the prompt's text (first text block, trimmed) picks a script, else `default`.
+ */
+
+export interface Scenario {
+  initialize?: InitializeBehaviour
+  session?: SessionBehaviour
+  /** Scripts keyed by prompt text; `default` for anything else. */
+  prompts?: Record<string, Step[]>
+}
+
+export interface InitializeBehaviour {
+  /** Wait before answering (ms). */
+  delayMs?: number
+  /** The version to answer. Default: 1 for the v1 agent, 2 for the v2 agent. */
+  protocolVersion?: number
+  /** Answer offers of these versions with an error (`rejectCode`, default -32600), e.g. `[2]`. */
+  rejectVersions?: number[]
+  rejectCode?: number
+  /** Fail `initialize` outright. */
+  failWith?: { code: number; message: string; data?: unknown }
+  /** Exit before reading anything, after writing `stderr`. */
+  exitAtStart?: { code: number; stderr?: string }
+  /** v1 `agentInfo` / v2 `info`. */
+  agentInfo?: { name: string; title?: string; version: string }
+  /** v1 `agentCapabilities` / v2 `capabilities`, sent as given. */
+  capabilities?: Record<string, unknown>
+  /** Sent as given (v1 `{id,…}`, v2 `{methodId, type,…}`). */
+  authMethods?: unknown[]
+  /** Extra top-level keys merged into the result (unknown-key tests). */
+  extra?: Record<string, unknown>
+}
+
+export interface SessionBehaviour {
+  /** v1 `modes` (SessionModeState). */
+  modes?: { currentModeId: string; availableModes: { id: string; name: string; description?: string }[] }
+  /** Sent as given (v1 `id`/`group`, v2 `configId`/`groupId`). */
+  configOptions?: unknown[]
+  /** Commands: v2 returns them from session/new; v1 sends an available_commands_update after it. */
+  availableCommands?: { name: string; description: string; hint?: string }[]
+  /** `session/new` fails with -32000 until `authenticate` / `auth/login` succeeded. */
+  requireAuth?: boolean
+  /** Steps replayed by `session/load` (v1) or `session/resume` with `replayFrom` (v2). */
+  replay?: Step[]
+}
+
+export type Step =
+  | { type: 'text'; text?: string; chunks?: string[]; emptyFirst?: boolean }
+  | { type: 'thought'; text: string }
+  | { type: 'tool_call'; id: string; title: string; kind?: string; status?: string; locations?: { path: string; line?: number }[]; rawInput?: unknown }
+  | {
+      type: 'tool_call_update'
+      id: string
+      status?: string
+      title?: string
+      /** v1 `{type:'diff', path, oldText, newText}`; v2 `{type:'diff', changes, patch:{format:'git_patch'}}`. */
+      diff?: { path: string; oldText?: string | null; newText: string }
+      text?: string
+      locations?: { path: string; line?: number }[]
+    }
+  /** v2 `tool_call_content_chunk`; on v1 a `tool_call_update` with the text as content. */
+  | { type: 'tool_call_content_chunk'; id: string; text: string }
+  | { type: 'plan'; entries: { content: string; priority?: string; status?: string }[]; planId?: string }
+  /** v1 `current_mode_update` (skipped on v2, which has no modes). */
+  | { type: 'mode'; modeId: string }
+  | { type: 'commands'; commands: { name: string; description: string; hint?: string }[] }
+  /** Any raw update object (unknown kinds …), sent as `session/update` params.update. */
+  | { type: 'update'; update: Record<string, unknown> }
+  | { type: 'sleep'; ms: number }
+  /** Raw `session/request_permission` params (sessionId filled in when absent); reports `permission outcome: <json>`. */
+  | { type: 'request_permission'; params: Record<string, unknown> }
+  /** Raw `elicitation/create` params (sessionId filled in when absent); reports `elicitation response: <json>`. */
+  | { type: 'elicitation'; params: Record<string, unknown> }
+  /**
+   * Writes `line` (or JSON.stringify(`json`)) straight to stdout. The client's replies to raw requests
+   * (ids listed in `replyIds`, and any `id:null` reply) are logged on stderr as `RAW-REPLY <json>`;
+   * with `awaitReply`, the agent waits for the first one and reports it as text `raw reply: <json>`.
+   */
+  | { type: 'raw_line'; line?: string; json?: unknown; replyIds?: (string | number)[]; awaitReply?: boolean }
+  | { type: 'flood'; count: number; text?: string }
+  /** Exit with `code` mid-turn; with `grandchild`, first spawn a sleeping child (pid on stderr as `GRANDCHILD <pid>`). */
+  | { type: 'crash'; code?: number; grandchild?: boolean }
+  | { type: 'exit'; code?: number }
+  /** Block until `session/cancel` for this session, then end the turn `cancelled`. */
+  | { type: 'wait_for_cancel' }
+  | { type: 'stderr'; text: string }
+  /** How the turn ends (default `end_turn`); v2 may add `error`. */
+  | { type: 'stop'; stopReason: string; error?: { code?: number; message: string } }
+  /** Answer `session/prompt` with this error instead (v1: ends the turn; v2: not inserted, stays idle). */
+  | { type: 'prompt_error'; code: number; message: string }

@@ -1,0 +1,406 @@
+/**
+ * A scripted ACP agent for tests and e2e, written with the official SDK's agent API.
+ *
+ *   node --import tsx test/agents/scripted-agent.ts --scenario <file.json> [--v2]
+ *
+ * Normal traffic goes through the SDK (v1 by default, the v2 draft with `--v2`); `raw_line` steps
+ * write malformed input straight to stdout. See scenario.ts for the format.
+ */
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createTwoFilesPatch } from 'diff'
+import * as acpV1 from '@agentclientprotocol/sdk'
+import * as acpV2 from '@agentclientprotocol/sdk/experimental/v2'
+import type { Scenario, Step } from './scenario'
+
+type Json = Record<string, unknown>
+
+/** The slice of the SDK's AgentApp we use, typed loosely: the scenario sends raw shapes on purpose. */
+interface LooseContext {
+  params: Json
+  client: LooseClient
+  requestId?: unknown
+}
+interface LooseClient {
+  request(method: string, params: unknown): Promise<unknown>
+  notify(method: string, params: unknown): Promise<void>
+}
+interface LooseApp {
+  onRequest(method: string, handler: (context: LooseContext) => unknown): LooseApp
+  onNotification(method: string, handler: (context: LooseContext) => unknown): LooseApp
+  connect(stream: unknown): { closed: Promise<void> }
+}
+
+const args = process.argv.slice(2)
+const scenarioPath = args[args.indexOf('--scenario') + 1]
+if (!args.includes('--scenario') || !scenarioPath) {
+  process.stderr.write('usage: scripted-agent.ts --scenario <file.json> [--v2]\n')
+  process.exit(2)
+}
+const v2 = args.includes('--v2')
+const scenario = JSON.parse(readFileSync(scenarioPath, 'utf8')) as Scenario
+const log = (text: string) => process.stderr.write(text.endsWith('\n') ? text : text + '\n')
+
+if (scenario.initialize?.exitAtStart) {
+  const { code, stderr } = scenario.initialize.exitAtStart
+  if (stderr) log(stderr)
+  process.exit(code)
+}
+
+// ---- stdio: our own streams so raw lines and SDK messages share one ordered stdout ----------
+
+const rawReplyIds = new Set<string | number>()
+let rawReplyWaiter: ((reply: unknown) => void) | undefined
+
+function watchIncoming(text: string): void {
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue
+    let message: Json
+    try {
+      message = JSON.parse(line) as Json
+    } catch {
+      continue
+    }
+    if (typeof message !== 'object' || message === null || 'method' in message) continue
+    const id = message.id as string | number | null
+    if (id === null || rawReplyIds.has(id)) {
+      log(`RAW-REPLY ${JSON.stringify(message)}`)
+      const waiter = rawReplyWaiter
+      rawReplyWaiter = undefined
+      waiter?.(message)
+    }
+  }
+}
+
+let pendingText = ''
+const decoder = new TextDecoder()
+const input = new ReadableStream<Uint8Array>({
+  start(controller) {
+    process.stdin.on('data', (chunk: Buffer) => {
+      pendingText += decoder.decode(chunk, { stream: true })
+      const cut = pendingText.lastIndexOf('\n')
+      if (cut >= 0) {
+        watchIncoming(pendingText.slice(0, cut))
+        pendingText = pendingText.slice(cut + 1)
+      }
+      controller.enqueue(new Uint8Array(chunk))
+    })
+    process.stdin.on('end', () => {
+      controller.close()
+      // The client went away: nothing left to do.
+      process.exit(0)
+    })
+  },
+})
+const output = new WritableStream<Uint8Array>({
+  write(chunk) {
+    return new Promise<void>((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())))
+  },
+})
+function writeRaw(line: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(line + '\n', () => resolve()))
+}
+
+// ---- state ------------------------------------------------------------------------------------
+
+let authenticated = false
+let sessionCounter = 0
+let messageCounter = 0
+const cancelWaiters = new Map<string, () => void>()
+const cancelled = new Set<string>()
+const sessionConfig = new Map<string, unknown[]>()
+
+const sdk = v2 ? acpV2 : acpV1
+const app = (sdk.agent({ name: 'scripted-agent' }) as unknown) as LooseApp
+
+app.onRequest('initialize', async ({ params }) => {
+  const behaviour = scenario.initialize ?? {}
+  if (behaviour.delayMs) await delay(behaviour.delayMs)
+  if (behaviour.failWith) throw new acpV1.RequestError(behaviour.failWith.code, behaviour.failWith.message, behaviour.failWith.data)
+  const offered = params.protocolVersion
+  if (typeof offered === 'number' && behaviour.rejectVersions?.includes(offered)) {
+    throw new acpV1.RequestError(behaviour.rejectCode ?? -32600, `Unsupported protocol version ${offered}`)
+  }
+  log(`INITIALIZE ${JSON.stringify(params)}`)
+  const info = behaviour.agentInfo ?? { name: 'scripted-agent', title: 'Scripted agent', version: '1.0.0' }
+  const result: Json = v2
+    ? { protocolVersion: behaviour.protocolVersion ?? 2, info, capabilities: behaviour.capabilities ?? { session: {} } }
+    : { protocolVersion: behaviour.protocolVersion ?? 1, agentInfo: info, agentCapabilities: behaviour.capabilities ?? { loadSession: true } }
+  if (behaviour.authMethods) result.authMethods = behaviour.authMethods
+  return { ...result, ...behaviour.extra }
+})
+
+const login = () => {
+  authenticated = true
+  return {}
+}
+app.onRequest(v2 ? 'auth/login' : 'authenticate', login)
+app.onRequest(v2 ? 'auth/logout' : 'logout', () => {
+  authenticated = false
+  return {}
+})
+
+app.onRequest('session/new', ({ params, client }) => {
+  const behaviour = scenario.session ?? {}
+  if (behaviour.requireAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
+  const sessionId = `sess-${++sessionCounter}`
+  log(`SESSION-NEW ${JSON.stringify(params)}`)
+  if (behaviour.configOptions) sessionConfig.set(sessionId, structuredClone(behaviour.configOptions))
+  const response: Json = { sessionId }
+  if (behaviour.configOptions) response.configOptions = behaviour.configOptions
+  if (v2) {
+    if (behaviour.availableCommands) response.availableCommands = behaviour.availableCommands.map(commandV2)
+  } else {
+    if (behaviour.modes) response.modes = behaviour.modes
+    if (behaviour.availableCommands) {
+      const commands = behaviour.availableCommands.map(commandV1)
+      setImmediate(() => void sendUpdate(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: commands }))
+    }
+  }
+  return response
+})
+
+async function reattach({ params, client }: LooseContext, replay: boolean): Promise<Json | null> {
+  const sessionId = String(params.sessionId)
+  if (replay) for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
+  if (v2) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
+  const options = sessionConfig.get(sessionId)
+  return options ? { configOptions: options } : {}
+}
+if (v2) app.onRequest('session/resume', (context) => reattach(context, isRecord(context.params.replayFrom)))
+else {
+  app.onRequest('session/load', (context) => reattach(context, true))
+  app.onRequest('session/resume', (context) => reattach(context, false))
+  app.onRequest('session/set_mode', ({ params, client }) => {
+    void sendUpdate(client, String(params.sessionId), { sessionUpdate: 'current_mode_update', currentModeId: params.modeId })
+    return {}
+  })
+}
+
+app.onRequest('session/set_config_option', ({ params }) => {
+  const options = sessionConfig.get(String(params.sessionId)) ?? []
+  const key = v2 ? 'configId' : 'id'
+  const option = options.find((item) => isRecord(item) && item[key] === params.configId) as Json | undefined
+  if (!option) throw acpV1.RequestError.invalidParams(undefined, `Unknown config option ${String(params.configId)}`)
+  option.currentValue = params.value
+  log(`SET-CONFIG ${JSON.stringify(params)}`)
+  return { configOptions: options }
+})
+
+app.onNotification('session/cancel', ({ params }) => {
+  const sessionId = String(params.sessionId)
+  log(`CANCEL ${sessionId}`)
+  cancelled.add(sessionId)
+  cancelWaiters.get(sessionId)?.()
+})
+
+app.onRequest('session/prompt', async ({ params, client }) => {
+  const sessionId = String(params.sessionId)
+  cancelled.delete(sessionId)
+  const steps = pickScript(params.prompt)
+  const promptError = steps.find((step) => step.type === 'prompt_error')
+  if (promptError) throw new acpV1.RequestError(promptError.code, promptError.message)
+  if (!v2) {
+    const ending = await runTurn(client, sessionId, steps)
+    return { stopReason: ending.stopReason }
+  }
+  // v2: the response only acknowledges the inserted message; the turn runs on and ends with an idle state_update.
+  const messageId = `user-${++messageCounter}`
+  await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'running' })
+  await sendUpdate(client, sessionId, { sessionUpdate: 'user_message', messageId, content: params.prompt })
+  // Start after the SDK has written the response (clients must cope with either order anyway).
+  setTimeout(() => {
+    void runTurn(client, sessionId, steps).then((ending) =>
+      sendUpdate(client, sessionId, {
+        sessionUpdate: 'state_update',
+        state: 'idle',
+        stopReason: ending.stopReason,
+        ...(ending.error ? { error: ending.error } : {}),
+      }),
+    )
+  }, 5)
+  return { messageId }
+})
+
+function pickScript(prompt: unknown): Step[] {
+  const prompts = scenario.prompts ?? {}
+  const first = Array.isArray(prompt) ? prompt.find((block) => isRecord(block) && block.type === 'text') : undefined
+  const text = isRecord(first) && typeof first.text === 'string' ? first.text.trim() : ''
+  return prompts[text] ?? prompts.default ?? [{ type: 'text', text: `echo: ${text}` }]
+}
+
+interface Ending {
+  stopReason: string
+  error?: { code?: number; message: string }
+}
+
+async function runTurn(client: LooseClient, sessionId: string, steps: Step[]): Promise<Ending> {
+  const ending: Ending = { stopReason: 'end_turn' }
+  const turn = { agentMessageId: `agent-${++messageCounter}` }
+  for (const step of steps) {
+    if (cancelled.has(sessionId)) return { stopReason: 'cancelled' }
+    const result = await runStep(client, sessionId, step, ending, turn.agentMessageId)
+    if (result === 'cancelled') return { stopReason: 'cancelled' }
+  }
+  return cancelled.has(sessionId) ? { stopReason: 'cancelled' } : ending
+}
+
+async function runStep(client: LooseClient, sessionId: string, step: Step, ending: Ending, agentMessageId = 'agent-replay'): Promise<void | 'cancelled'> {
+  const chunk = (sessionUpdate: string, text: string, messageId = agentMessageId) =>
+    sendUpdate(client, sessionId, { sessionUpdate, messageId, content: { type: 'text', text } })
+  switch (step.type) {
+    case 'text': {
+      const pieces = step.chunks ?? [step.text ?? '']
+      if (step.emptyFirst) await chunk('agent_message_chunk', '')
+      for (const piece of pieces) await chunk('agent_message_chunk', piece)
+      return
+    }
+    case 'thought':
+      await chunk('agent_thought_chunk', step.text, `thought-${agentMessageId}`)
+      return
+    case 'tool_call': {
+      const fields: Json = { toolCallId: step.id, title: step.title, kind: step.kind ?? 'other', status: step.status ?? 'pending' }
+      if (step.locations) fields.locations = step.locations
+      if (step.rawInput !== undefined) fields.rawInput = step.rawInput
+      await sendUpdate(client, sessionId, { sessionUpdate: v2 ? 'tool_call_update' : 'tool_call', ...fields })
+      return
+    }
+    case 'tool_call_update': {
+      const fields: Json = { toolCallId: step.id }
+      if (step.status) fields.status = step.status
+      if (step.title) fields.title = step.title
+      if (step.locations) fields.locations = step.locations
+      const content: Json[] = []
+      if (step.text !== undefined) content.push({ type: 'content', content: { type: 'text', text: step.text } })
+      if (step.diff) content.push(v2 ? diffV2(step.diff) : { type: 'diff', path: step.diff.path, oldText: step.diff.oldText ?? null, newText: step.diff.newText })
+      if (content.length) fields.content = content
+      await sendUpdate(client, sessionId, { sessionUpdate: 'tool_call_update', ...fields })
+      return
+    }
+    case 'tool_call_content_chunk': {
+      const content = { type: 'content', content: { type: 'text', text: step.text } }
+      await sendUpdate(
+        client,
+        sessionId,
+        v2 ? { sessionUpdate: 'tool_call_content_chunk', toolCallId: step.id, content } : { sessionUpdate: 'tool_call_update', toolCallId: step.id, content: [content] },
+      )
+      return
+    }
+    case 'plan': {
+      const entries = step.entries.map((entry) => ({ content: entry.content, priority: entry.priority ?? 'medium', status: entry.status ?? 'pending' }))
+      await sendUpdate(
+        client,
+        sessionId,
+        v2 ? { sessionUpdate: 'plan_update', plan: { type: 'items', planId: step.planId ?? 'plan-1', entries } } : { sessionUpdate: 'plan', entries },
+      )
+      return
+    }
+    case 'mode':
+      if (v2) log('mode step skipped: ACP v2 has no modes')
+      else await sendUpdate(client, sessionId, { sessionUpdate: 'current_mode_update', currentModeId: step.modeId })
+      return
+    case 'commands':
+      await sendUpdate(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: step.commands.map(v2 ? commandV2 : commandV1) })
+      return
+    case 'update':
+      await sendUpdate(client, sessionId, step.update)
+      return
+    case 'sleep':
+      // Interruptible: a cancel during the sleep ends the turn at once.
+      await Promise.race([delay(step.ms), waitForCancel(sessionId)])
+      return cancelled.has(sessionId) ? 'cancelled' : undefined
+    case 'request_permission': {
+      const response = await client.request('session/request_permission', { sessionId, ...step.params }).catch((error: unknown) => ({ error: describe(error) }))
+      const outcome = isRecord(response) && 'outcome' in response ? response.outcome : response
+      await chunk('agent_message_chunk', `permission outcome: ${JSON.stringify(outcome)}`)
+      return
+    }
+    case 'elicitation': {
+      const response = await client.request('elicitation/create', { sessionId, ...step.params }).catch((error: unknown) => ({ error: describe(error) }))
+      await chunk('agent_message_chunk', `elicitation response: ${JSON.stringify(response)}`)
+      return
+    }
+    case 'raw_line': {
+      for (const id of step.replyIds ?? []) rawReplyIds.add(id)
+      const reply = step.awaitReply ? new Promise<unknown>((resolve) => (rawReplyWaiter = resolve)) : undefined
+      await writeRaw(step.line ?? JSON.stringify(step.json))
+      if (reply) await chunk('agent_message_chunk', `raw reply: ${JSON.stringify(await reply)}`)
+      return
+    }
+    case 'flood': {
+      const sends: Promise<void>[] = []
+      for (let i = 0; i < step.count; i++) sends.push(chunk('agent_message_chunk', step.text ?? `${i} `))
+      await Promise.all(sends)
+      return
+    }
+    case 'crash': {
+      if (step.grandchild) {
+        const child = spawn('sleep', ['300'], { stdio: 'ignore' })
+        log(`GRANDCHILD ${child.pid}`)
+      }
+      log(`CRASH ${step.code ?? 1}`)
+      process.exit(step.code ?? 1)
+      return
+    }
+    case 'exit':
+      process.exit(step.code ?? 0)
+      return
+    case 'wait_for_cancel':
+      await waitForCancel(sessionId)
+      return 'cancelled'
+    case 'stderr':
+      log(step.text)
+      return
+    case 'stop':
+      ending.stopReason = step.stopReason
+      if (step.error) ending.error = step.error
+      return
+    case 'prompt_error':
+      return
+  }
+}
+
+function sendUpdate(client: LooseClient, sessionId: string, update: Json): Promise<void> {
+  return client.notify('session/update', { sessionId, update })
+}
+
+function waitForCancel(sessionId: string): Promise<void> {
+  if (cancelled.has(sessionId)) return Promise.resolve()
+  return new Promise((resolve) =>
+    cancelWaiters.set(sessionId, () => {
+      cancelWaiters.delete(sessionId)
+      resolve()
+    }),
+  )
+}
+
+function diffV2(diff: { path: string; oldText?: string | null; newText: string }): Json {
+  const operation = diff.oldText === undefined || diff.oldText === null ? 'add' : 'modify'
+  const relative = diff.path.replace(/^\/+/, '')
+  const text = createTwoFilesPatch(`a/${relative}`, `b/${relative}`, diff.oldText ?? '', diff.newText)
+  return { type: 'diff', changes: [{ operation, path: diff.path }], patch: { format: 'git_patch', text } }
+}
+
+function commandV1(command: { name: string; description: string; hint?: string }): Json {
+  return { name: command.name, description: command.description, ...(command.hint ? { input: { hint: command.hint } } : {}) }
+}
+
+function commandV2(command: { name: string; description: string; hint?: string }): Json {
+  return { type: 'command', name: command.name, description: command.description, ...(command.hint ? { input: { type: 'text', hint: command.hint } } : {}) }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function describe(error: unknown): unknown {
+  if (isRecord(error) && 'code' in error) return { code: error.code, message: error.message }
+  return String(error)
+}
+
+const connection = app.connect(sdk.ndJsonStream(output, input))
+void connection.closed.then(() => process.exit(0))
