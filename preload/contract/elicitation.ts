@@ -1,3 +1,59 @@
-// Calls and events of the elicitation domain; declared by the elicitation issue.
-export const elicitationCalls = {} as const
-export const elicitationEvents = {} as const
+/**
+ * Calls and events of the elicitation domain (checklist G.2). Session-scoped elicitations reach the
+ * renderer as `elicitation_requested`/`elicitation_resolved` session actions; request-scoped ones (before
+ * any session exists) come through `requestScopedElicitation`.
+ */
+import { z } from 'zod'
+import type { ElicitationView } from '../../renderer/state/types'
+import { call, event, id } from './define'
+
+/** A value of the answer's `content` (G18): string | number | boolean | string[]. */
+export const elicitationContentValue = z.union([
+  z.string().max(100_000),
+  z.number().finite(),
+  z.boolean(),
+  z.array(z.string().max(10_000)).max(500),
+])
+
+export const elicitationContent = z.record(z.string().min(1).max(256), elicitationContentValue)
+
+const elicitationRef = z.strictObject({ elicitationRequestId: id })
+
+/** Where the consented URL was opened: by main (system browser) or by the page (browser host: new tab, `noopener`). */
+export const openedUrl = z.strictObject({ openedBy: z.enum(['main', 'page']), href: z.string().max(8192) })
+
+export interface RequestScopedElicitationPayload {
+  elicitation: ElicitationView
+  /** The pending client→agent JSON-RPC request it belongs to (e.g. `session/new`). */
+  scopeRequestId: string | number
+}
+
+export const elicitationCalls = {
+  /**
+   * The person's answer. `accept` carries the form `content` (validated again in main; a failure's
+   * `data.errors` maps field keys to messages). URL mode is accepted with `openElicitationUrl`, not here.
+   */
+  respondElicitation: call(
+    z.strictObject({
+      elicitationRequestId: id,
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: elicitationContent.optional(),
+    }),
+    z.undefined(),
+  ),
+  /** The person consented to open the URL: main opens it (or tells the page to), then answers `accept`. */
+  openElicitationUrl: call(elicitationRef, openedUrl),
+  /** Open the already-consented URL again while waiting for completion. */
+  retryElicitationUrl: call(elicitationRef, openedUrl),
+  /** Stop waiting for a completion that never arrived. */
+  dismissElicitationUrl: call(elicitationRef, z.undefined()),
+  /** Request-scoped elicitations still open (snapshot for a fresh renderer). */
+  listRequestScopedElicitations: call(z.undefined(), z.array(z.custom<RequestScopedElicitationPayload>())),
+} as const
+
+export const elicitationEvents = {
+  /** A request-scoped elicitation was added or changed status (session-scoped ones travel as session actions). */
+  requestScopedElicitation: event(
+    z.custom<{ change: 'added' | 'updated' } & RequestScopedElicitationPayload>(),
+  ),
+} as const

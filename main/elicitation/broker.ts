@@ -1,0 +1,355 @@
+/**
+ * The elicitation broker: answers `elicitation/create` (and the seed's alias `session/elicitation`, never
+ * sent) for every attached agent connection, and tracks URL elicitations until `elicitation/complete`.
+ *
+ * - Only advertised modes are served; any other mode answers -32602 (G11, K6).
+ * - Scope: `{sessionId, toolCallId?}` or `{requestId}` before any session exists; v2 wants exactly one (G12).
+ * - Form answers are validated again here before they reach the agent (G17); URL-mode `accept` is sent only
+ *   after the person consented and the chokepoint opened the URL (G19). `accept` means consent, not completion.
+ * - Every request is answered exactly once: all answers go through `settle`, which removes the entry first.
+ * - Content is never logged (G21): log lines carry ids and modes only.
+ */
+import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
+import { HandlerError } from '../acp/types'
+import { Deferred } from '../base/deferred'
+import { fail, ok, type Result } from '../base/errors'
+import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import type { ElicitationView, SessionAction } from '../../renderer/state/types'
+import { createAnswerValidator, type AnswerValidator } from './answer-validator'
+import type { ExternalOpener, OpenOutcome } from './open-external'
+import { parseRequestedSchema, type Content, type FormSchema } from './schema'
+
+export const ELICITATION_CREATE = 'elicitation/create'
+/** Seed 004's name (K1): accepted, never sent. */
+export const ELICITATION_CREATE_ALIAS = 'session/elicitation'
+export const ELICITATION_COMPLETE = 'elicitation/complete'
+/** Seed 004 / MCP's name (K2). */
+export const ELICITATION_COMPLETE_ALIAS = 'notifications/elicitation/complete'
+
+export const INVALID_PARAMS = -32602
+export const RESOURCE_NOT_FOUND = -32002
+
+/** The wire answer (v1 and v2 share it; only these three actions are ever sent, G18). */
+export type ElicitationResponse = { action: 'accept'; content?: Content } | { action: 'decline' } | { action: 'cancel' }
+
+/** A request-scoped elicitation (no session yet): shown in the inbox / the pending-operation dialog. */
+export interface RequestScopedElicitation {
+  elicitation: ElicitationView
+  /** The pending client→agent JSON-RPC request it belongs to (e.g. `session/new`). */
+  scopeRequestId: JsonRpcId
+}
+
+export interface ElicitationBrokerOptions {
+  /** Publishes a reducer action for a session. */
+  sink: (sessionId: string, action: SessionAction) => void
+  /** Request-scoped elicitations, when added and whenever their status changes. */
+  onRequestScoped?: (change: { change: 'added' | 'updated'; item: RequestScopedElicitation }) => void
+  /** A new elicitation wants the person's attention (the composition root feeds the OS notifier). */
+  onArrived?: (info: { agentName: string; title: string; requestId: string }) => void
+  /** A request Bosun refused (schema outside the subset, bad params): a sentence for the person. */
+  onRefused?: (info: { agentId: string; agentName: string; sessionId: string | null; message: string }) => void
+  /** The one way URLs get opened. */
+  opener: ExternalOpener
+  /** `undefined` answers the agent -32002 (unknown session). Omitted: every session id is accepted. */
+  isKnownSession?: (agentId: string, sessionId: string) => boolean
+  validator?: AnswerValidator
+  now?: () => number
+  newId?: () => string
+  log?: Logger
+}
+
+export interface ElicitationAttachInfo {
+  agentId: string
+  agentName: string
+  protocolVersion: ProtocolVersion
+  /** The modes this connection advertised (C5). Default: both (Bosun always sends `{form:{}, url:{}}`). */
+  advertised?: { form: boolean; url: boolean }
+}
+
+interface Attachment extends ElicitationAttachInfo {
+  closed: boolean
+  registration: DisposableStore
+  entries: Set<Entry>
+  /** Outstanding URL elicitations by the agent's opaque `elicitationId` (G20), per connection. */
+  byElicitationId: Map<string, Entry>
+}
+
+interface Entry {
+  view: ElicitationView
+  attachment: Attachment
+  scopeRequestId?: JsonRpcId
+  schema?: FormSchema
+  /** Settled once, with the answer for the agent. */
+  answer: Deferred<ElicitationResponse>
+}
+
+type Answer = { action: 'accept'; content?: unknown } | { action: 'decline' } | { action: 'cancel' }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+const present = (v: unknown) => v !== undefined && v !== null
+
+export class ElicitationBroker implements IDisposable {
+  private readonly attachments = new Set<Attachment>()
+  /** Every elicitation the person can still act on, by Bosun's id (pending, or URL awaiting completion). */
+  private readonly entries = new Map<string, Entry>()
+  private readonly validator: AnswerValidator
+  private readonly log: Logger
+  private readonly now: () => number
+  private readonly newId: () => string
+  private disposed = false
+
+  constructor(private readonly options: ElicitationBrokerOptions) {
+    this.validator = options.validator ?? createAnswerValidator()
+    this.log = options.log ?? createLogger('elicitation')
+    this.now = options.now ?? Date.now
+    this.newId = options.newId ?? (() => globalThis.crypto.randomUUID())
+  }
+
+  attach(
+    connection: Pick<AcpClientConnection, 'handlers'> & Partial<Pick<AcpClientConnection, 'onDidClose'>>,
+    info: ElicitationAttachInfo,
+  ): IDisposable {
+    const attachment: Attachment = {
+      ...info,
+      advertised: info.advertised ?? { form: true, url: true },
+      closed: false,
+      registration: new DisposableStore(),
+      entries: new Set(),
+      byElicitationId: new Map(),
+    }
+    this.attachments.add(attachment)
+    const create = (params: unknown, context: ClientRequestContext) => this.handleCreateElicitation(attachment, params, context)
+    const complete = (params: unknown) => this.handleCompleteElicitation(attachment, params)
+    attachment.registration.add(connection.handlers.registerRequest(ELICITATION_CREATE, create))
+    attachment.registration.add(connection.handlers.registerRequest(ELICITATION_CREATE_ALIAS, create))
+    attachment.registration.add(connection.handlers.registerNotification(ELICITATION_COMPLETE, complete))
+    attachment.registration.add(connection.handlers.registerNotification(ELICITATION_COMPLETE_ALIAS, complete))
+    if (connection.onDidClose) attachment.registration.add(connection.onDidClose(() => this.detach(attachment)))
+    return toDisposable(() => this.detach(attachment))
+  }
+
+  /** The agent process is gone: its elicitations become `gone`. */
+  agentGone(agentId: string): void {
+    for (const attachment of [...this.attachments]) if (attachment.agentId === agentId) this.detach(attachment)
+  }
+
+  /** The session was cancelled or closed: its pending elicitations are answered `cancel` (F15). */
+  cancelSession(sessionId: string): void {
+    for (const entry of [...this.entries.values()]) {
+      if (entry.view.sessionId === sessionId && entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, 'cancelled')
+    }
+  }
+
+  /** The person's answer. Form `accept` is validated again here; URL `accept` only via {@link openUrl}. */
+  respond(elicitationRequestId: string, answer: Answer): Result<undefined> {
+    const entry = this.entries.get(elicitationRequestId)
+    if (!entry || entry.view.status !== 'pending') return fail({ kind: 'not-found', message: 'This request was already answered or has gone away.' })
+    if (answer.action === 'decline' || answer.action === 'cancel') {
+      this.settle(entry, { action: answer.action }, answer.action === 'decline' ? 'declined' : 'cancelled')
+      return ok(undefined)
+    }
+    if (entry.view.mode === 'url') {
+      return fail({ kind: 'invalid-argument', message: 'A link is accepted by opening it (after checking it), not by a form answer.' })
+    }
+    const check = this.validator.validate(entry.schema!, answer.content ?? {})
+    if (!check.ok) {
+      const first = Object.values(check.errors)[0] ?? 'The answer does not match the form.'
+      return fail({ kind: 'invalid-argument', message: first, data: { errors: check.errors } })
+    }
+    this.settle(entry, { action: 'accept', content: check.content }, 'accepted')
+    return ok(undefined)
+  }
+
+  /**
+   * The person consented to open the URL: open it through the chokepoint, then answer `accept` (consent,
+   * not completion). The entry stays until `elicitation/complete`, a dismissal or the agent's exit.
+   */
+  async openUrl(elicitationRequestId: string): Promise<Result<OpenOutcome>> {
+    const entry = this.entries.get(elicitationRequestId)
+    if (!entry || entry.view.mode !== 'url' || entry.view.status !== 'pending') {
+      return fail({ kind: 'not-found', message: 'This request was already answered or has gone away.' })
+    }
+    const opened = await this.options.opener.openAfterConsent({ elicitationRequestId, url: entry.view.url! })
+    // The agent may have cancelled while the browser was starting; answering twice is impossible anyway.
+    if (opened.ok && entry.view.status === 'pending') this.settle(entry, { action: 'accept' }, 'accepted')
+    return opened
+  }
+
+  /** Open the consented URL again (the flow got lost, the tab was closed). */
+  async retryUrl(elicitationRequestId: string): Promise<Result<OpenOutcome>> {
+    const entry = this.entries.get(elicitationRequestId)
+    if (!entry || entry.view.mode !== 'url' || entry.view.status !== 'accepted') {
+      return fail({ kind: 'not-found', message: 'There is no link waiting for completion here.' })
+    }
+    return this.options.opener.openAfterConsent({ elicitationRequestId, url: entry.view.url! })
+  }
+
+  /** Stop waiting for a completion that never came (G20). */
+  dismissUrl(elicitationRequestId: string): Result<undefined> {
+    const entry = this.entries.get(elicitationRequestId)
+    if (!entry || entry.view.mode !== 'url' || entry.view.status !== 'accepted') {
+      return fail({ kind: 'not-found', message: 'There is no link waiting for completion here.' })
+    }
+    this.finish(entry, 'dismissed')
+    return ok(undefined)
+  }
+
+  /** Request-scoped elicitations still open (for a renderer snapshot). */
+  listRequestScoped(): RequestScopedElicitation[] {
+    return [...this.entries.values()]
+      .filter((e) => e.view.sessionId === null)
+      .map((e) => ({ elicitation: { ...e.view }, scopeRequestId: e.scopeRequestId! }))
+  }
+
+  /** Pending or awaiting-completion count (tests, leak checks). */
+  get openCount(): number {
+    return this.entries.size
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    for (const attachment of [...this.attachments]) this.detach(attachment)
+  }
+
+  // -------------------------------------------------------------------------------------------------
+
+  /** The `elicitation/create` handler (one per attached connection). */
+  private async handleCreateElicitation(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<ElicitationResponse> {
+    const { agentId, agentName, protocolVersion } = attachment
+    const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS): never => {
+      this.log.warn(`[agent ${agentId}] refused ${context.method} id=${String(context.requestId)}: ${code}`)
+      this.options.onRefused?.({ agentId, agentName, sessionId, message })
+      throw new HandlerError(code, message)
+    }
+    if (!isObject(params)) return refuse('elicitation params must be an object', null)
+    const hasSession = present(params.sessionId)
+    const hasRequest = present(params.requestId)
+    const sessionId = hasSession ? params.sessionId : null
+    if (hasSession && typeof sessionId !== 'string') return refuse('sessionId must be a string', null)
+    if (hasRequest && typeof params.requestId !== 'string' && typeof params.requestId !== 'number') return refuse('requestId must be a string or number', null)
+    if (protocolVersion === 2 && hasSession === hasRequest) return refuse('exactly one of sessionId and requestId is required', null)
+    if (!hasSession && !hasRequest) return refuse('sessionId or requestId is required', null)
+    // v1 leniency: with both, the session scope wins.
+    const scopeSession = typeof sessionId === 'string' ? sessionId : null
+
+    const mode = params.mode
+    if (mode !== 'form' && mode !== 'url') return refuse(`unsupported elicitation mode: ${typeof mode === 'string' ? mode.slice(0, 64) : String(mode)}`, scopeSession)
+    if (!attachment.advertised![mode]) return refuse(`elicitation mode "${mode}" was not advertised by the client`, scopeSession)
+    if (typeof params.message !== 'string') return refuse('message must be a string', scopeSession)
+    if (scopeSession !== null && this.options.isKnownSession && !this.options.isKnownSession(agentId, scopeSession)) {
+      return refuse(`Session not found: ${scopeSession}`, null, RESOURCE_NOT_FOUND)
+    }
+    const toolCallId = scopeSession !== null && typeof params.toolCallId === 'string' ? params.toolCallId : null
+
+    let schema: FormSchema | undefined
+    let url: string | undefined
+    let elicitationId: string | undefined
+    if (mode === 'form') {
+      const parsed = parseRequestedSchema(params.requestedSchema, { protocolVersion })
+      if (!parsed.ok) return refuse(`${agentName} asked for a form Bosun cannot show: ${parsed.message}`, scopeSession)
+      schema = parsed.schema
+    } else {
+      if (typeof params.url !== 'string' || params.url === '') return refuse('url must be a non-empty string', scopeSession)
+      if (typeof params.elicitationId !== 'string' || params.elicitationId === '') return refuse('elicitationId must be a non-empty string', scopeSession)
+      url = params.url
+      elicitationId = params.elicitationId
+    }
+    if (attachment.closed || this.disposed) return { action: 'cancel' }
+
+    const view: ElicitationView = {
+      elicitationRequestId: this.newId(),
+      agentId,
+      agentName,
+      sessionId: scopeSession,
+      ...(toolCallId ? { toolCallId } : {}),
+      mode,
+      message: params.message,
+      ...(mode === 'form' ? { requestedSchema: params.requestedSchema } : { url, elicitationId }),
+      createdAt: this.now(),
+      status: 'pending',
+    }
+    const entry: Entry = { view, attachment, answer: new Deferred(), ...(schema ? { schema } : {}) }
+    if (scopeSession === null) entry.scopeRequestId = params.requestId as JsonRpcId
+    this.entries.set(view.elicitationRequestId, entry)
+    attachment.entries.add(entry)
+    if (elicitationId !== undefined) {
+      attachment.byElicitationId.set(elicitationId, entry)
+      this.options.opener.offer(view.elicitationRequestId, url!)
+    }
+    this.log.info(`[agent ${agentId}] elicitation ${view.elicitationRequestId} mode=${mode} scope=${scopeSession !== null ? 'session' : 'request'}`)
+
+    this.publish(entry, 'added')
+    this.options.onArrived?.({ agentName, title: view.message.slice(0, 200), requestId: view.elicitationRequestId })
+
+    // The agent withdrew the request ($/cancel_request) or the connection closed.
+    const onAbort = () => {
+      if (entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, attachment.closed ? 'gone' : 'cancelled')
+    }
+    if (context.signal.aborted) onAbort()
+    else context.signal.addEventListener('abort', onAbort, { once: true })
+    try {
+      return await entry.answer.promise
+    } finally {
+      context.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /** `elicitation/complete {elicitationId}`: unknown or repeated ids are ignored (G20). */
+  private handleCompleteElicitation(attachment: Attachment, params: unknown): void {
+    if (!isObject(params) || typeof params.elicitationId !== 'string') return
+    const entry = attachment.byElicitationId.get(params.elicitationId)
+    if (!entry || !this.entries.has(entry.view.elicitationRequestId)) return
+    // Completed before the person acted (done elsewhere): the request is answered `cancel`, the card shows done.
+    if (entry.view.status === 'pending') entry.answer.resolve({ action: 'cancel' })
+    this.finish(entry, 'completed')
+  }
+
+  /** Answers the agent once and moves the entry on: URL accepts stay until completion, everything else ends. */
+  private settle(entry: Entry, response: ElicitationResponse, status: ElicitationView['status']): void {
+    if (entry.answer.settled) return
+    entry.answer.resolve(response)
+    this.log.info(`[agent ${entry.attachment.agentId}] elicitation ${entry.view.elicitationRequestId} answered ${response.action}`)
+    if (status === 'accepted' && entry.view.mode === 'url') {
+      entry.view = { ...entry.view, status }
+      this.publishResolved(entry)
+      return
+    }
+    this.finish(entry, status)
+  }
+
+  /** Removes the entry (withdrawing any URL offer) and publishes its final status. */
+  private finish(entry: Entry, status: ElicitationView['status']): void {
+    if (!entry.answer.settled) entry.answer.resolve({ action: 'cancel' })
+    this.entries.delete(entry.view.elicitationRequestId)
+    entry.attachment.entries.delete(entry)
+    if (entry.view.elicitationId !== undefined && entry.attachment.byElicitationId.get(entry.view.elicitationId) === entry) {
+      entry.attachment.byElicitationId.delete(entry.view.elicitationId)
+    }
+    this.options.opener.withdraw(entry.view.elicitationRequestId)
+    entry.view = { ...entry.view, status }
+    this.publishResolved(entry)
+  }
+
+  private publish(entry: Entry, change: 'added' | 'updated'): void {
+    const { view } = entry
+    if (view.sessionId !== null) {
+      if (change === 'added') this.options.sink(view.sessionId, { type: 'elicitation_requested', elicitation: { ...view } })
+      else this.options.sink(view.sessionId, { type: 'elicitation_resolved', elicitationRequestId: view.elicitationRequestId, status: view.status })
+    } else {
+      this.options.onRequestScoped?.({ change, item: { elicitation: { ...view }, scopeRequestId: entry.scopeRequestId! } })
+    }
+  }
+
+  private publishResolved(entry: Entry): void {
+    this.publish(entry, 'updated')
+  }
+
+  private detach(attachment: Attachment): void {
+    if (!this.attachments.delete(attachment)) return
+    attachment.closed = true
+    attachment.registration.dispose()
+    for (const entry of [...attachment.entries]) this.finish(entry, 'gone')
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The one chokepoint through which Bosun opens a URL an agent supplied (checklist G19/J1). A URL is
+ * opened only if a pending URL elicitation offered exactly that URL and the person consented to it (the
+ * consent token is Bosun's elicitation request id), and only if {@link checkUrl} — the same check the
+ * consent dialog shows — accepts it. Nothing is fetched before consent: this module never touches the
+ * network itself; `open` hands the URL to the system browser.
+ */
+import { fail, ok, type Result } from '../base/errors'
+import { checkUrl } from './url-safety'
+
+export interface OpenConsent {
+  elicitationRequestId: string
+  url: string
+}
+
+/** Who opens the page: main (Electron `shell.openExternal`) or, in the browser host, the page itself (new tab, `noopener`). */
+export interface OpenOutcome {
+  openedBy: 'main' | 'page'
+  href: string
+}
+
+export interface ExternalOpener {
+  /** Records that a pending URL elicitation offers `url` (the broker calls this when the request arrives). */
+  offer(elicitationRequestId: string, url: string): void
+  /** Forgets an offer (completed, dismissed, answered decline/cancel, agent gone). */
+  withdraw(elicitationRequestId: string): void
+  /** Opens `consent.url` if it matches a live offer and passes the URL check. */
+  openAfterConsent(consent: OpenConsent): Promise<Result<OpenOutcome>>
+  /** Ids with a live offer (tests, diagnostics). */
+  readonly offeredIds: readonly string[]
+}
+
+/**
+ * @param open Opens a URL in the system browser. Omitted in the browser host: the outcome then says the
+ *   page must open it (`openedBy: 'page'`) after the same checks.
+ */
+export function createExternalOpener(open?: (url: string) => Promise<void>): ExternalOpener {
+  const offers = new Map<string, string>()
+  return {
+    offer(id, url) {
+      offers.set(id, url)
+    },
+    withdraw(id) {
+      offers.delete(id)
+    },
+    get offeredIds() {
+      return [...offers.keys()]
+    },
+    async openAfterConsent(consent) {
+      const offered = offers.get(consent.elicitationRequestId)
+      if (offered === undefined) {
+        return fail({ kind: 'not-found', message: 'There is no pending request to open this address.' })
+      }
+      if (offered !== consent.url) {
+        return fail({ kind: 'invalid-argument', message: 'This is not the address the agent asked you to open.' })
+      }
+      const check = checkUrl(offered)
+      if (!check.ok) return fail({ kind: 'invalid-argument', message: check.refusal ?? 'Bosun will not open this address.' })
+      // Open the parsed href, never the raw string: what was shown is what is opened.
+      if (!open) return ok({ openedBy: 'page', href: check.href })
+      try {
+        await open(check.href)
+      } catch (error) {
+        return fail({ kind: 'io-error', message: `The browser could not be opened: ${error instanceof Error ? error.message : String(error)}` })
+      }
+      return ok({ openedBy: 'main', href: check.href })
+    },
+  }
+}

@@ -1,0 +1,535 @@
+/**
+ * The restricted JSON Schema subset of form-mode elicitation (checklist G14–G17), parsed into a small
+ * field model both main and the renderer understand, and a validator for the person's answers.
+ *
+ * Pure: no Node or DOM APIs, so the renderer imports this module as-is. The one dangerous operation,
+ * running an agent-supplied `pattern`, is delegated to a {@link PatternTester} the caller provides:
+ * main runs it under a time limit (`bounded-pattern.ts`), the renderer only runs patterns that
+ * {@link isPatternSafe} accepts and leaves the rest to main.
+ */
+
+export type KnownFormat = 'email' | 'uri' | 'date' | 'date-time'
+const knownFormats: readonly string[] = ['email', 'uri', 'date', 'date-time']
+
+export interface EnumChoice {
+  value: string
+  title: string
+  description?: string
+}
+
+interface FieldBase {
+  key: string
+  /** The schema's title, or the property name. */
+  title: string
+  description?: string
+  required: boolean
+}
+
+export type FieldSpec =
+  | (FieldBase & {
+      kind: 'text'
+      minLength?: number
+      maxLength?: number
+      pattern?: string
+      format?: KnownFormat
+      /** An unknown format (v2: an annotation, never a reason to refuse): shown as a hint, validated as plain text. */
+      formatHint?: string
+      default?: string
+    })
+  | (FieldBase & { kind: 'number'; integer: boolean; minimum?: number; maximum?: number; default?: number })
+  | (FieldBase & { kind: 'boolean'; default?: boolean })
+  | (FieldBase & { kind: 'select'; options: EnumChoice[]; default?: string })
+  | (FieldBase & { kind: 'multi-select'; options: EnumChoice[]; minItems?: number; maxItems?: number; default?: string[] })
+  /**
+   * An optional property of an unknown type (e.g. `_color`): shown as "not supported", never rendered as a
+   * known control, never sent. (A *required* one makes the whole schema refused.)
+   */
+  | (FieldBase & { kind: 'unsupported'; type: string })
+
+export interface FormSchema {
+  title?: string
+  description?: string
+  fields: FieldSpec[]
+}
+
+export type SchemaParse = { ok: true; schema: FormSchema } | { ok: false; message: string }
+
+/** Caps that keep a hostile schema from making a huge form. */
+export const schemaLimits = { maxFields: 100, maxOptions: 500, maxPatternLength: 1000, maxTextLength: 100_000 } as const
+
+type Json = Record<string, unknown>
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const isNonNegInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0
+
+class Refusal extends Error {}
+
+/** Reads an optional field: omitted and `null` are equivalent; a value of the wrong type refuses the schema. */
+function optional<T>(obj: Json, name: string, check: (v: unknown) => v is T, what: string, where: string): T | undefined {
+  const v = obj[name]
+  if (v === undefined || v === null) return undefined
+  if (!check(v)) throw new Refusal(`${where}: "${name}" must be ${what}.`)
+  return v
+}
+const isString = (v: unknown): v is string => typeof v === 'string'
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean'
+
+function parseChoices(raw: unknown, where: string, titled: boolean): EnumChoice[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw new Refusal(`${where}: the list of choices must be a non-empty array.`)
+  if (raw.length > schemaLimits.maxOptions) throw new Refusal(`${where}: more than ${schemaLimits.maxOptions} choices.`)
+  const seen = new Set<string>()
+  const choices = raw.map((item): EnumChoice => {
+    if (!titled) {
+      if (typeof item !== 'string') throw new Refusal(`${where}: every choice must be a string.`)
+      return { value: item, title: item }
+    }
+    if (!isObject(item) || typeof item.const !== 'string') throw new Refusal(`${where}: every choice needs a string "const".`)
+    const title = typeof item.title === 'string' && item.title !== '' ? item.title : item.const
+    const description = typeof item.description === 'string' ? item.description : undefined
+    return { value: item.const, title, ...(description ? { description } : {}) }
+  })
+  for (const c of choices) {
+    if (seen.has(c.value)) throw new Refusal(`${where}: the choice "${c.value}" appears twice.`)
+    seen.add(c.value)
+  }
+  return choices
+}
+
+function describeType(t: unknown): string {
+  if (t === undefined || t === null) return 'no type'
+  return typeof t === 'string' ? t : JSON.stringify(t)
+}
+
+function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
+  const where = `Field "${key}"`
+  if (!isObject(prop)) throw new Refusal(`${where} is not a schema object.`)
+  const base: FieldBase = {
+    key,
+    title: (optional(prop, 'title', isString, 'a string', where) ?? '') || key,
+    required,
+  }
+  const description = optional(prop, 'description', isString, 'a string', where)
+  if (description) base.description = description
+  const type = prop.type
+
+  switch (type) {
+    case 'string': {
+      if (prop.oneOf != null || prop.enum != null) {
+        const options = prop.oneOf != null ? parseChoices(prop.oneOf, where, true) : parseChoices(prop.enum, where, false)
+        const def = optional(prop, 'default', isString, 'a string', where)
+        return { ...base, kind: 'select', options, ...(def !== undefined && options.some((o) => o.value === def) ? { default: def } : {}) }
+      }
+      const minLength = optional(prop, 'minLength', isNonNegInt, 'a non-negative integer', where)
+      const maxLength = optional(prop, 'maxLength', isNonNegInt, 'a non-negative integer', where)
+      const pattern = optional(prop, 'pattern', isString, 'a string', where)
+      const format = optional(prop, 'format', isString, 'a string', where)
+      const def = optional(prop, 'default', isString, 'a string', where)
+      if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
+        throw new Refusal(`${where}: minLength is larger than maxLength, so no answer could be valid.`)
+      }
+      if (pattern !== undefined) {
+        if (pattern.length > schemaLimits.maxPatternLength) throw new Refusal(`${where}: the pattern is too long.`)
+        // Compiling is linear; only matching can explode, and that is bounded where it runs.
+        try {
+          new RegExp(pattern, 'u')
+        } catch {
+          throw new Refusal(`${where}: the pattern is not a valid regular expression.`)
+        }
+      }
+      const field: FieldSpec = { ...base, kind: 'text' }
+      if (minLength !== undefined) field.minLength = minLength
+      if (maxLength !== undefined) field.maxLength = maxLength
+      if (pattern !== undefined) field.pattern = pattern
+      if (format !== undefined) {
+        if (knownFormats.includes(format)) field.format = format as KnownFormat
+        else field.formatHint = format
+      }
+      if (def !== undefined) field.default = def
+      return field
+    }
+    case 'number':
+    case 'integer': {
+      const minimum = optional(prop, 'minimum', isFiniteNumber, 'a number', where)
+      const maximum = optional(prop, 'maximum', isFiniteNumber, 'a number', where)
+      const def = optional(prop, 'default', isFiniteNumber, 'a number', where)
+      if (minimum !== undefined && maximum !== undefined && minimum > maximum) {
+        throw new Refusal(`${where}: minimum is larger than maximum, so no answer could be valid.`)
+      }
+      const field: FieldSpec = { ...base, kind: 'number', integer: type === 'integer' }
+      if (minimum !== undefined) field.minimum = minimum
+      if (maximum !== undefined) field.maximum = maximum
+      if (def !== undefined && (type === 'number' || Number.isInteger(def))) field.default = def
+      return field
+    }
+    case 'boolean': {
+      const def = optional(prop, 'default', isBoolean, 'true or false', where)
+      return { ...base, kind: 'boolean', ...(def !== undefined ? { default: def } : {}) }
+    }
+    case 'array': {
+      const items = prop.items
+      if (!isObject(items)) throw new Refusal(`${where}: a list field needs an "items" schema.`)
+      let options: EnumChoice[]
+      if (items.anyOf != null) options = parseChoices(items.anyOf, where, true)
+      else if (items.type === 'string' && items.enum != null) options = parseChoices(items.enum, where, false)
+      else if (items.type === 'object' || items.type === 'array' || isObject(items.properties)) {
+        throw new Refusal(`${where} is a list of objects; only lists of choices are supported.`)
+      } else {
+        return unknownField(base, `array of ${describeType(items.type)}`)
+      }
+      const minItems = optional(prop, 'minItems', isNonNegInt, 'a non-negative integer', where)
+      const maxItems = optional(prop, 'maxItems', isNonNegInt, 'a non-negative integer', where)
+      if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
+        throw new Refusal(`${where}: minItems is larger than maxItems, so no answer could be valid.`)
+      }
+      const def = optional(prop, 'default', (v): v is unknown[] => Array.isArray(v), 'a list', where)
+      const field: FieldSpec = { ...base, kind: 'multi-select', options }
+      if (minItems !== undefined) field.minItems = minItems
+      if (maxItems !== undefined) field.maxItems = maxItems
+      if (def) field.default = def.filter((v): v is string => typeof v === 'string' && options.some((o) => o.value === v))
+      return field
+    }
+    case 'object':
+      throw new Refusal(`${where} is a nested object; forms only support flat fields.`)
+    default:
+      return unknownField(base, describeType(type))
+  }
+}
+
+function unknownField(base: FieldBase, type: string): FieldSpec {
+  if (base.required) {
+    throw new Refusal(`Field "${base.key}" has a type Bosun cannot show (${type}) and is required, so the form cannot be answered.`)
+  }
+  return { ...base, kind: 'unsupported', type }
+}
+
+/**
+ * Parses an agent's `requestedSchema`. Refusals carry a sentence for the person; the broker answers the
+ * agent -32602 with the same text.
+ */
+export function parseRequestedSchema(raw: unknown, options: { protocolVersion: 1 | 2 } = { protocolVersion: 2 }): SchemaParse {
+  try {
+    if (!isObject(raw)) throw new Refusal('The form description is not an object.')
+    // Omitted/null type means object (G14); v1 tolerated anything else, v2 rejects it.
+    if (raw.type !== undefined && raw.type !== null && raw.type !== 'object' && options.protocolVersion === 2) {
+      throw new Refusal(`The form must describe an object, not ${describeType(raw.type)}.`)
+    }
+    const props = raw.properties ?? {}
+    if (!isObject(props)) throw new Refusal('The form\'s "properties" is not an object.')
+    const requiredRaw = raw.required ?? []
+    if (!Array.isArray(requiredRaw) || !requiredRaw.every(isString)) throw new Refusal('The form\'s "required" is not a list of names.')
+    const required = new Set(requiredRaw)
+    const keys = Object.keys(props)
+    if (keys.length > schemaLimits.maxFields) throw new Refusal(`The form has more than ${schemaLimits.maxFields} fields.`)
+    for (const name of required) {
+      if (!Object.prototype.hasOwnProperty.call(props, name)) throw new Refusal(`The form requires "${name}" but does not describe it.`)
+    }
+    const fields = keys.map((key) => parseField(key, props[key], required.has(key)))
+    const schema: FormSchema = { fields }
+    if (typeof raw.title === 'string' && raw.title) schema.title = raw.title
+    if (typeof raw.description === 'string' && raw.description) schema.description = raw.description
+    return { ok: true, schema }
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, message: error.message }
+    throw error
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Answers
+
+/** A value of the `content` object (G18). */
+export type ContentValue = string | number | boolean | string[]
+export type Content = Record<string, ContentValue>
+
+/**
+ * Runs an agent pattern. `true`/`false` = matched or not; `'unknown'` = not checked here (unsafe pattern in
+ * the renderer, or the time limit ran out in main).
+ */
+export type PatternTester = (pattern: string, value: string) => boolean | 'unknown'
+
+export interface ValidationOutcome {
+  /** Person-facing messages, by field key. */
+  errors: Record<string, string>
+  /** Fields whose pattern could not be checked here (main re-checks with a time limit). */
+  unchecked: string[]
+}
+
+const emailRe = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:".]+$/u
+const dateRe = /^(\d{4})-(\d{2})-(\d{2})$/
+const dateTimeRe = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/
+
+function validDate(y: string, m: string, d: string): boolean {
+  const year = Number(y)
+  const month = Number(m)
+  const day = Number(d)
+  if (month < 1 || month > 12 || day < 1) return false
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  return day <= days
+}
+
+/** Checks a known format; these expressions are fixed and linear, so they are safe anywhere. */
+export function checkFormat(format: KnownFormat, value: string): boolean {
+  switch (format) {
+    case 'email':
+      return value.length <= 320 && emailRe.test(value)
+    case 'uri': {
+      if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return false
+      try {
+        new URL(value)
+        return true
+      } catch {
+        return false
+      }
+    }
+    case 'date': {
+      const m = dateRe.exec(value)
+      return !!m && validDate(m[1]!, m[2]!, m[3]!)
+    }
+    case 'date-time': {
+      const m = dateTimeRe.exec(value)
+      return !!m && validDate(m[1]!, m[2]!, m[3]!) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61
+    }
+  }
+}
+
+const formatNames: Record<KnownFormat, string> = {
+  email: 'an email address',
+  uri: 'a full address such as https://example.com',
+  date: 'a date such as 2026-01-31',
+  'date-time': 'a date and time such as 2026-01-31T09:30:00Z',
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+/** String length as the schema counts it: Unicode code points, not UTF-16 units. */
+const codePoints = (s: string) => [...s].length
+
+/**
+ * Validates `content` against the parsed schema: required fields, lengths, bounds, integer vs number, enum
+ * membership, item counts, formats and patterns (G17). Unknown keys are errors (under the key `""`).
+ */
+export function validateContent(schema: FormSchema, content: Record<string, unknown>, testPattern: PatternTester): ValidationOutcome {
+  const errors: Record<string, string> = {}
+  const unchecked: string[] = []
+  const byKey = new Map(schema.fields.map((f) => [f.key, f]))
+  for (const key of Object.keys(content)) {
+    const field = byKey.get(key)
+    if (!field || field.kind === 'unsupported') errors[''] = `The answer contains a field the form did not ask for ("${key}").`
+  }
+  for (const field of schema.fields) {
+    if (field.kind === 'unsupported') continue
+    const has = Object.prototype.hasOwnProperty.call(content, field.key) && content[field.key] !== undefined
+    if (!has) {
+      if (field.required) errors[field.key] = 'Required.'
+      continue
+    }
+    const message = validateValue(field, content[field.key], testPattern, () => unchecked.push(field.key))
+    if (message) errors[field.key] = message
+  }
+  return { errors, unchecked }
+}
+
+function validateValue(field: FieldSpec, value: unknown, testPattern: PatternTester, markUnchecked: () => void): string | null {
+  switch (field.kind) {
+    case 'text': {
+      if (typeof value !== 'string') return 'Must be text.'
+      if (field.required && value === '') return 'Required.'
+      const length = codePoints(value)
+      if (length > schemaLimits.maxTextLength) return 'Too long.'
+      if (field.minLength !== undefined && length < field.minLength) return `At least ${plural(field.minLength, 'character')}.`
+      if (field.maxLength !== undefined && length > field.maxLength) return `At most ${plural(field.maxLength, 'character')}.`
+      if (field.format && !checkFormat(field.format, value)) return `Must be ${formatNames[field.format]}.`
+      if (field.pattern !== undefined) {
+        const matched = testPattern(field.pattern, value)
+        if (matched === 'unknown') markUnchecked()
+        else if (!matched) return 'Does not have the expected form.'
+      }
+      return null
+    }
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'Must be a number.'
+      if (field.integer && !Number.isInteger(value)) return 'Must be a whole number.'
+      if (field.minimum !== undefined && value < field.minimum) return `Must be at least ${field.minimum}.`
+      if (field.maximum !== undefined && value > field.maximum) return `Must be at most ${field.maximum}.`
+      return null
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'Must be yes or no.'
+    case 'select':
+      if (typeof value !== 'string' || !field.options.some((o) => o.value === value)) return 'Choose one of the options.'
+      return null
+    case 'multi-select': {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return 'Must be a list of choices.'
+      if (!value.every((v) => field.options.some((o) => o.value === v))) return 'Choose only from the options.'
+      if (new Set(value).size !== value.length) return 'Each option at most once.'
+      if (field.minItems !== undefined && value.length < field.minItems) return `Choose at least ${field.minItems}.`
+      if (field.maxItems !== undefined && value.length > field.maxItems) return `Choose at most ${field.maxItems}.`
+      return null
+    }
+    case 'unsupported':
+      return null
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Drafts: what a form holds while the person edits it
+
+/** A form's editable state: text inputs keep strings (numbers too, until submitted). */
+export type DraftValue = string | boolean | string[] | undefined
+export type Draft = Record<string, DraftValue>
+
+/** The initial draft: defaults pre-filled (G17). */
+export function initialDraft(schema: FormSchema): Draft {
+  const draft: Draft = {}
+  for (const f of schema.fields) {
+    switch (f.kind) {
+      case 'text':
+        draft[f.key] = f.default ?? ''
+        break
+      case 'number':
+        draft[f.key] = f.default !== undefined ? String(f.default) : ''
+        break
+      case 'boolean':
+        draft[f.key] = f.default ?? false
+        break
+      case 'select':
+        draft[f.key] = f.default ?? ''
+        break
+      case 'multi-select':
+        draft[f.key] = f.default ?? []
+        break
+      case 'unsupported':
+        break
+    }
+  }
+  return draft
+}
+
+/**
+ * Turns a draft into the `content` to send. Empty optional text/number/select fields are omitted; a
+ * number field that does not parse stays a string so validation reports it.
+ */
+export function draftToContent(schema: FormSchema, draft: Draft): Record<string, unknown> {
+  const content: Record<string, unknown> = {}
+  for (const f of schema.fields) {
+    const v = draft[f.key]
+    switch (f.kind) {
+      case 'text':
+        if (typeof v === 'string' && (v !== '' || f.required)) content[f.key] = v
+        break
+      case 'number': {
+        if (typeof v !== 'string' || v.trim() === '') break
+        const n = Number(v.trim())
+        content[f.key] = Number.isFinite(n) ? n : v
+        break
+      }
+      case 'boolean':
+        if (typeof v === 'boolean') content[f.key] = v
+        break
+      case 'select':
+        if (typeof v === 'string' && v !== '') content[f.key] = v
+        break
+      case 'multi-select':
+        if (Array.isArray(v) && (v.length > 0 || f.required || f.default !== undefined)) content[f.key] = v
+        break
+      case 'unsupported':
+        break
+    }
+  }
+  return content
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Static pattern check (for the renderer, which has no time limit)
+
+/**
+ * A conservative static check for patterns that may backtrack catastrophically: nested quantifiers
+ * (`(a+)+`), quantified alternations (`(a|a)*`), backreferences, long patterns and more than three unbounded
+ * quantifiers are flagged. `false` does not mean the pattern is bad, only that it is not run without a time limit.
+ */
+export function isPatternSafe(pattern: string): boolean {
+  if (pattern.length > 256) return false
+  if (/\\[1-9]|\\k</.test(pattern)) return false
+  interface Group {
+    hasQuantifier: boolean
+    hasAlternation: boolean
+  }
+  const stack: Group[] = [{ hasQuantifier: false, hasAlternation: false }]
+  let lastClosed: Group | null = null
+  let unboundedCount = 0
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!
+    const top = stack[stack.length - 1]!
+    if (c === '\\') {
+      i++
+      lastClosed = null
+      continue
+    }
+    if (c === '[') {
+      // Skip a character class (escapes inside included).
+      i++
+      if (pattern[i] === '^') i++
+      if (pattern[i] === ']') i++
+      while (i < pattern.length && pattern[i] !== ']') {
+        if (pattern[i] === '\\') i++
+        i++
+      }
+      lastClosed = null
+      continue
+    }
+    if (c === '(') {
+      stack.push({ hasQuantifier: false, hasAlternation: false })
+      lastClosed = null
+      continue
+    }
+    if (c === ')') {
+      if (stack.length === 1) return false
+      const group = stack.pop()!
+      const parent = stack[stack.length - 1]!
+      if (group.hasQuantifier) parent.hasQuantifier = true
+      lastClosed = group
+      continue
+    }
+    if (c === '|') {
+      top.hasAlternation = true
+      lastClosed = null
+      continue
+    }
+    const quantifier = c === '*' || c === '+' || c === '?' || (c === '{' && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)))
+    if (quantifier) {
+      if (c === '?' && isLazyMarker(pattern, i)) continue
+      // Anything that repeats (all but `?`) is dangerous around a group that can match in several ways.
+      const repeats = c !== '?' && !/^\{[01]\}/.test(pattern.slice(i))
+      const unbounded = c === '*' || c === '+' || (c === '{' && /^\{\d+,(\d{3,})?\}/.test(pattern.slice(i)))
+      if (lastClosed && repeats && (lastClosed.hasQuantifier || lastClosed.hasAlternation)) return false
+      if (unbounded) {
+        top.hasQuantifier = true
+        // Many unbounded quantifiers in sequence backtrack polynomially (`\d*\d*\d*\d*x`).
+        if (++unboundedCount > 3) return false
+      }
+      if (c === '{') i = pattern.indexOf('}', i)
+      lastClosed = null
+      continue
+    }
+    lastClosed = null
+  }
+  return stack.length === 1
+}
+
+/** `?` right after a quantifier makes it lazy; it is not a quantifier of its own. */
+function isLazyMarker(pattern: string, i: number): boolean {
+  const prev = pattern[i - 1]
+  return prev === '*' || prev === '+' || prev === '?' || prev === '}'
+}
+
+/**
+ * The renderer's pattern tester: runs only statically safe patterns, on bounded input; everything else
+ * is left to main's bounded re-validation.
+ */
+export const staticPatternTester: PatternTester = (pattern, value) => {
+  if (value.length > 1000 || !isPatternSafe(pattern)) return 'unknown'
+  try {
+    return new RegExp(pattern, 'u').test(value)
+  } catch {
+    return 'unknown'
+  }
+}

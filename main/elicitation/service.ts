@@ -1,0 +1,76 @@
+/**
+ * The elicitation domain as the composition root sees it: one broker, the chokepoint opener and the
+ * IPC call handlers.
+ */
+import type { CallHandlers, EventSink } from '../../preload/contract'
+import { toFailure, type Result } from '../base/errors'
+import type { Logger } from '../base/log'
+import type { SessionAction } from '../../renderer/state/types'
+import { ElicitationBroker, type ElicitationBrokerOptions } from './broker'
+import { createExternalOpener, type ExternalOpener } from './open-external'
+
+export type ElicitationCallName =
+  | 'respondElicitation'
+  | 'openElicitationUrl'
+  | 'retryElicitationUrl'
+  | 'dismissElicitationUrl'
+  | 'listRequestScopedElicitations'
+
+export interface ElicitationServiceOptions {
+  sink: (sessionId: string, action: SessionAction) => void
+  /** Electron `shell.openExternal`; omitted in the browser host (the page opens the tab). */
+  openExternal?: (url: string) => Promise<void>
+  /** OS notification hook (the permissions attention service). */
+  onArrived?: ElicitationBrokerOptions['onArrived']
+  onRefused?: ElicitationBrokerOptions['onRefused']
+  /** Publishes `requestScopedElicitation`. */
+  events?: Pick<EventSink, 'emit'>
+  isKnownSession?: ElicitationBrokerOptions['isKnownSession']
+  log?: Logger
+}
+
+export interface ElicitationService {
+  broker: ElicitationBroker
+  opener: ExternalOpener
+  handlers: Pick<CallHandlers, ElicitationCallName>
+  dispose(): void
+}
+
+export function createElicitationService(options: ElicitationServiceOptions): ElicitationService {
+  const opener = createExternalOpener(options.openExternal)
+  const broker = new ElicitationBroker({
+    sink: options.sink,
+    opener,
+    ...(options.onArrived ? { onArrived: options.onArrived } : {}),
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+    ...(options.isKnownSession ? { isKnownSession: options.isKnownSession } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    onRequestScoped: ({ change, item }) => options.events?.emit('requestScopedElicitation', { change, ...item }),
+  })
+  // Results cross IPC as values; a bug becomes an `internal` failure, never a rejected promise.
+  const guard = async <T>(fn: () => Result<T> | Promise<Result<T>>) => {
+    try {
+      return await fn()
+    } catch (error) {
+      return { ok: false as const, error: toFailure(error) }
+    }
+  }
+  const handlers: Pick<CallHandlers, ElicitationCallName> = {
+    respondElicitation: (arg) =>
+      guard(() =>
+        broker.respond(
+          arg.elicitationRequestId,
+          arg.action === 'accept' ? { action: 'accept', content: arg.content ?? {} } : { action: arg.action },
+        ),
+      ),
+    openElicitationUrl: (arg) => guard(() => broker.openUrl(arg.elicitationRequestId)),
+    retryElicitationUrl: (arg) => guard(() => broker.retryUrl(arg.elicitationRequestId)),
+    dismissElicitationUrl: (arg) => guard(() => broker.dismissUrl(arg.elicitationRequestId)),
+    listRequestScopedElicitations: () =>
+      guard(() => ({
+        ok: true as const,
+        value: broker.listRequestScoped().map((item) => ({ ...item, scopeRequestId: item.scopeRequestId })),
+      })),
+  }
+  return { broker, opener, handlers, dispose: () => broker.dispose() }
+}

@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest'
+import {
+  draftToContent,
+  initialDraft,
+  isPatternSafe,
+  parseRequestedSchema,
+  staticPatternTester,
+  validateContent,
+  type FieldSpec,
+  type FormSchema,
+} from '../../../main/elicitation/schema'
+
+function parseOk(raw: unknown, protocolVersion: 1 | 2 = 2): FormSchema {
+  const parsed = parseRequestedSchema(raw, { protocolVersion })
+  if (!parsed.ok) throw new Error(`expected ok, got refusal: ${parsed.message}`)
+  return parsed.schema
+}
+function refusal(raw: unknown, protocolVersion: 1 | 2 = 2): string {
+  const parsed = parseRequestedSchema(raw, { protocolVersion })
+  if (parsed.ok) throw new Error('expected a refusal')
+  return parsed.message
+}
+const field = (schema: FormSchema, key: string): FieldSpec => {
+  const f = schema.fields.find((x) => x.key === key)
+  if (!f) throw new Error(`no field ${key}`)
+  return f
+}
+const never = () => {
+  throw new Error('pattern tester must not be called')
+}
+
+describe('parseRequestedSchema: the subset', () => {
+  it('parses a string field with every constraint', () => {
+    const s = parseOk({
+      type: 'object',
+      title: 'Your details',
+      description: 'Tell us',
+      properties: {
+        name: { type: 'string', title: 'Name', description: 'Full name', minLength: 2, maxLength: 20, pattern: '^[A-Z]', default: 'Ada' },
+      },
+      required: ['name'],
+    })
+    expect(s.title).toBe('Your details')
+    expect(s.description).toBe('Tell us')
+    expect(field(s, 'name')).toEqual({
+      key: 'name', title: 'Name', description: 'Full name', required: true, kind: 'text', minLength: 2, maxLength: 20, pattern: '^[A-Z]', default: 'Ada',
+    })
+  })
+
+  it('keeps the four known formats and treats unknown formats as plain text (K8)', () => {
+    const s = parseOk({
+      properties: {
+        e: { type: 'string', format: 'email' },
+        u: { type: 'string', format: 'uri' },
+        d: { type: 'string', format: 'date' },
+        t: { type: 'string', format: 'date-time' },
+        c: { type: 'string', format: 'color-hex' },
+      },
+    })
+    expect(field(s, 'e')).toMatchObject({ kind: 'text', format: 'email' })
+    expect(field(s, 'u')).toMatchObject({ kind: 'text', format: 'uri' })
+    expect(field(s, 'd')).toMatchObject({ kind: 'text', format: 'date' })
+    expect(field(s, 't')).toMatchObject({ kind: 'text', format: 'date-time' })
+    const c = field(s, 'c')
+    expect(c).toMatchObject({ kind: 'text', formatHint: 'color-hex' })
+    expect('format' in c).toBe(false)
+  })
+
+  it('parses number and integer bounds and defaults', () => {
+    const s = parseOk({ properties: { n: { type: 'number', minimum: 0.5, maximum: 9.5, default: 1.5 }, i: { type: 'integer', minimum: -3, maximum: 3, default: 2 } } })
+    expect(field(s, 'n')).toMatchObject({ kind: 'number', integer: false, minimum: 0.5, maximum: 9.5, default: 1.5 })
+    expect(field(s, 'i')).toMatchObject({ kind: 'number', integer: true, minimum: -3, maximum: 3, default: 2 })
+  })
+
+  it('drops a non-integer default of an integer field', () => {
+    const s = parseOk({ properties: { i: { type: 'integer', default: 2.5 } } })
+    expect(field(s, 'i')).not.toHaveProperty('default')
+  })
+
+  it('parses booleans with defaults', () => {
+    expect(field(parseOk({ properties: { b: { type: 'boolean', default: true } } }), 'b')).toMatchObject({ kind: 'boolean', default: true })
+  })
+
+  it('parses untitled (enum) and titled (oneOf) single-select', () => {
+    const s = parseOk({
+      properties: {
+        plain: { type: 'string', enum: ['a', 'b'], default: 'b' },
+        titled: { type: 'string', oneOf: [{ const: 'x', title: 'Ex', description: 'the x' }, { const: 'y', title: 'Why' }] },
+      },
+    })
+    expect(field(s, 'plain')).toMatchObject({ kind: 'select', options: [{ value: 'a', title: 'a' }, { value: 'b', title: 'b' }], default: 'b' })
+    expect(field(s, 'titled')).toMatchObject({ kind: 'select', options: [{ value: 'x', title: 'Ex', description: 'the x' }, { value: 'y', title: 'Why' }] })
+  })
+
+  it('ignores a select default that is not one of the options', () => {
+    expect(field(parseOk({ properties: { p: { type: 'string', enum: ['a'], default: 'zz' } } }), 'p')).not.toHaveProperty('default')
+  })
+
+  it('parses both multi-select shapes with item counts and defaults', () => {
+    const s = parseOk({
+      properties: {
+        m1: { type: 'array', items: { type: 'string', enum: ['r', 'g', 'b'] }, minItems: 1, maxItems: 2, default: ['g', 'nope'] },
+        m2: { type: 'array', items: { anyOf: [{ const: 'x', title: 'Ex' }] } },
+      },
+    })
+    expect(field(s, 'm1')).toMatchObject({ kind: 'multi-select', minItems: 1, maxItems: 2, default: ['g'] })
+    expect(field(s, 'm2')).toMatchObject({ kind: 'multi-select', options: [{ value: 'x', title: 'Ex' }] })
+  })
+
+  it('tolerates omitted/null type and properties', () => {
+    expect(parseOk({}).fields).toEqual([])
+    expect(parseOk({ type: null, properties: null, required: null }).fields).toEqual([])
+  })
+
+  it('uses the property name when there is no title', () => {
+    expect(field(parseOk({ properties: { city: { type: 'string' } } }), 'city').title).toBe('city')
+  })
+
+  it('refuses a non-object top-level type in v2 but tolerates it in v1', () => {
+    expect(refusal({ type: 'array', properties: {} }, 2)).toMatch(/object/)
+    expect(parseOk({ type: 'array', properties: {} }, 1).fields).toEqual([])
+  })
+})
+
+describe('parseRequestedSchema: refusals and unknown types (G15)', () => {
+  it('refuses nested objects', () => {
+    expect(refusal({ properties: { address: { type: 'object', properties: { street: { type: 'string' } } } } })).toMatch(/nested object/)
+  })
+  it('refuses arrays of objects', () => {
+    expect(refusal({ properties: { people: { type: 'array', items: { type: 'object', properties: {} } } } })).toMatch(/list of objects/)
+  })
+  it('refuses a required field of an unknown type', () => {
+    expect(refusal({ properties: { c: { type: '_color' } }, required: ['c'] })).toMatch(/_color.*required/)
+  })
+  it('keeps an optional unknown-type field as unsupported (never a known control)', () => {
+    const s = parseOk({ properties: { c: { type: '_color' }, n: { type: 'string' } } })
+    expect(field(s, 'c')).toMatchObject({ kind: 'unsupported', type: '_color', required: false })
+  })
+  it('keeps an optional multi-select of unknown item type as unsupported', () => {
+    expect(field(parseOk({ properties: { m: { type: 'array', items: { type: '_thing' } } } }), 'm')).toMatchObject({ kind: 'unsupported' })
+  })
+  it('refuses a field with no type when required', () => {
+    expect(refusal({ properties: { x: {} }, required: ['x'] })).toMatch(/no type/)
+  })
+  it('refuses constraints of the wrong type', () => {
+    expect(refusal({ properties: { s: { type: 'string', minLength: '3' } } })).toMatch(/minLength/)
+    expect(refusal({ properties: { n: { type: 'number', maximum: 'big' } } })).toMatch(/maximum/)
+    expect(refusal({ properties: { b: { type: 'boolean', default: 'yes' } } })).toMatch(/default/)
+  })
+  it('refuses impossible ranges', () => {
+    expect(refusal({ properties: { s: { type: 'string', minLength: 5, maxLength: 2 } } })).toMatch(/minLength/)
+    expect(refusal({ properties: { n: { type: 'integer', minimum: 5, maximum: 2 } } })).toMatch(/minimum/)
+    expect(refusal({ properties: { m: { type: 'array', items: { type: 'string', enum: ['a'] }, minItems: 3, maxItems: 1 } } })).toMatch(/minItems/)
+  })
+  it('refuses an invalid pattern', () => {
+    expect(refusal({ properties: { s: { type: 'string', pattern: '([' } } })).toMatch(/pattern/)
+  })
+  it('refuses empty, duplicate and malformed choices', () => {
+    expect(refusal({ properties: { s: { type: 'string', enum: [] } } })).toMatch(/non-empty/)
+    expect(refusal({ properties: { s: { type: 'string', enum: ['a', 'a'] } } })).toMatch(/twice/)
+    expect(refusal({ properties: { s: { type: 'string', oneOf: [{ title: 'no const' }] } } })).toMatch(/const/)
+    expect(refusal({ properties: { s: { type: 'string', enum: [1, 2] } } })).toMatch(/string/)
+  })
+  it('refuses required names that are not described, and malformed containers', () => {
+    expect(refusal({ properties: {}, required: ['ghost'] })).toMatch(/ghost/)
+    expect(refusal({ properties: [] })).toMatch(/properties/)
+    expect(refusal({ properties: {}, required: 'a' })).toMatch(/required/)
+    expect(refusal('a string')).toMatch(/not an object/)
+    expect(refusal(null)).toMatch(/not an object/)
+  })
+  it('refuses more than 100 fields', () => {
+    const properties = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: 'string' }]))
+    expect(refusal({ properties })).toMatch(/100/)
+  })
+})
+
+describe('validateContent', () => {
+  const schema = parseOk({
+    properties: {
+      name: { type: 'string', minLength: 2, maxLength: 5 },
+      email: { type: 'string', format: 'email' },
+      site: { type: 'string', format: 'uri' },
+      day: { type: 'string', format: 'date' },
+      at: { type: 'string', format: 'date-time' },
+      hex: { type: 'string', format: 'color' },
+      age: { type: 'integer', minimum: 0, maximum: 150 },
+      ratio: { type: 'number', minimum: 0, maximum: 1 },
+      ok: { type: 'boolean' },
+      pick: { type: 'string', enum: ['a', 'b'] },
+      many: { type: 'array', items: { type: 'string', enum: ['x', 'y', 'z'] }, minItems: 1, maxItems: 2 },
+      _c: { type: '_color' },
+    },
+    required: ['name'],
+  })
+  const check = (content: Record<string, unknown>) => validateContent(schema, content, never).errors
+
+  it('accepts a valid answer', () => {
+    expect(
+      check({ name: 'Ada', email: 'a@b.co', site: 'https://x.org/p', day: '2024-02-29', at: '2026-01-31T09:30:00Z', hex: 'not validated', age: 36, ratio: 0.5, ok: true, pick: 'b', many: ['x', 'z'] }),
+    ).toEqual({})
+  })
+  it('requires required fields', () => {
+    expect(check({})).toEqual({ name: 'Required.' })
+    expect(check({ name: '' })).toHaveProperty('name')
+  })
+  it('checks lengths in code points', () => {
+    expect(check({ name: 'A' })).toHaveProperty('name')
+    expect(check({ name: 'Abcdef' })).toHaveProperty('name')
+    expect(check({ name: '😀😀' })).toEqual({})
+  })
+  it('checks the known formats', () => {
+    expect(check({ name: 'Ada', email: 'nope' })).toHaveProperty('email')
+    expect(check({ name: 'Ada', site: 'not a uri' })).toHaveProperty('site')
+    expect(check({ name: 'Ada', day: '2023-02-29' })).toHaveProperty('day')
+    expect(check({ name: 'Ada', day: '2023-13-01' })).toHaveProperty('day')
+    expect(check({ name: 'Ada', at: '2026-01-31 9:30' })).toHaveProperty('at')
+    expect(check({ name: 'Ada', at: '2026-01-31T09:30:00+02:00' })).toEqual({})
+  })
+  it('checks numbers: type, integer, bounds', () => {
+    expect(check({ name: 'Ada', age: 1.5 })).toHaveProperty('age')
+    expect(check({ name: 'Ada', age: -1 })).toHaveProperty('age')
+    expect(check({ name: 'Ada', age: 151 })).toHaveProperty('age')
+    expect(check({ name: 'Ada', age: '3' })).toHaveProperty('age')
+    expect(check({ name: 'Ada', ratio: 1.01 })).toHaveProperty('ratio')
+    expect(check({ name: 'Ada', ratio: 1 })).toEqual({})
+  })
+  it('checks booleans, enum membership and item counts', () => {
+    expect(check({ name: 'Ada', ok: 'true' })).toHaveProperty('ok')
+    expect(check({ name: 'Ada', pick: 'c' })).toHaveProperty('pick')
+    expect(check({ name: 'Ada', many: [] })).toHaveProperty('many')
+    expect(check({ name: 'Ada', many: ['x', 'y', 'z'] })).toHaveProperty('many')
+    expect(check({ name: 'Ada', many: ['x', 'q'] })).toHaveProperty('many')
+    expect(check({ name: 'Ada', many: ['x', 'x'] })).toHaveProperty('many')
+  })
+  it('rejects fields the form did not ask for, including unsupported ones', () => {
+    expect(check({ name: 'Ada', extra: 1 })).toHaveProperty('')
+    expect(check({ name: 'Ada', _c: '#fff' })).toHaveProperty('')
+  })
+  it('reports patterns the tester could not check as unchecked', () => {
+    const s = parseOk({ properties: { code: { type: 'string', pattern: '^(a+)+$' } } })
+    const out = validateContent(s, { code: 'aaa' }, () => 'unknown')
+    expect(out.errors).toEqual({})
+    expect(out.unchecked).toEqual(['code'])
+    expect(validateContent(s, { code: 'b' }, () => false).errors).toHaveProperty('code')
+  })
+})
+
+describe('drafts', () => {
+  const schema = parseOk({
+    properties: {
+      t: { type: 'string', default: 'hi' },
+      o: { type: 'string' },
+      n: { type: 'number', default: 3 },
+      e: { type: 'integer' },
+      b: { type: 'boolean' },
+      s: { type: 'string', enum: ['a'] },
+      m: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, default: ['b'] },
+      u: { type: '_x' },
+    },
+  })
+  it('pre-fills defaults', () => {
+    expect(initialDraft(schema)).toEqual({ t: 'hi', o: '', n: '3', e: '', b: false, s: '', m: ['b'] })
+  })
+  it('turns a draft into content, omitting empty optional fields and unsupported ones', () => {
+    expect(draftToContent(schema, { ...initialDraft(schema), e: '7', u: 'x' } as never)).toEqual({ t: 'hi', n: 3, e: 7, b: false, m: ['b'] })
+    expect(draftToContent(schema, { ...initialDraft(schema), n: 'abc' })).toMatchObject({ n: 'abc' })
+  })
+})
+
+describe('isPatternSafe / staticPatternTester', () => {
+  it.each(['^(a+)+$', '(a*)*', '(a|a)*', '(\\w+\\s?)*$', '(x+x+)+y', '^(a|b|ab)*c$', '(.*a){20}', '(a)\\1', '\\d*\\d*\\d*\\d*x', 'x'.repeat(300)])('flags %s', (p) => {
+    expect(isPatternSafe(p)).toBe(false)
+  })
+  it.each(['^[a-z]+$', '^\\d{3}-\\d{4}$', '^[A-Z][a-z]*$', '^(foo|bar)$', '^(?:ab)?c+$', '^[^@]+@[^@]+$', '^[\\w.+-]+$'])('accepts %s', (p) => {
+    expect(isPatternSafe(p)).toBe(true)
+  })
+  it('runs safe patterns and leaves unsafe ones unchecked', () => {
+    expect(staticPatternTester('^[a-z]+$', 'abc')).toBe(true)
+    expect(staticPatternTester('^[a-z]+$', 'ABC')).toBe(false)
+    expect(staticPatternTester('^(a+)+$', 'a'.repeat(40) + '!')).toBe('unknown')
+  })
+})
