@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest'
+import { AttentionService, type NotificationIntent, type Scheduler } from '../../../main/permissions/attention'
+import { toDisposable } from '../../../main/base/lifecycle'
+
+/** A manual clock: timers fire only when the test advances time. */
+class ManualScheduler implements Scheduler {
+  now = 0
+  private timers: { at: number; fn: () => void; live: boolean }[] = []
+  setTimeout(fn: () => void, ms: number) {
+    const timer = { at: this.now + ms, fn, live: true }
+    this.timers.push(timer)
+    return toDisposable(() => (timer.live = false))
+  }
+  advance(ms: number): void {
+    this.now += ms
+    for (const timer of [...this.timers].sort((a, b) => a.at - b.at)) {
+      if (timer.live && timer.at <= this.now) {
+        timer.live = false
+        timer.fn()
+      }
+    }
+    this.timers = this.timers.filter((t) => t.live)
+  }
+  get live(): number {
+    return this.timers.filter((t) => t.live).length
+  }
+}
+
+function setup(options: { focused?: boolean; enabled?: boolean; notifyOnTurnEnd?: boolean } = {}) {
+  const scheduler = new ManualScheduler()
+  const shown: { notification: NotificationIntent; click: () => void }[] = []
+  const badges: number[] = []
+  const focused: string[] = []
+  let isFocused = options.focused ?? false
+  const attention = new AttentionService({
+    output: { show: (notification, click) => shown.push({ notification, click }), setBadgeCount: (n) => badges.push(n) },
+    isWindowFocused: () => isFocused,
+    focusRequest: (id) => focused.push(id),
+    scheduler,
+    settings: { enabled: options.enabled ?? true, notifyOnTurnEnd: options.notifyOnTurnEnd ?? false },
+  })
+  return { attention, scheduler, shown, badges, focused, setFocused: (f: boolean) => (isFocused = f) }
+}
+
+const item = (n: number, agentName = 'Claude') => ({ requestId: `r${n}`, agentName, title: `Edit file ${n}` })
+
+describe('AttentionService', () => {
+  it('notifies at once for a request while unfocused, naming agent and title; click focuses it', () => {
+    const { attention, shown, focused } = setup()
+    attention.requestArrived(item(1))
+    expect(shown.map((s) => s.notification)).toEqual([{ title: 'Claude needs your approval', body: 'Edit file 1', requestId: 'r1' }])
+    shown[0]!.click()
+    expect(focused).toEqual(['r1'])
+  })
+
+  it('coalesces a burst within the window into one summary', () => {
+    const { attention, scheduler, shown } = setup()
+    attention.requestArrived(item(1))
+    scheduler.advance(500)
+    attention.requestArrived(item(2, 'Codex'))
+    attention.requestArrived(item(3))
+    expect(shown).toHaveLength(1)
+    scheduler.advance(1499)
+    expect(shown).toHaveLength(1)
+    scheduler.advance(1)
+    expect(shown).toHaveLength(2)
+    expect(shown[1]!.notification).toEqual({ title: '3 approvals waiting', body: 'Codex: Edit file 2\nClaude: Edit file 3', requestId: 'r2' })
+  })
+
+  it('drops held requests that were answered before the window closed', () => {
+    const { attention, scheduler, shown } = setup()
+    attention.requestArrived(item(1))
+    attention.requestArrived(item(2))
+    attention.requestResolved('r2')
+    scheduler.advance(2000)
+    expect(shown).toHaveLength(1)
+    expect(scheduler.live).toBe(0)
+  })
+
+  it('shows nothing while focused, but keeps the badge', () => {
+    const { attention, scheduler, shown, badges } = setup({ focused: true })
+    attention.requestArrived(item(1))
+    attention.requestArrived(item(2))
+    scheduler.advance(5000)
+    expect(shown).toEqual([])
+    expect(badges).toEqual([0, 1, 2])
+    attention.requestResolved('r1')
+    attention.requestResolved('r1')
+    expect(badges).toEqual([0, 1, 2, 1])
+  })
+
+  it('focusing the window drops the held summary', () => {
+    const { attention, scheduler, shown, setFocused } = setup()
+    attention.requestArrived(item(1))
+    attention.requestArrived(item(2))
+    setFocused(true)
+    attention.windowStateChanged({ focused: true })
+    scheduler.advance(5000)
+    expect(shown).toHaveLength(1)
+  })
+
+  it('the setting turns notifications off', () => {
+    const { attention, scheduler, shown, badges } = setup({ enabled: false })
+    attention.requestArrived(item(1))
+    scheduler.advance(5000)
+    expect(shown).toEqual([])
+    expect(badges.at(-1)).toBe(1)
+    attention.updateSettings({ enabled: true })
+    attention.requestArrived(item(2))
+    expect(shown).toHaveLength(1)
+  })
+
+  it('turn-ended notifications only with their setting and while unfocused', () => {
+    const off = setup()
+    off.attention.turnEnded({ sessionId: 's', agentName: 'Claude', sessionTitle: 'Fix bug', stopReason: 'end_turn' })
+    expect(off.shown).toEqual([])
+    const on = setup({ notifyOnTurnEnd: true })
+    on.attention.turnEnded({ sessionId: 's', agentName: 'Claude', sessionTitle: 'Fix bug', stopReason: 'end_turn' })
+    expect(on.shown.map((s) => s.notification)).toEqual([{ title: 'Claude finished', body: 'Fix bug' }])
+    on.setFocused(true)
+    on.attention.turnEnded({ sessionId: 's', agentName: 'Claude', stopReason: 'cancelled' })
+    expect(on.shown).toHaveLength(1)
+  })
+
+  it('dispose cancels the burst timer', () => {
+    const { attention, scheduler } = setup()
+    attention.requestArrived(item(1))
+    expect(scheduler.live).toBe(1)
+    attention.dispose()
+    expect(scheduler.live).toBe(0)
+  })
+})

@@ -1,0 +1,230 @@
+import { describe, expect, it } from 'vitest'
+import { PermissionBroker } from '../../../main/permissions/broker'
+import type { PermissionRequestView } from '../../../renderer/state/types'
+import { FakeConnection, MemoryRules, recordingSink, standardOptions } from './fakes'
+
+const CANCELLED = { outcome: { outcome: 'cancelled' } }
+
+function setup(options: { version?: 1 | 2; background?: unknown[] | null; rules?: MemoryRules } = {}) {
+  const { actions, sink } = recordingSink()
+  const audit: unknown[] = []
+  let background = options.background ?? null
+  const broker = new PermissionBroker({
+    sink,
+    sessions: {
+      getSession: (agentId, sessionId) => (agentId === 'agent-a' && ['A', 'B'].includes(sessionId) ? { cwd: '/proj' } : undefined),
+      lookupToolCall: (_s, id) => (id === 'known' ? { title: 'Stored title', toolKind: 'edit' } : undefined),
+      getBackground: () => background,
+    },
+    rules: options.rules,
+    audit: { append: (r) => audit.push(r) },
+    now: () => 1000,
+    newRuleId: () => 'rule-1',
+  })
+  const connection = new FakeConnection(options.version ?? 1)
+  const attachment = broker.attach(connection, { agentId: 'agent-a', agentName: 'Agent A', protocolVersion: options.version ?? 1 })
+  return { broker, connection, actions, audit, attachment, setBackground: (b: unknown[] | null) => (background = b) }
+}
+
+const v1Request = (sessionId: string, toolCallId = 'call-1', extra: Record<string, unknown> = {}) => ({
+  sessionId,
+  toolCall: { toolCallId, title: `Edit ${toolCallId}`, kind: 'edit', locations: [{ path: '/proj/a.ts' }], ...extra },
+  options: standardOptions,
+})
+
+describe('PermissionBroker', () => {
+  it('answers the person’s choice exactly once', async () => {
+    const { broker, connection, actions, audit } = setup()
+    const answer = connection.request(0, v1Request('A'))
+    const [pending] = broker.pending()
+    expect(pending).toMatchObject({ sessionId: 'A', title: 'Edit call-1', status: 'pending', agentName: 'Agent A', toolCallId: 'call-1' })
+    expect(broker.respond(pending!.requestId, 'allow')).toEqual({ ok: true, value: undefined })
+    expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
+    // A second answer is refused: nothing is sent twice.
+    expect(broker.respond(pending!.requestId, 'reject')).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(connection.answers).toHaveLength(1)
+    expect(broker.pending()).toEqual([])
+    expect(actions.map((a) => a.action.type)).toEqual(['permission_requested', 'permission_resolved'])
+    expect(actions[0]!.action).toMatchObject({ toolCallPatch: { toolCallId: 'call-1', title: 'Edit call-1' } })
+    expect(actions[1]!.action).toMatchObject({ status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once' } })
+    expect(audit).toEqual([expect.objectContaining({ by: 'person', outcome: 'selected', title: 'Edit call-1', option: { optionId: 'allow', name: 'Allow', kind: 'allow_once' } })])
+  })
+
+  it('refuses an option that was not offered and keeps waiting', async () => {
+    const { broker, connection } = setup()
+    const answer = connection.request(1, v1Request('A'))
+    const id = broker.pending()[0]!.requestId
+    expect(broker.respond(id, 'made-up')).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(broker.pending()).toHaveLength(1)
+    broker.respond(id, null)
+    expect(await answer).toEqual({ result: CANCELLED })
+  })
+
+  it('v1 cancel answers every pending request of the session cancelled, once, and leaves other sessions alone (F13)', async () => {
+    const { broker, connection, actions } = setup()
+    const a1 = connection.request(1, v1Request('A', 'c1'))
+    const a2 = connection.request(2, v1Request('A', 'c2'))
+    const a3 = connection.request(3, v1Request('A', 'c3'))
+    const b1 = connection.request(4, v1Request('B', 'c4'))
+    expect(broker.pending()).toHaveLength(4)
+    expect(broker.cancelSession('A')).toBe(3)
+    expect(await Promise.all([a1, a2, a3])).toEqual([{ result: CANCELLED }, { result: CANCELLED }, { result: CANCELLED }])
+    expect(broker.cancelSession('A')).toBe(0)
+    expect(broker.pending().map((p) => p.sessionId)).toEqual(['B'])
+    expect(connection.answers).toHaveLength(3)
+    const resolved = actions.filter((a) => a.action.type === 'permission_resolved')
+    expect(resolved).toHaveLength(3)
+    expect(resolved.every((a) => a.sessionId === 'A' && a.action.type === 'permission_resolved' && a.action.status === 'cancelled')).toBe(true)
+    broker.respond(broker.pending()[0]!.requestId, 'reject')
+    expect(await b1).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'reject' } } })
+  })
+
+  it('two requests about the same tool call are answered independently (G8)', async () => {
+    const { broker, connection } = setup()
+    const first = connection.request(7, v1Request('A', 'same'))
+    const second = connection.request('7', v1Request('A', 'same'))
+    const [p1, p2] = broker.pending()
+    expect(p1!.requestId).not.toBe(p2!.requestId)
+    broker.respond(p2!.requestId, 'reject')
+    broker.respond(p1!.requestId, 'allow')
+    expect(await first).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
+    expect(await second).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'reject' } } })
+  })
+
+  it('v2 cancel preempts only when no background work is reported (F14)', async () => {
+    const { broker, connection, setBackground } = setup({ version: 2, background: [{ type: 'tool_call', toolCallId: 'bg' }] })
+    const req = (id: number) => ({ sessionId: 'A', title: 'Approve?', subject: { type: 'tool_call', toolCall: { toolCallId: `t${id}` } }, options: standardOptions })
+    const foreground = connection.request(1, req(1))
+    expect(broker.cancelSession('A')).toBe(0)
+    expect(broker.pending()).toHaveLength(1)
+    // The agent cancels the request of the cancelled foreground work itself.
+    connection.cancelRequest(1)
+    expect(await foreground).toEqual({ result: CANCELLED })
+    setBackground([])
+    const other = connection.request(2, req(2))
+    expect(broker.cancelSession('A')).toBe(1)
+    expect(await other).toEqual({ result: CANCELLED })
+  })
+
+  it('$/cancel_request answers cancelled and marks it withdrawn by the agent (B17)', async () => {
+    const { broker, connection, actions } = setup()
+    const answer = connection.request(5, v1Request('A'))
+    connection.cancelRequest(5)
+    expect(await answer).toEqual({ result: CANCELLED })
+    expect(broker.pending()).toEqual([])
+    expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'cancelled', resolution: { by: 'agent-cancel' } })
+    connection.cancelRequest(99)
+    expect(connection.answers).toHaveLength(1)
+  })
+
+  it('agent death turns pending requests into gone and empties the inbox', async () => {
+    const { broker, connection, actions } = setup()
+    const changes: PermissionRequestView[][] = []
+    broker.onDidChangePending((list) => changes.push([...list]))
+    const answer = connection.request(1, v1Request('A'))
+    expect(changes.at(-1)).toHaveLength(1)
+    connection.close()
+    await answer
+    expect(broker.pending()).toEqual([])
+    expect(changes.at(-1)).toEqual([])
+    expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'gone', resolution: { by: 'agent-exit', note: 'The agent exited.' } })
+    // The handler is unregistered: a late request is not answered by us.
+    expect(connection.requestHandlers.size).toBe(0)
+  })
+
+  it('detach(agentId) makes requests gone with the reason', async () => {
+    const { broker, connection, actions } = setup()
+    const answer = connection.request(1, v1Request('A'))
+    broker.detach('agent-a', 'The agent crashed (exit code 1).')
+    await answer
+    expect(actions.at(-1)!.action).toMatchObject({ status: 'gone', resolution: { note: 'The agent crashed (exit code 1).' } })
+  })
+
+  it('unknown session → -32002 with data {sessionId} (G7)', async () => {
+    const { connection, actions } = setup()
+    expect(await connection.request(1, v1Request('nope'))).toEqual({ error: { code: -32002, message: 'Session not found: nope', data: { sessionId: 'nope' } } })
+    expect(actions).toEqual([])
+  })
+
+  it('malformed params → -32602', async () => {
+    const { connection } = setup()
+    expect((await connection.request(1, { sessionId: 'A', options: 'x' })).error?.code).toBe(-32602)
+  })
+
+  it('empty options are answered cancelled at once (G6)', async () => {
+    const { broker, connection, actions } = setup()
+    expect(await connection.request(1, { sessionId: 'A', title: 'Nothing to choose', options: [] })).toEqual({ result: CANCELLED })
+    expect(broker.pending()).toEqual([])
+    expect(actions.map((a) => a.action.type)).toEqual(['permission_requested', 'permission_resolved'])
+  })
+
+  it('choosing allow_always remembers a rule that answers the next match, not a near miss', async () => {
+    const rules = new MemoryRules()
+    const { broker, connection, actions } = setup({ rules })
+    const first = connection.request(1, v1Request('A', 'c1'))
+    broker.respond(broker.pending()[0]!.requestId, 'always')
+    await first
+    await Promise.resolve()
+    expect(rules.rules).toHaveLength(1)
+    expect(rules.rules[0]).toMatchObject({ agentId: 'agent-a', cwd: '/proj', toolKind: 'edit', decision: 'allow_always', paths: [{ type: 'exact', value: '/proj/a.ts' }] })
+
+    expect(await connection.request(2, v1Request('A', 'c2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'answered', resolution: { by: 'rule', optionKind: 'allow_always' } })
+    expect((actions.at(-1)!.action as { resolution: { note: string } }).resolution.note).toMatch(/^Allowed by rule/)
+
+    // Near miss: another file.
+    const near = connection.request(3, v1Request('A', 'c3', { locations: [{ path: '/proj/b.ts' }] }))
+    expect(broker.pending()).toHaveLength(1)
+    broker.respond(broker.pending()[0]!.requestId, 'reject')
+    expect(await near).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'reject' } } })
+
+    // Same facts but no allow_always offered: ask.
+    const noAlways = connection.request(4, { ...v1Request('A', 'c4'), options: standardOptions.filter((o) => o.kind !== 'allow_always') })
+    expect(broker.pending()).toHaveLength(1)
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await noAlways
+  })
+
+  it('auto-approve picks allow_once only, never unknown kinds or unknown subjects', async () => {
+    const { broker, connection, actions } = setup({ version: 2 })
+    broker.setAutoApprove('A', true)
+    expect(actions.at(-1)).toEqual({ sessionId: 'A', action: { type: 'set_auto_approve', value: true } })
+    const toolSubject = { type: 'tool_call', toolCall: { toolCallId: 't1' } }
+    expect(await connection.request(1, { sessionId: 'A', title: 'Edit?', subject: toolSubject, options: standardOptions })).toEqual({
+      result: { outcome: { outcome: 'selected', optionId: 'allow' } },
+    })
+    const unknownKinds = connection.request(2, {
+      sessionId: 'A',
+      title: 'Edit?',
+      subject: toolSubject,
+      options: [
+        { optionId: 'x', name: 'Allow', kind: 'allow' },
+        { optionId: 'y', name: 'Sandbox', kind: '_acme_sandbox' },
+      ],
+    })
+    const unknownSubject = connection.request(3, { sessionId: 'A', title: 'Socket?', subject: { type: '_acme_net', host: 'h' }, options: standardOptions })
+    expect(broker.pending()).toHaveLength(2)
+    // Other sessions are unaffected by A's switch.
+    const otherSession = connection.request(4, { sessionId: 'B', title: 'Edit?', subject: toolSubject, options: standardOptions })
+    expect(broker.pending()).toHaveLength(3)
+    broker.closeSession('A')
+    broker.closeSession('B')
+    expect(await Promise.all([unknownKinds, unknownSubject, otherSession])).toEqual([{ result: CANCELLED }, { result: CANCELLED }, { result: CANCELLED }])
+    expect(broker.isAutoApprove('A')).toBe(false)
+  })
+
+  it('uses the stored tool call title for an untitled v1 request', () => {
+    const { broker, connection } = setup()
+    void connection.request(1, { sessionId: 'A', toolCall: { toolCallId: 'known' }, options: standardOptions })
+    expect(broker.pending()[0]!.title).toBe('Stored title')
+    broker.dispose()
+  })
+
+  it('dispose answers what is pending and unregisters the handler', async () => {
+    const { broker, connection } = setup()
+    const answer = connection.request(1, v1Request('A'))
+    broker.dispose()
+    expect(await answer).toEqual({ result: CANCELLED })
+    expect(connection.requestHandlers.size).toBe(0)
+  })
+})

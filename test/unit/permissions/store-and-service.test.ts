@@ -1,0 +1,143 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createMemoryLogger } from '../../../main/base/log'
+import { AuditLog, auditFileName } from '../../../main/permissions/audit-log'
+import { RuleStore, RULES_FILE_NAME } from '../../../main/permissions/rule-store'
+import { createPermissionsService } from '../../../main/permissions/service'
+import type { PermissionRule } from '../../../main/permissions/rules'
+import { FakeConnection, recordingSink, standardOptions } from './fakes'
+
+let home: string
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'bosun-perm-'))
+})
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true })
+})
+
+const rule: PermissionRule = {
+  ruleId: 'r1',
+  agentId: 'a',
+  agentName: 'A',
+  cwd: '/proj',
+  toolKind: 'execute',
+  decision: 'allow_always',
+  command: { type: 'exact', value: 'npm test' },
+  paths: null,
+  label: 'Always allow execute `npm test` for A in /proj',
+  createdAt: 1,
+}
+
+describe('RuleStore', () => {
+  it('persists and reloads rules; revoke removes them', async () => {
+    const store = new RuleStore(home, createMemoryLogger())
+    expect(await store.load()).toEqual([])
+    const changes: number[] = []
+    store.onDidChange((list) => changes.push(list.length))
+    await store.add(rule)
+    const again = new RuleStore(home, createMemoryLogger())
+    expect(await again.load()).toEqual([rule])
+    expect(await again.revoke('r1')).toBe(true)
+    expect(await again.revoke('r1')).toBe(false)
+    expect(await new RuleStore(home, createMemoryLogger()).load()).toEqual([])
+    expect(changes).toEqual([1])
+  })
+
+  it('keeps a corrupt file aside and starts empty', async () => {
+    await writeFile(join(home, RULES_FILE_NAME), '{ not json')
+    const log = createMemoryLogger()
+    const store = new RuleStore(home, log)
+    expect(await store.load()).toEqual([])
+    const files = await readdir(home)
+    const aside = files.find((f) => f.startsWith(`${RULES_FILE_NAME}.corrupt-`))
+    expect(aside).toBeDefined()
+    expect(await readFile(join(home, aside!), 'utf8')).toBe('{ not json')
+    expect(log.lines.some((l) => l.includes('invalid'))).toBe(true)
+  })
+
+  it('drops invalid rules, keeps the valid ones and the original aside', async () => {
+    await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [rule, { ...rule, ruleId: 'r2', decision: 'allow_once' }, { ...rule, ruleId: 'r3', cwd: 'relative' }] }))
+    const store = new RuleStore(home, createMemoryLogger())
+    expect(await store.load()).toEqual([rule])
+    expect((await readdir(home)).some((f) => f.includes('.corrupt-'))).toBe(true)
+    expect(JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')).rules).toEqual([rule])
+  })
+})
+
+describe('AuditLog', () => {
+  it('appends JSONL per session without raw input, and never escapes the audit folder', async () => {
+    const audit = new AuditLog(home, createMemoryLogger())
+    audit.append({ at: 1, sessionId: '../../etc/x', agentId: 'a', requestId: 'q', by: 'person', outcome: 'selected', title: 'Run?', option: { optionId: 'o', name: 'Allow', kind: 'allow_once' } })
+    audit.append({ at: 2, sessionId: '../../etc/x', agentId: 'a', requestId: 'q2', by: 'cancel', outcome: 'cancelled', title: 'x'.repeat(1000) })
+    await audit.flush()
+    expect(auditFileName('../../etc/x')).not.toContain('/')
+    const [file] = await readdir(join(home, 'audit'))
+    const lines = (await readFile(join(home, 'audit', file!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatchObject({ by: 'person', title: 'Run?', option: { optionId: 'o' } })
+    expect(lines[1].title.length).toBeLessThanOrEqual(300)
+  })
+})
+
+describe('createPermissionsService', () => {
+  it('wires broker, rules, audit, attention and the call handlers', async () => {
+    const { sink } = recordingSink()
+    const emitted: { name: string; payload: unknown }[] = []
+    const service = await createPermissionsService({
+      home,
+      sink,
+      sessions: { getSession: () => ({ cwd: '/proj' }) },
+      events: { emit: (name, payload) => emitted.push({ name, payload }) },
+      isWindowFocused: () => false,
+      focusRequest: () => {},
+    })
+    const connection = new FakeConnection(1)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })
+    const answer = connection.request(1, { sessionId: 's', toolCall: { toolCallId: 'c', kind: 'execute', rawInput: { command: 'npm test' } }, options: standardOptions })
+    expect(emitted.filter((e) => e.name === 'notify')).toEqual([{ name: 'notify', payload: { title: 'Agent A needs your approval', body: 'Permission requested', requestId: expect.any(String) } }])
+    expect(emitted.filter((e) => e.name === 'badge').at(-1)).toEqual({ name: 'badge', payload: { count: 1 } })
+    const pending = await service.handlers.listPendingPermissions(undefined)
+    expect(pending.ok && pending.value).toHaveLength(1)
+    const requestId = pending.ok ? pending.value[0]!.requestId : ''
+    expect(await service.handlers.respondPermission({ requestId, optionId: 'always' })).toEqual({ ok: true, value: undefined })
+    expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    await service.rules.flush()
+    expect(emitted.filter((e) => e.name === 'badge').at(-1)).toEqual({ name: 'badge', payload: { count: 0 } })
+    const rules = await service.handlers.listRules(undefined)
+    expect(rules.ok && rules.value.map((r) => r.command)).toEqual([{ type: 'exact', value: 'npm test' }])
+    expect(emitted.some((e) => e.name === 'rulesChanged')).toBe(true)
+    expect(await service.handlers.revokeRule({ ruleId: rules.ok ? rules.value[0]!.ruleId : '' })).toEqual({ ok: true, value: undefined })
+    expect(await service.handlers.revokeRule({ ruleId: 'nope' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+
+    expect(await service.handlers.setNotificationSettings({ notifyOnTurnEnd: true })).toEqual({ ok: true, value: { enabled: true, notifyOnTurnEnd: true } })
+    expect(await service.handlers.getNotificationSettings(undefined)).toEqual({ ok: true, value: { enabled: true, notifyOnTurnEnd: true } })
+    await service.audit.flush()
+    expect((await readdir(join(home, 'audit'))).length).toBe(1)
+    service.dispose()
+    // Settings survive a restart.
+    const again = await createPermissionsService({ home, sink, sessions: { getSession: () => undefined }, focusRequest: () => {} })
+    expect(again.attention.settings).toEqual({ enabled: true, notifyOnTurnEnd: true })
+    again.dispose()
+  })
+
+  it('without isWindowFocused, the reported window state decides', async () => {
+    const emitted: string[] = []
+    const service = await createPermissionsService({
+      home,
+      sink: () => {},
+      sessions: { getSession: () => ({ cwd: '/proj' }) },
+      events: { emit: (name) => emitted.push(name) },
+      focusRequest: () => {},
+    })
+    const connection = new FakeConnection(1)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'A', protocolVersion: 1 })
+    void connection.request(1, { sessionId: 's', toolCall: { toolCallId: 'c' }, options: standardOptions })
+    expect(emitted).not.toContain('notify')
+    await service.handlers.reportWindowState({ focused: false, visible: true })
+    void connection.request(2, { sessionId: 's', toolCall: { toolCallId: 'd' }, options: standardOptions })
+    expect(emitted).toContain('notify')
+    service.dispose()
+  })
+})
