@@ -1,0 +1,178 @@
+import { promises as fs } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { once } from '../../../main/base/event'
+import { AgentDefinitionStore, type AgentDefinition } from '../../../main/config/agent-definitions'
+
+const claude: AgentDefinition = {
+  id: 'claude-abc123',
+  name: 'Claude',
+  command: 'npx',
+  args: ['-y', '@zed-industries/claude-agent-acp'],
+  env: { CLAUDE_LOG: 'debug' },
+  secretEnv: ['ANTHROPIC_API_KEY'],
+  defaultCwd: '/tmp',
+  protocolVersion: 2,
+  defaultMode: 'plan',
+  defaultConfigOptions: { model: 'opus', thinking: true },
+  presetId: 'claude',
+}
+const echo: AgentDefinition = { id: 'echo-1', name: 'Echo', command: '/bin/echo', args: [], env: {}, secretEnv: [] }
+
+let home: string
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'bosun-defs-'))
+})
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await rm(home, { recursive: true, force: true })
+})
+
+const stamp = () => new Date('2026-01-02T03:04:05.678Z')
+const fileText = () => readFile(join(home, 'agents.json'), 'utf8')
+const backups = async () => (await readdir(home)).filter((f) => f.startsWith('agents.json.corrupt-'))
+
+describe('AgentDefinitionStore', () => {
+  it('starts empty when there is no file', async () => {
+    const store = new AgentDefinitionStore({ home })
+    expect(await store.load()).toEqual({ status: 'missing' })
+    expect(store.list()).toEqual([])
+  })
+
+  it('round-trips definitions through agents.json', async () => {
+    const store = new AgentDefinitionStore({ home })
+    await store.load()
+    expect(await store.save(claude)).toEqual({ ok: true, value: claude })
+    expect(await store.save(echo)).toMatchObject({ ok: true })
+    const onDisk = JSON.parse(await fileText())
+    expect(onDisk).toEqual({ version: 1, agents: [claude, echo] })
+
+    const again = new AgentDefinitionStore({ home })
+    expect(await again.load()).toEqual({ status: 'ok' })
+    expect(again.list()).toEqual([claude, echo])
+    expect(again.get('echo-1')).toEqual(echo)
+    expect(again.get('nope')).toBeUndefined()
+  })
+
+  it('updates in place and keeps fields a newer Bosun wrote', async () => {
+    await writeFile(
+      join(home, 'agents.json'),
+      JSON.stringify({ version: 1, theme: 'dark', agents: [{ ...echo, futureField: { x: 1 } }] }),
+    )
+    const store = new AgentDefinitionStore({ home })
+    expect(await store.load()).toEqual({ status: 'ok' })
+    const saved = await store.save({ ...echo, name: 'Echo 2' })
+    expect(saved).toMatchObject({ ok: true, value: { name: 'Echo 2', futureField: { x: 1 } } })
+    const onDisk = JSON.parse(await fileText())
+    expect(onDisk.theme).toBe('dark')
+    expect(onDisk.agents).toEqual([{ ...echo, name: 'Echo 2', futureField: { x: 1 } }])
+  })
+
+  it('returns validation errors as values and writes nothing', async () => {
+    const store = new AgentDefinitionStore({ home })
+    await store.load()
+    const bad = await store.save({ ...echo, name: '  ', env: { 'BAD-NAME': 'x' } })
+    expect(bad.ok).toBe(false)
+    if (!bad.ok) {
+      expect(bad.error.kind).toBe('invalid-argument')
+      expect(Object.keys(bad.error.data as object)).toEqual(expect.arrayContaining(['name', 'env.BAD-NAME']))
+    }
+    await store.save(echo)
+    const dup = await store.save({ ...claude, name: 'echo' })
+    expect(dup).toMatchObject({ ok: false, error: { kind: 'invalid-argument', data: { name: expect.any(String) } } })
+    expect(store.list()).toEqual([echo])
+  })
+
+  it('fires onDidChange on save and remove, and removes the secrets with the agent', async () => {
+    const deleteSecrets = vi.fn(async () => undefined)
+    const store = new AgentDefinitionStore({ home, deleteSecrets })
+    await store.load()
+    const saved = once(store.onDidChange)
+    await store.save(echo)
+    expect(await saved).toMatchObject({ changedId: 'echo-1', definitions: [echo] })
+    const removed = once(store.onDidChange)
+    expect(await store.remove('echo-1')).toEqual({ ok: true, value: undefined })
+    expect(await removed).toMatchObject({ changedId: 'echo-1', removed: true, definitions: [] })
+    expect(deleteSecrets).toHaveBeenCalledWith('echo-1')
+    expect(await store.remove('echo-1')).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(JSON.parse(await fileText()).agents).toEqual([])
+  })
+
+  it('keeps the old file when a write crashes before the rename', async () => {
+    const store = new AgentDefinitionStore({ home })
+    await store.load()
+    await store.save(echo)
+    const before = await fileText()
+    vi.spyOn(fs, 'rename').mockRejectedValueOnce(Object.assign(new Error('simulated crash'), { code: 'EIO' }))
+    const result = await store.save(claude)
+    expect(result).toMatchObject({ ok: false, error: { kind: 'io-error', message: expect.stringContaining('simulated crash') } })
+    expect(await fileText()).toBe(before)
+    expect(store.list()).toEqual([echo])
+    // No temp file left behind.
+    expect((await readdir(home)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('keeps a corrupt file aside, reports it, and only replaces it after the backup exists', async () => {
+    const garbage = '{ "version": 1, "agents": [ {"id": '
+    await writeFile(join(home, 'agents.json'), garbage)
+    const store = new AgentDefinitionStore({ home, now: stamp })
+    const report = await store.load()
+    expect(report).toMatchObject({ status: 'corrupt', message: expect.stringContaining('not valid JSON') })
+    expect(store.list()).toEqual([])
+    const backupPath = report.status === 'corrupt' ? report.backupPath : null
+    expect(backupPath).toBe(join(home, 'agents.json.corrupt-2026-01-02T03-04-05-678Z'))
+    expect(await readFile(backupPath!, 'utf8')).toBe(garbage)
+    // Loading alone does not touch the original.
+    expect(await fileText()).toBe(garbage)
+
+    expect(await store.save(echo)).toMatchObject({ ok: true })
+    expect(JSON.parse(await fileText()).agents).toEqual([echo])
+    expect(await readFile(backupPath!, 'utf8')).toBe(garbage)
+
+    // A second corrupt load with the same clock does not overwrite the first backup.
+    await writeFile(join(home, 'agents.json'), 'nonsense')
+    const second = await new AgentDefinitionStore({ home, now: stamp }).load()
+    expect(second).toMatchObject({ status: 'corrupt', backupPath: `${backupPath}-1` })
+    expect(await backups()).toHaveLength(2)
+  })
+
+  it('refuses to overwrite an unreadable file it could not back up', async () => {
+    await writeFile(join(home, 'agents.json'), '[]')
+    const copy = vi.spyOn(fs, 'copyFile').mockRejectedValue(Object.assign(new Error('disk full'), { code: 'ENOSPC' }))
+    const store = new AgentDefinitionStore({ home })
+    expect(await store.load()).toMatchObject({ status: 'corrupt', backupPath: null })
+    expect(await store.save(echo)).toMatchObject({ ok: false, error: { kind: 'io-error' } })
+    expect(await fileText()).toBe('[]')
+    copy.mockRestore()
+    expect(await store.save(echo)).toMatchObject({ ok: true })
+    expect(await backups()).toHaveLength(1)
+  })
+
+  it('reports a file from a newer version instead of reading it as this one', async () => {
+    await writeFile(join(home, 'agents.json'), JSON.stringify({ version: 2, agents: [] }))
+    const store = new AgentDefinitionStore({ home })
+    expect(await store.load()).toMatchObject({ status: 'corrupt', message: expect.stringContaining('version 2') })
+    expect(await backups()).toHaveLength(1)
+  })
+
+  it('loads the valid entries of a partly invalid file and keeps the original aside', async () => {
+    const text = JSON.stringify({ version: 1, agents: [echo, { id: 'x', name: '' }, { ...echo, name: 'Dup' }] })
+    await writeFile(join(home, 'agents.json'), text)
+    const store = new AgentDefinitionStore({ home })
+    const report = await store.load()
+    expect(report).toMatchObject({ status: 'partial', skipped: 2, message: expect.stringContaining('duplicate id echo-1') })
+    expect(store.list()).toEqual([echo])
+    const [backup] = await backups()
+    expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
+  })
+
+  it('makes readable unique ids from names', async () => {
+    const store = new AgentDefinitionStore({ home })
+    await store.load()
+    const id = store.newId('Claude Code (work)!')
+    expect(id).toMatch(/^claude-code-work-[0-9a-f]{6}$/)
+    expect(store.newId('!!!')).toMatch(/^agent-[0-9a-f]{6}$/)
+  })
+})
