@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import type { EventSink } from '../../../preload/contract'
 import { agentsCalls, type AgentDraft } from '../../../preload/contract/agents'
 import { createAgentConfigService, type AgentConfigService } from '../../../main/config/agent-config-service'
@@ -40,16 +41,16 @@ async function make(secretStore = createMemorySecretStore(), events?: EventSink)
 }
 
 /** Every handler answer must match the contract's strict output schema. */
-function parsed<N extends keyof typeof agentsCalls>(name: N, result: { ok: boolean; value?: unknown }) {
+function parsed<N extends keyof typeof agentsCalls>(name: N, result: { ok: boolean; value?: unknown }): z.output<(typeof agentsCalls)[N]['output']> {
   expect(result.ok).toBe(true)
-  return agentsCalls[name].output.parse(result.value)
+  return agentsCalls[name].output.parse(result.value) as z.output<(typeof agentsCalls)[N]['output']>
 }
 
 describe('createAgentConfigService', () => {
   it('saves a draft with a secret and shows only that it is set', async () => {
     const { h, secretStore, service } = await make()
     const saved = await h.saveAgentDefinition({ draft: draft(), secrets: { API_KEY: 'canary-A-7f3e' } })
-    const { agent } = parsed('saveAgentDefinition', saved) as { agent: { id: string } }
+    const { agent } = parsed('saveAgentDefinition', saved)
     expect(agent).toMatchObject({ name: 'A', args: ['--acp'], argsText: '--acp', env: { PLAIN: 'p' }, secretEnv: ['API_KEY'], secretsSet: { API_KEY: true } })
     expect(secretStore.entries.get(`${agent.id}:API_KEY`)).toBe('canary-A-7f3e')
     expect(JSON.stringify(saved)).not.toContain('canary-A-7f3e')
