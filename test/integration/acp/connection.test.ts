@@ -1,0 +1,232 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { once } from '../../../main/base/event'
+import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
+import { HandlerError } from '../../../main/acp/types'
+import { killAll, startAgent, textPrompt } from './harness'
+
+afterEach(async () => {
+  await killAll()
+})
+
+describe.each([
+  { name: 'v1', v2: false },
+  { name: 'v2', v2: true },
+])('ACP connection against the scripted $name agent', ({ v2 }) => {
+  const version = v2 ? 2 : 1
+
+  it('runs a full turn: initialize → new → prompt → updates → stopReason', async () => {
+    const agent = startAgent('basic', { v2 })
+    const handshake = await agent.connection.initialize()
+    expect(handshake.protocolVersion).toBe(version)
+    expect(handshake.offeredVersion).toBe(2)
+    expect(handshake.agentInfo).toEqual({ name: 'scripted', title: 'Scripted agent', version: '1.0.0' })
+    const session = await agent.connection.newSession({ cwd: '/tmp' })
+    expect(session.sessionId).toBe('sess-1')
+    const outcome = await agent.connection.prompt(session.sessionId, textPrompt('hello'))
+    expect(outcome.stopReason).toBe('end_turn')
+    const kinds = agent.updates.map((u) => u.update.sessionUpdate).filter((kind) => kind !== 'state_update' && kind !== 'user_message')
+    if (v2) {
+      expect(kinds).toEqual(['agent_thought_chunk', 'agent_message_chunk', 'agent_message_chunk', 'agent_message_chunk', 'plan_update', 'tool_call_update', 'tool_call_update', 'agent_message_chunk'])
+      expect(outcome.userMessageId).toMatch(/^user-/)
+    } else {
+      expect(kinds).toEqual(['available_commands_update', 'agent_thought_chunk', 'agent_message_chunk', 'agent_message_chunk', 'agent_message_chunk', 'plan', 'tool_call', 'tool_call_update', 'agent_message_chunk'])
+    }
+    expect(agent.texts()).toEqual(['', 'Hello', ', world', 'Done.'])
+    // The turn's updates all arrived before prompt() resolved.
+    const second = await agent.connection.prompt(session.sessionId, textPrompt('refuse'))
+    expect(second.stopReason).toBe('refusal')
+    expect(agent.problems).toEqual([])
+  })
+
+  it('cancels mid-turn: stopReason cancelled', async () => {
+    const agent = startAgent('basic', { v2 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    const working = once(agent.connection.onDidReceiveUpdate, (u) => u.update.sessionUpdate === 'agent_message_chunk')
+    const turn = agent.connection.prompt(sessionId, textPrompt('slow'))
+    await working
+    agent.connection.cancel(sessionId)
+    expect((await turn).stopReason).toBe('cancelled')
+    // The connection is still usable afterwards.
+    expect((await agent.connection.prompt(sessionId, textPrompt('refuse'))).stopReason).toBe('refusal')
+  })
+
+  it('rejects the pending prompt with AgentExitedError when the agent crashes mid-turn', async () => {
+    const agent = startAgent('basic', { v2 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    const closed = once(agent.connection.onDidClose)
+    const error = await agent.connection.prompt(sessionId, textPrompt('crash')).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(AgentExitedError)
+    expect((error as AgentExitedError).exitCode).toBe(3)
+    expect((error as AgentExitedError).failure.stderrTail).toContain('fatal: out of cheese')
+    await closed
+    await expect(agent.connection.newSession({ cwd: '/tmp' })).rejects.toBeInstanceOf(AgentExitedError)
+  })
+
+  it('survives garbage, escape-prefixed and oversized lines, reports them, and the next turn works', async () => {
+    const agent = startAgent('wire', { v2, maxMessageBytes: 512 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    expect((await agent.connection.prompt(sessionId, textPrompt('garbage'))).stopReason).toBe('end_turn')
+    expect(agent.problems.map((p) => p.kind)).toEqual(['non-json-line', 'oversized-line', 'invalid-message'])
+    expect(agent.problems[0]!.preview).toBe('Welcome to devshell!')
+    expect(agent.texts()).toEqual(['after escape', 'still alive'])
+    expect((await agent.connection.prompt(sessionId, textPrompt('next'))).stopReason).toBe('end_turn')
+    expect(agent.texts()).toEqual(['after escape', 'still alive', 'echo: next'])
+  })
+
+  it('answers an unknown agent method with -32601', async () => {
+    const agent = startAgent('wire', { v2 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('unknown-method'))
+    const reply = JSON.parse(agent.texts()[0]!.replace('raw reply: ', ''))
+    expect(reply).toMatchObject({ jsonrpc: '2.0', id: 'u1', error: { code: -32601 } })
+  })
+
+  it('echoes request ids with their JSON type ("abc", "7" and 7)', async () => {
+    const agent = startAgent('wire', { v2 })
+    agent.connection.handlers.registerRequest('_bosun/echo', (params, context) => ({ params, id: context.requestId }))
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('string-id'))
+    const replies = agent.texts().map((t) => JSON.parse(t.replace('raw reply: ', '')))
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: 'abc', result: { params: { n: 1 }, id: 'abc' } },
+      { jsonrpc: '2.0', id: '7', result: { params: { n: 2 }, id: '7' } },
+      { jsonrpc: '2.0', id: 7, result: { params: { n: 3 }, id: 7 } },
+    ])
+  })
+
+  it('answers a batch with exactly one -32600 (id null) and does not process its entries', async () => {
+    const agent = startAgent('wire', { v2 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('batch'))
+    expect(agent.texts()).toHaveLength(1)
+    expect(JSON.parse(agent.texts()[0]!.replace('raw reply: ', ''))).toMatchObject({ id: null, error: { code: -32600, message: 'JSON-RPC batches are not supported' } })
+    expect(agent.stderr().match(/RAW-REPLY/g)).toHaveLength(1)
+    expect(agent.problems.map((p) => p.kind)).toEqual(['batch-rejected'])
+  })
+
+  it('answers a non-object JSON value (42) with -32600', async () => {
+    const agent = startAgent('wire', { v2 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('not-object'))
+    expect(JSON.parse(agent.texts()[0]!.replace('raw reply: ', ''))).toMatchObject({ id: null, error: { code: -32600 } })
+  })
+
+  it('aborts a handler on $/cancel_request and sends its one answer; unknown ids are ignored', async () => {
+    const agent = startAgent('wire', { v2 })
+    agent.connection.handlers.registerRequest(
+      '_bosun/wait',
+      (_params, context) =>
+        new Promise((resolve) => context.signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }))),
+    )
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('cancel-request'))
+    expect(agent.texts()).toEqual([`raw reply: {"jsonrpc":"2.0","id":"perm-x","result":{"outcome":{"outcome":"cancelled"}}}`, 'after cancel'])
+    expect(agent.stderr().match(/RAW-REPLY/g)).toHaveLength(1)
+  })
+
+  it('maps a HandlerError to its code and any other throw to -32603', async () => {
+    const agent = startAgent('wire', { v2 })
+    agent.connection.handlers.registerRequest('_bosun/throw', () => {
+      throw new Error('bug in handler')
+    })
+    agent.connection.handlers.registerRequest('_bosun/invalid', () => {
+      throw new HandlerError(-32602, 'path is required')
+    })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('throwing-handler'))
+    const replies = agent.texts().map((t) => JSON.parse(t.replace('raw reply: ', '')))
+    expect(replies[0]).toMatchObject({ id: 1, error: { code: -32603 } })
+    expect(replies[1]).toMatchObject({ id: 2, error: { code: -32602, message: 'path is required' } })
+    expect(agent.problems.map((p) => p.kind)).toEqual(['handler-crashed'])
+  })
+
+  it('routes session/request_permission to the registered handler and the agent sees the outcome', async () => {
+    const agent = startAgent('wire', { v2 })
+    const seen: unknown[] = []
+    agent.connection.handlers.registerRequest('session/request_permission', (params, context) => {
+      seen.push({ params, version: context.protocolVersion })
+      return { outcome: { outcome: 'selected', optionId: 'allow' } }
+    })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt(v2 ? 'permission-v2' : 'permission-v1'))
+    expect(seen).toHaveLength(1)
+    expect(seen[0]).toMatchObject({ version, params: { sessionId } })
+    const [report, done] = agent.texts()
+    expect(JSON.parse(report!.replace('permission outcome: ', ''))).toEqual({ outcome: 'selected', optionId: 'allow' })
+    expect(done).toBe('done')
+  })
+
+  it('authenticates after -32000 and then creates the session', async () => {
+    const agent = startAgent(v2 ? 'auth-v2' : 'auth-v1', { v2 })
+    const handshake = await agent.connection.initialize()
+    expect(handshake.authMethods.map((m) => [m.id, m.type])).toEqual(
+      v2 ? [['login', 'agent'], ['term', 'terminal'], ['odd', '_acme']] : [['login', 'agent'], ['term', 'terminal']],
+    )
+    expect(handshake.authMethods[1]!.env).toEqual({ X: '1' })
+    expect(handshake.authMethods[1]!.args).toEqual(['--login'])
+    expect(handshake.capabilities.prompt.image).toBe(true)
+    expect(handshake.capabilities.logout).toBe(true)
+    const error = await agent.connection.newSession({ cwd: '/tmp' }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcError)
+    expect((error as RpcError).code).toBe(-32000)
+    expect((error as RpcError).kind).toBe('auth-required')
+    await agent.connection.authenticate('login')
+    expect((await agent.connection.newSession({ cwd: '/tmp' })).sessionId).toBe('sess-1')
+    await agent.connection.logout()
+  })
+})
+
+describe('version negotiation', () => {
+  it('a v1 agent answers 1 to our v2 offer: v1 surface, offeredVersion 2', async () => {
+    const agent = startAgent('basic')
+    const handshake = await agent.connection.initialize()
+    expect(handshake).toMatchObject({ protocolVersion: 1, offeredVersion: 2 })
+    expect(agent.stderr()).toContain('"protocolVersion":2')
+  })
+
+  it('offers 1 when asked to (the host restarted the agent after a 1 answer)', async () => {
+    const agent = startAgent('basic')
+    const handshake = await agent.connection.initialize({ preferredVersion: 1 })
+    expect(handshake).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
+    expect(agent.stderr()).toContain('"clientInfo":{"name":"bosun-test","version":"0.0.0"}')
+    // v1 session/new always carries mcpServers.
+    await agent.connection.newSession({ cwd: '/tmp' })
+    expect(agent.stderr()).toContain('SESSION-NEW {"cwd":"/tmp","mcpServers":[]}')
+  })
+
+  it('an agent that rejects 2 with -32600 is retried with 1 on the same connection', async () => {
+    const agent = startAgent('reject-v2')
+    const handshake = await agent.connection.initialize()
+    expect(handshake).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
+    expect((await agent.connection.newSession({ cwd: '/tmp' })).sessionId).toBe('sess-1')
+  })
+
+  it('an agent answering 3 is refused with a clear error', async () => {
+    const agent = startAgent('answer-3')
+    const error = await agent.connection.initialize().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BosunError)
+    expect((error as BosunError).kind).toBe('unsupported-protocol-version')
+    expect((error as BosunError).message).toMatch(/version 3/)
+    expect(agent.connection.handshake).toBeUndefined()
+  })
+
+  it('a v2 agent refuses an offer of 1 with -32022', async () => {
+    const agent = startAgent('basic', { v2: true })
+    const error = await agent.connection.initialize({ preferredVersion: 1 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcError)
+    expect((error as RpcError).code).toBe(-32022)
+  })
+})

@@ -1,0 +1,73 @@
+/**
+ * Spawns the scripted agent as a real child over stdio and wires an AcpClientConnection to it, with
+ * the minimal exit wiring the supervisor does for real: the child's exit closes the connection with
+ * an AgentExitedError carrying the stderr tail. `killAll()` in afterEach leaves no orphans.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { AgentExitedError } from '../../../main/base/errors'
+import { createAcpConnection } from '../../../main/acp/connection'
+import type { AcpClientConnection, SessionUpdateNotification, TransportProblem } from '../../../main/acp/types'
+import { scriptedAgentCommand } from '../../agents/command'
+
+export interface AgentUnderTest {
+  child: ChildProcessWithoutNullStreams
+  connection: AcpClientConnection
+  updates: SessionUpdateNotification[]
+  problems: TransportProblem[]
+  stderr: () => string
+  exited: Promise<{ code: number | null; signal: string | null }>
+  /** Texts of agent_message_chunk updates, in order. */
+  texts: () => string[]
+}
+
+const children = new Set<ChildProcessWithoutNullStreams>()
+
+export function startAgent(scenario: string, options: { v2?: boolean; maxMessageBytes?: number } = {}): AgentUnderTest {
+  const { command, args } = scriptedAgentCommand(scenario, { v2: options.v2 })
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  children.add(child)
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  const connection = createAcpConnection({
+    input: child.stdout,
+    output: child.stdin,
+    maxMessageBytes: options.maxMessageBytes,
+    clientInfo: { name: 'bosun-test', version: '0.0.0' },
+    elicitation: { form: true, url: true },
+  })
+  // EPIPE after the agent died is expected in crash tests.
+  child.stdin.on('error', () => {})
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      children.delete(child)
+      connection.close(new AgentExitedError(`The agent exited (code ${code})`, code, signal, stderr.slice(-2000)))
+      resolve({ code, signal })
+    })
+  })
+  const updates: SessionUpdateNotification[] = []
+  const problems: TransportProblem[] = []
+  connection.onDidReceiveUpdate((update) => updates.push(update))
+  connection.onDidReportProblem((problem) => problems.push(problem))
+  const texts = () =>
+    updates
+      .filter((u) => u.update.sessionUpdate === 'agent_message_chunk')
+      .map((u) => (u.update.content as { text?: string } | undefined)?.text ?? '')
+  return { child, connection, updates, problems, stderr: () => stderr, exited, texts }
+}
+
+export async function killAll(): Promise<void> {
+  const waits = [...children].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGKILL')
+      }),
+  )
+  await Promise.all(waits)
+  children.clear()
+}
+
+export const textPrompt = (text: string) => [{ type: 'text', text }]
