@@ -3,9 +3,9 @@
  * with no Node; the app only from `bosun://app`; no navigation, no new windows, no webviews, no downloads,
  * no permissions; a crashed renderer is reloaded and rehydrates from main.
  */
-import { BrowserWindow, session as electronSession, type Session, type WebContents } from 'electron'
+import { BrowserWindow, protocol, session as electronSession, type Session, type WebContents } from 'electron'
 import type { Logger } from '../base/log'
-import { APP_ENTRY_URL, handleAppProtocol, isAppUrl } from './protocol'
+import { APP_ENTRY_URL, APP_SCHEME, handleAppProtocol, isAppUrl } from './protocol'
 
 export interface MainWindowOptions {
   /** The built preload, `out/preload/index.cjs`. */
@@ -35,8 +35,12 @@ export function secureWebPreferences(preloadPath: string): Electron.WebPreferenc
   }
 }
 
+const hardened = new WeakSet<Session>()
+
 /** Denies every permission request and check (camera, notifications, openExternal, …). */
 export function denyAllPermissions(session: Session, log: Logger): void {
+  if (hardened.has(session)) return
+  hardened.add(session)
   session.setPermissionRequestHandler((_contents, permission, callback) => {
     log.warn(`denied permission request: ${permission}`)
     callback(false)
@@ -69,7 +73,8 @@ const MAX_RELOADS_PER_MINUTE = 3
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const { log } = options
   const now = options.now ?? Date.now
-  handleAppProtocolOnce(options.rendererDir)
+  // `protocol.handle` throws for a scheme handled twice (macOS re-creates the window after the last one closed).
+  if (!protocol.isProtocolHandled(APP_SCHEME)) handleAppProtocol(options.rendererDir)
   denyAllPermissions(electronSession.defaultSession, log)
 
   const window = new BrowserWindow({
@@ -98,14 +103,6 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
 
   void window.loadURL(APP_ENTRY_URL).catch((error: unknown) => log.error('could not load the app', error))
   return window
-}
-
-let protocolHandled = false
-/** `protocol.handle` throws when a scheme is handled twice (a re-created window on macOS). */
-function handleAppProtocolOnce(rendererDir: string): void {
-  if (protocolHandled) return
-  protocolHandled = true
-  handleAppProtocol(rendererDir)
 }
 
 /** Brings the window to the front (second instance, notification click). */

@@ -1,0 +1,299 @@
+/**
+ * A small stand-in for the `electron` module, enough for the shell and preload to run under vitest:
+ *
+ *   vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
+ *
+ * Everything records what it was asked to do in {@link fake}; `fake.reset()` starts a test from scratch.
+ */
+
+type Listener = (...args: any[]) => unknown // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export class FakeEmitter {
+  private readonly listeners = new Map<string, Listener[]>()
+  on(name: string, listener: Listener): this {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener])
+    return this
+  }
+  once(name: string, listener: Listener): this {
+    const wrapped: Listener = (...args) => {
+      this.off(name, wrapped)
+      return listener(...args)
+    }
+    return this.on(name, wrapped)
+  }
+  off(name: string, listener: Listener): this {
+    this.listeners.set(name, (this.listeners.get(name) ?? []).filter((l) => l !== listener))
+    return this
+  }
+  removeListener(name: string, listener: Listener): this {
+    return this.off(name, listener)
+  }
+  emit(name: string, ...args: unknown[]): boolean {
+    const list = this.listeners.get(name) ?? []
+    for (const listener of list) listener(...args)
+    return list.length > 0
+  }
+  listenerCount(name: string): number {
+    return (this.listeners.get(name) ?? []).length
+  }
+}
+
+/** An Electron-style event whose default can be prevented. */
+export function fakeEvent(extra: Record<string, unknown> = {}): { defaultPrevented: boolean; preventDefault(): void } & Record<string, unknown> {
+  const event = {
+    ...extra,
+    defaultPrevented: false,
+    preventDefault() {
+      event.defaultPrevented = true
+    },
+  }
+  return event
+}
+
+export class FakeFrame {
+  constructor(
+    public url: string,
+    public parent: FakeFrame | null = null,
+  ) {}
+}
+
+export class FakeSession extends FakeEmitter {
+  permissionRequestHandler: Listener | null = null
+  permissionCheckHandler: Listener | null = null
+  devicePermissionHandler: Listener | null = null
+  setPermissionRequestHandler(handler: Listener | null) {
+    this.permissionRequestHandler = handler
+  }
+  setPermissionCheckHandler(handler: Listener | null) {
+    this.permissionCheckHandler = handler
+  }
+  setDevicePermissionHandler(handler: Listener | null) {
+    this.devicePermissionHandler = handler
+  }
+}
+
+let nextContentsId = 1
+
+export class FakeWebContents extends FakeEmitter {
+  readonly id = nextContentsId++
+  mainFrame = new FakeFrame('bosun://app/index.html')
+  windowOpenHandler: Listener | null = null
+  readonly sent: { channel: string; args: unknown[] }[] = []
+  reloads = 0
+  destroyed = false
+  session = fake.defaultSession
+  setWindowOpenHandler(handler: Listener) {
+    this.windowOpenHandler = handler
+  }
+  send(channel: string, ...args: unknown[]) {
+    if (this.destroyed) throw new Error('Object has been destroyed')
+    this.sent.push({ channel, args })
+  }
+  isDestroyed() {
+    return this.destroyed
+  }
+  reload() {
+    this.reloads++
+  }
+}
+
+export class FakeBrowserWindow extends FakeEmitter {
+  readonly webContents = new FakeWebContents()
+  loadedUrl: string | undefined
+  destroyed = false
+  focused = true
+  minimized = false
+  visible = true
+  focusCalls = 0
+  constructor(readonly options: Record<string, unknown>) {
+    super()
+    fake.windows.push(this)
+  }
+  loadURL(url: string) {
+    this.loadedUrl = url
+    return Promise.resolve()
+  }
+  isDestroyed() {
+    return this.destroyed
+  }
+  isFocused() {
+    return this.focused
+  }
+  isMinimized() {
+    return this.minimized
+  }
+  isVisible() {
+    return this.visible
+  }
+  restore() {
+    this.minimized = false
+  }
+  show() {
+    this.visible = true
+  }
+  focus() {
+    this.focusCalls++
+    this.focused = true
+  }
+  destroy() {
+    this.destroyed = true
+    this.webContents.destroyed = true
+    this.emit('closed')
+  }
+}
+
+export class FakeNotification extends FakeEmitter {
+  shown = false
+  closed = false
+  constructor(readonly options: { title: string; body: string }) {
+    super()
+    fake.notifications.push(this)
+  }
+  static isSupported() {
+    return true
+  }
+  show() {
+    this.shown = true
+  }
+  close() {
+    this.closed = true
+    this.emit('close')
+  }
+}
+
+class FakeApp extends FakeEmitter {
+  quitCalls = 0
+  quitted = false
+  badgeCount = 0
+  isPackaged = false
+  requestSingleInstanceLock() {
+    return fake.singleInstanceLock
+  }
+  whenReady() {
+    return Promise.resolve()
+  }
+  getAppPath() {
+    return fake.appPath
+  }
+  getPath(name: string) {
+    return `${fake.userData}${name === 'userData' ? '' : '/' + name}`
+  }
+  getVersion() {
+    return '0.1.0-test'
+  }
+  setBadgeCount(count: number) {
+    this.badgeCount = count
+    return true
+  }
+  /** Like Electron: emits `before-quit`, and quits unless a listener prevented it. */
+  quit() {
+    this.quitCalls++
+    const event = fakeEvent()
+    this.emit('before-quit', event)
+    if (!event.defaultPrevented) this.quitted = true
+  }
+  exit() {
+    this.quitted = true
+  }
+}
+
+type InvokeHandler = (event: unknown, ...args: unknown[]) => unknown
+
+export const fake = {
+  singleInstanceLock: true,
+  appPath: '/fake/app',
+  userData: '/fake/userData',
+  windows: [] as FakeBrowserWindow[],
+  notifications: [] as FakeNotification[],
+  openedExternally: [] as string[],
+  privilegedSchemes: [] as unknown[],
+  protocolHandlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
+  ipcHandlers: new Map<string, InvokeHandler>(),
+  exposed: new Map<string, unknown>(),
+  rendererInvocations: [] as { channel: string; args: unknown[] }[],
+  rendererListeners: new FakeEmitter(),
+  defaultSession: new FakeSession(),
+  app: new FakeApp(),
+  reset() {
+    fake.singleInstanceLock = true
+    fake.windows = []
+    fake.notifications = []
+    fake.openedExternally = []
+    fake.privilegedSchemes = []
+    fake.protocolHandlers = new Map()
+    fake.ipcHandlers = new Map()
+    fake.exposed = new Map()
+    fake.rendererInvocations = []
+    fake.rendererListeners = new FakeEmitter()
+    fake.defaultSession = new FakeSession()
+    fake.app = new FakeApp()
+    electronModule.app = fake.app
+    electronModule.session.defaultSession = fake.defaultSession
+  },
+  /** What main's `ipcMain.handle` answers for an invocation with this event. */
+  async invoke(channel: string, event: unknown, ...args: unknown[]): Promise<unknown> {
+    const handler = fake.ipcHandlers.get(channel)
+    if (!handler) throw new Error(`No handler registered for '${channel}'`)
+    return handler(event, ...args)
+  },
+}
+
+export const electronModule = {
+  app: fake.app,
+  BrowserWindow: FakeBrowserWindow,
+  Notification: FakeNotification,
+  session: { defaultSession: fake.defaultSession },
+  shell: {
+    openExternal(url: string) {
+      fake.openedExternally.push(url)
+      return Promise.resolve()
+    },
+  },
+  protocol: {
+    registerSchemesAsPrivileged(schemes: unknown[]) {
+      fake.privilegedSchemes.push(...schemes)
+    },
+    handle(scheme: string, handler: (request: Request) => Response | Promise<Response>) {
+      if (fake.protocolHandlers.has(scheme)) throw new Error(`The scheme '${scheme}' is already handled`)
+      fake.protocolHandlers.set(scheme, handler)
+    },
+    isProtocolHandled(scheme: string) {
+      return fake.protocolHandlers.has(scheme)
+    },
+    unhandle(scheme: string) {
+      fake.protocolHandlers.delete(scheme)
+    },
+  },
+  ipcMain: {
+    handle(channel: string, handler: InvokeHandler) {
+      // Like Electron: a second handler for one channel is a bug.
+      if (fake.ipcHandlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`)
+      fake.ipcHandlers.set(channel, handler)
+    },
+    removeHandler(channel: string) {
+      fake.ipcHandlers.delete(channel)
+    },
+  },
+  contextBridge: {
+    exposeInMainWorld(key: string, api: unknown) {
+      fake.exposed.set(key, api)
+    },
+  },
+  ipcRenderer: {
+    invoke(channel: string, ...args: unknown[]) {
+      fake.rendererInvocations.push({ channel, args })
+      return Promise.resolve({ ok: true, value: { channel, args } })
+    },
+    on(channel: string, listener: Listener) {
+      fake.rendererListeners.on(channel, listener)
+    },
+    removeListener(channel: string, listener: Listener) {
+      fake.rendererListeners.off(channel, listener)
+    },
+  },
+}
+
+/** An IPC invoke event as main sees it: from `contents`, in `frame` (null for a destroyed frame). */
+export function invokeEvent(contents: FakeWebContents, frame: FakeFrame | null = contents.mainFrame): { sender: FakeWebContents; senderFrame: FakeFrame | null } {
+  return { sender: contents, senderFrame: frame }
+}

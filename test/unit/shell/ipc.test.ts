@@ -1,0 +1,112 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
+
+import { callChannel, calls, eventChannel, type CallHandlers } from '../../../preload/contract'
+import { BosunError } from '../../../main/base/errors'
+import { createMemoryLogger } from '../../../main/base/log'
+import { createWindowEventSink, registerIpcHandlers } from '../../../main/shell/ipc'
+import { FakeBrowserWindow, FakeFrame, FakeWebContents, fake, invokeEvent } from '../../electron/fake-electron'
+
+type Handler = ReturnType<typeof vi.fn>
+
+function stubHandlers(): CallHandlers & Record<string, Handler> {
+  return Object.fromEntries(
+    Object.keys(calls).map((name) => [name, vi.fn(async (arg: unknown) => ({ ok: true, value: { echoed: arg } }))]),
+  ) as unknown as CallHandlers & Record<string, Handler>
+}
+
+let window: FakeBrowserWindow
+let handlers: ReturnType<typeof stubHandlers>
+let log: ReturnType<typeof createMemoryLogger>
+
+beforeEach(() => {
+  fake.reset()
+  window = new FakeBrowserWindow({})
+  handlers = stubHandlers()
+  log = createMemoryLogger()
+  registerIpcHandlers({ getWindow: () => window as never, handlers, log })
+})
+
+const good = () => invokeEvent(window.webContents)
+
+describe('IPC handlers', () => {
+  it('registers exactly one handler per contract call', () => {
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual(Object.keys(calls).map((n) => callChannel(n as never)).sort())
+  })
+
+  it('passes a good call from our main frame to its handler, parsed', async () => {
+    const result = await fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' })
+    expect(result).toEqual({ ok: true, value: { echoed: { sessionId: 's1' } } })
+    expect(handlers.cancel).toHaveBeenCalledWith({ sessionId: 's1' })
+    expect(await fake.invoke(callChannel('appInfo'), good(), undefined)).toMatchObject({ ok: true })
+  })
+
+  it.each([
+    ['a null sender frame', () => invokeEvent(window.webContents, null)],
+    ['a subframe', () => invokeEvent(window.webContents, new FakeFrame('bosun://app/index.html', window.webContents.mainFrame))],
+    ['another origin', () => invokeEvent(window.webContents, new FakeFrame('https://evil.example/'))],
+    ['another host on our scheme', () => invokeEvent(window.webContents, new FakeFrame('bosun://evil/index.html'))],
+    ['a file URL', () => invokeEvent(window.webContents, new FakeFrame('file:///app/out/renderer/index.html'))],
+    ['another webContents', () => invokeEvent(new FakeWebContents())],
+  ])('refuses a call from %s without calling the handler', async (_label, event) => {
+    const result = await fake.invoke(callChannel('cancel'), event(), { sessionId: 's1' })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+    expect(handlers.cancel).not.toHaveBeenCalled()
+    expect(log.lines.some((l) => l.includes('refused call cancel'))).toBe(true)
+  })
+
+  it('refuses calls once the window is destroyed', async () => {
+    window.destroy()
+    expect(await fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' })).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
+  })
+
+  it.each([
+    ['a missing argument', []],
+    ['a wrong type', [{ sessionId: 42 }]],
+    ['an empty id', [{ sessionId: '' }]],
+    ['a string', ['s1']],
+    ['two arguments', [{ sessionId: 's1' }, { sessionId: 's2' }]],
+  ])('answers %s with invalid-argument and never calls the handler', async (_label, args) => {
+    const result = await fake.invoke(callChannel('cancel'), good(), ...args)
+    expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(handlers.cancel).not.toHaveBeenCalled()
+  })
+
+  it('turns an unexpected throw into an internal failure and logs it', async () => {
+    handlers.cancel!.mockRejectedValueOnce(new Error('boom with secret detail'))
+    const result = await fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' })
+    expect(result).toEqual({ ok: false, error: { kind: 'internal', message: expect.not.stringContaining('secret') } })
+    expect(log.lines.some((l) => l.startsWith('error') && l.includes('boom with secret detail'))).toBe(true)
+  })
+
+  it('passes a thrown BosunError through as its failure value', async () => {
+    handlers.cancel!.mockRejectedValueOnce(new BosunError({ kind: 'not-found', message: 'no such session' }))
+    expect(await fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' })).toEqual({
+      ok: false,
+      error: { kind: 'not-found', message: 'no such session' },
+    })
+  })
+
+  it('removes every handler on dispose', () => {
+    fake.ipcHandlers.clear()
+    const disposable = registerIpcHandlers({ getWindow: () => window as never, handlers, log })
+    expect(fake.ipcHandlers.size).toBe(Object.keys(calls).length)
+    disposable.dispose()
+    expect(fake.ipcHandlers.size).toBe(0)
+  })
+})
+
+describe('window event sink', () => {
+  it('sends events on their channel to our webContents, and nowhere once it is gone', () => {
+    let current: FakeBrowserWindow | undefined = window
+    const sink = createWindowEventSink(() => current as never, log)
+    sink.emit('focusRequest', { requestId: 'r1' })
+    expect(window.webContents.sent).toEqual([{ channel: eventChannel('focusRequest'), args: [{ requestId: 'r1' }] }])
+    window.destroy()
+    sink.emit('focusRequest', { requestId: 'r2' })
+    current = undefined
+    sink.emit('focusRequest', { requestId: 'r3' })
+    expect(window.webContents.sent).toHaveLength(1)
+  })
+})
