@@ -192,7 +192,7 @@ export function punycodeDecode(input: string): string | null {
     }
     return k + Math.floor(((base - tMin + 1) * d) / (d + skew))
   }
-  const digit = (c: number) => (c - 48 < 10 ? c - 22 : c - 65 < 26 ? c - 65 : c - 97 < 26 ? c - 97 : base)
+  const digit = (c: number) => (c >= 48 && c <= 57 ? c - 22 : c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 97 : base)
 
   const output: number[] = []
   const lastDelim = input.lastIndexOf('-')

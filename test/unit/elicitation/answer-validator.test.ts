@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest'
+import { createAnswerValidator, toJsonSchema } from '../../../main/elicitation/answer-validator'
+import { createBoundedPatternTester } from '../../../main/elicitation/bounded-pattern'
+import { parseRequestedSchema, type FormSchema } from '../../../main/elicitation/schema'
+
+function parse(raw: unknown): FormSchema {
+  const parsed = parseRequestedSchema(raw)
+  if (!parsed.ok) throw new Error(parsed.message)
+  return parsed.schema
+}
+
+describe('bounded pattern tester (G16)', () => {
+  it('matches ordinary patterns', () => {
+    const test = createBoundedPatternTester()
+    expect(test('^[a-z]+$', 'abc')).toBe(true)
+    expect(test('^[a-z]+$', 'ab1')).toBe(false)
+    expect(test('^\\p{Lu}', 'Émile')).toBe(true)
+  })
+
+  it('returns (unknown) on a catastrophic pattern instead of hanging', () => {
+    const test = createBoundedPatternTester({ timeoutMs: 50 })
+    expect(test('^(a+)+$', 'a'.repeat(40) + '!')).toBe('unknown')
+    // And keeps working afterwards.
+    expect(test('^a+$', 'aaa')).toBe(true)
+  })
+
+  it('never evaluates the pattern or the value as code', () => {
+    const test = createBoundedPatternTester()
+    expect(test('"; globalThis.pwned = 1; "', 'x')).toBe(false)
+    expect(test('^x$', '"); globalThis.pwned = 1; ("')).toBe(false)
+    expect((globalThis as Record<string, unknown>).pwned).toBeUndefined()
+  })
+})
+
+describe('answer validator (main)', () => {
+  const schema = parse({
+    properties: {
+      name: { type: 'string', minLength: 1, pattern: '^[A-Z]' },
+      code: { type: 'string', pattern: '^(a+)+$' },
+      email: { type: 'string', format: 'email' },
+      n: { type: 'integer', minimum: 1 },
+      tags: { type: 'array', items: { anyOf: [{ const: 'x', title: 'X' }, { const: 'y', title: 'Y' }] }, maxItems: 1 },
+      color: { type: '_color' },
+    },
+    required: ['name'],
+  })
+
+  it('accepts a valid answer and returns it', () => {
+    const v = createAnswerValidator()
+    expect(v.validate(schema, { name: 'Ada', email: 'ada@example.org', n: 2, tags: ['y'] })).toEqual({
+      ok: true,
+      content: { name: 'Ada', email: 'ada@example.org', n: 2, tags: ['y'] },
+    })
+  })
+
+  it('reports field errors with person-facing messages', () => {
+    const v = createAnswerValidator()
+    const out = v.validate(schema, { name: 'ada', n: 0, tags: ['x', 'y'] })
+    expect(out.ok).toBe(false)
+    if (out.ok) return
+    expect(Object.keys(out.errors).sort()).toEqual(['n', 'name', 'tags'])
+  })
+
+  it('refuses an answer whose catastrophic pattern cannot be checked in time, and returns', () => {
+    const v = createAnswerValidator({ patternTimeoutMs: 50 })
+    const out = v.validate(schema, { name: 'Ada', code: 'a'.repeat(40) + '!' })
+    expect(out.ok).toBe(false)
+    if (out.ok) return
+    expect(out.errors.code).toMatch(/could not check/)
+  })
+
+  it('refuses values for unsupported or unknown fields and non-objects', () => {
+    const v = createAnswerValidator()
+    expect(v.validate(schema, { name: 'Ada', color: '#fff' }).ok).toBe(false)
+    expect(v.validate(schema, { name: 'Ada', other: 1 }).ok).toBe(false)
+    expect(v.validate(schema, null).ok).toBe(false)
+    expect(v.validate(schema, ['Ada']).ok).toBe(false)
+  })
+
+  it('builds a JSON Schema with only the subset keywords', () => {
+    expect(toJsonSchema(schema)).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, pattern: '^[A-Z]' },
+        code: { type: 'string', pattern: '^(a+)+$' },
+        email: { type: 'string', format: 'email' },
+        n: { type: 'integer', minimum: 1 },
+        tags: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, uniqueItems: true, maxItems: 1 },
+      },
+    })
+  })
+
+  it('Ajv agrees with the pure checks on formats it owns', () => {
+    const v = createAnswerValidator()
+    const s = parse({ properties: { when: { type: 'string', format: 'date-time' }, site: { type: 'string', format: 'uri' } } })
+    expect(v.validate(s, { when: '2026-01-31T09:30:00Z', site: 'https://example.org/a?b=c' }).ok).toBe(true)
+    expect(v.validate(s, { when: '2026-01-31' }).ok).toBe(false)
+  })
+})

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { createExternalOpener } from '../../../main/elicitation/open-external'
+import { checkUrl } from '../../../main/elicitation/url-safety'
+
+function recorder() {
+  const opened: string[] = []
+  return { opened, open: async (url: string) => void opened.push(url) }
+}
+
+describe('the external-open chokepoint', () => {
+  it('opens an offered URL after consent, using the parsed href', async () => {
+    const r = recorder()
+    const opener = createExternalOpener(r.open)
+    opener.offer('e1', 'HTTPS://Example.com/connect?x=1')
+    const result = await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'HTTPS://Example.com/connect?x=1' })
+    expect(result).toEqual({ ok: true, value: { openedBy: 'main', href: 'https://example.com/connect?x=1' } })
+    expect(r.opened).toEqual(['https://example.com/connect?x=1'])
+  })
+
+  it('refuses without a matching offer (no consent token)', async () => {
+    const r = recorder()
+    const opener = createExternalOpener(r.open)
+    const result = await opener.openAfterConsent({ elicitationRequestId: 'nope', url: 'https://example.com/' })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.kind).toBe('not-found')
+    expect(r.opened).toEqual([])
+  })
+
+  it('refuses a URL other than the one offered under that consent', async () => {
+    const r = recorder()
+    const opener = createExternalOpener(r.open)
+    opener.offer('e1', 'https://good.example/')
+    const result = await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'https://evil.example/' })
+    expect(result.ok).toBe(false)
+    expect(r.opened).toEqual([])
+  })
+
+  it('refuses after the offer was withdrawn', async () => {
+    const r = recorder()
+    const opener = createExternalOpener(r.open)
+    opener.offer('e1', 'https://good.example/')
+    opener.withdraw('e1')
+    expect((await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'https://good.example/' })).ok).toBe(false)
+    expect(opener.offeredIds).toEqual([])
+    expect(r.opened).toEqual([])
+  })
+
+  it.each([
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'data:text/html,hi',
+    'http://example.com/',
+    'vscode://x',
+    'not a url',
+    'https://example.com/' + 'a'.repeat(9000),
+  ])('refuses what the dialog refuses, even with consent: %s', async (url) => {
+    const r = recorder()
+    const opener = createExternalOpener(r.open)
+    opener.offer('e1', url)
+    expect(checkUrl(url).ok).toBe(false)
+    const result = await opener.openAfterConsent({ elicitationRequestId: 'e1', url })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.message).toBe(checkUrl(url).refusal)
+    expect(r.opened).toEqual([])
+  })
+
+  it('in the browser host (no opener), tells the page to open the checked href', async () => {
+    const opener = createExternalOpener()
+    opener.offer('e1', 'https://example.com/a')
+    expect(await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'https://example.com/a' })).toEqual({
+      ok: true,
+      value: { openedBy: 'page', href: 'https://example.com/a' },
+    })
+  })
+
+  it('reports a browser that fails to open as a value', async () => {
+    const opener = createExternalOpener(async () => {
+      throw new Error('no browser')
+    })
+    opener.offer('e1', 'https://example.com/')
+    const result = await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'https://example.com/' })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.kind).toBe('io-error')
+  })
+})
