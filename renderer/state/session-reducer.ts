@@ -371,8 +371,10 @@ function applyChunk(d: Draft, kind: MessageKind, u: Update): void {
 
   if (kind === 'user_message') {
     const echo = d.s.pendingEcho
-    const known = messageId !== undefined && findMessage(d, kind, messageId) >= 0
-    if (echo && !known && consumeEcho(d, block)) {
+    // A known id that is not our echo's is a different message; our echo's id (adopted earlier) still echoes.
+    const at = messageId !== undefined ? findMessage(d, kind, messageId) : -1
+    const other = at >= 0 && d.s.entries[at]!.id !== echo?.entryId
+    if (echo && !other && consumeEcho(d, block)) {
       if (messageId !== undefined) adoptLocalMessage(d, echo.entryId, messageId)
       return
     }

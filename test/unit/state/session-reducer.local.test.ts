@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest'
+import { applyActions, rebuildIndex } from '../../../renderer/state/session-reducer'
+import type { ElicitationView, PermissionRequestView } from '../../../renderer/state/types'
+import { apply, deepFreeze, messages, session, summary, text, tool, updates } from './helpers'
+
+function permission(overrides: Partial<PermissionRequestView> = {}): PermissionRequestView {
+  return {
+    requestId: 'r1',
+    agentId: 'a1',
+    agentName: 'Claude',
+    sessionId: 's1',
+    title: 'Approve edit?',
+    subject: { type: 'tool_call', toolCallId: 't1' },
+    toolCallId: 't1',
+    options: [
+      { optionId: 'yes', name: 'Allow once', kind: 'allow_once' },
+      { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+    ],
+    createdAt: 1000,
+    status: 'pending',
+    ...overrides,
+  }
+}
+
+function elicitation(overrides: Partial<ElicitationView> = {}): ElicitationView {
+  return {
+    elicitationRequestId: 'e1',
+    agentId: 'a1',
+    agentName: 'Claude',
+    sessionId: 's1',
+    mode: 'form',
+    message: 'Which branch?',
+    createdAt: 2000,
+    status: 'pending',
+    ...overrides,
+  }
+}
+
+describe('turns (F4, F12)', () => {
+  it('v1 turn_started → running; turn_ended → idle with stopReason, counted once', () => {
+    let s = apply(session(1), { type: 'turn_started' })
+    expect(s.turn.state).toBe('running')
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    expect(s.turn).toMatchObject({ state: 'idle', stopReason: 'end_turn', completedTurns: 1 })
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    expect(s.turn.completedTurns).toBe(1)
+  })
+
+  it('v1 refusal marks the last user prompt excluded', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('no') })
+    s = apply(s, { type: 'turn_ended', stopReason: 'refusal' })
+    expect(messages(s).map((m) => [m.kind, m.excluded ?? false])).toEqual([
+      ['user_message', false],
+      ['user_message', true],
+      ['agent_message', false],
+    ])
+  })
+
+  it('v2 turn_ended (the prompt response) does not make the session idle (F6/F7)', () => {
+    let s = updates(session(2), { sessionUpdate: 'state_update', state: 'running' })
+    s = apply(s, { type: 'turn_ended', stopReason: null })
+    expect(s.turn.state).toBe('running')
+  })
+
+  it('cancel_requested marks unfinished tool calls of the current turn cancelled, and only those', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] })
+    s = updates(s, { sessionUpdate: 'tool_call', toolCallId: 'old', title: 'old', status: 'in_progress' })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] })
+    s = updates(
+      s,
+      { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'a', status: 'in_progress' },
+      { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'b', status: 'completed' },
+      { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'c' },
+    )
+    s = apply(s, { type: 'cancel_requested' })
+    expect(['old', 'a', 'b', 'c'].map((id) => tool(s, id).status)).toEqual(['in_progress', 'cancelled', 'completed', 'cancelled'])
+    // Updates keep applying after cancel.
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed' })
+    expect(tool(s, 'a').status).toBe('completed')
+  })
+})
+
+describe('permissions (G2, G3)', () => {
+  it('a permission for an unannounced tool call creates the tool call and attaches the request', () => {
+    let s = apply(session(1), {
+      type: 'permission_requested',
+      request: permission(),
+      toolCallPatch: { toolCallId: 't1', title: 'Edit a.rs', kind: 'edit' },
+    })
+    expect(summary(s.entries)).toEqual(['tool_call:t1'])
+    expect(tool(s, 't1')).toMatchObject({ title: 'Edit a.rs', toolKind: 'edit', permissionIds: ['r1'] })
+    expect(s.permissions.r1!.status).toBe('pending')
+    // A later tool_call merges into the same row.
+    s = updates(s, { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit a.rs', status: 'in_progress' })
+    expect(summary(s.entries)).toEqual(['tool_call:t1'])
+    expect(tool(s, 't1').permissionIds).toEqual(['r1'])
+  })
+
+  it("never writes the request's title into the tool call (v2 title 'Approve edit?' vs tool 'Edit a.rs')", () => {
+    let s = updates(session(2), { sessionUpdate: 'tool_call_update', toolCallId: 't1', title: 'Edit a.rs' })
+    s = apply(s, { type: 'permission_requested', request: permission(), toolCallPatch: { toolCallId: 't1', status: 'pending' } })
+    expect(tool(s, 't1').title).toBe('Edit a.rs')
+    expect(s.permissions.r1!.title).toBe('Approve edit?')
+  })
+
+  it('a permission without a tool call is a standalone entry (v2 command subject)', () => {
+    const request = permission({ subject: { type: 'command', command: 'rm -rf build', cwd: '/work' }, toolCallId: null })
+    let s = apply(session(2), { type: 'permission_requested', request })
+    expect(summary(s.entries)).toEqual(['permission:r1'])
+    s = apply(s, { type: 'permission_requested', request })
+    expect(summary(s.entries)).toEqual(['permission:r1'])
+  })
+
+  it('two requests for one tool call are both attached and resolved independently (G8)', () => {
+    let s = apply(
+      session(1),
+      { type: 'permission_requested', request: permission() },
+      { type: 'permission_requested', request: permission({ requestId: 'r2' }) },
+    )
+    expect(tool(s, 't1').permissionIds).toEqual(['r1', 'r2'])
+    s = apply(s, { type: 'permission_resolved', requestId: 'r2', status: 'cancelled', resolution: { by: 'cancel', at: 5 } })
+    expect([s.permissions.r1!.status, s.permissions.r2!.status]).toEqual(['pending', 'cancelled'])
+    expect(tool(s, 't1').decidedBy).toBeUndefined()
+  })
+
+  it('resolved by rule sets decidedBy on the tool call', () => {
+    let s = apply(session(1), { type: 'permission_requested', request: permission() })
+    s = apply(s, {
+      type: 'permission_resolved',
+      requestId: 'r1',
+      status: 'answered',
+      resolution: { by: 'rule', optionId: 'always', note: 'Edit in /work', at: 5 },
+    })
+    expect(s.permissions.r1).toMatchObject({ status: 'answered', resolution: { by: 'rule', optionId: 'always' } })
+    expect(tool(s, 't1').decidedBy).toEqual({ kind: 'rule', label: 'Edit in /work', optionKind: 'allow_always' })
+  })
+
+  it('resolving an unknown request is a no-op', () => {
+    const s = apply(session(1), { type: 'permission_resolved', requestId: 'nope', status: 'answered', resolution: { by: 'person', at: 1 } })
+    expect(s.permissions).toEqual({})
+  })
+})
+
+describe('elicitations, auto-approve', () => {
+  it('attaches to the tool call when it has a toolCallId, otherwise a standalone entry', () => {
+    let s = apply(
+      session(2),
+      { type: 'elicitation_requested', elicitation: elicitation({ toolCallId: 't9' }) },
+      { type: 'elicitation_requested', elicitation: elicitation({ elicitationRequestId: 'e2' }) },
+    )
+    expect(summary(s.entries)).toEqual(['tool_call:t9', 'elicitation:e2'])
+    expect(tool(s, 't9').elicitationIds).toEqual(['e1'])
+    s = apply(s, { type: 'elicitation_resolved', elicitationRequestId: 'e2', status: 'declined' })
+    expect(s.elicitations.e2!.status).toBe('declined')
+  })
+
+  it('set_auto_approve', () => {
+    expect(apply(session(1), { type: 'set_auto_approve', value: true }).autoApprove).toBe(true)
+  })
+})
+
+describe('purity, sharing and the index', () => {
+  it('shares untouched parts and copies only touched entries', () => {
+    let s = updates(
+      session(1),
+      { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'a' },
+      { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'b' },
+    )
+    const next = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'b', status: 'completed' })
+    expect(next.entries).not.toBe(s.entries)
+    expect(next.entries[0]).toBe(s.entries[0])
+    expect(next.entries[1]).not.toBe(s.entries[1])
+    expect(next.permissions).toBe(s.permissions)
+    expect(next.turn).toBe(s.turn)
+    s = next
+    expect(tool(s, 'b').status).toBe('completed')
+  })
+
+  it('works on a state that came through JSON (index rebuilt)', () => {
+    const s = updates(session(2), { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('a') })
+    const cloned = JSON.parse(JSON.stringify(s))
+    const next = updates(rebuildIndex(cloned), { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('b') })
+    expect(summary(next.entries)).toEqual(['agent_message:ab'])
+    const viaStructuredClone = updates(structuredClone(s), { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('c') })
+    expect(summary(viaStructuredClone.entries)).toEqual(['agent_message:ac'])
+  })
+
+  it('two different batches applied to the same base state do not disturb each other', () => {
+    const base = updates(session(2), { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('x') })
+    const left = updates(base, { sessionUpdate: 'tool_call_update', toolCallId: 'L', title: 'left' })
+    const right = updates(base, { sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: text('y') })
+    const left2 = updates(left, { sessionUpdate: 'tool_call_update', toolCallId: 'L', status: 'completed' })
+    const right2 = updates(right, { sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: text('z') })
+    expect(summary(left2.entries)).toEqual(['agent_message:x', 'tool_call:L'])
+    expect(tool(left2, 'L').status).toBe('completed')
+    expect(summary(right2.entries)).toEqual(['agent_message:x', 'agent_message:yz'])
+  })
+
+  it('garbage actions never throw and still bump seq', () => {
+    const base = deepFreeze(session(1))
+    const next = applyActions(base, [null, 3, { type: 'nope' }, { type: 'permission_requested' }, { type: 'updates' }] as never)
+    expect(next.seq).toBe(1)
+    expect(next.entries).toEqual([])
+  })
+
+  it('streams 20,000 chunks in one batch into one text block', () => {
+    const list = Array.from({ length: 20_000 }, (_, i) => ({ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text(String(i % 10)) }))
+    const s = applyActions(session(2), [{ type: 'updates', updates: list }])
+    expect(messages(s)).toHaveLength(1)
+    expect(messages(s)[0]!.content).toHaveLength(1)
+    expect((messages(s)[0]!.content[0] as { text: string }).text).toHaveLength(20_000)
+  })
+})

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest'
+import { apply, eachUpdate, messages, session, summary, text, updates } from './helpers'
+
+describe('message chunks (H4, H19)', () => {
+  it('appends consecutive v1 chunks without messageId to one message, merging text', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: text('Hel') },
+      { sessionUpdate: 'agent_message_chunk', content: text('lo') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:Hello'])
+    expect(messages(s)[0]!.content).toEqual([{ type: 'text', text: 'Hello' }])
+  })
+
+  it('merges text across batches too', () => {
+    const s = eachUpdate(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: text('a') },
+      { sessionUpdate: 'agent_message_chunk', content: text('b') },
+      { sessionUpdate: 'agent_message_chunk', content: text('c') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:abc'])
+  })
+
+  it('tolerates an empty first text chunk', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: text('') },
+      { sessionUpdate: 'agent_message_chunk', content: text('x') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:x'])
+  })
+
+  it('starts a new v1 message after another kind of entry', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: text('one') },
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read' },
+      { sessionUpdate: 'agent_message_chunk', content: text('two') },
+      { sessionUpdate: 'agent_thought_chunk', content: text('hmm') },
+      { sessionUpdate: 'agent_message_chunk', content: text('three') },
+    )
+    expect(summary(s.entries)).toEqual([
+      'agent_message:one',
+      'tool_call:t1',
+      'agent_message:two',
+      'agent_thought:hmm',
+      'agent_message:three',
+    ])
+  })
+
+  it('same messageId continues a message; a changed messageId starts a new one', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('a') },
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('b') },
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: text('c') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:ab', 'agent_message:c'])
+    expect(messages(s).map((m) => m.id)).toEqual(['agent:m1', 'agent:m2'])
+  })
+
+  it('v2: interleaved chunks of different messages go to their own messages; id spaces are per type', () => {
+    const s = updates(
+      session(2),
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('a') },
+      { sessionUpdate: 'agent_thought_chunk', messageId: 'm1', content: text('t') },
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: text('x') },
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('b') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:ab', 'agent_thought:t', 'agent_message:x'])
+  })
+
+  it('v2: a chunk without messageId is malformed and ignored', () => {
+    const s = updates(session(2), { sessionUpdate: 'agent_message_chunk', content: text('a') })
+    expect(s.entries).toEqual([])
+  })
+
+  it('keeps non-text blocks and does not merge text around them', () => {
+    const link = { type: 'resource_link', uri: 'file:///a', name: 'a' }
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: text('a') },
+      { sessionUpdate: 'agent_message_chunk', content: link },
+      { sessionUpdate: 'agent_message_chunk', content: text('b') },
+      { sessionUpdate: 'agent_message_chunk', content: { type: '_future_block', x: 1 } },
+    )
+    expect(messages(s)[0]!.content).toEqual([text('a'), link, text('b'), { type: '_future_block', x: 1 }])
+  })
+
+  it('ignores malformed chunks and keeps applying the rest', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: 'not a block' },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 42 } },
+      { sessionUpdate: 'agent_message_chunk' },
+      { sessionUpdate: 'agent_message_chunk', content: text('ok') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:ok'])
+  })
+})
+
+describe('v2 whole-message upserts (H20)', () => {
+  it('[A] → chunk B → [A,B]; agent_message [C] → [C]; chunk D → [C,D]', () => {
+    let s = updates(session(2), { sessionUpdate: 'agent_message', messageId: 'm', content: [text('A'), { type: 'image', data: 'x', mimeType: 'image/png' }] })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('B') })
+    expect(messages(s)[0]!.content).toHaveLength(3)
+    s = updates(s, { sessionUpdate: 'agent_message', messageId: 'm', content: [text('C')] })
+    expect(messages(s)[0]!.content).toEqual([text('C')])
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', messageId: 'm', content: text('D') })
+    expect(summary(s.entries)).toEqual(['agent_message:CD'])
+  })
+
+  it.each([
+    ['omitted keeps', {}, ['agent_thought:keep']],
+    ['null clears', { content: null }, ['agent_thought:']],
+    ['[] clears', { content: [] }, ['agent_thought:']],
+    ['array replaces', { content: [text('new')] }, ['agent_thought:new']],
+  ])('content %s', (_name, patch, expected) => {
+    let s = updates(session(2), { sessionUpdate: 'agent_thought', messageId: 'm', content: [text('keep')] })
+    s = updates(s, { sessionUpdate: 'agent_thought', messageId: 'm', ...patch })
+    expect(summary(s.entries)).toEqual(expected)
+  })
+
+  it('first-seen id without content starts empty; _meta patches by key and null clears', () => {
+    let s = updates(session(2), { sessionUpdate: 'user_message', messageId: 'u', _meta: { a: 1, b: 2 } })
+    expect(messages(s)[0]).toMatchObject({ kind: 'user_message', content: [], _meta: { a: 1, b: 2 } })
+    s = updates(s, { sessionUpdate: 'user_message', messageId: 'u', _meta: { a: null, c: 3 } })
+    expect(messages(s)[0]!._meta).toEqual({ b: 2, c: 3 })
+    s = updates(s, { sessionUpdate: 'user_message', messageId: 'u', _meta: null })
+    expect(messages(s)[0]!._meta).toBeUndefined()
+  })
+})
+
+describe('echo of our own prompt', () => {
+  it('v1: skips user_message_chunks that repeat the local prompt, streamed in pieces', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('fix the bug')] })
+    s = updates(
+      s,
+      { sessionUpdate: 'user_message_chunk', content: text('fix ') },
+      { sessionUpdate: 'user_message_chunk', content: text('the bug') },
+      { sessionUpdate: 'agent_message_chunk', content: text('ok') },
+    )
+    expect(summary(s.entries)).toEqual(['user_message:fix the bug', 'agent_message:ok'])
+    expect(messages(s)[0]!.local).toBe(true)
+    expect(s.pendingEcho).toBeNull()
+  })
+
+  it('v1: a user chunk that is not the echo is added as a new message, not merged into ours', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('hello')] })
+    s = updates(s, { sessionUpdate: 'user_message_chunk', content: text('something else') })
+    expect(summary(s.entries)).toEqual(['user_message:hello', 'user_message:something else'])
+  })
+
+  it('v1: after the echo is consumed, later user chunks are added (e.g. history)', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('hi')] })
+    s = updates(s, { sessionUpdate: 'user_message_chunk', content: text('hi') })
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    s = updates(s, { sessionUpdate: 'user_message_chunk', content: text('hi') })
+    expect(summary(s.entries)).toEqual(['user_message:hi', 'user_message:hi'])
+  })
+
+  it('v2: user_message inserted with the prompt text reconciles with the local echo (one bubble)', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('prompt 1')] })
+    s = updates(s, { sessionUpdate: 'user_message', messageId: 'u1', content: [text('prompt 1')] })
+    expect(summary(s.entries)).toEqual(['user_message:prompt 1'])
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u1' })
+    // Later updates for that id land on the same bubble.
+    s = updates(s, { sessionUpdate: 'user_message', messageId: 'u1', content: [text('prompt 1 (edited)')] })
+    expect(summary(s.entries)).toEqual(['user_message:prompt 1 (edited)'])
+  })
+
+  it('v2: echo chunks with a messageId are skipped and the id is adopted', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('abc')] })
+    s = updates(
+      s,
+      { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: text('ab') },
+      { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: text('c') },
+    )
+    expect(summary(s.entries)).toEqual(['user_message:abc'])
+    expect(messages(s)[0]!.messageId).toBe('u1')
+  })
+
+  it('v2: the insertion arriving before local_prompt with the same messageId gives one bubble', () => {
+    let s = updates(session(2), { sessionUpdate: 'user_message', messageId: 'u1', content: [text('x')] })
+    s = apply(s, { type: 'local_prompt', content: [text('x')], messageId: 'u1' })
+    expect(summary(s.entries)).toEqual(['user_message:x'])
+    expect(messages(s)[0]!.local).toBe(true)
+  })
+})

@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest'
+import type { CompactionEntry } from '../../../renderer/state/types'
+import { apply, session, summary, text, updates } from './helpers'
+
+const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')
+
+describe('plans (H11, H26)', () => {
+  it('v1 plan replaces the single plan', () => {
+    let s = updates(session(1), {
+      sessionUpdate: 'plan',
+      entries: [
+        { content: 'a', priority: 'high', status: 'pending' },
+        { content: 'b', priority: 'low', status: 'completed' },
+      ],
+    })
+    s = updates(s, { sessionUpdate: 'plan', entries: [{ content: 'c', priority: 'medium', status: 'in_progress' }] })
+    expect(s.plans).toEqual([{ planId: '', type: 'items', entries: [{ content: 'c', priority: 'medium', status: 'in_progress' }] }])
+  })
+
+  it('v2 plan_update replaces that plan only; two ids are two plans; unknown plan types are kept', () => {
+    let s = updates(
+      session(2),
+      { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p1', entries: [{ content: 'a', priority: 'high', status: 'pending' }] } },
+      { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p2', entries: [] } },
+    )
+    s = updates(s, { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p1', entries: [{ content: 'z', priority: '_p', status: 'cancelled' }] } })
+    expect(s.plans.map((p) => [p.planId, p.entries.map((e) => e.content)])).toEqual([
+      ['p1', ['z']],
+      ['p2', []],
+    ])
+    const markdown = { type: '_markdown', planId: 'p2', text: '# plan' }
+    s = updates(s, { sessionUpdate: 'plan_update', plan: markdown })
+    expect(s.plans[1]).toEqual({ planId: 'p2', type: '_markdown', entries: [], raw: markdown })
+  })
+
+  it('ignores a malformed plan_update', () => {
+    const s = updates(session(2), { sessionUpdate: 'plan_update', plan: { type: 'items' } })
+    expect(s.plans).toEqual([])
+    expect(s.entries).toEqual([])
+  })
+})
+
+describe('commands, modes, config options (H12, H13, H14, H27)', () => {
+  it('v1 and v2 command shapes; a new list replaces the old', () => {
+    let s = updates(session(1), {
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [{ name: 'web', description: 'Search', input: { hint: 'query' } }, { name: 'old', description: 'x' }],
+    })
+    expect(s.availableCommands.map((c) => [c.name, c.hint])).toEqual([
+      ['web', 'query'],
+      ['old', undefined],
+    ])
+    s = updates(s, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'mcp', description: 'd' }] })
+    expect(s.availableCommands.map((c) => c.name)).toEqual(['mcp'])
+
+    const v2 = updates(session(2), {
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [
+        { type: 'command', name: 'mcp', description: 'd', input: { type: 'text', hint: '[server]' } },
+        { type: '_macro', name: 'm', description: 'plain', input: { type: '_rich' } },
+        { description: 'no name' },
+      ],
+    })
+    expect(v2.availableCommands.map((c) => [c.name, c.hint])).toEqual([
+      ['mcp', '[server]'],
+      ['m', undefined],
+    ])
+  })
+
+  it('v1 current_mode_update sets the current mode; in v2 it is an unknown kind (H29)', () => {
+    let s = apply(session(1), {
+      type: 'session_configured',
+      modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] },
+    })
+    s = updates(s, { sessionUpdate: 'current_mode_update', currentModeId: 'code' })
+    expect(s.modes).toEqual({ currentModeId: 'code', availableModes: [{ id: 'ask', name: 'Ask', description: null }, { id: 'code', name: 'Code', description: null }] })
+    const v2 = updates(session(2), { sessionUpdate: 'current_mode_update', currentModeId: 'code' })
+    expect(summary(v2.entries)).toEqual(['unknown:current_mode_update'])
+  })
+
+  it('config options: v1 id/group and v2 configId/groupId, grouped options flattened, unknown types kept, invalid skipped', () => {
+    const s = updates(session(1), {
+      sessionUpdate: 'config_option_update',
+      configOptions: [
+        {
+          id: 'model',
+          name: 'Model',
+          type: 'select',
+          currentValue: 'b',
+          options: [
+            { group: 'fast', name: 'Fast', options: [{ value: 'a', name: 'A' }] },
+            { group: 'smart', name: 'Smart', options: [{ value: 'b', name: 'B', description: 'best' }] },
+          ],
+        },
+        { configId: 'think', name: 'Thinking', type: 'boolean', currentValue: true },
+        { configId: 'x', name: 'Future', type: '_slider', currentValue: 3 },
+        { name: 'no id' },
+      ],
+    })
+    expect(s.configOptions.map((o) => [o.id, o.type, o.currentValue])).toEqual([
+      ['model', 'select', 'b'],
+      ['think', 'boolean', true],
+      ['x', '_slider', 3],
+    ])
+    expect(s.configOptions[0]!.options).toEqual([
+      { value: 'a', name: 'A', description: null, group: 'Fast' },
+      { value: 'b', name: 'B', description: 'best', group: 'Smart' },
+    ])
+    const replaced = updates(s, { sessionUpdate: 'config_option_update', configOptions: [] })
+    expect(replaced.configOptions).toEqual([])
+  })
+
+  it('session_configured: config options win over modes; commands from session/new', () => {
+    const s = apply(session(1), {
+      type: 'session_configured',
+      modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }] },
+      configOptions: [{ id: 'mode', name: 'Mode', type: 'select', category: 'mode', currentValue: 'ask', options: [] }],
+      availableCommands: [{ name: 'init', description: 'Init' }],
+    })
+    expect(s.modes).toBeNull()
+    expect(s.configOptions.map((o) => o.id)).toEqual(['mode'])
+    expect(s.availableCommands.map((c) => c.name)).toEqual(['init'])
+  })
+})
+
+describe('session info, usage, notices (H15, H16, H17)', () => {
+  it.each([1, 2] as const)('v%i session_info_update: omitted = unchanged, null = clear', (version) => {
+    let s = updates(session(version), { sessionUpdate: 'session_info_update', title: 'T', updatedAt: '2026-01-01T00:00:00Z' })
+    s = updates(s, { sessionUpdate: 'session_info_update', updatedAt: '2026-01-02T00:00:00Z' })
+    expect([s.title, s.updatedAt]).toEqual(['T', '2026-01-02T00:00:00Z'])
+    s = updates(s, { sessionUpdate: 'session_info_update', title: null })
+    expect([s.title, s.updatedAt]).toEqual([null, '2026-01-02T00:00:00Z'])
+  })
+
+  it('usage_update: used/size replace, cost omitted keeps, null clears, malformed ignored', () => {
+    let s = updates(session(2), { sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 1.5, currency: 'credits' } })
+    s = updates(s, { sessionUpdate: 'usage_update', used: 20, size: 100 })
+    expect(s.usage).toEqual({ used: 20, size: 100, cost: { amount: 1.5, currency: 'credits' } })
+    s = updates(s, { sessionUpdate: 'usage_update', used: 'lots', size: 100 })
+    expect(s.usage?.used).toBe(20)
+    s = updates(s, { sessionUpdate: 'usage_update', used: 30, size: 100, cost: null })
+    expect(s.usage).toEqual({ used: 30, size: 100, cost: null })
+  })
+
+  it('notices are transient (not entries), unknown severity → info, dismissable', () => {
+    let s = updates(
+      session(1),
+      { sessionUpdate: 'notice', severity: 'warning', title: '<b>Rate limited</b>', description: 'wait' },
+      { sessionUpdate: 'notice', severity: '_shout', title: 'x' },
+      { sessionUpdate: 'notice', severity: 'info', title: '' },
+    )
+    expect(s.entries).toEqual([])
+    expect(s.notices.map((n) => [n.severity, n.title])).toEqual([
+      ['warning', '<b>Rate limited</b>'],
+      ['info', 'x'],
+    ])
+    expect(new Set(s.notices.map((n) => n.id)).size).toBe(2)
+    s = apply(s, { type: 'dismiss_notice', id: s.notices[0]!.id })
+    expect(s.notices.map((n) => n.title)).toEqual(['x'])
+  })
+})
+
+describe('compaction (H18)', () => {
+  it('chunk then update with a summary: summary replaced, position unchanged', () => {
+    let s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', content: text('before') },
+      { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c', content: text('sum') },
+      { sessionUpdate: 'compaction_summary_chunk', compactionId: 'c', content: text('mary') },
+      { sessionUpdate: 'agent_message_chunk', content: text('after') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:before', 'compaction:c', 'agent_message:after'])
+    const first = s.entries[1] as CompactionEntry
+    expect(first).toMatchObject({ status: 'in_progress', summary: [text('summary')] })
+    s = updates(s, { sessionUpdate: 'compaction_update', compactionId: 'c', status: 'completed', summary: [text('final')] })
+    expect(summary(s.entries)).toEqual(['agent_message:before', 'compaction:c', 'agent_message:after'])
+    expect(s.entries[1]).toMatchObject({ status: 'completed', summary: [text('final')] })
+    s = updates(s, { sessionUpdate: 'compaction_update', compactionId: 'c', status: 'failed', error: 'boom' })
+    expect(s.entries[1]).toMatchObject({ status: 'failed', summary: [text('final')], error: 'boom' })
+    s = updates(s, { sessionUpdate: 'compaction_update', compactionId: 'c', status: 'failed', summary: [], error: null })
+    expect(s.entries[1]).toEqual({ kind: 'compaction', id: 'compaction:c', compactionId: 'c', status: 'failed', summary: [] })
+  })
+})
+
+describe('v2 state_update (F7–F11)', () => {
+  it('running → requires_action → idle with stopReason; background reported', () => {
+    let s = updates(session(2), { sessionUpdate: 'state_update', state: 'running' })
+    expect(s.turn).toMatchObject({ state: 'running', background: null })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'requires_action' })
+    expect(s.turn.state).toBe('requires_action')
+    s = updates(s, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background: [{ type: 'terminal', terminalId: 'x' }] })
+    expect(s.turn).toEqual({ state: 'idle', stopReason: 'end_turn', error: null, background: [{ type: 'terminal', terminalId: 'x' }], completedTurns: 1 })
+  })
+
+  it('repeated identical idle snapshots count one completion (F9)', () => {
+    const idle = { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }
+    let s = updates(session(2), { sessionUpdate: 'state_update', state: 'running' }, idle, idle)
+    s = updates(s, idle)
+    expect(s.turn.completedTurns).toBe(1)
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, idle)
+    expect(s.turn.completedTurns).toBe(2)
+  })
+
+  it('an unknown state is busy (unknown), never idle (F8)', () => {
+    const s = updates(session(2), { sessionUpdate: 'state_update', state: '_thinking_hard' })
+    expect(s.turn.state).toBe('unknown')
+  })
+
+  it('idle with stopReason error carries the error message; malformed stopReason = not reported', () => {
+    let s = updates(
+      session(2),
+      { sessionUpdate: 'state_update', state: 'running' },
+      { sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { code: -32603, message: 'overloaded' } },
+    )
+    expect(s.turn).toMatchObject({ state: 'idle', stopReason: 'error', error: { message: 'overloaded', code: -32603 } })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, { sessionUpdate: 'state_update', state: 'idle', stopReason: 7 })
+    expect(s.turn).toMatchObject({ stopReason: null, error: null })
+  })
+
+  it('a malformed state_update is ignored', () => {
+    const s = updates(session(2), { sessionUpdate: 'state_update', state: 3 })
+    expect(s.turn.state).toBe('idle')
+    expect(s.entries).toEqual([])
+  })
+})
+
+describe('v2 terminals (H25)', () => {
+  it('"é" split across two chunks renders as "é"', () => {
+    const [first, second] = [0xc3, 0xa9]
+    let s = updates(session(2), { sessionUpdate: 'terminal_output_chunk', terminalId: 'term', data: b64([0x61, first!]) })
+    expect(s.terminals.term!.output).toBe('a')
+    s = updates(s, { sessionUpdate: 'terminal_output_chunk', terminalId: 'term', data: b64([second!, 0x62]) })
+    expect(s.terminals.term!.output).toBe('aéb')
+    expect(s.terminals.term!.pendingUtf8).toBeUndefined()
+  })
+
+  it('a 4-byte character split 1+3 in one batch decodes too', () => {
+    const bytes = [...Buffer.from('😀', 'utf8')]
+    const s = updates(
+      session(2),
+      { sessionUpdate: 'terminal_output_chunk', terminalId: 't', data: b64(bytes.slice(0, 1)) },
+      { sessionUpdate: 'terminal_output_chunk', terminalId: 't', data: b64(bytes.slice(1)) },
+    )
+    expect(s.terminals.t!.output).toBe('😀')
+  })
+
+  it('a snapshot replaces accumulated output; snapshot then chunk = snapshot + chunk', () => {
+    const s = updates(
+      session(2),
+      { sessionUpdate: 'terminal_output_chunk', terminalId: 't', data: b64([...Buffer.from('old')]) },
+      { sessionUpdate: 'terminal_update', terminalId: 't', command: 'ls', output: { data: b64([...Buffer.from('snap\n')]) } },
+      { sessionUpdate: 'terminal_output_chunk', terminalId: 't', data: b64([...Buffer.from('more')]) },
+      { sessionUpdate: 'terminal_update', terminalId: 't', exitStatus: { exitCode: -1, signal: 'SIGTERM' } },
+    )
+    expect(s.terminals.t).toEqual({ terminalId: 't', command: 'ls', output: 'snap\nmore', exitStatus: { exitCode: -1, signal: 'SIGTERM' } })
+  })
+
+  it('terminal_update fields: omitted = unchanged, null = clear; bad base64 is ignored', () => {
+    let s = updates(session(2), { sessionUpdate: 'terminal_update', terminalId: 't', command: 'ls', cwd: '/w', output: { data: b64([0x41]) } })
+    s = updates(s, { sessionUpdate: 'terminal_update', terminalId: 't', cwd: null })
+    expect(s.terminals.t).toMatchObject({ command: 'ls', cwd: null, output: 'A' })
+    s = updates(s, { sessionUpdate: 'terminal_output_chunk', terminalId: 't', data: '!!not base64!!' })
+    expect(s.terminals.t!.output).toBe('A')
+  })
+})
+
+describe('unknown kinds (H2)', () => {
+  it('are kept as unknown entries and later updates still apply', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: '_acme_x', payload: 1 },
+      { sessionUpdate: 'future_thing' },
+      { sessionUpdate: 'agent_message_chunk', content: text('still works') },
+    )
+    expect(summary(s.entries)).toEqual(['unknown:_acme_x', 'unknown:future_thing', 'agent_message:still works'])
+    expect(s.entries[0]).toEqual({ kind: 'unknown', id: 'unknown#0', sessionUpdate: '_acme_x', raw: { sessionUpdate: '_acme_x', payload: 1 } })
+  })
+
+  it('garbage in the updates list never throws', () => {
+    const s = apply(session(1), { type: 'updates', updates: [null, 5, 'x', {}, { sessionUpdate: 7 }] as never })
+    expect(s.entries).toEqual([])
+  })
+})

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest'
+import type { SessionState, ToolCallEntry } from '../../../renderer/state/types'
+import { session, summary, tool, updates } from './helpers'
+
+const full = {
+  toolCallId: 't',
+  title: 'Edit a.rs',
+  name: 'Edit',
+  kind: 'edit',
+  status: 'in_progress',
+  content: [{ type: 'content', content: { type: 'text', text: 'x' } }],
+  locations: [{ path: '/work/a.rs', line: 3 }],
+  rawInput: { file: 'a.rs' },
+  rawOutput: { ok: true },
+  _meta: { a: 1, b: 2 },
+}
+
+function withFull(version: 1 | 2): SessionState {
+  return updates(session(version), { sessionUpdate: version === 1 ? 'tool_call' : 'tool_call_update', ...full })
+}
+
+/** The field as the UI reads it. */
+function field(t: ToolCallEntry, key: string): unknown {
+  if (key === 'kind') return t.toolKind
+  return (t as unknown as Record<string, unknown>)[key]
+}
+
+// [field, value for "set", expected after null in v1 (= unchanged), expected after null in v2 (= cleared)]
+const table: [string, unknown, unknown, unknown][] = [
+  ['title', 'New title', 'Edit a.rs', null],
+  ['name', 'Write', 'Edit', undefined],
+  ['kind', 'execute', 'edit', 'other'],
+  ['status', 'completed', 'in_progress', 'pending'],
+  ['content', [{ type: 'diff', path: '/work/a.rs', oldText: 'a', newText: 'b' }], full.content, []],
+  ['locations', [{ path: '/work/b.rs' }], full.locations, []],
+  ['rawInput', { other: 1 }, full.rawInput, undefined],
+  ['rawOutput', 'done', full.rawOutput, undefined],
+]
+
+describe('tool_call_update patch semantics (H6, H21): omit / null / value per field per version', () => {
+  for (const version of [1, 2] as const) {
+    for (const [key, value, afterNullV1, afterNullV2] of table) {
+      it(`v${version} ${key}: omitted keeps, value replaces, null ${version === 1 ? 'keeps' : 'clears'}`, () => {
+        const base = withFull(version)
+        const original = field(tool(base, 't'), key)
+
+        const omitted = updates(base, { sessionUpdate: 'tool_call_update', toolCallId: 't' })
+        expect(field(tool(omitted, 't'), key)).toEqual(original)
+
+        const set = updates(base, { sessionUpdate: 'tool_call_update', toolCallId: 't', [key]: value })
+        expect(field(tool(set, 't'), key)).toEqual(value)
+
+        const nulled = updates(base, { sessionUpdate: 'tool_call_update', toolCallId: 't', [key]: null })
+        expect(field(tool(nulled, 't'), key)).toEqual(version === 1 ? afterNullV1 : afterNullV2)
+      })
+    }
+  }
+
+  it('v2 _meta patches by top-level key; a null key removes it; _meta:null clears', () => {
+    let s = withFull(2)
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: { a: null, c: { deep: 1 } } })
+    expect(tool(s, 't')._meta).toEqual({ b: 2, c: { deep: 1 } })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: null })
+    expect(tool(s, 't')._meta).toBeUndefined()
+  })
+
+  it('v1 _meta:null keeps the old value', () => {
+    const s = updates(withFull(1), { sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: null })
+    expect(tool(s, 't')._meta).toEqual({ a: 1, b: 2 })
+  })
+
+  it('v2 capabilities: an object replaces, null removes', () => {
+    let s = updates(session(2), { sessionUpdate: 'tool_call_update', toolCallId: 't', capabilities: { cancel: {} } })
+    expect(tool(s, 't').capabilities).toEqual({ cancel: {} })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', capabilities: null })
+    expect(tool(s, 't').capabilities).toBeUndefined()
+  })
+})
+
+describe('tool call creation', () => {
+  it('v1: a repeated tool_call for the same id is an upsert, never a second row (H5)', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', kind: 'read' },
+      { sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read a.ts', status: 'in_progress' },
+    )
+    expect(summary(s.entries)).toEqual(['tool_call:t'])
+    expect(tool(s, 't')).toMatchObject({ title: 'Read a.ts', toolKind: 'read', status: 'in_progress' })
+  })
+
+  it.each([1, 2] as const)('v%i: an update for an unknown id creates the entry with defaults (placeholder title null)', (version) => {
+    const s = updates(session(version), { sessionUpdate: 'tool_call_update', toolCallId: 'new', status: 'in_progress' })
+    expect(tool(s, 'new')).toMatchObject({ id: 'tool:new', title: null, toolKind: 'other', status: 'in_progress', content: [], locations: [] })
+  })
+
+  it('keeps unknown status and kind as sent (UI maps them to in-progress / other)', () => {
+    const s = updates(session(2), { sessionUpdate: 'tool_call_update', toolCallId: 't', status: '_queued', kind: '_browser', title: 'x' })
+    expect(tool(s, 't')).toMatchObject({ status: '_queued', toolKind: '_browser', title: 'x' })
+  })
+
+  it('keeps unknown and invalid content items as generic blocks, without rejecting the update', () => {
+    const s = updates(session(1), {
+      sessionUpdate: 'tool_call',
+      toolCallId: 't',
+      title: 'x',
+      content: [{ type: 'content', content: { type: 'text', text: 'ok' } }, { type: 'code', code: 'y' }, { type: 'diff' }, 7],
+    })
+    expect(tool(s, 't').content).toEqual([
+      { type: 'content', content: { type: 'text', text: 'ok' } },
+      { type: 'code', code: 'y' },
+      { type: 'invalid', original: { type: 'diff' } },
+      { type: 'invalid', original: 7 },
+    ])
+  })
+
+  it('drops locations without a path', () => {
+    const s = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', locations: [{ path: '/a' }, { line: 2 }, null] })
+    expect(tool(s, 't').locations).toEqual([{ path: '/a' }])
+  })
+
+  it('ignores a tool_call_update without a toolCallId', () => {
+    const s = updates(session(1), { sessionUpdate: 'tool_call_update', status: 'completed' })
+    expect(s.entries).toEqual([])
+  })
+})
+
+describe('tool_call_content_chunk (H22)', () => {
+  const item = (t: string) => ({ type: 'content', content: { type: 'text', text: t } })
+
+  it('chunk x, chunk y, update content [z], chunk w → [z, w]', () => {
+    const s = updates(
+      session(2),
+      { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('x') },
+      { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('y') },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't', content: [item('z')] },
+      { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('w') },
+    )
+    expect(tool(s, 't').content).toEqual([item('z'), item('w')])
+  })
+
+  it('same order, one update per batch', () => {
+    let s = session(2)
+    for (const u of [
+      { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('x') },
+      { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('y') },
+    ])
+      s = updates(s, u)
+    expect(tool(s, 't').content).toEqual([item('x'), item('y')])
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', content: null })
+    expect(tool(s, 't').content).toEqual([])
+  })
+
+  it('is an unknown kind in a v1 session', () => {
+    const s = updates(session(1), { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('x') })
+    expect(summary(s.entries)).toEqual(['unknown:tool_call_content_chunk'])
+  })
+})
