@@ -374,7 +374,9 @@ class AcpConnection implements AcpClientConnection {
     if (waiter.responded) this.finishTurn(notification.sessionId, waiter, outcome)
     // Before the ack: an idle without a `running` since our prompt may be a stale snapshot (F7); one after
     // `running` ends this turn, and we resolve once the ack (with the messageId) arrives.
-    else if (waiter.sawRunning) waiter.earlyIdle = outcome
+    // Responses travel through vscode-jsonrpc's queue and updates do not, so the ack can trail the
+    // idle; the first idle after `running` is the one that ends this turn.
+    else if (waiter.sawRunning && !waiter.earlyIdle) waiter.earlyIdle = outcome
   }
 
   private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {

@@ -1,0 +1,243 @@
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { createAcpConnection } from '../../../main/acp/connection'
+import type { AcpClientConnection, TransportProblem } from '../../../main/acp/types'
+import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
+import { once } from '../../../main/base/event'
+
+type Json = Record<string, unknown>
+
+/** An in-memory peer: reads what the client writes, writes what a test scripts. */
+function pair() {
+  const toClient = new PassThrough()
+  const fromClient = new PassThrough()
+  const inbox: Json[] = []
+  const waiters: ((m: Json) => void)[] = []
+  let buffer = ''
+  fromClient.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8')
+    let cut: number
+    while ((cut = buffer.indexOf('\n')) >= 0) {
+      const message = JSON.parse(buffer.slice(0, cut)) as Json
+      buffer = buffer.slice(cut + 1)
+      const waiter = waiters.shift()
+      if (waiter) waiter(message)
+      else inbox.push(message)
+    }
+  })
+  const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1.2.3' }, elicitation: { form: true } })
+  const problems: TransportProblem[] = []
+  connection.onDidReportProblem((p) => problems.push(p))
+  return {
+    connection,
+    problems,
+    next: (): Promise<Json> => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiters.push(resolve))),
+    send: (message: Json) => toClient.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n'),
+    end: () => toClient.end(),
+  }
+}
+
+async function initialized(version: 1 | 2, result: Json = {}) {
+  const peer = pair()
+  const done = peer.connection.initialize()
+  const request = await peer.next()
+  peer.send({ id: request.id, result: { protocolVersion: version, ...(version === 2 ? { info: { name: 'a', version: '1' }, capabilities: { session: {} } } : {}), ...result } })
+  await done
+  return { ...peer, initializeRequest: request }
+}
+
+const update = (sessionId: string, body: Json) => ({ method: 'session/update', params: { sessionId, update: body } })
+
+describe('initialize', () => {
+  it('offers v2 with info and honest capabilities (elicitation only)', async () => {
+    const { initializeRequest } = await initialized(2)
+    expect(initializeRequest).toMatchObject({ method: 'initialize', params: { protocolVersion: 2, info: { name: 'bosun', version: '1.2.3' }, capabilities: { elicitation: { form: {} } } } })
+    expect((initializeRequest.params as Json).capabilities).toEqual({ elicitation: { form: {} } })
+  })
+
+  it('reads a bare v1 result with everything optional off, ignoring unknown and malformed keys', async () => {
+    const { connection } = await initialized(1, {
+      agentCapabilities: { loadSession: 'yes', promptCapabilities: 7, mcpCapabilities: { http: true }, sessionCapabilities: { fork: {}, list: {} } },
+      capabilities: { session: {} },
+      authMethods: [{ id: 'a', name: 'A', type: 'env_var' }, { id: 3 }, null],
+    })
+    const handshake = connection.handshake!
+    expect(handshake.capabilities).toMatchObject({ loadSession: false, listSessions: true, resumeSession: false, prompt: { image: false }, mcp: { stdio: true, http: true, sse: false } })
+    expect(handshake.authMethods.map((m) => [m.id, m.type])).toEqual([['a', 'env_var']])
+    expect(handshake.agentInfo).toBeNull()
+  })
+
+  it('retries with v1 once after -32022 and reports offeredVersion 1', async () => {
+    const peer = pair()
+    const done = peer.connection.initialize()
+    const first = await peer.next()
+    peer.send({ id: first.id, error: { code: -32022, message: 'unsupported', data: { requested: 2, supported: [1] } } })
+    const second = await peer.next()
+    expect(second.params).toMatchObject({ protocolVersion: 1, clientInfo: { name: 'bosun' }, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} } } })
+    peer.send({ id: second.id, result: { protocolVersion: 1 } })
+    expect(await done).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
+  })
+
+  it('does not retry on other errors', async () => {
+    const peer = pair()
+    const done = peer.connection.initialize()
+    const first = await peer.next()
+    peer.send({ id: first.id, error: { code: -32603, message: 'boom' } })
+    await expect(done).rejects.toBeInstanceOf(RpcError)
+  })
+})
+
+describe('v2 turns', () => {
+  it('ends at the idle state_update, not at the ack; repeated idles are idempotent', async () => {
+    const { connection, next, send } = await initialized(2)
+    let finished = false
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }]).then((o) => ((finished = true), o))
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'running' }))
+    send({ id: request.id, result: { messageId: 'm1' } })
+    const chunk = once(connection.onDidReceiveUpdate, (u) => u.update.sessionUpdate === 'agent_message_chunk')
+    send(update('s1', { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'x' } }))
+    await chunk
+    expect(finished).toBe(false)
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { code: 5, message: 'model overloaded' } }))
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
+    expect(await turn).toEqual({ stopReason: 'error', error: { code: 5, message: 'model overloaded' }, userMessageId: 'm1' })
+  })
+
+  it('accepts {} as the ack and an idle that arrives before the ack (after running)', async () => {
+    const { connection, next, send } = await initialized(2)
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'running' }))
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle' }))
+    send({ id: request.id, result: {} })
+    expect(await turn).toEqual({ stopReason: null })
+  })
+
+  it('resolves cancelled when the agent rejects the prompt after our cancel (F5)', async () => {
+    const { connection, next, send } = await initialized(2)
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    connection.cancel('s1')
+    expect(await next()).toEqual({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's1' } })
+    send({ id: request.id, error: { code: -32800, message: 'cancelled' } })
+    expect(await turn).toEqual({ stopReason: 'cancelled' })
+  })
+
+  it('sends v2 shapes for config options and resume, and refuses set_mode', async () => {
+    const { connection, next, send } = await initialized(2)
+    const set = connection.setConfigOption('s1', 'model', 'fast')
+    const request = await next()
+    expect(request.params).toEqual({ sessionId: 's1', configId: 'model', type: 'id', value: 'fast' })
+    send({ id: request.id, result: { configOptions: [{ configId: 'model' }] } })
+    expect(await set).toEqual([{ configId: 'model' }])
+    const resume = connection.resumeSession({ sessionId: 's1', cwd: '/p', replay: true })
+    const resumeRequest = await next()
+    expect(resumeRequest).toMatchObject({ method: 'session/resume', params: { sessionId: 's1', cwd: '/p', replayFrom: { type: 'start' } } })
+    send({ id: resumeRequest.id, result: {} })
+    expect((await resume).sessionId).toBe('s1')
+    await expect(connection.setMode('s1', 'code')).rejects.toBeInstanceOf(BosunError)
+    const login = connection.authenticate('m')
+    const loginRequest = await next()
+    expect(loginRequest).toMatchObject({ method: 'auth/login', params: { methodId: 'm' } })
+    send({ id: loginRequest.id, result: {} })
+    await login
+  })
+})
+
+describe('v1 surface', () => {
+  it('ends the turn at the prompt response and maps F5', async () => {
+    const { connection, next, send } = await initialized(1)
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    send({ id: request.id, result: { stopReason: 'max_tokens' } })
+    expect(await turn).toEqual({ stopReason: 'max_tokens' })
+    const second = connection.prompt('s1', [{ type: 'text', text: 'again' }])
+    const secondRequest = await next()
+    connection.cancel('s1')
+    await next()
+    send({ id: secondRequest.id, error: { code: -32603, message: 'oops' } })
+    expect(await second).toEqual({ stopReason: 'cancelled' })
+  })
+
+  it('sends v1 shapes: mcpServers on session/new, select/boolean config values, session/load', async () => {
+    const { connection, next, send } = await initialized(1, { agentCapabilities: { loadSession: true } })
+    const created = connection.newSession({ cwd: '/p' })
+    const newRequest = await next()
+    expect(newRequest.params).toEqual({ cwd: '/p', mcpServers: [] })
+    send({ id: newRequest.id, result: { sessionId: 's1', modes: { currentModeId: 'a', availableModes: [] } } })
+    expect(await created).toMatchObject({ sessionId: 's1', modes: { currentModeId: 'a' } })
+    void connection.setConfigOption('s1', 'model', 'fast')
+    expect((await next()).params).toEqual({ sessionId: 's1', configId: 'model', value: 'fast' })
+    void connection.setConfigOption('s1', 'web', true)
+    expect((await next()).params).toEqual({ sessionId: 's1', configId: 'web', type: 'boolean', value: true })
+    const load = connection.resumeSession({ sessionId: 's1', cwd: '/p' })
+    const loadRequest = await next()
+    expect(loadRequest).toMatchObject({ method: 'session/load', params: { sessionId: 's1', cwd: '/p', mcpServers: [] } })
+    send({ id: loadRequest.id, result: null })
+    expect((await load).sessionId).toBe('s1')
+  })
+})
+
+describe('robustness', () => {
+  it('reports malformed session/update and unknown response ids without throwing', async () => {
+    const { connection, send, problems } = await initialized(1)
+    const good = once(connection.onDidReceiveUpdate)
+    send({ method: 'session/update', params: { sessionId: 3, update: {} } })
+    send({ method: 'session/update', params: { sessionId: 's', update: { content: 1 } } })
+    send({ id: 4242, result: {} })
+    send(update('s', { sessionUpdate: '_acme_new_kind', x: 1 }))
+    expect((await good).update).toEqual({ sessionUpdate: '_acme_new_kind', x: 1 })
+    expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'invalid-message', 'unknown-response-id'])
+  })
+
+  it('close(error) rejects every pending request with that error, aborts incoming signals, fires onDidClose once', async () => {
+    const { connection, next, send } = await initialized(1)
+    let signal: AbortSignal | undefined
+    const handlerStarted = new Promise<void>((resolve) =>
+      connection.handlers.registerRequest('session/request_permission', (_params, context) => {
+        signal = context.signal
+        resolve()
+        return new Promise(() => {})
+      }),
+    )
+    send({ id: 'p1', method: 'session/request_permission', params: {} })
+    await handlerStarted
+    const closes: unknown[] = []
+    connection.onDidClose((e) => closes.push(e))
+    const pendingNew = connection.newSession({ cwd: '/p' })
+    const pendingPrompt = connection.prompt('s', [])
+    await next()
+    const error = new AgentExitedError('gone', 1, null)
+    connection.close(error)
+    connection.close(new Error('second'))
+    await expect(pendingNew).rejects.toBe(error)
+    await expect(pendingPrompt).rejects.toBe(error)
+    expect(signal?.aborted).toBe(true)
+    expect(closes).toEqual([{ error }])
+    await expect(connection.newSession({ cwd: '/p' })).rejects.toBe(error)
+  })
+
+  it('fires onDidClose when the agent output ends', async () => {
+    const peer = pair()
+    const closed = once(peer.connection.onDidClose)
+    peer.end()
+    expect(await closed).toEqual({})
+    peer.connection.dispose()
+  })
+
+  it('ignores unknown notifications and answers nothing to them', async () => {
+    const { connection, send, next } = await initialized(1)
+    const seen: unknown[] = []
+    connection.handlers.registerNotification('_acme/ping', (params) => seen.push(params))
+    send({ method: '_acme/unknown', params: {} })
+    send({ method: '$/progress', params: {} })
+    send({ method: '_acme/ping', params: { n: 1 } })
+    send({ id: 9, method: '_acme/ask', params: {} })
+    const reply = await next()
+    expect(reply).toMatchObject({ id: 9, error: { code: -32601 } })
+    expect(seen).toEqual([{ n: 1 }])
+  })
+})
+
+export type { AcpClientConnection }

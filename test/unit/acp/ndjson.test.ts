@@ -1,0 +1,170 @@
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import type { Message } from 'vscode-jsonrpc/node'
+import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
+import type { TransportProblem, WireTrace } from '../../../main/acp/types'
+
+function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; fastPath?: (m: { method: string }) => boolean } = {}) {
+  const input = new PassThrough()
+  const messages: unknown[] = []
+  const problems: TransportProblem[] = []
+  const replies: unknown[] = []
+  const reader = new NdjsonMessageReader(input, {
+    ...options,
+    onProblem: (p) => problems.push(p),
+    reply: (m) => replies.push(m),
+  })
+  reader.listen((m) => messages.push(m))
+  return { reader, input, messages, problems, replies }
+}
+
+const note = (text: string) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } })
+
+describe('NdjsonMessageReader', () => {
+  it('splits on 0x0A before decoding: a 4-byte code point split across chunks, CRLF-terminated', () => {
+    const { reader, messages } = setup()
+    const bytes = Buffer.from(JSON.stringify(note('emoji 😀 and 漢字 and \u2028')) + '\r\n', 'utf8')
+    const cut = bytes.indexOf(Buffer.from('😀')) + 2
+    reader.push(bytes.subarray(0, cut))
+    expect(messages).toHaveLength(0)
+    reader.push(bytes.subarray(cut))
+    expect(messages).toEqual([note('emoji 😀 and 漢字 and \u2028')])
+  })
+
+  it('handles many messages in one chunk and one message in many chunks', () => {
+    const { reader, messages } = setup()
+    const text = [1, 2, 3].map((i) => JSON.stringify(note(String(i)))).join('\n') + '\n'
+    reader.push(Buffer.from(text))
+    const single = Buffer.from(JSON.stringify(note('x')) + '\n')
+    for (let i = 0; i < single.length; i++) reader.push(single.subarray(i, i + 1))
+    expect(messages).toEqual([note('1'), note('2'), note('3'), note('x')])
+  })
+
+  it('skips empty and whitespace-only lines without reporting them', () => {
+    const { reader, messages, problems } = setup()
+    reader.push(Buffer.from('\n\r\n   \t \n' + JSON.stringify(note('a')) + '\n\n'))
+    expect(messages).toEqual([note('a')])
+    expect(problems).toEqual([])
+  })
+
+  it('flushes a final unterminated line at EOF, then closes', async () => {
+    const { reader, input, messages } = setup()
+    const closed = new Promise<void>((resolve) => reader.onClose(() => resolve()))
+    input.end(JSON.stringify(note('last')))
+    await closed
+    expect(messages).toEqual([note('last')])
+  })
+
+  it('reports and skips an oversized line (within a chunk and across chunks) and keeps going', () => {
+    const { reader, messages, problems } = setup({ maxMessageBytes: 64 })
+    reader.push(Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { pad: 'p'.repeat(100) } }) + '\n'))
+    // Across chunks: each chunk alone is small, the line is not; the reader must not hold it all.
+    reader.push(Buffer.from('{"jsonrpc":"2.0","method":"y","params":{"pad":"'))
+    for (let i = 0; i < 10; i++) reader.push(Buffer.from('q'.repeat(50)))
+    reader.push(Buffer.from('"}}\n{"jsonrpc":"2.0","method":"ok"}\n'))
+    expect(problems.map((p) => p.kind)).toEqual(['oversized-line', 'oversized-line'])
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'ok' }])
+  })
+
+  it('reports a non-JSON line with a short preview and skips it', () => {
+    const { reader, messages, problems, replies } = setup()
+    reader.push(Buffer.from('Welcome to the shell ' + 'x'.repeat(500) + '\n{"jsonrpc":"2.0","method":"ok"}\n'))
+    expect(problems).toHaveLength(1)
+    expect(problems[0]!.kind).toBe('non-json-line')
+    expect(problems[0]!.preview!.length).toBeLessThanOrEqual(121)
+    expect(problems[0]!.preview).toMatch(/^Welcome to the shell/)
+    expect(replies).toEqual([])
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'ok' }])
+  })
+
+  it('strips terminal escape sequences before {', () => {
+    const { reader, messages, problems } = setup()
+    reader.push(Buffer.from('\x1b]0;title\x07\x1b[32m{"jsonrpc":"2.0","method":"ok"}\n'))
+    expect(problems).toEqual([])
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'ok' }])
+    expect(stripLeadingEscapes('\x1b[1;31m\x1b]2;t\x1b\\{"a":1}')).toBe('{"a":1}')
+  })
+
+  it('answers a batch with exactly one -32600 (id null) and does not process its entries', () => {
+    const { reader, messages, problems, replies } = setup()
+    reader.push(Buffer.from(JSON.stringify([note('a'), note('b')]) + '\n'))
+    expect(messages).toEqual([])
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'JSON-RPC batches are not supported' } }])
+    expect(problems.map((p) => p.kind)).toEqual(['batch-rejected'])
+  })
+
+  it.each(['42', '"x"', 'null', 'true'])('answers the non-object %s with -32600 (id null)', (line) => {
+    const { reader, messages, replies } = setup()
+    reader.push(Buffer.from(line + '\n'))
+    expect(messages).toEqual([])
+    expect(replies).toHaveLength(1)
+    expect(replies[0]).toMatchObject({ id: null, error: { code: -32600 } })
+  })
+
+  it('answers a request with id null with -32600 and drops responses for ids we never sent', () => {
+    const pendingIds = new PendingIds()
+    pendingIds.add(1)
+    const { reader, messages, problems, replies } = setup({ pendingIds })
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":null,"method":"session/request_permission","params":{}}\n'))
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":999,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":1,"result":{}}\n'))
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}\n'))
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } }])
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
+    expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'unknown-response-id', 'unknown-response-id', 'invalid-message'])
+  })
+
+  it('gives notifications to the fast path first', () => {
+    const fast: unknown[] = []
+    const { reader, messages } = setup({ fastPath: (m) => (m.method === 'session/update' ? (fast.push(m), true) : false) })
+    reader.push(Buffer.from(JSON.stringify(note('a')) + '\n{"jsonrpc":"2.0","method":"other"}\n{"jsonrpc":"2.0","id":3,"method":"session/update"}\n'))
+    expect(fast).toEqual([note('a')])
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'other' }, { jsonrpc: '2.0', id: 3, method: 'session/update' }])
+  })
+})
+
+describe('NdjsonMessageWriter', () => {
+  it('writes JSON.stringify(msg) + "\\n" per message, in order, escaping newlines in strings', async () => {
+    const output = new PassThrough()
+    let written = ''
+    output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')))
+    const writer = new NdjsonMessageWriter(output)
+    const messages = Array.from({ length: 200 }, (_, i) => ({ jsonrpc: '2.0', id: i, result: { text: `line ${i}\nsecond line` } }) as Message)
+    await Promise.all(messages.map((m) => writer.write(m)))
+    const lines = written.split('\n')
+    expect(lines.pop()).toBe('')
+    expect(lines).toHaveLength(200)
+    expect(lines.map((l) => JSON.parse(l))).toEqual(messages)
+  })
+
+  it('records outgoing request ids and traces both directions only when someone listens', async () => {
+    const tap = new WireTap()
+    const pendingIds = new PendingIds()
+    const output = new PassThrough()
+    output.resume()
+    const writer = new NdjsonMessageWriter(output, { tap, pendingIds })
+    await writer.write({ jsonrpc: '2.0', id: 5, method: 'session/new', params: {} } as Message)
+    expect(pendingIds.size).toBe(1)
+    const traces: WireTrace[] = []
+    const sub = tap.onDidTrace((t) => traces.push(t))
+    await writer.write({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } } as Message)
+    const reader = new NdjsonMessageReader(new PassThrough(), { tap })
+    reader.push(Buffer.from('garbage\n{"jsonrpc":"2.0","method":"x"}\n'))
+    sub.dispose()
+    await writer.write({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 't' } } as Message)
+    expect(traces.map((t) => [t.direction, t.message])).toEqual([
+      ['out', { jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: 's' } }],
+      ['in', 'garbage'],
+      ['in', { jsonrpc: '2.0', method: 'x' }],
+    ])
+    expect(pendingIds.size).toBe(1)
+  })
+
+  it('rejects writes after the stream closed', async () => {
+    const output = new PassThrough()
+    const writer = new NdjsonMessageWriter(output)
+    const closed = new Promise<void>((resolve) => writer.onClose(() => resolve()))
+    output.destroy()
+    await closed
+    await expect(writer.write({ jsonrpc: '2.0', method: 'x' } as Message)).rejects.toThrow(/closed/)
+  })
+})
