@@ -75,8 +75,6 @@ export interface AgentCrashEvent {
 const exitExplainMs = 500
 /** When the connection closes on its own, how long the process gets to exit before we kill it. */
 const connectionLostGraceMs = 1_000
-/** Codes a v1-only agent may answer to a v2 `initialize` (checklist C10c). */
-const versionRejectCodes = new Set([-32022, -32600, -32602])
 
 interface Attempt {
   process: AgentProcess
@@ -259,13 +257,11 @@ export class AgentHost implements IDisposable {
 
   private async runLaunch(generation: number, trigger: 'user' | 'auto'): Promise<Result<AgentHandshake>> {
     let result = await this.attempt(generation, this.preferredVersion)
-    const offeredV2 = this.preferredVersion !== 1
-    const v1Answer = result.ok && result.value.handshake.offeredVersion === 2 && result.value.handshake.protocolVersion === 1
-    const v1Rejection = !result.ok && offeredV2 && result.error.kind !== 'timeout' && versionRejectCodes.has(result.error.code ?? 0)
-    if ((v1Answer || v1Rejection) && generation === this.generation) {
-      // A v1 agent never saw our v1-shaped capabilities (C10b/C10c): start it again and offer v1.
-      this.logger.info(`answered ${v1Answer ? 'protocol 1 to a v2 offer' : 'the v2 offer with an error'}; restarting it with a v1 offer`)
-      if (result.ok) await this.discard(result.value, 'restarting with protocol v1')
+    if (result.ok && result.value.handshake.offeredVersion === 2 && result.value.handshake.protocolVersion === 1 && generation === this.generation) {
+      // A v1 agent that answered 1 to our v2 offer never saw our v1-shaped capabilities (C10b): start it
+      // again and offer v1. (An agent that rejects the v2 offer is retried in-process by the connection, C10c.)
+      this.logger.info('answered protocol 1 to a v2 offer; restarting it with a v1 offer')
+      await this.discard(result.value, 'restarting with protocol v1')
       this.preferredVersion = 1
       this.onDidChangePreferredVersionEmitter.fire(1)
       if (generation === this.generation) result = await this.attempt(generation, 1)

@@ -1,0 +1,321 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AgentHost, type AgentHostOptions } from '../../../main/agents/agent-host'
+import type { AgentProcessSpec } from '../../../main/agents/agent-process'
+import { AgentExitedError } from '../../../main/base/errors'
+import { once } from '../../../main/base/event'
+import type { AgentRuntimeView } from '../../../renderer/state/types'
+import { scriptedAgentCommand } from '../../agents/command'
+import { ManualScheduler } from '../../unit/agents/manual-scheduler'
+import { expectAllGone, fixtureSpec, realConnection, testLogger, trackingStarter } from './helpers'
+
+let dir: string
+let hosts: AgentHost[] = []
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bosun-agent-host-'))
+})
+afterEach(async () => {
+  for (const host of hosts) {
+    await host.stop({ deadlineMs: 500 })
+    host.dispose()
+  }
+  hosts = []
+  await rm(dir, { recursive: true, force: true })
+})
+
+function makeHost(spec: AgentProcessSpec, options: Partial<AgentHostOptions> = {}) {
+  const scheduler = new ManualScheduler()
+  const tracker = trackingStarter()
+  const host = new AgentHost({ spec, createConnection: realConnection, logger: testLogger, scheduler, startProcess: tracker.start, ...options })
+  const statuses: AgentRuntimeView['status'][] = []
+  host.onDidChangeStatus((view) => statuses.push(view.status))
+  hosts.push(host)
+  return { host, scheduler, tracker, statuses, pids: () => tracker.started.map((p) => p.pid) }
+}
+
+/** Resolves once the host's current process has written text matching `pattern` on stderr. */
+async function hostStderr(host: AgentHost, pattern: RegExp): Promise<void> {
+  if (pattern.test(host.stderrTail())) return
+  await once(host.onDidWriteStderr, () => pattern.test(host.stderrTail()))
+}
+
+const status = (host: AgentHost, wanted: AgentRuntimeView['status']) => once(host.onDidChangeStatus, (view) => view.status === wanted)
+
+/** Sends a request the fixture never answers, except with the crash it was told to do on it. */
+const pendingRequest = (host: AgentHost) => host.connection!.newSession({ cwd: dir })
+
+describe('AgentHost', () => {
+  it('starts, reaches ready with the handshake, and stops with no process left', async () => {
+    const { host, statuses, pids } = makeHost(fixtureSpec(['--grandchild']))
+    const started = await host.start()
+    expect(started.ok && started.value).toMatchObject({ protocolVersion: 2, offeredVersion: 2, agentInfo: { name: 'fixture-agent' } })
+    expect(host.view()).toMatchObject({ status: 'ready', protocolVersion: 2, pid: pids()[0], error: null })
+    const connected = host.connection
+    expect(connected?.handshake?.protocolVersion).toBe(2)
+    await hostStderr(host, /GRANDCHILD_PID=\d+/)
+    const grandchild = Number(/GRANDCHILD_PID=(\d+)/.exec(host.stderrTail())![1])
+    await host.stop()
+    expect(host.view()).toMatchObject({ status: 'stopped', pid: null, error: null })
+    expect(statuses).toEqual(['starting', 'ready', 'stopped'])
+    await expectAllGone([...pids(), grandchild])
+  })
+
+  it('joins a start in progress instead of starting twice', async () => {
+    const { host, pids } = makeHost(fixtureSpec([]))
+    const [a, b] = await Promise.all([host.start(), host.start()])
+    expect(a.ok && b.ok).toBe(true)
+    expect(pids()).toHaveLength(1)
+  })
+
+  it('fails initialize with the stderr tail when the agent exits at start (and does not restart it)', async () => {
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--exit-at-start=2']))
+    const result = await host.start()
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.kind).toBe('agent-exited')
+    expect(result.error.message).toContain('exited with code 2 while starting')
+    expect(result.error.stderrTail).toContain('fatal: no API key configured')
+    expect(host.view()).toMatchObject({ status: 'failed', error: { kind: 'agent-exited' } })
+    expect(host.view().error?.stderrTail).toContain('fatal: no API key configured')
+    expect(host.stderrTail()).toContain('fatal: no API key configured')
+    expect(scheduler.pending).toEqual([])
+    await expectAllGone(pids())
+  })
+
+  it('reports a spawn failure as a value with status failed', async () => {
+    const { host } = makeHost(fixtureSpec([], { command: join(dir, 'missing-agent') }))
+    const result = await host.start()
+    expect(result.ok ? 'ok' : result.error.kind).toBe('agent-spawn-failed')
+    expect(host.status).toBe('failed')
+  })
+
+  it('times out an agent that never answers initialize, and kills it', async () => {
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--silent-initialize']), { initializeTimeoutMs: 60_000 })
+    const starting = host.start()
+    await scheduler.nextTimer(60_000)
+    await hostStderr(host, /initialize offered=2/)
+    scheduler.advance(60_000)
+    const result = await starting
+    expect(result.ok ? 'ok' : result.error.kind).toBe('timeout')
+    expect(!result.ok && result.error.stderrTail).toContain('initialize offered=2')
+    expect(host.status).toBe('failed')
+    await expectAllGone(pids())
+  })
+
+  it('does not deadlock on an agent that writes 10 MB to stderr before answering', async () => {
+    const { host } = makeHost(fixtureSpec(['--stderr-mb=10']))
+    const result = await host.start()
+    expect(result.ok).toBe(true)
+    await hostStderr(host, /stderr flood done/)
+    expect(host.stderrTail().length).toBeLessThanOrEqual(16 * 1024)
+  })
+
+  it('rejects pending requests with AgentExitedError on a crash, then restarts after the backoff', async () => {
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--exit-on=session/new:3']))
+    expect((await host.start()).ok).toBe(true)
+    const crashes: number[] = []
+    host.onDidCrash((event) => crashes.push(event.decision.action === 'restart' ? event.decision.delayMs : -1))
+    const disconnected = once(host.onDidDisconnect)
+
+    const restarting = status(host, 'restarting')
+    const pending = pendingRequest(host)
+    const error = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(AgentExitedError)
+    expect((error as AgentExitedError).exitCode).toBe(3)
+    expect((error as AgentExitedError).failure.stderrTail).toContain('exiting on session/new')
+    expect((await disconnected).error).toBe(error)
+
+    const view = await restarting
+    expect(view).toMatchObject({ status: 'restarting', crashCount: 1, nextRestartAt: scheduler.now() + 1_000, error: { kind: 'agent-exited' } })
+    expect(host.connection).toBeUndefined()
+    expect(scheduler.pending).toEqual([1_000])
+    expect(pids()).toHaveLength(1)
+
+    // Nothing happens before the backoff elapses.
+    scheduler.advance(999)
+    expect(host.status).toBe('restarting')
+    const connected = once(host.onDidConnect)
+    const ready = status(host, 'ready')
+    scheduler.advance(1)
+    expect(await connected).toBe(host.connection)
+    await ready
+    expect(pids()).toHaveLength(2)
+    expect(crashes).toEqual([1_000])
+    await expectAllGone(pids().slice(0, 1))
+  })
+
+  it('gives up after the third crash within five minutes and reports it with the stderr tail', async () => {
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--exit-on=session/new:3']))
+    expect((await host.start()).ok).toBe(true)
+    const delays: number[] = []
+    host.onDidCrash((event) => delays.push(event.decision.action === 'restart' ? event.decision.delayMs : -1))
+
+    for (const delay of [1_000, 2_000]) {
+      const restarting = status(host, 'restarting')
+      void pendingRequest(host).catch(() => undefined)
+      await restarting
+      const ready = status(host, 'ready')
+      scheduler.advance(delay)
+      await ready
+    }
+    const failed = status(host, 'failed')
+    void pendingRequest(host).catch(() => undefined)
+    const view = await failed
+    expect(delays).toEqual([1_000, 2_000, -1])
+    expect(view.crashCount).toBe(3)
+    expect(view.error?.message).toContain('crashed 3 times within 5 minutes')
+    expect(view.error?.stderrTail).toContain('exiting on session/new')
+    expect(scheduler.pending).toEqual([])
+    await expectAllGone(pids())
+  })
+
+  it('counts an automatic restart that fails to initialize as a crash', async () => {
+    const script = join(dir, 'flaky.mjs')
+    const marker = join(dir, 'started-once')
+    // Starts fine the first time, then exits at start on every later launch.
+    await writeFile(
+      script,
+      `import { existsSync, writeFileSync } from 'node:fs'
+       if (existsSync(${JSON.stringify(marker)})) { process.stderr.write('second launch: broken\\n'); process.exit(9) }
+       writeFileSync(${JSON.stringify(marker)}, '')
+       await import(${JSON.stringify(fixtureSpec([]).args[0])})`,
+    )
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--exit-on=session/new:3'], { args: [script, '--exit-on=session/new:3'] }))
+    expect((await host.start()).ok).toBe(true)
+    const first = status(host, 'restarting')
+    void pendingRequest(host).catch(() => undefined)
+    await first
+    // The restart fails at start: a second crash, backoff 2 s.
+    const second = once(host.onDidChangeStatus, (v) => v.status === 'restarting' && v.crashCount === 2)
+    scheduler.advance(1_000)
+    const view = await second
+    expect(view.error?.stderrTail).toContain('second launch: broken')
+    expect(scheduler.pending).toEqual([2_000])
+    const failed = status(host, 'failed')
+    scheduler.advance(2_000)
+    expect((await failed).crashCount).toBe(3)
+    await expectAllGone(pids())
+  })
+
+  it('does not restart after a clean exit', async () => {
+    const { host, scheduler } = makeHost(fixtureSpec(['--exit-on=session/new:0']))
+    expect((await host.start()).ok).toBe(true)
+    const crashed: unknown[] = []
+    host.onDidCrash((e) => crashed.push(e))
+    const stopped = status(host, 'stopped')
+    const error = await pendingRequest(host).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(AgentExitedError)
+    const view = await stopped
+    expect(view.error?.message).toContain('exited with code 0')
+    expect(scheduler.pending).toEqual([])
+    expect(crashed).toEqual([])
+  })
+
+  it('does not restart after a user stop, and rejects pending requests at once', async () => {
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--ignore-sigterm']), { stopDeadlineMs: 300 })
+    expect((await host.start()).ok).toBe(true)
+    const pending = pendingRequest(host)
+    const stopping = host.stop()
+    // Rejected before the (SIGTERM-ignoring) process is gone.
+    await expect(pending).rejects.toBeInstanceOf(AgentExitedError)
+    expect(host.status).toBe('stopped')
+    await stopping
+    expect(scheduler.pending).toEqual([])
+    await expectAllGone(pids())
+  })
+
+  it('user stop during a scheduled restart cancels it', async () => {
+    const { host, scheduler } = makeHost(fixtureSpec(['--exit-on=session/new:3']))
+    expect((await host.start()).ok).toBe(true)
+    const restarting = status(host, 'restarting')
+    void pendingRequest(host).catch(() => undefined)
+    await restarting
+    await host.stop()
+    expect(scheduler.pending).toEqual([])
+    expect(host.view()).toMatchObject({ status: 'stopped', nextRestartAt: null })
+  })
+
+  it('stop during initialize cancels the start and leaves no process', async () => {
+    const { host, pids, scheduler } = makeHost(fixtureSpec(['--silent-initialize']))
+    const starting = host.start()
+    await scheduler.nextTimer()
+    await host.stop()
+    const result = await starting
+    expect(result.ok ? 'ok' : result.error.kind).toBe('cancelled')
+    expect(host.status).toBe('stopped')
+    await expectAllGone(pids())
+  })
+
+  it('restart() starts a fresh process and forgets the crash history', async () => {
+    const { host, pids } = makeHost(fixtureSpec([]))
+    expect((await host.start()).ok).toBe(true)
+    const result = await host.restart()
+    expect(result.ok).toBe(true)
+    expect(pids()).toHaveLength(2)
+    expect(host.view()).toMatchObject({ status: 'ready', pid: pids()[1], crashCount: 0 })
+    await expectAllGone(pids().slice(0, 1))
+  })
+
+  it('restarts a v1 agent that answered 1 to a v2 offer, offering v1, and remembers it', async () => {
+    const { host, pids } = makeHost(fixtureSpec(['--protocol=1']))
+    const preferred = once(host.onDidChangePreferredVersion)
+    const result = await host.start()
+    expect(result.ok && result.value).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
+    expect(await preferred).toBe(1)
+    expect(host.preferredProtocolVersion).toBe(1)
+    expect(pids()).toHaveLength(2)
+    expect(host.stderrTail()).toContain('initialize offered=1')
+    await expectAllGone(pids().slice(0, 1))
+    // The preference holds for the host's lifetime: a restart offers v1 directly.
+    expect((await host.restart()).ok).toBe(true)
+    expect(pids()).toHaveLength(3)
+  })
+
+  it('offers the persisted preferred version first', async () => {
+    const { host, pids } = makeHost(fixtureSpec(['--protocol=1']), { preferredProtocolVersion: 1 })
+    const result = await host.start()
+    expect(result.ok && result.value).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
+    expect(pids()).toHaveLength(1)
+  })
+
+  it('writes stderr and lifecycle lines of every launch to one log file', async () => {
+    const logFile = join(dir, 'logs', 'fixture.log')
+    const { host, pids } = makeHost(fixtureSpec([], { logFile }))
+    expect((await host.start()).ok).toBe(true)
+    await host.restart()
+    await host.stop()
+    await host.flushLog()
+    const log = await readFile(logFile, 'utf8')
+    for (const pid of pids()) {
+      expect(log).toContain(`[agent fixture pid=${pid}] started: `)
+      expect(log).toContain(`[agent fixture pid=${pid}] exited code=`)
+    }
+    expect(log).toContain('initialize offered=2')
+  })
+
+  it('runs the real scripted agent (v1 and v2 scenarios)', async () => {
+    const scenario = join(dir, 'scenario.json')
+    await writeFile(scenario, JSON.stringify({ initialize: { agentInfo: { name: 'scripted', version: '9.9.9' } } }))
+    for (const v2 of [false, true]) {
+      const { command, args } = scriptedAgentCommand(scenario, { v2 })
+      const { host, pids } = makeHost(fixtureSpec([], { command, args: [...args] }), { scheduler: undefined })
+      const result = await host.start()
+      expect(result.ok && result.value).toMatchObject({ protocolVersion: v2 ? 2 : 1, offeredVersion: v2 ? 2 : 1, agentInfo: { name: 'scripted' } })
+      // The v1 agent answered 1 to the v2 offer and was restarted once with a v1 offer.
+      expect(pids()).toHaveLength(v2 ? 1 : 2)
+      const session = await host.connection!.newSession({ cwd: dir })
+      expect(session.sessionId).toBeTruthy()
+      await host.stop()
+      await expectAllGone(pids())
+    }
+  })
+})
