@@ -1,12 +1,14 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { App } from './App'
+import { getBosun, onDidRehydrate } from './bridge'
+import { createAppStore } from './state/app-store'
+import './styles/app.css'
 
-function App() {
-  return <main>Bosun</main>
-}
+const store = createAppStore()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <App api={getBosun()} store={store} onDidRehydrate={onDidRehydrate} />
   </StrictMode>,
 )

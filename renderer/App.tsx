@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react'
+import type { BosunApi, CallResult } from '../preload/contract'
+import { selectInbox, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
+import { defaultSeams, SessionSeamsProvider, type SessionSeams } from './components/common/seams'
+import { Toasts } from './components/common/Toasts'
+import { InboxButton } from './components/header/SessionHeader'
+import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
+import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
+import { shallowArrayEqual, useAppSelector } from './screens/use-app-selector'
+
+/** The props of `components/permissions/ApprovalInbox.tsx`. */
+export interface InboxProps {
+  items: InboxItem[]
+  onOpen: (requestId: string) => void
+}
+
+export interface AppProps {
+  api: BosunApi
+  store: AppStore
+  /** Seams for the permission/elicitation components and the link consent path (placeholders by default). */
+  seams?: Partial<SessionSeams>
+  /** The agent's default working folder (from agent definitions, once the agents contract lands). */
+  defaultCwdFor?: (agentId: string) => string
+  /** The approval inbox panel (`ApprovalInbox`); a placeholder list until it lands. */
+  Inbox?: ComponentType<InboxProps>
+  /** The browser transport reconnected with a fresh snapshot (`bridge.onDidRehydrate`). */
+  onDidRehydrate?: (listener: (snapshot: AppSnapshot) => void) => () => void
+}
+
+function selectSummaries(view: AppState): SessionSummary[] {
+  return Object.values(view.sessions).map((s) => ({
+    sessionId: s.sessionId,
+    agentId: s.agentId,
+    title: s.title,
+    cwd: s.cwd,
+    turnState: s.turn.state,
+    pending: Object.values(s.permissions).filter((p) => p.status === 'pending').length,
+  }))
+}
+
+function sessionOfRequest(view: AppState, requestId: string): string | null {
+  for (const session of Object.values(view.sessions)) {
+    if (session.permissions[requestId]) return session.sessionId
+    if (Object.values(session.elicitations).some((e) => e.elicitationRequestId === requestId)) return session.sessionId
+  }
+  return null
+}
+
+/** Placeholder until `components/permissions/ApprovalInbox.tsx` lands (same props). */
+function PlaceholderInbox({ items, onOpen }: InboxProps) {
+  if (items.length === 0) return <p className="muted inbox-empty">Nothing waits for you.</p>
+  return (
+    <ul className="inbox-list">
+      {items.map((item) => (
+        <li key={item.id}>
+          <button type="button" className="inbox-item" onClick={() => onOpen(item.id)}>
+            <span className="inbox-item-title">{item.kind === 'permission' ? item.request.title : item.elicitation.message}</span>
+            <span className="muted small">
+              {item.agentName}
+              {item.sessionTitle ? ` · ${item.sessionTitle}` : ''}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** The renderer root: loads the snapshot, feeds events into the store, lays out sidebar + session. */
+export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate }: AppProps) {
+  const [notices, setNotices] = useState<{ id: string; severity: string; title: string; description?: string | null }[]>([])
+
+  const notifyFailure = useCallback((what: string, result: CallResult<unknown>) => {
+    if (result.ok) return
+    setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity: 'error', title: `${what} failed`, description: result.error.message }])
+  }, [])
+
+  useEffect(() => {
+    let disposed = false
+    const load = () =>
+      void api.getSnapshot(undefined).then((result) => {
+        if (disposed) return
+        if (result.ok) store.applySnapshot(result.value)
+        else notifyFailure('Loading sessions', result)
+      })
+    const unsubscribe = [
+      api.onSessionActions((batch) => {
+        // A gap means batches were lost (e.g. across a reload): rebuild from a fresh snapshot.
+        if (store.applySessionActions(batch) === 'gap') load()
+      }),
+      api.onSessionAdded(({ session }) => store.addSession(session)),
+      api.onSessionRemoved(({ sessionId }) => store.removeSession(sessionId)),
+      api.onAgentStatus((agent) => store.setAgentStatus(agent)),
+      api.onFocusRequest(({ requestId }) => {
+        const sessionId = sessionOfRequest(store.getSnapshot(), requestId)
+        if (sessionId) store.selectSession(sessionId)
+      }),
+      onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
+    ]
+    load()
+    return () => {
+      disposed = true
+      for (const off of unsubscribe) off?.()
+    }
+  }, [api, store, onDidRehydrate, notifyFailure])
+
+  const agents = useAppSelector(store, (view) => Object.values(view.agents), shallowArrayEqual)
+  const summaries = useAppSelector(store, selectSummaries, shallowArrayEqual)
+  const inboxItems = useAppSelector(store, selectInbox)
+  const selected = useAppSelector(store, (state) => state.selectedSessionId)
+  const current = selected ?? summaries[0]?.sessionId ?? null
+
+  const cwdFor = useCallback(
+    (agentId: string) => {
+      const fromDefinitions = defaultCwdFor?.(agentId)
+      if (fromDefinitions) return fromDefinitions
+      // Until agent definitions arrive: the folder of this agent's latest session.
+      return [...summaries].reverse().find((s) => s.agentId === agentId)?.cwd ?? ''
+    },
+    [defaultCwdFor, summaries],
+  )
+  const onCreateSession = useCallback(
+    async (agentId: string, cwd: string) => {
+      const result = await api.newSession({ agentId, cwd })
+      if (!result.ok) return result.error.message
+      store.selectSession(result.value.sessionId)
+      return null
+    },
+    [api, store],
+  )
+  const openRequest = useCallback(
+    (requestId: string) => {
+      const sessionId = sessionOfRequest(store.getSnapshot(), requestId)
+      if (sessionId) store.selectSession(sessionId)
+    },
+    [store],
+  )
+  const allSeams = useMemo(() => ({ ...defaultSeams, ...seams }), [seams])
+  const inboxSlot = (
+    <InboxButton
+      pendingCount={inboxItems.length}
+      inbox={(close) => (
+        <Inbox
+          items={inboxItems}
+          onOpen={(id) => {
+            openRequest(id)
+            close()
+          }}
+        />
+      )}
+    />
+  )
+
+  return (
+    <SessionSeamsProvider value={allSeams}>
+      <div className="app">
+        <Sidebar
+          agents={agents}
+          sessions={summaries}
+          selectedSessionId={current}
+          onSelect={store.selectSession}
+          defaultCwdFor={cwdFor}
+          onCreateSession={onCreateSession}
+        />
+        {current ? (
+          <SessionScreen key={current} store={store} api={api} sessionId={current} inboxSlot={inboxSlot} onCallFailed={notifyFailure} />
+        ) : (
+          <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
+        )}
+        <Toasts notices={notices} onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))} />
+      </div>
+    </SessionSeamsProvider>
+  )
+}

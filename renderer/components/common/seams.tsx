@@ -1,0 +1,75 @@
+import { createContext, useContext, type ComponentType, type ReactNode } from 'react'
+import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../state/types'
+
+/** The props of `components/permissions/PermissionPrompt.tsx` (written by the permissions helper). */
+export interface PermissionPromptProps {
+  request: PermissionRequestView
+  toolCall?: ToolCallEntry
+  onRespond: (optionId: string | null) => void
+}
+
+/**
+ * Everything the session screen delegates to other parts of Bosun. The lead wires the real components
+ * and calls here (`<SessionSeamsProvider value={…}>`); until then the placeholders below keep the
+ * screen usable.
+ */
+export interface SessionSeams {
+  /** Renders one pending permission (on its tool-call card, or standalone). */
+  PermissionPrompt: ComponentType<PermissionPromptProps>
+  /** Answers a permission request (`permission:respond`); `null` = dismissed/cancelled. */
+  onRespondPermission: (requestId: string, optionId: string | null) => void
+  /** Renders one elicitation (form or URL consent). */
+  renderElicitation: (elicitation: ElicitationView) => ReactNode
+  /** A link in agent output was activated: route it through the consent path (never navigate in-app). */
+  onOpenLink: (url: string) => void
+}
+
+/** Placeholder until `PermissionPrompt` lands: the title and one button per option. */
+export function PermissionPromptPlaceholder({ request, onRespond }: PermissionPromptProps) {
+  const answered = request.status !== 'pending'
+  return (
+    <div className="permission-placeholder" role="group" aria-label={`Permission: ${request.title}`}>
+      <div className="permission-title">
+        <strong>{request.title}</strong>
+        {answered && <span className="badge badge-muted">{request.status}</span>}
+      </div>
+      {request.description && <p className="muted">{request.description}</p>}
+      {!answered && (
+        <div className="button-row">
+          {request.options.map((option) => (
+            <button
+              key={option.optionId}
+              type="button"
+              className={option.kind.startsWith('reject') ? 'button button-secondary' : 'button button-primary'}
+              onClick={() => onRespond(option.optionId)}
+            >
+              {option.name}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  )
+}
+
+export function ElicitationPlaceholder({ elicitation }: { elicitation: ElicitationView }) {
+  return (
+    <div className="permission-placeholder" role="group" aria-label={`Question from ${elicitation.agentName}`}>
+      <strong>{elicitation.message}</strong>
+      <p className="muted">
+        {elicitation.mode === 'url' ? `Asks to open ${elicitation.url ?? 'a URL'}` : 'Asks for information'} · {elicitation.status}
+      </p>
+    </div>
+  )
+}
+
+export const defaultSeams: SessionSeams = {
+  PermissionPrompt: PermissionPromptPlaceholder,
+  onRespondPermission: (requestId, optionId) => console.warn('[bosun ui] permission response not wired', requestId, optionId),
+  renderElicitation: (elicitation) => <ElicitationPlaceholder elicitation={elicitation} />,
+  onOpenLink: (url) => console.warn('[bosun ui] open link not wired', url),
+}
+
+const SeamsContext = createContext<SessionSeams>(defaultSeams)
+export const SessionSeamsProvider = SeamsContext.Provider
+export const useSeams = (): SessionSeams => useContext(SeamsContext)

@@ -1,0 +1,193 @@
+import { memo, useEffect, useRef, useState, type ReactNode } from 'react'
+import type { ConfigOptionView, ModeView, TurnView } from '../../state/types'
+import { Icon } from '../common/icons'
+
+const TURN_LABEL: Record<string, string> = {
+  idle: 'Idle',
+  running: 'Working…',
+  requires_action: 'Needs you',
+  unknown: 'Busy',
+}
+
+export function turnLabel(turn: TurnView): string {
+  return TURN_LABEL[turn.state] ?? 'Busy'
+}
+
+export const ModeSelect = memo(function ModeSelect({
+  modes,
+  onChange,
+}: {
+  modes: { currentModeId: string | null; availableModes: ModeView[] }
+  onChange: (modeId: string) => void
+}) {
+  if (modes.availableModes.length === 0) return null
+  const current = modes.availableModes.find((m) => m.id === modes.currentModeId)
+  return (
+    <label className="header-control">
+      <span className="header-control-label">Mode</span>
+      <select
+        className="select"
+        aria-label="Mode"
+        value={modes.currentModeId ?? ''}
+        title={current?.description ?? undefined}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        {modes.currentModeId === null && <option value="">—</option>}
+        {modes.availableModes.map((mode) => (
+          <option key={mode.id} value={mode.id} title={mode.description ?? undefined}>
+            {mode.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+})
+
+/** Select and boolean config options; unknown option types are hidden. */
+export const ConfigOptions = memo(function ConfigOptions({
+  options,
+  onChange,
+}: {
+  options: ConfigOptionView[]
+  onChange: (configId: string, value: string | boolean) => void
+}) {
+  return (
+    <>
+      {options.map((option) => {
+        if (option.type === 'select') {
+          const groups = [...new Set(option.options.map((o) => o.group).filter((g): g is string => Boolean(g)))]
+          const render = (opts: ConfigOptionView['options']) =>
+            opts.map((o) => (
+              <option key={o.value} value={o.value} title={o.description ?? undefined}>
+                {o.name}
+              </option>
+            ))
+          return (
+            <label key={option.id} className="header-control">
+              <span className="header-control-label">{option.name}</span>
+              <select
+                className="select"
+                aria-label={option.name}
+                title={option.description ?? undefined}
+                value={typeof option.currentValue === 'string' ? option.currentValue : ''}
+                onChange={(e) => onChange(option.id, e.target.value)}
+              >
+                {typeof option.currentValue !== 'string' && <option value="">—</option>}
+                {render(option.options.filter((o) => !o.group))}
+                {groups.map((group) => (
+                  <optgroup key={group} label={group}>
+                    {render(option.options.filter((o) => o.group === group))}
+                  </optgroup>
+                ))}
+              </select>
+            </label>
+          )
+        }
+        if (option.type === 'boolean') {
+          const on = option.currentValue === true
+          return (
+            <button
+              key={option.id}
+              type="button"
+              role="switch"
+              aria-checked={on}
+              className="switch"
+              title={option.description ?? undefined}
+              onClick={() => onChange(option.id, !on)}
+            >
+              <span className="switch-track" aria-hidden="true">
+                <span className="switch-thumb" />
+              </span>
+              <span>{option.name}</span>
+            </button>
+          )
+        }
+        return null
+      })}
+    </>
+  )
+})
+
+/** The approval inbox entry point: a button with the pending count; the panel is a seam (`inbox`). */
+export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inbox: (close: () => void) => ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const ref = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!open) return
+    // Listeners only while the panel is open.
+    const onDown = (e: PointerEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false)
+    }
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false)
+    }
+    document.addEventListener('pointerdown', onDown)
+    document.addEventListener('keydown', onKey)
+    return () => {
+      document.removeEventListener('pointerdown', onDown)
+      document.removeEventListener('keydown', onKey)
+    }
+  }, [open])
+  return (
+    <div className="inbox" ref={ref}>
+      <button
+        type="button"
+        className={pendingCount > 0 ? 'button button-secondary inbox-button has-pending' : 'button button-secondary inbox-button'}
+        aria-label={`Approvals, ${pendingCount} pending`}
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(!open)}
+      >
+        <Icon name="inbox" size={15} />
+        <span aria-hidden="true">Approvals</span>
+        {pendingCount > 0 && (
+          <span className="count-badge" aria-hidden="true">
+            {pendingCount}
+          </span>
+        )}
+      </button>
+      {open && (
+        <div className="popover" role="dialog" aria-label="Approval inbox">
+          {inbox(() => setOpen(false))}
+        </div>
+      )}
+    </div>
+  )
+}
+
+export interface SessionHeaderProps {
+  title: string
+  subtitle: string
+  turn: TurnView
+  modes: { currentModeId: string | null; availableModes: ModeView[] } | null
+  configOptions: ConfigOptionView[]
+  onSetMode: (modeId: string) => void
+  onSetConfigOption: (configId: string, value: string | boolean) => void
+  inboxSlot: ReactNode
+}
+
+export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
+  const { title, subtitle, turn, modes, configOptions, onSetMode, onSetConfigOption, inboxSlot } = props
+  const busy = turn.state === 'running' || turn.state === 'unknown'
+  return (
+    <header className="session-header">
+      <div className="session-heading">
+        <h1 className="session-title" title={title}>
+          {title}
+        </h1>
+        <div className="session-subtitle muted" title={subtitle}>
+          {subtitle}
+        </div>
+      </div>
+      <span className={`turn-state turn-${turn.state}`} role="status" aria-label={`Turn: ${turnLabel(turn)}`}>
+        {busy && <span className="spinner" aria-hidden="true" />}
+        {turnLabel(turn)}
+      </span>
+      <div className="header-controls">
+        {modes && <ModeSelect modes={modes} onChange={onSetMode} />}
+        <ConfigOptions options={configOptions} onChange={onSetConfigOption} />
+        {inboxSlot}
+      </div>
+    </header>
+  )
+})

@@ -1,0 +1,50 @@
+import MarkdownIt from 'markdown-it'
+import hljs from 'highlight.js/lib/common'
+
+/**
+ * Agent Markdown, rendered for display only. Raw HTML is escaped (`html: false`), links become
+ * non-navigable spans carrying `data-url` (a click goes through the consent path, never in-app
+ * navigation), and images are never loaded: their alt text and URL are shown as text.
+ */
+const md: MarkdownIt = new MarkdownIt({
+  html: false,
+  linkify: true,
+  breaks: false,
+  highlight(code, lang) {
+    const language = lang && hljs.getLanguage(lang) ? lang : null
+    const body = language
+      ? hljs.highlight(code, { language, ignoreIllegals: true }).value
+      : md.utils.escapeHtml(code)
+    const label = language ? ` data-lang="${md.utils.escapeHtml(language)}"` : ''
+    return `<pre class="md-code"${label}><code class="hljs">${body}</code></pre>`
+  },
+})
+
+/** Schemes we offer to open (after consent); anything else stays plain text. */
+const OPENABLE = /^(https?:|mailto:)/i
+
+md.renderer.rules.link_open = (tokens, idx) => {
+  const href = tokens[idx]!.attrGet('href') ?? ''
+  if (!OPENABLE.test(href)) {
+    tokens[idx]!.meta = { ...(tokens[idx]!.meta as object), inert: true }
+    return '<span class="md-link md-link-inert">'
+  }
+  const url = md.utils.escapeHtml(href)
+  return `<span class="md-link" role="link" tabindex="0" data-url="${url}" title="${url}">`
+}
+md.renderer.rules.link_close = () => '</span>'
+
+md.renderer.rules.image = (tokens, idx) => {
+  const token = tokens[idx]!
+  const alt = md.utils.escapeHtml(token.content || 'image')
+  const src = md.utils.escapeHtml(token.attrGet('src') ?? '')
+  return `<span class="md-image" title="Image not loaded">[image: ${alt}] <span class="md-image-url">${src}</span></span>`
+}
+
+// Never let markdown-it pass a javascript:/data: URL anywhere (its default validator already blocks most).
+const defaultValidate = md.validateLink.bind(md)
+md.validateLink = (url) => defaultValidate(url) && !/^\s*(javascript|vbscript|data|file):/i.test(url)
+
+export function renderMarkdown(source: string): string {
+  return md.render(source)
+}

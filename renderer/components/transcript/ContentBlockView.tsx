@@ -1,0 +1,62 @@
+import { memo } from 'react'
+import type { ContentBlock } from '../../state/types'
+import { Markdown } from '../markdown/Markdown'
+import { JsonDisclosure } from '../common/JsonView'
+
+const BASE64 = /^[A-Za-z0-9+/=\s]*$/
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|avif)$/i
+
+/** An image is shown only from inline data (a data URL we build); remote URIs are shown as text, never fetched. */
+export function imageDataUrl(block: { data?: unknown; mimeType?: unknown }): string | null {
+  if (typeof block.data !== 'string' || typeof block.mimeType !== 'string') return null
+  if (!IMAGE_MIME.test(block.mimeType) || !BASE64.test(block.data)) return null
+  return `data:${block.mimeType};base64,${block.data.replace(/\s/g, '')}`
+}
+
+export interface ContentBlockViewProps {
+  block: ContentBlock
+  /** Agent text is Markdown; the person's own text is shown as typed. */
+  markdown: boolean
+  onOpenLink?: ((url: string) => void) | undefined
+}
+
+export const ContentBlockView = memo(function ContentBlockView({ block, markdown, onOpenLink }: ContentBlockViewProps) {
+  const b = block as Record<string, unknown>
+  switch (block.type) {
+    case 'text': {
+      const text = typeof b.text === 'string' ? b.text : ''
+      return markdown ? <Markdown source={text} onOpenLink={onOpenLink} /> : <p className="plain-text">{text}</p>
+    }
+    case 'image': {
+      const src = imageDataUrl(b)
+      if (src) return <img className="content-image" src={src} alt={typeof b.uri === 'string' ? `Image ${b.uri}` : 'Image from the agent'} />
+      return <p className="muted">[image{typeof b.uri === 'string' ? `: ${b.uri}` : ''} — not shown]</p>
+    }
+    case 'audio':
+      return <p className="muted">[audio {typeof b.mimeType === 'string' ? b.mimeType : ''} — not played]</p>
+    case 'resource_link':
+      return (
+        <p className="resource-link">
+          <span className="resource-name">{typeof b.title === 'string' ? b.title : String(b.name ?? 'resource')}</span>{' '}
+          <span className="muted resource-uri">{String(b.uri ?? '')}</span>
+        </p>
+      )
+    case 'resource': {
+      const res = (b.resource ?? {}) as Record<string, unknown>
+      return (
+        <div className="embedded-resource">
+          <div className="muted resource-uri">{String(res.uri ?? 'embedded resource')}</div>
+          {typeof res.text === 'string' ? (
+            <pre className="resource-text" tabIndex={0}>
+              {res.text}
+            </pre>
+          ) : (
+            <p className="muted">[binary resource]</p>
+          )}
+        </div>
+      )
+    }
+    default:
+      return <JsonDisclosure summary={`Unknown content (${String(block.type)})`} value={block} />
+  }
+})

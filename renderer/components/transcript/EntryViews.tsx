@@ -1,0 +1,81 @@
+import { memo, useState } from 'react'
+import type { CompactionEntry, ContentBlock, MessageEntry, UnknownEntry } from '../../state/types'
+import { Icon } from '../common/icons'
+import { JsonDisclosure } from '../common/JsonView'
+import { useSeams } from '../common/seams'
+import { ContentBlockView } from './ContentBlockView'
+
+function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: boolean }) {
+  const { onOpenLink } = useSeams()
+  return (
+    <>
+      {content.map((block, i) => (
+        <ContentBlockView key={i} block={block} markdown={markdown} onOpenLink={onOpenLink} />
+      ))}
+    </>
+  )
+}
+
+export const UserMessage = memo(function UserMessage({ entry }: { entry: MessageEntry }) {
+  return (
+    <div className="entry-user">
+      <div className="user-bubble" aria-label="Your message">
+        <Blocks content={entry.content} markdown={false} />
+        {entry.excluded && <p className="muted small">Excluded from the agent's context (refused)</p>}
+      </div>
+    </div>
+  )
+})
+
+export const AgentMessage = memo(function AgentMessage({ entry, agentName }: { entry: MessageEntry; agentName: string }) {
+  return (
+    <div className="entry-agent" aria-label={`${agentName} says`}>
+      <Blocks content={entry.content} markdown />
+    </div>
+  )
+})
+
+/** Thoughts are collapsed by default: a disclosure button with the first line as a hint. */
+export const AgentThought = memo(function AgentThought({ entry }: { entry: MessageEntry }) {
+  const [open, setOpen] = useState(false)
+  const first = entry.content.find((b) => b.type === 'text') as { text?: string } | undefined
+  const preview = (first?.text ?? '').trim().split('\n')[0]?.slice(0, 120) ?? ''
+  const id = `thought-${entry.id}`
+  return (
+    <div className="entry-thought">
+      <button type="button" className="thought-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        <Icon name="chevron" size={14} className={open ? 'rotate-90' : undefined} />
+        <span className="thought-label">Thought</span>
+        {!open && preview && <span className="thought-preview muted">{preview}</span>}
+      </button>
+      {open && (
+        <div className="thought-body" id={id}>
+          <Blocks content={entry.content} markdown />
+        </div>
+      )}
+    </div>
+  )
+})
+
+export const CompactionView = memo(function CompactionView({ entry }: { entry: CompactionEntry }) {
+  return (
+    <div className="entry-divider" role="note" aria-label="Context compaction">
+      <span className="divider-label">Context compaction · {entry.status}</span>
+      {entry.summary.length > 0 && (
+        <details className="disclosure">
+          <summary>Summary</summary>
+          <Blocks content={entry.summary} markdown />
+        </details>
+      )}
+      {entry.error != null && <JsonDisclosure summary="Error" value={entry.error} />}
+    </div>
+  )
+})
+
+export const UnknownEntryView = memo(function UnknownEntryView({ entry }: { entry: UnknownEntry }) {
+  return (
+    <div className="entry-unknown">
+      <JsonDisclosure summary={`Update “${entry.sessionUpdate}” (not understood by this version of Bosun)`} value={entry.raw} />
+    </div>
+  )
+})

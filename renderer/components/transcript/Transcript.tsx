@@ -1,0 +1,164 @@
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import type { Entry, SessionState } from '../../state/types'
+import { Icon } from '../common/icons'
+import { useSeams } from '../common/seams'
+import { AgentMessage, AgentThought, CompactionView, UnknownEntryView, UserMessage } from './EntryViews'
+import { ToolCallCard } from './ToolCallCard'
+
+/** Distance from the bottom (px) within which the view keeps following new output. */
+const STICK_THRESHOLD = 48
+
+export interface TranscriptProps {
+  session: SessionState
+  agentName: string
+}
+
+const EntryRow = memo(function EntryRow({
+  entry,
+  session,
+  agentName,
+}: {
+  entry: Entry
+  session: Pick<SessionState, 'permissions' | 'terminals' | 'elicitations'>
+  agentName: string
+}) {
+  const seams = useSeams()
+  switch (entry.kind) {
+    case 'user_message':
+      return <UserMessage entry={entry} />
+    case 'agent_message':
+      return <AgentMessage entry={entry} agentName={agentName} />
+    case 'agent_thought':
+      return <AgentThought entry={entry} />
+    case 'tool_call':
+      return <ToolCallCard entry={entry} permissions={session.permissions} terminals={session.terminals} />
+    case 'permission': {
+      const request = session.permissions[entry.requestId]
+      if (!request) return null
+      return (
+        <div className="entry-permission">
+          <seams.PermissionPrompt request={request} onRespond={(optionId) => seams.onRespondPermission(request.requestId, optionId)} />
+        </div>
+      )
+    }
+    case 'elicitation': {
+      const elicitation = session.elicitations[entry.elicitationId]
+      return elicitation ? <div className="entry-elicitation">{seams.renderElicitation(elicitation)}</div> : null
+    }
+    case 'compaction':
+      return <CompactionView entry={entry} />
+    default:
+      return <UnknownEntryView entry={entry as Extract<Entry, { kind: 'unknown' }>} />
+  }
+})
+
+/**
+ * The session's entries, virtualized with dynamic row heights: only the rows in view (plus overscan) are
+ * in the DOM, so long transcripts stay fast. Follows new output while the person is at the bottom;
+ * scrolling up stops following until they come back (or press "Jump to latest").
+ */
+export function Transcript({ session, agentName }: TranscriptProps) {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const stick = useRef(true)
+  const [following, setFollowing] = useState(true)
+  const entries = session.entries
+  const virtualizer = useVirtualizer({
+    count: entries.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 88,
+    overscan: 6,
+    getItemKey: (index) => entries[index]?.id ?? index,
+    useFlushSync: false,
+  })
+  const totalSize = virtualizer.getTotalSize()
+  // One stable object per change of these records, so unchanged rows skip re-rendering while text streams.
+  const { permissions, terminals, elicitations } = session
+  const rowContext = useMemo(() => ({ permissions, terminals, elicitations }), [permissions, terminals, elicitations])
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current
+    if (el && stick.current) el.scrollTop = el.scrollHeight
+  }, [totalSize, entries.length])
+
+  // Following stops only on the person's own upward scrolling (wheel, keys, scrollbar drag): the virtualizer
+  // also moves scrollTop when it measures rows, and that must not count as "scrolled up".
+  const dragging = useRef(false)
+  const unstick = useCallback(() => {
+    stick.current = false
+    setFollowing(false)
+  }, [])
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current
+    if (!el) return
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD
+    if (atBottom) {
+      stick.current = true
+      setFollowing(true)
+    } else if (dragging.current) unstick()
+  }, [unstick])
+  const onWheel = (e: WheelEvent<HTMLDivElement>) => {
+    if (e.deltaY < 0) unstick()
+  }
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.target === e.currentTarget && (e.key === 'PageUp' || e.key === 'ArrowUp' || e.key === 'Home')) unstick()
+  }
+
+  const jumpToLatest = () => {
+    stick.current = true
+    setFollowing(true)
+    if (entries.length > 0) virtualizer.scrollToIndex(entries.length - 1, { align: 'end' })
+  }
+
+  const items = virtualizer.getVirtualItems()
+  return (
+    <div className="transcript-wrap">
+      <div
+        ref={scrollRef}
+        className="transcript"
+        role="log"
+        aria-label="Transcript"
+        tabIndex={0}
+        onScroll={onScroll}
+        onWheel={onWheel}
+        onKeyDown={onKeyDown}
+        onPointerDown={() => (dragging.current = true)}
+        onPointerUp={() => (dragging.current = false)}
+        onPointerCancel={() => (dragging.current = false)}
+        onTouchMove={() => (dragging.current = true)}
+        onTouchEnd={() => (dragging.current = false)}
+      >
+        {entries.length === 0 ? (
+          <div className="empty-state">
+            <p>No messages yet.</p>
+            <p className="muted">Ask {agentName} something to start.</p>
+          </div>
+        ) : (
+          <div className="transcript-inner" style={{ height: totalSize }}>
+            <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+              {items.map((item) => (
+                <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
+                  <EntryRow entry={entries[item.index]!} session={rowContext} agentName={agentName} />
+                </div>
+              ))}
+            </div>
+          </div>
+        )}
+        {session.turn.error && (
+          <div className="turn-error" role="alert">
+            <Icon name="alert" />
+            <span>
+              The turn ended with an error: {session.turn.error.message}
+              {session.turn.error.code != null ? ` (code ${session.turn.error.code})` : ''}
+            </span>
+          </div>
+        )}
+      </div>
+      {!following && entries.length > 0 && (
+        <button type="button" className="jump-latest" onClick={jumpToLatest}>
+          Jump to latest
+        </button>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,136 @@
+import { structuredPatch } from 'diff'
+
+/** One displayed line of a unified diff. */
+export interface DiffLine {
+  kind: 'add' | 'del' | 'context' | 'hunk' | 'meta'
+  text: string
+  oldNo?: number
+  newNo?: number
+}
+
+/** A v2 structured change, as listed when there is no patch text (or next to it). */
+export interface DiffChangeView {
+  operation: string
+  path: string
+  oldPath?: string
+  binary: boolean
+}
+
+export type DiffModel =
+  | { kind: 'unified'; path: string; isNewFile: boolean; lines: DiffLine[]; added: number; removed: number }
+  | { kind: 'patch'; changes: DiffChangeView[]; lines: DiffLine[]; added: number; removed: number }
+  | { kind: 'changes'; changes: DiffChangeView[] }
+  | { kind: 'invalid'; raw: unknown }
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+
+/** v1 `{path, oldText, newText}` → a real unified diff (3 lines of context). */
+export function unifiedDiffLines(oldText: string, newText: string, context = 3): { lines: DiffLine[]; added: number; removed: number } {
+  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context })
+  const lines: DiffLine[] = []
+  let added = 0
+  let removed = 0
+  for (const hunk of patch.hunks) {
+    lines.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` })
+    let oldNo = hunk.oldStart
+    let newNo = hunk.newStart
+    for (const line of hunk.lines) {
+      const mark = line[0]
+      const text = line.slice(1)
+      if (mark === '+') {
+        lines.push({ kind: 'add', text, newNo: newNo++ })
+        added++
+      } else if (mark === '-') {
+        lines.push({ kind: 'del', text, oldNo: oldNo++ })
+        removed++
+      } else if (mark === '\\') {
+        lines.push({ kind: 'meta', text: line })
+      } else {
+        lines.push({ kind: 'context', text, oldNo: oldNo++, newNo: newNo++ })
+      }
+    }
+  }
+  return { lines, added, removed }
+}
+
+/** Git patch text → coloured lines with line numbers taken from the hunk headers. */
+export function patchLines(text: string): { lines: DiffLine[]; added: number; removed: number } {
+  const lines: DiffLine[] = []
+  let added = 0
+  let removed = 0
+  let oldNo = 0
+  let newNo = 0
+  let inHunk = false
+  for (const raw of text.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n')) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw)
+    if (hunk) {
+      oldNo = Number(hunk[1])
+      newNo = Number(hunk[2])
+      inHunk = true
+      lines.push({ kind: 'hunk', text: raw })
+    } else if (/^(diff --git |index |--- |\+\+\+ |new file mode|deleted file mode|old mode|new mode|similarity index|rename from|rename to|copy from|copy to|Binary files)/.test(raw)) {
+      inHunk = !raw.startsWith('diff --git ') && inHunk && !raw.startsWith('--- ') && !raw.startsWith('+++ ')
+      lines.push({ kind: 'meta', text: raw })
+    } else if (inHunk && raw.startsWith('+')) {
+      lines.push({ kind: 'add', text: raw.slice(1), newNo: newNo++ })
+      added++
+    } else if (inHunk && raw.startsWith('-')) {
+      lines.push({ kind: 'del', text: raw.slice(1), oldNo: oldNo++ })
+      removed++
+    } else if (inHunk && raw.startsWith(' ')) {
+      lines.push({ kind: 'context', text: raw.slice(1), oldNo: oldNo++, newNo: newNo++ })
+    } else {
+      lines.push({ kind: 'meta', text: raw })
+    }
+  }
+  return { lines, added, removed }
+}
+
+function changeView(raw: unknown): DiffChangeView {
+  const change = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+  const oldPath = str(change.oldPath)
+  return {
+    operation: str(change.operation) ?? 'unknown',
+    path: str(change.path) ?? '(unknown path)',
+    ...(oldPath !== undefined ? { oldPath } : {}),
+    binary: change.fileType === 'binary',
+  }
+}
+
+/** Any diff content block (v1 or v2 shape) → what the diff view shows. Never throws. */
+export function diffModelOf(block: Record<string, unknown>): DiffModel {
+  if (Array.isArray(block.changes)) {
+    const changes = block.changes.map(changeView)
+    const patch = block.patch as { format?: unknown; text?: unknown } | null | undefined
+    if (patch && typeof patch.text === 'string' && patch.text.length > 0) {
+      return { kind: 'patch', changes, ...patchLines(patch.text) }
+    }
+    return { kind: 'changes', changes }
+  }
+  const path = str(block.path)
+  const newText = str(block.newText)
+  if (path !== undefined && newText !== undefined) {
+    const oldText = str(block.oldText)
+    return { kind: 'unified', path, isNewFile: oldText === undefined, ...unifiedDiffLines(oldText ?? '', newText) }
+  }
+  return { kind: 'invalid', raw: block }
+}
+
+/** Describes a v2 change without patch text. */
+export function describeChange(change: DiffChangeView): string {
+  if (change.binary) return 'binary change'
+  switch (change.operation) {
+    case 'add':
+      return 'added'
+    case 'delete':
+      return 'deleted'
+    case 'modify':
+      return 'modified (no patch text)'
+    case 'move':
+      return `moved from ${change.oldPath ?? '?'}`
+    case 'copy':
+      return `copied from ${change.oldPath ?? '?'}`
+    default:
+      return `${change.operation} (unknown operation)`
+  }
+}

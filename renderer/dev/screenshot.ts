@@ -1,0 +1,97 @@
+/**
+ * Screenshots of the dev preview, light and dark: `npx tsx renderer/dev/screenshot.ts [name…]`.
+ * Starts the dev server, drives Debian's Chromium with Playwright, writes /tmp/ui-<shot>-<scheme>.png.
+ */
+import { resolve } from 'node:path'
+import { createServer } from 'vite'
+import { chromium, type Page } from 'playwright'
+
+type Shot = { name: string; session: string; act?: (page: Page) => Promise<void>; width?: number; height?: number }
+
+const shots: Shot[] = [
+  { name: 'claude', session: 'sess-claude-1' },
+  {
+    name: 'claude-scrolled',
+    session: 'sess-claude-1',
+    act: async (page) => {
+      await page.getByRole('log', { name: 'Transcript' }).hover()
+      await page.mouse.wheel(0, -1500)
+      await page.getByRole('button', { name: 'Jump to latest' }).waitFor()
+    },
+  },
+  {
+    name: 'thought-open',
+    session: 'sess-claude-1',
+    act: async (page) => {
+      await page.getByRole('log', { name: 'Transcript' }).hover()
+      await page.mouse.wheel(0, -2600)
+      await page.getByRole('button', { name: /^Thought/ }).last().click()
+    },
+  },
+  { name: 'gemini', session: 'sess-gemini-1' },
+  { name: 'codex', session: 'sess-codex-1' },
+  {
+    name: 'slash',
+    session: 'sess-claude-1',
+    act: async (page) => {
+      await page.getByRole('combobox', { name: 'Message' }).fill('/')
+      await page.getByRole('combobox', { name: 'Message' }).press('ArrowDown')
+    },
+  },
+  {
+    name: 'new-session',
+    session: 'sess-gemini-1',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New session', exact: true }).click()
+    },
+  },
+  {
+    name: 'inbox',
+    session: 'sess-gemini-1',
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Approvals/ }).click()
+    },
+  },
+  {
+    name: 'streaming',
+    session: 'sess-gemini-1',
+    act: async (page) => {
+      await page.getByRole('combobox', { name: 'Message' }).fill('How does it look now?')
+      await page.getByRole('combobox', { name: 'Message' }).press('Enter')
+      await page.getByRole('button', { name: 'Stop' }).waitFor()
+      await page.getByText('Next I would add a test').waitFor()
+      await page.getByRole('button', { name: 'Send' }).waitFor()
+    },
+  },
+  { name: 'huge', session: 'sess-claude-huge' },
+]
+
+const only = process.argv.slice(2)
+const server = await createServer({ configFile: resolve(import.meta.dirname, 'vite.config.ts') })
+await server.listen()
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+})
+const problems: string[] = []
+try {
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const shot of shots.filter((s) => only.length === 0 || only.includes(s.name))) {
+      const page = await browser.newPage({ colorScheme: scheme, viewport: { width: shot.width ?? 1360, height: shot.height ?? 860 } })
+      page.on('console', (m) => m.type() === 'error' && !/frame-ancestors|404/.test(m.text()) && problems.push(`${shot.name}: ${m.text()}`))
+      page.on('pageerror', (e) => problems.push(`${shot.name}: ${e.message}`))
+      await page.goto(`http://127.0.0.1:5199/?session=${shot.session}`)
+      await page.getByRole('log', { name: 'Transcript' }).waitFor()
+      await shot.act?.(page)
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+      const file = `/tmp/ui-${shot.name}-${scheme}.png`
+      await page.screenshot({ path: file })
+      console.log(file)
+      await page.close()
+    }
+  }
+} finally {
+  await browser.close()
+  await server.close()
+}
+if (problems.length) console.log('page problems:\n' + problems.join('\n'))

@@ -1,0 +1,105 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import type { BosunApi, CallResult } from '../../preload/contract'
+import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
+import { Toasts } from '../components/common/Toasts'
+import { Composer } from '../components/composer/Composer'
+import { SessionHeader } from '../components/header/SessionHeader'
+import { baseName } from '../components/sidebar/Sidebar'
+import { PlanPanel } from '../components/transcript/PlanPanel'
+import { Transcript } from '../components/transcript/Transcript'
+import type { AppStore } from '../state/app-store'
+import { useAppSelector } from './use-app-selector'
+
+/** The calls the session screen makes. */
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent'>
+
+export interface SessionScreenProps {
+  store: AppStore
+  api: SessionApi
+  sessionId: string
+  /** The approval inbox entry point (header, right). */
+  inboxSlot: ReactNode
+  /** Failures of calls are shown as toasts. */
+  onCallFailed?: (what: string, result: CallResult<unknown>) => void
+}
+
+/** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
+export function SessionScreen({ store, api, sessionId, inboxSlot, onCallFailed }: SessionScreenProps) {
+  const session = useAppSelector(store, (view) => view.sessions[sessionId])
+  const agentId = session?.agentId
+  const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set())
+
+  const report = useCallback(
+    (what: string) => (result: CallResult<unknown>) => {
+      if (!result.ok) onCallFailed?.(what, result)
+    },
+    [onCallFailed],
+  )
+  const onSend = useCallback(
+    (text: string) => void api.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then(report('Sending the message')),
+    [api, sessionId, report],
+  )
+  const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
+  const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])
+  const onSetConfigOption = useCallback(
+    (configId: string, value: string | boolean) => void api.setConfigOption({ sessionId, configId, value }).then(report('Changing the option')),
+    [api, sessionId, report],
+  )
+  const onRestart = useCallback(async () => {
+    if (agentId) report('Restarting the agent')(await api.restartAgent({ agentId }))
+  }, [api, agentId, report])
+  const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
+  const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
+
+  if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
+  const agentName = agent?.name ?? session.agentId
+  const busy = session.turn.state !== 'idle'
+  const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' || agent.status === 'stopped' : false
+  return (
+    <main className="session-screen" aria-label={`Session ${session.title ?? baseName(session.cwd)}`}>
+      <SessionHeader
+        title={session.title ?? baseName(session.cwd)}
+        subtitle={`${agentName} · ${session.cwd}`}
+        turn={session.turn}
+        modes={session.modes}
+        configOptions={session.configOptions}
+        onSetMode={onSetMode}
+        onSetConfigOption={onSetConfigOption}
+        inboxSlot={inboxSlot}
+      />
+      <Transcript key={session.sessionId} session={session} agentName={agentName} />
+      <div className="session-bottom">
+        <PlanPanel plans={session.plans} />
+        {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
+        <Composer
+          busy={busy}
+          disabled={agentDown && !busy}
+          commands={session.availableCommands}
+          agentName={agentName}
+          onSend={onSend}
+          onStop={onStop}
+        />
+      </div>
+      <Toasts notices={notices} onDismiss={onDismiss} />
+    </main>
+  )
+}
+
+export function EmptyScreen({ message, inboxSlot }: { message: string; inboxSlot?: ReactNode }) {
+  return (
+    <main className="session-screen empty-screen" aria-label="No session">
+      <header className="session-header">
+        <div className="session-heading">
+          <h1 className="session-title">Bosun</h1>
+        </div>
+        <div className="header-controls">{inboxSlot}</div>
+      </header>
+      <div className="empty-state">
+        <p>{message}</p>
+        <p className="muted">Start one with “New session” in the sidebar.</p>
+      </div>
+    </main>
+  )
+}
+
