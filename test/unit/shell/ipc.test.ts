@@ -10,10 +10,10 @@ import { FakeBrowserWindow, FakeFrame, FakeWebContents, fake, invokeEvent } from
 
 type Handler = ReturnType<typeof vi.fn>
 
-function stubHandlers(): CallHandlers & Record<string, Handler> {
+function stubHandlers(): Record<string, Handler> {
   return Object.fromEntries(
     Object.keys(calls).map((name) => [name, vi.fn(async (arg: unknown) => ({ ok: true, value: { echoed: arg } }))]),
-  ) as unknown as CallHandlers & Record<string, Handler>
+  ) as Record<string, Handler>
 }
 
 let window: FakeBrowserWindow
@@ -25,7 +25,7 @@ beforeEach(() => {
   window = new FakeBrowserWindow({})
   handlers = stubHandlers()
   log = createMemoryLogger()
-  registerIpcHandlers({ getWindow: () => window as never, handlers, log })
+  registerIpcHandlers({ getWindow: () => window as never, handlers: handlers as unknown as CallHandlers, log })
 })
 
 const good = () => invokeEvent(window.webContents)
@@ -90,7 +90,7 @@ describe('IPC handlers', () => {
 
   it('removes every handler on dispose', () => {
     fake.ipcHandlers.clear()
-    const disposable = registerIpcHandlers({ getWindow: () => window as never, handlers, log })
+    const disposable = registerIpcHandlers({ getWindow: () => window as never, handlers: handlers as unknown as CallHandlers, log })
     expect(fake.ipcHandlers.size).toBe(Object.keys(calls).length)
     disposable.dispose()
     expect(fake.ipcHandlers.size).toBe(0)

@@ -1,0 +1,224 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { WebSocket } from 'ws'
+import type { CallHandlers } from '../../../preload/contract'
+import type { HostIntegration } from '../../../main/app/services'
+import { createMemoryLogger } from '../../../main/base/log'
+import { startWebHost, type WebHost } from '../../../main/web/server'
+import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
+import { WS_PATH } from '../../../renderer/bridge/wire'
+
+const root = mkdtempSync(join(tmpdir(), 'bosun-web-'))
+const rendererDir = join(root, 'renderer')
+mkdirSync(join(rendererDir, 'assets'), { recursive: true })
+writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Bosun</title>')
+writeFileSync(join(rendererDir, 'assets', 'index.js'), 'console.log(1)')
+writeFileSync(join(root, 'secret.txt'), 'do not serve')
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+type Fn = ReturnType<typeof vi.fn>
+let host: WebHost
+let integration: HostIntegration
+let handlers: Record<string, Fn>
+let disposeServices: Fn
+let clients: SocketClient[]
+let rawSockets: WebSocket[]
+
+beforeEach(async () => {
+  clients = []
+  rawSockets = []
+  handlers = {
+    appInfo: vi.fn(async () => ({ ok: true, value: { name: 'Bosun', version: 't', host: 'web', platform: 'linux' } })),
+    cancel: vi.fn(async () => ({ ok: true, value: undefined })),
+    getSnapshot: vi.fn(async () => ({ ok: true, value: { agents: [], sessions: [] } })),
+  }
+  disposeServices = vi.fn(async () => undefined)
+  host = await startWebHost({
+    home: root,
+    rendererDir,
+    log: createMemoryLogger(),
+    createServices: async (i) => {
+      integration = i
+      return { handlers: handlers as unknown as CallHandlers, dispose: disposeServices as () => Promise<void> }
+    },
+  })
+})
+
+afterEach(async () => {
+  for (const client of clients) client.dispose()
+  await host.dispose()
+})
+
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** Resolves with the HTTP status the upgrade was refused with, or 101 when it opened. */
+function upgradeStatus(url: string, origin?: string): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, origin === undefined ? {} : { origin })
+    ws.on('open', () => {
+      ws.close()
+      resolve(101)
+    })
+    ws.on('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0)
+      ws.terminate()
+    })
+    ws.on('error', () => undefined)
+  })
+}
+
+const wsUrl = (token = host.token, path = WS_PATH) => `ws://127.0.0.1:${host.port}${path}?token=${encodeURIComponent(token)}`
+
+function connect(): SocketClient {
+  const client = createSocketClient({
+    url: wsUrl(),
+    connect: (url) => {
+      const ws = new WebSocket(url, { origin: host.origin })
+      rawSockets.push(ws)
+      return ws as unknown as SocketLike
+    },
+    initialDelayMs: 5,
+  })
+  clients.push(client)
+  return client
+}
+
+function connected(client: SocketClient): Promise<void> {
+  if (client.connected) return Promise.resolve()
+  return new Promise((resolve) => {
+    const off = client.onDidChangeConnection((up) => {
+      if (!up) return
+      off()
+      resolve()
+    })
+  })
+}
+
+describe('web host over HTTP', () => {
+  it('prints a loopback URL carrying the token', () => {
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`)
+    expect(host.token.length).toBeGreaterThanOrEqual(32)
+    expect(integration).toMatchObject({ host: 'web', home: root })
+  })
+
+  it('serves the page only with the token, and with the CSP', async () => {
+    expect((await get('/')).status).toBe(401)
+    expect((await get('/index.html?token=wrong')).status).toBe(401)
+    expect((await get(`/?token=${host.token}x`)).status).toBe(401)
+    const page = await get(`/?token=${host.token}`)
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>Bosun</title>')
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    const csp = String(page.headers['content-security-policy'])
+    expect(csp).toContain(`connect-src 'self' ws://127.0.0.1:${host.port}`)
+    expect(csp).toContain("script-src 'self';")
+  })
+
+  it('serves built assets with their content type', async () => {
+    const script = await get('/assets/index.js')
+    expect(script.status).toBe(200)
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect((await get('/assets/missing.js')).status).toBe(404)
+  })
+
+  it('refuses traversal', async () => {
+    for (const path of ['/../secret.txt', '/..%2fsecret.txt', '/assets/..%2F..%2Fsecret.txt', '/%2e%2e/secret.txt', '/..%5csecret.txt']) {
+      const response = await get(path)
+      expect(response.status, path).toBeGreaterThanOrEqual(400)
+      expect(response.body, path).not.toContain('do not serve')
+    }
+  })
+
+  it('refuses another Host header (DNS rebinding)', async () => {
+    expect((await get(`/?token=${host.token}`, { Host: `evil.example:${host.port}` })).status).toBe(403)
+  })
+})
+
+describe('web host over WebSocket', () => {
+  it('refuses upgrades without the token, with a wrong token, from another origin or without one', async () => {
+    expect(await upgradeStatus(`ws://127.0.0.1:${host.port}${WS_PATH}`, host.origin)).toBe(401)
+    expect(await upgradeStatus(wsUrl('nope'), host.origin)).toBe(401)
+    expect(await upgradeStatus(wsUrl(), 'http://evil.example')).toBe(403)
+    expect(await upgradeStatus(wsUrl(), `http://localhost:${host.port}`)).toBe(403)
+    expect(await upgradeStatus(wsUrl())).toBe(403)
+    expect(await upgradeStatus(wsUrl(host.token, '/other'), host.origin)).toBe(404)
+    expect(await upgradeStatus(wsUrl(), host.origin)).toBe(101)
+  })
+
+  it('round-trips a call through the same dispatcher as IPC', async () => {
+    const { api } = connect()
+    expect(await api.appInfo(undefined)).toEqual({ ok: true, value: { name: 'Bosun', version: 't', host: 'web', platform: 'linux' } })
+    expect(await api.cancel({ sessionId: 's1' })).toEqual({ ok: true, value: undefined })
+    expect(handlers.cancel).toHaveBeenCalledWith({ sessionId: 's1' })
+  })
+
+  it('refuses malformed arguments and unknown calls without calling a handler', async () => {
+    const { api } = connect()
+    expect(await api.cancel({ sessionId: 42 } as never)).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    const loose = api as unknown as Record<string, (arg: unknown) => Promise<unknown>>
+    expect(await loose['toString']!(undefined)).toMatchObject({
+      ok: false,
+      error: { kind: 'unknown-call' },
+    })
+    expect(handlers.cancel).not.toHaveBeenCalled()
+  })
+
+  it('answers a malformed envelope that has an id, and survives garbage', async () => {
+    const ws = new WebSocket(wsUrl(), { origin: host.origin })
+    await new Promise((resolve) => ws.once('open', resolve))
+    const answer = new Promise<unknown>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))))
+    ws.send('not json')
+    ws.send(Buffer.from([1, 2, 3]), { binary: true })
+    ws.send(JSON.stringify({ type: 'call', id: 7, name: 42 }))
+    expect(await answer).toEqual({ type: 'result', id: 7, result: { ok: false, error: { kind: 'invalid-argument', message: 'Malformed call message' } } })
+    ws.close()
+  })
+
+  it('broadcasts events to connected sockets', async () => {
+    const a = connect()
+    const b = connect()
+    await Promise.all([connected(a), connected(b)])
+    const got = Promise.all(
+      [a, b].map((client) => new Promise((resolve) => client.api.onFocusRequest((payload) => resolve(payload)))),
+    )
+    integration.events.emit('focusRequest', { requestId: 'r1' })
+    expect(await got).toEqual([{ requestId: 'r1' }, { requestId: 'r1' }])
+  })
+
+  it('reconnects after the socket drops and rehydrates from getSnapshot', async () => {
+    const client = connect()
+    await connected(client)
+    const rehydrated = new Promise((resolve) => client.onDidRehydrate(resolve))
+    const dropped = new Promise<void>((resolve) => client.onDidChangeConnection((up) => !up && resolve()))
+    // A network drop, as the client sees it.
+    for (const ws of rawSockets) ws.terminate()
+    await dropped
+    expect(await rehydrated).toEqual({ agents: [], sessions: [] })
+    expect(handlers.getSnapshot).toHaveBeenCalledTimes(1)
+  })
+
+  it('disposes the services and closes sockets on dispose', async () => {
+    const client = connect()
+    await connected(client)
+    const down = new Promise<void>((resolve) => client.onDidChangeConnection((up) => !up && resolve()))
+    await host.dispose()
+    await down
+    expect(disposeServices).toHaveBeenCalledTimes(1)
+    await expect(get('/assets/index.js')).rejects.toThrow()
+  })
+})
+
