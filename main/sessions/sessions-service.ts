@@ -1,0 +1,261 @@
+import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
+import { BosunError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
+import type { Logger } from '../base/log'
+import type { AcpClientConnection, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
+import type { EventSink } from '../../preload/contract'
+import type { ContentBlock, SessionAction, SessionState } from '../../renderer/state/types'
+import { applyActions, createSessionState } from '../../renderer/state/session-reducer'
+import { ActionBatcher, type Scheduler } from './action-batcher'
+
+/** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
+export interface AgentPort {
+  /** Starts the agent if needed and resolves with its live connection. */
+  connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
+}
+
+/** Told when a session's pending requests must be answered `cancelled` (permissions, elicitations). */
+export interface SessionCancellationListener {
+  cancelSession(sessionId: string): void
+}
+
+interface SessionRecord {
+  agentId: string
+  state: SessionState
+  connection: AcpClientConnection | undefined
+  turn: Promise<unknown> | undefined
+  cancelRequested: boolean
+}
+
+/**
+ * Owns every session: creates them on agents, routes `session/update`s into the pure reducer (main keeps
+ * a copy of each session's state for snapshots, so a reloaded renderer rehydrates) and forwards the same
+ * actions, batched per frame, to the renderer.
+ */
+export class SessionsService implements IDisposable {
+  private readonly sessions = new Map<string, SessionRecord>()
+  /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
+  private readonly early = new Map<AcpClientConnection, { inFlight: number; updates: Map<string, SessionUpdateNotification['update'][]> }>()
+  private readonly store = new DisposableStore()
+  private readonly batcher: ActionBatcher
+  private readonly cancellationListeners: SessionCancellationListener[] = []
+
+  constructor(
+    private readonly agents: AgentPort,
+    private readonly events: EventSink,
+    private readonly logger: Logger,
+    options: { batchIntervalMs?: number; scheduler?: Scheduler } = {},
+  ) {
+    this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
+  }
+
+  addCancellationListener(listener: SessionCancellationListener): void {
+    this.cancellationListeners.push(listener)
+  }
+
+  /** Subscribes to a (new) connection of an agent; the returned disposable is owned by the caller's connection scope. */
+  attachConnection(agentId: string, connection: AcpClientConnection): IDisposable {
+    const sub = connection.onDidReceiveUpdate((notification) => this.handleUpdate(agentId, connection, notification))
+    return toDisposable(() => sub.dispose())
+  }
+
+  /** The agent's process went away: running turns end with its error; the sessions stay as history. */
+  agentDisconnected(agentId: string, failure: Failure | undefined): void {
+    for (const [sessionId, record] of this.sessions) {
+      if (record.agentId !== agentId || !record.connection) continue
+      record.connection = undefined
+      if (record.state.turn.state !== 'idle') {
+        this.push(sessionId, {
+          type: 'turn_ended',
+          stopReason: null,
+          error: { message: failure?.message ?? 'The agent stopped.' },
+        })
+      }
+      this.batcher.flush(sessionId)
+    }
+  }
+
+  has(sessionId: string): boolean {
+    return this.sessions.has(sessionId)
+  }
+
+  agentOf(sessionId: string): string | undefined {
+    return this.sessions.get(sessionId)?.agentId
+  }
+
+  /** Whether the given connection is the live one of this session (permission/elicitation scoping). */
+  isSessionOn(sessionId: string, connection: AcpClientConnection): boolean {
+    return this.sessions.get(sessionId)?.connection === connection
+  }
+
+  state(sessionId: string): SessionState | undefined {
+    this.batcher.flush(sessionId)
+    return this.sessions.get(sessionId)?.state
+  }
+
+  /** Queues a Bosun-side action for a session (permissions, elicitations, settings). */
+  push(sessionId: string, action: SessionAction): void {
+    if (!this.sessions.has(sessionId)) return
+    this.batcher.push(sessionId, action)
+  }
+
+  snapshot(): SessionState[] {
+    this.batcher.flush()
+    return [...this.sessions.values()].map((r) => r.state)
+  }
+
+  async newSession(agentId: string, cwd: string): Promise<Result<{ sessionId: string }>> {
+    const connected = await this.agents.connect(agentId)
+    if (!connected.ok) return connected
+    const { connection, protocolVersion } = connected.value
+    const early = this.earlyBuffer(connection)
+    early.inFlight++
+    try {
+      const outcome = await connection.newSession({ cwd })
+      const state = createSessionState({ sessionId: outcome.sessionId, agentId, protocolVersion, cwd })
+      const record: SessionRecord = { agentId, state, connection, turn: undefined, cancelRequested: false }
+      this.sessions.set(outcome.sessionId, record)
+      const configured: SessionAction = {
+        type: 'session_configured',
+        ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
+        ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
+        ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
+      }
+      // The reducer applies configuration first, then anything the agent sent before answering.
+      const buffered = early.updates.get(outcome.sessionId)
+      early.updates.delete(outcome.sessionId)
+      record.state = applyActions(state, buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured])
+      this.events.emit('sessionAdded', { session: record.state })
+      return ok({ sessionId: outcome.sessionId })
+    } catch (error) {
+      return fail(toFailure(error))
+    } finally {
+      early.inFlight--
+      if (early.inFlight === 0) early.updates.clear()
+    }
+  }
+
+  async prompt(sessionId: string, prompt: ContentBlock[]): Promise<Result<{ stopReason: string | null }>> {
+    const record = this.sessions.get(sessionId)
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if (!record.connection) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running. Restart it and start a new session.' })
+    if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
+    const connection = record.connection
+    record.cancelRequested = false
+    this.push(sessionId, { type: 'local_prompt', content: prompt })
+    this.push(sessionId, { type: 'turn_started' })
+    const turn = connection.prompt(sessionId, prompt)
+    record.turn = turn
+    try {
+      const outcome = await turn
+      this.push(sessionId, {
+        type: 'turn_ended',
+        stopReason: outcome.stopReason,
+        ...(outcome.error ? { error: { message: outcome.error.message, ...(outcome.error.code !== undefined ? { code: outcome.error.code } : {}) } } : {}),
+      })
+      return ok({ stopReason: outcome.stopReason })
+    } catch (error) {
+      const failure = toFailure(error)
+      if (record.cancelRequested && failure.kind !== 'agent-exited') {
+        // An error after we cancelled is an agent bug; show it as cancelled, not as a scary error (checklist F5).
+        this.push(sessionId, { type: 'turn_ended', stopReason: 'cancelled' })
+        return ok({ stopReason: 'cancelled' })
+      }
+      this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) } })
+      return fail(failure)
+    } finally {
+      record.turn = undefined
+      this.batcher.flush(sessionId)
+    }
+  }
+
+  cancel(sessionId: string): Result<undefined> {
+    const record = this.sessions.get(sessionId)
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if (record.connection && record.turn) {
+      record.cancelRequested = true
+      record.connection.cancel(sessionId)
+      this.push(sessionId, { type: 'cancel_requested' })
+    }
+    // Pending permissions and elicitations of this session are answered `cancelled` right after session/cancel (F13, F15).
+    for (const listener of this.cancellationListeners) listener.cancelSession(sessionId)
+    return ok(undefined)
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<Result<undefined>> {
+    return this.withConnection(sessionId, async (connection) => {
+      await connection.setMode(sessionId, modeId)
+      this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] })
+    })
+  }
+
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Result<undefined>> {
+    return this.withConnection(sessionId, async (connection) => {
+      const options = await connection.setConfigOption(sessionId, configId, value)
+      if (options) this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'config_option_update', configOptions: options }] })
+    })
+  }
+
+  closeSession(sessionId: string): Result<undefined> {
+    const record = this.sessions.get(sessionId)
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    this.cancel(sessionId)
+    this.batcher.drop(sessionId)
+    this.sessions.delete(sessionId)
+    this.events.emit('sessionRemoved', { sessionId })
+    return ok(undefined)
+  }
+
+  private async withConnection(sessionId: string, fn: (connection: AcpClientConnection) => Promise<void>): Promise<Result<undefined>> {
+    const record = this.sessions.get(sessionId)
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if (!record.connection) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running.' })
+    try {
+      await fn(record.connection)
+      return ok(undefined)
+    } catch (error) {
+      return fail(error instanceof BosunError ? error.failure : toFailure(error))
+    }
+  }
+
+  private earlyBuffer(connection: AcpClientConnection) {
+    let buffer = this.early.get(connection)
+    if (!buffer) {
+      buffer = { inFlight: 0, updates: new Map() }
+      this.early.set(connection, buffer)
+      const sub = connection.onDidClose(() => {
+        this.early.delete(connection)
+        sub.dispose()
+      })
+    }
+    return buffer
+  }
+
+  private handleUpdate(agentId: string, connection: AcpClientConnection, notification: SessionUpdateNotification): void {
+    const record = this.sessions.get(notification.sessionId)
+    if (record && record.agentId === agentId && record.connection === connection) {
+      this.batcher.push(notification.sessionId, { type: 'updates', updates: [notification.update] })
+      return
+    }
+    const early = this.early.get(connection)
+    if (early && early.inFlight > 0) {
+      let list = early.updates.get(notification.sessionId)
+      if (!list) early.updates.set(notification.sessionId, (list = []))
+      list.push(notification.update)
+      return
+    }
+    this.logger.debug(`dropping update for unknown session ${notification.sessionId} from agent ${agentId}`)
+  }
+
+  private flush(sessionId: string, actions: SessionAction[]): void {
+    const record = this.sessions.get(sessionId)
+    if (!record || actions.length === 0) return
+    record.state = applyActions(record.state, actions)
+    this.events.emit('sessionActions', { sessionId, seq: record.state.seq, actions })
+  }
+
+  dispose(): void {
+    this.store.dispose()
+    this.sessions.clear()
+    this.early.clear()
+  }
+}
