@@ -82,6 +82,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   /** True while skipping the rest of an oversized line. */
   private discarding = false
   private ended = false
+  private subscription: Disposable | undefined
 
   constructor(private readonly readable: Readable, private readonly options: NdjsonReaderOptions = {}) {
     super()
@@ -98,7 +99,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     this.readable.on('end', onEnd)
     this.readable.on('close', onEnd)
     this.readable.on('error', onError)
-    return {
+    return (this.subscription = {
       dispose: () => {
         this.callback = undefined
         this.readable.off('data', onData)
@@ -106,7 +107,13 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.readable.off('close', onEnd)
         this.readable.off('error', onError)
       },
-    }
+    })
+  }
+
+  override dispose(): void {
+    this.subscription?.dispose()
+    this.subscription = undefined
+    super.dispose()
   }
 
   /** Feeds raw bytes (exposed for tests and the benchmark). */
@@ -248,15 +255,24 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 /** A vscode-jsonrpc {@link MessageWriter}: `JSON.stringify(msg) + "\n"`, one write per message, in order. */
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private closed = false
+  private readonly onStreamClose = () => {
+    this.closed = true
+    this.fireClose()
+  }
+  private readonly onStreamError = (error: Error) => this.fireError(error)
 
   constructor(private readonly writable: Writable, private readonly options: { tap?: WireTap; pendingIds?: PendingIds } = {}) {
     super()
-    const onClose = () => {
-      this.closed = true
-      this.fireClose()
-    }
-    writable.once('close', onClose)
-    writable.on('error', (error) => this.fireError(error))
+    writable.once('close', this.onStreamClose)
+    writable.on('error', this.onStreamError)
+  }
+
+  override dispose(): void {
+    this.writable.off('close', this.onStreamClose)
+    this.writable.off('error', this.onStreamError)
+    // An EPIPE from a dead agent after we let go must not become an uncaught 'error' event.
+    if (this.writable.listenerCount('error') === 0) this.writable.on('error', () => {})
+    super.dispose()
   }
 
   write(msg: Message): Promise<void> {
