@@ -1,0 +1,120 @@
+import { describe, expect, it, vi } from 'vitest'
+import { createAppStore, selectInbox, selectPendingCount } from '../../../renderer/state/app-store'
+import { applyActions, createSessionState } from '../../../renderer/state/session-reducer'
+import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../../renderer/state/types'
+
+const agent = (agentId: string, name: string): AgentRuntimeView => ({ agentId, name, status: 'ready' })
+const chunk = (t: string): SessionAction => ({ type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } }] })
+
+function sessionOf(sessionId: string, agentId: string, title: string | null = null): SessionState {
+  return { ...createSessionState({ sessionId, agentId, protocolVersion: 1, cwd: '/w' }), title }
+}
+
+function permission(requestId: string, sessionId: string, agentId: string, createdAt: number): PermissionRequestView {
+  return {
+    requestId,
+    agentId,
+    agentName: 'stale name',
+    sessionId,
+    title: 'Run?',
+    subject: { type: 'none' },
+    options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }],
+    createdAt,
+    status: 'pending',
+  }
+}
+
+function elicitation(id: string, sessionId: string | null, agentId: string, createdAt: number): ElicitationView {
+  return { elicitationRequestId: id, agentId, agentName: 'x', sessionId, mode: 'form', message: 'm', createdAt, status: 'pending' }
+}
+
+describe('app store', () => {
+  it('applies batches with a newer seq, skips stale ones (snapshot reconciliation), reports gaps', () => {
+    // Main's copy of the session: three batches applied, the snapshot taken after the second.
+    let main = sessionOf('s1', 'a1')
+    const batches = [chunk('a'), chunk('b'), chunk('c')].map((action) => {
+      main = applyActions(main, [action])
+      return { sessionId: 's1', seq: main.seq, actions: [action] }
+    })
+    const snapshot = applyActions(applyActions(sessionOf('s1', 'a1'), [chunk('a')]), [chunk('b')])
+
+    const store = createAppStore()
+    store.applySnapshot({ agents: [agent('a1', 'Claude')], sessions: [snapshot] })
+    // Batches 1 and 2 arrived while the snapshot was in flight: both already in it.
+    expect(batches.map((b) => store.applySessionActions(b))).toEqual(['stale', 'stale', 'applied'])
+    const s1 = store.getSnapshot().sessions.s1!
+    expect(s1.seq).toBe(3)
+    expect(s1.entries).toHaveLength(1)
+    expect(s1.entries[0]).toMatchObject({ content: [{ type: 'text', text: 'abc' }] })
+
+    expect(store.applySessionActions({ sessionId: 's1', seq: 7, actions: [chunk('d')] })).toBe('gap')
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(7)
+    expect(store.applySessionActions({ sessionId: 'nope', seq: 1, actions: [] })).toBe('unknown-session')
+  })
+
+  it('notifies once per applied batch, not for stale ones; unsubscribe works', () => {
+    const store = createAppStore()
+    store.addSession(sessionOf('s1', 'a1'))
+    const listener = vi.fn()
+    const unsubscribe = store.subscribe(listener)
+    const before = store.getSnapshot()
+    store.applySessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a'), chunk('b')] })
+    expect(listener).toHaveBeenCalledTimes(1)
+    expect(store.getSnapshot()).not.toBe(before)
+    store.applySessionActions({ sessionId: 's1', seq: 1, actions: [chunk('again')] })
+    expect(listener).toHaveBeenCalledTimes(1)
+    unsubscribe()
+    store.applySessionActions({ sessionId: 's1', seq: 2, actions: [chunk('c')] })
+    expect(listener).toHaveBeenCalledTimes(1)
+  })
+
+  it('getSnapshot is stable between changes (useSyncExternalStore contract)', () => {
+    const store = createAppStore()
+    expect(store.getSnapshot()).toBe(store.getSnapshot())
+  })
+
+  it('add/remove session, agent status, selection', () => {
+    const store = createAppStore()
+    store.addSession(sessionOf('s1', 'a1'))
+    store.selectSession('s1')
+    store.setAgentStatus(agent('a1', 'Claude'))
+    expect(store.getSnapshot()).toMatchObject({ selectedSessionId: 's1', agents: { a1: { name: 'Claude' } } })
+    // An older copy does not replace a newer one.
+    store.applySessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
+    store.addSession(sessionOf('s1', 'a1'))
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(1)
+    store.removeSession('s1')
+    expect(store.getSnapshot()).toMatchObject({ sessions: {}, selectedSessionId: null })
+  })
+
+  it('inbox: every pending permission and elicitation of every session plus request-scoped ones, oldest first, with names', () => {
+    const store = createAppStore()
+    let a = sessionOf('sa', 'a1', 'Fix bug')
+    let b = sessionOf('sb', 'a2', null)
+    a = applyActions(a, [
+      { type: 'permission_requested', request: permission('p-new', 'sa', 'a1', 300) },
+      { type: 'permission_requested', request: permission('p-done', 'sa', 'a1', 50) },
+      { type: 'permission_resolved', requestId: 'p-done', status: 'answered', resolution: { by: 'person', at: 60 } },
+    ])
+    b = applyActions(b, [
+      { type: 'permission_requested', request: permission('p-old', 'sb', 'a2', 100) },
+      { type: 'elicitation_requested', elicitation: elicitation('e-b', 'sb', 'a2', 200) },
+    ])
+    store.applySnapshot({ agents: [agent('a1', 'Claude'), agent('a2', 'Codex')], sessions: [a, b] })
+    store.addRequestScopedElicitation(elicitation('e-req', null, 'a1', 150))
+
+    const inbox = selectInbox(store.getSnapshot())
+    expect(inbox.map((i) => [i.kind, i.id, i.agentName, i.sessionTitle])).toEqual([
+      ['permission', 'p-old', 'Codex', null],
+      ['elicitation', 'e-req', 'Claude', null],
+      ['elicitation', 'e-b', 'Codex', null],
+      ['permission', 'p-new', 'Claude', 'Fix bug'],
+    ])
+    expect(selectPendingCount(store.getSnapshot())).toBe(4)
+    // Memoised per state object.
+    expect(selectInbox(store.getSnapshot())).toBe(inbox)
+
+    store.resolveRequestScopedElicitation('e-req', 'accepted')
+    expect(selectPendingCount(store.getSnapshot())).toBe(3)
+  })
+})
