@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { renderMarkdown } from '../../../renderer/components/markdown/render-markdown'
+import { Markdown } from '../../../renderer/components/markdown/Markdown'
+
+describe('renderMarkdown', () => {
+  it('escapes raw HTML instead of rendering it', () => {
+    const html = renderMarkdown('Hello <script>alert(1)</script> <img src=x onerror=alert(1)> <b>bold</b>')
+    expect(html).not.toMatch(/<script|<img|<b>/i)
+    expect(html).toContain('&lt;script&gt;')
+    expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;')
+  })
+
+  it('never renders javascript:, data: or vbscript: links as links', () => {
+    for (const url of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:msgbox(1)']) {
+      const html = renderMarkdown(`[click me](${url})`)
+      expect(html).not.toContain('data-url')
+      expect(html).not.toMatch(/href=/i)
+      expect(html).not.toMatch(/<a\b/i)
+    }
+  })
+
+  it('renders http(s) links as non-navigable spans carrying the URL for the consent path', () => {
+    const html = renderMarkdown('[spec](https://example.com/a?b=1&c=2) and https://auto.example.org')
+    expect(html).not.toMatch(/<a\b|href=/i)
+    expect(html).toContain('data-url="https://example.com/a?b=1&amp;c=2"')
+    expect(html).toContain('data-url="https://auto.example.org"')
+    expect(html).toMatch(/role="link"/)
+  })
+
+  it('does not load images: shows alt text and URL as text', () => {
+    const html = renderMarkdown('![build status](https://ci.example.com/badge.svg "t")')
+    expect(html).not.toMatch(/<img\b/i)
+    expect(html).toContain('[image: build status]')
+    expect(html).toContain('https://ci.example.com/badge.svg')
+  })
+
+  it('escapes attribute-breaking characters in image alt and URLs', () => {
+    const html = renderMarkdown('![a" onload="x](https://e.com/"><script>)')
+    expect(html).not.toMatch(/<script|onload="x"/)
+  })
+
+  it('highlights fenced code with highlight.js and escapes unknown languages', () => {
+    const ts = renderMarkdown('```ts\nconst x: number = 1\n```')
+    expect(ts).toContain('hljs-keyword')
+    expect(ts).toContain('data-lang="ts"')
+    const unknown = renderMarkdown('```nosuchlang\n<div>hi</div>\n```')
+    expect(unknown).toContain('&lt;div&gt;hi&lt;/div&gt;')
+    expect(unknown).not.toContain('<div>hi')
+  })
+})
+
+describe('<Markdown>', () => {
+  it('renders the sanitized HTML inside a container', () => {
+    const html = renderToStaticMarkup(createElement(Markdown, { source: '**bold** <i>x</i> [j](javascript:alert(1))' }))
+    expect(html).toContain('<strong>bold</strong>')
+    expect(html).toContain('&lt;i&gt;x&lt;/i&gt;')
+    expect(html).not.toContain('data-url')
+  })
+})

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { applyCommand, filterCommands, slashQuery } from '../../../renderer/components/composer/slash-commands'
+import type { CommandView } from '../../../renderer/state/types'
+
+const cmd = (name: string, description = ''): CommandView => ({ name, description, raw: {} })
+const commands = [cmd('review', 'Review changes'), cmd('test', 'Run tests'), cmd('compact', 'Summarise to save context'), cmd('pretest', 'Prepare')]
+
+describe('slash-command menu', () => {
+  it('opens only while the first word after a leading / is typed', () => {
+    expect(slashQuery('/')).toBe('')
+    expect(slashQuery('/rev')).toBe('rev')
+    expect(slashQuery('/review ')).toBeNull()
+    expect(slashQuery('hello /rev')).toBeNull()
+    expect(slashQuery(' /rev')).toBeNull()
+    expect(slashQuery('')).toBeNull()
+  })
+
+  it('lists all commands for an empty query and ranks prefix matches first', () => {
+    expect(filterCommands(commands, '')).toHaveLength(4)
+    expect(filterCommands(commands, 'TES').map((c) => c.name)).toEqual(['test', 'pretest'])
+    expect(filterCommands(commands, 'context').map((c) => c.name)).toEqual(['compact'])
+    expect(filterCommands(commands, 'zzz')).toEqual([])
+  })
+
+  it('inserts the picked command ready for its input', () => {
+    expect(applyCommand(cmd('test'))).toBe('/test ')
+  })
+})
