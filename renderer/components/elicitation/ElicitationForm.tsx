@@ -1,0 +1,362 @@
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
+import type { ElicitationView } from '../../state/types'
+import { checkDraft, initialDraft, parseFormSchema, type Draft, type DraftValue, type FieldSpec } from './validate'
+import './elicitation.css'
+
+/** What the person chose. `accept` carries the form content (checked again in main). */
+export type ElicitationAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' }
+
+/** Main's verdict on a submitted answer: field errors come back when main's re-validation disagrees. */
+export type ElicitationSubmitResult = { ok: true } | { ok: false; message: string; errors?: Record<string, string> }
+
+export interface ElicitationFormProps {
+  elicitation: ElicitationView
+  onRespond: (answer: ElicitationAnswer) => Promise<ElicitationSubmitResult> | void
+  /** Move focus to the first field when the form appears. */
+  autoFocus?: boolean
+}
+
+const statusText: Record<ElicitationView['status'], string> = {
+  pending: 'Waiting for your answer',
+  accepted: 'Answered',
+  declined: 'Declined',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+  dismissed: 'Dismissed',
+  gone: 'The agent stopped waiting',
+}
+
+/**
+ * A form-mode elicitation (checklist G13–G18): every field of the restricted schema, defaults pre-filled,
+ * errors next to their field, and explicit Accept / Decline / Cancel (Escape = Cancel). All agent text is
+ * rendered as plain text; nothing in a form is ever a clickable link (G19).
+ */
+export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: ElicitationFormProps) {
+  const parsed = useMemo(() => parseFormSchema(elicitation.requestedSchema), [elicitation.requestedSchema])
+  const schema = parsed.ok ? parsed.schema : null
+  const [draft, setDraft] = useState<Draft>(() => (schema ? initialDraft(schema) : {}))
+  const [submitted, setSubmitted] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const formRef = useRef<HTMLFormElement>(null)
+  const baseId = useId()
+  const titleId = `${baseId}-title`
+  const messageId = `${baseId}-message`
+  const pending = elicitation.status === 'pending'
+
+  const check = useMemo(() => (schema ? checkDraft(schema, draft) : null), [schema, draft])
+  // Errors show after the first submit attempt, then follow the person's edits live.
+  const errors: Record<string, string> = submitted && check ? { ...serverErrors, ...check.errors } : serverErrors
+
+  useEffect(() => {
+    if (!autoFocus || !pending) return
+    formRef.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus()
+  }, [autoFocus, pending])
+
+  const setValue = (key: string, value: DraftValue) => {
+    setDraft((d) => ({ ...d, [key]: value }))
+    setServerErrors(({ [key]: _dropped, ...rest }) => rest)
+  }
+
+  const answer = async (value: ElicitationAnswer) => {
+    if (busy || !pending) return
+    setBusy(true)
+    setFormError(null)
+    try {
+      const result = await onRespond(value)
+      if (result && !result.ok) {
+        setServerErrors(result.errors ?? {})
+        setFormError(result.message)
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    setSubmitted(true)
+    if (!schema || !check) return
+    if (Object.keys(check.errors).length > 0) {
+      const first = schema.fields.find((f) => check.errors[f.key])
+      if (first) formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.key)}"]`)?.focus()
+      return
+    }
+    void answer({ action: 'accept', content: check.content })
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && pending) {
+      event.preventDefault()
+      event.stopPropagation()
+      void answer({ action: 'cancel' })
+    }
+  }
+
+  return (
+    <section className={`eli-card eli-status-${elicitation.status}`} aria-labelledby={titleId} aria-describedby={messageId} onKeyDown={onKeyDown}>
+      <header className="eli-header">
+        <span className="eli-agent">{elicitation.agentName} asks</span>
+        <h3 id={titleId} className="eli-title">
+          {schema?.title ?? 'A question from the agent'}
+        </h3>
+        <p id={messageId} className="eli-message">
+          {elicitation.message}
+        </p>
+        {schema?.description && <p className="eli-muted">{schema.description}</p>}
+      </header>
+
+      {!pending && (
+        <p className="eli-status" role="status">
+          {statusText[elicitation.status]}
+        </p>
+      )}
+
+      {!parsed.ok && (
+        <p className="eli-error" role="alert">
+          Bosun cannot show this form: {parsed.message} You can decline or cancel.
+        </p>
+      )}
+
+      <form ref={formRef} className="eli-form" noValidate onSubmit={submit} aria-label={`Answer to ${elicitation.agentName}`}>
+        {schema && (
+          <fieldset className="eli-fields" disabled={!pending || busy}>
+            <legend className="eli-visually-hidden">Fields</legend>
+            {schema.fields.map((field) => (
+              <Field key={field.key} baseId={baseId} field={field} value={draft[field.key]} error={errors[field.key]} onChange={(v) => setValue(field.key, v)} />
+            ))}
+            {schema.fields.length === 0 && <p className="eli-muted">No details are needed; accept to confirm.</p>}
+          </fieldset>
+        )}
+        {(formError || errors['']) && (
+          <p className="eli-error" role="alert">
+            {formError ?? errors['']}
+          </p>
+        )}
+        {pending && (
+          <div className="eli-actions">
+            <button type="submit" className="eli-button eli-primary" disabled={!schema || busy}>
+              Accept
+            </button>
+            <button type="button" className="eli-button" disabled={busy} onClick={() => void answer({ action: 'decline' })}>
+              Decline
+            </button>
+            <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={() => void answer({ action: 'cancel' })} aria-keyshortcuts="Escape">
+              Cancel
+            </button>
+          </div>
+        )}
+      </form>
+    </section>
+  )
+}
+
+interface FieldProps {
+  baseId: string
+  field: FieldSpec
+  value: DraftValue
+  error: string | undefined
+  onChange: (value: DraftValue) => void
+}
+
+function Field({ baseId, field, value, error, onChange }: FieldProps) {
+  const id = `${baseId}-f-${field.key}`
+  const descId = field.description ? `${id}-desc` : undefined
+  const errId = error ? `${id}-err` : undefined
+  const hintId = field.kind === 'text' && (field.format || field.formatHint) ? `${id}-hint` : undefined
+  const describedBy = [descId, hintId, errId].filter(Boolean).join(' ') || undefined
+  const common = {
+    id,
+    'data-field': field.key,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'aria-required': field.required || undefined,
+  }
+  const label = (
+    <>
+      {field.title}
+      {field.required && (
+        <span className="eli-required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      )}
+      {field.required && <span className="eli-visually-hidden"> (required)</span>}
+    </>
+  )
+  const after: ReactNode = (
+    <>
+      {field.description && (
+        <p id={descId} className="eli-muted eli-field-desc">
+          {field.description}
+        </p>
+      )}
+      {hintId && field.kind === 'text' && (
+        <p id={hintId} className="eli-muted eli-field-desc">
+          {field.format ? formatHint[field.format] : `Format: ${field.formatHint} (not checked by Bosun)`}
+        </p>
+      )}
+      {error && (
+        <p id={errId} className="eli-field-error">
+          {error}
+        </p>
+      )}
+    </>
+  )
+
+  switch (field.kind) {
+    case 'text': {
+      const long = !field.format && (field.maxLength === undefined || field.maxLength > 200)
+      const text = typeof value === 'string' ? value : ''
+      return (
+        <div className="eli-field">
+          <label htmlFor={id} className="eli-label">
+            {label}
+          </label>
+          {long ? (
+            <textarea {...common} className="eli-input" rows={2} value={text} onChange={(e) => onChange(e.target.value)} />
+          ) : (
+            <input
+              {...common}
+              className="eli-input"
+              type={field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : 'text'}
+              placeholder={field.format === 'date-time' ? '2026-01-31T09:30:00Z' : undefined}
+              autoComplete="off"
+              spellCheck={field.format ? false : undefined}
+              value={text}
+              onChange={(e) => onChange(e.target.value)}
+            />
+          )}
+          {after}
+        </div>
+      )
+    }
+    case 'number':
+      return (
+        <div className="eli-field">
+          <label htmlFor={id} className="eli-label">
+            {label}
+          </label>
+          <input
+            {...common}
+            className="eli-input eli-number"
+            type="number"
+            inputMode={field.integer ? 'numeric' : 'decimal'}
+            step={field.integer ? 1 : 'any'}
+            min={field.minimum}
+            max={field.maximum}
+            value={typeof value === 'string' ? value : ''}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {after}
+        </div>
+      )
+    case 'boolean':
+      return (
+        <div className="eli-field eli-field-inline">
+          <input {...common} className="eli-checkbox" type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+          <label htmlFor={id} className="eli-label">
+            {label}
+          </label>
+          {after}
+        </div>
+      )
+    case 'select': {
+      const selected = typeof value === 'string' ? value : ''
+      // A few choices read best as radios; many fit a list box.
+      if (field.options.length <= 5) {
+        return (
+          <fieldset className="eli-field eli-group" aria-describedby={describedBy} aria-invalid={error ? true : undefined} aria-required={field.required || undefined}>
+            <legend className="eli-label">{label}</legend>
+            {field.options.map((option, i) => (
+              <label key={option.value} className="eli-choice">
+                <input
+                  type="radio"
+                  name={id}
+                  value={option.value}
+                  data-field={i === 0 ? field.key : undefined}
+                  checked={selected === option.value}
+                  onChange={() => onChange(option.value)}
+                />
+                <span>{option.title}</span>
+                {option.description && <span className="eli-muted"> — {option.description}</span>}
+              </label>
+            ))}
+            {!field.required && selected !== '' && (
+              <button type="button" className="eli-link-button" onClick={() => onChange('')}>
+                Clear choice
+              </button>
+            )}
+            {after}
+          </fieldset>
+        )
+      }
+      return (
+        <div className="eli-field">
+          <label htmlFor={id} className="eli-label">
+            {label}
+          </label>
+          <select {...common} className="eli-input" value={selected} onChange={(e) => onChange(e.target.value)}>
+            <option value="">{field.required ? 'Choose…' : '(none)'}</option>
+            {field.options.map((option) => (
+              <option key={option.value} value={option.value} title={option.description}>
+                {option.title}
+              </option>
+            ))}
+          </select>
+          {after}
+        </div>
+      )
+    }
+    case 'multi-select': {
+      const chosen = Array.isArray(value) ? value : []
+      const toggle = (v: string, on: boolean) => {
+        const next = on ? [...chosen, v] : chosen.filter((x) => x !== v)
+        // Keep the schema's order, whatever the click order.
+        onChange(field.options.map((o) => o.value).filter((x) => next.includes(x)))
+      }
+      const counts =
+        field.minItems !== undefined || field.maxItems !== undefined
+          ? `Choose ${field.minItems !== undefined && field.maxItems !== undefined ? `${field.minItems}–${field.maxItems}` : field.minItems !== undefined ? `at least ${field.minItems}` : `at most ${field.maxItems}`}.`
+          : null
+      return (
+        <fieldset className="eli-field eli-group" aria-describedby={describedBy} aria-invalid={error ? true : undefined} aria-required={field.required || undefined}>
+          <legend className="eli-label">{label}</legend>
+          {counts && <p className="eli-muted eli-field-desc">{counts}</p>}
+          {field.options.map((option, i) => (
+            <label key={option.value} className="eli-choice">
+              <input
+                type="checkbox"
+                value={option.value}
+                data-field={i === 0 ? field.key : undefined}
+                checked={chosen.includes(option.value)}
+                onChange={(e) => toggle(option.value, e.target.checked)}
+              />
+              <span>{option.title}</span>
+              {option.description && <span className="eli-muted"> — {option.description}</span>}
+            </label>
+          ))}
+          {after}
+        </fieldset>
+      )
+    }
+    case 'unsupported':
+      return (
+        <div className="eli-field eli-unsupported" role="note" aria-label={`${field.title}: not supported`}>
+          <span className="eli-label">{field.title}</span>
+          <p className="eli-muted eli-field-desc">
+            Bosun cannot show this kind of field ({field.type}); it is optional and will be left empty.
+          </p>
+          {field.description && <p className="eli-muted eli-field-desc">{field.description}</p>}
+        </div>
+      )
+  }
+}
+
+const formatHint = {
+  email: 'An email address.',
+  uri: 'A full address, such as https://example.com (shown as text, never opened).',
+  date: 'A date, such as 2026-01-31.',
+  'date-time': 'A date and time with a time zone, such as 2026-01-31T09:30:00Z.',
+} as const

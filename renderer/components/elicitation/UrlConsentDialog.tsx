@@ -1,0 +1,175 @@
+import { useId, useMemo, useState, type KeyboardEvent } from 'react'
+import type { ElicitationView } from '../../state/types'
+import { checkUrl, urlWarningText } from './validate'
+import './elicitation.css'
+
+/** Main's answer to "open it": who opened it (the browser host's page opens the tab itself) or why not. */
+export type UrlOpenResult = { ok: true; openedBy: 'main' | 'page'; href: string } | { ok: false; message: string }
+
+export interface UrlConsentDialogProps {
+  elicitation: ElicitationView
+  /** Consent: main opens the URL through its chokepoint (and answers the agent `accept`). */
+  onOpen: () => Promise<UrlOpenResult>
+  onDecline: () => void
+  onCancel: () => void
+  /** Open again while waiting for completion. */
+  onRetry: () => Promise<UrlOpenResult>
+  /** Stop waiting for a completion that never came. */
+  onDismiss: () => void
+  /** How the page opens a tab when main cannot (browser host). Default: a new tab with `noopener`. */
+  openInPage?: (href: string) => void
+}
+
+const defaultOpenInPage = (href: string) => {
+  window.open(href, '_blank', 'noopener,noreferrer')
+}
+
+/**
+ * Consent for a URL-mode elicitation (checklist G19/J1): the full URL as parsed, with the host emphasised,
+ * warnings for anything suspicious, and a refusal for schemes Bosun never opens. The URL is shown as text,
+ * never as a link, and nothing is fetched before the person presses Open.
+ */
+export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onRetry, onDismiss, openInPage = defaultOpenInPage }: UrlConsentDialogProps) {
+  const check = useMemo(() => checkUrl(elicitation.url ?? ''), [elicitation.url])
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const baseId = useId()
+  const titleId = `${baseId}-title`
+  const urlId = `${baseId}-url`
+  const warningsId = `${baseId}-warnings`
+  const { status } = elicitation
+  const pending = status === 'pending'
+  const waiting = status === 'accepted'
+
+  const run = async (action: () => Promise<UrlOpenResult>) => {
+    if (busy) return
+    setBusy(true)
+    setError(null)
+    try {
+      const result = await action()
+      if (!result.ok) setError(result.message)
+      else if (result.openedBy === 'page') openInPage(result.href)
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && pending && !busy) {
+      event.preventDefault()
+      event.stopPropagation()
+      onCancel()
+    }
+  }
+
+  const showUnicode = check.hostUnicode !== '' && check.hostUnicode !== check.host
+  return (
+    <section className={`eli-card eli-url-card eli-status-${status}`} aria-labelledby={titleId} onKeyDown={onKeyDown}>
+      <header className="eli-header">
+        <span className="eli-agent">{elicitation.agentName} asks you to open a page in your browser</span>
+        <h3 id={titleId} className="eli-title eli-message">
+          {elicitation.message}
+        </h3>
+      </header>
+
+      <div className="eli-url-block">
+        <span className="eli-label" id={`${urlId}-label`}>
+          Full address
+        </span>
+        {/* Text only, never a link: the one way to open it is the Open button below. */}
+        <code id={urlId} className="eli-url" aria-labelledby={`${urlId}-label`}>
+          {check.href ? (
+            <>
+              <span className="eli-url-part">{check.highlight.before}</span>
+              <mark className="eli-url-host">{check.highlight.host}</mark>
+              <span className="eli-url-part">{check.highlight.after}</span>
+            </>
+          ) : (
+            <span className="eli-url-part">{elicitation.url}</span>
+          )}
+        </code>
+        {check.host && (
+          <p className="eli-url-site">
+            Site: <strong>{check.host}</strong>
+            {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}
+            {check.scheme === 'https' ? null : <span className="eli-muted"> · {check.scheme}</span>}
+          </p>
+        )}
+      </div>
+
+      {check.warnings.length > 0 && (
+        <ul id={warningsId} className="eli-warnings" aria-label="Warnings about this address">
+          {check.warnings.map((w) => (
+            <li key={w} className="eli-warning">
+              <span aria-hidden="true">⚠ </span>
+              {urlWarningText[w]}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {!check.ok && (
+        <p className="eli-error" role="alert">
+          Bosun will not open this address. {check.refusal}
+        </p>
+      )}
+      {error && (
+        <p className="eli-error" role="alert">
+          {error}
+        </p>
+      )}
+
+      {pending && (
+        <div className="eli-actions">
+          {check.ok && (
+            <button
+              type="button"
+              className="eli-button eli-primary"
+              disabled={busy}
+              aria-describedby={check.warnings.length > 0 ? `${urlId} ${warningsId}` : urlId}
+              onClick={() => void run(onOpen)}
+            >
+              Open in browser
+            </button>
+          )}
+          <button type="button" className="eli-button" disabled={busy} onClick={onDecline}>
+            Decline
+          </button>
+          <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={onCancel} aria-keyshortcuts="Escape">
+            Cancel
+          </button>
+        </div>
+      )}
+
+      {waiting && (
+        <div className="eli-waiting" role="status">
+          <p className="eli-status">
+            Waiting for {elicitation.agentName} to report that you finished in the browser…
+          </p>
+          <div className="eli-actions">
+            <button type="button" className="eli-button" disabled={busy} onClick={() => void run(onRetry)}>
+              Open again
+            </button>
+            <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={onDismiss}>
+              Stop waiting
+            </button>
+          </div>
+        </div>
+      )}
+
+      {!pending && !waiting && (
+        <p className="eli-status" role="status">
+          {status === 'completed'
+            ? 'Done.'
+            : status === 'declined'
+              ? 'Declined.'
+              : status === 'cancelled'
+                ? 'Cancelled.'
+                : status === 'dismissed'
+                  ? 'No longer waiting.'
+                  : 'The agent stopped waiting.'}
+        </p>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,178 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { ElicitationForm } from '../../../renderer/components/elicitation/ElicitationForm'
+import { UrlConsentDialog } from '../../../renderer/components/elicitation/UrlConsentDialog'
+import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
+import type { ElicitationView } from '../../../renderer/state/types'
+
+const base: ElicitationView = {
+  elicitationRequestId: 'el-1',
+  agentId: 'a',
+  agentName: 'Agent A',
+  sessionId: 's1',
+  mode: 'form',
+  message: 'Tell me more, see https://evil.example/x',
+  createdAt: 0,
+  status: 'pending',
+}
+
+const schema = {
+  type: 'object',
+  title: 'Project setup',
+  properties: {
+    name: { type: 'string', title: 'Name', description: 'Docs at https://docs.example.com', default: 'demo', maxLength: 40 },
+    email: { type: 'string', format: 'email' },
+    site: { type: 'string', format: 'uri' },
+    day: { type: 'string', format: 'date' },
+    count: { type: 'integer', minimum: 1, maximum: 9, default: 3 },
+    ratio: { type: 'number' },
+    agree: { type: 'boolean', default: true },
+    lang: { type: 'string', oneOf: [{ const: 'ts', title: 'TypeScript' }, { const: 'rs', title: 'Rust' }] },
+    region: { type: 'string', enum: ['a', 'b', 'c', 'd', 'e', 'f'] },
+    tags: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, default: ['y'], maxItems: 1 },
+    tint: { type: '_color', title: 'Tint' },
+  },
+  required: ['name', 'lang'],
+}
+
+const form = (over: Partial<ElicitationView> = {}) =>
+  renderToStaticMarkup(<ElicitationForm elicitation={{ ...base, requestedSchema: schema, ...over }} onRespond={() => undefined} />)
+
+describe('ElicitationForm (static render)', () => {
+  it('renders one expected control per property type, defaults pre-filled', () => {
+    const html = form()
+    expect(html).toMatch(/<input[^>]*type="text"[^>]*value="demo"/)
+    expect(html).toMatch(/<input[^>]*type="email"/)
+    expect(html).toMatch(/<input[^>]*type="url"/)
+    expect(html).toMatch(/<input[^>]*type="date"/)
+    expect(html).toMatch(/<input[^>]*type="number"[^>]*step="1"[^>]*min="1"[^>]*max="9"[^>]*value="3"/)
+    expect(html).toMatch(/<input[^>]*type="number"[^>]*step="any"/)
+    expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*checked=""/)
+    expect(html.match(/type="radio"/g)).toHaveLength(2)
+    expect(html).toMatch(/<select[^>]*>.*<option value="f">f<\/option>/)
+    expect(html).toContain('<input type="checkbox" checked="" value="y"/>')
+    expect(html).toContain('Choose at most 1.')
+  })
+
+  it('marks required fields for eyes and screen readers', () => {
+    const html = form()
+    expect(html).toContain('(required)')
+    expect(html).toMatch(/aria-required="true"/)
+  })
+
+  it('shows an unsupported optional field as a note, never as a control', () => {
+    const html = form()
+    expect(html).toContain('Bosun cannot show this kind of field (_color)')
+    expect(html).not.toMatch(/data-field="tint"/)
+  })
+
+  it('never renders a link, even for URLs in messages and descriptions', () => {
+    const html = form()
+    expect(html).toContain('https://docs.example.com')
+    expect(html).not.toMatch(/<a[\s>]/)
+  })
+
+  it('offers Accept, Decline and Cancel while pending; only the status afterwards', () => {
+    const html = form()
+    expect(html).toMatch(/>Accept</)
+    expect(html).toMatch(/>Decline</)
+    expect(html).toMatch(/>Cancel</)
+    const done = form({ status: 'declined' })
+    expect(done).toContain('Declined')
+    expect(done).not.toMatch(/>Accept</)
+  })
+
+  it('offers only decline/cancel for a schema it cannot show', () => {
+    const html = renderToStaticMarkup(
+      <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { a: { type: 'object' } } } }} onRespond={() => undefined} />,
+    )
+    expect(html).toContain('Bosun cannot show this form')
+    expect(html).toMatch(/<button type="submit"[^>]*disabled=""/)
+    expect(html).toMatch(/>Decline</)
+  })
+})
+
+describe('renderer validation (checkDraft)', () => {
+  const parsed = parseFormSchema(schema)
+  if (!parsed.ok) throw new Error(parsed.message)
+  it('reports errors by field and the content to send', () => {
+    const out = checkDraft(parsed.schema, { name: '', count: '12', lang: '', tags: ['x', 'y'], agree: true })
+    expect(Object.keys(out.errors).sort()).toEqual(['count', 'lang', 'name', 'tags'])
+    const ok = checkDraft(parsed.schema, { name: 'n', count: '2', lang: 'rs', tags: ['y'], agree: false, email: 'a@b.co' })
+    expect(ok.errors).toEqual({})
+    expect(ok.content).toEqual({ name: 'n', count: 2, lang: 'rs', tags: ['y'], agree: false, email: 'a@b.co' })
+  })
+  it('leaves a catastrophic pattern to main instead of running it', () => {
+    const p = parseFormSchema({ properties: { code: { type: 'string', pattern: '^(a+)+$' } } })
+    if (!p.ok) throw new Error(p.message)
+    const out = checkDraft(p.schema, { code: 'a'.repeat(40) + '!' })
+    expect(out.errors).toEqual({})
+    expect(out.unchecked).toEqual(['code'])
+  })
+})
+
+const urlView = (url: string, over: Partial<ElicitationView> = {}): ElicitationView => ({
+  ...base,
+  mode: 'url',
+  message: 'Sign in to GitHub',
+  url,
+  elicitationId: 'ext',
+  ...over,
+})
+const dialog = (view: ElicitationView) =>
+  renderToStaticMarkup(
+    <UrlConsentDialog
+      elicitation={view}
+      onOpen={async () => ({ ok: false, message: 'x' })}
+      onRetry={async () => ({ ok: false, message: 'x' })}
+      onDecline={() => undefined}
+      onCancel={() => undefined}
+      onDismiss={() => undefined}
+    />,
+  )
+
+describe('UrlConsentDialog (static render)', () => {
+  it('shows the parsed URL as text with the host highlighted', () => {
+    const html = dialog(urlView('HTTPS://Auth.Example.com/connect?x=1'))
+    expect(html).toContain('<mark class="eli-url-host">auth.example.com</mark>')
+    expect(html).toContain('https://')
+    expect(html).toContain('/connect?x=1')
+    expect(html).not.toMatch(/<a[\s>]/)
+    expect(html).toMatch(/>Open in browser</)
+    expect(html).not.toContain('Warnings about this address')
+  })
+
+  it('warns about Punycode and mixed scripts, showing both host forms', () => {
+    const html = dialog(urlView('https://xn--pple-43d.com/login'))
+    expect(html).toContain('Warnings about this address')
+    expect(html).toContain('Punycode')
+    expect(html).toContain('mixes alphabets')
+    expect(html).toContain('аpple.com')
+  })
+
+  it('warns about userinfo and shows the real host', () => {
+    const html = dialog(urlView('https://github.com@evil.example/'))
+    expect(html).toContain('<mark class="eli-url-host">evil.example</mark>')
+    expect(html).toContain('not the site you will visit')
+  })
+
+  it('refuses bad schemes: no Open button, decline/cancel only', () => {
+    const html = dialog(urlView('javascript:alert(1)'))
+    expect(html).toContain('Bosun will not open this address')
+    expect(html).not.toMatch(/>Open in browser</)
+    expect(html).toMatch(/>Decline</)
+    expect(html).toMatch(/>Cancel</)
+  })
+
+  it('after consent, waits for completion with retry and dismiss', () => {
+    const html = dialog(urlView('https://auth.example.com/', { status: 'accepted' }))
+    expect(html).toContain('Waiting for Agent A')
+    expect(html).toMatch(/>Open again</)
+    expect(html).toMatch(/>Stop waiting</)
+    expect(html).not.toMatch(/>Decline</)
+  })
+
+  it('shows the end state when completed', () => {
+    expect(dialog(urlView('https://auth.example.com/', { status: 'completed' }))).toContain('Done.')
+  })
+})
