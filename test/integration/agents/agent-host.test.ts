@@ -221,16 +221,38 @@ describe('AgentHost', () => {
   })
 
   it('does not restart after a user stop, and rejects pending requests at once', async () => {
-    const { host, scheduler, pids } = makeHost(fixtureSpec(['--ignore-sigterm']), { stopDeadlineMs: 300 })
+    const { host, scheduler, pids, tracker } = makeHost(fixtureSpec(['--ignore-sigterm']), { stopDeadlineMs: 300 })
     expect((await host.start()).ok).toBe(true)
     const pending = pendingRequest(host)
     const stopping = host.stop()
     // Rejected before the (SIGTERM-ignoring) process is gone.
     await expect(pending).rejects.toBeInstanceOf(AgentExitedError)
+    expect(tracker.started[0]!.isRunning).toBe(true)
     expect(host.status).toBe('stopped')
     await stopping
     expect(scheduler.pending).toEqual([])
     await expectAllGone(pids())
+  })
+
+  it('with autoRestart off, a crash leaves status crashed and schedules nothing', async () => {
+    const { host, scheduler } = makeHost(fixtureSpec(['--exit-on=session/new:5']), { autoRestart: false })
+    expect((await host.start()).ok).toBe(true)
+    const crashed = status(host, 'crashed')
+    void pendingRequest(host).catch(() => undefined)
+    expect((await crashed).error?.message).toContain('exited with code 5')
+    expect(scheduler.pending).toEqual([])
+  })
+
+  it('dispose() kills the process group at once', async () => {
+    const { host, pids, tracker } = makeHost(fixtureSpec(['--grandchild', '--ignore-sigterm']))
+    expect((await host.start()).ok).toBe(true)
+    await hostStderr(host, /GRANDCHILD_PID=\d+/)
+    const grandchild = Number(/GRANDCHILD_PID=(\d+)/.exec(host.stderrTail())![1])
+    const pending = pendingRequest(host)
+    host.dispose()
+    await expect(pending).rejects.toBeInstanceOf(AgentExitedError)
+    expect((await tracker.started[0]!.exited).signal).toBe('SIGKILL')
+    await expectAllGone([...pids(), grandchild])
   })
 
   it('user stop during a scheduled restart cancels it', async () => {

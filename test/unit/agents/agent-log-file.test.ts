@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AgentLogFile } from '../../../main/agents/agent-log-file'
+import { createMemoryLogger } from '../../../main/base/log'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'bosun-agent-log-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('AgentLogFile', () => {
+  it('appends in order, creating the directory', async () => {
+    const log = new AgentLogFile(join(dir, 'nested', 'agent.log'))
+    log.append('one\n')
+    log.appendLine('[agent a pid=1] two')
+    log.append('three\n')
+    await log.flush()
+    const text = await readFile(join(dir, 'nested', 'agent.log'), 'utf8')
+    expect(text).toMatch(/^one\n\S+ \[agent a pid=1\] two\nthree\n$/)
+  })
+
+  it('rotates to <path>.1 at the size cap, so the pair stays bounded', async () => {
+    const path = join(dir, 'agent.log')
+    const log = new AgentLogFile(path, { maxBytes: 1_000 })
+    for (let i = 0; i < 30; i++) {
+      log.append(`${String(i).padStart(3, '0')} ${'x'.repeat(95)}\n`)
+      await log.flush()
+    }
+    expect((await stat(path)).size).toBeLessThanOrEqual(1_000)
+    expect((await stat(`${path}.1`)).size).toBeLessThanOrEqual(1_000)
+    const current = await readFile(path, 'utf8')
+    expect(current.trimEnd().split('\n').at(-1)).toMatch(/^029 /)
+    const previous = await readFile(`${path}.1`, 'utf8')
+    expect(previous).not.toContain('000 ')
+  })
+
+  it('drops what exceeds the queue instead of buffering without bound, and says so', async () => {
+    const path = join(dir, 'agent.log')
+    const log = new AgentLogFile(path, { maxQueuedBytes: 100 })
+    // All synchronous: nothing reached the disk yet, so the queue fills.
+    for (let i = 0; i < 10; i++) log.append(`${'y'.repeat(40)}\n`)
+    log.append('tail\n')
+    await log.flush()
+    const text = await readFile(path, 'utf8')
+    expect(text.length).toBeLessThan(300)
+    expect(text).toMatch(/characters of agent output were not logged/)
+  })
+
+  it('reports a write failure once and never throws', async () => {
+    const logger = createMemoryLogger()
+    // A directory where the file should be: every write fails.
+    const log = new AgentLogFile(dir, { logger })
+    log.append('a\n')
+    await log.flush()
+    log.append('b\n')
+    await log.flush()
+    expect(logger.lines.filter((l) => l.includes('cannot write agent log'))).toHaveLength(1)
+  })
+})
