@@ -1,0 +1,347 @@
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import type { PermissionRequestView, ToolCallEntry } from '../../state/types'
+import { optionAppearance, optionIndexForKey, shortcutFor } from './option-style'
+import { hasHiddenCharacters, revealControlChars } from './reveal-text'
+import './permissions.css'
+
+export interface PermissionPromptProps {
+  request: PermissionRequestView
+  /** The tool call the request is about, when the session knows it. */
+  toolCall?: ToolCallEntry
+  /** An offered option id, or `null` to dismiss (the agent is told `cancelled`). */
+  onRespond: (optionId: string | null) => void
+  /** Move focus into the prompt when it appears (the prompt itself, never an option: Enter must not approve). */
+  autoFocus?: boolean
+  /** Show what the request is about (off when the prompt sits inside a tool-call card that already shows it). */
+  showSubject?: boolean
+}
+
+/**
+ * One permission request: title, description, what it is about, and the agent's options as buttons.
+ * Keys: 1..9 choose an option, Escape dismisses. Answered requests show how they ended instead.
+ */
+export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = false, showSubject = true }: PermissionPromptProps) {
+  const titleId = useId()
+  const descriptionId = useId()
+  // A structural type keeps this file type-checkable without the DOM lib (unit tests render it in Node).
+  const rootRef = useRef<{ focus(): void } | null>(null)
+  const pending = request.status === 'pending'
+
+  useEffect(() => {
+    if (autoFocus && pending) rootRef.current?.focus()
+  }, [autoFocus, pending])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!pending) return
+    if (event.key === 'Escape') {
+      event.preventDefault()
+      event.stopPropagation()
+      onRespond(null)
+      return
+    }
+    const index = optionIndexForKey(event, request.options.length)
+    if (index === null) return
+    event.preventDefault()
+    event.stopPropagation()
+    onRespond(request.options[index]!.optionId)
+  }
+
+  return (
+    <section
+      ref={(element: { focus(): void } | null) => {
+        rootRef.current = element
+      }}
+      className={`perm-prompt perm-status-${request.status}`}
+      role={pending ? 'alertdialog' : 'group'}
+      aria-labelledby={titleId}
+      aria-describedby={request.description ? descriptionId : undefined}
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+      data-request-id={request.requestId}
+    >
+      <header className="perm-header">
+        <span className="perm-agent">{request.agentName} asks</span>
+        <h3 className="perm-title" id={titleId}>
+          <VisibleText text={request.title} />
+        </h3>
+      </header>
+      {request.description ? (
+        <p className="perm-description" id={descriptionId}>
+          <VisibleText text={request.description} keepNewlines />
+        </p>
+      ) : null}
+      {showSubject ? <PermissionSubject request={request} toolCall={toolCall} /> : null}
+      {pending ? (
+        <div className="perm-options" role="group" aria-label="Options">
+          {request.options.map((option, index) => {
+            const look = optionAppearance(option.kind)
+            const key = shortcutFor(index)
+            return (
+              <button
+                // Option ids should be unique, but agents send duplicates (G5): the index disambiguates.
+                key={`${index}:${option.optionId}`}
+                type="button"
+                className={`perm-option perm-tone-${look.tone}`}
+                data-kind={option.kind}
+                aria-keyshortcuts={key ?? undefined}
+                aria-label={look.hint ? `${option.name} (${look.hint})` : option.name}
+                onClick={() => onRespond(option.optionId)}
+              >
+                {look.icon ? (
+                  <span className="perm-option-icon" aria-hidden="true">
+                    {look.icon}
+                  </span>
+                ) : null}
+                <span className="perm-option-name">{option.name}</span>
+                {key ? (
+                  <kbd className="perm-key" aria-hidden="true">
+                    {key}
+                  </kbd>
+                ) : null}
+              </button>
+            )
+          })}
+          <button type="button" className="perm-dismiss" aria-keyshortcuts="Escape" onClick={() => onRespond(null)}>
+            Dismiss <kbd aria-hidden="true">Esc</kbd>
+          </button>
+        </div>
+      ) : (
+        <p className="perm-resolution" role="status">
+          {describeResolution(request)}
+        </p>
+      )}
+    </section>
+  )
+}
+
+/** How an answered request ended, in words ("Allowed by rule: …", "You chose Allow", "The agent exited."). */
+export function describeResolution(request: PermissionRequestView): string {
+  const r = request.resolution
+  if (!r) return request.status
+  const option = r.optionId ? request.options.find((o) => o.optionId === r.optionId) : undefined
+  switch (r.by) {
+    case 'person':
+      return option ? `You chose “${option.name}”.` : 'You dismissed this request.'
+    case 'rule':
+    case 'auto-approve':
+      return r.note ?? (option ? `Answered “${option.name}” automatically.` : 'Answered automatically.')
+    case 'cancel':
+      return r.note ?? 'Cancelled.'
+    case 'agent-cancel':
+      return r.note ?? 'The agent withdrew the request.'
+    case 'agent-exit':
+      return r.note ?? 'The agent is gone; this request can no longer be answered.'
+    default:
+      return r.note ?? request.status
+  }
+}
+
+/** Agent text with control, zero-width and bidi characters shown as visible markers. */
+export function VisibleText({ text, keepNewlines = false }: { text: string; keepNewlines?: boolean }) {
+  const segments = revealControlChars(text, { keepNewlines })
+  return (
+    <>
+      {segments.map((segment, i) =>
+        segment.kind === 'text' ? (
+          <span key={i}>{segment.value}</span>
+        ) : (
+          <span key={i}>
+            <abbr className="perm-ctrl" title={segment.label} aria-label={segment.label}>
+              {segment.code}
+            </abbr>
+            {segment.value === '\n' && keepNewlines ? '\n' : null}
+          </span>
+        ),
+      )}
+    </>
+  )
+}
+
+function HiddenCharsWarning({ texts }: { texts: (string | null | undefined)[] }) {
+  if (!texts.some((t) => typeof t === 'string' && hasHiddenCharacters(t))) return null
+  return (
+    <p className="perm-warning" role="note">
+      Contains hidden or direction-changing characters, shown highlighted. Check it carefully.
+    </p>
+  )
+}
+
+function PermissionSubject({ request, toolCall }: { request: PermissionRequestView; toolCall?: ToolCallEntry }) {
+  const { subject } = request
+  switch (subject.type) {
+    case 'command':
+      return (
+        <div className="perm-subject">
+          <HiddenCharsWarning texts={[subject.command, subject.cwd, request.title]} />
+          <div className="perm-field-label">Command</div>
+          <pre className="perm-code">
+            <VisibleText text={subject.command} keepNewlines />
+          </pre>
+          <div className="perm-field-label">In folder</div>
+          <pre className="perm-code perm-code-inline">
+            <VisibleText text={subject.cwd} />
+          </pre>
+          {toolCall ? <ToolCallSummary toolCall={toolCall} /> : null}
+        </div>
+      )
+    case 'tool_call':
+      return (
+        <div className="perm-subject">
+          {toolCall ? <ToolCallSummary toolCall={toolCall} withDetails /> : <p className="perm-muted">Tool call {subject.toolCallId}</p>}
+        </div>
+      )
+    case 'unknown':
+      return (
+        <div className="perm-subject">
+          <p className="perm-muted">
+            This request is about something Bosun does not recognise
+            {typeof (subject.raw as { type?: unknown })?.type === 'string' ? (
+              <>
+                {' '}
+                (<code>
+                  <VisibleText text={(subject.raw as { type: string }).type} />
+                </code>
+                )
+              </>
+            ) : null}
+            . Its details, as sent:
+          </p>
+          <GenericFields value={subject.raw} />
+        </div>
+      )
+    default:
+      return null
+  }
+}
+
+function ToolCallSummary({ toolCall, withDetails = false }: { toolCall: ToolCallEntry; withDetails?: boolean }) {
+  const command = commandOf(toolCall.rawInput)
+  return (
+    <div className="perm-toolcall">
+      <div className="perm-toolcall-head">
+        <span className="perm-kind">{toolCall.toolKind || 'other'}</span>
+        <span className="perm-toolcall-title">
+          <VisibleText text={toolCall.title ?? toolCall.toolCallId} />
+        </span>
+      </div>
+      {withDetails ? (
+        <>
+          {command !== null ? (
+            <>
+              <HiddenCharsWarning texts={[command]} />
+              <div className="perm-field-label">Command</div>
+              <pre className="perm-code">
+                <VisibleText text={command} keepNewlines />
+              </pre>
+            </>
+          ) : null}
+          {toolCall.locations.length > 0 ? (
+            <ul className="perm-locations">
+              {toolCall.locations.map((location, i) => (
+                <li key={i}>
+                  <VisibleText text={location.path} />
+                  {typeof location.line === 'number' ? `:${location.line}` : ''}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {toolCall.content.map((content, i) => (
+            <ContentPreview key={i} content={content} />
+          ))}
+          {command === null && toolCall.rawInput !== undefined && toolCall.rawInput !== null ? (
+            <details className="perm-raw">
+              <summary>Raw input</summary>
+              <GenericFields value={toolCall.rawInput} />
+            </details>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+function commandOf(rawInput: unknown): string | null {
+  if (typeof rawInput !== 'object' || rawInput === null) return null
+  const value = (rawInput as Record<string, unknown>).command ?? (rawInput as Record<string, unknown>).cmd
+  if (typeof value === 'string') return value
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ')
+  return null
+}
+
+function ContentPreview({ content }: { content: ToolCallEntry['content'][number] }) {
+  const c = content as Record<string, unknown>
+  if (c.type === 'diff' && typeof c.path === 'string') {
+    // v1 diff: whole old and new text of one file.
+    return (
+      <div className="perm-diff">
+        <div className="perm-field-label">
+          <VisibleText text={c.path} />
+        </div>
+        <pre className="perm-code">
+          {typeof c.oldText === 'string' ? <DiffLines text={c.oldText} sign="-" /> : null}
+          {typeof c.newText === 'string' ? <DiffLines text={c.newText} sign="+" /> : null}
+        </pre>
+      </div>
+    )
+  }
+  if (c.type === 'diff' && Array.isArray(c.changes)) {
+    const patch = c.patch as { text?: unknown } | null | undefined
+    return (
+      <div className="perm-diff">
+        <ul className="perm-locations">
+          {c.changes.map((change, i) => {
+            const ch = change as Record<string, unknown>
+            return (
+              <li key={i}>
+                {String(ch.operation ?? 'change')} <VisibleText text={String(ch.path ?? '')} />
+              </li>
+            )
+          })}
+        </ul>
+        {typeof patch?.text === 'string' ? (
+          <pre className="perm-code">
+            <VisibleText text={patch.text} keepNewlines />
+          </pre>
+        ) : null}
+      </div>
+    )
+  }
+  if (c.type === 'content') {
+    const block = c.content as { type?: unknown; text?: unknown } | undefined
+    if (block?.type === 'text' && typeof block.text === 'string') {
+      return (
+        <p className="perm-text">
+          <VisibleText text={block.text} keepNewlines />
+        </p>
+      )
+    }
+  }
+  if (c.type === 'terminal') return <p className="perm-muted">Terminal {String(c.terminalId ?? '')}</p>
+  return <GenericFields value={content} />
+}
+
+function DiffLines({ text, sign }: { text: string; sign: '-' | '+' }): ReactNode {
+  const lines = text.split('\n')
+  return lines.map((line, i) => (
+    <span key={`${sign}${i}`} className={sign === '+' ? 'perm-diff-add' : 'perm-diff-del'}>
+      {sign} <VisibleText text={line} />
+      {'\n'}
+    </span>
+  ))
+}
+
+/** A generic, read-only view of any JSON value (unknown subjects, raw input). */
+export function GenericFields({ value }: { value: unknown }) {
+  let text: string
+  try {
+    text = JSON.stringify(value, null, 2) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  if (text.length > 20_000) text = text.slice(0, 20_000) + '\n…'
+  return (
+    <pre className="perm-code perm-generic">
+      <VisibleText text={text} keepNewlines />
+    </pre>
+  )
+}
