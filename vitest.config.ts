@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // Keep test output readable: lifecycle lines of agents are info-level.
+    env: { BOSUN_LOG_LEVEL: 'warn' },
     projects: [
       {
         test: {

@@ -1,0 +1,208 @@
+/**
+ * The composition root: wires agents (supervisor + ACP connections), sessions, permissions, elicitation
+ * and agent settings into one {@link CallHandlers} object. Both hosts (Electron shell, browser host) call
+ * {@link createBosunServices}; only their transport and OS integration differ.
+ */
+import { join } from 'node:path'
+import { createAcpConnection } from '../acp/connection'
+import { AgentSupervisor } from '../agents/supervisor'
+import { fail, ok, toFailure, type Result } from '../base/errors'
+import { DisposableStore } from '../base/lifecycle'
+import { createLogger } from '../base/log'
+import { createAgentConfigService } from '../config/agent-config-service'
+import { createElicitationService } from '../elicitation/service'
+import { createPermissionsService } from '../permissions/service'
+import { SessionsService, type AgentPort } from '../sessions/sessions-service'
+import type { CallHandlers } from '../../preload/contract'
+import type { AgentRuntimeView, ToolCallEntry } from '../../renderer/state/types'
+import type { BosunServices, HostIntegration } from './services'
+
+/** Quit and agent-removal deadline for graceful stops (then SIGKILL). */
+const STOP_DEADLINE_MS = 3_000
+
+export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
+  const log = createLogger('bosun')
+  const store = new DisposableStore()
+  const { events, home } = integration
+
+  const config = await createAgentConfigService({ home, events, logger: log.child('config') })
+  store.add({ dispose: () => config.dispose() })
+
+  const supervisor = new AgentSupervisor({
+    createConnection: ({ input, output, logger }) =>
+      createAcpConnection({
+        input,
+        output,
+        logger,
+        clientInfo: { name: 'Bosun', version: integration.appVersion },
+        elicitation: { form: true, url: true },
+      }),
+    logger: createLogger('agent'),
+    preferredProtocolVersion: (agentId) => config.definitions.get(agentId)?.protocolVersion,
+  })
+
+  // The sessions service is created below; the brokers reach it through these late-bound functions.
+  let sessions!: SessionsService
+  const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
+  const findToolCall = (sessionId: string, toolCallId: string): ToolCallEntry | undefined => {
+    const state = sessions.state(sessionId)
+    return state?.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === toolCallId)
+  }
+
+  const permissions = await createPermissionsService({
+    home,
+    sink,
+    events,
+    ...(integration.notifier ? { notifier: integration.notifier } : {}),
+    ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
+    focusRequest: (requestId) => events.emit('focusRequest', { requestId }),
+    sessions: {
+      getSession: (agentId, sessionId) => {
+        if (sessions.agentOf(sessionId) !== agentId) return undefined
+        const state = sessions.state(sessionId)
+        return state ? { cwd: state.cwd } : undefined
+      },
+      lookupToolCall: (sessionId, toolCallId) => {
+        const entry = findToolCall(sessionId, toolCallId)
+        return entry ? { title: entry.title, toolKind: entry.toolKind, rawInput: entry.rawInput, locations: entry.locations } : undefined
+      },
+      getBackground: (sessionId) => sessions.state(sessionId)?.turn.background ?? null,
+    },
+  })
+  store.add(permissions)
+
+  const elicitation = createElicitationService({
+    sink,
+    ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
+    onArrived: (info) => permissions.attention.requestArrived({ ...info, kind: 'elicitation' }),
+    events,
+    isKnownSession: (agentId, sessionId) => sessions.agentOf(sessionId) === agentId,
+    log: log.child('elicitation'),
+  })
+  store.add({ dispose: () => elicitation.dispose() })
+
+  const agentName = (agentId: string) => config.definitions.get(agentId)?.name ?? agentId
+
+  const agents: AgentPort = {
+    async connect(agentId) {
+      const host = supervisor.get(agentId)
+      if (host?.status === 'ready' && host.connection && host.handshake) {
+        return ok({ connection: host.connection, protocolVersion: host.handshake.protocolVersion })
+      }
+      const launch = await config.launchSpec(agentId)
+      if (!launch.ok) return launch
+      const started = await supervisor.ensureStarted(agentId, {
+        agentId,
+        name: agentName(agentId),
+        ...launch.value,
+        logFile: join(home, 'logs', `${agentId}.log`),
+      })
+      if (!started.ok) return started
+      const connection = supervisor.get(agentId)?.connection
+      if (!connection) return fail({ kind: 'agent-not-running', message: `${agentName(agentId)} stopped while starting.` })
+      return ok({ connection, protocolVersion: started.value.protocolVersion })
+    },
+  }
+
+  sessions = store.add(new SessionsService(agents, events, log.child('sessions')))
+  sessions.addCancellationListener(permissions.broker)
+  sessions.addCancellationListener(elicitation.broker)
+
+  // Every new connection of an agent: route its updates and answer its requests. The scope ends with it.
+  store.add(
+    supervisor.onDidConnect(({ agentId, connection }) => {
+      const scope = new DisposableStore()
+      const info = { agentId, agentName: agentName(agentId), protocolVersion: connection.handshake?.protocolVersion ?? 1 }
+      scope.add(sessions.attachConnection(agentId, connection))
+      scope.add(permissions.broker.attach(connection, info))
+      scope.add(elicitation.broker.attach(connection, info))
+      const closed = connection.onDidClose(() => {
+        closed.dispose()
+        scope.dispose()
+      })
+    }),
+  )
+  store.add(
+    supervisor.onDidDisconnect(({ agentId, error }) => {
+      sessions.agentDisconnected(agentId, error.failure)
+      permissions.broker.detach(agentId, 'The agent stopped.')
+      elicitation.broker.agentGone(agentId)
+    }),
+  )
+  store.add(supervisor.onDidChangeStatus((view) => events.emit('agentStatus', { ...view, name: agentName(view.agentId) })))
+  store.add(
+    supervisor.onDidChangePreferredVersion(({ agentId, version }) => {
+      const def = config.definitions.get(agentId)
+      if (def && def.protocolVersion !== version) void config.definitions.save({ ...def, protocolVersion: version })
+    }),
+  )
+  store.add(
+    config.definitions.onDidChange(() => {
+      const known = new Set(config.definitions.list().map((d) => d.id))
+      for (const view of supervisor.views()) if (!known.has(view.agentId)) void supervisor.remove(view.agentId, { deadlineMs: STOP_DEADLINE_MS })
+    }),
+  )
+
+  const agentViews = (): AgentRuntimeView[] => {
+    const running = new Map(supervisor.views().map((v) => [v.agentId, v]))
+    return config.definitions.list().map((def) => ({
+      ...(running.get(def.id) ?? { agentId: def.id, status: 'stopped' as const }),
+      name: def.name,
+    }))
+  }
+
+  const guard = async <T>(fn: () => Promise<Result<T>> | Result<T>): Promise<Result<T>> => {
+    try {
+      return await fn()
+    } catch (error) {
+      log.error('call failed', error)
+      return fail(toFailure(error))
+    }
+  }
+
+  const handlers: CallHandlers = {
+    appInfo: async () => ok({ name: 'Bosun', version: integration.appVersion, host: integration.host, platform: process.platform }),
+    getSnapshot: async () => ok({ agents: agentViews(), sessions: sessions.snapshot() }),
+    newSession: ({ agentId, cwd }) => guard(() => sessions.newSession(agentId, cwd)),
+    prompt: ({ sessionId, prompt }) => guard(() => sessions.prompt(sessionId, prompt)),
+    cancel: ({ sessionId }) => guard(() => sessions.cancel(sessionId)),
+    setMode: ({ sessionId, modeId }) => guard(() => sessions.setMode(sessionId, modeId)),
+    setConfigOption: ({ sessionId, configId, value }) => guard(() => sessions.setConfigOption(sessionId, configId, value)),
+    closeSession: ({ sessionId }) =>
+      guard(() => {
+        const result = sessions.closeSession(sessionId)
+        permissions.broker.closeSession(sessionId)
+        return result
+      }),
+    restartAgent: ({ agentId }) =>
+      guard(async () => {
+        const started = supervisor.get(agentId) ? await supervisor.restart(agentId) : await agents.connect(agentId)
+        return started.ok ? ok(undefined) : started
+      }),
+    stopAgent: ({ agentId }) =>
+      guard(async () => {
+        await supervisor.stop(agentId, { deadlineMs: STOP_DEADLINE_MS })
+        return ok(undefined)
+      }),
+    ...permissions.handlers,
+    ...elicitation.handlers,
+    ...config.handlers,
+  }
+
+  let disposing: Promise<void> | undefined
+  return {
+    handlers,
+    dispose() {
+      disposing ??= (async () => {
+        try {
+          await supervisor.stopAll({ deadlineMs: STOP_DEADLINE_MS })
+        } finally {
+          supervisor.dispose()
+          store.dispose()
+        }
+      })()
+      return disposing
+    },
+  }
+}
+

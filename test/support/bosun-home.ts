@@ -1,0 +1,48 @@
+/** Test homes: a temporary BOSUN_HOME with agent definitions pointing at the scripted test agent. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { scriptedAgentCommand } from '../agents/command'
+
+export interface TestAgent {
+  id: string
+  name: string
+  scenario: string
+  v2?: boolean
+  env?: Record<string, string>
+  secretEnv?: string[]
+  defaultCwd?: string
+}
+
+export interface TestHome {
+  home: string
+  /** A folder usable as a session's working directory. */
+  workspace: string
+  cleanup(): void
+}
+
+export function createTestHome(agents: TestAgent[]): TestHome {
+  const home = mkdtempSync(join(tmpdir(), 'bosun-home-'))
+  const workspace = mkdtempSync(join(tmpdir(), 'bosun-workspace-'))
+  const definitions = agents.map((agent) => {
+    const { command, args } = scriptedAgentCommand(agent.scenario, { v2: agent.v2 ?? false })
+    return {
+      id: agent.id,
+      name: agent.name,
+      command,
+      args,
+      env: agent.env ?? {},
+      secretEnv: agent.secretEnv ?? [],
+      defaultCwd: agent.defaultCwd ?? workspace,
+    }
+  })
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: definitions }, null, 2))
+  return {
+    home,
+    workspace,
+    cleanup() {
+      rmSync(home, { recursive: true, force: true })
+      rmSync(workspace, { recursive: true, force: true })
+    },
+  }
+}
