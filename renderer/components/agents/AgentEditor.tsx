@@ -1,0 +1,447 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import type {
+  AgentDefinitionView,
+  AgentDraft,
+  AgentFieldErrors,
+  AgentPresetView,
+  KeychainStatus,
+} from '../../../preload/contract/agents'
+import {
+  applyPreset,
+  emptyEnvRow,
+  emptySecretRow,
+  formFromAgent,
+  secretsToStore,
+  toDraft,
+  type AgentFormState,
+  type SecretRow,
+} from './agent-form'
+import './agents.css'
+
+export interface AgentValidation {
+  errors: AgentFieldErrors
+  /** The arguments as main split them; null when they do not split. */
+  argv: string[] | null
+}
+
+export type AgentSaveOutcome = { ok: true } | { ok: false; message: string; errors?: AgentFieldErrors }
+
+export interface AgentEditorProps {
+  presets: readonly AgentPresetView[]
+  /** The agent being edited; absent to add one. */
+  agent?: AgentDefinitionView
+  keychain: KeychainStatus
+  /** As-you-type checks (`validateAgentDefinition`). */
+  validate: (draft: AgentDraft) => Promise<AgentValidation>
+  /** `saveAgentDefinition`; `secrets` holds only values typed in this form. */
+  onSave: (request: { draft: AgentDraft; secrets: Record<string, string> }) => Promise<AgentSaveOutcome>
+  onCancel: () => void
+  onRemove?: (agentId: string) => void
+  /** `deleteAgentSecret`: unset a stored value now (the name stays). */
+  onDeleteSecret?: (agentId: string, name: string) => void
+  /** Pause after a keystroke before validating. */
+  validateDelayMs?: number
+}
+
+/**
+ * The changed value of an input or select. Read through a narrow type because this file is also compiled
+ * (by the tests) without the DOM library, where React's element types are empty.
+ */
+const valueOf = (e: { target: unknown }): string => (e.target as { value: string }).value
+
+/**
+ * The add/edit agent form. Props in, callbacks out: it never talks to main itself. Secret values typed
+ * here go out once through `onSave` and are never shown back; a stored secret only shows as "set".
+ */
+export function AgentEditor(props: AgentEditorProps) {
+  const { presets, agent, keychain, validate, onSave, onCancel, onRemove, onDeleteSecret, validateDelayMs = 250 } = props
+  const [form, setForm] = useState<AgentFormState>(() => formFromAgent(agent))
+  const [validation, setValidation] = useState<AgentValidation>({ errors: {}, argv: null })
+  const [serverErrors, setServerErrors] = useState<AgentFieldErrors>({})
+  const [formError, setFormError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  const [confirmRemove, setConfirmRemove] = useState(false)
+  const [touched, setTouched] = useState(Boolean(agent))
+  const ids = useId()
+
+  // Follow "set" changes from main (e.g. after onDeleteSecret) without losing what is being typed.
+  useEffect(() => {
+    if (!agent) return
+    setForm((f) => ({ ...f, secrets: f.secrets.map((s) => ({ ...s, isSet: agent.secretsSet[s.name.trim()] === true })) }))
+  }, [agent])
+
+  // Validate after a pause in typing; a later answer replaces an earlier one, a stale one is dropped.
+  // The latest callback lives in a ref so a parent passing a new function each render does not re-validate.
+  const validateRef = useRef(validate)
+  useEffect(() => {
+    validateRef.current = validate
+  }, [validate])
+  const generation = useRef(0)
+  const draftKey = JSON.stringify(toDraft(form))
+  useEffect(() => {
+    const mine = ++generation.current
+    const timer = setTimeout(() => {
+      validateRef.current(JSON.parse(draftKey) as AgentDraft).then(
+        (result) => {
+          if (mine === generation.current) setValidation(result)
+        },
+        () => undefined,
+      )
+    }, validateDelayMs)
+    return () => clearTimeout(timer)
+  }, [draftKey, validateDelayMs])
+
+  const errors: AgentFieldErrors = { ...validation.errors, ...serverErrors }
+  // A blank new form is not an error yet: hold messages back until the person has typed something.
+  const shown = (field: string): string | undefined => (touched ? errors[field] : undefined)
+  const update = (patch: Partial<AgentFormState>) => {
+    setTouched(true)
+    setServerErrors({})
+    setFormError(null)
+    setForm((f) => ({ ...f, ...patch }))
+  }
+  const updateSecret = (index: number, patch: Partial<SecretRow>) =>
+    update({ secrets: form.secrets.map((s, i) => (i === index ? { ...s, ...patch } : s)) })
+
+  const hasErrors = Object.keys(validation.errors).length > 0
+  const submit = async () => {
+    setTouched(true)
+    setSaving(true)
+    setFormError(null)
+    try {
+      const outcome = await onSave({ draft: toDraft(form), secrets: secretsToStore(form) })
+      if (!outcome.ok) {
+        setFormError(outcome.message)
+        setServerErrors(outcome.errors ?? {})
+      } else {
+        // Typed values are gone once handed over.
+        setForm((f) => ({ ...f, secrets: f.secrets.map((s) => ({ ...s, newValue: '' })) }))
+      }
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  const fieldId = (name: string) => `${ids}-${name}`
+  const errorProps = (name: string) => {
+    const message = shown(name)
+    return message ? { 'aria-invalid': true as const, 'aria-describedby': `${fieldId(name)}-error` } : {}
+  }
+  const errorText = (name: string): ReactNode => {
+    const message = shown(name)
+    return message ? (
+      <p className="field-error" id={`${fieldId(name)}-error`}>
+        {message}
+      </p>
+    ) : null
+  }
+
+  const title = agent ? `Edit ${agent.name}` : 'Add agent'
+  return (
+    <form
+      className="agent-editor"
+      aria-label={title}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault()
+        void submit()
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onCancel()
+      }}
+    >
+      <h2 className="agent-editor-title">{title}</h2>
+
+      {!keychain.available && (
+        <div className="agent-editor-banner" role="alert">
+          <strong>The system keychain is not available.</strong> Secret values cannot be stored, and Bosun will not keep them
+          in plain text. {keychain.message ? <span className="muted">{keychain.message}</span> : null}
+        </div>
+      )}
+
+      {!agent && presets.length > 0 && (
+        <div className="field">
+          <label className="field-label" htmlFor={fieldId('preset')}>
+            Start from
+          </label>
+          <select
+            id={fieldId('preset')}
+            className="select"
+            value={form.presetId ?? ''}
+            onChange={(e) => {
+              const preset = presets.find((p) => p.id === valueOf(e))
+              if (preset) {
+                setTouched(true)
+                setForm((f) => applyPreset(f, preset, presets))
+              }
+            }}
+          >
+            <option value="" disabled>
+              Choose a preset…
+            </option>
+            {presets.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+          {form.presetId && <p className="muted small">{presets.find((p) => p.id === form.presetId)?.description}</p>}
+        </div>
+      )}
+
+      <div className="field">
+        <label className="field-label" htmlFor={fieldId('name')}>
+          Name
+        </label>
+        <input
+          id={fieldId('name')}
+          className="input"
+          type="text"
+          value={form.name}
+          autoComplete="off"
+          onChange={(e) => update({ name: valueOf(e) })}
+          {...errorProps('name')}
+        />
+        {errorText('name')}
+      </div>
+
+      <div className="field">
+        <label className="field-label" htmlFor={fieldId('command')}>
+          Command
+        </label>
+        <input
+          id={fieldId('command')}
+          className="input mono"
+          type="text"
+          value={form.command}
+          placeholder="npx, /usr/local/bin/my-agent"
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => update({ command: valueOf(e) })}
+          {...errorProps('command')}
+        />
+        {errorText('command')}
+      </div>
+
+      <div className="field">
+        <label className="field-label" htmlFor={fieldId('args')}>
+          Arguments
+        </label>
+        <input
+          id={fieldId('args')}
+          className="input mono"
+          type="text"
+          value={form.argsText}
+          placeholder={`--acp "a value with spaces"`}
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => update({ argsText: valueOf(e) })}
+          {...errorProps('args')}
+          aria-describedby={[shown('args') ? `${fieldId('args')}-error` : '', `${fieldId('args')}-argv`].filter(Boolean).join(' ')}
+        />
+        {errorText('args')}
+        <div className="agent-editor-argv" id={`${fieldId('args')}-argv`} aria-live="polite">
+          {validation.argv && validation.argv.length > 0 ? (
+            <>
+              <span className="muted small">Runs as</span>
+              <ol className="agent-editor-argv-list" aria-label="Arguments as passed">
+                {validation.argv.map((arg, i) => (
+                  <li key={i} className="agent-editor-arg mono">
+                    {arg === '' ? <span className="muted">(empty)</span> : arg}
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : validation.argv ? (
+            <span className="muted small">No arguments</span>
+          ) : null}
+        </div>
+      </div>
+
+      <fieldset className="agent-editor-group">
+        <legend className="field-label">Environment</legend>
+        {form.env.map((row, i) => (
+          <div className="agent-editor-row" key={row.key}>
+            <input
+              className="input mono"
+              type="text"
+              aria-label={`Variable ${i + 1} name`}
+              placeholder="NAME"
+              value={row.name}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => update({ env: form.env.map((r, j) => (j === i ? { ...r, name: valueOf(e) } : r)) })}
+              {...errorProps(`env.${i}`)}
+            />
+            <input
+              className="input mono"
+              type="text"
+              aria-label={`Variable ${i + 1} value`}
+              placeholder="value"
+              value={row.value}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => update({ env: form.env.map((r, j) => (j === i ? { ...r, value: valueOf(e) } : r)) })}
+            />
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              aria-label={`Remove variable ${row.name || i + 1}`}
+              onClick={() => update({ env: form.env.filter((_, j) => j !== i) })}
+            >
+              Remove
+            </button>
+            {errorText(`env.${i}`)}
+          </div>
+        ))}
+        <button type="button" className="button button-small" onClick={() => update({ env: [...form.env, emptyEnvRow()] })}>
+          Add variable
+        </button>
+      </fieldset>
+
+      <fieldset className="agent-editor-group">
+        <legend className="field-label">Secrets (stored in the system keychain)</legend>
+        {form.secrets.map((row, i) => {
+          const label = row.name.trim() || `secret ${i + 1}`
+          return (
+            <div className="agent-editor-row" key={row.key}>
+              <input
+                className="input mono"
+                type="text"
+                aria-label={`Secret ${i + 1} name`}
+                placeholder="API_KEY"
+                value={row.name}
+                spellCheck={false}
+                autoComplete="off"
+                // A stored value belongs to its name: renaming would orphan it, so a set name is fixed.
+                readOnly={row.isSet}
+                onChange={(e) => updateSecret(i, { name: valueOf(e) })}
+                {...errorProps(`secretEnv.${i}`)}
+              />
+              {row.editing ? (
+                <input
+                  className="input mono"
+                  type="password"
+                  aria-label={`Value for ${label}`}
+                  placeholder={row.isSet ? 'New value' : 'Value'}
+                  value={row.newValue}
+                  autoComplete="new-password"
+                  disabled={!keychain.available}
+                  onChange={(e) => updateSecret(i, { newValue: valueOf(e) })}
+                  {...errorProps(`secrets.${row.name.trim()}`)}
+                />
+              ) : (
+                <span className="agent-editor-secret-state" aria-label={`${label} is ${row.isSet ? 'set' : 'not set'}`}>
+                  {row.isSet ? <span className="badge badge-ok">set</span> : <span className="badge badge-muted">not set</span>}
+                </span>
+              )}
+              <div className="agent-editor-row-actions">
+                {!row.editing && (
+                  <button
+                    type="button"
+                    className="button button-small"
+                    disabled={!keychain.available}
+                    aria-label={`${row.isSet ? 'Replace' : 'Set'} ${label}`}
+                    onClick={() => updateSecret(i, { editing: true })}
+                  >
+                    {row.isSet ? 'Replace' : 'Set'}
+                  </button>
+                )}
+                {row.isSet && agent && onDeleteSecret && (
+                  <button
+                    type="button"
+                    className="button button-small button-secondary"
+                    aria-label={`Unset ${label}`}
+                    onClick={() => onDeleteSecret(agent.id, row.name.trim())}
+                  >
+                    Unset
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="button button-small button-secondary"
+                  aria-label={`Remove secret ${label}`}
+                  onClick={() => update({ secrets: form.secrets.filter((_, j) => j !== i) })}
+                >
+                  Remove
+                </button>
+              </div>
+              {errorText(`secretEnv.${i}`)}
+              {errorText(`secrets.${row.name.trim()}`)}
+            </div>
+          )
+        })}
+        <button type="button" className="button button-small" onClick={() => update({ secrets: [...form.secrets, emptySecretRow()] })}>
+          Add secret
+        </button>
+      </fieldset>
+
+      <div className="field">
+        <label className="field-label" htmlFor={fieldId('defaultCwd')}>
+          Default folder
+        </label>
+        <input
+          id={fieldId('defaultCwd')}
+          className="input mono"
+          type="text"
+          value={form.defaultCwd}
+          placeholder="/path/to/project (optional)"
+          spellCheck={false}
+          autoComplete="off"
+          onChange={(e) => update({ defaultCwd: valueOf(e) })}
+          {...errorProps('defaultCwd')}
+        />
+        {errorText('defaultCwd')}
+      </div>
+
+      <div className="field">
+        <label className="field-label" htmlFor={fieldId('protocol')}>
+          Protocol version to offer
+        </label>
+        <select
+          id={fieldId('protocol')}
+          className="select"
+          value={form.protocolVersion}
+          onChange={(e) => update({ protocolVersion: valueOf(e) as AgentFormState['protocolVersion'] })}
+        >
+          <option value="">Automatic</option>
+          <option value="1">Version 1</option>
+          <option value="2">Version 2 (preview)</option>
+        </select>
+      </div>
+
+      {formError && (
+        <p className="field-error agent-editor-form-error" role="alert">
+          {formError}
+        </p>
+      )}
+
+      <div className="button-row agent-editor-actions">
+        <button type="submit" className="button button-primary" disabled={saving || (touched && hasErrors)}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        {agent && onRemove && (
+          <span className="agent-editor-remove">
+            {confirmRemove ? (
+              <>
+                <button type="button" className="button button-danger" onClick={() => onRemove(agent.id)}>
+                  Remove {agent.name} and its secrets
+                </button>
+                <button type="button" className="button button-secondary" onClick={() => setConfirmRemove(false)}>
+                  Keep
+                </button>
+              </>
+            ) : (
+              <button type="button" className="button button-secondary agent-editor-danger-text" onClick={() => setConfirmRemove(true)}>
+                Remove…
+              </button>
+            )}
+          </span>
+        )}
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,70 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import type { AgentDefinitionView, AgentPresetView } from '../../../preload/contract/agents'
+import { AgentEditor, type AgentEditorProps } from '../../../renderer/components/agents/AgentEditor'
+
+const presets: AgentPresetView[] = [
+  { id: 'claude', name: 'Claude', description: 'Claude via npx', command: 'npx', args: ['-y', 'x'], argsText: '-y x', env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
+]
+const agent: AgentDefinitionView = {
+  id: 'c-1',
+  name: 'Claude',
+  command: 'npx',
+  args: ['-y', 'x'],
+  argsText: '-y x',
+  env: { LOG: 'debug' },
+  secretEnv: ['ANTHROPIC_API_KEY', 'UNSET_KEY'],
+  secretsSet: { ANTHROPIC_API_KEY: true, UNSET_KEY: false },
+}
+const props = (over: Partial<AgentEditorProps> = {}): AgentEditorProps => ({
+  presets,
+  keychain: { available: true },
+  validate: async () => ({ errors: {}, argv: [] }),
+  onSave: async () => ({ ok: true }),
+  onCancel: () => undefined,
+  onRemove: () => undefined,
+  onDeleteSecret: () => undefined,
+  ...over,
+})
+
+/** Every input/select has an accessible name: a <label for>, or aria-label. */
+function unlabelledControls(html: string): string[] {
+  const labelled = new Set([...html.matchAll(/<label[^>]*for="([^"]+)"/g)].map((m) => m[1]))
+  return [...html.matchAll(/<(input|select|textarea)\b[^>]*>/g)]
+    .map((m) => m[0])
+    .filter((tag) => !/aria-label="[^"]+"/.test(tag) && !labelled.has(/id="([^"]+)"/.exec(tag)?.[1]))
+}
+
+describe('AgentEditor (static render)', () => {
+  it('labels every control when adding an agent, with a preset picker', () => {
+    const html = renderToStaticMarkup(<AgentEditor {...props()} />)
+    expect(html).toContain('aria-label="Add agent"')
+    expect(html).toContain('Start from')
+    expect(html).toContain('<option value="claude">Claude</option>')
+    expect(html).not.toContain('keychain is not available')
+    expect(unlabelledControls(html)).toEqual([])
+  })
+
+  it('shows secrets as set / not set, never a value, and offers replace / unset / remove', () => {
+    const html = renderToStaticMarkup(<AgentEditor {...props({ agent })} />)
+    expect(html).toContain('aria-label="Edit Claude"')
+    expect(html).not.toContain('Start from')
+    expect(html).toContain('aria-label="ANTHROPIC_API_KEY is set"')
+    expect(html).toContain('aria-label="UNSET_KEY is not set"')
+    expect(html).toContain('aria-label="Replace ANTHROPIC_API_KEY"')
+    expect(html).toContain('aria-label="Unset ANTHROPIC_API_KEY"')
+    expect(html).toContain('aria-label="Set UNSET_KEY"')
+    expect(html).toContain('aria-label="Remove secret UNSET_KEY"')
+    expect(html).not.toContain('type="password"')
+    expect(html).toContain('Remove…')
+    expect(unlabelledControls(html)).toEqual([])
+  })
+
+  it('shows the keychain banner and disables secret entry when told', () => {
+    const html = renderToStaticMarkup(<AgentEditor {...props({ agent, keychain: { available: false, message: 'no Secret Service' } })} />)
+    expect(html).toContain('role="alert"')
+    expect(html).toContain('The system keychain is not available.')
+    expect(html).toContain('no Secret Service')
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*aria-label="Replace ANTHROPIC_API_KEY"/)
+  })
+})
