@@ -8,6 +8,8 @@ import {
   callChannel,
   calls,
   eventChannel,
+  events,
+  subscriptionName,
   type CallHandlers,
   type CallName,
   type CallResult,
@@ -15,6 +17,7 @@ import {
   type EventPayload,
   type EventSink,
 } from '../../preload/contract'
+import type { BridgeManifest } from '../../preload/bridge-manifest'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { dispatchCall } from '../web/dispatch'
@@ -79,5 +82,13 @@ export function createWindowEventSink(getWindow: () => BrowserWindow | undefined
         log.error(`could not send event ${name}`, error)
       }
     },
+  }
+}
+
+/** The preload's view of the contract: every call's channel and every subscription's channel, from the one list. */
+export function bridgeManifest(): BridgeManifest {
+  return {
+    calls: Object.fromEntries((Object.keys(calls) as CallName[]).map((name) => [name, callChannel(name)])),
+    events: Object.fromEntries((Object.keys(events) as EventName[]).map((name) => [subscriptionName(name), eventChannel(name)])),
   }
 }

@@ -4,7 +4,9 @@
  * no permissions; a crashed renderer is reloaded and rehydrates from main.
  */
 import { BrowserWindow, protocol, session as electronSession, type Session, type WebContents } from 'electron'
+import { encodeBridgeManifest } from '../../preload/bridge-manifest'
 import type { Logger } from '../base/log'
+import { bridgeManifest } from './ipc'
 import { APP_ENTRY_URL, APP_SCHEME, handleAppProtocol, isAppUrl } from './protocol'
 
 export interface MainWindowOptions {
@@ -32,6 +34,8 @@ export function secureWebPreferences(preloadPath: string): Electron.WebPreferenc
     experimentalFeatures: false,
     navigateOnDragDrop: false,
     spellcheck: true,
+    // The preload reads the contract's names from here instead of bundling zod (see preload/bridge-manifest.ts).
+    additionalArguments: [encodeBridgeManifest(bridgeManifest())],
   }
 }
 

@@ -3,13 +3,23 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
 import { callChannel, calls, eventChannel, events, subscriptionName, type CallName, type EventName } from '../../../preload/contract'
+import { BRIDGE_ARG_PREFIX, decodeBridgeManifest, encodeBridgeManifest } from '../../../preload/bridge-manifest'
+import { secureWebPreferences } from '../../../main/shell/window'
 import { fake } from '../../electron/fake-electron'
 
 let api: Record<string, (...args: unknown[]) => unknown>
 
+const originalArgv = [...process.argv]
+
 beforeAll(async () => {
   fake.reset()
-  await import('../../../preload/index')
+  // What Electron does with webPreferences.additionalArguments: append them to the renderer's process.argv.
+  process.argv.push(...(secureWebPreferences('/p').additionalArguments ?? []))
+  try {
+    await import('../../../preload/index')
+  } finally {
+    process.argv.splice(0, process.argv.length, ...originalArgv)
+  }
   api = fake.exposed.get('bosun') as typeof api
 })
 
@@ -49,5 +59,16 @@ describe('preload bridge', () => {
 
   it('refuses a subscription without a listener function', () => {
     expect(() => api[subscriptionName('focusRequest')]!('not a function')).toThrow(TypeError)
+  })
+})
+
+describe('bridge manifest', () => {
+  it('round-trips and refuses anything that is not ours', () => {
+    const manifest = { calls: { cancel: 'bosun:call:cancel' }, events: { onFocusRequest: 'bosun:event:focusRequest' } }
+    expect(decodeBridgeManifest(['electron', encodeBridgeManifest(manifest)])).toEqual(manifest)
+    expect(decodeBridgeManifest([])).toBeNull()
+    expect(decodeBridgeManifest([BRIDGE_ARG_PREFIX + '%7Bnot json'])).toBeNull()
+    expect(decodeBridgeManifest([encodeBridgeManifest({ calls: { x: 'other:channel' }, events: {} })])).toBeNull()
+    expect(decodeBridgeManifest([encodeBridgeManifest({ calls: {}, events: { onX: 'bosun:call:x' } })])).toBeNull()
   })
 })
