@@ -236,17 +236,20 @@ export class AgentHost implements IDisposable {
     await starting?.catch(() => undefined)
   }
 
-  /** A person's restart: stop, forget the crash history, start. */
+  /** A person's restart: stop, then start with a fresh crash history. */
   async restart(): Promise<Result<AgentHandshake>> {
     await this.stop()
-    this.restartState = initialRestartState
     return this.start()
   }
 
   private launch(trigger: 'user' | 'auto'): Promise<Result<AgentHandshake>> {
     const generation = ++this.generation
     this.nextRestartAt = null
-    if (trigger === 'user') this.error = null
+    if (trigger === 'user') {
+      // A person asked: the crash history starts over (after a give-up, one more crash must not give up at once).
+      this.error = null
+      this.restartState = initialRestartState
+    }
     this.setStatus('starting')
     const promise = this.runLaunch(generation, trigger).finally(() => {
       if (this.starting === promise) this.starting = undefined
@@ -297,7 +300,7 @@ export class AgentHost implements IDisposable {
     this.process = process
     const stderrSub = process.onDidWriteStderr((text) => this.onDidWriteStderrEmitter.fire(text))
     this.subscriptions.push(stderrSub)
-    process.exited.then(() => this.forget(stderrSub))
+    void process.exited.then(() => this.forget(stderrSub))
 
     let connection: AcpClientConnection
     try {

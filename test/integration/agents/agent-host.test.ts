@@ -173,6 +173,14 @@ describe('AgentHost', () => {
     expect(view.error?.stderrTail).toContain('exiting on session/new')
     expect(scheduler.pending).toEqual([])
     await expectAllGone(pids())
+
+    // A person starts it again: the crash history starts over, so the next crash restarts it.
+    expect((await host.start()).ok).toBe(true)
+    expect(host.view()).toMatchObject({ status: 'ready', crashCount: 0, error: null })
+    const restarting = status(host, 'restarting')
+    void pendingRequest(host).catch(() => undefined)
+    expect(await restarting).toMatchObject({ crashCount: 1 })
+    expect(scheduler.pending).toEqual([1_000])
   })
 
   it('counts an automatic restart that fails to initialize as a crash', async () => {
