@@ -140,11 +140,12 @@ app.onRequest(v2 ? 'auth/logout' : 'logout', () => {
   return {}
 })
 
-app.onRequest('session/new', ({ params, client }) => {
+app.onRequest('session/new', async ({ params, client }) => {
   const behaviour = scenario.session ?? {}
   if (behaviour.requireAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
   const sessionId = `sess-${++sessionCounter}`
   log(`SESSION-NEW ${JSON.stringify(params)}`)
+  for (const update of behaviour.updatesBeforeResponse ?? []) await sendUpdate(client, sessionId, update)
   if (behaviour.configOptions) sessionConfig.set(sessionId, structuredClone(behaviour.configOptions))
   const response: Json = { sessionId }
   if (behaviour.configOptions) response.configOptions = behaviour.configOptions

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { once } from '../../../main/base/event'
 import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
@@ -230,3 +231,79 @@ describe('version negotiation', () => {
     expect((error as RpcError).code).toBe(-32022)
   })
 })
+
+describe('scripted agent behaviours', () => {
+  it.each([false, true])('delivers a flood of chunks in order (v2=%s)', async (v2) => {
+    const agent = startAgent('wire', { v2 })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    expect((await agent.connection.prompt(sessionId, textPrompt('flood'))).stopReason).toBe('end_turn')
+    const texts = agent.texts()
+    expect(texts).toHaveLength(3001)
+    expect(texts.slice(0, 3000)).toEqual(Array.from({ length: 3000 }, (_, i) => `${i} `))
+    expect(texts[3000]).toBe('end of flood')
+  })
+
+  it.each([false, true])('routes elicitation/create and passes unknown update kinds through (v2=%s)', async (v2) => {
+    const agent = startAgent('wire', { v2 })
+    agent.connection.handlers.registerRequest('elicitation/create', (params) => {
+      expect(params).toMatchObject({ mode: 'form', message: 'Which database?' })
+      return { action: 'accept', content: { db: 'postgres' } }
+    })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('elicitation'))
+    expect(JSON.parse(agent.texts()[0]!.replace('elicitation response: ', ''))).toEqual({ action: 'accept', content: { db: 'postgres' } })
+    await agent.connection.prompt(sessionId, textPrompt('unknown-update'))
+    expect(agent.updates.find((u) => u.update.sessionUpdate === '_acme_sparkles')?.update).toEqual({ sessionUpdate: '_acme_sparkles', level: 11 })
+  })
+
+  it('v2: updates for a new session may arrive before the session/new response', async () => {
+    const agent = startAgent('early-updates', { v2: true })
+    await agent.connection.initialize()
+    const order: string[] = []
+    agent.connection.onDidReceiveUpdate((u) => order.push(`${u.sessionId}:${String(u.update.state)}`))
+    const session = await agent.connection.newSession({ cwd: '/tmp' })
+    order.push('response')
+    expect(order).toEqual(['sess-1:running', 'sess-1:idle', 'response'])
+    expect(session.configOptions).toHaveLength(1)
+    expect(await agent.connection.setConfigOption('sess-1', 'model', 'smart')).toEqual([expect.objectContaining({ configId: 'model', currentValue: 'smart' })])
+    const sent = JSON.parse(/SET-CONFIG (.*)/.exec(agent.stderr())![1]!)
+    expect(sent).toEqual({ sessionId: 'sess-1', configId: 'model', type: 'id', value: 'smart' })
+  })
+
+  it('an agent that exits at start rejects initialize with its exit code and stderr', async () => {
+    const agent = startAgent('exit-at-start')
+    const error = await agent.connection.initialize().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AgentExitedError)
+    expect((error as AgentExitedError).exitCode).toBe(7)
+    expect((error as AgentExitedError).failure.stderrTail).toContain('missing API key')
+  })
+
+  it('crash with a grandchild: the grandchild outlives the agent and is in its process group', async () => {
+    const agent = startAgent('wire', { detached: true })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await expect(agent.connection.prompt(sessionId, textPrompt('orphan'))).rejects.toBeInstanceOf(AgentExitedError)
+    const pid = Number(/GRANDCHILD (\d+)/.exec(agent.stderr())?.[1])
+    expect(pid).toBeGreaterThan(0)
+    expect(() => process.kill(pid, 0)).not.toThrow()
+    const gone = waitForPidGone(pid)
+    process.kill(-agent.child.pid!, 'SIGKILL')
+    await gone
+  })
+})
+
+/** Polls: a grandchild re-parented to init emits no event we could await. A zombie counts as gone. */
+async function waitForPidGone(pid: number): Promise<void> {
+  for (;;) {
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    } catch {
+      return
+    }
+    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}

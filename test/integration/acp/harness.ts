@@ -21,11 +21,14 @@ export interface AgentUnderTest {
 }
 
 const children = new Set<ChildProcessWithoutNullStreams>()
+/** Process groups of detached agents: killed as a whole so grandchildren go too. */
+const groups = new Set<number>()
 
-export function startAgent(scenario: string, options: { v2?: boolean; maxMessageBytes?: number } = {}): AgentUnderTest {
+export function startAgent(scenario: string, options: { v2?: boolean; maxMessageBytes?: number; detached?: boolean } = {}): AgentUnderTest {
   const { command, args } = scriptedAgentCommand(scenario, { v2: options.v2 })
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: options.detached ?? false })
   children.add(child)
+  if (options.detached && child.pid) groups.add(child.pid)
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8')
@@ -58,6 +61,14 @@ export function startAgent(scenario: string, options: { v2?: boolean; maxMessage
 }
 
 export async function killAll(): Promise<void> {
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
+  groups.clear()
   const waits = [...children].map(
     (child) =>
       new Promise<void>((resolve) => {
