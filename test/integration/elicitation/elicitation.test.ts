@@ -1,0 +1,145 @@
+/**
+ * Elicitation against the scripted agent as a real child process (v1 and v2): the broker is attached to a
+ * real AcpClientConnection, and the agent reports the response it received as a text chunk.
+ */
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { Emitter, once } from '../../../main/base/event'
+import { ElicitationBroker } from '../../../main/elicitation/broker'
+import { createExternalOpener } from '../../../main/elicitation/open-external'
+import type { SessionAction } from '../../../renderer/state/types'
+import { killAll, startAgent, textPrompt } from '../acp/harness'
+
+const scenario = fileURLToPath(new URL('./elicitation.json', import.meta.url))
+
+afterEach(async () => {
+  await killAll()
+})
+
+async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) {
+  const agent = startAgent(scenario, { v2 })
+  const handshake = await agent.connection.initialize()
+  const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+  const actions: { sessionId: string; action: SessionAction }[] = []
+  const arrivals = new Emitter<string>()
+  const opened: string[] = []
+  const refused: string[] = []
+  const requestScoped: unknown[] = []
+  const broker = new ElicitationBroker({
+    sink: (sid, action) => actions.push({ sessionId: sid, action }),
+    onArrived: ({ requestId }) => arrivals.fire(requestId),
+    onRefused: ({ message }) => refused.push(message),
+    onRequestScoped: (change) => requestScoped.push(change),
+    opener: createExternalOpener(async (url) => void opened.push(url)),
+    isKnownSession: (_agentId, sid) => sid === sessionId,
+  })
+  broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, ...(advertised ? { advertised } : {}) })
+  /** Runs a prompt, waiting for the agent to report the elicitation response. */
+  const reported = () => agent.texts().filter((t) => t.startsWith('elicitation response: ')).map((t) => JSON.parse(t.slice('elicitation response: '.length)) as unknown)
+  return { agent, sessionId, broker, actions, arrivals, opened, refused, requestScoped, reported, version: handshake.protocolVersion }
+}
+
+describe.each([
+  { name: 'v1', v2: false },
+  { name: 'v2', v2: true },
+])('elicitation with the scripted $name agent', ({ v2 }) => {
+  it.each([
+    ['accept', { action: 'accept', content: { approach: 'b', tests: false, note: 'fine' } }],
+    ['decline', { action: 'decline' }],
+    ['cancel', { action: 'cancel' }],
+  ] as const)('form: %s', async (_name, answer) => {
+    const t = await setup(v2)
+    const arrived = once(t.arrivals.event)
+    const turn = t.agent.connection.prompt(t.sessionId, textPrompt('form'))
+    const id = await arrived
+    expect(t.actions[0]?.action).toMatchObject({ type: 'elicitation_requested', elicitation: { mode: 'form', sessionId: t.sessionId, agentName: 'Scripted' } })
+    if (answer.action === 'accept') {
+      // Main re-validates: a value outside the schema never reaches the agent.
+      expect(t.broker.respond(id, { action: 'accept', content: { approach: 'zzz' } }).ok).toBe(false)
+      expect(t.broker.respond(id, { action: 'accept', content: { approach: 'b', note: 'NOT lower' } }).ok).toBe(false)
+    }
+    expect(t.broker.respond(id, answer).ok).toBe(true)
+    await turn
+    expect(t.reported()).toEqual([answer])
+  })
+
+  it('answers -32602 for a mode the client did not advertise', async () => {
+    const t = await setup(v2, { form: false, url: true })
+    await t.agent.connection.prompt(t.sessionId, textPrompt('form'))
+    expect(t.reported()).toEqual([{ error: { code: -32602, message: expect.stringMatching(/not advertised/) } }])
+    expect(t.actions).toEqual([])
+  })
+
+  it('answers -32602 for an unknown mode', async () => {
+    const t = await setup(v2)
+    await t.agent.connection.prompt(t.sessionId, textPrompt('form-alias-mode'))
+    expect(t.reported()).toEqual([{ error: { code: -32602, message: expect.stringMatching(/unsupported elicitation mode/) } }])
+  })
+
+  it('answers -32602 for a nested schema and tells the person', async () => {
+    const t = await setup(v2)
+    await t.agent.connection.prompt(t.sessionId, textPrompt('nested'))
+    expect(t.reported()).toEqual([{ error: { code: -32602, message: expect.stringMatching(/nested object/) } }])
+    expect(t.refused).toHaveLength(1)
+  })
+
+  it('answers -32002 for an unknown session', async () => {
+    const t = await setup(v2)
+    await t.agent.connection.prompt(t.sessionId, textPrompt('unknown-session'))
+    expect(t.reported()).toEqual([{ error: { code: -32002, message: expect.any(String) } }])
+  })
+
+  it('shows a request-scoped elicitation outside any session', async () => {
+    const t = await setup(v2)
+    const arrived = once(t.arrivals.event)
+    const turn = t.agent.connection.prompt(t.sessionId, textPrompt('request-scoped'))
+    const id = await arrived
+    expect(t.actions).toEqual([])
+    expect(t.requestScoped).toEqual([
+      { change: 'added', item: { scopeRequestId: 'init-7', elicitation: expect.objectContaining({ sessionId: null, agentName: 'Scripted', status: 'pending' }) } },
+    ])
+    t.broker.respond(id, { action: 'accept', content: { ws: 'two' } })
+    await turn
+    expect(t.reported()).toEqual([{ action: 'accept', content: { ws: 'two' } }])
+  })
+
+  it('URL mode: accept after consent opens the URL, then elicitation/complete marks it done (duplicates ignored)', async () => {
+    const t = await setup(v2)
+    const arrived = once(t.arrivals.event)
+    const turn = t.agent.connection.prompt(t.sessionId, textPrompt('url'))
+    const id = await arrived
+    expect(t.opened).toEqual([])
+    const opened = await t.broker.openUrl(id)
+    expect(opened).toEqual({ ok: true, value: { openedBy: 'main', href: 'https://auth.example.com/connect?session=abc' } })
+    await turn
+    expect(t.reported()).toEqual([{ action: 'accept' }])
+    expect(t.agent.texts()).toContain('url flow done')
+    const statuses = t.actions.flatMap((a) => (a.action.type === 'elicitation_resolved' ? [a.action.status] : []))
+    expect(statuses).toEqual(['accepted', 'completed'])
+    expect(t.opened).toEqual(['https://auth.example.com/connect?session=abc'])
+    expect(t.broker.openCount).toBe(0)
+  })
+
+  it('cancelling the session answers its pending elicitation cancel', async () => {
+    const t = await setup(v2)
+    const arrived = once(t.arrivals.event)
+    const turn = t.agent.connection.prompt(t.sessionId, textPrompt('cancel'))
+    await arrived
+    t.agent.connection.cancel(t.sessionId)
+    t.broker.cancelSession(t.sessionId)
+    await turn
+    expect(t.reported()).toEqual([{ action: 'cancel' }])
+    expect(t.actions.at(-1)?.action).toMatchObject({ type: 'elicitation_resolved', status: 'cancelled' })
+  })
+
+  it('marks pending elicitations gone when the agent dies', async () => {
+    const t = await setup(v2)
+    const arrived = once(t.arrivals.event)
+    void t.agent.connection.prompt(t.sessionId, textPrompt('cancel')).catch(() => undefined)
+    await arrived
+    t.agent.child.kill('SIGKILL')
+    await t.agent.exited
+    expect(t.actions.at(-1)?.action).toMatchObject({ type: 'elicitation_resolved', status: 'gone' })
+    expect(t.broker.openCount).toBe(0)
+  })
+})
