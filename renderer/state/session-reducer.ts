@@ -81,8 +81,28 @@ export function createSessionState(init: {
  * `e:<elicitationRequestId>`. The map only grows (entries are never removed or moved), so a newer state may
  * share its predecessor's map; every hit is verified against the entry and a mismatch rebuilds the map.
  */
-type EntryIndex = Map<string, number>
-const indexes = new WeakMap<SessionState, EntryIndex>()
+interface EntryIndex {
+  keys: Map<string, number>
+  /** The message the last chunk went to: streams hit one message thousands of times in a row. */
+  lastMessage: { kind: MessageKind; messageId: string; at: number } | null
+}
+
+/**
+ * Where a state's index lives: a non-enumerable symbol property on the states this module creates (invisible
+ * to JSON and structured clone, cheaper than a WeakMap per batch), a WeakMap for states made elsewhere
+ * (cloned, frozen).
+ */
+const INDEX = Symbol('bosun.sessionIndex')
+const foreignIndexes = new WeakMap<SessionState, EntryIndex>()
+
+function indexOf(state: SessionState): EntryIndex | undefined {
+  return (state as { [INDEX]?: EntryIndex })[INDEX] ?? foreignIndexes.get(state)
+}
+
+function attachIndex(state: SessionState, index: EntryIndex): void {
+  if (Object.isExtensible(state)) Object.defineProperty(state, INDEX, { value: index, enumerable: false, writable: true })
+  else foreignIndexes.set(state, index)
+}
 
 function entryKey(entry: Entry): string | null {
   switch (entry.kind) {
@@ -104,12 +124,12 @@ function entryKey(entry: Entry): string | null {
 }
 
 function buildIndex(entries: readonly Entry[]): EntryIndex {
-  const index: EntryIndex = new Map()
+  const keys = new Map<string, number>()
   entries.forEach((entry, i) => {
     const key = entryKey(entry)
-    if (key !== null && !index.has(key)) index.set(key, i)
+    if (key !== null && !keys.has(key)) keys.set(key, i)
   })
-  return index
+  return { keys, lastMessage: null }
 }
 
 /**
@@ -117,7 +137,7 @@ function buildIndex(entries: readonly Entry[]): EntryIndex {
  * `applyActions` calls this itself when needed; calling it early only moves the O(n) cost.
  */
 export function rebuildIndex(state: SessionState): SessionState {
-  if (!indexes.has(state)) indexes.set(state, buildIndex(state.entries))
+  if (!indexOf(state)) attachIndex(state, buildIndex(state.entries))
   return state
 }
 
@@ -137,7 +157,7 @@ class Draft {
   constructor(base: SessionState) {
     this.s = { ...base, seq: base.seq + 1 }
     this.v2 = base.protocolVersion === 2
-    this.index = indexes.get(base) ?? buildIndex(base.entries)
+    this.index = indexOf(base) ?? buildIndex(base.entries)
   }
 
   own<T extends object>(value: T): T {
@@ -159,13 +179,13 @@ class Draft {
   }
 
   find(key: string, matches: (entry: Entry) => boolean): number {
-    const i = this.index.get(key)
+    const i = this.index.keys.get(key)
     if (i === undefined) return -1
     const entry = this.s.entries[i]
     if (entry !== undefined && matches(entry)) return i
     // The map was shared with a sibling state (two batches applied to one base): rebuild for this one.
     this.index = buildIndex(this.s.entries)
-    const j = this.index.get(key)
+    const j = this.index.keys.get(key)
     return j === undefined ? -1 : j
   }
 
@@ -173,7 +193,7 @@ class Draft {
     const entries = this.entries()
     entries.push(this.own(entry))
     const key = entryKey(entry)
-    if (key !== null) this.index.set(key, entries.length - 1)
+    if (key !== null) this.index.keys.set(key, entries.length - 1)
     return entries.length - 1
   }
 
@@ -217,7 +237,7 @@ class Draft {
   }
 
   finish(): SessionState {
-    indexes.set(this.s, this.index)
+    attachIndex(this.s, this.index)
     return this.s
   }
 }
@@ -319,7 +339,15 @@ function newMessage(d: Draft, kind: MessageKind, messageId: string | undefined, 
 }
 
 function findMessage(d: Draft, kind: MessageKind, messageId: string): number {
-  return d.find(`m:${kind}:${messageId}`, (e) => e.kind === kind && e.messageId === messageId)
+  // Streams hit the same message thousands of times in a row: skip building the key and hashing it.
+  const last = d.index.lastMessage
+  if (last !== null && last.kind === kind && last.messageId === messageId) {
+    const entry = d.s.entries[last.at]
+    if (entry !== undefined && entry.kind === kind && entry.messageId === messageId) return last.at
+  }
+  const at = d.find(`m:${kind}:${messageId}`, (e) => e.kind === kind && e.messageId === messageId)
+  if (at >= 0) d.index.lastMessage = { kind, messageId, at }
+  return at
 }
 
 /**
@@ -357,7 +385,7 @@ function adoptLocalMessage(d: Draft, entryId: string, messageId: string): number
     if (entry.kind !== 'user_message' || entry.messageId !== undefined) return -1
     const copy = d.mutEntry<MessageEntry>(i)
     copy.messageId = messageId
-    d.index.set(`m:user_message:${messageId}`, i)
+    d.index.keys.set(`m:user_message:${messageId}`, i)
     return i
   }
   return -1
@@ -576,7 +604,19 @@ function decodeUtf8(pending: readonly number[] | undefined, bytes: Uint8Array): 
     all.set(bytes, pending.length)
   }
   const tail = incompleteTail(all)
-  return { text: utf8.decode(all.subarray(0, all.length - tail)), pending: Array.from(all.subarray(all.length - tail)) }
+  const complete = tail === 0 ? all : all.subarray(0, all.length - tail)
+  return { text: isAscii(complete) ? asciiText(complete) : utf8.decode(complete), pending: tail === 0 ? [] : Array.from(all.subarray(all.length - tail)) }
+}
+
+/** Terminal output is mostly ASCII; small ASCII chunks skip the decoder. */
+function isAscii(bytes: Uint8Array): boolean {
+  if (bytes.length > 4096) return false
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false
+  return true
+}
+
+function asciiText(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[])
 }
 
 function mutTerminal(d: Draft, terminalId: string): TerminalView {
