@@ -106,7 +106,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
 
   const agents = useAppSelector(store, (view) => Object.values(view.agents), shallowArrayEqual)
   const summaries = useAppSelector(store, selectSummaries, shallowArrayEqual)
-  const inboxItems = useAppSelector(store, selectInbox)
+  // selectInbox builds fresh items per state; compare field by field so streaming text does not re-render the app.
+  const inboxItems = useAppSelector(store, selectInbox, shallowArrayEqual)
   const selected = useAppSelector(store, (state) => state.selectedSessionId)
   const current = selected ?? summaries[0]?.sessionId ?? null
 

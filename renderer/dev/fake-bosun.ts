@@ -79,7 +79,11 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
         let i = 0
         const step = () => {
           if (i >= words.length) {
-            emitActions(sessionId, [{ type: 'turn_ended', stopReason: 'end_turn' }])
+            // v2 turns end with an idle state_update; v1 with the prompt response.
+            emitActions(sessionId, [
+              { type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }] },
+              { type: 'turn_ended', stopReason: 'end_turn' },
+            ])
             resolve({ ok: true, value: { stopReason: 'end_turn' } })
             return
           }
@@ -94,7 +98,10 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
     cancel: ({ sessionId }: { sessionId: string }) => {
       for (const t of timers) clearTimeout(t)
       timers.clear()
-      emitActions(sessionId, [{ type: 'turn_ended', stopReason: 'cancelled' }])
+      emitActions(sessionId, [
+        { type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' }] },
+        { type: 'turn_ended', stopReason: 'cancelled' },
+      ])
       return ok(undefined)
     },
     setMode: ({ sessionId, modeId }: { sessionId: string; modeId: string }) => {

@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { CommandView } from '../../state/types'
 import { Icon } from '../common/icons'
 import { applyCommand, filterCommands, slashQuery } from './slash-commands'
@@ -15,7 +15,7 @@ export interface ComposerProps {
 }
 
 /** Multi-line prompt box: Enter sends, Shift+Enter adds a line, `/` opens the agent's commands. */
-export function Composer({ busy, disabled = false, commands, agentName, onSend, onStop }: ComposerProps) {
+export const Composer = memo(function Composer({ busy, disabled = false, commands, agentName, onSend, onStop }: ComposerProps) {
   const [draft, setDraft] = useState('')
   const [active, setActive] = useState(0)
   const [menuDismissed, setMenuDismissed] = useState(false)
@@ -145,4 +145,4 @@ export function Composer({ busy, disabled = false, commands, agentName, onSend, 
       </div>
     </form>
   )
-}
+})
