@@ -41,8 +41,30 @@ export async function createBosunServices(integration: HostIntegration): Promise
     preferredProtocolVersion: (agentId) => config.definitions.get(agentId)?.protocolVersion,
   })
 
-  // The sessions service is created below; the brokers reach it through these late-bound functions.
-  let sessions!: SessionsService
+  const agentName = (agentId: string) => config.definitions.get(agentId)?.name ?? agentId
+
+  const agents: AgentPort = {
+    async connect(agentId) {
+      const host = supervisor.get(agentId)
+      if (host?.status === 'ready' && host.connection && host.handshake) {
+        return ok({ connection: host.connection, protocolVersion: host.handshake.protocolVersion })
+      }
+      const launch = await config.launchSpec(agentId)
+      if (!launch.ok) return launch
+      const started = await supervisor.ensureStarted(agentId, {
+        agentId,
+        name: agentName(agentId),
+        ...launch.value,
+        logFile: join(home, 'logs', `${agentId}.log`),
+      })
+      if (!started.ok) return started
+      const connection = supervisor.get(agentId)?.connection
+      if (!connection) return fail({ kind: 'agent-not-running', message: `${agentName(agentId)} stopped while starting.` })
+      return ok({ connection, protocolVersion: started.value.protocolVersion })
+    },
+  }
+
+  const sessions = store.add(new SessionsService(agents, events, log.child('sessions')))
   const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
   const findToolCall = (sessionId: string, toolCallId: string): ToolCallEntry | undefined => {
     const state = sessions.state(sessionId)
@@ -81,30 +103,6 @@ export async function createBosunServices(integration: HostIntegration): Promise
   })
   store.add({ dispose: () => elicitation.dispose() })
 
-  const agentName = (agentId: string) => config.definitions.get(agentId)?.name ?? agentId
-
-  const agents: AgentPort = {
-    async connect(agentId) {
-      const host = supervisor.get(agentId)
-      if (host?.status === 'ready' && host.connection && host.handshake) {
-        return ok({ connection: host.connection, protocolVersion: host.handshake.protocolVersion })
-      }
-      const launch = await config.launchSpec(agentId)
-      if (!launch.ok) return launch
-      const started = await supervisor.ensureStarted(agentId, {
-        agentId,
-        name: agentName(agentId),
-        ...launch.value,
-        logFile: join(home, 'logs', `${agentId}.log`),
-      })
-      if (!started.ok) return started
-      const connection = supervisor.get(agentId)?.connection
-      if (!connection) return fail({ kind: 'agent-not-running', message: `${agentName(agentId)} stopped while starting.` })
-      return ok({ connection, protocolVersion: started.value.protocolVersion })
-    },
-  }
-
-  sessions = store.add(new SessionsService(agents, events, log.child('sessions')))
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(elicitation.broker)
 
