@@ -1,5 +1,5 @@
 import type { AcpClientConnection, AgentHandshake, ProtocolVersion } from '../acp/types'
-import { fail, type Result } from '../base/errors'
+import { fail, ok, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
@@ -82,6 +82,21 @@ export class AgentSupervisor implements IDisposable {
     if (this.disposed) return Promise.resolve(fail({ kind: 'agent-not-running', message: 'Bosun is shutting down.' }))
     if (spec.agentId !== agentId) throw new Error(`spec.agentId ${spec.agentId} does not match ${agentId}`)
     return this.host(spec).start()
+  }
+
+  /**
+   * {@link ensureStarted}, then the live connection (what the sessions layer's `AgentPort.connect` needs).
+   * Fails with `agent-not-running` if the agent died between the handshake and now.
+   */
+  async ensureConnected(
+    agentId: string,
+    spec: AgentProcessSpec,
+  ): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion; handshake: AgentHandshake }>> {
+    const started = await this.ensureStarted(agentId, spec)
+    if (!started.ok) return started
+    const connection = this.get(agentId)?.connection
+    if (!connection) return fail({ kind: 'agent-not-running', message: `${spec.name} stopped right after starting.`, stderrTail: this.get(agentId)?.stderrTail() ?? '' })
+    return ok({ connection, protocolVersion: started.value.protocolVersion, handshake: started.value })
   }
 
   /** A person's stop: no restart follows. Unknown ids are a no-op. */

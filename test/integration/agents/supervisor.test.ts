@@ -55,6 +55,14 @@ describe('AgentSupervisor', () => {
     expect(() => supervisor.ensureStarted('a', spec('b', []))).toThrow(/does not match/)
   })
 
+  it('ensureConnected gives the live connection and its protocol version', async () => {
+    const result = await supervisor.ensureConnected('c', spec('c', []))
+    expect(result.ok && result.value.protocolVersion).toBe(2)
+    expect(result.ok && result.value.connection).toBe(supervisor.get('c')!.connection)
+    const failed = await supervisor.ensureConnected('bad', spec('bad', ['--exit-at-start=1']))
+    expect(failed.ok ? 'ok' : failed.error.kind).toBe('agent-exited')
+  })
+
   it('stopAll stops everything under one deadline and leaves no process, grandchildren included', async () => {
     const results = await Promise.all([
       supervisor.ensureStarted('grand', spec('grand', ['--grandchild'])),
