@@ -45,8 +45,10 @@ export interface ElicitationBrokerOptions {
   sink: (sessionId: string, action: SessionAction) => void
   /** Request-scoped elicitations, when added and whenever their status changes. */
   onRequestScoped?: (change: { change: 'added' | 'updated'; item: RequestScopedElicitation }) => void
-  /** A new elicitation wants the person's attention (the composition root feeds the OS notifier). */
-  onArrived?: (info: { agentName: string; title: string; requestId: string }) => void
+  /** A new elicitation wants the person's attention (the composition root feeds `AttentionService.requestArrived`). */
+  onArrived?: (info: { agentName: string; title: string; requestId: string; kind: 'elicitation' }) => void
+  /** It no longer waits for the person (answered, cancelled, consented, gone): `AttentionService.requestResolved`. */
+  onResolved?: (requestId: string) => void
   /** A request Bosun refused (schema outside the subset, bad params): a sentence for the person. */
   onRefused?: (info: { agentId: string; agentName: string; sessionId: string | null; message: string }) => void
   /** The one way URLs get opened. */
@@ -281,7 +283,7 @@ export class ElicitationBroker implements IDisposable {
     this.log.info(`[agent ${agentId}] elicitation ${view.elicitationRequestId} mode=${mode} scope=${scopeSession !== null ? 'session' : 'request'}`)
 
     this.publish(entry, 'added')
-    this.options.onArrived?.({ agentName, title: view.message.slice(0, 200), requestId: view.elicitationRequestId })
+    this.options.onArrived?.({ agentName, title: view.message.slice(0, 200), requestId: view.elicitationRequestId, kind: 'elicitation' })
 
     // The agent withdrew the request ($/cancel_request) or the connection closed.
     const onAbort = () => {
@@ -302,7 +304,6 @@ export class ElicitationBroker implements IDisposable {
     const entry = attachment.byElicitationId.get(params.elicitationId)
     if (!entry || !this.entries.has(entry.view.elicitationRequestId)) return
     // Completed before the person acted (done elsewhere): the request is answered `cancel`, the card shows done.
-    if (entry.view.status === 'pending') entry.answer.resolve({ action: 'cancel' })
     this.finish(entry, 'completed')
   }
 
@@ -310,6 +311,7 @@ export class ElicitationBroker implements IDisposable {
   private settle(entry: Entry, response: ElicitationResponse, status: ElicitationView['status']): void {
     if (entry.answer.settled) return
     entry.answer.resolve(response)
+    this.options.onResolved?.(entry.view.elicitationRequestId)
     this.log.info(`[agent ${entry.attachment.agentId}] elicitation ${entry.view.elicitationRequestId} answered ${response.action}`)
     if (status === 'accepted' && entry.view.mode === 'url') {
       entry.view = { ...entry.view, status }
@@ -321,7 +323,10 @@ export class ElicitationBroker implements IDisposable {
 
   /** Removes the entry (withdrawing any URL offer) and publishes its final status. */
   private finish(entry: Entry, status: ElicitationView['status']): void {
-    if (!entry.answer.settled) entry.answer.resolve({ action: 'cancel' })
+    if (!entry.answer.settled) {
+      entry.answer.resolve({ action: 'cancel' })
+      this.options.onResolved?.(entry.view.elicitationRequestId)
+    }
     this.entries.delete(entry.view.elicitationRequestId)
     entry.attachment.entries.delete(entry)
     if (entry.view.elicitationId !== undefined && entry.attachment.byElicitationId.get(entry.view.elicitationId) === entry) {

@@ -22,6 +22,7 @@ export interface ElicitationServiceOptions {
   openExternal?: (url: string) => Promise<void>
   /** OS notification hook (the permissions attention service). */
   onArrived?: ElicitationBrokerOptions['onArrived']
+  onResolved?: ElicitationBrokerOptions['onResolved']
   onRefused?: ElicitationBrokerOptions['onRefused']
   /** Publishes `requestScopedElicitation`. */
   events?: Pick<EventSink, 'emit'>
@@ -42,6 +43,7 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     sink: options.sink,
     opener,
     ...(options.onArrived ? { onArrived: options.onArrived } : {}),
+    ...(options.onResolved ? { onResolved: options.onResolved } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
     ...(options.isKnownSession ? { isKnownSession: options.isKnownSession } : {}),
     ...(options.log ? { log: options.log } : {}),

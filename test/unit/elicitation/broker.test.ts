@@ -49,6 +49,7 @@ function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form
   const actions: { sessionId: string; action: SessionAction }[] = []
   const requestScoped: { change: string; item: RequestScopedElicitation }[] = []
   const arrived: { agentName: string; title: string; requestId: string }[] = []
+  const resolvedIds: string[] = []
   const refused: string[] = []
   const opened: string[] = []
   const logLines: string[] = []
@@ -65,6 +66,7 @@ function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form
     sink: (sessionId, action) => actions.push({ sessionId, action }),
     onRequestScoped: (c) => requestScoped.push(c),
     onArrived: (a) => arrived.push(a),
+    onResolved: (id) => resolvedIds.push(id),
     onRefused: (r) => refused.push(r.message),
     opener,
     isKnownSession: (_agent, sessionId) => (options.knownSessions ?? ['s1']).includes(sessionId),
@@ -81,7 +83,7 @@ function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form
   })
   const requested = () => actions.filter((a) => a.action.type === 'elicitation_requested')
   const resolved = () => actions.filter((a) => a.action.type === 'elicitation_resolved').map((a) => a.action)
-  return { broker, fake, actions, requested, resolved, requestScoped, arrived, refused, opened, opener, logLines, attachment }
+  return { broker, fake, actions, requested, resolved, requestScoped, arrived, resolvedIds, refused, opened, opener, logLines, attachment }
 }
 
 const form = (extra: Record<string, unknown> = {}) => ({
@@ -132,7 +134,7 @@ describe('ElicitationBroker: form mode', () => {
     const t = setup()
     const { promise } = t.fake.request('elicitation/create', form({ toolCallId: 'tc1' }))
     const id = await arrivedOnce(t)
-    expect(t.arrived[0]).toEqual({ agentName: 'Agent A', title: 'Which approach?', requestId: 'el-1' })
+    expect(t.arrived[0]).toEqual({ agentName: 'Agent A', title: 'Which approach?', requestId: 'el-1', kind: 'elicitation' })
     expect(t.requested()).toHaveLength(1)
     const view = (t.requested()[0]!.action as Extract<SessionAction, { type: 'elicitation_requested' }>).elicitation
     expect(view).toMatchObject({ elicitationRequestId: 'el-1', agentId: 'agent-a', agentName: 'Agent A', sessionId: 's1', toolCallId: 'tc1', mode: 'form', status: 'pending', createdAt: 1000 })
@@ -141,7 +143,9 @@ describe('ElicitationBroker: form mode', () => {
     expect(bad.ok).toBe(false)
     if (!bad.ok) expect((bad.error.data as { errors: Record<string, string> }).errors).toHaveProperty('choice')
 
+    expect(t.resolvedIds).toEqual([])
     expect(t.broker.respond(id, { action: 'accept', content: { choice: 'b', secret: 'hunter2' } })).toEqual({ ok: true, value: undefined })
+    expect(t.resolvedIds).toEqual(['el-1'])
     expect(await promise).toEqual({ action: 'accept', content: { choice: 'b', secret: 'hunter2' } })
     expect(t.resolved()).toEqual([{ type: 'elicitation_resolved', elicitationRequestId: 'el-1', status: 'accepted' }])
     // Never answered twice.
@@ -242,6 +246,8 @@ describe('ElicitationBroker: URL mode', () => {
     expect(t.opened).toEqual(['https://auth.example.com/connect?id=1'])
     expect(await promise).toEqual({ action: 'accept' })
     expect(t.resolved().at(-1)).toMatchObject({ status: 'accepted' })
+    // Consent given: no longer waiting for the person (the badge drops), though the card waits for completion.
+    expect(t.resolvedIds).toEqual([id])
 
     // Retry opens again while waiting.
     expect((await t.broker.retryUrl(id)).ok).toBe(true)
@@ -256,6 +262,18 @@ describe('ElicitationBroker: URL mode', () => {
     expect(t.resolved()).toHaveLength(2)
     expect(t.opener.offeredIds).toEqual([])
     expect((await t.broker.retryUrl(id)).ok).toBe(false)
+  })
+
+  it('a completion that arrives before consent ends the request (answered cancel, shown completed)', async () => {
+    const t = setup()
+    const { promise } = t.fake.request('elicitation/create', urlParams())
+    const id = await arrivedOnce(t)
+    t.fake.notify('elicitation/complete', { elicitationId: 'ext-1' })
+    expect(await promise).toEqual({ action: 'cancel' })
+    expect(t.resolved()).toEqual([{ type: 'elicitation_resolved', elicitationRequestId: id, status: 'completed' }])
+    expect(t.resolvedIds).toEqual([id])
+    expect((await t.broker.openUrl(id)).ok).toBe(false)
+    expect(t.opened).toEqual([])
   })
 
   it('accepts the seed notification name for completion', async () => {
@@ -328,6 +346,7 @@ describe('ElicitationBroker: cancellation and exit', () => {
     t.fake.close()
     await a.promise
     expect(t.resolved().filter((r) => r.type === 'elicitation_resolved' && r.status === 'gone')).toHaveLength(2)
+    expect(t.resolvedIds.sort()).toEqual(['el-1', 'el-2'])
     expect(t.broker.openCount).toBe(0)
     expect(t.opener.offeredIds).toEqual([])
     expect(t.fake.requests.size).toBe(0)
