@@ -114,8 +114,11 @@ export function AgentEditor(props: AgentEditorProps) {
         setFormError(outcome.message)
         setServerErrors(outcome.errors ?? {})
       } else {
-        // Typed values are gone once handed over.
-        setForm((f) => ({ ...f, secrets: f.secrets.map((s) => ({ ...s, newValue: '' })) }))
+        // Typed values are gone once handed over; what was sent now shows as set.
+        setForm((f) => ({
+          ...f,
+          secrets: f.secrets.map((s) => (s.newValue && s.editing ? { ...s, newValue: '', editing: false, isSet: true } : { ...s, newValue: '' })),
+        }))
       }
     } finally {
       setSaving(false)
