@@ -53,7 +53,6 @@ const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
 interface TurnWaiter {
   deferred: Deferred<PromptOutcome>
   responded: boolean
-  sawRunning: boolean
   userMessageId?: string
   earlyIdle?: PromptOutcome
 }
@@ -87,6 +86,7 @@ class AcpConnection implements AcpClientConnection {
   private closeFired = false
   private closedError: Error | undefined
   private disposed = false
+  private ended = false
 
   readonly onDidReceiveUpdate = this.updateEmitter.event
   readonly onDidReportProblem = this.problemEmitter.event
@@ -123,7 +123,12 @@ class AcpConnection implements AcpClientConnection {
     })
     this.rpc.onRequest((method, params, token) => this.handleRequest(method, params, token))
     this.rpc.onNotification((method, params) => this.handleNotification(method, params))
-    this.rpc.onClose(() => this.fireClose(undefined))
+    this.rpc.onClose(() => {
+      // The agent's output ended. Requests in flight stay pending until the owner calls close(error)
+      // with the typed reason (exit code, stderr tail); new ones fail at once.
+      this.ended = true
+      this.fireClose(undefined)
+    })
     this.rpc.onError(([error]) => options.logger?.debug('transport error', error))
     this.handlers = {
       registerRequest: (method, handler) => {
@@ -203,7 +208,7 @@ class AcpConnection implements AcpClientConnection {
   private promptV2(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
     const previous = this.turns.get(sessionId)
     previous?.deferred.reject(new BosunError({ kind: 'internal', message: 'A new prompt replaced a turn that never finished' }))
-    const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false, sawRunning: false }
+    const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false }
     this.turns.set(sessionId, waiter)
     this.pending.add(waiter.deferred)
     void waiter.deferred.promise.then(
@@ -319,9 +324,17 @@ class AcpConnection implements AcpClientConnection {
 
   private request(method: string, params: unknown): Promise<unknown> {
     if (this.disposed) return Promise.reject(this.closedError)
+    if (this.ended) return Promise.reject(notRunning(method))
     const deferred = new Deferred<unknown>()
     this.pending.add(deferred)
-    this.rpc.sendRequest(method, params).then(
+    let sent: Promise<unknown>
+    try {
+      sent = this.rpc.sendRequest(method, params)
+    } catch {
+      // vscode-jsonrpc throws synchronously once its stream closed; callers get a value, never a throw.
+      sent = Promise.reject(notRunning(method))
+    }
+    sent.then(
       (value) => deferred.resolve(value),
       (error: unknown) => deferred.reject(error instanceof ResponseError ? new RpcError(error.code, error.message, error.data) : (this.closedError ?? error)),
     )
@@ -331,8 +344,12 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private notify(method: string, params: unknown): void {
-    if (this.disposed) return
-    this.rpc.sendNotification(method, params).catch((error: unknown) => this.options.logger?.debug(`sending ${method} failed`, error))
+    if (this.disposed || this.ended) return
+    try {
+      this.rpc.sendNotification(method, params).catch((error: unknown) => this.options.logger?.debug(`sending ${method} failed`, error))
+    } catch (error) {
+      this.options.logger?.debug(`sending ${method} failed`, error)
+    }
   }
 
   /** `session/update` bypasses vscode-jsonrpc's per-tick queue; everything else goes through it. */
@@ -358,10 +375,7 @@ class AcpConnection implements AcpClientConnection {
     const waiter = this.turns.get(notification.sessionId)
     if (!waiter) return
     const update = notification.update as { state?: unknown; stopReason?: unknown; error?: unknown }
-    if (update.state === 'running' || update.state === 'requires_action') {
-      waiter.sawRunning = true
-      return
-    }
+    // running / requires_action / unknown states: the turn goes on (F8); the sessions layer shows them.
     if (update.state !== 'idle') return
     const outcome: PromptOutcome = { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null }
     if (isRecord(update.error) && typeof update.error.message === 'string') {
@@ -372,11 +386,10 @@ class AcpConnection implements AcpClientConnection {
       }
     }
     if (waiter.responded) this.finishTurn(notification.sessionId, waiter, outcome)
-    // Before the ack: an idle without a `running` since our prompt may be a stale snapshot (F7); one after
-    // `running` ends this turn, and we resolve once the ack (with the messageId) arrives.
-    // Responses travel through vscode-jsonrpc's queue and updates do not, so the ack can trail the
-    // idle; the first idle after `running` is the one that ends this turn.
-    else if (waiter.sawRunning && !waiter.earlyIdle) waiter.earlyIdle = outcome
+    // Responses travel through vscode-jsonrpc's queue and updates do not, so the ack can trail the idle
+    // that followed it on the wire. The first idle after we sent the prompt ends the turn; we resolve
+    // once the ack (with the messageId) arrives, so prompt() never settles before its response.
+    else if (!waiter.earlyIdle) waiter.earlyIdle = outcome
   }
 
   private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {
@@ -429,6 +442,10 @@ class AcpConnection implements AcpClientConnection {
     this.closeFired = true
     this.closeEmitter.fire(error ? { error } : {})
   }
+}
+
+function notRunning(method: string): BosunError {
+  return new BosunError({ kind: 'agent-not-running', message: `Cannot send ${method}: the agent's output has ended` })
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

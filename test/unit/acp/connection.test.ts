@@ -218,12 +218,29 @@ describe('robustness', () => {
     await expect(connection.newSession({ cwd: '/p' })).rejects.toBe(error)
   })
 
-  it('fires onDidClose when the agent output ends', async () => {
-    const peer = pair()
-    const closed = once(peer.connection.onDidClose)
-    peer.end()
+  it('fires onDidClose when the agent output ends; later calls fail as values, cancel is a no-op', async () => {
+    const { connection, next, end } = await initialized(1)
+    const inFlight = connection.newSession({ cwd: '/p' })
+    await next()
+    const closed = once(connection.onDidClose)
+    end()
     expect(await closed).toEqual({})
-    peer.connection.dispose()
+    await expect(connection.newSession({ cwd: '/p' })).rejects.toMatchObject({ kind: 'agent-not-running' })
+    await expect(connection.prompt('s', [])).rejects.toMatchObject({ kind: 'agent-not-running' })
+    expect(() => connection.cancel('s')).not.toThrow()
+    // What was in flight waits for the owner's typed reason.
+    const error = new AgentExitedError('exited', 0, null)
+    connection.close(error)
+    await expect(inFlight).rejects.toBe(error)
+  })
+
+  it('v2: an idle that follows the ack on the wire (without running) ends the turn', async () => {
+    const { connection, next, send } = await initialized(2)
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    send({ id: request.id, result: { messageId: 'm9' } })
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
+    expect(await turn).toEqual({ stopReason: 'end_turn', userMessageId: 'm9' })
   })
 
   it('ignores unknown notifications and answers nothing to them', async () => {
