@@ -63,6 +63,10 @@ function tool(p: Partial<ToolCallEntry> & { toolCallId: string }): ToolCallEntry
   }
 }
 
+/** A 24×8 PNG (three coloured bars), inline: the only kind of image Bosun shows. */
+const PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAABgAAAAICAIAAABsw6g0AAAAHUlEQVR4nGPQz3+NFUmtDsCKzivpYUUMowaNZIMAXyXvQULajMwAAAAASUVORK5CYII='
+
 const MARKDOWN = `Here is the plan for the **auth middleware** refactor. I looked at \`src/auth/middleware.ts\` and the session store:
 
 1. Extract token parsing into \`parseBearer()\`
@@ -173,7 +177,15 @@ function claudeSession(): SessionState {
   const perm = permission(s.sessionId, 'claude', 'Claude Code', 'perm-1', 'tc-rm', 'Delete build artifacts')
   const entries: Entry[] = [
     ...filler(150),
-    user('Refactor the auth middleware to async/await and add tests for expired tokens.'),
+    {
+      kind: 'user_message',
+      id: id('u'),
+      local: true,
+      content: [
+        text('Refactor the auth middleware to async/await and add tests for expired tokens.'),
+        { type: 'resource_link', uri: 'file:///home/ada/src/webshop/src/auth/middleware.ts', name: 'middleware.ts' },
+      ],
+    },
     thought('The user wants async middleware. First read the current implementation and the tests.\nThen check which routes use `verify()`.'),
     tool({ toolCallId: 'tc-read', title: 'Read src/auth/middleware.ts', toolKind: 'read', locations: [{ path: '/home/ada/src/webshop/src/auth/middleware.ts', line: 1 }] }),
     tool({
@@ -184,6 +196,7 @@ function claudeSession(): SessionState {
       rawInput: { pattern: 'verify(', path: 'src', glob: '*.ts' },
     }),
     agent(MARKDOWN),
+    { kind: 'agent_message', id: id('a'), content: [text('The current request flow (rendered from inline image data):'), { type: 'image', mimeType: 'image/png', data: PNG }] },
     tool({
       toolCallId: 'tc-edit',
       title: 'Edit src/auth/middleware.ts',

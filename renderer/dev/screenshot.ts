@@ -28,14 +28,30 @@ const shots: Shot[] = [
       await page.getByRole('button', { name: /^Thought/ }).last().click()
     },
   },
+  {
+    name: 'markdown',
+    session: 'sess-claude-1',
+    act: async (page) => {
+      await page.getByRole('log', { name: 'Transcript' }).hover()
+      await page.mouse.wheel(0, -1000)
+      await page.getByRole('button', { name: 'Jump to latest' }).waitFor()
+    },
+  },
+  {
+    name: 'close-armed',
+    session: 'sess-gemini-1',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Close session' }).click()
+    },
+  },
   { name: 'gemini', session: 'sess-gemini-1' },
   { name: 'codex', session: 'sess-codex-1' },
   {
     name: 'slash',
     session: 'sess-claude-1',
     act: async (page) => {
-      await page.getByRole('combobox', { name: 'Message' }).fill('/')
-      await page.getByRole('combobox', { name: 'Message' }).press('ArrowDown')
+      await page.getByRole('textbox', { name: 'Message' }).fill('/')
+      await page.getByRole('textbox', { name: 'Message' }).press('ArrowDown')
     },
   },
   {
@@ -56,8 +72,8 @@ const shots: Shot[] = [
     name: 'streaming',
     session: 'sess-gemini-1',
     act: async (page) => {
-      await page.getByRole('combobox', { name: 'Message' }).fill('How does it look now?')
-      await page.getByRole('combobox', { name: 'Message' }).press('Enter')
+      await page.getByRole('textbox', { name: 'Message' }).fill('How does it look now?')
+      await page.getByRole('textbox', { name: 'Message' }).press('Enter')
       await page.getByRole('button', { name: 'Stop' }).waitFor()
       await page.getByText('Next I would add a test').waitFor()
       await page.getByRole('button', { name: 'Send' }).waitFor()

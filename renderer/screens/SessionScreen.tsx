@@ -11,7 +11,7 @@ import type { AppStore } from '../state/app-store'
 import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
-export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent'>
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession'>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -49,6 +49,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, onCallFailed }
   const onRestart = useCallback(async () => {
     if (agentId) report('Restarting the agent')(await api.restartAgent({ agentId }))
   }, [api, agentId, report])
+  const onClose = useCallback(() => void api.closeSession({ sessionId }).then(report('Closing the session')), [api, sessionId, report])
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
 
@@ -67,6 +68,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, onCallFailed }
         onSetMode={onSetMode}
         onSetConfigOption={onSetConfigOption}
         inboxSlot={inboxSlot}
+        onClose={onClose}
       />
       <Transcript key={session.sessionId} session={session} agentName={agentName} />
       <div className="session-bottom">

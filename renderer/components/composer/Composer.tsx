@@ -122,9 +122,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
           value={draft}
           placeholder={disabled ? `${agentName} is not running` : `Message ${agentName} — Enter to send, Shift+Enter for a new line, / for commands`}
           aria-label="Message"
-          role="combobox"
           aria-autocomplete="list"
-          aria-expanded={menuOpen}
           aria-controls={menuOpen ? listId : undefined}
           aria-activedescendant={menuOpen ? optionId(activeIndex) : undefined}
           disabled={disabled}

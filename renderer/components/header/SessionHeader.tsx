@@ -164,10 +164,29 @@ export interface SessionHeaderProps {
   onSetMode: (modeId: string) => void
   onSetConfigOption: (configId: string, value: string | boolean) => void
   inboxSlot: ReactNode
+  /** Ends the session (cancels a running turn, answers its pending permissions `cancelled`). */
+  onClose: () => void
+}
+
+/** Two-step close: the first click asks, the second closes; leaving the button resets it. */
+function CloseSessionButton({ onClose }: { onClose: () => void }) {
+  const [armed, setArmed] = useState(false)
+  return (
+    <button
+      type="button"
+      className={armed ? 'button button-danger button-small' : 'icon-button'}
+      aria-label={armed ? 'Confirm close session' : 'Close session'}
+      title="Close session"
+      onClick={() => (armed ? onClose() : setArmed(true))}
+      onBlur={() => setArmed(false)}
+    >
+      {armed ? 'Close session?' : <Icon name="close" size={15} />}
+    </button>
+  )
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, subtitle, turn, modes, configOptions, onSetMode, onSetConfigOption, inboxSlot } = props
+  const { title, subtitle, turn, modes, configOptions, onSetMode, onSetConfigOption, inboxSlot, onClose } = props
   const busy = turn.state === 'running' || turn.state === 'unknown'
   return (
     <header className="session-header">
@@ -187,6 +206,7 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
         {modes && <ModeSelect modes={modes} onChange={onSetMode} />}
         <ConfigOptions options={configOptions} onChange={onSetConfigOption} />
         {inboxSlot}
+        <CloseSessionButton onClose={onClose} />
       </div>
     </header>
   )
