@@ -435,14 +435,10 @@ function applyWholeMessage(d: Draft, kind: MessageKind, u: Update): void {
 
   let i = findMessage(d, kind, messageId)
   if (i < 0 && kind === 'user_message' && d.s.pendingEcho) {
-    // The insertion of the prompt we sent (F6): reconcile with the local echo instead of adding a second bubble.
-    const echo = d.s.pendingEcho
-    const echoedText = content.filter(isTextBlock).map((b) => b.text).join('')
-    const expected = echo.text
-    if (echoedText === expected || content.length === 0) {
-      i = adoptLocalMessage(d, echo.entryId, messageId)
-      d.s.pendingEcho = null
-    }
+    // The first new user_message after we sent a prompt is its insertion (F6): it becomes our local bubble
+    // (its content, if any, is the agent's authoritative version), instead of a second bubble.
+    i = adoptLocalMessage(d, d.s.pendingEcho.entryId, messageId)
+    d.s.pendingEcho = null
   }
   if (i < 0) {
     i = newMessage(d, kind, messageId, content)
@@ -948,7 +944,8 @@ function applyLocalPrompt(d: Draft, content: unknown, messageId: unknown): void 
   entry.local = true
   if (!isString(messageId)) {
     const text = blocks.filter(isTextBlock).map((b) => b.text).join('')
-    d.s.pendingEcho = { entryId: entry.id, text, blocks: blocks.filter((b) => !isTextBlock(b)).length }
+    const others = blocks.filter((b) => !isTextBlock(b)).length
+    d.s.pendingEcho = text === '' && others === 0 ? null : { entryId: entry.id, text, blocks: others }
   }
 }
 
@@ -1057,7 +1054,8 @@ function applyElicitationRequested(d: Draft, elicitation: ElicitationView): void
     if (!t.elicitationIds.includes(id)) d.mutArray<string>(t, 'elicitationIds').push(id)
     return
   }
-  if (d.find(`e:${id}`, (e) => e.kind === 'elicitation' && e.elicitationId === id) < 0) {
+  // Request-scoped elicitations (no session) belong to the app store, not to a session's timeline.
+  if (elicitation.sessionId !== null && d.find(`e:${id}`, (e) => e.kind === 'elicitation' && e.elicitationId === id) < 0) {
     const entry: ElicitationEntry = { kind: 'elicitation', id: `elicitation:${id}`, elicitationId: id }
     d.push(entry)
   }

@@ -157,6 +157,12 @@ describe('elicitations, auto-approve', () => {
     expect(s.elicitations.e2!.status).toBe('declined')
   })
 
+  it('a request-scoped elicitation (no session) is stored but adds no timeline entry', () => {
+    const s = apply(session(2), { type: 'elicitation_requested', elicitation: elicitation({ sessionId: null }) })
+    expect(s.entries).toEqual([])
+    expect(s.elicitations.e1!.status).toBe('pending')
+  })
+
   it('set_auto_approve', () => {
     expect(apply(session(1), { type: 'set_auto_approve', value: true }).autoApprove).toBe(true)
   })

@@ -188,3 +188,15 @@ describe('echo of our own prompt', () => {
     expect(messages(s)[0]!.local).toBe(true)
   })
 })
+
+describe('v2 insertion reconciliation when the agent rewrites the prompt', () => {
+  it('the first new user_message after a local prompt becomes that bubble, with the agent content', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('see @a.ts')] })
+    s = updates(s, { sessionUpdate: 'user_message', messageId: 'u1', content: [text('see '), { type: 'resource', resource: { uri: 'file:///a.ts', text: 'x' } }] })
+    expect(messages(s)).toHaveLength(1)
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u1', content: [text('see '), { type: 'resource' }] })
+    // A later, different user message is a new bubble.
+    s = updates(s, { sessionUpdate: 'user_message', messageId: 'u2', content: [text('other')] })
+    expect(summary(s.entries)).toEqual(['user_message:see |[resource]', 'user_message:other'])
+  })
+})
