@@ -31,6 +31,8 @@ export interface ElectronApp {
 export async function runElectronApp(options: ElectronAppOptions): Promise<ElectronApp | undefined> {
   const log = options.log ?? createLogger('shell')
   const env = options.env ?? process.env
+  // BOSUN_HOME moves Chromium's profile too: the single-instance lock lives there, so isolated runs (tests) don't collide.
+  if (env.BOSUN_HOME) app.setPath('userData', resolve(env.BOSUN_HOME))
   if (!app.requestSingleInstanceLock()) {
     log.info('another Bosun is running; handing over to it')
     app.quit()
@@ -43,7 +45,7 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
 
   await app.whenReady()
   const appRoot = app.getAppPath()
-  const home = env.BOSUN_HOME ? resolve(env.BOSUN_HOME) : app.getPath('userData')
+  const home = app.getPath('userData')
   const store = new DisposableStore()
   const events = createWindowEventSink(getWindow, log)
   const notifier = store.add(createNotifier(getWindow, events))

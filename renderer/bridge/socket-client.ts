@@ -7,7 +7,7 @@
  *
  * No DOM and no zod here: the socket constructor and timers are injected, names come from the type only.
  */
-import type { BosunApi, CallOutput, CallResult, EventName } from '../../preload/contract'
+import type { BosunApi, CallOutput, CallResult } from '../../preload/contract'
 import type { WireCall, WireFromHost } from './wire'
 
 /** What we use of a WebSocket (the browser's and `ws`'s both fit). */
@@ -236,6 +236,3 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     },
   }
 }
-
-/** Event names are `on` + the name with its first letter upper-cased (see `subscriptionName` in the contract). */
-export type SubscriptionOf<N extends EventName> = `on${Capitalize<N>}`

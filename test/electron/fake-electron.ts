@@ -178,6 +178,9 @@ class FakeApp extends FakeEmitter {
   getPath(name: string) {
     return `${fake.userData}${name === 'userData' ? '' : '/' + name}`
   }
+  setPath(name: string, path: string) {
+    if (name === 'userData') fake.userData = path
+  }
   getVersion() {
     return '0.1.0-test'
   }
@@ -216,6 +219,7 @@ export const fake = {
   app: new FakeApp(),
   reset() {
     fake.singleInstanceLock = true
+    fake.userData = '/fake/userData'
     fake.windows = []
     fake.notifications = []
     fake.openedExternally = []
