@@ -149,7 +149,8 @@ function parseToolCall(value: unknown, field: string): Record<string, unknown> {
 }
 
 /** Raw-input keys agents commonly use for the paths and command of a tool call. */
-const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'abs_path', 'target_file']
+// `cwd`/`workdir` count too: the same command in another folder is another request.
+const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'abs_path', 'target_file', 'cwd', 'workdir']
 const COMMAND_KEYS = ['command', 'cmd']
 
 function extractFacts(
@@ -176,6 +177,7 @@ function extractFacts(
     }
   }
   const paths = new Set<string>()
+  if (commandSubject && commandSubject.cwd !== '') paths.add(commandSubject.cwd)
   const locations = Array.isArray(toolCall?.locations) ? toolCall.locations : (stored?.locations ?? [])
   for (const location of locations) {
     if (isRecord(location) && typeof location.path === 'string' && location.path !== '') paths.add(location.path)

@@ -48,7 +48,10 @@ export function RulesSettings({ rules, onRevoke }: RulesSettingsProps) {
 }
 
 function describeTarget(rule: PermissionRule): string {
-  if (rule.command) return `${rule.command.type === 'prefix' ? 'commands starting with ' : ''}${revealAsText(rule.command.value)}`
-  if (rule.paths) return rule.paths.map((p) => `${p.type === 'under' ? 'anything under ' : ''}${revealAsText(p.value)}`).join(', ')
-  return 'any request of this kind'
+  const paths = rule.paths?.map((p) => `${p.type === 'under' ? 'anything under ' : ''}${revealAsText(p.value)}`).join(', ')
+  if (rule.command) {
+    const command = `${rule.command.type === 'prefix' ? 'commands starting with ' : ''}${revealAsText(rule.command.value)}`
+    return paths ? `${command} (in ${paths})` : command
+  }
+  return paths ?? 'any request of this kind'
 }

@@ -57,7 +57,7 @@ describe('normalizePermissionRequest', () => {
     expect(n.subject).toEqual({ type: 'command', command: 'npm test', cwd: '/p', toolCallId: 'c9', terminalId: null })
     expect(n.toolCallId).toBe('c9')
     expect(n.toolCallPatch).toBeNull()
-    expect(n.facts).toEqual({ toolKind: 'execute', command: 'npm test', paths: [] })
+    expect(n.facts).toEqual({ toolKind: 'execute', command: 'npm test', paths: ['/p'] })
   })
 
   it('keeps an unknown subject intact and derives no rule facts from it', () => {

@@ -116,6 +116,13 @@ describe('ruleFromDecision', () => {
     expect(ruleMatches(r!, scope, facts({ command: 'npm test && rm -rf /' }))).toBe(false)
   })
 
+  it('a command remembered with its folder does not cover the same command elsewhere', () => {
+    const r = ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', facts: { toolKind: 'execute', command: 'rm -rf build', paths: ['/proj'] }, decision: 'allow_always', now: 0 })
+    expect(ruleMatches(r!, scope, { toolKind: 'execute', command: 'rm -rf build', paths: ['/proj'] })).toBe(true)
+    expect(ruleMatches(r!, scope, { toolKind: 'execute', command: 'rm -rf build', paths: ['/'] })).toBe(false)
+    expect(ruleMatches(r!, scope, { toolKind: 'execute', command: 'rm -rf build', paths: [] })).toBe(false)
+  })
+
   it('resolves relative paths against the folder', () => {
     const r = ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', facts: { toolKind: 'edit', command: null, paths: ['src/a.ts'] }, decision: 'reject_always', now: 0 })
     expect(r!.paths).toEqual([{ type: 'exact', value: '/proj/src/a.ts' }])
