@@ -39,6 +39,11 @@ export interface KeytarSecretStoreOptions {
   /** How keytar is loaded; inject a failing loader to test the no-keychain path. */
   load?: () => Promise<KeytarLike>
   service?: string
+  /**
+   * How long the first keychain call may take before the keychain counts as unavailable. With a D-Bus
+   * session but no Secret Service, libsecret can wait for activation up to D-Bus's 25 s timeout.
+   */
+  probeTimeoutMs?: number
 }
 
 export const accountFor = (agentId: string, name: string): string => `${agentId}:${name}`
@@ -53,6 +58,7 @@ const defaultLoad = async (): Promise<KeytarLike> => {
 export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}): SecretStore {
   const service = options.service ?? KEYCHAIN_SERVICE
   const load = options.load ?? defaultLoad
+  const probeTimeoutMs = options.probeTimeoutMs ?? 5_000
   let keytar: KeytarLike | null = null
   let probed = false
 
@@ -69,7 +75,7 @@ export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}):
     if (!probed) {
       try {
         // A read that touches the Secret Service / Keychain / Credential Vault: fails fast when there is none.
-        await keytar.findCredentials(service)
+        await withTimeout(keytar.findCredentials(service), probeTimeoutMs, 'the keychain did not answer in time')
         probed = true
       } catch (error) {
         return unavailable(messageOf(error))
@@ -142,6 +148,15 @@ export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}):
       })
     },
   }
+}
+
+/** Rejects with `message` after `ms`; the timer is cleared either way. */
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }
 
 function messageOf(error: unknown): string {

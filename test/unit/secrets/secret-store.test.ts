@@ -115,3 +115,24 @@ describe('keytar secret store over a fake keytar', () => {
     expect(await store.set('a-1', 'K', '')).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
   })
 })
+
+describe('keytar secret store with a keychain that never answers', () => {
+  it('counts it as unavailable after the probe timeout', async () => {
+    vi.useFakeTimers()
+    try {
+      const hanging: KeytarLike = {
+        getPassword: () => new Promise(() => undefined),
+        setPassword: () => new Promise(() => undefined),
+        deletePassword: () => new Promise(() => undefined),
+        findCredentials: () => new Promise(() => undefined),
+      }
+      const store = createKeytarSecretStore({ load: async () => hanging, probeTimeoutMs: 5_000 })
+      const pending = store.set('a-1', 'K', 'v')
+      await vi.advanceTimersByTimeAsync(5_000)
+      expect(await pending).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable', message: expect.stringContaining('did not answer in time') } })
+      expect(vi.getTimerCount()).toBe(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
