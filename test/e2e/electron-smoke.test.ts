@@ -33,7 +33,8 @@ describe.skipIf(skip)('Electron shell smoke test', () => {
     const home = mkdtempSync(join(tmpdir(), 'bosun-e2e-'))
     const app = await electron.launch({
       executablePath: (found as { path: string }).path,
-      args: [repoRoot, ...(process.platform === 'linux' ? ['--no-sandbox', '--disable-gpu'] : [])],
+      // Chromium refuses to start its sandbox as root (CI containers); the renderer is still contextIsolated and Node-free.
+      args: [repoRoot, ...(process.platform === 'linux' && process.getuid?.() === 0 ? ['--no-sandbox', '--disable-gpu'] : [])],
       cwd: repoRoot,
       env: { ...process.env, BOSUN_HOME: home, ELECTRON_ENABLE_LOGGING: '1' } as Record<string, string>,
     })
