@@ -235,6 +235,13 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.report('unknown-response-id', `Ignored a response for unknown id ${JSON.stringify(id)}`, text)
         return
       }
+      // B2/B13: a response must carry a result or a well-formed error; otherwise fail that request.
+      const error = message.error as { code?: unknown; message?: unknown } | undefined
+      if (error !== undefined ? typeof error !== 'object' || error === null || !Number.isInteger(error.code) || typeof error.message !== 'string' : message.result === undefined) {
+        this.report('invalid-message', 'The agent sent a malformed response', text)
+        message.error = { code: -32603, message: 'The agent sent a malformed response', data: { error: message.error } }
+        delete message.result
+      }
     } else {
       this.report('invalid-message', 'Skipped a message that is neither a request, a notification nor a response', text)
       return

@@ -71,7 +71,7 @@ export type Step =
   | { type: 'update'; update: Record<string, unknown> }
   | { type: 'sleep'; ms: number }
   /** Raw `session/request_permission` params (sessionId filled in when absent); reports `permission outcome: <json>`. */
-  | { type: 'request_permission'; params: Record<string, unknown> }
+  | { type: 'request_permission'; params: Record<string, unknown>; /** Used instead of `params` by the v2 agent. */ paramsV2?: Record<string, unknown> }
   /** Raw `elicitation/create` params (sessionId filled in when absent); reports `elicitation response: <json>`. */
   | { type: 'elicitation'; params: Record<string, unknown> }
   /**

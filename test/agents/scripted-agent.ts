@@ -311,7 +311,7 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       await Promise.race([delay(step.ms), waitForCancel(sessionId)])
       return cancelled.has(sessionId) ? 'cancelled' : undefined
     case 'request_permission': {
-      const response = await client.request('session/request_permission', { sessionId, ...step.params }).catch((error: unknown) => ({ error: describe(error) }))
+      const response = await client.request('session/request_permission', { sessionId, ...(v2 && step.paramsV2 ? step.paramsV2 : step.params) }).catch((error: unknown) => ({ error: describe(error) }))
       const outcome = isRecord(response) && 'outcome' in response ? response.outcome : response
       await chunk('agent_message_chunk', `permission outcome: ${JSON.stringify(outcome)}`)
       return

@@ -307,3 +307,21 @@ async function waitForPidGone(pid: number): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve))
   }
 }
+
+describe('basic scenario prompts for e2e', () => {
+  it.each([false, true])('"permission" sends the version-specific request shape (v2=%s)', async (v2) => {
+    const agent = startAgent('basic', { v2 })
+    const requests: Record<string, unknown>[] = []
+    agent.connection.handlers.registerRequest('session/request_permission', (params) => {
+      requests.push(params as Record<string, unknown>)
+      return { outcome: { outcome: 'cancelled' } }
+    })
+    await agent.connection.initialize()
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    await agent.connection.prompt(sessionId, textPrompt('permission'))
+    expect(requests).toHaveLength(1)
+    if (v2) expect(requests[0]).toMatchObject({ sessionId, title: 'Run npm test?', subject: { type: 'tool_call', toolCall: { toolCallId: 'call-perm' } } })
+    else expect(requests[0]).toMatchObject({ sessionId, toolCall: { toolCallId: 'call-perm' } })
+    expect(agent.texts()).toEqual(['permission outcome: {"outcome":"cancelled"}', 'Tests ran.'])
+  })
+})

@@ -113,6 +113,19 @@ describe('NdjsonMessageReader', () => {
     expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'unknown-response-id', 'unknown-response-id', 'invalid-message'])
   })
 
+  it('turns a malformed response (bad error object, or neither result nor error) into an error for that request', () => {
+    const pendingIds = new PendingIds()
+    pendingIds.add(1)
+    pendingIds.add(2)
+    const { reader, messages, problems } = setup({ pendingIds })
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}\n{"jsonrpc":"2.0","id":2}\n'))
+    expect(messages).toEqual([
+      { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'The agent sent a malformed response', data: { error: { code: 'x' } } } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32603, message: 'The agent sent a malformed response', data: { error: undefined } } },
+    ])
+    expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'invalid-message'])
+  })
+
   it('gives notifications to the fast path first', () => {
     const fast: unknown[] = []
     const { reader, messages } = setup({ fastPath: (m) => (m.method === 'session/update' ? (fast.push(m), true) : false) })
