@@ -113,6 +113,13 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
         </p>
       )}
 
+      {pending && schema && schema.fields.some(looksSecret) && (
+        <p className="eli-warning" role="note">
+          This form seems to ask for a password or key. Agents must not collect secrets in forms; prefer a sign-in in
+          your browser, or decline.
+        </p>
+      )}
+
       {!parsed.ok && (
         <p className="eli-error" role="alert">
           Bosun cannot show this form: {parsed.message} You can decline or cancel.
@@ -352,6 +359,12 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
         </div>
       )
   }
+}
+
+/** G21: the client MAY warn on password/token-like fields. */
+const secretWords = /pass(word|phrase)?|secret|token|api[\s_-]?key|credential|private[\s_-]?key/i
+function looksSecret(field: FieldSpec): boolean {
+  return field.kind === 'text' && (secretWords.test(field.key) || secretWords.test(field.title))
 }
 
 const formatHint = {

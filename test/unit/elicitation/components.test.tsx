@@ -82,6 +82,14 @@ describe('ElicitationForm (static render)', () => {
     expect(done).not.toMatch(/>Accept</)
   })
 
+  it('warns when a field looks like it asks for a secret (G21)', () => {
+    expect(form()).not.toContain('password or key')
+    const html = renderToStaticMarkup(
+      <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { api_key: { type: 'string', title: 'API key' } } } }} onRespond={() => undefined} />,
+    )
+    expect(html).toContain('password or key')
+  })
+
   it('offers only decline/cancel for a schema it cannot show', () => {
     const html = renderToStaticMarkup(
       <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { a: { type: 'object' } } } }} onRespond={() => undefined} />,

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import type { ClientRequestContext, ClientRequestHandler } from '../../../main/acp/types'
+import { toDisposable } from '../../../main/base/lifecycle'
+import { createElicitationService } from '../../../main/elicitation/service'
+import { calls, events } from '../../../preload/contract'
+
+function fakeConnection() {
+  const requests = new Map<string, ClientRequestHandler>()
+  return {
+    connection: {
+      handlers: {
+        registerRequest: (method: string, handler: ClientRequestHandler) => {
+          requests.set(method, handler)
+          return toDisposable(() => requests.delete(method))
+        },
+        registerNotification: () => toDisposable(() => {}),
+      },
+    },
+    request(params: unknown) {
+      const context: ClientRequestContext = { protocolVersion: 2, requestId: 1, method: 'elicitation/create', signal: new AbortController().signal }
+      return Promise.resolve().then(() => requests.get('elicitation/create')!(params, context))
+    },
+  }
+}
+
+describe('createElicitationService', () => {
+  it('answers through its IPC handlers and emits request-scoped events', async () => {
+    const emitted: { name: string; payload: unknown }[] = []
+    const arrived: string[] = []
+    const service = createElicitationService({
+      sink: () => {},
+      events: { emit: (name, payload) => void emitted.push({ name, payload }) },
+      onArrived: ({ requestId }) => void arrived.push(requestId),
+    })
+    const fake = fakeConnection()
+    service.broker.attach(fake.connection, { agentId: 'a', agentName: 'A', protocolVersion: 2 })
+    const answer = fake.request({ requestId: 'r1', mode: 'form', message: 'Pick', requestedSchema: { properties: { n: { type: 'integer' } }, required: ['n'] } })
+    await Promise.resolve()
+    await Promise.resolve()
+    const id = arrived[0]!
+    expect(emitted[0]).toMatchObject({ name: 'requestScopedElicitation', payload: { change: 'added', scopeRequestId: 'r1' } })
+    const listed = await service.handlers.listRequestScopedElicitations(undefined)
+    expect(listed.ok && listed.value.map((x) => x.elicitation.elicitationRequestId)).toEqual([id])
+
+    const bad = await service.handlers.respondElicitation({ elicitationRequestId: id, action: 'accept', content: { n: 1.5 } })
+    expect(bad.ok).toBe(false)
+    if (!bad.ok) expect(bad.error).toMatchObject({ kind: 'invalid-argument', data: { errors: { n: expect.any(String) } } })
+    expect(await service.handlers.respondElicitation({ elicitationRequestId: id, action: 'accept', content: { n: 2 } })).toEqual({ ok: true, value: undefined })
+    expect(await answer).toEqual({ action: 'accept', content: { n: 2 } })
+    service.dispose()
+  })
+
+  it('in the browser host (no openExternal) tells the page to open the URL', async () => {
+    const arrived: string[] = []
+    const service = createElicitationService({ sink: () => {}, onArrived: ({ requestId }) => void arrived.push(requestId) })
+    const fake = fakeConnection()
+    service.broker.attach(fake.connection, { agentId: 'a', agentName: 'A', protocolVersion: 2 })
+    const answer = fake.request({ sessionId: 's', mode: 'url', message: 'Sign in', url: 'https://auth.example.com/', elicitationId: 'x' })
+    await Promise.resolve()
+    await Promise.resolve()
+    const opened = await service.handlers.openElicitationUrl({ elicitationRequestId: arrived[0]! })
+    expect(opened).toEqual({ ok: true, value: { openedBy: 'page', href: 'https://auth.example.com/' } })
+    expect(await answer).toEqual({ action: 'accept' })
+    expect((await service.handlers.dismissElicitationUrl({ elicitationRequestId: arrived[0]! })).ok).toBe(true)
+    expect((await service.handlers.retryElicitationUrl({ elicitationRequestId: arrived[0]! })).ok).toBe(false)
+    service.dispose()
+  })
+})
+
+describe('elicitation IPC contract', () => {
+  const respond = calls.respondElicitation.input
+  it('accepts the three actions and the four content value types', () => {
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'accept', content: { a: 's', b: 1, c: true, d: ['x'] } }).success).toBe(true)
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'decline' }).success).toBe(true)
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'cancel' }).success).toBe(true)
+  })
+  it('rejects unknown actions, nested values, extra keys and empty ids', () => {
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: '_custom' }).success).toBe(false)
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'accept', content: { a: { nested: 1 } } }).success).toBe(false)
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'accept', content: { a: [1] } }).success).toBe(false)
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'accept', content: { a: null } }).success).toBe(false)
+    expect(respond.safeParse({ elicitationRequestId: 'e', action: 'accept', extra: 1 }).success).toBe(false)
+    expect(respond.safeParse({ elicitationRequestId: '', action: 'decline' }).success).toBe(false)
+    expect(calls.openElicitationUrl.input.safeParse({ elicitationRequestId: 'e', url: 'https://x' }).success).toBe(false)
+  })
+  it('declares the open result and the request-scoped event', () => {
+    expect(calls.openElicitationUrl.output.safeParse({ openedBy: 'page', href: 'https://x/' }).success).toBe(true)
+    expect(calls.openElicitationUrl.output.safeParse({ openedBy: 'renderer', href: 'https://x/' }).success).toBe(false)
+    expect(events.requestScopedElicitation.kind).toBe('event')
+  })
+})
