@@ -75,6 +75,18 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity: 'error', title: `${what} failed`, description: result.error.message }])
   }, [])
 
+  // Bring a request into view (inbox click, notification click): select its session, scroll to its entry.
+  const [focus, setFocus] = useState<{ requestId: string; nonce: number } | null>(null)
+  const openRequest = useCallback(
+    (requestId: string) => {
+      const sessionId = sessionOfRequest(store.getSnapshot(), requestId)
+      if (!sessionId) return
+      store.selectSession(sessionId)
+      setFocus((prev) => ({ requestId, nonce: (prev?.nonce ?? 0) + 1 }))
+    },
+    [store],
+  )
+
   useEffect(() => {
     let disposed = false
     const load = () =>
@@ -91,10 +103,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       api.onSessionAdded(({ session }) => store.addSession(session)),
       api.onSessionRemoved(({ sessionId }) => store.removeSession(sessionId)),
       api.onAgentStatus((agent) => store.setAgentStatus(agent)),
-      api.onFocusRequest(({ requestId }) => {
-        const sessionId = sessionOfRequest(store.getSnapshot(), requestId)
-        if (sessionId) store.selectSession(sessionId)
-      }),
+      api.onFocusRequest(({ requestId }) => openRequest(requestId)),
       onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
     ]
     load()
@@ -102,7 +111,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       disposed = true
       for (const off of unsubscribe) off?.()
     }
-  }, [api, store, onDidRehydrate, notifyFailure])
+  }, [api, store, onDidRehydrate, notifyFailure, openRequest])
 
   const agents = useAppSelector(store, (view) => Object.values(view.agents), shallowArrayEqual)
   const summaries = useAppSelector(store, selectSummaries, shallowArrayEqual)
@@ -128,13 +137,6 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       return null
     },
     [api, store],
-  )
-  const openRequest = useCallback(
-    (requestId: string) => {
-      const sessionId = sessionOfRequest(store.getSnapshot(), requestId)
-      if (sessionId) store.selectSession(sessionId)
-    },
-    [store],
   )
   const allSeams = useMemo(() => ({ ...defaultSeams, ...seams }), [seams])
   const inboxSlot = (
@@ -164,7 +166,15 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           onCreateSession={onCreateSession}
         />
         {current ? (
-          <SessionScreen key={current} store={store} api={api} sessionId={current} inboxSlot={inboxSlot} onCallFailed={notifyFailure} />
+          <SessionScreen
+            key={current}
+            store={store}
+            api={api}
+            sessionId={current}
+            inboxSlot={inboxSlot}
+            focusRequest={focus}
+            onCallFailed={notifyFailure}
+          />
         ) : (
           <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
         )}

@@ -44,6 +44,15 @@ const shots: Shot[] = [
       await page.getByRole('button', { name: 'Close session' }).click()
     },
   },
+  {
+    name: 'inbox-open',
+    session: 'sess-claude-huge',
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Approvals/ }).click()
+      await page.getByRole('button', { name: /Delete build artifacts/ }).click()
+      await page.getByRole('button', { name: 'Allow once' }).waitFor()
+    },
+  },
   { name: 'gemini', session: 'sess-gemini-1' },
   { name: 'codex', session: 'sess-codex-1' },
   {

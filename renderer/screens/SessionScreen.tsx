@@ -19,12 +19,14 @@ export interface SessionScreenProps {
   sessionId: string
   /** The approval inbox entry point (header, right). */
   inboxSlot: ReactNode
+  /** Scroll this permission/elicitation request into view (a new `nonce` scrolls again). */
+  focusRequest?: { requestId: string; nonce: number } | null
   /** Failures of calls are shown as toasts. */
   onCallFailed?: (what: string, result: CallResult<unknown>) => void
 }
 
 /** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
-export function SessionScreen({ store, api, sessionId, inboxSlot, onCallFailed }: SessionScreenProps) {
+export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed }: SessionScreenProps) {
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
@@ -70,7 +72,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, onCallFailed }
         inboxSlot={inboxSlot}
         onClose={onClose}
       />
-      <Transcript key={session.sessionId} session={session} agentName={agentName} />
+      <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
       <div className="session-bottom">
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}

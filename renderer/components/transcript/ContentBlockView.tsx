@@ -9,7 +9,7 @@ const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|avif)$/i
 /** An image is shown only from inline data (a data URL we build); remote URIs are shown as text, never fetched. */
 export function imageDataUrl(block: { data?: unknown; mimeType?: unknown }): string | null {
   if (typeof block.data !== 'string' || typeof block.mimeType !== 'string') return null
-  if (!IMAGE_MIME.test(block.mimeType) || !BASE64.test(block.data)) return null
+  if (!IMAGE_MIME.test(block.mimeType) || block.data.trim() === '' || !BASE64.test(block.data)) return null
   return `data:${block.mimeType};base64,${block.data.replace(/\s/g, '')}`
 }
 

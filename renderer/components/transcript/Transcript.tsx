@@ -1,4 +1,4 @@
-import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Entry, SessionState } from '../../state/types'
 import { Icon } from '../common/icons'
@@ -12,6 +12,25 @@ const STICK_THRESHOLD = 48
 export interface TranscriptProps {
   session: SessionState
   agentName: string
+  /** Scrolls the entry holding this permission/elicitation request into view. */
+  focusRequest?: { requestId: string; nonce: number } | null
+}
+
+/** The entry showing a permission or elicitation request (on its tool call, or standalone). */
+export function entryIndexOfRequest(session: SessionState, requestId: string): number {
+  const elicitation = Object.values(session.elicitations).find((e) => e.elicitationRequestId === requestId)
+  return session.entries.findIndex((entry) => {
+    switch (entry.kind) {
+      case 'tool_call':
+        return entry.permissionIds.includes(requestId) || (elicitation !== undefined && entry.toolCallId === elicitation.toolCallId)
+      case 'permission':
+        return entry.requestId === requestId
+      case 'elicitation':
+        return entry.elicitationId === requestId || (elicitation !== undefined && session.elicitations[entry.elicitationId] === elicitation)
+      default:
+        return false
+    }
+  })
 }
 
 const EntryRow = memo(function EntryRow({
@@ -58,7 +77,7 @@ const EntryRow = memo(function EntryRow({
  * in the DOM, so long transcripts stay fast. Follows new output while the person is at the bottom;
  * scrolling up stops following until they come back (or press "Jump to latest").
  */
-export function Transcript({ session, agentName }: TranscriptProps) {
+export function Transcript({ session, agentName, focusRequest }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const [following, setFollowing] = useState(true)
@@ -103,6 +122,16 @@ export function Transcript({ session, agentName }: TranscriptProps) {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target === e.currentTarget && (e.key === 'PageUp' || e.key === 'ArrowUp' || e.key === 'Home')) unstick()
   }
+
+  const focusIndex = focusRequest ? entryIndexOfRequest(session, focusRequest.requestId) : -1
+  useEffect(() => {
+    if (focusIndex < 0) return
+    stick.current = false
+    setFollowing(false)
+    virtualizer.scrollToIndex(focusIndex, { align: 'center' })
+    // Only a new focus request (nonce) scrolls; later entries must not pull the view back.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusRequest?.nonce, focusIndex >= 0])
 
   const jumpToLatest = () => {
     stick.current = true
