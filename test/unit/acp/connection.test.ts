@@ -243,6 +243,36 @@ describe('robustness', () => {
     expect(await turn).toEqual({ stopReason: 'end_turn', userMessageId: 'm9' })
   })
 
+  it('keeps id spaces per direction: our request 0 and the agent\'s request 0 are both answered (B5)', async () => {
+    const peer = pair()
+    peer.connection.handlers.registerRequest('_acme/ask', () => ({ mine: true }))
+    const init = peer.connection.initialize()
+    const request = await peer.next()
+    expect(request.id).toBe(0)
+    peer.send({ id: 0, method: '_acme/ask', params: {} })
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 0, result: { mine: true } })
+    peer.send({ id: 0, result: { protocolVersion: 1 } })
+    expect((await init).protocolVersion).toBe(1)
+  })
+
+  it('traces both directions for the inspector only while someone listens', async () => {
+    const peer = pair()
+    const traces: [string, unknown][] = []
+    const sub = peer.connection.onDidTrace((t) => traces.push([t.direction, t.message]))
+    const init = peer.connection.initialize()
+    const request = await peer.next()
+    const received = once(peer.connection.onDidReceiveUpdate)
+    peer.send(update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x' } }))
+    await received
+    sub.dispose()
+    peer.send({ id: request.id, result: { protocolVersion: 1 } })
+    await init
+    expect(traces.map(([direction, message]) => [direction, (message as Json).method])).toEqual([
+      ['out', 'initialize'],
+      ['in', 'session/update'],
+    ])
+  })
+
   it('ignores unknown notifications and answers nothing to them', async () => {
     const { connection, send, next } = await initialized(1)
     const seen: unknown[] = []
