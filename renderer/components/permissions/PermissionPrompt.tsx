@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../state/types'
-import { optionAppearance, optionIndexForKey, shortcutFor } from './option-style'
+import { optionAppearance, promptKeyAction, shortcutFor } from './option-style'
 import { hasHiddenCharacters, revealControlChars } from './reveal-text'
 import './permissions.css'
 
@@ -33,17 +33,11 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!pending) return
-    if (event.key === 'Escape') {
-      event.preventDefault()
-      event.stopPropagation()
-      onRespond(null)
-      return
-    }
-    const index = optionIndexForKey(event, request.options.length)
-    if (index === null) return
+    const answer = promptKeyAction(event, request.options)
+    if (answer === undefined) return
     event.preventDefault()
     event.stopPropagation()
-    onRespond(request.options[index]!.optionId)
+    onRespond(answer)
   }
 
   return (

@@ -39,3 +39,16 @@ export function optionIndexForKey(event: { key: string; altKey?: boolean; ctrlKe
   const index = Number(event.key) - 1
   return index < count ? index : null
 }
+
+/**
+ * What a key press inside a pending prompt does: answer with an option (1..9), dismiss (Escape → `null`),
+ * or nothing (`undefined`).
+ */
+export function promptKeyAction(
+  event: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; repeat?: boolean },
+  options: readonly { optionId: string }[],
+): string | null | undefined {
+  if (event.key === 'Escape') return null
+  const index = optionIndexForKey(event, options.length)
+  return index === null ? undefined : options[index]!.optionId
+}

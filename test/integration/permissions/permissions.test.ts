@@ -184,9 +184,10 @@ describe('cancellation and agent death (v1 scripted agent, raw concurrent reques
 
   it('$/cancel_request from the agent answers cancelled once', async () => {
     const t = await setup(false)
-    const asked = once(t.requests.event)
+    // Waits on the resolution, not the arrival: the cancel may even beat our handler (then it answers at once).
+    const resolved = once(t.broker.onDidResolve)
     const turn = t.agent.connection.prompt(t.sessionId, textPrompt('withdraw'))
-    const view = await asked
+    const view = await resolved
     const stderr = await stderrUntil(t.agent, (s) => rawReplies(s).length >= 1)
     expect(rawReplies(stderr)).toEqual([{ jsonrpc: '2.0', id: 'q1', result: { outcome: { outcome: 'cancelled' } } }])
     expect(t.broker.pending()).toEqual([])

@@ -4,7 +4,7 @@ import { ApprovalInbox } from '../../../renderer/components/permissions/Approval
 import { AutoApproveSwitch } from '../../../renderer/components/permissions/AutoApproveSwitch'
 import { describeResolution, PermissionPrompt } from '../../../renderer/components/permissions/PermissionPrompt'
 import { RulesSettings } from '../../../renderer/components/permissions/RulesSettings'
-import { optionAppearance, optionIndexForKey } from '../../../renderer/components/permissions/option-style'
+import { optionAppearance, optionIndexForKey, promptKeyAction } from '../../../renderer/components/permissions/option-style'
 import { hasHiddenCharacters, revealAsText, revealControlChars } from '../../../renderer/components/permissions/reveal-text'
 import type { PermissionRequestView, ToolCallEntry } from '../../../renderer/state/types'
 
@@ -74,6 +74,14 @@ describe('option-style', () => {
     expect(optionIndexForKey({ key: '1', ctrlKey: true }, 3)).toBeNull()
     expect(optionIndexForKey({ key: '1', repeat: true }, 3)).toBeNull()
     expect(optionIndexForKey({ key: 'Enter' }, 3)).toBeNull()
+  })
+
+  it('prompt keys: digits answer, Escape dismisses, everything else does nothing', () => {
+    const options = [{ optionId: 'a' }, { optionId: 'b' }]
+    expect(promptKeyAction({ key: '2' }, options)).toBe('b')
+    expect(promptKeyAction({ key: 'Escape' }, options)).toBeNull()
+    expect(promptKeyAction({ key: 'Enter' }, options)).toBeUndefined()
+    expect(promptKeyAction({ key: '3' }, options)).toBeUndefined()
   })
 })
 
