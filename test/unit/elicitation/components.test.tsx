@@ -1,5 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
+import type { BosunApi } from '../../../preload/contract'
+import { ElicitationCard, type ElicitationApi } from '../../../renderer/components/elicitation/ElicitationCard'
 import { ElicitationForm } from '../../../renderer/components/elicitation/ElicitationForm'
 import { UrlConsentDialog } from '../../../renderer/components/elicitation/UrlConsentDialog'
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
@@ -182,5 +184,24 @@ describe('UrlConsentDialog (static render)', () => {
 
   it('shows the end state when completed', () => {
     expect(dialog(urlView('https://auth.example.com/', { status: 'completed' }))).toContain('Done.')
+  })
+})
+
+describe('ElicitationCard', () => {
+  // Compile-time: window.bosun satisfies the card's API.
+  const asApi = (api: BosunApi): ElicitationApi => api
+  const api: ElicitationApi = {
+    respondElicitation: async () => ({ ok: true, value: undefined }),
+    openElicitationUrl: async () => ({ ok: true, value: { openedBy: 'main', href: 'https://x/' } }),
+    retryElicitationUrl: async () => ({ ok: true, value: { openedBy: 'main', href: 'https://x/' } }),
+    dismissElicitationUrl: async () => ({ ok: true, value: undefined }),
+  }
+  it('renders the form or the URL consent by mode', () => {
+    expect(typeof asApi).toBe('function')
+    const formHtml = renderToStaticMarkup(<ElicitationCard elicitation={{ ...base, requestedSchema: schema }} api={api} />)
+    expect(formHtml).toContain('<form')
+    const urlHtml = renderToStaticMarkup(<ElicitationCard elicitation={urlView('https://auth.example.com/')} api={api} />)
+    expect(urlHtml).toContain('Open in browser')
+    expect(urlHtml).not.toContain('<form')
   })
 })

@@ -1,0 +1,57 @@
+import type { ElicitationView } from '../../state/types'
+import type { CallResult } from '../../../preload/contract/define'
+import { ElicitationForm, type ElicitationAnswer, type ElicitationSubmitResult } from './ElicitationForm'
+import { UrlConsentDialog, type UrlOpenResult } from './UrlConsentDialog'
+
+/** The slice of `window.bosun` the elicitation UI calls (the same for the Electron and the browser host). */
+export interface ElicitationApi {
+  respondElicitation(arg: { elicitationRequestId: string; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }): Promise<CallResult<undefined>>
+  openElicitationUrl(arg: { elicitationRequestId: string }): Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>
+  retryElicitationUrl(arg: { elicitationRequestId: string }): Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>
+  dismissElicitationUrl(arg: { elicitationRequestId: string }): Promise<CallResult<undefined>>
+}
+
+export interface ElicitationCardProps {
+  elicitation: ElicitationView
+  api: ElicitationApi
+  autoFocus?: boolean
+  /** Browser host: how the page opens a tab (default `window.open(href, '_blank', 'noopener,noreferrer')`). */
+  openInPage?: (href: string) => void
+}
+
+/**
+ * One elicitation, form or URL, wired to the IPC calls: the thing `SessionSeams.renderElicitation` and the
+ * request-scoped inbox render. Keyed by request id so a new request never inherits another's draft.
+ */
+export function ElicitationCard({ elicitation, api, autoFocus, openInPage }: ElicitationCardProps) {
+  const elicitationRequestId = elicitation.elicitationRequestId
+  if (elicitation.mode === 'url') {
+    const opened = async (call: Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>): Promise<UrlOpenResult> => {
+      const result = await call
+      return result.ok ? { ok: true, ...result.value } : { ok: false, message: result.error.message }
+    }
+    return (
+      <UrlConsentDialog
+        key={elicitationRequestId}
+        elicitation={elicitation}
+        onOpen={() => opened(api.openElicitationUrl({ elicitationRequestId }))}
+        onRetry={() => opened(api.retryElicitationUrl({ elicitationRequestId }))}
+        onDecline={() => void api.respondElicitation({ elicitationRequestId, action: 'decline' })}
+        onCancel={() => void api.respondElicitation({ elicitationRequestId, action: 'cancel' })}
+        onDismiss={() => void api.dismissElicitationUrl({ elicitationRequestId })}
+        {...(openInPage ? { openInPage } : {})}
+      />
+    )
+  }
+  const respond = async (answer: ElicitationAnswer): Promise<ElicitationSubmitResult> => {
+    const result = await api.respondElicitation(
+      answer.action === 'accept'
+        ? { elicitationRequestId, action: 'accept', content: answer.content as Record<string, string | number | boolean | string[]> }
+        : { elicitationRequestId, action: answer.action },
+    )
+    if (result.ok) return { ok: true }
+    const errors = (result.error.data as { errors?: Record<string, string> } | undefined)?.errors
+    return { ok: false, message: result.error.message, ...(errors ? { errors } : {}) }
+  }
+  return <ElicitationForm key={elicitationRequestId} elicitation={elicitation} onRespond={respond} {...(autoFocus !== undefined ? { autoFocus } : {})} />
+}
