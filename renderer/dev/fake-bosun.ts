@@ -120,6 +120,24 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
       later(600, () => setAgent({ ...agent, status: 'ready', error: null, pid: 5151 }))
       return ok(undefined)
     },
+    respondPermission: ({ requestId, optionId }: { requestId: string; optionId: string | null }) => {
+      const sessionId = [...seqs.keys()].find((id) => id === 'sess-claude-1')!
+      const kind = optionId === null ? undefined : optionId.startsWith('allow') ? 'allow_once' : 'reject_once'
+      emitActions(sessionId, [
+        {
+          type: 'permission_resolved',
+          requestId,
+          status: optionId === null ? 'cancelled' : 'answered',
+          resolution: { by: optionId === null ? 'cancel' : 'person', at: Date.now(), ...(optionId ? { optionId } : {}), ...(kind ? { optionKind: kind } : {}) },
+        },
+      ])
+      return ok(undefined)
+    },
+    setAutoApprove: ({ sessionId, value }: { sessionId: string; value: boolean }) => {
+      emitActions(sessionId, [{ type: 'set_auto_approve', value }])
+      return ok(undefined)
+    },
+    listAgentDefinitions: () => ok({ agents: [], warning: null }),
     stopAgent: ({ agentId }: { agentId: string }) => {
       const agent = agents.get(agentId)
       if (agent) setAgent({ ...agent, status: 'stopped' })

@@ -89,6 +89,14 @@ const shots: Shot[] = [
     },
   },
   { name: 'huge', session: 'sess-claude-huge' },
+  {
+    name: 'answered',
+    session: 'sess-claude-1',
+    act: async (page) => {
+      await page.getByRole('button', { name: /Allow once/ }).first().click()
+      await page.getByRole('switch', { name: /Auto-approve/ }).click()
+    },
+  },
 ]
 
 const only = process.argv.slice(2)

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import type { BosunApi, CallResult } from '../../preload/contract'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
+import { useSeams } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'
 import { Composer } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
@@ -11,7 +12,7 @@ import type { AppStore } from '../state/app-store'
 import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
-export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession'>
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove'>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -52,6 +53,11 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     if (agentId) report('Restarting the agent')(await api.restartAgent({ agentId }))
   }, [api, agentId, report])
   const onClose = useCallback(() => void api.closeSession({ sessionId }).then(report('Closing the session')), [api, sessionId, report])
+  const onSetAutoApprove = useCallback(
+    (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
+    [api, sessionId, report],
+  )
+  const { AutoApprove } = useSeams()
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
 
@@ -84,6 +90,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           onSend={onSend}
           onStop={onStop}
         />
+        <div className="session-footer">
+          <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />
+        </div>
       </div>
       <Toasts notices={notices} onDismiss={onDismiss} />
     </main>

@@ -22,6 +22,20 @@ export interface SessionSeams {
   renderElicitation: (elicitation: ElicitationView) => ReactNode
   /** A link in agent output was activated: route it through the consent path (never navigate in-app). */
   onOpenLink: (url: string) => void
+  /** The per-session auto-approve switch (`AutoApproveSwitch`), shown under the composer. */
+  AutoApprove: ComponentType<{ checked: boolean; onChange: (value: boolean) => void }>
+}
+
+/** Placeholder until `AutoApproveSwitch` is wired. */
+export function AutoApprovePlaceholder({ checked, onChange }: { checked: boolean; onChange: (value: boolean) => void }) {
+  return (
+    <button type="button" role="switch" aria-checked={checked} className="switch" onClick={() => onChange(!checked)}>
+      <span className="switch-track" aria-hidden="true">
+        <span className="switch-thumb" />
+      </span>
+      <span>Auto-approve</span>
+    </button>
+  )
 }
 
 /** Placeholder until `PermissionPrompt` lands: the title and one button per option. */
@@ -68,6 +82,7 @@ export const defaultSeams: SessionSeams = {
   onRespondPermission: (requestId, optionId) => console.warn('[bosun ui] permission response not wired', requestId, optionId),
   renderElicitation: (elicitation) => <ElicitationPlaceholder elicitation={elicitation} />,
   onOpenLink: (url) => console.warn('[bosun ui] open link not wired', url),
+  AutoApprove: AutoApprovePlaceholder,
 }
 
 const SeamsContext = createContext<SessionSeams>(defaultSeams)

@@ -1,0 +1,55 @@
+import type { BosunApi } from '../../preload/contract'
+import type { InboxItem } from '../state/app-store'
+import type { PermissionPromptProps, SessionSeams } from '../components/common/seams'
+import { ApprovalInbox } from '../components/permissions/ApprovalInbox'
+import { AutoApproveSwitch } from '../components/permissions/AutoApproveSwitch'
+import { PermissionPrompt } from '../components/permissions/PermissionPrompt'
+import { ElicitationCard } from '../components/elicitation/ElicitationCard'
+import type { InboxProps } from '../App'
+
+/**
+ * The real permission/elicitation components behind the session screen's seams. Kept apart from `App`
+ * so the screen (and its dev preview) also runs with the placeholders.
+ */
+export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
+  return {
+    // On a tool-call card the card already shows what the request is about.
+    PermissionPrompt: (props: PermissionPromptProps) => <PermissionPrompt {...props} showSubject={!props.toolCall} />,
+    onRespondPermission: (requestId, optionId) => void api.respondPermission({ requestId, optionId }),
+    renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
+    AutoApprove: AutoApproveSwitch,
+  }
+}
+
+/** `ApprovalInbox` over the store's inbox items. */
+export function WiredInbox({ items, onOpen }: InboxProps) {
+  return <ApprovalInbox items={items.map(toApprovalItem)} onOpen={onOpen} />
+}
+
+function toApprovalItem(item: InboxItem) {
+  return {
+    kind: item.kind,
+    requestId: item.id,
+    agentName: item.agentName,
+    sessionId: item.sessionId,
+    sessionName: item.sessionTitle ?? (item.sessionId ? 'Untitled session' : 'New session'),
+    title: item.kind === 'permission' ? item.request.title : item.elicitation.message,
+    createdAt: item.createdAt,
+  }
+}
+
+/**
+ * Default working folders from the agent definitions (`listAgentDefinitions`, kept current by
+ * `onAgentDefinitionsChanged`). Returns the lookup and its unsubscribe.
+ */
+export function watchDefaultFolders(api: BosunApi): { defaultCwdFor: (agentId: string) => string; dispose: () => void } {
+  let folders = new Map<string, string>()
+  const take = (list: { agents: { id: string; defaultCwd?: string | undefined }[] }) => {
+    folders = new Map(list.agents.map((a) => [a.id, a.defaultCwd ?? '']))
+  }
+  void api.listAgentDefinitions(undefined).then((result) => {
+    if (result.ok) take(result.value)
+  })
+  const dispose = api.onAgentDefinitionsChanged(take)
+  return { defaultCwdFor: (agentId) => folders.get(agentId) ?? '', dispose }
+}
