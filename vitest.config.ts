@@ -8,6 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           environment: 'node',
           testTimeout: 10_000,
@@ -16,6 +17,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
@@ -27,6 +29,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 2 },
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,

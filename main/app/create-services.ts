@@ -51,16 +51,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
       }
       const launch = await config.launchSpec(agentId)
       if (!launch.ok) return launch
-      const started = await supervisor.ensureStarted(agentId, {
+      return supervisor.ensureConnected(agentId, {
         agentId,
         name: agentName(agentId),
         ...launch.value,
-        logFile: join(home, 'logs', `${agentId}.log`),
+        logFile: join(home, 'logs', 'agents', `${agentId}.log`),
       })
-      if (!started.ok) return started
-      const connection = supervisor.get(agentId)?.connection
-      if (!connection) return fail({ kind: 'agent-not-running', message: `${agentName(agentId)} stopped while starting.` })
-      return ok({ connection, protocolVersion: started.value.protocolVersion })
     },
   }
 
@@ -123,7 +119,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   store.add(
     supervisor.onDidDisconnect(({ agentId, error }) => {
       sessions.agentDisconnected(agentId, error.failure)
-      permissions.broker.detach(agentId, 'The agent stopped.')
+      permissions.broker.detach(agentId, error.failure.message)
       elicitation.broker.agentGone(agentId)
     }),
   )
@@ -162,7 +158,21 @@ export async function createBosunServices(integration: HostIntegration): Promise
     appInfo: async () => ok({ name: 'Bosun', version: integration.appVersion, host: integration.host, platform: process.platform }),
     getSnapshot: async () => ok({ agents: agentViews(), sessions: sessions.snapshot() }),
     newSession: ({ agentId, cwd }) => guard(() => sessions.newSession(agentId, cwd)),
-    prompt: ({ sessionId, prompt }) => guard(() => sessions.prompt(sessionId, prompt)),
+    prompt: ({ sessionId, prompt }) =>
+      guard(async () => {
+        const result = await sessions.prompt(sessionId, prompt)
+        const agentId = sessions.agentOf(sessionId)
+        if (result.ok && agentId) {
+          // "Notify when a turn ends" (off by default; only when the window is not in front).
+          permissions.attention.turnEnded({
+            sessionId,
+            agentName: agentName(agentId),
+            sessionTitle: sessions.state(sessionId)?.title ?? null,
+            stopReason: result.value.stopReason,
+          })
+        }
+        return result
+      }),
     cancel: ({ sessionId }) => guard(() => sessions.cancel(sessionId)),
     setMode: ({ sessionId, modeId }) => guard(() => sessions.setMode(sessionId, modeId)),
     setConfigOption: ({ sessionId, configId, value }) => guard(() => sessions.setConfigOption(sessionId, configId, value)),

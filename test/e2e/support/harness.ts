@@ -1,0 +1,72 @@
+/**
+ * End-to-end harness: the real browser host (same services as the Electron app) serving the built
+ * renderer, Debian's Chromium driven by Playwright, and the scripted test agent as a real child process.
+ */
+import { existsSync, mkdirSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
+import { createBosunServices } from '../../../main/app/create-services'
+import { startWebHost, type WebHost } from '../../../main/web/server'
+import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+export const rendererDir = join(repoRoot, 'out', 'renderer')
+export const screenshotDir = join(repoRoot, 'test', 'e2e', 'screenshots')
+
+/** Debian's Chromium (never a downloaded one), or BOSUN_CHROMIUM. */
+export const chromiumPath = process.env.BOSUN_CHROMIUM ?? '/usr/bin/chromium'
+
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+
+export interface E2eApp {
+  host: WebHost
+  home: TestHome
+  browser: Browser
+  context: BrowserContext
+  page: Page
+  close(): Promise<void>
+}
+
+export function assertBuilt(): void {
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    throw new Error(`The renderer is not built (${rendererDir}). Run \`npm run build\` first (npm test does).`)
+  }
+}
+
+export async function launchApp(
+  agents: TestAgent[],
+  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; beforeLoad?: (page: Page) => Promise<void> } = {},
+): Promise<E2eApp> {
+  assertBuilt()
+  const home = createTestHome(agents)
+  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-e2e' })
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
+  const context = await browser.newContext({
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+  })
+  const page = await context.newPage()
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
+  await options.beforeLoad?.(page)
+  await page.goto(host.url)
+  return {
+    host,
+    home,
+    browser,
+    context,
+    page,
+    async close() {
+      await browser.close().catch(() => {})
+      await host.dispose()
+      home.cleanup()
+    },
+  }
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(screenshotDir, { recursive: true })
+  const path = join(screenshotDir, `${name}.png`)
+  await page.screenshot({ path, fullPage: false })
+  return path
+}
