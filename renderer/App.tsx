@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react'
 import type { BosunApi, CallResult } from '../preload/contract'
 import { selectInbox, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
-import { defaultSeams, SessionSeamsProvider, type SessionSeams } from './components/common/seams'
+import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
 import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
@@ -66,6 +66,25 @@ function PlaceholderInbox({ items, onOpen }: InboxProps) {
   )
 }
 
+const selectRequestScoped = (state: AppState) => Object.values(state.requestScopedElicitations).filter((e) => e.status === 'pending')
+
+/** Questions an agent asks before its session exists (e.g. while starting): shown above everything. */
+function RequestScopedElicitations({ store }: { store: AppStore }) {
+  const pending = useAppSelector(store, selectRequestScoped, shallowArrayEqual)
+  const { renderElicitation } = useSeams()
+  if (pending.length === 0) return null
+  return (
+    <section className="request-scoped" aria-label="Questions from agents">
+      {pending.map((elicitation) => (
+        <div key={elicitation.elicitationRequestId} className="request-scoped-item">
+          <div className="muted small">{elicitation.agentName} asks while starting</div>
+          {renderElicitation(elicitation)}
+        </div>
+      ))}
+    </section>
+  )
+}
+
 /** The renderer root: loads the snapshot, feeds events into the store, lays out sidebar + session. */
 export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate }: AppProps) {
   const [notices, setNotices] = useState<{ id: string; severity: string; title: string; description?: string | null }[]>([])
@@ -105,8 +124,16 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       api.onAgentStatus((agent) => store.setAgentStatus(agent)),
       api.onFocusRequest(({ requestId }) => openRequest(requestId)),
       onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
+      // Request-scoped elicitations (asked before a session exists, e.g. during session/new).
+      api.onRequestScopedElicitation(({ change, elicitation }) => {
+        if (change === 'added') store.addRequestScopedElicitation(elicitation)
+        else store.resolveRequestScopedElicitation(elicitation.elicitationRequestId, elicitation.status)
+      }),
     ]
     load()
+    void api.listRequestScopedElicitations(undefined).then((result) => {
+      if (!disposed && result.ok) for (const { elicitation } of result.value) store.addRequestScopedElicitation(elicitation)
+    })
     return () => {
       disposed = true
       for (const off of unsubscribe) off?.()
@@ -178,6 +205,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         ) : (
           <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
         )}
+        <RequestScopedElicitations store={store} />
         <Toasts notices={notices} onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))} />
       </div>
     </SessionSeamsProvider>

@@ -4,7 +4,7 @@
  */
 import type { BosunApi, CallResult } from '../../preload/contract'
 import { createSessionState } from '../state/session-reducer'
-import type { AgentRuntimeView, SessionAction, SessionState } from '../state/types'
+import type { AgentRuntimeView, ElicitationView, SessionAction, SessionState } from '../state/types'
 import { createFixtures } from './fixtures'
 
 type Listener = (payload: never) => void
@@ -35,6 +35,7 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
   const listeners = new Map<string, Set<Listener>>()
   const timers = new Set<ReturnType<typeof setTimeout>>()
   const delay = options.streamDelayMs ?? 40
+  const startAfterAnswer = new Map<string, (status: ElicitationView['status']) => void>()
 
   const emit = (name: string, payload: unknown) => {
     for (const l of [...(listeners.get(name) ?? [])]) (l as (p: unknown) => void)(payload)
@@ -66,10 +67,36 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
     getSnapshot: () => ok({ agents: [...agents.values()], sessions: createFixtures().sessions.map((s) => ({ ...s, seq: seqs.get(s.sessionId) ?? s.seq })) }),
     newSession: ({ agentId, cwd }: { agentId: string; cwd: string }) => {
       const sessionId = `sess-${agentId}-${Date.now()}`
-      const session: SessionState = createSessionState({ sessionId, agentId, protocolVersion: 1, cwd })
-      seqs.set(sessionId, 0)
-      emit('sessionAdded', { session })
-      return ok({ sessionId })
+      const create = () => {
+        const session: SessionState = createSessionState({ sessionId, agentId, protocolVersion: 1, cwd })
+        seqs.set(sessionId, 0)
+        emit('sessionAdded', { session })
+        return { ok: true as const, value: { sessionId } }
+      }
+      if (agentId !== 'gemini') return Promise.resolve(create())
+      // Gemini asks a question while starting (a request-scoped elicitation) and starts once answered.
+      const elicitation: ElicitationView = {
+        elicitationRequestId: `el-${Date.now()}`,
+        agentId,
+        agentName: 'Gemini CLI',
+        sessionId: null,
+        mode: 'form',
+        message: 'Which Google Cloud project should this session bill to?',
+        requestedSchema: { type: 'object', properties: { project: { type: 'string', title: 'Project ID' } }, required: ['project'] },
+        createdAt: Date.now(),
+        status: 'pending',
+      }
+      emit('requestScopedElicitation', { change: 'added', elicitation, scopeRequestId: 7 })
+      return new Promise<CallResult<{ sessionId: string }>>((resolve) => startAfterAnswer.set(elicitation.elicitationRequestId, (status) => {
+        emit('requestScopedElicitation', { change: 'updated', elicitation: { ...elicitation, status }, scopeRequestId: 7 })
+        resolve(status === 'accepted' ? create() : { ok: false, error: { kind: 'cancelled', message: 'You declined; the session was not started.' } })
+      }))
+    },
+    respondElicitation: ({ elicitationRequestId, action }: { elicitationRequestId: string; action: string }) => {
+      const start = startAfterAnswer.get(elicitationRequestId)
+      startAfterAnswer.delete(elicitationRequestId)
+      start?.(action === 'accept' ? 'accepted' : action === 'decline' ? 'declined' : 'cancelled')
+      return ok(undefined)
     },
     prompt: ({ sessionId, prompt }: { sessionId: string; prompt: { type: string; text?: string }[] }) => {
       emitActions(sessionId, [{ type: 'local_prompt', content: prompt as never }, { type: 'turn_started' }])
@@ -138,6 +165,7 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
       return ok(undefined)
     },
     listAgentDefinitions: () => ok({ agents: [], warning: null }),
+    listRequestScopedElicitations: () => ok([]),
     stopAgent: ({ agentId }: { agentId: string }) => {
       const agent = agents.get(agentId)
       if (agent) setAgent({ ...agent, status: 'stopped' })

@@ -90,6 +90,26 @@ const shots: Shot[] = [
   },
   { name: 'huge', session: 'sess-claude-huge' },
   {
+    name: 'request-scoped',
+    session: 'sess-gemini-1',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New session with Gemini CLI' }).click()
+      await page.getByRole('button', { name: 'Start session' }).click()
+      await page.getByRole('region', { name: 'Questions from agents' }).waitFor()
+    },
+  },
+  {
+    name: 'request-scoped-done',
+    session: 'sess-gemini-1',
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New session with Gemini CLI' }).click()
+      await page.getByRole('button', { name: 'Start session' }).click()
+      await page.getByRole('textbox', { name: /Project ID/ }).fill('acme-dev')
+      await page.getByRole('button', { name: 'Accept' }).click()
+      await page.getByRole('heading', { name: 'scratch' }).waitFor()
+    },
+  },
+  {
     name: 'answered',
     session: 'sess-claude-1',
     act: async (page) => {
