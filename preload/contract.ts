@@ -11,6 +11,7 @@ import { sessionCalls, sessionEvents } from './contract/sessions'
 import { permissionsCalls, permissionsEvents } from './contract/permissions'
 import { elicitationCalls, elicitationEvents } from './contract/elicitation'
 import { agentsCalls, agentsEvents } from './contract/agents'
+import { agentToolsCalls, agentToolsEvents } from './contract/agent-tools'
 
 export const calls = {
   ...appCalls,
@@ -18,6 +19,7 @@ export const calls = {
   ...permissionsCalls,
   ...elicitationCalls,
   ...agentsCalls,
+  ...agentToolsCalls,
 } as const
 
 export const events = {
@@ -26,6 +28,7 @@ export const events = {
   ...permissionsEvents,
   ...elicitationEvents,
   ...agentsEvents,
+  ...agentToolsEvents,
 } as const
 
 export type Calls = typeof calls

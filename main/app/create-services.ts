@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { createAcpConnection } from '../acp/connection'
+import { createAgentToolsService } from '../agents-tools/service'
 import { AgentSupervisor } from '../agents/supervisor'
 import { fail, ok, toFailure, type Result } from '../base/errors'
 import { DisposableStore } from '../base/lifecycle'
@@ -98,6 +99,9 @@ export async function createBosunServices(integration: HostIntegration): Promise
     log: log.child('elicitation'),
   })
   store.add({ dispose: () => elicitation.dispose() })
+
+  const agentTools = createAgentToolsService()
+  store.add({ dispose: () => agentTools.dispose() })
 
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(elicitation.broker)
@@ -195,6 +199,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...permissions.handlers,
     ...elicitation.handlers,
     ...config.handlers,
+    ...agentTools.handlers,
   }
 
   let disposing: Promise<void> | undefined

@@ -1,0 +1,139 @@
+import { z } from 'zod'
+import { call, event, id } from './define'
+
+/**
+ * Calls and events of the agent tools: check connection, login/logout (agent-driven, env-var, terminal),
+ * the agent's stderr log and the protocol inspector.
+ *
+ * Nothing here ever carries a stored secret: the inspector, the log and the auth terminal output are
+ * redacted in main (every secret value of the agent replaced by `«redacted»`) before they cross.
+ */
+
+const protocolVersion = z.union([z.literal(1), z.literal(2)]).nullable()
+
+/** `agent` (the agent logs in itself), `terminal` (run a command the person types into), `env_var`, or anything else the agent sent. */
+export const authMethodTypeSchema = z.string()
+
+export const authMethodViewSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+  type: authMethodTypeSchema,
+  /** For env-var methods: the variable the value goes into (stored in the keychain as a secret env of the agent). */
+  envName: z.string().optional(),
+})
+export type AuthMethodView = z.infer<typeof authMethodViewSchema>
+
+export const checkResultSchema = z.strictObject({
+  ok: z.boolean(),
+  /** The definition's name (always set, even when the agent failed). */
+  agentName: z.string(),
+  agentInfo: z
+    .strictObject({ name: z.string(), title: z.string().optional(), version: z.string().optional() })
+    .nullable(),
+  protocolVersion,
+  /**
+   * In plain words, always the same list in the same order: "Loads earlier sessions", "Resumes sessions",
+   * "Lists sessions", "Images in prompts", "Audio in prompts", "Embedded context (files) in prompts",
+   * "MCP servers over HTTP", "MCP servers over SSE", "Additional folders", "Logout". Empty when not ok.
+   */
+  capabilities: z.array(z.strictObject({ label: z.string(), supported: z.boolean() })),
+  authMethods: z.array(
+    z.strictObject({ id: z.string(), name: z.string(), description: z.string().optional(), type: authMethodTypeSchema }),
+  ),
+  /** Set when `ok` is false: `kind` is a failure kind, e.g. `agent-spawn-failed`, `agent-exited`, `timeout`, `initialize-failed`, `unsupported-protocol-version`, `rpc-error`. */
+  error: z
+    .strictObject({ kind: z.string(), message: z.string(), stderrTail: z.string().optional() })
+    .optional(),
+  durationMs: z.number(),
+})
+export type CheckResult = z.infer<typeof checkResultSchema>
+
+export const inspectorMessageSchema = z.strictObject({
+  /** Increasing per agent (across reconnects); gaps mean messages dropped from the ring. */
+  seq: z.number(),
+  /** Epoch ms. */
+  time: z.number(),
+  /** `out` = Bosun → agent, `in` = agent → Bosun. */
+  direction: z.enum(['in', 'out']),
+  kind: z.enum(['request', 'response', 'notification', 'error', 'invalid']),
+  method: z.string().optional(),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  sessionId: z.string().optional(),
+  /** Responses and errors: ms since their request (same id, opposite direction). */
+  latencyMs: z.number().optional(),
+  /** Size of the line on the wire. */
+  bytes: z.number(),
+  /** The message, redacted; a huge one is truncated (`{ "«truncated»": true, preview, bytes }`). */
+  message: z.unknown(),
+})
+export type InspectorMessage = z.infer<typeof inspectorMessageSchema>
+
+export const authTerminalExitSchema = z.strictObject({ code: z.number().nullable(), signal: z.string().nullable() })
+
+export const agentToolsCalls = {
+  /**
+   * Spawns the agent exactly as a session would (same command, args, env and secrets) as a separate
+   * throwaway process, runs `initialize`, then stops it. A failing agent is a value (`ok: false` with the
+   * stderr tail), not a call failure; the call fails only for an unknown agent id.
+   */
+  checkAgentConnection: call(z.strictObject({ agentId: id }), checkResultSchema),
+  /** The running agent's auth methods (starts it if needed). */
+  listAuthMethods: call(
+    z.strictObject({ agentId: id }),
+    z.strictObject({ methods: z.array(authMethodViewSchema), loggedInHint: z.never().optional() }),
+  ),
+  /**
+   * Agent-driven methods: `authenticate` (v1) / `auth/login` (v2) on the running connection (`restarted: false`).
+   * Env-var methods: `value` is stored in the keychain as a secret env of the agent and the agent is
+   * restarted with it (`restarted: true`). Terminal methods fail with `invalid-argument` (use `startAuthTerminal`).
+   */
+  loginAgent: call(
+    z.strictObject({ agentId: id, methodId: z.string().min(1).max(512), value: z.string().min(1).max(65536).optional() }),
+    z.strictObject({ restarted: z.boolean() }),
+  ),
+  /**
+   * Runs the agent's own command with the method's `args` and `env` (plus the agent's env and secrets) as a
+   * separate process with piped stdin/stdout/stderr (no PTY). Output arrives as `authTerminalOutput`; on
+   * exit 0 the agent is restarted.
+   */
+  startAuthTerminal: call(
+    z.strictObject({ agentId: id, methodId: z.string().min(1).max(512) }),
+    z.strictObject({ terminalId: z.string() }),
+  ),
+  /** Text typed by the person (send a trailing "\n" for Enter). */
+  authTerminalInput: call(z.strictObject({ terminalId: id, data: z.string().max(65536) }), z.undefined()),
+  /** Kills the terminal process (no-op if it already exited). */
+  closeAuthTerminal: call(z.strictObject({ terminalId: id }), z.undefined()),
+  /** Fails with `invalid-argument` unless the agent advertises logout (v1 `auth.logout`, v2 any auth method). */
+  logoutAgent: call(z.strictObject({ agentId: id }), z.undefined()),
+  /** The tail of the agent's stderr log file (redacted). `truncated` = older text exists. Default 64 KiB, max 1 MiB. */
+  getAgentLog: call(
+    z.strictObject({ agentId: id, maxBytes: z.number().int().min(1).max(1_048_576).optional() }),
+    z.strictObject({ text: z.string(), truncated: z.boolean() }),
+  ),
+  /** A snapshot of the agent's inspector ring, oldest first; filters are exact matches. `dropped` = messages evicted from the ring so far. */
+  listInspectorMessages: call(
+    z.strictObject({
+      agentId: id,
+      method: z.string().max(512).optional(),
+      sessionId: z.string().max(512).optional(),
+      limit: z.number().int().min(1).max(100_000).optional(),
+    }),
+    z.strictObject({ messages: z.array(inspectorMessageSchema), dropped: z.number() }),
+  ),
+  /** The redacted messages as JSON Lines (one InspectorMessage per line), with a suggested file name. */
+  exportInspector: call(z.strictObject({ agentId: id }), z.strictObject({ fileName: z.string(), content: z.string() })),
+  clearInspector: call(z.strictObject({ agentId: id }), z.undefined()),
+} as const
+
+export const agentToolsEvents = {
+  /** Output of an auth terminal (stdout and stderr merged); the last one carries `exit`. */
+  authTerminalOutput: event(
+    z.strictObject({ terminalId: z.string(), data: z.string(), exit: authTerminalExitSchema.optional() }),
+  ),
+  /** Live stderr of an agent, redacted, coalesced (at most 10 events/s per agent, bounded text per event). */
+  agentLog: event(z.strictObject({ agentId: z.string(), text: z.string() })),
+  /** New inspector messages of an agent, batched (at most 10 events/s per agent). */
+  inspectorMessages: event(z.strictObject({ agentId: z.string(), messages: z.array(inspectorMessageSchema) })),
+} as const
