@@ -64,6 +64,7 @@ export interface ElicitationBrokerOptions {
 export interface ElicitationAttachInfo {
   agentId: string
   agentName: string
+  /** Fallback only: each request's context carries the negotiated version. */
   protocolVersion: ProtocolVersion
   /** The modes this connection advertised (C5). Default: both (Bosun always sends `{form:{}, url:{}}`). */
   advertised?: { form: boolean; url: boolean }
@@ -219,7 +220,9 @@ export class ElicitationBroker implements IDisposable {
 
   /** The `elicitation/create` handler (one per attached connection). */
   private async handleCreateElicitation(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<ElicitationResponse> {
-    const { agentId, agentName, protocolVersion } = attachment
+    const { agentId, agentName } = attachment
+    // The context knows the negotiated version even when the broker was attached before `initialize` finished.
+    const protocolVersion = context.protocolVersion ?? attachment.protocolVersion
     const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS): never => {
       this.log.warn(`[agent ${agentId}] refused ${context.method} id=${String(context.requestId)}: ${code}`)
       this.options.onRefused?.({ agentId, agentName, sessionId, message })
