@@ -94,6 +94,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
     sink,
     ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
     onArrived: (info) => permissions.attention.requestArrived({ ...info, kind: 'elicitation' }),
+    onResolved: (requestId) => permissions.attention.requestResolved(requestId),
+    // A request Bosun cannot show (schema outside the subset…): tell the person in the session, as a notice.
+    onRefused: ({ sessionId, agentName: name, message }) => {
+      if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `${name} asked for input Bosun cannot show`, description: message }] })
+      else log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
+    },
     events,
     isKnownSession: (agentId, sessionId) => sessions.agentOf(sessionId) === agentId,
     log: log.child('elicitation'),
