@@ -22,11 +22,15 @@ async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) 
   const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
   const actions: { sessionId: string; action: SessionAction }[] = []
   const arrivals = new Emitter<string>()
+  const actionEvents = new Emitter<{ sessionId: string; action: SessionAction }>()
   const opened: string[] = []
   const refused: string[] = []
   const requestScoped: unknown[] = []
   const broker = new ElicitationBroker({
-    sink: (sid, action) => actions.push({ sessionId: sid, action }),
+    sink: (sid, action) => {
+      actions.push({ sessionId: sid, action })
+      actionEvents.fire({ sessionId: sid, action })
+    },
     onArrived: ({ requestId }) => arrivals.fire(requestId),
     onRefused: ({ message }) => refused.push(message),
     onRequestScoped: (change) => requestScoped.push(change),
@@ -36,7 +40,7 @@ async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) 
   broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, ...(advertised ? { advertised } : {}) })
   /** Runs a prompt, waiting for the agent to report the elicitation response. */
   const reported = () => agent.texts().filter((t) => t.startsWith('elicitation response: ')).map((t) => JSON.parse(t.slice('elicitation response: '.length)) as unknown)
-  return { agent, sessionId, broker, actions, arrivals, opened, refused, requestScoped, reported, version: handshake.protocolVersion }
+  return { agent, sessionId, broker, actions, actionEvents, arrivals, opened, refused, requestScoped, reported, version: handshake.protocolVersion }
 }
 
 describe.each([
@@ -106,6 +110,8 @@ describe.each([
   it('URL mode: accept after consent opens the URL, then elicitation/complete marks it done (duplicates ignored)', async () => {
     const t = await setup(v2)
     const arrived = once(t.arrivals.event)
+    // `elicitation/complete` may be handled after the v2 idle update that ends the turn (updates take a fast path).
+    const completed = once(t.actionEvents.event, ({ action }) => action.type === 'elicitation_resolved' && action.status === 'completed')
     const turn = t.agent.connection.prompt(t.sessionId, textPrompt('url'))
     const id = await arrived
     expect(t.opened).toEqual([])
@@ -114,6 +120,7 @@ describe.each([
     await turn
     expect(t.reported()).toEqual([{ action: 'accept' }])
     expect(t.agent.texts()).toContain('url flow done')
+    await completed
     const statuses = t.actions.flatMap((a) => (a.action.type === 'elicitation_resolved' ? [a.action.status] : []))
     expect(statuses).toEqual(['accepted', 'completed'])
     expect(t.opened).toEqual(['https://auth.example.com/connect?session=abc'])
