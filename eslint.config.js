@@ -27,7 +27,7 @@ export default tseslint.config(
   },
   {
     // The Electron shell, the preload bridge and the fake-electron unit tests are the only places allowed to name electron.
-    files: ['main/shell/**', 'main/index.ts', 'preload/**', 'test/electron/**', 'test/unit/shell/**', 'electron.vite.config.ts'],
+    files: ['main/shell/**', 'preload/**', 'test/electron/**', 'test/unit/shell/**', 'test/e2e/electron-smoke.test.ts', 'electron.vite.config.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {
