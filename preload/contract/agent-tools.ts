@@ -66,6 +66,8 @@ export const inspectorMessageSchema = z.strictObject({
   bytes: z.number(),
   /** The message, redacted; a huge one is truncated (`{ "«truncated»": true, preview, bytes }`). */
   message: z.unknown(),
+  /** `check`: from a Check connection run (a separate throwaway process), not the running agent. */
+  origin: z.literal('check').optional(),
 })
 export type InspectorMessage = z.infer<typeof inspectorMessageSchema>
 
