@@ -1,30 +1,407 @@
 /**
- * Agent tools: check connection, login/logout, stderr log and protocol inspector (issue 6).
- * Work in progress: the handlers are placeholders until the implementation lands.
+ * Agent tools (issue 6): check connection, login/logout (agent-driven, env-var, terminal), the stderr
+ * log and the protocol inspector — the handlers of `preload/contract/agent-tools.ts`.
+ *
+ * Secrets: every secret value of every agent Bosun has launched (or is about to) is in one
+ * {@link SecretSet}, and everything this service sends to the renderer or exports — inspector messages,
+ * log text, terminal output, check errors — passes through it first.
  */
-import { fail } from '../base/errors'
-import type { CallHandlers } from '../../preload/contract'
-import type { agentToolsCalls } from '../../preload/contract/agent-tools'
+import type { AcpClientConnection, AuthMethodSummary, ProtocolVersion } from '../acp/types'
+import type { AcpConnectionFactory, AgentHost } from '../agents/agent-host'
+import type { AgentProcessSpec } from '../agents/agent-process'
+import { realScheduler, type Scheduler } from '../agents/scheduler'
+import type { AgentSupervisor } from '../agents/supervisor'
+import { fail, ok, toFailure, type Result } from '../base/errors'
+import { DisposableStore, type IDisposable } from '../base/lifecycle'
+import { createLogger, type Logger } from '../base/log'
+import type { AgentConfigService } from '../config/agent-config-service'
+import { ENV_NAME_PATTERN } from '../config/agent-definitions'
+import type { CallHandlers, EventSink } from '../../preload/contract'
+import type { agentToolsCalls, AuthMethodView } from '../../preload/contract/agent-tools'
+import { LogStream, readLogTail } from './agent-log'
+import { AuthTerminals, terminalSpec } from './auth-terminal'
+import { checkConnection } from './check-connection'
+import { InspectorHub, type InspectorOptions } from './inspector'
+import { SecretSet } from './redaction'
 
 export type AgentToolsHandlers = Pick<CallHandlers, keyof typeof agentToolsCalls>
 
-const notYet = async () => fail({ kind: 'internal', message: 'Not implemented yet.' })
+export interface AgentToolsOptions {
+  events: EventSink
+  config: Pick<AgentConfigService, 'definitions' | 'secrets' | 'launchSpec'>
+  supervisor: AgentSupervisor
+  /** The running agent's connection, started if needed (the composition root's `AgentPort.connect`). */
+  connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
+  /** The same factory the supervisor uses (a check must connect exactly as a session would). */
+  createConnection: AcpConnectionFactory
+  /** Where the agent's stderr log file is (`<home>/logs/agents/<id>.log`). */
+  logFile(agentId: string): string
+  scheduler?: Scheduler
+  logger?: Logger
+  inspector?: InspectorOptions
+  checkInitializeTimeoutMs?: number
+  /** Graceful stop deadline when login restarts the agent. Default 3 s. */
+  stopDeadlineMs?: number
+}
 
-export function createAgentToolsService(): { handlers: AgentToolsHandlers; dispose(): void } {
+export interface AgentToolsService {
+  handlers: AgentToolsHandlers
+  /**
+   * Records `connection`'s messages in the agent's inspector until it closes. Call it where the
+   * connection is created (before `initialize`), so the inspector sees the handshake too.
+   */
+  attachConnection(agentId: string, connection: AcpClientConnection): IDisposable
+  /** The secret values everything here is redacted with (tests). */
+  readonly secrets: SecretSet
+  /** Emits pending inspector and log batches now (tests). */
+  flush(): void
+  dispose(): void
+}
+
+const DEFAULT_LOG_BYTES = 64 * 1024
+
+/** The variable an env-var auth method puts its value in (v1 legacy `varName` / `vars[]`), if it names one. */
+export function envVarOf(method: AuthMethodSummary): string | undefined {
+  const raw = method.raw as Record<string, unknown> | null
+  if (!raw || typeof raw !== 'object') return undefined
+  const candidates: unknown[] = [raw.varName]
+  if (Array.isArray(raw.vars)) for (const v of raw.vars) candidates.push((v as Record<string, unknown> | null)?.name)
+  return candidates.find((c): c is string => typeof c === 'string' && ENV_NAME_PATTERN.test(c))
+}
+
+/** How a method logs in: by the agent, through a terminal, with an env var, or not something Bosun invokes. */
+export function loginKind(method: AuthMethodSummary): 'agent' | 'terminal' | 'env_var' | 'other' {
+  if (method.type === 'terminal') return 'terminal'
+  if (method.type === 'agent') return 'agent'
+  if (method.type === 'env_var' || envVarOf(method) !== undefined) return 'env_var'
+  return 'other'
+}
+
+export function createAgentToolsService(options: AgentToolsOptions): AgentToolsService {
+  const { events, config, supervisor } = options
+  const log = options.logger ?? createLogger('agent-tools')
+  const scheduler = options.scheduler ?? realScheduler
+  const stopDeadlineMs = options.stopDeadlineMs ?? 3_000
+  const store = new DisposableStore()
+  const secrets = new SecretSet()
+  const inspectors = store.add(
+    new InspectorHub(secrets, (agentId, messages) => events.emit('inspectorMessages', { agentId, messages }), scheduler, options.inspector),
+  )
+  const logStreams = new Map<string, LogStream>()
+  const watchedHosts = new WeakSet<AgentHost>()
+  /** Throwaway hosts of checks in progress (killed if Bosun shuts down mid-check). */
+  const checkHosts = new Set<AgentHost>()
+  const terminals = store.add(
+    new AuthTerminals(
+      secrets,
+      scheduler,
+      {
+        output: (terminalId, data) => events.emit('authTerminalOutput', { terminalId, data }),
+        exit: (terminalId, exit) => events.emit('authTerminalOutput', { terminalId, data: '', exit }),
+      },
+      log.child('auth-terminal'),
+    ),
+  )
+
+  /** Learns the secret values of an agent from a launch environment (only names the definition marks secret). */
+  const learnSecrets = (agentId: string, env: Readonly<Record<string, string>>) => {
+    const names = config.definitions.get(agentId)?.secretEnv ?? []
+    secrets.set(agentId, names.map((n) => env[n]).filter((v): v is string => typeof v === 'string'))
+  }
+
+  const logStream = (agentId: string): LogStream => {
+    let stream = logStreams.get(agentId)
+    if (!stream) {
+      stream = new LogStream(secrets, scheduler, (text) => events.emit('agentLog', { agentId, text }))
+      logStreams.set(agentId, stream)
+    }
+    return stream
+  }
+
+  // A host appears (or starts again): learn its secrets before it writes anything, and stream its stderr.
+  store.add(
+    supervisor.onDidChangeStatus((view) => {
+      const host = supervisor.get(view.agentId)
+      if (!host) return
+      if (view.status === 'starting') learnSecrets(view.agentId, host.spec.env)
+      if (watchedHosts.has(host)) return
+      watchedHosts.add(host)
+      learnSecrets(view.agentId, host.spec.env)
+      // The host's emitter is disposed with the host, which ends this subscription too.
+      store.add(host.onDidWriteStderr((text) => logStream(view.agentId).append(text)))
+    }),
+  )
+
+  store.add(
+    config.definitions.onDidChange(() => {
+      const known = new Set(config.definitions.list().map((d) => d.id))
+      for (const [agentId, stream] of logStreams) {
+        if (known.has(agentId)) continue
+        stream.dispose()
+        logStreams.delete(agentId)
+        inspectors.forget(agentId)
+        secrets.set(agentId, [])
+        void terminals.closeAgent(agentId)
+      }
+    }),
+  )
+
+  const notFound = (agentId: string) => fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
+
+  /** The launch spec as a session would get it (and its secrets learned for redaction). */
+  async function processSpec(agentId: string): Promise<Result<AgentProcessSpec>> {
+    const def = config.definitions.get(agentId)
+    if (!def) return notFound(agentId)
+    const launch = await config.launchSpec(agentId)
+    if (!launch.ok) return launch
+    learnSecrets(agentId, launch.value.env)
+    return ok({ agentId, name: def.name, ...launch.value })
+  }
+
+  async function handshakeOf(agentId: string) {
+    if (!config.definitions.get(agentId)) return notFound(agentId)
+    const connected = await options.connect(agentId)
+    if (!connected.ok) return connected
+    const handshake = connected.value.connection.handshake
+    if (!handshake) return fail({ kind: 'agent-not-running', message: 'The agent is not connected.' })
+    return ok({ connection: connected.value.connection, handshake })
+  }
+
+  async function findMethod(agentId: string, methodId: string) {
+    const connected = await handshakeOf(agentId)
+    if (!connected.ok) return connected
+    const method = connected.value.handshake.authMethods.find((m) => m.id === methodId)
+    if (!method) return fail({ kind: 'not-found', message: `The agent does not offer the login method ${methodId}.` })
+    return ok({ ...connected.value, method })
+  }
+
+  /** Stop, then start with a fresh launch spec (new secrets, re-`initialize`). */
+  async function restartAgent(agentId: string): Promise<Result<undefined>> {
+    await supervisor.stop(agentId, { deadlineMs: stopDeadlineMs })
+    const connected = await options.connect(agentId)
+    return connected.ok ? ok(undefined) : connected
+  }
+
+  const guard = async <T>(fn: () => Promise<Result<T>> | Result<T>): Promise<Result<T>> => {
+    try {
+      return await fn()
+    } catch (error) {
+      log.error('call failed', error)
+      const failure = toFailure(error)
+      return fail({ ...failure, message: secrets.redactText(failure.message) })
+    }
+  }
+
+  async function loginWithEnvVar(agentId: string, method: AuthMethodSummary, value: string | undefined): Promise<Result<{ restarted: boolean }>> {
+    const name = envVarOf(method)
+    if (!name) return fail({ kind: 'invalid-argument', message: `${method.name} does not say which environment variable to set.` })
+    if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${name}.` })
+    const def = config.definitions.get(agentId)
+    if (!def) return notFound(agentId)
+    const status = await config.secrets.status()
+    if (!status.available) return fail({ kind: 'keychain-unavailable', message: status.message })
+    // Known before it is stored, so nothing that follows (restart, stderr, inspector) can show it.
+    secrets.add(agentId, value)
+    const stored = await config.secrets.set(agentId, name, value)
+    if (!stored.ok) return stored
+    if (!def.secretEnv.includes(name)) {
+      const saved = await config.definitions.save({ ...def, secretEnv: [...def.secretEnv, name] })
+      if (!saved.ok) return saved
+    }
+    const restarted = await restartAgent(agentId)
+    return restarted.ok ? ok({ restarted: true }) : restarted
+  }
+
+  const handlers: AgentToolsHandlers = {
+    checkAgentConnection: ({ agentId }) =>
+      guard(async () => {
+        const spec = await processSpec(agentId)
+        if (!spec.ok) {
+          if (spec.error.kind === 'not-found') return spec
+          // A launch that cannot even be built (no keychain for its secrets) is a failed check, shown like one.
+          return ok({
+            ok: false,
+            agentName: config.definitions.get(agentId)?.name ?? agentId,
+            agentInfo: null,
+            protocolVersion: null,
+            capabilities: [],
+            authMethods: [],
+            error: { kind: spec.error.kind, message: spec.error.message },
+            durationMs: 0,
+          })
+        }
+        const preferred = config.definitions.get(agentId)?.protocolVersion
+        let checkHost: AgentHost | undefined
+        const check = checkConnection({
+          onHost: (host) => {
+            checkHost = host
+            checkHosts.add(host)
+          },
+          spec: spec.value,
+          createConnection: (streams) => {
+            const connection = options.createConnection(streams)
+            inspectors.attach(agentId, connection, 'check')
+            return connection
+          },
+          secrets,
+          logger: log.child('check'),
+          ...(preferred ? { preferredProtocolVersion: preferred } : {}),
+          ...(options.checkInitializeTimeoutMs ? { initializeTimeoutMs: options.checkInitializeTimeoutMs } : {}),
+        })
+        try {
+          return ok(await check)
+        } finally {
+          if (checkHost) checkHosts.delete(checkHost)
+        }
+      }),
+
+    listAuthMethods: ({ agentId }) =>
+      guard(async () => {
+        const connected = await handshakeOf(agentId)
+        if (!connected.ok) return connected
+        const methods: AuthMethodView[] = connected.value.handshake.authMethods.map((m) => {
+          const envName = loginKind(m) === 'env_var' ? envVarOf(m) : undefined
+          return {
+            id: m.id,
+            name: m.name,
+            ...(m.description !== undefined ? { description: m.description } : {}),
+            type: m.type,
+            ...(envName ? { envName } : {}),
+          }
+        })
+        return ok({ methods })
+      }),
+
+    loginAgent: ({ agentId, methodId, value }) =>
+      guard(async () => {
+        const found = await findMethod(agentId, methodId)
+        if (!found.ok) return found
+        const { connection, method } = found.value
+        switch (loginKind(method)) {
+          case 'terminal':
+            // D2/D3: a terminal method is never sent to authenticate / auth/login.
+            return fail({ kind: 'invalid-argument', message: `${method.name} logs in through a terminal; start it with the terminal login.` })
+          case 'env_var':
+            return loginWithEnvVar(agentId, method, value)
+          case 'agent':
+            try {
+              await connection.authenticate(method.id)
+              return ok({ restarted: false })
+            } catch (error) {
+              const failure = toFailure(error)
+              return fail({ ...failure, message: secrets.redactText(failure.message) })
+            }
+          default:
+            return fail({ kind: 'invalid-argument', message: `Bosun does not know how to use the login method ${method.name} (type ${method.type}).` })
+        }
+      }),
+
+    startAuthTerminal: ({ agentId, methodId }) =>
+      guard(async () => {
+        const found = await findMethod(agentId, methodId)
+        if (!found.ok) return found
+        const { method } = found.value
+        if (method.type !== 'terminal') return fail({ kind: 'invalid-argument', message: `${method.name} is not a terminal login.` })
+        // J8: the program comes from our own configuration; the agent only adds args and env.
+        const spec = await processSpec(agentId)
+        if (!spec.ok) return spec
+        return terminals.start(agentId, terminalSpec(spec.value, method), (exit) => {
+          if (exit.code !== 0) return
+          void restartAgent(agentId).then((restarted) => {
+            if (!restarted.ok) log.warn(`restart after the terminal login failed: ${secrets.redactText(restarted.error.message)}`)
+          })
+        })
+      }),
+
+    authTerminalInput: ({ terminalId, data }) => guard(() => terminals.input(terminalId, data)),
+
+    closeAuthTerminal: ({ terminalId }) =>
+      guard(async () => {
+        await terminals.close(terminalId)
+        return ok(undefined)
+      }),
+
+    logoutAgent: ({ agentId }) =>
+      guard(async () => {
+        const connected = await handshakeOf(agentId)
+        if (!connected.ok) return connected
+        // D4/D5: only when the agent says it supports logout.
+        if (!connected.value.handshake.capabilities.logout) {
+          return fail({ kind: 'invalid-argument', message: 'This agent does not support logging out.' })
+        }
+        try {
+          await connected.value.connection.logout()
+          return ok(undefined)
+        } catch (error) {
+          return fail(toFailure(error))
+        }
+      }),
+
+    getAgentLog: ({ agentId, maxBytes }) =>
+      guard(async () => {
+        if (!config.definitions.get(agentId)) return notFound(agentId)
+        const host = supervisor.get(agentId)
+        if (host) {
+          learnSecrets(agentId, host.spec.env)
+          await host.flushLog()
+        } else {
+          // Not started in this run: its secrets (for redaction) come from the keychain.
+          const launch = await config.launchSpec(agentId)
+          if (launch.ok) learnSecrets(agentId, launch.value.env)
+        }
+        return ok(await readLogTail(options.logFile(agentId), maxBytes ?? DEFAULT_LOG_BYTES, secrets))
+      }),
+
+    listInspectorMessages: ({ agentId, method, sessionId, limit }) =>
+      guard(() => {
+        if (!config.definitions.get(agentId)) return notFound(agentId)
+        const inspector = inspectors.inspector(agentId)
+        const filter = {
+          ...(method !== undefined ? { method } : {}),
+          ...(sessionId !== undefined ? { sessionId } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+        }
+        return ok({ messages: inspector.list(filter), dropped: inspector.dropped })
+      }),
+
+    exportInspector: ({ agentId }) =>
+      guard(() => {
+        if (!config.definitions.get(agentId)) return notFound(agentId)
+        const messages = inspectors.inspector(agentId).list()
+        const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+        const safeId = agentId.replace(/[^A-Za-z0-9._-]/g, '_')
+        return ok({
+          fileName: `bosun-inspector-${safeId}-${stamp}.jsonl`,
+          content: messages.map((m) => JSON.stringify(m)).join('\n') + (messages.length > 0 ? '\n' : ''),
+        })
+      }),
+
+    clearInspector: ({ agentId }) =>
+      guard(() => {
+        if (!config.definitions.get(agentId)) return notFound(agentId)
+        inspectors.inspector(agentId).clear()
+        return ok(undefined)
+      }),
+  }
+
   return {
-    handlers: {
-      checkAgentConnection: notYet,
-      listAuthMethods: notYet,
-      loginAgent: notYet,
-      startAuthTerminal: notYet,
-      authTerminalInput: notYet,
-      closeAuthTerminal: notYet,
-      logoutAgent: notYet,
-      getAgentLog: notYet,
-      listInspectorMessages: notYet,
-      exportInspector: notYet,
-      clearInspector: notYet,
+    handlers,
+    secrets,
+    attachConnection: (agentId, connection) => {
+      const host = supervisor.get(agentId)
+      if (host) learnSecrets(agentId, host.spec.env)
+      return inspectors.attach(agentId, connection)
     },
-    dispose() {},
+    flush() {
+      inspectors.flush()
+      for (const stream of logStreams.values()) stream.flush(true)
+    },
+    dispose() {
+      for (const stream of logStreams.values()) stream.dispose()
+      logStreams.clear()
+      for (const host of checkHosts) host.dispose()
+      checkHosts.clear()
+      store.dispose()
+    },
   }
 }

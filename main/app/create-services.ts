@@ -5,7 +5,8 @@
  */
 import { join } from 'node:path'
 import { createAcpConnection } from '../acp/connection'
-import { createAgentToolsService } from '../agents-tools/service'
+import { createAgentToolsService, type AgentToolsService } from '../agents-tools/service'
+import type { AcpConnectionFactory } from '../agents/agent-host'
 import { AgentSupervisor } from '../agents/supervisor'
 import { fail, ok, toFailure, type Result } from '../base/errors'
 import { DisposableStore } from '../base/lifecycle'
@@ -29,19 +30,27 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const config = await createAgentConfigService({ home, events, logger: log.child('config') })
   store.add({ dispose: () => config.dispose() })
 
+  const createConnection: AcpConnectionFactory = ({ input, output, logger }) =>
+    createAcpConnection({
+      input,
+      output,
+      logger,
+      clientInfo: { name: 'Bosun', version: integration.appVersion },
+      elicitation: { form: true, url: true },
+    })
+  // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
+  const agentTools: { current?: AgentToolsService } = {}
   const supervisor = new AgentSupervisor({
-    createConnection: ({ input, output, logger }) =>
-      createAcpConnection({
-        input,
-        output,
-        logger,
-        clientInfo: { name: 'Bosun', version: integration.appVersion },
-        elicitation: { form: true, url: true },
-      }),
+    createConnection: (streams) => {
+      const connection = createConnection(streams)
+      agentTools.current?.attachConnection(streams.agentId, connection)
+      return connection
+    },
     logger: createLogger('agent'),
     preferredProtocolVersion: (agentId) => config.definitions.get(agentId)?.protocolVersion,
   })
 
+  const agentLogFile = (agentId: string) => join(home, 'logs', 'agents', `${agentId}.log`)
   const agentName = (agentId: string) => config.definitions.get(agentId)?.name ?? agentId
 
   const agents: AgentPort = {
@@ -56,7 +65,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
         agentId,
         name: agentName(agentId),
         ...launch.value,
-        logFile: join(home, 'logs', 'agents', `${agentId}.log`),
+        logFile: agentLogFile(agentId),
       })
     },
   }
@@ -106,8 +115,17 @@ export async function createBosunServices(integration: HostIntegration): Promise
   })
   store.add({ dispose: () => elicitation.dispose() })
 
-  const agentTools = createAgentToolsService()
-  store.add({ dispose: () => agentTools.dispose() })
+  const tools = createAgentToolsService({
+    events,
+    config,
+    supervisor,
+    connect: (agentId) => agents.connect(agentId),
+    createConnection,
+    logFile: (agentId) => agentLogFile(agentId),
+    logger: log.child('agent-tools'),
+  })
+  agentTools.current = tools
+  store.add(tools)
 
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(elicitation.broker)
@@ -205,7 +223,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...permissions.handlers,
     ...elicitation.handlers,
     ...config.handlers,
-    ...agentTools.handlers,
+    ...tools.handlers,
   }
 
   let disposing: Promise<void> | undefined

@@ -1,0 +1,119 @@
+/**
+ * The agent's stderr for the log view: the tail of its log file (on request) and the live appends
+ * (coalesced into at most one `agentLog` event per agent per batch interval, bounded in size). Both are
+ * redacted with every known secret value; a secret split across two chunks is held back until the
+ * rest arrives, so it is still replaced whole.
+ */
+import { promises as fs } from 'node:fs'
+import type { Scheduler } from '../agents/scheduler'
+import type { IDisposable } from '../base/lifecycle'
+import type { SecretSet } from './redaction'
+
+export interface LogStreamOptions {
+  /** Default 100 ms (≤ 10 events/s). */
+  batchMs?: number
+  /** Characters per event at most; older text beyond it is skipped with a marker. Default 16 Ki. */
+  maxEventChars?: number
+}
+
+/** Coalesces one agent's stderr into `emit(text)` calls. */
+export class LogStream implements IDisposable {
+  private buffer = ''
+  private skipped = 0
+  private timer: IDisposable | undefined
+  private readonly batchMs: number
+  private readonly maxEventChars: number
+  private disposed = false
+
+  constructor(
+    private readonly secrets: SecretSet,
+    private readonly scheduler: Scheduler,
+    private readonly emit: (text: string) => void,
+    options: LogStreamOptions = {},
+  ) {
+    this.batchMs = options.batchMs ?? 100
+    this.maxEventChars = options.maxEventChars ?? 16 * 1024
+  }
+
+  append(text: string): void {
+    if (this.disposed || !text) return
+    this.buffer += text
+    // Bound memory between two events: keep only what one event can carry (plus room for a held-back secret prefix).
+    const cap = this.maxEventChars * 2
+    if (this.buffer.length > cap) {
+      this.skipped += this.buffer.length - cap
+      this.buffer = this.buffer.slice(-cap)
+    }
+    this.timer ??= this.scheduler.setTimeout(() => this.flush(false), this.batchMs)
+  }
+
+  /** Emits what is buffered; with `final`, also the held-back end (the stream ended). */
+  flush(final = true): void {
+    this.timer?.dispose()
+    this.timer = undefined
+    if (!this.buffer) return
+    const hold = final ? 0 : this.secrets.pendingPrefixLength(this.buffer)
+    let text = this.buffer.slice(0, this.buffer.length - hold)
+    this.buffer = this.buffer.slice(this.buffer.length - hold)
+    if (this.buffer) this.timer = this.scheduler.setTimeout(() => this.flush(true), this.batchMs)
+    text = this.secrets.redactText(text)
+    if (text.length > this.maxEventChars) {
+      this.skipped += text.length - this.maxEventChars
+      text = text.slice(-this.maxEventChars)
+    }
+    if (this.skipped > 0) {
+      text = `[bosun] ${this.skipped} characters of output skipped\n${text}`
+      this.skipped = 0
+    }
+    if (text) this.emit(text)
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.timer?.dispose()
+    this.timer = undefined
+    this.buffer = ''
+  }
+}
+
+/**
+ * The last `maxBytes` of the log file (and of its rotated `.1` predecessor when the current file is
+ * shorter), cut at a line start, redacted. A missing file is an empty log.
+ */
+export async function readLogTail(path: string, maxBytes: number, secrets: SecretSet): Promise<{ text: string; truncated: boolean }> {
+  const current = await readTail(path, maxBytes)
+  let text = current.text
+  let truncated = current.truncated
+  if (!truncated && current.bytes < maxBytes) {
+    const older = await readTail(`${path}.1`, maxBytes - current.bytes)
+    if (older.bytes > 0) {
+      text = older.text + text
+      truncated = older.truncated
+    }
+  }
+  return { text: secrets.redactText(text), truncated }
+}
+
+async function readTail(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; bytes: number }> {
+  let handle: fs.FileHandle | undefined
+  try {
+    handle = await fs.open(path, 'r')
+    const { size } = await handle.stat()
+    const length = Math.min(size, maxBytes)
+    const buffer = Buffer.alloc(length)
+    if (length > 0) await handle.read(buffer, 0, length, size - length)
+    let text = buffer.toString('utf8')
+    const truncated = size > length
+    if (truncated) {
+      // Drop the partial first line (and any split UTF-8 sequence with it).
+      const nl = text.indexOf('\n')
+      text = nl >= 0 ? text.slice(nl + 1) : text
+    }
+    return { text, truncated, bytes: length }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', truncated: false, bytes: 0 }
+    throw error
+  } finally {
+    await handle?.close()
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Terminal login (checklist D3, J8): the agent's *own* configured command and launch environment, plus
+ * the auth method's `args` (appended) and `env` (overriding), run as a separate process the person can
+ * type into. There is no PTY: stdin/stdout/stderr are pipes and stdout+stderr are merged into one
+ * output stream. The process runs in its own group (via {@link AgentProcess}), so closing it stops
+ * everything it started.
+ */
+import { randomUUID } from 'node:crypto'
+import { AgentProcess, type AgentExit, type AgentProcessSpec } from '../agents/agent-process'
+import type { Scheduler } from '../agents/scheduler'
+import { fail, ok, type Result } from '../base/errors'
+import type { IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import type { AuthMethodSummary } from '../acp/types'
+import { LogStream } from './agent-log'
+import type { SecretSet } from './redaction'
+
+export interface AuthTerminalEvents {
+  output(terminalId: string, data: string): void
+  exit(terminalId: string, exit: { code: number | null; signal: string | null }): void
+}
+
+interface Terminal {
+  agentId: string
+  process: AgentProcess
+  output: LogStream
+}
+
+/** The spawn spec of a terminal login: launch spec + method args/env. Exported for tests (D3's argv/env rule). */
+export function terminalSpec(launch: AgentProcessSpec, method: Pick<AuthMethodSummary, 'args' | 'env'>): AgentProcessSpec {
+  const { logFile: _logFile, ...rest } = launch
+  return {
+    ...rest,
+    name: `${launch.name} (login)`,
+    args: [...launch.args, ...(method.args ?? [])],
+    env: { ...launch.env, ...(method.env ?? {}) },
+  }
+}
+
+export class AuthTerminals implements IDisposable {
+  private readonly terminals = new Map<string, Terminal>()
+  private disposed = false
+
+  constructor(
+    private readonly secrets: SecretSet,
+    private readonly scheduler: Scheduler,
+    private readonly events: AuthTerminalEvents,
+    private readonly logger?: Logger,
+  ) {}
+
+  /** Starts it; `onExit` runs after the exit was reported (the service restarts the agent on code 0). */
+  async start(agentId: string, spec: AgentProcessSpec, onExit: (exit: AgentExit) => void): Promise<Result<{ terminalId: string }>> {
+    if (this.disposed) return fail({ kind: 'agent-not-running', message: 'Bosun is shutting down.' })
+    const started = await AgentProcess.start(spec, this.logger ? { logger: this.logger } : {})
+    if (!started.ok) return started
+    const process = started.value
+    const terminalId = `auth-${randomUUID()}`
+    // Output is coalesced like the log (≤ 10 events/s) and redacted: the process has the agent's secrets in its env.
+    const output = new LogStream(this.secrets, this.scheduler, (text) => this.events.output(terminalId, text), { maxEventChars: 64 * 1024 })
+    this.terminals.set(terminalId, { agentId, process, output })
+    process.stdout.setEncoding('utf8')
+    process.stdout.on('data', (text: string) => output.append(text))
+    process.onDidWriteStderr((text) => output.append(text))
+    void process.exited.then((exit) => {
+      output.flush(true)
+      output.dispose()
+      this.terminals.delete(terminalId)
+      if (this.disposed) return
+      this.events.exit(terminalId, { code: exit.code, signal: exit.signal })
+      onExit(exit)
+    })
+    return ok({ terminalId })
+  }
+
+  input(terminalId: string, data: string): Result<undefined> {
+    const terminal = this.terminals.get(terminalId)
+    if (!terminal) return fail({ kind: 'not-found', message: 'That login terminal has already ended.' })
+    if (!terminal.process.stdin.writable) return fail({ kind: 'agent-not-running', message: 'The login process no longer reads input.' })
+    terminal.process.stdin.write(data)
+    return ok(undefined)
+  }
+
+  /** Stops it (stdin closed, then SIGTERM, then SIGKILL); a no-op when it already ended. */
+  async close(terminalId: string): Promise<void> {
+    await this.terminals.get(terminalId)?.process.stop({ deadlineMs: 1_000 })
+  }
+
+  /** Every terminal of an agent (the agent was removed). */
+  async closeAgent(agentId: string): Promise<void> {
+    await Promise.all([...this.terminals.values()].filter((t) => t.agentId === agentId).map((t) => t.process.stop({ deadlineMs: 1_000 })))
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.terminals.values()].map((t) => t.process.stop({ deadlineMs: 1_000 })))
+  }
+
+  dispose(): void {
+    this.disposed = true
+    for (const terminal of this.terminals.values()) {
+      terminal.output.dispose()
+      terminal.process.dispose()
+    }
+    this.terminals.clear()
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Redaction for everything the agent tools show or export (inspector, stderr log, auth terminal,
+ * check results). Two layers:
+ * - structural: values that are secret by their place in the protocol — MCP server `env`/`headers`
+ *   (checklist E3), auth request params and results (J6), elicitation answers' `content` (G21);
+ * - textual: every known secret value of every agent, replaced wherever it appears (exact match), so a
+ *   key the agent echoes into a message or stderr is caught too.
+ */
+
+export const REDACTED = '«redacted»'
+
+/** Methods whose params (other than `methodId`) and results are auth data (J6). */
+const AUTH_METHODS = new Set(['authenticate', 'auth/login', 'auth/logout', 'logout', 'auth/status'])
+/** Agent→client requests whose answer carries what the person typed (G21). */
+const ELICITATION_METHODS = new Set(['elicitation/create', 'session/elicitation'])
+
+/**
+ * The secret values to hide. Values shorter than {@link MIN_SECRET_CHARS} are ignored: replacing a
+ * 1–3 character string everywhere would shred every message without protecting anything real.
+ */
+export const MIN_SECRET_CHARS = 4
+
+export class SecretSet {
+  private values: string[] = []
+  /** The JSON-escaped forms (how a value appears inside a serialized message). */
+  private escaped: string[] = []
+  private bySource = new Map<string, readonly string[]>()
+
+  /** Sets the secret values known for `source` (an agent id), replacing what it had. */
+  set(source: string, values: Iterable<string>): void {
+    const list = [...new Set([...values].filter((v) => typeof v === 'string' && v.length >= MIN_SECRET_CHARS))]
+    if (list.length === 0) this.bySource.delete(source)
+    else this.bySource.set(source, list)
+    this.rebuild()
+  }
+
+  add(source: string, value: string): void {
+    this.set(source, [...(this.bySource.get(source) ?? []), value])
+  }
+
+  get size(): number {
+    return this.values.length
+  }
+
+  /** Longest secret first, so a secret containing another is replaced whole. */
+  private rebuild(): void {
+    const all = new Set<string>()
+    for (const list of this.bySource.values()) for (const v of list) all.add(v)
+    this.values = [...all].sort((a, b) => b.length - a.length)
+    this.escaped = this.values.map((v) => JSON.stringify(v).slice(1, -1))
+  }
+
+  /** `text` with every secret value replaced by {@link REDACTED}. */
+  redactText(text: string): string {
+    if (this.values.length === 0 || !text) return text
+    let out = text
+    for (const value of this.values) if (out.includes(value)) out = out.split(value).join(REDACTED)
+    return out
+  }
+
+  /** Like {@link redactText} for serialized JSON: also matches the escaped form of each value. */
+  redactJson(json: string): string {
+    if (this.values.length === 0) return json
+    let out = json
+    for (let i = 0; i < this.values.length; i++) {
+      for (const form of [this.escaped[i]!, this.values[i]!]) if (out.includes(form)) out = out.split(form).join(REDACTED)
+    }
+    return out
+  }
+
+  /**
+   * For streamed text: how many trailing characters of `text` could be the start of a secret that
+   * continues in the next chunk (hold them back until more text arrives).
+   */
+  pendingPrefixLength(text: string): number {
+    let longest = 0
+    for (const value of this.values) {
+      const max = Math.min(value.length - 1, text.length)
+      for (let n = max; n > longest; n--) {
+        if (text.endsWith(value.slice(0, n))) {
+          longest = n
+          break
+        }
+      }
+    }
+    return longest
+  }
+}
+
+/** What the redactor knows about a message's exchange (from the inspector's request/response matching). */
+export interface MessageContext {
+  /** The method of the request (for responses: the matched request's method). */
+  method?: string
+  kind: 'request' | 'response' | 'notification' | 'error' | 'invalid'
+}
+
+type Json = Record<string, unknown>
+
+/**
+ * The message with structurally secret values replaced. Copy-on-write: only the objects on the path
+ * to a redacted value are copied; the rest is shared with the input (never mutated).
+ */
+export function redactStructure(message: unknown, context: MessageContext): unknown {
+  if (!isRecord(message)) return message
+  let out = message
+  const method = context.method
+  if (method && AUTH_METHODS.has(method)) {
+    if (context.kind === 'request' && isRecord(message.params)) {
+      out = { ...out, params: redactValues(message.params, new Set(['methodId'])) }
+    } else if (context.kind === 'response' && message.result !== undefined && message.result !== null) {
+      out = { ...out, result: isRecord(message.result) ? redactValues(message.result, new Set()) : REDACTED }
+    }
+  }
+  if (method && ELICITATION_METHODS.has(method) && context.kind === 'response' && isRecord(message.result) && message.result.content !== undefined) {
+    out = { ...out, result: { ...message.result, content: redactValues(message.result.content, new Set()) } }
+  }
+  return redactMcpServers(out)
+}
+
+/** Finds `mcpServers` arrays at any depth (params of session/new, load, resume, fork …) and hides env/header values. */
+function redactMcpServers(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    value.forEach((item, i) => {
+      const next = redactMcpServers(item, depth + 1)
+      if (next !== item) (copy ??= [...value])[i] = next
+    })
+    return copy ?? value
+  }
+  const record = value as Json
+  let copy: Json | undefined
+  for (const [key, item] of Object.entries(record)) {
+    let next: unknown
+    if (key === 'mcpServers' && Array.isArray(item)) next = item.map(redactServer)
+    else if (item !== null && typeof item === 'object') next = redactMcpServers(item, depth + 1)
+    else continue
+    if (next !== item) (copy ??= { ...record })[key] = next
+  }
+  return copy ?? record
+}
+
+function redactServer(server: unknown): unknown {
+  if (!isRecord(server)) return server
+  const out: Json = { ...server }
+  for (const key of ['env', 'headers']) if (out[key] !== undefined) out[key] = redactNameValues(out[key])
+  return out
+}
+
+/** `[{name, value}]` (the protocol's shape) or a `{name: value}` map: names stay, values go. */
+function redactNameValues(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map((entry) => (isRecord(entry) && 'value' in entry ? { ...entry, value: REDACTED } : REDACTED))
+  }
+  if (isRecord(value)) return Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED]))
+  return REDACTED
+}
+
+/** Every value replaced (keys kept, so the shape stays readable), except the `keep` keys at the top. */
+function redactValues(value: unknown, keep: ReadonlySet<string>): unknown {
+  if (!isRecord(value)) return REDACTED
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keep.has(k) ? v : REDACTED]))
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
