@@ -30,6 +30,8 @@ export interface AgentEditorProps {
   presets: readonly AgentPresetView[]
   /** The agent being edited; absent to add one. */
   agent?: AgentDefinitionView
+  /** When adding: the preset picked before the form opened (fills the form once). */
+  initialPresetId?: string
   keychain: KeychainStatus
   /** As-you-type checks (`validateAgentDefinition`). */
   validate: (draft: AgentDraft) => Promise<AgentValidation>
@@ -54,14 +56,17 @@ const valueOf = (e: { target: unknown }): string => (e.target as { value: string
  * here go out once through `onSave` and are never shown back; a stored secret only shows as "set".
  */
 export function AgentEditor(props: AgentEditorProps) {
-  const { presets, agent, keychain, validate, onSave, onCancel, onRemove, onDeleteSecret, validateDelayMs = 250 } = props
-  const [form, setForm] = useState<AgentFormState>(() => formFromAgent(agent))
+  const { presets, agent, initialPresetId, keychain, validate, onSave, onCancel, onRemove, onDeleteSecret, validateDelayMs = 250 } = props
+  const [form, setForm] = useState<AgentFormState>(() => {
+    const preset = agent ? undefined : presets.find((p) => p.id === initialPresetId)
+    return preset ? applyPreset(formFromAgent(), preset, presets) : formFromAgent(agent)
+  })
   const [validation, setValidation] = useState<AgentValidation>({ errors: {}, argv: null })
   const [serverErrors, setServerErrors] = useState<AgentFieldErrors>({})
   const [formError, setFormError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const [confirmRemove, setConfirmRemove] = useState(false)
-  const [touched, setTouched] = useState(Boolean(agent))
+  const [touched, setTouched] = useState(Boolean(agent) || (Boolean(initialPresetId) && initialPresetId !== 'custom'))
   const ids = useId()
 
   // Follow "set" changes from main (e.g. after onDeleteSecret) without losing what is being typed.
@@ -150,7 +155,11 @@ export function AgentEditor(props: AgentEditorProps) {
         void submit()
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') onCancel()
+        // Handled here: a screen around the form must not also close on this Escape.
+        if (e.key === 'Escape' && !e.defaultPrevented) {
+          e.preventDefault()
+          onCancel()
+        }
       }}
     >
       <h2 className="agent-editor-title">{title}</h2>

@@ -1,0 +1,54 @@
+import type { AgentDefinitionView } from '../../../preload/contract/agents'
+import type { AgentRuntimeView } from '../../state/types'
+import { STATUS_LABEL } from './agent-status'
+
+export interface AgentListProps {
+  agents: readonly AgentDefinitionView[]
+  runtime: Readonly<Record<string, AgentRuntimeView | undefined>>
+  selectedId: string | null
+  onSelect: (agentId: string) => void
+  onAdd: () => void
+  /** The add flow is open (the "Add agent" button shows as current). */
+  adding: boolean
+}
+
+/** The left column: every defined agent with its status dot and command, and "Add agent". */
+export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding }: AgentListProps) {
+  return (
+    <nav className="agents-list" aria-label="Agents">
+      <button type="button" className={`button agents-add${adding ? ' is-current' : ''}`} aria-current={adding ? 'page' : undefined} onClick={onAdd}>
+        <span aria-hidden="true" className="agents-add-plus">
+          +
+        </span>
+        Add agent
+      </button>
+      {agents.length === 0 ? (
+        <p className="agents-list-empty muted small">No agents yet. Add one from a preset or from scratch.</p>
+      ) : (
+        <ul className="agents-list-items">
+          {agents.map((agent) => {
+            const status = runtime[agent.id]?.status ?? 'stopped'
+            const current = agent.id === selectedId
+            return (
+              <li key={agent.id}>
+                <button
+                  type="button"
+                  className="agents-list-item"
+                  aria-current={current ? 'page' : undefined}
+                  aria-label={`${agent.name}, ${STATUS_LABEL[status]}`}
+                  onClick={() => onSelect(agent.id)}
+                >
+                  <span className={`status-dot status-${status}`} aria-hidden="true" />
+                  <span className="agents-list-text">
+                    <span className="agents-list-name">{agent.name}</span>
+                    <span className="agents-list-command mono">{[agent.command, ...agent.args].join(' ')}</span>
+                  </span>
+                </button>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </nav>
+  )
+}

@@ -1,0 +1,75 @@
+import { useId, useRef, type ReactNode } from 'react'
+
+export const AGENT_TABS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'check', label: 'Check connection' },
+  { id: 'login', label: 'Login' },
+  { id: 'logs', label: 'Logs' },
+  { id: 'inspector', label: 'Inspector' },
+] as const
+export type AgentTabId = (typeof AGENT_TABS)[number]['id']
+
+export interface AgentTabsProps {
+  agentName: string
+  selected: AgentTabId
+  onSelect: (tab: AgentTabId) => void
+  /** The selected tab's panel (only that one is mounted, so hidden tabs hold no subscriptions). */
+  children: ReactNode
+}
+
+/** WAI-ARIA tabs with automatic activation: arrows, Home and End move between tabs. */
+export function AgentTabs({ agentName, selected, onSelect, children }: AgentTabsProps) {
+  const ids = useId()
+  const buttons = useRef(new Map<AgentTabId, { focus(): void }>())
+  const go = (tab: AgentTabId) => {
+    onSelect(tab)
+    buttons.current.get(tab)?.focus()
+  }
+  const index = AGENT_TABS.findIndex((t) => t.id === selected)
+  return (
+    <div className="agent-tabs">
+      <div
+        className="agent-tablist"
+        role="tablist"
+        aria-label={`${agentName} details`}
+        onKeyDown={(e) => {
+          const last = AGENT_TABS.length - 1
+          const to =
+            e.key === 'ArrowRight' ? (index + 1) % AGENT_TABS.length : e.key === 'ArrowLeft' ? (index + last) % AGENT_TABS.length : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1
+          if (to < 0) return
+          e.preventDefault()
+          go(AGENT_TABS[to]!.id)
+        }}
+      >
+        {AGENT_TABS.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            id={`${ids}-tab-${tab.id}`}
+            aria-selected={tab.id === selected}
+            aria-controls={`${ids}-panel-${tab.id}`}
+            tabIndex={tab.id === selected ? 0 : -1}
+            className="agent-tab"
+            ref={(el) => {
+              if (el) buttons.current.set(tab.id, el as unknown as { focus(): void })
+              else buttons.current.delete(tab.id)
+            }}
+            onClick={() => onSelect(tab.id)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <div
+        className={`agent-tabpanel agent-tabpanel-${selected}`}
+        role="tabpanel"
+        id={`${ids}-panel-${selected}`}
+        aria-labelledby={`${ids}-tab-${selected}`}
+        tabIndex={selected === 'inspector' || selected === 'logs' ? -1 : 0}
+      >
+        {children}
+      </div>
+    </div>
+  )
+}

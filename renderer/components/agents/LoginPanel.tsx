@@ -1,0 +1,245 @@
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { BosunApi } from '../../../preload/contract'
+import { agentTools, failureText, type AuthMethodView } from '../../screens/agents/agent-tools-api'
+import { AuthTerminal, exitText } from './AuthTerminal'
+import { authTypeLabel } from './CheckConnection'
+
+/** What happened to the last action on a method (or on logout), shown under it. */
+export interface LoginOutcome {
+  tone: 'ok' | 'error'
+  text: string
+}
+
+export interface LoginViewProps {
+  agentName: string
+  methods: readonly AuthMethodView[] | null
+  keychainAvailable: boolean
+  /** The method whose action is running, or 'logout'. */
+  busy: string | null
+  outcomes: Readonly<Record<string, LoginOutcome | undefined>>
+  problem?: string | null
+  onLogin: (methodId: string, value?: string) => void
+  onOpenTerminal: (methodId: string) => void
+  onLogout: () => void
+  /** The open terminal (rendered under its method). */
+  terminal?: { methodId: string; node: ReactNode } | null
+}
+
+/**
+ * The Login tab: each of the agent's auth methods with the one action that fits its type. An env-var
+ * value is read from an uncontrolled password field at submit and the field is emptied: it never sits in
+ * React state or a DOM attribute.
+ */
+export function LoginView(props: LoginViewProps) {
+  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal } = props
+  const ids = useId()
+  const fields = useRef(new Map<string, { value: string }>())
+  if (methods === null) {
+    return (
+      <p className="muted" role="status">
+        <span className="spinner small" aria-hidden="true" /> Asking {agentName} how it signs in…
+      </p>
+    )
+  }
+  return (
+    <div className="login">
+      {problem && (
+        <p className="field-error agents-problem" role="alert">
+          {problem}
+        </p>
+      )}
+      {methods.length === 0 ? (
+        <p className="muted">{agentName} lists no sign-in methods: it either needs none or reads its credentials itself.</p>
+      ) : (
+        <ul className="login-methods" aria-label="Sign-in methods">
+          {methods.map((m) => {
+            const outcome = outcomes[m.id]
+            const fieldId = `${ids}-${m.id}`
+            return (
+              <li key={m.id} className="agents-card login-method">
+                <div className="login-method-head">
+                  <h3 className="agents-card-title">{m.name}</h3>
+                  <span className="muted small">{authTypeLabel(m.type)}</span>
+                </div>
+                {m.description && <p className="login-method-desc">{m.description}</p>}
+
+                {m.type === 'env_var' ? (
+                  <form
+                    className="login-env"
+                    onSubmit={(e) => {
+                      e.preventDefault()
+                      const field = fields.current.get(m.id)
+                      const value = field?.value ?? ''
+                      if (!value) return
+                      if (field) field.value = ''
+                      onLogin(m.id, value)
+                    }}
+                  >
+                    <label className="field-label" htmlFor={fieldId}>
+                      {m.envName ?? 'Value'}
+                    </label>
+                    <div className="login-env-row">
+                      <input
+                        id={fieldId}
+                        className="input mono"
+                        type="password"
+                        autoComplete="new-password"
+                        placeholder={keychainAvailable ? 'Paste the key' : 'Keychain unavailable'}
+                        disabled={!keychainAvailable || busy !== null}
+                        defaultValue=""
+                        ref={(el) => {
+                          if (el) fields.current.set(m.id, el as unknown as { value: string })
+                          else fields.current.delete(m.id)
+                        }}
+                      />
+                      <button type="submit" className="button button-primary" disabled={!keychainAvailable || busy !== null}>
+                        {busy === m.id ? 'Saving…' : 'Save and restart'}
+                      </button>
+                    </div>
+                    <p className="muted small">
+                      {keychainAvailable
+                        ? 'Stored in the system keychain and given only to this agent. The agent restarts to pick it up.'
+                        : 'The system keychain is not available, and Bosun will not store the key in plain text.'}
+                    </p>
+                  </form>
+                ) : m.type === 'terminal' ? (
+                  terminal && terminal.methodId === m.id ? (
+                    terminal.node
+                  ) : (
+                    <div className="button-row">
+                      <button type="button" className="button button-primary" onClick={() => onOpenTerminal(m.id)} disabled={busy !== null || Boolean(terminal)}>
+                        {busy === m.id ? 'Opening…' : 'Open terminal'}
+                      </button>
+                    </div>
+                  )
+                ) : (
+                  <div className="button-row">
+                    <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={busy !== null} aria-label={`Log in with ${m.name}`}>
+                      {busy === m.id ? 'Logging in…' : 'Log in'}
+                    </button>
+                  </div>
+                )}
+
+                {outcome && (
+                  <p className={outcome.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcome.tone === 'ok' ? 'status' : 'alert'}>
+                    {outcome.text}
+                  </p>
+                )}
+              </li>
+            )
+          })}
+        </ul>
+      )}
+
+      <section className="login-logout" aria-label="Log out">
+        <div>
+          <strong>Log out</strong>
+          <p className="muted small">Asks {agentName} to forget its credentials, where the agent supports it.</p>
+        </div>
+        <button type="button" className="button button-secondary" onClick={onLogout} disabled={busy !== null}>
+          {busy === 'logout' ? 'Logging out…' : 'Log out'}
+        </button>
+        {outcomes.logout && (
+          <p className={outcomes.logout.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcomes.logout.tone === 'ok' ? 'status' : 'alert'}>
+            {outcomes.logout.text}
+          </p>
+        )}
+      </section>
+    </div>
+  )
+}
+
+export interface LoginPanelProps {
+  api: BosunApi
+  agentId: string
+  agentName: string
+  keychainAvailable: boolean
+  /** Methods already known (from a connection check) to show while listing. */
+  knownMethods?: readonly AuthMethodView[]
+}
+
+/** The Login tab wired to main. */
+export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMethods }: LoginPanelProps) {
+  const tools = useMemo(() => agentTools(api), [api])
+  const [methods, setMethods] = useState<readonly AuthMethodView[] | null>(knownMethods ?? null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [busy, setBusy] = useState<string | null>(null)
+  const [outcomes, setOutcomes] = useState<Record<string, LoginOutcome | undefined>>({})
+  const [terminal, setTerminal] = useState<{ methodId: string; terminalId: string; title: string } | null>(null)
+
+  useEffect(() => {
+    let live = true
+    void tools.listAuthMethods({ agentId }).then((r) => {
+      if (!live) return
+      if (r.ok) setMethods(r.value.methods)
+      else {
+        setProblem(`Could not list the sign-in methods: ${failureText(r.error)}`)
+        setMethods((m) => m ?? [])
+      }
+    })
+    return () => {
+      live = false
+    }
+  }, [tools, agentId])
+
+  const record = (key: string, outcome: LoginOutcome) => setOutcomes((o) => ({ ...o, [key]: outcome }))
+
+  return (
+    <LoginView
+      agentName={agentName}
+      methods={methods}
+      keychainAvailable={keychainAvailable}
+      busy={busy}
+      outcomes={outcomes}
+      problem={problem}
+      onLogin={(methodId, value) => {
+        setBusy(methodId)
+        void tools.loginAgent(value === undefined ? { agentId, methodId } : { agentId, methodId, value }).then((r) => {
+          setBusy(null)
+          record(
+            methodId,
+            r.ok
+              ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it.` : 'Logged in.' }
+              : { tone: 'error', text: failureText(r.error) },
+          )
+        })
+      }}
+      onOpenTerminal={(methodId) => {
+        setBusy(methodId)
+        void tools.startAuthTerminal({ agentId, methodId }).then((r) => {
+          setBusy(null)
+          const method = methods?.find((m) => m.id === methodId)
+          if (r.ok) setTerminal({ methodId, terminalId: r.value.terminalId, title: method?.name ?? methodId })
+          else record(methodId, { tone: 'error', text: failureText(r.error) })
+        })
+      }}
+      onLogout={() => {
+        setBusy('logout')
+        void tools.logoutAgent({ agentId }).then((r) => {
+          setBusy(null)
+          record('logout', r.ok ? { tone: 'ok', text: 'Logged out.' } : { tone: 'error', text: failureText(r.error) })
+        })
+      }}
+      terminal={
+        terminal
+          ? {
+              methodId: terminal.methodId,
+              node: (
+                <AuthTerminal
+                  key={terminal.terminalId}
+                  tools={tools}
+                  terminalId={terminal.terminalId}
+                  title={terminal.title}
+                  onClosed={(exit) => {
+                    const methodId = terminal.methodId
+                    setTerminal(null)
+                    if (exit) record(methodId, { tone: exit.code === 0 ? 'ok' : 'error', text: `${exitText(exit)}. Check the connection to see whether it worked.` })
+                  }}
+                />
+              ),
+            }
+          : null
+      }
+    />
+  )
+}

@@ -1,0 +1,293 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { BosunApi, IpcFailure } from '../../../preload/contract'
+import type { AgentDefinitionView, AgentFieldErrors, AgentPresetView, DefinitionsLoadWarning, KeychainStatus } from '../../../preload/contract/agents'
+import type { AgentRuntimeView } from '../../state/types'
+import { AgentEditor, type AgentSaveOutcome } from '../../components/agents/AgentEditor'
+import { AgentList } from '../../components/agents/AgentList'
+import { AgentOverview } from '../../components/agents/AgentOverview'
+import { AgentTabs, type AgentTabId } from '../../components/agents/AgentTabs'
+import { CheckConnection } from '../../components/agents/CheckConnection'
+import { LoginPanel } from '../../components/agents/LoginPanel'
+import { LogsPanel } from '../../components/agents/LogsPanel'
+import { PresetPicker } from '../../components/agents/PresetPicker'
+import { InspectorPanel } from '../../components/inspector/InspectorPanel'
+import { agentTools, failureText, type CheckResult } from './agent-tools-api'
+import './agents-screen.css'
+
+export interface AgentsScreenProps {
+  api: BosunApi
+  onClose: () => void
+  /** Open this agent's details first (e.g. from "Log in" after a session failed with auth required). */
+  initialAgentId?: string
+  /** …on this tab. */
+  initialTab?: AgentTabId
+}
+
+/** What the right-hand side shows. */
+type Pane =
+  | { kind: 'detail'; agentId: string }
+  | { kind: 'pick' }
+  | { kind: 'add'; presetId: string | null }
+  | { kind: 'edit'; agentId: string }
+  | { kind: 'none' }
+
+type CheckState = { check: CheckResult } | { failure: IpcFailure }
+
+/**
+ * The Agents settings page: the list of agents on the left; on the right the add flow (preset picker, then
+ * the form), the edit form, or one agent's tabs (overview, connection check, login, logs, inspector).
+ * It fills its container and loads everything itself from `api`.
+ */
+export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview' }: AgentsScreenProps) {
+  const tools = useMemo(() => agentTools(api), [api])
+  const [agents, setAgents] = useState<readonly AgentDefinitionView[] | null>(null)
+  const [warning, setWarning] = useState<DefinitionsLoadWarning | null>(null)
+  const [presets, setPresets] = useState<readonly AgentPresetView[]>([])
+  const [keychain, setKeychain] = useState<KeychainStatus>({ available: true })
+  const [runtime, setRuntime] = useState<Record<string, AgentRuntimeView | undefined>>({})
+  const [pane, setPane] = useState<Pane>(initialAgentId ? { kind: 'detail', agentId: initialAgentId } : { kind: 'none' })
+  const [tab, setTab] = useState<AgentTabId>(initialTab)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [checks, setChecks] = useState<Record<string, CheckState | undefined>>({})
+  const [checking, setChecking] = useState<Record<string, boolean>>({})
+  const [runtimeBusy, setRuntimeBusy] = useState<string | null>(null)
+  const [runtimeProblem, setRuntimeProblem] = useState<Record<string, string | undefined>>({})
+  const headingRef = useRef<{ focus(): void } | null>(null)
+
+  useEffect(() => {
+    let live = true
+    const offDefs = api.onAgentDefinitionsChanged((list) => {
+      setAgents(list.agents)
+      setWarning(list.warning)
+    })
+    const offStatus = api.onAgentStatus((agent) => setRuntime((r) => ({ ...r, [agent.agentId]: agent })))
+    void Promise.all([api.listAgentDefinitions(undefined), api.listPresets(undefined), api.getKeychainStatus(undefined), api.getSnapshot(undefined)]).then(
+      ([defs, pre, key, snap]) => {
+        if (!live) return
+        if (defs.ok) {
+          setAgents(defs.value.agents)
+          setWarning(defs.value.warning)
+        } else {
+          setAgents([])
+          setProblem(`Could not load the agents: ${failureText(defs.error)}`)
+        }
+        if (pre.ok) setPresets(pre.value)
+        if (key.ok) setKeychain(key.value)
+        if (snap.ok) setRuntime((r) => ({ ...Object.fromEntries(snap.value.agents.map((a) => [a.agentId, a])), ...r }))
+      },
+    )
+    headingRef.current?.focus()
+    return () => {
+      live = false
+      offDefs()
+      offStatus()
+    }
+  }, [api])
+
+  // With nothing chosen, show the first agent (or the preset picker when there are none).
+  useEffect(() => {
+    if (agents === null || pane.kind !== 'none') return
+    setPane(agents.length > 0 ? { kind: 'detail', agentId: agents[0]!.id } : { kind: 'pick' })
+  }, [agents, pane.kind])
+  // A shown agent that was removed elsewhere: fall back.
+  useEffect(() => {
+    if (agents === null) return
+    if ((pane.kind === 'detail' || pane.kind === 'edit') && !agents.some((a) => a.id === pane.agentId)) setPane({ kind: 'none' })
+  }, [agents, pane])
+
+  const validate = useCallback(
+    async (draft: Parameters<BosunApi['validateAgentDefinition']>[0]['draft']) => {
+      const r = await api.validateAgentDefinition({ draft })
+      return r.ok ? r.value : { errors: {}, argv: null }
+    },
+    [api],
+  )
+
+  const save = async (request: { draft: Parameters<BosunApi['saveAgentDefinition']>[0]['draft']; secrets: Record<string, string> }): Promise<AgentSaveOutcome> => {
+    const r = await api.saveAgentDefinition(Object.keys(request.secrets).length > 0 ? request : { draft: request.draft })
+    if (!r.ok) {
+      const errors = r.error.kind === 'invalid-argument' && isFieldErrors(r.error.data) ? r.error.data : undefined
+      return errors ? { ok: false, message: r.error.message, errors } : { ok: false, message: r.error.message }
+    }
+    const saved = r.value.agent
+    setAgents((list) => (list ? upsert(list, saved) : [saved]))
+    setPane({ kind: 'detail', agentId: saved.id })
+    setTab('overview')
+    return { ok: true }
+  }
+
+  const remove = async (agentId: string) => {
+    const r = await api.removeAgentDefinition({ agentId })
+    if (!r.ok) {
+      setProblem(`Could not remove the agent: ${failureText(r.error)}`)
+      return
+    }
+    setAgents((list) => (list ? list.filter((a) => a.id !== agentId) : list))
+    setPane({ kind: 'none' })
+  }
+
+  const runCheck = async (agentId: string) => {
+    setChecking((c) => ({ ...c, [agentId]: true }))
+    const r = await tools.checkAgentConnection({ agentId })
+    setChecking((c) => ({ ...c, [agentId]: false }))
+    setChecks((c) => ({ ...c, [agentId]: r.ok ? { check: r.value } : { failure: r.error } }))
+  }
+
+  const runtimeCall = async (agentId: string, call: 'restartAgent' | 'stopAgent') => {
+    setRuntimeBusy(agentId)
+    setRuntimeProblem((p) => ({ ...p, [agentId]: undefined }))
+    const r = await api[call]({ agentId })
+    setRuntimeBusy(null)
+    if (!r.ok) setRuntimeProblem((p) => ({ ...p, [agentId]: failureText(r.error) }))
+  }
+
+  const selectedAgent = pane.kind === 'detail' || pane.kind === 'edit' ? agents?.find((a) => a.id === pane.agentId) : undefined
+  const check = selectedAgent ? checks[selectedAgent.id] : undefined
+
+  return (
+    <div
+      className="agents-screen"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="agents-screen-title"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !e.defaultPrevented) {
+          e.preventDefault()
+          onClose()
+        }
+      }}
+    >
+      <header className="agents-screen-header">
+        <h1 id="agents-screen-title" className="agents-screen-title" tabIndex={-1} ref={(el) => void (headingRef.current = el as unknown as { focus(): void } | null)}>
+          Agents
+        </h1>
+        <span className="muted small agents-screen-subtitle">The coding agents Bosun can start, how they sign in, and what they say.</span>
+        <button type="button" className="button button-secondary agents-screen-close" onClick={onClose}>
+          Close
+        </button>
+      </header>
+
+      {warning && (
+        <div className="agents-banner" role="alert">
+          <strong>{warning.status === 'corrupt' ? 'The agents file could not be read.' : 'Some agents could not be loaded.'}</strong> {warning.message}
+          {warning.backupPath ? (
+            <span className="muted">
+              {' '}
+              A copy was kept at <span className="mono">{warning.backupPath}</span>.
+            </span>
+          ) : null}
+        </div>
+      )}
+      {problem && (
+        <div className="agents-banner" role="alert">
+          {problem}{' '}
+          <button type="button" className="link-button" onClick={() => setProblem(null)}>
+            Dismiss
+          </button>
+        </div>
+      )}
+
+      <div className="agents-screen-body">
+        <AgentList
+          agents={agents ?? []}
+          runtime={runtime}
+          selectedId={selectedAgent?.id ?? null}
+          adding={pane.kind === 'pick' || pane.kind === 'add'}
+          onSelect={(agentId) => setPane({ kind: 'detail', agentId })}
+          onAdd={() => setPane({ kind: 'pick' })}
+        />
+
+        <main className="agents-pane" aria-label="Agent details">
+          {agents === null ? (
+            <p className="muted agents-loading" role="status">
+              <span className="spinner small" aria-hidden="true" /> Loading agents…
+            </p>
+          ) : pane.kind === 'pick' ? (
+            <PresetPicker
+              presets={presets}
+              onPick={(presetId) => setPane({ kind: 'add', presetId })}
+              onCancel={() => setPane(agents.length > 0 ? { kind: 'none' } : { kind: 'pick' })}
+            />
+          ) : pane.kind === 'add' ? (
+            <AgentEditor
+              key={`add-${pane.presetId ?? ''}`}
+              presets={presets}
+              initialPresetId={pane.presetId ?? undefined}
+              keychain={keychain}
+              validate={validate}
+              onSave={save}
+              onCancel={() => setPane({ kind: 'pick' })}
+            />
+          ) : pane.kind === 'edit' && selectedAgent ? (
+            <AgentEditor
+              key={`edit-${selectedAgent.id}`}
+              presets={presets}
+              agent={selectedAgent}
+              keychain={keychain}
+              validate={validate}
+              onSave={save}
+              onCancel={() => setPane({ kind: 'detail', agentId: selectedAgent.id })}
+              onRemove={(agentId) => void remove(agentId)}
+              onDeleteSecret={(agentId, name) =>
+                void api.deleteAgentSecret({ agentId, name }).then((r) => {
+                  if (!r.ok) setProblem(`Could not unset ${name}: ${failureText(r.error)}`)
+                })
+              }
+            />
+          ) : pane.kind === 'detail' && selectedAgent ? (
+            <div className="agent-detail">
+              <header className="agent-detail-header">
+                <span className={`status-dot status-${runtime[selectedAgent.id]?.status ?? 'stopped'}`} aria-hidden="true" />
+                <h2 className="agents-pane-title">{selectedAgent.name}</h2>
+                <span className="mono muted small agent-detail-command">{[selectedAgent.command, ...selectedAgent.args].join(' ')}</span>
+                <button type="button" className="button button-small" onClick={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}>
+                  Edit
+                </button>
+              </header>
+              <AgentTabs agentName={selectedAgent.name} selected={tab} onSelect={setTab}>
+                {tab === 'overview' ? (
+                  <AgentOverview
+                    agent={selectedAgent}
+                    runtime={runtime[selectedAgent.id]}
+                    busy={runtimeBusy === selectedAgent.id}
+                    problem={runtimeProblem[selectedAgent.id] ?? null}
+                    onRestart={() => void runtimeCall(selectedAgent.id, 'restartAgent')}
+                    onStop={() => void runtimeCall(selectedAgent.id, 'stopAgent')}
+                    onEdit={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}
+                  />
+                ) : tab === 'check' ? (
+                  <CheckConnection
+                    agentName={selectedAgent.name}
+                    result={check ?? null}
+                    checking={checking[selectedAgent.id] === true}
+                    onCheck={() => void runCheck(selectedAgent.id)}
+                    onLogin={() => setTab('login')}
+                  />
+                ) : tab === 'login' ? (
+                  <LoginPanel
+                    key={selectedAgent.id}
+                    api={api}
+                    agentId={selectedAgent.id}
+                    agentName={selectedAgent.name}
+                    keychainAvailable={keychain.available}
+                    {...(check && 'check' in check ? { knownMethods: check.check.authMethods } : {})}
+                  />
+                ) : tab === 'logs' ? (
+                  <LogsPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} />
+                ) : (
+                  <InspectorPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} />
+                )}
+              </AgentTabs>
+            </div>
+          ) : null}
+        </main>
+      </div>
+    </div>
+  )
+}
+
+const upsert = (list: readonly AgentDefinitionView[], agent: AgentDefinitionView): AgentDefinitionView[] =>
+  list.some((a) => a.id === agent.id) ? list.map((a) => (a.id === agent.id ? agent : a)) : [...list, agent]
+
+const isFieldErrors = (data: unknown): data is AgentFieldErrors =>
+  typeof data === 'object' && data !== null && Object.values(data).every((v) => typeof v === 'string')
