@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { once } from '../../../main/base/event'
+import { must, startHarness, type Harness } from './harness'
+
+let harness: Harness | undefined
+afterEach(async () => {
+  await harness?.dispose()
+  harness = undefined
+})
+
+const sentMethods = async (h: Harness, agentId: string) =>
+  must(await h.tools.handlers.listInspectorMessages({ agentId })).messages.filter((m) => m.direction === 'out' && m.kind === 'request')
+
+describe.each([
+  ['v1', false, 'authenticate'],
+  ['v2', true, 'auth/login'],
+])('agent-driven login (%s)', (_label, v2, loginMethod) => {
+  it('session/new needs auth → loginAgent → session/new works; a terminal method is refused and never sent', async () => {
+    harness = await startHarness([{ id: 'a', scenario: v2 ? 'auth-v2' : 'auth-v1', v2, protocolVersion: v2 ? 2 : 1 }])
+    const before = await harness.newSession('a')
+    expect(before).toMatchObject({ ok: false, error: { kind: 'auth-required', code: -32000 } })
+
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'a' }))
+    expect(methods.map((m) => m.id)).toContain('login')
+
+    const refused = await harness.tools.handlers.loginAgent({ agentId: 'a', methodId: 'term' })
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'a', methodId: 'login' }))).toEqual({ restarted: false })
+    must(await harness.newSession('a'))
+
+    const logins = (await sentMethods(harness, 'a')).filter((m) => m.method === loginMethod)
+    expect(logins).toHaveLength(1)
+    // Auth params are redacted except the method id (J6).
+    expect(logins[0]!.message).toMatchObject({ params: { methodId: 'login' } })
+  })
+
+  it('logout where supported', async () => {
+    harness = await startHarness([{ id: 'a', scenario: v2 ? 'auth-v2' : 'auth-v1', v2, protocolVersion: v2 ? 2 : 1 }])
+    must(await harness.tools.handlers.loginAgent({ agentId: 'a', methodId: 'login' }))
+    expect(await harness.tools.handlers.logoutAgent({ agentId: 'a' })).toEqual({ ok: true, value: undefined })
+    expect(await harness.newSession('a')).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+  })
+})
+
+it('logout is refused when the agent does not support it', async () => {
+  harness = await startHarness([{ id: 'b', scenario: 'basic', protocolVersion: 1 }])
+  expect(await harness.tools.handlers.logoutAgent({ agentId: 'b' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+  expect((await sentMethods(harness, 'b')).map((m) => m.method)).not.toContain('logout')
+})
+
+describe('env-var login', () => {
+  it('auth required → value stored in the keychain as a secret env → agent restarted with it → session/new works', async () => {
+    harness = await startHarness([{ id: 'e', envAgentArgs: ['--var', 'ACME_KEY'], protocolVersion: 1 }])
+    expect(await harness.newSession('e')).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'e' }))
+    expect(methods).toContainEqual({ id: 'api-key', name: 'API key', type: 'env_var', envName: 'ACME_KEY' })
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'e', methodId: 'api-key' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+
+    const firstPid = harness.supervisor.get('e')!.pid
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'e', methodId: 'api-key', value: 'sk-test-value-1234' }))).toEqual({ restarted: true })
+    expect(harness.secretStore.values.get('e:ACME_KEY')).toBe('sk-test-value-1234')
+    expect(harness.config.definitions.get('e')!.secretEnv).toEqual(['ACME_KEY'])
+    expect(harness.supervisor.get('e')!.pid).not.toBe(firstPid)
+    must(await harness.newSession('e'))
+    // Env-var methods are never sent to the agent.
+    expect((await sentMethods(harness, 'e')).map((m) => m.method)).not.toContain('authenticate')
+  })
+
+  it('refuses without a keychain and stores nothing', async () => {
+    harness = await startHarness([{ id: 'e', envAgentArgs: ['--var', 'ACME_KEY'], protocolVersion: 1 }])
+    harness.secretStore.available = false
+    const result = await harness.tools.handlers.loginAgent({ agentId: 'e', methodId: 'api-key', value: 'sk-test-value-1234' })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable' } })
+    expect(harness.config.definitions.get('e')!.secretEnv).toEqual([])
+  })
+})
+
+describe('terminal login', () => {
+  it('runs the configured command + the method args/env, takes typed input, restarts the agent on exit 0', async () => {
+    harness = await startHarness([{ id: 't', protocolVersion: 1, envAgentArgs: [] }])
+    const dump = join(harness.home, 'dump.json')
+    const def = harness.config.definitions.get('t')!
+    must(await harness.config.definitions.save({ ...def, args: [...def.args, '--dump-env', dump], env: { PLAIN: 'yes' } }))
+    must(await harness.connect('t'))
+    const firstPid = harness.supervisor.get('t')!.pid
+
+    // D2: never sent to authenticate.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 't', methodId: 'term' })).toMatchObject({ ok: false })
+    expect(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'api-key' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+
+    const reconnected = once(harness.supervisor.onDidConnect, (e) => e.agentId === 't')
+    const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.data.includes('Paste your token'))
+    must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'ok\n' }))
+    const exit = await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)
+    expect(exit.exit).toEqual({ code: 0, signal: null })
+    expect(harness.sink.of('authTerminalOutput').map((p) => p.data).join('')).toContain('Logged in.')
+
+    const spawned = JSON.parse(readFileSync(`${dump}.login`, 'utf8')) as { argv: string[]; env: Record<string, string> }
+    expect(spawned.argv).toEqual(['--dump-env', dump, '--login'])
+    expect(spawned.env).toMatchObject({ LOGIN_MODE: '1', PLAIN: 'yes' })
+
+    await reconnected
+    expect(harness.supervisor.get('t')!.pid).not.toBe(firstPid)
+    // The terminal is gone: input now fails as a value.
+    expect(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'x' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+  })
+
+  it('a failed terminal login reports its exit code and does not restart the agent', async () => {
+    harness = await startHarness([{ id: 't', protocolVersion: 1 }])
+    must(await harness.connect('t'))
+    const pid = harness.supervisor.get('t')!.pid
+    const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'wrong\n' }))
+    const exit = await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)
+    expect(exit.exit).toEqual({ code: 3, signal: null })
+    expect(harness.supervisor.get('t')!.pid).toBe(pid)
+    expect(harness.supervisor.get('t')!.status).toBe('ready')
+  })
+
+  it('closeAuthTerminal stops it', async () => {
+    harness = await startHarness([{ id: 't', protocolVersion: 1 }])
+    const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    const exited = harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)
+    must(await harness.tools.handlers.closeAuthTerminal({ terminalId }))
+    expect((await exited).exit?.code).not.toBe(0)
+  })
+})
