@@ -91,6 +91,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const watchedHosts = new WeakSet<AgentHost>()
   /** Throwaway hosts of checks in progress (killed if Bosun shuts down mid-check). */
   const checkHosts = new Set<AgentHost>()
+  let disposed = false
   const terminals = store.add(
     new AuthTerminals(
       secrets,
@@ -306,7 +307,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const spec = await processSpec(agentId)
         if (!spec.ok) return spec
         return terminals.start(agentId, terminalSpec(spec.value, method), (exit) => {
-          if (exit.code !== 0) return
+          if (exit.code !== 0 || disposed) return
           void restartAgent(agentId).then((restarted) => {
             if (!restarted.ok) log.warn(`restart after the terminal login failed: ${secrets.redactText(restarted.error.message)}`)
           })
@@ -397,6 +398,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       for (const stream of logStreams.values()) stream.flush(true)
     },
     dispose() {
+      disposed = true
       for (const stream of logStreams.values()) stream.dispose()
       logStreams.clear()
       for (const host of checkHosts) host.dispose()

@@ -1,0 +1,64 @@
+import { afterEach, expect, it } from 'vitest'
+import { REDACTED } from '../../../main/agents-tools/redaction'
+import { must, startHarness, type Harness } from './harness'
+
+let harness: Harness | undefined
+afterEach(async () => {
+  await harness?.dispose()
+  harness = undefined
+})
+
+it('the inspector shows the initialize exchange with latency, filters by method and session, exports and clears', async () => {
+  harness = await startHarness([{ id: 's', scenario: 'basic', v2: true, protocolVersion: 2 }])
+  const sessionId = must(await harness.newSession('s'))
+  const event = await harness.sink.next('inspectorMessages', (p) => p.agentId === 's' && p.messages.some((m) => m.method === 'initialize' && m.direction === 'in'))
+  expect(event.messages.length).toBeGreaterThan(0)
+
+  const { messages } = must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', method: 'initialize' }))
+  const request = messages.find((m) => m.direction === 'out' && m.kind === 'request')!
+  const response = messages.find((m) => m.direction === 'in' && m.kind === 'response')!
+  expect(request).toMatchObject({ method: 'initialize', message: { method: 'initialize', params: { protocolVersion: 2 } } })
+  expect(request.latencyMs).toBeUndefined()
+  expect(response.id).toBe(request.id)
+  expect(response.latencyMs).toBe(response.time - request.time)
+  expect(response.latencyMs).toBeGreaterThanOrEqual(0)
+  expect(response.bytes).toBeGreaterThan(0)
+  expect(response.seq).toBeGreaterThan(request.seq)
+
+  // The session/new response carries the session id (from its result) and the request's method.
+  const bySession = must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', sessionId })).messages
+  expect(bySession.some((m) => m.kind === 'response' && m.method === 'session/new')).toBe(true)
+  expect(bySession.every((m) => m.sessionId === sessionId)).toBe(true)
+  expect(must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', limit: 1 })).messages).toHaveLength(1)
+
+  const exported = must(await harness.tools.handlers.exportInspector({ agentId: 's' }))
+  expect(exported.fileName).toMatch(/^bosun-inspector-s-.*\.jsonl$/)
+  const lines = exported.content.trim().split('\n').map((l) => JSON.parse(l) as { method?: string })
+  expect(lines.some((l) => l.method === 'initialize')).toBe(true)
+
+  must(await harness.tools.handlers.clearInspector({ agentId: 's' }))
+  expect(must(await harness.tools.handlers.listInspectorMessages({ agentId: 's' })).messages).toEqual([])
+})
+
+it('stderr streams as agentLog events and the log tail is readable; an echoed secret is redacted in both and in the inspector', async () => {
+  const secret = 'sk-echoed-secret-9876'
+  harness = await startHarness([{ id: 'e', envAgentArgs: ['--echo-secret'], secretEnv: ['API_KEY'], protocolVersion: 1 }], { 'e:API_KEY': secret })
+  must(await harness.newSession('e'))
+  await harness.sink.next('agentLog', (p) => p.agentId === 'e' && p.text.includes('using key'))
+  await harness.sink.next('inspectorMessages', (p) => p.agentId === 'e' && p.messages.some((m) => m.method === 'session/update'))
+  const logText = harness.sink.of('agentLog').filter((p) => p.agentId === 'e').map((p) => p.text).join('')
+  expect(logText).toContain('env-agent ready')
+  expect(logText).toContain(`using key ${REDACTED}`)
+
+  const tail = must(await harness.tools.handlers.getAgentLog({ agentId: 'e' }))
+  expect(tail.truncated).toBe(false)
+  expect(tail.text).toContain(`using key ${REDACTED}`)
+  const small = must(await harness.tools.handlers.getAgentLog({ agentId: 'e', maxBytes: 40 }))
+  expect(small.truncated).toBe(true)
+  expect(small.text.length).toBeLessThanOrEqual(40)
+
+  const update = must(await harness.tools.handlers.listInspectorMessages({ agentId: 'e', method: 'session/update' })).messages[0]!
+  expect(JSON.stringify(update.message)).toContain(`key=${REDACTED}`)
+  expect(JSON.stringify(harness.sink.events)).not.toContain(secret)
+  expect(JSON.stringify(must(await harness.tools.handlers.exportInspector({ agentId: 'e' })))).not.toContain(secret)
+})
