@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LogStream, readLogTail } from '../../../main/agents-tools/agent-log'
+import { REDACTED, SecretSet } from '../../../main/agents-tools/redaction'
+import { ManualScheduler } from '../agents/manual-scheduler'
+
+describe('LogStream', () => {
+  it('coalesces appends into one event per interval', () => {
+    const scheduler = new ManualScheduler()
+    const events: string[] = []
+    const stream = new LogStream(new SecretSet(), scheduler, (t) => events.push(t), { batchMs: 100 })
+    stream.append('a\n')
+    stream.append('b\n')
+    expect(events).toEqual([])
+    scheduler.advance(100)
+    expect(events).toEqual(['a\nb\n'])
+    stream.dispose()
+  })
+
+  it('redacts a secret split across two chunks', () => {
+    const scheduler = new ManualScheduler()
+    const secrets = new SecretSet()
+    secrets.set('a', ['sk-split-secret'])
+    const events: string[] = []
+    const stream = new LogStream(secrets, scheduler, (t) => events.push(t), { batchMs: 100 })
+    stream.append('key sk-spl')
+    scheduler.advance(100)
+    stream.append('it-secret done\n')
+    scheduler.advance(100)
+    scheduler.advance(100)
+    expect(events.join('')).toBe(`key ${REDACTED} done\n`)
+    stream.dispose()
+  })
+
+  it('bounds each event and says how much was skipped', () => {
+    const scheduler = new ManualScheduler()
+    const events: string[] = []
+    const stream = new LogStream(new SecretSet(), scheduler, (t) => events.push(t), { batchMs: 100, maxEventChars: 100 })
+    stream.append('x'.repeat(1000))
+    scheduler.advance(100)
+    expect(events).toHaveLength(1)
+    expect(events[0]).toBe(`[bosun] 900 characters of output skipped\n${'x'.repeat(100)}`)
+    stream.dispose()
+  })
+})
+
+describe('readLogTail', () => {
+  let dir: string | undefined
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true })
+    dir = undefined
+  })
+
+  it('reads the tail at a line start, includes the rotated file when short, redacts, and treats a missing file as empty', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bosun-log-'))
+    const secrets = new SecretSet()
+    secrets.set('a', ['hunter22'])
+    const path = join(dir, 'a.log')
+    expect(await readLogTail(path, 100, secrets)).toEqual({ text: '', truncated: false })
+    writeFileSync(`${path}.1`, 'old line 1\nold line 2\n')
+    writeFileSync(path, 'new hunter22\n')
+    expect(await readLogTail(path, 1000, secrets)).toEqual({ text: `old line 1\nold line 2\nnew ${REDACTED}\n`, truncated: false })
+    expect(await readLogTail(path, 20, secrets)).toEqual({ text: `new ${REDACTED}\n`, truncated: true })
+  })
+})

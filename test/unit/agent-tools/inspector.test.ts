@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest'
+import { AgentInspector, InspectorHub, TRUNCATED_KEY } from '../../../main/agents-tools/inspector'
+import { REDACTED, SecretSet } from '../../../main/agents-tools/redaction'
+import type { AcpClientConnection, WireTrace } from '../../../main/acp/types'
+import { Emitter } from '../../../main/base/event'
+import type { InspectorMessage } from '../../../preload/contract/agent-tools'
+import { ManualScheduler } from '../agents/manual-scheduler'
+
+const trace = (direction: 'in' | 'out', time: number, message: unknown, bytes = 50): WireTrace => ({ direction, time, message, bytes })
+
+function inspector(options: ConstructorParameters<typeof AgentInspector>[2] = {}, secrets = new SecretSet()) {
+  return new AgentInspector('a', secrets, options)
+}
+
+describe('AgentInspector', () => {
+  it('classifies messages and matches responses to requests by id and direction for latency', () => {
+    const i = inspector()
+    i.record(trace('out', 1000, { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }), 1)
+    i.record(trace('in', 1005, { jsonrpc: '2.0', id: 1, method: 'fs/read_text_file', params: { sessionId: 's1' } }), 1)
+    i.record(trace('out', 1007, { jsonrpc: '2.0', id: 1, result: { content: '' } }), 1)
+    i.record(trace('in', 1042, { jsonrpc: '2.0', id: 1, result: { protocolVersion: 1 } }), 1)
+    i.record(trace('in', 1050, { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1' } }), 1)
+    i.record(trace('out', 1060, { jsonrpc: '2.0', id: '1', method: 'session/prompt', params: { sessionId: 's1' } }), 1)
+    i.record(trace('in', 1070, { jsonrpc: '2.0', id: '1', error: { code: -32000, message: 'auth' } }), 1)
+    i.record(trace('in', 1080, 'not json at all'), 1)
+    const out = i.drain()
+    expect(out.map((m) => [m.direction, m.kind, m.method, m.latencyMs, m.sessionId])).toEqual([
+      ['out', 'request', 'initialize', undefined, undefined],
+      ['in', 'request', 'fs/read_text_file', undefined, 's1'],
+      ['out', 'response', 'fs/read_text_file', 2, 's1'],
+      ['in', 'response', 'initialize', 42, undefined],
+      ['in', 'notification', 'session/update', undefined, 's1'],
+      ['out', 'request', 'session/prompt', undefined, 's1'],
+      ['in', 'error', 'session/prompt', 10, 's1'],
+      ['in', 'invalid', undefined, undefined, undefined],
+    ])
+    expect(out.map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+  })
+
+  it('keeps 1 and "1" apart, and ids of different connections apart', () => {
+    const i = inspector()
+    i.record(trace('out', 0, { id: 1, method: 'a' }), 1)
+    i.record(trace('in', 10, { id: '1', result: null }), 1)
+    i.record(trace('in', 20, { id: 1, result: null }), 2)
+    i.record(trace('in', 30, { id: 1, result: null }), 1)
+    expect(i.drain().map((m) => m.latencyMs)).toEqual([undefined, undefined, undefined, 30])
+  })
+
+  it('is bounded: the last N messages stay, the rest count as dropped', () => {
+    const i = inspector({ capacity: 3 })
+    for (let n = 0; n < 5; n++) i.record(trace('in', n, { method: 'n', params: { n } }), 1)
+    i.drain()
+    for (let n = 5; n < 10; n++) i.record(trace('in', n, { method: 'n', params: { n } }), 1)
+    const messages = i.list()
+    expect(messages.map((m) => (m.message as { params: { n: number } }).params.n)).toEqual([7, 8, 9])
+    expect(i.dropped).toBe(7)
+  })
+
+  it('truncates huge messages after redaction, with a marker, and never serializes giant ones', () => {
+    const secrets = new SecretSet()
+    secrets.set('a', ['top-secret-value'])
+    const i = inspector({ maxMessageChars: 1000, maxSerializeBytes: 100_000 }, secrets)
+    i.record(trace('in', 0, { method: 'big', params: { text: `top-secret-value ${'x'.repeat(5000)}` } }, 5100), 1)
+    i.record(trace('in', 0, { method: 'giant', params: { text: 'y' } }, 10_000_000), 1)
+    const [big, giant] = i.drain()
+    expect(big!.message).toMatchObject({ [TRUNCATED_KEY]: true, bytes: 5100 })
+    const preview = (big!.message as { preview: string }).preview
+    expect(preview.startsWith('{"method":"big","params":{"text":"«redacted» x')).toBe(true)
+    expect(preview).not.toContain('top-secret')
+    expect(big!.method).toBe('big')
+    expect(giant!.message).toMatchObject({ [TRUNCATED_KEY]: true, bytes: 10_000_000 })
+    expect((giant!.message as { preview: string }).preview).toContain('"method":"giant"')
+  })
+
+  it('redacts secrets in non-JSON lines too, and filters by method and session', () => {
+    const secrets = new SecretSet()
+    secrets.set('a', ['sk-live-abcdef'])
+    const i = inspector({}, secrets)
+    i.record(trace('in', 0, 'garbage sk-live-abcdef'), 1)
+    i.record(trace('in', 0, { method: 'session/update', params: { sessionId: 'x' } }), 1)
+    i.record(trace('in', 0, { method: 'session/update', params: { sessionId: 'y' } }), 1)
+    expect(i.list()[0]!.message).toBe(`garbage ${REDACTED}`)
+    expect(i.list({ method: 'session/update', sessionId: 'y' })).toHaveLength(1)
+  })
+})
+
+describe('InspectorHub', () => {
+  function fakeConnection() {
+    const trace = new Emitter<WireTrace>()
+    const close = new Emitter<{ error?: Error }>()
+    return { trace, close, connection: { onDidTrace: trace.event, onDidClose: close.event } as unknown as AcpClientConnection }
+  }
+
+  it('batches events (one per interval per agent) and stops listening when the connection closes', () => {
+    const scheduler = new ManualScheduler()
+    const sent: { agentId: string; messages: InspectorMessage[] }[] = []
+    const hub = new InspectorHub(new SecretSet(), (agentId, messages) => sent.push({ agentId, messages }), scheduler, { batchMs: 100 })
+    const { trace, close, connection } = fakeConnection()
+    hub.attach('a', connection)
+    for (let n = 0; n < 5; n++) trace.fire({ direction: 'in', time: n, message: { method: 'x' }, bytes: 10 })
+    expect(sent).toEqual([])
+    expect(scheduler.pending).toEqual([100])
+    scheduler.advance(100)
+    expect(sent).toHaveLength(1)
+    expect(sent[0]!.messages).toHaveLength(5)
+
+    close.fire({})
+    expect(trace.listenerCount).toBe(0)
+    hub.dispose()
+  })
+
+  it('a read drains the queue, and the next event still announces those messages once', () => {
+    const scheduler = new ManualScheduler()
+    const sent: InspectorMessage[][] = []
+    const hub = new InspectorHub(new SecretSet(), (_a, messages) => sent.push(messages), scheduler)
+    const { trace, connection } = fakeConnection()
+    hub.attach('a', connection)
+    trace.fire({ direction: 'in', time: 0, message: { method: 'x' }, bytes: 10 })
+    expect(hub.inspector('a').list()).toHaveLength(1)
+    scheduler.advance(100)
+    expect(sent.map((m) => m.length)).toEqual([1])
+    scheduler.advance(1000)
+    expect(sent).toHaveLength(1)
+    hub.dispose()
+  })
+})
