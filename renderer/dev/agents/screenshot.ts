@@ -62,7 +62,7 @@ const shots: Shot[] = [
     query: 'agent=claude',
     act: async (page) => {
       await page.getByRole('button', { name: 'Add agent' }).click()
-      await page.getByRole('button', { name: /^Codex/ }).click()
+      await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Codex/ }).click()
       await page.getByRole('list', { name: 'Arguments as passed' }).waitFor()
     },
   },
@@ -71,7 +71,7 @@ const shots: Shot[] = [
     query: 'agent=claude&nokeychain',
     act: async (page) => {
       await page.getByRole('button', { name: 'Add agent' }).click()
-      await page.getByRole('button', { name: /^Custom agent/ }).click()
+      await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Custom agent/ }).click()
       await page.getByRole('textbox', { name: 'Name' }).fill('Broken')
       await page.getByRole('textbox', { name: 'Command' }).fill('missing-agent')
       await page.getByText('was not found on PATH').waitFor()

@@ -1,0 +1,327 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import type { BosunApi } from '../../../preload/contract'
+import type { AgentDefinitionView, AgentPresetView } from '../../../preload/contract/agents'
+import { AgentEditor } from '../../../renderer/components/agents/AgentEditor'
+import { AgentList } from '../../../renderer/components/agents/AgentList'
+import { AgentOverview } from '../../../renderer/components/agents/AgentOverview'
+import { runtimeActions } from '../../../renderer/components/agents/agent-status'
+import { AGENT_TABS, AgentTabs } from '../../../renderer/components/agents/AgentTabs'
+import { AuthTerminalView } from '../../../renderer/components/agents/AuthTerminal'
+import { CapabilityList, CheckConnection } from '../../../renderer/components/agents/CheckConnection'
+import { LoginView } from '../../../renderer/components/agents/LoginPanel'
+import { LogsView } from '../../../renderer/components/agents/LogsPanel'
+import { PresetPicker } from '../../../renderer/components/agents/PresetPicker'
+import { appendTail } from '../../../renderer/components/agents/log-tail'
+import { InspectorView } from '../../../renderer/components/inspector/InspectorPanel'
+import { NO_SESSION } from '../../../renderer/components/inspector/inspector-model'
+import { AgentsScreen } from '../../../renderer/screens/agents/AgentsScreen'
+import { agentTools, type AuthMethodView, type CheckResult, type InspectorMessage } from '../../../renderer/screens/agents/agent-tools-api'
+
+const CANARY = 'sk-canary-7f3a9c'
+const noop = () => undefined
+
+const agent: AgentDefinitionView = {
+  id: 'claude',
+  name: 'Claude',
+  command: 'npx',
+  args: ['-y', '@zed-industries/claude-agent-acp'],
+  argsText: '-y @zed-industries/claude-agent-acp',
+  env: { LOG: 'debug' },
+  secretEnv: ['ANTHROPIC_API_KEY', 'OTHER_KEY'],
+  secretsSet: { ANTHROPIC_API_KEY: true, OTHER_KEY: false },
+}
+const presets: AgentPresetView[] = [
+  { id: 'claude', name: 'Claude', description: 'Claude via npx', command: 'npx', args: ['-y', 'x'], argsText: '-y x', env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
+  { id: 'custom', name: 'Custom', description: 'Anything', command: '', args: [], argsText: '', env: {}, secretEnv: [] },
+  { id: 'goose', name: 'goose', description: 'goose acp', command: 'goose', args: ['acp'], argsText: 'acp', env: {}, secretEnv: [] },
+]
+const methods: AuthMethodView[] = [
+  { id: 'login', name: 'Log in with Claude', type: 'agent' },
+  { id: 'key', name: 'API key', type: 'env_var', envName: 'ANTHROPIC_API_KEY' },
+  { id: 'term', name: 'Setup token', type: 'terminal' },
+]
+const message = (seq: number, over: Partial<InspectorMessage> = {}): InspectorMessage => ({
+  seq,
+  time: 1_700_000_000_000 + seq,
+  direction: 'out',
+  kind: 'request',
+  method: 'initialize',
+  id: seq,
+  bytes: 120,
+  message: { jsonrpc: '2.0', id: seq, method: 'initialize', params: { note: '<b>not markup</b>' } },
+  ...over,
+})
+
+/** Every input/select/textarea has an accessible name: a <label for>, a wrapping <label>, or aria-label. */
+function unlabelledControls(html: string): string[] {
+  const labelled = new Set([...html.matchAll(/<label[^>]*for="([^"]+)"/g)].map((m) => m[1]))
+  return [...html.matchAll(/<(input|select|textarea)\b[^>]*>/g)]
+    .map((m) => m[0])
+    .filter((tag) => !/aria-label="[^"]+"/.test(tag) && !labelled.has(/id="([^"]+)"/.exec(tag)?.[1]))
+}
+/** Every button has text or an aria-label. */
+function namelessButtons(html: string): string[] {
+  return [...html.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/g)]
+    .filter(([, attrs, body]) => !/aria-label="[^"]+"/.test(attrs!) && body!.replace(/<[^>]+>/g, '').trim() === '')
+    .map((m) => m[0])
+}
+const expectAccessible = (html: string) => {
+  expect(unlabelledControls(html)).toEqual([])
+  expect(namelessButtons(html)).toEqual([])
+}
+
+const inspectorProps = (messages: InspectorMessage[], over: Partial<Parameters<typeof InspectorView>[0]> = {}) => ({
+  messages,
+  dropped: 0,
+  filter: { method: '', sessionId: '' },
+  onFilterChange: noop,
+  selectedSeq: null,
+  onSelect: noop,
+  onExport: noop,
+  onClear: noop,
+  ...over,
+})
+
+describe('agents UI: every control has an accessible name', () => {
+  it('the whole screen before loading, the list, the picker and the tabs', () => {
+    const screen = renderToStaticMarkup(<AgentsScreen api={agentToolsFreeApi()} onClose={noop} />)
+    expect(screen).toContain('role="dialog"')
+    expect(screen).toContain('Add agent')
+    expectAccessible(screen)
+
+    const list = renderToStaticMarkup(<AgentList agents={[agent]} runtime={{ claude: { agentId: 'claude', name: 'Claude', status: 'crashed' } }} selectedId="claude" onSelect={noop} onAdd={noop} adding={false} />)
+    expect(list).toContain('aria-label="Claude, Crashed"')
+    expect(list).toContain('status-crashed')
+    expect(list).toContain('aria-current="page"')
+    expectAccessible(list)
+
+    const picker = renderToStaticMarkup(<PresetPicker presets={presets} onPick={noop} onCancel={noop} />)
+    // Custom comes last, whatever order main listed it in.
+    expect([...picker.matchAll(/preset-card-name">([^<]+)</g)].map((m) => m[1])).toEqual(['Claude', 'goose', 'Custom agent'])
+    expectAccessible(picker)
+
+    const tabs = renderToStaticMarkup(
+      <AgentTabs agentName="Claude" selected="inspector" onSelect={noop}>
+        <p>panel</p>
+      </AgentTabs>,
+    )
+    expect(tabs).toContain('role="tablist"')
+    expect(tabs.match(/role="tab"/g)).toHaveLength(AGENT_TABS.length)
+    expect(tabs.match(/aria-selected="true"/g)).toHaveLength(1)
+    expect(tabs).toMatch(/aria-selected="true"[^>]*>Inspector</)
+    expect(tabs).toContain('role="tabpanel"')
+  })
+
+  it('overview, check connection, login, terminal, logs, inspector and the editor from a preset', () => {
+    const check: CheckResult = {
+      ok: true,
+      agentName: 'Claude',
+      agentInfo: { name: 'claude-agent-acp', title: 'Claude Code', version: '0.21.4' },
+      protocolVersion: 1,
+      capabilities: [{ label: 'Loads earlier sessions', supported: true }],
+      authMethods: methods,
+      durationMs: 1200,
+    }
+    const pieces = [
+      <AgentOverview agent={agent} onRestart={noop} onStop={noop} onEdit={noop} />,
+      <CheckConnection agentName="Claude" result={{ check }} checking={false} onCheck={noop} onLogin={noop} />,
+      <LoginView agentName="Claude" methods={methods} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />,
+      <AuthTerminalView title="Setup token" output="Paste code > " exit={null} onSend={noop} onClose={noop} />,
+      <LogsView text="line" truncated={false} loading={false} />,
+      <InspectorView {...inspectorProps([message(1), message(2, { sessionId: 's1' })], { selectedSeq: 1 })} />,
+      <AgentEditor presets={presets} initialPresetId="claude" keychain={{ available: true }} validate={async () => ({ errors: {}, argv: [] })} onSave={async () => ({ ok: true })} onCancel={noop} />,
+    ]
+    for (const piece of pieces) expectAccessible(renderToStaticMarkup(piece))
+    const check$ = renderToStaticMarkup(pieces[1]!)
+    expect(check$).toContain('Claude Code')
+    expect(check$).toContain('0.21.4')
+    expect(check$).toContain('ACP version 1')
+    expect(check$).toContain('Log in with Claude')
+    // The preset filled the form once: command and its secret row.
+    const editor = renderToStaticMarkup(pieces[6]!)
+    expect(editor).toMatch(/value="npx"/)
+    expect(editor).toMatch(/value="ANTHROPIC_API_KEY"/)
+  })
+})
+
+describe('check connection', () => {
+  it('shows capabilities as a checklist in plain words, each also said in words', () => {
+    const html = renderToStaticMarkup(
+      <CapabilityList
+        capabilities={[
+          { label: 'Loads earlier sessions', supported: true },
+          { label: 'Reads audio in prompts', supported: false },
+        ]}
+      />,
+    )
+    expect(html).toContain('aria-label="Capabilities"')
+    const items = [...html.matchAll(/<li class="(capability-\w+)">[\s\S]*?capability-label">([^<]+)<\/span><span class="sr-only">([^<]+)</g)].map((m) => [m[1], m[2], m[3]])
+    expect(items).toEqual([
+      ['capability-yes', 'Loads earlier sessions', ': supported'],
+      ['capability-no', 'Reads audio in prompts', ': not supported'],
+    ])
+    expect(renderToStaticMarkup(<CapabilityList capabilities={[]} />)).toContain('no optional capabilities')
+  })
+
+  it('shows a failure with the stderr tail as text in a monospace box', () => {
+    const html = renderToStaticMarkup(
+      <CheckConnection
+        agentName="Broken"
+        result={{ failure: { kind: 'agent-exited', message: 'The agent exited with code 1.', stderrTail: 'Error: <script>alert(1)</script>' } }}
+        checking={false}
+        onCheck={noop}
+      />,
+    )
+    expect(html).toContain('Could not connect')
+    expect(html).toContain('The agent exited with code 1.')
+    expect(html).toMatch(/<pre class="stderr-tail"[^>]*>Error: &lt;script&gt;alert\(1\)&lt;\/script&gt;<\/pre>/)
+    expect(html).not.toContain('<script>')
+  })
+})
+
+describe('secret values are never rendered', () => {
+  it('the editor shows stored secrets as set / not set, with no value', () => {
+    const html = renderToStaticMarkup(
+      <AgentEditor presets={presets} agent={agent} keychain={{ available: true }} validate={async () => ({ errors: {}, argv: [] })} onSave={async () => ({ ok: true })} onCancel={noop} />,
+    )
+    expect(html).toContain('aria-label="ANTHROPIC_API_KEY is set"')
+    expect(html).toContain('aria-label="OTHER_KEY is not set"')
+    expect(html).not.toContain('type="password"')
+  })
+
+  it('the overview says set / not set', () => {
+    const html = renderToStaticMarkup(<AgentOverview agent={agent} onRestart={noop} onStop={noop} onEdit={noop} />)
+    expect(html).toMatch(/ANTHROPIC_API_KEY<\/span> <span class="badge badge-ok">set</)
+    expect(html).toMatch(/OTHER_KEY<\/span> <span class="badge badge-warn">not set</)
+  })
+
+  it('the login password field starts empty and is uncontrolled (no value attribute)', () => {
+    const html = renderToStaticMarkup(
+      <LoginView agentName="Claude" methods={methods} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />,
+    )
+    const passwords = [...html.matchAll(/<input[^>]*type="password"[^>]*>/g)].map((m) => m[0])
+    expect(passwords).toHaveLength(1)
+    expect(passwords[0]).not.toMatch(/value="[^"]/)
+    expect(html).toContain('Save and restart')
+    expect(html).toContain('Open terminal')
+    expect(html).toContain('aria-label="Log in with Log in with Claude"')
+  })
+
+  it('a canary given as a login value or an outcome never comes back through the views', () => {
+    // The views only ever receive outcome texts from main; the typed value goes out through onLogin only.
+    const sent: (string | undefined)[] = []
+    const html = renderToStaticMarkup(
+      <LoginView agentName="Claude" methods={methods} keychainAvailable={false} busy={null} outcomes={{ key: { tone: 'ok', text: 'Saved.' } }} onLogin={(_, v) => sent.push(v)} onOpenTerminal={noop} onLogout={noop} />,
+    )
+    expect(html).not.toContain(CANARY)
+    expect(html).toContain('will not store the key in plain text')
+    expect(html).toMatch(/<input[^>]*type="password"[^>]*disabled=""/)
+  })
+})
+
+describe('terminal and logs', () => {
+  it('removes escape sequences so nothing becomes a link or moves the cursor', () => {
+    const html = renderToStaticMarkup(
+      <AuthTerminalView
+        title="Setup"
+        output={'\x1b[1mbold\x1b[0m \x1b]8;;https://evil.example\x07click\x1b]8;;\x07\r\ndone\x1b[2J'}
+        exit={{ code: 3 }}
+        onSend={noop}
+        onClose={noop}
+      />,
+    )
+    expect(html).toContain('bold click\ndone')
+    expect(html).not.toContain('\x1b')
+    expect(html).not.toContain('<a')
+    expect(html).not.toContain('evil.example')
+    expect(html).toContain('Exited with code 3')
+    expect(html).toMatch(/aria-label="Terminal input"[^>]*disabled=""/)
+  })
+
+  it('keeps the log tail bounded, starting at a whole line', () => {
+    const first = appendTail('', 'aaaa\nbbbb\n', 100)
+    expect(first).toEqual({ text: 'aaaa\nbbbb\n', trimmed: false })
+    const next = appendTail(first.text, 'cccc\ndddd\n', 12)
+    expect(next.trimmed).toBe(true)
+    expect(next.text).toBe('cccc\ndddd\n')
+    expect(next.text.length).toBeLessThanOrEqual(12)
+    expect(renderToStaticMarkup(<LogsView text={'x\x1b[31mred\x1b[0m'} truncated loading={false} />)).toContain('xred')
+  })
+})
+
+describe('inspector view', () => {
+  it('shows a row per message with direction, kind, method, latency and size; the selection as JSON text', () => {
+    const html = renderToStaticMarkup(
+      <InspectorView
+        {...inspectorProps(
+          [message(1), message(2, { direction: 'in', kind: 'response', latencyMs: 412, bytes: 2048, sessionId: 'sess-1234567890abcdef' })],
+          { selectedSeq: 1 },
+        )}
+      />,
+    )
+    expect(html).toContain('aria-label="Protocol messages"')
+    expect(html.match(/<tr aria-selected=/g)).toHaveLength(2)
+    expect(html).toContain('Sent to the agent')
+    expect(html).toContain('Received from the agent')
+    expect(html).toContain('412 ms')
+    expect(html).toContain('2.0 KB')
+    expect(html).toContain('sess-123…')
+    // Pretty-printed JSON as text: markup inside the message is escaped.
+    expect(html).toContain('&quot;note&quot;: &quot;&lt;b&gt;not markup&lt;/b&gt;&quot;')
+    expect(html).not.toContain('<b>not markup</b>')
+  })
+
+  it('applies the filter it is given and says how many match', () => {
+    const html = renderToStaticMarkup(
+      <InspectorView
+        {...inspectorProps([message(1), message(2, { method: 'session/prompt', sessionId: 's1' }), message(3, { method: 'session/update', sessionId: 's2' })], {
+          filter: { method: 'SESSION/', sessionId: 's2' },
+        })}
+      />,
+    )
+    expect(html).toContain('1 of 3 messages')
+    expect(html.match(/<tr aria-selected=/g)).toHaveLength(1)
+    expect(html).toContain('session/update')
+    expect(html).toContain(`value="${NO_SESSION}"`)
+    expect(html).toMatch(/<option value="s1">s1<\/option><option value="s2" selected="">s2<\/option>/)
+    expect(renderToStaticMarkup(<InspectorView {...inspectorProps([message(1)], { filter: { method: 'nope', sessionId: '' } })} />)).toContain('No message matches the filter.')
+  })
+})
+
+describe('runtime actions and tools access', () => {
+  it('offers Start when nothing runs and Restart/Stop when it does', () => {
+    expect(runtimeActions('stopped')).toEqual({ start: true, restart: false, stop: false })
+    expect(runtimeActions('ready')).toEqual({ start: false, restart: true, stop: true })
+    expect(runtimeActions('crashed')).toEqual({ start: true, restart: false, stop: true })
+  })
+
+  it('a host without the tools calls answers not-available, and its events never fire', async () => {
+    const tools = agentTools(agentToolsFreeApi())
+    const result = await tools.checkAgentConnection({ agentId: 'a' })
+    expect(result.ok).toBe(false)
+    expect(result.ok ? '' : result.error.kind).toBe('not-available')
+    expect(typeof tools.onInspectorMessages(noop)).toBe('function')
+  })
+
+  it('a host with them is called with the argument as given', async () => {
+    const calls: unknown[] = []
+    const api = { ...agentToolsFreeApi(), getAgentLog: (arg: unknown) => (calls.push(arg), Promise.resolve({ ok: true, value: { text: 'x', truncated: false } })) }
+    const result = await agentTools(api as unknown as BosunApi).getAgentLog({ agentId: 'a', maxBytes: 10 })
+    expect(calls).toEqual([{ agentId: 'a', maxBytes: 10 }])
+    expect(result).toEqual({ ok: true, value: { text: 'x', truncated: false } })
+  })
+})
+
+/** A BosunApi with only the agents/session calls the screen's first render touches (none of the tools). */
+function agentToolsFreeApi(): BosunApi {
+  const pending = () => new Promise<never>(() => undefined)
+  return {
+    listAgentDefinitions: pending,
+    listPresets: pending,
+    getKeychainStatus: pending,
+    getSnapshot: pending,
+    onAgentDefinitionsChanged: () => noop,
+    onAgentStatus: () => noop,
+  } as unknown as BosunApi
+}
