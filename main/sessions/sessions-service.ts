@@ -24,6 +24,8 @@ interface SessionRecord {
   connection: AcpClientConnection | undefined
   turn: Promise<unknown> | undefined
   cancelRequested: boolean
+  /** A reattach to the agent's new process in progress (after a crash or stop). */
+  reattaching?: Promise<Result<AcpClientConnection>> | undefined
 }
 
 /**
@@ -58,20 +60,25 @@ export class SessionsService implements IDisposable {
     return toDisposable(() => sub.dispose())
   }
 
-  /** The agent's process went away: running turns end with its error; the sessions stay as history. */
+  /**
+   * The agent's process went away: running turns end with its error; the sessions stay, detached. The next
+   * prompt reattaches them to the agent's new process when it can resume or load sessions.
+   */
   agentDisconnected(agentId: string, failure: Failure | undefined): void {
     for (const [sessionId, record] of this.sessions) {
       if (record.agentId !== agentId || !record.connection) continue
       record.connection = undefined
-      if (record.state.turn.state !== 'idle') {
-        this.push(sessionId, {
-          type: 'turn_ended',
-          stopReason: null,
-          error: { message: failure?.message ?? 'The agent stopped.' },
-        })
-      }
+      // Queued actions first: a turn that started within this frame must count as running.
+      this.batcher.flush(sessionId)
+      if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.' })
       this.batcher.flush(sessionId)
     }
+  }
+
+  /** Ends the running turn with an error. v2 turns end only with an idle `state_update`, which a dead agent never sends. */
+  private endTurnWithError(sessionId: string, record: SessionRecord, error: { message: string; code?: number }): void {
+    if (record.state.protocolVersion === 2) this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle' }] })
+    this.push(sessionId, { type: 'turn_ended', stopReason: null, error })
   }
 
   has(sessionId: string): boolean {
@@ -137,9 +144,13 @@ export class SessionsService implements IDisposable {
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<Result<{ stopReason: string | null }>> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if (!record.connection) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running. Restart it and start a new session.' })
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
-    const connection = record.connection
+    if (!record.connection) {
+      const attached = await this.reattach(sessionId, record)
+      if (!attached.ok) return attached
+      if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
+    }
+    const connection = record.connection!
     record.cancelRequested = false
     this.push(sessionId, { type: 'local_prompt', content: prompt })
     this.push(sessionId, { type: 'turn_started' })
@@ -160,7 +171,11 @@ export class SessionsService implements IDisposable {
         this.push(sessionId, { type: 'turn_ended', stopReason: 'cancelled' })
         return ok({ stopReason: 'cancelled' })
       }
-      this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) } })
+      // After a crash agentDisconnected already ended the turn with the agent's error.
+      this.batcher.flush(sessionId)
+      if (record.state.turn.state !== 'idle' || failure.kind !== 'agent-exited') {
+        this.endTurnWithError(sessionId, record, { message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) })
+      }
       return fail(failure)
     } finally {
       record.turn = undefined
@@ -215,6 +230,45 @@ export class SessionsService implements IDisposable {
     } catch (error) {
       return fail(error instanceof BosunError ? error.failure : toFailure(error))
     }
+  }
+
+  /**
+   * Brings a detached session back on the agent's current process (starting it if needed): `session/resume`,
+   * or `session/load` whose replayed history is dropped (the transcript already has it: updates for a
+   * session arrive only once its record points at the connection).
+   */
+  private reattach(sessionId: string, record: SessionRecord): Promise<Result<AcpClientConnection>> {
+    record.reattaching ??= (async (): Promise<Result<AcpClientConnection>> => {
+      const connected = await this.agents.connect(record.agentId)
+      if (!connected.ok) return connected
+      const { connection, protocolVersion } = connected.value
+      if (record.connection) return ok(record.connection)
+      const cannot = (why: string) =>
+        fail({ kind: 'agent-not-running', message: `The agent restarted and ${why}, so this session cannot continue. Start a new session.` })
+      if (protocolVersion !== record.state.protocolVersion) return cannot(`now speaks ACP v${protocolVersion}`)
+      const capabilities = connection.handshake?.capabilities
+      if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
+      try {
+        const outcome = await connection.resumeSession({ sessionId, cwd: record.state.cwd, replay: false })
+        if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+        record.connection = connection
+        this.logger.info(`reattached session ${sessionId} to the agent's new process`)
+        if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
+          this.push(sessionId, {
+            type: 'session_configured',
+            ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
+            ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
+          })
+        }
+        return ok(connection)
+      } catch (error) {
+        const failure = toFailure(error)
+        return cannot(`could not resume it (${failure.message})`)
+      }
+    })().finally(() => {
+      record.reattaching = undefined
+    })
+    return record.reattaching
   }
 
   private earlyBuffer(connection: AcpClientConnection) {

@@ -40,7 +40,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     [onCallFailed],
   )
   const onSend = useCallback(
-    (text: string) => void api.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then(report('Sending the message')),
+    (text: string) =>
+      void api.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then((result) => {
+        // An agent that died mid-turn is already shown in the transcript (the turn's error) and by the agent banner.
+        if (!result.ok && result.error.kind === 'agent-exited') return
+        report('Sending the message')(result)
+      }),
     [api, sessionId, report],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
@@ -64,7 +69,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
   const agentName = agent?.name ?? session.agentId
   const busy = session.turn.state !== 'idle'
-  const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' || agent.status === 'stopped' : false
+  // A stopped agent is started again by the next message (the session reattaches); a crashed one waits for Restart.
+  const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
   return (
     <main className="session-screen" aria-label={`Session ${session.title ?? baseName(session.cwd)}`}>
       <SessionHeader

@@ -3,10 +3,18 @@ import type { AgentRuntimeView } from '../../state/types'
 import { neutraliseEscapes } from '../transcript/terminal-text'
 import { Icon } from './icons'
 
-/** Shown inline when the session's agent crashed or failed: the reason, the stderr tail, and Restart. */
+/** Whether the agent is down with an error the person should see (a crash waiting for its automatic restart included). */
+export function agentHasError(agent: AgentRuntimeView): boolean {
+  return agent.status === 'crashed' || agent.status === 'failed' || (agent.status === 'restarting' && Boolean(agent.error))
+}
+
+/**
+ * Shown inline when the session's agent crashed or failed: the reason, the stderr tail, and Restart. A crash
+ * that will be restarted automatically shows too (the supervisor waits a backoff first); Restart skips the wait.
+ */
 export const AgentErrorBanner = memo(function AgentErrorBanner({ agent, onRestart }: { agent: AgentRuntimeView; onRestart: () => Promise<void> }) {
   const [restarting, setRestarting] = useState(false)
-  if (agent.status !== 'crashed' && agent.status !== 'failed') return null
+  if (!agentHasError(agent)) return null
   const tail = agent.error?.stderrTail ? neutraliseEscapes(agent.error.stderrTail) : ''
   return (
     <section className="agent-error" role="alert" aria-label={`${agent.name} ${agent.status}`}>
@@ -14,10 +22,10 @@ export const AgentErrorBanner = memo(function AgentErrorBanner({ agent, onRestar
         <Icon name="alert" />
         <div className="agent-error-text">
           <strong>
-            {agent.name} {agent.status === 'crashed' ? 'crashed' : 'failed to start'}
+            {agent.name} {agent.status === 'failed' ? (agent.error?.kind === 'agent-exited' ? 'stopped working' : 'failed to start') : 'crashed'}
           </strong>
           <span>{agent.error?.message ?? 'The agent process exited.'}</span>
-          {agent.nextRestartAt ? <span className="muted small">An automatic restart is scheduled.</span> : null}
+          {agent.status === 'restarting' ? <span className="muted small">Bosun restarts it in a moment.</span> : null}
         </div>
         <button
           type="button"

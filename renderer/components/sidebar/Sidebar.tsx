@@ -94,7 +94,8 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
                         title={s.cwd}
                       >
                         <span className="session-item-title">{s.title ?? baseName(s.cwd)}</span>
-                        <span className="session-item-meta muted">{baseName(s.cwd)}</span>
+                        {/* Untitled sessions are named after their folder: then the full path tells them apart. */}
+                        <span className="session-item-meta muted">{s.title ? baseName(s.cwd) : s.cwd}</span>
                         {s.pending > 0 ? (
                           <span className="count-badge" aria-label={`${s.pending} pending approvals`}>
                             {s.pending}

@@ -6,6 +6,14 @@ import { useSeams } from '../common/seams'
 import { AgentMessage, AgentThought, CompactionView, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
 
+/** How a turn that ended without an error but not normally is told: neutrally, as a note after it. */
+const STOP_NOTE: Record<string, string> = {
+  cancelled: 'Stopped. The agent ended the turn when you asked.',
+  refusal: 'The agent declined to continue this turn.',
+  max_tokens: 'The agent stopped: it reached its token limit.',
+  max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
+}
+
 /** Distance from the bottom (px) within which the view keeps following new output. */
 const STICK_THRESHOLD = 48
 
@@ -172,6 +180,11 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
               ))}
             </div>
           </div>
+        )}
+        {session.turn.state === 'idle' && !session.turn.error && session.turn.stopReason && STOP_NOTE[session.turn.stopReason] && entries.length > 0 && (
+          <p className="turn-note muted" role="note" aria-label="How the turn ended">
+            {STOP_NOTE[session.turn.stopReason]}
+          </p>
         )}
         {session.turn.error && (
           <div className="turn-error" role="alert">

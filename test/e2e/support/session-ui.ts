@@ -1,0 +1,66 @@
+/**
+ * Steps through the session screen by role and accessible name, the way a person would. Every wait is on
+ * a visible UI state (Playwright's auto-waiting locators, or polling the page), never a fixed delay.
+ */
+import type { Locator, Page } from 'playwright'
+
+/** Agent start-up runs tsx in a child process: seconds on a busy machine. */
+export const UI_TIMEOUT = 30_000
+
+/** Waits until the locator is visible (and returns it, for chaining). */
+export async function visible(locator: Locator, timeout = UI_TIMEOUT): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout })
+  return locator
+}
+
+/** Waits until the locator is gone (detached or hidden). */
+export async function gone(locator: Locator, timeout = UI_TIMEOUT): Promise<void> {
+  await locator.first().waitFor({ state: 'hidden', timeout })
+}
+
+/** Waits until `predicate` (evaluated in the page against the element) holds. */
+export async function until<T extends Element>(locator: Locator, predicate: (el: T) => boolean, timeout = UI_TIMEOUT): Promise<void> {
+  const handle = await locator.first().elementHandle({ timeout })
+  if (!handle) throw new Error('element not found')
+  await locator.page().waitForFunction(predicate as (el: Element) => boolean, handle as never, { timeout })
+}
+
+export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' })
+export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' })
+export const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true })
+export const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true })
+export const turnStatus = (page: Page) => page.getByRole('status', { name: /^Turn:/ })
+
+/** The sidebar group of an agent (a section named after it). */
+export const agentGroup = (page: Page, agentName: string) =>
+  page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: agentName, exact: true })
+
+/** Opens "New session", picks the agent, sets the working folder and starts; resolves when the composer is ready. */
+export async function startSession(page: Page, options: { agentName: string; cwd: string }): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  await form.getByRole('combobox', { name: 'Agent' }).selectOption({ label: options.agentName })
+  await form.getByRole('textbox', { name: 'Working folder' }).fill(options.cwd)
+  await form.getByRole('button', { name: 'Start session' }).click()
+  await gone(form)
+  await visible(messageBox(page))
+  await until<HTMLTextAreaElement>(messageBox(page), (el) => !el.disabled)
+}
+
+/** Types a prompt and sends it with Enter. */
+export async function sendPrompt(page: Page, text: string): Promise<void> {
+  const box = messageBox(page)
+  await until<HTMLTextAreaElement>(box, (el) => !el.disabled)
+  await box.fill(text)
+  await box.press('Enter')
+}
+
+/** Waits until the turn is over: the header says Idle and Send is back. */
+export async function waitIdle(page: Page): Promise<void> {
+  await visible(page.getByRole('status', { name: 'Turn: Idle' }))
+  await visible(sendButton(page))
+}
+
+/** The transcript's rows for agent replies. */
+export const agentSays = (page: Page, agentName: string) => transcript(page).getByLabel(`${agentName} says`)
