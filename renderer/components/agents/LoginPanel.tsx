@@ -23,6 +23,8 @@ export interface LoginViewProps {
   onLogout: () => void
   /** The open terminal (rendered under its method). */
   terminal?: { methodId: string; node: ReactNode } | null
+  /** From a connection check's "Logout" capability; undefined = not known yet (the button is offered). */
+  logoutSupported?: boolean
 }
 
 /**
@@ -31,7 +33,7 @@ export interface LoginViewProps {
  * React state or a DOM attribute.
  */
 export function LoginView(props: LoginViewProps) {
-  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal } = props
+  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported } = props
   const ids = useId()
   const fields = useRef(new Map<string, { value: string }>())
   if (methods === null) {
@@ -131,20 +133,24 @@ export function LoginView(props: LoginViewProps) {
         </ul>
       )}
 
-      <section className="login-logout" aria-label="Log out">
-        <div>
-          <strong>Log out</strong>
-          <p className="muted small">Asks {agentName} to forget its credentials, where the agent supports it.</p>
-        </div>
-        <button type="button" className="button button-secondary" onClick={onLogout} disabled={busy !== null}>
-          {busy === 'logout' ? 'Logging out…' : 'Log out'}
-        </button>
-        {outcomes.logout && (
-          <p className={outcomes.logout.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcomes.logout.tone === 'ok' ? 'status' : 'alert'}>
-            {outcomes.logout.text}
-          </p>
-        )}
-      </section>
+      {logoutSupported === false ? (
+        <p className="muted small">{agentName} does not offer logging out through Bosun.</p>
+      ) : (
+        <section className="login-logout" aria-label="Log out">
+          <div>
+            <strong>Log out</strong>
+            <p className="muted small">Asks {agentName} to forget its credentials, where the agent supports it.</p>
+          </div>
+          <button type="button" className="button button-secondary" onClick={onLogout} disabled={busy !== null}>
+            {busy === 'logout' ? 'Logging out…' : 'Log out'}
+          </button>
+          {outcomes.logout && (
+            <p className={outcomes.logout.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcomes.logout.tone === 'ok' ? 'status' : 'alert'}>
+              {outcomes.logout.text}
+            </p>
+          )}
+        </section>
+      )}
     </div>
   )
 }
@@ -156,10 +162,12 @@ export interface LoginPanelProps {
   keychainAvailable: boolean
   /** Methods already known (from a connection check) to show while listing. */
   knownMethods?: readonly AuthMethodView[]
+  /** Whether the agent supports logout, when a connection check said so. */
+  logoutSupported?: boolean
 }
 
 /** The Login tab wired to main. */
-export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMethods }: LoginPanelProps) {
+export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported }: LoginPanelProps) {
   const tools = useMemo(() => agentTools(api), [api])
   const [methods, setMethods] = useState<readonly AuthMethodView[] | null>(knownMethods ?? null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -188,6 +196,7 @@ export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMe
     <LoginView
       agentName={agentName}
       methods={methods}
+      {...(logoutSupported === undefined ? {} : { logoutSupported })}
       keychainAvailable={keychainAvailable}
       busy={busy}
       outcomes={outcomes}

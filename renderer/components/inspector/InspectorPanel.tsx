@@ -179,8 +179,15 @@ export function InspectorView(props: InspectorViewProps) {
                       <td>
                         <span className={`badge ${KIND_CLASS[m.kind]}`}>{m.kind}</span>
                       </td>
-                      <td className="mono inspector-method">{methodLabel(m)}</td>
-                      <td className="mono">{m.id === undefined ? '' : String(m.id)}</td>
+                      <td className="mono inspector-method">
+                        {methodLabel(m)}
+                        {m.origin === 'check' && (
+                          <span className="inspector-origin" title="From a connection check (a separate, short-lived process)">
+                            check
+                          </span>
+                        )}
+                      </td>
+                      <td className="mono">{m.id == null ? '' : String(m.id)}</td>
                       <td className="mono inspector-session-cell" title={m.sessionId}>
                         {m.sessionId === undefined ? '' : shortSessionId(m.sessionId)}
                       </td>
@@ -207,7 +214,8 @@ export function InspectorView(props: InspectorViewProps) {
                 <span className="mono">{methodLabel(selected) || '(no method)'}</span>
                 <span className="muted small">
                   {directionOf(selected.direction).label}
-                  {selected.id !== undefined ? ` · id ${String(selected.id)}` : ''}
+                  {selected.id != null ? ` · id ${String(selected.id)}` : ''}
+                  {selected.origin === 'check' ? ' · from a connection check' : ''}
                   {selected.latencyMs !== undefined ? ` · ${formatLatency(selected.latencyMs)}` : ''}
                   {` · ${formatBytes(selected.bytes)}`}
                 </span>
@@ -275,7 +283,7 @@ export function InspectorPanel({ api, agentId, limit = INSPECTOR_LIMIT }: Inspec
     const result = await tools.exportInspector({ agentId })
     setBusy(false)
     if (!result.ok) setProblem(`Export failed: ${failureText(result.error)}`)
-    else downloadText(result.value.fileName, result.value.content)
+    else downloadText(result.value.fileName, result.value.content, 'application/x-ndjson')
   }
   const clear = async () => {
     setBusy(true)

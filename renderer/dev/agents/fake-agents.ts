@@ -46,13 +46,15 @@ const CHECKS: Record<string, CheckResult> = {
     ok: true, agentName: 'Claude', agentInfo: { name: 'claude-agent-acp', title: 'Claude Code', version: '0.21.4' }, protocolVersion: 1, durationMs: 1840,
     capabilities: [
       { label: 'Loads earlier sessions', supported: true },
-      { label: 'Reads images in prompts', supported: true },
-      { label: 'Reads audio in prompts', supported: false },
-      { label: 'Reads embedded context (files in prompts)', supported: true },
-      { label: 'Connects to MCP servers over HTTP', supported: true },
-      { label: 'Connects to MCP servers over SSE', supported: false },
-      { label: 'Lists sessions', supported: false },
       { label: 'Resumes sessions', supported: true },
+      { label: 'Lists sessions', supported: false },
+      { label: 'Images in prompts', supported: true },
+      { label: 'Audio in prompts', supported: false },
+      { label: 'Embedded context (files) in prompts', supported: true },
+      { label: 'MCP servers over HTTP', supported: true },
+      { label: 'MCP servers over SSE', supported: false },
+      { label: 'Additional folders', supported: false },
+      { label: 'Logout', supported: true },
     ],
     authMethods: [
       { id: 'claude-login', name: 'Log in with Claude', description: 'Opens claude.ai in your browser to sign in with your subscription.', type: 'agent' },
@@ -211,7 +213,7 @@ export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; li
         const name = definitions.find((d) => d.id === agentId)?.name ?? agentId
         const result: CheckResult = CHECKS[agentId] ?? { ok: true, agentName: name, agentInfo: { name }, protocolVersion: 1, capabilities: [{ label: 'Loads earlier sessions', supported: false }], authMethods: AUTH[agentId] ?? [], durationMs: 900 }
         later(500, () => {
-          const msgs = inspectorMessages(Date.now() - 500).slice(0, 2).map((m) => ({ ...m, seq: ++nextSeq }))
+          const msgs = inspectorMessages(Date.now() - 500).slice(0, 2).map((m) => ({ ...m, seq: ++nextSeq, origin: 'check' as const }))
           inspector.set(agentId, [...(inspector.get(agentId) ?? []), ...msgs])
           emit('inspectorMessages', { agentId, messages: msgs })
           resolve({ ok: true, value: result })
@@ -228,7 +230,7 @@ export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; li
     authTerminalInput: ({ terminalId, data }: { terminalId: string; data: string }) => {
       later(200, () => {
         emit('authTerminalOutput', { terminalId, data: `${'*'.repeat(Math.max(0, data.length - 1))}\r\n\x1b[32m✓ Long-lived token created and saved.\x1b[0m\r\n` })
-        emit('authTerminalOutput', { terminalId, data: '', exit: { code: 0 } })
+        emit('authTerminalOutput', { terminalId, data: '', exit: { code: 0, signal: null } })
       })
       return ok(undefined)
     },

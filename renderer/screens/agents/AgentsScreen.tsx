@@ -270,7 +270,9 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                     agentId={selectedAgent.id}
                     agentName={selectedAgent.name}
                     keychainAvailable={keychain.available}
-                    {...(check && 'check' in check ? { knownMethods: check.check.authMethods } : {})}
+                    {...(check && 'check' in check && check.check.ok
+                      ? { knownMethods: check.check.authMethods, ...logoutSupport(check.check) }
+                      : {})}
                   />
                 ) : tab === 'logs' ? (
                   <LogsPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} />
@@ -291,3 +293,9 @@ const upsert = (list: readonly AgentDefinitionView[], agent: AgentDefinitionView
 
 const isFieldErrors = (data: unknown): data is AgentFieldErrors =>
   typeof data === 'object' && data !== null && Object.values(data).every((v) => typeof v === 'string')
+
+/** The check's "Logout" capability, when it listed one. */
+const logoutSupport = (check: CheckResult): { logoutSupported?: boolean } => {
+  const entry = check.capabilities.find((c) => c.label.toLowerCase() === 'logout')
+  return entry ? { logoutSupported: entry.supported } : {}
+}

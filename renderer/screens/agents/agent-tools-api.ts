@@ -1,80 +1,34 @@
 /**
- * The agent tools calls (connection check, login, logs, protocol inspector) as the Agents screen uses them.
+ * The agent tools calls (connection check, login, logs, protocol inspector) as the Agents screen uses them;
+ * their types come from `preload/contract/agent-tools.ts`.
  *
- * These mirror `preload/contract/agent-tools.ts`. Reaching them through {@link agentTools} keeps the screen
- * working against any `BosunApi`: a call the host does not offer answers `not-available` (shown as a
- * message) and an event it does not offer never fires, instead of throwing.
+ * Reaching them through {@link agentTools} keeps the screen working against a host that does not offer
+ * them (an older browser host, a partial fake): a missing call answers `not-available` (shown as a
+ * message) and a missing event never fires, instead of throwing.
  */
-import type { BosunApi, CallResult, IpcFailure } from '../../../preload/contract'
+import type { BosunApi, IpcFailure } from '../../../preload/contract'
+import type { CheckResult } from '../../../preload/contract/agent-tools'
 
-export interface AgentInfoView {
-  name: string
-  title?: string
-  version?: string
-}
+export type { AuthMethodView, CheckResult, InspectorMessage } from '../../../preload/contract/agent-tools'
+export type CapabilityView = CheckResult['capabilities'][number]
 
-/** One capability in plain words ("Loads earlier sessions") and whether the agent offers it. */
-export interface CapabilityView {
-  label: string
-  supported: boolean
-}
-
-/** `agent` = the agent logs in itself; `env_var` = a value we store and pass in; `terminal` = an interactive command. */
-export interface AuthMethodView {
-  id: string
-  name: string
-  description?: string
-  type: string
-  envName?: string
-}
-
-export interface CheckResult {
-  ok: boolean
-  agentName: string
-  agentInfo: AgentInfoView | null
-  protocolVersion: 1 | 2 | null
-  capabilities: CapabilityView[]
-  authMethods: AuthMethodView[]
-  error?: IpcFailure
-  durationMs: number
-}
-
-export interface InspectorMessage {
-  seq: number
-  /** Epoch ms. */
-  time: number
-  /** `in` = agent → Bosun, `out` = Bosun → agent. */
-  direction: 'in' | 'out'
-  kind: 'request' | 'response' | 'notification' | 'error' | 'invalid'
-  method?: string
-  id?: string | number
-  sessionId?: string
-  latencyMs?: number
-  bytes: number
-  message: unknown
-}
-
-export interface AgentToolsApi {
-  checkAgentConnection(arg: { agentId: string }): Promise<CallResult<CheckResult>>
-  listAuthMethods(arg: { agentId: string }): Promise<CallResult<{ methods: AuthMethodView[] }>>
-  loginAgent(arg: { agentId: string; methodId: string; value?: string }): Promise<CallResult<{ restarted: boolean }>>
-  startAuthTerminal(arg: { agentId: string; methodId: string }): Promise<CallResult<{ terminalId: string }>>
-  authTerminalInput(arg: { terminalId: string; data: string }): Promise<CallResult<unknown>>
-  closeAuthTerminal(arg: { terminalId: string }): Promise<CallResult<unknown>>
-  onAuthTerminalOutput(listener: (payload: { terminalId: string; data: string; exit?: { code: number | null; signal?: string | null } | null }) => void): () => void
-  logoutAgent(arg: { agentId: string }): Promise<CallResult<unknown>>
-  getAgentLog(arg: { agentId: string; maxBytes?: number }): Promise<CallResult<{ text: string; truncated: boolean }>>
-  onAgentLog(listener: (payload: { agentId: string; text: string }) => void): () => void
-  listInspectorMessages(arg: {
-    agentId: string
-    method?: string
-    sessionId?: string
-    limit?: number
-  }): Promise<CallResult<{ messages: InspectorMessage[]; dropped: number }>>
-  onInspectorMessages(listener: (payload: { agentId: string; messages: InspectorMessage[] }) => void): () => void
-  exportInspector(arg: { agentId: string }): Promise<CallResult<{ fileName: string; content: string }>>
-  clearInspector(arg: { agentId: string }): Promise<CallResult<unknown>>
-}
+export type AgentToolsApi = Pick<
+  BosunApi,
+  | 'checkAgentConnection'
+  | 'listAuthMethods'
+  | 'loginAgent'
+  | 'startAuthTerminal'
+  | 'authTerminalInput'
+  | 'closeAuthTerminal'
+  | 'onAuthTerminalOutput'
+  | 'logoutAgent'
+  | 'getAgentLog'
+  | 'onAgentLog'
+  | 'listInspectorMessages'
+  | 'onInspectorMessages'
+  | 'exportInspector'
+  | 'clearInspector'
+>
 
 const CALLS = [
   'checkAgentConnection',

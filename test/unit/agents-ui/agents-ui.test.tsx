@@ -220,6 +220,29 @@ describe('secret values are never rendered', () => {
   })
 })
 
+describe('login', () => {
+  it('offers Log out unless a connection check said the agent cannot', () => {
+    const view = (logoutSupported?: boolean) =>
+      renderToStaticMarkup(
+        <LoginView
+          agentName="Claude"
+          methods={[]}
+          keychainAvailable
+          busy={null}
+          outcomes={{}}
+          onLogin={noop}
+          onOpenTerminal={noop}
+          onLogout={noop}
+          {...(logoutSupported === undefined ? {} : { logoutSupported })}
+        />,
+      )
+    expect(view()).toContain('>Log out</button>')
+    expect(view(true)).toContain('>Log out</button>')
+    expect(view(false)).not.toContain('>Log out</button>')
+    expect(view(false)).toContain('does not offer logging out')
+  })
+})
+
 describe('terminal and logs', () => {
   it('removes escape sequences so nothing becomes a link or moves the cursor', () => {
     const html = renderToStaticMarkup(
@@ -270,6 +293,12 @@ describe('inspector view', () => {
     // Pretty-printed JSON as text: markup inside the message is escaped.
     expect(html).toContain('&quot;note&quot;: &quot;&lt;b&gt;not markup&lt;/b&gt;&quot;')
     expect(html).not.toContain('<b>not markup</b>')
+  })
+
+  it('marks messages from a connection check and shows a null id as empty', () => {
+    const html = renderToStaticMarkup(<InspectorView {...inspectorProps([message(1, { origin: 'check', id: null, kind: 'notification' })])} />)
+    expect(html).toMatch(/initialize<span class="inspector-origin"[^>]*>check<\/span>/)
+    expect(html).not.toContain('>null<')
   })
 
   it('applies the filter it is given and says how many match', () => {
