@@ -35,7 +35,8 @@ export class SecretSet {
   }
 
   add(source: string, value: string): void {
-    this.set(source, [...(this.bySource.get(source) ?? []), value])
+    const known = this.bySource.get(source) ?? []
+    if (!known.includes(value)) this.set(source, [...known, value])
   }
 
   get size(): number {

@@ -11,7 +11,7 @@ import type { AcpConnectionFactory, AgentHost } from '../agents/agent-host'
 import type { AgentProcessSpec } from '../agents/agent-process'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import type { AgentSupervisor } from '../agents/supervisor'
-import { fail, ok, toFailure, type Result } from '../base/errors'
+import { fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import type { AgentConfigService } from '../config/agent-config-service'
@@ -104,10 +104,14 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     ),
   )
 
-  /** Learns the secret values of an agent from a launch environment (only names the definition marks secret). */
+  /**
+   * Learns the secret values of an agent from a launch environment (only names the definition marks
+   * secret). Values are kept for as long as the agent is defined, even after a key was replaced: the
+   * old one may still be in its log.
+   */
   const learnSecrets = (agentId: string, env: Readonly<Record<string, string>>) => {
     const names = config.definitions.get(agentId)?.secretEnv ?? []
-    secrets.set(agentId, names.map((n) => env[n]).filter((v): v is string => typeof v === 'string'))
+    for (const name of names) if (typeof env[name] === 'string') secrets.add(agentId, env[name])
   }
 
   const logStream = (agentId: string): LogStream => {
@@ -183,13 +187,19 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     return connected.ok ? ok(undefined) : connected
   }
 
+  /** Every failure this service returns is redacted too (an agent's stderr tail can hold what it printed). */
+  const redactFailure = (failure: Failure): Failure => ({
+    ...failure,
+    message: secrets.redactText(failure.message),
+    ...(failure.stderrTail !== undefined ? { stderrTail: secrets.redactText(failure.stderrTail) } : {}),
+  })
   const guard = async <T>(fn: () => Promise<Result<T>> | Result<T>): Promise<Result<T>> => {
     try {
-      return await fn()
+      const result = await fn()
+      return result.ok ? result : fail(redactFailure(result.error))
     } catch (error) {
       log.error('call failed', error)
-      const failure = toFailure(error)
-      return fail({ ...failure, message: secrets.redactText(failure.message) })
+      return fail(redactFailure(toFailure(error)))
     }
   }
 
@@ -289,8 +299,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
               await connection.authenticate(method.id)
               return ok({ restarted: false })
             } catch (error) {
-              const failure = toFailure(error)
-              return fail({ ...failure, message: secrets.redactText(failure.message) })
+              return fail(toFailure(error))
             }
           default:
             return fail({ kind: 'invalid-argument', message: `Bosun does not know how to use the login method ${method.name} (type ${method.type}).` })

@@ -62,3 +62,17 @@ it('stderr streams as agentLog events and the log tail is readable; an echoed se
   expect(JSON.stringify(harness.sink.events)).not.toContain(secret)
   expect(JSON.stringify(must(await harness.tools.handlers.exportInspector({ agentId: 'e' })))).not.toContain(secret)
 })
+
+it('a secret an agent prints before dying is redacted in the check result and in failures', async () => {
+  const secret = 'sk-dying-secret-5555'
+  harness = await startHarness([{ id: 'd', envAgentArgs: ['--fail-at-start'], secretEnv: ['API_KEY'], protocolVersion: 1 }], { 'd:API_KEY': secret })
+  const check = must(await harness.tools.handlers.checkAgentConnection({ agentId: 'd' }))
+  expect(check).toMatchObject({ ok: false, error: { kind: 'agent-exited' } })
+  expect(check.error?.stderrTail).toContain(`fatal: rejected key ${REDACTED}`)
+  expect(JSON.stringify(check)).not.toContain(secret)
+
+  const failed = await harness.tools.handlers.listAuthMethods({ agentId: 'd' })
+  expect(failed.ok).toBe(false)
+  expect(JSON.stringify(failed)).toContain(REDACTED)
+  expect(JSON.stringify(failed)).not.toContain(secret)
+})
