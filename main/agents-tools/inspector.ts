@@ -51,6 +51,8 @@ export class AgentInspector {
   private readonly ring: RingBuffer<InspectorMessage>
   private queue: QueuedTrace[] = []
   private queueDropped = 0
+  /** Drained by a read (list/export) but not yet carried by an event: the next batch announces them. */
+  private pendingAnnouncement: InspectorMessage[] = []
   private seq = 0
   private readonly open = new Map<string, OpenRequest>()
   private readonly maxMessageChars: number
@@ -107,9 +109,6 @@ export class AgentInspector {
     if (filter.limit !== undefined && messages.length > filter.limit) messages = messages.slice(-filter.limit)
     return messages
   }
-
-  /** Messages already drained by a read are not announced again; the owner emits what `drain` returns. */
-  private pendingAnnouncement: InspectorMessage[] = []
 
   private drainSilently(): void {
     if (this.queue.length > 0) this.pendingAnnouncement.push(...this.drain())
