@@ -56,6 +56,18 @@ const shots: Shot[] = [
       await page.getByRole('row', { name: /request_permission/ }).first().click()
     },
   },
+  {
+    name: 'inspector-after-check',
+    query: 'agent=codex&tab=check',
+    width: 1024,
+    height: 720,
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Check connection' }).click()
+      await page.getByRole('list', { name: 'Capabilities' }).waitFor()
+      await page.getByRole('tab', { name: 'Inspector' }).click()
+      await page.getByRole('row', { name: /response/ }).first().click()
+    },
+  },
   { name: 'pick', query: 'agent=claude', act: async (page) => void (await page.getByRole('button', { name: 'Add agent' }).click()) },
   {
     name: 'add-preset',

@@ -1,0 +1,193 @@
+/**
+ * The Agents screen in a real browser (Debian's Chromium through the playwright library) over the dev
+ * preview's fake API: add from a preset, a bad command, check connection then the inspector, keyboard
+ * tabs, an env-var login whose value never comes back, the auth terminal's input line, Escape.
+ * Bundled with esbuild; every call the screen makes is recorded in `window.__calls`.
+ */
+import { existsSync } from 'node:fs'
+import { build } from 'esbuild'
+import { chromium, type Browser, type Page } from 'playwright'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const CHROMIUM = '/usr/bin/chromium'
+const CANARY = 'sk-canary-agents-screen'
+
+const entry = `
+import { createRoot } from 'react-dom/client'
+import { AgentsScreen } from './renderer/screens/agents/AgentsScreen'
+import { createFakeAgentsBosun } from './renderer/dev/agents/fake-agents'
+
+const params = new URLSearchParams(location.hash.slice(1))
+const fake = createFakeAgentsBosun({ keychainAvailable: true })
+const calls = []
+window.__calls = calls
+window.__closed = 0
+const api = new Proxy(fake.api, {
+  get(target, prop) {
+    const value = target[prop]
+    if (typeof value !== 'function' || /^on[A-Z]/.test(prop)) return value
+    return (arg) => { calls.push([prop, arg]); return value(arg) }
+  },
+})
+createRoot(document.getElementById('root')).render(
+  <AgentsScreen api={api} onClose={() => { window.__closed++ }} initialAgentId={params.get('agent') || undefined} initialTab={params.get('tab') || undefined} />,
+)
+`
+
+let browser: Browser | undefined
+let bundle = ''
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; this test needs Debian's chromium package`)
+  const result = await build({
+    stdin: { contents: entry, loader: 'tsx', resolveDir: process.cwd() },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    jsx: 'automatic',
+    loader: { '.css': 'empty' },
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
+  })
+  bundle = result.outputFiles[0]!.text
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function open(hash = ''): Promise<Page & { errors: string[] }> {
+  const page = (await browser!.newPage()) as Page & { errors: string[] }
+  page.errors = []
+  page.on('pageerror', (e) => page.errors.push(e.message))
+  await page.goto(`about:blank#${hash}`)
+  await page.setContent('<!doctype html><html><body><div id="root"></div></body></html>')
+  await page.addScriptTag({ content: bundle })
+  await page.getByRole('dialog', { name: 'Agents' }).waitFor()
+  await page.getByRole('navigation', { name: 'Agents' }).getByRole('listitem').first().waitFor()
+  return page
+}
+const callsOf = (page: Page, name: string) =>
+  page.evaluate((n) => (window as unknown as { __calls: [string, unknown][] }).__calls.filter(([c]) => c === n).map(([, a]) => a), name)
+
+describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
+  it('adds an agent from a preset, and shows a bad command as an error', async () => {
+    const page = await open()
+    try {
+      await page.getByRole('button', { name: 'Add agent' }).click()
+      await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^goose/ }).click()
+      await expect.poll(() => page.getByLabel('Command', { exact: true }).inputValue()).toBe('goose')
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByRole('heading', { name: 'goose', level: 2 }).waitFor()
+      await page.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: /^goose, / }).waitFor()
+      expect(await callsOf(page, 'saveAgentDefinition')).toMatchObject([{ draft: { name: 'goose', command: 'goose', argsText: 'acp', presetId: 'goose' } }])
+
+      await page.getByRole('button', { name: 'Add agent' }).click()
+      await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Custom agent/ }).click()
+      await page.getByLabel('Name', { exact: true }).fill('Broken')
+      await page.getByLabel('Command', { exact: true }).fill('missing-agent')
+      await page.locator('.field-error', { hasText: 'was not found on PATH' }).waitFor()
+      expect(await page.getByLabel('Command', { exact: true }).getAttribute('aria-invalid')).toBe('true')
+      expect(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true)
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('checks the connection, then shows the initialize exchange in the inspector', async () => {
+    const page = await open('agent=codex&tab=check')
+    try {
+      await page.getByRole('button', { name: 'Check connection' }).click()
+      await page.getByRole('list', { name: 'Capabilities' }).waitFor()
+      expect(await callsOf(page, 'checkAgentConnection')).toEqual([{ agentId: 'codex' }])
+
+      await page.getByRole('tab', { name: 'Inspector' }).click()
+      const rows = page.getByRole('grid', { name: 'Protocol messages' }).getByRole('row')
+      await rows.filter({ hasText: 'initialize' }).first().waitFor()
+      expect(await rows.filter({ hasText: 'initialize' }).count()).toBe(2)
+      await rows.filter({ hasText: 'response' }).first().click()
+      const json = page.getByRole('region', { name: 'Selected message' }).locator('pre')
+      await expect.poll(() => json.innerText()).toContain('"protocolVersion": 1')
+      expect(await rows.filter({ hasText: 'response' }).first().getAttribute('aria-selected')).toBe('true')
+
+      await page.getByRole('searchbox', { name: 'Filter by method' }).fill('session/')
+      await expect.poll(() => rows.filter({ hasText: 'initialize' }).count()).toBe(0)
+      await page.getByText('No message matches the filter.').waitFor()
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('moves between tabs with the arrow keys', async () => {
+    const page = await open('agent=claude')
+    try {
+      await page.getByRole('tab', { name: 'Overview' }).focus()
+      await page.keyboard.press('ArrowRight')
+      expect(await page.getByRole('tab', { name: 'Check connection' }).getAttribute('aria-selected')).toBe('true')
+      await page.keyboard.press('End')
+      expect(await page.getByRole('tab', { name: 'Inspector' }).getAttribute('aria-selected')).toBe('true')
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Inspector')
+      await page.keyboard.press('ArrowRight')
+      expect(await page.getByRole('tab', { name: 'Overview' }).getAttribute('aria-selected')).toBe('true')
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('sends an env-var login value once and never shows it again', async () => {
+    const page = await open('agent=claude&tab=login')
+    try {
+      const field = page.getByLabel('ANTHROPIC_API_KEY', { exact: true })
+      await field.fill(CANARY)
+      // Uncontrolled: the typed value is not mirrored into a DOM attribute.
+      expect(await field.getAttribute('value') ?? '').toBe('')
+      await page.getByRole('button', { name: 'Save and restart' }).click()
+      await page.getByText('Saved. Claude restarted with it.').waitFor()
+      expect(await callsOf(page, 'loginAgent')).toEqual([{ agentId: 'claude', methodId: 'anthropic-api-key', value: CANARY }])
+      expect(await field.inputValue()).toBe('')
+      expect(await page.content()).not.toContain(CANARY)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('types into the auth terminal line by line and shows its exit', async () => {
+    const page = await open('agent=claude&tab=login')
+    try {
+      await page.getByRole('button', { name: 'Open terminal' }).click()
+      const output = page.getByRole('log', { name: 'Terminal output' })
+      await output.getByText('Paste code here').waitFor()
+      // The OSC 8 hyperlink in the output is plain text, not a link.
+      expect(await output.locator('a').count()).toBe(0)
+      await page.getByRole('textbox', { name: 'Terminal input' }).fill('abc123')
+      await page.getByRole('textbox', { name: 'Terminal input' }).press('Enter')
+      await page.getByRole('status').filter({ hasText: 'Finished' }).waitFor()
+      const [input] = await callsOf(page, 'authTerminalInput')
+      expect(input).toMatchObject({ data: 'abc123\n' })
+      expect(await page.getByRole('textbox', { name: 'Terminal input' }).isDisabled()).toBe(true)
+      await page.getByRole('button', { name: 'Close terminal' }).click()
+      await page.getByText(/Finished\. Check the connection/).waitFor()
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('Escape in the editor cancels the edit; Escape elsewhere closes the screen', async () => {
+    const page = await open('agent=claude')
+    try {
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      await page.getByLabel('Name', { exact: true }).press('Escape')
+      await page.getByRole('tablist').waitFor()
+      expect(await page.evaluate(() => (window as unknown as { __closed: number }).__closed)).toBe(0)
+      await page.getByRole('tab', { name: 'Overview' }).press('Escape')
+      expect(await page.evaluate(() => (window as unknown as { __closed: number }).__closed)).toBe(1)
+    } finally {
+      await page.close()
+    }
+  })
+})
