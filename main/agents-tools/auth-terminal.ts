@@ -24,6 +24,8 @@ interface Terminal {
   agentId: string
   process: AgentProcess
   output: LogStream
+  /** Closed by the person (or Bosun): whatever the exit code, the login did not succeed (D3). */
+  cancelled: boolean
 }
 
 /** The spawn spec of a terminal login: launch spec + method args/env. Exported for tests (D3's argv/env rule). */
@@ -48,8 +50,11 @@ export class AuthTerminals implements IDisposable {
     private readonly logger?: Logger,
   ) {}
 
-  /** Starts it; `onExit` runs after the exit was reported (the service restarts the agent on code 0). */
-  async start(agentId: string, spec: AgentProcessSpec, onExit: (exit: AgentExit) => void): Promise<Result<{ terminalId: string }>> {
+  /**
+   * Starts it; `onExit` runs after the exit was reported, with `succeeded` = exit code 0 and not closed
+   * by the person (the service then restarts the agent).
+   */
+  async start(agentId: string, spec: AgentProcessSpec, onExit: (exit: AgentExit, succeeded: boolean) => void): Promise<Result<{ terminalId: string }>> {
     if (this.disposed) return fail({ kind: 'agent-not-running', message: 'Bosun is shutting down.' })
     const started = await AgentProcess.start(spec, this.logger ? { logger: this.logger } : {})
     if (!started.ok) return started
@@ -57,7 +62,8 @@ export class AuthTerminals implements IDisposable {
     const terminalId = `auth-${randomUUID()}`
     // Output is coalesced like the log (≤ 10 events/s) and redacted: the process has the agent's secrets in its env.
     const output = new LogStream(this.secrets, this.scheduler, (text) => this.events.output(terminalId, text), { maxEventChars: 64 * 1024 })
-    this.terminals.set(terminalId, { agentId, process, output })
+    const terminal: Terminal = { agentId, process, output, cancelled: false }
+    this.terminals.set(terminalId, terminal)
     process.stdout.setEncoding('utf8')
     process.stdout.on('data', (text: string) => output.append(text))
     process.onDidWriteStderr((text) => output.append(text))
@@ -67,7 +73,7 @@ export class AuthTerminals implements IDisposable {
       this.terminals.delete(terminalId)
       if (this.disposed) return
       this.events.exit(terminalId, { code: exit.code, signal: exit.signal })
-      onExit(exit)
+      onExit(exit, exit.code === 0 && !terminal.cancelled)
     })
     return ok({ terminalId })
   }
@@ -82,16 +88,18 @@ export class AuthTerminals implements IDisposable {
 
   /** Stops it (stdin closed, then SIGTERM, then SIGKILL); a no-op when it already ended. */
   async close(terminalId: string): Promise<void> {
-    await this.terminals.get(terminalId)?.process.stop({ deadlineMs: 1_000 })
+    const terminal = this.terminals.get(terminalId)
+    if (terminal) await this.cancel(terminal)
   }
 
   /** Every terminal of an agent (the agent was removed). */
   async closeAgent(agentId: string): Promise<void> {
-    await Promise.all([...this.terminals.values()].filter((t) => t.agentId === agentId).map((t) => t.process.stop({ deadlineMs: 1_000 })))
+    await Promise.all([...this.terminals.values()].filter((t) => t.agentId === agentId).map((t) => this.cancel(t)))
   }
 
-  async closeAll(): Promise<void> {
-    await Promise.all([...this.terminals.values()].map((t) => t.process.stop({ deadlineMs: 1_000 })))
+  private async cancel(terminal: Terminal): Promise<void> {
+    terminal.cancelled = true
+    await terminal.process.stop({ deadlineMs: 1_000 })
   }
 
   dispose(): void {

@@ -315,8 +315,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         // J8: the program comes from our own configuration; the agent only adds args and env.
         const spec = await processSpec(agentId)
         if (!spec.ok) return spec
-        return terminals.start(agentId, terminalSpec(spec.value, method), (exit) => {
-          if (exit.code !== 0 || disposed) return
+        return terminals.start(agentId, terminalSpec(spec.value, method), (_exit, succeeded) => {
+          if (!succeeded || disposed) return
           void restartAgent(agentId).then((restarted) => {
             if (!restarted.ok) log.warn(`restart after the terminal login failed: ${secrets.redactText(restarted.error.message)}`)
           })
