@@ -2,6 +2,9 @@ import type { AgentDefinitionView } from '../../../preload/contract/agents'
 import type { AgentRuntimeView } from '../../state/types'
 import { STATUS_LABEL } from './agent-status'
 
+/** The command as the person would type it (the arguments keep their quoting). */
+export const commandLine = (agent: { command: string; argsText: string }): string => [agent.command, agent.argsText].filter(Boolean).join(' ')
+
 export interface AgentListProps {
   agents: readonly AgentDefinitionView[]
   runtime: Readonly<Record<string, AgentRuntimeView | undefined>>
@@ -41,7 +44,7 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
                   <span className={`status-dot status-${status}`} aria-hidden="true" />
                   <span className="agents-list-text">
                     <span className="agents-list-name">{agent.name}</span>
-                    <span className="agents-list-command mono">{[agent.command, ...agent.args].join(' ')}</span>
+                    <span className="agents-list-command mono">{commandLine(agent)}</span>
                   </span>
                 </button>
               </li>

@@ -69,6 +69,12 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
               <dd>{runtime.crashCount} recently</dd>
             </>
           ) : null}
+          {runtime?.nextRestartAt ? (
+            <>
+              <dt>Next restart</dt>
+              <dd>Automatically at {new Date(runtime.nextRestartAt).toLocaleTimeString()}</dd>
+            </>
+          ) : null}
         </dl>
         {runtime?.error && (
           <div className="agents-failure" role="status">

@@ -1,4 +1,5 @@
 import type { AgentPresetView } from '../../../preload/contract/agents'
+import { commandLine } from './AgentList'
 
 export interface PresetPickerProps {
   presets: readonly AgentPresetView[]
@@ -24,7 +25,7 @@ export function PresetPicker({ presets, onPick, onCancel }: PresetPickerProps) {
               <span id={`preset-${preset.id}-desc`} className="preset-card-desc muted small">
                 {preset.description}
               </span>
-              {preset.command && <span className="preset-card-command mono small">{[preset.command, ...preset.args].join(' ')}</span>}
+              {preset.command && <span className="preset-card-command mono small">{commandLine(preset)}</span>}
             </button>
           </li>
         ))}

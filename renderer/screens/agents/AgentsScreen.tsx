@@ -3,7 +3,7 @@ import type { BosunApi, IpcFailure } from '../../../preload/contract'
 import type { AgentDefinitionView, AgentFieldErrors, AgentPresetView, DefinitionsLoadWarning, KeychainStatus } from '../../../preload/contract/agents'
 import type { AgentRuntimeView } from '../../state/types'
 import { AgentEditor, type AgentSaveOutcome } from '../../components/agents/AgentEditor'
-import { AgentList } from '../../components/agents/AgentList'
+import { AgentList, commandLine } from '../../components/agents/AgentList'
 import { AgentOverview } from '../../components/agents/AgentOverview'
 import { AgentTabs, type AgentTabId } from '../../components/agents/AgentTabs'
 import { CheckConnection } from '../../components/agents/CheckConnection'
@@ -239,7 +239,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               <header className="agent-detail-header">
                 <span className={`status-dot status-${runtime[selectedAgent.id]?.status ?? 'stopped'}`} aria-hidden="true" />
                 <h2 className="agents-pane-title">{selectedAgent.name}</h2>
-                <span className="mono muted small agent-detail-command">{[selectedAgent.command, ...selectedAgent.args].join(' ')}</span>
+                <span className="mono muted small agent-detail-command">{commandLine(selectedAgent)}</span>
                 <button type="button" className="button button-small" onClick={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}>
                   Edit
                 </button>
