@@ -4,11 +4,12 @@
  * with a diff → plan → Stop → crash and Restart, against the v1 agent and (prompt/tool call/plan) the v2 agent.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { launchApp, type E2eApp } from './support/harness'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
 import {
   agentGroup,
   agentSays,
   gone,
+  inTranscriptView,
   messageBox,
   sendButton,
   sendPrompt,
@@ -106,6 +107,10 @@ describe('session screen (v1 agent)', () => {
     await visible(banner.getByText(/crashed 3 times/))
     await visible(banner.getByLabel('Agent error output').getByText(/fatal: out of cheese/))
     await until<HTMLTextAreaElement>(messageBox(page), (el) => el.disabled)
+    // The banner took room from the transcript; it still shows its end (the last crash and its error).
+    await inTranscriptView(log.getByRole('alert'))
+    await inTranscriptView(agentSays(page, AGENT).getByText('About to crash').nth(2))
+    await screenshot(page, 'session-crashed')
 
     // Restart brings it back: the agent is ready, the composer works, and the same session answers.
     await banner.getByRole('button', { name: 'Restart' }).click()

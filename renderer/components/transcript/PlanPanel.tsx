@@ -17,7 +17,10 @@ function PlanList({ plan }: { plan: PlanView }) {
               {STATUS_MARK[status]}
             </span>
             <span className="plan-text">{item.content}</span>
-            <span className={`badge badge-priority-${item.priority}`}>{item.priority}</span>
+            <span className={`badge badge-priority-${item.priority}`}>
+              {item.priority}
+              <span className="sr-only"> priority</span>
+            </span>
           </li>
         )
       })}

@@ -103,10 +103,24 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
   const { permissions, terminals, elicitations } = session
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations }), [permissions, terminals, elicitations])
 
+  const stopNote = session.turn.state === 'idle' && !session.turn.error && session.turn.stopReason ? (STOP_NOTE[session.turn.stopReason] ?? null) : null
+  const turnError = session.turn.error ?? null
   useLayoutEffect(() => {
     const el = scrollRef.current
     if (el && stick.current) el.scrollTop = el.scrollHeight
-  }, [totalSize, entries.length])
+  }, [totalSize, entries.length, stopNote, turnError])
+
+  // The view shrinks when something appears below it (the agent's error banner, the plan, a taller draft):
+  // keep following the end then too.
+  useEffect(() => {
+    const el = scrollRef.current
+    if (!el) return
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight
+    })
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
 
   // Following stops only on the person's own upward scrolling (wheel, keys, scrollbar drag): the virtualizer
   // also moves scrollTop when it measures rows, and that must not count as "scrolled up".
@@ -181,17 +195,17 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
             </div>
           </div>
         )}
-        {session.turn.state === 'idle' && !session.turn.error && session.turn.stopReason && STOP_NOTE[session.turn.stopReason] && entries.length > 0 && (
+        {stopNote && entries.length > 0 && (
           <p className="turn-note muted" role="note" aria-label="How the turn ended">
-            {STOP_NOTE[session.turn.stopReason]}
+            {stopNote}
           </p>
         )}
-        {session.turn.error && (
+        {turnError && (
           <div className="turn-error" role="alert">
             <Icon name="alert" />
             <span>
-              The turn ended with an error: {session.turn.error.message}
-              {session.turn.error.code != null ? ` (code ${session.turn.error.code})` : ''}
+              The turn ended with an error: {turnError.message}
+              {turnError.code != null ? ` (code ${turnError.code})` : ''}
             </span>
           </div>
         )}

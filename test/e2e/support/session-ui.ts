@@ -25,6 +25,19 @@ export async function until<T extends Element>(locator: Locator, predicate: (el:
   await locator.page().waitForFunction(predicate as (el: Element) => boolean, handle as never, { timeout })
 }
 
+/** Waits until the element is fully inside the visible part of its scrolling transcript. */
+export async function inTranscriptView(locator: Locator, timeout = UI_TIMEOUT): Promise<void> {
+  await until(
+    locator,
+    (el) => {
+      const view = el.closest('[role="log"]')?.getBoundingClientRect()
+      const box = el.getBoundingClientRect()
+      return view !== undefined && box.height > 0 && box.top >= view.top - 1 && box.bottom <= view.bottom + 1
+    },
+    timeout,
+  )
+}
+
 export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' })
 export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' })
 export const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true })

@@ -1,0 +1,83 @@
+/**
+ * The composer from the keyboard, in a real browser: Enter sends, Shift+Enter adds a line, `/` opens the
+ * agent's commands (from `available_commands_update`), arrows move, Enter picks, Escape closes.
+ */
+import { afterEach, expect, it } from 'vitest'
+import { launchApp, type E2eApp } from './support/harness'
+import { agentSays, gone, messageBox, startSession, transcript, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Scripted agent'
+
+let app: E2eApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with the arrows', async () => {
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const box = messageBox(page)
+  const log = transcript(page)
+
+  // Shift+Enter makes a newline and sends nothing; Enter sends both lines as one message.
+  await box.focus()
+  await page.keyboard.type('first line')
+  await page.keyboard.press('Shift+Enter')
+  await page.keyboard.type('second line')
+  expect(await box.inputValue()).toBe('first line\nsecond line')
+  expect(await log.getByLabel('Your message').count()).toBe(0)
+  await page.keyboard.press('Enter')
+  const sent = await visible(log.getByLabel('Your message'))
+  expect(await sent.innerText()).toContain('first line\nsecond line')
+  expect(await box.inputValue()).toBe('')
+  // The agent echoes prompts it has no script for.
+  await visible(agentSays(page, AGENT).getByText(/echo: first line/))
+  await waitIdle(page)
+
+  // `/` opens the commands the agent offered; the first is active.
+  await box.focus()
+  await page.keyboard.type('/')
+  const menu = await visible(page.getByRole('listbox', { name: 'Commands' }))
+  const options = menu.getByRole('option')
+  expect(await options.allInnerTexts()).toEqual([
+    expect.stringContaining('/test'),
+    expect.stringContaining('/build'),
+    expect.stringContaining('/review'),
+  ])
+  await visible(menu.getByRole('option', { name: /\/test/, selected: true }))
+
+  // Arrows move the active option (and wrap); the textbox points at it for screen readers.
+  await page.keyboard.press('ArrowDown')
+  await visible(menu.getByRole('option', { name: /\/build/, selected: true }))
+  await page.keyboard.press('ArrowUp')
+  await page.keyboard.press('ArrowUp')
+  await visible(menu.getByRole('option', { name: /\/review/, selected: true }))
+  const active = await box.getAttribute('aria-activedescendant')
+  expect(await menu.getByRole('option', { name: /\/review/ }).getAttribute('id')).toBe(active)
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
+  await visible(menu.getByRole('option', { name: /\/build/, selected: true }))
+
+  // Enter picks (it does not send): the draft becomes the command, ready for its input.
+  await page.keyboard.press('Enter')
+  await gone(menu)
+  expect(await box.inputValue()).toBe('/build ')
+  expect(await log.getByLabel('Your message').count()).toBe(1)
+
+  // Typing filters; Escape closes the menu without changing the draft.
+  await box.fill('')
+  await page.keyboard.type('/rev')
+  await visible(page.getByRole('listbox', { name: 'Commands' }).getByRole('option', { name: /\/review/, selected: true }))
+  expect(await page.getByRole('listbox', { name: 'Commands' }).getByRole('option').count()).toBe(1)
+  await page.keyboard.press('Escape')
+  await gone(page.getByRole('listbox', { name: 'Commands' }))
+  expect(await box.inputValue()).toBe('/rev')
+
+  // Then Enter sends the command as a prompt.
+  await page.keyboard.press('Enter')
+  await visible(log.getByLabel('Your message').getByText('/rev'))
+  await visible(agentSays(page, AGENT).getByText('echo: /rev'))
+  await waitIdle(page)
+})
