@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { agentToolsCalls } from '../../../preload/contract/agent-tools'
 import { must, startHarness, type Harness } from './harness'
 
 let harness: Harness | undefined
@@ -33,6 +34,8 @@ describe('check connection', () => {
       { id: 'term', name: 'Terminal login', type: 'terminal' },
     ])
     expect(result.error).toBeUndefined()
+    // The answer is exactly the contract's shape (strict: no extra keys).
+    expect(() => agentToolsCalls.checkAgentConnection.output.parse(result)).not.toThrow()
     // A separate process: the supervisor (sessions' agent) was never started.
     expect(harness.supervisor.get('a')).toBeUndefined()
     // Its exchange is in the agent's inspector, marked as coming from the check.
@@ -73,6 +76,7 @@ describe('check connection', () => {
     expect(result.error?.kind).toBe('agent-exited')
     expect(result.error?.message).toContain('code 7')
     expect(result.error?.stderrTail).toContain('error: missing API key')
+    expect(() => agentToolsCalls.checkAgentConnection.output.parse(result)).not.toThrow()
   })
 
   it('a command that does not exist is a failed check', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
 import { REDACTED } from '../../../main/agents-tools/redaction'
+import { agentToolsCalls, agentToolsEvents } from '../../../preload/contract/agent-tools'
 import { must, startHarness, type Harness } from './harness'
 
 let harness: Harness | undefined
@@ -13,6 +14,7 @@ it('the inspector shows the initialize exchange with latency, filters by method 
   const sessionId = must(await harness.newSession('s'))
   const event = await harness.sink.next('inspectorMessages', (p) => p.agentId === 's' && p.messages.some((m) => m.method === 'initialize' && m.direction === 'in'))
   expect(event.messages.length).toBeGreaterThan(0)
+  expect(() => agentToolsEvents.inspectorMessages.payload.parse(event)).not.toThrow()
 
   const { messages } = must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', method: 'initialize' }))
   const request = messages.find((m) => m.direction === 'out' && m.kind === 'request')!
@@ -26,7 +28,9 @@ it('the inspector shows the initialize exchange with latency, filters by method 
   expect(response.seq).toBeGreaterThan(request.seq)
 
   // The session/new response carries the session id (from its result) and the request's method.
-  const bySession = must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', sessionId })).messages
+  const listed = must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', sessionId }))
+  expect(() => agentToolsCalls.listInspectorMessages.output.parse(listed)).not.toThrow()
+  const bySession = listed.messages
   expect(bySession.some((m) => m.kind === 'response' && m.method === 'session/new')).toBe(true)
   expect(bySession.every((m) => m.sessionId === sessionId)).toBe(true)
   expect(must(await harness.tools.handlers.listInspectorMessages({ agentId: 's', limit: 1 })).messages).toHaveLength(1)
