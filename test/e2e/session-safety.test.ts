@@ -51,8 +51,8 @@ it('renders raw HTML as text and keeps javascript: links inert', async () => {
     img: el.querySelectorAll('img').length,
     iframe: el.querySelectorAll('iframe').length,
     anchors: el.querySelectorAll('a').length,
-    handlers: [...el.querySelectorAll('*')].filter((node) => [...node.attributes].some((a) => a.name.startsWith('on'))).length,
-    javascriptUrls: [...el.querySelectorAll('[href], [src], [data-url]')].filter((node) =>
+    handlers: Array.from(el.querySelectorAll('*')).filter((node) => Array.from(node.attributes).some((a) => a.name.startsWith('on'))).length,
+    javascriptUrls: Array.from(el.querySelectorAll('[href], [src], [data-url]')).filter((node) =>
       ['href', 'src', 'data-url'].some((name) => /^\s*javascript:/i.test(node.getAttribute(name) ?? '')),
     ).length,
   }))
