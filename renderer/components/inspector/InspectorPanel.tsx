@@ -21,6 +21,9 @@ import {
 import { useFollowTail } from './use-follow-tail'
 import './inspector.css'
 
+/** Most rows the table renders (the newest matching ones); the filter narrows to older ones. */
+export const ROW_LIMIT = 500
+
 const EMPTY: InspectorBuffer = { messages: [], dropped: 0 }
 
 const valueOf = (e: { target: unknown }): string => (e.target as { value: string }).value
@@ -52,7 +55,9 @@ const KIND_CLASS: Record<InspectorMessage['kind'], string> = {
 export function InspectorView(props: InspectorViewProps) {
   const { messages, dropped, filter, onFilterChange, selectedSeq, onSelect, onExport, onClear, problem, busy } = props
   const ids = useId()
-  const shown = useMemo(() => filterMessages(messages, filter), [messages, filter])
+  const matching = useMemo(() => filterMessages(messages, filter), [messages, filter])
+  // Rows in the page are bounded too: at up to ten batches a second, thousands of rows would make typing lag.
+  const shown = matching.length > ROW_LIMIT ? matching.slice(matching.length - ROW_LIMIT) : matching
   const sessions = useMemo(() => sessionIdsOf(messages), [messages])
   const selected = selectedSeq === null ? undefined : messages.find((m) => m.seq === selectedSeq)
   const follow = useFollowTail(shown.length > 0 ? shown[shown.length - 1]!.seq : 0)
@@ -98,7 +103,8 @@ export function InspectorView(props: InspectorViewProps) {
           ))}
         </select>
         <span className="inspector-count muted small" aria-live="polite">
-          {shown.length === messages.length ? `${messages.length} messages` : `${shown.length} of ${messages.length} messages`}
+          {matching.length === messages.length ? `${messages.length} messages` : `${matching.length} of ${messages.length} messages`}
+          {shown.length < matching.length ? ` · last ${shown.length} shown` : ''}
           {dropped > 0 ? ` · ${dropped} older dropped` : ''}
         </span>
         <span className="inspector-toolbar-spacer" />

@@ -7,10 +7,10 @@ import '../../styles/app.css'
 
 /**
  * Dev preview of the Agents screen over a fake BosunApi. `?agent=<id>&tab=<tab>` opens a tab;
- * `?nokeychain` pretends the keychain is missing; `?live` appends a log line every second.
+ * `?nokeychain` pretends the keychain is missing; `?corrupt` reports a corrupt agents.json; `?live` appends a log line every second.
  */
 const params = new URLSearchParams(location.search)
-const fake = createFakeAgentsBosun({ keychainAvailable: !params.has('nokeychain'), ...(params.has('live') ? { liveLogMs: 1000 } : {}) })
+const fake = createFakeAgentsBosun({ keychainAvailable: !params.has('nokeychain'), corrupt: params.has('corrupt'), ...(params.has('live') ? { liveLogMs: 1000 } : {}) })
 ;(window as unknown as { __fakeAgents: typeof fake }).__fakeAgents = fake
 
 function Preview() {

@@ -114,7 +114,7 @@ function inspectorMessages(start: number): InspectorMessage[] {
   ]
 }
 
-export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; liveLogMs?: number } = {}) {
+export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; liveLogMs?: number; corrupt?: boolean } = {}) {
   const listeners = new Map<string, Set<Listener>>()
   const emit = (name: string, payload: unknown) => {
     for (const l of [...(listeners.get(name) ?? [])]) l(payload)
@@ -168,7 +168,13 @@ export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; li
   }
 
   const calls = {
-    listAgentDefinitions: () => ok({ agents: definitions, warning: null }),
+    listAgentDefinitions: () =>
+      ok({
+        agents: definitions,
+        warning: options.corrupt
+          ? { status: 'corrupt' as const, message: 'agents.json is not valid JSON (line 14, column 3).', backupPath: '/home/ada/.config/Bosun/agents.json.corrupt-2026-11-22T09-10-00' }
+          : null,
+      }),
     listPresets: () => ok(PRESETS),
     getKeychainStatus: () => ok(keychainAvailable ? { available: true } : { available: false, message: 'No Secret Service provider on the session bus (org.freedesktop.secrets).' }),
     getSnapshot: () => ok({ agents: [...runtime.values()], sessions: [] }),

@@ -11,6 +11,7 @@ type Shot = { name: string; query?: string; act?: (page: Page) => Promise<void>;
 const shots: Shot[] = [
   { name: 'overview', query: 'agent=claude' },
   { name: 'overview-crashed', query: 'agent=local' },
+  { name: 'corrupt', query: 'agent=gemini&corrupt' },
   {
     name: 'check-ok',
     query: 'agent=claude&tab=check',

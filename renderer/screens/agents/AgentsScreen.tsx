@@ -36,7 +36,10 @@ type CheckState = { check: CheckResult } | { failure: IpcFailure }
 /**
  * The Agents settings page: the list of agents on the left; on the right the add flow (preset picker, then
  * the form), the edit form, or one agent's tabs (overview, connection check, login, logs, inspector).
- * It fills its container and loads everything itself from `api`.
+ *
+ * Mount it anywhere while it is open: it covers the window itself (`position: fixed`, a modal dialog that
+ * focuses its heading, closes on Escape or "Close"), loads everything from `api` and unsubscribes on
+ * unmount. The host should make the app behind it `inert` and give focus back to its opener on close.
  */
 export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview' }: AgentsScreenProps) {
   const tools = useMemo(() => agentTools(api), [api])

@@ -13,7 +13,7 @@ import { LoginView } from '../../../renderer/components/agents/LoginPanel'
 import { LogsView } from '../../../renderer/components/agents/LogsPanel'
 import { PresetPicker } from '../../../renderer/components/agents/PresetPicker'
 import { appendTail } from '../../../renderer/components/agents/log-tail'
-import { InspectorView } from '../../../renderer/components/inspector/InspectorPanel'
+import { InspectorView, ROW_LIMIT } from '../../../renderer/components/inspector/InspectorPanel'
 import { NO_SESSION } from '../../../renderer/components/inspector/inspector-model'
 import { AgentsScreen } from '../../../renderer/screens/agents/AgentsScreen'
 import { agentTools, type AuthMethodView, type CheckResult, type InspectorMessage } from '../../../renderer/screens/agents/agent-tools-api'
@@ -293,6 +293,15 @@ describe('inspector view', () => {
     // Pretty-printed JSON as text: markup inside the message is escaped.
     expect(html).toContain('&quot;note&quot;: &quot;&lt;b&gt;not markup&lt;/b&gt;&quot;')
     expect(html).not.toContain('<b>not markup</b>')
+  })
+
+  it('renders only the newest rows when there are many, and says so', () => {
+    const many = Array.from({ length: ROW_LIMIT + 20 }, (_, i) => message(i + 1))
+    const html = renderToStaticMarkup(<InspectorView {...inspectorProps(many)} />)
+    expect(html.match(/<tr aria-selected=/g)).toHaveLength(ROW_LIMIT)
+    expect(html).toContain(`${ROW_LIMIT + 20} messages · last ${ROW_LIMIT} shown`)
+    expect(html).toContain(`>${ROW_LIMIT + 20}</td>`)
+    expect(html).not.toContain('>20</td>')
   })
 
   it('marks messages from a connection check and shows a null id as empty', () => {
