@@ -6,6 +6,10 @@ import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
 import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
+import { AgentsScreen } from './screens/agents/AgentsScreen'
+import { SettingsScreen } from './screens/settings/SettingsScreen'
+import { requestPromptFocus } from './components/permissions/prompt-focus'
+import { startPageAttention } from './notifications/page-attention'
 import { shallowArrayEqual, useAppSelector } from './screens/use-app-selector'
 
 /** The props of `components/permissions/ApprovalInbox.tsx`. */
@@ -25,7 +29,15 @@ export interface AppProps {
   Inbox?: ComponentType<InboxProps>
   /** The browser transport reconnected with a fresh snapshot (`bridge.onDidRehydrate`). */
   onDidRehydrate?: (listener: (snapshot: AppSnapshot) => void) => () => void
+  /**
+   * Where the page runs, for notifications and the badge (`notifications/page-attention.ts`): the browser host
+   * reports focus to main and shows Web Notifications; Electron only shows what main asks. Absent: neither (previews).
+   */
+  host?: 'browser' | 'electron'
 }
+
+/** What fills the window: the sessions, or one of the settings pages over them. */
+type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agentId?: string }
 
 function selectSummaries(view: AppState): SessionSummary[] {
   return Object.values(view.sessions).map((s) => ({
@@ -86,7 +98,7 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
 }
 
 /** The renderer root: loads the snapshot, feeds events into the store, lays out sidebar + session. */
-export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate }: AppProps) {
+export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate, host }: AppProps) {
   const [notices, setNotices] = useState<{ id: string; severity: string; title: string; description?: string | null }[]>([])
 
   const notifyFailure = useCallback((what: string, result: CallResult<unknown>) => {
@@ -100,11 +112,26 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     (requestId: string) => {
       const sessionId = sessionOfRequest(store.getSnapshot(), requestId)
       if (!sessionId) return
+      setPage({ kind: 'sessions' })
       store.selectSession(sessionId)
       setFocus((prev) => ({ requestId, nonce: (prev?.nonce ?? 0) + 1 }))
+      // The prompt takes the keyboard focus once its row is rendered (the transcript is virtualized).
+      requestPromptFocus(requestId)
     },
     [store],
   )
+  const [page, setPage] = useState<Page>({ kind: 'sessions' })
+  const closePage = useCallback(() => setPage({ kind: 'sessions' }), [])
+
+  useEffect(() => {
+    if (!host) return
+    return startPageAttention({
+      api,
+      openRequest,
+      reportToMain: host === 'browser',
+      ...(onDidRehydrate ? { onDidReconnect: (listener: () => void) => onDidRehydrate(() => listener()) } : {}),
+    })
+  }, [api, host, openRequest, onDidRehydrate])
 
   useEffect(() => {
     let disposed = false
@@ -167,18 +194,26 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   )
   const allSeams = useMemo(() => ({ ...defaultSeams, ...seams }), [seams])
   const inboxSlot = (
-    <InboxButton
-      pendingCount={inboxItems.length}
-      inbox={(close) => (
-        <Inbox
-          items={inboxItems}
-          onOpen={(id) => {
-            openRequest(id)
-            close()
-          }}
-        />
-      )}
-    />
+    <>
+      <InboxButton
+        pendingCount={inboxItems.length}
+        inbox={(close) => (
+          <Inbox
+            items={inboxItems}
+            onOpen={(id) => {
+              openRequest(id)
+              close()
+            }}
+          />
+        )}
+      />
+      <button type="button" className="button button-secondary app-nav-button" onClick={() => setPage({ kind: 'agents' })}>
+        Agents
+      </button>
+      <button type="button" className="button button-secondary app-nav-button" onClick={() => setPage({ kind: 'settings' })}>
+        Settings
+      </button>
+    </>
   )
 
   return (
@@ -205,6 +240,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         ) : (
           <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
         )}
+        {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
+        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} {...(page.agentId ? { initialAgentId: page.agentId } : {})} /> : null}
         <RequestScopedElicitations store={store} />
         <Toasts notices={notices} onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))} />
       </div>

@@ -14,6 +14,14 @@ const seams = createWiredSeams(api)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App api={api} store={store} seams={seams} Inbox={WiredInbox} defaultCwdFor={folders.defaultCwdFor} onDidRehydrate={onDidRehydrate} />
+    <App
+      api={api}
+      store={store}
+      seams={seams}
+      Inbox={WiredInbox}
+      defaultCwdFor={folders.defaultCwdFor}
+      onDidRehydrate={onDidRehydrate}
+      host={window.bosun ? 'electron' : 'browser'}
+    />
   </StrictMode>,
 )

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../state/types'
 import { optionAppearance, promptKeyAction, shortcutFor } from './option-style'
+import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { hasHiddenCharacters, revealControlChars } from './reveal-text'
 import './permissions.css'
 
@@ -30,6 +31,15 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   useEffect(() => {
     if (autoFocus && pending) rootRef.current?.focus()
   }, [autoFocus, pending])
+
+  // Opened from the inbox or a notification: take the focus once, when mounted (see prompt-focus.ts).
+  const focusTarget = useSyncExternalStore(subscribePromptFocus, promptFocusTarget, promptFocusTarget)
+  const focusMe = focusTarget?.requestId === request.requestId ? focusTarget.nonce : null
+  useEffect(() => {
+    if (focusMe === null || !rootRef.current) return
+    rootRef.current.focus()
+    clearPromptFocus(request.requestId)
+  }, [focusMe, request.requestId])
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!pending) return

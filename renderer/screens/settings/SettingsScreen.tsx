@@ -1,0 +1,174 @@
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import type { BosunApi } from '../../../preload/contract'
+import type { NotificationSettings, PermissionRule } from '../../../preload/contract/permissions'
+import { RulesSettings } from '../../components/permissions/RulesSettings'
+import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
+import './settings-screen.css'
+
+export type SettingsApi = Pick<BosunApi, 'listRules' | 'revokeRule' | 'onRulesChanged' | 'getNotificationSettings' | 'setNotificationSettings'>
+
+export interface SettingsScreenProps {
+  api: SettingsApi
+  onClose: () => void
+  /**
+   * Where Bosun runs: in a browser the page shows the notifications itself and needs the browser's
+   * permission; in Electron the OS notifications need nothing from the page.
+   */
+  host: 'browser' | 'electron'
+}
+
+/**
+ * Settings: notifications (waiting approvals, turn ends, the browser's permission) and the remembered
+ * decisions, each of which can be forgotten. It fills the window over the session view, like the Agents page.
+ */
+export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
+  const [rules, setRules] = useState<readonly PermissionRule[] | null>(null)
+  const [settings, setSettings] = useState<NotificationSettings | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const headingRef = useRef<HTMLHeadingElement>(null)
+
+  useEffect(() => {
+    let live = true
+    const off = api.onRulesChanged(({ rules: next }) => setRules(next))
+    void api.listRules(undefined).then((result) => {
+      if (!live) return
+      if (result.ok) setRules((current) => current ?? result.value)
+      else setProblem(`Could not load the remembered decisions: ${result.error.message}`)
+    })
+    void api.getNotificationSettings(undefined).then((result) => {
+      if (!live) return
+      if (result.ok) setSettings(result.value)
+      else setProblem(`Could not load the notification settings: ${result.error.message}`)
+    })
+    headingRef.current?.focus()
+    return () => {
+      live = false
+      off()
+    }
+  }, [api])
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) onClose()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [onClose])
+
+  const update = useCallback(
+    (patch: Partial<NotificationSettings>) => {
+      // Optimistic, then whatever main says is in force.
+      setSettings((current) => (current ? { ...current, ...patch } : current))
+      void api.setNotificationSettings(patch).then((result) => {
+        if (result.ok) setSettings(result.value)
+        else setProblem(`Could not save the notification settings: ${result.error.message}`)
+      })
+    },
+    [api],
+  )
+
+  const revoke = useCallback(
+    (ruleId: string) => {
+      void api.revokeRule({ ruleId }).then((result) => {
+        if (result.ok) setRules((current) => current?.filter((r) => r.ruleId !== ruleId) ?? current)
+        else setProblem(`Could not forget the decision: ${result.error.message}`)
+      })
+    },
+    [api],
+  )
+
+  return (
+    <div className="settings-screen" role="region" aria-labelledby="settings-screen-title">
+      <header className="settings-screen-header">
+        <h1 id="settings-screen-title" className="settings-screen-title" tabIndex={-1} ref={headingRef}>
+          Settings
+        </h1>
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {problem ? (
+        <div className="settings-banner" role="alert">
+          <span>{problem}</span>
+          <button type="button" className="link-button" onClick={() => setProblem(null)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <div className="settings-screen-body">
+        <NotificationSection settings={settings} onChange={update} host={host} />
+        {rules === null ? <p className="muted">Loading the remembered decisions…</p> : <RulesSettings rules={rules} onRevoke={revoke} />}
+      </div>
+    </div>
+  )
+}
+
+function NotificationSection({
+  settings,
+  onChange,
+  host,
+}: {
+  settings: NotificationSettings | null
+  onChange: (patch: Partial<NotificationSettings>) => void
+  host: 'browser' | 'electron'
+}) {
+  const titleId = useId()
+  const enabledHint = useId()
+  return (
+    <section className="settings-section" aria-labelledby={titleId}>
+      <h2 id={titleId}>Notifications</h2>
+      {settings === null ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <>
+          <label className="settings-check">
+            <input
+              type="checkbox"
+              checked={settings.enabled}
+              aria-describedby={enabledHint}
+              onChange={(e) => onChange({ enabled: e.currentTarget.checked })}
+            />
+            <span>Notify me when an agent waits for an answer</span>
+          </label>
+          <p id={enabledHint} className="muted small settings-hint">
+            Only while Bosun is in the background. Several requests in a row become one notification.
+          </p>
+          <label className="settings-check">
+            <input
+              type="checkbox"
+              checked={settings.notifyOnTurnEnd}
+              disabled={!settings.enabled}
+              onChange={(e) => onChange({ notifyOnTurnEnd: e.currentTarget.checked })}
+            />
+            <span>Also notify when an agent finishes a turn</span>
+          </label>
+          {host === 'browser' ? <BrowserPermission /> : null}
+        </>
+      )}
+    </section>
+  )
+}
+
+/** The browser's own permission: asked only when the person clicks (browsers ignore requests without a gesture). */
+function BrowserPermission() {
+  const [permission, setPermission] = useState(() => notificationPermission())
+  const ask = () => void requestNotificationPermission().then(setPermission)
+  return (
+    <div className="settings-permission" role="group" aria-label="Browser permission">
+      {permission === 'granted' ? (
+        <p className="muted small">This browser may show Bosun’s notifications.</p>
+      ) : permission === 'default' ? (
+        <>
+          <p className="muted small">This browser has not yet allowed Bosun to show notifications.</p>
+          <button type="button" className="button button-primary button-small" onClick={ask}>
+            Enable notifications
+          </button>
+        </>
+      ) : permission === 'denied' ? (
+        <p className="muted small">This browser blocks Bosun’s notifications. Allow them in the site settings of your browser (the icon left of the address).</p>
+      ) : (
+        <p className="muted small">This browser cannot show notifications; the tab title shows how many requests wait.</p>
+      )}
+    </div>
+  )
+}
