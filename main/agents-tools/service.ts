@@ -53,6 +53,10 @@ export interface AgentToolsService {
   attachConnection(agentId: string, connection: AcpClientConnection): IDisposable
   /** The secret values everything here is redacted with (tests). */
   readonly secrets: SecretSet
+  /** A failure with its message and stderr tail redacted. */
+  redactFailure(failure: Failure): Failure
+  /** An agent status for the renderer with its error (message, stderr tail) redacted: an agent may print its key as it dies. */
+  redactView<V extends { error?: { message: string; stderrTail?: string } | null }>(view: V): V
   /** Emits pending inspector and log batches now (tests). */
   flush(): void
   dispose(): void
@@ -397,6 +401,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   return {
     handlers,
     secrets,
+    redactFailure,
+    redactView: (view) => (view.error ? { ...view, error: redactFailure(view.error as Failure) } : view),
     attachConnection: (agentId, connection) => {
       const host = supervisor.get(agentId)
       if (host) learnSecrets(agentId, host.spec.env)

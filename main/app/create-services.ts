@@ -151,7 +151,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       elicitation.broker.agentGone(agentId)
     }),
   )
-  store.add(supervisor.onDidChangeStatus((view) => events.emit('agentStatus', { ...view, name: agentName(view.agentId) })))
+  store.add(supervisor.onDidChangeStatus((view) => events.emit('agentStatus', { ...tools.redactView(view), name: agentName(view.agentId) })))
   store.add(
     supervisor.onDidChangePreferredVersion(({ agentId, version }) => {
       const def = config.definitions.get(agentId)
@@ -173,12 +173,14 @@ export async function createBosunServices(integration: HostIntegration): Promise
     }))
   }
 
+  // Failures reach the renderer: an agent's stderr tail in them may hold a key it printed (redacted like the agent tools' output).
   const guard = async <T>(fn: () => Promise<Result<T>> | Result<T>): Promise<Result<T>> => {
     try {
-      return await fn()
+      const result = await fn()
+      return result.ok ? result : fail(tools.redactFailure(result.error))
     } catch (error) {
       log.error('call failed', error)
-      return fail(toFailure(error))
+      return fail(tools.redactFailure(toFailure(error)))
     }
   }
 

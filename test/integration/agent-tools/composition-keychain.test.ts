@@ -104,5 +104,28 @@ describe.skipIf(!status.available)('agent tools through the composition root (re
     // The exchange really was recorded (the test would be empty otherwise).
     expect(collected.exports[0]!.content).toContain('"method":"session/new"')
     expect(sink.of('inspectorMessages').some((p) => p.agentId === 'A')).toBe(true)
+
+    // A now prints its key as it dies: the failure and the status the renderer gets are redacted.
+    const saved = await h.saveAgentDefinition({
+      draft: {
+        id: 'A',
+        name: 'Agent A',
+        command: process.execPath,
+        argsText: `${ENV_AGENT} --var ACME_KEY --fail-at-start`,
+        env: [],
+        secretEnv: ['ACME_KEY'],
+        defaultCwd: workspace,
+        protocolVersion: 1,
+      },
+    })
+    expect(saved.ok).toBe(true)
+    // (restartAgent keeps the running host's old launch spec; a new session picks up the saved one.)
+    const restarted = await h.newSession({ agentId: 'A', cwd: workspace })
+    expect(restarted).toMatchObject({ ok: false, error: { kind: 'agent-exited' } })
+    expect(JSON.stringify(restarted)).toContain('«redacted»')
+    const failed = await sink.next('agentStatus', (v) => v.agentId === 'A' && v.status === 'failed')
+    expect(failed.error?.stderrTail).toContain(`fatal: rejected key «redacted»`)
+    expect(JSON.stringify(restarted)).not.toContain(CANARY)
+    expect(JSON.stringify(sink.events)).not.toContain(CANARY)
   })
 })
