@@ -4,6 +4,9 @@
  * consent token is Bosun's elicitation request id), and only if {@link checkUrl} — the same check the
  * consent dialog shows — accepts it. Nothing is fetched before consent: this module never touches the
  * network itself; `open` hands the URL to the system browser.
+ *
+ * Links the person clicks in agent output take the same road ({@link ExternalOpener.openLink}): the
+ * renderer shows the same consent dialog, and only after "Open" does main re-check and open the URL.
  */
 import { fail, ok, type Result } from '../base/errors'
 import { checkUrl } from './url-safety'
@@ -26,6 +29,11 @@ export interface ExternalOpener {
   withdraw(elicitationRequestId: string): void
   /** Opens `consent.url` if it matches a live offer and passes the URL check. */
   openAfterConsent(consent: OpenConsent): Promise<Result<OpenOutcome>>
+  /**
+   * Opens a link the person clicked in agent output and consented to in the dialog. No offer is needed (the
+   * person chose the link), but the check is the same: a refused URL never reaches `open`.
+   */
+  openLink(url: string): Promise<Result<OpenOutcome>>
   /** Ids with a live offer (tests, diagnostics). */
   readonly offeredIds: readonly string[]
 }
@@ -36,6 +44,19 @@ export interface ExternalOpener {
  */
 export function createExternalOpener(open?: (url: string) => Promise<void>): ExternalOpener {
   const offers = new Map<string, string>()
+  /** The only place `open` is called: after {@link checkUrl} accepted the URL, with its parsed href. */
+  const openChecked = async (raw: string): Promise<Result<OpenOutcome>> => {
+    const check = checkUrl(raw)
+    if (!check.ok) return fail({ kind: 'invalid-argument', message: check.refusal ?? 'Bosun will not open this address.' })
+    // Open the parsed href, never the raw string: what was shown is what is opened.
+    if (!open) return ok({ openedBy: 'page', href: check.href })
+    try {
+      await open(check.href)
+    } catch (error) {
+      return fail({ kind: 'io-error', message: `The browser could not be opened: ${error instanceof Error ? error.message : String(error)}` })
+    }
+    return ok({ openedBy: 'main', href: check.href })
+  }
   return {
     offer(id, url) {
       offers.set(id, url)
@@ -54,16 +75,10 @@ export function createExternalOpener(open?: (url: string) => Promise<void>): Ext
       if (offered !== consent.url) {
         return fail({ kind: 'invalid-argument', message: 'This is not the address the agent asked you to open.' })
       }
-      const check = checkUrl(offered)
-      if (!check.ok) return fail({ kind: 'invalid-argument', message: check.refusal ?? 'Bosun will not open this address.' })
-      // Open the parsed href, never the raw string: what was shown is what is opened.
-      if (!open) return ok({ openedBy: 'page', href: check.href })
-      try {
-        await open(check.href)
-      } catch (error) {
-        return fail({ kind: 'io-error', message: `The browser could not be opened: ${error instanceof Error ? error.message : String(error)}` })
-      }
-      return ok({ openedBy: 'main', href: check.href })
+      return openChecked(offered)
+    },
+    openLink(url) {
+      return openChecked(url)
     },
   }
 }

@@ -15,6 +15,7 @@ export type ElicitationCallName =
   | 'retryElicitationUrl'
   | 'dismissElicitationUrl'
   | 'listRequestScopedElicitations'
+  | 'openLink'
 
 export interface ElicitationServiceOptions {
   sink: (sessionId: string, action: SessionAction) => void
@@ -68,6 +69,7 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     openElicitationUrl: (arg) => guard(() => broker.openUrl(arg.elicitationRequestId)),
     retryElicitationUrl: (arg) => guard(() => broker.retryUrl(arg.elicitationRequestId)),
     dismissElicitationUrl: (arg) => guard(() => broker.dismissUrl(arg.elicitationRequestId)),
+    openLink: (arg) => guard(() => opener.openLink(arg.url)),
     listRequestScopedElicitations: () =>
       guard(() => ({
         ok: true as const,

@@ -47,6 +47,11 @@ export const elicitationCalls = {
   retryElicitationUrl: call(elicitationRef, openedUrl),
   /** Stop waiting for a completion that never arrived. */
   dismissElicitationUrl: call(elicitationRef, z.undefined()),
+  /**
+   * The person clicked a link in agent output and consented in the same dialog URL elicitations use: main
+   * re-checks it (`checkUrl`) and opens it through the one chokepoint, or tells the page to (browser host).
+   */
+  openLink: call(z.strictObject({ url: z.string().min(1).max(8192) }), openedUrl),
   /** Request-scoped elicitations still open (snapshot for a fresh renderer). */
   listRequestScopedElicitations: call(z.undefined(), z.array(z.custom<RequestScopedElicitationPayload>())),
 } as const

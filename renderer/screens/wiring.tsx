@@ -5,6 +5,7 @@ import { ApprovalInbox } from '../components/permissions/ApprovalInbox'
 import { AutoApproveSwitch } from '../components/permissions/AutoApproveSwitch'
 import { PermissionPrompt } from '../components/permissions/PermissionPrompt'
 import { ElicitationCard } from '../components/elicitation/ElicitationCard'
+import { createLinkConsent } from '../components/elicitation/link-consent'
 import type { InboxProps } from '../App'
 
 /**
@@ -12,11 +13,14 @@ import type { InboxProps } from '../App'
  * so the screen (and its dev preview) also runs with the placeholders.
  */
 export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
+  // Links in agent output take the URL-elicitation consent path: dialog first, then main's chokepoint.
+  const links = createLinkConsent(api)
   return {
     // On a tool-call card the card already shows what the request is about.
     PermissionPrompt: (props: PermissionPromptProps) => <PermissionPrompt {...props} showSubject={!props.toolCall} />,
     onRespondPermission: (requestId, optionId) => void api.respondPermission({ requestId, optionId }),
     renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
+    onOpenLink: (url) => links.open(url),
     AutoApprove: AutoApproveSwitch,
   }
 }

@@ -1,6 +1,6 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react'
 import type { ElicitationView } from '../../state/types'
-import { checkUrl, urlWarningText } from './validate'
+import { checkUrl, urlWarningText, type UrlCheck } from './validate'
 import './elicitation.css'
 
 /** Main's answer to "open it": who opened it (the browser host's page opens the tab itself) or why not. */
@@ -35,8 +35,7 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
   const [error, setError] = useState<string | null>(null)
   const baseId = useId()
   const titleId = `${baseId}-title`
-  const urlId = `${baseId}-url`
-  const warningsId = `${baseId}-warnings`
+  const { urlId, warningsId } = urlDetailIds(baseId)
   const { status } = elicitation
   const pending = status === 'pending'
   const waiting = status === 'accepted'
@@ -62,7 +61,6 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
     }
   }
 
-  const showUnicode = check.hostUnicode !== '' && check.hostUnicode !== check.host
   return (
     <section className={`eli-card eli-url-card eli-status-${status}`} aria-labelledby={titleId} onKeyDown={onKeyDown}>
       <header className="eli-header">
@@ -72,47 +70,8 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
         </h3>
       </header>
 
-      <div className="eli-url-block">
-        <span className="eli-label" id={`${urlId}-label`}>
-          Full address
-        </span>
-        {/* Text only, never a link: the one way to open it is the Open button below. */}
-        <code id={urlId} className="eli-url" aria-labelledby={`${urlId}-label`}>
-          {check.href ? (
-            <>
-              <span className="eli-url-part">{check.highlight.before}</span>
-              <mark className="eli-url-host">{check.highlight.host}</mark>
-              <span className="eli-url-part">{check.highlight.after}</span>
-            </>
-          ) : (
-            <span className="eli-url-part">{elicitation.url}</span>
-          )}
-        </code>
-        {check.host && (
-          <p className="eli-url-site">
-            Site: <strong>{check.host}</strong>
-            {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}
-            {check.scheme === 'https' ? null : <span className="eli-muted"> · {check.scheme}</span>}
-          </p>
-        )}
-      </div>
+      <UrlDetails check={check} raw={elicitation.url ?? ''} baseId={baseId} />
 
-      {check.warnings.length > 0 && (
-        <ul id={warningsId} className="eli-warnings" aria-label="Warnings about this address">
-          {check.warnings.map((w) => (
-            <li key={w} className="eli-warning">
-              <span aria-hidden="true">⚠ </span>
-              {urlWarningText[w]}
-            </li>
-          ))}
-        </ul>
-      )}
-
-      {!check.ok && (
-        <p className="eli-error" role="alert">
-          Bosun will not open this address. {check.refusal}
-        </p>
-      )}
       {error && (
         <p className="eli-error" role="alert">
           {error}
@@ -171,5 +130,62 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
         </p>
       )}
     </section>
+  )
+}
+
+/** The ids {@link UrlDetails} gives its parts, for `aria-describedby` on the Open button. */
+export const urlDetailIds = (baseId: string) => ({ urlId: `${baseId}-url`, warningsId: `${baseId}-warnings` })
+
+/**
+ * The parsed address with its host emphasised, the site, every warning, and the refusal if any: the part
+ * the elicitation card and the link dialog share, so both show exactly what main's chokepoint will check.
+ */
+export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: string; baseId: string }) {
+  const { urlId, warningsId } = urlDetailIds(baseId)
+  const showUnicode = check.hostUnicode !== '' && check.hostUnicode !== check.host
+  return (
+    <>
+      <div className="eli-url-block">
+        <span className="eli-label" id={`${urlId}-label`}>
+          Full address
+        </span>
+        {/* Text only, never a link: the one way to open it is the Open button below. */}
+        <code id={urlId} className="eli-url" aria-labelledby={`${urlId}-label`}>
+          {check.href ? (
+            <>
+              <span className="eli-url-part">{check.highlight.before}</span>
+              <mark className="eli-url-host">{check.highlight.host}</mark>
+              <span className="eli-url-part">{check.highlight.after}</span>
+            </>
+            ) : (
+              <span className="eli-url-part">{raw}</span>
+            )}
+          </code>
+          {check.host && (
+            <p className="eli-url-site">
+              Site: <strong>{check.host}</strong>
+              {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}
+              {check.scheme === 'https' ? null : <span className="eli-muted"> · {check.scheme}</span>}
+            </p>
+          )}
+        </div>
+
+        {check.warnings.length > 0 && (
+          <ul id={warningsId} className="eli-warnings" aria-label="Warnings about this address">
+            {check.warnings.map((w) => (
+              <li key={w} className="eli-warning">
+                <span aria-hidden="true">⚠ </span>
+                {urlWarningText[w]}
+              </li>
+            ))}
+          </ul>
+        )}
+
+        {!check.ok && (
+          <p className="eli-error" role="alert">
+            Bosun will not open this address. {check.refusal}
+          </p>
+        )}
+    </>
   )
 }

@@ -20,16 +20,10 @@ const md: MarkdownIt = new MarkdownIt({
   },
 })
 
-/** Schemes we offer to open (after consent); anything else stays plain text. */
-const OPENABLE = /^(https?:|mailto:)/i
-
+// Every link that survives `validateLink` (below) is activatable: the consent dialog shows it as parsed
+// and explains a refusal (mailto:, custom schemes), and main re-checks before anything is opened.
 md.renderer.rules.link_open = (tokens, idx) => {
-  const href = tokens[idx]!.attrGet('href') ?? ''
-  if (!OPENABLE.test(href)) {
-    tokens[idx]!.meta = { ...(tokens[idx]!.meta as object), inert: true }
-    return '<span class="md-link md-link-inert">'
-  }
-  const url = md.utils.escapeHtml(href)
+  const url = md.utils.escapeHtml(tokens[idx]!.attrGet('href') ?? '')
   return `<span class="md-link" role="link" tabindex="0" data-url="${url}" title="${url}">`
 }
 md.renderer.rules.link_close = () => '</span>'

@@ -82,4 +82,27 @@ describe('the external-open chokepoint', () => {
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.kind).toBe('io-error')
   })
+
+  describe('links clicked in agent output (openLink)', () => {
+    it.each(['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'vscode://file/x', 'mailto:a@b.c', 'http://example.com/', 'not a url'])(
+      'never hands a refused URL to the opener: %s',
+      async (url) => {
+        const r = recorder()
+        const result = await createExternalOpener(r.open).openLink(url)
+        expect(result.ok).toBe(false)
+        if (!result.ok) expect(result.error.message).toBe(checkUrl(url).refusal)
+        expect(r.opened).toEqual([])
+      },
+    )
+
+    it('opens an accepted URL by its parsed href, without any offer', async () => {
+      const r = recorder()
+      expect(await createExternalOpener(r.open).openLink('https://EXAMPLE.com/a b')).toEqual({
+        ok: true,
+        value: { openedBy: 'main', href: 'https://example.com/a%20b' },
+      })
+      expect(r.opened).toEqual(['https://example.com/a%20b'])
+      expect(await createExternalOpener().openLink('http://127.0.0.1:8080/x')).toEqual({ ok: true, value: { openedBy: 'page', href: 'http://127.0.0.1:8080/x' } })
+    })
+  })
 })

@@ -1,0 +1,62 @@
+import { createRoot, type Root } from 'react-dom/client'
+import type { CallResult } from '../../../preload/contract/define'
+import { LinkConsentDialog } from './LinkConsentDialog'
+
+/** The slice of `window.bosun` a clicked link needs. */
+export interface LinkOpenApi {
+  openLink(arg: { url: string }): Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>
+}
+
+export interface LinkConsent {
+  /** `SessionSeams.onOpenLink`: shows the consent dialog for `url` (replacing any dialog already open). */
+  open(url: string): void
+  dispose(): void
+}
+
+/**
+ * Routes links clicked in agent output through the URL consent dialog, then main's chokepoint
+ * (`openLink`). The dialog lives in its own small React root under `<body>`, mounted on the first click,
+ * so any screen that renders Markdown gets it without a slot in the app layout.
+ */
+export function createLinkConsent(
+  api: LinkOpenApi,
+  options: { container?: HTMLElement; openInPage?: (href: string) => void } = {},
+): LinkConsent {
+  let root: Root | null = null
+  let host: HTMLElement | null = null
+  let shown = 0
+  let returnFocus: HTMLElement | null = null
+
+  const close = () => {
+    root?.render(null)
+    // Back to the link that was activated (a span with tabindex=0), as a native dialog would.
+    if (returnFocus?.isConnected) returnFocus.focus()
+    returnFocus = null
+  }
+
+  return {
+    open(url) {
+      if (!root) {
+        host = document.createElement('div')
+        host.className = 'link-consent-host'
+        ;(options.container ?? document.body).appendChild(host)
+        root = createRoot(host)
+      }
+      returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null
+      const onOpen = async () => {
+        const result = await api.openLink({ url })
+        return result.ok ? { ok: true as const, ...result.value } : { ok: false as const, message: result.error.message }
+      }
+      // A fresh key per click: a new link never inherits the previous dialog's error or busy state.
+      root.render(
+        <LinkConsentDialog key={++shown} url={url} onOpen={onOpen} onClose={close} {...(options.openInPage ? { openInPage: options.openInPage } : {})} />,
+      )
+    },
+    dispose() {
+      root?.unmount()
+      host?.remove()
+      root = null
+      host = null
+    },
+  }
+}
