@@ -4,7 +4,7 @@
  * tabs, an env-var login whose value never comes back, the auth terminal's input line, Escape.
  * Bundled with esbuild; every call the screen makes is recorded in `window.__calls`.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { build } from 'esbuild'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -18,7 +18,7 @@ import { AgentsScreen } from './renderer/screens/agents/AgentsScreen'
 import { createFakeAgentsBosun } from './renderer/dev/agents/fake-agents'
 
 const params = new URLSearchParams(location.hash.slice(1))
-const fake = createFakeAgentsBosun({ keychainAvailable: true })
+const fake = createFakeAgentsBosun({ keychainAvailable: true, ...(params.get('live') ? { liveLogMs: Number(params.get('live')) } : {}) })
 const calls = []
 window.__calls = calls
 window.__closed = 0
@@ -36,6 +36,10 @@ createRoot(document.getElementById('root')).render(
 
 let browser: Browser | undefined
 let bundle = ''
+/** The real styles (the bundle drops CSS imports): scrolling and layout depend on them. */
+const styles = ['renderer/styles/app.css', 'renderer/components/agents/agents.css', 'renderer/components/inspector/inspector.css', 'renderer/screens/agents/agents-screen.css']
+  .map((file) => readFileSync(file, 'utf8'))
+  .join('\n')
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; this test needs Debian's chromium package`)
@@ -60,12 +64,13 @@ afterAll(async () => {
   await browser?.close()
 })
 
-async function open(hash = ''): Promise<Page & { errors: string[] }> {
-  const page = (await browser!.newPage()) as Page & { errors: string[] }
+async function open(hash = '', viewport = { width: 1280, height: 800 }): Promise<Page & { errors: string[] }> {
+  const page = (await browser!.newPage({ viewport })) as Page & { errors: string[] }
   page.errors = []
   page.on('pageerror', (e) => page.errors.push(e.message))
   await page.goto(`about:blank#${hash}`)
   await page.setContent('<!doctype html><html><body><div id="root"></div></body></html>')
+  await page.addStyleTag({ content: styles })
   await page.addScriptTag({ content: bundle })
   await page.getByRole('dialog', { name: 'Agents' }).waitFor()
   await page.getByRole('navigation', { name: 'Agents' }).getByRole('listitem').first().waitFor()
@@ -172,6 +177,30 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
       expect(await page.getByRole('textbox', { name: 'Terminal input' }).isDisabled()).toBe(true)
       await page.getByRole('button', { name: 'Close terminal' }).click()
       await page.getByText(/Finished\. Check the connection/).waitFor()
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('follows the live log, stops following when scrolled up, and jumps back', async () => {
+    const page = await open('agent=claude&tab=logs&live=15', { width: 1000, height: 420 })
+    try {
+      const log = page.getByRole('log', { name: 'Agent log' })
+      await log.getByText('heartbeat 40').waitFor({ timeout: 5000 })
+      const gap = () => log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
+      expect(await log.evaluate((el) => el.scrollHeight > el.clientHeight * 2)).toBe(true)
+      expect(await gap()).toBeLessThan(30)
+      await log.evaluate((el) => {
+        el.scrollTop = 0
+        el.dispatchEvent(new Event('scroll'))
+      })
+      await page.getByRole('button', { name: 'Jump to latest' }).waitFor({ timeout: 5000 })
+      await log.getByText('heartbeat 60').waitFor({ timeout: 5000 })
+      expect(await log.evaluate((el) => el.scrollTop)).toBe(0)
+      await page.getByRole('button', { name: 'Jump to latest' }).click()
+      await page.getByRole('button', { name: 'Jump to latest' }).waitFor({ state: 'detached' })
+      await log.getByText('heartbeat 70').waitFor()
+      expect(await gap()).toBeLessThan(30)
     } finally {
       await page.close()
     }
