@@ -58,6 +58,8 @@ export interface AgentHostOptions {
   /** The version to offer first (a persisted preference, see {@link AgentHost.onDidChangePreferredVersion}); default: the connection's (2). */
   preferredProtocolVersion?: ProtocolVersion
   startProcess?: AgentProcessStarter
+  /** Applied to everything written to the agent's log file (secret values an agent prints must not reach the disk). */
+  redactLog?: (text: string) => string
 }
 
 export interface AgentDisconnectEvent {
@@ -117,6 +119,7 @@ export class AgentHost implements IDisposable {
   private readonly policy: RestartPolicyOptions
   private readonly autoRestart: boolean
   private readonly startProcess: AgentProcessStarter
+  private readonly redactLog: ((text: string) => string) | undefined
   private log: AgentLogFile | undefined
 
   private statusValue: AgentStatus = 'stopped'
@@ -148,6 +151,7 @@ export class AgentHost implements IDisposable {
     this.autoRestart = options.autoRestart ?? true
     this.preferredVersion = options.preferredProtocolVersion
     this.startProcess = options.startProcess ?? ((spec, processOptions) => AgentProcess.start(spec, processOptions))
+    this.redactLog = options.redactLog
     this.baseLogger = options.logger ?? createLogger('agent')
   }
 
@@ -284,7 +288,7 @@ export class AgentHost implements IDisposable {
   /** Spawns a process and runs `initialize` on it, raced against the process exit and the timeout. */
   private async attempt(generation: number, version: ProtocolVersion | undefined): Promise<Result<Attempt>> {
     const spec = this.specValue
-    if (spec.logFile && !this.log) this.log = new AgentLogFile(spec.logFile, { logger: this.logger })
+    if (spec.logFile && !this.log) this.log = new AgentLogFile(spec.logFile, { logger: this.logger, ...(this.redactLog ? { redact: this.redactLog } : {}) })
     const started = await this.startProcess(spec, { logger: this.baseLogger, ...(this.log ? { log: this.log } : {}) })
     if (!started.ok) {
       this.log?.appendLine(`[agent ${spec.name}] ${started.error.message}`)

@@ -8,6 +8,8 @@ export interface AgentLogFileOptions {
   maxBytes?: number
   /** Text waiting for the disk beyond this is dropped (and the drop noted in the file): the agent is never slowed down. */
   maxQueuedBytes?: number
+  /** Applied to every appended text before it is queued (replaces known secret values). */
+  redact?: (text: string) => string
   logger?: Logger
 }
 
@@ -35,8 +37,9 @@ export class AgentLogFile implements IDisposable {
     this.maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024
   }
 
-  append(text: string): void {
-    if (!text || this.broken || this.disposed) return
+  append(raw: string): void {
+    if (!raw || this.broken || this.disposed) return
+    const text = this.options.redact ? this.options.redact(raw) : raw
     if (this.queuedBytes + text.length > this.maxQueuedBytes) {
       this.droppedBytes += text.length
       return

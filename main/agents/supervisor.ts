@@ -8,7 +8,7 @@ import { AgentHost, type AcpConnectionFactory, type AgentCrashEvent, type AgentD
 import type { AgentProcessSpec } from './agent-process'
 
 export interface AgentSupervisorOptions
-  extends Pick<AgentHostOptions, 'scheduler' | 'initializeTimeoutMs' | 'stopDeadlineMs' | 'restartPolicy' | 'autoRestart' | 'startProcess'> {
+  extends Pick<AgentHostOptions, 'scheduler' | 'initializeTimeoutMs' | 'stopDeadlineMs' | 'restartPolicy' | 'autoRestart' | 'startProcess' | 'redactLog'> {
   createConnection: AcpConnectionFactory
   logger?: Logger
   /** A persisted version preference per agent (see {@link AgentSupervisor.onDidChangePreferredVersion}). */
@@ -52,7 +52,7 @@ export class AgentSupervisor implements IDisposable {
       existing.host.updateSpec(spec)
       return existing.host
     }
-    const { createConnection, scheduler, initializeTimeoutMs, stopDeadlineMs, restartPolicy, autoRestart, startProcess } = this.options
+    const { createConnection, scheduler, initializeTimeoutMs, stopDeadlineMs, restartPolicy, autoRestart, startProcess, redactLog } = this.options
     const preferred = this.options.preferredProtocolVersion?.(spec.agentId)
     const host = new AgentHost({
       spec,
@@ -64,6 +64,7 @@ export class AgentSupervisor implements IDisposable {
       ...(restartPolicy ? { restartPolicy } : {}),
       ...(autoRestart !== undefined ? { autoRestart } : {}),
       ...(startProcess ? { startProcess } : {}),
+      ...(redactLog ? { redactLog } : {}),
       ...(preferred ? { preferredProtocolVersion: preferred } : {}),
     })
     const agentId = spec.agentId

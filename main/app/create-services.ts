@@ -48,6 +48,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
     logger: createLogger('agent'),
     preferredProtocolVersion: (agentId) => config.definitions.get(agentId)?.protocolVersion,
+    // Secret values an agent prints on stderr never reach its log file.
+    redactLog: (text) => agentTools.current?.secrets.redactText(text) ?? text,
   })
 
   const agentLogFile = (agentId: string) => join(home, 'logs', 'agents', `${agentId}.log`)
@@ -214,7 +216,15 @@ export async function createBosunServices(integration: HostIntegration): Promise
       }),
     restartAgent: ({ agentId }) =>
       guard(async () => {
-        const started = supervisor.get(agentId) ? await supervisor.restart(agentId) : await agents.connect(agentId)
+        if (supervisor.get(agentId)) {
+          // Restart with the agent's current settings and secrets, not the ones it was first started with.
+          const launch = await config.launchSpec(agentId)
+          if (!launch.ok) return launch
+          supervisor.host({ agentId, name: agentName(agentId), ...launch.value, logFile: agentLogFile(agentId) })
+          const restarted = await supervisor.restart(agentId)
+          return restarted.ok ? ok(undefined) : restarted
+        }
+        const started = await agents.connect(agentId)
         return started.ok ? ok(undefined) : started
       }),
     stopAgent: ({ agentId }) =>

@@ -24,6 +24,14 @@ describe('AgentLogFile', () => {
     expect(text).toMatch(/^one\n\S+ \[agent a pid=1\] two\nthree\n$/)
   })
 
+  it('redacts what it is given before it reaches the disk', async () => {
+    const log = new AgentLogFile(join(dir, 'agent.log'), { redact: (text) => text.split('sk-canary-123').join('«redacted»') })
+    log.append('auth failed for key sk-canary-123\n')
+    await log.flush()
+    const text = await readFile(join(dir, 'agent.log'), 'utf8')
+    expect(text).toBe('auth failed for key «redacted»\n')
+  })
+
   it('rotates to <path>.1 at the size cap, so the pair stays bounded', async () => {
     const path = join(dir, 'agent.log')
     const log = new AgentLogFile(path, { maxBytes: 1_000 })
