@@ -200,7 +200,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
           onAdd={() => setPane({ kind: 'pick' })}
         />
 
-        <main className="agents-pane" aria-label="Agent details">
+        <section className="agents-pane" aria-label="Agent details">
           {agents === null ? (
             <p className="muted agents-loading" role="status">
               <span className="spinner small" aria-hidden="true" /> Loading agents…
@@ -285,7 +285,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               </AgentTabs>
             </div>
           ) : null}
-        </main>
+        </section>
       </div>
     </div>
   )
