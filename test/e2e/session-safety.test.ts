@@ -3,6 +3,7 @@
  * as text and never runs or navigates; an update kind Bosun does not know shows as a generic entry; garbage
  * lines and a flood of chunks leave the UI responsive.
  */
+import type { Page } from 'playwright'
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, type E2eApp } from './support/harness'
 import { agentSays, messageBox, sendPrompt, startSession, stopButton, transcript, visible, waitIdle } from './support/session-ui'
@@ -14,6 +15,9 @@ afterEach(async () => {
   await app?.close()
   app = undefined
 })
+
+/** Lets the page render what a click scheduled (two animation frames: an event, not a delay). */
+const nextFrames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
 
 async function open(): Promise<E2eApp> {
   app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-safety' }], {
@@ -58,21 +62,34 @@ it('renders raw HTML as text and keeps javascript: links inert', async () => {
   }))
   expect(markup).toEqual({ script: 0, img: 0, iframe: 0, anchors: 0, handlers: 0, javascriptUrls: 0 })
 
-  // The javascript: link is plain text: clicking it runs nothing and goes nowhere.
-  const jsLink = reply.getByText('javascript link')
-  expect(await jsLink.evaluate((el) => el.closest('[role="link"]') === null)).toBe(true)
-  await jsLink.click()
-  // The web link is offered (role link) but not followed in-app: clicking it keeps the page where it is.
-  const webLink = reply.getByRole('link', { name: 'web link' })
-  expect(await webLink.getAttribute('data-url')).toBe('https://example.com/docs')
-  await webLink.click()
-  await webLink.press('Enter')
+  // The javascript: link is not a link: its Markdown source shows as text, and clicking that text (the
+  // start of its paragraph, away from the web link) runs nothing and goes nowhere.
+  expect(await reply.getByRole('link', { name: /javascript/ }).count()).toBe(0)
+  const jsText = await visible(reply.getByText(/\[javascript link\]\(javascript:window\.__bosunPwned='link'\)/))
+  await jsText.click({ position: { x: 30, y: 8 } })
+  await nextFrames(page)
+  expect(await page.getByRole('dialog').count()).toBe(0)
 
   // Still the same page, nothing ran, no window, no request left the app; the session still answers.
   await sendPrompt(page, 'unknown')
   await visible(agentSays(page, AGENT).getByText('Sent an unknown update.'))
   expect(page.url()).toBe(url)
   expect(await page.evaluate(() => (window as unknown as { __bosunPwned?: unknown }).__bosunPwned)).toBeUndefined()
+
+  // The web link is offered (role link, no href) but never followed in-app: a click goes to the consent
+  // path (a dialog, where wired), and the page stays where it is.
+  const webLink = reply.getByRole('link', { name: 'web link' })
+  expect(await webLink.getAttribute('data-url')).toBe('https://example.com/docs')
+  expect(await webLink.getAttribute('href')).toBeNull()
+  await webLink.click()
+  await nextFrames(page)
+  const consent = page.getByRole('dialog')
+  if ((await consent.count()) > 0) {
+    await visible(consent.getByText(/example\.com\/docs/))
+    await page.keyboard.press('Escape')
+    await page.getByRole('dialog').first().waitFor({ state: 'detached', timeout: 10_000 })
+  }
+  expect(page.url()).toBe(url)
   expect(popups).toEqual([])
   expect(requests).toEqual([])
 })
