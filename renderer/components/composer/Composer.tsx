@@ -120,7 +120,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
           className="composer-input"
           rows={1}
           value={draft}
-          placeholder={disabled ? `${agentName} is not running` : `Message ${agentName} — Enter to send, Shift+Enter for a new line, / for commands`}
+          placeholder={disabled ? `${agentName} is not running` : `Message ${agentName} (/ for commands, Shift+Enter for a new line)`}
           aria-label="Message"
           aria-autocomplete="list"
           aria-controls={menuOpen ? listId : undefined}
