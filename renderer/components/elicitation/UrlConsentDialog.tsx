@@ -161,7 +161,8 @@ export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: strin
               <span className="eli-url-part">{raw}</span>
             )}
           </code>
-          {check.host && (
+          {/* A refused address has no site to speak of ("vscode://file/…" is not a host called file). */}
+          {check.ok && check.host && (
             <p className="eli-url-site">
               Site: <strong>{check.host}</strong>
               {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}

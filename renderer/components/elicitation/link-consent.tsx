@@ -1,3 +1,4 @@
+import { flushSync } from 'react-dom'
 import { createRoot, type Root } from 'react-dom/client'
 import type { CallResult } from '../../../preload/contract/define'
 import { LinkConsentDialog } from './LinkConsentDialog'
@@ -28,7 +29,8 @@ export function createLinkConsent(
   let returnFocus: HTMLElement | null = null
 
   const close = () => {
-    root?.render(null)
+    // Synchronously: while the modal dialog is still up, everything behind it is inert and cannot take focus.
+    flushSync(() => root?.render(null))
     // Back to the link that was activated (a span with tabindex=0), as a native dialog would.
     if (returnFocus?.isConnected) returnFocus.focus()
     returnFocus = null
