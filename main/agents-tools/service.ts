@@ -88,8 +88,17 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const stopDeadlineMs = options.stopDeadlineMs ?? 3_000
   const store = new DisposableStore()
   const secrets = new SecretSet()
+  /** How many inspector views watch each agent (see the `watchInspector` call). */
+  const inspectorWatchers = new Map<string, number>()
   const inspectors = store.add(
-    new InspectorHub(secrets, (agentId, messages) => events.emit('inspectorMessages', { agentId, messages }), scheduler, options.inspector),
+    new InspectorHub(
+      secrets,
+      (agentId, messages) => {
+        if ((inspectorWatchers.get(agentId) ?? 0) > 0) events.emit('inspectorMessages', { agentId, messages })
+      },
+      scheduler,
+      options.inspector,
+    ),
   )
   const logStreams = new Map<string, LogStream>()
   const watchedHosts = new WeakSet<AgentHost>()
@@ -394,6 +403,13 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       guard(() => {
         if (!config.definitions.get(agentId)) return notFound(agentId)
         inspectors.inspector(agentId).clear()
+        return ok(undefined)
+      }),
+    watchInspector: ({ agentId, watching }) =>
+      guard(() => {
+        const count = Math.max(0, (inspectorWatchers.get(agentId) ?? 0) + (watching ? 1 : -1))
+        if (count === 0) inspectorWatchers.delete(agentId)
+        else inspectorWatchers.set(agentId, count)
         return ok(undefined)
       }),
   }

@@ -127,6 +127,11 @@ export const agentToolsCalls = {
   /** The redacted messages as JSON Lines (one InspectorMessage per line), with a suggested file name. */
   exportInspector: call(z.strictObject({ agentId: id }), z.strictObject({ fileName: z.string(), content: z.string() })),
   clearInspector: call(z.strictObject({ agentId: id }), z.undefined()),
+  /**
+   * The inspector view of an agent opened (`watching: true`) or closed. `inspectorMessages` events are sent
+   * only while a view watches: every streamed chunk would otherwise cross to the renderer twice.
+   */
+  watchInspector: call(z.strictObject({ agentId: id, watching: z.boolean() }), z.undefined()),
 } as const
 
 export const agentToolsEvents = {

@@ -267,6 +267,8 @@ export function InspectorPanel({ api, agentId, limit = INSPECTOR_LIMIT }: Inspec
       else pending.push(payload.messages)
     })
     setBuffer(EMPTY)
+    // Main sends inspector events only while a view watches this agent.
+    void tools.watchInspector({ agentId, watching: true })
     void tools.listInspectorMessages({ agentId, limit }).then((result) => {
       if (!live) return
       loaded = true
@@ -280,6 +282,7 @@ export function InspectorPanel({ api, agentId, limit = INSPECTOR_LIMIT }: Inspec
     return () => {
       live = false
       off()
+      void tools.watchInspector({ agentId, watching: false })
     }
   }, [tools, agentId, limit])
 

@@ -28,6 +28,7 @@ export type AgentToolsApi = Pick<
   | 'onInspectorMessages'
   | 'exportInspector'
   | 'clearInspector'
+  | 'watchInspector'
 >
 
 const CALLS = [
@@ -42,6 +43,7 @@ const CALLS = [
   'listInspectorMessages',
   'exportInspector',
   'clearInspector',
+  'watchInspector',
 ] as const
 const EVENTS = ['onAuthTerminalOutput', 'onAgentLog', 'onInspectorMessages'] as const
 

@@ -28,6 +28,8 @@ it('stays in agent A', async () => {
     { 'A:API_KEY': CANARY },
   )
   const h = harness
+  must(await h.tools.handlers.watchInspector({ agentId: 'A', watching: true }))
+  must(await h.tools.handlers.watchInspector({ agentId: 'B', watching: true }))
   const dump = (id: string) => join(h.home, `dump-${id}.json`)
   for (const id of ['A', 'B']) {
     const def = h.config.definitions.get(id)!

@@ -62,6 +62,8 @@ describe.skipIf(!status.available)('agent tools through the composition root (re
     const sink = new RecordingSink()
     services = await createBosunServices({ home, host: 'web', appVersion: '0.0.0-test', events: sink })
     const h = services.handlers
+    must(await h.watchInspector({ agentId: 'A', watching: true }))
+    must(await h.watchInspector({ agentId: 'B', watching: true }))
 
     // Env-var login on A.
     expect(await h.newSession({ agentId: 'A', cwd: workspace })).toMatchObject({ ok: false, error: { kind: 'auth-required' } })

@@ -11,6 +11,7 @@ afterEach(async () => {
 
 it('the inspector shows the initialize exchange with latency, filters by method and session, exports and clears', async () => {
   harness = await startHarness([{ id: 's', scenario: 'basic', v2: true, protocolVersion: 2 }])
+  must(await harness.tools.handlers.watchInspector({ agentId: 's', watching: true }))
   const sessionId = must(await harness.newSession('s'))
   const event = await harness.sink.next('inspectorMessages', (p) => p.agentId === 's' && p.messages.some((m) => m.method === 'initialize' && m.direction === 'in'))
   expect(event.messages.length).toBeGreaterThan(0)
@@ -47,6 +48,7 @@ it('the inspector shows the initialize exchange with latency, filters by method 
 it('stderr streams as agentLog events and the log tail is readable; an echoed secret is redacted in both and in the inspector', async () => {
   const secret = 'sk-echoed-secret-9876'
   harness = await startHarness([{ id: 'e', envAgentArgs: ['--echo-secret'], secretEnv: ['API_KEY'], protocolVersion: 1 }], { 'e:API_KEY': secret })
+  must(await harness.tools.handlers.watchInspector({ agentId: 'e', watching: true }))
   must(await harness.newSession('e'))
   await harness.sink.next('agentLog', (p) => p.agentId === 'e' && p.text.includes('using key'))
   await harness.sink.next('inspectorMessages', (p) => p.agentId === 'e' && p.messages.some((m) => m.method === 'session/update'))
@@ -79,4 +81,38 @@ it('a secret an agent prints before dying is redacted in the check result and in
   expect(failed.ok).toBe(false)
   expect(JSON.stringify(failed)).toContain(REDACTED)
   expect(JSON.stringify(failed)).not.toContain(secret)
+})
+
+it('sends inspector events only while an inspector view watches the agent', async () => {
+  harness = await startHarness([{ id: 'w', scenario: 'basic', protocolVersion: 1 }])
+  const h = harness
+  const sessionId = must(await h.newSession('w'))
+  const connection = must(await h.connect('w')).connection
+  const prompt = (text: string) => connection.prompt(sessionId, [{ type: 'text', text }])
+  const promptSeqs = async () =>
+    must(await h.tools.handlers.listInspectorMessages({ agentId: 'w', method: 'session/prompt' })).messages.filter((m) => m.kind === 'request').map((m) => m.seq)
+  const sentSeqs = () => new Set(h.sink.of('inspectorMessages').filter((p) => p.agentId === 'w').flatMap((p) => p.messages.map((m) => m.seq)))
+
+  // Nobody watches yet: recorded (listable), never sent.
+  await prompt('diff')
+  const [first] = await promptSeqs()
+  h.tools.flush()
+  must(await h.tools.handlers.watchInspector({ agentId: 'w', watching: true }))
+  await prompt('diff')
+  const second = (await promptSeqs())[1]!
+  await h.sink.next('inspectorMessages', (p) => p.messages.some((m) => m.seq === second))
+  must(await h.tools.handlers.watchInspector({ agentId: 'w', watching: false }))
+  await prompt('diff')
+  const third = (await promptSeqs())[2]!
+  // Whatever is queued goes out now, while nobody watches (so it is dropped, not held for a later watcher).
+  h.tools.flush()
+  must(await h.tools.handlers.watchInspector({ agentId: 'w', watching: true }))
+  await prompt('diff')
+  const fourth = (await promptSeqs())[3]!
+  await h.sink.next('inspectorMessages', (p) => p.messages.some((m) => m.seq === fourth))
+  const sent = sentSeqs()
+  expect(sent.has(first!)).toBe(false)
+  expect(sent.has(second)).toBe(true)
+  expect(sent.has(third)).toBe(false)
+  expect(sent.has(fourth)).toBe(true)
 })
