@@ -19,6 +19,7 @@ import {
   until,
   visible,
   waitIdle,
+  watchAgent,
 } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
@@ -95,12 +96,18 @@ describe('session screen (v1 agent)', () => {
 
     // A crash ends the turn with the agent's error; the agent is restarted automatically and the same
     // session continues on the new process (session/load). The third crash within minutes gives up.
+    const agent = await watchAgent(page, AGENT)
     for (let crash = 1; crash <= 3; crash++) {
+      await agent.clear()
       await sendPrompt(page, 'crash')
       await visible(agentSays(page, AGENT).getByText('About to crash').nth(crash - 1))
       await visible(log.getByRole('alert').getByText(/The turn ended with an error: Scripted agent exited with code 3/))
       await waitIdle(page)
-      if (crash < 3) await visible(agentGroup(page, AGENT).getByRole('img', { name: 'Ready' }))
+      if (crash === 3) break
+      // While the automatic restart waits, the banner shows the crash with the stderr tail; then it is back.
+      await agent.waitForStatuses(['Restarting', 'Ready'])
+      expect(await agent.banners()).toContainEqual(expect.stringMatching(/^Scripted agent restarting: Scripted agent crashed[\s\S]*fatal: out of cheese/))
+      await gone(page.getByRole('alert', { name: `${AGENT} restarting` }))
     }
     // Given up: the banner stays, with the reason, the stderr tail and Restart; the composer waits for it.
     const banner = await visible(page.getByRole('alert', { name: `${AGENT} failed` }))

@@ -36,7 +36,7 @@ export function assertBuilt(): void {
 
 export async function launchApp(
   agents: TestAgent[],
-  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; beforeLoad?: (page: Page) => Promise<void> } = {},
+  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; beforeLoad?: (page: Page) => Promise<unknown> } = {},
 ): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)

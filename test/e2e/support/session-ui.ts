@@ -77,3 +77,69 @@ export async function waitIdle(page: Page): Promise<void> {
 
 /** The transcript's rows for agent replies. */
 export const agentSays = (page: Page, agentName: string) => transcript(page).getByLabel(`${agentName} says`)
+
+/**
+ * Records, in the page, every status an agent's sidebar dot shows and the text of every error banner shown
+ * for it (a MutationObserver: catches short-lived states, such as the wait before an automatic restart,
+ * that polling could miss). {@link AgentWatch.clear} starts a new record.
+ */
+export interface AgentWatch {
+  clear(): Promise<void>
+  /** Waits until the statuses seen since the last clear contain `labels` in this order. */
+  waitForStatuses(labels: string[], timeout?: number): Promise<void>
+  /** Texts of the agent's error banners seen since the last clear (`<aria-label>: <text>`). */
+  banners(): Promise<string[]>
+}
+
+export async function watchAgent(page: Page, agentName: string): Promise<AgentWatch> {
+  await page.evaluate((name) => {
+    type Record = { statuses: string[]; banners: string[] }
+    const w = window as unknown as { __bosunWatch?: { [agent: string]: Record } }
+    const watches = (w.__bosunWatch ??= {})
+    const record: Record = (watches[name] = { statuses: [], banners: [] })
+    const check = () => {
+      const groups = document.querySelectorAll('nav[aria-label="Agents and sessions"] section[aria-label]')
+      const group = Array.from(groups).find((g) => g.getAttribute('aria-label') === name)
+      const status = group?.querySelector('.status-dot')?.getAttribute('aria-label')
+      if (status && record.statuses.at(-1) !== status) record.statuses.push(status)
+      for (const banner of Array.from(document.querySelectorAll('section[role="alert"][aria-label]'))) {
+        const label = banner.getAttribute('aria-label') ?? ''
+        if (!label.startsWith(`${name} `)) continue
+        const text = `${label}: ${(banner as HTMLElement).innerText}`
+        if (!record.banners.includes(text)) record.banners.push(text)
+      }
+    }
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true })
+    check()
+  }, agentName)
+  const read = () =>
+    page.evaluate((name) => {
+      const w = window as unknown as { __bosunWatch: { [agent: string]: { statuses: string[]; banners: string[] } } }
+      return w.__bosunWatch[name]!
+    }, agentName)
+  return {
+    async clear() {
+      await page.evaluate((name) => {
+        const w = window as unknown as { __bosunWatch: { [agent: string]: { statuses: string[]; banners: string[] } } }
+        const record = w.__bosunWatch[name]!
+        record.statuses = record.statuses.slice(-1)
+        record.banners = []
+      }, agentName)
+    },
+    async waitForStatuses(labels, timeout = UI_TIMEOUT) {
+      await page.waitForFunction(
+        ([name, wanted]) => {
+          const w = window as unknown as { __bosunWatch: { [agent: string]: { statuses: string[] } } }
+          let at = 0
+          for (const status of w.__bosunWatch[name]!.statuses) if (status === wanted[at]) at++
+          return at >= wanted.length
+        },
+        [agentName, labels] as const,
+        { timeout },
+      )
+    },
+    async banners() {
+      return (await read()).banners
+    },
+  }
+}
