@@ -1,4 +1,6 @@
+import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react'
 import type { ElicitationView } from '../../state/types'
+import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from '../permissions/prompt-focus'
 import type { CallResult } from '../../../preload/contract/define'
 import { ElicitationForm, type ElicitationAnswer, type ElicitationSubmitResult } from './ElicitationForm'
 import { UrlConsentDialog, type UrlOpenResult } from './UrlConsentDialog'
@@ -23,7 +25,33 @@ export interface ElicitationCardProps {
  * One elicitation, form or URL, wired to the IPC calls: the thing `SessionSeams.renderElicitation` and the
  * request-scoped inbox render. Keyed by request id so a new request never inherits another's draft.
  */
-export function ElicitationCard({ elicitation, api, autoFocus, openInPage }: ElicitationCardProps) {
+export function ElicitationCard(props: ElicitationCardProps) {
+  return <FocusOnRequest requestId={props.elicitation.elicitationRequestId}>{renderCard(props)}</FocusOnRequest>
+}
+
+/**
+ * "Bring this request to the person" (inbox or notification click, `requestPromptFocus`): the first control
+ * of the card takes the keyboard focus when the card is, or becomes, mounted — the same path permission
+ * prompts use.
+ */
+function FocusOnRequest({ requestId, children }: { requestId: string; children: ReactNode }) {
+  const target = useSyncExternalStore(subscribePromptFocus, promptFocusTarget, promptFocusTarget)
+  const scope = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (target?.requestId !== requestId) return
+    const first = scope.current?.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')
+    if (!first) return
+    first.focus()
+    clearPromptFocus(requestId)
+  }, [target, requestId])
+  return (
+    <div ref={scope} className="eli-focus-scope">
+      {children}
+    </div>
+  )
+}
+
+function renderCard({ elicitation, api, autoFocus, openInPage }: ElicitationCardProps) {
   const elicitationRequestId = elicitation.elicitationRequestId
   if (elicitation.mode === 'url') {
     const opened = async (call: Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>): Promise<UrlOpenResult> => {
