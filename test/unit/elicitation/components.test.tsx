@@ -4,6 +4,7 @@ import type { BosunApi } from '../../../preload/contract'
 import { ElicitationCard, type ElicitationApi } from '../../../renderer/components/elicitation/ElicitationCard'
 import { ElicitationForm } from '../../../renderer/components/elicitation/ElicitationForm'
 import { UrlConsentDialog } from '../../../renderer/components/elicitation/UrlConsentDialog'
+import { LinkConsentDialog } from '../../../renderer/components/elicitation/LinkConsentDialog'
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
 import type { ElicitationView } from '../../../renderer/state/types'
 
@@ -203,5 +204,29 @@ describe('ElicitationCard', () => {
     const urlHtml = renderToStaticMarkup(<ElicitationCard elicitation={urlView('https://auth.example.com/')} api={api} />)
     expect(urlHtml).toContain('Open in browser')
     expect(urlHtml).not.toContain('<form')
+  })
+})
+
+describe('LinkConsentDialog (static render)', () => {
+  const link = (url: string) =>
+    renderToStaticMarkup(<LinkConsentDialog url={url} onOpen={async () => ({ ok: false, message: 'unused' })} onClose={() => {}} />)
+
+  it('shows a clicked link like a URL elicitation: parsed address, host highlighted, warnings, Open and Cancel', () => {
+    const html = link('https://xn--80ak6aa92e.com/login')
+    expect(html).toContain('Open this page in your browser?')
+    expect(html).toMatch(/<mark class="eli-url-host">xn--80ak6aa92e\.com<\/mark>/)
+    expect(html).toContain('Punycode')
+    expect(html).toMatch(/>Open in browser</)
+    expect(html).toMatch(/>Cancel</)
+    expect(html).not.toMatch(/<a\b|href=/i)
+  })
+
+  it('refuses other schemes: an explanation and Close, no Open button', () => {
+    for (const url of ['javascript:alert(1)', 'vscode://file/etc/passwd', 'mailto:a@example.com']) {
+      const html = link(url)
+      expect(html).toContain('Bosun will not open this link')
+      expect(html).not.toMatch(/>Open in browser</)
+      expect(html).toMatch(/>Close</)
+    }
   })
 })

@@ -67,6 +67,34 @@ describe('createElicitationService', () => {
   })
 })
 
+describe('openLink (links clicked in agent output)', () => {
+  it('opens through the same opener after the same check; a refused URL never reaches openExternal', async () => {
+    const opened: string[] = []
+    const service = createElicitationService({ sink: () => {}, openExternal: async (url) => void opened.push(url) })
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'http://evil.example/', 'vscode://x']) {
+      const result = await service.handlers.openLink({ url })
+      expect(result.ok).toBe(false)
+    }
+    expect(opened).toEqual([])
+    expect(await service.handlers.openLink({ url: 'https://Docs.Example.com/a' })).toEqual({ ok: true, value: { openedBy: 'main', href: 'https://docs.example.com/a' } })
+    expect(opened).toEqual(['https://docs.example.com/a'])
+    service.dispose()
+  })
+
+  it('in the browser host tells the page to open the checked href', async () => {
+    const service = createElicitationService({ sink: () => {} })
+    expect(await service.handlers.openLink({ url: 'http://localhost:3000/x' })).toEqual({ ok: true, value: { openedBy: 'page', href: 'http://localhost:3000/x' } })
+    service.dispose()
+  })
+
+  it('contract: a non-empty url string only', () => {
+    expect(calls.openLink.input.safeParse({ url: 'https://x/' }).success).toBe(true)
+    expect(calls.openLink.input.safeParse({ url: '' }).success).toBe(false)
+    expect(calls.openLink.input.safeParse({ url: 'https://x/', extra: 1 }).success).toBe(false)
+    expect(calls.openLink.output.safeParse({ openedBy: 'page', href: 'https://x/' }).success).toBe(true)
+  })
+})
+
 describe('elicitation IPC contract', () => {
   const respond = calls.respondElicitation.input
   it('accepts the three actions and the four content value types', () => {
