@@ -4,7 +4,7 @@ import { selectInbox, type AppSnapshot, type AppState, type AppStore, type Inbox
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
-import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
+import { baseName, Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
 import { AgentsScreen } from './screens/agents/AgentsScreen'
 import { SettingsScreen } from './screens/settings/SettingsScreen'
@@ -171,6 +171,14 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   const summaries = useAppSelector(store, selectSummaries, shallowArrayEqual)
   // selectInbox builds fresh items per state; compare field by field so streaming text does not re-render the app.
   const inboxItems = useAppSelector(store, selectInbox, shallowArrayEqual)
+  // Untitled sessions are named by their folder, as in the sidebar, so two of them can be told apart.
+  const namedInboxItems = useMemo(() => {
+    const cwdOf = new Map(summaries.map((s) => [s.sessionId, s.cwd]))
+    return inboxItems.map((item) => {
+      const cwd = item.sessionId ? cwdOf.get(item.sessionId) : undefined
+      return item.sessionTitle || !cwd ? item : { ...item, sessionTitle: baseName(cwd) }
+    })
+  }, [inboxItems, summaries])
   const selected = useAppSelector(store, (state) => state.selectedSessionId)
   const current = selected ?? summaries[0]?.sessionId ?? null
 
@@ -199,7 +207,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         pendingCount={inboxItems.length}
         inbox={(close) => (
           <Inbox
-            items={inboxItems}
+            items={namedInboxItems}
             onOpen={(id) => {
               openRequest(id)
               close()

@@ -1,0 +1,148 @@
+/**
+ * Browser-host notifications: the page reports its focus to main, shows a Web Notification for a request
+ * that arrives while it is hidden (never while focused), and a click on it opens the request. The page's
+ * `Notification` is replaced before load by a recorder (permission `granted`), and "hidden" is made the way
+ * the browser says it: `document.visibilityState`/`hidden` overridden, then `visibilitychange` and `blur`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright'
+import { launchApp, type E2eApp } from './support/harness'
+import { gone, sendPrompt, startSession, transcript, visible } from './support/session-ui'
+
+const AGENT = 'Scripted v1'
+
+declare global {
+  interface Window {
+    __notifications: { title: string; options: { body?: string; tag?: string }; closed: boolean; onclick: (() => void) | null }[]
+    __setPageShown: (shown: boolean) => void
+  }
+}
+
+/** Runs in the page before any of its scripts. */
+function installNotificationRecorder(): void {
+  window.__notifications = []
+  class RecordingNotification {
+    static permission = 'granted'
+    static requestPermission = () => Promise.resolve('granted')
+    onclick: (() => void) | null = null
+    closed = false
+    constructor(
+      public title: string,
+      public options: { body?: string; tag?: string } = {},
+    ) {
+      window.__notifications.push(this)
+    }
+    close() {
+      this.closed = true
+    }
+  }
+  Object.defineProperty(window, 'Notification', { value: RecordingNotification, configurable: true, writable: true })
+
+  let shown = true
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (shown ? 'visible' : 'hidden') })
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => !shown })
+  Object.defineProperty(document, 'hasFocus', { configurable: true, value: () => shown })
+  window.__setPageShown = (value: boolean) => {
+    shown = value
+    document.dispatchEvent(new Event('visibilitychange'))
+    window.dispatchEvent(new Event(value ? 'focus' : 'blur'))
+  }
+}
+
+let app: E2eApp
+let page: Page
+
+beforeAll(async () => {
+  app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], {
+    beforeLoad: (p) => p.addInitScript(installNotificationRecorder),
+  })
+  page = app.page
+  // Every report travels on the page's socket, ahead of the prompt that later makes the agent ask.
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+})
+
+const dialog = (title: string) => transcript(page).getByRole('alertdialog', { name: title, exact: true })
+const outcome = (optionId: string) => transcript(page).getByText(`permission outcome: ${JSON.stringify({ outcome: 'selected', optionId })}`)
+const recorded = () => page.evaluate(() => window.__notifications.map(({ title, options, closed }) => ({ title, body: options.body, tag: options.tag, closed })))
+const setShown = (shown: boolean) => page.evaluate((value) => window.__setPageShown(value), shown)
+
+async function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => el === document.activeElement)
+}
+
+async function isInViewport(locator: Locator): Promise<boolean> {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0
+  })
+}
+
+describe('notifications in the browser host', () => {
+  it('none while the page is focused; the badge is in the title', async () => {
+    await sendPrompt(page, 'notify')
+    const prompt = await visible(dialog('Push to origin/main'))
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('(1) Bosun')
+    await prompt.getByRole('button', { name: 'Allow once', exact: true }).click()
+    // Any notification for the request would have arrived before the agent's report of the answer.
+    await visible(outcome('allow-once'))
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Bosun')
+    expect(await recorded()).toEqual([])
+  })
+
+  it('exactly one while hidden, naming the agent and the request; clicking it opens the request', async () => {
+    await setShown(false)
+    await sendPrompt(page, 'notify-hidden')
+    await page.waitForFunction(() => window.__notifications.length > 0, undefined, { timeout: 30_000 })
+    const [notification, ...more] = await recorded()
+    expect(more).toEqual([])
+    expect(notification!.title).toBe(`${AGENT} needs your approval`)
+    expect(notification!.body).toBe('Push tag v1.2.0')
+
+    // The person looks elsewhere in Bosun meanwhile: the Settings page covers the session.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await visible(page.getByRole('region', { name: 'Settings' }))
+    await page.evaluate(() => window.__notifications[0]!.onclick?.())
+    await gone(page.getByRole('region', { name: 'Settings' }))
+    const prompt = dialog('Push tag v1.2.0')
+    await expect.poll(() => isFocused(prompt), { timeout: 15_000 }).toBe(true)
+    expect(await isInViewport(prompt)).toBe(true)
+    expect((await recorded())[0]!.closed).toBe(true)
+
+    await setShown(true)
+    await page.keyboard.press('1')
+    await visible(outcome('allow-once').nth(1))
+    expect(await recorded()).toHaveLength(1)
+  })
+
+  it('none while hidden when turned off in Settings', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    const settings = await visible(page.getByRole('region', { name: 'Settings' }))
+    const toggle = settings.getByRole('checkbox', { name: 'Notify me when an agent waits for an answer' })
+    await visible(toggle)
+    expect(await toggle.isChecked()).toBe(true)
+    expect(await settings.getByText('This browser may show Bosun’s notifications.').count()).toBe(1)
+    await toggle.uncheck()
+    await expect.poll(() => toggle.isChecked(), { timeout: 15_000 }).toBe(false)
+    await settings.getByRole('button', { name: 'Close', exact: true }).click()
+    await gone(settings)
+    // Opened again, the screen reads the settings back from main: the change was kept there.
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    await visible(settings)
+    await visible(toggle)
+    expect(await toggle.isChecked()).toBe(false)
+    await settings.getByRole('button', { name: 'Close', exact: true }).click()
+    await gone(settings)
+
+    await setShown(false)
+    await sendPrompt(page, 'notify-off')
+    const prompt = await visible(dialog('Push branch fix-1'))
+    await prompt.getByRole('button', { name: 'Allow once', exact: true }).click()
+    await visible(outcome('allow-once').nth(2))
+    expect(await recorded()).toHaveLength(1)
+    await setShown(true)
+  })
+})
