@@ -245,6 +245,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       disposing ??= (async () => {
         try {
           await supervisor.stopAll({ deadlineMs: STOP_DEADLINE_MS })
+          // The agents' last words (exit lines) reach their log files before anything is torn down.
+          await Promise.all(supervisor.views().map((view) => supervisor.get(view.agentId)?.flushLog()))
         } finally {
           supervisor.dispose()
           store.dispose()

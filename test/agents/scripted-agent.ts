@@ -106,6 +106,8 @@ function writeRaw(line: string): Promise<void> {
 let authenticated = false
 let sessionCounter = 0
 let messageCounter = 0
+/** Message ids must stay unique across restarts of the agent (a client keeps the transcript), as a real agent's would. */
+const processTag = `${process.pid.toString(36)}${Date.now().toString(36)}`
 const cancelWaiters = new Map<string, () => void>()
 const cancelled = new Set<string>()
 const sessionConfig = new Map<string, unknown[]>()
@@ -206,7 +208,7 @@ app.onRequest('session/prompt', async ({ params, client }) => {
     return { stopReason: ending.stopReason }
   }
   // v2: the response only acknowledges the inserted message; the turn runs on and ends with an idle state_update.
-  const messageId = `user-${++messageCounter}`
+  const messageId = `user-${processTag}-${++messageCounter}`
   await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'running' })
   await sendUpdate(client, sessionId, { sessionUpdate: 'user_message', messageId, content: params.prompt })
   // Start after the SDK has written the response (clients must cope with either order anyway).
@@ -237,7 +239,7 @@ interface Ending {
 
 async function runTurn(client: LooseClient, sessionId: string, steps: Step[]): Promise<Ending> {
   const ending: Ending = { stopReason: 'end_turn' }
-  const turn = { agentMessageId: `agent-${++messageCounter}` }
+  const turn = { agentMessageId: `agent-${processTag}-${++messageCounter}` }
   for (const step of steps) {
     if (cancelled.has(sessionId)) return { stopReason: 'cancelled' }
     const result = await runStep(client, sessionId, step, ending, turn.agentMessageId)
