@@ -118,6 +118,9 @@ describe('links in agent messages', () => {
     const dialog = await visible(refusal())
     await visible(dialog.getByRole('alert').getByText('Bosun will not open this address. Bosun only opens https addresses; this one uses "vscode:".'))
     expect(await dialog.getByRole('button', { name: 'Open in browser' }).count()).toBe(0)
+    // The address is shown, but no part of it is presented as the site.
+    expect(await dialog.locator('code.eli-url').textContent()).toBe('vscode://file/etc/passwd')
+    expect(await dialog.locator('mark').count()).toBe(0)
     // Only this dialog: the javascript: click before it opened none.
     expect(await page.getByRole('dialog').count()).toBe(1)
     await screenshotBothSchemes('elicitation-link-refused')

@@ -151,42 +151,42 @@ export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: strin
         </span>
         {/* Text only, never a link: the one way to open it is the Open button below. */}
         <code id={urlId} className="eli-url" aria-labelledby={`${urlId}-label`}>
-          {check.href ? (
+          {/* A refused address is not emphasised: "vscode://file/…" has no site worth pointing at. */}
+          {check.ok ? (
             <>
               <span className="eli-url-part">{check.highlight.before}</span>
               <mark className="eli-url-host">{check.highlight.host}</mark>
               <span className="eli-url-part">{check.highlight.after}</span>
             </>
-            ) : (
-              <span className="eli-url-part">{raw}</span>
-            )}
-          </code>
-          {/* A refused address has no site to speak of ("vscode://file/…" is not a host called file). */}
-          {check.ok && check.host && (
-            <p className="eli-url-site">
-              Site: <strong>{check.host}</strong>
-              {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}
-              {check.scheme === 'https' ? null : <span className="eli-muted"> · {check.scheme}</span>}
-            </p>
+          ) : (
+            <span className="eli-url-part">{check.href || raw}</span>
           )}
-        </div>
-
-        {check.warnings.length > 0 && (
-          <ul id={warningsId} className="eli-warnings" aria-label="Warnings about this address">
-            {check.warnings.map((w) => (
-              <li key={w} className="eli-warning">
-                <span aria-hidden="true">⚠ </span>
-                {urlWarningText[w]}
-              </li>
-            ))}
-          </ul>
-        )}
-
-        {!check.ok && (
-          <p className="eli-error" role="alert">
-            Bosun will not open this address. {check.refusal}
+        </code>
+        {check.ok && check.host && (
+          <p className="eli-url-site">
+            Site: <strong>{check.host}</strong>
+            {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}
+            {check.scheme === 'https' ? null : <span className="eli-muted"> · {check.scheme}</span>}
           </p>
         )}
+      </div>
+
+      {check.warnings.length > 0 && (
+        <ul id={warningsId} className="eli-warnings" aria-label="Warnings about this address">
+          {check.warnings.map((w) => (
+            <li key={w} className="eli-warning">
+              <span aria-hidden="true">⚠ </span>
+              {urlWarningText[w]}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {!check.ok && (
+        <p className="eli-error" role="alert">
+          Bosun will not open this address. {check.refusal}
+        </p>
+      )}
     </>
   )
 }
