@@ -46,8 +46,13 @@ export function createLinkConsent(
       }
       returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null
       const onOpen = async () => {
-        const result = await api.openLink({ url })
-        return result.ok ? { ok: true as const, ...result.value } : { ok: false as const, message: result.error.message }
+        try {
+          const result = await api.openLink({ url })
+          return result.ok ? { ok: true as const, ...result.value } : { ok: false as const, message: result.error.message }
+        } catch {
+          // A transport that lost its connection (or a preview without this call): say so in the dialog.
+          return { ok: false as const, message: 'Bosun could not reach its main process to open the link.' }
+        }
       }
       // A fresh key per click: a new link never inherits the previous dialog's error or busy state.
       root.render(
