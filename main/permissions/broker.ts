@@ -285,11 +285,10 @@ export class PermissionBroker implements IDisposable {
     const rules = this.options.rules?.list() ?? []
     const byRule = answerByRules(rules, { agentId: attachment.agentId, cwd: entry.cwd }, normalized.facts, normalized.options)
     if (byRule) {
-      const verb = byRule.rule.decision === 'allow_always' ? 'Allowed' : 'Rejected'
       return {
         response: { outcome: { outcome: 'selected', optionId: byRule.option.optionId } },
         status: 'answered',
-        resolution: { by: 'rule', optionId: byRule.option.optionId, optionKind: byRule.option.kind, note: `${verb} by rule: ${byRule.rule.label}`, at },
+        resolution: { by: 'rule', optionId: byRule.option.optionId, optionKind: byRule.option.kind, note: `“${byRule.rule.label}”`, at },
         ruleId: byRule.rule.ruleId,
       }
     }
@@ -299,7 +298,7 @@ export class PermissionBroker implements IDisposable {
         return {
           response: { outcome: { outcome: 'selected', optionId: option.optionId } },
           status: 'answered',
-          resolution: { by: 'auto-approve', optionId: option.optionId, optionKind: option.kind, note: 'Allowed by auto-approve', at },
+          resolution: { by: 'auto-approve', optionId: option.optionId, optionKind: option.kind, at },
         }
       }
     }

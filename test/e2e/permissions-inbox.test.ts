@@ -104,6 +104,21 @@ describe('approval inbox', () => {
   })
 })
 
+describe('app shell', () => {
+  it('reaches the Agents page and Settings from the header; Escape and Close return to the session', async () => {
+    await page.getByRole('button', { name: 'Agents', exact: true }).click()
+    const agents = await visible(page.getByRole('dialog', { name: 'Agents' }))
+    await agents.getByRole('button', { name: 'Close', exact: true }).click()
+    await gone(agents)
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+    await visible(settings.getByRole('region', { name: 'Notifications' }))
+    await expect.poll(() => isFocused(settings.getByRole('heading', { name: 'Settings' })), { timeout: 15_000 }).toBe(true)
+    await page.keyboard.press('Escape')
+    await gone(settings)
+  })
+})
+
 describe('remembered decisions', () => {
   it('"Always allow" answers the next match without asking, shows the rule, and is revoked in Settings', async () => {
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
@@ -120,12 +135,17 @@ describe('remembered decisions', () => {
     expect(await transcript(page).getByRole('alertdialog').count()).toBe(0)
     const cards = transcript(page).getByRole('article', { name: /Run npm run lint/ })
     expect(await cards.count()).toBe(2)
-    await visible(cards.nth(1).getByText(/^Allowed by rule .+/))
+    // Said once, naming the rule: "Allowed by rule “Always allow execute `npm run lint` for … in …”".
+    const byRule = await visible(cards.nth(1).getByText(/^Allowed by rule “.+”$/))
+    const byRuleText = (await byRule.innerText()).trim()
+    expect(byRuleText).toContain('npm run lint')
+    expect(byRuleText.match(/by rule/g)).toHaveLength(1)
     expect(await cards.nth(0).getByText('Allowed by you (Always allow)').count()).toBe(1)
+    await screenshot(page, 'permission-rule-light')
 
     // Settings lists it; forgetting it makes Bosun ask again.
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
-    const settings = await visible(page.getByRole('region', { name: 'Settings' }))
+    const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
     const rules = settings.getByRole('region', { name: 'Remembered decisions' })
     const rule = await visible(rules.getByRole('listitem'))
     expect(await rules.getByRole('listitem').count()).toBe(1)
@@ -133,11 +153,11 @@ describe('remembered decisions', () => {
     expect(ruleText).toContain('Always allow')
     expect(ruleText).toContain('npm run lint')
     expect(ruleText).toContain(AGENT)
-    await screenshot(page, 'permission-settings-light')
+    await screenshotBothSchemes('permission-settings')
     await rule.getByRole('button', { name: /^Forget:/ }).click()
     await visible(rules.getByText('None yet.'))
     await settings.getByRole('button', { name: 'Close', exact: true }).click()
-    await gone(page.getByRole('region', { name: 'Settings' }))
+    await gone(page.getByRole('dialog', { name: 'Settings' }))
 
     await sendPrompt(page, 'lint-third')
     const asked = await visible(dialog('Run npm run lint'))

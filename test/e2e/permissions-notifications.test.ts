@@ -104,9 +104,9 @@ describe('notifications in the browser host', () => {
 
     // The person looks elsewhere in Bosun meanwhile: the Settings page covers the session.
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
-    await visible(page.getByRole('region', { name: 'Settings' }))
+    await visible(page.getByRole('dialog', { name: 'Settings' }))
     await page.evaluate(() => window.__notifications[0]!.onclick?.())
-    await gone(page.getByRole('region', { name: 'Settings' }))
+    await gone(page.getByRole('dialog', { name: 'Settings' }))
     const prompt = dialog('Push tag v1.2.0')
     await expect.poll(() => isFocused(prompt), { timeout: 15_000 }).toBe(true)
     expect(await isInViewport(prompt)).toBe(true)
@@ -120,7 +120,7 @@ describe('notifications in the browser host', () => {
 
   it('none while hidden when turned off in Settings', async () => {
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
-    const settings = await visible(page.getByRole('region', { name: 'Settings' }))
+    const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
     const toggle = settings.getByRole('checkbox', { name: 'Notify me when an agent waits for an answer' })
     await visible(toggle)
     expect(await toggle.isChecked()).toBe(true)

@@ -118,7 +118,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   )
 }
 
-/** How an answered request ended, in words ("Allowed by rule: …", "You chose Allow", "The agent exited."). */
+/** How an answered request ended, in words ("Allowed by rule “…”.", "You chose “Allow”.", "The agent is gone…"). */
 export function describeResolution(request: PermissionRequestView): string {
   const r = request.resolution
   if (!r) return request.status
@@ -126,9 +126,13 @@ export function describeResolution(request: PermissionRequestView): string {
   switch (r.by) {
     case 'person':
       return option ? `You chose “${option.name}”.` : 'You dismissed this request.'
-    case 'rule':
+    case 'rule': {
+      // The note names the rule (quoted): "Allowed by rule “Always allow execute `npm test` …”".
+      const verb = (r.optionKind ?? option?.kind)?.startsWith('reject') ? 'Rejected' : 'Allowed'
+      return r.note ? `${verb} by rule ${r.note}.` : option ? `Answered “${option.name}” by a remembered rule.` : 'Answered by a remembered rule.'
+    }
     case 'auto-approve':
-      return r.note ?? (option ? `Answered “${option.name}” automatically.` : 'Answered automatically.')
+      return option ? `Answered “${option.name}” by auto-approve.` : 'Answered by auto-approve.'
     case 'cancel':
       return r.note ?? 'Cancelled.'
     case 'agent-cancel':

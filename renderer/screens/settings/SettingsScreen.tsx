@@ -47,14 +47,6 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
     }
   }, [api])
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && !event.defaultPrevented) onClose()
-    }
-    document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
-  }, [onClose])
-
   const update = useCallback(
     (patch: Partial<NotificationSettings>) => {
       // Optimistic, then whatever main says is in force.
@@ -78,7 +70,18 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
   )
 
   return (
-    <div className="settings-screen" role="region" aria-labelledby="settings-screen-title">
+    <div
+      className="settings-screen"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="settings-screen-title"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault()
+          onClose()
+        }
+      }}
+    >
       <header className="settings-screen-header">
         <h1 id="settings-screen-title" className="settings-screen-title" tabIndex={-1} ref={headingRef}>
           Settings

@@ -170,7 +170,7 @@ describe('PermissionBroker', () => {
 
     expect(await connection.request(2, v1Request('A', 'c2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
     expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'answered', resolution: { by: 'rule', optionKind: 'allow_always' } })
-    expect((actions.at(-1)!.action as { resolution: { note: string } }).resolution.note).toMatch(/^Allowed by rule/)
+    expect((actions.at(-1)!.action as { resolution: { note: string } }).resolution.note).toBe(`“${rules.rules[0]!.label}”`)
 
     // Near miss: another file.
     const near = connection.request(3, v1Request('A', 'c3', { locations: [{ path: '/proj/b.ts' }] }))

@@ -128,11 +128,13 @@ describe('PermissionPrompt', () => {
     const request: PermissionRequestView = {
       ...base,
       status: 'answered',
-      resolution: { by: 'rule', optionId: 'aa', optionKind: 'allow_always', note: 'Allowed by rule: Always allow edit /p/a.rs', at: 1 },
+      resolution: { by: 'rule', optionId: 'aa', optionKind: 'allow_always', note: '“Always allow edit /p/a.rs”', at: 1 },
     }
     const html = renderToStaticMarkup(<PermissionPrompt request={request} onRespond={noop} />)
     expect(html).not.toContain('<button')
-    expect(html).toContain('Allowed by rule: Always allow edit /p/a.rs')
+    expect(html).toContain('Allowed by rule “Always allow edit /p/a.rs”.')
+    expect(describeResolution({ ...request, resolution: { ...request.resolution!, optionKind: 'reject_always' } })).toBe('Rejected by rule “Always allow edit /p/a.rs”.')
+    expect(describeResolution({ ...base, status: 'answered', resolution: { by: 'auto-approve', optionId: 'a', at: 1 } })).toMatch(/^Answered “.+” by auto-approve\.$/)
     expect(describeResolution({ ...base, status: 'answered', resolution: { by: 'person', optionId: 'r', at: 1 } })).toBe('You chose “Reject”.')
   })
 })
