@@ -145,4 +145,28 @@ describe('notifications in the browser host', () => {
     expect(await recorded()).toHaveLength(1)
     await setShown(true)
   })
+
+  it('asks the browser for permission only when the person clicks "Enable notifications"', async () => {
+    await page.evaluate(() => {
+      const recorder = window.Notification as unknown as { permission: string; requestPermission: () => Promise<string>; asked: number }
+      recorder.permission = 'default'
+      recorder.asked = 0
+      recorder.requestPermission = () => {
+        recorder.asked++
+        recorder.permission = 'granted'
+        return Promise.resolve('granted')
+      }
+    })
+    const asked = () => page.evaluate(() => (window.Notification as unknown as { asked: number }).asked)
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+    const permission = settings.getByRole('group', { name: 'Browser permission' })
+    await visible(permission.getByText('This browser has not yet allowed Bosun to show notifications.'))
+    expect(await asked()).toBe(0)
+    await permission.getByRole('button', { name: 'Enable notifications' }).click()
+    await visible(permission.getByText('This browser may show Bosun’s notifications.'))
+    expect(await asked()).toBe(1)
+    await page.keyboard.press('Escape')
+    await gone(settings)
+  })
 })

@@ -26,6 +26,20 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
   const [settings, setSettings] = useState<NotificationSettings | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const rootRef = useRef<HTMLDivElement>(null)
+
+  // Escape closes, from inside the page or when focus fell back to the body (a button that went away).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return
+      const target = event.target as Node | null
+      if (target !== document.body && !rootRef.current?.contains(target)) return
+      event.preventDefault()
+      onClose()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [onClose])
 
   useEffect(() => {
     let live = true
@@ -70,18 +84,7 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
   )
 
   return (
-    <div
-      className="settings-screen"
-      role="dialog"
-      aria-modal="true"
-      aria-labelledby="settings-screen-title"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && !event.defaultPrevented) {
-          event.preventDefault()
-          onClose()
-        }
-      }}
-    >
+    <div ref={rootRef} className="settings-screen" role="dialog" aria-modal="true" aria-labelledby="settings-screen-title">
       <header className="settings-screen-header">
         <h1 id="settings-screen-title" className="settings-screen-title" tabIndex={-1} ref={headingRef}>
           Settings
