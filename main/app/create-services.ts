@@ -87,10 +87,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
     focusRequest: (requestId) => events.emit('focusRequest', { requestId }),
     sessions: {
-      getSession: (agentId, sessionId) => {
-        if (sessions.agentOf(sessionId) !== agentId) return undefined
-        const state = sessions.state(sessionId)
-        return state ? { cwd: state.cwd } : undefined
+      getSession: (agentId, acpSessionId) => {
+        const sessionId = sessions.resolve(agentId, acpSessionId)
+        const state = sessionId !== undefined ? sessions.state(sessionId) : undefined
+        return sessionId !== undefined && state ? { cwd: state.cwd, sessionId } : undefined
       },
       lookupToolCall: (sessionId, toolCallId) => {
         const entry = findToolCall(sessionId, toolCallId)
@@ -112,7 +112,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       else log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
     },
     events,
-    isKnownSession: (agentId, sessionId) => sessions.agentOf(sessionId) === agentId,
+    resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),
     log: log.child('elicitation'),
   })
   store.add({ dispose: () => elicitation.dispose() })

@@ -53,8 +53,11 @@ export interface ElicitationBrokerOptions {
   onRefused?: (info: { agentId: string; agentName: string; sessionId: string | null; message: string }) => void
   /** The one way URLs get opened. */
   opener: ExternalOpener
-  /** `undefined` answers the agent -32002 (unknown session). Omitted: every session id is accepted. */
-  isKnownSession?: (agentId: string, sessionId: string) => boolean
+  /**
+   * Bosun's id of the session the agent calls `sessionId`; `undefined` answers the agent -32002 (unknown
+   * session). Omitted: every session id is accepted as it is.
+   */
+  resolveSession?: (agentId: string, sessionId: string) => string | undefined
   validator?: AnswerValidator
   now?: () => number
   newId?: () => string
@@ -237,15 +240,17 @@ export class ElicitationBroker implements IDisposable {
     if (protocolVersion === 2 && hasSession === hasRequest) return refuse('exactly one of sessionId and requestId is required', null)
     if (!hasSession && !hasRequest) return refuse('sessionId or requestId is required', null)
     // v1 leniency: with both, the session scope wins.
-    const scopeSession = typeof sessionId === 'string' ? sessionId : null
+    let scopeSession = typeof sessionId === 'string' ? sessionId : null
+    if (scopeSession !== null && this.options.resolveSession) {
+      const resolved = this.options.resolveSession(agentId, scopeSession)
+      if (resolved === undefined) return refuse(`Session not found: ${scopeSession}`, null, RESOURCE_NOT_FOUND)
+      scopeSession = resolved
+    }
 
     const mode = params.mode
     if (mode !== 'form' && mode !== 'url') return refuse(`unsupported elicitation mode: ${typeof mode === 'string' ? mode.slice(0, 64) : String(mode)}`, scopeSession)
     if (!attachment.advertised![mode]) return refuse(`elicitation mode "${mode}" was not advertised by the client`, scopeSession)
     if (typeof params.message !== 'string') return refuse('message must be a string', scopeSession)
-    if (scopeSession !== null && this.options.isKnownSession && !this.options.isKnownSession(agentId, scopeSession)) {
-      return refuse(`Session not found: ${scopeSession}`, null, RESOURCE_NOT_FOUND)
-    }
     const toolCallId = scopeSession !== null && typeof params.toolCallId === 'string' ? params.toolCallId : null
 
     let schema: FormSchema | undefined

@@ -27,7 +27,7 @@ export interface ElicitationServiceOptions {
   onRefused?: ElicitationBrokerOptions['onRefused']
   /** Publishes `requestScopedElicitation`. */
   events?: Pick<EventSink, 'emit'>
-  isKnownSession?: ElicitationBrokerOptions['isKnownSession']
+  resolveSession?: ElicitationBrokerOptions['resolveSession']
   log?: Logger
 }
 
@@ -46,7 +46,7 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     ...(options.onArrived ? { onArrived: options.onArrived } : {}),
     ...(options.onResolved ? { onResolved: options.onResolved } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
-    ...(options.isKnownSession ? { isKnownSession: options.isKnownSession } : {}),
+    ...(options.resolveSession ? { resolveSession: options.resolveSession } : {}),
     ...(options.log ? { log: options.log } : {}),
     onRequestScoped: ({ change, item }) => options.events?.emit('requestScopedElicitation', { change, ...item }),
   })

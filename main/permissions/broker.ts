@@ -36,8 +36,11 @@ const CANCELLED: PermissionResponse = { outcome: { outcome: 'cancelled' } }
 
 /** What the broker needs to know about sessions (the session registry implements it). */
 export interface PermissionSessionLookup {
-  /** The session if `agentId` owns it; `undefined` answers the agent -32002 `{sessionId}` (G7). */
-  getSession(agentId: string, sessionId: string): { cwd: string } | undefined
+  /**
+   * The session the agent `agentId` calls `sessionId`, if it owns one: its folder, and Bosun's id for it
+   * (defaults to the agent's id). `undefined` answers the agent -32002 `{sessionId}` (G7).
+   */
+  getSession(agentId: string, sessionId: string): { cwd: string; sessionId?: string } | undefined
   /** The tool call as stored (title fallback, rule facts). */
   lookupToolCall?(sessionId: string, toolCallId: string): StoredToolCall | undefined
   /** The latest v2 `background` list of the session; `null` = not reported. */
@@ -206,12 +209,19 @@ export class PermissionBroker implements IDisposable {
 
   /** The `session/request_permission` handler (one per attached connection). */
   private async handleRequestPermission(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<PermissionResponse> {
+    const port = this.options.sessions
     const normalized = normalizePermissionRequest(params, {
-      lookupToolCall: this.options.sessions.lookupToolCall?.bind(this.options.sessions),
+      lookupToolCall: port.lookupToolCall
+        ? (acpSessionId, toolCallId) => {
+            const known = port.getSession(attachment.agentId, acpSessionId)
+            return known ? port.lookupToolCall?.(known.sessionId ?? acpSessionId, toolCallId) : undefined
+          }
+        : undefined,
     })
-    const { sessionId } = normalized
-    const session = this.options.sessions.getSession(attachment.agentId, sessionId)
-    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${sessionId}`, { sessionId })
+    const session = port.getSession(attachment.agentId, normalized.sessionId)
+    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${normalized.sessionId}`, { sessionId: normalized.sessionId })
+    // From here on the session is Bosun's id (unique across agents).
+    const sessionId = session.sessionId ?? normalized.sessionId
     if (attachment.closed || this.disposed) return CANCELLED
 
     const requestId = bosunRequestId(attachment, context.requestId)
@@ -292,7 +302,7 @@ export class PermissionBroker implements IDisposable {
         ruleId: byRule.rule.ruleId,
       }
     }
-    if (this.isAutoApprove(normalized.sessionId)) {
+    if (this.isAutoApprove(entry.view.sessionId)) {
       const option = normalized.options.find((o) => o.kind === 'allow_once')
       if (option) {
         return {

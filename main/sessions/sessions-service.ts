@@ -20,12 +20,24 @@ export interface SessionCancellationListener {
 
 interface SessionRecord {
   agentId: string
+  /** The agent's id for the session, used on the wire; Bosun's id (`sessionKey`) is what the rest of the app sees. */
+  acpSessionId: string
   state: SessionState
   connection: AcpClientConnection | undefined
   turn: Promise<unknown> | undefined
   cancelRequested: boolean
+  /** A restarted agent gave this session's id to a new session: this one can no longer be resumed. */
+  superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
+}
+
+/**
+ * Where the agent's id for a session is unique: `<agentId>/<the agent's session id>`. Agent ids never
+ * contain `/` (main/config/agent-definitions.ts), so two agents that both call a session `sess-1` differ.
+ */
+function agentScopedId(agentId: string, acpSessionId: string): string {
+  return `${agentId}/${acpSessionId}`
 }
 
 /**
@@ -34,7 +46,11 @@ interface SessionRecord {
  * actions, batched per frame, to the renderer.
  */
 export class SessionsService implements IDisposable {
+  /** By Bosun's id for the session: the agent-scoped id, with `#n` added when a restarted agent reuses one. */
   private readonly sessions = new Map<string, SessionRecord>()
+  /** Agent-scoped id → Bosun's id of the newest session the agent calls that. */
+  private readonly byAgentScopedId = new Map<string, string>()
+  private suffix = 1
   /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
   private readonly early = new Map<AcpClientConnection, { inFlight: number; updates: Map<string, SessionUpdateNotification['update'][]> }>()
   private readonly store = new DisposableStore()
@@ -89,9 +105,10 @@ export class SessionsService implements IDisposable {
     return this.sessions.get(sessionId)?.agentId
   }
 
-  /** Whether the given connection is the live one of this session (permission/elicitation scoping). */
-  isSessionOn(sessionId: string, connection: AcpClientConnection): boolean {
-    return this.sessions.get(sessionId)?.connection === connection
+  /** Bosun's id of the session an agent calls `acpSessionId`, if that agent has it. */
+  resolve(agentId: string, acpSessionId: string): string | undefined {
+    const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, acpSessionId))
+    return sessionId !== undefined && this.sessions.get(sessionId)?.agentId === agentId ? sessionId : undefined
   }
 
   state(sessionId: string): SessionState | undefined {
@@ -118,9 +135,19 @@ export class SessionsService implements IDisposable {
     early.inFlight++
     try {
       const outcome = await connection.newSession({ cwd })
-      const state = createSessionState({ sessionId: outcome.sessionId, agentId, protocolVersion, cwd })
-      const record: SessionRecord = { agentId, state, connection, turn: undefined, cancelRequested: false }
-      this.sessions.set(outcome.sessionId, record)
+      const scoped = agentScopedId(agentId, outcome.sessionId)
+      const previous = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
+      if (previous?.connection === connection) {
+        // An agent that hands out an id it already gave on this connection: updates would go to both.
+        return fail({ kind: 'rpc-error', message: `The agent answered with the id of a session that is already open (${outcome.sessionId}).` })
+      }
+      // A restarted agent may number its sessions from the start again: the old one keeps its place, detached for good.
+      if (previous) previous.superseded = true
+      const sessionId = this.sessions.has(scoped) ? `${scoped}#${++this.suffix}` : scoped
+      this.byAgentScopedId.set(scoped, sessionId)
+      const state = createSessionState({ sessionId, acpSessionId: outcome.sessionId, agentId, protocolVersion, cwd })
+      const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
+      this.sessions.set(sessionId, record)
       const configured: SessionAction = {
         type: 'session_configured',
         ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
@@ -132,7 +159,7 @@ export class SessionsService implements IDisposable {
       early.updates.delete(outcome.sessionId)
       record.state = applyActions(state, buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured])
       this.events.emit('sessionAdded', { session: record.state })
-      return ok({ sessionId: outcome.sessionId })
+      return ok({ sessionId })
     } catch (error) {
       return fail(toFailure(error))
     } finally {
@@ -154,7 +181,7 @@ export class SessionsService implements IDisposable {
     record.cancelRequested = false
     this.push(sessionId, { type: 'local_prompt', content: prompt })
     this.push(sessionId, { type: 'turn_started' })
-    const turn = connection.prompt(sessionId, prompt)
+    const turn = connection.prompt(record.acpSessionId, prompt)
     record.turn = turn
     try {
       const outcome = await turn
@@ -188,7 +215,7 @@ export class SessionsService implements IDisposable {
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.connection && record.turn) {
       record.cancelRequested = true
-      record.connection.cancel(sessionId)
+      record.connection.cancel(record.acpSessionId)
       this.push(sessionId, { type: 'cancel_requested' })
     }
     // Pending permissions and elicitations of this session are answered `cancelled` right after session/cancel (F13, F15).
@@ -197,15 +224,15 @@ export class SessionsService implements IDisposable {
   }
 
   async setMode(sessionId: string, modeId: string): Promise<Result<undefined>> {
-    return this.withConnection(sessionId, async (connection) => {
-      await connection.setMode(sessionId, modeId)
+    return this.withConnection(sessionId, async (connection, acpSessionId) => {
+      await connection.setMode(acpSessionId, modeId)
       this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] })
     })
   }
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Result<undefined>> {
-    return this.withConnection(sessionId, async (connection) => {
-      const options = await connection.setConfigOption(sessionId, configId, value)
+    return this.withConnection(sessionId, async (connection, acpSessionId) => {
+      const options = await connection.setConfigOption(acpSessionId, configId, value)
       if (options) this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'config_option_update', configOptions: options }] })
     })
   }
@@ -216,16 +243,18 @@ export class SessionsService implements IDisposable {
     this.cancel(sessionId)
     this.batcher.drop(sessionId)
     this.sessions.delete(sessionId)
+    const scoped = agentScopedId(record.agentId, record.acpSessionId)
+    if (this.byAgentScopedId.get(scoped) === sessionId) this.byAgentScopedId.delete(scoped)
     this.events.emit('sessionRemoved', { sessionId })
     return ok(undefined)
   }
 
-  private async withConnection(sessionId: string, fn: (connection: AcpClientConnection) => Promise<void>): Promise<Result<undefined>> {
+  private async withConnection(sessionId: string, fn: (connection: AcpClientConnection, acpSessionId: string) => Promise<void>): Promise<Result<undefined>> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (!record.connection) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running.' })
     try {
-      await fn(record.connection)
+      await fn(record.connection, record.acpSessionId)
       return ok(undefined)
     } catch (error) {
       return fail(error instanceof BosunError ? error.failure : toFailure(error))
@@ -245,11 +274,12 @@ export class SessionsService implements IDisposable {
       if (record.connection) return ok(record.connection)
       const cannot = (why: string) =>
         fail({ kind: 'agent-not-running', message: `The agent restarted and ${why}, so this session cannot continue. Start a new session.` })
+      if (record.superseded) return cannot('gave its id to a newer session')
       if (protocolVersion !== record.state.protocolVersion) return cannot(`now speaks ACP v${protocolVersion}`)
       const capabilities = connection.handshake?.capabilities
       if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
       try {
-        const outcome = await connection.resumeSession({ sessionId, cwd: record.state.cwd, replay: false })
+        const outcome = await connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false })
         if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
@@ -285,9 +315,10 @@ export class SessionsService implements IDisposable {
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, notification: SessionUpdateNotification): void {
-    const record = this.sessions.get(notification.sessionId)
-    if (record && record.agentId === agentId && record.connection === connection) {
-      this.batcher.push(notification.sessionId, { type: 'updates', updates: [notification.update] })
+    const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
+    const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
+    if (sessionId !== undefined && record && record.agentId === agentId && record.connection === connection) {
+      this.batcher.push(sessionId, { type: 'updates', updates: [notification.update] })
       return
     }
     const early = this.early.get(connection)
@@ -310,6 +341,7 @@ export class SessionsService implements IDisposable {
   dispose(): void {
     this.store.dispose()
     this.sessions.clear()
+    this.byAgentScopedId.clear()
     this.early.clear()
   }
 }

@@ -48,12 +48,15 @@ const FINISHED_TOOL_STATUSES = new Set(['completed', 'failed', 'cancelled'])
 
 export function createSessionState(init: {
   sessionId: string
+  /** The agent's own id for the session; defaults to `sessionId`. */
+  acpSessionId?: string
   agentId: string
   protocolVersion: ProtocolVersion
   cwd: string
 }): SessionState {
   return {
     sessionId: init.sessionId,
+    acpSessionId: init.acpSessionId ?? init.sessionId,
     agentId: init.agentId,
     protocolVersion: init.protocolVersion,
     cwd: init.cwd,

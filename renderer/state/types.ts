@@ -213,7 +213,10 @@ export interface ElicitationView {
 }
 
 export interface SessionState {
+  /** Bosun's id for the session (`<agentId>/<the agent's id>`): unique across agents. */
   sessionId: string
+  /** The agent's own id for the session, as it appears on the wire and in the protocol inspector. */
+  acpSessionId: string
   agentId: string
   protocolVersion: ProtocolVersion
   cwd: string

@@ -90,3 +90,51 @@ describe.each([
     expect(must(await handlers.prompt({ sessionId: again.sessionId, prompt: [{ type: 'text', text: 'diff' }] })).stopReason).toBe('end_turn')
   })
 })
+
+describe('sessions of two agents that use the same session ids', () => {
+  it('keeps them apart: Bosun ids differ, updates and permission requests reach the right session', async () => {
+    testHome = createTestHome([
+      { id: 'alpha', name: 'Alpha', scenario: 'basic' },
+      { id: 'beta', name: 'Beta', scenario: 'basic', v2: true },
+    ])
+    const sink = new RecordingSink()
+    services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
+    const { handlers } = services
+    const a = must(await handlers.newSession({ agentId: 'alpha', cwd: testHome.workspace }))
+    const b = must(await handlers.newSession({ agentId: 'beta', cwd: testHome.workspace }))
+    expect(a.sessionId).not.toBe(b.sessionId)
+    const sessionsOf = async () => must(await handlers.getSnapshot(undefined)).sessions
+    // Both agents numbered their first session the same way.
+    expect((await sessionsOf()).map((s) => s.acpSessionId)).toEqual(['sess-1', 'sess-1'])
+
+    expect(must(await handlers.prompt({ sessionId: a.sessionId, prompt: [{ type: 'text', text: 'diff' }] })).stopReason).toBe('end_turn')
+    const afterA = await sessionsOf()
+    expect(afterA.find((s) => s.sessionId === a.sessionId)!.entries.some((e) => e.kind === 'tool_call')).toBe(true)
+    expect(afterA.find((s) => s.sessionId === b.sessionId)!.entries).toEqual([])
+
+    const turn = handlers.prompt({ sessionId: b.sessionId, prompt: [{ type: 'text', text: 'permission' }] })
+    await sink.next('sessionActions', (batch) => batch.actions.some((action) => action.type === 'permission_requested'))
+    const pending = must(await handlers.listPendingPermissions(undefined))
+    expect(pending).toEqual([expect.objectContaining({ agentId: 'beta', sessionId: b.sessionId })])
+    must(await handlers.respondPermission({ requestId: pending[0]!.requestId, optionId: 'allow-once' }))
+    expect(must(await turn).stopReason).toBe('end_turn')
+    const afterB = await sessionsOf()
+    expect(afterB.find((s) => s.sessionId === b.sessionId)!.entries.some((e) => e.kind === 'tool_call' && e.toolCallId === 'call-perm')).toBe(true)
+    expect(afterB.find((s) => s.sessionId === a.sessionId)!.entries.some((e) => e.kind === 'tool_call' && e.toolCallId === 'call-perm')).toBe(false)
+  })
+
+  it('gives a restarted agent’s reused session id a new Bosun id and does not resume the old session into it', async () => {
+    testHome = createTestHome([{ id: 'alpha', name: 'Alpha', scenario: 'basic' }])
+    const sink = new RecordingSink()
+    services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
+    const { handlers } = services
+    const first = must(await handlers.newSession({ agentId: 'alpha', cwd: testHome.workspace }))
+    must(await handlers.restartAgent({ agentId: 'alpha' }))
+    const second = must(await handlers.newSession({ agentId: 'alpha', cwd: testHome.workspace }))
+    expect(second.sessionId).not.toBe(first.sessionId)
+    const old = await handlers.prompt({ sessionId: first.sessionId, prompt: [{ type: 'text', text: 'diff' }] })
+    expect(old.ok).toBe(false)
+    if (!old.ok) expect(old.error.message).toContain('newer session')
+    expect(must(await handlers.prompt({ sessionId: second.sessionId, prompt: [{ type: 'text', text: 'diff' }] })).stopReason).toBe('end_turn')
+  })
+})

@@ -35,7 +35,7 @@ async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) 
     onRefused: ({ message }) => refused.push(message),
     onRequestScoped: (change) => requestScoped.push(change),
     opener: createExternalOpener(async (url) => void opened.push(url)),
-    isKnownSession: (_agentId, sid) => sid === sessionId,
+    resolveSession: (_agentId, sid) => (sid === sessionId ? sid : undefined),
   })
   broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, ...(advertised ? { advertised } : {}) })
   /** Runs a prompt, waiting for the agent to report the elicitation response. */

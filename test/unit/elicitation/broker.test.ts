@@ -69,7 +69,7 @@ function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form
     onResolved: (id) => resolvedIds.push(id),
     onRefused: (r) => refused.push(r.message),
     opener,
-    isKnownSession: (_agent, sessionId) => (options.knownSessions ?? ['s1']).includes(sessionId),
+    resolveSession: (_agent, sessionId) => ((options.knownSessions ?? ['s1']).includes(sessionId) ? sessionId : undefined),
     newId: () => `el-${++n}`,
     now: () => 1000,
     log,
