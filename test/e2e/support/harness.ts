@@ -11,7 +11,8 @@ import { startWebHost, type WebHost } from '../../../main/web/server'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
-export const rendererDir = join(repoRoot, 'out', 'renderer')
+/** The built renderer; `BOSUN_OUT_DIR` points at another build (`electron-vite build --outDir …`). */
+export const rendererDir = join(process.env.BOSUN_OUT_DIR ? resolve(process.env.BOSUN_OUT_DIR) : join(repoRoot, 'out'), 'renderer')
 export const screenshotDir = join(repoRoot, 'test', 'e2e', 'screenshots')
 
 /** Debian's Chromium (never a downloaded one), or BOSUN_CHROMIUM. */
