@@ -70,6 +70,40 @@ export class SecretSet {
   }
 
   /**
+   * `value` with every secret replaced in every string inside it (object keys included). Copy-on-write:
+   * unchanged parts are shared with the input, which is never mutated; with no secrets it is `value` itself.
+   */
+  redactDeep<T>(value: T): T {
+    if (this.values.length === 0) return value
+    return this.redactAny(value, 0) as T
+  }
+
+  private redactAny(value: unknown, depth: number): unknown {
+    if (typeof value === 'string') return this.redactText(value)
+    if (value === null || typeof value !== 'object' || depth > 64) return value
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined
+      for (let i = 0; i < value.length; i++) {
+        const next = this.redactAny(value[i], depth + 1)
+        if (next !== value[i]) (copy ??= [...value])[i] = next
+      }
+      return copy ?? value
+    }
+    let copy: Record<string, unknown> | undefined
+    const record = value as Record<string, unknown>
+    for (const key of Object.keys(record)) {
+      const item = record[key]
+      const next = this.redactAny(item, depth + 1)
+      const name = this.redactText(key)
+      if (next === item && name === key) continue
+      copy ??= { ...record }
+      if (name !== key) delete copy[key]
+      copy[name] = next
+    }
+    return copy ?? value
+  }
+
+  /**
    * For streamed text: how many trailing characters of `text` could be the start of a secret that
    * continues in the next chunk (hold them back until more text arrives).
    */

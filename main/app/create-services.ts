@@ -72,7 +72,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
   }
 
-  const sessions = store.add(new SessionsService(agents, events, log.child('sessions')))
+  // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
+  const sessions = store.add(
+    new SessionsService(agents, events, log.child('sessions'), { redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions }),
+  )
   const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
   const findToolCall = (sessionId: string, toolCallId: string): ToolCallEntry | undefined => {
     const state = sessions.state(sessionId)

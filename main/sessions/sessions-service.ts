@@ -56,13 +56,20 @@ export class SessionsService implements IDisposable {
   private readonly store = new DisposableStore()
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
+  private readonly redact: (actions: SessionAction[]) => SessionAction[]
 
   constructor(
     private readonly agents: AgentPort,
     private readonly events: EventSink,
     private readonly logger: Logger,
-    options: { batchIntervalMs?: number; scheduler?: Scheduler } = {},
+    options: {
+      batchIntervalMs?: number
+      scheduler?: Scheduler
+      /** Applied to every action before it reaches the state and the renderer (secret values hidden). */
+      redact?: (actions: SessionAction[]) => SessionAction[]
+    } = {},
   ) {
+    this.redact = options.redact ?? ((actions) => actions)
     this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
   }
 
@@ -157,7 +164,7 @@ export class SessionsService implements IDisposable {
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = early.updates.get(outcome.sessionId)
       early.updates.delete(outcome.sessionId)
-      record.state = applyActions(state, buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured])
+      record.state = applyActions(state, this.redact(buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured]))
       this.events.emit('sessionAdded', { session: record.state })
       return ok({ sessionId })
     } catch (error) {
@@ -334,6 +341,7 @@ export class SessionsService implements IDisposable {
   private flush(sessionId: string, actions: SessionAction[]): void {
     const record = this.sessions.get(sessionId)
     if (!record || actions.length === 0) return
+    actions = this.redact(actions)
     record.state = applyActions(record.state, actions)
     this.events.emit('sessionActions', { sessionId, seq: record.state.seq, actions })
   }

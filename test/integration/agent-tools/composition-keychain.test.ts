@@ -52,7 +52,8 @@ describe.skipIf(!status.available)('agent tools through the composition root (re
       id,
       name: `Agent ${id}`,
       command: process.execPath,
-      args: [ENV_AGENT, '--var', 'ACME_KEY', '--dump-env', dump(id)],
+      // A prints its key (stderr and a message in the session) as a careless agent might.
+      args: [ENV_AGENT, '--var', 'ACME_KEY', '--dump-env', dump(id), ...(id === 'A' ? ['--echo-secret'] : [])],
       env: {},
       secretEnv: [],
       defaultCwd: workspace,
@@ -73,8 +74,11 @@ describe.skipIf(!status.available)('agent tools through the composition root (re
     const listed = must(await h.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'A')!
     expect(listed.secretEnv).toEqual(['ACME_KEY'])
     expect(listed.secretsSet).toEqual({ ACME_KEY: true })
-    must(await h.newSession({ agentId: 'A', cwd: workspace }))
+    const sessionA = must(await h.newSession({ agentId: 'A', cwd: workspace }))
     expect(JSON.parse(readFileSync(dump('A'), 'utf8')).env.ACME_KEY).toBe(CANARY)
+    // The echoed key reached the transcript hidden.
+    const echoed = await sink.next('sessionActions', (batch) => batch.sessionId === sessionA.sessionId && JSON.stringify(batch.actions).includes('key='))
+    expect(JSON.stringify(echoed.actions)).toContain('key=«redacted»')
 
     // Everything else, for both agents.
     const checkA = must(await h.checkAgentConnection({ agentId: 'A' }))

@@ -30,6 +30,27 @@ describe('SecretSet', () => {
     expect(JSON.parse(redacted)).toEqual({ text: `key ${REDACTED}` })
   })
 
+  it('redacts every string inside a value, copying only what changes', () => {
+    const secrets = new SecretSet()
+    expect(secrets.redactDeep({ a: 'sk-alpha-123' })).toEqual({ a: 'sk-alpha-123' })
+    secrets.set('a', ['sk-alpha-123'])
+    const untouched = { kind: 'tool_call', items: [1, true, null, { text: 'fine' }] }
+    const input = {
+      untouched,
+      updates: [{ content: { type: 'text', text: 'key=sk-alpha-123.' } }, 'sk-alpha-123'],
+      ['env:sk-alpha-123']: 'x',
+    }
+    const frozen = JSON.stringify(input)
+    const out = secrets.redactDeep(input)
+    expect(out).toEqual({
+      untouched,
+      updates: [{ content: { type: 'text', text: `key=${REDACTED}.` } }, REDACTED],
+      [`env:${REDACTED}`]: 'x',
+    })
+    expect(out.untouched).toBe(untouched)
+    expect(JSON.stringify(input)).toBe(frozen)
+  })
+
   it('says how much of a chunk end could be the start of a secret', () => {
     const secrets = new SecretSet()
     secrets.set('a', ['secret-value'])
