@@ -103,6 +103,8 @@ class AcpConnection implements AcpClientConnection {
       pendingIds: this.pendingIds,
       tap: this.tap,
       fastPath: (message) => this.fastPath(message),
+      // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
+      integerIds: () => this.handshakeValue?.protocolVersion === 2,
     })
     const tokenIds = this.tokenIds
     const incoming = this.incoming

@@ -69,6 +69,8 @@ export interface NdjsonReaderOptions {
    * here, synchronously, instead of through vscode-jsonrpc's one-message-per-tick queue (the hot path).
    */
   fastPath?: (message: { method: string; params?: unknown }) => boolean
+  /** Whether an incoming request's numeric id must be an integer (v2, checklist B7). Read per request. */
+  integerIds?: () => boolean
 }
 
 /** A vscode-jsonrpc {@link MessageReader} over a byte stream of NDJSON lines. */
@@ -222,6 +224,9 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         if (this.options.fastPath?.(message as { method: string; params?: unknown })) return
       } else if (typeof message.id !== 'string' && typeof message.id !== 'number') {
         this.rejectEnvelope('invalid-message', 'Rejected a request with an invalid id', 'Invalid Request: id must be a string or a number', text)
+        return
+      } else if (typeof message.id === 'number' && !Number.isInteger(message.id) && this.options.integerIds?.()) {
+        this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)
         return
       }
     } else if ('id' in message) {

@@ -4,7 +4,7 @@ import type { Message } from 'vscode-jsonrpc/node'
 import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
 import type { TransportProblem, WireTrace } from '../../../main/acp/types'
 
-function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; fastPath?: (m: { method: string }) => boolean } = {}) {
+function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; fastPath?: (m: { method: string }) => boolean; integerIds?: () => boolean } = {}) {
   const input = new PassThrough()
   const messages: unknown[] = []
   const problems: TransportProblem[] = []
@@ -111,6 +111,18 @@ describe('NdjsonMessageReader', () => {
     expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } }])
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }])
     expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'unknown-response-id', 'unknown-response-id', 'invalid-message'])
+  })
+
+  it('v2 (integerIds): a fractional request id gets -32600 with id null; v1 takes it (B7)', () => {
+    const line = '{"jsonrpc":"2.0","id":1.5,"method":"session/request_permission","params":{}}\n'
+    const v2 = setup({ integerIds: () => true })
+    v2.reader.push(Buffer.from(line + '{"jsonrpc":"2.0","id":2,"method":"session/request_permission","params":{}}\n'))
+    expect(v2.replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a numeric id must be an integer' } }])
+    expect(v2.messages).toEqual([expect.objectContaining({ id: 2 })])
+    const v1 = setup({ integerIds: () => false })
+    v1.reader.push(Buffer.from(line))
+    expect(v1.replies).toEqual([])
+    expect(v1.messages).toEqual([expect.objectContaining({ id: 1.5 })])
   })
 
   it('turns a malformed response (bad error object, or neither result nor error) into an error for that request', () => {
