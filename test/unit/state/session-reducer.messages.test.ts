@@ -88,6 +88,19 @@ describe('message chunks (H4, H19)', () => {
     expect(messages(s)[0]!.content).toEqual([text('a'), link, text('b'), { type: '_future_block', x: 1 }])
   })
 
+  it.each([1, 2] as const)('v%s: keeps an audio block as it came, between text it does not merge across', (version) => {
+    const audio = { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' }
+    const messageId = version === 2 ? { messageId: 'm' } : {}
+    const s = updates(
+      session(version),
+      { sessionUpdate: 'agent_message_chunk', ...messageId, content: text('listen: ') },
+      { sessionUpdate: 'agent_message_chunk', ...messageId, content: audio },
+      { sessionUpdate: 'agent_message_chunk', ...messageId, content: text('done') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:listen: |[audio]|done'])
+    expect(messages(s)[0]!.content).toEqual([text('listen: '), audio, text('done')])
+  })
+
   it('ignores malformed chunks and keeps applying the rest', () => {
     const s = updates(
       session(1),
