@@ -19,6 +19,7 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
+          setupFiles: ['test/support/contract-events.setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { ElicitationView } from '../../renderer/state/types'
 import { call, event, id } from './define'
+import { elicitationViewShape } from './shapes'
 
 /** A value of the answer's `content` (G18): string | number | boolean | string[]. */
 export const elicitationContentValue = z.union([
@@ -27,6 +28,8 @@ export interface RequestScopedElicitationPayload {
   /** The pending client→agent JSON-RPC request it belongs to (e.g. `session/new`). */
   scopeRequestId: string | number
 }
+
+const requestScopedElicitation = z.object({ elicitation: elicitationViewShape, scopeRequestId: z.union([z.string(), z.number()]) })
 
 export const elicitationCalls = {
   /**
@@ -53,12 +56,10 @@ export const elicitationCalls = {
    */
   openLink: call(z.strictObject({ url: z.string().min(1).max(8192) }), openedUrl),
   /** Request-scoped elicitations still open (snapshot for a fresh renderer). */
-  listRequestScopedElicitations: call(z.undefined(), z.array(z.custom<RequestScopedElicitationPayload>())),
+  listRequestScopedElicitations: call(z.undefined(), z.array(requestScopedElicitation)),
 } as const
 
 export const elicitationEvents = {
   /** A request-scoped elicitation was added or changed status (session-scoped ones travel as session actions). */
-  requestScopedElicitation: event(
-    z.custom<{ change: 'added' | 'updated' } & RequestScopedElicitationPayload>(),
-  ),
+  requestScopedElicitation: event(requestScopedElicitation.extend({ change: z.enum(['added', 'updated']) })),
 } as const

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { AgentRuntimeView, SessionAction, SessionState } from '../../renderer/state/types'
 import { absolutePath, call, event, id } from './define'
+import { agentRuntimeViewShape, sessionActionsShape, sessionStateShape } from './shapes'
 
 /** A prompt content block as the renderer may send it: text and resource links (attachments later). */
 const promptBlock = z.union([
@@ -15,7 +15,7 @@ const promptBlock = z.union([
 
 export const sessionCalls = {
   /** Everything the renderer needs to (re)build its state: agents and sessions with their `seq`. */
-  getSnapshot: call(z.undefined(), z.custom<{ agents: AgentRuntimeView[]; sessions: SessionState[] }>()),
+  getSnapshot: call(z.undefined(), z.object({ agents: z.array(agentRuntimeViewShape), sessions: z.array(sessionStateShape) })),
   newSession: call(z.object({ agentId: id, cwd: absolutePath }), z.object({ sessionId: z.string() })),
   prompt: call(
     z.object({ sessionId: id, prompt: z.array(promptBlock).min(1).max(100) }),
@@ -34,8 +34,8 @@ export const sessionCalls = {
 
 export const sessionEvents = {
   /** Batched (≈ one per animation frame) reducer actions for one session; apply in order, skip `seq` ≤ snapshot's. */
-  sessionActions: event(z.custom<{ sessionId: string; seq: number; actions: SessionAction[] }>()),
-  sessionAdded: event(z.custom<{ session: SessionState }>()),
+  sessionActions: event(z.object({ sessionId: z.string(), seq: z.number().int().nonnegative(), actions: sessionActionsShape })),
+  sessionAdded: event(z.object({ session: sessionStateShape })),
   sessionRemoved: event(z.object({ sessionId: z.string() })),
-  agentStatus: event(z.custom<AgentRuntimeView>()),
+  agentStatus: event(agentRuntimeViewShape),
 } as const
