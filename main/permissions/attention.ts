@@ -4,7 +4,8 @@
  * - A request (permission or elicitation) that arrives while the window is not focused produces a
  *   notification naming the agent and the request title. Nothing is shown while focused.
  * - Bursts are coalesced: the first request notifies at once; further ones within `coalesceMs` are held
- *   and summarised when the window closes ("3 approvals waiting"), skipping those already answered.
+ *   and summarised when the window closes ("3 approvals waiting", or "3 requests waiting" once an
+ *   elicitation is among them), skipping those already answered.
  * - The badge count is the number of waiting requests, focused or not.
  * - A setting turns notifications off; another one adds "turn ended" notifications.
  *
@@ -63,11 +64,15 @@ export function singleNotification(item: AttentionItem): NotificationIntent {
   return { title: clip(`${item.agentName} ${what}`), body: clip(item.title, 500), requestId: item.requestId }
 }
 
-/** Pure: the summary for several waiting requests (`total` waiting overall, `items` the ones of the burst). */
-export function summaryNotification(total: number, items: readonly AttentionItem[]): NotificationIntent {
+/**
+ * Pure: the summary for several waiting requests (`waiting` all of them, `items` the ones of the burst).
+ * "approvals" only while every waiting request is a permission; an elicitation asks for input, not approval.
+ */
+export function summaryNotification(waiting: readonly AttentionItem[], items: readonly AttentionItem[]): NotificationIntent {
   const lines = items.slice(0, 3).map((i) => clip(`${i.agentName}: ${i.title}`, 160))
   if (items.length > 3) lines.push(`and ${items.length - 3} more`)
-  return { title: `${total} approvals waiting`, body: lines.join('\n'), requestId: items[0]?.requestId }
+  const noun = waiting.every((i) => i.kind !== 'elicitation') ? 'approvals' : 'requests'
+  return { title: `${waiting.length} ${noun} waiting`, body: lines.join('\n'), requestId: items[0]?.requestId }
 }
 
 export class AttentionService implements IDisposable {
@@ -158,7 +163,7 @@ export class AttentionService implements IDisposable {
     this.burst = null
     const items = burst.held.flatMap((id) => this.waiting.get(id) ?? [])
     if (items.length === 0 || !this.shouldNotify()) return
-    this.show(items.length === 1 && this.waiting.size === 1 ? singleNotification(items[0]!) : summaryNotification(this.waiting.size, items))
+    this.show(items.length === 1 && this.waiting.size === 1 ? singleNotification(items[0]!) : summaryNotification([...this.waiting.values()], items))
     // Keep the rate bounded: what arrives next is held for another window.
     this.openBurst()
   }

@@ -67,6 +67,35 @@ describe('AttentionService', () => {
     expect(shown[1]!.notification).toEqual({ title: '3 approvals waiting', body: 'Codex: Edit file 2\nClaude: Edit file 3', requestId: 'r2' })
   })
 
+  it('coalesces a burst mixing an elicitation and permissions; the summary says "requests", not "approvals"', () => {
+    const { attention, scheduler, shown, badges, focused } = setup()
+    attention.requestArrived({ ...item(1), kind: 'permission' })
+    attention.requestArrived({ requestId: 'e1', agentName: 'Codex', title: 'Which workspace?', kind: 'elicitation' })
+    attention.requestArrived(item(3))
+    expect(shown.map((s) => s.notification)).toEqual([{ title: 'Claude needs your approval', body: 'Edit file 1', requestId: 'r1' }])
+    expect(badges.at(-1)).toBe(3)
+    scheduler.advance(2000)
+    expect(shown.map((s) => s.notification)).toEqual([
+      { title: 'Claude needs your approval', body: 'Edit file 1', requestId: 'r1' },
+      { title: '3 requests waiting', body: 'Codex: Which workspace?\nClaude: Edit file 3', requestId: 'e1' },
+    ])
+    shown[1]!.click()
+    expect(focused).toEqual(['e1'])
+  })
+
+  it('an elicitation alone asks for input; after it is answered, a permission burst is "approvals" again', () => {
+    const { attention, scheduler, shown, focused } = setup()
+    attention.requestArrived({ requestId: 'e1', agentName: 'Codex', title: 'Which workspace?', kind: 'elicitation' })
+    expect(shown[0]!.notification).toEqual({ title: 'Codex needs your input', body: 'Which workspace?', requestId: 'e1' })
+    shown[0]!.click()
+    expect(focused).toEqual(['e1'])
+    attention.requestArrived(item(2))
+    attention.requestArrived(item(3))
+    attention.requestResolved('e1')
+    scheduler.advance(2000)
+    expect(shown[1]!.notification).toEqual({ title: '2 approvals waiting', body: 'Claude: Edit file 2\nClaude: Edit file 3', requestId: 'r2' })
+  })
+
   it('drops held requests that were answered before the window closed', () => {
     const { attention, scheduler, shown } = setup()
     attention.requestArrived(item(1))
