@@ -16,7 +16,8 @@ export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
   // Links in agent output take the URL-elicitation consent path: dialog first, then main's chokepoint.
   const links = createLinkConsent(api)
   return {
-    // On a tool-call card the card already shows what the request is about.
+    // On a tool-call card the card already shows what the request is about; a command subject is still shown
+    // (PermissionPrompt does that itself: the card does not know the command and folder being approved).
     PermissionPrompt: (props: PermissionPromptProps) => <PermissionPrompt {...props} showSubject={!props.toolCall} />,
     onRespondPermission: (requestId, optionId) => void api.respondPermission({ requestId, optionId }),
     renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,

@@ -1036,13 +1036,15 @@ function applyPermissionResolved(
   const toolCallId = permissionToolCallId(current)
   const by = resolution?.by
   if (toolCallId === null || (by !== 'rule' && by !== 'auto-approve' && by !== 'person')) return
+  // Only a chosen option decides the tool call; a dismissal (no option) is told by the request's own note.
+  if (!isString(resolution.optionId)) return
   const i = findToolCall(d, toolCallId)
   if (i < 0) return
   const option = current.options.find((o) => o.optionId === resolution.optionId)
   const optionKind = resolution.optionKind ?? option?.kind
   const decidedBy: NonNullable<ToolCallEntry['decidedBy']> = {
     kind: by,
-    label: resolution.note ?? option?.name ?? (by === 'rule' ? 'rule' : by === 'auto-approve' ? 'auto-approve' : 'you'),
+    label: resolution.note ?? option?.name ?? (by === 'rule' ? 'rule' : by === 'auto-approve' ? 'auto-approve' : resolution.optionId),
   }
   if (optionKind !== undefined) decidedBy.optionKind = optionKind
   d.mutEntry<ToolCallEntry>(i).decidedBy = decidedBy

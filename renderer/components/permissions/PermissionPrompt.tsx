@@ -2,8 +2,13 @@ import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, typ
 import type { PermissionRequestView, ToolCallEntry } from '../../state/types'
 import { optionAppearance, promptKeyAction, shortcutFor } from './option-style'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
-import { hasHiddenCharacters, revealControlChars } from './reveal-text'
+import { commandOf } from '../transcript/tool-command'
+import { describeResolution } from './resolution-text'
+import { HiddenCharsWarning, VisibleText } from './VisibleText'
 import './permissions.css'
+
+export { describeResolution } from './resolution-text'
+export { VisibleText } from './VisibleText'
 
 export interface PermissionPromptProps {
   request: PermissionRequestView
@@ -13,7 +18,10 @@ export interface PermissionPromptProps {
   onRespond: (optionId: string | null) => void
   /** Move focus into the prompt when it appears (the prompt itself, never an option: Enter must not approve). */
   autoFocus?: boolean
-  /** Show what the request is about (off when the prompt sits inside a tool-call card that already shows it). */
+  /**
+   * Show what the request is about (off when the prompt sits inside a tool-call card that already shows it).
+   * A `command` subject is shown whatever this says: the card does not know the command the person approves.
+   */
   showSubject?: boolean
 }
 
@@ -74,7 +82,12 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
           <VisibleText text={request.description} keepNewlines />
         </p>
       ) : null}
-      {showSubject ? <PermissionSubject request={request} toolCall={toolCall} /> : null}
+      {showSubject ? (
+        <PermissionSubject request={request} toolCall={toolCall} />
+      ) : request.subject.type === 'command' ? (
+        // On a tool card: the command and its folder, without repeating the card's own summary.
+        <PermissionSubject request={request} />
+      ) : null}
       {pending ? (
         <div className="perm-options" role="group" aria-label="Options">
           {request.options.map((option, index) => {
@@ -115,62 +128,6 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
         </p>
       )}
     </section>
-  )
-}
-
-/** How an answered request ended, in words ("Allowed by rule “…”.", "You chose “Allow”.", "The agent is gone…"). */
-export function describeResolution(request: PermissionRequestView): string {
-  const r = request.resolution
-  if (!r) return request.status
-  const option = r.optionId ? request.options.find((o) => o.optionId === r.optionId) : undefined
-  switch (r.by) {
-    case 'person':
-      return option ? `You chose “${option.name}”.` : 'You dismissed this request.'
-    case 'rule': {
-      // The note names the rule (quoted): "Allowed by rule “Always allow execute `npm test` …”".
-      const verb = (r.optionKind ?? option?.kind)?.startsWith('reject') ? 'Rejected' : 'Allowed'
-      return r.note ? `${verb} by rule ${r.note}.` : option ? `Answered “${option.name}” by a remembered rule.` : 'Answered by a remembered rule.'
-    }
-    case 'auto-approve':
-      return option ? `Answered “${option.name}” by auto-approve.` : 'Answered by auto-approve.'
-    case 'cancel':
-      return r.note ?? 'Cancelled.'
-    case 'agent-cancel':
-      return r.note ?? 'The agent withdrew the request.'
-    case 'agent-exit':
-      return r.note ?? 'The agent is gone; this request can no longer be answered.'
-    default:
-      return r.note ?? request.status
-  }
-}
-
-/** Agent text with control, zero-width and bidi characters shown as visible markers. */
-export function VisibleText({ text, keepNewlines = false }: { text: string; keepNewlines?: boolean }) {
-  const segments = revealControlChars(text, { keepNewlines })
-  return (
-    <>
-      {segments.map((segment, i) =>
-        segment.kind === 'text' ? (
-          <span key={i}>{segment.value}</span>
-        ) : (
-          <span key={i}>
-            <abbr className="perm-ctrl" title={segment.label} aria-label={segment.label}>
-              {segment.code}
-            </abbr>
-            {segment.value === '\n' && keepNewlines ? '\n' : null}
-          </span>
-        ),
-      )}
-    </>
-  )
-}
-
-function HiddenCharsWarning({ texts }: { texts: (string | null | undefined)[] }) {
-  if (!texts.some((t) => typeof t === 'string' && hasHiddenCharacters(t))) return null
-  return (
-    <p className="perm-warning" role="note">
-      Contains hidden or direction-changing characters, shown highlighted. Check it carefully.
-    </p>
   )
 }
 
@@ -266,14 +223,6 @@ function ToolCallSummary({ toolCall, withDetails = false }: { toolCall: ToolCall
       ) : null}
     </div>
   )
-}
-
-function commandOf(rawInput: unknown): string | null {
-  if (typeof rawInput !== 'object' || rawInput === null) return null
-  const value = (rawInput as Record<string, unknown>).command ?? (rawInput as Record<string, unknown>).cmd
-  if (typeof value === 'string') return value
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.join(' ')
-  return null
 }
 
 function ContentPreview({ content }: { content: ToolCallEntry['content'][number] }) {

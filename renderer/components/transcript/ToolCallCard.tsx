@@ -1,20 +1,30 @@
-import { memo, useState } from 'react'
-import type { PermissionRequestView, TerminalView, ToolCallEntry } from '../../state/types'
+import { memo, useEffect, useState } from 'react'
+import type { ElicitationView, PermissionRequestView, TerminalView, ToolCallEntry } from '../../state/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
+import { revealAsText } from '../permissions/reveal-text'
+import { describeResolution, isDecidedByOption } from '../permissions/resolution-text'
+import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView } from './DiffView'
 import { TerminalOutput } from './TerminalOutput'
+import { commandOf } from './tool-command'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
+import './tool-card.css'
 
 export interface ToolCallCardProps {
   entry: ToolCallEntry
   /** The session's permission requests (the card shows those named by `entry.permissionIds`). */
   permissions: Record<string, PermissionRequestView>
+  /** The session's elicitations (the card shows those named by `entry.elicitationIds`). */
+  elicitations?: Record<string, ElicitationView>
   /** Terminals referenced by the card's content. */
   terminals: Record<string, TerminalView>
 }
+
+/** An elicitation still waiting for the person: an open form or consent dialog, or a URL awaiting its completion. */
+const isAwaiting = (elicitation: ElicitationView): boolean => elicitation.status === 'pending' || (elicitation.mode === 'url' && elicitation.status === 'accepted')
 
 const STATUS_CLASS = {
   pending: 'badge-muted',
@@ -38,25 +48,46 @@ export function decidedByText(decidedBy: NonNullable<ToolCallEntry['decidedBy']>
   }
 }
 
-export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, terminals }: ToolCallCardProps) {
+export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
   const status = statusBadgeOf(entry.status)
-  const pending = entry.permissionIds.map((id) => permissions[id]).filter((p): p is PermissionRequestView => p?.status === 'pending')
+  const requests = entry.permissionIds.map((id) => permissions[id]).filter((p): p is PermissionRequestView => p !== undefined)
+  const pending = requests.filter((p) => p.status === 'pending')
+  // Requests that ended without a chosen option (dismissed, cancelled with the turn, the agent gone) say so here;
+  // a chosen option is told by the footer ("Allowed by you …").
+  const unanswered = requests.filter((p) => p.status !== 'pending' && !isDecidedByOption(p))
+  const asks = entry.elicitationIds.map((id) => elicitations[id]).filter((e): e is ElicitationView => e !== undefined)
+  const waiting = pending.length + asks.filter(isAwaiting).length
   // Finished cards with only raw payloads start collapsed; anything awaiting the person is open.
   const [open, setOpen] = useState(true)
+  // Something new waits for the person: show it even if the card was collapsed.
+  useEffect(() => {
+    if (waiting > 0) setOpen(true)
+  }, [waiting])
   const title = entry.title ?? entry.name ?? TOOL_KIND_LABEL[kind]
+  const command = commandOf(entry.rawInput)
   const bodyId = `tool-body-${entry.id}`
   const hasBody =
-    entry.content.length > 0 || entry.locations.length > 0 || entry.rawInput !== undefined || entry.rawOutput !== undefined || pending.length > 0
+    entry.content.length > 0 ||
+    entry.locations.length > 0 ||
+    entry.rawInput !== undefined ||
+    entry.rawOutput !== undefined ||
+    pending.length > 0 ||
+    asks.length > 0
+  const plainTitle = revealAsText(title)
+  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeResolution)]
   return (
-    <article className={`tool-card tool-${status}${pending.length ? ' tool-awaiting' : ''}`} aria-label={`${TOOL_KIND_LABEL[kind]}: ${title}`}>
+    <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}`} aria-label={`${TOOL_KIND_LABEL[kind]}: ${plainTitle}`}>
       <header className="tool-header">
         <span className={`tool-icon tool-icon-${kind}`} title={TOOL_KIND_LABEL[kind]}>
           <Icon name={kind} />
         </span>
-        <span className="tool-title">{title}</span>
+        <span className="tool-title">
+          <VisibleText text={title} />
+        </span>
         {pending.length > 0 && <span className="badge badge-warn">Needs approval</span>}
+        {pending.length === 0 && waiting > 0 && <span className="badge badge-warn">Needs input</span>}
         <span className={`badge ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>
         {hasBody && (
           <button
@@ -64,7 +95,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, ter
             className="icon-button disclosure-button"
             aria-expanded={open}
             aria-controls={bodyId}
-            aria-label={open ? `Collapse ${title}` : `Expand ${title}`}
+            aria-label={open ? `Collapse ${plainTitle}` : `Expand ${plainTitle}`}
             onClick={() => setOpen(!open)}
           >
             <Icon name="chevron" className={open ? 'rotate-90' : undefined} />
@@ -73,12 +104,20 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, ter
       </header>
       {open && hasBody && (
         <div className="tool-body" id={bodyId}>
+          <HiddenCharsWarning texts={[title, command, ...entry.locations.map((l) => l.path)]} />
+          {command !== null && (
+            <div className="tool-command">
+              <div className="perm-field-label">Command</div>
+              <pre className="perm-code" aria-label="Command">
+                <VisibleText text={command} keepNewlines />
+              </pre>
+            </div>
+          )}
           {entry.locations.length > 0 && (
             <ul className="tool-locations" aria-label="Locations">
               {entry.locations.map((loc, i) => (
                 <li key={i} className="location">
-                  {loc.path}
-                  {loc.line != null ? `:${loc.line}` : ''}
+                  <VisibleText text={loc.line != null ? `${loc.path}:${loc.line}` : loc.path} />
                 </li>
               ))}
             </ul>
@@ -107,13 +146,22 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, ter
               />
             </div>
           ))}
+          {asks.map((elicitation) => (
+            <div className="tool-elicitation" key={elicitation.elicitationRequestId}>
+              {seams.renderElicitation(elicitation)}
+            </div>
+          ))}
           {entry.rawInput !== undefined && <JsonDisclosure summary="Raw input" value={entry.rawInput} />}
           {entry.rawOutput !== undefined && <JsonDisclosure summary="Raw output" value={entry.rawOutput} />}
         </div>
       )}
-      {entry.decidedBy && (
+      {footer.length > 0 && (
         <footer className="tool-footer muted">
-          {decidedByText(entry.decidedBy)}
+          {footer.map((line, i) => (
+            <p key={i} className="tool-note">
+              {line}
+            </p>
+          ))}
         </footer>
       )}
     </article>

@@ -59,7 +59,7 @@ const EntryRow = memo(function EntryRow({
     case 'agent_thought':
       return <AgentThought entry={entry} />
     case 'tool_call':
-      return <ToolCallCard entry={entry} permissions={session.permissions} terminals={session.terminals} />
+      return <ToolCallCard entry={entry} permissions={session.permissions} elicitations={session.elicitations} terminals={session.terminals} />
     case 'permission': {
       const request = session.permissions[entry.requestId]
       if (!request) return null

@@ -138,6 +138,17 @@ describe('permissions (G2, G3)', () => {
     expect(tool(s, 't1').decidedBy).toEqual({ kind: 'rule', label: 'Edit in /work', optionKind: 'allow_always' })
   })
 
+  it('dismissing a request on a tool card decides nothing: no "Allowed by you", the request keeps its note', () => {
+    let s = apply(session(1), { type: 'permission_requested', request: permission() })
+    s = apply(s, { type: 'permission_resolved', requestId: 'r1', status: 'cancelled', resolution: { by: 'person', note: 'Dismissed', at: 5 } })
+    expect(tool(s, 't1').decidedBy).toBeUndefined()
+    expect(s.permissions.r1).toMatchObject({ status: 'cancelled', resolution: { by: 'person', note: 'Dismissed' } })
+    // A chosen option still decides it.
+    s = apply(s, { type: 'permission_requested', request: permission({ requestId: 'r2' }) })
+    s = apply(s, { type: 'permission_resolved', requestId: 'r2', status: 'answered', resolution: { by: 'person', optionId: 'yes', optionKind: 'allow_once', at: 6 } })
+    expect(tool(s, 't1').decidedBy).toEqual({ kind: 'person', label: 'Allow once', optionKind: 'allow_once' })
+  })
+
   it('resolving an unknown request is a no-op', () => {
     const s = apply(session(1), { type: 'permission_resolved', requestId: 'nope', status: 'answered', resolution: { by: 'person', at: 1 } })
     expect(s.permissions).toEqual({})

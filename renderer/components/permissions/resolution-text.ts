@@ -1,0 +1,35 @@
+import type { PermissionRequestView } from '../../state/types'
+
+/** How an answered request ended, in words ("Allowed by rule “…”.", "You chose “Allow”.", "The agent is gone…"). */
+export function describeResolution(request: PermissionRequestView): string {
+  const r = request.resolution
+  if (!r) return request.status
+  const option = r.optionId ? request.options.find((o) => o.optionId === r.optionId) : undefined
+  switch (r.by) {
+    case 'person':
+      return option ? `You chose “${option.name}”.` : 'You dismissed this request.'
+    case 'rule': {
+      // The note names the rule (quoted): "Allowed by rule “Always allow execute `npm test` …”".
+      const verb = (r.optionKind ?? option?.kind)?.startsWith('reject') ? 'Rejected' : 'Allowed'
+      return r.note ? `${verb} by rule ${r.note}.` : option ? `Answered “${option.name}” by a remembered rule.` : 'Answered by a remembered rule.'
+    }
+    case 'auto-approve':
+      return option ? `Answered “${option.name}” by auto-approve.` : 'Answered by auto-approve.'
+    case 'cancel':
+      return r.note ?? 'Cancelled.'
+    case 'agent-cancel':
+      return r.note ?? 'The agent withdrew the request.'
+    case 'agent-exit':
+      return r.note ?? 'The agent is gone; this request can no longer be answered.'
+    default:
+      return r.note ?? request.status
+  }
+}
+
+/**
+ * Whether a finished request's outcome is already told by the tool card's "Allowed by …" footer (an option
+ * was chosen). The others (dismissed, cancelled with the turn, withdrawn, the agent gone) get their own note.
+ */
+export function isDecidedByOption(request: PermissionRequestView): boolean {
+  return request.status !== 'pending' && typeof request.resolution?.optionId === 'string'
+}

@@ -1,0 +1,183 @@
+/**
+ * The tool-call card with the real permission and elicitation components behind its seams (as
+ * `createWiredSeams` wires them in the app), rendered to static markup in Node.
+ */
+import type { ReactElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import type { BosunApi } from '../../../preload/contract'
+import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
+import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
+import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
+import { createWiredSeams } from '../../../renderer/screens/wiring'
+import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../renderer/state/types'
+
+/** Every call answers ok; nothing is called while rendering to markup. */
+const api = new Proxy({}, { get: () => async () => ({ ok: true, value: undefined }) }) as BosunApi
+const wired = { ...defaultSeams, ...createWiredSeams(api) }
+const render = (element: ReactElement) => renderToStaticMarkup(<SessionSeamsProvider value={wired}>{element}</SessionSeamsProvider>)
+
+/** The markup's text, tags dropped (entities are left as they are). */
+const textOf = (html: string) => html.replace(/<[^>]+>/g, '')
+
+const card = (overrides: Partial<ToolCallEntry> = {}): ToolCallEntry => ({
+  kind: 'tool_call',
+  id: 'tool:c1',
+  toolCallId: 'c1',
+  title: 'Run a script',
+  toolKind: 'execute',
+  status: 'pending',
+  content: [],
+  locations: [],
+  permissionIds: [],
+  elicitationIds: [],
+  ...overrides,
+})
+
+const request = (overrides: Partial<PermissionRequestView> = {}): PermissionRequestView => ({
+  requestId: 'a#1:n:1',
+  agentId: 'a',
+  agentName: 'Claude',
+  sessionId: 's',
+  title: 'Run a shell command?',
+  subject: { type: 'tool_call', toolCallId: 'c1' },
+  toolCallId: 'c1',
+  options: [
+    { optionId: 'allow', name: 'Allow once', kind: 'allow_once' },
+    { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+  ],
+  createdAt: 1,
+  status: 'pending',
+  ...overrides,
+})
+
+describe('ToolCallCard: permission requests', () => {
+  it('a command subject with a toolCallId shows its command and folder on the card, hidden characters revealed', () => {
+    const commandRequest = request({ subject: { type: 'command', command: 'ls \u202E;rm -rf ~', cwd: '/home/u/pro\u200Bj', toolCallId: 'c1' } })
+    const html = render(<ToolCallCard entry={card({ permissionIds: [commandRequest.requestId] })} permissions={{ [commandRequest.requestId]: commandRequest }} terminals={{}} />)
+    expect(html).toMatch(/role="alertdialog"/)
+    expect(html).toContain('Command')
+    expect(html).toContain(';rm -rf ~')
+    expect(html).toContain('U+202E RIGHT-TO-LEFT OVERRIDE')
+    expect(html).not.toContain('\u202E')
+    expect(html).toContain('In folder')
+    expect(html).toContain('/home/u/pro')
+    expect(html).toContain('U+200B ZERO WIDTH SPACE')
+    expect(html).not.toContain('\u200B')
+    expect(html).toContain('hidden or direction-changing characters')
+  })
+
+  it('a tool_call subject on its card does not repeat the card (no subject block)', () => {
+    const r = request()
+    const html = render(<ToolCallCard entry={card({ permissionIds: [r.requestId] })} permissions={{ [r.requestId]: r }} terminals={{}} />)
+    expect(html).toMatch(/role="alertdialog"/)
+    expect(html).not.toContain('perm-subject')
+  })
+
+  it('a dismissed request says so, never "Allowed by you"', () => {
+    const r = request({ status: 'cancelled', resolution: { by: 'person', note: 'Dismissed', at: 2 } })
+    const html = render(<ToolCallCard entry={card({ permissionIds: [r.requestId] })} permissions={{ [r.requestId]: r }} terminals={{}} />)
+    expect(html).not.toMatch(/role="alertdialog"/)
+    expect(html).toContain('You dismissed this request.')
+    expect(html).not.toContain('Allowed')
+  })
+
+  it('requests that went away with the agent or the turn leave their note on the card', () => {
+    const gone = request({ requestId: 'g', status: 'gone', resolution: { by: 'agent-exit', note: 'The agent exited with code 3.', at: 2 } })
+    const cancelled = request({ requestId: 'k', status: 'cancelled', resolution: { by: 'cancel', note: 'The turn was cancelled.', at: 3 } })
+    const withdrawn = request({ requestId: 'w', status: 'cancelled', resolution: { by: 'agent-cancel', at: 4 } })
+    const answered = request({ requestId: 'y', status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once', at: 5 } })
+    const entry = card({ permissionIds: ['g', 'k', 'w', 'y'], decidedBy: { kind: 'person', label: 'Allow once', optionKind: 'allow_once' } })
+    const html = render(<ToolCallCard entry={entry} permissions={{ g: gone, k: cancelled, w: withdrawn, y: answered }} terminals={{}} />)
+    const footer = /<footer[^>]*>(.*)<\/footer>/s.exec(html)?.[1] ?? ''
+    expect([...footer.matchAll(/<p class="tool-note">([^<]*)<\/p>/g)].map((m) => m[1])).toEqual([
+      'Allowed by you (Allow once)',
+      'The agent exited with code 3.',
+      'The turn was cancelled.',
+      'The agent withdrew the request.',
+    ])
+    expect(html).not.toMatch(/role="alertdialog"/)
+  })
+})
+
+describe('ToolCallCard: what the tool call does', () => {
+  it('shows an execute tool call’s command from its raw input, revealed, outside the collapsed raw JSON', () => {
+    const full = render(<ToolCallCard entry={card({ rawInput: { command: 'echo hi\u202E\nrm -rf /' } })} permissions={{}} terminals={{}} />)
+    // The raw JSON stays available (collapsed, below); the command is shown before it.
+    const [html = '', raw = ''] = full.split('<details')
+    expect(raw).toContain('Raw input')
+    expect(html).toContain('aria-label="Command"')
+    expect(html).toContain('echo hi')
+    expect(html).toContain('U+202E RIGHT-TO-LEFT OVERRIDE')
+    expect(html).toContain('rm -rf /')
+    expect(html).not.toContain('\u202E')
+    // One line break per line feed, after its marker.
+    expect(html.match(/\n/g)).toHaveLength(1)
+    expect(html).toContain('hidden or direction-changing characters')
+  })
+
+  it('an argv command is joined; no command block without a command', () => {
+    expect(render(<ToolCallCard entry={card({ rawInput: { cmd: ['git', 'push', 'origin'] } })} permissions={{}} terminals={{}} />)).toContain('git push origin')
+    expect(render(<ToolCallCard entry={card({ rawInput: { url: 'https://example.com' } })} permissions={{}} terminals={{}} />)).not.toContain('tool-command')
+  })
+
+  it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
+    const html = render(
+      <ToolCallCard entry={card({ title: 'Edit a\u202Etxt.exe', toolKind: 'edit', locations: [{ path: '/p/x\u200B.ts', line: 4 }] })} permissions={{}} terminals={{}} />,
+    )
+    expect(html).not.toContain('\u202E')
+    expect(html).not.toContain('\u200B')
+    expect(html).toContain('aria-label="Edit: Edit a⟨U+202E⟩txt.exe"')
+    expect(html).toContain('U+202E RIGHT-TO-LEFT OVERRIDE')
+    expect(html).toContain('U+200B ZERO WIDTH SPACE')
+    expect(html).toContain(':4')
+    expect(html).toContain('hidden or direction-changing characters')
+  })
+})
+
+describe('ToolCallCard: elicitations tied to the tool call', () => {
+  const form = (overrides: Partial<ElicitationView> = {}): ElicitationView => ({
+    elicitationRequestId: 'eli#1:n:1',
+    agentId: 'a',
+    agentName: 'Claude',
+    sessionId: 's',
+    toolCallId: 'c1',
+    mode: 'form',
+    message: 'Which branch should I deploy?',
+    requestedSchema: { type: 'object', properties: { branch: { type: 'string', title: 'Branch' } }, required: ['branch'] },
+    createdAt: 1,
+    status: 'pending',
+    ...overrides,
+  })
+
+  it('renders a pending form on its card through the elicitation seam, and marks the card as waiting', () => {
+    const e = form()
+    const html = render(<ToolCallCard entry={card({ elicitationIds: [e.elicitationRequestId] })} permissions={{}} elicitations={{ [e.elicitationRequestId]: e }} terminals={{}} />)
+    expect(html).toContain('Which branch should I deploy?')
+    expect(html).toMatch(/<(input|textarea)[^>]*data-field="branch"/)
+    expect(html).toContain('Branch')
+    expect(html).toContain('Needs input')
+    expect(html).toContain('tool-awaiting')
+  })
+
+  it('a URL elicitation awaiting its completion still waits on the card; an answered one shows its outcome only', () => {
+    const url = form({ elicitationRequestId: 'u', mode: 'url', url: 'https://example.com/login', requestedSchema: undefined, message: 'Log in', status: 'accepted' })
+    const waiting = render(<ToolCallCard entry={card({ elicitationIds: ['u'] })} permissions={{}} elicitations={{ u: url }} terminals={{}} />)
+    expect(waiting).toContain('Needs input')
+    expect(waiting).toContain('Log in')
+    const answered = form({ status: 'accepted' })
+    const done = render(<ToolCallCard entry={card({ elicitationIds: [answered.elicitationRequestId] })} permissions={{}} elicitations={{ [answered.elicitationRequestId]: answered }} terminals={{}} />)
+    expect(done).not.toContain('Needs input')
+    expect(done).not.toContain('tool-awaiting')
+    expect(done).toMatch(/role="status">Answered</)
+  })
+})
+
+describe('VisibleText', () => {
+  it('keeps each line feed once: a marker, then one real line break', () => {
+    const html = renderToStaticMarkup(<VisibleText text={'a\nb'} keepNewlines />)
+    expect(html.match(/\n/g)).toHaveLength(1)
+    expect(textOf(html)).toBe('a⏎\nb')
+    expect(textOf(renderToStaticMarkup(<VisibleText text={'a\nb'} />))).toBe('a⏎b')
+  })
+})
