@@ -26,6 +26,11 @@ export function portFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0
 }
 
+/** The built renderer: `out/renderer`, or `renderer` in `BOSUN_OUT_DIR` (another `electron-vite build --outDir`, as the e2e harness). */
+export function rendererDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.BOSUN_OUT_DIR ? resolve(env.BOSUN_OUT_DIR) : join(repoRoot, 'out'), 'renderer')
+}
+
 /** The line the CLI prints; e2e tests match it. */
 export const URL_LINE_PREFIX = 'Bosun web host: '
 
@@ -35,7 +40,7 @@ export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env): Promi
   const host = await startWebHost({
     port: portFromEnv(env),
     home: defaultHome(env),
-    rendererDir: join(repoRoot, 'out', 'renderer'),
+    rendererDir: rendererDirFromEnv(env),
     createServices: createBosunServices,
     appVersion: version ?? '0.0.0-dev',
     log,
