@@ -121,6 +121,15 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     [store],
   )
   const [page, setPage] = useState<Page>({ kind: 'sessions' })
+  // A "turn ended" notification was clicked (page-attention: the page's own, or main's `focusSession`).
+  const openSession = useCallback(
+    (sessionId: string) => {
+      if (!store.getSnapshot().sessions[sessionId]) return
+      setPage({ kind: 'sessions' })
+      store.selectSession(sessionId)
+    },
+    [store],
+  )
   const closePage = useCallback(() => setPage({ kind: 'sessions' }), [])
 
   useEffect(() => {
@@ -128,10 +137,11 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     return startPageAttention({
       api,
       openRequest,
+      openSession,
       reportToMain: host === 'browser',
       ...(onDidRehydrate ? { onDidReconnect: (listener: () => void) => onDidRehydrate(() => listener()) } : {}),
     })
-  }, [api, host, openRequest, onDidRehydrate])
+  }, [api, host, openRequest, openSession, onDidRehydrate])
 
   useEffect(() => {
     let disposed = false

@@ -89,6 +89,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...(integration.notifier ? { notifier: integration.notifier } : {}),
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
     focusRequest: (requestId) => events.emit('focusRequest', { requestId }),
+    // A "turn ended" notification click (Electron; the browser page opens the session from `notify` itself).
+    focusSession: (sessionId) => events.emit('focusSession', { sessionId }),
     sessions: {
       getSession: (agentId, acpSessionId) => {
         const sessionId = sessions.resolve(agentId, acpSessionId)
@@ -253,6 +255,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
         } finally {
           supervisor.dispose()
           store.dispose()
+          // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.
+          await permissions.flush()
         }
       })()
       return disposing

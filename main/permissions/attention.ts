@@ -34,6 +34,8 @@ export interface NotificationIntent {
   title: string
   body: string
   requestId?: string
+  /** A "turn ended" notification: clicking it shows this session. */
+  sessionId?: string
 }
 
 /** Where notifications go: the OS (Electron `Notifier`) or the browser page (`notify`/`badge` events). */
@@ -127,7 +129,7 @@ export class AttentionService implements IDisposable {
   turnEnded(turn: { sessionId: string; agentName: string; sessionTitle?: string | null; stopReason?: string | null }): void {
     if (!this.current.notifyOnTurnEnd || !this.shouldNotify()) return
     const reason = turn.stopReason && turn.stopReason !== 'end_turn' ? ` (${turn.stopReason})` : ''
-    const notification = { title: clip(`${turn.agentName} finished${reason}`), body: clip(turn.sessionTitle ?? 'The turn ended.', 500) }
+    const notification = { title: clip(`${turn.agentName} finished${reason}`), body: clip(turn.sessionTitle ?? 'The turn ended.', 500), sessionId: turn.sessionId }
     this.options.output.show(notification, () => this.options.focusSession?.(turn.sessionId))
   }
 

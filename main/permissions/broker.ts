@@ -228,6 +228,7 @@ export class PermissionBroker implements IDisposable {
     // The connection never hands us the same pending id twice; if it did, answering twice would be worse.
     if (this.pendingById.has(requestId)) throw new HandlerError(-32600, 'A request with this id is already pending')
 
+    const order = ++this.order
     const view: PermissionRequestView = {
       requestId,
       agentId: attachment.agentId,
@@ -239,6 +240,7 @@ export class PermissionBroker implements IDisposable {
       toolCallId: normalized.toolCallId,
       options: normalized.options,
       createdAt: this.now(),
+      arrival: order,
       status: 'pending',
     }
     const entry: PendingEntry = {
@@ -248,7 +250,7 @@ export class PermissionBroker implements IDisposable {
       cwd: session.cwd,
       deferred: new Deferred<PermissionResponse>(),
       abortListener: toDisposable(() => {}),
-      order: ++this.order,
+      order,
     }
     this.options.sink(sessionId, { type: 'permission_requested', request: view, toolCallPatch: normalized.toolCallPatch })
     this.pendingById.set(requestId, entry)

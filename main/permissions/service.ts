@@ -64,6 +64,11 @@ export interface PermissionsService extends IDisposable {
   handlers: PermissionCallHandlers
   /** The Electron shell reports focus changes here (the web host uses the `reportWindowState` call). */
   windowStateChanged(state: { focused: boolean; visible: boolean }): void
+  /**
+   * Resolves when every audit record and rule write issued so far is on disk. Call it after `dispose()`
+   * (which answers what is still pending, and audits that): quit awaits it so no decision is lost.
+   */
+  flush(): Promise<void>
 }
 
 export function fileSettingsStore(home: string, log: Logger): NotificationSettingsStore {
@@ -176,6 +181,9 @@ export async function createPermissionsService(options: PermissionsServiceOption
     audit,
     handlers,
     windowStateChanged,
+    flush: async () => {
+      await Promise.all([audit.flush(), rules.flush()])
+    },
     dispose: () => store.dispose(),
   }
 }

@@ -48,7 +48,7 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
   const home = app.getPath('userData')
   const store = new DisposableStore()
   const events = createWindowEventSink(getWindow, log)
-  const notifier = store.add(createNotifier(getWindow, events))
+  const notifier = store.add(createNotifier(getWindow))
 
   const services = await options.createServices({
     home,

@@ -1,9 +1,9 @@
 /**
  * OS integration for pending requests: a notification when the window is not in front (click → window to
- * the front and `focusRequest`), and the dock/taskbar badge with the number of waiting requests.
+ * the front, then the notification's own `onClick`, which opens its request or session), and the
+ * dock/taskbar badge with the number of waiting requests.
  */
 import { app, Notification, type BrowserWindow } from 'electron'
-import type { EventSink } from '../../preload/contract'
 import type { Notifier } from '../app/services'
 import type { IDisposable } from '../base/lifecycle'
 import { focusWindow } from './window'
@@ -13,18 +13,18 @@ export function isWindowFocused(window: BrowserWindow | undefined): boolean {
   return !!window && !window.isDestroyed() && window.isVisible() && window.isFocused() && !window.isMinimized()
 }
 
-export function createNotifier(getWindow: () => BrowserWindow | undefined, events: EventSink): Notifier & IDisposable {
+export function createNotifier(getWindow: () => BrowserWindow | undefined): Notifier & IDisposable {
   // Electron drops click handlers of notifications that were garbage-collected: keep them until closed.
   const live = new Set<Notification>()
   return {
-    show({ title, body, requestId }, onClick) {
+    show({ title, body }, onClick) {
       if (!Notification.isSupported()) return
       const notification = new Notification({ title, body })
       live.add(notification)
       notification.on('click', () => {
         live.delete(notification)
         focusWindow(getWindow())
-        if (requestId !== undefined) events.emit('focusRequest', { requestId })
+        // What the click opens is the caller's: attention emits `focusRequest` (or `focusSession`) once.
         onClick()
       })
       notification.on('close', () => live.delete(notification))

@@ -84,9 +84,18 @@ export const permissionsCalls = {
 export const permissionsEvents = {
   /** The browser host's page shows this as a Web Notification (Electron shows an OS notification instead). */
   notify: event(
-    z.object({ title: z.string().max(512), body: z.string().max(4096), requestId: z.string().optional() }),
+    z.object({
+      title: z.string().max(512),
+      body: z.string().max(4096),
+      /** Clicking opens this request… */
+      requestId: z.string().optional(),
+      /** …or this session ("turn ended"). */
+      sessionId: z.string().optional(),
+    }),
   ),
   /** Count of requests waiting for the person (app badge / tab title). */
   badge: event(z.object({ count: z.number().int().nonnegative() })),
   rulesChanged: event(z.object({ rules: z.array(permissionRuleSchema) })),
+  /** Main asks the renderer to show a session, e.g. after a "turn ended" notification click (Electron). */
+  focusSession: event(z.object({ sessionId: z.string() })),
 } as const

@@ -6,14 +6,15 @@
  *   main decides whether to notify from them (nothing while the person looks at Bosun).
  * - A `notify` event becomes a `Notification` while the page is hidden or unfocused. Main emits `notify`
  *   only when it has no native notifier, so in Electron this never doubles an OS notification.
- * - Clicking one focuses the window and opens its request (the `focusRequest` path).
+ * - Clicking one focuses the window and opens its request (the `focusRequest` path), or for "turn ended"
+ *   its session. In Electron the OS notification's click arrives as `focusRequest`/`focusSession` instead.
  * - `badge` shows the waiting count in the title: "(3) Bosun".
  *
  * Permission to notify is asked only on a gesture (`requestNotificationPermission`, from Settings).
  */
 import type { BosunApi } from '../../preload/contract'
 
-export type PageAttentionApi = Pick<BosunApi, 'reportWindowState' | 'onNotify' | 'onBadge' | 'listPendingPermissions'>
+export type PageAttentionApi = Pick<BosunApi, 'reportWindowState' | 'onNotify' | 'onBadge' | 'listPendingPermissions' | 'onFocusSession'>
 
 /** The page's own window and document, injectable for tests. */
 export interface PageEnvironment {
@@ -38,6 +39,8 @@ export interface PageAttentionOptions {
   api: PageAttentionApi
   /** Select the request's session and bring its prompt into view (same path as `focusRequest`). */
   openRequest: (requestId: string) => void
+  /** Select a session ("turn ended" notifications: the page's own, and main's `focusSession` in Electron). */
+  openSession?: (sessionId: string) => void
   /** Reports the window state to main and shows the badge in the title; false in Electron (main knows both). */
   reportToMain: boolean
   /** Fires after the browser transport reconnected (main may have lost what the page reported). */
@@ -52,7 +55,7 @@ function defaultEnvironment(): PageEnvironment {
 
 /** Starts reporting and listening; returns the function that stops everything. */
 export function startPageAttention(options: PageAttentionOptions): () => void {
-  const { api, openRequest, reportToMain } = options
+  const { api, openRequest, openSession, reportToMain } = options
   const env = options.env ?? defaultEnvironment()
   const { window: win, document: doc } = env
   const baseTitle = doc.title || 'Bosun'
@@ -94,7 +97,7 @@ export function startPageAttention(options: PageAttentionOptions): () => void {
   }
 
   cleanup.push(
-    api.onNotify(({ title, body, requestId }) => {
+    api.onNotify(({ title, body, requestId, sessionId }) => {
       // Main decided from the last report; the person may be back already.
       if (state.focused && state.visible) return
       const Ctor = env.Notification
@@ -111,9 +114,11 @@ export function startPageAttention(options: PageAttentionOptions): () => void {
         open.delete(notification)
         notification.close()
         if (requestId) openRequest(requestId)
+        else if (sessionId) openSession?.(sessionId)
       }
     }),
   )
+  if (openSession) cleanup.push(api.onFocusSession(({ sessionId }) => openSession(sessionId)))
 
   if (reportToMain) {
     let badgeSeen = false

@@ -180,9 +180,15 @@ export function selectInbox(state: AppState): InboxItem[] {
     const session = elicitation.sessionId !== null ? state.sessions[elicitation.sessionId] : undefined
     items.push(elicitationItem(elicitation, agentName(elicitation.agentId, elicitation.agentName), session))
   }
-  items.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  // Same millisecond: the broker's arrival order (ids are strings, so `…:n:10` would sort before `…:n:9`).
+  items.sort((a, b) => a.createdAt - b.createdAt || arrivalOf(a) - arrivalOf(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   inboxCache = { state, items }
   return items
+}
+
+/** The broker's arrival order of a permission; elicitations (and requests from before it existed) come after. */
+function arrivalOf(item: InboxItem): number {
+  return item.kind === 'permission' && typeof item.request.arrival === 'number' ? item.request.arrival : Number.MAX_SAFE_INTEGER
 }
 
 function elicitationItem(elicitation: ElicitationView, agentName: string, session: SessionState | undefined): InboxItem {

@@ -187,6 +187,8 @@ export interface PermissionRequestView {
   options: { optionId: string; name: string; kind: string }[]
   /** Epoch ms. */
   createdAt: number
+  /** The broker's arrival order (this run of Bosun): orders requests created in the same millisecond. */
+  arrival?: number
   status: 'pending' | 'answered' | 'cancelled' | 'gone'
   /** How it ended: which option, by whom, or why it went away (agent died, session cancelled). */
   resolution?: { optionId?: string; optionKind?: string; by: 'person' | 'rule' | 'auto-approve' | 'cancel' | 'agent-exit' | 'agent-cancel'; note?: string; at: number }

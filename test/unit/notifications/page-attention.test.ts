@@ -14,8 +14,9 @@ type Listener<T> = (payload: T) => void
 
 function fakeApi(pending = 0) {
   const reports: { focused: boolean; visible: boolean }[] = []
-  const notify = new Set<Listener<{ title: string; body: string; requestId?: string }>>()
+  const notify = new Set<Listener<{ title: string; body: string; requestId?: string; sessionId?: string }>>()
   const badge = new Set<Listener<{ count: number }>>()
+  const focusSession = new Set<Listener<{ sessionId: string }>>()
   let listResolve: (() => void) | undefined
   const listed = new Promise<void>((resolve) => (listResolve = resolve))
   const api = {
@@ -23,7 +24,11 @@ function fakeApi(pending = 0) {
       reports.push(state)
       return { ok: true, value: undefined } as CallResult<undefined>
     },
-    onNotify: (listener: Listener<{ title: string; body: string; requestId?: string }>) => {
+    onFocusSession: (listener: Listener<{ sessionId: string }>) => {
+      focusSession.add(listener)
+      return () => focusSession.delete(listener)
+    },
+    onNotify: (listener: Listener<{ title: string; body: string; requestId?: string; sessionId?: string }>) => {
       notify.add(listener)
       return () => notify.delete(listener)
     },
@@ -40,9 +45,10 @@ function fakeApi(pending = 0) {
     api,
     reports,
     listed,
-    notify: (payload: { title: string; body: string; requestId?: string }) => notify.forEach((l) => l(payload)),
+    notify: (payload: { title: string; body: string; requestId?: string; sessionId?: string }) => notify.forEach((l) => l(payload)),
     badge: (count: number) => badge.forEach((l) => l({ count })),
-    listenerCount: () => notify.size + badge.size,
+    focusSession: (sessionId: string) => focusSession.forEach((l) => l({ sessionId })),
+    listenerCount: () => notify.size + badge.size + focusSession.size,
   }
 }
 
@@ -157,6 +163,26 @@ describe('startPageAttention', () => {
     expect(opened).toEqual(['r1'])
     expect(page.shown[0]!.closed).toBe(true)
     stop()
+  })
+
+  it('a "turn ended" notification opens its session; main\'s focusSession (Electron) does too', () => {
+    const api = fakeApi()
+    const page = fakeEnv()
+    const requests: string[] = []
+    const sessions: string[] = []
+    const stop = startPageAttention({ api: api.api, openRequest: (id) => requests.push(id), openSession: (id) => sessions.push(id), reportToMain: true, env: page.env })
+    page.blur()
+    api.notify({ title: 'A finished', body: 'Fix the build', sessionId: 'a/s1' })
+    page.shown[0]!.onclick!.call(page.shown[0], new Event('click'))
+    expect(page.win.focusCalls).toBe(1)
+    expect(sessions).toEqual(['a/s1'])
+    api.focusSession('a/s2')
+    expect(sessions).toEqual(['a/s1', 'a/s2'])
+    expect(requests).toEqual([])
+    stop()
+    api.focusSession('a/s3')
+    expect(sessions).toEqual(['a/s1', 'a/s2'])
+    expect(api.listenerCount()).toBe(0)
   })
 
   it('closes open notifications when the person comes back', () => {

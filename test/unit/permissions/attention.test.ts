@@ -145,7 +145,7 @@ describe('AttentionService', () => {
     expect(off.shown).toEqual([])
     const on = setup({ notifyOnTurnEnd: true })
     on.attention.turnEnded({ sessionId: 's', agentName: 'Claude', sessionTitle: 'Fix bug', stopReason: 'end_turn' })
-    expect(on.shown.map((s) => s.notification)).toEqual([{ title: 'Claude finished', body: 'Fix bug' }])
+    expect(on.shown.map((s) => s.notification)).toEqual([{ title: 'Claude finished', body: 'Fix bug', sessionId: 's' }])
     on.setFocused(true)
     on.attention.turnEnded({ sessionId: 's', agentName: 'Claude', stopReason: 'cancelled' })
     expect(on.shown).toHaveLength(1)

@@ -61,7 +61,7 @@ describe('PermissionBroker', () => {
   })
 
   it('v1 cancel answers every pending request of the session cancelled, once, and leaves other sessions alone (F13)', async () => {
-    const { broker, connection, actions } = setup()
+    const { broker, connection, actions, audit } = setup()
     const a1 = connection.request(1, v1Request('A', 'c1'))
     const a2 = connection.request(2, v1Request('A', 'c2'))
     const a3 = connection.request(3, v1Request('A', 'c3'))
@@ -75,8 +75,13 @@ describe('PermissionBroker', () => {
     const resolved = actions.filter((a) => a.action.type === 'permission_resolved')
     expect(resolved).toHaveLength(3)
     expect(resolved.every((a) => a.sessionId === 'A' && a.action.type === 'permission_resolved' && a.action.status === 'cancelled')).toBe(true)
+    // Audited: the three cancelled by the turn (no option), then the person's answer in B.
+    expect(audit).toEqual([
+      ...['c1', 'c2', 'c3'].map((id) => ({ at: 1000, sessionId: 'A', agentId: 'agent-a', requestId: expect.any(String), by: 'cancel', outcome: 'cancelled', title: `Edit ${id}`, note: 'The turn was cancelled.' })),
+    ])
     broker.respond(broker.pending()[0]!.requestId, 'reject')
     expect(await b1).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'reject' } } })
+    expect(audit.at(-1)).toMatchObject({ sessionId: 'B', by: 'person', outcome: 'selected', option: { optionId: 'reject', kind: 'reject_once' } })
   })
 
   it('two requests about the same tool call are answered independently (G8)', async () => {
@@ -118,7 +123,7 @@ describe('PermissionBroker', () => {
   })
 
   it('agent death turns pending requests into gone and empties the inbox', async () => {
-    const { broker, connection, actions } = setup()
+    const { broker, connection, actions, audit } = setup()
     const changes: PermissionRequestView[][] = []
     broker.onDidChangePending((list) => changes.push([...list]))
     const answer = connection.request(1, v1Request('A'))
@@ -130,14 +135,19 @@ describe('PermissionBroker', () => {
     expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'gone', resolution: { by: 'agent-exit', note: 'The agent exited.' } })
     // The handler is unregistered: a late request is not answered by us.
     expect(connection.requestHandlers.size).toBe(0)
+    expect(audit).toEqual([
+      { at: 1000, sessionId: 'A', agentId: 'agent-a', requestId: expect.any(String), by: 'agent-exit', outcome: 'gone', title: 'Edit call-1', note: 'The agent exited.' },
+    ])
   })
 
   it('detach(agentId) makes requests gone with the reason', async () => {
-    const { broker, connection, actions } = setup()
+    const { broker, connection, actions, audit } = setup()
     const answer = connection.request(1, v1Request('A'))
     broker.detach('agent-a', 'The agent crashed (exit code 1).')
     await answer
     expect(actions.at(-1)!.action).toMatchObject({ status: 'gone', resolution: { note: 'The agent crashed (exit code 1).' } })
+    expect(audit).toEqual([expect.objectContaining({ by: 'agent-exit', outcome: 'gone', note: 'The agent crashed (exit code 1).' })])
+    expect(audit[0]).not.toHaveProperty('option')
   })
 
   it('unknown session → -32002 with data {sessionId} (G7)', async () => {
@@ -160,7 +170,7 @@ describe('PermissionBroker', () => {
 
   it('choosing allow_always remembers a rule that answers the next match, not a near miss', async () => {
     const rules = new MemoryRules()
-    const { broker, connection, actions } = setup({ rules })
+    const { broker, connection, actions, audit } = setup({ rules })
     const first = connection.request(1, v1Request('A', 'c1'))
     broker.respond(broker.pending()[0]!.requestId, 'always')
     await first
@@ -171,6 +181,22 @@ describe('PermissionBroker', () => {
     expect(await connection.request(2, v1Request('A', 'c2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
     expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'answered', resolution: { by: 'rule', optionKind: 'allow_always' } })
     expect((actions.at(-1)!.action as { resolution: { note: string } }).resolution.note).toBe(`“${rules.rules[0]!.label}”`)
+    // Audited as decided by that rule, naming it.
+    expect(audit).toHaveLength(2)
+    expect(audit[0]).toMatchObject({ by: 'person', option: { optionId: 'always', kind: 'allow_always' } })
+    expect(audit[0]).not.toHaveProperty('ruleId')
+    expect(audit[1]).toEqual({
+      at: 1000,
+      sessionId: 'A',
+      agentId: 'agent-a',
+      requestId: expect.any(String),
+      by: 'rule',
+      outcome: 'selected',
+      title: 'Edit c2',
+      option: { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+      ruleId: 'rule-1',
+      note: `“${rules.rules[0]!.label}”`,
+    })
 
     // Near miss: another file.
     const near = connection.request(3, v1Request('A', 'c3', { locations: [{ path: '/proj/b.ts' }] }))
@@ -186,13 +212,16 @@ describe('PermissionBroker', () => {
   })
 
   it('auto-approve picks allow_once only, never unknown kinds or unknown subjects', async () => {
-    const { broker, connection, actions } = setup({ version: 2 })
+    const { broker, connection, actions, audit } = setup({ version: 2 })
     broker.setAutoApprove('A', true)
     expect(actions.at(-1)).toEqual({ sessionId: 'A', action: { type: 'set_auto_approve', value: true } })
     const toolSubject = { type: 'tool_call', toolCall: { toolCallId: 't1' } }
     expect(await connection.request(1, { sessionId: 'A', title: 'Edit?', subject: toolSubject, options: standardOptions })).toEqual({
       result: { outcome: { outcome: 'selected', optionId: 'allow' } },
     })
+    expect(audit).toEqual([
+      { at: 1000, sessionId: 'A', agentId: 'agent-a', requestId: expect.any(String), by: 'auto-approve', outcome: 'selected', title: 'Edit?', option: { optionId: 'allow', name: 'Allow', kind: 'allow_once' } },
+    ])
     const unknownKinds = connection.request(2, {
       sessionId: 'A',
       title: 'Edit?',
@@ -211,6 +240,23 @@ describe('PermissionBroker', () => {
     broker.closeSession('B')
     expect(await Promise.all([unknownKinds, unknownSubject, otherSession])).toEqual([{ result: CANCELLED }, { result: CANCELLED }, { result: CANCELLED }])
     expect(broker.isAutoApprove('A')).toBe(false)
+    // Nothing else was auto-approved: the closed session's requests are audited as cancelled.
+    expect(audit.slice(1).map((r) => [(r as { by: string }).by, (r as { outcome: string }).outcome, (r as { note?: string }).note])).toEqual([
+      ['cancel', 'cancelled', 'The session was closed.'],
+      ['cancel', 'cancelled', 'The session was closed.'],
+      ['cancel', 'cancelled', 'The session was closed.'],
+    ])
+  })
+
+  it('views carry the arrival order, for ordering requests created in the same millisecond', () => {
+    const { broker, connection } = setup()
+    for (const id of [9, 10, 2]) void connection.request(id, v1Request('A', `c${id}`))
+    expect(broker.pending().map((p) => [p.title, p.arrival])).toEqual([
+      ['Edit c9', 1],
+      ['Edit c10', 2],
+      ['Edit c2', 3],
+    ])
+    broker.dispose()
   })
 
   it('uses the stored tool call title for an untitled v1 request', () => {

@@ -116,10 +116,12 @@ describe('createPermissionsService', () => {
     await service.audit.flush()
     expect((await readdir(join(home, 'audit'))).length).toBe(1)
     service.dispose()
+    await service.flush()
     // Settings survive a restart.
     const again = await createPermissionsService({ home, sink, sessions: { getSession: () => undefined }, focusRequest: () => {} })
     expect(again.attention.settings).toEqual({ enabled: true, notifyOnTurnEnd: true })
     again.dispose()
+    await again.flush()
   })
 
   it('without isWindowFocused, the reported window state decides', async () => {
@@ -139,5 +141,23 @@ describe('createPermissionsService', () => {
     void connection.request(2, { sessionId: 's', toolCall: { toolCallId: 'd' }, options: standardOptions })
     expect(emitted).toContain('notify')
     service.dispose()
+    // Dispose answered both requests (`gone`); their audit records are written before the home folder goes.
+    await service.flush()
+  })
+
+  it('flush() after dispose(): the shutdown answers are audited and on disk', async () => {
+    const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {} })
+    const connection = new FakeConnection(1)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'A', protocolVersion: 1 })
+    const answers = [1, 2, 3].map((id) => connection.request(id, { sessionId: 's', toolCall: { toolCallId: `c${id}`, title: `Edit ${id}` }, options: standardOptions }))
+    service.dispose()
+    expect(await Promise.all(answers)).toEqual(answers.map(() => ({ result: { outcome: { outcome: 'cancelled' } } })))
+    await service.flush()
+    const lines = (await readFile(service.audit.pathFor('s'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
+    expect(lines.map((l) => [l.title, l.by, l.outcome, l.note])).toEqual([
+      ['Edit 1', 'agent-exit', 'gone', 'Bosun is shutting down.'],
+      ['Edit 2', 'agent-exit', 'gone', 'Bosun is shutting down.'],
+      ['Edit 3', 'agent-exit', 'gone', 'Bosun is shutting down.'],
+    ])
   })
 })

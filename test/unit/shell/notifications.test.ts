@@ -2,9 +2,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { EventSink } from '../../../preload/contract'
+import { createPermissionsService } from '../../../main/permissions/service'
 import { createNotifier, isWindowFocused } from '../../../main/shell/notifications'
 import { FakeBrowserWindow, fake } from '../../electron/fake-electron'
+import { FakeConnection, standardOptions } from '../permissions/fakes'
 
 let window: FakeBrowserWindow
 let emitted: { name: string; payload: unknown }[]
@@ -17,8 +22,8 @@ beforeEach(() => {
 })
 
 describe('notifier', () => {
-  it('shows a notification whose click brings the window up and focuses the request', () => {
-    const notifier = createNotifier(() => window as never, sink)
+  it('shows a notification whose click brings the window up and runs its onClick once (no event of its own)', () => {
+    const notifier = createNotifier(() => window as never)
     const onClick = vi.fn()
     window.minimized = true
     window.focused = false
@@ -29,19 +34,57 @@ describe('notifier', () => {
     notification!.emit('click')
     expect(window.minimized).toBe(false)
     expect(window.focusCalls).toBe(1)
-    expect(emitted).toEqual([{ name: 'focusRequest', payload: { requestId: 'req-1' } }])
+    expect(emitted).toEqual([])
     expect(onClick).toHaveBeenCalledTimes(1)
   })
 
+  it('with the permissions service (as create-services wires it): one focusRequest per click, and focusSession for "turn ended"', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'bosun-notify-'))
+    try {
+      const notifier = createNotifier(() => window as never)
+      const service = await createPermissionsService({
+        home,
+        sink: () => {},
+        sessions: { getSession: () => ({ cwd: '/proj', sessionId: 'a/s' }) },
+        events: sink,
+        notifier,
+        isWindowFocused: () => false,
+        focusRequest: (requestId) => sink.emit('focusRequest', { requestId }),
+        focusSession: (sessionId) => sink.emit('focusSession', { sessionId }),
+      })
+      await service.handlers.setNotificationSettings({ notifyOnTurnEnd: true })
+      const connection = new FakeConnection(1)
+      service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })
+      void connection.request(1, { sessionId: 's', toolCall: { toolCallId: 'c', title: 'Run ls' }, options: standardOptions })
+      const requestId = service.broker.pending()[0]!.requestId
+      window.focused = false
+      fake.notifications[0]!.emit('click')
+      expect(window.focusCalls).toBe(1)
+      service.attention.turnEnded({ sessionId: 'a/s', agentName: 'Agent A', sessionTitle: 'Fix the build' })
+      fake.notifications[1]!.emit('click')
+      expect(emitted.filter((e) => e.name.startsWith('focus'))).toEqual([
+        { name: 'focusRequest', payload: { requestId } },
+        { name: 'focusSession', payload: { sessionId: 'a/s' } },
+      ])
+      // The browser page gets nothing: Electron shows the OS notification instead.
+      expect(emitted.some((e) => e.name === 'notify')).toBe(false)
+      service.dispose()
+      await service.flush()
+      notifier.dispose()
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
+  })
+
   it('closes live notifications on dispose', () => {
-    const notifier = createNotifier(() => window as never, sink)
+    const notifier = createNotifier(() => window as never)
     notifier.show({ title: 't', body: 'b' }, () => undefined)
     notifier.dispose()
     expect(fake.notifications[0]?.closed).toBe(true)
   })
 
   it('sets the badge count, never negative', () => {
-    const notifier = createNotifier(() => window as never, sink)
+    const notifier = createNotifier(() => window as never)
     notifier.setBadgeCount(3)
     expect(fake.app.badgeCount).toBe(3)
     notifier.setBadgeCount(-1)

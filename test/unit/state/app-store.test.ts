@@ -117,4 +117,17 @@ describe('app store', () => {
     store.resolveRequestScopedElicitation('e-req', 'accepted')
     expect(selectPendingCount(store.getSnapshot())).toBe(3)
   })
+
+  it('inbox: requests of the same millisecond keep the broker’s arrival order, across sessions (not the id string order)', () => {
+    const store = createAppStore()
+    const at = (id: string, sessionId: string, arrival: number) => ({ ...permission(id, sessionId, 'a1', 500), arrival })
+    const a = applyActions(sessionOf('sa', 'a1'), [
+      { type: 'permission_requested', request: at('a1#1:n:10', 'sa', 10) },
+      { type: 'permission_requested', request: at('a1#1:n:2', 'sa', 2) },
+    ])
+    const b = applyActions(sessionOf('sb', 'a1'), [{ type: 'permission_requested', request: at('a1#1:n:9', 'sb', 9) }])
+    store.applySnapshot({ agents: [agent('a1', 'Claude')], sessions: [a, b] })
+    store.addRequestScopedElicitation(elicitation('e-same-ms', null, 'a1', 500))
+    expect(selectInbox(store.getSnapshot()).map((i) => i.id)).toEqual(['a1#1:n:2', 'a1#1:n:9', 'a1#1:n:10', 'e-same-ms'])
+  })
 })
