@@ -1,0 +1,145 @@
+/**
+ * The session header's selectors end to end (issue 3, 5h): v1 session modes (`session/set_mode`) and v2 config
+ * options (`session/set_config_option`: a select of category mode and a boolean). Each change goes to the real
+ * scripted agent, which answers; the protocol inspector (the app's own API, over the browser host's socket) shows
+ * what went over the wire, and the header shows the agent's answer.
+ */
+import { join } from 'node:path'
+import type { Page } from 'playwright'
+import { afterEach, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
+import type { InspectorMessage } from '../../preload/contract/agent-tools'
+import { createSocketClient, type SocketClient, type SocketLike } from '../../renderer/bridge/socket-client'
+import { WS_PATH } from '../../renderer/bridge/wire'
+import { launchApp, screenshotDir, type E2eApp } from './support/harness'
+import { agentSays, sendPrompt, startSession, until, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Scripted agent'
+
+let app: E2eApp | undefined
+let client: SocketClient | undefined
+afterEach(async () => {
+  client?.dispose()
+  client = undefined
+  await app?.close()
+  app = undefined
+})
+
+/** A second client of the browser host (as another tab would be), for the inspector API. */
+function hostClient(current: E2eApp): SocketClient {
+  const { host } = current
+  return createSocketClient({
+    url: `ws://127.0.0.1:${host.port}${WS_PATH}?token=${encodeURIComponent(host.token)}`,
+    connect: (url) => new WebSocket(url, { origin: host.origin }) as unknown as SocketLike,
+  })
+}
+
+/** The requests Bosun sent for `method`, each with the agent's answer (the response with the same id). */
+async function exchanges(api: SocketClient['api'], agentId: string, method: string): Promise<{ params: unknown; answer: InspectorMessage | undefined }[]> {
+  const listed = await api.listInspectorMessages({ agentId })
+  if (!listed.ok) throw new Error(listed.error.message)
+  const { messages } = listed.value
+  return messages
+    .filter((m) => m.direction === 'out' && m.kind === 'request' && m.method === method)
+    .map((request) => ({
+      params: (request.message as { params?: unknown }).params,
+      answer: messages.find((m) => m.direction === 'in' && (m.kind === 'response' || m.kind === 'error') && m.id === request.id),
+    }))
+}
+
+/** Light and dark shots of the session header, where the selectors live. */
+async function headerShots(page: Page, name: string): Promise<void> {
+  const header = page.locator('header.session-header')
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    // The theme follows the OS (prefers-color-scheme); the screenshot renders a fresh frame.
+    expect(await page.evaluate((s) => matchMedia(`(prefers-color-scheme: ${s})`).matches, scheme)).toBe(true)
+    await header.screenshot({ path: join(screenshotDir, `${name}-${scheme}.png`) })
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+describe('mode selector (v1 agent)', () => {
+  it('switches the mode with session/set_mode and keeps the choice', async () => {
+    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+    const { page } = app
+    client = hostClient(app)
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const mode = await visible(page.getByRole('combobox', { name: 'Mode' }))
+    expect(await mode.inputValue()).toBe('ask')
+    expect(await mode.locator('option').allTextContents()).toEqual(['Ask', 'Code'])
+    expect(await exchanges(client.api, 'scripted', 'session/set_mode')).toEqual([])
+
+    await mode.selectOption({ label: 'Code' })
+    // The agent answered set_mode (and told us the current mode itself); the select shows Code.
+    await until<HTMLSelectElement>(mode, (el) => el.value === 'code')
+    const sent = await exchanges(client.api, 'scripted', 'session/set_mode')
+    expect(sent).toEqual([{ params: { sessionId: expect.any(String), modeId: 'code' }, answer: expect.objectContaining({ kind: 'response' }) }])
+    const listed = await client.api.listInspectorMessages({ agentId: 'scripted', method: 'session/update' })
+    if (!listed.ok) throw new Error(listed.error.message)
+    expect(listed.value.messages.map((m) => (m.message as { params: { update: Record<string, unknown> } }).params.update)).toContainEqual({
+      sessionUpdate: 'current_mode_update',
+      currentModeId: 'code',
+    })
+
+    // It stays selected through a turn (the transcript re-renders, the header does not lose the choice).
+    await sendPrompt(page, 'again')
+    await visible(agentSays(page, AGENT).getByText('Back again, same session.'))
+    await waitIdle(page)
+    expect(await mode.inputValue()).toBe('code')
+    expect(await exchanges(client.api, 'scripted', 'session/set_mode')).toHaveLength(1)
+    await headerShots(page, 'modes-v1')
+  })
+})
+
+describe('config options (v2 agent)', () => {
+  it('round-trips a mode select and a boolean through session/set_config_option', async () => {
+    app = await launchApp([{ id: 'scripted-v2', name: AGENT, scenario: 'e2e-config-options', v2: true }])
+    const { page } = app
+    client = hostClient(app)
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+
+    // v2 has no session modes: the mode is the config option of category mode, shown as its own select.
+    const mode = await visible(page.getByRole('combobox', { name: 'Mode' }))
+    expect(await page.getByRole('combobox', { name: 'Mode' }).count()).toBe(1)
+    expect(await mode.inputValue()).toBe('ask')
+    expect(await mode.locator('option').allTextContents()).toEqual(['Ask', 'Code', 'Architect'])
+    expect(await mode.getAttribute('title')).toBe('How much the agent may do on its own')
+    const runTests = await visible(page.getByRole('switch', { name: 'Run tests after edits' }))
+    expect(await runTests.getAttribute('aria-checked')).toBe('false')
+
+    await mode.selectOption({ label: 'Architect' })
+    await until<HTMLSelectElement>(mode, (el) => el.value === 'architect')
+    await runTests.click()
+    await until<HTMLElement>(runTests, (el) => el.getAttribute('aria-checked') === 'true')
+
+    // Both reached the agent with the v2 wire shape, and its answers (the full list) carry the new values.
+    const sent = await exchanges(client.api, 'scripted-v2', 'session/set_config_option')
+    expect(sent.map((s) => s.params)).toEqual([
+      { sessionId: expect.any(String), configId: 'mode', type: 'id', value: 'architect' },
+      { sessionId: expect.any(String), configId: 'run-tests', type: 'boolean', value: true },
+    ])
+    const answered = sent.map((s) => (s.answer?.message as { result?: { configOptions?: { configId: string; currentValue: unknown }[] } }).result?.configOptions)
+    expect(answered.map((options) => options?.map((o) => [o.configId, o.currentValue]))).toEqual([
+      [
+        ['mode', 'architect'],
+        ['run-tests', false],
+      ],
+      [
+        ['mode', 'architect'],
+        ['run-tests', true],
+      ],
+    ])
+    await headerShots(page, 'modes-v2')
+
+    // And back: the switch turns off again through the agent, the select keeps its value.
+    await runTests.click()
+    await until<HTMLElement>(runTests, (el) => el.getAttribute('aria-checked') === 'false')
+    expect((await exchanges(client.api, 'scripted-v2', 'session/set_config_option')).map((s) => s.params)).toHaveLength(3)
+    await sendPrompt(page, 'hello')
+    await visible(agentSays(page, AGENT).getByText('Noted.'))
+    await waitIdle(page)
+    expect(await mode.inputValue()).toBe('architect')
+    expect(await runTests.getAttribute('aria-checked')).toBe('false')
+  })
+})
