@@ -12,6 +12,7 @@ import { fail, ok, toFailure, type Result } from '../base/errors'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger } from '../base/log'
 import { createAgentConfigService } from '../config/agent-config-service'
+import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { createPermissionsService } from '../permissions/service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -21,6 +22,12 @@ import type { BosunServices, HostIntegration } from './services'
 
 /** Quit and agent-removal deadline for graceful stops (then SIGKILL). */
 const STOP_DEADLINE_MS = 3_000
+
+/**
+ * The elicitation modes Bosun advertises in `initialize` (C5: `{form:{}, url:{}}`). The one source: the
+ * connection sends it, and the broker refuses every mode it does not list with -32602 (G11).
+ */
+const ELICITATION_MODES = { form: true, url: true } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
@@ -36,14 +43,18 @@ export async function createBosunServices(integration: HostIntegration): Promise
       output,
       logger,
       clientInfo: { name: 'Bosun', version: integration.appVersion },
-      elicitation: { form: true, url: true },
+      elicitation: ELICITATION_MODES,
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}
+  // Late-bound too: elicitations are answered from a connection's creation, so an agent may ask while
+  // `initialize` is pending (a request-scoped elicitation, G12). The modes checked are the ones advertised.
+  const brokers: { elicitation?: ElicitationBroker } = {}
   const supervisor = new AgentSupervisor({
     createConnection: (streams) => {
       const connection = createConnection(streams)
       agentTools.current?.attachConnection(streams.agentId, connection)
+      brokers.elicitation?.attach(connection, { agentId: streams.agentId, agentName: agentName(streams.agentId), advertised: ELICITATION_MODES })
       return connection
     },
     logger: createLogger('agent'),
@@ -121,6 +132,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     log: log.child('elicitation'),
   })
   store.add({ dispose: () => elicitation.dispose() })
+  brokers.elicitation = elicitation.broker
 
   const tools = createAgentToolsService({
     events,
@@ -138,13 +150,13 @@ export async function createBosunServices(integration: HostIntegration): Promise
   sessions.addCancellationListener(elicitation.broker)
 
   // Every new connection of an agent: route its updates and answer its requests. The scope ends with it.
+  // (The elicitation broker is attached earlier, when the connection is created.)
   store.add(
     supervisor.onDidConnect(({ agentId, connection }) => {
       const scope = new DisposableStore()
       const info = { agentId, agentName: agentName(agentId), protocolVersion: connection.handshake?.protocolVersion ?? 1 }
       scope.add(sessions.attachConnection(agentId, connection))
       scope.add(permissions.broker.attach(connection, info))
-      scope.add(elicitation.broker.attach(connection, info))
       const closed = connection.onDidClose(() => {
         closed.dispose()
         scope.dispose()

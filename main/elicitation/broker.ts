@@ -64,13 +64,22 @@ export interface ElicitationBrokerOptions {
   log?: Logger
 }
 
+/** Which elicitation modes a connection advertised in `initialize` (C5). */
+export interface AdvertisedModes {
+  readonly form: boolean
+  readonly url: boolean
+}
+
 export interface ElicitationAttachInfo {
   agentId: string
   agentName: string
-  /** Fallback only: each request's context carries the negotiated version. */
-  protocolVersion: ProtocolVersion
-  /** The modes this connection advertised (C5). Default: both (Bosun always sends `{form:{}, url:{}}`). */
-  advertised?: { form: boolean; url: boolean }
+  /**
+   * Fallback only: each request's context carries the negotiated version. Unknown when the broker is
+   * attached to a connection before `initialize` (so an agent may elicit during the handshake).
+   */
+  protocolVersion?: ProtocolVersion
+  /** The modes this connection advertised: pass what was given to the connection, never a copy (G11). */
+  advertised: AdvertisedModes
 }
 
 interface Attachment extends ElicitationAttachInfo {
@@ -118,7 +127,6 @@ export class ElicitationBroker implements IDisposable {
   ): IDisposable {
     const attachment: Attachment = {
       ...info,
-      advertised: info.advertised ?? { form: true, url: true },
       closed: false,
       registration: new DisposableStore(),
       entries: new Set(),
@@ -225,7 +233,7 @@ export class ElicitationBroker implements IDisposable {
   private async handleCreateElicitation(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<ElicitationResponse> {
     const { agentId, agentName } = attachment
     // The context knows the negotiated version even when the broker was attached before `initialize` finished.
-    const protocolVersion = context.protocolVersion ?? attachment.protocolVersion
+    const protocolVersion = context.protocolVersion ?? attachment.protocolVersion ?? 2
     const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS): never => {
       this.log.warn(`[agent ${agentId}] refused ${context.method} id=${String(context.requestId)}: ${code}`)
       this.options.onRefused?.({ agentId, agentName, sessionId, message })
@@ -249,7 +257,7 @@ export class ElicitationBroker implements IDisposable {
 
     const mode = params.mode
     if (mode !== 'form' && mode !== 'url') return refuse(`unsupported elicitation mode: ${typeof mode === 'string' ? mode.slice(0, 64) : String(mode)}`, scopeSession)
-    if (!attachment.advertised![mode]) return refuse(`elicitation mode "${mode}" was not advertised by the client`, scopeSession)
+    if (!attachment.advertised[mode]) return refuse(`elicitation mode "${mode}" was not advertised by the client`, scopeSession)
     if (typeof params.message !== 'string') return refuse('message must be a string', scopeSession)
     const toolCallId = scopeSession !== null && typeof params.toolCallId === 'string' ? params.toolCallId : null
 

@@ -6,6 +6,17 @@
 export interface Scenario {
   initialize?: InitializeBehaviour
   session?: SessionBehaviour
+  /**
+   * Request-scoped elicitations (checklist G12): while handling one of these client requests, before any
+   * session exists, the agent sends `elicitation/create` scoped to it (`requestId` = the id of the request it
+   * is handling) and waits for the answer before it replies. See {@link RequestElicitation}.
+   */
+  elicitDuring?: {
+    initialize?: RequestElicitation
+    'session/new'?: RequestElicitation
+    /** v1 `authenticate`, v2 `auth/login`: the login fails with -32000 unless the answer is `accept`. */
+    authenticate?: RequestElicitation
+  }
   /** Scripts keyed by prompt text; `default` for anything else. */
   prompts?: Record<string, Step[]>
 }
@@ -30,6 +41,18 @@ export interface InitializeBehaviour {
   authMethods?: unknown[]
   /** Extra top-level keys merged into the result (unknown-key tests). */
   extra?: Record<string, unknown>
+}
+
+/**
+ * `params` are the `elicitation/create` params without the scope: `requestId` is filled in (a `sessionId`
+ * or `requestId` given here is sent as given). The answer (or the JSON-RPC error) is logged on stderr as
+ * `ELICITATION-RESPONSE <method> <json>`, and reported as the agent's text
+ * `request-scoped elicitation response (<method>): <json>` in the next new session, sent before the
+ * `session/new` response. During `initialize` the request is written raw (the v2 SDK holds client requests
+ * until the handshake is over), so it goes out even to a client that has not initialized yet.
+ */
+export interface RequestElicitation {
+  params: Record<string, unknown>
 }
 
 export interface SessionBehaviour {

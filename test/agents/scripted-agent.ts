@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import { createTwoFilesPatch } from 'diff'
 import * as acpV1 from '@agentclientprotocol/sdk'
 import * as acpV2 from '@agentclientprotocol/sdk/experimental/v2'
-import type { Scenario, Step } from './scenario'
+import type { RequestElicitation, Scenario, Step } from './scenario'
 
 type Json = Record<string, unknown>
 
@@ -51,6 +51,8 @@ if (scenario.initialize?.exitAtStart) {
 
 const rawReplyIds = new Set<string | number>()
 let rawReplyWaiter: ((reply: unknown) => void) | undefined
+/** Replies to requests the agent wrote raw (outside the SDK), by id. */
+const rawRequestWaiters = new Map<string | number, (reply: Json) => void>()
 
 function watchIncoming(text: string): void {
   for (const line of text.split('\n')) {
@@ -63,6 +65,12 @@ function watchIncoming(text: string): void {
     }
     if (typeof message !== 'object' || message === null || 'method' in message) continue
     const id = message.id as string | number | null
+    const requestWaiter = id !== null ? rawRequestWaiters.get(id) : undefined
+    if (id !== null && requestWaiter) {
+      rawRequestWaiters.delete(id)
+      requestWaiter(message)
+      continue
+    }
     if (id === null || rawReplyIds.has(id)) {
       log(`RAW-REPLY ${JSON.stringify(message)}`)
       const waiter = rawReplyWaiter
@@ -111,13 +119,18 @@ const processTag = `${process.pid.toString(36)}${Date.now().toString(36)}`
 const cancelWaiters = new Map<string, () => void>()
 const cancelled = new Set<string>()
 const sessionConfig = new Map<string, unknown[]>()
+/** Answers to request-scoped elicitations, reported as text in the next new session. */
+const pendingReports: string[] = []
+let rawRequestCounter = 0
 
 const sdk = v2 ? acpV2 : acpV1
 const app = (sdk.agent({ name: 'scripted-agent' }) as unknown) as LooseApp
 
-app.onRequest('initialize', async ({ params }) => {
+app.onRequest('initialize', async ({ params, requestId }) => {
   const behaviour = scenario.initialize ?? {}
   if (behaviour.delayMs) await delay(behaviour.delayMs)
+  const elicit = scenario.elicitDuring?.initialize
+  if (elicit) await elicitForRequest('initialize', requestId, elicit, (scoped) => requestRaw('elicitation/create', scoped))
   if (behaviour.failWith) throw new acpV1.RequestError(behaviour.failWith.code, behaviour.failWith.message, behaviour.failWith.data)
   const offered = params.protocolVersion
   if (typeof offered === 'number' && behaviour.rejectVersions?.includes(offered)) {
@@ -132,7 +145,13 @@ app.onRequest('initialize', async ({ params }) => {
   return { ...result, ...behaviour.extra }
 })
 
-const login = () => {
+const login = async ({ client, requestId }: LooseContext) => {
+  const elicit = scenario.elicitDuring?.authenticate
+  if (elicit) {
+    const method = v2 ? 'auth/login' : 'authenticate'
+    const response = await elicitForRequest(method, requestId, elicit, (scoped) => client.request('elicitation/create', scoped))
+    if (!isRecord(response) || response.action !== 'accept') throw new acpV1.RequestError(-32000, `Login not completed: ${JSON.stringify(response)}`)
+  }
   authenticated = true
   return {}
 }
@@ -142,11 +161,17 @@ app.onRequest(v2 ? 'auth/logout' : 'logout', () => {
   return {}
 })
 
-app.onRequest('session/new', async ({ params, client }) => {
+app.onRequest('session/new', async ({ params, client, requestId }) => {
   const behaviour = scenario.session ?? {}
   if (behaviour.requireAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
+  const elicit = scenario.elicitDuring?.['session/new']
+  if (elicit) await elicitForRequest('session/new', requestId, elicit, (scoped) => client.request('elicitation/create', scoped))
   const sessionId = `sess-${++sessionCounter}`
   log(`SESSION-NEW ${JSON.stringify(params)}`)
+  // Before the response: the client buffers updates for a session it is still creating (E5).
+  for (const text of pendingReports.splice(0)) {
+    await sendUpdate(client, sessionId, { sessionUpdate: 'agent_message_chunk', messageId: `report-${processTag}-${++messageCounter}`, content: { type: 'text', text } })
+  }
   for (const update of behaviour.updatesBeforeResponse ?? []) await sendUpdate(client, sessionId, update)
   if (behaviour.configOptions) sessionConfig.set(sessionId, structuredClone(behaviour.configOptions))
   const response: Json = { sessionId }
@@ -361,6 +386,28 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
     case 'prompt_error':
       return
   }
+}
+
+/**
+ * A request-scoped `elicitation/create` for the client request being handled (`requestId` is its JSON-RPC
+ * id): waits for the answer, logs and queues the report, and returns the answer (or `{error}`).
+ */
+async function elicitForRequest(method: string, requestId: unknown, elicit: RequestElicitation, send: (params: Json) => Promise<unknown>): Promise<unknown> {
+  const params: Json = { requestId, ...elicit.params }
+  const response = await send(params).catch((error: unknown) => ({ error: describe(error) }))
+  log(`ELICITATION-RESPONSE ${method} ${JSON.stringify(response)}`)
+  pendingReports.push(`request-scoped elicitation response (${method}): ${JSON.stringify(response)}`)
+  return response
+}
+
+/** A JSON-RPC request written straight to stdout (not through the SDK); resolves with its result, rejects with its error. */
+async function requestRaw(method: string, params: Json): Promise<unknown> {
+  const id = `raw-${processTag}-${++rawRequestCounter}`
+  const reply = new Promise<Json>((resolve) => rawRequestWaiters.set(id, resolve))
+  await writeRaw(JSON.stringify({ jsonrpc: '2.0', id, method, params }))
+  const message = await reply
+  if (isRecord(message.error)) throw message.error
+  return message.result
 }
 
 function sendUpdate(client: LooseClient, sessionId: string, update: Json): Promise<void> {

@@ -37,7 +37,8 @@ async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) 
     opener: createExternalOpener(async (url) => void opened.push(url)),
     resolveSession: (_agentId, sid) => (sid === sessionId ? sid : undefined),
   })
-  broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, ...(advertised ? { advertised } : {}) })
+  // The harness's connection advertises both modes; a test may make the broker believe it advertised fewer.
+  broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, advertised: advertised ?? { form: true, url: true } })
   /** Runs a prompt, waiting for the agent to report the elicitation response. */
   const reported = () => agent.texts().filter((t) => t.startsWith('elicitation response: ')).map((t) => JSON.parse(t.slice('elicitation response: '.length)) as unknown)
   return { agent, sessionId, broker, actions, actionEvents, arrivals, opened, refused, requestScoped, reported, version: handshake.protocolVersion }

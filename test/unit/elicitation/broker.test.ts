@@ -79,7 +79,7 @@ function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form
     agentId: 'agent-a',
     agentName: 'Agent A',
     protocolVersion: options.protocolVersion ?? 2,
-    ...(options.advertised ? { advertised: options.advertised } : {}),
+    advertised: options.advertised ?? { form: true, url: true },
   })
   const requested = () => actions.filter((a) => a.action.type === 'elicitation_requested')
   const resolved = () => actions.filter((a) => a.action.type === 'elicitation_resolved').map((a) => a.action)

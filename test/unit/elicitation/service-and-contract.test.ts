@@ -33,7 +33,7 @@ describe('createElicitationService', () => {
       onArrived: ({ requestId }) => void arrived.push(requestId),
     })
     const fake = fakeConnection()
-    service.broker.attach(fake.connection, { agentId: 'a', agentName: 'A', protocolVersion: 2 })
+    service.broker.attach(fake.connection, { agentId: 'a', agentName: 'A', protocolVersion: 2, advertised: { form: true, url: true } })
     const answer = fake.request({ requestId: 'r1', mode: 'form', message: 'Pick', requestedSchema: { properties: { n: { type: 'integer' } }, required: ['n'] } })
     await Promise.resolve()
     await Promise.resolve()
@@ -54,7 +54,7 @@ describe('createElicitationService', () => {
     const arrived: string[] = []
     const service = createElicitationService({ sink: () => {}, onArrived: ({ requestId }) => void arrived.push(requestId) })
     const fake = fakeConnection()
-    service.broker.attach(fake.connection, { agentId: 'a', agentName: 'A', protocolVersion: 2 })
+    service.broker.attach(fake.connection, { agentId: 'a', agentName: 'A', protocolVersion: 2, advertised: { form: true, url: true } })
     const answer = fake.request({ sessionId: 's', mode: 'url', message: 'Sign in', url: 'https://auth.example.com/', elicitationId: 'x' })
     await Promise.resolve()
     await Promise.resolve()
