@@ -33,3 +33,12 @@ export function describeResolution(request: PermissionRequestView): string {
 export function isDecidedByOption(request: PermissionRequestView): boolean {
   return request.status !== 'pending' && typeof request.resolution?.optionId === 'string'
 }
+
+/**
+ * The note a tool card shows for a request that ended without a chosen option: the person's dismissal as
+ * is, anything else marked as not answered ("Request not answered. The agent exited.").
+ */
+export function describeUnanswered(request: PermissionRequestView): string {
+  const text = describeResolution(request)
+  return request.resolution?.by === 'person' ? text : `Request not answered. ${text}`
+}

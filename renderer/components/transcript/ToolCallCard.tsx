@@ -4,7 +4,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { revealAsText } from '../permissions/reveal-text'
-import { describeResolution, isDecidedByOption } from '../permissions/resolution-text'
+import { describeUnanswered, isDecidedByOption } from '../permissions/resolution-text'
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView } from './DiffView'
@@ -76,7 +76,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     pending.length > 0 ||
     asks.length > 0
   const plainTitle = revealAsText(title)
-  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeResolution)]
+  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}`} aria-label={`${TOOL_KIND_LABEL[kind]}: ${plainTitle}`}>
       <header className="tool-header">

@@ -92,9 +92,9 @@ describe('ToolCallCard: permission requests', () => {
     const footer = /<footer[^>]*>(.*)<\/footer>/s.exec(html)?.[1] ?? ''
     expect([...footer.matchAll(/<p class="tool-note">([^<]*)<\/p>/g)].map((m) => m[1])).toEqual([
       'Allowed by you (Allow once)',
-      'The agent exited with code 3.',
-      'The turn was cancelled.',
-      'The agent withdrew the request.',
+      'Request not answered. The agent exited with code 3.',
+      'Request not answered. The turn was cancelled.',
+      'Request not answered. The agent withdrew the request.',
     ])
     expect(html).not.toMatch(/role="alertdialog"/)
   })
