@@ -169,4 +169,32 @@ describe('notifications in the browser host', () => {
     await page.keyboard.press('Escape')
     await gone(settings)
   })
+
+  it('"turn ended" while hidden: clicking the notification opens the session whose turn ended', async () => {
+    await page.getByRole('button', { name: 'Settings', exact: true }).click()
+    const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+    await settings.getByRole('checkbox', { name: 'Notify me when an agent waits for an answer' }).check()
+    const turnEnd = settings.getByRole('checkbox', { name: 'Also notify when an agent finishes a turn' })
+    await turnEnd.check()
+    await expect.poll(() => turnEnd.isChecked(), { timeout: 15_000 }).toBe(true)
+    await settings.getByRole('button', { name: 'Close', exact: true }).click()
+    await gone(settings)
+
+    // A turn in the first session ends while the page is hidden…
+    const before = (await recorded()).length
+    await setShown(false)
+    await sendPrompt(page, 'default')
+    await page.waitForFunction((n) => window.__notifications.length > n, before, { timeout: 30_000 })
+    const notification = (await recorded())[before]!
+    expect(notification.title).toBe(`${AGENT} finished`)
+    await visible(transcript(page).getByText('Nothing scripted for that.'))
+
+    // …meanwhile the person opened another session; the click brings back the one that finished.
+    await setShown(true)
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    expect(await transcript(page).getByText('Nothing scripted for that.').count()).toBe(0)
+    await page.evaluate((i) => window.__notifications[i]!.onclick?.(), before)
+    await visible(transcript(page).getByText('Nothing scripted for that.'))
+    expect((await recorded())[before]!.closed).toBe(true)
+  })
 })
