@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
 import { checkUrl } from '../../../main/elicitation/url-safety'
+import { urlCorpus } from './url-corpus'
 
 function recorder() {
   const opened: string[] = []
@@ -45,15 +46,22 @@ describe('the external-open chokepoint', () => {
     expect(r.opened).toEqual([])
   })
 
-  it.each([
-    'javascript:alert(1)',
-    'file:///etc/passwd',
+  /** Every string the dialog refuses: the whole corpus's refusals, and a few more. */
+  const refused = [
+    ...urlCorpus.filter((c) => !c.ok).map((c) => c.url),
     'data:text/html,hi',
-    'http://example.com/',
     'vscode://x',
     'not a url',
     'https://example.com/' + 'a'.repeat(9000),
-  ])('refuses what the dialog refuses, even with consent: %s', async (url) => {
+  ]
+  const accepted = urlCorpus.filter((c) => c.ok).map((c) => c.url)
+
+  it('covers the whole corpus', () => {
+    expect(refused.length).toBeGreaterThanOrEqual(30)
+    expect(accepted.length + refused.length).toBeGreaterThanOrEqual(urlCorpus.length)
+  })
+
+  it.each(refused.map((url) => [JSON.stringify(url.length > 80 ? url.slice(0, 80) + '…' : url), url]))('refuses what the dialog refuses, even with consent: %s', async (_name, url) => {
     const r = recorder()
     const opener = createExternalOpener(r.open)
     opener.offer('e1', url)
@@ -62,6 +70,16 @@ describe('the external-open chokepoint', () => {
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.message).toBe(checkUrl(url).refusal)
     expect(r.opened).toEqual([])
+  })
+
+  it.each(accepted.map((url) => [JSON.stringify(url), url]))('opens what the dialog accepts once, with the href it showed: %s', async (_name, url) => {
+    const r = recorder()
+    const opener = createExternalOpener(r.open)
+    opener.offer('e1', url)
+    const check = checkUrl(url)
+    expect(check.ok).toBe(true)
+    expect(await opener.openAfterConsent({ elicitationRequestId: 'e1', url })).toEqual({ ok: true, value: { openedBy: 'main', href: check.href } })
+    expect(r.opened).toEqual([check.href])
   })
 
   it('in the browser host (no opener), tells the page to open the checked href', async () => {
@@ -84,9 +102,9 @@ describe('the external-open chokepoint', () => {
   })
 
   describe('links clicked in agent output (openLink)', () => {
-    it.each(['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'vscode://file/x', 'mailto:a@b.c', 'http://example.com/', 'not a url'])(
+    it.each(refused.map((url) => [JSON.stringify(url.length > 80 ? url.slice(0, 80) + '…' : url), url]))(
       'never hands a refused URL to the opener: %s',
-      async (url) => {
+      async (_name, url) => {
         const r = recorder()
         const result = await createExternalOpener(r.open).openLink(url)
         expect(result.ok).toBe(false)
