@@ -278,8 +278,9 @@ describe('URL elicitation consent', () => {
 })
 
 describe('request-scoped elicitation', () => {
-  // The scripted agent asks only while a prompt runs, so "before a session" is simulated: it sends
-  // `sessionId: null` with a `requestId` scope, which Bosun must show outside any session.
+  // Here the agent asks while a prompt runs, with a `requestId` scope and `sessionId: null`: Bosun must show
+  // it outside any session even then. The real "before any session exists" case (the agent asks while it
+  // handles session/new) is in elicitation-before-session.test.ts.
   it('shows with the agent name above the app and in the inbox; the answer reaches the agent', async () => {
     await ask('request-scoped')
     const questions = await visible(page.getByRole('region', { name: 'Questions from agents' }))
