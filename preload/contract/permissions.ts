@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { PermissionRequestView } from '../../renderer/state/types'
 import { absolutePath, call, event, id } from './define'
+import { permissionRequestViewShape } from './shapes'
 
 /**
  * Calls and events of the permissions domain: answering permission requests, remembered decisions
@@ -69,7 +69,7 @@ export const permissionsCalls = {
     z.undefined(),
   ),
   /** Every pending permission request of every session, oldest first. */
-  listPendingPermissions: call(z.undefined(), z.custom<PermissionRequestView[]>()),
+  listPendingPermissions: call(z.undefined(), z.array(permissionRequestViewShape)),
   listRules: call(z.undefined(), z.array(permissionRuleSchema)),
   revokeRule: call(z.object({ ruleId: id }).strict(), z.undefined()),
   /** Per-session auto-approve (off by default): picks `allow_once` when offered, never unknown kinds. */
