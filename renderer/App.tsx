@@ -7,6 +7,7 @@ import { InboxButton } from './components/header/SessionHeader'
 import { baseName, Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
 import { AgentsScreen } from './screens/agents/AgentsScreen'
+import { SignInDialog } from './components/agents/SignInDialog'
 import { SettingsScreen } from './screens/settings/SettingsScreen'
 import { requestPromptFocus } from './components/permissions/prompt-focus'
 import { startPageAttention } from './notifications/page-attention'
@@ -38,6 +39,14 @@ export interface AppProps {
 
 /** What fills the window: the sessions, or one of the settings pages over them. */
 type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agentId?: string }
+
+/** A new session the agent refused until the person signs in; `resolve` answers the "New session" form. */
+interface SignInRequest {
+  agentId: string
+  cwd: string
+  reason: string
+  resolve: (error: string | null) => void
+}
 
 function selectSummaries(view: AppState): SessionSummary[] {
   return Object.values(view.sessions).map((s) => ({
@@ -159,6 +168,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       api.onSessionAdded(({ session }) => store.addSession(session)),
       api.onSessionRemoved(({ sessionId }) => store.removeSession(sessionId)),
       api.onAgentStatus((agent) => store.setAgentStatus(agent)),
+      // An agent added, renamed or removed on the Agents page: the sidebar lists agents from the snapshot.
+      api.onAgentDefinitionsChanged(() => load()),
       api.onFocusRequest(({ requestId }) => openRequest(requestId)),
       onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
       // Request-scoped elicitations (asked before a session exists, e.g. during session/new).
@@ -201,14 +212,38 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     },
     [defaultCwdFor, summaries],
   )
-  const onCreateSession = useCallback(
+  const [signIn, setSignIn] = useState<SignInRequest | null>(null)
+  const startSession = useCallback(
     async (agentId: string, cwd: string) => {
       const result = await api.newSession({ agentId, cwd })
-      if (!result.ok) return result.error.message
-      store.selectSession(result.value.sessionId)
-      return null
+      if (result.ok) store.selectSession(result.value.sessionId)
+      return result
     },
     [api, store],
+  )
+  // Auth required (issue 6 item 5): offer the agent's sign-in methods, then ask again. The form keeps
+  // waiting ("Starting…") until the dialog ends, with the session or with why not.
+  const onCreateSession = useCallback(
+    async (agentId: string, cwd: string): Promise<string | null> => {
+      const result = await startSession(agentId, cwd)
+      if (result.ok) return null
+      if (result.error.kind !== 'auth-required') return result.error.message
+      const reason = result.error.message
+      return new Promise<string | null>((resolve) => setSignIn({ agentId, cwd, reason, resolve }))
+    },
+    [startSession],
+  )
+  const retrySignIn = useCallback(async () => {
+    if (!signIn) return null
+    const result = await startSession(signIn.agentId, signIn.cwd)
+    return result.ok ? null : result.error
+  }, [signIn, startSession])
+  const endSignIn = useCallback(
+    (error: string | null) => {
+      signIn?.resolve(error)
+      setSignIn(null)
+    },
+    [signIn],
   )
   const allSeams = useMemo(() => ({ ...defaultSeams, ...seams }), [seams])
   const inboxSlot = (
@@ -260,6 +295,18 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         )}
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
         {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} {...(page.agentId ? { initialAgentId: page.agentId } : {})} /> : null}
+        {signIn ? (
+          <SignInDialog
+            key={`${signIn.agentId}:${signIn.cwd}`}
+            api={api}
+            agentId={signIn.agentId}
+            agentName={agents.find((a) => a.agentId === signIn.agentId)?.name ?? signIn.agentId}
+            reason={signIn.reason}
+            retry={retrySignIn}
+            onDone={() => endSignIn(null)}
+            onCancel={(problem) => endSignIn(problem ?? `Not signed in: ${signIn.reason}`)}
+          />
+        ) : null}
         <RequestScopedElicitations store={store} />
         <Toasts notices={notices} onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))} />
       </div>

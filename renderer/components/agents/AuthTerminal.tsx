@@ -81,20 +81,30 @@ export interface AuthTerminalProps {
   terminalId: string
   title: string
   onClosed: (exit: TerminalExit | null) => void
+  /** The command ended (before the person closes the terminal). */
+  onExit?: (exit: TerminalExit) => void
 }
 
 /** The terminal wired to main: follows `onAuthTerminalOutput`, sends input, closes (killing it if still running). */
-export function AuthTerminal({ tools, terminalId, title, onClosed }: AuthTerminalProps) {
+export function AuthTerminal({ tools, terminalId, title, onClosed, onExit }: AuthTerminalProps) {
   const [output, setOutput] = useState('')
   const [exit, setExit] = useState<TerminalExit | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const closed = useRef(false)
+  const onExitRef = useRef(onExit)
+  useEffect(() => {
+    onExitRef.current = onExit
+  }, [onExit])
 
   useEffect(() => {
     const off = tools.onAuthTerminalOutput((payload) => {
       if (payload.terminalId !== terminalId) return
       if (payload.data) setOutput((current) => appendTail(current, payload.data, TERMINAL_CHARS).text)
-      if (payload.exit) setExit({ code: payload.exit.code, signal: payload.exit.signal ?? null })
+      if (payload.exit) {
+        const ended = { code: payload.exit.code, signal: payload.exit.signal ?? null }
+        setExit(ended)
+        onExitRef.current?.(ended)
+      }
     })
     return () => {
       off()

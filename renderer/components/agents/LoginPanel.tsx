@@ -25,6 +25,8 @@ export interface LoginViewProps {
   terminal?: { methodId: string; node: ReactNode } | null
   /** From a connection check's "Logout" capability; undefined = not known yet (the button is offered). */
   logoutSupported?: boolean
+  /** Offer "Log out" at all (not when signing in to start a session). Default true. */
+  showLogout?: boolean
 }
 
 /**
@@ -33,7 +35,7 @@ export interface LoginViewProps {
  * React state or a DOM attribute.
  */
 export function LoginView(props: LoginViewProps) {
-  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported } = props
+  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true } = props
   const ids = useId()
   const fields = useRef(new Map<string, { value: string }>())
   if (methods === null) {
@@ -133,7 +135,7 @@ export function LoginView(props: LoginViewProps) {
         </ul>
       )}
 
-      {logoutSupported === false ? (
+      {!showLogout ? null : logoutSupported === false ? (
         <p className="muted small">{agentName} does not offer logging out through Bosun.</p>
       ) : (
         <section className="login-logout" aria-label="Log out">
@@ -164,10 +166,20 @@ export interface LoginPanelProps {
   knownMethods?: readonly AuthMethodView[]
   /** Whether the agent supports logout, when a connection check said so. */
   logoutSupported?: boolean
+  /** See {@link LoginViewProps.showLogout}. */
+  showLogout?: boolean
+  /**
+   * A login went through: the agent accepted `authenticate` / `auth/login`, or an env-var value was stored and
+   * the agent restarted with it (main has finished the restart when this is called).
+   */
+  onLoggedIn?: (methodId: string) => void
+  /** A terminal login ended with exit code 0 (main is restarting the agent; a request now joins that start). */
+  onTerminalSucceeded?: (methodId: string) => void
 }
 
-/** The Login tab wired to main. */
-export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported }: LoginPanelProps) {
+/** The Login tab wired to main (also the sign-in step when a new session needs one). */
+export function LoginPanel(props: LoginPanelProps) {
+  const { api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported, showLogout, onLoggedIn, onTerminalSucceeded } = props
   const tools = useMemo(() => agentTools(api), [api])
   const [methods, setMethods] = useState<readonly AuthMethodView[] | null>(knownMethods ?? null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -197,6 +209,7 @@ export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMe
       agentName={agentName}
       methods={methods}
       {...(logoutSupported === undefined ? {} : { logoutSupported })}
+      {...(showLogout === undefined ? {} : { showLogout })}
       keychainAvailable={keychainAvailable}
       busy={busy}
       outcomes={outcomes}
@@ -211,6 +224,7 @@ export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMe
               ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it.` : 'Logged in.' }
               : { tone: 'error', text: failureText(r.error) },
           )
+          if (r.ok) onLoggedIn?.(methodId)
         })
       }}
       onOpenTerminal={(methodId) => {
@@ -242,7 +256,10 @@ export function LoginPanel({ api, agentId, agentName, keychainAvailable, knownMe
                   onClosed={(exit) => {
                     const methodId = terminal.methodId
                     setTerminal(null)
-                    if (exit) record(methodId, { tone: exit.code === 0 ? 'ok' : 'error', text: `${exitText(exit)}. Check the connection to see whether it worked.` })
+                    if (exit) record(methodId, { tone: exit.code === 0 ? 'ok' : 'error', text: onTerminalSucceeded ? `${exitText(exit)}.` : `${exitText(exit)}. Check the connection to see whether it worked.` })
+                  }}
+                  onExit={(exit) => {
+                    if (exit.code === 0) onTerminalSucceeded?.(terminal.methodId)
                   }}
                 />
               ),

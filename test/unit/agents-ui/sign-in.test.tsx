@@ -1,0 +1,39 @@
+/**
+ * The sign-in step of a new session that needs auth (issue 6 item 5): the Login panel without "Log out",
+ * and the dialog's frame. The flow itself (retry after login) runs end to end in test/e2e/agents.test.ts.
+ */
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import type { BosunApi } from '../../../preload/contract'
+import { LoginView } from '../../../renderer/components/agents/LoginPanel'
+import { SignInDialog } from '../../../renderer/components/agents/SignInDialog'
+
+const noop = () => undefined
+const methods = [
+  { id: 'login', name: 'Log in', type: 'agent' },
+  { id: 'key', name: 'API key', type: 'env_var', envName: 'ACME_KEY' },
+]
+
+describe('sign in to start a session', () => {
+  it('the Login panel can leave out "Log out" (it offers it by default)', () => {
+    const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, outcomes: {}, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
+    expect(renderToStaticMarkup(<LoginView {...props} />)).toContain('aria-label="Log out"')
+    const without = renderToStaticMarkup(<LoginView {...props} showLogout={false} />)
+    expect(without).not.toContain('Log out')
+    expect(without).toContain('Log in with Log in')
+    expect(without).toContain('ACME_KEY')
+  })
+
+  it('the dialog names the agent, quotes its refusal, and offers Try again and Cancel', () => {
+    const html = renderToStaticMarkup(
+      <SignInDialog api={{} as BosunApi} agentId="acme" agentName="Acme" reason="Authentication required" retry={async () => null} onDone={noop} onCancel={noop} />,
+    )
+    expect(html).toMatch(/<dialog[^>]*class="sign-in-dialog"/)
+    expect(html).toContain('Sign in to Acme')
+    expect(html).toContain('<q>Authentication required</q>')
+    expect(html).toContain('>Try again</button>')
+    expect(html).toContain('>Cancel</button>')
+    // Before the methods are listed, the panel says it is asking.
+    expect(html).toContain('Asking Acme how it signs in')
+  })
+})
