@@ -1,0 +1,342 @@
+/**
+ * The Agents page and signing in (issue 6), in the browser host against the real main-process services and
+ * the scripted test agent: add an agent from a preset and from scratch (a bad command is refused), check the
+ * connection, read the initialize exchange in the protocol inspector and export it, remove an agent; and when
+ * `session/new` answers "auth required", sign in from the New session flow and get the session.
+ *
+ * The env-var login stores its key with keytar: run under `scripts/with-keyring.sh` (as `npm test` does).
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { agentGroup, gone, messageBox, until, visible } from './support/session-ui'
+
+const here = dirname(fileURLToPath(import.meta.url))
+/** A plain-Node ACP agent whose session/new needs ACME_KEY (env-var login) and whose `--login` mode is a terminal login. */
+const ENV_AGENT = resolve(here, '..', 'integration', 'agent-tools', 'fixtures', 'env-agent.mjs')
+
+let app: E2eApp
+let page: Page
+
+beforeAll(async () => {
+  app = await launchApp([
+    { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-agents' },
+    { id: 'needs-login', name: 'Needs login', scenario: 'auth-v1' },
+    { id: 'needs-login-v2', name: 'Needs login v2', scenario: 'auth-v2', v2: true },
+  ])
+  page = app.page
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+})
+
+interface StoredAgent {
+  id: string
+  name: string
+  command: string
+  args: string[]
+  env: Record<string, string>
+  secretEnv: string[]
+  presetId?: string
+}
+const storedAgents = (): StoredAgent[] => (JSON.parse(readFileSync(join(app.home.home, 'agents.json'), 'utf8')) as { agents: StoredAgent[] }).agents
+const stored = (name: string) => storedAgents().find((a) => a.name === name)
+
+const agentsDialog = () => page.getByRole('dialog', { name: 'Agents' })
+const agentList = () => agentsDialog().getByRole('navigation', { name: 'Agents' })
+const listItem = (name: string) => agentList().getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}, `) })
+const editor = (title: string) => agentsDialog().getByRole('form', { name: title })
+const tab = (name: string) => agentsDialog().getByRole('tab', { name, exact: true })
+const signInDialog = (agentName: string) => page.getByRole('dialog', { name: `Sign in to ${agentName}` })
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+async function screenshotBothSchemes(name: string): Promise<void> {
+  await screenshot(page, `${name}-light`)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, `${name}-dark`)
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+async function openAgents(): Promise<Locator> {
+  if (await agentsDialog().isVisible()) return agentsDialog()
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  return visible(agentsDialog())
+}
+
+async function closeAgents(): Promise<void> {
+  await agentsDialog().getByRole('button', { name: 'Close', exact: true }).click()
+  await gone(agentsDialog())
+}
+
+/** The accessible description of a field: the error text it points at with aria-describedby. */
+async function describedBy(field: Locator): Promise<string> {
+  return field.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  )
+}
+
+async function waitForArgv(form: Locator, argv: string[]): Promise<void> {
+  const list = form.getByRole('list', { name: 'Arguments as passed' })
+  await expect.poll(async () => ((await list.count()) > 0 ? list.getByRole('listitem').allInnerTexts() : []), { timeout: 15_000 }).toEqual(argv)
+}
+
+/** Opens "New session", picks the agent and folder and presses Start (without waiting for the outcome). */
+async function requestSession(agentName: string): Promise<Locator> {
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  await form.getByRole('combobox', { name: 'Agent' }).selectOption({ label: agentName })
+  await form.getByRole('textbox', { name: 'Working folder' }).fill(app.home.workspace)
+  await form.getByRole('button', { name: 'Start session' }).click()
+  return form
+}
+
+/** Waits until the session screen of `agentName`'s only session is up with a usable composer. */
+async function sessionReady(agentName: string): Promise<void> {
+  await expect.poll(() => agentGroup(page, agentName).getByRole('listitem').count(), { timeout: 30_000 }).toBe(1)
+  await visible(messageBox(page))
+  await until<HTMLTextAreaElement>(messageBox(page), (el) => !el.disabled)
+}
+
+describe('the Agents page', () => {
+  it('adds an agent from a preset: the form is filled, a taken name is refused, the saved agent is listed and written to agents.json', async () => {
+    const dialog = await openAgents()
+    await visible(listItem('Scripted agent'))
+    await screenshotBothSchemes('agents-list')
+
+    // Claude as the preset fills it in: saved as it is.
+    await dialog.getByRole('button', { name: 'Add agent' }).click()
+    await visible(dialog.getByRole('heading', { name: 'Add an agent' }))
+    await dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ }).click()
+    let form = await visible(editor('Add agent'))
+    expect(await form.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('Claude')
+    expect(await form.getByRole('textbox', { name: 'Command', exact: true }).inputValue()).toBe('npx')
+    expect(await form.getByRole('textbox', { name: 'Arguments', exact: true }).inputValue()).toBe('-y @zed-industries/claude-agent-acp')
+    expect(await form.getByRole('textbox', { name: 'Secret 1 name' }).inputValue()).toBe('ANTHROPIC_API_KEY')
+    // Its key is offered as a password field, left empty (a Claude login works without it).
+    const keyField = form.getByLabel('Value for ANTHROPIC_API_KEY')
+    expect(await keyField.getAttribute('type')).toBe('password')
+    expect(await keyField.inputValue()).toBe('')
+    await waitForArgv(form, ['-y', '@zed-industries/claude-agent-acp'])
+    await form.getByRole('button', { name: 'Save', exact: true }).click()
+    await gone(form)
+    await visible(dialog.getByRole('heading', { name: 'Claude', exact: true, level: 2 }))
+    await visible(listItem('Claude'))
+    expect(stored('Claude')).toMatchObject({
+      command: 'npx',
+      args: ['-y', '@zed-industries/claude-agent-acp'],
+      secretEnv: ['ANTHROPIC_API_KEY'],
+      presetId: 'claude',
+    })
+
+    // The same preset again: its name is taken, so Save waits for another one.
+    await dialog.getByRole('button', { name: 'Add agent' }).click()
+    await dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ }).click()
+    form = await visible(editor('Add agent'))
+    const name = form.getByRole('textbox', { name: 'Name', exact: true })
+    await until<HTMLInputElement>(name, (el) => el.getAttribute('aria-invalid') === 'true', 15_000)
+    expect(await describedBy(name)).toBe('Another agent already has this name')
+    const save = form.getByRole('button', { name: 'Save', exact: true })
+    expect(await save.isDisabled()).toBe(true)
+    await name.fill('Claude (work)')
+    await until<HTMLInputElement>(name, (el) => el.getAttribute('aria-invalid') !== 'true', 15_000)
+    await until<HTMLButtonElement>(save, (el) => !el.disabled, 15_000)
+    await save.click()
+    await gone(form)
+    await visible(listItem('Claude (work)'))
+    expect(storedAgents().filter((a) => a.presetId === 'claude').map((a) => a.name)).toEqual(['Claude', 'Claude (work)'])
+  })
+
+  it('adds one from scratch: a command that is not on PATH is shown by its field and saving is refused until it is fixed', async () => {
+    const dialog = await openAgents()
+    await dialog.getByRole('button', { name: 'Add agent' }).click()
+    await dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Custom agent/ }).click()
+    const form = await visible(editor('Add agent'))
+    await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Env agent')
+    const command = form.getByRole('textbox', { name: 'Command', exact: true })
+    await command.fill('no-such-agent-xyz')
+    await until<HTMLInputElement>(command, (el) => el.getAttribute('aria-invalid') === 'true', 15_000)
+    expect(await describedBy(command)).toBe('no-such-agent-xyz was not found on PATH')
+    await visible(form.getByText('no-such-agent-xyz was not found on PATH'))
+    const save = form.getByRole('button', { name: 'Save', exact: true })
+    expect(await save.isDisabled()).toBe(true)
+    // Enter in a field does not submit past the disabled Save either.
+    await form.getByRole('textbox', { name: 'Name', exact: true }).press('Enter')
+    await screenshotBothSchemes('agents-editor-error')
+    expect(stored('Env agent')).toBeUndefined()
+    await visible(form)
+
+    // A real program: the error goes away, and it saves.
+    await command.fill(process.execPath)
+    await form.getByRole('textbox', { name: 'Arguments', exact: true }).fill(`${ENV_AGENT} --var ACME_KEY`)
+    await waitForArgv(form, [ENV_AGENT, '--var', 'ACME_KEY'])
+    await until<HTMLInputElement>(command, (el) => el.getAttribute('aria-invalid') !== 'true', 15_000)
+    await until<HTMLButtonElement>(save, (el) => !el.disabled, 15_000)
+    await save.click()
+    await gone(form)
+    await visible(listItem('Env agent'))
+    expect(stored('Env agent')).toMatchObject({ command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_KEY'], secretEnv: [] })
+  })
+
+  it('checks the connection of the scripted agent: name, version, protocol, capabilities and sign-in methods', async () => {
+    const dialog = await openAgents()
+    await listItem('Scripted agent').click()
+    await tab('Check connection').click()
+    await dialog.getByRole('button', { name: 'Check connection', exact: true }).click()
+    const result = await visible(dialog.getByRole('region', { name: 'Check result' }))
+    const facts = await result.locator('dl').innerText()
+    expect(facts).toMatch(/Agent\s+Scripted agent/)
+    expect(facts).toMatch(/Name\s+scripted-agent/)
+    expect(facts).toMatch(/Version\s+2\.3\.0/)
+    expect(facts).toMatch(/Protocol\s+ACP version 1/)
+    const capabilities = result.getByRole('list', { name: 'Capabilities' })
+    for (const label of ['Loads earlier sessions', 'Resumes sessions', 'Images in prompts', 'Embedded context (files) in prompts', 'MCP servers over HTTP', 'Logout']) {
+      expect(await capabilities.getByRole('listitem').filter({ hasText: label }).innerText()).toContain(': supported')
+    }
+    for (const label of ['Audio in prompts', 'MCP servers over SSE']) {
+      expect(await capabilities.getByRole('listitem').filter({ hasText: label }).innerText()).toContain(': not supported')
+    }
+    expect(await result.getByRole('list', { name: 'Auth methods' }).innerText()).toContain('Log in')
+    await screenshotBothSchemes('agents-check')
+  })
+
+  it('shows the initialize exchange of that check in the protocol inspector, pretty-printed, and exports it as a file', async () => {
+    const dialog = await openAgents()
+    await tab('Inspector').click()
+    const grid = await visible(dialog.getByRole('grid', { name: 'Protocol messages' }))
+    const rows = grid.locator('tbody tr')
+    const requests = rows.filter({ hasText: 'initialize' }).filter({ hasText: 'request' })
+    const responses = rows.filter({ hasText: 'initialize' }).filter({ hasText: 'response' })
+    await visible(responses)
+    // The scripted v1 agent answers 1 to Bosun's v2 offer, so the check starts it again offering v1 (C10b): two exchanges.
+    await expect.poll(() => responses.count(), { timeout: 15_000 }).toBe(2)
+    expect(await requests.count()).toBe(2)
+    const request = requests.last()
+    const response = responses.last()
+    // Direction (for screen readers), origin, and the response's latency.
+    expect(await request.innerText()).toMatch(/Sent to the agent[\s\S]*initialize[\s\S]*check/)
+    expect(await response.innerText()).toMatch(/Received from the agent[\s\S]*initialize/)
+    expect(await response.locator('td').nth(6).innerText()).toMatch(/^\d+(\.\d+)? (ms|s)$/)
+
+    await request.click()
+    const detail = dialog.getByRole('region', { name: 'Selected message' })
+    expect(JSON.parse(await visible(detail.getByLabel(/^Message \d+ as JSON$/)).then((l) => l.innerText()))).toMatchObject({
+      method: 'initialize',
+      params: { protocolVersion: 1, clientInfo: { name: 'Bosun' } },
+    })
+    await response.click()
+    const json = await visible(detail.getByLabel(/^Message \d+ as JSON$/))
+    const text = await json.innerText()
+    expect(text).toContain('"protocolVersion": 1')
+    expect(text).toMatch(/\n {4}"agentInfo": \{\n {6}"name": "scripted-agent"/)
+    expect(JSON.parse(text)).toMatchObject({ id: expect.anything(), result: { agentInfo: { version: '2.3.0' } } })
+    await screenshotBothSchemes('agents-inspector')
+
+    const download = page.waitForEvent('download')
+    await dialog.getByRole('toolbar', { name: 'Inspector tools' }).getByRole('button', { name: 'Export' }).click()
+    const file = await download
+    expect(file.suggestedFilename()).toMatch(/^bosun-inspector-scripted-.+\.jsonl$/)
+    const lines = readFileSync(await file.path(), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; method?: string; direction: string })
+    expect(lines.filter((m) => m.method === 'initialize').map((m) => `${m.kind} ${m.direction}`)).toEqual(['request out', 'response in', 'request out', 'response in'])
+  })
+
+  it('removes an agent through its editor: gone from the list and from agents.json', async () => {
+    const dialog = await openAgents()
+    await listItem('Claude (work)').click()
+    await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
+    const form = await visible(editor('Edit Claude (work)'))
+    await form.getByRole('button', { name: 'Remove…' }).click()
+    await form.getByRole('button', { name: 'Remove Claude (work) and its secrets' }).click()
+    await gone(form)
+    await gone(listItem('Claude (work)'))
+    expect(stored('Claude (work)')).toBeUndefined()
+    expect(stored('Claude')).toBeDefined()
+    await closeAgents()
+  })
+})
+
+describe('signing in when a new session needs it', () => {
+  it('offers the agent-driven login and starts the session once it went through (v1 authenticate)', async () => {
+    const form = await requestSession('Needs login')
+    const dialog = await visible(signInDialog('Needs login'))
+    await visible(dialog.getByText('Authentication required'))
+    const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
+    await visible(methods.getByRole('heading', { name: 'Log in' }))
+    await visible(methods.getByRole('heading', { name: 'Terminal login' }))
+    // The form waits behind the dialog.
+    await visible(form.getByRole('button', { name: 'Starting…' }))
+    await screenshotBothSchemes('agents-sign-in')
+
+    await methods.getByRole('button', { name: 'Log in with Log in' }).click()
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('Needs login')
+    await visible(page.getByRole('main', { name: /^Session / }))
+  })
+
+  it('Escape gives up and the form says why; trying again with the v2 agent logs in through auth/login', async () => {
+    const form = await requestSession('Needs login v2')
+    const dialog = await visible(signInDialog('Needs login v2'))
+    await visible(dialog.getByRole('list', { name: 'Sign-in methods' }).getByRole('heading', { name: 'Log in' }))
+    await page.keyboard.press('Escape')
+    await gone(dialog)
+    expect(await form.getByRole('alert').innerText()).toContain('Authentication required')
+
+    await form.getByRole('button', { name: 'Start session' }).click()
+    const again = await visible(signInDialog('Needs login v2'))
+    await again.getByRole('button', { name: 'Log in with Log in' }).click()
+    await gone(again)
+    await gone(form)
+    await sessionReady('Needs login v2')
+  })
+
+  it('a terminal login that ends well is followed by another try; an env-var key goes to the keychain, the agent restarts with it and the session starts', async () => {
+    const form = await requestSession('Env agent')
+    const dialog = await visible(signInDialog('Env agent'))
+    const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
+
+    // The terminal login runs the agent's own command with --login; this one just wants "ok".
+    await methods.getByRole('button', { name: 'Open terminal' }).click()
+    const terminal = await visible(dialog.getByRole('region', { name: 'Terminal: Terminal login' }))
+    await visible(terminal.getByText('Paste your token:'))
+    await terminal.getByRole('textbox', { name: 'Terminal input' }).fill('ok')
+    await terminal.getByRole('textbox', { name: 'Terminal input' }).press('Enter')
+    await visible(terminal.getByRole('status').filter({ hasText: 'Finished' }))
+    // Bosun tried again by itself; this agent still wants its key.
+    await visible(dialog.getByRole('alert').filter({ hasText: 'Env agent still asks you to sign in: Authentication required' }))
+    await screenshotBothSchemes('agents-sign-in-terminal')
+    await terminal.getByRole('button', { name: 'Close terminal' }).click()
+    await gone(terminal)
+    await visible(methods.getByText('Finished.', { exact: true }))
+
+    const key = 'acme-e2e-canary-4417'
+    const field = methods.getByLabel('ACME_KEY')
+    await field.fill(key)
+    await methods.getByRole('button', { name: 'Save and restart' }).click()
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('Env agent')
+
+    // Stored as a secret (in the keychain), never in the settings file.
+    const env = stored('Env agent')!
+    expect(env.secretEnv).toEqual(['ACME_KEY'])
+    expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
+    const dialogAgents = await openAgents()
+    await listItem('Env agent').click()
+    await dialogAgents.getByRole('button', { name: 'Edit', exact: true }).click()
+    await visible(editor('Edit Env agent').getByLabel('ACME_KEY is set'))
+    await closeAgents()
+  })
+})
