@@ -203,10 +203,61 @@ export async function createBosunServices(integration: HostIntegration): Promise
     }
   }
 
+  /**
+   * The agent definition's `defaultMode` / `defaultConfigOptions`, set on a new session before anyone can
+   * prompt it, and only as far as the agent offers them for this session: the mode goes to the config option
+   * of category "mode" when there is one (config options supersede the legacy modes; v2 has only those),
+   * else to `session/set_mode` if the agent lists that mode; an option is set when the agent lists it and the
+   * value fits its kind. Values already current are not sent; a refused change is told in the session.
+   */
+  const applySessionDefaults = async (agentId: string, sessionId: string): Promise<void> => {
+    const def = config.definitions.get(agentId)
+    if (!def || (def.defaultMode === undefined && def.defaultConfigOptions === undefined)) return
+    const state = sessions.state(sessionId)
+    if (!state) return
+    const wanted = new Map<string, string | boolean>(Object.entries(def.defaultConfigOptions ?? {}))
+    const modeOption = state.configOptions.find((o) => o.category === 'mode' && o.type === 'select')
+    const refused = (what: string, failure: { message: string }) =>
+      sessions.push(sessionId, {
+        type: 'updates',
+        updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `${agentName(agentId)} did not take the default ${what}`, description: failure.message }],
+      })
+    const skipped = (what: string) => log.info(`${agentId}: the default ${what} is not one the agent offers in session ${sessionId}; left as is`)
+
+    const mode = def.defaultMode
+    if (mode !== undefined && modeOption) {
+      // An explicit default for that option wins over defaultMode.
+      if (!wanted.has(modeOption.id)) wanted.set(modeOption.id, mode)
+    } else if (mode !== undefined) {
+      if (!state.modes?.availableModes.some((m) => m.id === mode)) skipped(`mode ${mode}`)
+      else if (state.modes.currentModeId !== mode) {
+        const set = await sessions.setMode(sessionId, mode)
+        if (!set.ok) refused(`mode “${mode}”`, set.error)
+      }
+    }
+    for (const [configId, value] of wanted) {
+      const option = sessions.state(sessionId)?.configOptions.find((o) => o.id === configId)
+      const fits =
+        option?.type === 'boolean' ? typeof value === 'boolean' : option?.type === 'select' && typeof value === 'string' && option.options.some((o) => o.value === value)
+      if (!option || !fits) {
+        skipped(`${configId} = ${String(value)}`)
+        continue
+      }
+      if (option.currentValue === value) continue
+      const set = await sessions.setConfigOption(sessionId, configId, value)
+      if (!set.ok) refused(`${option.name} “${String(value)}”`, set.error)
+    }
+  }
+
   const handlers: CallHandlers = {
     appInfo: async () => ok({ name: 'Bosun', version: integration.appVersion, host: integration.host, platform: process.platform }),
     getSnapshot: async () => ok({ agents: agentViews(), sessions: sessions.snapshot() }),
-    newSession: ({ agentId, cwd }) => guard(() => sessions.newSession(agentId, cwd)),
+    newSession: ({ agentId, cwd }) =>
+      guard(async () => {
+        const created = await sessions.newSession(agentId, cwd)
+        if (created.ok) await applySessionDefaults(agentId, created.value.sessionId)
+        return created
+      }),
     prompt: ({ sessionId, prompt }) =>
       guard(async () => {
         const result = await sessions.prompt(sessionId, prompt)

@@ -1,0 +1,117 @@
+/**
+ * An agent definition's `defaultMode` / `defaultConfigOptions` applied to every new session through the
+ * composition root (`createBosunServices` → `newSession`), against the scripted agent: only a mode the agent
+ * lists and option values of the option's kind are sent, values already current are not, and by the time
+ * `newSession` answers the session is in its default state.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createBosunServices } from '../../../main/app/create-services'
+import type { BosunServices } from '../../../main/app/services'
+import { createTestHome, type TestHome } from '../../support/bosun-home'
+import { RecordingSink } from '../../support/recording-sink'
+
+let services: BosunServices | undefined
+let testHome: TestHome | undefined
+
+afterEach(async () => {
+  await services?.dispose()
+  services = undefined
+  testHome?.cleanup()
+  testHome = undefined
+})
+
+function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value
+}
+
+async function start(scenario: string, v2: boolean, defaults: { defaultMode?: string; defaultConfigOptions?: Record<string, string | boolean> }) {
+  testHome = createTestHome([{ id: 'agent', name: 'Agent', scenario, v2 }])
+  const file = join(testHome.home, 'agents.json')
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { agents: Record<string, unknown>[] }
+  Object.assign(stored.agents[0]!, defaults)
+  writeFileSync(file, JSON.stringify(stored))
+  const sink = new RecordingSink()
+  services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
+  const { handlers } = services
+  const newSession = async () => {
+    const { sessionId } = must(await handlers.newSession({ agentId: 'agent', cwd: testHome!.workspace }))
+    const session = must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    return { sessionId, session }
+  }
+  /** What Bosun asked the agent to change, in order. */
+  const sets = async () =>
+    must(await handlers.listInspectorMessages({ agentId: 'agent' }))
+      .messages.filter((m) => m.direction === 'out' && m.kind === 'request' && (m.method === 'session/set_mode' || m.method === 'session/set_config_option'))
+      .map((m) => ({ method: m.method, params: (m.message as { params: Record<string, unknown> }).params }))
+  /** Warnings shown in the session (a refused default would be one). */
+  const notices = (sessionId: string) => sink.of('sessionActions').filter((b) => b.sessionId === sessionId).flatMap((b) => b.actions).filter((a) => a.type === 'updates' && a.updates.some((u) => u.sessionUpdate === 'notice'))
+  return { handlers, newSession, sets, notices }
+}
+
+const current = (session: { configOptions: { id: string; currentValue: unknown }[] }) =>
+  Object.fromEntries(session.configOptions.map((o) => [o.id, o.currentValue]))
+
+describe('session defaults from the agent definition', () => {
+  it('v1 legacy modes: the default mode goes out as session/set_mode when the agent lists it', async () => {
+    const { newSession, sets } = await start('session-defaults-modes', false, { defaultMode: 'code' })
+    const { session } = await newSession()
+    expect(session.modes?.currentModeId).toBe('code')
+    expect(await sets()).toEqual([{ method: 'session/set_mode', params: { sessionId: session.acpSessionId, modeId: 'code' } }])
+
+    // Every new session gets it, not only the first.
+    const second = await newSession()
+    expect(second.session.modes?.currentModeId).toBe('code')
+    expect(await sets()).toHaveLength(2)
+  })
+
+  it('v1 legacy modes: a mode the agent does not list sends nothing', async () => {
+    const { newSession, sets } = await start('session-defaults-modes', false, { defaultMode: 'architect' })
+    const { session } = await newSession()
+    expect(session.modes?.currentModeId).toBe('ask')
+    expect(await sets()).toEqual([])
+  })
+
+  describe.each([
+    ['v1', false, {}],
+    ['v2', true, { type: 'id' }],
+  ])('%s config options', (label, v2, selectType) => {
+    it('sets the mode option from defaultMode and the offered option values; skips unknown options and values that do not fit', async () => {
+      const { newSession, sets, notices } = await start(`session-defaults-${label}`, v2, {
+        defaultMode: 'code',
+        defaultConfigOptions: { model: 'smart', 'run-tests': true, effort: 'extreme', 'not-offered': 'x', 'run-tests-typo': true },
+      })
+      const { sessionId, session } = await newSession()
+      expect(session.protocolVersion).toBe(v2 ? 2 : 1)
+      expect(current(session)).toEqual({ mode: 'code', model: 'smart', effort: 'low', 'run-tests': true })
+      const acp = session.acpSessionId
+      expect(await sets()).toEqual([
+        { method: 'session/set_config_option', params: { sessionId: acp, configId: 'model', value: 'smart', ...selectType } },
+        { method: 'session/set_config_option', params: { sessionId: acp, configId: 'run-tests', value: true, type: 'boolean' } },
+        { method: 'session/set_config_option', params: { sessionId: acp, configId: 'mode', value: 'code', ...selectType } },
+      ])
+      expect(notices(sessionId)).toEqual([])
+    })
+
+    it('an explicit value for the mode option wins over defaultMode; values already current are not sent', async () => {
+      const { newSession, sets } = await start(`session-defaults-${label}`, v2, {
+        defaultMode: 'code',
+        defaultConfigOptions: { mode: 'ask', model: 'fast', effort: 'high', 'run-tests': 'yes' },
+      })
+      const { session } = await newSession()
+      expect(current(session)).toEqual({ mode: 'ask', model: 'fast', effort: 'high', 'run-tests': false })
+      expect(await sets()).toEqual([
+        { method: 'session/set_config_option', params: { sessionId: session.acpSessionId, configId: 'effort', value: 'high', ...selectType } },
+      ])
+    })
+  })
+
+  it('without defaults nothing is sent', async () => {
+    const { newSession, sets } = await start('session-defaults-v1', false, {})
+    const { session } = await newSession()
+    expect(current(session)).toEqual({ mode: 'ask', model: 'fast', effort: 'low', 'run-tests': false })
+    expect(await sets()).toEqual([])
+  })
+})
