@@ -62,11 +62,13 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
   {
     id: 'opencode',
     name: 'OpenCode',
-    description: 'OpenCode in ACP mode. Uses the providers set up with `opencode auth login`; add a provider key below if you prefer.',
+    // OpenCode reads each provider's own key from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, …) besides
+    // what `opencode auth login` stored (https://opencode.ai/docs/providers/).
+    description: 'OpenCode in ACP mode. Leave the key unset to use the providers set up with `opencode auth login`, or use another provider’s key variable.',
     command: 'opencode',
     args: ['acp'],
     env: {},
-    secretEnv: [],
+    secretEnv: ['ANTHROPIC_API_KEY'],
     docsUrl: 'https://opencode.ai/docs/acp/',
   },
   {
