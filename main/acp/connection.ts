@@ -157,6 +157,8 @@ class AcpConnection implements AcpClientConnection {
 
   async initialize(options: { preferredVersion?: ProtocolVersion } = {}): Promise<AgentHandshake> {
     let offered: ProtocolVersion = options.preferredVersion ?? 2
+    // Until the agent answers, requests it sends (an elicitation during initialize) follow the version offered.
+    this.version = offered
     let result: unknown
     try {
       result = await this.request('initialize', this.initializeParams(offered))
@@ -164,6 +166,7 @@ class AcpConnection implements AcpClientConnection {
       if (!(offered === 2 && error instanceof RpcError && RETRY_AS_V1_CODES.has(error.code))) throw error
       this.options.logger?.info(`initialize: the agent refused version 2 (${error.code}); offering 1`)
       offered = 1
+      this.version = 1
       result = await this.request('initialize', this.initializeParams(1))
     }
     const answered = isRecord(result) ? result.protocolVersion : undefined

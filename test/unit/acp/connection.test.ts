@@ -255,6 +255,24 @@ describe('robustness', () => {
     expect((await init).protocolVersion).toBe(1)
   })
 
+  it('a request the agent sends during initialize sees the version offered (1 when Bosun offers 1)', async () => {
+    for (const offered of [1, 2] as const) {
+      const peer = pair()
+      const seen: number[] = []
+      peer.connection.handlers.registerRequest('_acme/ask', (_params, context) => {
+        seen.push(context.protocolVersion)
+        return {}
+      })
+      const init = peer.connection.initialize({ preferredVersion: offered })
+      const request = await peer.next()
+      peer.send({ id: 'ask', method: '_acme/ask', params: {} })
+      expect(await peer.next()).toMatchObject({ id: 'ask', result: {} })
+      peer.send({ id: request.id, result: { protocolVersion: 1 } })
+      await init
+      expect(seen).toEqual([offered])
+    }
+  })
+
   it('traces both directions for the inspector only while someone listens', async () => {
     const peer = pair()
     const traces: [string, unknown][] = []
