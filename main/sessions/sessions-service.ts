@@ -94,6 +94,7 @@ export class SessionsService implements IDisposable {
       // Queued actions first: a turn that started within this frame must count as running.
       this.batcher.flush(sessionId)
       if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.' })
+      this.push(sessionId, { type: 'agent_gone' })
       this.batcher.flush(sessionId)
     }
   }

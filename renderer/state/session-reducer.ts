@@ -994,6 +994,15 @@ function applyCancelRequested(d: Draft): void {
   }
 }
 
+/** The agent died: its unfinished tool calls (of any turn, background work included) will never finish. */
+function applyAgentGone(d: Draft): void {
+  const entries = d.s.entries
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!
+    if (entry.kind === 'tool_call' && !FINISHED_TOOL_STATUSES.has(entry.status)) d.mutEntry<ToolCallEntry>(i).status = 'cancelled'
+  }
+}
+
 function permissionToolCallId(request: PermissionRequestView): string | null {
   if (isString(request.toolCallId)) return request.toolCallId
   const subject = request.subject
@@ -1105,6 +1114,8 @@ function applyAction(d: Draft, action: SessionAction): void {
       return applyTurnEnded(d, action.stopReason, action.error)
     case 'cancel_requested':
       return applyCancelRequested(d)
+    case 'agent_gone':
+      return applyAgentGone(d)
     case 'permission_requested':
       return applyPermissionRequested(d, action.request, action.toolCallPatch)
     case 'permission_resolved':

@@ -256,6 +256,8 @@ export type SessionAction =
   | { type: 'local_prompt'; content: ContentBlock[]; messageId?: string }
   | { type: 'turn_started' }
   | { type: 'turn_ended'; stopReason: string | null; error?: { message: string; code?: number } | null }
+  /** The agent's process went away: no tool call of this session can finish now. */
+  | { type: 'agent_gone' }
   | { type: 'cancel_requested' }
   | { type: 'permission_requested'; request: PermissionRequestView; toolCallPatch?: Record<string, unknown> | null }
   | { type: 'permission_resolved'; requestId: string; resolution: NonNullable<PermissionRequestView['resolution']>; status: PermissionRequestView['status'] }

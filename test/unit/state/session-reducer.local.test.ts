@@ -81,6 +81,22 @@ describe('turns (F4, F12)', () => {
     s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'a', status: 'completed' })
     expect(tool(s, 'a').status).toBe('completed')
   })
+
+  it.each([1, 2] as const)('v%i agent_gone: every unfinished tool call of the session (earlier turns too) ends cancelled', (version) => {
+    // v2 announces tool calls with tool_call_update (an unknown id creates the entry).
+    const kind = version === 1 ? 'tool_call' : 'tool_call_update'
+    let s = apply(session(version), { type: 'local_prompt', content: [text('one')] })
+    s = updates(s, { sessionUpdate: kind, toolCallId: 'old', title: 'old', status: 'in_progress' })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] })
+    s = updates(
+      s,
+      { sessionUpdate: kind, toolCallId: 'a', title: 'a', status: 'pending' },
+      { sessionUpdate: kind, toolCallId: 'b', title: 'b', status: 'failed' },
+      { sessionUpdate: kind, toolCallId: 'c', title: 'c', status: 'completed' },
+    )
+    s = apply(s, { type: 'agent_gone' })
+    expect(['old', 'a', 'b', 'c'].map((id) => tool(s, id).status)).toEqual(['cancelled', 'cancelled', 'failed', 'completed'])
+  })
 })
 
 describe('permissions (G2, G3)', () => {
