@@ -231,7 +231,11 @@ export class AgentProcess implements IDisposable {
     const exit: AgentExit = { code, signal, stderrTail: this.stderrTail(), expected: this.stopRequested }
     this.exitInfo = exit
     this.lifecycle(`exited code=${code} signal=${signal}${exit.expected ? ' (stopped)' : ''}`)
-    if (this.ownsLog) this.log?.dispose()
+    if (this.ownsLog && this.log) {
+      // Its own log is complete on disk by the time anyone hears of the exit.
+      this.log.dispose()
+      await this.log.flush()
+    }
     this.exitDeferred.resolve(exit)
     this.onDidExitEmitter.fire(exit)
     this.onDidExitEmitter.dispose()
