@@ -171,6 +171,9 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       // An agent added, renamed or removed on the Agents page: the sidebar lists agents from the snapshot.
       api.onAgentDefinitionsChanged(() => load()),
       api.onFocusRequest(({ requestId }) => openRequest(requestId)),
+      api.onAppNotice(({ severity, title, description }) =>
+        setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity, title, description: description ?? null }]),
+      ),
       onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
       // Request-scoped elicitations (asked before a session exists, e.g. during session/new).
       api.onRequestScopedElicitation(({ change, elicitation }) => {

@@ -122,10 +122,14 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
     onArrived: (info) => permissions.attention.requestArrived({ ...info, kind: 'elicitation' }),
     onResolved: (requestId) => permissions.attention.requestResolved(requestId),
-    // A request Bosun cannot show (schema outside the subset…): tell the person in the session, as a notice.
+    // A request Bosun cannot show (schema outside the subset…): tell the person, in the session or (before any session) as a toast.
     onRefused: ({ sessionId, agentName: name, message }) => {
-      if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `${name} asked for input Bosun cannot show`, description: message }] })
-      else log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
+      const title = `${name} asked for input Bosun cannot show`
+      if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title, description: message }] })
+      else {
+        log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
+        events.emit('appNotice', { severity: 'warning', title: title.slice(0, 512), description: message.slice(0, 4096) })
+      }
     },
     events,
     resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),

@@ -12,4 +12,8 @@ export const appCalls = {
 export const appEvents = {
   /** Main asks the renderer to bring a request (permission or elicitation) into view, e.g. after a notification click. */
   focusRequest: event(z.object({ requestId: z.string() })),
+  /** Something the person should know that belongs to no session (shown as a toast), e.g. a question Bosun refused. */
+  appNotice: event(
+    z.object({ severity: z.enum(['info', 'warning', 'error']), title: z.string().max(512), description: z.string().max(4096).optional() }),
+  ),
 } as const
