@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type {
   AgentDefinitionView,
   AgentDraft,
@@ -16,6 +16,7 @@ import {
   type AgentFormState,
   type SecretRow,
 } from './agent-form'
+import { Field, FieldError, TextField, errorIdOf, valueOf } from './fields'
 import './agents.css'
 
 export interface AgentValidation {
@@ -44,12 +45,6 @@ export interface AgentEditorProps {
   /** Pause after a keystroke before validating. */
   validateDelayMs?: number
 }
-
-/**
- * The changed value of an input or select. Read through a narrow type because this file is also compiled
- * (by the tests) without the DOM library, where React's element types are empty.
- */
-const valueOf = (e: { target: unknown }): string => (e.target as { value: string }).value
 
 /**
  * The add/edit agent form. Props in, callbacks out: it never talks to main itself. Secret values typed
@@ -131,18 +126,10 @@ export function AgentEditor(props: AgentEditorProps) {
   }
 
   const fieldId = (name: string) => `${ids}-${name}`
-  const errorProps = (name: string) => {
-    const message = shown(name)
-    return message ? { 'aria-invalid': true as const, 'aria-describedby': `${fieldId(name)}-error` } : {}
-  }
-  const errorText = (name: string): ReactNode => {
-    const message = shown(name)
-    return message ? (
-      <p className="field-error" id={`${fieldId(name)}-error`}>
-        {message}
-      </p>
-    ) : null
-  }
+  // For the env and secret rows, whose inputs are named by aria-label rather than a <Field>.
+  const errorProps = (name: string) =>
+    shown(name) ? { 'aria-invalid': true as const, 'aria-describedby': errorIdOf(fieldId(name)) } : {}
+  const errorText = (name: string) => <FieldError id={fieldId(name)} message={shown(name)} />
 
   const title = agent ? `Edit ${agent.name}` : 'Add agent'
   return (
@@ -172,10 +159,7 @@ export function AgentEditor(props: AgentEditorProps) {
       )}
 
       {!agent && presets.length > 0 && (
-        <div className="field">
-          <label className="field-label" htmlFor={fieldId('preset')}>
-            Start from
-          </label>
+        <Field id={fieldId('preset')} label="Start from">
           <select
             id={fieldId('preset')}
             className="select"
@@ -198,60 +182,31 @@ export function AgentEditor(props: AgentEditorProps) {
             ))}
           </select>
           {form.presetId && <p className="muted small">{presets.find((p) => p.id === form.presetId)?.description}</p>}
-        </div>
+        </Field>
       )}
 
-      <div className="field">
-        <label className="field-label" htmlFor={fieldId('name')}>
-          Name
-        </label>
-        <input
-          id={fieldId('name')}
-          className="input"
-          type="text"
-          value={form.name}
-          autoComplete="off"
-          onChange={(e) => update({ name: valueOf(e) })}
-          {...errorProps('name')}
-        />
-        {errorText('name')}
-      </div>
+      <TextField id={fieldId('name')} label="Name" value={form.name} onChange={(name) => update({ name })} error={shown('name')} />
 
-      <div className="field">
-        <label className="field-label" htmlFor={fieldId('command')}>
-          Command
-        </label>
-        <input
-          id={fieldId('command')}
-          className="input mono"
-          type="text"
-          value={form.command}
-          placeholder="npx, /usr/local/bin/my-agent"
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(e) => update({ command: valueOf(e) })}
-          {...errorProps('command')}
-        />
-        {errorText('command')}
-      </div>
+      <TextField
+        id={fieldId('command')}
+        label="Command"
+        code
+        value={form.command}
+        placeholder="npx, /usr/local/bin/my-agent"
+        onChange={(command) => update({ command })}
+        error={shown('command')}
+      />
 
-      <div className="field">
-        <label className="field-label" htmlFor={fieldId('args')}>
-          Arguments
-        </label>
-        <input
-          id={fieldId('args')}
-          className="input mono"
-          type="text"
-          value={form.argsText}
-          placeholder={`--acp "a value with spaces"`}
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(e) => update({ argsText: valueOf(e) })}
-          {...errorProps('args')}
-          aria-describedby={[shown('args') ? `${fieldId('args')}-error` : '', `${fieldId('args')}-argv`].filter(Boolean).join(' ')}
-        />
-        {errorText('args')}
+      <TextField
+        id={fieldId('args')}
+        label="Arguments"
+        code
+        value={form.argsText}
+        placeholder={`--acp "a value with spaces"`}
+        onChange={(argsText) => update({ argsText })}
+        error={shown('args')}
+        describedBy={`${fieldId('args')}-argv`}
+      >
         <div className="agent-editor-argv" id={`${fieldId('args')}-argv`} aria-live="polite">
           {validation.argv && validation.argv.length > 0 ? (
             <>
@@ -268,7 +223,7 @@ export function AgentEditor(props: AgentEditorProps) {
             <span className="muted small">No arguments</span>
           ) : null}
         </div>
-      </div>
+      </TextField>
 
       <fieldset className="agent-editor-group">
         <legend className="field-label">Environment</legend>
@@ -388,28 +343,17 @@ export function AgentEditor(props: AgentEditorProps) {
         </button>
       </fieldset>
 
-      <div className="field">
-        <label className="field-label" htmlFor={fieldId('defaultCwd')}>
-          Default folder
-        </label>
-        <input
-          id={fieldId('defaultCwd')}
-          className="input mono"
-          type="text"
-          value={form.defaultCwd}
-          placeholder="/path/to/project (optional)"
-          spellCheck={false}
-          autoComplete="off"
-          onChange={(e) => update({ defaultCwd: valueOf(e) })}
-          {...errorProps('defaultCwd')}
-        />
-        {errorText('defaultCwd')}
-      </div>
+      <TextField
+        id={fieldId('defaultCwd')}
+        label="Default folder"
+        code
+        value={form.defaultCwd}
+        placeholder="/path/to/project (optional)"
+        onChange={(defaultCwd) => update({ defaultCwd })}
+        error={shown('defaultCwd')}
+      />
 
-      <div className="field">
-        <label className="field-label" htmlFor={fieldId('protocol')}>
-          Protocol version to offer
-        </label>
+      <Field id={fieldId('protocol')} label="Protocol version to offer">
         <select
           id={fieldId('protocol')}
           className="select"
@@ -420,7 +364,7 @@ export function AgentEditor(props: AgentEditorProps) {
           <option value="1">Version 1</option>
           <option value="2">Version 2 (preview)</option>
         </select>
-      </div>
+      </Field>
 
       {formError && (
         <p className="field-error agent-editor-form-error" role="alert">
