@@ -3,10 +3,9 @@
  * Starts the dev server, drives Debian's Chromium with Playwright, writes /tmp/ui-<shot>-<scheme>.png.
  */
 import { resolve } from 'node:path'
-import { createServer } from 'vite'
-import { chromium, type Page } from 'playwright'
+import { takeScreenshots, type Shot as BaseShot } from './shots'
 
-type Shot = { name: string; session: string; act?: (page: Page) => Promise<void>; width?: number; height?: number }
+type Shot = BaseShot & { session: string }
 
 const shots: Shot[] = [
   { name: 'claude', session: 'sess-claude-1' },
@@ -119,32 +118,10 @@ const shots: Shot[] = [
   },
 ]
 
-const only = process.argv.slice(2)
-const server = await createServer({ configFile: resolve(import.meta.dirname, 'vite.config.ts') })
-await server.listen()
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+await takeScreenshots({
+  configFile: resolve(import.meta.dirname, 'vite.config.ts'),
+  shots,
+  url: (shot) => `http://127.0.0.1:5199/?session=${shot.session}`,
+  ready: (page) => page.getByRole('log', { name: 'Transcript' }).waitFor(),
+  file: (shot, scheme) => `/tmp/ui-${shot.name}-${scheme}.png`,
 })
-const problems: string[] = []
-try {
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const shot of shots.filter((s) => only.length === 0 || only.includes(s.name))) {
-      const page = await browser.newPage({ colorScheme: scheme, viewport: { width: shot.width ?? 1360, height: shot.height ?? 860 } })
-      page.on('console', (m) => m.type() === 'error' && !/frame-ancestors|404/.test(m.text()) && problems.push(`${shot.name}: ${m.text()}`))
-      page.on('pageerror', (e) => problems.push(`${shot.name}: ${e.message}`))
-      await page.goto(`http://127.0.0.1:5199/?session=${shot.session}`)
-      await page.getByRole('log', { name: 'Transcript' }).waitFor()
-      await shot.act?.(page)
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-      const file = `/tmp/ui-${shot.name}-${scheme}.png`
-      await page.screenshot({ path: file })
-      console.log(file)
-      await page.close()
-    }
-  }
-} finally {
-  await browser.close()
-  await server.close()
-}
-if (problems.length) console.log('page problems:\n' + problems.join('\n'))

@@ -3,10 +3,9 @@
  * Starts the preview server, drives Debian's Chromium with Playwright, writes /tmp/agents-<shot>-<scheme>.png.
  */
 import { resolve } from 'node:path'
-import { createServer } from 'vite'
-import { chromium, type Page } from 'playwright'
+import { takeScreenshots, type Shot as BaseShot } from '../shots'
 
-type Shot = { name: string; query?: string; act?: (page: Page) => Promise<void>; width?: number; height?: number }
+type Shot = BaseShot & { query?: string }
 
 const shots: Shot[] = [
   { name: 'overview', query: 'agent=claude' },
@@ -100,37 +99,14 @@ const shots: Shot[] = [
   },
 ]
 
-const only = process.argv.slice(2)
-const server = await createServer({ configFile: resolve(import.meta.dirname, 'vite.config.ts') })
-await server.listen()
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+await takeScreenshots({
+  configFile: resolve(import.meta.dirname, 'vite.config.ts'),
+  shots,
+  url: (shot) => `http://127.0.0.1:5197/?${shot.query ?? ''}`,
+  ready: async (page) => {
+    await page.getByRole('dialog', { name: 'Agents' }).waitFor()
+    await page.getByRole('navigation', { name: 'Agents' }).getByRole('listitem').first().waitFor()
+  },
+  file: (shot, scheme) => `/tmp/agents-${shot.name}-${scheme}.png`,
+  keepGoing: true,
 })
-const problems: string[] = []
-try {
-  for (const scheme of ['light', 'dark'] as const) {
-    for (const shot of shots.filter((s) => only.length === 0 || only.includes(s.name))) {
-      const page = await browser.newPage({ colorScheme: scheme, viewport: { width: shot.width ?? 1360, height: shot.height ?? 860 } })
-      page.on('console', (m) => m.type() === 'error' && !/frame-ancestors|404/.test(m.text()) && problems.push(`${shot.name}: ${m.text()}`))
-      page.on('pageerror', (e) => problems.push(`${shot.name}: ${e.message}`))
-      await page.goto(`http://127.0.0.1:5197/?${shot.query ?? ''}`)
-      await page.getByRole('dialog', { name: 'Agents' }).waitFor()
-      await page.getByRole('navigation', { name: 'Agents' }).getByRole('listitem').first().waitFor()
-      try {
-        await shot.act?.(page)
-      } catch (e) {
-        problems.push(`${shot.name}: ${(e as Error).message.split('\n')[0]}`)
-      }
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-      const file = `/tmp/agents-${shot.name}-${scheme}.png`
-      await page.screenshot({ path: file })
-      console.log(file)
-      await page.close()
-    }
-  }
-} finally {
-  await browser.close()
-  await server.close()
-}
-if (problems.length) console.log('page problems:\n' + problems.join('\n'))
