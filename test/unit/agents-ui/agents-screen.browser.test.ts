@@ -4,12 +4,11 @@
  * tabs, an env-var login whose value never comes back, the auth terminal's input line, Escape.
  * Bundled with esbuild; every call the screen makes is recorded in `window.__calls`.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { build } from 'esbuild'
-import { chromium, type Browser, type Page } from 'playwright'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright'
+import { describe, expect, it } from 'vitest'
+import { browserHarness, type HarnessPage } from '../../support/browser-bundle'
 
-const CHROMIUM = '/usr/bin/chromium'
 const CANARY = 'sk-canary-agents-screen'
 
 const entry = `
@@ -34,44 +33,14 @@ createRoot(document.getElementById('root')).render(
 )
 `
 
-let browser: Browser | undefined
-let bundle = ''
+const harness = browserHarness(entry)
 /** The real styles (the bundle drops CSS imports): scrolling and layout depend on them. */
 const styles = ['renderer/styles/app.css', 'renderer/components/agents/agents.css', 'renderer/components/inspector/inspector.css', 'renderer/screens/agents/agents-screen.css']
   .map((file) => readFileSync(file, 'utf8'))
   .join('\n')
 
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; this test needs Debian's chromium package`)
-  const result = await build({
-    stdin: { contents: entry, loader: 'tsx', resolveDir: process.cwd() },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    jsx: 'automatic',
-    loader: { '.css': 'empty' },
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'silent',
-  })
-  bundle = result.outputFiles[0]!.text
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  })
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-async function open(hash = '', viewport = { width: 1280, height: 800 }): Promise<Page & { errors: string[] }> {
-  const page = (await browser!.newPage({ viewport })) as Page & { errors: string[] }
-  page.errors = []
-  page.on('pageerror', (e) => page.errors.push(e.message))
-  await page.goto(`about:blank#${hash}`)
-  await page.setContent('<!doctype html><html><body><div id="root"></div></body></html>')
-  await page.addStyleTag({ content: styles })
-  await page.addScriptTag({ content: bundle })
+async function open(hash = '', viewport = { width: 1280, height: 800 }): Promise<HarnessPage> {
+  const page = await harness.open({ viewport, hash, styles })
   await page.getByRole('dialog', { name: 'Agents' }).waitFor()
   await page.getByRole('navigation', { name: 'Agents' }).getByRole('listitem').first().waitFor()
   return page

@@ -3,12 +3,9 @@
  * filling, validation as you type, the parsed argv, and a secret that goes out once through onSave and is
  * never shown back. The component is bundled with esbuild (vite's own) with stub callbacks that record calls.
  */
-import { existsSync } from 'node:fs'
-import { build } from 'esbuild'
-import { chromium, type Browser, type Page } from 'playwright'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-
-const CHROMIUM = '/usr/bin/chromium'
+import type { Page } from 'playwright'
+import { describe, expect, it } from 'vitest'
+import { browserHarness } from '../../support/browser-bundle'
 
 const entry = `
 import { createRoot } from 'react-dom/client'
@@ -38,40 +35,12 @@ createRoot(document.getElementById('root')).render(
 )
 `
 
-let browser: Browser | undefined
-let bundle = ''
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing; this test needs Debian's chromium package`)
-  const result = await build({
-    stdin: { contents: entry, loader: 'tsx', resolveDir: process.cwd() },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    jsx: 'automatic',
-    loader: { '.css': 'empty' },
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'silent',
-  })
-  bundle = result.outputFiles[0]!.text
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  })
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
+const harness = browserHarness(entry)
 
 async function openEditor(): Promise<Page> {
-  const page = await browser!.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (e) => errors.push(e.message))
-  await page.setContent('<!doctype html><html><body><div id="root"></div></body></html>')
-  await page.addScriptTag({ content: bundle })
+  const page = await harness.open()
   await page.getByRole('form', { name: 'Add agent' }).waitFor()
-  expect(errors).toEqual([])
+  expect(page.errors).toEqual([])
   return page
 }
 
