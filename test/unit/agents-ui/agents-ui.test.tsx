@@ -17,6 +17,7 @@ import { InspectorView, ROW_LIMIT } from '../../../renderer/components/inspector
 import { NO_SESSION } from '../../../renderer/components/inspector/inspector-model'
 import { AgentsScreen } from '../../../renderer/screens/agents/AgentsScreen'
 import { agentTools, type AuthMethodView, type CheckResult, type InspectorMessage } from '../../../renderer/screens/agents/agent-tools-api'
+import { namelessButtons, unlabelledControls } from '../../support/static-a11y'
 
 const CANARY = 'sk-canary-7f3a9c'
 const noop = () => undefined
@@ -53,19 +54,7 @@ const message = (seq: number, over: Partial<InspectorMessage> = {}): InspectorMe
   ...over,
 })
 
-/** Every input/select/textarea has an accessible name: a <label for>, a wrapping <label>, or aria-label. */
-function unlabelledControls(html: string): string[] {
-  const labelled = new Set([...html.matchAll(/<label[^>]*for="([^"]+)"/g)].map((m) => m[1]))
-  return [...html.matchAll(/<(input|select|textarea)\b[^>]*>/g)]
-    .map((m) => m[0])
-    .filter((tag) => !/aria-label="[^"]+"/.test(tag) && !labelled.has(/id="([^"]+)"/.exec(tag)?.[1]))
-}
-/** Every button has text or an aria-label. */
-function namelessButtons(html: string): string[] {
-  return [...html.matchAll(/<button\b([^>]*)>([\s\S]*?)<\/button>/g)]
-    .filter(([, attrs, body]) => !/aria-label="[^"]+"/.test(attrs!) && body!.replace(/<[^>]+>/g, '').trim() === '')
-    .map((m) => m[0])
-}
+/** Every control and button has an accessible name. */
 const expectAccessible = (html: string) => {
   expect(unlabelledControls(html)).toEqual([])
   expect(namelessButtons(html)).toEqual([])

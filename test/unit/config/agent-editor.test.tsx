@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { AgentDefinitionView, AgentPresetView } from '../../../preload/contract/agents'
 import { AgentEditor, type AgentEditorProps } from '../../../renderer/components/agents/AgentEditor'
+import { unlabelledControls } from '../../support/static-a11y'
 
 const presets: AgentPresetView[] = [
   { id: 'claude', name: 'Claude', description: 'Claude via npx', command: 'npx', args: ['-y', 'x'], argsText: '-y x', env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
@@ -26,14 +27,6 @@ const props = (over: Partial<AgentEditorProps> = {}): AgentEditorProps => ({
   onDeleteSecret: () => undefined,
   ...over,
 })
-
-/** Every input/select has an accessible name: a <label for>, or aria-label. */
-function unlabelledControls(html: string): string[] {
-  const labelled = new Set([...html.matchAll(/<label[^>]*for="([^"]+)"/g)].map((m) => m[1]))
-  return [...html.matchAll(/<(input|select|textarea)\b[^>]*>/g)]
-    .map((m) => m[0])
-    .filter((tag) => !/aria-label="[^"]+"/.test(tag) && !labelled.has(/id="([^"]+)"/.exec(tag)?.[1]))
-}
 
 describe('AgentEditor (static render)', () => {
   it('labels every control when adding an agent, with a preset picker', () => {
