@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { scenarioWithOrigin, startLoopbackServer, type LoopbackServer } from './support/loopback-server'
+import { openedTabs, recordOpenedTabs } from './support/opened-tabs'
 import { gone, sendPrompt, startSession, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Elicitation agent'
@@ -24,16 +25,7 @@ beforeAll(async () => {
   scenario = scenarioWithOrigin('e2e-elicitation', server.origin)
   app = await launchApp([{ id: 'eli', name: AGENT, scenario: scenario.path }], {
     // Record how the page opens tabs: the browser host must use `noopener`.
-    beforeLoad: (p) =>
-      p.addInitScript(() => {
-        const w = window as unknown as { __opened: string[][]; open: typeof window.open }
-        const original = window.open.bind(window)
-        w.__opened = []
-        w.open = (url?: string | URL, target?: string, features?: string) => {
-          w.__opened.push([String(url), String(target), String(features)])
-          return original(url, target, features)
-        }
-      }),
+    beforeLoad: recordOpenedTabs,
   })
   page = app.page
 }, 60_000)
@@ -244,7 +236,7 @@ describe('URL elicitation consent', () => {
     expect(tab.url()).toBe(href)
     // `noopener`: the new tab cannot reach back into Bosun.
     expect(await tab.evaluate(() => window.opener)).toBeNull()
-    expect(await page.evaluate(() => (window as unknown as { __opened: string[][] }).__opened)).toEqual([[href, '_blank', 'noopener,noreferrer']])
+    expect(await openedTabs(page)).toEqual([[href, '_blank', 'noopener,noreferrer']])
     expect(server.hits.slice(before).filter((h) => h.startsWith('GET /connect'))).toEqual(['GET /connect?flow=e2e'])
 
     // Accept means consent (not completion): the card waits for the agent, and an unknown completion id changes nothing.

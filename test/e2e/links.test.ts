@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { scenarioWithOrigin, startLoopbackServer, type LoopbackServer } from './support/loopback-server'
+import { openedTabs, recordOpenedTabs } from './support/opened-tabs'
 import { agentSays, gone, sendPrompt, startSession, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Link agent'
@@ -29,15 +30,7 @@ beforeAll(async () => {
         alerts.push(dialog.message())
         void dialog.dismiss()
       })
-      await p.addInitScript(() => {
-        const w = window as unknown as { __opened: string[][]; open: typeof window.open }
-        const original = window.open.bind(window)
-        w.__opened = []
-        w.open = (url?: string | URL, target?: string, features?: string) => {
-          w.__opened.push([String(url), String(target), String(features)])
-          return original(url, target, features)
-        }
-      })
+      await recordOpenedTabs(p)
     },
   })
   page = app.page
@@ -49,7 +42,7 @@ afterAll(async () => {
   scenario?.cleanup()
 })
 
-const opened = () => page.evaluate(() => (window as unknown as { __opened: string[][] }).__opened)
+const opened = () => openedTabs(page)
 const consent = () => page.getByRole('dialog', { name: 'Open this page in your browser?' })
 const refusal = () => page.getByRole('dialog', { name: 'Bosun will not open this link' })
 async function screenshotBothSchemes(name: string): Promise<void> {
