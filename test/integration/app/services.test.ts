@@ -1,32 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { createBosunServices } from '../../../main/app/create-services'
-import type { BosunServices } from '../../../main/app/services'
+import { describe, expect, it } from 'vitest'
 import { applyActions } from '../../../renderer/state/session-reducer'
 import type { SessionState, ToolCallEntry } from '../../../renderer/state/types'
-import { createTestHome, type TestHome } from '../../support/bosun-home'
-import { RecordingSink } from '../../support/recording-sink'
+import { must, servicesPerTest } from '../../support/services'
 
-let services: BosunServices | undefined
-let testHome: TestHome | undefined
-
-afterEach(async () => {
-  await services?.dispose()
-  services = undefined
-  testHome?.cleanup()
-  testHome = undefined
-})
-
-async function start(v2: boolean) {
-  testHome = createTestHome([{ id: 'scripted', name: 'Scripted', scenario: 'basic', v2 }])
-  const sink = new RecordingSink()
-  services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
-  return { sink, handlers: services.handlers, workspace: testHome.workspace }
-}
-
-function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
-}
+const startServices = servicesPerTest()
+const start = (v2: boolean) => startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic', v2 }])
 
 describe.each([
   ['v1', false],
@@ -93,15 +71,12 @@ describe.each([
 
 describe('sessions of two agents that use the same session ids', () => {
   it('keeps them apart: Bosun ids differ, updates and permission requests reach the right session', async () => {
-    testHome = createTestHome([
+    const { sink, handlers, workspace } = await startServices([
       { id: 'alpha', name: 'Alpha', scenario: 'basic' },
       { id: 'beta', name: 'Beta', scenario: 'basic', v2: true },
     ])
-    const sink = new RecordingSink()
-    services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
-    const { handlers } = services
-    const a = must(await handlers.newSession({ agentId: 'alpha', cwd: testHome.workspace }))
-    const b = must(await handlers.newSession({ agentId: 'beta', cwd: testHome.workspace }))
+    const a = must(await handlers.newSession({ agentId: 'alpha', cwd: workspace }))
+    const b = must(await handlers.newSession({ agentId: 'beta', cwd: workspace }))
     expect(a.sessionId).not.toBe(b.sessionId)
     const sessionsOf = async () => must(await handlers.getSnapshot(undefined)).sessions
     // Both agents numbered their first session the same way.
@@ -124,13 +99,10 @@ describe('sessions of two agents that use the same session ids', () => {
   })
 
   it('gives a restarted agent’s reused session id a new Bosun id and does not resume the old session into it', async () => {
-    testHome = createTestHome([{ id: 'alpha', name: 'Alpha', scenario: 'basic' }])
-    const sink = new RecordingSink()
-    services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
-    const { handlers } = services
-    const first = must(await handlers.newSession({ agentId: 'alpha', cwd: testHome.workspace }))
+    const { handlers, workspace } = await startServices([{ id: 'alpha', name: 'Alpha', scenario: 'basic' }])
+    const first = must(await handlers.newSession({ agentId: 'alpha', cwd: workspace }))
     must(await handlers.restartAgent({ agentId: 'alpha' }))
-    const second = must(await handlers.newSession({ agentId: 'alpha', cwd: testHome.workspace }))
+    const second = must(await handlers.newSession({ agentId: 'alpha', cwd: workspace }))
     expect(second.sessionId).not.toBe(first.sessionId)
     const old = await handlers.prompt({ sessionId: first.sessionId, prompt: [{ type: 'text', text: 'diff' }] })
     expect(old.ok).toBe(false)

@@ -6,38 +6,20 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createBosunServices } from '../../../main/app/create-services'
-import type { BosunServices } from '../../../main/app/services'
-import { createTestHome, type TestHome } from '../../support/bosun-home'
-import { RecordingSink } from '../../support/recording-sink'
+import { describe, expect, it } from 'vitest'
+import { must, servicesPerTest } from '../../support/services'
 
-let services: BosunServices | undefined
-let testHome: TestHome | undefined
-
-afterEach(async () => {
-  await services?.dispose()
-  services = undefined
-  testHome?.cleanup()
-  testHome = undefined
-})
-
-function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
-}
+const startServices = servicesPerTest()
 
 async function start(scenario: string, v2: boolean, defaults: { defaultMode?: string; defaultConfigOptions?: Record<string, string | boolean> }) {
-  testHome = createTestHome([{ id: 'agent', name: 'Agent', scenario, v2 }])
-  const file = join(testHome.home, 'agents.json')
-  const stored = JSON.parse(readFileSync(file, 'utf8')) as { agents: Record<string, unknown>[] }
-  Object.assign(stored.agents[0]!, defaults)
-  writeFileSync(file, JSON.stringify(stored))
-  const sink = new RecordingSink()
-  services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
-  const { handlers } = services
+  const { sink, handlers, workspace } = await startServices([{ id: 'agent', name: 'Agent', scenario, v2 }], ({ home }) => {
+    const file = join(home, 'agents.json')
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { agents: Record<string, unknown>[] }
+    Object.assign(stored.agents[0]!, defaults)
+    writeFileSync(file, JSON.stringify(stored))
+  })
   const newSession = async () => {
-    const { sessionId } = must(await handlers.newSession({ agentId: 'agent', cwd: testHome!.workspace }))
+    const { sessionId } = must(await handlers.newSession({ agentId: 'agent', cwd: workspace }))
     const session = must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     return { sessionId, session }
   }

@@ -9,37 +9,16 @@
  * - cancelling a session through the `cancel` call answers its pending elicitation `cancel`.
  */
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createBosunServices } from '../../../main/app/create-services'
-import type { BosunServices } from '../../../main/app/services'
+import { describe, expect, it } from 'vitest'
 import type { CallHandlers, EventPayload } from '../../../preload/contract'
 import type { MessageEntry, SessionState } from '../../../renderer/state/types'
-import { createTestHome, type TestHome } from '../../support/bosun-home'
-import { RecordingSink } from '../../support/recording-sink'
+import type { RecordingSink } from '../../support/recording-sink'
+import { must, servicesPerTest } from '../../support/services'
 
 const sessionScenario = fileURLToPath(new URL('./elicitation.json', import.meta.url))
 
-let services: BosunServices | undefined
-let testHome: TestHome | undefined
-
-afterEach(async () => {
-  await services?.dispose()
-  services = undefined
-  testHome?.cleanup()
-  testHome = undefined
-})
-
-async function start(scenario: string, v2: boolean) {
-  testHome = createTestHome([{ id: 'scripted', name: 'Scripted', scenario, v2 }])
-  const sink = new RecordingSink()
-  services = await createBosunServices({ home: testHome.home, host: 'web', appVersion: '0.0.0-test', events: sink })
-  return { sink, handlers: services.handlers, workspace: testHome.workspace }
-}
-
-function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
-}
+const startServices = servicesPerTest()
+const start = (scenario: string, v2: boolean) => startServices([{ id: 'scripted', name: 'Scripted', scenario, v2 }])
 
 /** The texts of the session's agent messages. */
 async function agentTexts(handlers: CallHandlers, sessionId: string): Promise<string[]> {

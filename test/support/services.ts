@@ -1,0 +1,45 @@
+/** The composition root (`createBosunServices`, browser host) over a test home, one per test. */
+import { afterEach } from 'vitest'
+import { createBosunServices } from '../../main/app/create-services'
+import type { BosunServices } from '../../main/app/services'
+import type { CallHandlers } from '../../preload/contract'
+import { createTestHome, type TestAgent, type TestHome } from './bosun-home'
+import { RecordingSink } from './recording-sink'
+
+/** A call's value, or its error message thrown. */
+export function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value
+}
+
+export interface TestServices {
+  services: BosunServices
+  handlers: CallHandlers
+  /** Every event the services sent. */
+  sink: RecordingSink
+  testHome: TestHome
+  /** A folder usable as a session's working directory. */
+  workspace: string
+}
+
+/**
+ * Call at the top of a test file. Returns `start`, which makes a test home with `agents` (`prepare` may edit it
+ * first) and starts the services on it; after each test they are disposed and the home removed.
+ */
+export function servicesPerTest(): (agents: TestAgent[], prepare?: (testHome: TestHome) => void) => Promise<TestServices> {
+  let services: BosunServices | undefined
+  let testHome: TestHome | undefined
+  afterEach(async () => {
+    await services?.dispose()
+    services = undefined
+    testHome?.cleanup()
+    testHome = undefined
+  })
+  return async (agents, prepare) => {
+    const home = (testHome = createTestHome(agents))
+    prepare?.(home)
+    const sink = new RecordingSink()
+    const started = (services = await createBosunServices({ home: home.home, host: 'web', appVersion: '0.0.0-test', events: sink }))
+    return { services: started, handlers: started.handlers, sink, testHome: home, workspace: home.workspace }
+  }
+}
