@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
-import { UrlDetails, urlDetailIds, type UrlOpenResult } from './UrlConsentDialog'
+import { OpenInBrowserButton, UrlDetails, defaultOpenInPage, type UrlOpenResult } from './UrlConsentDialog'
 import { checkUrl } from './validate'
 import './elicitation.css'
 
@@ -12,10 +12,6 @@ export interface LinkConsentDialogProps {
   onClose: () => void
   /** How the page opens a tab when main cannot (browser host). */
   openInPage?: (href: string) => void
-}
-
-const defaultOpenInPage = (href: string) => {
-  window.open(href, '_blank', 'noopener,noreferrer')
 }
 
 /**
@@ -31,7 +27,6 @@ export function LinkConsentDialog({ url, onOpen, onClose, openInPage = defaultOp
   const [error, setError] = useState<string | null>(null)
   const baseId = useId()
   const titleId = `${baseId}-title`
-  const { urlId, warningsId } = urlDetailIds(baseId)
 
   useEffect(() => {
     const dialog = dialogRef.current
@@ -85,17 +80,7 @@ export function LinkConsentDialog({ url, onOpen, onClose, openInPage = defaultOp
           </p>
         )}
         <div className="eli-actions">
-          {check.ok && (
-            <button
-              type="button"
-              className="eli-button eli-primary"
-              disabled={busy}
-              aria-describedby={check.warnings.length > 0 ? `${urlId} ${warningsId}` : urlId}
-              onClick={() => void open()}
-            >
-              Open in browser
-            </button>
-          )}
+          {check.ok && <OpenInBrowserButton check={check} baseId={baseId} busy={busy} onClick={() => void open()} />}
           <button ref={cancelRef} type="button" className="eli-button" disabled={busy} onClick={onClose} aria-keyshortcuts="Escape">
             {check.ok ? 'Cancel' : 'Close'}
           </button>

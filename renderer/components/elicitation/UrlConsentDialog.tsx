@@ -20,7 +20,8 @@ export interface UrlConsentDialogProps {
   openInPage?: (href: string) => void
 }
 
-const defaultOpenInPage = (href: string) => {
+/** A new tab with `noopener`: how the page opens one when main cannot (browser host). */
+export const defaultOpenInPage = (href: string) => {
   window.open(href, '_blank', 'noopener,noreferrer')
 }
 
@@ -35,7 +36,6 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
   const [error, setError] = useState<string | null>(null)
   const baseId = useId()
   const titleId = `${baseId}-title`
-  const { urlId, warningsId } = urlDetailIds(baseId)
   const { status } = elicitation
   const pending = status === 'pending'
   const waiting = status === 'accepted'
@@ -80,17 +80,7 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
 
       {pending && (
         <div className="eli-actions">
-          {check.ok && (
-            <button
-              type="button"
-              className="eli-button eli-primary"
-              disabled={busy}
-              aria-describedby={check.warnings.length > 0 ? `${urlId} ${warningsId}` : urlId}
-              onClick={() => void run(onOpen)}
-            >
-              Open in browser
-            </button>
-          )}
+          {check.ok && <OpenInBrowserButton check={check} baseId={baseId} busy={busy} onClick={() => void run(onOpen)} />}
           <button type="button" className="eli-button" disabled={busy} onClick={onDecline}>
             Decline
           </button>
@@ -135,6 +125,22 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
 
 /** The ids {@link UrlDetails} gives its parts, for `aria-describedby` on the Open button. */
 export const urlDetailIds = (baseId: string) => ({ urlId: `${baseId}-url`, warningsId: `${baseId}-warnings` })
+
+/** The consent itself, described by the address and its warnings as {@link UrlDetails} shows them. */
+export function OpenInBrowserButton({ check, baseId, busy, onClick }: { check: UrlCheck; baseId: string; busy: boolean; onClick: () => void }) {
+  const { urlId, warningsId } = urlDetailIds(baseId)
+  return (
+    <button
+      type="button"
+      className="eli-button eli-primary"
+      disabled={busy}
+      aria-describedby={check.warnings.length > 0 ? `${urlId} ${warningsId}` : urlId}
+      onClick={onClick}
+    >
+      Open in browser
+    </button>
+  )
+}
 
 /**
  * The parsed address with its host emphasised, the site, every warning, and the refusal if any: the part
