@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { AgentDefinition } from '../../../main/config/agent-definitions'
 import { resolveLaunch, scrubEnv } from '../../../main/config/launch'
 
-const base: NodeJS.ProcessEnv = {
+/** What an agent may inherit: the allow-list and the LC_/XDG_ prefixes. */
+const allowed: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',
   HOME: '/home/ada',
   USER: 'ada',
@@ -14,6 +15,9 @@ const base: NodeJS.ProcessEnv = {
   XDG_RUNTIME_DIR: '/run/user/1000',
   XDG_CONFIG_HOME: '/home/ada/.config',
   HTTPS_PROXY: 'http://proxy:3128',
+}
+const base: NodeJS.ProcessEnv = {
+  ...allowed,
   // Everything below must not reach an agent.
   ANTHROPIC_API_KEY: 'sk-ant-bosuns-own',
   OPENAI_API_KEY: 'sk-openai-bosuns-own',
@@ -38,19 +42,7 @@ const agent = (over: Partial<AgentDefinition> = {}): AgentDefinition => ({
 
 describe('scrubEnv', () => {
   it('keeps only the allow-list and the LC_/XDG_ prefixes', () => {
-    expect(scrubEnv(base, 'linux')).toEqual({
-      PATH: '/usr/bin:/bin',
-      HOME: '/home/ada',
-      USER: 'ada',
-      LANG: 'en_GB.UTF-8',
-      LC_ALL: 'en_GB.UTF-8',
-      TERM: 'xterm-256color',
-      SHELL: '/bin/zsh',
-      TMPDIR: '/tmp',
-      XDG_RUNTIME_DIR: '/run/user/1000',
-      XDG_CONFIG_HOME: '/home/ada/.config',
-      HTTPS_PROXY: 'http://proxy:3128',
-    })
+    expect(scrubEnv(base, 'linux')).toEqual(allowed)
   })
 
   it('matches Windows names case-insensitively, and only on Windows', () => {
