@@ -48,7 +48,8 @@ const stored = (name: string) => storedAgents().find((a) => a.name === name)
 
 const agentsDialog = () => page.getByRole('dialog', { name: 'Agents' })
 const agentList = () => agentsDialog().getByRole('navigation', { name: 'Agents' })
-const listItem = (name: string) => agentList().getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}, `) })
+/** An agent in the list: named "<name> <status> · <command>". */
+const listItem = (name: string) => agentList().getByRole('button', { name: new RegExp(`^${escapeRegExp(name)} (Running|Not running|Starting|Restarting|Crashed|Failed to start) · `) })
 const editor = (title: string) => agentsDialog().getByRole('form', { name: title })
 const tab = (name: string) => agentsDialog().getByRole('tab', { name, exact: true })
 const signInDialog = (agentName: string) => page.getByRole('dialog', { name: `Sign in to ${agentName}` })

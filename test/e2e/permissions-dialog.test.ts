@@ -14,10 +14,7 @@ const V2 = 'Scripted v2'
 let app: E2eApp
 let page: Page
 
-/**
- * One app per describe block, with one agent: the scripted agents all number their sessions from `sess-1`,
- * and Bosun keys sessions by the agent's id alone, so two agents' sessions would collide in one app.
- */
+/** One app per describe block, with one agent (each block's sessions start from the agent's `sess-1`). */
 function withApp(agent: { id: string; name: string; v2?: boolean }): void {
   beforeAll(async () => {
     app = await launchApp([{ ...agent, scenario: 'e2e-permissions' }])
@@ -68,7 +65,14 @@ describe('permission dialog, v1 agent', () => {
     await visible(prompt.getByText(`${V1} asks`))
     // Every option of the four ACP kinds, in the agent's order, each with its key; then Dismiss (Esc).
     const options = await prompt.getByRole('group', { name: 'Options' }).getByRole('button').allInnerTexts()
-    expect(options.map((o) => o.replace(/\s+/g, ' ').trim())).toEqual(['✓ Allow once 1', '✓✓ Always allow 2', '✕ Reject 3', '⊘ Always reject 4', 'Dismiss Esc'])
+    expect(options.map((o) => o.replace(/\s+/g, ' ').trim())).toEqual([
+      '✓ Allow once 1',
+      // "(remembered for next time)" is for screen readers only (visually hidden, part of the button's name).
+      '✓✓ Always allow (remembered for next time) 2',
+      '✕ Reject 3',
+      '⊘ Always reject (remembered for next time) 4',
+      'Dismiss Esc',
+    ])
     expect(await attr(prompt.getByRole('button', { name: 'Reject', exact: true }), 'aria-keyshortcuts')).toBe('3')
     // The auto-approve switch is there for this session, and off.
     expect(await attr(page.getByRole('switch', { name: 'Auto-approve off' }), 'aria-checked')).toBe('false')

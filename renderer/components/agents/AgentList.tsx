@@ -38,13 +38,17 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
                   type="button"
                   className="agents-list-item"
                   aria-current={current ? 'page' : undefined}
-                  aria-label={`${agent.name}, ${STATUS_LABEL[status]}`}
                   onClick={() => onSelect(agent.id)}
                 >
+                  {/* Named by what it shows: "<name> <status> · <command>"; the status is in words, not only the dot's colour. */}
                   <span className={`status-dot status-${status}`} aria-hidden="true" />
                   <span className="agents-list-text">
                     <span className="agents-list-name">{agent.name}</span>
-                    <span className="agents-list-command mono">{commandLine(agent)}</span>
+                    <span className="agents-list-meta">
+                      <span className="agents-list-status">{STATUS_LABEL[status]}</span>
+                      {' · '}
+                      <span className="mono">{commandLine(agent)}</span>
+                    </span>
                   </span>
                 </button>
               </li>

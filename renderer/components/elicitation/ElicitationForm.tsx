@@ -274,7 +274,8 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
       // A few choices read best as radios; many fit a list box.
       if (field.options.length <= 5) {
         return (
-          <fieldset className="eli-field eli-group" aria-describedby={describedBy} aria-invalid={error ? true : undefined} aria-required={field.required || undefined}>
+          // A radio group may carry required/invalid (a plain group may not).
+          <fieldset role="radiogroup" className="eli-field eli-group" aria-describedby={describedBy} aria-invalid={error ? true : undefined} aria-required={field.required || undefined}>
             <legend className="eli-label">{label}</legend>
             {field.options.map((option, i) => (
               <label key={option.value} className="eli-choice">
@@ -328,13 +329,15 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
           ? `Choose ${field.minItems !== undefined && field.maxItems !== undefined ? `${field.minItems}–${field.maxItems}` : field.minItems !== undefined ? `at least ${field.minItems}` : `at most ${field.maxItems}`}.`
           : null
       return (
-        <fieldset className="eli-field eli-group" aria-describedby={describedBy} aria-invalid={error ? true : undefined} aria-required={field.required || undefined}>
+        // A group of checkboxes cannot be required or invalid as a whole (ARIA): each box says it is invalid; the legend says required.
+        <fieldset className="eli-field eli-group" aria-describedby={describedBy}>
           <legend className="eli-label">{label}</legend>
           {counts && <p className="eli-muted eli-field-desc">{counts}</p>}
           {field.options.map((option, i) => (
             <label key={option.value} className="eli-choice">
               <input
                 type="checkbox"
+                aria-invalid={error ? true : undefined}
                 value={option.value}
                 data-field={i === 0 ? field.key : undefined}
                 checked={chosen.includes(option.value)}

@@ -133,17 +133,19 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
       <button
         type="button"
         className={pendingCount > 0 ? 'button button-secondary inbox-button has-pending' : 'button button-secondary inbox-button'}
+        // The visible words ("Approvals", the count) are part of the name.
         aria-label={`Approvals, ${pendingCount} pending`}
         aria-expanded={open}
         aria-haspopup="dialog"
         onClick={() => setOpen(!open)}
       >
         <Icon name="inbox" size={15} />
-        <span aria-hidden="true">Approvals</span>
+        <span>Approvals</span>
         {pendingCount > 0 && (
-          <span className="count-badge" aria-hidden="true">
-            {pendingCount}
-          </span>
+          <>
+            {' '}
+            <span className="count-badge">{pendingCount}</span>
+          </>
         )}
       </button>
       {open && (

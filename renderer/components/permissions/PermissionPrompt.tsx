@@ -101,7 +101,6 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                 className={`perm-option perm-tone-${look.tone}`}
                 data-kind={option.kind}
                 aria-keyshortcuts={key ?? undefined}
-                aria-label={look.hint ? `${option.name} (${look.hint})` : option.name}
                 onClick={() => onRespond(option.optionId)}
               >
                 {look.icon ? (
@@ -110,6 +109,8 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                   </span>
                 ) : null}
                 <span className="perm-option-name">{option.name}</span>
+                {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one. */}
+                {look.hint ? <span className="sr-only"> ({look.hint})</span> : null}
                 {key ? (
                   <kbd className="perm-key" aria-hidden="true">
                     {key}

@@ -104,7 +104,7 @@ describe('ElicitationForm in a browser', () => {
     expect(await page.getByRole('spinbutton', { name: 'Workers' }).inputValue()).toBe('2')
     expect(await page.getByRole('textbox', { name: 'Contact' }).count()).toBe(1)
     expect(await page.getByRole('radio', { name: 'TypeScript' }).count()).toBe(1)
-    expect(await page.getByRole('group', { name: /Language/ }).count()).toBe(1)
+    expect(await page.getByRole('radiogroup', { name: /Language/ }).count()).toBe(1)
     expect(await page.getByRole('checkbox', { name: 'CI' }).count()).toBe(1)
     expect(await page.getByRole('checkbox', { name: 'Create a git repository' }).count()).toBe(1)
     expect(await page.getByRole('button', { name: 'Accept' }).count()).toBe(1)

@@ -57,7 +57,7 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
       await expect.poll(() => page.getByLabel('Command', { exact: true }).inputValue()).toBe('goose')
       await page.getByRole('button', { name: 'Save', exact: true }).click()
       await page.getByRole('heading', { name: 'goose', level: 2 }).waitFor()
-      await page.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: /^goose, / }).waitFor()
+      await page.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: /^goose Not running · goose acp$/ }).waitFor()
       expect(await callsOf(page, 'saveAgentDefinition')).toMatchObject([{ draft: { name: 'goose', command: 'goose', argsText: 'acp', presetId: 'goose' } }])
 
       await page.getByRole('button', { name: 'Add agent' }).click()

@@ -80,7 +80,8 @@ describe('agents UI: every control has an accessible name', () => {
     expectAccessible(screen)
 
     const list = renderToStaticMarkup(<AgentList agents={[agent]} runtime={{ claude: { agentId: 'claude', name: 'Claude', status: 'crashed' } }} selectedId="claude" onSelect={noop} onAdd={noop} adding={false} />)
-    expect(list).toContain('aria-label="Claude, Crashed"')
+    // Named by what it shows: the name, the status in words (not only the dot's colour), the command.
+    expect(list).toContain('<span class="agents-list-status">Crashed</span> · <span class="mono">')
     expect(list).toContain('status-crashed')
     expect(list).toContain('aria-current="page"')
     expectAccessible(list)

@@ -96,8 +96,9 @@ describe('PermissionPrompt', () => {
     // The tool call keeps its own title next to the prompt's.
     expect(html).toContain('Edit a.rs')
     expect(html).toContain('fn b() {}')
-    expect(html).toMatch(/aria-label="Always allow \(remembered for next time\)"/)
-    expect(html).toMatch(/class="perm-option perm-tone-neutral" data-kind="_acme_sandbox" aria-keyshortcuts="4" aria-label="Sandbox it"/)
+    // Buttons are named by their content: the option's name, then its kind in words (screen readers only).
+    expect(html).toContain('Always allow</span><span class="sr-only"> (remembered for next time)</span>')
+    expect(html).toMatch(/class="perm-option perm-tone-neutral" data-kind="_acme_sandbox" aria-keyshortcuts="4"><span class="perm-option-name">Sandbox it<\/span><kbd/)
     expect(html).not.toMatch(/data-kind="_acme_sandbox"[^>]*>[^<]*<span class="perm-option-icon"/)
     expect(html).toContain('aria-keyshortcuts="Escape"')
   })

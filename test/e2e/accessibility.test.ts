@@ -1,0 +1,137 @@
+/**
+ * Accessibility of the real screens, checked by axe-core (WCAG 2 A/AA rules: names and roles of every
+ * control, labels, ARIA use, contrast…) in both themes, with the scripted agent behind them: the session
+ * screen mid-work (reply, thought, diff card, plan, composer, header selectors), a pending permission on
+ * its tool card, an elicitation form, the inbox, Settings and the Agents page. Then a keyboard walk:
+ * every element Tab reaches has an accessible name and a visible focus indicator.
+ */
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import type { Page } from 'playwright'
+import { afterEach, expect, it } from 'vitest'
+import { launchApp, type E2eApp } from './support/harness'
+import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: { target: string[]; failureSummary?: string }[]
+}
+
+/** Runs axe on the page (or inside `selector`) and returns its violations, summarised for a readable failure. */
+async function violations(page: Page, selector?: string): Promise<string[]> {
+  await page.evaluate(axeSource)
+  const found = await page.evaluate(async (context) => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe
+    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+    return result.violations
+  }, selector ?? null)
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(' ')}`))
+}
+
+async function bothThemes(page: Page, what: string, selector?: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    expect(await violations(page, selector), `${what} (${colorScheme})`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+let app: E2eApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+it('the session screen, a pending permission on its card, the inbox, Settings and Agents pass axe in both themes', async () => {
+  app = await launchApp([
+    { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' },
+    { id: 'perms', name: 'Scripted v1', scenario: 'e2e-permissions' },
+  ])
+  const { page } = app
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'fix')
+  await visible(agentSays(page, 'Scripted agent').getByText('Done: answer is 42 now.'))
+  await waitIdle(page)
+  await bothThemes(page, 'session screen')
+
+  await startSession(page, { agentName: 'Scripted v1', cwd: app.home.workspace })
+  await sendPrompt(page, 'v1-diff')
+  await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts', exact: true }))
+  await bothThemes(page, 'pending permission')
+
+  await page.getByRole('button', { name: /^Approvals/ }).click()
+  await visible(page.getByText('Waiting for you'))
+  await bothThemes(page, 'approval inbox')
+  await page.keyboard.press('Escape')
+
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
+  await visible(page.getByRole('dialog', { name: 'Settings' }))
+  await bothThemes(page, 'settings')
+  await page.keyboard.press('Escape')
+
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const agents = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await bothThemes(page, 'agents page')
+  await agents.getByRole('button', { name: /Add agent/ }).click()
+  const presets = await visible(agents.getByRole('list', { name: 'Presets' }))
+  await bothThemes(page, 'agent presets')
+  await presets.getByRole('button', { name: /^Custom agent/ }).click()
+  await visible(agents.getByRole('textbox', { name: /^Name/ }))
+  await bothThemes(page, 'agent editor')
+})
+
+it('an elicitation form passes axe in both themes', async () => {
+  app = await launchApp([{ id: 'elicit', name: 'Elicitation agent', scenario: 'e2e-elicitation' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Elicitation agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'every-field')
+  await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
+  await bothThemes(page, 'elicitation form')
+})
+
+it('every element Tab reaches on the session screen has an accessible name and a visible focus ring', async () => {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'fix')
+  await visible(agentSays(page, 'Scripted agent').getByText('Done: answer is 42 now.'))
+  await waitIdle(page)
+
+  await page.locator('body').focus()
+  const reached: string[] = []
+  const problems: string[] = []
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab')
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null
+      if (!el || el === document.body) return null
+      const ringOf = (node: Element) => {
+        const style = getComputedStyle(node)
+        return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'
+      }
+      // The element's own ring, or its box's (a text area inside a bordered composer rings the composer via :focus-within).
+      const box = el.parentElement
+      const ring = ringOf(el) || (box !== null && box.matches(':focus-within') && ringOf(box))
+      const label =
+        el.getAttribute('aria-label') ??
+        (el.getAttribute('aria-labelledby') ? document.getElementById(el.getAttribute('aria-labelledby')!)?.textContent : null) ??
+        ((el as HTMLInputElement).labels?.[0]?.textContent || null) ??
+        el.getAttribute('title') ??
+        el.textContent
+      return { key: `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}:${(label ?? '').trim().slice(0, 40)}`, named: (label ?? '').trim().length > 0, ring }
+    })
+    if (!info) continue
+    if (reached.includes(info.key)) break
+    reached.push(info.key)
+    if (!info.named) problems.push(`no name: ${info.key}`)
+    if (!info.ring) problems.push(`no focus ring: ${info.key}`)
+  }
+  // The walk got through the sidebar, the header, the transcript and the composer.
+  expect(reached.length).toBeGreaterThan(8)
+  expect(reached.some((k) => k.startsWith('textarea'))).toBe(true)
+  expect(problems).toEqual([])
+})
