@@ -98,7 +98,7 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
     <section className="request-scoped" aria-label="Questions from agents">
       {pending.map((elicitation) => (
         <div key={elicitation.elicitationRequestId} className="request-scoped-item">
-          <div className="muted small">{elicitation.agentName} asks while starting</div>
+          {/* The card says "<agent> asks while starting" itself. */}
           {renderElicitation(elicitation)}
         </div>
       ))}

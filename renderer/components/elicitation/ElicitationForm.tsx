@@ -97,7 +97,9 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   return (
     <section className={`eli-card eli-status-${elicitation.status}`} aria-labelledby={titleId} aria-describedby={messageId} onKeyDown={onKeyDown}>
       <header className="eli-header">
-        <span className="eli-agent">{elicitation.agentName} asks</span>
+        <span className="eli-agent">
+          {elicitation.agentName} asks{elicitation.sessionId === null ? ' while starting' : ''}
+        </span>
         <h3 id={titleId} className="eli-title">
           {schema?.title ?? 'A question from the agent'}
         </h3>
