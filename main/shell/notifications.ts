@@ -3,7 +3,7 @@
  * the front, then the notification's own `onClick`, which opens its request or session), and the
  * dock/taskbar badge with the number of waiting requests.
  */
-import { app, Notification, type BrowserWindow } from 'electron'
+import { app, nativeImage, Notification, type BrowserWindow, type NativeImage } from 'electron'
 import type { Notifier } from '../app/services'
 import type { IDisposable } from '../base/lifecycle'
 import { focusWindow } from './window'
@@ -13,7 +13,23 @@ export function isWindowFocused(window: BrowserWindow | undefined): boolean {
   return !!window && !window.isDestroyed() && window.isVisible() && window.isFocused() && !window.isMinimized()
 }
 
-export function createNotifier(getWindow: () => BrowserWindow | undefined): Notifier & IDisposable {
+/** A 16×16 red dot (BGRA): Windows' taskbar overlay, where `app.setBadgeCount` does nothing. */
+function badgeDot(): NativeImage {
+  const size = 16
+  const pixels = Buffer.alloc(size * size * 4)
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const distance = Math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2)
+      const alpha = Math.round(255 * Math.min(1, Math.max(0, size / 2 - distance)))
+      pixels.set([0x2e, 0x22, 0xcf, alpha], (y * size + x) * 4)
+    }
+  }
+  return nativeImage.createFromBitmap(pixels, { width: size, height: size })
+}
+
+export function createNotifier(getWindow: () => BrowserWindow | undefined, options: { platform?: NodeJS.Platform } = {}): Notifier & IDisposable {
+  const platform = options.platform ?? process.platform
+  let dot: NativeImage | undefined
   // Electron drops click handlers of notifications that were garbage-collected: keep them until closed.
   const live = new Set<Notification>()
   return {
@@ -31,7 +47,13 @@ export function createNotifier(getWindow: () => BrowserWindow | undefined): Noti
       notification.show()
     },
     setBadgeCount(count) {
-      app.setBadgeCount(Math.max(0, Math.floor(count)))
+      const n = Math.max(0, Math.floor(count))
+      app.setBadgeCount(n)
+      if (platform === 'win32') {
+        // The taskbar button gets a dot; its description (read by screen readers) carries the number.
+        const window = getWindow()
+        if (window && !window.isDestroyed()) window.setOverlayIcon(n > 0 ? (dot ??= badgeDot()) : null, n > 0 ? `${n} waiting for you` : '')
+      }
     },
     dispose() {
       for (const notification of live) notification.close()

@@ -135,6 +135,10 @@ export class FakeBrowserWindow extends FakeEmitter {
     this.focusCalls++
     this.focused = true
   }
+  overlay: { image: unknown; description: string } | undefined
+  setOverlayIcon(image: unknown, description: string) {
+    this.overlay = { image, description }
+  }
   destroy() {
     this.destroyed = true
     this.webContents.destroyed = true
@@ -246,6 +250,11 @@ export const electronModule = {
   app: fake.app,
   BrowserWindow: FakeBrowserWindow,
   Notification: FakeNotification,
+  nativeImage: {
+    createFromBitmap(buffer: Buffer, size: { width: number; height: number }) {
+      return { fakeImage: true, bytes: buffer.length, ...size }
+    },
+  },
   session: { defaultSession: fake.defaultSession },
   shell: {
     openExternal(url: string) {

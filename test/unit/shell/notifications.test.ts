@@ -91,6 +91,19 @@ describe('notifier', () => {
     expect(fake.app.badgeCount).toBe(0)
   })
 
+  it('on Windows also puts a dot on the taskbar button, described with the count, and clears it at zero', () => {
+    const notifier = createNotifier(() => window as never, { platform: 'win32' })
+    notifier.setBadgeCount(2)
+    expect(window.overlay).toEqual({ image: { fakeImage: true, bytes: 16 * 16 * 4, width: 16, height: 16 }, description: '2 waiting for you' })
+    notifier.setBadgeCount(0)
+    expect(window.overlay).toEqual({ image: null, description: '' })
+    const elsewhere = createNotifier(() => window as never, { platform: 'linux' })
+    window.overlay = undefined
+    elsewhere.setBadgeCount(4)
+    expect(window.overlay).toBeUndefined()
+    expect(fake.app.badgeCount).toBe(4)
+  })
+
   it('isWindowFocused: focused, visible and not minimised', () => {
     expect(isWindowFocused(window as never)).toBe(true)
     window.minimized = true
