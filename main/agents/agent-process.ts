@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { promises as fs } from 'node:fs'
 import type { Readable, Writable } from 'node:stream'
 import { Deferred } from '../base/deferred'
@@ -48,6 +48,14 @@ export interface AgentProcessOptions {
 }
 
 const isWindows = process.platform === 'win32'
+
+/**
+ * Windows has no process groups or graceful signals for console programs: stopping an agent ends its whole
+ * process tree (`taskkill /T /F`), while the main child still runs (the tree is found through it).
+ */
+export function windowsTreeKill(pid: number): { file: string; args: string[] } {
+  return { file: 'taskkill', args: ['/PID', String(pid), '/T', '/F'] }
+}
 /** After the main child exits, how long stderr may take to deliver its last bytes. */
 const stderrDrainCapMs = 1_000
 /** After SIGKILL, how long before we stop waiting for the exit event (only a stuck kernel gets here). */
@@ -216,8 +224,15 @@ export class AgentProcess implements IDisposable {
 
   private signalGroup(signal: NodeJS.Signals): void {
     try {
-      if (isWindows) this.child.kill(signal)
-      else process.kill(-this.pid, signal)
+      if (isWindows) {
+        if (this.exitInfo === undefined && this.child.exitCode === null) {
+          const { file, args } = windowsTreeKill(this.pid)
+          execFile(file, args, { windowsHide: true }, (error) => {
+            if (error) this.logger.debug(`taskkill: ${error.message}`)
+          })
+        }
+        this.child.kill(signal)
+      } else process.kill(-this.pid, signal)
     } catch (error) {
       // ESRCH: the group is already empty.
       if ((error as NodeJS.ErrnoException).code !== 'ESRCH') this.logger.warn(`cannot send ${signal}`, error)
