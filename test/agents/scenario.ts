@@ -64,6 +64,8 @@ export interface SessionBehaviour {
   availableCommands?: { name: string; description: string; hint?: string }[]
   /** `session/new` fails with -32000 until `authenticate` / `auth/login` succeeded. */
   requireAuth?: boolean
+  /** `session/set_mode` (v1) and `session/set_config_option` fail with this error. */
+  refuseChanges?: { code: number; message: string }
   /** Raw updates for the new session sent before the `session/new` response (v2 allows it, E5). */
   updatesBeforeResponse?: Record<string, unknown>[]
   /** Steps replayed by `session/load` (v1) or `session/resume` with `replayFrom` (v2). */

@@ -200,12 +200,16 @@ else {
   app.onRequest('session/load', (context) => reattach(context, true))
   app.onRequest('session/resume', (context) => reattach(context, false))
   app.onRequest('session/set_mode', ({ params, client }) => {
+    const refuse = scenario.session?.refuseChanges
+    if (refuse) throw new acpV1.RequestError(refuse.code, refuse.message)
     void sendUpdate(client, String(params.sessionId), { sessionUpdate: 'current_mode_update', currentModeId: params.modeId })
     return {}
   })
 }
 
 app.onRequest('session/set_config_option', ({ params }) => {
+  const refuse = scenario.session?.refuseChanges
+  if (refuse) throw new acpV1.RequestError(refuse.code, refuse.message)
   const options = sessionConfig.get(String(params.sessionId)) ?? []
   const key = v2 ? 'configId' : 'id'
   const option = options.find((item) => isRecord(item) && item[key] === params.configId) as Json | undefined

@@ -49,6 +49,15 @@ describe('session defaults from the agent definition', () => {
     expect(await sets()).toHaveLength(2)
   })
 
+  it('a default the agent refuses: the session still starts, in the agent\'s mode, with a warning that says why', async () => {
+    const { newSession, sets, notices } = await start('session-defaults-refused', false, { defaultMode: 'code' })
+    const { sessionId, session } = await newSession()
+    expect(await sets()).toEqual([{ method: 'session/set_mode', params: { sessionId: session.acpSessionId, modeId: 'code' } }])
+    expect(session.modes?.currentModeId).toBe('ask')
+    const shown = JSON.stringify([...notices(sessionId), ...session.notices])
+    expect(shown).toContain('modes are locked in this workspace')
+  })
+
   it('v1 legacy modes: a mode the agent does not list sends nothing', async () => {
     const { newSession, sets } = await start('session-defaults-modes', false, { defaultMode: 'architect' })
     const { session } = await newSession()
