@@ -6,11 +6,7 @@ import type { CallHandlers } from '../../preload/contract'
 import { createTestHome, type TestAgent, type TestHome } from './bosun-home'
 import { RecordingSink } from './recording-sink'
 
-/** A call's value, or its error message thrown. */
-export function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
-}
+export { must } from './must'
 
 export interface TestServices {
   services: BosunServices

@@ -166,7 +166,4 @@ export async function startHarness(agents: HarnessAgent[], secrets: Record<strin
   }
 }
 
-export function must<T>(result: Result<T> | { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
-}
+export { must } from '../../support/must'

@@ -14,6 +14,7 @@ import { scenarioPath } from '../../agents/command'
 import { createTestHome, type TestHome } from '../../support/bosun-home'
 import { RecordingSink } from '../../support/recording-sink'
 import { expectAllGone } from '../agents/helpers'
+import { must } from '../../support/must'
 
 let services: BosunServices | undefined
 let testHome: TestHome | undefined
@@ -27,11 +28,6 @@ afterEach(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true })
   scratch = undefined
 })
-
-function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
-}
 
 /** Live processes (zombies count as gone) whose command line mentions `needle` or whose process group is one of `groups`. */
 function processesOf(needle: string, groups: Set<number>): number[] {

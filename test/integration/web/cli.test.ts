@@ -16,6 +16,7 @@ import { createSocketClient, type SocketClient, type SocketLike } from '../../..
 import { WS_PATH } from '../../../renderer/bridge/wire'
 import { createTestHome, type TestHome } from '../../support/bosun-home'
 import { expectAllGone, fixtureAgent, isGone } from '../agents/helpers'
+import { must } from '../../support/must'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const PAGE = '<!doctype html><title>Bosun (cli test)</title>'
@@ -76,11 +77,6 @@ function processGroup(pgid: number): number[] {
     }
   }
   return members
-}
-
-function must<T>(result: { ok: true; value: T } | { ok: false; error: { message: string } }): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
 }
 
 describe('npm run start:web (main/web/cli.ts)', () => {

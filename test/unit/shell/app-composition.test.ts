@@ -16,6 +16,7 @@ import type { SessionAction } from '../../../renderer/state/types'
 import { fake, invokeEvent, type FakeBrowserWindow } from '../../electron/fake-electron'
 import { createTestHome, type TestHome } from '../../support/bosun-home'
 import { RecordingSink } from '../../support/recording-sink'
+import { must } from '../../support/must'
 
 const scenario = 'elicit-url-electron'
 
@@ -48,11 +49,6 @@ async function start(v2: boolean) {
   const call = async <T = unknown>(name: CallName, arg?: unknown) =>
     (await fake.invoke(callChannel(name), invokeEvent(window.webContents), ...(arg === undefined ? [] : [arg]))) as CallResult<T>
   return { sink, call, workspace: testHome.workspace }
-}
-
-function must<T>(result: CallResult<T>): T {
-  if (!result.ok) throw new Error(result.error.message)
-  return result.value
 }
 
 describe.each([
