@@ -1,12 +1,6 @@
-const MAX_CHARS = 200_000
+import { escapeHiddenBeyondC0 } from '../permissions/reveal-text'
 
-/**
- * Invisible and direction-changing characters JSON.stringify leaves as they are (it escapes only C0
- * controls): shown as `\uXXXX` escapes, still valid JSON, so agent input cannot hide or reorder text here (J9).
- */
-const UNESCAPED_HIDDEN = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g
-const escapeHidden = (text: string): string =>
-  text.replace(UNESCAPED_HIDDEN, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+const MAX_CHARS = 200_000
 
 /** Pretty-prints any value as JSON text (never as markup); cycles, bigints and huge values are tolerated. */
 export function toJsonText(value: unknown): string {
@@ -29,7 +23,8 @@ export function toJsonText(value: unknown): string {
   } catch {
     text = String(value)
   }
-  text = escapeHidden(text)
+  // Invisible and direction-changing characters as `\uXXXX`: agent input cannot hide or reorder text here (J9).
+  text = escapeHiddenBeyondC0(text)
   return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS)}\n… (${text.length - MAX_CHARS} more characters)` : text
 }
 

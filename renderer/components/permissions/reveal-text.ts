@@ -42,9 +42,19 @@ const NAMES: Record<number, string> = {
 /** Short visible markers for the common ones; the rest show their code point. */
 const MARKERS: Record<number, string> = { 0x09: '⇥', 0x0a: '⏎', 0x0d: '␍', 0x1b: '␛', 0x00: '␀' }
 
-/** C0/C1 controls, bidi embeddings/overrides/isolates/marks, zero-width and other invisible format characters. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/u
+/** C1 controls, bidi embeddings/overrides/isolates/marks, zero-width and other invisible format characters. */
+const BEYOND_C0 = '\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb'
+/** The above and the C0 controls. */
+const HIDDEN = new RegExp(`[\u0000-\u001f${BEYOND_C0}]`, 'u')
+const HIDDEN_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'gu')
+
+/**
+ * `text` with the hidden characters other than C0 controls written as `\uXXXX` escapes: for JSON text, where
+ * JSON.stringify escapes C0 itself (and its own line breaks must stay), so the result is still valid JSON.
+ */
+export function escapeHiddenBeyondC0(text: string): string {
+  return text.replace(HIDDEN_BEYOND_C0, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
 
 export function isHiddenCharacter(char: string): boolean {
   return HIDDEN.test(char)
