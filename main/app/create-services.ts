@@ -144,7 +144,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     supervisor,
     connect: (agentId) => agents.connect(agentId),
     createConnection,
-    logFile: (agentId) => agentLogFile(agentId),
+    logFile: agentLogFile,
     logger: log.child('agent-tools'),
   })
   agentTools.current = tools

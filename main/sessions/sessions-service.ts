@@ -20,7 +20,7 @@ export interface SessionCancellationListener {
 
 interface SessionRecord {
   agentId: string
-  /** The agent's id for the session, used on the wire; Bosun's id (`sessionKey`) is what the rest of the app sees. */
+  /** The agent's id for the session, used on the wire; Bosun's id (the map key) is what the rest of the app sees. */
   acpSessionId: string
   state: SessionState
   connection: AcpClientConnection | undefined
@@ -151,7 +151,9 @@ export class SessionsService implements IDisposable {
       }
       // A restarted agent may number its sessions from the start again: the old one keeps its place, detached for good.
       if (previous) previous.superseded = true
-      const sessionId = this.sessions.has(scoped) ? `${scoped}#${++this.suffix}` : scoped
+      // (An agent may itself use ids ending in `#n`: look for a free one.)
+      let sessionId = scoped
+      while (this.sessions.has(sessionId)) sessionId = `${scoped}#${++this.suffix}`
       this.byAgentScopedId.set(scoped, sessionId)
       const state = createSessionState({ sessionId, acpSessionId: outcome.sessionId, agentId, protocolVersion, cwd })
       const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
