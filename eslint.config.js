@@ -3,13 +3,29 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 
-const electronImportBan = {
-  patterns: [
-    {
-      group: ['electron', 'electron/*'],
-      message: 'Only main/shell/ and preload/ may import electron; everything else must run in plain Node.',
-    },
-  ],
+import { builtinModules } from 'node:module'
+
+const electronPattern = {
+  group: ['electron', 'electron/*'],
+  message: 'Only main/shell/ and preload/ may import electron; everything else must run in plain Node.',
+}
+const electronImportBan = { patterns: [electronPattern] }
+
+/**
+ * Layers: main/, preload/ and renderer/ all depend on common/, never on each other (VS Code's `common`).
+ * `layerBan(...)` lists the sibling folders a layer may not reach into.
+ */
+const layerPattern = (folder, from) => ({
+  group: [`**/${folder}`, `**/${folder}/**`, `${folder}/**`],
+  message: `${from} may not import ${folder}/: shared code lives in common/ (main, preload and renderer → common, never sideways).`,
+})
+const layerBan = (from, folders, extra = []) => ({
+  patterns: [...(from === 'main/shell/' || from === 'preload/' ? [] : [electronPattern]), ...folders.map((f) => layerPattern(f, from)), ...extra],
+})
+/** common/ runs in every process: no Node built-ins, no DOM libraries, no Electron. */
+const commonOnlyPortable = {
+  group: ['node:*', ...builtinModules.flatMap((m) => [m, `${m}/*`]), 'react', 'react-dom', 'react-dom/*'],
+  message: 'common/ runs in every process: no Node built-ins, no Electron, no React or DOM code.',
 }
 
 /**
@@ -50,6 +66,17 @@ export default tseslint.config(
     // The Electron shell, the preload bridge and the fake-electron unit tests are the only places allowed to name electron.
     files: ['main/shell/**', 'preload/**', 'test/electron/**', 'test/unit/shell/**', 'test/e2e/electron-smoke.test.ts', 'electron.vite.config.ts'],
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+  { files: ['main/**'], ignores: ['main/shell/**'], rules: { 'no-restricted-imports': ['error', layerBan('main/', ['renderer', 'preload'])] } },
+  { files: ['main/shell/**'], rules: { 'no-restricted-imports': ['error', layerBan('main/shell/', ['renderer', 'preload'])] } },
+  { files: ['preload/**'], rules: { 'no-restricted-imports': ['error', layerBan('preload/', ['main', 'renderer'])] } },
+  { files: ['renderer/**'], rules: { 'no-restricted-imports': ['error', layerBan('renderer/', ['main', 'preload'])] } },
+  {
+    files: ['common/**'],
+    rules: {
+      'no-restricted-imports': ['error', layerBan('common/', ['main', 'preload', 'renderer'], [commonOnlyPortable])],
+      'no-restricted-syntax': ['error', ...electronSyntaxBan],
+    },
   },
   {
     files: ['renderer/**/*.tsx', 'renderer/**/*.ts'],

@@ -7,7 +7,7 @@
  * so this sandboxed preload stays tiny and never loads zod.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import { decodeBridgeManifest } from './bridge-manifest'
+import { decodeBridgeManifest } from '../common/bridge-manifest'
 
 const api: Record<string, unknown> = Object.create(null)
 const manifest = decodeBridgeManifest(process.argv)

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react'
-import type { BosunApi, CallResult } from '../preload/contract'
+import type { BosunApi, CallResult } from '../common/contract'
 import { selectInbox, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'

@@ -7,7 +7,7 @@ import type { AgentCapabilitySummary, AgentHandshake, ProtocolVersion } from '..
 import { AgentHost, type AcpConnectionFactory, type AgentProcessStarter } from '../agents/agent-host'
 import type { AgentProcessSpec } from '../agents/agent-process'
 import type { Logger } from '../base/log'
-import type { CheckResult } from '../../preload/contract/agent-tools'
+import type { CheckResult } from '../../common/contract/agent-tools'
 import type { SecretSet } from './redaction'
 
 export interface CheckConnectionOptions {

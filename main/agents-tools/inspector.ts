@@ -10,7 +10,7 @@ import type { AcpClientConnection, WireTrace } from '../acp/types'
 import type { Scheduler } from '../agents/scheduler'
 import type { IDisposable } from '../base/lifecycle'
 import { RingBuffer } from '../base/ring-buffer'
-import type { InspectorMessage } from '../../preload/contract/agent-tools'
+import type { InspectorMessage } from '../../common/contract/agent-tools'
 import { redactStructure, type SecretSet } from './redaction'
 
 export interface InspectorOptions {

@@ -4,7 +4,7 @@ import { AgentExitedError, BosunError, RpcError, fail, ok, toFailure, type Failu
 import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
-import type { AgentRuntimeView } from '../../renderer/state/types'
+import type { AgentRuntimeView } from '../../common/session/types'
 import { AgentLogFile } from './agent-log-file'
 import { AgentProcess, type AgentExit, type AgentProcessOptions, type AgentProcessSpec } from './agent-process'
 import {

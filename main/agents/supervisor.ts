@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
-import type { AgentRuntimeView } from '../../renderer/state/types'
+import type { AgentRuntimeView } from '../../common/session/types'
 import { AgentHost, type AcpConnectionFactory, type AgentCrashEvent, type AgentDisconnectEvent, type AgentHostOptions } from './agent-host'
 import type { AgentProcessSpec } from './agent-process'
 

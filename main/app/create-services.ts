@@ -16,8 +16,8 @@ import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { createPermissionsService } from '../permissions/service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
-import type { CallHandlers } from '../../preload/contract'
-import type { AgentRuntimeView, ToolCallEntry } from '../../renderer/state/types'
+import type { CallHandlers } from '../../common/contract'
+import type { AgentRuntimeView, ToolCallEntry } from '../../common/session/types'
 import type { BosunServices, HostIntegration } from './services'
 
 /** Quit and agent-removal deadline for graceful stops (then SIGKILL). */

@@ -3,7 +3,7 @@
  * settings, secrets) and exposes them as one {@link CallHandlers} object. The Electron shell and the
  * browser host both call {@link createBosunServices}; they differ only in transport and OS integration.
  */
-import type { CallHandlers, EventSink } from '../../preload/contract'
+import type { CallHandlers, EventSink } from '../../common/contract'
 
 export interface HostIntegration {
   /** Where settings, rules, logs and audit files live (Electron `userData`, or `BOSUN_HOME`). */

@@ -9,8 +9,8 @@
  * Later work plugs in beside these handlers (check connection, login, protocol inspector): they need
  * `launchSpec` and `definitions.get`, nothing else from here.
  */
-import type { CallHandlers, EventSink } from '../../preload/contract'
-import type { AgentDefinitionView, AgentDraft, AgentFieldErrors, agentsCalls, AgentPresetView } from '../../preload/contract/agents'
+import type { CallHandlers, EventSink } from '../../common/contract'
+import type { AgentDefinitionView, AgentDraft, AgentFieldErrors, agentsCalls, AgentPresetView } from '../../common/contract/agents'
 import { fail, ok, type Result } from '../base/errors'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'

@@ -5,7 +5,7 @@
  */
 import { promises as fs, constants as fsConstants } from 'node:fs'
 import { delimiter, isAbsolute, join, resolve } from 'node:path'
-import type { AgentDraft, AgentFieldErrors } from '../../preload/contract/agents'
+import type { AgentDraft, AgentFieldErrors } from '../../common/contract/agents'
 import { ENV_NAME_PATTERN, type AgentDefinition } from './agent-definitions'
 import { splitArgs } from './split-args'
 

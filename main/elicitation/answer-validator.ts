@@ -7,7 +7,7 @@ import Ajv from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types'
 import addFormats from 'ajv-formats'
 import { createBoundedPatternTester } from './bounded-pattern'
-import { validateContent, type Content, type FieldSpec, type FormSchema, type PatternTester } from './schema'
+import { validateContent, type Content, type FieldSpec, type FormSchema, type PatternTester } from '../../common/elicitation/schema'
 
 export type AnswerCheck = { ok: true; content: Content } | { ok: false; errors: Record<string, string> }
 

@@ -6,7 +6,7 @@
  * Node-only: the renderer uses `staticPatternTester` from `schema.ts` instead.
  */
 import vm from 'node:vm'
-import type { PatternTester } from './schema'
+import type { PatternTester } from '../../common/elicitation/schema'
 
 export interface BoundedPatternOptions {
   /** Per match, in ms. */

@@ -15,10 +15,10 @@ import { Deferred } from '../base/deferred'
 import { fail, ok, type Result } from '../base/errors'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
-import type { ElicitationView, SessionAction } from '../../renderer/state/types'
+import type { ElicitationView, SessionAction } from '../../common/session/types'
 import { createAnswerValidator, type AnswerValidator } from './answer-validator'
 import type { ExternalOpener, OpenOutcome } from './open-external'
-import { parseRequestedSchema, type Content, type FormSchema } from './schema'
+import { parseRequestedSchema, type Content, type FormSchema } from '../../common/elicitation/schema'
 
 export const ELICITATION_CREATE = 'elicitation/create'
 /** Seed 004's name (K1): accepted, never sent. */

@@ -9,7 +9,7 @@
  * renderer shows the same consent dialog, and only after "Open" does main re-check and open the URL.
  */
 import { fail, ok, type Result } from '../base/errors'
-import { checkUrl } from './url-safety'
+import { checkUrl } from '../../common/url-safety'
 
 export interface OpenConsent {
   elicitationRequestId: string

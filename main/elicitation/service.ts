@@ -2,10 +2,10 @@
  * The elicitation domain as the composition root sees it: one broker, the chokepoint opener and the
  * IPC call handlers.
  */
-import type { CallHandlers, EventSink } from '../../preload/contract'
+import type { CallHandlers, EventSink } from '../../common/contract'
 import { toFailure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { SessionAction } from '../../renderer/state/types'
+import type { SessionAction } from '../../common/session/types'
 import { ElicitationBroker, type ElicitationBrokerOptions } from './broker'
 import { createExternalOpener, type ExternalOpener } from './open-external'
 

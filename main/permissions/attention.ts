@@ -12,7 +12,7 @@
  * Time comes from an injected {@link Scheduler}, so tests drive it without sleeping.
  */
 import { disposableTimeout, toDisposable, type IDisposable } from '../base/lifecycle'
-import { defaultNotificationSettings, type NotificationSettings } from '../../preload/contract/permissions'
+import { defaultNotificationSettings, type NotificationSettings } from '../../common/contract/permissions'
 
 export type { NotificationSettings }
 

@@ -6,7 +6,7 @@
  * Both shapes are accepted whatever version was negotiated: agents mix them in the wild.
  */
 import { HandlerError } from '../acp/types'
-import type { PermissionRequestView } from '../../renderer/state/types'
+import type { PermissionRequestView } from '../../common/session/types'
 
 export const INVALID_PARAMS = -32602
 export const RESOURCE_NOT_FOUND = -32002

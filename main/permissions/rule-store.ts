@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
-import { permissionRuleSchema, type PermissionRule } from '../../preload/contract/permissions'
+import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
 
 export const RULES_FILE_NAME = 'permission-rules.json'
 

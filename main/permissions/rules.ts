@@ -8,7 +8,7 @@
  * more facts than the rule (a command where the rule has none) does not match.
  */
 import { isAbsolute, normalize, resolve, sep } from 'node:path'
-import type { PermissionRule } from '../../preload/contract/permissions'
+import type { PermissionRule } from '../../common/contract/permissions'
 import type { PermissionFacts, PermissionOptionView } from './normalize'
 
 export type { PermissionRule }

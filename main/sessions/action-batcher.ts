@@ -1,5 +1,5 @@
 import type { IDisposable } from '../base/lifecycle'
-import type { SessionAction } from '../../renderer/state/types'
+import type { SessionAction } from '../../common/session/types'
 
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown

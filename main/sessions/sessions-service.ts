@@ -2,9 +2,9 @@ import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecyc
 import { BosunError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
 import type { AcpClientConnection, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
-import type { EventSink } from '../../preload/contract'
-import type { ContentBlock, SessionAction, SessionState } from '../../renderer/state/types'
-import { applyActions, createSessionState } from '../../renderer/state/session-reducer'
+import type { EventSink } from '../../common/contract'
+import type { ContentBlock, SessionAction, SessionState } from '../../common/session/types'
+import { applyActions, createSessionState } from '../../common/session/reducer'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */

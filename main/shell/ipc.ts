@@ -16,8 +16,8 @@ import {
   type EventName,
   type EventPayload,
   type EventSink,
-} from '../../preload/contract'
-import type { BridgeManifest } from '../../preload/bridge-manifest'
+} from '../../common/contract'
+import type { BridgeManifest } from '../../common/bridge-manifest'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { dispatchCall } from '../web/dispatch'

@@ -4,7 +4,7 @@
  * no permissions; a crashed renderer is reloaded and rehydrates from main.
  */
 import { BrowserWindow, protocol, session as electronSession, type Session, type WebContents } from 'electron'
-import { encodeBridgeManifest } from '../../preload/bridge-manifest'
+import { encodeBridgeManifest } from '../../common/bridge-manifest'
 import type { Logger } from '../base/log'
 import { bridgeManifest } from './ipc'
 import { APP_ENTRY_URL, APP_SCHEME, handleAppProtocol, isAppUrl } from './protocol'

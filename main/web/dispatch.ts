@@ -5,7 +5,7 @@
  * {@link dispatchCall}, so the two hosts cannot drift apart. No electron import here.
  */
 import { z } from 'zod'
-import { calls, type CallHandlers, type CallName, type CallResult, type IpcFailure } from '../../preload/contract'
+import { calls, type CallHandlers, type CallName, type CallResult, type IpcFailure } from '../../common/contract'
 import { BosunError } from '../base/errors'
 import type { Logger } from '../base/log'
 

@@ -2,9 +2,9 @@
  * How the renderer reaches main: `getBosun()` is `window.bosun` (the preload) in Electron, and a WebSocket
  * client with the same {@link BosunApi} in a browser served by the web host. The UI never knows which.
  */
-import type { BosunApi } from '../../preload/contract'
+import type { BosunApi } from '../../common/contract'
 import { createSocketClient, type Snapshot, type SocketClient, type SocketLike } from './socket-client'
-import { WS_PATH } from './wire'
+import { WS_PATH } from '../../common/wire'
 
 declare global {
   interface Window {

@@ -7,8 +7,8 @@
  *
  * No DOM and no zod here: the socket constructor and timers are injected, names come from the type only.
  */
-import type { BosunApi, CallOutput, CallResult } from '../../preload/contract'
-import type { WireCall, WireFromHost } from './wire'
+import type { BosunApi, CallOutput, CallResult } from '../../common/contract'
+import type { WireCall, WireFromHost } from '../../common/wire'
 
 /** What we use of a WebSocket (the browser's and `ws`'s both fit). */
 export interface SocketLike {

@@ -2,9 +2,9 @@
  * A fake `BosunApi` for the dev preview: canned sessions (see fixtures.ts) and a scripted agent that streams
  * a Markdown answer when prompted. No backend, no network.
  */
-import type { BosunApi, CallResult } from '../../preload/contract'
-import { createSessionState } from '../state/session-reducer'
-import type { AgentRuntimeView, ElicitationView, SessionAction, SessionState } from '../state/types'
+import type { BosunApi, CallResult } from '../../common/contract'
+import { createSessionState } from '../../common/session/reducer'
+import type { AgentRuntimeView, ElicitationView, SessionAction, SessionState } from '../../common/session/types'
 import { createFixtures } from './fixtures'
 
 type Listener = (payload: never) => void

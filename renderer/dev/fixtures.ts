@@ -2,8 +2,8 @@
  * Canned state for the dev preview: every entry kind, v1 and v2 diffs, plans, a pending permission, a
  * terminal with escape sequences, and a crashed agent with its stderr tail. Built as snapshots are.
  */
-import { createSessionState } from '../state/session-reducer'
-import type { AgentRuntimeView, Entry, PermissionRequestView, SessionState, ToolCallEntry } from '../state/types'
+import { createSessionState } from '../../common/session/reducer'
+import type { AgentRuntimeView, Entry, PermissionRequestView, SessionState, ToolCallEntry } from '../../common/session/types'
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0)
 

@@ -12,7 +12,7 @@
  *
  * Permission to notify is asked only on a gesture (`requestNotificationPermission`, from Settings).
  */
-import type { BosunApi } from '../../preload/contract'
+import type { BosunApi } from '../../common/contract'
 
 export type PageAttentionApi = Pick<BosunApi, 'reportWindowState' | 'onNotify' | 'onBadge' | 'listPendingPermissions' | 'onFocusSession'>
 

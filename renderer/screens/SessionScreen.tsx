@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
-import type { BosunApi, CallResult } from '../../preload/contract'
+import type { BosunApi, CallResult } from '../../common/contract'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
 import { useSeams } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'

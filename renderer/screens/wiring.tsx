@@ -1,4 +1,4 @@
-import type { BosunApi } from '../../preload/contract'
+import type { BosunApi } from '../../common/contract'
 import type { InboxItem } from '../state/app-store'
 import type { PermissionPromptProps, SessionSeams } from '../components/common/seams'
 import { ApprovalInbox } from '../components/permissions/ApprovalInbox'

@@ -3,8 +3,8 @@
  * session reducer), request-scoped elicitations and the selection. `subscribe`/`getSnapshot` fit React's
  * `useSyncExternalStore`; every applied change makes a new top-level object and notifies once.
  */
-import { applyActions, rebuildIndex } from './session-reducer'
-import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from './types'
+import { applyActions, rebuildIndex } from '../../common/session/reducer'
+import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../common/session/types'
 
 export interface AppState {
   agents: Record<string, AgentRuntimeView>

@@ -11,8 +11,8 @@
 import { PassThrough } from 'node:stream'
 import { createAcpConnection } from '../../main/acp/connection'
 import type { SessionUpdateNotification } from '../../main/acp/types'
-import { applyActions, createSessionState } from '../../renderer/state/session-reducer'
-import type { SessionState } from '../../renderer/state/types'
+import { applyActions, createSessionState } from '../../common/session/reducer'
+import type { SessionState } from '../../common/session/types'
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000)
 const BATCH = Number(process.env.BENCH_BATCH ?? 256)

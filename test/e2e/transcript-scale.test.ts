@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../renderer/bridge/socket-client'
-import { WS_PATH } from '../../renderer/bridge/wire'
+import { WS_PATH } from '../../common/wire'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { agentSays, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 

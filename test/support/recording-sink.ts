@@ -1,4 +1,4 @@
-import { events as eventSpecs, type EventName, type EventPayload, type EventSink } from '../../preload/contract'
+import { events as eventSpecs, type EventName, type EventPayload, type EventSink } from '../../common/contract'
 
 /**
  * An EventSink that records every event and lets tests await the one they expect. Every payload is also

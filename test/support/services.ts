@@ -2,7 +2,7 @@
 import { afterEach } from 'vitest'
 import { createBosunServices } from '../../main/app/create-services'
 import type { BosunServices } from '../../main/app/services'
-import type { CallHandlers } from '../../preload/contract'
+import type { CallHandlers } from '../../common/contract'
 import { createTestHome, type TestAgent, type TestHome } from './bosun-home'
 import { RecordingSink } from './recording-sink'
 

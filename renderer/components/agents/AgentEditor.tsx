@@ -5,7 +5,7 @@ import type {
   AgentFieldErrors,
   AgentPresetView,
   KeychainStatus,
-} from '../../../preload/contract/agents'
+} from '../../../common/contract/agents'
 import {
   applyPreset,
   emptyEnvRow,

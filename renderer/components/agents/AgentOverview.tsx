@@ -1,5 +1,5 @@
-import type { AgentDefinitionView } from '../../../preload/contract/agents'
-import type { AgentRuntimeView } from '../../state/types'
+import type { AgentDefinitionView } from '../../../common/contract/agents'
+import type { AgentRuntimeView } from '../../../common/session/types'
 import { runtimeActions, STATUS_LABEL } from './agent-status'
 
 export interface AgentOverviewProps {

@@ -1,5 +1,5 @@
 import type { AuthMethodView, CapabilityView, CheckResult } from '../../screens/agents/agent-tools-api'
-import type { IpcFailure } from '../../../preload/contract'
+import type { IpcFailure } from '../../../common/contract'
 
 export interface CheckConnectionProps {
   agentName: string

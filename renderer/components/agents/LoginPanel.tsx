@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { BosunApi } from '../../../preload/contract'
+import type { BosunApi } from '../../../common/contract'
 import { agentTools, failureText, type AuthMethodView } from '../../screens/agents/agent-tools-api'
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'

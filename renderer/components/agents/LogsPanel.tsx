@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import type { BosunApi } from '../../../preload/contract'
+import type { BosunApi } from '../../../common/contract'
 import { agentTools, failureText } from '../../screens/agents/agent-tools-api'
 import { useFollowTail } from '../inspector/use-follow-tail'
 import { neutraliseEscapes } from '../transcript/terminal-text'

@@ -1,4 +1,4 @@
-import type { AgentPresetView } from '../../../preload/contract/agents'
+import type { AgentPresetView } from '../../../common/contract/agents'
 import { commandLine } from './AgentList'
 
 export interface PresetPickerProps {

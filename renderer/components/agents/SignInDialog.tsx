@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
-import type { BosunApi, IpcFailure } from '../../../preload/contract'
+import type { BosunApi, IpcFailure } from '../../../common/contract'
 import { LoginPanel } from './LoginPanel'
 import './sign-in-dialog.css'
 

@@ -3,7 +3,7 @@
  * preset, turn the state into the draft main validates and saves. Kept apart from the component so it
  * can be tested without a DOM.
  */
-import type { AgentDefinitionView, AgentDraft, AgentPresetView } from '../../../preload/contract/agents'
+import type { AgentDefinitionView, AgentDraft, AgentPresetView } from '../../../common/contract/agents'
 
 export interface EnvRow {
   /** Stable React key; rows have no identity of their own. */

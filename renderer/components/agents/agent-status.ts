@@ -1,4 +1,4 @@
-import type { AgentRuntimeView } from '../../state/types'
+import type { AgentRuntimeView } from '../../../common/session/types'
 
 export type AgentStatus = AgentRuntimeView['status']
 

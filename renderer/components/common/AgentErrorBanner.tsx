@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { AgentRuntimeView } from '../../state/types'
+import type { AgentRuntimeView } from '../../../common/session/types'
 import { neutraliseEscapes } from '../transcript/terminal-text'
 import { Icon } from './icons'
 

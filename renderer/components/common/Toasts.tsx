@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from 'react'
-import type { SessionState } from '../../state/types'
+import type { SessionState } from '../../../common/session/types'
 import { Icon } from './icons'
 
 /** How long a notice stays before it dismisses itself. */

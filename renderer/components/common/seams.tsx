@@ -1,5 +1,5 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react'
-import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../state/types'
+import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
 /** The props of `components/permissions/PermissionPrompt.tsx` (written by the permissions helper). */
 export interface PermissionPromptProps {

@@ -1,5 +1,5 @@
 import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { CommandView } from '../../state/types'
+import type { CommandView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { applyCommand, filterCommands, slashQuery } from './slash-commands'
 

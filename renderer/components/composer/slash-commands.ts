@@ -1,4 +1,4 @@
-import type { CommandView } from '../../state/types'
+import type { CommandView } from '../../../common/session/types'
 
 /**
  * The slash-command query in a draft: the text after a leading `/` while the first word is still being

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react'
-import type { ElicitationView } from '../../state/types'
+import type { ElicitationView } from '../../../common/session/types'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from '../permissions/prompt-focus'
-import type { CallResult } from '../../../preload/contract/define'
+import type { CallResult } from '../../../common/contract/define'
 import { ElicitationForm, type ElicitationAnswer, type ElicitationSubmitResult } from './ElicitationForm'
 import { UrlConsentDialog, type UrlOpenResult } from './UrlConsentDialog'
 

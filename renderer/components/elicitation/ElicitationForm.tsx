@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
-import type { ElicitationView } from '../../state/types'
+import type { ElicitationView } from '../../../common/session/types'
 import { checkDraft, initialDraft, parseFormSchema, type Draft, type DraftValue, type FieldSpec } from './validate'
 import './elicitation.css'
 

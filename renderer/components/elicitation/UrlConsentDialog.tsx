@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react'
-import type { ElicitationView } from '../../state/types'
+import type { ElicitationView } from '../../../common/session/types'
 import { checkUrl, urlWarningText, type UrlCheck } from './validate'
 import './elicitation.css'
 

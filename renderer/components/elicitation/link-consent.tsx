@@ -1,6 +1,6 @@
 import { flushSync } from 'react-dom'
 import { createRoot, type Root } from 'react-dom/client'
-import type { CallResult } from '../../../preload/contract/define'
+import type { CallResult } from '../../../common/contract/define'
 import { LinkConsentDialog } from './LinkConsentDialog'
 
 /** The slice of `window.bosun` a clicked link needs. */

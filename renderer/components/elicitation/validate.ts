@@ -11,12 +11,12 @@ import {
   type Draft,
   type FormSchema,
   type SchemaParse,
-} from '../../../main/elicitation/schema'
+} from '../../../common/elicitation/schema'
 
-export { initialDraft, isPatternSafe } from '../../../main/elicitation/schema'
-export type { Draft, DraftValue, EnumChoice, FieldSpec, FormSchema } from '../../../main/elicitation/schema'
-export { checkUrl, urlWarningText } from '../../../main/elicitation/url-safety'
-export type { UrlCheck, UrlWarning } from '../../../main/elicitation/url-safety'
+export { initialDraft, isPatternSafe } from '../../../common/elicitation/schema'
+export type { Draft, DraftValue, EnumChoice, FieldSpec, FormSchema } from '../../../common/elicitation/schema'
+export { checkUrl, urlWarningText } from '../../../common/url-safety'
+export type { UrlCheck, UrlWarning } from '../../../common/url-safety'
 
 export interface DraftCheck {
   /** What would be sent. */

@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type ReactNode } from 'react'
-import type { ConfigOptionView, ModeView, TurnView } from '../../state/types'
+import type { ConfigOptionView, ModeView, TurnView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 
 const TURN_LABEL: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { toJsonText } from '../common/JsonView'
 import { agentTools, failureText, type AgentToolsApi, type InspectorMessage } from '../../screens/agents/agent-tools-api'
-import type { BosunApi } from '../../../preload/contract'
+import type { BosunApi } from '../../../common/contract'
 import { downloadText } from './dom-helpers'
 import {
   appendMessages,

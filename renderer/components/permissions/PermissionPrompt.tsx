@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
-import type { PermissionRequestView, ToolCallEntry } from '../../state/types'
+import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { optionAppearance, promptKeyAction, shortcutFor } from './option-style'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { commandOf } from '../transcript/tool-command'

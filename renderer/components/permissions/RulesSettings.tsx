@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { PermissionRule } from '../../../preload/contract/permissions'
+import type { PermissionRule } from '../../../common/contract/permissions'
 import { revealAsText } from './reveal-text'
 import './permissions.css'
 

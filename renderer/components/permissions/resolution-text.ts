@@ -1,4 +1,4 @@
-import type { PermissionRequestView } from '../../state/types'
+import type { PermissionRequestView } from '../../../common/session/types'
 
 /** How an answered request ended, in words ("Allowed by rule “…”.", "You chose “Allow”.", "The agent is gone…"). */
 export function describeResolution(request: PermissionRequestView): string {

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { AgentRuntimeView, TurnState } from '../../state/types'
+import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { NewSessionForm } from './NewSessionForm'
 

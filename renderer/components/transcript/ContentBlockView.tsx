@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import type { ContentBlock } from '../../state/types'
+import type { ContentBlock } from '../../../common/session/types'
 import { Markdown } from '../markdown/Markdown'
 import { JsonDisclosure } from '../common/JsonView'
 

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { CompactionEntry, ContentBlock, MessageEntry, UnknownEntry } from '../../state/types'
+import type { CompactionEntry, ContentBlock, MessageEntry, UnknownEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'

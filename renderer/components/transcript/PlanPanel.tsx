@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { PlanView } from '../../state/types'
+import type { PlanView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonView } from '../common/JsonView'
 

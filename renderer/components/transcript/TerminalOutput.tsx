@@ -1,5 +1,5 @@
 import { memo, useMemo } from 'react'
-import type { TerminalView } from '../../state/types'
+import type { TerminalView } from '../../../common/session/types'
 import { neutraliseEscapes } from './terminal-text'
 
 /** Keep the DOM small: only the tail of very long output is shown. */

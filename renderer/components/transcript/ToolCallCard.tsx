@@ -1,5 +1,5 @@
 import { memo, useEffect, useState } from 'react'
-import type { ElicitationView, PermissionRequestView, TerminalView, ToolCallEntry } from '../../state/types'
+import type { ElicitationView, PermissionRequestView, TerminalView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'

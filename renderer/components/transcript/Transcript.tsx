@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import type { Entry, SessionState } from '../../state/types'
+import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
 import { AgentMessage, AgentThought, CompactionView, UnknownEntryView, UserMessage } from './EntryViews'

@@ -3,9 +3,9 @@
  * connection check, auth methods with a scripted terminal, a stderr log that keeps growing, and an
  * inspector with a real-looking exchange. No backend, no network.
  */
-import type { BosunApi, CallResult } from '../../../preload/contract'
-import type { AgentDefinitionView, AgentDraft, AgentPresetView } from '../../../preload/contract/agents'
-import type { AgentRuntimeView } from '../../state/types'
+import type { BosunApi, CallResult } from '../../../common/contract'
+import type { AgentDefinitionView, AgentDraft, AgentPresetView } from '../../../common/contract/agents'
+import type { AgentRuntimeView } from '../../../common/session/types'
 import type { AuthMethodView, CheckResult, InspectorMessage } from '../../screens/agents/agent-tools-api'
 
 type Listener = (payload: unknown) => void

@@ -6,10 +6,10 @@
  * them (an older browser host, a partial fake): a missing call answers `not-available` (shown as a
  * message) and a missing event never fires, instead of throwing.
  */
-import type { BosunApi, IpcFailure } from '../../../preload/contract'
-import type { CheckResult } from '../../../preload/contract/agent-tools'
+import type { BosunApi, IpcFailure } from '../../../common/contract'
+import type { CheckResult } from '../../../common/contract/agent-tools'
 
-export type { AuthMethodView, CheckResult, InspectorMessage } from '../../../preload/contract/agent-tools'
+export type { AuthMethodView, CheckResult, InspectorMessage } from '../../../common/contract/agent-tools'
 export type CapabilityView = CheckResult['capabilities'][number]
 
 export type AgentToolsApi = Pick<

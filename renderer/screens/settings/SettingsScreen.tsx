@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
-import type { BosunApi } from '../../../preload/contract'
-import type { NotificationSettings, PermissionRule } from '../../../preload/contract/permissions'
+import type { BosunApi } from '../../../common/contract'
+import type { NotificationSettings, PermissionRule } from '../../../common/contract/permissions'
 import { RulesSettings } from '../../components/permissions/RulesSettings'
 import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
 import './settings-screen.css'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { agentToolsCalls } from '../../../preload/contract/agent-tools'
+import { agentToolsCalls } from '../../../common/contract/agent-tools'
 import { must, startHarness, type Harness } from './harness'
 
 let harness: Harness | undefined

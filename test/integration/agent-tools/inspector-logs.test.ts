@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
 import { REDACTED } from '../../../main/agents-tools/redaction'
-import { agentToolsCalls, agentToolsEvents } from '../../../preload/contract/agent-tools'
+import { agentToolsCalls, agentToolsEvents } from '../../../common/contract/agent-tools'
 import { must, startHarness, type Harness } from './harness'
 
 let harness: Harness | undefined

@@ -6,7 +6,7 @@ import { AgentHost, type AgentHostOptions } from '../../../main/agents/agent-hos
 import type { AgentProcessSpec } from '../../../main/agents/agent-process'
 import { AgentExitedError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
-import type { AgentRuntimeView } from '../../../renderer/state/types'
+import type { AgentRuntimeView } from '../../../common/session/types'
 import { scriptedAgentCommand } from '../../agents/command'
 import { ManualScheduler } from '../../unit/agents/manual-scheduler'
 import { expectAllGone, fixtureSpec, realConnection, testLogger, trackingStarter } from './helpers'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { AgentSupervisor } from '../../../main/agents/supervisor'
 import { once } from '../../../main/base/event'
-import type { AgentRuntimeView } from '../../../renderer/state/types'
+import type { AgentRuntimeView } from '../../../common/session/types'
 import { ManualScheduler } from '../../unit/agents/manual-scheduler'
 import { expectAllGone, fixtureSpec, realConnection, testLogger, trackingStarter } from './helpers'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { applyActions } from '../../../renderer/state/session-reducer'
-import type { SessionState, ToolCallEntry } from '../../../renderer/state/types'
+import { applyActions } from '../../../common/session/reducer'
+import type { SessionState, ToolCallEntry } from '../../../common/session/types'
 import { must, servicesPerTest } from '../../support/services'
 
 const startServices = servicesPerTest()

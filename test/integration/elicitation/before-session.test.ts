@@ -10,8 +10,8 @@
  */
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import type { CallHandlers, EventPayload } from '../../../preload/contract'
-import type { MessageEntry, SessionState } from '../../../renderer/state/types'
+import type { CallHandlers, EventPayload } from '../../../common/contract'
+import type { MessageEntry, SessionState } from '../../../common/session/types'
 import type { RecordingSink } from '../../support/recording-sink'
 import { must, servicesPerTest } from '../../support/services'
 

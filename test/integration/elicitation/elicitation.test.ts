@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { Emitter, once } from '../../../main/base/event'
 import { ElicitationBroker } from '../../../main/elicitation/broker'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
-import type { SessionAction } from '../../../renderer/state/types'
+import type { SessionAction } from '../../../common/session/types'
 import { killAll, startAgent, textPrompt } from '../acp/harness'
 
 const scenario = fileURLToPath(new URL('./elicitation.json', import.meta.url))

@@ -9,7 +9,7 @@ import { Emitter, once } from '../../../main/base/event'
 import { PermissionBroker } from '../../../main/permissions/broker'
 import type { StoredToolCall } from '../../../main/permissions/normalize'
 import type { PermissionRule } from '../../../main/permissions/rules'
-import type { PermissionRequestView, SessionAction } from '../../../renderer/state/types'
+import type { PermissionRequestView, SessionAction } from '../../../common/session/types'
 import { killAll, startAgent, textPrompt, type AgentUnderTest } from '../acp/harness'
 
 const scenario = fileURLToPath(new URL('./permissions.json', import.meta.url))

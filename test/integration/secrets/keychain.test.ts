@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentConfigService, type AgentConfigService } from '../../../main/config/agent-config-service'
 import { createKeytarSecretStore, type KeytarLike } from '../../../main/secrets/secret-store'
-import type { AgentDraft } from '../../../preload/contract/agents'
+import type { AgentDraft } from '../../../common/contract/agents'
 
 const service = `Bosun-test-${process.pid}-${Date.now()}`
 const store = createKeytarSecretStore({ service })

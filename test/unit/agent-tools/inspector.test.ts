@@ -3,7 +3,7 @@ import { AgentInspector, InspectorHub, TRUNCATED_KEY } from '../../../main/agent
 import { REDACTED, SecretSet } from '../../../main/agents-tools/redaction'
 import type { AcpClientConnection, WireTrace } from '../../../main/acp/types'
 import { Emitter } from '../../../main/base/event'
-import type { InspectorMessage } from '../../../preload/contract/agent-tools'
+import type { InspectorMessage } from '../../../common/contract/agent-tools'
 import { ManualScheduler } from '../agents/manual-scheduler'
 
 const trace = (direction: 'in' | 'out', time: number, message: unknown, bytes = 50): WireTrace => ({ direction, time, message, bytes })

@@ -4,7 +4,7 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { BosunApi } from '../../../preload/contract'
+import type { BosunApi } from '../../../common/contract'
 import { LoginView } from '../../../renderer/components/agents/LoginPanel'
 import { SignInDialog } from '../../../renderer/components/agents/SignInDialog'
 

@@ -5,12 +5,12 @@
 import type { ReactElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { BosunApi } from '../../../preload/contract'
+import type { BosunApi } from '../../../common/contract'
 import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
 import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
 import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
-import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../renderer/state/types'
+import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
 /** Every call answers ok; nothing is called while rendering to markup. */
 const api = new Proxy({}, { get: () => async () => ({ ok: true, value: undefined }) }) as BosunApi

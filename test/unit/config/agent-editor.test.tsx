@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { AgentDefinitionView, AgentPresetView } from '../../../preload/contract/agents'
+import type { AgentDefinitionView, AgentPresetView } from '../../../common/contract/agents'
 import { AgentEditor, type AgentEditorProps } from '../../../renderer/components/agents/AgentEditor'
 import { unlabelledControls } from '../../support/static-a11y'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentDefinitionView, AgentPresetView } from '../../../preload/contract/agents'
+import type { AgentDefinitionView, AgentPresetView } from '../../../common/contract/agents'
 import { applyPreset, formFromAgent, secretsToStore, toDraft } from '../../../renderer/components/agents/agent-form'
 
 const presets: AgentPresetView[] = [

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AgentDraft } from '../../../preload/contract/agents'
+import type { AgentDraft } from '../../../common/contract/agents'
 import type { AgentDefinition } from '../../../main/config/agent-definitions'
 import { draftToDefinition, findOnPath, validateDraft, validateSecretNames } from '../../../main/config/validate'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { events } from '../../../preload/contract'
-import { createSessionState } from '../../../renderer/state/session-reducer'
+import { events } from '../../../common/contract'
+import { createSessionState } from '../../../common/session/reducer'
 import { RecordingSink } from '../../support/recording-sink'
 
 describe('runtime shapes of what main sends', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAnswerValidator, toJsonSchema } from '../../../main/elicitation/answer-validator'
 import { createBoundedPatternTester } from '../../../main/elicitation/bounded-pattern'
-import { parseRequestedSchema, type FormSchema } from '../../../main/elicitation/schema'
+import { parseRequestedSchema, type FormSchema } from '../../../common/elicitation/schema'
 
 function parse(raw: unknown): FormSchema {
   const parsed = parseRequestedSchema(raw)

@@ -6,7 +6,7 @@ import { toDisposable } from '../../../main/base/lifecycle'
 import type { Logger } from '../../../main/base/log'
 import { ElicitationBroker, type RequestScopedElicitation } from '../../../main/elicitation/broker'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
-import type { SessionAction } from '../../../renderer/state/types'
+import type { SessionAction } from '../../../common/session/types'
 
 function fakeConnection() {
   const requests = new Map<string, ClientRequestHandler>()

@@ -1,12 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { BosunApi } from '../../../preload/contract'
+import type { BosunApi } from '../../../common/contract'
 import { ElicitationCard, type ElicitationApi } from '../../../renderer/components/elicitation/ElicitationCard'
 import { ElicitationForm } from '../../../renderer/components/elicitation/ElicitationForm'
 import { UrlConsentDialog } from '../../../renderer/components/elicitation/UrlConsentDialog'
 import { LinkConsentDialog } from '../../../renderer/components/elicitation/LinkConsentDialog'
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
-import type { ElicitationView } from '../../../renderer/state/types'
+import type { ElicitationView } from '../../../common/session/types'
 
 const base: ElicitationView = {
   elicitationRequestId: 'el-1',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
-import { checkUrl } from '../../../main/elicitation/url-safety'
+import { checkUrl } from '../../../common/url-safety'
 import { urlCorpus } from './url-corpus'
 
 function recorder() {

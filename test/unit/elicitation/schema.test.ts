@@ -8,7 +8,7 @@ import {
   validateContent,
   type FieldSpec,
   type FormSchema,
-} from '../../../main/elicitation/schema'
+} from '../../../common/elicitation/schema'
 
 function parseOk(raw: unknown, protocolVersion: 1 | 2 = 2): FormSchema {
   const parsed = parseRequestedSchema(raw, { protocolVersion })

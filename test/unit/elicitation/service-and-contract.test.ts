@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ClientRequestContext, ClientRequestHandler } from '../../../main/acp/types'
 import { toDisposable } from '../../../main/base/lifecycle'
 import { createElicitationService } from '../../../main/elicitation/service'
-import { calls, events } from '../../../preload/contract'
+import { calls, events } from '../../../common/contract'
 
 function fakeConnection() {
   const requests = new Map<string, ClientRequestHandler>()

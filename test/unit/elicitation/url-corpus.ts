@@ -1,5 +1,5 @@
 /** Shared test data: the URL strings the consent dialog and the chokepoint are checked against. */
-import type { UrlWarning } from '../../../main/elicitation/url-safety'
+import type { UrlWarning } from '../../../common/url-safety'
 
 /** One string of the corpus and what `checkUrl` must say about it. */
 export interface UrlCase {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkUrl, isLoopback, punycodeDecode } from '../../../main/elicitation/url-safety'
+import { checkUrl, isLoopback, punycodeDecode } from '../../../common/url-safety'
 import { urlCorpus as corpus } from './url-corpus'
 
 describe('checkUrl corpus', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CallResult } from '../../../preload/contract'
+import type { CallResult } from '../../../common/contract'
 import {
   notificationPermission,
   requestNotificationPermission,

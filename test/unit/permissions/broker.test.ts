@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PermissionBroker } from '../../../main/permissions/broker'
-import type { PermissionRequestView } from '../../../renderer/state/types'
+import type { PermissionRequestView } from '../../../common/session/types'
 import { FakeConnection, MemoryRules, recordingSink, standardOptions } from './fakes'
 
 const CANCELLED = { outcome: { outcome: 'cancelled' } }

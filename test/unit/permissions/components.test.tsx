@@ -6,7 +6,7 @@ import { describeResolution, PermissionPrompt } from '../../../renderer/componen
 import { RulesSettings } from '../../../renderer/components/permissions/RulesSettings'
 import { optionAppearance, optionIndexForKey, promptKeyAction } from '../../../renderer/components/permissions/option-style'
 import { hasHiddenCharacters, revealAsText, revealControlChars } from '../../../renderer/components/permissions/reveal-text'
-import type { PermissionRequestView, ToolCallEntry } from '../../../renderer/state/types'
+import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
 const base: PermissionRequestView = {
   requestId: 'agent#1:n:1',

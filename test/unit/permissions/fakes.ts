@@ -2,7 +2,7 @@ import type { ClientRequestContext, ClientRequestHandler, JsonRpcId, ProtocolVer
 import { Emitter } from '../../../main/base/event'
 import { toDisposable } from '../../../main/base/lifecycle'
 import type { PermissionRule } from '../../../main/permissions/rules'
-import type { SessionAction } from '../../../renderer/state/types'
+import type { SessionAction } from '../../../common/session/types'
 
 /** A connection stand-in: the handler registry plus a way to send requests as the agent would. */
 export class FakeConnection {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ActionBatcher, type Scheduler } from '../../../main/sessions/action-batcher'
-import type { SessionAction } from '../../../renderer/state/types'
+import type { SessionAction } from '../../../common/session/types'
 
 function manualScheduler() {
   const timers = new Map<number, () => void>()

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
-import { callChannel, type CallHandlers } from '../../../preload/contract'
+import { callChannel, type CallHandlers } from '../../../common/contract'
 import type { BosunServices, HostIntegration } from '../../../main/app/services'
 import { Deferred } from '../../../main/base/deferred'
 import { createMemoryLogger } from '../../../main/base/log'

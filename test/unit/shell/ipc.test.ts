@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
-import { callChannel, calls, eventChannel, type CallHandlers } from '../../../preload/contract'
+import { callChannel, calls, eventChannel, type CallHandlers } from '../../../common/contract'
 import { BosunError } from '../../../main/base/errors'
 import { createMemoryLogger } from '../../../main/base/log'
 import { createWindowEventSink, registerIpcHandlers } from '../../../main/shell/ipc'

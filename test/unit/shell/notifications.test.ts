@@ -5,7 +5,7 @@ vi.mock('electron', async () => (await import('../../electron/fake-electron')).e
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { EventSink } from '../../../preload/contract'
+import type { EventSink } from '../../../common/contract'
 import { createPermissionsService } from '../../../main/permissions/service'
 import { createNotifier, isWindowFocused } from '../../../main/shell/notifications'
 import { FakeBrowserWindow, fake } from '../../electron/fake-electron'

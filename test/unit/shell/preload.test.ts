@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
-import { callChannel, calls, eventChannel, events, subscriptionName, type CallName, type EventName } from '../../../preload/contract'
-import { BRIDGE_ARG_PREFIX, decodeBridgeManifest, encodeBridgeManifest } from '../../../preload/bridge-manifest'
+import { callChannel, calls, eventChannel, events, subscriptionName, type CallName, type EventName } from '../../../common/contract'
+import { BRIDGE_ARG_PREFIX, decodeBridgeManifest, encodeBridgeManifest } from '../../../common/bridge-manifest'
 import { secureWebPreferences } from '../../../main/shell/window'
 import { fake } from '../../electron/fake-electron'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createAppStore, selectInbox, selectPendingCount } from '../../../renderer/state/app-store'
-import { applyActions, createSessionState } from '../../../renderer/state/session-reducer'
-import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../../renderer/state/types'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../../common/session/types'
 
 const agent = (agentId: string, name: string): AgentRuntimeView => ({ agentId, name, status: 'ready' })
 const chunk = (t: string): SessionAction => ({ type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } }] })

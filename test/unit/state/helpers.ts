@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
-import { applyActions, createSessionState } from '../../../renderer/state/session-reducer'
-import type { Entry, MessageEntry, SessionAction, SessionState, ToolCallEntry } from '../../../renderer/state/types'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { Entry, MessageEntry, SessionAction, SessionState, ToolCallEntry } from '../../../common/session/types'
 
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {

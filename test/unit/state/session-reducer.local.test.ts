@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { applyActions, rebuildIndex } from '../../../renderer/state/session-reducer'
-import type { ElicitationView, PermissionRequestView } from '../../../renderer/state/types'
+import { applyActions, rebuildIndex } from '../../../common/session/reducer'
+import type { ElicitationView, PermissionRequestView } from '../../../common/session/types'
 import { apply, deepFreeze, messages, session, summary, text, tool, updates } from './helpers'
 
 function permission(overrides: Partial<PermissionRequestView> = {}): PermissionRequestView {

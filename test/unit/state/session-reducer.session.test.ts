@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CompactionEntry } from '../../../renderer/state/types'
+import type { CompactionEntry } from '../../../common/session/types'
 import { apply, session, summary, text, updates } from './helpers'
 
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')

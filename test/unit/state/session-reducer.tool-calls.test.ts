@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { SessionState, ToolCallEntry } from '../../../renderer/state/types'
+import type { SessionState, ToolCallEntry } from '../../../common/session/types'
 import { session, summary, tool, updates } from './helpers'
 
 const full = {

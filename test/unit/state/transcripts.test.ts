@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { applyActions } from '../../../renderer/state/session-reducer'
-import type { PermissionRequestView, SessionAction, SessionState } from '../../../renderer/state/types'
+import { applyActions } from '../../../common/session/reducer'
+import type { PermissionRequestView, SessionAction, SessionState } from '../../../common/session/types'
 import { deepFreeze, messages, session, summary, tool } from './helpers'
 
 type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> }

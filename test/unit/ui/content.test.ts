@@ -4,8 +4,8 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { ContentBlockView, imageDataUrl } from '../../../renderer/components/transcript/ContentBlockView'
 import { decidedByText } from '../../../renderer/components/transcript/ToolCallCard'
 import { entryIndexOfRequest } from '../../../renderer/components/transcript/Transcript'
-import { createSessionState } from '../../../renderer/state/session-reducer'
-import type { SessionState } from '../../../renderer/state/types'
+import { createSessionState } from '../../../common/session/reducer'
+import type { SessionState } from '../../../common/session/types'
 
 describe('content blocks', () => {
   it('shows images only from inline raster data, never from a URI', () => {

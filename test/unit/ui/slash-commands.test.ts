@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyCommand, filterCommands, slashQuery } from '../../../renderer/components/composer/slash-commands'
-import type { CommandView } from '../../../renderer/state/types'
+import type { CommandView } from '../../../common/session/types'
 
 const cmd = (name: string, description = ''): CommandView => ({ name, description, raw: {} })
 const commands = [cmd('review', 'Review changes'), cmd('test', 'Run tests'), cmd('compact', 'Summarise to save context'), cmd('pretest', 'Prepare')]

@@ -3,7 +3,7 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { statusBadgeOf, toolKindOf } from '../../../renderer/components/transcript/tool-kind'
 import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
-import type { ToolCallEntry } from '../../../renderer/state/types'
+import type { ToolCallEntry } from '../../../common/session/types'
 
 describe('tool kind and status mapping', () => {
   it('keeps known kinds and maps unknown ones to other', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { CallHandlers } from '../../../preload/contract'
+import type { CallHandlers } from '../../../common/contract'
 import { createMemoryLogger } from '../../../main/base/log'
 import { dispatchCall, isCallName } from '../../../main/web/dispatch'
 

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
-import type { CallHandlers } from '../../../preload/contract'
+import type { CallHandlers } from '../../../common/contract'
 import type { HostIntegration } from '../../../main/app/services'
 import { createMemoryLogger } from '../../../main/base/log'
 import { startWebHost, type WebHost } from '../../../main/web/server'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
-import { WS_PATH } from '../../../renderer/bridge/wire'
+import { WS_PATH } from '../../../common/wire'
 
 const root = mkdtempSync(join(tmpdir(), 'bosun-web-'))
 const rendererDir = join(root, 'renderer')

@@ -2,7 +2,7 @@
  * The browser host's WebSocket messages (JSON text frames), shared by `main/web/server.ts` and the renderer's
  * socket client. The calls and events themselves are the IPC contract's; this is only the envelope.
  */
-import type { CallResult, EventName } from '../../preload/contract'
+import type { CallResult, EventName } from './contract'
 
 /** The path the browser host accepts WebSocket upgrades on (with `?token=`). */
 export const WS_PATH = '/bosun-ws'

@@ -4,7 +4,7 @@
  * any session exists) come through `requestScopedElicitation`.
  */
 import { z } from 'zod'
-import type { ElicitationView } from '../../renderer/state/types'
+import type { ElicitationView } from '../session/types'
 import { call, event, id } from './define'
 import { elicitationViewShape } from './shapes'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../renderer/state/types'
+import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../session/types'
 
 /**
  * Runtime checks for what main sends the renderer (call results and events). Main is trusted, and the
