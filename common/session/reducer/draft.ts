@@ -1,0 +1,261 @@
+/**
+ * The batch draft of `applyActions`: copy-on-write bookkeeping, the id → position index kept beside a state,
+ * and the small parsers every update family uses (input is untrusted: everything is checked).
+ */
+import type { ContentBlock, Entry, MessageEntry, SessionState, ToolCallContent, ToolCallLocation } from '../types'
+
+export type Json = Record<string, unknown>
+export type MessageKind = MessageEntry['kind']
+export type Update = { sessionUpdate: string; [key: string]: unknown }
+
+/** How many transient notices a session keeps (oldest dropped first). */
+export const MAX_NOTICES = 50
+export const FINISHED_TOOL_STATUSES = new Set(['completed', 'failed', 'cancelled'])
+
+/**
+ * Entry lookup keys: `m:<kind>:<messageId>`, `t:<toolCallId>`, `c:<compactionId>`, `p:<requestId>`,
+ * `e:<elicitationRequestId>`. The map only grows (entries are never removed or moved), so a newer state may
+ * share its predecessor's map; every hit is verified against the entry and a mismatch rebuilds the map.
+ */
+export interface EntryIndex {
+  keys: Map<string, number>
+  /** The message the last chunk went to: streams hit one message thousands of times in a row. */
+  lastMessage: { kind: MessageKind; messageId: string; at: number } | null
+}
+
+/**
+ * Where a state's index lives: a non-enumerable symbol property on the states this module creates (invisible
+ * to JSON and structured clone, cheaper than a WeakMap per batch), a WeakMap for states made elsewhere
+ * (cloned, frozen).
+ */
+export const INDEX = Symbol('bosun.sessionIndex')
+export const foreignIndexes = new WeakMap<SessionState, EntryIndex>()
+
+export function indexOf(state: SessionState): EntryIndex | undefined {
+  return (state as { [INDEX]?: EntryIndex })[INDEX] ?? foreignIndexes.get(state)
+}
+
+export function attachIndex(state: SessionState, index: EntryIndex): void {
+  if (Object.isExtensible(state)) Object.defineProperty(state, INDEX, { value: index, enumerable: false, writable: true })
+  else foreignIndexes.set(state, index)
+}
+
+export function entryKey(entry: Entry): string | null {
+  switch (entry.kind) {
+    case 'user_message':
+    case 'agent_message':
+    case 'agent_thought':
+      return entry.messageId !== undefined ? `m:${entry.kind}:${entry.messageId}` : null
+    case 'tool_call':
+      return `t:${entry.toolCallId}`
+    case 'compaction':
+      return `c:${entry.compactionId}`
+    case 'permission':
+      return `p:${entry.requestId}`
+    case 'elicitation':
+      return `e:${entry.elicitationId}`
+    default:
+      return null
+  }
+}
+
+export function buildIndex(entries: readonly Entry[]): EntryIndex {
+  const keys = new Map<string, number>()
+  entries.forEach((entry, i) => {
+    const key = entryKey(entry)
+    if (key !== null && !keys.has(key)) keys.set(key, i)
+  })
+  return { keys, lastMessage: null }
+}
+
+/**
+ * Builds (or returns) the id → position maps of a state, e.g. after it arrived by structured clone or JSON.
+ * `applyActions` calls this itself when needed; calling it early only moves the O(n) cost.
+ */
+export function rebuildIndex(state: SessionState): SessionState {
+  if (!indexOf(state)) attachIndex(state, buildIndex(state.entries))
+  return state
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The batch draft: copy-on-write bookkeeping for one applyActions call
+// ---------------------------------------------------------------------------------------------------------
+
+export class Draft {
+  readonly s: SessionState
+  readonly v2: boolean
+  /** Objects and arrays created during this batch: safe to mutate in place. */
+  private readonly owned = new Set<object>()
+  private entriesCopied = false
+  index: EntryIndex
+  private noticeCount = 0
+
+  constructor(base: SessionState) {
+    this.s = { ...base, seq: base.seq + 1 }
+    this.v2 = base.protocolVersion === 2
+    this.index = indexOf(base) ?? buildIndex(base.entries)
+  }
+
+  own<T extends object>(value: T): T {
+    this.owned.add(value)
+    return value
+  }
+
+  isOwned(value: object): boolean {
+    return this.owned.has(value)
+  }
+
+  /** The entries array, copied once per batch. */
+  entries(): Entry[] {
+    if (!this.entriesCopied) {
+      this.s.entries = this.s.entries.slice()
+      this.entriesCopied = true
+    }
+    return this.s.entries
+  }
+
+  find(key: string, matches: (entry: Entry) => boolean): number {
+    const i = this.index.keys.get(key)
+    if (i === undefined) return -1
+    const entry = this.s.entries[i]
+    if (entry !== undefined && matches(entry)) return i
+    // The map was shared with a sibling state (two batches applied to one base): rebuild for this one.
+    this.index = buildIndex(this.s.entries)
+    const j = this.index.keys.get(key)
+    return j === undefined ? -1 : j
+  }
+
+  push(entry: Entry): number {
+    const entries = this.entries()
+    entries.push(this.own(entry))
+    const key = entryKey(entry)
+    if (key !== null) this.index.keys.set(key, entries.length - 1)
+    return entries.length - 1
+  }
+
+  /** A mutable copy of entry `i` (copied once per batch). */
+  mutEntry<E extends Entry>(i: number): E {
+    const entries = this.entries()
+    const entry = entries[i] as E
+    if (this.owned.has(entry)) return entry
+    const copy = this.own({ ...entry })
+    entries[i] = copy
+    return copy
+  }
+
+  /** A mutable copy of `obj[key]` (an array), copied once per batch. `obj` must already be owned. */
+  mutArray<T>(obj: object, key: string): T[] {
+    const holder = obj as Record<string, unknown>
+    const current = holder[key]
+    if (Array.isArray(current) && this.owned.has(current)) return current as T[]
+    const copy = this.own(Array.isArray(current) ? (current.slice() as T[]) : [])
+    holder[key] = copy
+    return copy
+  }
+
+  /** A mutable copy of a record-valued field of the state (`terminals`, `permissions`, …). */
+  mutRecord<K extends 'terminals' | 'permissions' | 'elicitations'>(key: K): SessionState[K] {
+    const current = this.s[key]
+    if (this.owned.has(current)) return current
+    const copy = this.own({ ...current }) as SessionState[K]
+    this.s[key] = copy
+    return copy
+  }
+
+  mutTurn(): SessionState['turn'] {
+    if (this.owned.has(this.s.turn)) return this.s.turn
+    this.s.turn = this.own({ ...this.s.turn })
+    return this.s.turn
+  }
+
+  nextNoticeId(): string {
+    return `notice-${this.s.seq}-${this.noticeCount++}`
+  }
+
+  finish(): SessionState {
+    attachIndex(this.s, this.index)
+    return this.s
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Small parsing helpers (input is untrusted: everything is checked)
+// ---------------------------------------------------------------------------------------------------------
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+export const isString = (value: unknown): value is string => typeof value === 'string'
+
+/** A content block, or `null` when malformed (not an object with a string `type`, or a text block without text). */
+export function parseBlock(value: unknown): ContentBlock | null {
+  if (!isObject(value) || !isString(value.type)) return null
+  if (value.type === 'text' && !isString(value.text)) return null
+  return value as ContentBlock
+}
+
+/** A list of content blocks; malformed items are skipped (`x-deserialize-skip-invalid-items`). */
+export function parseBlocks(value: unknown[]): ContentBlock[] {
+  const blocks: ContentBlock[] = []
+  for (const item of value) {
+    const block = parseBlock(item)
+    if (block) blocks.push(block)
+  }
+  return blocks
+}
+
+/**
+ * A tool call content item. Known types with missing fields become `{type:'invalid', original}` so the UI
+ * shows them generically instead of tripping over a diff without a path; unknown types are kept as they are.
+ */
+export function parseToolContent(value: unknown): ToolCallContent {
+  if (!isObject(value) || !isString(value.type)) return { type: 'invalid', original: value }
+  const valid =
+    value.type === 'content'
+      ? parseBlock(value.content) !== null
+      : value.type === 'diff'
+        ? isString(value.path) || Array.isArray(value.changes)
+        : value.type === 'terminal'
+          ? isString(value.terminalId)
+          : true
+  return valid ? (value as ToolCallContent) : { type: 'invalid', original: value }
+}
+
+export function parseLocations(value: unknown[]): ToolCallLocation[] {
+  const out: ToolCallLocation[] = []
+  for (const item of value) {
+    if (isObject(item) && isString(item.path)) out.push(item as unknown as ToolCallLocation)
+  }
+  return out
+}
+
+/** `_meta` patch by top-level key; a `null` key removes it (v2 upsert rule, also used for v1 objects). */
+export function patchMeta(current: Record<string, unknown> | undefined, patch: Json): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...current }
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key]
+    else next[key] = value
+  }
+  return next
+}
+
+export const isTextBlock = (block: ContentBlock | undefined): block is ContentBlock & { type: 'text'; text: string } =>
+  block !== undefined && block.type === 'text' && isString((block as Json).text)
+
+/** Text blocks merge only when neither carries annotations or `_meta`, so nothing is lost by merging. */
+export function plainText(block: ContentBlock): boolean {
+  const b = block as Json
+  return isTextBlock(block) && b.annotations == null && b._meta == null
+}
+
+/** Appends one block to `content` (owned), merging consecutive plain text blocks in place. */
+export function appendBlock(d: Draft, content: ContentBlock[], block: ContentBlock): void {
+  const last = content[content.length - 1]
+  if (last !== undefined && plainText(last) && plainText(block)) {
+    const text = (last as { text: string }).text + (block as { text: string }).text
+    if (d.isOwned(last)) (last as { text: string }).text = text
+    else content[content.length - 1] = d.own({ ...last, text } as ContentBlock)
+    return
+  }
+  content.push(block)
+}

@@ -1,0 +1,135 @@
+/**
+ * Messages: user, agent and thought chunks (v1 and v2) and v2 whole-message upserts, merged into entries.
+ */
+import type { ContentBlock, MessageEntry } from '../types'
+import { appendBlock, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchMeta } from './draft'
+import type { Draft, MessageKind, Update } from './draft'
+
+// ---------------------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------------------
+
+export const MESSAGE_PREFIX: Record<MessageKind, string> = { user_message: 'user', agent_message: 'agent', agent_thought: 'thought' }
+
+export function newMessage(d: Draft, kind: MessageKind, messageId: string | undefined, content: ContentBlock[]): number {
+  const position = d.s.entries.length
+  const id = messageId !== undefined ? `${MESSAGE_PREFIX[kind]}:${messageId}` : `${MESSAGE_PREFIX[kind]}#${position}`
+  const entry: MessageEntry = { kind, id, content: d.own(content) }
+  if (messageId !== undefined) entry.messageId = messageId
+  return d.push(entry)
+}
+
+export function findMessage(d: Draft, kind: MessageKind, messageId: string): number {
+  // Streams hit the same message thousands of times in a row: skip building the key and hashing it.
+  const last = d.index.lastMessage
+  if (last !== null && last.kind === kind && last.messageId === messageId) {
+    const entry = d.s.entries[last.at]
+    if (entry !== undefined && entry.kind === kind && entry.messageId === messageId) return last.at
+  }
+  const at = d.find(`m:${kind}:${messageId}`, (e) => e.kind === kind && e.messageId === messageId)
+  if (at >= 0) d.index.lastMessage = { kind, messageId, at }
+  return at
+}
+
+/**
+ * Whether a user chunk repeats the local prompt we sent (and consumes it from `pendingEcho`). Text must be the
+ * next piece of the prompt's text; a non-text block counts against the prompt's non-text blocks.
+ */
+export function consumeEcho(d: Draft, block: ContentBlock): boolean {
+  const echo = d.s.pendingEcho
+  if (!echo) return false
+  let next: { entryId: string; text: string; blocks: number } | null
+  if (isTextBlock(block)) {
+    if (block.text === '') return true
+    if (!echo.text.startsWith(block.text)) {
+      d.s.pendingEcho = null
+      return false
+    }
+    next = { ...echo, text: echo.text.slice(block.text.length) }
+  } else {
+    if (echo.blocks <= 0) {
+      d.s.pendingEcho = null
+      return false
+    }
+    next = { ...echo, blocks: echo.blocks - 1 }
+  }
+  d.s.pendingEcho = next.text === '' && next.blocks === 0 ? null : next
+  return true
+}
+
+/** Gives the local echo entry the agent's `messageId`, so later upserts for that id land on it. */
+export function adoptLocalMessage(d: Draft, entryId: string, messageId: string): number {
+  const entries = d.s.entries
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.id !== entryId) continue
+    if (entry.kind !== 'user_message' || entry.messageId !== undefined) return -1
+    const copy = d.mutEntry<MessageEntry>(i)
+    copy.messageId = messageId
+    d.index.keys.set(`m:user_message:${messageId}`, i)
+    return i
+  }
+  return -1
+}
+
+export function applyChunk(d: Draft, kind: MessageKind, u: Update): void {
+  const block = parseBlock(u.content)
+  if (!block) return
+  const messageId = isString(u.messageId) ? u.messageId : undefined
+  if (d.v2 && messageId === undefined) return // v2 requires messageId
+
+  if (kind === 'user_message') {
+    const echo = d.s.pendingEcho
+    // A known id that is not our echo's is a different message; our echo's id (adopted earlier) still echoes.
+    const at = messageId !== undefined ? findMessage(d, kind, messageId) : -1
+    const other = at >= 0 && d.s.entries[at]!.id !== echo?.entryId
+    if (echo && !other && consumeEcho(d, block)) {
+      if (messageId !== undefined) adoptLocalMessage(d, echo.entryId, messageId)
+      return
+    }
+  }
+
+  let i = -1
+  if (messageId !== undefined) {
+    i = findMessage(d, kind, messageId)
+  } else {
+    // v1 without ids: continue the last entry when it is a message of the same role (never our local echo).
+    const last = d.s.entries.length - 1
+    const entry = d.s.entries[last]
+    if (entry !== undefined && entry.kind === kind && !entry.local) i = last
+  }
+  if (i < 0) {
+    newMessage(d, kind, messageId, [block])
+    return
+  }
+  const entry = d.mutEntry<MessageEntry>(i)
+  appendBlock(d, d.mutArray<ContentBlock>(entry, 'content'), block)
+}
+
+/** v2 `user_message` / `agent_message` / `agent_thought`: upsert by messageId (H20). */
+export function applyWholeMessage(d: Draft, kind: MessageKind, u: Update): void {
+  if (!isString(u.messageId)) return
+  const messageId = u.messageId
+  const hasContent = 'content' in u && u.content !== undefined
+  if (hasContent && u.content !== null && !Array.isArray(u.content)) return
+  const content = Array.isArray(u.content) ? parseBlocks(u.content) : []
+
+  let i = findMessage(d, kind, messageId)
+  if (i < 0 && kind === 'user_message' && d.s.pendingEcho) {
+    // The first new user_message after we sent a prompt is its insertion (F6): it becomes our local bubble
+    // (its content, if any, is the agent's authoritative version), instead of a second bubble.
+    i = adoptLocalMessage(d, d.s.pendingEcho.entryId, messageId)
+    d.s.pendingEcho = null
+  }
+  if (i < 0) {
+    i = newMessage(d, kind, messageId, content)
+  } else if (hasContent) {
+    const entry = d.mutEntry<MessageEntry>(i)
+    entry.content = d.own(content)
+  }
+  if ('_meta' in u && u._meta !== undefined) {
+    const entry = d.mutEntry<MessageEntry>(i)
+    if (u._meta === null) delete entry._meta
+    else if (isObject(u._meta)) entry._meta = patchMeta(entry._meta, u._meta)
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Session metadata: commands, modes, config options, session info, usage, notices, the configuration Bosun applied.
+ */
+import type { CommandView, ConfigOptionView, ModeView, SessionAction, SessionState } from '../types'
+import { MAX_NOTICES, isObject, isString } from './draft'
+import type { Draft, Update } from './draft'
+
+export function parseCommands(value: unknown): CommandView[] | null {
+  if (!Array.isArray(value)) return null
+  const out: CommandView[] = []
+  for (const item of value) {
+    if (!isObject(item) || !isString(item.name)) continue
+    const view: CommandView = { name: item.name, description: isString(item.description) ? item.description : '', raw: item }
+    // v1 `{hint}`, v2 `{type:'text', hint}`; an unknown input type shows the command without structured input.
+    const input = item.input
+    if (isObject(input) && isString(input.hint) && (input.type === undefined || input.type === 'text')) view.hint = input.hint
+    out.push(view)
+  }
+  return out
+}
+
+export function parseModes(value: unknown): SessionState['modes'] | undefined {
+  if (value === null) return null
+  if (!isObject(value) || !Array.isArray(value.availableModes)) return undefined
+  const availableModes: ModeView[] = []
+  for (const mode of value.availableModes) {
+    if (!isObject(mode) || !isString(mode.id)) continue
+    availableModes.push({
+      id: mode.id,
+      name: isString(mode.name) ? mode.name : mode.id,
+      description: isString(mode.description) ? mode.description : null,
+    })
+  }
+  return { currentModeId: isString(value.currentModeId) ? value.currentModeId : null, availableModes }
+}
+
+/** Config options (v1 `id`/`group`, v2 `configId`/`groupId`); grouped select options are flattened (H14). */
+export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
+  if (!Array.isArray(value)) return null
+  const out: ConfigOptionView[] = []
+  for (const item of value) {
+    if (!isObject(item)) continue
+    const id = isString(item.configId) ? item.configId : isString(item.id) ? item.id : null
+    if (id === null || !isString(item.name)) continue
+    const options: ConfigOptionView['options'] = []
+    const pushOption = (o: unknown, group?: string) => {
+      if (!isObject(o) || !isString(o.value)) return
+      const option: ConfigOptionView['options'][number] = {
+        value: o.value,
+        name: isString(o.name) ? o.name : o.value,
+        description: isString(o.description) ? o.description : null,
+      }
+      if (group !== undefined) option.group = group
+      options.push(option)
+    }
+    if (Array.isArray(item.options)) {
+      for (const o of item.options) {
+        if (isObject(o) && Array.isArray(o.options)) {
+          const group = isString(o.name) ? o.name : isString(o.groupId) ? o.groupId : isString(o.group) ? o.group : ''
+          for (const inner of o.options) pushOption(inner, group)
+        } else pushOption(o)
+      }
+    }
+    out.push({
+      id,
+      name: item.name,
+      description: isString(item.description) ? item.description : null,
+      category: isString(item.category) ? item.category : null,
+      type: isString(item.type) ? item.type : 'unknown',
+      currentValue: item.currentValue,
+      options,
+      raw: item,
+    })
+  }
+  return out
+}
+
+export function applySessionInfo(d: Draft, u: Update): void {
+  if (isString(u.title) || u.title === null) d.s.title = u.title
+  if (isString(u.updatedAt) || u.updatedAt === null) d.s.updatedAt = u.updatedAt
+}
+
+export function applyUsage(d: Draft, u: Update): void {
+  if (typeof u.used !== 'number' || typeof u.size !== 'number') return
+  const previousCost = d.s.usage?.cost ?? null
+  let cost = previousCost
+  if (u.cost === null) cost = null
+  else if (isObject(u.cost) && typeof u.cost.amount === 'number' && isString(u.cost.currency)) {
+    cost = { amount: u.cost.amount, currency: u.cost.currency }
+  }
+  d.s.usage = { used: u.used, size: u.size, cost }
+}
+
+export function applyNotice(d: Draft, u: Update): void {
+  if (!isString(u.title) || u.title === '') return
+  const severity = u.severity === 'warning' || u.severity === 'error' ? u.severity : 'info'
+  const notice: SessionState['notices'][number] = { id: d.nextNoticeId(), severity, title: u.title }
+  if (isString(u.description)) notice.description = u.description
+  const notices = [...d.s.notices, notice]
+  d.s.notices = notices.length > MAX_NOTICES ? notices.slice(notices.length - MAX_NOTICES) : notices
+}
+
+export function applySessionConfigured(d: Draft, action: Extract<SessionAction, { type: 'session_configured' }>): void {
+  const options = parseConfigOptions(action.configOptions)
+  if (options) {
+    // Config options supersede the legacy modes (a mode is a config option with category "mode").
+    d.s.configOptions = options
+  } else if (action.modes !== undefined) {
+    const modes = parseModes(action.modes)
+    if (modes !== undefined) d.s.modes = modes
+  }
+  const commands = parseCommands(action.availableCommands)
+  if (commands) d.s.availableCommands = commands
+}

@@ -1,0 +1,217 @@
+/**
+ * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
+ */
+import type { TerminalView, ToolCallContent, ToolCallEntry } from '../types'
+import { isObject, isString, parseLocations, parseToolContent, patchMeta } from './draft'
+import type { Draft, Json, Update } from './draft'
+
+// ---------------------------------------------------------------------------------------------------------
+// Tool calls
+// ---------------------------------------------------------------------------------------------------------
+
+export function findToolCall(d: Draft, toolCallId: string): number {
+  return d.find(`t:${toolCallId}`, (e) => e.kind === 'tool_call' && e.toolCallId === toolCallId)
+}
+
+/** The tool call's position, creating it with defaults (no title, kind other, status pending) when first seen. */
+export function ensureToolCall(d: Draft, toolCallId: string): number {
+  const i = findToolCall(d, toolCallId)
+  if (i >= 0) return i
+  const entry: ToolCallEntry = {
+    kind: 'tool_call',
+    id: `tool:${toolCallId}`,
+    toolCallId,
+    title: null,
+    toolKind: 'other',
+    status: 'pending',
+    content: [],
+    locations: [],
+    permissionIds: [],
+    elicitationIds: [],
+  }
+  return d.push(entry)
+}
+
+/**
+ * Applies a tool call patch (v1 `tool_call`/`tool_call_update`, v2 `tool_call_update`, or a permission's tool
+ * call). v1: `null` ≡ omitted ≡ unchanged. v2: `null` clears (kind → other, status → pending, title/name unset,
+ * arrays cleared, capabilities removed). `content`/`locations` replace whole arrays. `_meta` patches by key.
+ */
+export function patchToolCall(d: Draft, i: number, u: Json): void {
+  const t = d.mutEntry<ToolCallEntry>(i)
+  const clear = d.v2
+  const has = (key: string) => key in u && u[key] !== undefined && (u[key] !== null || clear)
+
+  if (has('title')) {
+    if (isString(u.title)) t.title = u.title
+    else if (u.title === null) t.title = null
+  }
+  if (has('name')) {
+    if (isString(u.name)) t.name = u.name
+    else if (u.name === null) delete t.name
+  }
+  if (has('kind')) {
+    if (isString(u.kind)) t.toolKind = u.kind
+    else if (u.kind === null) t.toolKind = 'other'
+  }
+  if (has('status')) {
+    if (isString(u.status)) t.status = u.status
+    else if (u.status === null) t.status = 'pending'
+  }
+  if (has('content')) {
+    if (Array.isArray(u.content)) t.content = d.own(u.content.map(parseToolContent))
+    else if (u.content === null) t.content = d.own([])
+  }
+  if (has('locations')) {
+    if (Array.isArray(u.locations)) t.locations = d.own(parseLocations(u.locations))
+    else if (u.locations === null) t.locations = d.own([])
+  }
+  if (has('rawInput')) {
+    if (u.rawInput === null) delete t.rawInput
+    else t.rawInput = u.rawInput
+  }
+  if (has('rawOutput')) {
+    if (u.rawOutput === null) delete t.rawOutput
+    else t.rawOutput = u.rawOutput
+  }
+  if (has('capabilities')) {
+    if (u.capabilities === null) delete t.capabilities
+    else if (isObject(u.capabilities)) t.capabilities = u.capabilities
+  }
+  if (has('_meta')) {
+    if (u._meta === null) delete t._meta
+    else if (isObject(u._meta)) t._meta = patchMeta(t._meta, u._meta)
+  }
+}
+
+export function applyToolCall(d: Draft, u: Update): void {
+  if (!isString(u.toolCallId)) return
+  patchToolCall(d, ensureToolCall(d, u.toolCallId), u)
+}
+
+/** v2 `tool_call_content_chunk`: appends one item; a first-seen id creates the tool call (H22). */
+export function applyToolContentChunk(d: Draft, u: Update): void {
+  if (!isString(u.toolCallId) || !isObject(u.content)) return
+  const t = d.mutEntry<ToolCallEntry>(ensureToolCall(d, u.toolCallId))
+  d.mutArray<ToolCallContent>(t, 'content').push(parseToolContent(u.content))
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Terminals (v2 display-only): base64 output, UTF-8 decoded across chunk boundaries
+// ---------------------------------------------------------------------------------------------------------
+
+export const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+export const BASE64_VALUES = new Int16Array(128).fill(-1)
+for (let i = 0; i < BASE64.length; i++) BASE64_VALUES[BASE64.charCodeAt(i)] = i
+
+/** Decodes standard base64 (whitespace and padding tolerated); `null` when it is not base64. */
+export function decodeBase64(text: string): Uint8Array | null {
+  const out = new Uint8Array(Math.floor((text.length * 3) / 4) + 3)
+  let length = 0
+  let buffer = 0
+  let bits = 0
+  let padding = false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === 61 /* = */) {
+      padding = true
+      continue
+    }
+    if (code === 32 || code === 10 || code === 13 || code === 9) continue
+    const value = code < 128 ? BASE64_VALUES[code]! : -1
+    if (value < 0 || padding) return null
+    buffer = (buffer << 6) | value
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[length++] = (buffer >> bits) & 0xff
+    }
+  }
+  return out.subarray(0, length)
+}
+
+/** How many trailing bytes form an incomplete (but so far valid) UTF-8 sequence. */
+export function incompleteTail(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!
+    if ((byte & 0xc0) === 0x80) continue // continuation byte: keep looking for the lead byte
+    const needed = byte >= 0xf0 && byte <= 0xf7 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1
+    return needed > back ? back : 0
+  }
+  return 0
+}
+
+export const utf8 = new TextDecoder('utf-8')
+
+/** Decodes `pending + bytes`, keeping an incomplete trailing sequence for the next chunk. */
+export function decodeUtf8(pending: readonly number[] | undefined, bytes: Uint8Array): { text: string; pending: number[] } {
+  let all = bytes
+  if (pending && pending.length > 0) {
+    all = new Uint8Array(pending.length + bytes.length)
+    all.set(pending, 0)
+    all.set(bytes, pending.length)
+  }
+  const tail = incompleteTail(all)
+  const complete = tail === 0 ? all : all.subarray(0, all.length - tail)
+  return { text: isAscii(complete) ? asciiText(complete) : utf8.decode(complete), pending: tail === 0 ? [] : Array.from(all.subarray(all.length - tail)) }
+}
+
+/** Terminal output is mostly ASCII; small ASCII chunks skip the decoder. */
+export function isAscii(bytes: Uint8Array): boolean {
+  if (bytes.length > 4096) return false
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false
+  return true
+}
+
+export function asciiText(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[])
+}
+
+export function mutTerminal(d: Draft, terminalId: string): TerminalView {
+  const terminals = d.mutRecord('terminals')
+  const current = terminals[terminalId]
+  if (current && d.isOwned(current)) return current
+  const next = d.own<TerminalView>(current ? { ...current } : { terminalId, output: '' })
+  terminals[terminalId] = next
+  return next
+}
+
+export function setPending(t: TerminalView, pending: number[]): void {
+  if (pending.length > 0) t.pendingUtf8 = pending
+  else delete t.pendingUtf8
+}
+
+/** v2 `terminal_update`: an upsert; `output` is an authoritative snapshot that replaces earlier bytes (H25). */
+export function applyTerminalUpdate(d: Draft, u: Update): void {
+  if (!isString(u.terminalId)) return
+  let decoded: { text: string; pending: number[] } | null = null
+  if (isObject(u.output)) {
+    if (!isString(u.output.data)) return
+    const bytes = decodeBase64(u.output.data)
+    if (!bytes) return
+    decoded = decodeUtf8(undefined, bytes)
+  }
+  const t = mutTerminal(d, u.terminalId)
+  if (decoded) {
+    t.output = decoded.text
+    setPending(t, decoded.pending)
+  } else if (u.output === null) {
+    t.output = ''
+    setPending(t, [])
+  }
+  if (isString(u.command) || u.command === null) t.command = u.command
+  if (isString(u.cwd) || u.cwd === null) t.cwd = u.cwd
+  if (isObject(u.exitStatus) || u.exitStatus === null) t.exitStatus = u.exitStatus as TerminalView['exitStatus']
+  if (isObject(u.size) || u.size === null) t.size = u.size as TerminalView['size']
+}
+
+/** v2 `terminal_output_chunk`: decode this chunk's base64 on its own, then append its bytes (H25). */
+export function applyTerminalChunk(d: Draft, u: Update): void {
+  if (!isString(u.terminalId) || !isString(u.data)) return
+  const bytes = decodeBase64(u.data)
+  if (!bytes) return
+  const t = mutTerminal(d, u.terminalId)
+  const decoded = decodeUtf8(t.pendingUtf8, bytes)
+  t.output += decoded.text
+  setPending(t, decoded.pending)
+}
