@@ -37,7 +37,7 @@ export interface PermissionFacts {
   rawInput: unknown
   /** The tool's own name: v2 `toolCall.name`, or a `toolName` in the tool call's `_meta`. */
   toolName: string | null
-  /** The tool call's own title (request patch, else stored); the v2 prompt title when there is no tool call title. */
+  /** The tool call's own title (request patch, else stored); never the v2 prompt's title, which words the question. */
   toolTitle: string | null
   /** `locations[].path` of the tool call. */
   locations: string[]
@@ -130,7 +130,7 @@ export function normalizePermissionRequest(params: unknown, context: NormalizeCo
     toolCallId,
     options,
     toolCallPatch: toolCall,
-    facts: extractFacts(subject, toolCall, stored, commandSubject, nonEmptyString(params.title)),
+    facts: extractFacts(subject, toolCall, stored, commandSubject),
   }
 }
 
@@ -165,7 +165,6 @@ function extractFacts(
   toolCall: Record<string, unknown> | null,
   stored: StoredToolCall | undefined,
   commandSubject: { command: string; cwd: string } | null,
-  promptTitle: string | null,
 ): PermissionFacts {
   if (subject.type === 'unknown') return { toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [] }
   const toolKind = nonEmptyString(toolCall?.kind) ?? nonEmptyString(stored?.toolKind) ?? (commandSubject ? 'execute' : null)
@@ -179,7 +178,7 @@ function extractFacts(
   }
   const meta = isRecord(toolCall?._meta) ? toolCall._meta : isRecord(stored?._meta) ? stored._meta : undefined
   const toolName = nonEmptyString(toolCall?.name) ?? nonEmptyString(stored?.name) ?? metaToolName(meta)
-  const toolTitle = nonEmptyString(toolCall?.title) ?? nonEmptyString(stored?.title) ?? promptTitle
+  const toolTitle = nonEmptyString(toolCall?.title) ?? nonEmptyString(stored?.title)
   return { toolKind, commandSubject, rawInput: rawInput ?? undefined, toolName, toolTitle, locations }
 }
 

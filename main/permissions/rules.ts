@@ -87,6 +87,8 @@ const sameTool = (a: PermissionRule['tool'], b: SubjectIdentity['tool']): boolea
 /** Does `rule` cover a request with this identity, in this scope? Retired rules cover nothing. */
 export function ruleMatches(rule: PermissionRule, scope: RuleScope, identity: SubjectIdentity, realpath?: RealPath): boolean {
   if (rule.format !== 2 || rule.retired) return false
+  // An identity Bosun could not take in whole (ambiguous, too large) is matched by nothing.
+  if (identity.remember.scope === 'never') return false
   if (rule.agentId !== scope.agentId) return false
   if (rule.sessionId && rule.sessionId !== scope.sessionId) return false
   if (normalizeRulePath(rule.cwd, '/') !== normalizeRulePath(scope.cwd, '/')) return false

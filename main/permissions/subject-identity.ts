@@ -106,7 +106,12 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
       command = parsed.command
       for (const key of parsed.keys) understood.add(key)
     } else {
-      for (const key of COMMAND_KEYS) if (key in input) understood.add(key)
+      // The subject's command is what the dialog shows; a raw input naming another command makes it ambiguous.
+      const parsed = commandOf(input)
+      if (parsed.command !== null && (parsed.command.type !== 'string' || parsed.command.value !== command.value)) {
+        tooLarge = 'its command subject and its tool call name different commands'
+      }
+      for (const key of parsed.keys) understood.add(key)
     }
     for (const key of WORKDIR_KEYS) {
       const value = input[key]

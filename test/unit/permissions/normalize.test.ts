@@ -110,7 +110,7 @@ describe('normalizePermissionRequest', () => {
     expect(facts({ kind: 'other', _meta: { claudeCode: { toolName: 'mcp__gh__get_issue' } } }).toolName).toBe('mcp__gh__get_issue')
     expect(facts({ kind: 'other', _meta: { a: { toolName: 'x' }, b: { toolName: 'y' } } }).toolName).toBe('x / y')
     expect(facts({ kind: 'other', title: 'Get issue' }).toolTitle).toBe('Get issue')
-    expect(facts({ kind: 'other' }, { title: 'Approve?' }).toolTitle).toBe('Approve?')
+    expect(facts({ kind: 'other' }, { title: 'Approve?' }).toolTitle).toBeNull()
   })
 
   it('accepts empty options (the broker answers cancelled)', () => {
