@@ -42,6 +42,25 @@ export const permissionRuleSchema = z
     decision: z.enum(['allow_always', 'reject_always']),
     command: commandPatternSchema.nullable(),
     paths: z.array(pathPatternSchema).max(64).nullable(),
+    /**
+     * Format 2 (issue 10): the rule stores the identity of what was approved, per kind of subject. Rules
+     * without it are migrated (or retired) when loaded.
+     */
+    format: z.literal(2).optional(),
+    /** An exact argv (the agent sent an array); `command` is then null. */
+    argv: z.array(z.string().max(8192)).min(1).max(256).nullable().optional(),
+    /** The command's working folder; absent = the rule's `cwd`. */
+    workdir: absolutePath.nullable().optional(),
+    /** A fetch's origin (`https://host:port`), or the whole URL for other schemes. */
+    origin: z.string().min(1).max(8192).nullable().optional(),
+    /** Any other tool: its own name and title (`null` where the agent gave none). */
+    tool: z.object({ name: z.string().max(1024).nullable(), title: z.string().max(1024).nullable() }).strict().nullable().optional(),
+    /** Raw-input fields Bosun does not understand: a request must repeat them exactly (hash of their JSON). */
+    extras: z.object({ digest: z.string().regex(/^[0-9a-f]{64}$/), keys: z.array(z.string().max(256)).max(64) }).strict().nullable().optional(),
+    /** Kept only for this Bosun session (not written to disk): nothing told this request apart from others. */
+    sessionId: z.string().min(1).max(512).nullable().optional(),
+    /** A rule of an older format that would now cover more than was approved: kept to be seen, never applied. */
+    retired: z.object({ reason: z.string().max(1024) }).strict().nullable().optional(),
     /** Human description shown in settings and in the transcript ("allowed by rule …"). */
     label: z.string().max(1024),
     /** Epoch ms. */

@@ -190,6 +190,11 @@ export interface PermissionRequestView {
   /** The broker's arrival order (this run of Bosun): orders requests created in the same millisecond. */
   arrival?: number
   status: 'pending' | 'answered' | 'cancelled' | 'gone'
+  /**
+   * Set when an "always" option will not become a lasting rule (Bosun cannot tell this request apart from
+   * others, so it is remembered for this session only, or not at all): the dialog shows it before the click.
+   */
+  rememberNote?: string | null
   /** How it ended: which option, by whom, or why it went away (agent died, session cancelled). */
   resolution?: { optionId?: string; optionKind?: string; by: 'person' | 'rule' | 'auto-approve' | 'cancel' | 'agent-exit' | 'agent-cancel'; note?: string; at: number }
 }

@@ -26,6 +26,7 @@ import type { PermissionRequestView, SessionAction } from '../../common/session/
 import type { AuditLog, AuditRecord } from './audit-log'
 import { normalizePermissionRequest, RESOURCE_NOT_FOUND, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
 import { answerByRules, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
+import { subjectIdentity, type SubjectIdentity } from './subject-identity'
 
 export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
 
@@ -80,6 +81,8 @@ interface Attachment extends AttachInfo {
 interface PendingEntry {
   view: PermissionRequestView
   normalized: NormalizedPermissionRequest
+  /** What an "always" rule would store, and what a rule must match (null: the subject is not one rules cover). */
+  identity: SubjectIdentity | null
   attachment: Attachment
   cwd: string
   deferred: Deferred<PermissionResponse>
@@ -229,6 +232,8 @@ export class PermissionBroker implements IDisposable {
     if (this.pendingById.has(requestId)) throw new HandlerError(-32600, 'A request with this id is already pending')
 
     const order = ++this.order
+    const identity = this.identityOf(normalized, session.cwd)
+    const rememberNote = this.rememberNote(normalized, identity)
     const view: PermissionRequestView = {
       requestId,
       agentId: attachment.agentId,
@@ -242,10 +247,12 @@ export class PermissionBroker implements IDisposable {
       createdAt: this.now(),
       arrival: order,
       status: 'pending',
+      ...(rememberNote ? { rememberNote } : {}),
     }
     const entry: PendingEntry = {
       view,
       normalized,
+      identity,
       attachment,
       cwd: session.cwd,
       deferred: new Deferred<PermissionResponse>(),
@@ -292,10 +299,10 @@ export class PermissionBroker implements IDisposable {
       return { response: CANCELLED, status: 'cancelled', resolution: { by: 'agent-cancel', note: 'The agent withdrew the request.', at } }
     }
     // Requests about an unknown subject or none at all are ambiguous: always ask (J7).
-    const subjectType = normalized.subject.type
-    if (subjectType !== 'tool_call' && subjectType !== 'command') return null
+    if (entry.identity === null) return null
     const rules = this.options.rules?.list() ?? []
-    const byRule = answerByRules(rules, { agentId: attachment.agentId, cwd: entry.cwd }, normalized.facts, normalized.options)
+    const scope = { agentId: attachment.agentId, cwd: entry.cwd, sessionId: entry.view.sessionId }
+    const byRule = answerByRules(rules, scope, entry.identity, normalized.options)
     if (byRule) {
       return {
         response: { outcome: { outcome: 'selected', optionId: byRule.option.optionId } },
@@ -353,19 +360,36 @@ export class PermissionBroker implements IDisposable {
   }
 
   private remember(entry: PendingEntry, decision: RuleDecision): void {
-    const { normalized, attachment } = entry
-    if (!this.options.rules) return
-    if (normalized.subject.type !== 'tool_call' && normalized.subject.type !== 'command') return
+    const { identity, attachment } = entry
+    if (!this.options.rules || identity === null) return
     const rule = ruleFromDecision({
       ruleId: this.newRuleId(),
-      scope: { agentId: attachment.agentId, cwd: entry.cwd },
+      scope: { agentId: attachment.agentId, cwd: entry.cwd, sessionId: entry.view.sessionId },
       agentName: attachment.agentName,
-      facts: normalized.facts,
+      identity,
       decision,
       now: this.now(),
     })
     if (!rule) return
     this.options.rules.add(rule).catch((error) => this.log.error('cannot store the remembered decision', error))
+  }
+
+  /** The identity rules match, for subjects rules cover (a tool call or a command); never throws. */
+  private identityOf(normalized: NormalizedPermissionRequest, cwd: string): SubjectIdentity | null {
+    if (normalized.subject.type !== 'tool_call' && normalized.subject.type !== 'command') return null
+    try {
+      return subjectIdentity(normalized.facts, cwd)
+    } catch (error) {
+      this.log.warn('cannot read what the request is about; no rule applies to it', error)
+      return null
+    }
+  }
+
+  /** What the dialog says before the person clicks "always", when it will not become a lasting rule. */
+  private rememberNote(normalized: NormalizedPermissionRequest, identity: SubjectIdentity | null): string | null {
+    if (!normalized.options.some((o) => REMEMBERING_KINDS.has(o.kind)) || !this.options.rules) return null
+    if (identity === null) return '“Always” will not be remembered for this request: Bosun does not recognise what it is about. It answers this request only.'
+    return identity.remember.scope === 'rule' ? null : identity.remember.note
   }
 
   private entriesOf(sessionId: string): PendingEntry[] {

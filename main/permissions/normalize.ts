@@ -20,15 +20,27 @@ export interface StoredToolCall {
   toolKind?: string | null
   rawInput?: unknown
   locations?: { path: string }[] | null
+  /** v2 `ToolCall.name`. */
+  name?: string | null
+  _meta?: Record<string, unknown>
 }
 
-/** Facts a remembered rule is matched against. Agent strings: untrusted, compared exactly. */
+/**
+ * What the request says about its subject, gathered for remembered rules (see subject-identity.ts, which
+ * turns it into the identity a rule stores). Agent strings: untrusted, kept verbatim.
+ */
 export interface PermissionFacts {
   toolKind: string | null
-  /** The command the approval is about (command subject, or the tool call's raw input). */
-  command: string | null
-  /** Paths the approval is about (tool call locations, or well-known raw-input keys). */
-  paths: string[]
+  /** The v2 `command` subject, verbatim. */
+  commandSubject: { command: string; cwd: string } | null
+  /** The tool call's raw input (the request's patch, else the stored call); `undefined` when there is none. */
+  rawInput: unknown
+  /** The tool's own name: v2 `toolCall.name`, or a `toolName` in the tool call's `_meta`. */
+  toolName: string | null
+  /** The tool call's own title (request patch, else stored); never the v2 prompt's title, which words the question. */
+  toolTitle: string | null
+  /** `locations[].path` of the tool call. */
+  locations: string[]
 }
 
 export interface NormalizedPermissionRequest {
@@ -148,45 +160,37 @@ function parseToolCall(value: unknown, field: string): Record<string, unknown> {
   return { ...value }
 }
 
-/** Raw-input keys agents commonly use for the paths and command of a tool call. */
-// `cwd`/`workdir` count too: the same command in another folder is another request.
-const PATH_KEYS = ['file_path', 'filePath', 'path', 'notebook_path', 'abs_path', 'target_file', 'cwd', 'workdir']
-const COMMAND_KEYS = ['command', 'cmd']
-
 function extractFacts(
   subject: PermissionRequestView['subject'],
   toolCall: Record<string, unknown> | null,
   stored: StoredToolCall | undefined,
   commandSubject: { command: string; cwd: string } | null,
 ): PermissionFacts {
-  if (subject.type === 'unknown') return { toolKind: null, command: null, paths: [] }
+  if (subject.type === 'unknown') return { toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [] }
   const toolKind = nonEmptyString(toolCall?.kind) ?? nonEmptyString(stored?.toolKind) ?? (commandSubject ? 'execute' : null)
   const rawInput = toolCall && 'rawInput' in toolCall ? toolCall.rawInput : stored?.rawInput
-  let command = commandSubject?.command ?? null
-  if (command === null && isRecord(rawInput)) {
-    for (const key of COMMAND_KEYS) {
-      const value = rawInput[key]
-      if (typeof value === 'string' && value !== '') {
-        command = value
-        break
-      }
-      if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string')) {
-        command = value.join(' ')
-        break
-      }
+  const locations: string[] = []
+  const rawLocations: unknown = Array.isArray(toolCall?.locations) ? toolCall.locations : (stored?.locations ?? [])
+  if (Array.isArray(rawLocations)) {
+    for (const location of rawLocations) {
+      if (isRecord(location) && typeof location.path === 'string' && location.path !== '') locations.push(location.path)
     }
   }
-  const paths = new Set<string>()
-  if (commandSubject && commandSubject.cwd !== '') paths.add(commandSubject.cwd)
-  const locations = Array.isArray(toolCall?.locations) ? toolCall.locations : (stored?.locations ?? [])
-  for (const location of locations) {
-    if (isRecord(location) && typeof location.path === 'string' && location.path !== '') paths.add(location.path)
+  const meta = isRecord(toolCall?._meta) ? toolCall._meta : isRecord(stored?._meta) ? stored._meta : undefined
+  const toolName = nonEmptyString(toolCall?.name) ?? nonEmptyString(stored?.name) ?? metaToolName(meta)
+  const toolTitle = nonEmptyString(toolCall?.title) ?? nonEmptyString(stored?.title)
+  return { toolKind, commandSubject, rawInput: rawInput ?? undefined, toolName, toolTitle, locations }
+}
+
+/** `_meta.toolName`, or `_meta.<vendor>.toolName` (e.g. `_meta.claudeCode.toolName`); only when exactly one is named. */
+function metaToolName(meta: Record<string, unknown> | undefined): string | null {
+  if (!meta) return null
+  const names = new Set<string>()
+  const direct = nonEmptyString(meta.toolName)
+  if (direct) names.add(direct)
+  for (const value of Object.values(meta).slice(0, 32)) {
+    const nested = isRecord(value) ? nonEmptyString(value.toolName) : null
+    if (nested) names.add(nested)
   }
-  if (isRecord(rawInput)) {
-    for (const key of PATH_KEYS) {
-      const value = rawInput[key]
-      if (typeof value === 'string' && value !== '') paths.add(value)
-    }
-  }
-  return { toolKind, command, paths: [...paths] }
+  return names.size === 1 ? [...names][0]! : names.size > 1 ? [...names].sort().join(' / ') : null
 }

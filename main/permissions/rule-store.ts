@@ -2,6 +2,10 @@
  * Persists remembered decisions as JSON under the Bosun home folder. Loading validates every rule; a
  * file that does not parse (or holds invalid rules) is kept aside as `…corrupt-<time>` so nothing the
  * person decided is silently destroyed, and Bosun starts from the rules it could read.
+ *
+ * Rules of the older format are migrated when loaded (rules.ts `migrateRule`): kept with their exact
+ * meaning, or retired (listed with the reason, never applied) where they covered more than was approved;
+ * the original file is kept aside as `…before-migration-<time>`. Session-scoped rules live in memory only.
  */
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
@@ -11,8 +15,11 @@ import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
+import { migrateRule } from './rules'
 
 export const RULES_FILE_NAME = 'permission-rules.json'
+/** Session-scoped rules kept at most (oldest dropped first): they are never written to disk. */
+export const MAX_SESSION_RULES = 256
 
 const fileSchema = z.object({ version: z.literal(1), rules: z.array(z.unknown()) })
 
@@ -48,14 +55,22 @@ export class RuleStore implements IDisposable {
     }
     const valid: PermissionRule[] = []
     let dropped = parsed === null
+    let migrated = false
     for (const raw of parsed?.rules ?? []) {
       const rule = permissionRuleSchema.safeParse(raw)
-      if (rule.success && !valid.some((r) => r.ruleId === rule.data.ruleId)) valid.push(rule.data)
-      else dropped = true
+      // A session-scoped rule on disk was not written by Bosun: its session is over, so it is dropped.
+      if (rule.success && !valid.some((r) => r.ruleId === rule.data.ruleId) && !rule.data.sessionId) {
+        const current = migrateRule(rule.data)
+        if (current.format !== rule.data.format) migrated = true
+        valid.push(current)
+      } else dropped = true
     }
     this.rules = valid
     // Rewrite only once the original is safely aside; otherwise leave the file as it is.
-    if (dropped && (await this.setAside())) await this.persist()
+    if (dropped || migrated) {
+      if (await this.setAside(dropped ? 'corrupt' : 'before-migration')) await this.persist()
+      if (migrated) this.log.info(`migrated ${valid.length} remembered decision(s); retired ${valid.filter((r) => r.retired).length}`)
+    }
     return this.rules
   }
 
@@ -64,9 +79,15 @@ export class RuleStore implements IDisposable {
   }
 
   async add(rule: PermissionRule): Promise<void> {
-    this.rules = [...this.rules.filter((r) => r.ruleId !== rule.ruleId), rule]
+    let next = [...this.rules.filter((r) => r.ruleId !== rule.ruleId), rule]
+    const sessionRules = next.filter((r) => r.sessionId)
+    if (sessionRules.length > MAX_SESSION_RULES) {
+      const drop = new Set(sessionRules.slice(0, sessionRules.length - MAX_SESSION_RULES))
+      next = next.filter((r) => !drop.has(r))
+    }
+    this.rules = next
     this.changeEmitter.fire(this.rules)
-    await this.persist()
+    if (!rule.sessionId) await this.persist()
   }
 
   /** Removes a rule; answers whether it existed. */
@@ -90,18 +111,18 @@ export class RuleStore implements IDisposable {
 
   private persist(): Promise<void> {
     // Writes are chained so the file always ends with the latest list.
-    const snapshot = JSON.stringify({ version: 1, rules: this.rules }, null, 2) + '\n'
+    const snapshot = JSON.stringify({ version: 1, rules: this.rules.filter((r) => !r.sessionId) }, null, 2) + '\n'
     this.writing = this.writing
       .then(() => writeFileAtomic(this.path, snapshot))
       .catch((error) => this.log.error('cannot write rules file', error))
     return this.writing
   }
 
-  private async setAside(): Promise<boolean> {
-    const aside = `${this.path}.corrupt-${Date.now()}`
+  private async setAside(why: 'corrupt' | 'before-migration'): Promise<boolean> {
+    const aside = `${this.path}.${why}-${Date.now()}`
     try {
       await fs.copyFile(this.path, aside)
-      this.log.warn(`rules file was invalid; kept a copy at ${aside}`)
+      this.log.warn(`rules file was ${why === 'corrupt' ? 'invalid' : 'of an older format'}; kept a copy at ${aside}`)
       return true
     } catch (error) {
       this.log.error('cannot keep the invalid rules file aside', error)

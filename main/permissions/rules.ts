@@ -1,15 +1,19 @@
 /**
- * Remembered decisions ("always allow" / "always reject"), as pure functions: making a rule from a
- * decision and matching a request against rules. The store (rule-store.ts) only persists them.
+ * Remembered decisions ("always allow" / "always reject"), as functions: making a rule from a decision,
+ * matching a request against rules, migrating rules of the older format. The store (rule-store.ts) only
+ * keeps them.
  *
- * Matching is deliberately narrow (default-deny, checklist J7): a rule matches only the same agent, the
- * same working folder, the same tool kind, and, where the rule names a command or paths, exactly those
- * (or, for hand-written prefix/folder patterns, whole words and whole path segments). A request carrying
- * more facts than the rule (a command where the rule has none) does not match.
+ * A rule stores the identity of what was approved (subject-identity.ts) and matches only the same agent,
+ * the same session folder, the same tool kind and the same identity: exact argv or command string and
+ * working folder, the same resolved paths, the same fetch origin, the same tool name and title, and the
+ * same not-understood raw-input fields. Hand-written `prefix`/`under` patterns in the file match whole words
+ * without any command separator, and resolved paths at segment boundaries (default-deny, checklist J7).
  */
+import { homedir } from 'node:os'
 import { isAbsolute, normalize, resolve, sep } from 'node:path'
 import type { PermissionRule } from '../../common/contract/permissions'
-import type { PermissionFacts, PermissionOptionView } from './normalize'
+import type { PermissionOptionView } from './normalize'
+import { isUnresolved, resolvePath, subjectClassOf, type RealPath, type SubjectIdentity } from './subject-identity'
 
 export type { PermissionRule }
 export type RuleDecision = PermissionRule['decision']
@@ -21,12 +25,18 @@ export interface RuleScope {
   agentId: string
   /** The session's working folder. */
   cwd: string
+  /** Bosun's id of the session (session-scoped rules match only it). */
+  sessionId?: string
 }
 
-/** Shell metacharacters that could chain or redirect: a prefix rule never matches a remainder containing one. */
-const SHELL_META = /[;&|`$<>()\\\n\r{}*?!~'"]/
+/**
+ * Characters that chain, redirect, substitute or expand in a shell: a command containing one is never
+ * matched by a prefix pattern (newline, `;`, `&&`, `||`, `|`, backticks, `$(`, `<`, `>`, quotes, globs…).
+ */
+const SHELL_META_CHARS = /[;&|`$<>()\\\n\r\t\v\f{}*?!~'"#\u0085\u2028\u2029]/
+const hasShellMeta = (text: string): boolean => SHELL_META_CHARS.test(text) || text.includes('\0')
 
-const splitWords = (command: string): string[] => command.trim().split(/\s+/).filter((w) => w !== '')
+const splitWords = (command: string): string[] => command.split(' ').filter((w) => w !== '')
 
 /** Absolute, normalised path without a trailing separator (relative paths resolve against the session folder). */
 export function normalizeRulePath(path: string, cwd: string): string {
@@ -34,35 +44,72 @@ export function normalizeRulePath(path: string, cwd: string): string {
   return absolute.length > 1 && absolute.endsWith(sep) ? absolute.slice(0, -1) : absolute
 }
 
-export function matchCommand(pattern: NonNullable<PermissionRule['command']>, command: string): boolean {
-  if (pattern.type === 'exact') return command.trim() === pattern.value.trim()
+/**
+ * Does a command pattern cover the request's command? `exact` compares the string as sent (a string rule
+ * never matches an argv, nor the reverse). `prefix` (hand-written) matches whole leading words of a command
+ * that contains no shell metacharacter at all, or the leading elements of an argv whose rest has none.
+ */
+export function matchCommand(pattern: NonNullable<PermissionRule['command']>, command: SubjectIdentity['command']): boolean {
+  if (command === null) return false
+  if (pattern.type === 'exact') return command.type === 'string' && command.value === pattern.value
   const want = splitWords(pattern.value)
-  const got = splitWords(command)
-  if (want.length === 0 || got.length < want.length) return false
+  if (want.length === 0 || want.some(hasShellMeta)) return false
+  const got = command.type === 'string' ? (hasShellMeta(command.value) ? null : splitWords(command.value)) : command.value
+  if (got === null || got.length < want.length) return false
   for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) return false
-  // Whole words matched; the rest may add plain arguments only (no chaining, redirection or expansion).
-  const rest = got.slice(want.length).join(' ')
-  return !SHELL_META.test(rest)
+  return got.slice(want.length).every((arg) => !hasShellMeta(arg))
 }
 
-export function matchPath(pattern: NonNullable<PermissionRule['paths']>[number], path: string, cwd: string): boolean {
-  const target = normalizeRulePath(path, cwd)
-  const base = normalizeRulePath(pattern.value, cwd)
-  if (pattern.type === 'exact') return target === base
+/** Does a path pattern cover a resolved request path? Patterns are resolved the same way (symlinks followed). */
+export function matchPath(pattern: NonNullable<PermissionRule['paths']>[number], path: string, cwd: string, realpath?: RealPath): boolean {
+  if (isUnresolved(path)) return pattern.type === 'exact' && pattern.value === path
+  const base = isUnresolved(pattern.value) ? pattern.value : resolvePath(pattern.value, cwd, realpath)
+  if (pattern.type === 'exact') return path === base
+  if (isUnresolved(base)) return false
   const root = base.endsWith(sep) ? base : base + sep
-  return target === base || target.startsWith(root)
+  return path === base || path.startsWith(root)
 }
 
-/** Does `rule` cover a request with these facts, in this scope? */
-export function ruleMatches(rule: PermissionRule, scope: RuleScope, facts: PermissionFacts): boolean {
+function matchPaths(rule: PermissionRule, paths: readonly string[], cwd: string, realpath?: RealPath): boolean {
+  const patterns = rule.paths ?? []
+  if (patterns.length === 0 || paths.length === 0) return patterns.length === 0 && paths.length === 0
+  if (patterns.every((p) => p.type === 'exact')) {
+    // Exact rules: the same set of files as approved, no more and no fewer.
+    const wanted = new Set(patterns.map((p) => (isUnresolved(p.value) ? p.value : resolvePath(p.value, cwd, realpath))))
+    return wanted.size === paths.length && paths.every((p) => wanted.has(p))
+  }
+  return paths.every((path) => patterns.some((pattern) => matchPath(pattern, path, cwd, realpath)))
+}
+
+const sameTool = (a: PermissionRule['tool'], b: SubjectIdentity['tool']): boolean =>
+  (a ?? null) === null ? b === null : b !== null && a!.name === b.name && a!.title === b.title
+
+/** Does `rule` cover a request with this identity, in this scope? Retired rules cover nothing. */
+export function ruleMatches(rule: PermissionRule, scope: RuleScope, identity: SubjectIdentity, realpath?: RealPath): boolean {
+  if (rule.format !== 2 || rule.retired) return false
+  // An identity Bosun could not take in whole (ambiguous, too large) is matched by nothing.
+  if (identity.remember.scope === 'never') return false
   if (rule.agentId !== scope.agentId) return false
+  if (rule.sessionId && rule.sessionId !== scope.sessionId) return false
   if (normalizeRulePath(rule.cwd, '/') !== normalizeRulePath(scope.cwd, '/')) return false
-  if (rule.toolKind !== facts.toolKind) return false
-  if ((rule.command === null) !== (facts.command === null)) return false
-  if (rule.command !== null && !matchCommand(rule.command, facts.command!)) return false
-  const rulePaths = rule.paths ?? []
-  if ((rulePaths.length === 0) !== (facts.paths.length === 0)) return false
-  return facts.paths.every((path) => rulePaths.some((pattern) => matchPath(pattern, path, scope.cwd)))
+  if (rule.toolKind !== identity.toolKind) return false
+  // Command: the exact string, or the exact argv, or a hand-written prefix; and the same working folder.
+  if (identity.subjectClass === 'command') {
+    const byArgv = rule.argv ?? null
+    if (byArgv !== null) {
+      const cmd = identity.command
+      if (cmd?.type !== 'argv' || cmd.value.length !== byArgv.length || cmd.value.some((arg, i) => arg !== byArgv[i])) return false
+    } else if (rule.command === null) {
+      if (identity.command !== null) return false
+    } else if (!matchCommand(rule.command, identity.command)) return false
+    const workdir = resolvePath(rule.workdir ?? rule.cwd, rule.cwd, realpath)
+    if (identity.workdir !== workdir) return false
+  } else if (rule.command !== null || (rule.argv ?? null) !== null) return false
+  if (!matchPaths(rule, identity.paths, scope.cwd, realpath)) return false
+  if ((rule.origin ?? null) !== identity.origin) return false
+  if (!sameTool(rule.tool, identity.tool)) return false
+  if ((rule.extras?.digest ?? null) !== (identity.extras?.digest ?? null)) return false
+  return true
 }
 
 export interface RuleAnswer {
@@ -78,10 +125,11 @@ export interface RuleAnswer {
 export function answerByRules(
   rules: readonly PermissionRule[],
   scope: RuleScope,
-  facts: PermissionFacts,
+  identity: SubjectIdentity,
   options: readonly PermissionOptionView[],
+  realpath?: RealPath,
 ): RuleAnswer | null {
-  const matching = rules.filter((rule) => ruleMatches(rule, scope, facts))
+  const matching = rules.filter((rule) => ruleMatches(rule, scope, identity, realpath))
   if (matching.length === 0) return null
   const rule = matching.find((r) => r.decision === 'reject_always') ?? matching[0]!
   const option = options.find((o) => o.kind === rule.decision)
@@ -89,41 +137,120 @@ export function answerByRules(
 }
 
 /**
- * A rule for a decision the person just made, or `null` when the request is too vague to remember
- * safely (no tool kind, command or path: remembering it would cover unrelated requests).
+ * A rule for a decision the person just made: the identity of what they saw, scoped to the session when
+ * the identity does not tell the request apart from others; `null` when it cannot be remembered at all.
  */
 export function ruleFromDecision(input: {
   ruleId: string
   scope: RuleScope
   agentName: string
-  facts: PermissionFacts
+  identity: SubjectIdentity
   decision: RuleDecision
   now: number
+  sessionName?: string
 }): PermissionRule | null {
-  const { facts, scope } = input
-  if (facts.toolKind === null && facts.command === null && facts.paths.length === 0) return null
-  if (!isAbsolute(scope.cwd)) return null
-  const command = facts.command !== null ? { type: 'exact' as const, value: facts.command.trim() || facts.command } : null
-  const paths = facts.paths.length > 0 ? facts.paths.slice(0, 64).map((p) => ({ type: 'exact' as const, value: normalizeRulePath(p, scope.cwd) })) : null
-  return {
+  const { identity, scope } = input
+  if (identity.remember.scope === 'never' || !isAbsolute(scope.cwd)) return null
+  if (identity.remember.scope === 'session' && !scope.sessionId) return null
+  const command = identity.command?.type === 'string' ? { type: 'exact' as const, value: identity.command.value } : null
+  if (command && command.value === '') return null
+  const rule: PermissionRule = {
     ruleId: input.ruleId,
+    format: 2,
     agentId: scope.agentId,
-    agentName: input.agentName,
+    agentName: input.agentName.slice(0, 512),
     cwd: normalizeRulePath(scope.cwd, '/'),
-    toolKind: facts.toolKind,
+    toolKind: identity.toolKind === null ? null : identity.toolKind.slice(0, 256),
     decision: input.decision,
     command,
-    paths,
-    label: describeRule({ agentName: input.agentName, decision: input.decision, toolKind: facts.toolKind, command, paths, cwd: scope.cwd }),
+    argv: identity.command?.type === 'argv' ? [...identity.command.value] : null,
+    workdir: identity.workdir,
+    paths: identity.paths.length > 0 ? identity.paths.map((value) => ({ type: 'exact' as const, value })) : null,
+    origin: identity.origin,
+    tool: identity.tool ? { name: clip(identity.tool.name, 1024), title: clip(identity.tool.title, 1024) } : null,
+    extras: identity.extras,
+    sessionId: identity.remember.scope === 'session' ? scope.sessionId! : null,
+    retired: null,
+    label: '',
     createdAt: input.now,
   }
+  // A name or title longer than the rule can hold would be cut: such a rule could cover another tool.
+  if (rule.tool && (rule.tool.name !== identity.tool!.name || rule.tool.title !== identity.tool!.title)) return null
+  return { ...rule, label: describeRule(rule) }
 }
 
-function describeRule(r: Pick<PermissionRule, 'agentName' | 'decision' | 'toolKind' | 'command' | 'paths' | 'cwd'>): string {
-  const verb = r.decision === 'allow_always' ? 'Always allow' : 'Always reject'
-  const what = r.command ? `\`${truncate(r.command.value, 120)}\`` : r.paths ? r.paths.map((p) => truncate(p.value, 120)).join(', ') : 'any request'
-  const kind = r.toolKind ? `${r.toolKind} ` : ''
-  return `${verb} ${kind}${what} for ${r.agentName} in ${r.cwd}`
+const clip = (text: string | null, max: number): string | null => (text === null ? null : text.length > max ? text.slice(0, max) : text)
+
+/**
+ * A rule of the older format (no `format`), as it would mean now: the same exact command or paths, with no
+ * not-understood raw-input fields allowed; or retired with the reason, where it covered a whole tool kind
+ * (fetches to any host, every MCP tool) or cannot be read unambiguously.
+ */
+export function migrateRule(rule: PermissionRule): PermissionRule {
+  if (rule.format === 2) return { ...rule, label: describeRule(rule) }
+  const subjectClass = subjectClassOf(rule.toolKind)
+  const retire = (reason: string): PermissionRule => {
+    const retired = { ...rule, format: 2 as const, retired: { reason } }
+    return { ...retired, label: describeRule(retired) }
+  }
+  const kind = rule.toolKind ?? 'request'
+  if (subjectClass === 'command') {
+    if (rule.command === null) return retire(`It covered every ${kind} request of this agent in this folder, whatever the command.`)
+    const paths = rule.paths ?? []
+    if (paths.length > 1 || paths.some((p) => p.type !== 'exact')) return retire('Its command and folders cannot be told apart in the old format.')
+    const migrated: PermissionRule = { ...rule, format: 2, argv: null, workdir: paths[0]?.value ?? null, paths: null, origin: null, tool: null, extras: null }
+    return { ...migrated, label: describeRule(migrated) }
+  }
+  if (subjectClass === 'files' && rule.command === null && (rule.paths?.length ?? 0) > 0) {
+    const migrated: PermissionRule = { ...rule, format: 2, argv: null, workdir: null, origin: null, tool: null, extras: null }
+    return { ...migrated, label: describeRule(migrated) }
+  }
+  if (rule.command === null && (rule.paths?.length ?? 0) === 0) {
+    return retire(`It covered every ${kind} request of this agent in this folder${subjectClass === 'fetch' ? ', to any address' : subjectClass === 'tool' ? ', whatever the tool' : ''}.`)
+  }
+  return retire('It does not name what it covers in a way Bosun can check now.')
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Words: what a rule covers ("Always allow `npm test` in ~/src/app (Claude)").
+
+const ACTION: Record<string, string> = { read: 'reading', edit: 'editing', delete: 'deleting', move: 'moving', search: 'searching' }
+
+/** Shell-style quoting of one argv element, only where needed (for display). */
+function quoteArg(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`
+}
+
+export function describeRule(rule: PermissionRule, home: string = homedir()): string {
+  const tilde = (path: string): string =>
+    home.length > 1 && (path === home || path.startsWith(home + sep)) ? '~' + path.slice(home.length) : path
+  const verb = rule.decision === 'allow_always' ? 'Always allow' : 'Always reject'
+  const subjectClass = subjectClassOf(rule.toolKind)
+  const paths = (rule.paths ?? []).map((p) => (p.type === 'under' ? `files inside ${tilde(p.value)}` : tilde(p.value)))
+  let what: string
+  if (rule.retired && rule.command === null && (rule.paths?.length ?? 0) === 0) {
+    what = `every ${rule.toolKind ?? 'request'} request`
+  } else if (rule.argv) {
+    what = `\`${truncate(rule.argv.map(quoteArg).join(' '), 200)}\` (exactly these ${rule.argv.length} arguments) in ${tilde(rule.workdir ?? rule.cwd)}`
+  } else if (rule.command) {
+    const command = `\`${truncate(rule.command.value, 200)}\``
+    what = `${rule.command.type === 'prefix' ? `commands starting with ${command}` : command} in ${tilde(rule.workdir ?? rule.cwd)}`
+  } else if (subjectClass === 'command') {
+    what = `commands Bosun could not see, in ${tilde(rule.workdir ?? rule.cwd)}`
+  } else if (subjectClass === 'files') {
+    const action = ACTION[rule.toolKind ?? ''] ?? rule.toolKind
+    what = paths.length > 0 ? `${action} ${truncate(paths.join(', '), 400)}` : `${action} files Bosun could not see`
+  } else if (subjectClass === 'fetch') {
+    what = rule.origin ? `fetching from ${truncate(rule.origin, 200)}` : 'fetching from an address Bosun could not see'
+  } else {
+    const name = rule.tool?.name ? `the tool “${truncate(rule.tool.name, 120)}”` : 'the tool'
+    const title = rule.tool?.title && rule.tool.title !== rule.tool.name ? ` titled “${truncate(rule.tool.title, 160)}”` : ''
+    what = `${name}${title}${rule.toolKind && rule.toolKind !== 'other' ? ` (${rule.toolKind})` : ''}`
+  }
+  if (subjectClass !== 'files' && paths.length > 0) what += ` on ${truncate(paths.join(', '), 300)}`
+  const extras = rule.extras ? ` with the same ${truncate(rule.extras.keys.join(', '), 120)} as approved` : ''
+  const session = rule.sessionId ? ', this session only' : ''
+  return truncate(`${verb} ${what}${extras} (${rule.agentName}${session})`, 1024)
 }
 
 const truncate = (text: string, max: number): string => (text.length > max ? text.slice(0, max - 1) + '…' : text)

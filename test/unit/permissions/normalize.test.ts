@@ -29,7 +29,7 @@ describe('normalizePermissionRequest', () => {
     expect(n.toolCallId).toBe('call_1')
     expect(n.toolCallPatch).toEqual(toolCall)
     expect(n.options).toEqual(options)
-    expect(n.facts).toEqual({ toolKind: 'edit', command: null, paths: ['/tmp/a.txt'] })
+    expect(n.facts).toEqual({ toolKind: 'edit', commandSubject: null, rawInput: { file_path: '/tmp/a.txt', content: 'x' }, toolName: null, toolTitle: 'Write /tmp/a.txt', locations: [] })
   })
 
   it('keeps the v2 prompt title out of the tool call patch (G3)', () => {
@@ -44,7 +44,7 @@ describe('normalizePermissionRequest', () => {
     expect(n.description).toBe('Allow the agent to edit a.rs?')
     expect(n.toolCallPatch).toEqual({ toolCallId: 'c1', title: 'Edit a.rs', kind: 'edit', locations: [{ path: '/p/a.rs' }] })
     expect(n.toolCallPatch).not.toHaveProperty('description')
-    expect(n.facts.paths).toEqual(['/p/a.rs'])
+    expect(n.facts.locations).toEqual(['/p/a.rs'])
   })
 
   it('reads a v2 command subject', () => {
@@ -57,14 +57,14 @@ describe('normalizePermissionRequest', () => {
     expect(n.subject).toEqual({ type: 'command', command: 'npm test', cwd: '/p', toolCallId: 'c9', terminalId: null })
     expect(n.toolCallId).toBe('c9')
     expect(n.toolCallPatch).toBeNull()
-    expect(n.facts).toEqual({ toolKind: 'execute', command: 'npm test', paths: ['/p'] })
+    expect(n.facts).toMatchObject({ toolKind: 'execute', commandSubject: { command: 'npm test', cwd: '/p' }, locations: [] })
   })
 
   it('keeps an unknown subject intact and derives no rule facts from it', () => {
     const subject = { type: '_acme_network', host: 'example.com', nested: { a: [1, 2] } }
     const n = normalizePermissionRequest({ sessionId: 's1', title: 'Open a socket?', subject, options })
     expect(n.subject).toEqual({ type: 'unknown', raw: subject })
-    expect(n.facts).toEqual({ toolKind: null, command: null, paths: [] })
+    expect(n.facts).toEqual({ toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [] })
   })
 
   it('treats a null subject and a missing description as none', () => {
@@ -102,9 +102,15 @@ describe('normalizePermissionRequest', () => {
     expect(normalizePermissionRequest({ sessionId: 's', title: '   ', options }).title).toBe(DEFAULT_PERMISSION_TITLE)
   })
 
-  it('reads the command from raw input (string or argv)', () => {
-    expect(normalizePermissionRequest({ sessionId: 's', toolCall: { toolCallId: 'c', kind: 'execute', rawInput: { command: 'ls -la' } }, options }).facts.command).toBe('ls -la')
-    expect(normalizePermissionRequest({ sessionId: 's', toolCall: { toolCallId: 'c', kind: 'execute', rawInput: { command: ['git', 'status'] } }, options }).facts.command).toBe('git status')
+  it('hands the raw input, the tool name (v2 name or _meta) and the tool title to the rule identity', () => {
+    const facts = (toolCall: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      normalizePermissionRequest({ sessionId: 's', toolCall: { toolCallId: 'c', ...toolCall }, options, ...extra }).facts
+    expect(facts({ kind: 'execute', rawInput: { command: ['git', 'status'] } }).rawInput).toEqual({ command: ['git', 'status'] })
+    expect(facts({ kind: 'other', name: 'github.get_issue' }).toolName).toBe('github.get_issue')
+    expect(facts({ kind: 'other', _meta: { claudeCode: { toolName: 'mcp__gh__get_issue' } } }).toolName).toBe('mcp__gh__get_issue')
+    expect(facts({ kind: 'other', _meta: { a: { toolName: 'x' }, b: { toolName: 'y' } } }).toolName).toBe('x / y')
+    expect(facts({ kind: 'other', title: 'Get issue' }).toolTitle).toBe('Get issue')
+    expect(facts({ kind: 'other' }, { title: 'Approve?' }).toolTitle).toBeNull()
   })
 
   it('accepts empty options (the broker answers cancelled)', () => {

