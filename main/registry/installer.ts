@@ -77,6 +77,7 @@ const refuse = (reason: InstallRefusal, message: string, kind: 'invalid-argument
 export class RegistryInstaller {
   private readonly file: string
   private readonly running = new Map<string, AbortController>()
+  private readonly uninstalling = new Set<string>()
   private queue: Promise<unknown> = Promise.resolve()
   private readonly baseEnv: NodeJS.ProcessEnv
   private readonly platform: PlatformTarget | null
@@ -270,8 +271,14 @@ export class RegistryInstaller {
     const record = (await this.readIndex())[registryId]
     if (!record) return fail({ kind: 'not-found', message: `${registryId} is not installed` })
     if (this.options.config.definitions.get(record.agentId)) {
-      const removed = await this.options.config.handlers.removeAgentDefinition({ agentId: record.agentId })
-      if (!removed.ok && removed.error.kind !== 'not-found') return fail({ ...removed.error, kind: removed.error.kind as FailureKind })
+      // Its removal event must not start a second cleanup (definitionRemoved) racing this one.
+      this.uninstalling.add(record.agentId)
+      try {
+        const removed = await this.options.config.handlers.removeAgentDefinition({ agentId: record.agentId })
+        if (!removed.ok && removed.error.kind !== 'not-found') return fail({ ...removed.error, kind: removed.error.kind as FailureKind })
+      } finally {
+        this.uninstalling.delete(record.agentId)
+      }
     }
     await this.forget(registryId)
     return ok(undefined)
@@ -279,6 +286,7 @@ export class RegistryInstaller {
 
   /** A definition was removed elsewhere (the Agents list): its installed files go too. */
   async definitionRemoved(agentId: string): Promise<void> {
+    if (this.uninstalling.has(agentId)) return
     const index = await this.readIndex()
     for (const [registryId, record] of Object.entries(index)) if (record.agentId === agentId) await this.forget(registryId)
   }

@@ -130,7 +130,8 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
           commandLine: joinArgs([agent.command, ...agent.args]),
           version,
           added: defs.some((d) => (d.command === agent.command || d.command === path) && d.args.join('\0') === agent.args.join('\0')),
-          needs: findPreset(agent.presetId)?.needs.filter((n) => n.kind !== 'runtime').map((n) => n.text) ?? [],
+          // It is installed: only what it still needs (a login, a key).
+          needs: findPreset(agent.presetId)?.needs.filter((n) => n.kind === 'login' || n.kind === 'key').map((n) => n.text) ?? [],
         })),
       })
     },
