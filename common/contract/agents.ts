@@ -68,6 +68,10 @@ export const agentPresetSchema = z.strictObject({
   env: z.record(z.string(), z.string()),
   secretEnv: z.array(z.string()),
   docsUrl: z.string().optional(),
+  /** The ACP version a definition from this preset offers first. */
+  protocolVersion: protocolVersion.optional(),
+  /** What it needs before it works (`runtime`, `install`, `login`, `key`); text with `code spans`. */
+  needs: z.array(z.strictObject({ kind: z.string(), text: z.string() })).optional(),
 })
 export type AgentPresetView = z.infer<typeof agentPresetSchema>
 

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { createAcpConnection } from '../acp/connection'
 import { createAgentToolsService, type AgentToolsService } from '../agents-tools/service'
 import type { AcpConnectionFactory } from '../agents/agent-host'
+import { ProtocolVersionMemory } from '../agents/protocol-hints'
 import { AgentSupervisor } from '../agents/supervisor'
 import { fail, ok, toFailure, type Result } from '../base/errors'
 import { DisposableStore } from '../base/lifecycle'
@@ -15,6 +16,7 @@ import { createAgentConfigService } from '../config/agent-config-service'
 import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { createPermissionsService } from '../permissions/service'
+import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, ToolCallEntry } from '../../common/session/types'
@@ -36,6 +38,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
 
   const config = await createAgentConfigService({ home, events, logger: log.child('config') })
   store.add({ dispose: () => config.dispose() })
+  // No double start: known v1 agents and command lines that settled on a version are offered it first.
+  const protocolMemory = new ProtocolVersionMemory(home)
+  await protocolMemory.load()
+  const registry = store.add(createRegistryService({ home, config, events, logger: log.child('registry') }))
 
   const createConnection: AcpConnectionFactory = ({ input, output, logger }) =>
     createAcpConnection({
@@ -58,7 +64,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
       return connection
     },
     logger: createLogger('agent'),
-    preferredProtocolVersion: (agentId) => config.definitions.get(agentId)?.protocolVersion,
+    preferredProtocolVersion: (agentId) => {
+      const def = config.definitions.get(agentId)
+      return def ? protocolMemory.preferred(def) : undefined
+    },
     // Secret values an agent prints on stderr never reach its log file.
     redactLog: (text) => agentTools.current?.secrets.redactText(text) ?? text,
   })
@@ -178,6 +187,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   store.add(
     supervisor.onDidChangePreferredVersion(({ agentId, version }) => {
       const def = config.definitions.get(agentId)
+      if (def) void protocolMemory.remember(def, version).catch((error) => log.warn('could not remember the protocol version', error))
       if (def && def.protocolVersion !== version) void config.definitions.save({ ...def, protocolVersion: version })
     }),
   )
@@ -308,6 +318,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...elicitation.handlers,
     ...config.handlers,
     ...tools.handlers,
+    ...registry.handlers,
   }
 
   let disposing: Promise<void> | undefined

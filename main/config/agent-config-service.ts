@@ -132,6 +132,8 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
     env: { ...p.env },
     secretEnv: [...p.secretEnv],
     ...(p.docsUrl ? { docsUrl: p.docsUrl } : {}),
+    ...(p.protocolVersion ? { protocolVersion: p.protocolVersion } : {}),
+    needs: p.needs.map((n) => ({ ...n })),
   }))
 
   const invalid = (errors: AgentFieldErrors) =>

@@ -14,7 +14,19 @@ export interface AgentPreset {
   /** Secret names the form offers (values go to the keychain). */
   secretEnv: string[]
   docsUrl?: string
+  /** The ACP version to offer first (all the known agents speak v1: no second start). */
+  protocolVersion?: 1 | 2
+  /** What it needs before it works, told before it is added: a runtime, a login, a key. */
+  needs: PresetNeed[]
 }
+
+export interface PresetNeed {
+  kind: 'runtime' | 'install' | 'login' | 'key'
+  /** One short sentence; `code spans` in backticks. */
+  text: string
+}
+
+const NODE: PresetNeed = { kind: 'runtime', text: 'Node.js 18 or newer (`npx` downloads the adapter on first start)' }
 
 export const AGENT_PRESETS: readonly AgentPreset[] = [
   {
@@ -26,6 +38,8 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     env: {},
     secretEnv: ['ANTHROPIC_API_KEY'],
     docsUrl: 'https://github.com/zed-industries/claude-agent-acp',
+    protocolVersion: 1,
+    needs: [NODE, { kind: 'login', text: 'A Claude subscription login, or an `ANTHROPIC_API_KEY`' }],
   },
   {
     id: 'codex',
@@ -36,6 +50,8 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     env: {},
     secretEnv: ['OPENAI_API_KEY'],
     docsUrl: 'https://github.com/zed-industries/codex-acp',
+    protocolVersion: 1,
+    needs: [NODE, { kind: 'login', text: 'A ChatGPT login, or an `OPENAI_API_KEY`' }],
   },
   {
     id: 'gemini',
@@ -46,6 +62,8 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     env: {},
     secretEnv: ['GEMINI_API_KEY'],
     docsUrl: 'https://github.com/google-gemini/gemini-cli',
+    protocolVersion: 1,
+    needs: [{ kind: 'install', text: '`gemini` on PATH (`npm install -g @google/gemini-cli`)' }, { kind: 'login', text: 'A Google login, or a `GEMINI_API_KEY`' }],
   },
   {
     // goose reads GOOSE_PROVIDER / GOOSE_MODEL and the provider's own key from the environment in preference
@@ -58,6 +76,8 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     env: { GOOSE_PROVIDER: 'anthropic' },
     secretEnv: ['ANTHROPIC_API_KEY'],
     docsUrl: 'https://block.github.io/goose/docs/guides/acp-clients',
+    protocolVersion: 1,
+    needs: [{ kind: 'install', text: '`goose` on PATH (block.github.io/goose)' }, { kind: 'key', text: 'A provider and its key here, or `goose configure` done once' }],
   },
   {
     id: 'opencode',
@@ -70,6 +90,8 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     env: {},
     secretEnv: ['ANTHROPIC_API_KEY'],
     docsUrl: 'https://opencode.ai/docs/acp/',
+    protocolVersion: 1,
+    needs: [{ kind: 'install', text: '`opencode` on PATH (opencode.ai)' }, { kind: 'login', text: 'A provider set up with `opencode auth login`, or its key' }],
   },
   {
     id: 'custom',
@@ -79,6 +101,7 @@ export const AGENT_PRESETS: readonly AgentPreset[] = [
     args: [],
     env: {},
     secretEnv: [],
+    needs: [{ kind: 'install', text: 'A program that speaks ACP on stdio' }],
   },
 ]
 

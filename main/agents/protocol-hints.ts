@@ -1,0 +1,83 @@
+/**
+ * Which ACP version to offer first when a definition has no `protocolVersion`, so that the first start of
+ * an agent is also its only one (an agent that answers 1 to a v2 offer is otherwise started a second time,
+ * checklist C10b):
+ *
+ * 1. agents known to speak v1: the presets, the detected agents, registry installs (`presetId`), and their
+ *    commands however they were added (`gemini`, `npx … @zed-industries/codex-acp`);
+ * 2. the version an earlier start of the same command line settled on (`<home>/protocol-versions.json`),
+ *    whichever definition it was (re-added, copied, another name).
+ *
+ * Anything else is offered 2, and the existing fallback (restart with a v1 offer) still applies.
+ */
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { ProtocolVersion } from '../acp/types'
+import { writeFileAtomic } from '../base/atomic-write'
+import { knownAgentForCommand } from './detect'
+
+/** Preset ids of agents that speak ACP v1 (see `main/config/presets.ts`). */
+const V1_PRESETS = new Set(['claude', 'codex', 'gemini', 'goose', 'opencode'])
+/** npm packages of v1 agents run through npx. */
+const V1_PACKAGES = [/^@zed-industries\/claude-(code|agent)-acp(@.*)?$/, /^@zed-industries\/codex-acp(@.*)?$/, /^@google\/gemini-cli(@.*)?$/]
+
+export interface DefinitionLike {
+  command: string
+  args: readonly string[]
+  presetId?: string | undefined
+}
+
+/** 1 when the definition is an agent known to speak v1, else undefined. */
+export function knownProtocolVersion(def: DefinitionLike): ProtocolVersion | undefined {
+  if (def.presetId && (V1_PRESETS.has(def.presetId) || def.presetId.startsWith('registry:'))) return 1
+  if (knownAgentForCommand(def.command)) return 1
+  if (/(^|[\\/])npx(\.cmd)?$/.test(def.command) && def.args.some((a) => V1_PACKAGES.some((p) => p.test(a)))) return 1
+  return undefined
+}
+
+const MAX_ENTRIES = 500
+const fileSchema = z.looseObject({ version: z.literal(1), commands: z.record(z.string(), z.union([z.literal(1), z.literal(2)])) })
+
+/** The ACP version each command line settled on, remembered across definitions. */
+export class ProtocolVersionMemory {
+  private readonly file: string
+  private entries = new Map<string, ProtocolVersion>()
+  private writing: Promise<unknown> = Promise.resolve()
+
+  constructor(home: string) {
+    this.file = join(home, 'protocol-versions.json')
+  }
+
+  async load(): Promise<void> {
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(await fs.readFile(this.file, 'utf8')))
+      if (parsed.success) this.entries = new Map(Object.entries(parsed.data.commands).slice(-MAX_ENTRIES))
+    } catch {
+      // Nothing remembered yet.
+    }
+  }
+
+  get(def: DefinitionLike): ProtocolVersion | undefined {
+    return this.entries.get(key(def))
+  }
+
+  remember(def: DefinitionLike, version: ProtocolVersion): Promise<void> {
+    const k = key(def)
+    if (this.entries.get(k) === version) return this.writing.then(() => undefined)
+    this.entries.delete(k)
+    this.entries.set(k, version)
+    while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+    const body = JSON.stringify({ version: 1, commands: Object.fromEntries(this.entries) }, null, 2) + '\n'
+    const run = this.writing.then(() => writeFileAtomic(this.file, body))
+    this.writing = run.catch(() => undefined)
+    return run
+  }
+
+  /** What to offer first: the definition's own setting, a known v1 agent, or what this command settled on. */
+  preferred(def: DefinitionLike & { protocolVersion?: ProtocolVersion | undefined }): ProtocolVersion | undefined {
+    return def.protocolVersion ?? knownProtocolVersion(def) ?? this.get(def)
+  }
+}
+
+const key = (def: DefinitionLike) => JSON.stringify([def.command, ...def.args])

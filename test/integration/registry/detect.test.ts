@@ -1,0 +1,62 @@
+/**
+ * Issue 15, first run: known agents on PATH are found and asked `--version` with a timeout and a scrubbed
+ * environment; one that hangs does not hold detection up, and a found agent is one call from a definition.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { detectAgents } from '../../../main/agents/detect'
+import { createAgentConfigService } from '../../../main/config/agent-config-service'
+import { createMemoryLogger } from '../../../main/base/log'
+import { createRegistryService } from '../../../main/registry/registry-service'
+import { must } from '../../support/must'
+import { createMemorySecretStore } from '../../unit/secrets/memory-secret-store'
+
+let root: string
+let bin: string
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'bosun-detect-'))
+  bin = join(root, 'bin')
+  mkdirSync(bin)
+  const script = (name: string, body: string) => writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 })
+  script('gemini', 'echo "0.27.3"')
+  // Prints whether it saw a secret from Bosun's environment (it must not).
+  script('codex-acp', 'echo "codex-acp 0.9.2 key=${OPENAI_API_KEY:-none}"')
+  script('goose', 'exec sleep 30')
+  writeFileSync(join(bin, 'opencode'), 'not executable', { mode: 0o644 })
+})
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+describe('detectAgents', () => {
+  it('finds the known commands on PATH with their versions, in a scrubbed environment, under a deadline', async () => {
+    const env = { PATH: `${bin}:/usr/bin:/bin`, OPENAI_API_KEY: 'sk-canary-123' }
+    const found = await detectAgents({ env, timeoutMs: 1500 })
+    expect(found.map((f) => [f.agent.key, f.path, f.version])).toEqual([
+      ['codex', join(bin, 'codex-acp'), 'codex-acp 0.9.2 key=none'],
+      ['gemini', join(bin, 'gemini'), '0.27.3'],
+      ['goose', join(bin, 'goose'), null],
+    ])
+  })
+
+  it('adds a detected agent as a ready definition that offers v1, and marks it added', async () => {
+    const home = join(root, 'home')
+    const baseEnv = { PATH: `${bin}:/usr/bin:/bin` }
+    const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv })
+    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: 500 })
+    try {
+      const before = must(await registry.handlers.detectAgents(undefined)).agents
+      expect(before.find((a) => a.key === 'gemini')).toMatchObject({ name: 'Gemini CLI', commandLine: 'gemini --acp', version: '0.27.3', added: false, needs: [expect.stringMatching(/Google login/)] })
+      const { agent } = must(await registry.handlers.addDetectedAgent({ key: 'gemini' }))
+      expect(agent).toMatchObject({ name: 'Gemini CLI', command: 'gemini', args: ['--acp'], protocolVersion: 1, presetId: 'gemini', secretEnv: ['GEMINI_API_KEY'] })
+      const after = must(await registry.handlers.detectAgents(undefined)).agents
+      expect(after.find((a) => a.key === 'gemini')!.added).toBe(true)
+      // A second add gets a free name rather than failing.
+      expect(must(await registry.handlers.addDetectedAgent({ key: 'gemini' })).agent.name).toBe('Gemini CLI 2')
+    } finally {
+      registry.dispose()
+      config.dispose()
+    }
+  })
+})
