@@ -49,10 +49,17 @@ export const MIGRATIONS: Migration[] = [
         ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
         CREATE VIRTUAL TABLE entries_fts USING fts5 (text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
       `)
+      // In pages: a statement cannot write while another one is still reading.
       const insert = db.prepare('INSERT INTO entries_fts (rowid, text) VALUES (?, ?)')
-      for (const row of db.prepare('SELECT id, body FROM entries').iterate() as IterableIterator<{ id: number; body: string }>) {
-        const text = searchTextOfBody(row.body)
-        if (text) insert.run(row.id, text)
+      const page = db.prepare('SELECT id, body FROM entries WHERE id > ? ORDER BY id LIMIT 500')
+      for (let last = 0; ; ) {
+        const rows = page.all(last) as { id: number; body: string }[]
+        if (rows.length === 0) break
+        for (const row of rows) {
+          const text = searchTextOfBody(row.body)
+          if (text) insert.run(row.id, text)
+        }
+        last = rows[rows.length - 1]!.id
       }
     },
   },
