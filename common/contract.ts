@@ -13,6 +13,7 @@ import { elicitationCalls, elicitationEvents } from './contract/elicitation'
 import { agentsCalls, agentsEvents } from './contract/agents'
 import { agentToolsCalls, agentToolsEvents } from './contract/agent-tools'
 import { registryCalls, registryEvents } from './contract/registry'
+import { historyCalls, historyEvents } from './contract/history'
 
 export const calls = {
   ...appCalls,
@@ -22,6 +23,7 @@ export const calls = {
   ...agentsCalls,
   ...agentToolsCalls,
   ...registryCalls,
+  ...historyCalls,
 } as const
 
 export const events = {
@@ -32,6 +34,7 @@ export const events = {
   ...agentsEvents,
   ...agentToolsEvents,
   ...registryEvents,
+  ...historyEvents,
 } as const
 
 export type Calls = typeof calls

@@ -18,6 +18,8 @@ import { createElicitationService } from '../elicitation/service'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
+import { createHistoryService } from '../history/service'
+import { openHistoryStore } from '../history/sqlite-history-store'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, ToolCallEntry } from '../../common/session/types'
 import type { BosunServices, HostIntegration } from './services'
@@ -92,10 +94,24 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
   }
 
+  // Durable history (history.sqlite in the home): what the sessions apply is written off the hot path.
+  const opened = openHistoryStore(home)
+  if (opened.problem) log.warn(opened.problem)
+  const history = createHistoryService({
+    store: opened.store,
+    events,
+    logger: log.child('history'),
+    openProblem: opened.problem,
+    ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
+  })
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
-    new SessionsService(agents, events, log.child('sessions'), { redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions }),
+    new SessionsService(agents, events, log.child('sessions'), {
+      redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions,
+      history: history.hooks,
+    }),
   )
+  history.bind(sessions)
   const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
   const findToolCall = (sessionId: string, toolCallId: string): ToolCallEntry | undefined => {
     const state = sessions.state(sessionId)
@@ -319,6 +335,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...config.handlers,
     ...tools.handlers,
     ...registry.handlers,
+    ...history.handlers,
   }
 
   let disposing: Promise<void> | undefined
@@ -331,6 +348,9 @@ export async function createBosunServices(integration: HostIntegration): Promise
           // The agents' last words (exit lines) reach their log files before anything is torn down.
           await Promise.all(supervisor.views().map((view) => supervisor.get(view.agentId)?.flushLog()))
         } finally {
+          // Every queued batch applied, then written: the history has what the sessions last showed.
+          sessions.snapshot()
+          history.dispose()
           supervisor.dispose()
           store.dispose()
           // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.

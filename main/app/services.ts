@@ -17,6 +17,8 @@ export interface HostIntegration {
   notifier?: Notifier
   /** Whether the app window is focused and visible (decides whether to notify). */
   isWindowFocused?: () => boolean
+  /** Electron: asks where to save an exported file and writes it; null when the person cancelled (web: the page downloads it). */
+  saveFile?: (suggestedName: string, content: string, format: 'markdown' | 'json') => Promise<string | null>
 }
 
 export interface Notifier {

@@ -13,6 +13,21 @@ export interface AgentPort {
   connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
 }
 
+/**
+ * Where the sessions service reports what it applied, for durable history (main/history/recorder.ts). Every
+ * call must be cheap: `changed` runs after each batch, on the hot path.
+ */
+export interface SessionHistoryHooks {
+  /** A new session on an agent (`capabilities`: what the agent offered at `initialize`). */
+  created(state: SessionState, info: { capabilities?: unknown }): void
+  /** A batch was applied to an open session. */
+  changed(state: SessionState): void
+  /** The session was closed (no longer held in memory). */
+  closed(sessionId: string): void
+  /** An id a stored session already has: a new session must not take it. */
+  isTaken(sessionId: string): boolean
+}
+
 /** Told when a session's pending requests must be answered `cancelled` (permissions, elicitations). */
 export interface SessionCancellationListener {
   cancelSession(sessionId: string): void
@@ -30,6 +45,8 @@ interface SessionRecord {
   superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
+  /** Opened from the history (its agent process is not the one that made it). */
+  restored?: boolean
 }
 
 /**
@@ -57,6 +74,7 @@ export class SessionsService implements IDisposable {
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
   private readonly redact: (actions: SessionAction[]) => SessionAction[]
+  private readonly history: SessionHistoryHooks | undefined
 
   constructor(
     private readonly agents: AgentPort,
@@ -67,9 +85,11 @@ export class SessionsService implements IDisposable {
       scheduler?: Scheduler
       /** Applied to every action before it reaches the state and the renderer (secret values hidden). */
       redact?: (actions: SessionAction[]) => SessionAction[]
+      history?: SessionHistoryHooks
     } = {},
   ) {
     this.redact = options.redact ?? ((actions) => actions)
+    this.history = options.history
     this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
   }
 
@@ -153,7 +173,7 @@ export class SessionsService implements IDisposable {
       if (previous) previous.superseded = true
       // (An agent may itself use ids ending in `#n`: look for a free one.)
       let sessionId = scoped
-      while (this.sessions.has(sessionId)) sessionId = `${scoped}#${++this.suffix}`
+      while (this.sessions.has(sessionId) || this.history?.isTaken(sessionId)) sessionId = `${scoped}#${++this.suffix}`
       this.byAgentScopedId.set(scoped, sessionId)
       const state = createSessionState({ sessionId, acpSessionId: outcome.sessionId, agentId, protocolVersion, cwd })
       const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
@@ -168,6 +188,7 @@ export class SessionsService implements IDisposable {
       const buffered = early.updates.get(outcome.sessionId)
       early.updates.delete(outcome.sessionId)
       record.state = applyActions(state, this.redact(buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured]))
+      this.history?.created(record.state, { capabilities: connection.handshake?.capabilities })
       this.events.emit('sessionAdded', { session: record.state })
       return ok({ sessionId })
     } catch (error) {
@@ -251,12 +272,33 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     this.cancel(sessionId)
+    // What the session did up to now is applied (and so kept in the history) before it goes.
+    if (this.history) this.batcher.flush(sessionId)
     this.batcher.drop(sessionId)
     this.sessions.delete(sessionId)
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
     if (this.byAgentScopedId.get(scoped) === sessionId) this.byAgentScopedId.delete(scoped)
+    this.history?.closed(sessionId)
     this.events.emit('sessionRemoved', { sessionId })
     return ok(undefined)
+  }
+
+  /**
+   * Opens a session from the history: held in memory again, detached (its agent is not started). The first
+   * prompt reattaches it like a session whose agent restarted: `session/resume`, else `session/load`.
+   */
+  restore(state: SessionState): Result<{ sessionId: string }> {
+    const { sessionId } = state
+    if (this.sessions.has(sessionId)) return ok({ sessionId })
+    const record: SessionRecord = { agentId: state.agentId, acpSessionId: state.acpSessionId, state, connection: undefined, turn: undefined, cancelRequested: false, restored: true }
+    const scoped = agentScopedId(state.agentId, state.acpSessionId)
+    const other = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
+    // A live session the agent calls by the same id: the agent reused it, this one cannot be continued.
+    if (other) record.superseded = true
+    else this.byAgentScopedId.set(scoped, sessionId)
+    this.sessions.set(sessionId, record)
+    this.events.emit('sessionAdded', { session: state })
+    return ok({ sessionId })
   }
 
   private async withConnection(sessionId: string, fn: (connection: AcpClientConnection, acpSessionId: string) => Promise<void>): Promise<Result<undefined>> {
@@ -283,7 +325,13 @@ export class SessionsService implements IDisposable {
       const { connection, protocolVersion } = connected.value
       if (record.connection) return ok(record.connection)
       const cannot = (why: string) =>
-        fail({ kind: 'agent-not-running', message: `The agent restarted and ${why}, so this session cannot continue. Start a new session.` })
+        record.restored
+          ? fail({
+              kind: 'agent-not-running',
+              message: `This agent ${why}, so it cannot continue this earlier session. Start a new session in ${record.state.cwd}.`,
+              data: { offerNewSession: { agentId: record.agentId, cwd: record.state.cwd } },
+            })
+          : fail({ kind: 'agent-not-running', message: `The agent restarted and ${why}, so this session cannot continue. Start a new session.` })
       if (record.superseded) return cannot('gave its id to a newer session')
       if (protocolVersion !== record.state.protocolVersion) return cannot(`now speaks ACP v${protocolVersion}`)
       const capabilities = connection.handshake?.capabilities
@@ -346,6 +394,7 @@ export class SessionsService implements IDisposable {
     if (!record || actions.length === 0) return
     actions = this.redact(actions)
     record.state = applyActions(record.state, actions)
+    this.history?.changed(record.state)
     this.events.emit('sessionActions', { sessionId, seq: record.state.seq, actions })
   }
 

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../base/log'
 import { createWindowEventSink, registerIpcHandlers } from './ipc'
 import { createNotifier, isWindowFocused } from './notifications'
 import { installQuitHandler } from './quit'
+import { createSaveFile } from './save-file'
 import { createMainWindow, focusWindow } from './window'
 
 export { registerAppScheme } from './protocol'
@@ -59,6 +60,7 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
     openExternal: (url) => shell.openExternal(url),
     notifier,
     isWindowFocused: () => isWindowFocused(window),
+    saveFile: createSaveFile(getWindow),
   })
   store.add(registerIpcHandlers({ getWindow, handlers: services.handlers, log }))
 

@@ -190,6 +190,7 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
 
 async function reattach({ params, client }: LooseContext, replay: boolean): Promise<Json | null> {
   const sessionId = String(params.sessionId)
+  log(`REATTACH ${v2 ? 'session/resume' : replay ? 'session/load' : 'session/resume'} ${sessionId} replay=${replay}`)
   if (replay) for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
   if (v2) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
   const options = sessionConfig.get(sessionId)

@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { call, event, id } from './define'
+
+/** One stored session as the sidebar lists it (no transcript). */
+export const historySummaryShape = z.object({
+  sessionId: z.string(),
+  agentId: z.string(),
+  acpSessionId: z.string(),
+  cwd: z.string(),
+  /** The title to show: the person's, else the agent's (`session_info_update`), else the first prompt. */
+  title: z.string().nullable(),
+  /** Epoch ms. */
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  protocolVersion: z.union([z.literal(1), z.literal(2)]),
+  archived: z.boolean(),
+  /** A turn was running when Bosun stopped (it shows as interrupted when opened). */
+  interrupted: z.boolean(),
+})
+export type HistorySummary = z.infer<typeof historySummaryShape>
+
+/** Why the history is not (fully) available: unreadable file kept aside, read-only home, disk full. */
+export const historyProblemShape = z.object({ message: z.string().max(4096) }).nullable()
+
+export const historyHitShape = z.object({
+  sessionId: z.string(),
+  /** The matching entry's id in the transcript (open the session there). */
+  entryId: z.string(),
+  kind: z.string(),
+  title: z.string().nullable(),
+  cwd: z.string(),
+  archived: z.boolean(),
+  /** The matching text around the hit; the matched words between `\u0002` and `\u0003`. */
+  snippet: z.string().max(4096),
+})
+export type HistoryHit = z.infer<typeof historyHitShape>
+
+export const historyCalls = {
+  /** Every stored session, newest first (archived ones only when asked). */
+  historyList: call(
+    z.object({ includeArchived: z.boolean().optional() }),
+    z.object({ sessions: z.array(historySummaryShape), problem: historyProblemShape }),
+  ),
+  /** Loads a stored session into main (without starting its agent); it then arrives as `sessionAdded`. */
+  historyOpen: call(z.object({ sessionId: id }), z.object({ sessionId: z.string() })),
+  historyRename: call(z.object({ sessionId: id, title: z.string().max(512).nullable() }), z.undefined()),
+  historyArchive: call(z.object({ sessionId: id, archived: z.boolean() }), z.undefined()),
+  /** Removes the session from the database (and closes it when open). */
+  historyDelete: call(z.object({ sessionId: id }), z.undefined()),
+  historySearch: call(z.object({ query: z.string().min(1).max(512), limit: z.number().int().min(1).max(200).optional() }), z.object({ hits: z.array(historyHitShape) })),
+  /**
+   * Exports a session. Electron shows a save dialog and answers `savedTo` (null: the person cancelled);
+   * the browser host answers the file for the page to download.
+   */
+  historyExport: call(
+    z.object({ sessionId: id, format: z.enum(['markdown', 'json']) }),
+    z.object({ fileName: z.string(), mimeType: z.string(), savedTo: z.string().nullable().optional(), content: z.string().optional() }),
+  ),
+} as const
+
+export const historyEvents = {
+  /** The list changed (a session added, renamed, archived, deleted, or its turn ended): fetch it again. */
+  historyChanged: event(z.object({})),
+} as const

@@ -1,0 +1,143 @@
+/**
+ * How a transcript entry and a session's state become database text, bounded: an agent's huge tool
+ * output, deeply nested raw input or invalid text never makes a row too big to read back or breaks a
+ * session. What is cut says so in place (`… [truncated …]`).
+ */
+import type { Entry, SessionState, ToolCallEntry } from '../../common/session/types'
+
+/** Longest string kept inside an entry (a message's text, a tool's output). */
+export const MAX_STRING = 256 * 1024
+/** Largest serialized entry or session state: past it, strings are cut to the budget left. */
+export const MAX_BODY = 1024 * 1024
+/** Deeper values are replaced by a marker (an agent's raw input may nest without end). */
+export const MAX_DEPTH = 32
+const MAX_ARRAY = 5_000
+const MAX_KEYS = 1_000
+/** Longest search text per entry. */
+const MAX_SEARCH_TEXT = 32 * 1024
+
+/** Removes lone surrogates and NULs: what SQLite's text and FTS handle badly and no one can read anyway. */
+export function cleanText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g, '\uFFFD')
+}
+
+/** A JSON-safe, bounded copy of `value`. */
+export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0): unknown {
+  if (value === null || typeof value === 'boolean') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
+  if (typeof value === 'string') {
+    const limit = Math.max(0, Math.min(MAX_STRING, budget.left))
+    const text = value.length > limit ? `${value.slice(0, limit)}… [truncated ${value.length - limit} characters]` : value
+    budget.left -= Math.min(value.length, limit) + 2
+    return cleanText(text)
+  }
+  if (typeof value !== 'object') return undefined
+  if (depth >= MAX_DEPTH) return '[nested too deeply]'
+  budget.left -= 2
+  if (Array.isArray(value)) {
+    const out: unknown[] = []
+    for (let i = 0; i < value.length && i < MAX_ARRAY; i++) {
+      const item = bounded(value[i], budget, depth + 1)
+      out.push(item === undefined ? null : item)
+    }
+    if (value.length > MAX_ARRAY) out.push(`[${value.length - MAX_ARRAY} more items not kept]`)
+    return out
+  }
+  const out: Record<string, unknown> = {}
+  let keys = 0
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    if (++keys > MAX_KEYS) break
+    const item = bounded((value as Record<string, unknown>)[key], budget, depth + 1)
+    if (item !== undefined) out[cleanText(key.length > 1024 ? key.slice(0, 1024) : key)] = item
+    budget.left -= Math.min(key.length, 1024) + 3
+  }
+  return out
+}
+
+export function encodeEntry(entry: Entry): { body: string; text: string } {
+  return { body: JSON.stringify(bounded(entry)), text: searchTextOf(entry) }
+}
+
+/** Reads an entry back; a row that does not parse is shown as an unknown entry, never dropped or thrown. */
+export function decodeEntry(row: { entryId: string; kind: string; body: string }): Entry {
+  try {
+    const value = JSON.parse(row.body) as unknown
+    if (value && typeof value === 'object' && !Array.isArray(value) && typeof (value as Entry).kind === 'string' && typeof (value as Entry).id === 'string') {
+      return value as Entry
+    }
+  } catch {
+    // Fall through: shown as unreadable.
+  }
+  return { kind: 'unknown', id: row.entryId, sessionUpdate: `unreadable ${row.kind}`, raw: row.body.slice(0, 4096) }
+}
+
+const blockText = (blocks: unknown): string[] =>
+  Array.isArray(blocks)
+    ? blocks.flatMap((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? [(b as { text: string }).text] : []))
+    : []
+
+function commandOf(raw: unknown): string[] {
+  if (!raw || typeof raw !== 'object') return []
+  const out: string[] = []
+  const record = raw as Record<string, unknown>
+  for (const key of ['command', 'cmd', 'path', 'file_path', 'filePath', 'pattern', 'query', 'url']) {
+    const value = record[key]
+    if (typeof value === 'string') out.push(value)
+    else if (Array.isArray(value)) out.push(value.filter((v) => typeof v === 'string').join(' '))
+  }
+  return out
+}
+
+/** What search finds in an entry: prompts, agent messages and thoughts, tool titles, commands and paths. */
+export function searchTextOf(entry: Entry): string {
+  let parts: string[] = []
+  switch (entry.kind) {
+    case 'user_message':
+    case 'agent_message':
+    case 'agent_thought':
+      parts = blockText(entry.content)
+      break
+    case 'tool_call': {
+      const tool = entry as ToolCallEntry
+      if (tool.title) parts.push(tool.title)
+      parts.push(...commandOf(tool.rawInput))
+      for (const location of tool.locations ?? []) if (typeof location?.path === 'string') parts.push(location.path)
+      for (const content of tool.content ?? []) {
+        const path = (content as { path?: unknown }).path
+        if (typeof path === 'string') parts.push(path)
+      }
+      break
+    }
+    default:
+      return ''
+  }
+  let text = parts.join('\n')
+  if (text.length > MAX_SEARCH_TEXT) text = text.slice(0, MAX_SEARCH_TEXT)
+  return cleanText(text)
+}
+
+export function searchTextOfBody(body: string): string {
+  try {
+    const value = JSON.parse(body) as unknown
+    return value && typeof value === 'object' ? searchTextOf(value as Entry) : ''
+  } catch {
+    return ''
+  }
+}
+
+/** The session-wide part of a state (everything but its entries), as stored. */
+export function encodeSessionState(state: SessionState): string {
+  const { entries: _entries, sessionId: _id, acpSessionId: _acp, agentId: _agent, cwd: _cwd, protocolVersion: _v, seq: _seq, pendingEcho: _echo, ...rest } = state
+  return JSON.stringify(bounded(rest, { left: 4 * MAX_BODY }))
+}
+
+/** The title the list shows when the person gave none: the agent's, else the first prompt's text. */
+export function derivedTitle(state: SessionState): string | null {
+  if (state.title) return cleanText(state.title.slice(0, 512))
+  const first = state.entries.find((e) => e.kind === 'user_message')
+  if (!first || first.kind !== 'user_message') return null
+  const text = blockText(first.content).join(' ').replace(/\s+/g, ' ').trim()
+  return text ? cleanText(text.slice(0, 120)) : null
+}

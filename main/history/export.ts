@@ -1,0 +1,104 @@
+/** A session as a Markdown document or a JSON file (export). Pure: the caller saves or sends the text. */
+import type { ContentBlock, Entry, SessionState, ToolCallEntry } from '../../common/session/types'
+import type { HistorySummary } from '../../common/contract/history'
+
+const fence = (text: string, lang = '') => {
+  // A fence longer than any backtick run inside, so the text cannot close it.
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length))
+  const marks = '`'.repeat(longest + 1)
+  return `${marks}${lang}\n${text}\n${marks}`
+}
+
+function blocksToMarkdown(blocks: ContentBlock[]): string {
+  return blocks
+    .map((block) => {
+      const b = block as { type: string; text?: unknown; uri?: unknown; name?: unknown }
+      if (b.type === 'text' && typeof b.text === 'string') return b.text
+      if (b.type === 'resource_link' && typeof b.uri === 'string') return `[${typeof b.name === 'string' ? b.name : b.uri}](${b.uri})`
+      return `_(${b.type})_`
+    })
+    .join('\n\n')
+}
+
+function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
+  const lines = [`### Tool: ${tool.title ?? tool.toolCallId} (${tool.toolKind}, ${tool.status})`]
+  for (const location of tool.locations) lines.push(`- \`${location.path}${location.line != null ? `:${location.line}` : ''}\``)
+  if (tool.rawInput !== undefined) lines.push('', 'Input:', fence(JSON.stringify(tool.rawInput, null, 2), 'json'))
+  for (const content of tool.content) {
+    const c = content as { type: string; content?: { type?: string; text?: unknown }; path?: unknown; oldText?: unknown; newText?: unknown; patch?: unknown; terminalId?: unknown }
+    if (c.type === 'content' && typeof c.content?.text === 'string') lines.push('', fence(c.content.text))
+    else if (c.type === 'diff' && typeof c.path === 'string') {
+      lines.push('', `Diff of \`${c.path}\`:`)
+      if (typeof c.patch === 'string') lines.push(fence(c.patch, 'diff'))
+      else lines.push(fence(`--- old\n${typeof c.oldText === 'string' ? c.oldText : ''}\n+++ new\n${typeof c.newText === 'string' ? c.newText : ''}`, 'diff'))
+    } else if (c.type === 'terminal' && typeof c.terminalId === 'string') {
+      const terminal = state.terminals[c.terminalId]
+      if (terminal) lines.push('', `Terminal${terminal.command ? ` \`${terminal.command}\`` : ''}:`, fence(terminal.output))
+    }
+  }
+  for (const requestId of tool.permissionIds) {
+    const request = state.permissions[requestId]
+    if (!request) continue
+    const option = request.options.find((o) => o.optionId === request.resolution?.optionId)
+    lines.push('', `Permission “${request.title}”: ${request.status}${option ? ` (${option.name}, by ${request.resolution?.by ?? 'person'})` : ''}`)
+  }
+  return lines.join('\n')
+}
+
+function entryToMarkdown(entry: Entry, state: SessionState): string | null {
+  switch (entry.kind) {
+    case 'user_message':
+      return `## You\n\n${blocksToMarkdown(entry.content)}`
+    case 'agent_message':
+      return `## Agent\n\n${blocksToMarkdown(entry.content)}`
+    case 'agent_thought':
+      return blocksToMarkdown(entry.content)
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n')
+    case 'tool_call':
+      return toolToMarkdown(entry, state)
+    case 'permission': {
+      const request = state.permissions[entry.requestId]
+      return request ? `Permission “${request.title}”: ${request.status}` : null
+    }
+    case 'elicitation': {
+      const elicitation = Object.values(state.elicitations).find((e) => e.elicitationRequestId === entry.elicitationId || e.elicitationId === entry.elicitationId)
+      return elicitation ? `Question “${elicitation.message}”: ${elicitation.status}` : null
+    }
+    default:
+      return `_(${entry.kind}${entry.kind === 'unknown' ? `: ${entry.sessionUpdate}` : ''})_`
+  }
+}
+
+export function sessionToMarkdown(state: SessionState, summary: HistorySummary | undefined): string {
+  const title = summary?.title ?? state.title ?? state.cwd
+  const out = [
+    `# ${title}`,
+    '',
+    `- Agent: ${state.agentId}`,
+    `- Folder: ${state.cwd}`,
+    ...(summary ? [`- Started: ${new Date(summary.createdAt).toISOString()}`, `- Last activity: ${new Date(summary.updatedAt).toISOString()}`] : []),
+    `- Protocol: ACP v${state.protocolVersion}`,
+  ]
+  for (const plan of state.plans) {
+    out.push('', '## Plan', ...plan.entries.map((e) => `- [${e.status === 'completed' ? 'x' : ' '}] ${e.content}`))
+  }
+  for (const entry of state.entries) {
+    const text = entryToMarkdown(entry, state)
+    if (text) out.push('', text)
+  }
+  if (state.turn.error) out.push('', `_${state.turn.error.message}_`)
+  return out.join('\n') + '\n'
+}
+
+export function sessionToJson(state: SessionState, summary: HistorySummary | undefined): string {
+  const { seq: _seq, pendingEcho: _echo, notices: _notices, ...rest } = state
+  return JSON.stringify({ format: 'bosun-session', version: 1, summary: summary ?? null, session: rest }, null, 2)
+}
+
+/** A file name from the title: letters, digits, dashes, at most 60 characters. */
+export function exportFileName(title: string | null, format: 'markdown' | 'json'): string {
+  const base = (title ?? 'session').normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'session'
+  return `${base}.${format === 'markdown' ? 'md' : 'json'}`
+}

@@ -1,0 +1,96 @@
+/**
+ * The local database of sessions and their transcripts, behind one small interface (SQLite in
+ * `sqlite-history-store.ts`; tests may use anything that implements it). Every method is synchronous and
+ * may throw an I/O error (disk full, read-only home): the recorder and the service turn those into values.
+ */
+import type { IDisposable } from '../base/lifecycle'
+import type { HistoryHit, HistorySummary } from '../../common/contract/history'
+
+/** The session-wide columns written with every batch. */
+export interface SessionRow {
+  sessionId: string
+  agentId: string
+  acpSessionId: string
+  cwd: string
+  /** The agent's title (`session_info_update`), else the first prompt's text. */
+  title: string | null
+  createdAt: number
+  updatedAt: number
+  protocolVersion: 1 | 2
+  /** JSON of the agent's capabilities for this session (as Bosun read them at `initialize`); null keeps the stored one. */
+  capabilities: string | null
+  /** `idle`, or the state of a turn still running when written. */
+  turnState: string
+  /** JSON of the session-wide state without its entries (plans, permissions, elicitations, modes, usage…), bounded. */
+  state: string
+}
+
+/** One transcript entry, serialized and bounded by the recorder. */
+export interface EntryRow {
+  position: number
+  entryId: string
+  kind: string
+  body: string
+  /** What search finds in it (prompts, messages, tool titles, commands, paths); empty for nothing. */
+  text: string
+}
+
+export interface SessionWrite {
+  session: SessionRow
+  entries: EntryRow[]
+}
+
+export interface StoredSession {
+  row: SessionRow & { customTitle: string | null; archived: boolean }
+  /** Entry bodies in transcript order (JSON text, parsed by the caller so one bad row never hides the rest). */
+  entries: { position: number; entryId: string; kind: string; body: string }[]
+}
+
+export interface HistoryStore extends IDisposable {
+  /** The database file, or null for a store that keeps nothing (history unavailable). */
+  readonly file: string | null
+  /** Writes every session and entry in one transaction. */
+  write(writes: SessionWrite[]): void
+  list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[]
+  summary(sessionId: string): HistorySummary | undefined
+  load(sessionId: string): StoredSession | undefined
+  has(sessionId: string): boolean
+  rename(sessionId: string, title: string | null): boolean
+  setArchived(sessionId: string, archived: boolean): boolean
+  delete(sessionId: string): boolean
+  search(query: string, limit: number): (Omit<HistoryHit, 'snippet'> & { body: string })[]
+  /** Makes the write-ahead log part of the database file (on quit). */
+  checkpoint(): void
+}
+
+/** A store that keeps nothing: used when the database cannot be opened, so sessions still work in memory. */
+export class NullHistoryStore implements HistoryStore {
+  readonly file = null
+  write(): void {}
+  list(): HistorySummary[] {
+    return []
+  }
+  summary(): undefined {
+    return undefined
+  }
+  load(): undefined {
+    return undefined
+  }
+  has(): boolean {
+    return false
+  }
+  rename(): boolean {
+    return false
+  }
+  setArchived(): boolean {
+    return false
+  }
+  delete(): boolean {
+    return false
+  }
+  search(): [] {
+    return []
+  }
+  checkpoint(): void {}
+  dispose(): void {}
+}

@@ -1,0 +1,235 @@
+/**
+ * Persists what the reducer applied, off the hot path: the sessions service hands over each session's
+ * newest state after every batch (O(1): a reference), and a timer writes everything that changed since the
+ * last write in one transaction. Entries are found by reference: the reducer copies an entry it touches
+ * and never moves or removes one, so `written.entries[i] !== latest.entries[i]` is exactly "changed".
+ * A message streamed in a thousand chunks is therefore written once per tick, merged.
+ *
+ * Only open sessions are tracked; a closed one is written and forgotten. A failed write (disk full,
+ * read-only home) is reported once and retried later; the sessions keep working in memory meanwhile.
+ */
+import type { IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import type { Scheduler } from '../sessions/action-batcher'
+import type { SessionState } from '../../common/session/types'
+import type { EntryRow, HistoryStore, SessionWrite } from './history-store'
+import { derivedTitle, encodeEntry, encodeSessionState } from './entry-codec'
+
+/** At most this much is lost when Bosun is killed (plus the write itself). */
+export const WRITE_INTERVAL_MS = 250
+/** After a failed write, wait this long before trying again. */
+const RETRY_INTERVAL_MS = 5_000
+
+interface Tracked {
+  latest: SessionState
+  /** The state as last written (null: never written). */
+  written: SessionState | null
+  createdAt: number
+  capabilities: string | null
+  /** The encoded session-wide state of `written`, reused while those fields keep their identity. */
+  stateJson: string | null
+  /** Title and turn state last written: a change tells the list to refresh. */
+  listed: string | null
+}
+
+const realScheduler: Scheduler = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+/** The fields of a state besides its entries that we store: unchanged references mean unchanged JSON. */
+const sameSessionFields = (a: SessionState, b: SessionState) =>
+  a.title === b.title &&
+  a.plans === b.plans &&
+  a.availableCommands === b.availableCommands &&
+  a.modes === b.modes &&
+  a.configOptions === b.configOptions &&
+  a.usage === b.usage &&
+  a.terminals === b.terminals &&
+  a.permissions === b.permissions &&
+  a.elicitations === b.elicitations &&
+  a.turn === b.turn &&
+  a.autoApprove === b.autoApprove &&
+  a.notices === b.notices &&
+  a.updatedAt === b.updatedAt
+
+export class HistoryRecorder implements IDisposable {
+  private readonly tracked = new Map<string, Tracked>()
+  private readonly dirty = new Set<string>()
+  private handle: unknown = undefined
+  private failing = false
+  private disposed = false
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly options: {
+      logger: Logger
+      /** A write failed (message) or works again (null). */
+      onProblem?: (message: string | null) => void
+      /** The list of sessions changed (new session, title, turn state). */
+      onListChanged?: () => void
+      intervalMs?: number
+      scheduler?: Scheduler
+      now?: () => number
+    },
+  ) {}
+
+  private get scheduler(): Scheduler {
+    return this.options.scheduler ?? realScheduler
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)()
+  }
+
+  /**
+   * Starts tracking an open session. `written` is the state the database already holds (a session opened
+   * from history); absent for a new one.
+   */
+  track(state: SessionState, info: { capabilities?: unknown; createdAt?: number; written?: SessionState } = {}): void {
+    if (this.disposed) return
+    this.tracked.set(state.sessionId, {
+      latest: state,
+      written: info.written ?? null,
+      createdAt: info.createdAt ?? this.now(),
+      capabilities: info.capabilities !== undefined ? JSON.stringify(info.capabilities) : null,
+      stateJson: null,
+      listed: info.written ? this.listKey(info.written) : null,
+    })
+    if (info.written !== state) this.markDirty(state.sessionId)
+  }
+
+  /** A batch was applied: remember the newest state; the next tick writes it. */
+  changed(state: SessionState): void {
+    const tracked = this.tracked.get(state.sessionId)
+    if (!tracked) return
+    tracked.latest = state
+    this.markDirty(state.sessionId)
+  }
+
+  /** The session was closed: write what is left and stop holding it. */
+  forget(sessionId: string): void {
+    if (this.dirty.has(sessionId)) this.writeNow([sessionId])
+    this.tracked.delete(sessionId)
+    this.dirty.delete(sessionId)
+  }
+
+  /** Stops tracking without writing (the session was deleted). */
+  drop(sessionId: string): void {
+    this.tracked.delete(sessionId)
+    this.dirty.delete(sessionId)
+  }
+
+  isTracked(sessionId: string): boolean {
+    return this.tracked.has(sessionId)
+  }
+
+  /** Writes everything pending now (quit, tests). */
+  flush(): void {
+    this.cancelTimer()
+    this.writeNow([...this.dirty])
+  }
+
+  private markDirty(sessionId: string): void {
+    this.dirty.add(sessionId)
+    if (this.handle === undefined && !this.disposed) {
+      this.handle = this.scheduler.setTimeout(() => {
+        this.handle = undefined
+        this.writeNow([...this.dirty])
+      }, this.failing ? RETRY_INTERVAL_MS : (this.options.intervalMs ?? WRITE_INTERVAL_MS))
+    }
+  }
+
+  private listKey(state: SessionState): string {
+    return `${derivedTitle(state) ?? ''}\u0000${state.turn.state}`
+  }
+
+  private writeNow(ids: string[]): void {
+    const writes: SessionWrite[] = []
+    const done: { tracked: Tracked; state: SessionState; stateJson: string }[] = []
+    let listChanged = false
+    const now = this.now()
+    for (const id of ids) {
+      const tracked = this.tracked.get(id)
+      if (!tracked) continue
+      const { latest, written } = tracked
+      const entries: EntryRow[] = []
+      if (written?.entries !== latest.entries) {
+        const before = written?.entries ?? []
+        for (let i = 0; i < latest.entries.length; i++) {
+          const entry = latest.entries[i]!
+          if (before[i] === entry) continue
+          const { body, text } = encodeEntry(entry)
+          entries.push({ position: i, entryId: entry.id, kind: entry.kind, body, text })
+        }
+      }
+      const stateJson = tracked.stateJson !== null && written && sameSessionFields(written, latest) ? tracked.stateJson : encodeSessionState(latest)
+      const listed = this.listKey(latest)
+      if (listed !== tracked.listed || written === null) listChanged = true
+      writes.push({
+        session: {
+          sessionId: latest.sessionId,
+          agentId: latest.agentId,
+          acpSessionId: latest.acpSessionId,
+          cwd: latest.cwd,
+          title: derivedTitle(latest),
+          createdAt: tracked.createdAt,
+          updatedAt: now,
+          protocolVersion: latest.protocolVersion,
+          capabilities: tracked.capabilities,
+          turnState: latest.turn.state,
+          state: stateJson,
+        },
+        entries,
+      })
+      done.push({ tracked, state: latest, stateJson })
+    }
+    for (const id of ids) this.dirty.delete(id)
+    if (writes.length === 0) return
+    try {
+      this.store.write(writes)
+    } catch (error) {
+      // Keep `written` as it was: the next attempt writes everything since the last success.
+      for (const id of ids) if (this.tracked.has(id)) this.dirty.add(id)
+      if (!this.failing) {
+        this.failing = true
+        const message = `Bosun could not save the history (${error instanceof Error ? error.message : String(error)}). Sessions keep working; what they do is saved once writing works again.`
+        this.options.logger.warn(message)
+        this.options.onProblem?.(message)
+      }
+      if (!this.disposed && this.handle === undefined) {
+        this.handle = this.scheduler.setTimeout(() => {
+          this.handle = undefined
+          this.writeNow([...this.dirty])
+        }, RETRY_INTERVAL_MS)
+      }
+      return
+    }
+    for (const { tracked, state, stateJson } of done) {
+      tracked.written = state
+      tracked.stateJson = stateJson
+      tracked.listed = this.listKey(state)
+      tracked.capabilities = null
+    }
+    if (this.failing) {
+      this.failing = false
+      this.options.logger.info('history writes work again')
+      this.options.onProblem?.(null)
+    }
+    if (listChanged) this.options.onListChanged?.()
+  }
+
+  private cancelTimer(): void {
+    if (this.handle !== undefined) this.scheduler.clearTimeout(this.handle)
+    this.handle = undefined
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.flush()
+    this.disposed = true
+    this.cancelTimer()
+    this.tracked.clear()
+    this.dirty.clear()
+  }
+}

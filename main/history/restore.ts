@@ -1,0 +1,71 @@
+/**
+ * A stored session back as a {@link SessionState}, read liberally: each entry and each session-wide field is
+ * taken only when it has the right shape, so one damaged row never makes the session unreadable.
+ */
+import { applyActions, createSessionState, rebuildIndex } from '../../common/session/reducer'
+import type { SessionAction, SessionState } from '../../common/session/types'
+import type { StoredSession } from './history-store'
+import { decodeEntry } from './entry-codec'
+
+export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+function parseState(json: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(json) as unknown
+    return isRecord(value) ? value : {}
+  } catch {
+    return {}
+  }
+}
+
+/** The state as stored, and the actions that settle what was still running when Bosun stopped (empty when nothing was). */
+export function restoreSessionState(stored: StoredSession, now = Date.now()): { state: SessionState; settle: SessionAction[] } {
+  const { row } = stored
+  const base = createSessionState({
+    sessionId: row.sessionId,
+    acpSessionId: row.acpSessionId,
+    agentId: row.agentId,
+    protocolVersion: row.protocolVersion,
+    cwd: row.cwd,
+  })
+  const saved = parseState(row.state)
+  const state: SessionState = { ...base, entries: stored.entries.map(decodeEntry) }
+  if (typeof saved.title === 'string') state.title = saved.title
+  if (typeof saved.updatedAt === 'string') state.updatedAt = saved.updatedAt
+  if (Array.isArray(saved.plans)) state.plans = saved.plans as SessionState['plans']
+  if (Array.isArray(saved.availableCommands)) state.availableCommands = saved.availableCommands as SessionState['availableCommands']
+  if (isRecord(saved.modes) && Array.isArray(saved.modes.availableModes)) state.modes = saved.modes as SessionState['modes']
+  if (Array.isArray(saved.configOptions)) state.configOptions = saved.configOptions as SessionState['configOptions']
+  if (isRecord(saved.usage) && typeof saved.usage.used === 'number' && typeof saved.usage.size === 'number') state.usage = saved.usage as SessionState['usage']
+  if (isRecord(saved.terminals)) state.terminals = saved.terminals as SessionState['terminals']
+  if (isRecord(saved.permissions)) state.permissions = saved.permissions as SessionState['permissions']
+  if (isRecord(saved.elicitations)) state.elicitations = saved.elicitations as SessionState['elicitations']
+  if (isRecord(saved.turn) && typeof saved.turn.state === 'string') state.turn = { ...base.turn, ...(saved.turn as Partial<SessionState['turn']>) }
+  if (typeof saved.autoApprove === 'boolean') state.autoApprove = saved.autoApprove
+  if (Array.isArray(saved.notices)) state.notices = saved.notices as SessionState['notices']
+  rebuildIndex(state)
+
+  const settle: SessionAction[] = []
+  const running = row.turnState !== 'idle' || state.turn.state !== 'idle'
+  if (running) {
+    settle.push({ type: 'agent_gone' })
+    if (state.protocolVersion === 2) settle.push({ type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle' }] })
+    settle.push({ type: 'turn_ended', stopReason: null, error: { message: INTERRUPTED_MESSAGE } })
+  }
+  for (const request of Object.values(state.permissions)) {
+    if (request?.status === 'pending') {
+      settle.push({ type: 'permission_resolved', requestId: request.requestId, status: 'gone', resolution: { by: 'agent-exit', note: 'Bosun stopped', at: now } })
+    }
+  }
+  for (const elicitation of Object.values(state.elicitations)) {
+    if (elicitation?.status === 'pending') settle.push({ type: 'elicitation_resolved', elicitationRequestId: elicitation.elicitationRequestId, status: 'gone' })
+  }
+  return { state, settle }
+}
+
+/** Applies {@link restoreSessionState}'s settle actions (a no-op when there are none). */
+export function settled(state: SessionState, settle: SessionAction[]): SessionState {
+  return settle.length ? applyActions(state, settle) : state
+}

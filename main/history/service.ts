@@ -1,0 +1,204 @@
+/**
+ * The history's calls (`common/contract/history.ts`) and the hooks the sessions service reports through.
+ * Owns the database and the recorder; opened sessions are handed to the sessions service, which holds
+ * only those in memory.
+ */
+import { fail, ok, type Result } from '../base/errors'
+import type { IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import type { CallHandlers, EventSink } from '../../common/contract'
+import type { SessionState } from '../../common/session/types'
+import type { SessionHistoryHooks } from '../sessions/sessions-service'
+import { exportFileName, sessionToJson, sessionToMarkdown } from './export'
+import type { HistoryStore } from './history-store'
+import { HistoryRecorder } from './recorder'
+import { restoreSessionState, settled } from './restore'
+import { searchTextOfBody } from './entry-codec'
+import { toFtsQuery } from './sqlite-history-store'
+
+/** What the history needs from the sessions service (late-bound: the service is built with our hooks). */
+export interface HistorySessionsPort {
+  has(sessionId: string): boolean
+  state(sessionId: string): SessionState | undefined
+  restore(state: SessionState): Result<{ sessionId: string }>
+  closeSession(sessionId: string): Result<undefined>
+  /** Applies every queued batch (so the recorder has the newest states). */
+  snapshot(): unknown
+}
+
+export type HistoryHandlers = Pick<CallHandlers, 'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport'>
+
+export interface HistoryService extends IDisposable {
+  hooks: SessionHistoryHooks
+  handlers: HistoryHandlers
+  bind(sessions: HistorySessionsPort): void
+  /** Writes what is pending (quit). */
+  flush(): void
+  /** The current problem, if any (unreadable file set aside, failing writes). */
+  problem(): string | null
+}
+
+const SNIPPET_RADIUS = 80
+
+/** The text around the first word of `query` found in `text`, the word marked with \u0002…\u0003. */
+export function snippetOf(text: string, query: string): string {
+  const words = (query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).sort((a, b) => b.length - a.length)
+  const lower = text.toLowerCase()
+  let at = -1
+  let length = 0
+  for (const word of words) {
+    at = lower.indexOf(word)
+    if (at >= 0) {
+      length = word.length
+      break
+    }
+  }
+  if (at < 0) return text.slice(0, SNIPPET_RADIUS * 2).replace(/\s+/g, ' ')
+  const start = Math.max(0, at - SNIPPET_RADIUS)
+  const end = Math.min(text.length, at + length + SNIPPET_RADIUS)
+  // eslint-disable-next-line no-control-regex -- the marks are control characters on purpose: they cannot occur in the text
+  const clean = (s: string) => s.replace(/[\u0002\u0003]/g, '').replace(/\s+/g, ' ')
+  return `${start > 0 ? '…' : ''}${clean(text.slice(start, at))}\u0002${clean(text.slice(at, at + length))}\u0003${clean(text.slice(at + length, end))}${end < text.length ? '…' : ''}`
+}
+
+export function createHistoryService(options: {
+  store: HistoryStore
+  events: EventSink
+  logger: Logger
+  /** A problem found while opening the database (shown until the app restarts). */
+  openProblem: string | null
+  /** Electron: a save dialog; resolves with the path written, or null when the person cancelled. */
+  saveFile?: (suggestedName: string, content: string, format: 'markdown' | 'json') => Promise<string | null>
+  intervalMs?: number
+}): HistoryService {
+  const { store, events, logger } = options
+  let writeProblem: string | null = null
+  let sessions: HistorySessionsPort | undefined
+  const changed = () => events.emit('historyChanged', {})
+  const recorder = new HistoryRecorder(store, {
+    logger,
+    ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
+    onProblem: (message) => {
+      writeProblem = message
+      if (message) events.emit('appNotice', { severity: 'error', title: 'History not saved', description: message.slice(0, 4096) })
+      changed()
+    },
+    onListChanged: changed,
+  })
+  const problem = () => writeProblem ?? options.openProblem
+
+  const io = <T>(what: string, fn: () => Result<T>): Promise<Result<T>> => {
+    try {
+      return Promise.resolve(fn())
+    } catch (error) {
+      logger.warn(`${what} failed`, error)
+      return Promise.resolve(fail({ kind: 'io-error', message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` }))
+    }
+  }
+
+  /** The newest state of a session: from memory when open (after writing it), else from the database. */
+  const readState = (sessionId: string): SessionState | undefined => {
+    if (sessions?.has(sessionId)) {
+      sessions.snapshot()
+      return sessions.state(sessionId)
+    }
+    const stored = store.load(sessionId)
+    if (!stored) return undefined
+    const { state, settle } = restoreSessionState(stored)
+    return settled(state, settle)
+  }
+
+  const hooks: SessionHistoryHooks = {
+    created: (state, info) => recorder.track(state, info),
+    changed: (state) => recorder.changed(state),
+    closed: (sessionId) => recorder.forget(sessionId),
+    isTaken: (sessionId) => {
+      try {
+        return store.has(sessionId)
+      } catch {
+        return false
+      }
+    },
+  }
+
+  const handlers: HistoryHandlers = {
+    historyList: ({ includeArchived }) =>
+      io('Reading the history', () => ok({ sessions: store.list(includeArchived ? { includeArchived } : {}), problem: (() => { const p = problem(); return p ? { message: p } : null })() })),
+    historyOpen: ({ sessionId }) =>
+      io('Opening the session', () => {
+        if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
+        if (sessions.has(sessionId)) return ok({ sessionId })
+        const stored = store.load(sessionId)
+        if (!stored) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+        const { state, settle } = restoreSessionState(stored)
+        const current = settled(state, settle)
+        // The settled state (an interrupted turn ended) is written on the next tick.
+        recorder.track(current, { written: state, createdAt: stored.row.createdAt })
+        const restored = sessions.restore(current)
+        if (!restored.ok) recorder.drop(sessionId)
+        return restored
+      }),
+    historyRename: ({ sessionId, title }) =>
+      io('Renaming the session', () => {
+        const name = title?.trim() ? title.trim() : null
+        if (!store.rename(sessionId, name)) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+        changed()
+        return ok(undefined)
+      }),
+    historyArchive: ({ sessionId, archived }) =>
+      io('Archiving the session', () => {
+        if (!store.setArchived(sessionId, archived)) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+        changed()
+        return ok(undefined)
+      }),
+    historyDelete: ({ sessionId }) =>
+      io('Deleting the session', () => {
+        recorder.drop(sessionId)
+        if (sessions?.has(sessionId)) sessions.closeSession(sessionId)
+        const deleted = store.delete(sessionId)
+        changed()
+        return deleted ? ok(undefined) : fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+      }),
+    historySearch: ({ query, limit }) =>
+      io('Searching', () => {
+        if (!toFtsQuery(query)) return ok({ hits: [] })
+        recorder.flush()
+        const rows = store.search(query, limit ?? 50)
+        return ok({
+          hits: rows.map(({ body, ...hit }) => ({ ...hit, snippet: snippetOf(searchTextOfBody(body), query).slice(0, 4096) })),
+        })
+      }),
+    historyExport: async ({ sessionId, format }) => {
+      const read = await io('Exporting the session', () => {
+        const state = readState(sessionId)
+        if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+        const summary = store.summary(sessionId)
+        const content = format === 'markdown' ? sessionToMarkdown(state, summary) : sessionToJson(state, summary)
+        return ok({ content, fileName: exportFileName(summary?.title ?? state.title, format) })
+      })
+      if (!read.ok) return read
+      const { content, fileName } = read.value
+      const mimeType = format === 'markdown' ? 'text/markdown' : 'application/json'
+      if (!options.saveFile) return ok({ fileName, mimeType, content })
+      try {
+        return ok({ fileName, mimeType, savedTo: await options.saveFile(fileName, content, format) })
+      } catch (error) {
+        return fail({ kind: 'io-error', message: `Saving the export failed: ${error instanceof Error ? error.message : String(error)}` })
+      }
+    },
+  }
+
+  return {
+    hooks,
+    handlers,
+    bind: (port) => {
+      sessions = port
+    },
+    flush: () => recorder.flush(),
+    problem,
+    dispose() {
+      recorder.dispose()
+      store.dispose()
+    },
+  }
+}

@@ -1,0 +1,178 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Scenario } from '../../agents/scenario'
+import { must } from '../../support/must'
+import { INTERRUPTED_MESSAGE } from '../../../main/history/restore'
+import type { SessionState } from '../../../common/session/types'
+import { agentLog, historyHarness, type Run } from './restart'
+
+const harness = historyHarness()
+
+const reply: Scenario['prompts'] = {
+  default: [
+    { type: 'thought', text: 'Thinking' },
+    { type: 'text', chunks: ['Hello', ', world'] },
+    { type: 'tool_call', id: 'call-1', title: 'Run the linter', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm run lint' } },
+    { type: 'tool_call_update', id: 'call-1', status: 'completed', text: 'no problems' },
+    { type: 'text', text: 'Done.' },
+  ],
+  slow: [{ type: 'text', text: 'Working on it' }, { type: 'wait_for_cancel' }],
+}
+
+function scenario(capabilities: Record<string, unknown> | undefined): Scenario {
+  return {
+    ...(capabilities ? { initialize: { capabilities } } : {}),
+    // What session/load (v1) or a replaying resume (v2) sends again: Bosun must not show it twice.
+    session: { replay: [{ type: 'text', text: 'Hello, world' }] },
+    prompts: reply,
+  }
+}
+
+async function runTurn(run: Run, sessionId: string, text: string) {
+  return must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text }] }))
+}
+
+const texts = (state: SessionState) =>
+  state.entries.map((e) => (e.kind === 'tool_call' ? `tool:${e.title}:${e.status}` : 'content' in e ? `${e.kind}:${JSON.stringify(e.content)}` : e.kind))
+
+const cases: { label: string; v2: boolean; capabilities: Record<string, unknown> | undefined; method: string | null }[] = [
+  { label: 'v1 that loads sessions', v2: false, capabilities: { loadSession: true }, method: 'session/load' },
+  { label: 'v1 that resumes sessions', v2: false, capabilities: { loadSession: true, sessionCapabilities: { resume: {} } }, method: 'session/resume' },
+  { label: 'v2', v2: true, capabilities: undefined, method: 'session/resume' },
+  { label: 'v1 that can do neither', v2: false, capabilities: {}, method: null },
+]
+
+describe.each(cases)('a session of a $label agent, after Bosun restarts', ({ v2, capabilities, method }) => {
+  it('is listed, opens from the database without starting the agent, and continues as the agent allows', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(capabilities)), v2 }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(first, sessionId, 'Please lint the project')
+    const before = must(await first.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    await harness.stop(first)
+
+    const second = await harness.start(home)
+    // Nothing is held in memory until it is opened.
+    expect(must(await second.handlers.getSnapshot(undefined)).sessions).toEqual([])
+    const { sessions, problem } = must(await second.handlers.historyList({}))
+    expect(problem).toBeNull()
+    expect(sessions).toEqual([
+      expect.objectContaining({ sessionId, agentId: 'scripted', cwd: home.workspace, title: 'Please lint the project', protocolVersion: v2 ? 2 : 1, interrupted: false }),
+    ])
+
+    must(await second.handlers.historyOpen({ sessionId }))
+    const added = await second.sink.next('sessionAdded', (e) => e.session.sessionId === sessionId)
+    expect(texts(added.session)).toEqual(texts(before))
+    expect(added.session.entries.find((e) => e.kind === 'tool_call')).toMatchObject({ status: 'completed', rawInput: { command: 'npm run lint' } })
+    // The agent did not start for that.
+    expect(must(await second.handlers.getSnapshot(undefined)).agents).toEqual([expect.objectContaining({ agentId: 'scripted', status: 'stopped' })])
+
+    const continued = await second.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'And again' }] })
+    if (method === null) {
+      expect(continued.ok).toBe(false)
+      if (continued.ok) return
+      expect(continued.error.message).toMatch(/cannot continue this earlier session/)
+      expect(continued.error.data).toEqual({ offerNewSession: { agentId: 'scripted', cwd: home.workspace } })
+      // A new session in the same folder works, and does not take the stored one's id (the agent numbers from 1 again).
+      const fresh = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+      expect(fresh.sessionId).not.toBe(sessionId)
+      expect((await runTurn(second, fresh.sessionId, 'hi')).stopReason).toBe('end_turn')
+      return
+    }
+    expect(must(continued).stopReason).toBe('end_turn')
+    expect(agentLog(home, 'scripted')).toContain(`REATTACH ${method}`)
+    const after = must(await second.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    // The replay (session/load) is not shown again: the stored transcript plus exactly the new turn.
+    expect(texts(after).slice(0, before.entries.length)).toEqual(texts(before))
+    expect(after.entries.filter((e) => e.kind === 'user_message')).toHaveLength(2)
+    expect(new Set(after.entries.map((e) => e.id)).size).toBe(after.entries.length)
+    await harness.stop(second)
+
+    // And the continued turn is stored too.
+    const third = await harness.start(home)
+    must(await third.handlers.historyOpen({ sessionId }))
+    const reopened = await third.sink.next('sessionAdded')
+    expect(texts(reopened.session)).toEqual(texts(after))
+  })
+})
+
+describe('history across restarts', () => {
+  it.each([false, true])('shows a turn that was running when Bosun died as interrupted (v2: %s)', async (v2) => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)), v2 }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    void first.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'slow' }] })
+    await first.sink.next('sessionActions', (b) => b.actions.some((a) => a.type === 'updates' && a.updates.some((u) => u.sessionUpdate === 'agent_message_chunk')))
+    // Written (the list changes when the running turn reaches the database)…
+    await first.sink.next('historyChanged')
+    // …and Bosun "crashes": a second run reads the same file while the first one never got to quit.
+    const second = await harness.start(home)
+    expect(must(await second.handlers.historyList({})).sessions).toEqual([expect.objectContaining({ sessionId, interrupted: true })])
+    must(await second.handlers.historyOpen({ sessionId }))
+    const { session } = await second.sink.next('sessionAdded')
+    expect(session.turn.state).toBe('idle')
+    expect(session.turn.error?.message).toBe(INTERRUPTED_MESSAGE)
+    expect(session.entries.some((e) => e.kind === 'agent_message')).toBe(true)
+    await second.sink.next('historyChanged')
+    expect(must(await second.handlers.historyList({})).sessions[0]!.interrupted).toBe(false)
+  })
+
+  it('keeps a corrupt file aside, reports it, and starts a fresh history', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }], (h) =>
+      writeFileSync(join(h.home, 'history.sqlite'), 'garbage, not SQLite '.repeat(500)),
+    )
+    const run = await harness.start(home)
+    const { problem, sessions } = must(await run.handlers.historyList({}))
+    expect(problem?.message).toMatch(/kept as .*history\.sqlite\.corrupt-\d+/)
+    expect(sessions).toEqual([])
+    expect(readdirSync(home.home).some((f) => /^history\.sqlite\.corrupt-\d+$/.test(f))).toBe(true)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(run, sessionId, 'diff')
+    await harness.stop(run)
+    const again = await harness.start(home)
+    expect(must(await again.handlers.historyList({})).sessions.map((s) => s.sessionId)).toEqual([sessionId])
+  })
+
+  it('works in memory with a clear error when the history cannot be written', async () => {
+    // A folder where the database file should be: like a read-only home, SQLite cannot open it.
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }], (h) => mkdirSync(join(h.home, 'history.sqlite')))
+    const run = await harness.start(home)
+    expect(must(await run.handlers.historyList({})).problem?.message).toMatch(/History is off.*kept in memory only/)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    expect((await runTurn(run, sessionId, 'diff')).stopReason).toBe('end_turn')
+    expect(must(await run.handlers.getSnapshot(undefined)).sessions[0]!.entries.length).toBeGreaterThan(1)
+    expect(existsSync(join(home.home, 'history.sqlite'))).toBe(true)
+  })
+
+  it('searches, renames, archives, exports and deletes', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)) }])
+    const run = await harness.start(home)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(run, sessionId, 'Refactor the tokenizer')
+    const hits = must(await run.handlers.historySearch({ query: 'lint' })).hits
+    expect(hits).toEqual([expect.objectContaining({ sessionId, kind: 'tool_call', snippet: expect.stringContaining('\u0002lint\u0003') })])
+    const byPrompt = must(await run.handlers.historySearch({ query: 'tokeni' })).hits
+    expect(byPrompt).toEqual([expect.objectContaining({ sessionId, kind: 'user_message' })])
+
+    must(await run.handlers.historyRename({ sessionId, title: 'Tokenizer work' }))
+    must(await run.handlers.historyArchive({ sessionId, archived: true }))
+    expect(must(await run.handlers.historyList({})).sessions).toEqual([])
+    expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([expect.objectContaining({ title: 'Tokenizer work', archived: true })])
+    expect(must(await run.handlers.historySearch({ query: 'tokenizer' })).hits[0]).toMatchObject({ archived: true, title: 'Tokenizer work' })
+
+    const markdown = must(await run.handlers.historyExport({ sessionId, format: 'markdown' }))
+    expect(markdown).toMatchObject({ fileName: 'Tokenizer-work.md', mimeType: 'text/markdown' })
+    expect(markdown.content).toContain('# Tokenizer work')
+    expect(markdown.content).toContain('## You\n\nRefactor the tokenizer')
+    expect(markdown.content).toContain('### Tool: Run the linter (execute, completed)')
+    const json = JSON.parse(must(await run.handlers.historyExport({ sessionId, format: 'json' })).content!)
+    expect(json).toMatchObject({ format: 'bosun-session', summary: { sessionId }, session: { sessionId } })
+
+    must(await run.handlers.historyDelete({ sessionId }))
+    await run.sink.next('sessionRemoved', (e) => e.sessionId === sessionId)
+    expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
+    expect(must(await run.handlers.historySearch({ query: 'tokenizer' })).hits).toEqual([])
+    expect((await run.handlers.historyOpen({ sessionId })).ok).toBe(false)
+  })
+})

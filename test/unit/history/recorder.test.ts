@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { SessionAction, SessionState } from '../../../common/session/types'
+import { createLogger } from '../../../main/base/log'
+import type { Scheduler } from '../../../main/sessions/action-batcher'
+import { NullHistoryStore, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
+import { HistoryRecorder } from '../../../main/history/recorder'
+import { INTERRUPTED_MESSAGE, restoreSessionState, settled } from '../../../main/history/restore'
+import { encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
+
+function manualScheduler() {
+  const timers = new Map<number, { fn: () => void; ms: number }>()
+  let next = 1
+  const scheduler: Scheduler = {
+    setTimeout: (fn, ms) => {
+      timers.set(next, { fn, ms })
+      return next++
+    },
+    clearTimeout: (id) => void timers.delete(id as number),
+  }
+  return {
+    scheduler,
+    delays: () => [...timers.values()].map((t) => t.ms),
+    runAll: () => {
+      const due = [...timers.values()]
+      timers.clear()
+      for (const t of due) t.fn()
+    },
+  }
+}
+
+class RecordingStore extends NullHistoryStore {
+  readonly writes: SessionWrite[][] = []
+  failing = false
+  override write(writes: SessionWrite[]): void {
+    if (this.failing) throw new Error('SQLITE_FULL: database or disk is full')
+    this.writes.push(structuredClone(writes))
+  }
+}
+
+const logger = createLogger('test', () => {})
+const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text } })
+
+function setup() {
+  const clock = manualScheduler()
+  const store = new RecordingStore()
+  const problems: (string | null)[] = []
+  let listChanges = 0
+  const recorder = new HistoryRecorder(store, {
+    logger,
+    scheduler: clock.scheduler,
+    onProblem: (p) => problems.push(p),
+    onListChanged: () => listChanges++,
+    now: () => 42,
+  })
+  let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+  recorder.track(state, { capabilities: { loadSession: true } })
+  const apply = (...actions: SessionAction[]) => {
+    state = applyActions(state, actions)
+    recorder.changed(state)
+  }
+  return { clock, store, recorder, problems, apply, listChanges: () => listChanges, state: () => state }
+}
+
+describe('HistoryRecorder', () => {
+  it('writes a streamed message once per tick, merged, in one transaction, and only what changed', () => {
+    const { clock, store, apply, listChanges } = setup()
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'hello there' }] }, { type: 'turn_started' })
+    for (let i = 0; i < 100; i++) apply({ type: 'updates', updates: [chunk(`part ${i} `)] })
+    expect(store.writes).toHaveLength(0)
+    clock.runAll()
+    expect(store.writes).toHaveLength(1)
+    const [write] = store.writes[0]!
+    expect(write!.session).toMatchObject({ sessionId: 'a/s1', title: 'hello there', turnState: 'running', capabilities: '{"loadSession":true}' })
+    expect(write!.entries.map((e) => e.kind)).toEqual(['user_message', 'agent_message'])
+    expect(JSON.parse(write!.entries[1]!.body).content[0].text).toContain('part 99')
+    expect(listChanges()).toBe(1)
+
+    apply({ type: 'updates', updates: [chunk('more')] }, { type: 'turn_ended', stopReason: 'end_turn' })
+    clock.runAll()
+    expect(store.writes).toHaveLength(2)
+    // Only the message changed; the prompt is not written again.
+    expect(store.writes[1]![0]!.entries.map((e) => e.position)).toEqual([1])
+    expect(store.writes[1]![0]!.session.turnState).toBe('idle')
+    expect(listChanges()).toBe(2)
+  })
+
+  it('reports a failing write once, retries later, and writes everything once it works again', () => {
+    const { clock, store, apply, problems, recorder } = setup()
+    store.failing = true
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'one' }] })
+    clock.runAll()
+    apply({ type: 'updates', updates: [chunk('two')] })
+    clock.runAll()
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(/could not save the history.*disk is full/)
+    expect(clock.delays()).toEqual([5_000])
+    store.failing = false
+    clock.runAll()
+    expect(problems).toEqual([expect.any(String), null])
+    expect(store.writes).toHaveLength(1)
+    expect(store.writes[0]![0]!.entries.map((e) => e.kind)).toEqual(['user_message', 'agent_message'])
+    recorder.dispose()
+  })
+
+  it('writes what is pending when a session is closed, then holds nothing of it', () => {
+    const { store, apply, recorder } = setup()
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'bye' }] })
+    recorder.forget('a/s1')
+    expect(store.writes).toHaveLength(1)
+    expect(recorder.isTracked('a/s1')).toBe(false)
+  })
+})
+
+describe('restoring a stored session', () => {
+  function stored(state: SessionState, turnState: string): StoredSession {
+    return {
+      row: {
+        sessionId: state.sessionId,
+        agentId: state.agentId,
+        acpSessionId: state.acpSessionId,
+        cwd: state.cwd,
+        title: null,
+        customTitle: null,
+        createdAt: 1,
+        updatedAt: 2,
+        protocolVersion: state.protocolVersion,
+        capabilities: null,
+        turnState,
+        state: encodeSessionState(state),
+        archived: false,
+      },
+      entries: state.entries.map((entry, position) => ({ position, entryId: entry.id, kind: entry.kind, body: encodeEntry(entry).body })),
+    }
+  }
+
+  it.each([1, 2] as const)('shows a turn that was running when Bosun stopped as interrupted (v%i)', (version) => {
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: version, cwd: '/w' })
+    state = applyActions(state, [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },
+      { type: 'turn_started' },
+      ...(version === 2 ? [{ type: 'updates' as const, updates: [{ sessionUpdate: 'state_update', state: 'running' }] }] : []),
+      { type: 'updates', updates: [{ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Run tests', status: 'in_progress' }] },
+      {
+        type: 'permission_requested',
+        request: {
+          requestId: 'r1',
+          agentId: 'a',
+          agentName: 'A',
+          sessionId: 'a/s1',
+          title: 'Run?',
+          subject: { type: 'tool_call', toolCallId: 't1' },
+          toolCallId: 't1',
+          options: [{ optionId: 'ok', name: 'OK', kind: 'allow_once' }],
+          createdAt: 1,
+          status: 'pending',
+        },
+      },
+    ])
+    expect(state.turn.state).not.toBe('idle')
+    const { state: restored, settle } = restoreSessionState(stored(state, state.turn.state))
+    expect(restored.entries).toEqual(JSON.parse(JSON.stringify(state.entries)))
+    const after = settled(restored, settle)
+    expect(after.turn.state).toBe('idle')
+    expect(after.turn.error?.message).toBe(INTERRUPTED_MESSAGE)
+    expect(after.entries.find((e) => e.kind === 'tool_call')).toMatchObject({ status: 'cancelled' })
+    expect(after.permissions.r1?.status).toBe('gone')
+  })
+
+  it('settles nothing for a session that was idle', () => {
+    const state = applyActions(createSessionState({ sessionId: 'a/s1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },
+    ])
+    expect(restoreSessionState(stored(state, 'idle')).settle).toEqual([])
+  })
+})

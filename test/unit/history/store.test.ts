@@ -1,0 +1,194 @@
+import Database from 'better-sqlite3'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { HISTORY_FILE, openHistoryStore, SqliteHistoryStore } from '../../../main/history/sqlite-history-store'
+import { CURRENT_VERSION, SCHEMA_V1 } from '../../../main/history/schema'
+import { MAX_BODY, decodeEntry, encodeEntry } from '../../../main/history/entry-codec'
+import type { HistoryStore, SessionRow } from '../../../main/history/history-store'
+import type { Entry } from '../../../common/session/types'
+
+const homes: string[] = []
+const stores: HistoryStore[] = []
+afterEach(() => {
+  for (const store of stores.splice(0)) store.dispose()
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true })
+})
+
+function tempHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'bosun-history-'))
+  homes.push(home)
+  return home
+}
+
+function open(home: string) {
+  const opened = openHistoryStore(home, { now: () => 1700000000000 })
+  stores.push(opened.store)
+  return opened
+}
+
+const row = (over: Partial<SessionRow> = {}): SessionRow => ({
+  sessionId: 'agent/s1',
+  agentId: 'agent',
+  acpSessionId: 's1',
+  cwd: '/work/project',
+  title: 'Fix the build',
+  createdAt: 1000,
+  updatedAt: 2000,
+  protocolVersion: 1,
+  capabilities: '{"loadSession":true}',
+  turnState: 'idle',
+  state: '{}',
+  ...over,
+})
+
+const message = (id: string, text: string, kind: 'user_message' | 'agent_message' = 'agent_message'): Entry => ({ kind, id, content: [{ type: 'text', text }] })
+
+describe('the history database file', () => {
+  it('migrates a version 1 database: keeps its sessions and entries and makes them searchable', () => {
+    const home = tempHome()
+    // The fixture: a database as the first released Bosun wrote it.
+    const v1 = new Database(join(home, HISTORY_FILE))
+    v1.exec(SCHEMA_V1)
+    v1.pragma('user_version = 1')
+    v1.prepare(
+      `INSERT INTO sessions (id, agent_id, acp_session_id, cwd, title, created_at, updated_at, protocol_version, capabilities, turn_state, state)
+       VALUES ('a/s1', 'a', 's1', '/src/app', 'Old one', 10, 20, 1, NULL, 'running', '{}')`,
+    ).run()
+    const insert = v1.prepare('INSERT INTO entries (session_id, position, entry_id, kind, body) VALUES (?, ?, ?, ?, ?)')
+    insert.run('a/s1', 0, 'user:1', 'user_message', JSON.stringify(message('user:1', 'please refactor the parser', 'user_message')))
+    insert.run('a/s1', 1, 'm1', 'agent_message', JSON.stringify(message('m1', 'The tokenizer is done')))
+    insert.run('a/s1', 2, 'broken', 'agent_message', '{not json')
+    v1.close()
+
+    const { store, problem } = open(home)
+    expect(problem).toBeNull()
+    const check = new Database(join(home, HISTORY_FILE), { readonly: true })
+    expect(check.pragma('user_version', { simple: true })).toBe(CURRENT_VERSION)
+    check.close()
+    expect(store.list()).toEqual([expect.objectContaining({ sessionId: 'a/s1', title: 'Old one', archived: false, interrupted: true, cwd: '/src/app' })])
+    expect(store.search('tokenizer', 10)).toEqual([expect.objectContaining({ sessionId: 'a/s1', entryId: 'm1' })])
+    expect(store.search('refac', 10)).toEqual([expect.objectContaining({ entryId: 'user:1' })])
+    const loaded = store.load('a/s1')!
+    expect(loaded.entries.map(decodeEntry).map((e) => e.kind)).toEqual(['user_message', 'agent_message', 'unknown'])
+  })
+
+  it('keeps an unreadable file aside, reports it and starts a fresh one', () => {
+    const home = tempHome()
+    const garbage = Buffer.from('this is not a database, just bytes '.repeat(200))
+    writeFileSync(join(home, HISTORY_FILE), garbage)
+    const { store, problem } = open(home)
+    expect(problem).toContain(`${HISTORY_FILE}.corrupt-1700000000000`)
+    expect(readFileSync(join(home, `${HISTORY_FILE}.corrupt-1700000000000`))).toEqual(garbage)
+    store.write([{ session: row(), entries: [] }])
+    expect(store.list()).toHaveLength(1)
+  })
+
+  it('keeps aside a file written by a newer Bosun instead of migrating it down', () => {
+    const home = tempHome()
+    const newer = new Database(join(home, HISTORY_FILE))
+    newer.exec('CREATE TABLE future (x)')
+    newer.pragma(`user_version = ${CURRENT_VERSION + 5}`)
+    newer.close()
+    const { problem } = open(home)
+    expect(problem).toMatch(/newer version of Bosun/)
+    const aside = readdirSync(home).filter((f) => f.startsWith(`${HISTORY_FILE}.corrupt-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
+    expect(aside).toHaveLength(1)
+    const kept = new Database(join(home, aside[0]!), { readonly: true })
+    expect(kept.pragma('user_version', { simple: true })).toBe(CURRENT_VERSION + 5)
+    kept.close()
+  })
+
+  it('turns history off with a clear message when the file cannot be opened at all', () => {
+    const home = tempHome()
+    // A folder where the file should be: SQLite cannot open it (like a read-only home), and nothing is moved.
+    mkdirSync(join(home, HISTORY_FILE))
+    const { store, problem } = open(home)
+    expect(problem).toMatch(/History is off/)
+    expect(store.file).toBeNull()
+    expect(() => store.write([{ session: row(), entries: [] }])).not.toThrow()
+    expect(existsSync(join(home, HISTORY_FILE))).toBe(true)
+  })
+})
+
+describe('SqliteHistoryStore', () => {
+  it('upserts entries by position, lists newest first, renames, archives, searches and deletes', () => {
+    const { store } = open(tempHome())
+    store.write([
+      { session: row(), entries: [{ position: 0, entryId: 'u', kind: 'user_message', ...encodeEntry(message('u', 'run the linter', 'user_message')) }] },
+      { session: row({ sessionId: 'agent/s2', acpSessionId: 's2', updatedAt: 5000, title: 'Second' }), entries: [] },
+    ])
+    store.write([{ session: row(), entries: [{ position: 0, entryId: 'u', kind: 'user_message', ...encodeEntry(message('u', 'run the formatter', 'user_message')) }] }])
+    expect(store.list().map((s) => s.sessionId)).toEqual(['agent/s2', 'agent/s1'])
+    expect(store.search('linter', 10)).toEqual([])
+    expect(store.search('formatter', 10)).toHaveLength(1)
+
+    expect(store.rename('agent/s1', 'My name')).toBe(true)
+    expect(store.summary('agent/s1')?.title).toBe('My name')
+    expect(store.setArchived('agent/s1', true)).toBe(true)
+    expect(store.list().map((s) => s.sessionId)).toEqual(['agent/s2'])
+    expect(store.list({ includeArchived: true })).toHaveLength(2)
+    // Archived sessions stay searchable.
+    expect(store.search('formatter', 10)).toEqual([expect.objectContaining({ archived: true, title: 'My name' })])
+
+    expect(store.delete('agent/s1')).toBe(true)
+    expect(store.load('agent/s1')).toBeUndefined()
+    expect(store.search('formatter', 10)).toEqual([])
+    expect(store.delete('agent/s1')).toBe(false)
+  })
+
+  it('treats search input as words, never as FTS syntax', () => {
+    const { store } = open(tempHome())
+    store.write([{ session: row(), entries: [{ position: 0, entryId: 'u', kind: 'user_message', ...encodeEntry(message('u', 'fix "quotes" AND NEAR(x)', 'user_message')) }] }])
+    expect(store.search('"quotes" AND', 10)).toHaveLength(1)
+    expect(store.search('NEAR(', 10)).toHaveLength(1)
+    expect(store.search('*** ((', 10)).toEqual([])
+  })
+
+  it('reports a full disk as an error from write, and keeps what was written before', () => {
+    const home = tempHome()
+    const { store } = open(home)
+    store.write([{ session: row(), entries: [] }])
+    // SQLite's page limit stands in for a full disk (SQLITE_FULL).
+    const db = (store as unknown as { db: Database.Database }).db
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`)
+    const big = encodeEntry(message('m', 'x'.repeat(200_000)))
+    expect(() => store.write([{ session: row(), entries: [{ position: 0, entryId: 'm', kind: 'agent_message', ...big }] }])).toThrow(/full/i)
+    expect(store.list()).toHaveLength(1)
+    expect(store).toBeInstanceOf(SqliteHistoryStore)
+  })
+})
+
+describe('hostile content is stored bounded', () => {
+  it('cuts huge outputs, deep nesting and invalid text, and reads back', () => {
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 10_000; i++) deep = { next: deep }
+    const tool: Entry = {
+      kind: 'tool_call',
+      id: 'tool:t',
+      toolCallId: 't',
+      title: 'cat \uD800 huge\u0000file',
+      toolKind: 'read',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'y'.repeat(5_000_000) } }],
+      locations: [{ path: '/tmp/huge' }],
+      rawInput: deep,
+      rawOutput: Array.from({ length: 100_000 }, (_, i) => i),
+      permissionIds: [],
+      elicitationIds: [],
+    }
+    const { body, text } = encodeEntry(tool)
+    expect(body.length).toBeLessThan(MAX_BODY * 1.2)
+    expect(body).toContain('[nested too deeply]')
+    expect(body).toContain('truncated')
+    expect(text).toContain('cat \uFFFD huge\uFFFDfile')
+    const back = decodeEntry({ entryId: 'tool:t', kind: 'tool_call', body })
+    expect(back).toMatchObject({ kind: 'tool_call', toolCallId: 't', status: 'completed', title: 'cat \uFFFD huge\u0000file'.replace('\u0000', '\uFFFD') })
+
+    const { store } = open(tempHome())
+    store.write([{ session: row(), entries: [{ position: 0, entryId: 'tool:t', kind: 'tool_call', body, text }] }])
+    expect(decodeEntry(store.load('agent/s1')!.entries[0]!)).toMatchObject({ toolCallId: 't' })
+    expect(store.search('huge', 5)).toHaveLength(1)
+  })
+})
