@@ -2,11 +2,11 @@
  * The restricted JSON Schema subset of form-mode elicitation (checklist G14–G17), parsed into a small
  * field model both main and the renderer understand, and a validator for the person's answers.
  *
- * Pure: no Node or DOM APIs, so the renderer imports this module as-is. The one dangerous operation,
- * running an agent-supplied `pattern`, is delegated to a {@link PatternTester} the caller provides:
- * main runs it under a time limit (`bounded-pattern.ts`), the renderer only runs patterns that
- * {@link isPatternSafe} accepts and leaves the rest to main.
+ * Pure: no Node or DOM APIs, so the renderer imports this module as-is. Agent-supplied `pattern`s run on
+ * a linear-time engine ({@link linearPatternTester}, re2js) in main and in the renderer alike, so no
+ * pattern can backtrack catastrophically anywhere.
  */
+import { RE2JS } from 're2js'
 
 export type KnownFormat = 'email' | 'uri' | 'date' | 'date-time'
 const knownFormats: readonly string[] = ['email', 'uri', 'date', 'date-time']
@@ -129,11 +129,14 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
       }
       if (pattern !== undefined) {
         if (pattern.length > schemaLimits.maxPatternLength) throw new Refusal(`${where}: the pattern is too long.`)
-        // Compiling is linear; only matching can explode, and that is bounded where it runs.
         try {
           new RegExp(pattern, 'u')
         } catch {
           throw new Refusal(`${where}: the pattern is not a valid regular expression.`)
+        }
+        // Patterns run on a linear-time engine; what it cannot run (backreferences, lookaround) is refused.
+        if (!compileAgentPattern(pattern)) {
+          throw new Refusal(`${where}: the pattern uses backreferences or lookaround, which Bosun does not run.`)
         }
       }
       const field: FieldSpec = { ...base, kind: 'text' }
@@ -439,97 +442,36 @@ export function draftToContent(schema: FormSchema, draft: Draft): Record<string,
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Static pattern check (for the renderer, which has no time limit)
+// Agent patterns run on a linear-time engine (RE2 semantics, re2js), in main and in the renderer alike
+
+/** Compiled agent patterns, shared by every form (a small cache: forms repeat their patterns). */
+const compiled = new Map<string, RE2JS | null>()
+const MAX_COMPILED = 256
 
 /**
- * A conservative static check for patterns that may backtrack catastrophically: nested quantifiers
- * (`(a+)+`), quantified alternations (`(a|a)*`), backreferences, long patterns and more than three unbounded
- * quantifiers are flagged. `false` does not mean the pattern is bad, only that it is not run without a time limit.
+ * The pattern compiled for RE2 (JavaScript syntax translated), or `null` when it uses what a linear-time
+ * engine cannot run (backreferences, lookaround). Matching is then linear in the input: no pattern, however
+ * crafted, can freeze the page or main.
  */
-export function isPatternSafe(pattern: string): boolean {
-  if (pattern.length > 256) return false
-  if (/\\[1-9]|\\k</.test(pattern)) return false
-  interface Group {
-    hasQuantifier: boolean
-    hasAlternation: boolean
-  }
-  const stack: Group[] = [{ hasQuantifier: false, hasAlternation: false }]
-  let lastClosed: Group | null = null
-  let unboundedCount = 0
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!
-    const top = stack[stack.length - 1]!
-    if (c === '\\') {
-      i++
-      lastClosed = null
-      continue
-    }
-    if (c === '[') {
-      // Skip a character class (escapes inside included).
-      i++
-      if (pattern[i] === '^') i++
-      if (pattern[i] === ']') i++
-      while (i < pattern.length && pattern[i] !== ']') {
-        if (pattern[i] === '\\') i++
-        i++
-      }
-      lastClosed = null
-      continue
-    }
-    if (c === '(') {
-      stack.push({ hasQuantifier: false, hasAlternation: false })
-      lastClosed = null
-      continue
-    }
-    if (c === ')') {
-      if (stack.length === 1) return false
-      const group = stack.pop()!
-      const parent = stack[stack.length - 1]!
-      if (group.hasQuantifier) parent.hasQuantifier = true
-      lastClosed = group
-      continue
-    }
-    if (c === '|') {
-      top.hasAlternation = true
-      lastClosed = null
-      continue
-    }
-    const quantifier = c === '*' || c === '+' || c === '?' || (c === '{' && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)))
-    if (quantifier) {
-      if (c === '?' && isLazyMarker(pattern, i)) continue
-      // Anything that repeats (all but `?`) is dangerous around a group that can match in several ways.
-      const repeats = c !== '?' && !/^\{[01]\}/.test(pattern.slice(i))
-      const unbounded = c === '*' || c === '+' || (c === '{' && /^\{\d+,(\d{3,})?\}/.test(pattern.slice(i)))
-      if (lastClosed && repeats && (lastClosed.hasQuantifier || lastClosed.hasAlternation)) return false
-      if (unbounded) {
-        top.hasQuantifier = true
-        // Many unbounded quantifiers in sequence backtrack polynomially (`\d*\d*\d*\d*x`).
-        if (++unboundedCount > 3) return false
-      }
-      if (c === '{') i = pattern.indexOf('}', i)
-      lastClosed = null
-      continue
-    }
-    lastClosed = null
-  }
-  return stack.length === 1
-}
-
-/** `?` right after a quantifier makes it lazy; it is not a quantifier of its own. */
-function isLazyMarker(pattern: string, i: number): boolean {
-  const prev = pattern[i - 1]
-  return prev === '*' || prev === '+' || prev === '?' || prev === '}'
-}
-
-/**
- * The renderer's pattern tester: runs only statically safe patterns, on bounded input; everything else
- * is left to main's bounded re-validation.
- */
-export const staticPatternTester: PatternTester = (pattern, value) => {
-  if (value.length > 1000 || !isPatternSafe(pattern)) return 'unknown'
+export function compileAgentPattern(pattern: string): RE2JS | null {
+  if (compiled.has(pattern)) return compiled.get(pattern)!
+  let re: RE2JS | null
   try {
-    return new RegExp(pattern, 'u').test(value)
+    re = RE2JS.compile(RE2JS.translateRegExp(pattern))
   } catch {
-    return 'unknown'
+    re = null
   }
+  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!)
+  compiled.set(pattern, re)
+  return re
+}
+
+/**
+ * The pattern tester both sides use: JSON Schema `pattern` semantics (a match anywhere, like `RegExp.test`)
+ * on RE2. `'unknown'` only for a pattern RE2 cannot compile, which parsing already refused.
+ */
+export const linearPatternTester: PatternTester = (pattern, value) => {
+  const re = compileAgentPattern(pattern)
+  if (!re) return 'unknown'
+  return re.test(value)
 }

@@ -45,7 +45,14 @@ export interface AcpConnectionOptions {
   clientInfo: { name: string; version: string }
   /** Elicitation modes we advertise (C5: only present objects count). */
   elicitation?: { form?: boolean; url?: boolean }
+  /** Bound of the outgoing queue (an agent that does not read its stdin); see the NDJSON writer's `maxQueuedBytes`. */
+  maxQueuedBytes?: number
+  /** Applied to previews of bad lines before they are logged (secret values an agent prints). */
+  redact?: (text: string) => string
 }
+
+/** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
+const LOGGED_PROBLEMS = 10
 
 /** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
 const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
@@ -87,6 +94,7 @@ class AcpConnection implements AcpClientConnection {
   private closedError: Error | undefined
   private disposed = false
   private ended = false
+  private problemCount = 0
 
   readonly onDidReceiveUpdate = this.updateEmitter.event
   readonly onDidReportProblem = this.problemEmitter.event
@@ -95,7 +103,13 @@ class AcpConnection implements AcpClientConnection {
   readonly handlers: ClientHandlerRegistry
 
   constructor(private readonly options: AcpConnectionOptions) {
-    const writer = new NdjsonMessageWriter(options.output, { tap: this.tap, pendingIds: this.pendingIds })
+    const writer = new NdjsonMessageWriter(options.output, {
+      tap: this.tap,
+      pendingIds: this.pendingIds,
+      ...(options.maxQueuedBytes !== undefined ? { maxQueuedBytes: options.maxQueuedBytes } : {}),
+      onUnresponsive: (queued) =>
+        this.reportProblem({ kind: 'unresponsive', message: `The agent stopped reading its input (${Math.round(queued / 1024)} KB waiting)` }),
+    })
     const reader = new NdjsonMessageReader(options.input, {
       maxMessageBytes: options.maxMessageBytes,
       onProblem: (problem) => this.reportProblem(problem),
@@ -438,7 +452,14 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private reportProblem(problem: TransportProblem): void {
-    this.options.logger?.warn(`${problem.kind}: ${problem.message}${problem.preview ? ` — ${problem.preview}` : ''}`)
+    if (problem.preview && this.options.redact) problem = { ...problem, preview: this.options.redact(problem.preview) }
+    const count = ++this.problemCount
+    // Rate-limited per connection: the first few, then the 100th, 1,000th… with the running count.
+    if (problem.kind === 'unresponsive' || count <= LOGGED_PROBLEMS) {
+      this.options.logger?.warn(`${problem.kind}: ${problem.message}${problem.preview ? ` — ${problem.preview}` : ''}`)
+    } else if (/^10+$/.test(String(count))) {
+      this.options.logger?.warn(`${count} protocol problems from this agent so far (latest: ${problem.kind}: ${problem.message}); only some are logged`)
+    }
     this.problemEmitter.fire(problem)
   }
 

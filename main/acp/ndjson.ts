@@ -13,6 +13,8 @@ import { Emitter } from '../base/event'
 import type { JsonRpcId, TransportProblem, WireTrace } from './types'
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+/** Bytes Bosun lets wait for an agent that does not read its stdin before it calls the agent unresponsive. */
+export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024
 const PREVIEW_CHARS = 120
 const NEWLINE = 0x0a
 const CARRIAGE_RETURN = 0x0d
@@ -264,17 +266,44 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   }
 }
 
-/** A vscode-jsonrpc {@link MessageWriter}: `JSON.stringify(msg) + "\n"`, one write per message, in order. */
+export interface NdjsonWriterOptions {
+  tap?: WireTap
+  pendingIds?: PendingIds
+  /**
+   * How many bytes may wait in the pipe's buffer (the agent is not reading). Past it, writes fail and
+   * {@link onUnresponsive} is called once. Default {@link DEFAULT_MAX_QUEUED_BYTES}.
+   */
+  maxQueuedBytes?: number
+  /** The agent stopped reading its input: `queuedBytes` wait unread. Called once. */
+  onUnresponsive?: (queuedBytes: number) => void
+}
+
+/** Thrown (as a rejection) by writes to an agent that stopped reading its input. */
+export class AgentUnresponsiveError extends Error {
+  constructor(readonly queuedBytes: number) {
+    super(`The agent is not reading its input (${Math.round(queuedBytes / 1024)} KB waiting)`)
+    this.name = 'AgentUnresponsiveError'
+  }
+}
+
+/**
+ * A vscode-jsonrpc {@link MessageWriter}: `JSON.stringify(msg) + "\n"`, one write per message, in order.
+ * The outgoing queue is bounded: Node buffers what the pipe cannot take, and an agent that never reads
+ * would grow that buffer without limit, so past {@link NdjsonWriterOptions.maxQueuedBytes} every write fails.
+ */
 export class NdjsonMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private closed = false
+  private unresponsive: AgentUnresponsiveError | undefined
+  private readonly maxQueuedBytes: number
   private readonly onStreamClose = () => {
     this.closed = true
     this.fireClose()
   }
   private readonly onStreamError = (error: Error) => this.fireError(error)
 
-  constructor(private readonly writable: Writable, private readonly options: { tap?: WireTap; pendingIds?: PendingIds } = {}) {
+  constructor(private readonly writable: Writable, private readonly options: NdjsonWriterOptions = {}) {
     super()
+    this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
     writable.once('close', this.onStreamClose)
     writable.on('error', this.onStreamError)
   }
@@ -291,7 +320,15 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (this.closed || this.writable.destroyed || this.writable.writableEnded) {
       return Promise.reject(new Error('The agent input is closed'))
     }
+    if (this.unresponsive) return Promise.reject(this.unresponsive)
     const text = JSON.stringify(msg)
+    const queued = this.writable.writableLength
+    if (queued + text.length + 1 > this.maxQueuedBytes) {
+      // text.length ≤ its byte length: a cheap lower bound, exact for ASCII.
+      this.unresponsive = new AgentUnresponsiveError(queued)
+      this.options.onUnresponsive?.(queued)
+      return Promise.reject(this.unresponsive)
+    }
     const record = msg as { method?: unknown; id?: unknown }
     if (this.options.pendingIds && typeof record.method === 'string' && (typeof record.id === 'number' || typeof record.id === 'string')) {
       this.options.pendingIds.add(record.id)
@@ -301,6 +338,11 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     return new Promise((resolve, reject) => {
       this.writable.write(text + '\n', (error) => (error ? reject(error) : resolve()))
     })
+  }
+
+  /** Bytes waiting for the agent to read them. */
+  get queuedBytes(): number {
+    return this.writable.writableLength
   }
 
   end(): void {}

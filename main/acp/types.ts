@@ -120,7 +120,7 @@ export interface WireTrace {
 
 /** Transport-level problems that do not end the connection (garbage line, oversized line, …). */
 export interface TransportProblem {
-  kind: 'non-json-line' | 'oversized-line' | 'invalid-message' | 'batch-rejected' | 'unknown-response-id' | 'handler-crashed'
+  kind: 'non-json-line' | 'oversized-line' | 'invalid-message' | 'batch-rejected' | 'unknown-response-id' | 'handler-crashed' | 'unresponsive'
   message: string
   /** A short, truncated preview of the offending input. */
   preview?: string

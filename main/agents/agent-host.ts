@@ -133,6 +133,8 @@ export class AgentHost implements IDisposable {
   /** The connection being initialized (so stop() can close it). */
   private pendingConnection: AcpClientConnection | undefined
   private connectionLost = false
+  /** Set when the agent stopped reading its input and Bosun stopped it: the error it shows. */
+  private unresponsive: Failure | undefined
   private starting: Promise<Result<AgentHandshake>> | undefined
   private restartState: RestartState = initialRestartState
   private restartTimer: IDisposable | undefined
@@ -362,12 +364,18 @@ export class AgentHost implements IDisposable {
     this.process = process
     this.connectionValue = connection
     this.connectionLost = false
+    this.unresponsive = undefined
     this.error = null
     this.restartState = recordStart(this.restartState, this.scheduler.now())
     void process.exited.then((exit) => this.handleProcessExit(generation, connection, exit))
     const closeSub = connection.onDidClose(() => void this.handleConnectionClosed(generation, connection, process))
     this.subscriptions.push(closeSub)
     void process.exited.then(() => this.forget(closeSub))
+    const problemSub = connection.onDidReportProblem((problem) => {
+      if (problem.kind === 'unresponsive') this.handleUnresponsive(generation, connection, process, problem.message)
+    })
+    this.subscriptions.push(problemSub)
+    void process.exited.then(() => this.forget(problemSub))
     this.logger.info(`ready: protocol v${handshake.protocolVersion}${handshake.agentInfo ? `, ${handshake.agentInfo.name} ${handshake.agentInfo.version ?? ''}`.trimEnd() : ''}`)
     this.setStatus('ready')
     this.onDidConnectEmitter.fire(connection)
@@ -383,13 +391,38 @@ export class AgentHost implements IDisposable {
     process.kill()
   }
 
+  /**
+   * The agent stopped reading its stdin and Bosun's bounded queue is full: nothing more can reach it, so
+   * it is stopped (not restarted: it would do it again) and reported with its stderr tail.
+   */
+  private handleUnresponsive(generation: number, connection: AcpClientConnection, process: AgentProcess, why: string): void {
+    if (generation !== this.generation || this.connectionValue !== connection || this.unresponsive) return
+    const tail = lastLines(process.stderrTail())
+    this.unresponsive = {
+      kind: 'agent-exited',
+      message: `${this.specValue.name} stopped reading its input, so Bosun stopped it. ${why}.`,
+      ...(tail ? { stderrTail: tail } : {}),
+    }
+    this.logger.error(`unresponsive: ${why}; stopping it`)
+    this.log?.appendLine(`[agent ${this.specValue.name} pid=${process.pid}] ${this.unresponsive.message}`)
+    void process.stop({ deadlineMs: this.stopDeadlineMs })
+  }
+
   private handleProcessExit(generation: number, connection: AcpClientConnection, exit: AgentExit): void {
     if (generation !== this.generation || this.disposed) return
-    const error = exitError(this.specValue.name, exit)
+    const unresponsive = this.unresponsive
+    const error = unresponsive
+      ? new AgentExitedError(unresponsive.message, exit.code, exit.signal, unresponsive.stderrTail)
+      : exitError(this.specValue.name, exit)
     this.process = undefined
     this.connectionValue = undefined
     connection.close(error)
     this.onDidDisconnectEmitter.fire({ connection, error })
+    if (unresponsive) {
+      this.error = unresponsive
+      this.setStatus('failed')
+      return
+    }
     const cause: ExitCause = this.connectionLost ? { kind: 'crash' } : classifyExit(exit)
     this.afterExit(cause, error.failure)
   }

@@ -52,6 +52,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       logger,
       clientInfo: { name: 'Bosun', version: integration.appVersion },
       elicitation: ELICITATION_MODES,
+      // Previews of bad lines reach the console: a key the agent printed is hidden first.
+      redact: (text) => agentTools.current?.secrets.redactText(text) ?? text,
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}

@@ -1,35 +1,15 @@
 /**
- * Runs agent-supplied regular expressions under a time limit (checklist G16/J9). V8 has no linear-time
- * engine without flags, but `vm` timeouts interrupt a backtracking match, so `^(a+)+$` against
- * `"a"*40+"!"` returns 'unknown' after the limit instead of freezing main.
- *
- * Node-only: the renderer uses `staticPatternTester` from `schema.ts` instead.
+ * Agent-supplied regular expressions (checklist G16/J9) run on re2js, a linear-time engine with RE2
+ * semantics: `^(a+)+$` against `"a"*40+"!"` answers in microseconds instead of backtracking for minutes.
+ * The same tester runs in the renderer (`common/elicitation/schema.ts`), so both sides agree.
  */
-import vm from 'node:vm'
-import type { PatternTester } from '../../common/elicitation/schema'
+import { linearPatternTester, type PatternTester } from '../../common/elicitation/schema'
 
 export interface BoundedPatternOptions {
-  /** Per match, in ms. */
+  /** Ignored: matching is linear, no time limit is needed (kept for callers of the old API). */
   timeoutMs?: number
 }
 
-export function createBoundedPatternTester(options: BoundedPatternOptions = {}): PatternTester {
-  const timeout = options.timeoutMs ?? 100
-  // One context, reused: the pattern and the value are passed as globals, never spliced into code.
-  const sandbox: { pattern: string; value: string } = Object.create(null)
-  const context = vm.createContext(sandbox, { codeGeneration: { strings: false, wasm: false } })
-  const script = new vm.Script('new RegExp(pattern, "u").test(value)')
-  return (pattern, value) => {
-    sandbox.pattern = pattern
-    sandbox.value = value
-    try {
-      return script.runInContext(context, { timeout }) === true
-    } catch {
-      // Timed out (or an invalid pattern, which parsing already refused): not checkable.
-      return 'unknown'
-    } finally {
-      sandbox.pattern = ''
-      sandbox.value = ''
-    }
-  }
+export function createBoundedPatternTester(_options: BoundedPatternOptions = {}): PatternTester {
+  return linearPatternTester
 }

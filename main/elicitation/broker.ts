@@ -19,6 +19,7 @@ import type { ElicitationView, SessionAction } from '../../common/session/types'
 import { createAnswerValidator, type AnswerValidator } from './answer-validator'
 import type { ExternalOpener, OpenOutcome } from './open-external'
 import { parseRequestedSchema, type Content, type FormSchema } from '../../common/elicitation/schema'
+import { boundJson } from '../../common/bounded'
 
 export const ELICITATION_CREATE = 'elicitation/create'
 /** Seed 004's name (K1): accepted, never sent. */
@@ -29,6 +30,11 @@ export const ELICITATION_COMPLETE_ALIAS = 'notifications/elicitation/complete'
 
 export const INVALID_PARAMS = -32602
 export const RESOURCE_NOT_FOUND = -32002
+
+/** Elicitations one scope (a session, or the requests before any session of one connection) may have open. */
+export const MAX_OPEN_PER_SCOPE = 32
+/** URL elicitations one connection may have open at once (each one is a link someone may be asked to open). */
+export const MAX_OPEN_URLS_PER_CONNECTION = 8
 
 /** The wire answer (v1 and v2 share it; only these three actions are ever sent, G18). */
 export type ElicitationResponse = { action: 'accept'; content?: Content } | { action: 'decline' } | { action: 'cancel' }
@@ -62,6 +68,10 @@ export interface ElicitationBrokerOptions {
   now?: () => number
   newId?: () => string
   log?: Logger
+  /** Default {@link MAX_OPEN_PER_SCOPE}. */
+  maxOpenPerScope?: number
+  /** Default {@link MAX_OPEN_URLS_PER_CONNECTION}. */
+  maxOpenUrlsPerConnection?: number
 }
 
 /** Which elicitation modes a connection advertised in `initialize` (C5). */
@@ -88,6 +98,10 @@ interface Attachment extends ElicitationAttachInfo {
   entries: Set<Entry>
   /** Outstanding URL elicitations by the agent's opaque `elicitationId` (G20), per connection. */
   byElicitationId: Map<string, Entry>
+  /** Open URL elicitations of this connection. */
+  urlCount: number
+  /** Scopes whose flood note was given (cleared once under the cap again). */
+  overflowNoted: Set<string>
 }
 
 interface Entry {
@@ -108,6 +122,12 @@ export class ElicitationBroker implements IDisposable {
   private readonly attachments = new Set<Attachment>()
   /** Every elicitation the person can still act on, by Bosun's id (pending, or URL awaiting completion). */
   private readonly entries = new Map<string, Entry>()
+  /** The same entries by scope (`s:<session>` or `r:<connection>`), so caps and cancels cost O(that scope). */
+  private readonly byScope = new Map<string, Set<Entry>>()
+  private readonly maxOpenPerScope: number
+  private readonly maxOpenUrls: number
+  private attachmentCount = 0
+  private readonly attachmentIds = new WeakMap<Attachment, number>()
   private readonly validator: AnswerValidator
   private readonly log: Logger
   private readonly now: () => number
@@ -119,6 +139,8 @@ export class ElicitationBroker implements IDisposable {
     this.log = options.log ?? createLogger('elicitation')
     this.now = options.now ?? Date.now
     this.newId = options.newId ?? (() => globalThis.crypto.randomUUID())
+    this.maxOpenPerScope = options.maxOpenPerScope ?? MAX_OPEN_PER_SCOPE
+    this.maxOpenUrls = options.maxOpenUrlsPerConnection ?? MAX_OPEN_URLS_PER_CONNECTION
   }
 
   attach(
@@ -131,7 +153,10 @@ export class ElicitationBroker implements IDisposable {
       registration: new DisposableStore(),
       entries: new Set(),
       byElicitationId: new Map(),
+      urlCount: 0,
+      overflowNoted: new Set(),
     }
+    this.attachmentIds.set(attachment, ++this.attachmentCount)
     this.attachments.add(attachment)
     const create = (params: unknown, context: ClientRequestContext) => this.handleCreateElicitation(attachment, params, context)
     const complete = (params: unknown) => this.handleCompleteElicitation(attachment, params)
@@ -150,8 +175,8 @@ export class ElicitationBroker implements IDisposable {
 
   /** The session was cancelled or closed: its pending elicitations are answered `cancel` (F15). */
   cancelSession(sessionId: string): void {
-    for (const entry of [...this.entries.values()]) {
-      if (entry.view.sessionId === sessionId && entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, 'cancelled')
+    for (const entry of [...(this.byScope.get(`s:${sessionId}`) ?? [])]) {
+      if (entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, 'cancelled')
     }
   }
 
@@ -230,8 +255,10 @@ export class ElicitationBroker implements IDisposable {
   // -------------------------------------------------------------------------------------------------
 
   /** The `elicitation/create` handler (one per attached connection). */
-  private async handleCreateElicitation(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<ElicitationResponse> {
+  private async handleCreateElicitation(attachment: Attachment, raw: unknown, context: ClientRequestContext): Promise<ElicitationResponse> {
     const { agentId, agentName } = attachment
+    // Cut to fixed bounds before anything keeps it (a schema nested thousands of levels, a 50 MB message).
+    const params = boundJson(raw)
     // The context knows the negotiated version even when the broker was attached before `initialize` finished.
     const protocolVersion = context.protocolVersion ?? attachment.protocolVersion ?? 2
     const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS): never => {
@@ -275,6 +302,11 @@ export class ElicitationBroker implements IDisposable {
       elicitationId = params.elicitationId
     }
     if (attachment.closed || this.disposed) return { action: 'cancel' }
+    const scope = this.scopeKey(attachment, scopeSession)
+    const open = this.byScope.get(scope)?.size ?? 0
+    if (open >= this.maxOpenPerScope || (mode === 'url' && attachment.urlCount >= this.maxOpenUrls)) {
+      return this.refuseOverflow(attachment, scope, scopeSession, mode)
+    }
 
     const view: ElicitationView = {
       elicitationRequestId: this.newId(),
@@ -291,7 +323,11 @@ export class ElicitationBroker implements IDisposable {
     const entry: Entry = { view, attachment, answer: new Deferred(), ...(schema ? { schema } : {}) }
     if (scopeSession === null) entry.scopeRequestId = params.requestId as JsonRpcId
     this.entries.set(view.elicitationRequestId, entry)
+    let ofScope = this.byScope.get(scope)
+    if (!ofScope) this.byScope.set(scope, (ofScope = new Set()))
+    ofScope.add(entry)
     attachment.entries.add(entry)
+    if (mode === 'url') attachment.urlCount++
     if (elicitationId !== undefined) {
       attachment.byElicitationId.set(elicitationId, entry)
       this.options.opener.offer(view.elicitationRequestId, url!)
@@ -312,6 +348,28 @@ export class ElicitationBroker implements IDisposable {
     } finally {
       context.signal.removeEventListener('abort', onAbort)
     }
+  }
+
+  /** `s:<Bosun's session id>`, or `r:<connection>` for request-scoped ones. */
+  private scopeKey(attachment: Attachment, sessionId: string | null): string {
+    return sessionId !== null ? `s:${sessionId}` : `r:${this.attachmentIds.get(attachment) ?? 0}`
+  }
+
+  /** Over a cap: answered `cancel` without being kept or shown; the person hears once per flood. */
+  private refuseOverflow(attachment: Attachment, scope: string, sessionId: string | null, mode: 'form' | 'url'): ElicitationResponse {
+    const key = mode === 'url' ? `url:${scope}` : scope
+    if (!attachment.overflowNoted.has(key)) {
+      attachment.overflowNoted.add(key)
+      const limit = mode === 'url' ? `${this.maxOpenUrls} links` : `${this.maxOpenPerScope} requests`
+      this.log.warn(`[agent ${attachment.agentId}] too many open elicitations (${mode}); cancelling the excess`)
+      this.options.onRefused?.({
+        agentId: attachment.agentId,
+        agentName: attachment.agentName,
+        sessionId,
+        message: `It asked for more at once than Bosun keeps open (${limit}); the rest were answered “cancel”.`,
+      })
+    }
+    return { action: 'cancel' }
   }
 
   /** `elicitation/complete {elicitationId}`: unknown or repeated ids are ignored (G20). */
@@ -343,7 +401,14 @@ export class ElicitationBroker implements IDisposable {
       entry.answer.resolve({ action: 'cancel' })
       this.options.onResolved?.(entry.view.elicitationRequestId)
     }
-    this.entries.delete(entry.view.elicitationRequestId)
+    if (this.entries.delete(entry.view.elicitationRequestId)) {
+      const scope = this.scopeKey(entry.attachment, entry.view.sessionId)
+      const ofScope = this.byScope.get(scope)
+      ofScope?.delete(entry)
+      if (ofScope?.size === 0) this.byScope.delete(scope)
+      if ((ofScope?.size ?? 0) < this.maxOpenPerScope / 2) entry.attachment.overflowNoted.delete(scope)
+      if (entry.view.mode === 'url' && --entry.attachment.urlCount < this.maxOpenUrls / 2) entry.attachment.overflowNoted.delete(`url:${scope}`)
+    }
     entry.attachment.entries.delete(entry)
     if (entry.view.elicitationId !== undefined && entry.attachment.byElicitationId.get(entry.view.elicitationId) === entry) {
       entry.attachment.byElicitationId.delete(entry.view.elicitationId)

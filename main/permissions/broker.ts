@@ -22,6 +22,7 @@ import { fail, ok, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
+import { boundJson } from '../../common/bounded'
 import type { PermissionRequestView, SessionAction } from '../../common/session/types'
 import type { AuditLog, AuditRecord } from './audit-log'
 import { normalizePermissionRequest, RESOURCE_NOT_FOUND, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
@@ -34,6 +35,12 @@ export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
 export type PermissionResponse = { outcome: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' } }
 
 const CANCELLED: PermissionResponse = { outcome: { outcome: 'cancelled' } }
+
+/**
+ * Requests one session may have waiting for the person. Past it, new ones are answered `cancelled` at once
+ * and the session shows one note per flood (a person cannot read thousands of questions anyway).
+ */
+export const MAX_PENDING_PER_SESSION = 64
 
 /** What the broker needs to know about sessions (the session registry implements it). */
 export interface PermissionSessionLookup {
@@ -63,6 +70,8 @@ export interface PermissionBrokerOptions {
   now?: () => number
   newRuleId?: () => string
   log?: Logger
+  /** Default {@link MAX_PENDING_PER_SESSION}. */
+  maxPendingPerSession?: number
 }
 
 export interface AttachInfo {
@@ -93,7 +102,14 @@ interface PendingEntry {
 type Resolution = NonNullable<PermissionRequestView['resolution']>
 
 export class PermissionBroker implements IDisposable {
+  /** Insertion order is arrival order: the pending list is read off it, never sorted. */
   private readonly pendingById = new Map<string, PendingEntry>()
+  /** The same entries by Bosun's session id, in arrival order (cancel and caps are O(that session)). */
+  private readonly pendingBySession = new Map<string, Set<PendingEntry>>()
+  /** Sessions whose flood note was shown; cleared once the session is under the cap again. */
+  private readonly overflowNoted = new Set<string>()
+  private readonly maxPendingPerSession: number
+  private changeScheduled = false
   private readonly attachments = new Set<Attachment>()
   private readonly autoApprove = new Map<string, boolean>()
   private generation = 0
@@ -103,7 +119,7 @@ export class PermissionBroker implements IDisposable {
   private readonly changeEmitter = new Emitter<readonly PermissionRequestView[]>()
   private readonly requestEmitter = new Emitter<PermissionRequestView>()
   private readonly resolveEmitter = new Emitter<PermissionRequestView>()
-  /** Fires with the full pending list (oldest first) whenever it changes. */
+  /** Fires with the full pending list (oldest first) after it changed: once per burst of changes (a microtask later). */
   readonly onDidChangePending: Event<readonly PermissionRequestView[]> = this.changeEmitter.event
   /** A request now waits for the person (not fired for requests a rule or auto-approve answered). */
   readonly onDidRequest: Event<PermissionRequestView> = this.requestEmitter.event
@@ -118,6 +134,7 @@ export class PermissionBroker implements IDisposable {
     this.now = options.now ?? Date.now
     this.newRuleId = options.newRuleId ?? randomUUID
     this.log = options.log ?? createLogger('permissions')
+    this.maxPendingPerSession = options.maxPendingPerSession ?? MAX_PENDING_PER_SESSION
   }
 
   /**
@@ -143,7 +160,12 @@ export class PermissionBroker implements IDisposable {
 
   /** All pending requests of every session, oldest first. */
   pending(): PermissionRequestView[] {
-    return [...this.pendingById.values()].sort((a, b) => a.order - b.order).map((e) => e.view)
+    return Array.from(this.pendingById.values(), (e) => e.view)
+  }
+
+  /** How many requests of `sessionId` wait for the person. */
+  pendingCount(sessionId: string): number {
+    return this.pendingBySession.get(sessionId)?.size ?? 0
   }
 
   /**
@@ -211,7 +233,9 @@ export class PermissionBroker implements IDisposable {
   }
 
   /** The `session/request_permission` handler (one per attached connection). */
-  private async handleRequestPermission(attachment: Attachment, params: unknown, context: ClientRequestContext): Promise<PermissionResponse> {
+  private async handleRequestPermission(attachment: Attachment, raw: unknown, context: ClientRequestContext): Promise<PermissionResponse> {
+    // What the agent sent is cut to fixed bounds before anything keeps it (deep rawInput, huge titles).
+    const params = boundJson(raw)
     const port = this.options.sessions
     const normalized = normalizePermissionRequest(params, {
       lookupToolCall: port.lookupToolCall
@@ -230,6 +254,7 @@ export class PermissionBroker implements IDisposable {
     const requestId = bosunRequestId(attachment, context.requestId)
     // The connection never hands us the same pending id twice; if it did, answering twice would be worse.
     if (this.pendingById.has(requestId)) throw new HandlerError(-32600, 'A request with this id is already pending')
+    if (this.pendingCount(sessionId) >= this.maxPendingPerSession) return this.refuseOverflow(attachment, sessionId)
 
     const order = ++this.order
     const identity = this.identityOf(normalized, session.cwd)
@@ -261,6 +286,9 @@ export class PermissionBroker implements IDisposable {
     }
     this.options.sink(sessionId, { type: 'permission_requested', request: view, toolCallPatch: normalized.toolCallPatch })
     this.pendingById.set(requestId, entry)
+    let ofSession = this.pendingBySession.get(sessionId)
+    if (!ofSession) this.pendingBySession.set(sessionId, (ofSession = new Set()))
+    ofSession.add(entry)
     attachment.entries.add(entry)
 
     const immediate = this.immediateAnswer(entry, context.signal)
@@ -280,9 +308,39 @@ export class PermissionBroker implements IDisposable {
     context.signal.addEventListener('abort', onAbort, { once: true })
     entry.abortListener = toDisposable(() => context.signal.removeEventListener('abort', onAbort))
 
-    this.changeEmitter.fire(this.pending())
+    this.scheduleChange()
     this.requestEmitter.fire(view)
     return entry.deferred.promise
+  }
+
+  /** Over the per-session cap: answered `cancelled` without being kept; one note per flood. */
+  private refuseOverflow(attachment: Attachment, sessionId: string): PermissionResponse {
+    if (!this.overflowNoted.has(sessionId)) {
+      this.overflowNoted.add(sessionId)
+      this.log.warn(`[agent ${attachment.agentId}] more than ${this.maxPendingPerSession} permission requests pending in ${sessionId}; cancelling the excess`)
+      this.options.sink(sessionId, {
+        type: 'updates',
+        updates: [
+          {
+            sessionUpdate: 'notice',
+            severity: 'warning',
+            title: `${attachment.agentName} asked for too many permissions at once`,
+            description: `Bosun keeps ${this.maxPendingPerSession} questions waiting per session; it answered the rest “cancelled”.`,
+          },
+        ],
+      })
+    }
+    return CANCELLED
+  }
+
+  /** Listeners of the whole list hear once per burst (a flood of 10,000 arrivals is one event, not 10,000 copies). */
+  private scheduleChange(): void {
+    if (this.changeScheduled || this.disposed) return
+    this.changeScheduled = true
+    queueMicrotask(() => {
+      this.changeScheduled = false
+      if (!this.disposed && this.changeEmitter.listenerCount > 0) this.changeEmitter.fire(this.pending())
+    })
   }
 
   /** An answer that needs no person: invalid/withdrawn requests, a remembered rule, auto-approve. */
@@ -329,6 +387,11 @@ export class PermissionBroker implements IDisposable {
     const { requestId } = entry.view
     if (this.pendingById.get(requestId) !== entry) return
     this.pendingById.delete(requestId)
+    const { sessionId } = entry.view
+    const ofSession = this.pendingBySession.get(sessionId)
+    ofSession?.delete(entry)
+    if (ofSession?.size === 0) this.pendingBySession.delete(sessionId)
+    if (this.pendingCount(sessionId) < this.maxPendingPerSession / 2) this.overflowNoted.delete(sessionId)
     entry.attachment.entries.delete(entry)
     entry.abortListener.dispose()
     entry.view = { ...entry.view, status, resolution }
@@ -336,7 +399,7 @@ export class PermissionBroker implements IDisposable {
 
     this.options.sink(entry.view.sessionId, { type: 'permission_resolved', requestId, resolution, status })
     this.audit(entry, response, resolution, ruleId)
-    this.changeEmitter.fire(this.pending())
+    this.scheduleChange()
     this.resolveEmitter.fire(entry.view)
   }
 
@@ -393,7 +456,7 @@ export class PermissionBroker implements IDisposable {
   }
 
   private entriesOf(sessionId: string): PendingEntry[] {
-    return [...this.pendingById.values()].filter((e) => e.view.sessionId === sessionId).sort((a, b) => a.order - b.order)
+    return [...(this.pendingBySession.get(sessionId) ?? [])]
   }
 
   private detachAttachment(attachment: Attachment, reason: string): void {
@@ -401,7 +464,8 @@ export class PermissionBroker implements IDisposable {
     attachment.closed = true
     attachment.registration.dispose()
     const at = this.now()
-    for (const entry of [...attachment.entries].sort((a, b) => a.order - b.order)) {
+    // A Set keeps insertion (= arrival) order.
+    for (const entry of [...attachment.entries]) {
       this.settle(entry, CANCELLED, 'gone', { by: 'agent-exit', note: reason, at })
     }
   }

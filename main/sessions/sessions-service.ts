@@ -5,6 +5,7 @@ import type { AcpClientConnection, ProtocolVersion, SessionUpdateNotification } 
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
+import { boundJson } from '../../common/bounded'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -33,6 +34,24 @@ export interface SessionCancellationListener {
   cancelSession(sessionId: string): void
 }
 
+/** Updates held for sessions still being created, per connection; past it they are dropped (and counted). */
+export const MAX_EARLY_UPDATES = 5_000
+/** How long `session/new`, `session/load` and `session/resume` may take. */
+export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
+/** After Stop, how long the agent has to end the turn before Bosun offers to stop the agent. */
+export const DEFAULT_STOP_WATCHDOG_MS = 5_000
+/** The notice id of the Stop watchdog (the renderer offers "Stop the agent" on it). */
+export const STOP_OVERDUE_NOTICE_ID = 'stop-overdue'
+
+interface EarlyBuffer {
+  inFlight: number
+  updates: Map<string, SessionUpdateNotification['update'][]>
+  /** Updates held in all lists. */
+  count: number
+  /** Dropped over the bound, by the agent's session id. */
+  dropped: Map<string, number>
+}
+
 interface SessionRecord {
   agentId: string
   /** The agent's id for the session, used on the wire; Bosun's id (the map key) is what the rest of the app sees. */
@@ -47,6 +66,8 @@ interface SessionRecord {
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
   /** Opened from the history (its agent process is not the one that made it). */
   restored?: boolean
+  /** The Stop watchdog of the running turn. */
+  watchdog?: unknown
 }
 
 /**
@@ -69,12 +90,15 @@ export class SessionsService implements IDisposable {
   private readonly byAgentScopedId = new Map<string, string>()
   private suffix = 1
   /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
-  private readonly early = new Map<AcpClientConnection, { inFlight: number; updates: Map<string, SessionUpdateNotification['update'][]> }>()
+  private readonly early = new Map<AcpClientConnection, EarlyBuffer>()
   private readonly store = new DisposableStore()
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
   private readonly redact: (actions: SessionAction[]) => SessionAction[]
   private readonly history: SessionHistoryHooks | undefined
+  private readonly scheduler: Scheduler
+  private readonly sessionCallTimeoutMs: number
+  private readonly stopWatchdogMs: number
 
   constructor(
     private readonly agents: AgentPort,
@@ -85,11 +109,18 @@ export class SessionsService implements IDisposable {
       scheduler?: Scheduler
       /** Applied to every action before it reaches the state and the renderer (secret values hidden). */
       redact?: (actions: SessionAction[]) => SessionAction[]
+      /** How long `session/new|load|resume` may take (default {@link DEFAULT_SESSION_CALL_TIMEOUT_MS}). */
+      sessionCallTimeoutMs?: number
+      /** After Stop, how long before the session offers to stop the agent (default {@link DEFAULT_STOP_WATCHDOG_MS}). */
+      stopWatchdogMs?: number
       history?: SessionHistoryHooks
     } = {},
   ) {
     this.redact = options.redact ?? ((actions) => actions)
     this.history = options.history
+    this.scheduler = options.scheduler ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) }
+    this.sessionCallTimeoutMs = options.sessionCallTimeoutMs ?? DEFAULT_SESSION_CALL_TIMEOUT_MS
+    this.stopWatchdogMs = options.stopWatchdogMs ?? DEFAULT_STOP_WATCHDOG_MS
     this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
   }
 
@@ -162,7 +193,7 @@ export class SessionsService implements IDisposable {
     const early = this.earlyBuffer(connection)
     early.inFlight++
     try {
-      const outcome = await connection.newSession({ cwd })
+      const outcome = await this.withTimeout('session/new', connection.newSession({ cwd }))
       const scoped = agentScopedId(agentId, outcome.sessionId)
       const previous = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
       if (previous?.connection === connection) {
@@ -178,16 +209,23 @@ export class SessionsService implements IDisposable {
       const state = createSessionState({ sessionId, acpSessionId: outcome.sessionId, agentId, protocolVersion, cwd })
       const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
       this.sessions.set(sessionId, record)
-      const configured: SessionAction = {
+      const configured: SessionAction = boundJson({
         type: 'session_configured',
         ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
         ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
         ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
-      }
+      })
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = early.updates.get(outcome.sessionId)
+      early.count -= buffered?.length ?? 0
       early.updates.delete(outcome.sessionId)
-      record.state = applyActions(state, this.redact(buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured]))
+      const actions: SessionAction[] = buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured]
+      const dropped = early.dropped.get(outcome.sessionId)
+      if (dropped) {
+        early.dropped.delete(outcome.sessionId)
+        actions.push({ type: 'updates', updates: [droppedNotice(dropped)] })
+      }
+      record.state = applyActions(state, this.redact(actions))
       this.history?.created(record.state, { capabilities: connection.handshake?.capabilities })
       this.events.emit('sessionAdded', { session: record.state })
       return ok({ sessionId })
@@ -195,7 +233,11 @@ export class SessionsService implements IDisposable {
       return fail(toFailure(error))
     } finally {
       early.inFlight--
-      if (early.inFlight === 0) early.updates.clear()
+      if (early.inFlight === 0) {
+        early.updates.clear()
+        early.dropped.clear()
+        early.count = 0
+      }
     }
   }
 
@@ -214,6 +256,7 @@ export class SessionsService implements IDisposable {
     this.push(sessionId, { type: 'turn_started' })
     const turn = connection.prompt(record.acpSessionId, prompt)
     record.turn = turn
+    this.clearWatchdog(record)
     try {
       const outcome = await turn
       this.push(sessionId, {
@@ -237,6 +280,7 @@ export class SessionsService implements IDisposable {
       return fail(failure)
     } finally {
       record.turn = undefined
+      this.clearWatchdog(record)
       this.batcher.flush(sessionId)
     }
   }
@@ -248,6 +292,7 @@ export class SessionsService implements IDisposable {
       record.cancelRequested = true
       record.connection.cancel(record.acpSessionId)
       this.push(sessionId, { type: 'cancel_requested' })
+      this.armWatchdog(sessionId, record)
     }
     // Pending permissions and elicitations of this session are answered `cancelled` right after session/cancel (F13, F15).
     for (const listener of this.cancellationListeners) listener.cancelSession(sessionId)
@@ -274,6 +319,7 @@ export class SessionsService implements IDisposable {
     this.cancel(sessionId)
     // What the session did up to now is applied (and so kept in the history) before it goes.
     if (this.history) this.batcher.flush(sessionId)
+    this.clearWatchdog(record)
     this.batcher.drop(sessionId)
     this.sessions.delete(sessionId)
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
@@ -337,16 +383,19 @@ export class SessionsService implements IDisposable {
       const capabilities = connection.handshake?.capabilities
       if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
       try {
-        const outcome = await connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false })
+        const outcome = await this.withTimeout('session/resume', connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false }))
         if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
         if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
-          this.push(sessionId, {
-            type: 'session_configured',
-            ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
-            ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
-          })
+          this.push(
+            sessionId,
+            boundJson({
+              type: 'session_configured',
+              ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
+              ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
+            }),
+          )
         }
         return ok(connection)
       } catch (error) {
@@ -362,7 +411,7 @@ export class SessionsService implements IDisposable {
   private earlyBuffer(connection: AcpClientConnection) {
     let buffer = this.early.get(connection)
     if (!buffer) {
-      buffer = { inFlight: 0, updates: new Map() }
+      buffer = { inFlight: 0, updates: new Map(), count: 0, dropped: new Map() }
       this.early.set(connection, buffer)
       const sub = connection.onDidClose(() => {
         this.early.delete(connection)
@@ -372,7 +421,9 @@ export class SessionsService implements IDisposable {
     return buffer
   }
 
-  private handleUpdate(agentId: string, connection: AcpClientConnection, notification: SessionUpdateNotification): void {
+  private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
+    // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title).
+    const notification: SessionUpdateNotification = { sessionId: raw.sessionId, update: boundJson(raw.update) }
     const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
     const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
     if (sessionId !== undefined && record && record.agentId === agentId && record.connection === connection) {
@@ -381,12 +432,67 @@ export class SessionsService implements IDisposable {
     }
     const early = this.early.get(connection)
     if (early && early.inFlight > 0) {
+      if (early.count >= MAX_EARLY_UPDATES) {
+        const dropped = early.dropped.get(notification.sessionId) ?? 0
+        if (dropped === 0) this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates before answering session/new; dropping the rest`)
+        // Bounded too: a flood of made-up session ids must not grow this map.
+        if (dropped > 0 || early.dropped.size < 64) early.dropped.set(notification.sessionId, dropped + 1)
+        return
+      }
+      early.count++
       let list = early.updates.get(notification.sessionId)
       if (!list) early.updates.set(notification.sessionId, (list = []))
       list.push(notification.update)
       return
     }
     this.logger.debug(`dropping update for unknown session ${notification.sessionId} from agent ${agentId}`)
+  }
+
+  /**
+   * `session/new|load|resume` raced against a deadline: an agent that never answers gets a clear error
+   * instead of a spinner forever. (A late answer is ignored; the agent keeps a session nobody shows.)
+   */
+  private withTimeout<T>(method: string, call: Promise<T>): Promise<T> {
+    const ms = this.sessionCallTimeoutMs
+    let handle: unknown
+    const timeout = new Promise<never>((_, reject) => {
+      handle = this.scheduler.setTimeout(
+        () => reject(new BosunError({ kind: 'timeout', message: `The agent did not answer ${method} within ${Math.round(ms / 1000)} s. Try again, or restart the agent.` })),
+        ms,
+      )
+    })
+    call.catch(() => undefined)
+    return Promise.race([call, timeout]).finally(() => this.scheduler.clearTimeout(handle))
+  }
+
+  /** After Stop: if the turn is still running when the watchdog fires, the session offers to stop the agent. */
+  private armWatchdog(sessionId: string, record: SessionRecord): void {
+    this.clearWatchdog(record)
+    const turn = record.turn
+    record.watchdog = this.scheduler.setTimeout(() => {
+      record.watchdog = undefined
+      if (record.turn !== turn || this.sessions.get(sessionId) !== record) return
+      const seconds = Math.round(this.stopWatchdogMs / 1000)
+      this.logger.warn(`session ${sessionId}: the agent has not ended the turn ${seconds} s after Stop`)
+      this.push(sessionId, {
+        type: 'updates',
+        updates: [
+          {
+            sessionUpdate: 'notice',
+            id: STOP_OVERDUE_NOTICE_ID,
+            severity: 'warning',
+            title: 'The agent has not stopped',
+            description: `It did not end the turn within ${seconds} s of Stop. Stop the agent to end it (its other sessions stop too).`,
+          },
+        ],
+      })
+    }, this.stopWatchdogMs)
+  }
+
+  private clearWatchdog(record: SessionRecord): void {
+    if (record.watchdog === undefined) return
+    this.scheduler.clearTimeout(record.watchdog)
+    record.watchdog = undefined
   }
 
   private flush(sessionId: string, actions: SessionAction[]): void {
@@ -400,8 +506,18 @@ export class SessionsService implements IDisposable {
 
   dispose(): void {
     this.store.dispose()
+    for (const record of this.sessions.values()) this.clearWatchdog(record)
     this.sessions.clear()
     this.byAgentScopedId.clear()
     this.early.clear()
+  }
+}
+
+function droppedNotice(count: number): SessionUpdateNotification['update'] {
+  return {
+    sessionUpdate: 'notice',
+    severity: 'warning',
+    title: 'Some early updates were dropped',
+    description: `The agent sent ${count} more updates than Bosun keeps before the session exists (${MAX_EARLY_UPDATES}).`,
   }
 }

@@ -1,19 +1,19 @@
 /**
  * The renderer's side of form validation: the same pure schema model and checks main uses
- * (`main/elicitation/schema.ts`, no Node APIs), with agent patterns run only when a static check finds them
- * safe. Patterns it cannot check are left to main's time-limited re-validation on submit (G16).
+ * (`common/elicitation/schema.ts`), with agent patterns on the same linear-time engine (re2js), so
+ * no pattern can freeze the page; main validates again on submit (G16).
  */
 import {
   draftToContent,
   parseRequestedSchema,
-  staticPatternTester,
+  linearPatternTester,
   validateContent,
   type Draft,
   type FormSchema,
   type SchemaParse,
 } from '../../../common/elicitation/schema'
 
-export { initialDraft, isPatternSafe } from '../../../common/elicitation/schema'
+export { initialDraft } from '../../../common/elicitation/schema'
 export type { Draft, DraftValue, EnumChoice, FieldSpec, FormSchema } from '../../../common/elicitation/schema'
 export { checkUrl, urlWarningText } from '../../../common/url-safety'
 export type { UrlCheck, UrlWarning } from '../../../common/url-safety'
@@ -34,6 +34,6 @@ export function parseFormSchema(requestedSchema: unknown): SchemaParse {
 
 export function checkDraft(schema: FormSchema, draft: Draft): DraftCheck {
   const content = draftToContent(schema, draft)
-  const { errors, unchecked } = validateContent(schema, content, staticPatternTester)
+  const { errors, unchecked } = validateContent(schema, content, linearPatternTester)
   return { content, errors, unchecked }
 }

@@ -127,6 +127,8 @@ describe('PermissionBroker', () => {
     const changes: PermissionRequestView[][] = []
     broker.onDidChangePending((list) => changes.push([...list]))
     const answer = connection.request(1, v1Request('A'))
+    // Whole-list events are coalesced: they come a microtask later.
+    await Promise.resolve()
     expect(changes.at(-1)).toHaveLength(1)
     connection.close()
     await answer
@@ -274,3 +276,54 @@ describe('PermissionBroker', () => {
     expect(connection.requestHandlers.size).toBe(0)
   })
 })
+
+describe('PermissionBroker under a flood', () => {
+  it('keeps at most the per-session cap pending, cancels the excess with one note, and coalesces list events', async () => {
+    const { actions, sink } = recordingSink()
+    const broker = new PermissionBroker({
+      sink,
+      sessions: { getSession: (_a, sessionId) => (['A', 'B'].includes(sessionId) ? { cwd: '/proj' } : undefined) },
+      now: () => 1000,
+      maxPendingPerSession: 5,
+    })
+    const connection = new FakeConnection(1)
+    broker.attach(connection, { agentId: 'agent-a', agentName: 'Agent A', protocolVersion: 1 })
+    let changes = 0
+    broker.onDidChangePending(() => changes++)
+    const answers = Array.from({ length: 200 }, (_, i) => connection.request(i, v1Request('A', `call-${i}`)))
+    const other = connection.request(1000, v1Request('B', 'call-b'))
+    // The excess is answered at once, without waiting for anyone.
+    const excess = await Promise.all(answers.slice(5))
+    expect(excess.every((a) => JSON.stringify(a) === JSON.stringify({ result: CANCELLED }))).toBe(true)
+    expect(broker.pendingCount('A')).toBe(5)
+    expect(broker.pendingCount('B')).toBe(1)
+    expect(broker.pending().map((v) => v.toolCallId)).toEqual(['call-0', 'call-1', 'call-2', 'call-3', 'call-4', 'call-b'])
+    const notes = actions.filter((a) => a.action.type === 'updates')
+    expect(notes).toHaveLength(1)
+    expect(notes[0]).toMatchObject({ sessionId: 'A', action: { updates: [{ sessionUpdate: 'notice', title: 'Agent A asked for too many permissions at once' }] } })
+    expect(changes).toBeLessThanOrEqual(2)
+    // Cancelling a session touches only its own requests.
+    expect(broker.cancelSession('A')).toBe(5)
+    await Promise.all(answers.slice(0, 5))
+    expect(broker.pending().map((v) => v.toolCallId)).toEqual(['call-b'])
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await other
+  })
+
+  it('keeps deep raw input bounded with a visible marker', async () => {
+    const { actions, sink } = recordingSink()
+    const broker = new PermissionBroker({ sink, sessions: { getSession: () => ({ cwd: '/proj' }) }, now: () => 1000 })
+    const connection = new FakeConnection(1)
+    broker.attach(connection, { agentId: 'agent-a', agentName: 'Agent A', protocolVersion: 1 })
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 6000; i++) deep = { d: deep }
+    const answer = connection.request(1, v1Request('A', 'call-1', { rawInput: deep }))
+    const requested = actions.find((a) => a.action.type === 'permission_requested')!
+    const text = JSON.stringify(requested.action)
+    expect(text).toContain('truncated by Bosun')
+    expect(text.length).toBeLessThan(2000)
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await answer
+  })
+})
+

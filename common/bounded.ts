@@ -1,0 +1,113 @@
+/**
+ * Bounds for anything Bosun keeps from an agent (session snapshots, permission and elicitation requests,
+ * raw tool input/output). An agent's JSON may be nested thousands of levels deep or megabytes wide; what
+ * Bosun keeps is a copy cut at fixed limits, with a visible marker where something was cut, so that one
+ * session's content can never break serialisation, validation or rendering of another's.
+ *
+ * Environment-free and never recursive past {@link JsonBounds.maxDepth}, so it is safe on any input.
+ */
+
+/** The text that replaces what was cut; the renderer shows it as it is. */
+export const TRUNCATION_MARKER = '…[truncated by Bosun]'
+
+export interface JsonBounds {
+  /** Containers deeper than this become a marker string. */
+  maxDepth: number
+  /** Longest string kept (characters); longer ones are cut and end with the marker. */
+  maxStringChars: number
+  /** Most entries kept per array or object; the rest are replaced by one marker entry. */
+  maxEntries: number
+  /** Total characters budget (strings and keys) for the whole value; past it, values become markers. */
+  maxTotalChars: number
+}
+
+/** Generous for real agents (a big diff, a long file), small enough that no one value can hurt main. */
+export const DEFAULT_JSON_BOUNDS: JsonBounds = {
+  maxDepth: 48,
+  maxStringChars: 1024 * 1024,
+  maxEntries: 10_000,
+  maxTotalChars: 4 * 1024 * 1024,
+}
+
+/** The marker for a cut container, saying what was cut. */
+function marker(what: string): string {
+  return `${TRUNCATION_MARKER} ${what}`
+}
+
+/**
+ * `value` cut to `bounds`. Copy-on-write: when nothing exceeds the bounds the input itself is returned
+ * (so calling it on every update costs one walk). Non-JSON leaves (functions, symbols, bigint) become
+ * `null`; cycles are impossible in parsed JSON but are cut like depth anyway.
+ */
+export function boundJson<T>(value: T, bounds: Partial<JsonBounds> = {}): T {
+  const b: JsonBounds = { ...DEFAULT_JSON_BOUNDS, ...bounds }
+  const state = { budget: b.maxTotalChars }
+  return walk(value, 0, b, state) as T
+}
+
+/** True when {@link boundJson} would change nothing (for tests and assertions). */
+export function isWithinBounds(value: unknown, bounds: Partial<JsonBounds> = {}): boolean {
+  return boundJson(value, bounds) === value
+}
+
+function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: number }): unknown {
+  if (typeof value === 'string') {
+    const allowed = Math.max(0, Math.min(b.maxStringChars, state.budget))
+    if (value.length <= allowed) {
+      state.budget -= value.length
+      return value
+    }
+    state.budget -= allowed
+    return value.slice(0, allowed) + `${TRUNCATION_MARKER} (${value.length - allowed} more characters)`
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean' || value === undefined) return value
+  if (typeof value !== 'object') return null
+  if (depth >= b.maxDepth) return marker(`(nested deeper than ${b.maxDepth} levels)`)
+  if (state.budget <= 0) return marker('(size limit reached)')
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    const kept = Math.min(value.length, b.maxEntries)
+    for (let i = 0; i < kept; i++) {
+      const item: unknown = value[i]
+      const next = walk(item, depth + 1, b, state)
+      if (next !== item) (copy ??= value.slice(0, kept))[i] = next
+    }
+    if (kept < value.length) {
+      copy ??= value.slice(0, kept)
+      copy.push(marker(`(${value.length - kept} more items)`))
+    }
+    return copy ?? value
+  }
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record)
+  const kept = Math.min(keys.length, b.maxEntries)
+  let copy: Record<string, unknown> | undefined
+  for (let i = 0; i < kept; i++) {
+    const key = keys[i]!
+    const item = record[key]
+    let name = key
+    if (key.length > 256) name = key.slice(0, 256) + TRUNCATION_MARKER
+    state.budget -= Math.min(key.length, 256)
+    const next = walk(item, depth + 1, b, state)
+    if (next === item && name === key) continue
+    copy ??= copyOf(record, keys, kept)
+    if (name !== key) delete copy[key]
+    setOwn(copy, name, next)
+  }
+  if (kept < keys.length) {
+    copy ??= copyOf(record, keys, kept)
+    setOwn(copy, TRUNCATION_MARKER, `(${keys.length - kept} more fields)`)
+  }
+  return copy ?? value
+}
+
+/** A null-prototype-free plain copy of the first `count` entries (a key `__proto__` stays an own field). */
+function copyOf(record: Record<string, unknown>, keys: string[], count: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {}
+  for (let i = 0; i < count; i++) setOwn(copy, keys[i]!, record[keys[i]!])
+  return copy
+}
+
+function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+}
