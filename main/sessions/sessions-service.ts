@@ -57,6 +57,8 @@ export class SessionsService implements IDisposable {
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
   private readonly redact: (actions: SessionAction[]) => SessionAction[]
+  /** The session the last update went to (see handleUpdate). */
+  private lastRoute: { connection: AcpClientConnection; acpSessionId: string; sessionId: string; record: SessionRecord } | undefined
 
   constructor(
     private readonly agents: AgentPort,
@@ -191,6 +193,8 @@ export class SessionsService implements IDisposable {
     record.cancelRequested = false
     this.push(sessionId, { type: 'local_prompt', content: prompt })
     this.push(sessionId, { type: 'turn_started' })
+    // The person's message and "Working" go out on their own, before any of the agent's updates of this turn.
+    this.batcher.flush(sessionId)
     const turn = connection.prompt(record.acpSessionId, prompt)
     record.turn = turn
     try {
@@ -325,10 +329,16 @@ export class SessionsService implements IDisposable {
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, notification: SessionUpdateNotification): void {
-    const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
-    const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
-    if (sessionId !== undefined && record && record.agentId === agentId && record.connection === connection) {
-      this.batcher.push(sessionId, { type: 'updates', updates: [notification.update] })
+    // A stream goes to one session thousands of times in a row: remember the last route (checked every time).
+    let route = this.lastRoute
+    if (route?.connection !== connection || route.acpSessionId !== notification.sessionId || this.sessions.get(route.sessionId) !== route.record) {
+      const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
+      const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
+      route = sessionId !== undefined && record && record.agentId === agentId ? { connection, acpSessionId: notification.sessionId, sessionId, record } : undefined
+      this.lastRoute = route
+    }
+    if (route && route.record.connection === connection) {
+      this.batcher.pushUpdate(route.sessionId, notification.update)
       return
     }
     const early = this.early.get(connection)
@@ -352,6 +362,7 @@ export class SessionsService implements IDisposable {
   dispose(): void {
     this.store.dispose()
     this.sessions.clear()
+    this.lastRoute = undefined
     this.byAgentScopedId.clear()
     this.early.clear()
   }
