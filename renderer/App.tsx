@@ -161,10 +161,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         else notifyFailure('Loading sessions', result)
       })
     const unsubscribe = [
-      api.onSessionActions((batch) => {
-        // A gap means batches were lost (e.g. across a reload): rebuild from a fresh snapshot.
-        if (store.applySessionActions(batch) === 'gap') load()
-      }),
+      // Applied over animation frames; a gap means batches were lost (e.g. across a reload): rebuild from a fresh snapshot.
+      api.onSessionActions((batch) => store.enqueueSessionActions(batch, load)),
       api.onSessionAdded(({ session }) => store.addSession(session)),
       api.onSessionRemoved(({ sessionId }) => store.removeSession(sessionId)),
       api.onAgentStatus((agent) => store.setAgentStatus(agent)),

@@ -32,8 +32,8 @@ export class WireTap {
     return this.emitter.listenerCount > 0
   }
 
-  emit(direction: WireTrace['direction'], message: unknown, bytes: number): void {
-    this.emitter.fire({ direction, time: Date.now(), message, bytes })
+  emit(direction: WireTrace['direction'], message: unknown, bytes: number, text?: string): void {
+    this.emitter.fire(text === undefined ? { direction, time: Date.now(), message, bytes } : { direction, time: Date.now(), message, bytes, text })
   }
 
   dispose(): void {
@@ -207,7 +207,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       if (this.options.tap?.active) this.options.tap.emit('in', text, end - start)
       return
     }
-    if (this.options.tap?.active) this.options.tap.emit('in', value, end - start)
+    if (this.options.tap?.active) this.options.tap.emit('in', value, end - start, text)
     this.dispatch(value, text)
   }
 

@@ -116,6 +116,8 @@ export interface WireTrace {
   /** The parsed message, or the raw text for a line that was not JSON. */
   message: unknown
   bytes: number
+  /** The line as decoded, for a received JSON message (what the inspector keeps instead of the parsed value). */
+  text?: string
 }
 
 /** Transport-level problems that do not end the connection (garbage line, oversized line, …). */

@@ -2,23 +2,26 @@
  * The protocol inspector: per agent, a bounded ring of the last N JSON-RPC messages in both directions,
  * redacted, with request/response latency.
  *
- * The wire tap fires on the connection's hot path, so {@link AgentInspector.record} only queues the
- * trace; classification, redaction, truncation and the `inspectorMessages` event happen in a batch at
- * most every {@link InspectorOptions.batchMs} (≤ 10 events/s per agent), or when someone reads.
+ * The wire tap fires on the connection's hot path, so {@link AgentInspector.record} keeps only the raw
+ * line (the text the reader decoded, or the object we sent) in a ring bounded by count and bytes. Parsing,
+ * classification, redaction and truncation happen on demand: when someone reads (list, export) or while
+ * an inspector view watches the agent (the hub's batches, at most every {@link InspectorOptions.batchMs}).
+ * Nobody watching: a flood costs one ring slot per message and nothing else.
  */
 import type { AcpClientConnection, WireTrace } from '../acp/types'
 import type { Scheduler } from '../agents/scheduler'
 import type { IDisposable } from '../base/lifecycle'
-import { RingBuffer } from '../base/ring-buffer'
 import type { InspectorMessage } from '../../common/contract/agent-tools'
 import { redactStructure, type SecretSet } from './redaction'
 
 export interface InspectorOptions {
   /** Messages kept per agent. Default 2,000. */
   capacity?: number
+  /** Raw bytes kept per agent (the newest message is always kept, within {@link maxSerializeBytes}). Default 16 MiB. */
+  maxRingBytes?: number
   /** A message whose redacted JSON is longer than this is kept as a preview. Default 32 Ki characters. */
   maxMessageChars?: number
-  /** Above this wire size a message is not even serialized: only its envelope is kept. Default 4 MiB. */
+  /** Above this wire size a message is not even kept: only its envelope is. Default 4 MiB. */
   maxSerializeBytes?: number
   /** Batch interval of the events. Default 100 ms. */
   batchMs?: number
@@ -33,11 +36,25 @@ const PREVIEW_CHARS = 4_096
 
 type Origin = 'check' | undefined
 
-interface QueuedTrace {
-  trace: WireTrace
-  origin: Origin
+/** One message as the wire saw it, not yet looked at. */
+interface RawEntry {
+  seq: number
+  time: number
+  direction: WireTrace['direction']
+  bytes: number
   /** Which connection: ids are per connection, so latency is matched within one. */
   connection: number
+  origin: Origin
+  /** The line as decoded (`in`), the object sent (`out`), or a not-JSON line (string, `isText`). */
+  raw: unknown
+  /** `raw` is a JSON text to parse (an `in` line), as opposed to a value or a not-JSON line. */
+  isJsonText: boolean
+  /** What the entry costs the ring (characters of text, or the wire size). */
+  weight: number
+  /** A message above maxSerializeBytes: its envelope, kept instead of the message. */
+  envelope?: { fields: Record<string, unknown>; preview: string }
+  /** Filled once processed (on demand). */
+  message?: InspectorMessage
 }
 
 interface OpenRequest {
@@ -48,13 +65,20 @@ interface OpenRequest {
 
 /** The messages of one agent (all its connections, including connection checks). */
 export class AgentInspector {
-  private readonly ring: RingBuffer<InspectorMessage>
-  private queue: QueuedTrace[] = []
-  private queueDropped = 0
-  /** Drained by a read (list/export) but not yet carried by an event: the next batch announces them. */
-  private pendingAnnouncement: InspectorMessage[] = []
+  /** A circular buffer of `capacity` slots; `head` is the oldest live entry, `count` how many are live. */
+  private slots: (RawEntry | undefined)[]
+  private head = 0
+  private count = 0
+  private ringBytes = 0
+  private droppedCount = 0
+  /** Every entry with a seq at most this one has been processed (or evicted unprocessed). */
+  private processedSeq = 0
+  /** Events have carried (or skipped) every message up to this seq. */
+  private announcedSeq = 0
   private seq = 0
   private readonly open = new Map<string, OpenRequest>()
+  readonly capacity: number
+  private readonly maxRingBytes: number
   private readonly maxMessageChars: number
   private readonly maxSerializeBytes: number
   private readonly maxPending: number
@@ -64,74 +88,129 @@ export class AgentInspector {
     private readonly secrets: SecretSet,
     options: InspectorOptions = {},
   ) {
-    this.ring = new RingBuffer(options.capacity ?? 2_000)
+    this.capacity = options.capacity ?? 2_000
+    if (!Number.isInteger(this.capacity) || this.capacity <= 0) throw new RangeError('capacity must be a positive integer')
+    this.maxRingBytes = options.maxRingBytes ?? 16 * 1024 * 1024
     this.maxMessageChars = options.maxMessageChars ?? 32 * 1024
     this.maxSerializeBytes = options.maxSerializeBytes ?? 4 * 1024 * 1024
     this.maxPending = options.maxPendingRequests ?? 10_000
+    this.slots = new Array<RawEntry | undefined>(this.capacity)
   }
 
-  /** Hot path: queue only. The queue is bounded by the ring's capacity (older traces would be evicted anyway). */
+  /** Hot path: keep the raw line, evict what falls out of the ring. No parsing, no redaction. */
   record(trace: WireTrace, connection: number, origin?: 'check'): void {
-    if (this.queue.length >= this.ring.capacity) {
-      this.queue.shift()
-      this.queueDropped++
+    const entry: RawEntry = { seq: ++this.seq, time: trace.time, direction: trace.direction, bytes: trace.bytes, connection, origin, raw: undefined, isJsonText: false, weight: 0 }
+    if (trace.bytes > this.maxSerializeBytes) {
+      // Not even kept: a flood of 64 MiB lines must not hold 2,000 of them. The envelope is all we show.
+      entry.envelope = isRecord(trace.message) ? { fields: envelopeFields(trace.message), preview: envelopePreview(trace.message) } : { fields: {}, preview: '' }
+      entry.weight = 256
+    } else if (typeof trace.text === 'string' && isRecord(trace.message)) {
+      entry.raw = trace.text
+      entry.isJsonText = true
+      entry.weight = trace.text.length
+    } else {
+      entry.raw = trace.message
+      entry.weight = typeof trace.message === 'string' ? trace.message.length : trace.bytes
     }
-    this.queue.push({ trace, origin, connection })
+    if (this.count === this.capacity) this.evict()
+    this.slots[(this.head + this.count) % this.capacity] = entry
+    this.count++
+    this.ringBytes += entry.weight
+    while (this.ringBytes > this.maxRingBytes && this.count > 1) this.evict()
   }
 
-  get hasQueued(): boolean {
-    return this.queue.length > 0
+  private evict(): void {
+    const entry = this.slots[this.head]!
+    this.slots[this.head] = undefined
+    this.head = (this.head + 1) % this.capacity
+    this.count--
+    this.ringBytes -= entry.weight
+    this.droppedCount++
   }
 
-  /** Processes the queue into the ring; returns the new messages (oldest first). */
-  drain(): InspectorMessage[] {
-    const queued = this.queue
-    this.queue = []
-    const out: InspectorMessage[] = []
-    for (const item of queued) {
-      const message = this.toMessage(item)
-      this.ring.push(message)
-      out.push(message)
-    }
+  /** The live entries, oldest first. */
+  private live(): RawEntry[] {
+    const out: RawEntry[] = []
+    for (let i = 0; i < this.count; i++) out.push(this.slots[(this.head + i) % this.capacity]!)
     return out
   }
 
-  /** Messages evicted so far (from the ring or before they reached it). */
+  /** Whether messages arrived that no event carried yet. */
+  get hasQueued(): boolean {
+    return this.seq > this.announcedSeq
+  }
+
+  /** Messages evicted so far. */
   get dropped(): number {
-    return this.ring.dropped + this.queueDropped
+    return this.droppedCount
+  }
+
+  /** Raw bytes (characters) held now: bounded by {@link InspectorOptions.maxRingBytes}. */
+  get heldBytes(): number {
+    return this.ringBytes
+  }
+
+  /** Processes what no event has carried yet and returns it (oldest first, at most `max`, the newest). */
+  drain(max = Infinity): InspectorMessage[] {
+    this.process()
+    const out: InspectorMessage[] = []
+    for (const entry of this.live()) if (entry.seq > this.announcedSeq) out.push(entry.message!)
+    this.announcedSeq = this.seq
+    return out.length > max ? out.slice(-max) : out
+  }
+
+  /** Nobody watches: what arrived so far will never be announced (and is not processed for it). */
+  skipAnnouncements(): void {
+    this.announcedSeq = this.seq
+  }
+
+  /** What a batch event carries (the same as {@link drain}). */
+  takeAnnouncement(max?: number): InspectorMessage[] {
+    return this.drain(max)
   }
 
   list(filter: { method?: string; sessionId?: string; limit?: number } = {}): InspectorMessage[] {
-    this.drainSilently()
-    let messages = this.ring.toArray()
+    this.process()
+    let messages = this.live().map((entry) => entry.message!)
     if (filter.method !== undefined) messages = messages.filter((m) => m.method === filter.method)
     if (filter.sessionId !== undefined) messages = messages.filter((m) => m.sessionId === filter.sessionId)
     if (filter.limit !== undefined && messages.length > filter.limit) messages = messages.slice(-filter.limit)
     return messages
   }
 
-  private drainSilently(): void {
-    if (this.queue.length > 0) this.pendingAnnouncement.push(...this.drain())
-  }
-
-  /** What a read drained but no event has carried yet, plus the queue. */
-  takeAnnouncement(): InspectorMessage[] {
-    const earlier = this.pendingAnnouncement
-    this.pendingAnnouncement = []
-    return earlier.length > 0 ? [...earlier, ...this.drain()] : this.drain()
-  }
-
   clear(): void {
-    this.queue = []
-    this.pendingAnnouncement = []
-    this.ring.clear()
+    this.slots = new Array<RawEntry | undefined>(this.capacity)
+    this.head = 0
+    this.count = 0
+    this.ringBytes = 0
+    this.processedSeq = this.seq
+    this.announcedSeq = this.seq
     this.open.clear()
   }
 
-  private toMessage({ trace, origin, connection }: QueuedTrace): InspectorMessage {
-    const raw = trace.message
-    const base = { seq: ++this.seq, time: trace.time, direction: trace.direction, bytes: trace.bytes }
-    const extra = origin ? { origin } : {}
+  /** Processes, in wire order, every entry still in the ring that was not processed yet. */
+  private process(): void {
+    if (this.processedSeq === this.seq) return
+    for (const entry of this.live()) {
+      if (entry.seq <= this.processedSeq) continue
+      entry.message = this.toMessage(entry)
+      // The processed form replaces the raw one (it is what we show; the raw text is not needed again).
+      entry.raw = undefined
+    }
+    this.processedSeq = this.seq
+  }
+
+  private toMessage(entry: RawEntry): InspectorMessage {
+    const base = { seq: entry.seq, time: entry.time, direction: entry.direction, bytes: entry.bytes }
+    const extra = entry.origin ? { origin: entry.origin } : {}
+    let raw: unknown = entry.envelope ? entry.envelope.fields : entry.raw
+    if (entry.isJsonText) {
+      try {
+        raw = JSON.parse(entry.raw as string) as unknown
+      } catch {
+        raw = entry.raw
+      }
+    }
     if (!isRecord(raw)) {
       // A line that was not JSON (kept as text by the reader), or a non-object value.
       const text = typeof raw === 'string' ? raw : safeStringify(raw)
@@ -144,17 +223,18 @@ export class AgentInspector {
     let requestMethod: string | undefined
     let latencyMs: number | undefined
     let sessionId = sessionIdOf(raw.params)
+    const { connection, direction, time } = entry
 
     if (method !== undefined) {
       kind = id !== undefined && id !== null ? 'request' : 'notification'
-      if (kind === 'request') this.remember(connection, trace.direction, id!, { time: trace.time, method, ...(sessionId ? { sessionId } : {}) })
+      if (kind === 'request') this.remember(connection, direction, id!, { time, method, ...(sessionId ? { sessionId } : {}) })
     } else if (id !== undefined && ('result' in raw || 'error' in raw)) {
       kind = 'error' in raw && raw.error !== undefined ? 'error' : 'response'
       // The request went the other way on the same connection.
-      const request = id === null ? undefined : this.settle(connection, trace.direction === 'in' ? 'out' : 'in', id)
+      const request = id === null ? undefined : this.settle(connection, direction === 'in' ? 'out' : 'in', id)
       if (request) {
         requestMethod = request.method
-        latencyMs = Math.max(0, trace.time - request.time)
+        latencyMs = Math.max(0, time - request.time)
         sessionId ??= request.sessionId
       }
       sessionId ??= sessionIdOf(raw.result)
@@ -163,7 +243,9 @@ export class AgentInspector {
     }
 
     const shownMethod = method ?? requestMethod
-    const message = this.redactBody(raw, trace.bytes, { kind, ...(shownMethod ? { method: shownMethod } : {}) })
+    const message = entry.envelope
+      ? { [TRUNCATED_KEY]: true, bytes: entry.bytes, preview: this.secrets.redactText(entry.envelope.preview) }
+      : this.redactBody(raw, entry.bytes, { kind, ...(shownMethod ? { method: shownMethod } : {}) })
     return {
       ...base,
       kind,
@@ -178,9 +260,6 @@ export class AgentInspector {
 
   /** Structural redaction, serialization, secret values, then truncation — in that order, so a cut never splits a secret. */
   private redactBody(raw: Record<string, unknown>, bytes: number, context: Parameters<typeof redactStructure>[1]): unknown {
-    if (bytes > this.maxSerializeBytes) {
-      return { [TRUNCATED_KEY]: true, bytes, preview: this.secrets.redactText(envelopePreview(raw)) }
-    }
     const json = this.secrets.redactJson(safeStringify(redactStructure(raw, context)))
     if (json.length > this.maxMessageChars) return { [TRUNCATED_KEY]: true, bytes, preview: json.slice(0, PREVIEW_CHARS) }
     try {
@@ -237,6 +316,8 @@ export class InspectorHub implements IDisposable {
     private readonly sink: InspectorSink,
     private readonly scheduler: Scheduler,
     private readonly options: InspectorOptions = {},
+    /** Whether an inspector view watches the agent: only then are its messages processed as they come. */
+    private readonly watching: (agentId: string) => boolean = () => true,
   ) {
     this.batchMs = options.batchMs ?? 100
     this.maxBatch = options.maxBatch ?? 500
@@ -258,7 +339,7 @@ export class InspectorHub implements IDisposable {
     const trace = connection.onDidTrace((t) => {
       if (this.disposed) return
       inspector.record(t, id, origin)
-      this.schedule(agentId)
+      if (this.watching(agentId)) this.schedule(agentId)
     })
     const close = connection.onDidClose(() => {
       // Messages traced before the close still get processed; only the subscription ends.
@@ -282,7 +363,12 @@ export class InspectorHub implements IDisposable {
 
   /** Emits what is queued for every agent now (tests, export). */
   flush(): void {
-    for (const agentId of [...this.timers.keys()]) this.emitBatch(agentId)
+    for (const [agentId, inspector] of this.inspectors) if (this.timers.has(agentId) || inspector.hasQueued) this.emitBatch(agentId)
+  }
+
+  /** A view starts watching `agentId`: it lists what came before, so events carry only what follows. */
+  startWatching(agentId: string): void {
+    this.inspectors.get(agentId)?.skipAnnouncements()
   }
 
   private schedule(agentId: string): void {
@@ -298,11 +384,14 @@ export class InspectorHub implements IDisposable {
     this.timers.delete(agentId)
     const inspector = this.inspectors.get(agentId)
     if (!inspector || this.disposed) return
-    const messages = inspector.takeAnnouncement()
-    if (messages.length === 0) return
+    if (!this.watching(agentId)) {
+      // Dropped, not held for a later watcher (who lists what it needs), and not processed for nobody.
+      inspector.skipAnnouncements()
+      return
+    }
     // A flood: the newest `maxBatch` are announced; the ring (and listInspectorMessages) has the rest.
-    const batch = messages.length > this.maxBatch ? messages.slice(-this.maxBatch) : messages
-    this.sink(agentId, batch)
+    const batch = inspector.takeAnnouncement(this.maxBatch)
+    if (batch.length > 0) this.sink(agentId, batch)
   }
 
   dispose(): void {
@@ -331,6 +420,18 @@ function safeStringify(value: unknown): string {
   } catch {
     return String(value)
   }
+}
+
+/** What classification needs of a huge message: its id and method, whether it answers, its session. */
+function envelopeFields(raw: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {}
+  if ('id' in raw) fields.id = raw.id
+  if (typeof raw.method === 'string') fields.method = raw.method
+  const sessionId = sessionIdOf(raw.params)
+  if (sessionId !== undefined) fields.params = { sessionId }
+  if ('result' in raw) fields.result = sessionIdOf(raw.result) !== undefined ? { sessionId: sessionIdOf(raw.result) } : null
+  if ('error' in raw) fields.error = raw.error === undefined ? undefined : {}
+  return fields
 }
 
 /** The top-level keys of a huge message, without its (huge) values. */

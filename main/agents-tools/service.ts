@@ -98,6 +98,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       },
       scheduler,
       options.inspector,
+      (agentId) => (inspectorWatchers.get(agentId) ?? 0) > 0,
     ),
   )
   const logStreams = new Map<string, LogStream>()
@@ -408,6 +409,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     watchInspector: ({ agentId, watching }) =>
       guard(() => {
         const count = Math.max(0, (inspectorWatchers.get(agentId) ?? 0) + (watching ? 1 : -1))
+        if (watching && count === 1) inspectors.startWatching(agentId)
         if (count === 0) inspectorWatchers.delete(agentId)
         else inspectorWatchers.set(agentId, count)
         return ok(undefined)

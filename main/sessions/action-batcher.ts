@@ -4,46 +4,89 @@ import type { SessionAction } from '../../common/session/types'
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown
   clearTimeout(handle: unknown): void
+  /** A monotonic clock in ms. Without it, batches are bounded in time by the timer alone. */
+  now?(): number
 }
 
 const realScheduler: Scheduler = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  now: () => performance.now(),
 }
+
+export interface ActionBatcherOptions {
+  /**
+   * A session's queue is sent as soon as its estimated size reaches this many bytes (default 128 KiB), so
+   * one batch never becomes one huge socket frame and one long task in the page.
+   */
+  maxBatchBytes?: number
+}
+
+/** Estimated JSON size of an action that is not `updates` (prompts, requests: small, and rare). */
+const OTHER_ACTION_BYTES = 512
 
 /**
  * Coalesces session actions so the renderer gets one message per session per frame (~16 ms), not one
  * per chunk. Consecutive `updates` actions merge into one. Nothing is scheduled while nothing arrives,
  * so idle sessions cost nothing.
+ *
+ * Batches are bounded by bytes and by time: a flood fills the pipe faster than the timer fires (the
+ * event loop is busy reading), so a queue also goes out when it reaches {@link ActionBatcherOptions.maxBatchBytes}
+ * or when its first action has waited `intervalMs`, checked as actions arrive.
  */
 export class ActionBatcher implements IDisposable {
-  private readonly queues = new Map<string, SessionAction[]>()
+  private readonly queues = new Map<string, { actions: SessionAction[]; bytes: number; since: number }>()
   private handle: unknown = undefined
   private disposed = false
+  private readonly maxBytes: number
 
   constructor(
     private readonly onFlush: (sessionId: string, actions: SessionAction[]) => void,
     private readonly intervalMs = 16,
     private readonly scheduler: Scheduler = realScheduler,
-  ) {}
+    options: ActionBatcherOptions = {},
+  ) {
+    this.maxBytes = options.maxBatchBytes ?? 128 * 1024
+  }
 
   push(sessionId: string, action: SessionAction): void {
     if (this.disposed) return
+    const now = this.scheduler.now?.() ?? 0
     let queue = this.queues.get(sessionId)
     if (!queue) {
-      queue = []
+      queue = { actions: [], bytes: 0, since: now }
       this.queues.set(sessionId, queue)
     }
-    const last = queue[queue.length - 1]
-    if (action.type === 'updates' && last?.type === 'updates') {
+    const actions = queue.actions
+    const last = actions[actions.length - 1]
+    if (action.type === 'updates') {
+      for (const update of action.updates) queue.bytes += estimateJsonBytes(update)
       // Merge in place: the queue owns its arrays until flush.
-      for (const update of action.updates) last.updates.push(update)
-    } else if (action.type === 'updates') {
-      queue.push({ type: 'updates', updates: [...action.updates] })
+      if (last?.type === 'updates') for (const update of action.updates) last.updates.push(update)
+      else actions.push({ type: 'updates', updates: [...action.updates] })
     } else {
-      queue.push(action)
+      queue.bytes += OTHER_ACTION_BYTES
+      actions.push(action)
+    }
+    if (queue.bytes >= this.maxBytes || (this.scheduler.now !== undefined && now - queue.since >= this.intervalMs)) {
+      this.flush(sessionId)
+      return
     }
     if (this.handle === undefined) this.handle = this.scheduler.setTimeout(() => this.flush(), this.intervalMs)
+  }
+
+  /** `push(sessionId, { type: 'updates', updates: [update] })` without the wrapper (the hot path). */
+  pushUpdate(sessionId: string, update: unknown): void {
+    const queue = this.queues.get(sessionId)
+    const last = queue?.actions[queue.actions.length - 1]
+    if (last?.type !== 'updates') {
+      this.push(sessionId, { type: 'updates', updates: [update] as never })
+      return
+    }
+    if (this.disposed) return
+    last.updates.push(update as never)
+    queue!.bytes += estimateJsonBytes(update)
+    if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
   }
 
   /** Flushes every queue now (before a call returns, so the caller sees its own effects in order). */
@@ -52,19 +95,20 @@ export class ActionBatcher implements IDisposable {
       const queue = this.queues.get(sessionId)
       if (!queue) return
       this.queues.delete(sessionId)
-      this.onFlush(sessionId, queue)
       if (this.queues.size === 0) this.cancelTimer()
+      this.onFlush(sessionId, queue.actions)
       return
     }
     this.cancelTimer()
     const entries = [...this.queues]
     this.queues.clear()
-    for (const [id, actions] of entries) this.onFlush(id, actions)
+    for (const [id, queue] of entries) this.onFlush(id, queue.actions)
   }
 
   /** Drops a session's queued actions (session closed). */
   drop(sessionId: string): void {
     this.queues.delete(sessionId)
+    if (this.queues.size === 0) this.cancelTimer()
   }
 
   private cancelTimer(): void {
@@ -77,4 +121,29 @@ export class ActionBatcher implements IDisposable {
     this.cancelTimer()
     this.queues.clear()
   }
+}
+
+/**
+ * About how many bytes `value` takes as JSON: string lengths plus a few bytes per key and value. Cheap
+ * (no serialization); exact enough to bound batches. Depth-limited like everything that walks agent input.
+ */
+export function estimateJsonBytes(value: unknown, depth = 0): number {
+  // The flood's common case, a text chunk: its text is nearly all of it.
+  if (depth === 0 && typeof value === 'object' && value !== null) {
+    const content = (value as { content?: { text?: unknown } }).content
+    if (typeof content === 'object' && content !== null && typeof content.text === 'string' && Object.keys(value).length <= 3) return 96 + content.text.length
+  }
+  if (typeof value === 'string') return value.length + 2
+  if (value === null || typeof value !== 'object') return 8
+  if (depth > 32) return 8
+  let bytes = 2
+  if (Array.isArray(value)) {
+    for (const item of value) bytes += estimateJsonBytes(item, depth + 1) + 1
+    return bytes
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue
+    bytes += key.length + 4 + estimateJsonBytes((value as Record<string, unknown>)[key], depth + 1)
+  }
+  return bytes
 }

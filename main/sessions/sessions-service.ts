@@ -99,6 +99,8 @@ export class SessionsService implements IDisposable {
   private readonly scheduler: Scheduler
   private readonly sessionCallTimeoutMs: number
   private readonly stopWatchdogMs: number
+  /** The session the last update went to (see handleUpdate). */
+  private lastRoute: { connection: AcpClientConnection; acpSessionId: string; sessionId: string; record: SessionRecord } | undefined
 
   constructor(
     private readonly agents: AgentPort,
@@ -254,6 +256,8 @@ export class SessionsService implements IDisposable {
     record.cancelRequested = false
     this.push(sessionId, { type: 'local_prompt', content: prompt })
     this.push(sessionId, { type: 'turn_started' })
+    // The person's message and "Working" go out on their own, before any of the agent's updates of this turn.
+    this.batcher.flush(sessionId)
     const turn = connection.prompt(record.acpSessionId, prompt)
     record.turn = turn
     this.clearWatchdog(record)
@@ -424,10 +428,16 @@ export class SessionsService implements IDisposable {
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title).
     const notification: SessionUpdateNotification = { sessionId: raw.sessionId, update: boundJson(raw.update) }
-    const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
-    const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
-    if (sessionId !== undefined && record && record.agentId === agentId && record.connection === connection) {
-      this.batcher.push(sessionId, { type: 'updates', updates: [notification.update] })
+    // A stream goes to one session thousands of times in a row: remember the last route (checked every time).
+    let route = this.lastRoute
+    if (route?.connection !== connection || route.acpSessionId !== notification.sessionId || this.sessions.get(route.sessionId) !== route.record) {
+      const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
+      const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
+      route = sessionId !== undefined && record && record.agentId === agentId ? { connection, acpSessionId: notification.sessionId, sessionId, record } : undefined
+      this.lastRoute = route
+    }
+    if (route && route.record.connection === connection) {
+      this.batcher.pushUpdate(route.sessionId, notification.update)
       return
     }
     const early = this.early.get(connection)
@@ -508,6 +518,7 @@ export class SessionsService implements IDisposable {
     this.store.dispose()
     for (const record of this.sessions.values()) this.clearWatchdog(record)
     this.sessions.clear()
+    this.lastRoute = undefined
     this.byAgentScopedId.clear()
     this.early.clear()
   }

@@ -39,6 +39,15 @@ export interface AppStore {
   subscribe(listener: () => void): () => void
   applySnapshot(snapshot: AppSnapshot): void
   applySessionActions(batch: SessionActionsBatch): BatchResult
+  /**
+   * Queues a batch from main; queued batches are applied over animation frames, a few milliseconds of
+   * work per frame (a big batch in slices), and listeners hear once per frame. A batch that starts a turn
+   * ends its frame, so the person's message and "Working" are painted before the agent's first update.
+   * `onGap` runs when batches were missed (fetch a fresh snapshot).
+   */
+  enqueueSessionActions(batch: SessionActionsBatch, onGap?: () => void): void
+  /** Applies everything queued now (tests; before reading state that must be current). */
+  flushQueued(): void
   addSession(session: SessionState): void
   removeSession(sessionId: string): void
   setAgentStatus(agent: AgentRuntimeView): void
@@ -51,9 +60,62 @@ export function createAppState(): AppState {
   return { agents: {}, sessions: {}, requestScopedElicitations: {}, selectedSessionId: null }
 }
 
-export function createAppStore(initial: AppState = createAppState()): AppStore {
+/** When queued work runs: the next animation frame, and a clock to keep each frame's share short. */
+export interface FrameScheduler {
+  request(callback: () => void): void
+  now(): number
+}
+
+export interface AppStoreOptions {
+  frames?: FrameScheduler
+  /** Work per frame before yielding to paint (default 8 ms). */
+  frameBudgetMs?: number
+  /** Updates per reducer call when a batch is applied in slices (default 500). */
+  sliceUpdates?: number
+}
+
+/**
+ * requestAnimationFrame where there is one; a timer as well, since a hidden page gets no frames and its
+ * queue must still drain (at the browser's throttled timer pace).
+ */
+function defaultFrames(): FrameScheduler {
+  const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now())
+  if (typeof requestAnimationFrame !== 'function') return { request: (callback) => void setTimeout(callback, 0), now }
+  return {
+    now,
+    request(callback) {
+      let done = false
+      const run = () => {
+        if (done) return
+        done = true
+        cancelAnimationFrame(frame)
+        clearTimeout(timer)
+        callback()
+      }
+      const frame = requestAnimationFrame(run)
+      const timer = setTimeout(run, 100)
+    },
+  }
+}
+
+/** A queued batch, possibly half applied (`action`/`update` say where the next slice starts). */
+interface QueuedBatch {
+  batch: SessionActionsBatch
+  onGap: (() => void) | undefined
+  action: number
+  update: number
+}
+
+const startsTurn = (action: SessionAction) => action.type === 'local_prompt' || action.type === 'turn_started'
+
+export function createAppStore(initial: AppState = createAppState(), options: AppStoreOptions = {}): AppStore {
   let state = initial
   const listeners = new Set<() => void>()
+  const frames = options.frames ?? defaultFrames()
+  const budgetMs = options.frameBudgetMs ?? 8
+  const sliceUpdates = options.sliceUpdates ?? 500
+  const queue: QueuedBatch[] = []
+  let frameRequested = false
 
   const set = (next: AppState) => {
     state = next
@@ -61,8 +123,85 @@ export function createAppStore(initial: AppState = createAppState()): AppStore {
     for (const listener of [...listeners]) listener()
   }
 
+  /** The next slice of a queued batch: whole non-update actions, and up to `sliceUpdates` updates. */
+  const takeSlice = (item: QueuedBatch): SessionAction[] => {
+    const actions = item.batch.actions
+    const slice: SessionAction[] = []
+    let budget = sliceUpdates
+    while (item.action < actions.length && budget > 0) {
+      const action = actions[item.action]!
+      if (action.type === 'updates' && Array.isArray(action.updates) && action.updates.length - item.update > budget) {
+        slice.push({ type: 'updates', updates: action.updates.slice(item.update, item.update + budget) })
+        item.update += budget
+        break
+      }
+      if (action.type === 'updates' && Array.isArray(action.updates)) {
+        slice.push(item.update > 0 ? { type: 'updates', updates: action.updates.slice(item.update) } : action)
+        budget -= action.updates.length - item.update
+      } else slice.push(action)
+      item.action++
+      item.update = 0
+    }
+    return slice
+  }
+
+  /** Applies queued batches until the frame's budget is spent (at least one slice), then notifies once. */
+  const drain = (budget: number) => {
+    const start = frames.now()
+    const sessions: Record<string, SessionState> = { ...state.sessions }
+    const gaps = new Set<() => void>()
+    let changed = false
+    while (queue.length > 0 && (!changed || frames.now() - start < budget)) {
+      const item = queue[0]!
+      const { sessionId, seq } = item.batch
+      const session = sessions[sessionId]
+      const fresh = item.action === 0 && item.update === 0
+      if (!session || (fresh && seq <= session.seq) || !Array.isArray(item.batch.actions)) {
+        // Unknown (removed) session, or already in a snapshot: nothing to apply.
+        queue.shift()
+        continue
+      }
+      if (fresh && seq !== session.seq + 1 && item.onGap) gaps.add(item.onGap)
+      const turnStarts = fresh && item.batch.actions.some(startsTurn)
+      const next = applyActions(session, takeSlice(item))
+      const done = item.action >= item.batch.actions.length
+      // `next` is a new object of ours: keep main's seq on it (the last slice of a batch takes the batch's seq).
+      next.seq = done ? seq : session.seq
+      sessions[sessionId] = next
+      changed = true
+      if (done) queue.shift()
+      // The person's message and Working get a frame of their own, before the agent's updates.
+      if (turnStarts) break
+    }
+    if (changed) set({ ...state, sessions })
+    for (const onGap of gaps) onGap()
+  }
+
+  const flushQueued = () => {
+    while (queue.length > 0) drain(Infinity)
+  }
+
+  const onFrame = () => {
+    frameRequested = false
+    drain(budgetMs)
+    if (queue.length > 0) requestFrame()
+  }
+
+  const requestFrame = () => {
+    if (frameRequested) return
+    frameRequested = true
+    frames.request(onFrame)
+  }
+
   return {
     getSnapshot: () => state,
+
+    enqueueSessionActions(batch, onGap) {
+      queue.push({ batch, onGap, action: 0, update: 0 })
+      requestFrame()
+    },
+
+    flushQueued,
 
     subscribe(listener) {
       listeners.add(listener)
@@ -86,6 +225,8 @@ export function createAppStore(initial: AppState = createAppState()): AppStore {
     },
 
     applySessionActions({ sessionId, seq, actions }) {
+      // Keep main's order: whatever is queued goes first.
+      if (queue.length > 0) flushQueued()
       const session = state.sessions[sessionId]
       if (!session) return 'unknown-session'
       if (seq <= session.seq) return 'stale'

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { AgentInspector, InspectorHub, TRUNCATED_KEY } from '../../../main/agents-tools/inspector'
 import { REDACTED, SecretSet } from '../../../main/agents-tools/redaction'
 import type { AcpClientConnection, WireTrace } from '../../../main/acp/types'
@@ -84,7 +84,84 @@ describe('AgentInspector', () => {
   })
 })
 
+describe('AgentInspector raw ring', () => {
+  const line = (n: number, pad = 0) => {
+    const message = { jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's1', update: { n, text: 'x'.repeat(pad) } } }
+    const text = JSON.stringify(message)
+    return { direction: 'in' as const, time: n, message, bytes: text.length, text }
+  }
+
+  it('keeps the raw line, not the parsed value, and parses it only when read', () => {
+    const secrets = new SecretSet()
+    const redactJson = vi.spyOn(secrets, 'redactJson')
+    const i = inspector({}, secrets)
+    const trace = line(1)
+    i.record(trace, 1)
+    // Changing the parsed object after the fact does not change what the inspector shows: it kept the text.
+    ;(trace.message.params.update as { n: number }).n = 99
+    expect(redactJson).not.toHaveBeenCalled()
+    const [message] = i.list()
+    expect(redactJson).toHaveBeenCalledTimes(1)
+    expect(message).toMatchObject({ seq: 1, kind: 'notification', method: 'session/update', sessionId: 's1', bytes: trace.bytes })
+    expect((message!.message as { params: { update: { n: number } } }).params.update.n).toBe(1)
+    // Processed once: a second read does not redact again.
+    i.list()
+    expect(redactJson).toHaveBeenCalledTimes(1)
+  })
+
+  it('is bounded by bytes as well as by count, and always keeps the newest message', () => {
+    const i = inspector({ capacity: 100, maxRingBytes: 10_000 })
+    for (let n = 1; n <= 50; n++) i.record(line(n, 1_000), 1)
+    expect(i.heldBytes).toBeLessThanOrEqual(10_000)
+    const kept = i.list().map((m) => m.seq)
+    expect(kept.length).toBeGreaterThan(5)
+    expect(kept.length).toBeLessThan(10)
+    expect(kept.at(-1)).toBe(50)
+    expect(i.dropped).toBe(50 - kept.length)
+    // One message larger than the whole budget still shows (the newest is always kept).
+    i.record(line(51, 20_000), 1)
+    expect(i.list().map((m) => m.seq)).toEqual([51])
+  })
+
+  it('a flood of 100,000 lines holds at most `capacity` entries and never more than the byte budget', () => {
+    const i = inspector({ capacity: 2_000, maxRingBytes: 64 * 1024 })
+    for (let n = 1; n <= 100_000; n++) i.record(line(n), 1)
+    expect(i.heldBytes).toBeLessThanOrEqual(64 * 1024)
+    const messages = i.list()
+    expect(messages.length).toBeLessThanOrEqual(2_000)
+    expect(messages.at(-1)!.seq).toBe(100_000)
+    expect(i.dropped + messages.length).toBe(100_000)
+  })
+})
+
 describe('InspectorHub', () => {
+  it('does no per-message work while nobody watches, and a view that opens lists the recent messages', () => {
+    const scheduler = new ManualScheduler()
+    const secrets = new SecretSet()
+    const redactJson = vi.spyOn(secrets, 'redactJson')
+    let watching = false
+    const sent: InspectorMessage[][] = []
+    const hub = new InspectorHub(secrets, (_a, messages) => sent.push(messages), scheduler, { capacity: 100 }, () => watching)
+    const trace = new Emitter<WireTrace>()
+    hub.attach('a', { onDidTrace: trace.event, onDidClose: new Emitter<{ error?: Error }>().event } as unknown as AcpClientConnection)
+    for (let n = 1; n <= 1_000; n++) trace.fire({ direction: 'in', time: n, message: { method: 'session/update', params: { n } }, bytes: 40, text: JSON.stringify({ method: 'session/update', params: { n } }) })
+    expect(scheduler.pending).toEqual([])
+    hub.flush()
+    expect(sent).toEqual([])
+    expect(redactJson).not.toHaveBeenCalled()
+
+    // The view opens: it lists the newest messages (processed now), and events carry only what follows.
+    watching = true
+    hub.startWatching('a')
+    const listed = hub.inspector('a').list()
+    expect(listed.map((m) => (m.message as { params: { n: number } }).params.n)).toEqual(Array.from({ length: 100 }, (_, k) => 901 + k))
+    trace.fire({ direction: 'in', time: 2_000, message: { method: 'x' }, bytes: 10 })
+    scheduler.advance(100)
+    expect(sent.map((batch) => batch.map((m) => m.seq))).toEqual([[1_001]])
+    hub.dispose()
+  })
+
+
   function fakeConnection() {
     const trace = new Emitter<WireTrace>()
     const close = new Emitter<{ error?: Error }>()

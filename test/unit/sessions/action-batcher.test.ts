@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ActionBatcher, type Scheduler } from '../../../main/sessions/action-batcher'
+import { ActionBatcher, estimateJsonBytes, type Scheduler } from '../../../main/sessions/action-batcher'
 import type { SessionAction } from '../../../common/session/types'
 
 function manualScheduler() {
@@ -58,5 +58,51 @@ describe('ActionBatcher', () => {
     batcher.dispose()
     batcher.push('a', { type: 'turn_started' })
     expect(clock.pending()).toBe(0)
+  })
+
+  it('bounds a batch by bytes: a flood goes out in pieces before the timer fires, in order', () => {
+    const clock = manualScheduler()
+    const flushed: SessionAction[][] = []
+    const batcher = new ActionBatcher((_id, actions) => flushed.push(actions), 16, clock.scheduler, { maxBatchBytes: 10_000 })
+    const text = 'y'.repeat(900)
+    for (let i = 0; i < 100; i++) batcher.push('s1', { type: 'updates', updates: [chunk(`${i} ${text}`)] })
+    // ~1 KB each: about ten per batch, all but the last sent before any timer ran.
+    expect(flushed.length).toBeGreaterThanOrEqual(9)
+    const sizes = flushed.map((actions) => (actions[0]!.type === 'updates' ? actions[0]!.updates.length : 0))
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(11)
+    clock.runAll()
+    const all = flushed.flatMap((actions) => actions.flatMap((a) => (a.type === 'updates' ? a.updates : [])))
+    expect(all.map((u) => (u as { content: { text: string } }).content.text.split(' ')[0])).toEqual(Array.from({ length: 100 }, (_, i) => String(i)))
+    expect(clock.pending()).toBe(0)
+  })
+
+  it('bounds a batch by time: a queue older than the interval goes out with the next action, timer or not', () => {
+    const clock = manualScheduler()
+    let now = 0
+    const flushed: number[] = []
+    const batcher = new ActionBatcher(
+      (_id, actions) => flushed.push(actions.length),
+      16,
+      { ...clock.scheduler, now: () => now },
+    )
+    batcher.push('s1', { type: 'turn_started' })
+    now = 10
+    batcher.push('s1', { type: 'cancel_requested' })
+    expect(flushed).toEqual([])
+    now = 16
+    batcher.push('s1', { type: 'updates', updates: [chunk('late')] })
+    expect(flushed).toEqual([3])
+    expect(clock.pending()).toBe(0)
+  })
+
+  it('estimates sizes from the content, so one huge update is a batch of its own', () => {
+    expect(estimateJsonBytes(chunk('abc'))).toBeLessThan(200)
+    const big = { sessionUpdate: 'tool_call_update', toolCallId: 't', content: [{ type: 'diff', path: '/a', oldText: 'a'.repeat(50_000), newText: 'b'.repeat(50_000) }] }
+    expect(estimateJsonBytes(big)).toBeGreaterThan(100_000)
+    const clock = manualScheduler()
+    const flushed: number[] = []
+    const batcher = new ActionBatcher((_id, actions) => flushed.push(actions.length), 16, clock.scheduler, { maxBatchBytes: 64 * 1024 })
+    batcher.push('s1', { type: 'updates', updates: [big as never] })
+    expect(flushed).toEqual([1])
   })
 })

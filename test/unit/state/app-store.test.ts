@@ -131,3 +131,95 @@ describe('app store', () => {
     expect(selectInbox(store.getSnapshot()).map((i) => i.id)).toEqual(['a1#1:n:2', 'a1#1:n:9', 'a1#1:n:10', 'e-same-ms'])
   })
 })
+
+describe('app store: batches applied over animation frames', () => {
+  /** Frames run when the test says; each reducer call advances the clock by `costMs`. */
+  function manualFrames(costMs = 0) {
+    let time = 0
+    const callbacks: (() => void)[] = []
+    return {
+      frames: {
+        request: (callback: () => void) => void callbacks.push(callback),
+        now: () => (time += costMs),
+      },
+      get pending() {
+        return callbacks.length
+      },
+      runFrame() {
+        const due = callbacks.splice(0)
+        due.forEach((callback) => callback())
+      },
+    }
+  }
+  const text = (state: SessionState) => state.entries.map((e) => (e.kind === 'agent_message' ? e.content.map((b) => (b as { text: string }).text).join('') : e.kind)).join('|')
+
+  it('queues batches, applies them in the next frame and notifies once for the frame', () => {
+    const clock = manualFrames()
+    const store = createAppStore(undefined, { frames: clock.frames })
+    store.addSession(sessionOf('s1', 'a1'))
+    const listener = vi.fn()
+    store.subscribe(listener)
+    store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
+    store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('b')] })
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(0)
+    expect(clock.pending).toBe(1)
+    clock.runFrame()
+    expect(listener).toHaveBeenCalledTimes(1)
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(2)
+    expect(text(store.getSnapshot().sessions.s1!)).toBe('ab')
+    expect(clock.pending).toBe(0)
+  })
+
+  it('spreads a huge batch over frames in slices, within the frame budget, to the same state as one reducer call', () => {
+    const clock = manualFrames(1)
+    const store = createAppStore(undefined, { frames: clock.frames, frameBudgetMs: 8, sliceUpdates: 100 })
+    store.addSession(sessionOf('s1', 'a1'))
+    const updates = Array.from({ length: 5_000 }, (_, i) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i} ` } }))
+    const batch = { sessionId: 's1', seq: 1, actions: [{ type: 'turn_started' } as SessionAction, { type: 'updates', updates } as SessionAction, { type: 'turn_ended', stopReason: 'end_turn' } as SessionAction] }
+    store.enqueueSessionActions(batch)
+    const seen: number[] = []
+    store.subscribe(() => seen.push(store.getSnapshot().sessions.s1!.seq))
+    let frames = 0
+    while (clock.pending > 0) {
+      clock.runFrame()
+      frames++
+    }
+    // About 8 slices of 100 per frame: many frames, each bounded; seq moves only with the last slice.
+    expect(frames).toBeGreaterThan(5)
+    expect(seen.slice(0, -1).every((seq) => seq === 0)).toBe(true)
+    const final = store.getSnapshot().sessions.s1!
+    expect(final.seq).toBe(1)
+    const whole = applyActions(sessionOf('s1', 'a1'), batch.actions)
+    expect(text(final)).toBe(text(whole))
+    expect(final.turn).toEqual(whole.turn)
+  })
+
+  it('gives the person’s message and Working a frame of their own before the agent’s updates', () => {
+    const clock = manualFrames()
+    const store = createAppStore(undefined, { frames: clock.frames })
+    store.addSession(sessionOf('s1', 'a1'))
+    store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [{ type: 'local_prompt', content: [{ type: 'text', text: 'hi' }] }, { type: 'turn_started' }] })
+    store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('reply')] })
+    clock.runFrame()
+    const first = store.getSnapshot().sessions.s1!
+    expect(first.entries.map((e) => e.kind)).toEqual(['user_message'])
+    expect(first.turn.state).toBe('running')
+    clock.runFrame()
+    expect(store.getSnapshot().sessions.s1!.entries.map((e) => e.kind)).toEqual(['user_message', 'agent_message'])
+  })
+
+  it('skips stale and unknown-session batches, calls onGap for a gap, and keeps order with a direct apply', () => {
+    const clock = manualFrames()
+    const store = createAppStore(undefined, { frames: clock.frames })
+    store.addSession({ ...sessionOf('s1', 'a1'), seq: 5 })
+    const onGap = vi.fn()
+    store.enqueueSessionActions({ sessionId: 's1', seq: 5, actions: [chunk('stale')] }, onGap)
+    store.enqueueSessionActions({ sessionId: 'nope', seq: 1, actions: [chunk('x')] }, onGap)
+    store.enqueueSessionActions({ sessionId: 's1', seq: 8, actions: [chunk('after a gap')] }, onGap)
+    // A direct apply first applies what is queued (main's order).
+    expect(store.applySessionActions({ sessionId: 's1', seq: 9, actions: [chunk('!')] })).toBe('applied')
+    expect(onGap).toHaveBeenCalledTimes(1)
+    expect(text(store.getSnapshot().sessions.s1!)).toBe('after a gap!')
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(9)
+  })
+})

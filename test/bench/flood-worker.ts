@@ -1,0 +1,174 @@
+/**
+ * One measurement of the flood, in a process of its own (so RSS is this path's alone), printed as one JSON
+ * line on stdout. Spawned by `flood.ts` / `browser.ts`:
+ *
+ *   node --expose-gc --import tsx test/bench/flood-worker.ts <bare|transport|services> <count>
+ *
+ * Every path talks to the same child-process flood agent (test/agents/flood-agent.ts) over its stdio, and
+ * times from writing `session/prompt` to the turn's end.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createAcpConnection } from '../../main/acp/connection'
+import { createBosunServices } from '../../main/app/create-services'
+import type { EventName, EventPayload, EventSink } from '../../common/contract'
+import { floodAgentCommand } from './flood-agent-command'
+
+export interface WorkerResult {
+  path: string
+  count: number
+  ms: number
+  /** CPU time of this process over the same window (user + system): what contention on a shared machine does not inflate. */
+  cpuMs: number
+  /** After the run and a full GC. */
+  rssMiB: number
+  /** The most this process ever held. */
+  maxRssMiB: number
+  heapMiB: number
+  updates: number
+  /** Socket frames / event batches (services). */
+  batches?: number
+  maxBatchUpdates?: number
+}
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
+
+/** Starts the clocks (wall and CPU); the returned function reads both. */
+function stopwatch(): () => { ms: number; cpuMs: number } {
+  const t = performance.now()
+  const cpu = process.cpuUsage()
+  return () => {
+    const used = process.cpuUsage(cpu)
+    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 }
+  }
+}
+
+function spawnFlood(count: number): ChildProcessWithoutNullStreams {
+  const { command, args } = floodAgentCommand(count)
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] })
+  child.stderr.resume()
+  return child
+}
+
+function line(child: ChildProcessWithoutNullStreams, message: unknown): void {
+  child.stdin.write(JSON.stringify(message) + '\n')
+}
+
+/** The floor: split on `\n` and JSON.parse every line of the agent's stdout, count updates until the prompt's response. */
+async function bare(count: number): Promise<WorkerResult> {
+  const child = spawnFlood(count)
+  let partial: Buffer[] = []
+  let updates = 0
+  const waiters = new Map<number, () => void>()
+  child.stdout.on('data', (chunk: Buffer) => {
+    let start = 0
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start)
+      if (newline === -1) break
+      let text: string
+      if (partial.length > 0) {
+        partial.push(chunk.subarray(start, newline))
+        text = Buffer.concat(partial).toString('utf8')
+        partial = []
+      } else text = chunk.toString('utf8', start, newline)
+      const message = JSON.parse(text) as { id?: number; params?: unknown }
+      if (message.params) updates++
+      else if (typeof message.id === 'number') waiters.get(message.id)?.()
+      start = newline + 1
+    }
+    if (start < chunk.length) partial.push(Buffer.from(chunk.subarray(start)))
+  })
+  const request = (id: number, method: string, params: unknown) =>
+    new Promise<void>((resolve) => {
+      waiters.set(id, resolve)
+      line(child, { jsonrpc: '2.0', id, method, params })
+    })
+  await request(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} })
+  await request(2, 'session/new', { cwd: tmpdir(), mcpServers: [] })
+  gc()
+  const stop = stopwatch()
+  await request(3, 'session/prompt', { sessionId: 'flood-1', prompt: [{ type: 'text', text: 'flood' }] })
+  const result = measure('bare', count, stop(), updates)
+  child.kill()
+  return result
+}
+
+/** The NDJSON reader and the connection's update path, nothing behind them. */
+async function transport(count: number): Promise<WorkerResult> {
+  const child = spawnFlood(count)
+  const connection = createAcpConnection({ input: child.stdout, output: child.stdin, clientInfo: { name: 'bench', version: '0' } })
+  let updates = 0
+  connection.onDidReceiveUpdate(() => updates++)
+  await connection.initialize({ preferredVersion: 1 })
+  const { sessionId } = await connection.newSession({ cwd: tmpdir() })
+  gc()
+  const stop = stopwatch()
+  await connection.prompt(sessionId, [{ type: 'text', text: 'flood' }])
+  const result = measure('transport', count, stop(), updates)
+  connection.dispose()
+  child.kill()
+  return result
+}
+
+/** `createBosunServices` over a home whose one agent is the flood agent; the inspector closed; events counted. */
+async function services(count: number): Promise<WorkerResult> {
+  const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
+  const { command, args } = floodAgentCommand(count)
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: 'Flood', command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
+  let batches = 0
+  let updates = 0
+  let maxBatchUpdates = 0
+  const events: EventSink = {
+    emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
+      if (name !== 'sessionActions') return
+      batches++
+      for (const action of (payload as EventPayload<'sessionActions'>).actions) {
+        if (action.type !== 'updates') continue
+        updates += action.updates.length
+        maxBatchUpdates = Math.max(maxBatchUpdates, action.updates.length)
+      }
+    },
+  }
+  const bosun = await createBosunServices({ home, host: 'web', appVersion: '0.0.0-bench', events })
+  try {
+    const created = await bosun.handlers.newSession({ agentId: 'flood', cwd: home })
+    if (!created.ok) throw new Error(created.error.message)
+    gc()
+    const stop = stopwatch()
+    const turn = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'flood' }] })
+    const times = stop()
+    if (!turn.ok) throw new Error(turn.error.message)
+    return { ...measure('services', count, times, updates), batches, maxBatchUpdates }
+  } finally {
+    await bosun.dispose()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+function measure(path: string, count: number, times: { ms: number; cpuMs: number }, updates: number): WorkerResult {
+  if (updates !== count) throw new Error(`${path}: saw ${updates} of ${count} updates`)
+  gc()
+  const memory = process.memoryUsage()
+  return { path, count, ...times, rssMiB: memory.rss / 2 ** 20, maxRssMiB: process.resourceUsage().maxRSS / 1024, heapMiB: memory.heapUsed / 2 ** 20, updates }
+}
+
+const paths: Record<string, (count: number) => Promise<WorkerResult>> = { bare, transport, services }
+
+const [path, countText] = process.argv.slice(2)
+const run = path !== undefined ? paths[path] : undefined
+if (!run) {
+  process.stderr.write(`usage: flood-worker.ts <${Object.keys(paths).join('|')}> <count>\n`)
+  process.exit(2)
+}
+run(Number(countText ?? 100_000)).then(
+  (result) => {
+    process.stdout.write(JSON.stringify(result) + '\n')
+    process.exit(0)
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exit(1)
+  },
+)
