@@ -14,6 +14,7 @@ import { createLogger } from '../base/log'
 import { createAgentConfigService } from '../config/agent-config-service'
 import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
+import { FileSystemHandlers } from '../fs/file-system-handlers'
 import { createPermissionsService } from '../permissions/service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import type { CallHandlers } from '../../common/contract'
@@ -28,6 +29,9 @@ const STOP_DEADLINE_MS = 3_000
  * connection sends it, and the broker refuses every mode it does not list with -32602 (G11).
  */
 const ELICITATION_MODES = { form: true, url: true } as const
+
+/** The client capabilities Bosun serves (C3, C4); each has its handlers attached to every connection below. */
+const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true } } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
@@ -44,6 +48,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       logger,
       clientInfo: { name: 'Bosun', version: integration.appVersion },
       elicitation: ELICITATION_MODES,
+      clientCapabilities: CLIENT_CAPABILITIES,
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}
@@ -150,6 +155,19 @@ export async function createBosunServices(integration: HostIntegration): Promise
   agentTools.current = tools
   store.add(tools)
 
+  const files = new FileSystemHandlers({
+    sessions: {
+      getSession: (agentId, acpSessionId) => {
+        const sessionId = sessions.resolve(agentId, acpSessionId)
+        const state = sessionId !== undefined ? sessions.state(sessionId) : undefined
+        return sessionId !== undefined && state ? { sessionId, roots: [state.cwd] } : undefined
+      },
+      toolCalls: (sessionId) => sessions.state(sessionId)?.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call') ?? [],
+    },
+    sink,
+    log: log.child('fs'),
+  })
+
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(elicitation.broker)
 
@@ -161,6 +179,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       const info = { agentId, agentName: agentName(agentId), protocolVersion: connection.handshake?.protocolVersion ?? 1 }
       scope.add(sessions.attachConnection(agentId, connection))
       scope.add(permissions.broker.attach(connection, info))
+      scope.add(files.attach(connection, info))
       const closed = connection.onDidClose(() => {
         closed.dispose()
         scope.dispose()
