@@ -49,6 +49,17 @@ export interface AcpConnectionOptions {
   maxQueuedBytes?: number
   /** Applied to previews of bad lines before they are logged (secret values an agent prints). */
   redact?: (text: string) => string
+  /**
+   * What else Bosun serves (C3, C4): v1 `fs.*` and `terminal` (all five `terminal/*`), and `auth.terminal`
+   * (v1 `true`, v2 `{}`) when terminal sign-in runs in a PTY. Advertise only what has a registered handler.
+   */
+  clientCapabilities?: ClientCapabilityFlags
+}
+
+export interface ClientCapabilityFlags {
+  fs?: { readTextFile?: boolean; writeTextFile?: boolean }
+  terminal?: boolean
+  authTerminal?: boolean
 }
 
 /** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
@@ -330,15 +341,20 @@ class AcpConnection implements AcpClientConnection {
     const elicitation: Record<string, unknown> = {}
     if (this.options.elicitation?.form) elicitation.form = {}
     if (this.options.elicitation?.url) elicitation.url = {}
+    const caps = this.options.clientCapabilities ?? {}
     if (version === 2) {
-      // We do not run terminal auth in-protocol, so v2 advertises elicitation only (C4).
-      return { protocolVersion: 2, info: { ...this.options.clientInfo }, capabilities: { elicitation } }
+      // v2 defines no fs, terminal or session client capabilities: only auth.terminal and elicitation (C4).
+      const capabilities: Record<string, unknown> = { elicitation }
+      if (caps.authTerminal) capabilities.auth = { terminal: {} }
+      return { protocolVersion: 2, info: { ...this.options.clientInfo }, capabilities }
     }
-    return {
-      protocolVersion: 1,
-      clientInfo: { ...this.options.clientInfo },
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation },
+    const clientCapabilities: Record<string, unknown> = {
+      fs: { readTextFile: caps.fs?.readTextFile === true, writeTextFile: caps.fs?.writeTextFile === true },
+      terminal: caps.terminal === true,
+      elicitation,
     }
+    if (caps.authTerminal) clientCapabilities.auth = { terminal: true }
+    return { protocolVersion: 1, clientInfo: { ...this.options.clientInfo }, clientCapabilities }
   }
 
   private request(method: string, params: unknown): Promise<unknown> {

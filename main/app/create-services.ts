@@ -15,6 +15,7 @@ import { createLogger } from '../base/log'
 import { createAgentConfigService } from '../config/agent-config-service'
 import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
+import { FileSystemHandlers } from '../fs/file-system-handlers'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -32,6 +33,9 @@ const STOP_DEADLINE_MS = 3_000
  * connection sends it, and the broker refuses every mode it does not list with -32602 (G11).
  */
 const ELICITATION_MODES = { form: true, url: true } as const
+
+/** The client capabilities Bosun serves (C3, C4); each has its handlers attached to every connection below. */
+const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true } } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
@@ -54,6 +58,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       elicitation: ELICITATION_MODES,
       // Previews of bad lines reach the console: a key the agent printed is hidden first.
       redact: (text) => agentTools.current?.secrets.redactText(text) ?? text,
+      clientCapabilities: CLIENT_CAPABILITIES,
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}
@@ -177,6 +182,19 @@ export async function createBosunServices(integration: HostIntegration): Promise
   agentTools.current = tools
   store.add(tools)
 
+  const files = new FileSystemHandlers({
+    sessions: {
+      getSession: (agentId, acpSessionId) => {
+        const sessionId = sessions.resolve(agentId, acpSessionId)
+        const state = sessionId !== undefined ? sessions.state(sessionId) : undefined
+        return sessionId !== undefined && state ? { sessionId, roots: [state.cwd] } : undefined
+      },
+      toolCalls: (sessionId) => sessions.state(sessionId)?.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call') ?? [],
+    },
+    sink,
+    log: log.child('fs'),
+  })
+
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(elicitation.broker)
 
@@ -188,6 +206,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       const info = { agentId, agentName: agentName(agentId), protocolVersion: connection.handshake?.protocolVersion ?? 1 }
       scope.add(sessions.attachConnection(agentId, connection))
       scope.add(permissions.broker.attach(connection, info))
+      scope.add(files.attach(connection, info))
       const closed = connection.onDidClose(() => {
         closed.dispose()
         scope.dispose()

@@ -105,6 +105,13 @@ export type Step =
    * with `awaitReply`, the agent waits for the first one and reports it as text `raw reply: <json>`.
    */
   | { type: 'raw_line'; line?: string; json?: unknown; replyIds?: (string | number)[]; awaitReply?: boolean }
+  /**
+   * Any client method (`fs/read_text_file`, `terminal/create` …) with `params` (sessionId filled in when absent;
+   * `{cwd}` in any string is the session's cwd, `{terminalId}` the id of the last `terminal/create` answer). Reports
+   * `client response (<method>): <json>` (the result, or `{"error":{code,message,data}}`). With `background`, the
+   * request is sent and the turn goes on; its report arrives when it is answered.
+   */
+  | { type: 'client_request'; method: string; params: Record<string, unknown>; background?: boolean }
   | { type: 'flood'; count: number; text?: string }
   /** Exit with `code` mid-turn; with `grandchild`, first spawn a sleeping child (pid on stderr as `GRANDCHILD <pid>`). */
   | { type: 'crash'; code?: number; grandchild?: boolean }

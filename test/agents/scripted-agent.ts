@@ -119,6 +119,9 @@ const processTag = `${process.pid.toString(36)}${Date.now().toString(36)}`
 const cancelWaiters = new Map<string, () => void>()
 const cancelled = new Set<string>()
 const sessionConfig = new Map<string, unknown[]>()
+/** Each session's cwd (for `{cwd}` in client_request params) and its last terminal id (`{terminalId}`). */
+const sessionCwd = new Map<string, string>()
+const lastTerminal = new Map<string, string>()
 /** Answers to request-scoped elicitations, reported as text in the next new session. */
 const pendingReports: string[] = []
 let rawRequestCounter = 0
@@ -168,6 +171,7 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
   if (elicit) await elicitForRequest('session/new', requestId, elicit, (scoped) => client.request('elicitation/create', scoped))
   const sessionId = `sess-${++sessionCounter}`
   log(`SESSION-NEW ${JSON.stringify(params)}`)
+  if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   // Before the response: the client buffers updates for a session it is still creating (E5).
   for (const text of pendingReports.splice(0)) {
     await sendUpdate(client, sessionId, { sessionUpdate: 'agent_message_chunk', messageId: `report-${processTag}-${++messageCounter}`, content: { type: 'text', text } })
@@ -360,6 +364,19 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       if (reply) await chunk('agent_message_chunk', `raw reply: ${JSON.stringify(await reply)}`)
       return
     }
+    case 'client_request': {
+      const params = fillPlaceholders(step.params, sessionCwd.get(sessionId) ?? '', lastTerminal.get(sessionId) ?? '') as Json
+      const sent = client
+        .request(step.method, { sessionId, ...params })
+        .then((result) => {
+          if (isRecord(result) && typeof result.terminalId === 'string') lastTerminal.set(sessionId, result.terminalId)
+          return result
+        })
+        .catch((error: unknown) => ({ error: isRecord(error) && 'code' in error ? { code: error.code, message: error.message, data: error.data } : String(error) }))
+        .then((response) => chunk('agent_message_chunk', `client response (${step.method}): ${JSON.stringify(response ?? null)}`))
+      if (!step.background) await sent
+      return
+    }
     case 'flood': {
       const sends: Promise<void>[] = []
       for (let i = 0; i < step.count; i++) sends.push(chunk('agent_message_chunk', step.text ?? `${i} `))
@@ -442,6 +459,13 @@ function commandV1(command: { name: string; description: string; hint?: string }
 
 function commandV2(command: { name: string; description: string; hint?: string }): Json {
   return { type: 'command', name: command.name, description: command.description, ...(command.hint ? { input: { type: 'text', hint: command.hint } } : {}) }
+}
+
+function fillPlaceholders(value: unknown, cwd: string, terminalId: string): unknown {
+  if (typeof value === 'string') return value.replaceAll('{cwd}', cwd).replaceAll('{terminalId}', terminalId)
+  if (Array.isArray(value)) return value.map((item) => fillPlaceholders(item, cwd, terminalId))
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillPlaceholders(item, cwd, terminalId)]))
+  return value
 }
 
 function delay(ms: number): Promise<void> {

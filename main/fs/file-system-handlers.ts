@@ -1,0 +1,154 @@
+/**
+ * `fs/read_text_file` and `fs/write_text_file` (v1, checklist G22–G26), served only inside the session's
+ * roots (its working folder plus folders the person added). Refusals answer the agent with a JSON-RPC error
+ * and tell the person in the session; every write shows as a diff, on the tool call it belongs to when one
+ * is running, else on a tool card of Bosun's own.
+ */
+import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
+import { HandlerError } from '../acp/types'
+import { DisposableStore, type IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import type { SessionAction, ToolCallEntry } from '../../common/session/types'
+import { confinePath } from './confine'
+import { formatBytes, lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
+
+export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
+export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
+
+/** JSON-RPC codes: invalid params (bad or refused path), resource not found (SDK `resourceNotFound`). */
+const INVALID_PARAMS = -32602
+const RESOURCE_NOT_FOUND = -32002
+
+/** Diffs larger than this are summarised on the card instead of carried whole. */
+const MAX_DIFF_CHARS = 512 * 1024
+
+export interface FileSystemSessionLookup {
+  /** Bosun's session for an agent's session id, with its roots (cwd first). */
+  getSession(agentId: string, acpSessionId: string): { sessionId: string; roots: string[] } | undefined
+  /** The tool calls of a session, oldest first (to put a write's diff on the one it belongs to). */
+  toolCalls(sessionId: string): readonly ToolCallEntry[]
+}
+
+export interface FileSystemHandlersOptions {
+  sessions: FileSystemSessionLookup
+  sink: (sessionId: string, action: SessionAction) => void
+  log?: Logger
+  maxFileBytes?: number
+}
+
+export class FileSystemHandlers {
+  private writeCount = 0
+
+  constructor(private readonly options: FileSystemHandlersOptions) {}
+
+  /** Registers both methods on the connection; the registration ends with the returned disposable. */
+  attach(connection: Pick<AcpClientConnection, 'handlers'>, info: { agentId: string; agentName: string }): IDisposable {
+    const store = new DisposableStore()
+    store.add(connection.handlers.registerRequest(READ_TEXT_FILE_METHOD, (params, context) => this.handleReadTextFile(info, params, context)))
+    store.add(connection.handlers.registerRequest(WRITE_TEXT_FILE_METHOD, (params, context) => this.handleWriteTextFile(info, params, context)))
+    return store
+  }
+
+  async handleReadTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<{ content: string }> {
+    const p = record(params)
+    const line = optionalCount(p?.line, 'line')
+    const limit = optionalCount(p?.limit, 'limit')
+    const { sessionId, realPath, path } = await this.confined(info, p, 'read')
+    const file = await readTextFile(realPath, this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES)
+    if (!file.ok) throw this.refuse(sessionId, info, 'read', path, file.problem)
+    return { content: lineWindow(file.value.text, line, limit) }
+  }
+
+  async handleWriteTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<Record<string, never>> {
+    const p = record(params)
+    if (typeof p?.content !== 'string') throw new HandlerError(INVALID_PARAMS, 'content must be a string')
+    const content = p.content
+    const maxBytes = this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES
+    if (Buffer.byteLength(content, 'utf8') > maxBytes) {
+      throw new HandlerError(INVALID_PARAMS, `The content is larger than ${formatBytes(maxBytes)}; Bosun writes text files up to that size.`)
+    }
+    const { sessionId, realPath, path, exists } = await this.confined(info, p, 'write')
+    let previous: TextFile | undefined
+    if (exists) {
+      const read = await readTextFile(realPath, maxBytes)
+      // A binary or huge file is never replaced by text (that would lose data); a missing one is created.
+      if (!read.ok && read.problem.kind !== 'not-found') throw this.refuse(sessionId, info, 'write', path, read.problem)
+      if (read.ok) previous = read.value
+    }
+    const written = await writeTextFileAtomic(realPath, content, previous)
+    if (!written.ok) throw this.refuse(sessionId, info, 'write', path, written.problem)
+    this.showWrite(sessionId, path, realPath, previous?.text ?? null, written.value.written)
+    return {}
+  }
+
+  /** Session, path and its confinement, or a JSON-RPC error (and a notice for a refused path). */
+  private async confined(info: { agentId: string; agentName: string }, p: Record<string, unknown> | undefined, verb: 'read' | 'write') {
+    if (typeof p?.sessionId !== 'string') throw new HandlerError(INVALID_PARAMS, 'sessionId must be a string')
+    if (typeof p.path !== 'string') throw new HandlerError(INVALID_PARAMS, 'path must be a string')
+    const session = this.options.sessions.getSession(info.agentId, p.sessionId)
+    if (!session) throw new HandlerError(INVALID_PARAMS, `Unknown session ${p.sessionId}`)
+    const path = p.path
+    const confined = await confinePath(path, session.roots)
+    if (!confined.ok) {
+      if (confined.reason === 'outside-roots' || confined.reason === 'invalid-path') {
+        this.notice(session.sessionId, 'warning', `Refused to let ${info.agentName} ${verb} ${path.slice(0, 300)}`, confined.message)
+      }
+      throw new HandlerError(INVALID_PARAMS, confined.message, { path, reason: confined.reason })
+    }
+    return { sessionId: session.sessionId, realPath: confined.realPath, exists: confined.exists, path }
+  }
+
+  private refuse(sessionId: string, info: { agentName: string }, verb: 'read' | 'write', path: string, problem: TextFileProblem): HandlerError {
+    this.options.log?.info(`${info.agentName}: ${verb} ${path} refused (${problem.kind})`)
+    if (problem.kind === 'not-found') return new HandlerError(RESOURCE_NOT_FOUND, problem.message, { uri: path })
+    // Reasons the person would want to know about (a missing file is an agent's routine probe).
+    if (problem.kind !== 'io-error') this.notice(sessionId, 'warning', `${info.agentName} could not ${verb} ${path.slice(0, 300)}`, problem.message)
+    return new HandlerError(problem.kind === 'io-error' ? -32603 : INVALID_PARAMS, problem.message, { path, reason: problem.kind })
+  }
+
+  /**
+   * The write's diff: on the running tool call that names this file (else the running edit), appended to
+   * what it shows; a write outside any tool call gets a completed card of Bosun's own.
+   */
+  private showWrite(sessionId: string, path: string, realPath: string, oldText: string | null, newText: string): void {
+    const tooBig = (oldText?.length ?? 0) + newText.length > MAX_DIFF_CHARS
+    const diff = tooBig
+      ? { type: 'content', content: { type: 'text', text: `Wrote ${path} (${formatBytes(Buffer.byteLength(newText))}; too large to show as a diff).` } }
+      : { type: 'diff', path, oldText, newText }
+    const running = [...this.options.sessions.toolCalls(sessionId)].reverse().filter((t) => t.status === 'pending' || t.status === 'in_progress')
+    const owner = running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === 'edit')
+    if (owner) {
+      this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: [...owner.content, diff] }] })
+      return
+    }
+    this.options.sink(sessionId, {
+      type: 'updates',
+      updates: [
+        {
+          sessionUpdate: 'tool_call',
+          toolCallId: `bosun-fs-write-${++this.writeCount}-${Date.now().toString(36)}`,
+          title: `${oldText === null ? 'Created' : 'Wrote'} ${path}`,
+          kind: 'edit',
+          status: 'completed',
+          locations: [{ path }],
+          content: [diff],
+        },
+      ],
+    })
+  }
+
+  private notice(sessionId: string, severity: 'warning' | 'info', title: string, description: string): void {
+    this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] })
+  }
+}
+
+/** `line` / `limit`: absent, null, or a non-negative integer; anything else is -32602 (G23). */
+function optionalCount(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new HandlerError(INVALID_PARAMS, `${name} must be a non-negative integer`)
+  return value
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+}

@@ -1,0 +1,144 @@
+/**
+ * Reading and writing text files for agents: UTF-8 only (binary and invalid UTF-8 refused, never lossy),
+ * bounded in size, line windows that are exact substrings (G23), atomic writes that keep the file's mode,
+ * line endings and BOM (G26).
+ */
+import { randomBytes } from 'node:crypto'
+import { constants, promises as fs } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+
+/** Files larger than this are refused (an agent reading a build artefact would flood its own context). */
+export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024
+
+export type TextFileProblem =
+  | { kind: 'not-found'; message: string }
+  | { kind: 'not-a-file'; message: string }
+  | { kind: 'too-large'; message: string; size: number }
+  | { kind: 'binary'; message: string }
+  | { kind: 'not-writable'; message: string }
+  | { kind: 'io-error'; message: string }
+
+export type TextFileResult<T> = { ok: true; value: T } | { ok: false; problem: TextFileProblem }
+
+const BOM = '\uFEFF'
+
+export interface TextFile {
+  /** Decoded text without a leading BOM. */
+  text: string
+  hadBom: boolean
+  mode: number
+}
+
+/** The whole file as text, or why not. */
+export async function readTextFile(path: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<TextFileResult<TextFile>> {
+  let stat
+  try {
+    stat = await fs.stat(path)
+  } catch (error) {
+    return { ok: false, problem: ioProblem(error, path) }
+  }
+  // FIFOs, sockets and devices are never read: a FIFO would block the handler forever.
+  if (!stat.isFile()) return { ok: false, problem: { kind: 'not-a-file', message: `${path} is not a regular file.` } }
+  if (stat.size > maxBytes) return { ok: false, problem: { kind: 'too-large', size: stat.size, message: `${path} is ${formatBytes(stat.size)}; Bosun serves text files up to ${formatBytes(maxBytes)}.` } }
+  let bytes: Buffer
+  try {
+    bytes = await fs.readFile(path)
+  } catch (error) {
+    return { ok: false, problem: ioProblem(error, path) }
+  }
+  // The file may have grown between stat and read.
+  if (bytes.length > maxBytes) return { ok: false, problem: { kind: 'too-large', size: bytes.length, message: `${path} is larger than ${formatBytes(maxBytes)}.` } }
+  const decoded = decodeUtf8(bytes)
+  if (decoded === undefined) return { ok: false, problem: { kind: 'binary', message: `${path} is not a UTF-8 text file (binary content or another encoding).` } }
+  const hadBom = decoded.startsWith(BOM)
+  return { ok: true, value: { text: hadBom ? decoded.slice(1) : decoded, hadBom, mode: stat.mode & 0o7777 } }
+}
+
+/** Strict UTF-8 (no replacement characters); NUL bytes count as binary. */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Lines `line` (1-based; 0 is read as 1) to `line + limit - 1`, terminators kept, so the window is an exact
+ * substring of `text`. Past the end, or `limit` 0, gives `""`.
+ */
+export function lineWindow(text: string, line: number | undefined, limit: number | undefined): string {
+  const first = Math.max(1, line ?? 1)
+  if (limit === 0) return ''
+  let start = 0
+  for (let n = 1; n < first; n++) {
+    const next = text.indexOf('\n', start)
+    if (next < 0) return ''
+    start = next + 1
+  }
+  if (start >= text.length && first > 1) return ''
+  if (limit === undefined) return text.slice(start)
+  let end = start
+  for (let n = 0; n < limit; n++) {
+    const next = text.indexOf('\n', end)
+    if (next < 0) return text.slice(start)
+    end = next + 1
+  }
+  return text.slice(start, end)
+}
+
+/**
+ * Replaces (or creates) `path` with `content` atomically: a temp file beside it, fsync, rename. An existing
+ * file keeps its mode, its CRLF line endings (when it used only CRLF and the new text has no CR) and its BOM.
+ * Missing parent folders are created (the caller has checked that they fall inside the session's roots).
+ */
+export async function writeTextFileAtomic(path: string, content: string, previous: TextFile | undefined): Promise<TextFileResult<{ written: string }>> {
+  if (previous) {
+    try {
+      await fs.access(path, constants.W_OK)
+    } catch {
+      return { ok: false, problem: { kind: 'not-writable', message: `${path} is read-only.` } }
+    }
+  }
+  let text = content
+  if (previous && usesOnlyCrlf(previous.text) && !content.includes('\r')) text = text.replace(/\n/g, '\r\n')
+  const data = (previous?.hadBom && !text.startsWith(BOM) ? BOM : '') + text
+  const dir = dirname(path)
+  const tmp = join(dir, `.${basename(path)}.bosun-${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    await fs.mkdir(dir, { recursive: true })
+    const handle = await fs.open(tmp, 'wx', 0o666)
+    try {
+      await handle.writeFile(data, 'utf8')
+      if (previous) await handle.chmod(previous.mode)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await fs.rename(tmp, path)
+  } catch (error) {
+    await fs.rm(tmp, { force: true }).catch(() => undefined)
+    return { ok: false, problem: ioProblem(error, path) }
+  }
+  return { ok: true, value: { written: text } }
+}
+
+function usesOnlyCrlf(text: string): boolean {
+  const lf = (text.match(/\n/g) ?? []).length
+  return lf > 0 && (text.match(/\r\n/g) ?? []).length === lf
+}
+
+function ioProblem(error: unknown, path: string): TextFileProblem {
+  const code = (error as { code?: string } | undefined)?.code
+  if (code === 'ENOENT') return { kind: 'not-found', message: `${path} does not exist.` }
+  if (code === 'EISDIR' || code === 'ENOTDIR') return { kind: 'not-a-file', message: `${path} is not a regular file.` }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return { kind: 'not-writable', message: `${path}: permission denied.` }
+  return { kind: 'io-error', message: `${path}: ${error instanceof Error ? error.message : String(error)}` }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+}

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { confinePath, isInside } from '../../../main/fs/confine'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+function temp(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-confine-'))
+  dirs.push(dir)
+  return dir
+}
+
+describe('confinePath', () => {
+  it('accepts paths inside a root, existing or not', async () => {
+    const root = temp()
+    expect(await confinePath(join(root, 'a', 'b.txt'), [root])).toMatchObject({ ok: true, realPath: join(root, 'a', 'b.txt'), exists: false })
+    expect(await confinePath(root, [root])).toMatchObject({ ok: true, exists: true })
+  })
+
+  it('refuses relative paths, NUL, `..` out, and sibling folders sharing a prefix', async () => {
+    const root = temp()
+    expect(await confinePath('a.txt', [root])).toMatchObject({ ok: false, reason: 'not-absolute' })
+    expect(await confinePath(`${root}/a\0b`, [root])).toMatchObject({ ok: false, reason: 'invalid-path' })
+    expect(await confinePath(join(root, '..', 'x'), [root])).toMatchObject({ ok: false, reason: 'outside-roots' })
+    expect(await confinePath(`${root}-other/x`, [root])).toMatchObject({ ok: false, reason: 'outside-roots' })
+  })
+
+  it('resolves symlinks (existing and as a prefix of a missing path) before the check', async () => {
+    const root = temp()
+    const outside = temp()
+    symlinkSync(outside, join(root, 'out'))
+    expect(await confinePath(join(root, 'out', 'new', 'file.txt'), [root])).toMatchObject({ ok: false, reason: 'outside-roots' })
+    mkdirSync(join(root, 'in'))
+    symlinkSync(join(root, 'in'), join(root, 'alias'))
+    expect(await confinePath(join(root, 'alias', 'f'), [root])).toMatchObject({ ok: true, realPath: join(root, 'in', 'f') })
+    // A dangling symlink could be made to point anywhere later: refused.
+    symlinkSync('/nonexistent-bosun-target', join(root, 'dangling'))
+    expect(await confinePath(join(root, 'dangling'), [root])).toMatchObject({ ok: false })
+    // A second root counts too.
+    expect(await confinePath(join(outside, 'x'), [root, outside])).toMatchObject({ ok: true })
+  })
+
+  it('isInside compares whole segments', () => {
+    expect(isInside('/a/b', '/a')).toBe(true)
+    expect(isInside('/a', '/a')).toBe(true)
+    expect(isInside('/ab', '/a')).toBe(false)
+    expect(isInside('/a/..b', '/a')).toBe(true)
+  })
+})
