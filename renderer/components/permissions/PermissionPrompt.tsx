@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
+import { Icon } from '../common/icons'
 import { arrangeOptions, optionAppearance, promptKeyAction } from './option-style'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { commandOf } from '../transcript/tool-command'
@@ -94,8 +95,8 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
       {rememberNote ? (
         // Said before the click: this "always" will not become a lasting rule (see subject-identity.ts).
         <p className="perm-remember-note" id={rememberId} role="note">
-          <span aria-hidden="true">ⓘ </span>
-          {rememberNote}
+          <Icon name="alert" size={14} className="perm-remember-icon" />
+          <span>{rememberNote}</span>
         </p>
       ) : null}
       {pending ? (

@@ -22,9 +22,7 @@ export function RulesSettings({ rules, onRevoke }: RulesSettingsProps) {
       <h2 id={titleId}>Remembered decisions</h2>
       {retired.length > 0 ? (
         <p className="perm-remember-note" role="note">
-          {retired.length === 1 ? 'One decision' : `${retired.length} decisions`} remembered by an older version of Bosun covered more than
-          what was approved. {retired.length === 1 ? 'It is' : 'They are'} no longer applied and {retired.length === 1 ? 'is' : 'are'} listed
-          below so you can see what changed: forget {retired.length === 1 ? 'it' : 'them'}, and answer “always” again where you still want one.
+          <span>{retiredNote(retired.length)}</span>
         </p>
       ) : null}
       {sorted.length === 0 ? (
@@ -34,10 +32,9 @@ export function RulesSettings({ rules, onRevoke }: RulesSettingsProps) {
           {sorted.map((rule) => (
             <li key={rule.ruleId} className={`perm-rule${rule.retired ? ' perm-rule-retired' : ''}`}>
               <div className="perm-rule-main">
-                <span className={`perm-rule-decision perm-tone-${rule.retired ? 'neutral' : rule.decision === 'allow_always' ? 'allow' : 'reject'}`}>
-                  {rule.retired ? 'Not applied' : rule.sessionId ? 'This session only' : rule.decision === 'allow_always' ? 'Allow' : 'Reject'}
-                </span>
-                <span className="perm-rule-what">{revealAsText(rule.label)}</span>
+                <span className={`perm-rule-what perm-tone-${rule.decision === 'allow_always' ? 'allow' : 'reject'}`}>{revealAsText(rule.label)}</span>
+                {rule.retired ? <span className="perm-rule-badge perm-rule-badge-retired">Not applied</span> : null}
+                {rule.sessionId ? <span className="perm-rule-badge">This session only</span> : null}
               </div>
               {rule.retired ? <div className="perm-rule-scope perm-muted">{revealAsText(rule.retired.reason)}</div> : null}
               <div className="perm-rule-scope perm-muted">
@@ -57,5 +54,15 @@ export function RulesSettings({ rules, onRevoke }: RulesSettingsProps) {
         </ul>
       )}
     </section>
+  )
+}
+
+/** Why some rules are listed but not applied (they were migrated from an older, broader format). */
+function retiredNote(count: number): string {
+  const one = count === 1
+  return (
+    `${one ? 'One decision' : `${count} decisions`} remembered by an older version of Bosun covered more than what was approved. ` +
+    `${one ? 'It is' : 'They are'} no longer applied and ${one ? 'is' : 'are'} listed below so you can see what changed: ` +
+    `forget ${one ? 'it' : 'them'}, and answer “always” again where you still want one.`
   )
 }
