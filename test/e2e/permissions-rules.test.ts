@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright'
+import { axeViolations } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
@@ -33,10 +34,13 @@ const outcome = (optionId: string) =>
 const buttons = async (title: string) =>
   (await dialog(title).getByRole('group', { name: 'Options' }).getByRole('button').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())
 
-async function screenshotBothSchemes(name: string): Promise<void> {
-  await screenshot(page, `${name}-light`)
-  await page.emulateMedia({ colorScheme: 'dark' })
-  await screenshot(page, `${name}-dark`)
+/** Screenshots in both themes, each checked by axe (inside `selector`). */
+async function screenshotBothSchemes(name: string, selector: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await screenshot(page, `${name}-${scheme}`)
+    expect(await axeViolations(page, selector), `${name} (${scheme})`).toEqual([])
+  }
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
@@ -58,7 +62,7 @@ describe('remembered decisions, v2 agent', () => {
     expect(await description.locator('abbr').count()).toBe(0)
     expect(await prompt.getByText('hidden or direction-changing characters').count()).toBe(0)
     await prompt.scrollIntoViewIfNeeded()
-    await screenshotBothSchemes('permission-dialog-session-always')
+    await screenshotBothSchemes('permission-dialog-session-always', '.perm-prompt')
 
     await prompt.focus()
     await page.keyboard.press('2')
@@ -99,7 +103,7 @@ describe('remembered decisions, v2 agent', () => {
     expect(command).toContain(`Always allow \`npm test\` in ${app.home.workspace} (${V2})`)
     expect(session).toContain(`Always allow the tool with the same city as approved (${V2}, this session only)`)
     expect(session).toContain('forgotten when Bosun quits')
-    await screenshotBothSchemes('permission-settings-rules')
+    await screenshotBothSchemes('permission-settings-rules', '.perm-rules')
     await settings.getByRole('button', { name: 'Close', exact: true }).click()
     await gone(page.getByRole('dialog', { name: 'Settings' }))
   })
