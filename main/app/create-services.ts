@@ -142,7 +142,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       },
       lookupToolCall: (sessionId, toolCallId) => {
         const entry = findToolCall(sessionId, toolCallId)
-        return entry ? { title: entry.title, toolKind: entry.toolKind, rawInput: entry.rawInput, locations: entry.locations, name: entry.name, _meta: entry._meta } : undefined
+        return entry ? { title: entry.title, toolKind: entry.toolKind, rawInput: entry.rawInput, locations: entry.locations, content: entry.content, name: entry.name, _meta: entry._meta } : undefined
       },
       getBackground: (sessionId) => sessions.state(sessionId)?.turn.background ?? null,
     },

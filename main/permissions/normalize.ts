@@ -20,6 +20,7 @@ export interface StoredToolCall {
   toolKind?: string | null
   rawInput?: unknown
   locations?: { path: string }[] | null
+  content?: unknown[] | null
   /** v2 `ToolCall.name`. */
   name?: string | null
   _meta?: Record<string, unknown>
@@ -41,6 +42,8 @@ export interface PermissionFacts {
   toolTitle: string | null
   /** `locations[].path` of the tool call. */
   locations: string[]
+  /** The tool call's `content` (request patch, else stored): its diffs name files too. */
+  content: unknown[]
 }
 
 export interface NormalizedPermissionRequest {
@@ -166,7 +169,7 @@ function extractFacts(
   stored: StoredToolCall | undefined,
   commandSubject: { command: string; cwd: string } | null,
 ): PermissionFacts {
-  if (subject.type === 'unknown') return { toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [] }
+  if (subject.type === 'unknown') return { toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [], content: [] }
   const toolKind = nonEmptyString(toolCall?.kind) ?? nonEmptyString(stored?.toolKind) ?? (commandSubject ? 'execute' : null)
   const rawInput = toolCall && 'rawInput' in toolCall ? toolCall.rawInput : stored?.rawInput
   const locations: string[] = []
@@ -179,7 +182,8 @@ function extractFacts(
   const meta = isRecord(toolCall?._meta) ? toolCall._meta : isRecord(stored?._meta) ? stored._meta : undefined
   const toolName = nonEmptyString(toolCall?.name) ?? nonEmptyString(stored?.name) ?? metaToolName(meta)
   const toolTitle = nonEmptyString(toolCall?.title) ?? nonEmptyString(stored?.title)
-  return { toolKind, commandSubject, rawInput: rawInput ?? undefined, toolName, toolTitle, locations }
+  const content = Array.isArray(toolCall?.content) ? toolCall.content : Array.isArray(stored?.content) ? stored.content : []
+  return { toolKind, commandSubject, rawInput: rawInput ?? undefined, toolName, toolTitle, locations, content }
 }
 
 /** `_meta.toolName`, or `_meta.<vendor>.toolName` (e.g. `_meta.claudeCode.toolName`); only when exactly one is named. */

@@ -4,8 +4,8 @@
  *
  * - Commands: the exact argv (or the exact string, where the agent sent a string) and the working folder.
  * - File operations (`read`, `edit`, `delete`, `move`, `search`): every path the request names (tool call
- *   locations, any path-valued raw-input field at any depth, file headers of patch text, path-looking object
- *   keys), resolved against the session folder, `..` removed and symlinks followed (`realpath`).
+ *   locations and diffs, any path-valued raw-input field at any depth, file headers of patch text, path-looking
+ *   object keys), resolved against the session folder, `..` removed and symlinks followed (`realpath`).
  * - Fetches: the origin of the URL.
  * - Any other tool (MCP tools arrive as `other`): its own name and title, never only its kind.
  *
@@ -89,7 +89,10 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
 
   // Every path the request names, wherever it is (paths in a command string are part of the exact command).
   const walk = walkPaths(input, subjectClass === 'command' ? new Set(COMMAND_KEYS) : new Set(), pathsRaw)
-  if (walk === 'too-large') tooLarge = 'its input is too large to remember exactly'
+  // The tool call's diffs (v1 `path`, v2 `changes[].path`, patch text) name the files it changes.
+  const diffs = facts.content.filter((item) => isRecord(item) && item.type === 'diff')
+  const walkDiffs = diffs.length > 0 ? walkPaths({ diffs }, new Set(), pathsRaw) : 'ok'
+  if (walk === 'too-large' || walkDiffs === 'too-large') tooLarge = 'its input is too large to remember exactly'
 
   let command: CommandIdentity | null = null
   let workdir: string | null = null

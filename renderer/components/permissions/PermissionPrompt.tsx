@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
-import { optionAppearance, promptKeyAction, shortcutFor } from './option-style'
+import { Icon } from '../common/icons'
+import { arrangeOptions, optionAppearance, promptKeyAction } from './option-style'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { commandOf } from '../transcript/tool-command'
 import { describeResolution } from './resolution-text'
@@ -26,15 +27,18 @@ export interface PermissionPromptProps {
 }
 
 /**
- * One permission request: title, description, what it is about, and the agent's options as buttons.
- * Keys: 1..9 choose an option, Escape dismisses. Answered requests show how they ended instead.
+ * One permission request: title, description, what it is about, and the agent's options as buttons in a
+ * fixed order by kind. Keys: 1 allow once, 2 allow always, 3 reject once, 4 reject always, 5..9 other options
+ * (see option-style.ts); Escape dismisses. Answered requests show how they ended instead.
  */
 export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = false, showSubject = true }: PermissionPromptProps) {
   const titleId = useId()
   const descriptionId = useId()
+  const rememberId = useId()
   // A structural type keeps this file type-checkable without the DOM lib (unit tests render it in Node).
   const rootRef = useRef<{ focus(): void } | null>(null)
   const pending = request.status === 'pending'
+  const rememberNote = pending && request.rememberNote ? request.rememberNote : null
 
   useEffect(() => {
     if (autoFocus && pending) rootRef.current?.focus()
@@ -79,7 +83,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
       </header>
       {request.description ? (
         <p className="perm-description" id={descriptionId}>
-          <VisibleText text={request.description} keepNewlines />
+          <VisibleText text={request.description} prose />
         </p>
       ) : null}
       {showSubject ? (
@@ -88,11 +92,17 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
         // On a tool card: the command and its folder, without repeating the card's own summary.
         <PermissionSubject request={request} />
       ) : null}
+      {rememberNote ? (
+        // Said before the click: this "always" will not become a lasting rule (see subject-identity.ts).
+        <p className="perm-remember-note" id={rememberId} role="note">
+          <Icon name="alert" size={14} className="perm-remember-icon" />
+          <span>{rememberNote}</span>
+        </p>
+      ) : null}
       {pending ? (
         <div className="perm-options" role="group" aria-label="Options">
-          {request.options.map((option, index) => {
+          {arrangeOptions(request.options).map(({ option, index, key }) => {
             const look = optionAppearance(option.kind)
-            const key = shortcutFor(index)
             return (
               <button
                 // Option ids should be unique, but agents send duplicates (G5): the index disambiguates.
@@ -101,6 +111,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                 className={`perm-option perm-tone-${look.tone}`}
                 data-kind={option.kind}
                 aria-keyshortcuts={key ?? undefined}
+                aria-describedby={rememberNote && look.hint ? rememberId : undefined}
                 onClick={() => onRespond(option.optionId)}
               >
                 {look.icon ? (

@@ -6,8 +6,8 @@ import './permissions.css'
  * `keepNewlines`: a line feed shows its marker and then breaks the line (the break is part of the next text
  * run, see `revealControlChars`), so multi-line text keeps its lines and no blank line is added.
  */
-export function VisibleText({ text, keepNewlines = false }: { text: string; keepNewlines?: boolean }) {
-  const segments = revealControlChars(text, { keepNewlines })
+export function VisibleText({ text, keepNewlines = false, prose = false }: { text: string; keepNewlines?: boolean; prose?: boolean }) {
+  const segments = revealControlChars(text, { keepNewlines, prose })
   return (
     <>
       {segments.map((segment, i) =>

@@ -24,31 +24,58 @@ export function optionAppearance(kind: string): OptionAppearance {
   return Object.prototype.hasOwnProperty.call(KNOWN, kind) ? KNOWN[kind]! : { tone: 'neutral', icon: null, hint: null }
 }
 
-/** The shortcut of the option at `index` (1..9), or null past nine. */
-export function shortcutFor(index: number): string | null {
-  return index < 9 ? String(index + 1) : null
+/**
+ * Keys mean the same thing with every agent (issue 10 §1): 1 = allow once, 2 = allow always, 3 = reject once,
+ * 4 = reject always, whatever order the agent sent; a kind the agent did not offer leaves its key unused. Options
+ * of other kinds (and second options of a known kind) follow in the agent's order on 5..9.
+ */
+const KIND_KEY: Record<string, number> = { allow_once: 1, allow_always: 2, reject_once: 3, reject_always: 4 }
+
+export interface ArrangedOption<O> {
+  option: O
+  /** The option's index in the agent's list (buttons are keyed by it: option ids may repeat, G5). */
+  index: number
+  /** "1".."9", or null past nine. */
+  key: string | null
 }
 
-/**
- * The option index a key selects, or null. Only plain digit keys 1..9 count (no modifiers, no auto-repeat:
- * a held key must not approve several prompts in a row).
- */
-export function optionIndexForKey(event: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; repeat?: boolean }, count: number): number | null {
+/** The options in display order (allow once, allow always, reject once, reject always, then the rest), with their keys. */
+export function arrangeOptions<O extends { kind: string }>(options: readonly O[]): ArrangedOption<O>[] {
+  const known: ArrangedOption<O>[] = []
+  const rest: ArrangedOption<O>[] = []
+  const taken = new Set<number>()
+  options.forEach((option, index) => {
+    const slot = Object.prototype.hasOwnProperty.call(KIND_KEY, option.kind) ? KIND_KEY[option.kind]! : null
+    if (slot !== null && !taken.has(slot)) {
+      taken.add(slot)
+      known.push({ option, index, key: String(slot) })
+    } else rest.push({ option, index, key: null })
+  })
+  known.sort((a, b) => Number(a.key) - Number(b.key))
+  rest.forEach((entry, i) => {
+    entry.key = 5 + i <= 9 ? String(5 + i) : null
+  })
+  return [...known, ...rest]
+}
+
+/** The option a key selects, or null. Only plain digit keys count (no modifiers, no auto-repeat: a held key must not approve several prompts in a row). */
+export function optionForKey<O extends { kind: string }>(
+  event: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; repeat?: boolean },
+  options: readonly O[],
+): O | null {
   if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return null
   if (!/^[1-9]$/.test(event.key)) return null
-  const index = Number(event.key) - 1
-  return index < count ? index : null
+  return arrangeOptions(options).find((entry) => entry.key === event.key)?.option ?? null
 }
 
 /**
- * What a key press inside a pending prompt does: answer with an option (1..9), dismiss (Escape → `null`),
- * or nothing (`undefined`).
+ * What a key press inside a pending prompt does: answer with an option (by its kind's key), dismiss
+ * (Escape → `null`), or nothing (`undefined`).
  */
 export function promptKeyAction(
   event: { key: string; altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; repeat?: boolean },
-  options: readonly { optionId: string }[],
+  options: readonly { optionId: string; kind: string }[],
 ): string | null | undefined {
   if (event.key === 'Escape') return null
-  const index = optionIndexForKey(event, options.length)
-  return index === null ? undefined : options[index]!.optionId
+  return optionForKey(event, options)?.optionId ?? undefined
 }

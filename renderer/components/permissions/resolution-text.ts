@@ -1,4 +1,29 @@
-import type { PermissionRequestView } from '../../../common/session/types'
+import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
+
+/**
+ * "Allowed" or "Rejected" for the four ACP option kinds only; `null` for any other kind (`_defer`, "Ask me
+ * later", seed-era `allow`): Bosun never says an unknown option allowed or rejected anything (checklist G4).
+ */
+export function decisionVerb(kind: string | undefined): 'Allowed' | 'Rejected' | null {
+  if (kind === 'allow_once' || kind === 'allow_always') return 'Allowed'
+  if (kind === 'reject_once' || kind === 'reject_always') return 'Rejected'
+  return null
+}
+
+/** A tool card's footer: "Allowed by rule …", "Rejected by you (Reject)", "You chose “Ask me later”". */
+export function decidedByText(decidedBy: NonNullable<ToolCallEntry['decidedBy']>): string {
+  const verb = decisionVerb(decidedBy.optionKind)
+  switch (decidedBy.kind) {
+    case 'rule':
+      return `${verb ?? 'Answered'} by rule ${decidedBy.label}`
+    case 'auto-approve':
+      // Auto-approve only ever picks `allow_once`.
+      return `${verb ?? 'Allowed'} by auto-approve${decidedBy.label ? ` (${decidedBy.label})` : ''}`
+    default:
+      if (verb === null) return decidedBy.label ? `You chose “${decidedBy.label}”` : 'You chose an option'
+      return `${verb} by you${decidedBy.label ? ` (${decidedBy.label})` : ''}`
+  }
+}
 
 /** How an answered request ended, in words ("Allowed by rule “…”.", "You chose “Allow”.", "The agent is gone…"). */
 export function describeResolution(request: PermissionRequestView): string {
@@ -10,7 +35,7 @@ export function describeResolution(request: PermissionRequestView): string {
       return option ? `You chose “${option.name}”.` : 'You dismissed this request.'
     case 'rule': {
       // The note names the rule (quoted): "Allowed by rule “Always allow execute `npm test` …”".
-      const verb = (r.optionKind ?? option?.kind)?.startsWith('reject') ? 'Rejected' : 'Allowed'
+      const verb = decisionVerb(r.optionKind ?? option?.kind) ?? 'Answered'
       return r.note ? `${verb} by rule ${r.note}.` : option ? `Answered “${option.name}” by a remembered rule.` : 'Answered by a remembered rule.'
     }
     case 'auto-approve':

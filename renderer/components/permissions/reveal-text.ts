@@ -70,16 +70,20 @@ const codePoint = (char: string): string => `U+${char.codePointAt(0)!.toString(1
 /**
  * Splits text into plain runs and visible markers. `keepNewlines`: a line feed is shown as a marker
  * followed by a real line break (multi-line commands stay readable, and a hidden second line is obvious).
+ * `prose`: line feeds, CR LF and tabs are kept as plain layout (explanatory text, never commands or paths);
+ * every other hidden character is still shown as a marker.
  */
-export function revealControlChars(text: string, options: { keepNewlines?: boolean } = {}): TextSegment[] {
+export function revealControlChars(text: string, options: { keepNewlines?: boolean; prose?: boolean } = {}): TextSegment[] {
   const segments: TextSegment[] = []
   let run = ''
   const flush = () => {
     if (run !== '') segments.push({ kind: 'text', value: run })
     run = ''
   }
-  for (const char of text) {
-    if (!isHiddenCharacter(char)) {
+  const source = options.prose ? text.replace(/\r\n?/g, '\n') : text
+  for (const char of source) {
+    // Prose (a permission's description): line breaks and tabs are layout, not hidden characters.
+    if (!isHiddenCharacter(char) || (options.prose && (char === '\n' || char === '\t'))) {
       run += char
       continue
     }

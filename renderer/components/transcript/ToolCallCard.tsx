@@ -4,7 +4,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { revealAsText } from '../permissions/reveal-text'
-import { describeUnanswered, isDecidedByOption } from '../permissions/resolution-text'
+import { decidedByText, describeUnanswered, isDecidedByOption } from '../permissions/resolution-text'
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView } from './DiffView'
@@ -35,18 +35,8 @@ const STATUS_CLASS = {
   paused: 'badge-warn',
 } as const
 
-/** "Allowed by rule …" / "Rejected by auto-approve" / "Allowed by you (Allow once)". */
-export function decidedByText(decidedBy: NonNullable<ToolCallEntry['decidedBy']>): string {
-  const verb = decidedBy.optionKind?.startsWith('reject') ? 'Rejected' : 'Allowed'
-  switch (decidedBy.kind) {
-    case 'rule':
-      return `${verb} by rule ${decidedBy.label}`
-    case 'auto-approve':
-      return `${verb} by auto-approve${decidedBy.label ? ` (${decidedBy.label})` : ''}`
-    default:
-      return `${verb} by you${decidedBy.label ? ` (${decidedBy.label})` : ''}`
-  }
-}
+// "Allowed by rule …" / "Allowed by you (Allow once)" / "You chose “Ask me later”" (unknown kinds, G4).
+export { decidedByText }
 
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals }: ToolCallCardProps) {
   const seams = useSeams()

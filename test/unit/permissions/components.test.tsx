@@ -4,7 +4,8 @@ import { ApprovalInbox } from '../../../renderer/components/permissions/Approval
 import { AutoApproveSwitch } from '../../../renderer/components/permissions/AutoApproveSwitch'
 import { describeResolution, PermissionPrompt } from '../../../renderer/components/permissions/PermissionPrompt'
 import { RulesSettings } from '../../../renderer/components/permissions/RulesSettings'
-import { optionAppearance, optionIndexForKey, promptKeyAction } from '../../../renderer/components/permissions/option-style'
+import { arrangeOptions, optionAppearance, optionForKey, promptKeyAction } from '../../../renderer/components/permissions/option-style'
+import { decidedByText } from '../../../renderer/components/permissions/resolution-text'
 import { hasHiddenCharacters, revealAsText, revealControlChars } from '../../../renderer/components/permissions/reveal-text'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
@@ -66,22 +67,62 @@ describe('option-style', () => {
     }
   })
 
-  it('digits 1..9 select options; modifiers, repeats and out-of-range keys do not', () => {
-    expect(optionIndexForKey({ key: '1' }, 3)).toBe(0)
-    expect(optionIndexForKey({ key: '3' }, 3)).toBe(2)
-    expect(optionIndexForKey({ key: '4' }, 3)).toBeNull()
-    expect(optionIndexForKey({ key: '0' }, 3)).toBeNull()
-    expect(optionIndexForKey({ key: '1', ctrlKey: true }, 3)).toBeNull()
-    expect(optionIndexForKey({ key: '1', repeat: true }, 3)).toBeNull()
-    expect(optionIndexForKey({ key: 'Enter' }, 3)).toBeNull()
+  it('digits select options by kind; modifiers, repeats and unused keys do not', () => {
+    const options = [
+      { optionId: 'a', kind: 'allow_once' },
+      { optionId: 'r', kind: 'reject_once' },
+    ]
+    expect(optionForKey({ key: '1' }, options)?.optionId).toBe('a')
+    expect(optionForKey({ key: '3' }, options)?.optionId).toBe('r')
+    // Allow always was not offered: its key does nothing (it never falls to another option).
+    expect(optionForKey({ key: '2' }, options)).toBeNull()
+    expect(optionForKey({ key: '0' }, options)).toBeNull()
+    expect(optionForKey({ key: '1', ctrlKey: true }, options)).toBeNull()
+    expect(optionForKey({ key: '1', repeat: true }, options)).toBeNull()
+    expect(optionForKey({ key: 'Enter' }, options)).toBeNull()
   })
 
-  it('prompt keys: digits answer, Escape dismisses, everything else does nothing', () => {
-    const options = [{ optionId: 'a' }, { optionId: 'b' }]
-    expect(promptKeyAction({ key: '2' }, options)).toBe('b')
-    expect(promptKeyAction({ key: 'Escape' }, options)).toBeNull()
-    expect(promptKeyAction({ key: 'Enter' }, options)).toBeUndefined()
-    expect(promptKeyAction({ key: '3' }, options)).toBeUndefined()
+  it('keys and order mean the same with three agents’ option orders', () => {
+    const agents = {
+      // Claude-like: allow always first.
+      first: [
+        { optionId: 'aa', name: 'Always Allow', kind: 'allow_always' },
+        { optionId: 'a', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'r', name: 'Reject', kind: 'reject_once' },
+      ],
+      // Reversed, with an unknown kind in the middle.
+      second: [
+        { optionId: 'ra', name: 'Never', kind: 'reject_always' },
+        { optionId: 'later', name: 'Ask me later', kind: '_defer' },
+        { optionId: 'r', name: 'No', kind: 'reject_once' },
+        { optionId: 'aa', name: 'Always', kind: 'allow_always' },
+        { optionId: 'a', name: 'Yes', kind: 'allow_once' },
+      ],
+      // Only "always" options, then two unknown kinds and a duplicate kind.
+      third: [
+        { optionId: 'sandbox', name: 'Sandbox', kind: '_acme_sandbox' },
+        { optionId: 'ra', name: 'Never', kind: 'reject_always' },
+        { optionId: 'aa', name: 'Always', kind: 'allow_always' },
+        { optionId: 'aa2', name: 'Always (project)', kind: 'allow_always' },
+        { optionId: 'x', name: 'Allow', kind: 'allow' },
+      ],
+    }
+    const keysOf = (options: { optionId: string; kind: string }[]) => arrangeOptions(options).map((e) => `${e.key}:${e.option.optionId}`)
+    expect(keysOf(agents.first)).toEqual(['1:a', '2:aa', '3:r'])
+    expect(keysOf(agents.second)).toEqual(['1:a', '2:aa', '3:r', '4:ra', '5:later'])
+    expect(keysOf(agents.third)).toEqual(['2:aa', '4:ra', '5:sandbox', '6:aa2', '7:x'])
+    for (const options of Object.values(agents)) {
+      // "1" is never anything but allow once, "2" never anything but allow always, whoever asks.
+      expect(promptKeyAction({ key: '1' }, options)).toBe(options.find((o) => o.kind === 'allow_once')?.optionId)
+      expect(promptKeyAction({ key: '2' }, options)).toBe(options.find((o) => o.kind === 'allow_always')!.optionId)
+      expect(promptKeyAction({ key: '4' }, options)).toBe(options.find((o) => o.kind === 'reject_always')?.optionId)
+      // The buttons are rendered in that order, each with its key.
+      const html = renderToStaticMarkup(<PermissionPrompt request={{ ...base, options: options.map((o) => ({ ...o })) }} onRespond={noop} />)
+      const shown = [...html.matchAll(/data-kind="([^"]*)" aria-keyshortcuts="(\d)"/g)].map((m) => `${m[2]}:${m[1]}`)
+      expect(shown).toEqual(arrangeOptions(options).map((e) => `${e.key}:${e.option.kind}`))
+    }
+    expect(promptKeyAction({ key: 'Escape' }, agents.first)).toBeNull()
+    expect(promptKeyAction({ key: '4' }, agents.first)).toBeUndefined()
   })
 })
 
@@ -98,9 +139,39 @@ describe('PermissionPrompt', () => {
     expect(html).toContain('fn b() {}')
     // Buttons are named by their content: the option's name, then its kind in words (screen readers only).
     expect(html).toContain('Always allow</span><span class="sr-only"> (remembered for next time)</span>')
-    expect(html).toMatch(/class="perm-option perm-tone-neutral" data-kind="_acme_sandbox" aria-keyshortcuts="4"><span class="perm-option-name">Sandbox it<\/span><kbd/)
+    expect(html).toMatch(/class="perm-option perm-tone-neutral" data-kind="_acme_sandbox" aria-keyshortcuts="5"><span class="perm-option-name">Sandbox it<\/span><kbd/)
     expect(html).not.toMatch(/data-kind="_acme_sandbox"[^>]*>[^<]*<span class="perm-option-icon"/)
     expect(html).toContain('aria-keyshortcuts="Escape"')
+  })
+
+  it('a description is prose: line breaks are line breaks, no hidden-character warning; other hidden characters still marked', () => {
+    const html = renderToStaticMarkup(<PermissionPrompt request={{ ...base, description: 'First line.\r\nSecond line.\n\tIndented \u202E.' }} onRespond={noop} />)
+    const description = /<p class="perm-description"[^>]*>([\s\S]*?)<\/p>/.exec(html)![1]!
+    expect(description).toContain('First line.\nSecond line.\n\tIndented ')
+    expect(description).not.toContain('LINE FEED')
+    expect(description).not.toContain('CARRIAGE RETURN')
+    expect(description).toContain('U+202E RIGHT-TO-LEFT OVERRIDE')
+    expect(html).not.toContain('hidden or direction-changing characters')
+  })
+
+  it('says before the click when “always” will be remembered for this session only', () => {
+    const note = '“Always” will be remembered for this session only: Bosun cannot tell this tool apart from other tools.'
+    const html = renderToStaticMarkup(<PermissionPrompt request={{ ...base, rememberNote: note }} onRespond={noop} />)
+    const id = /<p class="perm-remember-note" id="([^"]+)" role="note">/.exec(html)![1]
+    expect(html).toContain(note)
+    // The "always" buttons are described by it; the others are not.
+    expect(html).toMatch(new RegExp(`data-kind="allow_always" aria-keyshortcuts="2" aria-describedby="${id}"`))
+    expect(html).not.toMatch(new RegExp(`data-kind="allow_once"[^>]*aria-describedby`))
+    expect(renderToStaticMarkup(<PermissionPrompt request={{ ...base, rememberNote: note, status: 'answered', resolution: { by: 'person', optionId: 'aa', at: 1 } }} onRespond={noop} />)).not.toContain(note)
+  })
+
+  it('an option of an unknown kind is never reported as allowed or rejected (G4)', () => {
+    const defer = { ...base, options: [...base.options, { optionId: 'later', name: 'Ask me later', kind: '_defer' }] }
+    expect(describeResolution({ ...defer, status: 'answered', resolution: { by: 'person', optionId: 'later', optionKind: '_defer', at: 1 } })).toBe('You chose “Ask me later”.')
+    expect(decidedByText({ kind: 'person', label: 'Ask me later', optionKind: '_defer' })).toBe('You chose “Ask me later”')
+    expect(decidedByText({ kind: 'person', label: 'Allow', optionKind: 'allow' })).toBe('You chose “Allow”')
+    expect(decidedByText({ kind: 'person', label: 'Reject', optionKind: 'reject_once' })).toBe('Rejected by you (Reject)')
+    expect(decidedByText({ kind: 'person', label: 'Nope', optionKind: 'reject_forever' })).toBe('You chose “Nope”')
   })
 
   it('shows a command subject verbatim with hidden characters marked', () => {
@@ -156,18 +227,25 @@ describe('ApprovalInbox, RulesSettings, AutoApproveSwitch', () => {
     expect(html).toContain('Claude · Fix bug · 3 min ago')
   })
 
-  it('rules list with a Forget button per rule', () => {
+  it('rules list: the words main wrote, session-only and retired rules labelled, a Forget button per rule', () => {
+    const rule = { ruleId: 'r', format: 2 as const, agentId: 'a', agentName: 'Claude', cwd: '/p', toolKind: 'execute', decision: 'allow_always' as const, command: { type: 'exact' as const, value: 'npm test' }, paths: null, label: 'Always allow `npm test` in ~/src/app (Claude)', createdAt: 0 }
     const html = renderToStaticMarkup(
       <RulesSettings
         onRevoke={noop}
         rules={[
-          { ruleId: 'r', agentId: 'a', agentName: 'Claude', cwd: '/p', toolKind: 'execute', decision: 'allow_always', command: { type: 'exact', value: 'npm test' }, paths: null, label: 'Always allow execute `npm test` for Claude in /p', createdAt: 0 },
+          rule,
+          { ...rule, ruleId: 's', sessionId: 'sess', label: 'Always allow the tool (Claude, this session only)', createdAt: 2 },
+          { ...rule, ruleId: 'o', retired: { reason: 'It covered every fetch request of this agent in this folder, to any address.' }, label: 'Always allow every fetch request (Claude)', createdAt: 1 },
         ]}
       />,
     )
-    expect(html).toContain('Always allow')
-    expect(html).toContain('npm test')
-    expect(html).toContain('aria-label="Forget: Always allow execute `npm test` for Claude in /p"')
+    expect(html).toContain('Always allow `npm test` in ~/src/app (Claude)')
+    expect(html).toContain('aria-label="Forget: Always allow `npm test` in ~/src/app (Claude)"')
+    expect(html).toMatch(/Always allow the tool \(Claude, this session only\)<\/span><span class="perm-rule-badge">This session only<\/span>/)
+    expect(html).toContain('forgotten when Bosun quits')
+    expect(html).toMatch(/every fetch request \(Claude\)<\/span><span class="perm-rule-badge perm-rule-badge-retired">Not applied<\/span>/)
+    expect(html).toContain('to any address.')
+    expect(html).toContain('One decision remembered by an older version of Bosun covered more than')
   })
 
   it('the switch is a visible role=switch, off by default', () => {

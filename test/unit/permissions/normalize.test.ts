@@ -29,7 +29,7 @@ describe('normalizePermissionRequest', () => {
     expect(n.toolCallId).toBe('call_1')
     expect(n.toolCallPatch).toEqual(toolCall)
     expect(n.options).toEqual(options)
-    expect(n.facts).toEqual({ toolKind: 'edit', commandSubject: null, rawInput: { file_path: '/tmp/a.txt', content: 'x' }, toolName: null, toolTitle: 'Write /tmp/a.txt', locations: [] })
+    expect(n.facts).toEqual({ toolKind: 'edit', commandSubject: null, rawInput: { file_path: '/tmp/a.txt', content: 'x' }, toolName: null, toolTitle: 'Write /tmp/a.txt', locations: [], content: [] })
   })
 
   it('keeps the v2 prompt title out of the tool call patch (G3)', () => {
@@ -64,7 +64,7 @@ describe('normalizePermissionRequest', () => {
     const subject = { type: '_acme_network', host: 'example.com', nested: { a: [1, 2] } }
     const n = normalizePermissionRequest({ sessionId: 's1', title: 'Open a socket?', subject, options })
     expect(n.subject).toEqual({ type: 'unknown', raw: subject })
-    expect(n.facts).toEqual({ toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [] })
+    expect(n.facts).toEqual({ toolKind: null, commandSubject: null, rawInput: undefined, toolName: null, toolTitle: null, locations: [], content: [] })
   })
 
   it('treats a null subject and a missing description as none', () => {

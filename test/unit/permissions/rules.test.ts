@@ -20,6 +20,7 @@ const facts = (over: Partial<PermissionFacts> = {}): PermissionFacts => ({
   toolName: null,
   toolTitle: null,
   locations: [],
+  content: [],
   ...over,
 })
 const identity = (over: Partial<PermissionFacts> = {}): SubjectIdentity => subjectIdentity(facts(over), '/proj', realpath)
