@@ -16,6 +16,7 @@ import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { createPermissionsService } from '../permissions/service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
+import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, ToolCallEntry } from '../../common/session/types'
 import type { BosunServices, HostIntegration } from './services'
@@ -34,7 +35,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const store = new DisposableStore()
   const { events, home } = integration
 
-  const config = await createAgentConfigService({ home, events, logger: log.child('config') })
+  // Every decision that widens what can run or open is confirmed here, by main, one at a time, and recorded.
+  const hostConfirmation =
+    integration.confirmation ?? (integration.host === 'web' ? ownerConfirmation(log.child('trust')) : refuseAllConfirmation(log.child('trust')))
+  const confirmation = recordConfirmations(serializeConfirmations(hostConfirmation), { home, host: integration.host, log: log.child('trust') })
+
+  const config = await createAgentConfigService({ home, events, logger: log.child('config'), confirmation })
   store.add({ dispose: () => config.dispose() })
 
   const createConnection: AcpConnectionFactory = ({ input, output, logger }) =>
@@ -97,6 +103,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
     home,
     sink,
     events,
+    confirmation,
+    describeSession: (sessionId) => {
+      const state = sessions.state(sessionId)
+      return state ? { agentName: agentName(state.agentId), cwd: state.cwd, title: state.title } : undefined
+    },
     ...(integration.notifier ? { notifier: integration.notifier } : {}),
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
     focusRequest: (requestId) => events.emit('focusRequest', { requestId }),
@@ -133,6 +144,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
     events,
     resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),
+    sessionState: (sessionId) => sessions.state(sessionId),
     log: log.child('elicitation'),
   })
   store.add({ dispose: () => elicitation.dispose() })
@@ -324,6 +336,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
           store.dispose()
           // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.
           await permissions.flush()
+          await confirmation.flush()
         }
       })()
       return disposing
