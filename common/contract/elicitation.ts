@@ -51,10 +51,11 @@ export const elicitationCalls = {
   /** Stop waiting for a completion that never arrived. */
   dismissElicitationUrl: call(elicitationRef, z.undefined()),
   /**
-   * The person clicked a link in agent output and consented in the same dialog URL elicitations use: main
-   * re-checks it (`checkUrl`) and opens it through the one chokepoint, or tells the page to (browser host).
+   * The person clicked a link in agent output of session `sessionId` and consented in the same dialog URL
+   * elicitations use: main checks that the link occurs in that session's agent content, re-checks it
+   * (`checkUrl`) and opens it through the one chokepoint, or tells the page to (browser host).
    */
-  openLink: call(z.strictObject({ url: z.string().min(1).max(8192) }), openedUrl),
+  openLink: call(z.strictObject({ url: z.string().min(1).max(8192), sessionId: id }), openedUrl),
   /** Request-scoped elicitations still open (snapshot for a fresh renderer). */
   listRequestScopedElicitations: call(z.undefined(), z.array(requestScopedElicitation)),
 } as const

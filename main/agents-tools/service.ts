@@ -28,7 +28,7 @@ export type AgentToolsHandlers = Pick<CallHandlers, keyof typeof agentToolsCalls
 
 export interface AgentToolsOptions {
   events: EventSink
-  config: Pick<AgentConfigService, 'definitions' | 'secrets' | 'launchSpec'>
+  config: Pick<AgentConfigService, 'definitions' | 'secrets' | 'launchSpec' | 'secretValues'>
   supervisor: AgentSupervisor
   /** The running agent's connection, started if needed (the composition root's `AgentPort.connect`). */
   connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
@@ -167,7 +167,10 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
 
   const notFound = (agentId: string) => fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
 
-  /** The launch spec as a session would get it (and its secrets learned for redaction). */
+  /**
+   * The launch spec as a session would get it (and its secrets learned for redaction). `launchSpec` is the
+   * gate: a launch the person never confirmed asks first (check connection and terminal sign-in included).
+   */
   async function processSpec(agentId: string): Promise<Result<AgentProcessSpec>> {
     const def = config.definitions.get(agentId)
     if (!def) return notFound(agentId)
@@ -369,9 +372,9 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
           learnSecrets(agentId, host.spec.env)
           await host.flushLog()
         } else {
-          // Not started in this run: its secrets (for redaction) come from the keychain.
-          const launch = await config.launchSpec(agentId)
-          if (launch.ok) learnSecrets(agentId, launch.value.env)
+          // Not started in this run: its secrets (for redaction) come from the keychain (reading a log starts nothing).
+          const values = await config.secretValues(agentId)
+          if (values.ok) learnSecrets(agentId, values.value)
         }
         return ok(await readLogTail(options.logFile(agentId), maxBytes ?? DEFAULT_LOG_BYTES, secrets))
       }),

@@ -21,6 +21,7 @@ import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/sqlite-history-store'
+import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, ToolCallEntry } from '../../common/session/types'
 import type { BosunServices, HostIntegration } from './services'
@@ -42,7 +43,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const store = new DisposableStore()
   const { events, home } = integration
 
-  const config = await createAgentConfigService({ home, events, logger: log.child('config') })
+  // Every decision that widens what can run or open is confirmed here, by main, one at a time, and recorded.
+  const hostConfirmation =
+    integration.confirmation ?? (integration.host === 'web' ? ownerConfirmation(log.child('trust')) : refuseAllConfirmation(log.child('trust')))
+  const confirmation = recordConfirmations(serializeConfirmations(hostConfirmation), { home, host: integration.host, log: log.child('trust') })
+
+  const config = await createAgentConfigService({ home, events, logger: log.child('config'), confirmation })
   store.add({ dispose: () => config.dispose() })
   // No double start: known v1 agents and command lines that settled on a version are offered it first.
   const protocolMemory = new ProtocolVersionMemory(home)
@@ -129,6 +135,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
     home,
     sink,
     events,
+    confirmation,
+    describeSession: (sessionId) => {
+      const state = sessions.state(sessionId)
+      return state ? { agentName: agentName(state.agentId), cwd: state.cwd, title: state.title } : undefined
+    },
     ...(integration.notifier ? { notifier: integration.notifier } : {}),
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
     focusRequest: (requestId) => events.emit('focusRequest', { requestId }),
@@ -165,6 +176,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
     events,
     resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),
+    sessionState: (sessionId) => sessions.state(sessionId),
     log: log.child('elicitation'),
   })
   store.add({ dispose: () => elicitation.dispose() })
@@ -376,6 +388,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
           store.dispose()
           // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.
           await permissions.flush()
+          await confirmation.flush()
         }
       })()
       return disposing

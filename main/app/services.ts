@@ -4,6 +4,7 @@
  * browser host both call {@link createBosunServices}; they differ only in transport and OS integration.
  */
 import type { CallHandlers, EventSink } from '../../common/contract'
+import type { ConfirmationService } from '../trust/confirmation'
 
 export interface HostIntegration {
   /** Where settings, rules, logs and audit files live (Electron `userData`, or `BOSUN_HOME`). */
@@ -19,6 +20,12 @@ export interface HostIntegration {
   isWindowFocused?: () => boolean
   /** Electron: asks where to save an exported file and writes it; null when the person cancelled (web: the page downloads it). */
   saveFile?: (suggestedName: string, content: string, format: 'markdown' | 'json') => Promise<string | null>
+  /**
+   * How main asks the person before anything that widens what can run or open (Electron: a native dialog on
+   * the main window). Omitted: the browser host's owner confirms (`host: 'web'`), and an Electron host
+   * without one refuses everything that needs asking (fail closed).
+   */
+  confirmation?: ConfirmationService
 }
 
 export interface Notifier {

@@ -16,6 +16,8 @@ export type FailureKind =
   | 'invalid-argument'
   | 'keychain-unavailable'
   | 'io-error'
+  /** Main asked the person (a native dialog) and they did not confirm; nothing was done. */
+  | 'not-confirmed'
   | 'internal'
 
 export interface Failure {

@@ -15,6 +15,8 @@ import { fail, ok, type Result } from '../base/errors'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { createKeytarSecretStore, type SecretStore } from '../secrets/secret-store'
+import { refuseAllConfirmation, quoteExact, type ConfirmationService } from '../trust/confirmation'
+import { changedParts, describeLaunch, LaunchTrustStore, sameLaunch } from '../trust/launch-trust'
 import { AgentDefinitionStore, type AgentDefinition } from './agent-definitions'
 import { resolveLaunch, type LaunchSpec } from './launch'
 import { AGENT_PRESETS } from './presets'
@@ -33,6 +35,12 @@ export interface AgentConfigServiceOptions {
   /** Bosun's environment: PATH for validation, the base for the scrubbed child env. Defaults to process.env. */
   baseEnv?: NodeJS.ProcessEnv
   logger?: Logger
+  /**
+   * Main's confirmation with the person (native dialog in Electron, the owner in the browser host). Asked
+   * before a definition whose command, arguments or environment changed is saved, and before an agent
+   * whose launch was never confirmed is started. Defaults to refusing everything (fail closed).
+   */
+  confirmation?: ConfirmationService
 }
 
 export interface AgentConfigService {
@@ -40,10 +48,21 @@ export interface AgentConfigService {
   secrets: SecretStore
   /**
    * Everything needed to spawn agent `agentId`: the complete child env (scrubbed base + plain env + this
-   * agent's secrets only). Fails `not-found`, or `keychain-unavailable` when the agent has secret names
-   * but the keychain cannot be read (rather than start it without its keys).
+   * agent's secrets only). Every start goes through here: when this exact command, arguments and
+   * environment were never confirmed for this agent (a new or changed definition, written by hand, by the
+   * registry or by a login), main asks the person first and fails `not-confirmed` without it. Fails
+   * `not-found`, or `keychain-unavailable` when the agent has secret names but the keychain cannot be read
+   * (rather than start it without its keys).
    */
   launchSpec(agentId: string): Promise<Result<LaunchSpec>>
+  /** The values of this agent's keychain secrets (for redaction only; never starts anything, never asks). */
+  secretValues(agentId: string): Promise<Result<Record<string, string>>>
+  /**
+   * Creates or updates a definition (the `saveAgentDefinition` call, and the way every other writer should
+   * go): a new definition, or one whose command, arguments or environment changed, is saved only after main
+   * confirmed it with the person (showing exactly what will run), and is then trusted to start.
+   */
+  save(draft: AgentDraft, secrets?: Record<string, string>): Promise<Result<{ agent: AgentDefinitionView }>>
   handlers: AgentConfigHandlers
   /** Resolves once pending change events were sent (tests). */
   flush(): Promise<void>
@@ -55,6 +74,9 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
   const baseEnv = options.baseEnv ?? process.env
   const secrets = options.secretStore ?? createKeytarSecretStore()
   const disposables = new DisposableStore()
+  const confirmation = options.confirmation ?? refuseAllConfirmation(log)
+  const launchTrust = new LaunchTrustStore(options.home, log.child('trust'))
+  await launchTrust.load()
   const definitions = disposables.add(
     new AgentDefinitionStore({
       home: options.home,
@@ -121,6 +143,12 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
     })
   }
   disposables.add(definitions.onDidChange(() => emitChanged()))
+  // A removed agent's confirmation goes with it: a new agent reusing the id is asked about again.
+  disposables.add(
+    definitions.onDidChange((change) => {
+      if (change.removed) void launchTrust.retain(new Set(change.definitions.map((d) => d.id)))
+    }),
+  )
 
   const presets: AgentPresetView[] = AGENT_PRESETS.map((p) => ({
     id: p.id,
@@ -155,6 +183,21 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       const status = await secrets.status()
       if (!status.available) return fail({ kind: 'keychain-unavailable', message: status.message })
     }
+    // What runs is new or changed: main shows it exactly and the person confirms, or nothing is saved.
+    const launchChanged = !previous || !sameLaunch(previous, def)
+    if (launchChanged) {
+      const changed = previous ? changedParts(previous, def) : []
+      const answer = await confirmation.confirm({
+        kind: 'agent-definition',
+        title: previous ? 'Change an agent' : 'Add an agent',
+        message: previous
+          ? `Save the new ${changed.join(', ')} of the agent ${quoteExact(def.name)}? Bosun will run exactly this when it starts the agent.`
+          : `Add the agent ${quoteExact(def.name)}? Bosun will run exactly this when it starts the agent.`,
+        detail: describeLaunch({ ...def, cwd: def.defaultCwd }),
+        confirmLabel: previous ? 'Save changes' : 'Add agent',
+      })
+      if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Not saved: the command was not confirmed.' })
+    }
     const stored: string[] = []
     for (const [name, value] of toStore) {
       const result = await secrets.set(id, name, value)
@@ -169,6 +212,7 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       if (!previous) await secrets.deleteAll(id)
       return saved
     }
+    if (launchChanged) await launchTrust.trust(id, saved.value)
     // A name dropped from secretEnv would otherwise leave its value orphaned in the keychain.
     for (const name of previous?.secretEnv ?? []) {
       if (!def.secretEnv.includes(name)) await secrets.delete(id, name)
@@ -203,16 +247,42 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
     },
   }
 
+  /** Asks before the first start of a launch the person never confirmed for this agent. */
+  async function confirmLaunch(def: AgentDefinition): Promise<Result<void>> {
+    if (launchTrust.isTrusted(def.id, def)) return ok(undefined)
+    const answer = await confirmation.confirm({
+      kind: 'agent-start',
+      title: 'Start an agent',
+      message: `Start the agent ${quoteExact(def.name)}? Bosun has not run this command for it before (new, changed, or edited outside Bosun).`,
+      detail: describeLaunch({ ...def, cwd: def.defaultCwd }),
+      confirmLabel: 'Start agent',
+    })
+    if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: `${def.name} was not started: its command was not confirmed.` })
+    // The definition may have changed while the dialog was up: what was confirmed is what may run, nothing else.
+    const current = definitions.get(def.id)
+    if (!current || !sameLaunch(current, def)) return fail({ kind: 'not-confirmed', message: `${def.name} changed while Bosun asked; not started.` })
+    await launchTrust.trust(def.id, def)
+    return ok(undefined)
+  }
+
   return {
     definitions,
     secrets,
     async launchSpec(agentId) {
       const def = definitions.get(agentId)
       if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
+      const confirmed = await confirmLaunch(def)
+      if (!confirmed.ok) return confirmed
       const resolved = await secrets.resolveEnv(def.id, def.secretEnv)
       if (!resolved.ok) return resolved
       return ok(resolveLaunch(def, resolved.value, baseEnv))
     },
+    async secretValues(agentId) {
+      const def = definitions.get(agentId)
+      if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
+      return secrets.resolveEnv(def.id, def.secretEnv)
+    },
+    save: (draft, values) => save(draft, values),
     handlers,
     flush: async () => {
       // Loop: an emission may have been queued while we waited.

@@ -3,10 +3,11 @@
  * IPC call handlers.
  */
 import type { CallHandlers, EventSink } from '../../common/contract'
-import { toFailure, type Result } from '../base/errors'
+import { fail, toFailure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { SessionAction } from '../../common/session/types'
+import type { SessionAction, SessionState } from '../../common/session/types'
 import { ElicitationBroker, type ElicitationBrokerOptions } from './broker'
+import { linkOccursIn } from './link-provenance'
 import { createExternalOpener, type ExternalOpener } from './open-external'
 
 export type ElicitationCallName =
@@ -28,6 +29,11 @@ export interface ElicitationServiceOptions {
   /** Publishes `requestScopedElicitation`. */
   events?: Pick<EventSink, 'emit'>
   resolveSession?: ElicitationBrokerOptions['resolveSession']
+  /**
+   * The session as main holds it: `openLink` opens only a link that occurs in the agent's content of that
+   * session. Without it no link is opened (fail closed).
+   */
+  sessionState?: (sessionId: string) => SessionState | undefined
   log?: Logger
 }
 
@@ -69,7 +75,17 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     openElicitationUrl: (arg) => guard(() => broker.openUrl(arg.elicitationRequestId)),
     retryElicitationUrl: (arg) => guard(() => broker.retryUrl(arg.elicitationRequestId)),
     dismissElicitationUrl: (arg) => guard(() => broker.dismissUrl(arg.elicitationRequestId)),
-    openLink: (arg) => guard(() => opener.openLink(arg.url)),
+    openLink: (arg) =>
+      guard(() => {
+        // Main vouches for the link, not the renderer: it must be in what the agent wrote in that session.
+        const state = options.sessionState?.(arg.sessionId)
+        if (!state) return fail({ kind: 'not-found', message: 'There is no such session to open a link from.' })
+        if (!linkOccursIn(state, arg.url)) {
+          options.log?.warn(`refused to open a link that is not in the agent's content of ${arg.sessionId}: ${arg.url.slice(0, 200)}`)
+          return fail({ kind: 'invalid-argument', message: 'Bosun opens only links that the agent wrote in this session.' })
+        }
+        return opener.openLink(arg.url)
+      }),
     listRequestScopedElicitations: () =>
       guard(() => ({
         ok: true as const,

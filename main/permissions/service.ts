@@ -11,11 +11,12 @@ import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import { defaultNotificationSettings, notificationSettingsSchema, type NotificationSettings } from '../../common/contract/permissions'
-import type { SessionAction } from '../../common/session/types'
+import type { PermissionRequestView, SessionAction } from '../../common/session/types'
 import { AttentionService, type AttentionOutput, type Scheduler } from './attention'
 import { AuditLog } from './audit-log'
 import { PermissionBroker, type PermissionSessionLookup } from './broker'
 import { RuleStore } from './rule-store'
+import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
 
 export type PermissionCallHandlers = Pick<
   CallHandlers,
@@ -54,7 +55,18 @@ export interface PermissionsServiceOptions {
   scheduler?: Scheduler
   now?: () => number
   log?: Logger
+  /**
+   * Main's confirmation with the person (native dialog in Electron, the owner in the browser host): asked
+   * before auto-approve is turned on and before an "always" answer is remembered as a rule. Defaults to
+   * refusing everything (fail closed).
+   */
+  confirmation?: ConfirmationService
+  /** The session as main holds it, for the auto-approve question (and to refuse sessions that do not exist). */
+  describeSession?: (sessionId: string) => { agentName: string; cwd: string; title: string | null } | undefined
 }
+
+/** The option kinds whose answer the broker keeps as a persistent rule. */
+const REMEMBERED_KINDS: ReadonlySet<string> = new Set(['allow_always', 'reject_always'])
 
 export interface PermissionsService extends IDisposable {
   broker: PermissionBroker
@@ -133,8 +145,39 @@ export async function createPermissionsService(options: PermissionsServiceOption
     attention.windowStateChanged({ focused: state.focused && state.visible })
   }
 
+  const confirmation = options.confirmation ?? refuseAllConfirmation(log)
+
+  /** Describes a request's subject for the dialog, quoted exactly. */
+  const subjectLines = (view: PermissionRequestView): string[] => {
+    const lines = [`Request: ${quoteExact(view.title)}`]
+    const subject = view.subject
+    if (subject.type === 'command') lines.push(`Command: ${quoteExact(subject.command)}`, `In folder: ${quoteExact(subject.cwd)}`)
+    return lines
+  }
+
   const handlers: PermissionCallHandlers = {
     async respondPermission({ requestId, optionId }) {
+      const view = optionId === null ? undefined : broker.pending().find((v) => v.requestId === requestId)
+      const option = view?.options.find((o) => o.optionId === optionId)
+      if (view && option && REMEMBERED_KINDS.has(option.kind)) {
+        // A remembered rule answers future requests without the person: main asks itself, the renderer cannot.
+        const allow = option.kind === 'allow_always'
+        const session = options.describeSession?.(view.sessionId)
+        const answer = await confirmation.confirm({
+          kind: 'remember-decision',
+          title: allow ? 'Always allow' : 'Always reject',
+          message: `Remember ${quoteExact(option.name)} for ${quoteExact(view.agentName)}? Bosun will ${allow ? 'allow' : 'reject'} matching requests without asking you, until you revoke the rule in Settings.`,
+          detail: [
+            ...subjectLines(view),
+            ...(session ? [`Session folder: ${quoteExact(session.cwd)}`] : []),
+            'Where Bosun cannot tell such requests apart, the rule only lasts for this session.',
+          ].join('\n'),
+          confirmLabel: allow ? 'Always allow' : 'Always reject',
+        })
+        if (!answer.confirmed) {
+          return fail({ kind: 'not-confirmed', message: 'Nothing was remembered; the request is still waiting for your answer.' })
+        }
+      }
       return broker.respond(requestId, optionId)
     },
     async listPendingPermissions() {
@@ -152,6 +195,18 @@ export async function createPermissionsService(options: PermissionsServiceOption
       }
     },
     async setAutoApprove({ sessionId, value }) {
+      if (value && !broker.isAutoApprove(sessionId)) {
+        const session = options.describeSession ? options.describeSession(sessionId) : { agentName: 'the agent', cwd: '', title: null }
+        if (!session) return fail({ kind: 'not-found', message: 'There is no such session.' })
+        const answer = await confirmation.confirm({
+          kind: 'auto-approve',
+          title: 'Turn on auto-approve',
+          message: `Let ${quoteExact(session.agentName)} act without asking in this session? Bosun will answer its permission requests with "Allow once" (when offered) until you turn auto-approve off or close the session.`,
+          detail: [`Session: ${quoteExact(session.title ?? sessionId)}`, ...(session.cwd ? [`Folder: ${quoteExact(session.cwd)}`] : [])].join('\n'),
+          confirmLabel: 'Turn on',
+        })
+        if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Auto-approve stays off: it was not confirmed.' })
+      }
       broker.setAutoApprove(sessionId, value)
       return ok(undefined)
     },

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import type { BosunServices, CreateBosunServices } from '../app/services'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
+import { createDialogConfirmation } from './confirmation'
 import { createWindowEventSink, registerIpcHandlers } from './ipc'
 import { createNotifier, isWindowFocused } from './notifications'
 import { installQuitHandler } from './quit'
@@ -61,6 +62,8 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
     notifier,
     isWindowFocused: () => isWindowFocused(window),
     saveFile: createSaveFile(getWindow),
+    // Decisions that widen what can run or open are confirmed in a native dialog the renderer cannot reach.
+    confirmation: createDialogConfirmation(getWindow, log.child('confirm')),
   })
   store.add(registerIpcHandlers({ getWindow, handlers: services.handlers, log }))
 

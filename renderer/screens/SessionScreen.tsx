@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react'
 import type { BosunApi, CallResult } from '../../common/contract'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
-import { useSeams } from '../components/common/seams'
+import { SessionSeamsProvider, useSeams, type SessionSeams } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'
 import { Composer } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
@@ -62,7 +62,13 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
     [api, sessionId, report],
   )
-  const { AutoApprove } = useSeams()
+  const seams = useSeams()
+  const { AutoApprove } = seams
+  // Links in this transcript are opened as links of this session: main checks they occur in its agent content.
+  const sessionSeams = useMemo<SessionSeams>(
+    () => ({ ...seams, onOpenLink: (url: string) => seams.onOpenSessionLink(sessionId, url) }),
+    [seams, sessionId],
+  )
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
 
@@ -84,7 +90,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         inboxSlot={inboxSlot}
         onClose={onClose}
       />
-      <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+      <SessionSeamsProvider value={sessionSeams}>
+        <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+      </SessionSeamsProvider>
       <div className="session-bottom">
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}

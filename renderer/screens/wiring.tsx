@@ -21,7 +21,7 @@ export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
     PermissionPrompt: (props: PermissionPromptProps) => <PermissionPrompt {...props} showSubject={!props.toolCall} />,
     onRespondPermission: (requestId, optionId) => void api.respondPermission({ requestId, optionId }),
     renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
-    onOpenLink: (url) => links.open(url),
+    onOpenSessionLink: (sessionId, url) => links.open(url, sessionId),
     AutoApprove: AutoApproveSwitch,
   }
 }

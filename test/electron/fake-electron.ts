@@ -206,6 +206,20 @@ class FakeApp extends FakeEmitter {
 
 type InvokeHandler = (event: unknown, ...args: unknown[]) => unknown
 
+/** A native message box main showed: its parent window (if any) and its options (title, message, detail, buttons). */
+export interface FakeDialog {
+  window: FakeBrowserWindow | null
+  options: {
+    type?: string
+    title?: string
+    message: string
+    detail?: string
+    buttons?: string[]
+    defaultId?: number
+    cancelId?: number
+  }
+}
+
 export const fake = {
   singleInstanceLock: true,
   appPath: '/fake/app',
@@ -221,7 +235,20 @@ export const fake = {
   rendererListeners: new FakeEmitter(),
   defaultSession: new FakeSession(),
   app: new FakeApp(),
+  /** Every `dialog.showMessageBox` main made, in order. */
+  dialogs: [] as FakeDialog[],
+  /**
+   * How the person answers a message box (the index of the button). Defaults to the cancel button: a test
+   * that expects a confirmation must grant it ({@link confirmDialogs}).
+   */
+  answerDialog: (dialog: FakeDialog): number => dialog.options.cancelId ?? 0,
+  /** The person clicks the last (confirming) button of every dialog from now on. */
+  confirmDialogs() {
+    fake.answerDialog = (dialog) => (dialog.options.buttons?.length ?? 1) - 1
+  },
   reset() {
+    fake.dialogs = []
+    fake.answerDialog = (dialog) => dialog.options.cancelId ?? 0
     fake.singleInstanceLock = true
     fake.userData = '/fake/userData'
     fake.windows = []
@@ -256,6 +283,17 @@ export const electronModule = {
     },
   },
   session: { defaultSession: fake.defaultSession },
+  dialog: {
+    showMessageBox(windowOrOptions: unknown, maybeOptions?: FakeDialog['options']) {
+      const hasWindow = windowOrOptions instanceof FakeBrowserWindow
+      const dialog: FakeDialog = {
+        window: hasWindow ? windowOrOptions : null,
+        options: (hasWindow ? maybeOptions : windowOrOptions) as FakeDialog['options'],
+      }
+      fake.dialogs.push(dialog)
+      return Promise.resolve({ response: fake.answerDialog(dialog), checkboxChecked: false })
+    },
+  },
   shell: {
     openExternal(url: string) {
       fake.openedExternally.push(url)

@@ -20,8 +20,10 @@ export interface SessionSeams {
   onRespondPermission: (requestId: string, optionId: string | null) => void
   /** Renders one elicitation (form or URL consent). */
   renderElicitation: (elicitation: ElicitationView) => ReactNode
-  /** A link in agent output was activated: route it through the consent path (never navigate in-app). */
+  /** A link in agent output was activated: route it through the consent path (never navigate in-app). The session screen binds it to its session. */
   onOpenLink: (url: string) => void
+  /** A link in session `sessionId`'s agent output was activated (main opens only links that occur there). */
+  onOpenSessionLink: (sessionId: string, url: string) => void
   /** The per-session auto-approve switch (`AutoApproveSwitch`), shown under the composer. */
   AutoApprove: ComponentType<{ checked: boolean; onChange: (value: boolean) => void }>
 }
@@ -82,6 +84,7 @@ export const defaultSeams: SessionSeams = {
   onRespondPermission: (requestId, optionId) => console.warn('[bosun ui] permission response not wired', requestId, optionId),
   renderElicitation: (elicitation) => <ElicitationPlaceholder elicitation={elicitation} />,
   onOpenLink: (url) => console.warn('[bosun ui] open link not wired', url),
+  onOpenSessionLink: (sessionId, url) => console.warn('[bosun ui] open link not wired', sessionId, url),
   AutoApprove: AutoApprovePlaceholder,
 }
 

@@ -5,12 +5,15 @@ import { LinkConsentDialog } from './LinkConsentDialog'
 
 /** The slice of `window.bosun` a clicked link needs. */
 export interface LinkOpenApi {
-  openLink(arg: { url: string }): Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>
+  openLink(arg: { url: string; sessionId: string }): Promise<CallResult<{ openedBy: 'main' | 'page'; href: string }>>
 }
 
 export interface LinkConsent {
-  /** `SessionSeams.onOpenLink`: shows the consent dialog for `url` (replacing any dialog already open). */
-  open(url: string): void
+  /**
+   * `SessionSeams.onOpenSessionLink`: shows the consent dialog for `url`, clicked in session `sessionId`
+   * (replacing any dialog already open). Main opens it only if the link occurs in that session's agent content.
+   */
+  open(url: string, sessionId: string): void
   dispose(): void
 }
 
@@ -37,7 +40,7 @@ export function createLinkConsent(
   }
 
   return {
-    open(url) {
+    open(url, sessionId) {
       if (!root) {
         host = document.createElement('div')
         host.className = 'link-consent-host'
@@ -47,7 +50,7 @@ export function createLinkConsent(
       returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null
       const onOpen = async () => {
         try {
-          const result = await api.openLink({ url })
+          const result = await api.openLink({ url, sessionId })
           return result.ok ? { ok: true as const, ...result.value } : { ok: false as const, message: result.error.message }
         } catch {
           // A transport that lost its connection (or a preview without this call): say so in the dialog.

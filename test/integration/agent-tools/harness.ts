@@ -12,6 +12,7 @@ import type { AcpConnectionFactory } from '../../../main/agents/agent-host'
 import { AgentSupervisor } from '../../../main/agents/supervisor'
 import { createAgentToolsService, type AgentToolsService } from '../../../main/agents-tools/service'
 import { fail, ok, type Result } from '../../../main/base/errors'
+import { RecordingConfirmation } from '../../support/confirmations'
 import { createAgentConfigService, type AgentConfigService } from '../../../main/config/agent-config-service'
 import type { SecretStore } from '../../../main/secrets/secret-store'
 import { scriptedAgentCommand } from '../../agents/command'
@@ -103,7 +104,9 @@ export async function startHarness(agents: HarnessAgent[], secrets: Record<strin
   const sink = new RecordingSink()
   const secretStore = new MemorySecretStore()
   for (const [key, value] of Object.entries(secrets)) secretStore.values.set(key, value)
-  const config = await createAgentConfigService({ home, events: sink, secretStore })
+  // The person confirms every launch here (the gate itself is tested in test/unit/trust).
+  const confirmation = new RecordingConfirmation()
+  const config = await createAgentConfigService({ home, events: sink, secretStore, confirmation })
   const logFile = (agentId: string) => join(home, 'logs', 'agents', `${agentId}.log`)
   const createConnection: AcpConnectionFactory = ({ input, output, logger }) =>
     createAcpConnection({ input, output, logger, clientInfo: { name: 'Bosun', version: '0.0.0-test' }, elicitation: { form: true, url: true } })

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RecordingConfirmation } from '../../support/confirmations'
 import { createAgentConfigService, type AgentConfigService } from '../../../main/config/agent-config-service'
 import { createKeytarSecretStore, type KeytarLike } from '../../../main/secrets/secret-store'
 import type { AgentDraft } from '../../../common/contract/agents'
@@ -72,6 +73,7 @@ describe.skipIf(!status.available)('agent config service with the real keychain'
       secretStore: store,
       baseEnv: { PATH: join(home, 'bin'), HOME: home, SHARED_TOKEN: canaryA },
       events: { emit: (_name, payload) => emitted.push(payload) },
+      confirmation: new RecordingConfirmation(),
     })
   })
   afterAll(async () => {

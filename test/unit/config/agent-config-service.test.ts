@@ -7,6 +7,7 @@ import type { EventSink } from '../../../common/contract'
 import { agentsCalls, type AgentDraft } from '../../../common/contract/agents'
 import { createAgentConfigService, type AgentConfigService } from '../../../main/config/agent-config-service'
 import { createMemorySecretStore } from '../secrets/memory-secret-store'
+import { RecordingConfirmation } from '../../support/confirmations'
 
 let home: string
 let binDir: string
@@ -34,10 +35,10 @@ const draft = (over: Partial<AgentDraft> = {}): AgentDraft => ({
   ...over,
 })
 
-async function make(secretStore = createMemorySecretStore(), events?: EventSink) {
-  const service = await createAgentConfigService({ home, secretStore, baseEnv: baseEnv(), ...(events ? { events } : {}) })
+async function make(secretStore = createMemorySecretStore(), events?: EventSink, confirmation = new RecordingConfirmation()) {
+  const service = await createAgentConfigService({ home, secretStore, baseEnv: baseEnv(), confirmation, ...(events ? { events } : {}) })
   services.push(service)
-  return { service, secretStore, h: service.handlers }
+  return { service, secretStore, h: service.handlers, confirmation }
 }
 
 /** Every handler answer must match the contract's strict output schema. */

@@ -3,6 +3,8 @@ import type { ClientRequestContext, ClientRequestHandler } from '../../../main/a
 import { toDisposable } from '../../../main/base/lifecycle'
 import { createElicitationService } from '../../../main/elicitation/service'
 import { calls, events } from '../../../common/contract'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { SessionState } from '../../../common/session/types'
 
 function fakeConnection() {
   const requests = new Map<string, ClientRequestHandler>()
@@ -67,30 +69,61 @@ describe('createElicitationService', () => {
   })
 })
 
+/** A session whose agent wrote `text` (and whose person wrote `typed`), as main holds it. */
+function sessionSaying(text: string, typed = ''): SessionState {
+  const state = createSessionState({ sessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+  return applyActions(state, [
+    { type: 'local_prompt', content: [{ type: 'text', text: typed }] },
+    { type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] },
+  ])
+}
+
 describe('openLink (links clicked in agent output)', () => {
+  const agentText = 'See [docs](https://Docs.Example.com/a), javascript:alert(1), file:///etc/passwd, http://evil.example/, vscode://x, http://localhost:3000/x'
+
   it('opens through the same opener after the same check; a refused URL never reaches openExternal', async () => {
     const opened: string[] = []
-    const service = createElicitationService({ sink: () => {}, openExternal: async (url) => void opened.push(url) })
+    const service = createElicitationService({ sink: () => {}, openExternal: async (url) => void opened.push(url), sessionState: () => sessionSaying(agentText) })
     for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'http://evil.example/', 'vscode://x']) {
-      const result = await service.handlers.openLink({ url })
+      const result = await service.handlers.openLink({ url, sessionId: 's1' })
       expect(result.ok).toBe(false)
     }
     expect(opened).toEqual([])
-    expect(await service.handlers.openLink({ url: 'https://Docs.Example.com/a' })).toEqual({ ok: true, value: { openedBy: 'main', href: 'https://docs.example.com/a' } })
+    expect(await service.handlers.openLink({ url: 'https://Docs.Example.com/a', sessionId: 's1' })).toEqual({ ok: true, value: { openedBy: 'main', href: 'https://docs.example.com/a' } })
     expect(opened).toEqual(['https://docs.example.com/a'])
     service.dispose()
   })
 
   it('in the browser host tells the page to open the checked href', async () => {
-    const service = createElicitationService({ sink: () => {} })
-    expect(await service.handlers.openLink({ url: 'http://localhost:3000/x' })).toEqual({ ok: true, value: { openedBy: 'page', href: 'http://localhost:3000/x' } })
+    const service = createElicitationService({ sink: () => {}, sessionState: () => sessionSaying(agentText) })
+    expect(await service.handlers.openLink({ url: 'http://localhost:3000/x', sessionId: 's1' })).toEqual({ ok: true, value: { openedBy: 'page', href: 'http://localhost:3000/x' } })
     service.dispose()
   })
 
-  it('contract: a non-empty url string only', () => {
-    expect(calls.openLink.input.safeParse({ url: 'https://x/' }).success).toBe(true)
-    expect(calls.openLink.input.safeParse({ url: '' }).success).toBe(false)
-    expect(calls.openLink.input.safeParse({ url: 'https://x/', extra: 1 }).success).toBe(false)
+  it('main vouches only for links in that session\'s agent content: not the person\'s own text, not another session, not without sessions', async () => {
+    const opened: string[] = []
+    const sessions: Record<string, SessionState> = { s1: sessionSaying('Read https://docs.example.com/guide', 'open https://typed.example/ please'), s2: sessionSaying('nothing here') }
+    const service = createElicitationService({ sink: () => {}, openExternal: async (url) => void opened.push(url), sessionState: (id) => sessions[id] })
+    expect(await service.handlers.openLink({ url: 'https://evil.example/', sessionId: 's1' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(await service.handlers.openLink({ url: 'https://typed.example/', sessionId: 's1' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(await service.handlers.openLink({ url: 'https://docs.example.com/guide', sessionId: 's2' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(await service.handlers.openLink({ url: 'https://docs.example.com/guide', sessionId: 'nope' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(opened).toEqual([])
+    expect((await service.handlers.openLink({ url: 'https://docs.example.com/guide', sessionId: 's1' })).ok).toBe(true)
+    expect(opened).toEqual(['https://docs.example.com/guide'])
+
+    const unwired = createElicitationService({ sink: () => {}, openExternal: async (url) => void opened.push(url) })
+    expect(await unwired.handlers.openLink({ url: 'https://docs.example.com/guide', sessionId: 's1' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(opened).toHaveLength(1)
+    service.dispose()
+    unwired.dispose()
+  })
+
+  it('contract: a non-empty url string and the session it was clicked in', () => {
+    expect(calls.openLink.input.safeParse({ url: 'https://x/', sessionId: 's' }).success).toBe(true)
+    expect(calls.openLink.input.safeParse({ url: 'https://x/' }).success).toBe(false)
+    expect(calls.openLink.input.safeParse({ url: '', sessionId: 's' }).success).toBe(false)
+    expect(calls.openLink.input.safeParse({ url: 'https://x/', sessionId: 's', extra: 1 }).success).toBe(false)
     expect(calls.openLink.output.safeParse({ openedBy: 'page', href: 'https://x/' }).success).toBe(true)
   })
 })

@@ -8,6 +8,7 @@ import { RuleStore, RULES_FILE_NAME } from '../../../main/permissions/rule-store
 import { createPermissionsService } from '../../../main/permissions/service'
 import type { PermissionRule } from '../../../main/permissions/rules'
 import { FakeConnection, recordingSink, standardOptions } from './fakes'
+import { RecordingConfirmation } from '../../support/confirmations'
 
 let home: string
 beforeEach(async () => {
@@ -128,6 +129,8 @@ describe('createPermissionsService', () => {
       events: { emit: (name, payload) => emitted.push({ name, payload }) },
       isWindowFocused: () => false,
       focusRequest: () => {},
+      // The person confirms the "always" answer below in main's own dialog (test/unit/trust covers refusing it).
+      confirmation: new RecordingConfirmation(),
     })
     const connection = new FakeConnection(1)
     service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })

@@ -33,6 +33,8 @@ afterEach(async () => {
 
 async function start(v2: boolean) {
   testHome = createTestHome([{ id: 'scripted', name: 'Scripted', scenario, v2 }])
+  // The definition was written outside Bosun: its first start asks in main's native dialog; the person confirms.
+  fake.confirmDialogs()
   electronApp = await runElectronApp({ createServices: createBosunServices, env: { BOSUN_HOME: testHome.home }, log: createMemoryLogger() })
   if (!electronApp) throw new Error('the app did not start')
   const window = fake.windows[0] as FakeBrowserWindow
@@ -61,13 +63,14 @@ describe.each([
     const added = await sink.next('requestScopedElicitation', (e) => e.change === 'added')
     const { elicitationRequestId } = added.elicitation
     expect(added.elicitation).toMatchObject({ mode: 'url', sessionId: null, agentName: 'Scripted', url: 'https://auth.example.com/device?code=42' })
+    expect(fake.dialogs.map((d) => d.options.buttons)).toEqual([['Cancel', 'Start agent']])
     // Arrived and shown: nothing is opened before the person consents.
     expect(fake.openedExternally).toEqual([])
 
     // None of these is consent to this request's URL.
     expect(await call('openElicitationUrl', { elicitationRequestId: 'no-such-request' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
     expect(await call('respondElicitation', { elicitationRequestId, action: 'accept' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
-    expect(await call('openLink', { url: 'javascript:alert(1)' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(await call('openLink', { url: 'javascript:alert(1)', sessionId: 'scripted/none' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
     expect(fake.openedExternally).toEqual([])
 
     // Open (the person consented in the dialog): main opens it once, through the chokepoint, and answers accept.

@@ -1,0 +1,148 @@
+/**
+ * Which agent launches the person has confirmed: per agent id, a hash of exactly what would run (command,
+ * arguments, plain environment, the names of its keychain secrets). A definition confirmed once (when it
+ * was saved, or the first time it was started) does not ask again until one of those changes.
+ *
+ * Kept in `<home>/trusted-agents.json`, written atomically. A file that cannot be read trusts nothing (every
+ * agent asks once more), which fails closed.
+ */
+import { createHash } from 'node:crypto'
+import { promises as fs } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { writeFileAtomic } from '../base/atomic-write'
+import type { Logger } from '../base/log'
+import { boundDetail, quoteExact } from './confirmation'
+
+export const TRUSTED_AGENTS_FILE = 'trusted-agents.json'
+
+/** The part of a definition that decides what runs. */
+export interface LaunchIdentity {
+  command: string
+  args: readonly string[]
+  env: Readonly<Record<string, string>>
+  secretEnv: readonly string[]
+}
+
+/** A stable hash of what runs: the env in name order, the secret names sorted (their values live in the keychain). */
+export function launchIdentityHash(identity: LaunchIdentity): string {
+  const canonical = JSON.stringify({
+    command: identity.command,
+    args: [...identity.args],
+    env: Object.entries(identity.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    secretEnv: [...new Set(identity.secretEnv)].sort(),
+  })
+  return createHash('sha256').update(canonical).digest('hex')
+}
+
+/** Whether two definitions run the same thing. */
+export function sameLaunch(a: LaunchIdentity, b: LaunchIdentity): boolean {
+  return launchIdentityHash(a) === launchIdentityHash(b)
+}
+
+/** Which of command / arguments / environment / secrets differ (for the dialog's "changed:" line). */
+export function changedParts(previous: LaunchIdentity, next: LaunchIdentity): string[] {
+  const parts: string[] = []
+  if (previous.command !== next.command) parts.push('command')
+  if (JSON.stringify(previous.args) !== JSON.stringify(next.args)) parts.push('arguments')
+  const env = (e: Readonly<Record<string, string>>) => JSON.stringify(Object.entries(e).sort(([a], [b]) => (a < b ? -1 : 1)))
+  if (env(previous.env) !== env(next.env)) parts.push('environment')
+  if (JSON.stringify([...previous.secretEnv].sort()) !== JSON.stringify([...next.secretEnv].sort())) parts.push('keychain secrets')
+  return parts
+}
+
+/**
+ * Exactly what will run, for a confirmation dialog: every value quoted with {@link quoteExact}, one
+ * argument per line, numbered, so nothing can hide in spacing, quoting or invisible characters.
+ */
+export function describeLaunch(identity: LaunchIdentity & { cwd?: string | undefined }): string {
+  const lines = [`Program: ${quoteExact(identity.command)}`]
+  if (identity.args.length === 0) lines.push('Arguments: none')
+  else {
+    lines.push(`Arguments (${identity.args.length}):`)
+    identity.args.forEach((arg, i) => lines.push(`  ${i + 1}. ${quoteExact(arg)}`))
+  }
+  const env = Object.entries(identity.env)
+  if (env.length === 0) lines.push('Environment added: none')
+  else {
+    lines.push(`Environment added (${env.length}):`)
+    for (const [name, value] of env) lines.push(`  ${quoteExact(name)} = ${quoteExact(value)}`)
+  }
+  if (identity.secretEnv.length > 0) lines.push(`Secrets from the keychain (values not shown): ${identity.secretEnv.map(quoteExact).join(', ')}`)
+  if (identity.cwd !== undefined) lines.push(`Working folder: ${quoteExact(identity.cwd)}`)
+  return boundDetail(lines.join('\n'))
+}
+
+const fileSchema = z.object({
+  version: z.literal(1),
+  agents: z.record(z.string().max(128), z.string().regex(/^[0-9a-f]{64}$/)),
+})
+
+/** At most this many agents are remembered (the definitions file holds far fewer; a bound all the same). */
+const MAX_TRUSTED = 1000
+
+export class LaunchTrustStore {
+  private readonly path: string
+  private trusted = new Map<string, string>()
+  private queue: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    home: string,
+    private readonly log: Logger,
+  ) {
+    this.path = join(home, TRUSTED_AGENTS_FILE)
+  }
+
+  async load(): Promise<void> {
+    let text: string
+    try {
+      text = await fs.readFile(this.path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`cannot read ${TRUSTED_AGENTS_FILE}; every agent asks again`, error)
+      return
+    }
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(text))
+      if (!parsed.success) throw new Error(parsed.error.message.slice(0, 300))
+      this.trusted = new Map(Object.entries(parsed.data.agents).slice(0, MAX_TRUSTED))
+    } catch (error) {
+      this.log.warn(`${TRUSTED_AGENTS_FILE} is not valid; every agent asks again`, error)
+    }
+  }
+
+  isTrusted(agentId: string, identity: LaunchIdentity): boolean {
+    return this.trusted.get(agentId) === launchIdentityHash(identity)
+  }
+
+  /** Remembers that the person confirmed `identity` for `agentId` (replacing what was confirmed before). */
+  trust(agentId: string, identity: LaunchIdentity): Promise<void> {
+    this.trusted.delete(agentId)
+    this.trusted.set(agentId, launchIdentityHash(identity))
+    while (this.trusted.size > MAX_TRUSTED) this.trusted.delete(this.trusted.keys().next().value!)
+    return this.persist()
+  }
+
+  /** Forgets agents that no longer exist (a new agent reusing an id must be confirmed again). */
+  retain(knownIds: ReadonlySet<string>): Promise<void> {
+    let changed = false
+    for (const id of [...this.trusted.keys()]) {
+      if (!knownIds.has(id)) {
+        this.trusted.delete(id)
+        changed = true
+      }
+    }
+    return changed ? this.persist() : Promise.resolve()
+  }
+
+  /** Resolves once every write issued so far is done (tests). */
+  flush(): Promise<void> {
+    return this.queue.then(() => undefined)
+  }
+
+  private persist(): Promise<void> {
+    const body = JSON.stringify({ version: 1, agents: Object.fromEntries(this.trusted) }, null, 2) + '\n'
+    const run = this.queue.then(() => writeFileAtomic(this.path, body))
+    this.queue = run.catch((error: unknown) => this.log.error(`cannot write ${TRUSTED_AGENTS_FILE}`, error))
+    return this.queue.then(() => undefined)
+  }
+}

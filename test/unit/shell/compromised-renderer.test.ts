@@ -1,0 +1,288 @@
+/**
+ * A compromised renderer (issue 10 §2): the real Electron shell wiring (`runElectronApp` over the fake
+ * `electron`) with the real composition root and the scripted agent as a child process. The "renderer"
+ * calls EVERY contract call through `ipcMain.handle`, from the window's own main frame (an XSS has exactly
+ * that), with hostile arguments, and then with generic junk. Without main's own confirmation (the fake's
+ * native dialogs answer Cancel) no process starts, no rule is created, auto-approve stays off and nothing
+ * is opened. With the person confirming in those dialogs (the fake records each one and its text), the
+ * legitimate path works.
+ *
+ * Processes are detected where they happen: every agent command is wrapped in `/bin/sh -c` that appends
+ * the agent's id to a marker file before it execs the scripted agent (check connection and terminal sign-in
+ * included: they run the same command).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
+// Secrets stay in memory: a hostile `deleteAgentSecret` must not reach the developer's real keychain.
+vi.mock('../../../main/secrets/secret-store', async (importOriginal) => ({
+  ...(await importOriginal<typeof secretStoreModule>()),
+  createKeytarSecretStore: (await import('../secrets/memory-secret-store')).createMemorySecretStore,
+}))
+
+import type * as secretStoreModule from '../../../main/secrets/secret-store'
+import { createBosunServices } from '../../../main/app/create-services'
+import { createMemoryLogger } from '../../../main/base/log'
+import { runElectronApp, type ElectronApp } from '../../../main/shell/app'
+import { callChannel, calls, eventChannel, events, type CallName, type CallResult, type EventName } from '../../../common/contract'
+import type { PermissionRequestView, SessionAction } from '../../../common/session/types'
+import { fake, invokeEvent, type FakeBrowserWindow, type FakeDialog } from '../../electron/fake-electron'
+import { scriptedAgentCommand } from '../../agents/command'
+import { RecordingSink } from '../../support/recording-sink'
+import { must } from '../../support/must'
+
+let electronApp: ElectronApp | undefined
+let home: string
+let workspace: string
+
+beforeEach(() => {
+  fake.reset()
+  home = mkdtempSync(join(tmpdir(), 'bosun-hostile-'))
+  workspace = mkdtempSync(join(tmpdir(), 'bosun-hostile-ws-'))
+})
+afterEach(async () => {
+  await electronApp?.services.dispose()
+  electronApp = undefined
+  rmSync(home, { recursive: true, force: true })
+  rmSync(workspace, { recursive: true, force: true })
+})
+
+const markerFile = () => join(home, 'spawned.log')
+/** The ids of the agents whose command actually ran, in order. */
+const spawned = (): string[] => (existsSync(markerFile()) ? readFileSync(markerFile(), 'utf8').trim().split('\n').filter(Boolean) : [])
+
+/** `/bin/sh -c` appending `id` to the marker file, then exec'ing the scripted agent. */
+function canaryCommand(id: string): { command: string; args: string[] } {
+  const agent = scriptedAgentCommand('compromised-renderer')
+  return { command: '/bin/sh', args: ['-c', 'echo "$0" >> "$1"; shift; exec "$@"', id, markerFile(), agent.command, ...agent.args] }
+}
+
+async function start() {
+  // The victim was written outside Bosun (never confirmed): its first start must ask.
+  const victim = { id: 'victim', name: 'Victim', ...canaryCommand('victim'), env: {}, secretEnv: [], defaultCwd: workspace }
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [victim] }, null, 2))
+  const agentsFile = readFileSync(join(home, 'agents.json'), 'utf8')
+  electronApp = await runElectronApp({ createServices: createBosunServices, env: { BOSUN_HOME: home }, log: createMemoryLogger() })
+  if (!electronApp) throw new Error('the app did not start')
+  const window = fake.windows[0] as FakeBrowserWindow
+  const sink = new RecordingSink()
+  const names = new Map((Object.keys(events) as EventName[]).map((name) => [eventChannel(name), name]))
+  const send = window.webContents.send.bind(window.webContents)
+  window.webContents.send = (channel: string, ...args: unknown[]) => {
+    send(channel, ...args)
+    const name = names.get(channel)
+    if (name) sink.emit(name, args[0] as never)
+  }
+  /** A call exactly as a script in the window's main frame can make it: any arguments, through `ipcMain.handle`. */
+  const raw = async (name: CallName, ...args: unknown[]) => (await fake.invoke(callChannel(name), invokeEvent(window.webContents), ...args)) as CallResult<unknown>
+  const call = async <T = unknown>(name: CallName, arg?: unknown) => (await raw(name, ...(arg === undefined ? [] : [arg]))) as CallResult<T>
+  return { window, sink, raw, call, agentsFile }
+}
+
+/** What a hostile renderer would try with each call, given the ids it can see. */
+interface Ids {
+  sessionId: string
+  requestId: string
+  elicitationRequestId: string
+}
+
+/**
+ * One entry per contract call (the type makes a new call a compile error until it is listed here, and the
+ * test below checks the list against `calls` at run time too).
+ */
+const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
+  appInfo: () => [undefined],
+  getSnapshot: () => [undefined],
+  newSession: () => [{ agentId: 'victim', cwd: '/' }, { agentId: 'victim', cwd: '/tmp' }, { agentId: '../../bin/sh', cwd: '/' }],
+  prompt: ({ sessionId }) => [{ sessionId, prompt: [{ type: 'text', text: 'work' }] }],
+  cancel: ({ sessionId }) => [{ sessionId }],
+  setMode: ({ sessionId }) => [{ sessionId, modeId: 'bypassPermissions' }],
+  setConfigOption: ({ sessionId }) => [{ sessionId, configId: 'approval', value: 'never-ask' }],
+  closeSession: () => [{ sessionId: 'no-such-session' }],
+  restartAgent: () => [{ agentId: 'victim' }],
+  stopAgent: () => [{ agentId: 'victim' }],
+  respondPermission: ({ requestId }) => [
+    { requestId, optionId: 'allow-always' },
+    { requestId, optionId: 'reject-always' },
+    { requestId: 'victim#1:n:0', optionId: 'allow-always' },
+  ],
+  listPendingPermissions: () => [undefined],
+  listRules: () => [undefined],
+  revokeRule: () => [{ ruleId: 'no-such-rule' }],
+  setAutoApprove: ({ sessionId }) => [{ sessionId, value: true }],
+  getNotificationSettings: () => [undefined],
+  setNotificationSettings: () => [{ enabled: false }],
+  reportWindowState: () => [{ focused: false, visible: false }],
+  respondElicitation: ({ elicitationRequestId }) => [{ elicitationRequestId, action: 'accept', content: { url: 'https://evil.example/' } }],
+  openElicitationUrl: ({ elicitationRequestId }) => [{ elicitationRequestId }],
+  retryElicitationUrl: ({ elicitationRequestId }) => [{ elicitationRequestId }],
+  dismissElicitationUrl: ({ elicitationRequestId }) => [{ elicitationRequestId }],
+  openLink: ({ sessionId }) => [
+    { url: 'https://evil.example/payload', sessionId },
+    { url: 'http://169.254.169.254/latest/meta-data/', sessionId },
+    { url: 'http://127.0.0.1:8080/admin', sessionId },
+    { url: 'javascript:alert(document.domain)', sessionId },
+    { url: 'file:///etc/passwd', sessionId },
+    // A link the agent did write, but in another session (or none).
+    { url: 'https://docs.example.com/setup', sessionId: 'victim/other-session' },
+  ],
+  listRequestScopedElicitations: () => [undefined],
+  listAgentDefinitions: () => [undefined],
+  listPresets: () => [undefined],
+  saveAgentDefinition: () => [
+    // A new agent that is a shell; and the victim's command replaced by one.
+    { draft: { name: 'Helper', command: '/bin/sh', argsText: `-c 'echo pwned >> "${markerFile()}"'`, env: [], secretEnv: [], defaultCwd: '' } },
+    { draft: { id: 'victim', name: 'Victim', command: '/bin/sh', argsText: `-c 'echo pwned >> "${markerFile()}"'`, env: [], secretEnv: [], defaultCwd: '' } },
+    // Same command, hostile environment.
+    { draft: { id: 'victim', name: 'Victim', command: '/bin/sh', argsText: '-c true', env: [{ name: 'NODE_OPTIONS', value: '--require /tmp/evil.js' }], secretEnv: [], defaultCwd: '' } },
+  ],
+  removeAgentDefinition: () => [{ agentId: 'no-such-agent' }],
+  validateAgentDefinition: () => [{ draft: { name: 'X', command: '/bin/sh', argsText: '-c id', env: [], secretEnv: [], defaultCwd: '' } }],
+  deleteAgentSecret: () => [{ agentId: 'victim', name: 'API_KEY' }],
+  getKeychainStatus: () => [undefined],
+  checkAgentConnection: () => [{ agentId: 'victim' }],
+  listAuthMethods: () => [{ agentId: 'victim' }],
+  loginAgent: () => [{ agentId: 'victim', methodId: 'terminal', value: '--require /tmp/evil.js' }],
+  startAuthTerminal: () => [{ agentId: 'victim', methodId: 'terminal' }],
+  authTerminalInput: () => [{ terminalId: 'no-such-terminal', data: 'rm -rf ~\n' }],
+  closeAuthTerminal: () => [{ terminalId: 'no-such-terminal' }],
+  logoutAgent: () => [{ agentId: 'victim' }],
+  getAgentLog: () => [{ agentId: 'victim' }],
+  listInspectorMessages: () => [{ agentId: 'victim' }],
+  exportInspector: () => [{ agentId: 'victim' }],
+  clearInspector: () => [{ agentId: 'victim' }],
+  watchInspector: () => [{ agentId: 'victim', watching: true }],
+}
+
+/** Junk every call also gets, whatever it expects: wrong types, prototype pollution, oversize, two arguments. */
+const junk: unknown[][] = [
+  [],
+  [null],
+  [42],
+  ['x'.repeat(100_000)],
+  [[]],
+  [{}],
+  [JSON.parse('{"__proto__": {"polluted": true}, "agentId": "victim", "sessionId": "s"}')],
+  [{ constructor: { prototype: { polluted: true } } }],
+  [{ agentId: 'victim' }, { extra: true }],
+]
+
+const isCancelFirst = (dialog: FakeDialog) => dialog.options.buttons?.[0] === 'Cancel' && dialog.options.defaultId === 0 && dialog.options.cancelId === 0
+
+describe('a compromised renderer calling every contract call', { timeout: 60_000 }, () => {
+  it('lists every call of the contract', () => {
+    expect(Object.keys(hostileArgs).sort()).toEqual(Object.keys(calls).sort())
+  })
+
+  it('without main’s confirmation: no process starts, no rule, auto-approve off, nothing opens; every answer is a value', async () => {
+    const { window, raw, call, agentsFile } = await start()
+    const ids: Ids = { sessionId: 'victim/s-1', requestId: 'victim#1:n:1', elicitationRequestId: 'victim#1:n:2' }
+    const answers: { name: string; result: unknown }[] = []
+    for (const name of Object.keys(calls) as CallName[]) {
+      for (const arg of hostileArgs[name](ids)) answers.push({ name, result: await call(name, arg) })
+      for (const args of junk) answers.push({ name, result: await raw(name, ...args) })
+    }
+    // Nothing threw across IPC: every answer is `{ ok: … }`.
+    for (const { name, result } of answers) expect(typeof (result as { ok?: unknown }).ok, name).toBe('boolean')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+
+    expect(spawned()).toEqual([])
+    expect(fake.openedExternally).toEqual([])
+    expect(must(await call<unknown[]>('listRules'))).toEqual([])
+    expect(existsSync(join(home, 'permission-rules.json'))).toBe(false)
+    expect(must(await call<{ sessions: unknown[] }>('getSnapshot')).sessions).toEqual([])
+    expect(readFileSync(join(home, 'agents.json'), 'utf8')).toBe(agentsFile)
+
+    // Main asked (and the person cancelled) in native dialogs on the main window: Cancel first, and the default.
+    expect(fake.dialogs.length).toBeGreaterThan(0)
+    for (const dialog of fake.dialogs) {
+      expect(dialog.window).toBe(window)
+      expect(isCancelFirst(dialog)).toBe(true)
+    }
+    const titles = new Set(fake.dialogs.map((d) => d.options.title))
+    expect(titles).toEqual(new Set(['Bosun: Start an agent', 'Bosun: Add an agent', 'Bosun: Change an agent']))
+    // The replaced command is shown exactly, argument by argument.
+    const change = fake.dialogs.find((d) => d.options.title === 'Bosun: Change an agent' && d.options.detail?.includes('pwned'))
+    expect(change?.options.detail).toContain('Program: "/bin/sh"\nArguments (2):\n  1. "-c"\n  2. "echo pwned >> \\"')
+    const env = fake.dialogs.find((d) => d.options.detail?.includes('NODE_OPTIONS'))
+    expect(env?.options.detail).toContain('"NODE_OPTIONS" = "--require /tmp/evil.js"')
+    // Every question and its answer is on record in Bosun's home.
+    await electronApp!.services.dispose()
+    const record = readFileSync(join(home, 'confirmations.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { confirmed: boolean; by: string; host: string })
+    expect(record.length).toBe(fake.dialogs.length)
+    expect(record.every((r) => !r.confirmed && r.by === 'person' && r.host === 'electron')).toBe(true)
+  })
+
+  it('with a running session, the widening calls still need main’s confirmation; granted, the legitimate path works', async () => {
+    const { sink, call } = await start()
+    // The person confirms the victim's first start, and nothing else.
+    fake.answerDialog = (dialog) => (dialog.options.title === 'Bosun: Start an agent' && dialog.options.message.includes('"Victim"') ? 1 : 0)
+    const { sessionId } = must(await call<{ sessionId: string }>('newSession', { agentId: 'victim', cwd: workspace }))
+    // (Offered v2 first, the v1 agent may be started twice to settle the version: count, don't assume one.)
+    const started = spawned()
+    expect(new Set(started)).toEqual(new Set(['victim']))
+
+    const requested = (a: SessionAction): a is Extract<SessionAction, { type: 'permission_requested' }> => a.type === 'permission_requested'
+    const turn = call<{ stopReason: string | null }>('prompt', { sessionId, prompt: [{ type: 'text', text: 'work' }] })
+    const batch = await sink.next('sessionActions', (b) => b.sessionId === sessionId && b.actions.some(requested))
+    const request: PermissionRequestView = batch.actions.find(requested)!.request
+
+    // The same hostile calls, now with live ids.
+    const ids: Ids = { sessionId, requestId: request.requestId, elicitationRequestId: 'none' }
+    const widening: CallName[] = ['respondPermission', 'setAutoApprove', 'openLink', 'saveAgentDefinition', 'startAuthTerminal']
+    for (const name of widening) {
+      for (const arg of hostileArgs[name](ids)) {
+        expect((await call(name, arg)).ok, `${name} ${JSON.stringify(arg).slice(0, 120)}`).toBe(false)
+        expect(spawned(), name).toEqual(started)
+      }
+    }
+    expect(spawned()).toEqual(started)
+    expect(must(await call<unknown[]>('listRules'))).toEqual([])
+    expect(must(await call<PermissionRequestView[]>('listPendingPermissions')).map((p) => p.requestId)).toEqual([request.requestId])
+    const snapshot = must(await call<{ sessions: { sessionId: string; autoApprove: boolean }[] }>('getSnapshot'))
+    expect(snapshot.sessions.find((s) => s.sessionId === sessionId)?.autoApprove).toBe(false)
+    expect(fake.openedExternally).toEqual([])
+    const asked = fake.dialogs.map((d) => d.options.title)
+    expect(asked).toContain('Bosun: Always allow')
+    expect(asked).toContain('Bosun: Always reject')
+    expect(asked).toContain('Bosun: Turn on auto-approve')
+
+    // Granted: the person confirms in main's dialogs.
+    fake.confirmDialogs()
+    const before = fake.dialogs.length
+    must(await call('respondPermission', { requestId: request.requestId, optionId: 'allow-always' }))
+    expect(must(await turn).stopReason).toBe('end_turn')
+    expect(fake.dialogs.slice(before).map((d) => [d.options.title, d.options.detail])).toEqual([
+      ['Bosun: Always allow', 'Request: "Run npm test"\nSession folder: ' + JSON.stringify(workspace) + '\nWhere Bosun cannot tell such requests apart, the rule only lasts for this session.'],
+    ])
+    await sink.next('rulesChanged', (p) => p.rules.length === 1)
+    expect(must(await call<unknown[]>('listRules'))).toHaveLength(1)
+
+    must(await call('setAutoApprove', { sessionId, value: true }))
+    const after = must(await call<{ sessions: { sessionId: string; autoApprove: boolean }[] }>('getSnapshot'))
+    expect(after.sessions.find((s) => s.sessionId === sessionId)?.autoApprove).toBe(true)
+
+    // A link the agent wrote in this session opens (the renderer's consent dialog is in-app; main vouches for the link).
+    expect(must(await call('openLink', { url: 'https://docs.example.com/faq', sessionId }))).toEqual({ openedBy: 'main', href: 'https://docs.example.com/faq' })
+    expect(fake.openedExternally).toEqual(['https://docs.example.com/faq'])
+
+    // A new agent, confirmed when saved, starts without asking again.
+    const second = canaryCommand('second')
+    const argsText = second.args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+    const saved = must(
+      await call<{ agent: { id: string } }>('saveAgentDefinition', {
+        draft: { name: 'Second', command: second.command, argsText, env: [], secretEnv: [], defaultCwd: workspace },
+      }),
+    )
+    const saveDialog = fake.dialogs.at(-1)!
+    expect(saveDialog.options.title).toBe('Bosun: Add an agent')
+    expect(saveDialog.options.detail).toContain(`  4. ${JSON.stringify(markerFile())}`)
+    const dialogsBefore = fake.dialogs.length
+    must(await call('newSession', { agentId: saved.agent.id, cwd: workspace }))
+    expect(fake.dialogs.length).toBe(dialogsBefore)
+    expect(spawned()).toContain('second')
+  })
+})
