@@ -42,7 +42,9 @@ export function PresetPicker({ presets, onPick, onCancel, embedded = false }: Pr
                         <span className={`badge badge-muted preset-need-kind`} aria-hidden="true">
                           {NEED_LABEL[need.kind] ?? need.kind}
                         </span>
-                        <CodeText text={need.text} />
+                        <span className="preset-need-text">
+                          <CodeText text={need.text} />
+                        </span>
                       </span>
                     ))}
                   </span>

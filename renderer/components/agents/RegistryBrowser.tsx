@@ -19,7 +19,8 @@ const PHASE_LABEL: Record<InstallProgressView['phase'], string> = {
 
 const KIND_LABEL: Record<string, string> = { binary: 'download', npx: 'npx (Node.js)', uvx: 'uvx (Python)' }
 
-const mib = (n: number) => (n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`)
+const mib = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`
 
 /**
  * The ACP Registry: search, install (progress and cancel), update badge, uninstall, and the registry's
@@ -40,6 +41,8 @@ export function RegistryBrowser({ api, onOpenAgent }: RegistryBrowserProps) {
   const load = useCallback(
     async (refresh: boolean) => {
       setLoading(true)
+      // A refresh starts over: last outcomes no longer describe what is shown.
+      if (refresh) setNotes({})
       const r = await api.getRegistry(refresh ? { refresh: true } : {})
       setLoading(false)
       if (r.ok) {
