@@ -140,6 +140,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     [store],
   )
   const closePage = useCallback(() => setPage({ kind: 'sessions' }), [])
+  const openAgents = useCallback(() => setPage({ kind: 'agents' }), [])
 
   useEffect(() => {
     if (!host) return
@@ -280,6 +281,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           onSelect={store.selectSession}
           defaultCwdFor={cwdFor}
           onCreateSession={onCreateSession}
+          onOpenAgents={openAgents}
         />
         {current ? (
           <SessionScreen

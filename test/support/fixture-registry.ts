@@ -139,6 +139,8 @@ export interface FixtureRegistry {
   close(): Promise<void>
   /** Requests seen, by path. */
   hits: string[]
+  /** Resolves at the next request for `path` (or at once if it was already asked for). */
+  waitForHit(path: string): Promise<void>
   /** Paths whose response stalls after the first bytes until `release()` (a download to cancel). */
   stall(path: string): { release(): void }
 }
@@ -147,9 +149,14 @@ export async function startFixtureRegistry(): Promise<FixtureRegistry> {
   const files = new Map<string, { body: Buffer; type: string }>()
   const stalls = new Map<string, Promise<void>>()
   const hits: string[] = []
+  const hitWaiters: { path: string; resolve: () => void }[] = []
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     hits.push(path)
+    for (const waiter of hitWaiters.filter((w) => w.path === path)) {
+      hitWaiters.splice(hitWaiters.indexOf(waiter), 1)
+      waiter.resolve()
+    }
     const file = files.get(path)
     if (!file) {
       res.writeHead(404).end('not found')
@@ -174,6 +181,10 @@ export async function startFixtureRegistry(): Promise<FixtureRegistry> {
     origin,
     url: `${origin}/registry.json`,
     hits,
+    waitForHit(path) {
+      if (hits.includes(path)) return Promise.resolve()
+      return new Promise<void>((resolve) => hitWaiters.push({ path, resolve }))
+    },
     put(path, body, type = 'application/octet-stream') {
       files.set(path, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type })
     },

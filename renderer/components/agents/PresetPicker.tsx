@@ -1,21 +1,31 @@
 import type { AgentPresetView } from '../../../common/contract/agents'
 import { commandLine } from './AgentList'
+import { CodeText } from './CodeText'
 
 export interface PresetPickerProps {
   presets: readonly AgentPresetView[]
   onPick: (presetId: string) => void
-  onCancel: () => void
+  /** No Cancel button when absent (the first-run page has nowhere to go back to). */
+  onCancel?: () => void
+  /** Shown inside a larger page: a section heading instead of the page's own title and intro. */
+  embedded?: boolean
 }
 
 /** The first step of "Add agent": pick a well-known agent (which only fills the form) or start from scratch. */
-export function PresetPicker({ presets, onPick, onCancel }: PresetPickerProps) {
+export function PresetPicker({ presets, onPick, onCancel, embedded = false }: PresetPickerProps) {
   // "Custom" last, whatever order main lists it in.
   const ordered = [...presets.filter((p) => p.id !== 'custom'), ...presets.filter((p) => p.id === 'custom')]
   return (
     <section className="preset-picker" aria-labelledby="preset-picker-title">
-      <h2 id="preset-picker-title" className="agents-pane-title">
-        Add an agent
-      </h2>
+      {embedded ? (
+        <h3 id="preset-picker-title" className="add-agent-section-title">
+          Presets
+        </h3>
+      ) : (
+        <h2 id="preset-picker-title" className="agents-pane-title">
+          Add an agent
+        </h2>
+      )}
       <p className="muted">Start from a known agent or from scratch. A preset only fills in the form: you can change everything before saving.</p>
       <ul className="preset-grid" aria-label="Presets">
         {ordered.map((preset) => (
@@ -23,18 +33,37 @@ export function PresetPicker({ presets, onPick, onCancel }: PresetPickerProps) {
             <button type="button" className="preset-card" onClick={() => onPick(preset.id)} aria-describedby={`preset-${preset.id}-desc`}>
               <span className="preset-card-name">{preset.id === 'custom' ? 'Custom agent' : preset.name}</span>
               <span id={`preset-${preset.id}-desc`} className="preset-card-desc muted small">
-                {preset.description}
+                <CodeText text={preset.description} />
+                {preset.needs && preset.needs.length > 0 && (
+                  <span className="preset-card-needs">
+                    <span className="sr-only"> Needs: </span>
+                    {preset.needs.map((need) => (
+                      <span key={need.text} className="preset-need">
+                        <span className={`badge badge-muted preset-need-kind`} aria-hidden="true">
+                          {NEED_LABEL[need.kind] ?? need.kind}
+                        </span>
+                        <span className="preset-need-text">
+                          <CodeText text={need.text} />
+                        </span>
+                      </span>
+                    ))}
+                  </span>
+                )}
               </span>
               {preset.command && <span className="preset-card-command mono small">{commandLine(preset)}</span>}
             </button>
           </li>
         ))}
       </ul>
-      <div className="button-row">
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      {onCancel && (
+        <div className="button-row">
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      )}
     </section>
   )
 }
+
+const NEED_LABEL: Record<string, string> = { runtime: 'runtime', install: 'install', login: 'sign-in', key: 'key' }

@@ -20,6 +20,8 @@ export interface SidebarProps {
   onSelect: (sessionId: string) => void
   defaultCwdFor: (agentId: string) => string
   onCreateSession: (agentId: string, cwd: string) => Promise<string | null>
+  /** Opens the Agents page (first run: New session with no agent leads there instead of an empty list). */
+  onOpenAgents?: () => void
 }
 
 const STATUS_LABEL: Record<AgentRuntimeView['status'], string> = {
@@ -33,7 +35,7 @@ const STATUS_LABEL: Record<AgentRuntimeView['status'], string> = {
 
 export const baseName = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
 
-export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSessionId, onSelect, defaultCwdFor, onCreateSession }: SidebarProps) {
+export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSessionId, onSelect, defaultCwdFor, onCreateSession, onOpenAgents }: SidebarProps) {
   const [creating, setCreating] = useState<{ agentId?: string } | null>(null)
   return (
     <nav className="sidebar" aria-label="Agents and sessions">
@@ -43,7 +45,7 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
           type="button"
           className="button button-primary button-small"
           aria-expanded={creating !== null}
-          onClick={() => setCreating(creating ? null : {})}
+          onClick={() => (agents.length === 0 && onOpenAgents ? onOpenAgents() : setCreating(creating ? null : {}))}
         >
           <Icon name="plus" size={14} />
           New session
@@ -63,7 +65,17 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
         />
       )}
       <div className="sidebar-scroll">
-        {agents.length === 0 && <p className="muted sidebar-empty">No agents configured.</p>}
+        {agents.length === 0 &&
+          (onOpenAgents ? (
+            <div className="sidebar-empty sidebar-first-run">
+              <p className="muted">No agents yet.</p>
+              <button type="button" className="button button-primary button-small" onClick={onOpenAgents}>
+                Set up an agent
+              </button>
+            </div>
+          ) : (
+            <p className="muted sidebar-empty">No agents configured.</p>
+          ))}
         {agents.map((agent) => {
           const own = sessions.filter((s) => s.agentId === agent.agentId)
           return (

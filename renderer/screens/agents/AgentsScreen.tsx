@@ -9,9 +9,10 @@ import { AgentTabs, type AgentTabId } from '../../components/agents/AgentTabs'
 import { CheckConnection } from '../../components/agents/CheckConnection'
 import { LoginPanel } from '../../components/agents/LoginPanel'
 import { LogsPanel } from '../../components/agents/LogsPanel'
-import { PresetPicker } from '../../components/agents/PresetPicker'
+import { AddAgentPane } from '../../components/agents/AddAgentPane'
 import { InspectorPanel } from '../../components/inspector/InspectorPanel'
 import { agentTools, failureText, type CheckResult } from './agent-tools-api'
+import { registryApi } from './registry-api'
 import './agents-screen.css'
 
 export interface AgentsScreenProps {
@@ -43,6 +44,7 @@ type CheckState = { check: CheckResult } | { failure: IpcFailure }
  */
 export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview' }: AgentsScreenProps) {
   const tools = useMemo(() => agentTools(api), [api])
+  const registry = useMemo(() => registryApi(api), [api])
   const [agents, setAgents] = useState<readonly AgentDefinitionView[] | null>(null)
   const [warning, setWarning] = useState<DefinitionsLoadWarning | null>(null)
   const [presets, setPresets] = useState<readonly AgentPresetView[]>([])
@@ -206,10 +208,21 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               <span className="spinner small" aria-hidden="true" /> Loading agents…
             </p>
           ) : pane.kind === 'pick' ? (
-            <PresetPicker
+            <AddAgentPane
+              api={registry}
               presets={presets}
-              onPick={(presetId) => setPane({ kind: 'add', presetId })}
-              onCancel={() => setPane(agents.length > 0 ? { kind: 'none' } : { kind: 'pick' })}
+              firstRun={agents.length === 0}
+              onPickPreset={(presetId) => setPane({ kind: 'add', presetId })}
+              onAdded={(agent) => {
+                setAgents((list) => (list ? upsert(list, agent) : [agent]))
+                setPane({ kind: 'detail', agentId: agent.id })
+                setTab('overview')
+              }}
+              onOpenAgent={(agentId) => {
+                setPane({ kind: 'detail', agentId })
+                setTab('overview')
+              }}
+              {...(agents.length > 0 ? { onCancel: () => setPane({ kind: 'none' }) } : {})}
             />
           ) : pane.kind === 'add' ? (
             <AgentEditor

@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'react'
+import type { AgentDefinitionView } from '../../../common/contract/agents'
+import type { DetectedAgent, RegistryApi } from '../../screens/agents/registry-api'
+import { CodeText } from './CodeText'
+
+export interface DetectedAgentsProps {
+  api: RegistryApi
+  /** A detected agent was added (its new definition). */
+  onAdded: (agent: AgentDefinitionView) => void
+}
+
+/** The known agents found on PATH, each one click from a ready definition. */
+export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
+  const [found, setFound] = useState<readonly DetectedAgent[] | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [adding, setAdding] = useState<string | null>(null)
+
+  useEffect(() => {
+    let live = true
+    void api.detectAgents(undefined).then((r) => {
+      if (!live) return
+      if (r.ok) setFound(r.value.agents)
+      else {
+        setFound([])
+        if (r.error.kind !== 'not-available') setProblem(r.error.message)
+      }
+    })
+    return () => {
+      live = false
+    }
+  }, [api])
+
+  const add = async (key: string) => {
+    setAdding(key)
+    setProblem(null)
+    const r = await api.addDetectedAgent({ key })
+    setAdding(null)
+    if (!r.ok) return setProblem(r.error.message)
+    setFound((list) => list?.map((a) => (a.key === key ? { ...a, added: true } : a)) ?? list)
+    onAdded(r.value.agent)
+  }
+
+  return (
+    <section className="add-agent-section" aria-labelledby="detected-title">
+      <h3 id="detected-title" className="add-agent-section-title">
+        Found on this computer
+      </h3>
+      {found === null ? (
+        <p className="muted small" role="status">
+          <span className="spinner small" aria-hidden="true" /> Looking for installed agents…
+        </p>
+      ) : found.length === 0 ? (
+        <p className="muted small">None of the agents Bosun knows (claude-agent-acp, codex-acp, gemini, goose, opencode) is on your PATH.</p>
+      ) : (
+        <ul className="detected-list" aria-label="Agents found on this computer">
+          {found.map((agent) => (
+            <li key={agent.key} className="detected-item">
+              <div className="detected-text">
+                <span className="detected-name">
+                  {agent.name}
+                  {agent.version && <span className="muted small detected-version"> {agent.version}</span>}
+                </span>
+                <span className="mono small muted detected-path" title={agent.path}>
+                  {agent.commandLine}
+                </span>
+                {agent.needs.length > 0 && (
+                  <span className="small muted">
+                    Needs: <CodeText text={agent.needs.join('; ')} />
+                  </span>
+                )}
+              </div>
+              {agent.added ? (
+                <span className="badge badge-ok">Added</span>
+              ) : (
+                <button type="button" className="button button-primary button-small" disabled={adding !== null} onClick={() => void add(agent.key)} aria-label={`Add ${agent.name}`}>
+                  {adding === agent.key ? 'Adding…' : 'Add'}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  )
+}
