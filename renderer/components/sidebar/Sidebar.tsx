@@ -88,6 +88,9 @@ export const Sidebar = memo(function Sidebar({
       })
     return extra.length ? [...extra, ...history.sessions] : history.sessions
   }, [history.sessions, sessions, firstSeen])
+  // The history's title (the person's, the agent's, else the first prompt) names open sessions too.
+  const storedTitles = useMemo(() => new Map(history.sessions.map((h) => [h.sessionId, h.title])), [history.sessions])
+  const titleOf = (s: SessionSummary) => storedTitles.get(s.sessionId) ?? s.title
   const agentName = (agentId: string) => agents.find((a) => a.agentId === agentId)?.name ?? agentId
   const open = onOpenStored ?? ((sessionId: string) => onSelect(sessionId))
   return (
@@ -174,9 +177,9 @@ export const Sidebar = memo(function Sidebar({
                         onClick={() => onSelect(s.sessionId)}
                         title={s.cwd}
                       >
-                        <span className="session-item-title">{s.title ?? baseName(s.cwd)}</span>
+                        <span className="session-item-title">{titleOf(s) ?? baseName(s.cwd)}</span>
                         {/* Untitled sessions are named after their folder: then the full path tells them apart. */}
-                        <span className="session-item-meta muted">{s.title ? baseName(s.cwd) : s.cwd}</span>
+                        <span className="session-item-meta muted">{titleOf(s) ? baseName(s.cwd) : s.cwd}</span>
                         {s.pending > 0 ? (
                           <span className="count-badge" aria-label={`${s.pending} pending approvals`}>
                             {s.pending}
