@@ -1,7 +1,7 @@
 import { memo, useEffect, useId, useRef, useState } from 'react'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import { Icon } from '../common/icons'
-import type { HistoryActions } from './use-history'
+import type { AgentSession, HistoryActions } from './use-history'
 import './history.css'
 
 /** What the history shows of an open session on top of the stored row (live turn, pending approvals). */
@@ -175,6 +175,51 @@ const HistoryItem = memo(function HistoryItem({
   )
 })
 
+/** "More from <agent>": the sessions the agent itself has for the folder (its `session/list`), opened through `session/load`. */
+function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: string; agentName: string; cwd: string; actions: HistoryActions; onOpen: (sessionId: string) => void }) {
+  const [state, setState] = useState<'closed' | 'loading' | AgentSession[] | null>('closed')
+  if (state === 'closed') {
+    return (
+      <button
+        type="button"
+        className="link-button history-agent-sessions-toggle"
+        onClick={() => {
+          setState('loading')
+          void actions.agentSessions(agentId, cwd).then(setState)
+        }}
+      >
+        {agentName}’s own sessions here…
+      </button>
+    )
+  }
+  if (state === 'loading') return <p className="muted sidebar-empty">Asking {agentName}…</p>
+  if (state === null) return <p className="muted sidebar-empty">{agentName} does not list its sessions.</p>
+  if (state.length === 0) return <p className="muted sidebar-empty">{agentName} has no other sessions here.</p>
+  return (
+    <ul className="session-list" aria-label={`${agentName}’s own sessions in ${cwd}`}>
+      {state.map((s) => (
+        <li key={s.acpSessionId}>
+          <button
+            type="button"
+            className="session-item history-item"
+            onClick={() =>
+              void actions.openAgentSession(agentId, s.acpSessionId, cwd).then((sessionId) => {
+                if (sessionId) onOpen(sessionId)
+              })
+            }
+          >
+            <span className="session-item-title">{s.title ?? s.acpSessionId}</span>
+            <span className="session-item-meta muted">
+              from {agentName}
+              {s.updatedAt && Number.isFinite(Date.parse(s.updatedAt)) ? ` · ${when(Date.parse(s.updatedAt))}` : ''}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /** The history: every stored (and open) session, grouped by working folder. */
 export function HistoryList({ sessions, live, agentName, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn }: HistoryListProps) {
   const groups = groupByFolder(sessions)
@@ -211,6 +256,7 @@ export function HistoryList({ sessions, live, agentName, selectedSessionId, show
               </li>
             ))}
           </ul>
+          <AgentSessions key={group.sessions[0]!.agentId} agentId={group.sessions[0]!.agentId} agentName={agentName(group.sessions[0]!.agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
         </section>
       ))}
     </section>

@@ -20,6 +20,16 @@ export interface HistoryActions {
   remove(sessionId: string): Promise<void>
   exportAs(sessionId: string, format: 'markdown' | 'json'): Promise<void>
   search(query: string): Promise<HistoryHit[]>
+  /** The agent's own sessions for a folder not stored yet; null when it does not list them (or the call failed). */
+  agentSessions(agentId: string, cwd: string): Promise<AgentSession[] | null>
+  /** Opens one of them; resolves with Bosun's id for it, or null. */
+  openAgentSession(agentId: string, acpSessionId: string, cwd: string): Promise<string | null>
+}
+
+export interface AgentSession {
+  acpSessionId: string
+  title: string | null
+  updatedAt: string | null
 }
 
 /** Saves text as a file through the page (the browser host; Electron saves in main). */
@@ -78,6 +88,24 @@ export function useHistory(api: BosunApi | undefined, onFailed: (what: string, r
       const result = await api!.historyExport({ sessionId, format })
       if (!result.ok) return onFailed('Exporting the session', result)
       if (result.value.content !== undefined) download(result.value.fileName, result.value.mimeType, result.value.content)
+    },
+    agentSessions: async (agentId, cwd) => {
+      if (!api || !available) return null
+      const result = await api.historyAgentSessions({ agentId, cwd })
+      if (!result.ok) {
+        onFailed('Listing the agent’s sessions', result)
+        return null
+      }
+      return result.value.supported ? result.value.sessions.filter((s) => !s.stored) : null
+    },
+    openAgentSession: async (agentId, acpSessionId, cwd) => {
+      const result = await api!.historyOpenAgentSession({ agentId, acpSessionId, cwd })
+      if (!result.ok) {
+        onFailed('Opening the agent’s session', result)
+        return null
+      }
+      load()
+      return result.value.sessionId
     },
     search: async (query) => {
       if (!api || !available || !query.trim()) return []
