@@ -141,6 +141,19 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   )
   const closePage = useCallback(() => setPage({ kind: 'sessions' }), [])
   const openAgents = useCallback(() => setPage({ kind: 'agents' }), [])
+  // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
+  const openStored = useCallback(
+    async (sessionId: string, entryId?: string) => {
+      setPage({ kind: 'sessions' })
+      if (!store.getSnapshot().sessions[sessionId]) {
+        const result = await api.historyOpen({ sessionId })
+        if (!result.ok) return notifyFailure('Opening the session', result)
+      }
+      store.selectSession(sessionId)
+      if (entryId) setFocus((prev) => ({ requestId: entryId, nonce: (prev?.nonce ?? 0) + 1 }))
+    },
+    [api, store, notifyFailure],
+  )
 
   useEffect(() => {
     if (!host) return
@@ -282,6 +295,9 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           defaultCwdFor={cwdFor}
           onCreateSession={onCreateSession}
           onOpenAgents={openAgents}
+          api={api}
+          onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}
+          onCallFailed={notifyFailure}
         />
         {current ? (
           <SessionScreen

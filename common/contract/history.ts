@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { call, event, id } from './define'
+import { absolutePath, call, event, id } from './define'
 
 /** One stored session as the sidebar lists it (no transcript). */
 export const historySummaryShape = z.object({
@@ -56,6 +56,19 @@ export const historyCalls = {
     z.object({ sessionId: id, format: z.enum(['markdown', 'json']) }),
     z.object({ fileName: z.string(), mimeType: z.string(), savedTo: z.string().nullable().optional(), content: z.string().optional() }),
   ),
+  /**
+   * The sessions an agent has for a folder by its own `session/list` (ones started in a terminal or another
+   * editor too); `supported: false` when the agent does not list sessions. `stored`: Bosun has it already.
+   */
+  historyAgentSessions: call(
+    z.object({ agentId: id, cwd: absolutePath }),
+    z.object({
+      supported: z.boolean(),
+      sessions: z.array(z.object({ acpSessionId: z.string(), cwd: z.string(), title: z.string().nullable(), updatedAt: z.string().nullable(), stored: z.boolean() })),
+    }),
+  ),
+  /** Opens one of those through `session/load` (v1) or a replaying `session/resume` (v2); it arrives as `sessionAdded`. */
+  historyOpenAgentSession: call(z.object({ agentId: id, acpSessionId: z.string().min(1).max(512), cwd: absolutePath }), z.object({ sessionId: z.string() })),
 } as const
 
 export const historyEvents = {

@@ -24,6 +24,7 @@ import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap } from '.
 import type {
   AcpClientConnection,
   AgentHandshake,
+  AgentSessionInfo,
   ClientHandlerRegistry,
   ClientNotificationHandler,
   ClientRequestHandler,
@@ -299,6 +300,27 @@ class AcpConnection implements AcpClientConnection {
     const result = await this.request(method, wire)
     // session/load may answer null (E6).
     return readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result }
+  }
+
+  async closeSession(sessionId: string): Promise<void> {
+    await this.request('session/close', { sessionId })
+  }
+
+  async listSessions(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
+    const result = await this.request('session/list', { ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) })
+    const sessions: AgentSessionInfo[] = []
+    const list = isRecord(result) && Array.isArray(result.sessions) ? result.sessions : []
+    for (const item of list.slice(0, 1_000)) {
+      if (!isRecord(item) || typeof item.sessionId !== 'string' || typeof item.cwd !== 'string' || !item.sessionId || item.sessionId.length > 512 || item.cwd.length > 4096) continue
+      sessions.push({
+        sessionId: item.sessionId,
+        cwd: item.cwd,
+        title: typeof item.title === 'string' ? item.title.slice(0, 512) : null,
+        updatedAt: typeof item.updatedAt === 'string' ? item.updatedAt.slice(0, 64) : null,
+      })
+    }
+    const nextCursor = isRecord(result) && typeof result.nextCursor === 'string' && result.nextCursor.length <= 4096 ? result.nextCursor : null
+    return { sessions, nextCursor }
   }
 
   async authenticate(methodId: string): Promise<void> {

@@ -54,6 +54,14 @@ export interface AuthMethodSummary {
   raw: unknown
 }
 
+/** One session from the agent's `session/list`. */
+export interface AgentSessionInfo {
+  sessionId: string
+  cwd: string
+  title: string | null
+  updatedAt: string | null
+}
+
 export interface NewSessionOutcome {
   sessionId: string
   /** v1 `modes` (only used when no configOptions). */
@@ -146,6 +154,10 @@ export interface AcpClientConnection extends IDisposable {
   setMode(sessionId: string, modeId: string): Promise<void>
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined>
   resumeSession(params: { sessionId: string; cwd: string; replay?: boolean }): Promise<NewSessionOutcome>
+  /** `session/close` (v1 `sessionCapabilities.close`, v2 baseline): the agent may free the session. */
+  closeSession?(sessionId: string): Promise<void>
+  /** `session/list`: the sessions the agent has (for a folder), one page; answers liberally (bad items skipped). */
+  listSessions?(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }>
   authenticate(methodId: string): Promise<void>
   logout(): Promise<void>
   /** Rejects every pending outgoing request with `error` and closes the connection. */

@@ -66,7 +66,7 @@ export interface HistoryStore extends IDisposable {
 /** A store that keeps nothing: used when the database cannot be opened, so sessions still work in memory. */
 export class NullHistoryStore implements HistoryStore {
   readonly file = null
-  write(): void {}
+  write(_writes: SessionWrite[]): void {}
   list(): HistorySummary[] {
     return []
   }

@@ -8,6 +8,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { SessionState } from '../../common/session/types'
+import type { AgentSessionInfo } from '../acp/types'
 import type { SessionHistoryHooks } from '../sessions/sessions-service'
 import { exportFileName, sessionToJson, sessionToMarkdown } from './export'
 import type { HistoryStore } from './history-store'
@@ -24,9 +25,14 @@ export interface HistorySessionsPort {
   closeSession(sessionId: string): Result<undefined>
   /** Applies every queued batch (so the recorder has the newest states). */
   snapshot(): unknown
+  listAgentSessions(agentId: string, cwd: string): Promise<Result<AgentSessionInfo[] | null>>
+  openAgentSession(agentId: string, acpSessionId: string, cwd: string): Promise<Result<{ sessionId: string }>>
 }
 
-export type HistoryHandlers = Pick<CallHandlers, 'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport'>
+export type HistoryHandlers = Pick<
+  CallHandlers,
+  'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport' | 'historyAgentSessions' | 'historyOpenAgentSession'
+>
 
 export interface HistoryService extends IDisposable {
   hooks: SessionHistoryHooks
@@ -112,6 +118,14 @@ export function createHistoryService(options: {
     created: (state, info) => recorder.track(state, info),
     changed: (state) => recorder.changed(state),
     closed: (sessionId) => recorder.forget(sessionId),
+    discarded: (sessionId) => {
+      recorder.drop(sessionId)
+      try {
+        store.delete(sessionId)
+      } catch {
+        // Nothing was written, or the disk refuses: either way nothing to show.
+      }
+    },
     isTaken: (sessionId) => {
       try {
         return store.has(sessionId)
@@ -121,23 +135,44 @@ export function createHistoryService(options: {
     },
   }
 
+  const openStored = (sessionId: string): Result<{ sessionId: string }> => {
+    if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
+    if (sessions.has(sessionId)) return ok({ sessionId })
+    const stored = store.load(sessionId)
+    if (!stored) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+    const { state, settle } = restoreSessionState(stored)
+    const current = settled(state, settle)
+    // The settled state (an interrupted turn ended) is written on the next tick.
+    recorder.track(current, { written: state, createdAt: stored.row.createdAt })
+    const restored = sessions.restore(current)
+    if (!restored.ok) recorder.drop(sessionId)
+    return restored
+  }
+
   const handlers: HistoryHandlers = {
+    historyAgentSessions: async ({ agentId, cwd }) => {
+      if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
+      const listed = await sessions.listAgentSessions(agentId, cwd)
+      if (!listed.ok) return listed
+      if (listed.value === null) return ok({ supported: false, sessions: [] })
+      return io('Reading the history', () =>
+        ok({
+          supported: true,
+          sessions: listed.value!.map((s) => ({ acpSessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, stored: store.has(`${agentId}/${s.sessionId}`) })),
+        }),
+      )
+    },
+    historyOpenAgentSession: async ({ agentId, acpSessionId, cwd }) => {
+      if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
+      // One Bosun already keeps: open it from the database (the next prompt reattaches it).
+      const known = `${agentId}/${acpSessionId}`
+      const stored = await io('Opening the session', () => (store.has(known) ? openStored(known) : ok(null)))
+      if (!stored.ok || stored.value) return stored as Result<{ sessionId: string }>
+      return sessions.openAgentSession(agentId, acpSessionId, cwd)
+    },
     historyList: ({ includeArchived }) =>
       io('Reading the history', () => ok({ sessions: store.list(includeArchived ? { includeArchived } : {}), problem: (() => { const p = problem(); return p ? { message: p } : null })() })),
-    historyOpen: ({ sessionId }) =>
-      io('Opening the session', () => {
-        if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
-        if (sessions.has(sessionId)) return ok({ sessionId })
-        const stored = store.load(sessionId)
-        if (!stored) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
-        const { state, settle } = restoreSessionState(stored)
-        const current = settled(state, settle)
-        // The settled state (an interrupted turn ended) is written on the next tick.
-        recorder.track(current, { written: state, createdAt: stored.row.createdAt })
-        const restored = sessions.restore(current)
-        if (!restored.ok) recorder.drop(sessionId)
-        return restored
-      }),
+    historyOpen: ({ sessionId }) => io('Opening the session', () => openStored(sessionId)),
     historyRename: ({ sessionId, title }) =>
       io('Renaming the session', () => {
         const name = title?.trim() ? title.trim() : null

@@ -1,7 +1,7 @@
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { BosunError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { AcpClientConnection, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
+import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
@@ -27,6 +27,8 @@ export interface SessionHistoryHooks {
   closed(sessionId: string): void
   /** An id a stored session already has: a new session must not take it. */
   isTaken(sessionId: string): boolean
+  /** The session never came to be (its load failed): keep nothing of it. */
+  discarded?(sessionId: string): void
 }
 
 /** Told when a session's pending requests must be answered `cancelled` (permissions, elicitations). */
@@ -321,6 +323,11 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     this.cancel(sessionId)
+    // The agent may free what it holds for the session (`session/close`, where it offers it); its answer does not matter here.
+    const closing = record.connection
+    if (closing?.closeSession && closing.handshake?.capabilities.closeSession && !record.superseded) {
+      closing.closeSession(record.acpSessionId).catch((error: unknown) => this.logger.debug(`session/close of ${sessionId} failed`, error))
+    }
     // What the session did up to now is applied (and so kept in the history) before it goes.
     if (this.history) this.batcher.flush(sessionId)
     this.clearWatchdog(record)
@@ -349,6 +356,68 @@ export class SessionsService implements IDisposable {
     this.sessions.set(sessionId, record)
     this.events.emit('sessionAdded', { session: state })
     return ok({ sessionId })
+  }
+
+  /** The agent's own sessions for a folder (`session/list`, up to 5 pages); `null` when the agent does not list them. */
+  async listAgentSessions(agentId: string, cwd: string): Promise<Result<AgentSessionInfo[] | null>> {
+    const connected = await this.agents.connect(agentId)
+    if (!connected.ok) return connected
+    const { connection } = connected.value
+    if (!connection.listSessions || !connection.handshake?.capabilities.listSessions) return ok(null)
+    try {
+      const all: AgentSessionInfo[] = []
+      let cursor: string | undefined
+      for (let page = 0; page < 5; page++) {
+        const { sessions, nextCursor } = await connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) })
+        all.push(...sessions.filter((s) => s.cwd === cwd))
+        if (!nextCursor) break
+        cursor = nextCursor
+      }
+      return ok(all)
+    } catch (error) {
+      return fail(toFailure(error))
+    }
+  }
+
+  /**
+   * Opens a session the agent has but Bosun never showed (from its `session/list`): `session/load` (v1) or a
+   * replaying `session/resume` (v2). Nothing is stored for it, so the replay builds its transcript.
+   */
+  async openAgentSession(agentId: string, acpSessionId: string, cwd: string): Promise<Result<{ sessionId: string }>> {
+    const scoped = agentScopedId(agentId, acpSessionId)
+    const open = this.byAgentScopedId.get(scoped)
+    if (open !== undefined && this.sessions.get(open)?.connection) return ok({ sessionId: open })
+    const connected = await this.agents.connect(agentId)
+    if (!connected.ok) return connected
+    const { connection, protocolVersion } = connected.value
+    if (protocolVersion === 1 && !connection.handshake?.capabilities.loadSession) {
+      return fail({ kind: 'invalid-argument', message: 'This agent cannot load its earlier sessions.' })
+    }
+    let sessionId = scoped
+    while (this.sessions.has(sessionId) || this.history?.isTaken(sessionId)) sessionId = `${scoped}#${++this.suffix}`
+    const state = createSessionState({ sessionId, acpSessionId, agentId, protocolVersion, cwd })
+    // Attached before the call: the replay arrives while it runs and fills the transcript.
+    const record: SessionRecord = { agentId, acpSessionId, state, connection, turn: undefined, cancelRequested: false }
+    this.sessions.set(sessionId, record)
+    this.byAgentScopedId.set(scoped, sessionId)
+    this.history?.created(state, { capabilities: connection.handshake?.capabilities })
+    this.events.emit('sessionAdded', { session: state })
+    try {
+      const outcome = await connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true })
+      if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
+        this.push(sessionId, {
+          type: 'session_configured',
+          ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
+          ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
+        })
+      }
+      this.batcher.flush(sessionId)
+      return ok({ sessionId })
+    } catch (error) {
+      this.history?.discarded?.(sessionId)
+      this.closeSession(sessionId)
+      return fail(toFailure(error))
+    }
   }
 
   private async withConnection(sessionId: string, fn: (connection: AcpClientConnection, acpSessionId: string) => Promise<void>): Promise<Result<undefined>> {

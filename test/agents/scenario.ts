@@ -70,6 +70,8 @@ export interface SessionBehaviour {
   updatesBeforeResponse?: Record<string, unknown>[]
   /** Steps replayed by `session/load` (v1) or `session/resume` with `replayFrom` (v2). */
   replay?: Step[]
+  /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
+  list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string }[]
 }
 
 export type Step =

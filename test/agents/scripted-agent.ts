@@ -200,6 +200,14 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   const options = sessionConfig.get(sessionId)
   return options ? { configOptions: options } : {}
 }
+app.onRequest('session/list', ({ params }) => {
+  const cwd = typeof params.cwd === 'string' ? params.cwd : '/'
+  return { sessions: (scenario.session?.list ?? []).map((s) => ({ ...s, cwd: s.cwd ?? cwd })) }
+})
+app.onRequest('session/close', ({ params }) => {
+  log(`CLOSE ${String(params.sessionId)}`)
+  return {}
+})
 if (v2) app.onRequest('session/resume', (context) => reattach(context, isRecord(context.params.replayFrom)))
 else {
   app.onRequest('session/load', (context) => reattach(context, true))

@@ -127,6 +127,7 @@ async function main(): Promise<void> {
     console.log(`${name.padEnd(30)} ${ms.toFixed(0).padStart(6)} ms  ${rate(COUNT, ms).toLocaleString('en-US').padStart(11)} updates/s  ${(ms / bareMs).toFixed(2)}x bare`)
   }
   console.log(`reducer result: ${state.entries.length} entries, ${state.plans.length} plan(s), seq ${state.seq}`)
+  await (await import('./history')).runHistoryBench()
 }
 
 void main()

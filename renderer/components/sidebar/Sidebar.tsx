@@ -1,7 +1,11 @@
-import { memo, useState } from 'react'
+import { memo, useEffect, useMemo, useState } from 'react'
+import type { BosunApi, CallResult } from '../../../common/contract'
+import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
+import { HistoryList, SearchResults, type LiveInfo } from './HistoryList'
 import { NewSessionForm } from './NewSessionForm'
+import { useHistory } from './use-history'
 
 /** What the sidebar shows of a session (selected narrowly so streaming text does not re-render it). */
 export interface SessionSummary {
@@ -22,7 +26,16 @@ export interface SidebarProps {
   onCreateSession: (agentId: string, cwd: string) => Promise<string | null>
   /** Opens the Agents page (first run: New session with no agent leads there instead of an empty list). */
   onOpenAgents?: () => void
+  /** The history (stored sessions, search, rename, archive, export, delete); absent in previews without a backend. */
+  api?: BosunApi
+  /** Opens a session (from the history when it is not open), at an entry when given (a search result). */
+  onOpenStored?: (sessionId: string, entryId?: string) => void
+  onCallFailed?: (what: string, result: CallResult<unknown>) => void
 }
+
+const ignoreFailure = () => {}
+/** Search waits this long after the last keystroke. */
+const SEARCH_DEBOUNCE_MS = 150
 
 const STATUS_LABEL: Record<AgentRuntimeView['status'], string> = {
   stopped: 'Stopped',
@@ -35,8 +48,54 @@ const STATUS_LABEL: Record<AgentRuntimeView['status'], string> = {
 
 export const baseName = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
 
-export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSessionId, onSelect, defaultCwdFor, onCreateSession, onOpenAgents }: SidebarProps) {
-  const [creating, setCreating] = useState<{ agentId?: string } | null>(null)
+export const Sidebar = memo(function Sidebar({
+  agents,
+  sessions,
+  selectedSessionId,
+  onSelect,
+  defaultCwdFor,
+  onCreateSession,
+  api,
+  onOpenStored,
+  onCallFailed,
+  onOpenAgents,
+}: SidebarProps) {
+  const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
+  const [history, actions] = useHistory(api, onCallFailed ?? ignoreFailure)
+  const [query, setQuery] = useState('')
+  const [hits, setHits] = useState<HistoryHit[] | null>(null)
+  const trimmed = query.trim()
+  useEffect(() => {
+    if (!trimmed) return
+    setHits(null)
+    let current = true
+    const timer = setTimeout(() => void actions.search(trimmed).then((found) => current && setHits(found)), SEARCH_DEBOUNCE_MS)
+    return () => {
+      current = false
+      clearTimeout(timer)
+    }
+    // `actions` is rebuilt every render; the search depends on the text only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [trimmed])
+  const live = useMemo(() => new Map<string, LiveInfo>(sessions.map((s) => [s.sessionId, { turnState: s.turnState, pending: s.pending, title: s.title }])), [sessions])
+  // Open sessions not written yet (just created, or history off) are listed too.
+  const [firstSeen] = useState(() => new Map<string, number>())
+  const listed = useMemo(() => {
+    const stored = new Set(history.sessions.map((s) => s.sessionId))
+    const extra: HistorySummary[] = sessions
+      .filter((s) => !stored.has(s.sessionId))
+      .map((s) => {
+        if (!firstSeen.has(s.sessionId)) firstSeen.set(s.sessionId, Date.now())
+        const at = firstSeen.get(s.sessionId)!
+        return { sessionId: s.sessionId, agentId: s.agentId, acpSessionId: s.sessionId, cwd: s.cwd, title: s.title, createdAt: at, updatedAt: at, protocolVersion: 1, archived: false, interrupted: false }
+      })
+    return extra.length ? [...extra, ...history.sessions] : history.sessions
+  }, [history.sessions, sessions, firstSeen])
+  // The history's title (the person's, the agent's, else the first prompt) names open sessions too.
+  const storedTitles = useMemo(() => new Map(history.sessions.map((h) => [h.sessionId, h.title])), [history.sessions])
+  const titleOf = (s: SessionSummary) => storedTitles.get(s.sessionId) ?? s.title
+  const agentName = (agentId: string) => agents.find((a) => a.agentId === agentId)?.name ?? agentId
+  const open = onOpenStored ?? ((sessionId: string) => onSelect(sessionId))
   return (
     <nav className="sidebar" aria-label="Agents and sessions">
       <div className="sidebar-top">
@@ -55,7 +114,7 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
         <NewSessionForm
           agents={agents.map((a) => ({ agentId: a.agentId, name: a.name }))}
           initialAgentId={creating.agentId}
-          defaultCwdFor={defaultCwdFor}
+          defaultCwdFor={creating.cwd !== undefined ? () => creating.cwd! : defaultCwdFor}
           onCreate={async (agentId, cwd) => {
             const failure = await onCreateSession(agentId, cwd)
             if (!failure) setCreating(null)
@@ -64,7 +123,33 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
           onCancel={() => setCreating(null)}
         />
       )}
+      {api && (
+        <div className="sidebar-search" role="search">
+          <Icon name="search" size={14} />
+          <input
+            type="search"
+            className="input"
+            aria-label="Search sessions"
+            placeholder="Search sessions"
+            value={query}
+            maxLength={512}
+            onChange={(e) => setQuery(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setQuery('')
+            }}
+          />
+        </div>
+      )}
+      {history.problem && (
+        <p className="sidebar-problem" role="alert">
+          {history.problem}
+        </p>
+      )}
       <div className="sidebar-scroll">
+        {api && trimmed ? (
+          <SearchResults hits={hits} query={trimmed} onOpen={(sessionId, entryId) => open(sessionId, entryId)} />
+        ) : (
+          <>
         {agents.length === 0 &&
           (onOpenAgents ? (
             <div className="sidebar-empty sidebar-first-run">
@@ -105,9 +190,9 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
                         onClick={() => onSelect(s.sessionId)}
                         title={s.cwd}
                       >
-                        <span className="session-item-title">{s.title ?? baseName(s.cwd)}</span>
+                        <span className="session-item-title">{titleOf(s) ?? baseName(s.cwd)}</span>
                         {/* Untitled sessions are named after their folder: then the full path tells them apart. */}
-                        <span className="session-item-meta muted">{s.title ? baseName(s.cwd) : s.cwd}</span>
+                        <span className="session-item-meta muted">{titleOf(s) ? baseName(s.cwd) : s.cwd}</span>
                         {s.pending > 0 ? (
                           <span className="count-badge" aria-label={`${s.pending} pending approvals`}>
                             {s.pending}
@@ -123,6 +208,23 @@ export const Sidebar = memo(function Sidebar({ agents, sessions, selectedSession
             </section>
           )
         })}
+        {api && (
+          <HistoryList
+            sessions={listed}
+            live={live}
+            agentName={agentName}
+            selectedSessionId={selectedSessionId}
+            showArchived={history.showArchived}
+            actions={actions}
+            onOpen={open}
+            onNewSessionIn={(cwd) => {
+              const newest = listed.find((s) => s.cwd === cwd)
+              setCreating({ cwd, ...(newest ? { agentId: newest.agentId } : {}) })
+            }}
+          />
+        )}
+          </>
+        )}
       </div>
     </nav>
   )

@@ -26,6 +26,9 @@ export interface TranscriptProps {
 
 /** The entry showing a permission or elicitation request (on its tool call, or standalone). */
 export function entryIndexOfRequest(session: SessionState, requestId: string): number {
+  // A search result in the history names the entry itself.
+  const direct = session.entries.findIndex((entry) => entry.id === requestId)
+  if (direct >= 0) return direct
   const elicitation = Object.values(session.elicitations).find((e) => e.elicitationRequestId === requestId)
   return session.entries.findIndex((entry) => {
     switch (entry.kind) {

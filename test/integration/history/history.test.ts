@@ -176,3 +176,41 @@ describe('history across restarts', () => {
     expect((await run.handlers.historyOpen({ sessionId })).ok).toBe(false)
   })
 })
+
+describe("the agent's own sessions", () => {
+  it('lists what the agent has for the folder, opens one through session/load, closes it with session/close, and keeps it', async () => {
+    const listing: Scenario = {
+      initialize: { capabilities: { loadSession: true, sessionCapabilities: { list: {}, close: {} } } },
+      session: { replay: [{ type: 'text', text: 'Started in a terminal' }], list: [{ sessionId: 'terminal-7', title: 'From the terminal' }] },
+      prompts: reply,
+    }
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(listing) }])
+    const run = await harness.start(home)
+    const listed = must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace }))
+    expect(listed).toEqual({ supported: true, sessions: [{ acpSessionId: 'terminal-7', cwd: home.workspace, title: 'From the terminal', updatedAt: null, stored: false }] })
+
+    const { sessionId } = must(await run.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'terminal-7', cwd: home.workspace }))
+    expect(sessionId).toBe('scripted/terminal-7')
+    expect(agentLog(home, 'scripted')).toContain('REATTACH session/load terminal-7 replay=true')
+    const state = must(await run.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    expect(texts(state)).toEqual([`agent_message:${JSON.stringify([{ type: 'text', text: 'Started in a terminal' }])}`])
+    expect((await runTurn(run, sessionId, 'carry on')).stopReason).toBe('end_turn')
+
+    must(await run.handlers.closeSession({ sessionId }))
+    await expect.poll(() => agentLog(home, 'scripted')).toContain('CLOSE terminal-7')
+    expect(must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace })).sessions[0]!.stored).toBe(true)
+    await harness.stop(run)
+
+    const again = await harness.start(home)
+    must(await again.handlers.historyOpen({ sessionId }))
+    const { session } = await again.sink.next('sessionAdded')
+    expect(texts(session)[0]).toContain('Started in a terminal')
+    expect(session.entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
+  })
+
+  it('says so when the agent does not list its sessions', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
+    const run = await harness.start(home)
+    expect(must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace }))).toEqual({ supported: false, sessions: [] })
+  })
+})

@@ -44,10 +44,11 @@ describe('kill -9 of the process running the services during a flood', () => {
     try {
       expect(problem).toBeNull()
       const stored = store.load(sessionId)!
-      const characters = stored.entries
-        .map(decodeEntry)
-        .filter((e) => e.kind === 'agent_message')
-        .reduce((sum, e) => sum + ('content' in e ? e.content.reduce((n, b) => n + (b.type === 'text' && typeof b.text === 'string' ? b.text.length : 0), 0) : 0), 0)
+      let characters = 0
+      for (const entry of stored.entries.map(decodeEntry)) {
+        if (entry.kind !== 'agent_message') continue
+        for (const block of entry.content) if (block.type === 'text' && typeof block.text === 'string') characters += block.text.length
+      }
       const secondBefore = [...samples].reverse().find((s) => s.at <= killedAt - 1_000)!
       const last = samples[samples.length - 1]!
       // Killed mid-flood: the stream was still growing in its last second.

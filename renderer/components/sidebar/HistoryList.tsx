@@ -1,0 +1,310 @@
+import { memo, useEffect, useId, useRef, useState } from 'react'
+import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
+import { Icon } from '../common/icons'
+import type { AgentSession, HistoryActions } from './use-history'
+import './history.css'
+
+/** What the history shows of an open session on top of the stored row (live turn, pending approvals). */
+export interface LiveInfo {
+  turnState: string
+  pending: number
+  title: string | null
+}
+
+export interface HistoryListProps {
+  sessions: HistorySummary[]
+  live: ReadonlyMap<string, LiveInfo>
+  agentName: (agentId: string) => string
+  selectedSessionId: string | null
+  showArchived: boolean
+  actions: HistoryActions
+  onOpen: (sessionId: string, entryId?: string) => void
+  onNewSessionIn: (cwd: string) => void
+}
+
+export const folderName = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
+
+function when(ms: number): string {
+  const date = new Date(ms)
+  const now = new Date()
+  return date.toDateString() === now.toDateString()
+    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString(undefined, { day: 'numeric', month: 'short', ...(date.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) })
+}
+
+/** Sessions grouped by working folder; folders ordered by their newest session, sessions newest first. */
+export function groupByFolder(sessions: HistorySummary[]): { cwd: string; sessions: HistorySummary[] }[] {
+  const groups = new Map<string, HistorySummary[]>()
+  for (const session of [...sessions].sort((a, b) => b.updatedAt - a.updatedAt)) {
+    const list = groups.get(session.cwd)
+    if (list) list.push(session)
+    else groups.set(session.cwd, [session])
+  }
+  return [...groups].map(([cwd, list]) => ({ cwd, sessions: list }))
+}
+
+const untitled = (s: HistorySummary) => s.title ?? `Session in ${folderName(s.cwd)}`
+
+const HistoryItem = memo(function HistoryItem({
+  session,
+  live,
+  agentName,
+  selected,
+  actions,
+  onOpen,
+}: {
+  session: HistorySummary
+  live: LiveInfo | undefined
+  agentName: string
+  selected: boolean
+  actions: HistoryActions
+  onOpen: (sessionId: string) => void
+}) {
+  const [mode, setMode] = useState<'idle' | 'menu' | 'rename' | 'delete'>('idle')
+  const title = session.title ?? live?.title ?? untitled(session)
+  const [draft, setDraft] = useState(title)
+  const renameRef = useRef<HTMLInputElement>(null)
+  const confirmId = useId()
+  useEffect(() => {
+    if (mode === 'rename') renameRef.current?.select()
+  }, [mode])
+  const busy = live && live.turnState !== 'idle'
+
+  if (mode === 'rename') {
+    return (
+      <form
+        className="history-rename"
+        aria-label={`Rename ${title}`}
+        onSubmit={(e) => {
+          e.preventDefault()
+          setMode('idle')
+          void actions.rename(session.sessionId, draft.trim() || null)
+        }}
+      >
+        <input
+          ref={renameRef}
+          className="input"
+          aria-label="Session title"
+          value={draft}
+          maxLength={512}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setMode('idle')
+          }}
+        />
+        <button type="submit" className="button button-primary button-small">
+          Save
+        </button>
+      </form>
+    )
+  }
+  return (
+    <div className="history-item-wrap">
+      <div className="history-item-row">
+        <button
+          type="button"
+          className="session-item history-item"
+          aria-current={selected ? 'page' : undefined}
+          onClick={() => onOpen(session.sessionId)}
+          title={`${title}\n${session.cwd}`}
+        >
+          <span className="session-item-title">{title}</span>
+          <span className="session-item-meta muted">
+            {agentName} · {when(session.updatedAt)}
+            {session.archived ? ' · archived' : ''}
+            {session.interrupted && !live ? ' · interrupted' : ''}
+          </span>
+          {live && live.pending > 0 ? (
+            <span className="count-badge" aria-label={`${live.pending} pending approvals`}>
+              {live.pending}
+            </span>
+          ) : busy ? (
+            <span className="spinner small" role="img" aria-label="Working" />
+          ) : null}
+        </button>
+        <button
+          type="button"
+          className="icon-button history-more"
+          aria-label={`Actions for ${title}`}
+          aria-expanded={mode === 'menu'}
+          onClick={() => setMode(mode === 'menu' ? 'idle' : 'menu')}
+        >
+          <Icon name="chevron" size={14} className={mode === 'menu' ? 'rotated' : undefined} />
+        </button>
+      </div>
+      {mode === 'menu' && (
+        <div className="history-actions" role="group" aria-label={`Actions for ${title}`}>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={() => {
+              setDraft(title)
+              setMode('rename')
+            }}
+          >
+            Rename
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={() => void actions.archive(session.sessionId, !session.archived).then(() => setMode('idle'))}>
+            {session.archived ? 'Unarchive' : 'Archive'}
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={() => void actions.exportAs(session.sessionId, 'markdown')}>
+            Export Markdown
+          </button>
+          <button type="button" className="button button-secondary button-small" onClick={() => void actions.exportAs(session.sessionId, 'json')}>
+            Export JSON
+          </button>
+          <button type="button" className="button button-danger button-small" onClick={() => setMode('delete')}>
+            Delete…
+          </button>
+        </div>
+      )}
+      {mode === 'delete' && (
+        <div className="history-confirm" role="alertdialog" aria-label={`Delete ${title}?`} aria-describedby={confirmId}>
+          <p id={confirmId}>Delete “{title}” and its transcript from this computer? This cannot be undone.</p>
+          <div className="history-confirm-buttons">
+            <button type="button" className="button button-danger button-small" onClick={() => void actions.remove(session.sessionId).then(() => setMode('idle'))}>
+              Delete
+            </button>
+            <button type="button" className="button button-secondary button-small" autoFocus onClick={() => setMode('idle')}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  )
+})
+
+/** "More from <agent>": the sessions the agent itself has for the folder (its `session/list`), opened through `session/load`. */
+function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: string; agentName: string; cwd: string; actions: HistoryActions; onOpen: (sessionId: string) => void }) {
+  const [state, setState] = useState<'closed' | 'loading' | AgentSession[] | null>('closed')
+  if (state === 'closed') {
+    return (
+      <button
+        type="button"
+        className="link-button history-agent-sessions-toggle"
+        onClick={() => {
+          setState('loading')
+          void actions.agentSessions(agentId, cwd).then(setState)
+        }}
+      >
+        {agentName}’s own sessions here…
+      </button>
+    )
+  }
+  if (state === 'loading') return <p className="muted sidebar-empty">Asking {agentName}…</p>
+  if (state === null) return <p className="muted sidebar-empty">{agentName} does not list its sessions.</p>
+  if (state.length === 0) return <p className="muted sidebar-empty">{agentName} has no other sessions here.</p>
+  return (
+    <ul className="session-list" aria-label={`${agentName}’s own sessions in ${cwd}`}>
+      {state.map((s) => (
+        <li key={s.acpSessionId}>
+          <button
+            type="button"
+            className="session-item history-item"
+            onClick={() =>
+              void actions.openAgentSession(agentId, s.acpSessionId, cwd).then((sessionId) => {
+                if (sessionId) onOpen(sessionId)
+              })
+            }
+          >
+            <span className="session-item-title">{s.title ?? s.acpSessionId}</span>
+            <span className="session-item-meta muted">
+              from {agentName}
+              {s.updatedAt && Number.isFinite(Date.parse(s.updatedAt)) ? ` · ${when(Date.parse(s.updatedAt))}` : ''}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** The history: every stored (and open) session, grouped by working folder. */
+export function HistoryList({ sessions, live, agentName, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn }: HistoryListProps) {
+  const groups = groupByFolder(sessions)
+  return (
+    <section className="history" aria-label="History">
+      <h2 className="agent-name history-heading">
+        <span className="agent-label">History</span>
+        <label className="history-archived-toggle">
+          <input type="checkbox" checked={showArchived} onChange={(e) => actions.setShowArchived(e.target.checked)} />
+          Archived
+        </label>
+      </h2>
+      {groups.length === 0 && <p className="muted sidebar-empty">No past sessions yet.</p>}
+      {groups.map((group) => (
+        <section key={group.cwd} className="history-folder" aria-label={`Folder ${group.cwd}`}>
+          <h3 className="history-folder-name" title={group.cwd}>
+            <Icon name="folder" size={13} />
+            <span className="agent-label">{folderName(group.cwd)}</span>
+            <button type="button" className="icon-button" aria-label={`New session in ${group.cwd}`} onClick={() => onNewSessionIn(group.cwd)}>
+              <Icon name="plus" size={13} />
+            </button>
+          </h3>
+          <ul className="session-list">
+            {group.sessions.map((s) => (
+              <li key={s.sessionId}>
+                <HistoryItem
+                  session={s}
+                  live={live.get(s.sessionId)}
+                  agentName={agentName(s.agentId)}
+                  selected={s.sessionId === selectedSessionId}
+                  actions={actions}
+                  onOpen={onOpen}
+                />
+              </li>
+            ))}
+          </ul>
+          <AgentSessions key={group.sessions[0]!.agentId} agentId={group.sessions[0]!.agentId} agentName={agentName(group.sessions[0]!.agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
+        </section>
+      ))}
+    </section>
+  )
+}
+
+/** Marks the matched words of a snippet (main puts them between \u0002 and \u0003). */
+function Snippet({ text }: { text: string }) {
+  // Alternating plain and matched text: split at the start marks, then each piece at its end mark.
+  const parts = text.split('\u0002').flatMap((piece, i) => (i === 0 ? [piece] : piece.split('\u0003').concat(['']).slice(0, 2)))
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <mark key={i} className="history-mark">
+            {part}
+          </mark>
+        ) : (
+          <span key={i}>{part}</span>
+        ),
+      )}
+    </>
+  )
+}
+
+const KIND_LABEL: Record<string, string> = { user_message: 'You', agent_message: 'Agent', agent_thought: 'Thought', tool_call: 'Tool' }
+
+export function SearchResults({ hits, query, onOpen }: { hits: HistoryHit[] | null; query: string; onOpen: (sessionId: string, entryId: string) => void }) {
+  if (hits === null) return <p className="muted sidebar-empty">Searching…</p>
+  if (hits.length === 0) return <p className="muted sidebar-empty">Nothing found for “{query}”.</p>
+  return (
+    <section className="history" aria-label="Search results">
+      <ul className="session-list">
+        {hits.map((hit) => (
+          <li key={`${hit.sessionId}:${hit.entryId}`}>
+            <button type="button" className="session-item history-hit" onClick={() => onOpen(hit.sessionId, hit.entryId)}>
+              <span className="session-item-title">{hit.title ?? `Session in ${folderName(hit.cwd)}`}</span>
+              <span className="history-hit-snippet">
+                <span className="history-hit-kind">{KIND_LABEL[hit.kind] ?? hit.kind}</span> <Snippet text={hit.snippet} />
+              </span>
+              <span className="session-item-meta muted">
+                {folderName(hit.cwd)}
+                {hit.archived ? ' · archived' : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

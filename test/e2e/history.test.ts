@@ -1,0 +1,130 @@
+/**
+ * The history end to end (issue 12): the browser host is stopped and started again on the same home; the
+ * session is found in the sidebar, read from the database without starting the agent, continued,
+ * searched, exported and deleted.
+ */
+import { readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { chromium, type Browser, type Page } from 'playwright'
+import { createBosunServices } from '../../main/app/create-services'
+import { startWebHost, type WebHost } from '../../main/web/server'
+import { createTestHome, type TestHome } from '../support/bosun-home'
+import { assertBuilt, chromiumArgs, chromiumPath, rendererDir, screenshot } from './support/harness'
+import { agentGroup, agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Scripted agent'
+
+interface Run {
+  host: WebHost
+  browser: Browser
+  page: Page
+}
+
+let home: TestHome | undefined
+const runs: Run[] = []
+afterEach(async () => {
+  for (const run of runs.splice(0)) await stop(run)
+  home?.cleanup()
+  home = undefined
+})
+
+async function start(testHome: TestHome, colorScheme: 'light' | 'dark' = 'light'): Promise<Run> {
+  assertBuilt()
+  const host = await startWebHost({ port: 0, home: testHome.home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-e2e' })
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
+  const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 }, acceptDownloads: true })
+  const page = await context.newPage()
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
+  await page.goto(host.url)
+  const run = { host, browser, page }
+  runs.push(run)
+  return run
+}
+
+async function stop(run: Run): Promise<void> {
+  const at = runs.indexOf(run)
+  if (at >= 0) runs.splice(at, 1)
+  await run.browser.close().catch(() => {})
+  await run.host.dispose()
+}
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Agents and sessions' })
+const historyRegion = (page: Page) => nav(page).getByRole('region', { name: 'History', exact: true })
+
+describe('history in the browser host', () => {
+  it('survives a restart: find, read, continue, search, export, delete', async () => {
+    home = createTestHome([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+    const first = await start(home)
+    await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+    await sendPrompt(first.page, 'fix')
+    await waitIdle(first.page)
+    await visible(historyRegion(first.page).getByRole('button', { name: /^fix/ }))
+    await stop(first)
+
+    // Restarted on the same home, in the dark theme.
+    const second = await start(home, 'dark')
+    const { page } = second
+    const item = await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))
+    await visible(historyRegion(page).getByRole('region', { name: `Folder ${home.workspace}` }))
+    await screenshot(page, 'history-sidebar-dark')
+
+    // Read from the database: the transcript is there, the agent was not started.
+    await item.click()
+    await visible(transcript(page).getByLabel('Your message').getByText('fix', { exact: true }))
+    await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+    await visible(agentGroup(page, AGENT).getByRole('img', { name: 'Stopped' }))
+    await screenshot(page, 'history-old-session-dark')
+
+    // Continue it: the first prompt reattaches (session/load), the reply streams in below the stored turn.
+    await sendPrompt(page, 'again')
+    await waitIdle(page)
+    await expect.poll(() => transcript(page).getByLabel('Your message').count(), { timeout: 30_000 }).toBe(2)
+    await visible(agentGroup(page, AGENT).getByRole('img', { name: 'Ready' }))
+
+    // Search, and open a result at its entry.
+    await nav(page).getByRole('searchbox', { name: 'Search sessions' }).fill('src/app')
+    const results = await visible(nav(page).getByRole('region', { name: 'Search results' }))
+    const hit = await visible(results.getByRole('button', { name: /Edit src\/app\.ts/ }).first())
+    await visible(results.locator('mark', { hasText: /src/i }))
+    await screenshot(page, 'history-search-dark')
+    await hit.click()
+    await inTranscriptView(transcript(page).getByRole('article', { name: 'Edit: Edit src/app.ts' }))
+    await nav(page).getByRole('searchbox', { name: 'Search sessions' }).fill('')
+
+    // Export as Markdown: a download in the browser host.
+    const row = historyRegion(page).getByRole('listitem').filter({ has: page.getByRole('button', { name: /^fix/ }) })
+    await row.getByRole('button', { name: 'Actions for fix' }).click()
+    const downloaded = page.waitForEvent('download')
+    await row.getByRole('button', { name: 'Export Markdown' }).click()
+    const download = await downloaded
+    expect(download.suggestedFilename()).toBe('fix.md')
+    const markdown = readFileSync((await download.path())!, 'utf8')
+    expect(markdown).toContain('# fix')
+    expect(markdown).toContain('## You\n\nagain')
+
+    // Delete, after confirming.
+    await row.getByRole('button', { name: 'Delete…' }).click()
+    const confirm = await visible(page.getByRole('alertdialog', { name: 'Delete fix?' }))
+    await screenshot(page, 'history-delete-confirm-dark')
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click()
+    await gone(historyRegion(page).getByRole('button', { name: /^fix/ }))
+    await visible(historyRegion(page).getByText('No past sessions yet.'))
+    await visible(page.getByRole('main', { name: 'No session' }))
+  })
+
+  it('shows the history in the light theme', async () => {
+    home = createTestHome([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+    const first = await start(home)
+    await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+    await sendPrompt(first.page, 'fix')
+    await waitIdle(first.page)
+    await stop(first)
+    const { page } = await start(home)
+    await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
+    await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+    await screenshot(page, 'history-old-session-light')
+    await nav(page).getByRole('searchbox', { name: 'Search sessions' }).fill('answer')
+    await visible(nav(page).getByRole('region', { name: 'Search results' }).locator('mark').first())
+    await screenshot(page, 'history-search-light')
+  })
+})
