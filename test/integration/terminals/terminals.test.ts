@@ -69,6 +69,18 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether `pid` is gone within 5 s. A signalled process dies a moment after kill() returns, and nothing
+ * reports the death of a process that is not our child, so this one check polls.
+ */
+async function gone(pid: number): Promise<boolean> {
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    if (!alive(pid)) return true
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return !alive(pid)
+}
+
 /** Resolves with the session's state once `predicate` holds (re-checked on each of its batches, no polling). */
 async function until(s: Session, predicate: (state: SessionState) => boolean): Promise<SessionState> {
   for (;;) {
@@ -144,7 +156,7 @@ describe('terminal/* with the scripted v1 agent', () => {
     const [killed, waited] = await s.run('grandchild-kill')
     expect(killed).toEqual({})
     expect((waited as { signal: string | null }).signal).toBe('SIGTERM')
-    expect(alive(pid)).toBe(false)
+    expect(await gone(pid)).toBe(true)
   })
 
   it('a released terminal is unknown afterwards', async () => {
@@ -164,7 +176,7 @@ describe('terminal/* with the scripted v1 agent', () => {
     expect(must(await turn).stopReason).toBe('cancelled')
     const state = await until(s, (st) => Object.values(st.terminals).some((t) => t.exitStatus))
     expect(Object.values(state.terminals)[0]!.exitStatus).toMatchObject({ signal: 'SIGTERM' })
-    expect(alive(pid)).toBe(false)
+    expect(await gone(pid)).toBe(true)
     // Still readable by the agent until released; closing the session releases it.
     must(await s.t.handlers.closeSession({ sessionId: s.sessionId }))
   })
@@ -174,7 +186,7 @@ describe('terminal/* with the scripted v1 agent', () => {
     await s.run('grandchild-start')
     const pid = await grandchildPid(s)
     must(await s.t.handlers.closeSession({ sessionId: s.sessionId }))
-    expect(alive(pid)).toBe(false)
+    expect(await gone(pid)).toBe(true)
   })
 
   it('an agent that goes away takes its terminals with it', async () => {
@@ -182,7 +194,7 @@ describe('terminal/* with the scripted v1 agent', () => {
     await s.run('grandchild-start')
     const pid = await grandchildPid(s)
     must(await s.t.handlers.stopAgent({ agentId: 'term' }))
-    expect(alive(pid)).toBe(false)
+    expect(await gone(pid)).toBe(true)
   })
 
   it('refuses a working folder outside the session or not absolute', async () => {
