@@ -12,6 +12,7 @@ import { permissionsCalls, permissionsEvents } from './contract/permissions'
 import { elicitationCalls, elicitationEvents } from './contract/elicitation'
 import { agentsCalls, agentsEvents } from './contract/agents'
 import { agentToolsCalls, agentToolsEvents } from './contract/agent-tools'
+import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
 
 export const calls = {
   ...appCalls,
@@ -20,6 +21,7 @@ export const calls = {
   ...elicitationCalls,
   ...agentsCalls,
   ...agentToolsCalls,
+  ...clientCapsCalls,
 } as const
 
 export const events = {
@@ -29,6 +31,7 @@ export const events = {
   ...elicitationEvents,
   ...agentsEvents,
   ...agentToolsEvents,
+  ...clientCapsEvents,
 } as const
 
 export type Calls = typeof calls

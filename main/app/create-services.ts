@@ -15,6 +15,7 @@ import { createAgentConfigService } from '../config/agent-config-service'
 import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { FileSystemHandlers } from '../fs/file-system-handlers'
+import { createClientCapsService } from '../fs/service'
 import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { createPermissionsService } from '../permissions/service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -171,6 +172,18 @@ export async function createBosunServices(integration: HostIntegration): Promise
     log: log.child('fs'),
   })
 
+  const clientCaps = createClientCapsService({
+    session: (sessionId) => {
+      const state = sessions.state(sessionId)
+      return state ? { agentId: state.agentId, cwd: state.cwd, roots: [state.cwd] } : undefined
+    },
+    promptCapabilities: async (agentId) => {
+      const connected = await agents.connect(agentId)
+      if (!connected.ok) return connected
+      return ok(connected.value.connection.handshake?.capabilities.prompt ?? { image: false, audio: false, embeddedContext: false })
+    },
+    agentName,
+  })
   const terminals = store.add(new TerminalHandlers({ sessions: { getSession: sessionRoots }, sink, log: log.child('terminals') }))
 
   sessions.addCancellationListener(permissions.broker)
@@ -291,7 +304,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
       }),
     prompt: ({ sessionId, prompt }) =>
       guard(async () => {
-        const result = await sessions.prompt(sessionId, prompt)
+        // Content the agent did not advertise never reaches it (main decides, not the composer).
+        const prepared = await clientCaps.preparePrompt(sessionId, prompt)
+        if (!prepared.ok) return prepared
+        const result = await sessions.prompt(sessionId, prepared.value)
         const agentId = sessions.agentOf(sessionId)
         if (result.ok && agentId) {
           // "Notify when a turn ends" (off by default; only when the window is not in front).
@@ -336,6 +352,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...elicitation.handlers,
     ...config.handlers,
     ...tools.handlers,
+    ...clientCaps.handlers,
   }
 
   let disposing: Promise<void> | undefined
