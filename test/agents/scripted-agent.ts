@@ -341,7 +341,8 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       await sendUpdate(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: step.commands.map(v2 ? commandV2 : commandV1) })
       return
     case 'update':
-      await sendUpdate(client, sessionId, step.update)
+      // `{cwd}` and `{terminalId}` as in client_request (a tool call embedding the terminal it just created).
+      await sendUpdate(client, sessionId, fillPlaceholders(step.update, sessionCwd.get(sessionId) ?? '', lastTerminal.get(sessionId) ?? '') as Json)
       return
     case 'sleep':
       // Interruptible: a cancel during the sleep ends the turn at once.
