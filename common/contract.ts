@@ -14,6 +14,7 @@ import { agentsCalls, agentsEvents } from './contract/agents'
 import { agentToolsCalls, agentToolsEvents } from './contract/agent-tools'
 import { registryCalls, registryEvents } from './contract/registry'
 import { historyCalls, historyEvents } from './contract/history'
+import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
 
 export const calls = {
   ...appCalls,
@@ -24,6 +25,7 @@ export const calls = {
   ...agentToolsCalls,
   ...registryCalls,
   ...historyCalls,
+  ...clientCapsCalls,
 } as const
 
 export const events = {
@@ -35,6 +37,7 @@ export const events = {
   ...agentToolsEvents,
   ...registryEvents,
   ...historyEvents,
+  ...clientCapsEvents,
 } as const
 
 export type Calls = typeof calls

@@ -2,8 +2,12 @@ import { z } from 'zod'
 import { absolutePath, call, event, id } from './define'
 import { agentRuntimeViewShape, sessionActionsShape, sessionStateShape } from './shapes'
 
-/** A prompt content block as the renderer may send it: text and resource links (attachments later). */
+/**
+ * A prompt content block as the renderer may send it: text, resource links (main embeds mentioned files for
+ * agents with embedded context) and images (≤ 5 MiB; main checks them against the agent's capabilities).
+ */
 const promptBlock = z.union([
+  z.object({ type: z.literal('image'), mimeType: z.string().max(64), data: z.string().max(7_000_000) }),
   z.object({ type: z.literal('text'), text: z.string().max(1_000_000) }),
   z.object({
     type: z.literal('resource_link'),

@@ -174,6 +174,10 @@ function applyAction(d: Draft, action: SessionAction): void {
     case 'dismiss_notice':
       d.s.notices = d.s.notices.filter((n) => n.id !== action.id)
       return
+    case 'client_terminal':
+      // A terminal Bosun runs for the agent (v1 `terminal/*`), in the v2 display shapes whatever the session's version.
+      if (isObject(action.update)) (action.update.sessionUpdate === 'terminal_output_chunk' ? applyTerminalChunk : applyTerminalUpdate)(d, action.update as Update)
+      return
     default:
       return
   }

@@ -271,6 +271,8 @@ export type SessionAction =
   | { type: 'set_auto_approve'; value: boolean }
   | { type: 'session_configured'; modes?: unknown; configOptions?: unknown[]; availableCommands?: unknown[] }
   | { type: 'dismiss_notice'; id: string }
+  /** A terminal Bosun runs for the agent: a v2-shaped `terminal_update` / `terminal_output_chunk`, applied in v1 sessions too. */
+  | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }
 
 /** A running (or not) agent as the UI sees it. */
 export interface AgentRuntimeView {

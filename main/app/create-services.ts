@@ -16,6 +16,8 @@ import { createAgentConfigService } from '../config/agent-config-service'
 import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { FileSystemHandlers } from '../fs/file-system-handlers'
+import { createClientCapsService } from '../fs/service'
+import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -36,7 +38,7 @@ const STOP_DEADLINE_MS = 3_000
 const ELICITATION_MODES = { form: true, url: true } as const
 
 /** The client capabilities Bosun serves (C3, C4); each has its handlers attached to every connection below. */
-const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true } } as const
+const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
@@ -194,20 +196,37 @@ export async function createBosunServices(integration: HostIntegration): Promise
   agentTools.current = tools
   store.add(tools)
 
+  // Files and terminals of agents stay inside the session's folder.
+  const sessionRoots = (agentId: string, acpSessionId: string) => {
+    const sessionId = sessions.resolve(agentId, acpSessionId)
+    const state = sessionId !== undefined ? sessions.state(sessionId) : undefined
+    return sessionId !== undefined && state ? { sessionId, cwd: state.cwd, roots: [state.cwd] } : undefined
+  }
   const files = new FileSystemHandlers({
     sessions: {
-      getSession: (agentId, acpSessionId) => {
-        const sessionId = sessions.resolve(agentId, acpSessionId)
-        const state = sessionId !== undefined ? sessions.state(sessionId) : undefined
-        return sessionId !== undefined && state ? { sessionId, roots: [state.cwd] } : undefined
-      },
+      getSession: sessionRoots,
       toolCalls: (sessionId) => sessions.state(sessionId)?.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call') ?? [],
     },
     sink,
     log: log.child('fs'),
   })
 
+  const clientCaps = createClientCapsService({
+    session: (sessionId) => {
+      const state = sessions.state(sessionId)
+      return state ? { agentId: state.agentId, cwd: state.cwd, roots: [state.cwd] } : undefined
+    },
+    promptCapabilities: async (agentId) => {
+      const connected = await agents.connect(agentId)
+      if (!connected.ok) return connected
+      return ok(connected.value.connection.handshake?.capabilities.prompt ?? { image: false, audio: false, embeddedContext: false })
+    },
+    agentName,
+  })
+  const terminals = store.add(new TerminalHandlers({ sessions: { getSession: sessionRoots }, sink, log: log.child('terminals') }))
+
   sessions.addCancellationListener(permissions.broker)
+  sessions.addCancellationListener(terminals)
   sessions.addCancellationListener(elicitation.broker)
 
   // Every new connection of an agent: route its updates and answer its requests. The scope ends with it.
@@ -219,6 +238,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       scope.add(sessions.attachConnection(agentId, connection))
       scope.add(permissions.broker.attach(connection, info))
       scope.add(files.attach(connection, info))
+      scope.add(terminals.attach(connection, info))
       const closed = connection.onDidClose(() => {
         closed.dispose()
         scope.dispose()
@@ -230,6 +250,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       sessions.agentDisconnected(agentId, error.failure)
       permissions.broker.detach(agentId, error.failure.message)
       elicitation.broker.agentGone(agentId)
+      terminals.releaseAgent(agentId)
     }),
   )
   store.add(supervisor.onDidChangeStatus((view) => events.emit('agentStatus', { ...tools.redactView(view), name: agentName(view.agentId) })))
@@ -323,7 +344,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
       }),
     prompt: ({ sessionId, prompt }) =>
       guard(async () => {
-        const result = await sessions.prompt(sessionId, prompt)
+        // Content the agent did not advertise never reaches it (main decides, not the composer).
+        const prepared = await clientCaps.preparePrompt(sessionId, prompt)
+        if (!prepared.ok) return prepared
+        const result = await sessions.prompt(sessionId, prepared.value)
         const agentId = sessions.agentOf(sessionId)
         if (result.ok && agentId) {
           // "Notify when a turn ends" (off by default; only when the window is not in front).
@@ -343,6 +367,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       guard(() => {
         const result = sessions.closeSession(sessionId)
         permissions.broker.closeSession(sessionId)
+        terminals.releaseSession(sessionId)
         return result
       }),
     restartAgent: ({ agentId }) =>
@@ -369,6 +394,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...tools.handlers,
     ...registry.handlers,
     ...history.handlers,
+    ...clientCaps.handlers,
   }
 
   let disposing: Promise<void> | undefined

@@ -114,6 +114,8 @@ export type Step =
    * request is sent and the turn goes on; its report arrives when it is answered.
    */
   | { type: 'client_request'; method: string; params: Record<string, unknown>; background?: boolean }
+  /** Reports the prompt's blocks as text `prompt received: <json>` (image and audio data replaced by their length). */
+  | { type: 'report_prompt' }
   | { type: 'flood'; count: number; text?: string }
   /** Exit with `code` mid-turn; with `grandchild`, first spawn a sleeping child (pid on stderr as `GRANDCHILD <pid>`). */
   | { type: 'crash'; code?: number; grandchild?: boolean }

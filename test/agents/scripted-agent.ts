@@ -122,6 +122,7 @@ const sessionConfig = new Map<string, unknown[]>()
 /** Each session's cwd (for `{cwd}` in client_request params) and its last terminal id (`{terminalId}`). */
 const sessionCwd = new Map<string, string>()
 const lastTerminal = new Map<string, string>()
+const lastPrompt = new Map<string, unknown>()
 /** Answers to request-scoped elicitations, reported as text in the next new session. */
 const pendingReports: string[] = []
 let rawRequestCounter = 0
@@ -242,6 +243,7 @@ app.onNotification('session/cancel', ({ params }) => {
 app.onRequest('session/prompt', async ({ params, client }) => {
   const sessionId = String(params.sessionId)
   cancelled.delete(sessionId)
+  lastPrompt.set(sessionId, params.prompt)
   const steps = pickScript(params.prompt)
   const promptError = steps.find((step) => step.type === 'prompt_error')
   if (promptError) throw new acpV1.RequestError(promptError.code, promptError.message)
@@ -348,7 +350,8 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       await sendUpdate(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: step.commands.map(v2 ? commandV2 : commandV1) })
       return
     case 'update':
-      await sendUpdate(client, sessionId, step.update)
+      // `{cwd}` and `{terminalId}` as in client_request (a tool call embedding the terminal it just created).
+      await sendUpdate(client, sessionId, fillPlaceholders(step.update, sessionCwd.get(sessionId) ?? '', lastTerminal.get(sessionId) ?? '') as Json)
       return
     case 'sleep':
       // Interruptible: a cancel during the sleep ends the turn at once.
@@ -383,6 +386,12 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
         .catch((error: unknown) => ({ error: isRecord(error) && 'code' in error ? { code: error.code, message: error.message, data: error.data } : String(error) }))
         .then((response) => chunk('agent_message_chunk', `client response (${step.method}): ${JSON.stringify(response ?? null)}`))
       if (!step.background) await sent
+      return
+    }
+    case 'report_prompt': {
+      const blocks = (lastPrompt.get(sessionId) ?? []) as Json[]
+      const summary = blocks.map((block) => (typeof block.data === 'string' ? { ...block, data: block.data.length } : block))
+      await chunk('agent_message_chunk', `prompt received: ${JSON.stringify(summary)}`)
       return
     }
     case 'flood': {

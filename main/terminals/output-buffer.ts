@@ -1,0 +1,61 @@
+/**
+ * A terminal's retained output for `terminal/output` (checklist G29): at most `limit` UTF-8 bytes, dropped
+ * from the *start* (the tail is what matters), cut only at a character boundary so the text stays valid
+ * (it may end up a few bytes under the limit). `truncated` is set once anything was dropped.
+ */
+export class OutputBuffer {
+  private chunks: string[] = []
+  private chunkBytes: number[] = []
+  private bytes = 0
+  private dropped = false
+
+  constructor(readonly limit: number) {}
+
+  get truncated(): boolean {
+    return this.dropped
+  }
+
+  get byteLength(): number {
+    return this.bytes
+  }
+
+  append(text: string): void {
+    if (text.length === 0) return
+    const size = Buffer.byteLength(text, 'utf8')
+    this.chunks.push(text)
+    this.chunkBytes.push(size)
+    this.bytes += size
+    if (this.bytes > this.limit) this.trim()
+  }
+
+  text(): string {
+    if (this.chunks.length > 1) {
+      // Join once; reads are rarer than writes.
+      const joined = this.chunks.join('')
+      this.chunks = [joined]
+      this.chunkBytes = [this.bytes]
+    }
+    return this.chunks[0] ?? ''
+  }
+
+  private trim(): void {
+    let excess = this.bytes - this.limit
+    this.dropped = true
+    // Whole chunks first.
+    while (this.chunks.length > 0 && this.chunkBytes[0]! <= excess) {
+      excess -= this.chunkBytes[0]!
+      this.bytes -= this.chunkBytes[0]!
+      this.chunks.shift()
+      this.chunkBytes.shift()
+    }
+    if (excess === 0 || this.chunks.length === 0) return
+    // Then part of the first one, at a character boundary at or after `excess` bytes.
+    const head = Buffer.from(this.chunks[0]!, 'utf8')
+    let cut = excess
+    while (cut < head.length && (head[cut]! & 0xc0) === 0x80) cut++
+    const rest = head.subarray(cut).toString('utf8')
+    this.bytes -= cut
+    this.chunkBytes[0] = head.length - cut
+    this.chunks[0] = rest
+  }
+}

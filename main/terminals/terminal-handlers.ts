@@ -1,0 +1,287 @@
+/**
+ * The five v1 `terminal/*` methods (checklist G27–G35). `terminal/create` returns its id at once; the
+ * command runs in a PTY in its own process group with Bosun's scrubbed environment (plus the variables the
+ * agent asked for), in a folder inside the session's roots. Output is kept for `terminal/output` within
+ * `outputByteLimit` (tail kept, cut at a character boundary) and streamed to the session for the tool card.
+ * Every terminal belongs to its connection and session: it is killed when the person stops the turn, and
+ * released when the session closes, the agent goes away, or Bosun quits.
+ */
+import { randomUUID } from 'node:crypto'
+import { accessSync, constants as fsConstants, statSync } from 'node:fs'
+import { delimiter, isAbsolute, join } from 'node:path'
+import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
+import { HandlerError } from '../acp/types'
+import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
+import { scrubEnv } from '../config/launch'
+import { confinePath } from '../fs/confine'
+import type { SessionAction } from '../../common/session/types'
+import { OutputBuffer } from './output-buffer'
+import { PtyProcess, type PtyExit } from './pty-process'
+
+export const TERMINAL_METHODS = ['terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'] as const
+
+const INVALID_PARAMS = -32602
+const RESOURCE_NOT_FOUND = -32002
+const REQUEST_CANCELLED = -32800
+
+/** Retained for `terminal/output` when the agent gives no `outputByteLimit` (Bosun bounds what it keeps). */
+export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024
+/** Terminals one session may have at once (released ones do not count). */
+const MAX_TERMINALS_PER_SESSION = 64
+/** Output reaches the session at most this often. */
+const DISPLAY_FLUSH_MS = 50
+/** Display output beyond this many bytes is re-sent as a snapshot of the retained tail (the card stays cheap). */
+const DISPLAY_SNAPSHOT_BYTES = 2 * 1024 * 1024
+
+export interface TerminalSessionLookup {
+  getSession(agentId: string, acpSessionId: string): { sessionId: string; cwd: string; roots: string[] } | undefined
+}
+
+export interface TerminalHandlersOptions {
+  sessions: TerminalSessionLookup
+  sink: (sessionId: string, action: SessionAction) => void
+  /** Bosun's own environment, scrubbed before use (tests pass their own). */
+  baseEnv?: NodeJS.ProcessEnv
+  log?: Logger
+}
+
+interface Terminal {
+  id: string
+  agentId: string
+  sessionId: string
+  attachment: object
+  process: PtyProcess
+  output: OutputBuffer
+  /** Output not yet sent to the session, and how much was sent since the last snapshot. */
+  pendingDisplay: string
+  displayedBytes: number
+  flushTimer: NodeJS.Timeout | undefined
+  subscriptions: IDisposable[]
+}
+
+export class TerminalHandlers implements IDisposable {
+  private readonly terminals = new Map<string, Terminal>()
+  private disposed = false
+
+  constructor(private readonly options: TerminalHandlersOptions) {}
+
+  /** Registers the five methods; disposing (or the connection closing) releases the terminals it created. */
+  attach(connection: Pick<AcpClientConnection, 'handlers'> & Partial<Pick<AcpClientConnection, 'onDidClose'>>, info: { agentId: string; agentName: string }): IDisposable {
+    const attachment = {}
+    const store = new DisposableStore()
+    const register = (method: string, handler: (params: Record<string, unknown>, terminal: Terminal | undefined, context: ClientRequestContext) => Promise<unknown> | unknown) =>
+      store.add(
+        connection.handlers.registerRequest(method, (params, context) => {
+          const p = record(params)
+          if (!p || typeof p.sessionId !== 'string') throw new HandlerError(INVALID_PARAMS, 'sessionId must be a string')
+          if (method === 'terminal/create') return handler(p, undefined, context)
+          return handler(p, this.find(info.agentId, p), context)
+        }),
+      )
+    register('terminal/create', (p) => this.handleCreateTerminal(info, attachment, p))
+    register('terminal/output', (_p, t) => this.handleTerminalOutput(t!))
+    register('terminal/wait_for_exit', (_p, t, context) => this.handleWaitForTerminalExit(t!, context.signal))
+    register('terminal/kill', (_p, t) => this.handleKillTerminal(t!))
+    register('terminal/release', (_p, t) => this.handleReleaseTerminal(t!))
+    if (connection.onDidClose) store.add(connection.onDidClose(() => this.releaseWhere((t) => t.attachment === attachment)))
+    store.add(toDisposable(() => this.releaseWhere((t) => t.attachment === attachment)))
+    return store
+  }
+
+  /** Ids of live terminals of a session (tests, diagnostics). */
+  terminalsOf(sessionId: string): string[] {
+    return [...this.terminals.values()].filter((t) => t.sessionId === sessionId).map((t) => t.id)
+  }
+
+  /** The person stopped the turn: running commands of the session are killed (ids stay valid for the agent). */
+  cancelSession(sessionId: string): void {
+    for (const t of this.terminals.values()) if (t.sessionId === sessionId && !t.process.exitStatus) void t.process.stop()
+  }
+
+  /** The session closed: its terminals are killed and released. */
+  releaseSession(sessionId: string): void {
+    this.releaseWhere((t) => t.sessionId === sessionId)
+  }
+
+  /** The agent went away: every terminal it created is killed and released. */
+  releaseAgent(agentId: string): void {
+    this.releaseWhere((t) => t.agentId === agentId)
+  }
+
+  private async handleCreateTerminal(info: { agentId: string }, attachment: object, p: Record<string, unknown>): Promise<{ terminalId: string }> {
+    if (this.disposed) throw new HandlerError(-32603, 'Bosun is shutting down')
+    const session = this.options.sessions.getSession(info.agentId, p.sessionId as string)
+    if (!session) throw new HandlerError(INVALID_PARAMS, `Unknown session ${String(p.sessionId)}`)
+    if (typeof p.command !== 'string' || p.command.trim() === '') throw new HandlerError(INVALID_PARAMS, 'command must be a non-empty string')
+    const args = optionalList(p.args, 'args').map((a) => {
+      if (typeof a !== 'string') throw new HandlerError(INVALID_PARAMS, 'args must be strings')
+      return a
+    })
+    const env = scrubEnv(this.options.baseEnv ?? process.env)
+    env.TERM = 'xterm-256color'
+    for (const entry of optionalList(p.env, 'env')) {
+      const pair = record(entry)
+      if (!pair || typeof pair.name !== 'string' || typeof pair.value !== 'string' || pair.name === '' || pair.name.includes('=') || pair.name.includes('\0')) {
+        throw new HandlerError(INVALID_PARAMS, 'env entries must be {name, value} strings')
+      }
+      env[pair.name] = pair.value
+    }
+    const limit = p.outputByteLimit === undefined || p.outputByteLimit === null ? DEFAULT_OUTPUT_BYTE_LIMIT : p.outputByteLimit
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) throw new HandlerError(INVALID_PARAMS, 'outputByteLimit must be a non-negative integer')
+    let cwd = session.cwd
+    if (p.cwd !== undefined && p.cwd !== null) {
+      if (typeof p.cwd !== 'string' || !isAbsolute(p.cwd)) throw new HandlerError(INVALID_PARAMS, 'cwd must be an absolute path')
+      cwd = p.cwd
+    }
+    const confined = await confinePath(cwd, session.roots)
+    if (!confined.ok) throw new HandlerError(INVALID_PARAMS, confined.message, { cwd, reason: confined.reason })
+    if (!isDirectory(confined.realPath)) throw new HandlerError(INVALID_PARAMS, `${cwd} is not a folder`, { cwd, reason: 'not-a-folder' })
+    if (this.terminalsOf(session.sessionId).length >= MAX_TERMINALS_PER_SESSION) {
+      throw new HandlerError(INVALID_PARAMS, `This session already has ${MAX_TERMINALS_PER_SESSION} terminals; release some first`)
+    }
+    // A whole shell line in `command` (no args, not an executable path) runs through the shell, as Zed does (G28).
+    const viaShell = args.length === 0 && !isExecutable(p.command, env.PATH)
+    const file = viaShell ? '/bin/sh' : p.command
+    const argv = viaShell ? ['-c', p.command] : args
+    let child: PtyProcess
+    try {
+      child = PtyProcess.spawn({ file, args: argv, cwd: confined.realPath, env })
+    } catch (error) {
+      throw new HandlerError(INVALID_PARAMS, `Cannot start ${p.command}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const id = `term-${randomUUID()}`
+    const terminal: Terminal = {
+      id,
+      agentId: info.agentId,
+      sessionId: session.sessionId,
+      attachment,
+      process: child,
+      output: new OutputBuffer(limit),
+      pendingDisplay: '',
+      displayedBytes: 0,
+      flushTimer: undefined,
+      subscriptions: [],
+    }
+    this.terminals.set(id, terminal)
+    const display = [p.command, ...args].join(' ')
+    this.options.sink(session.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: id, command: display, cwd: confined.realPath } })
+    terminal.subscriptions.push(
+      child.onDidWrite((data) => {
+        terminal.output.append(data)
+        terminal.pendingDisplay += data
+        terminal.flushTimer ??= setTimeout(() => this.flushDisplay(terminal), DISPLAY_FLUSH_MS)
+      }),
+    )
+    void child.exited.then((exit) => this.exitedDisplay(terminal, exit))
+    this.options.log?.info(`terminal ${id} started pid=${child.pid} for session ${session.sessionId}`)
+    return { terminalId: id }
+  }
+
+  private handleTerminalOutput(t: Terminal): { output: string; truncated: boolean; exitStatus?: PtyExit } {
+    const exit = t.process.exitStatus
+    return { output: t.output.text(), truncated: t.output.truncated, ...(exit ? { exitStatus: exit } : {}) }
+  }
+
+  private async handleWaitForTerminalExit(t: Terminal, signal: AbortSignal): Promise<PtyExit> {
+    if (t.process.exitStatus) return t.process.exitStatus
+    const aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(new HandlerError(REQUEST_CANCELLED, 'Request cancelled'))
+      if (signal.aborted) onAbort()
+      else signal.addEventListener('abort', onAbort, { once: true })
+    })
+    return Promise.race([t.process.exited, aborted])
+  }
+
+  private async handleKillTerminal(t: Terminal): Promise<Record<string, never>> {
+    await t.process.stop()
+    return {}
+  }
+
+  private handleReleaseTerminal(t: Terminal): Record<string, never> {
+    this.release(t)
+    return {}
+  }
+
+  private find(agentId: string, p: Record<string, unknown>): Terminal {
+    if (typeof p.terminalId !== 'string') throw new HandlerError(INVALID_PARAMS, 'terminalId must be a string')
+    const terminal = this.terminals.get(p.terminalId)
+    const session = this.options.sessions.getSession(agentId, p.sessionId as string)
+    // Another agent's or another session's terminal is as unknown as a released one.
+    if (!terminal || terminal.agentId !== agentId || terminal.sessionId !== session?.sessionId) {
+      throw new HandlerError(RESOURCE_NOT_FOUND, `Unknown or released terminal ${p.terminalId}`, { terminalId: p.terminalId })
+    }
+    return terminal
+  }
+
+  private flushDisplay(t: Terminal): void {
+    clearTimeout(t.flushTimer)
+    t.flushTimer = undefined
+    if (!t.pendingDisplay) return
+    const bytes = Buffer.from(t.pendingDisplay, 'utf8')
+    t.pendingDisplay = ''
+    t.displayedBytes += bytes.length
+    if (t.displayedBytes > DISPLAY_SNAPSHOT_BYTES) {
+      // The card has shown a lot: replace it with the retained tail rather than grow without end.
+      const tail = Buffer.from(t.output.text().slice(-DISPLAY_SNAPSHOT_BYTES / 4), 'utf8')
+      t.displayedBytes = tail.length
+      this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: t.id, output: { data: tail.toString('base64') } } })
+      return
+    }
+    this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_output_chunk', terminalId: t.id, data: bytes.toString('base64') } })
+  }
+
+  private exitedDisplay(t: Terminal, exit: PtyExit): void {
+    // node-pty may deliver the last output after the exit.
+    setImmediate(() => {
+      this.flushDisplay(t)
+      this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: t.id, exitStatus: exit } })
+    })
+  }
+
+  private release(t: Terminal): void {
+    if (!this.terminals.delete(t.id)) return
+    this.flushDisplay(t)
+    for (const sub of t.subscriptions) sub.dispose()
+    t.process.dispose()
+  }
+
+  private releaseWhere(predicate: (t: Terminal) => boolean): void {
+    for (const t of [...this.terminals.values()]) if (predicate(t)) this.release(t)
+  }
+
+  dispose(): void {
+    this.disposed = true
+    this.releaseWhere(() => true)
+  }
+}
+
+function isExecutable(command: string, path: string | undefined): boolean {
+  const candidates = command.includes('/') ? [command] : (path ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command))
+  return candidates.some((candidate) => {
+    try {
+      accessSync(candidate, fsConstants.X_OK)
+      return statSync(candidate).isFile()
+    } catch {
+      return false
+    }
+  })
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function optionalList(value: unknown, name: string): unknown[] {
+  if (value === undefined || value === null) return []
+  if (!Array.isArray(value)) throw new HandlerError(INVALID_PARAMS, `${name} must be an array`)
+  return value
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+}
