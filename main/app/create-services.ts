@@ -46,6 +46,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       elicitation: ELICITATION_MODES,
       // Previews of bad lines reach the console: a key the agent printed is hidden first.
       redact: (text) => agentTools.current?.secrets.redactText(text) ?? text,
+      ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}
@@ -87,7 +88,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
 
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
-    new SessionsService(agents, events, log.child('sessions'), { redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions }),
+    new SessionsService(agents, events, log.child('sessions'), {
+      redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions,
+      ...(integration.limits?.sessionCallTimeoutMs !== undefined ? { sessionCallTimeoutMs: integration.limits.sessionCallTimeoutMs } : {}),
+      ...(integration.limits?.stopWatchdogMs !== undefined ? { stopWatchdogMs: integration.limits.stopWatchdogMs } : {}),
+    }),
   )
   const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
   const findToolCall = (sessionId: string, toolCallId: string): ToolCallEntry | undefined => {
