@@ -92,6 +92,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions,
       ...(integration.limits?.sessionCallTimeoutMs !== undefined ? { sessionCallTimeoutMs: integration.limits.sessionCallTimeoutMs } : {}),
       ...(integration.limits?.stopWatchdogMs !== undefined ? { stopWatchdogMs: integration.limits.stopWatchdogMs } : {}),
+      // A key split across two message chunks is held back until it is whole, then redacted.
+      streamHold: (text) => agentTools.current?.secrets.pendingPrefixLength(text) ?? 0,
     }),
   )
   const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
@@ -100,9 +102,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
     return state?.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === toolCallId)
   }
 
+  // Secret values an agent echoes into a request never reach the pending list, audit file or notifications.
+  const redact = <T>(value: T): T => agentTools.current?.secrets.redactDeep(value) ?? value
   const permissions = await createPermissionsService({
     home,
     sink,
+    redact,
     events,
     ...(integration.notifier ? { notifier: integration.notifier } : {}),
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
@@ -141,6 +146,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     events,
     resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),
     log: log.child('elicitation'),
+    redact,
   })
   store.add({ dispose: () => elicitation.dispose() })
   brokers.elicitation = elicitation.broker

@@ -54,6 +54,8 @@ export interface PermissionsServiceOptions {
   scheduler?: Scheduler
   now?: () => number
   log?: Logger
+  /** Secret values hidden from every request before the broker keeps it (pending list, audit, notifications). */
+  redact?: <T>(value: T) => T
 }
 
 export interface PermissionsService extends IDisposable {
@@ -122,7 +124,15 @@ export async function createPermissionsService(options: PermissionsServiceOption
   )
 
   const broker = store.add(
-    new PermissionBroker({ sink: options.sink, sessions: options.sessions, rules, audit, now: options.now, log: log.child('broker') }),
+    new PermissionBroker({
+      sink: options.sink,
+      sessions: options.sessions,
+      rules,
+      audit,
+      now: options.now,
+      log: log.child('broker'),
+      ...(options.redact ? { redact: options.redact } : {}),
+    }),
   )
   store.add(broker.onDidRequest((view) => attention.requestArrived({ requestId: view.requestId, agentName: view.agentName, title: view.title, kind: 'permission' })))
   store.add(broker.onDidResolve((view) => attention.requestResolved(view.requestId)))

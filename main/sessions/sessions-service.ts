@@ -81,6 +81,9 @@ export class SessionsService implements IDisposable {
   private readonly scheduler: Scheduler
   private readonly sessionCallTimeoutMs: number
   private readonly stopWatchdogMs: number
+  private readonly streamHold: ((text: string) => number) | undefined
+  /** Per session: the end of a text stream held back because it could be the start of a secret. */
+  private readonly held = new Map<string, { key: string; update: SessionUpdateNotification['update']; text: string }>()
 
   constructor(
     private readonly agents: AgentPort,
@@ -95,12 +98,18 @@ export class SessionsService implements IDisposable {
       sessionCallTimeoutMs?: number
       /** After Stop, how long before the session offers to stop the agent (default {@link DEFAULT_STOP_WATCHDOG_MS}). */
       stopWatchdogMs?: number
+      /**
+       * For streamed text (message and thought chunks): how many trailing characters could be the start of
+       * a secret. They are held back until the next chunk, so a secret split across chunks is redacted whole.
+       */
+      streamHold?: (text: string) => number
     } = {},
   ) {
     this.redact = options.redact ?? ((actions) => actions)
     this.scheduler = options.scheduler ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) }
     this.sessionCallTimeoutMs = options.sessionCallTimeoutMs ?? DEFAULT_SESSION_CALL_TIMEOUT_MS
     this.stopWatchdogMs = options.stopWatchdogMs ?? DEFAULT_STOP_WATCHDOG_MS
+    this.streamHold = options.streamHold
     this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
   }
 
@@ -158,7 +167,34 @@ export class SessionsService implements IDisposable {
   /** Queues a Bosun-side action for a session (permissions, elicitations, settings). */
   push(sessionId: string, action: SessionAction): void {
     if (!this.sessions.has(sessionId)) return
+    this.releaseHeld(sessionId)
     this.batcher.push(sessionId, action)
+  }
+
+  /** Streams a text chunk through the secret window; everything else passes (after what was held). */
+  private pushUpdate(sessionId: string, update: SessionUpdateNotification['update']): void {
+    const key = this.streamHold ? textStreamKey(update) : undefined
+    const held = this.held.get(sessionId)
+    if (held && held.key !== key) this.releaseHeld(sessionId)
+    if (key === undefined) {
+      this.batcher.push(sessionId, { type: 'updates', updates: [update] })
+      return
+    }
+    const content = update.content as { text: string }
+    const text = (held?.key === key ? held.text : '') + content.text
+    const hold = Math.min(this.streamHold!(text), text.length)
+    const ready = text.slice(0, text.length - hold)
+    if (ready) this.batcher.push(sessionId, { type: 'updates', updates: [{ ...update, content: { ...content, text: ready } }] })
+    if (hold > 0) this.held.set(sessionId, { key, update, text: text.slice(text.length - hold) })
+    else this.held.delete(sessionId)
+  }
+
+  private releaseHeld(sessionId: string): void {
+    const held = this.held.get(sessionId)
+    if (!held) return
+    this.held.delete(sessionId)
+    const content = held.update.content as Record<string, unknown>
+    this.batcher.push(sessionId, { type: 'updates', updates: [{ ...held.update, content: { ...content, text: held.text } }] })
   }
 
   snapshot(): SessionState[] {
@@ -297,6 +333,7 @@ export class SessionsService implements IDisposable {
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     this.cancel(sessionId)
     this.clearWatchdog(record)
+    this.held.delete(sessionId)
     this.batcher.drop(sessionId)
     this.sessions.delete(sessionId)
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
@@ -379,7 +416,7 @@ export class SessionsService implements IDisposable {
     const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
     const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
     if (sessionId !== undefined && record && record.agentId === agentId && record.connection === connection) {
-      this.batcher.push(sessionId, { type: 'updates', updates: [notification.update] })
+      this.pushUpdate(sessionId, notification.update)
       return
     }
     const early = this.early.get(connection)
@@ -471,4 +508,13 @@ function droppedNotice(count: number): SessionUpdateNotification['update'] {
     title: 'Some early updates were dropped',
     description: `The agent sent ${count} more updates than Bosun keeps before the session exists (${MAX_EARLY_UPDATES}).`,
   }
+}
+
+/** The stream a text chunk belongs to (kind and message id), or undefined for anything else. */
+function textStreamKey(update: SessionUpdateNotification['update']): string | undefined {
+  const kind = update.sessionUpdate
+  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return undefined
+  const content = update.content as { type?: unknown; text?: unknown } | null | undefined
+  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return undefined
+  return `${kind}:${typeof update.messageId === 'string' ? update.messageId : ''}`
 }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect } from 'vitest'
 import { calls } from '../../../common/contract'
-import type { HostileAgentLimits } from '../../../main/app/services'
+import type { HostileAgentLimits, Notifier } from '../../../main/app/services'
 import { hostileAgentCommand } from '../../agents/command'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
 
@@ -51,7 +51,14 @@ export interface HostileSetup extends TestServices {
  */
 export function hostilePerTest(): (
   mode: string,
-  options?: { count?: number; limits?: HostileAgentLimits; extraArgs?: string[]; secretEnv?: string[] },
+  options?: {
+    count?: number
+    limits?: HostileAgentLimits
+    extraArgs?: string[]
+    secretEnv?: string[]
+    notifier?: Notifier
+    isWindowFocused?: () => boolean
+  },
 ) => Promise<HostileSetup> {
   const start = servicesPerTest()
   return async (mode, options = {}) => {
@@ -72,7 +79,11 @@ export function hostilePerTest(): (
         const file = join(home.home, 'agents.json')
         writeFileSync(file, readFileSync(file, 'utf8').replaceAll('@REPORT@', reportFile))
       },
-      options.limits ? { limits: options.limits } : {},
+      {
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.notifier ? { notifier: options.notifier } : {}),
+        ...(options.isWindowFocused ? { isWindowFocused: options.isWindowFocused } : {}),
+      },
     )
     return {
       ...setup,
