@@ -66,23 +66,33 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
   if (state.budget <= 0) return marker('(size limit reached)')
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined
-    const kept = Math.min(value.length, b.maxEntries)
+    let kept = Math.min(value.length, b.maxEntries)
     for (let i = 0; i < kept; i++) {
+      if (state.budget <= 0) {
+        // Out of budget: the rest goes as one marker.
+        kept = i
+        break
+      }
       const item: unknown = value[i]
       const next = walk(item, depth + 1, b, state)
       if (next !== item) (copy ??= value.slice(0, kept))[i] = next
     }
     if (kept < value.length) {
-      copy ??= value.slice(0, kept)
+      copy = (copy ?? value).slice(0, kept)
       copy.push(marker(`(${value.length - kept} more items)`))
     }
     return copy ?? value
   }
   const record = value as Record<string, unknown>
   const keys = Object.keys(record)
-  const kept = Math.min(keys.length, b.maxEntries)
+  let kept = Math.min(keys.length, b.maxEntries)
   let copy: Record<string, unknown> | undefined
   for (let i = 0; i < kept; i++) {
+    if (state.budget <= 0) {
+      kept = i
+      if (copy) for (const key of keys.slice(i)) delete copy[key]
+      break
+    }
     const key = keys[i]!
     const item = record[key]
     let name = key

@@ -526,10 +526,17 @@ function previewOf(value: unknown): string {
   return text.length > 120 ? text.slice(0, 120) + '…' : text
 }
 
+/** vscode-jsonrpc's own warnings (one per failed send to a dead or stuck agent), rate-limited like problems. */
 function toRpcLogger(logger: Logger | undefined) {
+  let count = 0
+  const warn = (message: string) => {
+    count++
+    if (count <= LOGGED_PROBLEMS) logger?.warn(message)
+    else if (/^10+$/.test(String(count))) logger?.warn(`${count} transport warnings so far (latest: ${message}); only some are logged`)
+  }
   return {
-    error: (message: string) => logger?.warn(message),
-    warn: (message: string) => logger?.warn(message),
+    error: warn,
+    warn,
     info: (message: string) => logger?.debug(message),
     log: (message: string) => logger?.debug(message),
   }

@@ -3,8 +3,10 @@
  * check results). Two layers:
  * - structural: values that are secret by their place in the protocol — MCP server `env`/`headers`
  *   (checklist E3), auth request params and results (J6), elicitation answers' `content` (G21);
- * - textual: every known secret value of every agent, replaced wherever it appears (exact match), so a
- *   key the agent echoes into a message or stderr is caught too.
+ * - textual: every known secret value of every agent, replaced wherever it appears, so a key the agent
+ *   echoes into a message or stderr is caught too: as it is, JSON-escaped, base64 (standard and URL-safe,
+ *   at any alignment), hex (either case) and URL-encoded, at any depth, and across the chunks of a stream
+ *   ({@link SecretSet.pendingPrefixLength}: hold back what could be the start of a secret).
  */
 
 export const REDACTED = '«redacted»'
@@ -19,6 +21,48 @@ const ELICITATION_METHODS = new Set(['elicitation/create', 'session/elicitation'
  * 1–3 character string everywhere would shred every message without protecting anything real.
  */
 export const MIN_SECRET_CHARS = 4
+/** Encoded forms shorter than this are not searched for (too likely to match by chance). */
+const MIN_ENCODED_CHARS = 8
+/** Past this depth the walk stops copying and hides a whole subtree that holds a secret. */
+const MAX_COPY_DEPTH = 64
+
+/**
+ * The forms a secret takes when an agent encodes it: base64 and base64url at the three byte alignments
+ * (only the characters that depend on the secret alone), hex in both cases, URL encoding.
+ */
+export function encodedForms(secret: string): string[] {
+  const bytes = new TextEncoder().encode(secret)
+  const forms = new Set<string>()
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = new Uint8Array(offset + bytes.length)
+    padded.set(bytes, offset)
+    const b64 = base64(padded)
+    // Characters that mix prefix bits (the first group) or suffix bits (the last group) are dropped.
+    const start = offset === 0 ? 0 : 4
+    const total = offset + bytes.length
+    const end = total % 3 === 0 ? b64.length : Math.floor(total / 3) * 4
+    const core = b64.slice(start, end).replace(/=+$/, '')
+    if (core.length >= MIN_ENCODED_CHARS) {
+      forms.add(core)
+      forms.add(core.replaceAll('+', '-').replaceAll('/', '_'))
+    }
+  }
+  let hex = ''
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0')
+  if (hex.length >= MIN_ENCODED_CHARS) {
+    forms.add(hex)
+    forms.add(hex.toUpperCase())
+  }
+  for (const url of [encodeURIComponent(secret), encodeURIComponent(secret).replaceAll('%20', '+')]) if (url !== secret) forms.add(url)
+  forms.delete(secret)
+  return [...forms]
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
 
 export class SecretSet {
   private values: string[] = []
@@ -43,12 +87,23 @@ export class SecretSet {
     return this.values.length
   }
 
-  /** Longest secret first, so a secret containing another is replaced whole. */
+  /** Longest secret first, so a secret containing another is replaced whole; encoded forms count as secrets. */
   private rebuild(): void {
     const all = new Set<string>()
-    for (const list of this.bySource.values()) for (const v of list) all.add(v)
+    for (const list of this.bySource.values()) {
+      for (const v of list) {
+        all.add(v)
+        for (const form of encodedForms(v)) all.add(form)
+      }
+    }
     this.values = [...all].sort((a, b) => b.length - a.length)
     this.escaped = this.values.map((v) => JSON.stringify(v).slice(1, -1))
+  }
+
+  /** True when `text` holds a secret in any known form. */
+  containsSecret(text: string): boolean {
+    for (const value of this.values) if (text.includes(value)) return true
+    return false
   }
 
   /** `text` with every secret value replaced by {@link REDACTED}. */
@@ -80,7 +135,9 @@ export class SecretSet {
 
   private redactAny(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.redactText(value)
-    if (value === null || typeof value !== 'object' || depth > 64) return value
+    if (value === null || typeof value !== 'object') return value
+    // Deeper than this, a subtree holding a secret is hidden whole (checked without recursion: any depth).
+    if (depth > MAX_COPY_DEPTH) return this.subtreeHasSecret(value) ? REDACTED : value
     if (Array.isArray(value)) {
       let copy: unknown[] | undefined
       for (let i = 0; i < value.length; i++) {
@@ -98,9 +155,30 @@ export class SecretSet {
       if (next === item && name === key) continue
       copy ??= { ...record }
       if (name !== key) delete copy[key]
-      copy[name] = next
+      // An own property even for `__proto__` (an assignment would change the copy's prototype).
+      Object.defineProperty(copy, name, { value: next, enumerable: true, writable: true, configurable: true })
     }
     return copy ?? value
+  }
+
+  /** Iterative (an agent's JSON may be nested far deeper than the stack allows). */
+  private subtreeHasSecret(root: object): boolean {
+    const stack: unknown[] = [root]
+    let visited = 0
+    while (stack.length > 0) {
+      const value = stack.pop()
+      // A bound on the work; a value this large that was not cut before is hidden rather than searched.
+      if (++visited > 1_000_000) return true
+      if (typeof value === 'string') {
+        if (this.containsSecret(value)) return true
+      } else if (value !== null && typeof value === 'object') {
+        for (const key of Object.keys(value)) {
+          if (this.containsSecret(key)) return true
+          stack.push((value as Record<string, unknown>)[key])
+        }
+      }
+    }
+    return false
   }
 
   /**

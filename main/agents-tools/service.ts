@@ -125,7 +125,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    */
   const learnSecrets = (agentId: string, env: Readonly<Record<string, string>>) => {
     const names = config.definitions.get(agentId)?.secretEnv ?? []
-    for (const name of names) if (typeof env[name] === 'string') secrets.add(agentId, env[name])
+    for (const name of names) if (Object.hasOwn(env, name) && typeof env[name] === 'string') secrets.add(agentId, env[name])
   }
 
   const logStream = (agentId: string): LogStream => {

@@ -8,10 +8,16 @@ export interface AgentLogFileOptions {
   maxBytes?: number
   /** Text waiting for the disk beyond this is dropped (and the drop noted in the file): the agent is never slowed down. */
   maxQueuedBytes?: number
-  /** Applied to every appended text before it is queued (replaces known secret values). */
+  /**
+   * Applied to whole lines before they are queued (replaces known secret values). Text is redacted a
+   * line at a time, so a secret the agent writes in two pieces (two pipe chunks) is still one string here.
+   */
   redact?: (text: string) => string
   logger?: Logger
 }
+
+/** The longest unterminated line held back for redaction. */
+const MAX_PARTIAL_CHARS = 16 * 1024
 
 /**
  * A per-agent log file (agent stderr plus lifecycle lines), bounded by rotation. Appends are queued and
@@ -28,6 +34,8 @@ export class AgentLogFile implements IDisposable {
   private draining: Promise<void> | undefined
   private broken = false
   private disposed = false
+  /** The unterminated end of what was appended (redacted once its line is complete). */
+  private partial = ''
 
   constructor(
     readonly path: string,
@@ -39,6 +47,20 @@ export class AgentLogFile implements IDisposable {
 
   append(raw: string): void {
     if (!raw || this.broken || this.disposed) return
+    let pending = this.partial + raw
+    const newline = pending.lastIndexOf('\n')
+    if (newline < 0 && pending.length <= MAX_PARTIAL_CHARS) {
+      this.partial = pending
+      return
+    }
+    // A line longer than the bound is written in pieces (a secret straddling the cut is the price of bounded memory).
+    const cut = newline >= 0 ? newline + 1 : pending.length
+    this.partial = pending.slice(cut)
+    pending = pending.slice(0, cut)
+    this.enqueue(pending)
+  }
+
+  private enqueue(raw: string): void {
     const text = this.options.redact ? this.options.redact(raw) : raw
     if (this.queuedBytes + text.length > this.maxQueuedBytes) {
       this.droppedBytes += text.length
@@ -49,14 +71,24 @@ export class AgentLogFile implements IDisposable {
     this.draining ??= this.drain()
   }
 
-  /** Appends one line with an ISO timestamp. */
+  /** Appends one line with an ISO timestamp (on a line of its own). */
   appendLine(line: string): void {
-    this.append(`${new Date().toISOString()} ${line}\n`)
+    if (this.broken || this.disposed) return
+    this.flushPartial()
+    this.enqueue(`${new Date().toISOString()} ${line}\n`)
   }
 
   /** Resolves when everything appended so far is on disk (or abandoned after an error). */
   async flush(): Promise<void> {
+    this.flushPartial()
     while (this.draining) await this.draining
+  }
+
+  private flushPartial(): void {
+    if (!this.partial) return
+    const text = this.partial.endsWith('\n') ? this.partial : this.partial + '\n'
+    this.partial = ''
+    this.enqueue(text)
   }
 
   private async drain(): Promise<void> {
@@ -99,6 +131,7 @@ export class AgentLogFile implements IDisposable {
 
   /** Stops accepting text; what is queued is still written (await {@link flush} to know when). */
   dispose(): void {
+    if (!this.broken && !this.disposed) this.flushPartial()
     this.disposed = true
   }
 }

@@ -67,6 +67,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       // Previews of bad lines reach the console: a key the agent printed is hidden first.
       redact: (text) => agentTools.current?.secrets.redactText(text) ?? text,
       clientCapabilities: CLIENT_CAPABILITIES,
+      ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}
@@ -124,6 +125,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
     new SessionsService(agents, events, log.child('sessions'), {
       redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions,
       history: history.hooks,
+      ...(integration.limits?.sessionCallTimeoutMs !== undefined ? { sessionCallTimeoutMs: integration.limits.sessionCallTimeoutMs } : {}),
+      ...(integration.limits?.stopWatchdogMs !== undefined ? { stopWatchdogMs: integration.limits.stopWatchdogMs } : {}),
+      // A key split across two message chunks is held back until it is whole, then redacted.
+      streamHold: (text) => agentTools.current?.secrets.pendingPrefixLength(text) ?? 0,
     }),
   )
   history.bind(sessions)
@@ -133,9 +138,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
     return state?.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === toolCallId)
   }
 
+  // Secret values an agent echoes into a request never reach the pending list, audit file or notifications.
+  const redact = <T>(value: T): T => agentTools.current?.secrets.redactDeep(value) ?? value
   const permissions = await createPermissionsService({
     home,
     sink,
+    redact,
     events,
     confirmation,
     describeSession: (sessionId) => {
@@ -180,6 +188,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),
     sessionState: (sessionId) => sessions.state(sessionId),
     log: log.child('elicitation'),
+    redact,
   })
   store.add({ dispose: () => elicitation.dispose() })
   brokers.elicitation = elicitation.broker

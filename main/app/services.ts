@@ -26,6 +26,17 @@ export interface HostIntegration {
    * without one refuses everything that needs asking (fail closed).
    */
   confirmation?: ConfirmationService
+  /** Bounds against hostile agents (defaults suit real use; tests shorten them). */
+  limits?: HostileAgentLimits
+}
+
+export interface HostileAgentLimits {
+  /** How long `session/new|load|resume` may take. */
+  sessionCallTimeoutMs?: number
+  /** After Stop, how long before the session offers to stop the agent. */
+  stopWatchdogMs?: number
+  /** Bytes that may wait for an agent that does not read its stdin. */
+  maxQueuedBytes?: number
 }
 
 export interface Notifier {

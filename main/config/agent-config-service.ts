@@ -94,7 +94,7 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
     const set: Record<string, boolean> = {}
     for (const name of def.secretEnv) {
       const has = await secrets.has(def.id, name)
-      set[name] = has.ok && has.value
+      Object.defineProperty(set, name, { value: has.ok && has.value, enumerable: true, writable: true, configurable: true })
     }
     return set
   }

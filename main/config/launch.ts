@@ -71,8 +71,9 @@ export function resolveLaunch(
   const env = scrubEnv(baseEnv, platform)
   Object.assign(env, def.env)
   for (const name of def.secretEnv) {
-    const value = secrets[name]
-    if (value !== undefined) env[name] = value
+    // Own properties only: a secret named `constructor` must not read Object.prototype's.
+    const value = Object.hasOwn(secrets, name) ? secrets[name] : undefined
+    if (typeof value === 'string') Object.defineProperty(env, name, { value: value, enumerable: true, writable: true, configurable: true })
   }
   const cwd = def.defaultCwd ?? baseEnv.HOME ?? baseEnv.USERPROFILE ?? homedir()
   return { command: def.command, args: [...def.args], env, cwd }

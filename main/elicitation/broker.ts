@@ -72,6 +72,8 @@ export interface ElicitationBrokerOptions {
   maxOpenPerScope?: number
   /** Default {@link MAX_OPEN_URLS_PER_CONNECTION}. */
   maxOpenUrlsPerConnection?: number
+  /** Applied to the agent's request before anything keeps or shows it (secret values it echoes). */
+  redact?: <T>(value: T) => T
 }
 
 /** Which elicitation modes a connection advertised in `initialize` (C5). */
@@ -258,7 +260,7 @@ export class ElicitationBroker implements IDisposable {
   private async handleCreateElicitation(attachment: Attachment, raw: unknown, context: ClientRequestContext): Promise<ElicitationResponse> {
     const { agentId, agentName } = attachment
     // Cut to fixed bounds before anything keeps it (a schema nested thousands of levels, a 50 MB message).
-    const params = boundJson(raw)
+    const params = this.options.redact ? this.options.redact(boundJson(raw)) : boundJson(raw)
     // The context knows the negotiated version even when the broker was attached before `initialize` finished.
     const protocolVersion = context.protocolVersion ?? attachment.protocolVersion ?? 2
     const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS): never => {

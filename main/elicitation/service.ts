@@ -35,6 +35,7 @@ export interface ElicitationServiceOptions {
    */
   sessionState?: (sessionId: string) => SessionState | undefined
   log?: Logger
+  redact?: ElicitationBrokerOptions['redact']
 }
 
 export interface ElicitationService {
@@ -54,6 +55,7 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
     ...(options.resolveSession ? { resolveSession: options.resolveSession } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
     onRequestScoped: ({ change, item }) => options.events?.emit('requestScopedElicitation', { change, ...item }),
   })
   // Results cross IPC as values; a bug becomes an `internal` failure, never a rejected promise.

@@ -72,6 +72,11 @@ export interface PermissionBrokerOptions {
   log?: Logger
   /** Default {@link MAX_PENDING_PER_SESSION}. */
   maxPendingPerSession?: number
+  /**
+   * Applied to the agent's request before anything keeps it (secret values an agent echoes must not reach
+   * the pending list, the audit file or an OS notification).
+   */
+  redact?: <T>(value: T) => T
 }
 
 export interface AttachInfo {
@@ -235,7 +240,7 @@ export class PermissionBroker implements IDisposable {
   /** The `session/request_permission` handler (one per attached connection). */
   private async handleRequestPermission(attachment: Attachment, raw: unknown, context: ClientRequestContext): Promise<PermissionResponse> {
     // What the agent sent is cut to fixed bounds before anything keeps it (deep rawInput, huge titles).
-    const params = boundJson(raw)
+    const params = this.options.redact ? this.options.redact(boundJson(raw)) : boundJson(raw)
     const port = this.options.sessions
     const normalized = normalizePermissionRequest(params, {
       lookupToolCall: port.lookupToolCall

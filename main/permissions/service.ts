@@ -63,6 +63,8 @@ export interface PermissionsServiceOptions {
   confirmation?: ConfirmationService
   /** The session as main holds it, for the auto-approve question (and to refuse sessions that do not exist). */
   describeSession?: (sessionId: string) => { agentName: string; cwd: string; title: string | null } | undefined
+  /** Secret values hidden from every request before the broker keeps it (pending list, audit, notifications). */
+  redact?: <T>(value: T) => T
 }
 
 /** The option kinds whose answer the broker keeps as a persistent rule. */
@@ -134,7 +136,15 @@ export async function createPermissionsService(options: PermissionsServiceOption
   )
 
   const broker = store.add(
-    new PermissionBroker({ sink: options.sink, sessions: options.sessions, rules, audit, now: options.now, log: log.child('broker') }),
+    new PermissionBroker({
+      sink: options.sink,
+      sessions: options.sessions,
+      rules,
+      audit,
+      now: options.now,
+      log: log.child('broker'),
+      ...(options.redact ? { redact: options.redact } : {}),
+    }),
   )
   store.add(broker.onDidRequest((view) => attention.requestArrived({ requestId: view.requestId, agentName: view.agentName, title: view.title, kind: 'permission' })))
   store.add(broker.onDidResolve((view) => attention.requestResolved(view.requestId)))

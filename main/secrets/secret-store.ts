@@ -142,7 +142,8 @@ export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}):
         for (const name of names) {
           if (!ENV_NAME_PATTERN.test(name)) continue
           const value = await k.getPassword(service, accountFor(agentId, name))
-          if (value !== null) env[name] = value
+          // An own property whatever the name (`__proto__` is a valid variable name).
+          if (value !== null) Object.defineProperty(env, name, { value: value, enumerable: true, writable: true, configurable: true })
         }
         return env
       })

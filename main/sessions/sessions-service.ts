@@ -103,6 +103,9 @@ export class SessionsService implements IDisposable {
   private readonly stopWatchdogMs: number
   /** The session the last update went to (see handleUpdate). */
   private lastRoute: { connection: AcpClientConnection; acpSessionId: string; sessionId: string; record: SessionRecord } | undefined
+  private readonly streamHold: ((text: string) => number) | undefined
+  /** Per session: the end of a text stream held back because it could be the start of a secret. */
+  private readonly held = new Map<string, { key: string; update: SessionUpdateNotification['update']; text: string }>()
 
   constructor(
     private readonly agents: AgentPort,
@@ -118,6 +121,11 @@ export class SessionsService implements IDisposable {
       /** After Stop, how long before the session offers to stop the agent (default {@link DEFAULT_STOP_WATCHDOG_MS}). */
       stopWatchdogMs?: number
       history?: SessionHistoryHooks
+      /**
+       * For streamed text (message and thought chunks): how many trailing characters could be the start of
+       * a secret. They are held back until the next chunk, so a secret split across chunks is redacted whole.
+       */
+      streamHold?: (text: string) => number
     } = {},
   ) {
     this.redact = options.redact ?? ((actions) => actions)
@@ -125,6 +133,7 @@ export class SessionsService implements IDisposable {
     this.scheduler = options.scheduler ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) }
     this.sessionCallTimeoutMs = options.sessionCallTimeoutMs ?? DEFAULT_SESSION_CALL_TIMEOUT_MS
     this.stopWatchdogMs = options.stopWatchdogMs ?? DEFAULT_STOP_WATCHDOG_MS
+    this.streamHold = options.streamHold
     this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
   }
 
@@ -182,7 +191,34 @@ export class SessionsService implements IDisposable {
   /** Queues a Bosun-side action for a session (permissions, elicitations, settings). */
   push(sessionId: string, action: SessionAction): void {
     if (!this.sessions.has(sessionId)) return
+    this.releaseHeld(sessionId)
     this.batcher.push(sessionId, action)
+  }
+
+  /** Streams a text chunk through the secret window; everything else passes (after what was held). */
+  private pushUpdate(sessionId: string, update: SessionUpdateNotification['update']): void {
+    const key = this.streamHold ? textStreamKey(update) : undefined
+    const held = this.held.get(sessionId)
+    if (held && held.key !== key) this.releaseHeld(sessionId)
+    if (key === undefined) {
+      this.batcher.pushUpdate(sessionId, update)
+      return
+    }
+    const content = update.content as { text: string }
+    const text = (held?.key === key ? held.text : '') + content.text
+    const hold = Math.min(this.streamHold!(text), text.length)
+    const ready = text.slice(0, text.length - hold)
+    if (ready) this.batcher.pushUpdate(sessionId, { ...update, content: { ...content, text: ready } })
+    if (hold > 0) this.held.set(sessionId, { key, update, text: text.slice(text.length - hold) })
+    else this.held.delete(sessionId)
+  }
+
+  private releaseHeld(sessionId: string): void {
+    const held = this.held.get(sessionId)
+    if (!held) return
+    this.held.delete(sessionId)
+    const content = held.update.content as Record<string, unknown>
+    this.batcher.pushUpdate(sessionId, { ...held.update, content: { ...content, text: held.text } })
   }
 
   snapshot(): SessionState[] {
@@ -331,6 +367,7 @@ export class SessionsService implements IDisposable {
     // What the session did up to now is applied (and so kept in the history) before it goes.
     if (this.history) this.batcher.flush(sessionId)
     this.clearWatchdog(record)
+    this.held.delete(sessionId)
     this.batcher.drop(sessionId)
     this.sessions.delete(sessionId)
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
@@ -506,7 +543,7 @@ export class SessionsService implements IDisposable {
       this.lastRoute = route
     }
     if (route && route.record.connection === connection) {
-      this.batcher.pushUpdate(route.sessionId, notification.update)
+      this.pushUpdate(route.sessionId, notification.update)
       return
     }
     const early = this.early.get(connection)
@@ -600,4 +637,13 @@ function droppedNotice(count: number): SessionUpdateNotification['update'] {
     title: 'Some early updates were dropped',
     description: `The agent sent ${count} more updates than Bosun keeps before the session exists (${MAX_EARLY_UPDATES}).`,
   }
+}
+
+/** The stream a text chunk belongs to (kind and message id), or undefined for anything else. */
+function textStreamKey(update: SessionUpdateNotification['update']): string | undefined {
+  const kind = update.sessionUpdate
+  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return undefined
+  const content = update.content as { type?: unknown; text?: unknown } | null | undefined
+  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return undefined
+  return `${kind}:${typeof update.messageId === 'string' ? update.messageId : ''}`
 }

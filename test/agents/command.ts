@@ -19,3 +19,12 @@ export function scriptedAgentCommand(scenario: string, options: { v2?: boolean; 
   args.push(...(options.extraArgs ?? []))
   return { command: process.execPath, args }
 }
+
+/** `{ command, args }` to spawn the hostile agent (test/agents/hostile-agent.ts) in one attack mode. */
+export function hostileAgentCommand(mode: string, options: { count?: number; v2?: boolean; extraArgs?: string[] } = {}): { command: string; args: string[] } {
+  const tsxLoader = join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')
+  const args = ['--import', pathToFileURL(tsxLoader).href, join(here, 'hostile-agent.ts'), '--mode', mode, '--count', String(options.count ?? 100)]
+  if (options.v2) args.push('--v2')
+  args.push(...(options.extraArgs ?? []))
+  return { command: process.execPath, args }
+}

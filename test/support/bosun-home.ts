@@ -12,6 +12,8 @@ export interface TestAgent {
   env?: Record<string, string>
   secretEnv?: string[]
   defaultCwd?: string
+  /** Launch this instead of the scripted agent (the hostile agent, for one). */
+  command?: { command: string; args: string[] }
 }
 
 export interface TestHome {
@@ -25,7 +27,7 @@ export function createTestHome(agents: TestAgent[]): TestHome {
   const home = mkdtempSync(join(tmpdir(), 'bosun-home-'))
   const workspace = mkdtempSync(join(tmpdir(), 'bosun-workspace-'))
   const definitions = agents.map((agent) => {
-    const { command, args } = scriptedAgentCommand(agent.scenario, { v2: agent.v2 ?? false })
+    const { command, args } = agent.command ?? scriptedAgentCommand(agent.scenario, { v2: agent.v2 ?? false })
     return {
       id: agent.id,
       name: agent.name,

@@ -1,7 +1,7 @@
 /** The composition root (`createBosunServices`, browser host) over a test home, one per test. */
 import { afterEach } from 'vitest'
 import { createBosunServices } from '../../main/app/create-services'
-import type { BosunServices } from '../../main/app/services'
+import type { BosunServices, HostIntegration } from '../../main/app/services'
 import type { CallHandlers } from '../../common/contract'
 import { createTestHome, type TestAgent, type TestHome } from './bosun-home'
 import { RecordingSink } from './recording-sink'
@@ -22,7 +22,11 @@ export interface TestServices {
  * Call at the top of a test file. Returns `start`, which makes a test home with `agents` (`prepare` may edit it
  * first) and starts the services on it; after each test they are disposed and the home removed.
  */
-export function servicesPerTest(): (agents: TestAgent[], prepare?: (testHome: TestHome) => void) => Promise<TestServices> {
+export function servicesPerTest(): (
+  agents: TestAgent[],
+  prepare?: (testHome: TestHome) => void,
+  integration?: Partial<Pick<HostIntegration, 'limits' | 'notifier' | 'isWindowFocused'>>,
+) => Promise<TestServices> {
   let services: BosunServices | undefined
   let testHome: TestHome | undefined
   afterEach(async () => {
@@ -31,11 +35,11 @@ export function servicesPerTest(): (agents: TestAgent[], prepare?: (testHome: Te
     testHome?.cleanup()
     testHome = undefined
   })
-  return async (agents, prepare) => {
+  return async (agents, prepare, integration = {}) => {
     const home = (testHome = createTestHome(agents))
     prepare?.(home)
     const sink = new RecordingSink()
-    const started = (services = await createBosunServices({ home: home.home, host: 'web', appVersion: '0.0.0-test', events: sink }))
+    const started = (services = await createBosunServices({ home: home.home, host: 'web', appVersion: '0.0.0-test', events: sink, ...integration }))
     return { services: started, handlers: started.handlers, sink, testHome: home, workspace: home.workspace }
   }
 }

@@ -1,0 +1,269 @@
+/**
+ * A hostile ACP agent (v1 wire, raw NDJSON, no SDK): one mode per attack of issue 13. It behaves until
+ * the first `session/prompt` (or `session/new` for the lifecycle attacks), then attacks, and reports what
+ * it saw as JSON lines in the --report file the suite reads (answers received, pids spawned).
+ *
+ *   node --import tsx test/agents/hostile-agent.ts --mode <mode> --count <n> [--secret-env NAME] [--report FILE]
+ *
+ * Modes:
+ *   permission-flood   n `session/request_permission` at once; ends the turn once every one is answered
+ *   elicitation-flood  n URL + n form elicitations at once; same
+ *   deep-raw           a tool call whose rawInput is nested n levels (and a 4 MB title), then a normal reply
+ *   garbage            n bad lines of every kind (not JSON, batches, scalars, bad ids), then a normal reply
+ *   no-read            stops reading stdin and sends n requests whose error answers are large
+ *   early-flood        n updates for the session before answering `session/new`
+ *   hang-new           never answers `session/new`
+ *   ignore-cancel      a turn that never ends; `session/cancel` is ignored
+ *   regex              a form with catastrophic patterns in every field (answered by the test)
+ *   echo-secrets       the value of --secret-env, echoed in every way it can think of
+ *   grandchildren      spawns sleeping grandchildren (one in its own session via setsid) and reports their pids
+ *   well-behaved       answers prompts with one message (the control)
+ */
+import { spawn } from 'node:child_process'
+import { appendFileSync } from 'node:fs'
+
+type Json = Record<string, unknown>
+
+const args = process.argv.slice(2)
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+const mode = arg('--mode') ?? 'well-behaved'
+const count = Number(arg('--count') ?? '100')
+const secretName = arg('--secret-env')
+const reportFile = arg('--report')
+const SESSION = 'hostile-1'
+
+let reading = true
+let buffered = ''
+let nextId = 1
+/** Our requests waiting for Bosun's answer. */
+const waiting = new Map<number, (reply: Json) => void>()
+/** What the agent saw, for the suite: a JSON line in the --report file (stderr may be redacted or cut). */
+const report = (fields: Json) => {
+  if (reportFile) appendFileSync(reportFile, JSON.stringify({ mode, ...fields }) + '\n')
+}
+
+function send(message: Json): void {
+  process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n')
+}
+function raw(line: string): void {
+  process.stdout.write(line + '\n')
+}
+function update(update: Json, sessionId = SESSION): void {
+  send({ method: 'session/update', params: { sessionId, update } })
+}
+function request(method: string, params: unknown): Promise<Json> {
+  const id = nextId++
+  send({ id, method, params })
+  return new Promise((resolve) => waiting.set(id, resolve))
+}
+/** Writes that respect the pipe (so a flood is really sent, not only queued in this process). */
+async function drained(): Promise<void> {
+  if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once('drain', resolve))
+}
+
+process.stdin.on('data', (chunk: Buffer) => {
+  buffered += chunk.toString('utf8')
+  let newline: number
+  while ((newline = buffered.indexOf('\n')) >= 0) {
+    const line = buffered.slice(0, newline)
+    buffered = buffered.slice(newline + 1)
+    if (line.trim()) void handle(JSON.parse(line) as Json)
+  }
+})
+process.stdin.on('end', () => process.exit(0))
+
+async function handle(message: Json): Promise<void> {
+  if (message.method === undefined) {
+    const resolve = waiting.get(message.id as number)
+    waiting.delete(message.id as number)
+    resolve?.(message)
+    return
+  }
+  const { id, method } = message
+  const params = (message.params ?? {}) as Json
+  switch (method) {
+    case 'initialize':
+      send({ id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [], agentInfo: { name: 'hostile', version: '1' } } })
+      return
+    case 'session/new':
+      if (mode === 'hang-new') return
+      if (mode === 'early-flood') {
+        for (let i = 0; i < count; i++) {
+          update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `early ${i} ` } })
+          if (i % 1000 === 0) await drained()
+        }
+      }
+      if (mode === 'grandchildren') spawnGrandchildren()
+      send({ id, result: { sessionId: SESSION } })
+      return
+    case 'session/prompt':
+      await prompt(id, params)
+      return
+    case 'session/cancel':
+      return
+    default:
+      if (id !== undefined) send({ id, error: { code: -32601, message: `Method not found: ${String(method)}` } })
+  }
+}
+
+function endTurn(id: unknown, stopReason = 'end_turn'): void {
+  send({ id, result: { stopReason } })
+}
+
+function say(text: string): void {
+  update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } })
+}
+
+async function prompt(id: unknown, _params: Json): Promise<void> {
+  switch (mode) {
+    case 'permission-flood': {
+      const answers = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          request('session/request_permission', {
+            sessionId: SESSION,
+            toolCall: { toolCallId: `flood-${i}`, title: `Flood ${i}`, kind: 'execute', rawInput: { i } },
+            options: [
+              { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+              { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+            ],
+          }),
+        ),
+      )
+      const outcomes = answers.map((a) => ((a.result as Json | undefined)?.outcome as Json | undefined)?.outcome ?? 'error')
+      report({ answered: answers.length, cancelled: outcomes.filter((o) => o === 'cancelled').length, selected: outcomes.filter((o) => o === 'selected').length })
+      say(`answered ${answers.length}`)
+      endTurn(id)
+      return
+    }
+    case 'elicitation-flood': {
+      const urls = Array.from({ length: count }, (_, i) =>
+        request('elicitation/create', { sessionId: SESSION, mode: 'url', message: `Open ${i}`, url: `https://example.com/${i}`, elicitationId: `e-${i}` }),
+      )
+      const forms = Array.from({ length: count }, (_, i) =>
+        request('elicitation/create', { sessionId: SESSION, mode: 'form', message: `Form ${i}`, requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }),
+      )
+      const answers = await Promise.all([...urls, ...forms])
+      report({ answered: answers.length, actions: countBy(answers.map((a) => String((a.result as Json | undefined)?.action ?? 'error'))) })
+      say(`answered ${answers.length}`)
+      endTurn(id)
+      return
+    }
+    case 'deep-raw': {
+      // Written as text: the agent's own JSON.stringify would overflow its stack first.
+      const deep = '{"d":'.repeat(count) + '"bottom"' + '}'.repeat(count)
+      const deepArray = '['.repeat(count) + '1' + ']'.repeat(count)
+      const title = 'x'.repeat(4 * 1024 * 1024)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"tool_call","toolCallId":"deep","title":"${title}","kind":"execute","status":"in_progress","rawInput":${deep}}}}`)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"tool_call_update","toolCallId":"deep","status":"completed","rawOutput":${deepArray}}}}`)
+      update({ sessionUpdate: 'plan', entries: Array.from({ length: 50_000 }, (_, i) => ({ content: `step ${i}`, priority: 'low', status: 'pending' })) })
+      say('after deep')
+      endTurn(id)
+      return
+    }
+    case 'garbage': {
+      const kinds = ['not json at all', '{"unterminated": ', '[]', '[{"jsonrpc":"2.0","method":"x"}]', '42', '"string"', 'null', '{"jsonrpc":"2.0","id":{},"method":"x"}', '{"jsonrpc":"2.0","id":99999,"result":{}}', '\u001b[31m{"broken"', '{"jsonrpc":"2.0"}']
+      for (let i = 0; i < count; i++) {
+        raw(kinds[i % kinds.length]!)
+        if (i % 500 === 0) await drained()
+      }
+      say('after garbage')
+      endTurn(id)
+      return
+    }
+    case 'no-read': {
+      // Stop reading: every error answer Bosun writes for these stays in its queue.
+      reading = false
+      process.stdin.pause()
+      process.stderr.write('no-read: not reading stdin any more\n')
+      const method = `x/${'m'.repeat(60_000)}`
+      for (let i = 0; i < count; i++) {
+        send({ id: 100_000 + i, method, params: {} })
+        await drained()
+      }
+      process.stderr.write('no-read: sent everything, now sleeping\n')
+      setInterval(() => undefined, 1_000_000)
+      return
+    }
+    case 'ignore-cancel':
+      say('working forever')
+      return
+    case 'regex': {
+      const properties: Json = {}
+      for (let i = 0; i < count; i++) properties[`f${i}`] = { type: 'string', title: `Field ${i}`, pattern: ['^(a+)+$', '(a|a)*c', '(x+x+)+y', '^(\\w+\\s?)*$'][i % 4] }
+      const answer = await request('elicitation/create', { sessionId: SESSION, mode: 'form', message: 'Catastrophic patterns', requestedSchema: { type: 'object', properties } })
+      report({ answered: 1, action: (answer.result as Json | undefined)?.action ?? 'error' })
+      endTurn(id)
+      return
+    }
+    case 'echo-secrets':
+      await echoSecrets()
+      endTurn(id)
+      return
+    default:
+      say('hello from a well-behaved turn')
+      endTurn(id)
+  }
+}
+
+/** Every way the secret may leave: split chunks, stderr pieces, deep nesting, encodings, titles, bad lines. */
+async function echoSecrets(): Promise<void> {
+  const secret = (secretName && process.env[secretName]) || ''
+  if (!secret) {
+    say('no secret given')
+    return
+  }
+  const half = Math.floor(secret.length / 2)
+  // Split across two message chunks, and across three.
+  say(`key part one ${secret.slice(0, half)}`)
+  say(`${secret.slice(half)} end`)
+  say(secret.slice(0, 3))
+  say(secret.slice(3, half + 1))
+  say(secret.slice(half + 1))
+  // Split across stderr writes (separate chunks on the pipe).
+  process.stderr.write(`stderr says ${secret.slice(0, half)}`)
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  process.stderr.write(`${secret.slice(half)} done\n`)
+  // Encodings.
+  say(`base64 ${Buffer.from(secret).toString('base64')} hex ${Buffer.from(secret).toString('hex')} HEX ${Buffer.from(secret).toString('hex').toUpperCase()} url ${encodeURIComponent(secret)} b64url ${Buffer.from(secret).toString('base64url')}`)
+  say(`padded base64 ${Buffer.from(`key=${secret}`).toString('base64')}`)
+  // Deep nesting, and a key named after a prototype property.
+  let deep: unknown = { leaf: secret }
+  for (let i = 0; i < 80; i++) deep = { d: deep }
+  update({ sessionUpdate: 'tool_call', toolCallId: 'leak', title: `title ${secret}`, kind: 'execute', rawInput: { deep, constructor: secret, [secret]: 'as a key' }, status: 'in_progress' })
+  update({ sessionUpdate: 'tool_call_update', toolCallId: 'leak', rawOutput: { out: `output ${secret}` }, content: [{ type: 'content', content: { type: 'text', text: secret } }], status: 'completed' })
+  // A bad stdout line (logged as a preview).
+  raw(`not json ${secret}`)
+  // A permission whose title and options carry it; an elicitation whose message does.
+  const permission = request('session/request_permission', {
+    sessionId: SESSION,
+    toolCall: { toolCallId: 'perm-leak', title: `Run with ${secret}`, kind: 'execute', rawInput: { command: `curl -H ${secret}` } },
+    options: [{ optionId: 'allow', name: `Allow ${secret}`, kind: 'allow_once' }],
+  })
+  const elicitation = request('elicitation/create', { sessionId: SESSION, mode: 'form', message: `Type ${secret}`, requestedSchema: { type: 'object', properties: { a: { type: 'string', title: secret } } } })
+  const scoped = request('elicitation/create', { requestId: 'outer-1', mode: 'url', message: `Open ${secret}`, url: `https://example.com/?k=${encodeURIComponent(secret)}`, elicitationId: 'leak-url' })
+  report({ asked: 3 })
+  await Promise.all([permission, elicitation, scoped])
+  say('secrets echoed')
+}
+
+function spawnGrandchildren(): void {
+  const pids: number[] = []
+  for (let i = 0; i < 2; i++) {
+    const child = spawn('sleep', ['600'], { stdio: 'ignore' })
+    if (child.pid) pids.push(child.pid)
+  }
+  // A grandchild that leaves the process group on purpose (what Bosun cannot reap; the README says so).
+  const escaped = spawn('setsid', ['sleep', '600'], { stdio: 'ignore' })
+  report({ grandchildren: pids, escaped: escaped.pid ?? null })
+}
+
+function countBy(values: string[]): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const v of values) out[v] = (out[v] ?? 0) + 1
+  return out
+}
+
+void reading

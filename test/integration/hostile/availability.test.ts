@@ -1,0 +1,165 @@
+/**
+ * Issue 13, availability: a hostile agent cannot take Bosun down. Each test sends one attack at CI size
+ * (the big sizes are in `npm run hostile`), then checks that every session still serialises and that a
+ * well-behaved control agent still runs a turn.
+ */
+import { describe, expect, it } from 'vitest'
+import { TRUNCATION_MARKER } from '../../../common/bounded'
+import { MAX_PENDING_PER_SESSION } from '../../../main/permissions/broker'
+import { MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
+import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
+import type { ElicitationView, ToolCallEntry } from '../../../common/session/types'
+import { brokenSessions, hostilePerTest, must, nextUpdate, repeatUntil, tallyPerFile } from './harness'
+
+const tally = tallyPerFile('availability')
+const start = hostilePerTest()
+
+async function openHostileSession(setup: Awaited<ReturnType<typeof start>>): Promise<string> {
+  return must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
+}
+
+describe('a hostile agent', () => {
+  it('floods permission requests: the excess is cancelled with one note, nothing is lost', async () => {
+    const count = 2_000
+    const setup = await start('permission-flood', { count })
+    const sessionId = await openHostileSession(setup)
+    const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    await nextUpdate(setup, sessionId, (u) => u.sessionUpdate === 'notice' && String(u.title).includes('too many permissions'))
+    const pending = must(await setup.handlers.listPendingPermissions(undefined))
+    expect(pending.length).toBe(MAX_PENDING_PER_SESSION)
+    // Cancel until the agent has every answer (the flood keeps arriving after the first cancel).
+    must(await repeatUntil(setup, turn, () => setup.handlers.cancel({ sessionId })))
+    const [report] = setup.reports()
+    tally.inputs += count
+    tally.messagesLost += count - Number(report?.answered ?? 0)
+    expect(report).toMatchObject({ answered: count, cancelled: count })
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    expect(Object.keys(state.permissions).length).toBeLessThan(count)
+    // One note per flood (a flood that refills after a cancel is a new one).
+    expect(state.notices.filter((n) => n.title.includes('too many permissions')).length).toBeLessThanOrEqual(count / MAX_PENDING_PER_SESSION)
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('floods URL and form elicitations: capped per scope and per connection, every request answered', async () => {
+    const count = 500
+    const setup = await start('elicitation-flood', { count })
+    const sessionId = await openHostileSession(setup)
+    const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    await nextUpdate(setup, sessionId, (u) => u.sessionUpdate === 'notice' && String(u.description).includes('more at once'))
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    const open = (Object.values(state.elicitations) as ElicitationView[]).filter((e) => e.status === 'pending')
+    expect(open.filter((e) => e.mode === 'url').length).toBeLessThanOrEqual(8)
+    expect(open.length).toBeLessThanOrEqual(32)
+    must(await repeatUntil(setup, turn, () => setup.handlers.cancel({ sessionId })))
+    const [report] = setup.reports()
+    tally.inputs += 2 * count
+    tally.messagesLost += 2 * count - Number(report?.answered ?? 0)
+    expect(report).toMatchObject({ answered: 2 * count })
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('sends a 6,000-level rawInput, a 4 MB title and a 50,000-step plan: kept bounded with a marker', async () => {
+    const setup = await start('deep-raw', { count: 6_000 })
+    const sessionId = await openHostileSession(setup)
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs += 3
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    const tool = state.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === 'deep')!
+    expect(JSON.stringify(tool.rawInput)).toContain(TRUNCATION_MARKER)
+    expect(JSON.stringify(tool.rawOutput)).toContain(TRUNCATION_MARKER)
+    expect(tool.title?.length).toBeLessThan(1_100_000)
+    expect(tool.title).toContain(TRUNCATION_MARKER)
+    expect(JSON.stringify(state).length).toBeLessThan(8 * 1024 * 1024)
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('writes thousands of bad lines: skipped, and the session goes on', async () => {
+    const count = 5_000
+    const setup = await start('garbage', { count })
+    const sessionId = await openHostileSession(setup)
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs += count
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    const text = JSON.stringify(state.entries)
+    if (!text.includes('after garbage')) tally.messagesLost++
+    expect(text).toContain('after garbage')
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('never reads its stdin: the bounded queue fills, the agent is reported unresponsive and stopped with its stderr tail', async () => {
+    const count = 200
+    const setup = await start('no-read', { count, limits: { maxQueuedBytes: 4 * 1024 * 1024 } })
+    const sessionId = await openHostileSession(setup)
+    const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    const failed = await setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.status === 'failed')
+    expect(failed.error?.message).toMatch(/stopped reading its input/)
+    expect(failed.error?.stderrTail).toContain('no-read: not reading stdin any more')
+    const result = await turn
+    expect(result.ok).toBe(false)
+    tally.inputs += count
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('sends more updates than the early buffer keeps before answering session/new: bounded, with a note', async () => {
+    const count = MAX_EARLY_UPDATES * 3
+    const setup = await start('early-flood', { count })
+    const sessionId = await openHostileSession(setup)
+    tally.inputs += count
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    const text = JSON.stringify(state.entries)
+    expect(text).toContain('early 0 ')
+    expect(text).not.toContain(`early ${count - 1} `)
+    expect(state.notices.some((n) => n.title === 'Some early updates were dropped')).toBe(true)
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('never answers session/new: it times out with a clear error', async () => {
+    const setup = await start('hang-new', { limits: { sessionCallTimeoutMs: 1_000 } })
+    const created = await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })
+    expect(created).toMatchObject({ ok: false, error: { kind: 'timeout' } })
+    if (!created.ok) expect(created.error.message).toMatch(/did not answer session\/new within 1 s/)
+    tally.inputs++
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('ignores Stop: after the watchdog the session offers to stop the agent, which ends the turn', async () => {
+    const setup = await start('ignore-cancel', { limits: { stopWatchdogMs: 300 } })
+    const sessionId = await openHostileSession(setup)
+    const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    await nextUpdate(setup, sessionId, (u) => u.sessionUpdate === 'agent_message_chunk')
+    must(await setup.handlers.cancel({ sessionId }))
+    await nextUpdate(setup, sessionId, (u) => u.sessionUpdate === 'notice' && u.title === 'The agent has not stopped')
+    must(await setup.handlers.stopAgent({ agentId: 'hostile' }))
+    await turn
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    expect(state.turn.state).toBe('idle')
+    tally.inputs++
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('asks for a form of 100 catastrophic patterns: main and the renderer check it at once', async () => {
+    const count = 100
+    const setup = await start('regex', { count })
+    const sessionId = await openHostileSession(setup)
+    const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    const batch = await setup.sink.next('sessionActions', (b) => b.sessionId === sessionId && b.actions.some((a) => a.type === 'elicitation_requested'))
+    const requested = batch.actions.find((a) => a.type === 'elicitation_requested')!
+    const view = (requested as { elicitation: ElicitationView }).elicitation
+    const content: Record<string, string> = {}
+    for (let i = 0; i < count; i++) content[`f${i}`] = 'a'.repeat(5_000) + '!'
+    // The renderer's validation (what runs while the person types).
+    const parsed = parseFormSchema(view.requestedSchema)
+    if (!parsed.ok) throw new Error(parsed.message)
+    const draft = checkDraft(parsed.schema, content)
+    expect(Object.keys(draft.errors).length).toBeGreaterThan(0)
+    expect(draft.unchecked).toEqual([])
+    // Main's, on submit.
+    const refused = await setup.handlers.respondElicitation({ elicitationRequestId: view.elicitationRequestId, action: 'accept', content })
+    expect(refused.ok).toBe(false)
+    must(await setup.handlers.respondElicitation({ elicitationRequestId: view.elicitationRequestId, action: 'decline' }))
+    must(await turn)
+    expect(setup.reports()).toEqual([expect.objectContaining({ answered: 1, action: 'decline' })])
+    tally.inputs += count
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+})
