@@ -45,6 +45,8 @@ export interface AcpConnectionOptions {
   clientInfo: { name: string; version: string }
   /** Elicitation modes we advertise (C5: only present objects count). */
   elicitation?: { form?: boolean; url?: boolean }
+  /** v1: advertise `session.configOptions.boolean` (default true; the session header shows boolean options). Without it no boolean value is sent (E13). */
+  booleanConfigOptions?: boolean
 }
 
 /** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
@@ -81,6 +83,10 @@ class AcpConnection implements AcpClientConnection {
   private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
   private readonly turns = new Map<string, TurnWaiter>()
   private readonly cancelledSessions = new Set<string>()
+  /** v1: whether the initialize the agent answered advertised `session.configOptions.boolean`. */
+  private booleansAdvertised = false
+  /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
+  private queued = 0
   private version: ProtocolVersion = 2
   private handshakeValue: AgentHandshake | undefined
   private closeFired = false
@@ -103,6 +109,9 @@ class AcpConnection implements AcpClientConnection {
       pendingIds: this.pendingIds,
       tap: this.tap,
       fastPath: (message) => this.fastPath(message),
+      onQueued: (message) => {
+        if ('method' in message && ('id' in message || message.method === 'session/update')) this.queued++
+      },
       // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
       integerIds: () => this.handshakeValue?.protocolVersion === 2,
     })
@@ -178,6 +187,8 @@ class AcpConnection implements AcpClientConnection {
       })
     }
     this.version = answered
+    // Only the v1-shaped initialize carries `clientCapabilities`: a v1 agent that answered our v2 offer never saw it.
+    this.booleansAdvertised = offered === 1 && this.options.booleanConfigOptions !== false
     this.handshakeValue = normaliseHandshake(result as Record<string, unknown>, answered, offered)
     return this.handshakeValue
   }
@@ -250,6 +261,10 @@ class AcpConnection implements AcpClientConnection {
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined> {
     const wire: Record<string, unknown> = { sessionId, configId, value }
+    if (typeof value === 'boolean' && this.version === 1 && !this.booleansAdvertised) {
+      // E13: v1 boolean values only after the client advertised `session.configOptions.boolean`.
+      throw new BosunError({ kind: 'invalid-argument', message: 'Bosun did not advertise boolean config options to this agent, so it cannot set one (ACP v1).' })
+    }
     if (typeof value === 'boolean') wire.type = 'boolean'
     else if (this.version === 2) wire.type = 'id'
     const result = await this.request('session/set_config_option', wire)
@@ -323,7 +338,12 @@ class AcpConnection implements AcpClientConnection {
     return {
       protocolVersion: 1,
       clientInfo: { ...this.options.clientInfo },
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation },
+      clientCapabilities: {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        elicitation,
+        ...(this.options.booleanConfigOptions !== false ? { session: { configOptions: { boolean: {} } } } : {}),
+      },
     }
   }
 
@@ -357,10 +377,20 @@ class AcpConnection implements AcpClientConnection {
     }
   }
 
-  /** `session/update` bypasses vscode-jsonrpc's per-tick queue; everything else goes through it. */
+  /**
+   * `session/update` bypasses vscode-jsonrpc's per-tick queue (the hot path) while that queue holds no agent
+   * request: an update that arrives behind a permission or elicitation request waits in the queue too, so each
+   * request's handler runs (and shows its tool-call patch) before the updates the agent sent after it.
+   */
   private fastPath(message: { method: string; params?: unknown }): boolean {
     if (message.method !== 'session/update') return false
-    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined
+    if (this.queued > 0) return false
+    this.applySessionUpdate(message.params)
+    return true
+  }
+
+  private applySessionUpdate(raw: unknown): void {
+    const params = raw as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined
     if (
       typeof params !== 'object' || params === null ||
       typeof params.sessionId !== 'string' ||
@@ -368,12 +398,11 @@ class AcpConnection implements AcpClientConnection {
       typeof params.update.sessionUpdate !== 'string'
     ) {
       this.reportProblem({ kind: 'invalid-message', message: 'Ignored a session/update without sessionId/update.sessionUpdate', preview: previewOf(params) })
-      return true
+      return
     }
     const notification = params as SessionUpdateNotification
     if (notification.update.sessionUpdate === 'state_update' && this.version === 2) this.observeState(notification)
     this.updateEmitter.fire(notification)
-    return true
   }
 
   private observeState(notification: SessionUpdateNotification): void {
@@ -403,7 +432,13 @@ class AcpConnection implements AcpClientConnection {
     waiter.deferred.resolve(outcome)
   }
 
-  private async handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+  private handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+    this.queued--
+    // The handler's synchronous part (a permission's tool-call patch…) has run when this returns.
+    return this.runRequestHandler(method, params, token)
+  }
+
+  private async runRequestHandler(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     const id = this.tokenIds.get(token) as JsonRpcId
     const entry = this.incoming.get(id) ?? { controller: new AbortController() }
     try {
@@ -422,6 +457,12 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private handleNotification(method: string, params: unknown): void {
+    if (method === 'session/update') {
+      // One that waited behind an agent request (see fastPath).
+      this.queued--
+      this.applySessionUpdate(params)
+      return
+    }
     if (method === '$/cancel_request') {
       const requestId = isRecord(params) ? params.requestId : undefined
       if (typeof requestId === 'string' || typeof requestId === 'number') this.incoming.get(requestId)?.controller.abort()

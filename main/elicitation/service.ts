@@ -28,6 +28,7 @@ export interface ElicitationServiceOptions {
   /** Publishes `requestScopedElicitation`. */
   events?: Pick<EventSink, 'emit'>
   resolveSession?: ElicitationBrokerOptions['resolveSession']
+  getBackground?: ElicitationBrokerOptions['getBackground']
   log?: Logger
 }
 
@@ -47,6 +48,7 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     ...(options.onResolved ? { onResolved: options.onResolved } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
     ...(options.resolveSession ? { resolveSession: options.resolveSession } : {}),
+    ...(options.getBackground ? { getBackground: options.getBackground } : {}),
     ...(options.log ? { log: options.log } : {}),
     onRequestScoped: ({ change, item }) => options.events?.emit('requestScopedElicitation', { change, ...item }),
   })
