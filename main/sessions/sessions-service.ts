@@ -235,8 +235,13 @@ export class SessionsService implements IDisposable {
       if (error instanceof RpcError && !record.cancelRequested) {
         // The agent refused the prompt: the message was not sent (v2: not inserted). v2 foreground work is not
         // over because of that (F6, F7): the turn stays as the agent last reported it, until its own state_update.
-        this.push(sessionId, { type: 'prompt_rejected', error: promptError(failure) })
-        if (record.state.protocolVersion === 1) this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message: failure.message, code: error.code } })
+        const refused = promptError(failure)
+        this.push(sessionId, { type: 'prompt_rejected', error: refused })
+        if (record.state.protocolVersion === 1) {
+          // v1: the error also ends the turn; its details are part of what the transcript shows.
+          const message = refused.details ? `${failure.message}\n${refused.details}` : failure.message
+          this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message, code: error.code } })
+        }
         return fail(failure)
       }
       if (record.cancelRequested && failure.kind !== 'agent-exited') {

@@ -50,7 +50,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         setUnsent(result.ok ? null : text)
         // An agent that died mid-turn is already shown in the transcript (the turn's error) and by the agent banner;
         // a session that cannot continue says so where the person types.
-        if (!result.ok && result.error.kind !== 'agent-exited' && !store.getSnapshot().sessions[sessionId]?.cannotContinue) {
+        // A message the agent refused (a JSON-RPC error) is shown in the transcript as not sent, with the details.
+        const shownInTranscript = !result.ok && (result.error.kind === 'agent-exited' || result.error.code !== undefined)
+        if (!result.ok && !shownInTranscript && !store.getSnapshot().sessions[sessionId]?.cannotContinue) {
           report('Sending the message')({ ok: false, error: { ...result.error, message: withDetails(result.error) } })
         }
         return result.ok

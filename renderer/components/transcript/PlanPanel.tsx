@@ -12,7 +12,7 @@ function PlanList({ plan }: { plan: PlanView }) {
     <ul className="plan-list" role="list">
       {plan.entries.map((item, i) => {
         const known = Object.prototype.hasOwnProperty.call(STATUS_MARK, item.status)
-        const label = item.status.replaceAll('_', ' ')
+        const label = item.status.replaceAll('_', ' ').trim()
         return (
           <li key={i} className={`plan-item plan-${known ? item.status : 'other'}`}>
             <span className="plan-check" role="img" aria-label={label} title={label}>
