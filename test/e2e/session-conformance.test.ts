@@ -80,6 +80,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect.poll(() => messageBox(page).inputValue()).toBe('reject')
     await screenshot(page, `conformance-not-sent-${colorScheme}`)
 
+    // 3b. A form with a required field Bosun cannot show: shown and explained; Accept is off; Decline answers the agent.
+    await messageBox(page).fill('')
+    await sendPrompt(page, 'unknown-field')
+    const form = await visible(transcript(page).getByRole('form', { name: `Answer to ${AGENT}` }))
+    await visible(transcript(page).getByText(/This form requires a field Bosun cannot show \(Colour\)/))
+    expect(await form.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true)
+    await screenshot(page, `conformance-unknown-field-${colorScheme}`)
+    await form.getByRole('button', { name: 'Decline' }).click()
+    await visible(agentSays(page, AGENT).getByText('elicitation response: {"action":"decline"}'))
+    await waitIdle(page)
+
     // 4. A session its restarted agent cannot continue: said where the person types, with the way forward.
     await startSession(page, { agentName: FORGETFUL, cwd: app.home.workspace })
     await sendPrompt(page, 'crash')
