@@ -41,8 +41,9 @@ export type FieldSpec =
   | (FieldBase & { kind: 'select'; options: EnumChoice[]; default?: string })
   | (FieldBase & { kind: 'multi-select'; options: EnumChoice[]; minItems?: number; maxItems?: number; default?: string[] })
   /**
-   * An optional property of an unknown type (e.g. `_color`): shown as "not supported", never rendered as a
-   * known control, never sent. (A *required* one makes the whole schema refused.)
+   * A property of an unknown type (e.g. `_color`): shown as "not supported", never rendered as a known
+   * control, never sent. A *required* one makes the form unanswerable: it is still shown, explained, and the
+   * person may decline or cancel; `accept` is refused (see {@link unanswerableFields}).
    */
   | (FieldBase & { kind: 'unsupported'; type: string })
 
@@ -199,10 +200,12 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
 }
 
 function unknownField(base: FieldBase, type: string): FieldSpec {
-  if (base.required) {
-    throw new Refusal(`Field "${base.key}" has a type Bosun cannot show (${type}) and is required, so the form cannot be answered.`)
-  }
-  return { ...base, kind: 'unsupported', type }
+  return { ...base, kind: 'unsupported', type: type.length > 64 ? `${type.slice(0, 64)}…` : type }
+}
+
+/** Required fields Bosun cannot show: while there is one, the form can be declined or cancelled, never accepted. */
+export function unanswerableFields(schema: FormSchema): FieldSpec[] {
+  return schema.fields.filter((f) => f.kind === 'unsupported' && f.required)
 }
 
 /**
@@ -319,7 +322,10 @@ export function validateContent(schema: FormSchema, content: Record<string, unkn
     if (!field || field.kind === 'unsupported') errors[''] = `The answer contains a field the form did not ask for ("${key}").`
   }
   for (const field of schema.fields) {
-    if (field.kind === 'unsupported') continue
+    if (field.kind === 'unsupported') {
+      if (field.required) errors[field.key] = `Required, but Bosun cannot show this kind of field (${field.type}), so the form cannot be accepted. Decline or cancel.`
+      continue
+    }
     const has = Object.prototype.hasOwnProperty.call(content, field.key) && content[field.key] !== undefined
     if (!has) {
       if (field.required) errors[field.key] = 'Required.'

@@ -32,7 +32,17 @@ import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, pars
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
 import { applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
-import { applyAgentGone, applyCancelRequested, applyCompactionChunk, applyCompactionUpdate, applyLocalPrompt, applyStateUpdate, applyTurnEnded } from './reducer/turn'
+import {
+  applyAgentGone,
+  applyCancelRequested,
+  applyCompactionChunk,
+  applyCompactionUpdate,
+  applyLocalPrompt,
+  applyPromptRejected,
+  applyStateUpdate,
+  applyTurnEnded,
+  applyTurnStarted,
+} from './reducer/turn'
 // ---------------------------------------------------------------------------------------------------------
 // Creation and the index
 // ---------------------------------------------------------------------------------------------------------
@@ -142,13 +152,13 @@ function applyAction(d: Draft, action: SessionAction): void {
       return
     case 'local_prompt':
       return applyLocalPrompt(d, action.content, action.messageId)
-    case 'turn_started': {
-      const turn = d.mutTurn()
-      turn.state = 'running'
-      turn.stopReason = null
-      turn.error = null
+    case 'turn_started':
+      return applyTurnStarted(d)
+    case 'prompt_rejected':
+      return applyPromptRejected(d, action.error)
+    case 'cannot_continue':
+      d.s.cannotContinue = isString(action.reason) ? { reason: action.reason } : null
       return
-    }
     case 'turn_ended':
       return applyTurnEnded(d, action.stopReason, action.error)
     case 'cancel_requested':

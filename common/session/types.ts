@@ -39,7 +39,16 @@ export interface MessageEntry {
   local?: boolean
   /** v1 `refusal`: this prompt and what followed is excluded from the agent's context. */
   excluded?: boolean
+  /** A prompt the agent refused (v2: not inserted; v1: an error instead of a stop reason): shown as not sent, editable and resendable. */
+  notSent?: PromptError | null
   _meta?: Record<string, unknown>
+}
+
+/** Why the agent refused a prompt: its JSON-RPC error, with `data` made readable (`details` when it has one). */
+export interface PromptError {
+  message: string
+  code?: number
+  details?: string
 }
 
 export interface ToolCallEntry {
@@ -166,6 +175,11 @@ export interface TurnView {
   background: unknown[] | null
   /** Count of completed turns, to notify exactly once per completion. */
   completedTurns: number
+  /**
+   * v2: Bosun showed the turn as running when it sent a prompt, before the agent said anything; this is the
+   * state the agent last reported. Cleared by the agent's next `state_update`; restored if the prompt is rejected.
+   */
+  unconfirmedFrom?: { state: TurnState; stopReason: string | null; error?: { message: string; code?: number } | null } | null
 }
 
 /** A permission request, normalised from v1 (`toolCall`) and v2 (`title`/`description`/`subject`). */
@@ -250,6 +264,8 @@ export interface SessionState {
    * message, the text not yet echoed, and the count of non-text blocks not yet echoed. `null`/absent = none.
    */
   pendingEcho?: { entryId: string; text: string; blocks: number } | null
+  /** The agent restarted and cannot continue this session (it can neither resume nor load it…): why, in a sentence. */
+  cannotContinue?: { reason: string } | null
 }
 
 /**
@@ -273,6 +289,10 @@ export type SessionAction =
   | { type: 'dismiss_notice'; id: string }
   /** A terminal Bosun runs for the agent: a v2-shaped `terminal_update` / `terminal_output_chunk`, applied in v1 sessions too. */
   | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }
+  /** The agent answered the last local prompt with an error: it was not sent (v2: not inserted). */
+  | { type: 'prompt_rejected'; error: PromptError }
+  /** The session cannot continue on the agent's current process (`reason`), or can again (`null`). */
+  | { type: 'cannot_continue'; reason: string | null }
 
 /** A running (or not) agent as the UI sees it. */
 export interface AgentRuntimeView {

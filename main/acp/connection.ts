@@ -55,6 +55,8 @@ export interface AcpConnectionOptions {
    * (v1 `true`, v2 `{}`) when terminal sign-in runs in a PTY. Advertise only what has a registered handler.
    */
   clientCapabilities?: ClientCapabilityFlags
+  /** v1: advertise `session.configOptions.boolean` (default true; the session header shows boolean options). Without it no boolean value is sent (E13). */
+  booleanConfigOptions?: boolean
 }
 
 export interface ClientCapabilityFlags {
@@ -100,6 +102,10 @@ class AcpConnection implements AcpClientConnection {
   private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
   private readonly turns = new Map<string, TurnWaiter>()
   private readonly cancelledSessions = new Set<string>()
+  /** v1: whether the initialize the agent answered advertised `session.configOptions.boolean`. */
+  private booleansAdvertised = false
+  /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
+  private queued = 0
   private version: ProtocolVersion = 2
   private handshakeValue: AgentHandshake | undefined
   private closeFired = false
@@ -129,6 +135,9 @@ class AcpConnection implements AcpClientConnection {
       pendingIds: this.pendingIds,
       tap: this.tap,
       fastPath: (message) => this.fastPath(message),
+      onQueued: (message) => {
+        if ('method' in message && ('id' in message || message.method === 'session/update')) this.queued++
+      },
       // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
       integerIds: () => this.handshakeValue?.protocolVersion === 2,
     })
@@ -204,6 +213,8 @@ class AcpConnection implements AcpClientConnection {
       })
     }
     this.version = answered
+    // Only the v1-shaped initialize carries `clientCapabilities`: a v1 agent that answered our v2 offer never saw it.
+    this.booleansAdvertised = offered === 1 && this.options.booleanConfigOptions !== false
     this.handshakeValue = normaliseHandshake(result as Record<string, unknown>, answered, offered)
     return this.handshakeValue
   }
@@ -276,6 +287,10 @@ class AcpConnection implements AcpClientConnection {
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined> {
     const wire: Record<string, unknown> = { sessionId, configId, value }
+    if (typeof value === 'boolean' && this.version === 1 && !this.booleansAdvertised) {
+      // E13: v1 boolean values only after the client advertised `session.configOptions.boolean`.
+      throw new BosunError({ kind: 'invalid-argument', message: 'Bosun did not advertise boolean config options to this agent, so it cannot set one (ACP v1).' })
+    }
     if (typeof value === 'boolean') wire.type = 'boolean'
     else if (this.version === 2) wire.type = 'id'
     const result = await this.request('session/set_config_option', wire)
@@ -374,6 +389,7 @@ class AcpConnection implements AcpClientConnection {
       fs: { readTextFile: caps.fs?.readTextFile === true, writeTextFile: caps.fs?.writeTextFile === true },
       terminal: caps.terminal === true,
       elicitation,
+      ...(this.options.booleanConfigOptions !== false ? { session: { configOptions: { boolean: {} } } } : {}),
     }
     if (caps.authTerminal) clientCapabilities.auth = { terminal: true }
     return { protocolVersion: 1, clientInfo: { ...this.options.clientInfo }, clientCapabilities }
@@ -409,10 +425,20 @@ class AcpConnection implements AcpClientConnection {
     }
   }
 
-  /** `session/update` bypasses vscode-jsonrpc's per-tick queue; everything else goes through it. */
+  /**
+   * `session/update` bypasses vscode-jsonrpc's per-tick queue (the hot path) while that queue holds no agent
+   * request: an update that arrives behind a permission or elicitation request waits in the queue too, so each
+   * request's handler runs (and shows its tool-call patch) before the updates the agent sent after it.
+   */
   private fastPath(message: { method: string; params?: unknown }): boolean {
     if (message.method !== 'session/update') return false
-    const params = message.params as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined
+    if (this.queued > 0) return false
+    this.applySessionUpdate(message.params)
+    return true
+  }
+
+  private applySessionUpdate(raw: unknown): void {
+    const params = raw as { sessionId?: unknown; update?: { sessionUpdate?: unknown } } | undefined
     if (
       typeof params !== 'object' || params === null ||
       typeof params.sessionId !== 'string' ||
@@ -420,12 +446,11 @@ class AcpConnection implements AcpClientConnection {
       typeof params.update.sessionUpdate !== 'string'
     ) {
       this.reportProblem({ kind: 'invalid-message', message: 'Ignored a session/update without sessionId/update.sessionUpdate', preview: previewOf(params) })
-      return true
+      return
     }
     const notification = params as SessionUpdateNotification
     if (notification.update.sessionUpdate === 'state_update' && this.version === 2) this.observeState(notification)
     this.updateEmitter.fire(notification)
-    return true
   }
 
   private observeState(notification: SessionUpdateNotification): void {
@@ -455,7 +480,13 @@ class AcpConnection implements AcpClientConnection {
     waiter.deferred.resolve(outcome)
   }
 
-  private async handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+  private handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+    this.queued--
+    // The handler's synchronous part (a permission's tool-call patch…) has run when this returns.
+    return this.runRequestHandler(method, params, token)
+  }
+
+  private async runRequestHandler(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     const id = this.tokenIds.get(token) as JsonRpcId
     const entry = this.incoming.get(id) ?? { controller: new AbortController() }
     try {
@@ -474,6 +505,12 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private handleNotification(method: string, params: unknown): void {
+    if (method === 'session/update') {
+      // One that waited behind an agent request (see fastPath).
+      this.queued--
+      this.applySessionUpdate(params)
+      return
+    }
     if (method === '$/cancel_request') {
       const requestId = isRecord(params) ? params.requestId : undefined
       if (typeof requestId === 'string' || typeof requestId === 'number') this.incoming.get(requestId)?.controller.abort()

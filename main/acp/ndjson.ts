@@ -71,6 +71,8 @@ export interface NdjsonReaderOptions {
    * here, synchronously, instead of through vscode-jsonrpc's one-message-per-tick queue (the hot path).
    */
   fastPath?: (message: { method: string; params?: unknown }) => boolean
+  /** Sees every message handed to vscode-jsonrpc's queue, in wire order, just before it is queued. */
+  onQueued?: (message: Message) => void
   /** Whether an incoming request's numeric id must be an integer (v2, checklist B7). Read per request. */
   integerIds?: () => boolean
 }
@@ -253,6 +255,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       this.report('invalid-message', 'Skipped a message that is neither a request, a notification nor a response', text)
       return
     }
+    this.options.onQueued?.(value as Message)
     this.callback?.(value as Message)
   }
 

@@ -187,6 +187,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     events,
     resolveSession: (agentId, acpSessionId) => sessions.resolve(agentId, acpSessionId),
     sessionState: (sessionId) => sessions.state(sessionId),
+    getBackground: (sessionId) => sessions.state(sessionId)?.turn.background ?? null,
     log: log.child('elicitation'),
     redact,
   })
@@ -336,6 +337,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
         skipped(`${configId} = ${String(value)}`)
         continue
       }
+      // v1: a boolean value only goes to an agent that was told Bosun takes boolean options (E13), i.e. one offered v1.
+      if (typeof value === 'boolean' && state.protocolVersion === 1 && supervisor.get(agentId)?.handshake?.offeredVersion !== 1) {
+        log.info(`${agentId}: boolean config options were not advertised to this v1 agent; ${configId} left as is`)
+        continue
+      }
       if (option.currentValue === value) continue
       const set = await sessions.setConfigOption(sessionId, configId, value)
       if (!set.ok) refused(`${option.name} “${String(value)}”`, set.error)
@@ -377,6 +383,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
         const result = sessions.closeSession(sessionId)
         permissions.broker.closeSession(sessionId)
         terminals.releaseSession(sessionId)
+        elicitation.broker.closeSession(sessionId)
         return result
       }),
     restartAgent: ({ agentId }) =>

@@ -64,6 +64,8 @@ export interface ElicitationBrokerOptions {
    * session). Omitted: every session id is accepted as it is.
    */
   resolveSession?: (agentId: string, sessionId: string) => string | undefined
+  /** The session's latest v2 `background` list (`null` = not reported): Stop leaves background work's requests open (F14, F15). */
+  getBackground?: (sessionId: string) => readonly unknown[] | null
   validator?: AnswerValidator
   now?: () => number
   newId?: () => string
@@ -111,6 +113,8 @@ interface Entry {
   attachment: Attachment
   scopeRequestId?: JsonRpcId
   schema?: FormSchema
+  /** The version the request came in under. */
+  protocolVersion: ProtocolVersion
   /** Settled once, with the answer for the agent. */
   answer: Deferred<ElicitationResponse>
 }
@@ -175,8 +179,30 @@ export class ElicitationBroker implements IDisposable {
     for (const attachment of [...this.attachments]) if (attachment.agentId === agentId) this.detach(attachment)
   }
 
-  /** The session was cancelled or closed: its pending elicitations are answered `cancel` (F15). */
+  /**
+   * The person stopped the session's turn (right after `session/cancel`): its pending elicitations that belong
+   * to the turn are answered `cancel` (F15). v1: all of them. v2: `session/cancel` does not stop background
+   * work (F14), so while the agent reports some, only requests Bosun knows are the turn's are answered: those
+   * about a tool call that is not in the background list. The others wait for the agent's `$/cancel_request`.
+   */
   cancelSession(sessionId: string): void {
+    const background = this.options.getBackground?.(sessionId) ?? null
+    const backgroundCalls = new Set<string>()
+    for (const item of background ?? []) {
+      if (isObject(item) && item.type === 'tool_call' && typeof item.toolCallId === 'string') backgroundCalls.add(item.toolCallId)
+    }
+    for (const entry of [...(this.byScope.get(`s:${sessionId}`) ?? [])]) {
+      if (entry.view.status !== 'pending') continue
+      if (entry.protocolVersion === 2 && background !== null && background.length > 0) {
+        const toolCallId = entry.view.toolCallId
+        if (!toolCallId || backgroundCalls.has(toolCallId)) continue
+      }
+      this.settle(entry, { action: 'cancel' }, 'cancelled')
+    }
+  }
+
+  /** The session is closing: every pending elicitation of it is answered `cancel`, background work's too. */
+  closeSession(sessionId: string): void {
     for (const entry of [...(this.byScope.get(`s:${sessionId}`) ?? [])]) {
       if (entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, 'cancelled')
     }
@@ -322,7 +348,7 @@ export class ElicitationBroker implements IDisposable {
       createdAt: this.now(),
       status: 'pending',
     }
-    const entry: Entry = { view, attachment, answer: new Deferred(), ...(schema ? { schema } : {}) }
+    const entry: Entry = { view, attachment, protocolVersion, answer: new Deferred(), ...(schema ? { schema } : {}) }
     if (scopeSession === null) entry.scopeRequestId = params.requestId as JsonRpcId
     this.entries.set(view.elicitationRequestId, entry)
     let ofScope = this.byScope.get(scope)

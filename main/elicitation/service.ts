@@ -34,6 +34,7 @@ export interface ElicitationServiceOptions {
    * session. Without it no link is opened (fail closed).
    */
   sessionState?: (sessionId: string) => SessionState | undefined
+  getBackground?: ElicitationBrokerOptions['getBackground']
   log?: Logger
   redact?: ElicitationBrokerOptions['redact']
 }
@@ -54,6 +55,7 @@ export function createElicitationService(options: ElicitationServiceOptions): El
     ...(options.onResolved ? { onResolved: options.onResolved } : {}),
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
     ...(options.resolveSession ? { resolveSession: options.resolveSession } : {}),
+    ...(options.getBackground ? { getBackground: options.getBackground } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.redact ? { redact: options.redact } : {}),
     onRequestScoped: ({ change, item }) => options.events?.emit('requestScopedElicitation', { change, ...item }),

@@ -1,9 +1,9 @@
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
-import { BosunError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
+import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
 import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
-import type { ContentBlock, SessionAction, SessionState } from '../../common/session/types'
+import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { boundJson } from '../../common/bounded'
 import { ActionBatcher, type Scheduler } from './action-batcher'
@@ -70,6 +70,35 @@ interface SessionRecord {
   restored?: boolean
   /** The Stop watchdog of the running turn. */
   watchdog?: unknown
+}
+
+/** Update kinds that state what the session is now (not history): applied from a v1 `session/load` replay. */
+const SESSION_FACTS = new Set([
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+  'plan',
+])
+
+/** The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON). */
+export function promptError(failure: Failure): PromptError {
+  const error: PromptError = { message: failure.message }
+  if (failure.code !== undefined) error.code = failure.code
+  const data = failure.data
+  let details: string | undefined
+  if (typeof data === 'string') details = data
+  else if (typeof data === 'object' && data !== null && typeof (data as { details?: unknown }).details === 'string') details = (data as { details: string }).details
+  else if (data !== undefined && data !== null) {
+    try {
+      details = JSON.stringify(data)
+    } catch {
+      details = undefined
+    }
+  }
+  if (details !== undefined && details.trim() !== '') error.details = details.length > 4096 ? `${details.slice(0, 4096)}…` : details
+  return error
 }
 
 /**
@@ -309,6 +338,18 @@ export class SessionsService implements IDisposable {
       return ok({ stopReason: outcome.stopReason })
     } catch (error) {
       const failure = toFailure(error)
+      if (error instanceof RpcError && !record.cancelRequested) {
+        // The agent refused the prompt: the message was not sent (v2: not inserted). v2 foreground work is not
+        // over because of that (F6, F7): the turn stays as the agent last reported it, until its own state_update.
+        const refused = promptError(failure)
+        this.push(sessionId, { type: 'prompt_rejected', error: refused })
+        if (record.state.protocolVersion === 1) {
+          // v1: the error also ends the turn; its details are part of what the transcript shows.
+          const message = refused.details ? `${failure.message}\n${refused.details}` : failure.message
+          this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message, code: error.code } })
+        }
+        return fail(failure)
+      }
       if (record.cancelRequested && failure.kind !== 'agent-exited') {
         // An error after we cancelled is an agent bug; show it as cancelled, not as a scary error (checklist F5).
         this.push(sessionId, { type: 'turn_ended', stopReason: 'cancelled' })
@@ -330,7 +371,9 @@ export class SessionsService implements IDisposable {
   cancel(sessionId: string): Result<undefined> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if (record.connection && record.turn) {
+    this.batcher.flush(sessionId)
+    // Also when the agent works on its own (v2 agent-initiated foreground work, F11): Stop means stop.
+    if (record.connection && (record.turn || record.state.turn.state !== 'idle')) {
       record.cancelRequested = true
       record.connection.cancel(record.acpSessionId)
       this.push(sessionId, { type: 'cancel_requested' })
@@ -480,23 +523,36 @@ export class SessionsService implements IDisposable {
       if (!connected.ok) return connected
       const { connection, protocolVersion } = connected.value
       if (record.connection) return ok(record.connection)
-      const cannot = (why: string) =>
-        record.restored
+      const cannot = (why: string) => {
+        const reason = record.restored
+          ? `This agent ${why}, so it cannot continue this earlier session.`
+          : `The agent restarted and ${why}, so this session cannot continue.`
+        // Said where the person types, so the composer does not offer sends that can only fail.
+        if (this.sessions.has(sessionId)) {
+          this.push(sessionId, { type: 'cannot_continue', reason })
+          this.batcher.flush(sessionId)
+        }
+        return record.restored
           ? fail({
               kind: 'agent-not-running',
-              message: `This agent ${why}, so it cannot continue this earlier session. Start a new session in ${record.state.cwd}.`,
+              message: `${reason} Start a new session in ${record.state.cwd}.`,
               data: { offerNewSession: { agentId: record.agentId, cwd: record.state.cwd } },
             })
-          : fail({ kind: 'agent-not-running', message: `The agent restarted and ${why}, so this session cannot continue. Start a new session.` })
+          : fail({ kind: 'agent-not-running', message: `${reason} Start a new session.` })
+      }
       if (record.superseded) return cannot('gave its id to a newer session')
       if (protocolVersion !== record.state.protocolVersion) return cannot(`now speaks ACP v${protocolVersion}`)
       const capabilities = connection.handshake?.capabilities
       if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
+      // What the agent sends before answering (v2: its current state_update, E8) waits in the early buffer.
+      const early = this.earlyBuffer(connection)
+      early.inFlight++
       try {
         const outcome = await this.withTimeout('session/resume', connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false }))
         if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
+        if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })
         if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
           this.push(
             sessionId,
@@ -507,10 +563,19 @@ export class SessionsService implements IDisposable {
             }),
           )
         }
+        let buffered = early.updates.get(record.acpSessionId) ?? []
+        early.updates.delete(record.acpSessionId)
+        // v1 session/load replays the whole history first: the transcript has it, so only the session's current facts apply.
+        const loaded = protocolVersion === 1 && !capabilities?.resumeSession
+        if (loaded) buffered = buffered.filter((update) => SESSION_FACTS.has(update.sessionUpdate))
+        if (buffered.length > 0) this.push(sessionId, { type: 'updates', updates: buffered })
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
         return cannot(`could not resume it (${failure.message})`)
+      } finally {
+        early.inFlight--
+        if (early.inFlight === 0) early.updates.clear()
       }
     })().finally(() => {
       record.reattaching = undefined

@@ -90,6 +90,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const url = new URL(req.url ?? '/', origin())
     if (url.pathname === WS_PATH) return refuse(res, 426, 'Upgrade required')
     const file = await readStaticFile(rendererDir, url.pathname)
+    if (!file.ok && file.status === 404 && url.pathname === '/favicon.ico') {
+      // Browsers ask for it on their own: answer "nothing here" rather than an error in the console.
+      res.writeHead(204, { 'Cache-Control': 'max-age=86400', 'X-Content-Type-Options': 'nosniff' })
+      res.end()
+      return
+    }
     if (!file.ok) return refuse(res, file.status, file.status === 404 ? 'Not found' : 'Forbidden')
     // The page is the key to the app: it needs the token. The hashed assets it loads are public build output.
     const isPage = file.contentType.startsWith('text/html')

@@ -8,11 +8,13 @@ import { SessionHeader } from '../components/header/SessionHeader'
 import { baseName } from '../components/sidebar/Sidebar'
 import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
+import type { ContentBlock } from '../../common/session/types'
+import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
 import type { AppStore } from '../state/app-store'
 import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
-export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove'>
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -39,14 +41,29 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     },
     [onCallFailed],
   )
-  const onSend = useCallback(
-    (text: string) =>
-      void api.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then((result) => {
-        // An agent that died mid-turn is already shown in the transcript (the turn's error) and by the agent banner.
-        if (!result.ok && result.error.kind === 'agent-exited') return
-        report('Sending the message')(result)
+  // The text of the last send that failed, shown where the composer was if the session cannot continue.
+  const [unsent, setUnsent] = useState<string | null>(null)
+  const send = useCallback(
+    (prompt: ContentBlock[]) =>
+      api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
+        const text = prompt.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('\n')
+        setUnsent(result.ok ? null : text)
+        // An agent that died mid-turn is already shown in the transcript (the turn's error) and by the agent banner;
+        // a session that cannot continue says so where the person types.
+        // A message the agent refused (a JSON-RPC error) is shown in the transcript as not sent, with the details.
+        const shownInTranscript = !result.ok && (result.error.kind === 'agent-exited' || result.error.code !== undefined)
+        if (!result.ok && !shownInTranscript && !store.getSnapshot().sessions[sessionId]?.cannotContinue) {
+          report('Sending the message')({ ok: false, error: { ...result.error, message: withDetails(result.error) } })
+        }
+        return result.ok
       }),
-    [api, sessionId, report],
+    [api, sessionId, report, store],
+  )
+  const onSend = useCallback((text: string) => send([{ type: 'text', text }]), [send])
+  const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number } | null>(null)
+  const notSentActions = useMemo<NotSentActions>(
+    () => ({ onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })), onResend: (content) => void send(content) }),
+    [send],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])
@@ -57,6 +74,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const onRestart = useCallback(async () => {
     if (agentId) report('Restarting the agent')(await api.restartAgent({ agentId }))
   }, [api, agentId, report])
+  const onNewSessionHere = useCallback(async () => {
+    if (!agentId || !session) return
+    const created = await api.newSession({ agentId, cwd: session.cwd })
+    if (created.ok) store.selectSession(created.value.sessionId)
+    else report('Starting a new session')(created)
+  }, [api, agentId, session, store, report])
   const onClose = useCallback(() => void api.closeSession({ sessionId }).then(report('Closing the session')), [api, sessionId, report])
   const onSetAutoApprove = useCallback(
     (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
@@ -91,25 +114,92 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         onClose={onClose}
       />
       <SessionSeamsProvider value={sessionSeams}>
-        <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+        <NotSentContext.Provider value={notSentActions}>
+          <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+        </NotSentContext.Provider>
       </SessionSeamsProvider>
       <div className="session-bottom">
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
-        <Composer
-          busy={busy}
-          disabled={agentDown && !busy}
-          commands={session.availableCommands}
-          agentName={agentName}
-          onSend={onSend}
-          onStop={onStop}
-        />
+        {session.cannotContinue ? (
+          <CannotContinue
+            reason={session.cannotContinue.reason}
+            cwd={session.cwd}
+            unsent={unsent}
+            onNewSession={onNewSessionHere}
+            {...(agentDown ? { agentName, onRestart } : {})}
+          />
+        ) : (
+          <Composer
+            busy={busy}
+            disabled={agentDown && !busy}
+            commands={session.availableCommands}
+            agentName={agentName}
+            onSend={onSend}
+            onStop={onStop}
+            draftRequest={draftRequest}
+          />
+        )}
         <div className="session-footer">
           <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />
         </div>
       </div>
       <Toasts notices={notices} onDismiss={onDismiss} />
     </main>
+  )
+}
+
+/** The message and, when the agent gave them, its details (`data.details`…) on the next line. */
+function withDetails(error: { message: string; data?: unknown }): string {
+  const data = error.data
+  const details =
+    typeof data === 'string' ? data : typeof data === 'object' && data !== null && typeof (data as { details?: unknown }).details === 'string' ? (data as { details: string }).details : null
+  return details ? `${error.message}\n${details.slice(0, 4096)}` : error.message
+}
+
+/**
+ * In place of the composer when the agent cannot continue this session (it restarted and can neither resume
+ * nor load it…): every send would fail, so say why and offer the ways forward.
+ */
+function CannotContinue(props: {
+  reason: string
+  cwd: string
+  unsent: string | null
+  onNewSession: () => Promise<void>
+  agentName?: string
+  onRestart?: () => Promise<void>
+}) {
+  const { reason, cwd, unsent, onNewSession, agentName, onRestart } = props
+  const [starting, setStarting] = useState(false)
+  return (
+    <section className="cannot-continue" role="region" aria-label="This session cannot continue">
+      <p className="cannot-continue-reason">{reason}</p>
+      <p className="muted">Its transcript stays here to read. To go on working, start a new session in the same folder.</p>
+      {unsent && (
+        <div className="cannot-continue-unsent">
+          <div className="field-label">Your message was not sent:</div>
+          <pre className="unsent-text">{unsent}</pre>
+        </div>
+      )}
+      <div className="button-row">
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={starting}
+          onClick={() => {
+            setStarting(true)
+            void onNewSession().finally(() => setStarting(false))
+          }}
+        >
+          New session in {baseName(cwd)}
+        </button>
+        {onRestart && (
+          <button type="button" className="button button-secondary" onClick={() => void onRestart()}>
+            Restart {agentName}
+          </button>
+        )}
+      </div>
+    </section>
   )
 }
 

@@ -72,6 +72,8 @@ export interface SessionBehaviour {
   replay?: Step[]
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
   list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string }[]
+  /** Raw updates sent before the `session/load` / `session/resume` response, after any replay (v2: before its own idle state_update). */
+  updatesBeforeResume?: Record<string, unknown>[]
 }
 
 export type Step =
@@ -97,10 +99,15 @@ export type Step =
   /** Any raw update object (unknown kinds …), sent as `session/update` params.update. */
   | { type: 'update'; update: Record<string, unknown> }
   | { type: 'sleep'; ms: number }
-  /** Raw `session/request_permission` params (sessionId filled in when absent); reports `permission outcome: <json>`. */
-  | { type: 'request_permission'; params: Record<string, unknown>; /** Used instead of `params` by the v2 agent. */ paramsV2?: Record<string, unknown> }
-  /** Raw `elicitation/create` params (sessionId filled in when absent); reports `elicitation response: <json>`. */
-  | { type: 'elicitation'; params: Record<string, unknown> }
+  /**
+   * Raw `session/request_permission` params (sessionId filled in when absent); reports `permission outcome: <json>`.
+   * With `noWait`, the next steps run at once and the outcome is reported (and logged on stderr) when it comes.
+   */
+  | { type: 'request_permission'; params: Record<string, unknown>; /** Used instead of `params` by the v2 agent. */ paramsV2?: Record<string, unknown>; noWait?: boolean }
+  /** Raw `elicitation/create` params (sessionId filled in when absent); reports `elicitation response: <json>`. `noWait` as above. */
+  | { type: 'elicitation'; params: Record<string, unknown>; noWait?: boolean }
+  /** Steps run on their own once the turn is over (v2: after its idle state_update; v1: after the prompt response): work the agent starts itself. */
+  | { type: 'after_turn'; steps: Step[] }
   /**
    * Writes `line` (or JSON.stringify(`json`)) straight to stdout. The client's replies to raw requests
    * (ids listed in `replyIds`, and any `id:null` reply) are logged on stderr as `RAW-REPLY <json>`;
@@ -125,5 +132,8 @@ export type Step =
   | { type: 'stderr'; text: string }
   /** How the turn ends (default `end_turn`); v2 may add `error`. */
   | { type: 'stop'; stopReason: string; error?: { code?: number; message: string } }
-  /** Answer `session/prompt` with this error instead (v1: ends the turn; v2: not inserted, stays idle). */
-  | { type: 'prompt_error'; code: number; message: string }
+  /**
+   * Answer `session/prompt` with this error instead (v1: ends the turn; v2: not inserted). `update` steps before
+   * it are sent first (a v2 agent may report `running` and still reject); `after_turn` steps run afterwards.
+   */
+  | { type: 'prompt_error'; code: number; message: string; data?: unknown }

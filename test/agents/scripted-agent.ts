@@ -197,7 +197,9 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   const sessionId = String(params.sessionId)
   log(`REATTACH ${v2 ? 'session/resume' : replay ? 'session/load' : 'session/resume'} ${sessionId} replay=${replay}`)
   if (replay) for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
-  if (v2) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
+  const before = scenario.session?.updatesBeforeResume ?? []
+  for (const update of before) await sendUpdate(client, sessionId, update)
+  if (v2 && !before.some((update) => update.sessionUpdate === 'state_update')) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
   const options = sessionConfig.get(sessionId)
   return options ? { configOptions: options } : {}
 }
@@ -245,10 +247,19 @@ app.onRequest('session/prompt', async ({ params, client }) => {
   cancelled.delete(sessionId)
   lastPrompt.set(sessionId, params.prompt)
   const steps = pickScript(params.prompt)
+  const afterTurn = steps.flatMap((step) => (step.type === 'after_turn' ? step.steps : []))
+  const runAfterTurn = () => {
+    if (afterTurn.length > 0) setTimeout(() => void runDetached(client, sessionId, afterTurn), 5)
+  }
   const promptError = steps.find((step) => step.type === 'prompt_error')
-  if (promptError) throw new acpV1.RequestError(promptError.code, promptError.message)
+  if (promptError) {
+    for (const step of steps.slice(0, steps.indexOf(promptError))) if (step.type === 'update') await sendUpdate(client, sessionId, step.update)
+    runAfterTurn()
+    throw new acpV1.RequestError(promptError.code, promptError.message, promptError.data)
+  }
   if (!v2) {
     const ending = await runTurn(client, sessionId, steps)
+    runAfterTurn()
     return { stopReason: ending.stopReason }
   }
   // v2: the response only acknowledges the inserted message; the turn runs on and ends with an idle state_update.
@@ -263,7 +274,7 @@ app.onRequest('session/prompt', async ({ params, client }) => {
         state: 'idle',
         stopReason: ending.stopReason,
         ...(ending.error ? { error: ending.error } : {}),
-      }),
+      }).then(runAfterTurn),
     )
   }, 5)
   return { messageId }
@@ -274,6 +285,12 @@ function pickScript(prompt: unknown): Step[] {
   const first = Array.isArray(prompt) ? prompt.find((block) => isRecord(block) && block.type === 'text') : undefined
   const text = isRecord(first) && typeof first.text === 'string' ? first.text.trim() : ''
   return prompts[text] ?? prompts.default ?? [{ type: 'text', text: `echo: ${text}` }]
+}
+
+/** Steps the agent runs on its own (after_turn): every step runs, a cancel included. */
+async function runDetached(client: LooseClient, sessionId: string, steps: Step[]): Promise<void> {
+  const ending: Ending = { stopReason: 'end_turn' }
+  for (const step of steps) await runStep(client, sessionId, step, ending, `agent-${processTag}-${++messageCounter}`)
 }
 
 interface Ending {
@@ -358,16 +375,28 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       await Promise.race([delay(step.ms), waitForCancel(sessionId)])
       return cancelled.has(sessionId) ? 'cancelled' : undefined
     case 'request_permission': {
-      const response = await client.request('session/request_permission', { sessionId, ...(v2 && step.paramsV2 ? step.paramsV2 : step.params) }).catch((error: unknown) => ({ error: describe(error) }))
-      const outcome = isRecord(response) && 'outcome' in response ? response.outcome : response
-      await chunk('agent_message_chunk', `permission outcome: ${JSON.stringify(outcome)}`)
+      const asked = client.request('session/request_permission', { sessionId, ...(v2 && step.paramsV2 ? step.paramsV2 : step.params) }).catch((error: unknown) => ({ error: describe(error) }))
+      const report = async (response: unknown) => {
+        const outcome = isRecord(response) && 'outcome' in response ? response.outcome : response
+        log(`PERMISSION-OUTCOME ${JSON.stringify(outcome)}`)
+        await chunk('agent_message_chunk', `permission outcome: ${JSON.stringify(outcome)}`)
+      }
+      if (step.noWait) void asked.then(report)
+      else await report(await asked)
       return
     }
     case 'elicitation': {
-      const response = await client.request('elicitation/create', { sessionId, ...step.params }).catch((error: unknown) => ({ error: describe(error) }))
-      await chunk('agent_message_chunk', `elicitation response: ${JSON.stringify(response)}`)
+      const asked = client.request('elicitation/create', { sessionId, ...step.params }).catch((error: unknown) => ({ error: describe(error) }))
+      const report = async (response: unknown) => {
+        log(`ELICITATION-ANSWER ${JSON.stringify(step.params.toolCallId ?? null)} ${JSON.stringify(response)}`)
+        await chunk('agent_message_chunk', `elicitation response: ${JSON.stringify(response)}`)
+      }
+      if (step.noWait) void asked.then(report)
+      else await report(await asked)
       return
     }
+    case 'after_turn':
+      return
     case 'raw_line': {
       for (const id of step.replyIds ?? []) rawReplyIds.add(id)
       const reply = step.awaitReply ? new Promise<unknown>((resolve) => (rawReplyWaiter = resolve)) : undefined

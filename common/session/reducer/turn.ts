@@ -62,6 +62,8 @@ export function applyStateUpdate(d: Draft, u: Update): void {
   const turn = d.mutTurn()
   turn.state = state
   turn.background = background
+  // The agent's own word replaces Bosun's optimistic "running".
+  delete turn.unconfirmedFrom
   if (previous.state === 'idle') {
     turn.stopReason = null
     turn.error = null
@@ -71,6 +73,51 @@ export function applyStateUpdate(d: Draft, u: Update): void {
 // ---------------------------------------------------------------------------------------------------------
 // Bosun's own actions
 // ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Bosun sent a prompt: the turn shows as running at once. In v2 only the agent's `state_update` is the truth
+ * (F7), so the state it last reported is kept aside until it speaks, in case it rejects the prompt.
+ */
+export function applyTurnStarted(d: Draft): void {
+  const previous = d.s.turn
+  const turn = d.mutTurn()
+  if (d.v2 && previous.state !== 'running' && !previous.unconfirmedFrom) {
+    turn.unconfirmedFrom = { state: previous.state, stopReason: previous.stopReason, error: previous.error ?? null }
+  }
+  turn.state = 'running'
+  turn.stopReason = null
+  turn.error = null
+}
+
+const MAX_ERROR_TEXT = 4096
+const clip = (text: string) => (text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text)
+
+/**
+ * The agent answered the last local prompt with an error. The message stays in the transcript marked as not
+ * sent (the person can edit or resend it). v2: the prompt was not inserted, and a rejection does not end
+ * foreground work (F6, F7): the turn goes back to what the agent last reported, unless it has reported since.
+ */
+export function applyPromptRejected(d: Draft, error: unknown): void {
+  if (!isObject(error) || !isString(error.message)) return
+  const notSent: { message: string; code?: number; details?: string } = { message: clip(error.message) }
+  if (typeof error.code === 'number') notSent.code = error.code
+  if (isString(error.details) && error.details !== '') notSent.details = clip(error.details)
+  const i = lastLocalPrompt(d)
+  const entry = i >= 0 ? d.s.entries[i] : undefined
+  // v2: a message the agent inserted carries its id; a rejected one never got one. v1 has no insertion: the
+  // prompt counts as not sent only when the agent answered nothing else to it.
+  const sent = entry?.kind !== 'user_message' || (d.v2 ? entry.messageId !== undefined : i !== d.s.entries.length - 1)
+  if (!sent) d.mutEntry<MessageEntry>(i).notSent = notSent
+  d.s.pendingEcho = null
+  if (!d.v2) return
+  const from = d.s.turn.unconfirmedFrom
+  if (!from) return
+  const turn = d.mutTurn()
+  turn.state = from.state
+  turn.stopReason = from.stopReason
+  turn.error = from.error ?? null
+  delete turn.unconfirmedFrom
+}
 
 export function applyLocalPrompt(d: Draft, content: unknown, messageId: unknown): void {
   if (!Array.isArray(content)) return
@@ -128,10 +175,17 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
 /** Optimistically marks the unfinished tool calls of the current turn `cancelled`, locally (F12). */
 export function applyCancelRequested(d: Draft): void {
   const entries = d.s.entries
+  // v2 background work goes on after session/cancel (F14): its tool calls are not the turn's.
+  const background = new Set<string>()
+  for (const item of d.s.turn.background ?? []) {
+    if (isObject(item) && item.type === 'tool_call' && isString(item.toolCallId)) background.add(item.toolCallId)
+  }
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!
     if (entry.kind === 'user_message' && !entry.excluded) break
-    if (entry.kind === 'tool_call' && !FINISHED_TOOL_STATUSES.has(entry.status)) d.mutEntry<ToolCallEntry>(i).status = 'cancelled'
+    if (entry.kind === 'tool_call' && !FINISHED_TOOL_STATUSES.has(entry.status) && !background.has(entry.toolCallId)) {
+      d.mutEntry<ToolCallEntry>(i).status = 'cancelled'
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { CommandView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { applyCommand, filterCommands, slashQuery } from './slash-commands'
@@ -10,16 +10,24 @@ export interface ComposerProps {
   disabled?: boolean
   commands: CommandView[]
   agentName: string
-  onSend: (text: string) => void
+  /** Sends the text; resolving `false` (the send failed) puts it back in the box, unless the person typed since. */
+  onSend: (text: string) => Promise<boolean> | void
   onStop: () => void
+  /** Put this text in the box and focus it (a refused message to edit); a new `nonce` asks again. */
+  draftRequest?: { text: string; nonce: number } | null
 }
 
 /** Multi-line prompt box: Enter sends, Shift+Enter adds a line, `/` opens the agent's commands. */
-export const Composer = memo(function Composer({ busy, disabled = false, commands, agentName, onSend, onStop }: ComposerProps) {
+export const Composer = memo(function Composer({ busy, disabled = false, commands, agentName, onSend, onStop, draftRequest = null }: ComposerProps) {
   const [draft, setDraft] = useState('')
   const [active, setActive] = useState(0)
   const [menuDismissed, setMenuDismissed] = useState(false)
   const textRef = useRef<HTMLTextAreaElement>(null)
+  useEffect(() => {
+    if (!draftRequest) return
+    setDraft(draftRequest.text)
+    textRef.current?.focus()
+  }, [draftRequest])
   const listId = useId()
 
   const query = slashQuery(draft)
@@ -48,8 +56,10 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
   const send = () => {
     const text = draft.trim()
     if (!text || busy || disabled) return
-    onSend(text)
+    const sent = onSend(text)
     setDraft('')
+    // A failed send keeps what the person typed.
+    if (sent) void sent.then((ok) => ok || setDraft((current) => (current === '' ? text : current)))
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
-import { checkDraft, initialDraft, parseFormSchema, type Draft, type DraftValue, type FieldSpec } from './validate'
+import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Draft, type DraftValue, type FieldSpec } from './validate'
 import './elicitation.css'
 
 /** What the person chose. `accept` carries the form content (checked again in main). */
@@ -46,6 +46,8 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   const pending = elicitation.status === 'pending'
 
   const check = useMemo(() => (schema ? checkDraft(schema, draft) : null), [schema, draft])
+  // Required fields Bosun cannot show: the form is explained, and can be declined or cancelled, never accepted.
+  const unanswerable = useMemo(() => (schema ? unanswerableFields(schema) : []), [schema])
   // Errors show after the first submit attempt, then follow the person's edits live.
   const errors: Record<string, string> = submitted && check ? { ...serverErrors, ...check.errors } : serverErrors
 
@@ -122,6 +124,13 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
         </p>
       )}
 
+      {pending && unanswerable.length > 0 && (
+        <p className="eli-error" role="alert">
+          This form requires {unanswerable.length === 1 ? 'a field' : 'fields'} Bosun cannot show ({unanswerable.map((f) => f.title).join(', ')}), so it
+          cannot be accepted. You can decline or cancel; the agent is told which.
+        </p>
+      )}
+
       {!parsed.ok && (
         <p className="eli-error" role="alert">
           Bosun cannot show this form: {parsed.message} You can decline or cancel.
@@ -145,7 +154,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
         )}
         {pending && (
           <div className="eli-actions">
-            <button type="submit" className="eli-button eli-primary" disabled={!schema || busy}>
+            <button type="submit" className="eli-button eli-primary" disabled={!schema || busy || unanswerable.length > 0}>
               Accept
             </button>
             <button type="button" className="eli-button" disabled={busy} onClick={() => void answer({ action: 'decline' })}>
@@ -358,7 +367,9 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
         <div className="eli-field eli-unsupported" role="note" aria-label={`${field.title}: not supported`}>
           <span className="eli-label">{field.title}</span>
           <p className="eli-muted eli-field-desc">
-            Bosun cannot show this kind of field ({field.type}); it is optional and will be left empty.
+            {field.required
+              ? `Bosun cannot show this kind of field (${field.type}), and the agent requires it.`
+              : `Bosun cannot show this kind of field (${field.type}); it is optional and will be left empty.`}
           </p>
           {field.description && <p className="eli-muted eli-field-desc">{field.description}</p>}
         </div>

@@ -13,7 +13,7 @@ import {
   type SchemaParse,
 } from '../../../common/elicitation/schema'
 
-export { initialDraft } from '../../../common/elicitation/schema'
+export { initialDraft, unanswerableFields } from '../../../common/elicitation/schema'
 export type { Draft, DraftValue, EnumChoice, FieldSpec, FormSchema } from '../../../common/elicitation/schema'
 export { checkUrl, urlWarningText } from '../../../common/url-safety'
 export type { UrlCheck, UrlWarning } from '../../../common/url-safety'

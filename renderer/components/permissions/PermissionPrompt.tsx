@@ -78,7 +78,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
       <header className="perm-header">
         <span className="perm-agent">{request.agentName} asks</span>
         <h3 className="perm-title" id={titleId}>
-          <VisibleText text={request.title} />
+          <VisibleText text={request.title} keepNewlines />
         </h3>
       </header>
       {request.description ? (

@@ -4,6 +4,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { ContentBlockView } from './ContentBlockView'
+import { NotSentNote } from './not-sent'
 
 function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: boolean }) {
   const { onOpenLink } = useSeams()
@@ -17,12 +18,14 @@ function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: bool
 }
 
 export const UserMessage = memo(function UserMessage({ entry }: { entry: MessageEntry }) {
+  const notSent = entry.notSent
   return (
     <div className="entry-user">
-      <div className="user-bubble" aria-label="Your message">
+      <div className={notSent ? 'user-bubble user-bubble-not-sent' : 'user-bubble'} aria-label={notSent ? 'Your message, not sent' : 'Your message'}>
         <Blocks content={entry.content} markdown={false} />
         {entry.excluded && <p className="muted small">Excluded from the agent's context (refused)</p>}
       </div>
+      {notSent && <NotSentNote entry={{ ...entry, notSent }} />}
     </div>
   )
 })

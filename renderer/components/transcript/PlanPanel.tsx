@@ -3,20 +3,24 @@ import type { PlanView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonView } from '../common/JsonView'
 
-const STATUS_MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○' }
+/** v1 statuses plus v2's `cancelled` (H26); any other status is open-ended: shown by its name, never as pending. */
+const STATUS_MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○', cancelled: '⊘' }
 
 function PlanList({ plan }: { plan: PlanView }) {
   if (plan.type !== 'items' && plan.entries.length === 0) return <JsonView value={plan.raw} label="Plan" />
   return (
     <ul className="plan-list" role="list">
       {plan.entries.map((item, i) => {
-        const status = STATUS_MARK[item.status] ? item.status : 'pending'
+        const known = Object.prototype.hasOwnProperty.call(STATUS_MARK, item.status)
+        const label = item.status.replaceAll('_', ' ').trim()
         return (
-          <li key={i} className={`plan-item plan-${status}`}>
-            <span className="plan-check" role="img" aria-label={item.status.replace('_', ' ')}>
-              {STATUS_MARK[status]}
+          <li key={i} className={`plan-item plan-${known ? item.status : 'other'}`}>
+            <span className="plan-check" role="img" aria-label={label} title={label}>
+              {known ? STATUS_MARK[item.status] : '•'}
             </span>
             <span className="plan-text">{item.content}</span>
+            {item.status === 'cancelled' && <span className="badge plan-status">cancelled</span>}
+            {!known && <span className="badge plan-status">{label.slice(0, 40)}</span>}
             <span className={`badge badge-priority-${item.priority}`}>
               {item.priority}
               <span className="sr-only"> priority</span>

@@ -74,7 +74,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           <Icon name={kind} />
         </span>
         <span className="tool-title">
-          <VisibleText text={title} />
+          <VisibleText text={title} keepNewlines />
         </span>
         {pending.length > 0 && <span className="badge badge-warn">Needs approval</span>}
         {pending.length === 0 && waiting > 0 && <span className="badge badge-warn">Needs input</span>}

@@ -37,9 +37,9 @@ function pair() {
   }
 }
 
-async function initialized(version: 1 | 2, result: Json = {}) {
+async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2) {
   const peer = pair()
-  const done = peer.connection.initialize()
+  const done = peer.connection.initialize(offered ? { preferredVersion: offered } : undefined)
   const request = await peer.next()
   peer.send({ id: request.id, result: { protocolVersion: version, ...(version === 2 ? { info: { name: 'a', version: '1' }, capabilities: { session: {} } } : {}), ...result } })
   await done
@@ -161,7 +161,9 @@ describe('v1 surface', () => {
   })
 
   it('sends v1 shapes: mcpServers on session/new, select/boolean config values, session/load', async () => {
-    const { connection, next, send } = await initialized(1, { agentCapabilities: { loadSession: true } })
+    // Offered v1: its clientCapabilities advertised session.configOptions.boolean, so boolean values may go out (E13).
+    const { connection, next, send, initializeRequest } = await initialized(1, { agentCapabilities: { loadSession: true } }, 1)
+    expect(initializeRequest.params).toMatchObject({ clientCapabilities: { session: { configOptions: { boolean: {} } } } })
     const created = connection.newSession({ cwd: '/p' })
     const newRequest = await next()
     expect(newRequest.params).toEqual({ cwd: '/p', mcpServers: [] })

@@ -93,6 +93,22 @@ describe('ElicitationForm (static render)', () => {
     expect(html).toContain('password or key')
   })
 
+  it('shows a form with a required field it cannot show, explained, with Accept disabled and Decline/Cancel offered', () => {
+    const html = renderToStaticMarkup(
+      <ElicitationForm
+        elicitation={{ ...base, requestedSchema: { properties: { colour: { type: '_color', title: 'Colour' }, note: { type: 'string', title: 'Note' } }, required: ['colour'] } }}
+        onRespond={() => undefined}
+      />,
+    )
+    expect(html).toContain('This form requires a field Bosun cannot show (Colour), so it')
+    expect(html).toContain('Bosun cannot show this kind of field (_color), and the agent requires it.')
+    expect(html).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>Accept</)
+    expect(html).toMatch(/>Decline</)
+    expect(html).toMatch(/>Cancel</)
+    // The fields it can show are still there.
+    expect(html).toContain('Note')
+  })
+
   it('offers only decline/cancel for a schema it cannot show', () => {
     const html = renderToStaticMarkup(
       <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { a: { type: 'object' } } } }} onRespond={() => undefined} />,

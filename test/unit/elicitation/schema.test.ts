@@ -4,6 +4,7 @@ import {
   initialDraft,
   linearPatternTester,
   parseRequestedSchema,
+  unanswerableFields,
   validateContent,
   type FieldSpec,
   type FormSchema,
@@ -128,8 +129,12 @@ describe('parseRequestedSchema: refusals and unknown types (G15)', () => {
   it('refuses arrays of objects', () => {
     expect(refusal({ properties: { people: { type: 'array', items: { type: 'object', properties: {} } } } })).toMatch(/list of objects/)
   })
-  it('refuses a required field of an unknown type', () => {
-    expect(refusal({ properties: { c: { type: '_color' } }, required: ['c'] })).toMatch(/_color.*required/)
+  it('keeps a required field of an unknown type, as unsupported and unanswerable (shown, declinable, never accepted)', () => {
+    const s = parseOk({ properties: { c: { type: '_color' }, n: { type: 'string' } }, required: ['c'] })
+    expect(field(s, 'c')).toMatchObject({ kind: 'unsupported', type: '_color', required: true })
+    expect(unanswerableFields(s).map((f) => f.key)).toEqual(['c'])
+    expect(validateContent(s, { n: 'x' }, () => true).errors).toEqual({ c: expect.stringMatching(/cannot show this kind of field \(_color\)/) })
+    expect(unanswerableFields(parseOk({ properties: { c: { type: '_color' } } }))).toEqual([])
   })
   it('keeps an optional unknown-type field as unsupported (never a known control)', () => {
     const s = parseOk({ properties: { c: { type: '_color' }, n: { type: 'string' } } })
@@ -138,8 +143,8 @@ describe('parseRequestedSchema: refusals and unknown types (G15)', () => {
   it('keeps an optional multi-select of unknown item type as unsupported', () => {
     expect(field(parseOk({ properties: { m: { type: 'array', items: { type: '_thing' } } } }), 'm')).toMatchObject({ kind: 'unsupported' })
   })
-  it('refuses a field with no type when required', () => {
-    expect(refusal({ properties: { x: {} }, required: ['x'] })).toMatch(/no type/)
+  it('keeps a required field with no type as unanswerable', () => {
+    expect(field(parseOk({ properties: { x: {} }, required: ['x'] }), 'x')).toMatchObject({ kind: 'unsupported', type: 'no type', required: true })
   })
   it('refuses constraints of the wrong type', () => {
     expect(refusal({ properties: { s: { type: 'string', minLength: '3' } } })).toMatch(/minLength/)

@@ -128,6 +128,14 @@ describe('web host over HTTP', () => {
     expect(csp).toContain("script-src 'self';")
   })
 
+  it('answers /favicon.ico with 204 (no error in the console), and the page’s CSP header forbids framing', async () => {
+    const icon = await get('/favicon.ico')
+    expect(icon.status).toBe(204)
+    expect(icon.body).toBe('')
+    const page = await get(`/?token=${host.token}`)
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+  })
+
   it('serves built assets with their content type', async () => {
     const script = await get('/assets/index.js')
     expect(script.status).toBe(200)

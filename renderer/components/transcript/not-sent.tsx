@@ -1,0 +1,50 @@
+import { createContext, useContext } from 'react'
+import type { ContentBlock, MessageEntry, PromptError } from '../../../common/session/types'
+
+/** What the session screen does with a message the agent refused: put it back in the composer, or send it again. */
+export interface NotSentActions {
+  onEdit: (text: string) => void
+  onResend: (content: ContentBlock[]) => void
+}
+
+export const NotSentContext = createContext<NotSentActions | null>(null)
+
+const textOf = (content: ContentBlock[]) =>
+  content
+    .filter((b): b is ContentBlock & { type: 'text'; text: string } => b.type === 'text' && typeof (b as { text?: unknown }).text === 'string')
+    .map((b) => b.text)
+    .join('\n')
+
+/** The agent's error in words: its message, then its details (kept as the agent wrote them, line breaks included). */
+export function PromptErrorText({ error }: { error: PromptError }) {
+  return (
+    <>
+      <span className="prompt-error-message">{error.message}</span>
+      {error.code !== undefined && <span className="muted"> (error {error.code})</span>}
+      {error.details && <span className="prompt-error-details">{error.details}</span>}
+    </>
+  )
+}
+
+/** Under a user message the agent refused (v2: never inserted): why, and the way to send it again. */
+export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: PromptError } }) {
+  const actions = useContext(NotSentContext)
+  const text = textOf(entry.content)
+  return (
+    <div className="not-sent" role="note" aria-label="Not sent">
+      <p className="not-sent-reason">
+        <strong>Not sent.</strong> The agent refused this message: <PromptErrorText error={entry.notSent} />
+      </p>
+      {actions && (
+        <div className="button-row">
+          <button type="button" className="button button-small button-secondary" disabled={text === ''} onClick={() => actions.onEdit(text)}>
+            Edit
+          </button>
+          <button type="button" className="button button-small button-secondary" onClick={() => actions.onResend(entry.content)}>
+            Resend
+          </button>
+        </div>
+      )}
+    </div>
+  )
+}
