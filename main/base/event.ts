@@ -5,6 +5,8 @@ export type Event<T> = (listener: (value: T) => void) => IDisposable
 
 export class Emitter<T> implements IDisposable {
   private listeners = new Set<(value: T) => void>()
+  /** The listeners as of the last change: fire() iterates this, so firing allocates nothing (hot paths fire per message). */
+  private snapshot: ((value: T) => void)[] = []
   private disposed = false
 
   readonly event: Event<T> = (listener) => {
@@ -12,7 +14,10 @@ export class Emitter<T> implements IDisposable {
     // Wrap so the same function subscribed twice is two subscriptions.
     const wrapped = (value: T) => listener(value)
     this.listeners.add(wrapped)
-    return toDisposable(() => this.listeners.delete(wrapped))
+    this.snapshot = [...this.listeners]
+    return toDisposable(() => {
+      if (this.listeners.delete(wrapped)) this.snapshot = [...this.listeners]
+    })
   }
 
   get listenerCount(): number {
@@ -20,7 +25,10 @@ export class Emitter<T> implements IDisposable {
   }
 
   fire(value: T): void {
-    for (const listener of [...this.listeners]) {
+    // A listener that (un)subscribes while we fire replaces `snapshot`; this loop keeps the old array.
+    const listeners = this.snapshot
+    for (let i = 0; i < listeners.length; i++) {
+      const listener = listeners[i]!
       try {
         listener(value)
       } catch (error) {
@@ -35,6 +43,7 @@ export class Emitter<T> implements IDisposable {
   dispose(): void {
     this.disposed = true
     this.listeners.clear()
+    this.snapshot = []
   }
 }
 

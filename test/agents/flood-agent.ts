@@ -16,6 +16,20 @@ if (!Number.isInteger(count) || count < 0) {
   process.exit(2)
 }
 const flood = serialiseFlood(buildFloodUpdates(count))
+/** A prompt whose text is `warmup` gets the first lines only (at most 5,000): clients warm their JIT on it. */
+const WARMUP_LINES = Math.min(count, 5_000)
+const warmup = flood.subarray(0, WARMUP_LINES === 0 ? 0 : nthNewline(flood, WARMUP_LINES) + 1)
+
+function nthNewline(buffer: Buffer, n: number): number {
+  let at = -1
+  for (let i = 0; i < n; i++) at = buffer.indexOf(0x0a, at + 1)
+  return at
+}
+
+function promptText(params: unknown): string {
+  const prompt = (params as { prompt?: { text?: unknown }[] } | undefined)?.prompt
+  return Array.isArray(prompt) && typeof prompt[0]?.text === 'string' ? prompt[0].text : ''
+}
 
 const reply = (id: unknown, result: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result }) + '\n'
 
@@ -30,7 +44,7 @@ function handle(message: { id?: unknown; method?: unknown; params?: unknown }): 
       return
     case 'session/prompt':
       // One write: the pipe paces it, the bytes are the same for every client.
-      process.stdout.write(Buffer.concat([flood, Buffer.from(reply(message.id, { stopReason: 'end_turn' }))]))
+      process.stdout.write(Buffer.concat([promptText(message.params) === 'warmup' ? warmup : flood, Buffer.from(reply(message.id, { stopReason: 'end_turn' }))]))
       return
     default:
       process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Method not found: ${message.method}` } }) + '\n')

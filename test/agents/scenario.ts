@@ -64,6 +64,8 @@ export interface SessionBehaviour {
   availableCommands?: { name: string; description: string; hint?: string }[]
   /** `session/new` fails with -32000 until `authenticate` / `auth/login` succeeded. */
   requireAuth?: boolean
+  /** Session ids are `<idPrefix><n>` (default `sess-`): long ids with a common start for the inspector. */
+  idPrefix?: string
   /** `session/set_mode` (v1) and `session/set_config_option` fail with this error. */
   refuseChanges?: { code: number; message: string }
   /** Raw updates for the new session sent before the `session/new` response (v2 allows it, E5). */

@@ -170,7 +170,7 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
   if (behaviour.requireAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
   const elicit = scenario.elicitDuring?.['session/new']
   if (elicit) await elicitForRequest('session/new', requestId, elicit, (scoped) => client.request('elicitation/create', scoped))
-  const sessionId = `sess-${++sessionCounter}`
+  const sessionId = `${behaviour.idPrefix ?? 'sess-'}${++sessionCounter}`
   log(`SESSION-NEW ${JSON.stringify(params)}`)
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   // Before the response: the client buffers updates for a session it is still creating (E5).

@@ -4,8 +4,9 @@
  *
  *   node --expose-gc --import tsx test/bench/flood-worker.ts <bare|transport|services> <count>
  *
- * Every path talks to the same child-process flood agent (test/agents/flood-agent.ts) over its stdio, and
- * times from writing `session/prompt` to the turn's end.
+ * Every path talks to the same child-process flood agent (test/agents/flood-agent.ts) over its stdio: one
+ * `warmup` prompt (5,000 lines, so each path runs JIT-compiled code), then the measured prompt, timed from
+ * writing `session/prompt` to the turn's end.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -87,9 +88,11 @@ async function bare(count: number): Promise<WorkerResult> {
     })
   await request(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} })
   await request(2, 'session/new', { cwd: tmpdir(), mcpServers: [] })
+  await request(3, 'session/prompt', { sessionId: 'flood-1', prompt: [{ type: 'text', text: 'warmup' }] })
+  updates = 0
   gc()
   const stop = stopwatch()
-  await request(3, 'session/prompt', { sessionId: 'flood-1', prompt: [{ type: 'text', text: 'flood' }] })
+  await request(4, 'session/prompt', { sessionId: 'flood-1', prompt: [{ type: 'text', text: 'flood' }] })
   const result = measure('bare', count, stop(), updates)
   child.kill()
   return result
@@ -103,6 +106,8 @@ async function transport(count: number): Promise<WorkerResult> {
   connection.onDidReceiveUpdate(() => updates++)
   await connection.initialize({ preferredVersion: 1 })
   const { sessionId } = await connection.newSession({ cwd: tmpdir() })
+  await connection.prompt(sessionId, [{ type: 'text', text: 'warmup' }])
+  updates = 0
   gc()
   const stop = stopwatch()
   await connection.prompt(sessionId, [{ type: 'text', text: 'flood' }])
@@ -135,6 +140,9 @@ async function services(count: number): Promise<WorkerResult> {
   try {
     const created = await bosun.handlers.newSession({ agentId: 'flood', cwd: home })
     if (!created.ok) throw new Error(created.error.message)
+    const warm = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'warmup' }] })
+    if (!warm.ok) throw new Error(warm.error.message)
+    batches = updates = maxBatchUpdates = 0
     gc()
     const stop = stopwatch()
     const turn = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'flood' }] })

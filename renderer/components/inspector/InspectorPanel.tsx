@@ -14,7 +14,6 @@ import {
   methodLabel,
   NO_SESSION,
   sessionIdsOf,
-  shortSessionId,
   type InspectorBuffer,
   type InspectorFilter,
 } from './inspector-model'
@@ -59,7 +58,8 @@ export function InspectorView(props: InspectorViewProps) {
   // Rows in the page are bounded too: at up to ten batches a second, thousands of rows would make typing lag.
   const shown = matching.length > ROW_LIMIT ? matching.slice(matching.length - ROW_LIMIT) : matching
   const sessions = useMemo(() => sessionIdsOf(messages), [messages])
-  const selected = selectedSeq === null ? undefined : messages.find((m) => m.seq === selectedSeq)
+  // Only a message the filter shows: after switching sessions, the pane must not keep another session's message.
+  const selected = selectedSeq === null ? undefined : matching.find((m) => m.seq === selectedSeq)
   const follow = useFollowTail(shown.length > 0 ? shown[shown.length - 1]!.seq : 0)
 
   const move = (delta: number) => {
@@ -98,7 +98,7 @@ export function InspectorView(props: InspectorViewProps) {
           <option value={NO_SESSION}>No session</option>
           {sessions.map((s) => (
             <option key={s} value={s}>
-              {shortSessionId(s)}
+              {s}
             </option>
           ))}
         </select>
@@ -123,92 +123,96 @@ export function InspectorView(props: InspectorViewProps) {
       )}
 
       <div className="inspector-split">
-        <div className="inspector-table-wrap" ref={follow.ref} onScroll={follow.onScroll}>
-          {shown.length === 0 ? (
-            <p className="inspector-empty muted">
-              {messages.length === 0 ? 'No messages yet. Start the agent or check its connection to see the exchange.' : 'No message matches the filter.'}
-            </p>
-          ) : (
-            <table
-              className="inspector-table"
-              role="grid"
-              aria-label="Protocol messages"
-              aria-rowcount={shown.length + 1}
-              onKeyDown={(e) => {
-                if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-                  e.preventDefault()
-                  move(e.key === 'ArrowDown' ? 1 : -1)
-                }
-              }}
-            >
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">
-                    <span className="sr-only">Direction</span>
-                  </th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">ID</th>
-                  <th scope="col">Session</th>
-                  <th scope="col" className="num">
-                    Latency
-                  </th>
-                  <th scope="col" className="num">
-                    Size
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((m) => {
-                  const dir = directionOf(m.direction)
-                  const isSelected = m.seq === selectedSeq
-                  return (
-                    <tr
-                      key={m.seq}
-                      aria-selected={isSelected}
-                      tabIndex={isSelected || (selectedSeq === null && m === shown[0]) ? 0 : -1}
-                      className={`inspector-row inspector-${m.kind}`}
-                      onClick={() => onSelect(m.seq)}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter' || e.key === ' ') {
-                          e.preventDefault()
-                          onSelect(m.seq)
-                        }
-                      }}
-                    >
-                      <td className="mono">{formatTime(m.time)}</td>
-                      <td className={`inspector-dir inspector-dir-${m.direction}`}>
-                        <span aria-hidden="true">{dir.arrow}</span>
-                        <span className="sr-only">{dir.label}</span>
-                      </td>
-                      <td>
-                        <span className={`badge ${KIND_CLASS[m.kind]}`}>{m.kind}</span>
-                      </td>
-                      <td className="mono inspector-method">
-                        {methodLabel(m)}
-                        {m.origin === 'check' && (
-                          <span className="inspector-origin" title="From a connection check (a separate, short-lived process)">
-                            check
-                          </span>
-                        )}
-                      </td>
-                      <td className="mono">{m.id == null ? '' : String(m.id)}</td>
-                      <td className="mono inspector-session-cell" title={m.sessionId}>
-                        {m.sessionId === undefined ? '' : shortSessionId(m.sessionId)}
-                      </td>
-                      <td className="mono num">{formatLatency(m.latencyMs)}</td>
-                      <td className="mono num">{formatBytes(m.bytes)}</td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </table>
-          )}
+        <div className="inspector-table-pane">
+          <div className="inspector-table-wrap" ref={follow.ref} onScroll={follow.onScroll}>
+            {shown.length === 0 ? (
+              <p className="inspector-empty muted">
+                {messages.length === 0 ? 'No messages yet. Start the agent or check its connection to see the exchange.' : 'No message matches the filter.'}
+              </p>
+            ) : (
+              <table
+                className="inspector-table"
+                role="grid"
+                aria-label="Protocol messages"
+                aria-rowcount={shown.length + 1}
+                onKeyDown={(e) => {
+                  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                    e.preventDefault()
+                    move(e.key === 'ArrowDown' ? 1 : -1)
+                  }
+                }}
+              >
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">
+                      <span className="sr-only">Direction</span>
+                    </th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Method</th>
+                    <th scope="col">ID</th>
+                    <th scope="col">Session</th>
+                    <th scope="col" className="num">
+                      Latency
+                    </th>
+                    <th scope="col" className="num">
+                      Size
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((m) => {
+                    const dir = directionOf(m.direction)
+                    const isSelected = m.seq === selectedSeq
+                    return (
+                      <tr
+                        key={m.seq}
+                        aria-selected={isSelected}
+                        tabIndex={isSelected || (selectedSeq === null && m === shown[0]) ? 0 : -1}
+                        className={`inspector-row inspector-${m.kind}`}
+                        onClick={() => onSelect(m.seq)}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Enter' || e.key === ' ') {
+                            e.preventDefault()
+                            onSelect(m.seq)
+                          }
+                        }}
+                      >
+                        <td className="mono">{formatTime(m.time)}</td>
+                        <td className={`inspector-dir inspector-dir-${m.direction}`}>
+                          <span aria-hidden="true">{dir.arrow}</span>
+                          <span className="sr-only">{dir.label}</span>
+                        </td>
+                        <td>
+                          <span className={`badge ${KIND_CLASS[m.kind]}`}>{m.kind}</span>
+                        </td>
+                        <td className="mono inspector-method">
+                          {methodLabel(m)}
+                          {m.origin === 'check' && (
+                            <span className="inspector-origin" title="From a connection check (a separate, short-lived process)">
+                              check
+                            </span>
+                          )}
+                        </td>
+                        <td className="mono">{m.id == null ? '' : String(m.id)}</td>
+                        {/* In full: two long ids with the same start must not look the same. */}
+                        <td className="mono inspector-session-cell">{m.sessionId ?? ''}</td>
+                        <td className="mono num">{formatLatency(m.latencyMs)}</td>
+                        <td className="mono num">{formatBytes(m.bytes)}</td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </table>
+            )}
+          </div>
+          {/* Below the table, not over it: a floating button would cover the last rows' cells. */}
           {!follow.following && shown.length > 0 && (
-            <button type="button" className="jump-latest inspector-jump" onClick={follow.jumpToEnd}>
-              Jump to latest
-            </button>
+            <div className="inspector-jump-bar">
+              <button type="button" className="jump-latest inspector-jump" onClick={follow.jumpToEnd}>
+                Jump to latest
+              </button>
+            </div>
           )}
         </div>
 

@@ -87,5 +87,3 @@ export function methodLabel(message: InspectorMessage): string {
   return ''
 }
 
-/** A session id short enough for a table cell (the full id stays in the cell's title and the JSON). */
-export const shortSessionId = (id: string): string => (id.length > 12 ? `${id.slice(0, 8)}…` : id)

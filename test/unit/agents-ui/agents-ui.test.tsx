@@ -279,10 +279,30 @@ describe('inspector view', () => {
     expect(html).toContain('Received from the agent')
     expect(html).toContain('412 ms')
     expect(html).toContain('2.0 KB')
-    expect(html).toContain('sess-123…')
+    // Session ids in full (two long ids with the same start must not look the same).
+    expect(html).toContain('>sess-1234567890abcdef</td>')
     // Pretty-printed JSON as text: markup inside the message is escaped.
     expect(html).toContain('&quot;note&quot;: &quot;&lt;b&gt;not markup&lt;/b&gt;&quot;')
     expect(html).not.toContain('<b>not markup</b>')
+  })
+
+  it('shows long session ids in full, in the rows and the session filter', () => {
+    const a = 'claude/0198f3c2-a7e6-7d4c-4b1a-aaaaaaaaaaaa'
+    const b = 'claude/0198f3c2-a7e6-7d4c-4b1a-bbbbbbbbbbbb'
+    const html = renderToStaticMarkup(<InspectorView {...inspectorProps([message(1, { sessionId: a }), message(2, { sessionId: b })])} />)
+    expect(html).toContain(`>${a}</td>`)
+    expect(html).toContain(`>${b}</td>`)
+    expect(html).toContain(`<option value="${a}">${a}</option>`)
+    expect(html).toContain(`<option value="${b}">${b}</option>`)
+  })
+
+  it('shows no message of another session after the session filter changed', () => {
+    const messages = [message(1, { sessionId: 's1' }), message(2, { sessionId: 's2' })]
+    const bothSessions = renderToStaticMarkup(<InspectorView {...inspectorProps(messages, { selectedSeq: 1 })} />)
+    expect(bothSessions).toContain('aria-label="Message 1 as JSON"')
+    const otherSession = renderToStaticMarkup(<InspectorView {...inspectorProps(messages, { selectedSeq: 1, filter: { method: '', sessionId: 's2' } })} />)
+    expect(otherSession).not.toContain('aria-label="Message 1 as JSON"')
+    expect(otherSession).toContain('Select a message to see it in full.')
   })
 
   it('renders only the newest rows when there are many, and says so', () => {

@@ -72,7 +72,7 @@ describe('ActionBatcher', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(11)
     clock.runAll()
     const all = flushed.flatMap((actions) => actions.flatMap((a) => (a.type === 'updates' ? a.updates : [])))
-    expect(all.map((u) => (u as { content: { text: string } }).content.text.split(' ')[0])).toEqual(Array.from({ length: 100 }, (_, i) => String(i)))
+    expect(all.map((u) => (u as unknown as { content: { text: string } }).content.text.split(' ')[0])).toEqual(Array.from({ length: 100 }, (_, i) => String(i)))
     expect(clock.pending()).toBe(0)
   })
 

@@ -1,0 +1,155 @@
+/**
+ * The flood end to end in the browser host, in a process of its own (its RSS is the host's main process):
+ * the real web host and services, Debian's Chromium through Playwright, the child-process flood agent.
+ * Prints one JSON line. Spawned by `browser.ts`:
+ *
+ *   node --expose-gc --import tsx test/bench/browser-worker.ts <count>
+ *
+ * In the page: Enter → "Turn: Idle" shown, when the person's message, Working and the agent's first update
+ * were first in the DOM, long tasks during the flood, then heap after GC, DOM size, and frame times while
+ * scrolling the finished transcript from the end to the top.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright'
+import { createBosunServices } from '../../main/app/create-services'
+import { startWebHost } from '../../main/web/server'
+import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
+import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
+import { messageBox, startSession, visible } from '../e2e/support/session-ui'
+import { floodAgentCommand } from './flood-agent-command'
+
+export interface BrowserResult {
+  count: number
+  /** Enter → "Turn: Idle" in the page. */
+  endToEndMs: number
+  userMessageMs: number
+  workingMs: number
+  firstAgentUpdateMs: number
+  longTasks: number[]
+  scrollFrames: { count: number; p50: number; p95: number; max: number }
+  heapAfterGcMiB: number
+  transcriptTextMiB: number
+  domElements: number
+  mainRssMiB: number
+  mainMaxRssMiB: number
+}
+
+const AGENT = 'Flood'
+
+/** Installed before the app loads: long tasks, and when each marker of the turn first appears. */
+function probe(): void {
+  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number> }
+  const p: Probe = { longTasks: [], enter: 0, marks: {} }
+  ;(window as unknown as { __bench: Probe }).__bench = p
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) p.longTasks.push({ start: entry.startTime, duration: entry.duration })
+  }).observe({ type: 'longtask', buffered: true })
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && p.enter === 0 && (event.target as HTMLElement).getAttribute('aria-label') === 'Message') p.enter = event.timeStamp
+  }, true)
+  let status: Element | null = null
+  const check = () => {
+    if (p.enter === 0) return
+    const now = performance.now()
+    if (p.marks.user === undefined && document.querySelector('[aria-label="Your message"]')) p.marks.user = now
+    if (!status?.isConnected) status = document.querySelector('[role="status"][aria-label^="Turn:"]')
+    const label = status?.getAttribute('aria-label') ?? ''
+    if (p.marks.working === undefined && label !== '' && label !== 'Turn: Idle') p.marks.working = now
+    if (p.marks.agent === undefined && document.querySelector('[aria-label="Flood says"]')) p.marks.agent = now
+    if (p.marks.working !== undefined && p.marks.idle === undefined && label === 'Turn: Idle') p.marks.idle = now
+  }
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] })
+}
+
+async function run(count: number): Promise<BrowserResult> {
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built (${rendererDir}): run \`npx electron-vite build\``)
+  const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
+  const { command, args } = floodAgentCommand(count)
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: AGENT, command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
+  const host = await startWebHost({ port: 0, home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-bench' })
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.message}\n`))
+    // tsx compiles with keepNames: functions sent to the page call its `__name` helper, which the page lacks.
+    await page.addInitScript({ content: `globalThis.__name = (fn) => fn;\n(${probe.toString()})()` })
+    await page.goto(host.url)
+    await startSession(page, { agentName: AGENT, cwd: home })
+    const box = messageBox(page)
+    await box.fill('flood')
+    // BENCH_PAGE_PROFILE=<file>: a CPU profile of the page from Enter to Idle (for finding what to fix).
+    const profileFile = process.env.BENCH_PAGE_PROFILE
+    const profiler = profileFile ? await page.context().newCDPSession(page) : undefined
+    if (profiler) {
+      await profiler.send('Profiler.enable')
+      await profiler.send('Profiler.start')
+    }
+    await box.press('Enter')
+    await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
+    const marks = await page.evaluate(() => {
+      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; longTasks: { start: number; duration: number }[] } }).__bench
+      return { enter: p.enter, marks: p.marks, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
+    })
+    await visible(page.getByRole('status', { name: 'Turn: Idle' }))
+    if (profiler && profileFile) {
+      const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown }
+      writeFileSync(profileFile, JSON.stringify(profile))
+    }
+
+    // Scrolling the finished transcript: from the end to the top, one step per frame.
+    const scrollFrames = await page.getByRole('log', { name: 'Transcript' }).evaluate(async (log) => {
+      const deltas: number[] = []
+      let last = performance.now()
+      for (let i = 0; i < 180 && log.scrollTop > 0; i++) {
+        log.scrollTop = Math.max(0, log.scrollTop - 1200)
+        await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()))
+        const now = performance.now()
+        deltas.push(now - last)
+        last = now
+      }
+      deltas.sort((a, b) => a - b)
+      const at = (q: number) => Math.round((deltas[Math.min(deltas.length - 1, Math.floor(q * deltas.length))] ?? 0) * 10) / 10
+      return { count: deltas.length, p50: at(0.5), p95: at(0.95), max: at(1) }
+    })
+
+    const cdp = await page.context().newCDPSession(page)
+    await cdp.send('HeapProfiler.enable')
+    await cdp.send('HeapProfiler.collectGarbage')
+    await cdp.send('HeapProfiler.collectGarbage')
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+    const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
+    ;(globalThis as { gc?: () => void }).gc?.()
+    const since = (mark: string | undefined) => (mark === undefined ? NaN : Number(mark) - marks.enter)
+    return {
+      count,
+      endToEndMs: since(String(marks.marks.idle)),
+      userMessageMs: since(marks.marks.user === undefined ? undefined : String(marks.marks.user)),
+      workingMs: since(marks.marks.working === undefined ? undefined : String(marks.marks.working)),
+      firstAgentUpdateMs: since(marks.marks.agent === undefined ? undefined : String(marks.marks.agent)),
+      longTasks: marks.longTasks,
+      scrollFrames,
+      heapAfterGcMiB: heap.usedSize / 2 ** 20,
+      transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,
+      domElements,
+      mainRssMiB: process.memoryUsage().rss / 2 ** 20,
+      mainMaxRssMiB: process.resourceUsage().maxRSS / 1024,
+    }
+  } finally {
+    await browser.close().catch(() => {})
+    await host.dispose()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+run(Number(process.argv[2] ?? 100_000)).then(
+  (result) => {
+    process.stdout.write(JSON.stringify(result) + '\n')
+    process.exit(0)
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exit(1)
+  },
+)

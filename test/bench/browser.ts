@@ -1,0 +1,35 @@
+/**
+ * The flood end to end in the browser host: Enter in Chromium (Debian's, through Playwright) → "Turn: Idle"
+ * shown, with the real services and the child-process flood agent (see browser-worker.ts). Prints the time
+ * and its ratio to the bare loop measured by the flood section in the same run, when the person's message,
+ * Working and the agent's first update appeared, long tasks during the flood, scrolling frame times over the
+ * finished transcript, the page's heap after GC against the transcript's text, DOM size, and the host's RSS.
+ *
+ * Needs the built renderer (`npx electron-vite build`). BENCH_BROWSER_COUNTS=100000 (default; comma list).
+ */
+import type { BenchSection } from './section'
+import type { BrowserResult } from './browser-worker'
+import { fixed, runWorker } from './spawn-worker'
+
+export const browserSection: BenchSection = {
+  name: 'browser host end to end (Chromium)',
+  async run(context) {
+    const counts = (process.env.BENCH_BROWSER_COUNTS ?? '100000').split(',').map(Number)
+    for (const count of counts) {
+      const r = await runWorker<BrowserResult>('browser-worker.ts', [String(count)])
+      const bareMs = context.shared.get(`bare.ms@${count}`)
+      const bareRss = context.shared.get(`bare.rssMiB@${count}`)
+      const over50 = r.longTasks.filter((ms) => ms > 50)
+      const firstAgent = r.firstAgentUpdateMs
+      const ordered = r.userMessageMs <= firstAgent && r.workingMs <= firstAgent
+      console.log(`  N = ${count}`)
+      console.log(`    Enter → Idle shown          ${fixed(r.endToEndMs).padStart(7)} ms` + (bareMs ? `   ${fixed(r.endToEndMs / bareMs, 2)}x bare loop (${fixed(bareMs)} ms)` : '   (no bare loop at this N in this run)'))
+      console.log(`    your message / Working / first agent update: ${fixed(r.userMessageMs)} / ${fixed(r.workingMs)} / ${fixed(firstAgent)} ms after Enter — ${ordered ? 'message and Working first' : 'NOT before the agent'}`)
+      console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
+      console.log(`    scrolling end → top          ${r.scrollFrames.count} frames, p50 ${r.scrollFrames.p50} ms, p95 ${r.scrollFrames.p95} ms, max ${r.scrollFrames.max} ms`)
+      console.log(`    page heap after GC           ${fixed(r.heapAfterGcMiB, 1)} MiB = ${fixed(r.heapAfterGcMiB / r.transcriptTextMiB, 2)}x the transcript's text (${fixed(r.transcriptTextMiB, 1)} MiB)`)
+      console.log(`    DOM elements                 ${r.domElements}`)
+      console.log(`    host main RSS                ${fixed(r.mainRssMiB, 1)} MiB (max ${fixed(r.mainMaxRssMiB, 1)})` + (bareRss ? ` = ${fixed(r.mainRssMiB / bareRss, 2)}x the bare loop's` : ''))
+    }
+  },
+}

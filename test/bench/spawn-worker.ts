@@ -1,0 +1,31 @@
+/** Runs a bench worker in a Node process of its own (tsx, --expose-gc) and returns the JSON line it prints last. */
+import { spawn } from 'node:child_process'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const tsxLoader = join(resolve(here, '..', '..'), 'node_modules', 'tsx', 'dist', 'loader.mjs')
+
+export function runWorker<T>(script: string, args: string[]): Promise<T> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(tsxLoader).href, join(here, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text))
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (err = (err + text).slice(-4000)))
+    child.on('error', fail)
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'))
+      if (code !== 0 || !line) return fail(new Error(`${script} ${args.join(' ')} exited ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`))
+      done(JSON.parse(line) as T)
+    })
+  })
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export const fixed = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toFixed(digits) : '—')

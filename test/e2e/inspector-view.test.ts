@@ -1,0 +1,81 @@
+/**
+ * The protocol inspector with two sessions whose long ids share their start (issue 11 §3): ids shown in
+ * full in the rows and the session filter, "Jump to latest" below the table (never over its cells), and
+ * a session filter that hides the other session's message from the detail pane too.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, expect, it } from 'vitest'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Scripted agent'
+const PREFIX = 'long-session-id-0198f3c2-a7e6-7d4c-4b1a-'
+
+let app: E2eApp | undefined
+let scratch: string | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+  if (scratch) rmSync(scratch, { recursive: true, force: true })
+  scratch = undefined
+})
+
+function scenario(): string {
+  const chunk = (i: number) => ({ type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `part ${i} ` } } })
+  scratch = mkdtempSync(join(tmpdir(), 'bosun-inspector-'))
+  const file = join(scratch, 'inspector.json')
+  writeFileSync(file, JSON.stringify({ session: { idPrefix: PREFIX }, prompts: { many: Array.from({ length: 40 }, (_, i) => chunk(i)) } }))
+  return file
+}
+
+it('shows long session ids in full, keeps Jump to latest off the table, and follows the session filter in the detail pane', async () => {
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: scenario() }], { viewport: { width: 1440, height: 900 } })
+  const { page } = app
+  for (let n = 0; n < 2; n++) {
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    await sendPrompt(page, 'many')
+    await waitIdle(page)
+  }
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('tab', { name: 'Inspector', exact: true }).click()
+  const grid = await visible(dialog.getByRole('grid', { name: 'Protocol messages' }))
+  const first = `scripted/${PREFIX}1`.replace('scripted/', '')
+  const second = `${PREFIX}2`
+  // The agent's own ids, in full, in the cells and the filter's options.
+  await visible(grid.getByRole('gridcell', { name: first, exact: true }))
+  await visible(grid.getByRole('gridcell', { name: second, exact: true }))
+  const filter = dialog.getByRole('combobox', { name: 'Session' })
+  expect(await filter.locator('option').allInnerTexts()).toEqual(expect.arrayContaining([first, second]))
+
+  // Scrolled up: "Jump to latest" appears below the table, not over any of its cells.
+  const wrap = dialog.locator('.inspector-table-wrap')
+  await wrap.evaluate((el) => {
+    el.scrollTop = el.scrollHeight / 3
+    el.dispatchEvent(new Event('scroll'))
+  })
+  const jump = await visible(dialog.getByRole('button', { name: 'Jump to latest' }))
+  const jumpBox = (await jump.boundingBox())!
+  const tableBox = (await wrap.boundingBox())!
+  expect(jumpBox.y).toBeGreaterThanOrEqual(tableBox.y + tableBox.height)
+  await screenshot(page, 'inspector-jump-light')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'inspector-jump-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await jump.click()
+  await gone(dialog.getByRole('button', { name: 'Jump to latest' }))
+
+  // A message of the first session selected; filtering to the second session clears the detail pane.
+  const row = grid.getByRole('row').filter({ has: page.getByRole('gridcell', { name: first, exact: true }) }).filter({ hasText: 'session/prompt' }).first()
+  await row.click()
+  const detail = dialog.getByRole('region', { name: 'Selected message' })
+  expect(await visible(detail.getByLabel(/^Message \d+ as JSON$/)).then((json) => json.innerText())).toContain(first)
+  await filter.selectOption({ label: second })
+  await visible(detail.getByText('Select a message to see it in full.'))
+  expect(await detail.getByLabel(/^Message \d+ as JSON$/).count()).toBe(0)
+  await screenshot(page, 'inspector-filter-light')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'inspector-filter-dark')
+})
