@@ -11,7 +11,7 @@
  */
 import { homedir } from 'node:os'
 import { isAbsolute, normalize, resolve, sep } from 'node:path'
-import type { PermissionRule } from '../../common/contract/permissions'
+import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
 import type { PermissionOptionView } from './normalize'
 import { isUnresolved, resolvePath, subjectClassOf, type RealPath, type SubjectIdentity } from './subject-identity'
 
@@ -176,7 +176,9 @@ export function ruleFromDecision(input: {
   }
   // A name or title longer than the rule can hold would be cut: such a rule could cover another tool.
   if (rule.tool && (rule.tool.name !== identity.tool!.name || rule.tool.title !== identity.tool!.title)) return null
-  return { ...rule, label: describeRule(rule) }
+  const labelled = { ...rule, label: describeRule(rule) }
+  // What the store keeps must load again: a rule outside the file's bounds is not made (never cut to fit).
+  return permissionRuleSchema.safeParse(labelled).success ? labelled : null
 }
 
 const clip = (text: string | null, max: number): string | null => (text === null ? null : text.length > max ? text.slice(0, max) : text)

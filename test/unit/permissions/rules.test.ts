@@ -85,6 +85,26 @@ describe('subject identity', () => {
     }
     expect(identity({ rawInput: { command: Array.from({ length: 300 }, () => 'x') } }).remember.scope).toBe('never')
   })
+
+  it('what cannot be stored whole is never remembered, and never matched (no rule is cut to fit)', () => {
+    const tooBig: Partial<PermissionFacts>[] = [
+      { toolKind: 'edit', rawInput: { file_path: '/proj/' + 'a'.repeat(5000) } },
+      { rawInput: { command: 'ls', cwd: '~/proj' } },
+      { toolKind: 'other', toolName: 'x'.repeat(2000), rawInput: {} },
+      { toolKind: 'k'.repeat(300), toolName: 'x', rawInput: {} },
+      { toolKind: 'edit', rawInput: { paths: Array.from({ length: 70 }, (_, i) => `/proj/f${i}`) } },
+      { commandSubject: { command: 'make', cwd: '/proj' }, rawInput: { command: 'rm -rf ~' } },
+    ]
+    for (const over of tooBig) {
+      const id = identity(over)
+      expect(id.remember.scope, JSON.stringify(over).slice(0, 80)).toBe('never')
+      expect(ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', identity: id, decision: 'allow_always', now: 0 })).toBeNull()
+    }
+    // A rule for the subject's command does not answer a request whose tool call names another command.
+    const make = remembered({ commandSubject: { command: 'make', cwd: '/proj' }, rawInput: undefined })
+    expect(matches(make, { commandSubject: { command: 'make', cwd: '/proj' }, rawInput: undefined })).toBe(true)
+    expect(matches(make, { commandSubject: { command: 'make', cwd: '/proj' }, rawInput: { command: 'rm -rf ~' } })).toBe(false)
+  })
 })
 
 describe('rule matching', () => {
