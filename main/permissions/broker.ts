@@ -59,6 +59,8 @@ export interface PermissionSessionLookup {
 export interface PermissionRuleSource {
   list(): readonly PermissionRule[]
   add(rule: PermissionRule): Promise<void>
+  /** The session closed: its session-scoped rules go with it. */
+  forgetSession?(sessionId: string): void
 }
 
 export interface PermissionBrokerOptions {
@@ -215,6 +217,7 @@ export class PermissionBroker implements IDisposable {
       this.settle(entry, CANCELLED, 'cancelled', { by: 'cancel', note: 'The session was closed.', at: this.now() })
     }
     this.autoApprove.delete(sessionId)
+    this.options.rules?.forgetSession?.(sessionId)
   }
 
   /** Per-session auto-approve (off by default): answers `allow_once` when offered, never another kind. */

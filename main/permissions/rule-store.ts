@@ -100,6 +100,14 @@ export class RuleStore implements IDisposable {
     return true
   }
 
+  /** Drops the session-scoped rules of a session that closed (they were never on disk). */
+  forgetSession(sessionId: string): void {
+    const next = this.rules.filter((r) => r.sessionId !== sessionId)
+    if (next.length === this.rules.length) return
+    this.rules = next
+    this.changeEmitter.fire(this.rules)
+  }
+
   /** Resolves when every write issued so far has finished. */
   flush(): Promise<void> {
     return this.writing

@@ -11,9 +11,9 @@
  */
 import { homedir } from 'node:os'
 import { isAbsolute, normalize, resolve, sep } from 'node:path'
-import type { PermissionRule } from '../../common/contract/permissions'
+import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
 import type { PermissionOptionView } from './normalize'
-import { isUnresolved, resolvePath, subjectClassOf, type RealPath, type SubjectIdentity } from './subject-identity'
+import { isUnresolved, subjectClassOf, type SubjectIdentity } from './subject-identity'
 
 export type { PermissionRule }
 export type RuleDecision = PermissionRule['decision']
@@ -60,32 +60,39 @@ export function matchCommand(pattern: NonNullable<PermissionRule['command']>, co
   return got.slice(want.length).every((arg) => !hasShellMeta(arg))
 }
 
-/** Does a path pattern cover a resolved request path? Patterns are resolved the same way (symlinks followed). */
-export function matchPath(pattern: NonNullable<PermissionRule['paths']>[number], path: string, cwd: string, realpath?: RealPath): boolean {
+/**
+ * The path a pattern names, normalised without touching the disk: a rule's paths were resolved when it was
+ * made, and following symlinks again now would let a file or folder swapped for a symlink carry the rule
+ * elsewhere (a symlink in a hand-written pattern simply never matches: requests are resolved).
+ */
+const patternPath = (value: string, cwd: string): string => (isUnresolved(value) ? value : normalizeRulePath(value, cwd))
+
+/** Does a path pattern cover a resolved request path? */
+export function matchPath(pattern: NonNullable<PermissionRule['paths']>[number], path: string, cwd: string): boolean {
   if (isUnresolved(path)) return pattern.type === 'exact' && pattern.value === path
-  const base = isUnresolved(pattern.value) ? pattern.value : resolvePath(pattern.value, cwd, realpath)
+  const base = patternPath(pattern.value, cwd)
   if (pattern.type === 'exact') return path === base
   if (isUnresolved(base)) return false
   const root = base.endsWith(sep) ? base : base + sep
   return path === base || path.startsWith(root)
 }
 
-function matchPaths(rule: PermissionRule, paths: readonly string[], cwd: string, realpath?: RealPath): boolean {
+function matchPaths(rule: PermissionRule, paths: readonly string[], cwd: string): boolean {
   const patterns = rule.paths ?? []
   if (patterns.length === 0 || paths.length === 0) return patterns.length === 0 && paths.length === 0
   if (patterns.every((p) => p.type === 'exact')) {
     // Exact rules: the same set of files as approved, no more and no fewer.
-    const wanted = new Set(patterns.map((p) => (isUnresolved(p.value) ? p.value : resolvePath(p.value, cwd, realpath))))
+    const wanted = new Set(patterns.map((p) => patternPath(p.value, cwd)))
     return wanted.size === paths.length && paths.every((p) => wanted.has(p))
   }
-  return paths.every((path) => patterns.some((pattern) => matchPath(pattern, path, cwd, realpath)))
+  return paths.every((path) => patterns.some((pattern) => matchPath(pattern, path, cwd)))
 }
 
 const sameTool = (a: PermissionRule['tool'], b: SubjectIdentity['tool']): boolean =>
   (a ?? null) === null ? b === null : b !== null && a!.name === b.name && a!.title === b.title
 
-/** Does `rule` cover a request with this identity, in this scope? Retired rules cover nothing. */
-export function ruleMatches(rule: PermissionRule, scope: RuleScope, identity: SubjectIdentity, realpath?: RealPath): boolean {
+/** Does `rule` cover a request with this identity (resolved by subject-identity.ts), in this scope? Retired rules cover nothing. */
+export function ruleMatches(rule: PermissionRule, scope: RuleScope, identity: SubjectIdentity): boolean {
   if (rule.format !== 2 || rule.retired) return false
   // An identity Bosun could not take in whole (ambiguous, too large) is matched by nothing.
   if (identity.remember.scope === 'never') return false
@@ -102,10 +109,9 @@ export function ruleMatches(rule: PermissionRule, scope: RuleScope, identity: Su
     } else if (rule.command === null) {
       if (identity.command !== null) return false
     } else if (!matchCommand(rule.command, identity.command)) return false
-    const workdir = resolvePath(rule.workdir ?? rule.cwd, rule.cwd, realpath)
-    if (identity.workdir !== workdir) return false
+    if (identity.workdir !== normalizeRulePath(rule.workdir ?? rule.cwd, rule.cwd)) return false
   } else if (rule.command !== null || (rule.argv ?? null) !== null) return false
-  if (!matchPaths(rule, identity.paths, scope.cwd, realpath)) return false
+  if (!matchPaths(rule, identity.paths, scope.cwd)) return false
   if ((rule.origin ?? null) !== identity.origin) return false
   if (!sameTool(rule.tool, identity.tool)) return false
   if ((rule.extras?.digest ?? null) !== (identity.extras?.digest ?? null)) return false
@@ -127,9 +133,8 @@ export function answerByRules(
   scope: RuleScope,
   identity: SubjectIdentity,
   options: readonly PermissionOptionView[],
-  realpath?: RealPath,
 ): RuleAnswer | null {
-  const matching = rules.filter((rule) => ruleMatches(rule, scope, identity, realpath))
+  const matching = rules.filter((rule) => ruleMatches(rule, scope, identity))
   if (matching.length === 0) return null
   const rule = matching.find((r) => r.decision === 'reject_always') ?? matching[0]!
   const option = options.find((o) => o.kind === rule.decision)
@@ -176,7 +181,9 @@ export function ruleFromDecision(input: {
   }
   // A name or title longer than the rule can hold would be cut: such a rule could cover another tool.
   if (rule.tool && (rule.tool.name !== identity.tool!.name || rule.tool.title !== identity.tool!.title)) return null
-  return { ...rule, label: describeRule(rule) }
+  const labelled = { ...rule, label: describeRule(rule) }
+  // What the store keeps must load again: a rule outside the file's bounds is not made (never cut to fit).
+  return permissionRuleSchema.safeParse(labelled).success ? labelled : null
 }
 
 const clip = (text: string | null, max: number): string | null => (text === null ? null : text.length > max ? text.slice(0, max) : text)

@@ -46,7 +46,7 @@ export interface SubjectIdentity {
 export type RealPath = (path: string) => string
 
 /** Limits: beyond them a request is not remembered (a truncated identity would cover more than was shown). */
-export const IDENTITY_LIMITS = { paths: 64, argv: 256, text: 8192, nodes: 5000, depth: 32 } as const
+export const IDENTITY_LIMITS = { paths: 64, path: 4096, argv: 256, text: 8192, name: 1024, kind: 256, nodes: 5000, depth: 32 } as const
 
 const FILE_KINDS = new Set(['read', 'edit', 'delete', 'move', 'search'])
 const UNRESOLVED = 'unresolved:'
@@ -84,7 +84,7 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
   const raw = facts.rawInput
   const input: Record<string, unknown> = raw === undefined ? {} : isRecord(raw) ? raw : { '': raw }
   const understood = new Set<string>(PROSE_KEYS)
-  let tooLarge: string | null = null
+  let unrememberable: string | null = null
   const pathsRaw: string[] = [...facts.locations]
 
   // Every path the request names, wherever it is (paths in a command string are part of the exact command).
@@ -92,7 +92,7 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
   // The tool call's diffs (v1 `path`, v2 `changes[].path`, patch text) name the files it changes.
   const diffs = facts.content.filter((item) => isRecord(item) && item.type === 'diff')
   const walkDiffs = diffs.length > 0 ? walkPaths({ diffs }, new Set(), pathsRaw) : 'ok'
-  if (walk === 'too-large' || walkDiffs === 'too-large') tooLarge = 'its input is too large to remember exactly'
+  if (walk === 'too-large' || walkDiffs === 'too-large') unrememberable = 'its input is too large to remember exactly'
 
   let command: CommandIdentity | null = null
   let workdir: string | null = null
@@ -112,7 +112,7 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
       // The subject's command is what the dialog shows; a raw input naming another command makes it ambiguous.
       const parsed = commandOf(input)
       if (parsed.command !== null && (parsed.command.type !== 'string' || parsed.command.value !== command.value)) {
-        tooLarge = 'its command subject and its tool call name different commands'
+        unrememberable = 'its command subject and its tool call name different commands'
       }
       for (const key of parsed.keys) understood.add(key)
     }
@@ -120,7 +120,7 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
       const value = input[key]
       if (typeof value === 'string' && value !== '') {
         // A workdir named twice (subject and raw input, or two keys) must agree, else the request is ambiguous.
-        if (workdir !== null && workdir !== value) tooLarge ??= 'it names two different working folders'
+        if (workdir !== null && workdir !== value) unrememberable ??= 'it names two different working folders'
         workdir ??= value
         understood.add(key)
       }
@@ -129,9 +129,10 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
     // The working folder is the command's own fact, not one of its paths.
     removeOnce(pathsRaw, facts.commandSubject?.cwd)
     for (const key of WORKDIR_KEYS) if (typeof input[key] === 'string') removeOnce(pathsRaw, input[key] as string)
-    if (command?.type === 'argv' && command.value.length > IDENTITY_LIMITS.argv) tooLarge = 'its command has too many arguments to remember'
+    if (command?.type === 'argv' && command.value.length > IDENTITY_LIMITS.argv) unrememberable = 'its command has too many arguments to remember'
+    if (command?.type === 'string' && command.value === '') unrememberable = 'its command is empty'
     if (command && (command.type === 'string' ? command.value.length : command.value.join(' ').length) > IDENTITY_LIMITS.text) {
-      tooLarge = 'its command is too long to remember'
+      unrememberable = 'its command is too long to remember'
     }
   } else if (subjectClass === 'files') {
     for (const key of FILE_KEYS) if (key in input) understood.add(key)
@@ -139,7 +140,7 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
     for (const key of FETCH_KEYS) if (key in input) understood.add(key)
     const url = typeof input.url === 'string' ? input.url : typeof input.uri === 'string' ? input.uri : null
     if (url !== null) origin = originOf(url)
-    if (typeof input.url === 'string' && typeof input.uri === 'string' && originOf(input.uri) !== origin) tooLarge ??= 'it names two different addresses'
+    if (typeof input.url === 'string' && typeof input.uri === 'string' && originOf(input.uri) !== origin) unrememberable ??= 'it names two different addresses'
   } else {
     let name = facts.toolName
     for (const key of TOOL_NAME_KEYS) {
@@ -156,19 +157,24 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
   for (const key of Object.keys(input)) if (PATH_KEY.test(key) && isPathValue(input[key])) understood.add(key)
 
   const paths = [...new Set(pathsRaw.map((p) => resolvePath(p, sessionCwd, realpath)))].sort()
-  if (paths.length > IDENTITY_LIMITS.paths) tooLarge = 'it names too many paths to remember'
+  if (paths.length > IDENTITY_LIMITS.paths) unrememberable = 'it names too many paths to remember'
+  if (paths.some((p) => p.length > IDENTITY_LIMITS.path)) unrememberable = 'it names a path too long to remember'
+  if (workdir !== null && isUnresolved(workdir)) unrememberable = 'Bosun cannot tell which folder the command runs in'
+  if (workdir !== null && workdir.length > IDENTITY_LIMITS.path) unrememberable = 'its folder is too long to remember'
+  if ((tool?.name?.length ?? 0) > IDENTITY_LIMITS.name || (tool?.title?.length ?? 0) > IDENTITY_LIMITS.name) unrememberable = 'its tool name or title is too long to remember'
+  if ((toolKind?.length ?? 0) > IDENTITY_LIMITS.kind) unrememberable = 'its tool kind is too long to remember'
 
   const extraKeys = Object.keys(input).filter((key) => !understood.has(key)).sort()
   let extras: SubjectIdentity['extras'] = null
   if (extraKeys.length > 0) {
     const canonical = canonicalJson(Object.fromEntries(extraKeys.map((k) => [k, input[k]])), 0)
-    if (canonical === null) tooLarge = 'its input is too deeply nested to remember exactly'
+    if (canonical === null) unrememberable = 'its input is too deeply nested to remember exactly'
     else extras = { digest: createHash('sha256').update(canonical).digest('hex'), keys: extraKeys.slice(0, 64).map((k) => k.slice(0, 256)) }
   }
 
   const vague = vagueness(subjectClass, { command, paths, origin, tool })
-  const remember: SubjectIdentity['remember'] = tooLarge
-    ? { scope: 'never', note: `“Always” will not be remembered for this request: ${tooLarge}. It answers this request only.` }
+  const remember: SubjectIdentity['remember'] = unrememberable
+    ? { scope: 'never', note: `“Always” will not be remembered for this request: ${unrememberable}. It answers this request only.` }
     : vague
       ? { scope: 'session', note: `“Always” will be remembered for this session only: ${vague}.` }
       : { scope: 'rule' }

@@ -102,7 +102,7 @@ describe('remembered decisions, v2 agent', () => {
     const session = items.find((t) => t.includes('This session only'))
     expect(command).toContain(`Always allow \`npm test\` in ${app.home.workspace} (${V2})`)
     expect(session).toContain(`Always allow the tool with the same city as approved (${V2}, this session only)`)
-    expect(session).toContain('forgotten when Bosun quits')
+    expect(session).toContain('forgotten when the session closes or Bosun quits')
     await screenshotBothSchemes('permission-settings-rules', '.perm-rules')
     await settings.getByRole('button', { name: 'Close', exact: true }).click()
     await gone(page.getByRole('dialog', { name: 'Settings' }))

@@ -39,7 +39,7 @@ export function RulesSettings({ rules, onRevoke }: RulesSettingsProps) {
               {rule.retired ? <div className="perm-rule-scope perm-muted">{revealAsText(rule.retired.reason)}</div> : null}
               <div className="perm-rule-scope perm-muted">
                 {revealAsText(rule.agentName)} · sessions in {revealAsText(rule.cwd)}
-                {rule.sessionId ? ' · forgotten when Bosun quits' : ''} · since {new Date(rule.createdAt).toLocaleDateString()}
+                {rule.sessionId ? ' · forgotten when the session closes or Bosun quits' : ''} · since {new Date(rule.createdAt).toLocaleDateString()}
               </div>
               <button
                 type="button"

@@ -268,6 +268,38 @@ describe('PermissionBroker', () => {
     broker.dispose()
   })
 
+  it('“always” on a vague request: the dialog is told first, the rule is kept for this session only and goes when it closes', async () => {
+    const rules = new MemoryRules()
+    const forgotten: string[] = []
+    const source = Object.assign(rules, { forgetSession: (sessionId: string) => void forgotten.push(sessionId) })
+    const { broker, connection } = setup({ rules: source })
+    const vague = (id: string, sessionId = 'A') => ({ sessionId, toolCall: { toolCallId: id, kind: 'other' }, options: standardOptions })
+    const first = connection.request(1, vague('t1'))
+    const [pending] = broker.pending()
+    expect(pending!.rememberNote).toMatch(/^“Always” will be remembered for this session only: Bosun cannot tell this tool apart/)
+    broker.respond(pending!.requestId, 'always')
+    expect(await first).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    expect(rules.rules).toEqual([expect.objectContaining({ sessionId: 'A', tool: { name: null, title: null }, toolKind: 'other' })])
+    // Same session: answered by it. Another session: asked.
+    expect(await connection.request(2, vague('t2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    const other = connection.request(3, vague('t3', 'B'))
+    expect(broker.pending()).toHaveLength(1)
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await other
+    broker.closeSession('A')
+    expect(forgotten).toEqual(['A'])
+    // A request with a distinguishing fact carries no note; an unknown subject says “always” is not remembered at all.
+    const named = connection.request(4, { sessionId: 'B', toolCall: { toolCallId: 'n', kind: 'other', title: 'Get issue' }, options: standardOptions })
+    expect(broker.pending()[0]!.rememberNote).toBeUndefined()
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await named
+    const unknown = connection.request(5, { sessionId: 'B', subject: { type: '_x' }, options: standardOptions })
+    expect(broker.pending()[0]!.rememberNote).toMatch(/will not be remembered/)
+    broker.respond(broker.pending()[0]!.requestId, 'always')
+    await unknown
+    expect(rules.rules).toHaveLength(1)
+  })
+
   it('dispose answers what is pending and unregisters the handler', async () => {
     const { broker, connection } = setup()
     const answer = connection.request(1, v1Request('A'))

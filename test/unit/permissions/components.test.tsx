@@ -242,7 +242,7 @@ describe('ApprovalInbox, RulesSettings, AutoApproveSwitch', () => {
     expect(html).toContain('Always allow `npm test` in ~/src/app (Claude)')
     expect(html).toContain('aria-label="Forget: Always allow `npm test` in ~/src/app (Claude)"')
     expect(html).toMatch(/Always allow the tool \(Claude, this session only\)<\/span><span class="perm-rule-badge">This session only<\/span>/)
-    expect(html).toContain('forgotten when Bosun quits')
+    expect(html).toContain('forgotten when the session closes or Bosun quits')
     expect(html).toMatch(/every fetch request \(Claude\)<\/span><span class="perm-rule-badge perm-rule-badge-retired">Not applied<\/span>/)
     expect(html).toContain('to any address.')
     expect(html).toContain('One decision remembered by an older version of Bosun covered more than')

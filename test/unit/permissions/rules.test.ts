@@ -39,7 +39,7 @@ function remembered(over: Partial<PermissionFacts> = {}, decision: PermissionRul
 }
 
 const matches = (rule: PermissionRule, over: Partial<PermissionFacts>, s: Partial<typeof scope> = {}) =>
-  ruleMatches(rule, { ...scope, ...s }, identity(over), realpath)
+  ruleMatches(rule, { ...scope, ...s }, identity(over))
 
 describe('subject identity', () => {
   it('commands: exact string or argv, and the resolved working folder', () => {
@@ -85,6 +85,26 @@ describe('subject identity', () => {
     }
     expect(identity({ rawInput: { command: Array.from({ length: 300 }, () => 'x') } }).remember.scope).toBe('never')
   })
+
+  it('what cannot be stored whole is never remembered, and never matched (no rule is cut to fit)', () => {
+    const tooBig: Partial<PermissionFacts>[] = [
+      { toolKind: 'edit', rawInput: { file_path: '/proj/' + 'a'.repeat(5000) } },
+      { rawInput: { command: 'ls', cwd: '~/proj' } },
+      { toolKind: 'other', toolName: 'x'.repeat(2000), rawInput: {} },
+      { toolKind: 'k'.repeat(300), toolName: 'x', rawInput: {} },
+      { toolKind: 'edit', rawInput: { paths: Array.from({ length: 70 }, (_, i) => `/proj/f${i}`) } },
+      { commandSubject: { command: 'make', cwd: '/proj' }, rawInput: { command: 'rm -rf ~' } },
+    ]
+    for (const over of tooBig) {
+      const id = identity(over)
+      expect(id.remember.scope, JSON.stringify(over).slice(0, 80)).toBe('never')
+      expect(ruleFromDecision({ ruleId: 'n', scope, agentName: 'A', identity: id, decision: 'allow_always', now: 0 })).toBeNull()
+    }
+    // A rule for the subject's command does not answer a request whose tool call names another command.
+    const make = remembered({ commandSubject: { command: 'make', cwd: '/proj' }, rawInput: undefined })
+    expect(matches(make, { commandSubject: { command: 'make', cwd: '/proj' }, rawInput: undefined })).toBe(true)
+    expect(matches(make, { commandSubject: { command: 'make', cwd: '/proj' }, rawInput: { command: 'rm -rf ~' } })).toBe(false)
+  })
 })
 
 describe('rule matching', () => {
@@ -126,11 +146,28 @@ describe('rule matching', () => {
 
   it('path patterns: segment boundaries, `..`, and symlinks that point outside', () => {
     const under = { type: 'under' as const, value: '/proj' }
-    expect(matchPath(under, '/proj/src/a.ts', '/proj', realpath)).toBe(true)
-    expect(matchPath(under, '/proj-evil/a.ts', '/proj', realpath)).toBe(false)
-    expect(matchPath(under, resolvePath('/proj/src/../../etc/passwd', '/proj', realpath), '/proj', realpath)).toBe(false)
-    expect(matchPath(under, resolvePath('/proj/link/passwd', '/proj', realpath), '/proj', realpath)).toBe(false)
-    expect(matchPath(under, resolvePath('~/x', '/proj', realpath), '/proj', realpath)).toBe(false)
+    expect(matchPath(under, '/proj/src/a.ts', '/proj')).toBe(true)
+    expect(matchPath(under, '/proj-evil/a.ts', '/proj')).toBe(false)
+    expect(matchPath(under, resolvePath('/proj/src/../../etc/passwd', '/proj', realpath), '/proj')).toBe(false)
+    expect(matchPath(under, resolvePath('/proj/link/passwd', '/proj', realpath), '/proj')).toBe(false)
+    expect(matchPath(under, resolvePath('~/x', '/proj', realpath), '/proj')).toBe(false)
+  })
+
+  it('a file or folder swapped for a symlink after the rule was made does not carry the rule elsewhere', () => {
+    const file = remembered({ toolKind: 'edit', rawInput: { file_path: 'a.ts' } })
+    const folder: PermissionRule = { ...file, ruleId: 'u', toolKind: 'read', paths: [{ type: 'under', value: '/proj/src' }] }
+    const command = remembered({ rawInput: { command: 'npm test', cwd: '/proj/app' } })
+    // Later: a.ts → /etc/passwd, src → /, app → /etc.
+    const swapped = (path: string): string =>
+      path === '/proj/a.ts' ? '/etc/passwd' : path.startsWith('/proj/src') ? path.slice('/proj/src'.length) || '/' : path.startsWith('/proj/app') ? '/etc' + path.slice('/proj/app'.length) : path
+    const later = (over: Partial<PermissionFacts>) => subjectIdentity(facts(over), '/proj', swapped)
+    expect(ruleMatches(file, scope, later({ toolKind: 'edit', rawInput: { file_path: 'a.ts' } }))).toBe(false)
+    expect(ruleMatches(folder, scope, later({ toolKind: 'read', rawInput: { path: '/proj/src/etc/shadow' } }))).toBe(false)
+    expect(ruleMatches(command, scope, later({ rawInput: { command: 'npm test', cwd: '/proj/app' } }))).toBe(false)
+    // Unchanged disk: all three still apply.
+    expect(matches(file, { toolKind: 'edit', rawInput: { file_path: 'a.ts' } })).toBe(true)
+    expect(matches(folder, { toolKind: 'read', rawInput: { path: '/proj/src/x.ts' } })).toBe(true)
+    expect(matches(command, { rawInput: { command: 'npm test', cwd: '/proj/app' } })).toBe(true)
   })
 
   it('exact path rules cover the same set of files, no more, no fewer', () => {
@@ -164,19 +201,19 @@ describe('rule matching', () => {
 
 describe('answerByRules', () => {
   it('answers with the offered option of the same kind; reject wins', () => {
-    expect(answerByRules([remembered()], scope, identity(), offered, realpath)?.option.optionId).toBe('aa')
+    expect(answerByRules([remembered()], scope, identity(), offered)?.option.optionId).toBe('aa')
     const both = [remembered(), { ...remembered({}, 'reject_always'), ruleId: 'r2' }]
-    expect(answerByRules(both, scope, identity(), offered, realpath)?.option.optionId).toBe('ra')
+    expect(answerByRules(both, scope, identity(), offered)?.option.optionId).toBe('ra')
   })
 
   it('asks when the rule kind is not offered, and never picks an unknown kind', () => {
-    expect(answerByRules([remembered()], scope, identity(), offered.filter((o) => o.kind !== 'allow_always'), realpath)).toBeNull()
+    expect(answerByRules([remembered()], scope, identity(), offered.filter((o) => o.kind !== 'allow_always'))).toBeNull()
     const weird = [
       { optionId: 'x', name: 'Allow', kind: 'allow' },
       { optionId: 'y', name: 'Sandbox', kind: '_acme_sandbox' },
       { optionId: 'z', name: 'Once', kind: 'allow_once' },
     ]
-    expect(answerByRules([remembered()], scope, identity(), weird, realpath)).toBeNull()
+    expect(answerByRules([remembered()], scope, identity(), weird)).toBeNull()
   })
 })
 
@@ -210,7 +247,7 @@ describe('older rules', () => {
       const rule = migrateRule(old({ toolKind, command: null, paths: null }))
       expect(rule.retired?.reason).toMatch(/covered every/)
       expect(rule.label).toContain(`every ${toolKind} request`)
-      expect(ruleMatches(rule, scope, identity({ toolKind, rawInput: undefined }), realpath)).toBe(false)
+      expect(ruleMatches(rule, scope, identity({ toolKind, rawInput: undefined }))).toBe(false)
     }
   })
 })

@@ -98,6 +98,12 @@ describe('RuleStore', () => {
     await store.add(rule)
     expect(store.list().map((r) => r.ruleId)).toEqual(['s', 'r1'])
     expect(JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')).rules.map((r: PermissionRule) => r.ruleId)).toEqual(['r1'])
+    const changes: number[] = []
+    store.onDidChange((list) => changes.push(list.length))
+    store.forgetSession('other-session')
+    store.forgetSession('session-1')
+    expect(store.list().map((r) => r.ruleId)).toEqual(['r1'])
+    expect(changes).toEqual([1])
     await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [rule, { ...rule, ruleId: 's', sessionId: 'x' }] }))
     expect((await new RuleStore(home, createMemoryLogger()).load()).map((r) => r.ruleId)).toEqual(['r1'])
   })
