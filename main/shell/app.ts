@@ -12,7 +12,7 @@ import { createWindowEventSink, registerIpcHandlers } from './ipc'
 import { createNotifier, isWindowFocused } from './notifications'
 import { installQuitHandler } from './quit'
 import { createSaveFile } from './save-file'
-import { createMainWindow, focusWindow } from './window'
+import { createMainWindow, focusWindow, installGlobalGuards } from './window'
 
 export { registerAppScheme } from './protocol'
 
@@ -44,6 +44,8 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
   let window: BrowserWindow | undefined
   const getWindow = () => window
   app.on('second-instance', () => focusWindow(window))
+  // Every webContents and session, not only the main window's: no navigation, windows, webviews or permissions.
+  installGlobalGuards(app, log)
 
   await app.whenReady()
   const appRoot = app.getAppPath()

@@ -33,7 +33,8 @@ export function secureWebPreferences(preloadPath: string): Electron.WebPreferenc
     webviewTag: false,
     experimentalFeatures: false,
     navigateOnDragDrop: false,
-    spellcheck: true,
+    // The spellchecker would download Hunspell dictionaries from Google's CDN: Bosun makes no such requests.
+    spellcheck: false,
     // The preload reads the contract's names from here instead of bundling zod (see preload/bridge-manifest.ts).
     additionalArguments: [encodeBridgeManifest(bridgeManifest())],
   }
@@ -41,10 +42,11 @@ export function secureWebPreferences(preloadPath: string): Electron.WebPreferenc
 
 const hardened = new WeakSet<Session>()
 
-/** Denies every permission request and check (camera, notifications, openExternal, …). */
+/** Denies every permission request and check (camera, notifications, openExternal, …); no spellchecker (no dictionary download). */
 export function denyAllPermissions(session: Session, log: Logger): void {
   if (hardened.has(session)) return
   hardened.add(session)
+  session.setSpellCheckerEnabled(false)
   session.setPermissionRequestHandler((_contents, permission, callback) => {
     log.warn(`denied permission request: ${permission}`)
     callback(false)
@@ -54,14 +56,22 @@ export function denyAllPermissions(session: Session, log: Logger): void {
   session.on('will-download', (event) => event.preventDefault())
 }
 
+const guarded = new WeakSet<WebContents>()
+
 /** Navigation and window creation are refused outright; links the person clicks go through the consent path in main. */
 export function guardNavigation(contents: WebContents, log: Logger): void {
+  if (guarded.has(contents)) return
+  guarded.add(contents)
   contents.on('will-navigate', (event, url) => {
     event.preventDefault()
     log.warn(`blocked navigation to ${String(url).slice(0, 200)}`)
   })
   contents.on('will-redirect', (event, url) => {
     if (!isAppUrl(url)) event.preventDefault()
+  })
+  // Subframes too (the app has none; an injected iframe must not navigate anywhere else).
+  contents.on('will-frame-navigate', (event) => {
+    if (!isAppUrl(event.url)) event.preventDefault()
   })
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
@@ -115,4 +125,17 @@ export function focusWindow(window: BrowserWindow | undefined): void {
   if (window.isMinimized()) window.restore()
   if (!window.isVisible()) window.show()
   window.focus()
+}
+
+/**
+ * The same guards for every webContents and session Electron ever creates, not only the main window's
+ * (a devtools view, a future window, anything a dependency opens): navigation away from the app, new
+ * windows, webviews and permission requests are refused everywhere. Call before the first window exists.
+ */
+export function installGlobalGuards(app: Pick<Electron.App, 'on'>, log: Logger): void {
+  app.on('web-contents-created', (_event, contents) => {
+    guardNavigation(contents, log)
+    denyAllPermissions(contents.session, log)
+  })
+  app.on('session-created', (session) => denyAllPermissions(session, log))
 }

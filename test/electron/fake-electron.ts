@@ -70,6 +70,10 @@ export class FakeSession extends FakeEmitter {
   setDevicePermissionHandler(handler: Listener | null) {
     this.devicePermissionHandler = handler
   }
+  spellCheckerEnabled = true
+  setSpellCheckerEnabled(enabled: boolean) {
+    this.spellCheckerEnabled = enabled
+  }
 }
 
 let nextContentsId = 1
