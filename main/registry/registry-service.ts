@@ -39,6 +39,7 @@ export interface RegistryService extends IDisposable {
 }
 
 const ICON_MAX_BYTES = 64 * 1024
+const ICON_CACHE = 200
 
 export function createRegistryService(options: RegistryServiceOptions): RegistryService {
   const { config, logger: log } = options
@@ -98,7 +99,11 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
     getRegistryIcon: async ({ registryId }) => {
       const agent = await findAgent(registryId)
       if (!agent?.icon) return ok({ dataUrl: null })
-      if (!icons.has(agent.icon)) icons.set(agent.icon, await fetchIcon(agent.icon, log))
+      if (!icons.has(agent.icon)) {
+        // Bounded: at most ICON_CACHE icons of ICON_MAX_BYTES each stay in memory.
+        if (icons.size >= ICON_CACHE) icons.delete(icons.keys().next().value!)
+        icons.set(agent.icon, await fetchIcon(agent.icon, log))
+      }
       return ok({ dataUrl: icons.get(agent.icon) ?? null })
     },
     installRegistryAgent: async ({ registryId, kind }) => {

@@ -5,32 +5,11 @@
  * its tool card, an elicitation form, the inbox, Settings and the Agents page. Then a keyboard walk:
  * every element Tab reaches has an accessible name and a visible focus indicator.
  */
-import { createRequire } from 'node:module'
-import { readFileSync } from 'node:fs'
 import type { Page } from 'playwright'
 import { afterEach, expect, it } from 'vitest'
+import { axeViolations as violations } from './support/axe'
 import { launchApp, type E2eApp } from './support/harness'
 import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface AxeViolation {
-  id: string
-  impact: string | null
-  help: string
-  nodes: { target: string[]; failureSummary?: string }[]
-}
-
-/** Runs axe on the page (or inside `selector`) and returns its violations, summarised for a readable failure. */
-async function violations(page: Page, selector?: string): Promise<string[]> {
-  await page.evaluate(axeSource)
-  const found = await page.evaluate(async (context) => {
-    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe
-    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
-    return result.violations
-  }, selector ?? null)
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(' ')}`))
-}
 
 async function bothThemes(page: Page, what: string, selector?: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {

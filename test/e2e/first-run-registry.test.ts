@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { agentScript, binaryEntry, makeTarGz, startFixtureRegistry, type FixtureRegistry } from '../support/fixture-registry'
+import { axeViolations } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { gone, messageBox, until, visible } from './support/session-ui'
 
@@ -77,9 +78,12 @@ afterAll(async () => {
 const agentsDialog = () => page.getByRole('dialog', { name: 'Agents' })
 const registryItem = (name: string) => agentsDialog().getByRole('list', { name: 'Registry agents' }).getByRole('listitem', { name })
 
+/** Screenshots in both themes, each checked by axe (WCAG 2 A/AA) first. */
 async function screenshotBothSchemes(name: string): Promise<void> {
+  expect(await axeViolations(page), `${name} (light)`).toEqual([])
   await screenshot(page, `${name}-light`)
   await page.emulateMedia({ colorScheme: 'dark' })
+  expect(await axeViolations(page), `${name} (dark)`).toEqual([])
   await screenshot(page, `${name}-dark`)
   await page.emulateMedia({ colorScheme: 'light' })
 }

@@ -66,12 +66,17 @@ export function formFromAgent(agent?: AgentDefinitionView): AgentFormState {
 
 /**
  * Fills the form from a preset. The name is replaced only when empty or still another preset's name
- * (so a name the person typed survives); the folder and protocol preference are kept.
+ * (so a name the person typed survives); the folder is kept, and so is a protocol preference the person
+ * chose (one that came from the previous preset follows the new one: a known v1 agent offers 1 first).
  */
 export function applyPreset(state: AgentFormState, preset: AgentPresetView, presets: readonly AgentPresetView[]): AgentFormState {
   const untouchedName = state.name.trim() === '' || presets.some((p) => p.name === state.name)
+  const previous = presets.find((p) => p.id === state.presetId)
+  const presetVersion = (p: AgentPresetView | undefined): AgentFormState['protocolVersion'] => (p?.protocolVersion ? (String(p.protocolVersion) as '1' | '2') : '')
+  const untouchedVersion = state.protocolVersion === '' || state.protocolVersion === presetVersion(previous)
   return {
     ...state,
+    protocolVersion: untouchedVersion ? presetVersion(preset) : state.protocolVersion,
     presetId: preset.id,
     name: untouchedName ? (preset.id === 'custom' ? '' : preset.name) : state.name,
     command: preset.command,

@@ -54,6 +54,16 @@ describe('agent form state', () => {
     expect(applyPreset(filled, presets[1]!, presets).name).toBe('')
   })
 
+  it('takes the preset’s protocol version (no second start for a known v1 agent) unless the person chose one', () => {
+    const v1: AgentPresetView[] = [{ ...presets[0]!, protocolVersion: 1 }, presets[1]!]
+    const filled = applyPreset(formFromAgent(), v1[0]!, v1)
+    expect(toDraft(filled).protocolVersion).toBe(1)
+    // To Custom: the preset's version goes with it.
+    expect(toDraft(applyPreset(filled, v1[1]!, v1)).protocolVersion).toBeUndefined()
+    // A version the person picked stays.
+    expect(toDraft(applyPreset({ ...formFromAgent(), protocolVersion: '2' }, v1[0]!, v1)).protocolVersion).toBe(2)
+  })
+
   it('sends only values typed into open password fields', () => {
     const form = applyPreset(formFromAgent(), presets[0]!, presets)
     form.secrets[0]!.newValue = 'sk-typed'
