@@ -1,0 +1,32 @@
+/** axe-core (WCAG 2 A/AA) over the page or one part of it, in both themes. (The same check as accessibility.test.ts.) */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import type { Page } from 'playwright'
+import { expect } from 'vitest'
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  nodes: { target: string[] }[]
+}
+
+export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  await page.evaluate(axeSource)
+  const found = await page.evaluate(async (context) => {
+    const axe = (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe
+    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
+    return result.violations
+  }, selector ?? null)
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(' ')}`))
+}
+
+export async function expectAxeCleanInBothThemes(page: Page, what: string, selector?: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    expect(await axeViolations(page, selector), `${what} (${colorScheme})`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
