@@ -119,6 +119,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     logger: log.child('history'),
     openProblem: opened.problem,
     ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
+    redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
   })
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(

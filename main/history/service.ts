@@ -3,7 +3,7 @@
  * Owns the database and the recorder; opened sessions are handed to the sessions service, which holds
  * only those in memory.
  */
-import { fail, ok, type Result } from '../base/errors'
+import { fail, ok, type Failure, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { CallHandlers, EventSink } from '../../common/contract'
@@ -76,6 +76,8 @@ export function createHistoryService(options: {
   /** Electron: a save dialog; resolves with the path written, or null when the person cancelled. */
   saveFile?: (suggestedName: string, content: string, format: 'markdown' | 'json') => Promise<string | null>
   intervalMs?: number
+  /** Hides secret values in failures that carry an agent's words (its stderr tail), as the other calls do. */
+  redactFailure?: (failure: Failure) => Failure
 }): HistoryService {
   const { store, events, logger } = options
   let writeProblem: string | null = null
@@ -92,6 +94,7 @@ export function createHistoryService(options: {
     onListChanged: changed,
   })
   const problem = () => writeProblem ?? options.openProblem
+  const redact = (failure: Failure) => options.redactFailure?.(failure) ?? failure
 
   const io = <T>(what: string, fn: () => Result<T>): Promise<Result<T>> => {
     try {
@@ -153,7 +156,7 @@ export function createHistoryService(options: {
     historyAgentSessions: async ({ agentId, cwd }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
       const listed = await sessions.listAgentSessions(agentId, cwd)
-      if (!listed.ok) return listed
+      if (!listed.ok) return fail(redact(listed.error))
       if (listed.value === null) return ok({ supported: false, sessions: [] })
       return io('Reading the history', () =>
         ok({
@@ -168,7 +171,8 @@ export function createHistoryService(options: {
       const known = `${agentId}/${acpSessionId}`
       const stored = await io('Opening the session', () => (store.has(known) ? openStored(known) : ok(null)))
       if (!stored.ok || stored.value) return stored as Result<{ sessionId: string }>
-      return sessions.openAgentSession(agentId, acpSessionId, cwd)
+      const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd)
+      return opened.ok ? opened : fail(redact(opened.error))
     },
     historyList: ({ includeArchived }) =>
       io('Reading the history', () => ok({ sessions: store.list(includeArchived ? { includeArchived } : {}), problem: (() => { const p = problem(); return p ? { message: p } : null })() })),

@@ -9,6 +9,7 @@ import { chromium, type Browser, type Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
 import { startWebHost, type WebHost } from '../../main/web/server'
 import { createTestHome, type TestHome } from '../support/bosun-home'
+import { expectAxeCleanInBothThemes } from './support/axe'
 import { assertBuilt, chromiumArgs, chromiumPath, rendererDir, screenshot } from './support/harness'
 import { agentGroup, agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
@@ -112,7 +113,7 @@ describe('history in the browser host', () => {
     await visible(page.getByRole('main', { name: 'No session' }))
   })
 
-  it('shows the history in the light theme', async () => {
+  it('shows the history in the light theme, and its parts pass axe in both themes', async () => {
     home = createTestHome([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
     const first = await start(home)
     await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
@@ -123,8 +124,19 @@ describe('history in the browser host', () => {
     await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
     await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
     await screenshot(page, 'history-old-session-light')
+    const row = historyRegion(page).getByRole('listitem').filter({ has: page.getByRole('button', { name: /^fix/ }) })
+    await row.getByRole('button', { name: 'Actions for fix' }).click()
+    await visible(row.getByRole('group', { name: 'Actions for fix' }))
+    await row.getByRole('button', { name: 'Delete…' }).click()
+    await visible(page.getByRole('alertdialog', { name: 'Delete fix?' }))
+    await expectAxeCleanInBothThemes(page, 'the history with a delete confirmation', 'nav')
+    await page.getByRole('alertdialog', { name: 'Delete fix?' }).getByRole('button', { name: 'Cancel' }).click()
+    // The agent's own sessions for the folder: the scripted agent does not list them.
+    await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+    await visible(historyRegion(page).getByText('Scripted agent does not list its sessions.'))
     await nav(page).getByRole('searchbox', { name: 'Search sessions' }).fill('answer')
     await visible(nav(page).getByRole('region', { name: 'Search results' }).locator('mark').first())
     await screenshot(page, 'history-search-light')
+    await expectAxeCleanInBothThemes(page, 'search results', 'nav')
   })
 })

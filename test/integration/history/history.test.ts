@@ -81,7 +81,8 @@ describe.each(cases)('a session of a $label agent, after Bosun restarts', ({ v2,
       return
     }
     expect(must(continued).stopReason).toBe('end_turn')
-    expect(agentLog(home, 'scripted')).toContain(`REATTACH ${method}`)
+    // The agent's stderr reaches its log file asynchronously.
+    await expect.poll(() => agentLog(home, 'scripted')).toContain(`REATTACH ${method}`)
     const after = must(await second.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     // The replay (session/load) is not shown again: the stored transcript plus exactly the new turn.
     expect(texts(after).slice(0, before.entries.length)).toEqual(texts(before))
@@ -191,7 +192,7 @@ describe("the agent's own sessions", () => {
 
     const { sessionId } = must(await run.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'terminal-7', cwd: home.workspace }))
     expect(sessionId).toBe('scripted/terminal-7')
-    expect(agentLog(home, 'scripted')).toContain('REATTACH session/load terminal-7 replay=true')
+    await expect.poll(() => agentLog(home, 'scripted')).toContain('REATTACH session/load terminal-7 replay=true')
     const state = must(await run.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     expect(texts(state)).toEqual([`agent_message:${JSON.stringify([{ type: 'text', text: 'Started in a terminal' }])}`])
     expect((await runTurn(run, sessionId, 'carry on')).stopReason).toBe('end_turn')

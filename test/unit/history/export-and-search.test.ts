@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import { exportFileName, sessionToJson, sessionToMarkdown } from '../../../main/history/export'
+import { snippetOf } from '../../../main/history/service'
+import { toFtsQuery } from '../../../main/history/sqlite-history-store'
+
+const session = () =>
+  applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/src/app' }), [
+    { type: 'local_prompt', content: [{ type: 'text', text: 'Show me ```fences```' }] },
+    { type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', messageId: 'm', content: { type: 'text', text: 'Here you go' } }] },
+    {
+      type: 'updates',
+      updates: [{ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run it', kind: 'execute', status: 'completed', rawInput: { command: 'echo "````"' }, content: [{ type: 'content', content: { type: 'text', text: 'out ```` put' } }] }],
+    },
+  ])
+
+describe('export', () => {
+  it('writes Markdown whose code fences cannot be closed by the content', () => {
+    const markdown = sessionToMarkdown(session(), undefined)
+    expect(markdown).toMatch(/^# \/src\/app/)
+    expect(markdown).toContain('## You\n\nShow me ```fences```')
+    expect(markdown).toContain('### Tool: Run it (execute, completed)')
+    // The output holds a run of four backticks: its fence has five.
+    expect(markdown).toContain('`````\nout ```` put\n`````')
+  })
+
+  it('writes JSON that reads back to the same entries', () => {
+    const state = session()
+    const json = JSON.parse(sessionToJson(state, undefined))
+    expect(json).toMatchObject({ format: 'bosun-session', version: 1, session: { sessionId: 'a/s1', cwd: '/src/app' } })
+    expect(json.session.entries).toEqual(JSON.parse(JSON.stringify(state.entries)))
+  })
+
+  it('names the file after the title, safely', () => {
+    expect(exportFileName('Fix ../../etc/passwd & more', 'markdown')).toBe('Fix-etc-passwd-more.md')
+    expect(exportFileName(null, 'json')).toBe('session.json')
+    expect(exportFileName('///', 'json')).toBe('session.json')
+  })
+})
+
+describe('search input and snippets', () => {
+  it('quotes every word and makes the last a prefix', () => {
+    expect(toFtsQuery('refactor the Pars')).toBe('"refactor" "the" "pars"*')
+    expect(toFtsQuery('  "" OR ** ')).toBe('"or"*')
+    expect(toFtsQuery('()*')).toBeNull()
+  })
+
+  it('cuts a snippet around the first match and marks it', () => {
+    const text = `${'a '.repeat(200)}the Tokenizer broke ${'b '.repeat(200)}`
+    const snippet = snippetOf(text, 'tokenizer')
+    expect(snippet).toContain('\u0002Tokenizer\u0003')
+    expect(snippet.startsWith('…')).toBe(true)
+    expect(snippet.endsWith('…')).toBe(true)
+    expect(snippet.length).toBeLessThan(200)
+    // Marks in the text itself cannot fake a match.
+    expect(snippetOf('x \u0002y\u0003 tokenizer', 'tokenizer')).toBe('x y \u0002tokenizer\u0003')
+  })
+})
