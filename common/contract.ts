@@ -13,6 +13,7 @@ import { elicitationCalls, elicitationEvents } from './contract/elicitation'
 import { agentsCalls, agentsEvents } from './contract/agents'
 import { agentToolsCalls, agentToolsEvents } from './contract/agent-tools'
 import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
+import { mcpCalls, mcpEvents } from './contract/mcp'
 
 export const calls = {
   ...appCalls,
@@ -22,6 +23,7 @@ export const calls = {
   ...agentsCalls,
   ...agentToolsCalls,
   ...clientCapsCalls,
+  ...mcpCalls,
 } as const
 
 export const events = {
@@ -32,6 +34,7 @@ export const events = {
   ...agentsEvents,
   ...agentToolsEvents,
   ...clientCapsEvents,
+  ...mcpEvents,
 } as const
 
 export type Calls = typeof calls

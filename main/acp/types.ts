@@ -143,7 +143,7 @@ export interface AcpClientConnection extends IDisposable {
   cancel(sessionId: string): void
   setMode(sessionId: string, modeId: string): Promise<void>
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined>
-  resumeSession(params: { sessionId: string; cwd: string; replay?: boolean }): Promise<NewSessionOutcome>
+  resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[] }): Promise<NewSessionOutcome>
   authenticate(methodId: string): Promise<void>
   logout(): Promise<void>
   /** Rejects every pending outgoing request with `error` and closes the connection. */

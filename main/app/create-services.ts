@@ -16,6 +16,7 @@ import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { FileSystemHandlers } from '../fs/file-system-handlers'
 import { createClientCapsService } from '../fs/service'
+import { createMcpService } from '../mcp/service'
 import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { createPermissionsService } from '../permissions/service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -33,7 +34,7 @@ const STOP_DEADLINE_MS = 3_000
 const ELICITATION_MODES = { form: true, url: true } as const
 
 /** The client capabilities Bosun serves (C3, C4); each has its handlers attached to every connection below. */
-const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const
+const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, authTerminal: true } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
@@ -90,9 +91,17 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
   }
 
+  const mcp = await createMcpService({ home, secrets: config.secrets, log: log.child('mcp') })
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
-    new SessionsService(agents, events, log.child('sessions'), { redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions }),
+    new SessionsService(agents, events, log.child('sessions'), {
+      redact: (actions) => agentTools.current?.secrets.redactDeep(actions) ?? actions,
+      // MCP servers on session/new and on reattach (load/resume), as far as the agent takes them (E2).
+      mcpServers: (agentId, connection) => {
+        const handshake = connection.handshake
+        return handshake ? mcp.forAgent(agentId, handshake.protocolVersion, handshake.capabilities.mcp) : Promise.resolve({ servers: [], refused: [] })
+      },
+    }),
   )
   const sink = (sessionId: string, action: Parameters<SessionsService['push']>[1]) => sessions.push(sessionId, action)
   const findToolCall = (sessionId: string, toolCallId: string): ToolCallEntry | undefined => {
@@ -353,6 +362,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...config.handlers,
     ...tools.handlers,
     ...clientCaps.handlers,
+    ...mcp.handlers,
   }
 
   let disposing: Promise<void> | undefined

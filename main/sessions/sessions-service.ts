@@ -13,6 +13,12 @@ export interface AgentPort {
   connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
 }
 
+/** The MCP servers a session gets, in the agent's wire shape, and the configured ones it cannot take. */
+export interface McpServersForSession {
+  servers: Record<string, unknown>[]
+  refused: { name: string; transport: string; reason: string }[]
+}
+
 /** Told when a session's pending requests must be answered `cancelled` (permissions, elicitations). */
 export interface SessionCancellationListener {
   cancelSession(sessionId: string): void
@@ -57,6 +63,7 @@ export class SessionsService implements IDisposable {
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
   private readonly redact: (actions: SessionAction[]) => SessionAction[]
+  private readonly mcpServers: ((agentId: string, connection: AcpClientConnection) => Promise<McpServersForSession>) | undefined
 
   constructor(
     private readonly agents: AgentPort,
@@ -67,8 +74,11 @@ export class SessionsService implements IDisposable {
       scheduler?: Scheduler
       /** Applied to every action before it reaches the state and the renderer (secret values hidden). */
       redact?: (actions: SessionAction[]) => SessionAction[]
+      /** MCP servers for a session of this agent (new, load, resume), and the ones it cannot take (named in the session). */
+      mcpServers?: (agentId: string, connection: AcpClientConnection) => Promise<McpServersForSession>
     } = {},
   ) {
+    this.mcpServers = options.mcpServers
     this.redact = options.redact ?? ((actions) => actions)
     this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
   }
@@ -142,7 +152,8 @@ export class SessionsService implements IDisposable {
     const early = this.earlyBuffer(connection)
     early.inFlight++
     try {
-      const outcome = await connection.newSession({ cwd })
+      const mcp = await this.mcpServers?.(agentId, connection)
+      const outcome = await connection.newSession({ cwd, ...(mcp ? { mcpServers: mcp.servers } : {}) })
       const scoped = agentScopedId(agentId, outcome.sessionId)
       const previous = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
       if (previous?.connection === connection) {
@@ -167,7 +178,8 @@ export class SessionsService implements IDisposable {
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = early.updates.get(outcome.sessionId)
       early.updates.delete(outcome.sessionId)
-      record.state = applyActions(state, this.redact(buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured]))
+      const setup: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp)]
+      record.state = applyActions(state, this.redact(buffered?.length ? [...setup, { type: 'updates', updates: buffered }] : setup))
       this.events.emit('sessionAdded', { session: record.state })
       return ok({ sessionId })
     } catch (error) {
@@ -289,7 +301,8 @@ export class SessionsService implements IDisposable {
       const capabilities = connection.handshake?.capabilities
       if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
       try {
-        const outcome = await connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false })
+        const mcp = await this.mcpServers?.(record.agentId, connection)
+        const outcome = await connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false, ...(mcp ? { mcpServers: mcp.servers } : {}) })
         if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
@@ -309,6 +322,13 @@ export class SessionsService implements IDisposable {
       record.reattaching = undefined
     })
     return record.reattaching
+  }
+
+  /** A notice naming the MCP servers the agent cannot take (they are not dropped silently). */
+  private mcpRefusals(agentId: string, mcp: McpServersForSession | undefined): SessionAction[] {
+    if (!mcp?.refused.length) return []
+    const description = mcp.refused.map((r) => `${r.name} (${r.transport}): ${r.reason}`).join('\n')
+    return [{ type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `Not passed to ${agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description }] }]
   }
 
   private earlyBuffer(connection: AcpClientConnection) {
