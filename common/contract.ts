@@ -15,6 +15,7 @@ import { agentToolsCalls, agentToolsEvents } from './contract/agent-tools'
 import { registryCalls, registryEvents } from './contract/registry'
 import { historyCalls, historyEvents } from './contract/history'
 import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
+import { mcpCalls, mcpEvents } from './contract/mcp'
 
 export const calls = {
   ...appCalls,
@@ -26,6 +27,7 @@ export const calls = {
   ...registryCalls,
   ...historyCalls,
   ...clientCapsCalls,
+  ...mcpCalls,
 } as const
 
 export const events = {
@@ -38,6 +40,7 @@ export const events = {
   ...registryEvents,
   ...historyEvents,
   ...clientCapsEvents,
+  ...mcpEvents,
 } as const
 
 export type Calls = typeof calls

@@ -297,20 +297,22 @@ class AcpConnection implements AcpClientConnection {
     return isRecord(result) && Array.isArray(result.configOptions) ? result.configOptions : undefined
   }
 
-  async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean }): Promise<NewSessionOutcome> {
+  async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[] }): Promise<NewSessionOutcome> {
     const capabilities = this.handshakeValue?.capabilities
     let method: string
     const wire: Record<string, unknown> = { sessionId: params.sessionId, cwd: params.cwd }
     if (this.version === 2) {
       method = 'session/resume'
       if (params.replay) wire.replayFrom = { type: 'start' }
+      // v2: the complete set; omitted means none (E8).
+      if (params.mcpServers?.length) wire.mcpServers = params.mcpServers
     } else {
       const load = capabilities?.loadSession === true
       const resume = capabilities?.resumeSession === true
       if (load && (params.replay !== false || !resume)) method = 'session/load'
       else if (resume) method = 'session/resume'
       else throw new BosunError({ kind: 'invalid-argument', message: 'This agent can neither load nor resume sessions' })
-      wire.mcpServers = []
+      wire.mcpServers = params.mcpServers ?? []
     }
     const result = await this.request(method, wire)
     // session/load may answer null (E6).

@@ -1,17 +1,17 @@
 /**
  * Terminal login (checklist D3, J8): the agent's *own* configured command and launch environment, plus
  * the auth method's `args` (appended) and `env` (overriding), run as a separate process the person can
- * type into. There is no PTY: stdin/stdout/stderr are pipes and stdout+stderr are merged into one
- * output stream. The process runs in its own group (via {@link AgentProcess}), so closing it stops
- * everything it started.
+ * type into, in a pseudo-terminal: what they type is echoed, Ctrl-C interrupts, and programs that want a
+ * TTY for a login prompt get one. The process leads its own group, so closing it stops everything it started.
  */
 import { randomUUID } from 'node:crypto'
-import { AgentProcess, type AgentExit, type AgentProcessSpec } from '../agents/agent-process'
+import type { AgentExit, AgentProcessSpec } from '../agents/agent-process'
 import type { Scheduler } from '../agents/scheduler'
 import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { AuthMethodSummary } from '../acp/types'
+import { PtyProcess } from '../terminals/pty-process'
 import { LogStream } from './agent-log'
 import type { SecretSet } from './redaction'
 
@@ -22,7 +22,7 @@ export interface AuthTerminalEvents {
 
 interface Terminal {
   agentId: string
-  process: AgentProcess
+  process: PtyProcess
   output: LogStream
   /** Closed by the person (or Bosun): whatever the exit code, the login did not succeed (D3). */
   cancelled: boolean
@@ -56,22 +56,25 @@ export class AuthTerminals implements IDisposable {
    */
   async start(agentId: string, spec: AgentProcessSpec, onExit: (exit: AgentExit, succeeded: boolean) => void): Promise<Result<{ terminalId: string }>> {
     if (this.disposed) return fail({ kind: 'agent-not-running', message: 'Bosun is shutting down.' })
-    const started = await AgentProcess.start(spec, this.logger ? { logger: this.logger } : {})
-    if (!started.ok) return started
-    const process = started.value
+    let process: PtyProcess
+    try {
+      process = PtyProcess.spawn({ file: spec.command, args: [...spec.args], cwd: spec.cwd, env: { TERM: 'xterm-256color', ...spec.env } })
+    } catch (error) {
+      return fail({ kind: 'agent-spawn-failed', message: `Cannot start ${spec.command}: ${error instanceof Error ? error.message : String(error)}` })
+    }
+    this.logger?.info(`login terminal for ${agentId} started pid=${process.pid}`)
     const terminalId = `auth-${randomUUID()}`
     // Output is coalesced like the log (≤ 10 events/s) and redacted: the process has the agent's secrets in its env.
     const output = new LogStream(this.secrets, this.scheduler, (text) => this.events.output(terminalId, text), { maxEventChars: 64 * 1024 })
     const terminal: Terminal = { agentId, process, output, cancelled: false }
     this.terminals.set(terminalId, terminal)
-    process.stdout.setEncoding('utf8')
-    process.stdout.on('data', (text: string) => output.append(text))
-    process.onDidWriteStderr((text) => output.append(text))
-    void process.exited.then((exit) => {
+    process.onDidWrite((text) => output.append(text))
+    void process.exited.then((ptyExit) => {
       output.flush(true)
       output.dispose()
       this.terminals.delete(terminalId)
       if (this.disposed) return
+      const exit: AgentExit = { code: ptyExit.exitCode, signal: ptyExit.signal as NodeJS.Signals | null, stderrTail: '', expected: terminal.cancelled }
       this.events.exit(terminalId, { code: exit.code, signal: exit.signal })
       onExit(exit, exit.code === 0 && !terminal.cancelled)
     })
@@ -81,12 +84,12 @@ export class AuthTerminals implements IDisposable {
   input(terminalId: string, data: string): Result<undefined> {
     const terminal = this.terminals.get(terminalId)
     if (!terminal) return fail({ kind: 'not-found', message: 'That login terminal has already ended.' })
-    if (!terminal.process.stdin.writable) return fail({ kind: 'agent-not-running', message: 'The login process no longer reads input.' })
-    terminal.process.stdin.write(data)
+    if (terminal.process.exitStatus) return fail({ kind: 'agent-not-running', message: 'The login process no longer reads input.' })
+    terminal.process.write(data)
     return ok(undefined)
   }
 
-  /** Stops it (stdin closed, then SIGTERM, then SIGKILL); a no-op when it already ended. */
+  /** Stops it (SIGTERM to its group, then SIGKILL); a no-op when it already ended. */
   async close(terminalId: string): Promise<void> {
     const terminal = this.terminals.get(terminalId)
     if (terminal) await this.cancel(terminal)
@@ -99,7 +102,7 @@ export class AuthTerminals implements IDisposable {
 
   private async cancel(terminal: Terminal): Promise<void> {
     terminal.cancelled = true
-    await terminal.process.stop({ deadlineMs: 1_000 })
+    await terminal.process.stop(1_000)
   }
 
   dispose(): void {

@@ -17,6 +17,7 @@ import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { FileSystemHandlers } from '../fs/file-system-handlers'
 import { createClientCapsService } from '../fs/service'
+import { createMcpService } from '../mcp/service'
 import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
@@ -38,7 +39,7 @@ const STOP_DEADLINE_MS = 3_000
 const ELICITATION_MODES = { form: true, url: true } as const
 
 /** The client capabilities Bosun serves (C3, C4); each has its handlers attached to every connection below. */
-const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true } as const
+const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, authTerminal: true } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
@@ -121,6 +122,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
     redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
   })
+  const mcp = await createMcpService({ home, secrets: config.secrets, log: log.child('mcp') })
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
     new SessionsService(agents, events, log.child('sessions'), {
@@ -130,6 +132,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
       ...(integration.limits?.stopWatchdogMs !== undefined ? { stopWatchdogMs: integration.limits.stopWatchdogMs } : {}),
       // A key split across two message chunks is held back until it is whole, then redacted.
       streamHold: (text) => agentTools.current?.secrets.pendingPrefixLength(text) ?? 0,
+      // MCP servers on session/new and on reattach (load/resume), as far as the agent takes them (E2).
+      mcpServers: (agentId, connection) => {
+        const handshake = connection.handshake
+        return handshake ? mcp.forAgent(agentId, handshake.protocolVersion, handshake.capabilities.mcp) : Promise.resolve({ servers: [], refused: [] })
+      },
     }),
   )
   history.bind(sessions)
@@ -412,6 +419,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...registry.handlers,
     ...history.handlers,
     ...clientCaps.handlers,
+    ...mcp.handlers,
   }
 
   let disposing: Promise<void> | undefined

@@ -31,6 +31,12 @@ export interface SessionHistoryHooks {
   discarded?(sessionId: string): void
 }
 
+/** The MCP servers a session gets, in the agent's wire shape, and the configured ones it cannot take. */
+export interface McpServersForSession {
+  servers: Record<string, unknown>[]
+  refused: { name: string; transport: string; reason: string }[]
+}
+
 /** Told when a session's pending requests must be answered `cancelled` (permissions, elicitations). */
 export interface SessionCancellationListener {
   cancelSession(sessionId: string): void
@@ -135,6 +141,7 @@ export class SessionsService implements IDisposable {
   private readonly streamHold: ((text: string) => number) | undefined
   /** Per session: the end of a text stream held back because it could be the start of a secret. */
   private readonly held = new Map<string, { key: string; update: SessionUpdateNotification['update']; text: string }>()
+  private readonly mcpServers: ((agentId: string, connection: AcpClientConnection) => Promise<McpServersForSession>) | undefined
 
   constructor(
     private readonly agents: AgentPort,
@@ -155,8 +162,11 @@ export class SessionsService implements IDisposable {
        * a secret. They are held back until the next chunk, so a secret split across chunks is redacted whole.
        */
       streamHold?: (text: string) => number
+      /** MCP servers for a session of this agent (new, load, resume), and the ones it cannot take (named in the session). */
+      mcpServers?: (agentId: string, connection: AcpClientConnection) => Promise<McpServersForSession>
     } = {},
   ) {
+    this.mcpServers = options.mcpServers
     this.redact = options.redact ?? ((actions) => actions)
     this.history = options.history
     this.scheduler = options.scheduler ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) }
@@ -262,7 +272,8 @@ export class SessionsService implements IDisposable {
     const early = this.earlyBuffer(connection)
     early.inFlight++
     try {
-      const outcome = await this.withTimeout('session/new', connection.newSession({ cwd }))
+      const mcp = await this.mcpServers?.(agentId, connection)
+      const outcome = await this.withTimeout('session/new', connection.newSession({ cwd, ...(mcp ? { mcpServers: mcp.servers } : {}) }))
       const scoped = agentScopedId(agentId, outcome.sessionId)
       const previous = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
       if (previous?.connection === connection) {
@@ -288,7 +299,8 @@ export class SessionsService implements IDisposable {
       const buffered = early.updates.get(outcome.sessionId)
       early.count -= buffered?.length ?? 0
       early.updates.delete(outcome.sessionId)
-      const actions: SessionAction[] = buffered?.length ? [configured, { type: 'updates', updates: buffered }] : [configured]
+      const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp)]
+      if (buffered?.length) actions.push({ type: 'updates', updates: buffered })
       const dropped = early.dropped.get(outcome.sessionId)
       if (dropped) {
         early.dropped.delete(outcome.sessionId)
@@ -483,7 +495,8 @@ export class SessionsService implements IDisposable {
     this.history?.created(state, { capabilities: connection.handshake?.capabilities })
     this.events.emit('sessionAdded', { session: state })
     try {
-      const outcome = await connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true })
+      const mcp = await this.mcpServers?.(agentId, connection)
+      const outcome = await this.withTimeout('session/load', connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true, ...(mcp ? { mcpServers: mcp.servers } : {}) }))
       if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
         this.push(sessionId, {
           type: 'session_configured',
@@ -548,7 +561,11 @@ export class SessionsService implements IDisposable {
       const early = this.earlyBuffer(connection)
       early.inFlight++
       try {
-        const outcome = await this.withTimeout('session/resume', connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false }))
+        const mcp = await this.mcpServers?.(record.agentId, connection)
+        const outcome = await this.withTimeout(
+          'session/resume',
+          connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false, ...(mcp ? { mcpServers: mcp.servers } : {}) }),
+        )
         if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
@@ -581,6 +598,13 @@ export class SessionsService implements IDisposable {
       record.reattaching = undefined
     })
     return record.reattaching
+  }
+
+  /** A notice naming the MCP servers the agent cannot take (they are not dropped silently). */
+  private mcpRefusals(agentId: string, mcp: McpServersForSession | undefined): SessionAction[] {
+    if (!mcp?.refused.length) return []
+    const description = mcp.refused.map((r) => `${r.name} (${r.transport}): ${r.reason}`).join('\n')
+    return [{ type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `Not passed to ${agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description }] }]
   }
 
   private earlyBuffer(connection: AcpClientConnection) {

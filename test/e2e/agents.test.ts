@@ -312,8 +312,8 @@ describe('signing in when a new session needs it', () => {
     await methods.getByRole('button', { name: 'Open terminal' }).click()
     const terminal = await visible(dialog.getByRole('region', { name: 'Terminal: Terminal login' }))
     await visible(terminal.getByText('Paste your token:'))
-    await terminal.getByRole('textbox', { name: 'Terminal input' }).fill('ok')
-    await terminal.getByRole('textbox', { name: 'Terminal input' }).press('Enter')
+    await terminal.getByRole('textbox', { name: 'Type a line' }).fill('ok')
+    await terminal.getByRole('textbox', { name: 'Type a line' }).press('Enter')
     await visible(terminal.getByRole('status').filter({ hasText: 'Finished' }))
     // Bosun tried again by itself; this agent still wants its key.
     await visible(dialog.getByRole('alert').filter({ hasText: 'Env agent still asks you to sign in: Authentication required' }))

@@ -1,7 +1,6 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
-import { neutraliseEscapes } from '../transcript/terminal-text'
+import { useEffect, useRef, useState } from 'react'
+import { XtermView } from '../transcript/XtermView'
 import { failureText, type AgentToolsApi } from '../../screens/agents/agent-tools-api'
-import { useFollowTail } from '../inspector/use-follow-tail'
 import { appendTail } from './log-tail'
 
 const TERMINAL_CHARS = 128 * 1024
@@ -22,11 +21,12 @@ export interface AuthTerminalViewProps {
   onClose: () => void
 }
 
-/** A plain terminal: the output as text and one input line; Enter sends the line and a newline. */
+/**
+ * The sign-in terminal: a terminal emulator over the login command's PTY (keys go straight to it, so typed
+ * input is echoed by the PTY and Ctrl-C interrupts), plus one input line for pasting a code and Enter.
+ */
 export function AuthTerminalView({ title, output, exit, problem, onSend, onClose }: AuthTerminalViewProps) {
   const [line, setLine] = useState('')
-  const text = useMemo(() => neutraliseEscapes(output), [output])
-  const follow = useFollowTail(text.length)
   return (
     <section className="auth-terminal" aria-label={`Terminal: ${title}`}>
       <header className="auth-terminal-head">
@@ -38,9 +38,7 @@ export function AuthTerminalView({ title, output, exit, problem, onSend, onClose
           {exit ? 'Close terminal' : 'Stop and close'}
         </button>
       </header>
-      <pre className="auth-terminal-output" role="log" aria-label="Terminal output" tabIndex={0} ref={follow.ref} onScroll={follow.onScroll}>
-        {text || <span className="muted">Waiting for output…</span>}
-      </pre>
+      <XtermView output={output} ariaLabel="Terminal output" rows={16} cols={100} onInput={exit ? undefined : onSend} autoFocus />
       {problem && (
         <p className="field-error" role="alert">
           {problem}
@@ -60,7 +58,7 @@ export function AuthTerminalView({ title, output, exit, problem, onSend, onClose
         <input
           className="input mono"
           type="text"
-          aria-label="Terminal input"
+          aria-label="Type a line"
           placeholder={exit ? 'The command has ended' : 'Type here and press Enter'}
           value={line}
           disabled={exit !== null}

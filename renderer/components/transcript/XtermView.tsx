@@ -49,6 +49,8 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
       fontSize: 12,
       theme: themeFrom(el),
       allowProposedApi: false,
+      // OSC 8 hyperlinks in output do nothing: links reach the browser only through Bosun's consent.
+      linkHandler: { activate: () => undefined },
     })
     term.open(el)
     terminal.current = term
@@ -86,7 +88,7 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
     written.current = { length: output.length, head }
   }, [output])
 
-  return <div className="xterm-host" ref={host} role={interactive ? undefined : 'log'} aria-label={ariaLabel} />
+  return <div className="xterm-host" ref={host} role="log" aria-label={ariaLabel} />
 }
 
 function themeFrom(el: HTMLElement): ITheme {

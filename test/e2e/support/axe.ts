@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright'
+import { expect } from 'vitest'
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 
@@ -23,4 +24,13 @@ export async function axeViolations(page: Page, selector?: string): Promise<stri
     return result.violations
   }, selector ?? null)
   return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${v.help} at ${n.target.join(' ')}`))
+}
+
+/** No violations on the page (or inside `selector`) in the light theme and in the dark one. */
+export async function expectAxeCleanInBothThemes(page: Page, what: string, selector?: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    expect(await axeViolations(page, selector), `${what} (${colorScheme})`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 }

@@ -136,3 +136,21 @@ describe('terminal login', () => {
     expect(must(await harness.tools.handlers.closeAuthTerminal({ terminalId }))).toBeUndefined()
   })
 })
+
+describe('terminal login in a PTY', () => {
+  it('echoes what is typed (the PTY does, not the program) and Ctrl-C interrupts it', async () => {
+    harness = await startHarness([{ id: 't', protocolVersion: 1 }])
+    must(await harness.connect('t'))
+    const pid = harness.supervisor.get('t')!.pid
+    const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.data.includes('Paste your token'))
+    // The fixture never prints what it reads: "typed-here" in the output is the terminal's echo.
+    must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'typed-here' }))
+    await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.data.includes('typed-here'))
+    const exited = harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)
+    must(await harness.tools.handlers.authTerminalInput({ terminalId, data: '\x03' }))
+    expect((await exited).exit).toEqual({ code: null, signal: 'SIGINT' })
+    // Interrupted is not a login: the agent was not restarted.
+    expect(harness.supervisor.get('t')!.pid).toBe(pid)
+  })
+})

@@ -102,6 +102,14 @@ async function grandchildPid(s: Session): Promise<number> {
 const errorOf = (response: unknown) => (response as { error?: { code: number; message: string } }).error
 
 describe('terminal/* with the scripted v1 agent', () => {
+  it('initialize advertises fs, terminal and auth.terminal (v1 shape)', async () => {
+    const s = await start()
+    const { messages } = must(await s.t.handlers.listInspectorMessages({ agentId: 'term', method: 'initialize' }))
+    const sent = messages.filter((m) => m.direction === 'out' && m.kind === 'request').map((m) => (m.message as { params: Record<string, unknown> }).params)
+    // The v2 offer is answered 1 and Bosun restarts the agent with a v1 offer (C10b): the last offer counts.
+    expect(sent.at(-1)).toMatchObject({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } } })
+  })
+
   it('create answers while the command still runs; kill keeps the terminal readable; release ends it', async () => {
     const s = await start()
     const [created, running, killed, waited, after, released] = await s.run('immediate')

@@ -138,12 +138,12 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
       await output.getByText('Paste code here').waitFor()
       // The OSC 8 hyperlink in the output is plain text, not a link.
       expect(await output.locator('a').count()).toBe(0)
-      await page.getByRole('textbox', { name: 'Terminal input' }).fill('abc123')
-      await page.getByRole('textbox', { name: 'Terminal input' }).press('Enter')
+      await page.getByRole('textbox', { name: 'Type a line' }).fill('abc123')
+      await page.getByRole('textbox', { name: 'Type a line' }).press('Enter')
       await page.getByRole('status').filter({ hasText: 'Finished' }).waitFor()
       const [input] = await callsOf(page, 'authTerminalInput')
       expect(input).toMatchObject({ data: 'abc123\n' })
-      expect(await page.getByRole('textbox', { name: 'Terminal input' }).isDisabled()).toBe(true)
+      expect(await page.getByRole('textbox', { name: 'Type a line' }).isDisabled()).toBe(true)
       await page.getByRole('button', { name: 'Close terminal' }).click()
       await page.getByText(/Finished\. Check the connection/).waitFor()
     } finally {

@@ -1,0 +1,64 @@
+/**
+ * MCP servers through the composition root: saved settings, passed on session/new in the transports the
+ * agent takes (the others named in the session), and "Check" listing a stdio server's tools through the
+ * official SDK's client against a tiny SDK server fixture.
+ */
+import { writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import type { McpServerConfig } from '../../../common/contract/mcp'
+import { must, servicesPerTest } from '../../support/services'
+
+const startServices = servicesPerTest()
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+const tiny: McpServerConfig = {
+  id: 'tiny',
+  name: 'tiny',
+  transport: 'stdio',
+  enabled: true,
+  agents: null,
+  command: process.execPath,
+  args: ['--import', pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, join(repoRoot, 'test', 'fixtures', 'mcp', 'tiny-server.ts')],
+  env: { TINY_TOKEN: 'plain-value' },
+}
+const web: McpServerConfig = { id: 'web', name: 'web search', transport: 'http', enabled: true, agents: null, url: 'https://mcp.example/api', headers: { 'X-Team': 'blue' } }
+const otherAgentOnly: McpServerConfig = { ...web, id: 'other', name: 'other agent only', agents: ['someone-else'] }
+
+describe('MCP servers', () => {
+  it('passes the stdio server on session/new to a v1 agent without http, and names the http one it cannot take', async () => {
+    const t = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }], (home) =>
+      writeFileSync(join(home.home, 'mcp-servers.json'), JSON.stringify({ version: 1, servers: [tiny, web, otherAgentOnly] })),
+    )
+    const { sessionId } = must(await t.handlers.newSession({ agentId: 'scripted', cwd: t.workspace }))
+    const { messages } = must(await t.handlers.listInspectorMessages({ agentId: 'scripted', method: 'session/new' }))
+    const sent = messages.filter((m) => m.direction === 'out' && m.kind === 'request').map((m) => (m.message as { params: { mcpServers: { name: string }[] } }).params)
+    expect(sent.at(-1)!.mcpServers.map((s) => s.name)).toEqual(['tiny'])
+    expect(sent.at(-1)!.mcpServers[0]).toMatchObject({ command: process.execPath, env: [{ name: 'TINY_TOKEN' }] })
+    const state = must(await t.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    expect(state.notices).toEqual([expect.objectContaining({ severity: 'warning', title: 'Not passed to scripted: web search', description: expect.stringContaining('does not take http') })])
+  })
+
+  it('saves, lists and removes servers; Check lists a stdio server’s tools', async () => {
+    const t = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
+    expect(must(await t.handlers.listMcpServers(undefined)).servers).toEqual([])
+    must(await t.handlers.saveMcpServer({ server: tiny }))
+    expect(await t.handlers.saveMcpServer({ server: { ...web, url: 'ftp://x' } })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(must(await t.handlers.listMcpServers(undefined)).servers.map((s) => s.id)).toEqual(['tiny'])
+    const checked = must(await t.handlers.checkMcpServer({ id: 'tiny' }))
+    expect(checked.serverName).toBe('tiny-fixture')
+    expect(checked.tools).toEqual([
+      { name: 'add', description: 'Adds two numbers' },
+      { name: 'echo_env', description: 'Says whether TINY_TOKEN is set (set)' },
+    ])
+    must(await t.handlers.removeMcpServer({ id: 'tiny' }))
+    expect(must(await t.handlers.listMcpServers(undefined)).servers).toEqual([])
+  })
+
+  it('Check reports a server that does not speak MCP as a failure with its stderr', async () => {
+    const t = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
+    must(await t.handlers.saveMcpServer({ server: { ...tiny, id: 'broken', name: 'broken', command: process.execPath, args: ['-e', 'console.error("no mcp here"); process.exit(2)'] } }))
+    const result = await t.handlers.checkMcpServer({ id: 'broken' })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'rpc-error', stderrTail: expect.stringContaining('no mcp here') } })
+  })
+})
