@@ -8,7 +8,9 @@ import { createAcpConnection } from '../acp/connection'
 import { createAgentToolsService, type AgentToolsService } from '../agents-tools/service'
 import type { AcpConnectionFactory } from '../agents/agent-host'
 import { AgentSupervisor } from '../agents/supervisor'
-import { fail, ok, toFailure, type Result } from '../base/errors'
+import { BosunError, fail, ok, toFailure, type Result } from '../base/errors'
+import { acquireHomeLock } from '../config/home-lock'
+import { openProcessRecords } from '../agents/process-records'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger } from '../base/log'
 import { createAgentConfigService } from '../config/agent-config-service'
@@ -33,6 +35,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const log = createLogger('bosun')
   const store = new DisposableStore()
   const { events, home } = integration
+
+  // One Bosun per home: a second one would write back its own copies of the files over the first one's.
+  const lock = await acquireHomeLock(home, integration.host)
+  if (!lock.ok) throw new BosunError(lock.error)
+  // What a previous run on this home left running (it died without stopping its agents) is reaped now.
+  const processes = openProcessRecords(home, log.child('processes'))
 
   const config = await createAgentConfigService({ home, events, logger: log.child('config') })
   store.add({ dispose: () => config.dispose() })
@@ -64,6 +72,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     preferredProtocolVersion: (agentId) => config.definitions.get(agentId)?.protocolVersion,
     // Secret values an agent prints on stderr never reach its log file.
     redactLog: (text) => agentTools.current?.secrets.redactText(text) ?? text,
+    processRecords: processes,
   })
 
   const agentLogFile = (agentId: string) => join(home, 'logs', 'agents', `${agentId}.log`)
@@ -337,6 +346,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
           store.dispose()
           // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.
           await permissions.flush()
+          await lock.value.release()
         }
       })()
       return disposing

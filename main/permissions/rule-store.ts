@@ -19,6 +19,8 @@ const fileSchema = z.object({ version: z.literal(1), rules: z.array(z.unknown())
 export class RuleStore implements IDisposable {
   private rules: PermissionRule[] = []
   private writing: Promise<void> = Promise.resolve()
+  /** The file's text as we last read or wrote it: anything else on disk is someone else's edit. */
+  private known: string | null = null
   private readonly changeEmitter = new Emitter<readonly PermissionRule[]>()
   /** Fires after every change, with the full list. */
   readonly onDidChange: Event<readonly PermissionRule[]> = this.changeEmitter.event
@@ -34,25 +36,13 @@ export class RuleStore implements IDisposable {
     let text: string
     try {
       text = await fs.readFile(this.path, 'utf8')
+      this.known = text
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn('cannot read rules file', error)
       this.rules = []
       return this.rules
     }
-    let parsed: z.infer<typeof fileSchema> | null = null
-    try {
-      const result = fileSchema.safeParse(JSON.parse(text))
-      if (result.success) parsed = result.data
-    } catch {
-      parsed = null
-    }
-    const valid: PermissionRule[] = []
-    let dropped = parsed === null
-    for (const raw of parsed?.rules ?? []) {
-      const rule = permissionRuleSchema.safeParse(raw)
-      if (rule.success && !valid.some((r) => r.ruleId === rule.data.ruleId)) valid.push(rule.data)
-      else dropped = true
-    }
+    const { valid, dropped } = parseRules(text)
     this.rules = valid
     // Rewrite only once the original is safely aside; otherwise leave the file as it is.
     if (dropped && (await this.setAside())) await this.persist()
@@ -64,18 +54,20 @@ export class RuleStore implements IDisposable {
   }
 
   async add(rule: PermissionRule): Promise<void> {
-    this.rules = [...this.rules.filter((r) => r.ruleId !== rule.ruleId), rule]
+    const change = (rules: PermissionRule[]) => [...rules.filter((r) => r.ruleId !== rule.ruleId), rule]
+    this.rules = change(this.rules)
     this.changeEmitter.fire(this.rules)
-    await this.persist()
+    await this.persist(change)
   }
 
   /** Removes a rule; answers whether it existed. */
   async revoke(ruleId: string): Promise<boolean> {
     const before = this.rules.length
-    this.rules = this.rules.filter((r) => r.ruleId !== ruleId)
+    const change = (rules: PermissionRule[]) => rules.filter((r) => r.ruleId !== ruleId)
+    this.rules = change(this.rules)
     if (this.rules.length === before) return false
     this.changeEmitter.fire(this.rules)
-    await this.persist()
+    await this.persist(change)
     return true
   }
 
@@ -88,11 +80,29 @@ export class RuleStore implements IDisposable {
     this.changeEmitter.dispose()
   }
 
-  private persist(): Promise<void> {
-    // Writes are chained so the file always ends with the latest list.
-    const snapshot = JSON.stringify({ version: 1, rules: this.rules }, null, 2) + '\n'
+  /**
+   * Writes are chained so the file always ends with the latest list. Never overwrites what was not read:
+   * when the file changed since we read it (a hand edit, another Bosun), that version is taken and
+   * `change` applied to it instead.
+   */
+  private persist(change?: (rules: PermissionRule[]) => PermissionRule[]): Promise<void> {
     this.writing = this.writing
-      .then(() => writeFileAtomic(this.path, snapshot))
+      .then(async () => {
+        if (change) {
+          const disk = await fs.readFile(this.path, 'utf8').catch(() => null)
+          if (disk !== null && disk !== this.known) {
+            const theirs = parseRules(disk)
+            if (!theirs.dropped) {
+              this.rules = change(theirs.valid)
+              this.log.info('the rules file changed on disk; merged this change into it')
+              this.changeEmitter.fire(this.rules)
+            }
+          }
+        }
+        const snapshot = JSON.stringify({ version: 1, rules: this.rules }, null, 2) + '\n'
+        await writeFileAtomic(this.path, snapshot)
+        this.known = snapshot
+      })
       .catch((error) => this.log.error('cannot write rules file', error))
     return this.writing
   }
@@ -108,4 +118,23 @@ export class RuleStore implements IDisposable {
       return false
     }
   }
+}
+
+/** The valid rules of a file's text; `dropped` when anything in it could not be used. */
+function parseRules(text: string): { valid: PermissionRule[]; dropped: boolean } {
+  let parsed: z.infer<typeof fileSchema> | null = null
+  try {
+    const result = fileSchema.safeParse(JSON.parse(text))
+    if (result.success) parsed = result.data
+  } catch {
+    parsed = null
+  }
+  const valid: PermissionRule[] = []
+  let dropped = parsed === null
+  for (const raw of parsed?.rules ?? []) {
+    const rule = permissionRuleSchema.safeParse(raw)
+    if (rule.success && !valid.some((r) => r.ruleId === rule.data.ruleId)) valid.push(rule.data)
+    else dropped = true
+  }
+  return { valid, dropped }
 }
