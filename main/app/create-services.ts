@@ -138,6 +138,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   })
   store.add(permissions)
 
+  const toastBudget = rateLimit(5, 10_000)
   const elicitation = createElicitationService({
     sink,
     ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
@@ -149,7 +150,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title, description: message }] })
       else {
         log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
-        events.emit('appNotice', { severity: 'warning', title: title.slice(0, 512), description: message.slice(0, 4096) })
+        // Toasts are rate-limited: a flood of refused requests must not bury the page.
+        if (toastBudget.take()) events.emit('appNotice', { severity: 'warning', title: title.slice(0, 512), description: message.slice(0, 4096) })
       }
     },
     events,
@@ -354,3 +356,18 @@ export async function createBosunServices(integration: HostIntegration): Promise
   }
 }
 
+/** At most `count` per `windowMs` (a fixed window; what is over the budget is dropped). */
+function rateLimit(count: number, windowMs: number): { take(): boolean } {
+  let windowStart = 0
+  let used = 0
+  return {
+    take() {
+      const now = Date.now()
+      if (now - windowStart >= windowMs) {
+        windowStart = now
+        used = 0
+      }
+      return used++ < count
+    },
+  }
+}
