@@ -5,6 +5,7 @@
  * Pure (no Node or DOM APIs beyond `URL`): the consent dialog and main's chokepoint call the same
  * function, so the chokepoint refuses exactly what the dialog refuses.
  */
+import { getDomain, parse } from 'tldts'
 
 export type UrlWarning =
   /** The host has `xn--` labels (IDN): it may imitate another name. */
@@ -29,6 +30,8 @@ export type UrlWarning =
   | 'trailing-dot'
   /** A port other than the scheme's default. */
   | 'port'
+  /** The part before the site looks like another site (`google.com.attacker.example`). */
+  | 'lookalike-subdomain'
 
 export interface UrlCheck {
   ok: boolean
@@ -41,6 +44,11 @@ export interface UrlCheck {
   hostUnicode: string
   /** `href` split around the host, so the dialog can emphasise it. */
   highlight: { before: string; host: string; after: string }
+  /**
+   * The registrable domain (public suffix + one label, from the public-suffix list via tldts): who owns
+   * the host. The whole host when there is none (an IP address, `localhost`). `''` if it did not parse.
+   */
+  site: string
   warnings: UrlWarning[]
   /** Why it is refused, in a sentence for the person. */
   refusal?: string
@@ -59,6 +67,7 @@ export const urlWarningText: Record<UrlWarning, string> = {
   'control-characters': 'The address contained spaces or control characters that were removed.',
   'trailing-dot': 'The host name ends with a dot.',
   port: 'The address uses an unusual port.',
+  'lookalike-subdomain': 'The address starts with what looks like another site’s name; the site you will visit is the one in bold.',
 }
 
 export const maxUrlLength = 8192
@@ -78,6 +87,7 @@ export function checkUrl(raw: string): UrlCheck {
     host: '',
     hostUnicode: '',
     highlight: emptyHighlight,
+    site: '',
     ...partial,
     warnings: [...warnings],
     refusal,
@@ -106,7 +116,8 @@ export function checkUrl(raw: string): UrlCheck {
     host && href.startsWith(before + host)
       ? { before, host, after: href.slice(before.length + host.length) }
       : { before: href, host: '', after: '' }
-  const parsed = { href, scheme, host, hostUnicode, highlight }
+  const site = registrableDomain(host)
+  const parsed = { href, scheme, host, hostUnicode, highlight, site }
 
   if (scheme !== 'https' && scheme !== 'http') {
     return refused(`Bosun only opens https addresses; this one uses "${scheme}:".`, parsed)
@@ -122,7 +133,24 @@ export function checkUrl(raw: string): UrlCheck {
   if (hostUnicode.split('.').some(isMixedScript)) warnings.add('mixed-script')
   if (host.endsWith('.')) warnings.add('trailing-dot')
   if (url.port !== '') warnings.add('port')
+  if (looksLikeAnotherSite(host, site)) warnings.add('lookalike-subdomain')
   return { ok: true, ...parsed, warnings: [...warnings] }
+}
+
+/** The registrable domain of `host` (ICANN and private suffixes), or the host itself when it has none. */
+export function registrableDomain(host: string): string {
+  if (!host) return ''
+  const domain = getDomain(host.replace(/\.$/, ''), { allowPrivateDomains: true })
+  return domain ?? host
+}
+
+/** `google.com.attacker.example`: the labels before the site form a registrable name of their own. */
+function looksLikeAnotherSite(host: string, site: string): boolean {
+  if (!site || host === site || !host.endsWith(`.${site}`)) return false
+  const subdomain = host.slice(0, -(site.length + 1))
+  // Only a suffix the list really has counts (`sub.domain` is not a site; `google.com` is).
+  const parsed = parse(subdomain, { allowPrivateDomains: true })
+  return parsed.domain !== null && parsed.domain !== parsed.publicSuffix && (parsed.isIcann === true || parsed.isPrivate === true)
 }
 
 function isIpAddress(host: string): boolean {

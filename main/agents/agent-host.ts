@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../base/log'
 import type { AgentRuntimeView } from '../../common/session/types'
 import { AgentLogFile } from './agent-log-file'
 import { AgentProcess, type AgentExit, type AgentProcessOptions, type AgentProcessSpec } from './agent-process'
+import type { ProcessGroupRecords } from './process-records'
 import {
   classifyExit,
   crashCount,
@@ -60,6 +61,8 @@ export interface AgentHostOptions {
   startProcess?: AgentProcessStarter
   /** Applied to everything written to the agent's log file (secret values an agent prints must not reach the disk). */
   redactLog?: (text: string) => string
+  /** Records each process group in the home, so the next Bosun can reap them if this one dies. */
+  processRecords?: ProcessGroupRecords
 }
 
 export interface AgentDisconnectEvent {
@@ -120,6 +123,7 @@ export class AgentHost implements IDisposable {
   private readonly autoRestart: boolean
   private readonly startProcess: AgentProcessStarter
   private readonly redactLog: ((text: string) => string) | undefined
+  private readonly processRecords: ProcessGroupRecords | undefined
   private log: AgentLogFile | undefined
 
   private statusValue: AgentStatus = 'stopped'
@@ -154,6 +158,7 @@ export class AgentHost implements IDisposable {
     this.preferredVersion = options.preferredProtocolVersion
     this.startProcess = options.startProcess ?? ((spec, processOptions) => AgentProcess.start(spec, processOptions))
     this.redactLog = options.redactLog
+    this.processRecords = options.processRecords
     this.baseLogger = options.logger ?? createLogger('agent')
   }
 
@@ -291,7 +296,11 @@ export class AgentHost implements IDisposable {
   private async attempt(generation: number, version: ProtocolVersion | undefined): Promise<Result<Attempt>> {
     const spec = this.specValue
     if (spec.logFile && !this.log) this.log = new AgentLogFile(spec.logFile, { logger: this.logger, ...(this.redactLog ? { redact: this.redactLog } : {}) })
-    const started = await this.startProcess(spec, { logger: this.baseLogger, ...(this.log ? { log: this.log } : {}) })
+    const started = await this.startProcess(spec, {
+      logger: this.baseLogger,
+      ...(this.log ? { log: this.log } : {}),
+      ...(this.processRecords ? { records: this.processRecords } : {}),
+    })
     if (!started.ok) {
       this.log?.appendLine(`[agent ${spec.name}] ${started.error.message}`)
       return started

@@ -7,6 +7,7 @@ import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { TextTail } from '../base/ring-buffer'
+import type { ProcessGroupRecords } from './process-records'
 import { AgentLogFile } from './agent-log-file'
 
 /** Everything needed to launch one agent process, already resolved (secrets merged, paths absolute). */
@@ -45,6 +46,8 @@ export interface AgentProcessOptions {
   logger?: Logger
   /** A log file shared across restarts of the same agent (the host owns it); overrides `spec.logFile`. */
   log?: AgentLogFile
+  /** Where the process group is recorded while it lives (reaped by the next Bosun if this one dies). */
+  records?: ProcessGroupRecords
 }
 
 const isWindows = process.platform === 'win32'
@@ -128,6 +131,7 @@ export class AgentProcess implements IDisposable {
   private exitInfo: AgentExit | undefined
   private stopRequested = false
   private stopping: Promise<AgentExit> | undefined
+  private readonly records: ProcessGroupRecords | undefined
 
   private constructor(
     private readonly child: ChildProcess,
@@ -139,6 +143,8 @@ export class AgentProcess implements IDisposable {
     this.stdout = child.stdout!
     this.exited = this.exitDeferred.promise
     this.tail = new TextTail(spec.stderrTailBytes ?? 16 * 1024)
+    this.records = options.records
+    if (!isWindows) this.records?.add(this.pid)
     this.logger = (options.logger ?? createLogger('agent')).child(`${spec.name} pid=${this.pid}`)
     this.ownsLog = !options.log && !!spec.logFile
     this.log = options.log ?? (spec.logFile ? new AgentLogFile(spec.logFile, { logger: this.logger }) : undefined)
@@ -242,6 +248,7 @@ export class AgentProcess implements IDisposable {
   private async handleExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     // The main child is gone; whatever it left in its group (grandchildren) goes with it.
     this.signalGroup('SIGKILL')
+    if (!isWindows) this.records?.remove(this.pid)
     await this.drainStderr()
     const exit: AgentExit = { code, signal, stderrTail: this.stderrTail(), expected: this.stopRequested }
     this.exitInfo = exit

@@ -8,7 +8,7 @@ import { AgentHost, type AcpConnectionFactory, type AgentCrashEvent, type AgentD
 import type { AgentProcessSpec } from './agent-process'
 
 export interface AgentSupervisorOptions
-  extends Pick<AgentHostOptions, 'scheduler' | 'initializeTimeoutMs' | 'stopDeadlineMs' | 'restartPolicy' | 'autoRestart' | 'startProcess' | 'redactLog'> {
+  extends Pick<AgentHostOptions, 'scheduler' | 'initializeTimeoutMs' | 'stopDeadlineMs' | 'restartPolicy' | 'autoRestart' | 'startProcess' | 'redactLog' | 'processRecords'> {
   createConnection: AcpConnectionFactory
   logger?: Logger
   /** A persisted version preference per agent (see {@link AgentSupervisor.onDidChangePreferredVersion}). */
@@ -65,6 +65,7 @@ export class AgentSupervisor implements IDisposable {
       ...(autoRestart !== undefined ? { autoRestart } : {}),
       ...(startProcess ? { startProcess } : {}),
       ...(redactLog ? { redactLog } : {}),
+      ...(this.options.processRecords ? { processRecords: this.options.processRecords } : {}),
       ...(preferred ? { preferredProtocolVersion: preferred } : {}),
     })
     const agentId = spec.agentId

@@ -9,7 +9,9 @@ import { createAgentToolsService, type AgentToolsService } from '../agents-tools
 import type { AcpConnectionFactory } from '../agents/agent-host'
 import { ProtocolVersionMemory } from '../agents/protocol-hints'
 import { AgentSupervisor } from '../agents/supervisor'
-import { fail, ok, toFailure, type Result } from '../base/errors'
+import { BosunError, fail, ok, toFailure, type Result } from '../base/errors'
+import { acquireHomeLock } from '../config/home-lock'
+import { openProcessRecords } from '../agents/process-records'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger } from '../base/log'
 import { createAgentConfigService } from '../config/agent-config-service'
@@ -45,6 +47,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const log = createLogger('bosun')
   const store = new DisposableStore()
   const { events, home } = integration
+
+  // One Bosun per home: a second one would write back its own copies of the files over the first one's.
+  const lock = await acquireHomeLock(home, integration.host)
+  if (!lock.ok) throw new BosunError(lock.error)
+  // What a previous run on this home left running (it died without stopping its agents) is reaped now.
+  const processes = openProcessRecords(home, log.child('processes'))
 
   // Every decision that widens what can run or open is confirmed here, by main, one at a time, and recorded.
   const hostConfirmation =
@@ -89,6 +97,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
     // Secret values an agent prints on stderr never reach its log file.
     redactLog: (text) => agentTools.current?.secrets.redactText(text) ?? text,
+    processRecords: processes,
   })
 
   const agentLogFile = (agentId: string) => join(home, 'logs', 'agents', `${agentId}.log`)
@@ -178,6 +187,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   })
   store.add(permissions)
 
+  const toastBudget = rateLimit(5, 10_000)
   const elicitation = createElicitationService({
     sink,
     ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
@@ -189,7 +199,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title, description: message }] })
       else {
         log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
-        events.emit('appNotice', { severity: 'warning', title: title.slice(0, 512), description: message.slice(0, 4096) })
+        // Toasts are rate-limited: a flood of refused requests must not bury the page.
+        if (toastBudget.take()) events.emit('appNotice', { severity: 'warning', title: title.slice(0, 512), description: message.slice(0, 4096) })
       }
     },
     events,
@@ -440,6 +451,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
           // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.
           await permissions.flush()
           await confirmation.flush()
+          await lock.value.release()
         }
       })()
       return disposing
@@ -447,3 +459,18 @@ export async function createBosunServices(integration: HostIntegration): Promise
   }
 }
 
+/** At most `count` per `windowMs` (a fixed window; what is over the budget is dropped). */
+function rateLimit(count: number, windowMs: number): { take(): boolean } {
+  let windowStart = 0
+  let used = 0
+  return {
+    take() {
+      const now = Date.now()
+      if (now - windowStart >= windowMs) {
+        windowStart = now
+        used = 0
+      }
+      return used++ < count
+    },
+  }
+}

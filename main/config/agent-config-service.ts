@@ -80,6 +80,8 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
   const definitions = disposables.add(
     new AgentDefinitionStore({
       home: options.home,
+      // Hand edits and another Bosun's saves are picked up while this one runs.
+      watch: true,
       deleteSecrets: async (agentId) => {
         const removed = await secrets.deleteAll(agentId)
         if (!removed.ok) log.warn(`could not delete the secrets of ${agentId}: ${removed.error.message}`)

@@ -11,7 +11,7 @@
  * this format is copied aside (`agents.json.corrupt-<timestamp>`), reported through {@link LoadReport},
  * and only replaced by a later save once that copy exists.
  */
-import { promises as fs, constants as fsConstants } from 'node:fs'
+import { promises as fs, constants as fsConstants, watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
+import { boundJson } from '../../common/bounded'
 
 export const AGENTS_FILE = 'agents.json'
 export const AGENTS_FILE_VERSION = 1
@@ -80,7 +81,12 @@ export interface AgentDefinitionStoreOptions {
   /** Injected for tests (a crash mid-write is simulated by a failing rename). */
   writeFile?: (path: string, data: string) => Promise<void>
   now?: () => Date
+  /** Reload when another program (a hand edit, another Bosun) changes the file. Default false; the app turns it on. */
+  watch?: boolean
 }
+
+/** Unknown fields are kept, but cut to this depth (a deeper one made every later save fail). */
+const MAX_FILE_DEPTH = 20
 
 export class AgentDefinitionStore implements IDisposable {
   readonly path: string
@@ -95,6 +101,10 @@ export class AgentDefinitionStore implements IDisposable {
   readonly onDidChange: Event<AgentDefinitionsChange> = this.changeEmitter.event
   private readonly writeFile: (path: string, data: string) => Promise<void>
   private readonly now: () => Date
+  /** The file's text as we last read or wrote it: anything else on disk is someone else's edit. */
+  private known: string | null = null
+  private watcher: FSWatcher | undefined
+  private watchTimer: ReturnType<typeof setTimeout> | undefined
 
   constructor(private readonly options: AgentDefinitionStoreOptions) {
     this.path = join(options.home, AGENTS_FILE)
@@ -107,8 +117,53 @@ export class AgentDefinitionStore implements IDisposable {
     return this.serialize(async () => {
       this.report = await this.readFile()
       this.changeEmitter.fire({ definitions: this.list() })
+      if (this.options.watch) this.startWatching()
       return this.report
     })
+  }
+
+  /**
+   * Watches the folder (an atomic write replaces the file, so watching the file itself would go blind)
+   * and reloads after someone else's edit. Saves check again anyway: nothing unread is ever overwritten.
+   */
+  private startWatching(): void {
+    if (this.watcher) return
+    try {
+      this.watcher = watch(this.options.home, { persistent: false }, (_event, name) => {
+        if (name !== null && name !== AGENTS_FILE) return
+        clearTimeout(this.watchTimer)
+        this.watchTimer = setTimeout(() => void this.reloadIfChanged(), 100)
+      })
+      this.watcher.on('error', () => this.stopWatching())
+    } catch {
+      // No watching on this file system: the check before each save still merges external edits.
+    }
+  }
+
+  private stopWatching(): void {
+    clearTimeout(this.watchTimer)
+    this.watcher?.close()
+    this.watcher = undefined
+  }
+
+  /** Someone else changed the file: load their version (our own writes leave `known` equal to the disk). */
+  private reloadIfChanged(): Promise<void> {
+    return this.serialize(async () => {
+      if (!(await this.changedOnDisk())) return
+      this.report = await this.readFile()
+      this.changeEmitter.fire({ definitions: this.list() })
+    })
+  }
+
+  private async changedOnDisk(): Promise<boolean> {
+    const text = await fs.readFile(this.path, 'utf8').catch(() => null)
+    return text !== this.known
+  }
+
+  /** Before a save: if the file changed since we read it, take that version first and apply the change on top. */
+  private async refreshBeforeWrite(): Promise<void> {
+    if (!(await this.changedOnDisk())) return
+    this.report = await this.readFile()
   }
 
   get lastLoadReport(): LoadReport {
@@ -133,6 +188,7 @@ export class AgentDefinitionStore implements IDisposable {
       const parsed = agentDefinitionSchema.safeParse(input)
       if (!parsed.success) return fail({ kind: 'invalid-argument', message: 'The agent definition is invalid', data: zodFieldErrors(parsed.error) })
       const def = parsed.data
+      await this.refreshBeforeWrite()
       const nameTaken = this.definitions.some((d) => d.id !== def.id && sameName(d.name, def.name))
       if (nameTaken) return fail({ kind: 'invalid-argument', message: 'Another agent has this name', data: { name: 'Another agent has this name' } })
       const index = this.definitions.findIndex((d) => d.id === def.id)
@@ -150,6 +206,7 @@ export class AgentDefinitionStore implements IDisposable {
   /** Removes a definition and (through `deleteSecrets`) its keychain secrets. */
   remove(id: string): Promise<Result<void>> {
     return this.serialize(async () => {
+      await this.refreshBeforeWrite()
       if (!this.definitions.some((d) => d.id === id)) return fail({ kind: 'not-found', message: `No agent with id ${id}` })
       const next = this.definitions.filter((d) => d.id !== id)
       const written = await this.persist(next)
@@ -172,6 +229,7 @@ export class AgentDefinitionStore implements IDisposable {
   }
 
   dispose(): void {
+    this.stopWatching()
     this.changeEmitter.dispose()
   }
 
@@ -189,8 +247,10 @@ export class AgentDefinitionStore implements IDisposable {
       this.unreadable.backupPath = backup
     }
     const body = { ...this.extraFileFields, version: AGENTS_FILE_VERSION, agents: next }
+    const text = JSON.stringify(body, null, 2) + '\n'
     try {
-      await this.writeFile(this.path, JSON.stringify(body, null, 2) + '\n')
+      await this.writeFile(this.path, text)
+      this.known = text
     } catch (error) {
       return fail({ kind: 'io-error', message: `Could not write ${this.path}: ${(error as Error).message}` })
     }
@@ -205,14 +265,17 @@ export class AgentDefinitionStore implements IDisposable {
     let text: string
     try {
       text = await fs.readFile(this.path, 'utf8')
+      this.known = text
     } catch (error) {
+      this.known = null
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' }
       // Unreadable for another reason (permissions): treat as corrupt but we may not be able to copy it either.
       return this.markCorrupt(`Could not read ${AGENTS_FILE}: ${(error as Error).message}`)
     }
     let json: unknown
     try {
-      json = JSON.parse(text)
+      // Unknown fields are kept through a save, so they are bounded like anything else read from outside.
+      json = boundJson(JSON.parse(text) as unknown, { maxDepth: MAX_FILE_DEPTH })
     } catch (error) {
       return this.markCorrupt(`${AGENTS_FILE} is not valid JSON: ${(error as Error).message}`)
     }

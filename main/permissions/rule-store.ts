@@ -6,6 +6,8 @@
  * Rules of the older format are migrated when loaded (rules.ts `migrateRule`): kept with their exact
  * meaning, or retired (listed with the reason, never applied) where they covered more than was approved;
  * the original file is kept aside as `…before-migration-<time>`. Session-scoped rules live in memory only.
+ * A save never overwrites what Bosun did not read: when the file changed on disk since (a hand edit), the
+ * change is applied on top of that version.
  */
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
@@ -26,6 +28,8 @@ const fileSchema = z.object({ version: z.literal(1), rules: z.array(z.unknown())
 export class RuleStore implements IDisposable {
   private rules: PermissionRule[] = []
   private writing: Promise<void> = Promise.resolve()
+  /** The file's text as we last read or wrote it: anything else on disk is someone else's edit. */
+  private known: string | null = null
   private readonly changeEmitter = new Emitter<readonly PermissionRule[]>()
   /** Fires after every change, with the full list. */
   readonly onDidChange: Event<readonly PermissionRule[]> = this.changeEmitter.event
@@ -41,30 +45,13 @@ export class RuleStore implements IDisposable {
     let text: string
     try {
       text = await fs.readFile(this.path, 'utf8')
+      this.known = text
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn('cannot read rules file', error)
       this.rules = []
       return this.rules
     }
-    let parsed: z.infer<typeof fileSchema> | null = null
-    try {
-      const result = fileSchema.safeParse(JSON.parse(text))
-      if (result.success) parsed = result.data
-    } catch {
-      parsed = null
-    }
-    const valid: PermissionRule[] = []
-    let dropped = parsed === null
-    let migrated = false
-    for (const raw of parsed?.rules ?? []) {
-      const rule = permissionRuleSchema.safeParse(raw)
-      // A session-scoped rule on disk was not written by Bosun: its session is over, so it is dropped.
-      if (rule.success && !valid.some((r) => r.ruleId === rule.data.ruleId) && !rule.data.sessionId) {
-        const current = migrateRule(rule.data)
-        if (current.format !== rule.data.format) migrated = true
-        valid.push(current)
-      } else dropped = true
-    }
+    const { valid, dropped, migrated } = parseRules(text)
     this.rules = valid
     // Rewrite only once the original is safely aside; otherwise leave the file as it is.
     if (dropped || migrated) {
@@ -87,16 +74,17 @@ export class RuleStore implements IDisposable {
     }
     this.rules = next
     this.changeEmitter.fire(this.rules)
-    if (!rule.sessionId) await this.persist()
+    if (!rule.sessionId) await this.persist((rules) => [...rules.filter((r) => r.ruleId !== rule.ruleId), rule])
   }
 
   /** Removes a rule; answers whether it existed. */
   async revoke(ruleId: string): Promise<boolean> {
     const before = this.rules.length
-    this.rules = this.rules.filter((r) => r.ruleId !== ruleId)
+    const change = (rules: PermissionRule[]) => rules.filter((r) => r.ruleId !== ruleId)
+    this.rules = change(this.rules)
     if (this.rules.length === before) return false
     this.changeEmitter.fire(this.rules)
-    await this.persist()
+    await this.persist(change)
     return true
   }
 
@@ -117,11 +105,29 @@ export class RuleStore implements IDisposable {
     this.changeEmitter.dispose()
   }
 
-  private persist(): Promise<void> {
-    // Writes are chained so the file always ends with the latest list.
-    const snapshot = JSON.stringify({ version: 1, rules: this.rules.filter((r) => !r.sessionId) }, null, 2) + '\n'
+  /**
+   * Writes are chained so the file always ends with the latest list. Never overwrites what was not read:
+   * when the file changed since we read it (a hand edit, another Bosun), that version is taken and `change`
+   * applied to it instead. Session-scoped rules stay in memory either way.
+   */
+  private persist(change?: (rules: PermissionRule[]) => PermissionRule[]): Promise<void> {
     this.writing = this.writing
-      .then(() => writeFileAtomic(this.path, snapshot))
+      .then(async () => {
+        if (change) {
+          const disk = await fs.readFile(this.path, 'utf8').catch(() => null)
+          if (disk !== null && disk !== this.known) {
+            const theirs = parseRules(disk)
+            if (!theirs.dropped) {
+              this.rules = [...change(theirs.valid), ...this.rules.filter((r) => r.sessionId)]
+              this.log.info('the rules file changed on disk; merged this change into it')
+              this.changeEmitter.fire(this.rules)
+            }
+          }
+        }
+        const snapshot = JSON.stringify({ version: 1, rules: this.rules.filter((r) => !r.sessionId) }, null, 2) + '\n'
+        await writeFileAtomic(this.path, snapshot)
+        this.known = snapshot
+      })
       .catch((error) => this.log.error('cannot write rules file', error))
     return this.writing
   }
@@ -137,4 +143,30 @@ export class RuleStore implements IDisposable {
       return false
     }
   }
+}
+
+/**
+ * The usable rules of a file's text, migrated to the current format. `dropped` when anything in it could not
+ * be used (invalid, duplicated, or session-scoped: those are never written by Bosun, so their session is over).
+ */
+function parseRules(text: string): { valid: PermissionRule[]; dropped: boolean; migrated: boolean } {
+  let parsed: z.infer<typeof fileSchema> | null = null
+  try {
+    const result = fileSchema.safeParse(JSON.parse(text))
+    if (result.success) parsed = result.data
+  } catch {
+    parsed = null
+  }
+  const valid: PermissionRule[] = []
+  let dropped = parsed === null
+  let migrated = false
+  for (const raw of parsed?.rules ?? []) {
+    const rule = permissionRuleSchema.safeParse(raw)
+    if (rule.success && !valid.some((r) => r.ruleId === rule.data.ruleId) && !rule.data.sessionId) {
+      const current = migrateRule(rule.data)
+      if (current.format !== rule.data.format) migrated = true
+      valid.push(current)
+    } else dropped = true
+  }
+  return { valid, dropped, migrated }
 }

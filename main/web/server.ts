@@ -107,6 +107,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cross-Origin-Opener-Policy': 'same-origin',
+      // Other sites may not embed our assets (script, style, image) to probe the local host.
+      'Cross-Origin-Resource-Policy': 'same-origin',
       'Cache-Control': isPage ? 'no-store' : 'no-cache',
     })
     res.end(req.method === 'HEAD' ? undefined : file.body)

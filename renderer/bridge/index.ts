@@ -26,9 +26,19 @@ export function getBosun(): BosunApi {
   return (api = client.api)
 }
 
-/** The browser host's socket URL, carrying the token the page was opened with. */
+/**
+ * The browser host's socket URL, carrying the token the page was opened with. The token then leaves the
+ * address bar (history, bookmarks, screen sharing, a copied link): the socket client keeps this URL for its
+ * reconnects, so nothing needs it again. (A reload needs the printed URL again.)
+ */
 function webSocketUrl(): string {
-  const token = new URLSearchParams(location.search).get('token') ?? ''
+  const params = new URLSearchParams(location.search)
+  const token = params.get('token') ?? ''
+  if (params.has('token')) {
+    params.delete('token')
+    const search = params.size > 0 ? `?${params.toString()}` : ''
+    history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`)
+  }
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
   return `${scheme}//${location.host}${WS_PATH}?token=${encodeURIComponent(token)}`
 }

@@ -182,6 +182,25 @@ describe('URL elicitation consent', () => {
     await waitIdle(page)
   })
 
+  it('a look-alike host: the registrable domain is what stands out, with a warning (issue 13)', async () => {
+    await ask('url-lookalike')
+    const dialog = await visible(card('Sign in with Google'))
+    const address = dialog.locator('code.eli-url')
+    expect(await text(address.locator('mark .eli-url-subdomain'))).toBe('google.com.')
+    expect(await text(address.locator('mark .eli-url-domain'))).toBe('attacker.example')
+    expect(await text(dialog.locator('.eli-url-site'))).toBe('Site: attacker.example (host google.com.attacker.example)')
+    const warnings = await visible(dialog.getByRole('list', { name: 'Warnings about this address' }))
+    await visible(warnings.getByText(/looks like another site’s name/))
+    await screenshotBothSchemes('elicitation-url-lookalike')
+    await dialog.getByRole('button', { name: 'Decline' }).click()
+    expect(await agentResponse()).toEqual({ action: 'decline' })
+    await waitIdle(page)
+  })
+
+  it('the browser host token left the address bar once the page connected (issue 13)', () => {
+    expect(page.url()).not.toContain('token=')
+  })
+
   it('a punycode host: warning visible, the ASCII host highlighted and its Unicode look shown; Escape answers cancel', async () => {
     await ask('url-idn')
     const dialog = await visible(card('Sign in to your Apple account'))

@@ -123,6 +123,20 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
   )
 }
 
+/**
+ * The host with its registrable domain (who owns it) in bold and the labels before it plain, so
+ * `google.com.attacker.example` reads as a page of attacker.example.
+ */
+function HostWithSite({ host, site }: { host: string; site: string }) {
+  const split = site && host !== site && host.endsWith(`.${site}`) ? host.length - site.length : 0
+  return (
+    <mark className="eli-url-host">
+      {split > 0 && <span className="eli-url-subdomain">{host.slice(0, split)}</span>}
+      <strong className="eli-url-domain">{host.slice(split)}</strong>
+    </mark>
+  )
+}
+
 /** The ids {@link UrlDetails} gives its parts, for `aria-describedby` on the Open button. */
 export const urlDetailIds = (baseId: string) => ({ urlId: `${baseId}-url`, warningsId: `${baseId}-warnings` })
 
@@ -161,7 +175,7 @@ export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: strin
           {check.ok ? (
             <>
               <span className="eli-url-part">{check.highlight.before}</span>
-              <mark className="eli-url-host">{check.highlight.host}</mark>
+              <HostWithSite host={check.highlight.host} site={check.site} />
               <span className="eli-url-part">{check.highlight.after}</span>
             </>
           ) : (
@@ -170,7 +184,8 @@ export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: strin
         </code>
         {check.ok && check.host && (
           <p className="eli-url-site">
-            Site: <strong>{check.host}</strong>
+            Site: <strong className="eli-url-site-name">{check.site || check.host}</strong>
+            {check.site && check.site !== check.host && <span className="eli-muted"> (host {check.host})</span>}
             {showUnicode && <span className="eli-muted"> (displayed as “{check.hostUnicode}”)</span>}
             {check.scheme === 'https' ? null : <span className="eli-muted"> · {check.scheme}</span>}
           </p>

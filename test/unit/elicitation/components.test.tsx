@@ -162,7 +162,8 @@ const dialog = (view: ElicitationView) =>
 describe('UrlConsentDialog (static render)', () => {
   it('shows the parsed URL as text with the host highlighted', () => {
     const html = dialog(urlView('HTTPS://Auth.Example.com/connect?x=1'))
-    expect(html).toContain('<mark class="eli-url-host">auth.example.com</mark>')
+    // The registrable domain in bold, the labels before it plain (issue 13).
+    expect(html).toContain('<mark class="eli-url-host"><span class="eli-url-subdomain">auth.</span><strong class="eli-url-domain">example.com</strong></mark>')
     expect(html).toContain('https://')
     expect(html).toContain('/connect?x=1')
     expect(html).not.toMatch(/<a[\s>]/)
@@ -180,7 +181,7 @@ describe('UrlConsentDialog (static render)', () => {
 
   it('warns about userinfo and shows the real host', () => {
     const html = dialog(urlView('https://github.com@evil.example/'))
-    expect(html).toContain('<mark class="eli-url-host">evil.example</mark>')
+    expect(html).toContain('<mark class="eli-url-host"><strong class="eli-url-domain">evil.example</strong></mark>')
     expect(html).toContain('not the site you will visit')
   })
 
@@ -231,7 +232,7 @@ describe('LinkConsentDialog (static render)', () => {
   it('shows a clicked link like a URL elicitation: parsed address, host highlighted, warnings, Open and Cancel', () => {
     const html = link('https://xn--80ak6aa92e.com/login')
     expect(html).toContain('Open this page in your browser?')
-    expect(html).toMatch(/<mark class="eli-url-host">xn--80ak6aa92e\.com<\/mark>/)
+    expect(html).toMatch(/<mark class="eli-url-host"><strong class="eli-url-domain">xn--80ak6aa92e\.com<\/strong><\/mark>/)
     expect(html).toContain('Punycode')
     expect(html).toMatch(/>Open in browser</)
     expect(html).toMatch(/>Cancel</)

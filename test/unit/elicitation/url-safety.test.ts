@@ -54,3 +54,14 @@ describe('helpers', () => {
     expect(isLoopback('[::ffff:a00:1]')).toBe(false)
   })
 })
+
+describe('registrable domain (issue 13)', () => {
+  it('names the site that owns the host, from the public-suffix list', () => {
+    expect(checkUrl('https://google.com.attacker.example/login')).toMatchObject({ ok: true, site: 'attacker.example', warnings: ['lookalike-subdomain'] })
+    expect(checkUrl('https://accounts.google.com/o/oauth2')).toMatchObject({ site: 'google.com', warnings: [] })
+    expect(checkUrl('https://www.example.co.uk/')).toMatchObject({ site: 'example.co.uk', warnings: [] })
+    expect(checkUrl('https://paypal.com.evil.co.uk/')).toMatchObject({ site: 'evil.co.uk', warnings: ['lookalike-subdomain'] })
+    expect(checkUrl('https://someone.github.io/x')).toMatchObject({ site: 'someone.github.io' })
+    expect(checkUrl('http://localhost:3000/cb')).toMatchObject({ site: 'localhost' })
+  })
+})

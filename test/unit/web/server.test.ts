@@ -140,6 +140,8 @@ describe('web host over HTTP', () => {
     const script = await get('/assets/index.js')
     expect(script.status).toBe(200)
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    // Other sites may not embed them (issue 13).
+    expect(script.headers['cross-origin-resource-policy']).toBe('same-origin')
     expect((await get('/assets/missing.js')).status).toBe(404)
   })
 

@@ -1,0 +1,119 @@
+/**
+ * The hostile-agent attacks at their big sizes (issue 13): `npm run hostile [-- --scale 0.1]`. Prints
+ * figures (inputs, time, main's heap and RSS growth, what survived), asserts nothing: the CI-sized suite
+ * in test/integration/hostile/ does that.
+ */
+import { performance } from 'node:perf_hooks'
+import { createBosunServices } from '../../main/app/create-services'
+import type { BosunServices } from '../../main/app/services'
+import type { EventSink } from '../../common/contract'
+import { createAnswerValidator } from '../../main/elicitation/answer-validator'
+import { checkDraft, parseFormSchema } from '../../renderer/components/elicitation/validate'
+import { parseRequestedSchema } from '../../common/elicitation/schema'
+import { hostileAgentCommand } from '../agents/command'
+import { createTestHome } from '../support/bosun-home'
+
+const scaleArg = process.argv.indexOf('--scale')
+const scale = scaleArg >= 0 ? Number(process.argv[scaleArg + 1]) : 1
+const n = (big: number) => Math.max(1, Math.round(big * scale))
+
+interface Figure {
+  attack: string
+  inputs: number
+  ms: number
+  heapMB: number
+  rssMB: number
+  note: string
+}
+const figures: Figure[] = []
+
+async function run(attack: string, mode: string, count: number, body: (services: BosunServices, sessionId: string, events: { count: number }) => Promise<string>): Promise<void> {
+  const home = createTestHome([{ id: 'hostile', name: 'Hostile', scenario: 'basic', command: hostileAgentCommand(mode, { count }) }])
+  const events = { count: 0 }
+  const sink: EventSink = { emit: () => void events.count++ }
+  const services = await createBosunServices({ home: home.home, host: 'web', appVersion: 'bench', events: sink, limits: { sessionCallTimeoutMs: 600_000 } })
+  try {
+    global.gc?.()
+    const heap0 = process.memoryUsage()
+    const t0 = performance.now()
+    const created = await services.handlers.newSession({ agentId: 'hostile', cwd: home.workspace })
+    if (!created.ok) throw new Error(created.error.message)
+    const note = await body(services, created.value.sessionId, events)
+    const ms = performance.now() - t0
+    const heap1 = process.memoryUsage()
+    const snapshot = await services.handlers.getSnapshot(undefined)
+    figures.push({
+      attack,
+      inputs: count,
+      ms: Math.round(ms),
+      heapMB: Math.round((heap1.heapUsed - heap0.heapUsed) / 1e5) / 10,
+      rssMB: Math.round((heap1.rss - heap0.rss) / 1e5) / 10,
+      note: `${note}; snapshot ${snapshot.ok ? `ok (${Math.round(JSON.stringify(snapshot.value).length / 1024)} KB)` : 'FAILED'}; ${events.count} events`,
+    })
+  } finally {
+    await services.dispose()
+    home.cleanup()
+  }
+}
+
+/** Cancels until the turn is over (a flood keeps arriving after the first cancel). */
+async function cancelUntilDone(services: BosunServices, sessionId: string, turn: Promise<unknown>): Promise<void> {
+  let done = false
+  void turn.finally(() => (done = true))
+  while (!done) {
+    await services.handlers.cancel({ sessionId })
+    await Promise.race([turn, new Promise((resolve) => setTimeout(resolve, 50))])
+  }
+}
+
+const prompt = (services: BosunServices, sessionId: string) => services.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+
+await run('permission flood', 'permission-flood', n(20_000), async (services, sessionId) => {
+  const turn = prompt(services, sessionId)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  await cancelUntilDone(services, sessionId, turn)
+  return `every request answered`
+})
+await run('elicitation flood (URL + form)', 'elicitation-flood', n(10_000), async (services, sessionId) => {
+  const turn = prompt(services, sessionId)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  await cancelUntilDone(services, sessionId, turn)
+  return `every request answered`
+})
+await run('bad lines', 'garbage', n(1_000_000), async (services, sessionId) => {
+  const turn = await prompt(services, sessionId)
+  return `turn ${turn.ok ? turn.value.stopReason : 'failed'}`
+})
+await run('deep rawInput (levels)', 'deep-raw', n(100_000), async (services, sessionId) => {
+  const turn = await prompt(services, sessionId)
+  return `turn ${turn.ok ? turn.value.stopReason : 'failed'}`
+})
+await run('early updates before session/new answers', 'early-flood', n(1_000_000), async () => 'session created')
+
+// Agent patterns: a whole 100-field form of catastrophic patterns, validated in main and in the renderer.
+{
+  const properties: Record<string, unknown> = {}
+  const answer: Record<string, string> = {}
+  for (let i = 0; i < 100; i++) {
+    properties[`f${i}`] = { type: 'string', pattern: ['^(a+)+$', '(a|a)*c', '(x+x+)+y', '^(\\w+\\s?)*$'][i % 4] }
+    answer[`f${i}`] = 'a'.repeat(10_000) + '!'
+  }
+  const parsed = parseRequestedSchema({ type: 'object', properties })
+  const form = parseFormSchema({ type: 'object', properties })
+  if (!parsed.ok || !form.ok) throw new Error('form refused')
+  const validator = createAnswerValidator()
+  for (const [attack, validate] of [
+    ['100 catastrophic patterns, main (per submit)', () => validator.validate(parsed.schema, answer)],
+    ['100 catastrophic patterns, renderer (per keystroke)', () => checkDraft(form.schema, answer)],
+  ] as const) {
+    validate()
+    const rounds = 20
+    const t0 = performance.now()
+    for (let i = 0; i < rounds; i++) validate()
+    figures.push({ attack, inputs: 100 * rounds, ms: Math.round(((performance.now() - t0) / rounds) * 10) / 10, heapMB: 0, rssMB: 0, note: 'ms per whole form, 10,000-character answers' })
+  }
+}
+
+console.log(`hostile agent, big sizes (scale ${scale})`)
+console.table(figures)
+process.exit(0)

@@ -1,0 +1,107 @@
+/** Issue 13, files: external edits are merged, never overwritten; unknown fields bounded; the home lock. */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { once } from '../../../main/base/event'
+import { AgentDefinitionStore, type AgentDefinition } from '../../../main/config/agent-definitions'
+import { acquireHomeLock, LOCK_FILE } from '../../../main/config/home-lock'
+import { RuleStore, RULES_FILE_NAME } from '../../../main/permissions/rule-store'
+import type { PermissionRule } from '../../../main/permissions/rules'
+
+const echo: AgentDefinition = { id: 'echo-1', name: 'Echo', command: '/bin/echo', args: [], env: {}, secretEnv: [] }
+const cat: AgentDefinition = { id: 'cat-1', name: 'Cat', command: '/bin/cat', args: [], env: {}, secretEnv: [] }
+const hand: AgentDefinition = { id: 'hand-1', name: 'Hand', command: '/bin/true', args: [], env: {}, secretEnv: [] }
+
+let home: string
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'bosun-home-files-'))
+})
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true })
+})
+
+describe('agents.json', () => {
+  it('merges a hand edit made while Bosun runs into the next save instead of overwriting it', async () => {
+    const store = new AgentDefinitionStore({ home })
+    await store.load()
+    await store.save(echo)
+    const file = join(home, 'agents.json')
+    const edited = JSON.parse(await readFile(file, 'utf8')) as { agents: unknown[] }
+    edited.agents.push(hand)
+    await writeFile(file, JSON.stringify(edited))
+    await store.save(cat)
+    const ids = (JSON.parse(await readFile(file, 'utf8')) as { agents: { id: string }[] }).agents.map((a) => a.id)
+    expect(ids).toEqual(['echo-1', 'hand-1', 'cat-1'])
+    expect(store.list().map((d) => d.id)).toEqual(['echo-1', 'hand-1', 'cat-1'])
+    store.dispose()
+  })
+
+  it('watches the file and reloads another program’s edit', async () => {
+    const store = new AgentDefinitionStore({ home, watch: true })
+    await store.load()
+    await store.save(echo)
+    const changed = once(store.onDidChange, (c) => c.definitions.some((d) => d.id === 'hand-1'))
+    await writeFile(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [echo, hand] }))
+    await changed
+    expect(store.list().map((d) => d.id)).toEqual(['echo-1', 'hand-1'])
+    store.dispose()
+  })
+
+  it('keeps unknown fields, bounded: a 10,000-level one no longer breaks every later save', async () => {
+    const deep = '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_000)
+    await writeFile(join(home, 'agents.json'), `{"version":1,"future":${deep},"agents":[${JSON.stringify({ ...echo, extra: 'kept' })}]}`)
+    const store = new AgentDefinitionStore({ home })
+    expect((await store.load()).status).toBe('ok')
+    expect((await store.save(cat)).ok).toBe(true)
+    expect((await store.save({ ...echo, name: 'Echo 2' })).ok).toBe(true)
+    const text = await readFile(join(home, 'agents.json'), 'utf8')
+    expect(text).toContain('truncated by Bosun')
+    expect(text).toContain('"extra": "kept"')
+    store.dispose()
+  })
+})
+
+describe('permission-rules.json', () => {
+  const rule = (ruleId: string): PermissionRule => ({
+    ruleId,
+    agentId: 'a',
+    agentName: 'A',
+    cwd: '/proj',
+    toolKind: 'execute',
+    decision: 'allow_always',
+    command: { type: 'exact', value: `npm test ${ruleId}` },
+    paths: null,
+    label: ruleId,
+    createdAt: 1,
+  })
+
+  it('a rule another Bosun wrote meanwhile survives this one’s change', async () => {
+    const first = new RuleStore(home)
+    await first.load()
+    await first.add(rule('r1'))
+    const other = new RuleStore(home)
+    await other.load()
+    await other.add(rule('r2'))
+    await first.add(rule('r3'))
+    const saved = JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')) as { rules: { ruleId: string }[] }
+    expect(saved.rules.map((r) => r.ruleId).sort()).toEqual(['r1', 'r2', 'r3'])
+    expect(first.list().map((r) => r.ruleId).sort()).toEqual(['r1', 'r2', 'r3'])
+  })
+})
+
+describe('home lock', () => {
+  it('refuses a second holder with who has it, and takes over a lock whose process is gone', async () => {
+    const first = await acquireHomeLock(home, 'web')
+    expect(first.ok).toBe(true)
+    const second = await acquireHomeLock(home, 'electron')
+    expect(second).toMatchObject({ ok: false, error: { kind: 'io-error' } })
+    if (!second.ok) expect(second.error.message).toMatch(new RegExp(`the browser host \\(npm run start:web\\), pid ${process.pid}.*BOSUN_HOME=`))
+    if (first.ok) await first.value.release()
+    // A lock left by a dead process.
+    await writeFile(join(home, LOCK_FILE), JSON.stringify({ pid: 999_999_999, host: 'web', hostname: (await import('node:os')).hostname(), startedAt: 'then' }))
+    const third = await acquireHomeLock(home, 'electron', { isAlive: () => false })
+    expect(third.ok).toBe(true)
+    if (third.ok) await third.value.release()
+  })
+})
