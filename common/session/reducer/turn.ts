@@ -159,10 +159,13 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
     return
   }
   const previous = d.s.turn
+  // A prompt the agent refused is shown as not sent, with its error, on the message itself: not twice.
+  const last = d.s.entries[d.s.entries.length - 1]
+  const shownOnMessage = err !== null && last?.kind === 'user_message' && !!last.notSent
   d.s.turn = d.own({
     state: 'idle',
     stopReason: reason,
-    error: err,
+    error: shownOnMessage ? null : err,
     background: previous.background,
     completedTurns: previous.completedTurns + (previous.state === 'idle' ? 0 : 1),
   })

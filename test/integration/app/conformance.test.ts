@@ -59,6 +59,8 @@ describe.each([
     // The agent was idle and never said otherwise: the turn is as it last reported, no completion counted.
     expect(state.turn.state).toBe('idle')
     expect(state.turn.completedTurns).toBe(v2 ? 0 : 1)
+    // Told once, on the message (not again as the turn's error).
+    expect(state.turn.error ?? null).toBeNull()
 
     // Resending works, and is a new message that was sent.
     expect(must(await services.handlers.prompt({ sessionId: services.sessionId, prompt: text('hello') })).stopReason).toBe('end_turn')

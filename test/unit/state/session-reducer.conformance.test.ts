@@ -41,12 +41,15 @@ describe('prompt_rejected', () => {
   })
 
   it('v1: not sent only when the agent answered nothing else to it', () => {
-    let s = apply(session(1), prompt('hi'), { type: 'turn_started' }, rejected)
+    let s = apply(session(1), prompt('hi'), { type: 'turn_started' }, rejected, { type: 'turn_ended', stopReason: null, error: { message: 'Prompt too long' } })
     expect(users(s)[0]!.notSent?.message).toBe('Prompt too long')
+    // The turn is over; its error is shown on the message, not a second time under the transcript.
+    expect(s.turn).toMatchObject({ state: 'idle', error: null })
     s = apply(s, prompt('again'), { type: 'turn_started' })
     s = updates(s, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'partial' } })
-    s = apply(s, rejected)
+    s = apply(s, rejected, { type: 'turn_ended', stopReason: null, error: { message: 'Prompt too long' } })
     expect(users(s)[1]!.notSent).toBeUndefined()
+    expect(s.turn.error).toEqual({ message: 'Prompt too long' })
   })
 
   it('ignores malformed errors and bounds long ones', () => {
