@@ -36,7 +36,7 @@ const PREVIEW_CHARS = 4_096
 
 type Origin = 'check' | undefined
 
-/** One message as the wire saw it, not yet looked at. */
+/** One message as the wire saw it, not yet looked at (assembled from the ring's slots when processed). */
 interface RawEntry {
   seq: number
   time: number
@@ -45,16 +45,12 @@ interface RawEntry {
   /** Which connection: ids are per connection, so latency is matched within one. */
   connection: number
   origin: Origin
-  /** The line as decoded (`in`), the object sent (`out`), or a not-JSON line (string, `isText`). */
+  /** The line as decoded (`in`), the object sent (`out`), or a not-JSON line (a string). */
   raw: unknown
   /** `raw` is a JSON text to parse (an `in` line), as opposed to a value or a not-JSON line. */
   isJsonText: boolean
-  /** What the entry costs the ring (characters of text, or the wire size). */
-  weight: number
   /** A message above maxSerializeBytes: its envelope, kept instead of the message. */
   envelope?: { fields: Record<string, unknown>; preview: string }
-  /** Filled once processed (on demand). */
-  message?: InspectorMessage
 }
 
 interface OpenRequest {
@@ -65,8 +61,20 @@ interface OpenRequest {
 
 /** The messages of one agent (all its connections, including connection checks). */
 export class AgentInspector {
-  /** A circular buffer of `capacity` slots; `head` is the oldest live entry, `count` how many are live. */
-  private slots: (RawEntry | undefined)[]
+  /**
+   * A circular buffer of `capacity` slots in parallel arrays (no object per message on the hot path);
+   * `head` is the oldest live slot, `count` how many are live. The seq of the i-th live entry is
+   * `seq - count + 1 + i` (one seq per record, evicted oldest first).
+   */
+  private readonly raws: unknown[]
+  /** Per slot: time, bytes, connection, weight. */
+  private readonly numbers: Float64Array
+  /** Per slot: 1 = direction `out`, 2 = origin `check`, 4 = `raws` holds a JSON text to parse. */
+  private readonly flags: Uint8Array
+  /** Per slot, rare: the envelope of a message above maxSerializeBytes (its body is not kept). */
+  private readonly envelopes: (RawEntry['envelope'] | undefined)[]
+  /** Per slot: the processed message, once someone looked. */
+  private readonly processed: (InspectorMessage | undefined)[]
   private head = 0
   private count = 0
   private ringBytes = 0
@@ -94,44 +102,60 @@ export class AgentInspector {
     this.maxMessageChars = options.maxMessageChars ?? 32 * 1024
     this.maxSerializeBytes = options.maxSerializeBytes ?? 4 * 1024 * 1024
     this.maxPending = options.maxPendingRequests ?? 10_000
-    this.slots = new Array<RawEntry | undefined>(this.capacity)
+    this.raws = new Array<unknown>(this.capacity).fill(undefined)
+    this.numbers = new Float64Array(this.capacity * 4)
+    this.flags = new Uint8Array(this.capacity)
+    this.envelopes = new Array<RawEntry['envelope'] | undefined>(this.capacity).fill(undefined)
+    this.processed = new Array<InspectorMessage | undefined>(this.capacity).fill(undefined)
   }
 
-  /** Hot path: keep the raw line, evict what falls out of the ring. No parsing, no redaction. */
+  /** Hot path: keep the raw line in the ring, evict what falls out. No parsing, no redaction, no allocation. */
   record(trace: WireTrace, connection: number, origin?: 'check'): void {
-    const entry: RawEntry = { seq: ++this.seq, time: trace.time, direction: trace.direction, bytes: trace.bytes, connection, origin, raw: undefined, isJsonText: false, weight: 0 }
+    if (this.count === this.capacity) this.evict()
+    const slot = (this.head + this.count) % this.capacity
+    this.seq++
+    let flags = (trace.direction === 'out' ? 1 : 0) | (origin === 'check' ? 2 : 0)
+    let weight: number
     if (trace.bytes > this.maxSerializeBytes) {
       // Not even kept: a flood of 64 MiB lines must not hold 2,000 of them. The envelope is all we show.
-      entry.envelope = isRecord(trace.message) ? { fields: envelopeFields(trace.message), preview: envelopePreview(trace.message) } : { fields: {}, preview: '' }
-      entry.weight = 256
+      this.envelopes[slot] = isRecord(trace.message) ? { fields: envelopeFields(trace.message), preview: envelopePreview(trace.message) } : { fields: {}, preview: '' }
+      this.raws[slot] = undefined
+      weight = 256
     } else if (typeof trace.text === 'string' && isRecord(trace.message)) {
-      entry.raw = trace.text
-      entry.isJsonText = true
-      entry.weight = trace.text.length
+      this.raws[slot] = trace.text
+      flags |= 4
+      weight = trace.text.length
     } else {
-      entry.raw = trace.message
-      entry.weight = typeof trace.message === 'string' ? trace.message.length : trace.bytes
+      this.raws[slot] = trace.message
+      weight = typeof trace.message === 'string' ? trace.message.length : trace.bytes
     }
-    if (this.count === this.capacity) this.evict()
-    this.slots[(this.head + this.count) % this.capacity] = entry
+    this.flags[slot] = flags
+    const at = slot * 4
+    this.numbers[at] = trace.time
+    this.numbers[at + 1] = trace.bytes
+    this.numbers[at + 2] = connection
+    this.numbers[at + 3] = weight
     this.count++
-    this.ringBytes += entry.weight
+    this.ringBytes += weight
     while (this.ringBytes > this.maxRingBytes && this.count > 1) this.evict()
   }
 
   private evict(): void {
-    const entry = this.slots[this.head]!
-    this.slots[this.head] = undefined
+    const slot = this.head
+    this.raws[slot] = undefined
+    if (this.envelopes[slot] !== undefined) this.envelopes[slot] = undefined
+    if (this.processed[slot] !== undefined) this.processed[slot] = undefined
+    this.ringBytes -= this.numbers[slot * 4 + 3]!
     this.head = (this.head + 1) % this.capacity
     this.count--
-    this.ringBytes -= entry.weight
     this.droppedCount++
   }
 
-  /** The live entries, oldest first. */
-  private live(): RawEntry[] {
-    const out: RawEntry[] = []
-    for (let i = 0; i < this.count; i++) out.push(this.slots[(this.head + i) % this.capacity]!)
+  /** The slots of the live entries with their seqs, oldest first. */
+  private live(): { slot: number; seq: number }[] {
+    const out: { slot: number; seq: number }[] = []
+    const first = this.seq - this.count + 1
+    for (let i = 0; i < this.count; i++) out.push({ slot: (this.head + i) % this.capacity, seq: first + i })
     return out
   }
 
@@ -154,7 +178,7 @@ export class AgentInspector {
   drain(max = Infinity): InspectorMessage[] {
     this.process()
     const out: InspectorMessage[] = []
-    for (const entry of this.live()) if (entry.seq > this.announcedSeq) out.push(entry.message!)
+    for (const { slot, seq } of this.live()) if (seq > this.announcedSeq) out.push(this.processed[slot]!)
     this.announcedSeq = this.seq
     return out.length > max ? out.slice(-max) : out
   }
@@ -171,7 +195,7 @@ export class AgentInspector {
 
   list(filter: { method?: string; sessionId?: string; limit?: number } = {}): InspectorMessage[] {
     this.process()
-    let messages = this.live().map((entry) => entry.message!)
+    let messages = this.live().map(({ slot }) => this.processed[slot]!)
     if (filter.method !== undefined) messages = messages.filter((m) => m.method === filter.method)
     if (filter.sessionId !== undefined) messages = messages.filter((m) => m.sessionId === filter.sessionId)
     if (filter.limit !== undefined && messages.length > filter.limit) messages = messages.slice(-filter.limit)
@@ -179,9 +203,11 @@ export class AgentInspector {
   }
 
   clear(): void {
-    this.slots = new Array<RawEntry | undefined>(this.capacity)
+    // Cleared on purpose is not "dropped".
+    const dropped = this.droppedCount
+    while (this.count > 0) this.evict()
+    this.droppedCount = dropped
     this.head = 0
-    this.count = 0
     this.ringBytes = 0
     this.processedSeq = this.seq
     this.announcedSeq = this.seq
@@ -191,11 +217,24 @@ export class AgentInspector {
   /** Processes, in wire order, every entry still in the ring that was not processed yet. */
   private process(): void {
     if (this.processedSeq === this.seq) return
-    for (const entry of this.live()) {
-      if (entry.seq <= this.processedSeq) continue
-      entry.message = this.toMessage(entry)
+    for (const { slot, seq } of this.live()) {
+      if (seq <= this.processedSeq) continue
+      const at = slot * 4
+      const flags = this.flags[slot]!
+      const envelope = this.envelopes[slot]
+      this.processed[slot] = this.toMessage({
+        seq,
+        time: this.numbers[at]!,
+        direction: flags & 1 ? 'out' : 'in',
+        bytes: this.numbers[at + 1]!,
+        connection: this.numbers[at + 2]!,
+        origin: flags & 2 ? 'check' : undefined,
+        raw: this.raws[slot],
+        isJsonText: (flags & 4) !== 0,
+        ...(envelope ? { envelope } : {}),
+      })
       // The processed form replaces the raw one (it is what we show; the raw text is not needed again).
-      entry.raw = undefined
+      this.raws[slot] = undefined
     }
     this.processedSeq = this.seq
   }

@@ -70,7 +70,7 @@ export interface AppStoreOptions {
   frames?: FrameScheduler
   /** Work per frame before yielding to paint (default 8 ms). */
   frameBudgetMs?: number
-  /** Updates per reducer call when a batch is applied in slices (default 500). */
+  /** Updates per reducer call when a batch is applied in slices (default 1,024: main sends less per batch, so only other hosts slice). */
   sliceUpdates?: number
 }
 
@@ -113,7 +113,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   const listeners = new Set<() => void>()
   const frames = options.frames ?? defaultFrames()
   const budgetMs = options.frameBudgetMs ?? 8
-  const sliceUpdates = options.sliceUpdates ?? 500
+  const sliceUpdates = options.sliceUpdates ?? 1024
   const queue: QueuedBatch[] = []
   let frameRequested = false
 
