@@ -138,6 +138,18 @@ describe('installing a binary distribution', () => {
     ['an absolute path (zip)', () => makeZip([...goodEntries(), { path: `${tmpdir()}/bosun-escaped.txt`, body: 'x' }]), /absolute path|unsafe/],
     ['a symbolic link out (tar.gz)', () => makeTarGz([...goodEntries(), { path: 'bin/passwd', type: 'symlink', linkpath: '../../../../../../etc/passwd' }]), /link that points outside/],
     ['an absolute symbolic link (tar.gz)', () => makeTarGz([...goodEntries(), { path: 'etc', type: 'symlink', linkpath: '/etc' }]), /link that points outside/],
+    [
+      'chained links that only leave when resolved, and a file written through them (tar.gz)',
+      () =>
+        makeTarGz([
+          ...goodEntries(),
+          { path: 's', type: 'symlink', linkpath: '.' },
+          { path: 'dir/', type: 'dir' },
+          { path: 'dir/link', type: 'symlink', linkpath: '../s/..' },
+          { path: 'dir/link/escaped-through-link.txt', body: 'x' },
+        ]),
+      /link/,
+    ],
     ['a hard link out (tar.gz)', () => makeTarGz([...goodEntries(), { path: 'bin/h', type: 'hardlink', linkpath: '../outside' }]), /link that points outside/],
     ['a link (zip)', () => makeZip([...goodEntries(), { path: 'bin/passwd', type: 'symlink', linkpath: '/etc/passwd' }]), /link/],
     ['a device file (tar.gz)', () => makeTarGz([...goodEntries(), { path: 'dev-null', type: 'chardev' }]), /CharacterDevice/],
