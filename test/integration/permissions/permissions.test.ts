@@ -163,6 +163,45 @@ describe.each([
   })
 })
 
+describe.each([
+  { name: 'v1', v2: false },
+  { name: 'v2', v2: true },
+])('remembered rules keep the identity of what was approved, scripted $name agent', ({ v2 }) => {
+  /** Sends `first` and answers "always", then checks which of the later prompts the rule answers. */
+  async function remember(first: string, later: { prompt: string; byRule: boolean }[]) {
+    const t = await setup(v2)
+    const asked = once(t.requests.event)
+    const turn = t.agent.connection.prompt(t.sessionId, textPrompt(first))
+    t.broker.respond((await asked).requestId, 'always')
+    await turn
+    expect(t.ruleList).toHaveLength(1)
+    for (const { prompt, byRule } of later) {
+      const waiting = byRule ? null : once(t.requests.event)
+      const next = t.agent.connection.prompt(t.sessionId, textPrompt(prompt))
+      if (waiting) t.broker.respond((await waiting).requestId, 'reject')
+      await next
+      expect(t.outcomes().at(-1), prompt).toEqual({ outcome: 'selected', optionId: byRule ? 'always' : 'reject' })
+    }
+    return t
+  }
+
+  it('an MCP tool: the rule answers that tool only, never every tool of kind `other`', async () => {
+    const t = await remember('mcp-first', [
+      { prompt: 'mcp-other', byRule: false },
+      { prompt: 'mcp-again', byRule: true },
+    ])
+    expect(t.ruleList[0]).toMatchObject({ toolKind: 'other', tool: { name: 'mcp__github__get_issue', title: 'Get issue' } })
+  })
+
+  it('a fetch: the rule answers its origin only, never the cloud metadata address', async () => {
+    const t = await remember('fetch-first', [
+      { prompt: 'fetch-metadata', byRule: false },
+      { prompt: 'fetch-again', byRule: true },
+    ])
+    expect(t.ruleList[0]).toMatchObject({ toolKind: 'fetch', origin: 'https://docs.example.com' })
+  })
+})
+
 describe('cancellation and agent death (v1 scripted agent, raw concurrent requests)', () => {
   it('cancel with three pending answers each cancelled exactly once (F13)', async () => {
     const t = await setup(false)
