@@ -49,11 +49,33 @@ export function linkSpellings(url: string): string[] {
   return [...spellings].filter((s) => s.length > 0)
 }
 
-/** True when the agent's content in `state` contains `url` (in one of its {@link linkSpellings}). */
+/** Characters that continue a URL: a match followed by one of these is only the start of a longer link. */
+const URL_CHAR = /[A-Za-z0-9\-_/#?%&=+@~$]/
+/** Punctuation that ends a sentence after a link, unless the link goes on after it (`example.com`, `host:8080`). */
+const TRAILING = /[.,;:!?*'"]/
+
+/**
+ * Whether `spelling` occurs in `text` as a whole link: not a truncation of a longer one (`https://good.example.co`
+ * inside `https://good.example.com`, a host without its port), and not the tail of a longer word.
+ */
+export function occursAsWholeLink(text: string, spelling: string): boolean {
+  for (let at = text.indexOf(spelling); at !== -1; at = text.indexOf(spelling, at + 1)) {
+    const before = text[at - 1]
+    if (before !== undefined && /[A-Za-z0-9.\-_/:@]/.test(before)) continue
+    const after = text[at + spelling.length]
+    const next = text[at + spelling.length + 1]
+    if (after !== undefined && URL_CHAR.test(after)) continue
+    if (after !== undefined && TRAILING.test(after) && next !== undefined && URL_CHAR.test(next)) continue
+    return true
+  }
+  return false
+}
+
+/** True when the agent's content in `state` contains `url` as a whole link (in one of its {@link linkSpellings}). */
 export function linkOccursIn(state: SessionState, url: string): boolean {
   const spellings = linkSpellings(url)
   for (const text of agentStrings(state)) {
-    for (const spelling of spellings) if (text.includes(spelling)) return true
+    for (const spelling of spellings) if (occursAsWholeLink(text, spelling)) return true
   }
   return false
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { SessionAction } from '../../../common/session/types'
-import { linkOccursIn, linkSpellings } from '../../../main/elicitation/link-provenance'
+import { linkOccursIn, linkSpellings, occursAsWholeLink } from '../../../main/elicitation/link-provenance'
 
 function session(actions: SessionAction[]) {
   return applyActions(createSessionState({ sessionId: 's', agentId: 'a', protocolVersion: 1, cwd: '/w' }), actions)
@@ -52,5 +52,26 @@ describe('linkOccursIn', () => {
     expect(linkSpellings('http://www.a.example/%41')).toEqual(['http://www.a.example/%41', 'http://www.a.example/A', 'www.a.example/%41', 'www.a.example/A'])
     // Invalid percent-encoding: only the literal spelling.
     expect(linkSpellings('https://a.example/%E0%A4%A')).toEqual(['https://a.example/%E0%A4%A'])
+  })
+})
+
+describe('occursAsWholeLink', () => {
+  it('accepts a link ended by the text, a space, Markdown or sentence punctuation', () => {
+    const url = 'https://docs.example.com/a'
+    for (const text of [url, `see ${url} now`, `[x](${url})`, `<${url}>`, `read ${url}.`, `${url}, then`, `"${url}"`, `(${url})`, `\`${url}\``]) {
+      expect(occursAsWholeLink(text, url), text).toBe(true)
+    }
+  })
+
+  it('refuses a truncation of a longer link or a tail of a longer word', () => {
+    expect(occursAsWholeLink('https://good.example.com/x', 'https://good.example.co')).toBe(false)
+    expect(occursAsWholeLink('https://good.example.com/x', 'https://good.example')).toBe(false)
+    expect(occursAsWholeLink('http://127.0.0.1:8080/admin', 'http://127.0.0.1')).toBe(false)
+    expect(occursAsWholeLink('https://docs.example.com/setup-evil', 'https://docs.example.com/setup')).toBe(false)
+    expect(occursAsWholeLink('https://docs.example.com/a?b=1', 'https://docs.example.com/a')).toBe(false)
+    expect(occursAsWholeLink('evilwww.example.org', 'www.example.org')).toBe(false)
+    expect(occursAsWholeLink('https://a.example/www.example.org', 'www.example.org')).toBe(false)
+    // A later whole occurrence still counts.
+    expect(occursAsWholeLink('https://good.example.com and https://good.example.co', 'https://good.example.co')).toBe(true)
   })
 })
