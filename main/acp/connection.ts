@@ -106,6 +106,7 @@ class AcpConnection implements AcpClientConnection {
   private booleansAdvertised = false
   /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
   private queued = 0
+  private readonly queuedRequestIds = new Set<string>()
   private version: ProtocolVersion = 2
   private handshakeValue: AgentHandshake | undefined
   private closeFired = false
@@ -136,7 +137,14 @@ class AcpConnection implements AcpClientConnection {
       tap: this.tap,
       fastPath: (message) => this.fastPath(message),
       onQueued: (message) => {
-        if ('method' in message && ('id' in message || message.method === 'session/update')) this.queued++
+        if (!('method' in message)) return
+        if ('id' in message) {
+          // vscode-jsonrpc keeps one queued request per id (`7` and `"7"` alike): a repeat is not one more to wait for.
+          const key = String(message.id)
+          if (this.queuedRequestIds.has(key)) return
+          this.queuedRequestIds.add(key)
+          this.queued++
+        } else if (message.method === 'session/update') this.queued++
       },
       // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
       integerIds: () => this.handshakeValue?.protocolVersion === 2,
@@ -483,7 +491,7 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
-    this.queued--
+    if (this.queuedRequestIds.delete(String(this.tokenIds.get(token)))) this.queued--
     // The handler's synchronous part (a permission's tool-call patch…) has run when this returns.
     return this.runRequestHandler(method, params, token)
   }

@@ -308,3 +308,53 @@ describe('robustness', () => {
 })
 
 export type { AcpClientConnection }
+
+describe('wire order of agent requests and session/update', () => {
+  const status = (n: { update: unknown }) => String((n.update as { status?: unknown }).status)
+  const toolUpdate = (value: string) => update('s', { sessionUpdate: 'tool_call_update', toolCallId: 't', status: value })
+  /** Resolves after the stream's own nextTick delivery, but before vscode-jsonrpc's queue (setImmediate) runs. */
+  const afterDelivery = () => new Promise<void>((resolve) => process.nextTick(() => process.nextTick(resolve)))
+  const drained = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
+
+  it('an update behind a request is applied after the request’s handler started; the fast path resumes after', async () => {
+    const peer = await initialized(2)
+    const seen: string[] = []
+    peer.connection.handlers.registerRequest('session/request_permission', () => {
+      seen.push('request')
+      return new Promise(() => {})
+    })
+    peer.connection.onDidReceiveUpdate((n) => seen.push(status(n)))
+    // Written in one go, as an agent's burst arrives: update, request, update, update.
+    peer.send(toolUpdate('pending'))
+    peer.send({ id: 1, method: 'session/request_permission', params: { sessionId: 's', options: [] } })
+    peer.send(toolUpdate('in_progress'))
+    peer.send(toolUpdate('completed'))
+    await afterDelivery()
+    // The first update took the fast path; the rest wait for the request's turn in the queue.
+    expect(seen).toEqual(['pending'])
+    await drained()
+    await drained()
+    expect(seen).toEqual(['pending', 'request', 'in_progress', 'completed'])
+
+    // Nothing queued any more: the next update is applied as soon as it is read.
+    peer.send(toolUpdate('failed'))
+    await afterDelivery()
+    expect(seen.at(-1)).toBe('failed')
+  })
+
+  it('a repeated request id (7 and "7" share one place in the queue) does not hold updates back for good', async () => {
+    const peer = await initialized(2)
+    peer.connection.handlers.registerRequest('session/request_permission', () => new Promise(() => {}))
+    const seen: string[] = []
+    peer.connection.onDidReceiveUpdate((n) => seen.push(status(n)))
+    peer.send({ id: 7, method: 'session/request_permission', params: { sessionId: 's', options: [] } })
+    peer.send({ id: '7', method: 'session/request_permission', params: { sessionId: 's', options: [] } })
+    peer.send(toolUpdate('in_progress'))
+    await drained()
+    await drained()
+    expect(seen).toEqual(['in_progress'])
+    peer.send(toolUpdate('completed'))
+    await afterDelivery()
+    expect(seen).toEqual(['in_progress', 'completed'])
+  })
+})
