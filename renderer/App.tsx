@@ -110,8 +110,14 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
 export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate, host }: AppProps) {
   const [notices, setNotices] = useState<{ id: string; severity: string; title: string; description?: string | null }[]>([])
 
+  // An old session its agent cannot continue: the "New session" form opens for the same agent and folder.
+  const [offerNewSession, setOfferNewSession] = useState<{ agentId: string; cwd: string; nonce: number } | null>(null)
   const notifyFailure = useCallback((what: string, result: CallResult<unknown>) => {
     if (result.ok) return
+    const offer = (result.error.data as { offerNewSession?: { agentId?: unknown; cwd?: unknown } } | undefined)?.offerNewSession
+    if (typeof offer?.agentId === 'string' && typeof offer.cwd === 'string') {
+      setOfferNewSession((prev) => ({ agentId: offer.agentId as string, cwd: offer.cwd as string, nonce: (prev?.nonce ?? 0) + 1 }))
+    }
     setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity: 'error', title: `${what} failed`, description: result.error.message }])
   }, [])
 
@@ -298,6 +304,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           api={api}
           onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}
           onCallFailed={notifyFailure}
+          offerNewSession={offerNewSession}
         />
         {current ? (
           <SessionScreen

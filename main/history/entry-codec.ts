@@ -90,13 +90,13 @@ function commandOf(raw: unknown): string[] {
   return out
 }
 
-/** What search finds in an entry: prompts, agent messages and thoughts, tool titles, commands and paths. */
+/** What search finds in an entry: prompts, agent messages, tool titles, commands and paths. */
 export function searchTextOf(entry: Entry): string {
   let parts: string[] = []
   switch (entry.kind) {
+    // Thoughts are not searched: they are the agent's scratch work, and as long as the rest together.
     case 'user_message':
     case 'agent_message':
-    case 'agent_thought':
       parts = blockText(entry.content)
       break
     case 'tool_call': {

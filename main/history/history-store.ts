@@ -33,6 +33,8 @@ export interface EntryRow {
   body: string
   /** What search finds in it (prompts, messages, tool titles, commands, paths); empty for nothing. */
   text: string
+  /** Never written before (no search text to replace). */
+  fresh?: boolean
 }
 
 export interface SessionWrite {

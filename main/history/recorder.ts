@@ -160,7 +160,7 @@ export class HistoryRecorder implements IDisposable {
           const entry = latest.entries[i]!
           if (before[i] === entry) continue
           const { body, text } = encodeEntry(entry)
-          entries.push({ position: i, entryId: entry.id, kind: entry.kind, body, text })
+          entries.push({ position: i, entryId: entry.id, kind: entry.kind, body, text, ...(i >= before.length ? { fresh: true } : {}) })
         }
       }
       const stateJson = tracked.stateJson !== null && written && sameSessionFields(written, latest) ? tracked.stateJson : encodeSessionState(latest)

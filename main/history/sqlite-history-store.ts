@@ -114,7 +114,7 @@ export class SqliteHistoryStore implements HistoryStore {
         s.upsertSession.run(session satisfies SessionRow)
         for (const entry of entries as EntryRow[]) {
           const { id } = s.upsertEntry.get(session.sessionId, entry.position, entry.entryId, entry.kind, entry.body) as { id: number }
-          s.deleteText.run(id)
+          if (!entry.fresh) s.deleteText.run(id)
           if (entry.text) s.insertText.run(id, entry.text)
         }
       }

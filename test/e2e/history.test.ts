@@ -3,7 +3,9 @@
  * session is found in the sidebar, read from the database without starting the agent, continued,
  * searched, exported and deleted.
  */
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
@@ -138,5 +140,37 @@ describe('history in the browser host', () => {
     await visible(nav(page).getByRole('region', { name: 'Search results' }).locator('mark').first())
     await screenshot(page, 'history-search-light')
     await expectAxeCleanInBothThemes(page, 'search results', 'nav')
+  })
+
+  it('offers a new session in the same folder when the agent cannot continue an old one', async () => {
+    // The e2e agent, but with neither session/load nor session/resume.
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as { initialize?: Record<string, unknown> }
+    scenario.initialize = { ...scenario.initialize, capabilities: {} }
+    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    try {
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      const first = await start(home)
+      await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+      await sendPrompt(first.page, 'fix')
+      await waitIdle(first.page)
+      await stop(first)
+
+      const { page } = await start(home)
+      await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
+      await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+      await sendPrompt(page, 'again')
+      await visible(page.getByText(/cannot continue this earlier session/))
+      const form = await visible(page.getByRole('form', { name: 'New session' }))
+      expect(await form.getByRole('textbox', { name: 'Working folder' }).inputValue()).toBe(home.workspace)
+      await screenshot(page, 'history-cannot-continue-light')
+      await form.getByRole('button', { name: 'Start session' }).click()
+      await gone(form)
+      await sendPrompt(page, 'fix')
+      await waitIdle(page)
+      await expect.poll(() => historyRegion(page).getByRole('button', { name: /^fix/ }).count(), { timeout: 30_000 }).toBe(2)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

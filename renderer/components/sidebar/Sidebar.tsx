@@ -31,6 +31,8 @@ export interface SidebarProps {
   /** Opens a session (from the history when it is not open), at an entry when given (a search result). */
   onOpenStored?: (sessionId: string, entryId?: string) => void
   onCallFailed?: (what: string, result: CallResult<unknown>) => void
+  /** Opens the "New session" form for this agent and folder (an old session its agent cannot continue); a new nonce opens it again. */
+  offerNewSession?: { agentId: string; cwd: string; nonce: number } | null
 }
 
 const ignoreFailure = () => {}
@@ -59,8 +61,12 @@ export const Sidebar = memo(function Sidebar({
   onOpenStored,
   onCallFailed,
   onOpenAgents,
+  offerNewSession,
 }: SidebarProps) {
   const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
+  useEffect(() => {
+    if (offerNewSession) setCreating({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
+  }, [offerNewSession])
   const [history, actions] = useHistory(api, onCallFailed ?? ignoreFailure)
   const [query, setQuery] = useState('')
   const [hits, setHits] = useState<HistoryHit[] | null>(null)
