@@ -6,6 +6,7 @@ import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { boundJson } from '../../common/bounded'
+import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -686,7 +687,7 @@ export class SessionsService implements IDisposable {
             sessionUpdate: 'notice',
             id: STOP_OVERDUE_NOTICE_ID,
             severity: 'warning',
-            title: 'The agent has not stopped',
+            title: STOP_OVERDUE_TITLE,
             description: `It did not end the turn within ${seconds} s of Stop. Stop the agent to end it (its other sessions stop too).`,
           },
         ],

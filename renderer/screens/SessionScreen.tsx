@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { BosunApi, CallResult } from '../../common/contract'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
 import { SessionSeamsProvider, useSeams, type SessionSeams } from '../components/common/seams'
@@ -11,10 +11,12 @@ import { Transcript } from '../components/transcript/Transcript'
 import type { ContentBlock } from '../../common/session/types'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
 import type { AppStore } from '../state/app-store'
+import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
-export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'>
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
+  Partial<Pick<BosunApi, 'stopAgent'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -94,6 +96,17 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   )
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
+  // The Stop watchdog's notices of turns that already ended no longer offer anything.
+  const [spentOverdue, setSpentOverdue] = useState<ReadonlySet<string>>(new Set())
+  const turnRunning = session !== undefined && session.turn.state !== 'idle'
+  const overdueIds = useMemo(() => (session?.notices ?? []).filter((n) => n.title === STOP_OVERDUE_TITLE).map((n) => n.id), [session?.notices])
+  useEffect(() => {
+    if (!turnRunning && overdueIds.some((id) => !spentOverdue.has(id))) setSpentOverdue(new Set([...spentOverdue, ...overdueIds]))
+  }, [turnRunning, overdueIds, spentOverdue])
+  const stopOverdue = turnRunning && overdueIds.some((id) => !spentOverdue.has(id))
+  const onStopAgent = useCallback(async () => {
+    if (agentId && api.stopAgent) report('Stopping the agent')(await api.stopAgent({ agentId }))
+  }, [api, agentId, report])
 
   if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
   const agentName = agent?.name ?? session.agentId
@@ -121,6 +134,19 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       <div className="session-bottom">
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
+        {stopOverdue && api.stopAgent && (
+          <section className="agent-error stop-overdue" role="alert" aria-label={`${agentName} has not stopped`}>
+            <div className="agent-error-head">
+              <div className="agent-error-text">
+                <strong>{agentName} has not stopped</strong>
+                <span>It did not end the turn after Stop. Stopping the agent ends the turn (and its other sessions’ turns).</span>
+              </div>
+              <button type="button" className="button button-secondary" onClick={() => void onStopAgent()}>
+                Stop the agent
+              </button>
+            </div>
+          </section>
+        )}
         {session.cannotContinue ? (
           <CannotContinue
             reason={session.cannotContinue.reason}

@@ -93,8 +93,10 @@ describe('links in agent messages', () => {
     expect(await opened()).toEqual([[href, '_blank', 'noopener,noreferrer']])
     await gone(consent())
     expect(linkHits(before)).toEqual(['GET /from-link?x=1'])
-    // Bosun itself never navigated.
-    expect(page.url()).toBe(app.host.url)
+    // Bosun itself never navigated (its URL is the host's, without the token it removed on load: issue 13).
+    const own = new URL(app.host.url)
+    own.searchParams.delete('token')
+    expect(page.url()).toBe(own.href)
     await tab.close()
   })
 
