@@ -1,9 +1,10 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { BosunApi, CallResult } from '../../common/contract'
+import type { ContentBlock } from '../../common/session/types'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
 import { useSeams } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'
-import { Composer } from '../components/composer/Composer'
+import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
 import { baseName } from '../components/sidebar/Sidebar'
 import { PlanPanel } from '../components/transcript/PlanPanel'
@@ -12,7 +13,8 @@ import type { AppStore } from '../state/app-store'
 import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
-export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove'>
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove'> &
+  Partial<Pick<BosunApi, 'promptCapabilities' | 'listSessionFiles'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -40,8 +42,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     [onCallFailed],
   )
   const onSend = useCallback(
-    (text: string) =>
-      void api.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then((result) => {
+    (text: string, attachments: ContentBlock[] = []) =>
+      void api.prompt({ sessionId, prompt: [{ type: 'text', text }, ...(attachments as Parameters<SessionApi['prompt']>[0]['prompt'])] }).then((result) => {
         // An agent that died mid-turn is already shown in the transcript (the turn's error) and by the agent banner.
         if (!result.ok && result.error.kind === 'agent-exited') return
         report('Sending the message')(result)
@@ -62,6 +64,23 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
     [api, sessionId, report],
   )
+  // Attachments and @ mentions, as far as the agent takes them (main checks again when sending).
+  const [images, setImages] = useState(false)
+  const agentStatus = agent?.status
+  useEffect(() => {
+    let live = true
+    if (!api.promptCapabilities || agentStatus !== 'ready') return
+    void api.promptCapabilities({ sessionId }).then((r) => live && setImages(r.ok && r.value.image))
+    return () => {
+      live = false
+    }
+  }, [api, sessionId, agentStatus])
+  const cwd = session?.cwd
+  const composerContext = useMemo<ComposerContext | undefined>(() => {
+    const list = api.listSessionFiles
+    if (!list || cwd === undefined) return undefined
+    return { images, root: cwd, listFiles: () => list({ sessionId }).then((r) => (r.ok ? r.value.entries : [])) }
+  }, [api, sessionId, cwd, images])
   const { AutoApprove } = useSeams()
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
@@ -95,6 +114,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           agentName={agentName}
           onSend={onSend}
           onStop={onStop}
+          context={composerContext}
         />
         <div className="session-footer">
           <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />

@@ -1,11 +1,13 @@
 /**
  * What agents can ask of Bosun, in Chromium against the browser host: a command the agent runs through
- * `terminal/*` shows live on its tool card in a terminal emulator, with its exit status (light and dark
- * screenshots: test/e2e/screenshots/terminal-card-{light,dark}.png).
+ * `terminal/*` shows live on its tool card in a terminal emulator, with its exit status; an image pasted
+ * and an `@` mention picked by keyboard reach the agent (screenshots terminal-card-*, composer-*).
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, messageBox, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -32,5 +34,54 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.evaluate(() => document.fonts.ready.then(() => undefined))
     await terminal.scrollIntoViewIfNeeded()
     await screenshot(page, `terminal-card-${colorScheme}`)
+  })
+}
+
+// A 1×1 PNG.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  it(`pastes an image and picks an @ mention by keyboard, and both reach the agent (${colorScheme})`, async () => {
+    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-composer' }], { colorScheme, viewport: { width: 1280, height: 860 } })
+    const { page } = app
+    mkdirSync(join(app.home.workspace, 'src'))
+    writeFileSync(join(app.home.workspace, 'src', 'checkout.ts'), 'export const total = 42\n')
+    writeFileSync(join(app.home.workspace, 'README.md'), '# shop\n')
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    await visible(page.getByRole('button', { name: 'Attach image' }))
+    const box = messageBox(page)
+    await box.click()
+    // Paste an image from the clipboard (a synthetic paste event carrying a PNG file).
+    await box.evaluate((el, data) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0))
+      const transfer = new DataTransfer()
+      transfer.items.add(new File([bytes], 'screenshot.png', { type: 'image/png' }))
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }))
+    }, PNG)
+    const chips = page.getByRole('list', { name: 'Attachments' })
+    await visible(chips.getByText('screenshot.png'))
+    // `@chk` opens the file picker; arrows and Enter pick without the mouse.
+    await box.pressSequentially('Look at @chk')
+    const files = await visible(page.getByRole('listbox', { name: 'Files' }))
+    await visible(files.getByRole('option', { name: /checkout\.ts/ }))
+    await box.press('Enter')
+    await visible(chips.getByText('src/checkout.ts'))
+    expect(await box.inputValue()).toBe('Look at @src/checkout.ts ')
+    await page.addStyleTag({ content: '* { caret-color: transparent !important; }' })
+    await screenshot(page, `composer-attachments-${colorScheme}`)
+    await box.press('Enter')
+    const reply = await visible(agentSays(page, AGENT).getByText(/prompt received:/))
+    const text = await reply.innerText()
+    const blocks = JSON.parse(text.slice(text.indexOf('prompt received: ') + 'prompt received: '.length)) as Record<string, unknown>[]
+    expect(blocks).toEqual([
+      { type: 'text', text: 'Look at @src/checkout.ts' },
+      { type: 'image', mimeType: 'image/png', data: PNG.length },
+      { type: 'resource', resource: expect.objectContaining({ text: 'export const total = 42\n', uri: expect.stringMatching(/^file:\/\/.*\/src\/checkout\.ts$/) }) },
+    ])
+    await waitIdle(page)
+    // Chips are cleared after sending; the transcript shows what was sent.
+    await gone(chips)
+    await visible(transcript(page).getByRole('img', { name: /Image/ }).first())
+    await screenshot(page, `composer-sent-${colorScheme}`)
   })
 }
