@@ -3,13 +3,15 @@
  * `terminal/*` shows live on its tool card in a terminal emulator, with its exit status; an image pasted
  * and an `@` mention picked by keyboard reach the agent (screenshots terminal-card-*, composer-*).
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { agentSays, gone, messageBox, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 let app: E2eApp | undefined
 afterEach(async () => {
@@ -83,5 +85,29 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await gone(chips)
     await visible(transcript(page).getByRole('img', { name: /Image/ }).first())
     await screenshot(page, `composer-sent-${colorScheme}`)
+  })
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  it(`adds an MCP server in Settings and checks it lists its tools (${colorScheme})`, async () => {
+    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 1280, height: 900 } })
+    const { page } = app
+    await (await visible(page.getByRole('button', { name: 'Settings', exact: true }))).click()
+    const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+    const section = settings.getByRole('region', { name: 'MCP servers' })
+    await visible(section.getByText('No MCP servers yet.'))
+    const form = section.getByRole('form', { name: 'Add an MCP server' })
+    await form.getByLabel('Name', { exact: true }).fill('Tiny tools')
+    await form.getByLabel('Command', { exact: true }).fill(process.execPath)
+    const tsx = pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
+    await form.getByLabel('Arguments', { exact: true }).fill(`--import ${tsx} ${join(repoRoot, 'test', 'fixtures', 'mcp', 'tiny-server.ts')}`)
+    await form.getByRole('button', { name: 'Add server' }).click()
+    const item = await visible(section.getByRole('listitem', { name: 'Tiny tools' }))
+    await item.getByRole('button', { name: 'Check' }).click()
+    await visible(item.getByRole('status').getByText('2 tools: add, echo_env'), 30_000)
+    // Saved in Bosun's home, for the next sessions.
+    expect(JSON.parse(readFileSync(join(app.home.home, 'mcp-servers.json'), 'utf8')).servers[0]).toMatchObject({ id: 'tiny-tools', transport: 'stdio' })
+    await item.scrollIntoViewIfNeeded()
+    await screenshot(page, `settings-mcp-${colorScheme}`)
   })
 }
