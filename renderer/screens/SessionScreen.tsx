@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { BosunApi, CallResult } from '../../common/contract'
+import type { ContentBlock } from '../../common/session/types'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
 import { SessionSeamsProvider, useSeams, type SessionSeams } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'
-import { Composer } from '../components/composer/Composer'
+import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
 import { baseName } from '../components/sidebar/Sidebar'
 import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
-import type { ContentBlock } from '../../common/session/types'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
 import type { AppStore } from '../state/app-store'
 import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
@@ -16,7 +16,7 @@ import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
-  Partial<Pick<BosunApi, 'stopAgent'>>
+  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -61,7 +61,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       }),
     [api, sessionId, report, store],
   )
-  const onSend = useCallback((text: string) => send([{ type: 'text', text }]), [send])
+  const onSend = useCallback((text: string, attachments: ContentBlock[] = []) => send([{ type: 'text', text }, ...attachments]), [send])
   const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number } | null>(null)
   const notSentActions = useMemo<NotSentActions>(
     () => ({ onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })), onResend: (content) => void send(content) }),
@@ -87,6 +87,23 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
     [api, sessionId, report],
   )
+  // Attachments and @ mentions, as far as the agent takes them (main checks again when sending).
+  const [images, setImages] = useState(false)
+  const agentStatus = agent?.status
+  useEffect(() => {
+    let live = true
+    if (!api.promptCapabilities || agentStatus !== 'ready') return
+    void api.promptCapabilities({ sessionId }).then((r) => live && setImages(r.ok && r.value.image))
+    return () => {
+      live = false
+    }
+  }, [api, sessionId, agentStatus])
+  const cwd = session?.cwd
+  const composerContext = useMemo<ComposerContext | undefined>(() => {
+    const list = api.listSessionFiles
+    if (!list || cwd === undefined) return undefined
+    return { images, root: cwd, listFiles: () => list({ sessionId }).then((r) => (r.ok ? r.value.entries : [])) }
+  }, [api, sessionId, cwd, images])
   const seams = useSeams()
   const { AutoApprove } = seams
   // Links in this transcript are opened as links of this session: main checks they occur in its agent content.
@@ -164,6 +181,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             onSend={onSend}
             onStop={onStop}
             draftRequest={draftRequest}
+            context={composerContext}
           />
         )}
         <div className="session-footer">

@@ -1,7 +1,26 @@
-import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
-import type { CommandView } from '../../../common/session/types'
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react'
+import type { CommandView, ContentBlock } from '../../../common/session/types'
 import { Icon } from '../common/icons'
+import { baseNameOf, fuzzyPaths, mentionQuery } from './mentions'
 import { applyCommand, filterCommands, slashQuery } from './slash-commands'
+
+/** Raw bytes of one image (main enforces the same limit). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp']
+
+/** What the person attached: an image, or a file or folder of the session mentioned with `@`. */
+export type Attachment =
+  | { id: string; kind: 'image'; name: string; mimeType: string; data: string; bytes: number }
+  | { id: string; kind: 'mention'; path: string; uri: string }
+
+/** The composer's view of the agent's `promptCapabilities` and the session folder (for `@`). */
+export interface ComposerContext {
+  images: boolean
+  /** The session's folder (absolute), mentions are relative to it. */
+  root: string
+  /** The folder's files and folders (folders end with `/`), loaded on the first `@`. */
+  listFiles: () => Promise<string[]>
+}
 
 export interface ComposerProps {
   /** A turn is running: Send becomes Stop and sending is disabled. */
@@ -10,29 +29,48 @@ export interface ComposerProps {
   disabled?: boolean
   commands: CommandView[]
   agentName: string
-  /** Sends the text; resolving `false` (the send failed) puts it back in the box, unless the person typed since. */
-  onSend: (text: string) => Promise<boolean> | void
+  /**
+   * Sends the text and the attachments' blocks; resolving `false` (the send failed) puts them back, unless the
+   * person typed since.
+   */
+  onSend: (text: string, attachments?: ContentBlock[]) => Promise<boolean> | void
   onStop: () => void
   /** Put this text in the box and focus it (a refused message to edit); a new `nonce` asks again. */
   draftRequest?: { text: string; nonce: number } | null
+  /** Attachments and `@` mentions; without it the composer sends text only. */
+  context?: ComposerContext
 }
 
 /** Multi-line prompt box: Enter sends, Shift+Enter adds a line, `/` opens the agent's commands. */
-export const Composer = memo(function Composer({ busy, disabled = false, commands, agentName, onSend, onStop, draftRequest = null }: ComposerProps) {
+export const Composer = memo(function Composer({ busy, disabled = false, commands, agentName, onSend, onStop, draftRequest = null, context }: ComposerProps) {
   const [draft, setDraft] = useState('')
   const [active, setActive] = useState(0)
   const [menuDismissed, setMenuDismissed] = useState(false)
+  const [attachments, setAttachments] = useState<Attachment[]>([])
+  const [problem, setProblem] = useState<string | null>(null)
+  const [files, setFiles] = useState<string[] | null>(null)
+  const [caret, setCaret] = useState(0)
   const textRef = useRef<HTMLTextAreaElement>(null)
   useEffect(() => {
     if (!draftRequest) return
     setDraft(draftRequest.text)
     textRef.current?.focus()
   }, [draftRequest])
+  const pickerRef = useRef<HTMLInputElement>(null)
+  const loading = useRef(false)
   const listId = useId()
 
   const query = slashQuery(draft)
-  const matches = useMemo(() => (query === null ? [] : filterCommands(commands, query)), [commands, query])
-  const menuOpen = query !== null && !menuDismissed && matches.length > 0
+  const mention = context && query === null ? mentionQuery(draft.slice(0, caret)) : null
+  if (mention && files === null && !loading.current && context) {
+    loading.current = true
+    void context.listFiles().then((list) => setFiles(list), () => setFiles([]))
+  }
+  const mentionMatches = useMemo(() => (mention && files ? fuzzyPaths(files, mention.query) : []), [mention?.query, files]) // eslint-disable-line react-hooks/exhaustive-deps
+  const commandMatches = useMemo(() => (query === null ? [] : filterCommands(commands, query)), [commands, query])
+  const mentionOpen = mention !== null && !menuDismissed && mentionMatches.length > 0
+  const matches: readonly (CommandView | string)[] = mentionOpen ? mentionMatches : commandMatches
+  const menuOpen = mentionOpen || (query !== null && !menuDismissed && commandMatches.length > 0)
   const activeIndex = Math.min(active, Math.max(0, matches.length - 1))
 
   // Grow with the text up to a limit (CSS max-height), without a resize observer or timers.
@@ -43,23 +81,73 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
     el.style.height = `${el.scrollHeight}px`
   }, [draft])
 
-  const change = (value: string) => {
+  const change = (value: string, caretAt: number) => {
     setDraft(value)
+    setCaret(caretAt)
     setActive(0)
     setMenuDismissed(false)
   }
-  const pick = (command: CommandView) => {
-    setDraft(applyCommand(command))
+  const pick = (item: CommandView | string) => {
+    if (typeof item === 'string') {
+      if (!mention || !context) return
+      // `@query` becomes `@path ` in the text, and the file a chip that is sent as a link (or embedded).
+      const before = draft.slice(0, mention.start) + `@${item} `
+      setDraft(before + draft.slice(caret))
+      setCaret(before.length)
+      const uri = fileUri(context.root, item)
+      setAttachments((list) => (list.some((a) => a.kind === 'mention' && a.uri === uri) ? list : [...list, { id: `m-${uri}`, kind: 'mention', path: item, uri }]))
+    } else setDraft(applyCommand(item))
     setMenuDismissed(true)
     textRef.current?.focus()
+  }
+  const addImages = (list: readonly File[]) => {
+    const images = list.filter((f) => f.type.startsWith('image/'))
+    if (images.length === 0) return false
+    if (!context?.images) {
+      setProblem(`${agentName} does not accept images.`)
+      return true
+    }
+    for (const file of images) {
+      if (!IMAGE_TYPES.includes(file.type)) {
+        setProblem(`${file.name || 'This image'} is ${file.type}; PNG, JPEG, GIF and WebP can be sent.`)
+        continue
+      }
+      if (file.size > MAX_IMAGE_BYTES) {
+        setProblem(`${file.name || 'The image'} is ${(file.size / 1024 / 1024).toFixed(1)} MiB; images up to 5 MiB can be sent.`)
+        continue
+      }
+      setProblem(null)
+      void readBase64(file).then((data) =>
+        setAttachments((current) => [...current, { id: `i-${Date.now()}-${Math.random()}`, kind: 'image', name: file.name || 'pasted image', mimeType: file.type, data, bytes: file.size }]),
+      )
+    }
+    return true
+  }
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    if (addImages(Array.from(e.clipboardData.files))) e.preventDefault()
+  }
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    if (addImages(Array.from(e.dataTransfer.files))) e.preventDefault()
   }
   const send = () => {
     const text = draft.trim()
     if (!text || busy || disabled) return
-    const sent = onSend(text)
+    // Chips whose `@path` was deleted from the text still go: the chip is what the person sees.
+    const blocks: ContentBlock[] = attachments.map((a) =>
+      a.kind === 'image' ? { type: 'image', mimeType: a.mimeType, data: a.data } : { type: 'resource_link', uri: a.uri, name: baseNameOf(a.path) },
+    )
+    const kept = attachments
+    const sent = onSend(text, blocks)
     setDraft('')
-    // A failed send keeps what the person typed.
-    if (sent) void sent.then((ok) => ok || setDraft((current) => (current === '' ? text : current)))
+    setAttachments([])
+    setProblem(null)
+    // A failed send keeps what the person typed and attached.
+    if (sent)
+      void sent.then((ok) => {
+        if (ok) return
+        setDraft((current) => (current === '' ? text : current))
+        setAttachments((current) => (current.length === 0 ? kept : current))
+      })
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -101,10 +189,35 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
         e.preventDefault()
         send()
       }}
+      onDragOver={(e) => {
+        if (context && Array.from(e.dataTransfer.items).some((item) => item.kind === 'file')) e.preventDefault()
+      }}
+      onDrop={onDrop}
     >
-      {menuOpen && (
+      {menuOpen && mentionOpen && (
+        <ul className="command-menu" role="listbox" id={listId} aria-label="Files">
+          {mentionMatches.map((path, i) => (
+            <li
+              key={path}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === activeIndex}
+              className={i === activeIndex ? 'command-option active' : 'command-option'}
+              onMouseDown={(e) => {
+                e.preventDefault()
+                pick(path)
+              }}
+              onMouseEnter={() => setActive(i)}
+            >
+              <span className="command-name">{baseNameOf(path)}</span>
+              <span className="command-description muted">{path}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {menuOpen && !mentionOpen && (
         <ul className="command-menu" role="listbox" id={listId} aria-label="Commands">
-          {matches.map((command, i) => (
+          {commandMatches.map((command, i) => (
             <li
               key={command.name}
               id={optionId(i)}
@@ -124,20 +237,68 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
           ))}
         </ul>
       )}
+      {attachments.length > 0 && (
+        <ul className="composer-chips" aria-label="Attachments">
+          {attachments.map((a) => (
+            <li key={a.id} className="composer-chip">
+              {a.kind === 'image' ? (
+                <img className="composer-chip-thumb" src={`data:${a.mimeType};base64,${a.data}`} alt="" />
+              ) : (
+                <span aria-hidden="true">@</span>
+              )}
+              <span className="composer-chip-name">{a.kind === 'image' ? a.name : a.path}</span>
+              <button
+                type="button"
+                className="composer-chip-remove"
+                aria-label={`Remove ${a.kind === 'image' ? a.name : a.path}`}
+                onClick={() => setAttachments((list) => list.filter((x) => x.id !== a.id))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <p className="field-error composer-problem" role="alert">
+          {problem}
+        </p>
+      )}
       <div className="composer-box">
+        {context?.images && (
+          <>
+            <button type="button" className="button button-small button-secondary composer-attach" aria-label="Attach image" disabled={disabled} onClick={() => pickerRef.current?.click()}>
+              <Icon name="plus" size={14} />
+            </button>
+            <input
+              ref={pickerRef}
+              type="file"
+              accept={IMAGE_TYPES.join(',')}
+              multiple
+              hidden
+              aria-label="Image file"
+              onChange={(e) => {
+                addImages(Array.from(e.target.files ?? []))
+                e.target.value = ''
+              }}
+            />
+          </>
+        )}
         <textarea
           ref={textRef}
           className="composer-input"
           rows={1}
           value={draft}
-          placeholder={disabled ? `${agentName} is not running` : `Message ${agentName} (/ for commands, Shift+Enter for a new line)`}
+          placeholder={disabled ? `${agentName} is not running` : `Message ${agentName} (/ for commands${context ? ', @ for files' : ''}, Shift+Enter for a new line)`}
           aria-label="Message"
           aria-autocomplete="list"
           aria-controls={menuOpen ? listId : undefined}
           aria-activedescendant={menuOpen ? optionId(activeIndex) : undefined}
           disabled={disabled}
-          onChange={(e) => change(e.target.value)}
+          onChange={(e) => change(e.target.value, e.target.selectionStart ?? e.target.value.length)}
+          onSelect={(e) => setCaret((e.target as HTMLTextAreaElement).selectionStart ?? 0)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         {busy ? (
           <button type="button" className="button button-danger composer-action" onClick={onStop}>
@@ -154,3 +315,21 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
     </form>
   )
 })
+
+function readBase64(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader()
+    reader.onload = () => {
+      const url = String(reader.result)
+      resolve(url.slice(url.indexOf(',') + 1))
+    }
+    reader.onerror = () => reject(reader.error)
+    reader.readAsDataURL(file)
+  })
+}
+
+/** `file://` URI of a path relative to the session's folder (each segment escaped). */
+export function fileUri(root: string, relative: string): string {
+  const path = `${root.replace(/\/+$/, '')}/${relative.replace(/\/$/, '')}`
+  return 'file://' + path.split('/').map(encodeURIComponent).join('/')
+}

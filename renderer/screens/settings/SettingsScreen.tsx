@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { McpSettings, type McpApi } from '../../components/mcp/McpSettings'
 import type { BosunApi } from '../../../common/contract'
 import type { NotificationSettings, PermissionRule } from '../../../common/contract/permissions'
 import { RulesSettings } from '../../components/permissions/RulesSettings'
 import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
 import './settings-screen.css'
 
-export type SettingsApi = Pick<BosunApi, 'listRules' | 'revokeRule' | 'onRulesChanged' | 'getNotificationSettings' | 'setNotificationSettings'>
+export type SettingsApi = Pick<BosunApi, 'listRules' | 'revokeRule' | 'onRulesChanged' | 'getNotificationSettings' | 'setNotificationSettings'> & Partial<McpApi>
 
 export interface SettingsScreenProps {
   api: SettingsApi
@@ -104,6 +105,7 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
       <div className="settings-screen-body">
         <NotificationSection settings={settings} onChange={update} host={host} />
         {rules === null ? <p className="muted">Loading the remembered decisions…</p> : <RulesSettings rules={rules} onRevoke={revoke} />}
+        {isMcpApi(api) && <McpSettings api={api} />}
       </div>
     </div>
   )
@@ -177,4 +179,8 @@ function BrowserPermission() {
       )}
     </div>
   )
+}
+
+function isMcpApi(api: SettingsApi): api is SettingsApi & McpApi {
+  return api.listMcpServers !== undefined && api.saveMcpServer !== undefined && api.removeMcpServer !== undefined && api.checkMcpServer !== undefined
 }
