@@ -76,6 +76,23 @@ function measureRow(element: Element, entry: ResizeObserverEntry | undefined, in
   return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
 }
 
+/**
+ * The rows to render: the virtualizer's range and overscan; while following, the rows at the end as well (a view's
+ * worth and the overscan), so the frame that scrolls to the end already has them. Rows sit in normal flow under
+ * one offset, so the indexes are contiguous.
+ */
+export function rowsToRender(range: Range, following: boolean): number[] {
+  const indexes = defaultRangeExtractor(range)
+  if (!following || range.count === 0) return indexes
+  const tail = Math.max(0, range.count - (range.endIndex - range.startIndex + 1) - range.overscan)
+  const reachesTail = indexes.length > 0 && indexes[indexes.length - 1]! >= tail - 1
+  const first = reachesTail ? Math.min(indexes[0]!, tail) : tail
+  if (first === indexes[0] && indexes[indexes.length - 1] === range.count - 1) return indexes
+  const rows: number[] = []
+  for (let index = first; index < range.count; index++) rows.push(index)
+  return rows
+}
+
 /** The entry showing a permission or elicitation request (on its tool call, or standalone). */
 export function entryIndexOfRequest(session: SessionState, requestId: string): number {
   // A search result in the history names the entry itself.
@@ -150,22 +167,8 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
   // Stable callbacks: a new `getItemKey` makes the virtualizer recompute every row's position.
   const getItemKey = useCallback((index: number) => entriesRef.current[index]?.id ?? index, [])
   const estimateSize = useCallback((index: number) => estimateEntrySize(entriesRef.current[index]), [])
-  // While following, the rows at the end are rendered, so the frame that scrolls to them already has them (the
-  // view is scrolled to the end before that frame is painted). Rows sit in normal flow under one offset: the
-  // indexes must stay contiguous.
-  const rangeExtractor = useCallback(
-    (range: Range) => {
-      const indexes = defaultRangeExtractor(range)
-      if (!following || range.count === 0) return indexes
-      const tail = Math.max(0, range.count - (range.endIndex - range.startIndex + 1) - range.overscan)
-      const first = indexes.length > 0 && indexes[indexes.length - 1]! >= tail - 1 ? Math.min(indexes[0]!, tail) : tail
-      if (first === indexes[0] && indexes[indexes.length - 1] === range.count - 1) return indexes
-      const result: number[] = []
-      for (let index = first; index < range.count; index++) result.push(index)
-      return result
-    },
-    [following],
-  )
+  // While following, the rows at the end are rendered too (the view is scrolled to them before the frame is painted).
+  const rangeExtractor = useCallback((range: Range) => rowsToRender(range, following), [following])
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scrollRef.current,
