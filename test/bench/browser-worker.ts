@@ -28,6 +28,8 @@ export interface BrowserResult {
   workingMs: number
   firstAgentUpdateMs: number
   longTasks: number[]
+  /** The page's main thread, Enter → Idle: CPU time (ms; steadier than wall time on a loaded machine), layouts forced or not, and their time. */
+  pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
   scrollFrames: { count: number; p50: number; p95: number; max: number }
   heapAfterGcMiB: number
   transcriptTextMiB: number
@@ -86,6 +88,13 @@ async function run(count: number): Promise<BrowserResult> {
       await profiler.send('Profiler.enable')
       await profiler.send('Profiler.start')
     }
+    const metrics = await page.context().newCDPSession(page)
+    await metrics.send('Performance.enable')
+    const readMetrics = async () => {
+      const { metrics: list } = (await metrics.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }
+      return Object.fromEntries(list.map((m) => [m.name, m.value])) as Record<string, number>
+    }
+    const before = await readMetrics()
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
@@ -93,6 +102,8 @@ async function run(count: number): Promise<BrowserResult> {
       return { enter: p.enter, marks: p.marks, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
+    const after = await readMetrics()
+    const delta = (name: string, scale = 1000) => ((after[name] ?? 0) - (before[name] ?? 0)) * scale
     if (profiler && profileFile) {
       const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown }
       writeFileSync(profileFile, JSON.stringify(profile))
@@ -129,6 +140,7 @@ async function run(count: number): Promise<BrowserResult> {
       workingMs: since(marks.marks.working === undefined ? undefined : String(marks.marks.working)),
       firstAgentUpdateMs: since(marks.marks.agent === undefined ? undefined : String(marks.marks.agent)),
       longTasks: marks.longTasks,
+      pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,
       heapAfterGcMiB: heap.usedSize / 2 ** 20,
       transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,

@@ -25,6 +25,8 @@ export const browserSection: BenchSection = {
       console.log(`  N = ${count}`)
       console.log(`    Enter → Idle shown          ${fixed(r.endToEndMs).padStart(7)} ms` + (bareMs ? `   ${fixed(r.endToEndMs / bareMs, 2)}x bare loop (${fixed(bareMs)} ms)` : '   (no bare loop at this N in this run)'))
       console.log(`    your message / Working / first agent update: ${fixed(r.userMessageMs)} / ${fixed(r.workingMs)} / ${fixed(firstAgent)} ms after Enter — ${ordered ? 'message and Working first' : 'NOT before the agent'}`)
+      const cpu = r.pageCpu
+      console.log(`    page main thread, Enter → Idle CPU ${fixed(cpu.threadMs)} ms; ${cpu.layouts} layouts (${fixed(cpu.layoutMs)} ms), style ${fixed(cpu.styleMs)} ms, script ${fixed(cpu.scriptMs)} ms`)
       console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
       console.log(`    scrolling end → top          ${r.scrollFrames.count} frames, p50 ${r.scrollFrames.p50} ms, p95 ${r.scrollFrames.p95} ms, max ${r.scrollFrames.max} ms`)
       console.log(`    page heap after GC           ${fixed(r.heapAfterGcMiB, 1)} MiB = ${fixed(r.heapAfterGcMiB / r.transcriptTextMiB, 2)}x the transcript's text (${fixed(r.transcriptTextMiB, 1)} MiB)`)

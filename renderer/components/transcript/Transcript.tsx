@@ -1,10 +1,11 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
 import { AgentMessage, AgentThought, CompactionView, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
+import './transcript.css'
 
 /** How a turn that ended without an error but not normally is told: neutrally, as a note after it. */
 const STOP_NOTE: Record<string, string> = {
@@ -22,6 +23,74 @@ export interface TranscriptProps {
   agentName: string
   /** Scrolls the entry holding this permission/elicitation request into view. */
   focusRequest?: { requestId: string; nonce: number } | null
+}
+
+/**
+ * A first guess of a row's height (px) before it has been measured, by kind and length, so the total height and
+ * the scroll position move little when the real size arrives. Padding of a row is 12px; a line of text about 22px
+ * at about 110 characters.
+ */
+export function estimateEntrySize(entry: Entry | undefined): number {
+  if (!entry) return 88
+  let size = estimates.get(entry)
+  if (size === undefined) {
+    size = guessSize(entry)
+    estimates.set(entry, size)
+  }
+  return size
+}
+
+/** Estimates by entry object: the virtualizer asks for every unmeasured row whenever the count changes. */
+const estimates = new WeakMap<Entry, number>()
+
+function guessSize(entry: Entry): number {
+  switch (entry.kind) {
+    case 'user_message':
+    case 'agent_message':
+    case 'agent_thought': {
+      let lines = 0
+      for (const block of entry.content) {
+        if (block.type !== 'text' || typeof block.text !== 'string') continue
+        const text = block.text
+        lines += Math.ceil(text.length / 110)
+        for (let at = text.indexOf('\n'); at >= 0 && lines < 400; at = text.indexOf('\n', at + 1)) lines++
+      }
+      return 12 + 28 + 22 * Math.min(400, Math.max(1, lines))
+    }
+    case 'tool_call':
+      return 64
+    default:
+      return 88
+  }
+}
+
+/**
+ * How the virtualizer measures a row: from the ResizeObserver's entry (read after layout, so it costs no layout of
+ * its own), or, when a row is attached, its cached size by entry id or the estimate. Reading `offsetHeight` on attach
+ * (the library's default) forces a synchronous layout in the middle of every commit.
+ */
+function measureRow(element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box) return Math.round(box.blockSize)
+  const index = instance.indexFromElement(element)
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
+}
+
+/**
+ * The rows to render: the virtualizer's range and overscan; while following, the rows at the end as well (a view's
+ * worth and the overscan), so the frame that scrolls to the end already has them. Rows sit in normal flow under
+ * one offset, so the indexes are contiguous.
+ */
+export function rowsToRender(range: Range, following: boolean): number[] {
+  const indexes = defaultRangeExtractor(range)
+  if (!following || range.count === 0) return indexes
+  const tail = Math.max(0, range.count - (range.endIndex - range.startIndex + 1) - range.overscan)
+  const reachesTail = indexes.length > 0 && indexes[indexes.length - 1]! >= tail - 1
+  const first = reachesTail ? Math.min(indexes[0]!, tail) : tail
+  if (first === indexes[0] && indexes[indexes.length - 1] === range.count - 1) return indexes
+  const rows: number[] = []
+  for (let index = first; index < range.count; index++) rows.push(index)
+  return rows
 }
 
 /** The entry showing a permission or elicitation request (on its tool call, or standalone). */
@@ -93,12 +162,21 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
   const stick = useRef(true)
   const [following, setFollowing] = useState(true)
   const entries = session.entries
+  const entriesRef = useRef(entries)
+  entriesRef.current = entries
+  // Stable callbacks: a new `getItemKey` makes the virtualizer recompute every row's position.
+  const getItemKey = useCallback((index: number) => entriesRef.current[index]?.id ?? index, [])
+  const estimateSize = useCallback((index: number) => estimateEntrySize(entriesRef.current[index]), [])
+  // While following, the rows at the end are rendered too (the view is scrolled to them before the frame is painted).
+  const rangeExtractor = useCallback((range: Range) => rowsToRender(range, following), [following])
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 88,
+    estimateSize,
     overscan: 6,
-    getItemKey: (index) => entries[index]?.id ?? index,
+    getItemKey,
+    rangeExtractor,
+    measureElement: measureRow,
     useFlushSync: false,
   })
   const totalSize = virtualizer.getTotalSize()
@@ -108,13 +186,12 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
 
   const stopNote = session.turn.state === 'idle' && !session.turn.error && session.turn.stopReason ? (STOP_NOTE[session.turn.stopReason] ?? null) : null
   const turnError = session.turn.error ?? null
-  useLayoutEffect(() => {
-    const el = scrollRef.current
-    if (el && stick.current) el.scrollTop = el.scrollHeight
-  }, [totalSize, entries.length, stopNote, turnError])
 
-  // The view shrinks when something appears below it (the agent's error banner, the plan, a taller draft):
-  // keep following the end then too.
+  // Following the end costs no layout of its own: a ResizeObserver on the content and on the view reports after
+  // the browser's layout of the frame (so reading scrollHeight there is free) whenever the content grows (new
+  // entries, measured rows, the notes below them) or the view shrinks (the error banner, the plan, a taller
+  // draft below it), at most once per frame, and the scroll lands before that frame is painted.
+  const contentRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = scrollRef.current
     if (!el) return
@@ -122,6 +199,7 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
       if (stick.current) el.scrollTop = el.scrollHeight
     })
     observer.observe(el)
+    if (contentRef.current) observer.observe(contentRef.current)
     return () => observer.disconnect()
   }, [])
 
@@ -182,36 +260,38 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
         onTouchMove={() => (dragging.current = true)}
         onTouchEnd={() => (dragging.current = false)}
       >
-        {entries.length === 0 ? (
-          <div className="empty-state">
-            <p>No messages yet.</p>
-            <p className="muted">Ask {agentName} something to start.</p>
-          </div>
-        ) : (
-          <div className="transcript-inner" style={{ height: totalSize }}>
-            <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-              {items.map((item) => (
-                <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
-                  <EntryRow entry={entries[item.index]!} session={rowContext} agentName={agentName} />
-                </div>
-              ))}
+        <div ref={contentRef} className="transcript-content">
+          {entries.length === 0 ? (
+            <div className="empty-state">
+              <p>No messages yet.</p>
+              <p className="muted">Ask {agentName} something to start.</p>
             </div>
-          </div>
-        )}
-        {stopNote && entries.length > 0 && (
-          <p className="turn-note muted" role="note" aria-label="How the turn ended">
-            {stopNote}
-          </p>
-        )}
-        {turnError && (
-          <div className="turn-error" role="alert">
-            <Icon name="alert" />
-            <span>
-              The turn ended with an error: {turnError.message}
-              {turnError.code != null ? ` (code ${turnError.code})` : ''}
-            </span>
-          </div>
-        )}
+          ) : (
+            <div className="transcript-inner" style={{ height: totalSize }}>
+              <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+                {items.map((item) => (
+                  <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
+                    <EntryRow entry={entries[item.index]!} session={rowContext} agentName={agentName} />
+                  </div>
+                ))}
+              </div>
+            </div>
+          )}
+          {stopNote && entries.length > 0 && (
+            <p className="turn-note muted" role="note" aria-label="How the turn ended">
+              {stopNote}
+            </p>
+          )}
+          {turnError && (
+            <div className="turn-error" role="alert">
+              <Icon name="alert" />
+              <span>
+                The turn ended with an error: {turnError.message}
+                {turnError.code != null ? ` (code ${turnError.code})` : ''}
+              </span>
+            </div>
+          )}
+        </div>
       </div>
       {!following && entries.length > 0 && (
         <button type="button" className="jump-latest" onClick={jumpToLatest}>
