@@ -52,7 +52,7 @@ export interface HistoryStore extends IDisposable {
   /** The database file, or null for a store that keeps nothing (history unavailable). */
   readonly file: string | null
   /** Writes every session and entry in one transaction. */
-  write(writes: SessionWrite[]): void
+  write(writes: SessionWrite[]): void | Promise<void>
   list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[]
   summary(sessionId: string): HistorySummary | undefined
   load(sessionId: string): StoredSession | undefined
