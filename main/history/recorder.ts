@@ -12,8 +12,11 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { SessionState } from '../../common/session/types'
-import type { EntryRow, HistoryStore, SessionWrite } from './history-store'
-import { derivedTitle, encodeEntry, encodeSessionState } from './entry-codec'
+import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
+import { derivedTitle, encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
+
+/** `stateJson` when the store encodes: the session-wide fields were handed over with `written`. */
+const HANDED_OVER = '\u0000handed over'
 
 /** At most this much is lost when Bosun is killed (plus the write itself). */
 export const WRITE_INTERVAL_MS = 250
@@ -148,7 +151,10 @@ export class HistoryRecorder implements IDisposable {
   }
 
   private writeNow(ids: string[]): void {
+    // A store on its own thread encodes there: main only finds what changed.
+    const raw = this.store.writeRaw !== undefined
     const writes: SessionWrite[] = []
+    const rawWrites: RawSessionWrite[] = []
     const done: { tracked: Tracked; state: SessionState; stateJson: string }[] = []
     let listChanged = false
     const now = this.now()
@@ -157,42 +163,43 @@ export class HistoryRecorder implements IDisposable {
       if (!tracked) continue
       const { latest, written } = tracked
       const entries: EntryRow[] = []
+      const rawEntries: RawSessionWrite['entries'] = []
       if (written?.entries !== latest.entries) {
         const before = written?.entries ?? []
         for (let i = 0; i < latest.entries.length; i++) {
           const entry = latest.entries[i]!
           if (before[i] === entry) continue
-          const { body, text } = encodeEntry(entry)
-          entries.push({ position: i, entryId: entry.id, kind: entry.kind, body, text, ...(i >= before.length ? { fresh: true } : {}) })
+          const fresh = i >= before.length ? { fresh: true } : {}
+          if (raw) rawEntries.push({ position: i, entry, ...fresh })
+          else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...fresh })
         }
       }
-      const stateJson = tracked.stateJson !== null && written && sameSessionFields(written, latest) ? tracked.stateJson : encodeSessionState(latest)
+      const unchanged = tracked.stateJson !== null && written !== null && sameSessionFields(written, latest)
+      const stateJson = unchanged ? tracked.stateJson! : raw ? HANDED_OVER : encodeSessionState(latest)
       const listed = this.listKey(latest)
       if (listed !== tracked.listed || written === null) listChanged = true
-      writes.push({
-        session: {
-          sessionId: latest.sessionId,
-          agentId: latest.agentId,
-          acpSessionId: latest.acpSessionId,
-          cwd: latest.cwd,
-          title: derivedTitle(latest),
-          createdAt: tracked.createdAt,
-          updatedAt: now,
-          protocolVersion: latest.protocolVersion,
-          capabilities: tracked.capabilities,
-          turnState: latest.turn.state,
-          state: stateJson,
-        },
-        entries,
-      })
+      const session = {
+        sessionId: latest.sessionId,
+        agentId: latest.agentId,
+        acpSessionId: latest.acpSessionId,
+        cwd: latest.cwd,
+        title: derivedTitle(latest),
+        createdAt: tracked.createdAt,
+        updatedAt: now,
+        protocolVersion: latest.protocolVersion,
+        capabilities: tracked.capabilities,
+        turnState: latest.turn.state,
+      }
+      if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries })
+      else writes.push({ session: { ...session, state: stateJson }, entries })
       done.push({ tracked, state: latest, stateJson })
     }
     for (const id of ids) this.dirty.delete(id)
-    if (writes.length === 0) return
+    if (done.length === 0) return
     const epoch = this.epoch
     let result: void | Promise<void>
     try {
-      result = this.store.write(writes)
+      result = raw ? this.store.writeRaw!(rawWrites) : this.store.write(writes)
     } catch (error) {
       // Nothing was handed over: write these again with the rest.
       for (const id of ids) if (this.tracked.has(id)) this.dirty.add(id)

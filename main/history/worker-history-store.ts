@@ -13,7 +13,7 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import type { HistorySummary } from '../../common/contract/history'
-import type { HistoryStore, SessionWrite, StoredSession } from './history-store'
+import type { HistoryStore, RawSessionWrite, SessionWrite, StoredSession } from './history-store'
 import type { HistoryWorkerData, SerializedError, WorkerEvent, WorkerReply, WorkerRequest } from './history-worker'
 import { openHistoryStore as openInThread, type OpenedHistory } from './sqlite-history-store'
 
@@ -116,10 +116,18 @@ export class WorkerHistoryStore implements HistoryStore {
 
   write(writes: SessionWrite[]): Promise<void> | void {
     if (writes.length === 0) return
+    return this.post({ t: 'write', seq: ++this.nextSeq, writes })
+  }
+
+  /** Posts the writes before encoding: the thread encodes them (the structured clone is main's only cost). */
+  writeRaw(writes: RawSessionWrite[]): Promise<void> {
+    return this.post({ t: 'writeRaw', seq: ++this.nextSeq, writes })
+  }
+
+  private post(request: Extract<WorkerRequest, { seq: number }>): Promise<void> {
     if (this.stopped) throw new WorkerStopped(this.stopped)
-    const seq = ++this.nextSeq
-    const done = new Promise<void>((resolve, reject) => this.pending.set(seq, { resolve, reject }))
-    this.port.postMessage({ t: 'write', seq, writes } satisfies WorkerRequest)
+    const done = new Promise<void>((resolve, reject) => this.pending.set(request.seq, { resolve, reject }))
+    this.port.postMessage(request satisfies WorkerRequest)
     return done
   }
 

@@ -4,7 +4,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
 import { openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
-import { decodeEntry, encodeEntry } from '../../../main/history/entry-codec'
+import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
+import { HistoryRecorder } from '../../../main/history/recorder'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import { createLogger } from '../../../main/base/log'
 import type { HistoryStore, SessionRow } from '../../../main/history/history-store'
 import type { Entry } from '../../../common/session/types'
 
@@ -102,5 +105,31 @@ describe('the history store on its own thread', () => {
     const again = openInThread(home)
     stores.push(again.store)
     expect(again.store.load('agent/s1')!.entries).toHaveLength(50)
+  })
+
+  it('encodes on its thread what the recorder hands over raw, and keeps the session state between writes that do not change it', async () => {
+    const { store } = open(tempHome())
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000 })
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 2, cwd: '/w' })
+    recorder.track(state, { capabilities: { loadSession: true } })
+    state = applyActions(state, [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'rename the tokenizer' }] },
+      { type: 'updates', updates: [{ sessionUpdate: 'plan', entries: [{ content: 'Step one', priority: 'high', status: 'pending' }] }] },
+      { type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'On it \u0000' } }] },
+    ])
+    recorder.changed(state)
+    recorder.flush()
+    // Only a message chunk: the session-wide fields keep their identity, so they are not sent again.
+    state = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: ' done' } }] }])
+    recorder.changed(state)
+    recorder.flush()
+    ;(store as WorkerHistoryStore).settle()
+    const stored = store.load('a/s1')!
+    expect(stored.row).toMatchObject({ title: 'rename the tokenizer', protocolVersion: 2, capabilities: '{"loadSession":true}', state: encodeSessionState(state) })
+    expect(JSON.parse(stored.row.state).plans).toBeTruthy()
+    expect(stored.entries.map((row) => decodeEntry(row))).toEqual(state.entries.map((entry) => JSON.parse(encodeEntry(entry).body)))
+    expect(JSON.stringify(stored.entries)).toContain('On it \uFFFD done')
+    expect(store.search('tokenizer', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'user_message' })])
+    recorder.dispose()
   })
 })
