@@ -19,6 +19,8 @@ import { openHistoryStore as openInThread, type OpenedHistory } from './sqlite-h
 
 /** How long main waits for one answer (opening may migrate a large file; a quit must not hang for ever). */
 const CALL_TIMEOUT_MS = 60_000
+/** On quit: what was posted is written and the file closed within this, else left to the WAL (committed writes are kept). */
+const CLOSE_TIMEOUT_MS = 10_000
 
 class WorkerStopped extends Error {}
 
@@ -84,11 +86,15 @@ export class WorkerHistoryStore implements HistoryStore {
 
   /** Asks the worker and waits for its answer on this thread. */
   private call<T>(method: string, ...args: unknown[]): T {
+    return this.callWithin(this.timeoutMs, method, args)
+  }
+
+  private callWithin<T>(timeoutMs: number, method: string, args: unknown[]): T {
     if (this.stopped) throw new WorkerStopped(this.stopped)
     const id = ++this.nextId
     const seen = Atomics.load(this.signal, 0)
     this.port.postMessage({ t: 'call', id, method, args } satisfies WorkerRequest)
-    const deadline = Date.now() + this.timeoutMs
+    const deadline = Date.now() + timeoutMs
     for (;;) {
       const received = receiveMessageOnPort(this.port)
       if (received) {
@@ -99,7 +105,7 @@ export class WorkerHistoryStore implements HistoryStore {
       }
       const left = deadline - Date.now()
       if (left <= 0) {
-        this.stop(`the history thread did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s`)
+        this.stop(`the history thread did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`)
         throw new WorkerStopped(this.stopped!)
       }
       // Wakes when the worker has answered something since `seen` (or at once if it already has).
@@ -169,7 +175,7 @@ export class WorkerHistoryStore implements HistoryStore {
     if (this.disposed) return
     this.disposed = true
     try {
-      if (!this.stopped) this.call('dispose')
+      if (!this.stopped) this.callWithin(Math.min(this.timeoutMs, CLOSE_TIMEOUT_MS), 'dispose', [])
     } catch {
       // The thread is gone or stuck: SQLite's WAL keeps every committed write for next time.
     }

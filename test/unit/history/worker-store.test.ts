@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import type { Worker } from 'node:worker_threads'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -130,6 +131,24 @@ describe('the history store on its own thread', () => {
     expect(stored.entries.map((row) => decodeEntry(row))).toEqual(state.entries.map((entry) => JSON.parse(encodeEntry(entry).body)))
     expect(JSON.stringify(stored.entries)).toContain('On it \uFFFD done')
     expect(store.search('tokenizer', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'user_message' })])
+    recorder.dispose()
+  })
+
+  it('turns a stopped thread into errors: calls throw, writes reject, the recorder reports it', async () => {
+    const { store } = open(tempHome())
+    const problems: (string | null)[] = []
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000, onProblem: (p) => problems.push(p) })
+    const worker = (store as unknown as { worker: Worker }).worker
+    const exited = new Promise((resolve) => worker.once('exit', resolve))
+    await worker.terminate()
+    await exited
+    expect(() => store.list()).toThrow(/history thread stopped/)
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    recorder.track(state)
+    state = applyActions(state, [{ type: 'local_prompt', content: [{ type: 'text', text: 'hello' }] }])
+    recorder.changed(state)
+    recorder.flush()
+    expect(problems).toEqual([expect.stringMatching(/could not save the history \(the history thread stopped/)])
     recorder.dispose()
   })
 })
