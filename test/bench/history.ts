@@ -188,6 +188,12 @@ export async function runHistoryBench(): Promise<void> {
           `open the ${COUNT}-update session: read ${loadMs.toFixed(0)} ms + restore ${restoreMs.toFixed(0)} ms + serialize ${ms(t)} (${(payload.length / 1048576).toFixed(1)} MiB to the renderer, ${restored.entries.length} entries)`,
         )
         reopened.store.dispose()
+        // What Bosun does: the read is a call answered by the history thread (the rows cross as a structured clone).
+        const threaded = openOnThread(dir)
+        t = performance.now()
+        threaded.store.load('bench/flood')
+        console.log(`  read through the history thread ${ms(t)}`)
+        threaded.store.dispose()
       }
     }
 
