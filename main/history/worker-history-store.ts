@@ -74,6 +74,7 @@ export class WorkerHistoryStore implements HistoryStore {
     if (event.t !== 'written') return
     const waiter = this.pending.get(event.seq)
     this.pending.delete(event.seq)
+    if (this.pending.size === 0) this.acks.unref()
     if (event.error) waiter?.reject(revive(event.error))
     else waiter?.resolve()
   }
@@ -82,6 +83,7 @@ export class WorkerHistoryStore implements HistoryStore {
     this.stopped ??= reason
     for (const waiter of this.pending.values()) waiter.reject(new WorkerStopped(reason))
     this.pending.clear()
+    this.acks.unref()
   }
 
   /** Asks the worker and waits for its answer on this thread. */
@@ -132,6 +134,8 @@ export class WorkerHistoryStore implements HistoryStore {
 
   private post(request: Extract<WorkerRequest, { seq: number }>): Promise<void> {
     if (this.stopped) throw new WorkerStopped(this.stopped)
+    // A write not yet acknowledged keeps the process alive (its outcome is awaited); an idle store does not.
+    if (this.pending.size === 0) this.acks.ref()
     const done = new Promise<void>((resolve, reject) => this.pending.set(request.seq, { resolve, reject }))
     this.port.postMessage(request satisfies WorkerRequest)
     return done
