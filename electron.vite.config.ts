@@ -7,7 +7,13 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'main/index.ts'),
+          // The history's writer thread, started from its own file next to index.js (worker-history-store.ts).
+          'history-worker': resolve(__dirname, 'main/history/history-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -127,10 +127,19 @@ export function searchTextOfBody(body: string): string {
   }
 }
 
+/** The session-wide part of a state (everything but its entries and identity), before encoding. */
+export function sessionStateFields(state: SessionState): Record<string, unknown> {
+  const { entries: _entries, sessionId: _id, acpSessionId: _acp, agentId: _agent, cwd: _cwd, protocolVersion: _v, seq: _seq, pendingEcho: _echo, ...rest } = state
+  return rest
+}
+
+export function encodeSessionFields(fields: Record<string, unknown>): string {
+  return JSON.stringify(bounded(fields, { left: 4 * MAX_BODY }))
+}
+
 /** The session-wide part of a state (everything but its entries), as stored. */
 export function encodeSessionState(state: SessionState): string {
-  const { entries: _entries, sessionId: _id, acpSessionId: _acp, agentId: _agent, cwd: _cwd, protocolVersion: _v, seq: _seq, pendingEcho: _echo, ...rest } = state
-  return JSON.stringify(bounded(rest, { left: 4 * MAX_BODY }))
+  return encodeSessionFields(sessionStateFields(state))
 }
 
 /** The title the list shows when the person gave none: the agent's, else the first prompt's text. */

@@ -5,6 +5,7 @@
  */
 import type { IDisposable } from '../base/lifecycle'
 import type { HistoryHit, HistorySummary } from '../../common/contract/history'
+import type { Entry } from '../../common/session/types'
 
 /** The session-wide columns written with every batch. */
 export interface SessionRow {
@@ -42,6 +43,15 @@ export interface SessionWrite {
   entries: EntryRow[]
 }
 
+/**
+ * A write before encoding, for a store that encodes on its own thread: the changed entries as the reducer
+ * made them, the session-wide fields only when they changed since the last write (absent: unchanged).
+ */
+export interface RawSessionWrite {
+  session: Omit<SessionRow, 'state'> & { state?: Record<string, unknown> }
+  entries: { position: number; entry: Entry; fresh?: boolean }[]
+}
+
 export interface StoredSession {
   row: SessionRow & { customTitle: string | null; archived: boolean }
   /** Entry bodies in transcript order (JSON text, parsed by the caller so one bad row never hides the rest). */
@@ -52,7 +62,9 @@ export interface HistoryStore extends IDisposable {
   /** The database file, or null for a store that keeps nothing (history unavailable). */
   readonly file: string | null
   /** Writes every session and entry in one transaction. */
-  write(writes: SessionWrite[]): void
+  write(writes: SessionWrite[]): void | Promise<void>
+  /** Optional: takes the writes before encoding (the recorder then skips `entry-codec` on main's thread). */
+  writeRaw?(writes: RawSessionWrite[]): Promise<void>
   list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[]
   summary(sessionId: string): HistorySummary | undefined
   load(sessionId: string): StoredSession | undefined

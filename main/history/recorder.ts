@@ -12,8 +12,11 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { SessionState } from '../../common/session/types'
-import type { EntryRow, HistoryStore, SessionWrite } from './history-store'
-import { derivedTitle, encodeEntry, encodeSessionState } from './entry-codec'
+import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
+import { derivedTitle, encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
+
+/** `stateJson` when the store encodes: the session-wide fields were handed over with `written`. */
+const HANDED_OVER = '\u0000handed over'
 
 /** At most this much is lost when Bosun is killed (plus the write itself). */
 export const WRITE_INTERVAL_MS = 250
@@ -22,8 +25,10 @@ const RETRY_INTERVAL_MS = 5_000
 
 interface Tracked {
   latest: SessionState
-  /** The state as last written (null: never written). */
+  /** The state as last handed to the store (null: never): the next write holds what changed since. */
   written: SessionState | null
+  /** The state the store confirmed (a write on the history thread succeeds or fails later). */
+  acked: SessionState | null
   createdAt: number
   capabilities: string | null
   /** The encoded session-wide state of `written`, reused while those fields keep their identity. */
@@ -91,6 +96,7 @@ export class HistoryRecorder implements IDisposable {
     this.tracked.set(state.sessionId, {
       latest: state,
       written: info.written ?? null,
+      acked: info.written ?? null,
       createdAt: info.createdAt ?? this.now(),
       capabilities: info.capabilities !== undefined ? JSON.stringify(info.capabilities) : null,
       stateJson: null,
@@ -145,7 +151,10 @@ export class HistoryRecorder implements IDisposable {
   }
 
   private writeNow(ids: string[]): void {
+    // A store on its own thread encodes there: main only finds what changed.
+    const raw = this.store.writeRaw !== undefined
     const writes: SessionWrite[] = []
+    const rawWrites: RawSessionWrite[] = []
     const done: { tracked: Tracked; state: SessionState; stateJson: string }[] = []
     let listChanged = false
     const now = this.now()
@@ -154,61 +163,71 @@ export class HistoryRecorder implements IDisposable {
       if (!tracked) continue
       const { latest, written } = tracked
       const entries: EntryRow[] = []
+      const rawEntries: RawSessionWrite['entries'] = []
       if (written?.entries !== latest.entries) {
         const before = written?.entries ?? []
         for (let i = 0; i < latest.entries.length; i++) {
           const entry = latest.entries[i]!
           if (before[i] === entry) continue
-          const { body, text } = encodeEntry(entry)
-          entries.push({ position: i, entryId: entry.id, kind: entry.kind, body, text, ...(i >= before.length ? { fresh: true } : {}) })
+          const fresh = i >= before.length ? { fresh: true } : {}
+          if (raw) rawEntries.push({ position: i, entry, ...fresh })
+          else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...fresh })
         }
       }
-      const stateJson = tracked.stateJson !== null && written && sameSessionFields(written, latest) ? tracked.stateJson : encodeSessionState(latest)
+      const unchanged = tracked.stateJson !== null && written !== null && sameSessionFields(written, latest)
+      const stateJson = unchanged ? tracked.stateJson! : raw ? HANDED_OVER : encodeSessionState(latest)
       const listed = this.listKey(latest)
       if (listed !== tracked.listed || written === null) listChanged = true
-      writes.push({
-        session: {
-          sessionId: latest.sessionId,
-          agentId: latest.agentId,
-          acpSessionId: latest.acpSessionId,
-          cwd: latest.cwd,
-          title: derivedTitle(latest),
-          createdAt: tracked.createdAt,
-          updatedAt: now,
-          protocolVersion: latest.protocolVersion,
-          capabilities: tracked.capabilities,
-          turnState: latest.turn.state,
-          state: stateJson,
-        },
-        entries,
-      })
+      const session = {
+        sessionId: latest.sessionId,
+        agentId: latest.agentId,
+        acpSessionId: latest.acpSessionId,
+        cwd: latest.cwd,
+        title: derivedTitle(latest),
+        createdAt: tracked.createdAt,
+        updatedAt: now,
+        protocolVersion: latest.protocolVersion,
+        capabilities: tracked.capabilities,
+        turnState: latest.turn.state,
+      }
+      if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries })
+      else writes.push({ session: { ...session, state: stateJson }, entries })
       done.push({ tracked, state: latest, stateJson })
     }
     for (const id of ids) this.dirty.delete(id)
-    if (writes.length === 0) return
+    if (done.length === 0) return
+    const epoch = this.epoch
+    let result: void | Promise<void>
     try {
-      this.store.write(writes)
+      result = raw ? this.store.writeRaw!(rawWrites) : this.store.write(writes)
     } catch (error) {
-      // Keep `written` as it was: the next attempt writes everything since the last success.
+      // Nothing was handed over: write these again with the rest.
       for (const id of ids) if (this.tracked.has(id)) this.dirty.add(id)
-      if (!this.failing) {
-        this.failing = true
-        const message = `Bosun could not save the history (${error instanceof Error ? error.message : String(error)}). Sessions keep working; what they do is saved once writing works again.`
-        this.options.logger.warn(message)
-        this.options.onProblem?.(message)
-      }
-      if (!this.disposed && this.handle === undefined) {
-        this.handle = this.scheduler.setTimeout(() => {
-          this.handle = undefined
-          this.writeNow([...this.dirty])
-        }, RETRY_INTERVAL_MS)
-      }
+      this.failed(error, epoch)
       return
     }
+    // Later writes hold only what changed since this one; a failure (now or later) goes back to the last confirmed state.
     for (const { tracked, state, stateJson } of done) {
       tracked.written = state
       tracked.stateJson = stateJson
       tracked.listed = this.listKey(state)
+    }
+    if (result) {
+      result.then(
+        () => this.succeeded(done, epoch, listChanged),
+        (error: unknown) => this.failed(error, epoch),
+      )
+    } else this.succeeded(done, epoch, listChanged)
+  }
+
+  /** Bumped by a failure: outcomes of the writes posted before it are stale (everything since is written again). */
+  private epoch = 0
+
+  private succeeded(done: { tracked: Tracked; state: SessionState }[], epoch: number, listChanged: boolean): void {
+    if (epoch !== this.epoch || this.disposed) return
+    for (const { tracked, state } of done) {
+      tracked.acked = state
+      // Written once: later writes keep the stored capabilities (null).
       tracked.capabilities = null
     }
     if (this.failing) {
@@ -217,6 +236,31 @@ export class HistoryRecorder implements IDisposable {
       this.options.onProblem?.(null)
     }
     if (listChanged) this.options.onListChanged?.()
+  }
+
+  private failed(error: unknown, epoch: number): void {
+    if (epoch !== this.epoch || this.disposed) return
+    this.epoch++
+    // Everything since the last confirmed write is written again (rows are upserts by position).
+    for (const [id, tracked] of this.tracked) {
+      if (tracked.written === tracked.acked) continue
+      tracked.written = tracked.acked
+      tracked.stateJson = null
+      tracked.listed = tracked.acked ? this.listKey(tracked.acked) : null
+      this.dirty.add(id)
+    }
+    if (!this.failing) {
+      this.failing = true
+      const message = `Bosun could not save the history (${error instanceof Error ? error.message : String(error)}). Sessions keep working; what they do is saved once writing works again.`
+      this.options.logger.warn(message)
+      this.options.onProblem?.(message)
+    }
+    if (this.handle === undefined) {
+      this.handle = this.scheduler.setTimeout(() => {
+        this.handle = undefined
+        this.writeNow([...this.dirty])
+      }, RETRY_INTERVAL_MS)
+    }
   }
 
   private cancelTimer(): void {

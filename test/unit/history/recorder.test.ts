@@ -112,6 +112,55 @@ describe('HistoryRecorder', () => {
   })
 })
 
+/** A store whose writes finish later (like the one on the history thread): each is a promise settled by the test. */
+class AsyncStore extends NullHistoryStore {
+  readonly writes: { writes: SessionWrite[]; resolve: () => void; reject: (error: Error) => void }[] = []
+  override write(writes: SessionWrite[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.writes.push({ writes: structuredClone(writes), resolve, reject }))
+  }
+}
+
+describe('HistoryRecorder with writes that finish later', () => {
+  it('sends only what changed since the last write, and after a late failure writes everything since the last confirmed one', async () => {
+    const clock = manualScheduler()
+    const store = new AsyncStore()
+    const problems: (string | null)[] = []
+    const recorder = new HistoryRecorder(store, { logger, scheduler: clock.scheduler, onProblem: (p) => problems.push(p), now: () => 42 })
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    recorder.track(state, { capabilities: { loadSession: true } })
+    const apply = (...actions: SessionAction[]) => {
+      state = applyActions(state, actions)
+      recorder.changed(state)
+    }
+    const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'one' }] })
+    clock.runAll()
+    store.writes[0]!.resolve()
+    await settle()
+    apply({ type: 'updates', updates: [chunk('two')] })
+    clock.runAll()
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'three' }] })
+    clock.runAll()
+    // Posted before the outcome of the second is known: only the new entry.
+    expect(store.writes.map((w) => w.writes[0]!.entries.map((e) => e.position))).toEqual([[0], [1], [2]])
+    expect(store.writes[1]!.writes[0]!.session.capabilities).toBeNull()
+
+    store.writes[1]!.reject(new Error('SQLITE_FULL: database or disk is full'))
+    store.writes[2]!.resolve()
+    await settle()
+    expect(problems).toEqual([expect.stringMatching(/could not save the history.*disk is full/)])
+    expect(clock.delays()).toEqual([5_000])
+    clock.runAll()
+    // Everything after the last confirmed write (the prompt at 0), again.
+    expect(store.writes[3]!.writes[0]!.entries.map((e) => e.position)).toEqual([1, 2])
+    store.writes[3]!.resolve()
+    await settle()
+    expect(problems).toEqual([expect.any(String), null])
+    recorder.dispose()
+  })
+})
+
 describe('restoring a stored session', () => {
   function stored(state: SessionState, turnState: string): StoredSession {
     return {

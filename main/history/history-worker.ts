@@ -1,0 +1,101 @@
+/**
+ * The history's writer thread: owns the SQLite connection (better-sqlite3: one connection per thread) and
+ * runs every statement, so main's thread only posts batches. Started by `worker-history-store.ts`.
+ *
+ * Protocol, all on the one port main gave us (so a call always runs after the writes posted before it):
+ *   - `{ t: 'write', seq, writes }`: one transaction; the outcome goes back on the `acks` port (read on main's
+ *     event loop, and drained at once when main closes the store), as `{ t: 'written', seq, error? }`;
+ *   - `{ t: 'writeRaw', … }`: the same, encoded here first (`entry-codec.ts`, off main's thread);
+ *   - `{ t: 'call', id, method, args }`: any other `HistoryStore` method; the answer goes back on the port
+ *     and `signal[0]` is bumped, so main can wait for it synchronously (`Atomics.wait`, `receiveMessageOnPort`).
+ */
+import { workerData, type MessagePort } from 'node:worker_threads'
+import type { HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
+import { encodeEntry, encodeSessionFields } from './entry-codec'
+import { openHistoryStore } from './sqlite-history-store'
+
+export interface HistoryWorkerData {
+  home: string
+  now: number | null
+  port: MessagePort
+  acks: MessagePort
+  signal: SharedArrayBuffer
+}
+
+export type WorkerRequest =
+  | { t: 'write'; seq: number; writes: SessionWrite[] }
+  | { t: 'writeRaw'; seq: number; writes: RawSessionWrite[] }
+  | { t: 'call'; id: number; method: string; args: unknown[] }
+
+export interface SerializedError {
+  message: string
+  code?: string
+}
+
+export type WorkerReply = { id: number; value?: unknown; error?: SerializedError }
+export type WorkerEvent = { t: 'written'; seq: number; error?: SerializedError }
+
+const serialize = (error: unknown): SerializedError => {
+  const code = (error as { code?: unknown })?.code
+  return { message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) }
+}
+
+const data = workerData as HistoryWorkerData
+const signal = new Int32Array(data.signal)
+let store: HistoryStore | undefined
+
+function answer(id: number, reply: Omit<WorkerReply, 'id'>): void {
+  data.port.postMessage({ id, ...reply } satisfies WorkerReply)
+  Atomics.add(signal, 0, 1)
+  Atomics.notify(signal, 0)
+}
+
+function call(method: string, args: unknown[]): unknown {
+  if (method === 'open') {
+    const opened = openHistoryStore(data.home, data.now !== null ? { now: () => data.now! } : {})
+    store = opened.store
+    return { file: opened.store.file, problem: opened.problem }
+  }
+  if (!store) throw new Error('The history database is not open.')
+  if (method === 'delete') lastState.delete(String(args[0]))
+  if (method === 'dispose') {
+    store.dispose()
+    store = undefined
+    return undefined
+  }
+  const fn = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[method]
+  if (typeof fn !== 'function' || method === 'write') throw new Error(`Unknown history call ${method}.`)
+  return fn.apply(store, args)
+}
+
+/** The session-wide state last encoded per session: a raw write without one keeps it. */
+const lastState = new Map<string, string>()
+
+function encode(writes: RawSessionWrite[]): SessionWrite[] {
+  return writes.map(({ session: { state, ...session }, entries }) => {
+    const json = state ? encodeSessionFields(state) : (lastState.get(session.sessionId) ?? '{}')
+    lastState.set(session.sessionId, json)
+    return {
+      session: { ...session, state: json },
+      entries: entries.map(({ position, entry, fresh }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...(fresh ? { fresh } : {}) })),
+    }
+  })
+}
+
+data.port.on('message', (request: WorkerRequest) => {
+  if (request.t === 'write' || request.t === 'writeRaw') {
+    try {
+      if (!store) throw new Error('The history database is not open.')
+      store.write(request.t === 'write' ? request.writes : encode(request.writes))
+      data.acks.postMessage({ t: 'written', seq: request.seq } satisfies WorkerEvent)
+    } catch (error) {
+      data.acks.postMessage({ t: 'written', seq: request.seq, error: serialize(error) } satisfies WorkerEvent)
+    }
+    return
+  }
+  try {
+    answer(request.id, { value: call(request.method, request.args) })
+  } catch (error) {
+    answer(request.id, { error: serialize(error) })
+  }
+})

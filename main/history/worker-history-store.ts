@@ -1,0 +1,211 @@
+/**
+ * The history store on its own thread (`history-worker.ts`): `write` posts the batch (entries already
+ * serialized by the recorder) and returns at once, its outcome a promise; every other method is a
+ * synchronous call answered by the worker in order after the writes posted before it (so a search after a
+ * flush sees what was flushed), waited for with `Atomics.wait` and read with `receiveMessageOnPort`.
+ *
+ * One file works in the three ways Bosun runs: the bundle (`electron-vite build` emits
+ * `out/main/history-worker.js` next to `index.js`), and the TypeScript sources (browser host under tsx,
+ * vitest), where the worker is the `.ts` file started with tsx's loader. When the worker cannot start,
+ * the store is opened on main's thread as before, so history still works.
+ */
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
+import type { HistorySummary } from '../../common/contract/history'
+import type { HistoryStore, RawSessionWrite, SessionWrite, StoredSession } from './history-store'
+import type { HistoryWorkerData, SerializedError, WorkerEvent, WorkerReply, WorkerRequest } from './history-worker'
+import { openHistoryStore as openInThread, type OpenedHistory } from './sqlite-history-store'
+
+/** How long main waits for one answer (opening may migrate a large file; a quit must not hang for ever). */
+const CALL_TIMEOUT_MS = 60_000
+/** On quit: what was posted is written and the file closed within this, else left to the WAL (committed writes are kept). */
+const CLOSE_TIMEOUT_MS = 10_000
+
+class WorkerStopped extends Error {}
+
+function revive(error: SerializedError): Error {
+  const revived = new Error(error.message) as Error & { code?: string }
+  if (error.code) revived.code = error.code
+  return revived
+}
+
+/** The worker's module and the flags it needs: the built `.js` beside us, or the `.ts` source under tsx. */
+function workerEntry(): { url: URL; execArgv?: string[] } {
+  const here = import.meta.url
+  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { url: new URL('./history-worker.js', here) }
+  const execArgv = process.execArgv.some((arg) => arg.includes('tsx')) ? [...process.execArgv] : [...process.execArgv, '--import', pathToFileURL(createRequire(here).resolve('tsx')).href]
+  return { url: new URL('./history-worker.ts', here), execArgv }
+}
+
+export class WorkerHistoryStore implements HistoryStore {
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4))
+  private readonly port: MessagePort
+  private readonly acks: MessagePort
+  private readonly worker: Worker
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
+  private nextSeq = 0
+  private nextId = 0
+  private stopped: string | null = null
+  private disposed = false
+  file: string | null = null
+
+  constructor(home: string, options: { now?: () => number; timeoutMs?: number } = {}) {
+    const channel = new MessageChannel()
+    const acks = new MessageChannel()
+    this.port = channel.port1
+    this.acks = acks.port1
+    const entry = workerEntry()
+    const data: HistoryWorkerData = { home, now: options.now ? options.now() : null, port: channel.port2, acks: acks.port2, signal: this.signal.buffer as SharedArrayBuffer }
+    this.worker = new Worker(entry.url, { workerData: data, transferList: [channel.port2, acks.port2], ...(entry.execArgv ? { execArgv: entry.execArgv } : {}) })
+    this.acks.on('message', (event: WorkerEvent) => this.settleWrite(event))
+    // Quitting never waits for the thread: `dispose` closes it.
+    this.worker.unref()
+    this.port.unref()
+    this.acks.unref()
+    this.worker.on('error', (error) => this.stop(`the history thread failed (${error.message})`))
+    this.worker.on('exit', (code) => this.stop(`the history thread stopped (exit ${code})`))
+    this.timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS
+  }
+
+  private readonly timeoutMs: number
+
+  private settleWrite(event: WorkerEvent): void {
+    if (event.t !== 'written') return
+    const waiter = this.pending.get(event.seq)
+    this.pending.delete(event.seq)
+    if (this.pending.size === 0) this.acks.unref()
+    if (event.error) waiter?.reject(revive(event.error))
+    else waiter?.resolve()
+  }
+
+  private stop(reason: string): void {
+    this.stopped ??= reason
+    for (const waiter of this.pending.values()) waiter.reject(new WorkerStopped(reason))
+    this.pending.clear()
+    this.acks.unref()
+  }
+
+  /** Asks the worker and waits for its answer on this thread. */
+  private call<T>(method: string, ...args: unknown[]): T {
+    return this.callWithin(this.timeoutMs, method, args)
+  }
+
+  private callWithin<T>(timeoutMs: number, method: string, args: unknown[]): T {
+    if (this.stopped) throw new WorkerStopped(this.stopped)
+    const id = ++this.nextId
+    const seen = Atomics.load(this.signal, 0)
+    this.port.postMessage({ t: 'call', id, method, args } satisfies WorkerRequest)
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const received = receiveMessageOnPort(this.port)
+      if (received) {
+        const reply = received.message as WorkerReply
+        if (reply.id !== id) continue
+        if (reply.error) throw revive(reply.error)
+        return reply.value as T
+      }
+      const left = deadline - Date.now()
+      if (left <= 0) {
+        this.stop(`the history thread did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`)
+        throw new WorkerStopped(this.stopped!)
+      }
+      // Wakes when the worker has answered something since `seen` (or at once if it already has).
+      Atomics.wait(this.signal, 0, seen, Math.min(left, 1_000))
+    }
+  }
+
+  /** Opens the database in the worker; the problem, if any, as `openHistoryStore` reports it. */
+  open(): { file: string | null; problem: string | null } {
+    const opened = this.call<{ file: string | null; problem: string | null }>('open')
+    this.file = opened.file
+    return opened
+  }
+
+  write(writes: SessionWrite[]): Promise<void> | void {
+    if (writes.length === 0) return
+    return this.post({ t: 'write', seq: ++this.nextSeq, writes })
+  }
+
+  /** Posts the writes before encoding: the thread encodes them (the structured clone is main's only cost). */
+  writeRaw(writes: RawSessionWrite[]): Promise<void> {
+    return this.post({ t: 'writeRaw', seq: ++this.nextSeq, writes })
+  }
+
+  private post(request: Extract<WorkerRequest, { seq: number }>): Promise<void> {
+    if (this.stopped) throw new WorkerStopped(this.stopped)
+    // A write not yet acknowledged keeps the process alive (its outcome is awaited); an idle store does not.
+    if (this.pending.size === 0) this.acks.ref()
+    const done = new Promise<void>((resolve, reject) => this.pending.set(request.seq, { resolve, reject }))
+    this.port.postMessage(request satisfies WorkerRequest)
+    return done
+  }
+
+  list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[] {
+    return this.call('list', options ?? {})
+  }
+  summary(sessionId: string): HistorySummary | undefined {
+    return this.call<HistorySummary | null>('summary', sessionId) ?? undefined
+  }
+  load(sessionId: string): StoredSession | undefined {
+    return this.call<StoredSession | null>('load', sessionId) ?? undefined
+  }
+  has(sessionId: string): boolean {
+    return this.call('has', sessionId)
+  }
+  rename(sessionId: string, title: string | null): boolean {
+    return this.call('rename', sessionId, title)
+  }
+  setArchived(sessionId: string, archived: boolean): boolean {
+    return this.call('setArchived', sessionId, archived)
+  }
+  delete(sessionId: string): boolean {
+    return this.call('delete', sessionId)
+  }
+  search(query: string, limit: number): ReturnType<HistoryStore['search']> {
+    return this.call('search', query, limit)
+  }
+  checkpoint(): void {
+    this.call('checkpoint')
+  }
+
+  /** Waits for every write posted so far (tests, the bench). */
+  settle(): void {
+    if (!this.stopped) this.call('has', '')
+  }
+
+  /** Lets the worker finish what was posted, checkpoint and close the file, then ends the thread. */
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    try {
+      if (!this.stopped) this.callWithin(Math.min(this.timeoutMs, CLOSE_TIMEOUT_MS), 'dispose', [])
+    } catch {
+      // The thread is gone or stuck: SQLite's WAL keeps every committed write for next time.
+    }
+    // The outcomes of the writes the thread finished, not yet read by the event loop.
+    for (let ack = receiveMessageOnPort(this.acks); ack; ack = receiveMessageOnPort(this.acks)) this.settleWrite(ack.message as WorkerEvent)
+    this.stop('the history was closed')
+    this.port.close()
+    this.acks.close()
+    void this.worker.terminate()
+  }
+}
+
+/**
+ * Opens (or creates) the history database in `home` on its own thread; never throws. Falls back to main's
+ * thread when the worker cannot start.
+ */
+export function openHistoryStore(home: string, options: { now?: () => number; timeoutMs?: number } = {}): OpenedHistory {
+  let store: WorkerHistoryStore | undefined
+  try {
+    store = new WorkerHistoryStore(home, options)
+    const { problem } = store.open()
+    return { store, problem }
+  } catch (error) {
+    store?.dispose()
+    const opened = openInThread(home, options.now ? { now: options.now } : {})
+    const why = `the history thread could not start (${error instanceof Error ? error.message : String(error)}); history is written on the main thread`
+    return { ...opened, problem: opened.problem ? `${opened.problem} (${why})` : null }
+  }
+}

@@ -1,0 +1,154 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import type { Worker } from 'node:worker_threads'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
+import { openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
+import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
+import { HistoryRecorder } from '../../../main/history/recorder'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import { createLogger } from '../../../main/base/log'
+import type { HistoryStore, SessionRow } from '../../../main/history/history-store'
+import type { Entry } from '../../../common/session/types'
+
+const homes: string[] = []
+const stores: HistoryStore[] = []
+afterEach(() => {
+  for (const store of stores.splice(0)) store.dispose()
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true })
+})
+
+function tempHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'bosun-history-worker-'))
+  homes.push(home)
+  return home
+}
+
+function open(home: string) {
+  const opened = openHistoryStore(home, { now: () => 1700000000000 })
+  stores.push(opened.store)
+  return opened
+}
+
+const row = (over: Partial<SessionRow> = {}): SessionRow => ({
+  sessionId: 'agent/s1',
+  agentId: 'agent',
+  acpSessionId: 's1',
+  cwd: '/work/project',
+  title: 'Fix the build',
+  createdAt: 1000,
+  updatedAt: 2000,
+  protocolVersion: 1,
+  capabilities: null,
+  turnState: 'idle',
+  state: '{}',
+  ...over,
+})
+
+const message = (id: string, text: string): Entry => ({ kind: 'agent_message', id, content: [{ type: 'text', text }] })
+const entry = (position: number, text: string) => ({ position, entryId: `m${position}`, kind: 'agent_message', ...encodeEntry(message(`m${position}`, text)) })
+
+describe('the history store on its own thread', () => {
+  it('runs in a worker: writes return at once, and every later call sees them in order', async () => {
+    const { store, problem } = open(tempHome())
+    expect(problem).toBeNull()
+    expect(store).toBeInstanceOf(WorkerHistoryStore)
+    const written = store.write([{ session: row(), entries: [entry(0, 'the tokenizer is done'), entry(1, 'and the parser')] }])
+    expect(written).toBeInstanceOf(Promise)
+    // No await: the call is queued behind the write on the same port.
+    expect(store.search('tokenizer', 10)).toEqual([expect.objectContaining({ sessionId: 'agent/s1', entryId: 'm0' })])
+    await written
+    expect(store.load('agent/s1')!.entries.map(decodeEntry).map((e) => e.id)).toEqual(['m0', 'm1'])
+    expect(store.rename('agent/s1', 'Mine')).toBe(true)
+    expect(store.summary('agent/s1')).toMatchObject({ title: 'Mine' })
+    expect(store.summary('nope')).toBeUndefined()
+    expect(store.has('agent/s1')).toBe(true)
+    expect(store.delete('agent/s1')).toBe(true)
+    expect(store.list()).toEqual([])
+  })
+
+  it('rejects a write the database refuses with its message, and keeps working', async () => {
+    const { store } = open(tempHome())
+    await store.write([{ session: row(), entries: [entry(0, 'kept')] }])
+    // A NOT NULL column left empty: SQLite refuses the whole transaction.
+    const refused = store.write([{ session: row({ sessionId: 'agent/s2', cwd: null as unknown as string }), entries: [entry(0, 'lost')] }])
+    await expect(refused).rejects.toThrow(/NOT NULL/)
+    expect(store.list().map((s) => s.sessionId)).toEqual(['agent/s1'])
+    await store.write([{ session: row({ sessionId: 'agent/s3' }), entries: [] }])
+    expect(store.list()).toHaveLength(2)
+  })
+
+  it('reports a corrupt file and a file that cannot be opened as the store on main’s thread does', () => {
+    const home = tempHome()
+    writeFileSync(join(home, HISTORY_FILE), Buffer.from('not a database '.repeat(300)))
+    const { store, problem } = open(home)
+    expect(store).toBeInstanceOf(WorkerHistoryStore)
+    expect(problem).toContain(`${HISTORY_FILE}.corrupt-1700000000000`)
+    expect(readFileSync(join(home, `${HISTORY_FILE}.corrupt-1700000000000`), 'utf8')).toMatch(/^not a database/)
+    expect(store.file).toBe(join(home, HISTORY_FILE))
+
+    const blocked = tempHome()
+    mkdirSync(join(blocked, HISTORY_FILE))
+    const off = open(blocked)
+    expect(off.problem).toMatch(/History is off/)
+    expect(off.store.file).toBeNull()
+    expect(() => off.store.write([{ session: row(), entries: [] }])).not.toThrow()
+    expect(off.store.list()).toEqual([])
+  })
+
+  it('flushes and closes on dispose: what was posted is in the file for the next opening', () => {
+    const home = tempHome()
+    const { store } = openHistoryStore(home)
+    for (let i = 0; i < 50; i++) void store.write([{ session: row({ updatedAt: i }), entries: [entry(i, `line ${i}`)] }])
+    store.dispose()
+    expect(() => store.list()).toThrow(/closed/)
+    const again = openInThread(home)
+    stores.push(again.store)
+    expect(again.store.load('agent/s1')!.entries).toHaveLength(50)
+  })
+
+  it('encodes on its thread what the recorder hands over raw, and keeps the session state between writes that do not change it', async () => {
+    const { store } = open(tempHome())
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000 })
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 2, cwd: '/w' })
+    recorder.track(state, { capabilities: { loadSession: true } })
+    state = applyActions(state, [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'rename the tokenizer' }] },
+      { type: 'updates', updates: [{ sessionUpdate: 'plan', entries: [{ content: 'Step one', priority: 'high', status: 'pending' }] }] },
+      { type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'On it \u0000' } }] },
+    ])
+    recorder.changed(state)
+    recorder.flush()
+    // Only a message chunk: the session-wide fields keep their identity, so they are not sent again.
+    state = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: ' done' } }] }])
+    recorder.changed(state)
+    recorder.flush()
+    ;(store as WorkerHistoryStore).settle()
+    const stored = store.load('a/s1')!
+    expect(stored.row).toMatchObject({ title: 'rename the tokenizer', protocolVersion: 2, capabilities: '{"loadSession":true}', state: encodeSessionState(state) })
+    expect(JSON.parse(stored.row.state).plans).toBeTruthy()
+    expect(stored.entries.map((row) => decodeEntry(row))).toEqual(state.entries.map((entry) => JSON.parse(encodeEntry(entry).body)))
+    expect(JSON.stringify(stored.entries)).toContain('On it \uFFFD done')
+    expect(store.search('tokenizer', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'user_message' })])
+    recorder.dispose()
+  })
+
+  it('turns a stopped thread into errors: calls throw, writes reject, the recorder reports it', async () => {
+    const { store } = open(tempHome())
+    const problems: (string | null)[] = []
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000, onProblem: (p) => problems.push(p) })
+    const worker = (store as unknown as { worker: Worker }).worker
+    const exited = new Promise((resolve) => worker.once('exit', resolve))
+    await worker.terminate()
+    await exited
+    expect(() => store.list()).toThrow(/history thread stopped/)
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    recorder.track(state)
+    state = applyActions(state, [{ type: 'local_prompt', content: [{ type: 'text', text: 'hello' }] }])
+    recorder.changed(state)
+    recorder.flush()
+    expect(problems).toEqual([expect.stringMatching(/could not save the history \(the history thread stopped/)])
+    recorder.dispose()
+  })
+})
