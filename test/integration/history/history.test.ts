@@ -107,7 +107,9 @@ describe('history across restarts', () => {
     await first.sink.next('sessionActions', (b) => b.actions.some((a) => a.type === 'updates' && a.updates.some((u) => u.sessionUpdate === 'agent_message_chunk')))
     // Written (the list changes when the running turn reaches the database)…
     await first.sink.next('historyChanged')
-    // …and Bosun "crashes": a second run reads the same file while the first one never got to quit.
+    // …and Bosun "crashes": a second run reads the same file while the first one never got to quit (its home
+    // lock left behind by a process that is gone, which the second run takes over).
+    harness.crashed(home)
     const second = await harness.start(home)
     expect(must(await second.handlers.historyList({})).sessions).toEqual([expect.objectContaining({ sessionId, interrupted: true })])
     must(await second.handlers.historyOpen({ sessionId }))
