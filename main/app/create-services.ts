@@ -131,7 +131,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
     redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
   })
-  const mcp = await createMcpService({ home, secrets: config.secrets, log: log.child('mcp') })
+  const mcp = await createMcpService({ home, secrets: config.secrets, log: log.child('mcp'), confirmation })
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
     new SessionsService(agents, events, log.child('sessions'), {

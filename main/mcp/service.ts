@@ -8,9 +8,11 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
 import { writeFileAtomic } from '../base/atomic-write'
 import { fail, ok, type Result } from '../base/errors'
-import type { Logger } from '../base/log'
+import { createLogger, type Logger } from '../base/log'
 import type { AgentCapabilitySummary, ProtocolVersion } from '../acp/types'
 import { scrubEnv } from '../config/launch'
+import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
+import { describeLaunch } from '../trust/launch-trust'
 import type { SecretStore } from '../secrets/secret-store'
 import type { CallHandlers } from '../../common/contract'
 import { mcpServerShape, type McpServerConfig } from '../../common/contract/mcp'
@@ -32,8 +34,43 @@ const secretOwner = (id: string) => `mcp/${id}`
 /** Header names may hold `-`; keychain names are env-style. */
 export const headerSecretName = (header: string) => `HEADER_${header.replace(/[^A-Za-z0-9_]/g, '_')}`
 
-export async function createMcpService(options: { home: string; secrets: SecretStore; log?: Logger; baseEnv?: NodeJS.ProcessEnv }): Promise<McpService> {
+export interface McpServiceOptions {
+  home: string
+  secrets: SecretStore
+  log?: Logger
+  baseEnv?: NodeJS.ProcessEnv
+  /**
+   * Main's confirmation with the person: a server whose command, arguments, environment or address is new
+   * or changed is what agents will run or connect to, so it is saved only once confirmed (issue 10 §2).
+   * Defaults to refusing (fail closed).
+   */
+  confirmation?: ConfirmationService
+}
+
+/** What a server runs or connects to: a change to any of it is confirmed; `name`, `enabled` and `agents` are not part of it. */
+export function mcpServerIdentity(server: McpServerConfig): string {
+  const sorted = (record: Record<string, string> | undefined) => Object.entries(record ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return server.transport === 'stdio'
+    ? JSON.stringify(['stdio', server.command ?? '', server.args ?? [], sorted(server.env), [...(server.secretEnv ?? [])].sort()])
+    : JSON.stringify([server.transport, server.url ?? '', sorted(server.headers), [...(server.secretHeaders ?? [])].sort()])
+}
+
+/** Exactly what a server runs or connects to, for the confirmation dialog (every value quoted). */
+export function describeMcpServer(server: McpServerConfig): string {
+  if (server.transport === 'stdio') {
+    return describeLaunch({ command: server.command ?? '', args: server.args ?? [], env: server.env ?? {}, secretEnv: server.secretEnv ?? [] })
+  }
+  const lines = [`Transport: ${server.transport}`, `Address: ${quoteExact(server.url ?? '')}`]
+  const headers = Object.entries(server.headers ?? {})
+  lines.push(headers.length ? `Headers (${headers.length}):` : 'Headers: none')
+  for (const [name, value] of headers) lines.push(`  ${quoteExact(name)}: ${quoteExact(value)}`)
+  if (server.secretHeaders?.length) lines.push(`Headers from the keychain (values not shown): ${server.secretHeaders.map(quoteExact).join(', ')}`)
+  return lines.join('\n')
+}
+
+export async function createMcpService(options: McpServiceOptions): Promise<McpService> {
   const path = join(options.home, FILE)
+  const confirmation = options.confirmation ?? refuseAllConfirmation(options.log ?? createLogger('mcp'))
   let servers: McpServerConfig[] = await load()
 
   async function load(): Promise<McpServerConfig[]> {
@@ -97,9 +134,27 @@ export async function createMcpService(options: { home: string; secrets: SecretS
         if (server.transport === 'stdio' && !server.command) return fail({ kind: 'invalid-argument', message: 'A stdio server needs a command.' })
         if (server.transport !== 'stdio' && !/^https?:\/\//i.test(server.url ?? '')) return fail({ kind: 'invalid-argument', message: 'An HTTP or SSE server needs an http(s) URL.' })
         const allowed = new Set([...(server.secretEnv ?? []), ...(server.secretHeaders ?? []).map(headerSecretName)])
+        const keys: [string, string][] = []
         for (const [name, value] of Object.entries(secrets ?? {})) {
           const key = allowed.has(name) ? name : headerSecretName(name)
           if (!allowed.has(key)) return fail({ kind: 'invalid-argument', message: `${name} is not one of the server's secret names.` })
+          keys.push([key, value])
+        }
+        // What agents will run or connect to is new or changed: main shows it exactly and the person confirms, or nothing is saved.
+        const previous = servers.find((s) => s.id === server.id)
+        if (!previous || mcpServerIdentity(previous) !== mcpServerIdentity(server)) {
+          const answer = await confirmation.confirm({
+            kind: 'mcp-server',
+            title: previous ? 'Change an MCP server' : 'Add an MCP server',
+            message: `${previous ? 'Save the changed' : 'Add the'} MCP server ${quoteExact(server.name)}? ${
+              server.transport === 'stdio' ? 'Agents will run exactly this command' : 'Agents will connect to exactly this address'
+            } when a session starts.`,
+            detail: describeMcpServer(server),
+            confirmLabel: previous ? 'Save changes' : 'Add server',
+          })
+          if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Not saved: the MCP server was not confirmed.' })
+        }
+        for (const [key, value] of keys) {
           const stored = await options.secrets.set(secretOwner(server.id), key, value)
           if (!stored.ok) return stored
         }

@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
 
-export type ConfirmationKind = 'agent-definition' | 'agent-start' | 'auto-approve' | 'remember-decision'
+export type ConfirmationKind = 'agent-definition' | 'agent-start' | 'auto-approve' | 'remember-decision' | 'mcp-server'
 
 /** What main asks. Every text is main's own; agent- or renderer-supplied values only appear quoted ({@link quoteExact}). */
 export interface ConfirmationRequest {

@@ -110,7 +110,7 @@ describe.each([
     await agent.connection.prompt(sessionId, textPrompt('batch'))
     expect(agent.texts()).toHaveLength(1)
     expect(JSON.parse(agent.texts()[0]!.replace('raw reply: ', ''))).toMatchObject({ id: null, error: { code: -32600, message: 'JSON-RPC batches are not supported' } })
-    expect(agent.stderr().match(/RAW-REPLY/g)).toHaveLength(1)
+    expect((await agent.stderrMatching(/RAW-REPLY/)).match(/RAW-REPLY/g)).toHaveLength(1)
     expect(agent.problems.map((p) => p.kind)).toEqual(['batch-rejected'])
   })
 
@@ -133,7 +133,7 @@ describe.each([
     const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
     await agent.connection.prompt(sessionId, textPrompt('cancel-request'))
     expect(agent.texts()).toEqual([`raw reply: {"jsonrpc":"2.0","id":"perm-x","result":{"outcome":{"outcome":"cancelled"}}}`, 'after cancel'])
-    expect(agent.stderr().match(/RAW-REPLY/g)).toHaveLength(1)
+    expect((await agent.stderrMatching(/RAW-REPLY/)).match(/RAW-REPLY/g)).toHaveLength(1)
   })
 
   it('maps a HandlerError to its code and any other throw to -32603', async () => {
@@ -195,17 +195,17 @@ describe('version negotiation', () => {
     const agent = startAgent('basic')
     const handshake = await agent.connection.initialize()
     expect(handshake).toMatchObject({ protocolVersion: 1, offeredVersion: 2 })
-    expect(agent.stderr()).toContain('"protocolVersion":2')
+    expect(await agent.stderrMatching(/"protocolVersion":2/)).toContain('"protocolVersion":2')
   })
 
   it('offers 1 when asked to (the host restarted the agent after a 1 answer)', async () => {
     const agent = startAgent('basic')
     const handshake = await agent.connection.initialize({ preferredVersion: 1 })
     expect(handshake).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
-    expect(agent.stderr()).toContain('"clientInfo":{"name":"bosun-test","version":"0.0.0"}')
+    expect(await agent.stderrMatching(/"clientInfo"/)).toContain('"clientInfo":{"name":"bosun-test","version":"0.0.0"}')
     // v1 session/new always carries mcpServers.
     await agent.connection.newSession({ cwd: '/tmp' })
-    expect(agent.stderr()).toContain('SESSION-NEW {"cwd":"/tmp","mcpServers":[]}')
+    expect(await agent.stderrMatching(/SESSION-NEW/)).toContain('SESSION-NEW {"cwd":"/tmp","mcpServers":[]}')
   })
 
   it('an agent that rejects 2 with -32600 is retried with 1 on the same connection', async () => {
@@ -268,7 +268,7 @@ describe('scripted agent behaviours', () => {
     expect(order).toEqual(['sess-1:running', 'sess-1:idle', 'response'])
     expect(session.configOptions).toHaveLength(1)
     expect(await agent.connection.setConfigOption('sess-1', 'model', 'smart')).toEqual([expect.objectContaining({ configId: 'model', currentValue: 'smart' })])
-    const sent = JSON.parse(/SET-CONFIG (.*)/.exec(agent.stderr())![1]!)
+    const sent = JSON.parse(/SET-CONFIG (.*)/.exec(await agent.stderrMatching(/SET-CONFIG .*\n/))![1]!)
     expect(sent).toEqual({ sessionId: 'sess-1', configId: 'model', type: 'id', value: 'smart' })
   })
 
@@ -285,7 +285,7 @@ describe('scripted agent behaviours', () => {
     await agent.connection.initialize()
     const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
     await expect(agent.connection.prompt(sessionId, textPrompt('orphan'))).rejects.toBeInstanceOf(AgentExitedError)
-    const pid = Number(/GRANDCHILD (\d+)/.exec(agent.stderr())?.[1])
+    const pid = Number(/GRANDCHILD (\d+)/.exec(await agent.stderrMatching(/GRANDCHILD \d+\n/))?.[1])
     expect(pid).toBeGreaterThan(0)
     expect(() => process.kill(pid, 0)).not.toThrow()
     const gone = waitForPidGone(pid)

@@ -15,6 +15,11 @@ export interface AgentUnderTest {
   updates: SessionUpdateNotification[]
   problems: TransportProblem[]
   stderr: () => string
+  /**
+   * The stderr once it matches `pattern` (or once the agent's stderr closed): stderr and stdout are separate
+   * pipes, so a line the agent logged before it answered may arrive after the answer on a loaded machine.
+   */
+  stderrMatching: (pattern: RegExp) => Promise<string>
   exited: Promise<{ code: number | null; signal: string | null }>
   /** Texts of agent_message_chunk updates, in order. */
   texts: () => string[]
@@ -57,7 +62,20 @@ export function startAgent(scenario: string, options: { v2?: boolean; maxMessage
     updates
       .filter((u) => u.update.sessionUpdate === 'agent_message_chunk')
       .map((u) => (u.update.content as { text?: string } | undefined)?.text ?? '')
-  return { child, connection, updates, problems, stderr: () => stderr, exited, texts }
+  const stderrMatching = (pattern: RegExp) =>
+    new Promise<string>((resolve) => {
+      if (pattern.test(stderr) || child.stderr.readableEnded) return resolve(stderr)
+      const check = () => {
+        if (!pattern.test(stderr) && !child.stderr.readableEnded) return
+        child.stderr.off('data', check)
+        child.stderr.off('end', check)
+        resolve(stderr)
+      }
+      // Registered after the collecting listener above, so `stderr` already holds the chunk.
+      child.stderr.on('data', check)
+      child.stderr.on('end', check)
+    })
+  return { child, connection, updates, problems, stderr: () => stderr, stderrMatching, exited, texts }
 }
 
 export async function killAll(): Promise<void> {

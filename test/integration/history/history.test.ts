@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
 import { INTERRUPTED_MESSAGE } from '../../../main/history/restore'
-import { LOCK_FILE } from '../../../main/config/home-lock'
 import type { SessionState } from '../../../common/session/types'
 import { agentLog, historyHarness, type Run } from './restart'
 
@@ -108,9 +107,9 @@ describe('history across restarts', () => {
     await first.sink.next('sessionActions', (b) => b.actions.some((a) => a.type === 'updates' && a.updates.some((u) => u.sessionUpdate === 'agent_message_chunk')))
     // Written (the list changes when the running turn reaches the database)…
     await first.sink.next('historyChanged')
-    // …and Bosun "crashes": a second run reads the same file while the first one never got to quit. A crashed
-    // Bosun's home lock is stale (its pid is gone); the first run lives on in this process, so its lock goes by hand.
-    rmSync(join(home.home, LOCK_FILE))
+    // …and Bosun "crashes": a second run reads the same file while the first one never got to quit (its home
+    // lock left behind by a process that is gone, which the second run takes over).
+    harness.crashed(home)
     const second = await harness.start(home)
     expect(must(await second.handlers.historyList({})).sessions).toEqual([expect.objectContaining({ sessionId, interrupted: true })])
     must(await second.handlers.historyOpen({ sessionId }))

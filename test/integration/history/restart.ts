@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
+import { spawnSync } from 'node:child_process'
 import { createBosunServices } from '../../../main/app/create-services'
+import { LOCK_FILE } from '../../../main/config/home-lock'
 import type { BosunServices } from '../../../main/app/services'
 import type { Scenario } from '../../agents/scenario'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
@@ -36,6 +38,15 @@ export function historyHarness() {
       running.push(services)
       return { services, handlers: services.handlers, sink }
     },
+    /**
+     * A crash, as far as the home can tell: the run's lock is left behind naming a process that is gone (the
+     * run itself keeps going until the test ends), so the next `start` takes the home over like after a crash.
+     */
+    crashed(home: TestHome): void {
+      const lock = join(home.home, LOCK_FILE)
+      const holder = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number }
+      writeFileSync(lock, JSON.stringify({ ...holder, pid: deadPid() }) + '\n')
+    },
     /** Disposes one run (a quit) before starting the next. */
     async stop(run: Run): Promise<void> {
       running.splice(running.indexOf(run.services), 1)
@@ -58,4 +69,11 @@ export function agentLog(home: TestHome, agentId: string): string {
   } catch {
     return ''
   }
+}
+
+/** The pid of a process that has exited (and was reaped). */
+function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', ''])
+  if (!pid) throw new Error('could not start a short-lived process')
+  return pid
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { detectAgents } from '../../../main/agents/detect'
 import { createAgentConfigService } from '../../../main/config/agent-config-service'
+import { RecordingConfirmation } from '../../support/confirmations'
 import { createMemoryLogger } from '../../../main/base/log'
 import { createRegistryService } from '../../../main/registry/registry-service'
 import { must } from '../../support/must'
@@ -43,13 +44,16 @@ describe('detectAgents', () => {
   it('adds a detected agent as a ready definition that offers v1, and marks it added', async () => {
     const home = join(root, 'home')
     const baseEnv = { PATH: `${bin}:/usr/bin:/bin` }
-    const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv })
+    const confirmation = new RecordingConfirmation()
+    const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv, confirmation })
     const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: 500 })
     try {
       const before = must(await registry.handlers.detectAgents(undefined)).agents
       expect(before.find((a) => a.key === 'gemini')).toMatchObject({ name: 'Gemini CLI', commandLine: 'gemini --acp', version: '0.27.3', added: false, needs: [expect.stringMatching(/Google login/)] })
       const { agent } = must(await registry.handlers.addDetectedAgent({ key: 'gemini' }))
       expect(agent).toMatchObject({ name: 'Gemini CLI', command: 'gemini', args: ['--acp'], protocolVersion: 1, presetId: 'gemini', secretEnv: ['GEMINI_API_KEY'] })
+      // Main asked the person first, showing the command.
+      expect(confirmation.of('agent-definition')[0]?.detail).toContain('Program: "gemini"')
       const after = must(await registry.handlers.detectAgents(undefined)).agents
       expect(after.find((a) => a.key === 'gemini')!.added).toBe(true)
       // A second add gets a free name rather than failing.

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createAgentConfigService, type AgentConfigService } from '../../../main/config/agent-config-service'
+import { RecordingConfirmation } from '../../support/confirmations'
 import { createMemoryLogger } from '../../../main/base/log'
 import { RegistryInstaller, type InstallProgress } from '../../../main/registry/installer'
 import { RegistryClient } from '../../../main/registry/registry-client'
@@ -23,6 +24,7 @@ let home: string
 let registry: FixtureRegistry
 let config: AgentConfigService
 let installer: RegistryInstaller
+let confirmation: RecordingConfirmation
 let client: RegistryClient
 let progress: InstallProgress[]
 /** Called with each progress report (await one without polling). */
@@ -32,7 +34,9 @@ beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'bosun-registry-'))
   home = join(root, 'home')
   registry = await startFixtureRegistry()
-  config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv: { PATH: process.env.PATH ?? '' } })
+  // The person confirms the new definition in main's dialog (the trust merge: a registry agent is asked about like any other).
+  confirmation = new RecordingConfirmation()
+  config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv: { PATH: process.env.PATH ?? '' }, confirmation })
   progress = []
   onProgress = undefined
   installer = new RegistryInstaller({
@@ -99,6 +103,7 @@ describe('installing a binary distribution', () => {
     const agent = await publish('good-agent', '1.0.0', archive, { sha256: sha256(archive), args: ['--acp'] }, ext)
     const result = must(await installer.install(agent))
     expect(result).toMatchObject({ version: '1.0.0', kind: 'binary', updated: false })
+    expect(confirmation.of('agent-definition').map((r) => r.title)).toEqual(['Add an agent'])
 
     const dir = join(home, 'agents', 'good-agent', '1.0.0')
     const command = join(dir, 'bin', 'agent')
@@ -128,7 +133,9 @@ describe('installing a binary distribution', () => {
       await host.stop({ deadlineMs: 3000 })
       host.dispose()
     }
-    expect(outside('good-agent')).toEqual(['home', join('home', 'agents'), join('home', 'agents.json')])
+    // Confirmed when saved, it started without asking again; the launch it was confirmed for is on record.
+    expect(confirmation.asked).toHaveLength(1)
+    expect(outside('good-agent')).toEqual(['home', join('home', 'agents'), join('home', 'agents.json'), join('home', 'trusted-agents.json')])
   })
 
   const hostile: [string, () => Buffer, RegExp][] = [

@@ -6,7 +6,7 @@ import { createAcpConnection, type ClientCapabilityFlags } from '../../../main/a
 const ALL: ClientCapabilityFlags = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, authTerminal: true }
 
 /** The params of the first `initialize` the client sends, offering `version`. */
-async function initializeParams(version: 1 | 2, clientCapabilities?: ClientCapabilityFlags): Promise<Record<string, unknown>> {
+async function initializeParams(version: 1 | 2, clientCapabilities?: ClientCapabilityFlags, booleanConfigOptions?: boolean): Promise<Record<string, unknown>> {
   const toClient = new PassThrough()
   const fromClient = new PassThrough()
   const connection = createAcpConnection({
@@ -15,6 +15,7 @@ async function initializeParams(version: 1 | 2, clientCapabilities?: ClientCapab
     clientInfo: { name: 'bosun', version: '1' },
     elicitation: { form: true },
     ...(clientCapabilities ? { clientCapabilities } : {}),
+    ...(booleanConfigOptions !== undefined ? { booleanConfigOptions } : {}),
   })
   const sent = new Promise<Record<string, unknown>>((resolve) => fromClient.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>)))
   void connection.initialize({ preferredVersion: version }).catch(() => undefined)
@@ -24,16 +25,32 @@ async function initializeParams(version: 1 | 2, clientCapabilities?: ClientCapab
 }
 
 describe('advertised client capabilities', () => {
-  it('v1: fs, terminal and auth.terminal as configured', async () => {
+  // C3: fs, terminal and auth.terminal as configured (clientcaps), and `session.configOptions.boolean` (E13, conformance).
+  it('v1: fs, terminal and auth.terminal as configured, and boolean config options', async () => {
     expect(await initializeParams(1, ALL)).toEqual({
       protocolVersion: 1,
       clientInfo: { name: 'bosun', version: '1' },
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true }, elicitation: { form: {} } },
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: true,
+        auth: { terminal: true },
+        elicitation: { form: {} },
+        session: { configOptions: { boolean: {} } },
+      },
     })
   })
 
   it('v1 without flags: fs and terminal false, no auth', async () => {
-    expect((await initializeParams(1)).clientCapabilities).toEqual({ fs: { readTextFile: false, writeTextFile: false }, terminal: false, elicitation: { form: {} } })
+    expect((await initializeParams(1)).clientCapabilities).toEqual({
+      fs: { readTextFile: false, writeTextFile: false },
+      terminal: false,
+      elicitation: { form: {} },
+      session: { configOptions: { boolean: {} } },
+    })
+  })
+
+  it('v1 with boolean config options turned off: no session capabilities', async () => {
+    expect((await initializeParams(1, ALL, false)).clientCapabilities).not.toHaveProperty('session')
   })
 
   it('v2: only auth.terminal and elicitation exist; fs and terminal are never sent', async () => {

@@ -11,7 +11,7 @@
  * the agent's id to a marker file before it execs the scripted agent (check connection and terminal sign-in
  * included: they run the same command).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -63,6 +63,9 @@ function canaryCommand(id: string): { command: string; args: string[] } {
 async function start() {
   // The victim was written outside Bosun (never confirmed): its first start must ask.
   const victim = { id: 'victim', name: 'Victim', ...canaryCommand('victim'), env: {}, secretEnv: [], defaultCwd: workspace }
+  // The registry is a closed port on this machine: nothing goes to the network.
+  mkdirSync(join(home, 'registry'), { recursive: true })
+  writeFileSync(join(home, 'registry', 'settings.json'), JSON.stringify({ url: 'http://127.0.0.1:9/registry.json' }))
   writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [victim] }, null, 2))
   const agentsFile = readFileSync(join(home, 'agents.json'), 'utf8')
   electronApp = await runElectronApp({ createServices: createBosunServices, env: { BOSUN_HOME: home }, log: createMemoryLogger() })
@@ -155,6 +158,38 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   exportInspector: () => [{ agentId: 'victim' }],
   clearInspector: () => [{ agentId: 'victim' }],
   watchInspector: () => [{ agentId: 'victim', watching: true }],
+  // The ACP Registry: the registry address is this machine's closed port (written in `start`), so nothing leaves it.
+  getRegistry: () => [{ refresh: true }, {}],
+  getRegistryIcon: () => [{ registryId: 'victim' }, { registryId: '../../etc/passwd' }],
+  installRegistryAgent: () => [{ registryId: 'evil-agent', kind: 'binary' }, { registryId: 'evil-agent', kind: 'npx' }],
+  cancelRegistryInstall: () => [{ registryId: 'evil-agent' }],
+  uninstallRegistryAgent: () => [{ registryId: 'victim' }],
+  getRegistrySettings: () => [undefined],
+  setRegistrySettings: () => [{ url: 'http://evil.example/registry.json' }, { url: 'file:///etc/passwd' }, { url: 'javascript:alert(1)' }],
+  detectAgents: () => [undefined],
+  addDetectedAgent: () => [{ key: 'claude' }, { key: '../../bin/sh' }, { key: '__proto__' }],
+  // History: ids it cannot know, paths for ids; opening an agent's own session starts the agent (main asks).
+  historyList: () => [{ includeArchived: true }],
+  historyOpen: ({ sessionId }) => [{ sessionId }, { sessionId: '../../../etc/passwd' }],
+  historyRename: ({ sessionId }) => [{ sessionId, title: '\u202eevil' }],
+  historyArchive: ({ sessionId }) => [{ sessionId, archived: true }],
+  historyDelete: ({ sessionId }) => [{ sessionId }, { sessionId: "' OR 1=1 --" }],
+  historySearch: () => [{ query: '" OR 1=1 --' }, { query: '*', limit: 200 }],
+  historyExport: ({ sessionId }) => [{ sessionId, format: 'json' }, { sessionId: '../../../etc/passwd', format: 'markdown' }],
+  historyAgentSessions: () => [{ agentId: 'victim', cwd: '/' }, { agentId: '../../bin/sh', cwd: '/' }],
+  historyOpenAgentSession: () => [{ agentId: 'victim', acpSessionId: 'any', cwd: '/' }],
+  // Client capabilities: a session it does not have (the capabilities would start its agent).
+  promptCapabilities: ({ sessionId }) => [{ sessionId }, { sessionId: 'victim/../../etc' }],
+  listSessionFiles: ({ sessionId }) => [{ sessionId }, { sessionId: '/etc' }],
+  // MCP servers: a stdio server that is a shell writing the marker, then "Check" (which starts it).
+  listMcpServers: () => [undefined],
+  saveMcpServer: () => [
+    { server: { id: 'evil', name: 'Evil', transport: 'stdio', enabled: true, agents: null, command: '/bin/sh', args: ['-c', `echo mcp >> "${markerFile()}"`] } },
+    { server: { id: 'exfil', name: 'Exfil', transport: 'http', enabled: true, agents: null, url: 'https://evil.example/mcp' } },
+    { server: { id: 'evil', name: 'Evil', transport: 'stdio', enabled: true, agents: null, command: '/bin/sh', secretEnv: ['API_KEY'] }, secrets: { API_KEY: 'x' } },
+  ],
+  removeMcpServer: () => [{ id: 'evil' }],
+  checkMcpServer: () => [{ id: 'evil' }, { id: 'exfil' }],
 }
 
 /** Junk every call also gets, whatever it expects: wrong types, prototype pollution, oversize, two arguments. */
@@ -194,6 +229,8 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
     expect(must(await call<unknown[]>('listRules'))).toEqual([])
     expect(existsSync(join(home, 'permission-rules.json'))).toBe(false)
     expect(must(await call<{ sessions: unknown[] }>('getSnapshot')).sessions).toEqual([])
+    expect(must(await call<{ servers: unknown[] }>('listMcpServers')).servers).toEqual([])
+    expect(existsSync(join(home, 'mcp-servers.json'))).toBe(false)
     expect(readFileSync(join(home, 'agents.json'), 'utf8')).toBe(agentsFile)
 
     // Main asked (and the person cancelled) in native dialogs on the main window: Cancel first, and the default.
@@ -203,7 +240,11 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
       expect(isCancelFirst(dialog)).toBe(true)
     }
     const titles = new Set(fake.dialogs.map((d) => d.options.title))
-    expect(titles).toEqual(new Set(['Bosun: Start an agent', 'Bosun: Add an agent', 'Bosun: Change an agent']))
+    expect(titles).toEqual(new Set(['Bosun: Start an agent', 'Bosun: Add an agent', 'Bosun: Change an agent', 'Bosun: Add an MCP server']))
+    // The MCP server's command is shown exactly too.
+    const mcp = fake.dialogs.find((d) => d.options.title === 'Bosun: Add an MCP server' && d.options.detail?.includes('echo mcp'))
+    expect(mcp?.options.detail).toContain('Program: "/bin/sh"\nArguments (2):\n  1. "-c"\n  2. "echo mcp >> \\"')
+    expect(fake.dialogs.some((d) => d.options.detail === 'Transport: http\nAddress: "https://evil.example/mcp"\nHeaders: none')).toBe(true)
     // The replaced command is shown exactly, argument by argument.
     const change = fake.dialogs.find((d) => d.options.title === 'Bosun: Change an agent' && d.options.detail?.includes('pwned'))
     expect(change?.options.detail).toContain('Program: "/bin/sh"\nArguments (2):\n  1. "-c"\n  2. "echo pwned >> \\"')
@@ -284,5 +325,16 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
     must(await call('newSession', { agentId: saved.agent.id, cwd: workspace }))
     expect(fake.dialogs.length).toBe(dialogsBefore)
     expect(spawned()).toContain('second')
+
+    // An MCP server, confirmed when added, is saved; switching it off (nothing it runs changed) does not ask again.
+    const server = { id: 'tools', name: 'Tools', transport: 'stdio', enabled: true, agents: null, command: '/bin/true', args: ['--serve'] }
+    must(await call('saveMcpServer', { server }))
+    expect(fake.dialogs.at(-1)!.options.title).toBe('Bosun: Add an MCP server')
+    const mcpDialogs = fake.dialogs.length
+    must(await call('saveMcpServer', { server: { ...server, enabled: false } }))
+    expect(fake.dialogs.length).toBe(mcpDialogs)
+    must(await call('saveMcpServer', { server: { ...server, args: ['--serve', '--all'] } }))
+    expect(fake.dialogs.at(-1)!.options.title).toBe('Bosun: Change an MCP server')
+    expect(must(await call<{ servers: { args?: string[] }[] }>('listMcpServers')).servers.map((s) => s.args)).toEqual([['--serve', '--all']])
   })
 })
