@@ -144,6 +144,9 @@ export async function repeatUntil<T>(setup: TestServices, done: Promise<T>, step
     const next = setup.sink.next('sessionActions', () => setup.sink.events.length > seen)
     await step()
     await Promise.race([done, next])
+    // When the step's own events satisfy `next` at once, this loop runs on microtasks alone: let I/O (the agent's
+    // answers) in before the next round, or the flood is never read.
+    await new Promise<void>((resolve) => setImmediate(resolve))
   }
   return done
 }
