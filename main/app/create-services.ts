@@ -451,6 +451,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
           // Disposing answered what was still pending: those audit records, and rule writes, reach the disk first.
           await permissions.flush()
           await confirmation.flush()
+          await config.flush()
           await lock.value.release()
         }
       })()

@@ -293,6 +293,8 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
         seen = emitting
         await seen
       } while (seen !== emitting)
+      // The trusted launches (trusted-agents.json) reach the disk too.
+      await launchTrust.flush()
     },
     dispose: () => disposables.dispose(),
   }
