@@ -23,6 +23,7 @@ import { restoreSessionState, settled } from '../../main/history/restore'
 import { HISTORY_FILE, openHistoryStore } from '../../main/history/sqlite-history-store'
 import { openHistoryStore as openOnThread, WorkerHistoryStore } from '../../main/history/worker-history-store'
 import type { SessionWrite } from '../../main/history/history-store'
+import { buildFloodUpdates } from '../agents/flood-updates'
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 100_000)
 /** ≈ 16 ms of a flood at the batcher's pace. */
@@ -32,36 +33,6 @@ const BATCHES_PER_TICK = 16
 const SESSIONS = Number(process.env.BENCH_HISTORY_SESSIONS ?? 1_000)
 const ENTRIES = Number(process.env.BENCH_HISTORY_ENTRIES ?? 1_000)
 const WORDS = ['parser', 'tokenizer', 'refactor', 'build', 'linter', 'migration', 'database', 'renderer', 'socket', 'cache', 'schema', 'session', 'folder', 'agent', 'review']
-
-function floodUpdates(count: number): Record<string, unknown>[] {
-  const updates: Record<string, unknown>[] = []
-  let toolCall = 0
-  let message = 0
-  for (let i = 0; i < count; i++) {
-    const slot = i % 20
-    if (slot < 12) {
-      if (slot === 0) message++
-      updates.push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: `token ${i} with some **markdown** and \`code\` ` } })
-    } else if (slot < 15) {
-      updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `thinking about step ${i} ` } })
-    } else if (slot === 15) {
-      toolCall++
-      updates.push({ sessionUpdate: 'tool_call', toolCallId: `call-${toolCall}`, title: `Edit file ${toolCall}`, kind: 'edit', status: 'pending', locations: [{ path: `/project/src/file-${toolCall}.ts`, line: 10 }] })
-    } else if (slot < 18) {
-      updates.push({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: `call-${toolCall}`,
-        status: slot === 16 ? 'in_progress' : 'completed',
-        ...(slot === 17 ? { content: [{ type: 'diff', path: `/project/src/file-${toolCall}.ts`, oldText: 'const a = 1\n'.repeat(5), newText: 'const a = 2\n'.repeat(5) }] } : {}),
-      })
-    } else if (slot === 18) {
-      updates.push({ sessionUpdate: 'plan', entries: [0, 1, 2, 3, 4].map((n) => ({ content: `Step ${n} of ${i}`, priority: 'medium', status: n < i % 5 ? 'completed' : 'pending' })) })
-    } else {
-      updates.push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: '\n' } })
-    }
-  }
-  return updates
-}
 
 /** CPU time of the calling thread in ms (Linux: `/proc/thread-self/schedstat`), or NaN where unknown. */
 function threadCpuMs(): number {
@@ -103,7 +74,7 @@ export async function runHistoryBench(): Promise<void> {
   const logger = createLogger('bench', () => {})
   try {
     console.log(`\nhistory bench: ${COUNT} updates, reducer batch ${BATCH}, a write every ${BATCHES_PER_TICK} batches`)
-    const updates = floodUpdates(COUNT)
+    const updates = buildFloodUpdates(COUNT)
     const wireBytes = updates.reduce<number>((sum, update) => sum + Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'flood', update } })) + 1, 0)
     // Warm both paths, then measure them alternately (twice each) and keep the best of each.
     ingest(updates.slice(0, 20_000), null)

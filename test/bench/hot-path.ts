@@ -14,41 +14,12 @@ import type { SessionUpdateNotification } from '../../main/acp/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import type { SessionState } from '../../common/session/types'
 import type { BenchSection } from './section'
+import { buildFloodUpdates } from '../agents/flood-updates'
 
 const COUNT = Number(process.env.BENCH_HOT_COUNT ?? 100_000)
 const BATCH = Number(process.env.BENCH_BATCH ?? 256)
 const CHUNK_BYTES = 64 * 1024
 const SESSION = 'bench-session'
-
-function buildUpdates(count: number): Record<string, unknown>[] {
-  const updates: Record<string, unknown>[] = []
-  let toolCall = 0
-  let message = 0
-  for (let i = 0; i < count; i++) {
-    const slot = i % 20
-    if (slot < 12) {
-      if (slot === 0) message++
-      updates.push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: `token ${i} with some **markdown** and \`code\` ` } })
-    } else if (slot < 15) {
-      updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `thinking about step ${i} ` } })
-    } else if (slot === 15) {
-      toolCall++
-      updates.push({ sessionUpdate: 'tool_call', toolCallId: `call-${toolCall}`, title: `Edit file ${toolCall}`, kind: 'edit', status: 'pending', locations: [{ path: `/project/src/file-${toolCall}.ts`, line: 10 }] })
-    } else if (slot < 18) {
-      updates.push({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: `call-${toolCall}`,
-        status: slot === 16 ? 'in_progress' : 'completed',
-        ...(slot === 17 ? { content: [{ type: 'diff', path: `/project/src/file-${toolCall}.ts`, oldText: 'const a = 1\n'.repeat(5), newText: 'const a = 2\n'.repeat(5) }] } : {}),
-      })
-    } else if (slot === 18) {
-      updates.push({ sessionUpdate: 'plan', entries: [0, 1, 2, 3, 4].map((n) => ({ content: `Step ${n} of ${i}`, priority: 'medium', status: n < (i % 5) ? 'completed' : 'pending' })) })
-    } else {
-      updates.push({ sessionUpdate: 'agent_message_chunk', messageId: `m${message}`, content: { type: 'text', text: '\n' } })
-    }
-  }
-  return updates
-}
 
 function serialise(updates: Record<string, unknown>[]): Buffer {
   return Buffer.from(updates.map((update) => JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION, update } })).join('\n') + '\n', 'utf8')
@@ -90,14 +61,14 @@ async function throughConnection(buffer: Buffer, expected: number, onUpdate: (n:
 export const hotPathSection: BenchSection = { name: 'in-process hot path (no pipe, no child)', run: () => hotPath() }
 
 async function hotPath(): Promise<void> {
-  const buffer = serialise(buildUpdates(COUNT))
+  const buffer = serialise(buildFloodUpdates(COUNT))
   const rate = (count: number, ms: number) => Math.round(count / (ms / 1000))
   const mib = (buffer.length / 1024 / 1024).toFixed(1)
   console.log(`  session/update bench: ${COUNT} updates, ${mib} MiB, node ${process.version}, reducer batch ${BATCH}`)
 
   // Warm up every path once so the JIT has seen them, then measure.
   bareParse(buffer.subarray(0, buffer.indexOf(0x0a, 2_000_000) + 1))
-  await throughConnection(serialise(buildUpdates(5_000)), 5_000, () => {})
+  await throughConnection(serialise(buildFloodUpdates(5_000)), 5_000, () => {})
 
   let t = performance.now()
   const parsed = bareParse(buffer)
