@@ -9,12 +9,12 @@
  * A save never overwrites what Bosun did not read: when the file changed on disk since (a hand edit), the
  * change is applied on top of that version.
  */
-import { promises as fs } from 'node:fs'
-import { join } from 'node:path'
+import { promises as fs, watch, type FSWatcher } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
-import type { IDisposable } from '../base/lifecycle'
+import { toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
 import { migrateRule } from './rules'
@@ -94,6 +94,47 @@ export class RuleStore implements IDisposable {
     if (next.length === this.rules.length) return
     this.rules = next
     this.changeEmitter.fire(this.rules)
+  }
+
+  /**
+   * Watches Bosun's home (an atomic write replaces the file, so watching the file itself would go blind) and
+   * takes someone else's edit of the rules file as soon as it lands; session-scoped rules stay. A hand edit that
+   * does not validate is left for the next load, which keeps it aside. Saves merge anyway (see persist).
+   */
+  watch(): IDisposable {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let watcher: FSWatcher | undefined
+    try {
+      watcher = watch(dirname(this.path), { persistent: false }, (_event, name) => {
+        if (name !== null && name !== RULES_FILE_NAME) return
+        clearTimeout(timer)
+        timer = setTimeout(() => void this.reloadIfChanged(), 100)
+      })
+      watcher.on('error', () => watcher?.close())
+    } catch {
+      // No watching on this file system: each save still merges an external edit first.
+    }
+    return toDisposable(() => {
+      clearTimeout(timer)
+      watcher?.close()
+    })
+  }
+
+  /** Someone else changed the file: take their rules (our own writes leave `known` equal to the disk). */
+  reloadIfChanged(): Promise<void> {
+    this.writing = this.writing
+      .then(async () => {
+        const disk = await fs.readFile(this.path, 'utf8').catch(() => null)
+        if (disk === null || disk === this.known) return
+        const theirs = parseRules(disk)
+        if (theirs.dropped) return
+        this.known = disk
+        this.rules = [...theirs.valid, ...this.rules.filter((r) => r.sessionId)]
+        this.log.info('the rules file was edited outside Bosun; reloaded it')
+        this.changeEmitter.fire(this.rules)
+      })
+      .catch((error) => this.log.error('cannot reload the rules file', error))
+    return this.writing
   }
 
   /** Resolves when every write issued so far has finished. */

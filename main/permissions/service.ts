@@ -108,6 +108,8 @@ export async function createPermissionsService(options: PermissionsServiceOption
 
   const rules = store.add(new RuleStore(options.home, log.child('rules')))
   await rules.load()
+  // A hand edit of permission-rules.json while Bosun runs is taken at once (and never overwritten unread).
+  store.add(rules.watch())
   const audit = new AuditLog(options.home, log.child('audit'))
   const settings = (await settingsStore.load()) ?? defaultNotificationSettings
 

@@ -107,6 +107,27 @@ describe('RuleStore', () => {
     await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [rule, { ...rule, ruleId: 's', sessionId: 'x' }] }))
     expect((await new RuleStore(home, createMemoryLogger()).load()).map((r) => r.ruleId)).toEqual(['r1'])
   })
+
+  it('takes a hand edit of the file while it runs (session rules stay), and ignores its own writes', async () => {
+    const store = new RuleStore(home, createMemoryLogger())
+    await store.load()
+    await store.add({ ...rule, ruleId: 's', sessionId: 'session-1' })
+    await store.add(rule)
+    const watching = store.watch()
+    try {
+      const changed = new Promise<readonly PermissionRule[]>((resolve) => store.onDidChange(resolve))
+      const edited = { ...rule, ruleId: 'hand', command: { type: 'exact', value: 'make' }, label: 'Always allow `make`' }
+      await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [rule, edited] }))
+      expect((await changed).map((r) => r.ruleId)).toEqual(['r1', 'hand', 's'])
+      // Our own write after that is not an external edit, and keeps the hand-added rule.
+      await store.revoke('r1')
+      await store.reloadIfChanged()
+      expect(store.list().map((r) => r.ruleId)).toEqual(['hand', 's'])
+      expect(JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')).rules.map((r: PermissionRule) => r.ruleId)).toEqual(['hand'])
+    } finally {
+      watching.dispose()
+    }
+  })
 })
 
 describe('AuditLog', () => {
