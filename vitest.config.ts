@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     // Keep test output readable: lifecycle lines of agents are info-level.
-    env: { BOSUN_LOG_LEVEL: 'warn' },
+    // No test reaches the official ACP Registry: its default points at a closed port on this machine.
+    env: { BOSUN_LOG_LEVEL: 'warn', BOSUN_REGISTRY_URL: 'http://127.0.0.1:9/registry.json' },
     projects: [
       {
         test: {

@@ -15,6 +15,15 @@ import { parseRegistry, REGISTRY_MAX_BYTES, safeDownloadUrl, type ParsedRegistry
 
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json'
 
+/**
+ * The registry used when the person set none: the official one, or `BOSUN_REGISTRY_URL` (the tests point it at a
+ * closed port on this machine, so no test reaches the network).
+ */
+export function defaultRegistryUrl(): string {
+  const fromEnv = process.env.BOSUN_REGISTRY_URL?.trim()
+  return fromEnv && safeDownloadUrl(fromEnv) ? fromEnv : DEFAULT_REGISTRY_URL
+}
+
 export interface RegistrySnapshot extends ParsedRegistry {
   url: string
   /** When this copy was fetched (epoch ms). */
@@ -54,7 +63,7 @@ export class RegistryClient {
     } catch {
       // No settings yet (or unreadable): the default.
     }
-    return DEFAULT_REGISTRY_URL
+    return defaultRegistryUrl()
   }
 
   /** Sets the registry URL (empty = the default). Refuses anything but https (or http on this machine). */
@@ -63,7 +72,7 @@ export class RegistryClient {
     if (trimmed && !safeDownloadUrl(trimmed)) return { ok: false, message: 'Use an https address (http only for this machine)' }
     await writeFileAtomic(join(this.dir, 'settings.json'), JSON.stringify(trimmed ? { url: trimmed } : {}, null, 2) + '\n')
     this.memory = undefined
-    return { ok: true, url: trimmed || DEFAULT_REGISTRY_URL }
+    return { ok: true, url: trimmed || defaultRegistryUrl() }
   }
 
   /** The registry: a recent copy, else the network, else the last copy on disk (`source: 'cache'`). */

@@ -15,7 +15,7 @@ import { joinArgs } from '../config/split-args'
 import { downloadToBuffer } from './download'
 import type { ExtractLimits } from './extract'
 import { RegistryInstaller } from './installer'
-import { DEFAULT_REGISTRY_URL, RegistryClient } from './registry-client'
+import { RegistryClient, defaultRegistryUrl } from './registry-client'
 import { compareVersions, type DistributionKind, type RegistryAgent } from './registry-schema'
 
 export type RegistryHandlers = Pick<CallHandlers, keyof typeof registryCalls>
@@ -119,7 +119,7 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
       const removed = await installer.uninstall(registryId)
       return removed.ok ? ok(undefined) : removed
     },
-    getRegistrySettings: async () => ok({ url: await client.getUrl(), defaultUrl: DEFAULT_REGISTRY_URL }),
+    getRegistrySettings: async () => ok({ url: await client.getUrl(), defaultUrl: defaultRegistryUrl() }),
     setRegistrySettings: async ({ url }) => {
       const set = await client.setUrl(url)
       return set.ok ? ok({ url: set.url }) : fail({ kind: 'invalid-argument', message: set.message })

@@ -114,7 +114,10 @@ describe('the registry through the composition root', () => {
     expect(must(await handlers.getRegistrySettings(undefined))).toMatchObject({ url: registry.url })
     expect(await handlers.setRegistrySettings({ url: 'http://example.com/registry.json' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
     must(await handlers.setRegistrySettings({ url: '' }))
-    expect(must(await handlers.getRegistrySettings(undefined)).url).toBe('https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json')
+    // Empty means the default: the official registry, which the tests' BOSUN_REGISTRY_URL replaces (no network here).
+    const settings = must(await handlers.getRegistrySettings(undefined))
+    expect(settings.url).toBe(settings.defaultUrl)
+    expect(settings.defaultUrl).toBe(process.env.BOSUN_REGISTRY_URL)
   })
 })
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { compareVersions, currentPlatformTarget, normaliseCmd, parseRegistry, safeDownloadUrl } from '../../../main/registry/registry-schema'
+import { DEFAULT_REGISTRY_URL, defaultRegistryUrl } from '../../../main/registry/registry-client'
 
 const base = 'https://cdn.example.org/registry/v1/latest/registry.json'
 const entry = (over: Record<string, unknown> = {}) => ({
@@ -138,5 +139,23 @@ describe('helpers', () => {
     expect(currentPlatformTarget('win32', 'arm64')).toBe('windows-aarch64')
     expect(currentPlatformTarget('freebsd', 'x64')).toBeNull()
     expect(currentPlatformTarget('linux', 'ia32')).toBeNull()
+  })
+})
+
+describe('the default registry', () => {
+  it('is the official one unless BOSUN_REGISTRY_URL names another safe address', () => {
+    const saved = process.env.BOSUN_REGISTRY_URL
+    try {
+      delete process.env.BOSUN_REGISTRY_URL
+      expect(defaultRegistryUrl()).toBe(DEFAULT_REGISTRY_URL)
+      process.env.BOSUN_REGISTRY_URL = 'http://127.0.0.1:9/registry.json'
+      expect(defaultRegistryUrl()).toBe('http://127.0.0.1:9/registry.json')
+      // Plain http to another machine is refused here as everywhere: the official one stays.
+      process.env.BOSUN_REGISTRY_URL = 'http://example.com/registry.json'
+      expect(defaultRegistryUrl()).toBe(DEFAULT_REGISTRY_URL)
+    } finally {
+      if (saved === undefined) delete process.env.BOSUN_REGISTRY_URL
+      else process.env.BOSUN_REGISTRY_URL = saved
+    }
   })
 })
