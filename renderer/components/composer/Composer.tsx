@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react'
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
 import type { CommandView, ContentBlock } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { baseNameOf, fuzzyPaths, mentionQuery } from './mentions'
@@ -197,43 +197,21 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
       {menuOpen && mentionOpen && (
         <ul className="command-menu" role="listbox" id={listId} aria-label="Files">
           {mentionMatches.map((path, i) => (
-            <li
-              key={path}
-              id={optionId(i)}
-              role="option"
-              aria-selected={i === activeIndex}
-              className={i === activeIndex ? 'command-option active' : 'command-option'}
-              onMouseDown={(e) => {
-                e.preventDefault()
-                pick(path)
-              }}
-              onMouseEnter={() => setActive(i)}
-            >
+            <MenuOption key={path} id={optionId(i)} active={i === activeIndex} onPick={() => pick(path)} onHover={() => setActive(i)}>
               <span className="command-name">{baseNameOf(path)}</span>
               <span className="command-description muted">{path}</span>
-            </li>
+            </MenuOption>
           ))}
         </ul>
       )}
       {menuOpen && !mentionOpen && (
         <ul className="command-menu" role="listbox" id={listId} aria-label="Commands">
           {commandMatches.map((command, i) => (
-            <li
-              key={command.name}
-              id={optionId(i)}
-              role="option"
-              aria-selected={i === activeIndex}
-              className={i === activeIndex ? 'command-option active' : 'command-option'}
-              onMouseDown={(e) => {
-                e.preventDefault()
-                pick(command)
-              }}
-              onMouseEnter={() => setActive(i)}
-            >
+            <MenuOption key={command.name} id={optionId(i)} active={i === activeIndex} onPick={() => pick(command)} onHover={() => setActive(i)}>
               <span className="command-name">/{command.name}</span>
               <span className="command-description muted">{command.description}</span>
               {command.hint && <span className="command-hint muted">{command.hint}</span>}
-            </li>
+            </MenuOption>
           ))}
         </ul>
       )}
@@ -332,4 +310,23 @@ function readBase64(file: Blob): Promise<string> {
 export function fileUri(root: string, relative: string): string {
   const path = `${root.replace(/\/+$/, '')}/${relative.replace(/\/$/, '')}`
   return 'file://' + path.split('/').map(encodeURIComponent).join('/')
+}
+
+/** One option of the `/` and `@` menus: picked on mouse down (the text box keeps its focus), highlighted on hover. */
+function MenuOption({ id, active, onPick, onHover, children }: { id: string; active: boolean; onPick: () => void; onHover: () => void; children: ReactNode }) {
+  return (
+    <li
+      id={id}
+      role="option"
+      aria-selected={active}
+      className={active ? 'command-option active' : 'command-option'}
+      onMouseDown={(e) => {
+        e.preventDefault()
+        onPick()
+      }}
+      onMouseEnter={onHover}
+    >
+      {children}
+    </li>
+  )
 }
