@@ -103,8 +103,16 @@ export class PtyProcess implements IDisposable {
   private signalGroup(signal: NodeJS.Signals): void {
     try {
       process.kill(-this.pty.pid, signal)
+      return
     } catch {
-      // ESRCH: the group is already gone.
+      // ESRCH: no such group. Either it is gone, or the child has not yet called `setsid` (a signal sent
+      // right after spawn, on a loaded machine). Then the child itself still gets the signal.
+    }
+    if (this.exitValue) return
+    try {
+      process.kill(this.pty.pid, signal)
+    } catch {
+      // The child is gone too.
     }
   }
 
