@@ -301,6 +301,11 @@ export interface AgentRuntimeView {
   status: 'stopped' | 'starting' | 'ready' | 'restarting' | 'crashed' | 'failed'
   pid?: number | null
   protocolVersion?: ProtocolVersion | null
+  /**
+   * This run answered 1 to Bosun's v2 offer, so it never saw Bosun's v1 client capabilities: it reads and
+   * writes files and runs commands itself, and asks no elicitation. Its next start offers 1 with all of them.
+   */
+  withoutClientCapabilities?: boolean
   agentInfo?: { name: string; title?: string; version?: string } | null
   /** Why it is not running (with the stderr tail), when it crashed or failed. */
   error?: { kind: string; message: string; stderrTail?: string } | null

@@ -68,6 +68,9 @@ export interface ClientCapabilityFlags {
 /** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
 const LOGGED_PROBLEMS = 10
 
+/** What a v1 agent that answered a v2 offer was not offered (it saw no v1 `clientCapabilities`). */
+const UNADVERTISED_TO_V1_UNDER_V2_OFFER = ['fs/', 'terminal/', 'elicitation/', 'session/elicitation']
+
 /** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
 const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
 
@@ -108,6 +111,11 @@ class AcpConnection implements AcpClientConnection {
   private queued = 0
   private readonly queuedRequestIds = new Set<string>()
   private version: ProtocolVersion = 2
+  /**
+   * Methods the agent was never told Bosun serves: a v1 agent that answered our v2 offer read no v1
+   * `clientCapabilities` (C10b), so it runs without Bosun's files, terminals and elicitation (answered -32601).
+   */
+  private unadvertisedPrefixes: readonly string[] = []
   private handshakeValue: AgentHandshake | undefined
   private closeFired = false
   private closedError: Error | undefined
@@ -223,6 +231,7 @@ class AcpConnection implements AcpClientConnection {
     this.version = answered
     // Only the v1-shaped initialize carries `clientCapabilities`: a v1 agent that answered our v2 offer never saw it.
     this.booleansAdvertised = offered === 1 && this.options.booleanConfigOptions !== false
+    this.unadvertisedPrefixes = offered === 2 && answered === 1 ? UNADVERTISED_TO_V1_UNDER_V2_OFFER : []
     this.handshakeValue = normaliseHandshake(result as Record<string, unknown>, answered, offered)
     return this.handshakeValue
   }
@@ -500,7 +509,7 @@ class AcpConnection implements AcpClientConnection {
     const id = this.tokenIds.get(token) as JsonRpcId
     const entry = this.incoming.get(id) ?? { controller: new AbortController() }
     try {
-      const handler = this.requestHandlers.get(method)
+      const handler = this.unadvertisedPrefixes.some((prefix) => method.startsWith(prefix)) ? undefined : this.requestHandlers.get(method)
       if (!handler) throw new ResponseError(-32601, `Method not found: ${method}`, { method })
       return await handler(params, { protocolVersion: this.version, requestId: id, method, signal: entry.controller.signal })
     } catch (error) {

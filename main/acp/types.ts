@@ -21,7 +21,8 @@ export interface AgentHandshake {
   protocolVersion: ProtocolVersion
   /**
    * The version we offered. A v1 agent that answers 1 to a v2 offer never saw our v1-shaped client
-   * capabilities (checklist C10b); the host then restarts it and offers 1 (and remembers that).
+   * capabilities (checklist C10b): it runs without Bosun's files, terminals and elicitation until its next
+   * start, which offers 1 (the host remembers that).
    */
   offeredVersion: ProtocolVersion
   agentInfo: { name: string; title?: string; version?: string } | null

@@ -69,6 +69,8 @@ export async function checkConnection(options: CheckConnectionOptions): Promise<
     spec: withoutLogFile(spec),
     createConnection: options.createConnection,
     autoRestart: false,
+    // The check reports the handshake a v1 agent gives with Bosun's full v1 offer.
+    onV1AnswerToV2Offer: 'restart',
     initializeTimeoutMs: options.initializeTimeoutMs ?? 30_000,
     stopDeadlineMs: options.stopDeadlineMs ?? 2_000,
     ...(options.logger ? { logger: options.logger } : {}),

@@ -58,6 +58,12 @@ export interface AgentHostOptions {
   autoRestart?: boolean
   /** The version to offer first (a persisted preference, see {@link AgentHost.onDidChangePreferredVersion}); default: the connection's (2). */
   preferredProtocolVersion?: ProtocolVersion
+  /**
+   * A v1 agent that answered 1 to our v2 offer never saw our v1 client capabilities (C10b). `continue`
+   * (default): keep this process, without Bosun's files, terminals and elicitation, and offer 1 from the
+   * next start, so the first start is the only one. `restart`: start it again at once, offering 1.
+   */
+  onV1AnswerToV2Offer?: 'continue' | 'restart'
   startProcess?: AgentProcessStarter
   /** Applied to everything written to the agent's log file (secret values an agent prints must not reach the disk). */
   redactLog?: (text: string) => string
@@ -129,6 +135,7 @@ export class AgentHost implements IDisposable {
   private statusValue: AgentStatus = 'stopped'
   private error: Failure | null = null
   private preferredVersion: ProtocolVersion | undefined
+  private readonly onV1AnswerToV2Offer: 'continue' | 'restart'
   /** Bumped by stop/restart/dispose: work from an older generation finds it changed and backs off. */
   private generation = 0
   private process: AgentProcess | undefined
@@ -156,6 +163,7 @@ export class AgentHost implements IDisposable {
     this.policy = { ...defaultRestartPolicyOptions, ...options.restartPolicy }
     this.autoRestart = options.autoRestart ?? true
     this.preferredVersion = options.preferredProtocolVersion
+    this.onV1AnswerToV2Offer = options.onV1AnswerToV2Offer ?? 'continue'
     this.startProcess = options.startProcess ?? ((spec, processOptions) => AgentProcess.start(spec, processOptions))
     this.redactLog = options.redactLog
     this.processRecords = options.processRecords
@@ -209,6 +217,7 @@ export class AgentHost implements IDisposable {
       status: this.statusValue,
       pid: this.process?.pid ?? null,
       protocolVersion: handshake?.protocolVersion ?? null,
+      ...(handshake && handshake.offeredVersion === 2 && handshake.protocolVersion === 1 ? { withoutClientCapabilities: true } : {}),
       agentInfo: handshake?.agentInfo ?? null,
       error: this.error ? { kind: this.error.kind, message: this.error.message, ...(this.error.stderrTail ? { stderrTail: this.error.stderrTail } : {}) } : null,
       crashCount: crashCount(this.restartState, this.scheduler.now(), this.policy),
@@ -272,13 +281,17 @@ export class AgentHost implements IDisposable {
   private async runLaunch(generation: number, trigger: 'user' | 'auto'): Promise<Result<AgentHandshake>> {
     let result = await this.attempt(generation, this.preferredVersion)
     if (result.ok && result.value.handshake.offeredVersion === 2 && result.value.handshake.protocolVersion === 1 && generation === this.generation) {
-      // A v1 agent that answered 1 to our v2 offer never saw our v1-shaped capabilities (C10b): start it
-      // again and offer v1. (An agent that rejects the v2 offer is retried in-process by the connection, C10c.)
-      this.logger.info('answered protocol 1 to a v2 offer; restarting it with a v1 offer')
-      await this.discard(result.value, 'restarting with protocol v1')
+      // A v1 agent that answered 1 to our v2 offer never saw our v1-shaped capabilities (C10b). Every later
+      // start offers 1. (An agent that rejects the v2 offer is retried in-process by the connection, C10c.)
       this.preferredVersion = 1
       this.onDidChangePreferredVersionEmitter.fire(1)
-      if (generation === this.generation) result = await this.attempt(generation, 1)
+      if (this.onV1AnswerToV2Offer === 'restart') {
+        this.logger.info('answered protocol 1 to a v2 offer; restarting it with a v1 offer')
+        await this.discard(result.value, 'restarting with protocol v1')
+        if (generation === this.generation) result = await this.attempt(generation, 1)
+      } else {
+        this.logger.info('answered protocol 1 to a v2 offer; this run goes on without Bosun files, terminals and elicitation, the next start offers 1')
+      }
     }
     if (generation !== this.generation) {
       if (result.ok) await this.discard(result.value, 'start was cancelled')

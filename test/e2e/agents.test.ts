@@ -23,7 +23,9 @@ let page: Page
 
 beforeAll(async () => {
   app = await launchApp([
-    { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-agents' },
+    // No version in the definition: Bosun offers 2 and this v1 agent answers 1 (C10b).
+    { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
+    { id: 'unknown-v1', name: 'Unknown v1 agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
     { id: 'needs-login', name: 'Needs login', scenario: 'auth-v1' },
     { id: 'needs-login-v2', name: 'Needs login v2', scenario: 'auth-v2', v2: true },
   ])
@@ -42,6 +44,7 @@ interface StoredAgent {
   env: Record<string, string>
   secretEnv: string[]
   presetId?: string
+  protocolVersion?: number
 }
 const storedAgents = (): StoredAgent[] => (JSON.parse(readFileSync(join(app.home.home, 'agents.json'), 'utf8')) as { agents: StoredAgent[] }).agents
 const stored = (name: string) => storedAgents().find((a) => a.name === name)
@@ -251,6 +254,23 @@ describe('the Agents page', () => {
     expect(file.suggestedFilename()).toMatch(/^bosun-inspector-scripted-.+\.jsonl$/)
     const lines = readFileSync(await file.path(), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; method?: string; direction: string })
     expect(lines.filter((m) => m.method === 'initialize').map((m) => `${m.kind} ${m.direction}`)).toEqual(['request out', 'response in', 'request out', 'response in'])
+  })
+
+  it('an unknown v1 agent starts once: the session works, and the Agents page says what this run goes without', async () => {
+    if (await agentsDialog().isVisible()) await closeAgents()
+    await requestSession('Unknown v1 agent')
+    await sessionReady('Unknown v1 agent')
+    const dialog = await openAgents()
+    await listItem('Unknown v1 agent').click()
+    const note = await visible(dialog.getByText(/This run reads and writes files and runs commands by itself/))
+    expect(await note.innerText()).toContain('From its next start (Restart), Bosun serves its files, terminals and forms.')
+    // Remembered: the definition now offers 1.
+    expect(stored('Unknown v1 agent')).toMatchObject({ protocolVersion: 1 })
+    await screenshotBothSchemes('agents-limited-run')
+    await dialog.getByRole('button', { name: 'Restart', exact: true }).click()
+    await gone(dialog.getByText(/This run reads and writes files and runs commands by itself/))
+    await expect.poll(() => listItem('Unknown v1 agent').innerText(), { timeout: 15_000 }).toMatch(/Running/)
+    await closeAgents()
   })
 
   it('removes an agent through its editor: gone from the list and from agents.json', async () => {

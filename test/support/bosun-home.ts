@@ -14,6 +14,12 @@ export interface TestAgent {
   defaultCwd?: string
   /** Launch this instead of the scripted agent (the hostile agent, for one). */
   command?: { command: string; args: string[] }
+  /**
+   * The definition's `protocolVersion`. Default: 1 for the scripted v1 agent (as for presets and known
+   * agents, so it sees Bosun's v1 client capabilities from its first start), else none. `'auto'`: none,
+   * to test the first start of an unknown v1 agent.
+   */
+  protocolVersion?: 1 | 2 | 'auto'
 }
 
 export interface TestHome {
@@ -28,7 +34,9 @@ export function createTestHome(agents: TestAgent[]): TestHome {
   const workspace = mkdtempSync(join(tmpdir(), 'bosun-workspace-'))
   const definitions = agents.map((agent) => {
     const { command, args } = agent.command ?? scriptedAgentCommand(agent.scenario, { v2: agent.v2 ?? false })
+    const protocolVersion = agent.protocolVersion ?? (agent.command || agent.v2 ? 'auto' : 1)
     return {
+      ...(protocolVersion !== 'auto' ? { protocolVersion } : {}),
       id: agent.id,
       name: agent.name,
       command,

@@ -60,7 +60,15 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
           {runtime?.protocolVersion ? (
             <>
               <dt>Protocol</dt>
-              <dd>ACP version {runtime.protocolVersion}</dd>
+              <dd>
+                ACP version {runtime.protocolVersion}
+                {runtime.withoutClientCapabilities ? (
+                  <p className="muted small agents-limited-run">
+                    This run reads and writes files and runs commands by itself: it answered version 1 to Bosun’s version 2 offer, so it
+                    never saw what Bosun serves. From its next start (Restart), Bosun serves its files, terminals and forms.
+                  </p>
+                ) : null}
+              </dd>
             </>
           ) : null}
           {runtime?.crashCount ? (

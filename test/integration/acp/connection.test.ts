@@ -250,7 +250,8 @@ describe('scripted agent behaviours', () => {
       expect(params).toMatchObject({ mode: 'form', message: 'Which database?' })
       return { action: 'accept', content: { db: 'postgres' } }
     })
-    await agent.connection.initialize()
+    // A v1 agent sees the elicitation capability only in a v1 offer (C10b).
+    await agent.connection.initialize({ preferredVersion: v2 ? 2 : 1 })
     const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
     await agent.connection.prompt(sessionId, textPrompt('elicitation'))
     expect(JSON.parse(agent.texts()[0]!.replace('elicitation response: ', ''))).toEqual({ action: 'accept', content: { db: 'postgres' } })

@@ -295,8 +295,24 @@ describe('AgentHost', () => {
     await expectAllGone(pids().slice(0, 1))
   })
 
-  it('restarts a v1 agent that answered 1 to a v2 offer, offering v1, and remembers it', async () => {
+  it('keeps a v1 agent that answered 1 to a v2 offer (one process, without client capabilities), and offers v1 from its next start', async () => {
     const { host, pids } = makeHost(fixtureSpec(['--protocol=1']))
+    const preferred = once(host.onDidChangePreferredVersion)
+    const result = await host.start()
+    expect(result.ok && result.value).toMatchObject({ protocolVersion: 1, offeredVersion: 2 })
+    expect(await preferred).toBe(1)
+    expect(pids()).toHaveLength(1)
+    expect(host.view()).toMatchObject({ status: 'ready', protocolVersion: 1, withoutClientCapabilities: true })
+    // The next start (a person's restart) offers 1: the agent sees Bosun's capabilities.
+    const again = await host.restart()
+    expect(again.ok && again.value).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
+    expect(pids()).toHaveLength(2)
+    expect(host.view()).not.toHaveProperty('withoutClientCapabilities')
+    expect(host.stderrTail()).toContain('initialize offered=1')
+  })
+
+  it('with onV1AnswerToV2Offer "restart": restarts a v1 agent that answered 1 to a v2 offer, offering v1, and remembers it', async () => {
+    const { host, pids } = makeHost(fixtureSpec(['--protocol=1']), { onV1AnswerToV2Offer: 'restart' })
     const preferred = once(host.onDidChangePreferredVersion)
     const result = await host.start()
     expect(result.ok && result.value).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
@@ -339,9 +355,9 @@ describe('AgentHost', () => {
       const { command, args } = scriptedAgentCommand(scenario, { v2 })
       const { host, pids } = makeHost(fixtureSpec([], { command, args: [...args] }), { scheduler: undefined })
       const result = await host.start()
-      expect(result.ok && result.value).toMatchObject({ protocolVersion: v2 ? 2 : 1, offeredVersion: v2 ? 2 : 1, agentInfo: { name: 'scripted' } })
-      // The v1 agent answered 1 to the v2 offer and was restarted once with a v1 offer.
-      expect(pids()).toHaveLength(v2 ? 1 : 2)
+      expect(result.ok && result.value).toMatchObject({ protocolVersion: v2 ? 2 : 1, offeredVersion: 2, agentInfo: { name: 'scripted' } })
+      // The v1 agent answered 1 to the v2 offer and goes on in the same process (its next start offers 1).
+      expect(pids()).toHaveLength(1)
       const session = await host.connection!.newSession({ cwd: dir })
       expect(session.sessionId).toBeTruthy()
       await host.stop()

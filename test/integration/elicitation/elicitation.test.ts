@@ -18,7 +18,8 @@ afterEach(async () => {
 
 async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) {
   const agent = startAgent(scenario, { v2 })
-  const handshake = await agent.connection.initialize()
+  // A v1 agent sees the elicitation capability only in a v1 offer (C10b).
+  const handshake = await agent.connection.initialize({ preferredVersion: v2 ? 2 : 1 })
   const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
   const actions: { sessionId: string; action: SessionAction }[] = []
   const arrivals = new Emitter<string>()

@@ -70,6 +70,8 @@ export function hostilePerTest(): (
           name: 'Hostile',
           scenario: 'basic',
           secretEnv: options.secretEnv ?? [],
+          // It answers 1: offered 1, it is served files, terminals and elicitation, the surface it attacks.
+          protocolVersion: 1,
           command: hostileAgentCommand(mode, { count: options.count ?? 100, extraArgs: ['--report', '@REPORT@', ...(options.extraArgs ?? [])] }),
         },
         { id: 'control', name: 'Control', scenario: 'basic' },

@@ -122,7 +122,7 @@ describe('the registry through the composition root', () => {
 })
 
 describe('no double start', () => {
-  it('an unknown agent answering 1 to a v2 offer is restarted once; a second definition with the same command starts once', async () => {
+  it('an unknown agent answering 1 to a v2 offer starts once, without client capabilities; every later start offers it 1', async () => {
     const { handlers, workspace, testHome } = await start()
     const bin = join(testHome.workspace, '..', `bosun-bin-${Date.now()}`)
     mkdirSync(bin, { recursive: true })
@@ -133,11 +133,19 @@ describe('no double start', () => {
 
     const first = must(await handlers.saveAgentDefinition({ draft: draft('Mine') })).agent
     must(await handlers.newSession({ agentId: first.id, cwd: workspace }))
-    expect(starts(startsFile)).toBe(2) // the kept fallback: offered 2, answered 1, restarted with 1
+    expect(starts(startsFile)).toBe(1) // offered 2, answered 1: this run goes on without Bosun's files and terminals
+    const [view] = must(await handlers.getSnapshot(undefined)).agents.filter((a) => a.agentId === first.id)
+    expect(view).toMatchObject({ status: 'ready', protocolVersion: 1, withoutClientCapabilities: true })
+    // The definition now says 1: a restart offers it, once.
+    must(await handlers.restartAgent({ agentId: first.id }))
+    expect(starts(startsFile)).toBe(2)
+    const [restarted] = must(await handlers.getSnapshot(undefined)).agents.filter((a) => a.agentId === first.id)
+    expect(restarted).toMatchObject({ status: 'ready', protocolVersion: 1 })
+    expect(restarted).not.toHaveProperty('withoutClientCapabilities')
 
     const second = must(await handlers.saveAgentDefinition({ draft: draft('Mine again') })).agent
     expect(second.protocolVersion).toBeUndefined()
     must(await handlers.newSession({ agentId: second.id, cwd: workspace }))
-    expect(starts(startsFile)).toBe(3) // remembered for this command line: one start
+    expect(starts(startsFile)).toBe(3) // remembered for this command line: one start, offering 1
   })
 })

@@ -58,3 +58,61 @@ describe('advertised client capabilities', () => {
     expect((await initializeParams(2)).capabilities).toEqual({ elicitation: { form: {} } })
   })
 })
+
+describe('a v1 agent that answered a v2 offer (C10b, run without the restart)', () => {
+  /** Runs initialize offering `offer`, the peer answers `answer`, then the peer sends each method once; returns the error codes. */
+  async function codesAfter(offer: 1 | 2, answer: 1 | 2, methods: string[]): Promise<Record<string, number | 'ok'>> {
+    const toClient = new PassThrough()
+    const fromClient = new PassThrough()
+    const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1' }, elicitation: { form: true }, clientCapabilities: ALL })
+    for (const method of methods) connection.handlers.registerRequest(method, () => ({ served: true }))
+    const lines: Array<Record<string, unknown>> = []
+    const waiters: Array<() => void> = []
+    let buffer = ''
+    fromClient.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8')
+      let newline: number
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, newline)) as Record<string, unknown>)
+        buffer = buffer.slice(newline + 1)
+        waiters.splice(0).forEach((wake) => wake())
+      }
+    })
+    const next = async (predicate: (line: Record<string, unknown>) => boolean) => {
+      for (;;) {
+        const found = lines.find(predicate)
+        if (found) return found
+        await new Promise<void>((resolve) => waiters.push(resolve))
+      }
+    }
+    const handshake = connection.initialize({ preferredVersion: offer })
+    const init = await next((l) => l.method === 'initialize')
+    toClient.write(JSON.stringify({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: answer, agentCapabilities: {} } }) + '\n')
+    await handshake
+    const codes: Record<string, number | 'ok'> = {}
+    for (const [i, method] of methods.entries()) {
+      toClient.write(JSON.stringify({ jsonrpc: '2.0', id: `a${i}`, method, params: { sessionId: 's' } }) + '\n')
+      const reply = await next((l) => l.id === `a${i}`)
+      codes[method] = reply.error ? (reply.error as { code: number }).code : 'ok'
+    }
+    connection.dispose()
+    return codes
+  }
+
+  const METHODS = ['fs/read_text_file', 'fs/write_text_file', 'terminal/create', 'terminal/output', 'elicitation/create', 'session/request_permission']
+
+  it('answers -32601 to the files, terminals and elicitation it never offered that agent; permissions still work', async () => {
+    expect(await codesAfter(2, 1, METHODS)).toEqual({
+      'fs/read_text_file': -32601,
+      'fs/write_text_file': -32601,
+      'terminal/create': -32601,
+      'terminal/output': -32601,
+      'elicitation/create': -32601,
+      'session/request_permission': 'ok',
+    })
+  })
+
+  it('serves all of them once the agent was offered 1', async () => {
+    expect(Object.values(await codesAfter(1, 1, METHODS))).toEqual(Array(METHODS.length).fill('ok'))
+  })
+})
