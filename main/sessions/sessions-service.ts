@@ -237,28 +237,45 @@ export class SessionsService implements IDisposable {
 
   /** Streams a text chunk through the secret window; everything else passes (after what was held). */
   private pushUpdate(sessionId: string, update: SessionUpdateNotification['update']): void {
+    this.streamUpdate(sessionId, update, (ready) => this.batcher.pushUpdate(sessionId, ready))
+  }
+
+  /**
+   * The secret window: a text chunk's end that could begin a secret is held (per session) and joined to the
+   * next chunk of the same stream; `emit` gets what is ready, in order. The early buffer's updates go through
+   * it too, so a key split across updates sent before `session/new` answered is whole when redacted.
+   */
+  private streamUpdate(sessionId: string, update: SessionUpdateNotification['update'], emit: (ready: SessionUpdateNotification['update']) => void): void {
     const key = this.streamHold ? textStreamKey(update) : undefined
     const held = this.held.get(sessionId)
-    if (held && held.key !== key) this.releaseHeld(sessionId)
+    if (held && held.key !== key) this.releaseHeld(sessionId, emit)
     if (key === undefined) {
-      this.batcher.pushUpdate(sessionId, update)
+      emit(update)
       return
     }
     const content = update.content as { text: string }
     const text = (held?.key === key ? held.text : '') + content.text
     const hold = Math.min(this.streamHold!(text), text.length)
     const ready = text.slice(0, text.length - hold)
-    if (ready) this.batcher.pushUpdate(sessionId, { ...update, content: { ...content, text: ready } })
+    if (ready) emit({ ...update, content: { ...content, text: ready } })
     if (hold > 0) this.held.set(sessionId, { key, update, text: text.slice(text.length - hold) })
     else this.held.delete(sessionId)
   }
 
-  private releaseHeld(sessionId: string): void {
+  private releaseHeld(sessionId: string, emit: (ready: SessionUpdateNotification['update']) => void = (ready) => this.batcher.pushUpdate(sessionId, ready)): void {
     const held = this.held.get(sessionId)
     if (!held) return
     this.held.delete(sessionId)
     const content = held.update.content as Record<string, unknown>
-    this.batcher.pushUpdate(sessionId, { ...held.update, content: { ...content, text: held.text } })
+    emit({ ...held.update, content: { ...content, text: held.text } })
+  }
+
+  /** Updates held in the early buffer, through the secret window (its last held end stays for the next chunk). */
+  private streamEarly(sessionId: string, buffered: SessionUpdateNotification['update'][], flushHeld: boolean): SessionUpdateNotification['update'][] {
+    const out: SessionUpdateNotification['update'][] = []
+    for (const update of buffered) this.streamUpdate(sessionId, update, (ready) => out.push(ready))
+    if (flushHeld) this.releaseHeld(sessionId, (ready) => out.push(ready))
+    return out
   }
 
   snapshot(): SessionState[] {
@@ -301,8 +318,8 @@ export class SessionsService implements IDisposable {
       early.count -= buffered?.length ?? 0
       early.updates.delete(outcome.sessionId)
       const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp)]
-      if (buffered?.length) actions.push({ type: 'updates', updates: buffered })
       const dropped = early.dropped.get(outcome.sessionId)
+      if (buffered?.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
       if (dropped) {
         early.dropped.delete(outcome.sessionId)
         actions.push({ type: 'updates', updates: [droppedNotice(dropped)] })
@@ -586,7 +603,7 @@ export class SessionsService implements IDisposable {
         // v1 session/load replays the whole history first: the transcript has it, so only the session's current facts apply.
         const loaded = protocolVersion === 1 && !capabilities?.resumeSession
         if (loaded) buffered = buffered.filter((update) => SESSION_FACTS.has(update.sessionUpdate))
-        if (buffered.length > 0) this.push(sessionId, { type: 'updates', updates: buffered })
+        for (const update of buffered) this.pushUpdate(sessionId, update)
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)

@@ -97,6 +97,13 @@ async function handle(message: Json): Promise<void> {
         }
       }
       if (mode === 'grandchildren') spawnGrandchildren()
+      if (mode === 'echo-secrets') {
+        // Split across two chunks that arrive before the session exists (Bosun's early buffer).
+        const secret = (secretName && process.env[secretName]) || ''
+        const half = Math.floor(secret.length / 2)
+        update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `early key ${secret.slice(0, half)}` } })
+        update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${secret.slice(half)} early end` } })
+      }
       send({ id, result: { sessionId: SESSION } })
       return
     case 'session/prompt':
