@@ -117,6 +117,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     const offer = (result.error.data as { offerNewSession?: { agentId?: unknown; cwd?: unknown } } | undefined)?.offerNewSession
     if (typeof offer?.agentId === 'string' && typeof offer.cwd === 'string') {
       setOfferNewSession((prev) => ({ agentId: offer.agentId as string, cwd: offer.cwd as string, nonce: (prev?.nonce ?? 0) + 1 }))
+      // The session says why where the person types (its cannot-continue state): no toast on top of it.
+      return
     }
     setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity: 'error', title: `${what} failed`, description: result.error.message }])
   }, [])

@@ -54,7 +54,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         // a session that cannot continue says so where the person types.
         // A message the agent refused (a JSON-RPC error) is shown in the transcript as not sent, with the details.
         const shownInTranscript = !result.ok && (result.error.kind === 'agent-exited' || result.error.code !== undefined)
-        if (!result.ok && !shownInTranscript && !store.getSnapshot().sessions[sessionId]?.cannotContinue) {
+        // An offer of a new session goes up whatever arrived first, the answer or the session's cannot-continue state.
+        const offersNewSession = !result.ok && (result.error.data as { offerNewSession?: unknown } | undefined)?.offerNewSession !== undefined
+        if (!result.ok && !shownInTranscript && (offersNewSession || !store.getSnapshot().sessions[sessionId]?.cannotContinue)) {
           report('Sending the message')({ ok: false, error: { ...result.error, message: withDetails(result.error) } })
         }
         return result.ok

@@ -163,6 +163,8 @@ describe('history in the browser host', () => {
       await visible(page.getByText(/cannot continue this earlier session/))
       const form = await visible(page.getByRole('form', { name: 'New session' }))
       expect(await form.getByRole('textbox', { name: 'Working folder' }).inputValue()).toBe(home.workspace)
+      // Said once, in place of the composer: no toast on top.
+      expect(await page.getByText('Sending the message failed').count()).toBe(0)
       await screenshot(page, 'history-cannot-continue-light')
       await form.getByRole('button', { name: 'Start session' }).click()
       await gone(form)
