@@ -268,7 +268,17 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     },
     [signIn],
   )
-  const allSeams = useMemo(() => ({ ...defaultSeams, ...seams }), [seams])
+  const allSeams = useMemo(() => {
+    const merged = { ...defaultSeams, ...seams }
+    const respond = merged.onRespondPermission
+    // An answer main did not carry out (an "always" the person declined in its dialog) says so; the request stays.
+    merged.onRespondPermission = (requestId, optionId) => {
+      const result = respond(requestId, optionId)
+      if (result) void result.then((r) => notifyFailure('Remembering the answer', r))
+      return result
+    }
+    return merged
+  }, [seams, notifyFailure])
   const inboxSlot = (
     <>
       <InboxButton

@@ -19,7 +19,7 @@ export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
     // On a tool-call card the card already shows what the request is about; a command subject is still shown
     // (PermissionPrompt does that itself: the card does not know the command and folder being approved).
     PermissionPrompt: (props: PermissionPromptProps) => <PermissionPrompt {...props} showSubject={!props.toolCall} />,
-    onRespondPermission: (requestId, optionId) => void api.respondPermission({ requestId, optionId }),
+    onRespondPermission: (requestId, optionId) => api.respondPermission({ requestId, optionId }),
     renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
     onOpenSessionLink: (sessionId, url) => links.open(url, sessionId),
     AutoApprove: AutoApproveSwitch,

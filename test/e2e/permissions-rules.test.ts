@@ -154,3 +154,33 @@ describe('keys by option kind, v1 agent', () => {
     await screenshot(page, 'permission-card-unknown-kind-light')
   })
 })
+
+describe('an "always" answer the person does not confirm in main\'s dialog', () => {
+  let declined = 0
+  beforeAll(async () => {
+    app = await launchApp([{ id: 'v2', name: V2, v2: true, scenario: 'e2e-rules' }], {
+      // Main's own dialog, answered "Cancel" for remembering; everything else is confirmed (the test agent's start).
+      confirmation: {
+        confirm: async (request) => (request.kind === 'remember-decision' ? (declined++, { confirmed: false, by: 'person' as const }) : { confirmed: true, by: 'owner' as const }),
+      },
+    })
+    page = app.page
+  }, 60_000)
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it('says that nothing was remembered, and the request keeps waiting for an answer', async () => {
+    await startSession(page, { agentName: V2, cwd: app.home.workspace })
+    await sendPrompt(page, 'vague-1')
+    const prompt = await visible(dialog('Use an unnamed tool?'))
+    await prompt.getByRole('button', { name: /^Always allow/ }).click()
+    const toast = await visible(page.getByRole('alert').filter({ hasText: 'Nothing was remembered; the request is still waiting for your answer.' }))
+    expect(await toast.innerText()).toContain('Remembering the answer failed')
+    expect(declined).toBe(1)
+    expect(await prompt.isVisible()).toBe(true)
+    await screenshot(page, 'permission-always-declined-light')
+    await prompt.getByRole('button', { name: /^Allow once/ }).click()
+    await gone(prompt)
+  })
+})

@@ -1,5 +1,6 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
+import type { CallResult } from '../../../common/contract/define'
 
 /** The props of `components/permissions/PermissionPrompt.tsx` (written by the permissions helper). */
 export interface PermissionPromptProps {
@@ -16,8 +17,11 @@ export interface PermissionPromptProps {
 export interface SessionSeams {
   /** Renders one pending permission (on its tool-call card, or standalone). */
   PermissionPrompt: ComponentType<PermissionPromptProps>
-  /** Answers a permission request (`permission:respond`); `null` = dismissed/cancelled. */
-  onRespondPermission: (requestId: string, optionId: string | null) => void
+  /**
+   * Answers a permission request (`permission:respond`); `null` = dismissed/cancelled. May return the call's
+   * result: a failure (an "always" answer the person did not confirm in main's dialog) is reported by the app.
+   */
+  onRespondPermission: (requestId: string, optionId: string | null) => void | Promise<CallResult<unknown>>
   /** Renders one elicitation (form or URL consent). */
   renderElicitation: (elicitation: ElicitationView) => ReactNode
   /** A link in agent output was activated: route it through the consent path (never navigate in-app). The session screen binds it to its session. */

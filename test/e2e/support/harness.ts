@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
 import { createBosunServices } from '../../../main/app/create-services'
 import { startWebHost, type WebHost } from '../../../main/web/server'
+import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
@@ -37,11 +38,19 @@ export function assertBuilt(): void {
 
 export async function launchApp(
   agents: TestAgent[],
-  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; beforeLoad?: (page: Page) => Promise<unknown> } = {},
+  options: {
+    colorScheme?: 'light' | 'dark'
+    viewport?: { width: number; height: number }
+    beforeLoad?: (page: Page) => Promise<unknown>
+    /** Main's confirmations (default: the browser host's owner, who confirms everything). */
+    confirmation?: ConfirmationService
+  } = {},
 ): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)
-  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-e2e' })
+  const confirmation = options.confirmation
+  const createServices: typeof createBosunServices = confirmation ? (integration) => createBosunServices({ ...integration, confirmation }) : createBosunServices
+  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e' })
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
   const context = await browser.newContext({
     colorScheme: options.colorScheme ?? 'light',
