@@ -142,6 +142,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         onSetConfigOption={onSetConfigOption}
         inboxSlot={inboxSlot}
         onClose={onClose}
+        usage={session.usage}
       />
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
