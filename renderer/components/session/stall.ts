@@ -42,12 +42,14 @@ export function waitingOnAgent(session: SessionState, agentRunning: boolean): bo
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 const HOUR = 60 * MINUTE
-/** Under a minute the words move in steps of this, so a screen reader or an eye is not nagged every second. */
+/** Under a minute (past the first ten seconds) the words move in steps of this, so they do not nag every second. */
 const SECONDS_STEP = 5 * SECOND
 
-/** "30 s", "45 s", "1 min", "2 min", "1 h", "1 h 5 min". */
+const stepAt = (ms: number) => (ms < 10 * SECOND ? SECOND : ms < MINUTE ? SECONDS_STEP : MINUTE)
+
+/** "3 s", "30 s", "45 s", "1 min", "2 min", "1 h", "1 h 5 min". */
 export function silenceLabel(ms: number): string {
-  if (ms < MINUTE) return `${Math.floor(ms / SECONDS_STEP) * (SECONDS_STEP / SECOND)} s`
+  if (ms < MINUTE) return `${Math.floor(ms / stepAt(ms)) * (stepAt(ms) / SECOND)} s`
   if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min`
   const hours = Math.floor(ms / HOUR)
   const minutes = Math.floor((ms % HOUR) / MINUTE)
@@ -56,7 +58,7 @@ export function silenceLabel(ms: number): string {
 
 /** How long until `silenceLabel` says something else. */
 export function nextLabelIn(ms: number): number {
-  const step = ms < MINUTE ? SECONDS_STEP : MINUTE
+  const step = stepAt(ms)
   return step - (ms % step)
 }
 

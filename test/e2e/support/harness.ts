@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
 import { createBosunServices } from '../../../main/app/create-services'
+import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/services'
 import { startWebHost, type WebHost } from '../../../main/web/server'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 
@@ -37,11 +38,19 @@ export function assertBuilt(): void {
 
 export async function launchApp(
   agents: TestAgent[],
-  options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; beforeLoad?: (page: Page) => Promise<unknown> } = {},
+  options: {
+    colorScheme?: 'light' | 'dark'
+    viewport?: { width: number; height: number }
+    beforeLoad?: (page: Page) => Promise<unknown>
+    /** Shortened bounds (`stallNoticeMs`, `stopWatchdogMs` …), as the integration tests pass them. */
+    limits?: HostileAgentLimits
+  } = {},
 ): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)
-  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-e2e' })
+  const limits = options.limits
+  const createServices: CreateBosunServices = limits ? (integration) => createBosunServices({ ...integration, limits }) : createBosunServices
+  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e' })
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
   const context = await browser.newContext({
     colorScheme: options.colorScheme ?? 'light',

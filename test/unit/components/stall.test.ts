@@ -50,6 +50,9 @@ const chunk: SessionAction = { type: 'updates', updates: [{ sessionUpdate: 'agen
 
 describe('silence words', () => {
   it.each([
+    [1_500, '1 s'],
+    [9_999, '9 s'],
+    [12_000, '10 s'],
     [30_000, '30 s'],
     [34_999, '30 s'],
     [35_000, '35 s'],
@@ -63,7 +66,9 @@ describe('silence words', () => {
     expect(silenceLabel(ms)).toBe(words)
   })
 
-  it('the next change of words is the next 5 s step under a minute, the next minute after', () => {
+  it('the next change of words: the next second under 10 s, the next 5 s step under a minute, the next minute after', () => {
+    expect(nextLabelIn(1_500)).toBe(500)
+    expect(nextLabelIn(9_000)).toBe(1_000)
     expect(nextLabelIn(30_000)).toBe(5_000)
     expect(nextLabelIn(31_000)).toBe(4_000)
     expect(nextLabelIn(61_000)).toBe(59_000)
@@ -119,6 +124,9 @@ describe('StallWatch', () => {
     new StallWatch(t.clock, 300, (silent) => heard.push(silent)).watch(t.clock.now())
     t.advance(300)
     expect(heard).toEqual([300])
+    t.advance(1_000)
+    // Short silences count in whole seconds.
+    expect(heard).toEqual([300, 1_000])
   })
 })
 
