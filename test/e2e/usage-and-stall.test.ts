@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Page } from 'playwright'
+import { expectAxeCleanInBothThemes } from './support/axe'
 import { launchApp, screenshot, screenshotDir, type E2eApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 import { join } from 'node:path'
@@ -47,6 +48,7 @@ it('shows no meter until the agent reports usage, then the context fill and the 
   await visible(header().getByText('48k / 200k tokens'))
   await visible(header().getByLabel('Cost so far: $0.42'))
   await shots('usage-meter', header)
+  await expectAxeCleanInBothThemes(page, 'the header with the usage meter', 'header.session-header')
 })
 
 it('says how long the agent has been silent mid-turn, hides it when news comes, and Stop ends the turn', async () => {
@@ -61,6 +63,7 @@ it('says how long the agent has been silent mid-turn, hides it when news comes, 
   await visible(transcript(page).getByText('Still here.', { exact: false }))
   await visible(stall())
   await shots('stall-notice', () => page.locator('.session-bottom'))
+  await expectAxeCleanInBothThemes(page, 'the stall notice', '.stall-notice')
   await stall().getByRole('button', { name: 'Stop', exact: true }).click()
   await waitIdle(page)
   expect(await stall().count()).toBe(0)
