@@ -49,6 +49,10 @@ it('shows no meter until the agent reports usage, then the context fill and the 
   await visible(header().getByLabel('Cost so far: $0.42'))
   await shots('usage-meter', header)
   await expectAxeCleanInBothThemes(page, 'the header with the usage meter', 'header.session-header')
+  // A narrow window: the header wraps, the meter keeps its words on one line.
+  await page.setViewportSize({ width: 720, height: 600 })
+  await shots('usage-meter-narrow', header)
+  await page.setViewportSize({ width: 1280, height: 800 })
 })
 
 it('says how long the agent has been silent mid-turn, hides it when news comes, and Stop ends the turn', async () => {
@@ -64,7 +68,7 @@ it('says how long the agent has been silent mid-turn, hides it when news comes, 
   await visible(stall())
   await shots('stall-notice', () => page.locator('.session-bottom'))
   await expectAxeCleanInBothThemes(page, 'the stall notice', '.stall-notice')
-  await stall().getByRole('button', { name: 'Stop', exact: true }).click()
+  await stall().getByRole('button', { name: 'Stop this turn' }).click()
   await waitIdle(page)
   expect(await stall().count()).toBe(0)
 })

@@ -78,7 +78,8 @@ export function StallNotice({ agentName, silentMs, otherBusySessions, onStop, on
         </div>
         {!confirming && (
           <div className="stall-actions">
-            <button type="button" className="button button-secondary button-small" onClick={onStop}>
+            {/* Named apart from the composer's Stop (same call), so each is found by its own name. */}
+            <button type="button" className="button button-secondary button-small" aria-label="Stop this turn" onClick={onStop}>
               Stop
             </button>
             <button type="button" className="button button-secondary button-small" onClick={() => setConfirming(true)}>

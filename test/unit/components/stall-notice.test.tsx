@@ -13,6 +13,8 @@ describe('StallNotice', () => {
     expect(html).toContain('aria-label="Claude is silent"')
     expect(textOf(html)).toContain('No word from Claude for 2 min')
     expect(textOf(html)).toMatch(/Stop .*Restart agent/)
+    // Its Stop is named apart from the composer's.
+    expect(html).toContain('aria-label="Stop this turn"')
     // Announced once (constant words), not at every tick.
     expect(html).toContain('role="status">No word from Claude for a while.</span>')
   })
