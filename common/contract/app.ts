@@ -5,7 +5,14 @@ import { call, event } from './define'
 export const appCalls = {
   appInfo: call(
     z.undefined(),
-    z.object({ name: z.string(), version: z.string(), host: z.enum(['electron', 'web']), platform: z.string() }),
+    z.object({
+      name: z.string(),
+      version: z.string(),
+      host: z.enum(['electron', 'web']),
+      platform: z.string(),
+      /** After this much silence from the agent during a turn the session says so (absent: the renderer's 30 s). */
+      stallNoticeMs: z.number().int().positive().optional(),
+    }),
   ),
 } as const
 

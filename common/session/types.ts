@@ -233,6 +233,18 @@ export interface ElicitationView {
   status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'dismissed' | 'gone'
 }
 
+/**
+ * The last `usage_update` (H16), as far as it made sense: token counts are finite, non-negative and bounded;
+ * `size` is `null` until the agent gives a usable window size. `cost` is cumulative; `currency` is ISO 4217 or
+ * another unit ("credits"). `extra` keeps the update's other fields (bounded), for the agent's own extensions.
+ */
+export interface UsageView {
+  used: number
+  size: number | null
+  cost?: { amount: number; currency: string } | null
+  extra?: Record<string, unknown>
+}
+
 export interface SessionState {
   /** Bosun's id for the session (`<agentId>/<the agent's id>`): unique across agents. */
   sessionId: string
@@ -248,7 +260,7 @@ export interface SessionState {
   availableCommands: CommandView[]
   modes: { currentModeId: string | null; availableModes: ModeView[] } | null
   configOptions: ConfigOptionView[]
-  usage: { used: number; size: number; cost?: { amount: number; currency: string } | null } | null
+  usage: UsageView | null
   terminals: Record<string, TerminalView>
   permissions: Record<string, PermissionRequestView>
   elicitations: Record<string, ElicitationView>

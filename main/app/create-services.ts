@@ -368,7 +368,14 @@ export async function createBosunServices(integration: HostIntegration): Promise
   }
 
   const handlers: CallHandlers = {
-    appInfo: async () => ok({ name: 'Bosun', version: integration.appVersion, host: integration.host, platform: process.platform }),
+    appInfo: async () =>
+      ok({
+        name: 'Bosun',
+        version: integration.appVersion,
+        host: integration.host,
+        platform: process.platform,
+        ...(integration.limits?.stallNoticeMs !== undefined ? { stallNoticeMs: integration.limits.stallNoticeMs } : {}),
+      }),
     getSnapshot: async () => ok({ agents: agentViews(), sessions: sessions.snapshot() }),
     newSession: ({ agentId, cwd }) =>
       guard(async () => {

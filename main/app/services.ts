@@ -35,6 +35,8 @@ export interface HostileAgentLimits {
   sessionCallTimeoutMs?: number
   /** After Stop, how long before the session offers to stop the agent. */
   stopWatchdogMs?: number
+  /** How long an agent may be silent during a turn before the session says so (the renderer's notice; ends nothing). */
+  stallNoticeMs?: number
   /** Bytes that may wait for an agent that does not read its stdin. */
   maxQueuedBytes?: number
 }

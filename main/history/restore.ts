@@ -38,7 +38,7 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   if (Array.isArray(saved.availableCommands)) state.availableCommands = saved.availableCommands as SessionState['availableCommands']
   if (isRecord(saved.modes) && Array.isArray(saved.modes.availableModes)) state.modes = saved.modes as SessionState['modes']
   if (Array.isArray(saved.configOptions)) state.configOptions = saved.configOptions as SessionState['configOptions']
-  if (isRecord(saved.usage) && typeof saved.usage.used === 'number' && typeof saved.usage.size === 'number') state.usage = saved.usage as SessionState['usage']
+  if (isRecord(saved.usage) && typeof saved.usage.used === 'number' && (typeof saved.usage.size === 'number' || saved.usage.size === null)) state.usage = saved.usage as unknown as SessionState['usage']
   if (isRecord(saved.terminals)) state.terminals = saved.terminals as SessionState['terminals']
   if (isRecord(saved.permissions)) state.permissions = saved.permissions as SessionState['permissions']
   if (isRecord(saved.elicitations)) state.elicitations = saved.elicitations as SessionState['elicitations']

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { BosunApi, CallResult } from '../../common/contract'
-import type { ContentBlock } from '../../common/session/types'
+import type { ContentBlock, SessionState } from '../../common/session/types'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
 import { SessionSeamsProvider, useSeams, type SessionSeams } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'
 import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
 import { baseName } from '../components/sidebar/Sidebar'
+import { StallNotice, useSilence, useStallThreshold } from '../components/session/StallNotice'
+import { waitingOnAgent } from '../components/session/stall'
 import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
@@ -16,7 +18,7 @@ import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
-  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles'>>
+  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles' | 'appInfo'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -126,6 +128,11 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const onStopAgent = useCallback(async () => {
     if (agentId && api.stopAgent) report('Stopping the agent')(await api.stopAgent({ agentId }))
   }, [api, agentId, report])
+  // Stall detection: the silence since the last news from the agent, while the turn waits on it.
+  const lastActivityAt = useAppSelector(store, (view) => view.lastActivityAt[sessionId])
+  const otherBusySessions = useAppSelector(store, (view) => countBusySessions(view.sessions, agentId, sessionId))
+  const waiting = session !== undefined && !stopOverdue && waitingOnAgent(session, agent?.status === 'ready')
+  const silentMs = useSilence(waiting ? (lastActivityAt ?? null) : null, useStallThreshold(api.appInfo))
 
   if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
   const agentName = agent?.name ?? session.agentId
@@ -144,6 +151,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         onSetConfigOption={onSetConfigOption}
         inboxSlot={inboxSlot}
         onClose={onClose}
+        usage={session.usage}
       />
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
@@ -153,6 +161,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       <div className="session-bottom">
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
+        {silentMs !== null && (
+          <StallNotice agentName={agentName} silentMs={silentMs} otherBusySessions={otherBusySessions} onStop={onStop} onRestart={() => void onRestart()} />
+        )}
         {stopOverdue && api.stopAgent && (
           <section className="agent-error stop-overdue" role="alert" aria-label={`${agentName} has not stopped`}>
             <div className="agent-error-head">
@@ -193,6 +204,13 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       <Toasts notices={notices} onDismiss={onDismiss} />
     </main>
   )
+}
+
+/** Sessions of `agentId` other than `sessionId` with a turn under way (a restart of the agent ends them too). */
+function countBusySessions(sessions: Record<string, SessionState>, agentId: string | undefined, sessionId: string): number {
+  let count = 0
+  for (const session of Object.values(sessions)) if (session.agentId === agentId && session.sessionId !== sessionId && session.turn.state !== 'idle') count++
+  return count
 }
 
 /** The message and, when the agent gave them, its details (`data.details`…) on the next line. */

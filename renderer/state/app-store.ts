@@ -5,6 +5,7 @@
  */
 import { applyActions, rebuildIndex } from '../../common/session/reducer'
 import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../common/session/types'
+import { restartsSilence } from './activity'
 
 export interface AppState {
   agents: Record<string, AgentRuntimeView>
@@ -12,6 +13,11 @@ export interface AppState {
   /** Elicitations tied to a pending request (e.g. `session/new`) rather than a session. */
   requestScopedElicitations: Record<string, ElicitationView>
   selectedSessionId: string | null
+  /**
+   * Per session, when (the store's clock) the renderer last applied news from its agent or started waiting on
+   * it (`restartsSilence`): the session screen's stall notice counts the silence from it.
+   */
+  lastActivityAt: Record<string, number>
 }
 
 /** What `sessions:getSnapshot` returns. */
@@ -57,7 +63,7 @@ export interface AppStore {
 }
 
 export function createAppState(): AppState {
-  return { agents: {}, sessions: {}, requestScopedElicitations: {}, selectedSessionId: null }
+  return { agents: {}, sessions: {}, requestScopedElicitations: {}, selectedSessionId: null, lastActivityAt: {} }
 }
 
 /** When queued work runs: the next animation frame, and a clock to keep each frame's share short. */
@@ -72,6 +78,8 @@ export interface AppStoreOptions {
   frameBudgetMs?: number
   /** Updates per reducer call when a batch is applied in slices (default 1,024: main sends less per batch, so only other hosts slice). */
   sliceUpdates?: number
+  /** The clock of `lastActivityAt` (default `Date.now`; tests pass a fake one). */
+  clock?: () => number
 }
 
 /**
@@ -114,6 +122,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   const frames = options.frames ?? defaultFrames()
   const budgetMs = options.frameBudgetMs ?? 8
   const sliceUpdates = options.sliceUpdates ?? 1024
+  const clock = options.clock ?? Date.now
   const queue: QueuedBatch[] = []
   let frameRequested = false
 
@@ -150,6 +159,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     const start = frames.now()
     const sessions: Record<string, SessionState> = { ...state.sessions }
     const gaps = new Set<() => void>()
+    let activity: Record<string, number> | null = null
     let changed = false
     while (queue.length > 0 && (!changed || frames.now() - start < budget)) {
       const item = queue[0]!
@@ -163,7 +173,9 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       }
       if (fresh && seq !== session.seq + 1 && item.onGap) gaps.add(item.onGap)
       const turnStarts = fresh && item.batch.actions.some(startsTurn)
-      const next = applyActions(session, takeSlice(item))
+      const slice = takeSlice(item)
+      const next = applyActions(session, slice)
+      if (slice.some(restartsSilence)) (activity ??= { ...state.lastActivityAt })[sessionId] = clock()
       const done = item.action >= item.batch.actions.length
       // `next` is a new object of ours: keep main's seq on it (the last slice of a batch takes the batch's seq).
       next.seq = done ? seq : session.seq
@@ -173,8 +185,23 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       // The person's message and Working get a frame of their own, before the agent's updates.
       if (turnStarts) break
     }
-    if (changed) set({ ...state, sessions })
+    if (changed) set({ ...state, sessions, ...(activity ? { lastActivityAt: activity } : {}) })
     for (const onGap of gaps) onGap()
+  }
+
+  /**
+   * After a snapshot: a session it shows unchanged keeps its time; a new or changed one counts from now (what
+   * changed may be news from the agent, and when it came is not in the snapshot).
+   */
+  const activitySince = (sessions: Record<string, SessionState>): Record<string, number> => {
+    const now = clock()
+    const times: Record<string, number> = {}
+    for (const [id, session] of Object.entries(sessions)) {
+      const known = state.sessions[id]
+      const since = state.lastActivityAt[id]
+      times[id] = known && since !== undefined && session.seq <= known.seq ? since : now
+    }
+    return times
   }
 
   const flushQueued = () => {
@@ -221,6 +248,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
         agents,
         sessions,
         selectedSessionId: selected !== null && sessions[selected] ? selected : null,
+        lastActivityAt: activitySince(sessions),
       })
     },
 
@@ -234,7 +262,8 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       let next = applyActions(session, actions)
       // Keep our seq equal to main's so later batches and snapshots compare correctly even after a gap.
       if (next.seq !== seq) next = rebuildIndex({ ...next, seq })
-      set({ ...state, sessions: { ...state.sessions, [sessionId]: next } })
+      const lastActivityAt = Array.isArray(actions) && actions.some(restartsSilence) ? { ...state.lastActivityAt, [sessionId]: clock() } : state.lastActivityAt
+      set({ ...state, sessions: { ...state.sessions, [sessionId]: next }, lastActivityAt })
       return gap ? 'gap' : 'applied'
     },
 
@@ -242,13 +271,18 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       const current = state.sessions[session.sessionId]
       // A snapshot may already hold a newer copy of the session.
       if (current && current.seq > session.seq) return
-      set({ ...state, sessions: { ...state.sessions, [session.sessionId]: rebuildIndex(session) } })
+      set({
+        ...state,
+        sessions: { ...state.sessions, [session.sessionId]: rebuildIndex(session) },
+        lastActivityAt: { ...state.lastActivityAt, [session.sessionId]: state.lastActivityAt[session.sessionId] ?? clock() },
+      })
     },
 
     removeSession(sessionId) {
       if (!state.sessions[sessionId]) return
       const { [sessionId]: _removed, ...sessions } = state.sessions
-      set({ ...state, sessions, selectedSessionId: state.selectedSessionId === sessionId ? null : state.selectedSessionId })
+      const { [sessionId]: _lastActivity, ...lastActivityAt } = state.lastActivityAt
+      set({ ...state, sessions, lastActivityAt, selectedSessionId: state.selectedSessionId === sessionId ? null : state.selectedSessionId })
     },
 
     setAgentStatus(agent) {

@@ -80,15 +80,66 @@ export function applySessionInfo(d: Draft, u: Update): void {
   if (isString(u.updatedAt) || u.updatedAt === null) d.s.updatedAt = u.updatedAt
 }
 
-export function applyUsage(d: Draft, u: Update): void {
-  if (typeof u.used !== 'number' || typeof u.size !== 'number') return
-  const previousCost = d.s.usage?.cost ?? null
-  let cost = previousCost
-  if (u.cost === null) cost = null
-  else if (isObject(u.cost) && typeof u.cost.amount === 'number' && isString(u.cost.currency)) {
-    cost = { amount: u.cost.amount, currency: u.cost.currency }
+/** Token counts above this are not believed (no context window comes near it); costs likewise. */
+export const MAX_USAGE_VALUE = 1e12
+/** What `usage.extra` may hold: this many fields, this many characters of JSON (else it is dropped whole). */
+const MAX_USAGE_EXTRA_KEYS = 16
+const MAX_USAGE_EXTRA_CHARS = 4096
+const MAX_CURRENCY_CHARS = 32
+const KNOWN_USAGE_KEYS = new Set(['sessionUpdate', 'used', 'size', 'cost'])
+
+/** A number, or a string holding one (`"48000"`): finite, within ±`MAX_USAGE_VALUE`; else `null`. */
+function usageNumber(value: unknown): number | null {
+  const n = typeof value === 'number' ? value : isString(value) && value.trim() !== '' ? Number(value) : NaN
+  return Number.isFinite(n) && Math.abs(n) <= MAX_USAGE_VALUE ? n : null
+}
+
+/** A token count: a non-negative whole number (fractions rounded), or `null`. */
+function tokenCount(value: unknown): number | null {
+  const n = usageNumber(value)
+  return n !== null && n >= 0 ? Math.round(n) : null
+}
+
+function parseCost(value: unknown): { amount: number; currency: string } | null {
+  if (!isObject(value)) return null
+  const amount = usageNumber(value.amount)
+  const currency = isString(value.currency) ? value.currency.trim() : ''
+  if (amount === null || currency === '' || currency.length > MAX_CURRENCY_CHARS) return null
+  return { amount, currency }
+}
+
+function usageExtra(u: Update): Record<string, unknown> | undefined {
+  const keys = Object.keys(u).filter((key) => !KNOWN_USAGE_KEYS.has(key))
+  if (keys.length === 0 || keys.length > MAX_USAGE_EXTRA_KEYS) return undefined
+  const extra: Record<string, unknown> = {}
+  for (const key of keys) extra[key] = u[key]
+  try {
+    const json = JSON.stringify(extra)
+    return json !== undefined && json.length <= MAX_USAGE_EXTRA_CHARS ? (JSON.parse(json) as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
   }
-  d.s.usage = { used: u.used, size: u.size, cost }
+}
+
+/**
+ * `usage_update` (H16), liberal: `used`/`size` may come as numeric strings; a missing, negative or absurd one
+ * keeps the last good value (`size` may stay unknown; an update with no usable `used` before any is ignored).
+ * `cost` omitted keeps the last cost; `null` clears it in v2 (v1: `null` ≡ omitted); a malformed cost keeps it.
+ * The other fields are kept as `extra` (copied, bounded), replaced by each update.
+ */
+export function applyUsage(d: Draft, u: Update): void {
+  const previous = d.s.usage
+  const used = tokenCount(u.used) ?? previous?.used ?? null
+  if (used === null) return
+  const size = tokenCount(u.size) ?? previous?.size ?? null
+  let cost = previous?.cost ?? null
+  if (u.cost === null) {
+    if (d.v2) cost = null
+  } else if (u.cost !== undefined) cost = parseCost(u.cost) ?? cost
+  const usage: NonNullable<SessionState['usage']> = { used, size, cost }
+  const extra = usageExtra(u)
+  if (extra) usage.extra = extra
+  d.s.usage = usage
 }
 
 export function applyNotice(d: Draft, u: Update): void {

@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, useState, type ReactNode } from 'react'
-import type { ConfigOptionView, ModeView, TurnView } from '../../../common/session/types'
+import type { ConfigOptionView, ModeView, TurnView, UsageView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
+import { UsageMeter } from '../session/UsageMeter'
 
 const TURN_LABEL: Record<string, string> = {
   idle: 'Idle',
@@ -168,6 +169,8 @@ export interface SessionHeaderProps {
   inboxSlot: ReactNode
   /** Ends the session (cancels a running turn, answers its pending permissions `cancelled`). */
   onClose: () => void
+  /** The agent's last usage report (context window, cost); nothing is shown until there is one. */
+  usage?: UsageView | null
 }
 
 /** Two-step close: the first click asks, the second closes; leaving the button resets it. */
@@ -188,7 +191,7 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, subtitle, turn, modes, configOptions, onSetMode, onSetConfigOption, inboxSlot, onClose } = props
+  const { title, subtitle, turn, modes, configOptions, onSetMode, onSetConfigOption, inboxSlot, onClose, usage } = props
   const busy = turn.state === 'running' || turn.state === 'unknown'
   return (
     <header className="session-header">
@@ -204,6 +207,7 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
         {busy && <span className="spinner" aria-hidden="true" />}
         {turnLabel(turn)}
       </span>
+      <UsageMeter usage={usage ?? null} />
       <div className="header-controls">
         {modes && <ModeSelect modes={modes} onChange={onSetMode} />}
         <ConfigOptions options={configOptions} onChange={onSetConfigOption} />

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
 import { createBosunServices } from '../../../main/app/create-services'
+import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/services'
 import { startWebHost, type WebHost } from '../../../main/web/server'
 import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
@@ -44,12 +45,15 @@ export async function launchApp(
     beforeLoad?: (page: Page) => Promise<unknown>
     /** Main's confirmations (default: the browser host's owner, who confirms everything). */
     confirmation?: ConfirmationService
+    /** Shortened bounds (`stallNoticeMs`, `stopWatchdogMs` …), as the integration tests pass them. */
+    limits?: HostileAgentLimits
   } = {},
 ): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)
-  const confirmation = options.confirmation
-  const createServices: typeof createBosunServices = confirmation ? (integration) => createBosunServices({ ...integration, confirmation }) : createBosunServices
+  const { confirmation, limits } = options
+  const createServices: CreateBosunServices =
+    confirmation || limits ? (integration) => createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}) }) : createBosunServices
   const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e' })
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
   const context = await browser.newContext({

@@ -216,6 +216,16 @@ describe('restoring a stored session', () => {
     expect(after.permissions.r1?.status).toBe('gone')
   })
 
+  it('restores the usage meter, with or without a window size', () => {
+    for (const fields of [{ used: 48_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } }, { used: 500 }]) {
+      const state = applyActions(createSessionState({ sessionId: 'a/s1', agentId: 'a', protocolVersion: 2, cwd: '/w' }), [
+        { type: 'updates', updates: [{ sessionUpdate: 'usage_update', ...fields }] },
+      ])
+      expect(state.usage).not.toBeNull()
+      expect(restoreSessionState(stored(state, 'idle')).state.usage).toEqual(state.usage)
+    }
+  })
+
   it('settles nothing for a session that was idle', () => {
     const state = applyActions(createSessionState({ sessionId: 'a/s1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), [
       { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },

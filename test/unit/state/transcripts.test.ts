@@ -101,7 +101,7 @@ describe('recorded claude-agent-acp transcripts', () => {
       ['model', 'model', 'claude-sonnet-4-6'],
     ])
     expect(s.availableCommands).toEqual([expect.objectContaining({ name: 'mcp', hint: '[reconnect|enable|disable [<server>|all]]' })])
-    expect(s.usage).toEqual({ used: 2, size: 200000, cost: { amount: 0, currency: 'USD' } })
+    expect(s.usage).toEqual({ used: 2, size: 200000, cost: { amount: 0, currency: 'USD' }, extra: { _meta: { '_claude/model': 'claude-sonnet-4-6' } } })
   })
 
   it('v2 Bash: terminal snapshot decoded, exit status kept, tool completed, agent reply merged', () => {
