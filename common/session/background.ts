@@ -17,6 +17,11 @@ export function canCancelTerminal(terminal: TerminalView | undefined): boolean {
   return isObject(terminal.capabilities) && isObject(terminal.capabilities.cancel)
 }
 
+/** The session's terminal `terminalId` (own keys only: `constructor` is an id like any other). */
+export function terminalOf(terminals: Record<string, TerminalView>, terminalId: string): TerminalView | undefined {
+  return Object.hasOwn(terminals, terminalId) ? terminals[terminalId] : undefined
+}
+
 /** One item of the latest `background` list, joined with what the session knows of it. */
 export type BackgroundItem =
   | { type: 'terminal'; key: string; terminalId: string | null; terminal?: TerminalView; running: boolean }
@@ -39,7 +44,7 @@ export function backgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 
     const key = `${i}`
     if (raw.type === 'terminal') {
       const terminalId = typeof raw.terminalId === 'string' ? raw.terminalId : null
-      const terminal = terminalId !== null ? state.terminals[terminalId] : undefined
+      const terminal = terminalId !== null ? terminalOf(state.terminals, terminalId) : undefined
       items.push({ type: 'terminal', key, terminalId, ...(terminal ? { terminal } : {}), running: !terminal?.exitStatus })
     } else if (raw.type === 'tool_call') {
       const toolCallId = typeof raw.toolCallId === 'string' ? raw.toolCallId : null

@@ -169,10 +169,11 @@ export function asciiText(bytes: Uint8Array): string {
 
 export function mutTerminal(d: Draft, terminalId: string): TerminalView {
   const terminals = d.mutRecord('terminals')
-  const current = terminals[terminalId]
+  // Own keys only: an agent's `constructor` or `__proto__` is a terminal id like any other.
+  const current = Object.hasOwn(terminals, terminalId) ? terminals[terminalId] : undefined
   if (current && d.isOwned(current)) return current
   const next = d.own<TerminalView>(current ? { ...current } : { terminalId, output: '' })
-  terminals[terminalId] = next
+  Object.defineProperty(terminals, terminalId, { value: next, enumerable: true, writable: true, configurable: true })
   return next
 }
 
@@ -267,7 +268,7 @@ function boundOutput(t: TerminalView): void {
 
 /** Bosun's `terminal/cancel` was accepted: shown as cancelling until the agent reports the exit status (E16). */
 export function applyTerminalCancelRequested(d: Draft, terminalId: unknown): void {
-  if (!isString(terminalId) || !d.s.terminals[terminalId]) return
+  if (!isString(terminalId) || !Object.hasOwn(d.s.terminals, terminalId)) return
   mutTerminal(d, terminalId).cancelRequested = true
 }
 

@@ -204,3 +204,13 @@ describe('background work (F10)', () => {
     expect(s.entries[0]).toMatchObject({ kind: 'unknown', sessionUpdate: 'terminal_update' })
   })
 })
+
+describe('terminal ids are data', () => {
+  it('`__proto__` and `constructor` are terminals like any other', () => {
+    const s = updates(session(2), { sessionUpdate: 'terminal_update', terminalId: '__proto__', command: 'a' }, { sessionUpdate: 'terminal_output_chunk', terminalId: 'constructor', data: b64('x') })
+    expect(Object.getPrototypeOf(s.terminals)).toBe(Object.prototype)
+    expect(Object.keys(s.terminals).sort()).toEqual(['__proto__', 'constructor'])
+    expect(s.terminals.constructor).toEqual({ terminalId: 'constructor', output: 'x' })
+    expect(JSON.parse(JSON.stringify(s.terminals))).toMatchObject({ constructor: { output: 'x' } })
+  })
+})
