@@ -10,13 +10,16 @@ import { baseName } from '../components/sidebar/Sidebar'
 import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
+import { TerminalActionsContext, type TerminalActions } from '../components/transcript/terminal-actions'
+import { BackgroundWork } from '../components/background/BackgroundWork'
 import type { AppStore } from '../state/app-store'
 import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
-  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles'>>
+  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles'>> &
+  Partial<Pick<BosunApi, 'cancelTerminal'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -111,6 +114,18 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     () => ({ ...seams, onOpenLink: (url: string) => seams.onOpenSessionLink(sessionId, url) }),
     [seams, sessionId],
   )
+  // v2 agent-owned terminals: Cancel asks main, which sends terminal/cancel only where the terminal offers it (E16).
+  const terminalActions = useMemo<TerminalActions | null>(() => {
+    const cancelTerminal = api.cancelTerminal
+    if (!cancelTerminal) return null
+    return {
+      cancel: (terminalId) =>
+        cancelTerminal({ sessionId, terminalId }).then((result) => {
+          report('Cancelling the terminal')(result)
+          return result.ok
+        }),
+    }
+  }, [api, sessionId, report])
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
   // The Stop watchdog's notices of turns that already ended no longer offer anything.
@@ -145,10 +160,15 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       />
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
-          <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+          <TerminalActionsContext.Provider value={terminalActions}>
+            <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+          </TerminalActionsContext.Provider>
         </NotSentContext.Provider>
       </SessionSeamsProvider>
       <div className="session-bottom">
+        <TerminalActionsContext.Provider value={terminalActions}>
+          <BackgroundWork session={session} />
+        </TerminalActionsContext.Provider>
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
         {stopOverdue && api.stopAgent && (
