@@ -6,6 +6,7 @@
  * indicator goes away (screenshots background-work-*).
  */
 import { afterEach, expect, it } from 'vitest'
+import { axeViolations } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { agentSays, gone, sendPrompt, startSession, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
@@ -42,6 +43,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.evaluate(() => document.fonts.ready.then(() => undefined))
     await tests.scrollIntoViewIfNeeded()
     await screenshot(page, `background-work-${colorScheme}`)
+    expect(await axeViolations(page, '.background-work, .terminal')).toEqual([])
 
     // Cancel on the card: "Cancelling…" until the agent's exit status; then it is shown as cancelled, not as an error.
     await dev.getByRole('button', { name: 'Cancel npm run dev' }).click()
