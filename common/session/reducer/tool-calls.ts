@@ -209,6 +209,9 @@ export function applyTerminalUpdate(d: Draft, u: Update): void {
   applyTerminalExtras(t, u)
 }
 
+/** Unknown `terminal_update` fields kept per terminal. */
+export const MAX_TERMINAL_EXTRA_KEYS = 64
+
 /** The fields of `terminal_update` the reducer knows; any other key is kept in `extra`. */
 const TERMINAL_UPDATE_KEYS = new Set(['sessionUpdate', 'terminalId', 'command', 'cwd', 'output', 'exitStatus', 'size', 'capabilities', '_meta'])
 
@@ -228,7 +231,10 @@ function applyTerminalExtras(t: TerminalView, u: Update): void {
     if (TERMINAL_UPDATE_KEYS.has(key) || u[key] === undefined) continue
     extra ??= { ...t.extra }
     if (u[key] === null) delete extra[key]
-    else extra[key] = u[key]
+    // Bounded: an agent inventing a new key on every update must not grow the terminal without end.
+    else if (Object.hasOwn(extra, key) || Object.keys(extra).length < MAX_TERMINAL_EXTRA_KEYS) {
+      Object.defineProperty(extra, key, { value: u[key], enumerable: true, writable: true, configurable: true })
+    }
   }
   if (extra) {
     if (Object.keys(extra).length > 0) t.extra = extra

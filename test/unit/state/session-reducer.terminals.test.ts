@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { backgroundWork, canCancelTerminal, runningBackgroundWork } from '../../../common/session/background'
-import { MAX_TERMINAL_OUTPUT_CHARS } from '../../../common/session/reducer/tool-calls'
+import { MAX_TERMINAL_EXTRA_KEYS, MAX_TERMINAL_OUTPUT_CHARS } from '../../../common/session/reducer/tool-calls'
 import { apply, session, updates } from './helpers'
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64')
@@ -70,6 +70,23 @@ describe('terminal_update (H25)', () => {
     s = updates(s, term({ zz_state: null, _future: null, _meta: null }))
     expect(s.terminals.t1!.extra).toBeUndefined()
     expect(s.terminals.t1!._meta).toBeUndefined()
+  })
+
+  it('unknown fields are bounded per terminal; known-to-be-kept keys still update', () => {
+    const many = Object.fromEntries(Array.from({ length: MAX_TERMINAL_EXTRA_KEYS + 10 }, (_, i) => [`_k${i}`, i]))
+    let s = updates(session(2), term(many))
+    expect(Object.keys(s.terminals.t1!.extra!)).toHaveLength(MAX_TERMINAL_EXTRA_KEYS)
+    s = updates(s, term({ _k0: 'changed', _new: 1 }))
+    expect(s.terminals.t1!.extra!._k0).toBe('changed')
+    expect(s.terminals.t1!.extra!._new).toBeUndefined()
+    // A `__proto__` field is data like any other.
+    s = updates(session(2), term(JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>))
+    expect(Object.getPrototypeOf(s.terminals.t1!.extra)).toBe(Object.prototype)
+    expect(Object.keys(s.terminals.t1!.extra!)).toEqual(['__proto__'])
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    s = updates(s, term({ _meta: JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown> }))
+    expect(Object.getPrototypeOf(s.terminals.t1!._meta)).toBe(Object.prototype)
+    expect(Object.keys(s.terminals.t1!._meta!)).toEqual(['__proto__'])
   })
 
   it('output past the bound keeps its end and says it was cut; a new snapshot starts over', () => {
