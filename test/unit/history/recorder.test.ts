@@ -238,5 +238,9 @@ describe('restoring a stored session', () => {
     const after = settled(restored, settle)
     expect(after.turn.background).toBeNull()
     expect(after.terminals.t1?.capabilities).toBeUndefined()
+    // Without background reported, a terminal's Cancel does not outlive its agent either.
+    const quiet = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle', background: null }] }])
+    const reopened = restoreSessionState(stored(quiet, 'idle'))
+    expect(settled(reopened.state, reopened.settle).terminals.t1?.capabilities).toBeUndefined()
   })
 })
