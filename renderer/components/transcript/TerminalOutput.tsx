@@ -48,12 +48,22 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
       ) : (
         <p className="muted terminal-empty">{terminal ? 'No output yet' : 'Output is shown by the agent'}</p>
       )}
-      {terminal?.extra && <JsonDisclosure summary="Other terminal fields" value={terminal.extra} />}
+      {terminal && otherFields(terminal) && <JsonDisclosure summary="Other terminal fields" value={otherFields(terminal)} />}
     </section>
   )
 })
 
 type ExitStatus = NonNullable<TerminalView['exitStatus']>
+
+const KNOWN_EXIT_KEYS = new Set(['exitCode', 'signal', '_meta'])
+
+/** What the agent sent that Bosun does not know: unknown `terminal_update` fields and unknown exit status fields. */
+function otherFields(terminal: TerminalView): Record<string, unknown> | null {
+  const exit = terminal.exitStatus
+  const unknownExit = exit ? Object.keys(exit).some((key) => !KNOWN_EXIT_KEYS.has(key)) : false
+  if (!terminal.extra && !unknownExit) return null
+  return { ...terminal.extra, ...(unknownExit ? { exitStatus: exit } : {}) }
+}
 
 /** `exit 0`, `exit 130 (SIGINT)`, `signal SIGTERM`, or `exited` when the agent knows neither. */
 export function exitText(exit: ExitStatus): string {

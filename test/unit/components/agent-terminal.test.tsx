@@ -65,6 +65,10 @@ describe('an agent terminal on its card', () => {
     const html = render(<TerminalOutput terminalId="dev" terminal={{ ...terminal({ zz_state: 'warm' }), truncated: true }} />)
     expect(textOf(html)).toContain('Other terminal fields')
     expect(textOf(html)).toContain('Earlier output was dropped')
+    const exitOnly = render(<TerminalOutput terminalId="dev" terminal={terminal({ exitStatus: { exitCode: 1, coreDumped: true } })} />)
+    expect(textOf(exitOnly)).toContain('Other terminal fields')
+    expect(textOf(exitOnly)).toContain('coreDumped')
+    expect(textOf(render(<TerminalOutput terminalId="dev" terminal={terminal({ exitStatus: { exitCode: 1, _meta: { a: 1 } } })} />))).not.toContain('Other terminal fields')
   })
 })
 
