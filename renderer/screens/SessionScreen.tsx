@@ -18,12 +18,12 @@ import { useAppSelector } from './use-app-selector'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
-  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles'>> &
-  Partial<Pick<BosunApi, 'cancelTerminal'>>
+  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles'>>
 
 export interface SessionScreenProps {
   store: AppStore
-  api: SessionApi
+  /** With `cancelTerminal`, v2 agent terminals that offer it can be cancelled. */
+  api: SessionApi & Partial<Pick<BosunApi, 'cancelTerminal'>>
   sessionId: string
   /** The approval inbox entry point (header, right). */
   inboxSlot: ReactNode
