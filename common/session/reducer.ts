@@ -31,7 +31,7 @@ import { applyChunk, applyWholeMessage } from './reducer/messages'
 import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
-import { applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
+import { applyTerminalCancelRequested, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
 import {
   applyAgentGone,
   applyCancelRequested,
@@ -159,6 +159,8 @@ function applyAction(d: Draft, action: SessionAction): void {
     case 'cannot_continue':
       d.s.cannotContinue = isString(action.reason) ? { reason: action.reason } : null
       return
+    case 'terminal_cancel_requested':
+      return applyTerminalCancelRequested(d, action.terminalId)
     case 'turn_ended':
       return applyTurnEnded(d, action.stopReason, action.error)
     case 'cancel_requested':

@@ -161,6 +161,19 @@ export interface TerminalView {
   size?: { cols: number; rows: number } | null
   /** Bytes of an incomplete UTF-8 sequence at the end of the last chunk (at most 3), decoded with the next chunk. */
   pendingUtf8?: number[]
+  /**
+   * v2 `capabilities`: the controls the agent says this terminal supports now (replaced whole by each
+   * `terminal_update` that carries it; `null` or a malformed value = none). See `canCancelTerminal`.
+   */
+  capabilities?: Record<string, unknown> | null
+  /** v2 `_meta`, patched by top-level key. */
+  _meta?: Record<string, unknown>
+  /** Fields of `terminal_update` Bosun does not know: kept (patched by key, `null` removes) and shown generically. */
+  extra?: Record<string, unknown>
+  /** Bosun sent `terminal/cancel` and the agent accepted it; the terminal has stopped only once its `exitStatus` arrives (E16). */
+  cancelRequested?: boolean
+  /** The output grew past what Bosun keeps: its start was dropped. */
+  truncated?: boolean
 }
 
 /** Foreground turn state. `unknown` = a state we do not know: shown as busy, never idle. */
@@ -305,6 +318,8 @@ export type SessionAction =
   | { type: 'prompt_rejected'; error: PromptError }
   /** The session cannot continue on the agent's current process (`reason`), or can again (`null`). */
   | { type: 'cannot_continue'; reason: string | null }
+  /** The agent accepted Bosun's v2 `terminal/cancel` for this terminal (it stops when its `exitStatus` arrives). */
+  | { type: 'terminal_cancel_requested'; terminalId: string }
 
 /** A running (or not) agent as the UI sees it. */
 export interface AgentRuntimeView {

@@ -336,6 +336,15 @@ class AcpConnection implements AcpClientConnection {
     return readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result }
   }
 
+  /**
+   * v2 `terminal/cancel` (E16). The caller must have checked that the terminal currently advertises
+   * `capabilities.cancel`; the answer means "accepted", the terminal's `exitStatus` confirms it.
+   */
+  async cancelTerminal(sessionId: string, terminalId: string): Promise<void> {
+    if (this.version !== 2) throw new BosunError({ kind: 'invalid-argument', message: 'terminal/cancel is an ACP v2 method; this agent speaks v1' })
+    await this.request('terminal/cancel', { sessionId, terminalId })
+  }
+
   async closeSession(sessionId: string): Promise<void> {
     await this.request('session/close', { sessionId })
   }

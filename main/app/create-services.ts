@@ -21,6 +21,7 @@ import { FileSystemHandlers } from '../fs/file-system-handlers'
 import { createClientCapsService } from '../fs/service'
 import { createMcpService } from '../mcp/service'
 import { TerminalHandlers } from '../terminals/terminal-handlers'
+import { AgentTerminals } from '../terminals/agent-terminals'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -253,6 +254,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
     agentName,
   })
   const terminals = store.add(new TerminalHandlers({ sessions: { getSession: sessionRoots }, sink, log: log.child('terminals') }))
+  // v2 agent-owned terminals: main decides whether `terminal/cancel` may be sent (E16).
+  const agentTerminals = new AgentTerminals(sessions, log.child('agent-terminals'))
 
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(terminals)
@@ -438,6 +441,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...history.handlers,
     ...clientCaps.handlers,
     ...mcp.handlers,
+    cancelTerminal: ({ sessionId, terminalId }) => guard(() => agentTerminals.cancel(sessionId, terminalId)),
   }
 
   let disposing: Promise<void> | undefined

@@ -223,6 +223,12 @@ export class SessionsService implements IDisposable {
     return sessionId !== undefined && this.sessions.get(sessionId)?.agentId === agentId ? sessionId : undefined
   }
 
+  /** The session's live connection and the agent's id for it; `undefined` when the session is unknown or detached. */
+  connectionOf(sessionId: string): { connection: AcpClientConnection; acpSessionId: string } | undefined {
+    const record = this.sessions.get(sessionId)
+    return record?.connection ? { connection: record.connection, acpSessionId: record.acpSessionId } : undefined
+  }
+
   state(sessionId: string): SessionState | undefined {
     this.batcher.flush(sessionId)
     return this.sessions.get(sessionId)?.state

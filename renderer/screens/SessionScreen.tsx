@@ -12,6 +12,8 @@ import { waitingOnAgent } from '../components/session/stall'
 import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
+import { TerminalActionsContext, type TerminalActions } from '../components/transcript/terminal-actions'
+import { BackgroundWork } from '../components/background/BackgroundWork'
 import type { AppStore } from '../state/app-store'
 import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { useAppSelector } from './use-app-selector'
@@ -22,7 +24,8 @@ export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setCo
 
 export interface SessionScreenProps {
   store: AppStore
-  api: SessionApi
+  /** With `cancelTerminal`, v2 agent terminals that offer it can be cancelled. */
+  api: SessionApi & Partial<Pick<BosunApi, 'cancelTerminal'>>
   sessionId: string
   /** The approval inbox entry point (header, right). */
   inboxSlot: ReactNode
@@ -115,6 +118,18 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     () => ({ ...seams, onOpenLink: (url: string) => seams.onOpenSessionLink(sessionId, url) }),
     [seams, sessionId],
   )
+  // v2 agent-owned terminals: Cancel asks main, which sends terminal/cancel only where the terminal offers it (E16).
+  const terminalActions = useMemo<TerminalActions | null>(() => {
+    const cancelTerminal = api.cancelTerminal
+    if (!cancelTerminal) return null
+    return {
+      cancel: (terminalId) =>
+        cancelTerminal({ sessionId, terminalId }).then((result) => {
+          report('Cancelling the terminal')(result)
+          return result.ok
+        }),
+    }
+  }, [api, sessionId, report])
   const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
   // The Stop watchdog's notices of turns that already ended no longer offer anything.
@@ -155,10 +170,15 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       />
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
-          <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+          <TerminalActionsContext.Provider value={terminalActions}>
+            <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+          </TerminalActionsContext.Provider>
         </NotSentContext.Provider>
       </SessionSeamsProvider>
       <div className="session-bottom">
+        <TerminalActionsContext.Provider value={terminalActions}>
+          <BackgroundWork session={session} />
+        </TerminalActionsContext.Provider>
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
         {silentMs !== null && (

@@ -19,6 +19,13 @@ export interface Scenario {
   }
   /** Scripts keyed by prompt text; `default` for anything else. */
   prompts?: Record<string, Step[]>
+  /**
+   * v2 `terminal/cancel` (E16). Each request is logged on stderr as `TERMINAL-CANCEL <params json>`. A listed
+   * terminal id is accepted (`{}`), then the agent reports its `exitStatus` (given here; default
+   * `{signal:"SIGTERM"}`) with `capabilities: null`, drops it from the session's background list and sends an
+   * idle `state_update` with the new list. An id not listed, or one already cancelled, gets -32602.
+   */
+  cancelTerminals?: Record<string, { exitStatus?: Record<string, unknown>; output?: string }>
 }
 
 export interface InitializeBehaviour {
@@ -123,6 +130,11 @@ export type Step =
    * request is sent and the turn goes on; its report arrives when it is answered.
    */
   | { type: 'client_request'; method: string; params: Record<string, unknown>; background?: boolean }
+  /**
+   * v2: the session's background work from now on (`items` as sent; `null` stops reporting it). Every later
+   * `state_update` of the session carries it (the turn's idle one included), as the spec requires.
+   */
+  | { type: 'background'; items: Record<string, unknown>[] | null }
   /** Reports the prompt's blocks as text `prompt received: <json>` (image and audio data replaced by their length). */
   | { type: 'report_prompt' }
   | { type: 'flood'; count: number; text?: string }

@@ -126,6 +126,11 @@ const lastPrompt = new Map<string, unknown>()
 /** Answers to request-scoped elicitations, reported as text in the next new session. */
 const pendingReports: string[] = []
 let rawRequestCounter = 0
+/** v2: each session's background work (`background` steps), carried by every state_update of the session. */
+const sessionBackground = new Map<string, Record<string, unknown>[] | null>()
+/** v2: sessions whose turn is running (a cancelled terminal's idle snapshot is sent only when none is). */
+const runningSessions = new Set<string>()
+const cancelledTerminals = new Set<string>()
 
 const sdk = v2 ? acpV2 : acpV1
 const app = (sdk.agent({ name: 'scripted-agent' }) as unknown) as LooseApp
@@ -241,6 +246,30 @@ app.onNotification('session/cancel', ({ params }) => {
   cancelled.add(sessionId)
   cancelWaiters.get(sessionId)?.()
 })
+
+if (v2) {
+  app.onRequest('terminal/cancel', ({ params, client }) => {
+    log(`TERMINAL-CANCEL ${JSON.stringify(params)}`)
+    const sessionId = String(params.sessionId)
+    const terminalId = String(params.terminalId)
+    const plan = Object.hasOwn(scenario.cancelTerminals ?? {}, terminalId) ? scenario.cancelTerminals![terminalId] : undefined
+    const key = `${sessionId}\n${terminalId}`
+    if (!plan || cancelledTerminals.has(key)) throw acpV1.RequestError.invalidParams(undefined, `Terminal ${terminalId} is unknown, exited or not cancellable`)
+    cancelledTerminals.add(key)
+    // Accepted now; the process "stops" a moment later, confirmed by the terminal's exit status (E16).
+    setTimeout(() => {
+      void (async () => {
+        const update: Json = { sessionUpdate: 'terminal_update', terminalId, exitStatus: plan.exitStatus ?? { signal: 'SIGTERM' }, capabilities: null }
+        if (plan.output !== undefined) update.output = { data: Buffer.from(plan.output, 'utf8').toString('base64') }
+        await sendUpdate(client, sessionId, update)
+        const background = sessionBackground.get(sessionId)
+        if (background) sessionBackground.set(sessionId, background.filter((item) => !(item.type === 'terminal' && item.terminalId === terminalId)))
+        if (!runningSessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
+      })()
+    }, 5)
+    return {}
+  })
+}
 
 app.onRequest('session/prompt', async ({ params, client }) => {
   const sessionId = String(params.sessionId)
@@ -417,6 +446,9 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       if (!step.background) await sent
       return
     }
+    case 'background':
+      sessionBackground.set(sessionId, step.items)
+      return
     case 'report_prompt': {
       const blocks = (lastPrompt.get(sessionId) ?? []) as Json[]
       const summary = blocks.map((block) => (typeof block.data === 'string' ? { ...block, data: block.data.length } : block))
@@ -479,6 +511,13 @@ async function requestRaw(method: string, params: Json): Promise<unknown> {
 }
 
 function sendUpdate(client: LooseClient, sessionId: string, update: Json): Promise<void> {
+  if (v2 && update.sessionUpdate === 'state_update') {
+    if (update.state === 'idle') runningSessions.delete(sessionId)
+    else runningSessions.add(sessionId)
+    // Once the agent reports background work, every state update carries it (unless the step set its own).
+    const background = sessionBackground.get(sessionId)
+    if (background !== undefined && !('background' in update)) update = { ...update, background }
+  }
   return client.notify('session/update', { sessionId, update })
 }
 

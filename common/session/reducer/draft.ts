@@ -234,7 +234,8 @@ export function patchMeta(current: Record<string, unknown> | undefined, patch: J
   const next: Record<string, unknown> = { ...current }
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete next[key]
-    else next[key] = value
+    // Defined, not assigned: a `__proto__` key is data, not the object's prototype.
+    else Object.defineProperty(next, key, { value, enumerable: true, writable: true, configurable: true })
   }
   return next
 }

@@ -169,10 +169,11 @@ export function asciiText(bytes: Uint8Array): string {
 
 export function mutTerminal(d: Draft, terminalId: string): TerminalView {
   const terminals = d.mutRecord('terminals')
-  const current = terminals[terminalId]
+  // Own keys only: an agent's `constructor` or `__proto__` is a terminal id like any other.
+  const current = Object.hasOwn(terminals, terminalId) ? terminals[terminalId] : undefined
   if (current && d.isOwned(current)) return current
   const next = d.own<TerminalView>(current ? { ...current } : { terminalId, output: '' })
-  terminals[terminalId] = next
+  Object.defineProperty(terminals, terminalId, { value: next, enumerable: true, writable: true, configurable: true })
   return next
 }
 
@@ -185,24 +186,96 @@ export function setPending(t: TerminalView, pending: number[]): void {
 export function applyTerminalUpdate(d: Draft, u: Update): void {
   if (!isString(u.terminalId)) return
   let decoded: { text: string; pending: number[] } | null = null
-  if (isObject(u.output)) {
-    if (!isString(u.output.data)) return
-    const bytes = decodeBase64(u.output.data)
-    if (!bytes) return
-    decoded = decodeUtf8(undefined, bytes)
-  }
+  // A malformed snapshot leaves the output as it was; the update's other fields still apply (default on error).
+  const bytes = isObject(u.output) && isString(u.output.data) ? decodeBase64(u.output.data) : null
+  if (bytes) decoded = decodeUtf8(undefined, bytes)
   const t = mutTerminal(d, u.terminalId)
   if (decoded) {
     t.output = decoded.text
     setPending(t, decoded.pending)
+    delete t.truncated
+    boundOutput(t)
   } else if (u.output === null) {
     t.output = ''
     setPending(t, [])
+    delete t.truncated
   }
   if (isString(u.command) || u.command === null) t.command = u.command
   if (isString(u.cwd) || u.cwd === null) t.cwd = u.cwd
-  if (isObject(u.exitStatus) || u.exitStatus === null) t.exitStatus = u.exitStatus as TerminalView['exitStatus']
-  if (isObject(u.size) || u.size === null) t.size = u.size as TerminalView['size']
+  if (isObject(u.exitStatus)) t.exitStatus = parseExitStatus(u.exitStatus)
+  else if (u.exitStatus === null) t.exitStatus = null
+  if (u.size === null) t.size = null
+  else if (isTerminalSize(u.size)) t.size = u.size as TerminalView['size']
+  applyTerminalExtras(t, u)
+}
+
+/** Unknown `terminal_update` fields kept per terminal. */
+export const MAX_TERMINAL_EXTRA_KEYS = 64
+
+/** The fields of `terminal_update` the reducer knows; any other key is kept in `extra`. */
+const TERMINAL_UPDATE_KEYS = new Set(['sessionUpdate', 'terminalId', 'command', 'cwd', 'output', 'exitStatus', 'size', 'capabilities', '_meta'])
+
+/**
+ * v2 `capabilities` (replaced whole; `null` clears; a malformed value means no controls, so Bosun never sends
+ * a request the agent did not advertise), `_meta` (patched by key) and unknown fields (kept, patched by key).
+ */
+function applyTerminalExtras(t: TerminalView, u: Update): void {
+  if (u.capabilities !== undefined) {
+    if (isObject(u.capabilities)) t.capabilities = u.capabilities
+    else delete t.capabilities
+  }
+  if (u._meta === null) delete t._meta
+  else if (isObject(u._meta)) t._meta = patchMeta(t._meta, u._meta)
+  let extra: Record<string, unknown> | undefined
+  for (const key of Object.keys(u)) {
+    if (TERMINAL_UPDATE_KEYS.has(key) || u[key] === undefined) continue
+    extra ??= { ...t.extra }
+    if (u[key] === null) delete extra[key]
+    // Bounded: an agent inventing a new key on every update must not grow the terminal without end.
+    else if (Object.hasOwn(extra, key) || Object.keys(extra).length < MAX_TERMINAL_EXTRA_KEYS) {
+      Object.defineProperty(extra, key, { value: u[key], enumerable: true, writable: true, configurable: true })
+    }
+  }
+  if (extra) {
+    if (Object.keys(extra).length > 0) t.extra = extra
+    else delete t.extra
+  }
+}
+
+/**
+ * A concrete exit status (its presence means exited), other keys kept: an `exitCode` that is not an integer or
+ * a `signal` that is not a string is dropped (omitted and `null` mean "not known" alike).
+ */
+function parseExitStatus(value: Json): NonNullable<TerminalView['exitStatus']> {
+  const status: Json = { ...value }
+  if (status.exitCode !== null && !(typeof status.exitCode === 'number' && Number.isInteger(status.exitCode))) delete status.exitCode
+  if (status.signal !== null && !isString(status.signal)) delete status.signal
+  return status as NonNullable<TerminalView['exitStatus']>
+}
+
+function isTerminalSize(value: unknown): boolean {
+  const cell = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 65535
+  return isObject(value) && cell(value.cols) && cell(value.rows)
+}
+
+/** How much output Bosun keeps per terminal (characters); past it the oldest output is dropped. */
+export const MAX_TERMINAL_OUTPUT_CHARS = 2 * 1024 * 1024
+
+/** Keeps the last {@link MAX_TERMINAL_OUTPUT_CHARS} of the output (a `yes` in a terminal must not grow main without end). */
+function boundOutput(t: TerminalView): void {
+  if (t.output.length <= MAX_TERMINAL_OUTPUT_CHARS) return
+  // Cut at a line start where there is one near, so the kept part begins cleanly.
+  let from = t.output.length - MAX_TERMINAL_OUTPUT_CHARS
+  const newline = t.output.indexOf('\n', from)
+  if (newline >= 0 && newline - from < 4096) from = newline + 1
+  t.output = t.output.slice(from)
+  t.truncated = true
+}
+
+/** Bosun's `terminal/cancel` was accepted: shown as cancelling until the agent reports the exit status (E16). */
+export function applyTerminalCancelRequested(d: Draft, terminalId: unknown): void {
+  if (!isString(terminalId) || !Object.hasOwn(d.s.terminals, terminalId)) return
+  mutTerminal(d, terminalId).cancelRequested = true
 }
 
 /** v2 `terminal_output_chunk`: decode this chunk's base64 on its own, then append its bytes (H25). */
@@ -214,4 +287,5 @@ export function applyTerminalChunk(d: Draft, u: Update): void {
   const decoded = decodeUtf8(t.pendingUtf8, bytes)
   t.output += decoded.text
   setPending(t, decoded.pending)
+  boundOutput(t)
 }

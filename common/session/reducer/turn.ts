@@ -5,6 +5,7 @@ import type { CompactionEntry, ContentBlock, MessageEntry, ToolCallEntry } from 
 import { FINISHED_TOOL_STATUSES, appendBlock, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
 import { findMessage, newMessage } from './messages'
+import { mutTerminal } from './tool-calls'
 
 export function ensureCompaction(d: Draft, compactionId: string, status: string): number {
   const i = d.find(`c:${compactionId}`, (e) => e.kind === 'compaction' && e.compactionId === compactionId)
@@ -39,7 +40,7 @@ export function applyCompactionChunk(d: Draft, u: Update): void {
 export function applyStateUpdate(d: Draft, u: Update): void {
   if (!isString(u.state)) return
   const previous = d.s.turn
-  const background = Array.isArray(u.background) ? (u.background as unknown[]) : null
+  const background = parseBackground(u.background)
   if (u.state === 'idle') {
     const stopReason = isString(u.stopReason) ? u.stopReason : null
     const error =
@@ -192,8 +193,24 @@ export function applyCancelRequested(d: Draft): void {
   }
 }
 
+/**
+ * v2 `background` (F10): omitted, `null` or malformed = not reported (`null`); `[]` = nothing running. Items are
+ * objects with a string `type` (`terminal`, `tool_call` or unknown, which still means work is running); an item
+ * that is not makes the whole list malformed.
+ */
+export function parseBackground(value: unknown): unknown[] | null {
+  if (!Array.isArray(value)) return null
+  for (const item of value) if (!isObject(item) || !isString(item.type)) return null
+  return value
+}
+
 /** The agent died: its unfinished tool calls (of any turn, background work included) will never finish. */
 export function applyAgentGone(d: Draft): void {
+  // Nothing of its background work runs any more, and nothing it advertised can be asked of it.
+  if (d.s.turn.background !== null) d.mutTurn().background = null
+  for (const [terminalId, terminal] of Object.entries(d.s.terminals)) {
+    if (terminal.capabilities != null) delete mutTerminal(d, terminalId).capabilities
+  }
   const entries = d.s.entries
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!

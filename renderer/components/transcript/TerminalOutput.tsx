@@ -1,7 +1,10 @@
 import { memo } from 'react'
 import type { TerminalView } from '../../../common/session/types'
+import { JsonDisclosure } from '../common/JsonView'
+import { CancelTerminalButton } from './terminal-actions'
 import { neutraliseEscapes } from './terminal-text'
 import { XtermView } from './XtermView'
+import './terminal.css'
 
 /** Rows a card's terminal shows before it scrolls: small outputs stay small. */
 const MAX_ROWS = 16
@@ -14,32 +17,73 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
   const exit = terminal?.exitStatus
   const output = terminal?.output ?? ''
   const lines = countLines(output)
+  const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
+  const label = command ?? `terminal ${terminalId}`
   return (
     <section className="terminal" aria-label={`Terminal ${terminalId}`}>
       <header className="terminal-header">
-        <span className="terminal-command">{terminal?.command ? `$ ${neutraliseEscapes(terminal.command)}` : `Terminal ${terminalId}`}</span>
-        {exit ? (
-          <span className={`badge ${exit.exitCode === 0 ? 'badge-ok' : 'badge-danger'}`} role="status">
-            {exit.signal ? `signal ${exit.signal}` : `exit ${exit.exitCode ?? '?'}`}
-          </span>
-        ) : terminal ? (
-          <span className="badge badge-progress" role="status">
-            running
-          </span>
-        ) : null}
+        <span className="terminal-command" title={terminal?.cwd ? `in ${neutraliseEscapes(terminal.cwd)}` : undefined}>
+          {command !== null ? `$ ${command}` : `Terminal ${terminalId}`}
+        </span>
+        <span className="terminal-status">
+          {exit ? (
+            <span className={`badge ${terminal?.cancelRequested ? 'badge-muted' : exitClass(exit)}`} role="status">
+              {terminal?.cancelRequested ? `cancelled · ${exitText(exit)}` : exitText(exit)}
+            </span>
+          ) : terminal?.cancelRequested ? (
+            <span className="badge badge-warn" role="status">
+              stopping
+            </span>
+          ) : terminal ? (
+            <span className="badge badge-progress" role="status">
+              running
+            </span>
+          ) : null}
+          <CancelTerminalButton terminalId={terminalId} terminal={terminal} label={label} />
+        </span>
       </header>
+      {terminal?.truncated && <p className="muted terminal-note">Earlier output was dropped (Bosun keeps the last 2 MB).</p>}
       {output ? (
         <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} />
       ) : (
         <p className="muted terminal-empty">{terminal ? 'No output yet' : 'Output is shown by the agent'}</p>
       )}
+      {terminal && otherFields(terminal) && <JsonDisclosure summary="Other terminal fields" value={otherFields(terminal)} />}
     </section>
   )
 })
 
-/** Lines in the text, counting at most MAX_ROWS + 1 (the row count only needs to know "more than fits"). */
+type ExitStatus = NonNullable<TerminalView['exitStatus']>
+
+const KNOWN_EXIT_KEYS = new Set(['exitCode', 'signal', '_meta'])
+
+/** What the agent sent that Bosun does not know: unknown `terminal_update` fields and unknown exit status fields. */
+function otherFields(terminal: TerminalView): Record<string, unknown> | null {
+  const exit = terminal.exitStatus
+  const unknownExit = exit ? Object.keys(exit).some((key) => !KNOWN_EXIT_KEYS.has(key)) : false
+  if (!terminal.extra && !unknownExit) return null
+  return { ...terminal.extra, ...(unknownExit ? { exitStatus: exit } : {}) }
+}
+
+/** `exit 0`, `exit 130 (SIGINT)`, `signal SIGTERM`, or `exited` when the agent knows neither. */
+export function exitText(exit: ExitStatus): string {
+  const code = typeof exit.exitCode === 'number' ? exit.exitCode : null
+  const signal = typeof exit.signal === 'string' ? neutraliseEscapes(exit.signal).slice(0, 40) : null
+  if (code !== null) return signal ? `exit ${code} (${signal})` : `exit ${code}`
+  return signal ? `signal ${signal}` : 'exited'
+}
+
+function exitClass(exit: ExitStatus): string {
+  if (exit.exitCode === 0) return 'badge-ok'
+  return typeof exit.exitCode === 'number' || exit.signal ? 'badge-danger' : 'badge-muted'
+}
+
+/**
+ * Rows the text takes in the terminal, counting at most MAX_ROWS + 1 (the row count only needs to know "more
+ * than fits"). A final newline leaves the cursor on a row of its own: counting it keeps the first line in view.
+ */
 function countLines(text: string): number {
   let lines = 1
   for (let i = text.indexOf('\n'); i >= 0 && lines <= MAX_ROWS; i = text.indexOf('\n', i + 1)) lines++
-  return text.endsWith('\n') ? lines - 1 : lines
+  return lines
 }

@@ -1,4 +1,5 @@
 import { memo, useEffect, useState } from 'react'
+import { terminalOf } from '../../../common/session/background'
 import type { ElicitationView, PermissionRequestView, TerminalView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
@@ -121,7 +122,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                 return <DiffView key={i} block={c} />
               case 'terminal': {
                 const id = String(c.terminalId ?? '')
-                return <TerminalOutput key={i} terminalId={id} terminal={terminals[id]} />
+                return <TerminalOutput key={i} terminalId={id} terminal={terminalOf(terminals, id)} />
               }
               default:
                 return <JsonDisclosure key={i} summary={`Unknown content (${String(content.type)})`} value={content} />

@@ -49,6 +49,8 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
       fontSize: 12,
       theme: themeFrom(el),
       allowProposedApi: false,
+      // Output read from a pipe (an agent's own terminal) ends lines with a bare LF: start each line at column 0.
+      convertEol: !interactive,
       // OSC 8 hyperlinks in output do nothing: links reach the browser only through Bosun's consent.
       linkHandler: { activate: () => undefined },
     })

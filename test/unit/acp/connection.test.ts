@@ -143,6 +143,25 @@ describe('v2 turns', () => {
     send({ id: loginRequest.id, result: {} })
     await login
   })
+
+  it('terminal/cancel: exactly {sessionId, terminalId} on v2; the agent\'s -32602 is an RpcError; v1 refuses without sending', async () => {
+    const { connection, next, send } = await initialized(2)
+    const cancel = connection.cancelTerminal!('s1', 'term-7')
+    const request = await next()
+    expect(request).toMatchObject({ method: 'terminal/cancel', params: { sessionId: 's1', terminalId: 'term-7' } })
+    expect(request.params).toEqual({ sessionId: 's1', terminalId: 'term-7' })
+    send({ id: request.id, result: {} })
+    await cancel
+    const refused = connection.cancelTerminal!('s1', 'gone')
+    const second = await next()
+    send({ id: second.id, error: { code: -32602, message: 'not cancellable' } })
+    await expect(refused).rejects.toMatchObject({ code: -32602 })
+    const v1 = await initialized(1)
+    await expect(v1.connection.cancelTerminal!('s1', 'term-7')).rejects.toMatchObject({ kind: 'invalid-argument' })
+    v1.send({ id: 'probe', method: '_probe', params: {} })
+    // The next thing v1's agent reads is the answer to its probe: no terminal/cancel went out before it.
+    expect(await v1.next()).toMatchObject({ id: 'probe', error: { code: -32601 } })
+  })
 })
 
 describe('v1 surface', () => {

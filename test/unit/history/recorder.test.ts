@@ -232,4 +232,25 @@ describe('restoring a stored session', () => {
     ])
     expect(restoreSessionState(stored(state, 'idle')).settle).toEqual([])
   })
+
+  it('shows no v2 background work still running in a session opened from the history', () => {
+    const state = applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 2, cwd: '/w' }), [
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'terminal_update', terminalId: 't1', command: 'npm run dev', capabilities: { cancel: {} } },
+          { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background: [{ type: 'terminal', terminalId: 't1' }] },
+        ],
+      },
+    ])
+    const { state: restored, settle } = restoreSessionState(stored(state, 'idle'))
+    expect(restored.turn.background).toHaveLength(1)
+    const after = settled(restored, settle)
+    expect(after.turn.background).toBeNull()
+    expect(after.terminals.t1?.capabilities).toBeUndefined()
+    // Without background reported, a terminal's Cancel does not outlive its agent either.
+    const quiet = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle', background: null }] }])
+    const reopened = restoreSessionState(stored(quiet, 'idle'))
+    expect(settled(reopened.state, reopened.settle).terminals.t1?.capabilities).toBeUndefined()
+  })
 })

@@ -190,6 +190,12 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   ],
   removeMcpServer: () => [{ id: 'evil' }],
   checkMcpServer: () => [{ id: 'evil' }, { id: 'exfil' }],
+  // v2 terminal/cancel: a v1 session, ids the session does not have, another session's: main sends nothing (E16).
+  cancelTerminal: ({ sessionId }) => [
+    { sessionId, terminalId: 'term-1' },
+    { sessionId, terminalId: '__proto__' },
+    { sessionId: 'victim/other-session', terminalId: 'term-1' },
+  ],
 }
 
 /** Junk every call also gets, whatever it expects: wrong types, prototype pollution, oversize, two arguments. */

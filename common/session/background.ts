@@ -1,0 +1,67 @@
+/**
+ * v2 agent-owned terminals and background work, as main and the renderer both read them from a session's state:
+ * whether a terminal may be cancelled (E16) and what background work is still running (F10).
+ */
+import type { SessionState, TerminalView, ToolCallEntry } from './types'
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const FINISHED = new Set(['completed', 'failed', 'cancelled'])
+
+/**
+ * Whether Bosun may send `terminal/cancel` for this terminal: only while its latest `capabilities` advertise
+ * `cancel` (an object, `{}` included) and it has not exited (E16 is a MUST NOT; a cancel of an exited terminal
+ * is refused by the agent anyway).
+ */
+export function canCancelTerminal(terminal: TerminalView | undefined): boolean {
+  if (!terminal || terminal.exitStatus) return false
+  return isObject(terminal.capabilities) && isObject(terminal.capabilities.cancel)
+}
+
+/** The session's terminal `terminalId` (own keys only: `constructor` is an id like any other). */
+export function terminalOf(terminals: Record<string, TerminalView>, terminalId: string): TerminalView | undefined {
+  return Object.hasOwn(terminals, terminalId) ? terminals[terminalId] : undefined
+}
+
+/** One item of the latest `background` list, joined with what the session knows of it. */
+export type BackgroundItem =
+  | { type: 'terminal'; key: string; terminalId: string | null; terminal?: TerminalView; running: boolean }
+  | { type: 'tool_call'; key: string; toolCallId: string | null; toolCall?: ToolCallEntry; running: boolean }
+  /** Custom (`_…`) or future work: Bosun cannot tell what it is, so it counts as running (I4). */
+  | { type: 'other'; key: string; kind: string; raw: Record<string, unknown>; running: true }
+
+/**
+ * The session's background work, from the latest `background` snapshot (`null` = not reported). A listed
+ * terminal that already reported its `exitStatus`, or a listed tool call with a final status, is no longer
+ * running: the agent reports those before the snapshot that drops them.
+ */
+export function backgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 'entries'>): BackgroundItem[] | null {
+  const list = state.turn.background
+  if (!Array.isArray(list)) return null
+  const items: BackgroundItem[] = []
+  let toolCalls: Map<string, ToolCallEntry> | undefined
+  list.forEach((raw, i) => {
+    if (!isObject(raw) || typeof raw.type !== 'string') return
+    const key = `${i}`
+    if (raw.type === 'terminal') {
+      const terminalId = typeof raw.terminalId === 'string' ? raw.terminalId : null
+      const terminal = terminalId !== null ? terminalOf(state.terminals, terminalId) : undefined
+      items.push({ type: 'terminal', key, terminalId, ...(terminal ? { terminal } : {}), running: !terminal?.exitStatus })
+    } else if (raw.type === 'tool_call') {
+      const toolCallId = typeof raw.toolCallId === 'string' ? raw.toolCallId : null
+      if (toolCallId !== null && !toolCalls) {
+        toolCalls = new Map()
+        for (const entry of state.entries) if (entry.kind === 'tool_call') toolCalls.set(entry.toolCallId, entry)
+      }
+      const toolCall = toolCallId !== null ? toolCalls?.get(toolCallId) : undefined
+      items.push({ type: 'tool_call', key, toolCallId, ...(toolCall ? { toolCall } : {}), running: !toolCall || !FINISHED.has(toolCall.status) })
+    } else {
+      items.push({ type: 'other', key, kind: raw.type, raw, running: true })
+    }
+  })
+  return items
+}
+
+/** The background items still running (empty when none is, or when the agent reports none). */
+export function runningBackgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 'entries'>): BackgroundItem[] {
+  return (backgroundWork(state) ?? []).filter((item) => item.running)
+}

@@ -1,0 +1,86 @@
+import { memo, useMemo, useState } from 'react'
+import { runningBackgroundWork, type BackgroundItem } from '../../../common/session/background'
+import type { SessionState } from '../../../common/session/types'
+import { Icon } from '../common/icons'
+import { JsonDisclosure } from '../common/JsonView'
+import { VisibleText } from '../permissions/VisibleText'
+import { CancelTerminalButton } from '../transcript/terminal-actions'
+import { neutraliseEscapes } from '../transcript/terminal-text'
+import './background-work.css'
+
+/** Items listed before "and N more" (an agent may list thousands). */
+const MAX_SHOWN = 20
+
+/**
+ * v2 background work (F10): what the agent reports still running after its turn ended (terminals, tool calls,
+ * work Bosun does not know), from its latest `background` snapshot. Shown above the composer while anything
+ * runs; a terminal that advertises cancel can be cancelled from here as from its card.
+ */
+export const BackgroundWork = memo(function BackgroundWork({ session }: { session: Pick<SessionState, 'turn' | 'terminals' | 'entries'> }) {
+  const { turn, terminals, entries } = session
+  const items = useMemo(() => runningBackgroundWork({ turn, terminals, entries }), [turn, terminals, entries])
+  const [open, setOpen] = useState(true)
+  if (items.length === 0) return null
+  const summary = items.length === 1 ? '1 task still running in the background' : `${items.length} tasks still running in the background`
+  return (
+    <section className="background-work" aria-label="Background work">
+      <button type="button" className="background-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <Icon name="chevron" size={14} className={open ? 'rotate-90' : undefined} />
+        <span className="spinner small" aria-hidden="true" />
+        <span role="status">{summary}</span>
+      </button>
+      {open && (
+        <ul className="background-list">
+          {items.slice(0, MAX_SHOWN).map((item) => (
+            <BackgroundRow key={item.key} item={item} />
+          ))}
+          {items.length > MAX_SHOWN && <li className="background-item muted">and {items.length - MAX_SHOWN} more</li>}
+        </ul>
+      )}
+    </section>
+  )
+})
+
+function BackgroundRow({ item }: { item: BackgroundItem }) {
+  switch (item.type) {
+    case 'terminal': {
+      const command = item.terminal?.command ? neutraliseEscapes(item.terminal.command) : null
+      const name = command ?? (item.terminalId !== null ? `Terminal ${item.terminalId}` : 'A terminal')
+      return (
+        <li className="background-item">
+          <Icon name="execute" size={14} />
+          <span className="background-kind">Terminal</span>
+          <code className="background-name">
+            <VisibleText text={name} />
+          </code>
+          {item.terminalId !== null && <CancelTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
+        </li>
+      )
+    }
+    case 'tool_call': {
+      const title = item.toolCall?.title ?? item.toolCall?.name ?? (item.toolCallId !== null ? `Tool call ${item.toolCallId}` : 'A tool call')
+      return (
+        <li className="background-item">
+          <Icon name="other" size={14} />
+          <span className="background-kind">Tool call</span>
+          <span className="background-name">
+            <VisibleText text={title} />
+          </span>
+          {item.toolCall && <span className="badge badge-muted">{item.toolCall.status.replaceAll('_', ' ').slice(0, 40)}</span>}
+        </li>
+      )
+    }
+    default:
+      // Custom or future work: Bosun cannot say what it is, only that the agent says it runs (I4).
+      return (
+        <li className="background-item background-other">
+          <Icon name="other" size={14} />
+          <span className="background-kind">Other work</span>
+          <code className="background-name">
+            <VisibleText text={item.kind.slice(0, 80)} />
+          </code>
+          <JsonDisclosure summary="Details" value={item.raw} />
+        </li>
+      )
+  }
+}

@@ -1,0 +1,39 @@
+import { createContext, useContext, useState } from 'react'
+import { canCancelTerminal } from '../../../common/session/background'
+import type { TerminalView } from '../../../common/session/types'
+
+/** What a session's terminals can ask of main: only v2 `terminal/cancel`, which main checks again (E16). */
+export interface TerminalActions {
+  /** Resolves `true` when the agent accepted the cancel (failures are reported by the session screen). */
+  cancel(terminalId: string): Promise<boolean>
+}
+
+/** Provided by the session screen; absent (dev fixtures, history without an agent), no Cancel is offered. */
+export const TerminalActionsContext = createContext<TerminalActions | null>(null)
+
+/**
+ * Cancel for an agent-owned terminal, offered only while its latest `terminal_update` advertises
+ * `capabilities.cancel`. After a click it says "Cancelling…" until the agent answers and, once it accepted,
+ * until the terminal's exit status arrives (the only confirmation, E16).
+ */
+export function CancelTerminalButton({ terminalId, terminal, label }: { terminalId: string; terminal: TerminalView | undefined; label: string }) {
+  const actions = useContext(TerminalActionsContext)
+  const [asking, setAsking] = useState(false)
+  if (!actions || !terminal || terminal.exitStatus) return null
+  const cancelling = asking || terminal.cancelRequested === true
+  if (!cancelling && !canCancelTerminal(terminal)) return null
+  return (
+    <button
+      type="button"
+      className="button button-small button-secondary terminal-cancel"
+      disabled={cancelling}
+      aria-label={cancelling ? `Cancelling ${label}` : `Cancel ${label}`}
+      onClick={() => {
+        setAsking(true)
+        void actions.cancel(terminalId).finally(() => setAsking(false))
+      }}
+    >
+      {cancelling ? 'Cancelling…' : 'Cancel'}
+    </button>
+  )
+}

@@ -1,0 +1,102 @@
+/**
+ * v2 agent-owned terminals on the tool card and the background-work indicator, rendered to static markup:
+ * Cancel only while the terminal advertises `capabilities.cancel` (E16), "Cancelling…" until the exit status,
+ * a cancelled terminal shown neutrally, unknown fields and unknown work shown generically.
+ */
+import type { ReactElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { SessionState, TerminalView } from '../../../common/session/types'
+import { BackgroundWork } from '../../../renderer/components/background/BackgroundWork'
+import { TerminalActionsContext } from '../../../renderer/components/transcript/terminal-actions'
+import { exitText, TerminalOutput } from '../../../renderer/components/transcript/TerminalOutput'
+
+const actions = { cancel: async () => true }
+const render = (element: ReactElement, withActions = true) =>
+  renderToStaticMarkup(withActions ? <TerminalActionsContext.Provider value={actions}>{element}</TerminalActionsContext.Provider> : element)
+const textOf = (html: string) => html.replace(/<[^>]+>/g, '')
+const b64 = (text: string) => Buffer.from(text).toString('base64')
+
+function session(...updates: Record<string, unknown>[]): SessionState {
+  const base = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 2, cwd: '/w' })
+  return applyActions(base, [{ type: 'updates', updates: updates as { sessionUpdate: string }[] }])
+}
+const terminal = (...fields: Record<string, unknown>[]): TerminalView =>
+  session(...fields.map((f) => ({ sessionUpdate: 'terminal_update', terminalId: 'dev', ...f }))).terminals.dev!
+
+describe('an agent terminal on its card', () => {
+  it('offers Cancel only while capabilities.cancel is advertised, and only where Bosun can ask main', () => {
+    const cancellable = terminal({ command: 'npm run dev', output: { data: b64('ready\n') }, capabilities: { cancel: {} } })
+    const html = render(<TerminalOutput terminalId="dev" terminal={cancellable} />)
+    expect(html).toContain('aria-label="Cancel npm run dev"')
+    expect(textOf(html)).toContain('running')
+    // No context (a session opened from the history, dev fixtures): nothing to click.
+    expect(render(<TerminalOutput terminalId="dev" terminal={cancellable} />, false)).not.toContain('Cancel')
+    // Never advertised, withdrawn with null, replaced without cancel.
+    for (const t of [
+      terminal({ command: 'npm run dev' }),
+      terminal({ command: 'npm run dev', capabilities: { cancel: {} } }, { capabilities: null }),
+      terminal({ command: 'npm run dev', capabilities: { cancel: {} } }, { capabilities: {} }),
+    ]) {
+      expect(render(<TerminalOutput terminalId="dev" terminal={t} />)).not.toContain('Cancel')
+    }
+  })
+
+  it('says Cancelling… until the exit status arrives, then cancelled (not an error)', () => {
+    let state = session({ sessionUpdate: 'terminal_update', terminalId: 'dev', command: 'npm run dev', capabilities: { cancel: {} } })
+    state = applyActions(state, [{ type: 'terminal_cancel_requested', terminalId: 'dev' }])
+    const cancelling = render(<TerminalOutput terminalId="dev" terminal={state.terminals.dev} />)
+    expect(cancelling).toMatch(/<button[^>]*disabled=""[^>]*aria-label="Cancelling npm run dev"/)
+    expect(textOf(cancelling)).toContain('stopping')
+    state = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'terminal_update', terminalId: 'dev', exitStatus: { signal: 'SIGTERM' }, capabilities: null }] }])
+    const stopped = render(<TerminalOutput terminalId="dev" terminal={state.terminals.dev} />)
+    expect(textOf(stopped)).toContain('cancelled · signal SIGTERM')
+    expect(stopped).not.toContain('badge-danger')
+    expect(stopped).not.toContain('<button')
+  })
+
+  it('exit statuses in words; unknown fields shown generically; dropped output said', () => {
+    expect(exitText({ exitCode: 0 })).toBe('exit 0')
+    expect(exitText({ exitCode: -1073741510, signal: null })).toBe('exit -1073741510')
+    expect(exitText({ exitCode: 130, signal: 'SIGINT' })).toBe('exit 130 (SIGINT)')
+    expect(exitText({ signal: 'SIGKILL' })).toBe('signal SIGKILL')
+    expect(exitText({})).toBe('exited')
+    const html = render(<TerminalOutput terminalId="dev" terminal={{ ...terminal({ zz_state: 'warm' }), truncated: true }} />)
+    expect(textOf(html)).toContain('Other terminal fields')
+    expect(textOf(html)).toContain('Earlier output was dropped')
+    const exitOnly = render(<TerminalOutput terminalId="dev" terminal={terminal({ exitStatus: { exitCode: 1, coreDumped: true } })} />)
+    expect(textOf(exitOnly)).toContain('Other terminal fields')
+    expect(textOf(exitOnly)).toContain('coreDumped')
+    expect(textOf(render(<TerminalOutput terminalId="dev" terminal={terminal({ exitStatus: { exitCode: 1, _meta: { a: 1 } } })} />))).not.toContain('Other terminal fields')
+  })
+})
+
+describe('the background-work indicator', () => {
+  const idle = (background: unknown, ...before: Record<string, unknown>[]) =>
+    session(...before, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background })
+
+  it('is absent when nothing runs or the agent does not report background work', () => {
+    for (const background of [null, [], undefined, 'junk']) expect(render(<BackgroundWork session={idle(background)} />)).toBe('')
+    const exited = idle([{ type: 'terminal', terminalId: 'dev' }], { sessionUpdate: 'terminal_update', terminalId: 'dev', exitStatus: { exitCode: 0 } })
+    expect(render(<BackgroundWork session={exited} />)).toBe('')
+  })
+
+  it('names each running item: terminals by command (with Cancel where offered), tool calls by title, unknown work generically', () => {
+    const state = idle(
+      [{ type: 'terminal', terminalId: 'dev' }, { type: 'terminal', terminalId: 'logs' }, { type: 'tool_call', toolCallId: 'w' }, { type: '_acme_cron', every: '5m' }, { type: 'terminal' }],
+      { sessionUpdate: 'terminal_update', terminalId: 'dev', command: 'npm run dev', capabilities: { cancel: {} } },
+      { sessionUpdate: 'terminal_update', terminalId: 'logs', command: 'tail -f log' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'w', title: 'Watch files', status: 'in_progress' },
+    )
+    const html = render(<BackgroundWork session={state} />)
+    const text = textOf(html)
+    expect(text).toContain('5 tasks still running in the background')
+    expect(text).toContain('npm run dev')
+    expect(text).toContain('tail -f log')
+    expect(text).toContain('Watch files')
+    expect(text).toContain('_acme_cron')
+    expect(text).toContain('A terminal')
+    expect(html.match(/aria-label="Cancel [^"]*"/g)).toEqual(['aria-label="Cancel npm run dev"'])
+  })
+})
