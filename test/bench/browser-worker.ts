@@ -3,7 +3,7 @@
  * the real web host and services, Debian's Chromium through Playwright, the child-process flood agent.
  * Prints one JSON line. Spawned by `browser.ts`:
  *
- *   node --expose-gc --import tsx test/bench/browser-worker.ts <count>
+ *   node --import tsx test/bench/browser-worker.ts <count>
  *
  * In the page: Enter → "Turn: Idle" shown, when the person's message, Working and the agent's first update
  * were first in the DOM, long tasks during the flood, then heap after GC, DOM size, and frame times while
@@ -19,6 +19,7 @@ import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
 import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
 import { floodAgentCommand } from './flood-agent-command'
+import { gc } from './gc'
 
 export interface BrowserResult {
   count: number
@@ -131,7 +132,7 @@ async function run(count: number): Promise<BrowserResult> {
     await cdp.send('HeapProfiler.collectGarbage')
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
-    ;(globalThis as { gc?: () => void }).gc?.()
+    gc()
     const since = (mark: string | undefined) => (mark === undefined ? NaN : Number(mark) - marks.enter)
     return {
       count,
