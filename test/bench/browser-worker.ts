@@ -7,7 +7,8 @@
  *
  * In the page: Enter → "Turn: Idle" shown, when the person's message, Working and the agent's first update
  * were first in the DOM, long tasks during the flood, then heap after GC, DOM size, and frame times while
- * scrolling the finished transcript from the end to the top.
+ * scrolling the finished transcript from the end to the top. BENCH_FRAMES=1 prints the long animation frames
+ * (script, render, style and layout time, and which callbacks ran) on stderr.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -49,6 +50,28 @@ function probe(): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) p.longTasks.push({ start: entry.startTime, duration: entry.duration })
   }).observe({ type: 'longtask', buffered: true })
+  // What the long frames were made of (Chromium's long-animation-frame entries), for BENCH_FRAMES=1.
+  const frames: unknown[] = []
+  ;(window as unknown as { __frames: unknown[] }).__frames = frames
+  type Frame = PerformanceEntry & { renderStart: number; styleAndLayoutStart: number; scripts: { invoker: string; duration: number; sourceFunctionName: string }[] }
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Frame[]) {
+        if (p.enter === 0) continue
+        const end = entry.startTime + entry.duration
+        frames.push({
+          at: Math.round(entry.startTime - p.enter),
+          ms: Math.round(entry.duration),
+          script: Math.round(entry.scripts.reduce((sum, s) => sum + s.duration, 0)),
+          render: Math.round((entry.styleAndLayoutStart || end) - (entry.renderStart || end)),
+          layout: Math.round(end - (entry.styleAndLayoutStart || end)),
+          by: entry.scripts.map((s) => `${s.invoker}:${Math.round(s.duration)}`).join(' '),
+        })
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true })
+  } catch {
+    // Not Chromium: no frame breakdown.
+  }
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && p.enter === 0 && (event.target as HTMLElement).getAttribute('aria-label') === 'Message') p.enter = event.timeStamp
   }, true)
@@ -103,6 +126,10 @@ async function run(count: number): Promise<BrowserResult> {
       return { enter: p.enter, marks: p.marks, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
+    if (process.env.BENCH_FRAMES) {
+      const frames = await page.evaluate(() => (window as unknown as { __frames: { at: number }[] }).__frames)
+      for (const frame of frames) process.stderr.write(`[frame] ${JSON.stringify(frame)}\n`)
+    }
     const after = await readMetrics()
     const delta = (name: string, scale = 1000) => ((after[name] ?? 0) - (before[name] ?? 0)) * scale
     if (profiler && profileFile) {
