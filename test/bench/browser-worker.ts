@@ -13,7 +13,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright'
+import { chromium, type Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
 import { startWebHost } from '../../main/web/server'
 import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
@@ -34,6 +34,8 @@ export interface BrowserResult {
   pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
   scrollFrames: { count: number; p50: number; p95: number; max: number }
   heapAfterGcMiB: number
+  /** The same before Enter: the app and an empty session. */
+  heapBeforeMiB: number
   transcriptTextMiB: number
   domElements: number
   mainRssMiB: number
@@ -89,6 +91,17 @@ function probe(): void {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] })
 }
 
+/** The page's JS heap (MiB) after two full collections. */
+async function heapAfterGc(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('HeapProfiler.enable')
+  await cdp.send('HeapProfiler.collectGarbage')
+  await cdp.send('HeapProfiler.collectGarbage')
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+  await cdp.detach()
+  return heap.usedSize / 2 ** 20
+}
+
 async function run(count: number): Promise<BrowserResult> {
   if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built (${rendererDir}): run \`npx electron-vite build\``)
   const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
@@ -105,6 +118,8 @@ async function run(count: number): Promise<BrowserResult> {
     await startSession(page, { agentName: AGENT, cwd: home })
     const box = messageBox(page)
     await box.fill('flood')
+    // The page's heap before the flood (the app, its code, an empty session), so the growth can be told apart.
+    const heapBefore = await heapAfterGc(page)
     // BENCH_PAGE_PROFILE=<file>: a CPU profile of the page from Enter to Idle (for finding what to fix).
     const profileFile = process.env.BENCH_PAGE_PROFILE
     const profiler = profileFile ? await page.context().newCDPSession(page) : undefined
@@ -153,11 +168,7 @@ async function run(count: number): Promise<BrowserResult> {
       return { count: deltas.length, p50: at(0.5), p95: at(0.95), max: at(1) }
     })
 
-    const cdp = await page.context().newCDPSession(page)
-    await cdp.send('HeapProfiler.enable')
-    await cdp.send('HeapProfiler.collectGarbage')
-    await cdp.send('HeapProfiler.collectGarbage')
-    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+    const heapAfter = await heapAfterGc(page)
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
     gc()
     const since = (mark: string | undefined) => (mark === undefined ? NaN : Number(mark) - marks.enter)
@@ -170,7 +181,8 @@ async function run(count: number): Promise<BrowserResult> {
       longTasks: marks.longTasks,
       pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,
-      heapAfterGcMiB: heap.usedSize / 2 ** 20,
+      heapAfterGcMiB: heapAfter,
+      heapBeforeMiB: heapBefore,
       transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,
       domElements,
       mainRssMiB: process.memoryUsage().rss / 2 ** 20,
