@@ -21,6 +21,7 @@ import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
 import { floodAgentCommand } from './flood-agent-command'
 import { gc } from './gc'
+import { startProfile } from './profile'
 
 export interface BrowserResult {
   count: number
@@ -134,6 +135,8 @@ async function run(count: number): Promise<BrowserResult> {
       return Object.fromEntries(list.map((m) => [m.name, m.value])) as Record<string, number>
     }
     const before = await readMetrics()
+    // BENCH_PROFILE=<file>: the host's main thread over the same window.
+    const hostProfile = await startProfile()
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
@@ -141,6 +144,7 @@ async function run(count: number): Promise<BrowserResult> {
       return { enter: p.enter, marks: p.marks, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
+    await hostProfile?.()
     if (process.env.BENCH_FRAMES) {
       const frames = await page.evaluate(() => (window as unknown as { __frames: { at: number }[] }).__frames)
       for (const frame of frames) process.stderr.write(`[frame] ${JSON.stringify(frame)}\n`)
