@@ -133,7 +133,9 @@ async function transport(count: number): Promise<WorkerResult> {
 async function services(count: number): Promise<WorkerResult> {
   const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
   const { command, args } = floodAgentCommand(count)
-  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: 'Flood', command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
+  // BENCH_SECRET=1: the agent has a secret (as when its API key is in the keychain), so every update is redacted.
+  const secret = process.env.BENCH_SECRET ? { env: { FLOOD_API_KEY: 'sk-bench-0123456789abcdefghijklmnopqrstuv' }, secretEnv: ['FLOOD_API_KEY'] } : { env: {}, secretEnv: [] }
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: 'Flood', command, args, ...secret, defaultCwd: home }] }))
   let batches = 0
   let updates = 0
   let maxBatchUpdates = 0
