@@ -98,7 +98,17 @@ export class SecretSet {
     }
     this.values = [...all].sort((a, b) => b.length - a.length)
     this.escaped = this.values.map((v) => JSON.stringify(v).slice(1, -1))
+    this.byFirstChar = new Map()
+    for (const value of this.values) {
+      const first = value.charCodeAt(0)
+      const list = this.byFirstChar.get(first)
+      if (list) list.push(value)
+      else this.byFirstChar.set(first, [value])
+    }
   }
+
+  /** The values (longest first) by their first character: the stream window looks only at those a tail can start. */
+  private byFirstChar = new Map<number, string[]>()
 
   /** True when `text` holds a secret in any known form. */
   containsSecret(text: string): boolean {
@@ -186,17 +196,21 @@ export class SecretSet {
    * continues in the next chunk (hold them back until more text arrives).
    */
   pendingPrefixLength(text: string): number {
-    let longest = 0
-    for (const value of this.values) {
-      const max = Math.min(value.length - 1, text.length)
-      for (let n = max; n > longest; n--) {
-        if (text.endsWith(value.slice(0, n))) {
-          longest = n
-          break
-        }
+    // Runs on every streamed chunk: tails from the longest down, so the first match is the answer; only values
+    // starting with the tail's first character are compared, character by character (nothing allocated).
+    const longestValue = this.values[0]?.length ?? 0
+    for (let start = Math.max(0, text.length - longestValue + 1); start < text.length; start++) {
+      const candidates = this.byFirstChar.get(text.charCodeAt(start))
+      if (!candidates) continue
+      const n = text.length - start
+      for (const value of candidates) {
+        if (value.length <= n) break
+        let k = 1
+        while (k < n && text.charCodeAt(start + k) === value.charCodeAt(k)) k++
+        if (k === n) return n
       }
     }
-    return longest
+    return 0
   }
 }
 

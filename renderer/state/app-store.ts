@@ -47,9 +47,12 @@ export interface AppStore {
   applySessionActions(batch: SessionActionsBatch): BatchResult
   /**
    * Queues a batch from main; queued batches are applied over animation frames, a few milliseconds of
-   * work per frame (a big batch in slices), and listeners hear once per frame. A batch that starts a turn
-   * ends its frame, so the person's message and "Working" are painted before the agent's first update.
-   * `onGap` runs when batches were missed (fetch a fresh snapshot).
+   * work per frame (a big batch in slices), and listeners hear at most once per frame. When rendering is
+   * slow, applied agent updates are shown every few frames rather than every frame (see
+   * {@link FrameScheduler.afterRender}); a batch with anything else (a turn's start or end, a request) is
+   * shown in the frame that applies it. A batch that starts a turn also ends its frame, so the person's
+   * message and "Working" are painted before the agent's first update. `onGap` runs when batches were
+   * missed (fetch a fresh snapshot).
    */
   enqueueSessionActions(batch: SessionActionsBatch, onGap?: () => void): void
   /** Applies everything queued now (tests; before reading state that must be current). */
@@ -70,11 +73,17 @@ export function createAppState(): AppState {
 export interface FrameScheduler {
   request(callback: () => void): void
   now(): number
+  /**
+   * Runs `callback` once what the frame started has been rendered: React's commit and the browser's style,
+   * layout and paint of that frame. The store times this to learn what showing its changes costs. Without
+   * it, changes are shown every frame.
+   */
+  afterRender?(callback: () => void): void
 }
 
 export interface AppStoreOptions {
   frames?: FrameScheduler
-  /** Work per frame before yielding to paint (default 8 ms). */
+  /** Reducer work per frame before yielding to paint (default 8 ms; less on a frame that also renders, by what rendering costs). */
   frameBudgetMs?: number
   /** Updates per reducer call when a batch is applied in slices (default 1,024: main sends less per batch, so only other hosts slice). */
   sliceUpdates?: number
@@ -89,8 +98,22 @@ export interface AppStoreOptions {
 function defaultFrames(): FrameScheduler {
   const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now())
   if (typeof requestAnimationFrame !== 'function') return { request: (callback) => void setTimeout(callback, 0), now }
+  // A message posted from a frame callback is a task of its own, so it runs after that frame's render and paint.
+  let channel: MessageChannel | undefined
+  const rendered: (() => void)[] = []
   return {
     now,
+    afterRender(callback) {
+      if (typeof MessageChannel !== 'function') return
+      if (!channel) {
+        channel = new MessageChannel()
+        channel.port1.onmessage = () => {
+          for (const done of rendered.splice(0)) done()
+        }
+      }
+      rendered.push(callback)
+      if (rendered.length === 1) channel.port2.postMessage(null)
+    },
     request(callback) {
       let done = false
       const run = () => {
@@ -116,6 +139,16 @@ interface QueuedBatch {
 
 const startsTurn = (action: SessionAction) => action.type === 'local_prompt' || action.type === 'turn_started'
 
+/**
+ * While batches keep coming, applied work is shown once per this many times what showing it costs, so
+ * rendering takes about a third of the page's time in a flood and a frame never renders twice the work.
+ */
+const RENDER_SHARE = 3
+/** However slow rendering is, applied work is shown at least this often during a flood (ms). */
+const MAX_RENDER_INTERVAL_MS = 250
+/** A frame that renders still applies at least this share of the budget. */
+const MIN_BUDGET_SHARE = 0.25
+
 export function createAppStore(initial: AppState = createAppState(), options: AppStoreOptions = {}): AppStore {
   let state = initial
   const listeners = new Set<() => void>()
@@ -125,11 +158,47 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   const clock = options.clock ?? Date.now
   const queue: QueuedBatch[] = []
   let frameRequested = false
+  /** Sessions with queued work applied but not yet shown (`state.sessions` plus that work), or null. */
+  let unshown: Record<string, SessionState> | null = null
+  /** When applied but unshown work brought news from the agent, by session (merged into `lastActivityAt` when shown). */
+  let unshownActivity: Record<string, number> | null = null
+  /** What showing applied work last cost (render, style, layout, paint; smoothed), and when it was last shown. */
+  let renderCostMs = 0
+  let shownAt = -Infinity
 
   const set = (next: AppState) => {
     state = next
     // Copy first: a listener may unsubscribe (or subscribe) while we notify.
     for (const listener of [...listeners]) listener()
+  }
+
+  /** Shows applied work before any other change, which starts from it (React renders both changes once). */
+  const absorb = () => {
+    if (unshown === null) return
+    const sessions = unshown
+    unshown = null
+    set({ ...state, sessions, ...takeActivity() })
+  }
+
+  const takeActivity = (): { lastActivityAt?: Record<string, number> } => {
+    if (unshownActivity === null) return {}
+    const lastActivityAt = { ...state.lastActivityAt, ...unshownActivity }
+    unshownActivity = null
+    return { lastActivityAt }
+  }
+
+  /** Shows applied work now, and learns what that cost when the frame has been rendered. */
+  const show = () => {
+    if (unshown === null) return
+    const start = frames.now()
+    shownAt = start
+    const sessions = unshown
+    unshown = null
+    set({ ...state, sessions, ...takeActivity() })
+    frames.afterRender?.(() => {
+      const cost = Math.min(frames.now() - start, 1_000)
+      renderCostMs = renderCostMs === 0 ? cost : renderCostMs * 0.7 + cost * 0.3
+    })
   }
 
   /** The next slice of a queued batch: whole non-update actions, and up to `sliceUpdates` updates. */
@@ -154,13 +223,18 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     return slice
   }
 
-  /** Applies queued batches until the frame's budget is spent (at least one slice), then notifies once. */
-  const drain = (budget: number) => {
+  /**
+   * Applies queued batches until the budget is spent (at least one slice) into `unshown`. True when a batch
+   * held more than the agent's updates (the person's message, Working, the turn's end, a request): it is
+   * shown in this frame.
+   */
+  const drain = (budget: number): boolean => {
     const start = frames.now()
-    const sessions: Record<string, SessionState> = { ...state.sessions }
+    // Our own copy while nothing was shown since the last drain: mutated in place.
+    const sessions: Record<string, SessionState> = unshown ?? { ...state.sessions }
     const gaps = new Set<() => void>()
-    let activity: Record<string, number> | null = null
     let changed = false
+    let urgent = false
     while (queue.length > 0 && (!changed || frames.now() - start < budget)) {
       const item = queue[0]!
       const { sessionId, seq } = item.batch
@@ -173,9 +247,11 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       }
       if (fresh && seq !== session.seq + 1 && item.onGap) gaps.add(item.onGap)
       const turnStarts = fresh && item.batch.actions.some(startsTurn)
+      if (fresh && !urgent) urgent = item.batch.actions.some((action) => action.type !== 'updates')
       const slice = takeSlice(item)
       const next = applyActions(session, slice)
-      if (slice.some(restartsSilence)) (activity ??= { ...state.lastActivityAt })[sessionId] = clock()
+      // News from the agent restarts its silence when it was applied (shown with the work, below).
+      if (slice.some(restartsSilence)) (unshownActivity ??= {})[sessionId] = clock()
       const done = item.action >= item.batch.actions.length
       // `next` is a new object of ours: keep main's seq on it (the last slice of a batch takes the batch's seq).
       next.seq = done ? seq : session.seq
@@ -185,8 +261,9 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       // The person's message and Working get a frame of their own, before the agent's updates.
       if (turnStarts) break
     }
-    if (changed) set({ ...state, sessions, ...(activity ? { lastActivityAt: activity } : {}) })
+    if (changed) unshown = sessions
     for (const onGap of gaps) onGap()
+    return urgent
   }
 
   /**
@@ -206,12 +283,18 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
 
   const flushQueued = () => {
     while (queue.length > 0) drain(Infinity)
+    show()
   }
 
   const onFrame = () => {
     frameRequested = false
-    drain(budgetMs)
-    if (queue.length > 0) requestFrame()
+    // Showing work costs `renderCostMs`: show it every RENDER_SHARE times that (every frame while rendering is
+    // cheap), and let a frame that shows it apply that much less, so the frame's whole task stays short.
+    const due = frames.now() - shownAt >= Math.min(MAX_RENDER_INTERVAL_MS, renderCostMs * RENDER_SHARE)
+    const budget = due ? Math.max(budgetMs * MIN_BUDGET_SHARE, budgetMs - renderCostMs) : budgetMs
+    const urgent = drain(budget)
+    if (urgent || due) show()
+    if (queue.length > 0 || unshown !== null) requestFrame()
   }
 
   const requestFrame = () => {
@@ -238,6 +321,9 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     },
 
     applySnapshot(snapshot) {
+      // The snapshot replaces the sessions: applied work not yet shown is dropped with them (the queue stays, by seq).
+      unshown = null
+      unshownActivity = null
       const agents: Record<string, AgentRuntimeView> = {}
       for (const agent of snapshot.agents) agents[agent.agentId] = agent
       const sessions: Record<string, SessionState> = {}
@@ -255,6 +341,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     applySessionActions({ sessionId, seq, actions }) {
       // Keep main's order: whatever is queued goes first.
       if (queue.length > 0) flushQueued()
+      absorb()
       const session = state.sessions[sessionId]
       if (!session) return 'unknown-session'
       if (seq <= session.seq) return 'stale'
@@ -268,6 +355,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     },
 
     addSession(session) {
+      absorb()
       const current = state.sessions[session.sessionId]
       // A snapshot may already hold a newer copy of the session.
       if (current && current.seq > session.seq) return
@@ -279,6 +367,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     },
 
     removeSession(sessionId) {
+      absorb()
       if (!state.sessions[sessionId]) return
       const { [sessionId]: _removed, ...sessions } = state.sessions
       const { [sessionId]: _lastActivity, ...lastActivityAt } = state.lastActivityAt
@@ -286,15 +375,18 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     },
 
     setAgentStatus(agent) {
+      absorb()
       set({ ...state, agents: { ...state.agents, [agent.agentId]: agent } })
     },
 
     selectSession(sessionId) {
+      absorb()
       if (state.selectedSessionId === sessionId) return
       set({ ...state, selectedSessionId: sessionId })
     },
 
     addRequestScopedElicitation(elicitation) {
+      absorb()
       set({
         ...state,
         requestScopedElicitations: { ...state.requestScopedElicitations, [elicitation.elicitationRequestId]: elicitation },
@@ -302,6 +394,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     },
 
     resolveRequestScopedElicitation(elicitationRequestId, status) {
+      absorb()
       const current = state.requestScopedElicitations[elicitationRequestId]
       if (!current) return
       set({

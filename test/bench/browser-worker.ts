@@ -3,22 +3,25 @@
  * the real web host and services, Debian's Chromium through Playwright, the child-process flood agent.
  * Prints one JSON line. Spawned by `browser.ts`:
  *
- *   node --expose-gc --import tsx test/bench/browser-worker.ts <count>
+ *   node --import tsx test/bench/browser-worker.ts <count>
  *
  * In the page: Enter → "Turn: Idle" shown, when the person's message, Working and the agent's first update
  * were first in the DOM, long tasks during the flood, then heap after GC, DOM size, and frame times while
- * scrolling the finished transcript from the end to the top.
+ * scrolling the finished transcript from the end to the top. BENCH_FRAMES=1 prints the long animation frames
+ * (script, render, style and layout time, and which callbacks ran) on stderr.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright'
+import { chromium, type Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
 import { startWebHost } from '../../main/web/server'
 import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
 import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
 import { floodAgentCommand } from './flood-agent-command'
+import { gc } from './gc'
+import { startProfile } from './profile'
 
 export interface BrowserResult {
   count: number
@@ -32,6 +35,8 @@ export interface BrowserResult {
   pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
   scrollFrames: { count: number; p50: number; p95: number; max: number }
   heapAfterGcMiB: number
+  /** The same before Enter: the app and an empty session. */
+  heapBeforeMiB: number
   transcriptTextMiB: number
   domElements: number
   mainRssMiB: number
@@ -48,6 +53,28 @@ function probe(): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) p.longTasks.push({ start: entry.startTime, duration: entry.duration })
   }).observe({ type: 'longtask', buffered: true })
+  // What the long frames were made of (Chromium's long-animation-frame entries), for BENCH_FRAMES=1.
+  const frames: unknown[] = []
+  ;(window as unknown as { __frames: unknown[] }).__frames = frames
+  type Frame = PerformanceEntry & { renderStart: number; styleAndLayoutStart: number; scripts: { invoker: string; duration: number; sourceFunctionName: string }[] }
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Frame[]) {
+        if (p.enter === 0) continue
+        const end = entry.startTime + entry.duration
+        frames.push({
+          at: Math.round(entry.startTime - p.enter),
+          ms: Math.round(entry.duration),
+          script: Math.round(entry.scripts.reduce((sum, s) => sum + s.duration, 0)),
+          render: Math.round((entry.styleAndLayoutStart || end) - (entry.renderStart || end)),
+          layout: Math.round(end - (entry.styleAndLayoutStart || end)),
+          by: entry.scripts.map((s) => `${s.invoker}:${Math.round(s.duration)}`).join(' '),
+        })
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true })
+  } catch {
+    // Not Chromium: no frame breakdown.
+  }
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && p.enter === 0 && (event.target as HTMLElement).getAttribute('aria-label') === 'Message') p.enter = event.timeStamp
   }, true)
@@ -63,6 +90,17 @@ function probe(): void {
     if (p.marks.working !== undefined && p.marks.idle === undefined && label === 'Turn: Idle') p.marks.idle = now
   }
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-label'] })
+}
+
+/** The page's JS heap (MiB) after two full collections. */
+async function heapAfterGc(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('HeapProfiler.enable')
+  await cdp.send('HeapProfiler.collectGarbage')
+  await cdp.send('HeapProfiler.collectGarbage')
+  const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+  await cdp.detach()
+  return heap.usedSize / 2 ** 20
 }
 
 async function run(count: number): Promise<BrowserResult> {
@@ -81,6 +119,8 @@ async function run(count: number): Promise<BrowserResult> {
     await startSession(page, { agentName: AGENT, cwd: home })
     const box = messageBox(page)
     await box.fill('flood')
+    // The page's heap before the flood (the app, its code, an empty session), so the growth can be told apart.
+    const heapBefore = await heapAfterGc(page)
     // BENCH_PAGE_PROFILE=<file>: a CPU profile of the page from Enter to Idle (for finding what to fix).
     const profileFile = process.env.BENCH_PAGE_PROFILE
     const profiler = profileFile ? await page.context().newCDPSession(page) : undefined
@@ -95,6 +135,8 @@ async function run(count: number): Promise<BrowserResult> {
       return Object.fromEntries(list.map((m) => [m.name, m.value])) as Record<string, number>
     }
     const before = await readMetrics()
+    // BENCH_PROFILE=<file>: the host's main thread over the same window.
+    const hostProfile = await startProfile()
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
@@ -102,6 +144,11 @@ async function run(count: number): Promise<BrowserResult> {
       return { enter: p.enter, marks: p.marks, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
+    await hostProfile?.()
+    if (process.env.BENCH_FRAMES) {
+      const frames = await page.evaluate(() => (window as unknown as { __frames: { at: number }[] }).__frames)
+      for (const frame of frames) process.stderr.write(`[frame] ${JSON.stringify(frame)}\n`)
+    }
     const after = await readMetrics()
     const delta = (name: string, scale = 1000) => ((after[name] ?? 0) - (before[name] ?? 0)) * scale
     if (profiler && profileFile) {
@@ -125,13 +172,9 @@ async function run(count: number): Promise<BrowserResult> {
       return { count: deltas.length, p50: at(0.5), p95: at(0.95), max: at(1) }
     })
 
-    const cdp = await page.context().newCDPSession(page)
-    await cdp.send('HeapProfiler.enable')
-    await cdp.send('HeapProfiler.collectGarbage')
-    await cdp.send('HeapProfiler.collectGarbage')
-    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
+    const heapAfter = await heapAfterGc(page)
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
-    ;(globalThis as { gc?: () => void }).gc?.()
+    gc()
     const since = (mark: string | undefined) => (mark === undefined ? NaN : Number(mark) - marks.enter)
     return {
       count,
@@ -142,7 +185,8 @@ async function run(count: number): Promise<BrowserResult> {
       longTasks: marks.longTasks,
       pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,
-      heapAfterGcMiB: heap.usedSize / 2 ** 20,
+      heapAfterGcMiB: heapAfter,
+      heapBeforeMiB: heapBefore,
       transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,
       domElements,
       mainRssMiB: process.memoryUsage().rss / 2 ** 20,

@@ -30,6 +30,8 @@ export const browserSection: BenchSection = {
       console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
       console.log(`    scrolling end → top          ${r.scrollFrames.count} frames, p50 ${r.scrollFrames.p50} ms, p95 ${r.scrollFrames.p95} ms, max ${r.scrollFrames.max} ms`)
       console.log(`    page heap after GC           ${fixed(r.heapAfterGcMiB, 1)} MiB = ${fixed(r.heapAfterGcMiB / r.transcriptTextMiB, 2)}x the transcript's text (${fixed(r.transcriptTextMiB, 1)} MiB)`)
+      const grown = r.heapAfterGcMiB - r.heapBeforeMiB
+      console.log(`      of which the flood         ${fixed(grown, 1)} MiB = ${fixed(grown / r.transcriptTextMiB, 2)}x the text (the app and an empty session: ${fixed(r.heapBeforeMiB, 1)} MiB)`)
       console.log(`    DOM elements                 ${r.domElements}`)
       console.log(`    host main RSS                ${fixed(r.mainRssMiB, 1)} MiB (max ${fixed(r.mainMaxRssMiB, 1)})` + (bareRss ? ` = ${fixed(r.mainRssMiB / bareRss, 2)}x the bare loop's` : ''))
     }

@@ -2,7 +2,7 @@
  * One measurement of the flood, in a process of its own (so RSS is this path's alone), printed as one JSON
  * line on stdout. Spawned by `flood.ts` / `browser.ts`:
  *
- *   node --expose-gc --import tsx test/bench/flood-worker.ts <bare|transport|services> <count>
+ *   node --import tsx test/bench/flood-worker.ts <bare|transport|services> <count>
  *
  * Every path talks to the same child-process flood agent (test/agents/flood-agent.ts) over its stdio: one
  * `warmup` prompt (5,000 lines, so each path runs JIT-compiled code), then the measured prompt, timed from
@@ -16,13 +16,17 @@ import { createAcpConnection } from '../../main/acp/connection'
 import { createBosunServices } from '../../main/app/create-services'
 import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { floodAgentCommand } from './flood-agent-command'
+import { gc } from './gc'
+import { startProfile } from './profile'
 
 export interface WorkerResult {
   path: string
   count: number
   ms: number
-  /** CPU time of this process over the same window (user + system): what contention on a shared machine does not inflate. */
+  /** CPU time of this process over the same window (user + system, every thread): what contention on a shared machine does not inflate. */
   cpuMs: number
+  /** CPU time of the main thread alone (the history writes on a thread of their own). */
+  mainCpuMs: number
   /** After the run and a full GC. */
   rssMiB: number
   /** The most this process ever held. */
@@ -34,16 +38,24 @@ export interface WorkerResult {
   maxBatchUpdates?: number
 }
 
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => {})
 
-/** Starts the clocks (wall and CPU); the returned function reads both. */
-function stopwatch(): () => { ms: number; cpuMs: number } {
+/** Starts the clocks (wall, process CPU, main thread CPU); the returned function reads them. */
+function stopwatch(): () => { ms: number; cpuMs: number; mainCpuMs: number } {
   const t = performance.now()
   const cpu = process.cpuUsage()
+  const thread = threadCpu()
   return () => {
     const used = process.cpuUsage(cpu)
-    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000 }
+    return { ms: performance.now() - t, cpuMs: (used.user + used.system) / 1000, mainCpuMs: threadCpu() - thread }
   }
+}
+
+/** This thread's CPU time in ms (Node ≥ 22.19); NaN where Node cannot tell. */
+function threadCpu(): number {
+  const read = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage
+  if (!read) return NaN
+  const used = read.call(process)
+  return (used.user + used.system) / 1000
 }
 
 function spawnFlood(count: number): ChildProcessWithoutNullStreams {
@@ -117,11 +129,13 @@ async function transport(count: number): Promise<WorkerResult> {
   return result
 }
 
-/** `createBosunServices` over a home whose one agent is the flood agent; the inspector closed; events counted. */
+/** `createBosunServices` over a home whose one agent is the flood agent; the inspector closed; events counted. BENCH_PROFILE=<file> profiles it. */
 async function services(count: number): Promise<WorkerResult> {
   const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
   const { command, args } = floodAgentCommand(count)
-  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: 'Flood', command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
+  // BENCH_SECRET=1: the agent has a secret (as when its API key is in the keychain), so every update is redacted.
+  const secret = process.env.BENCH_SECRET ? { env: { FLOOD_API_KEY: 'sk-bench-0123456789abcdefghijklmnopqrstuv' }, secretEnv: ['FLOOD_API_KEY'] } : { env: {}, secretEnv: [] }
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: 'Flood', command, args, ...secret, defaultCwd: home }] }))
   let batches = 0
   let updates = 0
   let maxBatchUpdates = 0
@@ -144,9 +158,11 @@ async function services(count: number): Promise<WorkerResult> {
     if (!warm.ok) throw new Error(warm.error.message)
     batches = updates = maxBatchUpdates = 0
     gc()
+    const profile = await startProfile()
     const stop = stopwatch()
     const turn = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'flood' }] })
     const times = stop()
+    await profile?.()
     if (!turn.ok) throw new Error(turn.error.message)
     return { ...measure('services', count, times, updates), batches, maxBatchUpdates }
   } finally {
@@ -155,7 +171,7 @@ async function services(count: number): Promise<WorkerResult> {
   }
 }
 
-function measure(path: string, count: number, times: { ms: number; cpuMs: number }, updates: number): WorkerResult {
+function measure(path: string, count: number, times: { ms: number; cpuMs: number; mainCpuMs: number }, updates: number): WorkerResult {
   if (updates !== count) throw new Error(`${path}: saw ${updates} of ${count} updates`)
   gc()
   const memory = process.memoryUsage()

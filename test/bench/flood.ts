@@ -6,7 +6,8 @@
  *   services   `createBosunServices` (reader → connection → sessions → batcher → reducer), inspector closed.
  * Each run is a process of its own (RSS is that path's); paths are interleaved, medians over BENCH_REPS runs
  * (default 3 at 100k, 1 at other sizes). Wall time suffers from a busy machine; CPU time (user + system of
- * that process, same window) much less, so both are printed with their ratios to the bare loop.
+ * that process, same window) much less, so both are printed with their ratios to the bare loop, and the
+ * main thread's CPU alone (the history writes on a thread of its own, which the process CPU includes).
  *
  * BENCH_COUNTS=10000,50000,100000,200000 (default).
  */
@@ -20,14 +21,14 @@ export const floodSection: BenchSection = {
   name: 'flood: child-process agent → bare loop | transport | services',
   async run(context) {
     const counts = (process.env.BENCH_COUNTS ?? '10000,50000,100000,200000').split(',').map(Number)
-    console.log('  N        path        wall ms  ×bare   cpu ms  ×bare   RSS MiB ×bare  max RSS  batches  max updates/batch')
+    console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  max RSS  batches  max updates/batch')
     const perUpdate: { count: number; path: string; cpuUsPerUpdate: number; wallUsPerUpdate: number }[] = []
     for (const count of counts) {
       const reps = Number(process.env.BENCH_REPS ?? (count === 100_000 ? 3 : 1))
       const runs = new Map<string, WorkerResult[]>(PATHS.map((p) => [p, []]))
       for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count)]))
-      const med = (path: string, key: 'ms' | 'cpuMs' | 'rssMiB' | 'maxRssMiB') => median(runs.get(path)!.map((r) => r[key]))
-      const bare = { ms: med('bare', 'ms'), cpuMs: med('bare', 'cpuMs'), rssMiB: med('bare', 'rssMiB') }
+      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'maxRssMiB') => median(runs.get(path)!.map((r) => r[key]))
+      const bare = { ms: med('bare', 'ms'), cpuMs: med('bare', 'cpuMs'), mainCpuMs: med('bare', 'mainCpuMs'), rssMiB: med('bare', 'rssMiB') }
       if (count === 100_000) {
         context.shared.set('bare.ms@100000', bare.ms)
         context.shared.set('bare.cpuMs@100000', bare.cpuMs)
@@ -36,11 +37,12 @@ export const floodSection: BenchSection = {
       for (const path of PATHS) {
         const ms = med(path, 'ms')
         const cpuMs = med(path, 'cpuMs')
+        const mainCpuMs = med(path, 'mainCpuMs')
         const rss = med(path, 'rssMiB')
         const last = runs.get(path)!.at(-1)!
         perUpdate.push({ count, path, cpuUsPerUpdate: (cpuMs * 1000) / count, wallUsPerUpdate: (ms * 1000) / count })
         console.log(
-          `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)}` +
+          `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(mainCpuMs).padStart(8)} ${fixed(mainCpuMs / bare.mainCpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)}` +
             (reps > 1 ? `   (median of ${reps})` : ''),
         )
       }

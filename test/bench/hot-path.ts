@@ -58,7 +58,7 @@ async function throughConnection(buffer: Buffer, expected: number, onUpdate: (n:
   if (problems) console.warn(`warning: ${problems} transport problems reported`)
 }
 
-export const hotPathSection: BenchSection = { name: 'in-process hot path (no pipe, no child)', run: () => hotPath() }
+export const hotPathSection: BenchSection = { name: 'hot-path: in process (no pipe, no child)', run: () => hotPath() }
 
 async function hotPath(): Promise<void> {
   const buffer = serialise(buildFloodUpdates(COUNT))

@@ -1,4 +1,4 @@
-/** Runs a bench worker in a Node process of its own (tsx, --expose-gc) and returns the JSON line it prints last. */
+/** Runs a bench worker in a Node process of its own (tsx; GC through ./gc.ts) and returns the JSON line it prints last. */
 import { spawn } from 'node:child_process'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -8,7 +8,7 @@ const tsxLoader = join(resolve(here, '..', '..'), 'node_modules', 'tsx', 'dist',
 
 export function runWorker<T>(script: string, args: string[]): Promise<T> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(tsxLoader).href, join(here, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', pathToFileURL(tsxLoader).href, join(here, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text))

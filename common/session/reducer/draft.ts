@@ -21,6 +21,8 @@ export interface EntryIndex {
   keys: Map<string, number>
   /** The message the last chunk went to: streams hit one message thousands of times in a row. */
   lastMessage: { kind: MessageKind; messageId: string; at: number } | null
+  /** The text block chunks are being appended to, and its length when this run of chunks began (see {@link Draft.streamedInto}). */
+  run?: { entry: number; block: number; startLength: number } | null
 }
 
 /**
@@ -168,6 +170,22 @@ export class Draft {
     return this.s.turn
   }
 
+  /**
+   * A chunk was appended to text block `block` of entry `entry`. When chunks move on to another block, the
+   * one they leave is flattened if this run grew it by a quarter or more: appended chunks are a rope (one
+   * string object per chunk, about twice the text's size on the heap, and work for every GC) until then.
+   * The quarter keeps the copying linear in the text, whatever order the streams interleave in.
+   */
+  streamedInto(entry: number, block: number): void {
+    const run = this.index.run
+    if (run && run.entry === entry && run.block === block) return
+    if (run) {
+      const text = textAt(this.s.entries, run.entry, run.block)
+      if (text !== undefined && (text.length - run.startLength) * 4 >= text.length) flattenString(text)
+    }
+    this.index.run = { entry, block, startLength: textAt(this.s.entries, entry, block)?.length ?? 0 }
+  }
+
   nextNoticeId(): string {
     return `notice-${this.s.seq}-${this.noticeCount++}`
   }
@@ -176,6 +194,21 @@ export class Draft {
     attachIndex(this.s, this.index)
     return this.s
   }
+}
+
+function textAt(entries: readonly Entry[], entry: number, block: number): string | undefined {
+  const content = (entries[entry] as { content?: unknown } | undefined)?.content
+  const text = Array.isArray(content) ? (content[block] as { text?: unknown } | undefined)?.text : undefined
+  return typeof text === 'string' ? text : undefined
+}
+
+/**
+ * Makes V8 store `text` as one piece instead of the tree of pieces `a + b + …` builds: converting a string to
+ * a number flattens it in place (the value is unchanged; the pieces become garbage). Engines without ropes
+ * only pay a failed number parse.
+ */
+export function flattenString(text: string): void {
+  if (text.length > 12) Number(text)
 }
 
 // ---------------------------------------------------------------------------------------------------------

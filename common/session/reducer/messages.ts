@@ -99,11 +99,13 @@ export function applyChunk(d: Draft, kind: MessageKind, u: Update): void {
     if (entry !== undefined && entry.kind === kind && !entry.local) i = last
   }
   if (i < 0) {
-    newMessage(d, kind, messageId, [block])
+    d.streamedInto(newMessage(d, kind, messageId, [block]), 0)
     return
   }
   const entry = d.mutEntry<MessageEntry>(i)
-  appendBlock(d, d.mutArray<ContentBlock>(entry, 'content'), block)
+  const content = d.mutArray<ContentBlock>(entry, 'content')
+  appendBlock(d, content, block)
+  d.streamedInto(i, content.length - 1)
 }
 
 /** v2 `user_message` / `agent_message` / `agent_thought`: upsert by messageId (H20). */

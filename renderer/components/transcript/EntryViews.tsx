@@ -38,11 +38,17 @@ export const AgentMessage = memo(function AgentMessage({ entry, agentName }: { e
   )
 })
 
+/** `text.split('\n')[0]` without splitting the rest (a thought streams to many kilobytes and re-renders as it grows). */
+function firstLine(text: string): string {
+  const newline = text.indexOf('\n')
+  return newline < 0 ? text : text.slice(0, newline)
+}
+
 /** Thoughts are collapsed by default: a disclosure button with the first line as a hint. */
 export const AgentThought = memo(function AgentThought({ entry }: { entry: MessageEntry }) {
   const [open, setOpen] = useState(false)
   const first = entry.content.find((b) => b.type === 'text') as { text?: string } | undefined
-  const preview = (first?.text ?? '').trim().split('\n')[0]?.slice(0, 120) ?? ''
+  const preview = firstLine((first?.text ?? '').trim()).slice(0, 120)
   const id = `thought-${entry.id}`
   return (
     <div className="entry-thought">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, SecretSet, redactStructure } from '../../../main/agents-tools/redaction'
+import { REDACTED, SecretSet, encodedForms, redactStructure } from '../../../main/agents-tools/redaction'
 
 describe('SecretSet', () => {
   it('replaces every occurrence of every secret of every source, longest first', () => {
@@ -58,6 +58,32 @@ describe('SecretSet', () => {
     expect(secrets.pendingPrefixLength('log line\n')).toBe(0)
     // A whole secret is not a prefix to hold (it is redacted now).
     expect(secrets.pendingPrefixLength('secret-value')).toBe(0)
+  })
+
+  it('holds exactly the longest chunk end that starts any form of any secret (the slow definition, on random text)', () => {
+    const secrets = new SecretSet()
+    secrets.set('a', ['sk-abab-0123', 'abcabcab'])
+    secrets.set('b', ['aaaa-bbbb-cccc'])
+    const forms = [...new Set(['sk-abab-0123', 'abcabcab', 'aaaa-bbbb-cccc', ...encodedForms('sk-abab-0123'), ...encodedForms('abcabcab'), ...encodedForms('aaaa-bbbb-cccc')])]
+    const definition = (text: string) => {
+      let longest = 0
+      for (const value of forms) for (let n = Math.min(value.length - 1, text.length); n > longest; n--) if (text.endsWith(value.slice(0, n))) longest = n
+      return longest
+    }
+    let seed = 7
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    const alphabet = 'ab-sk0123c'
+    let held = 0
+    for (let i = 0; i < 3_000; i++) {
+      let text = ''
+      for (let length = random(30); text.length < length; ) text += alphabet[random(alphabet.length)]
+      // Often end on the start of a form, so long holds are tried too.
+      if (i % 3 === 0) text += forms[random(forms.length)]!.slice(0, random(20))
+      const expected = definition(text)
+      if (expected > 0) held++
+      expect(secrets.pendingPrefixLength(text)).toBe(expected)
+    }
+    expect(held).toBeGreaterThan(500)
   })
 })
 

@@ -223,3 +223,109 @@ describe('app store: batches applied over animation frames', () => {
     expect(store.getSnapshot().sessions.s1!.seq).toBe(9)
   })
 })
+
+describe('app store: showing applied work costs what rendering costs', () => {
+  /** Frames 16 ms apart; a frame that showed something takes `renderMs` more before `afterRender` runs. */
+  function renderingFrames(renderMs: number) {
+    let time = 0
+    const callbacks: (() => void)[] = []
+    const rendered: (() => void)[] = []
+    return {
+      frames: {
+        request: (callback: () => void) => void callbacks.push(callback),
+        now: () => time,
+        afterRender: (callback: () => void) => void rendered.push(callback),
+      },
+      get pending() {
+        return callbacks.length
+      },
+      runFrame() {
+        time += 16
+        callbacks.splice(0).forEach((callback) => callback())
+        if (rendered.length > 0) time += renderMs
+        rendered.splice(0).forEach((callback) => callback())
+      },
+    }
+  }
+  const text = (state: SessionState) => state.entries.map((e) => (e.kind === 'agent_message' ? e.content.map((b) => (b as { text: string }).text).join('') : e.kind)).join('|')
+
+  it('shows a flood of agent updates every few frames when rendering is slow, and the turn’s start and end at once', () => {
+    const clock = renderingFrames(30)
+    const store = createAppStore(undefined, { frames: clock.frames })
+    store.addSession(sessionOf('s1', 'a1'))
+    const shown: number[] = []
+    store.subscribe(() => shown.push(store.getSnapshot().sessions.s1!.seq))
+
+    store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [{ type: 'local_prompt', content: [{ type: 'text', text: 'go' }] }, { type: 'turn_started' }] })
+    clock.runFrame()
+    expect(shown).toEqual([1])
+    expect(store.getSnapshot().sessions.s1!.turn.state).toBe('running')
+
+    // One batch per frame, 40 frames: shown about every 90 ms (three times the 30 ms a render costs), not 40 times.
+    for (let seq = 2; seq <= 41; seq++) {
+      store.enqueueSessionActions({ sessionId: 's1', seq, actions: [chunk(`${seq} `)] })
+      clock.runFrame()
+    }
+    const duringFlood = shown.length - 1
+    expect(duringFlood).toBeGreaterThan(3)
+    expect(duringFlood).toBeLessThan(20)
+    // What is shown is always a whole batch, in main's order.
+    expect(shown).toEqual([...shown].sort((a, b) => a - b))
+
+    store.enqueueSessionActions({ sessionId: 's1', seq: 42, actions: [{ type: 'turn_ended', stopReason: 'end_turn' }] })
+    clock.runFrame()
+    const final = store.getSnapshot().sessions.s1!
+    expect(final.seq).toBe(42)
+    expect(final.turn.state).toBe('idle')
+    expect(shown.at(-1)).toBe(42)
+    const whole = Array.from({ length: 40 }, (_, i) => `${i + 2} `).join('')
+    expect(text(final)).toBe(`user_message|${whole}`)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('shows applied updates within a few frames though nothing else arrives, and every frame while rendering is cheap', () => {
+    const slow = renderingFrames(40)
+    const store = createAppStore(undefined, { frames: slow.frames })
+    store.addSession(sessionOf('s1', 'a1'))
+    store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
+    slow.runFrame()
+    store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('b')] })
+    slow.runFrame()
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(1)
+    let frames = 0
+    while (slow.pending > 0) {
+      slow.runFrame()
+      frames++
+    }
+    expect(frames).toBeLessThanOrEqual(8)
+    expect(text(store.getSnapshot().sessions.s1!)).toBe('ab')
+
+    const cheap = renderingFrames(2)
+    const other = createAppStore(undefined, { frames: cheap.frames })
+    other.addSession(sessionOf('s1', 'a1'))
+    const listener = vi.fn()
+    other.subscribe(listener)
+    for (let seq = 1; seq <= 10; seq++) {
+      other.enqueueSessionActions({ sessionId: 's1', seq, actions: [chunk('x')] })
+      cheap.runFrame()
+      expect(other.getSnapshot().sessions.s1!.seq).toBe(seq)
+    }
+    expect(listener).toHaveBeenCalledTimes(10)
+  })
+
+  it('shows applied work before any other change, and a direct apply keeps main’s order', () => {
+    const clock = renderingFrames(50)
+    const store = createAppStore(undefined, { frames: clock.frames })
+    store.addSession(sessionOf('s1', 'a1'))
+    store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
+    clock.runFrame()
+    store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('b')] })
+    clock.runFrame()
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(1)
+    store.selectSession('s1')
+    expect(store.getSnapshot().selectedSessionId).toBe('s1')
+    expect(text(store.getSnapshot().sessions.s1!)).toBe('ab')
+    expect(store.applySessionActions({ sessionId: 's1', seq: 3, actions: [chunk('c')] })).toBe('applied')
+    expect(text(store.getSnapshot().sessions.s1!)).toBe('abc')
+  })
+})
