@@ -190,6 +190,7 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   ],
   removeMcpServer: () => [{ id: 'evil' }],
   checkMcpServer: () => [{ id: 'evil' }, { id: 'exfil' }],
+  listAgentMcpServers: () => [{ agentId: 'nobody' }],
 }
 
 /** Junk every call also gets, whatever it expects: wrong types, prototype pollution, oversize, two arguments. */
