@@ -44,7 +44,13 @@ export function AgentMcpServers({ api, agentId, refreshKey }: { api: AgentMcpApi
               {servers.map((s) => (
                 <li key={s.id}>
                   <span className={s.passed === false ? 'mcp-not-taken' : undefined}>{s.name}</span> <span className="badge badge-muted">{s.transport}</span>
-                  {s.passed === false && <span className="badge badge-warn" title={s.reason}>not taken: {s.reason}</span>}
+                  {s.passed === false && (
+                    <>
+                      {' '}
+                      <span className="badge badge-warn">not passed</span>
+                      <span className="muted small mcp-agent-server-reason">{s.reason}</span>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

@@ -59,8 +59,9 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, on
           <input className="input" value={form.name} onChange={(e) => update({ name: e.target.value })} />
         </label>
         <label>
-          Transport
+          <span id={`${uid}-transport`}>Transport</span>
           <select
+            aria-labelledby={`${uid}-transport`}
             className="input"
             value={form.transport}
             // Env variables and headers are not interchangeable: switching keeps only the rows typed as plain text.
@@ -109,7 +110,8 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, on
                 onChange={(e) => updateRow(row.key, { name: e.target.value })}
               />
               {row.stored && !row.replacing ? (
-                <span className="mcp-stored" aria-label={`${rowLabel}: ${row.isSet ? 'stored in the keychain' : 'no value in the keychain'}`}>
+                <span className="mcp-stored">
+                  <span className="sr-only">{rowLabel}: </span>
                   {row.isSet ? <span className="badge badge-ok">stored in the keychain</span> : <span className="badge badge-warn">no value in the keychain</span>}
                 </span>
               ) : (

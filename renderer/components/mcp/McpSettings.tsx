@@ -75,7 +75,7 @@ export function McpSettings({ api }: { api: McpApi }) {
               <li key={s.id} className="mcp-item" aria-label={s.name}>
                 <div className="mcp-item-head">
                   <strong>{s.name}</strong>
-                  <span className="badge">{s.transport}</span>
+                  <span className="badge badge-muted">{s.transport}</span>
                   <code className="mcp-target">{s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].join(' ') : s.url}</code>
                   <button type="button" className="button button-small button-secondary" aria-label={`Edit ${s.name}`} onClick={() => setEditing(editing === s.id ? null : s.id)} aria-expanded={editing === s.id}>
                     Edit
@@ -93,9 +93,9 @@ export function McpSettings({ api }: { api: McpApi }) {
                   <span>{usedBy(s, agents)}</span>
                   {secrets.map((name) => (
                     <span key={name} className={`badge ${s.secretsSet[name] ? 'badge-muted' : 'badge-warn'}`} title={s.secretsSet[name] ? 'Stored in the keychain' : 'No value in the keychain'}>
-                      <span aria-hidden="true">🔒 </span>
-                      {name}
-                      <span className="sr-only">{s.secretsSet[name] ? ' (secret, stored in the keychain)' : ' (secret, no value in the keychain)'}</span>
+                      {name}: secret
+                      <span className="sr-only">{s.secretsSet[name] ? ', stored in the keychain' : ', no value in the keychain'}</span>
+                      {!s.secretsSet[name] && <span aria-hidden="true">, not set</span>}
                     </span>
                   ))}
                 </p>
