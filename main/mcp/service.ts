@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
+import { REDACTED } from '../agents-tools/redaction'
 import { writeFileAtomic } from '../base/atomic-write'
 import { fail, ok, type Result } from '../base/errors'
 import { createLogger, type Logger } from '../base/log'
@@ -290,7 +291,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
         if (checked.ok) return checked
         // The server may print its own key as it fails: its secret values never reach the renderer.
         const secretValues = (config.secretEnv ?? []).map((n) => resolved.value.env[n]).filter((v): v is string => typeof v === 'string' && v.length > 0)
-        const hide = (text: string) => secretValues.reduce((t, v) => t.split(v).join('«redacted»'), text)
+        const hide = (text: string) => secretValues.reduce((t, v) => t.split(v).join(REDACTED), text)
         return fail({ ...checked.error, message: hide(checked.error.message), ...(checked.error.stderrTail !== undefined ? { stderrTail: hide(checked.error.stderrTail) } : {}) })
       },
     },

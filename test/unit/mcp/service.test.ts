@@ -134,6 +134,15 @@ describe('MCP secret env and headers', () => {
     expect(secrets.entries.size).toBe(0)
   })
 
+  it('Check never returns a secret the server prints as it fails', async () => {
+    const { h } = await start()
+    const script = 'console.error("token is " + process.env.TOKEN); process.exit(3)'
+    must(await h.saveMcpServer({ server: { ...tool, args: ['-e', script] }, secrets: { TOKEN: SECRET_ENV } }))
+    const result = await h.checkMcpServer({ id: 'tool' })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'rpc-error', stderrTail: expect.stringContaining('token is «redacted»') } })
+    expect(JSON.stringify(result)).not.toContain(SECRET_ENV)
+  })
+
   it('saves nothing when the keychain is not available', async () => {
     const service = await createMcpService({ home, secrets: createMemorySecretStore({ available: false }), confirmation: new RecordingConfirmation(true) })
     expect(await service.handlers.saveMcpServer({ server: web, secrets: { Authorization: SECRET_HEADER } })).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable' } })
