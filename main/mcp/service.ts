@@ -261,7 +261,8 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
           const stored = await options.secrets.set(owner, key, value)
           if (!stored.ok) return stored
         }
-        servers = [...servers.filter((s) => s.id !== server.id), server]
+        // An edited server keeps its place (the order agents get them in).
+        servers = previous ? servers.map((s) => (s.id === server.id ? server : s)) : [...servers, server]
         await save()
         // A secret the server no longer lists would otherwise stay in the keychain.
         const kept = new Set(allowed.values())

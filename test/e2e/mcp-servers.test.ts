@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
+import { createKeytarSecretStore } from '../../main/secrets/secret-store'
+import { must } from '../support/must'
 import { expectAxeCleanInBothThemes } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { UI_TIMEOUT, visible } from './support/session-ui'
@@ -84,6 +86,18 @@ it('adds a server with a secret header for one agent only, and shows it on that 
   await bothSchemes(page, 'mcp-editor')
   await expectAxeCleanInBothThemes(page, 'the MCP server editor', '[aria-label="Edit Team search"]')
   await editor.getByRole('button', { name: 'Cancel' }).click()
+
+  // Replace: the new value goes to the keychain (read back here from the test's private keyring), not the file.
+  const keychain = createKeytarSecretStore()
+  const stored = async () => must(await keychain.resolveEnv('mcp/team-search', ['HEADER_Authorization'])).HEADER_Authorization
+  expect(await stored()).toBe(SECRET)
+  await item.getByRole('button', { name: 'Edit Team search' }).click()
+  const again = await visible(item.getByRole('form', { name: 'Edit Team search' }))
+  await again.getByRole('button', { name: 'Replace Authorization' }).click()
+  await again.getByLabel('Value of Authorization').fill(`${SECRET}-2`)
+  await again.getByRole('button', { name: 'Save changes' }).click()
+  await expect.poll(stored, { timeout: UI_TIMEOUT }).toBe(`${SECRET}-2`)
+  expect(readFileSync(join(app.home.home, 'mcp-servers.json'), 'utf8')).not.toContain(SECRET)
   await settings.getByRole('button', { name: 'Close', exact: true }).click()
 
   // The agents' overviews: Scripted gets both; Other only the shared one, which it cannot take (no http) once started.
@@ -112,4 +126,16 @@ it('adds a server with a secret header for one agent only, and shows it on that 
   await bothSchemes(page, 'mcp-agent-overview-refused')
   await expectAxeCleanInBothThemes(page, 'the agent overview with its MCP servers', '.agent-overview')
   expect(await page.content()).not.toContain('e2e-mcp-secret')
+  await agents.getByRole('button', { name: 'Close', exact: true }).click()
+
+  // Remove the secret header: its keychain entry goes, the server stays.
+  await (await visible(page.getByRole('button', { name: 'Settings', exact: true }))).click()
+  const listed = page.getByRole('dialog', { name: 'Settings' }).getByRole('listitem', { name: 'Team search' })
+  await listed.getByRole('button', { name: 'Edit Team search' }).click()
+  const last = await visible(listed.getByRole('form', { name: 'Edit Team search' }))
+  await last.getByRole('button', { name: 'Remove Authorization' }).click()
+  await last.getByRole('button', { name: 'Save changes' }).click()
+  await expect.poll(stored, { timeout: UI_TIMEOUT }).toBeUndefined()
+  expect(JSON.parse(readFileSync(join(app.home.home, 'mcp-servers.json'), 'utf8')).servers[0]).toMatchObject({ headers: { 'X-Team': 'blue' } })
+  expect(JSON.parse(readFileSync(join(app.home.home, 'mcp-servers.json'), 'utf8')).servers[0].secretHeaders).toBeUndefined()
 })
