@@ -26,7 +26,9 @@ export interface McpForm {
   transport: McpServerConfig['transport']
   enabled: boolean
   command: string
+  /** Split on whitespace when changed; left as it was, the saved arguments are kept exactly (spaces inside one included). */
   args: string
+  savedArgs: string[]
   url: string
   /** Env variables (stdio) or headers (http, sse), as the transport says. */
   rows: PairRow[]
@@ -38,7 +40,7 @@ export interface McpForm {
 let nextKey = 0
 export const emptyRow = (): PairRow => ({ key: ++nextKey, name: '', value: '', secret: false, stored: false, isSet: false, replacing: false })
 
-export const emptyForm = (): McpForm => ({ id: null, name: '', transport: 'stdio', enabled: true, command: '', args: '', url: '', rows: [], useWith: 'all', agents: [] })
+export const emptyForm = (): McpForm => ({ id: null, name: '', transport: 'stdio', enabled: true, command: '', args: '', savedArgs: [], url: '', rows: [], useWith: 'all', agents: [] })
 
 export function formOf(server: McpServerView): McpForm {
   const plain = server.transport === 'stdio' ? server.env : server.headers
@@ -50,6 +52,7 @@ export function formOf(server: McpServerView): McpForm {
     enabled: server.enabled,
     command: server.command ?? '',
     args: (server.args ?? []).join(' '),
+    savedArgs: server.args ?? [],
     url: server.url ?? '',
     rows: [
       ...Object.entries(plain ?? {}).map(([name, value]) => ({ ...emptyRow(), name, value })),
@@ -111,8 +114,9 @@ export function toRequest(form: McpForm, taken: ReadonlySet<string>, agents: rea
   }
   const id = form.id ?? idFor(name, taken)
   const common = { id, name, transport: form.transport, enabled: form.enabled, agents: chosen }
+  const args = form.args === form.savedArgs.join(' ') ? form.savedArgs : form.args.trim() ? form.args.trim().split(/\s+/) : []
   const server: McpServerConfig = stdio
-    ? { ...common, command: form.command.trim(), args: form.args.trim() ? form.args.trim().split(/\s+/) : [], env: plain, ...(secretNames.length ? { secretEnv: secretNames } : {}) }
+    ? { ...common, command: form.command.trim(), args, env: plain, ...(secretNames.length ? { secretEnv: secretNames } : {}) }
     : { ...common, url: form.url.trim(), headers: plain, ...(secretNames.length ? { secretHeaders: secretNames } : {}) }
   return { ok: true, request: { server, secrets } }
 }

@@ -44,6 +44,13 @@ describe('MCP editor model', () => {
     expect(toRequest(replaced, new Set(), agents)).toMatchObject({ ok: true, request: { secrets: { TOKEN: 'new' } } })
   })
 
+  it('keeps saved arguments exactly (a space inside one) unless they were changed', () => {
+    const view: McpServerView = { id: 'tool', name: 'Tool', transport: 'stdio', enabled: true, agents: null, command: 'tool', args: ['--root', '/my files'], env: {}, secretsSet: {} }
+    const form = formOf(view)
+    expect(toRequest(form, new Set(), agents)).toMatchObject({ ok: true, request: { server: { args: ['--root', '/my files'] } } })
+    expect(toRequest({ ...form, args: '--root /srv' }, new Set(), agents)).toMatchObject({ ok: true, request: { server: { args: ['--root', '/srv'] } } })
+  })
+
   it('says what is wrong: no agent chosen, a secret without a value, a bad or repeated name', () => {
     expect(toRequest(http({ useWith: 'only', agents: [] }), new Set(), agents)).toMatchObject({ ok: false, message: expect.stringContaining('at least one agent') })
     expect(toRequest(http({ rows: [{ ...emptyRow(), name: 'Key', secret: true }] }), new Set(), agents)).toMatchObject({ ok: false })
