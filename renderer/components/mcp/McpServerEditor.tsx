@@ -12,6 +12,8 @@ export interface McpServerEditorProps {
   /** Ids already used by other servers (a new server's id is made from its name). */
   taken: ReadonlySet<string>
   submitLabel: string
+  /** Without a keychain, a row cannot become secret (main would refuse to store the value). */
+  keychainAvailable?: boolean
   /** `saveMcpServer`; a message when it failed (the form keeps what was typed). */
   onSave: (request: SaveRequest) => Promise<string | null>
   onCancel?: () => void
@@ -22,7 +24,7 @@ export interface McpServerEditorProps {
  * and which agents use it. A secret's value goes out once, on save, to the keychain through main; a stored
  * one shows only "stored in the keychain", with Replace and Remove.
  */
-export function McpServerEditor({ label, initial, agents, taken, submitLabel, onSave, onCancel }: McpServerEditorProps) {
+export function McpServerEditor({ label, initial, agents, taken, submitLabel, keychainAvailable = true, onSave, onCancel }: McpServerEditorProps) {
   const uid = useId()
   const [form, setForm] = useState<McpForm>(initial)
   const [problem, setProblem] = useState<string | null>(null)
@@ -131,7 +133,7 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, on
                   type="checkbox"
                   checked={row.secret}
                   // A stored secret stays one: Remove it and add a plain row to make it plain.
-                  disabled={row.stored}
+                  disabled={row.stored || (!keychainAvailable && !row.secret)}
                   aria-label={`${rowLabel} is secret`}
                   onChange={(e) => updateRow(row.key, { secret: e.target.checked })}
                 />
@@ -139,7 +141,7 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, on
               </label>
               <div className="mcp-row-actions">
                 {row.stored && !row.replacing && (
-                  <button type="button" className="button button-small" aria-label={`Replace ${rowLabel}`} onClick={() => updateRow(row.key, { replacing: true, value: '' })}>
+                  <button type="button" className="button button-small" disabled={!keychainAvailable} aria-label={`Replace ${rowLabel}`} onClick={() => updateRow(row.key, { replacing: true, value: '' })}>
                     Replace
                   </button>
                 )}

@@ -7,7 +7,7 @@ import { McpServerEditor } from './McpServerEditor'
 import './mcp.css'
 
 /** `listAgentDefinitions` is optional: without it, every server is for all agents. */
-export type McpApi = Pick<BosunApi, 'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'checkMcpServer'> & Partial<Pick<BosunApi, 'listAgentDefinitions'>>
+export type McpApi = Pick<BosunApi, 'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'checkMcpServer'> & Partial<Pick<BosunApi, 'listAgentDefinitions' | 'getKeychainStatus'>>
 
 type CheckState = { state: 'running' } | { state: 'ok'; tools: { name: string; description?: string }[] } | { state: 'failed'; message: string }
 
@@ -24,11 +24,13 @@ export function McpSettings({ api }: { api: McpApi }) {
   const [checks, setChecks] = useState<Record<string, CheckState>>({})
   const [editing, setEditing] = useState<string | null>(null)
   const [addKey, setAddKey] = useState(0)
+  const [keychain, setKeychain] = useState<{ available: boolean; message?: string }>({ available: true })
 
   useEffect(() => {
     let live = true
     void api.listMcpServers(undefined).then((r) => live && (r.ok ? setServers(r.value.servers) : setProblem(r.error.message)))
     void api.listAgentDefinitions?.(undefined).then((r) => live && r.ok && setAgents(r.value.agents.map(({ id, name }) => ({ id, name }))))
+    void api.getKeychainStatus?.(undefined).then((r) => live && r.ok && setKeychain(r.value))
     return () => {
       live = false
     }
@@ -60,6 +62,12 @@ export function McpSettings({ api }: { api: McpApi }) {
       {problem && (
         <p className="field-error" role="alert">
           {problem}
+        </p>
+      )}
+      {!keychain.available && (
+        <p className="mcp-keychain-off small" role="note">
+          The system keychain is not available, so secret variables and headers cannot be stored (Bosun never keeps them in its files).
+          {keychain.message ? <span className="muted"> {keychain.message}</span> : null}
         </p>
       )}
       {servers === null ? (
@@ -110,6 +118,7 @@ export function McpSettings({ api }: { api: McpApi }) {
                     initial={formOf(s)}
                     agents={agents}
                     taken={taken}
+                    keychainAvailable={keychain.available}
                     submitLabel="Save changes"
                     onSave={async (request) => {
                       const failed = await save(request)
@@ -131,6 +140,7 @@ export function McpSettings({ api }: { api: McpApi }) {
         initial={emptyForm()}
         agents={agents}
         taken={taken}
+        keychainAvailable={keychain.available}
         submitLabel="Add server"
         onSave={async (request) => {
           const failed = await save(request)
