@@ -192,8 +192,10 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   }
   const knownAgents = () => (options.agentIds ? new Set(options.agentIds()) : undefined)
 
-  async function view(server: McpServerConfig): Promise<McpServerView> {
+  /** The server for the renderer: whether each secret is set, when the keychain can say (`keychain` false: not asked again). */
+  async function view(server: McpServerConfig, keychain = true): Promise<McpServerView> {
     const secretsSet: Record<string, boolean> = {}
+    if (!keychain) return { ...server, secretsSet }
     for (const [name, key] of secretKeys(server)) {
       const has = await options.secrets.has(secretOwner(server.id), key)
       if (has.ok) secretsSet[name] = has.value
@@ -215,7 +217,13 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       return { servers: selection.servers, refused: [...refused, ...selection.refused] }
     },
     handlers: {
-      listMcpServers: async () => ok({ servers: await Promise.all(servers.map(view)) }),
+      listMcpServers: async () => {
+        // One probe, not one per secret: without a Secret Service each keychain call can wait for its timeout.
+        const keychain = servers.some((s) => secretKeys(s).size > 0) && (await options.secrets.status()).available
+        const views: McpServerView[] = []
+        for (const server of servers) views.push(await view(server, keychain))
+        return ok({ servers: views })
+      },
       listAgentMcpServers: async ({ agentId }) => {
         const known = knownAgents()
         if (known && !known.has(agentId)) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })

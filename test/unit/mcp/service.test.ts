@@ -143,10 +143,17 @@ describe('MCP secret env and headers', () => {
     expect(JSON.stringify(result)).not.toContain(SECRET_ENV)
   })
 
-  it('saves nothing when the keychain is not available', async () => {
-    const service = await createMcpService({ home, secrets: createMemorySecretStore({ available: false }), confirmation: new RecordingConfirmation(true) })
+  it('saves nothing when the keychain is not available, and lists saved servers without asking it per secret', async () => {
+    const store = createMemorySecretStore({ available: false })
+    let asked = 0
+    const secrets = { ...store, has: (owner: string, name: string) => (asked++, store.has(owner, name)) }
+    const service = await createMcpService({ home, secrets, confirmation: new RecordingConfirmation(true) })
     expect(await service.handlers.saveMcpServer({ server: web, secrets: { Authorization: SECRET_HEADER } })).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable' } })
     expect(must(await service.handlers.listMcpServers(undefined)).servers).toEqual([])
+    // Saved without a value (the keychain was not needed): listed, its secret not known to be set.
+    must(await service.handlers.saveMcpServer({ server: web }))
+    expect(must(await service.handlers.listMcpServers(undefined)).servers.map((s) => s.secretsSet)).toEqual([{}])
+    expect(asked).toBe(0)
   })
 
   it('keeps only the fields of the server’s transport', () => {
