@@ -193,9 +193,10 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   const knownAgents = () => (options.agentIds ? new Set(options.agentIds()) : undefined)
 
   /** The server for the renderer: whether each secret is set, when the keychain can say (`keychain` false: not asked again). */
-  async function view(server: McpServerConfig, keychain = true): Promise<McpServerView> {
+  async function view(server: McpServerConfig, keychain?: boolean): Promise<McpServerView> {
     const secretsSet: Record<string, boolean> = {}
-    if (!keychain) return { ...server, secretsSet }
+    if (secretKeys(server).size === 0) return { ...server, secretsSet }
+    if (!(keychain ?? (await options.secrets.status()).available)) return { ...server, secretsSet }
     for (const [name, key] of secretKeys(server)) {
       const has = await options.secrets.has(secretOwner(server.id), key)
       if (has.ok) secretsSet[name] = has.value
