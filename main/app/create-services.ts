@@ -132,7 +132,19 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
     redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
   })
-  const mcp = await createMcpService({ home, secrets: config.secrets, log: log.child('mcp'), confirmation })
+  const mcp = await createMcpService({
+    home,
+    secrets: config.secrets,
+    log: log.child('mcp'),
+    confirmation,
+    agentIds: () => config.definitions.list().map((d) => d.id),
+    handshake: (agentId) => {
+      const handshake = supervisor.get(agentId)?.handshake
+      return handshake ? { protocolVersion: handshake.protocolVersion, mcp: handshake.capabilities.mcp } : undefined
+    },
+    // MCP secret values are hidden everywhere agent secrets are (inspector, logs, transcript, errors).
+    secretValues: { add: (owner, value) => agentTools.current?.secrets.add(owner, value), forget: (owner) => agentTools.current?.secrets.set(owner, []) },
+  })
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
     new SessionsService(agents, events, log.child('sessions'), {

@@ -26,15 +26,22 @@ export function appliesTo(server: McpServerConfig, agentId: string): boolean {
   return server.enabled && (server.agents === null || server.agents.includes(agentId))
 }
 
+/** Why an agent of this version and these MCP capabilities cannot take the server's transport, or undefined when it can. */
+export function transportRefusal(transport: McpServerConfig['transport'], version: ProtocolVersion, mcp: AgentCapabilitySummary['mcp']): string | undefined {
+  const supported = transport === 'stdio' ? version === 1 || mcp.stdio : transport === 'http' ? mcp.http : version === 1 && mcp.sse
+  if (supported) return undefined
+  return transport === 'sse' && version === 2 ? 'ACP v2 has no SSE transport' : `the agent does not take ${transport} MCP servers`
+}
+
 export function selectMcpServers(resolved: readonly ResolvedMcpServer[], version: ProtocolVersion, mcp: AgentCapabilitySummary['mcp']): McpSelection {
   const selection: McpSelection = { servers: [], refused: [] }
   const names = new Set<string>()
   for (const server of resolved) {
     const { config } = server
     const refuse = (reason: string) => selection.refused.push({ name: config.name, transport: config.transport, reason })
-    const supported = config.transport === 'stdio' ? (version === 1 || mcp.stdio) : config.transport === 'http' ? mcp.http : version === 1 && mcp.sse
-    if (!supported) {
-      refuse(config.transport === 'sse' && version === 2 ? 'ACP v2 has no SSE transport' : `the agent does not take ${config.transport} MCP servers`)
+    const unsupported = transportRefusal(config.transport, version, mcp)
+    if (unsupported) {
+      refuse(unsupported)
       continue
     }
     // v2 rejects duplicate names; v1 agents would confuse them.

@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
+import { REDACTED } from '../agents-tools/redaction'
 import { writeFileAtomic } from '../base/atomic-write'
 import { fail, ok, type Result } from '../base/errors'
 import { createLogger, type Logger } from '../base/log'
@@ -15,13 +16,13 @@ import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../
 import { describeLaunch } from '../trust/launch-trust'
 import type { SecretStore } from '../secrets/secret-store'
 import type { CallHandlers } from '../../common/contract'
-import { mcpServerShape, type McpServerConfig } from '../../common/contract/mcp'
-import { appliesTo, selectMcpServers, type McpSelection, type ResolvedMcpServer } from './select'
+import { mcpServerShape, type AgentMcpServer, type McpServerConfig, type McpServerView } from '../../common/contract/mcp'
+import { appliesTo, selectMcpServers, transportRefusal, type McpSelection, type ResolvedMcpServer } from './select'
 
 const FILE = 'mcp-servers.json'
 const CHECK_TIMEOUT_MS = 20_000
 
-export type McpCallHandlers = Pick<CallHandlers, 'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'checkMcpServer'>
+export type McpCallHandlers = Pick<CallHandlers, 'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'checkMcpServer' | 'listAgentMcpServers'>
 
 export interface McpService {
   handlers: McpCallHandlers
@@ -45,6 +46,70 @@ export interface McpServiceOptions {
    * Defaults to refusing (fail closed).
    */
   confirmation?: ConfirmationService
+  /** The ids of the configured agents: a server's `agents` list may name only these. Without it, any id is taken. */
+  agentIds?: () => Iterable<string>
+  /** The handshake of the agent's process when it has one (which MCP transports it takes). */
+  handshake?: (agentId: string) => AgentMcpHandshake | undefined
+  /**
+   * Told each secret value as soon as it is stored or read from the keychain (before it goes anywhere), so
+   * that everything agent secrets are redacted from hides it too; `forget` when the server is removed.
+   */
+  secretValues?: { add(owner: string, value: string): void; forget(owner: string): void }
+}
+
+export interface AgentMcpHandshake {
+  protocolVersion: ProtocolVersion
+  mcp: AgentCapabilitySummary['mcp']
+}
+
+type Invalid = { kind: 'invalid-argument'; message: string }
+
+/**
+ * The server as it is kept: only its transport's fields, names listed once, the agent list without
+ * repeats. A problem the person must fix (a name both plain and secret, two secret headers that would share
+ * one keychain entry, an empty or unknown agent list) is a message.
+ */
+export function normalizeMcpServer(server: McpServerConfig, knownAgents?: ReadonlySet<string>): { ok: true; server: McpServerConfig } | { ok: false; error: Invalid } {
+  const invalid = (message: string) => ({ ok: false as const, error: { kind: 'invalid-argument' as const, message } })
+  const common = { id: server.id, name: server.name.trim() || server.id, transport: server.transport, enabled: server.enabled }
+  let agents: string[] | null = null
+  if (server.agents !== null) {
+    agents = [...new Set(server.agents)]
+    if (agents.length === 0) return invalid('Choose at least one agent, or “All agents”.')
+    const unknown = knownAgents ? agents.filter((a) => !knownAgents.has(a)) : []
+    if (unknown.length) return invalid(`No agent with the id ${unknown.map((a) => quoteExact(a)).join(', ')}: choose among the configured agents.`)
+  }
+  if (server.transport === 'stdio') {
+    if (!server.command) return invalid('A stdio server needs a command.')
+    const secretEnv = [...new Set(server.secretEnv ?? [])]
+    const both = secretEnv.filter((n) => Object.hasOwn(server.env ?? {}, n))
+    if (both.length) return invalid(`${both.join(', ')} is both a plain and a secret variable; keep it in one place.`)
+    return {
+      ok: true,
+      server: { ...common, agents, command: server.command, args: server.args ?? [], env: { ...(server.env ?? {}) }, ...(secretEnv.length ? { secretEnv } : {}) },
+    }
+  }
+  if (!/^https?:\/\//i.test(server.url ?? '')) return invalid('An HTTP or SSE server needs an http(s) URL.')
+  const secretHeaders = [...new Set(server.secretHeaders ?? [])]
+  const plain = new Set(Object.keys(server.headers ?? {}).map((h) => h.toLowerCase()))
+  const keys = new Map<string, string>()
+  for (const header of secretHeaders) {
+    // Header names are case-insensitive: one header cannot be both, nor two secret headers share a keychain entry.
+    if (plain.has(header.toLowerCase())) return invalid(`${header} is both a plain and a secret header; keep it in one place.`)
+    const key = headerSecretName(header).toLowerCase()
+    const other = keys.get(key)
+    if (other !== undefined) return invalid(`${other} and ${header} are the same secret header; keep one.`)
+    keys.set(key, header)
+  }
+  return { ok: true, server: { ...common, agents, url: server.url!, headers: { ...(server.headers ?? {}) }, ...(secretHeaders.length ? { secretHeaders } : {}) } }
+}
+
+/** The keychain names of a server's secrets, by the env or header name the server lists. */
+function secretKeys(server: McpServerConfig): Map<string, string> {
+  const keys = new Map<string, string>()
+  for (const name of server.secretEnv ?? []) keys.set(name, name)
+  for (const header of server.secretHeaders ?? []) keys.set(header, headerSecretName(header))
+  return keys
 }
 
 /** What a server runs or connects to: a change to any of it is confirmed; `name`, `enabled` and `agents` are not part of it. */
@@ -70,7 +135,8 @@ export function describeMcpServer(server: McpServerConfig): string {
 
 export async function createMcpService(options: McpServiceOptions): Promise<McpService> {
   const path = join(options.home, FILE)
-  const confirmation = options.confirmation ?? refuseAllConfirmation(options.log ?? createLogger('mcp'))
+  const log = options.log ?? createLogger('mcp')
+  const confirmation = options.confirmation ?? refuseAllConfirmation(log)
   let servers: McpServerConfig[] = await load()
 
   async function load(): Promise<McpServerConfig[]> {
@@ -89,7 +155,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       })
     } catch {
       await fs.rename(path, `${path}.corrupt-${Date.now()}`).catch(() => undefined)
-      options.log?.warn(`${FILE} could not be read; kept aside`)
+      log.warn(`${FILE} could not be read; kept aside`)
       return []
     }
   }
@@ -104,6 +170,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       const resolved = await options.secrets.resolveEnv(owner, secretNames)
       if (!resolved.ok) return resolved
       values = resolved.value
+      for (const value of Object.values(values)) options.secretValues?.add(owner, value)
     }
     const env: Record<string, string> = { ...(config.env ?? {}) }
     for (const name of config.secretEnv ?? []) if (values[name] !== undefined) env[name] = values[name]
@@ -116,8 +183,30 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
     return ok({ config, env, headers, ...(command ? { command } : {}) })
   }
 
+  /** The last handshake seen of each agent: its transports are still known after it stopped. */
+  const handshakes = new Map<string, AgentMcpHandshake>()
+  const handshakeOf = (agentId: string): AgentMcpHandshake | undefined => {
+    const current = options.handshake?.(agentId)
+    if (current) handshakes.set(agentId, { protocolVersion: current.protocolVersion, mcp: { ...current.mcp } })
+    return handshakes.get(agentId)
+  }
+  const knownAgents = () => (options.agentIds ? new Set(options.agentIds()) : undefined)
+
+  /** The server for the renderer: whether each secret is set, when the keychain can say (`keychain` false: not asked again). */
+  async function view(server: McpServerConfig, keychain?: boolean): Promise<McpServerView> {
+    const secretsSet: Record<string, boolean> = {}
+    if (secretKeys(server).size === 0) return { ...server, secretsSet }
+    if (!(keychain ?? (await options.secrets.status()).available)) return { ...server, secretsSet }
+    for (const [name, key] of secretKeys(server)) {
+      const has = await options.secrets.has(secretOwner(server.id), key)
+      if (has.ok) secretsSet[name] = has.value
+    }
+    return { ...server, secretsSet }
+  }
+
   return {
     async forAgent(agentId, version, mcp) {
+      handshakes.set(agentId, { protocolVersion: version, mcp: { ...mcp } })
       const resolved: ResolvedMcpServer[] = []
       const refused: McpSelection['refused'] = []
       for (const config of servers.filter((s) => appliesTo(s, agentId))) {
@@ -129,15 +218,35 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       return { servers: selection.servers, refused: [...refused, ...selection.refused] }
     },
     handlers: {
-      listMcpServers: async () => ok({ servers }),
-      saveMcpServer: async ({ server, secrets }) => {
-        if (server.transport === 'stdio' && !server.command) return fail({ kind: 'invalid-argument', message: 'A stdio server needs a command.' })
-        if (server.transport !== 'stdio' && !/^https?:\/\//i.test(server.url ?? '')) return fail({ kind: 'invalid-argument', message: 'An HTTP or SSE server needs an http(s) URL.' })
-        const allowed = new Set([...(server.secretEnv ?? []), ...(server.secretHeaders ?? []).map(headerSecretName)])
+      listMcpServers: async () => {
+        // One probe, not one per secret: without a Secret Service each keychain call can wait for its timeout.
+        const keychain = servers.some((s) => secretKeys(s).size > 0) && (await options.secrets.status()).available
+        const views: McpServerView[] = []
+        for (const server of servers) views.push(await view(server, keychain))
+        return ok({ servers: views })
+      },
+      listAgentMcpServers: async ({ agentId }) => {
+        const known = knownAgents()
+        if (known && !known.has(agentId)) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
+        const handshake = handshakeOf(agentId)
+        const list: AgentMcpServer[] = servers
+          .filter((s) => appliesTo(s, agentId))
+          .map((s) => {
+            const reason = handshake ? transportRefusal(s.transport, handshake.protocolVersion, handshake.mcp) : undefined
+            return { id: s.id, name: s.name, transport: s.transport, passed: handshake ? reason === undefined : null, ...(reason ? { reason } : {}) }
+          })
+        return ok({ servers: list })
+      },
+      saveMcpServer: async ({ server: draft, secrets }) => {
+        const normalized = normalizeMcpServer(draft, knownAgents())
+        if (!normalized.ok) return fail(normalized.error)
+        const server = normalized.server
+        const allowed = secretKeys(server)
         const keys: [string, string][] = []
         for (const [name, value] of Object.entries(secrets ?? {})) {
-          const key = allowed.has(name) ? name : headerSecretName(name)
-          if (!allowed.has(key)) return fail({ kind: 'invalid-argument', message: `${name} is not one of the server's secret names.` })
+          // By the name as listed (an env name or a header name), or by its keychain name.
+          const key = allowed.get(name) ?? [...allowed.values()].find((k) => k === name)
+          if (key === undefined) return fail({ kind: 'invalid-argument', message: `${name} is not one of the server's secret names.` })
           keys.push([key, value])
         }
         // What agents will run or connect to is new or changed: main shows it exactly and the person confirms, or nothing is saved.
@@ -154,19 +263,31 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
           })
           if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Not saved: the MCP server was not confirmed.' })
         }
+        const owner = secretOwner(server.id)
+        // Known for redaction before the value goes anywhere (the keychain call included).
+        for (const [, value] of keys) options.secretValues?.add(owner, value)
         for (const [key, value] of keys) {
-          const stored = await options.secrets.set(secretOwner(server.id), key, value)
+          const stored = await options.secrets.set(owner, key, value)
           if (!stored.ok) return stored
         }
-        servers = [...servers.filter((s) => s.id !== server.id), server]
+        // An edited server keeps its place (the order agents get them in).
+        servers = previous ? servers.map((s) => (s.id === server.id ? server : s)) : [...servers, server]
         await save()
-        return ok({ server })
+        // A secret the server no longer lists would otherwise stay in the keychain.
+        const kept = new Set(allowed.values())
+        for (const key of previous ? secretKeys(previous).values() : []) {
+          if (kept.has(key)) continue
+          const removed = await options.secrets.delete(owner, key)
+          if (!removed.ok) log.warn(`could not remove the secret ${key} of MCP server ${server.id}: ${removed.error.message}`)
+        }
+        return ok({ server: await view(server) })
       },
       removeMcpServer: async ({ id }) => {
         if (!servers.some((s) => s.id === id)) return fail({ kind: 'not-found', message: `No MCP server ${id}.` })
         servers = servers.filter((s) => s.id !== id)
         await save()
         await options.secrets.deleteAll(secretOwner(id))
+        options.secretValues?.forget(secretOwner(id))
         return ok(undefined)
       },
       checkMcpServer: async ({ id }) => {
@@ -176,7 +297,12 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
         const resolved = await resolve(config)
         if (!resolved.ok) return resolved
         if (!resolved.value.command) return fail({ kind: 'not-found', message: `${config.command ?? ''} was not found.` })
-        return checkStdioServer(resolved.value.command, config.args ?? [], { ...scrubEnv(options.baseEnv ?? process.env), ...resolved.value.env })
+        const checked = await checkStdioServer(resolved.value.command, config.args ?? [], { ...scrubEnv(options.baseEnv ?? process.env), ...resolved.value.env })
+        if (checked.ok) return checked
+        // The server may print its own key as it fails: its secret values never reach the renderer.
+        const secretValues = (config.secretEnv ?? []).map((n) => resolved.value.env[n]).filter((v): v is string => typeof v === 'string' && v.length > 0)
+        const hide = (text: string) => secretValues.reduce((t, v) => t.split(v).join(REDACTED), text)
+        return fail({ ...checked.error, message: hide(checked.error.message), ...(checked.error.stderrTail !== undefined ? { stderrTail: hide(checked.error.stderrTail) } : {}) })
       },
     },
   }

@@ -7,7 +7,7 @@
  * write malformed input straight to stdout. See scenario.ts for the format.
  */
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { appendFileSync, readFileSync } from 'node:fs'
 import { createTwoFilesPatch } from 'diff'
 import * as acpV1 from '@agentclientprotocol/sdk'
 import * as acpV2 from '@agentclientprotocol/sdk/experimental/v2'
@@ -38,6 +38,8 @@ if (!args.includes('--scenario') || !scenarioPath) {
   process.exit(2)
 }
 const v2 = args.includes('--v2')
+/** `--dump-session-new <file>`: each session/new's params are appended to the file as a JSON line (what the agent received). */
+const dumpSessionNew = args.includes('--dump-session-new') ? args[args.indexOf('--dump-session-new') + 1] : undefined
 const scenario = JSON.parse(readFileSync(scenarioPath, 'utf8')) as Scenario
 const log = (text: string) => process.stderr.write(text.endsWith('\n') ? text : text + '\n')
 
@@ -177,6 +179,7 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
   if (elicit) await elicitForRequest('session/new', requestId, elicit, (scoped) => client.request('elicitation/create', scoped))
   const sessionId = `${behaviour.idPrefix ?? 'sess-'}${++sessionCounter}`
   log(`SESSION-NEW ${JSON.stringify(params)}`)
+  if (dumpSessionNew) appendFileSync(dumpSessionNew, JSON.stringify(params) + '\n')
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   // Before the response: the client buffers updates for a session it is still creating (E5).
   for (const text of pendingReports.splice(0)) {

@@ -1,5 +1,6 @@
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { AgentRuntimeView } from '../../../common/session/types'
+import { AgentMcpServers, type AgentMcpApi } from '../mcp/AgentMcpServers'
 import { runtimeActions, STATUS_LABEL } from './agent-status'
 
 export interface AgentOverviewProps {
@@ -13,6 +14,8 @@ export interface AgentOverviewProps {
   busy?: boolean
   /** The last start/stop failure, if any. */
   problem?: string | null
+  /** With it, the definition lists the MCP servers the agent gets. */
+  mcpApi?: AgentMcpApi
 }
 
 const STATUS_BADGE: Record<AgentRuntimeView['status'], string> = {
@@ -25,7 +28,7 @@ const STATUS_BADGE: Record<AgentRuntimeView['status'], string> = {
 }
 
 /** The Overview tab: what the definition says, what is running now, and Start/Restart/Stop. */
-export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy, problem }: AgentOverviewProps) {
+export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy, problem, mcpApi }: AgentOverviewProps) {
   const status = runtime?.status ?? 'stopped'
   const actions = runtimeActions(status)
   const envNames = Object.keys(agent.env)
@@ -177,6 +180,7 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
           <dd className={agent.defaultCwd ? 'mono' : 'muted'}>{agent.defaultCwd || 'Asked each time'}</dd>
           <dt>Protocol</dt>
           <dd>{agent.protocolVersion ? `Offer version ${agent.protocolVersion}` : 'Automatic'}</dd>
+          {mcpApi && <AgentMcpServers api={mcpApi} agentId={agent.id} refreshKey={status} />}
         </dl>
       </section>
     </div>

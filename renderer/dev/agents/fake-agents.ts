@@ -178,6 +178,7 @@ export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; li
     listPresets: () => ok(PRESETS),
     getKeychainStatus: () => ok(keychainAvailable ? { available: true } : { available: false, message: 'No Secret Service provider on the session bus (org.freedesktop.secrets).' }),
     getSnapshot: () => ok({ agents: [...runtime.values()], sessions: [] }),
+    listAgentMcpServers: () => ok({ servers: [{ id: 'filesystem', name: 'filesystem', transport: 'stdio' as const, passed: true }] }),
     validateAgentDefinition: ({ draft }: { draft: AgentDraft }) => ok(validate(draft)),
     saveAgentDefinition: ({ draft, secrets }: { draft: AgentDraft; secrets?: Record<string, string> }) => {
       const { errors, argv } = validate(draft)

@@ -270,6 +270,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                     onRestart={() => void runtimeCall(selectedAgent.id, 'restartAgent')}
                     onStop={() => void runtimeCall(selectedAgent.id, 'stopAgent')}
                     onEdit={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}
+                    mcpApi={api}
                   />
                 ) : tab === 'check' ? (
                   <CheckConnection

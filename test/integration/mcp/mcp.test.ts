@@ -3,11 +3,12 @@
  * agent takes (the others named in the session), and "Check" listing a stdio server's tools through the
  * official SDK's client against a tiny SDK server fixture.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { McpServerConfig } from '../../../common/contract/mcp'
+import { scriptedAgentCommand } from '../../agents/command'
 import { must, servicesPerTest } from '../../support/services'
 
 const startServices = servicesPerTest()
@@ -37,6 +38,33 @@ describe('MCP servers', () => {
     expect(sent.at(-1)!.mcpServers[0]).toMatchObject({ command: process.execPath, env: [{ name: 'TINY_TOKEN' }] })
     const state = must(await t.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     expect(state.notices).toEqual([expect.objectContaining({ severity: 'warning', title: 'Not passed to scripted: web search', description: expect.stringContaining('does not take http') })])
+  })
+
+  it('passes a server listed for one agent to that agent only, and one for every agent to both', async () => {
+    let home = ''
+    const t = await startServices([], (h) => {
+      home = h.home
+      // Each agent appends the session/new params it receives to <home>/<id>.jsonl.
+      const defs = ['alpha', 'beta'].map((id) => {
+        const { command, args } = scriptedAgentCommand('basic', { extraArgs: ['--dump-session-new', join(h.home, `${id}.jsonl`)] })
+        return { id, name: id, protocolVersion: 1, command, args, env: {}, secretEnv: [], defaultCwd: h.workspace }
+      })
+      writeFileSync(join(h.home, 'agents.json'), JSON.stringify({ version: 1, agents: defs }))
+    })
+    must(await t.handlers.saveMcpServer({ server: { ...tiny, id: 'alpha-only', name: 'alpha only', agents: ['alpha'] } }))
+    must(await t.handlers.saveMcpServer({ server: { ...tiny, id: 'everyone', name: 'everyone', agents: null } }))
+    expect(await t.handlers.saveMcpServer({ server: { ...tiny, id: 'ghost', name: 'ghost', agents: ['ghost'] } })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    must(await t.handlers.newSession({ agentId: 'alpha', cwd: t.workspace }))
+    must(await t.handlers.newSession({ agentId: 'beta', cwd: t.workspace }))
+    const received = (id: string) => (JSON.parse(readFileSync(join(home, `${id}.jsonl`), 'utf8').trim().split('\n').at(-1)!) as { mcpServers: { name: string }[] }).mcpServers.map((s) => s.name)
+    expect(received('alpha')).toEqual(['alpha only', 'everyone'])
+    expect(received('beta')).toEqual(['everyone'])
+    // The agents' overviews say the same.
+    expect(must(await t.handlers.listAgentMcpServers({ agentId: 'alpha' })).servers).toEqual([
+      { id: 'alpha-only', name: 'alpha only', transport: 'stdio', passed: true },
+      { id: 'everyone', name: 'everyone', transport: 'stdio', passed: true },
+    ])
+    expect(must(await t.handlers.listAgentMcpServers({ agentId: 'beta' })).servers.map((s) => s.name)).toEqual(['everyone'])
   })
 
   it('saves, lists and removes servers; Check lists a stdio server’s tools', async () => {

@@ -196,6 +196,7 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
     { sessionId, terminalId: '__proto__' },
     { sessionId: 'victim/other-session', terminalId: 'term-1' },
   ],
+  listAgentMcpServers: () => [{ agentId: 'nobody' }],
 }
 
 /** Junk every call also gets, whatever it expects: wrong types, prototype pollution, oversize, two arguments. */
