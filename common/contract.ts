@@ -16,6 +16,7 @@ import { registryCalls, registryEvents } from './contract/registry'
 import { historyCalls, historyEvents } from './contract/history'
 import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
 import { mcpCalls, mcpEvents } from './contract/mcp'
+import { locationsCalls, locationsEvents } from './contract/locations'
 
 export const calls = {
   ...appCalls,
@@ -28,6 +29,7 @@ export const calls = {
   ...historyCalls,
   ...clientCapsCalls,
   ...mcpCalls,
+  ...locationsCalls,
 } as const
 
 export const events = {
@@ -41,6 +43,7 @@ export const events = {
   ...historyEvents,
   ...clientCapsEvents,
   ...mcpEvents,
+  ...locationsEvents,
 } as const
 
 export type Calls = typeof calls
