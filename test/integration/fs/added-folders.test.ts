@@ -106,6 +106,20 @@ describe('folders added to a session', () => {
     expect(errorOf(outside)).toMatchObject({ code: -32602, data: { reason: 'outside-roots' } })
   })
 
+  it('go on session/new to a v2 agent that advertises `session.additionalDirectories`, and not to one that does not', async () => {
+    const wide: Scenario = { initialize: { capabilities: { session: { additionalDirectories: {} } } }, prompts }
+    const home = harness.home([
+      { id: 'wide2', name: 'Wide v2 agent', scenario: harness.scenario(wide), v2: true },
+      { id: 'plain2', name: 'Plain v2 agent', scenario: harness.scenario({ prompts }), v2: true },
+    ])
+    const { extra } = folders(home)
+    const run = await harness.start(home)
+    must(await run.handlers.newSession({ agentId: 'wide2', cwd: home.workspace, additionalDirectories: [extra] }))
+    expect(await logged(home, 'wide2', 'SESSION-NEW ')).toMatchObject({ cwd: home.workspace, additionalDirectories: [extra] })
+    must(await run.handlers.newSession({ agentId: 'plain2', cwd: home.workspace, additionalDirectories: [extra] }))
+    expect(await logged(home, 'plain2', 'SESSION-NEW ')).not.toHaveProperty('additionalDirectories')
+  })
+
   it('are checked before the agent starts: a missing folder, a file, a relative path', async () => {
     const home = harness.home([{ id: 'wide', name: 'Wide agent', scenario: harness.scenario(advertising) }])
     const { extra } = folders(home)
