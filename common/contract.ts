@@ -17,6 +17,7 @@ import { historyCalls, historyEvents } from './contract/history'
 import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
 import { mcpCalls, mcpEvents } from './contract/mcp'
 import { terminalCalls, terminalEvents } from './contract/terminals'
+import { locationsCalls, locationsEvents } from './contract/locations'
 
 export const calls = {
   ...appCalls,
@@ -30,6 +31,7 @@ export const calls = {
   ...clientCapsCalls,
   ...mcpCalls,
   ...terminalCalls,
+  ...locationsCalls,
 } as const
 
 export const events = {
@@ -44,6 +46,7 @@ export const events = {
   ...clientCapsEvents,
   ...mcpEvents,
   ...terminalEvents,
+  ...locationsEvents,
 } as const
 
 export type Calls = typeof calls

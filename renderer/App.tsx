@@ -5,6 +5,7 @@ import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from 
 import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
 import { baseName, Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
+import type { NewSessionFailure } from './components/sidebar/NewSessionForm'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
 import { AgentsScreen } from './screens/agents/AgentsScreen'
 import { SignInDialog } from './components/agents/SignInDialog'
@@ -44,6 +45,7 @@ type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agen
 interface SignInRequest {
   agentId: string
   cwd: string
+  folders: string[]
   reason: string
   resolve: (error: string | null) => void
 }
@@ -237,8 +239,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   )
   const [signIn, setSignIn] = useState<SignInRequest | null>(null)
   const startSession = useCallback(
-    async (agentId: string, cwd: string) => {
-      const result = await api.newSession({ agentId, cwd })
+    async (agentId: string, cwd: string, folders: string[] = []) => {
+      const result = await api.newSession({ agentId, cwd, ...(folders.length > 0 ? { additionalDirectories: folders } : {}) })
       if (result.ok) store.selectSession(result.value.sessionId)
       return result
     },
@@ -247,18 +249,22 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   // Auth required (issue 6 item 5): offer the agent's sign-in methods, then ask again. The form keeps
   // waiting ("Starting…") until the dialog ends, with the session or with why not.
   const onCreateSession = useCallback(
-    async (agentId: string, cwd: string): Promise<string | null> => {
-      const result = await startSession(agentId, cwd)
+    async (agentId: string, cwd: string, folders: string[] = []): Promise<string | NewSessionFailure | null> => {
+      const result = await startSession(agentId, cwd, folders)
       if (result.ok) return null
-      if (result.error.kind !== 'auth-required') return result.error.message
+      if (result.error.kind !== 'auth-required') {
+        // An added folder main refused is named in `data.folder`: the form marks its row.
+        const folder = (result.error.data as { folder?: unknown } | undefined)?.folder
+        return { message: result.error.message, folder: typeof folder === 'string' ? folder : undefined }
+      }
       const reason = result.error.message
-      return new Promise<string | null>((resolve) => setSignIn({ agentId, cwd, reason, resolve }))
+      return new Promise<string | null>((resolve) => setSignIn({ agentId, cwd, folders, reason, resolve }))
     },
     [startSession],
   )
   const retrySignIn = useCallback(async () => {
     if (!signIn) return null
-    const result = await startSession(signIn.agentId, signIn.cwd)
+    const result = await startSession(signIn.agentId, signIn.cwd, signIn.folders)
     return result.ok ? null : result.error
   }, [signIn, startSession])
   const endSignIn = useCallback(

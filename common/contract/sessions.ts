@@ -20,7 +20,11 @@ const promptBlock = z.union([
 export const sessionCalls = {
   /** Everything the renderer needs to (re)build its state: agents and sessions with their `seq`. */
   getSnapshot: call(z.undefined(), z.object({ agents: z.array(agentRuntimeViewShape), sessions: z.array(sessionStateShape) })),
-  newSession: call(z.object({ agentId: id, cwd: absolutePath }), z.object({ sessionId: z.string() })),
+  /** `additionalDirectories`: folders beyond `cwd` the session may use (main checks each is a folder; a failure names it in `data.folder`). */
+  newSession: call(
+    z.object({ agentId: id, cwd: absolutePath, additionalDirectories: z.array(absolutePath).max(32).optional() }),
+    z.object({ sessionId: z.string() }),
+  ),
   prompt: call(
     z.object({ sessionId: id, prompt: z.array(promptBlock).min(1).max(100) }),
     z.object({ stopReason: z.string().nullable() }),

@@ -266,6 +266,12 @@ export interface SessionState {
   agentId: string
   protocolVersion: ProtocolVersion
   cwd: string
+  /**
+   * Folders the person added to the session beyond `cwd` (absolute, checked by main to be folders when it was
+   * created): Bosun serves the agent's file and terminal requests in them too, and passes them to the agent
+   * as `additionalDirectories` where it advertises that. Absent or empty: none.
+   */
+  additionalDirectories?: string[]
   title: string | null
   updatedAt: string | null
   entries: Entry[]

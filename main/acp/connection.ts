@@ -314,7 +314,7 @@ class AcpConnection implements AcpClientConnection {
     return isRecord(result) && Array.isArray(result.configOptions) ? result.configOptions : undefined
   }
 
-  async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[] }): Promise<NewSessionOutcome> {
+  async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome> {
     const capabilities = this.handshakeValue?.capabilities
     let method: string
     const wire: Record<string, unknown> = { sessionId: params.sessionId, cwd: params.cwd }
@@ -331,6 +331,8 @@ class AcpConnection implements AcpClientConnection {
       else throw new BosunError({ kind: 'invalid-argument', message: 'This agent can neither load nor resume sessions' })
       wire.mcpServers = params.mcpServers ?? []
     }
+    // The complete list each time (E17); the caller passes it only to an agent that advertised it (E1).
+    if (params.additionalDirectories?.length) wire.additionalDirectories = params.additionalDirectories
     const result = await this.request(method, wire)
     // session/load may answer null (E6).
     return readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result }

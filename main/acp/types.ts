@@ -154,7 +154,7 @@ export interface AcpClientConnection extends IDisposable {
   cancel(sessionId: string): void
   setMode(sessionId: string, modeId: string): Promise<void>
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined>
-  resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[] }): Promise<NewSessionOutcome>
+  resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome>
   /** v2 `terminal/cancel`: only for a terminal that currently advertises `capabilities.cancel` (E16); v1 connections refuse it. */
   cancelTerminal?(sessionId: string, terminalId: string): Promise<void>
   /** `session/close` (v1 `sessionCapabilities.close`, v2 baseline): the agent may free the session. */

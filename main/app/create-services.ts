@@ -19,6 +19,8 @@ import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
 import { FileSystemHandlers } from '../fs/file-system-handlers'
 import { createClientCapsService } from '../fs/service'
+import { checkAddedFolders } from '../fs/folders'
+import { createLocationsService, locationPathsOf } from '../locations/service'
 import { createMcpService } from '../mcp/service'
 import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { AgentTerminals } from '../terminals/agent-terminals'
@@ -29,7 +31,7 @@ import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
 import type { CallHandlers } from '../../common/contract'
-import type { AgentRuntimeView, ToolCallEntry } from '../../common/session/types'
+import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
 import type { BosunServices, HostIntegration } from './services'
 
 /** Quit and agent-removal deadline for graceful stops (then SIGKILL). */
@@ -238,11 +240,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
   agentTools.current = tools
   store.add(tools)
 
-  // Files and terminals of agents stay inside the session's folder.
+  // Files and terminals of agents stay inside the session's folders: its working folder and those the person added.
+  const rootsOf = (state: SessionState) => [state.cwd, ...(state.additionalDirectories ?? [])]
   const sessionRoots = (agentId: string, acpSessionId: string) => {
     const sessionId = sessions.resolve(agentId, acpSessionId)
     const state = sessionId !== undefined ? sessions.state(sessionId) : undefined
-    return sessionId !== undefined && state ? { sessionId, cwd: state.cwd, roots: [state.cwd] } : undefined
+    return sessionId !== undefined && state ? { sessionId, cwd: state.cwd, roots: rootsOf(state) } : undefined
   }
   const files = new FileSystemHandlers({
     sessions: {
@@ -256,7 +259,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const clientCaps = createClientCapsService({
     session: (sessionId) => {
       const state = sessions.state(sessionId)
-      return state ? { agentId: state.agentId, cwd: state.cwd, roots: [state.cwd] } : undefined
+      return state ? { agentId: state.agentId, cwd: state.cwd, roots: rootsOf(state) } : undefined
     },
     promptCapabilities: async (agentId) => {
       const connected = await agents.connect(agentId)
@@ -264,6 +267,15 @@ export async function createBosunServices(integration: HostIntegration): Promise
       return ok(connected.value.connection.handshake?.capabilities.prompt ?? { image: false, audio: false, embeddedContext: false })
     },
     agentName,
+  })
+  // A tool call's file opens in the person's editor only through main's checks (the browser host has no openPath).
+  const locations = createLocationsService({
+    session: (sessionId) => {
+      const state = sessions.state(sessionId)
+      return state ? { roots: rootsOf(state), locationPaths: () => locationPathsOf(state.entries) } : undefined
+    },
+    openPath: integration.openPath,
+    log: log.child('locations'),
   })
   const terminals = store.add(new TerminalHandlers({ sessions: { getSession: sessionRoots }, sink, log: log.child('terminals') }))
   // v2 agent-owned terminals: main decides whether `terminal/cancel` may be sent (E16).
@@ -392,9 +404,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
         ...(integration.limits?.stallNoticeMs !== undefined ? { stallNoticeMs: integration.limits.stallNoticeMs } : {}),
       }),
     getSnapshot: async () => ok({ agents: agentViews(), sessions: sessions.snapshot() }),
-    newSession: ({ agentId, cwd }) =>
+    newSession: ({ agentId, cwd, additionalDirectories }) =>
       guard(async () => {
-        const created = await sessions.newSession(agentId, cwd)
+        // Added folders are checked before the agent starts: each must be an existing folder.
+        const folders = await checkAddedFolders(additionalDirectories ?? [], cwd)
+        if (!folders.ok) return folders
+        const created = await sessions.newSession(agentId, cwd, { additionalDirectories: folders.value })
         if (created.ok) await applySessionDefaults(agentId, created.value.sessionId)
         return created
       }),
@@ -454,6 +469,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...clientCaps.handlers,
     ...mcp.handlers,
     cancelTerminal: ({ sessionId, terminalId }) => guard(() => agentTerminals.cancel(sessionId, terminalId)),
+    ...locations.handlers,
   }
 
   let disposing: Promise<void> | undefined

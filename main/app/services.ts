@@ -14,6 +14,11 @@ export interface HostIntegration {
   events: EventSink
   /** The chokepoint the URL elicitation flow opens links through (Electron `shell.openExternal`; web: the page opens it). */
   openExternal?: (url: string) => Promise<void>
+  /**
+   * Opens a local file with the system's default application and resolves to an error message (`''` when it
+   * opened): Electron `shell.openPath`. Absent in the browser host, which cannot open a local editor.
+   */
+  openPath?: (path: string) => Promise<string>
   /** OS notification and badge (Electron); the web host notifies from the page instead. */
   notifier?: Notifier
   /** Whether the app window is focused and visible (decides whether to notify). */

@@ -18,6 +18,8 @@ export type FailureKind =
   | 'io-error'
   /** Main asked the person (a native dialog) and they did not confirm; nothing was done. */
   | 'not-confirmed'
+  /** This host cannot do it (the browser host opening a local file in an editor). */
+  | 'unsupported'
   | 'internal'
 
 export interface Failure {

@@ -44,6 +44,11 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   if (isRecord(saved.elicitations)) state.elicitations = saved.elicitations as SessionState['elicitations']
   if (isRecord(saved.turn) && typeof saved.turn.state === 'string') state.turn = { ...base.turn, ...(saved.turn as Partial<SessionState['turn']>) }
   if (typeof saved.autoApprove === 'boolean') state.autoApprove = saved.autoApprove
+  // The folders the person added stay roots of the session (bounded, absolute paths only: the row may be damaged).
+  if (Array.isArray(saved.additionalDirectories)) {
+    const folders = saved.additionalDirectories.filter((f): f is string => typeof f === 'string' && /^(\/|[A-Za-z]:[\\/])/.test(f) && f.length <= 4096 && !f.includes('\0')).slice(0, 32)
+    if (folders.length > 0) state.additionalDirectories = folders
+  }
   if (Array.isArray(saved.notices)) state.notices = saved.notices as SessionState['notices']
   rebuildIndex(state)
 

@@ -108,6 +108,29 @@ export function promptError(failure: Failure): PromptError {
   return error
 }
 
+/** `{ additionalDirectories }` for a `session/new|load|resume` when there are some and the agent advertises them (E1), else nothing. */
+function additionalDirectoriesFor(connection: AcpClientConnection, folders: readonly string[]): { additionalDirectories?: string[] } {
+  return folders.length > 0 && connection.handshake?.capabilities.additionalDirectories ? { additionalDirectories: [...folders] } : {}
+}
+
+/** Said in a new session whose agent does not take added folders: it is not told of them, yet Bosun serves them. */
+function foldersNotPassed(connection: AcpClientConnection, folders: readonly string[]): SessionAction[] {
+  if (folders.length === 0 || connection.handshake?.capabilities.additionalDirectories) return []
+  return [
+    {
+      type: 'updates',
+      updates: [
+        {
+          sessionUpdate: 'notice',
+          severity: 'info',
+          title: `The agent was not told of the added folders (it does not take them): ${folders.join(', ').slice(0, 400)}`,
+          description: 'Bosun still serves its file and terminal requests in them; mention them in your message so the agent knows.',
+        },
+      ],
+    },
+  ]
+}
+
 /**
  * Where the agent's id for a session is unique: `<agentId>/<the agent's session id>`. Agent ids never
  * contain `/` (main/config/agent-definitions.ts), so two agents that both call a session `sess-1` differ.
@@ -289,15 +312,24 @@ export class SessionsService implements IDisposable {
     return [...this.sessions.values()].map((r) => r.state)
   }
 
-  async newSession(agentId: string, cwd: string): Promise<Result<{ sessionId: string }>> {
+  /**
+   * `options.additionalDirectories`: folders beyond `cwd` (already checked by the caller). They go on
+   * `session/new` only to an agent that advertises `additionalDirectories` (E1); the session keeps them either
+   * way, as roots Bosun serves files and terminals in.
+   */
+  async newSession(agentId: string, cwd: string, options: { additionalDirectories?: readonly string[] } = {}): Promise<Result<{ sessionId: string }>> {
     const connected = await this.agents.connect(agentId)
     if (!connected.ok) return connected
     const { connection, protocolVersion } = connected.value
+    const extra = [...(options.additionalDirectories ?? [])]
     const early = this.earlyBuffer(connection)
     early.inFlight++
     try {
       const mcp = await this.mcpServers?.(agentId, connection)
-      const outcome = await this.withTimeout('session/new', connection.newSession({ cwd, ...(mcp ? { mcpServers: mcp.servers } : {}) }))
+      const outcome = await this.withTimeout(
+        'session/new',
+        connection.newSession({ cwd, ...(mcp ? { mcpServers: mcp.servers } : {}), ...additionalDirectoriesFor(connection, extra) }),
+      )
       const scoped = agentScopedId(agentId, outcome.sessionId)
       const previous = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
       if (previous?.connection === connection) {
@@ -311,6 +343,7 @@ export class SessionsService implements IDisposable {
       while (this.sessions.has(sessionId) || this.history?.isTaken(sessionId)) sessionId = `${scoped}#${++this.suffix}`
       this.byAgentScopedId.set(scoped, sessionId)
       const state = createSessionState({ sessionId, acpSessionId: outcome.sessionId, agentId, protocolVersion, cwd })
+      if (extra.length > 0) state.additionalDirectories = extra
       const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
       this.sessions.set(sessionId, record)
       const configured: SessionAction = boundJson({
@@ -323,7 +356,7 @@ export class SessionsService implements IDisposable {
       const buffered = early.updates.get(outcome.sessionId)
       early.count -= buffered?.length ?? 0
       early.updates.delete(outcome.sessionId)
-      const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp)]
+      const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra)]
       const dropped = early.dropped.get(outcome.sessionId)
       if (buffered?.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
       if (dropped) {
@@ -588,7 +621,14 @@ export class SessionsService implements IDisposable {
         const mcp = await this.mcpServers?.(record.agentId, connection)
         const outcome = await this.withTimeout(
           'session/resume',
-          connection.resumeSession({ sessionId: record.acpSessionId, cwd: record.state.cwd, replay: false, ...(mcp ? { mcpServers: mcp.servers } : {}) }),
+          connection.resumeSession({
+            sessionId: record.acpSessionId,
+            cwd: record.state.cwd,
+            replay: false,
+            ...(mcp ? { mcpServers: mcp.servers } : {}),
+            // The complete list each time (E17): the folders the session was given.
+            ...additionalDirectoriesFor(connection, record.state.additionalDirectories ?? []),
+          }),
         )
         if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         record.connection = connection

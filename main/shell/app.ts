@@ -61,6 +61,8 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
     events,
     // Handed on, unused here: the composition root passes it to `createExternalOpener`, the only chokepoint.
     openExternal: (url) => shell.openExternal(url),
+    // Only `main/locations/` calls it, for a file a tool call named, after its own checks.
+    openPath: (path) => shell.openPath(path),
     notifier,
     isWindowFocused: () => isWindowFocused(window),
     saveFile: createSaveFile(getWindow),

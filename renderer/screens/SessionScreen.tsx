@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import type { BosunApi, CallResult } from '../../common/contract'
 import type { ContentBlock, SessionState } from '../../common/session/types'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
-import { SessionSeamsProvider, useSeams, type SessionSeams } from '../components/common/seams'
+import { SessionSeamsProvider, useSeams, type SessionSeams, type ToolLocation } from '../components/common/seams'
 import { Toasts } from '../components/common/Toasts'
 import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
@@ -115,7 +115,11 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const { AutoApprove } = seams
   // Links in this transcript are opened as links of this session: main checks they occur in its agent content.
   const sessionSeams = useMemo<SessionSeams>(
-    () => ({ ...seams, onOpenLink: (url: string) => seams.onOpenSessionLink(sessionId, url) }),
+    () => ({
+      ...seams,
+      onOpenLink: (url: string) => seams.onOpenSessionLink(sessionId, url),
+      onOpenLocation: (location: ToolLocation) => seams.onOpenSessionLocation(sessionId, location),
+    }),
     [seams, sessionId],
   )
   // v2 agent-owned terminals: Cancel asks main, which sends terminal/cancel only where the terminal offers it (E16).
@@ -158,7 +162,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     <main className="session-screen" aria-label={`Session ${session.title ?? baseName(session.cwd)}`}>
       <SessionHeader
         title={session.title ?? baseName(session.cwd)}
-        subtitle={`${agentName} · ${session.cwd}`}
+        subtitle={`${agentName} · ${[session.cwd, ...(session.additionalDirectories ?? [])].join(' + ')}`}
         turn={session.turn}
         modes={session.modes}
         configOptions={session.configOptions}

@@ -22,6 +22,8 @@ export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
     onRespondPermission: (requestId, optionId) => api.respondPermission({ requestId, optionId }),
     renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
     onOpenSessionLink: (sessionId, url) => links.open(url, sessionId),
+    // Main decides whether the file may be opened (named by the session's tool calls, inside its folders).
+    onOpenSessionLocation: (sessionId, location) => api.openLocation({ sessionId, path: location.path, ...(location.line != null ? { line: location.line } : {}) }),
     AutoApprove: AutoApproveSwitch,
   }
 }

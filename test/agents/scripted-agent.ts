@@ -204,6 +204,8 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
 async function reattach({ params, client }: LooseContext, replay: boolean): Promise<Json | null> {
   const sessionId = String(params.sessionId)
   log(`REATTACH ${v2 ? 'session/resume' : replay ? 'session/load' : 'session/resume'} ${sessionId} replay=${replay}`)
+  log(`REATTACH-PARAMS ${JSON.stringify(params)}`)
+  if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   if (replay) for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
   const before = scenario.session?.updatesBeforeResume ?? []
   for (const update of before) await sendUpdate(client, sessionId, update)

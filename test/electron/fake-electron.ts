@@ -231,6 +231,8 @@ export const fake = {
   windows: [] as FakeBrowserWindow[],
   notifications: [] as FakeNotification[],
   openedExternally: [] as string[],
+  /** Every `shell.openPath`, in order. */
+  openedPaths: [] as string[],
   privilegedSchemes: [] as unknown[],
   protocolHandlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
   ipcHandlers: new Map<string, InvokeHandler>(),
@@ -258,6 +260,7 @@ export const fake = {
     fake.windows = []
     fake.notifications = []
     fake.openedExternally = []
+    fake.openedPaths = []
     fake.privilegedSchemes = []
     fake.protocolHandlers = new Map()
     fake.ipcHandlers = new Map()
@@ -302,6 +305,11 @@ export const electronModule = {
     openExternal(url: string) {
       fake.openedExternally.push(url)
       return Promise.resolve()
+    },
+    /** Like Electron: resolves to an error message, `''` when the file opened. */
+    openPath(path: string) {
+      fake.openedPaths.push(path)
+      return Promise.resolve('')
     },
   },
   protocol: {

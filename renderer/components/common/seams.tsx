@@ -1,6 +1,6 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react'
-import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import type { CallResult } from '../../../common/contract/define'
+import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
 /** The props of `components/permissions/PermissionPrompt.tsx` (written by the permissions helper). */
 export interface PermissionPromptProps {
@@ -28,9 +28,20 @@ export interface SessionSeams {
   onOpenLink: (url: string) => void
   /** A link in session `sessionId`'s agent output was activated (main opens only links that occur there). */
   onOpenSessionLink: (sessionId: string, url: string) => void
+  /** A tool call's file location: main checks it and opens it in the person's editor. The session screen binds it to its session. */
+  onOpenLocation: (location: ToolLocation) => Promise<CallResult<{ path: string }>>
+  /** A file location of session `sessionId`'s tool calls (`openLocation`; the browser host answers `unsupported`). */
+  onOpenSessionLocation: (sessionId: string, location: ToolLocation) => Promise<CallResult<{ path: string }>>
   /** The per-session auto-approve switch (`AutoApproveSwitch`), shown under the composer. */
   AutoApprove: ComponentType<{ checked: boolean; onChange: (value: boolean) => void }>
 }
+
+export interface ToolLocation {
+  path: string
+  line?: number | null
+}
+
+const notWired = async (): Promise<CallResult<never>> => ({ ok: false, error: { kind: 'unsupported', message: 'Opening files is not available here.' } })
 
 /** Placeholder until `AutoApproveSwitch` is wired. */
 export function AutoApprovePlaceholder({ checked, onChange }: { checked: boolean; onChange: (value: boolean) => void }) {
@@ -89,6 +100,8 @@ export const defaultSeams: SessionSeams = {
   renderElicitation: (elicitation) => <ElicitationPlaceholder elicitation={elicitation} />,
   onOpenLink: (url) => console.warn('[bosun ui] open link not wired', url),
   onOpenSessionLink: (sessionId, url) => console.warn('[bosun ui] open link not wired', sessionId, url),
+  onOpenLocation: notWired,
+  onOpenSessionLocation: notWired,
   AutoApprove: AutoApprovePlaceholder,
 }
 

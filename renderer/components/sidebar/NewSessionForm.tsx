@@ -1,34 +1,61 @@
-import { useId, useState } from 'react'
+import { useId, useRef, useState } from 'react'
+import { Icon } from '../common/icons'
+import './new-session-form.css'
 
 export interface NewSessionFormProps {
   agents: { agentId: string; name: string }[]
   initialAgentId?: string | undefined
   /** The agent's default folder, pre-filled when the agent is picked (seam: agent definitions). */
   defaultCwdFor: (agentId: string) => string
-  /** Resolves to an error message, or `null` on success. */
-  onCreate: (agentId: string, cwd: string) => Promise<string | null>
+  /**
+   * Resolves to why not (a message, with the added folder main refused when it was one), or `null` on
+   * success. `folders`: the added folders (main checks each is a folder).
+   */
+  onCreate: (agentId: string, cwd: string, folders: string[]) => Promise<string | NewSessionFailure | null>
   onCancel: () => void
+}
+
+export interface NewSessionFailure {
+  message: string
+  /** The added folder that is not one (main's `data.folder`). */
+  folder?: string | undefined
 }
 
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
 
-/** Pick an agent and an absolute working folder. */
+/** Pick an agent, an absolute working folder, and any other folders the session may use. */
 export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate, onCancel }: NewSessionFormProps) {
   const [agentId, setAgentId] = useState(initialAgentId ?? agents[0]?.agentId ?? '')
   const [cwd, setCwd] = useState(() => (agentId ? defaultCwdFor(agentId) : ''))
   const [error, setError] = useState<string | null>(null)
+  const [badFolder, setBadFolder] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
   const errorId = useId()
+  // Folders beyond the working folder: each row has a stable key, so removing one keeps the others' focus.
+  const [folders, setFolders] = useState<{ key: number; path: string }[]>([])
+  const nextKey = useRef(0)
+  const folderInputs = useRef(new Map<number, HTMLInputElement>())
+  const addFolder = () => {
+    const key = nextKey.current++
+    setFolders((rows) => [...rows, { key, path: '' }])
+    requestAnimationFrame(() => folderInputs.current.get(key)?.focus())
+  }
 
   const submit = async () => {
     const folder = cwd.trim()
     if (!agentId) return setError('Choose an agent.')
     if (!isAbsolute(folder)) return setError('The working folder must be an absolute path.')
+    const added = folders.map((f) => f.path.trim()).filter((p) => p !== '')
+    const relative = added.find((p) => !isAbsolute(p))
+    setBadFolder(relative ?? null)
+    if (relative !== undefined) return setError(`Added folders must be absolute paths: ${relative}`)
     setPending(true)
     setError(null)
-    const failure = await onCreate(agentId, folder)
+    const failure = await onCreate(agentId, folder, added)
     setPending(false)
-    if (failure) setError(failure)
+    if (!failure) return
+    setError(typeof failure === 'string' ? failure : failure.message)
+    setBadFolder(typeof failure === 'string' ? null : (failure.folder ?? null))
   }
 
   return (
@@ -74,6 +101,45 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
           onChange={(e) => setCwd(e.target.value)}
         />
       </label>
+      <fieldset className="field added-folders">
+        <legend className="field-label">Other folders</legend>
+        {folders.length === 0 && <p className="added-folders-hint muted">The agent may also read and write files in folders you add.</p>}
+        {folders.map((row, i) => (
+          <div className="added-folder" key={row.key}>
+            <input
+              ref={(el) => {
+                if (el) folderInputs.current.set(row.key, el)
+                else folderInputs.current.delete(row.key)
+              }}
+              className="input mono"
+              type="text"
+              value={row.path}
+              placeholder="/path/to/another/folder"
+              spellCheck={false}
+              title={row.path}
+              aria-label={`Added folder ${i + 1}`}
+              aria-invalid={badFolder !== null && row.path.trim() === badFolder ? true : undefined}
+              aria-describedby={badFolder !== null && row.path.trim() === badFolder ? errorId : undefined}
+              onChange={(e) => {
+                const path = e.target.value
+                setFolders((rows) => rows.map((r) => (r.key === row.key ? { ...r, path } : r)))
+              }}
+            />
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={row.path.trim() ? `Remove folder ${row.path.trim()}` : `Remove added folder ${i + 1}`}
+              title="Remove"
+              onClick={() => setFolders((rows) => rows.filter((r) => r.key !== row.key))}
+            >
+              <Icon name="close" size={14} />
+            </button>
+          </div>
+        ))}
+        <button type="button" className="link-button added-folders-add" onClick={addFolder}>
+          <Icon name="plus" size={13} /> Add folder
+        </button>
+      </fieldset>
       {error && (
         <p className="field-error" id={errorId} role="alert">
           {error}

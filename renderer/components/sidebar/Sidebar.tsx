@@ -4,7 +4,7 @@ import type { HistoryHit, HistorySummary } from '../../../common/contract/histor
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { HistoryList, SearchResults, type LiveInfo } from './HistoryList'
-import { NewSessionForm } from './NewSessionForm'
+import { NewSessionForm, type NewSessionFailure } from './NewSessionForm'
 import { useHistory } from './use-history'
 
 /** What the sidebar shows of a session (selected narrowly so streaming text does not re-render it). */
@@ -23,7 +23,7 @@ export interface SidebarProps {
   selectedSessionId: string | null
   onSelect: (sessionId: string) => void
   defaultCwdFor: (agentId: string) => string
-  onCreateSession: (agentId: string, cwd: string) => Promise<string | null>
+  onCreateSession: (agentId: string, cwd: string, folders?: string[]) => Promise<string | NewSessionFailure | null>
   /** Opens the Agents page (first run: New session with no agent leads there instead of an empty list). */
   onOpenAgents?: () => void
   /** The history (stored sessions, search, rename, archive, export, delete); absent in previews without a backend. */
@@ -121,8 +121,8 @@ export const Sidebar = memo(function Sidebar({
           agents={agents.map((a) => ({ agentId: a.agentId, name: a.name }))}
           initialAgentId={creating.agentId}
           defaultCwdFor={creating.cwd !== undefined ? () => creating.cwd! : defaultCwdFor}
-          onCreate={async (agentId, cwd) => {
-            const failure = await onCreateSession(agentId, cwd)
+          onCreate={async (agentId, cwd, folders) => {
+            const failure = await onCreateSession(agentId, cwd, folders)
             if (!failure) setCreating(null)
             return failure
           }}

@@ -9,6 +9,7 @@ import { decidedByText, describeUnanswered, isDecidedByOption } from '../permiss
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView } from './DiffView'
+import { LocationList } from './LocationList'
 import { TerminalOutput } from './TerminalOutput'
 import { commandOf } from './tool-command'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
@@ -104,15 +105,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               </pre>
             </div>
           )}
-          {entry.locations.length > 0 && (
-            <ul className="tool-locations" aria-label="Locations">
-              {entry.locations.map((loc, i) => (
-                <li key={i} className="location">
-                  <VisibleText text={loc.line != null ? `${loc.path}:${loc.line}` : loc.path} />
-                </li>
-              ))}
-            </ul>
-          )}
+          {entry.locations.length > 0 && <LocationList locations={entry.locations} />}
           {entry.content.map((content, i) => {
             const c = content as Record<string, unknown>
             switch (content.type) {

@@ -181,3 +181,26 @@ describe('VisibleText', () => {
     expect(textOf(renderToStaticMarkup(<VisibleText text={'a\nb'} />))).toBe('a⏎b')
   })
 })
+
+describe('ToolCallCard: file locations', () => {
+  it('offers Open and Copy path for each location, named with its path (and line)', () => {
+    const html = render(<ToolCallCard entry={card({ locations: [{ path: '/p/src/a.ts', line: 12 }, { path: '/p/README.md' }] })} permissions={{}} terminals={{}} />)
+    expect(html).toContain('aria-label="Open /p/src/a.ts:12"')
+    expect(html).toContain('aria-label="Copy path /p/src/a.ts:12"')
+    expect(html).toContain('aria-label="Open /p/README.md"')
+    expect(html).toContain('aria-label="Copy path /p/README.md"')
+    expect(textOf(html)).toContain('/p/src/a.ts:12OpenCopy path')
+  })
+
+  it('asks main to open a location of its session (main decides; the renderer sends what the tool call said)', async () => {
+    const asked: unknown[] = []
+    const recording = new Proxy({}, { get: (_t, name) => async (arg: unknown) => (asked.push([name, arg]), { ok: false, error: { kind: 'unsupported', message: 'no' } }) }) as BosunApi
+    const seams = createWiredSeams(recording)
+    expect(await seams.onOpenSessionLocation!('agent/s-1', { path: '/p/src/a.ts', line: 12 })).toEqual({ ok: false, error: { kind: 'unsupported', message: 'no' } })
+    await seams.onOpenSessionLocation!('agent/s-1', { path: '/p/README.md', line: null })
+    expect(asked).toEqual([
+      ['openLocation', { sessionId: 'agent/s-1', path: '/p/src/a.ts', line: 12 }],
+      ['openLocation', { sessionId: 'agent/s-1', path: '/p/README.md' }],
+    ])
+  })
+})

@@ -11,7 +11,7 @@
  * the agent's id to a marker file before it execs the scripted agent (check connection and terminal sign-in
  * included: they run the same command).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -99,7 +99,16 @@ interface Ids {
 const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   appInfo: () => [undefined],
   getSnapshot: () => [undefined],
-  newSession: () => [{ agentId: 'victim', cwd: '/' }, { agentId: 'victim', cwd: '/tmp' }, { agentId: '../../bin/sh', cwd: '/' }],
+  newSession: () => [
+    { agentId: 'victim', cwd: '/' },
+    { agentId: 'victim', cwd: '/tmp' },
+    { agentId: '../../bin/sh', cwd: '/' },
+    // Added folders: relative, missing, a file, too many.
+    { agentId: 'victim', cwd: '/tmp', additionalDirectories: ['../etc'] },
+    { agentId: 'victim', cwd: '/tmp', additionalDirectories: ['/no/such/folder'] },
+    { agentId: 'victim', cwd: '/tmp', additionalDirectories: ['/etc/passwd'] },
+    { agentId: 'victim', cwd: '/tmp', additionalDirectories: Array.from({ length: 40 }, (_, i) => `/tmp/${i}`) },
+  ],
   prompt: ({ sessionId }) => [{ sessionId, prompt: [{ type: 'text', text: 'work' }] }],
   cancel: ({ sessionId }) => [{ sessionId }],
   setMode: ({ sessionId }) => [{ sessionId, modeId: 'bypassPermissions' }],
@@ -197,6 +206,14 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
     { sessionId: 'victim/other-session', terminalId: 'term-1' },
   ],
   listAgentMcpServers: () => [{ agentId: 'nobody' }],
+  // Tool-call locations: files no tool call named, `..` and symlink tricks, a program, another session.
+  openLocation: ({ sessionId }) => [
+    { sessionId, path: '/etc/passwd' },
+    { sessionId, path: `${workspace}/../../etc/passwd`, line: 1 },
+    { sessionId, path: '/bin/sh' },
+    { sessionId, path: 'notes.md' },
+    { sessionId: 'victim/other-session', path: `${workspace}/notes.md` },
+  ],
 }
 
 /** Junk every call also gets, whatever it expects: wrong types, prototype pollution, oversize, two arguments. */
@@ -233,6 +250,7 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
 
     expect(spawned()).toEqual([])
     expect(fake.openedExternally).toEqual([])
+    expect(fake.openedPaths).toEqual([])
     expect(must(await call<unknown[]>('listRules'))).toEqual([])
     expect(existsSync(join(home, 'permission-rules.json'))).toBe(false)
     expect(must(await call<{ sessions: unknown[] }>('getSnapshot')).sessions).toEqual([])
@@ -280,7 +298,7 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
 
     // The same hostile calls, now with live ids.
     const ids: Ids = { sessionId, requestId: request.requestId, elicitationRequestId: 'none' }
-    const widening: CallName[] = ['respondPermission', 'setAutoApprove', 'openLink', 'saveAgentDefinition', 'startAuthTerminal']
+    const widening: CallName[] = ['respondPermission', 'setAutoApprove', 'openLink', 'saveAgentDefinition', 'startAuthTerminal', 'openLocation']
     for (const name of widening) {
       for (const arg of hostileArgs[name](ids)) {
         expect((await call(name, arg)).ok, `${name} ${JSON.stringify(arg).slice(0, 120)}`).toBe(false)
@@ -316,6 +334,12 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
     // A link the agent wrote in this session opens (the renderer's consent dialog is in-app; main vouches for the link).
     expect(must(await call('openLink', { url: 'https://docs.example.com/faq', sessionId }))).toEqual({ openedBy: 'main', href: 'https://docs.example.com/faq' })
     expect(fake.openedExternally).toEqual(['https://docs.example.com/faq'])
+    expect(fake.openedPaths).toEqual([])
+
+    // A file a tool call of this session named opens through the shell (main checked it); nothing else did.
+    writeFileSync(join(workspace, 'notes.md'), '# Notes\n')
+    expect(must(await call('openLocation', { sessionId, path: join(workspace, 'notes.md'), line: 3 }))).toEqual({ path: realpathSync(join(workspace, 'notes.md')) })
+    expect(fake.openedPaths).toEqual([realpathSync(join(workspace, 'notes.md'))])
 
     // A new agent, confirmed when saved, starts without asking again.
     const second = canaryCommand('second')
