@@ -132,6 +132,10 @@ export class WorkerHistoryStore implements HistoryStore {
     return this.post({ t: 'writeRaw', seq: ++this.nextSeq, writes })
   }
 
+  release(sessionId: string): void {
+    if (!this.stopped) this.port.postMessage({ t: 'release', sessionId } satisfies WorkerRequest)
+  }
+
   private post(request: Extract<WorkerRequest, { seq: number }>): Promise<void> {
     if (this.stopped) throw new WorkerStopped(this.stopped)
     // A write not yet acknowledged keeps the process alive (its outcome is awaited); an idle store does not.
