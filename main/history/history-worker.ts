@@ -47,6 +47,10 @@ const serialize = (error: unknown): SerializedError => {
 
 const data = workerData as HistoryWorkerData
 const signal = new Int32Array(data.signal)
+// Alive: main, waiting for the first answer, now knows the script loaded.
+Atomics.store(signal, 1, 1)
+Atomics.add(signal, 0, 1)
+Atomics.notify(signal, 0)
 let store: HistoryStore | undefined
 
 function answer(id: number, reply: Omit<WorkerReply, 'id'>): void {
