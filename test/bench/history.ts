@@ -4,8 +4,8 @@
  *   - persistence overhead, the reducer alone (in this process): the 100,000-update flood applied in
  *     batches, a write every ~250 ms of batches, without history, with the store on its thread (what Bosun
  *     runs) and on main's thread (the fallback); main's thread CPU is the figure, the process's beside it;
- *   - the same for one long streamed answer (every update a chunk of one message: what a message's growth
- *     saves over posting it whole every tick);
+ *   - the same for one long streamed answer at a stream's pace (a write every 25 chunks: what posting a
+ *     message's growth saves over posting it whole on every tick);
  *   - persistence overhead, the whole main process: the child-process flood agent through
  *     `createBosunServices`, history on and off, each run a process of its own (history-flood-worker.ts);
  *   - database bytes against the bytes that came over the wire;
@@ -15,7 +15,7 @@
  *     default): database size, p50/p95 latency of several queries, on main's thread and through the thread;
  *   - main's heap with the store open, by number of stored sessions.
  *
- * Knobs: BENCH_COUNT (100000), BENCH_HISTORY_REPS (rounds in this process, 5), BENCH_HISTORY_PROCESS_REPS
+ * Knobs: BENCH_COUNT (100000), BENCH_HISTORY_STREAM (chunks of the long answer, 20000), BENCH_HISTORY_REPS (rounds in this process, 5), BENCH_HISTORY_PROCESS_REPS
  * (processes per path, 3), BENCH_HISTORY_PAINT_REPS (3), BENCH_HISTORY_SESSIONS, BENCH_HISTORY_ENTRIES.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -76,6 +76,17 @@ function gc(): void {
   ;(runInNewContext('gc') as () => void)()
 }
 
+/** Updates per reducer batch, and batches per recorder tick (250 ms). */
+interface Pace {
+  batch: number
+  batchesPerTick: number
+}
+const FLOOD_PACE: Pace = { batch: BATCH, batchesPerTick: BATCHES_PER_TICK }
+/** A stream at ~100 chunks a second: 25 chunks per tick, one batch each. */
+const STREAM_PACE: Pace = { batch: 25, batchesPerTick: 1 }
+/** Chunks of the long answer: ~200 s of streaming, 800 writes of a message growing to ~150,000 characters. */
+const STREAM_CHUNKS = Number(process.env.BENCH_HISTORY_STREAM ?? 20_000)
+
 interface Ingest {
   ms: number
   /** Main's thread, from the first batch to the last write posted. */
@@ -86,7 +97,7 @@ interface Ingest {
 }
 
 /** The updates through the reducer in batches, the recorder told after each and writing every tick. */
-function ingest(updates: Record<string, unknown>[], store: HistoryStore | null): Ingest {
+function ingest(updates: Record<string, unknown>[], store: HistoryStore | null, pace: Pace = FLOOD_PACE): Ingest {
   const recorder = store ? new HistoryRecorder(store, { logger: createLogger('bench', () => {}) }) : null
   let state = createSessionState({ sessionId: 'bench/flood', acpSessionId: 'flood', agentId: 'bench', protocolVersion: 1, cwd: '/project' })
   recorder?.track(state)
@@ -95,11 +106,11 @@ function ingest(updates: Record<string, unknown>[], store: HistoryStore | null):
   const cpu = process.cpuUsage()
   const thread = threadCpuMs()
   let batches = 0
-  for (let i = 0; i < updates.length; i += BATCH) {
-    state = applyActions(state, [{ type: 'updates', updates: updates.slice(i, i + BATCH) as never }])
+  for (let i = 0; i < updates.length; i += pace.batch) {
+    state = applyActions(state, [{ type: 'updates', updates: updates.slice(i, i + pace.batch) as never }])
     if (recorder) {
       recorder.changed(state)
-      if (++batches % BATCHES_PER_TICK === 0) recorder.flush()
+      if (++batches % pace.batchesPerTick === 0) recorder.flush()
     }
   }
   recorder?.flush()
@@ -115,13 +126,13 @@ type Path = 'bare' | 'thread' | 'main'
 const PATH_NAMES: Record<Path, string> = { bare: 'without history', thread: 'history on its thread', main: 'history on main’s thread' }
 
 /** Interleaved rounds of each path over the same updates; prints medians and ratios to the bare path. */
-function compareIngest(label: string, updates: Record<string, unknown>[], home: string, paths: Path[]): { dir: string; state: SessionState } {
+function compareIngest(label: string, updates: Record<string, unknown>[], home: string, paths: Path[], pace: Pace = FLOOD_PACE): { dir: string; state: SessionState } {
   const runs = new Map<Path, Ingest[]>(paths.map((p) => [p, []]))
   // Warm every path once (JIT, the worker's first start).
   const warmDir = mkdtempSync(join(home, 'warm-'))
   for (const path of paths) {
     const store = path === 'bare' ? null : path === 'thread' ? openOnThread(mkdtempSync(join(warmDir, 't-'))).store : openHistoryStore(mkdtempSync(join(warmDir, 'm-'))).store
-    ingest(updates.slice(0, Math.min(updates.length, 20_000)), store)
+    ingest(updates.slice(0, Math.min(updates.length, 5_000)), store, pace)
     store?.dispose()
   }
   rmSync(warmDir, { recursive: true, force: true })
@@ -133,7 +144,7 @@ function compareIngest(label: string, updates: Record<string, unknown>[], home: 
       const roundDir = path === 'bare' ? '' : mkdtempSync(join(home, `${path}-${round}-`))
       const opened = path === 'bare' ? null : path === 'thread' ? openOnThread(roundDir) : openHistoryStore(roundDir)
       if (path === 'thread' && !(opened!.store instanceof WorkerHistoryStore)) throw new Error(`the history thread did not start: ${opened!.problem}`)
-      const run = ingest(updates, opened?.store ?? null)
+      const run = ingest(updates, opened?.store ?? null, pace)
       opened?.store.dispose()
       runs.get(path)!.push(run)
       if (path === 'thread') {
@@ -158,9 +169,10 @@ async function persistenceOverhead(home: string): Promise<{ dir: string; state: 
   const updates = buildFloodUpdates(COUNT)
   const wireBytes = updates.reduce<number>((sum, update) => sum + Buffer.byteLength(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 'flood', update } })) + 1, 0)
   const flood = compareIngest('the flood (messages, thoughts, tool calls with diffs, plans)', updates, home, ['bare', 'thread', 'main'])
-  const streamed = Array.from({ length: COUNT }, (_, i) => ({ sessionUpdate: 'agent_message_chunk', messageId: 'answer', content: { type: 'text', text: i % 50 === 49 ? '\n\n' : `word${i % 997} ` } }))
+  const streamed = Array.from({ length: STREAM_CHUNKS }, (_, i) => ({ sessionUpdate: 'agent_message_chunk', messageId: 'answer', content: { type: 'text', text: i % 50 === 49 ? '\n\n' : `word${i % 997} ` } }))
   const chars = streamed.reduce((sum, u) => sum + u.content.text.length, 0)
-  const long = compareIngest(`one long streamed answer (${COUNT} chunks of one message, ${mib(chars * 2)} of text in memory)`, streamed, home, ['bare', 'thread'])
+  const ticks = Math.ceil(STREAM_CHUNKS / (STREAM_PACE.batch * STREAM_PACE.batchesPerTick))
+  const long = compareIngest(`one long streamed answer: ${STREAM_CHUNKS} chunks of one message (${chars} characters), a write every ${STREAM_PACE.batch} chunks (${ticks} writes)`, streamed, home, ['bare', 'thread', 'main'], STREAM_PACE)
   rmSync(long.dir, { recursive: true, force: true })
   return { ...flood, wireBytes }
 }
