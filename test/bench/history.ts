@@ -16,7 +16,7 @@
  *   - main's heap with the store open, by number of stored sessions.
  *
  * Knobs: BENCH_COUNT (100000), BENCH_HISTORY_STREAM (chunks of the long answer, 20000), BENCH_HISTORY_REPS (rounds in this process, 5), BENCH_HISTORY_PROCESS_REPS
- * (processes per path, 3), BENCH_HISTORY_PAINT_REPS (3), BENCH_HISTORY_SESSIONS, BENCH_HISTORY_ENTRIES.
+ * (processes per path, 5), BENCH_HISTORY_PAINT_REPS (3), BENCH_HISTORY_SESSIONS, BENCH_HISTORY_ENTRIES.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -44,7 +44,7 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 256)
 /** Batches per recorder tick: 250 ms / 16 ms. */
 const BATCHES_PER_TICK = 16
 const REPS = Number(process.env.BENCH_HISTORY_REPS ?? 5)
-const PROCESS_REPS = Number(process.env.BENCH_HISTORY_PROCESS_REPS ?? 3)
+const PROCESS_REPS = Number(process.env.BENCH_HISTORY_PROCESS_REPS ?? 5)
 const PAINT_REPS = Number(process.env.BENCH_HISTORY_PAINT_REPS ?? 3)
 const SESSIONS = Number(process.env.BENCH_HISTORY_SESSIONS ?? 1_000)
 const ENTRIES = Number(process.env.BENCH_HISTORY_ENTRIES ?? 1_000)
