@@ -13,6 +13,12 @@ export default defineConfig({
           // The history's writer thread, started from its own file next to index.js (worker-history-store.ts).
           'history-worker': resolve(__dirname, 'main/history/history-worker.ts'),
         },
+        // The worker and the chunks it shares with index.js are `.mjs`: packaged, they are started from
+        // app.asar.unpacked (electron-builder.yml's asarUnpack), where no package.json says "type": "module".
+        output: {
+          entryFileNames: (chunk) => (chunk.name === 'history-worker' ? '[name].mjs' : '[name].js'),
+          chunkFileNames: 'chunks/[name]-[hash].mjs',
+        },
       },
     },
   },

@@ -57,7 +57,46 @@ export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0):
 }
 
 export function encodeEntry(entry: Entry): { body: string; text: string } {
-  return { body: JSON.stringify(bounded(entry)), text: searchTextOf(entry) }
+  return { body: plainMessageBody(entry) ?? JSON.stringify(bounded(entry)), text: searchTextOf(entry) }
+}
+
+/** Text `cleanText` would change: any surrogate (paired ones too, to keep the test simple) or NUL. */
+// eslint-disable-next-line no-control-regex
+const NOT_PLAIN = /[\uD800-\uDFFF\u0000]/
+
+/**
+ * Most of a transcript: a message of plain text blocks, small, its text clean. `bounded` would copy it
+ * unchanged (same keys in the same order, nothing to cut), so its JSON is written as is; anything else is
+ * null and goes through `bounded`.
+ */
+function plainMessageBody(entry: Entry): string | null {
+  if (entry.kind !== 'agent_message' && entry.kind !== 'agent_thought' && entry.kind !== 'user_message') return null
+  if (Object.getPrototypeOf(entry) !== Object.prototype) return null
+  let size = 0
+  for (const key in entry) {
+    if (!Object.hasOwn(entry, key) || key.length > 64 || NOT_PLAIN.test(key)) return null
+    const value = (entry as unknown as Record<string, unknown>)[key]
+    if (key === 'content') continue
+    if (typeof value === 'string') {
+      if (NOT_PLAIN.test(value)) return null
+      size += value.length
+    } else if (typeof value !== 'boolean' && value !== undefined) return null
+  }
+  if (!Array.isArray(entry.content)) return null
+  for (const block of entry.content) {
+    if (block === null || typeof block !== 'object' || Object.getPrototypeOf(block) !== Object.prototype) return null
+    let keys = 0
+    for (const key in block) {
+      if (!Object.hasOwn(block, key)) return null
+      keys++
+      const value = (block as Record<string, unknown>)[key]
+      if ((key !== 'type' && key !== 'text') || typeof value !== 'string' || NOT_PLAIN.test(value)) return null
+      size += value.length
+    }
+    if (keys !== 2) return null
+  }
+  // Far inside every bound: no string is cut, the body's budget is never reached.
+  return size + entry.content.length * 32 <= MAX_STRING / 2 ? JSON.stringify(entry) : null
 }
 
 /** Reads an entry back; a row that does not parse is shown as an unknown entry, never dropped or thrown. */

@@ -6,6 +6,7 @@
 import type { IDisposable } from '../base/lifecycle'
 import type { HistoryHit, HistorySummary } from '../../common/contract/history'
 import type { Entry } from '../../common/session/types'
+import type { EntryGrowth } from './entry-growth'
 
 /** The session-wide columns written with every batch. */
 export interface SessionRow {
@@ -49,7 +50,11 @@ export interface SessionWrite {
  */
 export interface RawSessionWrite {
   session: Omit<SessionRow, 'state'> & { state?: Record<string, unknown> }
-  entries: { position: number; entry: Entry; fresh?: boolean }[]
+  /**
+   * Whole entries, or a message's growth since the version of it in this session's previous raw write
+   * (`entry-growth.ts`: the store keeps the entries of each session's last raw write to apply it to).
+   */
+  entries: ({ position: number; entry: Entry; fresh?: boolean } | { position: number; grown: EntryGrowth })[]
 }
 
 export interface StoredSession {
@@ -63,8 +68,13 @@ export interface HistoryStore extends IDisposable {
   readonly file: string | null
   /** Writes every session and entry in one transaction. */
   write(writes: SessionWrite[]): void | Promise<void>
-  /** Optional: takes the writes before encoding (the recorder then skips `entry-codec` on main's thread). */
+  /**
+   * Optional: takes the writes before encoding (the recorder then skips `entry-codec` on main's thread, and
+   * posts a streamed message's growth instead of the whole message).
+   */
   writeRaw?(writes: RawSessionWrite[]): Promise<void>
+  /** With `writeRaw`: the session is no longer recorded, the entries kept for its growth can go. */
+  release?(sessionId: string): void
   list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[]
   summary(sessionId: string): HistorySummary | undefined
   load(sessionId: string): StoredSession | undefined

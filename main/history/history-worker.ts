@@ -5,7 +5,9 @@
  * Protocol, all on the one port main gave us (so a call always runs after the writes posted before it):
  *   - `{ t: 'write', seq, writes }`: one transaction; the outcome goes back on the `acks` port (read on main's
  *     event loop, and drained at once when main closes the store), as `{ t: 'written', seq, error? }`;
- *   - `{ t: 'writeRaw', … }`: the same, encoded here first (`entry-codec.ts`, off main's thread);
+ *   - `{ t: 'writeRaw', … }`: the same, encoded here first (`entry-codec.ts`, off main's thread), a streamed
+ *     message's growth applied to the version of it this thread was given last (`entry-growth.ts`);
+ *   - `{ t: 'release', sessionId }`: the session is no longer recorded (forget what its growth needed);
  *   - `{ t: 'call', id, method, args }`: any other `HistoryStore` method; the answer goes back on the port
  *     and `signal[0]` is bumped, so main can wait for it synchronously (`Atomics.wait`, `receiveMessageOnPort`).
  */
@@ -13,6 +15,8 @@ import { workerData, type MessagePort } from 'node:worker_threads'
 import type { HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
 import { encodeEntry, encodeSessionFields } from './entry-codec'
 import { openHistoryStore } from './sqlite-history-store'
+import { applyGrowth, PostedEntries } from './entry-growth'
+import type { Entry } from '../../common/session/types'
 
 export interface HistoryWorkerData {
   home: string
@@ -26,6 +30,7 @@ export type WorkerRequest =
   | { t: 'write'; seq: number; writes: SessionWrite[] }
   | { t: 'writeRaw'; seq: number; writes: RawSessionWrite[] }
   | { t: 'call'; id: number; method: string; args: unknown[] }
+  | { t: 'release'; sessionId: string }
 
 export interface SerializedError {
   message: string
@@ -42,6 +47,10 @@ const serialize = (error: unknown): SerializedError => {
 
 const data = workerData as HistoryWorkerData
 const signal = new Int32Array(data.signal)
+// Alive: main, waiting for the first answer, now knows the script loaded.
+Atomics.store(signal, 1, 1)
+Atomics.add(signal, 0, 1)
+Atomics.notify(signal, 0)
 let store: HistoryStore | undefined
 
 function answer(id: number, reply: Omit<WorkerReply, 'id'>): void {
@@ -57,8 +66,13 @@ function call(method: string, args: unknown[]): unknown {
     return { file: opened.store.file, problem: opened.problem }
   }
   if (!store) throw new Error('The history database is not open.')
-  if (method === 'delete') lastState.delete(String(args[0]))
+  if (method === 'delete') {
+    lastState.delete(String(args[0]))
+    posted.forget(String(args[0]))
+  }
   if (method === 'dispose') {
+    posted.clear()
+    lastState.clear()
     store.dispose()
     store = undefined
     return undefined
@@ -71,22 +85,61 @@ function call(method: string, args: unknown[]): unknown {
 /** The session-wide state last encoded per session: a raw write without one keeps it. */
 const lastState = new Map<string, string>()
 
+/** Per session, the entries of its last raw write: a growth main posts is applied to these (`entry-growth.ts`). */
+const posted = new PostedEntries()
+
+/**
+ * Rebuilds whole entries from growths and remembers them, before anything can fail: main's record of what
+ * it posted moves on whether or not the transaction succeeds. A growth without its base (never expected)
+ * fails the write, and main then writes everything since the last confirmed write again, whole.
+ */
+function resolveEntries(writes: RawSessionWrite[]): { position: number; entry: Entry; fresh?: boolean }[][] {
+  let missing: string | null = null
+  const resolved = writes.map(({ session, entries }) => {
+    const kept = new Map<number, Entry>()
+    const whole = entries.flatMap((item) => {
+      if (!('grown' in item)) {
+        kept.set(item.position, item.entry)
+        return [item]
+      }
+      const base = posted.get(session.sessionId, item.position)
+      if (!base) {
+        missing ??= `the history thread has no base for the entry at ${item.position} of ${session.sessionId}`
+        return []
+      }
+      const entry = applyGrowth(base, item.grown)
+      kept.set(item.position, entry)
+      return [{ position: item.position, entry }]
+    })
+    posted.set(session.sessionId, kept)
+    return whole
+  })
+  if (missing) throw new Error(missing)
+  return resolved
+}
+
 function encode(writes: RawSessionWrite[]): SessionWrite[] {
-  return writes.map(({ session: { state, ...session }, entries }) => {
+  const entries = resolveEntries(writes)
+  return writes.map(({ session: { state, ...session } }, i) => {
     const json = state ? encodeSessionFields(state) : (lastState.get(session.sessionId) ?? '{}')
     lastState.set(session.sessionId, json)
     return {
       session: { ...session, state: json },
-      entries: entries.map(({ position, entry, fresh }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...(fresh ? { fresh } : {}) })),
+      entries: entries[i]!.map(({ position, entry, fresh }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...(fresh ? { fresh } : {}) })),
     }
   })
 }
 
 data.port.on('message', (request: WorkerRequest) => {
+  if (request.t === 'release') {
+    posted.forget(request.sessionId)
+    return
+  }
   if (request.t === 'write' || request.t === 'writeRaw') {
     try {
+      const writes = request.t === 'write' ? request.writes : encode(request.writes)
       if (!store) throw new Error('The history database is not open.')
-      store.write(request.t === 'write' ? request.writes : encode(request.writes))
+      store.write(writes)
       data.acks.postMessage({ t: 'written', seq: request.seq } satisfies WorkerEvent)
     } catch (error) {
       data.acks.postMessage({ t: 'written', seq: request.seq, error: serialize(error) } satisfies WorkerEvent)

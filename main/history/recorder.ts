@@ -11,9 +11,10 @@
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
-import type { SessionState } from '../../common/session/types'
+import type { Entry, SessionState } from '../../common/session/types'
 import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
 import { derivedTitle, encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
+import { growthOf } from './entry-growth'
 
 /** `stateJson` when the store encodes: the session-wide fields were handed over with `written`. */
 const HANDED_OVER = '\u0000handed over'
@@ -35,6 +36,8 @@ interface Tracked {
   stateJson: string | null
   /** Title and turn state last written: a change tells the list to refresh. */
   listed: string | null
+  /** The entries of the last raw write, by position: the store keeps them too, a message's growth is taken against them. */
+  posted: Map<number, Entry>
 }
 
 const realScheduler: Scheduler = {
@@ -101,6 +104,7 @@ export class HistoryRecorder implements IDisposable {
       capabilities: info.capabilities !== undefined ? JSON.stringify(info.capabilities) : null,
       stateJson: null,
       listed: info.written ? this.listKey(info.written) : null,
+      posted: new Map(),
     })
     if (info.written !== state) this.markDirty(state.sessionId)
   }
@@ -116,12 +120,15 @@ export class HistoryRecorder implements IDisposable {
   /** The session was closed: write what is left and stop holding it. */
   forget(sessionId: string): void {
     if (this.dirty.has(sessionId)) this.writeNow([sessionId])
+    // The store lets go of the entries it kept for the session's growth.
+    if (this.tracked.get(sessionId)?.posted.size) this.store.release?.(sessionId)
     this.tracked.delete(sessionId)
     this.dirty.delete(sessionId)
   }
 
   /** Stops tracking without writing (the session was deleted). */
   drop(sessionId: string): void {
+    if (this.tracked.get(sessionId)?.posted.size) this.store.release?.(sessionId)
     this.tracked.delete(sessionId)
     this.dirty.delete(sessionId)
   }
@@ -155,7 +162,7 @@ export class HistoryRecorder implements IDisposable {
     const raw = this.store.writeRaw !== undefined
     const writes: SessionWrite[] = []
     const rawWrites: RawSessionWrite[] = []
-    const done: { tracked: Tracked; state: SessionState; stateJson: string }[] = []
+    const done: { tracked: Tracked; state: SessionState; stateJson: string; posted: Map<number, Entry> }[] = []
     let listChanged = false
     const now = this.now()
     for (const id of ids) {
@@ -164,14 +171,20 @@ export class HistoryRecorder implements IDisposable {
       const { latest, written } = tracked
       const entries: EntryRow[] = []
       const rawEntries: RawSessionWrite['entries'] = []
+      const posted = new Map<number, Entry>()
       if (written?.entries !== latest.entries) {
         const before = written?.entries ?? []
         for (let i = 0; i < latest.entries.length; i++) {
           const entry = latest.entries[i]!
           if (before[i] === entry) continue
           const fresh = i >= before.length ? { fresh: true } : {}
-          if (raw) rawEntries.push({ position: i, entry, ...fresh })
-          else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...fresh })
+          if (raw) {
+            // The store has the version posted last time: a streamed message sends only its new end.
+            const last = tracked.posted.get(i)
+            const grown = last !== undefined && last === before[i] ? growthOf(last, entry) : null
+            rawEntries.push(grown ? { position: i, grown } : { position: i, entry, ...fresh })
+            posted.set(i, entry)
+          } else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...fresh })
         }
       }
       const unchanged = tracked.stateJson !== null && written !== null && sameSessionFields(written, latest)
@@ -192,7 +205,7 @@ export class HistoryRecorder implements IDisposable {
       }
       if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries })
       else writes.push({ session: { ...session, state: stateJson }, entries })
-      done.push({ tracked, state: latest, stateJson })
+      done.push({ tracked, state: latest, stateJson, posted })
     }
     for (const id of ids) this.dirty.delete(id)
     if (done.length === 0) return
@@ -207,10 +220,11 @@ export class HistoryRecorder implements IDisposable {
       return
     }
     // Later writes hold only what changed since this one; a failure (now or later) goes back to the last confirmed state.
-    for (const { tracked, state, stateJson } of done) {
+    for (const { tracked, state, stateJson, posted } of done) {
       tracked.written = state
       tracked.stateJson = stateJson
       tracked.listed = this.listKey(state)
+      tracked.posted = posted
     }
     if (result) {
       result.then(
@@ -247,6 +261,8 @@ export class HistoryRecorder implements IDisposable {
       tracked.written = tracked.acked
       tracked.stateJson = null
       tracked.listed = tracked.acked ? this.listKey(tracked.acked) : null
+      // Written again whole: the store may lack what a growth would be taken against.
+      tracked.posted = new Map()
       this.dirty.add(id)
     }
     if (!this.failing) {

@@ -118,7 +118,10 @@ export function createHistoryService(options: {
   }
 
   const hooks: SessionHistoryHooks = {
-    created: (state, info) => recorder.track(state, info),
+    // A store that keeps nothing (history off): no session is tracked, so nothing is encoded for it.
+    created: (state, info) => {
+      if (store.file !== null) recorder.track(state, info)
+    },
     changed: (state) => recorder.changed(state),
     closed: (sessionId) => recorder.forget(sessionId),
     discarded: (sessionId) => {

@@ -5,12 +5,13 @@
  * flush sees what was flushed), waited for with `Atomics.wait` and read with `receiveMessageOnPort`.
  *
  * One file works in the three ways Bosun runs: the bundle (`electron-vite build` emits
- * `out/main/history-worker.js` next to `index.js`), and the TypeScript sources (browser host under tsx,
+ * `out/main/history-worker.mjs` next to `index.js`; packaged, its copy in `app.asar.unpacked`), and the TypeScript sources (browser host under tsx,
  * vitest), where the worker is the `.ts` file started with tsx's loader. When the worker cannot start,
  * the store is opened on main's thread as before, so history still works.
  */
 import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
+import { existsSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads'
 import type { HistorySummary } from '../../common/contract/history'
 import type { HistoryStore, RawSessionWrite, SessionWrite, StoredSession } from './history-store'
@@ -21,6 +22,12 @@ import { openHistoryStore as openInThread, type OpenedHistory } from './sqlite-h
 const CALL_TIMEOUT_MS = 60_000
 /** On quit: what was posted is written and the file closed within this, else left to the WAL (committed writes are kept). */
 const CLOSE_TIMEOUT_MS = 10_000
+/**
+ * A worker whose script cannot load never answers and cannot say so while main waits for it (its `error`
+ * event needs main's event loop): past this without the worker's first sign of life, history falls back
+ * to main's thread. Generous: under tsx the worker compiles its sources first, on a machine that may be busy.
+ */
+const STARTUP_TIMEOUT_MS = 15_000
 
 class WorkerStopped extends Error {}
 
@@ -30,16 +37,29 @@ function revive(error: SerializedError): Error {
   return revived
 }
 
-/** The worker's module and the flags it needs: the built `.js` beside us, or the `.ts` source under tsx. */
-function workerEntry(): { url: URL; execArgv?: string[] } {
-  const here = import.meta.url
-  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { url: new URL('./history-worker.js', here) }
-  const execArgv = process.execArgv.some((arg) => arg.includes('tsx')) ? [...process.execArgv] : [...process.execArgv, '--import', pathToFileURL(createRequire(here).resolve('tsx')).href]
-  return { url: new URL('./history-worker.ts', here), execArgv }
+/** The bundle's file name for the worker (`electron.vite.config.ts`: `.mjs`, an ES module wherever it lies). */
+export const WORKER_BUNDLE = 'history-worker.mjs'
+
+/**
+ * The worker's module and the flags it needs, for the module at `here` (this file's `import.meta.url`):
+ *   - the TypeScript sources (browser host under tsx, vitest): `history-worker.ts` under tsx's loader, and only
+ *     that flag (a worker refuses the process's own, e.g. `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV);
+ *   - the bundle: `history-worker.mjs` beside it. Packaged, that is inside `app.asar`, where a worker thread
+ *     cannot start a script: electron-builder keeps the worker and its chunks outside the archive
+ *     (`asarUnpack`), in `app.asar.unpacked`, and that copy is the one started.
+ */
+export function workerEntry(here: string, exists: (path: string) => boolean = existsSync): { url: URL; execArgv: string[] } {
+  if (/\.[cm]?ts$/.test(new URL(here).pathname)) {
+    return { url: new URL('./history-worker.ts', here), execArgv: ['--import', pathToFileURL(createRequire(here).resolve('tsx')).href] }
+  }
+  const bundled = new URL(`./${WORKER_BUNDLE}`, here)
+  const unpacked = new URL(bundled.href.replace(/\/app\.asar\//, '/app.asar.unpacked/'))
+  return { url: unpacked.href !== bundled.href && exists(fileURLToPath(unpacked)) ? unpacked : bundled, execArgv: [] }
 }
 
 export class WorkerHistoryStore implements HistoryStore {
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4))
+  /** [0]: bumped by the worker after each answer; [1]: set once the worker's module runs. */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8))
   private readonly port: MessagePort
   private readonly acks: MessagePort
   private readonly worker: Worker
@@ -50,14 +70,16 @@ export class WorkerHistoryStore implements HistoryStore {
   private disposed = false
   file: string | null = null
 
-  constructor(home: string, options: { now?: () => number; timeoutMs?: number } = {}) {
+  constructor(home: string, options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: { url: URL; execArgv: string[] } } = {}) {
+    const entry = options.entry ?? workerEntry(import.meta.url)
+    // Fails at once, not after the startup deadline, when the build lacks the file.
+    if (!existsSync(fileURLToPath(entry.url))) throw new Error(`${fileURLToPath(entry.url)} is missing`)
     const channel = new MessageChannel()
     const acks = new MessageChannel()
     this.port = channel.port1
     this.acks = acks.port1
-    const entry = workerEntry()
     const data: HistoryWorkerData = { home, now: options.now ? options.now() : null, port: channel.port2, acks: acks.port2, signal: this.signal.buffer as SharedArrayBuffer }
-    this.worker = new Worker(entry.url, { workerData: data, transferList: [channel.port2, acks.port2], ...(entry.execArgv ? { execArgv: entry.execArgv } : {}) })
+    this.worker = new Worker(entry.url, { workerData: data, transferList: [channel.port2, acks.port2], execArgv: entry.execArgv })
     this.acks.on('message', (event: WorkerEvent) => this.settleWrite(event))
     // Quitting never waits for the thread: `dispose` closes it.
     this.worker.unref()
@@ -66,9 +88,11 @@ export class WorkerHistoryStore implements HistoryStore {
     this.worker.on('error', (error) => this.stop(`the history thread failed (${error.message})`))
     this.worker.on('exit', (code) => this.stop(`the history thread stopped (exit ${code})`))
     this.timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS
+    this.startupTimeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS
   }
 
   private readonly timeoutMs: number
+  private readonly startupTimeoutMs: number
 
   private settleWrite(event: WorkerEvent): void {
     if (event.t !== 'written') return
@@ -96,7 +120,8 @@ export class WorkerHistoryStore implements HistoryStore {
     const id = ++this.nextId
     const seen = Atomics.load(this.signal, 0)
     this.port.postMessage({ t: 'call', id, method, args } satisfies WorkerRequest)
-    const deadline = Date.now() + timeoutMs
+    const started = Date.now()
+    const deadline = started + timeoutMs
     for (;;) {
       const received = receiveMessageOnPort(this.port)
       if (received) {
@@ -105,13 +130,17 @@ export class WorkerHistoryStore implements HistoryStore {
         if (reply.error) throw revive(reply.error)
         return reply.value as T
       }
+      if (Atomics.load(this.signal, 1) === 0 && Date.now() - started >= this.startupTimeoutMs) {
+        this.stop(`the history thread did not start within ${Math.round(this.startupTimeoutMs / 1000)} s`)
+        throw new WorkerStopped(this.stopped!)
+      }
       const left = deadline - Date.now()
       if (left <= 0) {
         this.stop(`the history thread did not answer ${method} within ${Math.round(timeoutMs / 1000)} s`)
         throw new WorkerStopped(this.stopped!)
       }
       // Wakes when the worker has answered something since `seen` (or at once if it already has).
-      Atomics.wait(this.signal, 0, seen, Math.min(left, 1_000))
+      Atomics.wait(this.signal, 0, seen, Math.min(left, 250))
     }
   }
 
@@ -130,6 +159,10 @@ export class WorkerHistoryStore implements HistoryStore {
   /** Posts the writes before encoding: the thread encodes them (the structured clone is main's only cost). */
   writeRaw(writes: RawSessionWrite[]): Promise<void> {
     return this.post({ t: 'writeRaw', seq: ++this.nextSeq, writes })
+  }
+
+  release(sessionId: string): void {
+    if (!this.stopped) this.port.postMessage({ t: 'release', sessionId } satisfies WorkerRequest)
   }
 
   private post(request: Extract<WorkerRequest, { seq: number }>): Promise<void> {
@@ -194,9 +227,13 @@ export class WorkerHistoryStore implements HistoryStore {
 
 /**
  * Opens (or creates) the history database in `home` on its own thread; never throws. Falls back to main's
- * thread when the worker cannot start.
+ * thread when the worker cannot start, and says so in `problem` (logged once by the caller, shown with the
+ * history): everything still works, but a long session's writes then cost main's thread.
  */
-export function openHistoryStore(home: string, options: { now?: () => number; timeoutMs?: number } = {}): OpenedHistory {
+export function openHistoryStore(
+  home: string,
+  options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: { url: URL; execArgv: string[] } } = {},
+): OpenedHistory {
   let store: WorkerHistoryStore | undefined
   try {
     store = new WorkerHistoryStore(home, options)
@@ -205,7 +242,7 @@ export function openHistoryStore(home: string, options: { now?: () => number; ti
   } catch (error) {
     store?.dispose()
     const opened = openInThread(home, options.now ? { now: options.now } : {})
-    const why = `the history thread could not start (${error instanceof Error ? error.message : String(error)}); history is written on the main thread`
-    return { ...opened, problem: opened.problem ? `${opened.problem} (${why})` : null }
+    const why = `History is written on Bosun's main thread: its own thread could not start (${error instanceof Error ? error.message : String(error)}).`
+    return { ...opened, problem: opened.problem ? `${opened.problem} ${why}` : why }
   }
 }

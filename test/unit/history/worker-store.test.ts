@@ -9,7 +9,7 @@ import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/hist
 import { HistoryRecorder } from '../../../main/history/recorder'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import { createLogger } from '../../../main/base/log'
-import type { HistoryStore, SessionRow } from '../../../main/history/history-store'
+import type { HistoryStore, RawSessionWrite, SessionRow } from '../../../main/history/history-store'
 import type { Entry } from '../../../common/session/types'
 
 const homes: string[] = []
@@ -131,6 +131,95 @@ describe('the history store on its own thread', () => {
     expect(stored.entries.map((row) => decodeEntry(row))).toEqual(state.entries.map((entry) => JSON.parse(encodeEntry(entry).body)))
     expect(JSON.stringify(stored.entries)).toContain('On it \uFFFD done')
     expect(store.search('tokenizer', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'user_message' })])
+    recorder.dispose()
+  })
+
+  it('stores a message streamed over many ticks exactly as the transcript has it, posting only its growth, and after a restart', async () => {
+    const home = tempHome()
+    const { store } = open(home)
+    const worker = store as WorkerHistoryStore
+    const posted: RawSessionWrite[][] = []
+    const writeRaw = worker.writeRaw.bind(worker)
+    worker.writeRaw = (writes) => {
+      posted.push(writes)
+      return writeRaw(writes)
+    }
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000 })
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 2, cwd: '/w' })
+    recorder.track(state)
+    const apply = (...updates: Record<string, unknown>[]) => {
+      state = applyActions(state, [{ type: 'updates', updates: updates as never }])
+      recorder.changed(state)
+    }
+    apply({ sessionUpdate: 'user_message', messageId: 'u1', content: [{ type: 'text', text: 'write a long answer' }] })
+    recorder.flush()
+    // 600 ticks of a message, a thought streamed beside it, a surrogate pair split across two ticks, and a
+    // tool call between them: about 120,000 characters, below the codec's bound, so stored as is.
+    for (let tick = 0; tick < 600; tick++) {
+      const text = tick % 97 === 5 ? `tick ${tick} \uD83D` : tick % 97 === 6 ? `\uDE00 tick ${tick} ` : `tick ${tick} ${'lorem ipsum '.repeat(15)}`
+      apply({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text } })
+      if (tick % 3 === 0) apply({ sessionUpdate: 'agent_thought_chunk', messageId: 't1', content: { type: 'text', text: `thinking ${tick} ` } })
+      if (tick === 300) apply({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Run tests', status: 'in_progress' })
+      recorder.flush()
+    }
+    await Promise.resolve()
+    worker.settle()
+    const message = state.entries.find((e) => e.id.includes('m1'))!
+    expect(JSON.stringify(message).length).toBeGreaterThan(100_000)
+    const expected = state.entries.map((entry) => JSON.parse(encodeEntry(entry).body) as Entry)
+    expect(expected).toEqual(state.entries)
+    expect(store.load('a/s1')!.entries.map(decodeEntry)).toEqual(expected)
+    // After the first tick of the message, every tick posted its growth, never the whole message again.
+    const messageWrites = posted.flatMap((writes) => writes[0]!.entries.filter((e) => e.position === 1))
+    expect(messageWrites).toHaveLength(600)
+    expect(messageWrites.filter((e) => 'entry' in e)).toHaveLength(1)
+    expect(Math.max(...messageWrites.slice(1).map((e) => ('grown' in e ? e.grown.text.length : Infinity)))).toBeLessThan(300)
+    recorder.dispose()
+    store.dispose()
+
+    const again = open(home).store
+    expect(again.load('a/s1')!.entries.map(decodeEntry)).toEqual(expected)
+    // Search reads the first 32 KiB of an entry's text (entry-codec's bound).
+    expect(again.search('tick 12', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'agent_message' })])
+  })
+
+  it('refuses a growth it has no base for, and the recorder then writes the entry whole', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const session = { sessionId: 'a/s1', agentId: 'a', acpSessionId: 's1', cwd: '/w', title: null, createdAt: 1, updatedAt: 1, protocolVersion: 1 as const, capabilities: null, turnState: 'idle' }
+    await expect(worker.writeRaw([{ session, entries: [{ position: 0, grown: { text: 'x', blocks: [] } }] }])).rejects.toThrow(/no base/)
+    // Then a whole entry, and a growth against it.
+    await worker.writeRaw([{ session, entries: [{ position: 0, entry: message('m0', 'Hello'), fresh: true }] }])
+    await worker.writeRaw([{ session, entries: [{ position: 0, grown: { text: ', world', blocks: [] } }] }])
+    expect(store.load('a/s1')!.entries.map(decodeEntry)).toEqual([message('m0', 'Hello, world')])
+    // A write without that entry: its version is no longer kept, a growth against it is refused.
+    await worker.writeRaw([{ session, entries: [] }])
+    await expect(worker.writeRaw([{ session, entries: [{ position: 0, grown: { text: '!', blocks: [] } }] }])).rejects.toThrow(/no base/)
+
+    // The recorder after such a failure: everything since the last confirmed write goes again, whole.
+    const problems: (string | null)[] = []
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000, onProblem: (p) => problems.push(p) })
+    let state = createSessionState({ sessionId: 'a/s2', acpSessionId: 's2', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    recorder.track(state)
+    const apply = (text: string) => {
+      state = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] }])
+      recorder.changed(state)
+      recorder.flush()
+    }
+    apply('one')
+    await Promise.resolve()
+    worker.settle()
+    worker.release('a/s2')
+    apply(' two')
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    worker.settle()
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    expect(problems).toEqual([expect.stringMatching(/no base/)])
+    recorder.flush()
+    worker.settle()
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    expect(problems).toEqual([expect.any(String), null])
+    expect(store.load('a/s2')!.entries.map(decodeEntry)).toEqual(state.entries)
     recorder.dispose()
   })
 

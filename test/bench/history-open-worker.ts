@@ -1,0 +1,121 @@
+/**
+ * Opening a stored 100,000-update session in the browser host (issue 12: first transcript paint ≤ 1 s), in a
+ * process of its own. Prints one JSON line. Spawned by `history.ts`:
+ *
+ *   node --expose-gc --import tsx test/bench/history-open-worker.ts <count>
+ *
+ * The session is made as Bosun makes it (the reducer over the flood, written by the recorder), then the
+ * real web host and services start on that home, Debian's Chromium loads the page, and the time is taken
+ * in the page from the click on the session in the sidebar to the first transcript entry in the DOM and to
+ * the frame after it (painted). Nothing starts the agent: the transcript comes from the database.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright'
+import { applyActions, createSessionState } from '../../common/session/reducer'
+import { createLogger } from '../../main/base/log'
+import { createBosunServices } from '../../main/app/create-services'
+import { HistoryRecorder } from '../../main/history/recorder'
+import { openHistoryStore } from '../../main/history/sqlite-history-store'
+import { startWebHost } from '../../main/web/server'
+import { buildFloodUpdates } from '../agents/flood-updates'
+import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
+import { visible } from '../e2e/support/session-ui'
+import { floodAgentCommand } from './flood-agent-command'
+
+export interface HistoryOpenResult {
+  count: number
+  entries: number
+  /** Click → the first transcript entry in the DOM. */
+  firstEntryMs: number
+  /** Click → the frame after it (the entry painted). */
+  firstPaintMs: number
+  /** Click → the last entry of the transcript in the DOM (the view opens at the end). */
+  lastEntryMs: number
+}
+
+const AGENT = 'Flood'
+const TITLE = 'the stored flood'
+
+/** Installed before the app loads: the click on the session, then when its entries appear. */
+function probe(): void {
+  type Probe = { click: number; first?: number; painted?: number; last?: number; lastText: string }
+  const p: Probe = { click: 0, lastText: '' }
+  ;(window as unknown as { __bench: Probe }).__bench = p
+  document.addEventListener('click', (event) => {
+    if (p.click === 0 && (event.target as Element).closest('[aria-label="Agents and sessions"]')) p.click = event.timeStamp
+  }, true)
+  const check = () => {
+    if (p.click === 0 || p.last !== undefined) return
+    const says = document.querySelectorAll('[aria-label="Flood says"]')
+    if (says.length === 0) return
+    const now = performance.now()
+    if (p.first === undefined) {
+      p.first = now
+      requestAnimationFrame(() => setTimeout(() => (p.painted = performance.now()), 0))
+    }
+    if (p.lastText && Array.from(says).some((el) => el.textContent?.includes(p.lastText))) p.last = now
+  }
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true })
+}
+
+async function run(count: number): Promise<HistoryOpenResult> {
+  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built (${rendererDir}): run \`npx electron-vite build\``)
+  const home = mkdtempSync(join(tmpdir(), 'bosun-bench-open-'))
+  const { command, args } = floodAgentCommand(count)
+  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: AGENT, command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
+
+  // The stored session: a prompt, then the flood, written by the recorder as Bosun writes it.
+  const { store } = openHistoryStore(home)
+  const recorder = new HistoryRecorder(store, { logger: createLogger('bench', () => {}) })
+  let state = createSessionState({ sessionId: 'flood/flood-1', acpSessionId: 'flood-1', agentId: 'flood', protocolVersion: 1, cwd: home })
+  recorder.track(state)
+  state = applyActions(state, [{ type: 'local_prompt', content: [{ type: 'text', text: TITLE }] }])
+  const updates = buildFloodUpdates(count)
+  for (let i = 0; i < updates.length; i += 256) {
+    state = applyActions(state, [{ type: 'updates', updates: updates.slice(i, i + 256) as never }])
+    recorder.changed(state)
+  }
+  recorder.dispose()
+  store.dispose()
+  const lastMessage = [...state.entries].reverse().find((e) => e.kind === 'agent_message')
+  // Its first words as rendered (the rest holds markdown).
+  const lastText = lastMessage?.kind === 'agent_message' ? (((lastMessage.content[0] as { text?: string }).text ?? '').match(/token \d+/)?.[0] ?? '') : ''
+  if (!lastText) throw new Error('the flood has no last message to wait for')
+
+  const host = await startWebHost({ port: 0, home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-bench' })
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.message}\n`))
+    // tsx compiles with keepNames: functions sent to the page call its `__name` helper, which the page lacks.
+    await page.addInitScript({ content: `globalThis.__name = (fn) => fn;\n(${probe.toString()})()` })
+    await page.goto(host.url)
+    await page.evaluate((text) => ((window as unknown as { __bench: { lastText: string } }).__bench.lastText = text), lastText)
+    const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+    const item = await visible(nav.getByRole('region', { name: 'History', exact: true }).getByRole('button', { name: new RegExp(`^${TITLE}`) }))
+    await item.click()
+    await page.waitForFunction(() => {
+      const p = (window as unknown as { __bench: { painted?: number; last?: number } }).__bench
+      return p.painted !== undefined && p.last !== undefined
+    }, undefined, { timeout: 120_000, polling: 100 })
+    const p = await page.evaluate(() => (window as unknown as { __bench: { click: number; first: number; painted: number; last: number } }).__bench)
+    return { count, entries: state.entries.length, firstEntryMs: p.first - p.click, firstPaintMs: p.painted - p.click, lastEntryMs: p.last - p.click }
+  } finally {
+    await browser.close().catch(() => {})
+    await host.dispose()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+run(Number(process.argv[2] ?? 100_000)).then(
+  (result) => {
+    process.stdout.write(JSON.stringify(result) + '\n')
+    process.exit(0)
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exit(1)
+  },
+)
