@@ -147,6 +147,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
     // MCP secret values are hidden everywhere agent secrets are (inspector, logs, transcript, errors).
     secretValues: { add: (owner, value) => agentTools.current?.secrets.add(owner, value), forget: (owner) => agentTools.current?.secrets.set(owner, []) },
   })
+  // A removed agent leaves the MCP servers chosen for it (a new agent reusing its id starts with none).
+  store.add(
+    config.definitions.onDidChange((change) => {
+      if (change.removed && change.changedId) void mcp.agentRemoved(change.changedId).catch((error: unknown) => log.warn('could not update the MCP servers', error))
+    }),
+  )
   // A key an agent prints (a tool's output, an error) is hidden before the transcript keeps or shows it.
   const sessions = store.add(
     new SessionsService(agents, events, log.child('sessions'), {

@@ -28,6 +28,11 @@ export interface McpService {
   handlers: McpCallHandlers
   /** The servers for a new/loaded/resumed session of `agentId`, and the ones it cannot take. */
   forAgent(agentId: string, version: ProtocolVersion, mcp: AgentCapabilitySummary['mcp']): Promise<McpSelection>
+  /**
+   * The person removed this agent: it leaves every server's list of agents, so a new agent that reuses the id
+   * does not inherit servers chosen for the old one. A server chosen only for it then applies to no agent.
+   */
+  agentRemoved(agentId: string): Promise<void>
 }
 
 /** The keychain "agent" id of a server's secrets (agent ids never contain `/`, so no clash). */
@@ -205,6 +210,12 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   }
 
   return {
+    async agentRemoved(agentId) {
+      handshakes.delete(agentId)
+      if (!servers.some((s) => s.agents?.includes(agentId))) return
+      servers = servers.map((s) => (s.agents?.includes(agentId) ? { ...s, agents: s.agents.filter((id) => id !== agentId) } : s))
+      await save()
+    },
     async forAgent(agentId, version, mcp) {
       handshakes.set(agentId, { protocolVersion: version, mcp: { ...mcp } })
       const resolved: ResolvedMcpServer[] = []

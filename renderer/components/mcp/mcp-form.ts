@@ -124,6 +124,8 @@ export function toRequest(form: McpForm, taken: ReadonlySet<string>, agents: rea
 /** "All agents", or the names of the listed ones (an id no agent has any more is shown as such). */
 export function usedBy(server: Pick<McpServerConfig, 'agents'>, agents: readonly Pick<AgentDefinitionView, 'id' | 'name'>[]): string {
   if (server.agents === null) return 'All agents'
+  // Every agent it was chosen for was removed.
+  if (server.agents.length === 0) return 'No agent (its agents were removed)'
   const names = server.agents.map((id) => agents.find((a) => a.id === id)?.name ?? `${id} (removed)`)
   return `Only ${names.join(', ')}`
 }

@@ -65,6 +65,10 @@ describe('MCP servers', () => {
       { id: 'everyone', name: 'everyone', transport: 'stdio', passed: true },
     ])
     expect(must(await t.handlers.listAgentMcpServers({ agentId: 'beta' })).servers.map((s) => s.name)).toEqual(['everyone'])
+    // Removing alpha takes it off the lists: an agent added later with its id gets none of its servers.
+    must(await t.handlers.removeAgentDefinition({ agentId: 'alpha' }))
+    const lists = must(await t.handlers.listMcpServers(undefined)).servers.map((s) => [s.id, s.agents])
+    expect(Object.fromEntries(lists)).toEqual({ 'alpha-only': [], everyone: null })
   })
 
   it('saves, lists and removes servers; Check lists a stdio server’s tools', async () => {

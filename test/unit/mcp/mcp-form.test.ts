@@ -63,5 +63,6 @@ describe('MCP editor model', () => {
     expect(idFor('  My Tools! ', new Set(['my-tools']))).toBe('my-tools-2')
     expect(usedBy({ agents: null }, agents)).toBe('All agents')
     expect(usedBy({ agents: ['beta', 'old'] }, agents)).toBe('Only Beta, old (removed)')
+    expect(usedBy({ agents: [] }, agents)).toBe('No agent (its agents were removed)')
   })
 })

@@ -63,6 +63,20 @@ describe('MCP servers per agent', () => {
     expect(saved.server.agents).toEqual(['beta', 'alpha'])
   })
 
+  it('a removed agent leaves every list: a new agent reusing its id gets none of its servers, also after a reload', async () => {
+    const { service, h } = await start()
+    must(await h.saveMcpServer({ server: { ...web, agents: ['alpha', 'beta'] }, secrets: { Authorization: SECRET_HEADER } }))
+    must(await h.saveMcpServer({ server: { ...tool, id: 'only-alpha', name: 'only alpha', agents: ['alpha'] }, secrets: { TOKEN: SECRET_ENV } }))
+    must(await h.saveMcpServer({ server: tool, secrets: { TOKEN: SECRET_ENV } }))
+    await service.agentRemoved('alpha')
+    expect(await names(service, 'alpha', v1http)).toEqual(['tool'])
+    expect(await names(service, 'beta', v1http)).toEqual(['web', 'tool'])
+    const agentsOf = (list: { id: string; agents: string[] | null }[]) => Object.fromEntries(list.map((s) => [s.id, s.agents]))
+    expect(agentsOf(must(await h.listMcpServers(undefined)).servers)).toEqual({ web: ['beta'], 'only-alpha': [], tool: null })
+    const reloaded = await start()
+    expect(agentsOf(must(await reloaded.h.listMcpServers(undefined)).servers)).toEqual({ web: ['beta'], 'only-alpha': [], tool: null })
+  })
+
   it('lists the servers an agent gets, and which its transports rule out once its handshake is known', async () => {
     const { service, h } = await start({ beta: v1plain })
     must(await h.saveMcpServer({ server: { ...web, agents: null }, secrets: { Authorization: SECRET_HEADER } }))
