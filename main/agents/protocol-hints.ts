@@ -4,11 +4,14 @@
  * checklist C10b):
  *
  * 1. agents known to speak v1: the presets, the detected agents, registry installs (`presetId`), and their
- *    commands however they were added (`gemini`, `npx … @zed-industries/codex-acp`);
+ *    commands however they were added (`gemini`, `npx … @agentclientprotocol/codex-acp`, or the older
+ *    `@zed-industries` packages). The Claude and Codex adapters answer a v2 offer with 2 too since late 2026;
+ *    they are offered 1, the surface they were tried with here and their fuller one (load, list, resume, close);
  * 2. the version an earlier start of the same command line settled on (`<home>/protocol-versions.json`),
  *    whichever definition it was (re-added, copied, another name).
  *
- * Anything else is offered 2, and the existing fallback (restart with a v1 offer) still applies.
+ * Anything else is offered 2. A v1 agent that answers 1 runs that first process without Bosun's client
+ * capabilities (the host's `onV1AnswerToV2Offer`), and every later start offers 1.
  */
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
@@ -20,7 +23,7 @@ import { knownAgentForCommand } from './detect'
 /** Preset ids of agents that speak ACP v1 (see `main/config/presets.ts`). */
 const V1_PRESETS = new Set(['claude', 'codex', 'gemini', 'goose', 'opencode'])
 /** npm packages of v1 agents run through npx. */
-const V1_PACKAGES = [/^@zed-industries\/claude-(code|agent)-acp(@.*)?$/, /^@zed-industries\/codex-acp(@.*)?$/, /^@google\/gemini-cli(@.*)?$/]
+const V1_PACKAGES = [/^@(zed-industries|agentclientprotocol)\/claude-(code|agent)-acp(@.*)?$/, /^@(zed-industries|agentclientprotocol)\/codex-acp(@.*)?$/, /^@google\/gemini-cli(@.*)?$/]
 
 export interface DefinitionLike {
   command: string

@@ -3,7 +3,7 @@
  *
  * ```json
  * { "version": 1, "agents": [ { "id": "claude-1a2b3c", "name": "Claude", "command": "npx",
- *     "args": ["-y", "@zed-industries/claude-agent-acp"], "env": {}, "secretEnv": ["ANTHROPIC_API_KEY"] } ] }
+ *     "args": ["-y", "@agentclientprotocol/claude-agent-acp"], "env": {}, "secretEnv": ["ANTHROPIC_API_KEY"] } ] }
  * ```
  *
  * Secret values never live here: `secretEnv` only names them, the values are in the OS keychain

@@ -127,20 +127,20 @@ describe('the Agents page', () => {
     let form = await visible(editor('Add agent'))
     expect(await form.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('Claude')
     expect(await form.getByRole('textbox', { name: 'Command', exact: true }).inputValue()).toBe('npx')
-    expect(await form.getByRole('textbox', { name: 'Arguments', exact: true }).inputValue()).toBe('-y @zed-industries/claude-agent-acp')
+    expect(await form.getByRole('textbox', { name: 'Arguments', exact: true }).inputValue()).toBe('-y @agentclientprotocol/claude-agent-acp')
     expect(await form.getByRole('textbox', { name: 'Secret 1 name' }).inputValue()).toBe('ANTHROPIC_API_KEY')
     // Its key is offered as a password field, left empty (a Claude login works without it).
     const keyField = form.getByLabel('Value for ANTHROPIC_API_KEY')
     expect(await keyField.getAttribute('type')).toBe('password')
     expect(await keyField.inputValue()).toBe('')
-    await waitForArgv(form, ['-y', '@zed-industries/claude-agent-acp'])
+    await waitForArgv(form, ['-y', '@agentclientprotocol/claude-agent-acp'])
     await form.getByRole('button', { name: 'Save', exact: true }).click()
     await gone(form)
     await visible(dialog.getByRole('heading', { name: 'Claude', exact: true, level: 2 }))
     await visible(listItem('Claude'))
     expect(stored('Claude')).toMatchObject({
       command: 'npx',
-      args: ['-y', '@zed-industries/claude-agent-acp'],
+      args: ['-y', '@agentclientprotocol/claude-agent-acp'],
       secretEnv: ['ANTHROPIC_API_KEY'],
       presetId: 'claude',
     })

@@ -13,8 +13,8 @@ const ok = <T>(value: T): Promise<CallResult<T>> => Promise.resolve({ ok: true, 
 const fail = (kind: string, message: string, extra: Record<string, unknown> = {}) => Promise.resolve({ ok: false as const, error: { kind, message, ...extra } })
 
 export const PRESETS: AgentPresetView[] = [
-  { id: 'claude', name: 'Claude', description: "Anthropic's Claude Code through Zed's ACP adapter.", command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], argsText: '-y @zed-industries/claude-agent-acp', env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
-  { id: 'codex', name: 'Codex', description: "OpenAI's Codex CLI through Zed's ACP adapter.", command: 'npx', args: ['-y', '@zed-industries/codex-acp'], argsText: '-y @zed-industries/codex-acp', env: {}, secretEnv: ['OPENAI_API_KEY'] },
+  { id: 'claude', name: 'Claude', description: "Anthropic's Claude Code through the ACP adapter.", command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], argsText: '-y @agentclientprotocol/claude-agent-acp', env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
+  { id: 'codex', name: 'Codex', description: "OpenAI's Codex CLI through the ACP adapter.", command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], argsText: '-y @agentclientprotocol/codex-acp', env: {}, secretEnv: ['OPENAI_API_KEY'] },
   { id: 'gemini', name: 'Gemini CLI', description: "Google's Gemini CLI in ACP mode.", command: 'gemini', args: ['--acp'], argsText: '--acp', env: {}, secretEnv: ['GEMINI_API_KEY'] },
   { id: 'goose', name: 'goose', description: "Block's goose agent speaking ACP.", command: 'goose', args: ['acp'], argsText: 'acp', env: {}, secretEnv: [] },
   { id: 'opencode', name: 'OpenCode', description: 'The OpenCode terminal agent in ACP mode.', command: 'opencode', args: ['acp'], argsText: 'acp', env: {}, secretEnv: [] },
@@ -23,10 +23,10 @@ export const PRESETS: AgentPresetView[] = [
 
 const DEFINITIONS: AgentDefinitionView[] = [
   {
-    id: 'claude', name: 'Claude', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], argsText: '-y @zed-industries/claude-agent-acp',
+    id: 'claude', name: 'Claude', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], argsText: '-y @agentclientprotocol/claude-agent-acp',
     env: { CLAUDE_CODE_LOG: 'info' }, secretEnv: ['ANTHROPIC_API_KEY'], secretsSet: { ANTHROPIC_API_KEY: true }, defaultCwd: '/home/ada/src/webshop', presetId: 'claude',
   },
-  { id: 'codex', name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], argsText: '-y @zed-industries/codex-acp', env: {}, secretEnv: ['OPENAI_API_KEY'], secretsSet: { OPENAI_API_KEY: false }, presetId: 'codex' },
+  { id: 'codex', name: 'Codex', command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], argsText: '-y @agentclientprotocol/codex-acp', env: {}, secretEnv: ['OPENAI_API_KEY'], secretsSet: { OPENAI_API_KEY: false }, presetId: 'codex' },
   { id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], argsText: '--acp', env: {}, secretEnv: [], secretsSet: {}, protocolVersion: 2, presetId: 'gemini' },
   { id: 'local', name: 'My local agent', command: '/home/ada/bin/my-agent', args: ['--stdio', 'a value with spaces'], argsText: '--stdio "a value with spaces"', env: {}, secretEnv: [], secretsSet: {} },
 ]

@@ -164,6 +164,6 @@ describe('createAgentConfigService', () => {
     const { h } = await make()
     const presets = parsed('listPresets', await h.listPresets(undefined))
     expect(presets.map((p) => p.id)).toEqual(['claude', 'codex', 'gemini', 'goose', 'opencode', 'custom'])
-    expect(presets[0]).toMatchObject({ command: 'npx', argsText: '-y @zed-industries/claude-agent-acp', secretEnv: ['ANTHROPIC_API_KEY'] })
+    expect(presets[0]).toMatchObject({ command: 'npx', argsText: '-y @agentclientprotocol/claude-agent-acp', secretEnv: ['ANTHROPIC_API_KEY'] })
   })
 })

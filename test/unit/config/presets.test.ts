@@ -7,8 +7,8 @@ import { AGENT_PRESETS, findPreset } from '../../../main/config/presets'
 import { validateDraft } from '../../../main/config/validate'
 
 const expected = [
-  { id: 'claude', name: 'Claude', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
-  { id: 'codex', name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], env: {}, secretEnv: ['OPENAI_API_KEY'] },
+  { id: 'claude', name: 'Claude', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
+  { id: 'codex', name: 'Codex', command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp'], env: {}, secretEnv: ['OPENAI_API_KEY'] },
   { id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], env: {}, secretEnv: ['GEMINI_API_KEY'] },
   // goose picks its provider from GOOSE_PROVIDER; the key is that provider's own variable.
   { id: 'goose', name: 'goose', command: 'goose', args: ['acp'], env: { GOOSE_PROVIDER: 'anthropic' }, secretEnv: ['ANTHROPIC_API_KEY'] },

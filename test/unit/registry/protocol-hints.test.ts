@@ -14,6 +14,8 @@ describe('knownProtocolVersion', () => {
   it.each([
     [{ command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'] }, 1],
     [{ command: 'npx', args: ['-y', '@zed-industries/codex-acp@0.9.2'] }, 1],
+    [{ command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'] }, 1],
+    [{ command: 'npx', args: ['--yes', '@agentclientprotocol/codex-acp@2.6.0'] }, 1],
     [{ command: '/usr/local/bin/gemini', args: ['--acp'] }, 1],
     [{ command: 'goose', args: ['acp'] }, 1],
     [{ command: 'opencode', args: ['acp'] }, 1],
