@@ -20,6 +20,7 @@ import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
 import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
 import { floodAgentCommand } from './flood-agent-command'
+import { reportToParent } from './spawn-worker'
 import { gc } from './gc'
 import { startProfile } from './profile'
 
@@ -199,13 +200,4 @@ async function run(count: number): Promise<BrowserResult> {
   }
 }
 
-run(Number(process.argv[2] ?? 100_000)).then(
-  (result) => {
-    process.stdout.write(JSON.stringify(result) + '\n')
-    process.exit(0)
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    process.exit(1)
-  },
-)
+reportToParent(run(Number(process.argv[2] ?? 100_000)))

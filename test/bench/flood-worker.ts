@@ -16,6 +16,7 @@ import { createAcpConnection } from '../../main/acp/connection'
 import { createBosunServices } from '../../main/app/create-services'
 import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { floodAgentCommand } from './flood-agent-command'
+import { reportToParent } from './spawn-worker'
 import { gc } from './gc'
 import { startProfile } from './profile'
 
@@ -186,13 +187,4 @@ if (!run) {
   process.stderr.write(`usage: flood-worker.ts <${Object.keys(paths).join('|')}> <count>\n`)
   process.exit(2)
 }
-run(Number(countText ?? 100_000)).then(
-  (result) => {
-    process.stdout.write(JSON.stringify(result) + '\n')
-    process.exit(0)
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    process.exit(1)
-  },
-)
+reportToParent(run(Number(countText ?? 100_000)))

@@ -16,6 +16,7 @@ import { createBosunServices } from '../../main/app/create-services'
 import { HISTORY_FILE } from '../../main/history/sqlite-history-store'
 import type { EventSink } from '../../common/contract'
 import { floodAgentCommand } from './flood-agent-command'
+import { reportToParent } from './spawn-worker'
 
 export interface HistoryFloodResult {
   history: 'on' | 'off'
@@ -76,13 +77,4 @@ if (mode !== 'on' && mode !== 'off') {
   process.stderr.write('usage: history-flood-worker.ts <on|off> <count>\n')
   process.exit(2)
 }
-run(mode, Number(countText ?? 100_000)).then(
-  (result) => {
-    process.stdout.write(JSON.stringify(result) + '\n')
-    process.exit(0)
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    process.exit(1)
-  },
-)
+reportToParent(run(mode, Number(countText ?? 100_000)))

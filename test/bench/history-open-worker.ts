@@ -23,6 +23,7 @@ import { buildFloodUpdates } from '../agents/flood-updates'
 import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { visible } from '../e2e/support/session-ui'
 import { floodAgentCommand } from './flood-agent-command'
+import { reportToParent } from './spawn-worker'
 
 export interface HistoryOpenResult {
   count: number
@@ -109,13 +110,4 @@ async function run(count: number): Promise<HistoryOpenResult> {
   }
 }
 
-run(Number(process.argv[2] ?? 100_000)).then(
-  (result) => {
-    process.stdout.write(JSON.stringify(result) + '\n')
-    process.exit(0)
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-    process.exit(1)
-  },
-)
+reportToParent(run(Number(process.argv[2] ?? 100_000)))

@@ -22,6 +22,20 @@ export function runWorker<T>(script: string, args: string[]): Promise<T> {
   })
 }
 
+/** The worker's side of {@link runWorker}: prints the result as one JSON line and exits 0, or the error and exits 1. */
+export function reportToParent(result: Promise<unknown>): void {
+  result.then(
+    (value) => {
+      process.stdout.write(JSON.stringify(value) + '\n')
+      process.exit(0)
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+      process.exit(1)
+    },
+  )
+}
+
 export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
