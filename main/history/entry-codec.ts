@@ -56,8 +56,9 @@ export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0):
   return out
 }
 
-export function encodeEntry(entry: Entry): { body: string; text: string } {
-  return { body: plainMessageBody(entry) ?? JSON.stringify(bounded(entry)), text: searchTextOf(entry) }
+/** The row text of an entry. Its search text is taken from this body later, when the index catches up. */
+export function encodeEntry(entry: Entry): { body: string } {
+  return { body: plainMessageBody(entry) ?? JSON.stringify(bounded(entry)) }
 }
 
 /** Text `cleanText` would change: any surrogate (paired ones too, to keep the test simple) or NUL. */

@@ -33,10 +33,6 @@ export interface EntryRow {
   entryId: string
   kind: string
   body: string
-  /** What search finds in it (prompts, messages, tool titles, commands, paths); empty for nothing. */
-  text: string
-  /** Never written before (no search text to replace). */
-  fresh?: boolean
 }
 
 export interface SessionWrite {
@@ -54,7 +50,7 @@ export interface RawSessionWrite {
    * Whole entries, or a message's growth since the version of it in this session's previous raw write
    * (`entry-growth.ts`: the store keeps the entries of each session's last raw write to apply it to).
    */
-  entries: ({ position: number; entry: Entry; fresh?: boolean } | { position: number; grown: EntryGrowth })[]
+  entries: ({ position: number; entry: Entry } | { position: number; grown: EntryGrowth })[]
 }
 
 export interface StoredSession {

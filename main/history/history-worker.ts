@@ -12,6 +12,7 @@
  *     and `signal[0]` is bumped, so main can wait for it synchronously (`Atomics.wait`, `receiveMessageOnPort`).
  */
 import { workerData, type MessagePort } from 'node:worker_threads'
+import { HISTORY_THREAD_NICE, lowerThisThreadsPriority } from './thread-priority'
 import type { HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
 import { encodeEntry, encodeSessionFields } from './entry-codec'
 import { openHistoryStore } from './sqlite-history-store'
@@ -53,6 +54,8 @@ Atomics.add(signal, 0, 1)
 Atomics.notify(signal, 0)
 let store: HistoryStore | undefined
 
+lowerThisThreadsPriority(HISTORY_THREAD_NICE)
+
 function answer(id: number, reply: Omit<WorkerReply, 'id'>): void {
   data.port.postMessage({ id, ...reply } satisfies WorkerReply)
   Atomics.add(signal, 0, 1)
@@ -93,7 +96,7 @@ const posted = new PostedEntries()
  * it posted moves on whether or not the transaction succeeds. A growth without its base (never expected)
  * fails the write, and main then writes everything since the last confirmed write again, whole.
  */
-function resolveEntries(writes: RawSessionWrite[]): { position: number; entry: Entry; fresh?: boolean }[][] {
+function resolveEntries(writes: RawSessionWrite[]): { position: number; entry: Entry }[][] {
   let missing: string | null = null
   const resolved = writes.map(({ session, entries }) => {
     const kept = new Map<number, Entry>()
@@ -125,7 +128,7 @@ function encode(writes: RawSessionWrite[]): SessionWrite[] {
     lastState.set(session.sessionId, json)
     return {
       session: { ...session, state: json },
-      entries: entries[i]!.map(({ position, entry, fresh }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...(fresh ? { fresh } : {}) })),
+      entries: entries[i]!.map(({ position, entry }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })),
     }
   })
 }

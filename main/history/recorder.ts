@@ -177,14 +177,13 @@ export class HistoryRecorder implements IDisposable {
         for (let i = 0; i < latest.entries.length; i++) {
           const entry = latest.entries[i]!
           if (before[i] === entry) continue
-          const fresh = i >= before.length ? { fresh: true } : {}
           if (raw) {
             // The store has the version posted last time: a streamed message sends only its new end.
             const last = tracked.posted.get(i)
             const grown = last !== undefined && last === before[i] ? growthOf(last, entry) : null
-            rawEntries.push(grown ? { position: i, grown } : { position: i, entry, ...fresh })
+            rawEntries.push(grown ? { position: i, grown } : { position: i, entry })
             posted.set(i, entry)
-          } else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry), ...fresh })
+          } else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })
         }
       }
       const unchanged = tracked.stateJson !== null && written !== null && sameSessionFields(written, latest)

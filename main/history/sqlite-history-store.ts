@@ -13,6 +13,7 @@ import type { HistorySummary } from '../../common/contract/history'
 import type { EntryRow, HistoryStore, SessionRow, SessionWrite, StoredSession } from './history-store'
 import { NullHistoryStore } from './history-store'
 import { CURRENT_VERSION, migrate } from './schema'
+import { searchTextOfBody } from './entry-codec'
 
 export const HISTORY_FILE = 'history.sqlite'
 
@@ -57,6 +58,15 @@ function toSummary(row: Omit<Row, 'capabilities' | 'state'>): HistorySummary {
   }
 }
 
+export interface SearchIndexOptions {
+  /** Writes must pause this long before the search index catches up (ms). */
+  idleMs?: number
+  /** Under writes that never pause, the index still catches up (whole) once what waits is this old (ms). */
+  maxDeferMs?: number
+  /** How long one slice of indexing may hold the thread (ms). */
+  sliceMs?: number
+}
+
 /** Turns what a person types into an FTS5 query: every word must match, the last one as a prefix. */
 export function toFtsQuery(input: string): string | null {
   const words = input.toLowerCase().match(/[\p{L}\p{N}_]+/gu)
@@ -64,13 +74,25 @@ export function toFtsQuery(input: string): string | null {
   return words.map((w, i) => `"${w}"${i === words.length - 1 ? '*' : ''}`).join(' ')
 }
 
+/**
+ * Search text is indexed behind the writes: a write notes its entries in `search_pending` (in the same
+ * transaction, so a crash loses nothing) and the FTS index catches up when the writes pause, in slices, or at
+ * once before a search. A flood is then tokenized once, after it, instead of at every tick while main and the
+ * agent need the CPU, and a message that grew over many ticks is indexed once, whole.
+ */
 export class SqliteHistoryStore implements HistoryStore {
   private readonly statements
+  private readonly index: Required<SearchIndexOptions>
+  private indexTimer: ReturnType<typeof setTimeout> | undefined
+  /** When the oldest entry still waiting for the index was written (performance.now()), or null: none waits. */
+  private waitingSince: number | null = null
 
   constructor(
     private readonly db: Database.Database,
     readonly file: string,
+    options: SearchIndexOptions = {},
   ) {
+    this.index = { idleMs: options.idleMs ?? 400, maxDeferMs: options.maxDeferMs ?? 5_000, sliceMs: options.sliceMs ?? 30 }
     const prepare = (sql: string) => db.prepare(sql)
     this.statements = {
       upsertSession: prepare(`
@@ -83,6 +105,11 @@ export class SqliteHistoryStore implements HistoryStore {
         INSERT INTO entries (session_id, position, entry_id, kind, body) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (session_id, position) DO UPDATE SET entry_id = excluded.entry_id, kind = excluded.kind, body = excluded.body
         RETURNING id`),
+      markPending: prepare('INSERT OR IGNORE INTO search_pending (id) VALUES (?)'),
+      pendingPage: prepare('SELECT p.id AS id, e.body AS body FROM search_pending p LEFT JOIN entries e ON e.id = p.id ORDER BY p.id LIMIT ?'),
+      unmarkPending: prepare('DELETE FROM search_pending WHERE id = ?'),
+      anyPending: prepare('SELECT 1 FROM search_pending LIMIT 1'),
+      deletePending: prepare('DELETE FROM search_pending WHERE id IN (SELECT id FROM entries WHERE session_id = ?)'),
       deleteText: prepare('DELETE FROM entries_fts WHERE rowid = ?'),
       insertText: prepare('INSERT INTO entries_fts (rowid, text) VALUES (?, ?)'),
       list: prepare(`SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE archived = 0 OR @all ORDER BY updated_at DESC LIMIT @limit`),
@@ -100,11 +127,72 @@ export class SqliteHistoryStore implements HistoryStore {
         FROM entries_fts f JOIN entries e ON e.id = f.rowid JOIN sessions s ON s.id = e.session_id
         WHERE entries_fts MATCH ? ORDER BY f.rowid DESC LIMIT ?`),
     }
+    // What a crash left unindexed.
+    if (this.statements.anyPending.get() !== undefined) {
+      this.waitingSince = performance.now()
+      this.scheduleIndex(this.index.idleMs)
+    }
   }
 
   write(writes: SessionWrite[]): void {
     if (writes.length === 0) return
     this.writeAll(writes)
+    if (!writes.some((w) => w.entries.length > 0)) return
+    const now = performance.now()
+    this.waitingSince ??= now
+    // Writes that never pause: the index catches up whole now and then, so it is never more than that far behind.
+    if (now - this.waitingSince >= this.index.maxDeferMs) this.catchUpSearch()
+    this.scheduleIndex(this.index.idleMs)
+  }
+
+  /** Entries written but not in the search index yet (tests, the bench). */
+  get searchBacklog(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM search_pending').get() as { n: number }).n
+  }
+
+  /**
+   * Indexes what waits for the search index, oldest first, in transactions of a page each, until nothing
+   * waits or `budgetMs` is spent. Returns whether nothing waits any more.
+   */
+  catchUpSearch(budgetMs = Infinity): boolean {
+    const start = performance.now()
+    const s = this.statements
+    const page = this.db.transaction(() => {
+      const rows = s.pendingPage.all(200) as { id: number; body: string | null }[]
+      for (const { id, body } of rows) {
+        // Also for a row never indexed: a contentless FTS table ignores the delete of a rowid it lacks.
+        s.deleteText.run(id)
+        const text = body === null ? '' : searchTextOfBody(body)
+        if (text) s.insertText.run(id, text)
+        s.unmarkPending.run(id)
+      }
+      return rows.length
+    })
+    for (;;) {
+      if (page() === 0) {
+        this.waitingSince = null
+        return true
+      }
+      if (performance.now() - start >= budgetMs) {
+        this.waitingSince ??= performance.now()
+        return false
+      }
+    }
+  }
+
+  private scheduleIndex(delayMs: number): void {
+    if (this.indexTimer) clearTimeout(this.indexTimer)
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = undefined
+      if (!this.db.open) return
+      try {
+        // A slice, then the thread is free for the next write before the following one.
+        if (!this.catchUpSearch(this.index.sliceMs)) this.scheduleIndex(0)
+      } catch {
+        // A full disk: what waits stays noted, and the next write or search tries again.
+      }
+    }, delayMs)
+    this.indexTimer.unref?.()
   }
 
   private readonly writeAll = (writes: SessionWrite[]) =>
@@ -114,8 +202,7 @@ export class SqliteHistoryStore implements HistoryStore {
         s.upsertSession.run(session satisfies SessionRow)
         for (const entry of entries as EntryRow[]) {
           const { id } = s.upsertEntry.get(session.sessionId, entry.position, entry.entryId, entry.kind, entry.body) as { id: number }
-          if (!entry.fresh) s.deleteText.run(id)
-          if (entry.text) s.insertText.run(id, entry.text)
+          s.markPending.run(id)
         }
       }
     })(writes)
@@ -167,6 +254,7 @@ export class SqliteHistoryStore implements HistoryStore {
 
   delete(sessionId: string): boolean {
     return this.db.transaction(() => {
+      this.statements.deletePending.run(sessionId)
       this.statements.deleteTexts.run(sessionId)
       this.statements.deleteEntries.run(sessionId)
       return this.statements.deleteSession.run(sessionId).changes > 0
@@ -176,6 +264,8 @@ export class SqliteHistoryStore implements HistoryStore {
   search(query: string, limit: number) {
     const fts = toFtsQuery(query)
     if (!fts) return []
+    // Whatever was written is found.
+    this.catchUpSearch()
     const rows = this.statements.search.all(fts, limit) as { sessionId: string; entryId: string; kind: string; body: string; title: string | null; cwd: string; archived: number }[]
     return rows.map((r) => ({ ...r, archived: r.archived !== 0 }))
   }
@@ -185,6 +275,8 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 
   dispose(): void {
+    if (this.indexTimer) clearTimeout(this.indexTimer)
+    this.indexTimer = undefined
     if (!this.db.open) return
     try {
       this.checkpoint()
@@ -221,10 +313,10 @@ const isCorruption = (error: unknown) => {
 }
 
 /** Opens (or creates) the history database in `home`; never throws. */
-export function openHistoryStore(home: string, options: { now?: () => number } = {}): OpenedHistory {
+export function openHistoryStore(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions } = {}): OpenedHistory {
   const file = join(home, HISTORY_FILE)
   try {
-    return { store: new SqliteHistoryStore(openFile(file), file), problem: null }
+    return { store: new SqliteHistoryStore(openFile(file), file, options.searchIndex), problem: null }
   } catch (error) {
     const reason = error instanceof UnusableFile ? error.message : error instanceof Error ? error.message : String(error)
     if (!isCorruption(error) || !existsSync(file)) {
@@ -239,7 +331,7 @@ export function openHistoryStore(home: string, options: { now?: () => number } =
     }
     try {
       return {
-        store: new SqliteHistoryStore(openFile(file), file),
+        store: new SqliteHistoryStore(openFile(file), file, options.searchIndex),
         problem: `The history file could not be used because ${reason}. It was kept as ${aside}; a new history was started.`,
       }
     } catch (again) {

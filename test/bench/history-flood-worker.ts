@@ -47,6 +47,9 @@ async function run(history: 'on' | 'off', count: number): Promise<HistoryFloodRe
   const events: EventSink = { emit() {} }
   const bosun = await createBosunServices({ home, host: 'web', appVersion: '0.0.0-bench', events })
   try {
+    // On: the history must run as the app runs it, on its thread (a fallback to main's would skew every figure).
+    const listed = await bosun.handlers.historyList({})
+    if (history === 'on' && (!listed.ok || listed.value.problem)) throw new Error(`history is not on its thread: ${listed.ok ? listed.value.problem?.message : listed.error.message}`)
     const created = await bosun.handlers.newSession({ agentId: 'flood', cwd: home })
     if (!created.ok) throw new Error(created.error.message)
     const warm = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'warmup' }] })

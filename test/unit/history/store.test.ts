@@ -2,10 +2,10 @@ import Database from 'better-sqlite3'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { HISTORY_FILE, openHistoryStore, SqliteHistoryStore } from '../../../main/history/sqlite-history-store'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { HISTORY_FILE, openHistoryStore, SqliteHistoryStore, type SearchIndexOptions } from '../../../main/history/sqlite-history-store'
 import { CURRENT_VERSION, SCHEMA_V1 } from '../../../main/history/schema'
-import { MAX_BODY, decodeEntry, encodeEntry } from '../../../main/history/entry-codec'
+import { MAX_BODY, decodeEntry, encodeEntry, searchTextOfBody } from '../../../main/history/entry-codec'
 import type { HistoryStore, SessionRow } from '../../../main/history/history-store'
 import type { Entry } from '../../../common/session/types'
 
@@ -22,8 +22,8 @@ function tempHome(): string {
   return home
 }
 
-function open(home: string) {
-  const opened = openHistoryStore(home, { now: () => 1700000000000 })
+function open(home: string, searchIndex?: SearchIndexOptions) {
+  const opened = openHistoryStore(home, { now: () => 1700000000000, ...(searchIndex ? { searchIndex } : {}) })
   stores.push(opened.store)
   return opened
 }
@@ -138,6 +138,65 @@ describe('SqliteHistoryStore', () => {
     expect(store.delete('agent/s1')).toBe(false)
   })
 
+  describe('the search index, behind the writes', () => {
+    const entry = (position: number, text: string) => ({ position, entryId: `m${position}`, kind: 'agent_message', ...encodeEntry(message(`m${position}`, text)) })
+    const sqlite = (store: HistoryStore) => store as SqliteHistoryStore
+    afterEach(() => vi.useRealTimers())
+
+    it('notes what a write brings and indexes it before a search, a grown message by its last text', () => {
+      // The writes never pause long enough here: only the search makes the index catch up.
+      const { store } = open(tempHome(), { idleMs: 3_600_000 })
+      store.write([{ session: row(), entries: [entry(0, 'the tokenizer'), entry(1, 'first')] }])
+      store.write([{ session: row(), entries: [entry(1, 'first draft, revised')] }])
+      expect(sqlite(store).searchBacklog).toBe(2)
+      expect(store.search('tokenizer', 10)).toEqual([expect.objectContaining({ entryId: 'm0' })])
+      expect(store.search('revised', 10)).toEqual([expect.objectContaining({ entryId: 'm1' })])
+      expect(sqlite(store).searchBacklog).toBe(0)
+      // A rewrite after indexing replaces the indexed text.
+      store.write([{ session: row(), entries: [entry(1, 'something else')] }])
+      expect(store.search('revised', 10)).toEqual([])
+      expect(store.search('else', 10)).toEqual([expect.objectContaining({ entryId: 'm1' })])
+    })
+
+    it('catches up on its own once the writes pause, in slices', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      const { store } = open(tempHome(), { idleMs: 400, sliceMs: 0 })
+      store.write([{ session: row(), entries: Array.from({ length: 450 }, (_, i) => entry(i, `word${i}`)) }])
+      vi.advanceTimersByTime(399)
+      expect(sqlite(store).searchBacklog).toBe(450)
+      // A slice of no time still indexes one page (200), then yields to whatever the thread has to do.
+      vi.advanceTimersByTime(1)
+      expect(sqlite(store).searchBacklog).toBe(250)
+      vi.runAllTimers()
+      expect(sqlite(store).searchBacklog).toBe(0)
+      expect(store.search('word449', 10)).toHaveLength(1)
+    })
+
+    it('under writes that never pause, catches up at a write once what waits is old enough', () => {
+      const { store } = open(tempHome(), { idleMs: 3_600_000, maxDeferMs: 0 })
+      store.write([{ session: row(), entries: [entry(0, 'alpha')] }])
+      expect(sqlite(store).searchBacklog).toBe(0)
+    })
+
+    it('indexes after a restart what a crash left unindexed; deleting a session forgets its waiting entries', () => {
+      const home = tempHome()
+      const first = open(home, { idleMs: 3_600_000 }).store
+      first.write([{ session: row(), entries: [entry(0, 'survivor')] }])
+      first.write([{ session: row({ sessionId: 'agent/s2', acpSessionId: 's2' }), entries: [entry(0, 'doomed')] }])
+      first.delete('agent/s2')
+      expect(sqlite(first).searchBacklog).toBe(1)
+      // As after a crash: the file is closed with the index behind.
+      ;(first as unknown as { db: Database.Database }).db.close()
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      const second = open(home, { idleMs: 400 }).store
+      expect(sqlite(second).searchBacklog).toBe(1)
+      vi.runAllTimers()
+      expect(sqlite(second).searchBacklog).toBe(0)
+      expect(second.search('survivor', 10)).toHaveLength(1)
+      expect(second.search('doomed', 10)).toEqual([])
+    })
+  })
+
   it('treats search input as words, never as FTS syntax', () => {
     const { store } = open(tempHome())
     store.write([{ session: row(), entries: [{ position: 0, entryId: 'u', kind: 'user_message', ...encodeEntry(message('u', 'fix "quotes" AND NEAR(x)', 'user_message')) }] }])
@@ -178,7 +237,9 @@ describe('hostile content is stored bounded', () => {
       permissionIds: [],
       elicitationIds: [],
     }
-    const { body, text } = encodeEntry(tool)
+    const { body } = encodeEntry(tool)
+    // What the index takes from the stored body when it catches up.
+    const text = searchTextOfBody(body)
     expect(body.length).toBeLessThan(MAX_BODY * 1.2)
     expect(body).toContain('[nested too deeply]')
     expect(body).toContain('truncated')
@@ -187,7 +248,7 @@ describe('hostile content is stored bounded', () => {
     expect(back).toMatchObject({ kind: 'tool_call', toolCallId: 't', status: 'completed', title: 'cat \uFFFD huge\u0000file'.replace('\u0000', '\uFFFD') })
 
     const { store } = open(tempHome())
-    store.write([{ session: row(), entries: [{ position: 0, entryId: 'tool:t', kind: 'tool_call', body, text }] }])
+    store.write([{ session: row(), entries: [{ position: 0, entryId: 'tool:t', kind: 'tool_call', body }] }])
     expect(decodeEntry(store.load('agent/s1')!.entries[0]!)).toMatchObject({ toolCallId: 't' })
     expect(store.search('huge', 5)).toHaveLength(1)
   })

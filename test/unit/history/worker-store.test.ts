@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +7,7 @@ import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/hi
 import { openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
 import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { HistoryRecorder } from '../../../main/history/recorder'
+import { HISTORY_THREAD_NICE } from '../../../main/history/thread-priority'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import { createLogger } from '../../../main/base/log'
 import type { HistoryStore, RawSessionWrite, SessionRow } from '../../../main/history/history-store'
@@ -50,6 +51,21 @@ const message = (id: string, text: string): Entry => ({ kind: 'agent_message', i
 const entry = (position: number, text: string) => ({ position, entryId: `m${position}`, kind: 'agent_message', ...encodeEntry(message(`m${position}`, text)) })
 
 describe('the history store on its own thread', () => {
+  it.runIf(process.platform === 'linux')('runs below main’s priority (Linux nice), main’s thread unchanged', () => {
+    const niceOfThreads = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+        // Fields after the command's closing parenthesis: nice is the 19th field of the line.
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+      })
+    expect(niceOfThreads().filter((n) => n === HISTORY_THREAD_NICE)).toEqual([])
+    const { store } = open(tempHome())
+    expect(store).toBeInstanceOf(WorkerHistoryStore)
+    // The store has answered `open`, so the thread has run its first lines.
+    expect(niceOfThreads().filter((n) => n === HISTORY_THREAD_NICE)).toHaveLength(1)
+    expect(Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0)
+  })
+
   it('runs in a worker: writes return at once, and every later call sees them in order', async () => {
     const { store, problem } = open(tempHome())
     expect(problem).toBeNull()
@@ -189,7 +205,7 @@ describe('the history store on its own thread', () => {
     const session = { sessionId: 'a/s1', agentId: 'a', acpSessionId: 's1', cwd: '/w', title: null, createdAt: 1, updatedAt: 1, protocolVersion: 1 as const, capabilities: null, turnState: 'idle' }
     await expect(worker.writeRaw([{ session, entries: [{ position: 0, grown: { text: 'x', blocks: [] } }] }])).rejects.toThrow(/no base/)
     // Then a whole entry, and a growth against it.
-    await worker.writeRaw([{ session, entries: [{ position: 0, entry: message('m0', 'Hello'), fresh: true }] }])
+    await worker.writeRaw([{ session, entries: [{ position: 0, entry: message('m0', 'Hello') }] }])
     await worker.writeRaw([{ session, entries: [{ position: 0, grown: { text: ', world', blocks: [] } }] }])
     expect(store.load('a/s1')!.entries.map(decodeEntry)).toEqual([message('m0', 'Hello, world')])
     // A write without that entry: its version is no longer kept, a growth against it is refused.
