@@ -78,8 +78,13 @@ export class PostedEntries {
     return this.sessions.get(sessionId)?.get(position)
   }
 
-  /** The session's last write held these entries (replacing what the one before held). */
+  /**
+   * The session's last write held these entries (replacing what the one before held). Only its messages are
+   * kept: nothing else can grow (`growthOf`), and a flood's tool calls with their diffs would stay on the
+   * history thread's heap until the next write for nothing.
+   */
   set(sessionId: string, entries: Map<number, Entry>): void {
+    for (const [position, entry] of entries) if (!isMessage(entry)) entries.delete(position)
     if (entries.size === 0) this.sessions.delete(sessionId)
     else this.sessions.set(sessionId, entries)
   }

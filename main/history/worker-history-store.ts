@@ -79,7 +79,9 @@ export class WorkerHistoryStore implements HistoryStore {
     this.port = channel.port1
     this.acks = acks.port1
     const data: HistoryWorkerData = { home, now: options.now ? options.now() : null, port: channel.port2, acks: acks.port2, signal: this.signal.buffer as SharedArrayBuffer }
-    this.worker = new Worker(entry.url, { workerData: data, transferList: [channel.port2, acks.port2], execArgv: entry.execArgv })
+    // A small young generation: each write arrives as one structured clone of megabytes that lives for one
+    // task, and V8's default (tens of MiB, sized for a main thread) stays in the process's memory after a flood.
+    this.worker = new Worker(entry.url, { workerData: data, transferList: [channel.port2, acks.port2], execArgv: entry.execArgv, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
     this.acks.on('message', (event: WorkerEvent) => this.settleWrite(event))
     // Quitting never waits for the thread: `dispose` closes it.
     this.worker.unref()
