@@ -70,4 +70,15 @@ describe('a streamed message’s growth', () => {
     expect(posted.get('a/s1', 3)).toBeUndefined()
     expect(posted.size).toBe(0)
   })
+
+  it('keeps only messages as bases: nothing else can grow, and a tool call’s diff is not held for nothing', () => {
+    const posted = new PostedEntries()
+    const message: Entry = { kind: 'agent_thought', id: 'x', content: [{ type: 'text', text: 'a' }] }
+    const tool = { kind: 'tool_call', id: 't', toolCallId: 't', title: 'Edit', status: 'completed', content: [{ type: 'diff', path: '/a', newText: 'x'.repeat(1000) }] } as unknown as Entry
+    posted.set('a/s1', new Map([[0, tool], [1, message]]))
+    expect(posted.get('a/s1', 0)).toBeUndefined()
+    expect(posted.get('a/s1', 1)).toBe(message)
+    posted.set('a/s2', new Map([[0, tool]]))
+    expect(posted.size).toBe(1)
+  })
 })
