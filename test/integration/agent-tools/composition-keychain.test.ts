@@ -13,24 +13,13 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
 import type { BosunServices } from '../../../main/app/services'
-import { createKeytarSecretStore } from '../../../main/secrets/secret-store'
 import { RecordingSink } from '../../support/recording-sink'
 import { ENV_AGENT, must } from './harness'
+import { requirePrivateKeychain } from '../../support/private-keychain'
 
-const inPrivateKeyring = process.env.BOSUN_KEYRING_READY === '1'
-const status = inPrivateKeyring ? await createKeytarSecretStore().status() : { available: false, message: 'not inside scripts/with-keyring.sh' }
-const allowMissing = process.env.BOSUN_ALLOW_NO_KEYCHAIN === '1'
+const hasKeychain = await requirePrivateKeychain()
 
-it('has a private Secret Service to test against', () => {
-  if (!status.available && !allowMissing) {
-    throw new Error(
-      `No private keychain: ${'message' in status ? status.message : ''}\nRun under scripts/with-keyring.sh, or set BOSUN_ALLOW_NO_KEYCHAIN=1 to skip explicitly.`,
-    )
-  }
-  expect(status.available || allowMissing).toBe(true)
-})
-
-describe.skipIf(!status.available)('agent tools through the composition root (real keychain)', () => {
+describe.skipIf(!hasKeychain)('agent tools through the composition root (real keychain)', () => {
   const CANARY = `canary-${process.pid}-${Date.now()}-keychain`
   const home = mkdtempSync(join(tmpdir(), 'bosun-tools-kc-'))
   const workspace = mkdtempSync(join(tmpdir(), 'bosun-tools-kc-ws-'))

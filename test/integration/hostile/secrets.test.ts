@@ -9,20 +9,11 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { encodedForms, REDACTED } from '../../../main/agents-tools/redaction'
-import { createKeytarSecretStore } from '../../../main/secrets/secret-store'
 import type { Notifier } from '../../../main/app/services'
 import { hostilePerTest, must, repeatUntil, tallyPerFile } from './harness'
+import { requirePrivateKeychain } from '../../support/private-keychain'
 
-const inPrivateKeyring = process.env.BOSUN_KEYRING_READY === '1'
-const status = inPrivateKeyring ? await createKeytarSecretStore().status() : { available: false, message: 'not inside scripts/with-keyring.sh' }
-const allowMissing = process.env.BOSUN_ALLOW_NO_KEYCHAIN === '1'
-
-it('has a private Secret Service to test against', () => {
-  if (!status.available && !allowMissing) {
-    throw new Error(`No private keychain: ${'message' in status ? status.message : ''}\nRun under scripts/with-keyring.sh, or set BOSUN_ALLOW_NO_KEYCHAIN=1 to skip explicitly.`)
-  }
-  expect(status.available || allowMissing).toBe(true)
-})
+const hasKeychain = await requirePrivateKeychain()
 
 /** Every file under `dir`, as text. */
 function filesUnder(dir: string): { path: string; text: string }[] {
@@ -35,7 +26,7 @@ function filesUnder(dir: string): { path: string; text: string }[] {
   return out
 }
 
-describe.skipIf(!status.available)('a hostile agent that echoes its key', () => {
+describe.skipIf(!hasKeychain)('a hostile agent that echoes its key', () => {
   const tally = tallyPerFile('secrets')
   const start = hostilePerTest()
   const CANARY = `canary-${process.pid}-${Date.now()}-hostile-secret`

@@ -16,23 +16,13 @@ import { createKeytarSecretStore } from '../../../main/secrets/secret-store'
 import type { McpServerConfig } from '../../../common/contract/mcp'
 import { scriptedAgentCommand } from '../../agents/command'
 import { must, servicesPerTest } from '../../support/services'
+import { requirePrivateKeychain } from '../../support/private-keychain'
 
-const inPrivateKeyring = process.env.BOSUN_KEYRING_READY === '1'
-const status = inPrivateKeyring ? await createKeytarSecretStore().status() : { available: false, message: 'not inside scripts/with-keyring.sh' }
-const allowMissing = process.env.BOSUN_ALLOW_NO_KEYCHAIN === '1'
-
-it('has a private Secret Service to test against', () => {
-  if (!status.available && !allowMissing) {
-    throw new Error(
-      `No private keychain: ${'message' in status ? status.message : ''}\nRun under scripts/with-keyring.sh, or set BOSUN_ALLOW_NO_KEYCHAIN=1 to skip explicitly.`,
-    )
-  }
-  expect(status.available || allowMissing).toBe(true)
-})
+const hasKeychain = await requirePrivateKeychain()
 
 const startServices = servicesPerTest()
 
-describe.skipIf(!status.available)('MCP secrets (real keychain)', () => {
+describe.skipIf(!hasKeychain)('MCP secrets (real keychain)', () => {
   const HEADER_SECRET = `mcp-header-${process.pid}-${Date.now()}-canary`
   const ENV_SECRET = `mcp-env-${process.pid}-${Date.now()}-canary`
 
