@@ -10,19 +10,14 @@
  * scrolling the finished transcript from the end to the top. BENCH_FRAMES=1 prints the long animation frames
  * (script, render, style and layout time, and which callbacks ran) on stderr.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium, type Page } from 'playwright'
-import { createBosunServices } from '../../main/app/create-services'
-import { startWebHost } from '../../main/web/server'
+import { writeFileSync } from 'node:fs'
+import type { Page } from 'playwright'
 import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
-import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
-import { floodAgentCommand } from './flood-agent-command'
 import { reportToParent } from './spawn-worker'
 import { gc } from './gc'
 import { startProfile } from './profile'
+import { withFloodPage } from './flood-page'
 
 export interface BrowserResult {
   count: number
@@ -105,18 +100,7 @@ async function heapAfterGc(page: Page): Promise<number> {
 }
 
 async function run(count: number): Promise<BrowserResult> {
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built (${rendererDir}): run \`npx electron-vite build\``)
-  const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
-  const { command, args } = floodAgentCommand(count)
-  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: AGENT, command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
-  const host = await startWebHost({ port: 0, home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-bench' })
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.message}\n`))
-    // tsx compiles with keepNames: functions sent to the page call its `__name` helper, which the page lacks.
-    await page.addInitScript({ content: `globalThis.__name = (fn) => fn;\n(${probe.toString()})()` })
-    await page.goto(host.url)
+  return withFloodPage({ count, agentName: AGENT, probe }, async (page, home) => {
     await startSession(page, { agentName: AGENT, cwd: home })
     const box = messageBox(page)
     await box.fill('flood')
@@ -193,11 +177,7 @@ async function run(count: number): Promise<BrowserResult> {
       mainRssMiB: process.memoryUsage().rss / 2 ** 20,
       mainMaxRssMiB: process.resourceUsage().maxRSS / 1024,
     }
-  } finally {
-    await browser.close().catch(() => {})
-    await host.dispose()
-    rmSync(home, { recursive: true, force: true })
-  }
+  })
 }
 
 reportToParent(run(Number(process.argv[2] ?? 100_000)))

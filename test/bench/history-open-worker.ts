@@ -9,21 +9,14 @@
  * in the page from the click on the session in the sidebar to the first transcript entry in the DOM and to
  * the frame after it (painted). Nothing starts the agent: the transcript comes from the database.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium } from 'playwright'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { createLogger } from '../../main/base/log'
-import { createBosunServices } from '../../main/app/create-services'
 import { HistoryRecorder } from '../../main/history/recorder'
 import { openHistoryStore } from '../../main/history/sqlite-history-store'
-import { startWebHost } from '../../main/web/server'
 import { buildFloodUpdates } from '../agents/flood-updates'
-import { chromiumArgs, chromiumPath, rendererDir } from '../e2e/support/harness'
 import { visible } from '../e2e/support/session-ui'
-import { floodAgentCommand } from './flood-agent-command'
 import { reportToParent } from './spawn-worker'
+import { withFloodPage } from './flood-page'
 
 export interface HistoryOpenResult {
   count: number
@@ -61,13 +54,8 @@ function probe(): void {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true })
 }
 
-async function run(count: number): Promise<HistoryOpenResult> {
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`the renderer is not built (${rendererDir}): run \`npx electron-vite build\``)
-  const home = mkdtempSync(join(tmpdir(), 'bosun-bench-open-'))
-  const { command, args } = floodAgentCommand(count)
-  writeFileSync(join(home, 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'flood', name: AGENT, command, args, env: {}, secretEnv: [], defaultCwd: home }] }))
-
-  // The stored session: a prompt, then the flood, written by the recorder as Bosun writes it.
+/** The stored session: a prompt, then the flood, written by the recorder as Bosun writes it. */
+function storeFlood(home: string, count: number): { entries: number; lastText: string } {
   const { store } = openHistoryStore(home)
   const recorder = new HistoryRecorder(store, { logger: createLogger('bench', () => {}) })
   let state = createSessionState({ sessionId: 'flood/flood-1', acpSessionId: 'flood-1', agentId: 'flood', protocolVersion: 1, cwd: home })
@@ -84,16 +72,14 @@ async function run(count: number): Promise<HistoryOpenResult> {
   // Its first words as rendered (the rest holds markdown).
   const lastText = lastMessage?.kind === 'agent_message' ? (((lastMessage.content[0] as { text?: string }).text ?? '').match(/token \d+/)?.[0] ?? '') : ''
   if (!lastText) throw new Error('the flood has no last message to wait for')
+  return { entries: state.entries.length, lastText }
+}
 
-  const host = await startWebHost({ port: 0, home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-bench' })
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    page.on('pageerror', (error) => process.stderr.write(`[page error] ${error.message}\n`))
-    // tsx compiles with keepNames: functions sent to the page call its `__name` helper, which the page lacks.
-    await page.addInitScript({ content: `globalThis.__name = (fn) => fn;\n(${probe.toString()})()` })
-    await page.goto(host.url)
-    await page.evaluate((text) => ((window as unknown as { __bench: { lastText: string } }).__bench.lastText = text), lastText)
+async function run(count: number): Promise<HistoryOpenResult> {
+  let stored = { entries: 0, lastText: '' }
+  const prepare = (home: string) => void (stored = storeFlood(home, count))
+  return withFloodPage({ count, agentName: AGENT, probe, prepare }, async (page) => {
+    await page.evaluate((text) => ((window as unknown as { __bench: { lastText: string } }).__bench.lastText = text), stored.lastText)
     const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
     const item = await visible(nav.getByRole('region', { name: 'History', exact: true }).getByRole('button', { name: new RegExp(`^${TITLE}`) }))
     await item.click()
@@ -102,12 +88,8 @@ async function run(count: number): Promise<HistoryOpenResult> {
       return p.painted !== undefined && p.last !== undefined
     }, undefined, { timeout: 120_000, polling: 100 })
     const p = await page.evaluate(() => (window as unknown as { __bench: { click: number; first: number; painted: number; last: number } }).__bench)
-    return { count, entries: state.entries.length, firstEntryMs: p.first - p.click, firstPaintMs: p.painted - p.click, lastEntryMs: p.last - p.click }
-  } finally {
-    await browser.close().catch(() => {})
-    await host.dispose()
-    rmSync(home, { recursive: true, force: true })
-  }
+    return { count, entries: stored.entries, firstEntryMs: p.first - p.click, firstPaintMs: p.painted - p.click, lastEntryMs: p.last - p.click }
+  })
 }
 
 reportToParent(run(Number(process.argv[2] ?? 100_000)))
