@@ -11,6 +11,7 @@ import type { SessionState } from '../../../common/session/types'
 import type { Scenario } from '../../agents/scenario'
 import type { TestHome } from '../../support/bosun-home'
 import { must } from '../../support/must'
+import { clientReports } from '../../support/client-reports'
 import { agentLog, historyHarness, type Run } from '../history/restart'
 
 const harness = historyHarness()
@@ -48,19 +49,9 @@ const state = async (run: Run, sessionId: string): Promise<SessionState> => must
 
 /** The agent's `client response (…)` reports of the turn `text` starts, parsed. */
 async function turn(run: Run, sessionId: string, text: string): Promise<unknown[]> {
-  const before = reports(await state(run, sessionId)).length
+  const before = clientReports(await state(run, sessionId)).length
   must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text }] }))
-  return reports(await state(run, sessionId)).slice(before)
-}
-
-function reports(session: SessionState): unknown[] {
-  return session.entries
-    .flatMap((e) => (e.kind === 'agent_message' ? e.content : []))
-    .map((b) => ('text' in b && typeof b.text === 'string' ? b.text : ''))
-    .join('')
-    .split(/(?=client response \()/)
-    .filter((s) => s.startsWith('client response ('))
-    .map((s) => JSON.parse(s.slice(s.indexOf(': ') + 2)) as unknown)
+  return clientReports(await state(run, sessionId)).slice(before)
 }
 
 const errorOf = (response: unknown) => (response as { error?: { code: number; data?: { reason?: string } } }).error

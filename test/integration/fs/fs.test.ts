@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionState, ToolCallEntry } from '../../../common/session/types'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
+import { clientReports } from '../../support/client-reports'
 
 const startServices = servicesPerTest()
 const outsideDirs: string[] = []
@@ -33,14 +34,7 @@ async function start(): Promise<FsSession> {
   let seen = 0
   const run = async (text: string) => {
     must(await t.handlers.prompt({ sessionId, prompt: [{ type: 'text', text }] }))
-    const reports = (await state()).entries
-      .filter((e) => e.kind === 'agent_message')
-      .flatMap((e) => (e.kind === 'agent_message' ? e.content : []))
-      .map((b) => ('text' in b && typeof b.text === 'string' ? b.text : ''))
-      .join('')
-      .split(/(?=client response \()/)
-      .filter((s) => s.startsWith('client response ('))
-      .map((s) => JSON.parse(s.slice(s.indexOf(': ') + 2)) as unknown)
+    const reports = clientReports(await state())
     const fresh = reports.slice(seen)
     seen = reports.length
     return fresh

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
+import { clientReports } from '../../support/client-reports'
 
 const startServices = servicesPerTest()
 const pids: number[] = []
@@ -36,15 +37,7 @@ async function start(): Promise<Session> {
   const { sessionId } = must(await t.handlers.newSession({ agentId: 'term', cwd: t.workspace }))
   const state = async () => must(await t.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
   let seen = 0
-  const reports = async () =>
-    (await state()).entries
-      .filter((e) => e.kind === 'agent_message')
-      .flatMap((e) => (e.kind === 'agent_message' ? e.content : []))
-      .map((b) => ('text' in b && typeof b.text === 'string' ? b.text : ''))
-      .join('')
-      .split(/(?=client response \()/)
-      .filter((s) => s.startsWith('client response ('))
-      .map((s) => JSON.parse(s.slice(s.indexOf(': ') + 2)) as unknown)
+  const reports = async () => clientReports(await state())
   const run = async (text: string) => {
     must(await t.handlers.prompt({ sessionId, prompt: [{ type: 'text', text }] }))
     const all = await reports()
