@@ -283,15 +283,21 @@ describe('app store: showing applied work costs what rendering costs', () => {
     expect(clock.pending).toBe(0)
   })
 
-  it('shows applied updates within a few frames though nothing else arrives, and every frame while rendering is cheap', () => {
-    const slow = renderingFrames(40)
-    const store = createAppStore(undefined, { frames: slow.frames })
+  /** Chunk `a` shown, chunk `b` applied but waiting behind a render that costs `renderMs`. */
+  function secondChunkWaiting(renderMs: number) {
+    const clock = renderingFrames(renderMs)
+    const store = createAppStore(undefined, { frames: clock.frames })
     store.addSession(sessionOf('s1', 'a1'))
     store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
-    slow.runFrame()
+    clock.runFrame()
     store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('b')] })
-    slow.runFrame()
+    clock.runFrame()
     expect(store.getSnapshot().sessions.s1!.seq).toBe(1)
+    return { clock, store }
+  }
+
+  it('shows applied updates within a few frames though nothing else arrives, and every frame while rendering is cheap', () => {
+    const { clock: slow, store } = secondChunkWaiting(40)
     let frames = 0
     while (slow.pending > 0) {
       slow.runFrame()
@@ -314,14 +320,7 @@ describe('app store: showing applied work costs what rendering costs', () => {
   })
 
   it('shows applied work before any other change, and a direct apply keeps main’s order', () => {
-    const clock = renderingFrames(50)
-    const store = createAppStore(undefined, { frames: clock.frames })
-    store.addSession(sessionOf('s1', 'a1'))
-    store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
-    clock.runFrame()
-    store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('b')] })
-    clock.runFrame()
-    expect(store.getSnapshot().sessions.s1!.seq).toBe(1)
+    const { store } = secondChunkWaiting(50)
     store.selectSession('s1')
     expect(store.getSnapshot().selectedSessionId).toBe('s1')
     expect(text(store.getSnapshot().sessions.s1!)).toBe('ab')
