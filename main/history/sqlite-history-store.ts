@@ -141,7 +141,7 @@ export class SqliteHistoryStore implements HistoryStore {
     const now = performance.now()
     this.waitingSince ??= now
     // Writes that never pause: the index catches up whole now and then, so it is never more than that far behind.
-    if (now - this.waitingSince >= this.index.maxDeferMs) this.catchUpSearch()
+    if (now - this.waitingSince >= this.index.maxDeferMs) this.tryCatchUp()
     this.scheduleIndex(this.index.idleMs)
   }
 
@@ -156,27 +156,39 @@ export class SqliteHistoryStore implements HistoryStore {
    */
   catchUpSearch(budgetMs = Infinity): boolean {
     const start = performance.now()
-    const s = this.statements
-    const page = this.db.transaction(() => {
-      const rows = s.pendingPage.all(200) as { id: number; body: string | null }[]
-      for (const { id, body } of rows) {
-        // Also for a row never indexed: a contentless FTS table ignores the delete of a rowid it lacks.
-        s.deleteText.run(id)
-        const text = body === null ? '' : searchTextOfBody(body)
-        if (text) s.insertText.run(id, text)
-        s.unmarkPending.run(id)
-      }
-      return rows.length
-    })
     for (;;) {
-      if (page() === 0) {
+      if (this.db.transaction(() => this.indexPage())() === 0) {
         this.waitingSince = null
         return true
       }
-      if (performance.now() - start >= budgetMs) {
-        this.waitingSince ??= performance.now()
-        return false
-      }
+      if (performance.now() - start >= budgetMs) return false
+    }
+  }
+
+  /** One page of what waits, indexed in one transaction; how many entries it held. */
+  private indexPage(): number {
+    const s = this.statements
+    const rows = s.pendingPage.all(200) as { id: number; body: string | null }[]
+    for (const { id, body } of rows) {
+      // Also for a row never indexed: a contentless FTS table ignores the delete of a rowid it lacks.
+      s.deleteText.run(id)
+      const text = body === null ? '' : searchTextOfBody(body)
+      if (text) s.insertText.run(id, text)
+      s.unmarkPending.run(id)
+    }
+    return rows.length
+  }
+
+  /**
+   * {@link catchUpSearch} where failing must not fail the caller (a write already committed, a search that can
+   * still answer from what is indexed, a timer): on a full disk what waits stays noted, and the next write,
+   * search or pause tries again. Returns false only when the budget ran out with more waiting (slice again).
+   */
+  private tryCatchUp(budgetMs = Infinity): boolean {
+    try {
+      return this.catchUpSearch(budgetMs)
+    } catch {
+      return true
     }
   }
 
@@ -184,13 +196,8 @@ export class SqliteHistoryStore implements HistoryStore {
     if (this.indexTimer) clearTimeout(this.indexTimer)
     this.indexTimer = setTimeout(() => {
       this.indexTimer = undefined
-      if (!this.db.open) return
-      try {
-        // A slice, then the thread is free for the next write before the following one.
-        if (!this.catchUpSearch(this.index.sliceMs)) this.scheduleIndex(0)
-      } catch {
-        // A full disk: what waits stays noted, and the next write or search tries again.
-      }
+      // A slice, then the thread is free for the next write before the following one.
+      if (this.db.open && !this.tryCatchUp(this.index.sliceMs)) this.scheduleIndex(0)
     }, delayMs)
     this.indexTimer.unref?.()
   }
@@ -265,7 +272,7 @@ export class SqliteHistoryStore implements HistoryStore {
     const fts = toFtsQuery(query)
     if (!fts) return []
     // Whatever was written is found.
-    this.catchUpSearch()
+    this.tryCatchUp()
     const rows = this.statements.search.all(fts, limit) as { sessionId: string; entryId: string; kind: string; body: string; title: string | null; cwd: string; archived: number }[]
     return rows.map((r) => ({ ...r, archived: r.archived !== 0 }))
   }

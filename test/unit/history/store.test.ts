@@ -178,6 +178,22 @@ describe('SqliteHistoryStore', () => {
       expect(sqlite(store).searchBacklog).toBe(0)
     })
 
+    it('an index that cannot catch up fails neither the write that committed nor a search; what waits stays noted', () => {
+      const { store } = open(tempHome(), { idleMs: 3_600_000, maxDeferMs: 0 })
+      store.write([{ session: row(), entries: [entry(0, 'before')] }])
+      expect(sqlite(store).searchBacklog).toBe(0)
+      // Indexing fails from here on (as on a full disk): every page it tries is rolled back.
+      const db = (store as unknown as { db: Database.Database }).db
+      db.exec(`CREATE TEMP TRIGGER index_fails BEFORE DELETE ON search_pending BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END`)
+      expect(() => store.write([{ session: row(), entries: [entry(1, 'after')] }])).not.toThrow()
+      expect(store.load('agent/s1')!.entries).toHaveLength(2)
+      expect(store.search('before', 10)).toEqual([expect.objectContaining({ entryId: 'm0' })])
+      expect(store.search('after', 10)).toEqual([])
+      expect(sqlite(store).searchBacklog).toBe(1)
+      db.exec('DROP TRIGGER index_fails')
+      expect(store.search('after', 10)).toEqual([expect.objectContaining({ entryId: 'm1' })])
+    })
+
     it('indexes after a restart what a crash left unindexed; deleting a session forgets its waiting entries', () => {
       const home = tempHome()
       const first = open(home, { idleMs: 3_600_000 }).store
