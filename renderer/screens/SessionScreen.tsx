@@ -95,12 +95,14 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     [api, sessionId, report],
   )
   // Attachments and @ mentions, as far as the agent takes them (main checks again when sending).
-  const [images, setImages] = useState(false)
+  // Whose answer it is, so another session's never offers images here while this one's is on its way.
+  const [imagesFor, setImagesFor] = useState<string | null>(null)
+  const images = imagesFor === sessionId
   const agentStatus = agent?.status
   useEffect(() => {
     let live = true
     if (!api.promptCapabilities || agentStatus !== 'ready') return
-    void api.promptCapabilities({ sessionId }).then((r) => live && setImages(r.ok && r.value.image))
+    void api.promptCapabilities({ sessionId }).then((r) => live && setImagesFor(r.ok && r.value.image ? sessionId : null))
     return () => {
       live = false
     }

@@ -117,6 +117,7 @@ it('adds a server with a secret header for one agent only, and shows it on that 
   await bothSchemes(page, 'mcp-agent-overview')
 
   await nav.getByRole('button', { name: /Other agent/ }).click()
+  await visible(agents.getByRole('heading', { name: 'Other agent', level: 2 }))
   await visible(served('Shared docs'))
   expect(await served('Team search').count()).toBe(0)
   await agents.getByRole('button', { name: 'Start', exact: true }).click()

@@ -11,21 +11,25 @@ export type AgentMcpApi = Pick<BosunApi, 'listAgentMcpServers'>
  * `refreshKey` (the agent's status) reloads it when the agent starts.
  */
 export function AgentMcpServers({ api, agentId, refreshKey }: { api: AgentMcpApi; agentId: string; refreshKey?: string }) {
-  const [servers, setServers] = useState<AgentMcpServer[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  // Each answer remembers whose it is: while another agent's list is on its way, this one's is not shown as theirs.
+  const [answer, setAnswer] = useState<{ agentId: string; servers: AgentMcpServer[] | null; problem: string | null } | null>(null)
   useEffect(() => {
     let live = true
     void api.listAgentMcpServers({ agentId }).then((r) => {
       if (!live) return
-      if (r.ok) {
-        setServers(r.value.servers)
-        setProblem(null)
-      } else setProblem(r.error.message)
+      setAnswer((prev) =>
+        r.ok
+          ? { agentId, servers: r.value.servers, problem: null }
+          : { agentId, servers: prev?.agentId === agentId ? prev.servers : null, problem: r.error.message },
+      )
     })
     return () => {
       live = false
     }
   }, [api, agentId, refreshKey])
+  const current = answer?.agentId === agentId ? answer : null
+  const servers = current?.servers ?? null
+  const problem = current?.problem ?? null
 
   const unknown = servers?.some((s) => s.passed === null) ?? false
   return (
