@@ -31,7 +31,7 @@ import { applyChunk, applyWholeMessage } from './reducer/messages'
 import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
-import { applyTerminalCancelRequested, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
+import { applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
 import {
   applyAgentGone,
   applyCancelRequested,
@@ -161,6 +161,8 @@ function applyAction(d: Draft, action: SessionAction): void {
       return
     case 'terminal_cancel_requested':
       return applyTerminalCancelRequested(d, action.terminalId)
+    case 'terminal_cancel_unconfirmed':
+      return applyTerminalCancelUnconfirmed(d, action.terminalId)
     case 'turn_ended':
       return applyTurnEnded(d, action.stopReason, action.error)
     case 'cancel_requested':

@@ -172,6 +172,13 @@ export interface TerminalView {
   extra?: Record<string, unknown>
   /** Bosun sent `terminal/cancel` and the agent accepted it; the terminal has stopped only once its `exitStatus` arrives (E16). */
   cancelRequested?: boolean
+  /**
+   * The agent accepted `terminal/cancel` but reported no exit status within main's deadline: no longer shown as
+   * stopping (it may still run), and Cancel is offered again while the agent advertises it.
+   */
+  cancelUnconfirmed?: boolean
+  /** The agent's process went away before this terminal reported an exit status: whatever it ran is not Bosun's to know. */
+  agentGone?: boolean
   /** The output grew past what Bosun keeps: its start was dropped. */
   truncated?: boolean
 }
@@ -326,6 +333,8 @@ export type SessionAction =
   | { type: 'cannot_continue'; reason: string | null }
   /** The agent accepted Bosun's v2 `terminal/cancel` for this terminal (it stops when its `exitStatus` arrives). */
   | { type: 'terminal_cancel_requested'; terminalId: string }
+  /** Main's deadline for the exit status of an accepted cancel passed without one. */
+  | { type: 'terminal_cancel_unconfirmed'; terminalId: string }
 
 /** A running (or not) agent as the UI sees it. */
 export interface AgentRuntimeView {

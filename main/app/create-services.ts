@@ -285,7 +285,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   })
   const terminals = store.add(new TerminalHandlers({ sessions: { getSession: sessionRoots }, sink, log: log.child('terminals') }))
   // v2 agent-owned terminals: main decides whether `terminal/cancel` may be sent (E16).
-  const agentTerminals = new AgentTerminals(sessions, log.child('agent-terminals'))
+  const agentTerminals = store.add(new AgentTerminals(sessions, log.child('agent-terminals')))
 
   sessions.addCancellationListener(permissions.broker)
   sessions.addCancellationListener(terminals)

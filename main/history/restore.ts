@@ -54,9 +54,10 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
 
   const settle: SessionAction[] = []
   const running = row.turnState !== 'idle' || state.turn.state !== 'idle'
-  // v2 background work of the process that ran it ended with it, and nothing its terminals offered holds any more.
-  const offered = Object.values(state.terminals).some((terminal) => terminal?.capabilities != null)
-  if (!running && ((state.turn.background?.length ?? 0) > 0 || offered)) settle.push({ type: 'agent_gone' })
+  // v2 background work of the process that ran it ended with it, nothing its terminals offered holds any more,
+  // and a terminal that never reported its exit is not shown as running (or stopping) under an agent that is gone.
+  const stale = Object.values(state.terminals).some((terminal) => terminal?.capabilities != null || (terminal != null && !terminal.exitStatus && !terminal.agentGone))
+  if (!running && ((state.turn.background?.length ?? 0) > 0 || stale)) settle.push({ type: 'agent_gone' })
   if (running) {
     settle.push({ type: 'agent_gone' })
     if (state.protocolVersion === 2) settle.push({ type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle' }] })

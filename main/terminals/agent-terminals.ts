@@ -6,7 +6,9 @@
  */
 import type { AcpClientConnection } from '../acp/types'
 import { fail, ok, toFailure, type Result } from '../base/errors'
+import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
+import { realScheduler, type Scheduler } from '../agents/scheduler'
 import { canCancelTerminal, terminalOf } from '../../common/session/background'
 import type { SessionAction, SessionState } from '../../common/session/types'
 
@@ -17,13 +19,20 @@ export interface AgentTerminalSessions {
   push(sessionId: string, action: SessionAction): void
 }
 
-export class AgentTerminals {
+/** How long an accepted cancel waits for the terminal's exit status before it is no longer shown as stopping. */
+export const CANCEL_CONFIRM_MS = 15_000
+
+export class AgentTerminals implements IDisposable {
   /** `<sessionId>\n<terminalId>` of cancels sent and not yet answered: a second click does not send twice. */
   private readonly inFlight = new Set<string>()
+  /** Accepted cancels waiting for their exit status, by the same key: one deadline each. */
+  private readonly deadlines = new Map<string, IDisposable>()
 
   constructor(
     private readonly sessions: AgentTerminalSessions,
     private readonly log?: Logger,
+    private readonly scheduler: Scheduler = realScheduler,
+    private readonly confirmMs = CANCEL_CONFIRM_MS,
   ) {}
 
   async cancel(sessionId: string, terminalId: string): Promise<Result<undefined>> {
@@ -43,8 +52,20 @@ export class AgentTerminals {
     this.inFlight.add(key)
     try {
       await attached.connection.cancelTerminal(attached.acpSessionId, terminalId)
-      // Accepted, not done: the terminal shows as cancelling until its exit status arrives (E16).
+      // Accepted, not done: the terminal shows as cancelling until its exit status arrives (E16), or until the
+      // deadline says the agent never confirmed it (an agent that accepts and forgets must not leave it stopping).
       this.sessions.push(sessionId, { type: 'terminal_cancel_requested', terminalId })
+      this.deadlines.get(key)?.dispose()
+      this.deadlines.set(
+        key,
+        this.scheduler.setTimeout(() => {
+          this.deadlines.delete(key)
+          const now = terminalOf(this.sessions.state(sessionId)?.terminals ?? {}, terminalId)
+          if (!now?.cancelRequested || now.exitStatus) return
+          this.log?.warn(`terminal/cancel ${terminalId} in ${sessionId}: accepted, but no exit status within ${Math.round(this.confirmMs / 1000)} s`)
+          this.sessions.push(sessionId, { type: 'terminal_cancel_unconfirmed', terminalId })
+        }, this.confirmMs),
+      )
       return ok(undefined)
     } catch (error) {
       const failure = toFailure(error)
@@ -53,5 +74,10 @@ export class AgentTerminals {
     } finally {
       this.inFlight.delete(key)
     }
+  }
+
+  dispose(): void {
+    for (const deadline of this.deadlines.values()) deadline.dispose()
+    this.deadlines.clear()
   }
 }

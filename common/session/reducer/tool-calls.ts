@@ -190,6 +190,7 @@ export function applyTerminalUpdate(d: Draft, u: Update): void {
   const bytes = isObject(u.output) && isString(u.output.data) ? decodeBase64(u.output.data) : null
   if (bytes) decoded = decodeUtf8(undefined, bytes)
   const t = mutTerminal(d, u.terminalId)
+  delete t.agentGone
   if (decoded) {
     t.output = decoded.text
     setPending(t, decoded.pending)
@@ -275,7 +276,19 @@ function boundOutput(t: TerminalView): void {
 /** Bosun's `terminal/cancel` was accepted: shown as cancelling until the agent reports the exit status (E16). */
 export function applyTerminalCancelRequested(d: Draft, terminalId: unknown): void {
   if (!isString(terminalId) || !Object.hasOwn(d.s.terminals, terminalId)) return
-  mutTerminal(d, terminalId).cancelRequested = true
+  const t = mutTerminal(d, terminalId)
+  t.cancelRequested = true
+  delete t.cancelUnconfirmed
+}
+
+/** Main's deadline passed with no exit status: not stopping any more as far as anyone knows; an exit that came first wins. */
+export function applyTerminalCancelUnconfirmed(d: Draft, terminalId: unknown): void {
+  if (!isString(terminalId) || !Object.hasOwn(d.s.terminals, terminalId)) return
+  const current = d.s.terminals[terminalId]!
+  if (current.exitStatus || !current.cancelRequested) return
+  const t = mutTerminal(d, terminalId)
+  delete t.cancelRequested
+  t.cancelUnconfirmed = true
 }
 
 /** v2 `terminal_output_chunk`: decode this chunk's base64 on its own, then append its bytes (H25). */
@@ -284,6 +297,7 @@ export function applyTerminalChunk(d: Draft, u: Update): void {
   const bytes = decodeBase64(u.data)
   if (!bytes) return
   const t = mutTerminal(d, u.terminalId)
+  delete t.agentGone
   const decoded = decodeUtf8(t.pendingUtf8, bytes)
   t.output += decoded.text
   setPending(t, decoded.pending)

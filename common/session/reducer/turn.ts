@@ -210,6 +210,13 @@ export function applyAgentGone(d: Draft): void {
   if (d.s.turn.background !== null) d.mutTurn().background = null
   for (const [terminalId, terminal] of Object.entries(d.s.terminals)) {
     if (terminal.capabilities != null) delete mutTerminal(d, terminalId).capabilities
+    // Without an exit status it is neither running nor stopping as far as Bosun can tell.
+    if (!terminal.exitStatus && !terminal.agentGone) {
+      const t = mutTerminal(d, terminalId)
+      t.agentGone = true
+      delete t.cancelRequested
+      delete t.cancelUnconfirmed
+    }
   }
   const entries = d.s.entries
   for (let i = 0; i < entries.length; i++) {

@@ -34,6 +34,14 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
             <span className="badge badge-warn" role="status">
               stopping
             </span>
+          ) : terminal?.agentGone ? (
+            <span className="badge badge-muted" role="status" title="The agent stopped before this terminal reported an exit status">
+              agent stopped
+            </span>
+          ) : terminal?.cancelUnconfirmed ? (
+            <span className="badge badge-warn" role="status">
+              stop not confirmed
+            </span>
           ) : terminal ? (
             <span className="badge badge-progress" role="status">
               running
@@ -42,11 +50,14 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
           <CancelTerminalButton terminalId={terminalId} terminal={terminal} label={label} />
         </span>
       </header>
+      {terminal?.cancelUnconfirmed && !exit && (
+        <p className="muted terminal-note">The agent accepted Cancel but has not reported that this stopped. It may still be running.</p>
+      )}
       {terminal?.truncated && <p className="muted terminal-note">Earlier output was dropped (Bosun keeps the last 2 MB).</p>}
       {output ? (
         <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} />
       ) : (
-        <p className="muted terminal-empty">{terminal ? 'No output yet' : 'Output is shown by the agent'}</p>
+        <p className="muted terminal-empty">{terminal ? (exit || terminal.agentGone ? 'No output' : 'No output yet') : 'Output is shown by the agent'}</p>
       )}
       {terminal && otherFields(terminal) && <JsonDisclosure summary="Other terminal fields" value={otherFields(terminal)} />}
     </section>

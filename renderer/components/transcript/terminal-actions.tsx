@@ -14,12 +14,13 @@ export const TerminalActionsContext = createContext<TerminalActions | null>(null
 /**
  * Cancel for an agent-owned terminal, offered only while its latest `terminal_update` advertises
  * `capabilities.cancel`. After a click it says "Cancelling…" until the agent answers and, once it accepted,
- * until the terminal's exit status arrives (the only confirmation, E16).
+ * until the terminal's exit status arrives (the only confirmation, E16) or main's deadline for it passes
+ * (then Cancel is offered again while advertised). Nothing once the agent is gone.
  */
 export function CancelTerminalButton({ terminalId, terminal, label }: { terminalId: string; terminal: TerminalView | undefined; label: string }) {
   const actions = useContext(TerminalActionsContext)
   const [asking, setAsking] = useState(false)
-  if (!actions || !terminal || terminal.exitStatus) return null
+  if (!actions || !terminal || terminal.exitStatus || terminal.agentGone) return null
   const cancelling = asking || terminal.cancelRequested === true
   if (!cancelling && !canCancelTerminal(terminal)) return null
   return (

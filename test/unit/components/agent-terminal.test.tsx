@@ -56,6 +56,21 @@ describe('an agent terminal on its card', () => {
     expect(stopped).not.toContain('<button')
   })
 
+  it('after the deadline: stop not confirmed, Cancel offered again; once the agent is gone: agent stopped, nothing to click', () => {
+    let state = session({ sessionUpdate: 'terminal_update', terminalId: 'dev', command: 'npm run dev', capabilities: { cancel: {} } })
+    state = applyActions(state, [{ type: 'terminal_cancel_requested', terminalId: 'dev' }, { type: 'terminal_cancel_unconfirmed', terminalId: 'dev' }])
+    const unconfirmed = render(<TerminalOutput terminalId="dev" terminal={state.terminals.dev} />)
+    expect(textOf(unconfirmed)).toContain('stop not confirmed')
+    expect(textOf(unconfirmed)).toContain('has not reported that this stopped')
+    expect(unconfirmed).toMatch(/<button[^>]*aria-label="Cancel npm run dev"/)
+    expect(unconfirmed).not.toMatch(/<button[^>]*disabled=""/)
+    state = applyActions(state, [{ type: 'terminal_cancel_requested', terminalId: 'dev' }, { type: 'agent_gone' }])
+    const gone = render(<TerminalOutput terminalId="dev" terminal={state.terminals.dev} />)
+    expect(textOf(gone)).toContain('agent stopped')
+    expect(textOf(gone)).not.toContain('stopping')
+    expect(gone).not.toContain('<button')
+  })
+
   it('exit statuses in words; unknown fields shown generically; dropped output said', () => {
     expect(exitText({ exitCode: 0 })).toBe('exit 0')
     expect(exitText({ exitCode: -1073741510, signal: null })).toBe('exit -1073741510')

@@ -252,5 +252,13 @@ describe('restoring a stored session', () => {
     const quiet = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle', background: null }] }])
     const reopened = restoreSessionState(stored(quiet, 'idle'))
     expect(settled(reopened.state, reopened.settle).terminals.t1?.capabilities).toBeUndefined()
+    // A terminal that never reported its exit, with no controls and nothing reported running: not shown as running.
+    const plain = applyActions(createSessionState({ sessionId: 'a/s2', agentId: 'a', protocolVersion: 2, cwd: '/w' }), [
+      { type: 'updates', updates: [{ sessionUpdate: 'terminal_update', terminalId: 't2', command: 'tail -f log' }, { sessionUpdate: 'terminal_update', terminalId: 't3', exitStatus: { exitCode: 0 } }] },
+    ])
+    const again = restoreSessionState(stored(plain, 'idle'))
+    const shown = settled(again.state, again.settle)
+    expect(shown.terminals.t2).toMatchObject({ agentGone: true })
+    expect(shown.terminals.t3?.agentGone).toBeUndefined()
   })
 })

@@ -150,6 +150,28 @@ describe('the cancel capability (E16)', () => {
     expect(canCancelTerminal(s.terminals.t1)).toBe(false)
     expect(s.turn.background).toBeNull()
   })
+
+  it('the agent going away: a terminal without an exit status is neither running nor stopping; one that exited stays as it was', () => {
+    let s = updates(session(2), term({ capabilities: { cancel: {} } }), { sessionUpdate: 'terminal_update', terminalId: 't2', exitStatus: { exitCode: 0 } })
+    s = apply(s, { type: 'terminal_cancel_requested', terminalId: 't1' })
+    s = apply(s, { type: 'agent_gone' })
+    expect(s.terminals.t1).toMatchObject({ agentGone: true })
+    expect(s.terminals.t1!.cancelRequested).toBeUndefined()
+    expect(s.terminals.t2!.agentGone).toBeUndefined()
+    // The agent (back, the session reattached) reports on it again: it is the agent's again.
+    s = updates(s, term({ output: { data: b64('again\n') } }))
+    expect(s.terminals.t1!.agentGone).toBeUndefined()
+  })
+
+  it('terminal_cancel_unconfirmed ends stopping only while stopping and not exited; unknown ids are ignored', () => {
+    let s = updates(session(2), term({ capabilities: { cancel: {} } }))
+    s = apply(s, { type: 'terminal_cancel_unconfirmed', terminalId: 't1' }, { type: 'terminal_cancel_unconfirmed', terminalId: 'nope' })
+    expect(s.terminals.t1!.cancelUnconfirmed).toBeUndefined()
+    expect(s.terminals.nope).toBeUndefined()
+    s = apply(s, { type: 'terminal_cancel_requested', terminalId: 't1' }, { type: 'terminal_cancel_unconfirmed', terminalId: 't1' })
+    expect(s.terminals.t1).toMatchObject({ cancelUnconfirmed: true })
+    expect(s.terminals.t1!.cancelRequested).toBeUndefined()
+  })
 })
 
 describe('background work (F10)', () => {
