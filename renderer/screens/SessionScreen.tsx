@@ -41,6 +41,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set())
+  // "Show" on a background item scrolls to its card (negative nonces: never equal to the app's focus requests,
+  // and a newer request from the app takes over again).
+  const [shown, setShown] = useState<{ requestId: string; nonce: number } | null>(null)
+  useEffect(() => setShown(null), [focusRequest?.nonce])
+  const onShowEntry = useCallback((entryId: string) => setShown((prev) => ({ requestId: entryId, nonce: (prev?.nonce ?? 0) - 1 })), [])
+  const transcriptFocus = shown ?? focusRequest ?? null
 
   const report = useCallback(
     (what: string) => (result: CallResult<unknown>) => {
@@ -177,13 +183,13 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
           <TerminalActionsContext.Provider value={terminalActions}>
-            <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={focusRequest ?? null} />
+            <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={transcriptFocus} />
           </TerminalActionsContext.Provider>
         </NotSentContext.Provider>
       </SessionSeamsProvider>
       <div className="session-bottom">
         <TerminalActionsContext.Provider value={terminalActions}>
-          <BackgroundWork session={session} />
+          <BackgroundWork session={session} onShowEntry={onShowEntry} />
         </TerminalActionsContext.Provider>
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}

@@ -45,6 +45,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await screenshot(page, `background-work-${colorScheme}`)
     expect(await axeViolations(page, '.background-work, .terminal')).toEqual([])
 
+    // Show in the indicator scrolls the transcript to the card that shows the terminal (a short window: the
+    // second card is below the view once the transcript is scrolled to its start).
+    await page.setViewportSize({ width: 1280, height: 480 })
+    const log = transcript(page)
+    const cardInView = async () =>
+      (await tests.count()) > 0 &&
+      (await tests.evaluate((el) => {
+        const view = el.closest('.transcript')!.getBoundingClientRect()
+        const card = el.getBoundingClientRect()
+        return card.bottom > view.top && card.top < view.bottom
+      }))
+    await log.hover()
+    await page.mouse.wheel(0, -100_000)
+    await expect.poll(cardInView, { timeout: UI_TIMEOUT }).toBe(false)
+    await indicator.getByRole('button', { name: 'Show npm test -- --watch in the transcript' }).click()
+    await expect.poll(cardInView, { timeout: UI_TIMEOUT }).toBe(true)
+    await screenshot(page, `background-work-show-${colorScheme}`)
+    await page.setViewportSize({ width: 1280, height: 860 })
+
     // Cancel on the card: "Cancelling…" until the agent's exit status; then it is shown as cancelled, not as an error.
     await dev.getByRole('button', { name: 'Cancel npm run dev' }).click()
     await visible(dev.getByRole('status').getByText('cancelled · signal SIGTERM'))

@@ -1,6 +1,6 @@
-import { memo, useMemo, useState } from 'react'
+import { memo, useMemo, useState, type ReactNode } from 'react'
 import { runningBackgroundWork, type BackgroundItem } from '../../../common/session/background'
-import type { SessionState } from '../../../common/session/types'
+import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { VisibleText } from '../permissions/VisibleText'
@@ -14,11 +14,20 @@ const MAX_SHOWN = 20
 /**
  * v2 background work (F10): what the agent reports still running after its turn ended (terminals, tool calls,
  * work Bosun does not know), from its latest `background` snapshot. Shown above the composer while anything
- * runs; a terminal that advertises cancel can be cancelled from here as from its card.
+ * runs; a terminal that advertises cancel can be cancelled from here as from its card. An item with a card in
+ * the transcript (the tool call, or the tool call that shows the terminal) has Show, which scrolls to it.
  */
-export const BackgroundWork = memo(function BackgroundWork({ session }: { session: Pick<SessionState, 'turn' | 'terminals' | 'entries'> }) {
+export const BackgroundWork = memo(function BackgroundWork({
+  session,
+  onShowEntry,
+}: {
+  session: Pick<SessionState, 'turn' | 'terminals' | 'entries'>
+  /** Scrolls the transcript to the entry with this id. */
+  onShowEntry?: (entryId: string) => void
+}) {
   const { turn, terminals, entries } = session
   const items = useMemo(() => runningBackgroundWork({ turn, terminals, entries }), [turn, terminals, entries])
+  const cards = useMemo(() => (onShowEntry ? cardsOf(items, entries) : null), [items, entries, onShowEntry])
   const [open, setOpen] = useState(true)
   if (items.length === 0) return null
   const summary = items.length === 1 ? '1 task still running in the background' : `${items.length} tasks still running in the background`
@@ -32,7 +41,7 @@ export const BackgroundWork = memo(function BackgroundWork({ session }: { sessio
       {open && (
         <ul className="background-list">
           {items.slice(0, MAX_SHOWN).map((item) => (
-            <BackgroundRow key={item.key} item={item} />
+            <BackgroundRow key={item.key} item={item} show={cards && onShowEntry ? showFor(cards.get(item.key), onShowEntry) : null} />
           ))}
           {items.length > MAX_SHOWN && <li className="background-item muted">and {items.length - MAX_SHOWN} more</li>}
         </ul>
@@ -41,7 +50,38 @@ export const BackgroundWork = memo(function BackgroundWork({ session }: { sessio
   )
 })
 
-function BackgroundRow({ item }: { item: BackgroundItem }) {
+/** The transcript card of each item that has one, by item key: the tool call itself, or the latest tool call that shows the terminal. */
+function cardsOf(items: BackgroundItem[], entries: readonly Entry[]): Map<string, string> {
+  const cards = new Map<string, string>()
+  const wanted = new Map<string, string>()
+  for (const item of items) {
+    if (item.type === 'tool_call' && item.toolCall) cards.set(item.key, item.toolCall.id)
+    else if (item.type === 'terminal' && item.terminalId !== null) wanted.set(item.terminalId, item.key)
+  }
+  for (let i = entries.length - 1; i >= 0 && wanted.size > 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind !== 'tool_call' || !Array.isArray(entry.content)) continue
+    for (const content of entry.content) {
+      const terminalId = content.type === 'terminal' ? (content as { terminalId?: unknown }).terminalId : undefined
+      const key = typeof terminalId === 'string' ? wanted.get(terminalId) : undefined
+      if (key === undefined) continue
+      cards.set(key, entry.id)
+      wanted.delete(terminalId as string)
+    }
+  }
+  return cards
+}
+
+function showFor(entryId: string | undefined, onShowEntry: (entryId: string) => void): ((label: string) => ReactNode) | null {
+  if (entryId === undefined) return null
+  return (label: string) => (
+    <button type="button" className="button button-small button-secondary background-show" aria-label={`Show ${label} in the transcript`} onClick={() => onShowEntry(entryId)}>
+      Show
+    </button>
+  )
+}
+
+function BackgroundRow({ item, show }: { item: BackgroundItem; show: ((label: string) => ReactNode) | null }) {
   switch (item.type) {
     case 'terminal': {
       const command = item.terminal?.command ? neutraliseEscapes(item.terminal.command) : null
@@ -53,6 +93,7 @@ function BackgroundRow({ item }: { item: BackgroundItem }) {
           <code className="background-name">
             <VisibleText text={name} />
           </code>
+          {show?.(name)}
           {item.terminalId !== null && <CancelTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
         </li>
       )
@@ -67,6 +108,7 @@ function BackgroundRow({ item }: { item: BackgroundItem }) {
             <VisibleText text={title} />
           </span>
           {item.toolCall && <span className="badge badge-muted">{item.toolCall.status.replaceAll('_', ' ').slice(0, 40)}</span>}
+          {show?.(title)}
         </li>
       )
     }
