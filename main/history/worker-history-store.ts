@@ -31,10 +31,44 @@ const STARTUP_TIMEOUT_MS = 15_000
 
 class WorkerStopped extends Error {}
 
+/**
+ * What the thread runs first: it imports the worker's module and, when that fails (a broken build, a missing
+ * chunk), says so through the shared signal (`[1] = -1`, `[0]` bumped) and the port. Main may be blocked in
+ * `Atomics.wait` for the first answer, where the worker's `error` event cannot reach it: without this it
+ * would wait out the whole startup deadline.
+ */
+const BOOTSTRAP = `
+const { workerData } = require('node:worker_threads')
+;(async () => {
+  for (const url of workerData.preload) await import(url)
+  await import(workerData.entry)
+})().catch((error) => {
+  const signal = new Int32Array(workerData.signal)
+  try {
+    workerData.port.postMessage({ t: 'load-failed', message: String((error && error.message) || error).slice(0, 500) })
+  } catch {}
+  Atomics.store(signal, 1, -1)
+  Atomics.add(signal, 0, 1)
+  Atomics.notify(signal, 0)
+})
+`
+
+/** What the bootstrap posts when the worker's module did not load. */
+interface LoadFailed {
+  t: 'load-failed'
+  message: string
+}
+
 function revive(error: SerializedError): Error {
   const revived = new Error(error.message) as Error & { code?: string }
   if (error.code) revived.code = error.code
   return revived
+}
+
+/** The worker's module, and modules the thread imports before it (tsx's loader, for the TypeScript sources). */
+export interface WorkerEntry {
+  url: URL
+  preload: string[]
 }
 
 /** The bundle's file name for the worker (`electron.vite.config.ts`: `.mjs`, an ES module wherever it lies). */
@@ -42,23 +76,23 @@ export const WORKER_BUNDLE = 'history-worker.mjs'
 
 /**
  * The worker's module and the flags it needs, for the module at `here` (this file's `import.meta.url`):
- *   - the TypeScript sources (browser host under tsx, vitest): `history-worker.ts` under tsx's loader, and only
- *     that flag (a worker refuses the process's own, e.g. `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV);
+ *   - the TypeScript sources (browser host under tsx, vitest): `history-worker.ts`, after tsx's loader (imported
+ *     by the bootstrap: an `--import` flag is not applied to a thread started from code);
  *   - the bundle: `history-worker.mjs` beside it. Packaged, that is inside `app.asar`, where a worker thread
  *     cannot start a script: electron-builder keeps the worker and its chunks outside the archive
  *     (`asarUnpack`), in `app.asar.unpacked`, and that copy is the one started.
  */
-export function workerEntry(here: string, exists: (path: string) => boolean = existsSync): { url: URL; execArgv: string[] } {
+export function workerEntry(here: string, exists: (path: string) => boolean = existsSync): WorkerEntry {
   if (/\.[cm]?ts$/.test(new URL(here).pathname)) {
-    return { url: new URL('./history-worker.ts', here), execArgv: ['--import', pathToFileURL(createRequire(here).resolve('tsx')).href] }
+    return { url: new URL('./history-worker.ts', here), preload: [pathToFileURL(createRequire(here).resolve('tsx')).href] }
   }
   const bundled = new URL(`./${WORKER_BUNDLE}`, here)
   const unpacked = new URL(bundled.href.replace(/\/app\.asar\//, '/app.asar.unpacked/'))
-  return { url: unpacked.href !== bundled.href && exists(fileURLToPath(unpacked)) ? unpacked : bundled, execArgv: [] }
+  return { url: unpacked.href !== bundled.href && exists(fileURLToPath(unpacked)) ? unpacked : bundled, preload: [] }
 }
 
 export class WorkerHistoryStore implements HistoryStore {
-  /** [0]: bumped by the worker after each answer; [1]: set once the worker's module runs. */
+  /** [0]: bumped by the worker after each answer; [1]: 1 once the worker's module runs, -1 when it failed to load. */
   private readonly signal = new Int32Array(new SharedArrayBuffer(8))
   private readonly port: MessagePort
   private readonly acks: MessagePort
@@ -70,7 +104,7 @@ export class WorkerHistoryStore implements HistoryStore {
   private disposed = false
   file: string | null = null
 
-  constructor(home: string, options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: { url: URL; execArgv: string[] } } = {}) {
+  constructor(home: string, options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: WorkerEntry } = {}) {
     const entry = options.entry ?? workerEntry(import.meta.url)
     // Fails at once, not after the startup deadline, when the build lacks the file.
     if (!existsSync(fileURLToPath(entry.url))) throw new Error(`${fileURLToPath(entry.url)} is missing`)
@@ -81,7 +115,14 @@ export class WorkerHistoryStore implements HistoryStore {
     const data: HistoryWorkerData = { home, now: options.now ? options.now() : null, port: channel.port2, acks: acks.port2, signal: this.signal.buffer as SharedArrayBuffer }
     // A small young generation: each write arrives as one structured clone of megabytes that lives for one
     // task, and V8's default (tens of MiB, sized for a main thread) stays in the process's memory after a flood.
-    this.worker = new Worker(entry.url, { workerData: data, transferList: [channel.port2, acks.port2], execArgv: entry.execArgv, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
+    this.worker = new Worker(BOOTSTRAP, {
+      eval: true,
+      workerData: { ...data, entry: entry.url.href, preload: entry.preload },
+      transferList: [channel.port2, acks.port2],
+      // None of the process's own flags (a worker refuses e.g. `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV).
+      execArgv: [],
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    })
     this.acks.on('message', (event: WorkerEvent) => this.settleWrite(event))
     // Quitting never waits for the thread: `dispose` closes it.
     this.worker.unref()
@@ -127,10 +168,18 @@ export class WorkerHistoryStore implements HistoryStore {
     for (;;) {
       const received = receiveMessageOnPort(this.port)
       if (received) {
-        const reply = received.message as WorkerReply
-        if (reply.id !== id) continue
+        const reply = received.message as WorkerReply | LoadFailed
+        if ('t' in reply && reply.t === 'load-failed') {
+          this.stop(`the history thread could not load its code (${reply.message})`)
+          throw new WorkerStopped(this.stopped!)
+        }
+        if (!('id' in reply) || reply.id !== id) continue
         if (reply.error) throw revive(reply.error)
         return reply.value as T
+      }
+      if (Atomics.load(this.signal, 1) === -1) {
+        this.stop('the history thread could not load its code')
+        throw new WorkerStopped(this.stopped!)
       }
       if (Atomics.load(this.signal, 1) === 0 && Date.now() - started >= this.startupTimeoutMs) {
         this.stop(`the history thread did not start within ${Math.round(this.startupTimeoutMs / 1000)} s`)
@@ -234,7 +283,7 @@ export class WorkerHistoryStore implements HistoryStore {
  */
 export function openHistoryStore(
   home: string,
-  options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: { url: URL; execArgv: string[] } } = {},
+  options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: WorkerEntry } = {},
 ): OpenedHistory {
   let store: WorkerHistoryStore | undefined
   try {

@@ -35,7 +35,7 @@ describe('the history worker in the packaged app', () => {
     const entry = workerEntry(index, (path) => (seen.push(path), true))
     expect(entry.url.href).toBe(`file:///opt/Bosun/resources/app.asar.unpacked/out/main/${WORKER_BUNDLE}`)
     expect(seen).toEqual([`/opt/Bosun/resources/app.asar.unpacked/out/main/${WORKER_BUNDLE}`])
-    expect(entry.execArgv).toEqual([])
+    expect(entry.preload).toEqual([])
     // A build packed without it: the path inside the archive (Electron may still manage), never a made-up one.
     expect(workerEntry(index, () => false).url.href).toBe(`file:///opt/Bosun/resources/app.asar/out/main/${WORKER_BUNDLE}`)
     // Not packaged (electron-vite preview, out/ on disk): beside index.js.
@@ -64,13 +64,13 @@ describe('the history worker in the packaged app', () => {
   it('passes the worker only the loader it needs under tsx, never the process’s own flags (a worker refuses --expose-gc)', () => {
     const entry = workerEntry(pathToFileURL(join(__dirname, '../../../main/history/worker-history-store.ts')).href)
     expect(entry.url.pathname).toMatch(/main\/history\/history-worker\.ts$/)
-    expect(entry.execArgv).toEqual(['--import', expect.stringMatching(/^file:.*tsx/)])
+    expect(entry.preload).toEqual([expect.stringMatching(/^file:.*tsx/)])
   })
 
   it('falls back to main’s thread when the worker cannot start, and says so', () => {
     const home = mkdtempSync(join(tmpdir(), 'bosun-history-packaging-'))
     homes.push(home)
-    const missing = { url: pathToFileURL(join(home, 'app.asar', 'out', 'main', WORKER_BUNDLE)), execArgv: [] }
+    const missing = { url: pathToFileURL(join(home, 'app.asar', 'out', 'main', WORKER_BUNDLE)), preload: [] }
     const { store, problem } = openHistoryStore(home, { entry: missing })
     try {
       expect(store).not.toBeInstanceOf(WorkerHistoryStore)

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import type { Worker } from 'node:worker_threads'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
 import { openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
@@ -255,5 +256,19 @@ describe('the history store on its own thread', () => {
     recorder.flush()
     expect(problems).toEqual([expect.stringMatching(/could not save the history \(the history thread stopped/)])
     recorder.dispose()
+  })
+})
+
+describe('a history worker whose code does not load', () => {
+  it('is known at once, not after the startup deadline: history falls back to main’s thread and says why', { timeout: 60_000 }, () => {
+    const home = tempHome()
+    const broken = join(home, 'broken-worker.mjs')
+    writeFileSync(broken, "import './missing-chunk.mjs'\n")
+    // Without the bootstrap's report, main would wait out this deadline and then name it, not the failed import.
+    const opened = openHistoryStore(home, { startupTimeoutMs: 30_000, entry: { url: pathToFileURL(broken), preload: [] } })
+    stores.push(opened.store)
+    expect(opened.store).not.toBeInstanceOf(WorkerHistoryStore)
+    expect(opened.problem).toMatch(/its own thread could not start \(the history thread could not load its code \(.*missing-chunk\.mjs/)
+    expect(opened.store.file).toBe(join(home, HISTORY_FILE))
   })
 })
