@@ -40,47 +40,54 @@ export function ensureToolCall(d: Draft, toolCallId: string): number {
 export function patchToolCall(d: Draft, i: number, u: Json): void {
   const t = d.mutEntry<ToolCallEntry>(i)
   const clear = d.v2
-  const has = (key: string) => key in u && u[key] !== undefined && (u[key] !== null || clear)
-
-  if (has('title')) {
-    if (isString(u.title)) t.title = u.title
-    else if (u.title === null) t.title = null
-  }
-  if (has('name')) {
-    if (isString(u.name)) t.name = u.name
-    else if (u.name === null) delete t.name
-  }
-  if (has('kind')) {
-    if (isString(u.kind)) t.toolKind = u.kind
-    else if (u.kind === null) t.toolKind = 'other'
-  }
-  if (has('status')) {
-    if (isString(u.status)) t.status = u.status
-    else if (u.status === null) t.status = 'pending'
-  }
-  if (has('content')) {
-    if (Array.isArray(u.content)) t.content = d.own(u.content.map(parseToolContent))
-    else if (u.content === null) t.content = d.own([])
-  }
-  if (has('locations')) {
-    if (Array.isArray(u.locations)) t.locations = d.own(parseLocations(u.locations))
-    else if (u.locations === null) t.locations = d.own([])
-  }
-  if (has('rawInput')) {
-    if (u.rawInput === null) delete t.rawInput
-    else t.rawInput = u.rawInput
-  }
-  if (has('rawOutput')) {
-    if (u.rawOutput === null) delete t.rawOutput
-    else t.rawOutput = u.rawOutput
-  }
-  if (has('capabilities')) {
-    if (u.capabilities === null) delete t.capabilities
-    else if (isObject(u.capabilities)) t.capabilities = u.capabilities
-  }
-  if (has('_meta')) {
-    if (u._meta === null) delete t._meta
-    else if (isObject(u._meta)) t._meta = patchMeta(t._meta, u._meta)
+  // The update's own keys, not every field Bosun knows: an update carries a few of them. Each field is
+  // independent of the others, so the order they come in does not matter.
+  for (const key in u) {
+    const value = u[key]
+    // Absent, or null where null does not clear (v1).
+    if (value === undefined || (value === null && !clear)) continue
+    switch (key) {
+      case 'title':
+        if (isString(value)) t.title = value
+        else if (value === null) t.title = null
+        break
+      case 'name':
+        if (isString(value)) t.name = value
+        else if (value === null) delete t.name
+        break
+      case 'kind':
+        if (isString(value)) t.toolKind = value
+        else if (value === null) t.toolKind = 'other'
+        break
+      case 'status':
+        if (isString(value)) t.status = value
+        else if (value === null) t.status = 'pending'
+        break
+      case 'content':
+        if (Array.isArray(value)) t.content = d.own(value.map(parseToolContent))
+        else if (value === null) t.content = d.own([])
+        break
+      case 'locations':
+        if (Array.isArray(value)) t.locations = d.own(parseLocations(value))
+        else if (value === null) t.locations = d.own([])
+        break
+      case 'rawInput':
+        if (value === null) delete t.rawInput
+        else t.rawInput = value
+        break
+      case 'rawOutput':
+        if (value === null) delete t.rawOutput
+        else t.rawOutput = value
+        break
+      case 'capabilities':
+        if (value === null) delete t.capabilities
+        else if (isObject(value)) t.capabilities = value
+        break
+      case '_meta':
+        if (value === null) delete t._meta
+        else if (isObject(value)) t._meta = patchMeta(t._meta, value)
+        break
+    }
   }
 }
 
