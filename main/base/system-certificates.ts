@@ -1,0 +1,32 @@
+/**
+ * Main's own https (the agent registry, icons, agent downloads) trusts the operating system's certificate store
+ * as well as the roots bundled with Node, as a browser does. A company's TLS-inspecting proxy installs its CA
+ * there; without this every download fails with "unable to get local issuer certificate". (NODE_EXTRA_CA_CERTS
+ * is no way out in the packaged app: the fuse that turns off NODE_OPTIONS ignores it too.)
+ */
+import tls from 'node:tls'
+
+/** What of `node:tls` this needs (tests pass their own). */
+export interface CertificateApi {
+  getCACertificates?(type?: 'default' | 'system' | 'bundled' | 'extra'): string[]
+  setDefaultCACertificates?(certificates: string[]): void
+}
+
+/**
+ * Adds the system's roots to the default list of this thread's TLS clients (those that name no `ca` of their
+ * own). Call once at start, before main's first request. Never throws: on failure the bundled roots stay.
+ */
+export function trustSystemCertificates(api: CertificateApi = tls): { added: number } | { problem: string } {
+  if (typeof api.getCACertificates !== 'function' || typeof api.setDefaultCACertificates !== 'function') {
+    return { problem: 'this runtime cannot read the system certificate store' }
+  }
+  try {
+    const system = api.getCACertificates('system')
+    if (system.length === 0) return { added: 0 }
+    // The current defaults (bundled, plus NODE_EXTRA_CA_CERTS where it applies) stay; duplicates are dropped.
+    api.setDefaultCACertificates([...api.getCACertificates('default'), ...system])
+    return { added: system.length }
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) }
+  }
+}
