@@ -1,13 +1,14 @@
 /**
  * Plain http(s) GET in main, bounded: a size limit (checked on Content-Length and while streaming), a
  * deadline without progress, at most 5 redirects (never from https down to http), cancel through an
- * AbortSignal. The SHA-256 of the body is computed while it streams.
+ * AbortSignal. The SHA-256 of the body is computed while it streams. Through the environment's proxy (proxy.ts).
  */
 import { createHash } from 'node:crypto'
 import { createWriteStream, promises as fs } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
 import { safeDownloadUrl } from './registry-schema'
+import { proxyFor, tunnelThrough } from './proxy'
 
 export interface DownloadProgress {
   received: number
@@ -23,6 +24,8 @@ export interface DownloadOptions {
   idleTimeoutMs?: number
   /** Accept header. */
   accept?: string
+  /** Where `HTTPS_PROXY`/`NO_PROXY` are read (default `process.env`; see proxy.ts). */
+  env?: NodeJS.ProcessEnv
 }
 
 export type DownloadFailure = { reason: 'cancelled' | 'too-large' | 'http-error' | 'network' | 'timeout' | 'unsafe-url'; message: string }
@@ -120,7 +123,10 @@ function requestOnce(url: string, options: DownloadOptions, onChunk: (chunk: Buf
     const onAbort = () => finish(new DownloadError({ reason: 'cancelled', message: 'The download was cancelled' }))
     signal?.addEventListener('abort', onAbort)
 
-    const request = client.get(url, { headers: { accept: options.accept ?? '*/*', 'user-agent': 'Bosun' } }, (response) => {
+    const proxy = proxyFor(new URL(url), options.env)
+    // A createConnection and no agent: this request's socket is the tunnel (no pooling across requests).
+    const through = proxy ? { defaultPort: 443, createConnection: tunnelThrough(proxy) as unknown as http.RequestOptions['createConnection'] } : {}
+    const request = client.get(url, { headers: { accept: options.accept ?? '*/*', 'user-agent': 'Bosun' }, ...through }, (response) => {
       const status = response.statusCode ?? 0
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume()

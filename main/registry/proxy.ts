@@ -1,0 +1,99 @@
+/**
+ * Main's downloads through the proxy the environment names, as curl, git and npm do: `HTTPS_PROXY` (or
+ * `https_proxy`, else `ALL_PROXY`) for https URLs, skipped for hosts `NO_PROXY` lists and for this machine. Only
+ * http:// proxies, reached with CONNECT (the TLS session is end to end, so certificates are checked as without
+ * a proxy); credentials in the proxy URL go as Basic `Proxy-Authorization`. (Plain http downloads are loopback
+ * only, see `safeDownloadUrl`, and never go through a proxy.)
+ */
+import http from 'node:http'
+import type { Socket } from 'node:net'
+import tls from 'node:tls'
+
+const pick = (env: NodeJS.ProcessEnv, ...names: string[]): string | undefined => {
+  for (const name of names) {
+    const value = env[name]?.trim()
+    if (value) return value
+  }
+  return undefined
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
+
+/** Whether `NO_PROXY` (a comma or space separated list: `*`, `host`, `.domain`, `*.domain`, each with an optional `:port`) covers `target`. */
+export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+  if (LOOPBACK.has(target.hostname) || target.hostname.endsWith('.localhost')) return true
+  if (!noProxy) return false
+  const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '')
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80')
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase()
+    if (!entry) continue
+    if (entry === '*') return true
+    // `host:port` (one colon: not a bare IPv6 address) applies to that port only.
+    const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry)
+    if (withPort) {
+      if (withPort[2] !== port) continue
+      entry = withPort[1]!
+    }
+    entry = entry.replace(/^\[|\]$/g, '').replace(/^\*?\./, '')
+    if (host === entry || host.endsWith(`.${entry}`)) return true
+  }
+  return false
+}
+
+/** The proxy for an https `target` by the environment, or null (none, bypassed, or not an http:// proxy URL). */
+export function proxyFor(target: URL, env: NodeJS.ProcessEnv = process.env): URL | null {
+  if (target.protocol !== 'https:') return null
+  const raw = pick(env, 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy')
+  if (!raw) return null
+  if (bypassesProxy(target, pick(env, 'NO_PROXY', 'no_proxy'))) return null
+  let proxy: URL
+  try {
+    proxy = new URL(raw.includes('://') ? raw : `http://${raw}`)
+  } catch {
+    return null
+  }
+  return proxy.protocol === 'http:' ? proxy : null
+}
+
+/** The proxy as shown in messages: its host, never its credentials. */
+export const proxyLabel = (proxy: URL): string => proxy.host
+
+/**
+ * `createConnection` for an https request through `proxy`: a CONNECT tunnel to the target's host and port,
+ * then TLS over it (checked against the default roots, with the target's name).
+ */
+export function tunnelThrough(proxy: URL): (options: { host?: string | null; hostname?: string | null; port?: number | string | null; servername?: string }, done: (error: Error | null, socket?: Socket) => void) => undefined {
+  return (options, done) => {
+    const host = (options.hostname ?? options.host ?? '').replace(/^\[|\]$/g, '')
+    const port = Number(options.port ?? 443)
+    const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
+    const headers: Record<string, string> = { host: authority }
+    if (proxy.username || proxy.password) {
+      headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
+    }
+    const connect = http.request({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, agent: false })
+    let settled = false
+    const fail = (error: Error) => {
+      if (settled) return
+      settled = true
+      done(error)
+    }
+    connect.once('connect', (response, socket) => {
+      if (response.statusCode !== 200) {
+        socket.destroy()
+        fail(new Error(`the proxy ${proxyLabel(proxy)} answered ${response.statusCode ?? '?'} to CONNECT ${authority}`))
+        return
+      }
+      settled = true
+      done(null, tls.connect({ socket, servername: options.servername ?? host, ALPNProtocols: ['http/1.1'] }))
+    })
+    connect.once('response', (response) => {
+      response.resume()
+      fail(new Error(`the proxy ${proxyLabel(proxy)} answered ${response.statusCode ?? '?'} to CONNECT ${authority}`))
+    })
+    connect.once('error', (error) => fail(new Error(`could not reach the proxy ${proxyLabel(proxy)}: ${error.message}`)))
+    connect.end()
+    return undefined
+  }
+}
