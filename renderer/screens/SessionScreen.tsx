@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
+import { setTranscriptBehind } from '../state/render-progress'
 import type { BosunApi, CallResult } from '../../common/contract'
 import type { ContentBlock, SessionState } from '../../common/session/types'
 import { AgentErrorBanner } from '../components/common/AgentErrorBanner'
@@ -47,6 +48,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   useEffect(() => setShown(null), [focusRequest?.nonce])
   const onShowEntry = useCallback((entryId: string) => setShown((prev) => ({ requestId: entryId, nonce: (prev?.nonce ?? 0) - 1 })), [])
   const transcriptFocus = shown ?? focusRequest ?? null
+  // The transcript renders a deferred copy of the session: React slices that render and lets the person's input
+  // and the rest of the screen go first, so a flood of updates never makes one long task (see render-progress.ts).
+  const transcriptSession = useDeferredValue(session)
+  const transcriptBehind = transcriptSession !== session
+  useLayoutEffect(() => setTranscriptBehind(transcriptBehind), [transcriptBehind])
+  useEffect(() => () => setTranscriptBehind(false), [])
 
   const report = useCallback(
     (what: string) => (result: CallResult<unknown>) => {
@@ -183,7 +190,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
           <TerminalActionsContext.Provider value={terminalActions}>
-            <Transcript key={session.sessionId} session={session} agentName={agentName} focusRequest={transcriptFocus} />
+            <Transcript key={session.sessionId} session={transcriptSession} agentName={agentName} focusRequest={transcriptFocus} />
           </TerminalActionsContext.Provider>
         </NotSentContext.Provider>
       </SessionSeamsProvider>

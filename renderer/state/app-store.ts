@@ -6,6 +6,7 @@
 import { applyActions, rebuildIndex } from '../../common/session/reducer'
 import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../common/session/types'
 import { restartsSilence } from './activity'
+import { whenTranscriptCaughtUp } from './render-progress'
 
 export interface AppState {
   agents: Record<string, AgentRuntimeView>
@@ -108,7 +109,8 @@ function defaultFrames(): FrameScheduler {
       if (!channel) {
         channel = new MessageChannel()
         channel.port1.onmessage = () => {
-          for (const done of rendered.splice(0)) done()
+          // The frame is painted; the transcript's deferred render of what was shown may still be running.
+          for (const done of rendered.splice(0)) whenTranscriptCaughtUp(done)
         }
       }
       rendered.push(callback)

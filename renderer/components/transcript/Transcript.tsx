@@ -157,7 +157,7 @@ const EntryRow = memo(function EntryRow({
  * in the DOM, so long transcripts stay fast. Follows new output while the person is at the bottom;
  * scrolling up stops following until they come back (or press "Jump to latest").
  */
-export function Transcript({ session, agentName, focusRequest }: TranscriptProps) {
+export const Transcript = memo(function Transcript({ session, agentName, focusRequest }: TranscriptProps) {
   const scrollRef = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const [following, setFollowing] = useState(true)
@@ -300,4 +300,4 @@ export function Transcript({ session, agentName, focusRequest }: TranscriptProps
       )}
     </div>
   )
-}
+})
