@@ -190,7 +190,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       <SessionSeamsProvider value={sessionSeams}>
         <NotSentContext.Provider value={notSentActions}>
           <TerminalActionsContext.Provider value={terminalActions}>
-            <Transcript key={session.sessionId} session={transcriptSession} agentName={agentName} focusRequest={transcriptFocus} />
+            <Transcript key={session.sessionId} session={transcriptSession ?? session} agentName={agentName} focusRequest={transcriptFocus} />
           </TerminalActionsContext.Provider>
         </NotSentContext.Provider>
       </SessionSeamsProvider>
