@@ -6,7 +6,7 @@
  * only, see `safeDownloadUrl`, and never go through a proxy.)
  */
 import http from 'node:http'
-import type { Socket } from 'node:net'
+import { isIP, type Socket } from 'node:net'
 import tls from 'node:tls'
 
 const pick = (env: NodeJS.ProcessEnv, ...names: string[]): string | undefined => {
@@ -86,7 +86,8 @@ export function tunnelThrough(proxy: URL): (options: { host?: string | null; hos
         return
       }
       settled = true
-      done(null, tls.connect({ socket, servername: options.servername ?? host, ALPNProtocols: ['http/1.1'] }))
+      // The certificate is checked against the target's name (`host`); SNI carries names only, never an address.
+      done(null, tls.connect({ socket, host, ...(isIP(host) === 0 ? { servername: options.servername ?? host } : {}), ALPNProtocols: ['http/1.1'] }))
     })
     connect.once('response', (response) => {
       response.resume()

@@ -94,6 +94,15 @@ describe('downloads through the environment’s proxy', () => {
     expect(connects).toHaveLength(2)
   })
 
+  it('checks the certificate against the address asked for, through the tunnel', async () => {
+    connects.length = 0
+    requiredAuth = undefined
+    // The tunnel reaches the same server, whose certificate names 127.0.0.1, not 127.0.0.2: refused.
+    const wrong = downloadToBuffer('https://127.0.0.2/by-address', { maxBytes: 4096, idleTimeoutMs: 5_000, env: { HTTPS_PROXY: `http://127.0.0.1:${proxyPort}` } })
+    await expect(wrong).rejects.toThrow(/127\.0\.0\.2 is not in the cert's list/)
+    expect(connects).toEqual([{ authority: '127.0.0.2:443', auth: undefined }])
+  })
+
   it('says so when the proxy cannot be reached', async () => {
     const closed = http.createServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
