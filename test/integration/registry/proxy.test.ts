@@ -80,7 +80,7 @@ describe('downloads through the environment’s proxy', () => {
     expect(JSON.parse(body.toString())).toEqual({ path: '/v1/registry.json', host: 'registry.test' })
     expect(connects).toEqual([{ authority: 'registry.test:443', auth: undefined }])
     // Bosun closes the tunnel once the download is done (no socket left open per download).
-    await expect.poll(() => tunnels.size).toBe(0)
+    await expect.poll(() => tunnels.size, { timeout: 10_000 }).toBe(0)
   })
 
   it('sends the proxy URL’s credentials as Basic auth, and reports a refusal with the proxy’s answer (never its credentials)', async () => {

@@ -37,6 +37,8 @@ createRoot(document.getElementById('root')).render(<App />)
 `
 
 const harness = browserHarness(entry)
+/** Generous: Chromium shares two cores with the rest of the suite. */
+const WAIT = { timeout: 10_000 }
 
 describe('AgentMcpServers in Chromium', { timeout: 30_000 }, () => {
   it("shows no agent's servers as another's, while that one's list is on its way or after a late answer", async () => {
@@ -45,23 +47,23 @@ describe('AgentMcpServers in Chromium', { timeout: 30_000 }, () => {
       const release = (agentId: string) => page.evaluate((id) => (window as unknown as { __release(id: string): boolean }).__release(id), agentId)
       const items = page.getByRole('list', { name: 'MCP servers this agent gets' }).getByRole('listitem')
       const texts = () => items.allTextContents()
-      await expect.poll(() => release('alpha')).toBe(true)
-      await expect.poll(texts).toEqual(['Team search http', 'Shared docs http'])
+      await expect.poll(() => release('alpha'), WAIT).toBe(true)
+      await expect.poll(texts, WAIT).toEqual(['Team search http', 'Shared docs http'])
 
       // Beta's list has not come: alpha's is not shown as beta's.
       await page.getByRole('button', { name: 'Switch' }).click()
-      await page.getByText('…').waitFor()
+      await page.getByText('…').waitFor(WAIT)
       expect(await items.count()).toBe(0)
-      await expect.poll(() => release('beta')).toBe(true)
-      await expect.poll(texts).toEqual(['Shared docs http'])
+      await expect.poll(() => release('beta'), WAIT).toBe(true)
+      await expect.poll(texts, WAIT).toEqual(['Shared docs http'])
 
       // Back to alpha and away again before alpha answers: the late answer is dropped, beta's own comes.
       await page.getByRole('button', { name: 'Switch' }).click()
-      await page.getByText('…').waitFor()
+      await page.getByText('…').waitFor(WAIT)
       await page.getByRole('button', { name: 'Switch' }).click()
-      await expect.poll(() => release('alpha')).toBe(true)
-      await expect.poll(() => release('beta')).toBe(true)
-      await expect.poll(texts).toEqual(['Shared docs http'])
+      await expect.poll(() => release('alpha'), WAIT).toBe(true)
+      await expect.poll(() => release('beta'), WAIT).toBe(true)
+      await expect.poll(texts, WAIT).toEqual(['Shared docs http'])
       expect(page.errors).toEqual([])
     } finally {
       await page.close()
