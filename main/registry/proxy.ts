@@ -8,6 +8,7 @@
 import http from 'node:http'
 import { isIP, type Socket } from 'node:net'
 import tls from 'node:tls'
+import { isLoopbackHost } from './registry-schema'
 
 const pick = (env: NodeJS.ProcessEnv, ...names: string[]): string | undefined => {
   for (const name of names) {
@@ -17,13 +18,14 @@ const pick = (env: NodeJS.ProcessEnv, ...names: string[]): string | undefined =>
   return undefined
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]'])
+/** A URL's hostname without the brackets of an IPv6 address. */
+const unbracket = (hostname: string): string => hostname.replace(/^\[|\]$/g, '')
 
 /** Whether `NO_PROXY` (a comma or space separated list: `*`, `host`, `.domain`, `*.domain`, each with an optional `:port`) covers `target`. */
 export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
-  if (LOOPBACK.has(target.hostname) || target.hostname.endsWith('.localhost')) return true
+  if (isLoopbackHost(target.hostname) || target.hostname.endsWith('.localhost')) return true
   if (!noProxy) return false
-  const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '')
+  const host = unbracket(target.hostname).toLowerCase()
   const port = target.port || (target.protocol === 'https:' ? '443' : '80')
   for (const raw of noProxy.split(/[\s,]+/)) {
     let entry = raw.trim().toLowerCase()
@@ -35,7 +37,7 @@ export function bypassesProxy(target: URL, noProxy: string | undefined): boolean
       if (withPort[2] !== port) continue
       entry = withPort[1]!
     }
-    entry = entry.replace(/^\[|\]$/g, '').replace(/^\*?\./, '')
+    entry = unbracket(entry).replace(/^\*?\./, '')
     if (host === entry || host.endsWith(`.${entry}`)) return true
   }
   return false
@@ -65,15 +67,16 @@ export const proxyLabel = (proxy: URL): string => proxy.host
  */
 export function tunnelThrough(proxy: URL): (options: { host?: string | null; hostname?: string | null; port?: number | string | null; servername?: string }, done: (error: Error | null, socket?: Socket) => void) => undefined {
   return (options, done) => {
-    const host = (options.hostname ?? options.host ?? '').replace(/^\[|\]$/g, '')
+    const host = unbracket(options.hostname ?? options.host ?? '')
     const port = Number(options.port ?? 443)
     const authority = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
     const headers: Record<string, string> = { host: authority }
     if (proxy.username || proxy.password) {
       headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
     }
-    const connect = http.request({ host: proxy.hostname.replace(/^\[|\]$/g, ''), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, agent: false })
+    const connect = http.request({ host: unbracket(proxy.hostname), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, agent: false })
     let settled = false
+    const refused = (status: number | undefined) => new Error(`the proxy ${proxyLabel(proxy)} answered ${status ?? '?'} to CONNECT ${authority}`)
     const fail = (error: Error) => {
       if (settled) return
       settled = true
@@ -82,7 +85,7 @@ export function tunnelThrough(proxy: URL): (options: { host?: string | null; hos
     connect.once('connect', (response, socket) => {
       if (response.statusCode !== 200) {
         socket.destroy()
-        fail(new Error(`the proxy ${proxyLabel(proxy)} answered ${response.statusCode ?? '?'} to CONNECT ${authority}`))
+        fail(refused(response.statusCode))
         return
       }
       settled = true
@@ -91,7 +94,7 @@ export function tunnelThrough(proxy: URL): (options: { host?: string | null; hos
     })
     connect.once('response', (response) => {
       response.resume()
-      fail(new Error(`the proxy ${proxyLabel(proxy)} answered ${response.statusCode ?? '?'} to CONNECT ${authority}`))
+      fail(refused(response.statusCode))
     })
     connect.once('error', (error) => fail(new Error(`could not reach the proxy ${proxyLabel(proxy)}: ${error.message}`)))
     connect.end()

@@ -97,10 +97,10 @@ describe('downloads through the environment’s proxy', () => {
   it('checks the certificate against the address asked for, through the tunnel', async () => {
     connects.length = 0
     requiredAuth = undefined
-    // The tunnel reaches the same server, whose certificate names 127.0.0.1, not 127.0.0.2: refused.
-    const wrong = downloadToBuffer('https://127.0.0.2/by-address', { maxBytes: 4096, idleTimeoutMs: 5_000, env: { HTTPS_PROXY: `http://127.0.0.1:${proxyPort}` } })
-    await expect(wrong).rejects.toThrow(/127\.0\.0\.2 is not in the cert's list/)
-    expect(connects).toEqual([{ authority: '127.0.0.2:443', auth: undefined }])
+    // The tunnel reaches the same server, whose certificate names 127.0.0.1, not 192.0.2.7: refused.
+    const wrong = downloadToBuffer('https://192.0.2.7/by-address', { maxBytes: 4096, idleTimeoutMs: 5_000, env: { HTTPS_PROXY: `http://127.0.0.1:${proxyPort}` } })
+    await expect(wrong).rejects.toThrow(/192\.0\.2\.7 is not in the cert's list/)
+    expect(connects).toEqual([{ authority: '192.0.2.7:443', auth: undefined }])
   })
 
   it('says so when the proxy cannot be reached', async () => {
@@ -123,6 +123,8 @@ describe('which URLs go through the proxy', () => {
     expect(proxyFor(url('https://cdn.example/x'), {})).toBeNull()
     expect(proxyFor(url('http://127.0.0.1:8080/x'), { HTTPS_PROXY: 'http://proxy:3128', HTTP_PROXY: 'http://proxy:3128' })).toBeNull()
     expect(proxyFor(url('https://localhost/x'), { HTTPS_PROXY: 'http://proxy:3128' })).toBeNull()
+    expect(proxyFor(url('https://127.0.0.2/x'), { HTTPS_PROXY: 'http://proxy:3128' })).toBeNull()
+    expect(proxyFor(url('https://[::1]/x'), { HTTPS_PROXY: 'http://proxy:3128' })).toBeNull()
     expect(proxyFor(url('https://cdn.example/x'), { HTTPS_PROXY: 'socks5://proxy:1080' })).toBeNull()
     expect(proxyFor(url('https://cdn.example/x'), { HTTPS_PROXY: 'http://[not a url' })).toBeNull()
   })
