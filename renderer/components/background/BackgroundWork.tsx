@@ -1,4 +1,4 @@
-import { memo, useMemo, useState, type ReactNode } from 'react'
+import { memo, useMemo, useState } from 'react'
 import { runningBackgroundWork, type BackgroundItem } from '../../../common/session/background'
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
@@ -41,7 +41,7 @@ export const BackgroundWork = memo(function BackgroundWork({
       {open && (
         <ul className="background-list">
           {items.slice(0, MAX_SHOWN).map((item) => (
-            <BackgroundRow key={item.key} item={item} show={cards && onShowEntry ? showFor(cards.get(item.key), onShowEntry) : null} />
+            <BackgroundRow key={item.key} item={item} cardId={cards?.get(item.key)} onShowEntry={onShowEntry} />
           ))}
           {items.length > MAX_SHOWN && <li className="background-item muted">and {items.length - MAX_SHOWN} more</li>}
         </ul>
@@ -72,16 +72,17 @@ function cardsOf(items: BackgroundItem[], entries: readonly Entry[]): Map<string
   return cards
 }
 
-function showFor(entryId: string | undefined, onShowEntry: (entryId: string) => void): ((label: string) => ReactNode) | null {
-  if (entryId === undefined) return null
-  return (label: string) => (
-    <button type="button" className="button button-small button-secondary background-show" aria-label={`Show ${label} in the transcript`} onClick={() => onShowEntry(entryId)}>
+/** Show: scrolls the transcript to the item's card; nothing when it has none. */
+function ShowButton({ cardId, label, onShowEntry }: { cardId: string | undefined; label: string; onShowEntry: ((entryId: string) => void) | undefined }) {
+  if (cardId === undefined || !onShowEntry) return null
+  return (
+    <button type="button" className="button button-small button-secondary background-show" aria-label={`Show ${label} in the transcript`} onClick={() => onShowEntry(cardId)}>
       Show
     </button>
   )
 }
 
-function BackgroundRow({ item, show }: { item: BackgroundItem; show: ((label: string) => ReactNode) | null }) {
+function BackgroundRow({ item, cardId, onShowEntry }: { item: BackgroundItem; cardId: string | undefined; onShowEntry: ((entryId: string) => void) | undefined }) {
   switch (item.type) {
     case 'terminal': {
       const command = item.terminal?.command ? neutraliseEscapes(item.terminal.command) : null
@@ -93,7 +94,7 @@ function BackgroundRow({ item, show }: { item: BackgroundItem; show: ((label: st
           <code className="background-name">
             <VisibleText text={name} />
           </code>
-          {show?.(name)}
+          <ShowButton cardId={cardId} label={name} onShowEntry={onShowEntry} />
           {item.terminalId !== null && <CancelTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
         </li>
       )
@@ -108,7 +109,7 @@ function BackgroundRow({ item, show }: { item: BackgroundItem; show: ((label: st
             <VisibleText text={title} />
           </span>
           {item.toolCall && <span className="badge badge-muted">{item.toolCall.status.replaceAll('_', ' ').slice(0, 40)}</span>}
-          {show?.(title)}
+          <ShowButton cardId={cardId} label={title} onShowEntry={onShowEntry} />
         </li>
       )
     }

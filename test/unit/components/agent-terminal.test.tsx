@@ -114,4 +114,17 @@ describe('the background-work indicator', () => {
     expect(text).toContain('A terminal')
     expect(html.match(/aria-label="Cancel [^"]*"/g)).toEqual(['aria-label="Cancel npm run dev"'])
   })
+
+  it('offers Show for an item with a card (the tool call, or the tool call that shows the terminal), and only with somewhere to show it', () => {
+    const state = idle(
+      [{ type: 'terminal', terminalId: 'dev' }, { type: 'terminal', terminalId: 'logs' }, { type: 'tool_call', toolCallId: 'w' }, { type: 'tool_call', toolCallId: 'never-seen' }],
+      { sessionUpdate: 'tool_call_update', toolCallId: 'run-dev', title: 'npm run dev', status: 'completed', content: [{ type: 'terminal', terminalId: 'dev' }] },
+      { sessionUpdate: 'terminal_update', terminalId: 'dev', command: 'npm run dev' },
+      { sessionUpdate: 'terminal_update', terminalId: 'logs', command: 'tail -f log' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'w', title: 'Watch files', status: 'in_progress' },
+    )
+    const shows = (html: string) => html.match(/aria-label="Show [^"]*"/g)
+    expect(shows(render(<BackgroundWork session={state} onShowEntry={() => {}} />))).toEqual(['aria-label="Show npm run dev in the transcript"', 'aria-label="Show Watch files in the transcript"'])
+    expect(shows(render(<BackgroundWork session={state} />))).toBeNull()
+  })
 })
