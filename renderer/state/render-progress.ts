@@ -13,6 +13,9 @@ export function setTranscriptBehind(value: boolean): void {
   if (!value) for (const callback of waiting.splice(0)) callback()
 }
 
+/** Waiters still waiting (tests). */
+export const waitingCount = (): number => waiting.length
+
 /** Runs `callback` once the transcript has caught up, or after `timeoutMs` (it never waits for a transcript that is gone). */
 export function whenTranscriptCaughtUp(callback: () => void, timeoutMs = 250): void {
   if (!behind) {
@@ -24,6 +27,9 @@ export function whenTranscriptCaughtUp(callback: () => void, timeoutMs = 250): v
     if (done) return
     done = true
     clearTimeout(timer)
+    // Out of the list too: a transcript that stays behind must not collect one waiter per frame.
+    const at = waiting.indexOf(run)
+    if (at >= 0) waiting.splice(at, 1)
     callback()
   }
   const timer = setTimeout(run, timeoutMs)

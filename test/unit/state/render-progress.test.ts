@@ -1,6 +1,6 @@
 /** The app store's wait for the transcript's deferred render: at once when caught up, on catching up, or at the deadline. */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { setTranscriptBehind, whenTranscriptCaughtUp } from '../../../renderer/state/render-progress'
+import { setTranscriptBehind, waitingCount, whenTranscriptCaughtUp } from '../../../renderer/state/render-progress'
 
 afterEach(() => {
   setTranscriptBehind(false)
@@ -37,6 +37,10 @@ describe('whenTranscriptCaughtUp', () => {
     expect(ran).toEqual([])
     vi.advanceTimersByTime(1)
     expect(ran).toEqual(['late'])
+    // Nothing is kept for it: a transcript that stays behind does not collect a waiter per frame.
+    for (let i = 0; i < 100; i++) whenTranscriptCaughtUp(() => {}, 250)
+    vi.advanceTimersByTime(250)
+    expect(waitingCount()).toBe(0)
     setTranscriptBehind(false)
     expect(ran).toEqual(['late'])
   })
