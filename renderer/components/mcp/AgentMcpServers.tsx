@@ -17,11 +17,8 @@ export function AgentMcpServers({ api, agentId, refreshKey }: { api: AgentMcpApi
     let live = true
     void api.listAgentMcpServers({ agentId }).then((r) => {
       if (!live) return
-      setAnswer((prev) =>
-        r.ok
-          ? { agentId, servers: r.value.servers, problem: null }
-          : { agentId, servers: prev?.agentId === agentId ? prev.servers : null, problem: r.error.message },
-      )
+      // A problem is shown instead of the list, so a failed answer keeps no list.
+      setAnswer(r.ok ? { agentId, servers: r.value.servers, problem: null } : { agentId, servers: null, problem: r.error.message })
     })
     return () => {
       live = false
