@@ -8,7 +8,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { agentSays, gone, sendPrompt, startSession, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -37,9 +37,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const dev = transcript(page).getByRole('region', { name: 'Terminal dev' })
     const tests = transcript(page).getByRole('region', { name: 'Terminal tests' })
     await visible(dev.getByRole('status').getByText('running'))
-    await expect.poll(() => dev.locator('.xterm-rows').innerText(), { timeout: UI_TIMEOUT }).toContain('Local:   http://localhost:5173/')
-    await expect.poll(() => tests.locator('.xterm-rows').innerText(), { timeout: UI_TIMEOUT }).toContain('Watching for file changes')
-    expect(await dev.locator('.xterm-rows').innerText()).not.toContain('[32m')
+    await expect.poll(() => terminalText(dev), { timeout: UI_TIMEOUT }).toContain('Local:   http://localhost:5173/')
+    await expect.poll(() => terminalText(tests), { timeout: UI_TIMEOUT }).toContain('Watching for file changes')
+    expect(await terminalText(dev)).not.toContain('[32m')
     await page.evaluate(() => document.fonts.ready.then(() => undefined))
     await tests.scrollIntoViewIfNeeded()
     await screenshot(page, `background-work-${colorScheme}`)
@@ -68,7 +68,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await dev.getByRole('button', { name: 'Cancel npm run dev' }).click()
     await visible(dev.getByRole('status').getByText('cancelled · signal SIGTERM'))
     await gone(dev.getByRole('button', { name: /Cancel/ }))
-    await expect.poll(() => dev.locator('.xterm-rows').innerText(), { timeout: UI_TIMEOUT }).toContain('^C')
+    await expect.poll(() => terminalText(dev), { timeout: UI_TIMEOUT }).toContain('^C')
     await visible(indicator.getByRole('status').getByText('1 task still running in the background'))
     await gone(indicator.getByText('npm run dev', { exact: true }))
 

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { agentSays, gone, messageBox, sendPrompt, startSession, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, messageBox, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -29,10 +29,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await waitIdle(page)
     const terminal = transcript(page).getByRole('region', { name: /^Terminal term-/ })
     await visible(terminal.getByRole('status').getByText('exit 0'))
-    await expect.poll(() => terminal.locator('.xterm-rows').innerText(), { timeout: UI_TIMEOUT }).toContain('PASS 60 tests')
+    await expect.poll(() => terminalText(terminal), { timeout: UI_TIMEOUT }).toContain('PASS 60 tests')
     // The escape sequence was rendered as colour, not shown as text.
-    expect(await terminal.locator('.xterm-rows').innerText()).not.toContain('[32m')
-    expect(await terminal.locator('.xterm-rows').innerText()).toContain('line 60 of the test run')
+    expect(await terminalText(terminal)).not.toContain('[32m')
+    expect(await terminalText(terminal)).toContain('line 60 of the test run')
     await page.evaluate(() => document.fonts.ready.then(() => undefined))
     await terminal.scrollIntoViewIfNeeded()
     await screenshot(page, `terminal-card-${colorScheme}`)

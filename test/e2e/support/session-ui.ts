@@ -38,6 +38,15 @@ export async function inTranscriptView(locator: Locator, timeout = UI_TIMEOUT): 
   )
 }
 
+/**
+ * The text a terminal card's xterm shows, read with the card in view: xterm pauses drawing while its element is off
+ * screen, so rows read there can be those of an earlier moment.
+ */
+export async function terminalText(terminal: Locator): Promise<string> {
+  await terminal.scrollIntoViewIfNeeded()
+  return terminal.locator('.xterm-rows').innerText()
+}
+
 export const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' })
 export const messageBox = (page: Page) => page.getByRole('textbox', { name: 'Message' })
 export const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true })
