@@ -44,6 +44,8 @@ export interface HostileAgentLimits {
   stallNoticeMs?: number
   /** Bytes that may wait for an agent that does not read its stdin. */
   maxQueuedBytes?: number
+  /** What one open session may take from its agent before its turn is stopped and the rest dropped. */
+  maxSessionBytes?: number
 }
 
 export interface Notifier {

@@ -3,6 +3,7 @@
  * deadline without progress, at most 5 redirects (never from https down to http), cancel through an
  * AbortSignal. The SHA-256 of the body is computed while it streams. Through the environment's proxy (proxy.ts).
  */
+import { formatBytes } from '../base/format-bytes'
 import { createHash } from 'node:crypto'
 import { createWriteStream, promises as fs } from 'node:fs'
 import http from 'node:http'
@@ -176,8 +177,3 @@ function requestOnce(url: string, options: DownloadOptions, onChunk: (chunk: Buf
   })
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KiB`
-  return `${(n / 1024 / 1024).toFixed(n < 10 * 1024 * 1024 ? 1 : 0)} MiB`
-}

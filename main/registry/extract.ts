@@ -11,7 +11,7 @@ import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:p
 import { pipeline } from 'node:stream/promises'
 import { Parser, x as tarExtract, type ReadEntry } from 'tar'
 import yauzl from 'yauzl'
-import { formatBytes } from './download'
+import { formatBytes } from '../base/format-bytes'
 
 export interface ExtractLimits {
   maxBytes: number

@@ -41,7 +41,8 @@ export class ActionBatcher implements IDisposable {
   private readonly maxBytes: number
 
   constructor(
-    private readonly onFlush: (sessionId: string, actions: SessionAction[]) => void,
+    /** `bytes`: the batch's estimated JSON size (what {@link ActionBatcherOptions.maxBatchBytes} counts). */
+    private readonly onFlush: (sessionId: string, actions: SessionAction[], bytes: number) => void,
     private readonly intervalMs = 16,
     private readonly scheduler: Scheduler = realScheduler,
     options: ActionBatcherOptions = {},
@@ -96,13 +97,13 @@ export class ActionBatcher implements IDisposable {
       if (!queue) return
       this.queues.delete(sessionId)
       if (this.queues.size === 0) this.cancelTimer()
-      this.onFlush(sessionId, queue.actions)
+      this.onFlush(sessionId, queue.actions, queue.bytes)
       return
     }
     this.cancelTimer()
     const entries = [...this.queues]
     this.queues.clear()
-    for (const [id, queue] of entries) this.onFlush(id, queue.actions)
+    for (const [id, queue] of entries) this.onFlush(id, queue.actions, queue.bytes)
   }
 
   /** Drops a session's queued actions (session closed). */

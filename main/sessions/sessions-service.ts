@@ -1,4 +1,5 @@
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
+import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
 import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
@@ -51,6 +52,12 @@ export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 export const DEFAULT_STOP_WATCHDOG_MS = 5_000
 /** The notice id of the Stop watchdog (the renderer offers "Stop the agent" on it). */
 export const STOP_OVERDUE_NOTICE_ID = 'stop-overdue'
+/**
+ * What one session may take from its agent while it is open (estimated JSON bytes of the updates applied):
+ * far above any real session (a long day of work is a few tens of MiB), low enough that an agent writing
+ * without end cannot fill main's or the renderer's memory.
+ */
+export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024
 
 interface EarlyBuffer {
   inFlight: number
@@ -77,7 +84,26 @@ interface SessionRecord {
   restored?: boolean
   /** The Stop watchdog of the running turn. */
   watchdog?: unknown
+  /** Estimated bytes of what this session applied since it was opened here (bounded by `maxSessionBytes`). */
+  received?: number
+  /** Past `maxSessionBytes`: only updates that replace what the session shows are applied; the rest is dropped. */
+  full?: { reason: string; dropped: number }
 }
+
+/**
+ * Applied to a full session: each replaces what the session shows (its facts, plan and turn state), so
+ * none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
+ */
+const KINDS_APPLIED_WHEN_FULL = new Set([
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+  'plan',
+  'plan_update',
+  'state_update',
+])
 
 /** Update kinds that state what the session is now (not history): applied from a v1 `session/load` replay. */
 const SESSION_FACTS = new Set([
@@ -160,6 +186,7 @@ export class SessionsService implements IDisposable {
   private readonly scheduler: Scheduler
   private readonly sessionCallTimeoutMs: number
   private readonly stopWatchdogMs: number
+  private readonly maxSessionBytes: number
   /** The session the last update went to (see handleUpdate). */
   private lastRoute: { connection: AcpClientConnection; acpSessionId: string; sessionId: string; record: SessionRecord } | undefined
   private readonly streamHold: ((text: string) => number) | undefined
@@ -180,6 +207,8 @@ export class SessionsService implements IDisposable {
       sessionCallTimeoutMs?: number
       /** After Stop, how long before the session offers to stop the agent (default {@link DEFAULT_STOP_WATCHDOG_MS}). */
       stopWatchdogMs?: number
+      /** What one session may take from its agent (default {@link DEFAULT_MAX_SESSION_BYTES}). */
+      maxSessionBytes?: number
       history?: SessionHistoryHooks
       /**
        * For streamed text (message and thought chunks): how many trailing characters could be the start of
@@ -196,8 +225,9 @@ export class SessionsService implements IDisposable {
     this.scheduler = options.scheduler ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) }
     this.sessionCallTimeoutMs = options.sessionCallTimeoutMs ?? DEFAULT_SESSION_CALL_TIMEOUT_MS
     this.stopWatchdogMs = options.stopWatchdogMs ?? DEFAULT_STOP_WATCHDOG_MS
+    this.maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES
     this.streamHold = options.streamHold
-    this.batcher = this.store.add(new ActionBatcher((id, actions) => this.flush(id, actions), options.batchIntervalMs ?? 16, options.scheduler))
+    this.batcher = this.store.add(new ActionBatcher((id, actions, bytes) => this.flush(id, actions, bytes), options.batchIntervalMs ?? 16, options.scheduler))
   }
 
   addCancellationListener(listener: SessionCancellationListener): void {
@@ -383,6 +413,7 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
+    if (record.full) return fail({ kind: 'invalid-argument', message: `${record.full.reason} Start a new session in ${record.state.cwd}.` })
     if (!record.connection) {
       const attached = await this.reattach(sessionId, record)
       if (!attached.ok) return attached
@@ -696,7 +727,9 @@ export class SessionsService implements IDisposable {
       this.lastRoute = route
     }
     if (route && route.record.connection === connection) {
-      this.pushUpdate(route.sessionId, notification.update)
+      const full = route.record.full
+      if (full && !KINDS_APPLIED_WHEN_FULL.has(notification.update.sessionUpdate)) full.dropped++
+      else this.pushUpdate(route.sessionId, notification.update)
       return
     }
     const early = this.early.get(connection)
@@ -764,13 +797,41 @@ export class SessionsService implements IDisposable {
     record.watchdog = undefined
   }
 
-  private flush(sessionId: string, actions: SessionAction[]): void {
+  private flush(sessionId: string, actions: SessionAction[], bytes: number): void {
     const record = this.sessions.get(sessionId)
     if (!record || actions.length === 0) return
     actions = this.redact(actions)
     record.state = applyActions(record.state, actions)
     this.history?.changed(record.state)
     this.events.emit('sessionActions', { sessionId, seq: record.state.seq, actions })
+    record.received = (record.received ?? 0) + bytes
+    if (record.received > this.maxSessionBytes && !record.full) this.sessionFull(sessionId, record)
+  }
+
+  /**
+   * The session took {@link maxSessionBytes} from its agent: the turn is stopped, what arrived so far stays
+   * (shown and in the history), what the agent sends for it from now on is dropped, and the person is told
+   * where they type, with a new session in the same folder as the way on.
+   */
+  private sessionFull(sessionId: string, record: SessionRecord): void {
+    const limit = formatBytes(this.maxSessionBytes)
+    // The renderer adds the way on (a new session in the same folder) where it shows the reason.
+    const reason = `This session reached Bosun's limit of ${limit} of agent output, so it cannot go on. Everything up to the limit is kept.`
+    record.full = { reason, dropped: 0 }
+    this.logger.warn(`session ${sessionId}: the agent sent more than ${limit}; the turn is stopped and the rest of its output dropped`)
+    this.push(sessionId, {
+      type: 'updates',
+      updates: [
+        {
+          sessionUpdate: 'notice',
+          severity: 'warning',
+          title: `This session reached its limit of ${limit}`,
+          description: 'The agent sent more than one session keeps in memory, so Bosun stopped the turn. What it sends to this session from now on is not shown.',
+        },
+      ],
+    })
+    this.push(sessionId, { type: 'cannot_continue', reason })
+    if (record.turn || record.state.turn.state !== 'idle') this.cancel(sessionId)
   }
 
   dispose(): void {

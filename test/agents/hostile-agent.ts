@@ -14,6 +14,9 @@
  *   early-flood        n updates for the session before answering `session/new`
  *   hang-new           never answers `session/new`
  *   ignore-cancel      a turn that never ends; `session/cancel` is ignored
+ *   endless            message chunks of n bytes without end (as fast as the pipe takes them), a tool call
+ *                      every 100, until `session/cancel`; then 1,000 more chunks (`after cancel …`), ends the turn
+ *                      `cancelled` and reports what it sent before the cancel
  *   regex              a form with catastrophic patterns in every field (answered by the test)
  *   echo-secrets       the value of --secret-env, echoed in every way it can think of
  *   grandchildren      spawns sleeping grandchildren (one in its own session via setsid) and reports their pids
@@ -34,6 +37,10 @@ const count = Number(arg('--count') ?? '100')
 const secretName = arg('--secret-env')
 const reportFile = arg('--report')
 const SESSION = 'hostile-1'
+/** Sessions made so far: the first is {@link SESSION}, later ones `hostile-2`, `hostile-3`… (the attacks use the first). */
+let sessions = 0
+/** `endless`: set by `session/cancel`. */
+let cancelled = false
 
 let reading = true
 let buffered = ''
@@ -104,12 +111,13 @@ async function handle(message: Json): Promise<void> {
         update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `early key ${secret.slice(0, half)}` } })
         update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${secret.slice(half)} early end` } })
       }
-      send({ id, result: { sessionId: SESSION } })
+      send({ id, result: { sessionId: ++sessions === 1 ? SESSION : `hostile-${sessions}` } })
       return
     case 'session/prompt':
       await prompt(id, params)
       return
     case 'session/cancel':
+      cancelled = true
       return
     default:
       if (id !== undefined) send({ id, error: { code: -32601, message: `Method not found: ${String(method)}` } })
@@ -197,6 +205,28 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
     case 'ignore-cancel':
       say('working forever')
       return
+    case 'endless': {
+      const text = 'endless '.repeat(Math.max(1, Math.ceil(count / 8))).slice(0, count)
+      let sent = 0
+      let bytes = 0
+      while (!cancelled) {
+        if (sent % 100 === 99) update({ sessionUpdate: 'tool_call', toolCallId: `endless-${sent}`, title: `Step ${sent}`, kind: 'other', status: 'completed' })
+        else say(text)
+        sent++
+        bytes += text.length
+        // Give stdin a turn now and then: the cancel must be read while the flood goes on.
+        if (sent % 64 === 0) await new Promise((resolve) => setImmediate(resolve))
+        await drained()
+      }
+      // Like an agent that flushes what it had queued: more output after the cancel, before the turn ends.
+      for (let i = 0; i < 1_000; i++) {
+        say(`after cancel ${text}`)
+        await drained()
+      }
+      report({ sent, bytes })
+      endTurn(id, 'cancelled')
+      return
+    }
     case 'regex': {
       const properties: Json = {}
       for (let i = 0; i < count; i++) properties[`f${i}`] = { type: 'string', title: `Field ${i}`, pattern: ['^(a+)+$', '(a|a)*c', '(x+x+)+y', '^(\\w+\\s?)*$'][i % 4] }

@@ -9,7 +9,7 @@ import './transcript.css'
 
 /** How a turn that ended without an error but not normally is told: neutrally, as a note after it. */
 const STOP_NOTE: Record<string, string> = {
-  cancelled: 'Stopped. The agent ended the turn when you asked.',
+  cancelled: 'Stopped. The agent ended the turn when asked to.',
   refusal: 'The agent declined to continue this turn.',
   max_tokens: 'The agent stopped: it reached its token limit.',
   max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',

@@ -137,6 +137,33 @@ describe('a hostile agent', () => {
     tally.sessionsBroken += await brokenSessions(setup)
   })
 
+  it('writes without end: at the session limit the turn is stopped, what came before is kept, the rest dropped', async () => {
+    const limit = 2 * 1024 * 1024
+    const setup = await start('endless', { count: 1_000, limits: { maxSessionBytes: limit } })
+    const sessionId = await openHostileSession(setup)
+    // No Stop from the test: main cancels the turn itself at the limit, and the agent ends it.
+    const turn = must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] }))
+    expect(turn.stopReason).toBe('cancelled')
+    const [report] = setup.reports()
+    // It wrote about the limit before main's cancel reached it, then 1,000 chunks (1 MB) more.
+    expect(Number(report?.bytes)).toBeGreaterThan(limit * 0.8)
+    tally.inputs += Number(report?.sent ?? 0) + 1_000
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    expect(state.turn.state).toBe('idle')
+    expect(state.cannotContinue?.reason).toMatch(/reached Bosun's limit of 2 MiB/)
+    expect(state.notices.map((n) => n.title)).toContain('This session reached its limit of 2 MiB')
+    // What arrived before the limit is there; the session holds not much more than the limit.
+    const kept = JSON.stringify(state.entries)
+    expect(kept).toContain('endless endless')
+    expect(state.entries.some((e) => e.kind === 'tool_call' && e.toolCallId === 'endless-99')).toBe(true)
+    expect(kept).not.toContain('after cancel')
+    expect(kept.length).toBeLessThan(limit * 1.25)
+    // Another prompt is refused with the reason (the renderer shows it instead of the composer).
+    const again = await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'more' }] })
+    expect(again).toMatchObject({ ok: false, error: { message: expect.stringMatching(/limit of 2 MiB/) } })
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
   it('asks for a form of 100 catastrophic patterns: main and the renderer check it at once', async () => {
     const count = 100
     const setup = await start('regex', { count })

@@ -76,6 +76,18 @@ describe('ActionBatcher', () => {
     expect(clock.pending()).toBe(0)
   })
 
+  it('tells each flush the estimated size of its batch (what a session counts against its limit)', () => {
+    const clock = manualScheduler()
+    const sizes: number[] = []
+    const batcher = new ActionBatcher((_id, _actions, bytes) => sizes.push(bytes), 16, clock.scheduler)
+    const update = chunk('z'.repeat(1000))
+    batcher.pushUpdate('s1', update)
+    batcher.push('s1', { type: 'updates', updates: [update, update] })
+    batcher.push('s1', { type: 'turn_ended', stopReason: 'end_turn' })
+    clock.runAll()
+    expect(sizes).toEqual([3 * estimateJsonBytes(update) + 512])
+  })
+
   it('bounds a batch by time: a queue older than the interval goes out with the next action, timer or not', () => {
     const clock = manualScheduler()
     let now = 0

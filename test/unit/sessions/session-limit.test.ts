@@ -1,0 +1,81 @@
+/**
+ * A session's limit on what it takes from its agent (`maxSessionBytes`): past it the turn is cancelled,
+ * updates that replace what the session shows still apply, anything that would grow it is dropped, and
+ * the session says why it cannot go on.
+ */
+import { describe, expect, it } from 'vitest'
+import type { AcpClientConnection, SessionUpdateNotification } from '../../../main/acp/types'
+import { Emitter } from '../../../main/base/event'
+import { createLogger } from '../../../main/base/log'
+import { ok } from '../../../main/base/errors'
+import { SessionsService } from '../../../main/sessions/sessions-service'
+import { RecordingSink } from '../../support/recording-sink'
+
+function fakeAgent() {
+  const updates = new Emitter<SessionUpdateNotification>()
+  const cancels: string[] = []
+  let endTurn: (stopReason: string) => void = () => undefined
+  const connection = {
+    newSession: async () => ({ sessionId: 's1' }),
+    prompt: () => new Promise<{ stopReason: string }>((resolve) => (endTurn = (stopReason) => resolve({ stopReason }))),
+    cancel: (id: string) => cancels.push(id),
+    onDidReceiveUpdate: updates.event,
+    onDidClose: new Emitter<never>().event,
+  } as unknown as AcpClientConnection
+  return { connection, cancels, send: (update: Record<string, unknown>) => updates.fire({ sessionId: 's1', update } as SessionUpdateNotification), end: (reason: string) => endTurn(reason) }
+}
+
+const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } })
+
+describe('a session past its limit', () => {
+  it('cancels the turn, keeps what came before, drops what would grow it, and refuses new prompts', async () => {
+    const agent = fakeAgent()
+    const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
+      maxSessionBytes: 64 * 1024,
+    })
+    service.attachConnection('a', agent.connection)
+    const created = await service.newSession('a', '/w')
+    if (!created.ok) throw new Error(created.error.message)
+    const { sessionId } = created.value
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'go' }])
+    const text = 'x'.repeat(1024)
+    for (let i = 0; i < 100; i++) agent.send(chunk(text))
+    // The limit is checked as batches apply (each ~128 KiB at most, or when state is read).
+    service.state(sessionId)
+    expect(agent.cancels).toEqual(['s1'])
+    agent.send(chunk('after the limit'))
+    agent.send({ sessionUpdate: 'tool_call', toolCallId: 'late', title: 'Late', status: 'pending' })
+    agent.send({ sessionUpdate: 'usage_update', used: 5, size: 100 })
+    agent.end('cancelled')
+    expect(await turn).toEqual({ ok: true, value: { stopReason: 'cancelled' } })
+    const state = service.state(sessionId)!
+    const kept = JSON.stringify(state.entries)
+    expect(kept).toContain(text)
+    expect(kept).not.toContain('after the limit')
+    expect(state.entries.some((e) => e.kind === 'tool_call')).toBe(false)
+    expect(state.usage).toMatchObject({ used: 5, size: 100 })
+    expect(state.cannotContinue?.reason).toMatch(/reached Bosun's limit of 64 KiB of agent output/)
+    expect(state.notices.map((n) => n.title)).toEqual([expect.stringMatching(/^This session reached its limit/)])
+    const again = await service.prompt(sessionId, [{ type: 'text', text: 'more' }])
+    expect(again.ok).toBe(false)
+    service.dispose()
+  })
+
+  it('leaves a session under its limit alone', async () => {
+    const agent = fakeAgent()
+    const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
+      maxSessionBytes: 1024 * 1024,
+    })
+    service.attachConnection('a', agent.connection)
+    const created = await service.newSession('a', '/w')
+    if (!created.ok) throw new Error(created.error.message)
+    const turn = service.prompt(created.value.sessionId, [{ type: 'text', text: 'go' }])
+    for (let i = 0; i < 100; i++) agent.send(chunk('x'.repeat(1024)))
+    service.state(created.value.sessionId)
+    agent.end('end_turn')
+    await turn
+    expect(agent.cancels).toEqual([])
+    expect(service.state(created.value.sessionId)!.cannotContinue ?? null).toBeNull()
+    service.dispose()
+  })
+})
