@@ -160,6 +160,13 @@ class AcpConnection implements AcpClientConnection {
     const tokenIds = this.tokenIds
     const incoming = this.incoming
     this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger), {
+      // vscode-jsonrpc takes one queued message per turn: the reader stops reading while too many wait.
+      messageStrategy: {
+        handleMessage: (message, next) => {
+          reader.processed()
+          next(message)
+        },
+      },
       cancellationStrategy: {
         // We need the request id for ACP's `$/cancel_request`, which vscode-jsonrpc does not speak.
         receiver: {
@@ -461,7 +468,10 @@ class AcpConnection implements AcpClientConnection {
    * request's handler runs (and shows its tool-call patch) before the updates the agent sent after it.
    */
   private fastPath(message: { method: string; params?: unknown }): boolean {
-    if (message.method !== 'session/update') return false
+    if (message.method !== 'session/update') {
+      // A notification nobody handles is ignored (JSON-RPC) here, not after waiting its turn in the queue.
+      return message.method !== '$/cancel_request' && !this.notificationHandlers.has(message.method)
+    }
     if (this.queued > 0) return false
     this.applySessionUpdate(message.params)
     return true

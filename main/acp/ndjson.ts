@@ -15,6 +15,12 @@ import type { JsonRpcId, TransportProblem, WireTrace } from './types'
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 /** Bytes Bosun lets wait for an agent that does not read its stdin before it calls the agent unresponsive. */
 export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024
+/**
+ * Messages handed to vscode-jsonrpc's queue and not yet processed (it takes one per event-loop turn) before
+ * the reader stops reading the agent's output: past it the pipe fills and the agent waits, instead of main's
+ * memory growing with a flood of requests or notifications.
+ */
+export const DEFAULT_MAX_BACKLOG = 4096
 const PREVIEW_CHARS = 120
 const NEWLINE = 0x0a
 const CARRIAGE_RETURN = 0x0d
@@ -75,6 +81,8 @@ export interface NdjsonReaderOptions {
   onQueued?: (message: Message) => void
   /** Whether an incoming request's numeric id must be an integer (v2, checklist B7). Read per request. */
   integerIds?: () => boolean
+  /** Default {@link DEFAULT_MAX_BACKLOG}. The owner calls {@link NdjsonMessageReader.processed} as the queue takes each message. */
+  maxBacklog?: number
 }
 
 /** A vscode-jsonrpc {@link MessageReader} over a byte stream of NDJSON lines. */
@@ -89,16 +97,47 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
   private discarding = false
   private ended = false
   private subscription: Disposable | undefined
+  /** Messages handed on and not yet {@link processed}. */
+  private backlog = 0
+  private readonly maxBacklog: number
+  /** The stream is paused because the backlog reached {@link maxBacklog}. */
+  private paused = false
 
   constructor(private readonly readable: Readable, private readonly options: NdjsonReaderOptions = {}) {
     super()
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
     this.stripEscapes = options.stripEscapes ?? true
+    this.maxBacklog = options.maxBacklog ?? DEFAULT_MAX_BACKLOG
+  }
+
+  /** Messages handed on and not yet processed. */
+  get pendingMessages(): number {
+    return this.backlog
+  }
+
+  /** Whether reading is paused until the queue drains. */
+  get isPaused(): boolean {
+    return this.paused
+  }
+
+  /** The queue took one message: reading resumes once a quarter of the bound is left. */
+  processed(): void {
+    if (this.backlog > 0) this.backlog--
+    if (this.paused && this.backlog <= this.maxBacklog / 4 && this.subscription) {
+      this.paused = false
+      this.readable.resume()
+    }
   }
 
   listen(callback: DataCallback): Disposable {
     this.callback = callback
-    const onData = (chunk: Buffer | string) => this.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)
+    const onData = (chunk: Buffer | string) => {
+      this.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)
+      if (this.backlog >= this.maxBacklog && !this.paused) {
+        this.paused = true
+        this.readable.pause()
+      }
+    }
     const onEnd = () => this.end()
     const onError = (error: Error) => this.fireError(error)
     this.readable.on('data', onData)
@@ -256,7 +295,10 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       return
     }
     this.options.onQueued?.(value as Message)
-    this.callback?.(value as Message)
+    if (this.callback) {
+      this.backlog++
+      this.callback(value as Message)
+    }
   }
 
   private report(kind: TransportProblem['kind'], message: string, text: string): void {

@@ -14,6 +14,9 @@
  *   early-flood        n updates for the session before answering `session/new`
  *   hang-new           never answers `session/new`
  *   ignore-cancel      a turn that never ends; `session/cancel` is ignored
+ *   request-flood      n requests of a method Bosun does not serve (1 KB params each) as fast as the pipe takes
+ *                      them; reports the answers once all are in, then a normal reply
+ *   notification-flood n notifications Bosun does not handle (1 KB each), then a normal reply
  *   endless            message chunks of n bytes without end (as fast as the pipe takes them), a tool call
  *                      every 100, until `session/cancel`; then 1,000 more chunks (`after cancel …`), ends the turn
  *                      `cancelled` and reports what it sent before the cancel
@@ -205,6 +208,29 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
     case 'ignore-cancel':
       say('working forever')
       return
+    case 'request-flood': {
+      const pad = 'r'.repeat(1024)
+      const answers: Promise<Json>[] = []
+      for (let i = 0; i < count; i++) {
+        answers.push(request('_hostile/ask', { i, pad }))
+        if (i % 64 === 0) await drained()
+      }
+      const codes = (await Promise.all(answers)).map((a) => String((a.error as Json | undefined)?.code ?? 'result'))
+      report({ answered: codes.length, codes: countBy(codes) })
+      say(`after ${count} requests`)
+      endTurn(id)
+      return
+    }
+    case 'notification-flood': {
+      const pad = 'n'.repeat(1024)
+      for (let i = 0; i < count; i++) {
+        send({ method: '_hostile/tell', params: { i, pad } })
+        if (i % 64 === 0) await drained()
+      }
+      say(`after ${count} notifications`)
+      endTurn(id)
+      return
+    }
     case 'endless': {
       const text = 'endless '.repeat(Math.max(1, Math.ceil(count / 8))).slice(0, count)
       let sent = 0

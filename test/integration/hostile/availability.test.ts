@@ -137,6 +137,26 @@ describe('a hostile agent', () => {
     tally.sessionsBroken += await brokenSessions(setup)
   })
 
+  for (const [mode, count] of [
+    ['request-flood', 20_000],
+    ['notification-flood', 50_000],
+  ] as const) {
+    it(`${mode === 'request-flood' ? 'floods requests' : 'floods notifications'} Bosun does not serve: read at the pace main handles them, every request answered, the session goes on`, async () => {
+      const setup = await start(mode, { count })
+      const sessionId = await openHostileSession(setup)
+      expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+      tally.inputs += count
+      if (mode === 'request-flood') {
+        const [report] = setup.reports()
+        tally.messagesLost += count - Number(report?.answered ?? 0)
+        expect(report).toMatchObject({ answered: count, codes: { '-32601': count } })
+      }
+      const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+      expect(JSON.stringify(state.entries)).toContain(`after ${count} `)
+      tally.sessionsBroken += await brokenSessions(setup)
+    })
+  }
+
   it('writes without end: at the session limit the turn is stopped, what came before is kept, the rest dropped', async () => {
     const limit = 2 * 1024 * 1024
     const setup = await start('endless', { count: 1_000, limits: { maxSessionBytes: limit } })
@@ -150,8 +170,8 @@ describe('a hostile agent', () => {
     tally.inputs += Number(report?.sent ?? 0) + 1_000
     const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     expect(state.turn.state).toBe('idle')
-    expect(state.cannotContinue?.reason).toMatch(/reached Bosun's limit of 2 MiB/)
-    expect(state.notices.map((n) => n.title)).toContain('This session reached its limit of 2 MiB')
+    expect(state.cannotContinue?.reason).toMatch(/reached Bosun's limit of 2.0 MiB/)
+    expect(state.notices.map((n) => n.title)).toContain('This session reached its limit of 2.0 MiB')
     // What arrived before the limit is there; the session holds not much more than the limit.
     const kept = JSON.stringify(state.entries)
     expect(kept).toContain('endless endless')
@@ -160,7 +180,7 @@ describe('a hostile agent', () => {
     expect(kept.length).toBeLessThan(limit * 1.25)
     // Another prompt is refused with the reason (the renderer shows it instead of the composer).
     const again = await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'more' }] })
-    expect(again).toMatchObject({ ok: false, error: { message: expect.stringMatching(/limit of 2 MiB/) } })
+    expect(again).toMatchObject({ ok: false, error: { message: expect.stringMatching(/limit of 2.0 MiB/) } })
     tally.sessionsBroken += await brokenSessions(setup)
   })
 

@@ -21,6 +21,31 @@ function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; fas
 const note = (text: string) => ({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } } })
 
 describe('NdjsonMessageReader', () => {
+  it('stops reading while too many messages wait to be processed, and reads on once a quarter are left', async () => {
+    const input = new PassThrough()
+    const messages: unknown[] = []
+    const reader = new NdjsonMessageReader(input, { maxBacklog: 8 })
+    reader.listen((m) => messages.push(m))
+    const request = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'x/y', params: {} })
+    const data = new Promise((resolve) => input.once('data', resolve))
+    input.write(Array.from({ length: 10 }, (_, i) => request(i)).join('\n') + '\n')
+    await data
+    // One chunk of 10: all handed on, then the stream paused.
+    expect(messages).toHaveLength(10)
+    expect(reader.isPaused).toBe(true)
+    expect(input.isPaused()).toBe(true)
+    input.write(request(10) + '\n')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(messages).toHaveLength(10)
+    for (let i = 0; i < 7; i++) reader.processed()
+    expect(reader.pendingMessages).toBe(3)
+    expect(reader.isPaused).toBe(true)
+    reader.processed()
+    expect(reader.isPaused).toBe(false)
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(messages).toHaveLength(11)
+  })
+
   it('splits on 0x0A before decoding: a 4-byte code point split across chunks, CRLF-terminated', () => {
     const { reader, messages } = setup()
     const bytes = Buffer.from(JSON.stringify(note('emoji 😀 and 漢字 and \u2028')) + '\r\n', 'utf8')
