@@ -66,7 +66,8 @@ export class ActionBatcher implements IDisposable {
       if (last?.type === 'updates') for (const update of action.updates) last.updates.push(update)
       else actions.push({ type: 'updates', updates: [...action.updates] })
     } else {
-      queue.bytes += OTHER_ACTION_BYTES
+      // A terminal's output counts as what it carries (it grows the session like the agent's own updates).
+      queue.bytes += action.type === 'client_terminal' ? estimateJsonBytes(action.update) : OTHER_ACTION_BYTES
       actions.push(action)
     }
     if (queue.bytes >= this.maxBytes || (this.scheduler.now !== undefined && now - queue.since >= this.intervalMs)) {

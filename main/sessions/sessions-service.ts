@@ -289,7 +289,13 @@ export class SessionsService implements IDisposable {
 
   /** Queues a Bosun-side action for a session (permissions, elicitations, settings). */
   push(sessionId: string, action: SessionAction): void {
-    if (!this.sessions.has(sessionId)) return
+    const record = this.sessions.get(sessionId)
+    if (!record) return
+    // A full session shows no more output, of the agent's or of the terminals Bosun runs for it.
+    if (record.full && action.type === 'client_terminal' && action.update.sessionUpdate === 'terminal_output_chunk') {
+      record.full.dropped++
+      return
+    }
     this.releaseHeld(sessionId)
     this.batcher.push(sessionId, action)
   }

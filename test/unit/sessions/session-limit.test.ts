@@ -61,6 +61,31 @@ describe('a session past its limit', () => {
     service.dispose()
   })
 
+  it('counts the output of the terminals Bosun runs for the agent, and shows none of it once full', async () => {
+    const agent = fakeAgent()
+    const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
+      maxSessionBytes: 64 * 1024,
+    })
+    service.attachConnection('a', agent.connection)
+    const created = await service.newSession('a', '/w')
+    if (!created.ok) throw new Error(created.error.message)
+    const { sessionId } = created.value
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'go' }])
+    const output = (text: string) => ({ type: 'client_terminal' as const, update: { sessionUpdate: 'terminal_output_chunk' as const, terminalId: 't1', data: Buffer.from(text).toString('base64') } })
+    service.push(sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 't1', command: 'yes' } })
+    for (let i = 0; i < 80; i++) service.push(sessionId, output('y\n'.repeat(512)))
+    service.state(sessionId)
+    expect(agent.cancels).toEqual(['s1'])
+    service.push(sessionId, output('after the limit'))
+    agent.end('cancelled')
+    await turn
+    const state = service.state(sessionId)!
+    expect(state.cannotContinue?.reason).toMatch(/limit of 64 KiB/)
+    expect(JSON.stringify(state)).toContain('y\\ny\\ny')
+    expect(JSON.stringify(state)).not.toContain('after the limit')
+    service.dispose()
+  })
+
   it('leaves a session under its limit alone', async () => {
     const agent = fakeAgent()
     const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
