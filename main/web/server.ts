@@ -27,6 +27,8 @@ export interface WebHostOptions {
   /** Fixed token (tests); otherwise 32 random bytes. */
   token?: string
   log?: Logger
+  /** Default {@link MAX_BUFFERED_BYTES}. */
+  maxBufferedBytes?: number
 }
 
 export interface WebHost {
@@ -42,12 +44,27 @@ export interface WebHost {
 
 /** Incoming socket messages above this size are refused by `ws` (prompts with attachments stay well below). */
 const MAX_PAYLOAD = 32 * 1024 * 1024
+/**
+ * What main holds for a page that does not read its socket (hung, or hostile) before it drops the socket.
+ * The page reconnects and rebuilds from a fresh snapshot, so nothing is lost; main's memory stays bounded.
+ */
+export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const log = options.log ?? createLogger('web')
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer')
   const token = options.token ?? randomBytes(32).toString('base64url')
   const sockets = new Set<WebSocket>()
+  const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES
+  /** Whether the page still reads its socket; one that lets more than `maxBuffered` wait is dropped. */
+  const keeping = (ws: WebSocket): boolean => {
+    if (ws.readyState !== WebSocket.OPEN) return false
+    if (ws.bufferedAmount <= maxBuffered) return true
+    log.warn(`a page left ${Math.round(ws.bufferedAmount / 2 ** 20)} MiB unread on its socket; dropping it (it reconnects and reloads the state)`)
+    sockets.delete(ws)
+    ws.terminate()
+    return false
+  }
 
   const events: EventSink = {
     emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
@@ -59,7 +76,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         log.error(`event ${name} could not be serialised`, error)
         return
       }
-      for (const socket of sockets) if (socket.readyState === WebSocket.OPEN) socket.send(frame)
+      for (const socket of sockets) if (keeping(socket)) socket.send(frame)
     },
   }
 
@@ -161,7 +178,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 
   function send(ws: WebSocket, message: WireFromHost): void {
-    if (ws.readyState !== WebSocket.OPEN) return
+    if (!keeping(ws)) return
     try {
       ws.send(JSON.stringify(message))
     } catch (error) {

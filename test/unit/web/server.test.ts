@@ -209,6 +209,45 @@ describe('web host over WebSocket', () => {
     expect(await got).toEqual([{ requestId: 'r1' }, { requestId: 'r1' }])
   })
 
+  it('drops the socket of a page that stops reading once too much waits for it; a reading page keeps its socket', async () => {
+    const bounded = await startWebHost({
+      home: root,
+      rendererDir,
+      log: createMemoryLogger(),
+      maxBufferedBytes: 1024 * 1024,
+      createServices: async (i) => {
+        integration = i
+        return { handlers: handlers as unknown as CallHandlers, dispose: async () => undefined }
+      },
+    })
+    try {
+      const open = async () => {
+        const ws = new WebSocket(`ws://127.0.0.1:${bounded.port}${WS_PATH}?token=${encodeURIComponent(bounded.token)}`, { origin: bounded.origin })
+        await new Promise((resolve) => ws.once('open', resolve))
+        return ws
+      }
+      const stalled = await open()
+      const reading = await open()
+      let received = 0
+      reading.on('message', () => received++)
+      const stalledClosed = new Promise<number>((resolve) => stalled.once('close', (code) => resolve(code)))
+      // The stalled page stops reading: its kernel buffers fill, then main's.
+      ;(stalled as unknown as { _socket: { pause(): void } })._socket.pause()
+      const big = 'x'.repeat(256 * 1024)
+      for (let i = 0; i < 200; i++) {
+        integration.events.emit('focusRequest', { requestId: `${i}${big}` })
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      ;(stalled as unknown as { _socket: { resume(): void } })._socket.resume()
+      expect(await stalledClosed).toBe(1006)
+      await expect.poll(() => received).toBe(200)
+      expect(reading.readyState).toBe(WebSocket.OPEN)
+      reading.close()
+    } finally {
+      await bounded.dispose()
+    }
+  })
+
   it('reconnects after the socket drops and rehydrates from getSnapshot', async () => {
     const client = connect()
     await connected(client)
