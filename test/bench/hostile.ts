@@ -89,6 +89,21 @@ await run('deep rawInput (levels)', 'deep-raw', n(100_000), async (services, ses
   return `turn ${turn.ok ? turn.value.stopReason : 'failed'}`
 })
 await run('early updates before session/new answers', 'early-flood', n(1_000_000), async () => 'session created')
+await run('requests Bosun does not serve (1 KB each)', 'request-flood', n(200_000), async (services, sessionId) => {
+  const turn = await prompt(services, sessionId)
+  return `turn ${turn.ok ? turn.value.stopReason : 'failed'}, every request answered`
+})
+await run('notifications nobody handles (1 KB each)', 'notification-flood', n(1_000_000), async (services, sessionId) => {
+  const turn = await prompt(services, sessionId)
+  return `turn ${turn.ok ? turn.value.stopReason : 'failed'}`
+})
+// Chunks of 1,000 characters without end, until the session's limit (256 MiB) stops the turn.
+await run('output without end (inputs: chunk size)', 'endless', 1_000, async (services, sessionId) => {
+  const turn = await prompt(services, sessionId)
+  const state = await services.handlers.getSnapshot(undefined)
+  const session = state.ok ? state.value.sessions.find((s) => s.sessionId === sessionId) : undefined
+  return `turn ${turn.ok ? turn.value.stopReason : 'failed'}; ${session?.cannotContinue ? 'session full' : 'NOT STOPPED'}`
+})
 
 // Agent patterns: a whole 100-field form of catastrophic patterns, validated in main and in the renderer.
 {
