@@ -3,13 +3,13 @@
  * deadline without progress, at most 5 redirects (never from https down to http), cancel through an
  * AbortSignal. The SHA-256 of the body is computed while it streams. Through the environment's proxy (proxy.ts).
  */
-import { formatBytes } from '../base/format-bytes'
 import { createHash } from 'node:crypto'
 import { createWriteStream, promises as fs } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
 import { safeDownloadUrl } from './registry-schema'
 import { proxyFor, tunnelThrough } from './proxy'
+import { formatBytes } from '../base/format-bytes'
 
 export interface DownloadProgress {
   received: number

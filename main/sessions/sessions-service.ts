@@ -87,23 +87,8 @@ interface SessionRecord {
   /** Estimated bytes of what this session applied since it was opened here (bounded by `maxSessionBytes`). */
   received?: number
   /** Past `maxSessionBytes`: only updates that replace what the session shows are applied; the rest is dropped. */
-  full?: { reason: string; dropped: number }
+  full?: { reason: string }
 }
-
-/**
- * Applied to a full session: each replaces what the session shows (its facts, plan and turn state), so
- * none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
- */
-const KINDS_APPLIED_WHEN_FULL = new Set([
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
-  'plan',
-  'plan_update',
-  'state_update',
-])
 
 /** Update kinds that state what the session is now (not history): applied from a v1 `session/load` replay. */
 const SESSION_FACTS = new Set([
@@ -114,6 +99,12 @@ const SESSION_FACTS = new Set([
   'usage_update',
   'plan',
 ])
+
+/**
+ * Applied to a full session: each replaces what the session shows (its facts, the v2 plan and turn state),
+ * so none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
+ */
+const KINDS_APPLIED_WHEN_FULL = new Set([...SESSION_FACTS, 'plan_update', 'state_update'])
 
 /** The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON). */
 export function promptError(failure: Failure): PromptError {
@@ -292,10 +283,7 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return
     // A full session shows no more output, of the agent's or of the terminals Bosun runs for it.
-    if (record.full && action.type === 'client_terminal' && action.update.sessionUpdate === 'terminal_output_chunk') {
-      record.full.dropped++
-      return
-    }
+    if (record.full && action.type === 'client_terminal' && action.update.sessionUpdate === 'terminal_output_chunk') return
     this.releaseHeld(sessionId)
     this.batcher.push(sessionId, action)
   }
@@ -733,9 +721,7 @@ export class SessionsService implements IDisposable {
       this.lastRoute = route
     }
     if (route && route.record.connection === connection) {
-      const full = route.record.full
-      if (full && !KINDS_APPLIED_WHEN_FULL.has(notification.update.sessionUpdate)) full.dropped++
-      else this.pushUpdate(route.sessionId, notification.update)
+      if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(notification.update.sessionUpdate)) this.pushUpdate(route.sessionId, notification.update)
       return
     }
     const early = this.early.get(connection)
@@ -823,7 +809,7 @@ export class SessionsService implements IDisposable {
     const limit = formatBytes(this.maxSessionBytes)
     // The renderer adds the way on (a new session in the same folder) where it shows the reason.
     const reason = `This session reached Bosun's limit of ${limit} of agent output, so it cannot go on. Everything up to the limit is kept.`
-    record.full = { reason, dropped: 0 }
+    record.full = { reason }
     this.logger.warn(`session ${sessionId}: the agent sent more than ${limit}; the turn is stopped and the rest of its output dropped`)
     this.push(sessionId, {
       type: 'updates',
