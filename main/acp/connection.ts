@@ -67,6 +67,8 @@ export interface ClientCapabilityFlags {
 
 /** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
 const LOGGED_PROBLEMS = 10
+/** Real session ids are UUIDs or short names: a longer one is not a session Bosun keeps anything for (it would key maps). */
+export const MAX_SESSION_ID_CHARS = 1024
 
 /** What a v1 agent that answered a v2 offer was not offered (it saw no v1 `clientCapabilities`). */
 const UNADVERTISED_TO_V1_UNDER_V2_OFFER = ['fs/', 'terminal/', 'elicitation/', 'session/elicitation']
@@ -486,6 +488,10 @@ class AcpConnection implements AcpClientConnection {
       typeof params.update.sessionUpdate !== 'string'
     ) {
       this.reportProblem({ kind: 'invalid-message', message: 'Ignored a session/update without sessionId/update.sessionUpdate', preview: previewOf(params) })
+      return
+    }
+    if (params.sessionId.length > MAX_SESSION_ID_CHARS) {
+      this.reportProblem({ kind: 'invalid-message', message: `Ignored a session/update whose sessionId is longer than ${MAX_SESSION_ID_CHARS} characters`, preview: params.sessionId.slice(0, 80) })
       return
     }
     const notification = params as SessionUpdateNotification

@@ -8,7 +8,7 @@ import type { ContentBlock, PromptError, SessionAction, SessionState } from '../
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { boundJson } from '../../common/bounded'
 import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
-import { ActionBatcher, type Scheduler } from './action-batcher'
+import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
 export interface AgentPort {
@@ -46,6 +46,8 @@ export interface SessionCancellationListener {
 
 /** Updates held for sessions still being created, per connection; past it they are dropped (and counted). */
 export const MAX_EARLY_UPDATES = 5_000
+/** Their estimated size, per connection: each update is bounded, but 5,000 bounded updates can still be gigabytes. */
+export const MAX_EARLY_BYTES = 16 * 1024 * 1024
 /** How long `session/new`, `session/load` and `session/resume` may take. */
 export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 /** After Stop, how long the agent has to end the turn before Bosun offers to stop the agent. */
@@ -64,6 +66,8 @@ interface EarlyBuffer {
   updates: Map<string, SessionUpdateNotification['update'][]>
   /** Updates held in all lists. */
   count: number
+  /** Their estimated JSON size. */
+  bytes: number
   /** Dropped over the bound, by the agent's session id. */
   dropped: Map<string, number>
 }
@@ -379,6 +383,7 @@ export class SessionsService implements IDisposable {
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = early.updates.get(outcome.sessionId)
       early.count -= buffered?.length ?? 0
+      for (const update of buffered ?? []) early.bytes -= estimateJsonBytes(update)
       early.updates.delete(outcome.sessionId)
       const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra)]
       const dropped = early.dropped.get(outcome.sessionId)
@@ -399,6 +404,7 @@ export class SessionsService implements IDisposable {
         early.updates.clear()
         early.dropped.clear()
         early.count = 0
+        early.bytes = 0
       }
     }
   }
@@ -699,7 +705,7 @@ export class SessionsService implements IDisposable {
   private earlyBuffer(connection: AcpClientConnection) {
     let buffer = this.early.get(connection)
     if (!buffer) {
-      buffer = { inFlight: 0, updates: new Map(), count: 0, dropped: new Map() }
+      buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map() }
       this.early.set(connection, buffer)
       const sub = connection.onDidClose(() => {
         this.early.delete(connection)
@@ -726,14 +732,16 @@ export class SessionsService implements IDisposable {
     }
     const early = this.early.get(connection)
     if (early && early.inFlight > 0) {
-      if (early.count >= MAX_EARLY_UPDATES) {
+      const bytes = estimateJsonBytes(notification.update)
+      if (early.count >= MAX_EARLY_UPDATES || early.bytes + bytes > MAX_EARLY_BYTES) {
         const dropped = early.dropped.get(notification.sessionId) ?? 0
-        if (dropped === 0) this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates before answering session/new; dropping the rest`)
+        if (dropped === 0) this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates or ${formatBytes(MAX_EARLY_BYTES)} before answering session/new; dropping the rest`)
         // Bounded too: a flood of made-up session ids must not grow this map.
         if (dropped > 0 || early.dropped.size < 64) early.dropped.set(notification.sessionId, dropped + 1)
         return
       }
       early.count++
+      early.bytes += bytes
       let list = early.updates.get(notification.sessionId)
       if (!list) early.updates.set(notification.sessionId, (list = []))
       list.push(notification.update)
@@ -841,7 +849,7 @@ function droppedNotice(count: number): SessionUpdateNotification['update'] {
     sessionUpdate: 'notice',
     severity: 'warning',
     title: 'Some early updates were dropped',
-    description: `The agent sent ${count} more updates than Bosun keeps before the session exists (${MAX_EARLY_UPDATES}).`,
+    description: `The agent sent ${count} more updates than Bosun keeps before the session exists (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
   }
 }
 

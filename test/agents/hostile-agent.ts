@@ -12,6 +12,7 @@
  *   garbage            n bad lines of every kind (not JSON, batches, scalars, bad ids), then a normal reply
  *   no-read            stops reading stdin and sends n requests whose error answers are large
  *   early-flood        n updates for the session before answering `session/new`
+ *   early-big          the same with 64 KiB chunks
  *   hang-new           never answers `session/new`
  *   ignore-cancel      a turn that never ends; `session/cancel` is ignored
  *   request-flood      n requests of a method Bosun does not serve (1 KB params each) as fast as the pipe takes
@@ -100,10 +101,12 @@ async function handle(message: Json): Promise<void> {
       return
     case 'session/new':
       if (mode === 'hang-new') return
-      if (mode === 'early-flood') {
+      if (mode === 'early-flood' || mode === 'early-big') {
+        // early-big: 64 KiB chunks, under the count bound but far over the size bound.
+        const pad = mode === 'early-big' ? 'e'.repeat(64 * 1024) : ''
         for (let i = 0; i < count; i++) {
-          update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `early ${i} ` } })
-          if (i % 1000 === 0) await drained()
+          update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `early ${i} ${pad}` } })
+          if (i % 1000 === 0 || pad) await drained()
         }
       }
       if (mode === 'grandchildren') spawnGrandchildren()

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { TRUNCATION_MARKER } from '../../../common/bounded'
 import { MAX_PENDING_PER_SESSION } from '../../../main/permissions/broker'
-import { MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
+import { MAX_EARLY_BYTES, MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
 import type { ElicitationView, ToolCallEntry } from '../../../common/session/types'
 import { brokenSessions, hostilePerTest, must, nextUpdate, repeatUntil, tallyPerFile } from './harness'
@@ -109,6 +109,21 @@ describe('a hostile agent', () => {
     const text = JSON.stringify(state.entries)
     expect(text).toContain('early 0 ')
     expect(text).not.toContain(`early ${count - 1} `)
+    expect(state.notices.some((n) => n.title === 'Some early updates were dropped')).toBe(true)
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('sends big updates before answering session/new: the early buffer is bounded by size too', async () => {
+    const count = 1_000
+    const setup = await start('early-big', { count })
+    const sessionId = await openHostileSession(setup)
+    tally.inputs += count
+    const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    const text = JSON.stringify(state.entries)
+    expect(text).toContain('early 0 ')
+    expect(text).not.toContain(`early ${count - 1} `)
+    expect(text.length).toBeLessThan(MAX_EARLY_BYTES * 1.1)
+    expect(text.length).toBeGreaterThan(MAX_EARLY_BYTES * 0.9)
     expect(state.notices.some((n) => n.title === 'Some early updates were dropped')).toBe(true)
     tally.sessionsBroken += await brokenSessions(setup)
   })

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { createAcpConnection } from '../../../main/acp/connection'
+import { createAcpConnection, MAX_SESSION_ID_CHARS } from '../../../main/acp/connection'
 import type { AcpClientConnection, TransportProblem } from '../../../main/acp/types'
 import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
@@ -210,6 +210,19 @@ describe('robustness', () => {
     send(update('s', { sessionUpdate: '_acme_new_kind', x: 1 }))
     expect((await good).update).toEqual({ sessionUpdate: '_acme_new_kind', x: 1 })
     expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'invalid-message', 'unknown-response-id'])
+  })
+
+  it('ignores a session/update whose sessionId is longer than any real one (it would key what Bosun keeps)', async () => {
+    const { connection, send, problems } = await initialized(1)
+    const seen: string[] = []
+    connection.onDidReceiveUpdate((u) => seen.push(u.sessionId))
+    const good = once(connection.onDidReceiveUpdate, (u) => u.sessionId === 's')
+    send(update('x'.repeat(MAX_SESSION_ID_CHARS + 1), { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } }))
+    send(update('y'.repeat(MAX_SESSION_ID_CHARS), { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'b' } }))
+    send(update('s', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'c' } }))
+    await good
+    expect(seen.map((id) => id.length)).toEqual([MAX_SESSION_ID_CHARS, 1])
+    expect(problems).toEqual([expect.objectContaining({ kind: 'invalid-message', message: expect.stringContaining('longer than 1024 characters') })])
   })
 
   it('close(error) rejects every pending request with that error, aborts incoming signals, fires onDidClose once', async () => {
