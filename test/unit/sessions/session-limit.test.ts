@@ -25,19 +25,22 @@ function fakeAgent() {
   return { connection, cancels, send: (update: Record<string, unknown>) => updates.fire({ sessionId: 's1', update } as SessionUpdateNotification), end: (reason: string) => endTurn(reason) }
 }
 
+/** A session on the fake agent with `maxSessionBytes`, and its first turn running. */
+async function promptedSession(maxSessionBytes: number) {
+  const agent = fakeAgent()
+  const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), { maxSessionBytes })
+  service.attachConnection('a', agent.connection)
+  const created = await service.newSession('a', '/w')
+  if (!created.ok) throw new Error(created.error.message)
+  const { sessionId } = created.value
+  return { agent, service, sessionId, turn: service.prompt(sessionId, [{ type: 'text', text: 'go' }]) }
+}
+
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } })
 
 describe('a session past its limit', () => {
   it('cancels the turn, keeps what came before, drops what would grow it, and refuses new prompts', async () => {
-    const agent = fakeAgent()
-    const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
-      maxSessionBytes: 64 * 1024,
-    })
-    service.attachConnection('a', agent.connection)
-    const created = await service.newSession('a', '/w')
-    if (!created.ok) throw new Error(created.error.message)
-    const { sessionId } = created.value
-    const turn = service.prompt(sessionId, [{ type: 'text', text: 'go' }])
+    const { agent, service, sessionId, turn } = await promptedSession(64 * 1024)
     const text = 'x'.repeat(1024)
     for (let i = 0; i < 100; i++) agent.send(chunk(text))
     // The limit is checked as batches apply (each ~128 KiB at most, or when state is read).
@@ -62,15 +65,7 @@ describe('a session past its limit', () => {
   })
 
   it('counts the output of the terminals Bosun runs for the agent, and shows none of it once full', async () => {
-    const agent = fakeAgent()
-    const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
-      maxSessionBytes: 64 * 1024,
-    })
-    service.attachConnection('a', agent.connection)
-    const created = await service.newSession('a', '/w')
-    if (!created.ok) throw new Error(created.error.message)
-    const { sessionId } = created.value
-    const turn = service.prompt(sessionId, [{ type: 'text', text: 'go' }])
+    const { agent, service, sessionId, turn } = await promptedSession(64 * 1024)
     const output = (text: string) => ({ type: 'client_terminal' as const, update: { sessionUpdate: 'terminal_output_chunk' as const, terminalId: 't1', data: Buffer.from(text).toString('base64') } })
     service.push(sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 't1', command: 'yes' } })
     for (let i = 0; i < 80; i++) service.push(sessionId, output('y\n'.repeat(512)))
@@ -87,20 +82,13 @@ describe('a session past its limit', () => {
   })
 
   it('leaves a session under its limit alone', async () => {
-    const agent = fakeAgent()
-    const service = new SessionsService({ connect: async () => ok({ connection: agent.connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
-      maxSessionBytes: 1024 * 1024,
-    })
-    service.attachConnection('a', agent.connection)
-    const created = await service.newSession('a', '/w')
-    if (!created.ok) throw new Error(created.error.message)
-    const turn = service.prompt(created.value.sessionId, [{ type: 'text', text: 'go' }])
+    const { agent, service, sessionId, turn } = await promptedSession(1024 * 1024)
     for (let i = 0; i < 100; i++) agent.send(chunk('x'.repeat(1024)))
-    service.state(created.value.sessionId)
+    service.state(sessionId)
     agent.end('end_turn')
     await turn
     expect(agent.cancels).toEqual([])
-    expect(service.state(created.value.sessionId)!.cannotContinue ?? null).toBeNull()
+    expect(service.state(sessionId)!.cannotContinue ?? null).toBeNull()
     service.dispose()
   })
 })
