@@ -61,6 +61,9 @@ export const STOP_OVERDUE_NOTICE_ID = 'stop-overdue'
  */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024
 
+/** Takes an update that left the secret window (see `streamUpdate`). */
+type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']) => void
+
 interface EarlyBuffer {
   inFlight: number
   updates: Map<string, SessionUpdateNotification['update'][]>
@@ -294,7 +297,7 @@ export class SessionsService implements IDisposable {
 
   /** Streams a text chunk through the secret window; everything else passes (after what was held). */
   private pushUpdate(sessionId: string, update: SessionUpdateNotification['update']): void {
-    this.streamUpdate(sessionId, update, (ready) => this.batcher.pushUpdate(sessionId, ready))
+    this.streamUpdate(sessionId, update, this.toBatcher)
   }
 
   /**
@@ -302,36 +305,43 @@ export class SessionsService implements IDisposable {
    * next chunk of the same stream; `emit` gets what is ready, in order. The early buffer's updates go through
    * it too, so a key split across updates sent before `session/new` answered is whole when redacted.
    */
-  private streamUpdate(sessionId: string, update: SessionUpdateNotification['update'], emit: (ready: SessionUpdateNotification['update']) => void): void {
+  private streamUpdate(sessionId: string, update: SessionUpdateNotification['update'], emit: StreamEmit): void {
     const key = this.streamHold ? textStreamKey(update) : undefined
-    const held = this.held.get(sessionId)
+    const held = this.held.size > 0 ? this.held.get(sessionId) : undefined
     if (held && held.key !== key) this.releaseHeld(sessionId, emit)
     if (key === undefined) {
-      emit(update)
+      emit(sessionId, update)
       return
     }
     const content = update.content as { text: string }
-    const text = (held?.key === key ? held.text : '') + content.text
+    const joined = held?.key === key
+    const text = joined ? held.text + content.text : content.text
     const hold = Math.min(this.streamHold!(text), text.length)
-    const ready = text.slice(0, text.length - hold)
-    if (ready) emit({ ...update, content: { ...content, text: ready } })
+    // The common case (nothing held, nothing to hold) passes the update itself: no copy per chunk.
+    if (!joined && hold === 0) {
+      if (text) emit(sessionId, update)
+    } else if (hold < text.length) emit(sessionId, { ...update, content: { ...content, text: text.slice(0, text.length - hold) } })
     if (hold > 0) this.held.set(sessionId, { key, update, text: text.slice(text.length - hold) })
-    else this.held.delete(sessionId)
+    else if (joined) this.held.delete(sessionId)
   }
 
-  private releaseHeld(sessionId: string, emit: (ready: SessionUpdateNotification['update']) => void = (ready) => this.batcher.pushUpdate(sessionId, ready)): void {
+  /** Where streamed updates go outside the early buffer (one function, not a closure per update). */
+  private readonly toBatcher: StreamEmit = (sessionId, ready) => this.batcher.pushUpdate(sessionId, ready)
+
+  private releaseHeld(sessionId: string, emit: StreamEmit = this.toBatcher): void {
     const held = this.held.get(sessionId)
     if (!held) return
     this.held.delete(sessionId)
     const content = held.update.content as Record<string, unknown>
-    emit({ ...held.update, content: { ...content, text: held.text } })
+    emit(sessionId, { ...held.update, content: { ...content, text: held.text } })
   }
 
   /** Updates held in the early buffer, through the secret window (its last held end stays for the next chunk). */
   private streamEarly(sessionId: string, buffered: SessionUpdateNotification['update'][], flushHeld: boolean): SessionUpdateNotification['update'][] {
     const out: SessionUpdateNotification['update'][] = []
-    for (const update of buffered) this.streamUpdate(sessionId, update, (ready) => out.push(ready))
-    if (flushHeld) this.releaseHeld(sessionId, (ready) => out.push(ready))
+    const collect: StreamEmit = (_id, ready) => out.push(ready)
+    for (const update of buffered) this.streamUpdate(sessionId, update, collect)
+    if (flushHeld) this.releaseHeld(sessionId, collect)
     return out
   }
 
