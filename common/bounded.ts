@@ -39,8 +39,9 @@ function marker(what: string): string {
  * (so calling it on every update costs one walk). Non-JSON leaves (functions, symbols, bigint) become
  * `null`; cycles are impossible in parsed JSON but are cut like depth anyway.
  */
-export function boundJson<T>(value: T, bounds: Partial<JsonBounds> = {}): T {
-  const b: JsonBounds = { ...DEFAULT_JSON_BOUNDS, ...bounds }
+export function boundJson<T>(value: T, bounds?: Partial<JsonBounds>): T {
+  // Called on every update: the defaults are not copied.
+  const b: JsonBounds = bounds ? { ...DEFAULT_JSON_BOUNDS, ...bounds } : DEFAULT_JSON_BOUNDS
   const state = { budget: b.maxTotalChars }
   return walk(value, 0, b, state) as T
 }

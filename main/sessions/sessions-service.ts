@@ -727,37 +727,38 @@ export class SessionsService implements IDisposable {
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title).
-    const notification: SessionUpdateNotification = { sessionId: raw.sessionId, update: boundJson(raw.update) }
+    const update = boundJson(raw.update)
+    const acpSessionId = raw.sessionId
     // A stream goes to one session thousands of times in a row: remember the last route (checked every time).
     let route = this.lastRoute
-    if (route?.connection !== connection || route.acpSessionId !== notification.sessionId || this.sessions.get(route.sessionId) !== route.record) {
-      const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, notification.sessionId))
+    if (route?.connection !== connection || route.acpSessionId !== acpSessionId || this.sessions.get(route.sessionId) !== route.record) {
+      const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, acpSessionId))
       const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
-      route = sessionId !== undefined && record && record.agentId === agentId ? { connection, acpSessionId: notification.sessionId, sessionId, record } : undefined
+      route = sessionId !== undefined && record && record.agentId === agentId ? { connection, acpSessionId: acpSessionId, sessionId, record } : undefined
       this.lastRoute = route
     }
     if (route && route.record.connection === connection) {
-      if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(notification.update.sessionUpdate)) this.pushUpdate(route.sessionId, notification.update)
+      if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update)
       return
     }
     const early = this.early.get(connection)
     if (early && early.inFlight > 0) {
-      const bytes = estimateJsonBytes(notification.update)
+      const bytes = estimateJsonBytes(update)
       if (early.count >= MAX_EARLY_UPDATES || early.bytes + bytes > MAX_EARLY_BYTES) {
-        const dropped = early.dropped.get(notification.sessionId) ?? 0
+        const dropped = early.dropped.get(acpSessionId) ?? 0
         if (dropped === 0) this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates or ${formatBytes(MAX_EARLY_BYTES)} before answering session/new; dropping the rest`)
         // Bounded too: a flood of made-up session ids must not grow this map.
-        if (dropped > 0 || early.dropped.size < 64) early.dropped.set(notification.sessionId, dropped + 1)
+        if (dropped > 0 || early.dropped.size < 64) early.dropped.set(acpSessionId, dropped + 1)
         return
       }
       early.count++
       early.bytes += bytes
-      let list = early.updates.get(notification.sessionId)
-      if (!list) early.updates.set(notification.sessionId, (list = []))
-      list.push(notification.update)
+      let list = early.updates.get(acpSessionId)
+      if (!list) early.updates.set(acpSessionId, (list = []))
+      list.push(update)
       return
     }
-    this.logger.debug(`dropping update for unknown session ${notification.sessionId} from agent ${agentId}`)
+    this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
   }
 
   /**
