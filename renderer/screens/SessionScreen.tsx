@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
 import { setTranscriptBehind } from '../state/render-progress'
 import type { BosunApi, CallResult } from '../../common/contract'
 import type { ContentBlock, SessionState } from '../../common/session/types'
@@ -18,6 +18,7 @@ import { BackgroundWork } from '../components/background/BackgroundWork'
 import type { AppStore } from '../state/app-store'
 import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { useAppSelector } from './use-app-selector'
+import { useTranscriptSession } from './transcript-session'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
@@ -50,7 +51,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const transcriptFocus = shown ?? focusRequest ?? null
   // The transcript renders a deferred copy of the session: React slices that render and lets the person's input
   // and the rest of the screen go first, so a flood of updates never makes one long task (see render-progress.ts).
-  const transcriptSession = useDeferredValue(session)
+  // The person's own message is the exception (transcript-session.ts).
+  const transcriptSession = useTranscriptSession(session)
   const transcriptBehind = transcriptSession !== session
   useLayoutEffect(() => setTranscriptBehind(transcriptBehind), [transcriptBehind])
   useEffect(() => () => setTranscriptBehind(false), [])

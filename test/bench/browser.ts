@@ -21,10 +21,12 @@ export const browserSection: BenchSection = {
       const bareRss = context.shared.get(`bare.rssMiB@${count}`)
       const over50 = r.longTasks.filter((ms) => ms > 50)
       const firstAgent = r.firstAgentUpdateMs
-      const ordered = r.userMessageMs <= firstAgent && r.workingMs <= firstAgent
+      // A mark the page never saw arrives as null (JSON has no NaN): it is not "first".
+      const seen = [r.userMessageMs, r.workingMs, firstAgent].every((ms) => typeof ms === 'number' && Number.isFinite(ms))
+      const ordered = seen && r.userMessageMs <= firstAgent && r.workingMs <= firstAgent
       console.log(`  N = ${count}`)
       console.log(`    Enter → Idle shown          ${fixed(r.endToEndMs).padStart(7)} ms` + (bareMs ? `   ${fixed(r.endToEndMs / bareMs, 2)}x bare loop (${fixed(bareMs)} ms)` : '   (no bare loop at this N in this run)'))
-      console.log(`    your message / Working / first agent update: ${fixed(r.userMessageMs)} / ${fixed(r.workingMs)} / ${fixed(firstAgent)} ms after Enter — ${ordered ? 'message and Working first' : 'NOT before the agent'}`)
+      console.log(`    your message / Working / first agent update: ${fixed(r.userMessageMs)} / ${fixed(r.workingMs)} / ${fixed(firstAgent)} ms after Enter — ${ordered ? 'message and Working first' : seen ? 'NOT before the agent' : 'NOT ALL SEEN'}`)
       const cpu = r.pageCpu
       console.log(`    page main thread, Enter → Idle CPU ${fixed(cpu.threadMs)} ms; ${cpu.layouts} layouts (${fixed(cpu.layoutMs)} ms), style ${fixed(cpu.styleMs)} ms, script ${fixed(cpu.scriptMs)} ms`)
       console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
