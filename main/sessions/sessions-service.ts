@@ -73,6 +73,8 @@ interface EarlyBuffer {
   bytes: number
   /** Dropped over the bound, by the agent's session id. */
   dropped: Map<string, number>
+  /** Sessions reattached by a v1 `session/load`: their replay is already in the transcript, only its facts are kept. */
+  factsOnly: Set<string>
 }
 
 interface SessionRecord {
@@ -391,13 +393,10 @@ export class SessionsService implements IDisposable {
         ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
       })
       // The reducer applies configuration first, then anything the agent sent before answering.
-      const buffered = early.updates.get(outcome.sessionId)
-      early.count -= buffered?.length ?? 0
-      for (const update of buffered ?? []) early.bytes -= estimateJsonBytes(update)
-      early.updates.delete(outcome.sessionId)
+      const buffered = takeEarly(early, outcome.sessionId)
       const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra)]
       const dropped = early.dropped.get(outcome.sessionId)
-      if (buffered?.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
+      if (buffered.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
       if (dropped) {
         early.dropped.delete(outcome.sessionId)
         actions.push({ type: 'updates', updates: [droppedNotice(dropped)] })
@@ -409,13 +408,7 @@ export class SessionsService implements IDisposable {
     } catch (error) {
       return fail(toFailure(error))
     } finally {
-      early.inFlight--
-      if (early.inFlight === 0) {
-        early.updates.clear()
-        early.dropped.clear()
-        early.count = 0
-        early.bytes = 0
-      }
+      releaseEarly(early)
     }
   }
 
@@ -658,6 +651,10 @@ export class SessionsService implements IDisposable {
       // What the agent sends before answering (v2: its current state_update, E8) waits in the early buffer.
       const early = this.earlyBuffer(connection)
       early.inFlight++
+      // v1 session/load replays the whole history first: the transcript has it, so only the session's current facts apply.
+      const loaded = protocolVersion === 1 && !capabilities?.resumeSession
+      // Filtered as it arrives, so a long replay cannot fill the early buffer and push out the facts at its end.
+      if (loaded) early.factsOnly.add(record.acpSessionId)
       try {
         const mcp = await this.mcpServers?.(record.agentId, connection)
         const outcome = await this.withTimeout(
@@ -685,19 +682,14 @@ export class SessionsService implements IDisposable {
             }),
           )
         }
-        let buffered = early.updates.get(record.acpSessionId) ?? []
-        early.updates.delete(record.acpSessionId)
-        // v1 session/load replays the whole history first: the transcript has it, so only the session's current facts apply.
-        const loaded = protocolVersion === 1 && !capabilities?.resumeSession
-        if (loaded) buffered = buffered.filter((update) => SESSION_FACTS.has(update.sessionUpdate))
-        for (const update of buffered) this.pushUpdate(sessionId, update)
+        for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
         return cannot(`could not resume it (${failure.message})`)
       } finally {
-        early.inFlight--
-        if (early.inFlight === 0) early.updates.clear()
+        early.factsOnly.delete(record.acpSessionId)
+        releaseEarly(early)
       }
     })().finally(() => {
       record.reattaching = undefined
@@ -715,7 +707,7 @@ export class SessionsService implements IDisposable {
   private earlyBuffer(connection: AcpClientConnection) {
     let buffer = this.early.get(connection)
     if (!buffer) {
-      buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map() }
+      buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set() }
       this.early.set(connection, buffer)
       const sub = connection.onDidClose(() => {
         this.early.delete(connection)
@@ -743,6 +735,7 @@ export class SessionsService implements IDisposable {
     }
     const early = this.early.get(connection)
     if (early && early.inFlight > 0) {
+      if (early.factsOnly.has(acpSessionId) && !SESSION_FACTS.has(update.sessionUpdate)) return
       const bytes = estimateJsonBytes(update)
       if (early.count >= MAX_EARLY_UPDATES || early.bytes + bytes > MAX_EARLY_BYTES) {
         const dropped = early.dropped.get(acpSessionId) ?? 0
@@ -853,6 +846,25 @@ export class SessionsService implements IDisposable {
     this.byAgentScopedId.clear()
     this.early.clear()
   }
+}
+
+/** A session's early updates, taken out of the buffer (and its bounds). */
+function takeEarly(early: EarlyBuffer, acpSessionId: string): SessionUpdateNotification['update'][] {
+  const buffered = early.updates.get(acpSessionId) ?? []
+  early.updates.delete(acpSessionId)
+  early.count -= buffered.length
+  for (const update of buffered) early.bytes -= estimateJsonBytes(update)
+  return buffered
+}
+
+/** A session/new|load|resume is over: the last one out empties the buffer (what no session took is dropped). */
+function releaseEarly(early: EarlyBuffer): void {
+  early.inFlight--
+  if (early.inFlight > 0) return
+  early.updates.clear()
+  early.dropped.clear()
+  early.count = 0
+  early.bytes = 0
 }
 
 function droppedNotice(count: number): SessionUpdateNotification['update'] {
