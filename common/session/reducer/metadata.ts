@@ -75,9 +75,15 @@ export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
   return out
 }
 
+/** A session title is one line in the sidebar, the header and a notification: longer ones are cut with `…`. */
+export const MAX_TITLE_CHARS = 1_000
+/** An ISO 8601 time is about 30 characters; anything much longer is not one. */
+const MAX_UPDATED_AT_CHARS = 64
+
 export function applySessionInfo(d: Draft, u: Update): void {
-  if (isString(u.title) || u.title === null) d.s.title = u.title
-  if (isString(u.updatedAt) || u.updatedAt === null) d.s.updatedAt = u.updatedAt
+  if (isString(u.title)) d.s.title = u.title.length > MAX_TITLE_CHARS ? `${u.title.slice(0, MAX_TITLE_CHARS)}…` : u.title
+  else if (u.title === null) d.s.title = null
+  if ((isString(u.updatedAt) && u.updatedAt.length <= MAX_UPDATED_AT_CHARS) || u.updatedAt === null) d.s.updatedAt = u.updatedAt
 }
 
 /** Token counts above this are not believed (no context window comes near it); costs likewise. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CompactionEntry } from '../../../common/session/types'
 import { apply, session, summary, text, updates } from './helpers'
+import { MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
 
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')
 
@@ -130,6 +131,13 @@ describe('session info, usage, notices (H15, H16, H17)', () => {
     expect([s.title, s.updatedAt]).toEqual(['T', '2026-01-02T00:00:00Z'])
     s = updates(s, { sessionUpdate: 'session_info_update', title: null })
     expect([s.title, s.updatedAt]).toEqual([null, '2026-01-02T00:00:00Z'])
+  })
+
+  it('session_info_update: a title is cut to one line’s worth, and an updatedAt that is no time is ignored', () => {
+    let s = updates(session(2), { sessionUpdate: 'session_info_update', title: 't'.repeat(MAX_TITLE_CHARS + 500), updatedAt: '2026-01-01T00:00:00Z' })
+    expect(s.title).toBe(`${'t'.repeat(MAX_TITLE_CHARS)}…`)
+    s = updates(s, { sessionUpdate: 'session_info_update', updatedAt: 'x'.repeat(10_000) })
+    expect(s.updatedAt).toBe('2026-01-01T00:00:00Z')
   })
 
   it('usage_update: used/size replace, cost omitted keeps, null clears, malformed ignored', () => {
