@@ -3,3 +3,14 @@
  * after Stop; the session screen then offers "Stop the agent". Shared so both sides agree on it.
  */
 export const STOP_OVERDUE_TITLE = 'The agent has not stopped'
+
+/**
+ * Marks a notice update as Bosun's own (main sets it; main removes it from every agent update, since `notice` is
+ * an ACP update an agent may send with any title). The reducer keeps it as `fromBosun` on the notice.
+ */
+export const FROM_BOSUN = 'fromBosun'
+
+/** Whether a notice (or a notice update) is the Stop watchdog's, and not an agent's that looks like it. */
+export function isStopOverdueNotice(notice: { title?: unknown; fromBosun?: unknown }): boolean {
+  return notice.fromBosun === true && notice.title === STOP_OVERDUE_TITLE
+}

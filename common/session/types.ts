@@ -294,7 +294,7 @@ export interface SessionState {
   /** Auto-approve switch (off by default). */
   autoApprove: boolean
   /** Transient notices (not history); the UI shows and drops them. */
-  notices: { id: string; severity: string; title: string; description?: string | null }[]
+  notices: { id: string; severity: string; title: string; description?: string | null; /** Bosun's own, not the agent's (stop-watchdog.ts). */ fromBosun?: true }[]
   /** Monotonic count of applied action batches (snapshot/batch reconciliation). */
   seq: number
   /**

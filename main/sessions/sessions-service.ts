@@ -7,7 +7,7 @@ import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { boundJson } from '../../common/bounded'
-import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
+import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -52,8 +52,6 @@ export const MAX_EARLY_BYTES = 16 * 1024 * 1024
 export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 /** After Stop, how long the agent has to end the turn before Bosun offers to stop the agent. */
 export const DEFAULT_STOP_WATCHDOG_MS = 5_000
-/** The notice id of the Stop watchdog (the renderer offers "Stop the agent" on it). */
-export const STOP_OVERDUE_NOTICE_ID = 'stop-overdue'
 /**
  * What one session may take from its agent while it is open (estimated JSON bytes of the updates applied):
  * far above any real session (a long day of work is a few tens of MiB), low enough that an agent writing
@@ -719,7 +717,12 @@ export class SessionsService implements IDisposable {
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title).
-    const update = boundJson(raw.update)
+    let update = boundJson(raw.update)
+    // Only main marks a notice as Bosun's own: an agent's notice never carries the mark.
+    if (update.sessionUpdate === 'notice' && FROM_BOSUN in update) {
+      const { [FROM_BOSUN]: _taken, ...rest } = update as Record<string, unknown>
+      update = rest as typeof update
+    }
     const acpSessionId = raw.sessionId
     // A stream goes to one session thousands of times in a row: remember the last route (checked every time).
     let route = this.lastRoute
@@ -785,7 +788,7 @@ export class SessionsService implements IDisposable {
         updates: [
           {
             sessionUpdate: 'notice',
-            id: STOP_OVERDUE_NOTICE_ID,
+            [FROM_BOSUN]: true,
             severity: 'warning',
             title: STOP_OVERDUE_TITLE,
             description: `It did not end the turn within ${seconds} s of Stop. Stop the agent to end it (its other sessions stop too).`,

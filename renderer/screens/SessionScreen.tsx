@@ -16,7 +16,7 @@ import { NotSentContext, type NotSentActions } from '../components/transcript/no
 import { TerminalActionsContext, type TerminalActions } from '../components/transcript/terminal-actions'
 import { BackgroundWork } from '../components/background/BackgroundWork'
 import type { AppStore } from '../state/app-store'
-import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
+import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 
@@ -156,7 +156,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   // The Stop watchdog's notices of turns that already ended no longer offer anything.
   const [spentOverdue, setSpentOverdue] = useState<ReadonlySet<string>>(new Set())
   const turnRunning = session !== undefined && session.turn.state !== 'idle'
-  const overdueIds = useMemo(() => (session?.notices ?? []).filter((n) => n.title === STOP_OVERDUE_TITLE).map((n) => n.id), [session?.notices])
+  const overdueIds = useMemo(() => (session?.notices ?? []).filter(isStopOverdueNotice).map((n) => n.id), [session?.notices])
   useEffect(() => {
     if (!turnRunning && overdueIds.some((id) => !spentOverdue.has(id))) setSpentOverdue(new Set([...spentOverdue, ...overdueIds]))
   }, [turnRunning, overdueIds, spentOverdue])

@@ -4,7 +4,7 @@
  * says how long the agent has been silent while a turn runs. The reducer stays pure: no clock in it.
  */
 import type { SessionAction } from '../../common/session/types'
-import { STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
+import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
 
 /**
  * Whether `action` restarts the silence: anything the agent sent (updates, its requests, its turn's end, the
@@ -26,5 +26,5 @@ export function restartsSilence(action: SessionAction): boolean {
 }
 
 function isStopWatchdogNotice(update: unknown): boolean {
-  return typeof update === 'object' && update !== null && (update as { sessionUpdate?: unknown; title?: unknown }).sessionUpdate === 'notice' && (update as { title?: unknown }).title === STOP_OVERDUE_TITLE
+  return typeof update === 'object' && update !== null && (update as { sessionUpdate?: unknown }).sessionUpdate === 'notice' && isStopOverdueNotice(update as { title?: unknown; fromBosun?: unknown })
 }

@@ -153,6 +153,7 @@ export function applyNotice(d: Draft, u: Update): void {
   const severity = u.severity === 'warning' || u.severity === 'error' ? u.severity : 'info'
   const notice: SessionState['notices'][number] = { id: d.nextNoticeId(), severity, title: u.title }
   if (isString(u.description)) notice.description = u.description
+  if (u.fromBosun === true) notice.fromBosun = true
   const notices = [...d.s.notices, notice]
   d.s.notices = notices.length > MAX_NOTICES ? notices.slice(notices.length - MAX_NOTICES) : notices
 }

@@ -181,7 +181,8 @@ describe('news from the agent', () => {
     ['Stop', { type: 'cancel_requested' }, true],
     ['auto-approve switched', { type: 'set_auto_approve', value: true }, false],
     ['a notice dismissed', { type: 'dismiss_notice', id: 'n' }, false],
-    ["the Stop watchdog's notice", { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: STOP_OVERDUE_TITLE }] }, false],
+    ["the Stop watchdog's notice", { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: STOP_OVERDUE_TITLE, fromBosun: true }] }, false],
+    ["an agent's notice with the Stop watchdog's title", { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: STOP_OVERDUE_TITLE }] }, true],
     ['an empty batch of updates', { type: 'updates', updates: [] }, false],
   ])('%s: %s', (_what, action, news) => {
     expect(restartsSilence(action)).toBe(news)
