@@ -64,7 +64,8 @@ type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']
 
 interface EarlyBuffer {
   inFlight: number
-  updates: Map<string, SessionUpdateNotification['update'][]>
+  /** By the agent's session id: the updates, and their estimated JSON size (counted once, as they arrive). */
+  updates: Map<string, { list: SessionUpdateNotification['update'][]; bytes: number }>
   /** Updates held in all lists. */
   count: number
   /** Their estimated JSON size. */
@@ -749,9 +750,10 @@ export class SessionsService implements IDisposable {
       }
       early.count++
       early.bytes += bytes
-      let list = early.updates.get(acpSessionId)
-      if (!list) early.updates.set(acpSessionId, (list = []))
-      list.push(update)
+      let waiting = early.updates.get(acpSessionId)
+      if (!waiting) early.updates.set(acpSessionId, (waiting = { list: [], bytes: 0 }))
+      waiting.list.push(update)
+      waiting.bytes += bytes
       return
     }
     this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
@@ -853,11 +855,12 @@ export class SessionsService implements IDisposable {
 
 /** A session's early updates, taken out of the buffer (and its bounds). */
 function takeEarly(early: EarlyBuffer, acpSessionId: string): SessionUpdateNotification['update'][] {
-  const buffered = early.updates.get(acpSessionId) ?? []
+  const waiting = early.updates.get(acpSessionId)
+  if (!waiting) return []
   early.updates.delete(acpSessionId)
-  early.count -= buffered.length
-  for (const update of buffered) early.bytes -= estimateJsonBytes(update)
-  return buffered
+  early.count -= waiting.list.length
+  early.bytes -= waiting.bytes
+  return waiting.list
 }
 
 /** A session/new|load|resume is over: the last one out empties the buffer (what no session took is dropped). */
