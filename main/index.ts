@@ -1,11 +1,10 @@
 // App lifecycle only: everything Electron-specific lives in main/shell/, every service in main/app/.
 import { createBosunServices } from './app/create-services'
-import { trustSystemCertificates } from './base/system-certificates'
+import { adoptSystemCertificates } from './base/system-certificates'
 import { registerAppScheme, runElectronApp } from './shell/app'
 
 // Main's own downloads trust the OS's certificate store too (a company proxy's CA), before any request.
-const certificates = trustSystemCertificates()
-if ('problem' in certificates) console.warn(`Bosun: system certificates not used (${certificates.problem})`)
+adoptSystemCertificates((message) => console.warn(`Bosun: ${message}`))
 
 // Scheme privileges must be granted before the app is ready.
 registerAppScheme()

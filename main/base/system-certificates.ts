@@ -30,3 +30,9 @@ export function trustSystemCertificates(api: CertificateApi = tls): { added: num
     return { problem: error instanceof Error ? error.message : String(error) }
   }
 }
+
+/** What each entry point (Electron, the browser host) runs first: the system's roots, or one warning saying why not. */
+export function adoptSystemCertificates(warn: (message: string) => void, api: CertificateApi = tls): void {
+  const result = trustSystemCertificates(api)
+  if ('problem' in result) warn(`system certificates not used (${result.problem})`)
+}

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createBosunServices } from '../app/create-services'
 import { createLogger } from '../base/log'
-import { trustSystemCertificates } from '../base/system-certificates'
+import { adoptSystemCertificates } from '../base/system-certificates'
 import { startWebHost, type WebHost } from './server'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -38,8 +38,7 @@ export const URL_LINE_PREFIX = 'Bosun web host: '
 export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env): Promise<WebHost> {
   const log = createLogger('web')
   // Main's own downloads trust the OS's certificate store too (a company proxy's CA), before any request.
-  const certificates = trustSystemCertificates()
-  if ('problem' in certificates) log.warn(`system certificates not used (${certificates.problem})`)
+  adoptSystemCertificates((message) => log.warn(message))
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version?: string }).version
   const host = await startWebHost({
     port: portFromEnv(env),

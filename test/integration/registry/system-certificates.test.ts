@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
-import { trustSystemCertificates } from '../../../main/base/system-certificates'
+import { adoptSystemCertificates, trustSystemCertificates } from '../../../main/base/system-certificates'
 
 const run = promisify(execFile)
 
@@ -40,4 +40,12 @@ it('says why when the runtime cannot read the system store, and keeps the roots 
   expect(set).toBeUndefined()
   const failing = { ...api, getCACertificates: () => { throw new Error('store locked') } }
   expect(trustSystemCertificates(failing)).toEqual({ problem: 'store locked' })
+})
+
+it('at start, warns once with the reason when the system store is not used, and not when it is', () => {
+  const warnings: string[] = []
+  adoptSystemCertificates((message) => warnings.push(message), {})
+  expect(warnings).toEqual(['system certificates not used (this runtime cannot read the system certificate store)'])
+  adoptSystemCertificates((message) => warnings.push(message), { getCACertificates: () => [], setDefaultCACertificates: () => undefined })
+  expect(warnings).toHaveLength(1)
 })
