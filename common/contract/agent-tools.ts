@@ -10,6 +10,8 @@ import { call, event, id } from './define'
  */
 
 const protocolVersion = z.union([z.literal(1), z.literal(2)]).nullable()
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(256)
+const keyValue = z.string().min(1).max(65536)
 
 /** `agent` (the agent logs in itself), `terminal` (run a command the person types into), `env_var`, or anything else the agent sent. */
 export const authMethodTypeSchema = z.string()
@@ -87,13 +89,22 @@ export const agentToolsCalls = {
   ),
   /**
    * Agent-driven methods: `authenticate` (v1) / `auth/login` (v2) on the running connection (`restarted: false`).
+   * With `keyName` and `value` (a key the agent's failed login named in its error `data.envVars`, or one its
+   * definition lists): the key is stored in the keychain as a secret env of the agent, the agent restarts with
+   * it, and then logs in with the method (`restarted: true`).
    * Env-var methods: `value` is stored in the keychain as a secret env of the agent and the agent is
    * restarted with it (`restarted: true`). Terminal methods fail with `invalid-argument` (use `startAuthTerminal`).
    */
   loginAgent: call(
-    z.strictObject({ agentId: id, methodId: z.string().min(1).max(512), value: z.string().min(1).max(65536).optional() }),
+    z.strictObject({ agentId: id, methodId: z.string().min(1).max(512), value: keyValue.optional(), keyName: envName.optional() }),
     z.strictObject({ restarted: z.boolean() }),
   ),
+  /**
+   * Stores a key in the keychain as a secret env of the agent and restarts the agent with it. Only for a name
+   * the agent's definition lists in `secretEnv`, or one the agent named in a failed login (see `loginAgent`);
+   * anything else fails with `invalid-argument` and nothing is stored.
+   */
+  saveAgentKey: call(z.strictObject({ agentId: id, name: envName, value: keyValue }), z.strictObject({ restarted: z.literal(true) })),
   /**
    * Runs the agent's own command with the method's `args` and `env` (plus the agent's env and secrets) as a
    * separate process with piped stdin/stdout/stderr (no PTY). Output arrives as `authTerminalOutput`; on

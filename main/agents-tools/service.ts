@@ -16,6 +16,7 @@ import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
+import { keyNamesOf } from '../../common/agent-keys'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { agentToolsCalls, AuthMethodView } from '../../common/contract/agent-tools'
 import { LogStream, readLogTail } from './agent-log'
@@ -53,7 +54,7 @@ export interface AgentToolsService {
   attachConnection(agentId: string, connection: AcpClientConnection): IDisposable
   /** The secret values everything here is redacted with (tests). */
   readonly secrets: SecretSet
-  /** A failure with its message and stderr tail redacted. */
+  /** A failure with its message, stderr tail and data redacted. */
   redactFailure(failure: Failure): Failure
   /** An agent status for the renderer with its error (message, stderr tail) redacted: an agent may print its key as it dies. */
   redactView<V extends { error?: { message: string; stderrTail?: string } | null }>(view: V): V
@@ -102,6 +103,12 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     ),
   )
   const logStreams = new Map<string, LogStream>()
+  /**
+   * Key variables each agent named in a failed login (`data.envVars`, see `common/agent-keys.ts`), the newest
+   * last; with the names its definition lists, the only names a key is stored under for it.
+   */
+  const namedKeys = new Map<string, string[]>()
+  const MAX_NAMED_KEYS = 8
   const watchedHosts = new WeakSet<AgentHost>()
   /** Throwaway hosts of checks in progress (killed if Bosun shuts down mid-check). */
   const checkHosts = new Set<AgentHost>()
@@ -159,6 +166,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         stream.dispose()
         logStreams.delete(agentId)
         inspectors.forget(agentId)
+        namedKeys.delete(agentId)
         secrets.set(agentId, [])
         void terminals.closeAgent(agentId)
       }
@@ -209,6 +217,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     ...failure,
     message: secrets.redactText(failure.message),
     ...(failure.stderrTail !== undefined ? { stderrTail: secrets.redactText(failure.stderrTail) } : {}),
+    // An agent's error details are its own words too (a login that fails may quote the key it was given).
+    ...(failure.data !== undefined ? { data: secrets.redactDeep(failure.data) } : {}),
   })
   const guard = async <T>(fn: () => Promise<Result<T>> | Result<T>): Promise<Result<T>> => {
     try {
@@ -220,10 +230,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     }
   }
 
-  async function loginWithEnvVar(agentId: string, method: AuthMethodSummary, value: string | undefined): Promise<Result<{ restarted: boolean }>> {
-    const name = envVarOf(method)
-    if (!name) return fail({ kind: 'invalid-argument', message: `${method.name} does not say which environment variable to set.` })
-    if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${name}.` })
+  /** Stores `value` in the keychain as the agent's secret env `name` (listing the name in its definition), then restarts the agent with it. */
+  async function storeKeyAndRestart(agentId: string, name: string, value: string): Promise<Result<{ restarted: true }>> {
     const def = config.definitions.get(agentId)
     if (!def) return notFound(agentId)
     const status = await config.secrets.status()
@@ -238,6 +246,36 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     }
     const restarted = await restartAgent(agentId)
     return restarted.ok ? ok({ restarted: true }) : restarted
+  }
+
+  async function loginWithEnvVar(agentId: string, method: AuthMethodSummary, value: string | undefined): Promise<Result<{ restarted: boolean }>> {
+    const name = envVarOf(method)
+    if (!name) return fail({ kind: 'invalid-argument', message: `${method.name} does not say which environment variable to set.` })
+    if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${name}.` })
+    return storeKeyAndRestart(agentId, name, value)
+  }
+
+  const rememberNamedKeys = (agentId: string, data: unknown) => {
+    const named = keyNamesOf(data)
+    if (named.length === 0) return
+    const known = (namedKeys.get(agentId) ?? []).filter((n) => !named.includes(n))
+    namedKeys.set(agentId, [...known, ...named].slice(-MAX_NAMED_KEYS))
+  }
+  const mayStoreKey = (agentId: string, name: string): boolean =>
+    ENV_NAME_PATTERN.test(name) && (config.definitions.get(agentId)?.secretEnv.includes(name) === true || namedKeys.get(agentId)?.includes(name) === true)
+  const keyRefused = (name: string) =>
+    fail({ kind: 'invalid-argument', message: `${name} is neither one of this agent's keys nor a key it asked for, so Bosun does not set it.` })
+
+  /** `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered. */
+  async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary): Promise<Result<{ restarted: boolean }>> {
+    try {
+      await connection.authenticate(method.id)
+      return ok({ restarted: false })
+    } catch (error) {
+      const failure = toFailure(error)
+      rememberNamedKeys(agentId, failure.data)
+      return fail(failure)
+    }
   }
 
   const handlers: AgentToolsHandlers = {
@@ -300,7 +338,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         return ok({ methods })
       }),
 
-    loginAgent: ({ agentId, methodId, value }) =>
+    loginAgent: ({ agentId, methodId, value, keyName }) =>
       guard(async () => {
         const found = await findMethod(agentId, methodId)
         if (!found.ok) return found
@@ -311,16 +349,28 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             return fail({ kind: 'invalid-argument', message: `${method.name} logs in through a terminal; start it with the terminal login.` })
           case 'env_var':
             return loginWithEnvVar(agentId, method, value)
-          case 'agent':
-            try {
-              await connection.authenticate(method.id)
-              return ok({ restarted: false })
-            } catch (error) {
-              return fail(toFailure(error))
-            }
+          case 'agent': {
+            if (keyName === undefined) return loginWithAgent(agentId, connection, method)
+            if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${keyName}.` })
+            if (!mayStoreKey(agentId, keyName)) return keyRefused(keyName)
+            const restarted = await storeKeyAndRestart(agentId, keyName, value)
+            if (!restarted.ok) return restarted
+            // The restart made a new connection: log in on that one.
+            const again = await findMethod(agentId, methodId)
+            if (!again.ok) return again
+            const login = await loginWithAgent(agentId, again.value.connection, again.value.method)
+            return login.ok ? ok({ restarted: true }) : login
+          }
           default:
             return fail({ kind: 'invalid-argument', message: `Bosun does not know how to use the login method ${method.name} (type ${method.type}).` })
         }
+      }),
+
+    saveAgentKey: ({ agentId, name, value }) =>
+      guard(async () => {
+        if (!config.definitions.get(agentId)) return notFound(agentId)
+        if (!mayStoreKey(agentId, name)) return keyRefused(name)
+        return storeKeyAndRestart(agentId, name, value)
       }),
 
     startAuthTerminal: ({ agentId, methodId }) =>

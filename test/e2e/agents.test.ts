@@ -28,6 +28,9 @@ beforeAll(async () => {
     { id: 'unknown-v1', name: 'Unknown v1 agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
     { id: 'needs-login', name: 'Needs login', scenario: 'auth-v1' },
     { id: 'needs-login-v2', name: 'Needs login v2', scenario: 'auth-v2', v2: true },
+    // Agent-driven logins that want a key in the environment, as codex-acp and Gemini CLI do.
+    { id: 'codex-style', name: 'Codex-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'codex'] }, protocolVersion: 1 },
+    { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
   ])
   page = app.page
 }, 60_000)
@@ -321,6 +324,43 @@ describe('signing in when a new session needs it', () => {
     await gone(again)
     await gone(form)
     await sessionReady('Needs login v2')
+  })
+
+  it('codex-style: the failed API-key login names its variables; the key saved under one logs in and starts the session', async () => {
+    const form = await requestSession('Codex-style')
+    const dialog = await visible(signInDialog('Codex-style'))
+    const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
+    await methods.getByRole('button', { name: 'Log in with API Key' }).click()
+    await visible(methods.getByRole('alert').filter({ hasText: 'OTHER_KEY or ACME_API_KEY is not set' }))
+    const keyForm = await visible(methods.getByRole('form', { name: 'API Key: a key for Codex-style' }))
+    // The agent also named NODE_OPTIONS: not a key, not offered.
+    expect(await keyForm.getByRole('combobox', { name: 'Variable' }).locator('option').allTextContents()).toEqual(['OTHER_KEY', 'ACME_API_KEY'])
+    await keyForm.getByRole('combobox', { name: 'Variable' }).selectOption('ACME_API_KEY')
+    await screenshotBothSchemes('agents-sign-in-named-key')
+
+    const key = 'acme-codex-style-canary-5521'
+    await keyForm.getByLabel('ACME_API_KEY', { exact: true }).fill(key)
+    await keyForm.getByRole('button', { name: 'Save key and log in' }).click()
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('Codex-style')
+    expect(stored('Codex-style')!.secretEnv).toEqual(['ACME_API_KEY'])
+    expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
+  })
+
+  it('gemini-style: the agent’s own key without a value is offered above the methods; saving it starts the session', async () => {
+    const form = await requestSession('Gemini-style')
+    const dialog = await visible(signInDialog('Gemini-style'))
+    await visible(dialog.getByText('API key is missing or not configured.'))
+    const keys = await visible(dialog.getByRole('region', { name: 'Keys' }))
+    await screenshotBothSchemes('agents-sign-in-missing-key')
+    const key = 'acme-gemini-style-canary-7730'
+    await keys.getByLabel('ACME_API_KEY', { exact: true }).fill(key)
+    await keys.getByRole('button', { name: 'Save key and start' }).click()
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('Gemini-style')
+    expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
   })
 
   it('a terminal login that ends well is followed by another try; an env-var key goes to the keychain, the agent restarts with it and the session starts', async () => {

@@ -1,14 +1,21 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { keyNamesOf } from '../../../common/agent-keys'
 import type { BosunApi } from '../../../common/contract'
 import { agentTools, failureText, type AuthMethodView } from '../../screens/agents/agent-tools-api'
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'
+import { KeyForm } from './KeyForm'
 
 /** What happened to the last action on a method (or on logout), shown under it. */
 export interface LoginOutcome {
   tone: 'ok' | 'error'
   text: string
+  /** A failed agent-driven login that named the variables the agent reads its key from (`common/agent-keys.ts`). */
+  keyNames?: readonly string[]
 }
+
+/** `A`, `A or B`, `A, B or C`. */
+const orList = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)
 
 export interface LoginViewProps {
   agentName: string
@@ -18,7 +25,8 @@ export interface LoginViewProps {
   busy: string | null
   outcomes: Readonly<Record<string, LoginOutcome | undefined>>
   problem?: string | null
-  onLogin: (methodId: string, value?: string) => void
+  /** `keyName`: the variable `value` goes under, for an agent-driven method whose failed login named it. */
+  onLogin: (methodId: string, value?: string, keyName?: string) => void
   onOpenTerminal: (methodId: string) => void
   onLogout: () => void
   /** The open terminal (rendered under its method). */
@@ -36,8 +44,6 @@ export interface LoginViewProps {
  */
 export function LoginView(props: LoginViewProps) {
   const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true } = props
-  const ids = useId()
-  const fields = useRef(new Map<string, { value: string }>())
   if (methods === null) {
     return (
       <p className="muted" role="status">
@@ -58,7 +64,6 @@ export function LoginView(props: LoginViewProps) {
         <ul className="login-methods" aria-label="Sign-in methods">
           {methods.map((m) => {
             const outcome = outcomes[m.id]
-            const fieldId = `${ids}-${m.id}`
             return (
               <li key={m.id} className="agents-card login-method">
                 <div className="login-method-head">
@@ -68,44 +73,16 @@ export function LoginView(props: LoginViewProps) {
                 {m.description && <p className="login-method-desc">{m.description}</p>}
 
                 {m.type === 'env_var' ? (
-                  <form
-                    className="login-env"
-                    onSubmit={(e) => {
-                      e.preventDefault()
-                      const field = fields.current.get(m.id)
-                      const value = field?.value ?? ''
-                      if (!value) return
-                      if (field) field.value = ''
-                      onLogin(m.id, value)
-                    }}
-                  >
-                    <label className="field-label" htmlFor={fieldId}>
-                      {m.envName ?? 'Value'}
-                    </label>
-                    <div className="login-env-row">
-                      <input
-                        id={fieldId}
-                        className="input mono"
-                        type="password"
-                        autoComplete="new-password"
-                        placeholder={keychainAvailable ? 'Paste the key' : 'Keychain unavailable'}
-                        disabled={!keychainAvailable || busy !== null}
-                        defaultValue=""
-                        ref={(el) => {
-                          if (el) fields.current.set(m.id, el as unknown as { value: string })
-                          else fields.current.delete(m.id)
-                        }}
-                      />
-                      <button type="submit" className="button button-primary" disabled={!keychainAvailable || busy !== null}>
-                        {busy === m.id ? 'Saving…' : 'Save and restart'}
-                      </button>
-                    </div>
-                    <p className="muted small">
-                      {keychainAvailable
-                        ? 'Stored in the system keychain and given only to this agent. The agent restarts to pick it up.'
-                        : 'The system keychain is not available, and Bosun will not store the key in plain text.'}
-                    </p>
-                  </form>
+                  <KeyForm
+                    names={[m.envName ?? 'Value']}
+                    label={`${m.name}: the key`}
+                    keychainAvailable={keychainAvailable}
+                    disabled={busy !== null}
+                    busy={busy === m.id}
+                    submitLabel="Save and restart"
+                    busyLabel="Saving…"
+                    onSubmit={(_name, value) => onLogin(m.id, value)}
+                  />
                 ) : m.type === 'terminal' ? (
                   terminal && terminal.methodId === m.id ? (
                     terminal.node
@@ -128,6 +105,24 @@ export function LoginView(props: LoginViewProps) {
                   <p className={outcome.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcome.tone === 'ok' ? 'status' : 'alert'}>
                     {outcome.text}
                   </p>
+                )}
+                {m.type !== 'env_var' && m.type !== 'terminal' && outcome?.tone === 'error' && outcome.keyNames && outcome.keyNames.length > 0 && (
+                  <KeyForm
+                    names={outcome.keyNames}
+                    label={`${m.name}: a key for ${agentName}`}
+                    intro={
+                      <p className="small">
+                        {agentName} reads its key from {orList(outcome.keyNames)}. Paste the key here: Bosun keeps it in the keychain, restarts{' '}
+                        {agentName} with it and logs in with {m.name} again.
+                      </p>
+                    }
+                    keychainAvailable={keychainAvailable}
+                    disabled={busy !== null}
+                    busy={busy === m.id}
+                    submitLabel="Save key and log in"
+                    busyLabel="Logging in…"
+                    onSubmit={(name, value) => onLogin(m.id, value, name)}
+                  />
                 )}
               </li>
             )
@@ -214,15 +209,17 @@ export function LoginPanel(props: LoginPanelProps) {
       busy={busy}
       outcomes={outcomes}
       problem={problem}
-      onLogin={(methodId, value) => {
+      onLogin={(methodId, value, keyName) => {
         setBusy(methodId)
-        void tools.loginAgent(value === undefined ? { agentId, methodId } : { agentId, methodId, value }).then((r) => {
+        const request = { agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) }
+        void tools.loginAgent(request).then((r) => {
           setBusy(null)
+          const keyNames = r.ok ? [] : keyNamesOf(r.error.data)
           record(
             methodId,
             r.ok
-              ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it.` : 'Logged in.' }
-              : { tone: 'error', text: failureText(r.error) },
+              ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and logged in' : ''}.` : 'Logged in.' }
+              : { tone: 'error', text: failureText(r.error), ...(keyNames.length > 0 ? { keyNames } : {}) },
           )
           if (r.ok) onLoggedIn?.(methodId)
         })

@@ -229,6 +229,7 @@ export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; li
     listAuthMethods: ({ agentId }: { agentId: string }) => ok({ methods: AUTH[agentId] ?? [] }),
     loginAgent: ({ methodId, value }: { agentId: string; methodId: string; value?: string }) =>
       new Promise<CallResult<{ restarted: boolean }>>((resolve) => later(400, () => resolve({ ok: true, value: { restarted: value !== undefined || methodId.endsWith('key') } }))),
+    saveAgentKey: () => new Promise<CallResult<{ restarted: true }>>((resolve) => later(400, () => resolve({ ok: true, value: { restarted: true } }))),
     startAuthTerminal: ({ methodId }: { agentId: string; methodId: string }) => {
       const terminalId = `term-${methodId}-${Date.now()}`
       later(150, () => emit('authTerminalOutput', { terminalId, data: '\x1b[1m$ claude setup-token\x1b[0m\r\n\x1b]8;;https://claude.ai/oauth/authorize?code=true\x07Open this link\x1b]8;;\x07 in your browser:\r\nhttps://claude.ai/oauth/authorize?code=true&client_id=…\r\n\r\nPaste code here if prompted > ' }))

@@ -17,6 +17,7 @@ export type AgentToolsApi = Pick<
   | 'checkAgentConnection'
   | 'listAuthMethods'
   | 'loginAgent'
+  | 'saveAgentKey'
   | 'startAuthTerminal'
   | 'authTerminalInput'
   | 'closeAuthTerminal'
@@ -35,6 +36,7 @@ const CALLS = [
   'checkAgentConnection',
   'listAuthMethods',
   'loginAgent',
+  'saveAgentKey',
   'startAuthTerminal',
   'authTerminalInput',
   'closeAuthTerminal',

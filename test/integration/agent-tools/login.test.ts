@@ -154,3 +154,58 @@ describe('terminal login in a PTY', () => {
     expect(harness.supervisor.get('t')!.pid).toBe(pid)
   })
 })
+
+describe('a key for an agent-driven login', () => {
+  it('codex-style: the failed login names its key variables → the key is stored under one → restart → the login goes through', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex'], protocolVersion: 1 }])
+    expect(await harness.newSession('c')).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' }))
+    expect(methods.map((m) => [m.id, m.type])).toEqual([['api-key', 'agent'], ['browser', 'agent']])
+
+    // Before the agent named a variable, Bosun stores no key for it.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', keyName: 'ACME_API_KEY', value: 'sk-early-1234' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-argument' },
+    })
+    expect(harness.secretStore.values.size).toBe(0)
+
+    const failed = await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key' })
+    expect(failed).toMatchObject({ ok: false, error: { message: 'Internal error: OTHER_KEY or ACME_API_KEY is not set', data: { envVars: ['OTHER_KEY', 'ACME_API_KEY', 'NODE_OPTIONS'] } } })
+
+    // The agent named NODE_OPTIONS too: not a key name, never set.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', keyName: 'NODE_OPTIONS', value: '--require /tmp/x.js' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-argument' },
+    })
+    const firstPid = harness.supervisor.get('c')!.pid
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', keyName: 'ACME_API_KEY', value: 'sk-codex-style-1234' }))).toEqual({ restarted: true })
+    expect(harness.secretStore.values.get('c:ACME_API_KEY')).toBe('sk-codex-style-1234')
+    expect([...harness.secretStore.values.keys()]).toEqual(['c:ACME_API_KEY'])
+    expect(harness.config.definitions.get('c')!.secretEnv).toEqual(['ACME_API_KEY'])
+    expect(harness.supervisor.get('c')!.pid).not.toBe(firstPid)
+    must(await harness.newSession('c'))
+  })
+
+  it('gemini-style: a key the definition lists but has no value for is saved, the agent restarts, session/new works', async () => {
+    harness = await startHarness([{ id: 'g', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'gemini'], secretEnv: ['ACME_API_KEY'], protocolVersion: 1 }])
+    must(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'api-key' }))
+    expect(await harness.newSession('g')).toMatchObject({ ok: false, error: { kind: 'auth-required', message: 'API key is missing or not configured.' } })
+
+    // A name the definition does not list, and the agent never asked for: refused, nothing stored.
+    expect(await harness.tools.handlers.saveAgentKey({ agentId: 'g', name: 'OTHER_API_KEY', value: 'sk-x-1234' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(harness.secretStore.values.size).toBe(0)
+
+    expect(must(await harness.tools.handlers.saveAgentKey({ agentId: 'g', name: 'ACME_API_KEY', value: 'sk-gemini-style-1234' }))).toEqual({ restarted: true })
+    expect(harness.secretStore.values.get('g:ACME_API_KEY')).toBe('sk-gemini-style-1234')
+    must(await harness.newSession('g'))
+  })
+
+  it('an agent that quotes the key in its error details gets it redacted', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--echo-secret-in-error'], secretEnv: ['ACME_API_KEY'], protocolVersion: 1 }], {
+      'c:ACME_API_KEY': 'sk-quoted-secret-5678',
+    })
+    const failed = await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'browser' })
+    expect(failed).toMatchObject({ ok: false, error: { data: { key: '«redacted»' } } })
+    expect(JSON.stringify(failed)).not.toContain('sk-quoted-secret-5678')
+  })
+})

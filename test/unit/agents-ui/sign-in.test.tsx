@@ -24,6 +24,20 @@ describe('sign in to start a session', () => {
     expect(without).toContain('ACME_KEY')
   })
 
+  it('an agent-driven login that failed naming key variables offers a key form for them; a plain failure does not', () => {
+    const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
+    const named = renderToStaticMarkup(
+      <LoginView {...props} outcomes={{ login: { tone: 'error', text: 'ACME_API_KEY is not set', keyNames: ['OTHER_TOKEN', 'ACME_API_KEY'] } }} />,
+    )
+    expect(named).toContain('aria-label="Log in: a key for Acme"')
+    expect(named).toContain('Acme reads its key from OTHER_TOKEN or ACME_API_KEY.')
+    expect(named).toContain('<option value="ACME_API_KEY">ACME_API_KEY</option>')
+    expect(named).toContain('Save key and log in')
+    const plain = renderToStaticMarkup(<LoginView {...props} outcomes={{ login: { tone: 'error', text: 'Login failed' } }} />)
+    expect(plain).not.toContain('a key for Acme')
+    expect(plain).toContain('Login failed')
+  })
+
   it('the dialog names the agent, quotes its refusal, and offers Try again and Cancel', () => {
     const html = renderToStaticMarkup(
       <SignInDialog api={{} as BosunApi} agentId="acme" agentName="Acme" reason="Authentication required" retry={async () => null} onDone={noop} onCancel={noop} />,

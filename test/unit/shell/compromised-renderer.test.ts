@@ -157,7 +157,15 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   getKeychainStatus: () => [undefined],
   checkAgentConnection: () => [{ agentId: 'victim' }],
   listAuthMethods: () => [{ agentId: 'victim' }],
-  loginAgent: () => [{ agentId: 'victim', methodId: 'terminal', value: '--require /tmp/evil.js' }],
+  loginAgent: () => [
+    { agentId: 'victim', methodId: 'terminal', value: '--require /tmp/evil.js' },
+    { agentId: 'victim', methodId: 'login', keyName: 'LD_PRELOAD', value: '/tmp/evil.so' },
+  ],
+  // A name neither the definition lists nor the agent asked for: refused (agents.json unchanged, nothing started).
+  saveAgentKey: () => [
+    { agentId: 'victim', name: 'NODE_OPTIONS', value: '--require /tmp/evil.js' },
+    { agentId: 'victim', name: 'OPENAI_API_KEY', value: 'sk-from-the-renderer' },
+  ],
   startAuthTerminal: () => [{ agentId: 'victim', methodId: 'terminal' }],
   authTerminalInput: () => [{ terminalId: 'no-such-terminal', data: 'rm -rf ~\n' }],
   closeAuthTerminal: () => [{ terminalId: 'no-such-terminal' }],
