@@ -143,3 +143,37 @@ describe('config options (v2 agent)', () => {
     expect(await runTests.getAttribute('aria-checked')).toBe('false')
   })
 })
+
+describe('many options (the real codex-acp 2.6.0 session/new)', () => {
+  // Codex offers a mode, a collaboration mode, nine models, six reasoning efforts and a fast-mode switch. In a
+  // 1280 px window the header once grew past the window: Approvals was cut in half, Agents, Settings and Close
+  // session were out of reach. Every control and every button must stay in the window, at any width down to 900 px.
+  it.each([1280, 1024, 900])('keeps every selector and the app’s buttons inside a %i px window', async (width) => {
+    app = await launchApp([{ id: 'codex-like', name: AGENT, scenario: 'e2e-many-options' }], { viewport: { width, height: 760 } })
+    const { page } = app
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const header = page.locator('header.session-header')
+    const controls = [
+      page.getByRole('combobox', { name: 'Mode', exact: true }),
+      page.getByRole('combobox', { name: 'Collaboration mode', exact: true }),
+      page.getByRole('combobox', { name: 'Model', exact: true }),
+      page.getByRole('combobox', { name: 'Reasoning effort', exact: true }),
+      page.getByRole('button', { name: /^Approvals/ }),
+      page.getByRole('button', { name: 'Agents', exact: true }),
+      page.getByRole('button', { name: 'Settings', exact: true }),
+      page.getByRole('button', { name: 'Close session' }),
+    ]
+    for (const control of controls) {
+      await visible(control)
+      const box = (await control.boundingBox())!
+      expect(box.x, await control.getAttribute('aria-label') ?? '').toBeGreaterThanOrEqual(0)
+      expect(box.x + box.width, `${await control.textContent()} ends at ${box.x + box.width}`).toBeLessThanOrEqual(width)
+    }
+    // Nothing in the header is cut off or scrolls sideways.
+    expect(await header.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
+    // The title is still there to read.
+    expect((await page.locator('.session-title').boundingBox())!.width).toBeGreaterThan(120)
+    if (width === 1280 || width === 900) await headerShots(page, `many-options-${width}`)
+  })
+})

@@ -209,10 +209,15 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
       </span>
       <UsageMeter usage={usage ?? null} />
       <div className="header-controls">
-        {modes && <ModeSelect modes={modes} onChange={onSetMode} />}
-        <ConfigOptions options={configOptions} onChange={onSetConfigOption} />
-        {inboxSlot}
-        <CloseSessionButton onClose={onClose} />
+        {/* The agent's selectors wrap among themselves; the app's own buttons stay together, always in view. */}
+        <div className="header-options">
+          {modes && <ModeSelect modes={modes} onChange={onSetMode} />}
+          <ConfigOptions options={configOptions} onChange={onSetConfigOption} />
+        </div>
+        <div className="header-actions">
+          {inboxSlot}
+          <CloseSessionButton onClose={onClose} />
+        </div>
       </div>
     </header>
   )
