@@ -196,6 +196,11 @@ export interface TurnView {
   /** Count of completed turns, to notify exactly once per completion. */
   completedTurns: number
   /**
+   * Bosun asked the agent to stop this turn (`session/cancel`). Kept on the ended turn: an agent that answers
+   * `end_turn` to a cancel (OpenCode does) still ended the turn because it was asked to.
+   */
+  stopRequested?: boolean
+  /**
    * v2: Bosun showed the turn as running when it sent a prompt, before the agent said anything; this is the
    * state the agent last reported. Cleared by the agent's next `state_update`; restored if the prompt is rejected.
    */

@@ -55,6 +55,7 @@ export function applyStateUpdate(d: Draft, u: Update): void {
       error,
       background,
       completedTurns: previous.completedTurns + (completed ? 1 : 0),
+      ...(previous.stopRequested ? { stopRequested: true } : {}),
     })
     if (completed) d.s.pendingEcho = null
     return
@@ -68,6 +69,7 @@ export function applyStateUpdate(d: Draft, u: Update): void {
   if (previous.state === 'idle') {
     turn.stopReason = null
     turn.error = null
+    delete turn.stopRequested
   }
 }
 
@@ -88,6 +90,7 @@ export function applyTurnStarted(d: Draft): void {
   turn.state = 'running'
   turn.stopReason = null
   turn.error = null
+  delete turn.stopRequested
 }
 
 const MAX_ERROR_TEXT = 4096
@@ -169,6 +172,7 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
     error: shownOnMessage ? null : err,
     background: previous.background,
     completedTurns: previous.completedTurns + (previous.state === 'idle' ? 0 : 1),
+    ...(previous.stopRequested ? { stopRequested: true } : {}),
   })
   if (reason === 'refusal') {
     const i = lastLocalPrompt(d)
@@ -178,6 +182,7 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
 
 /** Optimistically marks the unfinished tool calls of the current turn `cancelled`, locally (F12). */
 export function applyCancelRequested(d: Draft): void {
+  if (d.s.turn.state !== 'idle' && !d.s.turn.stopRequested) d.mutTurn().stopRequested = true
   const entries = d.s.entries
   // v2 background work goes on after session/cancel (F14): its tool calls are not the turn's.
   const background = new Set<string>()

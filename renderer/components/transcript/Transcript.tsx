@@ -15,6 +15,14 @@ const STOP_NOTE: Record<string, string> = {
   max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
 }
 
+/** The note after a turn that ended without an error but not normally, if any. */
+export function turnNote(turn: SessionState['turn']): string | null {
+  if (turn.state !== 'idle' || turn.error || !turn.stopReason) return null
+  // An agent that answers a cancel with `end_turn` (OpenCode does) still stopped because it was asked to.
+  const reason = turn.stopReason === 'end_turn' && turn.stopRequested ? 'cancelled' : turn.stopReason
+  return STOP_NOTE[reason] ?? null
+}
+
 /** Distance from the bottom (px) within which the view keeps following new output. */
 const STICK_THRESHOLD = 48
 
@@ -184,7 +192,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const { permissions, terminals, elicitations } = session
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations }), [permissions, terminals, elicitations])
 
-  const stopNote = session.turn.state === 'idle' && !session.turn.error && session.turn.stopReason ? (STOP_NOTE[session.turn.stopReason] ?? null) : null
+  const stopNote = turnNote(session.turn)
   const turnError = session.turn.error ?? null
 
   // Following the end costs no layout of its own: a ResizeObserver on the content and on the view reports after

@@ -82,6 +82,30 @@ describe('turns (F4, F12)', () => {
     expect(tool(s, 'a').status).toBe('completed')
   })
 
+  it('v1: a stop the person asked for stays on the ended turn, whatever stop reason the agent gave; the next turn starts without it', () => {
+    let s = apply(session(1), { type: 'turn_started' })
+    s = apply(s, { type: 'cancel_requested' })
+    expect(s.turn.stopRequested).toBe(true)
+    // OpenCode answers a cancel with end_turn.
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    expect(s.turn).toMatchObject({ state: 'idle', stopReason: 'end_turn', stopRequested: true })
+    s = apply(s, { type: 'turn_started' })
+    expect(s.turn.stopRequested).toBeUndefined()
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    expect(s.turn.stopRequested).toBeUndefined()
+    // A cancel while idle asks nothing of a turn.
+    expect(apply(s, { type: 'cancel_requested' }).turn.stopRequested).toBeUndefined()
+  })
+
+  it('v2: the stop is kept through the idle state_update and cleared when the agent runs again', () => {
+    let s = updates(session(2), { sessionUpdate: 'state_update', state: 'running' })
+    s = apply(s, { type: 'cancel_requested' })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
+    expect(s.turn).toMatchObject({ state: 'idle', stopReason: 'end_turn', stopRequested: true })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' })
+    expect(s.turn.stopRequested).toBeUndefined()
+  })
+
   it.each([1, 2] as const)('v%i agent_gone: every unfinished tool call of the session (earlier turns too) ends cancelled', (version) => {
     // v2 announces tool calls with tool_call_update (an unknown id creates the entry).
     const kind = version === 1 ? 'tool_call' : 'tool_call_update'
