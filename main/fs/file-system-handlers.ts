@@ -10,7 +10,8 @@ import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { SessionAction, ToolCallEntry } from '../../common/session/types'
 import { confinePath } from './confine'
-import { formatBytes, lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
+import { formatBytes } from '../base/format-bytes'
+import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
 
 export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
 export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
@@ -53,8 +54,8 @@ export class FileSystemHandlers {
     const p = record(params)
     const line = optionalCount(p?.line, 'line')
     const limit = optionalCount(p?.limit, 'limit')
-    const { sessionId, realPath, path } = await this.confined(info, p, 'read')
-    const file = await readTextFile(realPath, this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES)
+    const { sessionId, realPath, path, root } = await this.confined(info, p, 'read')
+    const file = await readTextFile(realPath, this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES, root)
     if (!file.ok) throw this.refuse(sessionId, info, 'read', path, file.problem)
     return { content: lineWindow(file.value.text, line, limit) }
   }
@@ -67,15 +68,15 @@ export class FileSystemHandlers {
     if (Buffer.byteLength(content, 'utf8') > maxBytes) {
       throw new HandlerError(INVALID_PARAMS, `The content is larger than ${formatBytes(maxBytes)}; Bosun writes text files up to that size.`)
     }
-    const { sessionId, realPath, path, exists } = await this.confined(info, p, 'write')
+    const { sessionId, realPath, path, exists, root } = await this.confined(info, p, 'write')
     let previous: TextFile | undefined
     if (exists) {
-      const read = await readTextFile(realPath, maxBytes)
+      const read = await readTextFile(realPath, maxBytes, root)
       // A binary or huge file is never replaced by text (that would lose data); a missing one is created.
       if (!read.ok && read.problem.kind !== 'not-found') throw this.refuse(sessionId, info, 'write', path, read.problem)
       if (read.ok) previous = read.value
     }
-    const written = await writeTextFileAtomic(realPath, content, previous)
+    const written = await writeTextFileAtomic(realPath, content, previous, root)
     if (!written.ok) throw this.refuse(sessionId, info, 'write', path, written.problem)
     this.showWrite(sessionId, path, realPath, previous?.text ?? null, written.value.written)
     return {}
@@ -95,7 +96,7 @@ export class FileSystemHandlers {
       }
       throw new HandlerError(INVALID_PARAMS, confined.message, { path, reason: confined.reason })
     }
-    return { sessionId: session.sessionId, realPath: confined.realPath, exists: confined.exists, path }
+    return { sessionId: session.sessionId, realPath: confined.realPath, exists: confined.exists, root: confined.root, path }
   }
 
   private refuse(sessionId: string, info: { agentName: string }, verb: 'read' | 'write', path: string, problem: TextFileProblem): HandlerError {

@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { fail, ok, type Result } from '../base/errors'
 import type { ContentBlock } from '../../common/session/types'
 import { confinePath } from './confine'
-import { formatBytes, readTextFile } from './text-files'
+import { formatBytes } from '../base/format-bytes'
+import { readTextFile } from './text-files'
 
 export interface PromptCapabilities {
   image: boolean
@@ -102,7 +103,7 @@ async function linkOrResource(b: Record<string, unknown>, embed: boolean, roots:
   const uri = pathToFileURL(path).href
   const link = { type: 'resource_link', uri, name: b.name, ...(typeof b.mimeType === 'string' ? { mimeType: b.mimeType } : {}) }
   if (!embed) return ok(link)
-  const file = await readTextFile(confined.realPath, Math.min(MAX_EMBEDDED_FILE_BYTES, budget))
+  const file = await readTextFile(confined.realPath, Math.min(MAX_EMBEDDED_FILE_BYTES, budget), confined.root)
   // Folders, binary and large files stay links: the agent can read them itself.
   if (!file.ok) return ok(link)
   return ok({ type: 'resource', resource: { uri, text: file.value.text, mimeType: typeof b.mimeType === 'string' ? b.mimeType : 'text/plain' } })

@@ -5,7 +5,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { constants, promises as fs } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { formatBytes } from '../base/format-bytes'
+import { isInside } from './confine'
 
 /** Files larger than this are refused (an agent reading a build artefact would flood its own context). */
 export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024
@@ -29,20 +32,41 @@ export interface TextFile {
   mode: number
 }
 
-/** The whole file as text, or why not. */
-export async function readTextFile(path: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<TextFileResult<TextFile>> {
+/**
+ * The whole file as text, or why not. With `root` (the session folder `path` was confined to), the file is
+ * pinned first: opened without following a final symlink, and the opened file's own path checked to be
+ * inside `root`, so a folder of `path` swapped for a symlink after the check cannot make Bosun read a file
+ * outside (see {@link openedPathInside}).
+ */
+export async function readTextFile(path: string, maxBytes = MAX_TEXT_FILE_BYTES, root?: string): Promise<TextFileResult<TextFile>> {
+  let handle: FileHandle
+  try {
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer.
+    handle = await fs.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (error) {
+    return { ok: false, problem: ioProblem(error, path) }
+  }
+  try {
+    return await readOpened(handle, path, maxBytes, root)
+  } finally {
+    await handle.close().catch(() => undefined)
+  }
+}
+
+async function readOpened(handle: FileHandle, path: string, maxBytes: number, root: string | undefined): Promise<TextFileResult<TextFile>> {
   let stat
   try {
-    stat = await fs.stat(path)
+    stat = await handle.stat()
   } catch (error) {
     return { ok: false, problem: ioProblem(error, path) }
   }
   // FIFOs, sockets and devices are never read: a FIFO would block the handler forever.
   if (!stat.isFile()) return { ok: false, problem: { kind: 'not-a-file', message: `${path} is not a regular file.` } }
+  if (root !== undefined && !(await openedPathInside(handle, path, root))) return { ok: false, problem: movedProblem(path) }
   if (stat.size > maxBytes) return { ok: false, problem: { kind: 'too-large', size: stat.size, message: `${path} is ${formatBytes(stat.size)}; Bosun serves text files up to ${formatBytes(maxBytes)}.` } }
   let bytes: Buffer
   try {
-    bytes = await fs.readFile(path)
+    bytes = await handle.readFile()
   } catch (error) {
     return { ok: false, problem: ioProblem(error, path) }
   }
@@ -93,7 +117,7 @@ export function lineWindow(text: string, line: number | undefined, limit: number
  * file keeps its mode, its CRLF line endings (when it used only CRLF and the new text has no CR) and its BOM.
  * Missing parent folders are created (the caller has checked that they fall inside the session's roots).
  */
-export async function writeTextFileAtomic(path: string, content: string, previous: TextFile | undefined): Promise<TextFileResult<{ written: string }>> {
+export async function writeTextFileAtomic(path: string, content: string, previous: TextFile | undefined, root?: string): Promise<TextFileResult<{ written: string }>> {
   if (previous) {
     try {
       await fs.access(path, constants.W_OK)
@@ -105,9 +129,20 @@ export async function writeTextFileAtomic(path: string, content: string, previou
   if (previous && usesOnlyCrlf(previous.text) && !content.includes('\r')) text = text.replace(/\n/g, '\r\n')
   const data = (previous?.hadBom && !text.startsWith(BOM) ? BOM : '') + text
   const dir = dirname(path)
-  const tmp = join(dir, `.${basename(path)}.bosun-${randomBytes(6).toString('hex')}.tmp`)
+  const tmpName = `.${basename(path)}.bosun-${randomBytes(6).toString('hex')}.tmp`
+  let folder: FileHandle | undefined
+  let tmp: string | undefined
   try {
     await fs.mkdir(dir, { recursive: true })
+    // The folder is pinned: opened once and checked to be inside `root`, then (where the system lets a path
+    // name an open folder) the temp file and the rename go through that open folder, not through its path.
+    // Windows cannot open a folder as a file: there the folder's path is resolved again instead.
+    folder = process.platform === 'win32' ? undefined : await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
+    if (root !== undefined && !(folder ? await openedPathInside(folder, dir, root) : isInside(await fs.realpath(dir), root))) {
+      return { ok: false, problem: movedProblem(path) }
+    }
+    const base = (folder && (await pinnedFolderPath(folder))) ?? dir
+    tmp = join(base, tmpName)
     const handle = await fs.open(tmp, 'wx', 0o666)
     try {
       await handle.writeFile(data, 'utf8')
@@ -116,13 +151,53 @@ export async function writeTextFileAtomic(path: string, content: string, previou
     } finally {
       await handle.close()
     }
-    await fs.rename(tmp, path)
+    await fs.rename(tmp, join(base, basename(path)))
   } catch (error) {
-    await fs.rm(tmp, { force: true }).catch(() => undefined)
+    if (tmp !== undefined) await fs.rm(tmp, { force: true }).catch(() => undefined)
     return { ok: false, problem: ioProblem(error, path) }
+  } finally {
+    await folder?.close().catch(() => undefined)
   }
   return { ok: true, value: { written: text } }
 }
+
+/** Where the system names a process's open files (Linux); a path through it resolves to the open file itself. */
+const OPEN_FILES = '/proc/self/fd'
+
+/** `/proc/self/fd/<n>` for an open folder, when the system has it. */
+async function pinnedFolderPath(folder: FileHandle): Promise<string | undefined> {
+  const path = `${OPEN_FILES}/${folder.fd}`
+  try {
+    await fs.access(path)
+    return path
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether the file or folder open in `handle` is inside `root` (real, normalised). Linux reads the open
+ * file's own path from `/proc/self/fd`, which no later rename or symlink changes; elsewhere `path` is resolved
+ * again, which narrows the window between the check and the use to this moment.
+ */
+export async function openedPathInside(handle: FileHandle, path: string, root: string): Promise<boolean> {
+  let real: string
+  try {
+    real = await fs.readlink(`${OPEN_FILES}/${handle.fd}`)
+  } catch {
+    try {
+      real = await fs.realpath(path)
+    } catch {
+      return false
+    }
+  }
+  return isInside(real, root)
+}
+
+const movedProblem = (path: string): TextFileProblem => ({
+  kind: 'not-a-file',
+  message: `${path} changed while Bosun was using it: a folder on its way now leads outside the session's folders.`,
+})
 
 function usesOnlyCrlf(text: string): boolean {
   const lf = (text.match(/\n/g) ?? []).length
@@ -133,12 +208,9 @@ function ioProblem(error: unknown, path: string): TextFileProblem {
   const code = (error as { code?: string } | undefined)?.code
   if (code === 'ENOENT') return { kind: 'not-found', message: `${path} does not exist.` }
   if (code === 'EISDIR' || code === 'ENOTDIR') return { kind: 'not-a-file', message: `${path} is not a regular file.` }
+  // The path was resolved through its symlinks before; a symlink at its end now was put there since.
+  if (code === 'ELOOP') return movedProblem(path)
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return { kind: 'not-writable', message: `${path}: permission denied.` }
   return { kind: 'io-error', message: `${path}: ${error instanceof Error ? error.message : String(error)}` }
 }
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-}
