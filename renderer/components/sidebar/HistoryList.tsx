@@ -220,9 +220,17 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
   )
 }
 
+/**
+ * The sessions the history lists: every open one, and every closed one that has a title (a prompt was sent,
+ * or the agent or the person named it). A session closed before anything was said in it is not listed.
+ */
+export function listedSessions(sessions: HistorySummary[], live: ReadonlyMap<string, LiveInfo>): HistorySummary[] {
+  return sessions.filter((s) => s.title !== null || live.has(s.sessionId))
+}
+
 /** The history: every stored (and open) session, grouped by working folder. */
 export function HistoryList({ sessions, live, agentName, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn }: HistoryListProps) {
-  const groups = groupByFolder(sessions)
+  const groups = groupByFolder(listedSessions(sessions, live))
   return (
     <section className="history" aria-label="History">
       <h2 className="agent-name history-heading">
