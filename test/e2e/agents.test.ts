@@ -348,6 +348,18 @@ describe('signing in when a new session needs it', () => {
     expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
   })
 
+  it('the Login tab offers the agent’s own key that has no value yet, above its methods', async () => {
+    const dialog = await openAgents()
+    await listItem('Gemini-style').click()
+    await tab('Login').click()
+    const keys = await visible(dialog.getByRole('region', { name: 'Keys' }))
+    await visible(keys.getByLabel('ACME_API_KEY', { exact: true }))
+    await visible(keys.getByRole('button', { name: 'Save and restart' }))
+    await visible(dialog.getByRole('list', { name: 'Sign-in methods' }).getByRole('heading', { name: 'API Key' }))
+    await screenshotBothSchemes('agents-login-missing-key')
+    await closeAgents()
+  })
+
   it('gemini-style: the agent’s own key without a value is offered above the methods; saving it starts the session', async () => {
     const form = await requestSession('Gemini-style')
     const dialog = await visible(signInDialog('Gemini-style'))

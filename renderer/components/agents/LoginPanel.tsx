@@ -5,6 +5,7 @@ import { agentTools, failureText, type AuthMethodView } from '../../screens/agen
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'
 import { KeyForm } from './KeyForm'
+import { MissingKeys } from './MissingKeys'
 
 /** What happened to the last action on a method (or on logout), shown under it. */
 export interface LoginOutcome {
@@ -170,11 +171,18 @@ export interface LoginPanelProps {
   onLoggedIn?: (methodId: string) => void
   /** A terminal login ended with exit code 0 (main is restarting the agent; a request now joins that start). */
   onTerminalSucceeded?: (methodId: string) => void
+  /** What saving one of the agent's unset keys is called (default "Save and restart"). */
+  keySubmitLabel?: string
+  /** One of the agent's unset keys was stored and the agent restarted with it. */
+  onKeySaved?: (name: string) => void
+  /** The owner is busy (the sign-in dialog asking for the session again): the key forms wait. */
+  busy?: boolean
 }
 
 /** The Login tab wired to main (also the sign-in step when a new session needs one). */
 export function LoginPanel(props: LoginPanelProps) {
-  const { api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported, showLogout, onLoggedIn, onTerminalSucceeded } = props
+  const { api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported, showLogout, onLoggedIn, onTerminalSucceeded, keySubmitLabel, onKeySaved } =
+    props
   const tools = useMemo(() => agentTools(api), [api])
   const [methods, setMethods] = useState<readonly AuthMethodView[] | null>(knownMethods ?? null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -200,69 +208,80 @@ export function LoginPanel(props: LoginPanelProps) {
   const record = (key: string, outcome: LoginOutcome) => setOutcomes((o) => ({ ...o, [key]: outcome }))
 
   return (
-    <LoginView
-      agentName={agentName}
-      methods={methods}
-      {...(logoutSupported === undefined ? {} : { logoutSupported })}
-      {...(showLogout === undefined ? {} : { showLogout })}
-      keychainAvailable={keychainAvailable}
-      busy={busy}
-      outcomes={outcomes}
-      problem={problem}
-      onLogin={(methodId, value, keyName) => {
-        setBusy(methodId)
-        const request = { agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) }
-        void tools.loginAgent(request).then((r) => {
-          setBusy(null)
-          const keyNames = r.ok ? [] : keyNamesOf(r.error.data)
-          record(
-            methodId,
-            r.ok
-              ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and logged in' : ''}.` : 'Logged in.' }
-              : { tone: 'error', text: failureText(r.error), ...(keyNames.length > 0 ? { keyNames } : {}) },
-          )
-          if (r.ok) onLoggedIn?.(methodId)
-        })
-      }}
-      onOpenTerminal={(methodId) => {
-        setBusy(methodId)
-        void tools.startAuthTerminal({ agentId, methodId }).then((r) => {
-          setBusy(null)
-          const method = methods?.find((m) => m.id === methodId)
-          if (r.ok) setTerminal({ methodId, terminalId: r.value.terminalId, title: method?.name ?? methodId })
-          else record(methodId, { tone: 'error', text: failureText(r.error) })
-        })
-      }}
-      onLogout={() => {
-        setBusy('logout')
-        void tools.logoutAgent({ agentId }).then((r) => {
-          setBusy(null)
-          record('logout', r.ok ? { tone: 'ok', text: 'Logged out.' } : { tone: 'error', text: failureText(r.error) })
-        })
-      }}
-      terminal={
-        terminal
-          ? {
-              methodId: terminal.methodId,
-              node: (
-                <AuthTerminal
-                  key={terminal.terminalId}
-                  tools={tools}
-                  terminalId={terminal.terminalId}
-                  title={terminal.title}
-                  onClosed={(exit) => {
-                    const methodId = terminal.methodId
-                    setTerminal(null)
-                    if (exit) record(methodId, { tone: exit.code === 0 ? 'ok' : 'error', text: onTerminalSucceeded ? `${exitText(exit)}.` : `${exitText(exit)}. Check the connection to see whether it worked.` })
-                  }}
-                  onExit={(exit) => {
-                    if (exit.code === 0) onTerminalSucceeded?.(terminal.methodId)
-                  }}
-                />
-              ),
-            }
-          : null
-      }
-    />
+    <>
+      <MissingKeys
+        api={api}
+        agentId={agentId}
+        agentName={agentName}
+        keychainAvailable={keychainAvailable}
+        disabled={busy !== null || props.busy === true}
+        submitLabel={keySubmitLabel ?? 'Save and restart'}
+        onSaved={(name) => onKeySaved?.(name)}
+      />
+      <LoginView
+        agentName={agentName}
+        methods={methods}
+        {...(logoutSupported === undefined ? {} : { logoutSupported })}
+        {...(showLogout === undefined ? {} : { showLogout })}
+        keychainAvailable={keychainAvailable}
+        busy={busy}
+        outcomes={outcomes}
+        problem={problem}
+        onLogin={(methodId, value, keyName) => {
+          setBusy(methodId)
+          const request = { agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) }
+          void tools.loginAgent(request).then((r) => {
+            setBusy(null)
+            const keyNames = r.ok ? [] : keyNamesOf(r.error.data)
+            record(
+              methodId,
+              r.ok
+                ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and logged in' : ''}.` : 'Logged in.' }
+                : { tone: 'error', text: failureText(r.error), ...(keyNames.length > 0 ? { keyNames } : {}) },
+            )
+            if (r.ok) onLoggedIn?.(methodId)
+          })
+        }}
+        onOpenTerminal={(methodId) => {
+          setBusy(methodId)
+          void tools.startAuthTerminal({ agentId, methodId }).then((r) => {
+            setBusy(null)
+            const method = methods?.find((m) => m.id === methodId)
+            if (r.ok) setTerminal({ methodId, terminalId: r.value.terminalId, title: method?.name ?? methodId })
+            else record(methodId, { tone: 'error', text: failureText(r.error) })
+          })
+        }}
+        onLogout={() => {
+          setBusy('logout')
+          void tools.logoutAgent({ agentId }).then((r) => {
+            setBusy(null)
+            record('logout', r.ok ? { tone: 'ok', text: 'Logged out.' } : { tone: 'error', text: failureText(r.error) })
+          })
+        }}
+        terminal={
+          terminal
+            ? {
+                methodId: terminal.methodId,
+                node: (
+                  <AuthTerminal
+                    key={terminal.terminalId}
+                    tools={tools}
+                    terminalId={terminal.terminalId}
+                    title={terminal.title}
+                    onClosed={(exit) => {
+                      const methodId = terminal.methodId
+                      setTerminal(null)
+                      if (exit) record(methodId, { tone: exit.code === 0 ? 'ok' : 'error', text: onTerminalSucceeded ? `${exitText(exit)}.` : `${exitText(exit)}. Check the connection to see whether it worked.` })
+                    }}
+                    onExit={(exit) => {
+                      if (exit.code === 0) onTerminalSucceeded?.(terminal.methodId)
+                    }}
+                  />
+                ),
+              }
+            : null
+        }
+      />
+    </>
   )
 }

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { BosunApi, IpcFailure } from '../../../common/contract'
-import { KeyForm } from './KeyForm'
 import { LoginPanel } from './LoginPanel'
 import './sign-in-dialog.css'
 
@@ -32,10 +31,6 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
   const [keychainAvailable, setKeychainAvailable] = useState(true)
   const [retrying, setRetrying] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
-  /** The agent's own key variables (its definition's `secretEnv`) that have no value yet. */
-  const [missingKeys, setMissingKeys] = useState<readonly string[]>([])
-  const [savingKey, setSavingKey] = useState<string | null>(null)
-  const [keyProblem, setKeyProblem] = useState<string | null>(null)
   const live = useRef(true)
   const ids = useId()
 
@@ -47,15 +42,11 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
     void api.getKeychainStatus(undefined).then((r) => {
       if (live.current && r.ok) setKeychainAvailable(r.value.available)
     })
-    void api.listAgentDefinitions(undefined).then((r) => {
-      const def = r.ok ? r.value.agents.find((a) => a.id === agentId) : undefined
-      if (live.current && def) setMissingKeys(def.secretEnv.filter((name) => !def.secretsSet[name]))
-    })
     return () => {
       live.current = false
       if (dialog?.open) dialog.close()
     }
-  }, [api, agentId])
+  }, [api])
 
   const attempt = useCallback(async () => {
     setRetrying(true)
@@ -92,43 +83,6 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
       </header>
 
       <div className="sign-in-body">
-        {missingKeys.length > 0 && (
-          <section className="agents-card sign-in-keys" aria-label="Keys">
-            <h3 className="agents-card-title">With a key</h3>
-            <p className="small">
-              {agentName} is set up to read {missingKeys.length === 1 ? 'a key' : 'keys'} that {missingKeys.length === 1 ? 'has' : 'have'} no value yet. If you sign
-              in with a key, paste it here and Bosun starts the session with it.
-            </p>
-            {missingKeys.map((name) => (
-              <KeyForm
-                key={name}
-                names={[name]}
-                label={`The key ${name}`}
-                keychainAvailable={keychainAvailable}
-                disabled={savingKey !== null || retrying}
-                busy={savingKey === name}
-                submitLabel="Save key and start"
-                busyLabel="Saving…"
-                onSubmit={(keyName, value) => {
-                  setSavingKey(keyName)
-                  setKeyProblem(null)
-                  void api.saveAgentKey({ agentId, name: keyName, value }).then((r) => {
-                    if (!live.current) return
-                    setSavingKey(null)
-                    if (!r.ok) return setKeyProblem(`The key was not saved: ${r.error.message}`)
-                    setMissingKeys((keys) => keys.filter((k) => k !== keyName))
-                    void attempt()
-                  })
-                }}
-              />
-            ))}
-            {keyProblem && (
-              <p className="field-error" role="alert">
-                {keyProblem}
-              </p>
-            )}
-          </section>
-        )}
         <LoginPanel
           api={api}
           agentId={agentId}
@@ -137,6 +91,9 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
           showLogout={false}
           onLoggedIn={() => void attempt()}
           onTerminalSucceeded={() => void attempt()}
+          keySubmitLabel="Save key and start"
+          onKeySaved={() => void attempt()}
+          busy={retrying}
         />
       </div>
 

@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react'
+import type { BosunApi } from '../../../common/contract'
+import { KeyForm } from './KeyForm'
+
+export interface MissingKeysProps {
+  api: Pick<BosunApi, 'listAgentDefinitions' | 'saveAgentKey'>
+  agentId: string
+  agentName: string
+  keychainAvailable: boolean
+  /** Another action is running: the forms wait. */
+  disabled?: boolean
+  /** The save button's words (what happens after the save). */
+  submitLabel: string
+  /** A key was stored and the agent restarted with it. */
+  onSaved?: (name: string) => void
+}
+
+/**
+ * The agent's own key variables (its definition's `secretEnv`) that have no value yet, each with a field: an
+ * agent such as Gemini CLI accepts a login and then wants its key in the environment. Saving stores the key in
+ * the keychain and restarts the agent with it (`saveAgentKey`). Nothing is shown when every key is set.
+ */
+export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabled = false, submitLabel, onSaved }: MissingKeysProps) {
+  const [missing, setMissing] = useState<readonly string[]>([])
+  const [saving, setSaving] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+
+  useEffect(() => {
+    let live = true
+    void api.listAgentDefinitions(undefined).then((r) => {
+      const def = r.ok ? r.value.agents.find((a) => a.id === agentId) : undefined
+      if (live && def) setMissing(def.secretEnv.filter((name) => !def.secretsSet[name]))
+    })
+    return () => {
+      live = false
+    }
+  }, [api, agentId])
+
+  if (missing.length === 0) return null
+  const one = missing.length === 1
+  return (
+    <section className="agents-card missing-keys" aria-label="Keys">
+      <h3 className="agents-card-title">With a key</h3>
+      <p className="small">
+        {agentName} is set up to read {one ? 'a key' : 'keys'} that {one ? 'has' : 'have'} no value yet. If you sign in with a key, paste it
+        here.
+      </p>
+      {missing.map((name) => (
+        <KeyForm
+          key={name}
+          names={[name]}
+          label={`The key ${name}`}
+          keychainAvailable={keychainAvailable}
+          disabled={disabled || saving !== null}
+          busy={saving === name}
+          submitLabel={submitLabel}
+          busyLabel="Saving…"
+          onSubmit={(keyName, value) => {
+            setSaving(keyName)
+            setProblem(null)
+            void api.saveAgentKey({ agentId, name: keyName, value }).then((r) => {
+              setSaving(null)
+              if (!r.ok) return setProblem(`The key was not saved: ${r.error.message}`)
+              setMissing((keys) => keys.filter((k) => k !== keyName))
+              onSaved?.(keyName)
+            })
+          }}
+        />
+      ))}
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  )
+}
