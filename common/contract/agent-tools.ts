@@ -106,6 +106,16 @@ export const agentToolsCalls = {
    */
   saveAgentKey: call(z.strictObject({ agentId: id, name: envName, value: keyValue }), z.strictObject({ restarted: z.literal(true) })),
   /**
+   * The names among the agent's keys (as for `saveAgentKey`) that are set in Bosun's own environment (Bosun
+   * started from a shell that exports them). Names only: the values never leave main.
+   */
+  listEnvironmentKeys: call(z.strictObject({ agentId: id }), z.strictObject({ names: z.array(z.string()) })),
+  /**
+   * Stores the value Bosun's own environment has for `name` in the keychain as the agent's key and restarts the
+   * agent with it. The same names as `saveAgentKey`, and only when the environment has a value.
+   */
+  useEnvironmentKey: call(z.strictObject({ agentId: id, name: envName }), z.strictObject({ restarted: z.literal(true) })),
+  /**
    * Runs the agent's own command with the method's `args` and `env` (plus the agent's env and secrets) as a
    * separate process with piped stdin/stdout/stderr (no PTY). Output arrives as `authTerminalOutput`; on
    * exit 0 the agent is restarted.

@@ -43,6 +43,8 @@ export interface AgentToolsOptions {
   checkInitializeTimeoutMs?: number
   /** Graceful stop deadline when login restarts the agent. Default 3 s. */
   stopDeadlineMs?: number
+  /** Bosun's own environment, where a key the person exported may be found (`useEnvironmentKey`). Default `process.env`. */
+  environment?: NodeJS.ProcessEnv
 }
 
 export interface AgentToolsService {
@@ -263,6 +265,12 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   }
   const mayStoreKey = (agentId: string, name: string): boolean =>
     ENV_NAME_PATTERN.test(name) && (config.definitions.get(agentId)?.secretEnv.includes(name) === true || namedKeys.get(agentId)?.includes(name) === true)
+  /** A non-empty value of `name` in Bosun's own environment (own properties only). */
+  const environmentValue = (name: string): string | undefined => {
+    const env = options.environment ?? process.env
+    const value = Object.hasOwn(env, name) ? env[name] : undefined
+    return typeof value === 'string' && value.trim() !== '' && value.length <= 65536 ? value : undefined
+  }
   const keyRefused = (name: string) =>
     fail({ kind: 'invalid-argument', message: `${name} is neither one of this agent's keys nor a key it asked for, so Bosun does not set it.` })
 
@@ -370,6 +378,24 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       guard(async () => {
         if (!config.definitions.get(agentId)) return notFound(agentId)
         if (!mayStoreKey(agentId, name)) return keyRefused(name)
+        return storeKeyAndRestart(agentId, name, value)
+      }),
+
+    listEnvironmentKeys: ({ agentId }) =>
+      guard(() => {
+        const def = config.definitions.get(agentId)
+        if (!def) return notFound(agentId)
+        const names = [...new Set([...def.secretEnv, ...(namedKeys.get(agentId) ?? [])])]
+        return ok({ names: names.filter((name) => environmentValue(name) !== undefined && mayStoreKey(agentId, name)) })
+      }),
+
+    useEnvironmentKey: ({ agentId, name }) =>
+      guard(async () => {
+        if (!config.definitions.get(agentId)) return notFound(agentId)
+        if (!mayStoreKey(agentId, name)) return keyRefused(name)
+        const value = environmentValue(name)
+        if (value === undefined) return fail({ kind: 'not-found', message: `${name} is not set in Bosun's environment.` })
+        log.info(`${agentId}: ${name} taken from Bosun's environment into the keychain`)
         return storeKeyAndRestart(agentId, name, value)
       }),
 

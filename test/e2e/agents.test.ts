@@ -31,6 +31,8 @@ beforeAll(async () => {
     // Agent-driven logins that want a key in the environment, as codex-acp and Gemini CLI do.
     { id: 'codex-style', name: 'Codex-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'codex'] }, protocolVersion: 1 },
     { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
+    // Its key is exported in the shell Bosun was started from (set in this process's environment below).
+    { id: 'shell-key', name: 'Shell-key agent', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'SHELLKEY_API_KEY', '--style', 'gemini'] }, secretEnv: ['SHELLKEY_API_KEY'], protocolVersion: 1 },
   ])
   page = app.page
 }, 60_000)
@@ -373,6 +375,28 @@ describe('signing in when a new session needs it', () => {
     await gone(form)
     await sessionReady('Gemini-style')
     expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
+  })
+
+  it('a key exported in the shell Bosun started from is offered by name and used only when asked', async () => {
+    const key = 'shellkey-e2e-canary-9061'
+    process.env.SHELLKEY_API_KEY = key
+    try {
+      const form = await requestSession('Shell-key agent')
+      const dialog = await visible(signInDialog('Shell-key agent'))
+      const keys = await visible(dialog.getByRole('region', { name: 'Keys' }))
+      await visible(keys.getByText('is set in the environment Bosun was started from.'))
+      // The value is never in the page.
+      expect(await page.content()).not.toContain(key)
+      await screenshotBothSchemes('agents-sign-in-environment-key')
+      await keys.getByRole('button', { name: 'Use that value for Shell-key agent' }).click()
+      await gone(dialog)
+      await gone(form)
+      await sessionReady('Shell-key agent')
+      expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
+      expect(await page.content()).not.toContain(key)
+    } finally {
+      delete process.env.SHELLKEY_API_KEY
+    }
   })
 
   it('a terminal login that ends well is followed by another try; an env-var key goes to the keychain, the agent restarts with it and the session starts', async () => {

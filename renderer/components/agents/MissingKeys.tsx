@@ -3,7 +3,7 @@ import type { BosunApi } from '../../../common/contract'
 import { KeyForm } from './KeyForm'
 
 export interface MissingKeysProps {
-  api: Pick<BosunApi, 'listAgentDefinitions' | 'saveAgentKey'>
+  api: Pick<BosunApi, 'listAgentDefinitions' | 'saveAgentKey' | 'listEnvironmentKeys' | 'useEnvironmentKey'>
   agentId: string
   agentName: string
   keychainAvailable: boolean
@@ -22,7 +22,10 @@ export interface MissingKeysProps {
  */
 export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabled = false, submitLabel, onSaved }: MissingKeysProps) {
   const [missing, setMissing] = useState<readonly string[]>([])
-  const [saving, setSaving] = useState<string | null>(null)
+  /** Of those, the ones Bosun's own environment has a value for (names only). */
+  const [inEnvironment, setInEnvironment] = useState<readonly string[]>([])
+  /** The key being saved, and from where. */
+  const [saving, setSaving] = useState<{ name: string; from: 'environment' | 'field' } | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
 
   useEffect(() => {
@@ -31,10 +34,21 @@ export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabl
       const def = r.ok ? r.value.agents.find((a) => a.id === agentId) : undefined
       if (live && def) setMissing(def.secretEnv.filter((name) => !def.secretsSet[name]))
     })
+    // An older host without the call: no environment offer.
+    void api.listEnvironmentKeys?.({ agentId }).then((r) => {
+      if (live && r.ok) setInEnvironment(r.value.names)
+    })
     return () => {
       live = false
     }
   }, [api, agentId])
+
+  const saved = (name: string) => (r: { ok: true } | { ok: false; error: { message: string } }) => {
+    setSaving(null)
+    if (!r.ok) return setProblem(`The key was not saved: ${r.error.message}`)
+    setMissing((keys) => keys.filter((k) => k !== name))
+    onSaved?.(name)
+  }
 
   if (missing.length === 0) return null
   const one = missing.length === 1
@@ -46,26 +60,41 @@ export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabl
         here.
       </p>
       {missing.map((name) => (
-        <KeyForm
-          key={name}
-          names={[name]}
-          label={`The key ${name}`}
-          keychainAvailable={keychainAvailable}
-          disabled={disabled || saving !== null}
-          busy={saving === name}
-          submitLabel={submitLabel}
-          busyLabel="Saving…"
-          onSubmit={(keyName, value) => {
-            setSaving(keyName)
-            setProblem(null)
-            void api.saveAgentKey({ agentId, name: keyName, value }).then((r) => {
-              setSaving(null)
-              if (!r.ok) return setProblem(`The key was not saved: ${r.error.message}`)
-              setMissing((keys) => keys.filter((k) => k !== keyName))
-              onSaved?.(keyName)
-            })
-          }}
-        />
+        <div key={name} className="missing-key">
+          {inEnvironment.includes(name) && (
+            <div className="missing-key-env">
+              <p className="small">
+                <code>{name}</code> is set in the environment Bosun was started from.
+              </p>
+              <button
+                type="button"
+                className="button button-secondary button-small"
+                disabled={!keychainAvailable || disabled || saving !== null}
+                onClick={() => {
+                  setSaving({ name, from: 'environment' })
+                  setProblem(null)
+                  void api.useEnvironmentKey({ agentId, name }).then(saved(name))
+                }}
+              >
+                {saving?.name === name && saving.from === 'environment' ? 'Saving…' : `Use that value for ${agentName}`}
+              </button>
+            </div>
+          )}
+          <KeyForm
+            names={[name]}
+            label={`The key ${name}`}
+            keychainAvailable={keychainAvailable}
+            disabled={disabled || saving !== null}
+            busy={saving?.name === name && saving.from === 'field'}
+            submitLabel={submitLabel}
+            busyLabel="Saving…"
+            onSubmit={(keyName, value) => {
+              setSaving({ name: keyName, from: 'field' })
+              setProblem(null)
+              void api.saveAgentKey({ agentId, name: keyName, value }).then(saved(keyName))
+            }}
+          />
+        </div>
       ))}
       {problem && (
         <p className="field-error" role="alert">

@@ -229,6 +229,8 @@ export function createFakeAgentsBosun(options: { keychainAvailable?: boolean; li
     listAuthMethods: ({ agentId }: { agentId: string }) => ok({ methods: AUTH[agentId] ?? [] }),
     loginAgent: ({ methodId, value }: { agentId: string; methodId: string; value?: string }) =>
       new Promise<CallResult<{ restarted: boolean }>>((resolve) => later(400, () => resolve({ ok: true, value: { restarted: value !== undefined || methodId.endsWith('key') } }))),
+    listEnvironmentKeys: () => ok({ names: [] }),
+    useEnvironmentKey: () => new Promise<CallResult<{ restarted: true }>>((resolve) => later(400, () => resolve({ ok: true, value: { restarted: true } }))),
     saveAgentKey: () => new Promise<CallResult<{ restarted: true }>>((resolve) => later(400, () => resolve({ ok: true, value: { restarted: true } }))),
     startAuthTerminal: ({ methodId }: { agentId: string; methodId: string }) => {
       const terminalId = `term-${methodId}-${Date.now()}`

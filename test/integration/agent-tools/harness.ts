@@ -82,7 +82,7 @@ export interface Harness {
   dispose(): Promise<void>
 }
 
-export async function startHarness(agents: HarnessAgent[], secrets: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(agents: HarnessAgent[], secrets: Record<string, string> = {}, options: { environment?: NodeJS.ProcessEnv } = {}): Promise<Harness> {
   const home = mkdtempSync(join(tmpdir(), 'bosun-tools-home-'))
   const workspace = mkdtempSync(join(tmpdir(), 'bosun-tools-ws-'))
   const definitions = agents.map((agent) => {
@@ -135,7 +135,16 @@ export async function startHarness(agents: HarnessAgent[], secrets: Record<strin
     })
     return started.ok ? ok({ connection: started.value.connection, protocolVersion: started.value.protocolVersion }) : started
   }
-  const tools = createAgentToolsService({ events: sink, config, supervisor, connect, createConnection, logFile, checkInitializeTimeoutMs: 20_000 })
+  const tools = createAgentToolsService({
+    events: sink,
+    config,
+    supervisor,
+    connect,
+    createConnection,
+    logFile,
+    checkInitializeTimeoutMs: 20_000,
+    ...(options.environment ? { environment: options.environment } : {}),
+  })
   holder.tools = tools
 
   return {

@@ -200,6 +200,29 @@ describe('a key for an agent-driven login', () => {
     must(await harness.newSession('g'))
   })
 
+  it('a key set in Bosun’s own environment is offered by name and, asked for, stored for the agent (never another variable)', async () => {
+    const environment = { PATH: process.env.PATH, HOME: '/home/someone', ACME_API_KEY: 'sk-from-the-shell-4242' }
+    harness = await startHarness(
+      [
+        { id: 'g', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'gemini'], secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
+        { id: 'other', envAgentArgs: ['--var', 'OTHER_API_KEY', '--style', 'gemini'], secretEnv: ['OTHER_API_KEY'], protocolVersion: 1 },
+      ],
+      {},
+      { environment },
+    )
+    expect(must(await harness.tools.handlers.listEnvironmentKeys({ agentId: 'g' }))).toEqual({ names: ['ACME_API_KEY'] })
+    expect(must(await harness.tools.handlers.listEnvironmentKeys({ agentId: 'other' }))).toEqual({ names: [] })
+    for (const name of ['PATH', 'HOME']) {
+      expect(await harness.tools.handlers.useEnvironmentKey({ agentId: 'g', name })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    }
+    expect(await harness.tools.handlers.useEnvironmentKey({ agentId: 'other', name: 'OTHER_API_KEY' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(harness.secretStore.values.size).toBe(0)
+
+    expect(must(await harness.tools.handlers.useEnvironmentKey({ agentId: 'g', name: 'ACME_API_KEY' }))).toEqual({ restarted: true })
+    expect(harness.secretStore.values.get('g:ACME_API_KEY')).toBe('sk-from-the-shell-4242')
+    must(await harness.newSession('g'))
+  })
+
   it('an agent that quotes the key in its error details gets it redacted', async () => {
     harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--echo-secret-in-error'], secretEnv: ['ACME_API_KEY'], protocolVersion: 1 }], {
       'c:ACME_API_KEY': 'sk-quoted-secret-5678',

@@ -166,6 +166,12 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
     { agentId: 'victim', name: 'NODE_OPTIONS', value: '--require /tmp/evil.js' },
     { agentId: 'victim', name: 'OPENAI_API_KEY', value: 'sk-from-the-renderer' },
   ],
+  listEnvironmentKeys: () => [{ agentId: 'victim' }],
+  // Bosun's own environment has PATH and HOME: neither is one of the victim's keys.
+  useEnvironmentKey: () => [
+    { agentId: 'victim', name: 'PATH' },
+    { agentId: 'victim', name: 'HOME' },
+  ],
   startAuthTerminal: () => [{ agentId: 'victim', methodId: 'terminal' }],
   authTerminalInput: () => [{ terminalId: 'no-such-terminal', data: 'rm -rf ~\n' }],
   closeAuthTerminal: () => [{ terminalId: 'no-such-terminal' }],
