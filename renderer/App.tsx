@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react'
 import type { BosunApi, CallResult } from '../common/contract'
 import { selectInbox, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
@@ -108,9 +108,25 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
   )
 }
 
+interface AppNotice {
+  id: string
+  severity: string
+  title: string
+  description?: string | null
+}
+
+/** How many app notices are kept (the newest). */
+const MAX_APP_NOTICES = 50
+
 /** The renderer root: loads the snapshot, feeds events into the store, lays out sidebar + session. */
 export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate, host }: AppProps) {
-  const [notices, setNotices] = useState<{ id: string; severity: string; title: string; description?: string | null }[]>([])
+  const [notices, setNotices] = useState<AppNotice[]>([])
+  const noticeCount = useRef(0)
+  /** Adds a notice; the app keeps the newest {@link MAX_APP_NOTICES} (warnings and errors stay until dismissed). */
+  const addNotice = useCallback((notice: Omit<AppNotice, 'id'>) => {
+    const id = `app-${++noticeCount.current}`
+    setNotices((prev) => [...prev, { id, ...notice }].slice(-MAX_APP_NOTICES))
+  }, [])
 
   // An old session its agent cannot continue: the "New session" form opens for the same agent and folder.
   const [offerNewSession, setOfferNewSession] = useState<{ agentId: string; cwd: string; nonce: number } | null>(null)
@@ -122,8 +138,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       // The session says why where the person types (its cannot-continue state): no toast on top of it.
       return
     }
-    setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity: 'error', title: `${what} failed`, description: result.error.message }])
-  }, [])
+    addNotice({ severity: 'error', title: `${what} failed`, description: result.error.message })
+  }, [addNotice])
 
   // Bring a request into view (inbox click, notification click): select its session, scroll to its entry.
   const [focus, setFocus] = useState<{ requestId: string; nonce: number } | null>(null)
@@ -193,9 +209,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       // An agent added, renamed or removed on the Agents page: the sidebar lists agents from the snapshot.
       api.onAgentDefinitionsChanged(() => load()),
       api.onFocusRequest(({ requestId }) => openRequest(requestId)),
-      api.onAppNotice(({ severity, title, description }) =>
-        setNotices((prev) => [...prev, { id: `${Date.now()}-${prev.length}`, severity, title, description: description ?? null }]),
-      ),
+      api.onAppNotice(({ severity, title, description }) => addNotice({ severity, title, description: description ?? null })),
       onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
       // Request-scoped elicitations (asked before a session exists, e.g. during session/new).
       api.onRequestScopedElicitation(({ change, elicitation }) => {
@@ -211,7 +225,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       disposed = true
       for (const off of unsubscribe) off?.()
     }
-  }, [api, store, onDidRehydrate, notifyFailure, openRequest])
+  }, [api, store, onDidRehydrate, notifyFailure, openRequest, addNotice])
 
   const agents = useAppSelector(store, (view) => Object.values(view.agents), shallowArrayEqual)
   const summaries = useAppSelector(store, selectSummaries, shallowArrayEqual)

@@ -189,13 +189,17 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         onClose={onClose}
         usage={session.usage}
       />
-      <SessionSeamsProvider value={sessionSeams}>
-        <NotSentContext.Provider value={notSentActions}>
-          <TerminalActionsContext.Provider value={terminalActions}>
-            <Transcript key={session.sessionId} session={transcriptSession ?? session} agentName={agentName} focusRequest={transcriptFocus} />
-          </TerminalActionsContext.Provider>
-        </NotSentContext.Provider>
-      </SessionSeamsProvider>
+      {/* The agent's notices sit over the transcript's corner, never over the header's controls. */}
+      <div className="session-middle">
+        <SessionSeamsProvider value={sessionSeams}>
+          <NotSentContext.Provider value={notSentActions}>
+            <TerminalActionsContext.Provider value={terminalActions}>
+              <Transcript key={session.sessionId} session={transcriptSession ?? session} agentName={agentName} focusRequest={transcriptFocus} />
+            </TerminalActionsContext.Provider>
+          </NotSentContext.Provider>
+        </SessionSeamsProvider>
+        <Toasts notices={notices} onDismiss={onDismiss} placement="session" />
+      </div>
       <div className="session-bottom">
         <TerminalActionsContext.Provider value={terminalActions}>
           <BackgroundWork session={session} onShowEntry={onShowEntry} />
@@ -242,7 +246,6 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />
         </div>
       </div>
-      <Toasts notices={notices} onDismiss={onDismiss} />
     </main>
   )
 }

@@ -1,0 +1,42 @@
+/**
+ * An agent's notices (`notice` updates): shown over the transcript's corner, never over the session header's
+ * controls; information dismisses itself, warnings and errors stay until dismissed; at most three are on screen,
+ * the rest counted with "Dismiss all". The page's clock is Playwright's, so the 8 s of an information notice
+ * pass at once.
+ */
+import { afterEach, expect, it } from 'vitest'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+
+let app: E2eApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+it('keeps warnings and errors until dismissed, lets information go, and shows at most three', async () => {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-notices' }], { beforeLoad: (page) => page.clock.install() })
+  const { page } = app
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'go')
+  await waitIdle(page)
+  const notices = page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true })
+  await visible(notices.getByText('Indexed 120 files'))
+  const titles = () => notices.locator('.toast strong').allTextContents()
+  expect(await titles()).toEqual(['Falling back to HTTPS: name does not resolve', 'The service answered slowly (3)', 'Indexed 120 files'])
+  await visible(notices.getByText('2 earlier notices'))
+
+  // Below the header: nothing of the header is covered.
+  const header = (await page.locator('header.session-header').boundingBox())!
+  const box = (await notices.boundingBox())!
+  expect(box.y).toBeGreaterThanOrEqual(header.y + header.height)
+  await screenshot(page, 'notices-light')
+
+  await page.clock.fastForward(9_000)
+  await gone(notices.getByText('Indexed 120 files'))
+  expect(await titles()).toEqual(['The service answered slowly (2)', 'Falling back to HTTPS: name does not resolve', 'The service answered slowly (3)'])
+  await visible(notices.getByText('1 earlier notice', { exact: true }))
+
+  await notices.getByRole('button', { name: 'Dismiss all' }).click()
+  await gone(notices)
+})

@@ -1,0 +1,29 @@
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { dismissesItself, MAX_VISIBLE_NOTICES, Toasts } from '../../../renderer/components/common/Toasts'
+
+const notice = (i: number, severity = 'warning') => ({ id: `n${i}`, severity, title: `Notice ${i}`, description: null })
+
+describe('notices (toasts)', () => {
+  it('information dismisses itself; a warning or an error stays until dismissed (an unknown severity counts as information)', () => {
+    expect(dismissesItself('info')).toBe(true)
+    expect(dismissesItself('a_future_severity')).toBe(true)
+    expect(dismissesItself('warning')).toBe(false)
+    expect(dismissesItself('error')).toBe(false)
+  })
+
+  it('shows the newest few and counts the rest, with a way to dismiss them all', () => {
+    const html = renderToStaticMarkup(<Toasts notices={[1, 2, 3, 4, 5].map((i) => notice(i))} onDismiss={() => undefined} />)
+    expect(MAX_VISIBLE_NOTICES).toBe(3)
+    for (const i of [3, 4, 5]) expect(html).toContain(`Notice ${i}<`)
+    for (const i of [1, 2]) expect(html).not.toContain(`Notice ${i}<`)
+    expect(html).toContain('2 earlier notices')
+    expect(html).toContain('Dismiss all')
+  })
+
+  it('a notice’s title is plain text', () => {
+    const html = renderToStaticMarkup(<Toasts notices={[{ id: 'x', severity: 'error', title: '<b>bold</b>', description: null }]} onDismiss={() => undefined} />)
+    expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;')
+    expect(html).not.toContain('earlier')
+  })
+})
