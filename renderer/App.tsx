@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react'
+import { derivedTitle } from '../common/session/title'
 import type { BosunApi, CallResult } from '../common/contract'
 import { selectInbox, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
@@ -54,7 +55,8 @@ function selectSummaries(view: AppState): SessionSummary[] {
   return Object.values(view.sessions).map((s) => ({
     sessionId: s.sessionId,
     agentId: s.agentId,
-    title: s.title,
+    // Before the history names it: the agent's title, else the first prompt (as the history will).
+    title: derivedTitle(s),
     cwd: s.cwd,
     turnState: s.turn.state,
     pending: Object.values(s.permissions).filter((p) => p.status === 'pending').length,

@@ -4,6 +4,7 @@
  * session. What is cut says so in place (`… [truncated …]`).
  */
 import type { Entry, SessionState, ToolCallEntry } from '../../common/session/types'
+import { cleanText } from '../../common/session/title'
 
 /** Longest string kept inside an entry (a message's text, a tool's output). */
 export const MAX_STRING = 256 * 1024
@@ -15,12 +16,6 @@ const MAX_ARRAY = 5_000
 const MAX_KEYS = 1_000
 /** Longest search text per entry. */
 const MAX_SEARCH_TEXT = 32 * 1024
-
-/** Removes lone surrogates and NULs: what SQLite's text and FTS handle badly and no one can read anyway. */
-export function cleanText(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g, '\uFFFD')
-}
 
 /** A JSON-safe, bounded copy of `value`. */
 export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0): unknown {
@@ -182,11 +177,3 @@ export function encodeSessionState(state: SessionState): string {
   return encodeSessionFields(sessionStateFields(state))
 }
 
-/** The title the list shows when the person gave none: the agent's, else the first prompt's text. */
-export function derivedTitle(state: SessionState): string | null {
-  if (state.title) return cleanText(state.title.slice(0, 512))
-  const first = state.entries.find((e) => e.kind === 'user_message')
-  if (!first || first.kind !== 'user_message') return null
-  const text = blockText(first.content).join(' ').replace(/\s+/g, ' ').trim()
-  return text ? cleanText(text.slice(0, 120)) : null
-}

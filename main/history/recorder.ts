@@ -13,7 +13,8 @@ import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { Entry, SessionState } from '../../common/session/types'
 import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
-import { derivedTitle, encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
+import { derivedTitle } from '../../common/session/title'
+import { encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
 import { growthOf } from './entry-growth'
 
 /** `stateJson` when the store encodes: the session-wide fields were handed over with `written`. */

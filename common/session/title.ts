@@ -1,0 +1,25 @@
+/**
+ * The name a session is listed under when the person gave it none: the agent's title, else the text of the first
+ * prompt. Main stores it with the history; the renderer names open sessions the same way before that write lands.
+ */
+import type { SessionState } from './types'
+
+/** `text` with lone surrogates and NUL replaced by U+FFFD (what SQLite, JSON and the DOM all keep as they are). */
+export function cleanText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g, '\uFFFD')
+}
+
+/** The agent's title (first 512 characters), else the first prompt's text on one line (first 120), else null. */
+export function derivedTitle(state: Pick<SessionState, 'title' | 'entries'>): string | null {
+  if (state.title) return cleanText(state.title.slice(0, 512))
+  const first = state.entries.find((e) => e.kind === 'user_message')
+  if (!first || first.kind !== 'user_message') return null
+  const parts: string[] = []
+  for (const block of first.content) {
+    const text = (block as { text?: unknown }).text
+    if (typeof text === 'string') parts.push(text.slice(0, 4096))
+  }
+  const text = parts.join(' ').replace(/\s+/g, ' ').trim()
+  return text ? cleanText(text.slice(0, 120)) : null
+}
