@@ -1,4 +1,5 @@
 import type { AuthMethodView, CapabilityView, CheckResult } from '../../screens/agents/agent-tools-api'
+import { CodeText } from './CodeText'
 import type { IpcFailure } from '../../../common/contract'
 
 export interface CheckConnectionProps {
@@ -129,7 +130,11 @@ export function AuthMethodList({ methods }: { methods: readonly AuthMethodView[]
       {methods.map((m) => (
         <li key={m.id}>
           <span className="auth-method-name">{m.name}</span> <span className="muted small">— {authTypeLabel(m.type)}</span>
-          {m.description ? <div className="muted small">{m.description}</div> : null}
+          {m.description ? (
+            <div className="muted small">
+              <CodeText text={m.description} />
+            </div>
+          ) : null}
         </li>
       ))}
     </ul>

@@ -4,6 +4,7 @@ import type { BosunApi } from '../../../common/contract'
 import { agentTools, failureText, type AuthMethodView } from '../../screens/agents/agent-tools-api'
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'
+import { CodeText } from './CodeText'
 import { KeyForm } from './KeyForm'
 import { MissingKeys } from './MissingKeys'
 
@@ -71,7 +72,11 @@ export function LoginView(props: LoginViewProps) {
                   <h3 className="agents-card-title">{m.name}</h3>
                   <span className="muted small">{authTypeLabel(m.type)}</span>
                 </div>
-                {m.description && <p className="login-method-desc">{m.description}</p>}
+                {m.description && (
+                  <p className="login-method-desc">
+                    <CodeText text={m.description} />
+                  </p>
+                )}
 
                 {m.type === 'env_var' ? (
                   <KeyForm

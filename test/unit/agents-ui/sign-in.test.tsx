@@ -38,6 +38,22 @@ describe('sign in to start a session', () => {
     expect(plain).toContain('Login failed')
   })
 
+  it('a method description’s `code spans` show as code (OpenCode: "Run `opencode auth login` in the terminal"), nothing else as markup', () => {
+    const html = renderToStaticMarkup(
+      <LoginView
+        agentName="OpenCode"
+        methods={[{ id: 'opencode-login', name: 'Login with opencode', type: 'agent', description: 'Run `opencode auth login` in the terminal <b>now</b>' }]}
+        keychainAvailable
+        busy={null}
+        outcomes={{}}
+        onLogin={noop}
+        onOpenTerminal={noop}
+        onLogout={noop}
+      />,
+    )
+    expect(html).toContain('Run <code class="code-span">opencode auth login</code> in the terminal &lt;b&gt;now&lt;/b&gt;')
+  })
+
   it('the dialog names the agent, quotes its refusal, and offers Try again and Cancel', () => {
     const html = renderToStaticMarkup(
       <SignInDialog api={{} as BosunApi} agentId="acme" agentName="Acme" reason="Authentication required" retry={async () => null} onDone={noop} onCancel={noop} />,
