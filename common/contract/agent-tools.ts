@@ -106,13 +106,14 @@ export const agentToolsCalls = {
    */
   saveAgentKey: call(z.strictObject({ agentId: id, name: envName, value: keyValue }), z.strictObject({ restarted: z.literal(true) })),
   /**
-   * The names among the agent's keys (as for `saveAgentKey`) that are set in Bosun's own environment (Bosun
-   * started from a shell that exports them). Names only: the values never leave main.
+   * The names among the agent's keys (its definition's `secretEnv`, which the person confirmed; never a name the
+   * agent asked for) that are set in Bosun's own environment (Bosun started from a shell that exports them). Names
+   * only: the values never leave main.
    */
   listEnvironmentKeys: call(z.strictObject({ agentId: id }), z.strictObject({ names: z.array(z.string()) })),
   /**
    * Stores the value Bosun's own environment has for `name` in the keychain as the agent's key and restarts the
-   * agent with it. The same names as `saveAgentKey`, and only when the environment has a value.
+   * agent with it. Only for a name the definition lists, and only when the environment has a value.
    */
   useEnvironmentKey: call(z.strictObject({ agentId: id, name: envName }), z.strictObject({ restarted: z.literal(true) })),
   /**

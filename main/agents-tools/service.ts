@@ -385,14 +385,18 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       guard(() => {
         const def = config.definitions.get(agentId)
         if (!def) return notFound(agentId)
-        const names = [...new Set([...def.secretEnv, ...(namedKeys.get(agentId) ?? [])])]
-        return ok({ names: names.filter((name) => environmentValue(name) !== undefined && mayStoreKey(agentId, name)) })
+        // Only the names the person confirmed for this agent: an agent that names another variable in a failed
+        // login must not be able to get its value out of Bosun's environment.
+        return ok({ names: def.secretEnv.filter((name) => ENV_NAME_PATTERN.test(name) && environmentValue(name) !== undefined) })
       }),
 
     useEnvironmentKey: ({ agentId, name }) =>
       guard(async () => {
-        if (!config.definitions.get(agentId)) return notFound(agentId)
-        if (!mayStoreKey(agentId, name)) return keyRefused(name)
+        const def = config.definitions.get(agentId)
+        if (!def) return notFound(agentId)
+        if (!def.secretEnv.includes(name) || !ENV_NAME_PATTERN.test(name)) {
+          return fail({ kind: 'invalid-argument', message: `${name} is not one of this agent's keys, so Bosun does not give it a value from its environment.` })
+        }
         const value = environmentValue(name)
         if (value === undefined) return fail({ kind: 'not-found', message: `${name} is not set in Bosun's environment.` })
         log.info(`${agentId}: ${name} taken from Bosun's environment into the keychain`)

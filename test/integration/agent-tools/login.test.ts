@@ -223,6 +223,18 @@ describe('a key for an agent-driven login', () => {
     must(await harness.newSession('g'))
   })
 
+  it('a key an agent named in a failed login is never taken from Bosun’s environment (only the definition’s own keys are)', async () => {
+    const environment = { PATH: process.env.PATH, OTHER_KEY: 'sk-someone-elses-7777', ACME_API_KEY: 'sk-also-set-8888' }
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex'], protocolVersion: 1 }], {}, { environment })
+    // The codex-style login names OTHER_KEY and ACME_API_KEY; neither is in the definition.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key' })).toMatchObject({ ok: false })
+    expect(must(await harness.tools.handlers.listEnvironmentKeys({ agentId: 'c' }))).toEqual({ names: [] })
+    for (const name of ['OTHER_KEY', 'ACME_API_KEY']) {
+      expect(await harness.tools.handlers.useEnvironmentKey({ agentId: 'c', name })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    }
+    expect(harness.secretStore.values.size).toBe(0)
+  })
+
   it('an agent that quotes the key in its error details gets it redacted', async () => {
     harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--echo-secret-in-error'], secretEnv: ['ACME_API_KEY'], protocolVersion: 1 }], {
       'c:ACME_API_KEY': 'sk-quoted-secret-5678',
