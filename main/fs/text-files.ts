@@ -62,7 +62,10 @@ async function readOpened(handle: FileHandle, path: string, maxBytes: number, ro
   }
   // FIFOs, sockets and devices are never read: a FIFO would block the handler forever.
   if (!stat.isFile()) return { ok: false, problem: { kind: 'not-a-file', message: `${path} is not a regular file.` } }
-  if (root !== undefined && !(await openedPathInside(handle, path, root))) return { ok: false, problem: movedProblem(path) }
+  if (root !== undefined) {
+    const opened = await openedPath(handle, path)
+    if (!opened || !isInside(opened.real, root)) return { ok: false, problem: movedProblem(path) }
+  }
   if (stat.size > maxBytes) return { ok: false, problem: { kind: 'too-large', size: stat.size, message: `${path} is ${formatBytes(stat.size)}; Bosun serves text files up to ${formatBytes(maxBytes)}.` } }
   let bytes: Buffer
   try {
@@ -138,10 +141,9 @@ export async function writeTextFileAtomic(path: string, content: string, previou
     // name an open folder) the temp file and the rename go through that open folder, not through its path.
     // Windows cannot open a folder as a file: there the folder's path is resolved again instead.
     folder = process.platform === 'win32' ? undefined : await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY)
-    if (root !== undefined && !(folder ? await openedPathInside(folder, dir, root) : isInside(await fs.realpath(dir), root))) {
-      return { ok: false, problem: movedProblem(path) }
-    }
-    const base = (folder && (await pinnedFolderPath(folder))) ?? dir
+    const opened = folder ? await openedPath(folder, dir) : { real: await fs.realpath(dir), pinned: undefined }
+    if (root !== undefined && (!opened || !isInside(opened.real, root))) return { ok: false, problem: movedProblem(path) }
+    const base = opened?.pinned ?? dir
     tmp = join(base, tmpName)
     const handle = await fs.open(tmp, 'wx', 0o666)
     try {
@@ -164,34 +166,23 @@ export async function writeTextFileAtomic(path: string, content: string, previou
 /** Where the system names a process's open files (Linux); a path through it resolves to the open file itself. */
 const OPEN_FILES = '/proc/self/fd'
 
-/** `/proc/self/fd/<n>` for an open folder, when the system has it. */
-async function pinnedFolderPath(folder: FileHandle): Promise<string | undefined> {
-  const path = `${OPEN_FILES}/${folder.fd}`
-  try {
-    await fs.access(path)
-    return path
-  } catch {
-    return undefined
-  }
-}
-
 /**
- * Whether the file or folder open in `handle` is inside `root` (real, normalised). Linux reads the open
- * file's own path from `/proc/self/fd`, which no later rename or symlink changes; elsewhere `path` is resolved
- * again, which narrows the window between the check and the use to this moment.
+ * The real path of the file or folder open in `handle`. Linux reads it from `/proc/self/fd`, which no later
+ * rename or symlink changes, and `pinned` is then a path that names the open file itself; elsewhere `path` is
+ * resolved again, which narrows the window between the check and the use to this moment. Undefined when
+ * neither works.
  */
-export async function openedPathInside(handle: FileHandle, path: string, root: string): Promise<boolean> {
-  let real: string
+async function openedPath(handle: FileHandle, path: string): Promise<{ real: string; pinned: string | undefined } | undefined> {
+  const pinned = `${OPEN_FILES}/${handle.fd}`
   try {
-    real = await fs.readlink(`${OPEN_FILES}/${handle.fd}`)
+    return { real: await fs.readlink(pinned), pinned }
   } catch {
     try {
-      real = await fs.realpath(path)
+      return { real: await fs.realpath(path), pinned: undefined }
     } catch {
-      return false
+      return undefined
     }
   }
-  return isInside(real, root)
 }
 
 const movedProblem = (path: string): TextFileProblem => ({
