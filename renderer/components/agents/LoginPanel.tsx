@@ -216,6 +216,7 @@ export function LoginPanel(props: LoginPanelProps) {
     <>
       <MissingKeys
         api={api}
+        tools={tools}
         agentId={agentId}
         agentName={agentName}
         keychainAvailable={keychainAvailable}

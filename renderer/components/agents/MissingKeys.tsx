@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react'
 import type { BosunApi } from '../../../common/contract'
+import type { AgentToolsApi } from '../../screens/agents/agent-tools-api'
 import { KeyForm } from './KeyForm'
 
 export interface MissingKeysProps {
-  api: Pick<BosunApi, 'listAgentDefinitions' | 'saveAgentKey' | 'listEnvironmentKeys' | 'useEnvironmentKey'>
+  api: Pick<BosunApi, 'listAgentDefinitions'>
+  /** The agent tools as `agentTools(api)` gives them (a host without a call answers `not-available`). */
+  tools: Pick<AgentToolsApi, 'saveAgentKey' | 'listEnvironmentKeys' | 'useEnvironmentKey'>
   agentId: string
   agentName: string
   keychainAvailable: boolean
@@ -20,7 +23,7 @@ export interface MissingKeysProps {
  * agent such as Gemini CLI accepts a login and then wants its key in the environment. Saving stores the key in
  * the keychain and restarts the agent with it (`saveAgentKey`). Nothing is shown when every key is set.
  */
-export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabled = false, submitLabel, onSaved }: MissingKeysProps) {
+export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable, disabled = false, submitLabel, onSaved }: MissingKeysProps) {
   const [missing, setMissing] = useState<readonly string[]>([])
   /** Of those, the ones Bosun's own environment has a value for (names only). */
   const [inEnvironment, setInEnvironment] = useState<readonly string[]>([])
@@ -34,14 +37,13 @@ export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabl
       const def = r.ok ? r.value.agents.find((a) => a.id === agentId) : undefined
       if (live && def) setMissing(def.secretEnv.filter((name) => !def.secretsSet[name]))
     })
-    // An older host without the call: no environment offer.
-    void api.listEnvironmentKeys?.({ agentId }).then((r) => {
+    void tools.listEnvironmentKeys({ agentId }).then((r) => {
       if (live && r.ok) setInEnvironment(r.value.names)
     })
     return () => {
       live = false
     }
-  }, [api, agentId])
+  }, [api, tools, agentId])
 
   const saved = (name: string) => (r: { ok: true } | { ok: false; error: { message: string } }) => {
     setSaving(null)
@@ -73,7 +75,7 @@ export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabl
                 onClick={() => {
                   setSaving({ name, from: 'environment' })
                   setProblem(null)
-                  void api.useEnvironmentKey({ agentId, name }).then(saved(name))
+                  void tools.useEnvironmentKey({ agentId, name }).then(saved(name))
                 }}
               >
                 {saving?.name === name && saving.from === 'environment' ? 'Saving…' : `Use that value for ${agentName}`}
@@ -91,7 +93,7 @@ export function MissingKeys({ api, agentId, agentName, keychainAvailable, disabl
             onSubmit={(keyName, value) => {
               setSaving({ name: keyName, from: 'field' })
               setProblem(null)
-              void api.saveAgentKey({ agentId, name: keyName, value }).then(saved(keyName))
+              void tools.saveAgentKey({ agentId, name: keyName, value }).then(saved(keyName))
             }}
           />
         </div>

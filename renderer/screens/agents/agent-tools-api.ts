@@ -18,6 +18,8 @@ export type AgentToolsApi = Pick<
   | 'listAuthMethods'
   | 'loginAgent'
   | 'saveAgentKey'
+  | 'listEnvironmentKeys'
+  | 'useEnvironmentKey'
   | 'startAuthTerminal'
   | 'authTerminalInput'
   | 'closeAuthTerminal'
@@ -37,6 +39,8 @@ const CALLS = [
   'listAuthMethods',
   'loginAgent',
   'saveAgentKey',
+  'listEnvironmentKeys',
+  'useEnvironmentKey',
   'startAuthTerminal',
   'authTerminalInput',
   'closeAuthTerminal',
