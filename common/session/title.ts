@@ -10,8 +10,23 @@ export function cleanText(text: string): string {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/g, '\uFFFD')
 }
 
+/**
+ * Titles by state: states are immutable, and one state is asked more than once (the renderer names every open
+ * session on each store update; the history recorder twice per write).
+ */
+const titles = new WeakMap<object, string | null>()
+
 /** The agent's title (first 512 characters), else the first prompt's text on one line (first 120), else null. */
 export function derivedTitle(state: Pick<SessionState, 'title' | 'entries'>): string | null {
+  let title = titles.get(state)
+  if (title === undefined) {
+    title = computeTitle(state)
+    titles.set(state, title)
+  }
+  return title
+}
+
+function computeTitle(state: Pick<SessionState, 'title' | 'entries'>): string | null {
   if (state.title) return cleanText(state.title.slice(0, 512))
   const first = state.entries.find((e) => e.kind === 'user_message')
   if (!first || first.kind !== 'user_message') return null
