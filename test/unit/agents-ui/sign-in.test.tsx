@@ -13,10 +13,11 @@ const methods = [
   { id: 'login', name: 'Log in', type: 'agent' },
   { id: 'key', name: 'API key', type: 'env_var', envName: 'ACME_KEY' },
 ]
+/** A Login view of the agent "Acme" with `methods`, nothing running and nothing done yet. */
+const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, outcomes: {}, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
 
 describe('sign in to start a session', () => {
   it('the Login panel can leave out "Log out" (it offers it by default)', () => {
-    const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, outcomes: {}, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
     expect(renderToStaticMarkup(<LoginView {...props} />)).toContain('aria-label="Log out"')
     const without = renderToStaticMarkup(<LoginView {...props} showLogout={false} />)
     expect(without).not.toContain('Log out')
@@ -25,7 +26,6 @@ describe('sign in to start a session', () => {
   })
 
   it('an agent-driven login that failed naming key variables offers a key form for them; a plain failure does not', () => {
-    const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
     const named = renderToStaticMarkup(
       <LoginView {...props} outcomes={{ login: { tone: 'error', text: 'ACME_API_KEY is not set', keyNames: ['OTHER_TOKEN', 'ACME_API_KEY'] } }} />,
     )
@@ -41,14 +41,9 @@ describe('sign in to start a session', () => {
   it('a method description’s `code spans` show as code (OpenCode: "Run `opencode auth login` in the terminal"), nothing else as markup', () => {
     const html = renderToStaticMarkup(
       <LoginView
+        {...props}
         agentName="OpenCode"
         methods={[{ id: 'opencode-login', name: 'Login with opencode', type: 'agent', description: 'Run `opencode auth login` in the terminal <b>now</b>' }]}
-        keychainAvailable
-        busy={null}
-        outcomes={{}}
-        onLogin={noop}
-        onOpenTerminal={noop}
-        onLogout={noop}
       />,
     )
     expect(html).toContain('Run <code class="code-span">opencode auth login</code> in the terminal &lt;b&gt;now&lt;/b&gt;')
