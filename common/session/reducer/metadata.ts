@@ -2,7 +2,7 @@
  * Session metadata: commands, modes, config options, session info, usage, notices, the configuration Bosun applied.
  */
 import type { CommandView, ConfigOptionView, ModeView, SessionAction, SessionState } from '../types'
-import { MAX_NOTICES, isObject, isString } from './draft'
+import { MAX_NOTICES, cutText, isObject, isString } from './draft'
 import type { Draft, Update } from './draft'
 
 export function parseCommands(value: unknown): CommandView[] | null {
@@ -81,7 +81,7 @@ export const MAX_TITLE_CHARS = 1_000
 const MAX_UPDATED_AT_CHARS = 64
 
 export function applySessionInfo(d: Draft, u: Update): void {
-  if (isString(u.title)) d.s.title = u.title.length > MAX_TITLE_CHARS ? `${u.title.slice(0, MAX_TITLE_CHARS)}…` : u.title
+  if (isString(u.title)) d.s.title = cutText(u.title, MAX_TITLE_CHARS)
   else if (u.title === null) d.s.title = null
   if ((isString(u.updatedAt) && u.updatedAt.length <= MAX_UPDATED_AT_CHARS) || u.updatedAt === null) d.s.updatedAt = u.updatedAt
 }

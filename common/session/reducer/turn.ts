@@ -2,7 +2,7 @@
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
 import type { CompactionEntry, ContentBlock, MessageEntry, ToolCallEntry } from '../types'
-import { FINISHED_TOOL_STATUSES, appendBlock, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
+import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
 import { findMessage, newMessage } from './messages'
 import { mutTerminal } from './tool-calls'
@@ -94,7 +94,7 @@ export function applyTurnStarted(d: Draft): void {
 }
 
 const MAX_ERROR_TEXT = 4096
-const clip = (text: string) => (text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text)
+const clip = (text: string) => cutText(text, MAX_ERROR_TEXT)
 
 /**
  * The agent answered the last local prompt with an error. The message stays in the transcript marked as not
