@@ -40,3 +40,22 @@ it('keeps warnings and errors until dismissed, lets information go, and shows at
   await notices.getByRole('button', { name: 'Dismiss all' }).click()
   await gone(notices)
 })
+
+it('a huge warning (20,000-character title, 24,000-character description) stays a bounded box that can be dismissed', async () => {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-notice-huge' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'go')
+  await waitIdle(page)
+  const notices = page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true })
+  const toast = await visible(notices.locator('.toast'))
+  // Cut in the reducer: 1,000 characters and "…".
+  expect((await toast.locator('strong').textContent())!.length).toBe(1001)
+  const viewport = page.viewportSize()!
+  const box = (await toast.boundingBox())!
+  expect(box.height).toBeLessThan(viewport.height / 2)
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width)
+  await screenshot(page, 'notice-huge-light')
+  await toast.getByRole('button', { name: 'Dismiss notice' }).click()
+  await gone(notices)
+})

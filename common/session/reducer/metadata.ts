@@ -148,11 +148,14 @@ export function applyUsage(d: Draft, u: Update): void {
   d.s.usage = usage
 }
 
+/** A notice is a few lines on screen (and a warning stays there until dismissed): longer descriptions are cut with `…`. */
+export const MAX_NOTICE_DESCRIPTION_CHARS = 4_096
+
 export function applyNotice(d: Draft, u: Update): void {
   if (!isString(u.title) || u.title === '') return
   const severity = u.severity === 'warning' || u.severity === 'error' ? u.severity : 'info'
-  const notice: SessionState['notices'][number] = { id: d.nextNoticeId(), severity, title: u.title }
-  if (isString(u.description)) notice.description = u.description
+  const notice: SessionState['notices'][number] = { id: d.nextNoticeId(), severity, title: cutText(u.title, MAX_TITLE_CHARS) }
+  if (isString(u.description)) notice.description = cutText(u.description, MAX_NOTICE_DESCRIPTION_CHARS)
   if (u.fromBosun === true) notice.fromBosun = true
   const notices = [...d.s.notices, notice]
   d.s.notices = notices.length > MAX_NOTICES ? notices.slice(notices.length - MAX_NOTICES) : notices

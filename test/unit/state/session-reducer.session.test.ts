@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CompactionEntry } from '../../../common/session/types'
 import { apply, session, summary, text, updates } from './helpers'
-import { MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
+import { MAX_NOTICE_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
 
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')
 
@@ -165,6 +165,12 @@ describe('session info, usage, notices (H15, H16, H17)', () => {
     expect(new Set(s.notices.map((n) => n.id)).size).toBe(2)
     s = apply(s, { type: 'dismiss_notice', id: s.notices[0]!.id })
     expect(s.notices.map((n) => n.title)).toEqual(['x'])
+  })
+
+  it('a notice’s title is cut like a session title and its description to a few lines (a warning stays on screen)', () => {
+    const s = updates(session(2), { sessionUpdate: 'notice', severity: 'warning', title: 't'.repeat(1024 * 1024), description: 'd'.repeat(1024 * 1024) })
+    expect(s.notices[0]!.title).toBe(`${'t'.repeat(MAX_TITLE_CHARS)}…`)
+    expect(s.notices[0]!.description).toBe(`${'d'.repeat(MAX_NOTICE_DESCRIPTION_CHARS)}…`)
   })
 })
 
