@@ -72,6 +72,8 @@ export interface HistoryStore extends IDisposable {
   /** With `writeRaw`: the session is no longer recorded, the entries kept for its growth can go. */
   release?(sessionId: string): void
   list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[]
+  /** Optional: {@link list} answered later, so main's thread does not wait for a store that is busy writing. */
+  listLater?(options?: { includeArchived?: boolean; limit?: number }): Promise<HistorySummary[]>
   summary(sessionId: string): HistorySummary | undefined
   load(sessionId: string): StoredSession | undefined
   has(sessionId: string): boolean
@@ -79,6 +81,8 @@ export interface HistoryStore extends IDisposable {
   setArchived(sessionId: string, archived: boolean): boolean
   delete(sessionId: string): boolean
   search(query: string, limit: number): (Omit<HistoryHit, 'snippet'> & { body: string })[]
+  /** Optional: {@link search} answered later (see {@link listLater}). */
+  searchLater?(query: string, limit: number): Promise<(Omit<HistoryHit, 'snippet'> & { body: string })[]>
   /** Makes the write-ahead log part of the database file (on quit). */
   checkpoint(): void
 }

@@ -105,6 +105,16 @@ export function createHistoryService(options: {
     }
   }
 
+  /** {@link io} for a read that may be answered later (a store on its own thread). */
+  const ioLater = async <T>(what: string, fn: () => T | Promise<T>): Promise<Result<T>> => {
+    try {
+      return ok(await fn())
+    } catch (error) {
+      logger.warn(`${what} failed`, error)
+      return fail({ kind: 'io-error', message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` })
+    }
+  }
+
   /** The newest state of a session: from memory when open (after writing it), else from the database. */
   const readState = (sessionId: string): SessionState | undefined => {
     if (sessions?.has(sessionId)) {
@@ -177,8 +187,14 @@ export function createHistoryService(options: {
       const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd)
       return opened.ok ? opened : fail(redact(opened.error))
     },
-    historyList: ({ includeArchived }) =>
-      io('Reading the history', () => ok({ sessions: store.list(includeArchived ? { includeArchived } : {}), problem: (() => { const p = problem(); return p ? { message: p } : null })() })),
+    historyList: async ({ includeArchived }) => {
+      const options = includeArchived ? { includeArchived } : {}
+      // The history thread answers after what it is writing; main reads its agents meanwhile.
+      const listed = await ioLater('Reading the history', () => (store.listLater ? store.listLater(options) : store.list(options)))
+      if (!listed.ok) return listed
+      const p = problem()
+      return ok({ sessions: listed.value, problem: p ? { message: p } : null })
+    },
     historyOpen: ({ sessionId }) => io('Opening the session', () => openStored(sessionId)),
     historyRename: ({ sessionId, title }) =>
       io('Renaming the session', () => {
@@ -201,15 +217,16 @@ export function createHistoryService(options: {
         changed()
         return deleted ? ok(undefined) : fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
       }),
-    historySearch: ({ query, limit }) =>
-      io('Searching', () => {
-        if (!toFtsQuery(query)) return ok({ hits: [] })
+    historySearch: async ({ query, limit }) => {
+      if (!toFtsQuery(query)) return ok({ hits: [] })
+      // What was shown so far is posted first: the search, answered after it, finds it.
+      const rows = await ioLater('Searching', () => {
         recorder.flush()
-        const rows = store.search(query, limit ?? 50)
-        return ok({
-          hits: rows.map(({ body, ...hit }) => ({ ...hit, snippet: snippetOf(searchTextOfBody(body), query).slice(0, 4096) })),
-        })
-      }),
+        return store.searchLater ? store.searchLater(query, limit ?? 50) : store.search(query, limit ?? 50)
+      })
+      if (!rows.ok) return rows
+      return ok({ hits: rows.value.map(({ body, ...hit }) => ({ ...hit, snippet: snippetOf(searchTextOfBody(body), query).slice(0, 4096) })) })
+    },
     historyExport: async ({ sessionId, format }) => {
       const read = await io('Exporting the session', () => {
         const state = readState(sessionId)

@@ -98,6 +98,9 @@ export class WorkerHistoryStore implements HistoryStore {
   private readonly acks: MessagePort
   private readonly worker: Worker
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
+  /** Reads asked with {@link ask}, by call id: answered on the port's events, never waited for on this thread. */
+  private readonly asked = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> }>()
+  private listening = false
   private nextSeq = 0
   private nextId = 0
   private stopped: string | null = null
@@ -151,6 +154,51 @@ export class WorkerHistoryStore implements HistoryStore {
     for (const waiter of this.pending.values()) waiter.reject(new WorkerStopped(reason))
     this.pending.clear()
     this.acks.unref()
+    for (const waiter of this.asked.values()) {
+      clearTimeout(waiter.timer)
+      waiter.reject(new WorkerStopped(reason))
+    }
+    this.asked.clear()
+    this.port.unref()
+  }
+
+  /**
+   * Asks the worker without waiting on this thread: the answer comes as a port event, after the writes posted
+   * before it. Main keeps reading its agents meanwhile (a list asked during a flood would otherwise block it
+   * for as long as the thread takes to write what came before).
+   */
+  private ask<T>(method: string, ...args: unknown[]): Promise<T> {
+    if (this.stopped) return Promise.reject(new WorkerStopped(this.stopped))
+    const id = ++this.nextId
+    const answer = new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => this.stop(`the history thread did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs)
+      timer.unref()
+      this.asked.set(id, { resolve: resolve as (value: unknown) => void, reject, timer })
+    })
+    if (!this.listening) {
+      this.listening = true
+      this.port.on('message', (reply: WorkerReply | LoadFailed) => this.settleAsked(reply))
+    }
+    // An answer awaited keeps the process alive; an idle store does not.
+    this.port.ref()
+    this.port.postMessage({ t: 'call', id, method, args } satisfies WorkerRequest)
+    return answer
+  }
+
+  /** An answer to {@link ask} (also when a synchronous call's loop took it off the port first). */
+  private settleAsked(reply: WorkerReply | LoadFailed): void {
+    if ('t' in reply && reply.t === 'load-failed') {
+      this.stop(`the history thread could not load its code (${reply.message})`)
+      return
+    }
+    if (!('id' in reply)) return
+    const waiter = this.asked.get(reply.id)
+    if (!waiter) return
+    this.asked.delete(reply.id)
+    clearTimeout(waiter.timer)
+    if (this.asked.size === 0) this.port.unref()
+    if (reply.error) waiter.reject(revive(reply.error))
+    else waiter.resolve(reply.value)
   }
 
   /** Asks the worker and waits for its answer on this thread. */
@@ -173,7 +221,10 @@ export class WorkerHistoryStore implements HistoryStore {
           this.stop(`the history thread could not load its code (${reply.message})`)
           throw new WorkerStopped(this.stopped!)
         }
-        if (!('id' in reply) || reply.id !== id) continue
+        if (!('id' in reply) || reply.id !== id) {
+          this.settleAsked(reply)
+          continue
+        }
         if (reply.error) throw revive(reply.error)
         return reply.value as T
       }
@@ -228,6 +279,10 @@ export class WorkerHistoryStore implements HistoryStore {
   list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[] {
     return this.call('list', options ?? {})
   }
+  /** {@link list} without blocking main's thread. */
+  listLater(options?: { includeArchived?: boolean; limit?: number }): Promise<HistorySummary[]> {
+    return this.ask('list', options ?? {})
+  }
   summary(sessionId: string): HistorySummary | undefined {
     return this.call<HistorySummary | null>('summary', sessionId) ?? undefined
   }
@@ -248,6 +303,10 @@ export class WorkerHistoryStore implements HistoryStore {
   }
   search(query: string, limit: number): ReturnType<HistoryStore['search']> {
     return this.call('search', query, limit)
+  }
+  /** {@link search} without blocking main's thread. */
+  searchLater(query: string, limit: number): Promise<ReturnType<HistoryStore['search']>> {
+    return this.ask('search', query, limit)
   }
   checkpoint(): void {
     this.call('checkpoint')

@@ -26,6 +26,10 @@ export interface BrowserResult {
   userMessageMs: number
   workingMs: number
   firstAgentUpdateMs: number
+  /** When the page handled the host's last socket frame of the turn: close to Idle means the host (or the machine) is what the page waits for. */
+  lastHostFrameMs: number
+  /** Characters the host sent over the socket during the turn. */
+  hostFrameMiB: number
   longTasks: number[]
   /** The page's main thread, Enter → Idle: CPU time (ms; steadier than wall time on a loaded machine), layouts forced or not, and their time. */
   pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
@@ -43,7 +47,7 @@ const AGENT = 'Flood'
 
 /** Installed before the app loads: long tasks, and when each marker of the turn first appears. */
 function probe(): void {
-  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number> }
+  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number }
   const p: Probe = { longTasks: [], enter: 0, marks: {} }
   ;(window as unknown as { __bench: Probe }).__bench = p
   new PerformanceObserver((list) => {
@@ -70,6 +74,18 @@ function probe(): void {
     }).observe({ type: 'long-animation-frame', buffered: true })
   } catch {
     // Not Chromium: no frame breakdown.
+  }
+  // When the host's frames arrive: the last one after Enter tells whether the host or the page finishes last.
+  const NativeSocket = window.WebSocket
+  window.WebSocket = class extends NativeSocket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args)
+      this.addEventListener('message', (event: MessageEvent) => {
+        if (p.enter === 0 || p.marks.idle !== undefined) return
+        p.marks.lastFrame = event.timeStamp
+        p.frameBytes = (p.frameBytes ?? 0) + (typeof event.data === 'string' ? event.data.length : 0)
+      })
+    }
   }
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && p.enter === 0 && (event.target as HTMLElement).getAttribute('aria-label') === 'Message') p.enter = event.timeStamp
@@ -125,8 +141,8 @@ async function run(count: number): Promise<BrowserResult> {
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
-      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; longTasks: { start: number; duration: number }[] } }).__bench
-      return { enter: p.enter, marks: p.marks, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
+      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; longTasks: { start: number; duration: number }[] } }).__bench
+      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
     await hostProfile?.()
@@ -167,6 +183,8 @@ async function run(count: number): Promise<BrowserResult> {
       userMessageMs: since(marks.marks.user === undefined ? undefined : String(marks.marks.user)),
       workingMs: since(marks.marks.working === undefined ? undefined : String(marks.marks.working)),
       firstAgentUpdateMs: since(marks.marks.agent === undefined ? undefined : String(marks.marks.agent)),
+      lastHostFrameMs: since(marks.marks.lastFrame === undefined ? undefined : String(marks.marks.lastFrame)),
+      hostFrameMiB: marks.frameBytes / 2 ** 20,
       longTasks: marks.longTasks,
       pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,

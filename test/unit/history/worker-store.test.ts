@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
 import { openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
 import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
@@ -65,6 +65,44 @@ describe('the history store on its own thread', () => {
     // The store has answered `open`, so the thread has run its first lines.
     expect(niceOfThreads().filter((n) => n === HISTORY_THREAD_NICE)).toHaveLength(1)
     expect(Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0)
+  })
+
+  it('answers list and search later without main waiting for the thread, after the writes posted before them', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const waits = vi.spyOn(Atomics, 'wait')
+    try {
+      const written = store.write([{ session: row(), entries: [entry(0, 'the tokenizer is done')] }])
+      const listed = worker.listLater()
+      const found = worker.searchLater('tokenizer', 10)
+      // Asked, not waited for: main's thread never blocked on the worker for them.
+      expect(waits).not.toHaveBeenCalled()
+      expect(await listed).toEqual([expect.objectContaining({ sessionId: 'agent/s1', title: 'Fix the build' })])
+      expect(await found).toEqual([expect.objectContaining({ sessionId: 'agent/s1', entryId: 'm0' })])
+      await written
+      expect(waits).not.toHaveBeenCalled()
+    } finally {
+      waits.mockRestore()
+    }
+  })
+
+  it('a synchronous call that finds a later answer on the port hands it on', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    void store.write([{ session: row(), entries: [entry(0, 'hello')] }])
+    const listed = worker.listLater()
+    // Answered after the list: its loop reads the list's answer first and must not drop it.
+    expect(store.has('agent/s1')).toBe(true)
+    expect((await listed).map((s) => s.sessionId)).toEqual(['agent/s1'])
+  })
+
+  it('an answer still awaited fails when the thread stops', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const listed = worker.listLater()
+    await (worker as unknown as { worker: Worker }).worker.terminate()
+    await expect(listed).rejects.toThrow(/history thread stopped/)
+    await expect(worker.listLater()).rejects.toThrow(/history thread stopped/)
   })
 
   it('runs in a worker: writes return at once, and every later call sees them in order', async () => {
