@@ -6,6 +6,7 @@ import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpd
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
+import { coalesceTextChunks } from '../../common/session/coalesce'
 import { boundJson } from '../../common/bounded'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
@@ -809,6 +810,14 @@ export class SessionsService implements IDisposable {
   private flush(sessionId: string, actions: SessionAction[], bytes: number): void {
     const record = this.sessions.get(sessionId)
     if (!record || actions.length === 0) return
+    // Runs of streamed text become one chunk each: the same session, a fraction of the updates to apply and send.
+    for (let i = 0; i < actions.length; i++) {
+      const action = actions[i]!
+      if (action.type === 'updates' && action.updates.length > 1) {
+        const joined = coalesceTextChunks(action.updates)
+        if (joined !== action.updates) actions[i] = { type: 'updates', updates: joined }
+      }
+    }
     actions = this.redact(actions)
     record.state = applyActions(record.state, actions)
     this.history?.changed(record.state)

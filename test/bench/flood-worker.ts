@@ -16,6 +16,7 @@ import { createAcpConnection } from '../../main/acp/connection'
 import { createBosunServices } from '../../main/app/create-services'
 import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { floodAgentCommand } from './flood-agent-command'
+import { buildFloodUpdates } from '../agents/flood-updates'
 import { reportToParent } from './spawn-worker'
 import { gc } from './gc'
 import { startProfile } from './profile'
@@ -140,13 +141,19 @@ async function services(count: number): Promise<WorkerResult> {
   let batches = 0
   let updates = 0
   let maxBatchUpdates = 0
+  // Runs of text chunks arrive joined (sessions-service coalesces them): what is counted is every other update
+  // and the text of the chunks, checked against the flood after the measurement.
+  let textChars = 0
   const events: EventSink = {
     emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
       if (name !== 'sessionActions') return
       batches++
       for (const action of (payload as EventPayload<'sessionActions'>).actions) {
         if (action.type !== 'updates') continue
-        updates += action.updates.length
+        for (const update of action.updates as { sessionUpdate: string; content?: { text?: unknown } }[]) {
+          if (update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') textChars += (update.content!.text as string).length
+          else updates++
+        }
         maxBatchUpdates = Math.max(maxBatchUpdates, action.updates.length)
       }
     },
@@ -157,7 +164,7 @@ async function services(count: number): Promise<WorkerResult> {
     if (!created.ok) throw new Error(created.error.message)
     const warm = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'warmup' }] })
     if (!warm.ok) throw new Error(warm.error.message)
-    batches = updates = maxBatchUpdates = 0
+    batches = updates = maxBatchUpdates = textChars = 0
     gc()
     const profile = await startProfile()
     const stop = stopwatch()
@@ -165,7 +172,13 @@ async function services(count: number): Promise<WorkerResult> {
     const times = stop()
     await profile?.()
     if (!turn.ok) throw new Error(turn.error.message)
-    return { ...measure('services', count, times, updates), batches, maxBatchUpdates }
+    const result = { ...measure('services', count, times, count), batches, maxBatchUpdates }
+    // After the figures are read: the flood's own updates, built here, would weigh on them.
+    const expected = buildFloodUpdates(count)
+    const expectedText = expected.reduce((sum, u) => sum + (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' ? (u.content as { text: string }).text.length : 0), 0)
+    const expectedOther = expected.filter((u) => u.sessionUpdate !== 'agent_message_chunk' && u.sessionUpdate !== 'agent_thought_chunk').length
+    if (textChars !== expectedText || updates !== expectedOther) throw new Error(`services: saw ${updates} of ${expectedOther} updates and ${textChars} of ${expectedText} characters of text`)
+    return result
   } finally {
     await bosun.dispose()
     rmSync(home, { recursive: true, force: true })
