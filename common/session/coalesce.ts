@@ -11,36 +11,35 @@
  * (the echo of a prompt is matched chunk by chunk). Inputs are not mutated.
  */
 
-const JOINED_KINDS = new Set(['agent_message_chunk', 'agent_thought_chunk'])
-
 interface TextChunk {
   sessionUpdate: string
   messageId?: string
   content: { type: 'text'; text: string }
 }
 
-/** Whether `value` is a text chunk of a joined kind with no other field (own keys counted, no array made). */
+const hasOwn = Object.prototype.hasOwnProperty
+
+/** Whether `value` is a text chunk of a joined kind with no other field. */
 function isPlainTextChunk(value: unknown): value is TextChunk {
   if (typeof value !== 'object' || value === null) return false
   const update = value as Record<string, unknown>
-  if (typeof update.sessionUpdate !== 'string' || !JOINED_KINDS.has(update.sessionUpdate)) return false
-  const content = update.content
-  if (typeof content !== 'object' || content === null) return false
-  const block = content as Record<string, unknown>
-  if (block.type !== 'text' || typeof block.text !== 'string') return false
-  let keys = 0
-  for (const key in update) {
-    if (!Object.prototype.hasOwnProperty.call(update, key)) continue
-    if (key !== 'sessionUpdate' && key !== 'content' && key !== 'messageId') return false
-    keys++
-  }
-  if (keys === 3 && typeof update.messageId !== 'string') return false
-  let blockKeys = 0
-  for (const key in block) if (Object.prototype.hasOwnProperty.call(block, key)) blockKeys++
-  return blockKeys === 2 && Object.getPrototypeOf(update) === Object.prototype
+  const kind = update.sessionUpdate
+  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk') return false
+  const block = update.content as Record<string, unknown> | null | undefined
+  if (typeof block !== 'object' || block === null || block.type !== 'text' || typeof block.text !== 'string') return false
+  const messageId = update.messageId
+  if (messageId !== undefined && typeof messageId !== 'string') return false
+  // Exactly these fields, own, on plain objects: anything more (`_meta`, annotations, a future field) is kept whole.
+  return (
+    Object.keys(update).length === (messageId === undefined ? 2 : 3) &&
+    hasOwn.call(update, 'sessionUpdate') &&
+    hasOwn.call(update, 'content') &&
+    Object.keys(block).length === 2 &&
+    hasOwn.call(block, 'type') &&
+    hasOwn.call(block, 'text') &&
+    Object.getPrototypeOf(update) === Object.prototype
+  )
 }
-
-const sameStream = (a: TextChunk, b: TextChunk) => a.sessionUpdate === b.sessionUpdate && a.messageId === b.messageId
 
 /**
  * `updates` with each run of plain text chunks of one stream joined into one chunk. Returns `updates` itself
@@ -48,20 +47,26 @@ const sameStream = (a: TextChunk, b: TextChunk) => a.sessionUpdate === b.session
  */
 export function coalesceTextChunks<T>(updates: readonly T[]): T[] {
   let out: T[] | undefined
-  /** The chunk this call made for the current run (its text may grow in place). */
+  /** The chunk this call made for the current run (its text grows in place). */
   let made: TextChunk | undefined
+  /** Whether the update before this one (or the run it ended) is a plain text chunk. */
+  let previousPlain = false
   for (let i = 0; i < updates.length; i++) {
     const update = updates[i]!
-    const previous = out !== undefined ? out[out.length - 1] : i > 0 ? updates[i - 1] : undefined
-    if (previous !== undefined && isPlainTextChunk(update) && (previous === made || isPlainTextChunk(previous)) && sameStream(previous as TextChunk, update)) {
-      out ??= updates.slice(0, i)
-      if (previous === made) made.content.text += update.content.text
-      else {
-        made = { sessionUpdate: update.sessionUpdate, ...(update.messageId !== undefined ? { messageId: update.messageId } : {}), content: { type: 'text', text: (previous as TextChunk).content.text + update.content.text } }
-        out[out.length - 1] = made as T
+    const plain = isPlainTextChunk(update)
+    if (plain && previousPlain) {
+      const previous = (out !== undefined ? out[out.length - 1] : updates[i - 1]) as TextChunk
+      if (previous.sessionUpdate === update.sessionUpdate && previous.messageId === update.messageId) {
+        out ??= updates.slice(0, i)
+        if (previous === made) made.content.text += update.content.text
+        else {
+          made = { sessionUpdate: update.sessionUpdate, ...(update.messageId !== undefined ? { messageId: update.messageId } : {}), content: { type: 'text', text: previous.content.text + update.content.text } }
+          out[out.length - 1] = made as T
+        }
+        continue
       }
-      continue
     }
+    previousPlain = plain
     out?.push(update)
   }
   return out ?? (updates as T[])
