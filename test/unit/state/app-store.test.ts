@@ -261,7 +261,7 @@ describe('app store: showing applied work costs what rendering costs', () => {
     expect(shown).toEqual([1])
     expect(store.getSnapshot().sessions.s1!.turn.state).toBe('running')
 
-    // One batch per frame, 40 frames: shown about every 90 ms (three times the 30 ms a render costs), not 40 times.
+    // One batch per frame, 40 frames: shown about every 180 ms (six times the 30 ms a render costs), not 40 times.
     for (let seq = 2; seq <= 41; seq++) {
       store.enqueueSessionActions({ sessionId: 's1', seq, actions: [chunk(`${seq} `)] })
       clock.runFrame()
@@ -303,7 +303,8 @@ describe('app store: showing applied work costs what rendering costs', () => {
       slow.runFrame()
       frames++
     }
-    expect(frames).toBeLessThanOrEqual(8)
+    // The next frame finds nothing new to apply: what waits is shown then, whatever rendering costs.
+    expect(frames).toBeLessThanOrEqual(2)
     expect(text(store.getSnapshot().sessions.s1!)).toBe('ab')
 
     const cheap = renderingFrames(2)
