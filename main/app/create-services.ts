@@ -32,6 +32,7 @@ import { openHistoryStore } from '../history/worker-history-store'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
+import { derivedTitle } from '../../common/session/title'
 import type { BosunServices, HostIntegration } from './services'
 
 /** Quit and agent-removal deadline for graceful stops (then SIGKILL). */
@@ -187,7 +188,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     confirmation,
     describeSession: (sessionId) => {
       const state = sessions.state(sessionId)
-      return state ? { agentName: agentName(state.agentId), cwd: state.cwd, title: state.title } : undefined
+      return state ? { agentName: agentName(state.agentId), cwd: state.cwd, title: derivedTitle(state) } : undefined
     },
     ...(integration.notifier ? { notifier: integration.notifier } : {}),
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
@@ -429,10 +430,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
         const agentId = sessions.agentOf(sessionId)
         if (result.ok && agentId) {
           // "Notify when a turn ends" (off by default; only when the window is not in front).
+          const ended = sessions.state(sessionId)
           permissions.attention.turnEnded({
             sessionId,
             agentName: agentName(agentId),
-            sessionTitle: sessions.state(sessionId)?.title ?? null,
+            sessionTitle: ended ? derivedTitle(ended) : null,
             stopReason: result.value.stopReason,
           })
         }

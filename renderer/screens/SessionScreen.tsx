@@ -17,6 +17,7 @@ import { TerminalActionsContext, type TerminalActions } from '../components/tran
 import { BackgroundWork } from '../components/background/BackgroundWork'
 import type { AppStore } from '../state/app-store'
 import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
+import { derivedTitle } from '../../common/session/title'
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 
@@ -175,10 +176,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const busy = session.turn.state !== 'idle'
   // A stopped agent is started again by the next message (the session reattaches); a crashed one waits for Restart.
   const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
+  // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
+  const title = derivedTitle(session) ?? baseName(session.cwd)
   return (
-    <main className="session-screen" aria-label={`Session ${session.title ?? baseName(session.cwd)}`}>
+    <main className="session-screen" aria-label={`Session ${title}`}>
       <SessionHeader
-        title={session.title ?? baseName(session.cwd)}
+        title={title}
         subtitle={`${agentName} · ${[session.cwd, ...(session.additionalDirectories ?? [])].join(' + ')}`}
         turn={session.turn}
         modes={session.modes}

@@ -4,6 +4,7 @@
  * `useSyncExternalStore`; every applied change makes a new top-level object and notifies once.
  */
 import { applyActions, rebuildIndex } from '../../common/session/reducer'
+import { derivedTitle } from '../../common/session/title'
 import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../common/session/types'
 import { restartsSilence } from './activity'
 import { whenTranscriptCaughtUp } from './render-progress'
@@ -441,7 +442,7 @@ export function selectInbox(state: AppState): InboxItem[] {
         agentId: request.agentId,
         agentName: agentName(request.agentId, request.agentName),
         sessionId: session.sessionId,
-        sessionTitle: session.title,
+        sessionTitle: derivedTitle(session),
         request,
       })
     }
@@ -474,7 +475,7 @@ function elicitationItem(elicitation: ElicitationView, agentName: string, sessio
     agentId: elicitation.agentId,
     agentName,
     sessionId: elicitation.sessionId,
-    sessionTitle: session?.title ?? null,
+    sessionTitle: session ? derivedTitle(session) : null,
     elicitation,
   }
 }

@@ -66,8 +66,8 @@ describe('approval inbox', () => {
     await startSession(page, { agentName: AGENT, cwd: beta })
     await sendPrompt(page, 'inbox-second')
     await visible(dialog('Run make install'))
-    // Beta is in view; alpha's request is waiting out of sight.
-    await visible(page.getByRole('main', { name: 'Session beta' }))
+    // Beta is in view (named by its first prompt, as in the sidebar); alpha's request is waiting out of sight.
+    await visible(page.getByRole('main', { name: 'Session inbox-second' }))
     expect(await dialog('Edit first.ts').count()).toBe(0)
 
     await visible(page.getByRole('button', { name: 'Approvals, 2 pending' }))
@@ -75,16 +75,16 @@ describe('approval inbox', () => {
     await expect.poll(() => inboxItems().count(), { timeout: 15_000 }).toBe(2)
     const texts = await inboxItems().allInnerTexts()
     expect(texts[0]).toContain('Edit first.ts')
-    expect(texts[0]).toContain('alpha')
+    expect(texts[0]).toContain('inbox-first')
     expect(texts[1]).toContain('Run make install')
-    expect(texts[1]).toContain('beta')
+    expect(texts[1]).toContain('inbox-second')
     for (const text of texts) expect(text).toContain(AGENT)
     await screenshotBothSchemes('permission-inbox')
 
     // Opening the older one switches to its session and puts the keyboard in its prompt.
     await inboxItems().nth(0).getByRole('button').click()
     await gone(page.getByRole('dialog', { name: 'Approval inbox' }))
-    await visible(page.getByRole('main', { name: 'Session alpha' }))
+    await visible(page.getByRole('main', { name: 'Session inbox-first' }))
     const first = dialog('Edit first.ts')
     await expect.poll(() => isFocused(first), { timeout: 15_000 }).toBe(true)
     expect(await isInViewport(first)).toBe(true)
@@ -95,7 +95,7 @@ describe('approval inbox', () => {
     await openInbox()
     await expect.poll(() => inboxItems().count(), { timeout: 15_000 }).toBe(1)
     await inboxItems().nth(0).getByRole('button', { name: /Run make install/ }).click()
-    await visible(page.getByRole('main', { name: 'Session beta' }))
+    await visible(page.getByRole('main', { name: 'Session inbox-second' }))
     const second = dialog('Run make install')
     await expect.poll(() => isFocused(second), { timeout: 15_000 }).toBe(true)
     await page.keyboard.press('3')

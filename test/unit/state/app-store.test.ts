@@ -97,6 +97,8 @@ describe('app store', () => {
       { type: 'permission_resolved', requestId: 'p-done', status: 'answered', resolution: { by: 'person', at: 60 } },
     ])
     b = applyActions(b, [
+      // No title from the agent: the session is named by its first prompt, as the sidebar and the header name it.
+      { type: 'local_prompt', content: [{ type: 'text', text: 'Tidy  the\nimports' }] },
       { type: 'permission_requested', request: permission('p-old', 'sb', 'a2', 100) },
       { type: 'elicitation_requested', elicitation: elicitation('e-b', 'sb', 'a2', 200) },
     ])
@@ -105,9 +107,9 @@ describe('app store', () => {
 
     const inbox = selectInbox(store.getSnapshot())
     expect(inbox.map((i) => [i.kind, i.id, i.agentName, i.sessionTitle])).toEqual([
-      ['permission', 'p-old', 'Codex', null],
+      ['permission', 'p-old', 'Codex', 'Tidy the imports'],
       ['elicitation', 'e-req', 'Claude', null],
-      ['elicitation', 'e-b', 'Codex', null],
+      ['elicitation', 'e-b', 'Codex', 'Tidy the imports'],
       ['permission', 'p-new', 'Claude', 'Fix bug'],
     ])
     expect(selectPendingCount(store.getSnapshot())).toBe(4)
