@@ -13,7 +13,7 @@ import {
   type CancellationToken,
   type MessageConnection,
   type RequestMessage,
-} from 'vscode-jsonrpc/node'
+} from 'vscode-jsonrpc/node.js'
 import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'

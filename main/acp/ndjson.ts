@@ -7,8 +7,8 @@
  * keep going, answer batches and non-objects with one `-32600` (`id:null`).
  */
 import type { Readable, Writable } from 'node:stream'
-import { AbstractMessageReader, AbstractMessageWriter } from 'vscode-jsonrpc/node'
-import type { DataCallback, Disposable, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node'
+import { AbstractMessageReader, AbstractMessageWriter } from 'vscode-jsonrpc/node.js'
+import type { DataCallback, Disposable, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node.js'
 import { Emitter } from '../base/event'
 import type { JsonRpcId, TransportProblem, WireTrace } from './types'
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import type { Message } from 'vscode-jsonrpc/node'
+import type { Message } from 'vscode-jsonrpc/node.js'
 import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
 import type { TransportProblem, WireTrace } from '../../../main/acp/types'
 
