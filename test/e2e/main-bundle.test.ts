@@ -6,7 +6,9 @@
  * `node.js` exists), a named import a CommonJS package does not provide, a chunk missing from the build.
  *
  * `electron` is replaced, through a resolve hook, by a stub that says another Bosun holds the single-instance
- * lock: the app then hands over and quits, which the stub reports. Needs the build (`npm test` builds first).
+ * lock: the app then hands over and quits, which the stub reports. A second run puts the fake electron module of the
+ * unit tests in its place (through tsx) and waits for the window: services, IPC handlers, the `bosun:` scheme and the
+ * bundled history thread all come up from the bundle. Needs the build (`npm test` builds first).
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -42,29 +44,60 @@ export class Notification extends Stub {}
 export default { app, protocol, dialog, ipcMain, session, shell, nativeImage, BrowserWindow, Notification }
 `
 
-function runBundle(entry: string) {
+/**
+ * Runs `entry` in a Node of its own where `electron` resolves to `standIn` (module text written to a file of a
+ * fresh folder, which is also BOSUN_HOME's parent); `flags` come before the hook (tsx, to load a TypeScript fake).
+ */
+function runWithElectron(entry: string, standIn: string, flags: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-main-bundle-'))
   dirs.push(dir)
-  writeFileSync(join(dir, 'electron-stub.mjs'), ELECTRON_STUB)
+  writeFileSync(join(dir, 'electron.mjs'), standIn)
   writeFileSync(
     join(dir, 'hooks.mjs'),
-    `const stub = ${JSON.stringify(pathToFileURL(join(dir, 'electron-stub.mjs')).href)}
+    `const standIn = ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}
 export async function resolve(specifier, context, next) {
-  return specifier === 'electron' ? { url: stub, shortCircuit: true } : next(specifier, context)
+  return specifier === 'electron' ? { url: standIn, shortCircuit: true } : next(specifier, context)
 }`,
   )
   writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)})\n`)
-  return spawnSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, entry], {
+  return spawnSync(process.execPath, [...flags, '--import', pathToFileURL(join(dir, 'register.mjs')).href, entry], {
     encoding: 'utf8',
-    timeout: 30_000,
-    env: { ...process.env, BOSUN_HOME: dir, NODE_OPTIONS: '' },
+    timeout: 60_000,
+    env: { ...process.env, BOSUN_HOME: join(dir, 'home'), BOSUN_LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
   })
 }
 
 it('the built Electron main links and starts under Node’s ES module rules (electron stubbed)', () => {
-  const run = runBundle(resolve('out/main/index.js'))
+  const run = runWithElectron(resolve('out/main/index.js'), ELECTRON_STUB)
   expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|does not provide an export|SyntaxError|failed to start/)
   expect(run.stdout).toContain('electron-stub: quit')
+  expect(run.status).toBe(0)
+})
+
+it('the built Electron main starts whole with the fake electron module: services, the bundled history thread, the window', () => {
+  // The fake (TypeScript, so tsx loads it) stands in for electron; once main has made its window and registered its
+  // handlers, it reports what it saw and the process ends.
+  const fakeModule = pathToFileURL(resolve('test/electron/fake-electron.ts')).href
+  const standIn = `import { fake, electronModule } from ${JSON.stringify(fakeModule)}
+fake.appPath = ${JSON.stringify(resolve('.'))}
+export const { app, BrowserWindow, Notification, nativeImage, session, dialog, shell, protocol, ipcMain } = electronModule
+export default electronModule
+const timer = setInterval(() => {
+  const window = fake.windows[0]
+  if (!window || !window.loadedUrl || fake.ipcHandlers.size === 0) return
+  clearInterval(timer)
+  process.stdout.write('electron-fake: ' + JSON.stringify({ url: window.loadedUrl, handlers: fake.ipcHandlers.size, schemes: [...fake.protocolHandlers.keys()] }) + '\\n')
+  process.exit(0)
+}, 20)
+`
+  const run = runWithElectron(resolve('out/main/index.js'), standIn, ['--import', 'tsx'])
+  expect(run.stderr).not.toMatch(/failed to start|History is off|written on Bosun's main thread|ERR_|TypeError|ReferenceError|SyntaxError/)
+  const line = run.stdout.split('\n').find((l) => l.startsWith('electron-fake: '))
+  expect(line, run.stderr).toBeDefined()
+  const seen = JSON.parse(line!.slice('electron-fake: '.length)) as { url: string; handlers: number; schemes: string[] }
+  expect(seen.url).toMatch(/^bosun:\/\/app\//)
+  expect(seen.schemes).toContain('bosun')
+  expect(seen.handlers).toBeGreaterThan(20)
   expect(run.status).toBe(0)
 })
 
@@ -72,7 +105,7 @@ it('the stub harness fails a bundle that imports what Node cannot resolve (the t
   const bad = join(resolve('out/main'), `.bad-import-${process.pid}.mjs`)
   writeFileSync(bad, `import { createMessageConnection } from 'vscode-jsonrpc/node'\nconsole.log(typeof createMessageConnection)\n`)
   try {
-    const run = runBundle(bad)
+    const run = runWithElectron(bad, ELECTRON_STUB)
     expect(run.status).not.toBe(0)
     expect(run.stderr).toMatch(/ERR_MODULE_NOT_FOUND/)
   } finally {
