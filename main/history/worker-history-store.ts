@@ -29,6 +29,9 @@ const CLOSE_TIMEOUT_MS = 10_000
  */
 const STARTUP_TIMEOUT_MS = 15_000
 
+/** Reads answered later ({@link WorkerHistoryStore.listLater}, `searchLater`) waiting at once, at most. */
+export const MAX_ASKED = 64
+
 class WorkerStopped extends Error {}
 
 /**
@@ -169,6 +172,8 @@ export class WorkerHistoryStore implements HistoryStore {
    */
   private ask<T>(method: string, ...args: unknown[]): Promise<T> {
     if (this.stopped) return Promise.reject(new WorkerStopped(this.stopped))
+    // Bounded: a window that asks without end (a compromised renderer) cannot grow main's memory with waiting reads.
+    if (this.asked.size >= MAX_ASKED) return Promise.reject(new Error(`The history is busy (${MAX_ASKED} reads waiting); try again.`))
     const id = ++this.nextId
     const answer = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => this.stop(`the history thread did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs)

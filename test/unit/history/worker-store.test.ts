@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
-import { openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
+import { MAX_ASKED, openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
 import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { HistoryRecorder } from '../../../main/history/recorder'
 import { HISTORY_THREAD_NICE } from '../../../main/history/thread-priority'
@@ -94,6 +94,16 @@ describe('the history store on its own thread', () => {
     // Answered after the list: its loop reads the list's answer first and must not drop it.
     expect(store.has('agent/s1')).toBe(true)
     expect((await listed).map((s) => s.sessionId)).toEqual(['agent/s1'])
+  })
+
+  it('keeps at most MAX_ASKED reads waiting: past it a read fails at once, and the waiting ones are answered', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const waiting = Array.from({ length: MAX_ASKED }, () => worker.listLater())
+    await expect(worker.listLater()).rejects.toThrow(/history is busy/)
+    expect((await Promise.all(waiting)).every((list) => Array.isArray(list))).toBe(true)
+    // Answered, they make room again.
+    expect(await worker.listLater()).toEqual([])
   })
 
   it('an answer still awaited fails when the thread stops', async () => {
