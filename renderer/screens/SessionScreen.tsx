@@ -192,8 +192,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         onClose={onClose}
         usage={session.usage}
       />
-      {/* The agent's notices sit over the transcript's corner, never over the header's controls. */}
+      {/* The agent's notices sit above the transcript, in its column: they cover neither the header nor the transcript. */}
       <div className="session-middle">
+        <Toasts notices={notices} onDismiss={onDismiss} placement="session" />
         <SessionSeamsProvider value={sessionSeams}>
           <NotSentContext.Provider value={notSentActions}>
             <TerminalActionsContext.Provider value={terminalActions}>
@@ -201,7 +202,6 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             </TerminalActionsContext.Provider>
           </NotSentContext.Provider>
         </SessionSeamsProvider>
-        <Toasts notices={notices} onDismiss={onDismiss} placement="session" />
       </div>
       <div className="session-bottom">
         <TerminalActionsContext.Provider value={terminalActions}>

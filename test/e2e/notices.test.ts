@@ -1,6 +1,6 @@
 /**
- * An agent's notices (`notice` updates): shown over the transcript's corner, never over the session header's
- * controls; information dismisses itself, warnings and errors stay until dismissed; at most three are on screen,
+ * An agent's notices (`notice` updates): shown above the transcript, covering neither the session header's
+ * controls nor the person's messages; information dismisses itself, warnings and errors stay until dismissed; at most three are on screen,
  * the rest counted with "Dismiss all". The page's clock is Playwright's, so the 8 s of an information notice
  * pass at once.
  */
@@ -26,10 +26,12 @@ it('keeps warnings and errors until dismissed, lets information go, and shows at
   expect(await titles()).toEqual(['Falling back to HTTPS: name does not resolve', 'The service answered slowly (3)', 'Indexed 120 files'])
   await visible(notices.getByText('2 earlier notices'))
 
-  // Below the header: nothing of the header is covered.
+  // Below the header, above the transcript: neither the header nor the person's message is covered.
   const header = (await page.locator('header.session-header').boundingBox())!
   const box = (await notices.boundingBox())!
   expect(box.y).toBeGreaterThanOrEqual(header.y + header.height)
+  const mine = (await page.getByRole('main', { name: /^Session / }).getByLabel('Your message').first().boundingBox())!
+  expect(mine.y).toBeGreaterThanOrEqual(box.y + box.height)
   await screenshot(page, 'notices-light')
 
   await page.clock.fastForward(9_000)

@@ -35,8 +35,8 @@ function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number];
 }
 
 /**
- * Notices, newest last. `window`: the app's own, in the window's corner; `session`: a session's, in the corner
- * of the box they are rendered in (over the transcript, below the session header and its controls).
+ * Notices, newest last. `window`: the app's own, in the window's corner; `session`: a session's, in the flow above
+ * its transcript (below the session header and its controls, covering nothing).
  */
 export function Toasts({ notices, onDismiss, placement = 'window' }: { notices: SessionState['notices']; onDismiss: (id: string) => void; placement?: 'window' | 'session' }) {
   if (notices.length === 0) return null
