@@ -14,8 +14,8 @@ export const MAX_BODY = 1024 * 1024
 export const MAX_DEPTH = 32
 const MAX_ARRAY = 5_000
 const MAX_KEYS = 1_000
-/** Longest search text per entry. */
-const MAX_SEARCH_TEXT = 32 * 1024
+/** Longest search text per entry: as long as the longest string stored, so whatever is kept of a message is found. */
+const MAX_SEARCH_TEXT = MAX_STRING
 
 /** A JSON-safe, bounded copy of `value`. */
 export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0): unknown {

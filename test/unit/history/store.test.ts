@@ -213,6 +213,18 @@ describe('SqliteHistoryStore', () => {
     })
   })
 
+  it('finds a word far into a long message: as much of its text as is stored (256 KiB) is searched', () => {
+    const { store } = open(tempHome())
+    const long = `${'lorem ipsum dolor '.repeat(10_000)}the quasar sentinel ${'sit amet '.repeat(10_000)}`
+    expect(long.indexOf('quasar')).toBeGreaterThan(150 * 1024)
+    store.write([{ session: row(), entries: [{ position: 0, entryId: 'm', kind: 'agent_message', ...encodeEntry(message('m', long)) }] }])
+    expect(store.search('quasar sentinel', 10)).toEqual([expect.objectContaining({ sessionId: 'agent/s1', entryId: 'm' })])
+    // Past what is stored of it, nothing is searched either.
+    const longer = `${'x '.repeat(200 * 1024)}nebula`
+    store.write([{ session: row(), entries: [{ position: 1, entryId: 'n', kind: 'agent_message', ...encodeEntry(message('n', longer)) }] }])
+    expect(store.search('nebula', 10)).toEqual([])
+  })
+
   it('treats search input as words, never as FTS syntax', () => {
     const { store } = open(tempHome())
     store.write([{ session: row(), entries: [{ position: 0, entryId: 'u', kind: 'user_message', ...encodeEntry(message('u', 'fix "quotes" AND NEAR(x)', 'user_message')) }] }])

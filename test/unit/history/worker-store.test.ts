@@ -244,7 +244,7 @@ describe('the history store on its own thread', () => {
 
     const again = open(home).store
     expect(again.load('a/s1')!.entries.map(decodeEntry)).toEqual(expected)
-    // Search reads the first 32 KiB of an entry's text (entry-codec's bound).
+    // Search reads what is stored of an entry's text (entry-codec's bound).
     expect(again.search('tick 12', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'agent_message' })])
   })
 
