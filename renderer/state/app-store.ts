@@ -164,6 +164,8 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   const clock = options.clock ?? Date.now
   const queue: QueuedBatch[] = []
   let frameRequested = false
+  /** Sessions whose turn started and whose agent has not been heard from since (its first batch is shown at once). */
+  const awaitingFirstUpdate = new Set<string>()
   /** Sessions with queued work applied but not yet shown (`state.sessions` plus that work), or null. */
   let unshown: Record<string, SessionState> | null = null
   /** When applied but unshown work brought news from the agent, by session (merged into `lastActivityAt` when shown). */
@@ -254,6 +256,11 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       if (fresh && seq !== session.seq + 1 && item.onGap) gaps.add(item.onGap)
       const turnStarts = fresh && item.batch.actions.some(startsTurn)
       if (fresh && !urgent) urgent = item.batch.actions.some((action) => action.type !== 'updates')
+      if (turnStarts) awaitingFirstUpdate.add(sessionId)
+      else if (awaitingFirstUpdate.delete(sessionId)) {
+        // The agent's first words of a turn are shown in the frame they are applied in, whatever rendering costs.
+        urgent = true
+      }
       const slice = takeSlice(item)
       const next = applyActions(session, slice)
       // News from the agent restarts its silence when it was applied (shown with the work, below).
@@ -376,6 +383,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
 
     removeSession(sessionId) {
       absorb()
+      awaitingFirstUpdate.delete(sessionId)
       if (!state.sessions[sessionId]) return
       const { [sessionId]: _removed, ...sessions } = state.sessions
       const { [sessionId]: _lastActivity, ...lastActivityAt } = state.lastActivityAt

@@ -285,6 +285,26 @@ describe('app store: showing applied work costs what rendering costs', () => {
     expect(clock.pending).toBe(0)
   })
 
+  it('shows the agent’s first words of a turn in the frame they are applied in, even when rendering is slow', () => {
+    const clock = renderingFrames(40)
+    const store = createAppStore(undefined, { frames: clock.frames })
+    store.addSession(sessionOf('s1', 'a1'))
+    // Rendering is known to be slow: a flood before this turn.
+    for (let seq = 1; seq <= 4; seq++) {
+      store.enqueueSessionActions({ sessionId: 's1', seq, actions: [chunk(`${seq} `)] })
+      clock.runFrame()
+    }
+    while (clock.pending > 0) clock.runFrame()
+    store.enqueueSessionActions({ sessionId: 's1', seq: 5, actions: [{ type: 'local_prompt', content: [{ type: 'text', text: 'go' }] }, { type: 'turn_started' }] })
+    clock.runFrame()
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(5)
+    // The first batch of the agent's answer arrives with more behind it: shown at once, not after six renders' time.
+    store.enqueueSessionActions({ sessionId: 's1', seq: 6, actions: [chunk('first')] })
+    store.enqueueSessionActions({ sessionId: 's1', seq: 7, actions: [chunk(' second')] })
+    clock.runFrame()
+    expect(store.getSnapshot().sessions.s1!.seq).toBeGreaterThanOrEqual(6)
+  })
+
   /** Chunk `a` shown, chunk `b` applied but waiting behind a render that costs `renderMs`. */
   function secondChunkWaiting(renderMs: number) {
     const clock = renderingFrames(renderMs)
