@@ -4,19 +4,13 @@
  * buffer and push out the facts at its end.
  */
 import { describe, expect, it } from 'vitest'
-import type { AcpClientConnection, SessionUpdateNotification } from '../../../main/acp/types'
-import { Emitter } from '../../../main/base/event'
-import { createLogger } from '../../../main/base/log'
-import { ok } from '../../../main/base/errors'
-import { MAX_EARLY_UPDATES, SessionsService } from '../../../main/sessions/sessions-service'
+import { MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
 import { createSessionState } from '../../../common/session/reducer'
-import { RecordingSink } from '../../support/recording-sink'
+import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 
 describe('reattaching by session/load', () => {
   it('keeps the facts at the end of a replay longer than the early buffer, and none of the replayed messages', async () => {
-    const updates = new Emitter<SessionUpdateNotification>()
-    const send = (update: Record<string, unknown>) => updates.fire({ sessionId: 's1', update } as SessionUpdateNotification)
-    const connection = {
+    const { connection, send } = fakeAgentConnection({
       handshake: { protocolVersion: 1, capabilities: { loadSession: true, resumeSession: false } },
       resumeSession: async () => {
         for (let i = 0; i < MAX_EARLY_UPDATES * 2; i++) send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `replayed ${i} ` } })
@@ -24,12 +18,8 @@ describe('reattaching by session/load', () => {
         return {}
       },
       prompt: async () => ({ stopReason: 'end_turn' }),
-      cancel: () => undefined,
-      onDidReceiveUpdate: updates.event,
-      onDidClose: new Emitter<never>().event,
-    } as unknown as AcpClientConnection
-    const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined))
-    service.attachConnection('a', connection)
+    })
+    const service = sessionsOn(connection)
     const restored = service.restore(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }))
     expect(restored.ok).toBe(true)
     expect(await service.prompt('a/s1', [{ type: 'text', text: 'go on' }])).toEqual({ ok: true, value: { stopReason: 'end_turn' } })

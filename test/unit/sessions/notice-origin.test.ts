@@ -3,37 +3,21 @@
  * session offer "Stop the agent") is known by a mark only main sets and main takes off every agent update.
  */
 import { describe, expect, it } from 'vitest'
-import type { AcpClientConnection, SessionUpdateNotification } from '../../../main/acp/types'
-import { Emitter } from '../../../main/base/event'
-import { createLogger } from '../../../main/base/log'
-import { ok } from '../../../main/base/errors'
-import { SessionsService } from '../../../main/sessions/sessions-service'
 import { isStopOverdueNotice, STOP_OVERDUE_TITLE } from '../../../common/session/stop-watchdog'
-import { RecordingSink } from '../../support/recording-sink'
+import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 
 describe("the Stop watchdog's notice", () => {
   it('is marked as Bosun’s; an agent’s notice with the same title and the mark is not', async () => {
-    const updates = new Emitter<SessionUpdateNotification>()
-    const connection = {
-      newSession: async () => ({ sessionId: 's1' }),
-      prompt: () => new Promise(() => undefined),
-      cancel: () => undefined,
-      onDidReceiveUpdate: updates.event,
-      onDidClose: new Emitter<never>().event,
-    } as unknown as AcpClientConnection
+    const { connection, send } = fakeAgentConnection()
     // Timers run when the test says (the batcher's and the watchdog's).
     const timers: (() => void)[] = []
     const scheduler = { setTimeout: (fn: () => void) => timers.push(fn), clearTimeout: () => undefined }
-    const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
-      scheduler,
-      stopWatchdogMs: 1_000,
-    })
-    service.attachConnection('a', connection)
+    const service = sessionsOn(connection, { scheduler, stopWatchdogMs: 1_000 })
     const created = await service.newSession('a', '/w')
     if (!created.ok) throw new Error(created.error.message)
     const { sessionId } = created.value
     void service.prompt(sessionId, [{ type: 'text', text: 'go' }])
-    updates.fire({ sessionId: 's1', update: { sessionUpdate: 'notice', severity: 'warning', title: STOP_OVERDUE_TITLE, fromBosun: true } } as unknown as SessionUpdateNotification)
+    send({ sessionUpdate: 'notice', severity: 'warning', title: STOP_OVERDUE_TITLE, fromBosun: true })
     const [spoofed] = service.state(sessionId)!.notices
     expect(spoofed).toMatchObject({ title: STOP_OVERDUE_TITLE })
     expect(spoofed!.fromBosun).toBeUndefined()

@@ -4,35 +4,22 @@
  * `boundJson` and is cut, with the marker, like any other update.
  */
 import { describe, expect, it } from 'vitest'
-import type { AcpClientConnection, SessionUpdateNotification } from '../../../main/acp/types'
-import { Emitter } from '../../../main/base/event'
-import { createLogger } from '../../../main/base/log'
-import { ok } from '../../../main/base/errors'
-import { SessionsService } from '../../../main/sessions/sessions-service'
 import { boundJson, DEFAULT_JSON_BOUNDS, TRUNCATION_MARKER } from '../../../common/bounded'
 import type { MessageEntry } from '../../../common/session/types'
-import { RecordingSink } from '../../support/recording-sink'
+import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 
 const MAX = DEFAULT_JSON_BOUNDS.maxStringChars
 const chunk = (text: string, messageId?: string) => ({ sessionUpdate: 'agent_message_chunk', ...(messageId !== undefined ? { messageId } : {}), content: { type: 'text', text } })
 
 async function session() {
-  const updates = new Emitter<SessionUpdateNotification>()
-  const connection = {
-    newSession: async () => ({ sessionId: 's1' }),
-    prompt: () => new Promise(() => undefined),
-    cancel: () => undefined,
-    onDidReceiveUpdate: updates.event,
-    onDidClose: new Emitter<never>().event,
-  } as unknown as AcpClientConnection
-  const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 1 as const }) }, new RecordingSink(), createLogger('test', () => undefined))
-  service.attachConnection('a', connection)
+  const { connection, send } = fakeAgentConnection()
+  const service = sessionsOn(connection)
   const created = await service.newSession('a', '/w')
   if (!created.ok) throw new Error(created.error.message)
   void service.prompt(created.value.sessionId, [{ type: 'text', text: 'go' }])
   const entry = () => service.state(created.value.sessionId)!.entries.find((e) => e.kind === 'agent_message') as MessageEntry
   const text = () => entry().content.map((b) => (b as { text: string }).text).join('')
-  return { send: (update: object) => updates.fire({ sessionId: 's1', update } as SessionUpdateNotification), text, entry }
+  return { send, text, entry }
 }
 
 describe('streamed tokens and the bounds', () => {
