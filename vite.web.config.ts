@@ -1,20 +1,17 @@
 /**
  * The browser host as a bundle: `out/web/web.mjs` (main/web/cli.ts) and its history thread
  * `out/web/history-worker.mjs` beside it, so `npm run start:web` runs built code as the Electron app does, with no
- * TypeScript compiled at start (it starts in about half the time and holds about 20 MiB less). Packages stay in
- * node_modules, as in electron-vite's main build. Built by `npm run build`, after `electron-vite build`.
+ * TypeScript compiled at start (it starts in about half the time and holds about 20 MiB less). Built by
+ * `npm run build`, after `electron-vite build`.
  */
-import { readFileSync } from 'node:fs'
-import { builtinModules } from 'node:module'
 import { resolve } from 'node:path'
+import { externalizeDepsPlugin } from 'electron-vite'
 import { defineConfig } from 'vite'
 
-const pkg = JSON.parse(readFileSync(resolve(__dirname, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }
-const packages = [...builtinModules, ...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})]
-const external = (id: string) => id.startsWith('node:') || packages.some((name) => id === name || id.startsWith(`${name}/`))
-
 export default defineConfig({
-  // Nothing of the renderer's: no public folder, no index.html.
+  // Packages stay in node_modules (the same plugin as electron-vite's main build); Node's own modules are external
+  // in an SSR build anyway. Nothing of the renderer's: no public folder, no index.html.
+  plugins: [externalizeDepsPlugin()],
   publicDir: false,
   logLevel: 'warn',
   build: {
@@ -30,7 +27,6 @@ export default defineConfig({
         // Beside web.mjs, where worker-history-store.ts looks for it (WORKER_BUNDLE).
         'history-worker': resolve(__dirname, 'main/history/history-worker.ts'),
       },
-      external,
       // `.mjs`: out/web has no package.json to say these are ES modules.
       output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },
