@@ -96,19 +96,10 @@ export function createHistoryService(options: {
   const problem = () => writeProblem ?? options.openProblem
   const redact = (failure: Failure) => options.redactFailure?.(failure) ?? failure
 
-  const io = <T>(what: string, fn: () => Result<T>): Promise<Result<T>> => {
+  /** `fn`'s result, or what failed as an io-error; `fn` may answer later (a read from the store's own thread). */
+  const io = async <T>(what: string, fn: () => Result<T> | Promise<Result<T>>): Promise<Result<T>> => {
     try {
-      return Promise.resolve(fn())
-    } catch (error) {
-      logger.warn(`${what} failed`, error)
-      return Promise.resolve(fail({ kind: 'io-error', message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` }))
-    }
-  }
-
-  /** {@link io} for a read that may be answered later (a store on its own thread). */
-  const ioLater = async <T>(what: string, fn: () => T | Promise<T>): Promise<Result<T>> => {
-    try {
-      return ok(await fn())
+      return await fn()
     } catch (error) {
       logger.warn(`${what} failed`, error)
       return fail({ kind: 'io-error', message: `${what} failed: ${error instanceof Error ? error.message : String(error)}` })
@@ -187,14 +178,14 @@ export function createHistoryService(options: {
       const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd)
       return opened.ok ? opened : fail(redact(opened.error))
     },
-    historyList: async ({ includeArchived }) => {
-      const options = includeArchived ? { includeArchived } : {}
-      // The history thread answers after what it is writing; main reads its agents meanwhile.
-      const listed = await ioLater('Reading the history', () => (store.listLater ? store.listLater(options) : store.list(options)))
-      if (!listed.ok) return listed
-      const p = problem()
-      return ok({ sessions: listed.value, problem: p ? { message: p } : null })
-    },
+    historyList: ({ includeArchived }) =>
+      io('Reading the history', async () => {
+        const options = includeArchived ? { includeArchived } : {}
+        // The history thread answers after what it is writing; main reads its agents meanwhile.
+        const sessions = await (store.listLater ? store.listLater(options) : store.list(options))
+        const p = problem()
+        return ok({ sessions, problem: p ? { message: p } : null })
+      }),
     historyOpen: ({ sessionId }) => io('Opening the session', () => openStored(sessionId)),
     historyRename: ({ sessionId, title }) =>
       io('Renaming the session', () => {
@@ -217,16 +208,14 @@ export function createHistoryService(options: {
         changed()
         return deleted ? ok(undefined) : fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
       }),
-    historySearch: async ({ query, limit }) => {
-      if (!toFtsQuery(query)) return ok({ hits: [] })
-      // What was shown so far is posted first: the search, answered after it, finds it.
-      const rows = await ioLater('Searching', () => {
+    historySearch: ({ query, limit }) =>
+      io('Searching', async () => {
+        if (!toFtsQuery(query)) return ok({ hits: [] })
+        // What was shown so far is posted first: the search, answered after it, finds it.
         recorder.flush()
-        return store.searchLater ? store.searchLater(query, limit ?? 50) : store.search(query, limit ?? 50)
-      })
-      if (!rows.ok) return rows
-      return ok({ hits: rows.value.map(({ body, ...hit }) => ({ ...hit, snippet: snippetOf(searchTextOfBody(body), query).slice(0, 4096) })) })
-    },
+        const rows = await (store.searchLater ? store.searchLater(query, limit ?? 50) : store.search(query, limit ?? 50))
+        return ok({ hits: rows.map(({ body, ...hit }) => ({ ...hit, snippet: snippetOf(searchTextOfBody(body), query).slice(0, 4096) })) })
+      }),
     historyExport: async ({ sessionId, format }) => {
       const read = await io('Exporting the session', () => {
         const state = readState(sessionId)
