@@ -6,8 +6,8 @@ import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpd
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
-import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coalesce'
-import { boundJson, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
+import { coalesceTextChunks } from '../../common/session/coalesce'
+import { boundJson } from '../../common/bounded'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
@@ -719,9 +719,7 @@ export class SessionsService implements IDisposable {
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title).
-    // A streamed token (one plain text block, nothing else) within the longest string kept is within every bound:
-    // boundJson would hand it back as it is, after walking it.
-    let update = isPlainTextChunk(raw.update) && raw.update.content.text.length + (raw.update.messageId?.length ?? 0) <= DEFAULT_JSON_BOUNDS.maxStringChars ? raw.update : boundJson(raw.update)
+    let update = boundJson(raw.update)
     // Only main marks a notice as Bosun's own: an agent's notice never carries the mark.
     if (update.sessionUpdate === 'notice' && FROM_BOSUN in update) {
       const { [FROM_BOSUN]: _taken, ...rest } = update as Record<string, unknown>

@@ -1,7 +1,6 @@
 /**
- * Streamed tokens skip the bounds walk on main's hot path only where it would change nothing: a plain text chunk
- * whose text (with its message id) fits the longest string Bosun keeps. A longer one still goes through
- * `boundJson` and is cut, with the marker, like any other update.
+ * Streamed tokens and the bounds: a plain text chunk within the longest string Bosun keeps passes as it came; a
+ * longer text or message id is cut, with the marker, like any other update (also when runs of chunks are joined).
  */
 import { describe, expect, it } from 'vitest'
 import { boundJson, DEFAULT_JSON_BOUNDS, TRUNCATION_MARKER } from '../../../common/bounded'
@@ -23,8 +22,7 @@ async function session() {
 }
 
 describe('streamed tokens and the bounds', () => {
-  it('a token the fast path lets through is one boundJson hands back as it is', () => {
-    // The fast path's test (text and id together within the longest string kept) is stricter than the bounds.
+  it('a token within the longest string kept is handed back as it is; a longer one is not', () => {
     const fits = chunk('x'.repeat(MAX - 2), 'm1')
     expect(boundJson(fits)).toBe(fits)
     const longer = chunk('x'.repeat(MAX + 1), 'm1')
