@@ -131,6 +131,9 @@ async function transport(count: number): Promise<WorkerResult> {
   return result
 }
 
+/** The flood's message and thought chunks: what the services may deliver joined (their text is what counts). */
+const isTextChunk = (update: { sessionUpdate?: unknown }) => update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk'
+
 /** `createBosunServices` over a home whose one agent is the flood agent; the inspector closed; events counted. BENCH_PROFILE=<file> profiles it. */
 async function services(count: number): Promise<WorkerResult> {
   const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
@@ -151,7 +154,7 @@ async function services(count: number): Promise<WorkerResult> {
       for (const action of (payload as EventPayload<'sessionActions'>).actions) {
         if (action.type !== 'updates') continue
         for (const update of action.updates as { sessionUpdate: string; content?: { text?: unknown } }[]) {
-          if (update.sessionUpdate === 'agent_message_chunk' || update.sessionUpdate === 'agent_thought_chunk') textChars += (update.content!.text as string).length
+          if (isTextChunk(update)) textChars += (update.content!.text as string).length
           else updates++
         }
         maxBatchUpdates = Math.max(maxBatchUpdates, action.updates.length)
@@ -175,8 +178,8 @@ async function services(count: number): Promise<WorkerResult> {
     const result = { ...measure('services', count, times, count), batches, maxBatchUpdates }
     // After the figures are read: the flood's own updates, built here, would weigh on them.
     const expected = buildFloodUpdates(count)
-    const expectedText = expected.reduce((sum, u) => sum + (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk' ? (u.content as { text: string }).text.length : 0), 0)
-    const expectedOther = expected.filter((u) => u.sessionUpdate !== 'agent_message_chunk' && u.sessionUpdate !== 'agent_thought_chunk').length
+    const expectedText = expected.reduce((sum, u) => sum + (isTextChunk(u) ? (u.content as { text: string }).text.length : 0), 0)
+    const expectedOther = expected.filter((u) => !isTextChunk(u)).length
     if (textChars !== expectedText || updates !== expectedOther) throw new Error(`services: saw ${updates} of ${expectedOther} updates and ${textChars} of ${expectedText} characters of text`)
     return result
   } finally {
