@@ -8,11 +8,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { chromium, type Browser } from 'playwright'
 import { afterEach, expect, it } from 'vitest'
 import { URL_LINE_PREFIX } from '../../main/web/cli'
 import { createTestHome, type TestHome } from '../support/bosun-home'
+import { lineStartingWith } from '../support/process-output'
 import { chromiumArgs, chromiumPath } from './support/harness'
 import { agentSays, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
@@ -39,15 +39,7 @@ async function startBuiltHost(bosunHome: string): Promise<{ url: string; stderr:
   child = started
   let stderr = ''
   started.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const url = await new Promise<string>((done, fail) => {
-    const lines = createInterface({ input: started.stdout })
-    lines.on('line', (line) => {
-      if (!line.startsWith(URL_LINE_PREFIX)) return
-      lines.close()
-      done(line.slice(URL_LINE_PREFIX.length))
-    })
-    started.once('exit', (code) => fail(new Error(`the built host exited (${code}) before its URL line:\n${stderr}`)))
-  })
+  const url = await lineStartingWith(started, URL_LINE_PREFIX)
   return { url, stderr: () => stderr, process: started }
 }
 

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
@@ -17,6 +16,7 @@ import { WS_PATH } from '../../../common/wire'
 import { createTestHome, type TestHome } from '../../support/bosun-home'
 import { expectAllGone, fixtureAgent, isGone } from '../agents/helpers'
 import { must } from '../../support/must'
+import { lineStartingWith } from '../../support/process-output'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const PAGE = '<!doctype html><title>Bosun (cli test)</title>'
@@ -41,21 +41,6 @@ afterEach(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true })
   outDir = undefined
 })
-
-/** Resolves with the first stdout line starting with `prefix`; rejects (with stderr) if the process exits first. */
-function lineStartingWith(process: ChildProcess, prefix: string): Promise<string> {
-  let stderr = ''
-  process.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  return new Promise((resolvePromise, reject) => {
-    const lines = createInterface({ input: process.stdout! })
-    lines.on('line', (line) => {
-      if (!line.startsWith(prefix)) return
-      lines.close()
-      resolvePromise(line.slice(prefix.length))
-    })
-    process.once('exit', (code, signal) => reject(new Error(`the CLI exited (code ${code}, signal ${signal}) before printing "${prefix}":\n${stderr}`)))
-  })
-}
 
 function exited(process: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (process.exitCode !== null || process.signalCode !== null) return Promise.resolve({ code: process.exitCode, signal: process.signalCode })
