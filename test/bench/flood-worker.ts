@@ -2,18 +2,24 @@
  * One measurement of the flood, in a process of its own (so RSS is this path's alone), printed as one JSON
  * line on stdout. Spawned by `flood.ts` / `browser.ts`:
  *
- *   node --import tsx test/bench/flood-worker.ts <bare|transport|services> <count>
+ *   node --import tsx test/bench/flood-worker.ts <bare|transport|services> <count> [idle]
  *
  * Every path talks to the same child-process flood agent (test/agents/flood-agent.ts) over its stdio: one
  * `warmup` prompt (5,000 lines, so each path runs JIT-compiled code), then the measured prompt, timed from
  * writing `session/prompt` to the turn's end.
+ *
+ * Each path imports only its own code (`import()` inside it), so the bare loop's RSS is a Node process that
+ * splits and parses, not one that also holds the app's modules.
+ *
+ * A third argument `idle`: also the RSS once the process has been idle long enough for V8's memory reducer to give back
+ * the young generation the flood grew (it runs some seconds after the last allocation), up to 20 s.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { getHeapSpaceStatistics } from 'node:v8'
+import { setTimeout as delay } from 'node:timers/promises'
 import { join } from 'node:path'
-import { createAcpConnection } from '../../main/acp/connection'
-import { createBosunServices } from '../../main/app/create-services'
 import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { floodAgentCommand } from './flood-agent-command'
 import { buildFloodUpdates } from '../agents/flood-updates'
@@ -31,6 +37,10 @@ export interface WorkerResult {
   mainCpuMs: number
   /** After the run and a full GC. */
   rssMiB: number
+  /** After the warm-up prompt and a full GC, before the measured one: what the path holds before the flood. */
+  rssBeforeMiB: number
+  /** With `idle`: after the flood, once V8 has shrunk the young generation again (or 20 s), and a full GC. */
+  rssIdleMiB?: number
   /** The most this process ever held. */
   maxRssMiB: number
   heapMiB: number
@@ -104,16 +114,17 @@ async function bare(count: number): Promise<WorkerResult> {
   await request(2, 'session/new', { cwd: tmpdir(), mcpServers: [] })
   await request(3, 'session/prompt', { sessionId: 'flood-1', prompt: [{ type: 'text', text: 'warmup' }] })
   updates = 0
-  gc()
+  const before = rssAfterGc()
   const stop = stopwatch()
   await request(4, 'session/prompt', { sessionId: 'flood-1', prompt: [{ type: 'text', text: 'flood' }] })
-  const result = measure('bare', count, stop(), updates)
+  const result = await measure('bare', count, stop(), updates, before)
   child.kill()
   return result
 }
 
 /** The NDJSON reader and the connection's update path, nothing behind them. */
 async function transport(count: number): Promise<WorkerResult> {
+  const { createAcpConnection } = await import('../../main/acp/connection')
   const child = spawnFlood(count)
   const connection = createAcpConnection({ input: child.stdout, output: child.stdin, clientInfo: { name: 'bench', version: '0' } })
   let updates = 0
@@ -122,10 +133,10 @@ async function transport(count: number): Promise<WorkerResult> {
   const { sessionId } = await connection.newSession({ cwd: tmpdir() })
   await connection.prompt(sessionId, [{ type: 'text', text: 'warmup' }])
   updates = 0
-  gc()
+  const before = rssAfterGc()
   const stop = stopwatch()
   await connection.prompt(sessionId, [{ type: 'text', text: 'flood' }])
-  const result = measure('transport', count, stop(), updates)
+  const result = await measure('transport', count, stop(), updates, before)
   connection.dispose()
   child.kill()
   return result
@@ -136,6 +147,7 @@ const isTextChunk = (update: { sessionUpdate?: unknown }) => update.sessionUpdat
 
 /** `createBosunServices` over a home whose one agent is the flood agent; the inspector closed; events counted. BENCH_PROFILE=<file> profiles it. */
 async function services(count: number): Promise<WorkerResult> {
+  const { createBosunServices } = await import('../../main/app/create-services')
   const home = mkdtempSync(join(tmpdir(), 'bosun-bench-'))
   const { command, args } = floodAgentCommand(count)
   // BENCH_SECRET=1: the agent has a secret (as when its API key is in the keychain), so every update is redacted.
@@ -168,14 +180,14 @@ async function services(count: number): Promise<WorkerResult> {
     const warm = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'warmup' }] })
     if (!warm.ok) throw new Error(warm.error.message)
     batches = updates = maxBatchUpdates = textChars = 0
-    gc()
+    const before = rssAfterGc()
     const profile = await startProfile()
     const stop = stopwatch()
     const turn = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'flood' }] })
     const times = stop()
     await profile?.()
     if (!turn.ok) throw new Error(turn.error.message)
-    const result = { ...measure('services', count, times, count), batches, maxBatchUpdates }
+    const result = { ...(await measure('services', count, times, count, before)), batches, maxBatchUpdates }
     // After the figures are read: the flood's own updates, built here, would weigh on them.
     const expected = buildFloodUpdates(count)
     const expectedText = expected.reduce((sum, u) => sum + (isTextChunk(u) ? (u.content as { text: string }).text.length : 0), 0)
@@ -188,16 +200,36 @@ async function services(count: number): Promise<WorkerResult> {
   }
 }
 
-function measure(path: string, count: number, times: { ms: number; cpuMs: number; mainCpuMs: number }, updates: number): WorkerResult {
+/** RSS in MiB after a full GC. */
+function rssAfterGc(): number {
+  gc()
+  return process.memoryUsage().rss / 2 ** 20
+}
+
+async function measure(path: string, count: number, times: { ms: number; cpuMs: number; mainCpuMs: number }, updates: number, rssBeforeMiB: number): Promise<WorkerResult> {
   if (updates !== count) throw new Error(`${path}: saw ${updates} of ${count} updates`)
   gc()
   const memory = process.memoryUsage()
-  return { path, count, ...times, rssMiB: memory.rss / 2 ** 20, maxRssMiB: process.resourceUsage().maxRSS / 1024, heapMiB: memory.heapUsed / 2 ** 20, updates }
+  const result: WorkerResult = { path, count, ...times, rssMiB: memory.rss / 2 ** 20, rssBeforeMiB, maxRssMiB: process.resourceUsage().maxRSS / 1024, heapMiB: memory.heapUsed / 2 ** 20, updates }
+  if (idle) result.rssIdleMiB = await rssOnceIdle()
+  return result
+}
+
+/**
+ * The RSS once V8's memory reducer has run: it shrinks the young generation some seconds after allocation stops
+ * (what an app left idle after a flood gets). Polled, since V8 tells nobody; 20 s at most.
+ */
+async function rssOnceIdle(): Promise<number> {
+  const youngMiB = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size / 2 ** 20
+  const grown = youngMiB()
+  for (let waited = 0; waited < 20_000 && youngMiB() >= grown && grown > 1; waited += 500) await delay(500)
+  return rssAfterGc()
 }
 
 const paths: Record<string, (count: number) => Promise<WorkerResult>> = { bare, transport, services }
 
-const [path, countText] = process.argv.slice(2)
+const [path, countText, idleWord] = process.argv.slice(2)
+const idle = idleWord === 'idle'
 const run = path !== undefined ? paths[path] : undefined
 if (!run) {
   process.stderr.write(`usage: flood-worker.ts <${Object.keys(paths).join('|')}> <count>\n`)

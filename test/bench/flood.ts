@@ -9,6 +9,10 @@
  * that process, same window) much less, so both are printed with their ratios to the bare loop, and the
  * main thread's CPU alone (the history writes on a thread of its own, which the process CPU includes).
  *
+ * RSS is read after a full GC: before the flood (after the warm-up prompt), right after it, and at 100k also
+ * once idle (V8's memory reducer gives back the young generation the flood grew some seconds later). The bare
+ * loop's process holds none of the app's modules, so the services' ratio includes what the app holds anyway.
+ *
  * BENCH_COUNTS=10000,50000,100000,200000 (default).
  */
 import type { BenchSection } from './section'
@@ -21,13 +25,14 @@ export const floodSection: BenchSection = {
   name: 'flood: child-process agent → bare loop | transport | services',
   async run(context) {
     const counts = (process.env.BENCH_COUNTS ?? '10000,50000,100000,200000').split(',').map(Number)
-    console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  max RSS  batches  max updates/batch')
+    console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  before  max RSS  batches  max updates/batch')
+    const idleRows: string[] = []
     const perUpdate: { count: number; path: string; cpuUsPerUpdate: number; wallUsPerUpdate: number }[] = []
     for (const count of counts) {
       const reps = Number(process.env.BENCH_REPS ?? (count === 100_000 ? 3 : 1))
       const runs = new Map<string, WorkerResult[]>(PATHS.map((p) => [p, []]))
-      for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count)]))
-      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'maxRssMiB') => median(runs.get(path)!.map((r) => r[key]))
+      for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count), ...(count === 100_000 ? ['idle'] : [])]))
+      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'rssBeforeMiB' | 'rssIdleMiB' | 'maxRssMiB') => median(runs.get(path)!.map((r) => r[key] ?? NaN))
       const bare = { ms: med('bare', 'ms'), cpuMs: med('bare', 'cpuMs'), mainCpuMs: med('bare', 'mainCpuMs'), rssMiB: med('bare', 'rssMiB') }
       if (count === 100_000) {
         context.shared.set('bare.ms@100000', bare.ms)
@@ -42,11 +47,14 @@ export const floodSection: BenchSection = {
         const last = runs.get(path)!.at(-1)!
         perUpdate.push({ count, path, cpuUsPerUpdate: (cpuMs * 1000) / count, wallUsPerUpdate: (ms * 1000) / count })
         console.log(
-          `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(mainCpuMs).padStart(8)} ${fixed(mainCpuMs / bare.mainCpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)}` +
+          `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(mainCpuMs).padStart(8)} ${fixed(mainCpuMs / bare.mainCpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'rssBeforeMiB'), 1).padStart(7)} ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)}` +
             (reps > 1 ? `   (median of ${reps})` : ''),
         )
+        const idle = med(path, 'rssIdleMiB')
+        if (Number.isFinite(idle)) idleRows.push(`    ${path.padEnd(10)} ${fixed(idle, 1).padStart(7)} MiB  ${fixed(idle / med('bare', 'rssIdleMiB'), 2)}x bare once idle`)
       }
     }
+    if (idleRows.length > 0) console.log(`  RSS at 100k once idle (after V8's memory reducer; medians):\n${idleRows.join('\n')}`)
     console.log('  linearity (µs per update, wall | cpu):')
     for (const path of PATHS) {
       const rows = perUpdate.filter((r) => r.path === path)
