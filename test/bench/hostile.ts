@@ -40,6 +40,7 @@ async function run(attack: string, mode: string, count: number, body: (services:
     if (!created.ok) throw new Error(created.error.message)
     const note = await body(services, created.value.sessionId, events)
     const ms = performance.now() - t0
+    global.gc?.()
     const heap1 = process.memoryUsage()
     const snapshot = await services.handlers.getSnapshot(undefined)
     figures.push({
