@@ -47,10 +47,16 @@ function isPlainTextChunk(value: unknown): value is TextChunk {
  */
 export function coalesceTextChunks<T>(updates: readonly T[]): T[] {
   let out: T[] | undefined
-  /** The chunk this call made for the current run (its text grows in place). */
+  /** The chunk this call made for the current run, and the texts it joins (set on it when the run ends). */
   let made: TextChunk | undefined
+  let texts: string[] = []
   /** Whether the update before this one (or the run it ended) is a plain text chunk. */
   let previousPlain = false
+  // One flat string per run (`join`), not a chain of `+` that keeps every token as a string of its own.
+  const endRun = () => {
+    if (made) made.content.text = texts.join('')
+    made = undefined
+  }
   for (let i = 0; i < updates.length; i++) {
     const update = updates[i]!
     const plain = isPlainTextChunk(update)
@@ -58,9 +64,11 @@ export function coalesceTextChunks<T>(updates: readonly T[]): T[] {
       const previous = (out !== undefined ? out[out.length - 1] : updates[i - 1]) as TextChunk
       if (previous.sessionUpdate === update.sessionUpdate && previous.messageId === update.messageId) {
         out ??= updates.slice(0, i)
-        if (previous === made) made.content.text += update.content.text
+        if (previous === made) texts.push(update.content.text)
         else {
-          made = { sessionUpdate: update.sessionUpdate, ...(update.messageId !== undefined ? { messageId: update.messageId } : {}), content: { type: 'text', text: previous.content.text + update.content.text } }
+          endRun()
+          made = { sessionUpdate: update.sessionUpdate, ...(update.messageId !== undefined ? { messageId: update.messageId } : {}), content: { type: 'text', text: '' } }
+          texts = [previous.content.text, update.content.text]
           out[out.length - 1] = made as T
         }
         continue
@@ -69,5 +77,6 @@ export function coalesceTextChunks<T>(updates: readonly T[]): T[] {
     previousPlain = plain
     out?.push(update)
   }
+  endRun()
   return out ?? (updates as T[])
 }
