@@ -39,7 +39,7 @@ export default defineConfig({
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       // The page parses and keeps its script: minified, it is about a third of the size (startup, heap).
-      minify: 'esbuild',
+      minify: process.env.BOSUN_NO_MINIFY ? false : 'esbuild',
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },
   },

@@ -1,6 +1,6 @@
 /**
- * The flood end to end in the browser host, in a process of its own (its RSS is the host's main process):
- * the real web host and services, Debian's Chromium through Playwright, the child-process flood agent.
+ * The flood end to end in the browser host: the built host (`out/web/web.mjs`) in a process of its own, Debian's
+ * Chromium through Playwright from this one, the child-process flood agent.
  * Prints one JSON line. Spawned by `browser.ts`:
  *
  *   node --import tsx test/bench/browser-worker.ts <count>
@@ -15,8 +15,6 @@ import type { Page } from 'playwright'
 import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
 import { reportToParent } from './spawn-worker'
-import { gc } from './gc'
-import { startProfile } from './profile'
 import { withFloodPage } from './flood-page'
 
 export interface BrowserResult {
@@ -39,6 +37,9 @@ export interface BrowserResult {
   heapBeforeMiB: number
   transcriptTextMiB: number
   domElements: number
+  /** The host's process (every thread), Enter → Idle. */
+  hostCpuMs: number
+  /** The host's process after the run (no forced GC: it is another process), and the most it held. */
   mainRssMiB: number
   mainMaxRssMiB: number
 }
@@ -115,8 +116,17 @@ async function heapAfterGc(page: Page): Promise<number> {
   return heap.usedSize / 2 ** 20
 }
 
+async function writeHeapSnapshot(page: Page, file: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  const chunks: string[] = []
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', ({ chunk }: { chunk: string }) => chunks.push(chunk))
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false })
+  await cdp.detach()
+  writeFileSync(file, chunks.join(''))
+}
+
 async function run(count: number): Promise<BrowserResult> {
-  return withFloodPage({ count, agentName: AGENT, probe }, async (page, home) => {
+  return withFloodPage({ count, agentName: AGENT, probe }, async (page, home, host) => {
     await startSession(page, { agentName: AGENT, cwd: home })
     const box = messageBox(page)
     await box.fill('flood')
@@ -136,16 +146,15 @@ async function run(count: number): Promise<BrowserResult> {
       return Object.fromEntries(list.map((m) => [m.name, m.value])) as Record<string, number>
     }
     const before = await readMetrics()
-    // BENCH_PROFILE=<file>: the host's main thread over the same window.
-    const hostProfile = await startProfile()
+    const hostCpuBefore = host.cpuMs()
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
       const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; longTasks: { start: number; duration: number }[] } }).__bench
       return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
+    const hostCpuMs = host.cpuMs() - hostCpuBefore
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
-    await hostProfile?.()
     if (process.env.BENCH_FRAMES) {
       const frames = await page.evaluate(() => (window as unknown as { __frames: { at: number }[] }).__frames)
       for (const frame of frames) process.stderr.write(`[frame] ${JSON.stringify(frame)}\n`)
@@ -174,8 +183,10 @@ async function run(count: number): Promise<BrowserResult> {
     })
 
     const heapAfter = await heapAfterGc(page)
+    // BENCH_PAGE_HEAP=<file>: a heap snapshot of the page after the flood (what its heap holds).
+    if (process.env.BENCH_PAGE_HEAP) await writeHeapSnapshot(page, process.env.BENCH_PAGE_HEAP)
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
-    gc()
+    const hostMemory = host.rssMiB()
     const since = (mark: string | undefined) => (mark === undefined ? NaN : Number(mark) - marks.enter)
     return {
       count,
@@ -192,8 +203,9 @@ async function run(count: number): Promise<BrowserResult> {
       heapBeforeMiB: heapBefore,
       transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,
       domElements,
-      mainRssMiB: process.memoryUsage().rss / 2 ** 20,
-      mainMaxRssMiB: process.resourceUsage().maxRSS / 1024,
+      hostCpuMs,
+      mainRssMiB: hostMemory.rss,
+      mainMaxRssMiB: hostMemory.max,
     }
   })
 }

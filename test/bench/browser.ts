@@ -5,7 +5,7 @@
  * Working and the agent's first update appeared, long tasks during the flood, scrolling frame times over the
  * finished transcript, the page's heap after GC against the transcript's text, DOM size, and the host's RSS.
  *
- * Needs the built renderer (`npx electron-vite build`). BENCH_BROWSER_COUNTS=100000 (default; comma list).
+ * Needs the build (`npm run build`: the renderer and the host's bundle). BENCH_BROWSER_COUNTS=100000 (default; comma list).
  */
 import type { BenchSection } from './section'
 import type { BrowserResult } from './browser-worker'
@@ -36,7 +36,8 @@ export const browserSection: BenchSection = {
       const grown = r.heapAfterGcMiB - r.heapBeforeMiB
       console.log(`      of which the flood         ${fixed(grown, 1)} MiB = ${fixed(grown / r.transcriptTextMiB, 2)}x the text (the app and an empty session: ${fixed(r.heapBeforeMiB, 1)} MiB)`)
       console.log(`    DOM elements                 ${r.domElements}`)
-      console.log(`    host main RSS                ${fixed(r.mainRssMiB, 1)} MiB (max ${fixed(r.mainMaxRssMiB, 1)})` + (bareRss ? ` = ${fixed(r.mainRssMiB / bareRss, 2)}x the bare loop's` : ''))
+      console.log(`    host process CPU, Enter → Idle ${fixed(r.hostCpuMs)} ms (every thread: main, GC, history)`)
+      console.log(`    host RSS (no forced GC)      ${fixed(r.mainRssMiB, 1)} MiB (max ${fixed(r.mainMaxRssMiB, 1)})` + (bareRss ? ` = ${fixed(r.mainRssMiB / bareRss, 2)}x the bare loop's` : ''))
     }
   },
 }

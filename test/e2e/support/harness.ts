@@ -12,7 +12,7 @@ import { startWebHost, type WebHost } from '../../../main/web/server'
 import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 /** The built renderer; `BOSUN_OUT_DIR` points at another build (`electron-vite build --outDir …`). */
 export const rendererDir = join(process.env.BOSUN_OUT_DIR ? resolve(process.env.BOSUN_OUT_DIR) : join(repoRoot, 'out'), 'renderer')
 export const screenshotDir = join(repoRoot, 'test', 'e2e', 'screenshots')
