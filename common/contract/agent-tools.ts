@@ -23,6 +23,11 @@ export const authMethodViewSchema = z.strictObject({
   type: authMethodTypeSchema,
   /** For env-var methods: the variable the value goes into (stored in the keychain as a secret env of the agent). */
   envName: z.string().optional(),
+  /**
+   * An agent-driven method that takes a key in the login request itself (`_meta["api-key"]` on the method, as
+   * Gemini CLI's "Gemini API key"): the person pastes it, main sends it with `authenticate` and does not store it.
+   */
+  takesKey: z.literal(true).optional(),
 })
 export type AuthMethodView = z.infer<typeof authMethodViewSchema>
 
@@ -91,7 +96,8 @@ export const agentToolsCalls = {
    * Agent-driven methods: `authenticate` (v1) / `auth/login` (v2) on the running connection (`restarted: false`).
    * With `keyName` and `value` (a key the agent's failed login named in its error `data.envVars`, or one its
    * definition lists): the key is stored in the keychain as a secret env of the agent, the agent restarts with
-   * it, and then logs in with the method (`restarted: true`).
+   * it, and then logs in with the method (`restarted: true`). With `value` alone, for a method that takes a key in
+   * the request (`takesKey`): the key goes in the request's `_meta["api-key"]`, and is not stored.
    * Env-var methods: `value` is stored in the keychain as a secret env of the agent and the agent is
    * restarted with it (`restarted: true`). Terminal methods fail with `invalid-argument` (use `startAuthTerminal`).
    */

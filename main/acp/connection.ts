@@ -377,8 +377,8 @@ class AcpConnection implements AcpClientConnection {
     return { sessions, nextCursor }
   }
 
-  async authenticate(methodId: string): Promise<void> {
-    await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId })
+  async authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void> {
+    await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId, ...(meta !== undefined ? { _meta: meta } : {}) })
   }
 
   async logout(): Promise<void> {

@@ -76,6 +76,19 @@ export function envVarOf(method: AuthMethodSummary): string | undefined {
   return candidates.find((c): c is string => typeof c === 'string' && ENV_NAME_PATTERN.test(c))
 }
 
+/**
+ * Whether an agent-driven method takes a key in the login request: it carries `_meta["api-key"]` (an object,
+ * such as Gemini CLI's `{ provider: "google" }`, or `true`), and the agent reads the key from the request's
+ * `_meta["api-key"]`.
+ */
+export function takesKeyInRequest(method: AuthMethodSummary): boolean {
+  const raw = method.raw as Record<string, unknown> | null
+  const meta = raw && typeof raw === 'object' ? raw._meta : undefined
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || !Object.hasOwn(meta, 'api-key')) return false
+  const key = (meta as Record<string, unknown>)['api-key']
+  return key === true || (typeof key === 'object' && key !== null && !Array.isArray(key))
+}
+
 /** How a method logs in: by the agent, through a terminal, with an env var, or not something Bosun invokes. */
 export function loginKind(method: AuthMethodSummary): 'agent' | 'terminal' | 'env_var' | 'other' {
   if (method.type === 'terminal') return 'terminal'
@@ -274,10 +287,13 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const keyRefused = (name: string) =>
     fail({ kind: 'invalid-argument', message: `${name} is neither one of this agent's keys nor a key it asked for, so Bosun does not set it.` })
 
-  /** `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered. */
-  async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary): Promise<Result<{ restarted: boolean }>> {
+  /**
+   * `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered.
+   * `apiKey`: the key a method that takes one in the request gets in `_meta["api-key"]`.
+   */
+  async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary, apiKey?: string): Promise<Result<{ restarted: boolean }>> {
     try {
-      await connection.authenticate(method.id)
+      await connection.authenticate(method.id, apiKey !== undefined ? { 'api-key': apiKey } : undefined)
       return ok({ restarted: false })
     } catch (error) {
       const failure = toFailure(error)
@@ -341,6 +357,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             ...(m.description !== undefined ? { description: m.description } : {}),
             type: m.type,
             ...(envName ? { envName } : {}),
+            ...(loginKind(m) === 'agent' && takesKeyInRequest(m) ? { takesKey: true as const } : {}),
           }
         })
         return ok({ methods })
@@ -358,6 +375,12 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
           case 'env_var':
             return loginWithEnvVar(agentId, method, value)
           case 'agent': {
+            if (keyName === undefined && value !== undefined) {
+              if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key in its login.` })
+              // Known before it is sent, so the inspector, the log and the agent's errors show it redacted.
+              secrets.add(agentId, value)
+              return loginWithAgent(agentId, connection, method, value)
+            }
             if (keyName === undefined) return loginWithAgent(agentId, connection, method)
             if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${keyName}.` })
             if (!mayStoreKey(agentId, keyName)) return keyRefused(keyName)

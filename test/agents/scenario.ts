@@ -46,6 +46,11 @@ export interface InitializeBehaviour {
   capabilities?: Record<string, unknown>
   /** Sent as given (v1 `{id,…}`, v2 `{methodId, type,…}`). */
   authMethods?: unknown[]
+  /**
+   * The login fails with -32000 ("API key is missing") unless the request's `_meta["api-key"]` is this key, as
+   * Gemini CLI's "Gemini API key" method. The login is logged on stderr as `LOGIN <params json>`.
+   */
+  loginKey?: string
   /** Extra top-level keys merged into the result (unknown-key tests). */
   extra?: Record<string, unknown>
 }

@@ -156,7 +156,13 @@ app.onRequest('initialize', async ({ params, requestId }) => {
   return { ...result, ...behaviour.extra }
 })
 
-const login = async ({ client, requestId }: LooseContext) => {
+const login = async ({ client, requestId, params }: LooseContext) => {
+  log(`LOGIN ${JSON.stringify(params)}`)
+  const loginKey = scenario.initialize?.loginKey
+  if (loginKey !== undefined) {
+    const meta = isRecord(params) && isRecord(params._meta) ? params._meta : {}
+    if (meta['api-key'] !== loginKey) throw new acpV1.RequestError(-32000, 'API key is missing or not valid.')
+  }
   const elicit = scenario.elicitDuring?.authenticate
   if (elicit) {
     const method = v2 ? 'auth/login' : 'authenticate'

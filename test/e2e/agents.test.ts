@@ -31,6 +31,8 @@ beforeAll(async () => {
     // Agent-driven logins that want a key in the environment, as codex-acp and Gemini CLI do.
     { id: 'codex-style', name: 'Codex-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'codex'] }, protocolVersion: 1 },
     { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
+    // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
+    { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
     // Its key is exported in the shell Bosun was started from (set in this process's environment below).
     { id: 'shell-key', name: 'Shell-key agent', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'SHELLKEY_API_KEY', '--style', 'gemini'] }, secretEnv: ['SHELLKEY_API_KEY'], protocolVersion: 1 },
   ])
@@ -375,6 +377,30 @@ describe('signing in when a new session needs it', () => {
     await gone(form)
     await sessionReady('Gemini-style')
     expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
+  })
+
+  it('a method that takes its key in the login (Gemini CLI): the key pasted there logs in and starts the session; it is kept nowhere', async () => {
+    const form = await requestSession('Key-in-login')
+    const dialog = await visible(signInDialog('Key-in-login'))
+    const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
+    const keyForm = await visible(methods.getByRole('form', { name: 'Gemini API key: the key' }))
+    await visible(keyForm.getByText('Bosun does not store it'))
+    await screenshotBothSchemes('agents-sign-in-key-in-login')
+
+    // A wrong key: the agent's refusal is shown under the method, the dialog stays.
+    await keyForm.getByLabel('API key', { exact: true }).fill('wrong-key-0000')
+    await keyForm.getByRole('button', { name: 'Log in', exact: true }).click()
+    await visible(methods.getByRole('alert').filter({ hasText: 'API key is missing or not valid.' }))
+
+    const key = 'AIza-test-key-0123456789'
+    await keyForm.getByLabel('API key', { exact: true }).fill(key)
+    await keyForm.getByRole('button', { name: 'Log in', exact: true }).click()
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('Key-in-login')
+    expect(stored('Key-in-login')!.secretEnv).toEqual([])
+    expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
+    expect(await page.content()).not.toContain(key)
   })
 
   it('a key exported in the shell Bosun started from is offered by name and used only when asked', async () => {

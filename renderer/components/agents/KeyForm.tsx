@@ -14,6 +14,11 @@ export interface KeyFormProps {
   label: string
   /** Said above the field (what the key is for). */
   intro?: ReactNode
+  /**
+   * Said under the field instead of where the key is kept (a key that is only sent, not stored). With it, the
+   * form does not need the keychain.
+   */
+  footnote?: ReactNode
   onSubmit: (name: string, value: string) => void
 }
 
@@ -22,7 +27,8 @@ export interface KeyFormProps {
  * value never sits in React state or a DOM attribute. Several possible names (an agent that reads either of
  * two variables) are offered as a choice.
  */
-export function KeyForm({ names, keychainAvailable, disabled, busy, submitLabel, busyLabel, label, intro, onSubmit }: KeyFormProps) {
+export function KeyForm({ names, keychainAvailable: keychain, disabled, busy, submitLabel, busyLabel, label, intro, footnote, onSubmit }: KeyFormProps) {
+  const keychainAvailable = keychain || footnote !== undefined
   const ids = useId()
   const field = useRef<HTMLInputElement>(null)
   const [picked, setPicked] = useState<string | null>(null)
@@ -75,9 +81,10 @@ export function KeyForm({ names, keychainAvailable, disabled, busy, submitLabel,
         </button>
       </div>
       <p className="muted small">
-        {keychainAvailable
-          ? 'Stored in the system keychain and given only to this agent. The agent restarts to pick it up.'
-          : 'The system keychain is not available, and Bosun will not store the key in plain text.'}
+        {footnote ??
+          (keychainAvailable
+            ? 'Stored in the system keychain and given only to this agent. The agent restarts to pick it up.'
+            : 'The system keychain is not available, and Bosun will not store the key in plain text.')}
       </p>
     </form>
   )

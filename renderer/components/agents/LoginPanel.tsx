@@ -99,6 +99,18 @@ export function LoginView(props: LoginViewProps) {
                       </button>
                     </div>
                   )
+                ) : m.takesKey ? (
+                  <KeyForm
+                    names={['API key']}
+                    label={`${m.name}: the key`}
+                    keychainAvailable={keychainAvailable}
+                    disabled={busy !== null}
+                    busy={busy === m.id}
+                    submitLabel="Log in"
+                    busyLabel="Logging in…"
+                    footnote={`Given to ${agentName} with this login only: Bosun does not store it, so ${agentName} asks again after it restarts.`}
+                    onSubmit={(_name, value) => onLogin(m.id, value)}
+                  />
                 ) : (
                   <div className="button-row">
                     <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={busy !== null} aria-label={`Log in with ${m.name}`}>

@@ -244,3 +244,37 @@ describe('a key for an agent-driven login', () => {
     expect(JSON.stringify(failed)).not.toContain('sk-quoted-secret-5678')
   })
 })
+
+describe('a login that takes its key in the request (`_meta["api-key"]`, as Gemini CLI)', () => {
+  const KEY = 'AIza-test-key-0123456789'
+
+  it('lists the method as taking a key; the key goes in _meta["api-key"], is not stored, and shows nowhere', async () => {
+    harness = await startHarness([{ id: 'g', scenario: 'auth-api-key', protocolVersion: 1 }])
+    expect(await harness.newSession('g')).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'g' }))
+    expect(methods.find((m) => m.id === 'gemini-api-key')).toMatchObject({ type: 'agent', takesKey: true })
+    // A method without the marker, or with one that is not an object, takes no key.
+    expect(methods.find((m) => m.id === 'oauth-personal')!.takesKey).toBeUndefined()
+    expect(methods.find((m) => m.id === 'odd-meta')!.takesKey).toBeUndefined()
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'oauth-personal', value: KEY })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+
+    // Without the key the agent refuses, as Gemini CLI does; with it, the login goes through on the running agent.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'gemini-api-key' })).toMatchObject({ ok: false })
+    const pid = harness.supervisor.get('g')!.pid
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'gemini-api-key', value: KEY }))).toEqual({ restarted: false })
+    expect(harness.supervisor.get('g')!.pid).toBe(pid)
+    must(await harness.newSession('g'))
+
+    // Nothing stored, the definition unchanged.
+    expect([...harness.secretStore.values.keys()]).toEqual([])
+    expect(harness.config.definitions.get('g')!.secretEnv).toEqual([])
+    // The agent logged the request it got (with the key): Bosun's copy of its stderr and its inspector show it redacted.
+    const log = must(await harness.tools.handlers.getAgentLog({ agentId: 'g' })).text
+    expect(log).toMatch(/LOGIN .*"api-key"/)
+    expect(log).not.toContain(KEY)
+    const logins = (await sentMethods(harness, 'g')).filter((m) => m.method === 'authenticate')
+    expect(logins.length).toBeGreaterThan(0)
+    expect(JSON.stringify(logins)).not.toContain(KEY)
+  })
+})

@@ -62,3 +62,27 @@ describe('sign in to start a session', () => {
     expect(html).toContain('Asking Acme how it signs in')
   })
 })
+
+describe('a method that takes its key in the login (Gemini CLI’s "Gemini API key")', () => {
+  const gemini = [
+    { id: 'oauth-personal', name: 'Log in with Google', type: 'agent' },
+    { id: 'gemini-api-key', name: 'Gemini API key', type: 'agent', takesKey: true as const },
+  ]
+
+  it('has an empty password field and "Log in" instead of a bare button, and says the key is not stored', () => {
+    const html = renderToStaticMarkup(<LoginView {...props} agentName="Gemini" methods={gemini} />)
+    expect(html).toContain('aria-label="Gemini API key: the key"')
+    expect(html).not.toContain('aria-label="Log in with Gemini API key"')
+    expect(html).toContain('aria-label="Log in with Log in with Google"')
+    const passwords = [...html.matchAll(/<input[^>]*type="password"[^>]*>/g)].map((m) => m[0])
+    expect(passwords).toHaveLength(1)
+    expect(passwords[0]).not.toMatch(/value="[^"]/)
+    expect(html).toContain('Bosun does not store it')
+  })
+
+  it('works without a keychain (nothing is stored)', () => {
+    const html = renderToStaticMarkup(<LoginView {...props} agentName="Gemini" methods={gemini} keychainAvailable={false} />)
+    expect(html).not.toMatch(/<input[^>]*type="password"[^>]*disabled=""/)
+    expect(html).not.toContain('will not store the key in plain text')
+  })
+})
