@@ -23,6 +23,8 @@ export interface AgentProcessSpec {
   cwd: string
   /** Where stderr and lifecycle lines go; rotated at a size cap. */
   logFile?: string
+  /** See `LaunchSpec.withoutKeys` (main/config/launch.ts). */
+  withoutKeys?: { names: string[]; reason: string }
   /** Size of the in-memory stderr tail kept for error messages (characters). Default 16 KiB. */
   stderrTailBytes?: number
 }

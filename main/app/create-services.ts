@@ -63,7 +63,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     integration.confirmation ?? (integration.host === 'web' ? ownerConfirmation(log.child('trust')) : refuseAllConfirmation(log.child('trust')))
   const confirmation = recordConfirmations(serializeConfirmations(hostConfirmation), { home, host: integration.host, log: log.child('trust') })
 
-  const config = await createAgentConfigService({ home, events, logger: log.child('config'), confirmation })
+  const config = await createAgentConfigService({ home, events, logger: log.child('config'), confirmation, ...(integration.secretStore ? { secretStore: integration.secretStore } : {}) })
   store.add({ dispose: () => config.dispose() })
   // No double start: known v1 agents and command lines that settled on a version are offered it first.
   const protocolMemory = new ProtocolVersionMemory(home)
@@ -110,17 +110,23 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const agents: AgentPort = {
     async connect(agentId) {
       const host = supervisor.get(agentId)
+      // The keys the running process started without (no keychain then), for its new sessions to say so.
+      const withoutKeys = () => {
+        const missing = supervisor.get(agentId)?.spec.withoutKeys
+        return missing ? { withoutKeys: missing } : {}
+      }
       if (host?.status === 'ready' && host.connection && host.handshake) {
-        return ok({ connection: host.connection, protocolVersion: host.handshake.protocolVersion })
+        return ok({ connection: host.connection, protocolVersion: host.handshake.protocolVersion, ...withoutKeys() })
       }
       const launch = await config.launchSpec(agentId)
       if (!launch.ok) return launch
-      return supervisor.ensureConnected(agentId, {
+      const connected = await supervisor.ensureConnected(agentId, {
         agentId,
         name: agentName(agentId),
         ...launch.value,
         logFile: agentLogFile(agentId),
       })
+      return connected.ok ? ok({ ...connected.value, ...withoutKeys() }) : connected
     },
   }
 

@@ -3,6 +3,7 @@
  * settings, secrets) and exposes them as one {@link CallHandlers} object. The Electron shell and the
  * browser host both call {@link createBosunServices}; they differ only in transport and OS integration.
  */
+import type { SecretStore } from '../secrets/secret-store'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { ConfirmationService } from '../trust/confirmation'
 
@@ -33,6 +34,8 @@ export interface HostIntegration {
   confirmation?: ConfirmationService
   /** Bounds against hostile agents (defaults suit real use; tests shorten them). */
   limits?: HostileAgentLimits
+  /** Where agents' keys are kept: the system keychain through keytar unless given (tests: one without a keychain). */
+  secretStore?: SecretStore
 }
 
 export interface HostileAgentLimits {

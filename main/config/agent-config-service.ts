@@ -51,8 +51,9 @@ export interface AgentConfigService {
    * agent's secrets only). Every start goes through here: when this exact command, arguments and
    * environment were never confirmed for this agent (a new or changed definition, written by hand, by the
    * registry or by a login), main asks the person first and fails `not-confirmed` without it. Fails
-   * `not-found`, or `keychain-unavailable` when the agent has secret names but the keychain cannot be read
-   * (rather than start it without its keys).
+   * `not-found`. When the agent has secret names but the keychain cannot be read, it starts without them and the
+   * spec says so (`withoutKeys`): a preset such as Claude's lists a key that is often left unset in favour of a
+   * login, and a machine without a Secret Service must still be able to run it.
    */
   launchSpec(agentId: string): Promise<Result<LaunchSpec>>
   /** The values of this agent's keychain secrets (for redaction only; never starts anything, never asks). */
@@ -276,6 +277,10 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       const confirmed = await confirmLaunch(def)
       if (!confirmed.ok) return confirmed
       const resolved = await secrets.resolveEnv(def.id, def.secretEnv)
+      if (!resolved.ok && resolved.error.kind === 'keychain-unavailable' && def.secretEnv.length > 0) {
+        log.warn(`${def.name} starts without ${def.secretEnv.join(', ')}: ${resolved.error.message}`)
+        return ok({ ...resolveLaunch(def, {}, baseEnv), withoutKeys: { names: [...def.secretEnv], reason: resolved.error.message } })
+      }
       if (!resolved.ok) return resolved
       return ok(resolveLaunch(def, resolved.value, baseEnv))
     },

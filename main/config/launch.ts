@@ -44,6 +44,11 @@ export interface LaunchSpec {
   /** The complete environment for the child (do not merge it with process.env). */
   env: Record<string, string>
   cwd: string
+  /**
+   * The keys the agent's definition lists (`secretEnv`) that it starts without, because the keychain could not be
+   * read, and what the keychain said. Its sessions say so (an agent can often sign in another way).
+   */
+  withoutKeys?: { names: string[]; reason: string }
 }
 
 /** The allow-listed part of `baseEnv`. Windows names compare case-insensitively, as Windows does. */

@@ -14,7 +14,7 @@ import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batch
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
 export interface AgentPort {
   /** Starts the agent if needed and resolves with its live connection. */
-  connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
+  connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion; withoutKeys?: { names: string[]; reason: string } }>>
 }
 
 /**
@@ -151,6 +151,25 @@ function foldersNotPassed(connection: AcpClientConnection, folders: readonly str
           severity: 'info',
           title: `The agent was not told of the added folders (it does not take them): ${folders.join(', ').slice(0, 400)}`,
           description: 'Bosun still serves its file and terminal requests in them; mention them in your message so the agent knows.',
+        },
+      ],
+    },
+  ]
+}
+
+/** The notice of a session whose agent runs without its keys (the keychain could not be read when it started). */
+function keysNotPassed(withoutKeys: { names: string[]; reason: string } | undefined): SessionAction[] {
+  if (!withoutKeys || withoutKeys.names.length === 0) return []
+  const names = withoutKeys.names.slice(0, 8).join(', ')
+  return [
+    {
+      type: 'updates',
+      updates: [
+        {
+          sessionUpdate: 'notice',
+          severity: 'warning',
+          title: `The agent runs without ${names}: the system keychain could not be read`,
+          description: `${withoutKeys.reason.slice(0, 400)} If the agent needs one of these keys, sign in another way, or start Bosun where a keychain (Secret Service) runs and restart the agent.`,
         },
       ],
     },
@@ -360,7 +379,7 @@ export class SessionsService implements IDisposable {
   async newSession(agentId: string, cwd: string, options: { additionalDirectories?: readonly string[] } = {}): Promise<Result<{ sessionId: string }>> {
     const connected = await this.agents.connect(agentId)
     if (!connected.ok) return connected
-    const { connection, protocolVersion } = connected.value
+    const { connection, protocolVersion, withoutKeys } = connected.value
     const extra = [...(options.additionalDirectories ?? [])]
     const early = this.earlyBuffer(connection)
     early.inFlight++
@@ -394,7 +413,7 @@ export class SessionsService implements IDisposable {
       })
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = takeEarly(early, outcome.sessionId)
-      const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra)]
+      const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
       const dropped = early.dropped.get(outcome.sessionId)
       if (buffered.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
       if (dropped) {

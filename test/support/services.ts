@@ -25,7 +25,7 @@ export interface TestServices {
 export function servicesPerTest(): (
   agents: TestAgent[],
   prepare?: (testHome: TestHome) => void,
-  integration?: Partial<Pick<HostIntegration, 'limits' | 'notifier' | 'isWindowFocused'>>,
+  integration?: Partial<Pick<HostIntegration, 'limits' | 'notifier' | 'isWindowFocused' | 'secretStore'>>,
 ) => Promise<TestServices> {
   let services: BosunServices | undefined
   let testHome: TestHome | undefined

@@ -131,13 +131,16 @@ describe('createAgentConfigService', () => {
     expect(JSON.stringify(specB.value)).not.toContain('canary-A')
   })
 
-  it('fails to launch an agent with secret names when the keychain is gone', async () => {
+  it('launches an agent with secret names without them when the keychain is gone, and says which and why', async () => {
     const store = createMemorySecretStore({ available: false })
     const { h, service } = await make(store)
     const saved = await h.saveAgentDefinition({ draft: draft() })
-    expect(await service.launchSpec(saved.ok ? saved.value.agent.id : '')).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable' } })
+    const spec = await service.launchSpec(saved.ok ? saved.value.agent.id : '')
+    expect(spec).toMatchObject({ ok: true, value: { command: 'fake-agent', withoutKeys: { names: ['API_KEY'], reason: 'no keychain (test)' } } })
+    if (spec.ok) expect(spec.value.env.API_KEY).toBeUndefined()
     const plain = await h.saveAgentDefinition({ draft: draft({ name: 'No secrets', secretEnv: [] }) })
-    expect((await service.launchSpec(plain.ok ? plain.value.agent.id : '')).ok).toBe(true)
+    const plainSpec = await service.launchSpec(plain.ok ? plain.value.agent.id : '')
+    expect(plainSpec.ok && plainSpec.value.withoutKeys).toBe(undefined)
   })
 
   it('publishes agentDefinitionsChanged without secret values', async () => {
