@@ -254,6 +254,10 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     [defaultCwdFor, summaries],
   )
   const [signIn, setSignIn] = useState<SignInRequest | null>(null)
+  /** Signing in after the agent refused a message (auth required): nothing is asked again, the person resends. */
+  const [messageSignIn, setMessageSignIn] = useState<{ agentId: string; reason: string } | null>(null)
+  const onSignIn = useCallback((agentId: string, reason: string) => setMessageSignIn({ agentId, reason }), [])
+  const endMessageSignIn = useCallback(() => setMessageSignIn(null), [])
   const startSession = useCallback(
     async (agentId: string, cwd: string, folders: string[] = []) => {
       const result = await api.newSession({ agentId, cwd, ...(folders.length > 0 ? { additionalDirectories: folders } : {}) })
@@ -349,6 +353,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             inboxSlot={inboxSlot}
             focusRequest={focus}
             onCallFailed={notifyFailure}
+            onSignIn={onSignIn}
           />
         ) : (
           <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
@@ -365,6 +370,17 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             retry={retrySignIn}
             onDone={() => endSignIn(null)}
             onCancel={(problem) => endSignIn(problem ?? `Not signed in: ${signIn.reason}`)}
+          />
+        ) : null}
+        {messageSignIn && !signIn ? (
+          <SignInDialog
+            key={`message:${messageSignIn.agentId}`}
+            api={api}
+            agentId={messageSignIn.agentId}
+            agentName={agents.find((a) => a.agentId === messageSignIn.agentId)?.name ?? messageSignIn.agentId}
+            reason={messageSignIn.reason}
+            onDone={endMessageSignIn}
+            onCancel={endMessageSignIn}
           />
         ) : null}
         <RequestScopedElicitations store={store} />

@@ -36,10 +36,12 @@ export interface SessionScreenProps {
   focusRequest?: { requestId: string; nonce: number } | null
   /** Failures of calls are shown as toasts. */
   onCallFailed?: (what: string, result: CallResult<unknown>) => void
+  /** A message the agent refused because the person is not signed in: offer the agent's sign-in methods. */
+  onSignIn?: (agentId: string, reason: string) => void
 }
 
 /** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
-export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed }: SessionScreenProps) {
+export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, onSignIn }: SessionScreenProps) {
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
@@ -87,8 +89,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const onSend = useCallback((text: string, attachments: ContentBlock[] = []) => send([{ type: 'text', text }, ...attachments]), [send])
   const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number } | null>(null)
   const notSentActions = useMemo<NotSentActions>(
-    () => ({ onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })), onResend: (content) => void send(content) }),
-    [send],
+    () => ({
+      onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })),
+      onResend: (content) => void send(content),
+      ...(onSignIn && agentId ? { onSignIn: (reason: string) => onSignIn(agentId, reason) } : {}),
+    }),
+    [send, onSignIn, agentId],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])

@@ -76,6 +76,8 @@ export interface SessionBehaviour {
   availableCommands?: { name: string; description: string; hint?: string }[]
   /** `session/new` fails with -32000 until `authenticate` / `auth/login` succeeded. */
   requireAuth?: boolean
+  /** `session/prompt` fails with -32000 until `authenticate` / `auth/login` succeeded (claude-agent-acp signed out). */
+  promptRequiresAuth?: boolean
   /** Session ids are `<idPrefix><n>` (default `sess-`): long ids with a common start for the inspector. */
   idPrefix?: string
   /** `session/set_mode` (v1) and `session/set_config_option` fail with this error. */

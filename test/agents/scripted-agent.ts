@@ -283,6 +283,7 @@ if (v2) {
 }
 
 app.onRequest('session/prompt', async ({ params, client }) => {
+  if (scenario.session?.promptRequiresAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
   const sessionId = String(params.sessionId)
   cancelled.delete(sessionId)
   lastPrompt.set(sessionId, params.prompt)

@@ -31,6 +31,8 @@ beforeAll(async () => {
     // Agent-driven logins that want a key in the environment, as codex-acp and Gemini CLI do.
     { id: 'codex-style', name: 'Codex-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'codex'] }, protocolVersion: 1 },
     { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
+    // Starts sessions signed out and refuses messages until signed in, as claude-agent-acp does.
+    { id: 'prompt-auth', name: 'Signed-out agent', scenario: 'e2e-prompt-auth' },
     // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
     { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
     // Its key is exported in the shell Bosun was started from (set in this process's environment below).
@@ -401,6 +403,26 @@ describe('signing in when a new session needs it', () => {
     expect(stored('Key-in-login')!.secretEnv).toEqual([])
     expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
     expect(await page.content()).not.toContain(key)
+  })
+
+  it('a message refused for want of a sign-in offers "Sign in…"; once signed in, Resend gets the answer', async () => {
+    const form = await requestSession('Signed-out agent')
+    await gone(form)
+    await sessionReady('Signed-out agent')
+    await messageBox(page).fill('hello')
+    await messageBox(page).press('Enter')
+    const note = await visible(page.getByRole('note', { name: 'Not sent' }))
+    await visible(note.getByText('Authentication required'))
+    await note.getByRole('button', { name: 'Sign in…' }).click()
+    const dialog = await visible(signInDialog('Signed-out agent'))
+    await visible(dialog.getByText('before it takes your message'))
+    // Nothing to try again here: the person sends the message again.
+    expect(await dialog.getByRole('button', { name: 'Try again' }).count()).toBe(0)
+    await screenshotBothSchemes('agents-sign-in-for-message')
+    await dialog.getByRole('button', { name: 'Log in with Log in' }).click()
+    await gone(dialog)
+    await note.getByRole('button', { name: 'Resend' }).click()
+    await visible(page.getByRole('log', { name: 'Transcript' }).getByText('Hello, signed-in person.'))
   })
 
   it('a key exported in the shell Bosun started from is offered by name and used only when asked', async () => {

@@ -9,8 +9,11 @@ export interface SignInDialogProps {
   agentName: string
   /** What the agent answered when it refused to start the session (its auth-required message). */
   reason: string
-  /** Asks for the session again; resolves to null once it exists, else why not. */
-  retry: () => Promise<IpcFailure | null>
+  /**
+   * Asks for the session again; resolves to null once it exists, else why not. Without it, the dialog is for a
+   * message the agent refused (auth required): a login that goes through ends it, and the person sends again.
+   */
+  retry?: () => Promise<IpcFailure | null>
   /** The session exists. */
   onDone: () => void
   /** Closed without a session; `problem` is the last failure shown, if any. */
@@ -49,6 +52,7 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
   }, [api])
 
   const attempt = useCallback(async () => {
+    if (!retry) return onDone()
     setRetrying(true)
     setProblem(null)
     const failure = await retry()
@@ -74,8 +78,9 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
           Sign in to {agentName}
         </h2>
         <p id={`${ids}-why`} className="sign-in-why">
-          {agentName} needs you to sign in before it can start a session. Choose how; Bosun starts the session as soon as you are signed
-          in.
+          {retry
+            ? `${agentName} needs you to sign in before it can start a session. Choose how; Bosun starts the session as soon as you are signed in.`
+            : `${agentName} needs you to sign in before it takes your message. Choose how, then send the message again.`}
         </p>
         <p className="muted small sign-in-reason">
           The agent said: <q>{reason}</q>
@@ -91,7 +96,7 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
           showLogout={false}
           onLoggedIn={() => void attempt()}
           onTerminalSucceeded={() => void attempt()}
-          keySubmitLabel="Save key and start"
+          keySubmitLabel={retry ? 'Save key and start' : 'Save key and restart'}
           onKeySaved={() => void attempt()}
           busy={retrying}
         />
@@ -109,11 +114,13 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
             </span>
           ) : null}
         </div>
-        <button type="button" className="button button-secondary" onClick={() => void attempt()} disabled={retrying}>
-          Try again
-        </button>
+        {retry && (
+          <button type="button" className="button button-secondary" onClick={() => void attempt()} disabled={retrying}>
+            Try again
+          </button>
+        )}
         <button type="button" className="button button-secondary" onClick={() => onCancel(problem)} disabled={retrying}>
-          Cancel
+          {retry ? 'Cancel' : 'Close'}
         </button>
       </footer>
     </dialog>

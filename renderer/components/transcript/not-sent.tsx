@@ -5,7 +5,12 @@ import type { ContentBlock, MessageEntry, PromptError } from '../../../common/se
 export interface NotSentActions {
   onEdit: (text: string) => void
   onResend: (content: ContentBlock[]) => void
+  /** The agent refused it because the person is not signed in (-32000): offer its sign-in methods. */
+  onSignIn?: (reason: string) => void
 }
+
+/** ACP's "authentication required" error code. */
+export const AUTH_REQUIRED_CODE = -32000
 
 export const NotSentContext = createContext<NotSentActions | null>(null)
 
@@ -37,6 +42,11 @@ export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: Prompt
       </p>
       {actions && (
         <div className="button-row">
+          {entry.notSent.code === AUTH_REQUIRED_CODE && actions.onSignIn && (
+            <button type="button" className="button button-small button-primary" onClick={() => actions.onSignIn?.(entry.notSent.message)}>
+              Sign in…
+            </button>
+          )}
           <button type="button" className="button button-small button-secondary" disabled={text === ''} onClick={() => actions.onEdit(text)}>
             Edit
           </button>

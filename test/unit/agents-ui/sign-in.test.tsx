@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import type { BosunApi } from '../../../common/contract'
 import { LoginView } from '../../../renderer/components/agents/LoginPanel'
 import { SignInDialog } from '../../../renderer/components/agents/SignInDialog'
+import { NotSentContext, NotSentNote } from '../../../renderer/components/transcript/not-sent'
 
 const noop = () => undefined
 const methods = [
@@ -84,5 +85,30 @@ describe('a method that takes its key in the login (Gemini CLI’s "Gemini API k
     const html = renderToStaticMarkup(<LoginView {...props} agentName="Gemini" methods={gemini} keychainAvailable={false} />)
     expect(html).not.toMatch(/<input[^>]*type="password"[^>]*disabled=""/)
     expect(html).not.toContain('will not store the key in plain text')
+  })
+})
+
+describe('signing in for a message the agent refused', () => {
+  it('the dialog says to send the message again and has no Try again (Close instead of Cancel)', () => {
+    const html = renderToStaticMarkup(<SignInDialog api={{} as BosunApi} agentId="acme" agentName="Acme" reason="Authentication required" onDone={noop} onCancel={noop} />)
+    expect(html).toContain('before it takes your message')
+    expect(html).not.toContain('>Try again</button>')
+    expect(html).toContain('>Close</button>')
+  })
+
+  it('"Sign in…" is offered under a message refused with -32000 only, and only where the screen can open the dialog', () => {
+    const entry = (code: number | undefined) =>
+      ({ kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'hello' }], notSent: { message: 'Authentication required', ...(code !== undefined ? { code } : {}) } }) as never
+    const actions = { onEdit: noop, onResend: noop, onSignIn: noop }
+    const render = (code: number | undefined, value: typeof actions | Omit<typeof actions, 'onSignIn'>) =>
+      renderToStaticMarkup(
+        <NotSentContext.Provider value={value}>
+          <NotSentNote entry={entry(code)} />
+        </NotSentContext.Provider>,
+      )
+    expect(render(-32000, actions)).toContain('>Sign in…</button>')
+    expect(render(-32603, actions)).not.toContain('Sign in')
+    expect(render(undefined, actions)).not.toContain('Sign in')
+    expect(render(-32000, { onEdit: noop, onResend: noop })).not.toContain('Sign in')
   })
 })
