@@ -4,7 +4,8 @@
  *   bare       a split-on-newline + JSON.parse loop over the agent's stdout (the floor),
  *   transport  the NDJSON reader and the connection's update path,
  *   services   `createBosunServices` (reader → connection → sessions → batcher → reducer), inspector closed.
- * Each run is a process of its own (RSS is that path's); paths are interleaved, medians over BENCH_REPS runs
+ * Each run is a process of its own (RSS is that path's), running the worker built by `vite.bench.config.ts` with
+ * plain Node: the app's code bundled as it ships, for every path alike. Paths are interleaved, medians over BENCH_REPS runs
  * (default 3 at 100k, 1 at other sizes). Wall time suffers from a busy machine; CPU time (user + system of
  * that process, same window) much less, so both are printed with their ratios to the bare loop, and the
  * main thread's CPU alone (the history writes on a thread of its own, which the process CPU includes).
@@ -17,7 +18,7 @@
  */
 import type { BenchSection } from './section'
 import type { WorkerResult } from './flood-worker'
-import { fixed, median, runWorker } from './spawn-worker'
+import { BUNDLED_FLOOD_WORKER, fixed, median, runWorker } from './spawn-worker'
 
 const PATHS = ['bare', 'transport', 'services'] as const
 
@@ -31,7 +32,7 @@ export const floodSection: BenchSection = {
     for (const count of counts) {
       const reps = Number(process.env.BENCH_REPS ?? (count === 100_000 ? 3 : 1))
       const runs = new Map<string, WorkerResult[]>(PATHS.map((p) => [p, []]))
-      for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count), ...(count === 100_000 ? ['idle'] : [])]))
+      for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count), ...(count === 100_000 ? ['idle'] : [])], { bundle: BUNDLED_FLOOD_WORKER }))
       const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'rssBeforeMiB' | 'rssIdleMiB' | 'maxRssMiB') => median(runs.get(path)!.map((r) => r[key] ?? NaN))
       const bare = { ms: med('bare', 'ms'), cpuMs: med('bare', 'cpuMs'), mainCpuMs: med('bare', 'mainCpuMs'), rssMiB: med('bare', 'rssMiB') }
       if (count === 100_000) {

@@ -1,14 +1,24 @@
 /** Runs a bench worker in a Node process of its own (tsx; GC through ./gc.ts) and returns the JSON line it prints last. */
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const tsxLoader = join(resolve(here, '..', '..'), 'node_modules', 'tsx', 'dist', 'loader.mjs')
 
-export function runWorker<T>(script: string, args: string[]): Promise<T> {
+/** Where `vite.bench.config.ts` puts the bundled flood worker (`npm run bench` builds it). */
+export const BUNDLED_FLOOD_WORKER = join(resolve(here, '..', '..'), 'out', 'bench', 'flood-worker.mjs')
+
+/**
+ * `script` (a file here) under tsx, or with `bundle`, that built JavaScript file with plain Node: the app's code as
+ * it ships, without TypeScript compiled at start or tsx's source maps in memory.
+ */
+export function runWorker<T>(script: string, args: string[], options: { bundle?: string } = {}): Promise<T> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', pathToFileURL(tsxLoader).href, join(here, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const entry = options.bundle !== undefined ? [options.bundle] : ['--import', pathToFileURL(tsxLoader).href, join(here, script)]
+    if (options.bundle !== undefined && !existsSync(options.bundle)) return fail(new Error(`${options.bundle} is not built: run \`npx vite build -c vite.bench.config.ts\` (npm run bench does)`))
+    const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
     let err = ''
     child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text))
