@@ -6,6 +6,8 @@
  * The host is the built one (`out/web/web.mjs`, what `npm run start:web` runs) in a process of its own, as a
  * person runs it: not the TypeScript sources under tsx, and not sharing its thread with Playwright's client.
  * BENCH_PROFILE=<dir>: the host writes a CPU profile of its main thread there when it stops (`--cpu-prof`).
+ * BENCH_HOST_BUNDLE=<file>: another build's `web.mjs` (an earlier commit's, built in a worktree), for A/B runs
+ * through the same harness.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,7 +20,7 @@ import { chromiumArgs, chromiumPath, repoRoot } from '../e2e/support/harness'
 import { lineStartingWith } from '../support/process-output'
 import { floodAgentCommand } from './flood-agent-command'
 
-const hostBundle = join(repoRoot, 'out', 'web', 'web.mjs')
+const hostBundle = process.env.BENCH_HOST_BUNDLE ?? join(repoRoot, 'out', 'web', 'web.mjs')
 
 /** The host's process, read from /proc (Linux): its CPU time (every thread, ms) and its resident memory (MiB). */
 export interface HostProcess {
