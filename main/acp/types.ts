@@ -135,6 +135,11 @@ export interface TransportProblem {
   message: string
   /** A short, truncated preview of the offending input. */
   preview?: string
+  /**
+   * `non-json-line`: the line itself, printable, at most `NON_JSON_LINE_CHARS` (ndjson.ts) characters: an agent that
+   * prints a sign-in URL or a warning on stdout has it shown in its log.
+   */
+  line?: string
 }
 
 export interface AcpClientConnection extends IDisposable {

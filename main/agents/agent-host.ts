@@ -22,6 +22,11 @@ import {
 } from './restart-policy'
 import { realScheduler, type Scheduler } from './scheduler'
 
+/** How a line the agent wrote on stdout that is not JSON starts in its log. */
+export const STDOUT_NOTE = '[Bosun: on stdout, not JSON]'
+/** At most this many such lines are shown per process start. */
+export const MAX_STDOUT_NOTES = 50
+
 export type AgentStatus = AgentRuntimeView['status']
 
 /** The pipes of a freshly started agent, handed to the connection factory. */
@@ -393,8 +398,15 @@ export class AgentHost implements IDisposable {
     const closeSub = connection.onDidClose(() => void this.handleConnectionClosed(generation, connection, process))
     this.subscriptions.push(closeSub)
     void process.exited.then(() => this.forget(closeSub))
+    let stdoutNotes = 0
     const problemSub = connection.onDidReportProblem((problem) => {
       if (problem.kind === 'unresponsive') this.handleUnresponsive(generation, connection, process, problem.message)
+      // A line on stdout that is not JSON (a sign-in URL, a banner, a warning printed to the wrong stream) is shown
+      // in the agent's log, where the person looks; a few dozen of them, then one line says the rest is not.
+      if (problem.kind === 'non-json-line' && problem.line !== undefined && stdoutNotes <= MAX_STDOUT_NOTES) {
+        stdoutNotes++
+        process.appendNote(stdoutNotes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${problem.line}`)
+      }
     })
     this.subscriptions.push(problemSub)
     void process.exited.then(() => this.forget(problemSub))

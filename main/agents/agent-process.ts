@@ -172,6 +172,18 @@ export class AgentProcess implements IDisposable {
     return this.exitInfo
   }
 
+  /**
+   * Adds a line of Bosun's own to what the agent's log shows (the stderr tail, the log file, the live log): what
+   * the agent wrote where it should not, such as a line on stdout that is not JSON.
+   */
+  appendNote(line: string): void {
+    if (!this.isRunning) return
+    const text = line.endsWith('\n') ? line : line + '\n'
+    this.tail.append(text)
+    this.log?.append(text)
+    this.onDidWriteStderrEmitter.fire(text)
+  }
+
   /** The end of what the agent wrote to stderr, cut at a line boundary. */
   stderrTail(): string {
     return this.tail.toString()

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { TRUNCATION_MARKER } from '../../../common/bounded'
 import { MAX_PENDING_PER_SESSION } from '../../../main/permissions/broker'
+import { MAX_STDOUT_NOTES, STDOUT_NOTE } from '../../../main/agents/agent-host'
 import { MAX_EARLY_BYTES, MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
 import type { ElicitationView, ToolCallEntry } from '../../../common/session/types'
@@ -83,6 +84,12 @@ describe('a hostile agent', () => {
     const text = JSON.stringify(state.entries)
     if (!text.includes('after garbage')) tally.messagesLost++
     expect(text).toContain('after garbage')
+    // The lines that are not JSON are in the agent's log for the person to read, a bounded number of them.
+    const log = must(await setup.handlers.getAgentLog({ agentId: 'hostile' })).text
+    const noted = log.split('\n').filter((line) => line.startsWith(STDOUT_NOTE))
+    expect(noted).toContain(`${STDOUT_NOTE} not json at all`)
+    expect(noted).toHaveLength(MAX_STDOUT_NOTES + 1)
+    expect(noted.at(-1)).toBe(`${STDOUT_NOTE} … more lines that are not JSON are not shown`)
     tally.sessionsBroken += await brokenSessions(setup)
   })
 
