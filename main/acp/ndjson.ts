@@ -22,8 +22,6 @@ export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024
  */
 export const DEFAULT_MAX_BACKLOG = 4096
 const PREVIEW_CHARS = 120
-/** How much of a line that is not JSON a problem report carries whole (`TransportProblem.line`). */
-export const NON_JSON_LINE_CHARS = 4_000
 const NEWLINE = 0x0a
 const CARRIAGE_RETURN = 0x0d
 const OPEN_BRACE = 0x7b
@@ -246,7 +244,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     try {
       value = JSON.parse(text)
     } catch {
-      this.options.onProblem?.({ kind: 'non-json-line', message: 'Skipped a line that is not JSON', preview: preview(text), line: preview(text, NON_JSON_LINE_CHARS) })
+      this.options.onProblem?.({ kind: 'non-json-line', message: 'Skipped a line that is not JSON', preview: preview(text), line: text })
       if (this.options.tap?.active) this.options.tap.emit('in', text, end - start)
       return
     }
@@ -395,11 +393,16 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   end(): void {}
 }
 
-function preview(text: string, chars = PREVIEW_CHARS): string {
+/** `text` with control characters replaced, cut at `chars` (with `…`): safe for logs and the UI. */
+export function printable(text: string, chars: number): string {
   // Keep it printable: the preview ends up in logs and the UI.
   // eslint-disable-next-line no-control-regex
   const clean = text.slice(0, chars + 1).replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '�')
   return clean.length > chars ? clean.slice(0, chars) + '…' : clean
+}
+
+function preview(text: string): string {
+  return printable(text, PREVIEW_CHARS)
 }
 
 // CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`) and two-byte escapes, repeated, at the start of a line.

@@ -136,8 +136,8 @@ export interface TransportProblem {
   /** A short, truncated preview of the offending input. */
   preview?: string
   /**
-   * `non-json-line`: the line itself, printable, at most `NON_JSON_LINE_CHARS` (ndjson.ts) characters: an agent that
-   * prints a sign-in URL or a warning on stdout has it shown in its log.
+   * `non-json-line`: the line as read (bounded by the reader's line limit; make it printable before showing it, see
+   * `printable` in ndjson.ts). An agent that prints a sign-in URL or a warning on stdout has it shown in its log.
    */
   line?: string
 }

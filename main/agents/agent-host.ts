@@ -20,12 +20,14 @@ import {
   type RestartPolicyOptions,
   type RestartState,
 } from './restart-policy'
+import { printable } from '../acp/ndjson'
 import { realScheduler, type Scheduler } from './scheduler'
 
 /** How a line the agent wrote on stdout that is not JSON starts in its log. */
 export const STDOUT_NOTE = '[Bosun: on stdout, not JSON]'
-/** At most this many such lines are shown per process start. */
+/** At most this many such lines are shown per process start, each cut at {@link STDOUT_NOTE_CHARS} characters. */
 export const MAX_STDOUT_NOTES = 50
+export const STDOUT_NOTE_CHARS = 4_000
 
 export type AgentStatus = AgentRuntimeView['status']
 
@@ -405,7 +407,7 @@ export class AgentHost implements IDisposable {
       // in the agent's log, where the person looks; a few dozen of them, then one line says the rest is not.
       if (problem.kind === 'non-json-line' && problem.line !== undefined && stdoutNotes <= MAX_STDOUT_NOTES) {
         stdoutNotes++
-        process.appendNote(stdoutNotes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${problem.line}`)
+        process.appendNote(stdoutNotes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${printable(problem.line, STDOUT_NOTE_CHARS)}`)
       }
     })
     this.subscriptions.push(problemSub)
