@@ -25,7 +25,8 @@ export const authMethodViewSchema = z.strictObject({
   envName: z.string().optional(),
   /**
    * An agent-driven method that takes a key in the login request itself (`_meta["api-key"]` on the method, as
-   * Gemini CLI's "Gemini API key"): the person pastes it, main sends it with `authenticate` and does not store it.
+   * Gemini CLI's "Gemini API key"): the person pastes it, main sends it with `authenticate` and does not store it,
+   * unless the agent refuses it naming the variables it reads its key from (codex-acp): then it is stored there.
    */
   takesKey: z.literal(true).optional(),
 })
@@ -97,7 +98,8 @@ export const agentToolsCalls = {
    * With `keyName` and `value` (a key the agent's failed login named in its error `data.envVars`, or one its
    * definition lists): the key is stored in the keychain as a secret env of the agent, the agent restarts with
    * it, and then logs in with the method (`restarted: true`). With `value` alone, for a method that takes a key in
-   * the request (`takesKey`): the key goes in the request's `_meta["api-key"]`, and is not stored.
+   * the request (`takesKey`): the key goes in the request's `_meta["api-key"]`, and is not stored; if the agent
+   * refuses naming key variables, it is stored under each of them, the agent restarts, and logs in (`restarted: true`).
    * Env-var methods: `value` is stored in the keychain as a secret env of the agent and the agent is
    * restarted with it (`restarted: true`). Terminal methods fail with `invalid-argument` (use `startAuthTerminal`).
    */

@@ -245,18 +245,25 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     }
   }
 
-  /** Stores `value` in the keychain as the agent's secret env `name` (listing the name in its definition), then restarts the agent with it. */
-  async function storeKeyAndRestart(agentId: string, name: string, value: string): Promise<Result<{ restarted: true }>> {
+  /**
+   * Stores `value` in the keychain as the agent's secret env under each of `names` (listing them in its definition),
+   * then restarts the agent with it.
+   */
+  async function storeKeyAndRestart(agentId: string, names: string | readonly string[], value: string): Promise<Result<{ restarted: true }>> {
     const def = config.definitions.get(agentId)
     if (!def) return notFound(agentId)
     const status = await config.secrets.status()
     if (!status.available) return fail({ kind: 'keychain-unavailable', message: status.message })
     // Known before it is stored, so nothing that follows (restart, stderr, inspector) can show it.
     secrets.add(agentId, value)
-    const stored = await config.secrets.set(agentId, name, value)
-    if (!stored.ok) return stored
-    if (!def.secretEnv.includes(name)) {
-      const saved = await config.definitions.save({ ...def, secretEnv: [...def.secretEnv, name] })
+    const list = typeof names === 'string' ? [names] : names
+    for (const name of list) {
+      const stored = await config.secrets.set(agentId, name, value)
+      if (!stored.ok) return stored
+    }
+    const added = list.filter((name) => !def.secretEnv.includes(name))
+    if (added.length > 0) {
+      const saved = await config.definitions.save({ ...def, secretEnv: [...def.secretEnv, ...added] })
       if (!saved.ok) return saved
     }
     const restarted = await restartAgent(agentId)
@@ -286,6 +293,16 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   }
   const keyRefused = (name: string) =>
     fail({ kind: 'invalid-argument', message: `${name} is neither one of this agent's keys nor a key it asked for, so Bosun does not set it.` })
+
+  /** The key stored under `names` and the agent restarted with it, then the login again on its new connection. */
+  async function storeRestartAndLogin(agentId: string, methodId: string, names: readonly string[], value: string): Promise<Result<{ restarted: boolean }>> {
+    const restarted = await storeKeyAndRestart(agentId, names, value)
+    if (!restarted.ok) return restarted
+    const again = await findMethod(agentId, methodId)
+    if (!again.ok) return again
+    const login = await loginWithAgent(agentId, again.value.connection, again.value.method)
+    return login.ok ? ok({ restarted: true }) : login
+  }
 
   /**
    * `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered.
@@ -379,18 +396,17 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
               if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key in its login.` })
               // Known before it is sent, so the inspector, the log and the agent's errors show it redacted.
               secrets.add(agentId, value)
-              return loginWithAgent(agentId, connection, method, value)
+              const login = await loginWithAgent(agentId, connection, method, value)
+              if (login.ok) return login
+              // The agent reads the key from its environment instead, and said where (codex-acp names CODEX_API_KEY
+              // and OPENAI_API_KEY, either of which it reads): the key the person gave goes there, for this agent only.
+              const named = keyNamesOf(login.error.data).filter((name) => mayStoreKey(agentId, name))
+              return named.length > 0 ? storeRestartAndLogin(agentId, methodId, named, value) : login
             }
             if (keyName === undefined) return loginWithAgent(agentId, connection, method)
             if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${keyName}.` })
             if (!mayStoreKey(agentId, keyName)) return keyRefused(keyName)
-            const restarted = await storeKeyAndRestart(agentId, keyName, value)
-            if (!restarted.ok) return restarted
-            // The restart made a new connection: log in on that one.
-            const again = await findMethod(agentId, methodId)
-            if (!again.ok) return again
-            const login = await loginWithAgent(agentId, again.value.connection, again.value.method)
-            return login.ok ? ok({ restarted: true }) : login
+            return storeRestartAndLogin(agentId, methodId, [keyName], value)
           }
           default:
             return fail({ kind: 'invalid-argument', message: `Bosun does not know how to use the login method ${method.name} (type ${method.type}).` })

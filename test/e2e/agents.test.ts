@@ -386,7 +386,7 @@ describe('signing in when a new session needs it', () => {
     const dialog = await visible(signInDialog('Key-in-login'))
     const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
     const keyForm = await visible(methods.getByRole('form', { name: 'Gemini API key: the key' }))
-    await visible(keyForm.getByText('Bosun does not store it'))
+    await visible(keyForm.getByText('with this login, and not stored', { exact: false }))
     await screenshotBothSchemes('agents-sign-in-key-in-login')
 
     // A wrong key: the agent's refusal is shown under the method, the dialog stays.

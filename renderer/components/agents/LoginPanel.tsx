@@ -108,7 +108,7 @@ export function LoginView(props: LoginViewProps) {
                     busy={busy === m.id}
                     submitLabel="Log in"
                     busyLabel="Logging in…"
-                    footnote={`Given to ${agentName} with this login only: Bosun does not store it, so ${agentName} asks again after it restarts.`}
+                    footnote={`Given to ${agentName} with this login, and not stored. If ${agentName} wants it in its environment instead, Bosun keeps it there, in the system keychain, for ${agentName} only.`}
                     onSubmit={(_name, value) => onLogin(m.id, value)}
                   />
                 ) : (

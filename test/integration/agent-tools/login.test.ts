@@ -278,3 +278,29 @@ describe('a login that takes its key in the request (`_meta["api-key"]`, as Gemi
     expect(JSON.stringify(logins)).not.toContain(KEY)
   })
 })
+
+describe('a key given in the login that the agent wants in its environment (codex-acp)', () => {
+  it('is stored under the variables the agent named, the agent restarts with it and logs in: one paste', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--api-key-meta'], protocolVersion: 1 }])
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' }))
+    expect(methods.find((m) => m.id === 'api-key')).toMatchObject({ type: 'agent', takesKey: true })
+
+    const firstPid = harness.supervisor.get('c')!.pid
+    const key = 'sk-codex-meta-0123456789'
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', value: key }))).toEqual({ restarted: true })
+    // Both names it said it reads; never NODE_OPTIONS, which it named too.
+    expect(harness.config.definitions.get('c')!.secretEnv).toEqual(['OTHER_KEY', 'ACME_API_KEY'])
+    expect(harness.secretStore.values.get('c:ACME_API_KEY')).toBe(key)
+    expect(harness.secretStore.values.get('c:NODE_OPTIONS')).toBeUndefined()
+    expect(harness.supervisor.get('c')!.pid).not.toBe(firstPid)
+    must(await harness.newSession('c'))
+  })
+
+  it('without a keychain: the agent’s refusal, nothing stored', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--api-key-meta'], protocolVersion: 1 }])
+    harness.secretStore.available = false
+    const result = await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', value: 'sk-codex-meta-0123456789' })
+    expect(result).toMatchObject({ ok: false, error: { kind: 'keychain-unavailable' } })
+    expect(harness.config.definitions.get('c')!.secretEnv).toEqual([])
+  })
+})
