@@ -139,40 +139,32 @@ function additionalDirectoriesFor(connection: AcpClientConnection, folders: read
   return folders.length > 0 && connection.handshake?.capabilities.additionalDirectories ? { additionalDirectories: [...folders] } : {}
 }
 
+/** One notice of Bosun's in a session, as the action that shows it. */
+function noticeAction(severity: 'info' | 'warning', title: string, description: string): SessionAction {
+  return { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] }
+}
+
 /** Said in a new session whose agent does not take added folders: it is not told of them, yet Bosun serves them. */
 function foldersNotPassed(connection: AcpClientConnection, folders: readonly string[]): SessionAction[] {
   if (folders.length === 0 || connection.handshake?.capabilities.additionalDirectories) return []
   return [
-    {
-      type: 'updates',
-      updates: [
-        {
-          sessionUpdate: 'notice',
-          severity: 'info',
-          title: `The agent was not told of the added folders (it does not take them): ${folders.join(', ').slice(0, 400)}`,
-          description: 'Bosun still serves its file and terminal requests in them; mention them in your message so the agent knows.',
-        },
-      ],
-    },
+    noticeAction(
+      'info',
+      `The agent was not told of the added folders (it does not take them): ${folders.join(', ').slice(0, 400)}`,
+      'Bosun still serves its file and terminal requests in them; mention them in your message so the agent knows.',
+    ),
   ]
 }
 
 /** The notice of a session whose agent runs without its keys (the keychain could not be read when it started). */
 function keysNotPassed(withoutKeys: { names: string[]; reason: string } | undefined): SessionAction[] {
   if (!withoutKeys || withoutKeys.names.length === 0) return []
-  const names = withoutKeys.names.slice(0, 8).join(', ')
   return [
-    {
-      type: 'updates',
-      updates: [
-        {
-          sessionUpdate: 'notice',
-          severity: 'warning',
-          title: `The agent runs without ${names}: the system keychain could not be read`,
-          description: `${withoutKeys.reason.slice(0, 400)} If the agent needs one of these keys, sign in another way, or start Bosun where a keychain (Secret Service) runs and restart the agent.`,
-        },
-      ],
-    },
+    noticeAction(
+      'warning',
+      `The agent runs without ${withoutKeys.names.slice(0, 8).join(', ')}: the system keychain could not be read`,
+      `${withoutKeys.reason.slice(0, 400)} If the agent needs one of these keys, sign in another way, or start Bosun where a keychain (Secret Service) runs and restart the agent.`,
+    ),
   ]
 }
 
@@ -720,7 +712,7 @@ export class SessionsService implements IDisposable {
   private mcpRefusals(agentId: string, mcp: McpServersForSession | undefined): SessionAction[] {
     if (!mcp?.refused.length) return []
     const description = mcp.refused.map((r) => `${r.name} (${r.transport}): ${r.reason}`).join('\n')
-    return [{ type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `Not passed to ${agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description }] }]
+    return [noticeAction('warning', `Not passed to ${agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description)]
   }
 
   private earlyBuffer(connection: AcpClientConnection) {
@@ -856,17 +848,14 @@ export class SessionsService implements IDisposable {
     const reason = `This session reached Bosun's limit of ${limit} of agent output, so it cannot go on. Everything up to the limit is kept.`
     record.full = { reason }
     this.logger.warn(`session ${sessionId}: the agent sent more than ${limit}; the turn is stopped and the rest of its output dropped`)
-    this.push(sessionId, {
-      type: 'updates',
-      updates: [
-        {
-          sessionUpdate: 'notice',
-          severity: 'warning',
-          title: `This session reached its limit of ${limit}`,
-          description: 'The agent sent more than one session keeps in memory, so Bosun stopped the turn. What it sends to this session from now on is not shown.',
-        },
-      ],
-    })
+    this.push(
+      sessionId,
+      noticeAction(
+        'warning',
+        `This session reached its limit of ${limit}`,
+        'The agent sent more than one session keeps in memory, so Bosun stopped the turn. What it sends to this session from now on is not shown.',
+      ),
+    )
     this.push(sessionId, { type: 'cannot_continue', reason })
     if (record.turn || record.state.turn.state !== 'idle') this.cancel(sessionId)
   }
