@@ -153,11 +153,7 @@ export class AgentProcess implements IDisposable {
 
     const stderr = child.stderr!
     stderr.setEncoding('utf8')
-    stderr.on('data', (text: string) => {
-      this.tail.append(text)
-      this.log?.append(text)
-      this.onDidWriteStderrEmitter.fire(text)
-    })
+    stderr.on('data', (text: string) => this.record(text))
     child.on('error', (error) => this.logger.warn('process error', error))
     child.once('exit', (code, signal) => void this.handleExit(code, signal))
     this.lifecycle(`started: ${spec.command} ${spec.args.join(' ')}`.trimEnd())
@@ -177,8 +173,11 @@ export class AgentProcess implements IDisposable {
    * the agent wrote where it should not, such as a line on stdout that is not JSON.
    */
   appendNote(line: string): void {
-    if (!this.isRunning) return
-    const text = line.endsWith('\n') ? line : line + '\n'
+    if (this.isRunning) this.record(line.endsWith('\n') ? line : line + '\n')
+  }
+
+  /** What the agent's log shows: the stderr tail, the log file and the live log. */
+  private record(text: string): void {
     this.tail.append(text)
     this.log?.append(text)
     this.onDidWriteStderrEmitter.fire(text)
