@@ -249,19 +249,18 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * Stores `value` in the keychain as the agent's secret env under each of `names` (listing them in its definition),
    * then restarts the agent with it.
    */
-  async function storeKeyAndRestart(agentId: string, names: string | readonly string[], value: string): Promise<Result<{ restarted: true }>> {
+  async function storeKeyAndRestart(agentId: string, names: readonly string[], value: string): Promise<Result<{ restarted: true }>> {
     const def = config.definitions.get(agentId)
     if (!def) return notFound(agentId)
     const status = await config.secrets.status()
     if (!status.available) return fail({ kind: 'keychain-unavailable', message: status.message })
     // Known before it is stored, so nothing that follows (restart, stderr, inspector) can show it.
     secrets.add(agentId, value)
-    const list = typeof names === 'string' ? [names] : names
-    for (const name of list) {
+    for (const name of names) {
       const stored = await config.secrets.set(agentId, name, value)
       if (!stored.ok) return stored
     }
-    const added = list.filter((name) => !def.secretEnv.includes(name))
+    const added = names.filter((name) => !def.secretEnv.includes(name))
     if (added.length > 0) {
       const saved = await config.definitions.save({ ...def, secretEnv: [...def.secretEnv, ...added] })
       if (!saved.ok) return saved
@@ -274,7 +273,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     const name = envVarOf(method)
     if (!name) return fail({ kind: 'invalid-argument', message: `${method.name} does not say which environment variable to set.` })
     if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${name}.` })
-    return storeKeyAndRestart(agentId, name, value)
+    return storeKeyAndRestart(agentId, [name], value)
   }
 
   const rememberNamedKeys = (agentId: string, data: unknown) => {
@@ -417,7 +416,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       guard(async () => {
         if (!config.definitions.get(agentId)) return notFound(agentId)
         if (!mayStoreKey(agentId, name)) return keyRefused(name)
-        return storeKeyAndRestart(agentId, name, value)
+        return storeKeyAndRestart(agentId, [name], value)
       }),
 
     listEnvironmentKeys: ({ agentId }) =>
@@ -439,7 +438,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const value = environmentValue(name)
         if (value === undefined) return fail({ kind: 'not-found', message: `${name} is not set in Bosun's environment.` })
         log.info(`${agentId}: ${name} taken from Bosun's environment into the keychain`)
-        return storeKeyAndRestart(agentId, name, value)
+        return storeKeyAndRestart(agentId, [name], value)
       }),
 
     startAuthTerminal: ({ agentId, methodId }) =>
