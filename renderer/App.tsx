@@ -230,6 +230,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   }, [api, store, onDidRehydrate, notifyFailure, openRequest, addNotice])
 
   const agents = useAppSelector(store, (view) => Object.values(view.agents), shallowArrayEqual)
+  const loaded = useAppSelector(store, (view) => view.loaded)
   const summaries = useAppSelector(store, selectSummaries, shallowArrayEqual)
   // selectInbox builds fresh items per state; compare field by field so streaming text does not re-render the app.
   const inboxItems = useAppSelector(store, selectInbox, shallowArrayEqual)
@@ -339,6 +340,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           defaultCwdFor={cwdFor}
           onCreateSession={onCreateSession}
           onOpenAgents={openAgents}
+          agentsLoaded={loaded}
           api={api}
           onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}
           onCallFailed={notifyFailure}

@@ -20,6 +20,8 @@ export interface AppState {
    * it (`restartsSilence`): the session screen's stall notice counts the silence from it.
    */
   lastActivityAt: Record<string, number>
+  /** A snapshot from main has been applied: until then, no agents listed does not mean none are defined. */
+  loaded: boolean
 }
 
 /** What `sessions:getSnapshot` returns. */
@@ -68,7 +70,7 @@ export interface AppStore {
 }
 
 export function createAppState(): AppState {
-  return { agents: {}, sessions: {}, requestScopedElicitations: {}, selectedSessionId: null, lastActivityAt: {} }
+  return { agents: {}, sessions: {}, requestScopedElicitations: {}, selectedSessionId: null, lastActivityAt: {}, loaded: false }
 }
 
 /** When queued work runs: the next animation frame, and a clock to keep each frame's share short. */
@@ -350,6 +352,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
         sessions,
         selectedSessionId: selected !== null && sessions[selected] ? selected : null,
         lastActivityAt: activitySince(sessions),
+        loaded: true,
       })
     },
 

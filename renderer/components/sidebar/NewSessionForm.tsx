@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { Icon } from '../common/icons'
 import './new-session-form.css'
 
@@ -27,6 +27,14 @@ const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
 export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate, onCancel }: NewSessionFormProps) {
   const [agentId, setAgentId] = useState(initialAgentId ?? agents[0]?.agentId ?? '')
   const [cwd, setCwd] = useState(() => (agentId ? defaultCwdFor(agentId) : ''))
+  // Opened before the agents were known (the app still loading): take the first one when they come, and its
+  // folder unless one was typed.
+  const firstAgentId = agents[0]?.agentId
+  useEffect(() => {
+    if (agentId || !firstAgentId) return
+    setAgentId(firstAgentId)
+    setCwd((typed) => typed || defaultCwdFor(firstAgentId))
+  }, [agentId, firstAgentId, defaultCwdFor])
   const [error, setError] = useState<string | null>(null)
   const [badFolder, setBadFolder] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
@@ -80,6 +88,11 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
             setCwd(defaultCwdFor(e.target.value))
           }}
         >
+          {agents.length === 0 && (
+            <option value="" disabled>
+              Loading agents…
+            </option>
+          )}
           {agents.map((a) => (
             <option key={a.agentId} value={a.agentId}>
               {a.name}

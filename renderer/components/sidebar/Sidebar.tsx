@@ -26,6 +26,11 @@ export interface SidebarProps {
   onCreateSession: (agentId: string, cwd: string, folders?: string[]) => Promise<string | NewSessionFailure | null>
   /** Opens the Agents page (first run: New session with no agent leads there instead of an empty list). */
   onOpenAgents?: () => void
+  /**
+   * The agents are known (main's first snapshot arrived; default true). Before that, an empty list is not "no agents":
+   * New session opens its form, which fills in when they come, instead of sending the person to the Agents page.
+   */
+  agentsLoaded?: boolean
   /** The history (stored sessions, search, rename, archive, export, delete); absent in previews without a backend. */
   api?: BosunApi
   /** Opens a session (from the history when it is not open), at an entry when given (a search result). */
@@ -61,12 +66,20 @@ export const Sidebar = memo(function Sidebar({
   onOpenStored,
   onCallFailed,
   onOpenAgents,
+  agentsLoaded = true,
   offerNewSession,
 }: SidebarProps) {
   const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
   useEffect(() => {
     if (offerNewSession) setCreating({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
   }, [offerNewSession])
+  // Opened while the agents were loading, and there are none: where New session leads with no agents.
+  const waitingForAgents = creating !== null && creating.agentId === undefined && agents.length === 0
+  useEffect(() => {
+    if (!agentsLoaded || !waitingForAgents || !onOpenAgents) return
+    setCreating(null)
+    onOpenAgents()
+  }, [agentsLoaded, waitingForAgents, onOpenAgents])
   const [history, actions] = useHistory(api, onCallFailed ?? ignoreFailure)
   const [query, setQuery] = useState('')
   const [hits, setHits] = useState<HistoryHit[] | null>(null)
@@ -110,7 +123,7 @@ export const Sidebar = memo(function Sidebar({
           type="button"
           className="button button-primary button-small"
           aria-expanded={creating !== null}
-          onClick={() => (agents.length === 0 && onOpenAgents ? onOpenAgents() : setCreating(creating ? null : {}))}
+          onClick={() => (agentsLoaded && agents.length === 0 && onOpenAgents ? onOpenAgents() : setCreating(creating ? null : {}))}
         >
           <Icon name="plus" size={14} />
           New session
@@ -156,7 +169,9 @@ export const Sidebar = memo(function Sidebar({
           <SearchResults hits={hits} query={trimmed} onOpen={(sessionId, entryId) => open(sessionId, entryId)} />
         ) : (
           <>
+        {agents.length === 0 && !agentsLoaded && <p className="muted sidebar-empty">Loading agents…</p>}
         {agents.length === 0 &&
+          agentsLoaded &&
           (onOpenAgents ? (
             <div className="sidebar-empty sidebar-first-run">
               <p className="muted">No agents yet.</p>

@@ -29,6 +29,16 @@ function elicitation(id: string, sessionId: string | null, agentId: string, crea
 }
 
 describe('app store', () => {
+  it('is not loaded until main\'s first snapshot is applied, even an empty one; agents and sessions alone do not count', () => {
+    const store = createAppStore()
+    expect(store.getSnapshot().loaded).toBe(false)
+    store.setAgentStatus(agent('a1', 'Claude'))
+    store.addSession(sessionOf('s1', 'a1'))
+    expect(store.getSnapshot().loaded).toBe(false)
+    store.applySnapshot({ agents: [], sessions: [] })
+    expect(store.getSnapshot().loaded).toBe(true)
+  })
+
   it('applies batches with a newer seq, skips stale ones (snapshot reconciliation), reports gaps', () => {
     // Main's copy of the session: three batches applied, the snapshot taken after the second.
     let main = sessionOf('s1', 'a1')
