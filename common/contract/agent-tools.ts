@@ -29,6 +29,8 @@ export const authMethodViewSchema = z.strictObject({
    * unless the agent refuses it naming the variables it reads its key from (codex-acp): then it is stored there.
    */
   takesKey: z.literal(true).optional(),
+  /** A terminal login: the command it runs (the agent's configured program by name, and its args), shown before it runs. */
+  commandLine: z.string().max(2000).optional(),
 })
 export type AuthMethodView = z.infer<typeof authMethodViewSchema>
 

@@ -430,7 +430,12 @@ class AcpConnection implements AcpClientConnection {
       elicitation,
       ...(this.options.booleanConfigOptions !== false ? { session: { configOptions: { boolean: {} } } } : {}),
     }
-    if (caps.authTerminal) clientCapabilities.auth = { terminal: true }
+    if (caps.authTerminal) {
+      clientCapabilities.auth = { terminal: true }
+      // The extension that came before `auth.terminal` (Zed's): agents such as OpenCode describe their terminal
+      // login only under the method's `_meta["terminal-auth"]`, and only to a client that says it reads it.
+      clientCapabilities._meta = { 'terminal-auth': true }
+    }
     return { protocolVersion: 1, clientInfo: { ...this.options.clientInfo }, clientCapabilities }
   }
 

@@ -28,15 +28,59 @@ interface Terminal {
   cancelled: boolean
 }
 
+/** A terminal login's args and env; `wholeArgs`: the args replace the configured ones (`_meta["terminal-auth"]`). */
+export type TerminalLogin = Pick<AuthMethodSummary, 'args' | 'env'> & { wholeArgs?: boolean }
+
 /** The spawn spec of a terminal login: launch spec + method args/env. Exported for tests (D3's argv/env rule). */
-export function terminalSpec(launch: AgentProcessSpec, method: Pick<AuthMethodSummary, 'args' | 'env'>): AgentProcessSpec {
+export function terminalSpec(launch: AgentProcessSpec, method: TerminalLogin): AgentProcessSpec {
   const { logFile: _logFile, ...rest } = launch
   return {
     ...rest,
     name: `${launch.name} (login)`,
-    args: [...launch.args, ...(method.args ?? [])],
+    args: method.wholeArgs ? [...(method.args ?? [])] : [...launch.args, ...(method.args ?? [])],
     env: { ...launch.env, ...(method.env ?? {}) },
   }
+}
+
+const MAX_LEGACY_ARGS = 64
+const MAX_LEGACY_ARG_CHARS = 4096
+
+/** A program's file name, without its folder. */
+export const programBaseName = (command: string): string => command.split(/[\\/]/).pop() || command
+
+/** A program's name without its folder, and on Windows without `.exe`/`.cmd`/`.bat` and case. */
+function programName(command: string): string {
+  const base = programBaseName(command)
+  return /^[A-Za-z]:|\\/.test(command) || /\.(exe|cmd|bat)$/i.test(base) ? base.replace(/\.(exe|cmd|bat)$/i, '').toLowerCase() : base
+}
+
+/**
+ * The older terminal login (Zed's `_meta["terminal-auth"]`: `{command, args?, env?, label?}`), on a method without
+ * the standard `type: "terminal"`, as OpenCode sends it: `opencode auth login`. Read only when it names the agent's
+ * own configured program (by name: `opencode` for a configured `/usr/local/bin/opencode`); Bosun then runs *its*
+ * configured program with these args in place of the configured ones. A command naming another program, or a
+ * malformed entry, gives `undefined`: the method stays what it was, and nothing the agent named is ever run.
+ */
+export function legacyTerminalLogin(method: AuthMethodSummary, configuredCommand: string): TerminalLogin | undefined {
+  if (method.type !== 'agent') return undefined
+  const raw = method.raw as { _meta?: unknown } | null
+  const meta = raw && typeof raw === 'object' && raw._meta && typeof raw._meta === 'object' ? (raw._meta as Record<string, unknown>)['terminal-auth'] : undefined
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return undefined
+  const { command, args, env } = meta as Record<string, unknown>
+  if (typeof command !== 'string' || command === '' || programName(command) !== programName(configuredCommand)) return undefined
+  if (args !== undefined && (!Array.isArray(args) || args.length > MAX_LEGACY_ARGS || !args.every((a) => typeof a === 'string' && a.length <= MAX_LEGACY_ARG_CHARS))) return undefined
+  const login: TerminalLogin = { args: (args as string[] | undefined) ?? [], wholeArgs: true }
+  if (env && typeof env === 'object' && !Array.isArray(env)) {
+    const pairs = Object.entries(env as Record<string, unknown>).filter((pair): pair is [string, string] => typeof pair[1] === 'string')
+    if (pairs.length > 0) login.env = Object.fromEntries(pairs)
+  }
+  return login
+}
+
+/** How a terminal login's command reads, for the person to see before it runs (no env: values can be secrets). */
+export function commandLine(command: string, args: readonly string[]): string {
+  const quote = (word: string) => (word !== '' && /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)
+  return [command, ...args].map(quote).join(' ')
 }
 
 export class AuthTerminals implements IDisposable {

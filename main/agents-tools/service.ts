@@ -20,7 +20,7 @@ import { keyNamesOf } from '../../common/agent-keys'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { agentToolsCalls, AuthMethodView } from '../../common/contract/agent-tools'
 import { LogStream, readLogTail } from './agent-log'
-import { AuthTerminals, terminalSpec } from './auth-terminal'
+import { AuthTerminals, commandLine, legacyTerminalLogin, programBaseName, terminalSpec, type TerminalLogin } from './auth-terminal'
 import { checkConnection } from './check-connection'
 import { InspectorHub, type InspectorOptions } from './inspector'
 import { SecretSet } from './redaction'
@@ -66,6 +66,8 @@ export interface AgentToolsService {
 }
 
 const DEFAULT_LOG_BYTES = 64 * 1024
+/** A terminal login's command as shown (the contract's bound). */
+const MAX_COMMAND_LINE_CHARS = 2000
 
 /** The variable an env-var auth method puts its value in (v1 legacy `varName` / `vars[]`), if it names one. */
 export function envVarOf(method: AuthMethodSummary): string | undefined {
@@ -212,10 +214,22 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     return ok({ connection: connected.value.connection, handshake })
   }
 
+  /**
+   * The agent's methods as Bosun uses them: one whose `_meta["terminal-auth"]` names the agent's own program is a
+   * terminal login (see {@link legacyTerminalLogin}), never sent to `authenticate`.
+   */
+  function loginMethods(agentId: string, methods: readonly AuthMethodSummary[]): (AuthMethodSummary & TerminalLogin)[] {
+    const command = config.definitions.get(agentId)?.command
+    return methods.map((m) => {
+      const legacy = command !== undefined ? legacyTerminalLogin(m, command) : undefined
+      return legacy ? { ...m, ...legacy, type: 'terminal' } : m
+    })
+  }
+
   async function findMethod(agentId: string, methodId: string) {
     const connected = await handshakeOf(agentId)
     if (!connected.ok) return connected
-    const method = connected.value.handshake.authMethods.find((m) => m.id === methodId)
+    const method = loginMethods(agentId, connected.value.handshake.authMethods).find((m) => m.id === methodId)
     if (!method) return fail({ kind: 'not-found', message: `The agent does not offer the login method ${methodId}.` })
     return ok({ ...connected.value, method })
   }
@@ -365,15 +379,20 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       guard(async () => {
         const connected = await handshakeOf(agentId)
         if (!connected.ok) return connected
-        const methods: AuthMethodView[] = connected.value.handshake.authMethods.map((m) => {
-          const envName = loginKind(m) === 'env_var' ? envVarOf(m) : undefined
+        const def = config.definitions.get(agentId)
+        const methods: AuthMethodView[] = loginMethods(agentId, connected.value.handshake.authMethods).map((m) => {
+          const kind = loginKind(m)
+          const envName = kind === 'env_var' ? envVarOf(m) : undefined
+          // What the terminal will run, shown before it does: the configured program by name, and its args.
+          const shown = kind === 'terminal' && def ? commandLine(programBaseName(def.command), m.wholeArgs ? (m.args ?? []) : [...def.args, ...(m.args ?? [])]) : undefined
           return {
             id: m.id,
             name: m.name,
             ...(m.description !== undefined ? { description: m.description } : {}),
             type: m.type,
             ...(envName ? { envName } : {}),
-            ...(loginKind(m) === 'agent' && takesKeyInRequest(m) ? { takesKey: true as const } : {}),
+            ...(kind === 'agent' && takesKeyInRequest(m) ? { takesKey: true as const } : {}),
+            ...(shown !== undefined ? { commandLine: shown.slice(0, MAX_COMMAND_LINE_CHARS) } : {}),
           }
         })
         return ok({ methods })

@@ -6,8 +6,9 @@
  *
  * The env-var login stores its key with keytar: run under `scripts/with-keyring.sh` (as `npm test` does).
  */
-import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
@@ -17,6 +18,8 @@ import { agentGroup, gone, messageBox, until, visible } from './support/session-
 const here = dirname(fileURLToPath(import.meta.url))
 /** A plain-Node ACP agent whose session/new needs ACME_KEY (env-var login) and whose `--login` mode is a terminal login. */
 const ENV_AGENT = resolve(here, '..', 'integration', 'agent-tools', 'fixtures', 'env-agent.mjs')
+/** Where the OpenCode-style agent's terminal login records that it went through. */
+const OPENCODE_STATE = join(tmpdir(), `bosun-e2e-opencode-state-${process.pid}`)
 
 let app: E2eApp
 let page: Page
@@ -36,6 +39,8 @@ beforeAll(async () => {
     // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
     { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
     // Its key is exported in the shell Bosun was started from (set in this process's environment below).
+    // Its only login is `_meta["terminal-auth"]` (this program with other args), as OpenCode's `opencode auth login`.
+    { id: 'opencode-style', name: 'OpenCode-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--style', 'opencode', '--state', OPENCODE_STATE] }, protocolVersion: 1 },
     { id: 'shell-key', name: 'Shell-key agent', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'SHELLKEY_API_KEY', '--style', 'gemini'] }, secretEnv: ['SHELLKEY_API_KEY'], protocolVersion: 1 },
   ])
   page = app.page
@@ -43,6 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close()
+  rmSync(OPENCODE_STATE, { force: true })
 })
 
 interface StoredAgent {
@@ -445,6 +451,27 @@ describe('signing in when a new session needs it', () => {
     } finally {
       delete process.env.SHELLKEY_API_KEY
     }
+  })
+
+  it('OpenCode-style: a login described only by `_meta["terminal-auth"]` runs in a terminal here, showing its command; when it ends well the session starts', async () => {
+    const form = await requestSession('OpenCode-style')
+    const dialog = await visible(signInDialog('OpenCode-style'))
+    const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
+    await visible(methods.getByRole('heading', { name: 'Login with env-agent' }))
+    // Not a "Log in" button that would send `authenticate` (which such an agent answers with success, signing no one in).
+    expect(await methods.getByRole('button', { name: /^Log in/ }).count()).toBe(0)
+    await visible(methods.getByText(`${basename(process.execPath)} ${ENV_AGENT} --login --state ${OPENCODE_STATE}`, { exact: true }))
+    await screenshotBothSchemes('agents-sign-in-terminal-auth-meta')
+
+    await methods.getByRole('button', { name: 'Open terminal' }).click()
+    const terminal = await visible(dialog.getByRole('region', { name: 'Terminal: Login with env-agent' }))
+    await visible(terminal.getByText('Paste your token:'))
+    await terminal.getByRole('textbox', { name: 'Type a line' }).fill('ok')
+    await terminal.getByRole('textbox', { name: 'Type a line' }).press('Enter')
+    // Bosun restarts the agent and tries again by itself: this time the session starts.
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('OpenCode-style')
   })
 
   it('a terminal login that ends well is followed by another try; an env-var key goes to the keychain, the agent restarts with it and the session starts', async () => {

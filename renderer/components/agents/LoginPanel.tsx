@@ -93,11 +93,18 @@ export function LoginView(props: LoginViewProps) {
                   terminal && terminal.methodId === m.id ? (
                     terminal.node
                   ) : (
-                    <div className="button-row">
-                      <button type="button" className="button button-primary" onClick={() => onOpenTerminal(m.id)} disabled={busy !== null || Boolean(terminal)}>
-                        {busy === m.id ? 'Opening…' : 'Open terminal'}
-                      </button>
-                    </div>
+                    <>
+                      {m.commandLine && (
+                        <p className="login-method-command muted small">
+                          Runs <code className="mono">{m.commandLine}</code> in a terminal here, where you answer it.
+                        </p>
+                      )}
+                      <div className="button-row">
+                        <button type="button" className="button button-primary" onClick={() => onOpenTerminal(m.id)} disabled={busy !== null || Boolean(terminal)}>
+                          {busy === m.id ? 'Opening…' : 'Open terminal'}
+                        </button>
+                      </div>
+                    </>
                   )
                 ) : m.takesKey ? (
                   <KeyForm

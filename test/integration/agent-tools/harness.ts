@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createAcpConnection } from '../../../main/acp/connection'
+import { createAcpConnection, type ClientCapabilityFlags } from '../../../main/acp/connection'
 import type { AcpClientConnection } from '../../../main/acp/types'
 import type { AcpConnectionFactory } from '../../../main/agents/agent-host'
 import { AgentSupervisor } from '../../../main/agents/supervisor'
@@ -82,7 +82,12 @@ export interface Harness {
   dispose(): Promise<void>
 }
 
-export async function startHarness(agents: HarnessAgent[], secrets: Record<string, string> = {}, options: { environment?: NodeJS.ProcessEnv } = {}): Promise<Harness> {
+/** `clientCapabilities`: what `initialize` advertises (default: none of the flags, as the connection's default). */
+export async function startHarness(
+  agents: HarnessAgent[],
+  secrets: Record<string, string> = {},
+  options: { environment?: NodeJS.ProcessEnv; clientCapabilities?: ClientCapabilityFlags } = {},
+): Promise<Harness> {
   const home = mkdtempSync(join(tmpdir(), 'bosun-tools-home-'))
   const workspace = mkdtempSync(join(tmpdir(), 'bosun-tools-ws-'))
   const definitions = agents.map((agent) => {
@@ -109,7 +114,14 @@ export async function startHarness(agents: HarnessAgent[], secrets: Record<strin
   const config = await createAgentConfigService({ home, events: sink, secretStore, confirmation })
   const logFile = (agentId: string) => join(home, 'logs', 'agents', `${agentId}.log`)
   const createConnection: AcpConnectionFactory = ({ input, output, logger }) =>
-    createAcpConnection({ input, output, logger, clientInfo: { name: 'Bosun', version: '0.0.0-test' }, elicitation: { form: true, url: true } })
+    createAcpConnection({
+      input,
+      output,
+      logger,
+      clientInfo: { name: 'Bosun', version: '0.0.0-test' },
+      elicitation: { form: true, url: true },
+      ...(options.clientCapabilities ? { clientCapabilities: options.clientCapabilities } : {}),
+    })
   const holder: { tools?: AgentToolsService } = {}
   const supervisor = new AgentSupervisor({
     createConnection: (streams) => {

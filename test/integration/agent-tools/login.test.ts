@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { once } from '../../../main/base/event'
-import { must, startHarness, type Harness } from './harness'
+import { ENV_AGENT, must, startHarness, type Harness } from './harness'
 
 let harness: Harness | undefined
 afterEach(async () => {
@@ -134,6 +135,44 @@ describe('terminal login', () => {
     expect(harness.supervisor.get('t')!.pid).toBe(pid)
     expect(harness.supervisor.get('t')!.status).toBe('ready')
     expect(must(await harness.tools.handlers.closeAuthTerminal({ terminalId }))).toBeUndefined()
+  })
+})
+
+describe('the older terminal login, `_meta["terminal-auth"]` (OpenCode)', () => {
+  const opencode = (state: string, extra: string[] = []) => ({ id: 'o', protocolVersion: 1 as const, envAgentArgs: ['--style', 'opencode', '--state', state, ...extra] })
+
+  it('naming the agent\'s own program: listed as a terminal login with its command, never sent to authenticate; exit 0 restarts and the session starts', async () => {
+    const state = join(tmpdir(), `bosun-opencode-state-${process.pid}-${Date.now()}`)
+    harness = await startHarness([opencode(state)], {}, { clientCapabilities: { authTerminal: true } })
+    expect(await harness.newSession('o')).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'o' }))
+    expect(methods).toHaveLength(1)
+    // The configured program by name, with the method's args in place of the configured ones.
+    expect(methods[0]).toMatchObject({ id: 'opencode-login', type: 'terminal', commandLine: `${basename(process.execPath)} ${ENV_AGENT} --login --state ${state}` })
+
+    // Like OpenCode, the agent would answer `authenticate` with success and log no one in: Bosun never sends it.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'o', methodId: 'opencode-login' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect((await sentMethods(harness, 'o')).map((m) => m.method)).not.toContain('authenticate')
+
+    const firstPid = harness.supervisor.get('o')!.pid
+    const reconnected = once(harness.supervisor.onDidConnect, (e) => e.agentId === 'o')
+    const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 'o', methodId: 'opencode-login' }))
+    await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.data.includes('Paste your token'))
+    must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'ok\n' }))
+    expect((await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)).exit).toEqual({ code: 0, signal: null })
+    await reconnected
+    expect(harness.supervisor.get('o')!.pid).not.toBe(firstPid)
+    must(await harness.newSession('o'))
+    rmSync(state, { force: true })
+  })
+
+  it('naming another program: nothing it names is run; the method stays agent-driven', async () => {
+    const state = join(tmpdir(), `bosun-opencode-state-${process.pid}-${Date.now()}-other`)
+    harness = await startHarness([opencode(state, ['--terminal-auth-command', '/bin/sh'])], {}, { clientCapabilities: { authTerminal: true } })
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'o' }))
+    expect(methods).toEqual([{ id: 'opencode-login', name: 'Login with env-agent', description: 'Run `env-agent auth login` in the terminal', type: 'agent' }])
+    expect(await harness.tools.handlers.startAuthTerminal({ agentId: 'o', methodId: 'opencode-login' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(existsSync(state)).toBe(false)
   })
 })
 

@@ -26,7 +26,7 @@ async function initializeParams(version: 1 | 2, clientCapabilities?: ClientCapab
 
 describe('advertised client capabilities', () => {
   // C3: fs, terminal and auth.terminal as configured (clientcaps), and `session.configOptions.boolean` (E13, conformance).
-  it('v1: fs, terminal and auth.terminal as configured, and boolean config options', async () => {
+  it('v1: fs, terminal and auth.terminal as configured (and the older `_meta["terminal-auth"]` with it), and boolean config options', async () => {
     expect(await initializeParams(1, ALL)).toEqual({
       protocolVersion: 1,
       clientInfo: { name: 'bosun', version: '1' },
@@ -36,6 +36,7 @@ describe('advertised client capabilities', () => {
         auth: { terminal: true },
         elicitation: { form: {} },
         session: { configOptions: { boolean: {} } },
+        _meta: { 'terminal-auth': true },
       },
     })
   })
