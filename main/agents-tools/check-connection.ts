@@ -8,6 +8,7 @@ import { AgentHost, type AcpConnectionFactory, type AgentProcessStarter } from '
 import type { AgentProcessSpec } from '../agents/agent-process'
 import type { Logger } from '../base/log'
 import type { CheckResult } from '../../common/contract/agent-tools'
+import { legacyTerminalLogin } from './auth-terminal'
 import type { SecretSet } from './redaction'
 
 export interface CheckConnectionOptions {
@@ -42,7 +43,8 @@ export function capabilityWords(caps: AgentCapabilitySummary): CheckResult['capa
   ]
 }
 
-export function describeHandshake(agentName: string, handshake: AgentHandshake, durationMs: number): CheckResult {
+/** `command`: the agent's configured program (a `_meta["terminal-auth"]` login naming it is listed as a terminal login). */
+export function describeHandshake(agentName: string, handshake: AgentHandshake, durationMs: number, command?: string): CheckResult {
   return {
     ok: true,
     agentName,
@@ -53,7 +55,7 @@ export function describeHandshake(agentName: string, handshake: AgentHandshake, 
       id: m.id,
       name: m.name,
       ...(m.description !== undefined ? { description: m.description } : {}),
-      type: m.type,
+      type: command !== undefined && legacyTerminalLogin(m, command) ? 'terminal' : m.type,
     })),
     durationMs,
   }
@@ -80,7 +82,7 @@ export async function checkConnection(options: CheckConnectionOptions): Promise<
   options.onHost?.(host)
   try {
     const result = await host.start()
-    if (result.ok) return describeHandshake(spec.name, result.value, now() - started)
+    if (result.ok) return describeHandshake(spec.name, result.value, now() - started, spec.command)
     const tail = result.error.stderrTail ?? lastLines(host.stderrTail())
     return {
       ok: false,

@@ -149,6 +149,10 @@ describe('the older terminal login, `_meta["terminal-auth"]` (OpenCode)', () => 
     expect(methods).toHaveLength(1)
     // The configured program by name, with the method's args in place of the configured ones.
     expect(methods[0]).toMatchObject({ id: 'opencode-login', type: 'terminal', commandLine: `${basename(process.execPath)} ${ENV_AGENT} --login --state ${state}` })
+    // Check connection lists it the same way.
+    expect(must(await harness.tools.handlers.checkAgentConnection({ agentId: 'o' })).authMethods).toEqual([
+      { id: 'opencode-login', name: 'Login with env-agent', description: 'Run `env-agent auth login` in the terminal', type: 'terminal' },
+    ])
 
     // Like OpenCode, the agent would answer `authenticate` with success and log no one in: Bosun never sends it.
     expect(await harness.tools.handlers.loginAgent({ agentId: 'o', methodId: 'opencode-login' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
@@ -171,6 +175,7 @@ describe('the older terminal login, `_meta["terminal-auth"]` (OpenCode)', () => 
     harness = await startHarness([opencode(state, ['--terminal-auth-command', '/bin/sh'])], {}, { clientCapabilities: { authTerminal: true } })
     const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'o' }))
     expect(methods).toEqual([{ id: 'opencode-login', name: 'Login with env-agent', description: 'Run `env-agent auth login` in the terminal', type: 'agent' }])
+    expect(must(await harness.tools.handlers.checkAgentConnection({ agentId: 'o' })).authMethods).toEqual(methods)
     expect(await harness.tools.handlers.startAuthTerminal({ agentId: 'o', methodId: 'opencode-login' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
     expect(existsSync(state)).toBe(false)
   })
