@@ -83,6 +83,18 @@ export type InspectorMessage = z.infer<typeof inspectorMessageSchema>
 
 export const authTerminalExitSchema = z.strictObject({ code: z.number().nullable(), signal: z.string().nullable() })
 
+/**
+ * Who the agent says it is signed in as (claude-agent-acp's `_auth/status_update`), in its own words, bounded:
+ * `signedIn: false` is the agent saying no one is (`kind: "none"`). Absent: the agent has not said.
+ */
+export const agentAccountSchema = z.strictObject({
+  signedIn: z.boolean(),
+  kind: z.string().max(64),
+  label: z.string().max(256),
+  detail: z.string().max(256).optional(),
+})
+export type AgentAccountView = z.infer<typeof agentAccountSchema>
+
 export const agentToolsCalls = {
   /**
    * Spawns the agent exactly as a session would (same command, args, env and secrets) as a separate
@@ -93,7 +105,7 @@ export const agentToolsCalls = {
   /** The running agent's auth methods (starts it if needed). */
   listAuthMethods: call(
     z.strictObject({ agentId: id }),
-    z.strictObject({ methods: z.array(authMethodViewSchema), loggedInHint: z.never().optional() }),
+    z.strictObject({ methods: z.array(authMethodViewSchema), account: agentAccountSchema.optional() }),
   ),
   /**
    * Agent-driven methods: `authenticate` (v1) / `auth/login` (v2) on the running connection (`restarted: false`).
@@ -171,6 +183,8 @@ export const agentToolsEvents = {
   authTerminalOutput: event(
     z.strictObject({ terminalId: z.string(), data: z.string(), exit: authTerminalExitSchema.optional() }),
   ),
+  /** The running agent said who it is signed in as (see {@link agentAccountSchema}). */
+  agentAccount: event(z.strictObject({ agentId: z.string(), account: agentAccountSchema })),
   /** Live stderr of an agent, redacted, coalesced (at most 10 events/s per agent, bounded text per event). */
   agentLog: event(z.strictObject({ agentId: z.string(), text: z.string() })),
   /** New inspector messages of an agent, batched (at most 10 events/s per agent). */

@@ -12,13 +12,14 @@ import type { AgentProcessSpec } from '../agents/agent-process'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import type { AgentSupervisor } from '../agents/supervisor'
 import { fail, ok, toFailure, type Failure, type Result } from '../base/errors'
-import { DisposableStore, type IDisposable } from '../base/lifecycle'
+import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
 import { keyNamesOf } from '../../common/agent-keys'
 import type { CallHandlers, EventSink } from '../../common/contract'
-import type { agentToolsCalls, AuthMethodView } from '../../common/contract/agent-tools'
+import type { AgentAccountView, agentToolsCalls, AuthMethodView } from '../../common/contract/agent-tools'
+import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
 import { AuthTerminals, commandLine, legacyTerminalLogin, programBaseName, terminalSpec, type TerminalLogin } from './auth-terminal'
 import { checkConnection } from './check-connection'
@@ -125,6 +126,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * last; with the names its definition lists, the only names a key is stored under for it.
    */
   const namedKeys = new Map<string, string[]>()
+  /** What each agent last said about who is signed in (`_auth/status_update`); one small entry per defined agent. */
+  const accounts = new Map<string, AgentAccountView>()
   const MAX_NAMED_KEYS = 8
   const watchedHosts = new WeakSet<AgentHost>()
   /** Throwaway hosts of checks in progress (killed if Bosun shuts down mid-check). */
@@ -395,7 +398,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             ...(shown !== undefined ? { commandLine: shown.slice(0, MAX_COMMAND_LINE_CHARS) } : {}),
           }
         })
-        return ok({ methods })
+        const account = accounts.get(agentId)
+        return ok({ methods, ...(account ? { account } : {}) })
       }),
 
     loginAgent: ({ agentId, methodId, value, keyName }) =>
@@ -564,7 +568,18 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     attachConnection: (agentId, connection) => {
       const host = supervisor.get(agentId)
       if (host) learnSecrets(agentId, host.spec.env)
-      return inspectors.attach(agentId, connection)
+      const inspected = inspectors.attach(agentId, connection)
+      const accountUpdates = connection.handlers.registerNotification(AUTH_STATUS_UPDATE, (params) => {
+        const account = readAuthStatus(params)
+        if (!account || disposed) return
+        const redacted = { ...account, label: secrets.redactText(account.label), ...(account.detail ? { detail: secrets.redactText(account.detail) } : {}) }
+        accounts.set(agentId, redacted)
+        events.emit('agentAccount', { agentId, account: redacted })
+      })
+      return toDisposable(() => {
+        accountUpdates.dispose()
+        inspected.dispose()
+      })
     },
     flush() {
       inspectors.flush()

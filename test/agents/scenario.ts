@@ -51,6 +51,11 @@ export interface InitializeBehaviour {
    * Gemini CLI's "Gemini API key" method. The login is logged on stderr as `LOGIN <params json>`.
    */
   loginKey?: string
+  /**
+   * claude-agent-acp's `_auth/status_update` (`{ authStatus }`): `signedOut` sent right after `initialize` is
+   * answered, `signedIn` after a login goes through.
+   */
+  authStatus?: { signedOut: unknown; signedIn: unknown }
   /** Extra top-level keys merged into the result (unknown-key tests). */
   extra?: Record<string, unknown>
 }

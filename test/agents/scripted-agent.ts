@@ -153,6 +153,9 @@ app.onRequest('initialize', async ({ params, requestId }) => {
     ? { protocolVersion: behaviour.protocolVersion ?? 2, info, capabilities: behaviour.capabilities ?? { session: {} } }
     : { protocolVersion: behaviour.protocolVersion ?? 1, agentInfo: info, agentCapabilities: behaviour.capabilities ?? { loadSession: true } }
   if (behaviour.authMethods) result.authMethods = behaviour.authMethods
+  // After the answer, as claude-agent-acp pushes the identity it probed (never before the response).
+  const status = behaviour.authStatus
+  if (status) setImmediate(() => void writeRaw(JSON.stringify({ jsonrpc: '2.0', method: '_auth/status_update', params: { authStatus: authenticated ? status.signedIn : status.signedOut } })))
   return { ...result, ...behaviour.extra }
 })
 
@@ -170,6 +173,8 @@ const login = async ({ client, requestId, params }: LooseContext) => {
     if (!isRecord(response) || response.action !== 'accept') throw new acpV1.RequestError(-32000, `Login not completed: ${JSON.stringify(response)}`)
   }
   authenticated = true
+  const status = scenario.initialize?.authStatus
+  if (status) setImmediate(() => void writeRaw(JSON.stringify({ jsonrpc: '2.0', method: '_auth/status_update', params: { authStatus: status.signedIn } })))
   return {}
 }
 app.onRequest(v2 ? 'auth/login' : 'authenticate', login)

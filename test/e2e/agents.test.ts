@@ -424,11 +424,23 @@ describe('signing in when a new session needs it', () => {
     await visible(dialog.getByText('before it takes your message'))
     // Nothing to try again here: the person sends the message again.
     expect(await dialog.getByRole('button', { name: 'Try again' }).count()).toBe(0)
+    // What the agent said about who is signed in (`_auth/status_update`, as claude-agent-acp sends it).
+    await visible(dialog.getByRole('status', { name: 'Signed-out agent account' }).getByText('says no one is signed in'))
     await screenshotBothSchemes('agents-sign-in-for-message')
     await dialog.getByRole('button', { name: 'Log in with Log in' }).click()
     await gone(dialog)
     await note.getByRole('button', { name: 'Resend' }).click()
     await visible(page.getByRole('log', { name: 'Transcript' }).getByText('Hello, signed-in person.'))
+
+    // The Login tab shows the account the agent now reports.
+    const agents = await openAgents()
+    await listItem('Signed-out agent').click()
+    await tab('Login').click()
+    const account = await visible(agents.getByRole('status', { name: 'Signed-out agent account' }))
+    await visible(account.getByText('Claude Max'))
+    await visible(account.getByText('ada@example.com'))
+    await screenshotBothSchemes('agents-login-account')
+    await closeAgents()
   })
 
   it('a key exported in the shell Bosun started from is offered by name and used only when asked', async () => {

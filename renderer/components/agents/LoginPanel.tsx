@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { keyNamesOf } from '../../../common/agent-keys'
 import type { BosunApi } from '../../../common/contract'
-import { agentTools, failureText, type AuthMethodView } from '../../screens/agents/agent-tools-api'
+import { agentTools, failureText, type AgentAccountView, type AuthMethodView } from '../../screens/agents/agent-tools-api'
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'
 import { CodeText } from './CodeText'
@@ -37,6 +37,26 @@ export interface LoginViewProps {
   logoutSupported?: boolean
   /** Offer "Log out" at all (not when signing in to start a session). Default true. */
   showLogout?: boolean
+  /** Who the agent says is signed in, when it has said (claude-agent-acp does). */
+  account?: AgentAccountView | null
+}
+
+/** The agent's own account line: "Signed in as Claude Max · ada@example.com", or that it says no one is. */
+export function AccountLine({ agentName, account }: { agentName: string; account: AgentAccountView }) {
+  return (
+    <p className={`login-account ${account.signedIn ? 'login-account-in' : 'login-account-out'}`} role="status" aria-label={`${agentName} account`}>
+      {account.signedIn ? (
+        <>
+          {agentName} says it is signed in with <strong>{account.label}</strong>
+          {account.detail && <span className="muted"> · {account.detail}</span>}
+        </>
+      ) : (
+        <>
+          {agentName} says no one is signed in<span className="muted"> ({account.label})</span>
+        </>
+      )}
+    </p>
+  )
 }
 
 /**
@@ -45,7 +65,7 @@ export interface LoginViewProps {
  * React state or a DOM attribute.
  */
 export function LoginView(props: LoginViewProps) {
-  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true } = props
+  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true, account } = props
   if (methods === null) {
     return (
       <p className="muted" role="status">
@@ -55,6 +75,7 @@ export function LoginView(props: LoginViewProps) {
   }
   return (
     <div className="login">
+      {account && <AccountLine agentName={agentName} account={account} />}
       {problem && (
         <p className="field-error agents-problem" role="alert">
           {problem}
@@ -213,13 +234,18 @@ export function LoginPanel(props: LoginPanelProps) {
   const [busy, setBusy] = useState<string | null>(null)
   const [outcomes, setOutcomes] = useState<Record<string, LoginOutcome | undefined>>({})
   const [terminal, setTerminal] = useState<{ methodId: string; terminalId: string; title: string } | null>(null)
+  const [account, setAccount] = useState<AgentAccountView | null>(null)
 
+  useEffect(() => tools.onAgentAccount((update) => update.agentId === agentId && setAccount(update.account)), [tools, agentId])
   useEffect(() => {
     let live = true
     void tools.listAuthMethods({ agentId }).then((r) => {
       if (!live) return
-      if (r.ok) setMethods(r.value.methods)
-      else {
+      if (r.ok) {
+        setMethods(r.value.methods)
+        // An update that came while listing is newer than what the list carried.
+        if (r.value.account) setAccount((current) => current ?? r.value.account ?? null)
+      } else {
         setProblem(`Could not list the sign-in methods: ${failureText(r.error)}`)
         setMethods((m) => m ?? [])
       }
@@ -252,6 +278,7 @@ export function LoginPanel(props: LoginPanelProps) {
         busy={busy}
         outcomes={outcomes}
         problem={problem}
+        account={account}
         onLogin={(methodId, value, keyName) => {
           setBusy(methodId)
           const request = { agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) }

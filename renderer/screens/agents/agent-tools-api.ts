@@ -9,7 +9,7 @@
 import type { BosunApi, IpcFailure } from '../../../common/contract'
 import type { CheckResult } from '../../../common/contract/agent-tools'
 
-export type { AuthMethodView, CheckResult, InspectorMessage } from '../../../common/contract/agent-tools'
+export type { AgentAccountView, AuthMethodView, CheckResult, InspectorMessage } from '../../../common/contract/agent-tools'
 export type CapabilityView = CheckResult['capabilities'][number]
 
 export type AgentToolsApi = Pick<
@@ -24,6 +24,7 @@ export type AgentToolsApi = Pick<
   | 'authTerminalInput'
   | 'closeAuthTerminal'
   | 'onAuthTerminalOutput'
+  | 'onAgentAccount'
   | 'logoutAgent'
   | 'getAgentLog'
   | 'onAgentLog'
@@ -51,7 +52,7 @@ const CALLS = [
   'clearInspector',
   'watchInspector',
 ] as const
-const EVENTS = ['onAuthTerminalOutput', 'onAgentLog', 'onInspectorMessages'] as const
+const EVENTS = ['onAuthTerminalOutput', 'onAgentAccount', 'onAgentLog', 'onInspectorMessages'] as const
 
 /** The tools part of `api`, with missing calls answering `not-available` and missing events never firing. */
 export function agentTools(api: BosunApi): AgentToolsApi {

@@ -138,6 +138,28 @@ describe('terminal login', () => {
   })
 })
 
+describe('who the agent says is signed in (`_auth/status_update`, claude-agent-acp)', () => {
+  it('signed out after initialize, signed in after the login: sent as events, and with the methods', async () => {
+    harness = await startHarness([{ id: 'c', scenario: 'e2e-prompt-auth', protocolVersion: 1 }])
+    const signedOut = harness.sink.next('agentAccount', (p) => p.agentId === 'c')
+    must(await harness.connect('c'))
+    expect((await signedOut).account).toEqual({ signedIn: false, kind: 'none', label: 'Not logged in' })
+    expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' })).account).toEqual({ signedIn: false, kind: 'none', label: 'Not logged in' })
+
+    const signedIn = harness.sink.next('agentAccount', (p) => p.agentId === 'c' && p.account.signedIn)
+    must(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'login' }))
+    const expected = { signedIn: true, kind: 'account', label: 'Claude Max', detail: 'ada@example.com' }
+    expect((await signedIn).account).toEqual(expected)
+    expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' })).account).toEqual(expected)
+  })
+
+  it('an agent that says nothing has no account in the list', async () => {
+    harness = await startHarness([{ id: 'a', scenario: 'auth-v1', protocolVersion: 1 }])
+    expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'a' }))).not.toHaveProperty('account')
+    expect(harness.sink.of('agentAccount')).toEqual([])
+  })
+})
+
 describe('the older terminal login, `_meta["terminal-auth"]` (OpenCode)', () => {
   const opencode = (state: string, extra: string[] = []) => ({ id: 'o', protocolVersion: 1 as const, envAgentArgs: ['--style', 'opencode', '--state', state, ...extra] })
 
