@@ -69,6 +69,8 @@ export interface AgentToolsService {
 const DEFAULT_LOG_BYTES = 64 * 1024
 /** A terminal login's command as shown (the contract's bound). */
 const MAX_COMMAND_LINE_CHARS = 2000
+/** `agentAccount` events: at most one per agent per this interval (the latest is sent at its end). */
+const ACCOUNT_EVENT_INTERVAL_MS = 250
 
 /** The variable an env-var auth method puts its value in (v1 legacy `varName` / `vars[]`), if it names one. */
 export function envVarOf(method: AuthMethodSummary): string | undefined {
@@ -128,6 +130,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const namedKeys = new Map<string, string[]>()
   /** What each agent last said about who is signed in (`_auth/status_update`); one small entry per defined agent. */
   const accounts = new Map<string, AgentAccountView>()
+  const accountTimers = new Map<string, IDisposable>()
   const MAX_NAMED_KEYS = 8
   const watchedHosts = new WeakSet<AgentHost>()
   /** Throwaway hosts of checks in progress (killed if Bosun shuts down mid-check). */
@@ -573,8 +576,20 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const account = readAuthStatus(params)
         if (!account || disposed) return
         const redacted = { ...account, label: secrets.redactText(account.label), ...(account.detail ? { detail: secrets.redactText(account.detail) } : {}) }
+        const previous = accounts.get(agentId)
         accounts.set(agentId, redacted)
+        if (previous && JSON.stringify(previous) === JSON.stringify(redacted)) return
+        // At most one event per agent per interval, the latest: an agent that floods these cannot flood the renderer.
+        if (accountTimers.has(agentId)) return
         events.emit('agentAccount', { agentId, account: redacted })
+        accountTimers.set(
+          agentId,
+          scheduler.setTimeout(() => {
+            accountTimers.delete(agentId)
+            const latest = accounts.get(agentId)
+            if (latest && latest !== redacted && !disposed) events.emit('agentAccount', { agentId, account: latest })
+          }, ACCOUNT_EVENT_INTERVAL_MS),
+        )
       })
       return toDisposable(() => {
         accountUpdates.dispose()
@@ -591,6 +606,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       logStreams.clear()
       for (const host of checkHosts) host.dispose()
       checkHosts.clear()
+      for (const timer of accountTimers.values()) timer.dispose()
+      accountTimers.clear()
       store.dispose()
     },
   }

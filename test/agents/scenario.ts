@@ -53,9 +53,10 @@ export interface InitializeBehaviour {
   loginKey?: string
   /**
    * claude-agent-acp's `_auth/status_update` (`{ authStatus }`): `signedOut` sent right after `initialize` is
-   * answered, `signedIn` after a login goes through.
+   * answered, `signedIn` after a login goes through. `flood`: after `initialize`, that many more, each different
+   * from the one before, the last one `signedIn`.
    */
-  authStatus?: { signedOut: unknown; signedIn: unknown }
+  authStatus?: { signedOut: unknown; signedIn: unknown; flood?: number }
   /** Extra top-level keys merged into the result (unknown-key tests). */
   extra?: Record<string, unknown>
 }

@@ -155,7 +155,16 @@ app.onRequest('initialize', async ({ params, requestId }) => {
   if (behaviour.authMethods) result.authMethods = behaviour.authMethods
   // After the answer, as claude-agent-acp pushes the identity it probed (never before the response).
   const status = behaviour.authStatus
-  if (status) setImmediate(() => void writeRaw(JSON.stringify({ jsonrpc: '2.0', method: '_auth/status_update', params: { authStatus: authenticated ? status.signedIn : status.signedOut } })))
+  if (status) {
+    setImmediate(() => {
+      const push = (authStatus: unknown) => writeRaw(JSON.stringify({ jsonrpc: '2.0', method: '_auth/status_update', params: { authStatus } }))
+      void push(authenticated ? status.signedIn : status.signedOut)
+      const flood = status.flood ?? 0
+      // Each one different (a key named by its number), then `signedIn` once, last.
+      for (let i = 1; i < flood; i++) void push(i % 2 === 0 ? status.signedOut : { kind: 'api_key', label: `Key ${i}` })
+      if (flood > 0) void push(status.signedIn)
+    })
+  }
   return { ...result, ...behaviour.extra }
 })
 

@@ -153,6 +153,16 @@ describe('who the agent says is signed in (`_auth/status_update`, claude-agent-a
     expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' })).account).toEqual(expected)
   })
 
+  it('an agent that floods them: the renderer hears a few, the last one the latest', async () => {
+    harness = await startHarness([{ id: 'f', scenario: 'auth-status-flood', protocolVersion: 1 }])
+    const latest = { signedIn: true, kind: 'account', label: 'Claude Pro', detail: 'ada@example.com' }
+    must(await harness.connect('f'))
+    // Only the last of the 20,000 is signed in: what the list says once the flood has been read.
+    await expect.poll(async () => must(await harness!.tools.handlers.listAuthMethods({ agentId: 'f' })).account, { timeout: 20_000 }).toEqual(latest)
+    await expect.poll(() => harness!.sink.of('agentAccount').at(-1)?.account, { timeout: 5_000 }).toEqual(latest)
+    expect(harness.sink.of('agentAccount').length).toBeLessThan(100)
+  })
+
   it('an agent that says nothing has no account in the list', async () => {
     harness = await startHarness([{ id: 'a', scenario: 'auth-v1', protocolVersion: 1 }])
     expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'a' }))).not.toHaveProperty('account')
