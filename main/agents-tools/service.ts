@@ -193,6 +193,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         secrets.set(agentId, [])
         void terminals.closeAgent(agentId)
       }
+      for (const agentId of accounts.keys()) if (!known.has(agentId)) accounts.delete(agentId)
     }),
   )
 

@@ -151,6 +151,13 @@ describe('who the agent says is signed in (`_auth/status_update`, claude-agent-a
     const expected = { signedIn: true, kind: 'account', label: 'Claude Max', detail: 'ada@example.com' }
     expect((await signedIn).account).toEqual(expected)
     expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' })).account).toEqual(expected)
+
+    // Removed and added again under the same id: what the old one said is gone (this agent says nothing now).
+    const def = harness.config.definitions.get('c')!
+    await harness.supervisor.stop('c', { deadlineMs: 2_000 })
+    must(await harness.config.definitions.remove('c'))
+    must(await harness.config.definitions.save({ ...def, args: def.args.map((a) => a.replace('e2e-prompt-auth', 'auth-v1')) }))
+    expect(must(await harness.tools.handlers.listAuthMethods({ agentId: 'c' }))).not.toHaveProperty('account')
   })
 
   it('an agent that floods them: the renderer hears a few, the last one the latest', async () => {
