@@ -7,6 +7,26 @@ import type { AgentCapabilitySummary, AgentHandshake, AuthMethodSummary, NewSess
 
 type Json = Record<string, unknown>
 
+/**
+ * What Bosun keeps of an agent's self-description: it is shown on every status and sign-in screen, so a hostile
+ * `initialize` (up to the 64 MiB message limit) must not become a 64 MiB name or a list of 100,000 login methods.
+ */
+export const HANDSHAKE_LIMITS = {
+  infoChars: 200,
+  authMethods: 32,
+  authIdChars: 256,
+  authNameChars: 200,
+  authDescriptionChars: 2_000,
+  authArgs: 64,
+  authArgChars: 4_096,
+  authEnvEntries: 64,
+  /** Each extension field of a method kept for later reading (`_meta`, `vars` …), as JSON. */
+  authRawChars: 64 * 1024,
+} as const
+
+/** `text` cut to `max` characters, with `…` when it was longer. */
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
 export function normaliseHandshake(result: Json, version: ProtocolVersion, offered: ProtocolVersion): AgentHandshake {
   const authMethods = readAuthMethods(result.authMethods, version)
   return {
@@ -16,7 +36,6 @@ export function normaliseHandshake(result: Json, version: ProtocolVersion, offer
     capabilities:
       version === 2 ? readV2Capabilities(record(result.capabilities), authMethods.length > 0) : readV1Capabilities(record(result.agentCapabilities)),
     authMethods,
-    raw: result,
   }
 }
 
@@ -92,31 +111,57 @@ function readV2Capabilities(caps: Json | undefined, hasAuthMethods: boolean): Ag
 function readInfo(value: unknown): AgentHandshake['agentInfo'] {
   const info = record(value)
   if (!info || typeof info.name !== 'string') return null
+  const max = HANDSHAKE_LIMITS.infoChars
   return {
-    name: info.name,
-    ...(typeof info.title === 'string' ? { title: info.title } : {}),
-    ...(typeof info.version === 'string' ? { version: info.version } : {}),
+    name: cut(info.name, max),
+    ...(typeof info.title === 'string' ? { title: cut(info.title, max) } : {}),
+    ...(typeof info.version === 'string' ? { version: cut(info.version, max) } : {}),
   }
 }
 
 function readAuthMethods(value: unknown, version: ProtocolVersion): AuthMethodSummary[] {
   if (!Array.isArray(value)) return []
   const methods: AuthMethodSummary[] = []
+  const limits = HANDSHAKE_LIMITS
   for (const item of value) {
+    if (methods.length === limits.authMethods) break
     const method = record(item)
     if (!method) continue
     const id = version === 2 ? method.methodId : method.id
-    if (typeof id !== 'string' || typeof method.name !== 'string') continue
+    // An id is sent back as given, so one too long to keep is skipped rather than cut.
+    if (typeof id !== 'string' || id.length > limits.authIdChars || typeof method.name !== 'string') continue
     // v1: omitted type means `agent` (D1); v2 requires it, but we stay lenient.
-    const type = typeof method.type === 'string' ? method.type : 'agent'
-    const summary: AuthMethodSummary = { id, name: method.name, type, raw: item }
-    if (typeof method.description === 'string') summary.description = method.description
-    if (Array.isArray(method.args) && method.args.every((arg) => typeof arg === 'string')) summary.args = method.args as string[]
+    const type = typeof method.type === 'string' ? cut(method.type, limits.authIdChars) : 'agent'
+    const summary: AuthMethodSummary = { id, name: cut(method.name, limits.authNameChars), type, raw: keptRaw(method) }
+    if (typeof method.description === 'string') summary.description = cut(method.description, limits.authDescriptionChars)
+    if (Array.isArray(method.args) && method.args.every((arg) => typeof arg === 'string')) {
+      // Args run as given: a list too long to keep makes the method one Bosun cannot run (args left out, so it is not
+      // run with some of them), rather than one run with cut args.
+      const args = method.args as string[]
+      if (args.length <= limits.authArgs && args.every((arg) => arg.length <= limits.authArgChars)) summary.args = args
+      else if (type === 'terminal') continue
+    }
     const env = readEnv(method.env)
-    if (env) summary.env = env
+    if (env) {
+      const entries = Object.entries(env)
+      if (entries.length > limits.authEnvEntries || entries.some(([name, v]) => name.length > limits.authArgChars || v.length > limits.authArgChars)) {
+        if (type === 'terminal') continue
+      } else summary.env = env
+    }
     methods.push(summary)
   }
   return methods
+}
+
+/** The extension fields Bosun reads from a method (legacy `varName`/`vars`, `_meta`), and only while they are small. */
+function keptRaw(method: Json): Json {
+  const kept: Json = {}
+  for (const key of ['id', 'methodId', 'name', 'type', 'varName', 'vars', '_meta'] as const) {
+    if (method[key] === undefined) continue
+    const size = JSON.stringify(method[key])?.length ?? 0
+    if (size <= HANDSHAKE_LIMITS.authRawChars) kept[key] = method[key]
+  }
+  return kept
 }
 
 /** v1 terminal env is a map; v2 is `[{name, value}]`. */

@@ -16,7 +16,10 @@ export type ProtocolVersion = 1 | 2
 /** JSON-RPC ids: numbers or strings, echoed with the same JSON type. */
 export type JsonRpcId = number | string
 
-/** What we learned from `initialize`, normalised across v1 and v2 (raw result kept for the inspector/UI). */
+/**
+ * What we learned from `initialize`, normalised across v1 and v2 and bounded (see `HANDSHAKE_LIMITS`). The result
+ * itself is not kept: the inspector has it.
+ */
 export interface AgentHandshake {
   protocolVersion: ProtocolVersion
   /**
@@ -29,7 +32,6 @@ export interface AgentHandshake {
   capabilities: AgentCapabilitySummary
   /** Auth methods as the agent sent them (v1 `{id,…}` or v2 `{methodId, type,…}`), malformed items skipped. */
   authMethods: AuthMethodSummary[]
-  raw: unknown
 }
 
 export interface AgentCapabilitySummary {
@@ -52,6 +54,7 @@ export interface AuthMethodSummary {
   type: string
   args?: string[]
   env?: Record<string, string>
+  /** The method's own fields Bosun reads later (legacy `varName`/`vars`, `_meta`), each kept only while small. */
   raw: unknown
 }
 

@@ -24,6 +24,8 @@
  *   regex              a form with catastrophic patterns in every field (answered by the test)
  *   echo-secrets       the value of --secret-env, echoed in every way it can think of
  *   grandchildren      spawns sleeping grandchildren (one in its own session via setsid) and reports their pids
+ *   big-hello          answers `initialize` with a 2 MB name, title and version, n login methods (one with a 2 MB
+ *                      description, a terminal one with 50,000 args, one with a 4 MB `_meta`), then behaves
  *   well-behaved       answers prompts with one message (the control)
  */
 import { spawn } from 'node:child_process'
@@ -97,6 +99,17 @@ async function handle(message: Json): Promise<void> {
   const params = (message.params ?? {}) as Json
   switch (method) {
     case 'initialize':
+      if (mode === 'big-hello') {
+        const big = (c: string) => c.repeat(2 * 1024 * 1024)
+        const authMethods: Json[] = [
+          { id: 'long-description', name: 'Long', description: big('d') },
+          { id: 'many-args', name: 'Many args', type: 'terminal', args: Array.from({ length: 50_000 }, (_, i) => `--a${i}`) },
+          { id: 'big-meta', name: 'Big meta', _meta: { blob: 'm'.repeat(4 * 1024 * 1024) } },
+        ]
+        for (let i = 0; i < count; i++) authMethods.push({ id: `m${i}`, name: `Method ${i}`, description: 'x'.repeat(1024) })
+        send({ id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods, agentInfo: { name: big('n'), title: big('t'), version: big('v') } } })
+        return
+      }
       send({ id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [], agentInfo: { name: 'hostile', version: '1' } } })
       return
     case 'session/new':

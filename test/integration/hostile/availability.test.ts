@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { TRUNCATION_MARKER } from '../../../common/bounded'
+import { HANDSHAKE_LIMITS } from '../../../main/acp/handshake'
 import { MAX_PENDING_PER_SESSION } from '../../../main/permissions/broker'
 import { MAX_STDOUT_NOTES, STDOUT_NOTE } from '../../../main/agents/agent-host'
 import { MAX_EARLY_BYTES, MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
@@ -71,6 +72,30 @@ describe('a hostile agent', () => {
     expect(tool.title?.length).toBeLessThan(1_100_000)
     expect(tool.title).toContain(TRUNCATION_MARKER)
     expect(JSON.stringify(state).length).toBeLessThan(8 * 1024 * 1024)
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
+  it('introduces itself with 2 MB names and 5,000 login methods: what Bosun keeps and shows of it is bounded', async () => {
+    const setup = await start('big-hello', { count: 5_000 })
+    const statusSeen = setup.sink.next('agentStatus', (view) => view.agentId === 'hostile' && view.status === 'ready')
+    await openHostileSession(setup)
+    tally.inputs += 5
+    const limits = HANDSHAKE_LIMITS
+    const status = await statusSeen
+    expect(status.agentInfo?.name.length).toBeLessThanOrEqual(limits.infoChars)
+    expect(JSON.stringify(status).length).toBeLessThan(4 * 1024)
+
+    const { methods } = must(await setup.handlers.listAuthMethods({ agentId: 'hostile' }))
+    expect(methods).toHaveLength(limits.authMethods)
+    expect(methods[0]).toMatchObject({ id: 'long-description' })
+    expect(methods[0]!.description!.length).toBeLessThanOrEqual(limits.authDescriptionChars)
+    // A terminal login whose args are too many to keep is left out rather than run with some of them.
+    expect(methods.map((m) => m.id)).not.toContain('many-args')
+    expect(methods.map((m) => m.id)).toContain('big-meta')
+    expect(JSON.stringify(methods).length).toBeLessThan(128 * 1024)
+
+    const check = must(await setup.handlers.checkAgentConnection({ agentId: 'hostile' }))
+    expect(JSON.stringify(check).length).toBeLessThan(128 * 1024)
     tally.sessionsBroken += await brokenSessions(setup)
   })
 
