@@ -29,6 +29,13 @@ export const authMethodViewSchema = z.strictObject({
    * unless the agent refuses it naming the variables it reads its key from (codex-acp): then it is stored there.
    */
   takesKey: z.literal(true).optional(),
+  /**
+   * An agent-driven method that routes the agent through a model gateway the person names (`_meta.gateway` on the
+   * method, as Gemini CLI's "AI API Gateway" and claude-agent-acp's "Custom model gateway"): a base URL and optional
+   * headers go in the login request's `_meta.gateway`, and are not stored. `gatewayProtocol`: the API it speaks.
+   */
+  gateway: z.literal(true).optional(),
+  gatewayProtocol: z.string().max(64).optional(),
   /** A terminal login: the command it runs (the agent's configured program by name, and its args), shown before it runs. */
   commandLine: z.string().max(2000).optional(),
 })
@@ -95,6 +102,13 @@ export const agentAccountSchema = z.strictObject({
 })
 export type AgentAccountView = z.infer<typeof agentAccountSchema>
 
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(256)
+export const gatewayLoginSchema = z.strictObject({
+  baseUrl: z.string().min(1).max(2048),
+  headers: z.array(z.strictObject({ name: headerName, value: z.string().max(8192) })).max(32).optional(),
+})
+export type GatewayLogin = z.infer<typeof gatewayLoginSchema>
+
 export const agentToolsCalls = {
   /**
    * Spawns the agent exactly as a session would (same command, args, env and secrets) as a separate
@@ -116,9 +130,18 @@ export const agentToolsCalls = {
    * refuses naming key variables, it is stored under each of them, the agent restarts, and logs in (`restarted: true`).
    * Env-var methods: `value` is stored in the keychain as a secret env of the agent and the agent is
    * restarted with it (`restarted: true`). Terminal methods fail with `invalid-argument` (use `startAuthTerminal`).
+   * With `gateway`, for a `gateway` method: sent in the request's `_meta.gateway` as `{ baseUrl, headers }` (an
+   * absolute http(s) URL without credentials in it), not stored; the header values are redacted from then on.
    */
   loginAgent: call(
-    z.strictObject({ agentId: id, methodId: z.string().min(1).max(512), value: keyValue.optional(), keyName: envName.optional() }),
+    z.strictObject({
+      agentId: id,
+      methodId: z.string().min(1).max(512),
+      value: keyValue.optional(),
+      keyName: envName.optional(),
+      /** For a `gateway` method: where the agent sends its model requests, and the headers it adds (values are secrets). */
+      gateway: gatewayLoginSchema.optional(),
+    }),
     z.strictObject({ restarted: z.boolean() }),
   ),
   /**

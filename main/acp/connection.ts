@@ -431,7 +431,9 @@ class AcpConnection implements AcpClientConnection {
       ...(this.options.booleanConfigOptions !== false ? { session: { configOptions: { boolean: {} } } } : {}),
     }
     if (caps.authTerminal) {
-      clientCapabilities.auth = { terminal: true }
+      // `_meta.gateway`: Bosun sends a model gateway's address and headers in a login (claude-agent-acp offers its
+      // "Custom model gateway" methods only to a client that says so).
+      clientCapabilities.auth = { terminal: true, _meta: { gateway: true } }
       // The extension that came before `auth.terminal` (Zed's): agents such as OpenCode describe their terminal
       // login only under the method's `_meta["terminal-auth"]`, and only to a client that says it reads it.
       clientCapabilities._meta = { 'terminal-auth': true }

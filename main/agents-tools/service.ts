@@ -94,6 +94,46 @@ export function takesKeyInRequest(method: AuthMethodSummary): boolean {
   return key === true || (typeof key === 'object' && key !== null && !Array.isArray(key))
 }
 
+/**
+ * A method that takes a model gateway in its login request (`_meta.gateway`, an object such as Gemini CLI's
+ * `{ protocol: "google" }`): what it says of itself, or `undefined`.
+ */
+export function gatewayOf(method: AuthMethodSummary): { protocol?: string } | undefined {
+  const raw = method.raw as Record<string, unknown> | null
+  const meta = raw && typeof raw === 'object' ? raw._meta : undefined
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined
+  const gateway = (meta as Record<string, unknown>).gateway
+  if (typeof gateway !== 'object' || gateway === null || Array.isArray(gateway)) return undefined
+  const protocol = (gateway as Record<string, unknown>).protocol
+  return typeof protocol === 'string' && protocol !== '' ? { protocol: protocol.slice(0, 64) } : {}
+}
+
+/** A gateway's base URL as sent: absolute http(s), with no credentials in it (they belong in a header, where they are redacted). */
+export function gatewayBaseUrl(text: string): Result<string> {
+  let url: URL
+  try {
+    url = new URL(text.trim())
+  } catch {
+    return fail({ kind: 'invalid-argument', message: 'The gateway address must be a full URL, such as https://gateway.example.com.' })
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return fail({ kind: 'invalid-argument', message: 'The gateway address must start with https:// or http://.' })
+  if (url.username || url.password) return fail({ kind: 'invalid-argument', message: 'Put the gateway’s credentials in a header, not in its address.' })
+  return ok(text.trim())
+}
+
+/** What to redact of a header value: the value, and its last word ("Bearer sk-…" is echoed as "sk-…" too). */
+function headerSecrets(value: string): string[] {
+  const last = value.trim().split(/\s+/).at(-1) ?? ''
+  return last !== value ? [value, last] : [value]
+}
+
+/** The `gateway` fields of a method's view. */
+function gatewayView(kind: ReturnType<typeof loginKind>, method: AuthMethodSummary): Pick<AuthMethodView, 'gateway' | 'gatewayProtocol'> {
+  const gateway = kind === 'agent' ? gatewayOf(method) : undefined
+  if (!gateway) return {}
+  return { gateway: true, ...(gateway.protocol ? { gatewayProtocol: gateway.protocol } : {}) }
+}
+
 /** How a method logs in: by the agent, through a terminal, with an env var, or not something Bosun invokes. */
 export function loginKind(method: AuthMethodSummary): 'agent' | 'terminal' | 'env_var' | 'other' {
   if (method.type === 'terminal') return 'terminal'
@@ -328,9 +368,9 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered.
    * `apiKey`: the key a method that takes one in the request gets in `_meta["api-key"]`.
    */
-  async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary, apiKey?: string): Promise<Result<{ restarted: boolean }>> {
+  async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary, meta?: Record<string, unknown>): Promise<Result<{ restarted: boolean }>> {
     try {
-      await connection.authenticate(method.id, apiKey !== undefined ? { 'api-key': apiKey } : undefined)
+      await connection.authenticate(method.id, meta)
       return ok({ restarted: false })
     } catch (error) {
       const failure = toFailure(error)
@@ -399,6 +439,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             type: m.type,
             ...(envName ? { envName } : {}),
             ...(kind === 'agent' && takesKeyInRequest(m) ? { takesKey: true as const } : {}),
+            ...gatewayView(kind, m),
             ...(shown !== undefined ? { commandLine: shown.slice(0, MAX_COMMAND_LINE_CHARS) } : {}),
           }
         })
@@ -406,11 +447,21 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         return ok({ methods, ...(account ? { account } : {}) })
       }),
 
-    loginAgent: ({ agentId, methodId, value, keyName }) =>
+    loginAgent: ({ agentId, methodId, value, keyName, gateway }) =>
       guard(async () => {
         const found = await findMethod(agentId, methodId)
         if (!found.ok) return found
         const { connection, method } = found.value
+        if (gateway !== undefined) {
+          if (loginKind(method) !== 'agent' || !gatewayOf(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a gateway.` })
+          if (value !== undefined || keyName !== undefined) return fail({ kind: 'invalid-argument', message: 'A gateway login takes no key; put it in a header.' })
+          const baseUrl = gatewayBaseUrl(gateway.baseUrl)
+          if (!baseUrl.ok) return baseUrl
+          // Known before they are sent, so the inspector, the log and the agent's errors show them redacted.
+          for (const header of gateway.headers ?? []) for (const secret of headerSecrets(header.value)) secrets.add(agentId, secret)
+          const headers = Object.fromEntries((gateway.headers ?? []).map((h) => [h.name, h.value]))
+          return loginWithAgent(agentId, connection, method, { gateway: { baseUrl: baseUrl.value, ...(Object.keys(headers).length > 0 ? { headers } : {}) } })
+        }
         switch (loginKind(method)) {
           case 'terminal':
             // D2/D3: a terminal method is never sent to authenticate / auth/login.
@@ -422,7 +473,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
               if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key in its login.` })
               // Known before it is sent, so the inspector, the log and the agent's errors show it redacted.
               secrets.add(agentId, value)
-              const login = await loginWithAgent(agentId, connection, method, value)
+              const login = await loginWithAgent(agentId, connection, method, { 'api-key': value })
               if (login.ok) return login
               // The agent reads the key from its environment instead, and said where (codex-acp names CODEX_API_KEY
               // and OPENAI_API_KEY, either of which it reads): the key the person gave goes there, for this agent only.

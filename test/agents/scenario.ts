@@ -52,6 +52,11 @@ export interface InitializeBehaviour {
    */
   loginKey?: string
   /**
+   * A login with the method `gateway` fails with -32602 unless the request's `_meta.gateway` has an http(s)
+   * `baseUrl` and this header, as Gemini CLI's "AI API Gateway" method.
+   */
+  loginGatewayHeader?: string
+  /**
    * claude-agent-acp's `_auth/status_update` (`{ authStatus }`): `signedOut` sent right after `initialize` is
    * answered, `signedIn` after a login goes through. `flood`: after `initialize`, that many more, each different
    * from the one before, the last one `signedIn`.

@@ -175,6 +175,14 @@ const login = async ({ client, requestId, params }: LooseContext) => {
     const meta = isRecord(params) && isRecord(params._meta) ? params._meta : {}
     if (meta['api-key'] !== loginKey) throw new acpV1.RequestError(-32000, 'API key is missing or not valid.')
   }
+  const gatewayHeader = scenario.initialize?.loginGatewayHeader
+  if (gatewayHeader !== undefined && isRecord(params) && params.methodId === 'gateway') {
+    const meta = isRecord(params) && isRecord(params._meta) ? params._meta : {}
+    const gateway = isRecord(meta.gateway) ? meta.gateway : {}
+    const headers = isRecord(gateway.headers) ? gateway.headers : {}
+    if (typeof gateway.baseUrl !== 'string' || !/^https?:\/\//.test(gateway.baseUrl)) throw new acpV1.RequestError(-32602, 'Malformed gateway payload: baseUrl is required')
+    if (typeof headers[gatewayHeader] !== 'string') throw new acpV1.RequestError(-32602, `The gateway refused the request: ${gatewayHeader} is missing`)
+  }
   const elicit = scenario.elicitDuring?.authenticate
   if (elicit) {
     const method = v2 ? 'auth/login' : 'authenticate'

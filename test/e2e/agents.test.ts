@@ -39,6 +39,8 @@ beforeAll(async () => {
     // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
     { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
     // Its key is exported in the shell Bosun was started from (set in this process's environment below).
+    // Gemini CLI's "AI API Gateway": an address and headers in the login request's `_meta.gateway`.
+    { id: 'gateway', name: 'Gateway agent', scenario: 'auth-gateway' },
     // Its only login is `_meta["terminal-auth"]` (this program with other args), as OpenCode's `opencode auth login`.
     { id: 'opencode-style', name: 'OpenCode-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--style', 'opencode', '--state', OPENCODE_STATE] }, protocolVersion: 1 },
     { id: 'shell-key', name: 'Shell-key agent', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'SHELLKEY_API_KEY', '--style', 'gemini'] }, secretEnv: ['SHELLKEY_API_KEY'], protocolVersion: 1 },
@@ -463,6 +465,27 @@ describe('signing in when a new session needs it', () => {
     } finally {
       delete process.env.SHELLKEY_API_KEY
     }
+  })
+
+  it('a login through a model gateway: the address and a header (a secret) log in and start the session; neither is kept', async () => {
+    const token = 'Bearer gw-e2e-canary-5519'
+    const form = await requestSession('Gateway agent')
+    const dialog = await visible(signInDialog('Gateway agent'))
+    const gateway = await visible(dialog.getByRole('form', { name: 'AI API Gateway: the gateway' }))
+    await gateway.getByRole('button', { name: 'Log in' }).click()
+    await visible(gateway.getByRole('alert').filter({ hasText: 'full address' }))
+    await gateway.getByLabel('Gateway address (Google API)').fill('https://gw.example.com/v1')
+    await gone(gateway.getByRole('alert'))
+    await gateway.getByRole('button', { name: 'Add header' }).click()
+    await gateway.getByRole('textbox', { name: 'Header 1 name' }).fill('x-team-token')
+    await gateway.getByLabel('Header 1 value').fill(token)
+    await screenshotBothSchemes('agents-sign-in-gateway')
+    await gateway.getByRole('button', { name: 'Log in' }).click()
+    await gone(dialog)
+    await gone(form)
+    await sessionReady('Gateway agent')
+    expect(await page.content()).not.toContain('gw-e2e-canary-5519')
+    expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain('gw-e2e-canary-5519')
   })
 
   it('OpenCode-style: a login described only by `_meta["terminal-auth"]` runs in a terminal here, showing its command; when it ends well the session starts', async () => {

@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { keyNamesOf } from '../../../common/agent-keys'
 import type { BosunApi } from '../../../common/contract'
+import type { GatewayLogin } from '../../../common/contract/agent-tools'
 import { agentTools, failureText, type AgentAccountView, type AuthMethodView } from '../../screens/agents/agent-tools-api'
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'
 import { CodeText } from './CodeText'
+import { GatewayForm } from './GatewayForm'
 import { KeyForm } from './KeyForm'
 import { MissingKeys } from './MissingKeys'
 
@@ -29,6 +31,8 @@ export interface LoginViewProps {
   problem?: string | null
   /** `keyName`: the variable `value` goes under, for an agent-driven method whose failed login named it. */
   onLogin: (methodId: string, value?: string, keyName?: string) => void
+  /** A method that takes a model gateway (`gateway`): log in through this one. */
+  onGatewayLogin?: (methodId: string, gateway: GatewayLogin) => void
   onOpenTerminal: (methodId: string) => void
   onLogout: () => void
   /** The open terminal (rendered under its method). */
@@ -65,7 +69,7 @@ export function AccountLine({ agentName, account }: { agentName: string; account
  * React state or a DOM attribute.
  */
 export function LoginView(props: LoginViewProps) {
-  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true, account } = props
+  const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onGatewayLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true, account } = props
   if (methods === null) {
     return (
       <p className="muted" role="status">
@@ -127,6 +131,15 @@ export function LoginView(props: LoginViewProps) {
                       </div>
                     </>
                   )
+                ) : m.gateway && onGatewayLogin ? (
+                  <GatewayForm
+                    agentName={agentName}
+                    label={`${m.name}: the gateway`}
+                    protocol={m.gatewayProtocol}
+                    disabled={busy !== null}
+                    busy={busy === m.id}
+                    onSubmit={(gateway) => onGatewayLogin(m.id, gateway)}
+                  />
                 ) : m.takesKey ? (
                   <KeyForm
                     names={['API key']}
@@ -256,6 +269,21 @@ export function LoginPanel(props: LoginPanelProps) {
   }, [tools, agentId])
 
   const record = (key: string, outcome: LoginOutcome) => setOutcomes((o) => ({ ...o, [key]: outcome }))
+  const login = (request: Parameters<typeof tools.loginAgent>[0]) => {
+    const { methodId, keyName } = request
+    setBusy(methodId)
+    void tools.loginAgent(request).then((r) => {
+      setBusy(null)
+      const keyNames = r.ok ? [] : keyNamesOf(r.error.data)
+      record(
+        methodId,
+        r.ok
+          ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and logged in' : ''}.` : 'Logged in.' }
+          : { tone: 'error', text: failureText(r.error), ...(keyNames.length > 0 ? { keyNames } : {}) },
+      )
+      if (r.ok) onLoggedIn?.(methodId)
+    })
+  }
 
   return (
     <>
@@ -279,21 +307,8 @@ export function LoginPanel(props: LoginPanelProps) {
         outcomes={outcomes}
         problem={problem}
         account={account}
-        onLogin={(methodId, value, keyName) => {
-          setBusy(methodId)
-          const request = { agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) }
-          void tools.loginAgent(request).then((r) => {
-            setBusy(null)
-            const keyNames = r.ok ? [] : keyNamesOf(r.error.data)
-            record(
-              methodId,
-              r.ok
-                ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and logged in' : ''}.` : 'Logged in.' }
-                : { tone: 'error', text: failureText(r.error), ...(keyNames.length > 0 ? { keyNames } : {}) },
-            )
-            if (r.ok) onLoggedIn?.(methodId)
-          })
-        }}
+        onGatewayLogin={(methodId, gateway) => login({ agentId, methodId, gateway })}
+        onLogin={(methodId, value, keyName) => login({ agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) })}
         onOpenTerminal={(methodId) => {
           setBusy(methodId)
           void tools.startAuthTerminal({ agentId, methodId }).then((r) => {

@@ -138,6 +138,36 @@ describe('terminal login', () => {
   })
 })
 
+describe('a login through a model gateway (`_meta.gateway`, Gemini CLI and claude-agent-acp)', () => {
+  it('listed with its protocol; the address and headers go in the login request, are stored nowhere and show redacted', async () => {
+    harness = await startHarness([{ id: 'g', scenario: 'auth-gateway', protocolVersion: 1 }])
+    expect(await harness.newSession('g')).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'g' }))
+    expect(methods.find((m) => m.id === 'gateway')).toMatchObject({ gateway: true, gatewayProtocol: 'google' })
+    expect(methods.find((m) => m.id === 'oauth-personal')).not.toHaveProperty('gateway')
+
+    // Refused before anything is sent: not a gateway method, an address that is not http(s), credentials in the address.
+    const gateway = { baseUrl: 'https://gw.example.com/v1', headers: [{ name: 'x-team-token', value: 'Bearer team-canary-7731' }] }
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'oauth-personal', gateway })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'gateway', gateway: { baseUrl: 'file:///etc/passwd' } })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'gateway', gateway: { baseUrl: 'https://me:pw@gw.example.com' } })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+    expect((await sentMethods(harness, 'g')).map((m) => m.method)).not.toContain('authenticate')
+
+    // The agent refuses a gateway without its header, and takes the one with it.
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'gateway', gateway: { baseUrl: gateway.baseUrl } })).toMatchObject({ ok: false, error: { message: expect.stringContaining('x-team-token is missing') } })
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'g', methodId: 'gateway', gateway }))).toEqual({ restarted: false })
+    must(await harness.newSession('g'))
+
+    // Nothing stored; the header value (and the token in it) shows in neither the log nor the inspector.
+    expect(harness.secretStore.values.size).toBe(0)
+    expect(readFileSync(join(harness.home, 'agents.json'), 'utf8')).not.toContain('team-canary-7731')
+    const inspected = JSON.stringify(must(await harness.tools.handlers.listInspectorMessages({ agentId: 'g' })).messages)
+    expect(inspected).not.toContain('team-canary-7731')
+    await harness.supervisor.get('g')!.flushLog()
+    expect(must(await harness.tools.handlers.getAgentLog({ agentId: 'g' })).text).not.toContain('team-canary-7731')
+  })
+})
+
 describe('who the agent says is signed in (`_auth/status_update`, claude-agent-acp)', () => {
   it('signed out after initialize, signed in after the login: sent as events, and with the methods', async () => {
     harness = await startHarness([{ id: 'c', scenario: 'e2e-prompt-auth', protocolVersion: 1 }])

@@ -33,7 +33,7 @@ describe('advertised client capabilities', () => {
       clientCapabilities: {
         fs: { readTextFile: true, writeTextFile: true },
         terminal: true,
-        auth: { terminal: true },
+        auth: { terminal: true, _meta: { gateway: true } },
         elicitation: { form: {} },
         session: { configOptions: { boolean: {} } },
         _meta: { 'terminal-auth': true },
