@@ -472,6 +472,7 @@ describe('signing in when a new session needs it', () => {
     const form = await requestSession('Gateway agent')
     const dialog = await visible(signInDialog('Gateway agent'))
     const gateway = await visible(dialog.getByRole('form', { name: 'AI API Gateway: the gateway' }))
+    await visible(dialog.getByText('Through your gateway, Google API'))
     await gateway.getByRole('button', { name: 'Log in' }).click()
     await visible(gateway.getByRole('alert').filter({ hasText: 'full address' }))
     await gateway.getByLabel('Gateway address (Google API)').fill('https://gw.example.com/v1')

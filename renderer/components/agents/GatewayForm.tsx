@@ -15,6 +15,9 @@ export interface GatewayFormProps {
   onSubmit: (gateway: GatewayLogin) => void
 }
 
+/** "Google API" for the protocol `google`. */
+export const apiName = (protocol: string) => `${protocol.charAt(0).toUpperCase()}${protocol.slice(1)} API`
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const MAX_HEADERS = 32
 
@@ -51,7 +54,7 @@ export function GatewayForm({ agentName, label, protocol, disabled, busy, onSubm
       }}
     >
       <label className="field-label" htmlFor={`${ids}-url`}>
-        Gateway address{protocol ? ` (${protocol.charAt(0).toUpperCase()}${protocol.slice(1)} API)` : ''}
+        Gateway address{protocol ? ` (${apiName(protocol)})` : ''}
       </label>
       <input
         id={`${ids}-url`}

@@ -6,7 +6,7 @@ import { agentTools, failureText, type AgentAccountView, type AuthMethodView } f
 import { AuthTerminal, exitText } from './AuthTerminal'
 import { authTypeLabel } from './CheckConnection'
 import { CodeText } from './CodeText'
-import { GatewayForm } from './GatewayForm'
+import { apiName, GatewayForm } from './GatewayForm'
 import { KeyForm } from './KeyForm'
 import { MissingKeys } from './MissingKeys'
 
@@ -17,6 +17,9 @@ export interface LoginOutcome {
   /** A failed agent-driven login that named the variables the agent reads its key from (`common/agent-keys.ts`). */
   keyNames?: readonly string[]
 }
+
+/** What a gateway method is, by the API its gateway speaks (two of claude-agent-acp's have the same name). */
+const gatewayLabel = (protocol: string | undefined) => (protocol ? `Through your gateway, ${apiName(protocol)}` : 'Through your gateway')
 
 /** `A`, `A or B`, `A, B or C`. */
 const orList = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)
@@ -95,7 +98,7 @@ export function LoginView(props: LoginViewProps) {
               <li key={m.id} className="agents-card login-method">
                 <div className="login-method-head">
                   <h3 className="agents-card-title">{m.name}</h3>
-                  <span className="muted small">{authTypeLabel(m.type)}</span>
+                  <span className="muted small">{m.gateway && onGatewayLogin ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}</span>
                 </div>
                 {m.description && (
                   <p className="login-method-desc">
