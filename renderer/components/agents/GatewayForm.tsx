@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react'
 import type { GatewayLogin } from '../../../common/contract/agent-tools'
 import { Icon } from '../common/icons'
+import { refInto } from '../common/ref-into'
 
 export interface GatewayFormProps {
   agentName: string
@@ -87,10 +88,7 @@ export function GatewayForm({ agentName, label, protocol, disabled, busy, onSubm
             }}
           />
           <input
-            ref={(el) => {
-              if (el) values.current.set(row.key, el)
-              else values.current.delete(row.key)
-            }}
+            ref={refInto(values.current, row.key)}
             className="input mono"
             type="password"
             autoComplete="new-password"

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Icon } from '../common/icons'
+import { refInto } from '../common/ref-into'
 import './new-session-form.css'
 
 export interface NewSessionFormProps {
@@ -120,10 +121,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
         {folders.map((row, i) => (
           <div className="added-folder" key={row.key}>
             <input
-              ref={(el) => {
-                if (el) folderInputs.current.set(row.key, el)
-                else folderInputs.current.delete(row.key)
-              }}
+              ref={refInto(folderInputs.current, row.key)}
               className="input mono"
               type="text"
               value={row.path}
