@@ -12,6 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
+import { expectAxeCleanInBothThemes } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { agentGroup, gone, messageBox, until, visible } from './support/session-ui'
 
@@ -442,6 +443,7 @@ describe('signing in when a new session needs it', () => {
     await visible(account.getByText('Claude Max'))
     await visible(account.getByText('ada@example.com'))
     await screenshotBothSchemes('agents-login-account')
+    await expectAxeCleanInBothThemes(page, 'the Login tab with the account line', '[role="dialog"]')
     await closeAgents()
   })
 
@@ -481,6 +483,7 @@ describe('signing in when a new session needs it', () => {
     await gateway.getByRole('textbox', { name: 'Header 1 name' }).fill('x-team-token')
     await gateway.getByLabel('Header 1 value').fill(token)
     await screenshotBothSchemes('agents-sign-in-gateway')
+    await expectAxeCleanInBothThemes(page, 'the sign-in dialog with a gateway form', 'dialog[open]')
     await gateway.getByRole('button', { name: 'Log in' }).click()
     await gone(dialog)
     await gone(form)
@@ -498,6 +501,7 @@ describe('signing in when a new session needs it', () => {
     expect(await methods.getByRole('button', { name: /^Log in/ }).count()).toBe(0)
     await visible(methods.getByText(`${basename(process.execPath)} ${ENV_AGENT} --login --state ${OPENCODE_STATE}`, { exact: true }))
     await screenshotBothSchemes('agents-sign-in-terminal-auth-meta')
+    await expectAxeCleanInBothThemes(page, 'the sign-in dialog with a terminal login and its command', 'dialog[open]')
 
     await methods.getByRole('button', { name: 'Open terminal' }).click()
     const terminal = await visible(dialog.getByRole('region', { name: 'Terminal: Login with env-agent' }))
