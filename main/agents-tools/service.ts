@@ -379,6 +379,23 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     }
   }
 
+  /**
+   * Logins and logouts of an agent, one at a time: a login may wait minutes on the person (a browser sign-in), and
+   * a renderer that asks again and again must not pile requests up in main or on an agent that never answers.
+   */
+  const loginsRunning = new Set<string>()
+  const oneLoginAt = async <T>(agentId: string, fn: () => Promise<Result<T>>): Promise<Result<T>> => {
+    if (loginsRunning.has(agentId)) {
+      return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy with a login or logout; wait for it to finish, or restart the agent.` })
+    }
+    loginsRunning.add(agentId)
+    try {
+      return await guard(fn)
+    } finally {
+      loginsRunning.delete(agentId)
+    }
+  }
+
   const handlers: AgentToolsHandlers = {
     checkAgentConnection: ({ agentId }) =>
       guard(async () => {
@@ -448,7 +465,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       }),
 
     loginAgent: ({ agentId, methodId, value, keyName, gateway }) =>
-      guard(async () => {
+      oneLoginAt(agentId, async () => {
         const found = await findMethod(agentId, methodId)
         if (!found.ok) return found
         const { connection, method } = found.value
@@ -545,7 +562,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       }),
 
     logoutAgent: ({ agentId }) =>
-      guard(async () => {
+      oneLoginAt(agentId, async () => {
         const connected = await handshakeOf(agentId)
         if (!connected.ok) return connected
         // D4/D5: only when the agent says it supports logout.

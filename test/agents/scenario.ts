@@ -51,6 +51,8 @@ export interface InitializeBehaviour {
    * Gemini CLI's "Gemini API key" method. The login is logged on stderr as `LOGIN <params json>`.
    */
   loginKey?: string
+  /** Logins never answer (an agent stuck in a browser sign-in). */
+  loginHangs?: boolean
   /**
    * A login with the method `gateway` fails with -32602 unless the request's `_meta.gateway` has an http(s)
    * `baseUrl` and this header, as Gemini CLI's "AI API Gateway" method.

@@ -175,6 +175,7 @@ const login = async ({ client, requestId, params }: LooseContext) => {
     const meta = isRecord(params) && isRecord(params._meta) ? params._meta : {}
     if (meta['api-key'] !== loginKey) throw new acpV1.RequestError(-32000, 'API key is missing or not valid.')
   }
+  if (scenario.initialize?.loginHangs) await new Promise(() => {})
   const gatewayHeader = scenario.initialize?.loginGatewayHeader
   if (gatewayHeader !== undefined && isRecord(params) && params.methodId === 'gateway') {
     const meta = isRecord(params) && isRecord(params._meta) ? params._meta : {}

@@ -45,6 +45,29 @@ describe.each([
   })
 })
 
+it('one login at a time per agent: while one waits on the agent, another is refused; a restart ends the wait', async () => {
+  harness = await startHarness([{ id: 'h', scenario: 'auth-hangs', protocolVersion: 1 }, { id: 'a', scenario: 'auth-v1', protocolVersion: 1 }])
+  must(await harness.connect('h'))
+  const waiting = harness.tools.handlers.loginAgent({ agentId: 'h', methodId: 'login' })
+  // The first login has reached the agent before the second is asked for.
+  await expect.poll(async () => (await sentMethods(harness!, 'h')).filter((m) => m.method === 'authenticate').length).toBe(1)
+  for (let i = 0; i < 5; i++) {
+    expect(await harness.tools.handlers.loginAgent({ agentId: 'h', methodId: 'login' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument', message: expect.stringContaining('still busy') } })
+  }
+  expect(await harness.tools.handlers.logoutAgent({ agentId: 'h' })).toMatchObject({ ok: false, error: { message: expect.stringContaining('still busy') } })
+  // Only the first reached the agent; another agent's login is not held up.
+  expect((await sentMethods(harness, 'h')).filter((m) => m.method === 'authenticate')).toHaveLength(1)
+  must(await harness.tools.handlers.loginAgent({ agentId: 'a', methodId: 'login' }))
+
+  await harness.supervisor.stop('h', { deadlineMs: 2_000 })
+  expect(await waiting).toMatchObject({ ok: false })
+  // Free again: this login reaches the restarted agent (and waits on it in turn).
+  const again = harness.tools.handlers.loginAgent({ agentId: 'h', methodId: 'login' })
+  await expect.poll(async () => (await sentMethods(harness!, 'h')).filter((m) => m.method === 'authenticate').length).toBe(2)
+  await harness.supervisor.stop('h', { deadlineMs: 2_000 })
+  expect(await again).toMatchObject({ ok: false })
+})
+
 it('logout is refused when the agent does not support it', async () => {
   harness = await startHarness([{ id: 'b', scenario: 'basic', protocolVersion: 1 }])
   expect(await harness.tools.handlers.logoutAgent({ agentId: 'b' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
