@@ -18,7 +18,7 @@ import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
 import { keyNamesOf } from '../../common/agent-keys'
 import type { CallHandlers, EventSink } from '../../common/contract'
-import type { AgentAccountView, agentToolsCalls, AuthMethodView } from '../../common/contract/agent-tools'
+import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
 import { AuthTerminals, commandLine, legacyTerminalLogin, programBaseName, terminalSpec, type TerminalLogin } from './auth-terminal'
@@ -71,6 +71,8 @@ const DEFAULT_LOG_BYTES = 64 * 1024
 const MAX_COMMAND_LINE_CHARS = 2000
 /** `agentAccount` events: at most one per agent per this interval (the latest is sent at its end). */
 const ACCOUNT_EVENT_INTERVAL_MS = 250
+/** Connection checks running at once (each starts a process). */
+const MAX_CHECKS_AT_ONCE = 4
 
 /** The variable an env-var auth method puts its value in (v1 legacy `varName` / `vars[]`), if it names one. */
 export function envVarOf(method: AuthMethodSummary): string | undefined {
@@ -384,6 +386,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * a renderer that asks again and again must not pile requests up in main or on an agent that never answers.
    */
   const loginsRunning = new Set<string>()
+  const checksRunning = new Map<string, Promise<Result<CheckResult>>>()
   const oneLoginAt = async <T>(agentId: string, fn: () => Promise<Result<T>>): Promise<Result<T>> => {
     if (loginsRunning.has(agentId)) {
       return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy with a login or logout; wait for it to finish, or restart the agent.` })
@@ -396,48 +399,63 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     }
   }
 
-  const handlers: AgentToolsHandlers = {
-    checkAgentConnection: ({ agentId }) =>
-      guard(async () => {
-        const spec = await processSpec(agentId)
-        if (!spec.ok) {
-          if (spec.error.kind === 'not-found') return spec
-          // A launch that cannot even be built (no keychain for its secrets) is a failed check, shown like one.
-          return ok({
-            ok: false,
-            agentName: config.definitions.get(agentId)?.name ?? agentId,
-            agentInfo: null,
-            protocolVersion: null,
-            capabilities: [],
-            authMethods: [],
-            error: { kind: spec.error.kind, message: spec.error.message },
-            durationMs: 0,
-          })
-        }
-        const preferred = config.definitions.get(agentId)?.protocolVersion
-        let checkHost: AgentHost | undefined
-        const check = checkConnection({
-          onHost: (host) => {
-            checkHost = host
-            checkHosts.add(host)
-          },
-          spec: spec.value,
-          createConnection: (streams) => {
-            const connection = options.createConnection(streams)
-            inspectors.attach(agentId, connection, 'check')
-            return connection
-          },
-          secrets,
-          logger: log.child('check'),
-          ...(preferred ? { preferredProtocolVersion: preferred } : {}),
-          ...(options.checkInitializeTimeoutMs ? { initializeTimeoutMs: options.checkInitializeTimeoutMs } : {}),
+  /** Check connection for one agent (see `checkAgentConnection`). */
+  function runCheck(agentId: string): Promise<Result<CheckResult>> {
+    return guard(async () => {
+      const spec = await processSpec(agentId)
+      if (!spec.ok) {
+        if (spec.error.kind === 'not-found') return spec
+        // A launch that cannot even be built (no keychain for its secrets) is a failed check, shown like one.
+        return ok({
+          ok: false,
+          agentName: config.definitions.get(agentId)?.name ?? agentId,
+          agentInfo: null,
+          protocolVersion: null,
+          capabilities: [],
+          authMethods: [],
+          error: { kind: spec.error.kind, message: spec.error.message },
+          durationMs: 0,
         })
-        try {
-          return ok(await check)
-        } finally {
-          if (checkHost) checkHosts.delete(checkHost)
-        }
-      }),
+      }
+      const preferred = config.definitions.get(agentId)?.protocolVersion
+      let checkHost: AgentHost | undefined
+      const check = checkConnection({
+        onHost: (host) => {
+          checkHost = host
+          checkHosts.add(host)
+        },
+        spec: spec.value,
+        createConnection: (streams) => {
+          const connection = options.createConnection(streams)
+          inspectors.attach(agentId, connection, 'check')
+          return connection
+        },
+        secrets,
+        logger: log.child('check'),
+        ...(preferred ? { preferredProtocolVersion: preferred } : {}),
+        ...(options.checkInitializeTimeoutMs ? { initializeTimeoutMs: options.checkInitializeTimeoutMs } : {}),
+      })
+      try {
+        return ok(await check)
+      } finally {
+        if (checkHost) checkHosts.delete(checkHost)
+      }
+    })
+  }
+
+  const handlers: AgentToolsHandlers = {
+    checkAgentConnection: ({ agentId }) => {
+      // Each check starts a process: one per agent at a time (asking again joins it), and a few agents at once.
+      const running = checksRunning.get(agentId)
+      if (running) return running
+      if (checksRunning.size >= MAX_CHECKS_AT_ONCE) {
+        return Promise.resolve(fail({ kind: 'invalid-argument', message: `${MAX_CHECKS_AT_ONCE} connection checks are already running; try again when one has finished.` }))
+      }
+      const check = runCheck(agentId)
+      checksRunning.set(agentId, check)
+      void check.finally(() => checksRunning.delete(agentId))
+      return check
+    },
 
     listAuthMethods: ({ agentId }) =>
       guard(async () => {

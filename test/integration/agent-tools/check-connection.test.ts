@@ -87,6 +87,21 @@ describe('check connection', () => {
     expect(result).toMatchObject({ ok: false, error: { kind: 'agent-spawn-failed' } })
   })
 
+  it('asked again while it runs, the same check answers (one process); a fifth agent at once is refused', async () => {
+    harness = await startHarness(['s1', 's2', 's3', 's4', 's5'].map((id) => ({ id, scenario: 'slow-initialize', protocolVersion: 1 as const })))
+    const checks = Array.from({ length: 5 }, () => harness!.tools.handlers.checkAgentConnection({ agentId: 's1' }))
+    const others = ['s2', 's3', 's4'].map((agentId) => harness!.tools.handlers.checkAgentConnection({ agentId }))
+    expect(await harness.tools.handlers.checkAgentConnection({ agentId: 's5' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument', message: expect.stringContaining('already running') } })
+    const results = await Promise.all(checks)
+    for (const result of results) expect(must(result)).toBe(must(results[0]!))
+    expect(must(results[0]!)).toMatchObject({ ok: true, agentInfo: { name: 'slow-starter' } })
+    const initializes = must(await harness.tools.handlers.listInspectorMessages({ agentId: 's1', method: 'initialize' })).messages.filter((m) => m.direction === 'out')
+    expect(initializes).toHaveLength(1)
+    for (const other of await Promise.all(others)) expect(must(other)).toMatchObject({ ok: true })
+    // Done: the fifth may run now.
+    expect(must(await harness.tools.handlers.checkAgentConnection({ agentId: 's5' }))).toMatchObject({ ok: true })
+  })
+
   it('an unknown agent id fails the call', async () => {
     harness = await startHarness([])
     const result = await harness.tools.handlers.checkAgentConnection({ agentId: 'nope' })
