@@ -42,6 +42,10 @@ export function terminalSpec(launch: AgentProcessSpec, method: TerminalLogin): A
   }
 }
 
+/** Sign-in terminals open at once, per agent and in all. */
+export const MAX_LOGIN_TERMINALS_PER_AGENT = 2
+export const MAX_LOGIN_TERMINALS = 8
+
 const MAX_LEGACY_ARGS = 64
 const MAX_LEGACY_ARG_CHARS = 4096
 
@@ -100,6 +104,11 @@ export class AuthTerminals implements IDisposable {
    */
   async start(agentId: string, spec: AgentProcessSpec, onExit: (exit: AgentExit, succeeded: boolean) => void): Promise<Result<{ terminalId: string }>> {
     if (this.disposed) return fail({ kind: 'agent-not-running', message: 'Bosun is shutting down.' })
+    // Each is a process: a few per agent (the Agents page and a sign-in dialog may each have one open) and in all.
+    const open = [...this.terminals.values()]
+    if (open.filter((t) => t.agentId === agentId).length >= MAX_LOGIN_TERMINALS_PER_AGENT || open.length >= MAX_LOGIN_TERMINALS) {
+      return fail({ kind: 'invalid-argument', message: 'Too many sign-in terminals are open; close one first.' })
+    }
     let process: PtyProcess
     try {
       process = PtyProcess.spawn({ file: spec.command, args: [...spec.args], cwd: spec.cwd, env: { TERM: 'xterm-256color', ...spec.env } })

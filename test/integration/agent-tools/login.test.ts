@@ -145,6 +145,18 @@ describe('terminal login', () => {
     expect(harness.supervisor.get('t')!.status).toBe('ready')
   })
 
+  it('at most two sign-in terminals per agent are open at once; closing one makes room', async () => {
+    harness = await startHarness([{ id: 't', protocolVersion: 1 }])
+    must(await harness.connect('t'))
+    const first = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    expect(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' })).toMatchObject({ ok: false, error: { message: expect.stringContaining('Too many sign-in terminals') } })
+    const exited = harness.sink.next('authTerminalOutput', (p) => p.terminalId === first.terminalId && p.exit !== undefined)
+    must(await harness.tools.handlers.closeAuthTerminal({ terminalId: first.terminalId }))
+    await exited
+    must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+  })
+
   it('closeAuthTerminal stops it; a closed login never restarts the agent (D3: cancel = failure)', async () => {
     harness = await startHarness([{ id: 't', protocolVersion: 1 }])
     must(await harness.connect('t'))
