@@ -12,6 +12,7 @@ import type { AgentProcessSpec } from '../agents/agent-process'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import type { AgentSupervisor } from '../agents/supervisor'
 import { fail, ok, toFailure, type Failure, type Result } from '../base/errors'
+import { JoinedRuns } from '../base/joined-runs'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import type { AgentConfigService } from '../config/agent-config-service'
@@ -386,7 +387,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * a renderer that asks again and again must not pile requests up in main or on an agent that never answers.
    */
   const loginsRunning = new Set<string>()
-  const checksRunning = new Map<string, Promise<Result<CheckResult>>>()
+  const checks = new JoinedRuns<CheckResult>(MAX_CHECKS_AT_ONCE, (max) => `${max} connection checks are already running; try again when one has finished.`)
   const oneLoginAt = async <T>(agentId: string, fn: () => Promise<Result<T>>): Promise<Result<T>> => {
     if (loginsRunning.has(agentId)) {
       return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy with a login or logout; wait for it to finish, or restart the agent.` })
@@ -444,18 +445,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   }
 
   const handlers: AgentToolsHandlers = {
-    checkAgentConnection: ({ agentId }) => {
-      // Each check starts a process: one per agent at a time (asking again joins it), and a few agents at once.
-      const running = checksRunning.get(agentId)
-      if (running) return running
-      if (checksRunning.size >= MAX_CHECKS_AT_ONCE) {
-        return Promise.resolve(fail({ kind: 'invalid-argument', message: `${MAX_CHECKS_AT_ONCE} connection checks are already running; try again when one has finished.` }))
-      }
-      const check = runCheck(agentId)
-      checksRunning.set(agentId, check)
-      void check.finally(() => checksRunning.delete(agentId))
-      return check
-    },
+    // Each check starts a process: one per agent at a time (asking again joins it), and a few agents at once.
+    checkAgentConnection: ({ agentId }) => checks.run(agentId, () => runCheck(agentId)),
 
     listAuthMethods: ({ agentId }) =>
       guard(async () => {

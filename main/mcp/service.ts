@@ -3,6 +3,7 @@
  * `mcp/<id>`), the servers each agent gets on session/new, load and resume ({@link McpService.forAgent}),
  * and "Check", which starts a stdio server with the official MCP SDK and lists its tools.
  */
+import { JoinedRuns } from '../base/joined-runs'
 import { promises as fs } from 'node:fs'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
@@ -143,6 +144,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   const log = options.log ?? createLogger('mcp')
   const confirmation = options.confirmation ?? refuseAllConfirmation(log)
   let servers: McpServerConfig[] = await load()
+  const checks = new JoinedRuns<CheckedServer>(MAX_CHECKS_AT_ONCE, (max) => `${max} MCP server checks are already running; try again when one has finished.`)
 
   async function load(): Promise<McpServerConfig[]> {
     let text: string
@@ -301,26 +303,35 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
         options.secretValues?.forget(secretOwner(id))
         return ok(undefined)
       },
-      checkMcpServer: async ({ id }) => {
-        const config = servers.find((s) => s.id === id)
-        if (!config) return fail({ kind: 'not-found', message: `No MCP server ${id}.` })
-        if (config.transport !== 'stdio') return fail({ kind: 'invalid-argument', message: 'Check starts stdio servers only.' })
-        const resolved = await resolve(config)
-        if (!resolved.ok) return resolved
-        if (!resolved.value.command) return fail({ kind: 'not-found', message: `${config.command ?? ''} was not found.` })
-        const checked = await checkStdioServer(resolved.value.command, config.args ?? [], { ...scrubEnv(options.baseEnv ?? process.env), ...resolved.value.env })
-        if (checked.ok) return checked
-        // The server may print its own key as it fails: its secret values never reach the renderer.
-        const secretValues = (config.secretEnv ?? []).map((n) => resolved.value.env[n]).filter((v): v is string => typeof v === 'string' && v.length > 0)
-        const hide = (text: string) => secretValues.reduce((t, v) => t.split(v).join(REDACTED), text)
-        return fail({ ...checked.error, message: hide(checked.error.message), ...(checked.error.stderrTail !== undefined ? { stderrTail: hide(checked.error.stderrTail) } : {}) })
-      },
+      // Each check starts the server: one per server at a time (asking again joins it), and a few at once.
+      checkMcpServer: ({ id }) => checks.run(id, () => checkServer(id)),
     },
+  }
+
+  async function checkServer(id: string): Promise<Result<CheckedServer>> {
+    const config = servers.find((s) => s.id === id)
+    if (!config) return fail({ kind: 'not-found', message: `No MCP server ${id}.` })
+    if (config.transport !== 'stdio') return fail({ kind: 'invalid-argument', message: 'Check starts stdio servers only.' })
+    const resolved = await resolve(config)
+    if (!resolved.ok) return resolved
+    if (!resolved.value.command) return fail({ kind: 'not-found', message: `${config.command ?? ''} was not found.` })
+    const checked = await checkStdioServer(resolved.value.command, config.args ?? [], { ...scrubEnv(options.baseEnv ?? process.env), ...resolved.value.env })
+    if (checked.ok) return checked
+    // The server may print its own key as it fails: its secret values never reach the renderer.
+    const secretValues = (config.secretEnv ?? []).map((n) => resolved.value.env[n]).filter((v): v is string => typeof v === 'string' && v.length > 0)
+    const hide = (text: string) => secretValues.reduce((t, v) => t.split(v).join(REDACTED), text)
+    return fail({ ...checked.error, message: hide(checked.error.message), ...(checked.error.stderrTail !== undefined ? { stderrTail: hide(checked.error.stderrTail) } : {}) })
   }
 }
 
+/** What a check learned of a server. */
+type CheckedServer = { tools: { name: string; description?: string }[]; serverName?: string }
+
+/** MCP server checks running at once (each starts the server). */
+const MAX_CHECKS_AT_ONCE = 4
+
 /** Starts the server, lists its tools, stops it (the SDK's stdio client; bounded in time). */
-async function checkStdioServer(command: string, args: string[], env: Record<string, string>): Promise<Result<{ tools: { name: string; description?: string }[]; serverName?: string }>> {
+async function checkStdioServer(command: string, args: string[], env: Record<string, string>): Promise<Result<CheckedServer>> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
   const transport = new StdioClientTransport({ command, args, env, stderr: 'pipe' })
