@@ -20,7 +20,7 @@ import {
 import type { BridgeManifest } from '../../common/bridge-manifest'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
-import { dispatchCall } from '../web/dispatch'
+import { createCallLimit, dispatchCall } from '../web/dispatch'
 import { isAppUrl } from './protocol'
 
 export interface IpcOptions {
@@ -53,6 +53,8 @@ export function registerIpcHandlers(options: IpcOptions): IDisposable {
   const { getWindow, handlers, log } = options
   const isTrustedUrl = options.isTrustedUrl ?? isAppUrl
   const names = Object.keys(calls) as CallName[]
+  // Every call comes from the one window: one limit for all of them.
+  const limit = createCallLimit()
   for (const name of names) {
     ipcMain.handle(callChannel(name), async (event: IpcMainInvokeEvent, ...args: unknown[]): Promise<CallResult<unknown>> => {
       const refusal = senderRefusal(event, getWindow(), isTrustedUrl)
@@ -62,7 +64,7 @@ export function registerIpcHandlers(options: IpcOptions): IDisposable {
       }
       // One argument per call: extra arguments mean someone is not using the preload.
       if (args.length > 1) return { ok: false, error: { kind: 'invalid-argument', message: `${name} takes one argument` } }
-      return dispatchCall(name, args[0], handlers, log)
+      return limit(() => dispatchCall(name, args[0], handlers, log))
     })
   }
   return toDisposable(() => {

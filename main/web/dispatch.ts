@@ -53,3 +53,23 @@ export async function dispatchCall(
     return failure('internal', `Call ${name} failed unexpectedly`)
   }
 }
+
+/** Calls one page (a socket, the window) may have running at once: far more than the UI ever has. */
+export const MAX_CALLS_IN_FLIGHT = 256
+
+/**
+ * The calls of one caller, at most `max` running at once: past that a call is answered `busy` at once, so a renderer
+ * that floods calls main cannot finish (each waiting on an agent, say) cannot make main hold them without end.
+ */
+export function createCallLimit(max = MAX_CALLS_IN_FLIGHT): (run: () => Promise<CallResult<unknown>>) => Promise<CallResult<unknown>> {
+  let running = 0
+  return async (run) => {
+    if (running >= max) return failure('busy', `Too many calls at once (${max} are still running); try again when they have finished.`)
+    running++
+    try {
+      return await run()
+    } finally {
+      running--
+    }
+  }
+}

@@ -13,7 +13,7 @@ import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { WS_PATH, type WireCall, type WireFromHost } from '../../common/wire'
 import type { BosunServices, CreateBosunServices } from '../app/services'
 import { createLogger, type Logger } from '../base/log'
-import { dispatchCall } from './dispatch'
+import { createCallLimit, dispatchCall } from './dispatch'
 import { contentSecurityPolicy, readStaticFile } from './static-files'
 
 export interface WebHostOptions {
@@ -153,14 +153,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function accept(ws: WebSocket): void {
     sockets.add(ws)
+    const limit = createCallLimit()
     ws.on('close', () => sockets.delete(ws))
     ws.on('error', (error) => log.warn('socket error', error))
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      void handleMessage(ws, data, isBinary)
+      void handleMessage(ws, data, isBinary, limit)
     })
   }
 
-  async function handleMessage(ws: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
+  async function handleMessage(ws: WebSocket, data: RawData, isBinary: boolean, limit: ReturnType<typeof createCallLimit>): Promise<void> {
     if (isBinary) return log.warn('ignored a binary socket message')
     let message: unknown
     try {
@@ -173,7 +174,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (typeof id === 'number') send(ws, { type: 'result', id, result: { ok: false, error: { kind: 'invalid-argument', message: 'Malformed call message' } } })
       return log.warn('ignored a malformed socket message')
     }
-    const result = await dispatchCall(message.name, message.arg, services.handlers, log)
+    const { name, arg } = message
+    const result = await limit(() => dispatchCall(name, arg, services.handlers, log))
     send(ws, { type: 'result', id: message.id, result })
   }
 

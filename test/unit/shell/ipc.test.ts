@@ -6,6 +6,7 @@ import { callChannel, calls, eventChannel, type CallHandlers } from '../../../co
 import { BosunError } from '../../../main/base/errors'
 import { createMemoryLogger } from '../../../main/base/log'
 import { createWindowEventSink, registerIpcHandlers } from '../../../main/shell/ipc'
+import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
 import { FakeBrowserWindow, FakeFrame, FakeWebContents, fake, invokeEvent } from '../../electron/fake-electron'
 
 type Handler = ReturnType<typeof vi.fn>
@@ -54,6 +55,21 @@ describe('IPC handlers', () => {
     expect(result).toMatchObject({ ok: false, error: { kind: 'forbidden' } })
     expect(handlers.cancel).not.toHaveBeenCalled()
     expect(log.lines.some((l) => l.includes('refused call cancel'))).toBe(true)
+  })
+
+  it('runs at most MAX_CALLS_IN_FLIGHT calls at once: the next is answered busy without reaching its handler', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    handlers.cancel!.mockImplementation(async () => {
+      await released
+      return { ok: true, value: undefined }
+    })
+    const waiting = Array.from({ length: MAX_CALLS_IN_FLIGHT }, () => fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' }))
+    expect(await fake.invoke(callChannel('appInfo'), good(), undefined)).toMatchObject({ ok: false, error: { kind: 'busy' } })
+    expect(handlers.appInfo).not.toHaveBeenCalled()
+    release()
+    expect((await Promise.all(waiting)).every((r) => (r as { ok: boolean }).ok)).toBe(true)
+    expect(await fake.invoke(callChannel('appInfo'), good(), undefined)).toMatchObject({ ok: true })
   })
 
   it('refuses calls once the window is destroyed', async () => {

@@ -7,6 +7,7 @@ import { WebSocket } from 'ws'
 import type { CallHandlers } from '../../../common/contract'
 import type { HostIntegration } from '../../../main/app/services'
 import { createMemoryLogger } from '../../../main/base/log'
+import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
 import { startWebHost, type WebHost } from '../../../main/web/server'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../../common/wire'
@@ -185,6 +186,42 @@ describe('web host over WebSocket', () => {
       error: { kind: 'unknown-call' },
     })
     expect(handlers.cancel).not.toHaveBeenCalled()
+  })
+
+  it('runs at most MAX_CALLS_IN_FLIGHT calls of a socket at once: the rest are answered busy at once, the others when done', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    handlers.cancel!.mockImplementation(async () => {
+      await released
+      return { ok: true, value: undefined }
+    })
+    const ws = new WebSocket(wsUrl(), { origin: host.origin })
+    await new Promise((resolve) => ws.once('open', resolve))
+    const answers = new Map<number, { ok: boolean; error?: { kind: string } }>()
+    let notify: () => void = () => {}
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type: string; id: number; result: { ok: boolean; error?: { kind: string } } }
+      if (message.type !== 'result') return
+      answers.set(message.id, message.result)
+      notify()
+    })
+    const until = (count: number) => new Promise<void>((resolve) => {
+      notify = () => answers.size >= count && resolve()
+      notify()
+    })
+    const extra = 20
+    for (let id = 1; id <= MAX_CALLS_IN_FLIGHT + extra; id++) ws.send(JSON.stringify({ type: 'call', id, name: 'cancel', arg: { sessionId: 's' } }))
+    await until(extra)
+    expect([...answers.values()].every((r) => r.error?.kind === 'busy')).toBe(true)
+    expect(handlers.cancel).toHaveBeenCalledTimes(MAX_CALLS_IN_FLIGHT)
+    release()
+    await until(MAX_CALLS_IN_FLIGHT + extra)
+    expect([...answers.values()].filter((r) => r.ok)).toHaveLength(MAX_CALLS_IN_FLIGHT)
+    // Room again.
+    ws.send(JSON.stringify({ type: 'call', id: 9999, name: 'cancel', arg: { sessionId: 's' } }))
+    await until(MAX_CALLS_IN_FLIGHT + extra + 1)
+    expect(answers.get(9999)).toEqual({ ok: true, value: undefined })
+    ws.close()
   })
 
   it('answers a malformed envelope that has an id, and survives garbage', async () => {
