@@ -7,6 +7,7 @@ import { BosunError } from '../../../main/base/errors'
 import { createMemoryLogger } from '../../../main/base/log'
 import { createWindowEventSink, registerIpcHandlers } from '../../../main/shell/ipc'
 import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
+import { heldUntilReleased } from '../../support/held'
 import { FakeBrowserWindow, FakeFrame, FakeWebContents, fake, invokeEvent } from '../../electron/fake-electron'
 
 type Handler = ReturnType<typeof vi.fn>
@@ -58,12 +59,8 @@ describe('IPC handlers', () => {
   })
 
   it('runs at most MAX_CALLS_IN_FLIGHT calls at once: the next is answered busy without reaching its handler', async () => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    handlers.cancel!.mockImplementation(async () => {
-      await released
-      return { ok: true, value: undefined }
-    })
+    const { run, release } = heldUntilReleased({ ok: true, value: undefined })
+    handlers.cancel!.mockImplementation(run)
     const waiting = Array.from({ length: MAX_CALLS_IN_FLIGHT }, () => fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' }))
     expect(await fake.invoke(callChannel('appInfo'), good(), undefined)).toMatchObject({ ok: false, error: { kind: 'busy' } })
     expect(handlers.appInfo).not.toHaveBeenCalled()

@@ -8,6 +8,7 @@ import type { CallHandlers } from '../../../common/contract'
 import type { HostIntegration } from '../../../main/app/services'
 import { createMemoryLogger } from '../../../main/base/log'
 import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
+import { heldUntilReleased } from '../../support/held'
 import { startWebHost, type WebHost } from '../../../main/web/server'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../../common/wire'
@@ -189,12 +190,8 @@ describe('web host over WebSocket', () => {
   })
 
   it('runs at most MAX_CALLS_IN_FLIGHT calls of a socket at once: the rest are answered busy at once, the others when done', async () => {
-    let release!: () => void
-    const released = new Promise<void>((resolve) => (release = resolve))
-    handlers.cancel!.mockImplementation(async () => {
-      await released
-      return { ok: true, value: undefined }
-    })
+    const { run, release } = heldUntilReleased({ ok: true, value: undefined })
+    handlers.cancel!.mockImplementation(run)
     const ws = new WebSocket(wsUrl(), { origin: host.origin })
     await new Promise((resolve) => ws.once('open', resolve))
     const answers = new Map<number, { ok: boolean; error?: { kind: string } }>()
