@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { call, event, id } from './define'
+import { HEADER_NAME_PATTERN } from '../http-header'
 
 /**
  * Calls and events of the agent tools: check connection, login/logout (agent-driven, env-var, terminal),
@@ -102,7 +103,7 @@ export const agentAccountSchema = z.strictObject({
 })
 export type AgentAccountView = z.infer<typeof agentAccountSchema>
 
-const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(256)
+const headerName = z.string().regex(HEADER_NAME_PATTERN).max(256)
 export const gatewayLoginSchema = z.strictObject({
   baseUrl: z.string().min(1).max(2048),
   headers: z.array(z.strictObject({ name: headerName, value: z.string().max(8192) })).max(32).optional(),

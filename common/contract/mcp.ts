@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { call, id } from './define'
+import { HEADER_NAME_PATTERN } from '../http-header'
 
 const name = z.string().min(1).max(200)
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(200)
-const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/).max(200)
+const headerName = z.string().regex(HEADER_NAME_PATTERN).max(200)
 
 /**
  * An MCP server Bosun passes to agents on `session/new`, `session/load` and `session/resume` (E2). Secret

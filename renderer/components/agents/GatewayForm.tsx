@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react'
 import type { GatewayLogin } from '../../../common/contract/agent-tools'
+import { HEADER_NAME_PATTERN } from '../../../common/http-header'
 import { Icon } from '../common/icons'
 import { refInto } from '../common/ref-into'
 
@@ -19,7 +20,6 @@ export interface GatewayFormProps {
 /** "Google API" for the protocol `google`. */
 export const apiName = (protocol: string) => `${protocol.charAt(0).toUpperCase()}${protocol.slice(1)} API`
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const MAX_HEADERS = 32
 
 /**
@@ -46,7 +46,7 @@ export function GatewayForm({ agentName, label, protocol, disabled, busy, onSubm
           const name = row.name.trim()
           const value = values.current.get(row.key)?.value ?? ''
           if (!name && !value) continue
-          if (!HEADER_NAME.test(name)) return setProblem(`“${name || '(empty)'}” is not a header name.`)
+          if (!HEADER_NAME_PATTERN.test(name)) return setProblem(`“${name || '(empty)'}” is not a header name.`)
           headers.push({ name, value })
         }
         setProblem(null)

@@ -3,6 +3,7 @@
  * plain or secret, and which agents use the server. A stored secret is only a name and whether it is set:
  * its value never comes back from main; a new value typed here goes out once, in `secrets`.
  */
+import { HEADER_NAME_PATTERN } from '../../../common/http-header'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { McpServerConfig, McpServerView } from '../../../common/contract/mcp'
 
@@ -64,7 +65,6 @@ export function formOf(server: McpServerView): McpForm {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 
 /** A server id from its name (lower-case words joined by `-`), unique among `taken`. */
 export function idFor(name: string, taken: ReadonlySet<string>): string {
@@ -93,7 +93,7 @@ export function toRequest(form: McpForm, taken: ReadonlySet<string>, agents: rea
     const rowName = row.name.trim()
     if (!rowName && !row.value) continue
     if (!rowName) return bad(`A ${what} has a value but no name.`)
-    if (!(stdio ? ENV_NAME : HEADER_NAME).test(rowName)) return bad(stdio ? `${rowName} is not a variable name (letters, digits and _, not starting with a digit).` : `${rowName} is not a header name.`)
+    if (!(stdio ? ENV_NAME : HEADER_NAME_PATTERN).test(rowName)) return bad(stdio ? `${rowName} is not a variable name (letters, digits and _, not starting with a digit).` : `${rowName} is not a header name.`)
     const folded = stdio ? rowName : rowName.toLowerCase()
     if (seen.has(folded)) return bad(`${rowName} is listed twice.`)
     seen.add(folded)
