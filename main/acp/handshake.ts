@@ -164,6 +164,15 @@ function keptRaw(method: Json): Json {
   return kept
 }
 
+/**
+ * An extension entry of a login method: the own `_meta[key]` it carries (`"api-key"`, `"gateway"`,
+ * `"terminal-auth"`), or `undefined`. Its shape is the reader's to check.
+ */
+export function methodMeta(method: AuthMethodSummary, key: string): unknown {
+  const meta = record(record(method.raw)?._meta)
+  return meta && Object.hasOwn(meta, key) ? meta[key] : undefined
+}
+
 /** v1 terminal env is a map; v2 is `[{name, value}]`. */
 function readEnv(value: unknown): Record<string, string> | undefined {
   if (Array.isArray(value)) {
@@ -194,7 +203,8 @@ export function readNewSessionOutcome(result: unknown, fallbackSessionId: string
   return outcome
 }
 
-function record(value: unknown): Json | undefined {
+/** `value` when it is a plain object (not an array, not null). */
+export function record(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined
 }
 

@@ -5,6 +5,7 @@
  * agent's words are shown as they are, cut short, and never decide anything in Bosun.
  */
 import type { AgentAccountView } from '../../common/contract/agent-tools'
+import { record } from '../acp/handshake'
 import { printable } from '../acp/ndjson'
 
 export const AUTH_STATUS_UPDATE = '_auth/status_update'
@@ -19,9 +20,6 @@ const text = (value: unknown, max: number): string | undefined => {
   const clean = printable(value.slice(0, max * 4).replace(/\s+/g, ' ').trim(), max)
   return clean === '' ? undefined : clean
 }
-
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
 
 /** The account an `_auth/status_update` reports, or `undefined` for a payload that says nothing readable. */
 export function readAuthStatus(params: unknown): AgentAccountView | undefined {

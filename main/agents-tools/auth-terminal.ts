@@ -10,6 +10,7 @@ import type { Scheduler } from '../agents/scheduler'
 import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
+import { methodMeta, record } from '../acp/handshake'
 import type { AuthMethodSummary } from '../acp/types'
 import { PtyProcess } from '../terminals/pty-process'
 import { LogStream } from './agent-log'
@@ -67,18 +68,29 @@ function programName(command: string): string {
  */
 export function legacyTerminalLogin(method: AuthMethodSummary, configuredCommand: string): TerminalLogin | undefined {
   if (method.type !== 'agent') return undefined
-  const raw = method.raw as { _meta?: unknown } | null
-  const meta = raw && typeof raw === 'object' && raw._meta && typeof raw._meta === 'object' ? (raw._meta as Record<string, unknown>)['terminal-auth'] : undefined
-  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return undefined
-  const { command, args, env } = meta as Record<string, unknown>
+  const meta = record(methodMeta(method, 'terminal-auth'))
+  if (!meta) return undefined
+  const { command, args, env } = meta
   if (typeof command !== 'string' || command === '' || programName(command) !== programName(configuredCommand)) return undefined
   if (args !== undefined && (!Array.isArray(args) || args.length > MAX_LEGACY_ARGS || !args.every((a) => typeof a === 'string' && a.length <= MAX_LEGACY_ARG_CHARS))) return undefined
   const login: TerminalLogin = { args: (args as string[] | undefined) ?? [], wholeArgs: true }
-  if (env && typeof env === 'object' && !Array.isArray(env)) {
-    const pairs = Object.entries(env as Record<string, unknown>).filter((pair): pair is [string, string] => typeof pair[1] === 'string')
+  const envMap = record(env)
+  if (envMap) {
+    const pairs = Object.entries(envMap).filter((pair): pair is [string, string] => typeof pair[1] === 'string')
     if (pairs.length > 0) login.env = Object.fromEntries(pairs)
   }
   return login
+}
+
+/**
+ * The agent's methods as Bosun uses them, given the agent's configured program: one whose `_meta["terminal-auth"]`
+ * names that program is a terminal login (see {@link legacyTerminalLogin}), never sent to `authenticate`.
+ */
+export function loginMethodsOf(methods: readonly AuthMethodSummary[], configuredCommand: string | undefined): (AuthMethodSummary & TerminalLogin)[] {
+  return methods.map((m) => {
+    const legacy = configuredCommand !== undefined ? legacyTerminalLogin(m, configuredCommand) : undefined
+    return legacy ? { ...m, ...legacy, type: 'terminal' } : m
+  })
 }
 
 /** How a terminal login's command reads, for the person to see before it runs (no env: values can be secrets). */

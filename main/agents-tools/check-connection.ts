@@ -8,7 +8,7 @@ import { AgentHost, type AcpConnectionFactory, type AgentProcessStarter } from '
 import type { AgentProcessSpec } from '../agents/agent-process'
 import type { Logger } from '../base/log'
 import type { CheckResult } from '../../common/contract/agent-tools'
-import { legacyTerminalLogin } from './auth-terminal'
+import { loginMethodsOf } from './auth-terminal'
 import type { SecretSet } from './redaction'
 
 export interface CheckConnectionOptions {
@@ -51,11 +51,11 @@ export function describeHandshake(agentName: string, handshake: AgentHandshake, 
     agentInfo: handshake.agentInfo,
     protocolVersion: handshake.protocolVersion,
     capabilities: capabilityWords(handshake.capabilities),
-    authMethods: handshake.authMethods.map((m) => ({
+    authMethods: loginMethodsOf(handshake.authMethods, command).map((m) => ({
       id: m.id,
       name: m.name,
       ...(m.description !== undefined ? { description: m.description } : {}),
-      type: command !== undefined && legacyTerminalLogin(m, command) ? 'terminal' : m.type,
+      type: m.type,
     })),
     durationMs,
   }

@@ -6,6 +6,7 @@
  * {@link SecretSet}, and everything this service sends to the renderer or exports — inspector messages,
  * log text, terminal output, check errors — passes through it first.
  */
+import { methodMeta, record } from '../acp/handshake'
 import type { AcpClientConnection, AuthMethodSummary, ProtocolVersion } from '../acp/types'
 import type { AcpConnectionFactory, AgentHost } from '../agents/agent-host'
 import type { AgentProcessSpec } from '../agents/agent-process'
@@ -22,7 +23,7 @@ import type { CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
-import { AuthTerminals, commandLine, legacyTerminalLogin, programBaseName, terminalSpec, type TerminalLogin } from './auth-terminal'
+import { AuthTerminals, commandLine, loginMethodsOf, programBaseName, terminalSpec } from './auth-terminal'
 import { checkConnection } from './check-connection'
 import { InspectorHub, type InspectorOptions } from './inspector'
 import { SecretSet } from './redaction'
@@ -90,11 +91,8 @@ export function envVarOf(method: AuthMethodSummary): string | undefined {
  * `_meta["api-key"]`.
  */
 export function takesKeyInRequest(method: AuthMethodSummary): boolean {
-  const raw = method.raw as Record<string, unknown> | null
-  const meta = raw && typeof raw === 'object' ? raw._meta : undefined
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || !Object.hasOwn(meta, 'api-key')) return false
-  const key = (meta as Record<string, unknown>)['api-key']
-  return key === true || (typeof key === 'object' && key !== null && !Array.isArray(key))
+  const key = methodMeta(method, 'api-key')
+  return key === true || record(key) !== undefined
 }
 
 /**
@@ -102,12 +100,9 @@ export function takesKeyInRequest(method: AuthMethodSummary): boolean {
  * `{ protocol: "google" }`): what it says of itself, or `undefined`.
  */
 export function gatewayOf(method: AuthMethodSummary): { protocol?: string } | undefined {
-  const raw = method.raw as Record<string, unknown> | null
-  const meta = raw && typeof raw === 'object' ? raw._meta : undefined
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined
-  const gateway = (meta as Record<string, unknown>).gateway
-  if (typeof gateway !== 'object' || gateway === null || Array.isArray(gateway)) return undefined
-  const protocol = (gateway as Record<string, unknown>).protocol
+  const gateway = record(methodMeta(method, 'gateway'))
+  if (!gateway) return undefined
+  const protocol = gateway.protocol
   return typeof protocol === 'string' && protocol !== '' ? { protocol: protocol.slice(0, 64) } : {}
 }
 
@@ -264,17 +259,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     return ok({ connection: connected.value.connection, handshake })
   }
 
-  /**
-   * The agent's methods as Bosun uses them: one whose `_meta["terminal-auth"]` names the agent's own program is a
-   * terminal login (see {@link legacyTerminalLogin}), never sent to `authenticate`.
-   */
-  function loginMethods(agentId: string, methods: readonly AuthMethodSummary[]): (AuthMethodSummary & TerminalLogin)[] {
-    const command = config.definitions.get(agentId)?.command
-    return methods.map((m) => {
-      const legacy = command !== undefined ? legacyTerminalLogin(m, command) : undefined
-      return legacy ? { ...m, ...legacy, type: 'terminal' } : m
-    })
-  }
+  /** The agent's methods as Bosun uses them (see {@link loginMethodsOf}). */
+  const loginMethods = (agentId: string, methods: readonly AuthMethodSummary[]) => loginMethodsOf(methods, config.definitions.get(agentId)?.command)
 
   async function findMethod(agentId: string, methodId: string) {
     const connected = await handshakeOf(agentId)
@@ -369,7 +355,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
 
   /**
    * `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered.
-   * `apiKey`: the key a method that takes one in the request gets in `_meta["api-key"]`.
+   * `meta`: the request's `_meta` (a key in `"api-key"`, a gateway in `"gateway"`).
    */
   async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary, meta?: Record<string, unknown>): Promise<Result<{ restarted: boolean }>> {
     try {
