@@ -2,6 +2,8 @@
  * Expected failures cross boundaries as values ({@link Failure}); exceptions are for bugs.
  * `kind` is a closed set the UI knows how to explain.
  */
+import { AUTH_REQUIRED_CODE } from '../../common/acp-errors'
+
 export type FailureKind =
   | 'agent-exited'
   | 'agent-spawn-failed'
@@ -61,7 +63,7 @@ export class AgentExitedError extends BosunError {
 /** A JSON-RPC error the agent answered with. */
 export class RpcError extends BosunError {
   constructor(readonly code: number, message: string, readonly data?: unknown) {
-    super({ kind: code === -32000 ? 'auth-required' : 'rpc-error', message, code, ...(data !== undefined ? { data } : {}) })
+    super({ kind: code === AUTH_REQUIRED_CODE ? 'auth-required' : 'rpc-error', message, code, ...(data !== undefined ? { data } : {}) })
     this.name = 'RpcError'
   }
 }

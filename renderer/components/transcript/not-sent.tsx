@@ -1,3 +1,4 @@
+import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
 import { createContext, useContext } from 'react'
 import type { ContentBlock, MessageEntry, PromptError } from '../../../common/session/types'
 
@@ -8,9 +9,6 @@ export interface NotSentActions {
   /** The agent refused it because the person is not signed in (-32000): offer its sign-in methods. */
   onSignIn?: (reason: string) => void
 }
-
-/** ACP's "authentication required" error code. */
-export const AUTH_REQUIRED_CODE = -32000
 
 export const NotSentContext = createContext<NotSentActions | null>(null)
 
