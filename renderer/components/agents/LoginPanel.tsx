@@ -80,6 +80,14 @@ export function LoginView(props: LoginViewProps) {
       </p>
     )
   }
+  /** What a method's key field shares, whichever way the key is used (stored as an env var, or sent in the login). */
+  const keyFormOf = (m: AuthMethodView) => ({
+    label: `${m.name}: the key`,
+    keychainAvailable,
+    disabled: busy !== null,
+    busy: busy === m.id,
+    onSubmit: (_name: string, value: string) => onLogin(m.id, value),
+  })
   return (
     <div className="login">
       {account && <AccountLine agentName={agentName} account={account} />}
@@ -107,16 +115,7 @@ export function LoginView(props: LoginViewProps) {
                 )}
 
                 {m.type === 'env_var' ? (
-                  <KeyForm
-                    names={[m.envName ?? 'Value']}
-                    label={`${m.name}: the key`}
-                    keychainAvailable={keychainAvailable}
-                    disabled={busy !== null}
-                    busy={busy === m.id}
-                    submitLabel="Save and restart"
-                    busyLabel="Saving…"
-                    onSubmit={(_name, value) => onLogin(m.id, value)}
-                  />
+                  <KeyForm names={[m.envName ?? 'Value']} submitLabel="Save and restart" busyLabel="Saving…" {...keyFormOf(m)} />
                 ) : m.type === 'terminal' ? (
                   terminal && terminal.methodId === m.id ? (
                     terminal.node
@@ -146,14 +145,10 @@ export function LoginView(props: LoginViewProps) {
                 ) : m.takesKey ? (
                   <KeyForm
                     names={['API key']}
-                    label={`${m.name}: the key`}
-                    keychainAvailable={keychainAvailable}
-                    disabled={busy !== null}
-                    busy={busy === m.id}
                     submitLabel="Log in"
                     busyLabel="Logging in…"
                     footnote={`Given to ${agentName} with this login, and not stored. If ${agentName} wants it in its environment instead, Bosun keeps it there, in the system keychain, for ${agentName} only.`}
-                    onSubmit={(_name, value) => onLogin(m.id, value)}
+                    {...keyFormOf(m)}
                   />
                 ) : (
                   <div className="button-row">
