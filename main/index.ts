@@ -1,10 +1,10 @@
 // App lifecycle only: everything Electron-specific lives in main/shell/, every service in main/app/.
 import { createBosunServices } from './app/create-services'
-import { adoptSystemCertificates } from './base/system-certificates'
+import { adoptSystemCertificatesBeforeFirstRequest } from './base/system-certificates'
 import { registerAppScheme, runElectronApp } from './shell/app'
 
-// Main's own downloads trust the OS's certificate store too (a company proxy's CA), before any request.
-adoptSystemCertificates((message) => console.warn(`Bosun: ${message}`))
+// Main's own downloads trust the OS's certificate store too (a company proxy's CA), from the first request on.
+adoptSystemCertificatesBeforeFirstRequest((message) => console.warn(`Bosun: ${message}`))
 
 // Scheme privileges must be granted before the app is ready.
 registerAppScheme()

@@ -14,7 +14,7 @@ export interface CertificateApi {
 
 /**
  * Adds the system's roots to the default list of this thread's TLS clients (those that name no `ca` of their
- * own). Call once at start, before main's first request. Never throws: on failure the bundled roots stay.
+ * own), before main's first request. Never throws: on failure the bundled roots stay.
  */
 export function trustSystemCertificates(api: CertificateApi = tls): { added: number } | { problem: string } {
   if (typeof api.getCACertificates !== 'function' || typeof api.setDefaultCACertificates !== 'function') {
@@ -31,8 +31,28 @@ export function trustSystemCertificates(api: CertificateApi = tls): { added: num
   }
 }
 
-/** What each entry point (Electron, the browser host) runs first: the system's roots, or one warning saying why not. */
+/** The system's roots, or one warning saying why not. */
 export function adoptSystemCertificates(warn: (message: string) => void, api: CertificateApi = tls): void {
   const result = trustSystemCertificates(api)
   if ('problem' in result) warn(`system certificates not used (${result.problem})`)
+}
+
+/** Set by an entry point: the roots still to adopt, and where to warn. */
+let deferred: { warn: (message: string) => void; api: CertificateApi } | undefined
+
+/**
+ * What each entry point (Electron, the browser host) runs first: the system's roots are adopted right before
+ * main's first TLS request ({@link beforeTlsRequest}), not now. Reading the store takes tens of milliseconds that
+ * would otherwise come before the first window, and most starts make no request at all.
+ */
+export function adoptSystemCertificatesBeforeFirstRequest(warn: (message: string) => void, api: CertificateApi = tls): void {
+  deferred = { warn, api }
+}
+
+/** Called before each of main's own TLS connections (downloads, proxy tunnels): adopts the system's roots the first time, if an entry point asked. */
+export function beforeTlsRequest(): void {
+  if (!deferred) return
+  const { warn, api } = deferred
+  deferred = undefined
+  adoptSystemCertificates(warn, api)
 }

@@ -4,11 +4,16 @@
  * time, so a whole form validates in milliseconds). A pattern that cannot be checked refuses the answer
  * rather than sending it unchecked.
  */
-import Ajv from 'ajv'
+import type AjvClass from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types'
-import addFormats from 'ajv-formats'
+import type addFormatsFunction from 'ajv-formats'
+import { lazyRequire } from '../base/lazy-require'
 import { createBoundedPatternTester } from './bounded-pattern'
 import { validateContent, type Content, type FieldSpec, type FormSchema, type PatternTester } from '../../common/elicitation/schema'
+
+/** Ajv and its formats (some MiB and tens of ms), loaded with the first form answered. Both are CommonJS with a `default`. */
+const loadAjv = lazyRequire<{ default: typeof AjvClass }>('ajv')
+const loadFormats = lazyRequire<{ default: typeof addFormatsFunction }>('ajv-formats')
 
 export type AnswerCheck = { ok: true; content: Content } | { ok: false; errors: Record<string, string> }
 
@@ -63,8 +68,14 @@ export function createAnswerValidator(options: { /** Ignored (linear-time matchi
     }),
     { code: 'linearRegExp' },
   )
-  const ajv = new Ajv({ allErrors: true, strict: true, code: { regExp: engine } })
-  addFormats(ajv, ['email', 'uri', 'date', 'date-time'])
+  let made: AjvClass | undefined
+  const ajv = (): AjvClass => {
+    if (made) return made
+    const Ajv = loadAjv().default
+    made = new Ajv({ allErrors: true, strict: true, code: { regExp: engine } })
+    loadFormats().default(made, ['email', 'uri', 'date', 'date-time'])
+    return made
+  }
 
   const strictTester: PatternTester = (pattern, value) => tester(pattern, value)
 
@@ -84,9 +95,9 @@ export function createAnswerValidator(options: { /** Ignored (linear-time matchi
       // Defense in depth: the same answer through Ajv.
       const jsonSchema = toJsonSchema(schema)
       timedOut = false
-      const check = ajv.compile(jsonSchema)
+      const check = ajv().compile(jsonSchema)
       const valid = check(record)
-      ajv.removeSchema(jsonSchema)
+      ajv().removeSchema(jsonSchema)
       if (!valid || timedOut) {
         for (const e of check.errors ?? []) {
           const key = e.instancePath.split('/')[1] ?? ''

@@ -5,11 +5,17 @@
  */
 import { createHash } from 'node:crypto'
 import { createWriteStream, promises as fs } from 'node:fs'
-import http from 'node:http'
-import https from 'node:https'
+import type http from 'node:http'
+import type https from 'node:https'
 import { safeDownloadUrl } from './registry-schema'
 import { proxyFor, tunnelThrough } from './proxy'
 import { formatBytes } from '../base/format-bytes'
+import { beforeTlsRequest } from '../base/system-certificates'
+import { lazyRequire } from '../base/lazy-require'
+
+/** Node's http and https, loaded with the first download (the Electron app otherwise never needs them at start). */
+const loadHttp = lazyRequire<typeof http>('node:http')
+const loadHttps = lazyRequire<typeof https>('node:https')
 
 export interface DownloadProgress {
   received: number
@@ -103,7 +109,7 @@ function requestOnce(url: string, options: DownloadOptions, onChunk: (chunk: Buf
       reject(new DownloadError({ reason: 'cancelled', message: 'The download was cancelled' }))
       return
     }
-    const client = url.startsWith('https:') ? https : http
+    const client = url.startsWith('https:') ? loadHttps() : loadHttp()
     let settled = false
     const finish = (error: DownloadError | null, outcome?: Outcome) => {
       if (settled) return
@@ -124,6 +130,8 @@ function requestOnce(url: string, options: DownloadOptions, onChunk: (chunk: Buf
     const onAbort = () => finish(new DownloadError({ reason: 'cancelled', message: 'The download was cancelled' }))
     signal?.addEventListener('abort', onAbort)
 
+    // The system's roots (a company proxy's CA) are read now, before main's first TLS request, not at start.
+    if (url.startsWith('https:')) beforeTlsRequest()
     const proxy = proxyFor(new URL(url), options.env)
     // A createConnection and no agent: this request's socket is the tunnel (no pooling across requests).
     const through = proxy ? { defaultPort: 443, createConnection: tunnelThrough(proxy) as unknown as http.RequestOptions['createConnection'] } : {}

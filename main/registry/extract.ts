@@ -9,8 +9,8 @@
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs'
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path'
 import { pipeline } from 'node:stream/promises'
-import { Parser, x as tarExtract, type ReadEntry } from 'tar'
-import yauzl from 'yauzl'
+import type { ReadEntry } from 'tar'
+import type yauzl from 'yauzl'
 import { formatBytes } from '../base/format-bytes'
 
 export interface ExtractLimits {
@@ -81,6 +81,8 @@ async function checkTar(file: string, limits: ExtractLimits): Promise<void> {
   let entries = 0
   let bytes = 0
   let problem: string | null = null
+  // tar and yauzl are loaded with the first install, not when Bosun starts.
+  const { Parser } = await import('tar')
   const input = createReadStream(file)
   const parser = new Parser({
     strict: true,
@@ -116,6 +118,7 @@ async function checkTar(file: string, limits: ExtractLimits): Promise<void> {
 async function extractTar(file: string, dest: string, limits: ExtractLimits): Promise<void> {
   await checkTar(file, limits)
   try {
+    const { x: tarExtract } = await import('tar')
     await tarExtract({ file, cwd: dest, strict: true, preserveOwner: false, noMtime: true })
   } catch (error) {
     throw new UnsafeArchiveError(`It could not be unpacked: ${(error as Error).message}`)
@@ -129,10 +132,11 @@ const S_IFLNK = 0o120000
 const S_IFDIR = 0o040000
 const S_IFREG = 0o100000
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
+async function openZip(file: string): Promise<yauzl.ZipFile> {
+  const { open } = (await import('yauzl')).default
   return new Promise((resolvePromise, reject) => {
     // Names are checked by us (for a clear reason), sizes by yauzl against the central directory.
-    yauzl.open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false }, (error, zip) =>
+    open(file, { lazyEntries: true, autoClose: false, validateEntrySizes: true, decodeStrings: true, strictFileNames: false }, (error, zip) =>
       error || !zip ? reject(new UnsafeArchiveError(`It is not a valid zip archive: ${error?.message ?? 'unknown error'}`)) : resolvePromise(zip),
     )
   })

@@ -5,10 +5,14 @@
  * a proxy); credentials in the proxy URL go as Basic `Proxy-Authorization`. (Plain http downloads are loopback
  * only, see `safeDownloadUrl`, and never go through a proxy.)
  */
-import http from 'node:http'
+import type http from 'node:http'
 import { isIP, type Socket } from 'node:net'
 import tls from 'node:tls'
 import { isLoopbackHost } from './registry-schema'
+import { lazyRequire } from '../base/lazy-require'
+
+/** Node's http, loaded with the first tunnel. */
+const loadHttp = lazyRequire<typeof http>('node:http')
 
 const pick = (env: NodeJS.ProcessEnv, ...names: string[]): string | undefined => {
   for (const name of names) {
@@ -74,7 +78,7 @@ export function tunnelThrough(proxy: URL): (options: { host?: string | null; hos
     if (proxy.username || proxy.password) {
       headers['proxy-authorization'] = `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
     }
-    const connect = http.request({ host: unbracket(proxy.hostname), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, agent: false })
+    const connect = loadHttp().request({ host: unbracket(proxy.hostname), port: Number(proxy.port || 80), method: 'CONNECT', path: authority, headers, agent: false })
     let settled = false
     const refused = (status: number | undefined) => new Error(`the proxy ${proxyLabel(proxy)} answered ${status ?? '?'} to CONNECT ${authority}`)
     const fail = (error: Error) => {

@@ -5,10 +5,11 @@
  * leader exits, so background children of a finished command do not linger.
  */
 import { constants } from 'node:os'
-import * as pty from '@lydell/node-pty'
+import type * as pty from '@lydell/node-pty'
 import { Deferred } from '../base/deferred'
 import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
+import { lazyRequire } from '../base/lazy-require'
 
 export interface PtySpec {
   file: string
@@ -24,6 +25,9 @@ export interface PtyExit {
   exitCode: number | null
   signal: string | null
 }
+
+/** node-pty (a native module), loaded with the first terminal. */
+const loadPty = lazyRequire<typeof pty>('@lydell/node-pty')
 
 const SIGNAL_NAMES = new Map<number, string>(Object.entries(constants.signals).map(([name, value]) => [value, name]))
 
@@ -55,7 +59,7 @@ export class PtyProcess implements IDisposable {
 
   /** Spawns; a command that cannot start throws (the caller turns it into a JSON-RPC error). */
   static spawn(spec: PtySpec): PtyProcess {
-    const child = pty.spawn(spec.file, spec.args, {
+    const child = loadPty().spawn(spec.file, spec.args, {
       name: spec.env.TERM ?? 'xterm-256color',
       cols: spec.cols ?? 120,
       rows: spec.rows ?? 30,

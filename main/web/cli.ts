@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createBosunServices } from '../app/create-services'
 import { createLogger } from '../base/log'
-import { adoptSystemCertificates } from '../base/system-certificates'
+import { adoptSystemCertificatesBeforeFirstRequest } from '../base/system-certificates'
 import { startWebHost, type WebHost } from './server'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -37,8 +37,8 @@ export const URL_LINE_PREFIX = 'Bosun web host: '
 
 export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env): Promise<WebHost> {
   const log = createLogger('web')
-  // Main's own downloads trust the OS's certificate store too (a company proxy's CA), before any request.
-  adoptSystemCertificates((message) => log.warn(message))
+  // Main's own downloads trust the OS's certificate store too (a company proxy's CA), from the first request on.
+  adoptSystemCertificatesBeforeFirstRequest((message) => log.warn(message))
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version?: string }).version
   const host = await startWebHost({
     port: portFromEnv(env),

@@ -5,7 +5,8 @@
  * from our own origin, and the Host header must be ours (a DNS-rebinding page gets nothing).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type http from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, WebSocket, type RawData } from 'ws'
@@ -15,6 +16,13 @@ import type { BosunServices, CreateBosunServices } from '../app/services'
 import { createLogger, type Logger } from '../base/log'
 import { createCallLimit, dispatchCall } from './dispatch'
 import { contentSecurityPolicy, readStaticFile } from './static-files'
+import { lazyRequire } from '../base/lazy-require'
+
+/**
+ * `node:http` through `require`: an ES `import` of it builds a facade that reads every export, and one of them
+ * loads undici (about 30 ms at start for a fetch this host never makes).
+ */
+const loadHttp = lazyRequire<typeof http>('node:http')
 
 export interface WebHostOptions {
   /** 0 (the default) picks a free port. */
@@ -92,7 +100,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const origin = () => `http://127.0.0.1:${port}`
   const csp = () => contentSecurityPolicy({ connectSrc: [`ws://127.0.0.1:${port}`] })
 
-  const server = createServer((req, res) => {
+  const server = loadHttp().createServer((req, res) => {
     handleHttp(req, res).catch((error: unknown) => {
       log.error('http request failed', error)
       if (!res.headersSent) res.writeHead(500)
@@ -248,7 +256,7 @@ function rawToString(data: RawData): string {
   return data.toString('utf8')
 }
 
-function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+function listen(server: http.Server, port: number): Promise<number> {
   return new Promise((done, fail) => {
     const onError = (error: Error) => fail(error)
     server.once('error', onError)

@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: every section in order, figures only (no thresholds). One section per file; add yours to
  * the list. Environment knobs are described in each section (BENCH_COUNTS, BENCH_REPS, BENCH_BROWSER_COUNTS,
- * BENCH_SKIP=browser,hot-path …).
+ * BENCH_SKIP=browser,hot-path,start-up …).
  */
 import { browserSection } from './browser'
 import { floodSection } from './flood'
 import { hotPathSection } from './hot-path'
 import type { BenchContext, BenchSection } from './section'
+import { startupSection } from './startup'
 
 const sections: BenchSection[] = [
+  startupSection,
   hotPathSection,
   floodSection,
   browserSection,

@@ -11,7 +11,7 @@
  * bundled history thread all come up from the bundle. Needs the build (`npm test` builds first).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -52,19 +52,25 @@ function runWithElectron(entry: string, standIn: string, flags: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-main-bundle-'))
   dirs.push(dir)
   writeFileSync(join(dir, 'electron.mjs'), standIn)
+  // Every specifier imported (ES modules) is noted in `imported.txt`, for the test of what main loads at start.
   writeFileSync(
     join(dir, 'hooks.mjs'),
-    `const standIn = ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}
+    `import { appendFileSync } from 'node:fs'
+const standIn = ${JSON.stringify(pathToFileURL(join(dir, 'electron.mjs')).href)}
+const noted = ${JSON.stringify(join(dir, 'imported.txt'))}
 export async function resolve(specifier, context, next) {
+  appendFileSync(noted, specifier + '\\n')
   return specifier === 'electron' ? { url: standIn, shortCircuit: true } : next(specifier, context)
 }`,
   )
   writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)})\n`)
-  return spawnSync(process.execPath, [...flags, '--import', pathToFileURL(join(dir, 'register.mjs')).href, entry], {
+  const run = spawnSync(process.execPath, [...flags, '--import', pathToFileURL(join(dir, 'register.mjs')).href, entry], {
     encoding: 'utf8',
     timeout: 60_000,
     env: { ...process.env, BOSUN_HOME: join(dir, 'home'), BOSUN_LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
   })
+  const imported = existsSync(join(dir, 'imported.txt')) ? readFileSync(join(dir, 'imported.txt'), 'utf8').split('\n').filter(Boolean) : []
+  return { ...run, imported }
 }
 
 it('the built Electron main links and starts under Node’s ES module rules (electron stubbed)', () => {
@@ -74,11 +80,25 @@ it('the built Electron main links and starts under Node’s ES module rules (ele
   expect(run.status).toBe(0)
 })
 
-it('the built Electron main starts whole with the fake electron module: services, the bundled history thread, the window', () => {
-  // The fake (TypeScript, so tsx loads it) stands in for electron; once main has made its window and registered its
-  // handlers, it reports what it saw and the process ends.
+interface SeenAtWindow {
+  url: string
+  handlers: number
+  schemes: string[]
+  /** Files in require's cache (CommonJS packages main loaded). */
+  required: string[]
+  /** Node's own modules loaded (`process.moduleLoadList`). */
+  builtins: string[]
+}
+
+/**
+ * Runs `entry` (the built main, or a file that imports it) with the fake electron module of the unit tests (TypeScript,
+ * so tsx loads it) in electron's place. Once main has made its window and registered its handlers, the stand-in
+ * reports what it saw and what had been loaded, and the process ends.
+ */
+function startWithFakeElectron(entry = resolve('out/main/index.js')) {
   const fakeModule = pathToFileURL(resolve('test/electron/fake-electron.ts')).href
-  const standIn = `import { fake, electronModule } from ${JSON.stringify(fakeModule)}
+  const standIn = `import { createRequire } from 'node:module'
+import { fake, electronModule } from ${JSON.stringify(fakeModule)}
 fake.appPath = ${JSON.stringify(resolve('.'))}
 export const { app, BrowserWindow, Notification, nativeImage, session, dialog, shell, protocol, ipcMain } = electronModule
 export default electronModule
@@ -86,19 +106,57 @@ const timer = setInterval(() => {
   const window = fake.windows[0]
   if (!window || !window.loadedUrl || fake.ipcHandlers.size === 0) return
   clearInterval(timer)
-  process.stdout.write('electron-fake: ' + JSON.stringify({ url: window.loadedUrl, handlers: fake.ipcHandlers.size, schemes: [...fake.protocolHandlers.keys()] }) + '\\n')
+  const required = Object.keys(createRequire(import.meta.url).cache)
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length))
+  process.stdout.write('electron-fake: ' + JSON.stringify({ url: window.loadedUrl, handlers: fake.ipcHandlers.size, schemes: [...fake.protocolHandlers.keys()], required, builtins }) + '\\n')
   process.exit(0)
 }, 20)
 `
-  const run = runWithElectron(resolve('out/main/index.js'), standIn, ['--import', 'tsx'])
-  expect(run.stderr).not.toMatch(/failed to start|History is off|written on Bosun's main thread|ERR_|TypeError|ReferenceError|SyntaxError/)
+  const run = runWithElectron(entry, standIn, ['--import', 'tsx'])
   const line = run.stdout.split('\n').find((l) => l.startsWith('electron-fake: '))
   expect(line, run.stderr).toBeDefined()
-  const seen = JSON.parse(line!.slice('electron-fake: '.length)) as { url: string; handlers: number; schemes: string[] }
+  return { run, seen: JSON.parse(line!.slice('electron-fake: '.length)) as SeenAtWindow }
+}
+
+it('the built Electron main starts whole with the fake electron module: services, the bundled history thread, the window', () => {
+  const { run, seen } = startWithFakeElectron()
+  expect(run.stderr).not.toMatch(/failed to start|History is off|written on Bosun's main thread|ERR_|TypeError|ReferenceError|SyntaxError/)
   expect(seen.url).toMatch(/^bosun:\/\/app\//)
   expect(seen.schemes).toContain('bosun')
   expect(seen.handlers).toBeGreaterThan(20)
   expect(run.status).toBe(0)
+})
+
+/** What main loads only with the feature that needs it: terminals, archives of registry installs, form checks, downloads. */
+const LOADED_LATER = { packages: ['@lydell/node-pty', 'tar', 'yauzl', 'ajv', 'ajv-formats'], builtins: ['http', 'https', '_http_client', '_http_server'] }
+
+/** Which of {@link LOADED_LATER} were loaded by the time the window showed. */
+function loadedEarly(seen: SeenAtWindow, imported: string[]): string[] {
+  const inNodeModules = (name: string) => (file: string) => file.includes(`/node_modules/${name}/`)
+  return [
+    ...LOADED_LATER.packages.filter((name) => imported.includes(name) || seen.required.some(inNodeModules(name))),
+    ...LOADED_LATER.builtins.filter((name) => seen.builtins.includes(name)),
+  ]
+}
+
+it('the built Electron main shows its window without loading terminals, archive, form-check or http code', () => {
+  const { run, seen } = startWithFakeElectron()
+  expect(run.status).toBe(0)
+  // The harness sees what is loaded: vscode-jsonrpc (every agent's connection) is.
+  expect(seen.required.some((file) => file.includes('/node_modules/vscode-jsonrpc/'))).toBe(true)
+  expect(loadedEarly(seen, run.imported)).toEqual([])
+})
+
+it('the check of what main loads at start fails when a heavy module is imported up front (the test can fail)', () => {
+  const eager = join(resolve('out/main'), `.eager-import-${process.pid}.mjs`)
+  writeFileSync(eager, `import 'node:http'\nimport '@lydell/node-pty'\nimport 'tar'\nawait import('./index.js')\n`)
+  try {
+    const { run, seen } = startWithFakeElectron(eager)
+    expect(run.status).toBe(0)
+    expect(loadedEarly(seen, run.imported)).toEqual(expect.arrayContaining(['@lydell/node-pty', 'tar', 'http']))
+  } finally {
+    rmSync(eager, { force: true })
+  }
 })
 
 it('the stub harness fails a bundle that imports what Node cannot resolve (the test can fail)', () => {
