@@ -8,12 +8,15 @@ import type { Readable, Writable } from 'node:stream'
 import {
   CancellationSenderStrategy,
   CancellationTokenSource,
+  ErrorCodes,
   ResponseError,
   createMessageConnection,
   type CancellationToken,
+  type Message,
   type MessageConnection,
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js'
+import { boundJson } from '../../common/bounded'
 import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
@@ -48,6 +51,8 @@ export interface AcpConnectionOptions {
   elicitation?: { form?: boolean; url?: boolean }
   /** Bound of the outgoing queue (an agent that does not read its stdin); see the NDJSON writer's `maxQueuedBytes`. */
   maxQueuedBytes?: number
+  /** How long messages may wait for an agent that reads nothing; see the NDJSON writer's `stallMs`. */
+  writeStallMs?: number
   /** Applied to previews of bad lines before they are logged (secret values an agent prints). */
   redact?: (text: string) => string
   /**
@@ -97,6 +102,8 @@ class AcpConnection implements AcpClientConnection {
   private readonly closeEmitter = new Emitter<{ error?: Error }>()
   private readonly tap = new WireTap()
   private readonly pendingIds = new PendingIds()
+  /** See {@link ClientRequestContext.answerRoom}. */
+  private readonly answerRoom: () => Promise<void>
   private readonly rpc: MessageConnection
   private readonly requestHandlers = new Map<string, ClientRequestHandler>()
   private readonly notificationHandlers = new Map<string, ClientNotificationHandler>()
@@ -132,12 +139,17 @@ class AcpConnection implements AcpClientConnection {
   readonly handlers: ClientHandlerRegistry
 
   constructor(private readonly options: AcpConnectionOptions) {
+    // Set below: a request the writer could not send is answered through the reader, as if the agent had refused it.
+    let answerLocally: (message: Message) => void = () => undefined
     const writer = new NdjsonMessageWriter(options.output, {
       tap: this.tap,
       pendingIds: this.pendingIds,
       ...(options.maxQueuedBytes !== undefined ? { maxQueuedBytes: options.maxQueuedBytes } : {}),
+      ...(options.writeStallMs !== undefined ? { stallMs: options.writeStallMs } : {}),
       onUnresponsive: (queued) =>
         this.reportProblem({ kind: 'unresponsive', message: `The agent stopped reading its input (${Math.round(queued / 1024)} KB waiting)` }),
+      onRequestNotSent: (id, error) => answerLocally({ jsonrpc: '2.0', id, error: { code: ErrorCodes.MessageWriteError, message: error.message } } as Message),
+      onProblem: (problem) => this.reportProblem(problem),
     })
     const reader = new NdjsonMessageReader(options.input, {
       maxMessageBytes: options.maxMessageBytes,
@@ -159,6 +171,8 @@ class AcpConnection implements AcpClientConnection {
       // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
       integerIds: () => this.handshakeValue?.protocolVersion === 2,
     })
+    answerLocally = (message) => reader.deliver(message)
+    this.answerRoom = () => writer.whenRoom()
     const tokenIds = this.tokenIds
     const incoming = this.incoming
     this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger), {
@@ -233,8 +247,8 @@ class AcpConnection implements AcpClientConnection {
     if (answered !== 1 && answered !== 2) {
       throw new BosunError({
         kind: 'unsupported-protocol-version',
-        message: `The agent answered protocol version ${JSON.stringify(answered)}; Bosun speaks versions 1 and 2.`,
-        data: { offered, answered },
+        message: `The agent answered protocol version ${previewOf(boundJson(answered, { maxDepth: 4, maxTotalChars: 200 }))}; Bosun speaks versions 1 and 2.`,
+        data: { offered, answered: boundJson(answered, AGENT_ERROR_BOUNDS.data) },
       })
     }
     this.version = answered
@@ -252,8 +266,8 @@ class AcpConnection implements AcpClientConnection {
     if (params.additionalDirectories?.length) wire.additionalDirectories = params.additionalDirectories
     const result = await this.request('session/new', wire)
     const outcome = readNewSessionOutcome(result, undefined)
-    if (!outcome) throw new BosunError({ kind: 'rpc-error', message: 'The agent answered session/new without a sessionId', data: result })
-    return outcome
+    if (!outcome) throw new BosunError({ kind: 'rpc-error', message: 'The agent answered session/new without a sessionId', data: boundJson(result, AGENT_ERROR_BOUNDS.data) })
+    return withUsableSessionId('session/new', outcome)
   }
 
   prompt(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
@@ -344,7 +358,7 @@ class AcpConnection implements AcpClientConnection {
     if (params.additionalDirectories?.length) wire.additionalDirectories = params.additionalDirectories
     const result = await this.request(method, wire)
     // session/load may answer null (E6).
-    return readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result }
+    return withUsableSessionId(method, readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result })
   }
 
   /**
@@ -455,7 +469,7 @@ class AcpConnection implements AcpClientConnection {
     }
     sent.then(
       (value) => deferred.resolve(value),
-      (error: unknown) => deferred.reject(error instanceof ResponseError ? new RpcError(error.code, error.message, error.data) : (this.closedError ?? error)),
+      (error: unknown) => deferred.reject(error instanceof ResponseError ? agentError(error) : (this.closedError ?? error)),
     )
     const settle = () => this.pending.delete(deferred)
     deferred.promise.then(settle, settle)
@@ -545,7 +559,7 @@ class AcpConnection implements AcpClientConnection {
     try {
       const handler = this.unadvertisedPrefixes.some((prefix) => method.startsWith(prefix)) ? undefined : this.requestHandlers.get(method)
       if (!handler) throw new ResponseError(-32601, `Method not found: ${method}`, { method })
-      return await handler(params, { protocolVersion: this.version, requestId: id, method, signal: entry.controller.signal })
+      return await handler(params, { protocolVersion: this.version, requestId: id, method, signal: entry.controller.signal, answerRoom: this.answerRoom })
     } catch (error) {
       if (error instanceof ResponseError) throw error
       if (error instanceof HandlerError) throw new ResponseError(error.code, error.message, error.data)
@@ -596,6 +610,31 @@ class AcpConnection implements AcpClientConnection {
     this.closeFired = true
     this.closeEmitter.fire(error ? { error } : {})
   }
+}
+
+/**
+ * The outcome of `session/new|load|resume` when its session id is one Bosun can use: every event and update of the
+ * session carries it, and an agent's update naming a longer one is ignored ({@link MAX_SESSION_ID_CHARS}).
+ */
+function withUsableSessionId(method: string, outcome: NewSessionOutcome): NewSessionOutcome {
+  const id = outcome.sessionId
+  if (id.length === 0 || id.length > MAX_SESSION_ID_CHARS) {
+    throw new BosunError({
+      kind: 'rpc-error',
+      message: `The agent answered ${method} with a session id of ${id.length.toLocaleString('en')} characters; Bosun takes ids of 1 to ${MAX_SESSION_ID_CHARS.toLocaleString('en')} characters.`,
+    })
+  }
+  return outcome
+}
+
+/** What an agent's error answer may carry into Bosun: its message and `data` reach every window and log. */
+export const AGENT_ERROR_BOUNDS = { messageChars: 4096, data: { maxDepth: 16, maxStringChars: 16 * 1024, maxEntries: 256, maxTotalChars: 64 * 1024 } } as const
+
+/** The agent's error answer, bounded: a 50 MB message or data nested a million levels deep must not reach the UI as it is. */
+function agentError(error: ResponseError<unknown>): RpcError {
+  const message = typeof error.message === 'string' ? error.message : String(error.message)
+  const cut = message.length > AGENT_ERROR_BOUNDS.messageChars ? `${message.slice(0, AGENT_ERROR_BOUNDS.messageChars)}…` : message
+  return new RpcError(error.code, cut, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data))
 }
 
 function notRunning(method: string): BosunError {

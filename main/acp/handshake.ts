@@ -4,6 +4,7 @@
  * malformed auth methods are skipped. Never throws on agent input.
  */
 import type { AgentCapabilitySummary, AgentHandshake, AuthMethodSummary, NewSessionOutcome, ProtocolVersion } from './types'
+import { isWithinBounds } from '../../common/bounded'
 
 type Json = Record<string, unknown>
 
@@ -153,13 +154,16 @@ function readAuthMethods(value: unknown, version: ProtocolVersion): AuthMethodSu
   return methods
 }
 
-/** The extension fields Bosun reads from a method (legacy `varName`/`vars`, `_meta`), and only while they are small. */
+/**
+ * The extension fields Bosun reads from a method (legacy `varName`/`vars`, `_meta`), and only while they are small: at
+ * most {@link HANDSHAKE_LIMITS.authRawChars} of text and keys, 32 levels deep. Checked without serialising (a `_meta`
+ * nested a million levels deep would overflow the stack of `JSON.stringify`).
+ */
 function keptRaw(method: Json): Json {
   const kept: Json = {}
+  const small = { maxDepth: 32, maxStringChars: HANDSHAKE_LIMITS.authRawChars, maxEntries: 1_000, maxTotalChars: HANDSHAKE_LIMITS.authRawChars }
   for (const key of ['id', 'methodId', 'name', 'type', 'varName', 'vars', '_meta'] as const) {
-    if (method[key] === undefined) continue
-    const size = JSON.stringify(method[key])?.length ?? 0
-    if (size <= HANDSHAKE_LIMITS.authRawChars) kept[key] = method[key]
+    if (method[key] !== undefined && isWithinBounds(method[key], small)) kept[key] = method[key]
   }
   return kept
 }

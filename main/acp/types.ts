@@ -98,6 +98,11 @@ export interface ClientRequestContext {
   readonly method: string
   /** Aborted when the agent sends `$/cancel_request` for this id, or the connection closes. */
   readonly signal: AbortSignal
+  /**
+   * Resolves once the agent has read most of what waits for it (at once when it has): a handler about to make a large
+   * answer waits here first, so main never holds many answers an agent asked for and has not read.
+   */
+  readonly answerRoom?: () => Promise<void>
 }
 
 /** A JSON-RPC error a handler wants to answer with (e.g. -32602 invalid params, -32002 not found). */
@@ -134,7 +139,7 @@ export interface WireTrace {
 
 /** Transport-level problems that do not end the connection (garbage line, oversized line, …). */
 export interface TransportProblem {
-  kind: 'non-json-line' | 'oversized-line' | 'invalid-message' | 'batch-rejected' | 'unknown-response-id' | 'handler-crashed' | 'unresponsive'
+  kind: 'non-json-line' | 'oversized-line' | 'invalid-message' | 'batch-rejected' | 'unknown-response-id' | 'handler-crashed' | 'unresponsive' | 'message-too-large'
   message: string
   /** A short, truncated preview of the offending input. */
   preview?: string

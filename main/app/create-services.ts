@@ -81,6 +81,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       redact: (text) => agentTools.current?.secrets.redactText(text) ?? text,
       clientCapabilities: CLIENT_CAPABILITIES,
       ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
+      ...(integration.limits?.writeStallMs !== undefined ? { writeStallMs: integration.limits.writeStallMs } : {}),
     })
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}

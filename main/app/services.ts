@@ -47,6 +47,8 @@ export interface HostileAgentLimits {
   stallNoticeMs?: number
   /** Bytes that may wait for an agent that does not read its stdin. */
   maxQueuedBytes?: number
+  /** How long messages may wait for an agent that reads none of its stdin before it is called unresponsive. */
+  writeStallMs?: number
   /** What one open session may take from its agent before its turn is stopped and the rest dropped. */
   maxSessionBytes?: number
 }

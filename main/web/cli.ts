@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createBosunServices } from '../app/create-services'
 import { createLogger } from '../base/log'
 import { adoptSystemCertificatesBeforeFirstRequest } from '../base/system-certificates'
+import { logUnhandledRejections } from '../base/unhandled'
 import { startWebHost, type WebHost } from './server'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -37,6 +38,7 @@ export const URL_LINE_PREFIX = 'Bosun web host: '
 
 export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env): Promise<WebHost> {
   const log = createLogger('web')
+  logUnhandledRejections((message, reason) => log.error(message, reason))
   // Main's own downloads trust the OS's certificate store too (a company proxy's CA), from the first request on.
   adoptSystemCertificatesBeforeFirstRequest((message) => log.warn(message))
   const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version?: string }).version

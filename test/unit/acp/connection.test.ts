@@ -8,7 +8,7 @@ import { once } from '../../../main/base/event'
 type Json = Record<string, unknown>
 
 /** An in-memory peer: reads what the client writes, writes what a test scripts. */
-function pair() {
+function pair(options: { maxQueuedBytes?: number } = {}) {
   const toClient = new PassThrough()
   const fromClient = new PassThrough()
   const inbox: Json[] = []
@@ -25,7 +25,7 @@ function pair() {
       else inbox.push(message)
     }
   })
-  const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1.2.3' }, elicitation: { form: true } })
+  const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1.2.3' }, elicitation: { form: true }, ...options })
   const problems: TransportProblem[] = []
   connection.onDidReportProblem((p) => problems.push(p))
   return {
@@ -37,8 +37,8 @@ function pair() {
   }
 }
 
-async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2) {
-  const peer = pair()
+async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number } = {}) {
+  const peer = pair(options)
   const done = peer.connection.initialize(offered ? { preferredVersion: offered } : undefined)
   const request = await peer.next()
   peer.send({ id: request.id, result: { protocolVersion: version, ...(version === 2 ? { info: { name: 'a', version: '1' }, capabilities: { session: {} } } : {}), ...result } })
@@ -201,6 +201,33 @@ describe('v1 surface', () => {
 })
 
 describe('robustness', () => {
+  it('a request too large to send fails as a value with the reason, nothing is sent, no promise is left rejected unhandled, and the connection goes on', async () => {
+    const { connection, next, send, problems } = await initialized(1, {}, undefined, { maxQueuedBytes: 4096 })
+    const created = connection.newSession({ cwd: '/w' })
+    const newRequest = await next()
+    send({ id: newRequest.id, result: { sessionId: 's1' } })
+    await created
+    // vscode-jsonrpc rethrows a failed request write from a promise nobody awaits: the browser host (plain Node) would exit.
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const error = await connection.prompt('s1', [{ type: 'text', text: 'x'.repeat(10_000) }]).then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(RpcError)
+      expect((error as RpcError).message).toMatch(/^The message is too large to send to the agent \(10 KiB; at most 4 KiB\)/)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+    const prompted = connection.prompt('s1', [{ type: 'text', text: 'small' }])
+    const promptRequest = await next()
+    expect(promptRequest).toMatchObject({ method: 'session/prompt', params: { sessionId: 's1', prompt: [{ type: 'text', text: 'small' }] } })
+    send({ id: promptRequest.id, result: { stopReason: 'end_turn' } })
+    await expect(prompted).resolves.toMatchObject({ stopReason: 'end_turn' })
+    expect(problems.filter((p) => p.kind === 'unresponsive')).toEqual([])
+  })
+
   it('reports malformed session/update and unknown response ids without throwing', async () => {
     const { connection, send, problems } = await initialized(1)
     const good = once(connection.onDidReceiveUpdate)
