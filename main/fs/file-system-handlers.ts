@@ -6,6 +6,7 @@
  */
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
 import { HandlerError } from '../acp/types'
+import { createConcurrencyLimit, LimitBusyError, type ConcurrencyLimit } from '../base/concurrency-limit'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { SessionAction, ToolCallEntry } from '../../common/session/types'
@@ -18,7 +19,19 @@ export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
 
 /** JSON-RPC codes: invalid params (bad or refused path), resource not found (SDK `resourceNotFound`). */
 const INVALID_PARAMS = -32602
+const INTERNAL_ERROR = -32603
 const RESOURCE_NOT_FOUND = -32002
+
+/** JSON-RPC `RequestCancelled`: the agent withdrew a read that was still waiting its turn. */
+const REQUEST_CANCELLED = -32800
+
+/**
+ * Files read at once for one agent, and reads that may wait their turn. A read starts only once the agent has read
+ * most of the answers waiting for it: an agent that asks for two hundred large files at once gets them as fast as it
+ * reads them, and main holds a few files' text, not all of them.
+ */
+export const MAX_READS_AT_ONCE = 4
+export const MAX_READS_WAITING = 256
 
 /** Diffs larger than this are summarised on the card instead of carried whole. */
 const MAX_DIFF_CHARS = 512 * 1024
@@ -45,9 +58,27 @@ export class FileSystemHandlers {
   /** Registers both methods on the connection; the registration ends with the returned disposable. */
   attach(connection: Pick<AcpClientConnection, 'handlers'>, info: { agentId: string; agentName: string }): IDisposable {
     const store = new DisposableStore()
-    store.add(connection.handlers.registerRequest(READ_TEXT_FILE_METHOD, (params, context) => this.handleReadTextFile(info, params, context)))
+    const reads = createConcurrencyLimit(MAX_READS_AT_ONCE, MAX_READS_WAITING)
+    store.add(connection.handlers.registerRequest(READ_TEXT_FILE_METHOD, (params, context) => this.readInTurn(reads, info, params, context)))
     store.add(connection.handlers.registerRequest(WRITE_TEXT_FILE_METHOD, (params, context) => this.handleWriteTextFile(info, params, context)))
     return store
+  }
+
+  /** {@link handleReadTextFile} in its turn among the agent's reads, once the agent has room for the answer. */
+  private async readInTurn(reads: ConcurrencyLimit, info: { agentId: string; agentName: string }, params: unknown, context: ClientRequestContext): Promise<{ content: string }> {
+    try {
+      return await reads.run(async () => {
+        await context.answerRoom?.()
+        if (context.signal.aborted) throw new HandlerError(REQUEST_CANCELLED, 'Request cancelled')
+        return this.handleReadTextFile(info, params, context)
+      }, context.signal)
+    } catch (error) {
+      if (error instanceof LimitBusyError) {
+        throw new HandlerError(INTERNAL_ERROR, `Too many file reads at once (${MAX_READS_AT_ONCE} running, ${error.waiting} waiting); ask again once some are answered.`)
+      }
+      if (context.signal.aborted && !(error instanceof HandlerError)) throw new HandlerError(REQUEST_CANCELLED, 'Request cancelled')
+      throw error
+    }
   }
 
   async handleReadTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<{ content: string }> {
@@ -114,12 +145,12 @@ export class FileSystemHandlers {
   private showWrite(sessionId: string, path: string, realPath: string, oldText: string | null, newText: string): void {
     const tooBig = (oldText?.length ?? 0) + newText.length > MAX_DIFF_CHARS
     const diff = tooBig
-      ? { type: 'content', content: { type: 'text', text: `Wrote ${path} (${formatBytes(Buffer.byteLength(newText))}; too large to show as a diff).` } }
-      : { type: 'diff', path, oldText, newText }
+      ? { type: 'content' as const, content: { type: 'text', text: `Wrote ${path} (${formatBytes(Buffer.byteLength(newText))}; too large to show as a diff).` } }
+      : { type: 'diff' as const, path, oldText, newText }
     const running = [...this.options.sessions.toolCalls(sessionId)].reverse().filter((t) => t.status === 'pending' || t.status === 'in_progress')
     const owner = running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === 'edit')
     if (owner) {
-      this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: [...owner.content, diff] }] })
+      this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: contentWithWrite(owner.content, diff) }] })
       return
     }
     this.options.sink(sessionId, {
@@ -141,6 +172,59 @@ export class FileSystemHandlers {
   private notice(sessionId: string, severity: 'warning' | 'info', title: string, description: string): void {
     this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] })
   }
+}
+
+/** Content items a running tool call keeps as Bosun adds writes to it, and the diff text among them. */
+export const MAX_TOOL_CONTENT_ITEMS = 32
+export const MAX_TOOL_DIFF_CHARS = 4 * MAX_DIFF_CHARS
+/** The `_meta` key of the note that counts the items left out (read back at the next write). */
+const OMITTED_META = 'bosun/omitted'
+
+type ContentItem = { type?: unknown; path?: unknown; oldText?: unknown; newText?: unknown; content?: unknown; _meta?: unknown }
+
+const diffChars = (item: ContentItem): number =>
+  item.type === 'diff' ? (typeof item.oldText === 'string' ? item.oldText.length : 0) + (typeof item.newText === 'string' ? item.newText.length : 0) : 0
+
+const omittedBy = (item: ContentItem): number => {
+  const meta = item._meta as Record<string, unknown> | undefined
+  const count = meta?.[OMITTED_META]
+  return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 0
+}
+
+/**
+ * A running tool call's content with one more write: a file written again shows one diff, from before its first write
+ * in this tool call to after its last; past {@link MAX_TOOL_CONTENT_ITEMS} items or {@link MAX_TOOL_DIFF_CHARS} of
+ * diff text the oldest items give way to one note that counts them. An agent that writes without end in one tool
+ * call grows its card by one diff's worth at most, not by everything it wrote so far (each update carries the whole
+ * content).
+ */
+export function contentWithWrite(existing: readonly unknown[], written: { type: 'diff'; path: string; oldText: string | null; newText: string } | { type: 'content'; content: unknown }): unknown[] {
+  const items = [...existing] as ContentItem[]
+  let omitted = 0
+  const note = items.findIndex((item) => omittedBy(item) > 0)
+  if (note >= 0) omitted = omittedBy(items.splice(note, 1)[0]!)
+  let next: ContentItem = written
+  if (written.type === 'diff') {
+    const earlier = items.findIndex((item) => item.type === 'diff' && item.path === written.path)
+    if (earlier >= 0) {
+      const first = items.splice(earlier, 1)[0]!
+      const oldText = typeof first.oldText === 'string' ? first.oldText : null
+      next = (oldText?.length ?? 0) + written.newText.length > MAX_DIFF_CHARS
+        ? { type: 'content', content: { type: 'text', text: `Wrote ${written.path} again (${formatBytes(Buffer.byteLength(written.newText))}; too large to show as a diff).` } }
+        : { type: 'diff', path: written.path, oldText, newText: written.newText }
+    }
+  }
+  items.push(next)
+  let chars = items.reduce((sum, item) => sum + diffChars(item), 0)
+  while (items.length > 1 && (items.length > MAX_TOOL_CONTENT_ITEMS - 1 || chars > MAX_TOOL_DIFF_CHARS)) {
+    chars -= diffChars(items.shift()!)
+    omitted++
+  }
+  if (omitted > 0) {
+    const text = `${omitted} earlier ${omitted === 1 ? 'item is' : 'items are'} not shown here (Bosun keeps the last ${MAX_TOOL_CONTENT_ITEMS} of a tool call's files and diffs).`
+    items.unshift({ type: 'content', content: { type: 'text', text }, _meta: { [OMITTED_META]: omitted } } as ContentItem)
+  }
+  return items
 }
 
 /** `line` / `limit`: absent, null, or a non-negative integer; anything else is -32602 (G23). */

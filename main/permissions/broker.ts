@@ -115,6 +115,8 @@ export class PermissionBroker implements IDisposable {
   private readonly pendingBySession = new Map<string, Set<PendingEntry>>()
   /** Sessions whose flood note was shown; cleared once the session is under the cap again. */
   private readonly overflowNoted = new Set<string>()
+  /** Sessions already told of a permission request Bosun could not show (once each). */
+  private readonly malformedNoted = new Set<string>()
   private readonly maxPendingPerSession: number
   private changeScheduled = false
   private readonly attachments = new Set<Attachment>()
@@ -245,14 +247,20 @@ export class PermissionBroker implements IDisposable {
     // What the agent sent is cut to fixed bounds before anything keeps it (deep rawInput, huge titles).
     const params = this.options.redact ? this.options.redact(boundJson(raw)) : boundJson(raw)
     const port = this.options.sessions
-    const normalized = normalizePermissionRequest(params, {
-      lookupToolCall: port.lookupToolCall
-        ? (acpSessionId, toolCallId) => {
-            const known = port.getSession(attachment.agentId, acpSessionId)
-            return known ? port.lookupToolCall?.(known.sessionId ?? acpSessionId, toolCallId) : undefined
-          }
-        : undefined,
-    })
+    let normalized: NormalizedPermissionRequest
+    try {
+      normalized = normalizePermissionRequest(params, {
+        lookupToolCall: port.lookupToolCall
+          ? (acpSessionId, toolCallId) => {
+              const known = port.getSession(attachment.agentId, acpSessionId)
+              return known ? port.lookupToolCall?.(known.sessionId ?? acpSessionId, toolCallId) : undefined
+            }
+          : undefined,
+      })
+    } catch (error) {
+      if (error instanceof HandlerError) this.noteMalformed(attachment, params, error.message)
+      throw error
+    }
     const session = port.getSession(attachment.agentId, normalized.sessionId)
     if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${normalized.sessionId}`, { sessionId: normalized.sessionId })
     // From here on the session is Bosun's id (unique across agents).
@@ -322,6 +330,31 @@ export class PermissionBroker implements IDisposable {
   }
 
   /** Over the per-session cap: answered `cancelled` without being kept; one note per flood. */
+  /**
+   * A request Bosun could not show (too many options, two options with one id, a malformed field): the agent gets the
+   * error, and the person is told once per session, in it, that a question was refused and why.
+   */
+  private noteMalformed(attachment: Attachment, params: unknown, reason: string): void {
+    const acpSessionId = typeof params === 'object' && params !== null ? (params as { sessionId?: unknown }).sessionId : undefined
+    const session = typeof acpSessionId === 'string' ? this.options.sessions.getSession(attachment.agentId, acpSessionId) : undefined
+    if (!session) return
+    const sessionId = session.sessionId ?? (acpSessionId as string)
+    if (this.malformedNoted.has(sessionId)) return
+    this.malformedNoted.add(sessionId)
+    this.log.warn(`[agent ${attachment.agentId}] refused a malformed permission request in ${sessionId}: ${reason.slice(0, 300)}`)
+    this.options.sink(sessionId, {
+      type: 'updates',
+      updates: [
+        {
+          sessionUpdate: 'notice',
+          severity: 'warning',
+          title: `${attachment.agentName} asked for a permission Bosun cannot show`,
+          description: `${reason.replace(/^Invalid params for session\/request_permission: /, '').slice(0, 300)}. Bosun answered the agent with an error; it may ask again.`,
+        },
+      ],
+    })
+  }
+
   private refuseOverflow(attachment: Attachment, sessionId: string): PermissionResponse {
     if (!this.overflowNoted.has(sessionId)) {
       this.overflowNoted.add(sessionId)

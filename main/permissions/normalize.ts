@@ -143,12 +143,20 @@ function optionalString(value: unknown, field: string): string | null {
   return value
 }
 
+/** Options one permission request may offer: real agents offer two to four; a dialog of more is no question a person can answer. */
+export const MAX_PERMISSION_OPTIONS = 64
+
 function parseOptions(value: unknown): PermissionOptionView[] {
   if (!Array.isArray(value)) invalid('options must be an array')
+  if (value.length > MAX_PERMISSION_OPTIONS) invalid(`options has more than ${MAX_PERMISSION_OPTIONS} entries; Bosun shows at most that many`)
+  const seen = new Set<string>()
   return value.map((option, index) => {
     if (!isRecord(option)) invalid(`options[${index}] must be an object`)
     const optionId = option.optionId
     if (typeof optionId !== 'string' || optionId === '') invalid(`options[${index}].optionId must be a non-empty string`)
+    // Two options with one id: the answer could not say which the person chose (nor could the audit).
+    if (seen.has(optionId)) invalid(`options[${index}].optionId ${JSON.stringify(optionId.slice(0, 100))} is used twice`)
+    seen.add(optionId)
     // Kind is open in v2: keep whatever string came; a missing kind is simply unknown ('').
     const kind = typeof option.kind === 'string' ? option.kind : ''
     const name = typeof option.name === 'string' && option.name !== '' ? option.name : optionId

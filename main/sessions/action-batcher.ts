@@ -22,7 +22,7 @@ export interface ActionBatcherOptions {
   maxBatchBytes?: number
 }
 
-/** Estimated JSON size of an action that is not `updates` (prompts, requests: small, and rare). */
+/** Estimated JSON size of an action Bosun makes itself (turn state, resolutions, settings: small). */
 const OTHER_ACTION_BYTES = 512
 
 /**
@@ -66,8 +66,12 @@ export class ActionBatcher implements IDisposable {
       if (last?.type === 'updates') for (const update of action.updates) last.updates.push(update)
       else actions.push({ type: 'updates', updates: [...action.updates] })
     } else {
-      // A terminal's output counts as what it carries (it grows the session like the agent's own updates).
-      queue.bytes += action.type === 'client_terminal' ? estimateJsonBytes(action.update) : OTHER_ACTION_BYTES
+      // What carries the agent's data counts as what it carries (it grows the session like the agent's own updates):
+      // a terminal's output, a permission's tool-call patch, an elicitation's form.
+      queue.bytes +=
+        action.type === 'client_terminal' ? estimateJsonBytes(action.update)
+        : action.type === 'permission_requested' || action.type === 'elicitation_requested' ? estimateJsonBytes(action)
+        : OTHER_ACTION_BYTES
       actions.push(action)
     }
     if (queue.bytes >= this.maxBytes || (this.scheduler.now !== undefined && now - queue.since >= this.intervalMs)) {

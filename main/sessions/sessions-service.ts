@@ -115,6 +115,26 @@ const SESSION_FACTS = new Set([
  */
 const KINDS_APPLIED_WHEN_FULL = new Set([...SESSION_FACTS, 'plan_update', 'state_update'])
 
+/**
+ * What of a Bosun-side action a full session still takes (null: nothing). It shows no more output, of the agent's or
+ * of the terminals Bosun runs for it, and nothing else that grows it: the diffs of the agent's writes, a permission's
+ * tool-call patch. Its notices, facts and the requests the person must answer still come through.
+ */
+function whenFull(action: SessionAction): SessionAction | null {
+  switch (action.type) {
+    case 'client_terminal':
+      return action.update.sessionUpdate === 'terminal_output_chunk' ? null : action
+    case 'updates': {
+      const updates = action.updates.filter((update) => KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate) || update.sessionUpdate === 'notice')
+      return updates.length === 0 ? null : updates.length === action.updates.length ? action : { type: 'updates', updates }
+    }
+    case 'permission_requested':
+      return action.toolCallPatch ? { ...action, toolCallPatch: null } : action
+    default:
+      return action
+  }
+}
+
 /** The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON). */
 export function promptError(failure: Failure): PromptError {
   const error: PromptError = { message: failure.message }
@@ -302,8 +322,11 @@ export class SessionsService implements IDisposable {
   push(sessionId: string, action: SessionAction): void {
     const record = this.sessions.get(sessionId)
     if (!record) return
-    // A full session shows no more output, of the agent's or of the terminals Bosun runs for it.
-    if (record.full && action.type === 'client_terminal' && action.update.sessionUpdate === 'terminal_output_chunk') return
+    if (record.full) {
+      const kept = whenFull(action)
+      if (!kept) return
+      action = kept
+    }
     this.releaseHeld(sessionId)
     this.batcher.push(sessionId, action)
   }

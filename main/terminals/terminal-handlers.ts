@@ -27,6 +27,12 @@ const REQUEST_CANCELLED = -32800
 
 /** Retained for `terminal/output` when the agent gives no `outputByteLimit` (Bosun bounds what it keeps). */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024
+/**
+ * The most Bosun retains for one terminal, whatever `outputByteLimit` the agent asks for: a command that prints without
+ * end (`yes`) would otherwise grow main's memory as long as it runs. Past it the oldest output goes, as with any limit,
+ * and `terminal/output` says `truncated`.
+ */
+export const MAX_OUTPUT_BYTE_LIMIT = 4 * 1024 * 1024
 /** Terminals one session may have at once (released ones do not count). */
 const MAX_TERMINALS_PER_SESSION = 64
 /** Output reaches the session at most this often. */
@@ -127,8 +133,9 @@ export class TerminalHandlers implements IDisposable {
       }
       env[pair.name] = pair.value
     }
-    const limit = p.outputByteLimit === undefined || p.outputByteLimit === null ? DEFAULT_OUTPUT_BYTE_LIMIT : p.outputByteLimit
-    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) throw new HandlerError(INVALID_PARAMS, 'outputByteLimit must be a non-negative integer')
+    const asked = p.outputByteLimit === undefined || p.outputByteLimit === null ? DEFAULT_OUTPUT_BYTE_LIMIT : p.outputByteLimit
+    if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 0) throw new HandlerError(INVALID_PARAMS, 'outputByteLimit must be a non-negative integer')
+    const limit = Math.min(asked, MAX_OUTPUT_BYTE_LIMIT)
     let cwd = session.cwd
     if (p.cwd !== undefined && p.cwd !== null) {
       if (typeof p.cwd !== 'string' || !isAbsolute(p.cwd)) throw new HandlerError(INVALID_PARAMS, 'cwd must be an absolute path')
