@@ -26,7 +26,21 @@
  *   grandchildren      spawns sleeping grandchildren (one in its own session via setsid) and reports their pids
  *   big-hello          answers `initialize` with a 2 MB name, title and version, n login methods (one with a 2 MB
  *                      description, a terminal one with 50,000 args, one with a 4 MB `_meta`), then behaves
+ *   deep-hello         answers `initialize` with a `_meta` nested n levels in its capabilities and a login method
+ *   deep-new-error     refuses `session/new` with `data` nested n levels (`--variant big-message`: a 50 MB message)
+ *   huge-session-id    answers `session/new` with a session id of n characters
+ *   deep-update        a message chunk, a tool call, a permission request, an unknown request and notification, each
+ *                      with something nested n levels; reports the two answers, then a normal reply
+ *   deep-prompt-error  refuses the prompt like deep-new-error
+ *   fs-read-flood      n `fs/read_text_file` of `--file` at once; reports the answers by kind, then a normal reply
+ *   fs-write-accumulate a running edit tool call, then n writes of `--variant` bytes (200 KB) to `--file`, one by one
+ *   term-yes           runs `yes` for n ms with `outputByteLimit` as large as JSON allows (`--variant default`: none),
+ *                      then kills it and reports how much `terminal/output` gave
+ *   perm-patch-flood   n permission requests, each patching a new tool call with 3 MB and withdrawn at once
+ *   perm-options       a permission request with n options (`--variant dup`: two with one id; `zero`: none)
  *   well-behaved       answers prompts with one message (the control)
+ *
+ * `--file` is a path, or a name in the session's folder.
  */
 import { spawn } from 'node:child_process'
 import { appendFileSync } from 'node:fs'
@@ -42,6 +56,10 @@ const mode = arg('--mode') ?? 'well-behaved'
 const count = Number(arg('--count') ?? '100')
 const secretName = arg('--secret-env')
 const reportFile = arg('--report')
+const variant = arg('--variant') ?? ''
+let sessionCwd = ''
+const fileArgRaw = arg('--file') ?? ''
+const fileArgOf = () => (fileArgRaw.startsWith("/") ? fileArgRaw : `${sessionCwd}/${fileArgRaw}`)
 const SESSION = 'hostile-1'
 /** Sessions made so far: the first is {@link SESSION}, later ones `hostile-2`, `hostile-3`… (the attacks use the first). */
 let sessions = 0
@@ -110,9 +128,25 @@ async function handle(message: Json): Promise<void> {
         send({ id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods, agentInfo: { name: big('n'), title: big('t'), version: big('v') } } })
         return
       }
+      if (mode === 'deep-hello') {
+        const deep = '{"d":'.repeat(count) + '1' + '}'.repeat(count)
+        raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":false,"_meta":${deep}},"authMethods":[{"id":"a","name":"A","_meta":${deep}}],"agentInfo":{"name":"deep","version":"1"}}}`)
+        return
+      }
       send({ id, result: { protocolVersion: 1, agentCapabilities: { loadSession: false }, authMethods: [], agentInfo: { name: 'hostile', version: '1' } } })
       return
     case 'session/new':
+      sessionCwd = String(params.cwd ?? '')
+      if (mode === 'deep-new-error') {
+        const deep = '{"d":'.repeat(count) + '1' + '}'.repeat(count)
+        const message = variant === 'big-message' ? 'm'.repeat(50 * 1024 * 1024) : 'refused'
+        raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32000,"message":"${message}","data":${deep}}}`)
+        return
+      }
+      if (mode === 'huge-session-id') {
+        send({ id, result: { sessionId: 's'.repeat(count) } })
+        return
+      }
       if (mode === 'hang-new') return
       if (mode === 'early-flood' || mode === 'early-big') {
         // early-big: 64 KiB chunks, under the count bound but far over the size bound.
@@ -274,6 +308,98 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       for (let i = 0; i < count; i++) properties[`f${i}`] = { type: 'string', title: `Field ${i}`, pattern: ['^(a+)+$', '(a|a)*c', '(x+x+)+y', '^(\\w+\\s?)*$'][i % 4] }
       const answer = await request('elicitation/create', { sessionId: SESSION, mode: 'form', message: 'Catastrophic patterns', requestedSchema: { type: 'object', properties } })
       report({ answered: 1, action: (answer.result as Json | undefined)?.action ?? 'error' })
+      endTurn(id)
+      return
+    }
+    case 'deep-update': {
+      const deep = '{"d":'.repeat(count) + '"bottom"' + '}'.repeat(count)
+      const deepArray = '['.repeat(count) + '1' + ']'.repeat(count)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"deep content","_meta":${deep}}}}}`)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"tool_call","toolCallId":"deep","title":"t","kind":"execute","status":"in_progress","rawInput":${deep},"content":${deepArray}}}}`)
+      // A request with deep params (a permission) and one Bosun does not serve.
+      const pid = 900_001
+      const permission = new Promise<Json>((resolve) => waiting.set(pid, resolve))
+      raw(`{"jsonrpc":"2.0","id":${pid},"method":"session/request_permission","params":{"sessionId":"${SESSION}","toolCall":{"toolCallId":"deep","rawInput":${deep}},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"}],"_meta":${deep}}}`)
+      const uid = 900_002
+      const unknown = new Promise<Json>((resolve) => waiting.set(uid, resolve))
+      raw(`{"jsonrpc":"2.0","id":${uid},"method":"_x/deep","params":${deep}}`)
+      // Notification with deep params Bosun does not handle.
+      raw(`{"jsonrpc":"2.0","method":"_x/deep-note","params":${deep}}`)
+      const answers = await Promise.all([permission, unknown])
+      report({ answers: answers.map((a) => (a.error ? `error ${(a.error as Json).code}` : 'result')) })
+      say('after deep update')
+      endTurn(id)
+      return
+    }
+    case 'deep-prompt-error': {
+      const deep = '{"d":'.repeat(count) + '1' + '}'.repeat(count)
+      const message = variant === 'big-message' ? 'm'.repeat(50 * 1024 * 1024) : 'refused'
+      raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32000,"message":"${message}","data":${deep}}}`)
+      return
+    }
+    case 'fs-read-flood': {
+      const answers = await Promise.all(Array.from({ length: count }, () => request('fs/read_text_file', { sessionId: SESSION, path: fileArgOf() })))
+      const kinds = countBy(answers.map((a) => (a.error ? `error ${(a.error as Json).code} ${String((a.error as Json).message).slice(0, 80)}` : `ok ${String((a.result as Json).content).length}`)))
+      report({ answered: answers.length, kinds })
+      say(`read ${answers.length}`)
+      endTurn(id)
+      return
+    }
+    case 'fs-write-accumulate': {
+      // A running edit tool call, then many writes: each write's diff is appended to it.
+      update({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit', kind: 'edit', status: 'in_progress' })
+      const size = Number(variant || 200 * 1024)
+      let errors = 0
+      for (let i = 0; i < count; i++) {
+        const answer = await request('fs/write_text_file', { sessionId: SESSION, path: fileArgOf(), content: `${i} `.padEnd(size, String.fromCharCode(97 + (i % 26))) })
+        if (answer.error) errors++
+      }
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' })
+      report({ written: count, errors })
+      say('after writes')
+      endTurn(id)
+      return
+    }
+    case 'term-yes': {
+      const limit = variant === 'default' ? undefined : Number.MAX_SAFE_INTEGER
+      const made = await request('terminal/create', { sessionId: SESSION, command: 'yes', args: ['yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'], ...(limit ? { outputByteLimit: limit } : {}) })
+      const terminalId = (made.result as Json | undefined)?.terminalId
+      report({ created: terminalId ?? made.error })
+      // Let it run for `count` ms without asking for output, then kill and release it.
+      await new Promise((resolve) => setTimeout(resolve, count))
+      await request('terminal/kill', { sessionId: SESSION, terminalId })
+      const out = await request('terminal/output', { sessionId: SESSION, terminalId })
+      report({ outputChars: String(((out.result as Json | undefined)?.output as string | undefined)?.length ?? -1) })
+      await request('terminal/release', { sessionId: SESSION, terminalId })
+      say('after yes')
+      endTurn(id)
+      return
+    }
+    case 'perm-patch-flood': {
+      // Each request patches a new tool call with ~3 MB, then is withdrawn at once ($/cancel_request).
+      const blob = (c: string) => c.repeat(1024 * 1024 - 64)
+      for (let i = 0; i < count; i++) {
+        const rid = 800_000 + i
+        const answer = new Promise<Json>((resolve) => waiting.set(rid, resolve))
+        send({ id: rid, method: 'session/request_permission', params: { sessionId: SESSION, toolCall: { toolCallId: `patch-${i}`, title: `Patch ${i}`, kind: 'execute', rawInput: { a: blob('a'), b: blob('b'), c: blob('c') } }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] } })
+        send({ method: '$/cancel_request', params: { requestId: rid } })
+        await answer
+        await drained()
+      }
+      report({ sent: count })
+      say('after patches')
+      endTurn(id)
+      return
+    }
+    case 'perm-options': {
+      const n = count
+      const options =
+        variant === 'zero' ? [] :
+        variant === 'dup' ? [{ optionId: 'x', name: 'Allow', kind: 'allow_once' }, { optionId: 'x', name: 'Reject', kind: 'reject_once' }] :
+        Array.from({ length: n }, (_, i) => ({ optionId: `o${i}`, name: `Option ${i}`, kind: i % 2 ? 'allow_once' : 'reject_once' }))
+      const answer = await request('session/request_permission', { sessionId: SESSION, toolCall: { toolCallId: 'opts', title: 'Options', kind: 'execute' }, options })
+      report({ answer })
+      say('after options')
       endTurn(id)
       return
     }
