@@ -349,7 +349,7 @@ export class PermissionBroker implements IDisposable {
           sessionUpdate: 'notice',
           severity: 'warning',
           title: `${attachment.agentName} asked for a permission Bosun cannot show`,
-          description: `${reason.replace(/^Invalid params for session\/request_permission: /, '').slice(0, 300)}. Bosun answered the agent with an error; it may ask again.`,
+          description: `The request was malformed: ${reason.replace(/^Invalid params for session\/request_permission: /, '').slice(0, 300)}. Bosun answered the agent with an error; it may ask again.`,
         },
       ],
     })

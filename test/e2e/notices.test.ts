@@ -61,3 +61,19 @@ it('a huge warning (20,000-character title, 24,000-character description) stays 
   await toast.getByRole('button', { name: 'Dismiss notice' }).click()
   await gone(notices)
 })
+
+it('a permission request Bosun cannot show (two options with one id) becomes a warning that says why, and the turn goes on', async () => {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-permission-refused' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'go')
+  await waitIdle(page)
+  const notices = page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true })
+  const toast = await visible(notices.locator('.toast'))
+  expect(await toast.locator('strong').textContent()).toBe('Scripted agent asked for a permission Bosun cannot show')
+  await visible(toast.getByText(/^The request was malformed: options\[1\]\.optionId "x" is used twice\. Bosun answered the agent with an error; it may ask again\./))
+  // The agent got the refusal (its reply says so) and finished its turn; no permission dialog is left open.
+  await visible(page.getByText(/permission outcome: .*-32602/))
+  expect(await page.getByRole('dialog').count()).toBe(0)
+  await screenshot(page, 'notice-permission-refused-light')
+})
