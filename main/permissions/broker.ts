@@ -342,34 +342,27 @@ export class PermissionBroker implements IDisposable {
     if (this.malformedNoted.has(sessionId)) return
     this.malformedNoted.add(sessionId)
     this.log.warn(`[agent ${attachment.agentId}] refused a malformed permission request in ${sessionId}: ${reason.slice(0, 300)}`)
-    this.options.sink(sessionId, {
-      type: 'updates',
-      updates: [
-        {
-          sessionUpdate: 'notice',
-          severity: 'warning',
-          title: `${attachment.agentName} asked for a permission Bosun cannot show`,
-          description: `The request was malformed: ${reason.replace(/^Invalid params for session\/request_permission: /, '').slice(0, 300)}. Bosun answered the agent with an error; it may ask again.`,
-        },
-      ],
-    })
+    this.warnInSession(
+      sessionId,
+      `${attachment.agentName} asked for a permission Bosun cannot show`,
+      `The request was malformed: ${reason.replace(/^Invalid params for session\/request_permission: /, '').slice(0, 300)}. Bosun answered the agent with an error; it may ask again.`,
+    )
+  }
+
+  /** A warning notice in the session (shown above its transcript). */
+  private warnInSession(sessionId: string, title: string, description: string): void {
+    this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title, description }] })
   }
 
   private refuseOverflow(attachment: Attachment, sessionId: string): PermissionResponse {
     if (!this.overflowNoted.has(sessionId)) {
       this.overflowNoted.add(sessionId)
       this.log.warn(`[agent ${attachment.agentId}] more than ${this.maxPendingPerSession} permission requests pending in ${sessionId}; cancelling the excess`)
-      this.options.sink(sessionId, {
-        type: 'updates',
-        updates: [
-          {
-            sessionUpdate: 'notice',
-            severity: 'warning',
-            title: `${attachment.agentName} asked for too many permissions at once`,
-            description: `Bosun keeps ${this.maxPendingPerSession} questions waiting per session; it answered the rest “cancelled”.`,
-          },
-        ],
-      })
+      this.warnInSession(
+        sessionId,
+        `${attachment.agentName} asked for too many permissions at once`,
+        `Bosun keeps ${this.maxPendingPerSession} questions waiting per session; it answered the rest “cancelled”.`,
+      )
     }
     return CANCELLED
   }

@@ -43,13 +43,18 @@ it('keeps warnings and errors until dismissed, lets information go, and shows at
   await gone(notices)
 })
 
-it('a huge warning (20,000-character title, 24,000-character description) stays a bounded box that can be dismissed', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-notice-huge' }])
+/** The scripted agent on `scenario`, one turn of `go` to its end; the session's notices. */
+async function noticesAfterTurn(scenario: string) {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario }])
   const { page } = app
   await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
   await sendPrompt(page, 'go')
   await waitIdle(page)
-  const notices = page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true })
+  return { page, notices: page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true }) }
+}
+
+it('a huge warning (20,000-character title, 24,000-character description) stays a bounded box that can be dismissed', async () => {
+  const { page, notices } = await noticesAfterTurn('e2e-notice-huge')
   const toast = await visible(notices.locator('.toast'))
   // Cut in the reducer: 1,000 characters and "…".
   expect((await toast.locator('strong').textContent())!.length).toBe(1001)
@@ -63,12 +68,7 @@ it('a huge warning (20,000-character title, 24,000-character description) stays 
 })
 
 it('a permission request Bosun cannot show (two options with one id) becomes a warning that says why, and the turn goes on', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-permission-refused' }])
-  const { page } = app
-  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
-  await sendPrompt(page, 'go')
-  await waitIdle(page)
-  const notices = page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true })
+  const { page, notices } = await noticesAfterTurn('e2e-permission-refused')
   const toast = await visible(notices.locator('.toast'))
   expect(await toast.locator('strong').textContent()).toBe('Scripted agent asked for a permission Bosun cannot show')
   await visible(toast.getByText(/^The request was malformed: options\[1\]\.optionId "x" is used twice\. Bosun answered the agent with an error; it may ask again\./))
