@@ -13,12 +13,12 @@
  * Anything else is offered 2. A v1 agent that answers 1 runs that first process without Bosun's client
  * capabilities (the host's `onV1AnswerToV2Offer`), and every later start offers 1.
  */
-import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ProtocolVersion } from '../acp/types'
 import { writeFileAtomic } from '../base/atomic-write'
 import { knownAgentForCommand } from './detect'
+import { readSettingsText } from '../base/settings-file'
 
 /** Preset ids of agents that speak ACP v1 (see `main/config/presets.ts`). */
 const V1_PRESETS = new Set(['claude', 'codex', 'gemini', 'goose', 'opencode'])
@@ -54,7 +54,7 @@ export class ProtocolVersionMemory {
 
   async load(): Promise<void> {
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(await fs.readFile(this.file, 'utf8')))
+      const parsed = fileSchema.safeParse(JSON.parse(await readSettingsText(this.file)))
       if (parsed.success) this.entries = new Map(Object.entries(parsed.data.commands).slice(-MAX_ENTRIES))
     } catch {
       // Nothing remembered yet.

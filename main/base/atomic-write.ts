@@ -12,15 +12,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await fs.open(tmp, 'w', options.mode ?? 0o600)
   try {
-    await handle.writeFile(data)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  try {
+    try {
+      await handle.writeFile(data)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
     await fs.rename(tmp, path)
   } catch (error) {
-    await fs.rm(tmp, { force: true })
+    // A full disk fails the write or the sync: the temp file goes too, the target is as it was.
+    await fs.rm(tmp, { force: true }).catch(() => undefined)
     throw error
   }
 }

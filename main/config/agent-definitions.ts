@@ -19,7 +19,8 @@ import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
-import { boundJson } from '../../common/bounded'
+import { readSettingsFile } from '../base/settings-file'
+import { boundJson, TRUNCATION_MARKER } from '../../common/bounded'
 
 export const AGENTS_FILE = 'agents.json'
 export const AGENTS_FILE_VERSION = 1
@@ -156,8 +157,8 @@ export class AgentDefinitionStore implements IDisposable {
   }
 
   private async changedOnDisk(): Promise<boolean> {
-    const text = await fs.readFile(this.path, 'utf8').catch(() => null)
-    return text !== this.known
+    const read = await readSettingsFile(this.path)
+    return (read.kind === 'text' ? read.text : null) !== this.known
   }
 
   /** Before a save: if the file changed since we read it, take that version first and apply the change on top. */
@@ -262,20 +263,24 @@ export class AgentDefinitionStore implements IDisposable {
     this.definitions = []
     this.extraFileFields = {}
     this.unreadable = null
-    let text: string
-    try {
-      text = await fs.readFile(this.path, 'utf8')
-      this.known = text
-    } catch (error) {
+    // Not a plain read: a FIFO or a device in its place is never waited on or read without end.
+    const read = await readSettingsFile(this.path)
+    if (read.kind !== 'text') {
       this.known = null
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' }
-      // Unreadable for another reason (permissions): treat as corrupt but we may not be able to copy it either.
-      return this.markCorrupt(`Could not read ${AGENTS_FILE}: ${(error as Error).message}`)
+      if (read.kind === 'missing') return { status: 'missing' }
+      // Unreadable for another reason (permissions, not a file, too large): treat as corrupt but we may not be able to copy it either.
+      return this.markCorrupt(`Could not read ${AGENTS_FILE}: ${read.message}`)
     }
+    const text = read.text
+    this.known = text
     let json: unknown
+    let cut = false
     try {
-      // Unknown fields are kept through a save, so they are bounded like anything else read from outside.
-      json = boundJson(JSON.parse(text) as unknown, { maxDepth: MAX_FILE_DEPTH })
+      // Unknown fields are kept through a save, so they are bounded like anything else read from outside; a file
+      // they cut is backed up (below), since the next save would write what was kept.
+      const parsed = JSON.parse(text) as unknown
+      json = boundJson(parsed, { maxDepth: MAX_FILE_DEPTH })
+      cut = json !== parsed
     } catch (error) {
       return this.markCorrupt(`${AGENTS_FILE} is not valid JSON: ${(error as Error).message}`)
     }
@@ -301,11 +306,15 @@ export class AgentDefinitionStore implements IDisposable {
       }
     }
     this.extraFileFields = extra
-    if (problems.length === 0) return { status: 'ok' }
-    // Dropped entries would be lost on the next save: keep the original beside it.
+    if (problems.length === 0 && !cut) return { status: 'ok' }
+    // Dropped entries, or cut parts, would be lost on the next save: keep the original beside it.
     const backupPath = await this.backup()
     this.unreadable = { backupPath }
-    return { status: 'partial', skipped: problems.length, backupPath, message: `Skipped ${problems.length} invalid agent(s): ${problems.join('; ')}` }
+    const said = [
+      ...(problems.length > 0 ? [`Skipped ${problems.length} invalid agent(s): ${problems.join('; ')}`] : []),
+      ...(cut ? [`Parts of it were larger or deeper than Bosun keeps; they are cut (marked "${TRUNCATION_MARKER}") and the whole file is in the backup`] : []),
+    ]
+    return { status: 'partial', skipped: problems.length, backupPath, message: said.join('. ') }
   }
 
   private async markCorrupt(message: string): Promise<LoadReport> {
@@ -316,6 +325,8 @@ export class AgentDefinitionStore implements IDisposable {
 
   /** Copies the current file to `agents.json.corrupt-<timestamp>`; null when that fails. */
   private async backup(): Promise<string | null> {
+    // Only a regular file is copied: copying a FIFO would wait for a writer, a device would never end.
+    if (!(await fs.stat(this.path).then((stat) => stat.isFile(), () => false))) return null
     const stamp = this.now().toISOString().replace(/[:.]/g, '-')
     for (let attempt = 0; attempt < 5; attempt++) {
       const target = `${this.path}.corrupt-${stamp}${attempt ? `-${attempt}` : ''}`

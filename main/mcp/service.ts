@@ -4,13 +4,14 @@
  * and "Check", which starts a stdio server with the official MCP SDK and lists its tools.
  */
 import { JoinedRuns } from '../base/joined-runs'
-import { promises as fs } from 'node:fs'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import { REDACTED } from '../agents-tools/redaction'
 import { writeFileAtomic } from '../base/atomic-write'
 import { fail, ok, type Result } from '../base/errors'
 import { createLogger, type Logger } from '../base/log'
+import { keepAside, readSettingsFile } from '../base/settings-file'
 import type { AgentCapabilitySummary, ProtocolVersion } from '../acp/types'
 import { scrubEnv } from '../config/launch'
 import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
@@ -143,31 +144,68 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   const path = join(options.home, FILE)
   const log = options.log ?? createLogger('mcp')
   const confirmation = options.confirmation ?? refuseAllConfirmation(log)
+  /** Why the file is not replaced (it could not be read), or null. */
+  let unreadable: string | null = null
+  /** The file holds what the list leaves out (a bad entry, a newer Bosun's field): it is copied aside before a save. */
+  let lossy = false
   let servers: McpServerConfig[] = await load()
   const checks = new JoinedRuns<CheckedServer>(MAX_CHECKS_AT_ONCE, (max) => `${max} MCP server checks are already running; try again when one has finished.`)
 
+  /**
+   * The servers of the file. Nothing the person wrote is lost to a save: a file that cannot be read is never replaced
+   * (saves fail and say why); one of the wrong shape, or with an entry or field this Bosun does not know (a newer
+   * Bosun's), is copied aside before the first save replaces it.
+   */
   async function load(): Promise<McpServerConfig[]> {
-    let text: string
-    try {
-      text = await fs.readFile(path, 'utf8')
-    } catch {
+    const read = await readSettingsFile(path)
+    if (read.kind === 'missing') return []
+    if (read.kind === 'unreadable') {
+      unreadable = read.message
+      log.warn(`${read.message}; Bosun starts without its MCP servers and will not replace it`)
       return []
     }
+    let parsed: unknown
     try {
-      const parsed = JSON.parse(text) as { servers?: unknown[] }
-      // One bad entry does not lose the others.
-      return (parsed.servers ?? []).flatMap((s) => {
-        const checked = mcpServerShape.safeParse(s)
-        return checked.success ? [checked.data] : []
-      })
+      parsed = JSON.parse(read.text)
     } catch {
-      await fs.rename(path, `${path}.corrupt-${Date.now()}`).catch(() => undefined)
-      log.warn(`${FILE} could not be read; kept aside`)
-      return []
+      parsed = undefined
     }
+    const entries = typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { servers?: unknown }).servers) ? ((parsed as { servers: unknown[] }).servers) : null
+    // One bad entry does not lose the others.
+    const servers = (entries ?? []).flatMap((s) => {
+      const checked = mcpServerShape.safeParse(s)
+      return checked.success ? [checked.data] : []
+    })
+    lossy = entries === null || servers.length !== entries.length || servers.some((server, i) => !isDeepStrictEqual(server, entries[i]))
+    if (lossy) log.warn(`${FILE} holds what this Bosun cannot use; a copy is kept before it is next saved`)
+    return servers
   }
 
-  const save = () => writeFileAtomic(path, JSON.stringify({ version: 1, servers }, null, 2) + '\n')
+  /** Saves run one after another, each on the list the one before left. */
+  let saving: Promise<unknown> = Promise.resolve()
+
+  /** Writes the list `change` makes of the current one, and only then makes it the list: a failed write leaves memory as the file is. */
+  function save(change: (current: McpServerConfig[]) => McpServerConfig[]): Promise<Result<void>> {
+    const run = saving.then(async (): Promise<Result<void>> => {
+      if (unreadable) return fail({ kind: 'io-error', message: `Not saved: ${unreadable}. Fix or remove the file, then restart Bosun.` })
+      if (lossy) {
+        const aside = await keepAside(path, 'corrupt')
+        if (!aside) return fail({ kind: 'io-error', message: `Not saved: ${path} holds what this Bosun cannot use, and no copy of it could be kept.` })
+        log.warn(`${FILE} held what this Bosun cannot use; kept a copy at ${aside}`)
+        lossy = false
+      }
+      const next = change(servers)
+      try {
+        await writeFileAtomic(path, JSON.stringify({ version: 1, servers: next }, null, 2) + '\n')
+      } catch (error) {
+        return fail({ kind: 'io-error', message: `Could not save the MCP servers to ${path}: ${(error as Error).message}` })
+      }
+      servers = next
+      return ok(undefined)
+    })
+    saving = run.catch(() => undefined)
+    return run
+  }
 
   async function resolve(config: McpServerConfig): Promise<Result<ResolvedMcpServer>> {
     const owner = secretOwner(config.id)
@@ -215,8 +253,11 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
     async agentRemoved(agentId) {
       handshakes.delete(agentId)
       if (!servers.some((s) => s.agents?.includes(agentId))) return
-      servers = servers.map((s) => (s.agents?.includes(agentId) ? { ...s, agents: s.agents.filter((id) => id !== agentId) } : s))
-      await save()
+      // The agent is gone already: it leaves the lists at once, whether or not the file can take that now.
+      const without = (list: McpServerConfig[]) => list.map((s) => (s.agents?.includes(agentId) ? { ...s, agents: s.agents.filter((id) => id !== agentId) } : s))
+      servers = without(servers)
+      const saved = await save(without)
+      if (!saved.ok) log.warn(`the MCP servers chosen for the removed agent ${agentId} stay in ${FILE}: ${saved.error.message}`)
     },
     async forAgent(agentId, version, mcp) {
       handshakes.set(agentId, { protocolVersion: version, mcp: { ...mcp } })
@@ -284,8 +325,8 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
           if (!stored.ok) return stored
         }
         // An edited server keeps its place (the order agents get them in).
-        servers = previous ? servers.map((s) => (s.id === server.id ? server : s)) : [...servers, server]
-        await save()
+        const saved = await save((list) => (list.some((s) => s.id === server.id) ? list.map((s) => (s.id === server.id ? server : s)) : [...list, server]))
+        if (!saved.ok) return saved
         // A secret the server no longer lists would otherwise stay in the keychain.
         const kept = new Set(allowed.values())
         for (const key of previous ? secretKeys(previous).values() : []) {
@@ -297,8 +338,8 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       },
       removeMcpServer: async ({ id }) => {
         if (!servers.some((s) => s.id === id)) return fail({ kind: 'not-found', message: `No MCP server ${id}.` })
-        servers = servers.filter((s) => s.id !== id)
-        await save()
+        const saved = await save((list) => list.filter((s) => s.id !== id))
+        if (!saved.ok) return saved
         await options.secrets.deleteAll(secretOwner(id))
         options.secretValues?.forget(secretOwner(id))
         return ok(undefined)

@@ -9,13 +9,14 @@
  * A save never overwrites what Bosun did not read: when the file changed on disk since (a hand edit), the
  * change is applied on top of that version.
  */
-import { promises as fs, watch, type FSWatcher } from 'node:fs'
+import { watch, type FSWatcher } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
+import { keepAside, readSettingsFile } from '../base/settings-file'
 import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
 import { migrateRule } from './rules'
 
@@ -42,15 +43,15 @@ export class RuleStore implements IDisposable {
 
   /** Reads the file (a missing file is an empty list). Never throws for bad content. */
   async load(): Promise<readonly PermissionRule[]> {
-    let text: string
-    try {
-      text = await fs.readFile(this.path, 'utf8')
-      this.known = text
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn('cannot read rules file', error)
+    const read = await readSettingsFile(this.path)
+    if (read.kind !== 'text') {
+      // Unreadable is not empty: no save replaces it until it can be read (see persist).
+      if (read.kind === 'unreadable') this.log.warn(`${read.message}; Bosun starts without its rules and will not replace it`)
       this.rules = []
       return this.rules
     }
+    const text = read.text
+    this.known = text
     const { valid, dropped, migrated } = parseRules(text)
     this.rules = valid
     // Rewrite only once the original is safely aside; otherwise leave the file as it is.
@@ -124,7 +125,8 @@ export class RuleStore implements IDisposable {
   reloadIfChanged(): Promise<void> {
     this.writing = this.writing
       .then(async () => {
-        const disk = await fs.readFile(this.path, 'utf8').catch(() => null)
+        const read = await readSettingsFile(this.path)
+        const disk = read.kind === 'text' ? read.text : null
         if (disk === null || disk === this.known) return
         const theirs = parseRules(disk)
         if (theirs.dropped) return
@@ -149,20 +151,24 @@ export class RuleStore implements IDisposable {
   /**
    * Writes are chained so the file always ends with the latest list. Never overwrites what was not read:
    * when the file changed since we read it (a hand edit, another Bosun), that version is taken and `change`
-   * applied to it instead. Session-scoped rules stay in memory either way.
+   * applied to it instead; an edit that does not validate is kept aside first; a file that cannot be read at all
+   * is left as it is (the write is refused and logged). Session-scoped rules stay in memory either way.
    */
   private persist(change?: (rules: PermissionRule[]) => PermissionRule[]): Promise<void> {
     this.writing = this.writing
       .then(async () => {
-        if (change) {
-          const disk = await fs.readFile(this.path, 'utf8').catch(() => null)
-          if (disk !== null && disk !== this.known) {
-            const theirs = parseRules(disk)
-            if (!theirs.dropped) {
-              this.rules = [...change(theirs.valid), ...this.rules.filter((r) => r.sessionId)]
-              this.log.info('the rules file changed on disk; merged this change into it')
-              this.changeEmitter.fire(this.rules)
-            }
+        const read = await readSettingsFile(this.path)
+        if (read.kind === 'unreadable') throw new Error(`${read.message}; not replacing it`)
+        const disk = read.kind === 'text' ? read.text : null
+        if (disk !== null && disk !== this.known) {
+          const theirs = parseRules(disk)
+          if (theirs.dropped) {
+            // Someone's edit Bosun cannot use: it is kept, as a copy, before Bosun's list replaces it.
+            if (!(await this.setAside('corrupt'))) throw new Error('the rules file changed on disk and does not validate, and no copy of it could be kept; not replacing it')
+          } else if (change) {
+            this.rules = [...change(theirs.valid), ...this.rules.filter((r) => r.sessionId)]
+            this.log.info('the rules file changed on disk; merged this change into it')
+            this.changeEmitter.fire(this.rules)
           }
         }
         const snapshot = JSON.stringify({ version: 1, rules: this.rules.filter((r) => !r.sessionId) }, null, 2) + '\n'
@@ -174,15 +180,10 @@ export class RuleStore implements IDisposable {
   }
 
   private async setAside(why: 'corrupt' | 'before-migration'): Promise<boolean> {
-    const aside = `${this.path}.${why}-${Date.now()}`
-    try {
-      await fs.copyFile(this.path, aside)
-      this.log.warn(`rules file was ${why === 'corrupt' ? 'invalid' : 'of an older format'}; kept a copy at ${aside}`)
-      return true
-    } catch (error) {
-      this.log.error('cannot keep the invalid rules file aside', error)
-      return false
-    }
+    const aside = await keepAside(this.path, why)
+    if (aside) this.log.warn(`rules file was ${why === 'corrupt' ? 'invalid' : 'of an older format'}; kept a copy at ${aside}`)
+    else this.log.error('cannot keep the invalid rules file aside')
+    return aside !== null
   }
 }
 

@@ -2,7 +2,6 @@
  * The permissions domain assembled for the composition root: broker, remembered rules, audit log,
  * attention (notifications and badge) and the IPC call handlers of `preload/contract/permissions.ts`.
  */
-import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { Notifier } from '../app/services'
 import { writeFileAtomic } from '../base/atomic-write'
@@ -17,6 +16,7 @@ import { AuditLog } from './audit-log'
 import { PermissionBroker, type PermissionSessionLookup } from './broker'
 import { RuleStore } from './rule-store'
 import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
+import { readSettingsText } from '../base/settings-file'
 
 export type PermissionCallHandlers = Pick<
   CallHandlers,
@@ -90,7 +90,7 @@ export function fileSettingsStore(home: string, log: Logger): NotificationSettin
   return {
     async load() {
       try {
-        const parsed = notificationSettingsSchema.safeParse(JSON.parse(await fs.readFile(path, 'utf8')))
+        const parsed = notificationSettingsSchema.safeParse(JSON.parse(await readSettingsText(path)))
         return parsed.success ? parsed.data : undefined
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('cannot read notification settings', error)

@@ -22,6 +22,7 @@ import { findOnPath } from '../config/validate'
 import { DownloadError, downloadToFile } from './download'
 import { DEFAULT_EXTRACT_LIMITS, extractArchive, prepareCommand, sniffArchive, UnsafeArchiveError, type ExtractLimits } from './extract'
 import { currentPlatformTarget, type DistributionKind, type PlatformTarget, type RegistryAgent } from './registry-schema'
+import { keepAside, readSettingsFile } from '../base/settings-file'
 
 export type InstallPhase = 'checking' | 'downloading' | 'verifying' | 'extracting' | 'saving'
 
@@ -308,13 +309,20 @@ export class RegistryInstaller {
     for (let n = 2; ; n++) if (!taken.has(`${name} ${n}`.toLocaleLowerCase())) return `${name} ${n}`
   }
 
+  /** The installs recorded; a file that cannot be used is copied aside first (the next update replaces it), or the update is refused. */
   private async readIndex(): Promise<Record<string, InstalledRecord>> {
-    try {
-      const parsed = installedFileSchema.safeParse(JSON.parse(await fs.readFile(this.file, 'utf8')))
-      return parsed.success ? parsed.data.installs : {}
-    } catch {
-      return {}
+    const read = await readSettingsFile(this.file)
+    if (read.kind === 'missing') return {}
+    if (read.kind === 'text') {
+      try {
+        const parsed = installedFileSchema.safeParse(JSON.parse(read.text))
+        if (parsed.success) return parsed.data.installs
+      } catch {
+        // Not JSON: kept aside below.
+      }
     }
+    if (read.kind === 'unreadable' || !(await keepAside(this.file, 'corrupt'))) throw new Error(`${this.file} cannot be used, and no copy of it could be kept; not replacing it`)
+    return {}
   }
 
   private updateIndex(change: (index: Record<string, InstalledRecord>) => Record<string, InstalledRecord>): Promise<void> {

@@ -12,6 +12,7 @@ import { z } from 'zod'
 import { writeFileAtomic } from '../base/atomic-write'
 import { downloadToBuffer, DownloadError } from './download'
 import { parseRegistry, REGISTRY_MAX_BYTES, safeDownloadUrl, type ParsedRegistry } from './registry-schema'
+import { readSettingsText } from '../base/settings-file'
 
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json'
 
@@ -58,7 +59,7 @@ export class RegistryClient {
 
   async getUrl(): Promise<string> {
     try {
-      const parsed = settingsSchema.safeParse(JSON.parse(await fs.readFile(join(this.dir, 'settings.json'), 'utf8')))
+      const parsed = settingsSchema.safeParse(JSON.parse(await readSettingsText(join(this.dir, 'settings.json'))))
       if (parsed.success && parsed.data.url && safeDownloadUrl(parsed.data.url)) return parsed.data.url
     } catch {
       // No settings yet (or unreadable): the default.
@@ -110,9 +111,9 @@ export class RegistryClient {
   /** The copy on disk, if it came from `url` and still parses. */
   private async readCache(url: string): Promise<Omit<RegistrySnapshot, 'source'> | null> {
     try {
-      const meta = metaSchema.safeParse(JSON.parse(await fs.readFile(join(this.dir, 'meta.json'), 'utf8')))
+      const meta = metaSchema.safeParse(JSON.parse(await readSettingsText(join(this.dir, 'meta.json'))))
       if (!meta.success || meta.data.url !== url) return null
-      const parsed = parseRegistry(await fs.readFile(join(this.dir, 'registry.json'), 'utf8'), url)
+      const parsed = parseRegistry(await readSettingsText(join(this.dir, 'registry.json')), url)
       return parsed.ok ? { ...parsed.value, url, fetchedAt: meta.data.fetchedAt } : null
     } catch {
       return null

@@ -7,12 +7,12 @@
  * agent asks once more), which fails closed.
  */
 import { createHash } from 'node:crypto'
-import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../base/atomic-write'
 import type { Logger } from '../base/log'
 import { boundDetail, quoteExact } from './confirmation'
+import { readSettingsText } from '../base/settings-file'
 
 export const TRUSTED_AGENTS_FILE = 'trusted-agents.json'
 
@@ -96,7 +96,7 @@ export class LaunchTrustStore {
   async load(): Promise<void> {
     let text: string
     try {
-      text = await fs.readFile(this.path, 'utf8')
+      text = await readSettingsText(this.path)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`cannot read ${TRUSTED_AGENTS_FILE}; every agent asks again`, error)
       return

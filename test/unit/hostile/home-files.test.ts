@@ -1,5 +1,6 @@
 /** Issue 13, files: external edits are merged, never overwritten; unknown fields bounded; the home lock. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -48,11 +49,23 @@ describe('agents.json', () => {
     store.dispose()
   })
 
-  it('keeps unknown fields, bounded: a 10,000-level one no longer breaks every later save', async () => {
-    const deep = '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_000)
-    await writeFile(join(home, 'agents.json'), `{"version":1,"future":${deep},"agents":[${JSON.stringify({ ...echo, extra: 'kept' })}]}`)
+  it('a FIFO in the place of agents.json is not waited on: Bosun starts and says the file cannot be read', async () => {
+    execFileSync('mkfifo', [join(home, 'agents.json')])
     const store = new AgentDefinitionStore({ home })
-    expect((await store.load()).status).toBe('ok')
+    expect(await store.load()).toMatchObject({ status: 'corrupt', message: expect.stringContaining('is not a regular file') })
+    expect(store.list()).toEqual([])
+    store.dispose()
+  })
+
+  it('keeps unknown fields, bounded: a 10,000-level one no longer breaks every later save, and the whole file is backed up first', async () => {
+    const deep = '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_000)
+    const original = `{"version":1,"future":${deep},"agents":[${JSON.stringify({ ...echo, extra: 'kept' })}]}`
+    await writeFile(join(home, 'agents.json'), original)
+    const store = new AgentDefinitionStore({ home })
+    const report = await store.load()
+    // What the bound cut would be lost by the next save: the report says so, and the original is beside it.
+    expect(report).toMatchObject({ status: 'partial', skipped: 0, message: expect.stringContaining('larger or deeper than Bosun keeps') })
+    expect(await readFile((report as { backupPath: string }).backupPath, 'utf8')).toBe(original)
     expect((await store.save(cat)).ok).toBe(true)
     expect((await store.save({ ...echo, name: 'Echo 2' })).ok).toBe(true)
     const text = await readFile(join(home, 'agents.json'), 'utf8')
@@ -88,6 +101,29 @@ describe('permission-rules.json', () => {
     expect(saved.rules.map((r) => r.ruleId).sort()).toEqual(['r1', 'r2', 'r3'])
     expect(first.list().map((r) => r.ruleId).sort()).toEqual(['r1', 'r2', 'r3'])
   })
+
+  it('a hand edit that does not validate is kept, as a copy, before a save replaces it', async () => {
+    const first = new RuleStore(home)
+    await first.load()
+    await first.add(rule('r1'))
+    const edit = (await readFile(join(home, RULES_FILE_NAME), 'utf8')).replace(/\n  \]/, ',\n  ]')
+    await writeFile(join(home, RULES_FILE_NAME), edit)
+    await first.add(rule('r2'))
+    const copies = (await readdir(home)).filter((name) => name.startsWith(`${RULES_FILE_NAME}.corrupt-`))
+    expect(copies).toHaveLength(1)
+    expect(await readFile(join(home, copies[0]!), 'utf8')).toBe(edit)
+    const saved = JSON.parse(await readFile(join(home, RULES_FILE_NAME), 'utf8')) as { rules: { ruleId: string }[] }
+    expect(saved.rules.map((r) => r.ruleId)).toEqual(['r1', 'r2'])
+  })
+
+  it('a rules file that cannot be read (a FIFO in its place) is not waited on and never replaced', async () => {
+    execFileSync('mkfifo', [join(home, RULES_FILE_NAME)])
+    const store = new RuleStore(home)
+    expect(await store.load()).toEqual([])
+    await store.add(rule('r1'))
+    expect(store.list().map((r) => r.ruleId)).toEqual(['r1'])
+    expect((await lstat(join(home, RULES_FILE_NAME))).isFIFO()).toBe(true)
+  })
 })
 
 describe('home lock', () => {
@@ -103,5 +139,35 @@ describe('home lock', () => {
     const third = await acquireHomeLock(home, 'electron', { isAlive: () => false })
     expect(third.ok).toBe(true)
     if (third.ok) await third.value.release()
+  })
+
+  it('a stale lock is taken over by exactly one of many Bosuns starting at once', async () => {
+    const { hostname } = await import('node:os')
+    for (let round = 0; round < 10; round++) {
+      await writeFile(join(home, LOCK_FILE), JSON.stringify({ pid: 999_999_999, host: 'web', hostname: hostname(), startedAt: 'then' }))
+      const starts = await Promise.all(Array.from({ length: 8 }, () => acquireHomeLock(home, 'electron', { isAlive: (pid) => pid !== 999_999_999 })))
+      expect(starts.filter((start) => start.ok)).toHaveLength(1)
+      for (const start of starts) if (start.ok) await start.value.release()
+    }
+    expect((await readdir(home)).filter((name) => name.startsWith(LOCK_FILE))).toEqual([])
+  })
+
+  it('a lock whose pid now belongs to another process (another boot, or one started at another time) is stale; its own process is not', async () => {
+    const { hostname } = await import('node:os')
+    const lock = (fields: Record<string, unknown>) => writeFile(join(home, LOCK_FILE), JSON.stringify({ pid: 4242, host: 'web', hostname: hostname(), startedAt: 'then', ...fields }))
+    const alive = { isAlive: () => true, bootId: () => 'boot-now', processStartOf: (pid: number) => (pid === 4242 ? '777' : '1') }
+    await lock({ bootId: 'boot-now', processStart: '777' })
+    expect(await acquireHomeLock(home, 'electron', alive)).toMatchObject({ ok: false, error: { message: expect.stringContaining('pid 4242') } })
+    await lock({ bootId: 'boot-before', processStart: '777' })
+    const afterReboot = await acquireHomeLock(home, 'electron', alive)
+    expect(afterReboot.ok).toBe(true)
+    if (afterReboot.ok) await afterReboot.value.release()
+    await lock({ bootId: 'boot-now', processStart: '123' })
+    const reused = await acquireHomeLock(home, 'electron', alive)
+    expect(reused.ok).toBe(true)
+    if (reused.ok) {
+      expect(reused.value.holder).toMatchObject({ bootId: 'boot-now', processStart: '1' })
+      await reused.value.release()
+    }
   })
 })

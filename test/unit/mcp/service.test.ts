@@ -4,7 +4,8 @@
  * each one is set), dropped secrets removed from the keychain, the agent overview's list, and the values
  * an agent receives on session/new.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -173,5 +174,54 @@ describe('MCP secret env and headers', () => {
   it('keeps only the fields of the server’s transport', () => {
     const mixed = { ...tool, url: 'https://x', headers: { A: 'b' }, secretHeaders: ['C'] }
     expect(normalizeMcpServer(mixed)).toEqual({ ok: true, server: { id: 'tool', name: 'tool', transport: 'stdio', enabled: true, agents: null, command: process.execPath, args: ['-v'], env: { PLAIN: 'p' }, secretEnv: ['TOKEN'] } })
+  })
+})
+
+describe('mcp-servers.json that Bosun cannot use whole', () => {
+  const write = (text: string) => writeFileSync(join(home, 'mcp-servers.json'), text)
+  const copies = () => readdirSync(home).filter((name) => name.startsWith('mcp-servers.json.corrupt-'))
+
+  it('of the wrong shape, or with an entry or field this Bosun does not know: a copy is kept before the first save replaces it', async () => {
+    const newer = { ...tool, id: 'newer', name: 'newer', futureAuth: { kind: 'oauth' } }
+    const original = JSON.stringify({ version: 1, servers: [web, newer, { id: 'x', transport: 'carrier-pigeon' }] })
+    write(original)
+    const { h } = await start()
+    // Loading keeps the file as it is.
+    expect(copies()).toEqual([])
+    expect(must(await h.listMcpServers(undefined)).servers.map((s) => s.id)).toEqual(['web', 'newer'])
+    must(await h.removeMcpServer({ id: 'web' }))
+    expect(copies()).toHaveLength(1)
+    expect(readFileSync(join(home, copies()[0]!), 'utf8')).toBe(original)
+    // Once: the next save has nothing more to keep.
+    must(await h.removeMcpServer({ id: 'newer' }))
+    expect(copies()).toHaveLength(1)
+
+    rmSync(join(home, copies()[0]!))
+    write('[1, 2, 3]')
+    const again = await start()
+    expect(must(await again.h.listMcpServers(undefined)).servers).toEqual([])
+    must(await again.h.saveMcpServer({ server: { ...tool, secretEnv: [] } }))
+    expect(readFileSync(join(home, copies()[0]!), 'utf8')).toBe('[1, 2, 3]')
+  })
+
+  it('that cannot be read (a FIFO in its place): Bosun starts without waiting on it, and never replaces it', async () => {
+    execFileSync('mkfifo', [join(home, 'mcp-servers.json')])
+    const { h } = await start()
+    expect(must(await h.listMcpServers(undefined)).servers).toEqual([])
+    expect(await h.saveMcpServer({ server: { ...tool, secretEnv: [] } })).toMatchObject({ ok: false, error: { kind: 'io-error', message: expect.stringContaining('is not a regular file') } })
+    expect(lstatSync(join(home, 'mcp-servers.json')).isFIFO()).toBe(true)
+  })
+
+  it('when the write fails, the save says so and the list stays as the file is', async () => {
+    const { h } = await start()
+    must(await h.saveMcpServer({ server: { ...tool, secretEnv: [] } }))
+    // A directory where the file goes: the atomic rename fails.
+    rmSync(join(home, 'mcp-servers.json'))
+    mkdirSync(join(home, 'mcp-servers.json'))
+    writeFileSync(join(home, 'mcp-servers.json', 'keep'), '')
+    expect(await h.saveMcpServer({ server: { ...tool, id: 'two', name: 'two', secretEnv: [] } })).toMatchObject({ ok: false, error: { kind: 'io-error' } })
+    expect(must(await h.listMcpServers(undefined)).servers.map((s) => s.id)).toEqual(['tool'])
+    // No temp file is left beside it.
+    expect(readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
 })

@@ -1,0 +1,73 @@
+/**
+ * Reading the files Bosun keeps in its home (agents, rules, MCP servers, trust, settings, indexes) without trusting
+ * what is at their path: a FIFO or a device there is never waited on or read without end, a file past a size no
+ * settings file reaches is not read into memory, and the three outcomes (missing, text, unreadable) stay apart, so
+ * a caller never takes "could not read it" for "there is none" and writes an empty list over the person's file.
+ */
+import { constants, promises as fs } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
+import { formatBytes } from './format-bytes'
+
+/** Far past any real settings file (10,000 agents or rules are a few MiB). */
+export const MAX_SETTINGS_FILE_BYTES = 64 * 1024 * 1024
+
+export type SettingsRead = { kind: 'missing' } | { kind: 'text'; text: string } | { kind: 'unreadable'; message: string }
+
+export async function readSettingsFile(path: string, maxBytes = MAX_SETTINGS_FILE_BYTES): Promise<SettingsRead> {
+  let handle: FileHandle
+  try {
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, for ever.
+    handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
+    return { kind: 'unreadable', message: `${path} cannot be read (${(error as Error).message})` }
+  }
+  try {
+    const stat = await handle.stat()
+    if (!stat.isFile()) return { kind: 'unreadable', message: `${path} is not a regular file` }
+    if (stat.size > maxBytes) return { kind: 'unreadable', message: `${path} is ${formatBytes(stat.size)}, more than the ${formatBytes(maxBytes)} Bosun reads` }
+    // Read to the end, at most one byte past the bound: a file that grows while it is read is refused, not read without end.
+    let buffer = Buffer.alloc(Math.min(maxBytes + 1, stat.size + 4096))
+    let length = 0
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) return { kind: 'unreadable', message: `${path} is more than the ${formatBytes(maxBytes)} Bosun reads` }
+        const grown = Buffer.alloc(Math.min(maxBytes + 1, buffer.length * 2))
+        buffer.copy(grown, 0, 0, length)
+        buffer = grown
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
+      if (bytesRead === 0) break
+      length += bytesRead
+    }
+    return { kind: 'text', text: buffer.toString('utf8', 0, length) }
+  } catch (error) {
+    return { kind: 'unreadable', message: `${path} cannot be read (${(error as Error).message})` }
+  } finally {
+    await handle.close().catch(() => undefined)
+  }
+}
+
+/**
+ * Copies `path` aside as `<path>.<why>-<time>` before Bosun replaces what it could not use; the copy's path, or null
+ * when no copy could be made (then the caller must not replace the file).
+ */
+export async function keepAside(path: string, why: string): Promise<string | null> {
+  const aside = `${path}.${why}-${Date.now()}`
+  try {
+    // Only a regular file is copied: copying a FIFO would wait for a writer, a device would never end.
+    if (!(await fs.stat(path)).isFile()) return null
+    await fs.copyFile(path, aside, constants.COPYFILE_EXCL)
+    return aside
+  } catch {
+    return null
+  }
+}
+
+/** {@link readSettingsFile} for code that reads in a `try`: the text, or a throw (an `ENOENT` error when there is no file). */
+export async function readSettingsText(path: string): Promise<string> {
+  const read = await readSettingsFile(path)
+  if (read.kind === 'text') return read.text
+  if (read.kind === 'missing') throw Object.assign(new Error(`${path} does not exist`), { code: 'ENOENT' })
+  throw new Error(read.message)
+}
