@@ -55,6 +55,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   // One Bosun per home: a second one would write back its own copies of the files over the first one's.
   const lock = await acquireHomeLock(home, integration.host)
   if (!lock.ok) throw new BosunError(lock.error)
+  if (lock.value.unlocked) log.warn(`running without a lock: ${lock.value.unlocked}`)
   // What a previous run on this home left running (it died without stopping its agents) is reaped now.
   const processes = openProcessRecords(home, log.child('processes'))
 
