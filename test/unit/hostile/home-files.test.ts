@@ -106,7 +106,7 @@ describe('permission-rules.json', () => {
     const first = new RuleStore(home)
     await first.load()
     await first.add(rule('r1'))
-    const edit = (await readFile(join(home, RULES_FILE_NAME), 'utf8')).replace(/\n  \]/, ',\n  ]')
+    const edit = (await readFile(join(home, RULES_FILE_NAME), 'utf8')).replace(/\n {2}\]/, ',\n  ]')
     await writeFile(join(home, RULES_FILE_NAME), edit)
     await first.add(rule('r2'))
     const copies = (await readdir(home)).filter((name) => name.startsWith(`${RULES_FILE_NAME}.corrupt-`))
