@@ -2,12 +2,13 @@ import { memo, useMemo, useState } from 'react'
 import { describeChange, diffModelOf, type DiffLine } from './diff-model'
 import { JsonView } from '../common/JsonView'
 
-/** Lines shown before "Show all"; a 10,000-line diff should not stall the transcript. */
-const INITIAL_LINES = 400
+/** Lines shown at first, and how many more each "Show more" adds: a 50,000-line diff drawn at once holds the page for seconds. */
+export const DIFF_PAGE_LINES = 400
+export const DIFF_MORE_LINES = 2_000
 
 function Lines({ lines, label }: { lines: DiffLine[]; label: string }) {
-  const [all, setAll] = useState(false)
-  const shown = all ? lines : lines.slice(0, INITIAL_LINES)
+  const [count, setCount] = useState(DIFF_PAGE_LINES)
+  const shown = lines.length > count ? lines.slice(0, count) : lines
   return (
     <>
       <div className="diff-lines" role="table" aria-label={label} tabIndex={0}>
@@ -30,8 +31,10 @@ function Lines({ lines, label }: { lines: DiffLine[]; label: string }) {
         ))}
       </div>
       {lines.length > shown.length && (
-        <button type="button" className="link-button" onClick={() => setAll(true)}>
-          Show all {lines.length} lines
+        <button type="button" className="link-button" onClick={() => setCount((n) => n + DIFF_MORE_LINES)}>
+          {lines.length - shown.length > DIFF_MORE_LINES
+            ? `Show ${DIFF_MORE_LINES.toLocaleString('en')} more lines (${shown.length.toLocaleString('en')} of ${lines.length.toLocaleString('en')} shown)`
+            : `Show all ${lines.length.toLocaleString('en')} lines`}
         </button>
       )}
     </>

@@ -24,9 +24,20 @@ export type DiffModel =
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
-/** v1 `{path, oldText, newText}` → a real unified diff (3 lines of context). */
+/**
+ * How far the line diff may search: past this many edits, or this long, two texts are too different for a line-by-line
+ * comparison to help, and the search (O(N·D)) would hold the page for seconds (50,000 changed lines: minutes).
+ */
+export const MAX_DIFF_EDITS = 2_000
+export const MAX_DIFF_MS = 150
+
+/**
+ * v1 `{path, oldText, newText}` → a real unified diff (3 lines of context); texts too different to compare within
+ * {@link MAX_DIFF_EDITS} / {@link MAX_DIFF_MS} are shown whole, the old lines removed and the new ones added.
+ */
 export function unifiedDiffLines(oldText: string, newText: string, context = 3): { lines: DiffLine[]; added: number; removed: number } {
-  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context })
+  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS })
+  if (!patch) return wholeReplacement(oldText, newText)
   const lines: DiffLine[] = []
   let added = 0
   let removed = 0
@@ -51,6 +62,20 @@ export function unifiedDiffLines(oldText: string, newText: string, context = 3):
     }
   }
   return { lines, added, removed }
+}
+
+/** Every old line removed, then every new line added: the diff of two texts too different to compare, in linear time. */
+function wholeReplacement(oldText: string, newText: string): { lines: DiffLine[]; added: number; removed: number } {
+  const split = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'))
+  const before = split(oldText)
+  const after = split(newText)
+  const lines: DiffLine[] = [
+    { kind: 'meta', text: `Too different to compare line by line: the old text, then the new (${before.length} lines removed, ${after.length} added).` },
+    { kind: 'hunk', text: `@@ -1,${before.length} +1,${after.length} @@` },
+    ...before.map((text, i): DiffLine => ({ kind: 'del', text, oldNo: i + 1 })),
+    ...after.map((text, i): DiffLine => ({ kind: 'add', text, newNo: i + 1 })),
+  ]
+  return { lines, added: after.length, removed: before.length }
 }
 
 /** Git patch text → coloured lines with line numbers taken from the hunk headers. */

@@ -87,3 +87,15 @@ describe('v2 diff {changes[], patch?}', () => {
     expect(v2).toContain('binary change')
   })
 })
+
+it('two texts too different to compare line by line are shown whole, in linear time, instead of a search that holds the page', () => {
+  const old = Array.from({ length: 50_000 }, (_, i) => `old line ${i}`).join('\n')
+  const next = Array.from({ length: 50_000 }, (_, i) => `new line ${i}`).join('\n')
+  // Before the bound this search did not return within minutes (the test's own timeout ends it).
+  const diff = unifiedDiffLines(old, next)
+  expect(diff.lines[0]).toMatchObject({ kind: 'meta', text: expect.stringContaining('Too different to compare line by line') })
+  expect([diff.removed, diff.added]).toEqual([50_000, 50_000])
+  expect(diff.lines.filter((l) => l.kind === 'del')[49_999]).toEqual({ kind: 'del', text: 'old line 49999', oldNo: 50_000 })
+  // A small change is still a real diff.
+  expect(unifiedDiffLines('a\nb\nc\n', 'a\nB\nc\n').lines.map((l) => l.kind)).toEqual(['hunk', 'context', 'del', 'add', 'context'])
+})
