@@ -2,7 +2,7 @@
  * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
  */
 import type { TerminalView, ToolCallContent, ToolCallEntry } from '../types'
-import { isObject, isString, parseLocations, parseToolContent, patchMeta } from './draft'
+import { cutText, isObject, isString, parseLocations, parseToolContent, patchMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 
 // ---------------------------------------------------------------------------------------------------------
@@ -12,6 +12,12 @@ import type { Draft, Json, Update } from './draft'
 export function findToolCall(d: Draft, toolCallId: string): number {
   return d.find(`t:${toolCallId}`, (e) => e.kind === 'tool_call' && e.toolCallId === toolCallId)
 }
+
+/**
+ * A tool call's title is cut here (with "…"): agents put whole commands in it (a multi-line script stays whole at this
+ * size), and every card, approval and list draws it; the command itself is shown from `rawInput`.
+ */
+export const MAX_TOOL_TITLE_CHARS = 4_096
 
 /** The tool call's position, creating it with defaults (no title, kind other, status pending) when first seen. */
 export function ensureToolCall(d: Draft, toolCallId: string): number {
@@ -48,7 +54,7 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
     if (value === undefined || (value === null && !clear)) continue
     switch (key) {
       case 'title':
-        if (isString(value)) t.title = value
+        if (isString(value)) t.title = cutText(value, MAX_TOOL_TITLE_CHARS)
         else if (value === null) t.title = null
         break
       case 'name':

@@ -1,4 +1,4 @@
-import { memo } from 'react'
+import { memo, useState } from 'react'
 import type { ContentBlock } from '../../../common/session/types'
 import { Markdown } from '../markdown/Markdown'
 import { JsonDisclosure } from '../common/JsonView'
@@ -20,12 +20,39 @@ export interface ContentBlockViewProps {
   onOpenLink?: ((url: string) => void) | undefined
 }
 
+/**
+ * Characters of one text block drawn at first, and how many more each "Show more" adds: a message of megabytes (one
+ * agent's flood, a log pasted whole) would otherwise be parsed and laid out on every chunk that grows it.
+ */
+export const TEXT_PAGE_CHARS = 200_000
+
+/** A text block, drawn up to a page at a time (cut at a line end where there is one near). */
+function LongText({ text, markdown, onOpenLink }: { text: string; markdown: boolean; onOpenLink?: ((url: string) => void) | undefined }) {
+  const [limit, setLimit] = useState(TEXT_PAGE_CHARS)
+  let shown = text
+  if (text.length > limit) {
+    const lineEnd = text.lastIndexOf('\n', limit)
+    shown = text.slice(0, lineEnd > limit - 20_000 ? lineEnd : limit)
+  }
+  const body = markdown ? <Markdown source={shown} onOpenLink={onOpenLink} /> : <p className="plain-text">{shown}</p>
+  if (shown.length === text.length) return body
+  const left = text.length - shown.length
+  return (
+    <>
+      {body}
+      <button type="button" className="link-button" onClick={() => setLimit(shown.length + TEXT_PAGE_CHARS)}>
+        Show more ({left.toLocaleString('en')} more characters)
+      </button>
+    </>
+  )
+}
+
 export const ContentBlockView = memo(function ContentBlockView({ block, markdown, onOpenLink }: ContentBlockViewProps) {
   const b = block as Record<string, unknown>
   switch (block.type) {
     case 'text': {
       const text = typeof b.text === 'string' ? b.text : ''
-      return markdown ? <Markdown source={text} onOpenLink={onOpenLink} /> : <p className="plain-text">{text}</p>
+      return <LongText text={text} markdown={markdown} onOpenLink={onOpenLink} />
     }
     case 'image': {
       const src = imageDataUrl(b)

@@ -6,11 +6,17 @@ import { JsonView } from '../common/JsonView'
 /** v1 statuses plus v2's `cancelled` (H26); any other status is open-ended: shown by its name, never as pending. */
 const STATUS_MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○', cancelled: '⊘' }
 
+/** Steps drawn at first (a plan of 10,000 steps drawn at once holds the page for over a second); "Show all" draws the rest. */
+export const PLAN_SHOWN_ENTRIES = 200
+
 function PlanList({ plan }: { plan: PlanView }) {
+  const [all, setAll] = useState(false)
   if (plan.type !== 'items' && plan.entries.length === 0) return <JsonView value={plan.raw} label="Plan" />
+  const shown = all ? plan.entries : plan.entries.slice(0, PLAN_SHOWN_ENTRIES)
   return (
+    <>
     <ul className="plan-list" role="list">
-      {plan.entries.map((item, i) => {
+      {shown.map((item, i) => {
         const known = Object.prototype.hasOwnProperty.call(STATUS_MARK, item.status)
         const label = item.status.replaceAll('_', ' ').trim()
         return (
@@ -29,6 +35,12 @@ function PlanList({ plan }: { plan: PlanView }) {
         )
       })}
     </ul>
+    {shown.length < plan.entries.length && (
+      <button type="button" className="link-button" onClick={() => setAll(true)}>
+        Show all {plan.entries.length.toLocaleString('en')} steps
+      </button>
+    )}
+    </>
   )
 }
 
