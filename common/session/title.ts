@@ -26,8 +26,18 @@ export function derivedTitle(state: Pick<SessionState, 'title' | 'entries'>): st
   return title
 }
 
+/**
+ * Bidi embeddings, overrides and isolates, and direction marks: in a title they only serve to make it read as
+ * something else ("Fix login \u202Efdp.exe" shows as "Fix login exe.pdf") and to reorder the UI drawn after it.
+ * Right-to-left text itself needs none of them.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** A title as it is listed: clean text without bidi controls. */
+const titleText = (text: string) => cleanText(text).replace(BIDI_CONTROLS, '')
+
 function computeTitle(state: Pick<SessionState, 'title' | 'entries'>): string | null {
-  if (state.title) return cleanText(state.title.slice(0, 512))
+  if (state.title) return titleText(state.title.slice(0, 512))
   const first = state.entries.find((e) => e.kind === 'user_message')
   if (!first || first.kind !== 'user_message') return null
   const parts: string[] = []
@@ -36,5 +46,5 @@ function computeTitle(state: Pick<SessionState, 'title' | 'entries'>): string | 
     if (typeof text === 'string') parts.push(text.slice(0, 4096))
   }
   const text = parts.join(' ').replace(/\s+/g, ' ').trim()
-  return text ? cleanText(text.slice(0, 120)) : null
+  return text ? titleText(text.slice(0, 120)) : null
 }

@@ -39,6 +39,10 @@ md.renderer.rules.image = (tokens, idx) => {
 const defaultValidate = md.validateLink.bind(md)
 md.validateLink = (url) => defaultValidate(url) && !/^\s*(javascript|vbscript|data|file):/i.test(url)
 
+/** Bidi embeddings, overrides and isolates: in agent text they can make a link or a file name read as another. */
+const BIDI_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/g
+
+/** Agent Markdown as HTML; bidi overrides are shown as markers (`⟨U+202E⟩`), never applied. */
 export function renderMarkdown(source: string): string {
-  return md.render(source)
+  return md.render(source.replace(BIDI_OVERRIDES, (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase()}⟩`))
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
-import { arrangeOptions, optionAppearance, promptKeyAction } from './option-style'
+import { arrangeOptions, contradictingName, MAX_OPTION_NAME_CHARS, optionAppearance, promptKeyAction } from './option-style'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { commandOf } from '../transcript/tool-command'
 import { describeResolution } from './resolution-text'
@@ -119,7 +119,12 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                     {look.icon}
                   </span>
                 ) : null}
-                <span className="perm-option-name">{option.name}</span>
+                <span className="perm-option-name" title={option.name.length > MAX_OPTION_NAME_CHARS ? option.name : undefined}>
+                  <VisibleText text={option.name.length > MAX_OPTION_NAME_CHARS ? `${option.name.slice(0, MAX_OPTION_NAME_CHARS)}…` : option.name} />
+                </span>
+                {contradictingName(option.kind, option.name) ? (
+                  <span className="perm-option-truth">(this {contradictingName(option.kind, option.name)})</span>
+                ) : null}
                 {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one. */}
                 {look.hint ? <span className="sr-only"> ({look.hint})</span> : null}
                 {key ? (
@@ -149,10 +154,10 @@ function PermissionSubject({ request, toolCall }: { request: PermissionRequestVi
     case 'command':
       return (
         <div className="perm-subject">
-          <HiddenCharsWarning texts={[subject.command, subject.cwd, request.title]} />
+          <HiddenCharsWarning texts={[subject.cwd, request.title]} commands={[subject.command]} />
           <div className="perm-field-label">Command</div>
           <pre className="perm-code">
-            <VisibleText text={subject.command} keepNewlines />
+            <VisibleText text={subject.command} keepNewlines command />
           </pre>
           <div className="perm-field-label">In folder</div>
           <pre className="perm-code perm-code-inline">
@@ -205,10 +210,10 @@ function ToolCallSummary({ toolCall, withDetails = false }: { toolCall: ToolCall
         <>
           {command !== null ? (
             <>
-              <HiddenCharsWarning texts={[command]} />
+              <HiddenCharsWarning texts={[]} commands={[command]} />
               <div className="perm-field-label">Command</div>
               <pre className="perm-code">
-                <VisibleText text={command} keepNewlines />
+                <VisibleText text={command} keepNewlines command />
               </pre>
             </>
           ) : null}

@@ -1,4 +1,4 @@
-import { hasHiddenCharacters, revealControlChars } from './reveal-text'
+import { hasHiddenCharacters, isPadded, revealControlChars } from './reveal-text'
 import './permissions.css'
 
 /**
@@ -6,8 +6,8 @@ import './permissions.css'
  * `keepNewlines`: a line feed shows its marker and then breaks the line (the break is part of the next text
  * run, see `revealControlChars`), so multi-line text keeps its lines and no blank line is added.
  */
-export function VisibleText({ text, keepNewlines = false, prose = false }: { text: string; keepNewlines?: boolean; prose?: boolean }) {
-  const segments = revealControlChars(text, { keepNewlines, prose })
+export function VisibleText({ text, keepNewlines = false, prose = false, command = false }: { text: string; keepNewlines?: boolean; prose?: boolean; /** A command: long runs of blanks or line feeds collapse to one marker. */ command?: boolean }) {
+  const segments = revealControlChars(text, { keepNewlines, prose, collapseRuns: command })
   return (
     <>
       {segments.map((segment, i) =>
@@ -23,12 +23,16 @@ export function VisibleText({ text, keepNewlines = false, prose = false }: { tex
   )
 }
 
-/** A warning shown above agent text that hides or reorders characters. */
-export function HiddenCharsWarning({ texts }: { texts: (string | null | undefined)[] }) {
-  if (!texts.some((t) => typeof t === 'string' && hasHiddenCharacters(t))) return null
+/** A warning shown above agent text that hides or reorders characters, or a command padded to push its end out of sight. */
+export function HiddenCharsWarning({ texts, commands = [] }: { texts: (string | null | undefined)[]; commands?: (string | null | undefined)[] }) {
+  const hidden = [...texts, ...commands].some((t) => typeof t === 'string' && hasHiddenCharacters(t))
+  const padded = commands.some((t) => typeof t === 'string' && isPadded(t))
+  if (!hidden && !padded) return null
   return (
     <p className="perm-warning" role="note">
-      Contains hidden or direction-changing characters, shown highlighted. Check it carefully.
+      {hidden ? 'Contains hidden or direction-changing characters, shown highlighted. ' : ''}
+      {padded ? 'The command is padded with many blank characters or empty lines, shown collapsed. ' : ''}
+      Check it carefully.
     </p>
   )
 }

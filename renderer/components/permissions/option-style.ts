@@ -79,3 +79,21 @@ export function promptKeyAction(
   if (event.key === 'Escape') return null
   return optionForKey(event, options)?.optionId ?? undefined
 }
+
+/** Option names are the agent's words: drawn at most this long (the whole name is the button's title). */
+export const MAX_OPTION_NAME_CHARS = 80
+
+const ALLOW_WORDS = /\b(allow|approve|accept|yes|proceed|run|always)\b|✓|✔/i
+const REJECT_WORDS = /\b(reject|deny|decline|refuse|no|cancel|block|stop|never)\b|✕|✗|⊘|❌/i
+
+/**
+ * What the option really does, in words, when its name says otherwise ("✕ Reject" on an allow option): the kind decides
+ * what Bosun answers, so a name that claims the opposite gets a visible correction. Null when the name agrees, or the
+ * kind is not one of the four Bosun knows.
+ */
+export function contradictingName(kind: string, name: string): string | null {
+  const tone = optionAppearance(kind).tone
+  if (tone === 'allow' && REJECT_WORDS.test(name) && !ALLOW_WORDS.test(name)) return kind === 'allow_always' ? 'allows, and remembers' : 'allows'
+  if (tone === 'reject' && ALLOW_WORDS.test(name) && !REJECT_WORDS.test(name)) return kind === 'reject_always' ? 'rejects, and remembers' : 'rejects'
+  return null
+}

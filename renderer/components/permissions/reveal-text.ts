@@ -42,18 +42,42 @@ const NAMES: Record<number, string> = {
 /** Short visible markers for the common ones; the rest show their code point. */
 const MARKERS: Record<number, string> = { 0x09: '⇥', 0x0a: '⏎', 0x0d: '␍', 0x1b: '␛', 0x00: '␀' }
 
-/** C1 controls, bidi embeddings/overrides/isolates/marks, zero-width and other invisible format characters. */
-const BEYOND_C0 = '\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb'
-/** The above and the C0 controls. */
+/**
+ * C1 controls, bidi embeddings/overrides/isolates/marks, zero-width and other invisible format characters; characters
+ * that draw nothing (the combining grapheme joiner, Hangul and Khmer fillers, the blank Braille pattern, musical
+ * formatting); variation selectors other than the emoji ones (U+FE0E, U+FE0F); and the tag characters, which can
+ * spell a whole hidden command.
+ */
+const BEYOND_C0 =
+  '\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u2800\u3164' +
+  '\ufe00-\ufe0d\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}'
+/** The above and the C0 controls. (Each listed character is matched alone, combining ones included: that is the point.) */
+// eslint-disable-next-line no-misleading-character-class
 const HIDDEN = new RegExp(`[\u0000-\u001f${BEYOND_C0}]`, 'u')
+// eslint-disable-next-line no-misleading-character-class
 const HIDDEN_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'gu')
+
+/** Code units as `\uXXXX` escapes (two for a character beyond the BMP). */
+const escapeUnits = (char: string): string =>
+  Array.from({ length: char.length }, (_, i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')
 
 /**
  * `text` with the hidden characters other than C0 controls written as `\uXXXX` escapes: for JSON text, where
  * JSON.stringify escapes C0 itself (and its own line breaks must stay), so the result is still valid JSON.
  */
 export function escapeHiddenBeyondC0(text: string): string {
-  return text.replace(HIDDEN_BEYOND_C0, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return text.replace(HIDDEN_BEYOND_C0, escapeUnits)
+}
+
+/** Characters that draw as blank space; in a command, a long run of them (or of line feeds) can push its end out of sight. */
+const BLANK = /[ \u00a0\u2000-\u200a\u202f\u205f\u3000]/u
+/** Runs at least this long are shown collapsed in commands (`collapseRuns`). */
+export const BLANK_RUN = 16
+export const NEWLINE_RUN = 3
+
+/** Whether a command is padded: a run of blank characters or line feeds long enough to hide what follows. */
+export function isPadded(text: string): boolean {
+  return new RegExp(`[ \u00a0\u2000-\u200a\u202f\u205f\u3000]{${BLANK_RUN},}|\n{${NEWLINE_RUN},}`, 'u').test(text)
 }
 
 export function isHiddenCharacter(char: string): boolean {
@@ -73,7 +97,7 @@ const codePoint = (char: string): string => `U+${char.codePointAt(0)!.toString(1
  * `prose`: line feeds, CR LF and tabs are kept as plain layout (explanatory text, never commands or paths);
  * every other hidden character is still shown as a marker.
  */
-export function revealControlChars(text: string, options: { keepNewlines?: boolean; prose?: boolean } = {}): TextSegment[] {
+export function revealControlChars(text: string, options: { keepNewlines?: boolean; prose?: boolean; collapseRuns?: boolean } = {}): TextSegment[] {
   const segments: TextSegment[] = []
   let run = ''
   const flush = () => {
@@ -81,7 +105,23 @@ export function revealControlChars(text: string, options: { keepNewlines?: boole
     run = ''
   }
   const source = options.prose ? text.replace(/\r\n?/g, '\n') : text
-  for (const char of source) {
+  const chars = Array.from(source)
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!
+    if (options.collapseRuns && (char === '\n' || BLANK.test(char))) {
+      // A command padded with blanks or line feeds: the run shows as one marker with its length, so what follows stays in view.
+      let end = i
+      while (end < chars.length && (char === '\n' ? chars[end] === '\n' : BLANK.test(chars[end]!))) end++
+      if (end - i >= (char === '\n' ? NEWLINE_RUN : BLANK_RUN)) {
+        flush()
+        const kinds = new Set(chars.slice(i, end).map(codePoint))
+        const what = char === '\n' ? 'LINE FEEDS' : kinds.size === 1 && char === ' ' ? 'SPACES' : `BLANK CHARACTERS (${[...kinds].join(', ')})`
+        segments.push({ kind: 'control', value: chars.slice(i, end).join(''), code: `${char === '\n' ? '⏎' : '␣'}×${end - i}`, label: `${end - i} ${what}` })
+        if (char === '\n' && options.keepNewlines) run += '\n'
+        i = end - 1
+        continue
+      }
+    }
     // Prose (a permission's description): line breaks and tabs are layout, not hidden characters.
     if (!isHiddenCharacter(char) || (options.prose && (char === '\n' || char === '\t'))) {
       run += char
@@ -91,6 +131,14 @@ export function revealControlChars(text: string, options: { keepNewlines?: boole
     const cp = char.codePointAt(0)!
     const code = codePoint(char)
     const name = NAMES[cp] ?? (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ? 'CONTROL CHARACTER' : 'INVISIBLE CHARACTER')
+    // The same hidden character many times over (50,000 zero-width spaces) is one marker with its count, not 50,000.
+    let same = i + 1
+    while (same < chars.length && chars[same] === char && char !== '\n') same++
+    if (same - i > 3) {
+      segments.push({ kind: 'control', value: chars.slice(i, same).join(''), code: `${MARKERS[cp] ?? code}×${same - i}`, label: `${same - i} × ${code} ${name}` })
+      i = same - 1
+      continue
+    }
     segments.push({ kind: 'control', value: char, code: MARKERS[cp] ?? code, label: `${code} ${name}` })
     if (char === '\n' && options.keepNewlines) run += '\n'
   }

@@ -96,12 +96,12 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
       </header>
       {open && hasBody && (
         <div className="tool-body" id={bodyId}>
-          <HiddenCharsWarning texts={[title, command, ...entry.locations.map((l) => l.path)]} />
+          <HiddenCharsWarning texts={[title, ...entry.locations.map((l) => l.path)]} commands={[command]} />
           {command !== null && (
             <div className="tool-command">
               <div className="perm-field-label">Command</div>
               <pre className="perm-code" aria-label="Command">
-                <VisibleText text={command} keepNewlines />
+                <VisibleText text={command} keepNewlines command />
               </pre>
             </div>
           )}

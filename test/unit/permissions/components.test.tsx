@@ -138,8 +138,8 @@ describe('PermissionPrompt', () => {
     expect(html).toContain('Edit a.rs')
     expect(html).toContain('fn b() {}')
     // Buttons are named by their content: the option's name, then its kind in words (screen readers only).
-    expect(html).toContain('Always allow</span><span class="sr-only"> (remembered for next time)</span>')
-    expect(html).toMatch(/class="perm-option perm-tone-neutral" data-kind="_acme_sandbox" aria-keyshortcuts="5"><span class="perm-option-name">Sandbox it<\/span><kbd/)
+    expect(html).toContain('Always allow</span></span><span class="sr-only"> (remembered for next time)</span>')
+    expect(html).toMatch(/class="perm-option perm-tone-neutral" data-kind="_acme_sandbox" aria-keyshortcuts="5"><span class="perm-option-name"><span>Sandbox it<\/span><\/span><kbd/)
     expect(html).not.toMatch(/data-kind="_acme_sandbox"[^>]*>[^<]*<span class="perm-option-icon"/)
     expect(html).toContain('aria-keyshortcuts="Escape"')
   })
