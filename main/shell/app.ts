@@ -2,7 +2,7 @@
  * The Electron host, wired: one instance, services built for this host, the window, IPC, notifications and
  * quit. `main/index.ts` only calls {@link registerAppScheme} and {@link runElectronApp}.
  */
-import { app, shell, type BrowserWindow } from 'electron'
+import { app, dialog, shell, type BrowserWindow } from 'electron'
 import { join, resolve } from 'node:path'
 import type { BosunServices, CreateBosunServices } from '../app/services'
 import { DisposableStore } from '../base/lifecycle'
@@ -27,6 +27,19 @@ export interface ElectronApp {
   readonly services: BosunServices
   readonly home: string
   window(): BrowserWindow | undefined
+}
+
+/**
+ * The services, or a native error box saying why they could not start (another Bosun on this home, a home that cannot
+ * be used) before the failure ends the app: launched from a desktop, there is no console to read the reason in.
+ */
+async function startServices(options: ElectronAppOptions, integration: Parameters<CreateBosunServices>[0]): Promise<BosunServices> {
+  try {
+    return await options.createServices(integration)
+  } catch (error) {
+    dialog.showErrorBox('Bosun could not start', error instanceof Error ? error.message : String(error))
+    throw error
+  }
 }
 
 /** Resolves once the window is up; `undefined` when another instance already runs (this one quits). */
@@ -54,7 +67,7 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
   const events = createWindowEventSink(getWindow, log)
   const notifier = store.add(createNotifier(getWindow))
 
-  const services = await options.createServices({
+  const services = await startServices(options, {
     home,
     host: 'electron',
     appVersion: app.getVersion(),

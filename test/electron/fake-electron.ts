@@ -243,6 +243,8 @@ export const fake = {
   app: new FakeApp(),
   /** Every `dialog.showMessageBox` main made, in order. */
   dialogs: [] as FakeDialog[],
+  /** Every `dialog.showErrorBox` main made, in order. */
+  errorBoxes: [] as { title: string; content: string }[],
   /**
    * How the person answers a message box (the index of the button). Defaults to the cancel button: a test
    * that expects a confirmation must grant it ({@link confirmDialogs}).
@@ -254,6 +256,7 @@ export const fake = {
   },
   reset() {
     fake.dialogs = []
+    fake.errorBoxes = []
     fake.answerDialog = (dialog) => dialog.options.cancelId ?? 0
     fake.singleInstanceLock = true
     fake.userData = '/fake/userData'
@@ -291,6 +294,9 @@ export const electronModule = {
   },
   session: { defaultSession: fake.defaultSession },
   dialog: {
+    showErrorBox(title: string, content: string) {
+      fake.errorBoxes.push({ title, content })
+    },
     showMessageBox(windowOrOptions: unknown, maybeOptions?: FakeDialog['options']) {
       const hasWindow = windowOrOptions instanceof FakeBrowserWindow
       const dialog: FakeDialog = {

@@ -40,6 +40,15 @@ describe('runElectronApp', () => {
     expect(window.webContents.sent).toHaveLength(1)
   })
 
+  it('when the services cannot start (another Bosun on this home), says why in a native error box before failing', async () => {
+    const createServices = vi.fn(async (): Promise<BosunServices> => {
+      throw new Error('Another Bosun is using /tmp/bosun-home: the browser host (npm run start:web), pid 42.')
+    })
+    await expect(runElectronApp({ createServices, env: { BOSUN_HOME: '/tmp/bosun-home' }, log: createMemoryLogger() })).rejects.toThrow('Another Bosun')
+    expect(fake.errorBoxes).toEqual([{ title: 'Bosun could not start', content: 'Another Bosun is using /tmp/bosun-home: the browser host (npm run start:web), pid 42.' }])
+    expect(fake.windows).toHaveLength(0)
+  })
+
   it("uses Electron's userData without BOSUN_HOME", async () => {
     const stub = stubServices()
     await runElectronApp({ createServices: stub.createServices, env: {}, log: createMemoryLogger() })
