@@ -9,6 +9,7 @@ import { HANDSHAKE_LIMITS } from '../../../main/acp/handshake'
 import { MAX_PENDING_PER_SESSION } from '../../../main/permissions/broker'
 import { MAX_STDOUT_NOTES, STDOUT_NOTE } from '../../../main/agents/agent-host'
 import { MAX_EARLY_BYTES, MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
+import { MAX_TOOL_TITLE_CHARS } from '../../../common/session/reducer/tool-calls'
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
 import type { ElicitationView, ToolCallEntry } from '../../../common/session/types'
 import { brokenSessions, hostilePerTest, must, nextUpdate, repeatUntil, tallyPerFile } from './harness'
@@ -69,8 +70,9 @@ describe('a hostile agent', () => {
     const tool = state.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === 'deep')!
     expect(JSON.stringify(tool.rawInput)).toContain(TRUNCATION_MARKER)
     expect(JSON.stringify(tool.rawOutput)).toContain(TRUNCATION_MARKER)
-    expect(tool.title?.length).toBeLessThan(1_100_000)
-    expect(tool.title).toContain(TRUNCATION_MARKER)
+    // The title is cut where every card and approval draws it: 4,096 characters and "…".
+    expect(tool.title?.length).toBe(MAX_TOOL_TITLE_CHARS + 1)
+    expect(tool.title?.endsWith('…')).toBe(true)
     expect(JSON.stringify(state).length).toBeLessThan(8 * 1024 * 1024)
     tally.sessionsBroken += await brokenSessions(setup)
   })
