@@ -118,12 +118,11 @@ export function normalizePermissionRequest(params: unknown, context: NormalizeCo
     toolCall !== null ? (toolCall.toolCallId as string) : subject.type === 'command' ? (subject.toolCallId ?? null) : null
   const stored = toolCallId !== null ? context.lookupToolCall?.(sessionId, toolCallId) : undefined
 
-  const title =
-    nonEmptyString(params.title) ??
-    nonEmptyString(toolCall?.title) ??
-    nonEmptyString(stored?.title) ??
-    DEFAULT_PERMISSION_TITLE
-  const description = typeof params.description === 'string' && params.description !== '' ? params.description : null
+  const title = cut(
+    nonEmptyString(params.title) ?? nonEmptyString(toolCall?.title) ?? nonEmptyString(stored?.title) ?? DEFAULT_PERMISSION_TITLE,
+    MAX_PERMISSION_TITLE_CHARS,
+  )
+  const description = typeof params.description === 'string' && params.description !== '' ? cut(params.description, MAX_PERMISSION_DESCRIPTION_CHARS) : null
 
   return {
     sessionId,
@@ -142,6 +141,11 @@ function optionalString(value: unknown, field: string): string | null {
   if (typeof value !== 'string') invalid(`${field} must be a string`)
   return value
 }
+
+/** A question's title and description as the approval draws them (a tool title is cut the same way), with "…". */
+export const MAX_PERMISSION_TITLE_CHARS = 4_096
+export const MAX_PERMISSION_DESCRIPTION_CHARS = 16_384
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 /** Options one permission request may offer: real agents offer two to four; a dialog of more is no question a person can answer. */
 export const MAX_PERMISSION_OPTIONS = 64

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HandlerError } from '../../../main/acp/types'
-import { DEFAULT_PERMISSION_TITLE, normalizePermissionRequest } from '../../../main/permissions/normalize'
+import { DEFAULT_PERMISSION_TITLE, MAX_PERMISSION_DESCRIPTION_CHARS, MAX_PERMISSION_TITLE_CHARS, normalizePermissionRequest } from '../../../main/permissions/normalize'
 
 const options = [
   { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
@@ -131,4 +131,15 @@ describe('normalizePermissionRequest', () => {
     expectInvalid({ sessionId: 's', title: 't', subject: { type: 'command', cwd: '/p' }, options })
     expectInvalid({ sessionId: 's', title: 't', subject: 'tool_call', options })
   })
+})
+
+it('cuts a title and a description as the approval draws them', () => {
+  const request = normalizePermissionRequest({
+    sessionId: 's',
+    title: 't'.repeat(10_000),
+    description: 'd'.repeat(20_000),
+    options: [{ optionId: 'a', name: 'Allow', kind: 'allow_once' }],
+  })
+  expect(request.title).toBe(`${'t'.repeat(MAX_PERMISSION_TITLE_CHARS)}…`)
+  expect(request.description).toBe(`${'d'.repeat(MAX_PERMISSION_DESCRIPTION_CHARS)}…`)
 })
