@@ -468,7 +468,15 @@ export class PermissionBroker implements IDisposable {
       now: this.now(),
     })
     if (!rule) return
-    this.options.rules.add(rule).catch((error) => this.log.error('cannot store the remembered decision', error))
+    this.options.rules.add(rule).catch((error: unknown) => {
+      this.log.error('cannot store the remembered decision', error)
+      // The rule applies until Bosun quits; the person should not believe it is kept for good.
+      this.warnInSession(
+        entry.view.sessionId,
+        'Bosun could not save this decision',
+        `It applies until Bosun quits, then you will be asked again: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}`,
+      )
+    })
   }
 
   /** The identity rules match, for subjects rules cover (a tool call or a command); never throws. */

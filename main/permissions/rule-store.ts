@@ -56,7 +56,8 @@ export class RuleStore implements IDisposable {
     this.rules = valid
     // Rewrite only once the original is safely aside; otherwise leave the file as it is.
     if (dropped || migrated) {
-      if (await this.setAside(dropped ? 'corrupt' : 'before-migration')) await this.persist()
+      // A failed rewrite is logged; the rules read stay in force, and the file as it was.
+      if (await this.setAside(dropped ? 'corrupt' : 'before-migration')) await this.persist().catch(() => undefined)
       if (migrated) this.log.info(`migrated ${valid.length} remembered decision(s); retired ${valid.filter((r) => r.retired).length}`)
     }
     return this.rules
@@ -152,10 +153,11 @@ export class RuleStore implements IDisposable {
    * Writes are chained so the file always ends with the latest list. Never overwrites what was not read:
    * when the file changed since we read it (a hand edit, another Bosun), that version is taken and `change`
    * applied to it instead; an edit that does not validate is kept aside first; a file that cannot be read at all
-   * is left as it is (the write is refused and logged). Session-scoped rules stay in memory either way.
+   * is left as it is (the write is refused). A failed write rejects the returned promise, and is logged.
+   * Session-scoped rules stay in memory either way.
    */
   private persist(change?: (rules: PermissionRule[]) => PermissionRule[]): Promise<void> {
-    this.writing = this.writing
+    const run = this.writing
       .then(async () => {
         const read = await readSettingsFile(this.path)
         if (read.kind === 'unreadable') throw new Error(`${read.message}; not replacing it`)
@@ -175,8 +177,9 @@ export class RuleStore implements IDisposable {
         await writeFileAtomic(this.path, snapshot)
         this.known = snapshot
       })
-      .catch((error) => this.log.error('cannot write rules file', error))
-    return this.writing
+    // The chain goes on after a failure (logged); the caller learns of it (the person is told the rule was not kept).
+    this.writing = run.catch((error) => this.log.error('cannot write rules file', error))
+    return run
   }
 
   private async setAside(why: 'corrupt' | 'before-migration'): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PermissionBroker } from '../../../main/permissions/broker'
 import type { PermissionRequestView } from '../../../common/session/types'
-import { FakeConnection, MemoryRules, recordingSink, standardOptions } from './fakes'
+import { FakeConnection, flushMicrotasks, MemoryRules, recordingSink, standardOptions } from './fakes'
 
 const CANCELLED = { outcome: { outcome: 'cancelled' } }
 
@@ -265,6 +265,24 @@ describe('PermissionBroker', () => {
     const { broker, connection } = setup()
     void connection.request(1, { sessionId: 'A', toolCall: { toolCallId: 'known' }, options: standardOptions })
     expect(broker.pending()[0]!.title).toBe('Stored title')
+    broker.dispose()
+  })
+
+  it('an “always” that cannot be saved still answers, and the person is told in the session that it is kept only until Bosun quits', async () => {
+    const rules = Object.assign(new MemoryRules(), {
+      add: async () => {
+        throw new Error('/home/permission-rules.json is not a regular file; not replacing it')
+      },
+    })
+    const { broker, connection, actions } = setup({ rules })
+    const answer = connection.request(1, v1Request('A'))
+    broker.respond(broker.pending()[0]!.requestId, 'always')
+    expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    await flushMicrotasks()
+    const notices = actions.flatMap(({ action }) => (action.type === 'updates' ? action.updates : [])).filter((u) => u.sessionUpdate === 'notice')
+    expect(notices).toEqual([
+      expect.objectContaining({ severity: 'warning', title: 'Bosun could not save this decision', description: expect.stringContaining('It applies until Bosun quits, then you will be asked again: /home/permission-rules.json is not a regular file') }),
+    ])
     broker.dispose()
   })
 
