@@ -4,14 +4,23 @@
 import type { TerminalView, ToolCallContent, ToolCallEntry } from '../types'
 import { cutText, isObject, isString, parseLocations, parseToolContent, patchMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
+import { cleanText } from '../title'
 
 // ---------------------------------------------------------------------------------------------------------
 // Tool calls
 // ---------------------------------------------------------------------------------------------------------
 
-export function findToolCall(d: Draft, toolCallId: string): number {
+export function findToolCall(d: Draft, rawId: string): number {
+  const toolCallId = storableId(rawId)
   return d.find(`t:${toolCallId}`, (e) => e.kind === 'tool_call' && e.toolCallId === toolCallId)
 }
+
+/**
+ * A tool call's id as the history keeps it (lone surrogates and NUL become U+FFFD): the same id, live and after a
+ * restore, so the agent's later updates to it still find it. An id with neither (all real ones) is itself.
+ */
+// eslint-disable-next-line no-control-regex
+const storableId = (id: string): string => (/[\uD800-\uDFFF\u0000]/.test(id) ? cleanText(id) : id)
 
 /**
  * A tool call's title is cut here (with "…"): agents put whole commands in it (a multi-line script stays whole at this
@@ -20,7 +29,8 @@ export function findToolCall(d: Draft, toolCallId: string): number {
 export const MAX_TOOL_TITLE_CHARS = 4_096
 
 /** The tool call's position, creating it with defaults (no title, kind other, status pending) when first seen. */
-export function ensureToolCall(d: Draft, toolCallId: string): number {
+export function ensureToolCall(d: Draft, rawId: string): number {
+  const toolCallId = storableId(rawId)
   const i = findToolCall(d, toolCallId)
   if (i >= 0) return i
   const entry: ToolCallEntry = {

@@ -155,3 +155,16 @@ describe('tool_call_content_chunk (H22)', () => {
     expect(summary(s.entries)).toEqual(['unknown:tool_call_content_chunk'])
   })
 })
+
+describe('tool call ids the history cannot keep as they are', () => {
+  it('an id with a lone surrogate is kept as the history keeps it (U+FFFD), so later updates with the raw id still find the tool call', () => {
+    let s = updates(session(), { sessionUpdate: 'tool_call', toolCallId: 'sur\ud800', title: 'Run', kind: 'execute', status: 'pending' })
+    expect(s.entries.filter((e) => e.kind === 'tool_call').map((e) => (e as ToolCallEntry).toolCallId)).toEqual(['sur\ufffd'])
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'sur\ud800', status: 'completed' })
+    // One tool call, completed: as it would be after a restore from the history, whose id is the same.
+    expect(s.entries.filter((e) => e.kind === 'tool_call')).toHaveLength(1)
+    expect(tool(s, 'sur\ufffd').status).toBe('completed')
+    // An ordinary id is left exactly as it is.
+    expect(tool(updates(s, { sessionUpdate: 'tool_call', toolCallId: 'call-1', title: 'x' }), 'call-1').toolCallId).toBe('call-1')
+  })
+})
