@@ -90,8 +90,14 @@ export function fileSettingsStore(home: string, log: Logger): NotificationSettin
   return {
     async load() {
       try {
-        const parsed = notificationSettingsSchema.safeParse(JSON.parse(await readSettingsText(path)))
-        return parsed.success ? parsed.data : undefined
+        const value = JSON.parse(await readSettingsText(path)) as unknown
+        const parsed = notificationSettingsSchema.safeParse(value)
+        if (parsed.success) return parsed.data
+        // A newer Bosun's field, or one bad value, does not lose the person's other settings: each one that reads is kept.
+        const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
+        const kept = Object.fromEntries(Object.keys(defaultNotificationSettings).flatMap((key) => (typeof fields[key] === 'boolean' ? [[key, fields[key]]] : [])))
+        log.warn(`notification settings partly unreadable; kept ${Object.keys(kept).join(', ') || 'none'} of them`)
+        return Object.keys(kept).length > 0 ? { ...defaultNotificationSettings, ...kept } : undefined
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('cannot read notification settings', error)
         return undefined
