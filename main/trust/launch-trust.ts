@@ -102,9 +102,18 @@ export class LaunchTrustStore {
       return
     }
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(text))
-      if (!parsed.success) throw new Error(parsed.error.message.slice(0, 300))
-      this.trusted = new Map(Object.entries(parsed.data.agents).slice(0, MAX_TRUSTED))
+      const value = JSON.parse(text) as unknown
+      const parsed = fileSchema.safeParse(value)
+      if (parsed.success) {
+        this.trusted = new Map(Object.entries(parsed.data.agents).slice(0, MAX_TRUSTED))
+        return
+      }
+      // One entry this Bosun cannot read does not make every agent ask again: each valid one is kept.
+      const agents = (value as { agents?: unknown } | null)?.agents
+      const entries = typeof agents === 'object' && agents !== null ? Object.entries(agents) : []
+      const valid = entries.filter(([id, hash]) => fileSchema.shape.agents.safeParse({ [id]: hash }).success)
+      this.trusted = new Map((valid as [string, string][]).slice(0, MAX_TRUSTED))
+      this.log.warn(`${TRUSTED_AGENTS_FILE} is not valid as a whole; kept ${valid.length} of its ${entries.length} confirmations, the other agents ask again`)
     } catch (error) {
       this.log.warn(`${TRUSTED_AGENTS_FILE} is not valid; every agent asks again`, error)
     }
