@@ -297,20 +297,36 @@ export class SqliteHistoryStore implements HistoryStore {
 function openFile(file: string): Database.Database {
   const db = new Database(file)
   try {
+    db.pragma('busy_timeout = 2000')
+    // Checked before anything writes to the file (the journal mode is written into it): a file Bosun will not use is
+    // kept aside exactly as it was.
+    const version = db.pragma('user_version', { simple: true }) as number
+    if (version > CURRENT_VERSION) throw new UnusableFile(`it was written by a newer version of Bosun (schema ${version}, this one reads up to ${CURRENT_VERSION})`)
+    if (version === 0 && (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").get() as { n: number }).n > 0) {
+      throw new UnusableFile('it is another program’s database, not a Bosun history')
+    }
+    const check = db.pragma('quick_check', { simple: true })
+    if (check !== 'ok') throw new UnusableFile(`its integrity check failed (${String(check).slice(0, 200)})`)
     db.pragma('journal_mode = WAL')
     // NORMAL in WAL mode: a commit survives a crash of Bosun; only an OS crash may lose the last ones.
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    db.pragma('busy_timeout = 2000')
-    const version = db.pragma('user_version', { simple: true }) as number
-    if (version > CURRENT_VERSION) throw new UnusableFile(`it was written by a newer version of Bosun (schema ${version}, this one reads up to ${CURRENT_VERSION})`)
-    const check = db.pragma('quick_check', { simple: true })
-    if (check !== 'ok') throw new UnusableFile(`its integrity check failed (${String(check).slice(0, 200)})`)
     migrate(db)
     return db
   } catch (error) {
     db.close()
     throw error
+  }
+}
+
+/** The store on the file; a file whose tables are not Bosun's (the statements do not compile) is unusable, its handle closed. */
+function storeOn(file: string, searchIndex: SearchIndexOptions | undefined): SqliteHistoryStore {
+  const db = openFile(file)
+  try {
+    return new SqliteHistoryStore(db, file, searchIndex)
+  } catch (error) {
+    db.close()
+    throw new UnusableFile(`its tables are not what this Bosun expects (${error instanceof Error ? error.message : String(error)})`)
   }
 }
 
@@ -323,7 +339,7 @@ const isCorruption = (error: unknown) => {
 export function openHistoryStore(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions } = {}): OpenedHistory {
   const file = join(home, HISTORY_FILE)
   try {
-    return { store: new SqliteHistoryStore(openFile(file), file, options.searchIndex), problem: null }
+    return { store: storeOn(file, options.searchIndex), problem: null }
   } catch (error) {
     const reason = error instanceof UnusableFile ? error.message : error instanceof Error ? error.message : String(error)
     if (!isCorruption(error) || !existsSync(file)) {
@@ -338,7 +354,7 @@ export function openHistoryStore(home: string, options: { now?: () => number; se
     }
     try {
       return {
-        store: new SqliteHistoryStore(openFile(file), file, options.searchIndex),
+        store: storeOn(file, options.searchIndex),
         problem: `The history file could not be used because ${reason}. It was kept as ${aside}; a new history was started.`,
       }
     } catch (again) {

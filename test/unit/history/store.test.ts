@@ -100,6 +100,40 @@ describe('the history database file', () => {
     kept.close()
   })
 
+  it('keeps the newer file aside byte for byte (nothing is written to a file Bosun will not use)', () => {
+    const home = tempHome()
+    const newer = new Database(join(home, HISTORY_FILE))
+    newer.exec('CREATE TABLE future (x)')
+    newer.pragma(`user_version = ${CURRENT_VERSION + 5}`)
+    newer.close()
+    const before = readFileSync(join(home, HISTORY_FILE))
+    open(home)
+    const aside = readdirSync(home).filter((f) => f.startsWith(`${HISTORY_FILE}.corrupt-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
+    expect(readFileSync(join(home, aside[0]!))).toEqual(before)
+  })
+
+  it('keeps aside another program’s SQLite file instead of adding its tables to it, and one whose tables are not Bosun’s', () => {
+    const home = tempHome()
+    const foreign = new Database(join(home, HISTORY_FILE))
+    foreign.exec('CREATE TABLE notes (body TEXT)')
+    foreign.close()
+    const before = readFileSync(join(home, HISTORY_FILE))
+    const first = open(home)
+    expect(first.problem).toMatch(/another program’s database, not a Bosun history/)
+    const aside = readdirSync(home).filter((f) => f.startsWith(`${HISTORY_FILE}.corrupt-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
+    expect(readFileSync(join(home, aside[0]!))).toEqual(before)
+
+    const broken = tempHome()
+    const db = new Database(join(broken, HISTORY_FILE))
+    db.pragma(`user_version = ${CURRENT_VERSION}`)
+    db.exec('CREATE TABLE unrelated (x)')
+    db.close()
+    const second = open(broken)
+    expect(second.problem).toMatch(/tables are not what this Bosun expects.*a new history was started/)
+    expect(second.store.file).toBe(join(broken, HISTORY_FILE))
+    expect(() => second.store.write([{ session: row(), entries: [] }])).not.toThrow()
+  })
+
   it('turns history off with a clear message when the file cannot be opened at all', () => {
     const home = tempHome()
     // A folder where the file should be: SQLite cannot open it (like a read-only home), and nothing is moved.
