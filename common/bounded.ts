@@ -21,6 +21,9 @@ export interface JsonBounds {
   maxTotalChars: number
 }
 
+/** `text` cut to `max` characters, with `…` where it was cut (an agent's text shown in one place: a title, a notice, an error). */
+export const cutText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
+
 /** Generous for real agents (a big diff, a long file), small enough that no one value can hurt main. */
 export const DEFAULT_JSON_BOUNDS: JsonBounds = {
   maxDepth: 48,

@@ -16,7 +16,7 @@ import {
   type MessageConnection,
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js'
-import { boundJson } from '../../common/bounded'
+import { boundJson, cutText } from '../../common/bounded'
 import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
@@ -632,9 +632,8 @@ export const AGENT_ERROR_BOUNDS = { messageChars: 4096, data: { maxDepth: 16, ma
 
 /** The agent's error answer, bounded: a 50 MB message or data nested a million levels deep must not reach the UI as it is. */
 function agentError(error: ResponseError<unknown>): RpcError {
-  const message = typeof error.message === 'string' ? error.message : String(error.message)
-  const cut = message.length > AGENT_ERROR_BOUNDS.messageChars ? `${message.slice(0, AGENT_ERROR_BOUNDS.messageChars)}…` : message
-  return new RpcError(error.code, cut, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data))
+  const message = cutText(typeof error.message === 'string' ? error.message : String(error.message), AGENT_ERROR_BOUNDS.messageChars)
+  return new RpcError(error.code, message, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data))
 }
 
 function notRunning(method: string): BosunError {

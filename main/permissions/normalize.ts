@@ -7,6 +7,7 @@
  */
 import { HandlerError } from '../acp/types'
 import type { PermissionRequestView } from '../../common/session/types'
+import { cutText } from '../../common/bounded'
 
 export const INVALID_PARAMS = -32602
 export const RESOURCE_NOT_FOUND = -32002
@@ -118,11 +119,11 @@ export function normalizePermissionRequest(params: unknown, context: NormalizeCo
     toolCall !== null ? (toolCall.toolCallId as string) : subject.type === 'command' ? (subject.toolCallId ?? null) : null
   const stored = toolCallId !== null ? context.lookupToolCall?.(sessionId, toolCallId) : undefined
 
-  const title = cut(
+  const title = cutText(
     nonEmptyString(params.title) ?? nonEmptyString(toolCall?.title) ?? nonEmptyString(stored?.title) ?? DEFAULT_PERMISSION_TITLE,
     MAX_PERMISSION_TITLE_CHARS,
   )
-  const description = typeof params.description === 'string' && params.description !== '' ? cut(params.description, MAX_PERMISSION_DESCRIPTION_CHARS) : null
+  const description = typeof params.description === 'string' && params.description !== '' ? cutText(params.description, MAX_PERMISSION_DESCRIPTION_CHARS) : null
 
   return {
     sessionId,
@@ -145,7 +146,6 @@ function optionalString(value: unknown, field: string): string | null {
 /** A question's title and description as the approval draws them (a tool title is cut the same way), with "…". */
 export const MAX_PERMISSION_TITLE_CHARS = 4_096
 export const MAX_PERMISSION_DESCRIPTION_CHARS = 16_384
-const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 /** Options one permission request may offer: real agents offer two to four; a dialog of more is no question a person can answer. */
 export const MAX_PERMISSION_OPTIONS = 64

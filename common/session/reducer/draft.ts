@@ -220,8 +220,7 @@ export function isObject(value: unknown): value is Json {
 }
 export const isString = (value: unknown): value is string => typeof value === 'string'
 
-/** `text` cut to `max` characters, with `…` where it was cut (an agent's text shown in one place: a title, a notice, an error). */
-export const cutText = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
+export { cutText } from '../../bounded'
 
 /** A content block, or `null` when malformed (not an object with a string `type`, or a text block without text). */
 export function parseBlock(value: unknown): ContentBlock | null {
