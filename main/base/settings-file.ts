@@ -49,19 +49,22 @@ export async function readSettingsFile(path: string, maxBytes = MAX_SETTINGS_FIL
 }
 
 /**
- * Copies `path` aside as `<path>.<why>-<time>` before Bosun replaces what it could not use; the copy's path, or null
- * when no copy could be made (then the caller must not replace the file).
+ * Copies `path` aside as `<path>.<why>-<stamp>` (`-1`, `-2`… when that name is taken) before Bosun replaces what it
+ * could not use; the copy's path, or null when no copy could be made (then the caller must not replace the file).
  */
-export async function keepAside(path: string, why: string): Promise<string | null> {
-  const aside = `${path}.${why}-${Date.now()}`
-  try {
-    // Only a regular file is copied: copying a FIFO would wait for a writer, a device would never end.
-    if (!(await fs.stat(path)).isFile()) return null
-    await fs.copyFile(path, aside, constants.COPYFILE_EXCL)
-    return aside
-  } catch {
-    return null
+export async function keepAside(path: string, why: string, stamp = String(Date.now())): Promise<string | null> {
+  // Only a regular file is copied: copying a FIFO would wait for a writer, a device would never end.
+  if (!(await fs.stat(path).then((stat) => stat.isFile(), () => false))) return null
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const aside = `${path}.${why}-${stamp}${attempt ? `-${attempt}` : ''}`
+    try {
+      await fs.copyFile(path, aside, constants.COPYFILE_EXCL)
+      return aside
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return null
+    }
   }
+  return null
 }
 
 /** {@link readSettingsFile} for code that reads in a `try`: the text, or a throw (an `ENOENT` error when there is no file). */

@@ -11,7 +11,7 @@
  * this format is copied aside (`agents.json.corrupt-<timestamp>`), reported through {@link LoadReport},
  * and only replaced by a later save once that copy exists.
  */
-import { promises as fs, constants as fsConstants, watch, type FSWatcher } from 'node:fs'
+import { watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
-import { readSettingsFile } from '../base/settings-file'
+import { keepAside, readSettingsFile } from '../base/settings-file'
 import { boundJson, TRUNCATION_MARKER } from '../../common/bounded'
 
 export const AGENTS_FILE = 'agents.json'
@@ -324,20 +324,8 @@ export class AgentDefinitionStore implements IDisposable {
   }
 
   /** Copies the current file to `agents.json.corrupt-<timestamp>`; null when that fails. */
-  private async backup(): Promise<string | null> {
-    // Only a regular file is copied: copying a FIFO would wait for a writer, a device would never end.
-    if (!(await fs.stat(this.path).then((stat) => stat.isFile(), () => false))) return null
-    const stamp = this.now().toISOString().replace(/[:.]/g, '-')
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const target = `${this.path}.corrupt-${stamp}${attempt ? `-${attempt}` : ''}`
-      try {
-        await fs.copyFile(this.path, target, fsConstants.COPYFILE_EXCL)
-        return target
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return null
-      }
-    }
-    return null
+  private backup(): Promise<string | null> {
+    return keepAside(this.path, 'corrupt', this.now().toISOString().replace(/[:.]/g, '-'))
   }
 }
 
