@@ -57,8 +57,7 @@ export async function acquireHomeLock(
     path,
     holder,
     release: async () => {
-      const current = await fs.readFile(path, 'utf8').catch(() => null)
-      if (current === text) await fs.rm(path, { force: true })
+      if ((await lockText(path)) === text) await fs.rm(path, { force: true })
     },
   })
   try {
@@ -75,14 +74,14 @@ export async function acquireHomeLock(
       }
       return fail({ kind: 'io-error', message: `Cannot lock the Bosun home ${home}: ${created.message}` })
     }
-    const other = await readHolder(path)
+    const found = await lockText(path)
+    const other = holderOf(found)
     // An unreadable lock is another process starting (it creates, then writes), or one that crashed mid-write.
     if (other === null && (await ageMs(path)) < 5_000) {
       return fail({ kind: 'io-error', message: `Another Bosun is starting on ${home}. Wait for it, or start this one with another home: BOSUN_HOME=/path/to/another/folder.` })
     }
     if (other !== null && !isStale(other, holder, isAlive, processStartOf)) return fail({ kind: 'io-error', message: describeConflict(home, other) })
     // Stale: replaced by whoever holds the takeover file, and only if it is still the lock that was found stale.
-    const found = await fs.readFile(path, 'utf8').catch(() => null)
     if (!(await takeOver(home, path, found))) {
       return fail({ kind: 'io-error', message: `Another Bosun is starting on ${home}. Wait for it, or start this one with another home: BOSUN_HOME=/path/to/another/folder.` })
     }
@@ -121,8 +120,7 @@ async function takeOver(home: string, path: string, found: string | null): Promi
   if (created !== 'created') return false
   try {
     // Still the stale lock (not one another process made meanwhile): remove it; the caller creates its own.
-    const now = await fs.readFile(path, 'utf8').catch(() => null)
-    if (now === found) await fs.rm(path, { force: true })
+    if ((await lockText(path)) === found) await fs.rm(path, { force: true })
     return true
   } finally {
     await fs.rm(takeover, { force: true })
@@ -176,9 +174,14 @@ async function ageMs(path: string): Promise<number> {
   return stat ? Date.now() - stat.mtimeMs : Number.POSITIVE_INFINITY
 }
 
-async function readHolder(path: string): Promise<HomeLockHolder | null> {
+/** The lock's text, or null when there is none or it cannot be read (read like a settings file: a FIFO there is never waited on). */
+const lockText = (path: string): Promise<string | null> => readSettingsText(path).catch(() => null)
+
+/** Who holds the lock, from its text; null when it says nothing usable. */
+function holderOf(text: string | null): HomeLockHolder | null {
+  if (text === null) return null
   try {
-    const value = JSON.parse(await readSettingsText(path)) as Partial<HomeLockHolder>
+    const value = JSON.parse(text) as Partial<HomeLockHolder>
     if (typeof value.pid !== 'number' || (value.host !== 'web' && value.host !== 'electron') || typeof value.hostname !== 'string') return null
     return {
       pid: value.pid,

@@ -1,6 +1,6 @@
 /** Issue 13, files: external edits are merged, never overwritten; unknown fields bounded; the home lock. */
 import { execFileSync } from 'node:child_process'
-import { lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -140,6 +140,16 @@ describe('home lock', () => {
     const third = await acquireHomeLock(home, 'electron', { isAlive: () => false })
     expect(third.ok).toBe(true)
     if (third.ok) await third.value.release()
+  })
+
+  it('a FIFO in the place of the lock is never waited on: an old one is taken over like any unreadable lock', async () => {
+    execFileSync('mkfifo', [join(home, LOCK_FILE)])
+    const old = new Date(Date.now() - 60_000)
+    await utimes(join(home, LOCK_FILE), old, old)
+    const lock = await acquireHomeLock(home, 'web')
+    expect(lock.ok).toBe(true)
+    expect((await lstat(join(home, LOCK_FILE))).isFile()).toBe(true)
+    if (lock.ok) await lock.value.release()
   })
 
   it('a stale lock is taken over by exactly one of many Bosuns starting at once', async () => {
