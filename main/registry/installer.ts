@@ -309,25 +309,30 @@ export class RegistryInstaller {
     for (let n = 2; ; n++) if (!taken.has(`${name} ${n}`.toLocaleLowerCase())) return `${name} ${n}`
   }
 
-  /** The installs recorded; a file that cannot be used is copied aside first (the next update replaces it), or the update is refused. */
+  /** The installs recorded (none when the file is missing or cannot be used). */
   private async readIndex(): Promise<Record<string, InstalledRecord>> {
+    return (await this.readIndexFile()) ?? {}
+  }
+
+  /** The installs the file records, or null when it is there but cannot be used (not readable, not an index). */
+  private async readIndexFile(): Promise<Record<string, InstalledRecord> | null> {
     const read = await readSettingsFile(this.file)
     if (read.kind === 'missing') return {}
-    if (read.kind === 'text') {
-      try {
-        const parsed = installedFileSchema.safeParse(JSON.parse(read.text))
-        if (parsed.success) return parsed.data.installs
-      } catch {
-        // Not JSON: kept aside below.
-      }
+    if (read.kind === 'unreadable') return null
+    try {
+      const parsed = installedFileSchema.safeParse(JSON.parse(read.text))
+      return parsed.success ? parsed.data.installs : null
+    } catch {
+      return null
     }
-    if (read.kind === 'unreadable' || !(await keepAside(this.file, 'corrupt'))) throw new Error(`${this.file} cannot be used, and no copy of it could be kept; not replacing it`)
-    return {}
   }
 
   private updateIndex(change: (index: Record<string, InstalledRecord>) => Record<string, InstalledRecord>): Promise<void> {
     const run = this.queue.then(async () => {
-      const next = change(await this.readIndex())
+      // A file that cannot be used is copied aside before this update replaces it, or the update is refused.
+      const current = await this.readIndexFile()
+      if (current === null && !(await keepAside(this.file, 'corrupt'))) throw new Error(`${this.file} cannot be used, and no copy of it could be kept; not replacing it`)
+      const next = change(current ?? {})
       await writeFileAtomic(this.file, JSON.stringify({ version: 1, installs: next }, null, 2) + '\n')
     })
     this.queue = run.catch(() => undefined)

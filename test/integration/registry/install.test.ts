@@ -5,7 +5,7 @@
  * update in place keeps the person's settings; uninstall removes the files; cancel stops a download.
  */
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -265,6 +265,20 @@ describe('update and uninstall', () => {
     expect(existsSync(join(home, 'agents', 'up-agent'))).toBe(false)
     expect(config.definitions.list()).toEqual([])
     expect(await installer.installed()).toEqual({})
+  })
+
+  it('an install index this Bosun cannot read is listed as empty, untouched, and copied aside before an install replaces it', async () => {
+    const index = join(home, 'registry', 'installed.json')
+    mkdirSync(join(home, 'registry'), { recursive: true })
+    writeFileSync(index, '{"version": 2, "installs": "a newer format"}')
+    // Reading (the list) leaves the file as it is and keeps no copy.
+    expect(await installer.installed()).toEqual({})
+    expect(readdirSync(join(home, 'registry')).filter((name) => name.startsWith('installed.json.corrupt-'))).toEqual([])
+    must(await installer.install(await publish('kept-agent', '1.0.0', makeTarGz(goodEntries()))))
+    const copies = readdirSync(join(home, 'registry')).filter((name) => name.startsWith('installed.json.corrupt-'))
+    expect(copies).toHaveLength(1)
+    expect(readFileSync(join(home, 'registry', copies[0]!), 'utf8')).toBe('{"version": 2, "installs": "a newer format"}')
+    expect(Object.keys(await installer.installed())).toEqual(['kept-agent'])
   })
 
   it('removing the definition from the Agents list also removes its files', async () => {
