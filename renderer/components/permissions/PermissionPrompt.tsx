@@ -7,6 +7,7 @@ import { commandOf } from '../transcript/tool-command'
 import { describeResolution } from './resolution-text'
 import { HiddenCharsWarning, VisibleText } from './VisibleText'
 import './permissions.css'
+import { cutText } from '../../../common/bounded'
 
 export { describeResolution } from './resolution-text'
 export { VisibleText } from './VisibleText'
@@ -103,6 +104,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
         <div className="perm-options" role="group" aria-label="Options">
           {arrangeOptions(request.options).map(({ option, index, key }) => {
             const look = optionAppearance(option.kind)
+            const truth = contradictingName(option.kind, option.name)
             return (
               <button
                 // Option ids should be unique, but agents send duplicates (G5): the index disambiguates.
@@ -120,11 +122,9 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                   </span>
                 ) : null}
                 <span className="perm-option-name" title={option.name.length > MAX_OPTION_NAME_CHARS ? option.name : undefined}>
-                  <VisibleText text={option.name.length > MAX_OPTION_NAME_CHARS ? `${option.name.slice(0, MAX_OPTION_NAME_CHARS)}…` : option.name} />
+                  <VisibleText text={cutText(option.name, MAX_OPTION_NAME_CHARS)} />
                 </span>
-                {contradictingName(option.kind, option.name) ? (
-                  <span className="perm-option-truth">(this {contradictingName(option.kind, option.name)})</span>
-                ) : null}
+                {truth ? <span className="perm-option-truth">(this {truth})</span> : null}
                 {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one. */}
                 {look.hint ? <span className="sr-only"> ({look.hint})</span> : null}
                 {key ? (

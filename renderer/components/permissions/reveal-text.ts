@@ -70,14 +70,16 @@ export function escapeHiddenBeyondC0(text: string): string {
 }
 
 /** Characters that draw as blank space; in a command, a long run of them (or of line feeds) can push its end out of sight. */
-const BLANK = /[ \u00a0\u2000-\u200a\u202f\u205f\u3000]/u
+const BLANK_CLASS = '[ \u00a0\u2000-\u200a\u202f\u205f\u3000]'
+const BLANK = new RegExp(BLANK_CLASS, 'u')
 /** Runs at least this long are shown collapsed in commands (`collapseRuns`). */
 export const BLANK_RUN = 16
 export const NEWLINE_RUN = 3
+const PADDING = new RegExp(`${BLANK_CLASS}{${BLANK_RUN},}|\n{${NEWLINE_RUN},}`, 'u')
 
 /** Whether a command is padded: a run of blank characters or line feeds long enough to hide what follows. */
 export function isPadded(text: string): boolean {
-  return new RegExp(`[ \u00a0\u2000-\u200a\u202f\u205f\u3000]{${BLANK_RUN},}|\n{${NEWLINE_RUN},}`, 'u').test(text)
+  return PADDING.test(text)
 }
 
 export function isHiddenCharacter(char: string): boolean {
