@@ -22,6 +22,14 @@ function tempHome(): string {
   return home
 }
 
+/** A history file as a newer Bosun would leave it: a schema version past this one's. */
+function writeNewerHistory(home: string): void {
+  const newer = new Database(join(home, HISTORY_FILE))
+  newer.exec('CREATE TABLE future (x)')
+  newer.pragma(`user_version = ${CURRENT_VERSION + 5}`)
+  newer.close()
+}
+
 function open(home: string, searchIndex?: SearchIndexOptions) {
   const opened = openHistoryStore(home, { now: () => 1700000000000, ...(searchIndex ? { searchIndex } : {}) })
   stores.push(opened.store)
@@ -87,10 +95,7 @@ describe('the history database file', () => {
 
   it('keeps aside a file written by a newer Bosun instead of migrating it down', () => {
     const home = tempHome()
-    const newer = new Database(join(home, HISTORY_FILE))
-    newer.exec('CREATE TABLE future (x)')
-    newer.pragma(`user_version = ${CURRENT_VERSION + 5}`)
-    newer.close()
+    writeNewerHistory(home)
     const { problem } = open(home)
     expect(problem).toMatch(/newer version of Bosun/)
     const aside = readdirSync(home).filter((f) => f.startsWith(`${HISTORY_FILE}.corrupt-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
@@ -102,10 +107,7 @@ describe('the history database file', () => {
 
   it('keeps the newer file aside byte for byte (nothing is written to a file Bosun will not use)', () => {
     const home = tempHome()
-    const newer = new Database(join(home, HISTORY_FILE))
-    newer.exec('CREATE TABLE future (x)')
-    newer.pragma(`user_version = ${CURRENT_VERSION + 5}`)
-    newer.close()
+    writeNewerHistory(home)
     const before = readFileSync(join(home, HISTORY_FILE))
     open(home)
     const aside = readdirSync(home).filter((f) => f.startsWith(`${HISTORY_FILE}.corrupt-`) && !f.endsWith('-wal') && !f.endsWith('-shm'))
