@@ -3,9 +3,10 @@
  * (one start: registry agents are offered v1 first), the update badge, uninstall, the offline copy, icons
  * only as checked data: URLs; and no double start for an unknown agent whose command already settled on v1.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest'
 import { agentScript, binaryEntry, makeTarGz, startFixtureRegistry, type FixtureRegistry } from '../../support/fixture-registry'
 import { must, servicesPerTest } from '../../support/services'
 
@@ -51,7 +52,9 @@ function publish(version: string, startsFile: string, extra: Record<string, unkn
 describe('the registry through the composition root', () => {
   it('browses, installs, starts a session with a single start, shows an update, updates and uninstalls', async () => {
     const { handlers, workspace, testHome } = await start()
-    const startsFile = join(testHome.workspace, '..', `starts-${Date.now()}.log`)
+    const logs = mkdtempSync(join(tmpdir(), 'bosun-starts-'))
+    onTestFinished(() => rmSync(logs, { recursive: true, force: true }))
+    const startsFile = join(logs, 'starts.log')
     publish('1.0.0', startsFile)
 
     const listing = must(await handlers.getRegistry({}))
@@ -123,9 +126,10 @@ describe('the registry through the composition root', () => {
 
 describe('no double start', () => {
   it('an unknown agent answering 1 to a v2 offer starts once, without client capabilities; every later start offers it 1', async () => {
-    const { handlers, workspace, testHome } = await start()
-    const bin = join(testHome.workspace, '..', `bosun-bin-${Date.now()}`)
-    mkdirSync(bin, { recursive: true })
+    const { handlers, workspace } = await start()
+    // Outside the workspace and the home, like an installed agent; removed with the test.
+    const bin = mkdtempSync(join(tmpdir(), 'bosun-bin-'))
+    onTestFinished(() => rmSync(bin, { recursive: true, force: true }))
     const startsFile = join(bin, 'starts.log')
     const script = join(bin, 'my-agent')
     writeFileSync(script, agentScript({ startsFile }), { mode: 0o755 })
