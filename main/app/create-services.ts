@@ -309,8 +309,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
       const info = { agentId, agentName: agentName(agentId), protocolVersion: connection.handshake?.protocolVersion ?? 1 }
       scope.add(sessions.attachConnection(agentId, connection))
       scope.add(permissions.broker.attach(connection, info))
-      scope.add(files.attach(connection, info))
-      scope.add(terminals.attach(connection, info))
+      // `fs/*` and `terminal/*` are v1's client methods, offered in v1's clientCapabilities; v2 has neither (its
+      // agents run their own terminals): a v2 agent that asks anyway gets "method not found", and no file or process.
+      if (info.protocolVersion === 1) {
+        scope.add(files.attach(connection, info))
+        scope.add(terminals.attach(connection, info))
+      }
       const closed = connection.onDidClose(() => {
         closed.dispose()
         scope.dispose()

@@ -5,7 +5,7 @@
  * that advertises it; kept in the history. The added folder is `<workspace>-extra` (the scenario writes
  * `{cwd}-extra`); `<workspace>-other` is a folder nobody added.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
 import type { Scenario } from '../../agents/scenario'
@@ -95,6 +95,21 @@ describe('folders added to a session', () => {
     expect(await turn(run, sessionId, 'read-added')).toEqual([{ content: 'added folder\n' }])
     const [outside] = await turn(run, sessionId, 'read-other')
     expect(errorOf(outside)).toMatchObject({ code: -32602, data: { reason: 'outside-roots' } })
+  })
+
+  it('are not served to a v2 agent: v2 has no fs/* or terminal/* client methods, so each is "method not found" and nothing is read, written or run', async () => {
+    const home = harness.home([{ id: 'asks2', name: 'Asking v2 agent', scenario: harness.scenario({ initialize: { capabilities: { session: { additionalDirectories: {} } } }, prompts }), v2: true }])
+    const { extra } = folders(home)
+    const run = await harness.start(home)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'asks2', cwd: home.workspace, additionalDirectories: [extra] }))
+    const [read] = await turn(run, sessionId, 'read-added')
+    expect(errorOf(read)).toMatchObject({ code: -32601 })
+    expect(JSON.stringify(read)).not.toContain('added folder')
+    const [write] = await turn(run, sessionId, 'write-added')
+    expect(errorOf(write)).toMatchObject({ code: -32601 })
+    expect(existsSync(`${extra}/new.txt`)).toBe(false)
+    const [terminal] = await turn(run, sessionId, 'terminals')
+    expect(errorOf(terminal)).toMatchObject({ code: -32601 })
   })
 
   it('go on session/new to a v2 agent that advertises `session.additionalDirectories`, and not to one that does not', async () => {
