@@ -1,8 +1,9 @@
+import { isAbsolute, resolve } from 'node:path'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
+import type { AcpClientConnection, AgentSessionInfo, NewSessionOutcome, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
@@ -420,12 +421,7 @@ export class SessionsService implements IDisposable {
       if (extra.length > 0) state.additionalDirectories = extra
       const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
       this.sessions.set(sessionId, record)
-      const configured: SessionAction = boundJson({
-        type: 'session_configured',
-        ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
-        ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
-        ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
-      })
+      const configured = configuredBy(outcome) ?? { type: 'session_configured' }
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = takeEarly(early, outcome.sessionId)
       const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
@@ -586,8 +582,10 @@ export class SessionsService implements IDisposable {
       let cursor: string | undefined
       for (let page = 0; page < 5; page++) {
         const { sessions, nextCursor } = await connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) })
-        all.push(...sessions.filter((s) => s.cwd === cwd))
-        if (!nextCursor) break
+        // The agent filters by folder and may write it its own way (a trailing slash, `.` segments): the same folder is kept.
+        all.push(...sessions.filter((s) => sameFolder(s.cwd, cwd)))
+        // An empty cursor is a cursor (v2 says so); only none ends the list. One handed back again would repeat the page.
+        if (nextCursor === null || nextCursor === cursor) break
         cursor = nextCursor
       }
       return ok(all)
@@ -622,13 +620,8 @@ export class SessionsService implements IDisposable {
     try {
       const mcp = await this.mcpServers?.(agentId, connection)
       const outcome = await this.withTimeout('session/load', connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true, ...(mcp ? { mcpServers: mcp.servers } : {}) }))
-      if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
-        this.push(sessionId, {
-          type: 'session_configured',
-          ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
-          ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
-        })
-      }
+      const configured = configuredBy(outcome)
+      if (configured) this.push(sessionId, configured)
       this.batcher.flush(sessionId)
       return ok({ sessionId })
     } catch (error) {
@@ -706,16 +699,8 @@ export class SessionsService implements IDisposable {
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
         if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })
-        if (outcome.modes !== undefined || outcome.configOptions !== undefined) {
-          this.push(
-            sessionId,
-            boundJson({
-              type: 'session_configured',
-              ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
-              ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
-            }),
-          )
-        }
+        const configured = configuredBy(outcome)
+        if (configured) this.push(sessionId, configured)
         for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
         return ok(connection)
       } catch (error) {
@@ -929,4 +914,23 @@ function textStreamKey(update: SessionUpdateNotification['update']): string | un
   const content = update.content as { type?: unknown; text?: unknown } | null | undefined
   if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return undefined
   return `${kind}:${typeof update.messageId === 'string' ? update.messageId : ''}`
+}
+
+/**
+ * What a `session/new`, `load` or `resume` answer configures (modes, config options, and the commands, which v2 may
+ * send only here, not in an update), bounded; null when it names none of them.
+ */
+function configuredBy(outcome: NewSessionOutcome): SessionAction | null {
+  if (outcome.modes === undefined && outcome.configOptions === undefined && outcome.availableCommands === undefined) return null
+  return boundJson({
+    type: 'session_configured',
+    ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
+    ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
+    ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
+  })
+}
+
+/** Whether two absolute paths name the same folder, written differently (trailing separators, `.` and `..`). */
+function sameFolder(a: string, b: string): boolean {
+  return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
 }

@@ -30,3 +30,26 @@ describe('reattaching by session/load', () => {
     service.dispose()
   })
 })
+
+describe('what the answer to a reattaching session/resume configures', () => {
+  it('its commands, modes and config options apply to the session (a v2 agent may send its commands only there)', async () => {
+    const { connection } = fakeAgentConnection({
+      handshake: { protocolVersion: 1, capabilities: { loadSession: false, resumeSession: true } },
+      resumeSession: async () => ({
+        sessionId: 's1',
+        availableCommands: [{ name: 'review', description: 'Review the change' }],
+        modes: { currentModeId: 'plan', availableModes: [{ id: 'plan', name: 'Plan' }] },
+      }),
+      prompt: async () => ({ stopReason: 'end_turn' }),
+    })
+    const service = sessionsOn(connection)
+    const old = { ...createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), availableCommands: [{ name: 'stale', description: 'From the last process', raw: {} }] }
+    expect(service.restore(old).ok).toBe(true)
+    expect(await service.prompt('a/s1', [{ type: 'text', text: 'go on' }])).toMatchObject({ ok: true })
+    const state = service.state('a/s1')!
+    expect(state.availableCommands).toMatchObject([{ name: 'review', description: 'Review the change' }])
+    expect(state.availableCommands).toHaveLength(1)
+    expect(state.modes).toMatchObject({ currentModeId: 'plan' })
+    service.dispose()
+  })
+})

@@ -1,0 +1,48 @@
+/**
+ * The agent's own sessions for a folder (`session/list`): every page is read, an empty cursor included (v2: "an empty
+ * string is a valid cursor"), and a session in the same folder written another way is kept.
+ */
+import { describe, expect, it } from 'vitest'
+import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
+
+const info = (sessionId: string, cwd: string) => ({ sessionId, cwd, title: null, updatedAt: null })
+
+function listing(pages: Record<string, { sessions: ReturnType<typeof info>[]; nextCursor: string | null }>) {
+  const asked: (string | undefined)[] = []
+  const { connection } = fakeAgentConnection({
+    handshake: { protocolVersion: 2, capabilities: { listSessions: true } },
+    listSessions: async ({ cursor }: { cursor?: string }) => {
+      asked.push(cursor)
+      return pages[cursor ?? 'first']!
+    },
+  })
+  return { service: sessionsOn(connection), asked }
+}
+
+describe('listing the agent\'s sessions', () => {
+  it('reads the page an empty cursor names, and stops only when there is no cursor', async () => {
+    const { service, asked } = listing({
+      first: { sessions: [info('A', '/w')], nextCursor: '' },
+      '': { sessions: [info('B', '/w')], nextCursor: null },
+    })
+    const listed = await service.listAgentSessions('a', '/w')
+    expect(listed.ok && listed.value?.map((s) => s.sessionId)).toEqual(['A', 'B'])
+    expect(asked).toEqual([undefined, ''])
+    service.dispose()
+  })
+
+  it('keeps a session whose folder the agent wrote with a trailing slash or a dot segment, and leaves out other folders', async () => {
+    const { service } = listing({ first: { sessions: [info('A', '/w/'), info('B', '/w/./'), info('C', '/other'), info('D', 'w')], nextCursor: null } })
+    const listed = await service.listAgentSessions('a', '/w')
+    expect(listed.ok && listed.value?.map((s) => s.sessionId)).toEqual(['A', 'B'])
+    service.dispose()
+  })
+
+  it('stops when the agent hands back the cursor it was just given (the same page again)', async () => {
+    const { service, asked } = listing({ first: { sessions: [info('A', '/w')], nextCursor: 'x' }, x: { sessions: [info('B', '/w')], nextCursor: 'x' } })
+    const listed = await service.listAgentSessions('a', '/w')
+    expect(listed.ok && listed.value?.map((s) => s.sessionId)).toEqual(['A', 'B'])
+    expect(asked).toEqual([undefined, 'x'])
+    service.dispose()
+  })
+})
