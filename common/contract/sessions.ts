@@ -36,6 +36,8 @@ export const sessionCalls = {
     z.undefined(),
   ),
   closeSession: call(z.object({ sessionId: id }), z.undefined()),
+  /** The person dismissed one of the session's notices (or it timed out on screen): gone from every window. */
+  dismissNotice: call(z.object({ sessionId: id, noticeId: z.string().min(1).max(256) }), z.undefined()),
   restartAgent: call(z.object({ agentId: id }), z.undefined()),
   stopAgent: call(z.object({ agentId: id }), z.undefined()),
 } as const

@@ -164,7 +164,8 @@ export function searchTextOfBody(body: string): string {
 
 /** The session-wide part of a state (everything but its entries and identity), before encoding. */
 export function sessionStateFields(state: SessionState): Record<string, unknown> {
-  const { entries: _entries, sessionId: _id, acpSessionId: _acp, agentId: _agent, cwd: _cwd, protocolVersion: _v, seq: _seq, pendingEcho: _echo, ...rest } = state
+  // Notices are transient (checklist H17): a restored session does not show the last run's again.
+  const { entries: _entries, sessionId: _id, acpSessionId: _acp, agentId: _agent, cwd: _cwd, protocolVersion: _v, seq: _seq, pendingEcho: _echo, notices: _notices, ...rest } = state
   return rest
 }
 

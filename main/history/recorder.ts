@@ -59,7 +59,6 @@ const sameSessionFields = (a: SessionState, b: SessionState) =>
   a.elicitations === b.elicitations &&
   a.turn === b.turn &&
   a.autoApprove === b.autoApprove &&
-  a.notices === b.notices &&
   a.updatedAt === b.updatedAt
 
 export class HistoryRecorder implements IDisposable {

@@ -49,7 +49,7 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
     const folders = saved.additionalDirectories.filter((f): f is string => typeof f === 'string' && /^(\/|[A-Za-z]:[\\/])/.test(f) && f.length <= 4096 && !f.includes('\0')).slice(0, 32)
     if (folders.length > 0) state.additionalDirectories = folders
   }
-  if (Array.isArray(saved.notices)) state.notices = saved.notices as SessionState['notices']
+  // (Notices are not restored: a history written before they were left out may still hold them.)
   rebuildIndex(state)
 
   const settle: SessionAction[] = []

@@ -524,6 +524,19 @@ export class SessionsService implements IDisposable {
     })
   }
 
+  /** A notice the person dismissed leaves the session's state, so no window (and no later visit) shows it again. */
+  dismissNotice(sessionId: string, noticeId: string): Result<undefined> {
+    const record = this.sessions.get(sessionId)
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    // Queued updates may hold the notice: they go first.
+    this.batcher.flush(sessionId)
+    if (record.state.notices.some((n) => n.id === noticeId)) {
+      this.batcher.push(sessionId, { type: 'dismiss_notice', id: noticeId })
+      this.batcher.flush(sessionId)
+    }
+    return ok(undefined)
+  }
+
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Result<undefined>> {
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       const options = await connection.setConfigOption(acpSessionId, configId, value)

@@ -23,7 +23,7 @@ import { useTranscriptSession } from './transcript-session'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
-  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles' | 'appInfo'>>
+  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles' | 'appInfo' | 'dismissNotice'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -158,7 +158,14 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         }),
     }
   }, [api, sessionId, report])
-  const onDismiss = useCallback((id: string) => setDismissed((prev) => new Set(prev).add(id)), [])
+  // Hidden here at once; main drops it from the session, so no other window or later visit shows it again.
+  const onDismiss = useCallback(
+    (id: string) => {
+      setDismissed((prev) => new Set(prev).add(id))
+      void api.dismissNotice?.({ sessionId, noticeId: id })
+    },
+    [api, sessionId],
+  )
   const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
   // The Stop watchdog's notices of turns that already ended no longer offer anything.
   const [spentOverdue, setSpentOverdue] = useState<ReadonlySet<string>>(new Set())

@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+import { agentGroup, gone, messageBox, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
 let app: E2eApp | undefined
 afterEach(async () => {
@@ -41,6 +41,13 @@ it('keeps warnings and errors until dismissed, lets information go, and shows at
 
   await notices.getByRole('button', { name: 'Dismiss all' }).click()
   await gone(notices)
+  // Dismissed in main, not only on this screen: opening another session and coming back does not show them again.
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await gone(page.getByRole('main', { name: 'Session go' }))
+  await agentGroup(page, 'Scripted agent').getByRole('button', { name: /^go/ }).click()
+  await visible(page.getByRole('main', { name: 'Session go' }))
+  await visible(messageBox(page))
+  expect(await page.getByRole('main', { name: 'Session go' }).locator('.toast').count()).toBe(0)
 })
 
 /** The scripted agent on `scenario`, one turn of `go` to its end; the session's notices. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { Entry } from '../../../common/session/types'
-import { bounded, encodeEntry, MAX_STRING } from '../../../main/history/entry-codec'
+import { bounded, encodeEntry, MAX_STRING, sessionStateFields } from '../../../main/history/entry-codec'
+import { restoreSessionState } from '../../../main/history/restore'
 import { buildFloodUpdates } from '../../agents/flood-updates'
 
 const slow = (entry: Entry) => JSON.stringify(bounded(entry))
@@ -32,5 +33,28 @@ describe('encodeEntry', () => {
     // The cleaning still happens where it must.
     expect(JSON.parse(encodeEntry(message('a NUL \u0000 here')).body).content[0].text).toBe('a NUL \uFFFD here')
     expect(encodeEntry(message('x'.repeat(MAX_STRING + 10))).body).toContain('[truncated 10 characters]')
+  })
+})
+
+describe('notices are transient (checklist H17)', () => {
+  const withNotice = () =>
+    applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), [
+      { type: 'updates', updates: [{ sessionUpdate: 'session_info_update', title: 'Kept' }, { sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' }] as never },
+    ])
+
+  it('are not written with the session', () => {
+    const state = withNotice()
+    expect(state.notices).toHaveLength(1)
+    const fields = sessionStateFields(state)
+    expect(fields).not.toHaveProperty('notices')
+    expect(fields).toMatchObject({ title: 'Kept' })
+  })
+
+  it('are not restored from a row written before they were left out', () => {
+    const state = withNotice()
+    const row = { sessionId: 'a/s1', agentId: 'a', acpSessionId: 's1', cwd: '/w', title: 'Kept', createdAt: 1, updatedAt: 2, protocolVersion: 1 as const, capabilities: null, turnState: 'idle', customTitle: null, archived: false }
+    const { state: restored } = restoreSessionState({ row: { ...row, state: JSON.stringify({ ...sessionStateFields(state), notices: state.notices }) }, entries: [] })
+    expect(restored.title).toBe('Kept')
+    expect(restored.notices).toEqual([])
   })
 })

@@ -53,3 +53,22 @@ describe('what the answer to a reattaching session/resume configures', () => {
     service.dispose()
   })
 })
+
+describe('dismissing a notice', () => {
+  it('drops it from the session in main (every window, every later visit); an unknown session is refused, an unknown notice is a no-op', async () => {
+    const { connection, send } = fakeAgentConnection()
+    const service = sessionsOn(connection)
+    const created = await service.newSession('a', '/w')
+    expect(created.ok).toBe(true)
+    const sessionId = created.ok ? created.value.sessionId : ''
+    send({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited' })
+    send({ sessionUpdate: 'notice', severity: 'info', title: 'Indexed' })
+    const [first, second] = service.state(sessionId)!.notices
+    expect(service.dismissNotice(sessionId, first!.id)).toEqual({ ok: true, value: undefined })
+    expect(service.state(sessionId)!.notices).toEqual([second])
+    expect(service.dismissNotice(sessionId, 'notice-no-such')).toEqual({ ok: true, value: undefined })
+    expect(service.state(sessionId)!.notices).toEqual([second])
+    expect(service.dismissNotice('a/none', second!.id)).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    service.dispose()
+  })
+})

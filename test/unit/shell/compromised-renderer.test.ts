@@ -114,6 +114,11 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   setMode: ({ sessionId }) => [{ sessionId, modeId: 'bypassPermissions' }],
   setConfigOption: ({ sessionId }) => [{ sessionId, configId: 'approval', value: 'never-ask' }],
   closeSession: () => [{ sessionId: 'no-such-session' }],
+  dismissNotice: ({ sessionId }) => [
+    { sessionId, noticeId: 'notice-0-0' },
+    { sessionId: 'no-such-session', noticeId: 'notice-0-0' },
+    { sessionId, noticeId: 'x'.repeat(10_000) },
+  ],
   restartAgent: () => [{ agentId: 'victim' }],
   stopAgent: () => [{ agentId: 'victim' }],
   respondPermission: ({ requestId }) => [
