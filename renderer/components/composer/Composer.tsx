@@ -2,7 +2,7 @@ import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, typ
 import type { CommandView, ContentBlock } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { baseNameOf, fuzzyPaths, mentionQuery } from './mentions'
-import { applyCommand, filterCommands, slashQuery } from './slash-commands'
+import { applyCommand, commandText, filterCommands, slashQuery } from './slash-commands'
 
 /** Raw bytes of one image (main enforces the same limit). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -208,7 +208,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
         <ul className="command-menu" role="listbox" id={listId} aria-label="Commands">
           {commandMatches.map((command, i) => (
             <MenuOption key={command.name} id={optionId(i)} active={i === activeIndex} onPick={() => pick(command)} onHover={() => setActive(i)}>
-              <span className="command-name">/{command.name}</span>
+              <span className="command-name">{commandText(command)}</span>
               <span className="command-description muted">{command.description}</span>
               {command.hint && <span className="command-hint muted">{command.hint}</span>}
             </MenuOption>

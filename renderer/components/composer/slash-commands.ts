@@ -9,6 +9,14 @@ export function slashQuery(draft: string): string | null {
   return match ? match[1]! : null
 }
 
+/**
+ * A command as typed: `/` and its name. ACP names commands without the slash (`create_plan`); a name an agent
+ * sent with one (`/review`) is typed as it is, never as `//review`.
+ */
+export function commandText(command: CommandView): string {
+  return command.name.startsWith('/') ? command.name : `/${command.name}`
+}
+
 /** Commands matching a query: name prefix matches first, then name/description substring matches. */
 export function filterCommands(commands: readonly CommandView[], query: string): CommandView[] {
   const q = query.toLowerCase()
@@ -16,7 +24,8 @@ export function filterCommands(commands: readonly CommandView[], query: string):
   const prefix: CommandView[] = []
   const rest: CommandView[] = []
   for (const command of commands) {
-    const name = command.name.toLowerCase()
+    // The query is what follows the typed `/`: matched against the name without its own leading `/`.
+    const name = commandText(command).slice(1).toLowerCase()
     if (name.startsWith(q)) prefix.push(command)
     else if (name.includes(q) || command.description.toLowerCase().includes(q)) rest.push(command)
   }
@@ -25,5 +34,5 @@ export function filterCommands(commands: readonly CommandView[], query: string):
 
 /** The draft after picking a command: `/name ` ready for its input. */
 export function applyCommand(command: CommandView): string {
-  return `/${command.name} `
+  return `${commandText(command)} `
 }

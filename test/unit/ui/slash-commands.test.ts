@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyCommand, filterCommands, slashQuery } from '../../../renderer/components/composer/slash-commands'
+import { applyCommand, commandText, filterCommands, slashQuery } from '../../../renderer/components/composer/slash-commands'
 import type { CommandView } from '../../../common/session/types'
 
 const cmd = (name: string, description = ''): CommandView => ({ name, description, raw: {} })
@@ -24,5 +24,14 @@ describe('slash-command menu', () => {
 
   it('inserts the picked command ready for its input', () => {
     expect(applyCommand(cmd('test'))).toBe('/test ')
+  })
+
+  it('types a name the agent sent with its slash once (/review, never //review), and matches it after the typed /', () => {
+    expect(applyCommand(cmd('/review'))).toBe('/review ')
+    expect(commandText(cmd('/review'))).toBe('/review')
+    expect(commandText(cmd('review'))).toBe('/review')
+    const slashed = [cmd('/review', 'Review changes'), cmd('test'), cmd('/pretest')]
+    expect(filterCommands(slashed, 're').map((c) => c.name)).toEqual(['/review', '/pretest'])
+    expect(filterCommands(slashed, 'te').map((c) => c.name)).toEqual(['test', '/pretest'])
   })
 })
