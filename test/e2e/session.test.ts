@@ -46,8 +46,11 @@ async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
   // The tool call card with its diff: the removed and the added line, and the untouched context.
   const card = await visible(log.getByRole('article', { name: 'Edit: Edit src/app.ts' }))
   await visible(card.getByText('Completed', { exact: true }))
-  // v1 sends old/new text (diffed here), v2 a git patch: both show as unified diff rows.
-  await visible(card.getByRole('figure', { name: /^(Diff of \/tmp\/project\/src\/app\.ts|Patch)$/ }))
+  // v1 sends old/new text (diffed here), v2 its changes (listed) and a git patch: both show as unified diff rows.
+  const figure = await visible(card.getByRole('figure', { name: /^(Diff of \/tmp\/project\/src\/app\.ts|File changes)$/ }))
+  if ((await figure.first().getAttribute('aria-label')) === 'File changes') {
+    await visible(figure.getByRole('list', { name: 'Changed files' }).getByRole('listitem').filter({ hasText: /^modified\s*\/tmp\/project\/src\/app\.ts$/ }))
+  }
   await visible(card.getByRole('row', { name: 'removed: export const answer = 41' }))
   await visible(card.getByRole('row', { name: 'added: export const answer = 42' }))
   await visible(card.getByRole('row', { name: "export const question = 'unknown'" }))

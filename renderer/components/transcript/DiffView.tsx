@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react'
-import { describeChange, diffModelOf, type DiffLine } from './diff-model'
+import { describeChange, diffModelOf, type DiffChangeView, type DiffLine, type DiffPatchView } from './diff-model'
 import { JsonView } from '../common/JsonView'
 
 /** Lines shown at first, and how many more each "Show more" adds: a 50,000-line diff drawn at once holds the page for seconds. */
@@ -30,14 +30,65 @@ function Lines({ lines, label }: { lines: DiffLine[]; label: string }) {
           </div>
         ))}
       </div>
-      {lines.length > shown.length && (
-        <button type="button" className="link-button" onClick={() => setCount((n) => n + DIFF_MORE_LINES)}>
-          {lines.length - shown.length > DIFF_MORE_LINES
-            ? `Show ${DIFF_MORE_LINES.toLocaleString('en')} more lines (${shown.length.toLocaleString('en')} of ${lines.length.toLocaleString('en')} shown)`
-            : `Show all ${lines.length.toLocaleString('en')} lines`}
-        </button>
-      )}
+      <MoreLines shown={shown.length} total={lines.length} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />
     </>
+  )
+}
+
+function MoreLines({ shown, total, onMore }: { shown: number; total: number; onMore: () => void }) {
+  if (total <= shown) return null
+  return (
+    <button type="button" className="link-button" onClick={onMore}>
+      {total - shown > DIFF_MORE_LINES
+        ? `Show ${DIFF_MORE_LINES.toLocaleString('en')} more lines (${shown.toLocaleString('en')} of ${total.toLocaleString('en')} shown)`
+        : `Show all ${total.toLocaleString('en')} lines`}
+    </button>
+  )
+}
+
+/** Patch text in a format Bosun does not read: shown as sent, never parsed (it only looks like a git patch, maybe). */
+function RawPatch({ format, text }: { format: string; text: string }) {
+  const [count, setCount] = useState(DIFF_PAGE_LINES)
+  const lines = useMemo(() => text.split('\n'), [text])
+  const shown = lines.length > count ? lines.slice(0, count).join('\n') : text
+  return (
+    <>
+      <p className="diff-raw-note muted">
+        Patch in the format <code>{format}</code>, which Bosun does not read: shown as sent.
+      </p>
+      <pre className="diff-raw" tabIndex={0} aria-label={`Patch (${format})`}>
+        {shown}
+      </pre>
+      <MoreLines shown={Math.min(count, lines.length)} total={lines.length} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />
+    </>
+  )
+}
+
+const KNOWN_OPERATIONS = new Set(['add', 'delete', 'modify', 'move', 'copy'])
+
+/** The v2 `changes`, one line each: what happened and to which path ("deleted /gone", "moved /o → /n"). */
+function ChangeList({ changes, patch }: { changes: DiffChangeView[]; patch: DiffPatchView | null }) {
+  if (changes.length === 0) return null
+  return (
+    <ul className="diff-changes" aria-label="Changed files">
+      {changes.map((change, i) => {
+        const { verb, paths, note } = describeChange(change, patch !== null)
+        return (
+          <li key={i}>
+            <span className={`badge badge-op badge-op-${KNOWN_OPERATIONS.has(change.operation) ? change.operation : 'other'}`}>{verb}</span>{' '}
+            <span className="diff-path" title={paths}>
+              {paths}
+            </span>
+            {note && (
+              <>
+                {' '}
+                <span className="muted">({note})</span>
+              </>
+            )}
+          </li>
+        )
+      })}
+    </ul>
   )
 }
 
@@ -49,7 +100,7 @@ function Stats({ added, removed }: { added: number; removed: number }) {
   )
 }
 
-/** A diff content block, v1 (`path/oldText/newText`, diffed here) or v2 (`changes[]` + optional git patch). */
+/** A diff content block, v1 (`path/oldText/newText`, diffed here) or v2 (`changes[]`, always listed, and an optional patch under them). */
 export const DiffView = memo(function DiffView({ block }: { block: Record<string, unknown> }) {
   const model = useMemo(() => diffModelOf(block), [block])
   switch (model.kind) {
@@ -64,35 +115,21 @@ export const DiffView = memo(function DiffView({ block }: { block: Record<string
           {model.lines.length === 0 ? <p className="muted diff-empty">No changes</p> : <Lines lines={model.lines} label={`Changes to ${model.path}`} />}
         </figure>
       )
-    case 'patch':
-      return (
-        <figure className="diff" aria-label="Patch">
-          <figcaption className="diff-header">
-            <span className="diff-path">
-              {model.changes.length === 1 ? model.changes[0]!.path : `${model.changes.length} files changed`}
-            </span>
-            <Stats added={model.added} removed={model.removed} />
-          </figcaption>
-          <Lines lines={model.lines} label="Patch" />
-        </figure>
-      )
-    case 'changes':
+    case 'changes': {
+      const { changes, patch } = model
+      const count = changes.length === 1 ? '1 file changed' : `${changes.length} files changed`
       return (
         <figure className="diff" aria-label="File changes">
           <figcaption className="diff-header">
-            <span className="diff-path">{model.changes.length === 1 ? '1 file changed' : `${model.changes.length} files changed`}</span>
+            <span className="diff-path">{count}</span>
+            {patch?.kind === 'git' && <Stats added={patch.added} removed={patch.removed} />}
           </figcaption>
-          <ul className="diff-changes">
-            {model.changes.map((change, i) => (
-              <li key={i}>
-                <span className={`badge badge-op badge-op-${change.operation}`}>{change.operation}</span>
-                <span className="diff-path">{change.path}</span>
-                <span className="muted">{describeChange(change)}</span>
-              </li>
-            ))}
-          </ul>
+          <ChangeList changes={changes} patch={patch} />
+          {patch?.kind === 'git' && <Lines lines={patch.lines} label="Patch" />}
+          {patch?.kind === 'raw' && <RawPatch format={patch.format} text={patch.text} />}
         </figure>
       )
+    }
     case 'invalid':
       return <JsonView value={model.raw} label="Unrecognised diff" />
   }

@@ -8,18 +8,24 @@ export interface DiffLine {
   newNo?: number
 }
 
-/** A v2 structured change, as listed when there is no patch text (or next to it). */
+/** A v2 structured change (`DiffChange`), always listed: `changes` is authoritative for paths and operations. */
 export interface DiffChangeView {
   operation: string
   path: string
   oldPath?: string
-  binary: boolean
+  /** `fileType` when the agent sent one: `text`, `binary`, `directory`, `symlink` or a custom/future type. */
+  fileType?: string
 }
+
+/** The ACP-defined patch format: git's `--patch` text with absolute paths (`DiffPatchFormat`). */
+export const GIT_PATCH_FORMAT = 'git_patch'
+
+/** A v2 diff's `patch`: parsed when it is a git patch, otherwise shown as sent, with its format's name. */
+export type DiffPatchView = { kind: 'git'; lines: DiffLine[]; added: number; removed: number } | { kind: 'raw'; format: string; text: string }
 
 export type DiffModel =
   | { kind: 'unified'; path: string; isNewFile: boolean; lines: DiffLine[]; added: number; removed: number }
-  | { kind: 'patch'; changes: DiffChangeView[]; lines: DiffLine[]; added: number; removed: number }
-  | { kind: 'changes'; changes: DiffChangeView[] }
+  | { kind: 'changes'; changes: DiffChangeView[]; patch: DiffPatchView | null }
   | { kind: 'invalid'; raw: unknown }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
@@ -114,23 +120,28 @@ export function patchLines(text: string): { lines: DiffLine[]; added: number; re
 function changeView(raw: unknown): DiffChangeView {
   const change = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
   const oldPath = str(change.oldPath)
+  const fileType = str(change.fileType)
   return {
     operation: str(change.operation) ?? 'unknown',
     path: str(change.path) ?? '(unknown path)',
     ...(oldPath !== undefined ? { oldPath } : {}),
-    binary: change.fileType === 'binary',
+    ...(fileType !== undefined ? { fileType } : {}),
   }
+}
+
+/** A `patch` with text → its view: only `git_patch` is parsed (an unknown format is not git's, whatever it looks like). */
+function patchView(raw: unknown): DiffPatchView | null {
+  const patch = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
+  const text = str(patch.text)
+  if (text === undefined || text.length === 0) return null
+  const format = str(patch.format) ?? '(none)'
+  return format === GIT_PATCH_FORMAT ? { kind: 'git', ...patchLines(text) } : { kind: 'raw', format, text }
 }
 
 /** Any diff content block (v1 or v2 shape) → what the diff view shows. Never throws. */
 export function diffModelOf(block: Record<string, unknown>): DiffModel {
   if (Array.isArray(block.changes)) {
-    const changes = block.changes.map(changeView)
-    const patch = block.patch as { format?: unknown; text?: unknown } | null | undefined
-    if (patch && typeof patch.text === 'string' && patch.text.length > 0) {
-      return { kind: 'patch', changes, ...patchLines(patch.text) }
-    }
-    return { kind: 'changes', changes }
+    return { kind: 'changes', changes: block.changes.map(changeView), patch: patchView(block.patch) }
   }
   const path = str(block.path)
   const newText = str(block.newText)
@@ -141,21 +152,30 @@ export function diffModelOf(block: Record<string, unknown>): DiffModel {
   return { kind: 'invalid', raw: block }
 }
 
-/** Describes a v2 change without patch text. */
-export function describeChange(change: DiffChangeView): string {
-  if (change.binary) return 'binary change'
-  switch (change.operation) {
-    case 'add':
-      return 'added'
-    case 'delete':
-      return 'deleted'
-    case 'modify':
-      return 'modified (no patch text)'
-    case 'move':
-      return `moved from ${change.oldPath ?? '?'}`
-    case 'copy':
-      return `copied from ${change.oldPath ?? '?'}`
-    default:
-      return `${change.operation} (unknown operation)`
-  }
+/** One change in words: what happened (`deleted`), to which path (`/o → /n` for a move or copy), and a note. */
+export interface ChangeDescription {
+  verb: string
+  paths: string
+  /** The file type when it is not text (`binary`), an unknown operation, or a modification with no patch text. */
+  note: string | null
+}
+
+const VERBS: Record<string, string> = { add: 'added', delete: 'deleted', modify: 'modified', move: 'moved', copy: 'copied' }
+
+/** Describes a v2 change; `hasPatch`: the diff carries patch text (so a modification is not "without text"). */
+export function describeChange(change: DiffChangeView, hasPatch = false): ChangeDescription {
+  const known = Object.hasOwn(VERBS, change.operation)
+  const paired = change.operation === 'move' || change.operation === 'copy' || (!known && change.oldPath !== undefined)
+  const paths = paired ? `${change.oldPath ?? '?'} → ${change.path}` : change.path
+  const fileType = change.fileType !== undefined && change.fileType !== 'text' ? change.fileType : null
+  const note = !known
+    ? ['unknown operation', fileType].filter(Boolean).join(', ')
+    : (fileType ?? (change.operation === 'modify' && !hasPatch ? 'no patch text' : null))
+  return { verb: known ? VERBS[change.operation]! : change.operation, paths, note }
+}
+
+/** A change as one line of text: `deleted /gone`, `moved /o → /n`, `modified /logo.png (binary)`. */
+export function changeText(change: DiffChangeView, hasPatch = false): string {
+  const { verb, paths, note } = describeChange(change, hasPatch)
+  return note ? `${verb} ${paths} (${note})` : `${verb} ${paths}`
 }

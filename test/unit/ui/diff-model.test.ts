@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { describeChange, diffModelOf, patchLines, unifiedDiffLines } from '../../../renderer/components/transcript/diff-model'
+import { changeText, diffModelOf, patchLines, unifiedDiffLines } from '../../../renderer/components/transcript/diff-model'
 import { DiffView } from '../../../renderer/components/transcript/DiffView'
 
 describe('v1 diff {path, oldText, newText}', () => {
@@ -49,14 +49,16 @@ index 1..2 100644
 describe('v2 diff {changes[], patch?}', () => {
   it('shows the git patch text with +/- lines and line numbers from the hunk header', () => {
     const model = diffModelOf({ type: 'diff', changes: [{ operation: 'modify', path: '/x.ts' }], patch: { format: 'git_patch', text: PATCH } })
-    expect(model.kind).toBe('patch')
-    if (model.kind !== 'patch') return
-    expect(model.added).toBe(1)
-    expect(model.removed).toBe(1)
+    expect(model.kind).toBe('changes')
+    if (model.kind !== 'changes' || model.patch?.kind !== 'git') throw new Error('expected a parsed git patch')
+    const { patch } = model
+    expect(patch.added).toBe(1)
+    expect(patch.removed).toBe(1)
     // The file headers are metadata, not removed/added lines.
-    expect(model.lines.slice(0, 4).every((l) => l.kind === 'meta')).toBe(true)
-    expect(model.lines.find((l) => l.kind === 'del')).toEqual({ kind: 'del', text: 'old', oldNo: 11 })
-    expect(model.lines.find((l) => l.kind === 'add')).toEqual({ kind: 'add', text: 'new', newNo: 11 })
+    expect(patch.lines.slice(0, 4).every((l) => l.kind === 'meta')).toBe(true)
+    expect(patch.lines.find((l) => l.kind === 'del')).toEqual({ kind: 'del', text: 'old', oldNo: 11 })
+    expect(patch.lines.find((l) => l.kind === 'add')).toEqual({ kind: 'add', text: 'new', newNo: 11 })
+    expect(model.changes.map((c) => changeText(c, true))).toEqual(['modified /x.ts'])
   })
 
   it('lists per-change operations when there is no patch, with binary changes called out', () => {
@@ -66,12 +68,70 @@ describe('v2 diff {changes[], patch?}', () => {
         { operation: 'modify', path: '/logo.png', fileType: 'binary' },
         { operation: 'move', oldPath: '/a.md', path: '/b.md' },
         { operation: 'teleport', path: '/z' },
+        { operation: 'modify', path: '/c.ts', fileType: 'text' },
+        { operation: 'add', path: '/link', fileType: 'symlink' },
+        { operation: 'copy', oldPath: '/d', path: '/e', fileType: '_sparse' },
       ],
       patch: null,
     })
     expect(model.kind).toBe('changes')
     if (model.kind !== 'changes') return
-    expect(model.changes.map(describeChange)).toEqual(['binary change', 'moved from /a.md', 'teleport (unknown operation)'])
+    expect(model.patch).toBeNull()
+    expect(model.changes.map((c) => changeText(c))).toEqual([
+      'modified /logo.png (binary)',
+      'moved /a.md → /b.md',
+      'teleport /z (unknown operation)',
+      'modified /c.ts (no patch text)',
+      'added /link (symlink)',
+      'copied /d → /e (_sparse)',
+    ])
+  })
+
+  it('lists every change (delete, move) with a git patch too, and shows the patch under them', () => {
+    const block = {
+      type: 'diff',
+      changes: [
+        { operation: 'modify', path: '/x.ts', fileType: 'text' },
+        { operation: 'delete', path: '/gone' },
+        { operation: 'move', oldPath: '/o', path: '/n' },
+        { operation: 'add', path: '/img.png', fileType: 'binary' },
+      ],
+      patch: { format: 'git_patch', text: PATCH },
+    }
+    const model = diffModelOf(block)
+    if (model.kind !== 'changes') throw new Error(`expected changes, got ${model.kind}`)
+    expect(model.patch?.kind).toBe('git')
+    expect(model.changes.map((c) => changeText(c, true))).toEqual(['modified /x.ts', 'deleted /gone', 'moved /o → /n', 'added /img.png (binary)'])
+    const html = renderToStaticMarkup(createElement(DiffView, { block }))
+    const text = html.replace(/<[^>]+>/g, '')
+    expect(text).toContain('4 files changed')
+    expect(text).toContain('deleted /gone')
+    expect(text).toContain('moved /o → /n')
+    expect(text).toContain('added /img.png (binary)')
+    // The list comes first, the patch under it.
+    expect(html.indexOf('aria-label="Changed files"')).toBeLessThan(html.indexOf('aria-label="Patch"'))
+    expect(html).toContain('diff-line diff-del')
+    expect(html).toContain('diff-line diff-add')
+  })
+
+  it('parses only git_patch: another format (or none) is shown as sent, never read as a git patch', () => {
+    for (const format of ['_unified_v9', 'unified', 'GIT_PATCH', undefined]) {
+      const block = { type: 'diff', changes: [{ operation: 'modify', path: '/x.ts' }], patch: { ...(format !== undefined ? { format } : {}), text: PATCH } }
+      const model = diffModelOf(block)
+      if (model.kind !== 'changes') throw new Error(`expected changes, got ${model.kind}`)
+      expect(model.patch).toEqual({ kind: 'raw', format: format ?? '(none)', text: PATCH })
+      const html = renderToStaticMarkup(createElement(DiffView, { block }))
+      expect(html).not.toContain('diff-line')
+      expect(html).toContain(`<pre class="diff-raw" tabindex="0" aria-label="Patch (${format ?? '(none)'})">`)
+      // The text as sent, escaped by React (the "+++" / "-old" lines are plain text, not coloured lines).
+      expect(html).toContain('-old\n+new')
+      expect(html.replace(/<[^>]+>/g, '')).toContain('modified /x.ts')
+    }
+  })
+
+  it('a patch with empty text counts as no patch', () => {
+    const model = diffModelOf({ type: 'diff', changes: [{ operation: 'modify', path: '/x.ts' }], patch: { format: 'git_patch', text: '' } })
+    expect(model.kind === 'changes' && model.patch).toBeNull()
   })
 
   it('falls back to a generic view for a malformed diff instead of throwing', () => {
@@ -84,7 +144,7 @@ describe('v2 diff {changes[], patch?}', () => {
     expect(v1).toContain('diff-line diff-del')
     expect(v1).toContain('diff-line diff-add')
     const v2 = renderToStaticMarkup(createElement(DiffView, { block: { type: 'diff', changes: [{ operation: 'modify', path: '/bin', fileType: 'binary' }] } }))
-    expect(v2).toContain('binary change')
+    expect(v2.replace(/<[^>]+>/g, '')).toContain('modified /bin (binary)')
   })
 })
 
