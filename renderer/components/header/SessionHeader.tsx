@@ -14,6 +14,14 @@ export function turnLabel(turn: TurnView): string {
   return TURN_LABEL[turn.state] ?? 'Busy'
 }
 
+/** What an option the agent reports as current but does not list is called: its raw id, marked. */
+const unlistedLabel = (id: string) => `${id} (not listed by the agent)`
+const UNLISTED_TITLE = 'The agent reports this as current, but it is not among the choices the agent lists'
+
+/**
+ * The session mode. A current mode the agent does not list (or one it reports with no modes listed at all) is shown
+ * as it is, by its id: a select would show its first option as if it were the current one.
+ */
 export const ModeSelect = memo(function ModeSelect({
   modes,
   onChange,
@@ -21,20 +29,35 @@ export const ModeSelect = memo(function ModeSelect({
   modes: { currentModeId: string | null; availableModes: ModeView[] }
   onChange: (modeId: string) => void
 }) {
-  if (modes.availableModes.length === 0) return null
-  const current = modes.availableModes.find((m) => m.id === modes.currentModeId)
+  const { currentModeId, availableModes } = modes
+  if (availableModes.length === 0) {
+    if (currentModeId === null) return null
+    return (
+      <span className="header-control" role="group" aria-label="Mode" title="The agent reports this mode but lists no modes to switch to">
+        <span className="header-control-label">Mode</span>
+        <span className="header-control-value">{currentModeId}</span>
+      </span>
+    )
+  }
+  const current = availableModes.find((m) => m.id === currentModeId)
+  const unlisted = currentModeId !== null && !current
   return (
     <label className="header-control">
       <span className="header-control-label">Mode</span>
       <select
-        className="select"
+        className={unlisted ? 'select select-unlisted' : 'select'}
         aria-label="Mode"
-        value={modes.currentModeId ?? ''}
-        title={current?.description ?? undefined}
+        value={currentModeId ?? ''}
+        title={unlisted ? UNLISTED_TITLE : (current?.description ?? undefined)}
         onChange={(e) => onChange(e.target.value)}
       >
-        {modes.currentModeId === null && <option value="">—</option>}
-        {modes.availableModes.map((mode) => (
+        {currentModeId === null && <option value="">—</option>}
+        {unlisted && (
+          <option value={currentModeId} title={UNLISTED_TITLE}>
+            {unlistedLabel(currentModeId)}
+          </option>
+        )}
+        {availableModes.map((mode) => (
           <option key={mode.id} value={mode.id} title={mode.description ?? undefined}>
             {mode.name}
           </option>
@@ -44,7 +67,10 @@ export const ModeSelect = memo(function ModeSelect({
   )
 })
 
-/** Select and boolean config options; unknown option types are hidden. */
+/**
+ * Select and boolean config options; unknown option types are hidden. A select's current value that is not among
+ * its options is shown as it is, marked (the browser would otherwise show the first option as the current one).
+ */
 export const ConfigOptions = memo(function ConfigOptions({
   options,
   onChange,
@@ -63,17 +89,24 @@ export const ConfigOptions = memo(function ConfigOptions({
                 {o.name}
               </option>
             ))
+          const value = typeof option.currentValue === 'string' ? option.currentValue : null
+          const unlisted = value !== null && !option.options.some((o) => o.value === value)
           return (
             <label key={option.id} className="header-control">
               <span className="header-control-label">{option.name}</span>
               <select
-                className="select"
+                className={unlisted ? 'select select-unlisted' : 'select'}
                 aria-label={option.name}
-                title={option.description ?? undefined}
-                value={typeof option.currentValue === 'string' ? option.currentValue : ''}
+                title={unlisted ? UNLISTED_TITLE : (option.description ?? undefined)}
+                value={value ?? ''}
                 onChange={(e) => onChange(option.id, e.target.value)}
               >
-                {typeof option.currentValue !== 'string' && <option value="">—</option>}
+                {value === null && <option value="">—</option>}
+                {unlisted && (
+                  <option value={value} title={UNLISTED_TITLE}>
+                    {unlistedLabel(value)}
+                  </option>
+                )}
                 {render(option.options.filter((o) => !o.group))}
                 {groups.map((group) => (
                   <optgroup key={group} label={group}>

@@ -1,0 +1,80 @@
+/**
+ * The session header's mode and config selects when the agent's current value is not among what it lists: the
+ * select shows that value, marked, instead of its first option (which a browser would show as selected), and a
+ * current mode with no modes listed is shown read-only. Rendered to static markup; the look is in
+ * session-header.browser.test.ts.
+ */
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import type { ConfigOptionView } from '../../../common/session/types'
+import { ConfigOptions, ModeSelect } from '../../../renderer/components/header/SessionHeader'
+
+const noop = () => undefined
+const modes = [
+  { id: 'default', name: 'Default' },
+  { id: 'plan', name: 'Plan' },
+]
+/** The options of the select in `html`, in order, with the one React marks selected. */
+function options(html: string): { value: string; text: string; selected: boolean }[] {
+  return [...html.matchAll(/<option([^>]*)>([^<]*)<\/option>/g)].map(([, attrs, text]) => ({
+    value: /value="([^"]*)"/.exec(attrs!)?.[1] ?? '',
+    text: text!,
+    selected: /selected=""/.test(attrs!),
+  }))
+}
+const select = (id: string, currentValue: unknown, values = ['low', 'high']): ConfigOptionView => ({
+  id,
+  name: id,
+  type: 'select',
+  currentValue,
+  options: values.map((value) => ({ value, name: value.toUpperCase() })),
+  raw: {},
+})
+
+describe('mode select', () => {
+  it('shows a current mode the agent does not list by its id, marked and selected (not the first mode)', () => {
+    const html = renderToStaticMarkup(<ModeSelect modes={{ currentModeId: 'bypassPermissions', availableModes: modes }} onChange={noop} />)
+    expect(options(html)).toEqual([
+      { value: 'bypassPermissions', text: 'bypassPermissions (not listed by the agent)', selected: true },
+      { value: 'default', text: 'Default', selected: false },
+      { value: 'plan', text: 'Plan', selected: false },
+    ])
+  })
+
+  it('a listed current mode is selected as before, with no extra option', () => {
+    const html = renderToStaticMarkup(<ModeSelect modes={{ currentModeId: 'plan', availableModes: modes }} onChange={noop} />)
+    expect(options(html)).toEqual([
+      { value: 'default', text: 'Default', selected: false },
+      { value: 'plan', text: 'Plan', selected: true },
+    ])
+    expect(html).not.toContain('not listed')
+  })
+
+  it('a current mode with no modes listed is shown read-only; with neither, nothing is shown', () => {
+    const html = renderToStaticMarkup(<ModeSelect modes={{ currentModeId: 'architect', availableModes: [] }} onChange={noop} />)
+    expect(html).not.toContain('<select')
+    expect(html).toContain('role="group" aria-label="Mode"')
+    expect(html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()).toBe('Mode architect')
+    expect(renderToStaticMarkup(<ModeSelect modes={{ currentModeId: null, availableModes: [] }} onChange={noop} />)).toBe('')
+  })
+})
+
+describe('config option select', () => {
+  it('shows a current value that is not among the options, marked and selected', () => {
+    const html = renderToStaticMarkup(<ConfigOptions options={[select('effort', 'extreme')]} onChange={noop} />)
+    expect(options(html)).toEqual([
+      { value: 'extreme', text: 'extreme (not listed by the agent)', selected: true },
+      { value: 'low', text: 'LOW', selected: false },
+      { value: 'high', text: 'HIGH', selected: false },
+    ])
+  })
+
+  it('a listed value (grouped too) is selected as before; no value at all is a dash', () => {
+    const grouped: ConfigOptionView = { ...select('model', 'opus'), options: [{ value: 'sonnet', name: 'Sonnet', group: 'Claude' }, { value: 'opus', name: 'Opus', group: 'Claude' }] }
+    expect(options(renderToStaticMarkup(<ConfigOptions options={[grouped]} onChange={noop} />))).toEqual([
+      { value: 'sonnet', text: 'Sonnet', selected: false },
+      { value: 'opus', text: 'Opus', selected: true },
+    ])
+    expect(options(renderToStaticMarkup(<ConfigOptions options={[select('effort', null)]} onChange={noop} />))[0]).toEqual({ value: '', text: '—', selected: true })
+  })
+})
