@@ -40,8 +40,15 @@ export interface LoginViewProps {
   onLogout: () => void
   /** The open terminal (rendered under its method). */
   terminal?: { methodId: string; node: ReactNode } | null
-  /** From a connection check's "Logout" capability; undefined = not known yet (the button is offered). */
+  /**
+   * From a connection check's "Logout" capability. "Log out" is offered only when it is `true`: undefined (no check
+   * yet) is not known, and main refuses a logout the agent does not advertise.
+   */
   logoutSupported?: boolean
+  /** Runs a connection check, which tells whether the agent can log out (offered while that is not known). */
+  onCheckConnection?: () => void
+  /** That check is running. */
+  checkingConnection?: boolean
   /** Offer "Log out" at all (not when signing in to start a session). Default true. */
   showLogout?: boolean
   /** Who the agent says is signed in, when it has said (claude-agent-acp does). */
@@ -73,6 +80,7 @@ export function AccountLine({ agentName, account }: { agentName: string; account
  */
 export function LoginView(props: LoginViewProps) {
   const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onGatewayLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true, account } = props
+  const { onCheckConnection, checkingConnection = false } = props
   if (methods === null) {
     return (
       <p className="muted" role="status">
@@ -189,11 +197,20 @@ export function LoginView(props: LoginViewProps) {
 
       {!showLogout ? null : logoutSupported === false ? (
         <p className="muted small">{agentName} does not offer logging out through Bosun.</p>
+      ) : logoutSupported === undefined ? (
+        <div className="login-logout-unknown">
+          <p className="muted small">Checking the connection tells whether {agentName} can log out through Bosun.</p>
+          {onCheckConnection && (
+            <button type="button" className="button button-secondary button-small" onClick={onCheckConnection} disabled={checkingConnection}>
+              {checkingConnection ? 'Checking…' : 'Check connection'}
+            </button>
+          )}
+        </div>
       ) : (
         <section className="login-logout" aria-label="Log out">
           <div>
             <strong>Log out</strong>
-            <p className="muted small">Asks {agentName} to forget its credentials, where the agent supports it.</p>
+            <p className="muted small">Asks {agentName} to forget its credentials.</p>
           </div>
           <button type="button" className="button button-secondary" onClick={onLogout} disabled={busy !== null}>
             {busy === 'logout' ? 'Logging out…' : 'Log out'}
@@ -218,6 +235,9 @@ export interface LoginPanelProps {
   knownMethods?: readonly AuthMethodView[]
   /** Whether the agent supports logout, when a connection check said so. */
   logoutSupported?: boolean
+  /** See {@link LoginViewProps.onCheckConnection}. */
+  onCheckConnection?: () => void
+  checkingConnection?: boolean
   /** See {@link LoginViewProps.showLogout}. */
   showLogout?: boolean
   /**
@@ -239,6 +259,7 @@ export interface LoginPanelProps {
 export function LoginPanel(props: LoginPanelProps) {
   const { api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported, showLogout, onLoggedIn, onTerminalSucceeded, keySubmitLabel, onKeySaved } =
     props
+  const { onCheckConnection, checkingConnection } = props
   const tools = useMemo(() => agentTools(api), [api])
   const [methods, setMethods] = useState<readonly AuthMethodView[] | null>(knownMethods ?? null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -299,6 +320,8 @@ export function LoginPanel(props: LoginPanelProps) {
         agentName={agentName}
         methods={methods}
         {...(logoutSupported === undefined ? {} : { logoutSupported })}
+        {...(onCheckConnection === undefined ? {} : { onCheckConnection })}
+        {...(checkingConnection === undefined ? {} : { checkingConnection })}
         {...(showLogout === undefined ? {} : { showLogout })}
         keychainAvailable={keychainAvailable}
         busy={busy}

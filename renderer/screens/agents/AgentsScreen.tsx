@@ -290,6 +290,8 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                     {...(check && 'check' in check && check.check.ok
                       ? { knownMethods: check.check.authMethods, ...logoutSupport(check.check) }
                       : {})}
+                    onCheckConnection={() => void runCheck(selectedAgent.id)}
+                    checkingConnection={checking[selectedAgent.id] === true}
                   />
                 ) : tab === 'logs' ? (
                   <LogsPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} />

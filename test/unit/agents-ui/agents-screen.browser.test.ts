@@ -1,13 +1,16 @@
 /**
  * The Agents screen in a real browser (Debian's Chromium through the playwright library) over the dev
  * preview's fake API: add from a preset, a bad command, check connection then the inspector, keyboard
- * tabs, an env-var login whose value never comes back, the auth terminal's input line, Escape.
+ * tabs, an env-var login whose value never comes back, the auth terminal's input line, Log out only once a check
+ * said the agent supports it, Escape. Screenshots of the Login tab land in test/e2e/screenshots/login-logout-*.png.
  * Bundled with esbuild; every call the screen makes is recorded in `window.__calls`.
  */
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from 'playwright'
 import { describe, expect, it } from 'vitest'
 import { browserHarness, type HarnessPage } from '../../support/browser-bundle'
+import { screenshotDir } from '../../e2e/support/harness'
 
 const CANARY = 'sk-canary-agents-screen'
 
@@ -188,4 +191,25 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
       await page.close()
     }
   })
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`offers Log out only once a connection check said the agent supports it, and that check from the Login tab (${colorScheme})`, async () => {
+      const page = await open('agent=claude&tab=login')
+      try {
+        await page.emulateMedia({ colorScheme })
+        const panel = page.getByRole('tabpanel')
+        await panel.getByText('Checking the connection tells whether Claude can log out through Bosun.').waitFor()
+        expect(await panel.getByRole('button', { name: 'Log out' }).count()).toBe(0)
+        await panel.screenshot({ path: join(screenshotDir, `login-logout-unknown-${colorScheme}.png`) })
+        await panel.getByRole('button', { name: 'Check connection' }).click()
+        await panel.getByRole('button', { name: 'Log out' }).waitFor()
+        expect(await panel.getByText('Checking the connection tells').count()).toBe(0)
+        expect(await callsOf(page, 'checkAgentConnection')).toEqual([{ agentId: 'claude' }])
+        await panel.screenshot({ path: join(screenshotDir, `login-logout-known-${colorScheme}.png`) })
+        expect(page.errors).toEqual([])
+      } finally {
+        await page.close()
+      }
+    })
+  }
 })

@@ -211,8 +211,8 @@ describe('secret values are never rendered', () => {
 })
 
 describe('login', () => {
-  it('offers Log out unless a connection check said the agent cannot', () => {
-    const view = (logoutSupported?: boolean) =>
+  it('offers Log out only when a connection check said the agent can; not known yet, it offers the check instead', () => {
+    const view = (logoutSupported?: boolean, extra: { onCheckConnection?: () => void; checkingConnection?: boolean } = {}) =>
       renderToStaticMarkup(
         <LoginView
           agentName="Claude"
@@ -224,12 +224,19 @@ describe('login', () => {
           onOpenTerminal={noop}
           onLogout={noop}
           {...(logoutSupported === undefined ? {} : { logoutSupported })}
+          {...extra}
         />,
       )
-    expect(view()).toContain('>Log out</button>')
     expect(view(true)).toContain('>Log out</button>')
     expect(view(false)).not.toContain('>Log out</button>')
     expect(view(false)).toContain('does not offer logging out')
+    // Unknown (no check yet): no button that main would refuse for an agent without logout.
+    expect(view()).not.toContain('>Log out</button>')
+    expect(view()).toContain('Checking the connection tells whether Claude can log out through Bosun.')
+    expect(view()).not.toContain('<button')
+    expect(view(undefined, { onCheckConnection: noop })).toContain('>Check connection</button>')
+    expect(view(undefined, { onCheckConnection: noop, checkingConnection: true })).toMatch(/<button[^>]*disabled=""[^>]*>Checking…<\/button>/)
+    expect(view(true, { onCheckConnection: noop })).not.toContain('Check connection')
   })
 })
 

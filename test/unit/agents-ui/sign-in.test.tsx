@@ -18,9 +18,9 @@ const methods = [
 const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, outcomes: {}, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
 
 describe('sign in to start a session', () => {
-  it('the Login panel can leave out "Log out" (it offers it by default)', () => {
-    expect(renderToStaticMarkup(<LoginView {...props} />)).toContain('aria-label="Log out"')
-    const without = renderToStaticMarkup(<LoginView {...props} showLogout={false} />)
+  it('the Login panel can leave out "Log out" (it offers it by default, for an agent known to support it)', () => {
+    expect(renderToStaticMarkup(<LoginView {...props} logoutSupported />)).toContain('aria-label="Log out"')
+    const without = renderToStaticMarkup(<LoginView {...props} logoutSupported showLogout={false} />)
     expect(without).not.toContain('Log out')
     expect(without).toContain('Log in with Log in')
     expect(without).toContain('ACME_KEY')
