@@ -3,7 +3,7 @@ import { Terminal, type ITheme } from '@xterm/xterm'
 import '@xterm/xterm/css/xterm.css'
 
 export interface XtermViewProps {
-  /** Everything the terminal printed so far. Appends are written incrementally; any other change redraws. */
+  /** Everything the terminal printed so far. An output that extends the last one is written incrementally; any other change redraws. */
   output: string
   ariaLabel: string
   /** Rows shown (the rest scrolls). */
@@ -15,10 +15,23 @@ export interface XtermViewProps {
   autoFocus?: boolean
 }
 
-/** The part of `output` already written, by length and a sample of its start (a snapshot replacing the text is a redraw). */
-interface Written {
-  length: number
-  head: string
+/** Characters compared at the start and at the old end before the whole of the old text: a replacement is told cheaply. */
+const SAMPLE = 64
+
+/**
+ * Whether `next` is `written` with more after it (then only the rest is written). A v2 `terminal_update.output`
+ * replaces the whole text, and a replacement may begin as the old one did and be longer ("…progress 10%" then
+ * "…progress 99% done"): two samples (the start, and the end of the old text) turn most of them away in constant
+ * time, and the whole of `written` is compared only when both match: a memory compare of what was written, not a
+ * parse and redraw of it.
+ */
+export function extendsWritten(next: string, written: string): boolean {
+  const length = written.length
+  if (next.length <= length) return false
+  const head = Math.min(SAMPLE, length)
+  if (next.slice(0, head) !== written.slice(0, head)) return false
+  if (next.slice(length - head, length) !== written.slice(length - head)) return false
+  return next.startsWith(written)
 }
 
 /**
@@ -29,7 +42,8 @@ interface Written {
 export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, autoFocus = false }: XtermViewProps) {
   const host = useRef<HTMLDivElement>(null)
   const terminal = useRef<Terminal | null>(null)
-  const written = useRef<Written>({ length: 0, head: '' })
+  /** The output the terminal shows (the state's own string, kept by reference: no copy). */
+  const written = useRef('')
   const inputRef = useRef(onInput)
   inputRef.current = onInput
   const interactive = onInput !== undefined
@@ -56,7 +70,7 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
     })
     term.open(el)
     terminal.current = term
-    written.current = { length: 0, head: '' }
+    written.current = ''
     const input = term.onData((data) => inputRef.current?.(data))
     if (autoFocus) term.focus()
     // The theme follows the system's light/dark switch.
@@ -80,14 +94,15 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
   useEffect(() => {
     const term = terminal.current
     if (!term) return
-    const done = written.current
-    const head = output.slice(0, 64)
-    if (output.length < done.length || head.slice(0, done.head.length) !== done.head) {
+    const before = written.current
+    if (output === before) return
+    if (extendsWritten(output, before)) term.write(output.slice(before.length))
+    else {
+      // Anything else (a snapshot, a shorter or an edited text) is drawn again from a clean terminal.
       term.reset()
-      done.length = 0
+      if (output.length > 0) term.write(output)
     }
-    if (output.length > done.length) term.write(output.slice(done.length))
-    written.current = { length: output.length, head }
+    written.current = output
   }, [output])
 
   return <div className="xterm-host" ref={host} role="log" aria-label={ariaLabel} />
