@@ -46,6 +46,8 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
   const written = useRef('')
   const inputRef = useRef(onInput)
   inputRef.current = onInput
+  const outputRef = useRef(output)
+  outputRef.current = output
   const interactive = onInput !== undefined
 
   useEffect(() => {
@@ -70,7 +72,10 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
     })
     term.open(el)
     terminal.current = term
-    written.current = ''
+    // A terminal made again (an interactive one turned read-only when its command exited) shows the output so far:
+    // the output effect below runs only when the output changes.
+    written.current = outputRef.current
+    if (written.current.length > 0) term.write(written.current)
     const input = term.onData((data) => inputRef.current?.(data))
     if (autoFocus) term.focus()
     // The theme follows the system's light/dark switch.

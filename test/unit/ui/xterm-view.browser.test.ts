@@ -27,8 +27,10 @@ Terminal.prototype.write = function (data, callback) {
 }
 function Host() {
   const [output, setOutput] = useState('')
+  const [interactive, setInteractive] = useState(false)
   window.__setOutput = setOutput
-  return <XtermView output={output} ariaLabel="Terminal output" rows={6} cols={100} />
+  window.__setInteractive = setInteractive
+  return <XtermView output={output} ariaLabel="Terminal output" rows={6} cols={100} onInput={interactive ? () => undefined : undefined} />
 }
 createRoot(document.getElementById('root')).render(<Host />)
 `
@@ -107,6 +109,24 @@ describe('XtermView in Chromium', { timeout: 30_000 }, () => {
       expect(await screen(page)).toBe('short')
       expect(await show(page, '')).toEqual([['reset']])
       expect(await screen(page)).toBe('')
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('a terminal made again (an interactive one that became read-only: the sign-in command exited) still shows the output', async () => {
+    const page = await harness.open({ viewport: { width: 900, height: 200 }, styles })
+    try {
+      await page.evaluate(() => (window as unknown as { __setInteractive: (on: boolean) => void }).__setInteractive(true))
+      await page.getByRole('log', { name: 'Terminal output' }).locator('.xterm-rows').waitFor()
+      await show(page, 'Paste the code: ')
+      expect(await screen(page)).toBe('Paste the code:')
+      await page.evaluate(() => (window as unknown as { __setInteractive: (on: boolean) => void }).__setInteractive(false))
+      await expect.poll(() => screen(page)).toBe('Paste the code:')
+      // And it goes on from there: appended, not drawn twice.
+      expect(await show(page, 'Paste the code: done\n')).toEqual([['write', 'done\n']])
+      expect(await screen(page)).toBe('Paste the code: done')
       expect(page.errors).toEqual([])
     } finally {
       await page.close()
