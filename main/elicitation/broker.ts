@@ -289,10 +289,10 @@ export class ElicitationBroker implements IDisposable {
     const params = this.options.redact ? this.options.redact(boundJson(raw)) : boundJson(raw)
     // The context knows the negotiated version even when the broker was attached before `initialize` finished.
     const protocolVersion = context.protocolVersion ?? attachment.protocolVersion ?? 2
-    const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS): never => {
+    const refuse = (message: string, sessionId: string | null, code = INVALID_PARAMS, data?: unknown): never => {
       this.log.warn(`[agent ${agentId}] refused ${context.method} id=${String(context.requestId)}: ${code}`)
       this.options.onRefused?.({ agentId, agentName, sessionId, message })
-      throw new HandlerError(code, message)
+      throw new HandlerError(code, message, data)
     }
     if (!isObject(params)) return refuse('elicitation params must be an object', null)
     const hasSession = present(params.sessionId)
@@ -306,7 +306,8 @@ export class ElicitationBroker implements IDisposable {
     let scopeSession = typeof sessionId === 'string' ? sessionId : null
     if (scopeSession !== null && this.options.resolveSession) {
       const resolved = this.options.resolveSession(agentId, scopeSession)
-      if (resolved === undefined) return refuse(`Session not found: ${scopeSession}`, null, RESOURCE_NOT_FOUND)
+      // The agent's own id back, in v2's `SessionNotFoundErrorData` shape (G7).
+      if (resolved === undefined) return refuse(`Session not found: ${scopeSession}`, null, RESOURCE_NOT_FOUND, { sessionId: scopeSession })
       scopeSession = resolved
     }
 

@@ -89,10 +89,16 @@ describe.each([
     expect(t.refused).toHaveLength(1)
   })
 
-  it('answers -32002 for an unknown session', async () => {
+  it('answers -32002 with data {sessionId} for an unknown session (G7)', async () => {
     const t = await setup(v2)
+    const sent: unknown[] = []
+    t.agent.connection.onDidTrace((trace) => {
+      if (trace.direction === 'out') sent.push(trace.message)
+    })
     await t.agent.connection.prompt(t.sessionId, textPrompt('unknown-session'))
     expect(t.reported()).toEqual([{ error: { code: -32002, message: expect.any(String) } }])
+    // What went over the wire (the scripted agent reports only code and message).
+    expect(sent).toContainEqual(expect.objectContaining({ error: { code: -32002, message: 'Session not found: no-such-session', data: { sessionId: 'no-such-session' } } }))
   })
 
   it('shows a request-scoped elicitation outside any session', async () => {

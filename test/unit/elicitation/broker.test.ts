@@ -208,9 +208,11 @@ describe('ElicitationBroker: modes and scopes', () => {
     t.broker.respond(id, { action: 'cancel' })
     await promise
   })
-  it('answers -32002 for an unknown session', async () => {
+  it('answers -32002 with data {sessionId} for an unknown session (G7)', async () => {
     const t = setup()
-    await expectHandlerError(t.fake.request('elicitation/create', form({ sessionId: 'ghost' })).promise, -32002)
+    const error = await expectHandlerError(t.fake.request('elicitation/create', form({ sessionId: 'ghost' })).promise, -32002)
+    expect(error.data).toEqual({ sessionId: 'ghost' })
+    expect(t.actions).toEqual([])
   })
   it('refuses malformed params', async () => {
     const t = setup()
