@@ -4,7 +4,7 @@
  *
  * Pure: no Node or DOM APIs, so the renderer imports this module as-is. Agent-supplied `pattern`s run on
  * a linear-time engine ({@link linearPatternTester}, re2js) in main and in the renderer alike, so no
- * pattern can backtrack catastrophically anywhere.
+ * pattern can backtrack catastrophically anywhere; one re2js cannot run is shown as not checked, never run.
  */
 import { RE2JS } from 're2js'
 
@@ -30,7 +30,13 @@ export type FieldSpec =
       kind: 'text'
       minLength?: number
       maxLength?: number
+      /** Checked on both sides, on re2js. */
       pattern?: string
+      /**
+       * A valid ECMA-262 pattern re2js cannot run (lookaround, backreferences): the field is kept, shown with a
+       * note, and its answers are not checked against it, here or in main (never on a backtracking engine).
+       */
+      uncheckedPattern?: string
       format?: KnownFormat
       /** An unknown format (v2: an annotation, never a reason to refuse): shown as a hint, validated as plain text. */
       formatHint?: string
@@ -96,6 +102,23 @@ function parseChoices(raw: unknown, where: string, titled: boolean): EnumChoice[
   return choices
 }
 
+/**
+ * Whether the agent's `pattern` is ECMA-262, with or without the `u` flag (JSON Schema names no flag:
+ * `^\d{3}\-\d{4}$` is valid only without it). Constructing a RegExp parses it and never runs it, so no
+ * pattern can backtrack here.
+ */
+function isEcmaPattern(pattern: string): boolean {
+  for (const flags of ['u', '']) {
+    try {
+      new RegExp(pattern, flags)
+      return true
+    } catch {
+      // The other reading may accept it.
+    }
+  }
+  return false
+}
+
 function describeType(t: unknown): string {
   if (t === undefined || t === null) return 'no type'
   return typeof t === 'string' ? t : JSON.stringify(t)
@@ -130,20 +153,16 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
       }
       if (pattern !== undefined) {
         if (pattern.length > schemaLimits.maxPatternLength) throw new Refusal(`${where}: the pattern is too long.`)
-        try {
-          new RegExp(pattern, 'u')
-        } catch {
-          throw new Refusal(`${where}: the pattern is not a valid regular expression.`)
-        }
-        // Patterns run on a linear-time engine; what it cannot run (backreferences, lookaround) is refused.
-        if (!compileAgentPattern(pattern)) {
-          throw new Refusal(`${where}: the pattern uses backreferences or lookaround, which Bosun does not run.`)
-        }
+        if (!isEcmaPattern(pattern)) throw new Refusal(`${where}: the pattern is not a valid regular expression.`)
       }
       const field: FieldSpec = { ...base, kind: 'text' }
       if (minLength !== undefined) field.minLength = minLength
       if (maxLength !== undefined) field.maxLength = maxLength
-      if (pattern !== undefined) field.pattern = pattern
+      // Patterns run on a linear-time engine only; what it cannot run is shown as not checked, never run otherwise.
+      if (pattern !== undefined) {
+        if (compileAgentPattern(pattern)) field.pattern = pattern
+        else field.uncheckedPattern = pattern
+      }
       if (format !== undefined) {
         if (knownFormats.includes(format)) field.format = format as KnownFormat
         else field.formatHint = format
@@ -474,7 +493,8 @@ export function compileAgentPattern(pattern: string): RE2JS | null {
 
 /**
  * The pattern tester both sides use: JSON Schema `pattern` semantics (a match anywhere, like `RegExp.test`)
- * on RE2. `'unknown'` only for a pattern RE2 cannot compile, which parsing already refused.
+ * on RE2. `'unknown'` only for a pattern RE2 cannot compile, which parsing keeps as `uncheckedPattern`
+ * instead, so a parsed form never asks.
  */
 export const linearPatternTester: PatternTester = (pattern, value) => {
   const re = compileAgentPattern(pattern)

@@ -183,7 +183,8 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
   const descId = field.description ? `${id}-desc` : undefined
   const errId = error ? `${id}-err` : undefined
   const hintId = field.kind === 'text' && (field.format || field.formatHint) ? `${id}-hint` : undefined
-  const describedBy = [descId, hintId, errId].filter(Boolean).join(' ') || undefined
+  const patternId = field.kind === 'text' && field.uncheckedPattern !== undefined ? `${id}-pattern` : undefined
+  const describedBy = [descId, hintId, patternId, errId].filter(Boolean).join(' ') || undefined
   const common = {
     id,
     'data-field': field.key,
@@ -213,6 +214,12 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
       {hintId && field.kind === 'text' && (
         <p id={hintId} className="eli-muted eli-field-desc">
           {field.format ? formatHint[field.format] : `Format: ${field.formatHint} (not checked by Bosun)`}
+        </p>
+      )}
+      {patternId && field.kind === 'text' && (
+        <p id={patternId} className="eli-muted eli-field-desc eli-field-note">
+          Not checked by Bosun: the agent’s pattern <code className="eli-pattern">{cutPattern(field.uncheckedPattern ?? '')}</code> needs features
+          Bosun does not run (such as lookahead or backreferences). The agent may still refuse the answer.
         </p>
       )}
       {error && (
@@ -376,6 +383,9 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
       )
   }
 }
+
+/** An agent's pattern shown as text: long enough to read, never a wall. */
+const cutPattern = (pattern: string) => (pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern)
 
 /** G21: the client MAY warn on password/token-like fields. */
 const secretWords = /pass(word|phrase)?|secret|token|api[\s_-]?key|credential|private[\s_-]?key/i

@@ -107,6 +107,20 @@ describe('answer validator (main)', () => {
     })
   })
 
+  it('agrees with the form on patterns: a non-u pattern is checked on re2js, one re2js cannot run is not checked', () => {
+    const v = createAnswerValidator()
+    const s = parse({
+      properties: { phone: { type: 'string', pattern: '^\\d{3}\\-\\d{4}$' }, password: { type: 'string', pattern: '^(?=.*\\d).{8,}$', maxLength: 64 } },
+      required: ['password'],
+    })
+    expect(v.validate(s, { phone: '555-1234', password: 'no digits at all' })).toEqual({ ok: true, content: { phone: '555-1234', password: 'no digits at all' } })
+    const out = v.validate(s, { phone: '5551234', password: 'x'.repeat(65) })
+    expect(out.ok).toBe(false)
+    if (!out.ok) expect(Object.keys(out.errors).sort()).toEqual(['password', 'phone'])
+    // The unchecked pattern never reaches Ajv (it would run it, or report it unchecked and refuse every answer).
+    expect(toJsonSchema(s).properties).toEqual({ phone: { type: 'string', pattern: '^\\d{3}\\-\\d{4}$' }, password: { type: 'string', maxLength: 64 } })
+  })
+
   it('Ajv agrees with the pure checks on formats it owns', () => {
     const v = createAnswerValidator()
     const s = parse({ properties: { when: { type: 'string', format: 'date-time' }, site: { type: 'string', format: 'uri' } } })

@@ -109,6 +109,18 @@ describe('ElicitationForm (static render)', () => {
     expect(html).toContain('Note')
   })
 
+  it('shows a pattern it does not run as a visible note on its field, described-by the input', () => {
+    const html = renderToStaticMarkup(
+      <ElicitationForm
+        elicitation={{ ...base, requestedSchema: { properties: { pin: { type: 'string', title: 'PIN', maxLength: 8, pattern: '^(?=.*\\d).{4}$' } } } }}
+        onRespond={() => undefined}
+      />,
+    )
+    expect(html).toMatch(/<input[^>]*aria-describedby="[^"]*-f-pin-pattern"[^>]*data-field="pin"|<input[^>]*data-field="pin"[^>]*aria-describedby="[^"]*-f-pin-pattern"/)
+    expect(html).toMatch(/<p id="[^"]*-f-pin-pattern" class="[^"]*eli-field-note">Not checked by Bosun: the agent’s pattern <code class="eli-pattern">\^\(\?=\.\*\\d\)\.\{4\}\$<\/code>/)
+    expect(html).toMatch(/<button type="submit" class="eli-button eli-primary">Accept</)
+  })
+
   it('offers only decline/cancel for a schema it cannot show', () => {
     const html = renderToStaticMarkup(
       <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { a: { type: 'object' } } } }} onRespond={() => undefined} />,
@@ -128,6 +140,12 @@ describe('renderer validation (checkDraft)', () => {
     const ok = checkDraft(parsed.schema, { name: 'n', count: '2', lang: 'rs', tags: ['y'], agree: false, email: 'a@b.co' })
     expect(ok.errors).toEqual({})
     expect(ok.content).toEqual({ name: 'n', count: 2, lang: 'rs', tags: ['y'], agree: false, email: 'a@b.co' })
+  })
+  it('checks a pattern valid only without u; leaves one re2js cannot run unchecked instead of refusing the form', () => {
+    const p = parseFormSchema({ properties: { phone: { type: 'string', pattern: '^\\d{3}\\-\\d{4}$' }, pin: { type: 'string', pattern: '^(?=.*\\d).{4}$' } } })
+    if (!p.ok) throw new Error(p.message)
+    expect(checkDraft(p.schema, { phone: '555-1234', pin: 'abcd' })).toEqual({ content: { phone: '555-1234', pin: 'abcd' }, errors: {}, unchecked: [] })
+    expect(Object.keys(checkDraft(p.schema, { phone: '5551234', pin: 'abcd' }).errors)).toEqual(['phone'])
   })
   it('checks a catastrophic pattern itself, in linear time (re2js), instead of freezing the page', () => {
     const p = parseFormSchema({ properties: { code: { type: 'string', pattern: '^(a+)+$' } } })

@@ -292,11 +292,31 @@ describe('linearPatternTester (re2js)', () => {
     expect(linearPatternTester('^\\p{Lu}', 'Émile')).toBe(true)
     expect(linearPatternTester('^\\d{3}-\\d{4}$', '555-1234')).toBe(true)
   })
-  it('refuses at parse time what a linear engine cannot run (backreferences, lookaround)', () => {
-    for (const pattern of ['(a)\\1', '^(?=a)a', '(?<!x)y']) {
-      const parsed = parseRequestedSchema({ properties: { t: { type: 'string', pattern } } })
-      expect(parsed.ok).toBe(false)
+})
+
+describe('parseRequestedSchema: patterns', () => {
+  it('accepts a pattern valid only without the u flag, and checks it on re2js', () => {
+    // `\-` outside a class is an error under `u` and valid ECMA-262 without it (JSON Schema names no flag).
+    const s = parseOk({ properties: { phone: { type: 'string', pattern: '^\\d{3}\\-\\d{4}$' } } })
+    expect(field(s, 'phone')).toMatchObject({ kind: 'text', pattern: '^\\d{3}\\-\\d{4}$' })
+    expect(field(s, 'phone')).not.toHaveProperty('uncheckedPattern')
+    expect(validateContent(s, { phone: '555-1234' }, linearPatternTester)).toEqual({ errors: {}, unchecked: [] })
+    expect(validateContent(s, { phone: '5551234' }, linearPatternTester).errors).toEqual({ phone: 'Does not have the expected form.' })
+    for (const pattern of ['^a\\:b$', '[a-z]{,3}', ']']) expect(field(parseOk({ properties: { t: { type: 'string', pattern } } }), 't')).toHaveProperty('pattern', pattern)
+  })
+  it('keeps a field whose pattern re2js cannot run (lookaround, backreferences), the pattern shown and never run', () => {
+    for (const pattern of ['^(?=.*\\d).{8,}$', '(a)\\1', '(?<!x)y', '^(?!admin$)']) {
+      const s = parseOk({ properties: { t: { type: 'string', pattern, minLength: 2 }, n: { type: 'integer' } }, required: ['t'] })
+      expect(field(s, 't')).toEqual({ key: 't', title: 't', required: true, kind: 'text', minLength: 2, uncheckedPattern: pattern })
+      // Never handed to a pattern tester; the other checks still apply, and nothing is left "unchecked" for main to refuse.
+      expect(validateContent(s, { t: 'no digits', n: 1 }, never)).toEqual({ errors: {}, unchecked: [] })
+      expect(validateContent(s, { t: 'x', n: 1 }, never).errors).toEqual({ t: 'At least 2 characters.' })
     }
-    expect(parseRequestedSchema({ properties: { t: { type: 'string', pattern: '^(a+)+$' } } }).ok).toBe(true)
+  })
+  it('still refuses a pattern that is no regular expression with or without u, or too long', () => {
+    for (const pattern of ['([', 'a{2,1}', '(?i)abc', '\\']) {
+      expect(refusal({ properties: { t: { type: 'string', pattern } } })).toMatch(/not a valid regular expression/)
+    }
+    expect(refusal({ properties: { t: { type: 'string', pattern: 'a'.repeat(1001) } } })).toMatch(/too long/)
   })
 })
