@@ -47,8 +47,8 @@ export type FieldSpec =
   | (FieldBase & { kind: 'select'; options: EnumChoice[]; default?: string })
   | (FieldBase & { kind: 'multi-select'; options: EnumChoice[]; minItems?: number; maxItems?: number; default?: string[] })
   /**
-   * A property of an unknown type (e.g. `_color`): shown as "not supported", never rendered as a known
-   * control, never sent. A *required* one makes the form unanswerable: it is still shown, explained, and the
+   * A property of a type outside the subset (e.g. `_color`, a nested `object`, a list of objects): shown as
+   * "not supported", read-only, never rendered as a known control, never sent. A *required* one makes the form unanswerable: it is still shown, explained, and the
    * person may decline or cancel; `accept` is refused (see {@link unanswerableFields}).
    */
   | (FieldBase & { kind: 'unsupported'; type: string })
@@ -190,15 +190,14 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
     }
     case 'array': {
       const items = prop.items
-      if (!isObject(items)) throw new Refusal(`${where}: a list field needs an "items" schema.`)
+      // Only lists of choices are in the subset: any other list (of objects, of lists, of no stated kind) is
+      // kept as unsupported (G15), so an optional one leaves the rest of the form usable.
+      if (!isObject(items)) return unknownField(base, 'array')
       let options: EnumChoice[]
       if (items.anyOf != null) options = parseChoices(items.anyOf, where, true)
       else if (items.type === 'string' && items.enum != null) options = parseChoices(items.enum, where, false)
-      else if (items.type === 'object' || items.type === 'array' || isObject(items.properties)) {
-        throw new Refusal(`${where} is a list of objects; only lists of choices are supported.`)
-      } else {
-        return unknownField(base, `array of ${describeType(items.type)}`)
-      }
+      else if (isObject(items.properties) && (items.type === undefined || items.type === null)) return unknownField(base, 'array of object')
+      else return unknownField(base, `array of ${describeType(items.type)}`)
       const minItems = optional(prop, 'minItems', isNonNegInt, 'a non-negative integer', where)
       const maxItems = optional(prop, 'maxItems', isNonNegInt, 'a non-negative integer', where)
       if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
@@ -211,8 +210,7 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
       if (def) field.default = def.filter((v): v is string => typeof v === 'string' && options.some((o) => o.value === v))
       return field
     }
-    case 'object':
-      throw new Refusal(`${where} is a nested object; forms only support flat fields.`)
+    // A nested object is outside the flat subset: kept as unsupported (G15), never flattened into controls.
     default:
       return unknownField(base, describeType(type))
   }

@@ -376,7 +376,7 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
           <p className="eli-muted eli-field-desc">
             {field.required
               ? `Bosun cannot show this kind of field (${field.type}), and the agent requires it.`
-              : `Bosun cannot show this kind of field (${field.type}); it is optional and will be left empty.`}
+              : `Bosun cannot show this kind of field (${field.type}); it is optional and is left out of your answer.`}
           </p>
           {field.description && <p className="eli-muted eli-field-desc">{field.description}</p>}
         </div>

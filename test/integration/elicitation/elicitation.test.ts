@@ -82,10 +82,23 @@ describe.each([
     expect(t.reported()).toEqual([{ error: { code: -32602, message: expect.stringMatching(/unsupported elicitation mode/) } }])
   })
 
-  it('answers -32602 for a nested schema and tells the person', async () => {
+  it('shows a form with an optional nested object and a lookahead pattern (G15); the answer leaves the object out', async () => {
     const t = await setup(v2)
-    await t.agent.connection.prompt(t.sessionId, textPrompt('nested'))
-    expect(t.reported()).toEqual([{ error: { code: -32602, message: expect.stringMatching(/nested object/) } }])
+    const arrived = once(t.arrivals.event)
+    const turn = t.agent.connection.prompt(t.sessionId, textPrompt('nested'))
+    const id = await arrived
+    expect(t.refused).toEqual([])
+    expect(t.broker.respond(id, { action: 'accept', content: { city: 'lisbon', address: {} } }).ok).toBe(false)
+    // The lookahead is not run on either side: the answer is sent as the person gave it.
+    expect(t.broker.respond(id, { action: 'accept', content: { city: 'lisbon' } }).ok).toBe(true)
+    await turn
+    expect(t.reported()).toEqual([{ action: 'accept', content: { city: 'lisbon' } }])
+  })
+
+  it('answers -32602 for a form no answer could satisfy and tells the person', async () => {
+    const t = await setup(v2)
+    await t.agent.connection.prompt(t.sessionId, textPrompt('impossible'))
+    expect(t.reported()).toEqual([{ error: { code: -32602, message: expect.stringMatching(/minLength is larger than maxLength/) } }])
     expect(t.refused).toHaveLength(1)
   })
 

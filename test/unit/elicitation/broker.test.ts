@@ -165,6 +165,17 @@ describe('ElicitationBroker: form mode', () => {
     expect(t.resolved()[0]).toMatchObject({ status: action === 'decline' ? 'declined' : 'cancelled' })
   })
 
+  it('shows a form with an optional nested object (G15): accepted without it, refused with a value for it', async () => {
+    const t = setup()
+    const requestedSchema = { properties: { address: { type: 'object', properties: { street: { type: 'string' } } }, name: { type: 'string' } }, required: ['name'] }
+    const { promise } = t.fake.request('elicitation/create', form({ requestedSchema }))
+    const id = await arrivedOnce(t)
+    expect(t.refused).toEqual([])
+    expect(t.broker.respond(id, { action: 'accept', content: { name: 'Ada', address: { street: 'x' } } }).ok).toBe(false)
+    expect(t.broker.respond(id, { action: 'accept', content: { name: 'Ada' } }).ok).toBe(true)
+    expect(await promise).toEqual({ action: 'accept', content: { name: 'Ada' } })
+  })
+
   it('serves the seed alias session/elicitation the same way', async () => {
     const t = setup()
     const { promise } = t.fake.request('session/elicitation', form())
@@ -173,13 +184,13 @@ describe('ElicitationBroker: form mode', () => {
     expect(await promise).toEqual({ action: 'decline' })
   })
 
-  it('refuses a schema outside the subset with -32602 and tells the person', async () => {
+  it('refuses a schema no answer could satisfy with -32602 and tells the person', async () => {
     const t = setup()
     const error = await expectHandlerError(
-      t.fake.request('elicitation/create', form({ requestedSchema: { properties: { a: { type: 'object', properties: {} } } } })).promise,
+      t.fake.request('elicitation/create', form({ requestedSchema: { properties: { a: { type: 'string', minLength: 5, maxLength: 2 } } } })).promise,
       -32602,
     )
-    expect(error.message).toMatch(/nested object/)
+    expect(error.message).toMatch(/minLength is larger than maxLength/)
     expect(t.refused[0]).toMatch(/Agent A asked for a form Bosun cannot show/)
     expect(t.actions).toEqual([])
   })

@@ -109,6 +109,30 @@ describe('ElicitationForm (static render)', () => {
     expect(html).toContain('Note')
   })
 
+  it('shows an optional nested object and list of objects read-only with a note; Accept stays on for the rest', () => {
+    const html = renderToStaticMarkup(
+      <ElicitationForm
+        elicitation={{
+          ...base,
+          requestedSchema: {
+            properties: {
+              address: { type: 'object', title: 'Address', properties: { street: { type: 'string' } } },
+              people: { type: 'array', title: 'People', items: { type: 'object', properties: {} } },
+              name: { type: 'string', title: 'Name' },
+            },
+          },
+        }}
+        onRespond={() => undefined}
+      />,
+    )
+    expect(html).toContain('Bosun cannot show this kind of field (object); it is optional and is left out of your answer.')
+    expect(html).toContain('Bosun cannot show this kind of field (array of object); it is optional and is left out of your answer.')
+    expect(html).not.toMatch(/data-field="(address|people)"/)
+    expect(html).toMatch(/data-field="name"/)
+    expect(html).not.toContain('Bosun cannot show this form')
+    expect(html).toMatch(/<button type="submit" class="eli-button eli-primary">Accept</)
+  })
+
   it('shows a pattern it does not run as a visible note on its field, described-by the input', () => {
     const html = renderToStaticMarkup(
       <ElicitationForm
@@ -123,7 +147,7 @@ describe('ElicitationForm (static render)', () => {
 
   it('offers only decline/cancel for a schema it cannot show', () => {
     const html = renderToStaticMarkup(
-      <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { a: { type: 'object' } } } }} onRespond={() => undefined} />,
+      <ElicitationForm elicitation={{ ...base, requestedSchema: { properties: { a: { type: 'integer', minimum: 5, maximum: 1 } } } }} onRespond={() => undefined} />,
     )
     expect(html).toContain('Bosun cannot show this form')
     expect(html).toMatch(/<button type="submit"[^>]*disabled=""/)

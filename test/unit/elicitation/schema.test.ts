@@ -123,11 +123,41 @@ describe('parseRequestedSchema: the subset', () => {
 })
 
 describe('parseRequestedSchema: refusals and unknown types (G15)', () => {
-  it('refuses nested objects', () => {
-    expect(refusal({ properties: { address: { type: 'object', properties: { street: { type: 'string' } } } } })).toMatch(/nested object/)
+  it('keeps an optional nested object or list of objects as unsupported; the rest of the form works and the answer leaves them out', () => {
+    const s = parseOk({
+      properties: {
+        address: { type: 'object', title: 'Address', properties: { street: { type: 'string' } } },
+        people: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } },
+        rows: { type: 'array', items: { properties: { x: { type: 'number' } } } },
+        grid: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+        loose: { type: 'array' },
+        name: { type: 'string' },
+      },
+      required: ['name'],
+    })
+    expect(s.fields.map((f) => [f.key, f.kind, f.kind === 'unsupported' ? f.type : null])).toEqual([
+      ['address', 'unsupported', 'object'],
+      ['people', 'unsupported', 'array of object'],
+      ['rows', 'unsupported', 'array of object'],
+      ['grid', 'unsupported', 'array of array'],
+      ['loose', 'unsupported', 'array'],
+      ['name', 'text', null],
+    ])
+    expect(field(s, 'address').title).toBe('Address')
+    expect(unanswerableFields(s)).toEqual([])
+    const content = draftToContent(s, initialDraft(s))
+    expect(content).toEqual({ name: '' })
+    expect(validateContent(s, { name: 'Ada' }, never)).toEqual({ errors: {}, unchecked: [] })
+    // A value for one of them is not what the form asked for.
+    expect(validateContent(s, { name: 'Ada', address: { street: 'x' } }, never).errors).toHaveProperty('')
   })
-  it('refuses arrays of objects', () => {
-    expect(refusal({ properties: { people: { type: 'array', items: { type: 'object', properties: {} } } } })).toMatch(/list of objects/)
+  it('keeps a required nested object or list of objects as unanswerable: shown, declinable, never accepted', () => {
+    const s = parseOk({
+      properties: { address: { type: 'object', properties: {} }, people: { type: 'array', items: { type: 'object' } }, name: { type: 'string' } },
+      required: ['address', 'people'],
+    })
+    expect(unanswerableFields(s).map((f) => f.key)).toEqual(['address', 'people'])
+    expect(Object.keys(validateContent(s, { name: 'Ada' }, never).errors)).toEqual(['address', 'people'])
   })
   it('keeps a required field of an unknown type, as unsupported and unanswerable (shown, declinable, never accepted)', () => {
     const s = parseOk({ properties: { c: { type: '_color' }, n: { type: 'string' } }, required: ['c'] })
