@@ -44,8 +44,8 @@ export type FieldSpec =
     })
   | (FieldBase & { kind: 'number'; integer: boolean; minimum?: number; maximum?: number; default?: number })
   | (FieldBase & { kind: 'boolean'; default?: boolean })
-  | (FieldBase & { kind: 'select'; options: EnumChoice[]; default?: string })
-  | (FieldBase & { kind: 'multi-select'; options: EnumChoice[]; minItems?: number; maxItems?: number; default?: string[] })
+  | (FieldBase & { kind: 'select'; options: EnumChoice[]; omittedChoices?: number; default?: string })
+  | (FieldBase & { kind: 'multi-select'; options: EnumChoice[]; omittedChoices?: number; minItems?: number; maxItems?: number; default?: string[] })
   /**
    * A property of a type outside the subset (e.g. `_color`, a nested `object`, a list of objects): shown as
    * "not supported", read-only, never rendered as a known control, never sent. A *required* one makes the form unanswerable: it is still shown, explained, and the
@@ -70,36 +70,53 @@ const isNonNegInt = (v: unknown): v is number => typeof v === 'number' && Number
 
 class Refusal extends Error {}
 
-/** Reads an optional field: omitted and `null` are equivalent; a value of the wrong type refuses the schema. */
+/**
+ * Reads an optional constraint: omitted and `null` are equivalent; a value of the wrong type refuses the
+ * schema (Bosun could not tell which answers the agent takes).
+ */
 function optional<T>(obj: Json, name: string, check: (v: unknown) => v is T, what: string, where: string): T | undefined {
   const v = obj[name]
   if (v === undefined || v === null) return undefined
   if (!check(v)) throw new Refusal(`${where}: "${name}" must be ${what}.`)
   return v
 }
+
+/**
+ * Reads an annotation (`title`, `description`, `default`, `format`): a value of the wrong type is dropped, as
+ * if omitted. It changes how the field is shown, never which answers are valid, so it refuses nothing.
+ */
+function annotation<T>(obj: Json, name: string, check: (v: unknown) => v is T): T | undefined {
+  const v = obj[name]
+  return check(v) ? v : undefined
+}
 const isString = (v: unknown): v is string => typeof v === 'string'
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean'
 
-function parseChoices(raw: unknown, where: string, titled: boolean): EnumChoice[] {
+/**
+ * The choices of a select: `enum` strings, or `oneOf`/`anyOf` items with a string `const`. Choices of another
+ * kind (`enum: ["a", 1]`) are left out and counted; only a list with no usable choice refuses the schema.
+ */
+function parseChoices(raw: unknown, where: string, titled: boolean): { options: EnumChoice[]; omittedChoices?: number } {
   if (!Array.isArray(raw) || raw.length === 0) throw new Refusal(`${where}: the list of choices must be a non-empty array.`)
   if (raw.length > schemaLimits.maxOptions) throw new Refusal(`${where}: more than ${schemaLimits.maxOptions} choices.`)
   const seen = new Set<string>()
-  const choices = raw.map((item): EnumChoice => {
-    if (!titled) {
-      if (typeof item !== 'string') throw new Refusal(`${where}: every choice must be a string.`)
-      return { value: item, title: item }
-    }
-    if (!isObject(item) || typeof item.const !== 'string') throw new Refusal(`${where}: every choice needs a string "const".`)
+  const options = raw.flatMap((item): EnumChoice[] => {
+    if (!titled) return typeof item === 'string' ? [{ value: item, title: item }] : []
+    if (!isObject(item) || typeof item.const !== 'string') return []
     const title = typeof item.title === 'string' && item.title !== '' ? item.title : item.const
     const description = typeof item.description === 'string' ? item.description : undefined
-    return { value: item.const, title, ...(description ? { description } : {}) }
+    return [{ value: item.const, title, ...(description ? { description } : {}) }]
   })
-  for (const c of choices) {
+  if (options.length === 0) {
+    throw new Refusal(titled ? `${where}: no choice has a string "const".` : `${where}: no choice is a string.`)
+  }
+  for (const c of options) {
     if (seen.has(c.value)) throw new Refusal(`${where}: the choice "${c.value}" appears twice.`)
     seen.add(c.value)
   }
-  return choices
+  const omitted = raw.length - options.length
+  return omitted > 0 ? { options, omittedChoices: omitted } : { options }
 }
 
 /**
@@ -127,27 +144,23 @@ function describeType(t: unknown): string {
 function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
   const where = `Field "${key}"`
   if (!isObject(prop)) throw new Refusal(`${where} is not a schema object.`)
-  const base: FieldBase = {
-    key,
-    title: (optional(prop, 'title', isString, 'a string', where) ?? '') || key,
-    required,
-  }
-  const description = optional(prop, 'description', isString, 'a string', where)
+  const base: FieldBase = { key, title: annotation(prop, 'title', isString) || key, required }
+  const description = annotation(prop, 'description', isString)
   if (description) base.description = description
   const type = prop.type
 
   switch (type) {
     case 'string': {
       if (prop.oneOf != null || prop.enum != null) {
-        const options = prop.oneOf != null ? parseChoices(prop.oneOf, where, true) : parseChoices(prop.enum, where, false)
-        const def = optional(prop, 'default', isString, 'a string', where)
-        return { ...base, kind: 'select', options, ...(def !== undefined && options.some((o) => o.value === def) ? { default: def } : {}) }
+        const choices = prop.oneOf != null ? parseChoices(prop.oneOf, where, true) : parseChoices(prop.enum, where, false)
+        const def = annotation(prop, 'default', isString)
+        return { ...base, kind: 'select', ...choices, ...(def !== undefined && choices.options.some((o) => o.value === def) ? { default: def } : {}) }
       }
       const minLength = optional(prop, 'minLength', isNonNegInt, 'a non-negative integer', where)
       const maxLength = optional(prop, 'maxLength', isNonNegInt, 'a non-negative integer', where)
       const pattern = optional(prop, 'pattern', isString, 'a string', where)
-      const format = optional(prop, 'format', isString, 'a string', where)
-      const def = optional(prop, 'default', isString, 'a string', where)
+      const format = annotation(prop, 'format', isString)
+      const def = annotation(prop, 'default', isString)
       if (minLength !== undefined && maxLength !== undefined && minLength > maxLength) {
         throw new Refusal(`${where}: minLength is larger than maxLength, so no answer could be valid.`)
       }
@@ -174,7 +187,7 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
     case 'integer': {
       const minimum = optional(prop, 'minimum', isFiniteNumber, 'a number', where)
       const maximum = optional(prop, 'maximum', isFiniteNumber, 'a number', where)
-      const def = optional(prop, 'default', isFiniteNumber, 'a number', where)
+      const def = annotation(prop, 'default', isFiniteNumber)
       if (minimum !== undefined && maximum !== undefined && minimum > maximum) {
         throw new Refusal(`${where}: minimum is larger than maximum, so no answer could be valid.`)
       }
@@ -185,7 +198,7 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
       return field
     }
     case 'boolean': {
-      const def = optional(prop, 'default', isBoolean, 'true or false', where)
+      const def = annotation(prop, 'default', isBoolean)
       return { ...base, kind: 'boolean', ...(def !== undefined ? { default: def } : {}) }
     }
     case 'array': {
@@ -193,9 +206,9 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
       // Only lists of choices are in the subset: any other list (of objects, of lists, of no stated kind) is
       // kept as unsupported (G15), so an optional one leaves the rest of the form usable.
       if (!isObject(items)) return unknownField(base, 'array')
-      let options: EnumChoice[]
-      if (items.anyOf != null) options = parseChoices(items.anyOf, where, true)
-      else if (items.type === 'string' && items.enum != null) options = parseChoices(items.enum, where, false)
+      let choices: ReturnType<typeof parseChoices>
+      if (items.anyOf != null) choices = parseChoices(items.anyOf, where, true)
+      else if (items.type === 'string' && items.enum != null) choices = parseChoices(items.enum, where, false)
       else if (isObject(items.properties) && (items.type === undefined || items.type === null)) return unknownField(base, 'array of object')
       else return unknownField(base, `array of ${describeType(items.type)}`)
       const minItems = optional(prop, 'minItems', isNonNegInt, 'a non-negative integer', where)
@@ -203,8 +216,9 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
       if (minItems !== undefined && maxItems !== undefined && minItems > maxItems) {
         throw new Refusal(`${where}: minItems is larger than maxItems, so no answer could be valid.`)
       }
-      const def = optional(prop, 'default', (v): v is unknown[] => Array.isArray(v), 'a list', where)
-      const field: FieldSpec = { ...base, kind: 'multi-select', options }
+      const def = annotation(prop, 'default', (v): v is unknown[] => Array.isArray(v))
+      const { options } = choices
+      const field: FieldSpec = { ...base, kind: 'multi-select', ...choices }
       if (minItems !== undefined) field.minItems = minItems
       if (maxItems !== undefined) field.maxItems = maxItems
       if (def) field.default = def.filter((v): v is string => typeof v === 'string' && options.some((o) => o.value === v))

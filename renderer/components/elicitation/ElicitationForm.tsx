@@ -184,7 +184,9 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
   const errId = error ? `${id}-err` : undefined
   const hintId = field.kind === 'text' && (field.format || field.formatHint) ? `${id}-hint` : undefined
   const patternId = field.kind === 'text' && field.uncheckedPattern !== undefined ? `${id}-pattern` : undefined
-  const describedBy = [descId, hintId, patternId, errId].filter(Boolean).join(' ') || undefined
+  const omitted = field.kind === 'select' || field.kind === 'multi-select' ? (field.omittedChoices ?? 0) : 0
+  const omittedId = omitted > 0 ? `${id}-omitted` : undefined
+  const describedBy = [descId, hintId, patternId, omittedId, errId].filter(Boolean).join(' ') || undefined
   const common = {
     id,
     'data-field': field.key,
@@ -220,6 +222,12 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
         <p id={patternId} className="eli-muted eli-field-desc eli-field-note">
           Not checked by Bosun: the agent’s pattern <code className="eli-pattern">{cutPattern(field.uncheckedPattern ?? '')}</code> needs features
           Bosun does not run (such as lookahead or backreferences). The agent may still refuse the answer.
+        </p>
+      )}
+      {omittedId && (
+        <p id={omittedId} className="eli-muted eli-field-desc eli-field-note">
+          {omitted === 1 ? 'One choice' : `${omitted} choices`} the agent offered could not be shown (not text), so
+          {omitted === 1 ? ' it is' : ' they are'} left out.
         </p>
       )}
       {error && (

@@ -121,6 +121,14 @@ describe('answer validator (main)', () => {
     expect(toJsonSchema(s).properties).toEqual({ phone: { type: 'string', pattern: '^\\d{3}\\-\\d{4}$' }, password: { type: 'string', maxLength: 64 } })
   })
 
+  it('agrees with the form on a mixed enum: only the string choices it shows are valid', () => {
+    const v = createAnswerValidator()
+    const s = parse({ properties: { size: { type: 'string', enum: ['small', 1, 'large'] }, n: { type: 'integer', default: 'x', title: 5 } } })
+    expect(v.validate(s, { size: 'large', n: 2 })).toEqual({ ok: true, content: { size: 'large', n: 2 } })
+    expect(v.validate(s, { size: 1 }).ok).toBe(false)
+    expect(toJsonSchema(s).properties).toEqual({ size: { type: 'string', enum: ['small', 'large'] }, n: { type: 'integer' } })
+  })
+
   it('Ajv agrees with the pure checks on formats it owns', () => {
     const v = createAnswerValidator()
     const s = parse({ properties: { when: { type: 'string', format: 'date-time' }, site: { type: 'string', format: 'uri' } } })

@@ -133,6 +133,29 @@ describe('ElicitationForm (static render)', () => {
     expect(html).toMatch(/<button type="submit" class="eli-button eli-primary">Accept</)
   })
 
+  it('shows a form with malformed annotations and a mixed enum: property names for bad titles, the string choices and a note', () => {
+    const html = renderToStaticMarkup(
+      <ElicitationForm
+        elicitation={{
+          ...base,
+          requestedSchema: {
+            properties: {
+              size: { type: 'string', title: 5, enum: ['small', 1, 'large'] },
+              count: { type: 'number', title: 'Count', default: '5' },
+            },
+          },
+        }}
+        onRespond={() => undefined}
+      />,
+    )
+    expect(html).not.toContain('Bosun cannot show this form')
+    expect(html).toMatch(/<legend class="eli-label">size/)
+    expect(html.match(/type="radio"/g)).toHaveLength(2)
+    expect(html).toMatch(/<fieldset role="radiogroup"[^>]*aria-describedby="[^"]*-f-size-omitted"/)
+    expect(html).toContain('One choice the agent offered could not be shown (not text), so it is left out.')
+    expect(html).toMatch(/<input[^>]*type="number"[^>]*value=""/)
+  })
+
   it('shows a pattern it does not run as a visible note on its field, described-by the input', () => {
     const html = renderToStaticMarkup(
       <ElicitationForm

@@ -176,10 +176,51 @@ describe('parseRequestedSchema: refusals and unknown types (G15)', () => {
   it('keeps a required field with no type as unanswerable', () => {
     expect(field(parseOk({ properties: { x: {} }, required: ['x'] }), 'x')).toMatchObject({ kind: 'unsupported', type: 'no type', required: true })
   })
-  it('refuses constraints of the wrong type', () => {
+  it('refuses constraints of the wrong type (which answers are valid is unknown)', () => {
     expect(refusal({ properties: { s: { type: 'string', minLength: '3' } } })).toMatch(/minLength/)
     expect(refusal({ properties: { n: { type: 'number', maximum: 'big' } } })).toMatch(/maximum/)
-    expect(refusal({ properties: { b: { type: 'boolean', default: 'yes' } } })).toMatch(/default/)
+    expect(refusal({ properties: { m: { type: 'array', items: { type: 'string', enum: ['a'] }, maxItems: -1 } } })).toMatch(/maxItems/)
+    expect(refusal({ properties: { s: { type: 'string', pattern: 5 } } })).toMatch(/pattern/)
+  })
+  it('drops malformed annotations (title, description, default, format) instead of refusing the form', () => {
+    const s = parseOk({
+      properties: {
+        t: { type: 'string', title: 5, description: { text: 'x' }, default: 7, format: ['email'] },
+        n: { type: 'number', title: null, default: '5' },
+        i: { type: 'integer', default: true },
+        b: { type: 'boolean', title: ['Yes?'], default: 'yes' },
+        sel: { type: 'string', enum: ['a', 'b'], default: 1 },
+        m: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, default: 'x' },
+      },
+    })
+    expect(s.fields).toEqual([
+      { key: 't', title: 't', required: false, kind: 'text' },
+      { key: 'n', title: 'n', required: false, kind: 'number', integer: false },
+      { key: 'i', title: 'i', required: false, kind: 'number', integer: true },
+      { key: 'b', title: 'b', required: false, kind: 'boolean' },
+      { key: 'sel', title: 'sel', required: false, kind: 'select', options: [{ value: 'a', title: 'a' }, { value: 'b', title: 'b' }] },
+      { key: 'm', title: 'm', required: false, kind: 'multi-select', options: [{ value: 'x', title: 'x' }, { value: 'y', title: 'y' }] },
+    ])
+    // Nothing pre-filled from a dropped default; the answer is checked against the constraints as before.
+    expect(initialDraft(s)).toEqual({ t: '', n: '', i: '', b: false, sel: '', m: [] })
+    expect(validateContent(s, { n: '5' }, never).errors).toEqual({ n: 'Must be a number.' })
+  })
+  it('keeps the string choices of a mixed enum (and the usable oneOf/anyOf items), counting the others', () => {
+    const s = parseOk({
+      properties: {
+        e: { type: 'string', enum: ['a', 1, null, 'b'], default: 'b' },
+        o: { type: 'string', oneOf: [{ const: 'x', title: 'X' }, { const: 2, title: 'Two' }, 'y'] },
+        m: { type: 'array', items: { type: 'string', enum: [true, 'p', 'q'] }, default: ['q', true] },
+        ok: { type: 'string', enum: ['only'] },
+      },
+    })
+    expect(field(s, 'e')).toEqual({ key: 'e', title: 'e', required: false, kind: 'select', options: [{ value: 'a', title: 'a' }, { value: 'b', title: 'b' }], omittedChoices: 2, default: 'b' })
+    expect(field(s, 'o')).toMatchObject({ kind: 'select', options: [{ value: 'x', title: 'X' }], omittedChoices: 2 })
+    expect(field(s, 'm')).toMatchObject({ kind: 'multi-select', options: [{ value: 'p' }, { value: 'q' }], omittedChoices: 1, default: ['q'] })
+    expect(field(s, 'ok')).not.toHaveProperty('omittedChoices')
+    // Only what the form shows is a valid answer.
+    expect(validateContent(s, { e: 'a', o: 'x', m: ['p'] }, never).errors).toEqual({})
+    expect(Object.keys(validateContent(s, { e: 1, o: 2, m: [true] } as Record<string, unknown>, never).errors).sort()).toEqual(['e', 'm', 'o'])
   })
   it('refuses impossible ranges', () => {
     expect(refusal({ properties: { s: { type: 'string', minLength: 5, maxLength: 2 } } })).toMatch(/minLength/)
@@ -192,8 +233,10 @@ describe('parseRequestedSchema: refusals and unknown types (G15)', () => {
   it('refuses empty, duplicate and malformed choices', () => {
     expect(refusal({ properties: { s: { type: 'string', enum: [] } } })).toMatch(/non-empty/)
     expect(refusal({ properties: { s: { type: 'string', enum: ['a', 'a'] } } })).toMatch(/twice/)
+    // Nothing usable left: refused.
     expect(refusal({ properties: { s: { type: 'string', oneOf: [{ title: 'no const' }] } } })).toMatch(/const/)
     expect(refusal({ properties: { s: { type: 'string', enum: [1, 2] } } })).toMatch(/string/)
+    expect(refusal({ properties: { m: { type: 'array', items: { anyOf: [{ const: 1 }] } } } })).toMatch(/const/)
   })
   it('refuses required names that are not described, and malformed containers', () => {
     expect(refusal({ properties: {}, required: ['ghost'] })).toMatch(/ghost/)
