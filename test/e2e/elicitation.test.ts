@@ -145,6 +145,41 @@ describe('form elicitation', () => {
     await waitIdle(page)
   })
 
+  it('a form with fields outside the subset: shown, not refused; unsupported fields read-only with a note, a pattern Bosun does not run noted and skipped', async () => {
+    await ask('partly-unsupported')
+    const form = await visible(card('Deployment'))
+    await visible(form.getByText('Where should I deploy?'))
+    // A nested object and a list of objects: a note each, no control, Accept still offered.
+    await visible(form.getByRole('note', { name: 'Target host: not supported' }).getByText('Bosun cannot show this kind of field (object); it is optional and is left out of your answer.'))
+    await visible(form.getByRole('note', { name: 'Mirrors: not supported' }).getByText(/\(array of object\); it is optional/))
+    expect(await form.getByRole('textbox', { name: /^Target host/ }).count()).toBe(0)
+    // The lookahead pattern: a note the field is described by, naming the pattern.
+    const release = form.getByRole('textbox', { name: /^Release name/ })
+    expect(await description(release)).toContain('Not checked by Bosun: the agent’s pattern ^(?!latest$)(?=.*\\d)[a-z0-9.-]+$ needs features Bosun does not run')
+    // A mixed enum with a numeric title: the property name, the string choices, and a note for the rest.
+    const size = await visible(form.getByRole('radiogroup', { name: /^size/ }))
+    expect(await size.getByRole('radio').count()).toBe(2)
+    await visible(size.getByText('One choice the agent offered could not be shown (not text), so it is left out.'))
+
+    // `^\d{3}\-\d{4}$` (valid only without the u flag) is checked, on re2js.
+    const phone = form.getByRole('textbox', { name: /^On-call phone/ })
+    await release.fill('latest')
+    await phone.fill('5551234')
+    await size.getByRole('radio', { name: 'large' }).check()
+    await form.getByRole('button', { name: 'Accept' }).click()
+    await until<HTMLInputElement>(phone, (el) => el.getAttribute('aria-invalid') === 'true')
+    expect(await description(phone)).toContain('Does not have the expected form.')
+    expect(await release.getAttribute('aria-invalid')).toBeNull()
+    await screenshotBothSchemes('elicitation-form-unsupported', form, 1100)
+
+    await phone.fill('555-1234')
+    await form.getByRole('button', { name: 'Accept' }).click()
+    // The unchecked pattern is the agent's to enforce: Bosun sent the answer as given, without the unsupported fields.
+    expect(await agentResponse()).toEqual({ action: 'accept', content: { release: 'latest', phone: '555-1234', size: 'large' } })
+    await visible(form.getByRole('status').getByText('Answered'))
+    await waitIdle(page)
+  })
+
   it('Decline answers decline', async () => {
     await ask('small-form')
     const form = await visible(card('Branch name'))
