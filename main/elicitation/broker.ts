@@ -4,6 +4,8 @@
  *
  * - Only advertised modes are served; any other mode answers -32602 (G11, K6).
  * - Scope: `{sessionId, toolCallId?}` or `{requestId}` before any session exists; v2 wants exactly one (G12).
+ *   A `requestId` must name a request of Bosun's still waiting on that connection; when it settles, its
+ *   elicitations are answered `cancel` and withdrawn.
  * - Form answers are validated again here before they reach the agent (G17); URL-mode `accept` is sent only
  *   after the person consented and the chokepoint opened the URL (G19). `accept` means consent, not completion.
  * - Every request is answered exactly once: all answers go through `settle`, which removes the entry first.
@@ -12,6 +14,7 @@
 import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
 import { HandlerError } from '../acp/types'
 import { Deferred } from '../base/deferred'
+import type { Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
@@ -94,6 +97,18 @@ export interface ElicitationAttachInfo {
   protocolVersion?: ProtocolVersion
   /** The modes this connection advertised: pass what was given to the connection, never a copy (G11). */
   advertised: AdvertisedModes
+  /**
+   * Whether Bosun's own request with this JSON-RPC id is still waiting for this connection's agent (G12):
+   * a request-scoped elicitation must name one (the `initialize`, `session/new` or `authenticate` it is
+   * about); any other id is refused -32602, so an agent cannot show a "while starting" question at any time.
+   * Ids are compared as given (`7` and `"7"` differ, B3). Omitted: the id is taken as given.
+   */
+  isRequestPending?: (requestId: JsonRpcId) => boolean
+  /**
+   * Fires with the id of each of Bosun's requests on this connection once it is answered or failed: the
+   * elicitations scoped to it are answered `cancel` and withdrawn (nothing waits for them any more).
+   */
+  onDidSettleRequest?: Event<JsonRpcId>
 }
 
 interface Attachment extends ElicitationAttachInfo {
@@ -171,6 +186,7 @@ export class ElicitationBroker implements IDisposable {
     attachment.registration.add(connection.handlers.registerNotification(ELICITATION_COMPLETE, complete))
     attachment.registration.add(connection.handlers.registerNotification(ELICITATION_COMPLETE_ALIAS, complete))
     if (connection.onDidClose) attachment.registration.add(connection.onDidClose(() => this.detach(attachment)))
+    if (info.onDidSettleRequest) attachment.registration.add(info.onDidSettleRequest((requestId) => this.requestSettled(attachment, requestId)))
     return toDisposable(() => this.detach(attachment))
   }
 
@@ -310,6 +326,11 @@ export class ElicitationBroker implements IDisposable {
       if (resolved === undefined) return refuse(`Session not found: ${scopeSession}`, null, RESOURCE_NOT_FOUND, { sessionId: scopeSession })
       scopeSession = resolved
     }
+    // Request scope: only a request of Bosun's that this agent has not answered yet (G12).
+    if (scopeSession === null && attachment.isRequestPending && !attachment.isRequestPending(params.requestId as JsonRpcId)) {
+      const shown = JSON.stringify(params.requestId).slice(0, 64)
+      return refuse(`requestId ${shown} is not a request Bosun is waiting on this agent for`, null)
+    }
 
     const mode = params.mode
     if (mode !== 'form' && mode !== 'url') return refuse(`unsupported elicitation mode: ${typeof mode === 'string' ? mode.slice(0, 64) : String(mode)}`, scopeSession)
@@ -376,6 +397,19 @@ export class ElicitationBroker implements IDisposable {
       return await entry.answer.promise
     } finally {
       context.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /**
+   * Bosun's request `requestId` on this connection was answered (or failed): its request-scoped elicitations
+   * have nothing left to ask for. Pending ones are answered `cancel`; a link consented to and awaiting
+   * completion is withdrawn (`gone`). Either way it leaves the person's view.
+   */
+  private requestSettled(attachment: Attachment, requestId: JsonRpcId): void {
+    for (const entry of [...attachment.entries]) {
+      if (entry.view.sessionId !== null || entry.scopeRequestId !== requestId) continue
+      if (entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, 'cancelled')
+      else this.finish(entry, 'gone')
     }
   }
 

@@ -4,8 +4,9 @@
  */
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { JsonRpcId } from '../../../main/acp/types'
 import { Emitter, once } from '../../../main/base/event'
-import { ElicitationBroker } from '../../../main/elicitation/broker'
+import { ElicitationBroker, type ElicitationAttachInfo } from '../../../main/elicitation/broker'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
 import type { SessionAction } from '../../../common/session/types'
 import { killAll, startAgent, textPrompt } from '../acp/harness'
@@ -16,7 +17,7 @@ afterEach(async () => {
   await killAll()
 })
 
-async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) {
+async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }, outgoing?: Pick<ElicitationAttachInfo, 'isRequestPending' | 'onDidSettleRequest'>) {
   const agent = startAgent(scenario, { v2 })
   // A v1 agent sees the elicitation capability only in a v1 offer (C10b).
   const handshake = await agent.connection.initialize({ preferredVersion: v2 ? 2 : 1 })
@@ -39,7 +40,7 @@ async function setup(v2: boolean, advertised?: { form: boolean; url: boolean }) 
     resolveSession: (_agentId, sid) => (sid === sessionId ? sid : undefined),
   })
   // The harness's connection advertises both modes; a test may make the broker believe it advertised fewer.
-  broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, advertised: advertised ?? { form: true, url: true } })
+  broker.attach(agent.connection, { agentId: 'scripted', agentName: 'Scripted', protocolVersion: handshake.protocolVersion, advertised: advertised ?? { form: true, url: true }, ...outgoing })
   /** Runs a prompt, waiting for the agent to report the elicitation response. */
   const reported = () => agent.texts().filter((t) => t.startsWith('elicitation response: ')).map((t) => JSON.parse(t.slice('elicitation response: '.length)) as unknown)
   return { agent, sessionId, broker, actions, actionEvents, arrivals, opened, refused, requestScoped, reported, version: handshake.protocolVersion }
@@ -126,6 +127,19 @@ describe.each([
     t.broker.respond(id, { action: 'accept', content: { ws: 'two' } })
     await turn
     expect(t.reported()).toEqual([{ action: 'accept', content: { ws: 'two' } }])
+  })
+
+  it('refuses a request-scoped elicitation whose requestId Bosun is not waiting on with -32602 (G12)', async () => {
+    const asked: unknown[] = []
+    const isRequestPending = (id: JsonRpcId) => {
+      asked.push(id)
+      return false
+    }
+    const t = await setup(v2, undefined, { isRequestPending })
+    await t.agent.connection.prompt(t.sessionId, textPrompt('request-scoped'))
+    expect(asked).toEqual(['init-7'])
+    expect(t.reported()).toEqual([{ error: { code: -32602, message: 'requestId "init-7" is not a request Bosun is waiting on this agent for' } }])
+    expect(t.requestScoped).toEqual([])
   })
 
   it('URL mode: accept after consent opens the URL, then elicitation/complete marks it done (duplicates ignored)', async () => {

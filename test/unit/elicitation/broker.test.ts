@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { ClientNotificationHandler, ClientRequestContext, ClientRequestHandler, ProtocolVersion } from '../../../main/acp/types'
+import type { ClientNotificationHandler, ClientRequestContext, ClientRequestHandler, JsonRpcId, ProtocolVersion } from '../../../main/acp/types'
 import { HandlerError } from '../../../main/acp/types'
 import { Emitter } from '../../../main/base/event'
 import { toDisposable } from '../../../main/base/lifecycle'
 import type { Logger } from '../../../main/base/log'
-import { ElicitationBroker, type RequestScopedElicitation } from '../../../main/elicitation/broker'
+import { ElicitationBroker, type ElicitationAttachInfo, type RequestScopedElicitation } from '../../../main/elicitation/broker'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
 import type { SessionAction } from '../../../common/session/types'
 
@@ -45,7 +45,14 @@ function fakeConnection() {
   }
 }
 
-function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form: boolean; url: boolean }; knownSessions?: string[] } = {}) {
+function setup(
+  options: {
+    protocolVersion?: ProtocolVersion
+    advertised?: { form: boolean; url: boolean }
+    knownSessions?: string[]
+    attach?: Pick<ElicitationAttachInfo, 'isRequestPending' | 'onDidSettleRequest'>
+  } = {},
+) {
   const actions: { sessionId: string; action: SessionAction }[] = []
   const requestScoped: { change: string; item: RequestScopedElicitation }[] = []
   const arrived: { agentName: string; title: string; requestId: string }[] = []
@@ -80,6 +87,7 @@ function setup(options: { protocolVersion?: ProtocolVersion; advertised?: { form
     agentName: 'Agent A',
     protocolVersion: options.protocolVersion ?? 2,
     advertised: options.advertised ?? { form: true, url: true },
+    ...options.attach,
   })
   const requested = () => actions.filter((a) => a.action.type === 'elicitation_requested')
   const resolved = () => actions.filter((a) => a.action.type === 'elicitation_resolved').map((a) => a.action)
@@ -243,6 +251,107 @@ describe('ElicitationBroker: modes and scopes', () => {
     expect(await promise).toEqual({ action: 'accept', content: { choice: 'a' } })
     expect(t.requestScoped[1]).toMatchObject({ change: 'updated', item: { elicitation: { status: 'accepted' } } })
     expect(t.broker.listRequestScoped()).toEqual([])
+  })
+})
+
+/**
+ * A fake of the connection's outgoing requests (G12): the ids Bosun is waiting on, and the event the
+ * connection fires as each one is answered.
+ */
+function fakeOutgoing(...pending: JsonRpcId[]) {
+  const ids = new Set<JsonRpcId>(pending)
+  const settled = new Emitter<JsonRpcId>()
+  return {
+    attach: { isRequestPending: (id: JsonRpcId) => ids.has(id), onDidSettleRequest: settled.event },
+    settled,
+    settle(id: JsonRpcId) {
+      ids.delete(id)
+      settled.fire(id)
+    },
+  }
+}
+
+describe('ElicitationBroker: request scope is a request Bosun is waiting on (G12)', () => {
+  const scoped = (requestId: JsonRpcId, extra: Record<string, unknown> = {}) => form({ sessionId: undefined, requestId, ...extra })
+
+  it('refuses a requestId Bosun has no pending request for with -32602, and tells the person', async () => {
+    const outgoing = fakeOutgoing(3)
+    const t = setup({ attach: outgoing.attach })
+    const error = await expectHandlerError(t.fake.request('elicitation/create', scoped(99)).promise, -32602)
+    expect(error.message).toBe('requestId 99 is not a request Bosun is waiting on this agent for')
+    expect(t.refused).toEqual(['requestId 99 is not a request Bosun is waiting on this agent for'])
+    // `7` and `"7"` are different ids (B3): the string form of a pending number is not pending.
+    await expectHandlerError(t.fake.request('elicitation/create', scoped('3')).promise, -32602)
+    // A request that was answered is no longer a scope.
+    outgoing.settle(3)
+    await expectHandlerError(t.fake.request('elicitation/create', scoped(3)).promise, -32602)
+    expect(t.requestScoped).toEqual([])
+    expect(t.arrived).toEqual([])
+    expect(t.broker.openCount).toBe(0)
+  })
+
+  it('shows one that names a pending request, and the person can answer it', async () => {
+    const t = setup({ attach: fakeOutgoing(3).attach })
+    const { promise } = t.fake.request('elicitation/create', scoped(3))
+    const id = await arrivedOnce(t)
+    expect(t.requestScoped[0]).toMatchObject({ change: 'added', item: { scopeRequestId: 3 } })
+    expect(t.broker.respond(id, { action: 'accept', content: { choice: 'a' } }).ok).toBe(true)
+    expect(await promise).toEqual({ action: 'accept', content: { choice: 'a' } })
+  })
+
+  it('when the scoped request settles, answers its pending elicitations cancel and withdraws them; others stay', async () => {
+    const outgoing = fakeOutgoing(3, 4)
+    const t = setup({ attach: outgoing.attach })
+    const first = t.fake.request('elicitation/create', scoped(3))
+    const other = t.fake.request('elicitation/create', scoped(4))
+    await arrivedOnce(t, 2)
+    const [id3, id4] = t.arrived.map((a) => a.requestId)
+    outgoing.settle(3)
+    expect(await first.promise).toEqual({ action: 'cancel' })
+    expect(t.requestScoped.filter((c) => c.change === 'updated')).toEqual([
+      { change: 'updated', item: { scopeRequestId: 3, elicitation: expect.objectContaining({ elicitationRequestId: id3, status: 'cancelled' }) } },
+    ])
+    expect(t.resolvedIds).toEqual([id3])
+    expect(t.broker.listRequestScoped().map((i) => i.elicitation.elicitationRequestId)).toEqual([id4])
+    expect(t.broker.respond(id3!, { action: 'decline' }).ok).toBe(false)
+    // A settled id it never had, or again: nothing happens.
+    outgoing.settle(3)
+    outgoing.settle(42)
+    expect(t.broker.openCount).toBe(1)
+    expect(t.broker.respond(id4!, { action: 'decline' }).ok).toBe(true)
+    expect(await other.promise).toEqual({ action: 'decline' })
+  })
+
+  it('withdraws a consented link still waiting for completion when its request settles', async () => {
+    const outgoing = fakeOutgoing('auth-1')
+    const t = setup({ attach: outgoing.attach })
+    const { promise } = t.fake.request('elicitation/create', urlParams({ sessionId: undefined, requestId: 'auth-1' }))
+    const id = await arrivedOnce(t)
+    expect((await t.broker.openUrl(id)).ok).toBe(true)
+    expect(await promise).toEqual({ action: 'accept' })
+    outgoing.settle('auth-1')
+    expect(t.requestScoped.at(-1)).toMatchObject({ change: 'updated', item: { elicitation: { status: 'gone' } } })
+    expect(t.broker.openCount).toBe(0)
+    expect(t.opener.offeredIds).toEqual([])
+    expect((await t.broker.retryUrl(id)).ok).toBe(false)
+  })
+
+  it('leaves session-scoped elicitations alone (v1 with both ids: the session wins, the id is not checked)', async () => {
+    const outgoing = fakeOutgoing()
+    const t = setup({ protocolVersion: 1, attach: outgoing.attach })
+    const { promise } = t.fake.request('elicitation/create', form({ requestId: 5 }), 1)
+    const id = await arrivedOnce(t)
+    outgoing.settle(5)
+    expect(t.broker.respond(id, { action: 'decline' }).ok).toBe(true)
+    expect(await promise).toEqual({ action: 'decline' })
+  })
+
+  it('stops listening when the connection is detached', () => {
+    const outgoing = fakeOutgoing()
+    const t = setup({ attach: outgoing.attach })
+    expect(outgoing.settled.listenerCount).toBe(1)
+    t.attachment.dispose()
+    expect(outgoing.settled.listenerCount).toBe(0)
   })
 })
 
