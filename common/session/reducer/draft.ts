@@ -259,10 +259,19 @@ export function parseToolContent(value: unknown): ToolCallContent {
 export function parseLocations(value: unknown[]): ToolCallLocation[] {
   const out: ToolCallLocation[] = []
   for (const item of value) {
-    if (isObject(item) && isString(item.path)) out.push(item as unknown as ToolCallLocation)
+    if (!isObject(item) || !isString(item.path)) continue
+    // A 1-based line (both versions); anything else (0, negative, a fraction, a string) means "no line", as the
+    // schema's default-on-error says, and the rest of the location is kept.
+    if (item.line === undefined || item.line === null || isLine(item.line)) out.push(item as unknown as ToolCallLocation)
+    else {
+      const { line: _line, ...rest } = item
+      out.push(rest as unknown as ToolCallLocation)
+    }
   }
   return out
 }
+
+const isLine = (line: unknown): boolean => typeof line === 'number' && Number.isInteger(line) && line >= 1 && line <= 0xffffffff
 
 /** `_meta` patch by top-level key; a `null` key removes it (v2 upsert rule, also used for v1 objects). */
 export function patchMeta(current: Record<string, unknown> | undefined, patch: Json): Record<string, unknown> {

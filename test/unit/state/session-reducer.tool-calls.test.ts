@@ -118,6 +118,14 @@ describe('tool call creation', () => {
     expect(tool(s, 't').locations).toEqual([{ path: '/a' }])
   })
 
+  it('keeps a location whose line is not a 1-based integer, without the line (0, negative, a fraction, a string mean no line)', () => {
+    const locations = [{ path: '/a', line: 0 }, { path: '/b', line: -3 }, { path: '/c', line: 'x' }, { path: '/d', line: 1.5 }, { path: '/e', line: 7, _meta: { k: 1 } }, { path: '/f', line: null }]
+    for (const version of [1, 2] as const) {
+      const s = updates(session(version), { sessionUpdate: version === 1 ? 'tool_call' : 'tool_call_update', toolCallId: 't', title: 'x', locations })
+      expect(tool(s, 't').locations).toEqual([{ path: '/a' }, { path: '/b' }, { path: '/c' }, { path: '/d' }, { path: '/e', line: 7, _meta: { k: 1 } }, { path: '/f', line: null }])
+    }
+  })
+
   it('ignores a tool_call_update without a toolCallId', () => {
     const s = updates(session(1), { sessionUpdate: 'tool_call_update', status: 'completed' })
     expect(s.entries).toEqual([])
