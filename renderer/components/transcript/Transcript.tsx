@@ -13,11 +13,19 @@ const STOP_NOTE: Record<string, string> = {
   refusal: 'The agent declined to continue this turn.',
   max_tokens: 'The agent stopped: it reached its token limit.',
   max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
+  // v2 "SHOULD include" an error with this reason: without one there is nothing else to show.
+  error: 'The turn ended with an error; the agent gave no details.',
 }
 
-/** The note after a turn that ended without an error but not normally, if any. */
+/** Whether the turn's error is the agent's answer to the person's Stop (told as a stop, not as an alert). */
+export const stoppedWithError = (turn: SessionState['turn']): boolean => turn.stopRequested === true && (turn.error != null || turn.stopReason === 'error')
+
+/** The note after a turn that ended without an error but not normally (or stopped when asked, however the agent said so), if any. */
 export function turnNote(turn: SessionState['turn']): string | null {
-  if (turn.state !== 'idle' || turn.error || !turn.stopReason) return null
+  if (turn.state !== 'idle') return null
+  // An agent that answers a cancel with an error (v2 allows `error`) stopped because it was asked to: its message is a detail.
+  if (stoppedWithError(turn)) return `${STOP_NOTE.cancelled}${turn.error ? ` It said: ${turn.error.message}` : ''}`
+  if (turn.error || !turn.stopReason) return null
   // An agent that answers a cancel with `end_turn` (OpenCode does) still stopped because it was asked to.
   const reason = turn.stopReason === 'end_turn' && turn.stopRequested ? 'cancelled' : turn.stopReason
   return STOP_NOTE[reason] ?? null
@@ -193,7 +201,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations }), [permissions, terminals, elicitations])
 
   const stopNote = turnNote(session.turn)
-  const turnError = session.turn.error ?? null
+  const turnError = stoppedWithError(session.turn) ? null : (session.turn.error ?? null)
 
   // Following the end costs no layout of its own: a ResizeObserver on the content and on the view reports after
   // the browser's layout of the frame (so reading scrollHeight there is free) whenever the content grows (new

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
-import { turnNote } from '../../../renderer/components/transcript/Transcript'
+import { stoppedWithError, turnNote } from '../../../renderer/components/transcript/Transcript'
 
 const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
 
@@ -20,5 +20,17 @@ describe('the note after a turn', () => {
   it('tells the other ways a turn can end early', () => {
     expect(turnNote(turn({ stopReason: 'refusal' }))).toBe('The agent declined to continue this turn.')
     expect(turnNote(turn({ stopReason: 'max_tokens', stopRequested: true }))).toBe('The agent stopped: it reached its token limit.')
+  })
+
+  it('says an error with no details ended the turn (v2 "SHOULD include" an error)', () => {
+    expect(turnNote(turn({ stopReason: 'error' }))).toBe('The turn ended with an error; the agent gave no details.')
+    expect(turnNote(turn({ stopReason: 'error', error: { message: 'boom' } }))).toBeNull()
+  })
+
+  it('tells a Stop the agent answered with an error as a stop, with its message as a detail (not as an alert)', () => {
+    expect(turnNote(turn({ stopReason: 'error', error: { message: 'aborted by user', code: -32800 }, stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to. It said: aborted by user')
+    expect(stoppedWithError(turn({ stopReason: 'error', error: { message: 'aborted' }, stopRequested: true }))).toBe(true)
+    expect(turnNote(turn({ stopReason: 'error', stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to.')
+    expect(stoppedWithError(turn({ stopReason: 'error', error: { message: 'boom' } }))).toBe(false)
   })
 })
