@@ -67,6 +67,8 @@ export interface ToolCallEntry {
   _meta?: Record<string, unknown>
   /** v2 `capabilities` (e.g. cancel). */
   capabilities?: unknown
+  /** Fields of the agent's tool call updates Bosun does not know (a newer schema's, the agent's own), by key: shown as they are. */
+  extra?: Record<string, unknown>
   /** Ids of permission requests attached to this tool call (their data lives in `SessionState.permissions`). */
   permissionIds: string[]
   /** Ids of elicitations attached to this tool call. */

@@ -103,7 +103,33 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
         if (value === null) delete t._meta
         else if (isObject(value)) t._meta = patchMeta(t._meta, value)
         break
+      case 'sessionUpdate':
+      case 'toolCallId':
+        break
+      default:
+        // A field this version of Bosun does not know (a newer schema's, an agent's own): kept by key, shown as it is.
+        patchExtra(t, key, value)
     }
+  }
+}
+
+/** Most unknown fields kept per tool call: an agent cannot grow one without end with new names. */
+export const MAX_TOOL_EXTRA_FIELDS = 32
+
+function patchExtra(t: ToolCallEntry, key: string, value: unknown): void {
+  if (value === null) {
+    if (t.extra && key in t.extra) {
+      const { [key]: _gone, ...rest } = t.extra
+      if (Object.keys(rest).length > 0) t.extra = rest
+      else delete t.extra
+    }
+    return
+  }
+  if (!t.extra || key in t.extra || Object.keys(t.extra).length < MAX_TOOL_EXTRA_FIELDS) {
+    const extra: Record<string, unknown> = { ...t.extra }
+    // A key like `__proto__` stays an own field.
+    Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true })
+    t.extra = extra
   }
 }
 

@@ -65,6 +65,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     entry.locations.length > 0 ||
     entry.rawInput !== undefined ||
     entry.rawOutput !== undefined ||
+    entry.extra !== undefined ||
     pending.length > 0 ||
     asks.length > 0
   const plainTitle = revealAsText(title)
@@ -137,6 +138,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           ))}
           {entry.rawInput !== undefined && <JsonDisclosure summary="Raw input" value={entry.rawInput} />}
           {entry.rawOutput !== undefined && <JsonDisclosure summary="Raw output" value={entry.rawOutput} />}
+          {entry.extra !== undefined && <JsonDisclosure summary="Other fields from the agent" value={entry.extra} />}
         </div>
       )}
       {footer.length > 0 && (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionState, ToolCallEntry } from '../../../common/session/types'
 import { session, summary, tool, updates } from './helpers'
+import { MAX_TOOL_EXTRA_FIELDS } from '../../../common/session/reducer/tool-calls'
 
 const full = {
   toolCallId: 't',
@@ -174,5 +175,26 @@ describe('tool call ids the history cannot keep as they are', () => {
     expect(tool(s, 'sur\ufffd').status).toBe('completed')
     // An ordinary id is left exactly as it is.
     expect(tool(updates(s, { sessionUpdate: 'tool_call', toolCallId: 'call-1', title: 'x' }), 'call-1').toolCallId).toBe('call-1')
+  })
+})
+
+describe('fields of a tool call Bosun does not know', () => {
+  it('are kept by key (patched, v2 null removes one), bounded in number, and never clobber the known ones', () => {
+    let s = updates(session(2), { sessionUpdate: 'tool_call_update', toolCallId: 't', title: 'x', parentToolCallId: 'p1', _futureField: { a: 1 } })
+    expect(tool(s, 't')).toMatchObject({ title: 'x', extra: { parentToolCallId: 'p1', _futureField: { a: 1 } } })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', parentToolCallId: null, _futureField: { b: 2 } })
+    expect(tool(s, 't').extra).toEqual({ _futureField: { b: 2 } })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', _futureField: null })
+    expect(tool(s, 't')).not.toHaveProperty('extra')
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, i]))
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', ...many, __proto__: 'own' } as never)
+    expect(Object.keys(tool(s, 't').extra!)).toHaveLength(MAX_TOOL_EXTRA_FIELDS)
+    expect(tool(s, 't').toolCallId).toBe('t')
+  })
+
+  it('v1 keeps them too (null there means "unchanged")', () => {
+    let s = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', parentToolCallId: 'p1' })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', parentToolCallId: null })
+    expect(tool(s, 't').extra).toEqual({ parentToolCallId: 'p1' })
   })
 })
