@@ -8,7 +8,7 @@ import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks } from '../../common/session/coalesce'
-import { boundJson } from '../../common/bounded'
+import { boundJson, cutText } from '../../common/bounded'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
@@ -476,6 +476,11 @@ export class SessionsService implements IDisposable {
         // over because of that (F6, F7): the turn stays as the agent last reported it, until its own state_update.
         const refused = promptError(failure)
         this.push(sessionId, { type: 'prompt_rejected', error: refused })
+        if (isSessionGone(error, record.acpSessionId)) {
+          // The agent no longer has this session (it lost it, or another client deleted it): every later send would
+          // fail the same way, so the composer says so, with a new session in the folder as the way forward.
+          this.push(sessionId, { type: 'cannot_continue', reason: `The agent no longer has this session (it answered: ${cutText(failure.message, 200)}), so it cannot continue.` })
+        }
         if (record.state.protocolVersion === 1) {
           // v1: the error also ends the turn; its details are part of what the transcript shows.
           const message = refused.details ? `${failure.message}\n${refused.details}` : failure.message
@@ -946,4 +951,14 @@ function configuredBy(outcome: NewSessionOutcome): SessionAction | null {
 /** Whether two absolute paths name the same folder, written differently (trailing separators, `.` and `..`). */
 function sameFolder(a: string, b: string): boolean {
   return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
+}
+
+/** JSON-RPC "resource not found", which the schema gives for an unknown session. */
+const RESOURCE_NOT_FOUND = -32002
+
+/** Whether the agent's error says it does not know the session (not a missing file the prompt named). */
+function isSessionGone(error: RpcError, acpSessionId: string): boolean {
+  if (error.code !== RESOURCE_NOT_FOUND) return false
+  const named = typeof error.data === 'object' && error.data !== null ? (error.data as { sessionId?: unknown }).sessionId : undefined
+  return named !== undefined ? named === acpSessionId : /\bsession\b/i.test(error.message)
 }
