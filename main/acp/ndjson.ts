@@ -285,6 +285,13 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)
         return
       }
+    } else if (message.method !== undefined && message.method !== null && 'id' in message) {
+      // `{"id":3,"method":5}`: a request with a method that is not a string, not a response to our request 3 (a
+      // `"method": null` beside a result is taken for the response it looks like).
+      const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null
+      this.report('invalid-message', 'Rejected a request whose method is not a string', text)
+      this.options.reply?.({ jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid Request: method must be a string' } } as Message)
+      return
     } else if ('id' in message) {
       // A response to one of ours (B2).
       const id = message.id

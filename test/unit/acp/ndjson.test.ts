@@ -163,6 +163,22 @@ describe('NdjsonMessageReader', () => {
     expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'invalid-message'])
   })
 
+  it('answers a request whose method is not a string with -32600 and its id; our pending request of that id still waits', () => {
+    const pendingIds = new PendingIds()
+    pendingIds.add(3)
+    const { reader, messages, problems, replies } = setup({ pendingIds })
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":3,"method":5}\n{"jsonrpc":"2.0","id":"x","method":{},"params":{}}\n'))
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'Invalid Request: method must be a string' } },
+      { jsonrpc: '2.0', id: 'x', error: { code: -32600, message: 'Invalid Request: method must be a string' } },
+    ])
+    expect(messages).toEqual([])
+    expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'invalid-message'])
+    // The real answer to our request 3 is still taken.
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":3,"result":{}}\n'))
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 3, result: {} }])
+  })
+
   it('gives notifications to the fast path first', () => {
     const fast: unknown[] = []
     const { reader, messages } = setup({ fastPath: (m) => (m.method === 'session/update' ? (fast.push(m), true) : false) })
