@@ -23,7 +23,7 @@ import { Emitter } from '../base/event'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { normaliseHandshake, readNewSessionOutcome } from './handshake'
-import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap } from './ndjson'
+import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap } from './ndjson'
 import type {
   AcpClientConnection,
   AgentHandshake,
@@ -102,6 +102,8 @@ class AcpConnection implements AcpClientConnection {
   private readonly closeEmitter = new Emitter<{ error?: Error }>()
   private readonly tap = new WireTap()
   private readonly pendingIds = new PendingIds()
+  /** Agent requests in flight, under Bosun's own ids inside vscode-jsonrpc (see {@link IncomingRequestIds}). */
+  private readonly incomingIds = new IncomingRequestIds()
   /** See {@link ClientRequestContext.answerRoom}. */
   private readonly answerRoom: () => Promise<void>
   private readonly rpc: MessageConnection
@@ -109,7 +111,7 @@ class AcpConnection implements AcpClientConnection {
   private readonly notificationHandlers = new Map<string, ClientNotificationHandler>()
   /** Our requests in flight: rejected with the close error (vscode-jsonrpc's own rejection would be untyped). */
   private readonly pending = new Set<{ reject(reason: unknown): void }>()
-  /** Agent→client requests in flight, by id (a Map keeps `7` and `"7"` apart, B3). */
+  /** Agent→client requests in flight, by the agent's id (a Map keeps `7` and `"7"` apart, B3). */
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>()
   private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
   private readonly turns = new Map<string, TurnWaiter>()
@@ -118,7 +120,6 @@ class AcpConnection implements AcpClientConnection {
   private booleansAdvertised = false
   /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
   private queued = 0
-  private readonly queuedRequestIds = new Set<string>()
   private version: ProtocolVersion = 2
   /**
    * Methods the agent was never told Bosun serves: a v1 agent that answered our v2 offer read no v1
@@ -144,6 +145,7 @@ class AcpConnection implements AcpClientConnection {
     const writer = new NdjsonMessageWriter(options.output, {
       tap: this.tap,
       pendingIds: this.pendingIds,
+      incomingIds: this.incomingIds,
       ...(options.maxQueuedBytes !== undefined ? { maxQueuedBytes: options.maxQueuedBytes } : {}),
       ...(options.writeStallMs !== undefined ? { stallMs: options.writeStallMs } : {}),
       onUnresponsive: (queued) =>
@@ -154,19 +156,15 @@ class AcpConnection implements AcpClientConnection {
     const reader = new NdjsonMessageReader(options.input, {
       maxMessageBytes: options.maxMessageBytes,
       onProblem: (problem) => this.reportProblem(problem),
-      reply: (message) => void writer.write(message).catch(() => undefined),
+      reply: (message) => void writer.writeReply(message).catch(() => undefined),
       pendingIds: this.pendingIds,
+      incomingIds: this.incomingIds,
       tap: this.tap,
       fastPath: (message) => this.fastPath(message),
       onQueued: (message) => {
         if (!('method' in message)) return
-        if ('id' in message) {
-          // vscode-jsonrpc keeps one queued request per id (`7` and `"7"` alike): a repeat is not one more to wait for.
-          const key = String(message.id)
-          if (this.queuedRequestIds.has(key)) return
-          this.queuedRequestIds.add(key)
-          this.queued++
-        } else if (message.method === 'session/update') this.queued++
+        // Each request has an id of its own in vscode-jsonrpc's queue, so each reaches handleRequest once.
+        if ('id' in message || message.method === 'session/update') this.queued++
       },
       // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
       integerIds: () => this.handshakeValue?.protocolVersion === 2,
@@ -175,6 +173,7 @@ class AcpConnection implements AcpClientConnection {
     this.answerRoom = () => writer.whenRoom()
     const tokenIds = this.tokenIds
     const incoming = this.incoming
+    const incomingIds = this.incomingIds
     this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger), {
       // vscode-jsonrpc takes one queued message per turn: the reader stops reading while too many wait.
       messageStrategy: {
@@ -189,8 +188,10 @@ class AcpConnection implements AcpClientConnection {
           kind: 'request',
           createCancellationTokenSource(message: RequestMessage) {
             const source = new CancellationTokenSource()
-            tokenIds.set(source.token, message.id as JsonRpcId)
-            incoming.set(message.id as JsonRpcId, { controller: new AbortController() })
+            // Handlers and `$/cancel_request` know the request by the agent's id.
+            const id = incomingIds.original(message.id as JsonRpcId) ?? (message.id as JsonRpcId)
+            tokenIds.set(source.token, id)
+            incoming.set(id, { controller: new AbortController() })
             return source
           },
         },
@@ -548,7 +549,7 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
-    if (this.queuedRequestIds.delete(String(this.tokenIds.get(token)))) this.queued--
+    this.queued--
     // The handler's synchronous part (a permission's tool-call patch…) has run when this returns.
     return this.runRequestHandler(method, params, token)
   }

@@ -63,13 +63,59 @@ export class PendingIds {
   }
 }
 
+/**
+ * Agent requests in flight, each under an id of Bosun's own while vscode-jsonrpc holds it. vscode-jsonrpc keys its
+ * queue and its cancellation tokens by `String(id)`, so the agent's `7` and `"7"` (two ids, B3) would share one place
+ * and one of them would never be answered. The reader hands each request on under a fresh number; the writer puts
+ * the agent's id back on the answer, which frees it.
+ */
+export class IncomingRequestIds {
+  private nextId = 0
+  /** Bosun's id → the agent's. */
+  private readonly originals = new Map<number, JsonRpcId>()
+  /** The agent's ids in flight (a Set keeps `7` and `"7"` apart). */
+  private readonly inFlight = new Set<JsonRpcId>()
+
+  /** Bosun's id for the agent's request `id`, or undefined while an earlier request of that id waits for its answer. */
+  admit(id: JsonRpcId): number | undefined {
+    if (this.inFlight.has(id)) return undefined
+    const internal = this.nextId++
+    this.inFlight.add(id)
+    this.originals.set(internal, id)
+    return internal
+  }
+
+  /** The agent's id of a request handed on as `internal`. */
+  original(internal: JsonRpcId): JsonRpcId | undefined {
+    return typeof internal === 'number' ? this.originals.get(internal) : undefined
+  }
+
+  /** The answer to `internal` is being written: the agent's id, free again from now on. */
+  settle(internal: JsonRpcId): JsonRpcId | undefined {
+    const original = this.original(internal)
+    if (original === undefined) return undefined
+    this.originals.delete(internal as number)
+    this.inFlight.delete(original)
+    return original
+  }
+
+  get size(): number {
+    return this.originals.size
+  }
+}
+
 export interface NdjsonReaderOptions {
   maxMessageBytes?: number
   /** Strip terminal escape sequences (ANSI CSI, OSC titles) that precede `{` on a line (A8). Default true. */
   stripEscapes?: boolean
   onProblem?: (problem: TransportProblem) => void
-  /** Writes a protocol-level reply (the `-32600` for batches and non-objects). */
+  /** Writes a protocol-level reply (the `-32600` for batches and non-objects), under the agent's own id as given. */
   reply?: (message: Message) => void
+  /**
+   * When set, each request is handed on under an id of Bosun's own (the writer given the same object puts the
+   * agent's back), and a request whose id is still in flight is answered `-32600`.
+   */
+  incomingIds?: IncomingRequestIds
   /** When set, responses whose id is not pending are reported and dropped. */
   pendingIds?: PendingIds
   tap?: WireTap
@@ -284,6 +330,16 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       } else if (typeof message.id === 'number' && !Number.isInteger(message.id) && this.options.integerIds?.()) {
         this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)
         return
+      } else if (this.options.incomingIds) {
+        const internal = this.options.incomingIds.admit(message.id)
+        if (internal === undefined) {
+          // The agent reused the id of a request still waiting for our answer: that answer stays the earlier one's.
+          this.report('invalid-message', `Rejected a request whose id ${JSON.stringify(message.id)} is still in use by an earlier one`, text)
+          this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Invalid Request: the id of a request still in progress' } } as Message)
+          return
+        }
+        // A copy: the inspector was handed the message as read.
+        value = { ...message, id: internal }
       }
     } else if (message.method !== undefined && message.method !== null && 'id' in message) {
       // `{"id":3,"method":5}`: a request with a method that is not a string, not a response to our request 3 (a
@@ -334,6 +390,8 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
 export interface NdjsonWriterOptions {
   tap?: WireTap
   pendingIds?: PendingIds
+  /** The reader's: an answer to a request it handed on under Bosun's own id goes out under the agent's. */
+  incomingIds?: IncomingRequestIds
   /**
    * How many bytes may wait in the pipe's buffer. Past it, messages wait in the writer (in order) until the
    * agent has read enough; when twice as many bytes wait there, or the agent reads nothing for
@@ -391,6 +449,12 @@ interface Held {
 function requestIdOf(msg: Message): JsonRpcId | undefined {
   const record = msg as { method?: unknown; id?: unknown }
   return typeof record.method === 'string' && (typeof record.id === 'number' || typeof record.id === 'string') ? record.id : undefined
+}
+
+/** The id a response answers (not a request, not a notification). */
+function answeredIdOf(msg: Message): JsonRpcId | undefined {
+  const record = msg as { method?: unknown; id?: unknown }
+  return record.method === undefined && (typeof record.id === 'number' || typeof record.id === 'string') ? record.id : undefined
 }
 
 /**
@@ -461,6 +525,13 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 
   write(msg: Message): Promise<void> {
+    const answered = answeredIdOf(msg)
+    const original = answered === undefined ? undefined : this.options.incomingIds?.settle(answered)
+    return this.writeReply(original === undefined ? msg : ({ ...msg, id: original } as Message))
+  }
+
+  /** Writes `msg` with the id it carries: a reply the reader makes itself, under the agent's own id (or null). */
+  writeReply(msg: Message): Promise<void> {
     const requestId = requestIdOf(msg)
     if (this.closed || this.writable.destroyed || this.writable.writableEnded) return this.notSent(requestId, new Error('The agent input is closed'))
     if (this.unresponsive) return this.notSent(requestId, this.unresponsive)

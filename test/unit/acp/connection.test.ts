@@ -33,6 +33,8 @@ function pair(options: { maxQueuedBytes?: number } = {}) {
     problems,
     next: (): Promise<Json> => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiters.push(resolve))),
     send: (message: Json) => toClient.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n'),
+    /** Several messages in one write (one chunk for the reader). */
+    sendTogether: (...messages: Json[]) => toClient.write(messages.map((m) => JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n').join('')),
     end: () => toClient.end(),
   }
 }
@@ -316,6 +318,45 @@ describe('robustness', () => {
     expect((await init).protocolVersion).toBe(1)
   })
 
+  it('answers requests 7 and "7" that arrive in one chunk, each under its own id and id type (B3)', async () => {
+    const peer = await initialized(2)
+    peer.connection.handlers.registerRequest('_acme/echo', (params, context) => ({ params, id: context.requestId }))
+    peer.sendTogether({ id: 7, method: '_acme/echo', params: { n: 1 } }, { id: '7', method: '_acme/echo', params: { n: 2 } })
+    expect([await peer.next(), await peer.next()]).toEqual([
+      { jsonrpc: '2.0', id: 7, result: { params: { n: 1 }, id: 7 } },
+      { jsonrpc: '2.0', id: '7', result: { params: { n: 2 }, id: '7' } },
+    ])
+  })
+
+  it('$/cancel_request names one of 7 and "7" by its id and type, and only that handler is aborted', async () => {
+    const peer = await initialized(2)
+    peer.connection.handlers.registerRequest(
+      '_acme/wait',
+      (_params, context) => new Promise((resolve) => context.signal.addEventListener('abort', () => resolve({ cancelled: context.requestId }))),
+    )
+    peer.sendTogether({ id: 7, method: '_acme/wait', params: {} }, { id: '7', method: '_acme/wait', params: {} }, { method: '$/cancel_request', params: { requestId: '7' } })
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: '7', result: { cancelled: '7' } })
+    peer.send({ method: '$/cancel_request', params: { requestId: 7 } })
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 7, result: { cancelled: 7 } })
+  })
+
+  it('a request reusing the id of one still in progress is answered -32600; the first keeps its answer, and the id is free once answered', async () => {
+    const peer = await initialized(2)
+    const release: (() => void)[] = []
+    peer.connection.handlers.registerRequest('_acme/slow', (params) => new Promise((resolve) => release.push(() => resolve({ params }))))
+    peer.sendTogether({ id: 5, method: '_acme/slow', params: { n: 1 } }, { id: 5, method: '_acme/slow', params: { n: 2 } })
+    expect(await peer.next()).toMatchObject({ id: 5, error: { code: -32600 } })
+    expect(peer.problems.map((p) => p.kind)).toEqual(['invalid-message'])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(release).toHaveLength(1)
+    release[0]!()
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 5, result: { params: { n: 1 } } })
+    peer.send({ id: 5, method: '_acme/slow', params: { n: 3 } })
+    await new Promise((resolve) => setImmediate(resolve))
+    release[1]!()
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 5, result: { params: { n: 3 } } })
+  })
+
   it('a request the agent sends during initialize sees the version offered (1 when Bosun offers 1)', async () => {
     for (const offered of [1, 2] as const) {
       const peer = pair()
@@ -401,7 +442,7 @@ describe('wire order of agent requests and session/update', () => {
     expect(seen.at(-1)).toBe('failed')
   })
 
-  it('a repeated request id (7 and "7" share one place in the queue) does not hold updates back for good', async () => {
+  it('requests 7 and "7" each take their own place in the queue, and neither holds updates back for good', async () => {
     const peer = await initialized(2)
     peer.connection.handlers.registerRequest('session/request_permission', () => new Promise(() => {}))
     const seen: string[] = []

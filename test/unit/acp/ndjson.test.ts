@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { Message } from 'vscode-jsonrpc/node.js'
-import { NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
+import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
 import type { TransportProblem, WireTrace } from '../../../main/acp/types'
 
-function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; fastPath?: (m: { method: string }) => boolean; integerIds?: () => boolean } = {}) {
+function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; incomingIds?: IncomingRequestIds; fastPath?: (m: { method: string }) => boolean; integerIds?: () => boolean } = {}) {
   const input = new PassThrough()
   const messages: unknown[] = []
   const problems: TransportProblem[] = []
@@ -185,6 +185,39 @@ describe('NdjsonMessageReader', () => {
     reader.push(Buffer.from(JSON.stringify(note('a')) + '\n{"jsonrpc":"2.0","method":"other"}\n{"jsonrpc":"2.0","id":3,"method":"session/update"}\n'))
     expect(fast).toEqual([note('a')])
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'other' }, { jsonrpc: '2.0', id: 3, method: 'session/update' }])
+  })
+})
+
+describe('agent request ids (B3)', () => {
+  it('the reader hands 0 and "0" on under ids of its own, the writer answers under the agent\'s, and a repeat of an id in flight gets -32600', async () => {
+    const incomingIds = new IncomingRequestIds()
+    const { reader, messages, replies, problems } = setup({ incomingIds })
+    const request = (id: unknown, n: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'x/y', params: { n } })
+    reader.push(Buffer.from([request(0, 1), request('0', 2), request(0, 3)].join('\n') + '\n'))
+    expect(messages).toHaveLength(2)
+    const [first, second] = messages as { id: number; params: unknown }[]
+    expect(typeof first!.id).toBe('number')
+    expect(first!.id).not.toBe(second!.id)
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: 0, error: { code: -32600, message: 'Invalid Request: the id of a request still in progress' } }])
+    expect(problems.map((p) => p.kind)).toEqual(['invalid-message'])
+
+    const output = new PassThrough()
+    let written = ''
+    output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')))
+    const writer = new NdjsonMessageWriter(output, { incomingIds })
+    // A reply the reader makes goes out as it is, even when its id is one of Bosun's own in flight.
+    await writer.writeReply({ jsonrpc: '2.0', id: first!.id, error: { code: -32600, message: 'x' } } as Message)
+    await writer.write({ jsonrpc: '2.0', id: second!.id, result: 'b' } as Message)
+    await writer.write({ jsonrpc: '2.0', id: first!.id, result: 'a' } as Message)
+    expect(written.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: '2.0', id: first!.id, error: { code: -32600, message: 'x' } },
+      { jsonrpc: '2.0', id: '0', result: 'b' },
+      { jsonrpc: '2.0', id: 0, result: 'a' },
+    ])
+    expect(incomingIds.size).toBe(0)
+    // Answered: the id is free again.
+    reader.push(Buffer.from(request(0, 4) + '\n'))
+    expect(messages).toHaveLength(3)
   })
 })
 
