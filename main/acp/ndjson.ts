@@ -3,11 +3,12 @@
  * reader expects LSP `Content-Length` headers; ACP writes one JSON object per `\n`-terminated line.
  *
  * Checklist A3–A11: split on byte 0x0A before decoding, strip `\r`, skip blank lines, flush the last
- * unterminated line at EOF, bound the line size (skip, never buffer unboundedly), report garbage and
- * keep going, answer batches and non-objects with one `-32600` (`id:null`).
+ * unterminated line at EOF, bound the line size (skip, never buffer unboundedly, but answer or fail what
+ * the line's first bytes say it was), report garbage and keep going, answer batches and non-objects with
+ * one `-32600` (`id:null`).
  */
 import type { Readable, Writable } from 'node:stream'
-import { AbstractMessageReader, AbstractMessageWriter } from 'vscode-jsonrpc/node.js'
+import { AbstractMessageReader, AbstractMessageWriter, ErrorCodes } from 'vscode-jsonrpc/node.js'
 import type { DataCallback, Disposable, Message, MessageReader, MessageWriter } from 'vscode-jsonrpc/node.js'
 import { Emitter } from '../base/event'
 import { formatBytes } from '../base/format-bytes'
@@ -23,6 +24,8 @@ export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024
  */
 export const DEFAULT_MAX_BACKLOG = 4096
 const PREVIEW_CHARS = 120
+/** What the reader keeps of an over-long line: enough to find its top-level `id` and `method` ({@link scanLineHead}). */
+export const OVERSIZED_HEAD_BYTES = 8 * 1024
 const NEWLINE = 0x0a
 const CARRIAGE_RETURN = 0x0d
 const OPEN_BRACE = 0x7b
@@ -48,15 +51,23 @@ export class WireTap {
   }
 }
 
-/** Ids of our requests still waiting for a response; the reader drops responses to anything else (B15). */
+/** Ids of our requests still waiting for a response, with their methods; the reader drops responses to anything else (B15). */
 export class PendingIds {
-  private readonly ids = new Set<JsonRpcId>()
-  add(id: JsonRpcId): void {
-    this.ids.add(id)
+  private readonly ids = new Map<JsonRpcId, string>()
+  add(id: JsonRpcId, method = ''): void {
+    this.ids.set(id, method)
   }
   /** True when the id was pending (and is now answered). */
   settle(id: JsonRpcId): boolean {
     return this.ids.delete(id)
+  }
+  /** The method of a pending request. */
+  method(id: JsonRpcId): string | undefined {
+    return this.ids.get(id)
+  }
+  /** The pending requests, oldest first. */
+  entries(): IterableIterator<[JsonRpcId, string]> {
+    return this.ids.entries()
   }
   get size(): number {
     return this.ids.size
@@ -234,7 +245,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.discarding = false
       } else if (this.partialBytes > 0) {
         const total = this.partialBytes + (newline - start)
-        if (total > this.maxBytes) this.reportOversized(total)
+        if (total > this.maxBytes) this.handleOversized(headOf([...this.partial, chunk.subarray(start, newline)]), total)
         else {
           this.partial.push(chunk.subarray(start, newline))
           const line = Buffer.concat(this.partial, total)
@@ -245,7 +256,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.partial = []
         this.partialBytes = 0
       } else if (newline - start > this.maxBytes) {
-        this.reportOversized(newline - start)
+        this.handleOversized(headOf([chunk.subarray(start, newline)]), newline - start)
       } else {
         this.handleLine(chunk, start, newline)
       }
@@ -270,8 +281,8 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     if (this.discarding) return
     const size = end - start
     if (this.partialBytes + size > this.maxBytes) {
-      // Too long already: drop what we hold and skip up to the next newline.
-      this.reportOversized(this.partialBytes + size, true)
+      // Too long already: drop what we hold (but its first bytes) and skip up to the next newline.
+      this.handleOversized(headOf([...this.partial, chunk.subarray(start, end)]), this.partialBytes + size, true)
       this.partial = []
       this.partialBytes = 0
       this.discarding = true
@@ -282,11 +293,59 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     this.partialBytes += size
   }
 
-  private reportOversized(bytes: number, atLeast = false): void {
-    this.options.onProblem?.({
-      kind: 'oversized-line',
-      message: `Skipped a line of ${atLeast ? 'more than ' : ''}${bytes} bytes (limit ${this.maxBytes})`,
-    })
+  /**
+   * A line past the limit is skipped, never parsed; its first bytes say what it was, so nobody waits for it forever: a
+   * request is answered `-32600`, a response fails the request of ours it answers, through {@link deliver}.
+   */
+  private handleOversized(head: Buffer, bytes: number, atLeast = false): void {
+    const size = `${atLeast ? 'more than ' : ''}${bytes} bytes`
+    const skipped = `Skipped a line of ${size} (limit ${this.maxBytes})`
+    let text = head.toString('utf8').trimStart()
+    if (this.stripEscapes && text.charCodeAt(0) === ESCAPE) text = stripLeadingEscapes(text)
+    const line = scanLineHead(text)
+    const report = (message: string) => this.options.onProblem?.({ kind: 'oversized-line', message: `${skipped}: ${message}`, preview: preview(text) })
+    const id = typeof line.id === 'string' || typeof line.id === 'number' ? line.id : undefined
+    if (line.method !== undefined && line.method !== null) {
+      const what = typeof line.method === 'string' ? `a ${printable(line.method, 80)} message` : 'a message with a method that is not a string'
+      if (id === undefined) {
+        report(`${what} with no id in its first ${head.length} bytes: a notification, lost, or a request Bosun cannot answer`)
+        return
+      }
+      report(`${what} with id ${printable(JSON.stringify(id), 80)}, answered with an error`)
+      const message = `Invalid Request: message too large (${size}; Bosun reads lines of at most ${this.maxBytes} bytes)`
+      this.options.reply?.({ jsonrpc: '2.0', id, error: { code: -32600, message } } as Message)
+      return
+    }
+    const pending = this.options.pendingIds
+    if (line.response && id !== undefined) {
+      const method = pending?.method(id)
+      if (pending && !pending.settle(id)) {
+        report(`a response for unknown id ${printable(JSON.stringify(id), 80)}`)
+        return
+      }
+      this.failOversizedResponse(id, method, size, report)
+      return
+    }
+    if (line.response && id === undefined && line.id === undefined && pending?.size === 1) {
+      // A response whose id comes after its result: with one request of ours waiting, it can only answer that one.
+      const [only, method] = pending.entries().next().value!
+      pending.settle(only)
+      this.failOversizedResponse(only, method, size, report)
+      return
+    }
+    const kind = line.response ? (line.id === null ? 'an error response with id null' : 'a response without an id in its first bytes') : 'a message that cannot be told apart'
+    report(`${kind}${pending && pending.size > 0 ? `; ${waitingRequests(pending)}, one of them may never be answered` : ''}`)
+  }
+
+  /** One of our requests was answered with a line too large to read: it fails with a clear error, as if the agent sent it. */
+  private failOversizedResponse(id: JsonRpcId, requestMethod: string | undefined, size: string, report: (message: string) => void): void {
+    const method = requestMethod || 'a request'
+    report(`the answer to ${method} (id ${JSON.stringify(id)}), which fails`)
+    this.deliver({
+      jsonrpc: '2.0',
+      id,
+      error: { code: ErrorCodes.MessageReadError, message: `The agent's answer to ${method} was too large to read (${size}; Bosun reads lines of at most ${this.maxBytes} bytes)` },
+    } as Message)
   }
 
   private handleLine(buffer: Buffer, start: number, end: number): void {
@@ -441,14 +500,16 @@ export class MessageTooLargeError extends Error {
 interface Held {
   text: string
   requestId: JsonRpcId | undefined
+  /** The request's method, for {@link PendingIds}. */
+  method: string | undefined
   resolve: () => void
   reject: (error: Error) => void
 }
 
-/** The id of a request (not a notification, not a response). */
-function requestIdOf(msg: Message): JsonRpcId | undefined {
+/** The id and method of a request (not a notification, not a response). */
+function requestOf(msg: Message): { id: JsonRpcId; method: string } | undefined {
   const record = msg as { method?: unknown; id?: unknown }
-  return typeof record.method === 'string' && (typeof record.id === 'number' || typeof record.id === 'string') ? record.id : undefined
+  return typeof record.method === 'string' && (typeof record.id === 'number' || typeof record.id === 'string') ? { id: record.id, method: record.method } : undefined
 }
 
 /** The id a response answers (not a request, not a notification). */
@@ -532,7 +593,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
 
   /** Writes `msg` with the id it carries: a reply the reader makes itself, under the agent's own id (or null). */
   writeReply(msg: Message): Promise<void> {
-    const requestId = requestIdOf(msg)
+    const request = requestOf(msg)
+    const requestId = request?.id
     if (this.closed || this.writable.destroyed || this.writable.writableEnded) return this.notSent(requestId, new Error('The agent input is closed'))
     if (this.unresponsive) return this.notSent(requestId, this.unresponsive)
     let text = JSON.stringify(msg)
@@ -550,8 +612,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
         return Promise.resolve()
       }
     }
-    if (this.held.length > 0 || this.writable.writableLength + text.length + 1 > this.maxQueuedBytes) return this.hold(text, requestId)
-    return this.send(text, requestId, msg)
+    if (this.held.length > 0 || this.writable.writableLength + text.length + 1 > this.maxQueuedBytes) return this.hold(text, requestId, request?.method)
+    return this.send(text, requestId, request?.method, msg)
   }
 
   /** A write that did not happen: a request's caller is answered by the owner, anything else rejects. */
@@ -563,8 +625,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     return Promise.reject(error)
   }
 
-  private send(text: string, requestId: JsonRpcId | undefined, msg?: Message): Promise<void> {
-    if (requestId !== undefined) this.options.pendingIds?.add(requestId)
+  private send(text: string, requestId: JsonRpcId | undefined, method: string | undefined, msg?: Message): Promise<void> {
+    if (requestId !== undefined) this.options.pendingIds?.add(requestId, method)
     if (this.options.tap?.active) this.options.tap.emit('out', msg ?? JSON.parse(text), Buffer.byteLength(text) + 1)
     // Node keeps the order of write() calls, and each message is a single call, so lines never interleave (A5).
     return new Promise((resolve, reject) => {
@@ -580,7 +642,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     })
   }
 
-  private hold(text: string, requestId: JsonRpcId | undefined): Promise<void> {
+  private hold(text: string, requestId: JsonRpcId | undefined, method: string | undefined): Promise<void> {
     const bytes = text.length + 1
     if (this.heldBytes + bytes > HELD_BOUNDS * this.maxQueuedBytes) {
       // Twice as much again waits behind a full pipe: the agent asks far faster than it reads, or does not read.
@@ -588,7 +650,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       return this.notSent(requestId, this.unresponsive!)
     }
     return new Promise<void>((resolve, reject) => {
-      this.held.push({ text, requestId, resolve, reject })
+      this.held.push({ text, requestId, method, resolve, reject })
       this.heldBytes += bytes
       this.watchStall()
     })
@@ -602,7 +664,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       if (queued > 0 && queued + next.text.length + 1 > this.maxQueuedBytes) return
       this.held.shift()
       this.heldBytes -= next.text.length + 1
-      this.send(next.text, next.requestId).then(next.resolve, next.reject)
+      this.send(next.text, next.requestId, next.method).then(next.resolve, next.reject)
     }
     if (this.held.length === 0) this.clearStall()
   }
@@ -648,6 +710,117 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   }
 
   end(): void {}
+}
+
+/** The first {@link OVERSIZED_HEAD_BYTES} of a line held in `parts`. */
+function headOf(parts: Buffer[]): Buffer {
+  const kept: Buffer[] = []
+  let bytes = 0
+  for (const part of parts) {
+    if (bytes >= OVERSIZED_HEAD_BYTES) break
+    const taken = part.subarray(0, OVERSIZED_HEAD_BYTES - bytes)
+    kept.push(taken)
+    bytes += taken.length
+  }
+  return Buffer.concat(kept, bytes)
+}
+
+/** `session/prompt (id 3), session/list (id 4)` … for a problem report, the first few. */
+function waitingRequests(pending: PendingIds): string {
+  const shown = [...pending.entries()].slice(0, 5).map(([id, method]) => `${method || 'a request'} (id ${JSON.stringify(id)})`)
+  return `${pending.size === 1 ? '1 request of Bosun\'s is' : `${pending.size} requests of Bosun's are`} still waiting (${shown.join(', ')}${pending.size > 5 ? ', …' : ''})`
+}
+
+/** What the first bytes of a line say about it, from its top-level keys; `undefined` where they do not say. */
+export interface LineHead {
+  /** `id`: a string or number as given, `null` for null or any other value. */
+  id?: JsonRpcId | null
+  /** `method`, when it is a scalar (a string, or whatever else the agent put there). */
+  method?: unknown
+  /** A top-level `result` or `error` key came first. */
+  response: boolean
+}
+
+/**
+ * Reads the top-level keys of a JSON object from its first bytes (an over-long line's head), without parsing the rest:
+ * string-, nesting- and escape-aware, it stops where the text ends. Only `id` and `method` values are decoded.
+ */
+export function scanLineHead(text: string): LineHead {
+  const head: LineHead = { response: false }
+  let i = skipSpace(text, 0)
+  if (text[i] !== '{') return head
+  i++
+  for (;;) {
+    i = skipSpace(text, i)
+    if (text[i] !== '"') return head
+    const keyEnd = stringEnd(text, i)
+    if (keyEnd < 0) return head
+    let key: unknown
+    try {
+      key = JSON.parse(text.slice(i, keyEnd))
+    } catch {
+      return head
+    }
+    i = skipSpace(text, keyEnd)
+    if (text[i] !== ':') return head
+    i = skipSpace(text, i + 1)
+    if (key === 'result' || key === 'error') head.response = true
+    const end = valueEnd(text, i)
+    if (end < 0) return head
+    if (key === 'id' || key === 'method') {
+      let value: unknown
+      try {
+        value = JSON.parse(text.slice(i, end))
+      } catch {
+        return head
+      }
+      if (key === 'method') head.method = value
+      else head.id = typeof value === 'string' || typeof value === 'number' ? value : null
+    }
+    i = skipSpace(text, end)
+    if (text[i] !== ',') return head
+    i++
+  }
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++
+  return i
+}
+
+/** The index after the string that opens at `i`, or -1 when the text ends inside it. */
+function stringEnd(text: string, i: number): number {
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text.charCodeAt(j)
+    if (c === 0x5c) j++
+    else if (c === 0x22) return j + 1
+  }
+  return -1
+}
+
+/** The index after the JSON value that starts at `i`, or -1 when the text ends before it does. */
+function valueEnd(text: string, i: number): number {
+  const first = text[i]
+  if (first === undefined) return -1
+  if (first === '"') return stringEnd(text, i)
+  if (first === '{' || first === '[') {
+    let depth = 0
+    for (let j = i; j < text.length; j++) {
+      const c = text[j]
+      if (c === '"') {
+        j = stringEnd(text, j) - 1
+        if (j < 0) return -1
+      } else if (c === '{' || c === '[') depth++
+      else if (c === '}' || c === ']') {
+        depth--
+        if (depth === 0) return j + 1
+      }
+    }
+    return -1
+  }
+  // A number, true, false or null: it ends at a delimiter (at the end of the text it may go on).
+  for (let j = i; j < text.length; j++) if (',}] \t\n\r'.includes(text[j]!)) return j
+  return -1
 }
 
 /** `text` with control characters replaced, cut at `chars` (with `…`): safe for logs and the UI. */

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { once } from '../../../main/base/event'
 import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
@@ -78,6 +80,30 @@ describe.each([
     expect(agent.texts()).toEqual(['after escape', 'still alive'])
     expect((await agent.connection.prompt(sessionId, textPrompt('next'))).stopReason).toBe('end_turn')
     expect(agent.texts()).toEqual(['after escape', 'still alive', 'echo: next'])
+  })
+
+  it('over-long lines: an answer fails the request it answers, a request is answered -32600, and the session goes on', async () => {
+    const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-oversized-')), 'oversized.json')
+    writeFileSync(scenario, JSON.stringify({
+      session: { list: [{ sessionId: 'old', title: 'T'.repeat(4000) }] },
+      prompts: {
+        'big-request': [{ type: 'raw_line', json: { jsonrpc: '2.0', id: 'big', method: '_bosun/echo', params: { pad: 'x'.repeat(4000) } }, replyIds: ['big'], awaitReply: true }],
+      },
+    }))
+    try {
+      const agent = startAgent(scenario, { v2, maxMessageBytes: 1024 })
+      await agent.connection.initialize()
+      const error = await agent.connection.listSessions!({ cwd: '/tmp' }).then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(RpcError)
+      expect((error as RpcError).message).toMatch(/^The agent's answer to session\/list was too large to read/)
+      const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+      expect((await agent.connection.prompt(sessionId, textPrompt('big-request'))).stopReason).toBe('end_turn')
+      const reply = JSON.parse(agent.texts()[0]!.replace('raw reply: ', ''))
+      expect(reply).toMatchObject({ jsonrpc: '2.0', id: 'big', error: { code: -32600, message: expect.stringMatching(/^Invalid Request: message too large/) } })
+      expect(agent.problems.map((p) => p.kind)).toEqual(['oversized-line', 'oversized-line'])
+    } finally {
+      rmSync(dirname(scenario), { recursive: true, force: true })
+    }
   })
 
   it('answers an unknown agent method with -32601', async () => {

@@ -8,7 +8,7 @@ import { once } from '../../../main/base/event'
 type Json = Record<string, unknown>
 
 /** An in-memory peer: reads what the client writes, writes what a test scripts. */
-function pair(options: { maxQueuedBytes?: number } = {}) {
+function pair(options: { maxQueuedBytes?: number; maxMessageBytes?: number } = {}) {
   const toClient = new PassThrough()
   const fromClient = new PassThrough()
   const inbox: Json[] = []
@@ -39,7 +39,7 @@ function pair(options: { maxQueuedBytes?: number } = {}) {
   }
 }
 
-async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number } = {}) {
+async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number; maxMessageBytes?: number } = {}) {
   const peer = pair(options)
   const done = peer.connection.initialize(offered ? { preferredVersion: offered } : undefined)
   const request = await peer.next()
@@ -228,6 +228,24 @@ describe('robustness', () => {
     send({ id: promptRequest.id, result: { stopReason: 'end_turn' } })
     await expect(prompted).resolves.toMatchObject({ stopReason: 'end_turn' })
     expect(problems.filter((p) => p.kind === 'unresponsive')).toEqual([])
+  })
+
+  it('an over-long answer fails the request it answers with a clear error, an over-long agent request is answered -32600, and the connection goes on (A9)', async () => {
+    const peer = await initialized(2, {}, undefined, { maxMessageBytes: 256 })
+    const listing = peer.connection.listSessions!({})
+    const request = await peer.next()
+    peer.send({ id: request.id, result: { sessions: [{ sessionId: 's', cwd: '/', title: 'x'.repeat(1000) }] } })
+    const error = await listing.then(() => undefined, (e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcError)
+    expect((error as RpcError).message).toMatch(/^The agent's answer to session\/list was too large to read \(\d+ bytes; Bosun reads lines of at most 256 bytes\)$/)
+
+    peer.send({ id: 'big', method: 'fs/write_text_file', params: { sessionId: 's', path: '/x', content: 'y'.repeat(1000) } })
+    expect(await peer.next()).toMatchObject({ id: 'big', error: { code: -32600, message: expect.stringMatching(/message too large/) } })
+    expect(peer.problems.map((p) => p.kind)).toEqual(['oversized-line', 'oversized-line'])
+
+    const again = peer.connection.listSessions!({})
+    peer.send({ id: (await peer.next()).id, result: { sessions: [] } })
+    expect(await again).toEqual({ sessions: [], nextCursor: null })
   })
 
   it('reports malformed session/update and unknown response ids without throwing', async () => {

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { Message } from 'vscode-jsonrpc/node.js'
-import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
+import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, scanLineHead, stripLeadingEscapes } from '../../../main/acp/ndjson'
 import type { TransportProblem, WireTrace } from '../../../main/acp/types'
 
 function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; incomingIds?: IncomingRequestIds; fastPath?: (m: { method: string }) => boolean; integerIds?: () => boolean } = {}) {
@@ -185,6 +185,77 @@ describe('NdjsonMessageReader', () => {
     reader.push(Buffer.from(JSON.stringify(note('a')) + '\n{"jsonrpc":"2.0","method":"other"}\n{"jsonrpc":"2.0","id":3,"method":"session/update"}\n'))
     expect(fast).toEqual([note('a')])
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'other' }, { jsonrpc: '2.0', id: 3, method: 'session/update' }])
+  })
+})
+
+describe('over-long lines', () => {
+  const pad = 'p'.repeat(300)
+  const microtask = () => new Promise<void>((resolve) => queueMicrotask(resolve))
+
+  it('reads the top-level id and method from the first bytes of a line, past nested values and escaped quotes', () => {
+    expect(scanLineHead(`{"jsonrpc":"2.0","id":7,"method":"fs/read_text_file","params":{"x":"${pad}`)).toEqual({ id: 7, method: 'fs/read_text_file', response: false })
+    expect(scanLineHead(`{"jsonrpc":"2.0","id":"a\\"b","result":{"content":"${pad}`)).toEqual({ id: 'a"b', response: true })
+    expect(scanLineHead('{"result":{"id":9,"method":"inner","s":"\\"}{["},"id":')).toEqual({ response: true })
+    expect(scanLineHead('{"params":{"s":"}{"},"id":4,"method":5,"more"')).toEqual({ id: 4, method: 5, response: false })
+    expect(scanLineHead(' {"id":null,"error":{"code":-1')).toEqual({ id: null, response: true })
+    // A number cut by the end of the head may go on: not read.
+    expect(scanLineHead('{"id":12')).toEqual({ response: false })
+    expect(scanLineHead('Welcome {"id":1}')).toEqual({ response: false })
+  })
+
+  it('answers an over-long request with -32600 under its id (within a chunk and across chunks)', () => {
+    const { reader, messages, problems, replies } = setup({ maxMessageBytes: 64 })
+    reader.push(Buffer.from(`{"jsonrpc":"2.0","id":"r1","method":"fs/write_text_file","params":{"content":"${pad}"}}\n`))
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":9,'))
+    reader.push(Buffer.from(`"method":"elicitation/create","params":{"pad":"${pad}`))
+    reader.push(Buffer.from('"}}\n{"jsonrpc":"2.0","method":"ok"}\n'))
+    expect(replies).toEqual([
+      { jsonrpc: '2.0', id: 'r1', error: { code: -32600, message: expect.stringMatching(/^Invalid Request: message too large \(\d+ bytes; /) } },
+      { jsonrpc: '2.0', id: 9, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: message too large \(more than \d+ bytes; /) } },
+    ])
+    expect(problems.map((p) => [p.kind, p.message])).toEqual([
+      ['oversized-line', expect.stringMatching(/a fs\/write_text_file message with id "r1", answered with an error$/)],
+      ['oversized-line', expect.stringMatching(/a elicitation\/create message with id 9, answered with an error$/)],
+    ])
+    expect(messages).toEqual([{ jsonrpc: '2.0', method: 'ok' }])
+  })
+
+  it('fails the request of ours that an over-long response answers, through the reader, with a clear error', async () => {
+    const pendingIds = new PendingIds()
+    pendingIds.add(4, 'session/list')
+    pendingIds.add(5, 'session/new')
+    const { reader, messages, problems } = setup({ maxMessageBytes: 64, pendingIds })
+    reader.push(Buffer.from(`{"jsonrpc":"2.0","id":4,"result":{"sessions":["${pad}"]}}\n{"jsonrpc":"2.0","id":77,"result":{"x":"${pad}"}}\n`))
+    expect(messages).toEqual([])
+    await microtask()
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 4, error: { code: -32098, message: expect.stringMatching(/^The agent's answer to session\/list was too large to read \(\d+ bytes; /) } }])
+    expect(pendingIds.size).toBe(1)
+    expect(problems.map((p) => p.message)).toEqual([expect.stringMatching(/the answer to session\/list \(id 4\), which fails$/), expect.stringMatching(/a response for unknown id 77$/)])
+  })
+
+  it('a response whose id is past its first bytes fails the one request waiting; with several waiting, the report names them', async () => {
+    const late = `{"jsonrpc":"2.0","result":{"x":"${'q'.repeat(10_000)}"},"id":1}\n`
+    const one = new PendingIds()
+    one.add(1, 'session/load')
+    const single = setup({ maxMessageBytes: 64, pendingIds: one })
+    single.reader.push(Buffer.from(late))
+    await microtask()
+    expect(single.messages).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ code: -32098 }) })])
+
+    const two = new PendingIds()
+    two.add(1, 'session/load')
+    two.add(2, 'session/list')
+    const several = setup({ maxMessageBytes: 64, pendingIds: two })
+    several.reader.push(Buffer.from(late))
+    // Nor can a line that says nothing of itself in its first bytes be matched.
+    several.reader.push(Buffer.from(`{"jsonrpc":"2.0","params":{"x":"${'q'.repeat(10_000)}"},"id":3}\n`))
+    await microtask()
+    expect(several.messages).toEqual([])
+    expect(several.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/a response without an id in its first bytes; 2 requests of Bosun's are still waiting \(session\/load \(id 1\), session\/list \(id 2\)\), one of them may never be answered$/),
+      expect.stringMatching(/a message that cannot be told apart; 2 requests of Bosun's are still waiting/),
+    ])
+    expect(several.replies).toEqual([])
   })
 })
 
