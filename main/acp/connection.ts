@@ -80,6 +80,8 @@ const UNADVERTISED_TO_V1_UNDER_V2_OFFER = ['fs/', 'terminal/', 'elicitation/', '
 
 /** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
 const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
+/** v2's "unsupported protocol version" (`data: {requested, supported}`). */
+const UNSUPPORTED_VERSION_CODE = -32022
 
 interface TurnWaiter {
   deferred: Deferred<PromptOutcome>
@@ -230,27 +232,44 @@ class AcpConnection implements AcpClientConnection {
 
   // ---- client → agent ----------------------------------------------------------------------
 
+  /**
+   * Negotiates the version (C9, C10): offers `preferredVersion` (default 2). Refused, it offers the other version on
+   * the same connection: 2 → 1 for the errors v1-only agents answer a v2 offer with (C10c), 1 → 2 for a v2 agent's
+   * -32022 (or an error whose `data.supported` lists 2). A v2 agent that answers 2 to an offer of 1 (v1's rule: its
+   * own latest) read only our v1-shaped `clientInfo`/`clientCapabilities`: it is initialized again in the v2 shape
+   * before anything else is sent (v2 allows a repeated `initialize` before any other request; the latest wins).
+   */
   async initialize(options: { preferredVersion?: ProtocolVersion } = {}): Promise<AgentHandshake> {
     let offered: ProtocolVersion = options.preferredVersion ?? 2
+    const tried = new Set<ProtocolVersion>([offered])
     // Until the agent answers, requests it sends (an elicitation during initialize) follow the version offered.
     this.version = offered
     let result: unknown
     try {
       result = await this.request('initialize', this.initializeParams(offered))
     } catch (error) {
-      if (!(offered === 2 && error instanceof RpcError && RETRY_AS_V1_CODES.has(error.code))) throw error
-      this.options.logger?.info(`initialize: the agent refused version 2 (${error.code}); offering 1`)
-      offered = 1
-      this.version = 1
-      result = await this.request('initialize', this.initializeParams(1))
+      const other = error instanceof RpcError ? versionAfterRefusal(offered, error) : undefined
+      if (other === undefined) throw error
+      this.options.logger?.info(`initialize: the agent refused version ${offered} (${(error as RpcError).code}); offering ${other}`)
+      offered = other
+      tried.add(other)
+      this.version = other
+      result = await this.request('initialize', this.initializeParams(other))
     }
-    const answered = isRecord(result) ? result.protocolVersion : undefined
-    if (answered !== 1 && answered !== 2) {
-      throw new BosunError({
-        kind: 'unsupported-protocol-version',
-        message: `The agent answered protocol version ${previewOf(boundJson(answered, { maxDepth: 4, maxTotalChars: 200 }))}; Bosun speaks versions 1 and 2.`,
-        data: { offered, answered: boundJson(answered, AGENT_ERROR_BOUNDS.data) },
-      })
+    let answered = answeredVersion(result, offered)
+    if (offered === 1 && answered === 2 && !tried.has(2)) {
+      this.options.logger?.info('initialize: the agent answered version 2 to an offer of 1; initializing it again as v2')
+      this.version = 2
+      try {
+        const again = await this.request('initialize', this.initializeParams(2))
+        answered = answeredVersion(again, 2)
+        result = again
+        offered = 2
+      } catch (error) {
+        // v2: a failed repeat leaves the first initialize in effect; the agent runs without Bosun's v2 capabilities.
+        if (!(error instanceof RpcError)) throw error
+        this.options.logger?.info(`initialize: the agent refused the v2 initialize (${error.code}); going on with its first answer`)
+      }
     }
     this.version = answered
     // Only the v1-shaped initialize carries `clientCapabilities`: a v1 agent that answered our v2 offer never saw it.
@@ -611,6 +630,37 @@ class AcpConnection implements AcpClientConnection {
     this.closeFired = true
     this.closeEmitter.fire(error ? { error } : {})
   }
+}
+
+/**
+ * The version to offer after the agent refused `offered`, or undefined (the refusal stands). Throws when the agent
+ * says which versions it speaks and Bosun speaks none of them.
+ */
+function versionAfterRefusal(offered: ProtocolVersion, error: RpcError): ProtocolVersion | undefined {
+  const data = isRecord(error.data) ? error.data : undefined
+  const supported = Array.isArray(data?.supported) ? data.supported : undefined
+  if (error.code === UNSUPPORTED_VERSION_CODE && supported && !supported.includes(1) && !supported.includes(2)) {
+    throw new BosunError({
+      kind: 'unsupported-protocol-version',
+      message: `The agent speaks protocol versions ${previewOf(boundJson(supported, { maxDepth: 2, maxTotalChars: 200 }))}; Bosun speaks versions 1 and 2.`,
+      data: { offered, supported: boundJson(supported, AGENT_ERROR_BOUNDS.data) },
+    })
+  }
+  const other: ProtocolVersion = offered === 2 ? 1 : 2
+  if (supported && !supported.includes(other)) return undefined
+  if (offered === 2) return RETRY_AS_V1_CODES.has(error.code) ? 1 : undefined
+  return error.code === UNSUPPORTED_VERSION_CODE || supported !== undefined ? 2 : undefined
+}
+
+/** The version an `initialize` result names, when Bosun speaks it. */
+function answeredVersion(result: unknown, offered: ProtocolVersion): ProtocolVersion {
+  const answered = isRecord(result) ? result.protocolVersion : undefined
+  if (answered === 1 || answered === 2) return answered
+  throw new BosunError({
+    kind: 'unsupported-protocol-version',
+    message: `The agent answered protocol version ${previewOf(boundJson(answered, { maxDepth: 4, maxTotalChars: 200 }))}; Bosun speaks versions 1 and 2.`,
+    data: { offered, answered: boundJson(answered, AGENT_ERROR_BOUNDS.data) },
+  })
 }
 
 /**

@@ -118,7 +118,10 @@ export class AgentHost implements IDisposable {
   /** The agent crashed (or failed to come back during an automatic restart); `decision` says what happens next. */
   readonly onDidCrash: Event<AgentCrashEvent> = this.onDidCrashEmitter.event
   private readonly onDidChangePreferredVersionEmitter = new Emitter<ProtocolVersion>()
-  /** The agent turned out to be v1-only: persist this so the next launch offers v1 directly. */
+  /**
+   * The version to offer changed: the agent turned out v1-only (it answered 1 to a v2 offer), or v2-only (offered 1,
+   * it refused or answered 2, and the connection went on in v2). Persist it so the next launch offers it directly.
+   */
   readonly onDidChangePreferredVersion: Event<ProtocolVersion> = this.onDidChangePreferredVersionEmitter.event
   private readonly onDidWriteStderrEmitter = new Emitter<string>()
   /** Stderr of the current process (for a live log view). */
@@ -198,7 +201,7 @@ export class AgentHost implements IDisposable {
     return this.connectionValue?.handshake
   }
 
-  /** The version offered first; 1 once the agent proved v1-only (C10b). */
+  /** The version offered first; 1 once the agent proved v1-only (C10b), 2 once it proved v2-only. */
   get preferredProtocolVersion(): ProtocolVersion | undefined {
     return this.preferredVersion
   }
@@ -286,8 +289,15 @@ export class AgentHost implements IDisposable {
   }
 
   private async runLaunch(generation: number, trigger: 'user' | 'auto'): Promise<Result<AgentHandshake>> {
-    let result = await this.attempt(generation, this.preferredVersion)
-    if (result.ok && result.value.handshake.offeredVersion === 2 && result.value.handshake.protocolVersion === 1 && generation === this.generation) {
+    const asked = this.preferredVersion
+    let result = await this.attempt(generation, asked)
+    if (result.ok && asked === 1 && result.value.handshake.protocolVersion === 2 && generation === this.generation) {
+      // A v2-only agent: it refused the offer of 1 (-32022) or answered 2, and the connection initialized it again as
+      // v2 in the same process. Every later start offers 2.
+      this.preferredVersion = 2
+      this.onDidChangePreferredVersionEmitter.fire(2)
+      this.logger.info('speaks only protocol 2; the next start offers 2')
+    } else if (result.ok && result.value.handshake.offeredVersion === 2 && result.value.handshake.protocolVersion === 1 && generation === this.generation) {
       // A v1 agent that answered 1 to our v2 offer never saw our v1-shaped capabilities (C10b). Every later
       // start offers 1. (An agent that rejects the v2 offer is retried in-process by the connection, C10c.)
       this.preferredVersion = 1

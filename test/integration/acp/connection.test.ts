@@ -250,11 +250,15 @@ describe('version negotiation', () => {
     expect(agent.connection.handshake).toBeUndefined()
   })
 
-  it('a v2 agent refuses an offer of 1 with -32022', async () => {
+  it('a v2 agent refuses an offer of 1 with -32022: offered 2 on the same connection, it runs on the v2 surface', async () => {
     const agent = startAgent('basic', { v2: true })
-    const error = await agent.connection.initialize({ preferredVersion: 1 }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(RpcError)
-    expect((error as RpcError).code).toBe(-32022)
+    const handshake = await agent.connection.initialize({ preferredVersion: 1 })
+    expect(handshake).toMatchObject({ protocolVersion: 2, offeredVersion: 2 })
+    // The SDK agent logs only the initialize it accepted: the v2 shape.
+    const stderr = await agent.stderrMatching(/INITIALIZE/)
+    expect(stderr).toContain('INITIALIZE {"protocolVersion":2,"info":{"name":"bosun-test","version":"0.0.0"}')
+    const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
+    expect((await agent.connection.prompt(sessionId, textPrompt('hello'))).stopReason).toBe('end_turn')
   })
 })
 

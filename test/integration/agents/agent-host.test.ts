@@ -326,6 +326,23 @@ describe('AgentHost', () => {
     expect(pids()).toHaveLength(3)
   })
 
+  it('a v2-only agent offered 1 (a stored preference) ends on v2 in one process, and the preference follows to 2', async () => {
+    const scripted = scriptedAgentCommand('basic', { v2: true })
+    // The SDK's v2 agent refuses 1 with -32022; the fixture answers 2 to it (v1's rule: its own latest).
+    for (const spec of [fixtureSpec([], { command: scripted.command, args: [...scripted.args] }), fixtureSpec(['--protocol=2'])]) {
+      const { host, pids } = makeHost(spec, { preferredProtocolVersion: 1, scheduler: undefined })
+      const preferred = once(host.onDidChangePreferredVersion)
+      const result = await host.start()
+      expect(result.ok && result.value).toMatchObject({ protocolVersion: 2, offeredVersion: 2 })
+      expect(await preferred).toBe(2)
+      expect(host.preferredProtocolVersion).toBe(2)
+      expect(pids()).toHaveLength(1)
+      expect(host.view()).toMatchObject({ status: 'ready', protocolVersion: 2 })
+      await host.stop()
+      await expectAllGone(pids())
+    }
+  })
+
   it('offers the persisted preferred version first', async () => {
     const { host, pids } = makeHost(fixtureSpec(['--protocol=1']), { preferredProtocolVersion: 1 })
     const result = await host.start()

@@ -80,6 +80,65 @@ describe('initialize', () => {
     expect(await done).toMatchObject({ protocolVersion: 1, offeredVersion: 1 })
   })
 
+  it('offered 1, a v2 agent refuses with -32022: offers 2 in the v2 shape on the same connection and goes on in v2', async () => {
+    const peer = pair()
+    const done = peer.connection.initialize({ preferredVersion: 1 })
+    const first = await peer.next()
+    expect(first.params).toMatchObject({ protocolVersion: 1, clientInfo: { name: 'bosun' } })
+    peer.send({ id: first.id, error: { code: -32022, message: 'Unsupported protocol version', data: { requested: 1, supported: [2] } } })
+    const second = await peer.next()
+    expect(second).toMatchObject({ method: 'initialize' })
+    expect(second.params).toEqual({ protocolVersion: 2, info: { name: 'bosun', version: '1.2.3' }, capabilities: { elicitation: { form: {} } } })
+    peer.send({ id: second.id, result: { protocolVersion: 2, info: { name: 'v2-only', version: '1' }, capabilities: { session: {} } } })
+    expect(await done).toMatchObject({ protocolVersion: 2, offeredVersion: 2, agentInfo: { name: 'v2-only' } })
+    // The v2 surface: the session/new without mcpServers.
+    void peer.connection.newSession({ cwd: '/p' })
+    expect(await peer.next()).toMatchObject({ method: 'session/new', params: { cwd: '/p' } })
+  })
+
+  it('offered 1, an error whose data says the agent supports 2 is retried with 2; -32022 naming only versions Bosun lacks is refused clearly', async () => {
+    const peer = pair()
+    const done = peer.connection.initialize({ preferredVersion: 1 })
+    const first = await peer.next()
+    peer.send({ id: first.id, error: { code: -32600, message: 'bad version', data: { supported: [2] } } })
+    const second = await peer.next()
+    expect(second.params).toMatchObject({ protocolVersion: 2, info: { name: 'bosun' } })
+    peer.send({ id: second.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' } } })
+    expect(await done).toMatchObject({ protocolVersion: 2, offeredVersion: 2 })
+
+    const other = pair()
+    const refused = other.connection.initialize({ preferredVersion: 1 })
+    const request = await other.next()
+    other.send({ id: request.id, error: { code: -32022, message: 'Unsupported protocol version', data: { requested: 1, supported: [3] } } })
+    const error = await refused.then(() => undefined, (e: unknown) => e)
+    expect(error).toBeInstanceOf(BosunError)
+    expect(error).toMatchObject({ kind: 'unsupported-protocol-version', message: 'The agent speaks protocol versions [3]; Bosun speaks versions 1 and 2.' })
+    expect(other.connection.handshake).toBeUndefined()
+  })
+
+  it('offered 1, an agent that answers 2 is initialized again in the v2 shape before anything else, and that answer counts (C10, L)', async () => {
+    const peer = pair()
+    const done = peer.connection.initialize({ preferredVersion: 1 })
+    const first = await peer.next()
+    peer.send({ id: first.id, result: { protocolVersion: 2, info: { name: 'first', version: '1' }, capabilities: {} } })
+    const second = await peer.next()
+    expect(second).toMatchObject({ method: 'initialize', params: { protocolVersion: 2, info: { name: 'bosun', version: '1.2.3' }, capabilities: { elicitation: { form: {} } } } })
+    expect(second.params).not.toHaveProperty('clientCapabilities')
+    peer.send({ id: second.id, result: { protocolVersion: 2, info: { name: 'second', version: '2' }, capabilities: { session: { delete: {} } } } })
+    const handshake = await done
+    expect(handshake).toMatchObject({ protocolVersion: 2, offeredVersion: 2, agentInfo: { name: 'second' }, capabilities: { deleteSession: true } })
+  })
+
+  it('offered 1, answered 2, the repeat refused: goes on in v2 with the first answer', async () => {
+    const peer = pair()
+    const done = peer.connection.initialize({ preferredVersion: 1 })
+    const first = await peer.next()
+    peer.send({ id: first.id, result: { protocolVersion: 2, info: { name: 'first', version: '1' }, capabilities: { session: {} } } })
+    const second = await peer.next()
+    peer.send({ id: second.id, error: { code: -32600, message: 'initialize must not be repeated' } })
+    expect(await done).toMatchObject({ protocolVersion: 2, offeredVersion: 1, agentInfo: { name: 'first' } })
+  })
+
   it('does not retry on other errors', async () => {
     const peer = pair()
     const done = peer.connection.initialize()
