@@ -280,6 +280,7 @@ class AcpConnection implements AcpClientConnection {
   }
 
   async newSession(params: { cwd: string; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome> {
+    this.requireSessions('session/new')
     const wire: Record<string, unknown> = { cwd: params.cwd }
     // v1 requires mcpServers (E1); v2 makes it optional.
     if (this.version === 1 || params.mcpServers) wire.mcpServers = params.mcpServers ?? []
@@ -291,6 +292,11 @@ class AcpConnection implements AcpClientConnection {
   }
 
   prompt(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
+    try {
+      this.requireSessions('session/prompt')
+    } catch (error) {
+      return Promise.reject(error)
+    }
     this.cancelledSessions.delete(sessionId)
     return this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt)
   }
@@ -334,11 +340,13 @@ class AcpConnection implements AcpClientConnection {
   }
 
   cancel(sessionId: string): void {
+    if (this.handshakeValue?.capabilities.sessions === false) return
     this.cancelledSessions.add(sessionId)
     this.notify('session/cancel', { sessionId })
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {
+    this.requireSessions('session/set_mode')
     if (this.version === 2) {
       throw new BosunError({ kind: 'invalid-argument', message: 'ACP v2 has no session modes; use the mode config option' })
     }
@@ -346,6 +354,7 @@ class AcpConnection implements AcpClientConnection {
   }
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined> {
+    this.requireSessions('session/set_config_option')
     const wire: Record<string, unknown> = { sessionId, configId, value }
     if (typeof value === 'boolean' && this.version === 1 && !this.booleansAdvertised) {
       // E13: v1 boolean values only after the client advertised `session.configOptions.boolean`.
@@ -358,6 +367,7 @@ class AcpConnection implements AcpClientConnection {
   }
 
   async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome> {
+    this.requireSessions(this.version === 2 ? 'session/resume' : 'session/load')
     const capabilities = this.handshakeValue?.capabilities
     let method: string
     const wire: Record<string, unknown> = { sessionId: params.sessionId, cwd: params.cwd }
@@ -387,14 +397,17 @@ class AcpConnection implements AcpClientConnection {
    */
   async cancelTerminal(sessionId: string, terminalId: string): Promise<void> {
     if (this.version !== 2) throw new BosunError({ kind: 'invalid-argument', message: 'terminal/cancel is an ACP v2 method; this agent speaks v1' })
+    this.requireSessions('terminal/cancel')
     await this.request('terminal/cancel', { sessionId, terminalId })
   }
 
   async closeSession(sessionId: string): Promise<void> {
+    this.requireSessions('session/close')
     await this.request('session/close', { sessionId })
   }
 
   async listSessions(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
+    this.requireSessions('session/list')
     const result = await this.request('session/list', { ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) })
     const sessions: AgentSessionInfo[] = []
     const list = isRecord(result) && Array.isArray(result.sessions) ? result.sessions : []
@@ -446,6 +459,15 @@ class AcpConnection implements AcpClientConnection {
   }
 
   // ---- plumbing ----------------------------------------------------------------------------
+
+  /** C7: a v2 agent whose `initialize` answer has no `capabilities.session` is sent no session request. */
+  private requireSessions(method: string): void {
+    if (this.handshakeValue?.capabilities.sessions !== false) return
+    throw new BosunError({
+      kind: 'unsupported',
+      message: `This agent offers no sessions: its answer to initialize has no session capabilities, so Bosun sends it no ${method}.`,
+    })
+  }
 
   private initializeParams(version: ProtocolVersion): Record<string, unknown> {
     const elicitation: Record<string, unknown> = {}

@@ -42,6 +42,7 @@ export function normaliseHandshake(result: Json, version: ProtocolVersion, offer
 
 export function defaultCapabilities(): AgentCapabilitySummary {
   return {
+    sessions: false,
     loadSession: false,
     resumeSession: false,
     listSessions: false,
@@ -56,7 +57,8 @@ export function defaultCapabilities(): AgentCapabilitySummary {
 
 function readV1Capabilities(caps: Json | undefined): AgentCapabilitySummary {
   const summary = defaultCapabilities()
-  // v1 stdio MCP servers are baseline.
+  // v1 sessions and stdio MCP servers are baseline.
+  summary.sessions = true
   summary.mcp.stdio = true
   if (!caps) return summary
   summary.loadSession = caps.loadSession === true
@@ -90,6 +92,7 @@ function readV2Capabilities(caps: Json | undefined, hasAuthMethods: boolean): Ag
   const session = record(caps?.session)
   if (!session) return summary
   // A present `session` means the baseline new/list/resume/close/prompt/cancel (C7).
+  summary.sessions = true
   summary.resumeSession = true
   summary.listSessions = true
   summary.closeSession = true

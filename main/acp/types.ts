@@ -35,6 +35,11 @@ export interface AgentHandshake {
 }
 
 export interface AgentCapabilitySummary {
+  /**
+   * Whether the agent serves sessions at all: always on v1; on v2 only when its `initialize` answer has
+   * `capabilities.session` (C7). Without it the connection sends no `session/*` request.
+   */
+  sessions: boolean
   loadSession: boolean
   resumeSession: boolean
   listSessions: boolean

@@ -139,6 +139,32 @@ describe('initialize', () => {
     expect(await done).toMatchObject({ protocolVersion: 2, offeredVersion: 1, agentInfo: { name: 'first' } })
   })
 
+  it('v2 without capabilities.session: session calls are refused with a clear error and nothing is sent (C7); v1 always has sessions', async () => {
+    const peer = await initialized(2, { capabilities: {} })
+    expect(peer.connection.handshake!.capabilities.sessions).toBe(false)
+    const calls: [string, () => Promise<unknown>][] = [
+      ['session/new', () => peer.connection.newSession({ cwd: '/p' })],
+      ['session/prompt', () => peer.connection.prompt('s', [{ type: 'text', text: 'hi' }])],
+      ['session/resume', () => peer.connection.resumeSession({ sessionId: 's', cwd: '/p' })],
+      ['session/list', () => peer.connection.listSessions!({})],
+      ['session/close', () => peer.connection.closeSession!('s')],
+      ['session/set_config_option', () => peer.connection.setConfigOption('s', 'model', 'fast')],
+      ['terminal/cancel', () => peer.connection.cancelTerminal!('s', 't')],
+    ]
+    for (const [method, call] of calls) {
+      const error = await call().then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(BosunError)
+      expect((error as BosunError).failure).toEqual({ kind: 'unsupported', message: `This agent offers no sessions: its answer to initialize has no session capabilities, so Bosun sends it no ${method}.` })
+    }
+    peer.connection.cancel('s')
+    // The next thing on the wire is what comes after: nothing was written for any of them.
+    void peer.connection.logout().catch(() => undefined)
+    expect(await peer.next()).toMatchObject({ method: 'auth/logout' })
+
+    expect((await initialized(2)).connection.handshake!.capabilities.sessions).toBe(true)
+    expect((await initialized(1)).connection.handshake!.capabilities.sessions).toBe(true)
+  })
+
   it('does not retry on other errors', async () => {
     const peer = pair()
     const done = peer.connection.initialize()
