@@ -480,11 +480,17 @@ class AcpConnection implements AcpClientConnection {
       if (caps.authTerminal) capabilities.auth = { terminal: {} }
       return { protocolVersion: 2, info: { ...this.options.clientInfo }, capabilities }
     }
+    // Bosun shows `notice` and `compaction_*` updates (H17, H18): a v1 agent sends them only to a client that says so.
+    const session: Record<string, unknown> = {
+      ...(this.options.booleanConfigOptions !== false ? { configOptions: { boolean: {} } } : {}),
+      notices: {},
+      compaction: {},
+    }
     const clientCapabilities: Record<string, unknown> = {
       fs: { readTextFile: caps.fs?.readTextFile === true, writeTextFile: caps.fs?.writeTextFile === true },
       terminal: caps.terminal === true,
       elicitation,
-      ...(this.options.booleanConfigOptions !== false ? { session: { configOptions: { boolean: {} } } } : {}),
+      session,
     }
     if (caps.authTerminal) {
       // `_meta.gateway`: Bosun sends a model gateway's address and headers in a login (claude-agent-acp offers its

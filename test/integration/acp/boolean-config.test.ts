@@ -14,7 +14,8 @@ describe('v1 boolean config options', () => {
   it('offered v1: advertised in initialize, and a boolean value is sent', async () => {
     const agent = startAgent('session-defaults-v1')
     await agent.connection.initialize({ preferredVersion: 1 })
-    expect(agent.stderr()).toMatch(/INITIALIZE .*"session":\{"configOptions":\{"boolean":\{\}\}\}/)
+    const initialize = JSON.parse(/INITIALIZE (.*)/.exec(agent.stderr())![1]!) as { clientCapabilities: { session?: unknown } }
+    expect(initialize.clientCapabilities.session).toEqual({ configOptions: { boolean: {} }, notices: {}, compaction: {} })
     const { sessionId } = await agent.connection.newSession({ cwd: '/tmp' })
     const options = await agent.connection.setConfigOption(sessionId, 'run-tests', true)
     expect(options).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'run-tests', currentValue: true })]))

@@ -25,8 +25,9 @@ async function initializeParams(version: 1 | 2, clientCapabilities?: ClientCapab
 }
 
 describe('advertised client capabilities', () => {
-  // C3: fs, terminal and auth.terminal as configured (clientcaps), and `session.configOptions.boolean` (E13, conformance).
-  it('v1: fs, terminal and auth.terminal as configured (and the older `_meta["terminal-auth"]` with it), and boolean config options', async () => {
+  // C3: fs, terminal and auth.terminal as configured (clientcaps), `session.configOptions.boolean` (E13, conformance),
+  // and `session.notices` / `session.compaction` (H17, H18: Bosun shows both).
+  it('v1: fs, terminal and auth.terminal as configured (and the older `_meta["terminal-auth"]` with it), boolean config options, notices and compaction', async () => {
     expect(await initializeParams(1, ALL)).toEqual({
       protocolVersion: 1,
       clientInfo: { name: 'bosun', version: '1' },
@@ -35,7 +36,7 @@ describe('advertised client capabilities', () => {
         terminal: true,
         auth: { terminal: true, _meta: { gateway: true } },
         elicitation: { form: {} },
-        session: { configOptions: { boolean: {} } },
+        session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
         _meta: { 'terminal-auth': true },
       },
     })
@@ -46,15 +47,15 @@ describe('advertised client capabilities', () => {
       fs: { readTextFile: false, writeTextFile: false },
       terminal: false,
       elicitation: { form: {} },
-      session: { configOptions: { boolean: {} } },
+      session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
     })
   })
 
-  it('v1 with boolean config options turned off: no session capabilities', async () => {
-    expect((await initializeParams(1, ALL, false)).clientCapabilities).not.toHaveProperty('session')
+  it('v1 with boolean config options turned off: notices and compaction only', async () => {
+    expect((await initializeParams(1, ALL, false)).clientCapabilities).toHaveProperty('session', { notices: {}, compaction: {} })
   })
 
-  it('v2: only auth.terminal and elicitation exist; fs and terminal are never sent', async () => {
+  it('v2: only auth.terminal and elicitation exist; fs, terminal, session (notices and compaction need none) are never sent', async () => {
     expect((await initializeParams(2, ALL)).capabilities).toEqual({ elicitation: { form: {} }, auth: { terminal: {} } })
     expect((await initializeParams(2)).capabilities).toEqual({ elicitation: { form: {} } })
   })
