@@ -22,7 +22,7 @@ import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
-import { normaliseHandshake, readNewSessionOutcome } from './handshake'
+import { UNTYPED_AUTH_METHOD, normaliseHandshake, readNewSessionOutcome } from './handshake'
 import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap } from './ndjson'
 import type {
   AcpClientConnection,
@@ -425,6 +425,14 @@ class AcpConnection implements AcpClientConnection {
   }
 
   async authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void> {
+    const method = this.handshakeValue?.authMethods.find((m) => m.id === methodId)
+    if (method && (method.type === 'terminal' || method.type === UNTYPED_AUTH_METHOD)) {
+      // D2, D3, D5: a terminal login runs Bosun's own command; a v2 method without a type is no login the agent runs.
+      throw new BosunError({
+        kind: 'invalid-argument',
+        message: `${cutText(method.name, 200)} is not a login the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${this.version === 2 ? 'auth/login' : 'authenticate'}.`,
+      })
+    }
     await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId, ...(meta !== undefined ? { _meta: meta } : {}) })
   }
 

@@ -25,6 +25,12 @@ export const HANDSHAKE_LIMITS = {
   authRawChars: 64 * 1024,
 } as const
 
+/**
+ * The kind of a v2 login method that names no `type` (v2 requires one, D5): kept and shown generically, like any
+ * kind Bosun does not know, and never sent to `auth/login`.
+ */
+export const UNTYPED_AUTH_METHOD = 'unknown'
+
 /** `text` cut to `max` characters, with `…` when it was longer. */
 const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text)
 
@@ -134,8 +140,8 @@ function readAuthMethods(value: unknown, version: ProtocolVersion): AuthMethodSu
     const id = version === 2 ? method.methodId : method.id
     // An id is sent back as given, so one too long to keep is skipped rather than cut.
     if (typeof id !== 'string' || id.length > limits.authIdChars || typeof method.name !== 'string') continue
-    // v1: omitted type means `agent` (D1); v2 requires it, but we stay lenient.
-    const type = typeof method.type === 'string' ? cut(method.type, limits.authIdChars) : 'agent'
+    // v1: an omitted type means `agent` (D1). v2 requires it (D5): without one, the method is of a kind Bosun does not know.
+    const type = typeof method.type === 'string' ? cut(method.type, limits.authIdChars) : version === 2 ? UNTYPED_AUTH_METHOD : 'agent'
     const summary: AuthMethodSummary = { id, name: cut(method.name, limits.authNameChars), type, raw: keptRaw(method) }
     if (typeof method.description === 'string') summary.description = cut(method.description, limits.authDescriptionChars)
     if (Array.isArray(method.args) && method.args.every((arg) => typeof arg === 'string')) {

@@ -165,6 +165,28 @@ describe('initialize', () => {
     expect((await initialized(1)).connection.handshake!.capabilities.sessions).toBe(true)
   })
 
+  it('v2: a login method without a type is kept as an unknown kind and never sent to auth/login, nor is a terminal one (D2, D5); v1 reads no type as agent', async () => {
+    const peer = await initialized(2, {
+      authMethods: [
+        { methodId: 'plain', name: 'Plain' },
+        { methodId: 'term', name: 'Terminal', type: 'terminal', args: ['--login'] },
+        { methodId: 'login', name: 'Login', type: 'agent' },
+      ],
+    })
+    expect(peer.connection.handshake!.authMethods.map((m) => [m.id, m.type])).toEqual([['plain', 'unknown'], ['term', 'terminal'], ['login', 'agent']])
+    for (const methodId of ['plain', 'term']) {
+      const error = await peer.connection.authenticate(methodId).then(() => undefined, (e: unknown) => e)
+      expect(error).toBeInstanceOf(BosunError)
+      expect(error).toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(/is not a login the agent runs itself .*so Bosun does not send it to auth\/login\.$/) })
+    }
+    void peer.connection.authenticate('login')
+    // Nothing was written for the other two.
+    expect(await peer.next()).toMatchObject({ method: 'auth/login', params: { methodId: 'login' } })
+
+    const v1 = await initialized(1, { authMethods: [{ id: 'x', name: 'X' }] })
+    expect(v1.connection.handshake!.authMethods.map((m) => m.type)).toEqual(['agent'])
+  })
+
   it('does not retry on other errors', async () => {
     const peer = pair()
     const done = peer.connection.initialize()
