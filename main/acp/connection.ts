@@ -104,6 +104,7 @@ class AcpConnection implements AcpClientConnection {
   private readonly closeEmitter = new Emitter<{ error?: Error }>()
   private readonly tap = new WireTap()
   private readonly pendingIds = new PendingIds()
+  readonly onDidSettleRequest: (listener: (id: JsonRpcId) => void) => IDisposable = this.pendingIds.onDidSettle
   /** Agent requests in flight, under Bosun's own ids inside vscode-jsonrpc (see {@link IncomingRequestIds}). */
   private readonly incomingIds = new IncomingRequestIds()
   /** See {@link ClientRequestContext.answerRoom}. */
@@ -460,6 +461,11 @@ class AcpConnection implements AcpClientConnection {
     this.problemEmitter.dispose()
     this.closeEmitter.dispose()
     this.tap.dispose()
+    this.pendingIds.dispose()
+  }
+
+  isRequestPending(id: JsonRpcId): boolean {
+    return this.pendingIds.has(id)
   }
 
   dispose(): void {

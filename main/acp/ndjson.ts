@@ -54,12 +54,24 @@ export class WireTap {
 /** Ids of our requests still waiting for a response, with their methods; the reader drops responses to anything else (B15). */
 export class PendingIds {
   private readonly ids = new Map<JsonRpcId, string>()
+  private readonly settledEmitter = new Emitter<JsonRpcId>()
+  /** Each of Bosun's requests once answered (or failed in the agent's place): what was scoped to it is over (G12). */
+  readonly onDidSettle = this.settledEmitter.event
   add(id: JsonRpcId, method = ''): void {
     this.ids.set(id, method)
   }
   /** True when the id was pending (and is now answered). */
   settle(id: JsonRpcId): boolean {
-    return this.ids.delete(id)
+    if (!this.ids.delete(id)) return false
+    this.settledEmitter.fire(id)
+    return true
+  }
+  /** Whether Bosun's request `id` still waits for the agent's answer (`7` and `"7"` differ). */
+  has(id: JsonRpcId): boolean {
+    return this.ids.has(id)
+  }
+  dispose(): void {
+    this.settledEmitter.dispose()
   }
   /** The method of a pending request. */
   method(id: JsonRpcId): string | undefined {

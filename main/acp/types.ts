@@ -164,6 +164,10 @@ export interface AcpClientConnection extends IDisposable {
   readonly onDidTrace: Event<WireTrace>
   /** Fired once when the stream ends or the connection is disposed. */
   readonly onDidClose: Event<{ error?: Error }>
+  /** Whether Bosun's own request with this id still waits for the agent's answer (what a request-scoped elicitation may name, G12). */
+  isRequestPending(id: JsonRpcId): boolean
+  /** Fires with the id of each of Bosun's requests once the agent answered it (or it failed in the agent's place). */
+  readonly onDidSettleRequest: Event<JsonRpcId>
 
   initialize(options?: { preferredVersion?: ProtocolVersion }): Promise<AgentHandshake>
   newSession(params: { cwd: string; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome>

@@ -93,7 +93,13 @@ export async function createBosunServices(integration: HostIntegration): Promise
     createConnection: (streams) => {
       const connection = createConnection(streams)
       agentTools.current?.attachConnection(streams.agentId, connection)
-      brokers.elicitation?.attach(connection, { agentId: streams.agentId, agentName: agentName(streams.agentId), advertised: ELICITATION_MODES })
+      brokers.elicitation?.attach(connection, {
+        agentId: streams.agentId,
+        agentName: agentName(streams.agentId),
+        advertised: ELICITATION_MODES,
+        isRequestPending: (id) => connection.isRequestPending(id),
+        onDidSettleRequest: connection.onDidSettleRequest,
+      })
       return connection
     },
     logger: createLogger('agent'),

@@ -133,7 +133,10 @@ export type Step =
    * With `noWait`, the next steps run at once and the outcome is reported (and logged on stderr) when it comes.
    */
   | { type: 'request_permission'; params: Record<string, unknown>; /** Used instead of `params` by the v2 agent. */ paramsV2?: Record<string, unknown>; noWait?: boolean }
-  /** Raw `elicitation/create` params (sessionId filled in when absent); reports `elicitation response: <json>`. `noWait` as above. */
+  /**
+   * Raw `elicitation/create` params (sessionId filled in when absent); reports `elicitation response: <json>`. `noWait` as above.
+   * A `requestId` of `"{promptRequestId}"` becomes the id of the session/prompt request the turn answers.
+   */
   | { type: 'elicitation'; params: Record<string, unknown>; noWait?: boolean }
   /** Steps run on their own once the turn is over (v2: after its idle state_update; v1: after the prompt response): work the agent starts itself. */
   | { type: 'after_turn'; steps: Step[] }

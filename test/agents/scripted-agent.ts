@@ -125,6 +125,9 @@ const sessionConfig = new Map<string, unknown[]>()
 const sessionCwd = new Map<string, string>()
 const lastTerminal = new Map<string, string>()
 const lastPrompt = new Map<string, unknown>()
+/** Per session, the JSON-RPC id of the session/prompt request being answered. */
+const promptRequestIds = new Map<string, unknown>()
+
 /** Answers to request-scoped elicitations, reported as text in the next new session. */
 const pendingReports: string[] = []
 let rawRequestCounter = 0
@@ -305,9 +308,10 @@ if (v2) {
   })
 }
 
-app.onRequest('session/prompt', async ({ params, client }) => {
+app.onRequest('session/prompt', async ({ params, client, requestId }) => {
   if (scenario.session?.promptRequiresAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
   const sessionId = String(params.sessionId)
+  promptRequestIds.set(sessionId, requestId)
   cancelled.delete(sessionId)
   lastPrompt.set(sessionId, params.prompt)
   const steps = pickScript(params.prompt)
@@ -450,7 +454,9 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       return
     }
     case 'elicitation': {
-      const asked = client.request('elicitation/create', { sessionId, ...step.params }).catch((error: unknown) => ({ error: describe(error) }))
+      // `"requestId": "{promptRequestId}"`: scoped to the session/prompt request this turn is answering (v1: pending until the turn ends).
+      const params = step.params.requestId === '{promptRequestId}' ? { ...step.params, requestId: promptRequestIds.get(sessionId) } : step.params
+      const asked = client.request('elicitation/create', { sessionId, ...params }).catch((error: unknown) => ({ error: describe(error) }))
       const report = async (response: unknown) => {
         log(`ELICITATION-ANSWER ${JSON.stringify(step.params.toolCallId ?? null)} ${JSON.stringify(response)}`)
         await chunk('agent_message_chunk', `elicitation response: ${JSON.stringify(response)}`)
