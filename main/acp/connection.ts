@@ -88,6 +88,10 @@ interface TurnWaiter {
   responded: boolean
   userMessageId?: string
   earlyIdle?: PromptOutcome
+  /** Whether {@link earlyIdle} came after a busy state (else it may be a stale idle, sent before the agent took the prompt). */
+  earlyIdleAfterBusy?: boolean
+  /** The agent reported a busy state (running, requires_action, one Bosun does not know) since the prompt was sent. */
+  busySeen: boolean
 }
 
 interface IncomingRequest {
@@ -317,7 +321,7 @@ class AcpConnection implements AcpClientConnection {
   private promptV2(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
     const previous = this.turns.get(sessionId)
     previous?.deferred.reject(new BosunError({ kind: 'internal', message: 'A new prompt replaced a turn that never finished' }))
-    const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false }
+    const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false, busySeen: false }
     this.turns.set(sessionId, waiter)
     this.pending.add(waiter.deferred)
     void waiter.deferred.promise.then(
@@ -329,7 +333,9 @@ class AcpConnection implements AcpClientConnection {
         waiter.responded = true
         if (isRecord(result) && typeof result.messageId === 'string') waiter.userMessageId = result.messageId
         // The whole turn may have finished before the agent acknowledged the prompt.
-        if (waiter.earlyIdle) this.finishTurn(sessionId, waiter, waiter.earlyIdle)
+        // An idle read before any busy state, with one read after it, was stale: this turn's idle is still to come.
+        // (With no busy state at all, the agent reports none: its idle is taken, as before.)
+        if (waiter.earlyIdle && (waiter.earlyIdleAfterBusy || !waiter.busySeen)) this.finishTurn(sessionId, waiter, waiter.earlyIdle)
       },
       (error: unknown) => {
         if (this.turns.get(sessionId) === waiter) this.turns.delete(sessionId)
@@ -587,7 +593,10 @@ class AcpConnection implements AcpClientConnection {
     if (!waiter) return
     const update = notification.update as { state?: unknown; stopReason?: unknown; error?: unknown }
     // running / requires_action / unknown states: the turn goes on (F8); the sessions layer shows them.
-    if (update.state !== 'idle') return
+    if (update.state !== 'idle') {
+      waiter.busySeen = true
+      return
+    }
     const outcome: PromptOutcome = { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null }
     if (isRecord(update.error) && typeof update.error.message === 'string') {
       outcome.error = {
@@ -598,9 +607,14 @@ class AcpConnection implements AcpClientConnection {
     }
     if (waiter.responded) this.finishTurn(notification.sessionId, waiter, outcome)
     // Responses travel through vscode-jsonrpc's queue and updates do not, so the ack can trail the idle
-    // that followed it on the wire. The first idle after we sent the prompt ends the turn; we resolve
-    // once the ack (with the messageId) arrives, so prompt() never settles before its response.
-    else if (!waiter.earlyIdle) waiter.earlyIdle = outcome
+    // that followed it on the wire. An idle read before the ack ends the turn once the ack arrives, so
+    // prompt() never settles before its response. But an idle that was already on its way when the agent
+    // took the prompt (its last turn's, a change of background work) is no end of this turn (F7, F9): once
+    // the agent reported itself busy since, only a later idle counts.
+    else if (!waiter.earlyIdle || !waiter.earlyIdleAfterBusy) {
+      waiter.earlyIdle = outcome
+      waiter.earlyIdleAfterBusy = waiter.busySeen
+    }
   }
 
   private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {

@@ -223,6 +223,31 @@ describe('v2 turns', () => {
     expect(await turn).toEqual({ stopReason: null })
   })
 
+  it('an idle that was on its way before the agent took the prompt (then running, then the ack) does not end the turn (F7, F9)', async () => {
+    const { connection, next, send } = await initialized(2)
+    let finished = false
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }]).then((o) => ((finished = true), o))
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', background: [] }))
+    send(update('s1', { sessionUpdate: 'state_update', state: 'running' }))
+    send({ id: request.id, result: { messageId: 'u1' } })
+    const chunk = once(connection.onDidReceiveUpdate, (u) => u.update.sessionUpdate === 'agent_message_chunk')
+    send(update('s1', { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: { type: 'text', text: 'x' } }))
+    await chunk
+    expect(finished).toBe(false)
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
+    expect(await turn).toEqual({ stopReason: 'end_turn', userMessageId: 'u1' })
+  })
+
+  it('an agent that reports no busy state at all: its idle before the ack still ends the turn', async () => {
+    const { connection, next, send } = await initialized(2)
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
+    send({ id: request.id, result: {} })
+    expect(await turn).toEqual({ stopReason: 'end_turn' })
+  })
+
   it('resolves cancelled when the agent rejects the prompt after our cancel (F5)', async () => {
     const { connection, next, send } = await initialized(2)
     const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
