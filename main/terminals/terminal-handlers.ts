@@ -1,7 +1,7 @@
 /**
  * The five v1 `terminal/*` methods (checklist G27–G35). `terminal/create` returns its id at once; the
- * command runs in a PTY in its own process group with Bosun's scrubbed environment (plus the variables the
- * agent asked for), in a folder inside the session's roots. Output is kept for `terminal/output` within
+ * command runs in a PTY in its own process group with Bosun's scrubbed environment, pagers turned off, plus the
+ * variables the agent asked for, in a folder inside the session's roots. Output is kept for `terminal/output` within
  * `outputByteLimit` (tail kept, cut at a character boundary) and streamed to the session for the tool card.
  * Every terminal belongs to its connection and session: it is killed when the person stops the turn, and
  * released when the session closes, the agent goes away, or Bosun quits.
@@ -39,6 +39,20 @@ const MAX_TERMINALS_PER_SESSION = 64
 const DISPLAY_FLUSH_MS = 50
 /** Display output beyond this many bytes is re-sent as a snapshot of the retained tail (the card stays cheap). */
 const DISPLAY_SNAPSHOT_BYTES = 2 * 1024 * 1024
+
+/**
+ * Set in every terminal before the agent's own `env` (which wins). Nobody can press a key in an agent's terminal, so
+ * nothing may wait for one: pagers print straight through (`GIT_PAGER` also overrides a configured `core.pager`, as
+ * Zed does; an empty `SYSTEMD_PAGER` turns systemctl's off) and git fails rather than ask for a password.
+ */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
+  TERM: 'xterm-256color',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  MANPAGER: 'cat',
+  SYSTEMD_PAGER: '',
+  GIT_TERMINAL_PROMPT: '0',
+}
 
 export interface TerminalSessionLookup {
   getSession(agentId: string, acpSessionId: string): { sessionId: string; cwd: string; roots: string[] } | undefined
@@ -124,8 +138,7 @@ export class TerminalHandlers implements IDisposable {
       if (typeof a !== 'string') throw new HandlerError(INVALID_PARAMS, 'args must be strings')
       return a
     })
-    const env = scrubEnv(this.options.baseEnv ?? process.env)
-    env.TERM = 'xterm-256color'
+    const env = { ...scrubEnv(this.options.baseEnv ?? process.env), ...NON_INTERACTIVE_ENV }
     for (const entry of optionalList(p.env, 'env')) {
       const pair = record(entry)
       if (!pair || typeof pair.name !== 'string' || typeof pair.value !== 'string' || pair.name === '' || pair.name.includes('=') || pair.name.includes('\0')) {

@@ -1,0 +1,76 @@
+/**
+ * `TerminalHandlers` on its own, with real PTYs and a stand-in connection: what a command finds around it
+ * (pagers off, stdin at its end), and how the requests answer for an unknown session or a released terminal.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ClientRequestHandler } from '../../../main/acp/types'
+import { TerminalHandlers } from '../../../main/terminals/terminal-handlers'
+
+interface Harness {
+  dir: string
+  handlers: TerminalHandlers
+  /** Calls a registered method as the agent would; `signal` stands for `$/cancel_request`. */
+  call(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>
+}
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup()
+})
+
+function harness(): Harness {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bosun-terminals-')))
+  const handlers = new TerminalHandlers({
+    sessions: { getSession: (agentId, acpSessionId) => (agentId === 'a' && acpSessionId === 's1' ? { sessionId: 'bosun-s1', cwd: dir, roots: [dir] } : undefined) },
+    sink: () => undefined,
+  })
+  const registered = new Map<string, ClientRequestHandler>()
+  const attachment = handlers.attach(
+    { handlers: { registerRequest: (method, handler) => (registered.set(method, handler), { dispose: () => registered.delete(method) }), registerNotification: () => ({ dispose: () => undefined }) } },
+    { agentId: 'a', agentName: 'Agent' },
+  )
+  cleanups.push(() => {
+    attachment.dispose()
+    handlers.dispose()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  let requestId = 0
+  const call = async (method: string, params: Record<string, unknown>, signal = new AbortController().signal) =>
+    registered.get(method)!(params, { protocolVersion: 1, requestId: ++requestId, method, signal })
+  return { dir, handlers, call }
+}
+
+/** `promise`, or 'timed out' after `ms` (a command waiting at a pager never exits by itself). */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'timed out'>((resolve) => setTimeout(() => resolve('timed out'), ms))])
+
+async function run(h: Harness, params: Record<string, unknown>): Promise<{ terminalId: string; exit: unknown; output: string }> {
+  const { terminalId } = (await h.call('terminal/create', { sessionId: 's1', ...params })) as { terminalId: string }
+  const exit = await within(h.call('terminal/wait_for_exit', { sessionId: 's1', terminalId }), 10_000)
+  const { output } = (await h.call('terminal/output', { sessionId: 's1', terminalId })) as { output: string }
+  return { terminalId, exit, output }
+}
+
+describe('what a command finds in its terminal', () => {
+  it('git log over more commits than fit on the screen exits at once: no pager waits for a key', async () => {
+    const h = harness()
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', ...args], { cwd: h.dir, stdio: 'ignore' })
+    git('init', '-q')
+    for (let i = 0; i < 40; i++) git('commit', '-q', '--allow-empty', '-m', `n${i}`)
+    const { exit, output } = await run(h, { command: 'git log' })
+    expect(exit).toEqual({ exitCode: 0, signal: null })
+    expect(output).toContain('n39')
+  }, 20_000)
+
+  it('pagers are off and git never asks for a password, unless the agent’s own env says otherwise', async () => {
+    const h = harness()
+    const line = 'echo "[$PAGER][$GIT_PAGER][$MANPAGER][${SYSTEMD_PAGER-unset}][$GIT_TERMINAL_PROMPT]"'
+    expect((await run(h, { command: line })).output).toContain('[cat][cat][cat][][0]')
+    const asked = await run(h, { command: line, env: [{ name: 'PAGER', value: 'more' }, { name: 'GIT_TERMINAL_PROMPT', value: '1' }] })
+    expect(asked.output).toContain('[more][cat][cat][][1]')
+  })
+})
