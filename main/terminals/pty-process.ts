@@ -4,6 +4,7 @@
  * group. `stop()` is SIGTERM to the group, a deadline, then SIGKILL; the group is SIGKILLed again after the
  * leader exits, so background children of a finished command do not linger.
  */
+import { closeSync, constants as fsConstants, openSync } from 'node:fs'
 import { constants } from 'node:os'
 import type * as pty from '@lydell/node-pty'
 import { Deferred } from '../base/deferred'
@@ -43,10 +44,15 @@ export class PtyProcess implements IDisposable {
   /** Resolves once, when the command exited. */
   readonly exited: Promise<PtyExit> = this.exitDeferred.promise
 
-  private constructor(private readonly pty: pty.IPty) {
+  private constructor(
+    private readonly pty: pty.IPty,
+    /** Bosun's own descriptor of the terminal's slave side, held until the exit (see {@link holdSlave}). */
+    private slaveFd: number | undefined,
+  ) {
     this.subscriptions.push(pty.onData((data) => this.dataEmitter.fire(data)))
     this.subscriptions.push(
       pty.onExit(({ exitCode, signal }) => {
+        this.releaseSlave()
         // Killed by a signal: the code node-pty reports is meaningless.
         const name = signal ? (SIGNAL_NAMES.get(signal) ?? `SIG${signal}`) : null
         this.exitValue = { exitCode: name ? null : exitCode, signal: name }
@@ -66,7 +72,7 @@ export class PtyProcess implements IDisposable {
       cwd: spec.cwd,
       env: spec.env,
     })
-    return new PtyProcess(child)
+    return new PtyProcess(child, holdSlave(child))
   }
 
   get pid(): number {
@@ -120,14 +126,43 @@ export class PtyProcess implements IDisposable {
     }
   }
 
+  private releaseSlave(): void {
+    if (this.slaveFd === undefined) return
+    try {
+      closeSync(this.slaveFd)
+    } catch {
+      // Already closed.
+    }
+    this.slaveFd = undefined
+  }
+
   /** Kills the group at once and drops listeners. */
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
     this.signalGroup('SIGKILL')
+    this.releaseSlave()
     for (const sub of this.subscriptions) sub.dispose()
     this.dataEmitter.dispose()
     // node-pty never reports the exit once its listeners are gone.
     this.exitDeferred.resolve(this.exitValue ?? { exitCode: null, signal: 'SIGKILL' })
+  }
+}
+
+/**
+ * Opens the terminal's slave side in Bosun (never as its controlling terminal), so the command's exit is not
+ * the last close of it. On Linux the master answers EIO as soon as the slave is closed by everyone, and output
+ * the kernel still held then is lost: the last kilobytes of a command that prints a lot and exits at once
+ * (microsoft/node-pty#726). With the slave held, node-pty reads on until it gives up waiting for the close
+ * (200 ms) and only then reports the exit, so every byte is read before `exited` resolves. Not on Windows
+ * (ConPTY has no slave side); undefined when it cannot be opened, which only brings the old behaviour back.
+ */
+function holdSlave(child: pty.IPty): number | undefined {
+  const name = (child as { ptsName?: unknown }).ptsName
+  if (process.platform === 'win32' || typeof name !== 'string') return undefined
+  try {
+    return openSync(name, fsConstants.O_RDWR | fsConstants.O_NOCTTY)
+  } catch {
+    return undefined
   }
 }
