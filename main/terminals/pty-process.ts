@@ -14,7 +14,8 @@ import { lazyRequire } from '../base/lazy-require'
 
 export interface PtySpec {
   file: string
-  args: string[]
+  /** argv, or (Windows) a command line already quoted for `file`. */
+  args: string[] | string
   cwd: string
   /** The complete environment (not merged with Bosun's). */
   env: Record<string, string>

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
-import { delimiter, isAbsolute, join } from 'node:path'
+import { isAbsolute } from 'node:path'
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
 import { HandlerError } from '../acp/types'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
@@ -16,6 +16,7 @@ import type { Logger } from '../base/log'
 import { scrubEnv } from '../config/launch'
 import { confinePath } from '../fs/confine'
 import type { SessionAction } from '../../common/session/types'
+import { terminalCommand } from './command-line'
 import { OutputBuffer } from './output-buffer'
 import { PtyProcess, type PtyExit } from './pty-process'
 
@@ -160,10 +161,9 @@ export class TerminalHandlers implements IDisposable {
     if (this.terminalsOf(session.sessionId).length >= MAX_TERMINALS_PER_SESSION) {
       throw new HandlerError(INVALID_PARAMS, `This session already has ${MAX_TERMINALS_PER_SESSION} terminals; release some first`)
     }
-    // A whole shell line in `command` (no args, not an executable path) runs through the shell, as Zed does (G28).
-    const viaShell = args.length === 0 && !isExecutable(p.command, env.PATH)
-    const file = viaShell ? '/bin/sh' : p.command
-    const argv = viaShell ? ['-c', p.command] : args
+    // A whole shell line in `command` (no args, not a program) runs through the platform's shell, as Zed does (G28).
+    const platform = process.platform
+    const { file, args: argv } = terminalCommand(p.command, args, { platform, env, cwd: confined.realPath, isRunnable: (path) => isRunnable(path, platform) })
     let child: PtyProcess
     try {
       child = PtyProcess.spawn({ file, args: argv, cwd: confined.realPath, env })
@@ -276,16 +276,14 @@ export class TerminalHandlers implements IDisposable {
   }
 }
 
-function isExecutable(command: string, path: string | undefined): boolean {
-  const candidates = command.includes('/') ? [command] : (path ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command))
-  return candidates.some((candidate) => {
-    try {
-      accessSync(candidate, fsConstants.X_OK)
-      return statSync(candidate).isFile()
-    } catch {
-      return false
-    }
-  })
+/** A regular file this process may execute (on Windows, where there is no execute bit, any file). */
+function isRunnable(path: string, platform: NodeJS.Platform): boolean {
+  try {
+    if (platform !== 'win32') accessSync(path, fsConstants.X_OK)
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
 
 function isDirectory(path: string): boolean {
