@@ -4,6 +4,7 @@
  * (`/bin/sh -c`; on Windows `%ComSpec% /d /s /c`, as Node's `shell: true` does). A program is looked up as the
  * platform would: PATH on both, plus PATHEXT's extensions on Windows, where a batch file (`npx.cmd`) can only run
  * through cmd.exe. Pure apart from the file probe it is given, so both platforms are tested anywhere.
+ * On Windows stdin stays the console's (nothing there is written to it either).
  */
 import { posix, win32 } from 'node:path'
 
@@ -29,9 +30,15 @@ export function terminalCommand(command: string, args: readonly string[], contex
   return context.platform === 'win32' ? windowsCommand(command, args, context) : posixCommand(command, args, context)
 }
 
+/**
+ * On POSIX the command reads from /dev/null, as in Zed: nobody can type into an agent's terminal (Bosun's view of
+ * it is read-only and ACP has no request for input), so a command that reads stdin (`read x`, a prompt, `cat`)
+ * gets end-of-file at once instead of waiting until it is killed. Its output still goes to the terminal. A
+ * program started as argv goes through `exec`, so it keeps the pid Bosun signals.
+ */
 function posixCommand(command: string, args: readonly string[], context: CommandContext): TerminalCommand {
-  if (args.length === 0 && !findPosixProgram(command, context)) return { file: '/bin/sh', args: ['-c', command] }
-  return { file: command, args: [...args] }
+  if (args.length === 0 && !findPosixProgram(command, context)) return { file: '/bin/sh', args: ['-c', `exec </dev/null\n${command}`] }
+  return { file: '/bin/sh', args: ['-c', 'exec "$@" </dev/null', 'sh', command, ...args] }
 }
 
 /** A program path as given (from the terminal's folder), or a bare name on PATH. */

@@ -66,6 +66,17 @@ describe('what a command finds in its terminal', () => {
     expect(output).toContain('n39')
   }, 20_000)
 
+  it('a command that reads stdin gets its end at once (nobody can type into it); its output is still the terminal', async () => {
+    const h = harness()
+    const read = await run(h, { command: 'read x; echo "read=$? x=[$x]"; test -t 1 && echo out-is-a-tty' })
+    expect(read.exit).toEqual({ exitCode: 0, signal: null })
+    expect(read.output).toContain('read=1 x=[]')
+    expect(read.output).toContain('out-is-a-tty')
+    // A program started as argv, with and without arguments.
+    expect((await run(h, { command: 'cat' })).exit).toEqual({ exitCode: 0, signal: null })
+    expect((await run(h, { command: 'head', args: ['-n', '1'] })).exit).toEqual({ exitCode: 0, signal: null })
+  }, 40_000)
+
   it('pagers are off and git never asks for a password, unless the agent’s own env says otherwise', async () => {
     const h = harness()
     const line = 'echo "[$PAGER][$GIT_PAGER][$MANPAGER][${SYSTEMD_PAGER-unset}][$GIT_TERMINAL_PROMPT]"'

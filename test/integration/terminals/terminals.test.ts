@@ -145,6 +145,8 @@ describe('terminal/* with the scripted v1 agent', () => {
     const s = await start()
     const [, , tty] = await s.run('tty')
     expect((tty as { output: string }).output).toContain('is-a-tty')
+    // Nobody can type into it: stdin is /dev/null.
+    expect((tty as { output: string }).output).toContain('stdin-is-not')
     const [, , env] = await s.run('env')
     expect((env as { output: string }).output).toBe('given=yes leak= term=xterm-256color\r\n')
   })

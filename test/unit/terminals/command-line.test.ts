@@ -12,23 +12,27 @@ const on = (platform: NodeJS.Platform, env: Record<string, string>, cwd: string,
 describe('terminalCommand on POSIX', () => {
   const linux = on('linux', { PATH: '/usr/local/bin:/usr/bin:relative/bin' }, '/work/app', ['/usr/bin/git', '/work/app/scripts/build.sh', '/work/app/relative/bin/evil'])
 
+  /** How the shell runs a line, and execs a program, with stdin at its end. */
+  const line = (text: string) => ({ file: '/bin/sh', args: ['-c', `exec </dev/null\n${text}`] })
+  const argv = (...args: string[]) => ({ file: '/bin/sh', args: ['-c', 'exec "$@" </dev/null', 'sh', ...args] })
+
   it('a shell line, or a name found nowhere, runs through /bin/sh -c', () => {
-    expect(terminalCommand('echo hi && echo there', [], linux)).toEqual({ file: '/bin/sh', args: ['-c', 'echo hi && echo there'] })
-    expect(terminalCommand('nosuch', [], linux)).toEqual({ file: '/bin/sh', args: ['-c', 'nosuch'] })
+    expect(terminalCommand('echo hi && echo there', [], linux)).toEqual(line('echo hi && echo there'))
+    expect(terminalCommand('nosuch', [], linux)).toEqual(line('nosuch'))
   })
 
   it('a program on PATH, or a path from the terminal’s folder, starts as argv', () => {
-    expect(terminalCommand('git', [], linux)).toEqual({ file: 'git', args: [] })
-    expect(terminalCommand('./scripts/build.sh', [], linux)).toEqual({ file: './scripts/build.sh', args: [] })
-    expect(terminalCommand('git', ['log', '--oneline'], linux)).toEqual({ file: 'git', args: ['log', '--oneline'] })
+    expect(terminalCommand('git', [], linux)).toEqual(argv('git'))
+    expect(terminalCommand('./scripts/build.sh', [], linux)).toEqual(argv('./scripts/build.sh'))
+    expect(terminalCommand('git', ['log', '--oneline'], linux)).toEqual(argv('git', 'log', '--oneline'))
   })
 
   it('a relative PATH entry is not searched', () => {
-    expect(terminalCommand('evil', [], linux)).toEqual({ file: '/bin/sh', args: ['-c', 'evil'] })
+    expect(terminalCommand('evil', [], linux)).toEqual(line('evil'))
   })
 
   it('never uses cmd.exe, whatever the environment says', () => {
-    expect(terminalCommand('dir', [], on('darwin', { ComSpec: 'C:\\Windows\\system32\\cmd.exe', PATH: '/usr/bin' }, '/w', []))).toEqual({ file: '/bin/sh', args: ['-c', 'dir'] })
+    expect(terminalCommand('dir', [], on('darwin', { ComSpec: 'C:\\Windows\\system32\\cmd.exe', PATH: '/usr/bin' }, '/w', []))).toEqual(line('dir'))
   })
 })
 
