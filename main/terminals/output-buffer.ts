@@ -1,7 +1,8 @@
 /**
- * A terminal's retained output for `terminal/output` (checklist G29): at most `limit` UTF-8 bytes, dropped
- * from the *start* (the tail is what matters), cut only at a character boundary so the text stays valid
- * (it may end up a few bytes under the limit). `truncated` is set once anything was dropped.
+ * A terminal's retained output (the finished lines of what `terminal/output` answers, checklist G29; the raw
+ * stream's tail for the card): at most `limit` UTF-8 bytes, dropped from the *start* (the tail is what matters),
+ * cut only at a character boundary so the text stays valid (it may end up a few bytes under the limit).
+ * `truncated` is set once anything was dropped.
  */
 export class OutputBuffer {
   private chunks: string[] = []
@@ -25,7 +26,12 @@ export class OutputBuffer {
     this.chunks.push(text)
     this.chunkBytes.push(size)
     this.bytes += size
-    if (this.bytes > this.limit) this.trim()
+    if (this.bytes > this.limit) this.trim(this.limit)
+  }
+
+  /** Drops the oldest output until at most `max` bytes are left (room for what is kept elsewhere). */
+  fitWithin(max: number): void {
+    if (this.bytes > max) this.trim(Math.max(0, max))
   }
 
   text(): string {
@@ -38,8 +44,8 @@ export class OutputBuffer {
     return this.chunks[0] ?? ''
   }
 
-  private trim(): void {
-    let excess = this.bytes - this.limit
+  private trim(max: number): void {
+    let excess = this.bytes - max
     this.dropped = true
     // Whole chunks first.
     while (this.chunks.length > 0 && this.chunkBytes[0]! <= excess) {

@@ -1,8 +1,9 @@
 /**
  * The five v1 `terminal/*` methods (checklist G27–G35). `terminal/create` returns its id at once; the
  * command runs in a PTY in its own process group with Bosun's scrubbed environment, pagers turned off, plus the
- * variables the agent asked for, in a folder inside the session's roots. Output is kept for `terminal/output` within
- * `outputByteLimit` (tail kept, cut at a character boundary) and streamed to the session for the tool card.
+ * variables the agent asked for, in a folder inside the session's roots. Output is kept for `terminal/output` as
+ * plain text (escape sequences out, CRLF as LF: {@link TerminalText}) within `outputByteLimit` (tail kept, cut at
+ * a character boundary), and streamed raw to the session for the tool card's terminal view.
  * Every terminal belongs to its connection and session: it is killed when the person stops the turn, and
  * released when the session closes, the agent goes away, or Bosun quits.
  */
@@ -18,6 +19,7 @@ import { confinePath } from '../fs/confine'
 import type { SessionAction } from '../../common/session/types'
 import { terminalCommand } from './command-line'
 import { OutputBuffer } from './output-buffer'
+import { TerminalText } from './terminal-text'
 import { PtyProcess, type PtyExit } from './pty-process'
 
 export const TERMINAL_METHODS = ['terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'] as const
@@ -73,7 +75,10 @@ interface Terminal {
   sessionId: string
   attachment: object
   process: PtyProcess
-  output: OutputBuffer
+  /** What `terminal/output` answers. */
+  output: TerminalText
+  /** The raw stream's tail, for a snapshot of the card's terminal view. */
+  displayTail: OutputBuffer
   /** Output not yet sent to the session, and how much was sent since the last snapshot. */
   pendingDisplay: string
   displayedBytes: number
@@ -177,7 +182,8 @@ export class TerminalHandlers implements IDisposable {
       sessionId: session.sessionId,
       attachment,
       process: child,
-      output: new OutputBuffer(limit),
+      output: new TerminalText(limit),
+      displayTail: new OutputBuffer(DISPLAY_SNAPSHOT_BYTES / 4),
       pendingDisplay: '',
       displayedBytes: 0,
       flushTimer: undefined,
@@ -189,6 +195,7 @@ export class TerminalHandlers implements IDisposable {
     terminal.subscriptions.push(
       child.onDidWrite((data) => {
         terminal.output.append(data)
+        terminal.displayTail.append(data)
         terminal.pendingDisplay += data
         terminal.flushTimer ??= setTimeout(() => this.flushDisplay(terminal), DISPLAY_FLUSH_MS)
       }),
@@ -243,7 +250,7 @@ export class TerminalHandlers implements IDisposable {
     t.displayedBytes += bytes.length
     if (t.displayedBytes > DISPLAY_SNAPSHOT_BYTES) {
       // The card has shown a lot: replace it with the retained tail rather than grow without end.
-      const tail = Buffer.from(t.output.text().slice(-DISPLAY_SNAPSHOT_BYTES / 4), 'utf8')
+      const tail = Buffer.from(t.displayTail.text(), 'utf8')
       t.displayedBytes = tail.length
       this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: t.id, output: { data: tail.toString('base64') } } })
       return

@@ -8,11 +8,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ClientRequestHandler } from '../../../main/acp/types'
+import type { SessionAction } from '../../../common/session/types'
 import { TerminalHandlers } from '../../../main/terminals/terminal-handlers'
 
 interface Harness {
   dir: string
   handlers: TerminalHandlers
+  /** What the session was sent. */
+  actions: SessionAction[]
+  /** Resolves once the session was sent the exit status of `terminalId` (after its last output). */
+  exitShown(terminalId: string): Promise<void>
   /** Calls a registered method as the agent would; `signal` stands for `$/cancel_request`. */
   call(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown>
 }
@@ -24,10 +29,17 @@ afterEach(() => {
 
 function harness(): Harness {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'bosun-terminals-')))
+  const actions: SessionAction[] = []
+  const exits = new Map<string, () => void>()
+  const shownExit = (id: string) => actions.some((a) => a.type === 'client_terminal' && a.update.terminalId === id && a.update.exitStatus)
   const handlers = new TerminalHandlers({
     sessions: { getSession: (agentId, acpSessionId) => (agentId === 'a' && acpSessionId === 's1' ? { sessionId: 'bosun-s1', cwd: dir, roots: [dir] } : undefined) },
-    sink: () => undefined,
+    sink: (_sessionId, action) => {
+      actions.push(action)
+      if (action.type === 'client_terminal' && action.update.exitStatus) exits.get(action.update.terminalId)?.()
+    },
   })
+  const exitShown = (terminalId: string) => new Promise<void>((resolve) => (shownExit(terminalId) ? resolve() : exits.set(terminalId, resolve)))
   const registered = new Map<string, ClientRequestHandler>()
   const attachment = handlers.attach(
     { handlers: { registerRequest: (method, handler) => (registered.set(method, handler), { dispose: () => registered.delete(method) }), registerNotification: () => ({ dispose: () => undefined }) } },
@@ -41,7 +53,7 @@ function harness(): Harness {
   let requestId = 0
   const call = async (method: string, params: Record<string, unknown>, signal = new AbortController().signal) =>
     registered.get(method)!(params, { protocolVersion: 1, requestId: ++requestId, method, signal })
-  return { dir, handlers, call }
+  return { dir, handlers, actions, exitShown, call }
 }
 
 /** `promise`, or 'timed out' after `ms` (a command waiting at a pager never exits by itself). */
@@ -63,8 +75,19 @@ describe('what a command finds in its terminal', () => {
     for (let i = 0; i < 40; i++) git('commit', '-q', '--allow-empty', '-m', `n${i}`)
     const { exit, output } = await run(h, { command: 'git log' })
     expect(exit).toEqual({ exitCode: 0, signal: null })
-    expect(output).toContain('n39')
+    expect(output.match(/^commit [0-9a-f]{40}/gm)).toHaveLength(40)
   }, 20_000)
+
+  it('the agent reads plain text; the session’s terminal view gets the stream with its escapes', async () => {
+    const h = harness()
+    const { terminalId, output } = await run(h, { command: "printf '\\033[1;31mred\\033[0m plain\\n'; printf 'step 1\\rstep 2\\n'" })
+    expect(output).toBe('red plain\nstep 2\n')
+    await h.exitShown(terminalId)
+    const shown = h.actions
+      .map((a) => (a.type === 'client_terminal' && a.update.sessionUpdate === 'terminal_output_chunk' ? Buffer.from(String(a.update.data), 'base64').toString() : ''))
+      .join('')
+    expect(shown).toBe('\x1b[1;31mred\x1b[0m plain\r\nstep 1\rstep 2\r\n')
+  })
 
   it('a command that reads stdin gets its end at once (nobody can type into it); its output is still the terminal', async () => {
     const h = harness()

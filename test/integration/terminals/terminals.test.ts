@@ -123,8 +123,8 @@ describe('terminal/* with the scripted v1 agent', () => {
     const [created, waited, output, again] = await s.run('exit-status')
     expect(waited).toEqual({ exitCode: 3, signal: null })
     expect(again).toEqual(waited)
-    // A PTY turns \n into \r\n, as a terminal does.
-    expect(output).toEqual({ output: 'hi\r\nthere\r\n', truncated: false, exitStatus: { exitCode: 3, signal: null } })
+    // The agent reads plain text; the session's terminal view gets the PTY's stream (\n turned into \r\n, as a terminal does).
+    expect(output).toEqual({ output: 'hi\nthere\n', truncated: false, exitStatus: { exitCode: 3, signal: null } })
     const terminalId = (created as { terminalId: string }).terminalId
     const view = (await s.state()).terminals[terminalId]!
     expect(view.output).toBe('hi\r\nthere\r\n')
@@ -148,7 +148,7 @@ describe('terminal/* with the scripted v1 agent', () => {
     // Nobody can type into it: stdin is /dev/null.
     expect((tty as { output: string }).output).toContain('stdin-is-not')
     const [, , env] = await s.run('env')
-    expect((env as { output: string }).output).toBe('given=yes leak= term=xterm-256color\r\n')
+    expect((env as { output: string }).output).toBe('given=yes leak= term=xterm-256color\n')
   })
 
   it('kill ends the whole process tree, grandchildren included', async () => {
