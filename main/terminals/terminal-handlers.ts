@@ -137,8 +137,7 @@ export class TerminalHandlers implements IDisposable {
 
   private async handleCreateTerminal(info: { agentId: string }, attachment: object, p: Record<string, unknown>): Promise<{ terminalId: string }> {
     if (this.disposed) throw new HandlerError(-32603, 'Bosun is shutting down')
-    const session = this.options.sessions.getSession(info.agentId, p.sessionId as string)
-    if (!session) throw new HandlerError(INVALID_PARAMS, `Unknown session ${String(p.sessionId)}`)
+    const session = this.sessionOf(info.agentId, p.sessionId as string)
     if (typeof p.command !== 'string' || p.command.trim() === '') throw new HandlerError(INVALID_PARAMS, 'command must be a non-empty string')
     const args = optionalList(p.args, 'args').map((a) => {
       if (typeof a !== 'string') throw new HandlerError(INVALID_PARAMS, 'args must be strings')
@@ -230,12 +229,19 @@ export class TerminalHandlers implements IDisposable {
     return {}
   }
 
+  /** The agent's session, or -32002 with the v2 `SessionNotFoundErrorData` shape (G7), before anything else the request names. */
+  private sessionOf(agentId: string, sessionId: string): NonNullable<ReturnType<TerminalSessionLookup['getSession']>> {
+    const session = this.options.sessions.getSession(agentId, sessionId)
+    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${sessionId}`, { sessionId })
+    return session
+  }
+
   private find(agentId: string, p: Record<string, unknown>): Terminal {
+    const session = this.sessionOf(agentId, p.sessionId as string)
     if (typeof p.terminalId !== 'string') throw new HandlerError(INVALID_PARAMS, 'terminalId must be a string')
     const terminal = this.terminals.get(p.terminalId)
-    const session = this.options.sessions.getSession(agentId, p.sessionId as string)
     // Another agent's or another session's terminal is as unknown as a released one.
-    if (!terminal || terminal.agentId !== agentId || terminal.sessionId !== session?.sessionId) {
+    if (!terminal || terminal.agentId !== agentId || terminal.sessionId !== session.sessionId) {
       throw new HandlerError(RESOURCE_NOT_FOUND, `Unknown or released terminal ${p.terminalId}`, { terminalId: p.terminalId })
     }
     return terminal

@@ -108,3 +108,32 @@ describe('what a command finds in its terminal', () => {
     expect(asked.output).toContain('[more][cat][cat][][1]')
   })
 })
+
+/** The JSON-RPC error a call was answered with. */
+const refusal = async (answer: Promise<unknown>) => {
+  try {
+    await answer
+  } catch (error) {
+    const { code, data } = error as { code: number; data?: unknown }
+    return { code, data }
+  }
+  throw new Error('answered without an error')
+}
+
+describe('which session and terminal a request names (G7)', () => {
+  it('an unknown session is -32002 {sessionId} for every method, checked before the terminal id', async () => {
+    const h = harness()
+    const { terminalId } = (await h.call('terminal/create', { sessionId: 's1', command: 'sleep', args: ['300'] })) as { terminalId: string }
+    expect(await refusal(h.call('terminal/create', { sessionId: 'nope', command: 'true' }))).toEqual({ code: -32002, data: { sessionId: 'nope' } })
+    for (const method of ['terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release']) {
+      // A live terminal of another session, an unknown one, or none at all: the session is what is not found.
+      for (const id of [terminalId, 'term-nope', undefined]) {
+        expect(await refusal(h.call(method, { sessionId: 'nope', terminalId: id }))).toEqual({ code: -32002, data: { sessionId: 'nope' } })
+      }
+    }
+    // The terminal is untouched, and in its own session an unknown terminal is what is not found.
+    expect(await h.call('terminal/output', { sessionId: 's1', terminalId })).toEqual({ output: '', truncated: false })
+    expect(await refusal(h.call('terminal/output', { sessionId: 's1', terminalId: 'term-nope' }))).toEqual({ code: -32002, data: { terminalId: 'term-nope' } })
+    expect(await refusal(h.call('terminal/kill', { sessionId: 's1' }))).toMatchObject({ code: -32602 })
+  })
+})
