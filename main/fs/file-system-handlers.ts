@@ -17,7 +17,7 @@ import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, typ
 export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
 export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
 
-/** JSON-RPC codes: invalid params (bad or refused path), resource not found (SDK `resourceNotFound`). */
+/** JSON-RPC codes: invalid params (bad or refused path), resource not found (SDK `resourceNotFound`: a missing file, an unknown session). */
 const INVALID_PARAMS = -32602
 const INTERNAL_ERROR = -32603
 const RESOURCE_NOT_FOUND = -32002
@@ -83,9 +83,10 @@ export class FileSystemHandlers {
 
   async handleReadTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<{ content: string }> {
     const p = record(params)
+    const session = this.sessionOf(info, p)
     const line = optionalCount(p?.line, 'line')
     const limit = optionalCount(p?.limit, 'limit')
-    const { sessionId, realPath, path, root } = await this.confined(info, p, 'read')
+    const { sessionId, realPath, path, root } = await this.confined(info, session, p, 'read')
     const file = await readTextFile(realPath, this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES, root)
     if (!file.ok) throw this.refuse(sessionId, info, 'read', path, file.problem)
     return { content: lineWindow(file.value.text, line, limit) }
@@ -93,13 +94,14 @@ export class FileSystemHandlers {
 
   async handleWriteTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<Record<string, never>> {
     const p = record(params)
+    const session = this.sessionOf(info, p)
     if (typeof p?.content !== 'string') throw new HandlerError(INVALID_PARAMS, 'content must be a string')
     const content = p.content
     const maxBytes = this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES
     if (Buffer.byteLength(content, 'utf8') > maxBytes) {
       throw new HandlerError(INVALID_PARAMS, `The content is larger than ${formatBytes(maxBytes)}; Bosun writes text files up to that size.`)
     }
-    const { sessionId, realPath, path, exists, root } = await this.confined(info, p, 'write')
+    const { sessionId, realPath, path, exists, root } = await this.confined(info, session, p, 'write')
     let previous: TextFile | undefined
     if (exists) {
       const read = await readTextFile(realPath, maxBytes, root)
@@ -113,12 +115,17 @@ export class FileSystemHandlers {
     return {}
   }
 
-  /** Session, path and its confinement, or a JSON-RPC error (and a notice for a refused path). */
-  private async confined(info: { agentId: string; agentName: string }, p: Record<string, unknown> | undefined, verb: 'read' | 'write') {
+  /** The agent's session, or -32002 with the v2 `SessionNotFoundErrorData` shape (G7), before anything else the request names. */
+  private sessionOf(info: { agentId: string }, p: Record<string, unknown> | undefined): { sessionId: string; roots: string[] } {
     if (typeof p?.sessionId !== 'string') throw new HandlerError(INVALID_PARAMS, 'sessionId must be a string')
-    if (typeof p.path !== 'string') throw new HandlerError(INVALID_PARAMS, 'path must be a string')
     const session = this.options.sessions.getSession(info.agentId, p.sessionId)
-    if (!session) throw new HandlerError(INVALID_PARAMS, `Unknown session ${p.sessionId}`)
+    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${p.sessionId}`, { sessionId: p.sessionId })
+    return session
+  }
+
+  /** The path and its confinement to the session's roots, or a JSON-RPC error (and a notice for a refused path). */
+  private async confined(info: { agentName: string }, session: { sessionId: string; roots: string[] }, p: Record<string, unknown> | undefined, verb: 'read' | 'write') {
+    if (typeof p?.path !== 'string') throw new HandlerError(INVALID_PARAMS, 'path must be a string')
     const path = p.path
     const confined = await confinePath(path, session.roots)
     if (!confined.ok) {
