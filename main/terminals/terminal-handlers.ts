@@ -84,6 +84,8 @@ interface Terminal {
   displayedBytes: number
   flushTimer: NodeJS.Timeout | undefined
   subscriptions: IDisposable[]
+  /** Aborted when Bosun releases the terminal: a `terminal/wait_for_exit` still pending is cancelled (B18). */
+  released: AbortController
 }
 
 export class TerminalHandlers implements IDisposable {
@@ -187,6 +189,7 @@ export class TerminalHandlers implements IDisposable {
       displayedBytes: 0,
       flushTimer: undefined,
       subscriptions: [],
+      released: new AbortController(),
     }
     this.terminals.set(id, terminal)
     const display = [p.command, ...args].join(' ')
@@ -209,14 +212,25 @@ export class TerminalHandlers implements IDisposable {
     return { output: t.output.text(), truncated: t.output.truncated, ...(exit ? { exitStatus: exit } : {}) }
   }
 
+  /**
+   * The exit status, once the command exits (killed by `terminal/kill` or by the person stopping the turn, too).
+   * Withdrawn by the agent (`$/cancel_request`), or ended because Bosun released the terminal before the command
+   * exited (the agent's `terminal/release`, the session closing, the agent stopping, Bosun quitting): -32800, as an
+   * internally cancelled request is answered (checklist B18, G31), not an exit status the command never had.
+   */
   private async handleWaitForTerminalExit(t: Terminal, signal: AbortSignal): Promise<PtyExit> {
     if (t.process.exitStatus) return t.process.exitStatus
-    const aborted = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(new HandlerError(REQUEST_CANCELLED, 'Request cancelled'))
-      if (signal.aborted) onAbort()
-      else signal.addEventListener('abort', onAbort, { once: true })
-    })
-    return Promise.race([t.process.exited, aborted])
+    const answered = new AbortController()
+    try {
+      // Settled in the order things happened: an exit before the release still answers with its status.
+      return await Promise.race([
+        t.process.exited,
+        cancelledBy(signal, 'Request cancelled', answered.signal),
+        cancelledBy(t.released.signal, 'Request cancelled: the terminal was released', answered.signal),
+      ])
+    } finally {
+      answered.abort()
+    }
   }
 
   private async handleKillTerminal(t: Terminal): Promise<Record<string, never>> {
@@ -276,6 +290,8 @@ export class TerminalHandlers implements IDisposable {
     if (!this.terminals.delete(t.id)) return
     this.flushDisplay(t)
     for (const sub of t.subscriptions) sub.dispose()
+    // Before the kill: a pending wait must not answer the exit that the release itself causes.
+    t.released.abort()
     t.process.dispose()
   }
 
@@ -297,6 +313,15 @@ function isRunnable(path: string, platform: NodeJS.Platform): boolean {
   } catch {
     return false
   }
+}
+
+/** Rejects with -32800 once `signal` is aborted; stops listening once `until` is. */
+function cancelledBy(signal: AbortSignal, message: string, until: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new HandlerError(REQUEST_CANCELLED, message))
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true, signal: until })
+  })
 }
 
 function isDirectory(path: string): boolean {

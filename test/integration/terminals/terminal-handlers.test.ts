@@ -137,3 +137,38 @@ describe('which session and terminal a request names (G7)', () => {
     expect(await refusal(h.call('terminal/kill', { sessionId: 's1' }))).toMatchObject({ code: -32602 })
   })
 })
+
+describe('terminal/wait_for_exit when the terminal goes away (B18)', () => {
+  const sleeper = async (h: Harness) => {
+    const { terminalId } = (await h.call('terminal/create', { sessionId: 's1', command: 'sleep', args: ['300'] })) as { terminalId: string }
+    return { terminalId, wait: h.call('terminal/wait_for_exit', { sessionId: 's1', terminalId }) }
+  }
+
+  it('released by Bosun before the command exited: -32800, not an exit status the command never had', async () => {
+    const h = harness()
+    const closed = await sleeper(h)
+    h.handlers.releaseSession('bosun-s1')
+    expect(await refusal(closed.wait)).toMatchObject({ code: -32800 })
+    expect(await refusal(h.call('terminal/output', { sessionId: 's1', terminalId: closed.terminalId }))).toMatchObject({ code: -32002 })
+    const agentGone = await sleeper(h)
+    h.handlers.releaseAgent('a')
+    expect(await refusal(agentGone.wait)).toMatchObject({ code: -32800 })
+    const released = await sleeper(h)
+    await h.call('terminal/release', { sessionId: 's1', terminalId: released.terminalId })
+    expect(await refusal(released.wait)).toMatchObject({ code: -32800 })
+    const quitting = await sleeper(h)
+    h.handlers.dispose()
+    expect(await refusal(quitting.wait)).toMatchObject({ code: -32800 })
+  })
+
+  it('killed by terminal/kill, or by the person stopping the turn: the exit status, even when released right after', async () => {
+    const h = harness()
+    const killed = await sleeper(h)
+    expect(await h.call('terminal/kill', { sessionId: 's1', terminalId: killed.terminalId })).toEqual({})
+    await h.call('terminal/release', { sessionId: 's1', terminalId: killed.terminalId })
+    expect(await killed.wait).toEqual({ exitCode: null, signal: 'SIGTERM' })
+    const stopped = await sleeper(h)
+    h.handlers.cancelSession('bosun-s1')
+    expect(await stopped.wait).toEqual({ exitCode: null, signal: 'SIGTERM' })
+  })
+})

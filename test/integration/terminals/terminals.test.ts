@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { InspectorMessage } from '../../../common/contract/agent-tools'
 import type { SessionState } from '../../../common/session/types'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
 import { clientReports } from '../../support/client-reports'
@@ -207,6 +208,19 @@ describe('terminal/* with the scripted v1 agent', () => {
     expect(errorOf(outside)?.code).toBe(-32602)
     expect(errorOf(relative)?.code).toBe(-32602)
     expect(inside).toMatchObject({ terminalId: expect.stringMatching(/^term-/) })
+  })
+
+  it('wait_for_exit pending when the session closes: the wait answers -32800 (B18), not an exit status', async () => {
+    const s = await start()
+    must(await s.t.handlers.watchInspector({ agentId: 'term', watching: true }))
+    const sent = (m: InspectorMessage) => m.direction === 'out' && (m.kind === 'response' || m.kind === 'error') && m.method === 'terminal/wait_for_exit'
+    const answered = s.t.sink.next('inspectorMessages', (batch) => batch.messages.some(sent))
+    void s.t.handlers.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'wait-cancelled' }] })
+    // The wait has reached Bosun.
+    await s.t.sink.next('inspectorMessages', (batch) => batch.messages.some((m) => m.direction === 'in' && m.method === 'terminal/wait_for_exit'))
+    must(await s.t.handlers.closeSession({ sessionId: s.sessionId }))
+    const answer = (await answered).messages.find(sent)!
+    expect((answer.message as { error?: { code: number } }).error?.code).toBe(-32800)
   })
 
   it('wait_for_exit pending when the turn is stopped: the command is killed and the wait answers', async () => {
