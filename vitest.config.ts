@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config'
 
+// expect.poll waits for something a real process does (an agent started and answered): 1 s, vitest's default, is
+// less than a start takes on a busy 2-core machine. Passing polls end as soon as they pass. (Set per project: inline
+// projects do not inherit the root's test options.)
+const poll = { poll: { timeout: 15_000 } }
+
 export default defineConfig({
   test: {
     // Keep test output readable: lifecycle lines of agents are info-level.
@@ -9,6 +14,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          expect: poll,
           sequence: { groupOrder: 0 },
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           environment: 'node',
@@ -18,6 +24,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          expect: poll,
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
           setupFiles: ['test/support/contract-events.setup.ts'],
@@ -31,6 +38,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          expect: poll,
           sequence: { groupOrder: 2 },
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
