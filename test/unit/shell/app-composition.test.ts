@@ -79,7 +79,8 @@ describe.each([
     expect(await call('openElicitationUrl', { elicitationRequestId })).toMatchObject({ ok: false })
     must(await creating)
     expect(fake.openedExternally).toEqual(['https://auth.example.com/device?code=42'])
-    expect(sink.of('requestScopedElicitation').map((e) => e.elicitation.status)).toEqual(['pending', 'accepted'])
+    // Once session/new is answered, the link it was about (awaiting completion) has nothing left to wait for: withdrawn (G12).
+    expect(sink.of('requestScopedElicitation').map((e) => e.elicitation.status)).toEqual(['pending', 'accepted', 'gone'])
   })
 
   it('a refused URL (javascript:), a declined and an unconsented request never reach it', async () => {
