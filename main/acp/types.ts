@@ -118,6 +118,12 @@ export class HandlerError extends Error {
   }
 }
 
+/** JSON-RPC "resource not found": ACP's answer naming an unknown session (G7), terminal or other resource. */
+export const RESOURCE_NOT_FOUND = -32002
+
+/** The answer to a request naming a session the agent does not have with Bosun: -32002 with `{sessionId}` (G7). */
+export const sessionNotFound = (sessionId: string): HandlerError => new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${sessionId}`, { sessionId })
+
 export type ClientRequestHandler = (params: unknown, context: ClientRequestContext) => Promise<unknown> | unknown
 export type ClientNotificationHandler = (params: unknown, context: { protocolVersion: ProtocolVersion; method: string }) => void
 

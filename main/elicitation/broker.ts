@@ -12,7 +12,7 @@
  * - Content is never logged (G21): log lines carry ids and modes only.
  */
 import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
-import { HandlerError } from '../acp/types'
+import { HandlerError, RESOURCE_NOT_FOUND } from '../acp/types'
 import { Deferred } from '../base/deferred'
 import type { Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
@@ -32,7 +32,6 @@ export const ELICITATION_COMPLETE = 'elicitation/complete'
 export const ELICITATION_COMPLETE_ALIAS = 'notifications/elicitation/complete'
 
 export const INVALID_PARAMS = -32602
-export const RESOURCE_NOT_FOUND = -32002
 
 /** Elicitations one scope (a session, or the requests before any session of one connection) may have open. */
 export const MAX_OPEN_PER_SCOPE = 32

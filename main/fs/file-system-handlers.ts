@@ -5,7 +5,7 @@
  * is running, else on a tool card of Bosun's own.
  */
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
-import { HandlerError } from '../acp/types'
+import { HandlerError, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
 import { createConcurrencyLimit, LimitBusyError, type ConcurrencyLimit } from '../base/concurrency-limit'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
@@ -17,10 +17,9 @@ import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, typ
 export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
 export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
 
-/** JSON-RPC codes: invalid params (bad or refused path), resource not found (SDK `resourceNotFound`: a missing file, an unknown session). */
+/** JSON-RPC codes: invalid params (bad or refused path), internal error. (Resource not found, for a missing file or an unknown session, is `RESOURCE_NOT_FOUND`.) */
 const INVALID_PARAMS = -32602
 const INTERNAL_ERROR = -32603
-const RESOURCE_NOT_FOUND = -32002
 
 /** JSON-RPC `RequestCancelled`: the agent withdrew a read that was still waiting its turn. */
 const REQUEST_CANCELLED = -32800
@@ -119,7 +118,7 @@ export class FileSystemHandlers {
   private sessionOf(info: { agentId: string }, p: Record<string, unknown> | undefined): { sessionId: string; roots: string[] } {
     if (typeof p?.sessionId !== 'string') throw new HandlerError(INVALID_PARAMS, 'sessionId must be a string')
     const session = this.options.sessions.getSession(info.agentId, p.sessionId)
-    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${p.sessionId}`, { sessionId: p.sessionId })
+    if (!session) throw sessionNotFound(p.sessionId)
     return session
   }
 

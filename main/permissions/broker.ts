@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
-import { HandlerError } from '../acp/types'
+import { HandlerError, sessionNotFound } from '../acp/types'
 import { Deferred } from '../base/deferred'
 import { fail, ok, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
@@ -25,7 +25,7 @@ import { createLogger, type Logger } from '../base/log'
 import { boundJson } from '../../common/bounded'
 import type { PermissionRequestView, SessionAction } from '../../common/session/types'
 import type { AuditLog, AuditRecord } from './audit-log'
-import { normalizePermissionRequest, RESOURCE_NOT_FOUND, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
+import { normalizePermissionRequest, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
 import { answerByRules, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
 import { subjectIdentity, type SubjectIdentity } from './subject-identity'
 
@@ -262,7 +262,7 @@ export class PermissionBroker implements IDisposable {
       throw error
     }
     const session = port.getSession(attachment.agentId, normalized.sessionId)
-    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${normalized.sessionId}`, { sessionId: normalized.sessionId })
+    if (!session) throw sessionNotFound(normalized.sessionId)
     // From here on the session is Bosun's id (unique across agents).
     const sessionId = session.sessionId ?? normalized.sessionId
     if (attachment.closed || this.disposed) return CANCELLED

@@ -10,7 +10,6 @@ import type { PermissionRequestView } from '../../common/session/types'
 import { cutText } from '../../common/bounded'
 
 export const INVALID_PARAMS = -32602
-export const RESOURCE_NOT_FOUND = -32002
 export const DEFAULT_PERMISSION_TITLE = 'Permission requested'
 
 export type PermissionOptionView = PermissionRequestView['options'][number]

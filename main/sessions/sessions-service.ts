@@ -3,7 +3,7 @@ import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecyc
 import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { AcpClientConnection, AgentSessionInfo, NewSessionOutcome, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
+import { RESOURCE_NOT_FOUND, type AcpClientConnection, type AgentSessionInfo, type NewSessionOutcome, type ProtocolVersion, type SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
@@ -952,9 +952,6 @@ function configuredBy(outcome: NewSessionOutcome): SessionAction | null {
 function sameFolder(a: string, b: string): boolean {
   return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
 }
-
-/** JSON-RPC "resource not found", which the schema gives for an unknown session. */
-const RESOURCE_NOT_FOUND = -32002
 
 /** Whether the agent's error says it does not know the session (not a missing file the prompt named). */
 function isSessionGone(error: RpcError, acpSessionId: string): boolean {

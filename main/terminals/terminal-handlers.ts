@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
-import { HandlerError } from '../acp/types'
+import { HandlerError, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { scrubEnv } from '../config/launch'
@@ -25,7 +25,6 @@ import { PtyProcess, type PtyExit } from './pty-process'
 export const TERMINAL_METHODS = ['terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'] as const
 
 const INVALID_PARAMS = -32602
-const RESOURCE_NOT_FOUND = -32002
 const REQUEST_CANCELLED = -32800
 
 /** Retained for `terminal/output` when the agent gives no `outputByteLimit` (Bosun bounds what it keeps). */
@@ -246,7 +245,7 @@ export class TerminalHandlers implements IDisposable {
   /** The agent's session, or -32002 with the v2 `SessionNotFoundErrorData` shape (G7), before anything else the request names. */
   private sessionOf(agentId: string, sessionId: string): NonNullable<ReturnType<TerminalSessionLookup['getSession']>> {
     const session = this.options.sessions.getSession(agentId, sessionId)
-    if (!session) throw new HandlerError(RESOURCE_NOT_FOUND, `Session not found: ${sessionId}`, { sessionId })
+    if (!session) throw sessionNotFound(sessionId)
     return session
   }
 
