@@ -31,7 +31,8 @@ export function extendsWritten(next: string, written: string): boolean {
   const head = Math.min(SAMPLE, length)
   if (next.slice(0, head) !== written.slice(0, head)) return false
   if (next.slice(length - head, length) !== written.slice(length - head)) return false
-  return next.startsWith(written)
+  // A slice and ===, not startsWith: that walks a concatenated string character by character (see entry-growth.ts).
+  return next.slice(0, length) === written
 }
 
 /**
