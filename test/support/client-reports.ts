@@ -6,11 +6,16 @@
 import type { SessionState } from '../../common/session/types'
 
 export function clientReports(session: SessionState): unknown[] {
+  return agentText(session)
+    .split(/(?=client response \()/)
+    .filter((s) => s.startsWith('client response ('))
+    .map((s) => JSON.parse(s.slice(s.indexOf(': ') + 2)) as unknown)
+}
+
+/** Every text the agent said in the session's messages, joined. */
+export function agentText(session: SessionState): string {
   return session.entries
     .flatMap((e) => (e.kind === 'agent_message' ? e.content : []))
     .map((b) => ('text' in b && typeof b.text === 'string' ? b.text : ''))
     .join('')
-    .split(/(?=client response \()/)
-    .filter((s) => s.startsWith('client response ('))
-    .map((s) => JSON.parse(s.slice(s.indexOf(': ') + 2)) as unknown)
 }

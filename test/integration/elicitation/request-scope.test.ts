@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
-import type { SessionState } from '../../../common/session/types'
+import { agentText } from '../../support/client-reports'
 import { must, servicesPerTest } from '../../support/services'
 
 const start = servicesPerTest()
@@ -33,7 +33,7 @@ describe('a request-scoped elicitation through the services', () => {
     const { handlers, workspace, sink } = await start([{ id: 'eli', name: 'Eli', scenario }])
     const { sessionId } = must(await handlers.newSession({ agentId: 'eli', cwd: workspace }))
     must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'bogus' }] }))
-    const text = agentTexts(must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!)
+    const text = agentText(must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!)
     expect(text).toContain('elicitation response: {"error":{"code":-32602')
     expect(text).toContain('bootstrap-1')
     expect(sink.of('requestScopedElicitation')).toEqual([])
@@ -47,14 +47,6 @@ describe('a request-scoped elicitation through the services', () => {
     const shown = await sink.next('requestScopedElicitation', (e) => e.change === 'added')
     must(await handlers.respondElicitation({ elicitationRequestId: shown.elicitation.elicitationRequestId, action: 'accept', content: { ws: 'alpha' } }))
     must(await turn)
-    expect(agentTexts(must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!)).toContain('elicitation response: {"action":"accept","content":{"ws":"alpha"}}')
+    expect(agentText(must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!)).toContain('elicitation response: {"action":"accept","content":{"ws":"alpha"}}')
   })
 })
-
-/** Every text the agent said in the session, joined. */
-function agentTexts(session: SessionState): string {
-  return session.entries
-    .flatMap((e) => (e.kind === 'agent_message' ? e.content : []))
-    .map((b) => ('text' in b && typeof b.text === 'string' ? b.text : ''))
-    .join('')
-}
