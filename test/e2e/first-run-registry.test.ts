@@ -5,7 +5,7 @@
  * Then the ACP Registry (a fixture on loopback, its address set in the page): browse and search, install
  * with progress, the update badge, update, uninstall, and the offline copy. Screenshots in light and dark.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright'
@@ -17,6 +17,8 @@ import { gone, messageBox, until, visible } from './support/session-ui'
 let app: E2eApp
 let page: Page
 let registry: FixtureRegistry
+/** The folder of the fake agents found on PATH; removed after the file (it was left in /tmp every run). */
+let binDir: string | undefined
 const savedPath = process.env.PATH
 
 const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#2f81f7"/><path d="M5 8h6" stroke="#fff" stroke-width="2"/></svg>'
@@ -53,15 +55,15 @@ function publish(version: string): void {
 beforeAll(async () => {
   registry = await startFixtureRegistry()
   publish('1.0.0')
-  const bin = join(registry.origin.replace(/\W/g, '_'), 'bin')
-  const binDir = join(process.env.TMPDIR ?? '/tmp', `bosun-e2e-${process.pid}-${bin}`)
-  mkdirSync(binDir, { recursive: true })
+  binDir = join(process.env.TMPDIR ?? '/tmp', `bosun-e2e-${process.pid}-${registry.origin.replace(/\W/g, '_')}`)
+  const dir = join(binDir, 'bin')
+  mkdirSync(dir, { recursive: true })
   const fake = (name: string, version: string) =>
-    writeFileSync(join(binDir, name), agentScript().replace('#!/bin/sh\n', `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "${version}"; exit 0; fi\n`), { mode: 0o755 })
+    writeFileSync(join(dir, name), agentScript().replace('#!/bin/sh\n', `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "${version}"; exit 0; fi\n`), { mode: 0o755 })
   fake('gemini', '0.27.3')
   fake('codex-acp', 'codex-acp 0.9.2')
   // The host runs in this process: its PATH is what detection and the agents see.
-  process.env.PATH = `${binDir}:${savedPath ?? ''}`
+  process.env.PATH = `${dir}:${savedPath ?? ''}`
   app = await launchApp([])
   page = app.page
   // Before the Agents page first asks for it: the fixture, not the official registry.
@@ -73,6 +75,7 @@ afterAll(async () => {
   process.env.PATH = savedPath
   await app?.close()
   await registry?.close()
+  if (binDir) rmSync(binDir, { recursive: true, force: true })
 })
 
 const agentsDialog = () => page.getByRole('dialog', { name: 'Agents' })
