@@ -118,6 +118,9 @@ export class HandlerError extends Error {
   }
 }
 
+/** JSON-RPC "invalid params": a request whose params are malformed, or name something the method cannot take. */
+export const INVALID_PARAMS = -32602
+
 /** JSON-RPC "resource not found": ACP's answer naming an unknown session (G7), terminal or other resource. */
 export const RESOURCE_NOT_FOUND = -32002
 

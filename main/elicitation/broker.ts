@@ -12,7 +12,7 @@
  * - Content is never logged (G21): log lines carry ids and modes only.
  */
 import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
-import { HandlerError, RESOURCE_NOT_FOUND } from '../acp/types'
+import { HandlerError, INVALID_PARAMS, RESOURCE_NOT_FOUND } from '../acp/types'
 import { Deferred } from '../base/deferred'
 import type { Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
@@ -30,8 +30,6 @@ export const ELICITATION_CREATE_ALIAS = 'session/elicitation'
 export const ELICITATION_COMPLETE = 'elicitation/complete'
 /** Seed 004 / MCP's name (K2). */
 export const ELICITATION_COMPLETE_ALIAS = 'notifications/elicitation/complete'
-
-export const INVALID_PARAMS = -32602
 
 /** Elicitations one scope (a session, or the requests before any session of one connection) may have open. */
 export const MAX_OPEN_PER_SCOPE = 32

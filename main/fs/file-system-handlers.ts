@@ -5,7 +5,7 @@
  * is running, else on a tool card of Bosun's own.
  */
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
-import { HandlerError, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
+import { HandlerError, INVALID_PARAMS, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
 import { createConcurrencyLimit, LimitBusyError, type ConcurrencyLimit } from '../base/concurrency-limit'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
@@ -17,8 +17,7 @@ import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, typ
 export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
 export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
 
-/** JSON-RPC codes: invalid params (bad or refused path), internal error. (Resource not found, for a missing file or an unknown session, is `RESOURCE_NOT_FOUND`.) */
-const INVALID_PARAMS = -32602
+/** JSON-RPC internal error. (Invalid params, a bad or refused path, is `INVALID_PARAMS`; resource not found, a missing file or an unknown session, is `RESOURCE_NOT_FOUND`.) */
 const INTERNAL_ERROR = -32603
 
 /** JSON-RPC `RequestCancelled`: the agent withdrew a read that was still waiting its turn. */

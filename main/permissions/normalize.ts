@@ -5,11 +5,10 @@
  *
  * Both shapes are accepted whatever version was negotiated: agents mix them in the wild.
  */
-import { HandlerError } from '../acp/types'
+import { HandlerError, INVALID_PARAMS } from '../acp/types'
 import type { PermissionRequestView } from '../../common/session/types'
 import { cutText } from '../../common/bounded'
 
-export const INVALID_PARAMS = -32602
 export const DEFAULT_PERMISSION_TITLE = 'Permission requested'
 
 export type PermissionOptionView = PermissionRequestView['options'][number]

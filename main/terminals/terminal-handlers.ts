@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
-import { HandlerError, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
+import { HandlerError, INVALID_PARAMS, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { scrubEnv } from '../config/launch'
@@ -24,7 +24,6 @@ import { PtyProcess, type PtyExit } from './pty-process'
 
 export const TERMINAL_METHODS = ['terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'] as const
 
-const INVALID_PARAMS = -32602
 const REQUEST_CANCELLED = -32800
 
 /** Retained for `terminal/output` when the agent gives no `outputByteLimit` (Bosun bounds what it keeps). */
