@@ -92,6 +92,11 @@ interface TurnWaiter {
   earlyIdleAfterBusy?: boolean
   /** The agent reported a busy state (running, requires_action, one Bosun does not know) since the prompt was sent. */
   busySeen: boolean
+  /**
+   * An idle `state_update` read before the ack and before any busy state: it may be stale (see observeState), so
+   * it is handed to listeners only once the ack comes, and dropped if a busy state comes first.
+   */
+  heldIdle?: SessionUpdateNotification
 }
 
 interface IncomingRequest {
@@ -321,6 +326,8 @@ class AcpConnection implements AcpClientConnection {
   private promptV2(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
     const previous = this.turns.get(sessionId)
     previous?.deferred.reject(new BosunError({ kind: 'internal', message: 'A new prompt replaced a turn that never finished' }))
+    // An idle still held for the replaced prompt came before this one was sent: it is no news about this turn.
+    if (previous) previous.heldIdle = undefined
     const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false, busySeen: false }
     this.turns.set(sessionId, waiter)
     this.pending.add(waiter.deferred)
@@ -332,12 +339,15 @@ class AcpConnection implements AcpClientConnection {
       (result) => {
         waiter.responded = true
         if (isRecord(result) && typeof result.messageId === 'string') waiter.userMessageId = result.messageId
+        this.releaseHeldIdle(waiter)
         // The whole turn may have finished before the agent acknowledged the prompt.
         // An idle read before any busy state, with one read after it, was stale: this turn's idle is still to come.
         // (With no busy state at all, the agent reports none: its idle is taken, as before.)
         if (waiter.earlyIdle && (waiter.earlyIdleAfterBusy || !waiter.busySeen)) this.finishTurn(sessionId, waiter, waiter.earlyIdle)
       },
       (error: unknown) => {
+        // Not inserted: the idle held back was the agent's word on its state after all.
+        this.releaseHeldIdle(waiter)
         if (this.turns.get(sessionId) === waiter) this.turns.delete(sessionId)
         if (error instanceof RpcError && this.cancelledSessions.has(sessionId)) waiter.deferred.resolve({ stopReason: 'cancelled' })
         else waiter.deferred.reject(error)
@@ -584,18 +594,22 @@ class AcpConnection implements AcpClientConnection {
       return
     }
     const notification = params as SessionUpdateNotification
-    if (notification.update.sessionUpdate === 'state_update' && this.version === 2) this.observeState(notification)
+    if (notification.update.sessionUpdate === 'state_update' && this.version === 2 && this.observeState(notification) === 'held') return
     this.updateEmitter.fire(notification)
   }
 
-  private observeState(notification: SessionUpdateNotification): void {
+  /** Follows a v2 turn's state; `held` when the update must not reach listeners yet (a possibly stale idle). */
+  private observeState(notification: SessionUpdateNotification): 'held' | undefined {
     const waiter = this.turns.get(notification.sessionId)
-    if (!waiter) return
+    if (!waiter) return undefined
     const update = notification.update as { state?: unknown; stopReason?: unknown; error?: unknown }
     // running / requires_action / unknown states: the turn goes on (F8); the sessions layer shows them.
     if (update.state !== 'idle') {
       waiter.busySeen = true
-      return
+      // The idle held back was stale: listeners never see it, so the session does not flicker to idle (and
+      // forget the prompt it is waiting to see echoed) in the middle of the turn.
+      waiter.heldIdle = undefined
+      return undefined
     }
     const outcome: PromptOutcome = { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null }
     if (isRecord(update.error) && typeof update.error.message === 'string') {
@@ -615,6 +629,18 @@ class AcpConnection implements AcpClientConnection {
       waiter.earlyIdle = outcome
       waiter.earlyIdleAfterBusy = waiter.busySeen
     }
+    if (waiter.responded || waiter.busySeen) return undefined
+    // Stale or not is decided by what comes next: the ack (then it is this turn's, from an agent that reports no
+    // busy state) or a busy state (then it was stale). A later idle in the meantime supersedes it (F9).
+    waiter.heldIdle = notification
+    return 'held'
+  }
+
+  private releaseHeldIdle(waiter: TurnWaiter): void {
+    const held = waiter.heldIdle
+    if (!held) return
+    waiter.heldIdle = undefined
+    if (!this.disposed) this.updateEmitter.fire(held)
   }
 
   private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {

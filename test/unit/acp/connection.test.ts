@@ -239,13 +239,44 @@ describe('v2 turns', () => {
     expect(await turn).toEqual({ stopReason: 'end_turn', userMessageId: 'u1' })
   })
 
-  it('an agent that reports no busy state at all: its idle before the ack still ends the turn', async () => {
+  it('the stale idle never reaches listeners (the session stays working): they see running, then the turn\'s own idle', async () => {
     const { connection, next, send } = await initialized(2)
+    const states: unknown[] = []
+    connection.onDidReceiveUpdate((u) => {
+      if (u.update.sessionUpdate === 'state_update') states.push(u.update.stopReason ? `${String(u.update.state)}:${String(u.update.stopReason)}` : u.update.state)
+    })
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', background: [] }))
+    send(update('s1', { sessionUpdate: 'state_update', state: 'running' }))
+    send({ id: request.id, result: { messageId: 'u1' } })
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
+    await turn
+    expect(states).toEqual(['running', 'idle:end_turn'])
+  })
+
+  it('an agent that reports no busy state at all: its idle before the ack still ends the turn, and reaches listeners', async () => {
+    const { connection, next, send } = await initialized(2)
+    const seen: unknown[] = []
+    connection.onDidReceiveUpdate((u) => seen.push(u.update))
     const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
     const request = await next()
     send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
     send({ id: request.id, result: {} })
     expect(await turn).toEqual({ stopReason: 'end_turn' })
+    expect(seen).toEqual([{ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }])
+  })
+
+  it('an idle held before the ack reaches listeners when the agent rejects the prompt (its state after all)', async () => {
+    const { connection, next, send } = await initialized(2)
+    const seen: unknown[] = []
+    connection.onDidReceiveUpdate((u) => seen.push(u.update))
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }])
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle' }))
+    send({ id: request.id, error: { code: -32602, message: 'Prompt too long' } })
+    await expect(turn).rejects.toBeInstanceOf(RpcError)
+    expect(seen).toEqual([{ sessionUpdate: 'state_update', state: 'idle' }])
   })
 
   it('resolves cancelled when the agent rejects the prompt after our cancel (F5)', async () => {

@@ -1,0 +1,89 @@
+/**
+ * A v2 prompt turn through the real connection and the sessions service, with the agent scripted message by
+ * message: what the session shows while the prompt's ack, its echo and the agent's state updates arrive in
+ * the orders agents send them (F6, F7).
+ */
+import { PassThrough } from 'node:stream'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createAcpConnection } from '../../../main/acp/connection'
+import type { SessionUpdateNotification } from '../../../main/acp/types'
+import { once } from '../../../main/base/event'
+import { ok } from '../../../main/base/errors'
+import { createLogger } from '../../../main/base/log'
+import { SessionsService } from '../../../main/sessions/sessions-service'
+import type { MessageEntry, SessionState } from '../../../common/session/types'
+import { RecordingSink } from '../../support/recording-sink'
+
+type Json = Record<string, unknown>
+
+const disposables: { dispose(): void }[] = []
+afterEach(() => {
+  for (const d of disposables.splice(0)) d.dispose()
+})
+
+/** A v2 agent on the other end of a real connection: reads what Bosun writes, writes what the test scripts. */
+async function v2Session() {
+  const toClient = new PassThrough()
+  const fromClient = new PassThrough()
+  const inbox: Json[] = []
+  const waiters: ((m: Json) => void)[] = []
+  let buffer = ''
+  fromClient.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8')
+    let cut: number
+    while ((cut = buffer.indexOf('\n')) >= 0) {
+      const message = JSON.parse(buffer.slice(0, cut)) as Json
+      buffer = buffer.slice(cut + 1)
+      const waiter = waiters.shift()
+      if (waiter) waiter(message)
+      else inbox.push(message)
+    }
+  })
+  const next = (): Promise<Json> => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiters.push(resolve)))
+  const send = (message: Json) => toClient.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n')
+  const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '0' } })
+  const initialized = connection.initialize()
+  const init = await next()
+  send({ id: init.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: {} } } })
+  await initialized
+  const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 2 as const }) }, new RecordingSink(), createLogger('test', () => undefined))
+  disposables.push(service, { dispose: () => connection.close() })
+  service.attachConnection('a', connection)
+  const created = service.newSession('a', '/w')
+  const request = await next()
+  send({ id: request.id, result: { sessionId: 's1' } })
+  const result = await created
+  if (!result.ok) throw new Error(result.error.message)
+  const sessionId = result.value.sessionId
+  /** Sends a `session/update` for s1 and resolves once the service has been handed it. */
+  const update = async (body: Json) => {
+    const seen = once(connection.onDidReceiveUpdate, (u: SessionUpdateNotification) => JSON.stringify(u.update) === JSON.stringify(body))
+    send({ method: 'session/update', params: { sessionId: 's1', update: body } })
+    await seen
+  }
+  return { service, sessionId, next, send, update, connection, state: (): SessionState => service.state(sessionId)! }
+}
+
+const users = (state: SessionState) => state.entries.filter((e): e is MessageEntry => e.kind === 'user_message')
+const texts = (entry: MessageEntry) => entry.content.map((b) => ('text' in b ? b.text : `[${b.type}]`)).join('')
+
+describe('a stale idle before the ack (F7)', () => {
+  it('does not reach the session: it stays Working, counts no completion, and keeps waiting for the echo (one bubble)', async () => {
+    const { service, sessionId, next, send, update, state } = await v2Session()
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'hello' }])
+    const prompt = await next()
+    expect(prompt.method).toBe('session/prompt')
+    // The idle of before the prompt (a change of background work), read after Bosun sent it; then the agent takes it.
+    send({ method: 'session/update', params: { sessionId: 's1', update: { sessionUpdate: 'state_update', state: 'idle', background: [] } } })
+    await update({ sessionUpdate: 'state_update', state: 'running' })
+    expect(state().turn).toMatchObject({ state: 'running', completedTurns: 0 })
+    await update({ sessionUpdate: 'user_message_chunk', messageId: 'u1', content: { type: 'text', text: 'hello' } })
+    expect(users(state()).map(texts)).toEqual(['hello'])
+    expect(state().turn.state).toBe('running')
+    send({ id: prompt.id, result: { messageId: 'u1' } })
+    await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
+    expect((await turn).ok).toBe(true)
+    expect(state().turn).toMatchObject({ state: 'idle', stopReason: 'end_turn', completedTurns: 1 })
+    expect(users(state())).toMatchObject([{ local: true, messageId: 'u1' }])
+  })
+})
