@@ -38,6 +38,7 @@ import {
   applyCompactionChunk,
   applyCompactionUpdate,
   applyLocalPrompt,
+  applyPromptInserted,
   applyPromptRejected,
   applyStateUpdate,
   applyTurnEnded,
@@ -156,6 +157,8 @@ function applyAction(d: Draft, action: SessionAction): void {
       return applyTurnStarted(d)
     case 'prompt_rejected':
       return applyPromptRejected(d, action.error)
+    case 'prompt_inserted':
+      return applyPromptInserted(d, action.messageId)
     case 'cannot_continue':
       d.s.cannotContinue = isString(action.reason) ? { reason: action.reason } : null
       return

@@ -307,8 +307,10 @@ export interface SessionState {
   /**
    * The local prompt whose echo (`user_message_chunk`s repeating it) is still expected: the entry id of the local
    * message, the text not yet echoed, and the count of non-text blocks not yet echoed. `null`/absent = none.
+   * v2 also keeps the `messageId` the agent inserted it as (from the prompt's answer, or the first user message
+   * it sent), and the blocks it echoed so far: its version becomes the message's content (F6).
    */
-  pendingEcho?: { entryId: string; text: string; blocks: number } | null
+  pendingEcho?: { entryId: string; text: string; blocks: number; messageId?: string; echoed?: ContentBlock[] } | null
   /** The agent restarted and cannot continue this session (it can neither resume nor load it…): why, in a sentence. */
   cannotContinue?: { reason: string } | null
 }
@@ -336,6 +338,8 @@ export type SessionAction =
   | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }
   /** The agent answered the last local prompt with an error: it was not sent (v2: not inserted). */
   | { type: 'prompt_rejected'; error: PromptError }
+  /** v2: the agent answered the last local prompt: it inserted it as the user message `messageId` (F6). */
+  | { type: 'prompt_inserted'; messageId: string }
   /** The session cannot continue on the agent's current process (`reason`), or can again (`null`). */
   | { type: 'cannot_continue'; reason: string | null }
   /** The agent accepted Bosun's v2 `terminal/cancel` for this terminal (it stops when its `exitStatus` arrives). */

@@ -33,6 +33,7 @@ import type {
   ClientRequestHandler,
   JsonRpcId,
   NewSessionOutcome,
+  PromptHooks,
   PromptOutcome,
   ProtocolVersion,
   SessionUpdateNotification,
@@ -301,14 +302,14 @@ class AcpConnection implements AcpClientConnection {
     return withUsableSessionId('session/new', outcome)
   }
 
-  prompt(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
+  prompt(sessionId: string, prompt: unknown[], hooks?: PromptHooks): Promise<PromptOutcome> {
     try {
       this.requireSessions('session/prompt')
     } catch (error) {
       return Promise.reject(error)
     }
     this.cancelledSessions.delete(sessionId)
-    return this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt)
+    return this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt, hooks)
   }
 
   private async promptV1(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
@@ -323,7 +324,7 @@ class AcpConnection implements AcpClientConnection {
     }
   }
 
-  private promptV2(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
+  private promptV2(sessionId: string, prompt: unknown[], hooks: PromptHooks | undefined): Promise<PromptOutcome> {
     const previous = this.turns.get(sessionId)
     previous?.deferred.reject(new BosunError({ kind: 'internal', message: 'A new prompt replaced a turn that never finished' }))
     // An idle still held for the replaced prompt came before this one was sent: it is no news about this turn.
@@ -338,7 +339,14 @@ class AcpConnection implements AcpClientConnection {
     this.request('session/prompt', { sessionId, prompt }).then(
       (result) => {
         waiter.responded = true
-        if (isRecord(result) && typeof result.messageId === 'string') waiter.userMessageId = result.messageId
+        if (isRecord(result) && typeof result.messageId === 'string') {
+          waiter.userMessageId = result.messageId
+          try {
+            hooks?.onInserted?.(result.messageId)
+          } catch (error) {
+            this.options.logger?.error('the prompt insertion hook failed', error)
+          }
+        }
         this.releaseHeldIdle(waiter)
         // The whole turn may have finished before the agent acknowledged the prompt.
         // An idle read before any busy state, with one read after it, was stale: this turn's idle is still to come.

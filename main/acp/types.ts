@@ -89,6 +89,15 @@ export interface PromptOutcome {
   userMessageId?: string
 }
 
+/** What the caller of {@link AcpClientConnection.prompt} hears before the turn ends. */
+export interface PromptHooks {
+  /**
+   * v2: the agent answered the prompt: it inserted it as the user message `messageId` (F6). Called before any
+   * update the connection held back until that answer (a possibly stale idle) reaches `onDidReceiveUpdate`.
+   */
+  onInserted?(messageId: string): void
+}
+
 /** One `session/update` notification's payload, as received (shape-checked, not schema-validated). */
 export interface SessionUpdateNotification {
   sessionId: string
@@ -181,7 +190,7 @@ export interface AcpClientConnection extends IDisposable {
   initialize(options?: { preferredVersion?: ProtocolVersion }): Promise<AgentHandshake>
   newSession(params: { cwd: string; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome>
   /** Resolves when the turn ends (v1: the prompt response; v2: the idle `state_update`). */
-  prompt(sessionId: string, prompt: unknown[]): Promise<PromptOutcome>
+  prompt(sessionId: string, prompt: unknown[], hooks?: PromptHooks): Promise<PromptOutcome>
   cancel(sessionId: string): void
   setMode(sessionId: string, modeId: string): Promise<void>
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined>

@@ -458,7 +458,8 @@ export class SessionsService implements IDisposable {
     this.push(sessionId, { type: 'turn_started' })
     // The person's message and "Working" go out on their own, before any of the agent's updates of this turn.
     this.batcher.flush(sessionId)
-    const turn = connection.prompt(record.acpSessionId, prompt)
+    // v2: the answer names the message the prompt became, so its echo joins the local bubble, whatever its text (F6).
+    const turn = connection.prompt(record.acpSessionId, prompt, { onInserted: (messageId) => this.push(sessionId, { type: 'prompt_inserted', messageId }) })
     record.turn = turn
     this.clearWatchdog(record)
     try {

@@ -1,8 +1,8 @@
 /**
  * Messages: user, agent and thought chunks (v1 and v2) and v2 whole-message upserts, merged into entries.
  */
-import type { ContentBlock, MessageEntry } from '../types'
-import { appendBlock, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchMeta } from './draft'
+import type { ContentBlock, MessageEntry, SessionState } from '../types'
+import { appendBlock, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchMeta, plainText } from './draft'
 import type { Draft, MessageKind, Update } from './draft'
 
 // ---------------------------------------------------------------------------------------------------------
@@ -31,29 +31,67 @@ export function findMessage(d: Draft, kind: MessageKind, messageId: string): num
   return at
 }
 
+type PendingEcho = NonNullable<SessionState['pendingEcho']>
+
+/**
+ * What is still expected of the prompt's echo once the agent echoed `block` (`done`: all of it), or `null` when the
+ * block is not its next piece: text must continue the prompt's text; a non-text block counts against its non-text blocks.
+ */
+function echoAfter(echo: PendingEcho, block: ContentBlock): PendingEcho | 'done' | null {
+  let next: PendingEcho
+  if (isTextBlock(block)) {
+    if (!echo.text.startsWith(block.text)) return null
+    next = { ...echo, text: echo.text.slice(block.text.length) }
+  } else {
+    if (echo.blocks <= 0) return null
+    next = { ...echo, blocks: echo.blocks - 1 }
+  }
+  return next.text === '' && next.blocks === 0 ? 'done' : next
+}
+
 /**
  * Whether a user chunk repeats the local prompt we sent (and consumes it from `pendingEcho`). Text must be the
  * next piece of the prompt's text; a non-text block counts against the prompt's non-text blocks.
  */
-export function consumeEcho(d: Draft, block: ContentBlock): boolean {
+function consumeEcho(d: Draft, block: ContentBlock): boolean {
   const echo = d.s.pendingEcho
   if (!echo) return false
-  let next: { entryId: string; text: string; blocks: number } | null
-  if (isTextBlock(block)) {
-    if (block.text === '') return true
-    if (!echo.text.startsWith(block.text)) {
-      d.s.pendingEcho = null
-      return false
-    }
-    next = { ...echo, text: echo.text.slice(block.text.length) }
+  const next = echoAfter(echo, block)
+  d.s.pendingEcho = next === null || next === 'done' ? null : next
+  return next !== null
+}
+
+/**
+ * v2: a user chunk while the prompt's echo is expected (F6). The prompt's insertion is the message its answer
+ * named or, before that answer, the first new user message the agent sends: whatever its text, it lands on the
+ * local bubble instead of making a second one. Chunks that repeat the prompt change nothing on screen; once the
+ * echo is complete, or differs from what was sent, the agent's version is the message.
+ */
+function echoChunkV2(d: Draft, echo: PendingEcho, messageId: string, block: ContentBlock): boolean {
+  let i: number
+  if (echo.messageId === undefined) {
+    // A message the session already has is not the insertion of this prompt.
+    if (findMessage(d, 'user_message', messageId) >= 0) return false
+    i = adoptLocalMessage(d, echo.entryId, messageId)
   } else {
-    if (echo.blocks <= 0) {
-      d.s.pendingEcho = null
-      return false
-    }
-    next = { ...echo, blocks: echo.blocks - 1 }
+    if (echo.messageId !== messageId) return false
+    i = findMessage(d, 'user_message', messageId)
   }
-  d.s.pendingEcho = next.text === '' && next.blocks === 0 ? null : next
+  if (i < 0) {
+    d.s.pendingEcho = null
+    return false
+  }
+  const echoed = [...(echo.echoed ?? [])]
+  const last = echoed[echoed.length - 1]
+  if (last !== undefined && plainText(last) && plainText(block)) echoed[echoed.length - 1] = { ...last, text: (last as { text: string }).text + (block as { text: string }).text } as ContentBlock
+  else echoed.push(block)
+  const next = echoAfter(echo, block)
+  if (next !== null && next !== 'done') {
+    d.s.pendingEcho = { ...next, messageId, echoed }
+    return true
+  }
+  d.mutEntry<MessageEntry>(i).content = d.own(echoed)
+  d.s.pendingEcho = null
   return true
 }
 
@@ -78,12 +116,14 @@ export function applyChunk(d: Draft, kind: MessageKind, u: Update): void {
   const messageId = isString(u.messageId) ? u.messageId : undefined
   if (d.v2 && messageId === undefined) return // v2 requires messageId
 
-  if (kind === 'user_message') {
-    const echo = d.s.pendingEcho
+  const echo = kind === 'user_message' ? d.s.pendingEcho : null
+  if (echo && d.v2) {
+    if (messageId !== undefined && echoChunkV2(d, echo, messageId, block)) return
+  } else if (echo) {
     // A known id that is not our echo's is a different message; our echo's id (adopted earlier) still echoes.
     const at = messageId !== undefined ? findMessage(d, kind, messageId) : -1
-    const other = at >= 0 && d.s.entries[at]!.id !== echo?.entryId
-    if (echo && !other && consumeEcho(d, block)) {
+    const other = at >= 0 && d.s.entries[at]!.id !== echo.entryId
+    if (!other && consumeEcho(d, block)) {
       if (messageId !== undefined) adoptLocalMessage(d, echo.entryId, messageId)
       return
     }
@@ -117,10 +157,14 @@ export function applyWholeMessage(d: Draft, kind: MessageKind, u: Update): void 
   const content = Array.isArray(u.content) ? parseBlocks(u.content) : []
 
   let i = findMessage(d, kind, messageId)
-  if (i < 0 && kind === 'user_message' && d.s.pendingEcho) {
-    // The first new user_message after we sent a prompt is its insertion (F6): it becomes our local bubble
-    // (its content, if any, is the agent's authoritative version), instead of a second bubble.
-    i = adoptLocalMessage(d, d.s.pendingEcho.entryId, messageId)
+  const echo = kind === 'user_message' ? d.s.pendingEcho : null
+  if (i < 0 && echo && echo.messageId === undefined) {
+    // The first new user_message after we sent a prompt (before its answer named another) is its insertion (F6):
+    // it becomes our local bubble (its content, if any, is the agent's authoritative version), not a second one.
+    i = adoptLocalMessage(d, echo.entryId, messageId)
+    d.s.pendingEcho = null
+  } else if (i >= 0 && echo && hasContent && d.s.entries[i]!.id === echo.entryId) {
+    // The insertion the prompt's answer named: its content is the echo.
     d.s.pendingEcho = null
   }
   if (i < 0) {

@@ -4,7 +4,7 @@
 import type { CompactionEntry, ContentBlock, MessageEntry, ToolCallEntry } from '../types'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
-import { findMessage, newMessage } from './messages'
+import { adoptLocalMessage, findMessage, newMessage } from './messages'
 import { mutTerminal } from './tool-calls'
 
 export function ensureCompaction(d: Draft, compactionId: string, status: string): number {
@@ -121,6 +121,22 @@ export function applyPromptRejected(d: Draft, error: unknown): void {
   turn.stopReason = from.stopReason
   turn.error = from.error ?? null
   delete turn.unconfirmedFrom
+}
+
+/**
+ * v2: the agent answered the prompt: it inserted it as `messageId` (F6). The local bubble takes that id, so the
+ * echo under it lands on it, whether it comes after this answer or came before (then the bubble has the id already).
+ */
+export function applyPromptInserted(d: Draft, messageId: unknown): void {
+  if (!d.v2 || !isString(messageId)) return
+  const i = lastLocalPrompt(d)
+  if (i < 0) return
+  const entry = d.s.entries[i] as MessageEntry
+  // Taken already (by the echo), or another message has that id (an echo that came when none was expected).
+  if (entry.messageId !== undefined || findMessage(d, 'user_message', messageId) >= 0) return
+  adoptLocalMessage(d, entry.id, messageId)
+  const echo = d.s.pendingEcho
+  if (echo?.entryId === entry.id) d.s.pendingEcho = { ...echo, messageId }
 }
 
 export function applyLocalPrompt(d: Draft, content: unknown, messageId: unknown): void {

@@ -267,6 +267,18 @@ describe('v2 turns', () => {
     expect(seen).toEqual([{ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }])
   })
 
+  it('tells the caller the messageId the prompt was inserted as when the answer comes, before the idle held back until then (F6)', async () => {
+    const { connection, next, send } = await initialized(2)
+    const heard: string[] = []
+    connection.onDidReceiveUpdate((u) => heard.push(`update ${String(u.update.state)}`))
+    const turn = connection.prompt('s1', [{ type: 'text', text: 'hi' }], { onInserted: (messageId) => heard.push(`inserted ${messageId}`) })
+    const request = await next()
+    send(update('s1', { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' }))
+    send({ id: request.id, result: { messageId: 'u7' } })
+    await turn
+    expect(heard).toEqual(['inserted u7', 'update idle'])
+  })
+
   it('an idle held before the ack reaches listeners when the agent rejects the prompt (its state after all)', async () => {
     const { connection, next, send } = await initialized(2)
     const seen: unknown[] = []

@@ -4,7 +4,7 @@
  * the orders agents send them (F6, F7).
  */
 import { PassThrough } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createAcpConnection } from '../../../main/acp/connection'
 import type { SessionUpdateNotification } from '../../../main/acp/types'
 import { once } from '../../../main/base/event'
@@ -84,6 +84,24 @@ describe('a stale idle before the ack (F7)', () => {
     await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
     expect((await turn).ok).toBe(true)
     expect(state().turn).toMatchObject({ state: 'idle', stopReason: 'end_turn', completedTurns: 1 })
+    expect(users(state())).toMatchObject([{ local: true, messageId: 'u1' }])
+  })
+})
+
+describe('the prompt\'s insertion (F6)', () => {
+  it.each(['before', 'after'] as const)('an echo under the answered messageId with another text, %s the answer: one bubble, with the agent\'s text', async (when) => {
+    const { service, sessionId, next, send, update, state } = await v2Session()
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'fix it' }])
+    const prompt = await next()
+    await update({ sessionUpdate: 'state_update', state: 'running' })
+    const echo = { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: { type: 'text', text: 'Fix the bug, please' } }
+    if (when === 'before') await update(echo)
+    send({ id: prompt.id, result: { messageId: 'u1' } })
+    await vi.waitFor(() => expect(users(state())[0]?.messageId).toBe('u1'))
+    if (when === 'after') await update(echo)
+    expect(users(state()).map(texts)).toEqual(['Fix the bug, please'])
+    await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
+    expect((await turn).ok).toBe(true)
     expect(users(state())).toMatchObject([{ local: true, messageId: 'u1' }])
   })
 })

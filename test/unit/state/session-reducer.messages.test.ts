@@ -202,6 +202,64 @@ describe('echo of our own prompt', () => {
   })
 })
 
+describe('v2: the prompt\'s insertion is reconciled by messageId, whatever the agent echoes (F6)', () => {
+  const inserted = (messageId: string) => ({ type: 'prompt_inserted' as const, messageId })
+  const userChunk = (messageId: string, t: string) => ({ sessionUpdate: 'user_message_chunk', messageId, content: text(t) })
+
+  it('echo chunks with another text before the answer: one bubble, with the agent\'s text', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('fix it')] }, { type: 'turn_started' })
+    s = updates(s, userChunk('u1', 'Fix '), userChunk('u1', 'the bug please'))
+    s = apply(s, inserted('u1'))
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', messageId: 'a1', content: text('ok') })
+    expect(summary(s.entries)).toEqual(['user_message:Fix the bug please', 'agent_message:ok'])
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u1' })
+    expect(s.pendingEcho).toBeNull()
+  })
+
+  it.each([
+    ['chunks', [userChunk('u1', 'Fix '), userChunk('u1', 'the bug please')]],
+    ['a whole user_message', [{ sessionUpdate: 'user_message', messageId: 'u1', content: [text('Fix the bug please')] }]],
+  ])('the answer first, then the echo as %s with another text: one bubble, with the agent\'s text', (_, echo) => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('fix it')] }, { type: 'turn_started' }, inserted('u1'))
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u1' })
+    s = eachUpdate(s, ...echo)
+    expect(summary(s.entries)).toEqual(['user_message:Fix the bug please'])
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u1' })
+    expect(s.pendingEcho).toBeNull()
+  })
+
+  it('an echo that starts like the prompt and then differs is the agent\'s text, not the prompt with the rest appended', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('fix the bug')] }, inserted('u1'))
+    s = updates(s, userChunk('u1', 'fix '), userChunk('u1', 'it, then test'))
+    expect(summary(s.entries)).toEqual(['user_message:fix it, then test'])
+    // Later chunks of that message append to the agent's version.
+    s = updates(s, userChunk('u1', '!'))
+    expect(summary(s.entries)).toEqual(['user_message:fix it, then test!'])
+  })
+
+  it('an echo that repeats the prompt exactly, with the answer after it: one bubble, nothing changes on screen', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('abc'), { type: 'image', data: 'AA==', mimeType: 'image/png' }] })
+    s = updates(s, userChunk('u1', 'ab'))
+    expect(summary(s.entries)).toEqual(['user_message:abc|[image]'])
+    s = updates(s, userChunk('u1', 'c'), { sessionUpdate: 'user_message_chunk', messageId: 'u1', content: { type: 'image', data: 'AA==', mimeType: 'image/png' } })
+    s = apply(s, inserted('u1'))
+    expect(summary(s.entries)).toEqual(['user_message:abc|[image]'])
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u1' })
+  })
+
+  it('once the answer named the insertion, another user message is a bubble of its own, and the echo still lands on ours', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('mine')] }, inserted('u2'))
+    s = updates(s, userChunk('u1', 'injected by the agent'), userChunk('u2', 'mine, rewritten'))
+    expect(summary(s.entries)).toEqual(['user_message:mine, rewritten', 'user_message:injected by the agent'])
+    expect(messages(s)[0]).toMatchObject({ local: true, messageId: 'u2' })
+  })
+
+  it('v1 has no insertion: prompt_inserted changes nothing', () => {
+    const s = apply(session(1), { type: 'local_prompt', content: [text('hi')] }, inserted('u1'))
+    expect(messages(s)[0]!.messageId).toBeUndefined()
+  })
+})
+
 describe('v2 insertion reconciliation when the agent rewrites the prompt', () => {
   it('the first new user_message after a local prompt becomes that bubble, with the agent content', () => {
     let s = apply(session(2), { type: 'local_prompt', content: [text('see @a.ts')] })

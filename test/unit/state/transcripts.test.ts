@@ -53,6 +53,8 @@ function toBatches(transcript: Message[], version: 1 | 2): SessionAction[][] {
       batches.push([{ type: 'session_configured', configOptions: result.configOptions, modes: result.modes, availableCommands: result.availableCommands }])
       batches.push(prompt)
     } else if (message.id === 3 && message.result) {
+      // v2: the answer names the message the prompt was inserted as (F6).
+      if (typeof message.result.messageId === 'string') batches.push([{ type: 'prompt_inserted', messageId: message.result.messageId }])
       batches.push([{ type: 'turn_ended', stopReason: (message.result.stopReason as string | undefined) ?? null }])
     }
   }
