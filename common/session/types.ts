@@ -37,7 +37,7 @@ export interface MessageEntry {
   content: ContentBlock[]
   /** A user message Bosun sent (local echo); later echoes of the same prompt are skipped. */
   local?: boolean
-  /** v1 `refusal`: this prompt and what followed is excluded from the agent's context. */
+  /** v1 `refusal` (F4): this message belongs to the refused turn, the prompt or what the agent answered to it, and is excluded from the agent's context. */
   excluded?: boolean
   /** A prompt the agent refused (v2: not inserted; v1: an error instead of a stop reason): shown as not sent, editable and resendable. */
   notSent?: PromptError | null
@@ -73,6 +73,8 @@ export interface ToolCallEntry {
   permissionIds: string[]
   /** Ids of elicitations attached to this tool call. */
   elicitationIds: string[]
+  /** v1 `refusal` (F4): a tool call of the refused turn, excluded from the agent's context with its prompt. */
+  excluded?: boolean
   /** Set when Bosun answered a permission by a remembered rule: "allowed by rule …". */
   decidedBy?: { kind: 'person' | 'rule' | 'auto-approve'; label: string; optionKind?: string }
 }

@@ -190,9 +190,23 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
     completedTurns: previous.completedTurns + (previous.state === 'idle' ? 0 : 1),
     ...(previous.stopRequested ? { stopRequested: true } : {}),
   })
-  if (reason === 'refusal') {
-    const i = lastLocalPrompt(d)
-    if (i >= 0) d.mutEntry<MessageEntry>(i).excluded = true
+  if (reason === 'refusal') excludeRefusedTurn(d)
+}
+
+/**
+ * v1 `refusal` (F4): "the user prompt and everything after it won't be in the next prompt context". The prompt and
+ * the agent's messages, thoughts and tool calls of that turn are marked, so the transcript shows what the agent
+ * will not remember.
+ */
+function excludeRefusedTurn(d: Draft): void {
+  const from = lastLocalPrompt(d)
+  if (from < 0) return
+  const entries = d.s.entries
+  for (let i = from; i < entries.length; i++) {
+    const entry = entries[i]!
+    if (entry.kind === 'user_message' || entry.kind === 'agent_message' || entry.kind === 'agent_thought') {
+      if (!entry.excluded) d.mutEntry<MessageEntry>(i).excluded = true
+    } else if (entry.kind === 'tool_call' && !entry.excluded) d.mutEntry<ToolCallEntry>(i).excluded = true
   }
 }
 

@@ -4,6 +4,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { ContentBlockView } from './ContentBlockView'
+import { EXCLUDED_NOTE } from './excluded'
 import { NotSentNote } from './not-sent'
 
 function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: boolean }) {
@@ -23,7 +24,7 @@ export const UserMessage = memo(function UserMessage({ entry }: { entry: Message
     <div className="entry-user">
       <div className={notSent ? 'user-bubble user-bubble-not-sent' : 'user-bubble'} aria-label={notSent ? 'Your message, not sent' : 'Your message'}>
         <Blocks content={entry.content} markdown={false} />
-        {entry.excluded && <p className="muted small">Excluded from the agent's context (refused)</p>}
+        {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
       </div>
       {notSent && <NotSentNote entry={{ ...entry, notSent }} />}
     </div>
@@ -32,8 +33,9 @@ export const UserMessage = memo(function UserMessage({ entry }: { entry: Message
 
 export const AgentMessage = memo(function AgentMessage({ entry, agentName }: { entry: MessageEntry; agentName: string }) {
   return (
-    <div className="entry-agent" aria-label={`${agentName} says`}>
+    <div className={entry.excluded ? 'entry-agent entry-excluded' : 'entry-agent'} aria-label={`${agentName} says`}>
       <Blocks content={entry.content} markdown />
+      {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
     </div>
   )
 })
@@ -51,12 +53,13 @@ export const AgentThought = memo(function AgentThought({ entry }: { entry: Messa
   const preview = firstLine((first?.text ?? '').trim()).slice(0, 120)
   const id = `thought-${entry.id}`
   return (
-    <div className="entry-thought">
+    <div className={entry.excluded ? 'entry-thought entry-excluded' : 'entry-thought'}>
       <button type="button" className="thought-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
         <Icon name="chevron" size={14} className={open ? 'rotate-90' : undefined} />
         <span className="thought-label">Thought</span>
         {!open && preview && <span className="thought-preview muted">{preview}</span>}
       </button>
+      {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
       {open && (
         <div className="thought-body" id={id}>
           <Blocks content={entry.content} markdown />

@@ -46,16 +46,32 @@ describe('turns (F4, F12)', () => {
     expect(s.turn.completedTurns).toBe(1)
   })
 
-  it('v1 refusal marks the last user prompt excluded', () => {
+  it('v1 refusal marks the last user prompt and everything the agent answered to it excluded, and nothing of the turns before', () => {
     let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = updates(
+      s,
+      { sessionUpdate: 'agent_message_chunk', content: text('sure') },
+      { sessionUpdate: 'tool_call', toolCallId: 'before', title: 'read', status: 'completed' },
+    )
     s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
     s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
-    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('no') })
+    s = updates(
+      s,
+      { sessionUpdate: 'agent_thought_chunk', content: text('hmm') },
+      { sessionUpdate: 'agent_message_chunk', content: text('let me') },
+      { sessionUpdate: 'tool_call', toolCallId: 'during', title: 'edit', status: 'in_progress' },
+      { sessionUpdate: 'agent_message_chunk', content: text('no') },
+    )
     s = apply(s, { type: 'turn_ended', stopReason: 'refusal' })
-    expect(messages(s).map((m) => [m.kind, m.excluded ?? false])).toEqual([
+    expect(s.entries.map((e) => [e.kind, 'excluded' in e ? (e.excluded ?? false) : false])).toEqual([
       ['user_message', false],
-      ['user_message', true],
       ['agent_message', false],
+      ['tool_call', false],
+      ['user_message', true],
+      ['agent_thought', true],
+      ['agent_message', true],
+      ['tool_call', true],
+      ['agent_message', true],
     ])
   })
 
