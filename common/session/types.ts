@@ -41,7 +41,14 @@ export interface MessageEntry {
   excluded?: boolean
   /** A prompt the agent refused (v2: not inserted; v1: an error instead of a stop reason): shown as not sent, editable and resendable. */
   notSent?: PromptError | null
+  /** The message's own `_meta` (v2 whole-message upserts patch it by key). */
   _meta?: Record<string, unknown>
+  /**
+   * The `_meta` of the chunks that built this message (I1), kept apart from its own: a chunk's is scoped to the
+   * chunk. In order, one per run of chunks with the same `_meta`, at most `MAX_CHUNK_METAS`, each bounded
+   * (`MAX_META_CHARS`); later ones are not kept.
+   */
+  chunkMeta?: Record<string, unknown>[]
 }
 
 /** Why the agent refused a prompt: its JSON-RPC error, with `data` made readable (`details` when it has one). */
@@ -115,7 +122,8 @@ export interface PlanEntryView {
   content: string
   priority: string
   status: string
-  _meta?: unknown
+  /** Kept as sent (I1), when within `MAX_META_CHARS`. */
+  _meta?: Record<string, unknown>
 }
 
 export interface PlanView {
@@ -125,6 +133,10 @@ export interface PlanView {
   type: string
   entries: PlanEntryView[]
   raw?: unknown
+  /** The plan's `_meta` (v1 `plan`, v2 items plan), kept as sent (I1) when within `MAX_META_CHARS`. */
+  _meta?: Record<string, unknown>
+  /** v2: the `_meta` of the `plan_update` that sent this plan, likewise. */
+  updateMeta?: Record<string, unknown>
 }
 
 export interface CommandView {
@@ -290,6 +302,8 @@ export interface SessionState {
   additionalDirectories?: string[]
   title: string | null
   updatedAt: string | null
+  /** The `_meta` of `session_info_update`s (I1), patched by top-level key as v2 says; bounded (`MAX_META_CHARS`). */
+  infoMeta?: Record<string, unknown>
   entries: Entry[]
   plans: PlanView[]
   availableCommands: CommandView[]

@@ -49,6 +49,7 @@ const realScheduler: Scheduler = {
 /** The fields of a state besides its entries that we store: unchanged references mean unchanged JSON. */
 const sameSessionFields = (a: SessionState, b: SessionState) =>
   a.title === b.title &&
+  a.infoMeta === b.infoMeta &&
   a.plans === b.plans &&
   a.availableCommands === b.availableCommands &&
   a.modes === b.modes &&

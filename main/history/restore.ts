@@ -34,6 +34,7 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   const state: SessionState = { ...base, entries: stored.entries.map(decodeEntry) }
   if (typeof saved.title === 'string') state.title = saved.title
   if (typeof saved.updatedAt === 'string') state.updatedAt = saved.updatedAt
+  if (isRecord(saved.infoMeta)) state.infoMeta = saved.infoMeta
   if (Array.isArray(saved.plans)) state.plans = saved.plans as SessionState['plans']
   if (Array.isArray(saved.availableCommands)) state.availableCommands = saved.availableCommands as SessionState['availableCommands']
   if (isRecord(saved.modes) && Array.isArray(saved.modes.availableModes)) state.modes = saved.modes as SessionState['modes']

@@ -284,6 +284,53 @@ export function patchMeta(current: Record<string, unknown> | undefined, patch: J
   return next
 }
 
+/**
+ * Largest `_meta` a session keeps, in characters of JSON. `_meta` is opaque (I1): Bosun keeps and stores it as the
+ * agent sent it, but an agent must not grow a session (main's memory, the renderer's, the history database)
+ * without end through it, as a tool call keeps a bounded number of unknown fields (`extra`). A larger one is
+ * dropped whole (the rest of its update still applies); real ones (trace context, a model name) are far smaller.
+ */
+export const MAX_META_CHARS = 8 * 1024
+
+/** The JSON of `_meta` objects the session keeps (so comparing a chunk's `_meta` with the last one kept costs one stringify). */
+const metaJson = new WeakMap<object, string>()
+
+/** The JSON of `value` when it is a `_meta` Bosun keeps (an object within {@link MAX_META_CHARS}), else `undefined`. */
+export function keptMetaJson(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined
+  const known = metaJson.get(value)
+  if (known !== undefined) return known
+  let json: string | undefined
+  try {
+    json = JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+  if (json === undefined || json.length > MAX_META_CHARS) return undefined
+  metaJson.set(value, json)
+  return json
+}
+
+/** `value` when it is a `_meta` Bosun keeps (see {@link MAX_META_CHARS}), else `undefined`. */
+export function boundedMeta(value: unknown): Record<string, unknown> | undefined {
+  return keptMetaJson(value) !== undefined ? (value as Record<string, unknown>) : undefined
+}
+
+/**
+ * A stored `_meta` after a v2 metadata patch (`session_info_update`; v1 objects the same way): an object patches by
+ * top-level key, `null` clears (v1: `null` ≡ omitted). `current` itself when nothing changes or the result
+ * would be larger than {@link MAX_META_CHARS} (the patch is dropped).
+ */
+export function patchedMeta(current: Record<string, unknown> | undefined, patch: unknown, v2: boolean): Record<string, unknown> | undefined {
+  if (patch === null) return v2 ? undefined : current
+  if (!isObject(patch)) return current
+  const next = patchMeta(current, patch)
+  const json = keptMetaJson(next)
+  if (json === undefined) return current
+  if (current !== undefined && json === keptMetaJson(current)) return current
+  return Object.keys(next).length > 0 ? next : undefined
+}
+
 export const isTextBlock = (block: ContentBlock | undefined): block is ContentBlock & { type: 'text'; text: string } =>
   block !== undefined && block.type === 'text' && isString((block as Json).text)
 

@@ -2,7 +2,7 @@
  * Messages: user, agent and thought chunks (v1 and v2) and v2 whole-message upserts, merged into entries.
  */
 import type { ContentBlock, MessageEntry, SessionState } from '../types'
-import { appendBlock, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchMeta, plainText } from './draft'
+import { appendBlock, isObject, isString, isTextBlock, keptMetaJson, parseBlock, parseBlocks, patchMeta, plainText } from './draft'
 import type { Draft, MessageKind, Update } from './draft'
 
 // ---------------------------------------------------------------------------------------------------------
@@ -67,19 +67,19 @@ function consumeEcho(d: Draft, block: ContentBlock): boolean {
  * local bubble instead of making a second one. Chunks that repeat the prompt change nothing on screen; once the
  * echo is complete, or differs from what was sent, the agent's version is the message.
  */
-function echoChunkV2(d: Draft, echo: PendingEcho, messageId: string, block: ContentBlock): boolean {
+function echoChunkV2(d: Draft, echo: PendingEcho, messageId: string, block: ContentBlock): number {
   let i: number
   if (echo.messageId === undefined) {
     // A message the session already has is not the insertion of this prompt.
-    if (findMessage(d, 'user_message', messageId) >= 0) return false
+    if (findMessage(d, 'user_message', messageId) >= 0) return -1
     i = adoptLocalMessage(d, echo.entryId, messageId)
   } else {
-    if (echo.messageId !== messageId) return false
+    if (echo.messageId !== messageId) return -1
     i = findMessage(d, 'user_message', messageId)
   }
   if (i < 0) {
     d.s.pendingEcho = null
-    return false
+    return -1
   }
   const echoed = [...(echo.echoed ?? [])]
   const last = echoed[echoed.length - 1]
@@ -88,11 +88,11 @@ function echoChunkV2(d: Draft, echo: PendingEcho, messageId: string, block: Cont
   const next = echoAfter(echo, block)
   if (next !== null && next !== 'done') {
     d.s.pendingEcho = { ...next, messageId, echoed }
-    return true
+    return i
   }
   d.mutEntry<MessageEntry>(i).content = d.own(echoed)
   d.s.pendingEcho = null
-  return true
+  return i
 }
 
 /** Gives the local echo entry the agent's `messageId`, so later upserts for that id land on it. */
@@ -115,17 +115,22 @@ export function applyChunk(d: Draft, kind: MessageKind, u: Update): void {
   if (!block) return
   const messageId = isString(u.messageId) ? u.messageId : undefined
   if (d.v2 && messageId === undefined) return // v2 requires messageId
+  const i = chunkInto(d, kind, messageId, block)
+  if (u._meta != null && i >= 0) keepChunkMeta(d, i, u._meta)
+}
 
+/** Applies a chunk's block; the position of the message it went to (the local prompt for its echo), or -1. */
+function chunkInto(d: Draft, kind: MessageKind, messageId: string | undefined, block: ContentBlock): number {
   const echo = kind === 'user_message' ? d.s.pendingEcho : null
   if (echo && d.v2) {
-    if (messageId !== undefined && echoChunkV2(d, echo, messageId, block)) return
+    const at = messageId !== undefined ? echoChunkV2(d, echo, messageId, block) : -1
+    if (at >= 0) return at
   } else if (echo) {
     // A known id that is not our echo's is a different message; our echo's id (adopted earlier) still echoes.
     const at = messageId !== undefined ? findMessage(d, kind, messageId) : -1
     const other = at >= 0 && d.s.entries[at]!.id !== echo.entryId
     if (!other && consumeEcho(d, block)) {
-      if (messageId !== undefined) adoptLocalMessage(d, echo.entryId, messageId)
-      return
+      return messageId !== undefined ? adoptLocalMessage(d, echo.entryId, messageId) : positionOf(d, echo.entryId)
     }
   }
 
@@ -139,13 +144,38 @@ export function applyChunk(d: Draft, kind: MessageKind, u: Update): void {
     if (entry !== undefined && entry.kind === kind && !entry.local) i = last
   }
   if (i < 0) {
-    d.streamedInto(newMessage(d, kind, messageId, [block]), 0)
-    return
+    i = newMessage(d, kind, messageId, [block])
+    d.streamedInto(i, 0)
+    return i
   }
   const entry = d.mutEntry<MessageEntry>(i)
   const content = d.mutArray<ContentBlock>(entry, 'content')
   appendBlock(d, content, block)
   d.streamedInto(i, content.length - 1)
+  return i
+}
+
+/** The position of the entry with this id, from the end (the local prompt is near it), or -1. */
+function positionOf(d: Draft, entryId: string): number {
+  const entries = d.s.entries
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.id === entryId) return i
+  return -1
+}
+
+/** Most chunk `_meta`s one message keeps (see `MessageEntry.chunkMeta`). */
+export const MAX_CHUNK_METAS = 16
+
+/**
+ * Keeps a chunk's `_meta` on the message it went to (I1). It is scoped to the chunk ("does not patch stored
+ * metadata", v2), so it goes beside the message's own `_meta`: one per run of chunks with the same one (a stream
+ * that sends it on every chunk keeps one, and the entry stays as it was), bounded in size and count.
+ */
+function keepChunkMeta(d: Draft, i: number, meta: unknown): void {
+  const json = keptMetaJson(meta)
+  if (json === undefined) return
+  const kept = (d.s.entries[i] as MessageEntry).chunkMeta
+  if (kept !== undefined && (kept.length >= MAX_CHUNK_METAS || keptMetaJson(kept[kept.length - 1]) === json)) return
+  d.mutEntry<MessageEntry>(i).chunkMeta = [...(kept ?? []), meta as Record<string, unknown>]
 }
 
 /** v2 `user_message` / `agent_message` / `agent_thought`: upsert by messageId (H20). */

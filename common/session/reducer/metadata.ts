@@ -2,7 +2,7 @@
  * Session metadata: commands, modes, config options, session info, usage, notices, the configuration Bosun applied.
  */
 import type { CommandView, ConfigOptionView, ModeView, SessionAction, SessionState } from '../types'
-import { MAX_NOTICES, cutText, isObject, isString } from './draft'
+import { MAX_NOTICES, cutText, isObject, isString, patchedMeta } from './draft'
 import type { Draft, Update } from './draft'
 
 export function parseCommands(value: unknown): CommandView[] | null {
@@ -84,6 +84,11 @@ export function applySessionInfo(d: Draft, u: Update): void {
   if (isString(u.title)) d.s.title = cutText(u.title, MAX_TITLE_CHARS)
   else if (u.title === null) d.s.title = null
   if ((isString(u.updatedAt) && u.updatedAt.length <= MAX_UPDATED_AT_CHARS) || u.updatedAt === null) d.s.updatedAt = u.updatedAt
+  if (u._meta !== undefined) {
+    const meta = patchedMeta(d.s.infoMeta, u._meta, d.v2)
+    if (meta === undefined) delete d.s.infoMeta
+    else d.s.infoMeta = meta
+  }
 }
 
 /** Token counts above this are not believed (no context window comes near it); costs likewise. */

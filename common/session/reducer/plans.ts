@@ -2,7 +2,7 @@
  * Plans: v1 `plan` (whole list) and v2 `plan_update` (several plans by id).
  */
 import type { PlanEntryView, PlanView } from '../types'
-import { isObject, isString } from './draft'
+import { boundedMeta, isObject, isString } from './draft'
 import type { Draft, Update } from './draft'
 
 
@@ -16,7 +16,8 @@ export function parsePlanEntries(value: unknown): PlanEntryView[] | null {
       priority: isString(item.priority) ? item.priority : 'medium',
       status: isString(item.status) ? item.status : 'pending',
     }
-    if (item._meta != null) entry._meta = item._meta
+    const meta = boundedMeta(item._meta)
+    if (meta) entry._meta = meta
     out.push(entry)
   }
   return out
@@ -26,7 +27,11 @@ export function parsePlanEntries(value: unknown): PlanEntryView[] | null {
 export function applyPlanV1(d: Draft, u: Update): void {
   const entries = parsePlanEntries(u.entries)
   if (!entries) return
-  d.s.plans = [{ planId: '', type: 'items', entries }]
+  const view: PlanView = { planId: '', type: 'items', entries }
+  // The v1 Plan's fields are the update's: its `_meta` is the plan's (I1).
+  const meta = boundedMeta(u._meta)
+  if (meta) view._meta = meta
+  d.s.plans = [view]
 }
 
 /** v2 `plan_update`: replaces that plan; unknown plan types are kept generically (H26). */
@@ -38,9 +43,13 @@ export function applyPlanUpdate(d: Draft, u: Update): void {
     const entries = parsePlanEntries(plan.entries)
     if (!entries) return
     view = { planId: plan.planId, type: 'items', entries }
+    const meta = boundedMeta(plan._meta)
+    if (meta) view._meta = meta
   } else {
     view = { planId: plan.planId, type: plan.type, entries: [], raw: plan }
   }
+  const updateMeta = boundedMeta(u._meta)
+  if (updateMeta) view.updateMeta = updateMeta
   const plans = d.s.plans.slice()
   const at = plans.findIndex((p) => p.planId === view.planId)
   if (at >= 0) plans[at] = view

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { CompactionEntry } from '../../../common/session/types'
-import { apply, session, summary, text, updates } from './helpers'
+import { apply, eachUpdate, messages, session, summary, text, updates } from './helpers'
 import { MAX_NOTICE_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
+import { MAX_META_CHARS } from '../../../common/session/reducer/draft'
+import { MAX_CHUNK_METAS } from '../../../common/session/reducer/messages'
 
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')
 
@@ -293,5 +295,72 @@ describe('unknown kinds (H2)', () => {
   it('garbage in the updates list never throws', () => {
     const s = apply(session(1), { type: 'updates', updates: [null, 5, 'x', {}, { sessionUpdate: 7 }] as never })
     expect(s.entries).toEqual([])
+  })
+})
+
+describe('_meta is kept, bounded (I1)', () => {
+  const big = { blob: 'x'.repeat(MAX_META_CHARS) }
+  const chunk = (t: string, _meta?: unknown) => ({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text(t), ...(_meta !== undefined ? { _meta } : {}) })
+
+  it('a message chunk\'s _meta is kept beside the message (scoped to the chunk), one per run, and never patches the message\'s own', () => {
+    let s = eachUpdate(
+      session(2),
+      chunk('a', { traceparent: '00-1-2-01' }),
+      chunk('b', { traceparent: '00-1-2-01' }),
+      chunk('c'),
+      chunk('d', { model: 'opus', nested: { k: [1, 2] } }),
+      chunk('e', big),
+      chunk('f', null),
+    )
+    expect(messages(s)[0]).toMatchObject({ content: [text('abcdef')], chunkMeta: [{ traceparent: '00-1-2-01' }, { model: 'opus', nested: { k: [1, 2] } }] })
+    expect(messages(s)[0]!._meta).toBeUndefined()
+    // The same _meta again changes nothing on the entry but its text (a stream that sends it on every chunk).
+    const before = messages(s)[0]!.chunkMeta
+    s = updates(s, chunk('g', { model: 'opus', nested: { k: [1, 2] } }))
+    expect(messages(s)[0]!.chunkMeta).toBe(before)
+    // At most MAX_CHUNK_METAS of them.
+    s = eachUpdate(s, ...Array.from({ length: MAX_CHUNK_METAS * 2 }, (_, i) => chunk('.', { i })))
+    expect(messages(s)[0]!.chunkMeta).toHaveLength(MAX_CHUNK_METAS)
+  })
+
+  it('v1 chunks, thoughts and the echo of the prompt keep theirs too', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('hi')] })
+    s = updates(
+      s,
+      { sessionUpdate: 'user_message_chunk', content: text('hi'), _meta: { echo: true } },
+      { sessionUpdate: 'agent_thought_chunk', content: text('hm'), _meta: { effort: 'high' } },
+    )
+    expect(summary(s.entries)).toEqual(['user_message:hi', 'agent_thought:hm'])
+    expect(messages(s).map((m) => m.chunkMeta)).toEqual([[{ echo: true }], [{ effort: 'high' }]])
+  })
+
+  it.each([1, 2] as const)('v%i session_info_update: _meta patches by top-level key; bounded', (version) => {
+    let s = updates(session(version), { sessionUpdate: 'session_info_update', _meta: { a: 1, b: { c: 2 } } })
+    expect(s.infoMeta).toEqual({ a: 1, b: { c: 2 } })
+    s = updates(s, { sessionUpdate: 'session_info_update', title: 'T', _meta: { a: null, d: 'x' } })
+    expect(s.infoMeta).toEqual({ b: { c: 2 }, d: 'x' })
+    // Too large: the patch is dropped, the rest of the update applies.
+    s = updates(s, { sessionUpdate: 'session_info_update', title: 'U', _meta: big })
+    expect([s.title, s.infoMeta]).toEqual(['U', { b: { c: 2 }, d: 'x' }])
+    // null clears in v2; in v1 null is the same as omitted.
+    s = updates(s, { sessionUpdate: 'session_info_update', _meta: null })
+    expect(s.infoMeta).toEqual(version === 2 ? undefined : { b: { c: 2 }, d: 'x' })
+  })
+
+  it('plans keep the plan\'s _meta, each entry\'s, and v2 the update\'s; a too large one is dropped', () => {
+    const v1 = updates(session(1), {
+      sessionUpdate: 'plan',
+      entries: [{ content: 'a', priority: 'high', status: 'pending', _meta: { id: 'e1' } }, { content: 'b', priority: 'low', status: 'pending', _meta: big }],
+      _meta: { source: 'planner' },
+    })
+    expect(v1.plans).toEqual([{ planId: '', type: 'items', entries: [{ content: 'a', priority: 'high', status: 'pending', _meta: { id: 'e1' } }, { content: 'b', priority: 'low', status: 'pending' }], _meta: { source: 'planner' } }])
+    const v2 = updates(session(2), {
+      sessionUpdate: 'plan_update',
+      plan: { planId: 'p1', type: 'items', entries: [{ content: 'a', priority: 'high', status: 'pending' }], _meta: { source: 'planner' } },
+      _meta: { seq: 3 },
+    })
+    expect(v2.plans).toEqual([{ planId: 'p1', type: 'items', entries: [{ content: 'a', priority: 'high', status: 'pending' }], _meta: { source: 'planner' }, updateMeta: { seq: 3 } }])
+    const tooBig = updates(session(2), { sessionUpdate: 'plan_update', plan: { planId: 'p1', type: 'items', entries: [], _meta: big }, _meta: big })
+    expect(tooBig.plans).toEqual([{ planId: 'p1', type: 'items', entries: [] }])
   })
 })
