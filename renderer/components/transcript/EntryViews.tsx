@@ -4,7 +4,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { ContentBlockView } from './ContentBlockView'
-import { EXCLUDED_NOTE } from './excluded'
+import { EXCLUDED_NOTE, ExcludedMark } from './excluded'
 import { NotSentNote } from './not-sent'
 
 function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: boolean }) {
@@ -35,7 +35,7 @@ export const AgentMessage = memo(function AgentMessage({ entry, agentName }: { e
   return (
     <div className={entry.excluded ? 'entry-agent entry-excluded' : 'entry-agent'} aria-label={`${agentName} says`}>
       <Blocks content={entry.content} markdown />
-      {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
+      {entry.excluded && <ExcludedMark />}
     </div>
   )
 })
@@ -59,7 +59,7 @@ export const AgentThought = memo(function AgentThought({ entry }: { entry: Messa
         <span className="thought-label">Thought</span>
         {!open && preview && <span className="thought-preview muted">{preview}</span>}
       </button>
-      {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
+      {entry.excluded && <ExcludedMark />}
       {open && (
         <div className="thought-body" id={id}>
           <Blocks content={entry.content} markdown />

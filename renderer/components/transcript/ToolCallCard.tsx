@@ -9,7 +9,7 @@ import { decidedByText, describeUnanswered, isDecidedByOption } from '../permiss
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView } from './DiffView'
-import { EXCLUDED_NOTE } from './excluded'
+import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput } from './TerminalOutput'
 import { commandOf } from './tool-command'
@@ -70,9 +70,10 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     pending.length > 0 ||
     asks.length > 0
   const plainTitle = revealAsText(title)
-  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered), ...(entry.excluded ? [EXCLUDED_NOTE] : [])]
+  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={`${TOOL_KIND_LABEL[kind]}: ${plainTitle}`}>
+      {entry.excluded && <ExcludedMark />}
       <header className="tool-header">
         <span className={`tool-icon tool-icon-${kind}`} title={TOOL_KIND_LABEL[kind]}>
           <Icon name={kind} />

@@ -31,6 +31,18 @@ export function turnNote(turn: SessionState['turn']): string | null {
   return STOP_NOTE[reason] ?? null
 }
 
+/** What a v1 refusal's note adds when its prompt (and so the agent's reply) is out of the agent's context (F4). */
+export const REFUSED_OUT_NOTE = 'Your message and the reply are left out of the agent\'s context.'
+
+/** Whether the last prompt of the transcript is one a refusal left out of the agent's context. */
+export function lastPromptExcluded(entries: readonly Entry[]): boolean {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind === 'user_message') return (entry as { excluded?: boolean }).excluded === true
+  }
+  return false
+}
+
 /** Distance from the bottom (px) within which the view keeps following new output. */
 const STICK_THRESHOLD = 48
 
@@ -200,7 +212,9 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const { permissions, terminals, elicitations } = session
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations }), [permissions, terminals, elicitations])
 
-  const stopNote = turnNote(session.turn)
+  const baseNote = turnNote(session.turn)
+  // The entries of a refused turn are marked with a dashed rule; this note (and the prompt's own) says what it means.
+  const stopNote = baseNote && session.turn.stopReason === 'refusal' && lastPromptExcluded(entries) ? `${baseNote} ${REFUSED_OUT_NOTE}` : baseNote
   const turnError = stoppedWithError(session.turn) ? null : (session.turn.error ?? null)
 
   // Following the end costs no layout of its own: a ResizeObserver on the content and on the view reports after

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { AgentMessage, AgentThought, UserMessage } from '../../../renderer/components/transcript/EntryViews'
 import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
 import type { MessageEntry, ToolCallEntry } from '../../../common/session/types'
+import { lastPromptExcluded, REFUSED_OUT_NOTE } from '../../../renderer/components/transcript/Transcript'
 
 const NOTE = "Excluded from the agent&#x27;s context (refused)"
 
@@ -49,5 +50,18 @@ describe('entries of a refused turn', () => {
       expect(html).not.toContain(NOTE)
       expect(html).not.toContain('entry-excluded')
     }
+  })
+})
+
+describe("a refused turn's note", () => {
+  const user = (excluded?: boolean) => message('user_message', excluded)
+  it('adds that the prompt and the reply are out of the context when the last prompt was excluded', () => {
+    expect(lastPromptExcluded([user(false), message('agent_message'), user(true), message('agent_message', true), tool(true)])).toBe(true)
+    expect(REFUSED_OUT_NOTE).toMatch(/left out of the agent's context/)
+  })
+
+  it('says nothing of it when the last prompt is in the context (an earlier refusal, or a v2 one)', () => {
+    expect(lastPromptExcluded([user(true), message('agent_message', true), user(false), message('agent_message')])).toBe(false)
+    expect(lastPromptExcluded([message('agent_message')])).toBe(false)
   })
 })
