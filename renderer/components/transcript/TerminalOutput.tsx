@@ -9,21 +9,34 @@ import './terminal.css'
 /** Rows a card's terminal shows before it scrolls: small outputs stay small. */
 const MAX_ROWS = 16
 
+export interface TerminalOutputProps {
+  terminalId: string
+  terminal?: TerminalView | undefined
+  /** The card already shows this command (its raw input's): the header says "Output" instead of repeating it. */
+  commandShown?: boolean
+  /**
+   * The tool call has not started (`pending`) and waits for the person's approval: a terminal the agent announced
+   * with it, with no output and no exit status, is not running yet (claude-agent-acp announces it before asking).
+   */
+  awaitingApproval?: boolean
+}
+
 /**
  * A terminal on a tool call: the command, its live output in a read-only terminal emulator that follows
  * it, and the exit status. Commands Bosun runs for the agent (v1 `terminal/*`) and v2 display terminals alike.
  */
-export const TerminalOutput = memo(function TerminalOutput({ terminalId, terminal }: { terminalId: string; terminal?: TerminalView | undefined }) {
+export const TerminalOutput = memo(function TerminalOutput({ terminalId, terminal, commandShown = false, awaitingApproval = false }: TerminalOutputProps) {
   const exit = terminal?.exitStatus
   const output = terminal?.output ?? ''
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
   const label = command ?? `terminal ${terminalId}`
+  const notStarted = awaitingApproval && !!terminal && !exit && output === '' && !terminal.cancelRequested && !terminal.agentGone
   return (
     <section className="terminal" aria-label={`Terminal ${terminalId}`}>
       <header className="terminal-header">
         <span className="terminal-command" title={terminal?.cwd ? `in ${neutraliseEscapes(terminal.cwd)}` : undefined}>
-          {command !== null ? `$ ${command}` : `Terminal ${terminalId}`}
+          {command !== null ? (commandShown ? 'Output' : `$ ${command}`) : `Terminal ${terminalId}`}
         </span>
         <span className="terminal-status">
           {exit ? (
@@ -42,6 +55,10 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
             <span className="badge badge-warn" role="status">
               stop not confirmed
             </span>
+          ) : notStarted ? (
+            <span className="badge badge-muted" role="status">
+              not started
+            </span>
           ) : terminal ? (
             <span className="badge badge-progress" role="status">
               running
@@ -57,7 +74,9 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
       {output ? (
         <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} />
       ) : (
-        <p className="muted terminal-empty">{terminal ? (exit || terminal.agentGone ? 'No output' : 'No output yet') : 'Output is shown by the agent'}</p>
+        <p className="muted terminal-empty">
+          {notStarted ? 'Runs once you allow it' : terminal ? (exit || terminal.agentGone ? 'No output' : 'No output yet') : 'Output is shown by the agent'}
+        </p>
       )}
       {terminal && otherFields(terminal) && <JsonDisclosure summary="Other terminal fields" value={otherFields(terminal)} />}
     </section>

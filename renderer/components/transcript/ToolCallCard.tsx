@@ -118,7 +118,16 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                 return <DiffView key={i} block={c} />
               case 'terminal': {
                 const id = String(c.terminalId ?? '')
-                return <TerminalOutput key={i} terminalId={id} terminal={terminalOf(terminals, id)} />
+                const terminal = terminalOf(terminals, id)
+                return (
+                  <TerminalOutput
+                    key={i}
+                    terminalId={id}
+                    terminal={terminal}
+                    commandShown={command !== null && terminal?.command != null && terminal.command.trim() === command.trim()}
+                    awaitingApproval={entry.status === 'pending' && pending.length > 0}
+                  />
+                )
               }
               default:
                 return <JsonDisclosure key={i} summary={`Unknown content (${String(content.type)})`} value={content} />

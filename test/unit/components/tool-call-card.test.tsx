@@ -74,6 +74,21 @@ describe('ToolCallCard: permission requests', () => {
     expect(html).not.toContain('perm-subject')
   })
 
+  it('a terminal announced with a tool call that waits for approval is not started, not running; once allowed it runs', () => {
+    // claude-agent-acp: terminal_update (command), then the pending tool call naming it, then the request.
+    const r = request()
+    const terminals = { t1: { terminalId: 't1', command: 'make', output: '' } }
+    const entry = card({ status: 'pending', rawInput: { command: 'make' }, content: [{ type: 'terminal', terminalId: 't1' }], permissionIds: [r.requestId] })
+    const waiting = textOf(render(<ToolCallCard entry={entry} permissions={{ [r.requestId]: r }} terminals={terminals} />))
+    expect(waiting).toContain('not started')
+    expect(waiting).toContain('Runs once you allow it')
+    expect(waiting).not.toContain('running')
+    const allowed = { ...r, status: 'answered' as const, resolution: { by: 'person' as const, optionId: 'allow', optionKind: 'allow_once', at: 2 } }
+    const running = textOf(render(<ToolCallCard entry={entry} permissions={{ [r.requestId]: allowed }} terminals={terminals} />))
+    expect(running).toContain('running')
+    expect(running).not.toContain('not started')
+  })
+
   it('a dismissed request says so, never "Allowed by you"', () => {
     const r = request({ status: 'cancelled', resolution: { by: 'person', note: 'Dismissed', at: 2 } })
     const html = render(<ToolCallCard entry={card({ permissionIds: [r.requestId] })} permissions={{ [r.requestId]: r }} terminals={{}} />)
@@ -119,6 +134,17 @@ describe('ToolCallCard: what the tool call does', () => {
   it('an argv command is joined; no command block without a command', () => {
     expect(render(<ToolCallCard entry={card({ rawInput: { cmd: ['git', 'push', 'origin'] } })} permissions={{}} terminals={{}} />)).toContain('git push origin')
     expect(render(<ToolCallCard entry={card({ rawInput: { url: 'https://example.com' } })} permissions={{}} terminals={{}} />)).not.toContain('tool-command')
+  })
+
+  it('a terminal running the command the card already shows does not repeat it; another command is shown', () => {
+    // The agent's own terminal (v2 terminal_update) names the command its tool call's raw input has.
+    const entry = card({ status: 'completed', rawInput: { command: 'npm test' }, content: [{ type: 'terminal', terminalId: 't1' }] })
+    // Before the (collapsed) raw input, which has it too.
+    const same = textOf(render(<ToolCallCard entry={entry} permissions={{}} terminals={{ t1: { terminalId: 't1', command: 'npm test', output: '', exitStatus: { exitCode: 0 } } }} />).split('<details')[0]!)
+    expect(same.match(/npm test/g)).toHaveLength(1)
+    expect(same).toContain('Output')
+    const other = textOf(render(<ToolCallCard entry={entry} permissions={{}} terminals={{ t1: { terminalId: 't1', command: 'npm run lint', output: '', exitStatus: { exitCode: 0 } } }} />))
+    expect(other).toContain('$ npm run lint')
   })
 
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
