@@ -172,6 +172,12 @@ export class PermissionBroker implements IDisposable {
     return Array.from(this.pendingById.values(), (e) => e.view)
   }
 
+  /** Whether an "always" answer to this pending request would be kept as a rule (for this folder or this session). */
+  remembers(requestId: string): boolean {
+    const entry = this.pendingById.get(requestId)
+    return !!entry && !!this.options.rules && entry.identity !== null && entry.identity.remember.scope !== 'never'
+  }
+
   /** How many requests of `sessionId` wait for the person. */
   pendingCount(sessionId: string): number {
     return this.pendingBySession.get(sessionId)?.size ?? 0

@@ -177,8 +177,9 @@ export async function createPermissionsService(options: PermissionsServiceOption
     async respondPermission({ requestId, optionId }) {
       const view = optionId === null ? undefined : broker.pending().find((v) => v.requestId === requestId)
       const option = view?.options.find((o) => o.optionId === optionId)
-      if (view && option && REMEMBERED_KINDS.has(option.kind)) {
+      if (view && option && REMEMBERED_KINDS.has(option.kind) && broker.remembers(requestId)) {
         // A remembered rule answers future requests without the person: main asks itself, the renderer cannot.
+        // (An "always" that Bosun will not keep, as its dialog note says, remembers nothing: nothing to confirm.)
         const allow = option.kind === 'allow_always'
         const session = options.describeSession?.(view.sessionId)
         const answer = await confirmation.confirm({

@@ -172,6 +172,10 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
     else extras = { digest: createHash('sha256').update(canonical).digest('hex'), keys: extraKeys.slice(0, 64).map((k) => k.slice(0, 256)) }
   }
 
+  // A mode switch's options (claude-agent-acp's plan approval: "Yes, and use auto mode", kind allow_always) choose
+  // how the agent works from now on; they are not a decision to repeat for later requests.
+  if (toolKind === 'switch_mode') unrememberable ??= 'it switches the agent’s mode, which is chosen each time'
+
   const vague = vagueness(subjectClass, { command, paths, origin, tool })
   const remember: SubjectIdentity['remember'] = unrememberable
     ? { scope: 'never', note: `“Always” will not be remembered for this request: ${unrememberable}. It answers this request only.` }

@@ -9,6 +9,7 @@ import { createPermissionsService } from '../../../main/permissions/service'
 import type { PermissionRule } from '../../../main/permissions/rules'
 import { FakeConnection, recordingSink, standardOptions } from './fakes'
 import { RecordingConfirmation } from '../../support/confirmations'
+import { must } from '../../support/must'
 
 let home: string
 beforeEach(async () => {
@@ -188,6 +189,38 @@ describe('createPermissionsService', () => {
     expect(again.attention.settings).toEqual({ enabled: true, notifyOnTurnEnd: true })
     again.dispose()
     await again.flush()
+  })
+
+  it('the "always" options of a mode switch (a plan approval) answer once: not confirmed, not kept, said before the click', async () => {
+    const confirmation = new RecordingConfirmation()
+    const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {}, confirmation })
+    const connection = new FakeConnection(2)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 2 })
+    // As claude-agent-acp asks to leave plan mode: each "Yes, and …" is an allow_always that picks the next mode.
+    const options = [
+      { optionId: 'plan-default', name: 'Yes, manually approve edits', kind: 'allow_once' },
+      { optionId: 'plan-auto', name: 'Yes, and use auto mode', kind: 'allow_always' },
+      { optionId: 'plan-bypass', name: 'Yes, and bypass permissions', kind: 'allow_always' },
+      { optionId: 'reject', name: 'No, keep planning', kind: 'reject_once' },
+    ]
+    const toolCall = { toolCallId: 'plan', kind: 'switch_mode', name: 'ExitPlanMode', title: 'Approve Plan', rawInput: { plan: '# Plan' }, status: 'pending' }
+    const answer = connection.request(1, { sessionId: 's', title: 'Ready to code?', subject: { type: 'tool_call', toolCall }, options })
+    const [view] = service.broker.pending()
+    expect(view!.rememberNote).toMatch(/will not be remembered.*mode/)
+    expect(await service.handlers.respondPermission({ requestId: view!.requestId, optionId: 'plan-auto' })).toEqual({ ok: true, value: undefined })
+    expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'plan-auto' } } })
+    expect(confirmation.of('remember-decision')).toEqual([])
+    await service.rules.flush()
+    expect(await service.handlers.listRules(undefined)).toEqual({ ok: true, value: [] })
+
+    // An "always" Bosun keeps as a rule is still confirmed in main's own dialog first.
+    const command = connection.request(2, { sessionId: 's', subject: { type: 'tool_call', toolCall: { toolCallId: 'c', kind: 'execute', rawInput: { command: 'npm test' } } }, options: standardOptions })
+    const [next] = service.broker.pending()
+    must(await service.handlers.respondPermission({ requestId: next!.requestId, optionId: 'always' }))
+    await command
+    expect(confirmation.of('remember-decision')).toHaveLength(1)
+    service.dispose()
+    await service.flush()
   })
 
   it('without isWindowFocused, the reported window state decides', async () => {
