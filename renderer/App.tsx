@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react'
 import { derivedTitle } from '../common/session/title'
 import type { BosunApi, CallResult } from '../common/contract'
-import { selectInbox, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
+import { selectInbox, waitingOnPerson, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
@@ -59,7 +59,7 @@ function selectSummaries(view: AppState): SessionSummary[] {
     title: derivedTitle(s),
     cwd: s.cwd,
     turnState: s.turn.state,
-    pending: Object.values(s.permissions).filter((p) => p.status === 'pending').length,
+    pending: waitingOnPerson(s),
   }))
 }
 

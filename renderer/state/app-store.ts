@@ -473,6 +473,17 @@ export function selectInbox(state: AppState): InboxItem[] {
   return items
 }
 
+/**
+ * How many requests of one session wait for the person (its sidebar badge): pending permissions and pending
+ * elicitations, as the inbox counts them. claude-agent-acp asks its questions (AskUserQuestion) as elicitations.
+ */
+export function waitingOnPerson(session: SessionState): number {
+  let count = 0
+  for (const request of Object.values(session.permissions)) if (request.status === 'pending') count++
+  for (const elicitation of Object.values(session.elicitations)) if (elicitation.status === 'pending') count++
+  return count
+}
+
 /** The broker's arrival order of a permission; elicitations (and requests from before it existed) come after. */
 function arrivalOf(item: InboxItem): number {
   return item.kind === 'permission' && typeof item.request.arrival === 'number' ? item.request.arrival : Number.MAX_SAFE_INTEGER

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createAppStore, selectInbox, selectPendingCount } from '../../../renderer/state/app-store'
+import { createAppStore, selectInbox, selectPendingCount, waitingOnPerson } from '../../../renderer/state/app-store'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../../common/session/types'
 
@@ -359,5 +359,18 @@ describe('app store: showing applied work costs what rendering costs', () => {
     expect(text(store.getSnapshot().sessions.s1!)).toBe('ab')
     expect(store.applySessionActions({ sessionId: 's1', seq: 3, actions: [chunk('c')] })).toBe('applied')
     expect(text(store.getSnapshot().sessions.s1!)).toBe('abc')
+  })
+})
+
+describe('waitingOnPerson (a session’s sidebar badge)', () => {
+  it('counts a pending question (elicitation) like a pending permission, as the inbox does; answered ones do not count', () => {
+    // claude-agent-acp's AskUserQuestion: an elicitation on its tool call, no permission request.
+    const asked = { ...elicitation('e1', 's1', 'a1', 1), toolCallId: 'ask' }
+    let session = applyActions(sessionOf('s1', 'a1'), [{ type: 'elicitation_requested', elicitation: asked }])
+    expect(waitingOnPerson(session)).toBe(1)
+    session = applyActions(session, [{ type: 'permission_requested', request: permission('p1', 's1', 'a1', 2) }])
+    expect(waitingOnPerson(session)).toBe(2)
+    session = applyActions(session, [{ type: 'elicitation_resolved', elicitationRequestId: 'e1', status: 'accepted' }])
+    expect(waitingOnPerson(session)).toBe(1)
   })
 })
