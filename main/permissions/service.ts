@@ -177,9 +177,9 @@ export async function createPermissionsService(options: PermissionsServiceOption
     async respondPermission({ requestId, optionId }) {
       const view = optionId === null ? undefined : broker.pending().find((v) => v.requestId === requestId)
       const option = view?.options.find((o) => o.optionId === optionId)
-      if (view && option && REMEMBERED_KINDS.has(option.kind) && broker.remembers(requestId)) {
+      const kept = view && option && REMEMBERED_KINDS.has(option.kind) ? broker.remembers(requestId) : false
+      if (view && option && kept) {
         // A remembered rule answers future requests without the person: main asks itself, the renderer cannot.
-        // (An "always" that Bosun will not keep, as its dialog note says, remembers nothing: nothing to confirm.)
         const allow = option.kind === 'allow_always'
         const session = options.describeSession?.(view.sessionId)
         const answer = await confirmation.confirm({
@@ -196,6 +196,18 @@ export async function createPermissionsService(options: PermissionsServiceOption
         if (!answer.confirmed) {
           return fail({ kind: 'not-confirmed', message: 'Nothing was remembered; the request is still waiting for your answer.' })
         }
+      } else if (view && option && option.kind === 'allow_always') {
+        // An "always allow" Bosun keeps no rule for (a mode switch, a request it cannot tell apart) still tells the agent
+        // "always": the agent may act without asking from now on (claude-agent-acp's "Yes, and bypass permissions").
+        // That widens what runs unasked, so main confirms it, as it does a rule; an "always reject" widens nothing.
+        const answer = await confirmation.confirm({
+          kind: 'remember-decision',
+          title: 'Always allow',
+          message: `Answer ${quoteExact(option.name)} to ${quoteExact(view.agentName)}? Bosun keeps no rule for it, but the agent may take it as leave to act without asking you from now on.`,
+          detail: subjectLines(view).join('\n'),
+          confirmLabel: 'Allow',
+        })
+        if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Nothing was answered; the request is still waiting for your answer.' })
       }
       return broker.respond(requestId, optionId)
     },

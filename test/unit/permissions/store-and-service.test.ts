@@ -191,8 +191,8 @@ describe('createPermissionsService', () => {
     await again.flush()
   })
 
-  it('the "always" options of a mode switch (a plan approval) answer once: not confirmed, not kept, said before the click', async () => {
-    const confirmation = new RecordingConfirmation()
+  it('the "always" options of a mode switch (a plan approval) answer once: not kept, said before the click, and confirmed in main as leave the agent may keep', async () => {
+    const confirmation = new RecordingConfirmation(false)
     const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {}, confirmation })
     const connection = new FakeConnection(2)
     service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 2 })
@@ -207,9 +207,15 @@ describe('createPermissionsService', () => {
     const answer = connection.request(1, { sessionId: 's', title: 'Ready to code?', subject: { type: 'tool_call', toolCall }, options })
     const [view] = service.broker.pending()
     expect(view!.rememberNote).toMatch(/will not be remembered.*mode/)
+    // "Yes, and bypass permissions" lets the agent act unasked from now on: the renderer alone cannot answer it.
+    const refused = await service.handlers.respondPermission({ requestId: view!.requestId, optionId: 'plan-bypass' })
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+    expect(service.broker.pending()).toHaveLength(1)
+    expect(confirmation.of('remember-decision')[0]!.message).toMatch(/keeps no rule.*without asking/)
+    confirmation.answer = true
     expect(await service.handlers.respondPermission({ requestId: view!.requestId, optionId: 'plan-auto' })).toEqual({ ok: true, value: undefined })
     expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'plan-auto' } } })
-    expect(confirmation.of('remember-decision')).toEqual([])
+    expect(confirmation.of('remember-decision')).toHaveLength(2)
     await service.rules.flush()
     expect(await service.handlers.listRules(undefined)).toEqual({ ok: true, value: [] })
 
@@ -218,7 +224,8 @@ describe('createPermissionsService', () => {
     const [next] = service.broker.pending()
     must(await service.handlers.respondPermission({ requestId: next!.requestId, optionId: 'always' }))
     await command
-    expect(confirmation.of('remember-decision')).toHaveLength(1)
+    expect(confirmation.of('remember-decision')).toHaveLength(3)
+    expect(confirmation.of('remember-decision')[2]!.message).toMatch(/^Remember/)
     service.dispose()
     await service.flush()
   })
