@@ -179,8 +179,9 @@ class AcpConnection implements AcpClientConnection {
         // Each request has an id of its own in vscode-jsonrpc's queue, so each reaches handleRequest once.
         if ('id' in message || message.method === 'session/update') this.queued++
       },
-      // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7).
-      integerIds: () => this.handshakeValue?.protocolVersion === 2,
+      // v1 takes any JSON number as an id (be liberal); v2 wants integers (B7). While initialize is in flight the
+      // version is the one offered: a v2 agent asking something before it answers is held to v2 too.
+      integerIds: () => this.version === 2,
     })
     answerLocally = (message) => reader.deliver(message)
     this.answerRoom = () => writer.whenRoom()

@@ -568,6 +568,35 @@ describe('robustness', () => {
     }
   })
 
+  // B7: v2 wants integer or string ids; v1 (JSON-RPC 2.0) allows fractions, and null only as "discouraged". A null id
+  // cannot be answered under its own id, so both versions answer it -32600 with id null; the connection goes on.
+  it.each([
+    { version: 2, id: null, refused: true },
+    { version: 2, id: 1.5, refused: true },
+    { version: 1, id: null, refused: true },
+    { version: 1, id: 1.5, refused: false },
+  ] as const)('v$version: an agent request with id $id is answered under its own id or -32600 with id null, and the next request is answered (B7)', async ({ version, id, refused }) => {
+    const peer = await initialized(version)
+    peer.connection.handlers.registerRequest('_acme/echo', (params) => ({ params }))
+    peer.send({ id, method: '_acme/echo', params: { n: 1 } })
+    if (refused) expect(await peer.next()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+    else expect(await peer.next()).toEqual({ jsonrpc: '2.0', id, result: { params: { n: 1 } } })
+    peer.send({ id: 2, method: '_acme/echo', params: { n: 2 } })
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', id: 2, result: { params: { n: 2 } } })
+    expect(peer.problems.map((p) => p.kind)).toEqual(refused ? ['invalid-message'] : [])
+  })
+
+  it('v2 offered: a fractional id in a request sent during initialize is refused too (the offer is v2 until the agent answers)', async () => {
+    const peer = pair()
+    peer.connection.handlers.registerRequest('_acme/ask', () => ({}))
+    const init = peer.connection.initialize()
+    const request = await peer.next()
+    peer.send({ id: 0.5, method: '_acme/ask', params: {} })
+    expect(await peer.next()).toMatchObject({ id: null, error: { code: -32600, message: 'Invalid Request: a numeric id must be an integer' } })
+    peer.send({ id: request.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: {} } } })
+    expect((await init).protocolVersion).toBe(2)
+  })
+
   it('traces both directions for the inspector only while someone listens', async () => {
     const peer = pair()
     const traces: [string, unknown][] = []
