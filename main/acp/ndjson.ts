@@ -319,13 +319,15 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     const id = typeof line.id === 'string' || typeof line.id === 'number' ? line.id : undefined
     if (line.method !== undefined && line.method !== null) {
       const what = typeof line.method === 'string' ? `a ${printable(line.method, 80)} message` : 'a message with a method that is not a string'
-      if (id === undefined) {
+      if (id === undefined && line.id === undefined) {
         report(`${what} with no id in its first ${head.length} bytes: a notification, lost, or a request Bosun cannot answer`)
         return
       }
-      report(`${what} with id ${printable(JSON.stringify(id), 80)}, answered with an error`)
+      report(`${what} with id ${printable(JSON.stringify(line.id), 80)}, answered with an error`)
       const message = `Invalid Request: message too large (${size}; Bosun reads lines of at most ${this.maxBytes} bytes)`
-      this.options.reply?.({ jsonrpc: '2.0', id, error: { code: -32600, message } } as Message)
+      // An id Bosun does not take (null or not a scalar; v2: a fraction) is answered as dispatch does: with id null (B7).
+      const fractional = typeof id === 'number' && !Number.isInteger(id) && this.options.integerIds?.() === true
+      this.options.reply?.({ jsonrpc: '2.0', id: id === undefined || fractional ? null : id, error: { code: -32600, message } } as Message)
       return
     }
     const pending = this.options.pendingIds

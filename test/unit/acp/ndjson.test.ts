@@ -220,6 +220,19 @@ describe('over-long lines', () => {
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'ok' }])
   })
 
+  it('an over-long request with id null, or (v2) a fractional id, is answered -32600 with id null; v1 echoes a fraction (B7)', () => {
+    const line = (id: string) => `{"jsonrpc":"2.0","id":${id},"method":"session/request_permission","params":{"pad":"${pad}"}}\n`
+    const v2 = setup({ maxMessageBytes: 64, integerIds: () => true })
+    v2.reader.push(Buffer.from(line('null') + line('1.5')))
+    expect(v2.replies).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: message too large/) } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: message too large/) } },
+    ])
+    const v1 = setup({ maxMessageBytes: 64, integerIds: () => false })
+    v1.reader.push(Buffer.from(line('null') + line('1.5')))
+    expect(v1.replies.map((r) => (r as { id: unknown }).id)).toEqual([null, 1.5])
+  })
+
   it('fails the request of ours that an over-long response answers, through the reader, with a clear error', async () => {
     const pendingIds = new PendingIds()
     pendingIds.add(4, 'session/list')
