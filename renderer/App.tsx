@@ -7,6 +7,7 @@ import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
 import { baseName, Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import type { NewSessionFailure } from './components/sidebar/NewSessionForm'
+import { newSessionFailure } from './components/sidebar/new-session-failure'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
 import { AgentsScreen } from './screens/agents/AgentsScreen'
 import { SignInDialog } from './components/agents/SignInDialog'
@@ -273,15 +274,11 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     async (agentId: string, cwd: string, folders: string[] = []): Promise<string | NewSessionFailure | null> => {
       const result = await startSession(agentId, cwd, folders)
       if (result.ok) return null
-      if (result.error.kind !== 'auth-required') {
-        // An added folder main refused is named in `data.folder`: the form marks its row.
-        const folder = (result.error.data as { folder?: unknown } | undefined)?.folder
-        return { message: result.error.message, folder: typeof folder === 'string' ? folder : undefined }
-      }
+      if (result.error.kind !== 'auth-required') return newSessionFailure(agents.find((a) => a.agentId === agentId)?.name ?? agentId, result.error)
       const reason = result.error.message
       return new Promise<string | null>((resolve) => setSignIn({ agentId, cwd, folders, reason, resolve }))
     },
-    [startSession],
+    [startSession, agents],
   )
   const retrySignIn = useCallback(async () => {
     if (!signIn) return null

@@ -56,6 +56,11 @@ export interface PromptError {
   message: string
   code?: number
   details?: string
+  /**
+   * For a -32000 (auth required): whether the agent offers a way to sign in (it listed auth methods at
+   * `initialize`). Absent in transcripts recorded before Bosun told the two apart: there -32000 means it does.
+   */
+  signIn?: boolean
 }
 
 export interface ToolCallEntry {

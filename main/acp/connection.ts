@@ -242,6 +242,11 @@ class AcpConnection implements AcpClientConnection {
     return this.handshakeValue
   }
 
+  /** The agent listed a way to sign in at `initialize` (none is known before it answered). */
+  private canSignIn(): boolean {
+    return (this.handshakeValue?.authMethods.length ?? 0) > 0
+  }
+
   // ---- client → agent ----------------------------------------------------------------------
 
   /**
@@ -556,7 +561,7 @@ class AcpConnection implements AcpClientConnection {
     }
     sent.then(
       (value) => deferred.resolve(value),
-      (error: unknown) => deferred.reject(error instanceof ResponseError ? agentError(error) : (this.closedError ?? error)),
+      (error: unknown) => deferred.reject(error instanceof ResponseError ? agentError(error, this.canSignIn()) : (this.closedError ?? error)),
     )
     const settle = () => this.pending.delete(deferred)
     deferred.promise.then(settle, settle)
@@ -772,10 +777,13 @@ function withUsableSessionId(method: string, outcome: NewSessionOutcome): NewSes
 /** What an agent's error answer may carry into Bosun: its message and `data` reach every window and log. */
 export const AGENT_ERROR_BOUNDS = { messageChars: 4096, data: { maxDepth: 16, maxStringChars: 16 * 1024, maxEntries: 256, maxTotalChars: 64 * 1024 } } as const
 
-/** The agent's error answer, bounded: a 50 MB message or data nested a million levels deep must not reach the UI as it is. */
-function agentError(error: ResponseError<unknown>): RpcError {
+/**
+ * The agent's error answer, bounded: a 50 MB message or data nested a million levels deep must not reach the UI as it is.
+ * `canSignIn`: the agent listed auth methods, so a -32000 is a sign-in to offer (B10).
+ */
+function agentError(error: ResponseError<unknown>, canSignIn: boolean): RpcError {
   const message = cutText(typeof error.message === 'string' ? error.message : String(error.message), AGENT_ERROR_BOUNDS.messageChars)
-  return new RpcError(error.code, message, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data))
+  return new RpcError(error.code, message, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data), { canSignIn })
 }
 
 function notRunning(method: string): BosunError {

@@ -60,10 +60,15 @@ export class AgentExitedError extends BosunError {
   }
 }
 
-/** A JSON-RPC error the agent answered with. */
+/**
+ * A JSON-RPC error the agent answered with. A -32000 is `auth-required` (the UI offers sign-in) only when the
+ * agent has a way to sign in (`options.canSignIn`, default true): from an agent that listed no auth methods it is
+ * an `rpc-error` shown with its message and details, since there is nothing to sign in with (B10).
+ */
 export class RpcError extends BosunError {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
-    super({ kind: code === AUTH_REQUIRED_CODE ? 'auth-required' : 'rpc-error', message, code, ...(data !== undefined ? { data } : {}) })
+  constructor(readonly code: number, message: string, readonly data?: unknown, options: { canSignIn?: boolean } = {}) {
+    const authRequired = code === AUTH_REQUIRED_CODE && options.canSignIn !== false
+    super({ kind: authRequired ? 'auth-required' : 'rpc-error', message, code, ...(data !== undefined ? { data } : {}) })
     this.name = 'RpcError'
   }
 }

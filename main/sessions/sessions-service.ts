@@ -9,6 +9,7 @@ import type { ContentBlock, PromptError, SessionAction, SessionState } from '../
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks } from '../../common/session/coalesce'
 import { boundJson, cutText } from '../../common/bounded'
+import { AUTH_REQUIRED_CODE, errorDetails } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
@@ -136,22 +137,17 @@ function whenFull(action: SessionAction): SessionAction | null {
   }
 }
 
-/** The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON). */
+/**
+ * The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON).
+ * `signIn` says whether a -32000 comes with a way to sign in (the agent listed auth methods, B10).
+ */
 export function promptError(failure: Failure): PromptError {
   const error: PromptError = { message: failure.message }
   if (failure.code !== undefined) error.code = failure.code
-  const data = failure.data
-  let details: string | undefined
-  if (typeof data === 'string') details = data
-  else if (typeof data === 'object' && data !== null && typeof (data as { details?: unknown }).details === 'string') details = (data as { details: string }).details
-  else if (data !== undefined && data !== null) {
-    try {
-      details = JSON.stringify(data)
-    } catch {
-      details = undefined
-    }
-  }
-  if (details !== undefined && details.trim() !== '') error.details = details.length > 4096 ? `${details.slice(0, 4096)}…` : details
+  if (failure.kind === 'auth-required') error.signIn = true
+  else if (failure.code === AUTH_REQUIRED_CODE) error.signIn = false
+  const details = errorDetails(failure.data)
+  if (details !== undefined) error.details = details
   return error
 }
 

@@ -1,7 +1,7 @@
 /**
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
-import type { CompactionEntry, ContentBlock, MessageEntry, ToolCallEntry } from '../types'
+import type { CompactionEntry, ContentBlock, MessageEntry, PromptError, ToolCallEntry } from '../types'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
 import { adoptLocalMessage, findMessage, newMessage } from './messages'
@@ -103,9 +103,10 @@ const clip = (text: string) => cutText(text, MAX_ERROR_TEXT)
  */
 export function applyPromptRejected(d: Draft, error: unknown): void {
   if (!isObject(error) || !isString(error.message)) return
-  const notSent: { message: string; code?: number; details?: string } = { message: clip(error.message) }
+  const notSent: PromptError = { message: clip(error.message) }
   if (typeof error.code === 'number') notSent.code = error.code
   if (isString(error.details) && error.details !== '') notSent.details = clip(error.details)
+  if (typeof error.signIn === 'boolean') notSent.signIn = error.signIn
   const i = lastLocalPrompt(d)
   const entry = i >= 0 ? d.s.entries[i] : undefined
   // v2: a message the agent inserted carries its id; a rejected one never got one. v1 has no insertion: the

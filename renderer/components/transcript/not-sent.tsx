@@ -6,7 +6,7 @@ import type { ContentBlock, MessageEntry, PromptError } from '../../../common/se
 export interface NotSentActions {
   onEdit: (text: string) => void
   onResend: (content: ContentBlock[]) => void
-  /** The agent refused it because the person is not signed in (-32000): offer its sign-in methods. */
+  /** The agent refused it because the person is not signed in (-32000, with auth methods listed): offer them. */
   onSignIn?: (reason: string) => void
 }
 
@@ -33,14 +33,23 @@ export function PromptErrorText({ error }: { error: PromptError }) {
 export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: PromptError } }) {
   const actions = useContext(NotSentContext)
   const text = textOf(entry.content)
+  const authRequired = entry.notSent.code === AUTH_REQUIRED_CODE
+  // B10: only an agent that listed auth methods can be signed in to; a transcript from before `signIn` says so by the code alone.
+  const signIn = authRequired && entry.notSent.signIn !== false
   return (
     <div className="not-sent" role="note" aria-label="Not sent">
       <p className="not-sent-reason">
         <strong>Not sent.</strong> The agent refused this message: <PromptErrorText error={entry.notSent} />
       </p>
+      {authRequired && !signIn && (
+        <p className="muted small not-sent-hint">
+          It asks for a sign-in but listed no way to sign in when it started, so Bosun has none to offer: sign in the agent’s own way (often its
+          command in a terminal), then resend.
+        </p>
+      )}
       {actions && (
         <div className="button-row">
-          {entry.notSent.code === AUTH_REQUIRED_CODE && actions.onSignIn && (
+          {signIn && actions.onSignIn && (
             <button type="button" className="button button-small button-primary" onClick={() => actions.onSignIn?.(entry.notSent.message)}>
               Sign in…
             </button>

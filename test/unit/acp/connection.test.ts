@@ -196,6 +196,24 @@ describe('initialize', () => {
   })
 })
 
+describe('-32000 (auth required, B10)', () => {
+  it.each([1, 2] as const)('v%s: is auth-required from an agent that listed auth methods, an rpc-error with its message and data from one that listed none', async (version) => {
+    const refuse = async (authMethods: Json[]) => {
+      const peer = await initialized(version, { authMethods })
+      const made = peer.connection.newSession({ cwd: '/p' })
+      const request = await peer.next()
+      peer.send({ id: request.id, error: { code: -32000, message: 'Authentication required', data: { details: 'run acme login' } } })
+      return (await made.then(() => undefined, (e: unknown) => e)) as RpcError
+    }
+    const withMethods = await refuse([version === 2 ? { methodId: 'login', name: 'Log in', type: 'agent' } : { id: 'login', name: 'Log in' }])
+    expect(withMethods).toBeInstanceOf(RpcError)
+    expect(withMethods.failure).toMatchObject({ kind: 'auth-required', code: -32000, message: 'Authentication required' })
+    const without = await refuse([])
+    expect(without).toBeInstanceOf(RpcError)
+    expect(without.failure).toEqual({ kind: 'rpc-error', code: -32000, message: 'Authentication required', data: { details: 'run acme login' } })
+  })
+})
+
 describe('v2 turns', () => {
   it('ends at the idle state_update, not at the ack; repeated idles are idempotent', async () => {
     const { connection, next, send } = await initialized(2)

@@ -8,6 +8,7 @@ import type { BosunApi } from '../../../common/contract'
 import { LoginView } from '../../../renderer/components/agents/LoginPanel'
 import { SignInDialog } from '../../../renderer/components/agents/SignInDialog'
 import { NotSentContext, NotSentNote } from '../../../renderer/components/transcript/not-sent'
+import { newSessionFailure } from '../../../renderer/components/sidebar/new-session-failure'
 
 const noop = () => undefined
 const methods = [
@@ -96,19 +97,52 @@ describe('signing in for a message the agent refused', () => {
     expect(html).toContain('>Close</button>')
   })
 
+  const entry = (code: number | undefined, signIn?: boolean) =>
+    ({
+      kind: 'user_message',
+      id: 'u1',
+      content: [{ type: 'text', text: 'hello' }],
+      notSent: { message: 'Authentication required', ...(code !== undefined ? { code } : {}), ...(signIn !== undefined ? { signIn } : {}) },
+    }) as never
+  const actions = { onEdit: noop, onResend: noop, onSignIn: noop }
+  const render = (code: number | undefined, value: typeof actions | Omit<typeof actions, 'onSignIn'>, signIn?: boolean) =>
+    renderToStaticMarkup(
+      <NotSentContext.Provider value={value}>
+        <NotSentNote entry={entry(code, signIn)} />
+      </NotSentContext.Provider>,
+    )
+
   it('"Sign in…" is offered under a message refused with -32000 only, and only where the screen can open the dialog', () => {
-    const entry = (code: number | undefined) =>
-      ({ kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'hello' }], notSent: { message: 'Authentication required', ...(code !== undefined ? { code } : {}) } }) as never
-    const actions = { onEdit: noop, onResend: noop, onSignIn: noop }
-    const render = (code: number | undefined, value: typeof actions | Omit<typeof actions, 'onSignIn'>) =>
-      renderToStaticMarkup(
-        <NotSentContext.Provider value={value}>
-          <NotSentNote entry={entry(code)} />
-        </NotSentContext.Provider>,
-      )
+    expect(render(-32000, actions, true)).toContain('>Sign in…</button>')
+    // A transcript recorded before main said whether the agent can be signed in to: -32000 alone offers it, as it did.
     expect(render(-32000, actions)).toContain('>Sign in…</button>')
     expect(render(-32603, actions)).not.toContain('Sign in')
     expect(render(undefined, actions)).not.toContain('Sign in')
-    expect(render(-32000, { onEdit: noop, onResend: noop })).not.toContain('Sign in')
+    expect(render(-32000, { onEdit: noop, onResend: noop }, true)).not.toContain('Sign in')
+  })
+
+  it('an agent that listed no auth methods (B10): no "Sign in…", the agent’s words and details, and why there is no sign-in', () => {
+    const html = render(-32000, actions, false)
+    expect(html).not.toContain('>Sign in…</button>')
+    expect(html).toContain('Authentication required')
+    expect(html).toContain('(error -32000)')
+    expect(html).toContain('listed no way to sign in when it started, so Bosun has none to offer')
+    expect(html).toContain('>Resend</button>')
+  })
+})
+
+describe('a session that did not start (the new-session form’s words)', () => {
+  it('a -32000 from an agent with no auth methods says there is nothing to sign in with, and quotes the agent with its details (B10)', () => {
+    const failure = newSessionFailure('Acme', { kind: 'rpc-error', code: -32000, message: 'Authentication required', data: { details: 'Run `acme login`.' } })
+    expect(failure.folder).toBeUndefined()
+    expect(failure.message).toBe(
+      'Acme asks for a sign-in but listed no way to sign in when it started, so Bosun has none to offer. ' +
+        'Sign in the agent’s own way (often its command in a terminal), then try again. It said: Authentication required (Run `acme login`.)',
+    )
+  })
+
+  it('any other failure is its message, and an added folder main refused is named for the form', () => {
+    expect(newSessionFailure('Acme', { kind: 'invalid-argument', message: '/x does not exist.', data: { folder: '/x' } })).toEqual({ message: '/x does not exist.', folder: '/x' })
+    expect(newSessionFailure('Acme', { kind: 'rpc-error', code: -32603, message: 'boom', data: 'trace' })).toEqual({ message: 'boom', folder: undefined })
   })
 })
