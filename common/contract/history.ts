@@ -64,11 +64,27 @@ export const historyCalls = {
     z.object({ agentId: id, cwd: absolutePath }),
     z.object({
       supported: z.boolean(),
-      sessions: z.array(z.object({ acpSessionId: z.string(), cwd: z.string(), title: z.string().nullable(), updatedAt: z.string().nullable(), stored: z.boolean() })),
+      sessions: z.array(
+        z.object({
+          acpSessionId: z.string(),
+          cwd: z.string(),
+          title: z.string().nullable(),
+          updatedAt: z.string().nullable(),
+          /** Its folders beyond `cwd`, as the agent lists them: the complete ordered list (E17). */
+          additionalDirectories: z.array(z.string()).max(32).optional(),
+          stored: z.boolean(),
+        }),
+      ),
     }),
   ),
-  /** Opens one of those through `session/load` (v1) or a replaying `session/resume` (v2); it arrives as `sessionAdded`. */
-  historyOpenAgentSession: call(z.object({ agentId: id, acpSessionId: z.string().min(1).max(512), cwd: absolutePath }), z.object({ sessionId: z.string() })),
+  /**
+   * Opens one of those through `session/load` (v1) or a replaying `session/resume` (v2); it arrives as `sessionAdded`.
+   * `additionalDirectories`: the ones the list gave it, all of them (E17); those that are folders here become its roots.
+   */
+  historyOpenAgentSession: call(
+    z.object({ agentId: id, acpSessionId: z.string().min(1).max(512), cwd: absolutePath, additionalDirectories: z.array(absolutePath).max(32).optional() }),
+    z.object({ sessionId: z.string() }),
+  ),
 } as const
 
 export const historyEvents = {

@@ -444,11 +444,13 @@ class AcpConnection implements AcpClientConnection {
     const list = isRecord(result) && Array.isArray(result.sessions) ? result.sessions : []
     for (const item of list.slice(0, 1_000)) {
       if (!isRecord(item) || typeof item.sessionId !== 'string' || typeof item.cwd !== 'string' || !item.sessionId || item.sessionId.length > 512 || item.cwd.length > 4096) continue
+      const folders = listedFolders(item.additionalDirectories)
       sessions.push({
         sessionId: item.sessionId,
         cwd: item.cwd,
         title: typeof item.title === 'string' ? item.title.slice(0, 512) : null,
         updatedAt: typeof item.updatedAt === 'string' ? item.updatedAt.slice(0, 64) : null,
+        ...(folders ? { additionalDirectories: folders } : {}),
       })
     }
     const nextCursor = isRecord(result) && typeof result.nextCursor === 'string' && result.nextCursor.length <= 4096 ? result.nextCursor : null
@@ -784,6 +786,23 @@ export const AGENT_ERROR_BOUNDS = { messageChars: 4096, data: { maxDepth: 16, ma
 function agentError(error: ResponseError<unknown>, canSignIn: boolean): RpcError {
   const message = cutText(typeof error.message === 'string' ? error.message : String(error.message), AGENT_ERROR_BOUNDS.messageChars)
   return new RpcError(error.code, message, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data), { canSignIn })
+}
+
+/** The most folders a listed session keeps beyond its `cwd` (as many as a new session takes). */
+const MAX_LISTED_FOLDERS = 32
+
+/**
+ * A `SessionInfo.additionalDirectories` as Bosun keeps it: the agent's order, absolute paths only (at most 4096
+ * characters, no NUL), at most {@link MAX_LISTED_FOLDERS}; undefined when the agent names none (E17).
+ */
+function listedFolders(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined
+  const folders: string[] = []
+  for (const folder of value) {
+    if (folders.length === MAX_LISTED_FOLDERS) break
+    if (typeof folder === 'string' && folder.length <= 4096 && !folder.includes('\0') && /^(\/|[A-Za-z]:[\\/])/.test(folder)) folders.push(folder)
+  }
+  return folders.length > 0 ? folders : undefined
 }
 
 function notRunning(method: string): BosunError {

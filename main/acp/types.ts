@@ -69,6 +69,8 @@ export interface AgentSessionInfo {
   cwd: string
   title: string | null
   updatedAt: string | null
+  /** The session's folders beyond `cwd`, the complete ordered list (E17); absent when the agent names none. */
+  additionalDirectories?: string[]
 }
 
 export interface NewSessionOutcome {

@@ -34,6 +34,31 @@ export async function checkAddedFolders(folders: readonly string[], cwd: string)
   return ok(result)
 }
 
+/**
+ * The folders an agent lists for one of its sessions (`SessionInfo.additionalDirectories`, E17), as roots for it here:
+ * normalised and without duplicates or the working folder, in the agent's order. Unlike {@link checkAddedFolders}
+ * nothing fails: one that is not an existing folder on this computer (moved, deleted, another machine's) is left out
+ * and named in `missing`, so the session still opens.
+ */
+export async function listedFoldersHere(folders: readonly string[], cwd: string): Promise<{ folders: string[]; missing: string[] }> {
+  const seen = new Set([trimmed(cwd)])
+  const kept: string[] = []
+  const missing: string[] = []
+  for (const folder of folders.slice(0, MAX_ADDED_FOLDERS)) {
+    if (folder.includes('\0') || !isAbsolute(folder)) {
+      missing.push(folder)
+      continue
+    }
+    const path = trimmed(folder)
+    if (seen.has(path)) continue
+    seen.add(path)
+    const stat = await fs.stat(path).catch(() => undefined)
+    if (stat?.isDirectory()) kept.push(path)
+    else missing.push(folder)
+  }
+  return { folders: kept, missing }
+}
+
 function trimmed(path: string): string {
   const normal = normalize(path)
   return normal.length > 1 && normal.endsWith(sep) && !/^[A-Za-z]:\\$/.test(normal) ? normal.slice(0, -1) : normal

@@ -16,6 +16,7 @@ import { HistoryRecorder } from './recorder'
 import { restoreSessionState, settled } from './restore'
 import { searchTextOfBody } from './entry-codec'
 import { toFtsQuery } from './sqlite-history-store'
+import { listedFoldersHere } from '../fs/folders'
 
 /** What the history needs from the sessions service (late-bound: the service is built with our hooks). */
 export interface HistorySessionsPort {
@@ -26,7 +27,12 @@ export interface HistorySessionsPort {
   /** Applies every queued batch (so the recorder has the newest states). */
   snapshot(): unknown
   listAgentSessions(agentId: string, cwd: string): Promise<Result<AgentSessionInfo[] | null>>
-  openAgentSession(agentId: string, acpSessionId: string, cwd: string): Promise<Result<{ sessionId: string }>>
+  openAgentSession(
+    agentId: string,
+    acpSessionId: string,
+    cwd: string,
+    options?: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[] },
+  ): Promise<Result<{ sessionId: string }>>
 }
 
 export type HistoryHandlers = Pick<
@@ -165,17 +171,26 @@ export function createHistoryService(options: {
       return io('Reading the history', () =>
         ok({
           supported: true,
-          sessions: listed.value!.map((s) => ({ acpSessionId: s.sessionId, cwd: s.cwd, title: s.title, updatedAt: s.updatedAt, stored: store.has(`${agentId}/${s.sessionId}`) })),
+          sessions: listed.value!.map((s) => ({
+            acpSessionId: s.sessionId,
+            cwd: s.cwd,
+            title: s.title,
+            updatedAt: s.updatedAt,
+            ...(s.additionalDirectories ? { additionalDirectories: s.additionalDirectories } : {}),
+            stored: store.has(`${agentId}/${s.sessionId}`),
+          })),
         }),
       )
     },
-    historyOpenAgentSession: async ({ agentId, acpSessionId, cwd }) => {
+    historyOpenAgentSession: async ({ agentId, acpSessionId, cwd, additionalDirectories }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
       // One Bosun already keeps: open it from the database (the next prompt reattaches it).
       const known = `${agentId}/${acpSessionId}`
       const stored = await io('Opening the session', () => (store.has(known) ? openStored(known) : ok(null)))
       if (!stored.ok || stored.value) return stored as Result<{ sessionId: string }>
-      const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd)
+      // The listed folders are the session's complete list (E17), not added to anything: those that are folders here.
+      const { folders, missing } = await listedFoldersHere(additionalDirectories ?? [], cwd)
+      const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd, { additionalDirectories: folders, missingFolders: missing })
       return opened.ok ? opened : fail(redact(opened.error))
     },
     historyList: ({ includeArchived }) =>

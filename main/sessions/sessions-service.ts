@@ -173,6 +173,18 @@ function foldersNotPassed(connection: AcpClientConnection, folders: readonly str
   ]
 }
 
+/** Said in a session opened from the agent's list whose listed folders are not all folders on this computer. */
+function foldersMissing(missing: readonly string[]): SessionAction[] {
+  if (missing.length === 0) return []
+  return [
+    noticeAction(
+      'warning',
+      `Not folders on this computer, so left out of the session: ${missing.join(', ').slice(0, 400)}`,
+      'The agent listed them for this session. Bosun neither passes them to the agent nor serves its file and terminal requests in them.',
+    ),
+  ]
+}
+
 /** The notice of a session whose agent runs without its keys (the keychain could not be read when it started). */
 function keysNotPassed(withoutKeys: { names: string[]; reason: string } | undefined): SessionAction[] {
   if (!withoutKeys || withoutKeys.names.length === 0) return []
@@ -612,8 +624,16 @@ export class SessionsService implements IDisposable {
   /**
    * Opens a session the agent has but Bosun never showed (from its `session/list`): `session/load` (v1) or a
    * replaying `session/resume` (v2). Nothing is stored for it, so the replay builds its transcript.
+   * `options.additionalDirectories`: the folders the list gave it (checked by the caller), the complete list (E17):
+   * the session keeps them as its roots, and they go on the call to an agent that advertises them (E1).
+   * `options.missingFolders`: listed ones that are not folders here, named in a notice.
    */
-  async openAgentSession(agentId: string, acpSessionId: string, cwd: string): Promise<Result<{ sessionId: string }>> {
+  async openAgentSession(
+    agentId: string,
+    acpSessionId: string,
+    cwd: string,
+    options: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[] } = {},
+  ): Promise<Result<{ sessionId: string }>> {
     const scoped = agentScopedId(agentId, acpSessionId)
     const open = this.byAgentScopedId.get(scoped)
     if (open !== undefined && this.sessions.get(open)?.connection) return ok({ sessionId: open })
@@ -626,6 +646,8 @@ export class SessionsService implements IDisposable {
     let sessionId = scoped
     while (this.sessions.has(sessionId) || this.history?.isTaken(sessionId)) sessionId = `${scoped}#${++this.suffix}`
     const state = createSessionState({ sessionId, acpSessionId, agentId, protocolVersion, cwd })
+    const extra = [...(options.additionalDirectories ?? [])]
+    if (extra.length > 0) state.additionalDirectories = extra
     // Attached before the call: the replay arrives while it runs and fills the transcript.
     const record: SessionRecord = { agentId, acpSessionId, state, connection, turn: undefined, cancelRequested: false }
     this.sessions.set(sessionId, record)
@@ -634,9 +656,13 @@ export class SessionsService implements IDisposable {
     this.events.emit('sessionAdded', { session: state })
     try {
       const mcp = await this.mcpServers?.(agentId, connection)
-      const outcome = await this.withTimeout('session/load', connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true, ...(mcp ? { mcpServers: mcp.servers } : {}) }))
+      const outcome = await this.withTimeout(
+        'session/load',
+        connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true, ...(mcp ? { mcpServers: mcp.servers } : {}), ...additionalDirectoriesFor(connection, extra) }),
+      )
       const configured = configuredBy(outcome)
       if (configured) this.push(sessionId, configured)
+      for (const action of [...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
       this.batcher.flush(sessionId)
       return ok({ sessionId })
     } catch (error) {

@@ -100,7 +100,7 @@ export interface SessionBehaviour {
   /** Steps replayed by `session/load` (v1) or `session/resume` with `replayFrom` (v2). */
   replay?: Step[]
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
-  list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string }[]
+  list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
   /** Raw updates sent before the `session/load` / `session/resume` response, after any replay (v2: before its own idle state_update). */
   updatesBeforeResume?: Record<string, unknown>[]
 }

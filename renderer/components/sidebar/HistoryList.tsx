@@ -203,7 +203,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
             type="button"
             className="session-item history-item"
             onClick={() =>
-              void actions.openAgentSession(agentId, s.acpSessionId, cwd).then((sessionId) => {
+              void actions.openAgentSession(agentId, s.acpSessionId, cwd, s.additionalDirectories).then((sessionId) => {
                 if (sessionId) onOpen(sessionId)
               })
             }
@@ -212,6 +212,11 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
             <span className="session-item-meta muted">
               from {agentName}
               {s.updatedAt && Number.isFinite(Date.parse(s.updatedAt)) ? ` · ${when(Date.parse(s.updatedAt))}` : ''}
+              {s.additionalDirectories?.length ? (
+                <span title={s.additionalDirectories.join('\n')}>
+                  {` · + ${s.additionalDirectories.length === 1 ? '1 folder' : `${s.additionalDirectories.length} folders`}`}
+                </span>
+              ) : null}
             </span>
           </button>
         </li>

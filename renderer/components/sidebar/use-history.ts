@@ -22,14 +22,16 @@ export interface HistoryActions {
   search(query: string): Promise<HistoryHit[]>
   /** The agent's own sessions for a folder not stored yet; null when it does not list them (or the call failed). */
   agentSessions(agentId: string, cwd: string): Promise<AgentSession[] | null>
-  /** Opens one of them; resolves with Bosun's id for it, or null. */
-  openAgentSession(agentId: string, acpSessionId: string, cwd: string): Promise<string | null>
+  /** Opens one of them (with the folders the list gave it); resolves with Bosun's id for it, or null. */
+  openAgentSession(agentId: string, acpSessionId: string, cwd: string, additionalDirectories?: readonly string[]): Promise<string | null>
 }
 
 export interface AgentSession {
   acpSessionId: string
   title: string | null
   updatedAt: string | null
+  /** Its folders beyond the working folder, the complete list the agent gave (E17). */
+  additionalDirectories?: string[]
 }
 
 /** Saves text as a file through the page (the browser host; Electron saves in main). */
@@ -98,8 +100,9 @@ export function useHistory(api: BosunApi | undefined, onFailed: (what: string, r
       }
       return result.value.supported ? result.value.sessions.filter((s) => !s.stored) : null
     },
-    openAgentSession: async (agentId, acpSessionId, cwd) => {
-      const result = await api!.historyOpenAgentSession({ agentId, acpSessionId, cwd })
+    openAgentSession: async (agentId, acpSessionId, cwd, additionalDirectories) => {
+      const folders = additionalDirectories?.length ? { additionalDirectories: [...additionalDirectories] } : {}
+      const result = await api!.historyOpenAgentSession({ agentId, acpSessionId, cwd, ...folders })
       if (!result.ok) {
         onFailed('Opening the agent’s session', result)
         return null

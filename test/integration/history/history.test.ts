@@ -211,6 +211,65 @@ describe("the agent's own sessions", () => {
     expect(session.entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
   })
 
+  it('opens a listed session with the folders the list gives it, all of them and no others (E17); one listed without any gets none', async () => {
+    // Folders outside the agent's home, as a session started in a terminal may have.
+    const elsewhere = harness.home([]).workspace
+    const docs = join(elsewhere, 'docs')
+    const shared = join(elsewhere, 'shared')
+    mkdirSync(docs)
+    mkdirSync(shared)
+    const gone = join(elsewhere, 'gone')
+    const listing: Scenario = {
+      initialize: { capabilities: { loadSession: true, sessionCapabilities: { list: {}, additionalDirectories: {} } } },
+      session: {
+        list: [
+          { sessionId: 'with-folders', title: 'Two folders', additionalDirectories: [shared, docs, gone] },
+          { sessionId: 'without', title: 'No folders' },
+        ],
+      },
+      prompts: reply,
+    }
+    const agentHome = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(listing) }])
+    const run = await harness.start(agentHome)
+    const listed = must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: agentHome.workspace })).sessions
+    expect(listed.map((s) => [s.acpSessionId, s.additionalDirectories])).toEqual([
+      ['with-folders', [shared, docs, gone]],
+      ['without', undefined],
+    ])
+
+    // As the sidebar does: the listed folders go with the open.
+    const open = async (entry: (typeof listed)[number]) => {
+      const { sessionId } = must(
+        await run.handlers.historyOpenAgentSession({
+          agentId: 'scripted',
+          acpSessionId: entry.acpSessionId,
+          cwd: agentHome.workspace,
+          ...(entry.additionalDirectories ? { additionalDirectories: entry.additionalDirectories } : {}),
+        }),
+      )
+      await expect.poll(() => agentLog(agentHome, 'scripted')).toContain(`REATTACH session/load ${entry.acpSessionId} replay=true`)
+      const sent = () =>
+        agentLog(agentHome, 'scripted')
+          .split('\n')
+          .map((line) => /REATTACH-PARAMS (\{.*\})$/.exec(line)?.[1])
+          .filter((p): p is string => p !== undefined)
+          .map((p) => JSON.parse(p) as { sessionId: string; additionalDirectories?: string[] })
+          .find((p) => p.sessionId === entry.acpSessionId)
+      await expect.poll(sent).toBeDefined()
+      const params = sent()!
+      const state = must(await run.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+      return { params, state }
+    }
+    const withFolders = await open(listed[0]!)
+    // In the agent's order; the one that is not a folder here is left out, and the session says so.
+    expect(withFolders.params.additionalDirectories).toEqual([shared, docs])
+    expect(withFolders.state.additionalDirectories).toEqual([shared, docs])
+    expect(withFolders.state.notices.map((n) => n.title)).toEqual([`Not folders on this computer, so left out of the session: ${gone}`])
+    const without = await open(listed[1]!)
+    expect(without.params).not.toHaveProperty('additionalDirectories')
+    expect(without.state.additionalDirectories).toBeUndefined()
+  })
+
   it('says so when the agent does not list its sessions', async () => {
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
     const run = await harness.start(home)

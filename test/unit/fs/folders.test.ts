@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkAddedFolders, MAX_ADDED_FOLDERS } from '../../../main/fs/folders'
+import { checkAddedFolders, listedFoldersHere, MAX_ADDED_FOLDERS } from '../../../main/fs/folders'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -47,5 +47,17 @@ describe('checkAddedFolders', () => {
     for (const dir of many) mkdirSync(dir)
     expect(await checkAddedFolders(many, cwd)).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
     expect(await checkAddedFolders(many.slice(1), cwd)).toMatchObject({ ok: true })
+  })
+})
+
+describe('listedFoldersHere (an agent-listed session’s folders, E17)', () => {
+  it('keeps the existing folders in the agent’s order, once each, and names the rest instead of failing', async () => {
+    const cwd = temp()
+    const a = temp()
+    const b = temp()
+    writeFileSync(join(cwd, 'file.txt'), 'x')
+    const listed = [b, join(cwd, 'gone'), `${a}/`, b, join(cwd, 'file.txt'), 'relative', cwd]
+    expect(await listedFoldersHere(listed, cwd)).toEqual({ folders: [b, a], missing: [join(cwd, 'gone'), join(cwd, 'file.txt'), 'relative'] })
+    expect(await listedFoldersHere([], cwd)).toEqual({ folders: [], missing: [] })
   })
 })
