@@ -218,10 +218,12 @@ export function createHistoryService(options: {
     historyDelete: ({ sessionId }) =>
       io('Deleting the session', () => {
         recorder.drop(sessionId)
-        if (sessions?.has(sessionId)) sessions.closeSession(sessionId)
+        const open = sessions?.has(sessionId) === true
+        if (open) sessions!.closeSession(sessionId)
         const deleted = store.delete(sessionId)
         changed()
-        return deleted ? ok(undefined) : fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+        // An open session the recorder had not written yet is as deleted as a stored one.
+        return deleted || open ? ok(undefined) : fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
       }),
     historySearch: ({ query, limit }) =>
       io('Searching', async () => {

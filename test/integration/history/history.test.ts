@@ -148,6 +148,16 @@ describe('history across restarts', () => {
     expect(existsSync(join(home.home, 'history.sqlite'))).toBe(true)
   })
 
+  it('deletes an open session at once, before the recorder wrote it (no "No stored session")', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)) }])
+    const run = await harness.start(home)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    must(await run.handlers.historyDelete({ sessionId }))
+    await run.sink.next('sessionRemoved', (e) => e.sessionId === sessionId)
+    expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
+    expect((await run.handlers.historyDelete({ sessionId })).ok).toBe(false)
+  })
+
   it('searches, renames, archives, exports and deletes', async () => {
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)) }])
     const run = await harness.start(home)
