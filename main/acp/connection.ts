@@ -40,7 +40,7 @@ import type {
   TransportProblem,
   WireTrace,
 } from './types'
-import { HandlerError } from './types'
+import { HandlerError, RESOURCE_NOT_FOUND } from './types'
 
 export interface AcpConnectionOptions {
   input: Readable
@@ -435,6 +435,17 @@ class AcpConnection implements AcpClientConnection {
   async closeSession(sessionId: string): Promise<void> {
     this.requireSessions('session/close')
     await this.request('session/close', { sessionId })
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    this.requireSessions('session/delete')
+    try {
+      await this.request('session/delete', { sessionId })
+    } catch (error) {
+      // Already gone (deleted twice, or by another client): what was asked is done (E10).
+      if (error instanceof RpcError && error.code === RESOURCE_NOT_FOUND) return
+      throw error
+    }
   }
 
   async listSessions(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {

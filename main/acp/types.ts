@@ -201,6 +201,11 @@ export interface AcpClientConnection extends IDisposable {
   cancelTerminal?(sessionId: string, terminalId: string): Promise<void>
   /** `session/close` (v1 `sessionCapabilities.close`, v2 baseline): the agent may free the session. */
   closeSession?(sessionId: string): Promise<void>
+  /**
+   * `session/delete` (E10; v1 `sessionCapabilities.delete`, v2 `session.delete`, which the caller checks): the agent
+   * forgets the session. A -32002 (it has no such session) resolves: deleting is idempotent.
+   */
+  deleteSession?(sessionId: string): Promise<void>
   /** `session/list`: the sessions the agent has (for a folder), one page; answers liberally (bad items skipped). */
   listSessions?(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }>
   /** `meta`: the request's `_meta` (a key the method takes in the request, see `takesKeyInRequest`). */

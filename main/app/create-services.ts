@@ -136,6 +136,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
       })
       return connected.ok ? ok({ ...connected.value, ...withoutKeys() }) : connected
     },
+    running(agentId) {
+      const host = supervisor.get(agentId)
+      return host?.status === 'ready' && host.handshake ? host.connection : undefined
+    },
   }
 
   // Durable history (history.sqlite in the home): what the sessions apply is written off the hot path.
@@ -148,6 +152,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     openProblem: opened.problem,
     ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
     redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
+    agentName: (agentId) => agentName(agentId),
   })
   const mcp = await createMcpService({
     home,

@@ -33,6 +33,8 @@ export interface HistorySessionsPort {
     cwd: string,
     options?: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[] },
   ): Promise<Result<{ sessionId: string }>>
+  /** `session/delete` to a running agent that advertises it (E10); `sent: false` when nothing was asked. */
+  deleteAgentSession(agentId: string, acpSessionId: string): Promise<Result<{ sent: boolean }>>
 }
 
 export type HistoryHandlers = Pick<
@@ -84,6 +86,8 @@ export function createHistoryService(options: {
   intervalMs?: number
   /** Hides secret values in failures that carry an agent's words (its stderr tail), as the other calls do. */
   redactFailure?: (failure: Failure) => Failure
+  /** An agent's name for what the history says (default: its id). */
+  agentName?: (agentId: string) => string
 }): HistoryService {
   const { store, events, logger } = options
   let writeProblem: string | null = null
@@ -162,6 +166,31 @@ export function createHistoryService(options: {
     return restored
   }
 
+  /**
+   * After a session is deleted here: the agent's own copy too (E10), where the agent can be asked. Nothing waits for it
+   * and it changes nothing here; a failure is logged and said in a notice. When Bosun keeps another session the agent
+   * calls by the same id (an agent that numbers its sessions anew after a restart), which one the agent has now is not
+   * known, so it is not asked.
+   */
+  const deleteAgentCopy = async (deleted: { sessionId: string; agentId: string; acpSessionId: string }) => {
+    try {
+      const kept = await (store.listLater ? store.listLater({ includeArchived: true }) : store.list({ includeArchived: true }))
+      if (kept.some((s) => s.sessionId !== deleted.sessionId && s.agentId === deleted.agentId && s.acpSessionId === deleted.acpSessionId)) return
+      const result = await sessions?.deleteAgentSession(deleted.agentId, deleted.acpSessionId)
+      if (!result || result.ok) return
+      const failure = redact(result.error)
+      const name = options.agentName?.(deleted.agentId) ?? deleted.agentId
+      logger.warn(`session/delete of ${deleted.sessionId} failed: ${failure.message}`)
+      events.emit('appNotice', {
+        severity: 'warning',
+        title: `${name} kept its own copy of the deleted session`.slice(0, 512),
+        description: `Bosun deleted the session here; ${name} answered the request to delete its copy with: ${failure.message}`.slice(0, 4096),
+      })
+    } catch (error) {
+      logger.warn(`session/delete of ${deleted.sessionId} failed`, error)
+    }
+  }
+
   const handlers: HistoryHandlers = {
     historyAgentSessions: async ({ agentId, cwd }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
@@ -217,13 +246,17 @@ export function createHistoryService(options: {
       }),
     historyDelete: ({ sessionId }) =>
       io('Deleting the session', () => {
-        recorder.drop(sessionId)
         const open = sessions?.has(sessionId) === true
+        // Whose session it is, read before it goes (an open one may not be written yet).
+        const identity = (open ? sessions!.state(sessionId) : undefined) ?? store.summary(sessionId)
+        recorder.drop(sessionId)
         if (open) sessions!.closeSession(sessionId)
         const deleted = store.delete(sessionId)
         changed()
+        if (!deleted && !open) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+        if (identity) void deleteAgentCopy({ sessionId, agentId: identity.agentId, acpSessionId: identity.acpSessionId })
         // An open session the recorder had not written yet is as deleted as a stored one.
-        return deleted || open ? ok(undefined) : fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
+        return ok(undefined)
       }),
     historySearch: ({ query, limit }) =>
       io('Searching', async () => {

@@ -17,6 +17,8 @@ import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batch
 export interface AgentPort {
   /** Starts the agent if needed and resolves with its live connection. */
   connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion; withoutKeys?: { names: string[]; reason: string } }>>
+  /** The agent's live connection when it is running and ready, never starting it (absent: nothing is running). */
+  running?(agentId: string): AcpClientConnection | undefined
 }
 
 /**
@@ -596,6 +598,24 @@ export class SessionsService implements IDisposable {
     this.sessions.set(sessionId, record)
     this.events.emit('sessionAdded', { session: state })
     return ok({ sessionId })
+  }
+
+  /**
+   * Asks the agent to delete its own copy of a session (`session/delete`, E10), only when the agent is running (it is
+   * not started for this) and advertises it, and only when no session open here is the one the agent calls by that id
+   * now (an agent that numbers its sessions anew after a restart). `sent: false`: nothing was asked. A -32002 counts
+   * as deleted.
+   */
+  async deleteAgentSession(agentId: string, acpSessionId: string): Promise<Result<{ sent: boolean }>> {
+    const connection = this.agents.running?.(agentId)
+    if (!connection?.deleteSession || !connection.handshake?.capabilities.deleteSession) return ok({ sent: false })
+    if (this.resolve(agentId, acpSessionId) !== undefined) return ok({ sent: false })
+    try {
+      await this.withTimeout('session/delete', connection.deleteSession(acpSessionId))
+      return ok({ sent: true })
+    } catch (error) {
+      return fail(toFailure(error))
+    }
   }
 
   /** The agent's own sessions for a folder (`session/list`, up to 5 pages); `null` when the agent does not list them. */

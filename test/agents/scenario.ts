@@ -101,6 +101,11 @@ export interface SessionBehaviour {
   replay?: Step[]
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
   list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
+  /**
+   * `session/delete` is logged as `DELETE <id>` and answered `{}`, or with this error; a session deleted before is
+   * answered -32002 (it is gone). Advertise it in `initialize.capabilities` (v1 `sessionCapabilities.delete`, v2 `session.delete`).
+   */
+  deleteFails?: { code: number; message: string }
   /** Raw updates sent before the `session/load` / `session/resume` response, after any replay (v2: before its own idle state_update). */
   updatesBeforeResume?: Record<string, unknown>[]
 }

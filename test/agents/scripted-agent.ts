@@ -253,6 +253,16 @@ app.onRequest('session/close', ({ params }) => {
   log(`CLOSE ${String(params.sessionId)}`)
   return {}
 })
+const deletedSessions = new Set<string>()
+app.onRequest('session/delete', ({ params }) => {
+  const sessionId = String(params.sessionId)
+  log(`DELETE ${sessionId}`)
+  if (deletedSessions.has(sessionId)) throw new acpV1.RequestError(-32002, `Session not found: ${sessionId}`, { sessionId })
+  const fails = scenario.session?.deleteFails
+  if (fails) throw new acpV1.RequestError(fails.code, fails.message)
+  deletedSessions.add(sessionId)
+  return {}
+})
 if (v2) app.onRequest('session/resume', (context) => reattach(context, isRecord(context.params.replayFrom)))
 else {
   app.onRequest('session/load', (context) => reattach(context, true))

@@ -286,3 +286,91 @@ describe("the agent's own sessions", () => {
     expect(must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace }))).toEqual({ supported: false, sessions: [] })
   })
 })
+
+describe('deleting a session from the history (E10)', () => {
+  const deleting = (session: Scenario['session'] = {}): Scenario => ({
+    initialize: { capabilities: { loadSession: true, sessionCapabilities: { delete: {} } } },
+    session,
+    prompts: reply,
+  })
+  const deletes = (home: Parameters<typeof agentLog>[0]) => agentLog(home, 'scripted').match(/^DELETE .*$/gm) ?? []
+
+  it('asks the running agent to delete its copy, after the local delete, which does not wait for it', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting()) }])
+    const run = await harness.start(home)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(run, sessionId, 'Keep this')
+    must(await run.handlers.historyDelete({ sessionId }))
+    expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
+    await expect.poll(() => deletes(home)).toEqual(['DELETE sess-1'])
+    expect(run.sink.of('appNotice')).toEqual([])
+  })
+
+  it.each([
+    { label: '-32002 (the agent no longer has it) is a delete that went through', fails: { code: -32002, message: 'Session not found' }, notice: false },
+    { label: 'any other error is said in a notice; the session is deleted here all the same', fails: { code: -32603, message: 'disk full' }, notice: true },
+  ])('$label', async ({ fails, notice }) => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting({ deleteFails: fails })) }])
+    const run = await harness.start(home)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(run, sessionId, 'Keep this')
+    must(await run.handlers.historyDelete({ sessionId }))
+    expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
+    await expect.poll(() => deletes(home)).toEqual(['DELETE sess-1'])
+    if (notice) {
+      expect(await run.sink.next('appNotice')).toEqual({
+        severity: 'warning',
+        title: 'Scripted kept its own copy of the deleted session',
+        description: 'Bosun deleted the session here; Scripted answered the request to delete its copy with: disk full',
+      })
+    } else {
+      // The answer has come (the log line is written before it): give the notice, if any, its turn.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(run.sink.of('appNotice')).toEqual([])
+    }
+  })
+
+  it('a stored session of a running agent: asked, unless the agent now calls another session of Bosun’s by that id', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting()) }])
+    const first = await harness.start(home)
+    const old: string[] = []
+    for (const text of ['First', 'Second', 'Third']) {
+      const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+      await runTurn(first, sessionId, text)
+      old.push(sessionId)
+    }
+    await harness.stop(first)
+
+    // The agent's new process numbers its sessions from 1 again: its sess-1 and sess-2 are new sessions now.
+    const second = await harness.start(home)
+    const open = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    const closed = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    await runTurn(second, closed, 'Newer')
+    must(await second.handlers.closeSession({ sessionId: closed }))
+    expect([...old, open, closed]).toEqual(['scripted/sess-1', 'scripted/sess-2', 'scripted/sess-3', expect.stringMatching(/^scripted\/sess-1#\d+$/), expect.stringMatching(/^scripted\/sess-2#\d+$/)])
+    must(await second.handlers.historyDelete({ sessionId: old[2]! }))
+    await expect.poll(() => deletes(home)).toEqual(['DELETE sess-3'])
+    // sess-1 is the open session's now, sess-2 the stored newer one's: neither is asked.
+    must(await second.handlers.historyDelete({ sessionId: old[0]! }))
+    must(await second.handlers.historyDelete({ sessionId: old[1]! }))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(deletes(home)).toEqual(['DELETE sess-3'])
+  })
+
+  it('does not start an agent that is not running to ask it', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting()) }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(first, sessionId, 'Keep this')
+    await harness.stop(first)
+    const starts = () => agentLog(home, 'scripted').match(/^INITIALIZE /gm)?.length ?? 0
+    const startedBefore = starts()
+
+    const second = await harness.start(home)
+    must(await second.handlers.historyDelete({ sessionId }))
+    expect(must(await second.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(starts()).toBe(startedBefore)
+    expect(deletes(home)).toEqual([])
+  })
+})

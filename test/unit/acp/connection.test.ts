@@ -359,6 +359,23 @@ describe('v2 turns', () => {
   })
 })
 
+describe('session/delete (E10)', () => {
+  it.each([1, 2] as const)('v%s: sends {sessionId}; -32002 (already gone) resolves, any other error rejects', async (version) => {
+    const { connection, next, send } = await initialized(version)
+    const first = connection.deleteSession!('s1')
+    const request = await next()
+    expect(request).toMatchObject({ method: 'session/delete', params: { sessionId: 's1' } })
+    send({ id: request.id, result: {} })
+    await first
+    const again = connection.deleteSession!('s1')
+    send({ id: (await next()).id, error: { code: -32002, message: 'Session not found', data: { sessionId: 's1' } } })
+    await expect(again).resolves.toBeUndefined()
+    const refused = connection.deleteSession!('s2')
+    send({ id: (await next()).id, error: { code: -32603, message: 'disk full' } })
+    await expect(refused).rejects.toMatchObject({ code: -32603, message: 'disk full' })
+  })
+})
+
 describe('v1 surface', () => {
   it('ends the turn at the prompt response and maps F5', async () => {
     const { connection, next, send } = await initialized(1)
