@@ -3,7 +3,7 @@
  * session is found in the sidebar, read from the database without starting the agent, continued,
  * searched, exported and deleted.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -171,6 +171,38 @@ describe('history in the browser host', () => {
       await sendPrompt(page, 'fix')
       await waitIdle(page)
       await expect.poll(() => historyRegion(page).getByRole('button', { name: /^fix/ }).count(), { timeout: 30_000 }).toBe(2)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a session from the agent’s own list shows the folders the list gives it, and opens with them (E17)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const docs = join(dir, 'docs')
+    const shared = join(dir, 'shared')
+    mkdirSync(docs)
+    mkdirSync(shared)
+    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as {
+      initialize?: Record<string, unknown>
+      session?: Record<string, unknown>
+    }
+    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true, sessionCapabilities: { list: {}, additionalDirectories: {} } } }
+    scenario.session = { ...scenario.session, list: [{ sessionId: 'terminal-7', title: 'Started in a terminal', additionalDirectories: [docs, shared] }] }
+    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    try {
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      const { page } = await start(home)
+      // A session of Bosun's in the folder, so the history has the folder to ask the agent about.
+      await startSession(page, { agentName: AGENT, cwd: home.workspace })
+      await sendPrompt(page, 'fix')
+      await waitIdle(page)
+      await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+      const listed = await visible(historyRegion(page).getByRole('button', { name: /^Started in a terminal/ }))
+      await visible(listed.getByText('+ docs, shared'))
+      await screenshot(page, 'history-agent-session-folders-light')
+      await listed.click()
+      await visible(page.getByText(`${AGENT} · ${home.workspace} + ${docs} + ${shared}`))
+      await screenshot(page, 'history-agent-session-opened-light')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -214,7 +214,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
               {s.updatedAt && Number.isFinite(Date.parse(s.updatedAt)) ? ` · ${when(Date.parse(s.updatedAt))}` : ''}
               {s.additionalDirectories?.length ? (
                 <span title={s.additionalDirectories.join('\n')}>
-                  {` · + ${s.additionalDirectories.length === 1 ? '1 folder' : `${s.additionalDirectories.length} folders`}`}
+                  {` · + ${s.additionalDirectories.map(folderName).join(', ')}`}
                 </span>
               ) : null}
             </span>
