@@ -37,6 +37,9 @@ beforeAll(async () => {
     { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
     // Starts sessions signed out and refuses messages until signed in, as claude-agent-acp does.
     { id: 'prompt-auth', name: 'Signed-out agent', scenario: 'e2e-prompt-auth' },
+    // The same refusals (-32000) from agents that list no auth methods: Bosun has nothing to sign in with (B10).
+    { id: 'prompt-auth-no-methods', name: 'No-login agent', scenario: 'e2e-prompt-auth-no-methods' },
+    { id: 'new-auth-no-methods', name: 'No-login starter', scenario: 'e2e-new-auth-no-methods' },
     // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
     { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
     // Its key is exported in the shell Bosun was started from (set in this process's environment below).
@@ -445,6 +448,28 @@ describe('signing in when a new session needs it', () => {
     await screenshotBothSchemes('agents-login-account')
     await expectAxeCleanInBothThemes(page, 'the Login tab with the account line', '[role="dialog"]')
     await closeAgents()
+  })
+
+  it('-32000 from an agent that listed no auth methods: the refusal is shown with why there is no sign-in, and no sign-in is offered (B10)', async () => {
+    const form = await requestSession('No-login starter')
+    const alert = await visible(form.getByRole('alert'))
+    await visible(alert.getByText('No-login starter asks for a sign-in but listed no way to sign in when it started', { exact: false }))
+    await visible(alert.getByText('It said: Authentication required', { exact: false }))
+    expect(await signInDialog('No-login starter').count()).toBe(0)
+    await screenshotBothSchemes('agents-auth-required-no-methods-new-session')
+    await form.getByRole('button', { name: 'Cancel' }).click()
+    await gone(form)
+
+    await gone(await requestSession('No-login agent'))
+    await sessionReady('No-login agent')
+    await messageBox(page).fill('hello')
+    await messageBox(page).press('Enter')
+    const note = await visible(page.getByRole('note', { name: 'Not sent' }))
+    await visible(note.getByText('Authentication required'))
+    await visible(note.getByText('listed no way to sign in when it started', { exact: false }))
+    expect(await note.getByRole('button', { name: 'Sign in…' }).count()).toBe(0)
+    await visible(note.getByRole('button', { name: 'Resend' }))
+    await screenshotBothSchemes('agents-auth-required-no-methods-message')
   })
 
   it('a key exported in the shell Bosun started from is offered by name and used only when asked', async () => {
