@@ -61,6 +61,12 @@ export interface AcpConnectionOptions {
    * (v1 `true`, v2 `{}`) when terminal sign-in runs in a PTY. Advertise only what has a registered handler.
    */
   clientCapabilities?: ClientCapabilityFlags
+  /**
+   * Whether Bosun itself has a way to sign this agent in beyond its auth methods: the keys its definition lists
+   * (`secretEnv`), which the sign-in dialog asks for. With it, a -32000 offers sign-in even from an agent that listed
+   * no auth methods (B10).
+   */
+  signInByKeys?: () => boolean
   /** v1: advertise `session.configOptions.boolean` (default true; the session header shows boolean options). Without it no boolean value is sent (E13). */
   booleanConfigOptions?: boolean
 }
@@ -242,9 +248,9 @@ class AcpConnection implements AcpClientConnection {
     return this.handshakeValue
   }
 
-  /** The agent listed a way to sign in at `initialize` (none is known before it answered). */
+  /** The agent listed a way to sign in at `initialize` (none is known before it answered), or Bosun can ask for its keys. */
   private canSignIn(): boolean {
-    return (this.handshakeValue?.authMethods.length ?? 0) > 0
+    return (this.handshakeValue?.authMethods.length ?? 0) > 0 || this.options.signInByKeys?.() === true
   }
 
   // ---- client → agent ----------------------------------------------------------------------

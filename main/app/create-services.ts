@@ -71,7 +71,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   await protocolMemory.load()
   const registry = store.add(createRegistryService({ home, config, events, logger: log.child('registry') }))
 
-  const createConnection: AcpConnectionFactory = ({ input, output, logger }) =>
+  const createConnection: AcpConnectionFactory = ({ agentId, input, output, logger }) =>
     createAcpConnection({
       input,
       output,
@@ -81,6 +81,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       // Previews of bad lines reach the console: a key the agent printed is hidden first.
       redact: (text) => agentTools.current?.secrets.redactText(text) ?? text,
       clientCapabilities: CLIENT_CAPABILITIES,
+      // An agent that lists no auth methods but wants a key its definition names: the sign-in dialog asks for it.
+      signInByKeys: () => (config.definitions.get(agentId)?.secretEnv.length ?? 0) > 0,
       ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
       ...(integration.limits?.writeStallMs !== undefined ? { writeStallMs: integration.limits.writeStallMs } : {}),
     })

@@ -8,7 +8,7 @@ import { once } from '../../../main/base/event'
 type Json = Record<string, unknown>
 
 /** An in-memory peer: reads what the client writes, writes what a test scripts. */
-function pair(options: { maxQueuedBytes?: number; maxMessageBytes?: number } = {}) {
+function pair(options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) {
   const toClient = new PassThrough()
   const fromClient = new PassThrough()
   const inbox: Json[] = []
@@ -39,7 +39,7 @@ function pair(options: { maxQueuedBytes?: number; maxMessageBytes?: number } = {
   }
 }
 
-async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number; maxMessageBytes?: number } = {}) {
+async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) {
   const peer = pair(options)
   const done = peer.connection.initialize(offered ? { preferredVersion: offered } : undefined)
   const request = await peer.next()
@@ -198,8 +198,8 @@ describe('initialize', () => {
 
 describe('-32000 (auth required, B10)', () => {
   it.each([1, 2] as const)('v%s: is auth-required from an agent that listed auth methods, an rpc-error with its message and data from one that listed none', async (version) => {
-    const refuse = async (authMethods: Json[]) => {
-      const peer = await initialized(version, { authMethods })
+    const refuse = async (authMethods: Json[], signInByKeys?: () => boolean) => {
+      const peer = await initialized(version, { authMethods }, undefined, signInByKeys ? { signInByKeys } : {})
       const made = peer.connection.newSession({ cwd: '/p' })
       const request = await peer.next()
       peer.send({ id: request.id, error: { code: -32000, message: 'Authentication required', data: { details: 'run acme login' } } })
@@ -211,6 +211,9 @@ describe('-32000 (auth required, B10)', () => {
     const without = await refuse([])
     expect(without).toBeInstanceOf(RpcError)
     expect(without.failure).toEqual({ kind: 'rpc-error', code: -32000, message: 'Authentication required', data: { details: 'run acme login' } })
+    // No auth methods, but the agent's definition names keys Bosun can ask for (its sign-in dialog does): a sign-in.
+    expect((await refuse([], () => true)).failure).toMatchObject({ kind: 'auth-required', code: -32000 })
+    expect((await refuse([], () => false)).failure).toMatchObject({ kind: 'rpc-error', code: -32000 })
   })
 })
 
