@@ -1,43 +1,13 @@
-import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { createAcpConnection, MAX_SESSION_ID_CHARS } from '../../../main/acp/connection'
-import type { AcpClientConnection, TransportProblem } from '../../../main/acp/types'
+import { MAX_SESSION_ID_CHARS } from '../../../main/acp/connection'
+import type { AcpClientConnection } from '../../../main/acp/types'
 import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
 
-type Json = Record<string, unknown>
+import { acpPeer, type Json } from '../../support/acp-peer'
 
 /** An in-memory peer: reads what the client writes, writes what a test scripts. */
-function pair(options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) {
-  const toClient = new PassThrough()
-  const fromClient = new PassThrough()
-  const inbox: Json[] = []
-  const waiters: ((m: Json) => void)[] = []
-  let buffer = ''
-  fromClient.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8')
-    let cut: number
-    while ((cut = buffer.indexOf('\n')) >= 0) {
-      const message = JSON.parse(buffer.slice(0, cut)) as Json
-      buffer = buffer.slice(cut + 1)
-      const waiter = waiters.shift()
-      if (waiter) waiter(message)
-      else inbox.push(message)
-    }
-  })
-  const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1.2.3' }, elicitation: { form: true }, ...options })
-  const problems: TransportProblem[] = []
-  connection.onDidReportProblem((p) => problems.push(p))
-  return {
-    connection,
-    problems,
-    next: (): Promise<Json> => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiters.push(resolve))),
-    send: (message: Json) => toClient.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n'),
-    /** Several messages in one write (one chunk for the reader). */
-    sendTogether: (...messages: Json[]) => toClient.write(messages.map((m) => JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n').join('')),
-    end: () => toClient.end(),
-  }
-}
+const pair = (options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) => acpPeer({ elicitation: { form: true }, ...options })
 
 async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) {
   const peer = pair(options)

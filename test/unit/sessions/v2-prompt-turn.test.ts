@@ -3,9 +3,7 @@
  * message: what the session shows while the prompt's ack, its echo and the agent's state updates arrive in
  * the orders agents send them (F6, F7).
  */
-import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createAcpConnection } from '../../../main/acp/connection'
 import type { SessionUpdateNotification } from '../../../main/acp/types'
 import { once } from '../../../main/base/event'
 import { ok } from '../../../main/base/errors'
@@ -14,7 +12,7 @@ import { SessionsService } from '../../../main/sessions/sessions-service'
 import type { MessageEntry, SessionState } from '../../../common/session/types'
 import { RecordingSink } from '../../support/recording-sink'
 
-type Json = Record<string, unknown>
+import { acpPeer, type Json } from '../../support/acp-peer'
 
 const disposables: { dispose(): void }[] = []
 afterEach(() => {
@@ -23,25 +21,7 @@ afterEach(() => {
 
 /** A v2 agent on the other end of a real connection: reads what Bosun writes, writes what the test scripts. */
 async function v2Session() {
-  const toClient = new PassThrough()
-  const fromClient = new PassThrough()
-  const inbox: Json[] = []
-  const waiters: ((m: Json) => void)[] = []
-  let buffer = ''
-  fromClient.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8')
-    let cut: number
-    while ((cut = buffer.indexOf('\n')) >= 0) {
-      const message = JSON.parse(buffer.slice(0, cut)) as Json
-      buffer = buffer.slice(cut + 1)
-      const waiter = waiters.shift()
-      if (waiter) waiter(message)
-      else inbox.push(message)
-    }
-  })
-  const next = (): Promise<Json> => (inbox.length ? Promise.resolve(inbox.shift()!) : new Promise((resolve) => waiters.push(resolve)))
-  const send = (message: Json) => toClient.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n')
-  const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '0' } })
+  const { connection, next, send } = acpPeer({ clientInfo: { name: 'bosun', version: '0' } })
   const initialized = connection.initialize()
   const init = await next()
   send({ id: init.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: {} } } })
