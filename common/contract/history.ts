@@ -80,9 +80,16 @@ export const historyCalls = {
   /**
    * Opens one of those through `session/load` (v1) or a replaying `session/resume` (v2); it arrives as `sessionAdded`.
    * `additionalDirectories`: the ones the list gave it, all of them (E17); those that are folders here become its roots.
+   * `title`: the one the list gave it, the session's title until the agent sends its own.
    */
   historyOpenAgentSession: call(
-    z.object({ agentId: id, acpSessionId: z.string().min(1).max(512), cwd: absolutePath, additionalDirectories: z.array(absolutePath).max(32).optional() }),
+    z.object({
+      agentId: id,
+      acpSessionId: z.string().min(1).max(512),
+      cwd: absolutePath,
+      additionalDirectories: z.array(absolutePath).max(32).optional(),
+      title: z.string().max(512).nullable().optional(),
+    }),
     z.object({ sessionId: z.string() }),
   ),
 } as const

@@ -31,7 +31,7 @@ export interface HistorySessionsPort {
     agentId: string,
     acpSessionId: string,
     cwd: string,
-    options?: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[] },
+    options?: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[]; title?: string | null },
   ): Promise<Result<{ sessionId: string }>>
   /** `session/delete` to a running agent that advertises it (E10); `sent: false` when nothing was asked. */
   deleteAgentSession(agentId: string, acpSessionId: string): Promise<Result<{ sent: boolean }>>
@@ -211,7 +211,7 @@ export function createHistoryService(options: {
         }),
       )
     },
-    historyOpenAgentSession: async ({ agentId, acpSessionId, cwd, additionalDirectories }) => {
+    historyOpenAgentSession: async ({ agentId, acpSessionId, cwd, additionalDirectories, title }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
       // One Bosun already keeps: open it from the database (the next prompt reattaches it).
       const known = `${agentId}/${acpSessionId}`
@@ -219,7 +219,7 @@ export function createHistoryService(options: {
       if (!stored.ok || stored.value) return stored as Result<{ sessionId: string }>
       // The listed folders are the session's complete list (E17), not added to anything: those that are folders here.
       const { folders, missing } = await listedFoldersHere(additionalDirectories ?? [], cwd)
-      const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd, { additionalDirectories: folders, missingFolders: missing })
+      const opened = await sessions.openAgentSession(agentId, acpSessionId, cwd, { additionalDirectories: folders, missingFolders: missing, title: title ?? null })
       return opened.ok ? opened : fail(redact(opened.error))
     },
     historyList: ({ includeArchived }) =>

@@ -647,12 +647,13 @@ export class SessionsService implements IDisposable {
    * `options.additionalDirectories`: the folders the list gave it (checked by the caller), the complete list (E17):
    * the session keeps them as its roots, and they go on the call to an agent that advertises them (E1).
    * `options.missingFolders`: listed ones that are not folders here, named in a notice.
+   * `options.title`: the title the list gave it, the session's until the agent sends one (`session_info_update`).
    */
   async openAgentSession(
     agentId: string,
     acpSessionId: string,
     cwd: string,
-    options: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[] } = {},
+    options: { additionalDirectories?: readonly string[]; missingFolders?: readonly string[]; title?: string | null } = {},
   ): Promise<Result<{ sessionId: string }>> {
     const scoped = agentScopedId(agentId, acpSessionId)
     const open = this.byAgentScopedId.get(scoped)
@@ -665,9 +666,13 @@ export class SessionsService implements IDisposable {
     }
     let sessionId = scoped
     while (this.sessions.has(sessionId) || this.history?.isTaken(sessionId)) sessionId = `${scoped}#${++this.suffix}`
-    const state = createSessionState({ sessionId, acpSessionId, agentId, protocolVersion, cwd })
+    const created = createSessionState({ sessionId, acpSessionId, agentId, protocolVersion, cwd })
     const extra = [...(options.additionalDirectories ?? [])]
-    if (extra.length > 0) state.additionalDirectories = extra
+    if (extra.length > 0) created.additionalDirectories = extra
+    // The listed title is the agent's word as much as a session_info_update is, and goes the same way (redacted).
+    const state = options.title
+      ? applyActions(created, this.redact([{ type: 'updates', updates: [{ sessionUpdate: 'session_info_update', title: options.title }] }]))
+      : created
     // Attached before the call: the replay arrives while it runs and fills the transcript.
     const record: SessionRecord = { agentId, acpSessionId, state, connection, turn: undefined, cancelRequested: false }
     this.sessions.set(sessionId, record)

@@ -203,7 +203,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
             type="button"
             className="session-item history-item"
             onClick={() =>
-              void actions.openAgentSession(agentId, s.acpSessionId, cwd, s.additionalDirectories).then((sessionId) => {
+              void actions.openAgentSession(agentId, cwd, s).then((sessionId) => {
                 if (sessionId) onOpen(sessionId)
               })
             }

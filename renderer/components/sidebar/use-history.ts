@@ -22,8 +22,8 @@ export interface HistoryActions {
   search(query: string): Promise<HistoryHit[]>
   /** The agent's own sessions for a folder not stored yet; null when it does not list them (or the call failed). */
   agentSessions(agentId: string, cwd: string): Promise<AgentSession[] | null>
-  /** Opens one of them (with the folders the list gave it); resolves with Bosun's id for it, or null. */
-  openAgentSession(agentId: string, acpSessionId: string, cwd: string, additionalDirectories?: readonly string[]): Promise<string | null>
+  /** Opens one of them (with the folders and title the list gave it); resolves with Bosun's id for it, or null. */
+  openAgentSession(agentId: string, cwd: string, listed: AgentSession): Promise<string | null>
 }
 
 export interface AgentSession {
@@ -100,9 +100,9 @@ export function useHistory(api: BosunApi | undefined, onFailed: (what: string, r
       }
       return result.value.supported ? result.value.sessions.filter((s) => !s.stored) : null
     },
-    openAgentSession: async (agentId, acpSessionId, cwd, additionalDirectories) => {
+    openAgentSession: async (agentId, cwd, { acpSessionId, title, additionalDirectories }) => {
       const folders = additionalDirectories?.length ? { additionalDirectories: [...additionalDirectories] } : {}
-      const result = await api!.historyOpenAgentSession({ agentId, acpSessionId, cwd, ...folders })
+      const result = await api!.historyOpenAgentSession({ agentId, acpSessionId, cwd, title, ...folders })
       if (!result.ok) {
         onFailed('Opening the agent’s session', result)
         return null

@@ -202,11 +202,13 @@ describe("the agent's own sessions", () => {
     const listed = must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace }))
     expect(listed).toEqual({ supported: true, sessions: [{ acpSessionId: 'terminal-7', cwd: home.workspace, title: 'From the terminal', updatedAt: null, stored: false }] })
 
-    const { sessionId } = must(await run.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'terminal-7', cwd: home.workspace }))
+    // As the sidebar does: with the title the list gave it.
+    const { sessionId } = must(await run.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'terminal-7', cwd: home.workspace, title: 'From the terminal' }))
     expect(sessionId).toBe('scripted/terminal-7')
     await expect.poll(() => agentLog(home, 'scripted')).toContain('REATTACH session/load terminal-7 replay=true')
     const state = must(await run.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     expect(texts(state)).toEqual([`agent_message:${JSON.stringify([{ type: 'text', text: 'Started in a terminal' }])}`])
+    expect(state.title).toBe('From the terminal')
     expect((await runTurn(run, sessionId, 'carry on')).stopReason).toBe('end_turn')
 
     must(await run.handlers.closeSession({ sessionId }))
