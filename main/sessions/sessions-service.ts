@@ -687,7 +687,7 @@ export class SessionsService implements IDisposable {
       )
       const configured = configuredBy(outcome)
       if (configured) this.push(sessionId, configured)
-      for (const action of [...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
+      for (const action of [...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
       this.batcher.flush(sessionId)
       return ok({ sessionId })
     } catch (error) {
