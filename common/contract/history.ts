@@ -58,7 +58,7 @@ export const historyCalls = {
   ),
   /**
    * The sessions an agent has for a folder by its own `session/list` (ones started in a terminal or another
-   * editor too); `supported: false` when the agent does not list sessions. `stored`: Bosun has it already.
+   * editor too); `supported: false` when the agent does not list sessions. `stored`: Bosun has it already (kept, or open).
    */
   historyAgentSessions: call(
     z.object({ agentId: id, cwd: absolutePath }),

@@ -206,7 +206,8 @@ export function createHistoryService(options: {
             title: s.title,
             updatedAt: s.updatedAt,
             ...(s.additionalDirectories ? { additionalDirectories: s.additionalDirectories } : {}),
-            stored: store.has(`${agentId}/${s.sessionId}`),
+            // Open here counts: the recorder writes a session opened from this list a moment later.
+            stored: store.has(`${agentId}/${s.sessionId}`) || sessions?.has(`${agentId}/${s.sessionId}`) === true,
           })),
         }),
       )

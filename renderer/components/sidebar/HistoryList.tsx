@@ -178,6 +178,19 @@ const HistoryItem = memo(function HistoryItem({
 /** "More from <agent>": the sessions the agent itself has for the folder (its `session/list`), opened through `session/load`. */
 function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: string; agentName: string; cwd: string; actions: HistoryActions; onOpen: (sessionId: string) => void }) {
   const [state, setState] = useState<'closed' | 'loading' | AgentSession[] | null>('closed')
+  // The newest refresh wins: an older answer arriving late is dropped.
+  const generation = useRef(0)
+  const open = (listed: AgentSession) =>
+    void actions.openAgentSession(agentId, cwd, listed).then((sessionId) => {
+      if (!sessionId) return
+      onOpen(sessionId)
+      // It is Bosun's now (the history lists it): gone from here at once, and the agent's list is asked again.
+      setState((list) => (Array.isArray(list) ? list.filter((s) => s.acpSessionId !== listed.acpSessionId) : list))
+      const mine = ++generation.current
+      void actions.agentSessions(agentId, cwd).then((fresh) => {
+        if (fresh && mine === generation.current) setState(fresh)
+      })
+    })
   if (state === 'closed') {
     return (
       <button
@@ -202,11 +215,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
           <button
             type="button"
             className="session-item history-item"
-            onClick={() =>
-              void actions.openAgentSession(agentId, cwd, s).then((sessionId) => {
-                if (sessionId) onOpen(sessionId)
-              })
-            }
+            onClick={() => open(s)}
           >
             <span className="session-item-title">{s.title ?? s.acpSessionId}</span>
             <span className="session-item-meta muted">
