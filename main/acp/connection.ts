@@ -28,6 +28,7 @@ import type {
   AcpClientConnection,
   AgentHandshake,
   AgentSessionInfo,
+  AuthMethodSummary,
   ClientHandlerRegistry,
   ClientNotificationHandler,
   ClientRequestHandler,
@@ -67,6 +68,12 @@ export interface AcpConnectionOptions {
    * no auth methods (B10).
    */
   signInByKeys?: () => boolean
+  /**
+   * Whether Bosun can run a listed auth method (its sign-in dialog offers it and something happens). Default: any
+   * method but a v2 one without a type, which Bosun never sends (D5). A -32000 from an agent whose methods are all
+   * ones Bosun cannot run is no sign-in to offer, as from one that lists none (B10).
+   */
+  runsAuthMethod?: (method: AuthMethodSummary) => boolean
   /** v1: advertise `session.configOptions.boolean` (default true; the session header shows boolean options). Without it no boolean value is sent (E13). */
   booleanConfigOptions?: boolean
 }
@@ -248,9 +255,10 @@ class AcpConnection implements AcpClientConnection {
     return this.handshakeValue
   }
 
-  /** The agent listed a way to sign in at `initialize` (none is known before it answered), or Bosun can ask for its keys. */
+  /** The agent listed a way to sign in that Bosun can run (none is known before it answered), or Bosun can ask for its keys. */
   private canSignIn(): boolean {
-    return (this.handshakeValue?.authMethods.length ?? 0) > 0 || this.options.signInByKeys?.() === true
+    const runs = this.options.runsAuthMethod ?? ((method: AuthMethodSummary) => method.type !== UNTYPED_AUTH_METHOD)
+    return (this.handshakeValue?.authMethods.some(runs) ?? false) || this.options.signInByKeys?.() === true
   }
 
   // ---- client → agent ----------------------------------------------------------------------

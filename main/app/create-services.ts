@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { createAcpConnection } from '../acp/connection'
-import { createAgentToolsService, type AgentToolsService } from '../agents-tools/service'
+import { createAgentToolsService, loginKind, type AgentToolsService } from '../agents-tools/service'
 import type { AcpConnectionFactory } from '../agents/agent-host'
 import { ProtocolVersionMemory } from '../agents/protocol-hints'
 import { AgentSupervisor } from '../agents/supervisor'
@@ -83,6 +83,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       clientCapabilities: CLIENT_CAPABILITIES,
       // An agent that lists no auth methods but wants a key its definition names: the sign-in dialog asks for it.
       signInByKeys: () => (config.definitions.get(agentId)?.secretEnv.length ?? 0) > 0,
+      // A method of a kind Bosun does not know (a v2 one without a type) is no way to sign in.
+      runsAuthMethod: (method) => loginKind(method) !== 'other',
       ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
       ...(integration.limits?.writeStallMs !== undefined ? { writeStallMs: integration.limits.writeStallMs } : {}),
     })

@@ -453,7 +453,7 @@ describe('signing in when a new session needs it', () => {
   it('-32000 from an agent that listed no auth methods: the refusal is shown with why there is no sign-in, and no sign-in is offered (B10)', async () => {
     const form = await requestSession('No-login starter')
     const alert = await visible(form.getByRole('alert'))
-    await visible(alert.getByText('No-login starter asks for a sign-in but listed no way to sign in when it started', { exact: false }))
+    await visible(alert.getByText('No-login starter asks for a sign-in but listed no way to sign in that Bosun can use', { exact: false }))
     await visible(alert.getByText('It said: Authentication required', { exact: false }))
     expect(await signInDialog('No-login starter').count()).toBe(0)
     await screenshotBothSchemes('agents-auth-required-no-methods-new-session')
@@ -466,7 +466,7 @@ describe('signing in when a new session needs it', () => {
     await messageBox(page).press('Enter')
     const note = await visible(page.getByRole('note', { name: 'Not sent' }))
     await visible(note.getByText('Authentication required'))
-    await visible(note.getByText('listed no way to sign in when it started', { exact: false }))
+    await visible(note.getByText('listed no way to sign in that Bosun can use', { exact: false }))
     expect(await note.getByRole('button', { name: 'Sign in…' }).count()).toBe(0)
     await visible(note.getByRole('button', { name: 'Resend' }))
     await screenshotBothSchemes('agents-auth-required-no-methods-message')

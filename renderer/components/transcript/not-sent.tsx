@@ -34,7 +34,7 @@ export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: Prompt
   const actions = useContext(NotSentContext)
   const text = textOf(entry.content)
   const authRequired = entry.notSent.code === AUTH_REQUIRED_CODE
-  // B10: only an agent that listed auth methods can be signed in to; a transcript from before `signIn` says so by the code alone.
+  // B10: only an agent that listed auth methods Bosun can run (or whose keys it can ask for) can be signed in to; a transcript from before `signIn` says so by the code alone.
   const signIn = authRequired && entry.notSent.signIn !== false
   return (
     <div className="not-sent" role="note" aria-label="Not sent">
@@ -43,7 +43,7 @@ export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: Prompt
       </p>
       {authRequired && !signIn && (
         <p className="muted small not-sent-hint">
-          It asks for a sign-in but listed no way to sign in when it started, so Bosun has none to offer: sign in the agent’s own way (often its
+          It asks for a sign-in but listed no way to sign in that Bosun can use, so Bosun has none to offer: sign in the agent’s own way (often its
           command in a terminal), then resend.
         </p>
       )}

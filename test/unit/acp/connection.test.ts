@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_SESSION_ID_CHARS } from '../../../main/acp/connection'
+import { MAX_SESSION_ID_CHARS, type AcpConnectionOptions } from '../../../main/acp/connection'
 import type { AcpClientConnection } from '../../../main/acp/types'
 import { AgentExitedError, BosunError, RpcError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
@@ -7,9 +7,9 @@ import { once } from '../../../main/base/event'
 import { acpPeer, type Json } from '../../support/acp-peer'
 
 /** An in-memory peer: reads what the client writes, writes what a test scripts. */
-const pair = (options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) => acpPeer({ elicitation: { form: true }, ...options })
+const pair = (options: Partial<AcpConnectionOptions> = {}) => acpPeer({ elicitation: { form: true }, ...options })
 
-async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: { maxQueuedBytes?: number; maxMessageBytes?: number; signInByKeys?: () => boolean } = {}) {
+async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, options: Partial<AcpConnectionOptions> = {}) {
   const peer = pair(options)
   const done = peer.connection.initialize(offered ? { preferredVersion: offered } : undefined)
   const request = await peer.next()
@@ -184,6 +184,34 @@ describe('-32000 (auth required, B10)', () => {
     // No auth methods, but the agent's definition names keys Bosun can ask for (its sign-in dialog does): a sign-in.
     expect((await refuse([], () => true)).failure).toMatchObject({ kind: 'auth-required', code: -32000 })
     expect((await refuse([], () => false)).failure).toMatchObject({ kind: 'rpc-error', code: -32000 })
+  })
+
+  it('from a v2 agent whose only methods have no type (none Bosun runs): an rpc-error, unless its definition names keys', async () => {
+    const refuse = async (options: { signInByKeys?: () => boolean } = {}) => {
+      const peer = await initialized(2, { authMethods: [{ methodId: 'sso', name: 'Company SSO' }] }, undefined, options)
+      const made = peer.connection.newSession({ cwd: '/p' })
+      const request = await peer.next()
+      peer.send({ id: request.id, error: { code: -32000, message: 'Authentication required' } })
+      return (await made.then(() => undefined, (e: unknown) => e)) as RpcError
+    }
+    expect((await refuse()).failure).toMatchObject({ kind: 'rpc-error', code: -32000 })
+    expect((await refuse({ signInByKeys: () => true })).failure).toMatchObject({ kind: 'auth-required', code: -32000 })
+  })
+
+  it('asks `runsAuthMethod` which methods Bosun can run: a -32000 offers sign-in only when one of them can be', async () => {
+    const refuse = async (runs: (type: string) => boolean) => {
+      const authMethods = [
+        { methodId: 'oauth', name: 'Browser', type: 'oauth-device' },
+        { methodId: 'login', name: 'Log in', type: 'agent' },
+      ]
+      const peer = await initialized(2, { authMethods }, undefined, { runsAuthMethod: (m) => runs(m.type) })
+      const made = peer.connection.newSession({ cwd: '/p' })
+      const request = await peer.next()
+      peer.send({ id: request.id, error: { code: -32000, message: 'Authentication required' } })
+      return ((await made.then(() => undefined, (e: unknown) => e)) as RpcError).failure.kind
+    }
+    expect(await refuse((type) => type === 'agent')).toBe('auth-required')
+    expect(await refuse(() => false)).toBe('rpc-error')
   })
 })
 

@@ -126,7 +126,7 @@ describe('signing in for a message the agent refused', () => {
     expect(html).not.toContain('>Sign in…</button>')
     expect(html).toContain('Authentication required')
     expect(html).toContain('(error -32000)')
-    expect(html).toContain('listed no way to sign in when it started, so Bosun has none to offer')
+    expect(html).toContain('listed no way to sign in that Bosun can use, so Bosun has none to offer')
     expect(html).toContain('>Resend</button>')
   })
 })
@@ -136,7 +136,7 @@ describe('a session that did not start (the new-session form’s words)', () => 
     const failure = newSessionFailure('Acme', { kind: 'rpc-error', code: -32000, message: 'Authentication required', data: { details: 'Run `acme login`.' } })
     expect(failure.folder).toBeUndefined()
     expect(failure.message).toBe(
-      'Acme asks for a sign-in but listed no way to sign in when it started, so Bosun has none to offer. ' +
+      'Acme asks for a sign-in but listed no way to sign in that Bosun can use, so Bosun has none to offer. ' +
         'Sign in the agent’s own way (often its command in a terminal), then try again. It said: Authentication required (Run `acme login`.)',
     )
   })
