@@ -41,6 +41,19 @@ const STATUS_CLASS = {
 // "Allowed by rule …" / "Allowed by you (Allow once)" / "You chose “Ask me later”" (unknown kinds, G4).
 export { decidedByText }
 
+/**
+ * A text content that says again what the card already shows as it is: its title, or the message of one of its
+ * elicitations (claude-agent-acp's AskUserQuestion puts the question in all three). Compared whole, ends trimmed: a
+ * text that differs in anything else is shown.
+ */
+export function repeatsShownText(content: ToolCallEntry['content'][number], shown: readonly string[]): boolean {
+  if (content.type !== 'content') return false
+  const block = (content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined
+  if (block?.type !== 'text' || typeof block.text !== 'string') return false
+  const text = block.text.trim()
+  return text !== '' && shown.some((s) => s.trim() === text)
+}
+
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
@@ -61,8 +74,10 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const title = entry.title ?? entry.name ?? TOOL_KIND_LABEL[kind]
   const command = commandOf(entry.rawInput)
   const bodyId = `tool-body-${entry.id}`
+  const shownElsewhere = [title, ...asks.map((e) => e.message)]
+  const shownContent = entry.content.filter((c) => !repeatsShownText(c, shownElsewhere))
   const hasBody =
-    entry.content.length > 0 ||
+    shownContent.length > 0 ||
     entry.locations.length > 0 ||
     entry.rawInput !== undefined ||
     entry.rawOutput !== undefined ||
@@ -109,7 +124,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
             </div>
           )}
           {entry.locations.length > 0 && <LocationList locations={entry.locations} />}
-          {entry.content.map((content, i) => {
+          {shownContent.map((content, i) => {
             const c = content as Record<string, unknown>
             switch (content.type) {
               case 'content':

@@ -197,6 +197,32 @@ describe('ToolCallCard: elicitations tied to the tool call', () => {
     expect(done).not.toContain('tool-awaiting')
     expect(done).toMatch(/role="status">Answered</)
   })
+
+  /** How often `text` occurs in the markup's text. */
+  const count = (html: string, text: string) => textOf(html).split(text).length - 1
+  const said = (text: string) => ({ type: 'content', content: { type: 'text', text } }) as ToolCallEntry['content'][number]
+
+  it('a text content that is the question of its form (claude-agent-acp’s AskUserQuestion) is shown once, in the form', () => {
+    const e = form()
+    const entry = card({ title: 'Ask a question', toolKind: 'other', content: [said('Which branch should I deploy?\n')], elicitationIds: [e.elicitationRequestId] })
+    const html = render(<ToolCallCard entry={entry} permissions={{}} elicitations={{ [e.elicitationRequestId]: e }} terminals={{}} />)
+    expect(count(html, 'Which branch should I deploy?')).toBe(1)
+    expect(html).toMatch(/class="eli-message">Which branch should I deploy\?</)
+  })
+
+  it('a text content that is the card’s title is shown once, as the title; one that differs in anything is shown', () => {
+    const e = form({ message: 'Pick one' })
+    const entry = card({
+      title: 'Which branch should I deploy?',
+      toolKind: 'other',
+      content: [said('Which branch should I deploy?'), said('Which branch should I deploy? (main is frozen)'), said('Pick one.')],
+      elicitationIds: [e.elicitationRequestId],
+    })
+    const html = render(<ToolCallCard entry={entry} permissions={{}} elicitations={{ [e.elicitationRequestId]: e }} terminals={{}} />)
+    expect(count(html, 'Which branch should I deploy?')).toBe(2)
+    expect(textOf(html)).toContain('Which branch should I deploy? (main is frozen)')
+    expect(textOf(html)).toContain('Pick one.')
+  })
 })
 
 describe('VisibleText', () => {
