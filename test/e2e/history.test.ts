@@ -176,7 +176,7 @@ describe('history in the browser host', () => {
     }
   })
 
-  it('a session from the agent’s own list shows the folders the list gives it, and opens with them (E17)', async () => {
+  it('a session from the agent’s own list shows the folders the list gives it, and opens with them and its title (E17)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
     const docs = join(dir, 'docs')
     const shared = join(dir, 'shared')
@@ -202,7 +202,12 @@ describe('history in the browser host', () => {
       await screenshot(page, 'history-agent-session-folders-light')
       await listed.click()
       await visible(page.getByText(`${AGENT} · ${home.workspace} + ${docs} + ${shared}`))
+      // Called what the list called it, and no longer offered by the agent's list (it is in the history now).
+      await visible(page.getByRole('heading', { name: 'Started in a terminal' }))
+      await visible(historyRegion(page).getByText(`${AGENT} has no other sessions here.`))
       await screenshot(page, 'history-agent-session-opened-light')
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await screenshot(page, 'history-agent-session-opened-dark')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
