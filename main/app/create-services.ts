@@ -17,7 +17,7 @@ import { createLogger } from '../base/log'
 import { createAgentConfigService } from '../config/agent-config-service'
 import type { ElicitationBroker } from '../elicitation/broker'
 import { createElicitationService } from '../elicitation/service'
-import { FileSystemHandlers } from '../fs/file-system-handlers'
+import { FileSystemHandlers, READS_MISSING_FILES_AS_EMPTY } from '../fs/file-system-handlers'
 import { createClientCapsService } from '../fs/service'
 import { checkAddedFolders } from '../fs/folders'
 import { createLocationsService, locationPathsOf } from '../locations/service'
@@ -327,7 +327,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       // `fs/*` and `terminal/*` are v1's client methods, offered in v1's clientCapabilities; v2 has neither (its
       // agents run their own terminals): a v2 agent that asks anyway gets "method not found", and no file or process.
       if (info.protocolVersion === 1) {
-        scope.add(files.attach(connection, info))
+        const agentInfoName = connection.handshake?.agentInfo?.name
+        scope.add(files.attach(connection, { ...info, missingFileReadsEmpty: agentInfoName !== undefined && READS_MISSING_FILES_AS_EMPTY.has(agentInfoName) }))
         scope.add(terminals.attach(connection, info))
       }
       const closed = connection.onDidClose(() => {

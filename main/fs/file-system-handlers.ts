@@ -48,13 +48,29 @@ export interface FileSystemHandlersOptions {
   maxFileBytes?: number
 }
 
+/** The agent a connection's file requests come from. */
+export interface AgentFilesInfo {
+  agentId: string
+  agentName: string
+  /**
+   * Answer a read of a missing file (inside the session's folders) with an empty file instead of -32002 (G24). Only
+   * for an agent known to fail on the standard answer: Gemini CLI reads a file before it writes it and, since its ACP
+   * client rejects with the plain error object, takes any error for an unreadable file, so it could create no new file
+   * (google-gemini/gemini-cli#9280, #17588, still so in 0.61). Zed opens an empty buffer for such a path.
+   */
+  missingFileReadsEmpty?: boolean
+}
+
+/** Agents whose `agentInfo.name` gets {@link AgentFilesInfo.missingFileReadsEmpty}. */
+export const READS_MISSING_FILES_AS_EMPTY: ReadonlySet<string> = new Set(['gemini-cli'])
+
 export class FileSystemHandlers {
   private writeCount = 0
 
   constructor(private readonly options: FileSystemHandlersOptions) {}
 
   /** Registers both methods on the connection; the registration ends with the returned disposable. */
-  attach(connection: Pick<AcpClientConnection, 'handlers'>, info: { agentId: string; agentName: string }): IDisposable {
+  attach(connection: Pick<AcpClientConnection, 'handlers'>, info: AgentFilesInfo): IDisposable {
     const store = new DisposableStore()
     const reads = createConcurrencyLimit(MAX_READS_AT_ONCE, MAX_READS_WAITING)
     store.add(connection.handlers.registerRequest(READ_TEXT_FILE_METHOD, (params, context) => this.readInTurn(reads, info, params, context)))
@@ -63,7 +79,7 @@ export class FileSystemHandlers {
   }
 
   /** {@link handleReadTextFile} in its turn among the agent's reads, once the agent has room for the answer. */
-  private async readInTurn(reads: ConcurrencyLimit, info: { agentId: string; agentName: string }, params: unknown, context: ClientRequestContext): Promise<{ content: string }> {
+  private async readInTurn(reads: ConcurrencyLimit, info: AgentFilesInfo, params: unknown, context: ClientRequestContext): Promise<{ content: string }> {
     try {
       return await reads.run(async () => {
         await context.answerRoom?.()
@@ -79,18 +95,23 @@ export class FileSystemHandlers {
     }
   }
 
-  async handleReadTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<{ content: string }> {
+  async handleReadTextFile(info: AgentFilesInfo, params: unknown, _context?: ClientRequestContext): Promise<{ content: string }> {
     const p = record(params)
     const session = this.sessionOf(info, p)
     const line = optionalCount(p?.line, 'line')
     const limit = optionalCount(p?.limit, 'limit')
     const { sessionId, realPath, path, root } = await this.confined(info, session, p, 'read')
     const file = await readTextFile(realPath, this.options.maxFileBytes ?? MAX_TEXT_FILE_BYTES, root)
+    if (!file.ok && file.problem.kind === 'not-found' && info.missingFileReadsEmpty) {
+      // See `missingFileReadsEmpty`: the file the agent is about to create, inside the session's folders.
+      this.options.log?.info(`${info.agentName}: read ${path}: not found, answered as an empty file (the agent cannot take -32002)`)
+      return { content: '' }
+    }
     if (!file.ok) throw this.refuse(sessionId, info, 'read', path, file.problem)
     return { content: lineWindow(file.value.text, line, limit) }
   }
 
-  async handleWriteTextFile(info: { agentId: string; agentName: string }, params: unknown, _context?: ClientRequestContext): Promise<Record<string, never>> {
+  async handleWriteTextFile(info: AgentFilesInfo, params: unknown, _context?: ClientRequestContext): Promise<Record<string, never>> {
     const p = record(params)
     const session = this.sessionOf(info, p)
     if (typeof p?.content !== 'string') throw new HandlerError(INVALID_PARAMS, 'content must be a string')

@@ -26,8 +26,8 @@ interface FsSession {
   state(): Promise<SessionState>
 }
 
-async function start(): Promise<FsSession> {
-  const t = await startServices([{ id: 'fs', name: 'Files agent', scenario: 'fs' }])
+async function start(scenario = 'fs'): Promise<FsSession> {
+  const t = await startServices([{ id: 'fs', name: 'Files agent', scenario }])
   writeFileSync(join(t.workspace, 'a.txt'), 'one\ntwo\nthree\n')
   const { sessionId } = must(await t.handlers.newSession({ agentId: 'fs', cwd: t.workspace }))
   const state = async () => must(await t.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
@@ -95,6 +95,14 @@ describe('fs/* with the scripted v1 agent', () => {
     writeFileSync(join(s.t.workspace, 'real', 'secret.txt'), 'inside\n')
     symlinkSync(join(s.t.workspace, 'real'), join(s.t.workspace, 'link'))
     expect(await s.run('read-symlink')).toEqual([{ content: 'inside\n' }])
+  })
+
+  it('answers Gemini CLI (agentInfo gemini-cli) a missing file in the folder as an empty file, so it can create one; outside the folder it is still refused', async () => {
+    const s = await start('fs-gemini')
+    expect(await s.run('read-missing')).toEqual([{ content: '' }])
+    expect(await s.run('read')).toEqual([{ content: 'one\ntwo\nthree\n' }])
+    const [outside] = await s.run('read-outside-missing')
+    expect(errorOf(outside)).toMatchObject({ code: -32602, data: { reason: 'outside-roots' } })
   })
 
   it('answers a missing file with -32002, and refuses binary, huge and special files with a reason', async () => {
