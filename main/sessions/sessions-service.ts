@@ -99,9 +99,20 @@ interface SessionRecord {
   watchdog?: unknown
   /** Estimated bytes of what this session applied since it was opened here (bounded by `maxSessionBytes`). */
   received?: number
+  /** Reattached by a v1 `session/load` whose replay may still be coming: only its facts apply; `heard` marks each update. */
+  replayTail?: { heard(): void }
   /** Past `maxSessionBytes`: only updates that replace what the session shows are applied; the rest is dropped. */
   full?: { reason: string }
 }
+
+/**
+ * After a v1 `session/load` is answered, how long the agent must stay quiet before its replay counts as over, and
+ * the longest Bosun waits for that before it goes on. The spec has the replay come first, but Gemini CLI answers
+ * at once and streams the history after its answer: what it sends then is history too, and must not land in the
+ * turn the person is starting.
+ */
+const LOAD_REPLAY_QUIET_MS = 150
+const LOAD_REPLAY_MAX_WAIT_MS = 5_000
 
 /** Update kinds that state what the session is now (not history): applied from a v1 `session/load` replay. */
 const SESSION_FACTS = new Set([
@@ -457,7 +468,7 @@ export class SessionsService implements IDisposable {
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     if (record.full) return fail({ kind: 'invalid-argument', message: `${record.full.reason} Start a new session in ${record.state.cwd}.` })
-    if (!record.connection) {
+    if (!record.connection || record.reattaching) {
       const attached = await this.reattach(sessionId, record)
       if (!attached.ok) return attached
       if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
@@ -768,6 +779,7 @@ export class SessionsService implements IDisposable {
         const configured = configuredBy(outcome)
         if (configured) this.push(sessionId, configured)
         for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
+        if (loaded) await this.settleLoadReplay(record)
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
@@ -780,6 +792,29 @@ export class SessionsService implements IDisposable {
       record.reattaching = undefined
     })
     return record.reattaching
+  }
+
+  /**
+   * Resolves once the agent has said nothing for the session for {@link LOAD_REPLAY_QUIET_MS} (at most
+   * {@link LOAD_REPLAY_MAX_WAIT_MS}); until then what it sends for it is the rest of a `session/load` replay.
+   */
+  private settleLoadReplay(record: SessionRecord): Promise<void> {
+    return new Promise((resolve) => {
+      let quiet: unknown
+      const done = () => {
+        this.scheduler.clearTimeout(quiet)
+        this.scheduler.clearTimeout(cap)
+        record.replayTail = undefined
+        resolve()
+      }
+      const heard = () => {
+        this.scheduler.clearTimeout(quiet)
+        quiet = this.scheduler.setTimeout(done, LOAD_REPLAY_QUIET_MS)
+      }
+      const cap = this.scheduler.setTimeout(done, LOAD_REPLAY_MAX_WAIT_MS)
+      record.replayTail = { heard }
+      heard()
+    })
   }
 
   /** A notice naming the MCP servers the agent cannot take (they are not dropped silently). */
@@ -820,6 +855,11 @@ export class SessionsService implements IDisposable {
       this.lastRoute = route
     }
     if (route && route.record.connection === connection) {
+      const tail = route.record.replayTail
+      if (tail) {
+        tail.heard()
+        if (!SESSION_FACTS.has(update.sessionUpdate)) return
+      }
       if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update)
       return
     }

@@ -99,6 +99,11 @@ export interface SessionBehaviour {
   updatesBeforeResponse?: Record<string, unknown>[]
   /** Steps replayed by `session/load` (v1) or `session/resume` with `replayFrom` (v2). */
   replay?: Step[]
+  /**
+   * The replay is started but not awaited: the load is answered at once and the history goes on streaming after
+   * the response, as Gemini CLI's `session/load` does (it does not await the task that sends the history).
+   */
+  replayAfterResponse?: boolean
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
   list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
   /**

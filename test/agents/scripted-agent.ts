@@ -238,7 +238,11 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   log(`REATTACH ${v2 ? 'session/resume' : replay ? 'session/load' : 'session/resume'} ${sessionId} replay=${replay}`)
   log(`REATTACH-PARAMS ${JSON.stringify(params)}`)
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
-  if (replay) for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
+  const replaying = async () => {
+    for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
+  }
+  if (replay && scenario.session?.replayAfterResponse) void replaying()
+  else if (replay) await replaying()
   const before = scenario.session?.updatesBeforeResume ?? []
   for (const update of before) await sendUpdate(client, sessionId, update)
   if (v2 && !before.some((update) => update.sessionUpdate === 'state_update')) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
