@@ -46,11 +46,32 @@ function firstLine(text: string): string {
   return newline < 0 ? text : text.slice(0, newline)
 }
 
+/** A line that is one bold span and nothing else: `**Subject**` (or `__Subject__`), the span's text in group 1. */
+const BOLD_LINE = /^(?:\*\*([^*]*)\*\*|__([^_]*)__)\s*$/
+
+/**
+ * The hint of a collapsed thought: its first line, at most 120 characters. A first line that is only a bold title
+ * shows as the title's text (Gemini CLI opens every thought with `**Subject**`, codex-acp its reasoning summaries),
+ * and an empty one is passed over (Gemini's thought without a subject starts with `****`).
+ */
+function thoughtPreview(text: string): string {
+  let rest = text.trim()
+  while (rest !== '') {
+    const line = firstLine(rest)
+    const bold = BOLD_LINE.exec(line)
+    if (!bold) return line.slice(0, 120)
+    const title = (bold[1] ?? bold[2] ?? '').trim()
+    if (title !== '') return title.slice(0, 120)
+    rest = rest.slice(line.length).trim()
+  }
+  return ''
+}
+
 /** Thoughts are collapsed by default: a disclosure button with the first line as a hint. */
 export const AgentThought = memo(function AgentThought({ entry }: { entry: MessageEntry }) {
   const [open, setOpen] = useState(false)
   const first = entry.content.find((b) => b.type === 'text') as { text?: string } | undefined
-  const preview = firstLine((first?.text ?? '').trim()).slice(0, 120)
+  const preview = thoughtPreview(first?.text ?? '')
   const id = `thought-${entry.id}`
   return (
     <div className={entry.excluded ? 'entry-thought entry-excluded' : 'entry-thought'}>

@@ -14,4 +14,15 @@ describe('a collapsed thought', () => {
     expect(preview(`${'x'.repeat(200)}\nmore`)).toBe('x'.repeat(120))
     expect(preview('   \n  ')).toBeNull()
   })
+
+  it('shows a bold title line as its text: Gemini CLI opens every thought with **Subject**', () => {
+    expect(preview('**Reading the config**\nI need to look at the settings first.')).toBe('Reading the config')
+    expect(preview('__Planning__  \nnext')).toBe('Planning')
+    // Gemini's thought without a subject: the empty title is passed over.
+    expect(preview('****\nNo subject here.')).toBe('No subject here.')
+    expect(preview('****')).toBeNull()
+    // Bold inside a line, or two spans on it, stay as written.
+    expect(preview('**a** and **b**\nmore')).toBe('**a** and **b**')
+    expect(preview('Use **bold** here')).toBe('Use **bold** here')
+  })
 })
