@@ -26,7 +26,7 @@ import { boundJson } from '../../common/bounded'
 import type { PermissionRequestView, SessionAction } from '../../common/session/types'
 import type { AuditLog, AuditRecord } from './audit-log'
 import { normalizePermissionRequest, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
-import { answerByRules, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
+import { answerByRules, offeredMoreThanOnce, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
 import { subjectIdentity, type SubjectIdentity } from './subject-identity'
 
 export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
@@ -172,10 +172,15 @@ export class PermissionBroker implements IDisposable {
     return Array.from(this.pendingById.values(), (e) => e.view)
   }
 
-  /** Whether an "always" answer to this pending request would be kept as a rule (for this folder or this session). */
-  remembers(requestId: string): boolean {
+  /**
+   * Whether an "always" answer to this pending request would be kept as a rule (for this folder or this session);
+   * with `optionId`, that option's answer (not when another option of its kind is offered too).
+   */
+  remembers(requestId: string, optionId?: string): boolean {
     const entry = this.pendingById.get(requestId)
-    return !!entry && !!this.options.rules && entry.identity !== null && entry.identity.remember.scope !== 'never'
+    if (!entry || !this.options.rules || entry.identity === null || entry.identity.remember.scope === 'never') return false
+    const option = optionId === undefined ? undefined : entry.view.options.find((o) => o.optionId === optionId)
+    return !option || !offeredMoreThanOnce(entry.view.options, option.kind)
   }
 
   /** How many requests of `sessionId` wait for the person. */
@@ -197,7 +202,7 @@ export class PermissionBroker implements IDisposable {
     const option = entry.view.options.find((o) => o.optionId === optionId)
     if (!option) return fail({ kind: 'invalid-argument', message: 'That option was not offered by the agent.' })
     this.settle(entry, { outcome: { outcome: 'selected', optionId } }, 'answered', { by: 'person', optionId, optionKind: option.kind, at: this.now() })
-    if (REMEMBERING_KINDS.has(option.kind)) this.remember(entry, option.kind as RuleDecision)
+    if (REMEMBERING_KINDS.has(option.kind) && !offeredMoreThanOnce(entry.view.options, option.kind)) this.remember(entry, option.kind as RuleDecision)
     return ok(undefined)
   }
 
@@ -500,7 +505,11 @@ export class PermissionBroker implements IDisposable {
   private rememberNote(normalized: NormalizedPermissionRequest, identity: SubjectIdentity | null): string | null {
     if (!normalized.options.some((o) => REMEMBERING_KINDS.has(o.kind)) || !this.options.rules) return null
     if (identity === null) return '“Always” will not be remembered for this request: Bosun does not recognise what it is about. It answers this request only.'
-    return identity.remember.scope === 'rule' ? null : identity.remember.note
+    if (identity.remember.scope !== 'rule') return identity.remember.note
+    const several = [...REMEMBERING_KINDS].find((kind) => offeredMoreThanOnce(normalized.options, kind))
+    if (!several) return null
+    const names = normalized.options.filter((o) => o.kind === several).map((o) => `“${o.name}”`)
+    return `Bosun will not remember ${names.join(' or ')}: a rule could not tell which one you chose. It answers this request only (the agent may keep it for its session).`
   }
 
   private entriesOf(sessionId: string): PendingEntry[] {

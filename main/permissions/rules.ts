@@ -124,9 +124,18 @@ export interface RuleAnswer {
 }
 
 /**
+ * Whether the request offers more than one option of this kind (Gemini CLI's MCP tools: "Allow all server tools
+ * for this session" and "Allow tool for this session", both `allow_always`). A rule keeps a kind, not an option,
+ * so it cannot tell which one the person chose: such an answer is not kept, and no rule answers such a request.
+ */
+export function offeredMoreThanOnce(options: readonly { kind: string }[], kind: string): boolean {
+  return options.filter((o) => o.kind === kind).length > 1
+}
+
+/**
  * The answer rules give to a request, or `null` to ask the person. A matching reject rule wins over an
  * allow rule; the chosen option is the offered option of exactly the rule's kind, so an unknown kind is
- * never auto-chosen, and if the winning kind is not offered the person is asked.
+ * never auto-chosen, and if the winning kind is not offered, or offered more than once, the person is asked.
  */
 export function answerByRules(
   rules: readonly PermissionRule[],
@@ -137,6 +146,7 @@ export function answerByRules(
   const matching = rules.filter((rule) => ruleMatches(rule, scope, identity))
   if (matching.length === 0) return null
   const rule = matching.find((r) => r.decision === 'reject_always') ?? matching[0]!
+  if (offeredMoreThanOnce(options, rule.decision)) return null
   const option = options.find((o) => o.kind === rule.decision)
   return option ? { rule, option } : null
 }

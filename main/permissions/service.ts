@@ -177,7 +177,7 @@ export async function createPermissionsService(options: PermissionsServiceOption
     async respondPermission({ requestId, optionId }) {
       const view = optionId === null ? undefined : broker.pending().find((v) => v.requestId === requestId)
       const option = view?.options.find((o) => o.optionId === optionId)
-      const kept = view && option && REMEMBERED_KINDS.has(option.kind) ? broker.remembers(requestId) : false
+      const kept = view && option && REMEMBERED_KINDS.has(option.kind) ? broker.remembers(requestId, option.optionId) : false
       if (view && option && kept) {
         // A remembered rule answers future requests without the person: main asks itself, the renderer cannot.
         const allow = option.kind === 'allow_always'

@@ -213,6 +213,38 @@ describe('PermissionBroker', () => {
     await noAlways
   })
 
+  it('two “always allow” options (Gemini CLI’s MCP tools): the one chosen is answered, no rule is kept, the dialog says so first', async () => {
+    const rules = new MemoryRules()
+    const { broker, connection } = setup({ rules })
+    const mcpOptions = [
+      { optionId: 'proceed_always_server', name: 'Allow all server tools for this session', kind: 'allow_always' },
+      { optionId: 'proceed_always_tool', name: 'Allow tool for this session', kind: 'allow_always' },
+      { optionId: 'proceed_once', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'cancel', name: 'Reject', kind: 'reject_once' },
+    ]
+    const request = (toolCallId: string) => ({
+      sessionId: 'A',
+      toolCall: { toolCallId, status: 'pending', title: 'search_issues (github MCP Server)', content: [], locations: [], kind: 'other' },
+      options: mcpOptions,
+    })
+    const first = connection.request(1, request('mcp-1'))
+    const [pending] = broker.pending()
+    expect(pending!.rememberNote).toBe(
+      'Bosun will not remember “Allow all server tools for this session” or “Allow tool for this session”: a rule could not tell which one you chose. It answers this request only (the agent may keep it for its session).',
+    )
+    expect(broker.remembers(pending!.requestId, 'proceed_always_tool')).toBe(false)
+    broker.respond(pending!.requestId, 'proceed_always_tool')
+    expect(await first).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'proceed_always_tool' } } })
+    await flushMicrotasks()
+    expect(rules.rules).toEqual([])
+
+    // The same request again is the person's to answer: never "all server tools" on their behalf.
+    const second = connection.request(2, request('mcp-2'))
+    expect(broker.pending()).toHaveLength(1)
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await second
+  })
+
   it('auto-approve picks allow_once only, never unknown kinds or unknown subjects', async () => {
     const { broker, connection, actions, audit } = setup({ version: 2 })
     broker.setAutoApprove('A', true)

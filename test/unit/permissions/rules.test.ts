@@ -206,6 +206,15 @@ describe('answerByRules', () => {
     expect(answerByRules(both, scope, identity(), offered)?.option.optionId).toBe('ra')
   })
 
+  it('asks when the rule kind is offered more than once: it cannot tell which of them was meant', () => {
+    const two = [
+      { optionId: 'server', name: 'Allow all server tools for this session', kind: 'allow_always' },
+      { optionId: 'tool', name: 'Allow tool for this session', kind: 'allow_always' },
+      { optionId: 'once', name: 'Allow', kind: 'allow_once' },
+    ]
+    expect(answerByRules([remembered()], scope, identity(), two)).toBeNull()
+  })
+
   it('asks when the rule kind is not offered, and never picks an unknown kind', () => {
     expect(answerByRules([remembered()], scope, identity(), offered.filter((o) => o.kind !== 'allow_always'))).toBeNull()
     const weird = [
