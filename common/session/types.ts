@@ -217,6 +217,12 @@ export interface TurnView {
   /** Count of completed turns, to notify exactly once per completion. */
   completedTurns: number
   /**
+   * v1: how many entries the transcript had when the last turn ended. A chunk without a `messageId` never continues
+   * a message from before that: what the agent says after a turn (Gemini CLI's `[MODE_UPDATE] …` when the mode
+   * changes) is a message of its own, not the end of the turn's last answer.
+   */
+  endedAtEntry?: number
+  /**
    * Bosun asked the agent to stop this turn (`session/cancel`). Kept on the ended turn: an agent that answers
    * `end_turn` to a cancel (OpenCode does) still ended the turn because it was asked to.
    */

@@ -138,10 +138,12 @@ function chunkInto(d: Draft, kind: MessageKind, messageId: string | undefined, b
   if (messageId !== undefined) {
     i = findMessage(d, kind, messageId)
   } else {
-    // v1 without ids: continue the last entry when it is a message of the same role (never our local echo).
+    // v1 without ids: continue the last entry when it is a message of the same role (never our local echo), of
+    // this turn (a chunk after a turn ended starts a message of its own).
     const last = d.s.entries.length - 1
     const entry = d.s.entries[last]
-    if (entry !== undefined && entry.kind === kind && !entry.local) i = last
+    const ended = d.s.turn.endedAtEntry
+    if (entry !== undefined && entry.kind === kind && !entry.local && !(ended !== undefined && last < ended)) i = last
   }
   if (i < 0) {
     i = newMessage(d, kind, messageId, [block])

@@ -189,6 +189,7 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
     error: shownOnMessage ? null : err,
     background: previous.background,
     completedTurns: previous.completedTurns + (previous.state === 'idle' ? 0 : 1),
+    endedAtEntry: d.s.entries.length,
     ...(previous.stopRequested ? { stopRequested: true } : {}),
   })
   if (reason === 'refusal') excludeRefusedTurn(d)

@@ -173,6 +173,19 @@ describe('echo of our own prompt', () => {
     expect(summary(s.entries)).toEqual(['user_message:hi', 'user_message:hi'])
   })
 
+  it('v1: a chunk without messageId after the turn ended starts a message of its own (Gemini CLI’s mode notes)', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('edit it')] })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('Done: I created ') }, { sessionUpdate: 'agent_message_chunk', content: text('new.txt.') })
+    s = apply(s, { type: 'turn_ended', stopReason: 'end_turn' })
+    // Gemini CLI says so when the mode changes, between turns, before it answers session/set_mode.
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('[MODE_UPDATE] ') }, { sessionUpdate: 'agent_message_chunk', content: text('yolo') })
+    expect(summary(s.entries)).toEqual(['user_message:edit it', 'agent_message:Done: I created new.txt.', 'agent_message:[MODE_UPDATE] yolo'])
+    // The next turn's answer is its own message too.
+    s = apply(s, { type: 'local_prompt', content: [text('next')] })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('ok') })
+    expect(summary(s.entries).slice(-2)).toEqual(['user_message:next', 'agent_message:ok'])
+  })
+
   it('v2: user_message inserted with the prompt text reconciles with the local echo (one bubble)', () => {
     let s = apply(session(2), { type: 'local_prompt', content: [text('prompt 1')] })
     s = updates(s, { sessionUpdate: 'user_message', messageId: 'u1', content: [text('prompt 1')] })
