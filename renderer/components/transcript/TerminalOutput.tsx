@@ -19,13 +19,18 @@ export interface TerminalOutputProps {
    * with it, with no output and no exit status, is not running yet (claude-agent-acp announces it before asking).
    */
   awaitingApproval?: boolean
+  /**
+   * The agent may show a terminal of its own (v2 display terminals, default). On v1 every terminal is one Bosun
+   * runs (`terminal/create`): an id it does not know will get no output here, whatever the agent says of it.
+   */
+  agentTerminals?: boolean
 }
 
 /**
  * A terminal on a tool call: the command, its live output in a read-only terminal emulator that follows
  * it, and the exit status. Commands Bosun runs for the agent (v1 `terminal/*`) and v2 display terminals alike.
  */
-export const TerminalOutput = memo(function TerminalOutput({ terminalId, terminal, commandShown = false, awaitingApproval = false }: TerminalOutputProps) {
+export const TerminalOutput = memo(function TerminalOutput({ terminalId, terminal, commandShown = false, awaitingApproval = false, agentTerminals = true }: TerminalOutputProps) {
   const exit = terminal?.exitStatus
   const output = terminal?.output ?? ''
   const lines = countLines(output)
@@ -75,7 +80,15 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
         <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} />
       ) : (
         <p className="muted terminal-empty">
-          {notStarted ? 'Runs once you allow it' : terminal ? (exit || terminal.agentGone ? 'No output' : 'No output yet') : 'Output is shown by the agent'}
+          {notStarted
+            ? 'Runs once you allow it'
+            : terminal
+              ? exit || terminal.agentGone
+                ? 'No output'
+                : 'No output yet'
+              : agentTerminals
+                ? 'Output is shown by the agent'
+                : 'No output: Bosun did not run this terminal'}
         </p>
       )}
       {terminal && otherFields(terminal) && <JsonDisclosure summary="Other terminal fields" value={otherFields(terminal)} />}

@@ -24,6 +24,8 @@ export interface ToolCallCardProps {
   elicitations?: Record<string, ElicitationView>
   /** Terminals referenced by the card's content. */
   terminals: Record<string, TerminalView>
+  /** The session's version lets the agent show terminals of its own (v2, the default); on v1 Bosun runs them all. */
+  agentTerminals?: boolean
 }
 
 /** An elicitation still waiting for the person: an open form or consent dialog, or a URL awaiting its completion. */
@@ -54,7 +56,7 @@ export function repeatsShownText(content: ToolCallEntry['content'][number], show
   return text !== '' && shown.some((s) => s.trim() === text)
 }
 
-export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals }: ToolCallCardProps) {
+export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
   const status = statusBadgeOf(entry.status)
@@ -141,6 +143,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     terminal={terminal}
                     commandShown={command !== null && terminal?.command != null && terminal.command.trim() === command.trim()}
                     awaitingApproval={entry.status === 'pending' && pending.length > 0}
+                    agentTerminals={agentTerminals}
                   />
                 )
               }

@@ -141,13 +141,13 @@ export function entryIndexOfRequest(session: SessionState, requestId: string): n
   })
 }
 
-const EntryRow = memo(function EntryRow({
+export const EntryRow = memo(function EntryRow({
   entry,
   session,
   agentName,
 }: {
   entry: Entry
-  session: Pick<SessionState, 'permissions' | 'terminals' | 'elicitations'>
+  session: Pick<SessionState, 'permissions' | 'terminals' | 'elicitations' | 'protocolVersion'>
   agentName: string
 }) {
   const seams = useSeams()
@@ -159,7 +159,15 @@ const EntryRow = memo(function EntryRow({
     case 'agent_thought':
       return <AgentThought entry={entry} />
     case 'tool_call':
-      return <ToolCallCard entry={entry} permissions={session.permissions} elicitations={session.elicitations} terminals={session.terminals} />
+      return (
+        <ToolCallCard
+          entry={entry}
+          permissions={session.permissions}
+          elicitations={session.elicitations}
+          terminals={session.terminals}
+          agentTerminals={session.protocolVersion !== 1}
+        />
+      )
     case 'permission': {
       const request = session.permissions[entry.requestId]
       if (!request) return null
@@ -209,8 +217,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   })
   const totalSize = virtualizer.getTotalSize()
   // One stable object per change of these records, so unchanged rows skip re-rendering while text streams.
-  const { permissions, terminals, elicitations } = session
-  const rowContext = useMemo(() => ({ permissions, terminals, elicitations }), [permissions, terminals, elicitations])
+  const { permissions, terminals, elicitations, protocolVersion } = session
+  const rowContext = useMemo(() => ({ permissions, terminals, elicitations, protocolVersion }), [permissions, terminals, elicitations, protocolVersion])
 
   const baseNote = turnNote(session.turn)
   // The entries of a refused turn are marked with a dashed rule; this note (and the prompt's own) says what it means.

@@ -9,6 +9,7 @@ import type { BosunApi } from '../../../common/contract'
 import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
 import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
 import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
+import { EntryRow } from '../../../renderer/components/transcript/Transcript'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
@@ -145,6 +146,18 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(same).toContain('Output')
     const other = textOf(render(<ToolCallCard entry={entry} permissions={{}} terminals={{ t1: { terminalId: 't1', command: 'npm run lint', output: '', exitStatus: { exitCode: 0 } } }} />))
     expect(other).toContain('$ npm run lint')
+  })
+
+  it('a terminal Bosun never ran shows no output: on v1 it will get none (the agent shows its own only on v2)', () => {
+    // claude-agent-acp names its Bash tool call's id as a terminal (for a client with its terminal_output extension).
+    const entry = card({ status: 'completed', rawInput: { command: 'ls' }, content: [{ type: 'terminal', terminalId: 'toolu_1' }] })
+    const row = (protocolVersion: 1 | 2) =>
+      textOf(render(<EntryRow entry={entry} session={{ permissions: {}, terminals: {}, elicitations: {}, protocolVersion }} agentName="Claude" />))
+    const v1 = row(1)
+    expect(v1).toContain('Terminal toolu_1')
+    expect(v1).toContain('No output: Bosun did not run this terminal')
+    expect(v1).not.toContain('shown by the agent')
+    expect(row(2)).toContain('Output is shown by the agent')
   })
 
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
