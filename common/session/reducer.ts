@@ -110,6 +110,10 @@ const V1_ONLY: Record<string, (d: Draft, u: Update) => void> = {
   plan: applyPlanV1,
   current_mode_update: (d, u) => {
     if (!isString(u.currentModeId)) return
+    // The session's modes are a config option (E4: config options supersede modes): that option shows the mode, and
+    // the agent reports its change with config_option_update. claude-agent-acp sends both on every mode change;
+    // taking this one too would show the mode a second time, as a bare id beside the option.
+    if (d.s.configOptions.some((option) => option.category === 'mode')) return
     d.s.modes = { currentModeId: u.currentModeId, availableModes: d.s.modes?.availableModes ?? [] }
   },
 }

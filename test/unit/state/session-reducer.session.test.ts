@@ -81,6 +81,34 @@ describe('commands, modes, config options (H12, H13, H14, H27)', () => {
     expect(summary(v2.entries)).toEqual(['unknown:current_mode_update'])
   })
 
+  it('v1 current_mode_update is ignored when a config option is the mode (E4): the mode is not shown twice', () => {
+    // claude-agent-acp: modes and a "mode" config option at session/new, then current_mode_update and
+    // config_option_update on every mode change (ExitPlanMode approved, the person's own set_config_option).
+    const mode = (currentValue: string) => ({
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue,
+      options: [
+        { value: 'default', name: 'Manual' },
+        { value: 'plan', name: 'Plan' },
+      ],
+    })
+    let s = apply(session(1), {
+      type: 'session_configured',
+      modes: { currentModeId: 'plan', availableModes: [{ id: 'default', name: 'Manual' }, { id: 'plan', name: 'Plan' }] },
+      configOptions: [mode('plan')],
+    })
+    s = updates(s, { sessionUpdate: 'current_mode_update', currentModeId: 'default' }, { sessionUpdate: 'config_option_update', configOptions: [mode('default')] })
+    expect(s.modes).toBeNull()
+    expect(s.configOptions.map((o) => o.currentValue)).toEqual(['default'])
+    // Config options without a mode among them leave the legacy mode as it was.
+    const model = { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'm', options: [{ value: 'm', name: 'M' }] }
+    const other = updates(apply(session(1), { type: 'session_configured', configOptions: [model] }), { sessionUpdate: 'current_mode_update', currentModeId: 'code' })
+    expect(other.modes?.currentModeId).toBe('code')
+  })
+
   it('config options: v1 id/group and v2 configId/groupId, grouped options flattened, unknown types kept, invalid skipped', () => {
     const s = updates(session(1), {
       sessionUpdate: 'config_option_update',
