@@ -44,6 +44,10 @@ export const MAX_DIFF_MS = 150
 export function unifiedDiffLines(oldText: string, newText: string, context = 3): { lines: DiffLine[]; added: number; removed: number } {
   const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS })
   if (!patch) return wholeReplacement(oldText, newText)
+  // "\ No newline at end of file" says a change when one side ends with a newline and the other does not, or what a
+  // new (or emptied) file ends with. Two texts that end alike changed nothing there: claude-agent-acp's edits are the
+  // replaced snippet and its replacement, neither ending with a newline, and each side got the note under every edit.
+  const noteEnding = oldText === '' || newText === '' || oldText.endsWith('\n') !== newText.endsWith('\n')
   const lines: DiffLine[] = []
   let added = 0
   let removed = 0
@@ -61,7 +65,7 @@ export function unifiedDiffLines(oldText: string, newText: string, context = 3):
         lines.push({ kind: 'del', text, oldNo: oldNo++ })
         removed++
       } else if (mark === '\\') {
-        lines.push({ kind: 'meta', text: line })
+        if (noteEnding) lines.push({ kind: 'meta', text: line })
       } else {
         lines.push({ kind: 'context', text, oldNo: oldNo++, newNo: newNo++ })
       }

@@ -28,6 +28,17 @@ describe('v1 diff {path, oldText, newText}', () => {
     expect(model.kind === 'unified' && model.lines.filter((l) => l.kind === 'add').map((l) => l.text)).toEqual(['x', 'y'])
   })
 
+  it('notes a missing final newline only where it says something: the ends differ, or a new file', () => {
+    const notes = (oldText: string, newText: string) => unifiedDiffLines(oldText, newText).lines.filter((l) => l.kind === 'meta').length
+    // claude-agent-acp's Edit: the replaced snippet and its replacement, neither ending with a newline.
+    expect(notes('const value = 1;', 'const value = 2;')).toBe(0)
+    expect(unifiedDiffLines('a', 'b').lines.map((l) => l.kind)).toEqual(['hunk', 'del', 'add'])
+    // The change is the final newline itself, or the file is new: the note stays.
+    expect(notes('a\n', 'a')).toBe(1)
+    expect(notes('a', 'a\n')).toBe(1)
+    expect(notes('', 'x')).toBe(1)
+  })
+
   it('keeps distant changes in separate hunks (3 lines of context)', () => {
     const old = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n')
     const next = old.replace('line 2\n', 'LINE 2\n').replace('line 25', 'LINE 25')
