@@ -26,6 +26,11 @@ export interface ToolCallCardProps {
   terminals: Record<string, TerminalView>
   /** The session's version lets the agent show terminals of its own (v2, the default); on v1 Bosun runs them all. */
   agentTerminals?: boolean
+  /**
+   * The turn of this tool call is over and nothing more will run for it (v1: the agent answered the prompt). A tool
+   * call the agent left pending or in progress is then told as not finished, not as waiting or running.
+   */
+  turnEnded?: boolean
 }
 
 /** An elicitation still waiting for the person: an open form or consent dialog, or a URL awaiting its completion. */
@@ -56,7 +61,7 @@ export function repeatsShownText(content: ToolCallEntry['content'][number], show
   return text !== '' && shown.some((s) => s.trim() === text)
 }
 
-export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true }: ToolCallCardProps) {
+export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true, turnEnded = false }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
   const status = statusBadgeOf(entry.status)
@@ -67,6 +72,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const unanswered = requests.filter((p) => p.status !== 'pending' && !isDecidedByOption(p))
   const asks = entry.elicitationIds.map((id) => elicitations[id]).filter((e): e is ElicitationView => e !== undefined)
   const waiting = pending.length + asks.filter(isAwaiting).length
+  // claude-agent-acp reports no end for some calls (the sandbox's network access it asked about, for one).
+  const unfinished = turnEnded && waiting === 0 && (status === 'pending' || status === 'in_progress')
   // Finished cards with only raw payloads start collapsed; anything awaiting the person is open.
   const [open, setOpen] = useState(true)
   // Something new waits for the person: show it even if the card was collapsed.
@@ -100,7 +107,13 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
         </span>
         {pending.length > 0 && <span className="badge badge-warn">Needs approval</span>}
         {pending.length === 0 && waiting > 0 && <span className="badge badge-warn">Needs input</span>}
-        <span className={`badge ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>
+        {unfinished ? (
+          <span className="badge badge-muted" title="The turn ended before the agent reported that this finished">
+            Not finished
+          </span>
+        ) : (
+          <span className={`badge ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>
+        )}
         {hasBody && (
           <button
             type="button"

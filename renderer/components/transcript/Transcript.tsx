@@ -141,13 +141,25 @@ export function entryIndexOfRequest(session: SessionState, requestId: string): n
   })
 }
 
+/**
+ * Whether the entry at `index` belongs to a turn that is over, `lastPrompt` being the index of the last user message.
+ * Only v1 can tell: it has no work beyond its turns (v2's goes on in the background, F10), so the entries before the
+ * last prompt, and all of them once the agent answered it, are of turns that ended.
+ */
+export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'turn'>, lastPrompt: number, index: number): boolean {
+  return session.protocolVersion === 1 && (session.turn.state === 'idle' || index < lastPrompt)
+}
+
 export const EntryRow = memo(function EntryRow({
   entry,
   session,
   agentName,
+  turnEnded = false,
 }: {
   entry: Entry
   session: Pick<SessionState, 'permissions' | 'terminals' | 'elicitations' | 'protocolVersion'>
+  /** v1: the turn this entry belongs to is over (the agent answered its prompt), so nothing of it runs any more. */
+  turnEnded?: boolean
   agentName: string
 }) {
   const seams = useSeams()
@@ -166,6 +178,7 @@ export const EntryRow = memo(function EntryRow({
           elicitations={session.elicitations}
           terminals={session.terminals}
           agentTerminals={session.protocolVersion !== 1}
+          turnEnded={turnEnded}
         />
       )
     case 'permission': {
@@ -218,6 +231,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const totalSize = virtualizer.getTotalSize()
   // One stable object per change of these records, so unchanged rows skip re-rendering while text streams.
   const { permissions, terminals, elicitations, protocolVersion } = session
+  const lastPrompt = useMemo(() => entries.findLastIndex((entry) => entry.kind === 'user_message'), [entries])
+  const turnEndedAt = (index: number) => inEndedTurn(session, lastPrompt, index)
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations, protocolVersion }), [permissions, terminals, elicitations, protocolVersion])
 
   const baseNote = turnNote(session.turn)
@@ -309,7 +324,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
               <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
                 {items.map((item) => (
                   <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
-                    <EntryRow entry={entries[item.index]!} session={rowContext} agentName={agentName} />
+                    <EntryRow entry={entries[item.index]!} session={rowContext} agentName={agentName} turnEnded={turnEndedAt(item.index)} />
                   </div>
                 ))}
               </div>

@@ -9,7 +9,7 @@ import type { BosunApi } from '../../../common/contract'
 import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
 import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
 import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
-import { EntryRow } from '../../../renderer/components/transcript/Transcript'
+import { EntryRow, inEndedTurn } from '../../../renderer/components/transcript/Transcript'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
@@ -158,6 +158,36 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(v1).toContain('No output: Bosun did not run this terminal')
     expect(v1).not.toContain('shown by the agent')
     expect(row(2)).toContain('Output is shown by the agent')
+  })
+
+  it('a tool call left pending or in progress when its v1 turn ended is not finished, neither waiting nor running', () => {
+    // claude-agent-acp asks about the sandbox's network access with a tool call it never reports finished.
+    const allowed = request({ status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once', at: 2 } })
+    const entry = card({ title: 'example.com', toolKind: 'other', status: 'pending', permissionIds: [allowed.requestId] })
+    const row = (turnEnded: boolean, overrides: Partial<ToolCallEntry> = {}) =>
+      textOf(
+        render(
+          <EntryRow
+            entry={card({ ...entry, ...overrides })}
+            session={{ permissions: { [allowed.requestId]: allowed }, terminals: {}, elicitations: {}, protocolVersion: 1 }}
+            agentName="Claude"
+            turnEnded={turnEnded}
+          />,
+        ),
+      )
+    expect(row(true)).toContain('Not finished')
+    expect(row(true)).not.toContain('Pending')
+    expect(row(true, { status: 'in_progress' })).toContain('Not finished')
+    expect(row(false)).toContain('Pending')
+    expect(row(true, { status: 'completed' })).toContain('Completed')
+    // Still waiting for the person: it says so, whatever the turn.
+    const open = request()
+    expect(textOf(render(<ToolCallCard entry={card({ permissionIds: [open.requestId] })} permissions={{ [open.requestId]: open }} terminals={{}} turnEnded />))).toContain('Pending')
+    // Which entries are of an ended turn: only v1 can tell; before the last prompt, or all of them once idle.
+    const turn = (state: 'idle' | 'running') => ({ state, stopReason: null, error: null, background: null, completedTurns: 1 }) as const
+    expect([0, 2, 3].map((i) => inEndedTurn({ protocolVersion: 1, turn: turn('running') }, 2, i))).toEqual([true, false, false])
+    expect(inEndedTurn({ protocolVersion: 1, turn: turn('idle') }, 2, 3)).toBe(true)
+    expect(inEndedTurn({ protocolVersion: 2, turn: turn('idle') }, 2, 0)).toBe(false)
   })
 
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
