@@ -6,43 +6,55 @@ import hljs from 'highlight.js/lib/common'
  * non-navigable spans carrying `data-url` (a click goes through the consent path, never in-app
  * navigation), and images are never loaded: their alt text and URL are shown as text.
  */
-const md: MarkdownIt = new MarkdownIt({
-  html: false,
-  linkify: true,
-  breaks: false,
-  highlight(code, lang) {
-    const language = lang && hljs.getLanguage(lang) ? lang : null
-    const body = language
-      ? hljs.highlight(code, { language, ignoreIllegals: true }).value
-      : md.utils.escapeHtml(code)
-    const label = language ? ` data-lang="${md.utils.escapeHtml(language)}"` : ''
-    return `<pre class="md-code"${label}><code class="hljs">${body}</code></pre>`
-  },
-})
+/** One configured renderer; `breaks`: a single line break in the text is one in the output. */
+function createRenderer(breaks: boolean): MarkdownIt {
+  const md: MarkdownIt = new MarkdownIt({
+    html: false,
+    linkify: true,
+    breaks,
+    highlight(code, lang) {
+      const language = lang && hljs.getLanguage(lang) ? lang : null
+      const body = language
+        ? hljs.highlight(code, { language, ignoreIllegals: true }).value
+        : md.utils.escapeHtml(code)
+      const label = language ? ` data-lang="${md.utils.escapeHtml(language)}"` : ''
+      return `<pre class="md-code"${label}><code class="hljs">${body}</code></pre>`
+    },
+  })
 
-// Every link that survives `validateLink` (below) is activatable: the consent dialog shows it as parsed
-// and explains a refusal (mailto:, custom schemes), and main re-checks before anything is opened.
-md.renderer.rules.link_open = (tokens, idx) => {
-  const url = md.utils.escapeHtml(tokens[idx]!.attrGet('href') ?? '')
-  return `<span class="md-link" role="link" tabindex="0" data-url="${url}" title="${url}">`
+  // Every link that survives `validateLink` (below) is activatable: the consent dialog shows it as parsed
+  // and explains a refusal (mailto:, custom schemes), and main re-checks before anything is opened.
+  md.renderer.rules.link_open = (tokens, idx) => {
+    const url = md.utils.escapeHtml(tokens[idx]!.attrGet('href') ?? '')
+    return `<span class="md-link" role="link" tabindex="0" data-url="${url}" title="${url}">`
+  }
+  md.renderer.rules.link_close = () => '</span>'
+
+  md.renderer.rules.image = (tokens, idx) => {
+    const token = tokens[idx]!
+    const alt = md.utils.escapeHtml(token.content || 'image')
+    const src = md.utils.escapeHtml(token.attrGet('src') ?? '')
+    return `<span class="md-image" title="Image not loaded">[image: ${alt}] <span class="md-image-url">${src}</span></span>`
+  }
+
+  // Never let markdown-it pass a javascript:/data: URL anywhere (its default validator already blocks most).
+  const defaultValidate = md.validateLink.bind(md)
+  md.validateLink = (url) => defaultValidate(url) && !/^\s*(javascript|vbscript|data|file):/i.test(url)
+  return md
 }
-md.renderer.rules.link_close = () => '</span>'
 
-md.renderer.rules.image = (tokens, idx) => {
-  const token = tokens[idx]!
-  const alt = md.utils.escapeHtml(token.content || 'image')
-  const src = md.utils.escapeHtml(token.attrGet('src') ?? '')
-  return `<span class="md-image" title="Image not loaded">[image: ${alt}] <span class="md-image-url">${src}</span></span>`
-}
-
-// Never let markdown-it pass a javascript:/data: URL anywhere (its default validator already blocks most).
-const defaultValidate = md.validateLink.bind(md)
-md.validateLink = (url) => defaultValidate(url) && !/^\s*(javascript|vbscript|data|file):/i.test(url)
+const prose = createRenderer(false)
+/** Tool output is lines (a file list, a search's matches): claude-agent-acp sends Glob's and Grep's as plain text. */
+const lines = createRenderer(true)
 
 /** Bidi embeddings, overrides and isolates: in agent text they can make a link or a file name read as another. */
 const BIDI_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/g
 
-/** Agent Markdown as HTML; bidi overrides are shown as markers (`⟨U+202E⟩`), never applied. */
-export function renderMarkdown(source: string): string {
+/**
+ * Agent Markdown as HTML; bidi overrides are shown as markers (`⟨U+202E⟩`), never applied. `keepLineBreaks`: every
+ * line break in a paragraph is kept (tool output), instead of joining the lines as prose does.
+ */
+export function renderMarkdown(source: string, options: { keepLineBreaks?: boolean } = {}): string {
+  const md = options.keepLineBreaks ? lines : prose
   return md.render(source.replace(BIDI_OVERRIDES, (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase()}⟩`))
 }

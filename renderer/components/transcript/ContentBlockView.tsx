@@ -17,6 +17,8 @@ export interface ContentBlockViewProps {
   block: ContentBlock
   /** Agent text is Markdown; the person's own text is shown as typed. */
   markdown: boolean
+  /** Markdown text whose every line break is kept: a tool call's output, which is lines, not prose. */
+  keepLineBreaks?: boolean
   onOpenLink?: ((url: string) => void) | undefined
 }
 
@@ -27,14 +29,24 @@ export interface ContentBlockViewProps {
 export const TEXT_PAGE_CHARS = 200_000
 
 /** A text block, drawn up to a page at a time (cut at a line end where there is one near). */
-function LongText({ text, markdown, onOpenLink }: { text: string; markdown: boolean; onOpenLink?: ((url: string) => void) | undefined }) {
+function LongText({
+  text,
+  markdown,
+  keepLineBreaks,
+  onOpenLink,
+}: {
+  text: string
+  markdown: boolean
+  keepLineBreaks: boolean
+  onOpenLink?: ((url: string) => void) | undefined
+}) {
   const [limit, setLimit] = useState(TEXT_PAGE_CHARS)
   let shown = text
   if (text.length > limit) {
     const lineEnd = text.lastIndexOf('\n', limit)
     shown = text.slice(0, lineEnd > limit - 20_000 ? lineEnd : limit)
   }
-  const body = markdown ? <Markdown source={shown} onOpenLink={onOpenLink} /> : <p className="plain-text">{shown}</p>
+  const body = markdown ? <Markdown source={shown} onOpenLink={onOpenLink} keepLineBreaks={keepLineBreaks} /> : <p className="plain-text">{shown}</p>
   if (shown.length === text.length) return body
   const left = text.length - shown.length
   return (
@@ -47,12 +59,12 @@ function LongText({ text, markdown, onOpenLink }: { text: string; markdown: bool
   )
 }
 
-export const ContentBlockView = memo(function ContentBlockView({ block, markdown, onOpenLink }: ContentBlockViewProps) {
+export const ContentBlockView = memo(function ContentBlockView({ block, markdown, keepLineBreaks = false, onOpenLink }: ContentBlockViewProps) {
   const b = block as Record<string, unknown>
   switch (block.type) {
     case 'text': {
       const text = typeof b.text === 'string' ? b.text : ''
-      return <LongText text={text} markdown={markdown} onOpenLink={onOpenLink} />
+      return <LongText text={text} markdown={markdown} keepLineBreaks={keepLineBreaks} onOpenLink={onOpenLink} />
     }
     case 'image': {
       const src = imageDataUrl(b)

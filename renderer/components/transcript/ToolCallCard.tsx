@@ -143,7 +143,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
             const c = content as Record<string, unknown>
             switch (content.type) {
               case 'content':
-                return <ContentBlockView key={i} block={c.content as never} markdown onOpenLink={seams.onOpenLink} />
+                return <ContentBlockView key={i} block={c.content as never} markdown keepLineBreaks onOpenLink={seams.onOpenLink} />
               case 'diff':
                 return <DiffView key={i} block={c} />
               case 'terminal': {

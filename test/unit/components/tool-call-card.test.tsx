@@ -190,6 +190,15 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(inEndedTurn({ protocolVersion: 2, turn: turn('idle') }, 2, 0)).toBe(false)
   })
 
+  it('a tool call\'s text output keeps its lines (a file list), where an agent message joins them as prose', () => {
+    // claude-agent-acp sends Glob's and Grep's results as plain text, one path a line.
+    const entry = card({ status: 'completed', toolKind: 'search', content: [{ type: 'content', content: { type: 'text', text: 'src/app.ts\nsrc/b.ts' } }] })
+    const html = render(<ToolCallCard entry={entry} permissions={{}} terminals={{}} />)
+    expect(html).toMatch(/src\/app\.ts<br\s*\/?>\s*src\/b\.ts/)
+    const message = render(<EntryRow entry={{ kind: 'agent_message', id: 'm', content: [{ type: 'text', text: 'one\ntwo' }] }} session={{ permissions: {}, terminals: {}, elicitations: {}, protocolVersion: 1 }} agentName="Claude" />)
+    expect(message).not.toContain('<br')
+  })
+
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
     const html = render(
       <ToolCallCard entry={card({ title: 'Edit a\u202Etxt.exe', toolKind: 'edit', locations: [{ path: '/p/x\u200B.ts', line: 4 }] })} permissions={{}} terminals={{}} />,
