@@ -142,7 +142,15 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
           <fieldset className="eli-fields" disabled={!pending || busy}>
             <legend className="eli-visually-hidden">Fields</legend>
             {schema.fields.map((field) => (
-              <Field key={field.key} baseId={baseId} field={field} value={draft[field.key]} error={errors[field.key]} onChange={(v) => setValue(field.key, v)} />
+              <Field
+                key={field.key}
+                baseId={baseId}
+                field={field}
+                value={draft[field.key]}
+                error={errors[field.key]}
+                onChange={(v) => setValue(field.key, v)}
+                locked={!pending}
+              />
             ))}
             {schema.fields.length === 0 && <p className="eli-muted">No details are needed; accept to confirm.</p>}
           </fieldset>
@@ -176,9 +184,11 @@ interface FieldProps {
   value: DraftValue
   error: string | undefined
   onChange: (value: DraftValue) => void
+  /** The form is answered (or gone): its fields show what was sent, and offer nothing to change. */
+  locked: boolean
 }
 
-function Field({ baseId, field, value, error, onChange }: FieldProps) {
+function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
   const id = `${baseId}-f-${field.key}`
   const descId = field.description ? `${id}-desc` : undefined
   const errId = error ? `${id}-err` : undefined
@@ -317,7 +327,7 @@ function Field({ baseId, field, value, error, onChange }: FieldProps) {
                 {option.description && <span className="eli-muted"> — {option.description}</span>}
               </label>
             ))}
-            {!field.required && selected !== '' && (
+            {!locked && !field.required && selected !== '' && (
               <button type="button" className="eli-link-button" onClick={() => onChange('')}>
                 Clear choice
               </button>

@@ -57,6 +57,13 @@ describe('ElicitationForm (static render)', () => {
     expect(html).toContain('Choose at most 1.')
   })
 
+  it('an answered form offers nothing to change: no "Clear choice" under its chosen option', () => {
+    // claude-agent-acp's AskUserQuestion: one optional choice per question (and an "Other" text).
+    const question = { type: 'object', properties: { q: { type: 'string', title: 'Database', oneOf: [{ const: 'pg', title: 'Postgres' }, { const: 'redis', title: 'Redis' }], default: 'pg' } } }
+    expect(form({ requestedSchema: question })).toContain('Clear choice')
+    expect(form({ requestedSchema: question, status: 'accepted' })).not.toContain('Clear choice')
+  })
+
   it('marks required fields for eyes and screen readers', () => {
     const html = form()
     expect(html).toContain('(required)')
