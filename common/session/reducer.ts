@@ -28,7 +28,7 @@ export { parseConfigOptions } from './reducer/metadata'
 export { decodeBase64 } from './reducer/tool-calls'
 import type { Update } from './reducer/draft'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
-import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, parseCommands, parseConfigOptions } from './reducer/metadata'
+import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
 import { applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
@@ -68,6 +68,7 @@ export function createSessionState(init: {
     plans: [],
     availableCommands: [],
     modes: null,
+    models: null,
     configOptions: [],
     usage: null,
     terminals: {},
@@ -96,7 +97,11 @@ const BOTH: Record<string, (d: Draft, u: Update) => void> = {
   },
   config_option_update: (d, u) => {
     const options = parseConfigOptions(u.configOptions)
-    if (options) d.s.configOptions = options
+    if (options) {
+      d.s.configOptions = options
+      // A model option now is the session's model: the legacy models go, as at configuration.
+      if (d.s.models && hasModelOption(options)) d.s.models = null
+    }
   },
   session_info_update: applySessionInfo,
   usage_update: applyUsage,
@@ -192,6 +197,9 @@ function applyAction(d: Draft, action: SessionAction): void {
       return
     case 'session_configured':
       return applySessionConfigured(d, action)
+    case 'model_selected':
+      if (d.s.models && isString(action.modelId)) d.s.models = { ...d.s.models, currentModelId: action.modelId }
+      return
     case 'dismiss_notice':
       d.s.notices = d.s.notices.filter((n) => n.id !== action.id)
       return

@@ -157,6 +157,13 @@ export interface ModeView {
   description?: string | null
 }
 
+/** A model the agent offers through the unstable v1 session models API (`models.availableModels`). */
+export interface ModelView {
+  id: string
+  name: string
+  description?: string | null
+}
+
 export interface ConfigOptionView {
   /** v1 `id`, v2 `configId`. */
   id: string
@@ -319,6 +326,12 @@ export interface SessionState {
   plans: PlanView[]
   availableCommands: CommandView[]
   modes: { currentModeId: string | null; availableModes: ModeView[] } | null
+  /**
+   * v1 only: the models the agent offers outside config options (`models` on `session/new|load|resume`, set with
+   * `session/set_model`; Gemini CLI, older claude-agent-acp). `null` when none, or when a config option of category
+   * `model` is the session's model (it supersedes them, as config options supersede modes, E4).
+   */
+  models: { currentModelId: string | null; availableModels: ModelView[] } | null
   configOptions: ConfigOptionView[]
   usage: UsageView | null
   terminals: Record<string, TerminalView>
@@ -359,7 +372,9 @@ export type SessionAction =
   | { type: 'elicitation_requested'; elicitation: ElicitationView }
   | { type: 'elicitation_resolved'; elicitationRequestId: string; status: ElicitationView['status'] }
   | { type: 'set_auto_approve'; value: boolean }
-  | { type: 'session_configured'; modes?: unknown; configOptions?: unknown[]; availableCommands?: unknown[] }
+  | { type: 'session_configured'; modes?: unknown; models?: unknown; configOptions?: unknown[]; availableCommands?: unknown[] }
+  /** The agent took `session/set_model` for this model (the protocol reports the change with no update). */
+  | { type: 'model_selected'; modelId: string }
   | { type: 'dismiss_notice'; id: string }
   /** A terminal Bosun runs for the agent: a v2-shaped `terminal_update` / `terminal_output_chunk`, applied in v1 sessions too. */
   | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }

@@ -1,7 +1,7 @@
 /**
  * Session metadata: commands, modes, config options, session info, usage, notices, the configuration Bosun applied.
  */
-import type { CommandView, ConfigOptionView, ModeView, SessionAction, SessionState } from '../types'
+import type { CommandView, ConfigOptionView, ModeView, ModelView, SessionAction, SessionState } from '../types'
 import { MAX_NOTICES, cutText, isObject, isString, patchedMeta } from './draft'
 import type { Draft, Update } from './draft'
 
@@ -32,6 +32,44 @@ export function parseModes(value: unknown): SessionState['modes'] | undefined {
     })
   }
   return { currentModeId: isString(value.currentModeId) ? value.currentModeId : null, availableModes }
+}
+
+/** At most this many models are kept (the header's select lists them all); the rest are dropped. */
+export const MAX_MODELS = 200
+/** A model id longer than this could not be sent back (the IPC contract's bound): such a model is not listed. */
+export const MAX_MODEL_ID_CHARS = 512
+/** A model's name is one line of a select, its description a tooltip: longer ones are cut with `…`. */
+export const MAX_MODEL_NAME_CHARS = 120
+const MAX_MODEL_DESCRIPTION_CHARS = 1_000
+
+/**
+ * The unstable v1 `SessionModelState` (`{ availableModels: [{ modelId, name, description? }], currentModelId }`),
+ * read liberally: bad items and repeated ids are skipped, the list and its texts bounded. `null` clears;
+ * `undefined`: not a model state, nothing changes. The published SDK schema no longer has it (config options of
+ * category `model` replaced it), but Gemini CLI and older claude-agent-acp still send it.
+ */
+export function parseModels(value: unknown): SessionState['models'] | undefined {
+  if (value === null) return null
+  if (!isObject(value) || !Array.isArray(value.availableModels)) return undefined
+  const availableModels: ModelView[] = []
+  const seen = new Set<string>()
+  for (const model of value.availableModels) {
+    if (availableModels.length >= MAX_MODELS) break
+    if (!isObject(model) || !isString(model.modelId) || model.modelId === '' || model.modelId.length > MAX_MODEL_ID_CHARS || seen.has(model.modelId)) continue
+    seen.add(model.modelId)
+    availableModels.push({
+      id: model.modelId,
+      name: cutText(isString(model.name) && model.name.trim() !== '' ? model.name : model.modelId, MAX_MODEL_NAME_CHARS),
+      description: isString(model.description) ? cutText(model.description, MAX_MODEL_DESCRIPTION_CHARS) : null,
+    })
+  }
+  const current = isString(value.currentModelId) && value.currentModelId !== '' ? cutText(value.currentModelId, MAX_MODEL_ID_CHARS) : null
+  return { currentModelId: current, availableModels }
+}
+
+/** Whether one of these config options is the session's model (it supersedes the legacy models). */
+export function hasModelOption(options: readonly ConfigOptionView[]): boolean {
+  return options.some((option) => option.category === 'model')
 }
 
 /** Config options (v1 `id`/`group`, v2 `configId`/`groupId`); grouped select options are flattened (H14). */
@@ -174,6 +212,13 @@ export function applySessionConfigured(d: Draft, action: Extract<SessionAction, 
   } else if (action.modes !== undefined) {
     const modes = parseModes(action.modes)
     if (modes !== undefined) d.s.modes = modes
+  }
+  // v1 only (v2 has no session/set_model), and only while no config option is the model (as modes, E4).
+  if (hasModelOption(d.s.configOptions)) {
+    if (d.s.models) d.s.models = null
+  } else if (action.models !== undefined && !d.v2) {
+    const models = parseModels(action.models)
+    if (models !== undefined) d.s.models = models
   }
   const commands = parseCommands(action.availableCommands)
   if (commands) d.s.availableCommands = commands

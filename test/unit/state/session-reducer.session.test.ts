@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CompactionEntry } from '../../../common/session/types'
 import { apply, eachUpdate, messages, session, summary, text, updates } from './helpers'
-import { MAX_NOTICE_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
+import { MAX_MODEL_NAME_CHARS, MAX_MODELS, MAX_NOTICE_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
 import { MAX_META_CHARS } from '../../../common/session/reducer/draft'
 import { MAX_CHUNK_METAS } from '../../../common/session/reducer/messages'
 
@@ -151,6 +151,76 @@ describe('commands, modes, config options (H12, H13, H14, H27)', () => {
     expect(s.modes).toBeNull()
     expect(s.configOptions.map((o) => o.id)).toEqual(['mode'])
     expect(s.availableCommands.map((c) => c.name)).toEqual(['init'])
+  })
+})
+
+describe('session models (the unstable v1 session/set_model API)', () => {
+  const geminiModels = {
+    currentModelId: 'gemini-2.5-pro',
+    availableModels: [
+      { modelId: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', description: 'Most capable' },
+      { modelId: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash' },
+    ],
+  }
+
+  it('session_configured takes the models; model_selected moves the current one', () => {
+    let s = apply(session(1), { type: 'session_configured', models: geminiModels })
+    expect(s.models).toEqual({
+      currentModelId: 'gemini-2.5-pro',
+      availableModels: [
+        { id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', description: 'Most capable' },
+        { id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash', description: null },
+      ],
+    })
+    s = apply(s, { type: 'model_selected', modelId: 'gemini-2.5-flash' })
+    expect(s.models?.currentModelId).toBe('gemini-2.5-flash')
+    // A later answer without models (a session/load that names none) keeps them.
+    s = apply(s, { type: 'session_configured', modes: null })
+    expect(s.models?.availableModels).toHaveLength(2)
+    // Without models, a selection has nothing to apply to.
+    expect(apply(session(1), { type: 'model_selected', modelId: 'x' }).models).toBeNull()
+  })
+
+  it('bounded: bad items and repeated ids skipped, at most MAX_MODELS kept, names cut, a missing name is the id', () => {
+    const many = Array.from({ length: MAX_MODELS + 50 }, (_, i) => ({ modelId: `m${i}`, name: `Model ${i}` }))
+    const s = apply(session(1), {
+      type: 'session_configured',
+      models: {
+        currentModelId: 'gone',
+        availableModels: [
+          { modelId: 'long', name: 'n'.repeat(MAX_MODEL_NAME_CHARS + 100) },
+          { modelId: 'bare' },
+          { name: 'no id' },
+          { modelId: 'x'.repeat(600), name: 'id too long to send back' },
+          { modelId: 'long', name: 'again' },
+          7,
+          ...many,
+        ],
+      },
+    })
+    const models = s.models!
+    expect(models.currentModelId).toBe('gone')
+    expect(models.availableModels).toHaveLength(MAX_MODELS)
+    expect(models.availableModels[0]!.name).toBe(`${'n'.repeat(MAX_MODEL_NAME_CHARS)}…`)
+    expect(models.availableModels[1]).toEqual({ id: 'bare', name: 'bare', description: null })
+    expect(models.availableModels[2]!.id).toBe('m0')
+    expect(apply(session(1), { type: 'session_configured', models: { currentModelId: 'a' } }).models).toBeNull()
+  })
+
+  it('a config option of category model supersedes them (E4), at configuration or later', () => {
+    const model = { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'm', options: [{ value: 'm', name: 'M' }] }
+    const both = apply(session(1), { type: 'session_configured', models: geminiModels, configOptions: [model] })
+    expect(both.models).toBeNull()
+    expect(both.configOptions.map((o) => o.id)).toEqual(['model'])
+    const later = updates(apply(session(1), { type: 'session_configured', models: geminiModels }), { sessionUpdate: 'config_option_update', configOptions: [model] })
+    expect(later.models).toBeNull()
+    // Other config options leave them.
+    const thought = { ...model, id: 'effort', name: 'Effort', category: 'thought_level' }
+    expect(apply(session(1), { type: 'session_configured', models: geminiModels, configOptions: [thought] }).models?.currentModelId).toBe('gemini-2.5-pro')
+  })
+
+  it('v2 has no session models: they are not taken', () => {
+    expect(apply(session(2), { type: 'session_configured', models: geminiModels }).models).toBeNull()
   })
 })
 
