@@ -31,6 +31,8 @@ export const sessionCalls = {
   ),
   cancel: call(z.object({ sessionId: id }), z.undefined()),
   setMode: call(z.object({ sessionId: id, modeId: z.string().min(1).max(512) }), z.undefined()),
+  /** v1 `session/set_model` (unstable session models API): main sends only a model the agent listed for the session. */
+  setModel: call(z.object({ sessionId: id, modelId: z.string().min(1).max(512) }), z.undefined()),
   setConfigOption: call(
     z.object({ sessionId: id, configId: z.string().min(1).max(512), value: z.union([z.string().max(4096), z.boolean()]) }),
     z.undefined(),

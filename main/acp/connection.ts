@@ -398,6 +398,15 @@ class AcpConnection implements AcpClientConnection {
     await this.request('session/set_mode', { sessionId, modeId })
   }
 
+  /** Not in the published schema any more (config options of category `model` replaced it); Gemini CLI still takes it. */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    this.requireSessions('session/set_model')
+    if (this.version === 2) {
+      throw new BosunError({ kind: 'invalid-argument', message: 'ACP v2 has no session models; use the model config option' })
+    }
+    await this.request('session/set_model', { sessionId, modelId })
+  }
+
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined> {
     this.requireSessions('session/set_config_option')
     const wire: Record<string, unknown> = { sessionId, configId, value }

@@ -211,6 +211,7 @@ export function readNewSessionOutcome(result: unknown, fallbackSessionId: string
   const outcome: NewSessionOutcome = { sessionId, raw: result }
   if (!response) return outcome
   if (response.modes !== undefined && response.modes !== null) outcome.modes = response.modes
+  if (response.models !== undefined && response.models !== null) outcome.models = response.models
   if (Array.isArray(response.configOptions)) outcome.configOptions = response.configOptions
   if (Array.isArray(response.availableCommands)) outcome.availableCommands = response.availableCommands
   return outcome

@@ -77,6 +77,8 @@ export interface NewSessionOutcome {
   sessionId: string
   /** v1 `modes` (only used when no configOptions). */
   modes?: unknown
+  /** v1 `models`, the unstable session models API (only used when no config option is the model). */
+  models?: unknown
   configOptions?: unknown[]
   availableCommands?: unknown[]
   raw: unknown
@@ -195,6 +197,8 @@ export interface AcpClientConnection extends IDisposable {
   prompt(sessionId: string, prompt: unknown[], hooks?: PromptHooks): Promise<PromptOutcome>
   cancel(sessionId: string): void
   setMode(sessionId: string, modeId: string): Promise<void>
+  /** v1 `session/set_model` (the unstable session models API; v2 connections refuse it). */
+  setModel?(sessionId: string, modelId: string): Promise<void>
   setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined>
   resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome>
   /** v2 `terminal/cancel`: only for a terminal that currently advertises `capabilities.cancel` (E16); v1 connections refuse it. */

@@ -470,6 +470,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       }),
     cancel: ({ sessionId }) => guard(() => sessions.cancel(sessionId)),
     setMode: ({ sessionId, modeId }) => guard(() => sessions.setMode(sessionId, modeId)),
+    setModel: ({ sessionId, modelId }) => guard(() => sessions.setModel(sessionId, modelId)),
     setConfigOption: ({ sessionId, configId, value }) => guard(() => sessions.setConfigOption(sessionId, configId, value)),
     dismissNotice: ({ sessionId, noticeId }) => guard(() => sessions.dismissNotice(sessionId, noticeId)),
     closeSession: ({ sessionId }) =>

@@ -53,6 +53,7 @@ const sameSessionFields = (a: SessionState, b: SessionState) =>
   a.plans === b.plans &&
   a.availableCommands === b.availableCommands &&
   a.modes === b.modes &&
+  a.models === b.models &&
   a.configOptions === b.configOptions &&
   a.usage === b.usage &&
   a.terminals === b.terminals &&

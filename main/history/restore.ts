@@ -3,6 +3,7 @@
  * taken only when it has the right shape, so one damaged row never makes the session unreadable.
  */
 import { applyActions, createSessionState, rebuildIndex } from '../../common/session/reducer'
+import { MAX_MODELS } from '../../common/session/reducer/metadata'
 import type { SessionAction, SessionState } from '../../common/session/types'
 import type { StoredSession } from './history-store'
 import { decodeEntry } from './entry-codec'
@@ -18,6 +19,16 @@ function parseState(json: string): Record<string, unknown> {
   } catch {
     return {}
   }
+}
+
+/** Stored models, the items of the right shape only (the list was bounded when the agent sent it). */
+function storedModels(value: unknown): SessionState['models'] {
+  if (!isRecord(value) || !Array.isArray(value.availableModels)) return null
+  const availableModels = value.availableModels
+    .filter((m): m is Record<string, unknown> => isRecord(m) && typeof m.id === 'string' && typeof m.name === 'string')
+    .slice(0, MAX_MODELS)
+    .map((m) => ({ id: m.id as string, name: m.name as string, description: typeof m.description === 'string' ? m.description : null }))
+  return { currentModelId: typeof value.currentModelId === 'string' ? value.currentModelId : null, availableModels }
 }
 
 /** The state as stored, and the actions that settle what was still running when Bosun stopped (empty when nothing was). */
@@ -38,6 +49,8 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   if (Array.isArray(saved.plans)) state.plans = saved.plans as SessionState['plans']
   if (Array.isArray(saved.availableCommands)) state.availableCommands = saved.availableCommands as SessionState['availableCommands']
   if (isRecord(saved.modes) && Array.isArray(saved.modes.availableModes)) state.modes = saved.modes as SessionState['modes']
+  const models = storedModels(saved.models)
+  if (models) state.models = models
   if (Array.isArray(saved.configOptions)) state.configOptions = saved.configOptions as SessionState['configOptions']
   if (isRecord(saved.usage) && typeof saved.usage.used === 'number' && (typeof saved.usage.size === 'number' || saved.usage.size === null)) state.usage = saved.usage as unknown as SessionState['usage']
   if (isRecord(saved.terminals)) state.terminals = saved.terminals as SessionState['terminals']

@@ -551,6 +551,24 @@ export class SessionsService implements IDisposable {
     })
   }
 
+  /**
+   * `session/set_model`, only for a model the agent listed for this session (and only while no config option is
+   * the model: that one is set with set_config_option). The protocol reports no change, so the agent's success is it.
+   */
+  async setModel(sessionId: string, modelId: string): Promise<Result<undefined>> {
+    const record = this.sessions.get(sessionId)
+    const models = record?.state.models
+    if (record && !models?.availableModels.some((m) => m.id === modelId)) {
+      const message = models ? `The agent does not offer the model ${modelId} in this session.` : 'The agent offers no models to choose from in this session.'
+      return fail({ kind: 'invalid-argument', message })
+    }
+    return this.withConnection(sessionId, async (connection, acpSessionId) => {
+      if (!connection.setModel) throw new BosunError({ kind: 'invalid-argument', message: 'This connection cannot set a model.' })
+      await connection.setModel(acpSessionId, modelId)
+      this.push(sessionId, { type: 'model_selected', modelId })
+    })
+  }
+
   /** A notice the person dismissed leaves the session's state, so no window (and no later visit) shows it again. */
   dismissNotice(sessionId: string, noticeId: string): Result<undefined> {
     const record = this.sessions.get(sessionId)
@@ -1023,14 +1041,15 @@ function textStreamKey(update: SessionUpdateNotification['update']): string | un
 }
 
 /**
- * What a `session/new`, `load` or `resume` answer configures (modes, config options, and the commands, which v2 may
+ * What a `session/new`, `load` or `resume` answer configures (modes, models, config options, and the commands, which v2 may
  * send only here, not in an update), bounded; null when it names none of them.
  */
 function configuredBy(outcome: NewSessionOutcome): SessionAction | null {
-  if (outcome.modes === undefined && outcome.configOptions === undefined && outcome.availableCommands === undefined) return null
+  if (outcome.modes === undefined && outcome.models === undefined && outcome.configOptions === undefined && outcome.availableCommands === undefined) return null
   return boundJson({
     type: 'session_configured',
     ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
+    ...(outcome.models !== undefined ? { models: outcome.models } : {}),
     ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
     ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
   })

@@ -83,6 +83,11 @@ export interface RequestElicitation {
 export interface SessionBehaviour {
   /** v1 `modes` (SessionModeState). */
   modes?: { currentModeId: string; availableModes: { id: string; name: string; description?: string }[] }
+  /**
+   * v1 `models` (the unstable SessionModelState Gemini CLI sends), on `session/new`, `load` and `resume`, sent as
+   * given; `session/set_model` takes a listed model (else -32602) and is logged as `SET-MODEL <json>`.
+   */
+  models?: { currentModelId?: unknown; availableModels: unknown[] }
   /** Sent as given (v1 `id`/`group`, v2 `configId`/`groupId`). */
   configOptions?: unknown[]
   /** Commands: v2 returns them from session/new; v1 sends an available_commands_update after it. */
@@ -93,7 +98,7 @@ export interface SessionBehaviour {
   promptRequiresAuth?: boolean
   /** Session ids are `<idPrefix><n>` (default `sess-`): long ids with a common start for the inspector. */
   idPrefix?: string
-  /** `session/set_mode` (v1) and `session/set_config_option` fail with this error. */
+  /** `session/set_mode`, `session/set_model` (v1) and `session/set_config_option` fail with this error. */
   refuseChanges?: { code: number; message: string }
   /** Raw updates for the new session sent before the `session/new` response (v2 allows it, E5). */
   updatesBeforeResponse?: Record<string, unknown>[]

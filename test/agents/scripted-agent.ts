@@ -27,6 +27,8 @@ interface LooseClient {
 }
 interface LooseApp {
   onRequest(method: string, handler: (context: LooseContext) => unknown): LooseApp
+  /** A method the SDK's schema does not know (its own params parser). */
+  onRequest(method: string, params: (raw: unknown) => Json, handler: (context: LooseContext) => unknown): LooseApp
   onNotification(method: string, handler: (context: LooseContext) => unknown): LooseApp
   connect(stream: unknown): { closed: Promise<void> }
 }
@@ -121,6 +123,8 @@ const processTag = `${process.pid.toString(36)}${Date.now().toString(36)}`
 const cancelWaiters = new Map<string, () => void>()
 const cancelled = new Set<string>()
 const sessionConfig = new Map<string, unknown[]>()
+/** The current model of each v1 session that the scenario gives models (what set_model chose, for a later load). */
+const sessionModel = new Map<string, unknown>()
 /** Each session's cwd (for `{cwd}` in client_request params) and its last terminal id (`{terminalId}`). */
 const sessionCwd = new Map<string, string>()
 const lastTerminal = new Map<string, string>()
@@ -225,6 +229,10 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
     if (behaviour.availableCommands) response.availableCommands = behaviour.availableCommands.map(commandV2)
   } else {
     if (behaviour.modes) response.modes = behaviour.modes
+    if (behaviour.models) {
+      sessionModel.set(sessionId, behaviour.models.currentModelId)
+      response.models = behaviour.models
+    }
     if (behaviour.availableCommands) {
       const commands = behaviour.availableCommands.map(commandV1)
       setImmediate(() => void sendUpdate(client, sessionId, { sessionUpdate: 'available_commands_update', availableCommands: commands }))
@@ -247,7 +255,11 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   for (const update of before) await sendUpdate(client, sessionId, update)
   if (v2 && !before.some((update) => update.sessionUpdate === 'state_update')) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
   const options = sessionConfig.get(sessionId)
-  return options ? { configOptions: options } : {}
+  const models = scenario.session?.models
+  return {
+    ...(options ? { configOptions: options } : {}),
+    ...(models && !v2 ? { models: { ...models, currentModelId: sessionModel.has(sessionId) ? sessionModel.get(sessionId) : models.currentModelId } } : {}),
+  }
 }
 app.onRequest('session/list', ({ params }) => {
   const cwd = typeof params.cwd === 'string' ? params.cwd : '/'
@@ -275,6 +287,16 @@ else {
     const refuse = scenario.session?.refuseChanges
     if (refuse) throw new acpV1.RequestError(refuse.code, refuse.message)
     void sendUpdate(client, String(params.sessionId), { sessionUpdate: 'current_mode_update', currentModeId: params.modeId })
+    return {}
+  })
+  // The unstable session models API (Gemini CLI), gone from the SDK's schema: no update reports the change, the answer is all.
+  app.onRequest('session/set_model', (raw) => (isRecord(raw) ? raw : {}), ({ params }) => {
+    const refuse = scenario.session?.refuseChanges
+    if (refuse) throw new acpV1.RequestError(refuse.code, refuse.message)
+    const listed = scenario.session?.models?.availableModels.some((m) => isRecord(m) && m.modelId === params.modelId)
+    if (!listed) throw acpV1.RequestError.invalidParams(undefined, `Unknown model ${String(params.modelId)}`)
+    sessionModel.set(String(params.sessionId), params.modelId)
+    log(`SET-MODEL ${JSON.stringify(params)}`)
     return {}
   })
 }

@@ -320,7 +320,21 @@ describe('v2 turns', () => {
     expect(await turn).toEqual({ stopReason: 'cancelled' })
   })
 
-  it('sends v2 shapes for config options and resume, and refuses set_mode', async () => {
+  it('v1 session/set_model: exactly {sessionId, modelId}; the models of session/new are read', async () => {
+    const { connection, next, send } = await initialized(1)
+    const created = connection.newSession({ cwd: '/p' })
+    const newRequest = await next()
+    const models = { currentModelId: 'pro', availableModels: [{ modelId: 'pro', name: 'Pro' }] }
+    send({ id: newRequest.id, result: { sessionId: 's1', models } })
+    expect((await created).models).toEqual(models)
+    const set = connection.setModel!('s1', 'pro')
+    const request = await next()
+    expect(request).toMatchObject({ method: 'session/set_model', params: { sessionId: 's1', modelId: 'pro' } })
+    send({ id: request.id, result: {} })
+    await set
+  })
+
+  it('sends v2 shapes for config options and resume, and refuses set_mode and set_model', async () => {
     const { connection, next, send } = await initialized(2)
     const set = connection.setConfigOption('s1', 'model', 'fast')
     const request = await next()
@@ -333,6 +347,8 @@ describe('v2 turns', () => {
     send({ id: resumeRequest.id, result: {} })
     expect((await resume).sessionId).toBe('s1')
     await expect(connection.setMode('s1', 'code')).rejects.toBeInstanceOf(BosunError)
+    // Nor has v2 the unstable session models API (its model is a config option).
+    await expect(connection.setModel!('s1', 'fast')).rejects.toBeInstanceOf(BosunError)
     const login = connection.authenticate('m')
     const loginRequest = await next()
     expect(loginRequest).toMatchObject({ method: 'auth/login', params: { methodId: 'm' } })

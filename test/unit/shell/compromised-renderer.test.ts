@@ -112,6 +112,7 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   prompt: ({ sessionId }) => [{ sessionId, prompt: [{ type: 'text', text: 'work' }] }],
   cancel: ({ sessionId }) => [{ sessionId }],
   setMode: ({ sessionId }) => [{ sessionId, modeId: 'bypassPermissions' }],
+  setModel: ({ sessionId }) => [{ sessionId, modelId: 'expensive-model' }, { sessionId, modelId: 'x'.repeat(10_000) }],
   setConfigOption: ({ sessionId }) => [{ sessionId, configId: 'approval', value: 'never-ask' }],
   closeSession: () => [{ sessionId: 'no-such-session' }],
   dismissNotice: ({ sessionId }) => [
