@@ -135,6 +135,10 @@ export function createFakeBosun(options: { streamDelayMs?: number } = {}): FakeB
       emitActions(sessionId, [{ type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] }])
       return ok(undefined)
     },
+    setModel: ({ sessionId, modelId }: { sessionId: string; modelId: string }) => {
+      emitActions(sessionId, [{ type: 'model_selected', modelId }])
+      return ok(undefined)
+    },
     setConfigOption: () => ok(undefined),
     closeSession: ({ sessionId }: { sessionId: string }) => {
       emit('sessionRemoved', { sessionId })

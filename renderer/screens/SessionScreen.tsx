@@ -22,7 +22,7 @@ import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 
 /** The calls the session screen makes. */
-export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
+export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setModel' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
   Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles' | 'appInfo' | 'dismissNotice'>>
 
 export interface SessionScreenProps {
@@ -98,6 +98,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])
+  const onSetModel = useCallback((modelId: string) => void api.setModel({ sessionId, modelId }).then(report('Changing the model')), [api, sessionId, report])
   const onSetConfigOption = useCallback(
     (configId: string, value: string | boolean) => void api.setConfigOption({ sessionId, configId, value }).then(report('Changing the option')),
     [api, sessionId, report],
@@ -198,8 +199,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         subtitle={`${agentName} · ${[session.cwd, ...(session.additionalDirectories ?? [])].join(' + ')}`}
         turn={session.turn}
         modes={session.modes}
+        models={session.models}
         configOptions={session.configOptions}
         onSetMode={onSetMode}
+        onSetModel={onSetModel}
         onSetConfigOption={onSetConfigOption}
         inboxSlot={inboxSlot}
         onClose={onClose}

@@ -1,9 +1,12 @@
 /**
- * The session header's selectors end to end (issue 3, 5h): v1 session modes (`session/set_mode`) and v2 config
+ * The session header's selectors end to end (issue 3, 5h): v1 session modes (`session/set_mode`), v1 session models
+ * (`session/set_model`, the unstable API Gemini CLI uses) and v2 config
  * options (`session/set_config_option`: a select of category mode and a boolean). Each change goes to the real
  * scripted agent, which answers; the protocol inspector (the app's own API, over the browser host's socket) shows
  * what went over the wire, and the header shows the agent's answer.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -11,6 +14,8 @@ import { WebSocket } from 'ws'
 import type { InspectorMessage } from '../../common/contract/agent-tools'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../common/wire'
+import { scenarioPath } from '../agents/command'
+import type { Scenario } from '../agents/scenario'
 import { launchApp, screenshotDir, type E2eApp } from './support/harness'
 import { agentSays, sendPrompt, startSession, until, visible, waitIdle } from './support/session-ui'
 
@@ -89,6 +94,60 @@ describe('mode selector (v1 agent)', () => {
     expect(await mode.inputValue()).toBe('code')
     expect(await exchanges(client.api, 'scripted', 'session/set_mode')).toHaveLength(1)
     await headerShots(page, 'modes-v1')
+  })
+})
+
+describe('model selector (v1 session models, as Gemini CLI offers them)', () => {
+  it('switches the model with session/set_model beside the mode, the header keeping its height', async () => {
+    app = await launchApp([{ id: 'gemini-like', name: AGENT, scenario: 'session-models' }])
+    const { page } = app
+    client = hostClient(app)
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const model = await visible(page.getByRole('combobox', { name: 'Model', exact: true }))
+    await visible(page.getByRole('combobox', { name: 'Mode', exact: true }))
+    expect(await model.inputValue()).toBe('gemini-2.5-pro')
+    expect(await model.locator('option').allTextContents()).toEqual(['Gemini 2.5 Pro', 'Gemini 2.5 Flash', 'Gemini 2.5 Flash Lite'])
+    expect(await model.getAttribute('title')).toBe('The most capable model for complex tasks')
+    const header = page.locator('header.session-header')
+    const height = (await header.boundingBox())!.height
+
+    await model.selectOption({ label: 'Gemini 2.5 Flash' })
+    await until<HTMLSelectElement>(model, (el) => el.value === 'gemini-2.5-flash')
+    const sent = await exchanges(client.api, 'gemini-like', 'session/set_model')
+    expect(sent).toEqual([{ params: { sessionId: expect.any(String), modelId: 'gemini-2.5-flash' }, answer: expect.objectContaining({ kind: 'response' }) }])
+    expect((await header.boundingBox())!.height).toBe(height)
+
+    await sendPrompt(page, 'hello')
+    await visible(agentSays(page, AGENT).getByText('Done with the model you chose.'))
+    await waitIdle(page)
+    expect(await model.inputValue()).toBe('gemini-2.5-flash')
+    await headerShots(page, 'models-v1')
+  })
+
+  it("shows the agent's refusal and keeps the model it has", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const scenario = JSON.parse(readFileSync(scenarioPath('session-models'), 'utf8')) as Scenario
+    scenario.session = { ...scenario.session, refuseChanges: { code: -32603, message: 'Model gemini-2.5-flash is not available on your plan' } }
+    const file = join(dir, 'refusing.json')
+    writeFileSync(file, JSON.stringify(scenario))
+    try {
+      app = await launchApp([{ id: 'gemini-like', name: AGENT, scenario: file }])
+      const { page } = app
+      await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+      const model = await visible(page.getByRole('combobox', { name: 'Model', exact: true }))
+      const height = (await page.locator('header.session-header').boundingBox())!.height
+      await model.selectOption({ label: 'Gemini 2.5 Flash' })
+      await visible(page.getByText('Changing the model failed'))
+      await visible(page.getByText('Model gemini-2.5-flash is not available on your plan'))
+      expect(await model.inputValue()).toBe('gemini-2.5-pro')
+      expect((await page.locator('header.session-header').boundingBox())!.height).toBe(height)
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme })
+        await page.screenshot({ path: join(screenshotDir, `models-v1-refused-${scheme}.png`) })
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

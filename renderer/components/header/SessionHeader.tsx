@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type ReactNode } from 'react'
-import type { ConfigOptionView, ModeView, TurnView, UsageView } from '../../../common/session/types'
+import type { ConfigOptionView, ModeView, ModelView, TurnView, UsageView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { UsageMeter } from '../session/UsageMeter'
 
@@ -18,10 +18,56 @@ export function turnLabel(turn: TurnView): string {
 const unlistedLabel = (id: string) => `${id} (not listed by the agent)`
 const UNLISTED_TITLE = 'The agent reports this as current, but it is not among the choices the agent lists'
 
+/** One of the agent's lists outside config options (its modes, its models): the choices and the current one. */
+interface Choices {
+  current: string | null
+  available: { id: string; name: string; description?: string | null }[]
+}
+
 /**
- * The session mode. A current mode the agent does not list (or one it reports with no modes listed at all) is shown
- * as it is, by its id: a select would show its first option as if it were the current one.
+ * A choice the agent lists outside config options. A current one the agent does not list (or one it reports with
+ * none listed at all) is shown as it is, by its id: a select would show its first option as if it were the current one.
  */
+function ChoiceSelect({ label, choices, onChange }: { label: string; choices: Choices; onChange: (id: string) => void }) {
+  const { current, available } = choices
+  if (available.length === 0) {
+    if (current === null) return null
+    return (
+      <span className="header-control" role="group" aria-label={label} title={`The agent reports this ${label.toLowerCase()} but lists none to switch to`}>
+        <span className="header-control-label">{label}</span>
+        <span className="header-control-value">{current}</span>
+      </span>
+    )
+  }
+  const listed = available.find((c) => c.id === current)
+  const unlisted = current !== null && !listed
+  return (
+    <label className="header-control">
+      <span className="header-control-label">{label}</span>
+      <select
+        className={unlisted ? 'select select-unlisted' : 'select'}
+        aria-label={label}
+        value={current ?? ''}
+        title={unlisted ? UNLISTED_TITLE : (listed?.description ?? listed?.name ?? undefined)}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        {current === null && <option value="">—</option>}
+        {unlisted && (
+          <option value={current} title={UNLISTED_TITLE}>
+            {unlistedLabel(current)}
+          </option>
+        )}
+        {available.map((choice) => (
+          <option key={choice.id} value={choice.id} title={choice.description ?? undefined}>
+            {choice.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}
+
+/** The session mode (v1 `modes`, when no config option is the mode). */
 export const ModeSelect = memo(function ModeSelect({
   modes,
   onChange,
@@ -29,42 +75,18 @@ export const ModeSelect = memo(function ModeSelect({
   modes: { currentModeId: string | null; availableModes: ModeView[] }
   onChange: (modeId: string) => void
 }) {
-  const { currentModeId, availableModes } = modes
-  if (availableModes.length === 0) {
-    if (currentModeId === null) return null
-    return (
-      <span className="header-control" role="group" aria-label="Mode" title="The agent reports this mode but lists no modes to switch to">
-        <span className="header-control-label">Mode</span>
-        <span className="header-control-value">{currentModeId}</span>
-      </span>
-    )
-  }
-  const current = availableModes.find((m) => m.id === currentModeId)
-  const unlisted = currentModeId !== null && !current
-  return (
-    <label className="header-control">
-      <span className="header-control-label">Mode</span>
-      <select
-        className={unlisted ? 'select select-unlisted' : 'select'}
-        aria-label="Mode"
-        value={currentModeId ?? ''}
-        title={unlisted ? UNLISTED_TITLE : (current?.description ?? undefined)}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        {currentModeId === null && <option value="">—</option>}
-        {unlisted && (
-          <option value={currentModeId} title={UNLISTED_TITLE}>
-            {unlistedLabel(currentModeId)}
-          </option>
-        )}
-        {availableModes.map((mode) => (
-          <option key={mode.id} value={mode.id} title={mode.description ?? undefined}>
-            {mode.name}
-          </option>
-        ))}
-      </select>
-    </label>
-  )
+  return <ChoiceSelect label="Mode" choices={{ current: modes.currentModeId, available: modes.availableModes }} onChange={onChange} />
+})
+
+/** The session model (v1 `models`, the unstable session models API, when no config option is the model). */
+export const ModelSelect = memo(function ModelSelect({
+  models,
+  onChange,
+}: {
+  models: { currentModelId: string | null; availableModels: ModelView[] }
+  onChange: (modelId: string) => void
+}) {
+  return <ChoiceSelect label="Model" choices={{ current: models.currentModelId, available: models.availableModels }} onChange={onChange} />
 })
 
 /**
@@ -196,8 +218,11 @@ export interface SessionHeaderProps {
   subtitle: string
   turn: TurnView
   modes: { currentModeId: string | null; availableModes: ModeView[] } | null
+  /** v1 session models (absent or null: none offered that way). */
+  models?: { currentModelId: string | null; availableModels: ModelView[] } | null
   configOptions: ConfigOptionView[]
   onSetMode: (modeId: string) => void
+  onSetModel?: (modelId: string) => void
   onSetConfigOption: (configId: string, value: string | boolean) => void
   inboxSlot: ReactNode
   /** Ends the session (cancels a running turn, answers its pending permissions `cancelled`). */
@@ -224,7 +249,7 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, subtitle, turn, modes, configOptions, onSetMode, onSetConfigOption, inboxSlot, onClose, usage } = props
+  const { title, subtitle, turn, modes, models, configOptions, onSetMode, onSetModel, onSetConfigOption, inboxSlot, onClose, usage } = props
   const busy = turn.state === 'running' || turn.state === 'unknown'
   return (
     <header className="session-header">
@@ -245,6 +270,7 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
         {/* The agent's selectors wrap among themselves; the app's own buttons stay together, always in view. */}
         <div className="header-options">
           {modes && <ModeSelect modes={modes} onChange={onSetMode} />}
+          {models && onSetModel && <ModelSelect models={models} onChange={onSetModel} />}
           <ConfigOptions options={configOptions} onChange={onSetConfigOption} />
         </div>
         <div className="header-actions">

@@ -7,7 +7,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { ConfigOptionView } from '../../../common/session/types'
-import { ConfigOptions, ModeSelect } from '../../../renderer/components/header/SessionHeader'
+import { ConfigOptions, ModeSelect, ModelSelect, SessionHeader } from '../../../renderer/components/header/SessionHeader'
 
 const noop = () => undefined
 const modes = [
@@ -56,6 +56,47 @@ describe('mode select', () => {
     expect(html).toContain('role="group" aria-label="Mode"')
     expect(html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()).toBe('Mode architect')
     expect(renderToStaticMarkup(<ModeSelect modes={{ currentModeId: null, availableModes: [] }} onChange={noop} />)).toBe('')
+  })
+})
+
+describe('model select (v1 session models)', () => {
+  const models = [
+    { id: 'gemini-2.5-pro', name: 'Gemini 2.5 Pro', description: 'Most capable' },
+    { id: 'gemini-2.5-flash', name: 'Gemini 2.5 Flash' },
+  ]
+
+  it('lists the models by name with the current one selected; one the agent does not list is shown as itself, marked', () => {
+    const html = renderToStaticMarkup(<ModelSelect models={{ currentModelId: 'gemini-2.5-flash', availableModels: models }} onChange={noop} />)
+    expect(html).toContain('aria-label="Model"')
+    expect(options(html)).toEqual([
+      { value: 'gemini-2.5-pro', text: 'Gemini 2.5 Pro', selected: false },
+      { value: 'gemini-2.5-flash', text: 'Gemini 2.5 Flash', selected: true },
+    ])
+    const unlisted = renderToStaticMarkup(<ModelSelect models={{ currentModelId: 'auto', availableModels: models }} onChange={noop} />)
+    expect(options(unlisted)[0]).toEqual({ value: 'auto', text: 'auto (not listed by the agent)', selected: true })
+    expect(unlisted).toContain('select-unlisted')
+  })
+
+  it('sits in the header beside Mode, only when the session has models', () => {
+    const header = (extra: object) =>
+      renderToStaticMarkup(
+        <SessionHeader
+          title="t"
+          subtitle="s"
+          turn={{ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 0 }}
+          modes={{ currentModeId: 'default', availableModes: modes }}
+          configOptions={[]}
+          onSetMode={noop}
+          onSetConfigOption={noop}
+          inboxSlot={null}
+          onClose={noop}
+          {...extra}
+        />,
+      )
+    const html = header({ models: { currentModelId: 'gemini-2.5-pro', availableModels: models }, onSetModel: noop })
+    const labels = [...html.matchAll(/<select[^>]*aria-label="([^"]+)"/g)].map((m) => m[1])
+    expect(labels).toEqual(['Mode', 'Model'])
+    expect(header({ models: null, onSetModel: noop })).not.toContain('aria-label="Model"')
   })
 })
 
