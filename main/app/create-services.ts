@@ -156,6 +156,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     openProblem: opened.problem,
     ...(integration.saveFile ? { saveFile: integration.saveFile } : {}),
     redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
+    redactText: (text) => agentTools.current?.secrets.redactText(text) ?? text,
     agentName: (agentId) => agentName(agentId),
   })
   const mcp = await createMcpService({

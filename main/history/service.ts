@@ -86,6 +86,8 @@ export function createHistoryService(options: {
   intervalMs?: number
   /** Hides secret values in failures that carry an agent's words (its stderr tail), as the other calls do. */
   redactFailure?: (failure: Failure) => Failure
+  /** Hides secret values in an agent's words shown as they are (the titles of its `session/list`), as in its updates. */
+  redactText?: (text: string) => string
   /** An agent's name for what the history says (default: its id). */
   agentName?: (agentId: string) => string
 }): HistoryService {
@@ -203,7 +205,8 @@ export function createHistoryService(options: {
           sessions: listed.value!.map((s) => ({
             acpSessionId: s.sessionId,
             cwd: s.cwd,
-            title: s.title,
+            // The agent's words, as a session_info_update's title is (its folders stay as given: they are opened by them).
+            title: s.title !== null && options.redactText ? options.redactText(s.title) : s.title,
             updatedAt: s.updatedAt,
             ...(s.additionalDirectories ? { additionalDirectories: s.additionalDirectories } : {}),
             // Open here counts: the recorder writes a session opened from this list a moment later.

@@ -1,7 +1,7 @@
 /**
  * The agent's own sessions (`session/list`) are marked `stored` when Bosun has them: kept in the history, or open
  * here now (one just opened from the list, which the recorder has not written yet), so the sidebar's list, asked
- * again after an open, no longer offers it.
+ * again after an open, no longer offers it. Their titles are the agent's words and are redacted as its updates are.
  */
 import { describe, expect, it } from 'vitest'
 import { ok } from '../../../main/base/errors'
@@ -25,5 +25,26 @@ describe('the agent’s own sessions', () => {
       ['open-here', true],
       ['elsewhere', false],
     ])
+  })
+
+  it('redacts secret values in the titles the agent lists, as in its updates', async () => {
+    const history = createHistoryService({
+      store: new NullHistoryStore(),
+      events: new RecordingSink(),
+      logger: createLogger('test', () => undefined),
+      openProblem: null,
+      redactText: (text) => text.replaceAll('sk-live-123', '[REDACTED]'),
+    })
+    history.bind({
+      has: () => false,
+      listAgentSessions: async () =>
+        ok([
+          { sessionId: 'leaky', cwd: '/w', title: 'export KEY=sk-live-123 && deploy', updatedAt: null },
+          { sessionId: 'untitled', cwd: '/w', title: null, updatedAt: null },
+        ]),
+    } as unknown as HistorySessionsPort)
+    const answer = await history.handlers.historyAgentSessions({ agentId: 'a', cwd: '/w' })
+    history.dispose()
+    expect(answer.ok && answer.value.sessions.map((s) => s.title)).toEqual(['export KEY=[REDACTED] && deploy', null])
   })
 })
