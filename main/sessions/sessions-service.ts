@@ -103,6 +103,8 @@ interface SessionRecord {
   replayTail?: { heard(): void }
   /** Past `maxSessionBytes`: only updates that replace what the session shows are applied; the rest is dropped. */
   full?: { reason: string }
+  /** The MCP servers the agent could not take, as the session last said it (`''`: none): a reattach repeats only a change. */
+  mcpRefused?: string
 }
 
 /**
@@ -445,7 +447,7 @@ export class SessionsService implements IDisposable {
       const configured = configuredBy(outcome) ?? { type: 'session_configured' }
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = takeEarly(early, outcome.sessionId)
-      const actions: SessionAction[] = [configured, ...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
+      const actions: SessionAction[] = [configured, ...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
       const dropped = early.dropped.get(outcome.sessionId)
       if (buffered.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
       if (dropped) {
@@ -716,7 +718,7 @@ export class SessionsService implements IDisposable {
       )
       const configured = configuredBy(outcome)
       if (configured) this.push(sessionId, configured)
-      for (const action of [...this.mcpRefusals(agentId, mcp), ...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
+      for (const action of [...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
       this.batcher.flush(sessionId)
       return ok({ sessionId })
     } catch (error) {
@@ -796,6 +798,8 @@ export class SessionsService implements IDisposable {
         if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })
         const configured = configuredBy(outcome)
         if (configured) this.push(sessionId, configured)
+        // Said again only when it changed (a session opened from the history said nothing yet in this run).
+        for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
         for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
         if (loaded) await this.settleLoadReplay(record)
         return ok(connection)
@@ -835,11 +839,16 @@ export class SessionsService implements IDisposable {
     })
   }
 
-  /** A notice naming the MCP servers the agent cannot take (they are not dropped silently). */
-  private mcpRefusals(agentId: string, mcp: McpServersForSession | undefined): SessionAction[] {
+  /**
+   * A notice naming the MCP servers the agent cannot take (they are not dropped silently), unless the session said
+   * exactly that last time: each reattach passes the servers again, and an agent restart must not repeat it.
+   */
+  private mcpRefusals(record: SessionRecord, mcp: McpServersForSession | undefined): SessionAction[] {
+    const description = (mcp?.refused ?? []).map((r) => `${r.name} (${r.transport}): ${r.reason}`).join('\n')
+    if (description === record.mcpRefused) return []
+    record.mcpRefused = description
     if (!mcp?.refused.length) return []
-    const description = mcp.refused.map((r) => `${r.name} (${r.transport}): ${r.reason}`).join('\n')
-    return [noticeAction('warning', `Not passed to ${agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description)]
+    return [noticeAction('warning', `Not passed to ${record.agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description)]
   }
 
   private earlyBuffer(connection: AcpClientConnection) {
