@@ -113,6 +113,17 @@ export interface CompactionEntry {
   error?: unknown
 }
 
+/**
+ * The turn before this entry ended with an error. The turn's own error (`TurnView.error`) is replaced when the next
+ * turn starts; this mark stays, so a partial answer never reads as a complete one later.
+ */
+export interface TurnErrorEntry {
+  kind: 'turn_error'
+  id: string
+  message: string
+  code?: number
+}
+
 /** Anything new we do not know: kept whole, shown generically. */
 export interface UnknownEntry {
   kind: 'unknown'
@@ -121,7 +132,7 @@ export interface UnknownEntry {
   raw: unknown
 }
 
-export type Entry = MessageEntry | ToolCallEntry | PermissionEntry | ElicitationEntry | CompactionEntry | UnknownEntry
+export type Entry = MessageEntry | ToolCallEntry | PermissionEntry | ElicitationEntry | CompactionEntry | TurnErrorEntry | UnknownEntry
 
 export interface PlanEntryView {
   content: string

@@ -66,6 +66,8 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
       const elicitation = Object.values(state.elicitations).find((e) => e.elicitationRequestId === entry.elicitationId || e.elicitationId === entry.elicitationId)
       return elicitation ? `Question “${elicitation.message}”: ${elicitation.status}` : null
     }
+    case 'turn_error':
+      return `_The turn ended with an error${entry.code != null ? ` (code ${entry.code})` : ''}: ${entry.message}_`
     default:
       return `_(${entry.kind}${entry.kind === 'unknown' ? `: ${entry.sessionUpdate}` : ''})_`
   }

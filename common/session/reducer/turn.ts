@@ -1,7 +1,7 @@
 /**
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
-import type { CompactionEntry, ContentBlock, MessageEntry, PromptError, ToolCallEntry } from '../types'
+import type { CompactionEntry, ContentBlock, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry } from '../types'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
 import { adoptLocalMessage, findMessage, newMessage } from './messages'
@@ -58,6 +58,7 @@ export function applyStateUpdate(d: Draft, u: Update): void {
       ...(previous.stopRequested ? { stopRequested: true } : {}),
     })
     if (completed) d.s.pendingEcho = null
+    if (completed && error && !previous.stopRequested) markTurnError(d, error)
     return
   }
   const state = u.state === 'running' || u.state === 'requires_action' ? u.state : 'unknown'
@@ -176,13 +177,19 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
   d.s.pendingEcho = null
   if (d.v2) {
     // v2: the prompt response only means "inserted"; the turn ends with an idle state_update (F6, F7).
-    if (err) d.mutTurn().error = err
+    if (err) {
+      d.mutTurn().error = err
+      // The agent's idle came first (or Bosun ended the turn for a dead agent): this is how that turn ended.
+      if (d.s.turn.state === 'idle' && !d.s.turn.stopRequested) markTurnError(d, err)
+    }
     return
   }
   const previous = d.s.turn
   // A prompt the agent refused is shown as not sent, with its error, on the message itself: not twice.
   const last = d.s.entries[d.s.entries.length - 1]
   const shownOnMessage = err !== null && last?.kind === 'user_message' && !!last.notSent
+  // An error answering a Stop is told as a stop (the note), not kept as an error.
+  if (err && !shownOnMessage && !previous.stopRequested) markTurnError(d, err)
   d.s.turn = d.own({
     state: 'idle',
     stopReason: reason,
@@ -193,6 +200,23 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
     ...(previous.stopRequested ? { stopRequested: true } : {}),
   })
   if (reason === 'refusal') excludeRefusedTurn(d)
+}
+
+/**
+ * Marks the end of a turn that ended with an error, in the transcript, once per turn (v2 tells it twice: in the
+ * idle `state_update` and in the prompt's outcome). The turn's own error goes when the next turn starts; this stays.
+ */
+function markTurnError(d: Draft, error: { message: string; code?: number }): void {
+  const entries = d.s.entries
+  if (entries.length === 0) return
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind === 'turn_error') return
+    if (entry.kind === 'user_message') break
+  }
+  const mark: TurnErrorEntry = { kind: 'turn_error', id: `turn-error#${entries.length}`, message: clip(error.message) }
+  if (typeof error.code === 'number') mark.code = error.code
+  d.push(mark)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react'
-import type { CompactionEntry, ContentBlock, MessageEntry, UnknownEntry } from '../../../common/session/types'
+import type { CompactionEntry, ContentBlock, MessageEntry, TurnErrorEntry, UnknownEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
@@ -101,6 +101,38 @@ export const CompactionView = memo(function CompactionView({ entry }: { entry: C
         </details>
       )}
       {entry.error != null && <JsonDisclosure summary="Error" value={entry.error} />}
+    </div>
+  )
+})
+
+/** Longest error shown whole on the mark's line; a longer or multi-line one opens from it. */
+const MARK_LINE = 160
+
+/**
+ * Where an earlier turn ended with an error: one quiet line (the alert under the transcript is for the turn just
+ * ended), so a partial answer above it does not read as a complete one.
+ */
+const cutLine = (line: string, max: number) => (line.length > max ? `${line.slice(0, max - 1)}…` : line)
+
+export const TurnErrorMark = memo(function TurnErrorMark({ entry }: { entry: TurnErrorEntry }) {
+  const code = entry.code != null ? ` (code ${entry.code})` : ''
+  const message = entry.message.trim()
+  const oneLine = message.length <= MARK_LINE && !message.includes('\n')
+  return (
+    <div className="turn-error-mark" role="note" aria-label="How the turn ended">
+      <Icon name="alert" />
+      {oneLine ? (
+        <span>
+          The turn ended with an error{code}: {message}
+        </span>
+      ) : (
+        <details className="disclosure">
+          <summary>
+            The turn ended with an error{code}: {cutLine(firstLine(message).trimEnd(), MARK_LINE)}
+          </summary>
+          <pre className="turn-error-mark-text">{message}</pre>
+        </details>
+      )}
     </div>
   )
 })

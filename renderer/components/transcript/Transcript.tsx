@@ -3,7 +3,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } f
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
-import { AgentMessage, AgentThought, CompactionView, UnknownEntryView, UserMessage } from './EntryViews'
+import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
 import './transcript.css'
 
@@ -87,6 +87,8 @@ function guessSize(entry: Entry): number {
     }
     case 'tool_call':
       return 64
+    case 'turn_error':
+      return 36
     default:
       return 88
   }
@@ -150,6 +152,14 @@ export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'tur
   return session.protocolVersion === 1 && (session.turn.state === 'idle' || index < lastPrompt)
 }
 
+/**
+ * Whether the entry is the error mark of the turn that just ended, which the alert under the transcript tells while
+ * that turn is the last (`lastPrompt` the index of the last user message): the mark shows once a new turn starts.
+ */
+export function turnErrorToldBelow(session: Pick<SessionState, 'turn'>, entry: Entry, lastPrompt: number, index: number): boolean {
+  return entry.kind === 'turn_error' && index > lastPrompt && session.turn.error != null && !stoppedWithError(session.turn)
+}
+
 export const EntryRow = memo(function EntryRow({
   entry,
   session,
@@ -196,6 +206,8 @@ export const EntryRow = memo(function EntryRow({
     }
     case 'compaction':
       return <CompactionView entry={entry} />
+    case 'turn_error':
+      return <TurnErrorMark entry={entry} />
     default:
       return <UnknownEntryView entry={entry as Extract<Entry, { kind: 'unknown' }>} />
   }
@@ -322,11 +334,15 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
           ) : (
             <div className="transcript-inner" style={{ height: totalSize }}>
               <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-                {items.map((item) => (
-                  <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="transcript-row">
-                    <EntryRow entry={entries[item.index]!} session={rowContext} agentName={agentName} turnEnded={turnEndedAt(item.index)} />
-                  </div>
-                ))}
+                {items.map((item) => {
+                  const entry = entries[item.index]!
+                  const toldBelow = turnErrorToldBelow(session, entry, lastPrompt, item.index)
+                  return (
+                    <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={toldBelow ? 'transcript-row told-below' : 'transcript-row'}>
+                      {!toldBelow && <EntryRow entry={entry} session={rowContext} agentName={agentName} turnEnded={turnEndedAt(item.index)} />}
+                    </div>
+                  )
+                })}
               </div>
             </div>
           )}

@@ -216,6 +216,24 @@ describe('restoring a stored session', () => {
     expect(after.permissions.r1?.status).toBe('gone')
   })
 
+  it('keeps the mark of a turn that ended with an error through the history, and marks a turn Bosun interrupted', () => {
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    state = applyActions(state, [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },
+      { type: 'turn_started' },
+      { type: 'updates', updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Half' } }] },
+      { type: 'turn_ended', stopReason: null, error: { message: 'Rate limited', code: 429 } },
+      { type: 'local_prompt', content: [{ type: 'text', text: 'again' }] },
+      { type: 'turn_started' },
+    ])
+    const { state: restored, settle } = restoreSessionState(stored(state, 'running'))
+    const after = settled(restored, settle)
+    expect(after.entries.filter((e) => e.kind === 'turn_error')).toEqual([
+      { kind: 'turn_error', id: 'turn-error#2', message: 'Rate limited', code: 429 },
+      { kind: 'turn_error', id: 'turn-error#4', message: INTERRUPTED_MESSAGE },
+    ])
+  })
+
   it('restores the usage meter, with or without a window size', () => {
     for (const fields of [{ used: 48_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } }, { used: 500 }]) {
       const state = applyActions(createSessionState({ sessionId: 'a/s1', agentId: 'a', protocolVersion: 2, cwd: '/w' }), [

@@ -68,6 +68,8 @@ export function summary(entries: readonly Entry[]): string[] {
         return `elicitation:${e.elicitationId}`
       case 'compaction':
         return `compaction:${e.compactionId}`
+      case 'turn_error':
+        return `turn_error:${e.message}`
     }
   })
 }

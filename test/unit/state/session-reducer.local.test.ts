@@ -75,6 +75,42 @@ describe('turns (F4, F12)', () => {
     ])
   })
 
+  it('v1: a turn that ended with an error after partial output keeps a mark of it after the next turn starts', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('Half an ans') })
+    s = apply(s, { type: 'turn_ended', stopReason: null, error: { message: 'Rate limited', code: 429 } })
+    s = apply(s, { type: 'turn_ended', stopReason: null, error: { message: 'Rate limited', code: 429 } })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    expect(s.turn.error).toBeNull()
+    expect(summary(s.entries)).toEqual(['user_message:one', 'agent_message:Half an ans', 'turn_error:Rate limited', 'user_message:two'])
+    expect(s.entries[2]).toMatchObject({ kind: 'turn_error', code: 429 })
+    // The agent's next chunk is a message of its own, not the end of the one before the mark.
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('ok') })
+    expect(summary(s.entries).at(-1)).toBe('agent_message:ok')
+  })
+
+  it('v1: no mark for an error shown on the prompt as not sent, nor for an error answering a stop', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = apply(s, { type: 'prompt_rejected', error: { message: 'Bad' } }, { type: 'turn_ended', stopReason: null, error: { message: 'Bad' } })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('partial') })
+    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: null, error: { message: 'Aborted' } })
+    expect(s.entries.some((e) => e.kind === 'turn_error')).toBe(false)
+  })
+
+  it('v2: a turn that ended with an error is marked once, though both the idle state_update and the prompt outcome tell it', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('partial') })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { message: 'Overloaded', code: 529 } })
+    s = apply(s, { type: 'turn_ended', stopReason: 'error', error: { message: 'Overloaded', code: 529 } })
+    expect(summary(s.entries)).toEqual(['user_message:one', 'agent_message:partial', 'turn_error:Overloaded'])
+    // Bosun ends the turn of an agent that died: no idle error from the agent, only Bosun's.
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, { sessionUpdate: 'state_update', state: 'idle' })
+    s = apply(s, { type: 'turn_ended', stopReason: null, error: { message: 'The agent stopped.' } })
+    expect(summary(s.entries).slice(3)).toEqual(['user_message:two', 'turn_error:The agent stopped.'])
+  })
+
   it('v2 turn_ended (the prompt response) does not make the session idle (F6/F7)', () => {
     let s = updates(session(2), { sessionUpdate: 'state_update', state: 'running' })
     s = apply(s, { type: 'turn_ended', stopReason: null })

@@ -1,0 +1,37 @@
+/**
+ * A turn that ended with an error keeps a quiet mark in the transcript: hidden while the alert under the transcript
+ * tells the same error, shown once the next turn starts, its message bounded.
+ */
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import type { Entry, SessionState, TurnErrorEntry } from '../../../common/session/types'
+import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
+import { turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
+
+const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
+const mark: TurnErrorEntry = { kind: 'turn_error', id: 'turn-error#2', message: 'Rate limited', code: 429 }
+const prompt: Entry = { kind: 'user_message', id: 'user#0', content: [] }
+
+describe("a turn's error mark", () => {
+  it('is told by the alert while its turn is the last one, and shown itself once a new turn started', () => {
+    const ended = { turn: turn({ error: { message: 'Rate limited', code: 429 } }) }
+    expect(turnErrorToldBelow(ended, mark, 0, 2)).toBe(true)
+    // The next prompt (index 3) is the last one now; the running turn has no error.
+    expect(turnErrorToldBelow({ turn: turn({ state: 'running' }) }, mark, 3, 2)).toBe(false)
+    // Its prompt was not sent (no error on the turn) or the agent failed again: the old mark is above the last prompt.
+    expect(turnErrorToldBelow(ended, mark, 3, 2)).toBe(false)
+    expect(turnErrorToldBelow(ended, prompt, 0, 0)).toBe(false)
+  })
+
+  it('says the turn ended with an error on one line, with the message and code', () => {
+    const html = renderToStaticMarkup(<TurnErrorMark entry={mark} />)
+    expect(html).toContain('The turn ended with an error (code 429): Rate limited')
+    expect(html).not.toContain('<details')
+  })
+
+  it('puts a long or multi-line message in a disclosure', () => {
+    const html = renderToStaticMarkup(<TurnErrorMark entry={{ ...mark, message: 'API Error: 429\n{"type":"error"}' }} />)
+    expect(html).toMatch(/<summary>The turn ended with an error \(code 429\): API Error: 429<\/summary>/)
+    expect(html).toContain('{&quot;type&quot;:&quot;error&quot;}')
+  })
+})
