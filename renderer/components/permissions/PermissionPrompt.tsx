@@ -40,6 +40,8 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   const rootRef = useRef<{ focus(): void } | null>(null)
   const pending = request.status === 'pending'
   const rememberNote = pending && request.rememberNote ? request.rememberNote : null
+  // On a tool card whose title or command says exactly the same (claude-agent-acp's Bash: `ls -la` in all three).
+  const titleOnCard = !showSubject && toolCall !== undefined && (sameText(toolCall.title, request.title) || sameText(commandOf(toolCall.rawInput), request.title))
 
   useEffect(() => {
     if (autoFocus && pending) rootRef.current?.focus()
@@ -77,8 +79,11 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
       data-request-id={request.requestId}
     >
       <header className="perm-header">
-        <span className="perm-agent">{request.agentName} asks</span>
-        <h3 className="perm-title" id={titleId}>
+        <span className="perm-agent">
+          {request.agentName} asks{titleOnCard ? ' for your approval' : ''}
+        </span>
+        {/* Still the prompt's name for a screen reader, which reads it apart from the card. */}
+        <h3 className={titleOnCard ? 'perm-title sr-only' : 'perm-title'} id={titleId}>
           <VisibleText text={request.title} keepNewlines />
         </h3>
       </header>
@@ -148,6 +153,11 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   )
 }
 
+/** Whether two texts are the same, ends trimmed (an empty one is never "the same": it shows nothing). */
+function sameText(a: string | null | undefined, b: string): boolean {
+  return a != null && a.trim() !== '' && a.trim() === b.trim()
+}
+
 function PermissionSubject({ request, toolCall }: { request: PermissionRequestView; toolCall?: ToolCallEntry }) {
   const { subject } = request
   switch (subject.type) {
@@ -169,7 +179,7 @@ function PermissionSubject({ request, toolCall }: { request: PermissionRequestVi
     case 'tool_call':
       return (
         <div className="perm-subject">
-          {toolCall ? <ToolCallSummary toolCall={toolCall} withDetails /> : <p className="perm-muted">Tool call {subject.toolCallId}</p>}
+          {toolCall ? <ToolCallSummary toolCall={toolCall} withDetails titleShown={sameText(toolCall.title, request.title)} /> : <p className="perm-muted">Tool call {subject.toolCallId}</p>}
         </div>
       )
     case 'unknown':
@@ -196,15 +206,18 @@ function PermissionSubject({ request, toolCall }: { request: PermissionRequestVi
   }
 }
 
-function ToolCallSummary({ toolCall, withDetails = false }: { toolCall: ToolCallEntry; withDetails?: boolean }) {
+/** `titleShown`: the prompt's title says exactly the tool call's title, so the summary does not say it again. */
+function ToolCallSummary({ toolCall, withDetails = false, titleShown = false }: { toolCall: ToolCallEntry; withDetails?: boolean; titleShown?: boolean }) {
   const command = commandOf(toolCall.rawInput)
   return (
     <div className="perm-toolcall">
       <div className="perm-toolcall-head">
         <span className="perm-kind">{toolCall.toolKind || 'other'}</span>
-        <span className="perm-toolcall-title">
-          <VisibleText text={toolCall.title ?? toolCall.toolCallId} />
-        </span>
+        {titleShown ? null : (
+          <span className="perm-toolcall-title">
+            <VisibleText text={toolCall.title ?? toolCall.toolCallId} />
+          </span>
+        )}
       </div>
       {withDetails ? (
         <>

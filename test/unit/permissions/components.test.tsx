@@ -144,6 +144,29 @@ describe('PermissionPrompt', () => {
     expect(html).toContain('aria-keyshortcuts="Escape"')
   })
 
+  it("says a command once on its card, and in the inbox: the prompt's title is not repeated where it is exactly the card's title or command", () => {
+    const bash: ToolCallEntry = { ...toolCall, title: 'ls -la', toolKind: 'execute', content: [], locations: [], rawInput: { command: 'ls -la' } }
+    const request = { ...base, title: 'ls -la', description: null }
+    const visibleTitle = (html: string) => /<h3 class="perm-title"/.test(html)
+    // On the card (no subject): the card shows the title and the command; the title stays the prompt's name, unseen.
+    const onCard = renderToStaticMarkup(<PermissionPrompt request={request} toolCall={bash} showSubject={false} onRespond={noop} />)
+    expect(visibleTitle(onCard)).toBe(false)
+    expect(onCard).toContain('<h3 class="perm-title sr-only"')
+    expect(onCard).toContain('Claude asks for your approval')
+    // Only the command matches in the first; nothing in the second: a text that differs is shown.
+    for (const [card, shown] of [[{ ...bash, title: 'Run ls' }, false], [{ ...bash, title: 'Run ls', rawInput: { command: 'ls' } }, true]] as const) {
+      const html = renderToStaticMarkup(<PermissionPrompt request={request} toolCall={card} showSubject={false} onRespond={noop} />)
+      expect(visibleTitle(html)).toBe(shown)
+    }
+    expect(visibleTitle(renderToStaticMarkup(<PermissionPrompt request={{ ...request, title: 'ls -la ' }} toolCall={{ ...bash, rawInput: {} }} showSubject={false} onRespond={noop} />))).toBe(false)
+    expect(visibleTitle(renderToStaticMarkup(<PermissionPrompt request={{ ...request, title: 'ls -la && rm x' }} toolCall={bash} showSubject={false} onRespond={noop} />))).toBe(true)
+    // Elsewhere (the inbox): the title, then the tool call's kind and command, not its title again.
+    const inbox = renderToStaticMarkup(<PermissionPrompt request={request} toolCall={bash} onRespond={noop} />)
+    expect(visibleTitle(inbox)).toBe(true)
+    expect(inbox).not.toContain('perm-toolcall-title')
+    expect(inbox.split('ls -la')).toHaveLength(3)
+  })
+
   it('a description is prose: line breaks are line breaks, no hidden-character warning; other hidden characters still marked', () => {
     const html = renderToStaticMarkup(<PermissionPrompt request={{ ...base, description: 'First line.\r\nSecond line.\n\tIndented \u202E.' }} onRespond={noop} />)
     const description = /<p class="perm-description"[^>]*>([\s\S]*?)<\/p>/.exec(html)![1]!
