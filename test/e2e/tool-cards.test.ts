@@ -33,6 +33,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await sendPrompt(page, 'edit')
     await visible(agentSays(page, AGENT).getByText('done edit'))
     await waitIdle(page)
+    // The snippet placed by its location is numbered from there; the one nothing places is not numbered.
+    await visible(transcript(page).getByText('@@ -128,2 +128,2 @@'))
+    await visible(transcript(page).getByRole('figure', { name: 'Diff of /tmp/proj/src/lexer.ts' }).getByText('excerpt'))
     await screenshot(page, `cards-edit-${colorScheme}`)
   })
 }

@@ -1,25 +1,29 @@
 import { memo, useMemo, useState } from 'react'
-import { describeChange, diffModelOf, type DiffChangeView, type DiffLine, type DiffPatchView } from './diff-model'
+import { describeChange, diffModelOf, type DiffChangeView, type DiffContext, type DiffLine, type DiffPatchView } from './diff-model'
 import { JsonView } from '../common/JsonView'
 
 /** Lines shown at first, and how many more each "Show more" adds: a 50,000-line diff drawn at once holds the page for seconds. */
 export const DIFF_PAGE_LINES = 400
 export const DIFF_MORE_LINES = 2_000
 
-function Lines({ lines, label }: { lines: DiffLine[]; label: string }) {
+function Lines({ lines, label, numbered = true }: { lines: DiffLine[]; label: string; numbered?: boolean }) {
   const [count, setCount] = useState(DIFF_PAGE_LINES)
   const shown = lines.length > count ? lines.slice(0, count) : lines
   return (
     <>
-      <div className="diff-lines" role="table" aria-label={label} tabIndex={0}>
+      <div className={numbered ? 'diff-lines' : 'diff-lines diff-unnumbered'} role="table" aria-label={label} tabIndex={0}>
         {shown.map((line, i) => (
           <div key={i} className={`diff-line diff-${line.kind}`} role="row">
-            <span className="diff-no" role="cell" aria-hidden="true">
-              {line.oldNo ?? ''}
-            </span>
-            <span className="diff-no" role="cell" aria-hidden="true">
-              {line.newNo ?? ''}
-            </span>
+            {numbered && (
+              <>
+                <span className="diff-no" role="cell" aria-hidden="true">
+                  {line.oldNo ?? ''}
+                </span>
+                <span className="diff-no" role="cell" aria-hidden="true">
+                  {line.newNo ?? ''}
+                </span>
+              </>
+            )}
             <span className="diff-mark" role="cell" aria-hidden="true">
               {line.kind === 'add' ? '+' : line.kind === 'del' ? '-' : ' '}
             </span>
@@ -100,9 +104,12 @@ function Stats({ added, removed }: { added: number; removed: number }) {
   )
 }
 
-/** A diff content block, v1 (`path/oldText/newText`, diffed here) or v2 (`changes[]`, always listed, and an optional patch under them). */
-export const DiffView = memo(function DiffView({ block }: { block: Record<string, unknown> }) {
-  const model = useMemo(() => diffModelOf(block), [block])
+/**
+ * A diff content block, v1 (`path/oldText/newText`, diffed here) or v2 (`changes[]`, always listed, and an optional
+ * patch under them). `locations` and `rawInput` are the tool call's: they say where a v1 snippet sits in its file.
+ */
+export const DiffView = memo(function DiffView({ block, locations, rawInput }: { block: Record<string, unknown> } & DiffContext) {
+  const model = useMemo(() => diffModelOf(block, { locations, rawInput }), [block, locations, rawInput])
   switch (model.kind) {
     case 'unified':
       return (
@@ -110,9 +117,14 @@ export const DiffView = memo(function DiffView({ block }: { block: Record<string
           <figcaption className="diff-header">
             <span className="diff-path">{model.path}</span>
             {model.isNewFile && <span className="badge badge-muted">new file</span>}
+            {!model.numbered && (
+              <span className="badge badge-muted" title="The agent sent the changed part of the file and not where it is, so its lines are not numbered.">
+                excerpt
+              </span>
+            )}
             <Stats added={model.added} removed={model.removed} />
           </figcaption>
-          {model.lines.length === 0 ? <p className="muted diff-empty">No changes</p> : <Lines lines={model.lines} label={`Changes to ${model.path}`} />}
+          {model.lines.length === 0 ? <p className="muted diff-empty">No changes</p> : <Lines lines={model.lines} label={`Changes to ${model.path}`} numbered={model.numbered} />}
         </figure>
       )
     case 'changes': {

@@ -145,7 +145,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               case 'content':
                 return <ContentBlockView key={i} block={c.content as never} markdown keepLineBreaks onOpenLink={seams.onOpenLink} />
               case 'diff':
-                return <DiffView key={i} block={c} />
+                return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} />
               case 'terminal': {
                 const id = String(c.terminalId ?? '')
                 const terminal = terminalOf(terminals, id)

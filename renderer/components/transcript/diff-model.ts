@@ -24,7 +24,16 @@ export const GIT_PATCH_FORMAT = 'git_patch'
 export type DiffPatchView = { kind: 'git'; lines: DiffLine[]; added: number; removed: number } | { kind: 'raw'; format: string; text: string }
 
 export type DiffModel =
-  | { kind: 'unified'; path: string; isNewFile: boolean; lines: DiffLine[]; added: number; removed: number }
+  | {
+      kind: 'unified'
+      path: string
+      isNewFile: boolean
+      lines: DiffLine[]
+      added: number
+      removed: number
+      /** `false`: the old text is only the replaced snippet and nothing says where it is, so its lines carry no numbers. */
+      numbered: boolean
+    }
   | { kind: 'changes'; changes: DiffChangeView[]; patch: DiffPatchView | null }
   | { kind: 'invalid'; raw: unknown }
 
@@ -41,9 +50,35 @@ export const MAX_DIFF_MS = 150
  * v1 `{path, oldText, newText}` → a real unified diff (3 lines of context); texts too different to compare within
  * {@link MAX_DIFF_EDITS} / {@link MAX_DIFF_MS} are shown whole, the old lines removed and the new ones added.
  */
-export function unifiedDiffLines(oldText: string, newText: string, context = 3): { lines: DiffLine[]; added: number; removed: number } {
+export function unifiedDiffLines(oldText: string, newText: string, context = 3, firstLine: number | null = 1): { lines: DiffLine[]; added: number; removed: number } {
   const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context, maxEditLength: MAX_DIFF_EDITS, timeout: MAX_DIFF_MS })
-  if (!patch) return wholeReplacement(oldText, newText)
+  if (!patch) return renumbered(wholeReplacement(oldText, newText), firstLine)
+  return renumbered(hunkLines(patch.hunks, oldText, newText), firstLine)
+}
+
+/**
+ * The lines of a diff of texts that start at `firstLine` of the file (their own line 1 is the file's `firstLine`), or,
+ * with `null`, at a place nothing tells: no numbers, and each hunk's header only a gap between parts.
+ */
+function renumbered(diff: { lines: DiffLine[]; added: number; removed: number }, firstLine: number | null): { lines: DiffLine[]; added: number; removed: number } {
+  if (firstLine === 1) return diff
+  const shift = (n: number | undefined) => (n === undefined || firstLine === null ? undefined : n + firstLine - 1)
+  const lines = diff.lines.flatMap((line, i): DiffLine[] => {
+    if (line.kind === 'hunk') {
+      if (firstLine === null) return i === 0 || diff.lines[i - 1]?.kind === 'meta' ? [] : [{ kind: 'hunk', text: '⋯' }]
+      const header = /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/.exec(line.text)
+      return header ? [{ kind: 'hunk', text: `@@ -${shift(Number(header[1]))}${header[2] ?? ''} +${shift(Number(header[3]))}${header[4] ?? ''} @@` }] : [line]
+    }
+    const { oldNo, newNo, ...rest } = line
+    const out: DiffLine = { ...rest }
+    if (shift(oldNo) !== undefined) out.oldNo = shift(oldNo)
+    if (shift(newNo) !== undefined) out.newNo = shift(newNo)
+    return [out]
+  })
+  return { ...diff, lines }
+}
+
+function hunkLines(hunks: ReturnType<typeof structuredPatch>['hunks'], oldText: string, newText: string): { lines: DiffLine[]; added: number; removed: number } {
   // "\ No newline at end of file" says a change when one side ends with a newline and the other does not, or what a
   // new (or emptied) file ends with. Two texts that end alike changed nothing there: claude-agent-acp's edits are the
   // replaced snippet and its replacement, neither ending with a newline, and each side got the note under every edit.
@@ -51,7 +86,7 @@ export function unifiedDiffLines(oldText: string, newText: string, context = 3):
   const lines: DiffLine[] = []
   let added = 0
   let removed = 0
-  for (const hunk of patch.hunks) {
+  for (const hunk of hunks) {
     lines.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` })
     let oldNo = hunk.oldStart
     let newNo = hunk.newStart
@@ -142,8 +177,32 @@ function patchView(raw: unknown): DiffPatchView | null {
   return format === GIT_PATCH_FORMAT ? { kind: 'git', ...patchLines(text) } : { kind: 'raw', format, text }
 }
 
+/** What the tool call says besides the diff: where in the file it is, and what the tool was asked to replace. */
+export interface DiffContext {
+  locations?: readonly { path: string; line?: number | null }[]
+  rawInput?: unknown
+}
+
+/** Input fields of edit tools that hold the text to replace (claude-agent-acp's Edit sends that, not the file, as `oldText`). */
+const REPLACED_TEXT_KEYS = ['old_string', 'oldString', 'old_str']
+
+/**
+ * Where a v1 diff's texts start in the file: line 1 of a new file; the line a location gives for the path when the old
+ * text is a snippet (the tool's input says so, or the diff starts at the top of it: a whole file changed further down
+ * has more before the change than context); `null` for a snippet nothing places; else line 1 (ACP's `oldText` is the
+ * file's content).
+ */
+export function firstLineOf(path: string, oldText: string | undefined, context: DiffContext, diffStartsAtTop: () => boolean): number | null {
+  if (oldText === undefined || oldText === '') return 1
+  const input = context.rawInput
+  const snippet = input !== null && typeof input === 'object' && REPLACED_TEXT_KEYS.some((key) => (input as Record<string, unknown>)[key] === oldText)
+  const line = context.locations?.find((l) => l.path === path && typeof l.line === 'number' && Number.isInteger(l.line) && l.line >= 1)?.line
+  if (line != null && (snippet || diffStartsAtTop())) return line
+  return snippet ? null : 1
+}
+
 /** Any diff content block (v1 or v2 shape) → what the diff view shows. Never throws. */
-export function diffModelOf(block: Record<string, unknown>): DiffModel {
+export function diffModelOf(block: Record<string, unknown>, context: DiffContext = {}): DiffModel {
   if (Array.isArray(block.changes)) {
     return { kind: 'changes', changes: block.changes.map(changeView), patch: patchView(block.patch) }
   }
@@ -151,7 +210,10 @@ export function diffModelOf(block: Record<string, unknown>): DiffModel {
   const newText = str(block.newText)
   if (path !== undefined && newText !== undefined) {
     const oldText = str(block.oldText)
-    return { kind: 'unified', path, isNewFile: oldText === undefined, ...unifiedDiffLines(oldText ?? '', newText) }
+    const diff = unifiedDiffLines(oldText ?? '', newText)
+    const startsAtTop = () => /^@@ -1[, ]/.test(diff.lines.find((l) => l.kind === 'hunk')?.text ?? '')
+    const firstLine = firstLineOf(path, oldText, context, startsAtTop)
+    return { kind: 'unified', path, isNewFile: oldText === undefined, ...renumbered(diff, firstLine), numbered: firstLine !== null }
   }
   return { kind: 'invalid', raw: block }
 }

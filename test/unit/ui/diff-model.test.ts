@@ -22,6 +22,51 @@ describe('v1 diff {path, oldText, newText}', () => {
     ])
   })
 
+  describe("claude-agent-acp's Edit: the replaced snippet and its replacement, not the file", () => {
+    const block = { type: 'diff', path: '/p/parser.ts', oldText: '  const tokens = lex(source)\n  return pass(tokens)', newText: '  const tokens = lex(source)\n  return secondPass(tokens)' }
+    const rawInput = { file_path: '/p/parser.ts', old_string: block.oldText, new_string: block.newText }
+    const numbers = (model: ReturnType<typeof diffModelOf>) => (model.kind === 'unified' ? model.lines.map((l) => [l.kind, l.oldNo ?? null, l.newNo ?? null, l.kind === 'hunk' ? l.text : '']) : [])
+
+    it('numbers the snippet from the line its location gives for that path', () => {
+      const model = diffModelOf(block, { rawInput, locations: [{ path: '/p/other.ts', line: 3 }, { path: '/p/parser.ts', line: 128 }] })
+      expect(model.kind === 'unified' && model.numbered).toBe(true)
+      expect(numbers(model)).toEqual([
+        ['hunk', null, null, '@@ -128,2 +128,2 @@'],
+        ['context', 128, 128, ''],
+        ['del', 129, null, ''],
+        ['add', null, 129, ''],
+      ])
+      // Without the tool's input, a diff that starts at the top of its text is the snippet the location places.
+      expect(numbers(diffModelOf(block, { locations: [{ path: '/p/parser.ts', line: 128 }] }))[0]).toEqual(['hunk', null, null, '@@ -128,2 +128,2 @@'])
+    })
+
+    it('numbers no line of a snippet nothing places (no location line, or one for another path)', () => {
+      for (const locations of [[], [{ path: '/p/parser.ts' }], [{ path: '/p/parser.ts', line: 0 }], [{ path: '/p/other.ts', line: 9 }]]) {
+        const model = diffModelOf(block, { rawInput, locations })
+        expect(model.kind === 'unified' && model.numbered).toBe(false)
+        expect(numbers(model)).toEqual([
+          ['context', null, null, ''],
+          ['del', null, null, ''],
+          ['add', null, null, ''],
+        ])
+      }
+      const html = renderToStaticMarkup(createElement(DiffView, { block, rawInput }))
+      expect(html).toContain('excerpt')
+      expect(html).not.toContain('diff-no')
+      expect(html).not.toContain('@@')
+    })
+
+    it('keeps the numbers of a whole file (ACP\'s oldText), though a location gives the changed line', () => {
+      const oldText = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n')
+      const whole = { type: 'diff', path: '/p/a.ts', oldText, newText: oldText.replace('line 12', 'line twelve') }
+      for (const context of [{}, { locations: [{ path: '/p/a.ts', line: 12 }] }, { rawInput: { file_path: '/p/a.ts', old_string: 'line 12', new_string: 'line twelve' } }]) {
+        const model = diffModelOf(whole, context)
+        expect(model.kind === 'unified' && model.numbered).toBe(true)
+        expect(numbers(model)[0]).toEqual(['hunk', null, null, '@@ -9,7 +9,7 @@'])
+      }
+    })
+  })
+
   it('treats a missing/null oldText as a new file', () => {
     const model = diffModelOf({ type: 'diff', path: '/p/new.ts', oldText: null, newText: 'x\ny\n' })
     expect(model.kind === 'unified' && model.isNewFile).toBe(true)
