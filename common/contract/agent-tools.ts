@@ -39,6 +39,8 @@ export const authMethodViewSchema = z.strictObject({
   gatewayProtocol: z.string().max(64).optional(),
   /** A terminal login: the command it runs (the agent's configured program by name, and its args), shown before it runs. */
   commandLine: z.string().max(2000).optional(),
+  /** A method of a kind Bosun cannot run (a type it does not know, a v2 method without one): listed, never offered to log in with. */
+  unsupported: z.literal(true).optional(),
 })
 export type AuthMethodView = z.infer<typeof authMethodViewSchema>
 

@@ -453,6 +453,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             ...(kind === 'agent' && takesKeyInRequest(m) ? { takesKey: true as const } : {}),
             ...gatewayView(kind, m),
             ...(shown !== undefined ? { commandLine: shown.slice(0, MAX_COMMAND_LINE_CHARS) } : {}),
+            ...(kind === 'other' ? { unsupported: true as const } : {}),
           }
         })
         const account = accounts.get(agentId)

@@ -114,7 +114,9 @@ export function LoginView(props: LoginViewProps) {
               <li key={m.id} className="agents-card login-method">
                 <div className="login-method-head">
                   <h3 className="agents-card-title">{m.name}</h3>
-                  <span className="muted small">{m.gateway && onGatewayLogin ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}</span>
+                  <span className="muted small">
+                    {m.unsupported ? 'Not usable in Bosun' : m.gateway && onGatewayLogin ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}
+                  </span>
                 </div>
                 {m.description && (
                   <p className="login-method-desc">
@@ -122,7 +124,12 @@ export function LoginView(props: LoginViewProps) {
                   </p>
                 )}
 
-                {m.type === 'env_var' ? (
+                {m.unsupported ? (
+                  <p className="muted small login-method-unsupported">
+                    Bosun cannot sign in this way (a method of type <code className="mono">{m.type}</code>). Use another way listed here, or sign
+                    in to {agentName} outside Bosun.
+                  </p>
+                ) : m.type === 'env_var' ? (
                   <KeyForm names={[m.envName ?? 'Value']} submitLabel="Save and restart" busyLabel="Saving…" {...keyFormOf(m)} />
                 ) : m.type === 'terminal' ? (
                   terminal && terminal.methodId === m.id ? (
@@ -171,7 +178,7 @@ export function LoginView(props: LoginViewProps) {
                     {outcome.text}
                   </p>
                 )}
-                {m.type !== 'env_var' && m.type !== 'terminal' && outcome?.tone === 'error' && outcome.keyNames && outcome.keyNames.length > 0 && (
+                {m.type !== 'env_var' && m.type !== 'terminal' && !m.unsupported && outcome?.tone === 'error' && outcome.keyNames && outcome.keyNames.length > 0 && (
                   <KeyForm
                     names={outcome.keyNames}
                     label={`${m.name}: a key for ${agentName}`}

@@ -45,6 +45,16 @@ describe.each([
   })
 })
 
+it.each([
+  ['v1', false],
+  ['v2', true],
+])('%s: a method of a kind Bosun cannot run is listed as such, with its name', async (_label, v2) => {
+  harness = await startHarness([{ id: 'u', scenario: 'auth-unknown-kinds', v2, protocolVersion: v2 ? 2 : 1 }])
+  const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'u' }))
+  // v2 requires a type (D5): a method without one is of a kind Bosun does not know. (v1 names methods by `id`.)
+  expect(methods.map((m) => [m.name, m.type, m.unsupported ?? false])).toEqual([['Company SSO', 'oauth-device', true], ...(v2 ? [['No type', 'unknown', true]] : [])])
+})
+
 it('one login at a time per agent: while one waits on the agent, another is refused; a restart ends the wait', async () => {
   harness = await startHarness([{ id: 'h', scenario: 'auth-hangs', protocolVersion: 1 }, { id: 'a', scenario: 'auth-v1', protocolVersion: 1 }])
   must(await harness.connect('h'))

@@ -51,6 +51,20 @@ describe('sign in to start a session', () => {
     expect(html).toContain('Run <code class="code-span">opencode auth login</code> in the terminal &lt;b&gt;now&lt;/b&gt;')
   })
 
+  it('a method Bosun cannot run is listed with its name and description, as not usable here, with no button to press', () => {
+    const html = renderToStaticMarkup(
+      <LoginView {...props} methods={[...methods, { id: 'sso', name: 'Company SSO', type: 'oauth-device', description: 'Sign in with your company account', unsupported: true as const }]} />,
+    )
+    const sso = html.slice(html.indexOf('Company SSO'))
+    expect(sso).toContain('Sign in with your company account')
+    expect(sso).toContain('Not usable in Bosun')
+    expect(sso).toContain('Bosun cannot sign in this way (a method of type <code class="mono">oauth-device</code>)')
+    expect(sso).not.toContain('<button')
+    expect(html).not.toContain('Log in with Company SSO')
+    // The methods it can run still offer theirs.
+    expect(html).toContain('Log in with Log in')
+  })
+
   it('the dialog names the agent, quotes its refusal, and offers Try again and Cancel', () => {
     const html = renderToStaticMarkup(
       <SignInDialog api={{} as BosunApi} agentId="acme" agentName="Acme" reason="Authentication required" retry={async () => null} onDone={noop} onCancel={noop} />,
