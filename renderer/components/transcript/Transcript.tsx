@@ -154,10 +154,14 @@ export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'tur
 
 /**
  * Whether the entry is the error mark of the turn that just ended, which the alert under the transcript tells while
- * that turn is the last (`lastPrompt` the index of the last user message): the mark shows once a new turn starts.
+ * that turn is the last (`lastSent` the index of the last user message sent: a v2 prompt the agent refused leaves the
+ * turn, and its alert, as they were): the mark shows once a new turn starts.
  */
-export function turnErrorToldBelow(session: Pick<SessionState, 'turn'>, entry: Entry, lastPrompt: number, index: number): boolean {
-  return entry.kind === 'turn_error' && index > lastPrompt && session.turn.error != null && !stoppedWithError(session.turn)
+/** The index of the last user message that was sent (not one the agent refused), or -1. */
+export const lastSentPrompt = (entries: readonly Entry[]): number => entries.findLastIndex((entry) => entry.kind === 'user_message' && !entry.notSent)
+
+export function turnErrorToldBelow(session: Pick<SessionState, 'turn'>, entry: Entry, lastSent: number, index: number): boolean {
+  return entry.kind === 'turn_error' && index > lastSent && session.turn.error != null && !stoppedWithError(session.turn)
 }
 
 export const EntryRow = memo(function EntryRow({
@@ -244,6 +248,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   // One stable object per change of these records, so unchanged rows skip re-rendering while text streams.
   const { permissions, terminals, elicitations, protocolVersion } = session
   const lastPrompt = useMemo(() => entries.findLastIndex((entry) => entry.kind === 'user_message'), [entries])
+  const lastSent = useMemo(() => lastSentPrompt(entries), [entries])
   const turnEndedAt = (index: number) => inEndedTurn(session, lastPrompt, index)
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations, protocolVersion }), [permissions, terminals, elicitations, protocolVersion])
 
@@ -336,7 +341,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
               <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
                 {items.map((item) => {
                   const entry = entries[item.index]!
-                  const toldBelow = turnErrorToldBelow(session, entry, lastPrompt, item.index)
+                  const toldBelow = turnErrorToldBelow(session, entry, lastSent, item.index)
                   return (
                     <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={toldBelow ? 'transcript-row told-below' : 'transcript-row'}>
                       {!toldBelow && <EntryRow entry={entry} session={rowContext} agentName={agentName} turnEnded={turnEndedAt(item.index)} />}

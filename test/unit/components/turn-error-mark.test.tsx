@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { Entry, SessionState, TurnErrorEntry } from '../../../common/session/types'
 import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
-import { turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
+import { lastSentPrompt, turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
 
 const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
 const mark: TurnErrorEntry = { kind: 'turn_error', id: 'turn-error#2', message: 'Rate limited', code: 429 }
@@ -18,9 +18,16 @@ describe("a turn's error mark", () => {
     expect(turnErrorToldBelow(ended, mark, 0, 2)).toBe(true)
     // The next prompt (index 3) is the last one now; the running turn has no error.
     expect(turnErrorToldBelow({ turn: turn({ state: 'running' }) }, mark, 3, 2)).toBe(false)
-    // Its prompt was not sent (no error on the turn) or the agent failed again: the old mark is above the last prompt.
+    // The agent failed again: the old mark is above the last prompt sent, and the alert tells the new error.
     expect(turnErrorToldBelow(ended, mark, 3, 2)).toBe(false)
     expect(turnErrorToldBelow(ended, prompt, 0, 0)).toBe(false)
+  })
+
+  it('v2: stays told by the alert when the next prompt was refused (the turn, and its error, are as they were)', () => {
+    const refused: Entry = { kind: 'user_message', id: 'user#3', content: [], local: true, notSent: { message: 'Busy' } }
+    const entries = [prompt, { kind: 'agent_message', id: 'agent#1', content: [] } as Entry, mark, refused]
+    expect(lastSentPrompt(entries)).toBe(0)
+    expect(turnErrorToldBelow({ turn: turn({ error: { message: 'Rate limited', code: 429 } }) }, mark, lastSentPrompt(entries), 2)).toBe(true)
   })
 
   it('says the turn ended with an error on one line, with the message and code', () => {
