@@ -61,6 +61,16 @@ export function repeatsShownText(content: ToolCallEntry['content'][number], show
   return text !== '' && shown.some((s) => s.trim() === text)
 }
 
+/**
+ * The title as the card shows it. Agents write titles in Markdown's way: claude-agent-acp's "Edit `/src/a.ts`",
+ * "Read `x`". The title is already set in a code face, so a span in backticks is shown without them. A command's
+ * title is the command itself, where a backtick is the shell's: an `execute` title is shown exactly as sent.
+ */
+export function titleForDisplay(title: string, kind: string): string {
+  if (kind === 'execute' || !title.includes('`')) return title
+  return title.replace(/`([^`\n]+)`/g, '$1')
+}
+
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true, turnEnded = false }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
@@ -93,7 +103,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     entry.extra !== undefined ||
     pending.length > 0 ||
     asks.length > 0
-  const plainTitle = revealAsText(title)
+  const shownTitle = titleForDisplay(title, kind)
+  const plainTitle = revealAsText(shownTitle)
   const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={`${TOOL_KIND_LABEL[kind]}: ${plainTitle}`}>
@@ -103,7 +114,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           <Icon name={kind} />
         </span>
         <span className="tool-title">
-          <VisibleText text={title} keepNewlines />
+          <VisibleText text={shownTitle} keepNewlines />
         </span>
         {pending.length > 0 && <span className="badge badge-warn">Needs approval</span>}
         {pending.length === 0 && waiting > 0 && <span className="badge badge-warn">Needs input</span>}

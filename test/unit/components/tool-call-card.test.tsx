@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { BosunApi } from '../../../common/contract'
 import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
 import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
-import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
+import { titleForDisplay, ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
 import { EntryRow, inEndedTurn } from '../../../renderer/components/transcript/Transcript'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
@@ -306,5 +306,17 @@ describe('ToolCallCard: file locations', () => {
       ['openLocation', { sessionId: 'agent/s-1', path: '/p/src/a.ts', line: 12 }],
       ['openLocation', { sessionId: 'agent/s-1', path: '/p/README.md' }],
     ])
+  })
+})
+
+describe('a tool call title written in Markdown', () => {
+  it("shows a span in backticks without them (claude-agent-acp's Edit `/src/a.ts`), in the card and its accessible name", () => {
+    expect(titleForDisplay('Edit `/tmp/proj/src/parser.ts`', 'edit')).toBe('Edit /tmp/proj/src/parser.ts')
+    expect(titleForDisplay('Read `a.ts` and `b.ts`', 'read')).toBe('Read a.ts and b.ts')
+    expect(titleForDisplay('A lone ` stays', 'other')).toBe('A lone ` stays')
+  })
+
+  it("leaves a command's title exactly as sent: there a backtick is the shell's", () => {
+    expect(titleForDisplay('echo `date`', 'execute')).toBe('echo `date`')
   })
 })
