@@ -59,7 +59,14 @@ export const checkResultSchema = z.strictObject({
    */
   capabilities: z.array(z.strictObject({ label: z.string(), supported: z.boolean() })),
   authMethods: z.array(
-    z.strictObject({ id: z.string(), name: z.string(), description: z.string().optional(), type: authMethodTypeSchema }),
+    z.strictObject({
+      id: z.string(),
+      name: z.string(),
+      description: z.string().optional(),
+      type: authMethodTypeSchema,
+      /** A method of a kind Bosun cannot run, as in {@link AuthMethodView}. */
+      unsupported: z.literal(true).optional(),
+    }),
   ),
   /** Set when `ok` is false: `kind` is a failure kind, e.g. `agent-spawn-failed`, `agent-exited`, `timeout`, `initialize-failed`, `unsupported-protocol-version`, `rpc-error`. */
   error: z

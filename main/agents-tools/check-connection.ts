@@ -9,6 +9,7 @@ import type { AgentProcessSpec } from '../agents/agent-process'
 import type { Logger } from '../base/log'
 import type { CheckResult } from '../../common/contract/agent-tools'
 import { loginMethodsOf } from './auth-terminal'
+import { loginKind } from './login-kind'
 import type { SecretSet } from './redaction'
 
 export interface CheckConnectionOptions {
@@ -56,6 +57,7 @@ export function describeHandshake(agentName: string, handshake: AgentHandshake, 
       name: m.name,
       ...(m.description !== undefined ? { description: m.description } : {}),
       type: m.type,
+      ...(loginKind(m) === 'other' ? { unsupported: true as const } : {}),
     })),
     durationMs,
   }

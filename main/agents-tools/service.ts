@@ -18,6 +18,7 @@ import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecyc
 import { createLogger, type Logger } from '../base/log'
 import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
+import { envVarOf, loginKind } from './login-kind'
 import { keyNamesOf } from '../../common/agent-keys'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
@@ -76,15 +77,6 @@ const ACCOUNT_EVENT_INTERVAL_MS = 250
 /** Connection checks running at once (each starts a process). */
 const MAX_CHECKS_AT_ONCE = 4
 
-/** The variable an env-var auth method puts its value in (v1 legacy `varName` / `vars[]`), if it names one. */
-export function envVarOf(method: AuthMethodSummary): string | undefined {
-  const raw = method.raw as Record<string, unknown> | null
-  if (!raw || typeof raw !== 'object') return undefined
-  const candidates: unknown[] = [raw.varName]
-  if (Array.isArray(raw.vars)) for (const v of raw.vars) candidates.push((v as Record<string, unknown> | null)?.name)
-  return candidates.find((c): c is string => typeof c === 'string' && ENV_NAME_PATTERN.test(c))
-}
-
 /**
  * Whether an agent-driven method takes a key in the login request: it carries `_meta["api-key"]` (an object,
  * such as Gemini CLI's `{ provider: "google" }`, or `true`), and the agent reads the key from the request's
@@ -132,13 +124,7 @@ function gatewayView(kind: ReturnType<typeof loginKind>, method: AuthMethodSumma
   return { gateway: true, ...(gateway.protocol ? { gatewayProtocol: gateway.protocol } : {}) }
 }
 
-/** How a method logs in: by the agent, through a terminal, with an env var, or not something Bosun invokes. */
-export function loginKind(method: AuthMethodSummary): 'agent' | 'terminal' | 'env_var' | 'other' {
-  if (method.type === 'terminal') return 'terminal'
-  if (method.type === 'agent') return 'agent'
-  if (method.type === 'env_var' || envVarOf(method) !== undefined) return 'env_var'
-  return 'other'
-}
+export { envVarOf, loginKind }
 
 export function createAgentToolsService(options: AgentToolsOptions): AgentToolsService {
   const { events, config, supervisor } = options

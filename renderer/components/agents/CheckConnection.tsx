@@ -129,7 +129,7 @@ export function AuthMethodList({ methods }: { methods: readonly AuthMethodView[]
     <ul className="auth-method-summary" aria-label="Auth methods">
       {methods.map((m) => (
         <li key={m.id}>
-          <span className="auth-method-name">{m.name}</span> <span className="muted small">— {authTypeLabel(m.type)}</span>
+          <span className="auth-method-name">{m.name}</span> <span className="muted small">— {m.unsupported ? 'Not usable in Bosun' : authTypeLabel(m.type)}</span>
           {m.description ? (
             <div className="muted small">
               <CodeText text={m.description} />

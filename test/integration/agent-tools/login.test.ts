@@ -53,6 +53,9 @@ it.each([
   const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 'u' }))
   // v2 requires a type (D5): a method without one is of a kind Bosun does not know. (v1 names methods by `id`.)
   expect(methods.map((m) => [m.name, m.type, m.unsupported ?? false])).toEqual([['Company SSO', 'oauth-device', true], ...(v2 ? [['No type', 'unknown', true]] : [])])
+  // Check connection lists them the same way (it said "The agent signs you in" for them).
+  const checked = must(await harness.tools.handlers.checkAgentConnection({ agentId: 'u' })).authMethods
+  expect(checked.map((m) => [m.name, m.unsupported ?? false])).toEqual(methods.map((m) => [m.name, m.unsupported ?? false]))
 })
 
 it('one login at a time per agent: while one waits on the agent, another is refused; a restart ends the wait', async () => {

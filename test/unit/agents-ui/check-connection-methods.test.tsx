@@ -1,0 +1,19 @@
+/** Check connection's list of auth methods: a method Bosun cannot run says so, instead of "The agent signs you in". */
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { AuthMethodList } from '../../../renderer/components/agents/CheckConnection'
+
+describe('AuthMethodList', () => {
+  it('says a method of a kind Bosun cannot run is not usable here, and names the others by how they sign in', () => {
+    const html = renderToStaticMarkup(
+      <AuthMethodList
+        methods={[
+          { id: 'sso', name: 'Company SSO', type: 'oauth-device', unsupported: true },
+          { id: 'login', name: 'Log in with the agent', type: 'agent' },
+        ]}
+      />,
+    )
+    expect(html).toMatch(/Company SSO<\/span> <span class="muted small">— Not usable in Bosun/)
+    expect(html).toMatch(/Log in with the agent<\/span> <span class="muted small">— The agent signs you in/)
+  })
+})
