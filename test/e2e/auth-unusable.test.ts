@@ -3,21 +3,17 @@
  * usable here, with no "Log in" button (pressing one only returned an error). Screenshots:
  * test/e2e/screenshots/login-unusable-{light,dark}.png.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { visible } from './support/session-ui'
 
 const AGENT = 'Acme agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`lists a method Bosun cannot run without a button (${colorScheme} theme)`, async () => {
-    app = await launchApp([{ id: 'acme', name: AGENT, scenario: 'e2e-auth-unusable' }], { colorScheme, viewport: { width: 1100, height: 760 } })
+    const app = await launch([{ id: 'acme', name: AGENT, scenario: 'e2e-auth-unusable' }], { colorScheme, viewport: { width: 1100, height: 760 } })
     const { page } = app
     await page.getByRole('button', { name: 'Agents', exact: true }).click()
     const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))

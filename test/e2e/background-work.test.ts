@@ -5,22 +5,18 @@
  * `terminal/cancel` and the terminal stops when its exit status arrives; with nothing left running the
  * indicator goes away (screenshots background-work-*).
  */
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, gone, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`a turn that ends with background work shows it; Cancel ends it (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-background', v2: true }], { colorScheme, viewport: { width: 1280, height: 860 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-background', v2: true }], { colorScheme, viewport: { width: 1280, height: 860 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'start')

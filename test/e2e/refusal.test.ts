@@ -4,23 +4,19 @@
  * turn before says nothing of the kind. Screenshots in the light and the dark theme:
  * test/e2e/screenshots/refusal-{light,dark}.png.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const NOTE = "Excluded from the agent's context (refused)"
 const TURN_NOTE = "The agent declined to continue this turn. Your message and the reply are left out of the agent's context."
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`marks the refused turn, prompt and answer, as excluded (${colorScheme} theme)`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-refusal' }], { colorScheme, viewport: { width: 1100, height: 760 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-refusal' }], { colorScheme, viewport: { width: 1100, height: 760 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'hello')

@@ -4,21 +4,17 @@
  * look at. The theme follows the OS (`prefers-color-scheme`), which the test checks on the page.
  */
 import { statSync } from 'node:fs'
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`saves the session screen in the ${colorScheme} theme`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 1280, height: 860 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 1280, height: 860 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'fix')

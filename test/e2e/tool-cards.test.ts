@@ -2,21 +2,17 @@
  * Tool cards as claude-agent-acp sends them: a Bash call waiting for approval, and Edit calls whose diff is the
  * replaced snippet. Screenshots: test/e2e/screenshots/cards-{bash,edit}-{light,dark}.png.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`shows a Bash call waiting for approval, and snippet edits (${colorScheme} theme)`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }], { colorScheme, viewport: { width: 1100, height: 760 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }], { colorScheme, viewport: { width: 1100, height: 760 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await page.addStyleTag({ content: '* { caret-color: transparent !important; }' })

@@ -3,21 +3,17 @@
  * transcript while it is the last turn, and keeps a quiet mark after its partial answer once the next turn started,
  * so that answer does not read as a complete one. Screenshots: test/e2e/screenshots/turn-error-{light,dark}.png.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`keeps a mark where a turn ended with an error (${colorScheme} theme)`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }], { colorScheme, viewport: { width: 1100, height: 760 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }], { colorScheme, viewport: { width: 1100, height: 760 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'explain')

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
+import { afterEach } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
 import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/services'
 import { startWebHost, type WebHost } from '../../../main/web/server'
@@ -35,6 +36,19 @@ export function assertBuilt(): void {
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new Error(`The renderer is not built (${rendererDir}). Run \`npm run build\` first (npm test does).`)
   }
+}
+
+/**
+ * {@link launchApp} for a file whose tests each launch one app: what it returns launches, and the app is closed
+ * after each test. `const launch = launchPerTest()`, then `const app = await launch(agents, options)` in a test.
+ */
+export function launchPerTest(): (...args: Parameters<typeof launchApp>) => Promise<E2eApp> {
+  let app: E2eApp | undefined
+  afterEach(async () => {
+    await app?.close()
+    app = undefined
+  })
+  return async (...args) => (app = await launchApp(...args))
 }
 
 export async function launchApp(
