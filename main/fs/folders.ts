@@ -15,23 +15,9 @@ export const MAX_ADDED_FOLDERS = 32
  */
 export async function checkAddedFolders(folders: readonly string[], cwd: string): Promise<Result<string[]>> {
   if (folders.length > MAX_ADDED_FOLDERS) return fail({ kind: 'invalid-argument', message: `A session takes at most ${MAX_ADDED_FOLDERS} added folders.` })
-  const seen = new Set([trimmed(cwd)])
-  const result: string[] = []
-  for (const folder of folders) {
-    if (folder.includes('\0') || !isAbsolute(folder)) return notAFolder(folder, `${folder} is not an absolute path.`)
-    const path = trimmed(folder)
-    if (seen.has(path)) continue
-    seen.add(path)
-    let stat
-    try {
-      stat = await fs.stat(path)
-    } catch {
-      return notAFolder(folder, `${folder} does not exist.`)
-    }
-    if (!stat.isDirectory()) return notAFolder(folder, `${folder} is not a folder.`)
-    result.push(path)
-  }
-  return ok(result)
+  const checked = await foldersHere(folders, cwd)
+  const first = checked.problems[0]
+  return first ? fail({ kind: 'invalid-argument', message: first.message, data: { folder: first.folder } }) : ok(checked.folders)
 }
 
 /**
@@ -41,29 +27,35 @@ export async function checkAddedFolders(folders: readonly string[], cwd: string)
  * and named in `missing`, so the session still opens.
  */
 export async function listedFoldersHere(folders: readonly string[], cwd: string): Promise<{ folders: string[]; missing: string[] }> {
+  const checked = await foldersHere(folders.slice(0, MAX_ADDED_FOLDERS), cwd)
+  return { folders: checked.folders, missing: checked.problems.map((p) => p.folder) }
+}
+
+/**
+ * Each folder checked in order, as both callers take them: normalised, duplicates and the working folder skipped,
+ * and those that are not an absolute path to an existing folder named with why.
+ */
+async function foldersHere(folders: readonly string[], cwd: string): Promise<{ folders: string[]; problems: { folder: string; message: string }[] }> {
   const seen = new Set([trimmed(cwd)])
   const kept: string[] = []
-  const missing: string[] = []
-  for (const folder of folders.slice(0, MAX_ADDED_FOLDERS)) {
+  const problems: { folder: string; message: string }[] = []
+  for (const folder of folders) {
     if (folder.includes('\0') || !isAbsolute(folder)) {
-      missing.push(folder)
+      problems.push({ folder, message: `${folder} is not an absolute path.` })
       continue
     }
     const path = trimmed(folder)
     if (seen.has(path)) continue
     seen.add(path)
     const stat = await fs.stat(path).catch(() => undefined)
-    if (stat?.isDirectory()) kept.push(path)
-    else missing.push(folder)
+    if (!stat) problems.push({ folder, message: `${folder} does not exist.` })
+    else if (!stat.isDirectory()) problems.push({ folder, message: `${folder} is not a folder.` })
+    else kept.push(path)
   }
-  return { folders: kept, missing }
+  return { folders: kept, problems }
 }
 
 function trimmed(path: string): string {
   const normal = normalize(path)
   return normal.length > 1 && normal.endsWith(sep) && !/^[A-Za-z]:\\$/.test(normal) ? normal.slice(0, -1) : normal
-}
-
-function notAFolder(folder: string, message: string): Result<never> {
-  return fail({ kind: 'invalid-argument', message, data: { folder } })
 }
