@@ -297,14 +297,20 @@ describe('deleting a session from the history (E10)', () => {
   })
   const deletes = (home: Parameters<typeof agentLog>[0]) => agentLog(home, 'scripted').match(/^DELETE .*$/gm) ?? []
 
-  it('asks the running agent to delete its copy, after the local delete, which does not wait for it', async () => {
-    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting()) }])
+  /** A session with one turn, deleted from the history: gone here at once, and the agent asked to delete its copy. */
+  async function deleteOne(options: Parameters<typeof deleting>[0] = {}) {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting(options)) }])
     const run = await harness.start(home)
     const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
     await runTurn(run, sessionId, 'Keep this')
     must(await run.handlers.historyDelete({ sessionId }))
     expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
     await expect.poll(() => deletes(home)).toEqual(['DELETE sess-1'])
+    return run
+  }
+
+  it('asks the running agent to delete its copy, after the local delete, which does not wait for it', async () => {
+    const run = await deleteOne()
     expect(run.sink.of('appNotice')).toEqual([])
   })
 
@@ -312,13 +318,7 @@ describe('deleting a session from the history (E10)', () => {
     { label: '-32002 (the agent no longer has it) is a delete that went through', fails: { code: -32002, message: 'Session not found' }, notice: false },
     { label: 'any other error is said in a notice; the session is deleted here all the same', fails: { code: -32603, message: 'disk full' }, notice: true },
   ])('$label', async ({ fails, notice }) => {
-    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(deleting({ deleteFails: fails })) }])
-    const run = await harness.start(home)
-    const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
-    await runTurn(run, sessionId, 'Keep this')
-    must(await run.handlers.historyDelete({ sessionId }))
-    expect(must(await run.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
-    await expect.poll(() => deletes(home)).toEqual(['DELETE sess-1'])
+    const run = await deleteOne({ deleteFails: fails })
     if (notice) {
       expect(await run.sink.next('appNotice')).toEqual({
         severity: 'warning',
