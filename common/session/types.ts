@@ -124,6 +124,20 @@ export interface TurnErrorEntry {
   code?: number
 }
 
+/**
+ * The turn before this entry ended early without an error: stopped when asked, refused by the agent, or at a limit
+ * (`common/session/turn-stop.ts`). The note under the transcript tells it while that turn is the last; this mark
+ * stays, so an earlier short answer says why it is short.
+ */
+export interface TurnStopEntry {
+  kind: 'turn_stop'
+  id: string
+  /** The stop reason as told (`cancelled` for a Stop however the agent answered it). */
+  reason: string
+  /** What the agent said when it answered a Stop with an error. */
+  detail?: string
+}
+
 /** Anything new we do not know: kept whole, shown generically. */
 export interface UnknownEntry {
   kind: 'unknown'
@@ -132,7 +146,7 @@ export interface UnknownEntry {
   raw: unknown
 }
 
-export type Entry = MessageEntry | ToolCallEntry | PermissionEntry | ElicitationEntry | CompactionEntry | TurnErrorEntry | UnknownEntry
+export type Entry = MessageEntry | ToolCallEntry | PermissionEntry | ElicitationEntry | CompactionEntry | TurnErrorEntry | TurnStopEntry | UnknownEntry
 
 export interface PlanEntryView {
   content: string

@@ -1,5 +1,6 @@
 /** A session as a Markdown document or a JSON file (export). Pure: the caller saves or sends the text. */
 import type { ContentBlock, Entry, SessionState, ToolCallEntry } from '../../common/session/types'
+import { stopNoteText } from '../../common/session/turn-stop'
 import type { HistorySummary } from '../../common/contract/history'
 
 const fence = (text: string, lang = '') => {
@@ -66,6 +67,8 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
       const elicitation = Object.values(state.elicitations).find((e) => e.elicitationRequestId === entry.elicitationId || e.elicitationId === entry.elicitationId)
       return elicitation ? `Question “${elicitation.message}”: ${elicitation.status}` : null
     }
+    case 'turn_stop':
+      return `_${stopNoteText(entry)}_`
     case 'turn_error':
       return `_The turn ended with an error${entry.code != null ? ` (code ${entry.code})` : ''}: ${entry.message}_`
     default:

@@ -104,6 +104,11 @@ describe('session screen (v1 agent)', () => {
       await agent.clear()
       await sendPrompt(page, 'crash')
       await visible(agentSays(page, AGENT).getByText('About to crash').nth(crash - 1))
+      // The stopped turn keeps its note in the transcript once the next one has started.
+      if (crash === 1) {
+        await visible(log.getByRole('note', { name: 'How the turn ended' }).getByText(/^Stopped\./))
+        await screenshot(page, 'session-stopped-earlier')
+      }
       await visible(log.getByRole('alert').getByText(/The turn ended with an error: Scripted agent exited with code 3/))
       await waitIdle(page)
       if (crash === 3) break

@@ -1,7 +1,8 @@
 /**
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
-import type { CompactionEntry, ContentBlock, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry } from '../types'
+import type { CompactionEntry, ContentBlock, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry, TurnStopEntry } from '../types'
+import { turnStopOf } from '../turn-stop'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
 import { adoptLocalMessage, findMessage, newMessage } from './messages'
@@ -59,6 +60,7 @@ export function applyStateUpdate(d: Draft, u: Update): void {
     })
     if (completed) d.s.pendingEcho = null
     if (completed && error && !previous.stopRequested) markTurnError(d, error)
+    if (completed) markTurnStop(d)
     return
   }
   const state = u.state === 'running' || u.state === 'requires_action' ? u.state : 'unknown'
@@ -199,6 +201,7 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
     endedAtEntry: d.s.entries.length,
     ...(previous.stopRequested ? { stopRequested: true } : {}),
   })
+  if (previous.state !== 'idle') markTurnStop(d)
   if (reason === 'refusal') excludeRefusedTurn(d)
 }
 
@@ -216,6 +219,24 @@ function markTurnError(d: Draft, error: { message: string; code?: number }): voi
   }
   const mark: TurnErrorEntry = { kind: 'turn_error', id: `turn-error#${entries.length}`, message: clip(error.message) }
   if (typeof error.code === 'number') mark.code = error.code
+  d.push(mark)
+}
+
+/**
+ * Marks the end of a turn that ended early without an error (stopped, refused, at a limit), in the transcript, once
+ * per turn. Like the error mark, it stays when the next turn starts; the note under the transcript tells it until then.
+ */
+function markTurnStop(d: Draft): void {
+  const stop = turnStopOf(d.s.turn)
+  const entries = d.s.entries
+  if (!stop || entries.length === 0) return
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind === 'turn_stop' || entry.kind === 'turn_error') return
+    if (entry.kind === 'user_message') break
+  }
+  const mark: TurnStopEntry = { kind: 'turn_stop', id: `turn-stop#${entries.length}`, reason: stop.reason }
+  if (stop.detail) mark.detail = clip(stop.detail)
   d.push(mark)
 }
 

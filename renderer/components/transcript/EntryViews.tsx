@@ -1,5 +1,6 @@
 import { memo, useState } from 'react'
-import type { CompactionEntry, ContentBlock, MessageEntry, TurnErrorEntry, UnknownEntry } from '../../../common/session/types'
+import type { CompactionEntry, ContentBlock, MessageEntry, TurnErrorEntry, TurnStopEntry, UnknownEntry } from '../../../common/session/types'
+import { stopNoteText } from '../../../common/session/turn-stop'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
@@ -134,6 +135,18 @@ export const TurnErrorMark = memo(function TurnErrorMark({ entry }: { entry: Tur
         </details>
       )}
     </div>
+  )
+})
+
+/**
+ * Where an earlier turn ended early without an error (stopped, refused, at a limit): the same quiet words the note
+ * under the transcript said when that turn had just ended.
+ */
+export const TurnStopMark = memo(function TurnStopMark({ entry }: { entry: TurnStopEntry }) {
+  return (
+    <p className="turn-note turn-stop-mark muted" role="note" aria-label="How the turn ended">
+      {stopNoteText(entry)}
+    </p>
   )
 })
 

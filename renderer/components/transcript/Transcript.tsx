@@ -3,32 +3,17 @@ import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } f
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
-import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, UnknownEntryView, UserMessage } from './EntryViews'
+import { stopNoteText, stoppedWithError, turnStopOf } from '../../../common/session/turn-stop'
+import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
 import './transcript.css'
 
-/** How a turn that ended without an error but not normally is told: neutrally, as a note after it. */
-const STOP_NOTE: Record<string, string> = {
-  cancelled: 'Stopped. The agent ended the turn when asked to.',
-  refusal: 'The agent declined to continue this turn.',
-  max_tokens: 'The agent stopped: it reached its token limit.',
-  max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
-  // v2 "SHOULD include" an error with this reason: without one there is nothing else to show.
-  error: 'The turn ended with an error; the agent gave no details.',
-}
-
-/** Whether the turn's error is the agent's answer to the person's Stop (told as a stop, not as an alert). */
-export const stoppedWithError = (turn: SessionState['turn']): boolean => turn.stopRequested === true && (turn.error != null || turn.stopReason === 'error')
+export { stoppedWithError }
 
 /** The note after a turn that ended without an error but not normally (or stopped when asked, however the agent said so), if any. */
 export function turnNote(turn: SessionState['turn']): string | null {
-  if (turn.state !== 'idle') return null
-  // An agent that answers a cancel with an error (v2 allows `error`) stopped because it was asked to: its message is a detail.
-  if (stoppedWithError(turn)) return `${STOP_NOTE.cancelled}${turn.error ? ` It said: ${turn.error.message}` : ''}`
-  if (turn.error || !turn.stopReason) return null
-  // An agent that answers a cancel with `end_turn` (OpenCode does) still stopped because it was asked to.
-  const reason = turn.stopReason === 'end_turn' && turn.stopRequested ? 'cancelled' : turn.stopReason
-  return STOP_NOTE[reason] ?? null
+  const stop = turnStopOf(turn)
+  return stop ? stopNoteText(stop) : null
 }
 
 /** What a v1 refusal's note adds when its prompt (and so the agent's reply) is out of the agent's context (F4). */
@@ -88,6 +73,7 @@ function guessSize(entry: Entry): number {
     case 'tool_call':
       return 64
     case 'turn_error':
+    case 'turn_stop':
       return 36
     default:
       return 88
@@ -152,17 +138,26 @@ export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'tur
   return session.protocolVersion === 1 && (session.turn.state === 'idle' || index < lastPrompt)
 }
 
+/** The index of the last user message that was sent (not one the agent refused), or -1. */
+export const lastSentPrompt = (entries: readonly Entry[]): number => entries.findLastIndex((entry) => entry.kind === 'user_message' && !entry.notSent)
+
 /**
  * Whether the entry is the error mark of the turn that just ended, which the alert under the transcript tells while
  * that turn is the last (`lastSent` the index of the last user message sent: a v2 prompt the agent refused leaves the
  * turn, and its alert, as they were): the mark shows once a new turn starts.
  */
-/** The index of the last user message that was sent (not one the agent refused), or -1. */
-export const lastSentPrompt = (entries: readonly Entry[]): number => entries.findLastIndex((entry) => entry.kind === 'user_message' && !entry.notSent)
-
 export function turnErrorToldBelow(session: Pick<SessionState, 'turn'>, entry: Entry, lastSent: number, index: number): boolean {
   return entry.kind === 'turn_error' && index > lastSent && session.turn.error != null && !stoppedWithError(session.turn)
 }
+
+/** The same for the stop mark of the turn that just ended, which the note under the transcript tells while that turn is the last. */
+export function turnStopToldBelow(session: Pick<SessionState, 'turn'>, entry: Entry, lastSent: number, index: number): boolean {
+  return entry.kind === 'turn_stop' && index > lastSent && turnStopOf(session.turn) !== null
+}
+
+/** Whether the row's mark is told under the transcript instead (the turn it ends is the last one). */
+const toldBelowNow = (session: Pick<SessionState, 'turn'>, entry: Entry, lastSent: number, index: number): boolean =>
+  turnErrorToldBelow(session, entry, lastSent, index) || turnStopToldBelow(session, entry, lastSent, index)
 
 export const EntryRow = memo(function EntryRow({
   entry,
@@ -212,6 +207,8 @@ export const EntryRow = memo(function EntryRow({
       return <CompactionView entry={entry} />
     case 'turn_error':
       return <TurnErrorMark entry={entry} />
+    case 'turn_stop':
+      return <TurnStopMark entry={entry} />
     default:
       return <UnknownEntryView entry={entry as Extract<Entry, { kind: 'unknown' }>} />
   }
@@ -341,7 +338,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
               <div className="transcript-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
                 {items.map((item) => {
                   const entry = entries[item.index]!
-                  const toldBelow = turnErrorToldBelow(session, entry, lastSent, item.index)
+                  const toldBelow = toldBelowNow(session, entry, lastSent, item.index)
                   return (
                     <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={toldBelow ? 'transcript-row told-below' : 'transcript-row'}>
                       {!toldBelow && <EntryRow entry={entry} session={rowContext} agentName={agentName} turnEnded={turnEndedAt(item.index)} />}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
-import { stoppedWithError, turnNote } from '../../../renderer/components/transcript/Transcript'
+import { stoppedWithError, turnNote, turnStopToldBelow } from '../../../renderer/components/transcript/Transcript'
+import type { Entry } from '../../../common/session/types'
+import { stopNoteText } from '../../../common/session/turn-stop'
 
 const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
 
@@ -32,5 +34,19 @@ describe('the note after a turn', () => {
     expect(stoppedWithError(turn({ stopReason: 'error', error: { message: 'aborted' }, stopRequested: true }))).toBe(true)
     expect(turnNote(turn({ stopReason: 'error', stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to.')
     expect(stoppedWithError(turn({ stopReason: 'error', error: { message: 'boom' } }))).toBe(false)
+  })
+
+  it("keeps a stopped turn's mark hidden while the note under the transcript tells it, and shows it once a new turn started", () => {
+    const mark: Entry = { kind: 'turn_stop', id: 'turn-stop#2', reason: 'cancelled' }
+    expect(turnStopToldBelow({ turn: turn({ stopReason: 'cancelled' }) }, mark, 0, 2)).toBe(true)
+    expect(turnStopToldBelow({ turn: turn({ state: 'running' }) }, mark, 3, 2)).toBe(false)
+    // The next turn ended normally: no note below, so the mark shows.
+    expect(turnStopToldBelow({ turn: turn({ stopReason: 'end_turn' }) }, mark, 3, 2)).toBe(false)
+    expect(turnStopToldBelow({ turn: turn({ stopReason: 'cancelled' }) }, { kind: 'user_message', id: 'u', content: [] }, 0, 0)).toBe(false)
+  })
+
+  it("says a past stop in the same words as the note, with the agent's answer to a Stop", () => {
+    expect(stopNoteText({ reason: 'max_tokens' })).toBe('The agent stopped: it reached its token limit.')
+    expect(stopNoteText({ reason: 'cancelled', detail: 'aborted' })).toBe('Stopped. The agent ended the turn when asked to. It said: aborted')
   })
 })

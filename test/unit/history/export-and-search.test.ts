@@ -24,6 +24,11 @@ describe('export', () => {
     expect(markdown).toContain('`````\nout ```` put\n`````')
   })
 
+  it("says where a turn stopped early, in the turn's place", () => {
+    const state = applyActions(session(), [{ type: 'turn_started' }, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: 'cancelled' }, { type: 'local_prompt', content: [{ type: 'text', text: 'go on' }] }])
+    expect(sessionToMarkdown(state, undefined)).toContain('put\n`````\n\n_Stopped. The agent ended the turn when asked to._\n\n## You\n\ngo on')
+  })
+
   it('writes JSON that reads back to the same entries', () => {
     const state = session()
     const json = JSON.parse(sessionToJson(state, undefined))

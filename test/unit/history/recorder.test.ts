@@ -234,6 +234,18 @@ describe('restoring a stored session', () => {
     ])
   })
 
+  it('keeps the mark of a turn that stopped early through the history', () => {
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    state = applyActions(state, [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },
+      { type: 'turn_started' },
+      { type: 'cancel_requested' },
+      { type: 'turn_ended', stopReason: null, error: { message: 'Aborted' } },
+    ])
+    const { state: restored, settle } = restoreSessionState(stored(state, 'idle'))
+    expect(settled(restored, settle).entries.filter((e) => e.kind === 'turn_stop')).toEqual([{ kind: 'turn_stop', id: 'turn-stop#1', reason: 'cancelled', detail: 'Aborted' }])
+  })
+
   it('restores the usage meter, with or without a window size', () => {
     for (const fields of [{ used: 48_000, size: 200_000, cost: { amount: 0.42, currency: 'USD' } }, { used: 500 }]) {
       const state = applyActions(createSessionState({ sessionId: 'a/s1', agentId: 'a', protocolVersion: 2, cwd: '/w' }), [

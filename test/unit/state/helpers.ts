@@ -70,6 +70,8 @@ export function summary(entries: readonly Entry[]): string[] {
         return `compaction:${e.compactionId}`
       case 'turn_error':
         return `turn_error:${e.message}`
+      case 'turn_stop':
+        return `turn_stop:${e.reason}`
     }
   })
 }

@@ -72,7 +72,58 @@ describe('turns (F4, F12)', () => {
       ['agent_message', true],
       ['tool_call', true],
       ['agent_message', true],
+      ['turn_stop', false],
     ])
+  })
+
+  it('v1: a turn that ended early without an error keeps a mark of how it ended (stopped, refused, a limit), once', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('Half') })
+    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: 'cancelled' })
+    s = apply(s, { type: 'turn_ended', stopReason: 'cancelled' })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    s = apply(s, { type: 'turn_ended', stopReason: 'max_tokens' })
+    // A normal end, an error (its own mark) and a reason nobody knows leave no stop mark.
+    s = apply(s, { type: 'local_prompt', content: [text('three')] }, { type: 'turn_started' }, { type: 'turn_ended', stopReason: 'end_turn' })
+    s = apply(s, { type: 'local_prompt', content: [text('four')] }, { type: 'turn_started' }, { type: 'turn_ended', stopReason: 'a_future_reason' })
+    s = apply(s, { type: 'local_prompt', content: [text('five')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: text('x') })
+    s = apply(s, { type: 'turn_ended', stopReason: null, error: { message: 'Boom' } })
+    expect(summary(s.entries)).toEqual([
+      'user_message:one',
+      'agent_message:Half',
+      'turn_stop:cancelled',
+      'user_message:two',
+      'turn_stop:max_tokens',
+      'user_message:three',
+      'user_message:four',
+      'user_message:five',
+      'agent_message:x',
+      'turn_error:Boom',
+    ])
+  })
+
+  it('a Stop is marked as a stop however the agent answered it (end_turn, an error: kept as what it said)', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: 'end_turn' })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: null, error: { message: 'Aborted by user' } })
+    expect(s.entries.filter((e) => e.kind === 'turn_stop')).toEqual([
+      { kind: 'turn_stop', id: 'turn-stop#1', reason: 'cancelled' },
+      { kind: 'turn_stop', id: 'turn-stop#3', reason: 'cancelled', detail: 'Aborted by user' },
+    ])
+  })
+
+  it('v2: the idle state_update that ends a stopped turn marks it once; repeated idles do not', () => {
+    let s = apply(session(2), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('partial') })
+    s = apply(s, { type: 'cancel_requested' })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' }, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' })
+    s = apply(s, { type: 'turn_ended', stopReason: null })
+    expect(summary(s.entries)).toEqual(['user_message:one', 'agent_message:partial', 'turn_stop:cancelled'])
+    s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, { sessionUpdate: 'state_update', state: 'idle', stopReason: 'max_turn_requests' })
+    expect(summary(s.entries).slice(3)).toEqual(['user_message:two', 'turn_stop:max_turn_requests'])
   })
 
   it('v1: a turn that ended with an error after partial output keeps a mark of it after the next turn starts', () => {

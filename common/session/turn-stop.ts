@@ -1,0 +1,41 @@
+/**
+ * How a turn that ended early without an error is told: stopped when asked, refused, at a limit. One place for the
+ * rule and the words, for the note under the transcript (the turn just ended), the mark the reducer keeps in the
+ * transcript (`TurnStopEntry`, for every earlier turn) and the Markdown export.
+ */
+import type { SessionState, TurnStopEntry } from './types'
+
+/** The words, by stop reason; an unknown reason has none (nothing is said rather than something wrong). */
+const STOP_NOTE: Record<string, string> = {
+  cancelled: 'Stopped. The agent ended the turn when asked to.',
+  refusal: 'The agent declined to continue this turn.',
+  max_tokens: 'The agent stopped: it reached its token limit.',
+  max_turn_requests: 'The agent stopped: it reached its limit of requests for one turn.',
+  // v2 "SHOULD include" an error with this reason: without one there is nothing else to show.
+  error: 'The turn ended with an error; the agent gave no details.',
+}
+
+type Turn = SessionState['turn']
+
+/** Whether the turn's error is the agent's answer to the person's Stop (told as a stop, not as an alert). */
+export const stoppedWithError = (turn: Turn): boolean => turn.stopRequested === true && (turn.error != null || turn.stopReason === 'error')
+
+/** What a turn that is over and ended early says about it, if anything. */
+export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail'>
+
+/** How an ended turn stopped, when that is worth telling (not a normal end, not an error: the error says it). */
+export function turnStopOf(turn: Turn): TurnStop | null {
+  if (turn.state !== 'idle') return null
+  // An agent that answers a cancel with an error (v2 allows `error`) stopped because it was asked to: its message is a detail.
+  if (stoppedWithError(turn)) return turn.error ? { reason: 'cancelled', detail: turn.error.message } : { reason: 'cancelled' }
+  if (turn.error || !turn.stopReason) return null
+  // An agent that answers a cancel with `end_turn` (OpenCode does) still stopped because it was asked to.
+  const reason = turn.stopReason === 'end_turn' && turn.stopRequested ? 'cancelled' : turn.stopReason
+  return Object.hasOwn(STOP_NOTE, reason) ? { reason } : null
+}
+
+/** The sentence for a stop. */
+export function stopNoteText(stop: TurnStop): string {
+  const note = Object.hasOwn(STOP_NOTE, stop.reason) ? STOP_NOTE[stop.reason]! : `The turn ended: ${stop.reason}.`
+  return stop.detail ? `${note} It said: ${stop.detail}` : note
+}
