@@ -356,6 +356,11 @@ export class AgentHost implements IDisposable {
       return fail({ kind: 'internal', message: `Cannot connect to ${spec.name}: ${toFailure(error).message}` })
     }
     this.pendingConnection = connection
+    // From the first line, before `initialize` is answered: an agent that asks on its terminal for a sign-in code (Gemini
+    // CLI with NO_BROWSER) prints there and exits, and what it printed is what says why.
+    const stdoutSub = watchStdout(connection, process)
+    this.subscriptions.push(stdoutSub)
+    void process.exited.then(() => this.forget(stdoutSub))
 
     let timer: IDisposable | undefined
     const timeoutMs = this.initializeTimeoutMs
@@ -410,15 +415,8 @@ export class AgentHost implements IDisposable {
     const closeSub = connection.onDidClose(() => void this.handleConnectionClosed(generation, connection, process))
     this.subscriptions.push(closeSub)
     void process.exited.then(() => this.forget(closeSub))
-    let stdoutNotes = 0
     const problemSub = connection.onDidReportProblem((problem) => {
       if (problem.kind === 'unresponsive') this.handleUnresponsive(generation, connection, process, problem.message)
-      // A line on stdout that is not JSON (a sign-in URL, a banner, a warning printed to the wrong stream) is shown
-      // in the agent's log, where the person looks; a few dozen of them, then one line says the rest is not.
-      if (problem.kind === 'non-json-line' && problem.line !== undefined && stdoutNotes <= MAX_STDOUT_NOTES) {
-        stdoutNotes++
-        process.appendNote(stdoutNotes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${printable(problem.line, STDOUT_NOTE_CHARS)}`)
-      }
     })
     this.subscriptions.push(problemSub)
     void process.exited.then(() => this.forget(problemSub))
@@ -580,6 +578,20 @@ export class AgentHost implements IDisposable {
   async flushLog(): Promise<void> {
     await this.log?.flush()
   }
+}
+
+/**
+ * A line on stdout that is not JSON (a sign-in URL, a banner, a prompt for input, a warning printed to the wrong
+ * stream) is shown in the agent's log, where the person looks (the stderr tail, the log file, the live log); a few
+ * dozen of them, then one line says the rest is not.
+ */
+function watchStdout(connection: AcpClientConnection, process: AgentProcess): IDisposable {
+  let notes = 0
+  return connection.onDidReportProblem((problem) => {
+    if (problem.kind !== 'non-json-line' || problem.line === undefined || notes > MAX_STDOUT_NOTES) return
+    notes++
+    process.appendNote(notes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${printable(problem.line, STDOUT_NOTE_CHARS)}`)
+  })
 }
 
 function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AgentHost, type AgentHostOptions } from '../../../main/agents/agent-host'
+import { AgentHost, STDOUT_NOTE, type AgentHostOptions } from '../../../main/agents/agent-host'
 import type { AgentProcessSpec } from '../../../main/agents/agent-process'
 import { AgentExitedError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
@@ -83,6 +83,21 @@ describe('AgentHost', () => {
     expect(host.stderrTail()).toContain('fatal: no API key configured')
     expect(scheduler.pending).toEqual([])
     await expectAllGone(pids())
+  })
+
+  it("an agent that asks on its terminal for a code before ACP (Gemini CLI with NO_BROWSER): what it printed on stdout is in the failure's tail", async () => {
+    // It prints a sign-in prompt, reads Bosun's initialize line as the code, and exits 41 with its own error.
+    const script = `process.stdout.write('Please visit the following URL to authorize the application:\\n\\nhttps://example.test/auth\\n\\nEnter the authorization code: ');
+process.stdin.once('data', () => { process.stderr.write('Failed to authenticate with user code.\\n'); process.exit(41) })`
+    const { host } = makeHost(fixtureSpec([], { args: ['-e', script] }))
+    const result = await host.start()
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.message).toContain('exited with code 41 while starting')
+    const tail = result.error.stderrTail ?? ''
+    expect(tail).toContain(`${STDOUT_NOTE} Please visit the following URL to authorize the application:`)
+    expect(tail).toContain(`${STDOUT_NOTE} https://example.test/auth`)
+    expect(tail).toContain('Failed to authenticate with user code.')
   })
 
   it('reports a spawn failure as a value with status failed', async () => {
