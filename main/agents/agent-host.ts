@@ -25,6 +25,8 @@ import { realScheduler, type Scheduler } from './scheduler'
 
 /** How a line the agent wrote on stdout that is not JSON starts in its log. */
 export const STDOUT_NOTE = '[Bosun: on stdout, not JSON]'
+/** Said after a start that timed out when the agent printed text that is not ACP on stdout. */
+export const STDOUT_HINT = 'It printed text that is not ACP instead (see what it printed): it may be waiting for input on a terminal, such as a sign-in code. Run its command in a terminal once to finish that, then try again.'
 /** At most this many such lines are shown per process start, each cut at {@link STDOUT_NOTE_CHARS} characters. */
 export const MAX_STDOUT_NOTES = 50
 export const STDOUT_NOTE_CHARS = 4_000
@@ -401,6 +403,8 @@ export class AgentHost implements IDisposable {
     const failure = { ...toFailure(error) }
     if (failure.kind === 'internal') failure.kind = 'initialize-failed'
     const tail = lastLines(process.stderrTail())
+    // An agent that printed text instead of answering may be asking for something on a terminal (a sign-in code).
+    if (failure.kind === 'timeout' && tail.includes(STDOUT_NOTE)) failure.message += ` ${STDOUT_HINT}`
     return tail ? { ...failure, stderrTail: failure.stderrTail ?? tail } : failure
   }
 
@@ -597,7 +601,9 @@ function watchStdout(connection: AcpClientConnection, process: AgentProcess): ID
 function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
   const tail = lastLines(exit.stderrTail)
-  const lastLine = tail.split('\n').at(-1)?.trim()
+  // The agent's own last words: its last line on stderr, else the last thing it printed on stdout (not Bosun's label).
+  const lines = tail.split('\n')
+  const lastLine = (lines.findLast((line) => line.trim() !== '' && !line.startsWith(STDOUT_NOTE)) ?? lines.findLast((line) => line.trim() !== '')?.slice(STDOUT_NOTE.length))?.trim()
   const message = `${name} ${how}${when ? ` ${when}` : ''}.${lastLine ? ` ${lastLine}` : ''}`
   return new AgentExitedError(message, exit.code, exit.signal, tail || undefined)
 }

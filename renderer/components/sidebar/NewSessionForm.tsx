@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import { Icon } from '../common/icons'
 import { refInto } from '../common/ref-into'
+import { neutraliseEscapes } from '../transcript/terminal-text'
 import './new-session-form.css'
 
 export interface NewSessionFormProps {
@@ -20,6 +21,8 @@ export interface NewSessionFailure {
   message: string
   /** The added folder that is not one (main's `data.folder`). */
   folder?: string | undefined
+  /** What the agent printed before it failed to start (its stderr tail, and what it wrote on stdout that is not ACP). */
+  output?: string | undefined
 }
 
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
@@ -38,6 +41,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
   }, [agentId, firstAgentId, defaultCwdFor])
   const [error, setError] = useState<string | null>(null)
   const [badFolder, setBadFolder] = useState<string | null>(null)
+  const [output, setOutput] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
   const errorId = useId()
   // Folders beyond the working folder: each row has a stable key, so removing one keeps the others' focus.
@@ -60,11 +64,13 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
     if (relative !== undefined) return setError(`Added folders must be absolute paths: ${relative}`)
     setPending(true)
     setError(null)
+    setOutput(null)
     const failure = await onCreate(agentId, folder, added)
     setPending(false)
     if (!failure) return
     setError(typeof failure === 'string' ? failure : failure.message)
     setBadFolder(typeof failure === 'string' ? null : (failure.folder ?? null))
+    setOutput(typeof failure === 'string' ? null : failure.output || null)
   }
 
   return (
@@ -155,6 +161,14 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
         <p className="field-error" id={errorId} role="alert">
           {error}
         </p>
+      )}
+      {error && output && (
+        <details className="disclosure new-session-output">
+          <summary>What the agent printed</summary>
+          <pre className="stderr-tail" tabIndex={0} aria-label="Agent error output">
+            {neutraliseEscapes(output)}
+          </pre>
+        </details>
       )}
       <div className="button-row">
         <button type="submit" className="button button-primary" disabled={pending || agents.length === 0}>

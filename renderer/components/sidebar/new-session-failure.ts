@@ -18,5 +18,5 @@ export function newSessionFailure(agentName: string, error: IpcFailure): NewSess
         `Sign in the agent’s own way (often its command in a terminal), then try again. It said: ${error.message}${details ? ` (${details})` : ''}`,
     }
   }
-  return { message: error.message, folder: typeof folder === 'string' ? folder : undefined }
+  return { message: error.message, folder: typeof folder === 'string' ? folder : undefined, output: error.stderrTail }
 }

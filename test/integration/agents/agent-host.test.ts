@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AgentHost, STDOUT_NOTE, type AgentHostOptions } from '../../../main/agents/agent-host'
+import { AgentHost, STDOUT_HINT, STDOUT_NOTE, type AgentHostOptions } from '../../../main/agents/agent-host'
 import type { AgentProcessSpec } from '../../../main/agents/agent-process'
 import { AgentExitedError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
@@ -98,6 +98,32 @@ process.stdin.once('data', () => { process.stderr.write('Failed to authenticate 
     expect(tail).toContain(`${STDOUT_NOTE} Please visit the following URL to authorize the application:`)
     expect(tail).toContain(`${STDOUT_NOTE} https://example.test/auth`)
     expect(tail).toContain('Failed to authenticate with user code.')
+  })
+
+  it('an agent that prints a prompt and waits for an answer Bosun cannot give: the timeout says it may be waiting for input, with what it printed', async () => {
+    const script = `process.stdout.write('\\x1b[?1049hPlease visit the following URL to authorize the application:\\nhttps://example.test/auth\\nEnter the authorization code: ');
+process.stdin.on('data', () => process.stdout.write('Failed. Retrying...\\nEnter the authorization code: '))`
+    const { host, scheduler } = makeHost(fixtureSpec([], { args: ['-e', script] }), { initializeTimeoutMs: 60_000 })
+    const starting = host.start()
+    await scheduler.nextTimer(60_000)
+    await hostStderr(host, /Retrying/)
+    scheduler.advance(60_000)
+    const result = await starting
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.kind).toBe('timeout')
+    expect(result.error.message).toBe(`fixture did not answer initialize within 60 s. ${STDOUT_HINT}`)
+    expect(result.error.stderrTail).toContain(`${STDOUT_NOTE} Please visit the following URL to authorize the application:`)
+  })
+
+  it('a timeout without anything printed on stdout says only that', async () => {
+    const { host, scheduler } = makeHost(fixtureSpec(['--silent-initialize']), { initializeTimeoutMs: 60_000 })
+    const starting = host.start()
+    await scheduler.nextTimer(60_000)
+    await hostStderr(host, /initialize offered=2/)
+    scheduler.advance(60_000)
+    const result = await starting
+    expect(!result.ok && result.error.message).toBe('fixture did not answer initialize within 60 s.')
   })
 
   it('reports a spawn failure as a value with status failed', async () => {

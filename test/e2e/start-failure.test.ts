@@ -1,0 +1,38 @@
+/**
+ * An agent that does not start: the new-session form says why, and shows what the agent printed (its stderr and
+ * what it wrote on stdout that is not ACP), as Gemini CLI does when it asks on its terminal for a sign-in code.
+ */
+import { describe, expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
+import { visible } from './support/session-ui'
+
+const AGENT = 'Terminal sign-in agent'
+/** Prints a sign-in prompt on stdout, takes Bosun's `initialize` line for the code, and exits 41. */
+const SCRIPT = `process.stdout.write('\\x1b[?1049hPlease visit the following URL to authorize the application:\\n\\nhttps://example.test/auth\\n\\nEnter the authorization code: ');
+process.stdin.once('data', () => { process.stderr.write('Failed to authenticate with user code.\\n'); process.exit(41) })`
+
+const launch = launchPerTest()
+
+describe('an agent that does not start', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`says why in the new-session form, with what the agent printed (${colorScheme})`, async () => {
+      const app = await launch([{ id: 'prompting', name: AGENT, scenario: 'unused', command: { command: process.execPath, args: ['-e', SCRIPT] } }], { colorScheme })
+      const { page } = app
+      const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+      await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
+      const form = await visible(page.getByRole('form', { name: 'New session' }))
+      await form.getByRole('textbox', { name: 'Working folder' }).fill(app.home.workspace)
+      await form.getByRole('button', { name: 'Start session' }).click()
+      await visible(form.getByRole('alert').getByText(`${AGENT} exited with code 41 while starting. Failed to authenticate with user code.`))
+      await form.getByText('What the agent printed').click()
+      const output = await visible(form.getByRole('region', { name: 'Agent error output' }).or(form.getByLabel('Agent error output')))
+      const text = await output.textContent()
+      expect(text).toContain('[Bosun: on stdout, not JSON] Please visit the following URL to authorize the application:')
+      expect(text).toContain('[Bosun: on stdout, not JSON] https://example.test/auth')
+      expect(text).toContain('Failed to authenticate with user code.')
+      // The terminal escape the agent printed is not shown.
+      expect(text).not.toContain('[?1049h')
+      await screenshot(page, `start-failure-output-${colorScheme}`)
+    })
+  }
+})
