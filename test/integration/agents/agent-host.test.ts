@@ -93,7 +93,8 @@ process.stdin.once('data', () => { process.stderr.write('Failed to authenticate 
     const result = await host.start()
     expect(result.ok).toBe(false)
     if (result.ok) return
-    expect(result.error.message).toContain('exited with code 41 while starting')
+    // The agent's last words on stderr, not the label of what it printed on stdout.
+    expect(result.error.message).toBe('fixture exited with code 41 while starting. Failed to authenticate with user code.')
     const tail = result.error.stderrTail ?? ''
     expect(tail).toContain(`${STDOUT_NOTE} Please visit the following URL to authorize the application:`)
     expect(tail).toContain(`${STDOUT_NOTE} https://example.test/auth`)
