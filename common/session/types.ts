@@ -234,6 +234,8 @@ export interface TerminalView {
   agentGone?: boolean
   /** The output grew past what Bosun keeps: its start was dropped. */
   truncated?: boolean
+  /** A v1 agent's own terminal, shown through the `_meta` terminal extension on its tool call: Bosun does not run it. */
+  agentRun?: true
 }
 
 /** Foreground turn state. `unknown` = a state we do not know: shown as busy, never idle. */

@@ -135,7 +135,52 @@ function patchExtra(t: ToolCallEntry, key: string, value: unknown): void {
 
 export function applyToolCall(d: Draft, u: Update): void {
   if (!isString(u.toolCallId)) return
-  patchToolCall(d, ensureToolCall(d, u.toolCallId), u)
+  const i = ensureToolCall(d, u.toolCallId)
+  patchToolCall(d, i, u)
+  if (!d.v2 && isObject(u._meta)) applyTerminalMeta(d, u._meta, d.s.entries[i] as ToolCallEntry)
+}
+
+/**
+ * v1 agents that run their commands themselves (codex-acp, claude-agent-acp) show them through the `_meta` terminal
+ * extension on the tool call: `terminal_info` announces a terminal of theirs, `terminal_output` (or codex-acp's
+ * `terminal_output_delta`) appends its text, `terminal_exit` ends it. Applied as the v2 display terminals are, to a
+ * terminal Bosun does not run: one the agent announced this way, never one of `terminal/create` (those ids are
+ * Bosun's, and their output is what Bosun saw).
+ */
+function applyTerminalMeta(d: Draft, meta: Json, call: ToolCallEntry): void {
+  const info = terminalMeta(meta.terminal_info)
+  const output = terminalMeta(meta.terminal_output) ?? terminalMeta(meta.terminal_output_delta)
+  const exit = terminalMeta(meta.terminal_exit)
+  const terminalId = (info ?? output ?? exit)?.terminal_id
+  if (!isString(terminalId)) return
+  const known = Object.hasOwn(d.s.terminals, terminalId) ? d.s.terminals[terminalId] : undefined
+  if (known && !known.agentRun) return
+  const t = mutTerminal(d, terminalId)
+  t.agentRun = true
+  if (info) {
+    const command = commandText(isObject(call.rawInput) ? (call.rawInput.command ?? call.rawInput.cmd) : undefined)
+    if (command !== null && t.command == null) t.command = command
+    if (isString(info.cwd)) t.cwd = info.cwd
+  }
+  if (output && isString(output.data) && output.terminal_id === terminalId) {
+    t.output += output.data
+    boundOutput(t)
+  }
+  if (exit && exit.terminal_id === terminalId) {
+    t.exitStatus = {
+      exitCode: typeof exit.exit_code === 'number' && Number.isInteger(exit.exit_code) ? exit.exit_code : null,
+      signal: isString(exit.signal) ? exit.signal : null,
+    }
+  }
+}
+
+const terminalMeta = (value: unknown): Json | null => (isObject(value) && isString(value.terminal_id) ? value : null)
+
+/** A command as the agent's raw input gives it: a shell line, or an argv joined by spaces. */
+function commandText(command: unknown): string | null {
+  if (isString(command)) return cutText(command, MAX_TOOL_TITLE_CHARS)
+  if (Array.isArray(command) && command.length > 0 && command.every(isString)) return cutText(command.join(' '), MAX_TOOL_TITLE_CHARS)
+  return null
 }
 
 /** v2 `tool_call_content_chunk`: appends one item; a first-seen id creates the tool call (H22). */

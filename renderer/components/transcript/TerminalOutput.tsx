@@ -24,14 +24,27 @@ export interface TerminalOutputProps {
    * runs (`terminal/create`): an id it does not know will get no output here, whatever the agent says of it.
    */
   agentTerminals?: boolean
+  /**
+   * The tool call is over (completed or failed). A v1 agent's own terminal (`_meta` extension) ends with it: one that
+   * reported no exit (a command you rejected, one the agent gave up on) is not shown as running.
+   */
+  toolEnded?: boolean
 }
 
 /**
  * A terminal on a tool call: the command, its live output in a read-only terminal emulator that follows
  * it, and the exit status. Commands Bosun runs for the agent (v1 `terminal/*`) and v2 display terminals alike.
  */
-export const TerminalOutput = memo(function TerminalOutput({ terminalId, terminal, commandShown = false, awaitingApproval = false, agentTerminals = true }: TerminalOutputProps) {
+export const TerminalOutput = memo(function TerminalOutput({
+  terminalId,
+  terminal,
+  commandShown = false,
+  awaitingApproval = false,
+  agentTerminals = true,
+  toolEnded = false,
+}: TerminalOutputProps) {
   const exit = terminal?.exitStatus
+  const endedWithCall = toolEnded && terminal?.agentRun === true && !exit
   const output = terminal?.output ?? ''
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
@@ -48,7 +61,7 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
             <span className={`badge ${terminal?.cancelRequested ? 'badge-muted' : exitClass(exit)}`} role="status">
               {terminal?.cancelRequested ? `cancelled · ${exitText(exit)}` : exitText(exit)}
             </span>
-          ) : terminal?.cancelRequested ? (
+          ) : endedWithCall ? null : terminal?.cancelRequested ? (
             <span className="badge badge-warn" role="status">
               stopping
             </span>
@@ -83,7 +96,7 @@ export const TerminalOutput = memo(function TerminalOutput({ terminalId, termina
           {notStarted
             ? 'Runs once you allow it'
             : terminal
-              ? exit || terminal.agentGone
+              ? exit || terminal.agentGone || endedWithCall
                 ? 'No output'
                 : 'No output yet'
               : agentTerminals

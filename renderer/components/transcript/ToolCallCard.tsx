@@ -165,8 +165,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     key={i}
                     terminalId={id}
                     terminal={terminal}
-                    commandShown={command !== null && terminal?.command != null && terminal.command.trim() === command.trim()}
+                    commandShown={command !== null && terminal?.command != null && (terminal.agentRun === true || terminal.command.trim() === command.trim())}
                     awaitingApproval={entry.status === 'pending' && pending.length > 0}
+                    toolEnded={entry.status === 'completed' || entry.status === 'failed'}
                     agentTerminals={agentTerminals}
                   />
                 )

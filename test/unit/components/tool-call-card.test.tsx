@@ -12,6 +12,7 @@ import { titleForDisplay, ToolCallCard } from '../../../renderer/components/tran
 import { EntryRow, inEndedTurn } from '../../../renderer/components/transcript/Transcript'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
 
 /** Every call answers ok; nothing is called while rendering to markup. */
 const api = new Proxy({}, { get: () => async () => ({ ok: true, value: undefined }) }) as BosunApi
@@ -158,6 +159,42 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(v1).toContain('No output: Bosun did not run this terminal')
     expect(v1).not.toContain('shown by the agent')
     expect(row(2)).toContain('Output is shown by the agent')
+  })
+
+  it('a v1 agent\'s own terminal (`_meta` terminal extension, codex-acp) shows its output; one its call ended without an exit is not running', () => {
+    const started = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'call_1',
+      kind: 'execute',
+      title: 'ls -la',
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: 'call_1' }],
+      rawInput: { command: 'ls -la', cwd: '/w' },
+      _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w' } },
+    }
+    const row = (...later: Record<string, unknown>[]) => {
+      const base = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+      const state = applyActions(base, [{ type: 'updates', updates: [started, ...later] as { sessionUpdate: string }[] }])
+      return textOf(render(<EntryRow entry={state.entries[0]!} session={state} agentName="Codex" />))
+    }
+    const running = row()
+    expect(running).toContain('running')
+    expect(running).toContain('No output yet')
+    expect(running).not.toContain('Bosun did not run')
+    const done = row({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_output_delta: { terminal_id: 'call_1', data: 'a.txt\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 0, signal: null } } })
+    expect(done).toContain('exit 0')
+    expect(done).toContain('Output')
+    expect(done).not.toContain('$ ls -la') // the card shows the command already
+    expect(done).not.toContain('No output') // the output itself is drawn by xterm, in the page
+    // Rejected: codex-acp fails the call and never reports an exit.
+    const rejected = row({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' })
+    expect(rejected).not.toContain('running')
+    expect(rejected).toContain('No output')
+    expect(rejected).not.toContain('No output yet')
+    // Reopened from the history (the agent is gone): still not a terminal the agent stopped.
+    const base = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    const reopened = applyActions(base, [{ type: 'updates', updates: [started, { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' }] as { sessionUpdate: string }[] }, { type: 'agent_gone' }])
+    expect(textOf(render(<EntryRow entry={reopened.entries[0]!} session={reopened} agentName="Codex" />))).not.toContain('agent stopped')
   })
 
   it('a tool call left pending or in progress when its v1 turn ended is not finished, neither waiting nor running', () => {

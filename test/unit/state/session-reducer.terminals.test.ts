@@ -244,6 +244,54 @@ describe('background work (F10)', () => {
   })
 })
 
+describe('a v1 agent\'s own terminals (the `_meta` terminal extension, as codex-acp sends it)', () => {
+  const call = (fields: Record<string, unknown>) => ({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', ...fields })
+  const started = {
+    sessionUpdate: 'tool_call',
+    toolCallId: 'call_1',
+    kind: 'execute',
+    title: 'ls -la',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId: 'call_1' }],
+    rawInput: { command: 'ls -la', cwd: '/w' },
+    _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w' } },
+  }
+
+  it('terminal_info announces it, terminal_output_delta / terminal_output append plain text, terminal_exit ends it', () => {
+    let s = updates(session(1), started)
+    expect(s.terminals.call_1).toEqual({ terminalId: 'call_1', agentRun: true, command: 'ls -la', cwd: '/w', output: '' })
+    s = updates(s, call({ _meta: { terminal_output_delta: { terminal_id: 'call_1', data: 'a.txt\n' } } }))
+    s = updates(s, call({ _meta: { terminal_output: { terminal_id: 'call_1', data: 'b.txt\n' } } }))
+    // codex-acp sends the last output and the exit in one update with the status.
+    s = updates(s, call({ status: 'completed', _meta: { terminal_output_delta: { terminal_id: 'call_1', data: 'done\n' }, terminal_exit: { terminal_id: 'call_1', exit_code: 2, signal: null } } }))
+    expect(s.terminals.call_1).toMatchObject({ output: 'a.txt\nb.txt\ndone\n', exitStatus: { exitCode: 2, signal: null } })
+    expect(s.entries[0]).toMatchObject({ status: 'completed' })
+  })
+
+  it('never touches a terminal Bosun runs (terminal/create), and ignores malformed parts', () => {
+    let s = apply(session(1), { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'npm test' } })
+    s = updates(s, call({ _meta: { terminal_info: { terminal_id: 'term-1' }, terminal_output: { terminal_id: 'term-1', data: 'forged' }, terminal_exit: { terminal_id: 'term-1', exit_code: 0 } } }))
+    expect(s.terminals['term-1']).toEqual({ terminalId: 'term-1', command: 'npm test', output: '' })
+    s = updates(s, call({ _meta: { terminal_output: { terminal_id: 7, data: 'x' } } }), call({ _meta: { terminal_info: 'call_1' } }))
+    expect(Object.keys(s.terminals)).toEqual(['term-1'])
+    s = updates(s, started, call({ _meta: { terminal_output: { terminal_id: 'call_1', data: 42 }, terminal_exit: { terminal_id: 'call_1', exit_code: 'x', signal: 9 } } }))
+    expect(s.terminals.call_1).toMatchObject({ output: '', exitStatus: { exitCode: null, signal: null } })
+  })
+
+  it('output past the bound keeps its end', () => {
+    const big = 'x'.repeat(MAX_TERMINAL_OUTPUT_CHARS)
+    const s = updates(session(1), started, call({ _meta: { terminal_output: { terminal_id: 'call_1', data: big } } }), call({ _meta: { terminal_output: { terminal_id: 'call_1', data: 'tail' } } }))
+    expect(s.terminals.call_1!.output.length).toBeLessThanOrEqual(MAX_TERMINAL_OUTPUT_CHARS)
+    expect(s.terminals.call_1!.output.endsWith('tail')).toBe(true)
+    expect(s.terminals.call_1!.truncated).toBe(true)
+  })
+
+  it('v2 sessions take terminals from terminal_update only: the extension is kept as the tool call\'s _meta', () => {
+    const s = updates(session(2), { ...started, sessionUpdate: 'tool_call_update' })
+    expect(s.terminals).toEqual({})
+  })
+})
+
 describe('terminal ids are data', () => {
   it('`__proto__` and `constructor` are terminals like any other', () => {
     const s = updates(session(2), { sessionUpdate: 'terminal_update', terminalId: '__proto__', command: 'a' }, { sessionUpdate: 'terminal_output_chunk', terminalId: 'constructor', data: b64('x') })
