@@ -21,7 +21,10 @@ type Turn = SessionState['turn']
 export const stoppedWithError = (turn: Turn): boolean => turn.stopRequested === true && (turn.error != null || turn.stopReason === 'error')
 
 /** What a turn that is over and ended early says about it, if anything. */
-export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail'>
+export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail' | 'unasked'>
+
+/** A turn the agent ended as cancelled without a Stop from Bosun. */
+const CANCELLED_UNASKED = 'The agent cancelled the turn.'
 
 /** How an ended turn stopped, when that is worth telling (not a normal end, not an error: the error says it). */
 export function turnStopOf(turn: Turn): TurnStop | null {
@@ -31,11 +34,13 @@ export function turnStopOf(turn: Turn): TurnStop | null {
   if (turn.error || !turn.stopReason) return null
   // An agent that answers a cancel with `end_turn` (OpenCode does) still stopped because it was asked to.
   const reason = turn.stopReason === 'end_turn' && turn.stopRequested ? 'cancelled' : turn.stopReason
+  // `cancelled` nobody asked for: codex-acp ends the turn so when you reject one of its commands.
+  if (reason === 'cancelled' && !turn.stopRequested) return { reason, unasked: true }
   return Object.hasOwn(STOP_NOTE, reason) ? { reason } : null
 }
 
 /** The sentence for a stop. */
 export function stopNoteText(stop: TurnStop): string {
-  const note = Object.hasOwn(STOP_NOTE, stop.reason) ? STOP_NOTE[stop.reason]! : `The turn ended: ${stop.reason}.`
+  const note = stop.reason === 'cancelled' && stop.unasked ? CANCELLED_UNASKED : Object.hasOwn(STOP_NOTE, stop.reason) ? STOP_NOTE[stop.reason]! : `The turn ended: ${stop.reason}.`
   return stop.detail ? `${note} It said: ${stop.detail}` : note
 }

@@ -136,6 +136,8 @@ export interface TurnStopEntry {
   reason: string
   /** What the agent said when it answered a Stop with an error. */
   detail?: string
+  /** `cancelled` without a Stop from Bosun (codex-acp's answer to a rejected command). */
+  unasked?: true
 }
 
 /** Anything new we do not know: kept whole, shown generically. */

@@ -8,8 +8,12 @@ const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ s
 
 describe('the note after a turn', () => {
   it('says a stopped turn stopped, also when the agent answered the cancel with end_turn', () => {
-    expect(turnNote(turn({ stopReason: 'cancelled' }))).toBe('Stopped. The agent ended the turn when asked to.')
+    expect(turnNote(turn({ stopReason: 'cancelled', stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to.')
     expect(turnNote(turn({ stopReason: 'end_turn', stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to.')
+  })
+
+  it('does not say a turn was stopped when asked to when nobody asked (codex-acp cancels the turn when you reject a command)', () => {
+    expect(turnNote(turn({ stopReason: 'cancelled' }))).toBe('The agent cancelled the turn.')
   })
 
   it('says nothing for a normal end, a running turn, or an ended turn with an error (the error says it)', () => {
