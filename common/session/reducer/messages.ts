@@ -139,11 +139,12 @@ function chunkInto(d: Draft, kind: MessageKind, messageId: string | undefined, b
     i = findMessage(d, kind, messageId)
   } else {
     // v1 without ids: continue the last entry when it is a message of the same role (never our local echo), of
-    // this turn (a chunk after a turn ended starts a message of its own).
+    // this turn (a chunk after a turn ended starts a message of its own), that has no id either: a chunk without one
+    // after a message with one is another message (codex-acp's error after a cut-off answer, its notices).
     const last = d.s.entries.length - 1
     const entry = d.s.entries[last]
     const ended = d.s.turn.endedAtEntry
-    if (entry !== undefined && entry.kind === kind && !entry.local && !(ended !== undefined && last < ended)) i = last
+    if (entry !== undefined && entry.kind === kind && !entry.local && entry.messageId === undefined && !(ended !== undefined && last < ended)) i = last
   }
   if (i < 0) {
     i = newMessage(d, kind, messageId, [block])

@@ -60,6 +60,16 @@ describe('message chunks (H4, H19)', () => {
     expect(messages(s).map((m) => m.id)).toEqual(['agent:m1', 'agent:m2'])
   })
 
+  it('v1: a chunk without messageId after a message with one starts a message of its own (codex-acp\'s error after a cut-off answer)', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', messageId: 'msg_1', content: text('Starting a long answer that ') },
+      { sessionUpdate: 'agent_message_chunk', content: text('stream disconnected before completion\n\n') },
+      { sessionUpdate: 'agent_message_chunk', content: text('(more of the notice)') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:Starting a long answer that ', 'agent_message:stream disconnected before completion\n\n(more of the notice)'])
+  })
+
   it('v2: interleaved chunks of different messages go to their own messages; id spaces are per type', () => {
     const s = updates(
       session(2),
