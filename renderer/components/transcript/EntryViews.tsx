@@ -121,9 +121,17 @@ const MARK_LINE = 160
  */
 const cutLine = (line: string, max: number) => (line.length > max ? `${line.slice(0, max - 1)}…` : line)
 
-export const TurnErrorMark = memo(function TurnErrorMark({ entry }: { entry: TurnErrorEntry }) {
+export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = false }: { entry: TurnErrorEntry; /** The agent's message above says it. */ saidAbove?: boolean }) {
   const code = entry.code != null ? ` (code ${entry.code})` : ''
   const message = entry.message.trim()
+  if (saidAbove) {
+    return (
+      <div className="turn-error-mark" role="note" aria-label="How the turn ended">
+        <Icon name="alert" />
+        <span>The turn ended with an error{code}, as the agent says above.</span>
+      </div>
+    )
+  }
   const oneLine = message.length <= MARK_LINE && !message.includes('\n')
   return (
     <div className="turn-error-mark" role="note" aria-label="How the turn ended">

@@ -142,6 +142,27 @@ export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'tur
 export const lastSentPrompt = (entries: readonly Entry[]): number => entries.findLastIndex((entry) => entry.kind === 'user_message' && !entry.notSent)
 
 /**
+ * Whether the agent's message just before `index` (where the turn's error is told) says the error itself, word for word:
+ * codex-acp (v2) sends its error as a message and again as the turn's error, so the error's text is not told twice.
+ */
+export function errorSaidAbove(entries: readonly Entry[], index: number, message: string): boolean {
+  const previous = entries[index - 1]
+  if (previous?.kind !== 'agent_message' || message.trim() === '') return false
+  let text = ''
+  for (const block of previous.content) if (block.type === 'text') text += (block as { text: string }).text
+  return text.trim() === message.trim()
+}
+
+/** The alert's text: the error's message and code, or (said above) only that it ended so and where the agent said why. */
+export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
+  const codeText = code != null ? ` (code ${code})` : ''
+  return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error: ${message}${codeText}`
+}
+
+/** Where the live turn's error is told: its mark (the last entry), or after every entry. */
+const liveErrorAt = (entries: readonly Entry[]): number => (entries.at(-1)?.kind === 'turn_error' ? entries.length - 1 : entries.length)
+
+/**
  * Whether the entry is the error mark of the turn that just ended, which the alert under the transcript tells while
  * that turn is the last (`lastSent` the index of the last user message sent: a v2 prompt the agent refused leaves the
  * turn, and its alert, as they were): the mark shows once a new turn starts.
@@ -164,11 +185,14 @@ export const EntryRow = memo(function EntryRow({
   session,
   agentName,
   turnEnded = false,
+  errorSaid = false,
 }: {
   entry: Entry
   session: Pick<SessionState, 'permissions' | 'terminals' | 'elicitations' | 'protocolVersion'>
   /** v1: the turn this entry belongs to is over (the agent answered its prompt), so nothing of it runs any more. */
   turnEnded?: boolean
+  /** A turn error mark: the agent's message just above says the error itself ({@link errorSaidAbove}). */
+  errorSaid?: boolean
   agentName: string
 }) {
   const seams = useSeams()
@@ -206,7 +230,7 @@ export const EntryRow = memo(function EntryRow({
     case 'compaction':
       return <CompactionView entry={entry} />
     case 'turn_error':
-      return <TurnErrorMark entry={entry} />
+      return <TurnErrorMark entry={entry} saidAbove={errorSaid} />
     case 'turn_stop':
       return <TurnStopMark entry={entry} />
     default:
@@ -341,7 +365,15 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
                   const toldBelow = toldBelowNow(session, entry, lastSent, item.index)
                   return (
                     <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={toldBelow ? 'transcript-row told-below' : 'transcript-row'}>
-                      {!toldBelow && <EntryRow entry={entry} session={rowContext} agentName={agentName} turnEnded={turnEndedAt(item.index)} />}
+                      {!toldBelow && (
+                        <EntryRow
+                          entry={entry}
+                          session={rowContext}
+                          agentName={agentName}
+                          turnEnded={turnEndedAt(item.index)}
+                          errorSaid={entry.kind === 'turn_error' && errorSaidAbove(entries, item.index, entry.message)}
+                        />
+                      )}
                     </div>
                   )
                 })}
@@ -356,10 +388,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
           {turnError && (
             <div className="turn-error" role="alert">
               <Icon name="alert" />
-              <span>
-                The turn ended with an error: {turnError.message}
-                {turnError.code != null ? ` (code ${turnError.code})` : ''}
-              </span>
+              <span>{turnErrorText(turnError.message, turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
             </div>
           )}
         </div>

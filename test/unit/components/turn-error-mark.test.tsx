@@ -6,8 +6,9 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { Entry, SessionState, TurnErrorEntry } from '../../../common/session/types'
 import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
-import { lastSentPrompt, turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
+import { errorSaidAbove, lastSentPrompt, turnErrorText, turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
 
+const textOf = (html: string) => html.replace(/<[^>]+>/g, '')
 const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
 const mark: TurnErrorEntry = { kind: 'turn_error', id: 'turn-error#2', message: 'Rate limited', code: 429 }
 const prompt: Entry = { kind: 'user_message', id: 'user#0', content: [] }
@@ -34,6 +35,23 @@ describe("a turn's error mark", () => {
     const html = renderToStaticMarkup(<TurnErrorMark entry={mark} />)
     expect(html).toContain('The turn ended with an error (code 429): Rate limited')
     expect(html).not.toContain('<details')
+  })
+
+  it('does not repeat an error the agent said word for word in its message just above (codex-acp v2)', () => {
+    const error = 'stream disconnected before completion: An error occurred.'
+    const said: Entry = { kind: 'agent_message', id: 'agent:e', content: [{ type: 'text', text: `${error}\n\n` }] }
+    const answer: Entry = { kind: 'agent_message', id: 'agent:a', content: [{ type: 'text', text: 'Starting a long answer' }] }
+    const errorMark: TurnErrorEntry = { kind: 'turn_error', id: 'turn-error#3', message: error, code: -32603 }
+    expect(errorSaidAbove([prompt, answer, said, errorMark], 3, error)).toBe(true)
+    // The live alert, told after every entry.
+    expect(errorSaidAbove([prompt, answer, said], 3, error)).toBe(true)
+    expect(turnErrorText(error, -32603, true)).toBe('The turn ended with an error (code -32603), as the agent says above.')
+    expect(textOf(renderToStaticMarkup(<TurnErrorMark entry={errorMark} saidAbove />))).toBe('The turn ended with an error (code -32603), as the agent says above.')
+    // Otherwise the message is told.
+    expect(errorSaidAbove([prompt, answer, errorMark], 2, error)).toBe(false)
+    expect(errorSaidAbove([prompt, said, errorMark], 2, '')).toBe(false)
+    expect(errorSaidAbove([said, errorMark], 1, 'another error')).toBe(false)
+    expect(turnErrorText('Rate limited', 429, false)).toBe('The turn ended with an error: Rate limited (code 429)')
   })
 
   it('puts a long or multi-line message in a disclosure', () => {
