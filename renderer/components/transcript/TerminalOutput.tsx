@@ -25,8 +25,9 @@ export interface TerminalOutputProps {
    */
   agentTerminals?: boolean
   /**
-   * The tool call is over (completed or failed). A v1 agent's own terminal (`_meta` extension) ends with it: one that
-   * reported no exit (a command you rejected, one the agent gave up on) is not shown as running.
+   * The tool call is over (completed, failed, cancelled…), or its v1 turn is. A v1 agent's own terminal (`_meta`
+   * extension) ends with it: one that reported no exit (a command you rejected, one stopped with the turn) is not
+   * shown as running.
    */
   toolEnded?: boolean
 }

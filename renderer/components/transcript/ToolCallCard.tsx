@@ -167,7 +167,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     terminal={terminal}
                     commandShown={command !== null && terminal?.command != null && (terminal.agentRun === true || terminal.command.trim() === command.trim())}
                     awaitingApproval={entry.status === 'pending' && pending.length > 0}
-                    toolEnded={entry.status === 'completed' || entry.status === 'failed'}
+                    toolEnded={turnEnded || (entry.status !== 'pending' && entry.status !== 'in_progress')}
                     agentTerminals={agentTerminals}
                   />
                 )

@@ -191,6 +191,11 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(rejected).not.toContain('running')
     expect(rejected).toContain('No output')
     expect(rejected).not.toContain('No output yet')
+    // Stopped: codex-acp marks the call cancelled (not a status ACP lists), or leaves it in progress as its turn ends.
+    expect(row({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'cancelled' })).not.toContain('running')
+    const base1 = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    const inProgress = applyActions(base1, [{ type: 'updates', updates: [started] as { sessionUpdate: string }[] }])
+    expect(textOf(render(<EntryRow entry={inProgress.entries[0]!} session={inProgress} agentName="Codex" turnEnded />))).not.toContain('running')
     // Reopened from the history (the agent is gone): still not a terminal the agent stopped.
     const base = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 1, cwd: '/w' })
     const reopened = applyActions(base, [{ type: 'updates', updates: [started, { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'failed' }] as { sessionUpdate: string }[] }, { type: 'agent_gone' }])
