@@ -37,6 +37,23 @@ function createRenderer(breaks: boolean): MarkdownIt {
     return `<span class="md-image" title="Image not loaded">[image: ${alt}] <span class="md-image-url">${src}</span></span>`
   }
 
+  // Linkify as GitHub does: a URL with its scheme, `www.`, or an e-mail address. A bare `name.tld` is text: agents name
+  // files so (`app.py`, `README.md`, `setup.sh` are domains too), and they must not read as links to a web site.
+  md.core.ruler.after('linkify', 'bare-domains-are-text', (state) => {
+    for (const block of state.tokens) {
+      const children = block.children
+      if (block.type !== 'inline' || !children) continue
+      for (let i = 0; i + 2 < children.length; i++) {
+        const open = children[i]!
+        if (open.type !== 'link_open' || open.markup !== 'linkify' || open.info !== 'auto') continue
+        const text = children[i + 1]!
+        const href = open.attrGet('href') ?? ''
+        if (/^[a-z][a-z0-9+.-]*:/i.test(text.content) || /^www\./i.test(text.content) || href.startsWith('mailto:')) continue
+        children.splice(i, 3, text)
+      }
+    }
+  })
+
   // Never let markdown-it pass a javascript:/data: URL anywhere (its default validator already blocks most).
   const defaultValidate = md.validateLink.bind(md)
   md.validateLink = (url) => defaultValidate(url) && !/^\s*(javascript|vbscript|data|file):/i.test(url)

@@ -29,6 +29,16 @@ describe('renderMarkdown', () => {
     expect(html).toMatch(/role="link"/)
   })
 
+  it('links URLs with a scheme, www. and e-mail addresses, never a bare file name that is also a domain (app.py)', () => {
+    const html = renderMarkdown('1. Read app.py, README.md and setup.sh\n\nSee www.example.com, http://x.org/a and me@example.com; example.com is text')
+    expect(html).toContain('Read app.py, README.md and setup.sh')
+    expect(html).toContain('data-url="http://www.example.com"')
+    expect(html).toContain('data-url="http://x.org/a"')
+    expect(html).toContain('data-url="mailto:me@example.com"')
+    expect(html).not.toMatch(/data-url="http:\/\/(app\.py|README\.md|setup\.sh|example\.com)"/)
+    expect(html.match(/data-url=/g)).toHaveLength(3)
+  })
+
   it('does not load images: shows alt text and URL as text', () => {
     const html = renderMarkdown('![build status](https://ci.example.com/badge.svg "t")')
     expect(html).not.toMatch(/<img\b/i)
