@@ -55,24 +55,18 @@ const BOLD_LINE = /^(?:\*\*([^*]*)\*\*|__([^_]*)__)\s*$/
  * shows as the title's text (Gemini CLI opens every thought with `**Subject**`, codex-acp its reasoning summaries),
  * and an empty one is passed over (Gemini's thought without a subject starts with `****`).
  */
-export function thoughtPreview(text: string): string {
+function thoughtPreview(text: string): string {
   let rest = text.trim()
   while (rest !== '') {
     const line = firstLine(rest)
     const bold = BOLD_LINE.exec(line)
-    if (!bold) return plainInline(line).slice(0, 120)
+    if (!bold) return line.slice(0, 120)
     const title = (bold[1] ?? bold[2] ?? '').trim()
     if (title !== '') return title.slice(0, 120)
     rest = rest.slice(line.length).trim()
   }
   return ''
 }
-
-/**
- * A preview line without the Markdown of its bold and code spans (`**Step 1**: look around`, as codex-acp's reasoning
- * summaries open, reads "Step 1: look around"); the preview is plain text, so the markers would show as they are.
- */
-const plainInline = (line: string): string => line.replace(/\*\*([^*]+)\*\*|__([^_]+)__|`([^`]+)`/g, (_, a: string | undefined, b: string | undefined, c: string | undefined) => a ?? b ?? c ?? '')
 
 /** Thoughts are collapsed by default: a disclosure button with the first line as a hint. */
 export const AgentThought = memo(function AgentThought({ entry }: { entry: MessageEntry }) {
