@@ -1,10 +1,11 @@
 /**
  * Tool cards as claude-agent-acp sends them: a Bash call waiting for approval, and Edit calls whose diff is the
- * replaced snippet. Screenshots: test/e2e/screenshots/cards-{bash,edit}-{light,dark}.png.
+ * replaced snippet; and codex-acp's v1 commands, whose terminal it shows through the `_meta` terminal extension.
+ * Screenshots: test/e2e/screenshots/cards-{bash,edit}-{light,dark}.png.
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -35,3 +36,27 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await screenshot(page, `cards-edit-${colorScheme}`)
   })
 }
+
+it("shows a v1 agent's own terminal (codex-acp's `_meta` terminal extension): its output and exit; a rejected one is not running", async () => {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'codex-shell')
+  await visible(agentSays(page, AGENT).getByText('done codex shell'))
+  await waitIdle(page)
+  const card = transcript(page).getByRole('article', { name: /npm test/ })
+  const terminal = await visible(card.getByRole('region', { name: 'Terminal call_1' }))
+  await expect.poll(() => terminalText(terminal), { timeout: UI_TIMEOUT }).toContain('Tests: 3 passed')
+  expect(await terminalText(terminal)).toContain('PASS src/a.test.ts')
+  await visible(terminal.getByRole('status').getByText('exit 0'))
+  expect(await card.getByText('Bosun did not run this terminal').count()).toBe(0)
+
+  await sendPrompt(page, 'codex-reject')
+  await (await visible(transcript(page).getByRole('button', { name: /No, and tell Codex/ }))).click()
+  await waitIdle(page)
+  const rejected = transcript(page).getByRole('article', { name: /rm -rf build/ })
+  await visible(rejected.getByText('Rejected by you', { exact: false }))
+  await visible(rejected.getByText('No output', { exact: true }))
+  expect(await rejected.getByText('running', { exact: true }).count()).toBe(0)
+  await visible(page.getByRole('note', { name: 'How the turn ended' }).getByText('The agent cancelled the turn.'))
+})
