@@ -796,12 +796,15 @@ export class SessionsService implements IDisposable {
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
         if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })
+        // The mode the person had, before the agent's answer says which one it resumed in.
+        const chosen = chosenMode(this.state(sessionId) ?? record.state)
         const configured = configuredBy(outcome)
         if (configured) this.push(sessionId, configured)
         // Said again only when it changed (a session opened from the history said nothing yet in this run).
         for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
         for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
         if (loaded) await this.settleLoadReplay(record)
+        await this.restoreMode(sessionId, chosen)
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
@@ -814,6 +817,35 @@ export class SessionsService implements IDisposable {
       record.reattaching = undefined
     })
     return record.reattaching
+  }
+
+  /**
+   * After a resume or load, the session's mode is the one the person had: an agent that answers another (codex-acp
+   * resumes every session in its default, "Auto review", which lets a model approve what "Workspace access" asked
+   * you about) is asked to set it back before the prompt goes, as far as it still offers it; a refusal is told in
+   * the session. Only the mode (what the agent may do without asking), not the other options.
+   */
+  private async restoreMode(sessionId: string, chosen: ChosenMode | null): Promise<void> {
+    const state = chosen ? this.state(sessionId) : undefined
+    if (!chosen || !state) return
+    const told = (what: string, message: string) =>
+      this.push(sessionId, {
+        type: 'updates',
+        updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `The agent resumed this session in another mode and did not take ${what} back`, description: message }],
+      })
+    if (chosen.configId !== undefined) {
+      const option = state.configOptions.find((o) => o.id === chosen.configId && o.type === 'select')
+      if (!option || option.currentValue === chosen.value || !option.options.some((o) => o.value === chosen.value)) return
+      this.logger.info(`${sessionId}: resumed in mode ${String(option.currentValue)}, setting ${chosen.value} back`)
+      const set = await this.setConfigOption(sessionId, option.id, chosen.value)
+      if (!set.ok) told(`“${option.options.find((o) => o.value === chosen.value)?.name ?? chosen.value}”`, set.error.message)
+      return
+    }
+    const modes = state.modes
+    if (!modes || modes.currentModeId === chosen.value || !modes.availableModes.some((m) => m.id === chosen.value)) return
+    this.logger.info(`${sessionId}: resumed in mode ${modes.currentModeId}, setting ${chosen.value} back`)
+    const set = await this.setMode(sessionId, chosen.value)
+    if (!set.ok) told(`“${modes.availableModes.find((m) => m.id === chosen.value)?.name ?? chosen.value}”`, set.error.message)
   }
 
   /**
@@ -1047,6 +1079,18 @@ function textStreamKey(update: SessionUpdateNotification['update']): string | un
   const content = update.content as { type?: unknown; text?: unknown } | null | undefined
   if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return undefined
   return `${kind}:${typeof update.messageId === 'string' ? update.messageId : ''}`
+}
+
+/** The session's mode: its config option of category `mode` (which supersedes the legacy modes), else the legacy mode. */
+interface ChosenMode {
+  configId?: string
+  value: string
+}
+
+function chosenMode(state: SessionState): ChosenMode | null {
+  const option = state.configOptions.find((o) => o.category === 'mode' && o.type === 'select')
+  if (option) return typeof option.currentValue === 'string' ? { configId: option.id, value: option.currentValue } : null
+  return typeof state.modes?.currentModeId === 'string' ? { value: state.modes.currentModeId } : null
 }
 
 /**

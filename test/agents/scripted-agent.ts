@@ -254,6 +254,8 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   const before = scenario.session?.updatesBeforeResume ?? []
   for (const update of before) await sendUpdate(client, sessionId, update)
   if (v2 && !before.some((update) => update.sessionUpdate === 'state_update')) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
+  const defaults = scenario.session?.configOptions
+  if (!sessionConfig.has(sessionId) && scenario.session?.resumeInDefaults && defaults) sessionConfig.set(sessionId, structuredClone(defaults))
   const options = sessionConfig.get(sessionId)
   const models = scenario.session?.models
   return {
