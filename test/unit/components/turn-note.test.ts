@@ -52,5 +52,6 @@ describe('the note after a turn', () => {
   it("says a past stop in the same words as the note, with the agent's answer to a Stop", () => {
     expect(stopNoteText({ reason: 'max_tokens' })).toBe('The agent stopped: it reached its token limit.')
     expect(stopNoteText({ reason: 'cancelled', detail: 'aborted' })).toBe('Stopped. The agent ended the turn when asked to. It said: aborted')
+    expect(stopNoteText({ reason: 'cancelled', unasked: true })).toBe('The agent cancelled the turn.')
   })
 })

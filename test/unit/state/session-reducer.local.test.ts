@@ -114,6 +114,12 @@ describe('turns (F4, F12)', () => {
     ])
   })
 
+  it('a turn the agent cancelled without a Stop is marked as that, not as stopped when asked (codex-acp after a rejected command)', () => {
+    let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' }, { type: 'turn_ended', stopReason: 'cancelled' })
+    s = apply(s, { type: 'local_prompt', content: [text('two')] })
+    expect(s.entries[1]).toEqual({ kind: 'turn_stop', id: 'turn-stop#1', reason: 'cancelled', unasked: true })
+  })
+
   it('v2: the idle state_update that ends a stopped turn marks it once; repeated idles do not', () => {
     let s = apply(session(2), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
     s = updates(s, { sessionUpdate: 'state_update', state: 'running' }, { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('partial') })
