@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright'
 import { afterEach, expect, it } from 'vitest'
-import { launchApp, type E2eApp } from './support/harness'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { agentSays, messageBox, sendPrompt, startSession, stopButton, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
@@ -61,6 +61,15 @@ it('renders raw HTML as text and keeps javascript: links inert', async () => {
     ).length,
   }))
   expect(markup).toEqual({ script: 0, img: 0, iframe: 0, anchors: 0, handlers: 0, javascriptUrls: 0 })
+
+  // A task list shows checkboxes that say done or not, and cannot be clicked.
+  const done = await visible(reply.getByRole('checkbox', { name: 'Done', exact: true }))
+  expect(await done.isChecked()).toBe(true)
+  expect(await done.isDisabled()).toBe(true)
+  expect(await reply.getByRole('checkbox', { name: 'Not done' }).isChecked()).toBe(false)
+  await visible(reply.getByText('Read app.py'))
+  await reply.getByText('Read app.py').scrollIntoViewIfNeeded()
+  await screenshot(page, 'markdown-task-list')
 
   // The javascript: link is not a link: its Markdown source shows as text, and clicking that text (the
   // start of its paragraph, away from the web link) runs nothing and goes nowhere.

@@ -54,6 +54,25 @@ function createRenderer(breaks: boolean): MarkdownIt {
     }
   })
 
+  // Task lists as GitHub shows them: a list item that opens with `[ ] ` or `[x] ` gets a checkbox (shown, never
+  // clickable) instead of the brackets. Codex and Claude write their plans so.
+  md.core.ruler.push('task-lists', (state) => {
+    const tokens = state.tokens
+    for (let i = 2; i < tokens.length; i++) {
+      const inline = tokens[i]!
+      if (inline.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i - 2]!.type !== 'list_item_open') continue
+      const first = inline.children?.[0]
+      const marker = first?.type === 'text' ? /^\[([ xX])\] /.exec(first.content) : null
+      if (!first || !marker) continue
+      first.content = first.content.slice(marker[0].length)
+      const box = new state.Token('html_inline', '', 0)
+      const done = marker[1] !== ' '
+      box.content = `<input type="checkbox" class="md-task" disabled${done ? ' checked' : ''} aria-label="${done ? 'Done' : 'Not done'}"> `
+      inline.children!.unshift(box)
+      tokens[i - 2]!.attrJoin('class', 'md-task-item')
+    }
+  })
+
   // Never let markdown-it pass a javascript:/data: URL anywhere (its default validator already blocks most).
   const defaultValidate = md.validateLink.bind(md)
   md.validateLink = (url) => defaultValidate(url) && !/^\s*(javascript|vbscript|data|file):/i.test(url)

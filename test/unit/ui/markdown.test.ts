@@ -39,6 +39,16 @@ describe('renderMarkdown', () => {
     expect(html.match(/data-url=/g)).toHaveLength(3)
   })
 
+  it('shows task list items with a checkbox that cannot be clicked, and leaves other brackets alone', () => {
+    const html = renderMarkdown('- [x] Read app.py\n- [ ] Add the test\n- [link](https://a.example) kept\n\n[ ] not in a list')
+    expect(html).toContain('<li class="md-task-item"><input type="checkbox" class="md-task" disabled checked aria-label="Done"> Read app.py</li>')
+    expect(html).toContain('<li class="md-task-item"><input type="checkbox" class="md-task" disabled aria-label="Not done"> Add the test</li>')
+    expect(html.match(/<input/g)).toHaveLength(2)
+    expect(html).toContain('<p>[ ] not in a list</p>')
+    // Raw HTML in the item is still text.
+    expect(renderMarkdown('- [ ] <input type="checkbox"> x')).toContain('&lt;input type=&quot;checkbox&quot;&gt; x')
+  })
+
   it('does not load images: shows alt text and URL as text', () => {
     const html = renderMarkdown('![build status](https://ci.example.com/badge.svg "t")')
     expect(html).not.toMatch(/<img\b/i)
