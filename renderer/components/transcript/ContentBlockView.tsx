@@ -19,6 +19,8 @@ export interface ContentBlockViewProps {
   markdown: boolean
   /** Markdown text whose every line break is kept: a tool call's output, which is lines, not prose. */
   keepLineBreaks?: boolean
+  /** Text shown exactly as sent, in a monospace block: a file's text or a command's output (not Markdown). */
+  verbatim?: boolean
   onOpenLink?: ((url: string) => void) | undefined
 }
 
@@ -33,11 +35,13 @@ function LongText({
   text,
   markdown,
   keepLineBreaks,
+  verbatim,
   onOpenLink,
 }: {
   text: string
   markdown: boolean
   keepLineBreaks: boolean
+  verbatim: boolean
   onOpenLink?: ((url: string) => void) | undefined
 }) {
   const [limit, setLimit] = useState(TEXT_PAGE_CHARS)
@@ -46,7 +50,15 @@ function LongText({
     const lineEnd = text.lastIndexOf('\n', limit)
     shown = text.slice(0, lineEnd > limit - 20_000 ? lineEnd : limit)
   }
-  const body = markdown ? <Markdown source={shown} onOpenLink={onOpenLink} keepLineBreaks={keepLineBreaks} /> : <p className="plain-text">{shown}</p>
+  const body = verbatim ? (
+    <pre className="tool-output" tabIndex={0}>
+      {shown}
+    </pre>
+  ) : markdown ? (
+    <Markdown source={shown} onOpenLink={onOpenLink} keepLineBreaks={keepLineBreaks} />
+  ) : (
+    <p className="plain-text">{shown}</p>
+  )
   if (shown.length === text.length) return body
   const left = text.length - shown.length
   return (
@@ -59,12 +71,18 @@ function LongText({
   )
 }
 
-export const ContentBlockView = memo(function ContentBlockView({ block, markdown, keepLineBreaks = false, onOpenLink }: ContentBlockViewProps) {
+export const ContentBlockView = memo(function ContentBlockView({
+  block,
+  markdown,
+  keepLineBreaks = false,
+  verbatim = false,
+  onOpenLink,
+}: ContentBlockViewProps) {
   const b = block as Record<string, unknown>
   switch (block.type) {
     case 'text': {
       const text = typeof b.text === 'string' ? b.text : ''
-      return <LongText text={text} markdown={markdown} keepLineBreaks={keepLineBreaks} onOpenLink={onOpenLink} />
+      return <LongText text={text} markdown={markdown} keepLineBreaks={keepLineBreaks} verbatim={verbatim} onOpenLink={onOpenLink} />
     }
     case 'image': {
       const src = imageDataUrl(b)

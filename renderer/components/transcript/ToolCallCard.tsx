@@ -13,6 +13,7 @@ import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput } from './TerminalOutput'
 import { commandOf } from './tool-command'
+import { isVerbatimToolText } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import './tool-card.css'
 
@@ -154,7 +155,16 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
             const c = content as Record<string, unknown>
             switch (content.type) {
               case 'content':
-                return <ContentBlockView key={i} block={c.content as never} markdown keepLineBreaks onOpenLink={seams.onOpenLink} />
+                return (
+                  <ContentBlockView
+                    key={i}
+                    block={c.content as never}
+                    markdown
+                    keepLineBreaks
+                    verbatim={isVerbatimToolText(entry.toolKind, c.content)}
+                    onOpenLink={seams.onOpenLink}
+                  />
+                )
               case 'diff':
                 return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} />
               case 'terminal': {

@@ -241,6 +241,30 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(message).not.toContain('<br')
   })
 
+  it('a file read and a command output sent bare are shown as sent, not as Markdown (OpenCode sends them unfenced)', () => {
+    const output = (toolKind: string, text: string) =>
+      render(<ToolCallCard entry={card({ status: 'completed', toolKind, content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
+    const file = output('read', '# Notes\n\n__init__.py\n* item')
+    expect(file).toContain('<pre class="tool-output" tabindex="0"># Notes\n\n__init__.py\n* item</pre>')
+    expect(file).not.toMatch(/<h1|<strong|<li/)
+    const listing = output('execute', 'total 8\ndrwxr-xr-x 2 root root 4096 .\n-rw-r--r-- 1 root root   12 a_b_c.md')
+    expect(listing).toContain('<pre class="tool-output" tabindex="0">total 8\ndrwxr-xr-x 2 root root 4096 .\n-rw-r--r-- 1 root root   12 a_b_c.md</pre>')
+    // Output the agent fenced is its Markdown (claude-agent-acp's Read): a code block, no second frame around it.
+    const fenced = output('read', '```\n# Notes\n```')
+    expect(fenced).not.toContain('tool-output')
+    expect(fenced).toContain('md-code')
+    // Prose from another kind of tool stays Markdown.
+    expect(output('other', 'Done: **two** files')).toContain('<strong>two</strong>')
+  })
+
+  it('a JSON output of any kind (OpenCode\'s todo list) keeps its indentation; text that only looks like it stays Markdown', () => {
+    const output = (text: string) =>
+      render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'other', content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
+    const todos = '[\n  {\n    "content": "Inspect the folder",\n    "status": "in_progress"\n  }\n]'
+    expect(output(todos)).toContain(`<pre class="tool-output" tabindex="0">${todos.replace(/"/g, '&quot;')}</pre>`)
+    expect(output('[link](https://example.com) and [x]')).not.toContain('tool-output')
+  })
+
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
     const html = render(
       <ToolCallCard entry={card({ title: 'Edit a\u202Etxt.exe', toolKind: 'edit', locations: [{ path: '/p/x\u200B.ts', line: 4 }] })} permissions={{}} terminals={{}} />,

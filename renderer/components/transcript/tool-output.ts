@@ -1,0 +1,37 @@
+/**
+ * How a tool call's text output is drawn. Agent text is Markdown, and an agent that means its output as text to read
+ * verbatim fences it (claude-agent-acp's Read and Bash). OpenCode sends a file it read and a command's output bare:
+ * drawn as Markdown, a file's `# Notes` became a heading, `__init__.py` bold, and `ls -l` columns lost their
+ * alignment; its todo list, a JSON array, lost its indentation. Such text is shown as it is, in a monospace block.
+ */
+
+/** Kinds whose output is a file's text or a command's output, unless the agent fenced it as Markdown. */
+const VERBATIM_KINDS: ReadonlySet<string> = new Set(['read', 'execute'])
+
+/** A Markdown fence line (``` or ~~~ at a line start, up to three spaces in). */
+const FENCE = /^ {0,3}(```|~~~)/m
+
+/** Largest text parsed to see whether it is JSON (bigger is drawn as the agent's kind says). */
+const MAX_JSON_PROBE_CHARS = 200_000
+
+/** True when `block`, a content block of a tool call of `toolKind`, is text shown verbatim rather than as Markdown. */
+export function isVerbatimToolText(toolKind: string, block: unknown): boolean {
+  if (typeof block !== 'object' || block === null) return false
+  const { type, text } = block as { type?: unknown; text?: unknown }
+  if (type !== 'text' || typeof text !== 'string') return false
+  if (VERBATIM_KINDS.has(toolKind) && !FENCE.test(text)) return true
+  return looksLikeJson(text)
+}
+
+function looksLikeJson(text: string): boolean {
+  const t = text.trim()
+  if (t.length < 2 || t.length > MAX_JSON_PROBE_CHARS) return false
+  const ends = `${t[0]}${t[t.length - 1]}`
+  if (ends !== '{}' && ends !== '[]') return false
+  try {
+    JSON.parse(t)
+    return true
+  } catch {
+    return false
+  }
+}
