@@ -87,7 +87,9 @@ function hunkLines(hunks: ReturnType<typeof structuredPatch>['hunks'], oldText: 
   let added = 0
   let removed = 0
   for (const hunk of hunks) {
-    lines.push({ kind: 'hunk', text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` })
+    // An empty side's range names the line before it, as diff and git write it: a new file is `@@ -0,0 +1,5 @@`.
+    const at = (start: number, count: number) => `${count === 0 ? start - 1 : start},${count}`
+    lines.push({ kind: 'hunk', text: `@@ -${at(hunk.oldStart, hunk.oldLines)} +${at(hunk.newStart, hunk.newLines)} @@` })
     let oldNo = hunk.oldStart
     let newNo = hunk.newStart
     for (const line of hunk.lines) {

@@ -22,6 +22,12 @@ describe('v1 diff {path, oldText, newText}', () => {
     ])
   })
 
+  it('an empty side starts at line 0, as diff and git write it (OpenCode writes a new file with oldText "")', () => {
+    const created = diffModelOf({ type: 'diff', path: '/p/notes.md', oldText: '', newText: '# Notes\n\nFirst line.\n' })
+    expect(created.kind === 'unified' && created.lines[0]).toEqual({ kind: 'hunk', text: '@@ -0,0 +1,3 @@' })
+    expect(unifiedDiffLines('a\nb\n', '').lines[0]).toEqual({ kind: 'hunk', text: '@@ -1,2 +0,0 @@' })
+  })
+
   describe("claude-agent-acp's Edit: the replaced snippet and its replacement, not the file", () => {
     const block = { type: 'diff', path: '/p/parser.ts', oldText: '  const tokens = lex(source)\n  return pass(tokens)', newText: '  const tokens = lex(source)\n  return secondPass(tokens)' }
     const rawInput = { file_path: '/p/parser.ts', old_string: block.oldText, new_string: block.newText }
