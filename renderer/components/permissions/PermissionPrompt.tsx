@@ -130,8 +130,9 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                   <VisibleText text={cutText(option.name, MAX_OPTION_NAME_CHARS)} />
                 </span>
                 {truth ? <span className="perm-option-truth">(this {truth})</span> : null}
-                {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one. */}
-                {look.hint ? <span className="sr-only"> ({look.hint})</span> : null}
+                {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one.
+                    An "always" that will not be a lasting rule is described by the note instead ("this session only"). */}
+                {look.hint && !rememberNote ? <span className="sr-only"> ({look.hint})</span> : null}
                 {key ? (
                   <kbd className="perm-key" aria-hidden="true">
                     {key}

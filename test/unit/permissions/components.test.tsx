@@ -185,6 +185,9 @@ describe('PermissionPrompt', () => {
     // The "always" buttons are described by it; the others are not.
     expect(html).toMatch(new RegExp(`data-kind="allow_always" aria-keyshortcuts="2" aria-describedby="${id}"`))
     expect(html).not.toMatch(new RegExp(`data-kind="allow_once"[^>]*aria-describedby`))
+    // Its name does not contradict the note (Gemini CLI's "Allow for this session" was read "remembered for next time").
+    expect(html).not.toContain('remembered for next time')
+    expect(renderToStaticMarkup(<PermissionPrompt request={base} onRespond={noop} />)).toContain('(remembered for next time)')
     expect(renderToStaticMarkup(<PermissionPrompt request={{ ...base, rememberNote: note, status: 'answered', resolution: { by: 'person', optionId: 'aa', at: 1 } }} onRespond={noop} />)).not.toContain(note)
   })
 
