@@ -1,7 +1,8 @@
 /**
  * Tool cards as claude-agent-acp sends them: a Bash call waiting for approval, and Edit calls whose diff is the
- * replaced snippet; and codex-acp's v1 commands, whose terminal it shows through the `_meta` terminal extension.
- * Screenshots: test/e2e/screenshots/cards-{bash,edit}-{light,dark}.png.
+ * replaced snippet; codex-acp's v1 commands, whose terminal it shows through the `_meta` terminal extension; and as
+ * OpenCode sends a file it read and its todo list (bare text, JSON). Screenshots:
+ * test/e2e/screenshots/cards-{bash,edit}-{light,dark}.png.
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
@@ -59,4 +60,18 @@ it("shows a v1 agent's own terminal (codex-acp's `_meta` terminal extension): it
   await visible(rejected.getByText('No output', { exact: true }))
   expect(await rejected.getByText('running', { exact: true }).count()).toBe(0)
   await visible(page.getByRole('note', { name: 'How the turn ended' }).getByText('The agent cancelled the turn.'))
+})
+
+it('shows a file read and a JSON output sent bare (OpenCode) as sent, not as Markdown', async () => {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'read')
+  await visible(agentSays(page, AGENT).getByText('done read'))
+  await waitIdle(page)
+  const read = transcript(page).locator('pre.tool-output').first()
+  await expect.poll(() => read.textContent()).toBe('# Notes\n\n__init__.py\n* not a list item')
+  await expect.poll(() => transcript(page).getByRole('heading', { name: 'Notes' }).count()).toBe(0)
+  const todos = transcript(page).locator('pre.tool-output').nth(1)
+  await expect.poll(() => todos.textContent()).toContain('  {\n    "content": "Inspect the folder",')
 })
