@@ -166,6 +166,14 @@ export function promptError(failure: Failure): PromptError {
   return error
 }
 
+/** Most of an agent's error details said in a one-line reason (the first line, cut with "…"). */
+const MAX_REASON_DETAILS_CHARS = 300
+
+function cutReason(details: string): string {
+  const line = details.trim().split('\n', 1)[0]!.trim()
+  return line.length > MAX_REASON_DETAILS_CHARS ? `${line.slice(0, MAX_REASON_DETAILS_CHARS - 1)}…` : line
+}
+
 /** `{ additionalDirectories }` for a `session/new|load|resume` when there are some and the agent advertises them (E1), else nothing. */
 function additionalDirectoriesFor(connection: AcpClientConnection, folders: readonly string[]): { additionalDirectories?: string[] } {
   return folders.length > 0 && connection.handshake?.capabilities.additionalDirectories ? { additionalDirectories: [...folders] } : {}
@@ -808,7 +816,10 @@ export class SessionsService implements IDisposable {
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
-        return cannot(`could not resume it (${failure.message})`)
+        // Gemini CLI says only "Internal error", and why in `data.details` ("No previous sessions found for this project.").
+        const details = errorDetails(failure.data)
+        const why = details === undefined ? failure.message : `${failure.message}: ${cutReason(details)}`
+        return cannot(`could not resume it (${why})`)
       } finally {
         early.factsOnly.delete(record.acpSessionId)
         releaseEarly(early)

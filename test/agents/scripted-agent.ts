@@ -245,6 +245,8 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   const sessionId = String(params.sessionId)
   log(`REATTACH ${v2 ? 'session/resume' : replay ? 'session/load' : 'session/resume'} ${sessionId} replay=${replay}`)
   log(`REATTACH-PARAMS ${JSON.stringify(params)}`)
+  const fails = scenario.session?.reattachFails
+  if (fails) throw new acpV1.RequestError(fails.code, fails.message, fails.data)
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   const replaying = async () => {
     for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })

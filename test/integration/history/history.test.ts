@@ -99,6 +99,29 @@ describe.each(cases)('a session of a $label agent, after Bosun restarts', ({ v2,
 })
 
 describe('history across restarts', () => {
+  it('says why the agent could not load an earlier session: its error and the details it gave (Gemini CLI)', async () => {
+    const refusing: Scenario = {
+      ...scenario({ loadSession: true }),
+      session: { reattachFails: { code: -32603, message: 'Internal error', data: { details: 'No previous sessions found for this project.' } } },
+    }
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(refusing) }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(first, sessionId, 'Please lint the project')
+    await harness.stop(first)
+
+    const second = await harness.start(home)
+    must(await second.handlers.historyOpen({ sessionId }))
+    await second.sink.next('sessionAdded', (e) => e.session.sessionId === sessionId)
+    const continued = await second.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'And again' }] })
+    expect(continued.ok).toBe(false)
+    if (continued.ok) return
+    expect(continued.error.message).toMatch(
+      /^This agent could not resume it \(Internal error: No previous sessions found for this project\.\), so it cannot continue this earlier session\./,
+    )
+    await harness.stop(second)
+  })
+
   it.each([false, true])('shows a turn that was running when Bosun died as interrupted (v2: %s)', async (v2) => {
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)), v2 }])
     const first = await harness.start(home)
