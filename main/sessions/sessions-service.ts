@@ -9,7 +9,7 @@ import type { ContentBlock, PromptError, SessionAction, SessionState } from '../
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks } from '../../common/session/coalesce'
 import { boundJson, cutText } from '../../common/bounded'
-import { AUTH_REQUIRED_CODE, errorDetails } from '../../common/acp-errors'
+import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
@@ -157,7 +157,7 @@ function whenFull(action: SessionAction): SessionAction | null {
  * `signIn` says whether a -32000 comes with a way to sign in (the agent listed auth methods, B10).
  */
 export function promptError(failure: Failure): PromptError {
-  const error: PromptError = { message: failure.message }
+  const error: PromptError = { message: readableErrorMessage(failure.message) }
   if (failure.code !== undefined) error.code = failure.code
   if (failure.kind === 'auth-required') error.signIn = true
   else if (failure.code === AUTH_REQUIRED_CODE) error.signIn = false
@@ -515,7 +515,7 @@ export class SessionsService implements IDisposable {
         }
         if (record.state.protocolVersion === 1) {
           // v1: the error also ends the turn; its details are part of what the transcript shows.
-          const message = refused.details ? `${failure.message}\n${refused.details}` : failure.message
+          const message = refused.details ? `${refused.message}\n${refused.details}` : refused.message
           this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message, code: error.code } })
         }
         return fail(failure)
