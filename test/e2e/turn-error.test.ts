@@ -17,7 +17,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'explain')
-    await visible(page.getByRole('alert').filter({ hasText: 'The turn ended with an error: API Error: 429' }))
+    // Worded as the mark below will be: the code, then the message (it read "…: API Error: 429 … (code 429)").
+    await visible(page.getByRole('alert').filter({ hasText: 'The turn ended with an error (code 429): API Error: 429 rate_limit_error' }))
     await waitIdle(page)
     // Told once: the alert, not the mark as well.
     await expect.poll(() => transcript(page).getByRole('note', { name: 'How the turn ended' }).count()).toBe(0)

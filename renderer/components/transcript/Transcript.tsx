@@ -156,7 +156,7 @@ export function errorSaidAbove(entries: readonly Entry[], index: number, message
 /** The alert's text: the error's message and code, or (said above) only that it ended so and where the agent said why. */
 export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
   const codeText = code != null ? ` (code ${code})` : ''
-  return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error: ${message}${codeText}`
+  return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`
 }
 
 /** Where the live turn's error is told: its mark (the last entry), or after every entry. */
@@ -388,6 +388,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
           {turnError && (
             <div className="turn-error" role="alert">
               <Icon name="alert" />
+              {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
               <span>{turnErrorText(turnError.message, turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
             </div>
           )}

@@ -51,7 +51,7 @@ describe("a turn's error mark", () => {
     expect(errorSaidAbove([prompt, answer, errorMark], 2, error)).toBe(false)
     expect(errorSaidAbove([prompt, said, errorMark], 2, '')).toBe(false)
     expect(errorSaidAbove([said, errorMark], 1, 'another error')).toBe(false)
-    expect(turnErrorText('Rate limited', 429, false)).toBe('The turn ended with an error: Rate limited (code 429)')
+    expect(turnErrorText('Rate limited', 429, false)).toBe('The turn ended with an error (code 429): Rate limited')
   })
 
   it('puts a long or multi-line message in a disclosure', () => {
