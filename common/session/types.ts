@@ -89,6 +89,12 @@ export interface ToolCallEntry {
   excluded?: boolean
   /** Set when Bosun answered a permission by a remembered rule: "allowed by rule …". */
   decidedBy?: { kind: 'person' | 'rule' | 'auto-approve'; label: string; optionKind?: string }
+  /**
+   * The diffs a permission request for this tool call showed (the last request that had any). The card shows them
+   * when its content has none: OpenCode's write shows its diff only in the request, and its completion replaces the
+   * content with "Wrote file successfully.", so what was approved (by a rule, unseen) was nowhere on the card.
+   */
+  askedDiffs?: ToolCallContent[]
 }
 
 export interface PermissionEntry {

@@ -33,6 +33,11 @@ export function applyPermissionRequested(d: Draft, request: PermissionRequestVie
     patchToolCall(d, i, patch)
   }
   const t = d.mutEntry<ToolCallEntry>(i)
+  // What the request showed stays with the card, whatever later updates replace its content with.
+  if (isObject(toolCallPatch) && Array.isArray(toolCallPatch.content)) {
+    const diffs = t.content.filter((c) => c.type === 'diff')
+    if (diffs.length > 0) t.askedDiffs = d.own(diffs)
+  }
   if (!t.permissionIds.includes(request.requestId)) d.mutArray<string>(t, 'permissionIds').push(request.requestId)
 }
 

@@ -96,8 +96,11 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const bodyId = `tool-body-${entry.id}`
   const shownElsewhere = [title, ...asks.map((e) => e.message)]
   const shownContent = entry.content.filter((c) => !repeatsShownText(c, shownElsewhere))
+  // The diffs a permission request showed, once the agent's own content has none (see ToolCallEntry.askedDiffs).
+  const askedDiffs = entry.askedDiffs && !entry.content.some((c) => c.type === 'diff') ? entry.askedDiffs : []
   const hasBody =
     shownContent.length > 0 ||
+    askedDiffs.length > 0 ||
     entry.locations.length > 0 ||
     entry.rawInput !== undefined ||
     entry.rawOutput !== undefined ||
@@ -186,6 +189,14 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                 return <JsonDisclosure key={i} summary={`Unknown content (${String(content.type)})`} value={content} />
             }
           })}
+          {askedDiffs.length > 0 && (
+            <div className="tool-asked-diffs">
+              <p className="tool-asked-label muted">The change as shown when the agent asked for approval:</p>
+              {askedDiffs.map((diff, i) => (
+                <DiffView key={i} block={diff as Record<string, unknown>} locations={entry.locations} rawInput={entry.rawInput} />
+              ))}
+            </div>
+          )}
           {pending.map((request) => (
             <div className="tool-permission" key={request.requestId}>
               <seams.PermissionPrompt

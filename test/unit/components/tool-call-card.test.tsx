@@ -265,6 +265,18 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(output('[link](https://example.com) and [x]')).not.toContain('tool-output')
   })
 
+  it('shows the diff a permission request showed once the content has none, under words saying where it is from', () => {
+    const diff = { type: 'diff', path: '/w/notes.md', oldText: '', newText: '# Notes\n' }
+    const wrote = { type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }
+    const html = render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'edit', content: [wrote], askedDiffs: [diff] })} permissions={{}} terminals={{}} />)
+    expect(html).toContain('The change as shown when the agent asked for approval:')
+    expect(html).toContain('Diff of /w/notes.md')
+    // The agent's own diff is the one shown: no second one.
+    const own = render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'edit', content: [wrote, diff], askedDiffs: [diff] })} permissions={{}} terminals={{}} />)
+    expect(own).not.toContain('when the agent asked')
+    expect(own.match(/Diff of \/w\/notes\.md/g)).toHaveLength(1)
+  })
+
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
     const html = render(
       <ToolCallCard entry={card({ title: 'Edit a\u202Etxt.exe', toolKind: 'edit', locations: [{ path: '/p/x\u200B.ts', line: 4 }] })} permissions={{}} terminals={{}} />,

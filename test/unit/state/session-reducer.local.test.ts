@@ -275,6 +275,20 @@ describe('permissions (G2, G3)', () => {
     expect(tool(s, 't1').decidedBy).toBeUndefined()
   })
 
+  it("keeps the diffs a request showed when a later update replaces the content without them (OpenCode's write)", () => {
+    const diff = { type: 'diff', path: '/w/notes.md', oldText: '', newText: '# Notes\n' }
+    let s = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'write', kind: 'edit', status: 'pending' })
+    s = apply(s, { type: 'permission_requested', request: permission(), toolCallPatch: { toolCallId: 't1', status: 'pending', content: [diff] } })
+    expect(tool(s, 't1').askedDiffs).toEqual([diff])
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }] })
+    // The content is what the agent said last; what the request showed stays beside it.
+    expect(tool(s, 't1').content).toEqual([{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }])
+    expect(tool(s, 't1').askedDiffs).toEqual([diff])
+    // A request without a diff keeps none.
+    const plain = apply(session(1), { type: 'permission_requested', request: permission(), toolCallPatch: { toolCallId: 't1', content: [{ type: 'content', content: { type: 'text', text: 'rm x' } }] } })
+    expect(tool(plain, 't1').askedDiffs).toBeUndefined()
+  })
+
   it('resolved by rule sets decidedBy on the tool call', () => {
     let s = apply(session(1), { type: 'permission_requested', request: permission() })
     s = apply(s, {
