@@ -126,7 +126,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           <span className="badge badge-muted" title="The turn ended before the agent reported that this finished">
             Not finished
           </span>
-        ) : (
+        ) : waiting > 0 && (status === 'pending' || status === 'in_progress') ? null : (
+          // Waiting for the person, the badge above says it all: OpenCode reports its command in progress while it
+          // waits for approval, and the card read "Needs approval · In progress" of a command that had not run.
           <span className={`badge ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>
         )}
         {hasBody && (

@@ -222,9 +222,14 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(row(true, { status: 'in_progress' })).toContain('Not finished')
     expect(row(false)).toContain('Pending')
     expect(row(true, { status: 'completed' })).toContain('Completed')
-    // Still waiting for the person: it says so, whatever the turn.
+    // Still waiting for the person: it says so, whatever the turn, and only that (not "Pending" or "In progress" as
+    // well: OpenCode reports its command in progress while it waits, and the card read as if it ran).
     const open = request()
-    expect(textOf(render(<ToolCallCard entry={card({ permissionIds: [open.requestId] })} permissions={{ [open.requestId]: open }} terminals={{}} turnEnded />))).toContain('Pending')
+    for (const status of ['pending', 'in_progress']) {
+      const waiting = textOf(render(<ToolCallCard entry={card({ status, permissionIds: [open.requestId] })} permissions={{ [open.requestId]: open }} terminals={{}} turnEnded />))
+      expect(waiting).toContain('Needs approval')
+      expect(waiting).not.toMatch(/Pending|In progress|Not finished/)
+    }
     // Which entries are of an ended turn: only v1 can tell; before the last prompt, or all of them once idle.
     const turn = (state: 'idle' | 'running') => ({ state, stopReason: null, error: null, background: null, completedTurns: 1 }) as const
     expect([0, 2, 3].map((i) => inEndedTurn({ protocolVersion: 1, turn: turn('running') }, 2, i))).toEqual([true, false, false])
