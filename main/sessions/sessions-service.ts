@@ -517,6 +517,11 @@ export class SessionsService implements IDisposable {
           // v1: the error also ends the turn; its details are part of what the transcript shows.
           const message = refused.details ? `${refused.message}\n${refused.details}` : refused.message
           this.push(sessionId, { type: 'turn_ended', stopReason: null, error: { message, code: error.code } })
+          // The agent answered something to the prompt first (claude-agent-acp's rate limit after partial output):
+          // the message was sent and the turn ran, ending with an error the transcript tells. That is how a v2
+          // agent's turn ends with an error too (its idle), and the composer must not offer the message again.
+          this.batcher.flush(sessionId)
+          if (!lastPromptNotSent(record.state)) return ok({ stopReason: null })
         }
         return fail(failure)
       }
@@ -1129,4 +1134,13 @@ function isSessionGone(error: RpcError, acpSessionId: string): boolean {
   if (error.code !== RESOURCE_NOT_FOUND) return false
   const named = typeof error.data === 'object' && error.data !== null ? (error.data as { sessionId?: unknown }).sessionId : undefined
   return named !== undefined ? named === acpSessionId : /\bsession\b/i.test(error.message)
+}
+
+/** Whether the person's last message is marked not sent (the agent refused it before answering anything). */
+function lastPromptNotSent(state: SessionState): boolean {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i]!
+    if (entry.kind === 'user_message' && entry.local) return entry.notSent !== undefined
+  }
+  return true
 }

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, messageBox, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -20,6 +20,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     // Worded as the mark below will be: the code, then the message (it read "…: API Error: 429 … (code 429)").
     await visible(page.getByRole('alert').filter({ hasText: 'The turn ended with an error (code 429): API Error: 429 rate_limit_error' }))
     await waitIdle(page)
+    // The message was sent and answered: the composer does not offer it again.
+    await expect.poll(() => messageBox(page).inputValue()).toBe('')
     // Told once: the alert, not the mark as well.
     await expect.poll(() => transcript(page).getByRole('note', { name: 'How the turn ended' }).count()).toBe(0)
     await page.evaluate(() => document.fonts.ready.then(() => undefined))

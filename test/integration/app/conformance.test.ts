@@ -144,6 +144,20 @@ describe.each([
   })
 })
 
+describe('conformance, v1 only', () => {
+  it('a prompt the agent answers and then ends with an error (a rate limit after partial output) was sent: the turn ran and ended with that error', async () => {
+    const services = await start(false)
+    const result = await services.handlers.prompt({ sessionId: services.sessionId, prompt: text('error-after-output') })
+    // Not a refused message: the composer keeps nothing to send again, as when a v2 agent's turn ends with an error.
+    expect(result).toEqual({ ok: true, value: { stopReason: null } })
+    const state = await stateOf(services, services.sessionId)
+    expect(userMessages(state)[0]!.notSent).toBeUndefined()
+    expect(agentText(state)).toBe('API Error: Request rejected (429)')
+    expect(state.turn).toMatchObject({ state: 'idle', error: { code: -32603 } })
+    expect(state.entries.at(-1)).toMatchObject({ kind: 'turn_error', code: -32603 })
+  })
+})
+
 describe('conformance, v2 only', () => {
   it('a prompt rejected while the agent reports running stays running until the agent’s own idle; Stop reaches it', async () => {
     const services = await start(true)
