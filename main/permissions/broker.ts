@@ -26,7 +26,7 @@ import { boundJson } from '../../common/bounded'
 import type { PermissionRequestView, SessionAction } from '../../common/session/types'
 import type { AuditLog, AuditRecord } from './audit-log'
 import { normalizePermissionRequest, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
-import { answerByRules, offeredMoreThanOnce, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
+import { answerByRules, limitedToSession, offeredMoreThanOnce, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
 import { subjectIdentity, type SubjectIdentity } from './subject-identity'
 
 export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
@@ -35,6 +35,8 @@ export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
 export type PermissionResponse = { outcome: { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' } }
 
 const CANCELLED: PermissionResponse = { outcome: { outcome: 'cancelled' } }
+
+const SESSION_ONLY_NOTE = 'The option is for this session only.'
 
 /**
  * Requests one session may have waiting for the person. Past it, new ones are answered `cancelled` at once
@@ -202,7 +204,9 @@ export class PermissionBroker implements IDisposable {
     const option = entry.view.options.find((o) => o.optionId === optionId)
     if (!option) return fail({ kind: 'invalid-argument', message: 'That option was not offered by the agent.' })
     this.settle(entry, { outcome: { outcome: 'selected', optionId } }, 'answered', { by: 'person', optionId, optionKind: option.kind, at: this.now() })
-    if (REMEMBERING_KINDS.has(option.kind) && !offeredMoreThanOnce(entry.view.options, option.kind)) this.remember(entry, option.kind as RuleDecision)
+    if (REMEMBERING_KINDS.has(option.kind) && !offeredMoreThanOnce(entry.view.options, option.kind)) {
+      this.remember(entry, option.kind as RuleDecision, limitedToSession(option.name))
+    }
     return ok(undefined)
   }
 
@@ -467,9 +471,12 @@ export class PermissionBroker implements IDisposable {
     this.options.audit.append(record)
   }
 
-  private remember(entry: PendingEntry, decision: RuleDecision): void {
-    const { identity, attachment } = entry
+  private remember(entry: PendingEntry, decision: RuleDecision, sessionOnly: boolean): void {
+    const { attachment } = entry
+    let identity = entry.identity
     if (!this.options.rules || identity === null) return
+    // The option said "during this session": the rule says no more than the person chose.
+    if (sessionOnly && identity.remember.scope === 'rule') identity = { ...identity, remember: { scope: 'session', note: SESSION_ONLY_NOTE } }
     const rule = ruleFromDecision({
       ruleId: this.newRuleId(),
       scope: { agentId: attachment.agentId, cwd: entry.cwd, sessionId: entry.view.sessionId },

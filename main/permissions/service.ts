@@ -14,6 +14,7 @@ import type { PermissionRequestView, SessionAction } from '../../common/session/
 import { AttentionService, type AttentionOutput, type Scheduler } from './attention'
 import { AuditLog } from './audit-log'
 import { PermissionBroker, type PermissionSessionLookup } from './broker'
+import { limitedToSession } from './rules'
 import { RuleStore } from './rule-store'
 import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
 import { readSettingsText } from '../base/settings-file'
@@ -185,7 +186,7 @@ export async function createPermissionsService(options: PermissionsServiceOption
         const answer = await confirmation.confirm({
           kind: 'remember-decision',
           title: allow ? 'Always allow' : 'Always reject',
-          message: `Remember ${quoteExact(option.name)} for ${quoteExact(view.agentName)}? Bosun will ${allow ? 'allow' : 'reject'} matching requests without asking you, until you revoke the rule in Settings.`,
+          message: `Remember ${quoteExact(option.name)} for ${quoteExact(view.agentName)}? Bosun will ${allow ? 'allow' : 'reject'} matching requests without asking you, ${limitedToSession(option.name) ? 'for the rest of this session' : 'until you revoke the rule in Settings'}.`,
           detail: [
             ...subjectLines(view),
             ...(session ? [`Session folder: ${quoteExact(session.cwd)}`] : []),

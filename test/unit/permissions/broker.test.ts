@@ -318,6 +318,29 @@ describe('PermissionBroker', () => {
     broker.dispose()
   })
 
+  it('an “always” option that says it is for this session (claude-agent-acp’s “Yes, allow all edits during this session”) is kept for this session only', async () => {
+    const rules = new MemoryRules()
+    const { broker, connection } = setup({ rules })
+    const sessionOptions = [
+      { optionId: 'allow', name: 'Yes', kind: 'allow_once' },
+      { optionId: 'session', name: 'Yes, allow all edits during this session', kind: 'allow_always' },
+      { optionId: 'reject', name: 'No', kind: 'reject_once' },
+    ]
+    const request = (id: string, sessionId: string) => ({ ...v1Request(sessionId, id), options: sessionOptions })
+    const first = connection.request(1, request('c1', 'A'))
+    broker.respond(broker.pending()[0]!.requestId, 'session')
+    expect(await first).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'session' } } })
+    await Promise.resolve()
+    expect(rules.rules).toEqual([expect.objectContaining({ sessionId: 'A', decision: 'allow_always', paths: [{ type: 'exact', value: '/proj/a.ts' }] })])
+    expect(rules.rules[0]!.label).toMatch(/this session only/)
+    // The same file in that session: answered by the rule. In another session of the folder: asked.
+    expect(await connection.request(2, request('c2', 'A'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'session' } } })
+    const other = connection.request(3, request('c3', 'B'))
+    expect(broker.pending()).toHaveLength(1)
+    broker.respond(broker.pending()[0]!.requestId, 'allow')
+    expect(await other).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
+  })
+
   it('“always” on a vague request: the dialog is told first, the rule is kept for this session only and goes when it closes', async () => {
     const rules = new MemoryRules()
     const forgotten: string[] = []

@@ -225,7 +225,20 @@ describe('createPermissionsService', () => {
     must(await service.handlers.respondPermission({ requestId: next!.requestId, optionId: 'always' }))
     await command
     expect(confirmation.of('remember-decision')).toHaveLength(3)
-    expect(confirmation.of('remember-decision')[2]!.message).toMatch(/^Remember/)
+    expect(confirmation.of('remember-decision')[2]!.message).toMatch(/^Remember.*until you revoke the rule in Settings\.$/)
+
+    // An "always" whose words keep it to the session is confirmed as lasting that long.
+    const edit = connection.request(3, {
+      sessionId: 's',
+      subject: { type: 'tool_call', toolCall: { toolCallId: 'e', kind: 'edit', locations: [{ path: '/proj/a.ts' }] } },
+      options: [
+        { optionId: 'yes', name: 'Yes', kind: 'allow_once' },
+        { optionId: 'session', name: 'Yes, allow all edits during this session', kind: 'allow_always' },
+      ],
+    })
+    must(await service.handlers.respondPermission({ requestId: service.broker.pending()[0]!.requestId, optionId: 'session' }))
+    await edit
+    expect(confirmation.of('remember-decision')[3]!.message).toMatch(/without asking you, for the rest of this session\.$/)
     service.dispose()
     await service.flush()
   })
