@@ -158,6 +158,15 @@ export function patchLines(text: string): { lines: DiffLine[]; added: number; re
   return { lines, added, removed }
 }
 
+/** Git's header lines naming the file (`diff --git`, `index`, `---`, `+++`) before the first hunk; mode and rename lines stay. */
+function withoutFileHeader(lines: DiffLine[]): DiffLine[] {
+  const firstHunk = lines.findIndex((l) => l.kind === 'hunk')
+  if (firstHunk <= 0) return lines
+  const header = lines.slice(0, firstHunk)
+  if (!header.every((l) => l.kind === 'meta') || lines.slice(firstHunk).some((l) => l.kind === 'meta' && l.text.startsWith('diff --git '))) return lines
+  return [...header.filter((l) => !/^(diff --git |index |--- |\+\+\+ )/.test(l.text)), ...lines.slice(firstHunk)]
+}
+
 function changeView(raw: unknown): DiffChangeView {
   const change = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>
   const oldPath = str(change.oldPath)
@@ -206,7 +215,10 @@ export function firstLineOf(path: string, oldText: string | undefined, context: 
 /** Any diff content block (v1 or v2 shape) → what the diff view shows. Never throws. */
 export function diffModelOf(block: Record<string, unknown>, context: DiffContext = {}): DiffModel {
   if (Array.isArray(block.changes)) {
-    return { kind: 'changes', changes: block.changes.map(changeView), patch: patchView(block.patch) }
+    const patch = patchView(block.patch)
+    // One file: the change above the patch already names it, so git's header lines for it would say it again.
+    if (patch?.kind === 'git' && block.changes.length === 1) patch.lines = withoutFileHeader(patch.lines)
+    return { kind: 'changes', changes: block.changes.map(changeView), patch }
   }
   const path = str(block.path)
   const newText = str(block.newText)

@@ -116,11 +116,23 @@ describe('v2 diff {changes[], patch?}', () => {
     const { patch } = model
     expect(patch.added).toBe(1)
     expect(patch.removed).toBe(1)
-    // The file headers are metadata, not removed/added lines.
-    expect(patch.lines.slice(0, 4).every((l) => l.kind === 'meta')).toBe(true)
+    // One file: the change listed above names it, so git's header lines for it are not shown again.
+    expect(patch.lines[0]).toEqual({ kind: 'hunk', text: '@@ -10,3 +10,3 @@ fn' })
     expect(patch.lines.find((l) => l.kind === 'del')).toEqual({ kind: 'del', text: 'old', oldNo: 11 })
     expect(patch.lines.find((l) => l.kind === 'add')).toEqual({ kind: 'add', text: 'new', newNo: 11 })
     expect(model.changes.map((c) => changeText(c, true))).toEqual(['modified /x.ts'])
+  })
+
+  it('keeps the file headers of a patch of several files (they say where each file starts) and a mode change of one', () => {
+    const two = `${PATCH}${PATCH.replaceAll('x.ts', 'y.ts')}`
+    const model = diffModelOf({ type: 'diff', changes: [{ operation: 'modify', path: '/x.ts' }, { operation: 'modify', path: '/y.ts' }], patch: { format: 'git_patch', text: two } })
+    if (model.kind !== 'changes' || model.patch?.kind !== 'git') throw new Error('expected a parsed git patch')
+    // The file headers are metadata, not removed/added lines.
+    expect(model.patch.lines.slice(0, 4)).toEqual(PATCH.split('\n').slice(0, 4).map((text) => ({ kind: 'meta', text })))
+    expect(model.patch.lines.filter((l) => l.text.startsWith('diff --git '))).toHaveLength(2)
+    const mode = diffModelOf({ type: 'diff', changes: [{ operation: 'modify', path: '/x.ts' }], patch: { format: 'git_patch', text: PATCH.replace('index 1..2 100644', 'old mode 100644\nnew mode 100755\nindex 1..2') } })
+    if (mode.kind !== 'changes' || mode.patch?.kind !== 'git') throw new Error('expected a parsed git patch')
+    expect(mode.patch.lines.slice(0, 3).map((l) => l.text)).toEqual(['old mode 100644', 'new mode 100755', '@@ -10,3 +10,3 @@ fn'])
   })
 
   it('lists per-change operations when there is no patch, with binary changes called out', () => {
