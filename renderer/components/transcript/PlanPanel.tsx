@@ -13,6 +13,8 @@ function PlanList({ plan }: { plan: PlanView }) {
   const [all, setAll] = useState(false)
   if (plan.type !== 'items' && plan.entries.length === 0) return <JsonView value={plan.raw} label="Plan" />
   const shown = all ? plan.entries : plan.entries.slice(0, PLAN_SHOWN_ENTRIES)
+  // A priority every step shares (claude-agent-acp sends "medium" for each) tells nothing: it is shown only where steps differ.
+  const priorities = new Set(plan.entries.map((e) => e.priority))
   return (
     <>
     <ul className="plan-list" role="list">
@@ -27,10 +29,12 @@ function PlanList({ plan }: { plan: PlanView }) {
             <span className="plan-text">{item.content}</span>
             {item.status === 'cancelled' && <span className="badge plan-status">cancelled</span>}
             {!known && <span className="badge plan-status">{label.slice(0, 40)}</span>}
-            <span className={`badge badge-priority-${item.priority}`}>
-              {item.priority}
-              <span className="sr-only"> priority</span>
-            </span>
+            {priorities.size > 1 && (
+              <span className={`badge badge-priority-${item.priority}`}>
+                {item.priority}
+                <span className="sr-only"> priority</span>
+              </span>
+            )}
           </li>
         )
       })}
