@@ -91,7 +91,7 @@ export const TerminalOutput = memo(function TerminalOutput({
       )}
       {terminal?.truncated && <p className="muted terminal-note">Earlier output was dropped (Bosun keeps the last 2 MB).</p>}
       {output ? (
-        <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} />
+        <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} cols={COLS} />
       ) : (
         <p className="muted terminal-empty">
           {notStarted
@@ -135,12 +135,24 @@ function exitClass(exit: ExitStatus): string {
   return typeof exit.exitCode === 'number' || exit.signal ? 'badge-danger' : 'badge-muted'
 }
 
+/** Columns of a card's terminal (XtermView's default): a longer line wraps onto the next row. */
+const COLS = 120
+
 /**
  * Rows the text takes in the terminal, counting at most MAX_ROWS + 1 (the row count only needs to know "more
  * than fits"). A final newline leaves the cursor on a row of its own: counting it keeps the first line in view.
+ * A line longer than the terminal is wide takes a row per COLS characters: counted as one, the view (which follows
+ * the output) started inside it (claude-agent-acp's one-line note after a Stop showed from "kground process)").
  */
-function countLines(text: string): number {
-  let lines = 1
-  for (let i = text.indexOf('\n'); i >= 0 && lines <= MAX_ROWS; i = text.indexOf('\n', i + 1)) lines++
-  return lines
+export function countLines(text: string): number {
+  let rows = 0
+  let start = 0
+  while (rows <= MAX_ROWS) {
+    const end = text.indexOf('\n', start)
+    const length = (end < 0 ? text.length : end) - start
+    rows += Math.max(1, Math.ceil(length / COLS))
+    if (end < 0) break
+    start = end + 1
+  }
+  return Math.min(rows, MAX_ROWS + 1)
 }
