@@ -62,6 +62,23 @@ export function repeatsShownText(content: ToolCallEntry['content'][number], show
   return text !== '' && shown.some((s) => s.trim() === text)
 }
 
+/** claude-agent-acp passes Claude Code's error text on as it is: the whole text wrapped in `<tool_use_error>` tags. */
+const TOOL_USE_ERROR = /^\s*<tool_use_error>([\s\S]*)<\/tool_use_error>\s*$/
+
+/**
+ * A failed call's text content without the `<tool_use_error>…</tool_use_error>` wrapper around all of it: the card
+ * already says it failed, and the tags read as noise ("<tool_use_error>String to replace not found in file."). Text
+ * with anything outside the tags, and every other content, is kept as sent.
+ */
+export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): ToolCallEntry['content'][number] {
+  if (content.type !== 'content') return content
+  const block = (content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined
+  if (block?.type !== 'text' || typeof block.text !== 'string') return content
+  const inner = TOOL_USE_ERROR.exec(block.text)?.[1]
+  if (inner === undefined || inner.includes('<tool_use_error>') || inner.trim() === '') return content
+  return { ...content, content: { ...block, text: inner.trim() } } as ToolCallEntry['content'][number]
+}
+
 /**
  * The title as the card shows it. Agents write titles in Markdown's way: claude-agent-acp's "Edit `/src/a.ts`",
  * "Read `x`". The title is already set in a code face, so a span in backticks is shown without them. A command's
@@ -95,7 +112,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const command = commandOf(entry.rawInput)
   const bodyId = `tool-body-${entry.id}`
   const shownElsewhere = [title, ...asks.map((e) => e.message)]
-  const shownContent = entry.content.filter((c) => !repeatsShownText(c, shownElsewhere))
+  const shownContent = entry.content
+    .filter((c) => !repeatsShownText(c, shownElsewhere))
+    .map((c) => (entry.status === 'failed' ? withoutErrorWrapper(c) : c))
   // The diffs a permission request showed, once the agent's own content has none (see ToolCallEntry.askedDiffs).
   const askedDiffs = entry.askedDiffs && !entry.content.some((c) => c.type === 'diff') ? entry.askedDiffs : []
   const hasBody =

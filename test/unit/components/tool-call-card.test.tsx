@@ -403,3 +403,20 @@ describe('a tool call title written in Markdown', () => {
     expect(titleForDisplay('echo `date`', 'execute')).toBe('echo `date`')
   })
 })
+
+describe('ToolCallCard: a failed call’s error text', () => {
+  const failed = (text: string, status = 'failed') =>
+    render(<ToolCallCard entry={card({ title: 'Edit notes.md', toolKind: 'edit', status, content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
+
+  it('is shown without claude-agent-acp’s <tool_use_error> wrapper', () => {
+    const html = failed('<tool_use_error>String to replace not found in file.\nString: this text is not there</tool_use_error>')
+    expect(html).not.toContain('tool_use_error')
+    expect(textOf(html)).toContain('String to replace not found in file.')
+    expect(textOf(html)).toContain('String: this text is not there')
+  })
+
+  it('keeps the tags where they are not the whole text, or the call did not fail', () => {
+    expect(failed('Exit code 1\n<tool_use_error>x</tool_use_error>')).toContain('tool_use_error')
+    expect(failed('<tool_use_error>x</tool_use_error>', 'completed')).toContain('tool_use_error')
+  })
+})
