@@ -79,6 +79,15 @@ export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): 
   return { ...content, content: { ...block, text: inner.trim() } } as ToolCallEntry['content'][number]
 }
 
+/** Whether one of the call's terminals has started and not ended (as its own badge tells: "running"). */
+function runsATerminal(entry: ToolCallEntry, terminals: Record<string, TerminalView>): boolean {
+  return entry.content.some((c) => {
+    if (c.type !== 'terminal') return false
+    const terminal = terminalOf(terminals, String((c as Record<string, unknown>).terminalId ?? ''))
+    return terminal !== undefined && !terminal.exitStatus && !terminal.agentGone && !terminal.cancelRequested && !terminal.cancelUnconfirmed
+  })
+}
+
 /**
  * The title as the card shows it. Agents write titles in Markdown's way: claude-agent-acp's "Edit `/src/a.ts`",
  * "Read `x`". The title is already set in a code face, so a span in backticks is shown without them. A command's
@@ -92,7 +101,7 @@ export function titleForDisplay(title: string, kind: string): string {
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true, turnEnded = false }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
-  const status = statusBadgeOf(entry.status)
+  const reported = statusBadgeOf(entry.status)
   const requests = entry.permissionIds.map((id) => permissions[id]).filter((p): p is PermissionRequestView => p !== undefined)
   const pending = requests.filter((p) => p.status === 'pending')
   // Requests that ended without a chosen option (dismissed, cancelled with the turn, the agent gone) say so here;
@@ -101,6 +110,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const asks = entry.elicitationIds.map((id) => elicitations[id]).filter((e): e is ElicitationView => e !== undefined)
   const waiting = pending.length + asks.filter(isAwaiting).length
   // claude-agent-acp reports no end for some calls (the sandbox's network access it asked about, for one).
+  // claude-agent-acp leaves a command it runs `pending` until it ends, while the command's terminal says it runs: once
+  // nothing waits for the person, the card says what its terminal says, not "Pending" above "running".
+  const status = reported === 'pending' && pending.length === 0 && runsATerminal(entry, terminals) ? 'in_progress' : reported
   const unfinished = turnEnded && waiting === 0 && (status === 'pending' || status === 'in_progress')
   // Finished cards with only raw payloads start collapsed; anything awaiting the person is open.
   const [open, setOpen] = useState(true)

@@ -420,3 +420,21 @@ describe('ToolCallCard: a failed call’s error text', () => {
     expect(failed('<tool_use_error>x</tool_use_error>', 'completed')).toContain('tool_use_error')
   })
 })
+
+describe('ToolCallCard: a command that runs while its call is still pending', () => {
+  const terminal = (over: Record<string, unknown> = {}) => ({ t1: { terminalId: 't1', command: 'make', output: 'tick 1\n', ...over } })
+  const running = (terminals: Record<string, never> | ReturnType<typeof terminal>, permissions: Record<string, PermissionRequestView> = {}, permissionIds: string[] = []) =>
+    render(<ToolCallCard entry={card({ title: 'make', content: [{ type: 'terminal', terminalId: 't1' }], permissionIds })} permissions={permissions} terminals={terminals} />)
+  const badges = (html: string) => [...html.matchAll(/class="badge [^"]*"[^>]*>([^<]+)</g)].map((m) => m[1])
+
+  it('says “In progress” as its terminal says “running” (claude-agent-acp leaves the call pending until it ends)', () => {
+    expect(badges(running(terminal()))).toEqual(['In progress', 'running'])
+  })
+
+  it('stays “Pending” while it waits for approval, and with no terminal or an ended one', () => {
+    const asked = request()
+    expect(badges(running(terminal({ output: '' }), { [asked.requestId]: asked }, [asked.requestId]))).toContain('Pending')
+    expect(badges(running({}))).toContain('Pending')
+    expect(badges(running(terminal({ exitStatus: { exitCode: 0 } })))).toContain('Pending')
+  })
+})
