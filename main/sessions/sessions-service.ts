@@ -744,6 +744,12 @@ export class SessionsService implements IDisposable {
   private async withConnection(sessionId: string, fn: (connection: AcpClientConnection, acpSessionId: string) => Promise<void>): Promise<Result<undefined>> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if (!record.connection || record.reattaching) {
+      // A session reopened from the history (or left by a restarted agent) shows its mode and options: changing one
+      // brings it back on its agent first, as sending a message does.
+      const attached = await this.reattach(sessionId, record)
+      if (!attached.ok) return fail(attached.error)
+    }
     if (!record.connection) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running.' })
     try {
       await fn(record.connection, record.acpSessionId)

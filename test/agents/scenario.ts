@@ -116,11 +116,6 @@ export interface SessionBehaviour {
    * answered -32002 (it is gone). Advertise it in `initialize.capabilities` (v1 `sessionCapabilities.delete`, v2 `session.delete`).
    */
   deleteFails?: { code: number; message: string }
-  /**
-   * `session/load` / `session/resume` of a session this process does not know answers the default `configOptions`
-   * (and keeps them for it), as codex-acp resumes every session in its default mode.
-   */
-  resumeInDefaults?: boolean
   /** Raw updates sent before the `session/load` / `session/resume` response, after any replay (v2: before its own idle state_update). */
   updatesBeforeResume?: Record<string, unknown>[]
   /** `session/load` / `session/resume` fail with this error (Gemini CLI: -32603 "Internal error", `data.details` saying why). */

@@ -256,8 +256,10 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   const before = scenario.session?.updatesBeforeResume ?? []
   for (const update of before) await sendUpdate(client, sessionId, update)
   if (v2 && !before.some((update) => update.sessionUpdate === 'state_update')) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
+  // A restarted process still has its sessions (a real agent keeps them on disk), in the scenario's options: it resumes
+  // them in its defaults, as codex-acp does, whatever mode they were in.
   const defaults = scenario.session?.configOptions
-  if (!sessionConfig.has(sessionId) && scenario.session?.resumeInDefaults && defaults) sessionConfig.set(sessionId, structuredClone(defaults))
+  if (!sessionConfig.has(sessionId) && defaults) sessionConfig.set(sessionId, structuredClone(defaults))
   const options = sessionConfig.get(sessionId)
   const models = scenario.session?.models
   return {

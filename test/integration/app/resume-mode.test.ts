@@ -22,7 +22,7 @@ const mode = (currentValue: string) => ({
   ],
 })
 const codexLike: Scenario = {
-  session: { resumeInDefaults: true, configOptions: [mode('agent'), { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }] },
+  session: { configOptions: [mode('agent'), { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] }] },
   prompts: { default: [{ type: 'text', text: 'ok' }] },
 }
 

@@ -99,6 +99,19 @@ describe('session defaults from the agent definition', () => {
     })
   })
 
+  it.each([
+    ['v1', false],
+    ['v2', true],
+  ])('%s: changing an option of a session whose agent restarted brings the session back first, as a message does', async (label, v2) => {
+    const { handlers, newSession, sets } = await start(`session-defaults-${label}`, v2, {})
+    const { sessionId, session } = await newSession()
+    must(await handlers.restartAgent({ agentId: 'agent' }))
+    must(await handlers.setConfigOption({ sessionId, configId: 'model', value: 'smart' }))
+    expect((await sets()).at(-1)).toMatchObject({ method: 'session/set_config_option', params: { sessionId: session.acpSessionId, configId: 'model', value: 'smart' } })
+    const after = must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    expect(current(after)).toMatchObject({ model: 'smart' })
+  })
+
   it('without defaults nothing is sent', async () => {
     const { newSession, sets } = await start('session-defaults-v1', false, {})
     const { session } = await newSession()
