@@ -47,6 +47,11 @@ it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with
     expect.stringContaining('/review'),
   ])
   await visible(menu.getByRole('option', { name: /\/test/, selected: true }))
+  // A long input hint (claude-agent-acp's /code-review gives a whole usage line) leaves the description its room.
+  const review = menu.getByRole('option', { name: /\/review/ })
+  const width = async (selector: string) => (await review.locator(selector).boundingBox())!.width
+  expect(await width('.command-hint')).toBeLessThanOrEqual((await review.boundingBox())!.width * 0.4 + 1)
+  expect(await width('.command-description')).toBeGreaterThanOrEqual(await review.getByText('Review the open changes').evaluate((el) => Math.min(el.scrollWidth, 150)))
 
   // Arrows move the active option (and wrap); the textbox points at it for screen readers.
   await page.keyboard.press('ArrowDown')

@@ -210,7 +210,11 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
             <MenuOption key={command.name} id={optionId(i)} active={i === activeIndex} onPick={() => pick(command)} onHover={() => setActive(i)}>
               <span className="command-name">{commandText(command)}</span>
               <span className="command-description muted">{command.description}</span>
-              {command.hint && <span className="command-hint muted">{command.hint}</span>}
+              {command.hint && (
+                <span className="command-hint muted" title={command.hint}>
+                  {command.hint}
+                </span>
+              )}
             </MenuOption>
           ))}
         </ul>
