@@ -32,6 +32,11 @@ interface Tracked {
   /** The state the store confirmed (a write on the history thread succeeds or fails later). */
   acked: SessionState | null
   createdAt: number
+  /**
+   * When the session last did something the history lists it by: a new entry or a change of an entry, its title or
+   * its turn state. Other changes are written without moving it (an agent that stopped, a usage update, Bosun quitting).
+   */
+  updatedAt: number
   capabilities: string | null
   /** The encoded session-wide state of `written`, reused while those fields keep their identity. */
   stateJson: string | null
@@ -96,13 +101,14 @@ export class HistoryRecorder implements IDisposable {
    * Starts tracking an open session. `written` is the state the database already holds (a session opened
    * from history); absent for a new one.
    */
-  track(state: SessionState, info: { capabilities?: unknown; createdAt?: number; written?: SessionState } = {}): void {
+  track(state: SessionState, info: { capabilities?: unknown; createdAt?: number; updatedAt?: number; written?: SessionState } = {}): void {
     if (this.disposed) return
     this.tracked.set(state.sessionId, {
       latest: state,
       written: info.written ?? null,
       acked: info.written ?? null,
       createdAt: info.createdAt ?? this.now(),
+      updatedAt: info.updatedAt ?? this.now(),
       capabilities: info.capabilities !== undefined ? JSON.stringify(info.capabilities) : null,
       stateJson: null,
       listed: info.written ? this.listKey(info.written) : null,
@@ -192,6 +198,7 @@ export class HistoryRecorder implements IDisposable {
       const stateJson = unchanged ? tracked.stateJson! : raw ? HANDED_OVER : encodeSessionState(latest)
       const listed = this.listKey(latest)
       if (listed !== tracked.listed || written === null) listChanged = true
+      if (written === null || written.entries !== latest.entries || listed !== tracked.listed) tracked.updatedAt = now
       const session = {
         sessionId: latest.sessionId,
         agentId: latest.agentId,
@@ -199,7 +206,7 @@ export class HistoryRecorder implements IDisposable {
         cwd: latest.cwd,
         title: derivedTitle(latest),
         createdAt: tracked.createdAt,
-        updatedAt: now,
+        updatedAt: tracked.updatedAt,
         protocolVersion: latest.protocolVersion,
         capabilities: tracked.capabilities,
         turnState: latest.turn.state,

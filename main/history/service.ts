@@ -162,7 +162,7 @@ export function createHistoryService(options: {
     const { state, settle } = restoreSessionState(stored)
     const current = settled(state, settle)
     // The settled state (an interrupted turn ended) is written on the next tick.
-    recorder.track(current, { written: state, createdAt: stored.row.createdAt })
+    recorder.track(current, { written: state, createdAt: stored.row.createdAt, updatedAt: stored.row.updatedAt })
     const restored = sessions.restore(current)
     if (!restored.ok) recorder.drop(sessionId)
     return restored

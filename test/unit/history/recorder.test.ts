@@ -85,6 +85,27 @@ describe('HistoryRecorder', () => {
     expect(listChanges()).toBe(2)
   })
 
+  it('moves a session’s time for what the history lists it by (its transcript, title, turn state), not for other changes', () => {
+    const clock = manualScheduler()
+    const store = new RecordingStore()
+    let now = 1_000
+    const recorder = new HistoryRecorder(store, { logger, scheduler: clock.scheduler, now: () => now })
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    const apply = (...actions: SessionAction[]) => recorder.changed((state = applyActions(state, actions)))
+    recorder.track(state)
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'hello' }] }, { type: 'turn_started' }, { type: 'updates', updates: [chunk('hi')] }, { type: 'turn_ended', stopReason: 'end_turn' })
+    clock.runAll()
+    // Later, only the agent's usage changes and the agent goes away (Bosun quitting): written, at the same time.
+    now = 9_000
+    apply({ type: 'updates', updates: [{ sessionUpdate: 'usage_update', used: 10, size: 100 }] }, { type: 'agent_gone' })
+    clock.runAll()
+    now = 20_000
+    apply({ type: 'updates', updates: [chunk(' again')] })
+    clock.runAll()
+    expect(store.writes.map((w) => w[0]!.session.updatedAt)).toEqual([1_000, 1_000, 20_000])
+    recorder.dispose()
+  })
+
   it('reports a failing write once, retries later, and writes everything once it works again', () => {
     const { clock, store, apply, problems, recorder } = setup()
     store.failing = true
