@@ -26,7 +26,7 @@ export function ApprovalInbox({ items, onOpen, now = Date.now() }: ApprovalInbox
   return (
     <nav className="perm-inbox" aria-label="Waiting for you">
       <h2 className="perm-inbox-title">
-        Waiting for you <span className="perm-count">{sorted.length}</span>
+        Waiting for you{sorted.length > 0 && <span className="perm-count">{sorted.length}</span>}
       </h2>
       {sorted.length === 0 ? (
         <p className="perm-muted">Nothing is waiting for an answer.</p>

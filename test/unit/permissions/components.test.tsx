@@ -253,6 +253,13 @@ describe('ApprovalInbox, RulesSettings, AutoApproveSwitch', () => {
     expect(html).toContain('Claude · Fix bug · 3 min ago')
   })
 
+  it('an empty inbox says so without a count of 0', () => {
+    const html = renderToStaticMarkup(<ApprovalInbox onOpen={noop} items={[]} />)
+    expect(html).toContain('Nothing is waiting for an answer.')
+    expect(html).not.toContain('perm-count')
+    expect(renderToStaticMarkup(<ApprovalInbox onOpen={noop} items={[{ kind: 'permission', requestId: 'p', agentName: 'Claude', sessionId: 's1', sessionName: 'Fix bug', title: 'Run npm test?', createdAt: 0 }]} />)).toContain('<span class="perm-count">1</span>')
+  })
+
   it('rules list: the words main wrote, session-only and retired rules labelled, a Forget button per rule', () => {
     const rule = { ruleId: 'r', format: 2 as const, agentId: 'a', agentName: 'Claude', cwd: '/p', toolKind: 'execute', decision: 'allow_always' as const, command: { type: 'exact' as const, value: 'npm test' }, paths: null, label: 'Always allow `npm test` in ~/src/app (Claude)', createdAt: 0 }
     const html = renderToStaticMarkup(
