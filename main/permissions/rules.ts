@@ -124,11 +124,6 @@ export interface RuleAnswer {
 }
 
 /**
- * Whether the request offers more than one option of this kind (Gemini CLI's MCP tools: "Allow all server tools
- * for this session" and "Allow tool for this session", both `allow_always`). A rule keeps a kind, not an option,
- * so it cannot tell which one the person chose: such an answer is not kept, and no rule answers such a request.
- */
-/**
  * Whether an "always" option's own words keep it to the session ("Yes, allow all edits during this session",
  * claude-agent-acp's file options): what the person chose then lasts for this session only, never for later ones.
  */
@@ -136,6 +131,11 @@ export function limitedToSession(optionName: string): boolean {
   return /\b(this|the current) (session|conversation|chat)\b/i.test(optionName)
 }
 
+/**
+ * Whether the request offers more than one option of this kind (Gemini CLI's MCP tools: "Allow all server tools
+ * for this session" and "Allow tool for this session", both `allow_always`). A rule keeps a kind, not an option,
+ * so it cannot tell which one the person chose: such an answer is not kept, and no rule answers such a request.
+ */
 export function offeredMoreThanOnce(options: readonly { kind: string }[], kind: string): boolean {
   return options.filter((o) => o.kind === kind).length > 1
 }
