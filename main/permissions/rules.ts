@@ -155,8 +155,14 @@ export function answerByRules(
   if (matching.length === 0) return null
   const rule = matching.find((r) => r.decision === 'reject_always') ?? matching[0]!
   if (offeredMoreThanOnce(options, rule.decision)) return null
-  const option = options.find((o) => o.kind === rule.decision)
-  return option ? { rule, option } : null
+  // Answered "once" where the agent offers it: Bosun's rule decides each request, and the agent takes no standing
+  // leave of its own (often wider: claude-agent-acp remembers `npm run:*` for one command) from a request nobody saw.
+  // A request that offers no "always" of the rule's kind is one the agent wants asked each time: it is asked.
+  const always = options.find((o) => o.kind === rule.decision)
+  if (!always) return null
+  const once = rule.decision === 'allow_always' ? 'allow_once' : 'reject_once'
+  const option = (offeredMoreThanOnce(options, once) ? undefined : options.find((o) => o.kind === once)) ?? always
+  return { rule, option }
 }
 
 /**

@@ -180,8 +180,9 @@ describe('PermissionBroker', () => {
     expect(rules.rules).toHaveLength(1)
     expect(rules.rules[0]).toMatchObject({ agentId: 'agent-a', cwd: '/proj', toolKind: 'edit', decision: 'allow_always', paths: [{ type: 'exact', value: '/proj/a.ts' }] })
 
-    expect(await connection.request(2, v1Request('A', 'c2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
-    expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'answered', resolution: { by: 'rule', optionKind: 'allow_always' } })
+    // Answered "once" by the rule: the agent takes no standing leave of its own from a request nobody saw.
+    expect(await connection.request(2, v1Request('A', 'c2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
+    expect(actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', status: 'answered', resolution: { by: 'rule', optionKind: 'allow_once' } })
     expect((actions.at(-1)!.action as { resolution: { note: string } }).resolution.note).toBe(`“${rules.rules[0]!.label}”`)
     // Audited as decided by that rule, naming it.
     expect(audit).toHaveLength(2)
@@ -195,7 +196,7 @@ describe('PermissionBroker', () => {
       by: 'rule',
       outcome: 'selected',
       title: 'Edit c2',
-      option: { optionId: 'always', name: 'Always allow', kind: 'allow_always' },
+      option: { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
       ruleId: 'rule-1',
       note: `“${rules.rules[0]!.label}”`,
     })
@@ -334,7 +335,7 @@ describe('PermissionBroker', () => {
     expect(rules.rules).toEqual([expect.objectContaining({ sessionId: 'A', decision: 'allow_always', paths: [{ type: 'exact', value: '/proj/a.ts' }] })])
     expect(rules.rules[0]!.label).toMatch(/this session only/)
     // The same file in that session: answered by the rule. In another session of the folder: asked.
-    expect(await connection.request(2, request('c2', 'A'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'session' } } })
+    expect(await connection.request(2, request('c2', 'A'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
     const other = connection.request(3, request('c3', 'B'))
     expect(broker.pending()).toHaveLength(1)
     broker.respond(broker.pending()[0]!.requestId, 'allow')
@@ -354,7 +355,7 @@ describe('PermissionBroker', () => {
     expect(await first).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
     expect(rules.rules).toEqual([expect.objectContaining({ sessionId: 'A', tool: { name: null, title: null }, toolKind: 'other' })])
     // Same session: answered by it. Another session: asked.
-    expect(await connection.request(2, vague('t2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    expect(await connection.request(2, vague('t2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
     const other = connection.request(3, vague('t3', 'B'))
     expect(broker.pending()).toHaveLength(1)
     broker.respond(broker.pending()[0]!.requestId, null)

@@ -85,7 +85,7 @@ async function run(c: NearMissCase, version: 1 | 2, home: string): Promise<{ ans
     if (waiting.length > 0) broker.respond(waiting[0]!.requestId, null)
     const result = (await probe).result as { outcome: { outcome: string; optionId?: string } }
     const answeredByRule = waiting.length === 0
-    if (answeredByRule) expect(result.outcome).toEqual({ outcome: 'selected', optionId: 'always' })
+    if (answeredByRule) expect(result.outcome).toEqual({ outcome: 'selected', optionId: 'allow' })
     return { answeredByRule, rules: store.list() }
   } finally {
     broker.dispose()

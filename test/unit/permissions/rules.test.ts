@@ -200,10 +200,14 @@ describe('rule matching', () => {
 })
 
 describe('answerByRules', () => {
-  it('answers with the offered option of the same kind; reject wins', () => {
-    expect(answerByRules([remembered()], scope, identity(), offered)?.option.optionId).toBe('aa')
+  it('answers "once" of the rule\'s kind where the agent offers it (no standing leave for the agent from a request nobody saw); reject wins', () => {
+    expect(answerByRules([remembered()], scope, identity(), offered)?.option.optionId).toBe('a1')
     const both = [remembered(), { ...remembered({}, 'reject_always'), ruleId: 'r2' }]
-    expect(answerByRules(both, scope, identity(), offered)?.option.optionId).toBe('ra')
+    expect(answerByRules(both, scope, identity(), offered)?.option.optionId).toBe('r1')
+    // No "once" (or two of them): the "always" of the rule's kind.
+    expect(answerByRules([remembered()], scope, identity(), offered.filter((o) => o.kind !== 'allow_once'))?.option.optionId).toBe('aa')
+    const twoOnce = [...offered, { optionId: 'a2', name: 'Allow once more', kind: 'allow_once' }]
+    expect(answerByRules([remembered()], scope, identity(), twoOnce)?.option.optionId).toBe('aa')
   })
 
   it('asks when the rule kind is offered more than once: it cannot tell which of them was meant', () => {
