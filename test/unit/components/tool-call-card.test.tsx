@@ -431,9 +431,11 @@ describe('ToolCallCard: a command that runs while its call is still pending', ()
     expect(badges(running(terminal()))).toEqual(['In progress', 'running'])
   })
 
-  it('stays “Pending” while it waits for approval, and with no terminal or an ended one', () => {
+  it('says “Needs approval” (alone) while it waits for approval, and stays “Pending” with no terminal or an ended one', () => {
     const asked = request()
-    expect(badges(running(terminal({ output: '' }), { [asked.requestId]: asked }, [asked.requestId]))).toContain('Pending')
+    const waiting = badges(running(terminal({ output: '' }), { [asked.requestId]: asked }, [asked.requestId]))
+    expect(waiting).toContain('Needs approval')
+    expect(waiting).not.toContain('In progress')
     expect(badges(running({}))).toContain('Pending')
     expect(badges(running(terminal({ exitStatus: { exitCode: 0 } })))).toContain('Pending')
   })
