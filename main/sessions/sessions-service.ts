@@ -93,6 +93,8 @@ interface SessionRecord {
   superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
+  /** The reattach is setting the session's mode back (`restoreMode`): its own calls go out on the new connection, not wait for the reattach. */
+  restoringMode?: boolean
   /** Opened from the history (its agent process is not the one that made it). */
   restored?: boolean
   /** The Stop watchdog of the running turn. */
@@ -744,7 +746,7 @@ export class SessionsService implements IDisposable {
   private async withConnection(sessionId: string, fn: (connection: AcpClientConnection, acpSessionId: string) => Promise<void>): Promise<Result<undefined>> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if (!record.connection || record.reattaching) {
+    if (!record.connection || (record.reattaching && !record.restoringMode)) {
       // A session reopened from the history (or left by a restarted agent) shows its mode and options: changing one
       // brings it back on its agent first, as sending a message does.
       const attached = await this.reattach(sessionId, record)
@@ -823,7 +825,12 @@ export class SessionsService implements IDisposable {
         for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
         for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
         if (loaded) await this.settleLoadReplay(record)
-        await this.restoreMode(sessionId, chosen)
+        record.restoringMode = true
+        try {
+          await this.restoreMode(sessionId, chosen)
+        } finally {
+          record.restoringMode = false
+        }
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
