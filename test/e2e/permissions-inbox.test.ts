@@ -131,7 +131,9 @@ describe('remembered decisions', () => {
     // The same command again: Bosun answers by the rule, nobody is asked.
     await sendPrompt(page, 'lint-again')
     await visible(said('done lint-again'))
-    expect(await outcome({ outcome: 'selected', optionId: 'allow-always' }).count()).toBe(2)
+    // Answered "once" by the rule: the agent is given no standing leave of its own.
+    expect(await outcome({ outcome: 'selected', optionId: 'allow-always' }).count()).toBe(1)
+    expect(await outcome({ outcome: 'selected', optionId: 'allow-once' }).count()).toBe(1)
     expect(await transcript(page).getByRole('alertdialog').count()).toBe(0)
     const cards = transcript(page).getByRole('article', { name: /Run npm run lint/ })
     expect(await cards.count()).toBe(2)

@@ -71,7 +71,9 @@ describe('remembered decisions, v2 agent', () => {
     // The same request again in this session: answered by the session rule, nobody asked.
     await sendPrompt(page, 'vague-2')
     await visible(said('done vague-2'))
-    expect(await outcome('allow-always').count()).toBe(2)
+    // Answered "once" by the rule: the agent is given no standing leave of its own.
+    expect(await outcome('allow-always').count()).toBe(1)
+    expect(await outcome('allow-once').count()).toBe(1)
     expect(await transcript(page).getByRole('alertdialog').count()).toBe(0)
   })
 
@@ -84,7 +86,8 @@ describe('remembered decisions, v2 agent', () => {
     await visible(said('done cmd-1'))
     await sendPrompt(page, 'cmd-2')
     await visible(said('done cmd-2'))
-    expect(await outcome('allow-always').count()).toBe(4)
+    expect(await outcome('allow-always').count()).toBe(2)
+    expect(await outcome('allow-once').count()).toBe(2)
     // The same words with a second line: a near miss, asked again.
     await sendPrompt(page, 'cmd-3')
     const nearMiss = await visible(transcript(page).getByRole('alertdialog', { name: /^Run npm test/ }))
