@@ -13,6 +13,7 @@ import { EntryRow, inEndedTurn } from '../../../renderer/components/transcript/T
 import { createWiredSeams } from '../../../renderer/screens/wiring'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
+import { agentTerminalCall } from '../state/helpers'
 
 /** Every call answers ok; nothing is called while rendering to markup. */
 const api = new Proxy({}, { get: () => async () => ({ ok: true, value: undefined }) }) as BosunApi
@@ -162,16 +163,7 @@ describe('ToolCallCard: what the tool call does', () => {
   })
 
   it('a v1 agent\'s own terminal (`_meta` terminal extension, codex-acp) shows its output; one its call ended without an exit is not running', () => {
-    const started = {
-      sessionUpdate: 'tool_call',
-      toolCallId: 'call_1',
-      kind: 'execute',
-      title: 'ls -la',
-      status: 'in_progress',
-      content: [{ type: 'terminal', terminalId: 'call_1' }],
-      rawInput: { command: 'ls -la', cwd: '/w' },
-      _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w' } },
-    }
+    const started = agentTerminalCall
     const row = (...later: Record<string, unknown>[]) => {
       const base = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 1, cwd: '/w' })
       const state = applyActions(base, [{ type: 'updates', updates: [started, ...later] as { sessionUpdate: string }[] }])

@@ -75,3 +75,15 @@ export function summary(entries: readonly Entry[]): string[] {
     }
   })
 }
+
+/** A v1 command whose terminal the agent runs itself and shows through the `_meta` terminal extension, as codex-acp sends it. */
+export const agentTerminalCall = {
+  sessionUpdate: 'tool_call',
+  toolCallId: 'call_1',
+  kind: 'execute',
+  title: 'ls -la',
+  status: 'in_progress',
+  content: [{ type: 'terminal', terminalId: 'call_1' }],
+  rawInput: { command: 'ls -la', cwd: '/w' },
+  _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w' } },
+}

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { backgroundWork, canCancelTerminal, runningBackgroundWork } from '../../../common/session/background'
 import { MAX_TERMINAL_EXTRA_KEYS, MAX_TERMINAL_OUTPUT_CHARS } from '../../../common/session/reducer/tool-calls'
-import { apply, session, updates } from './helpers'
+import { agentTerminalCall, apply, session, updates } from './helpers'
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64')
 const term = (fields: Record<string, unknown>) => ({ sessionUpdate: 'terminal_update', terminalId: 't1', ...fields })
@@ -246,16 +246,7 @@ describe('background work (F10)', () => {
 
 describe('a v1 agent\'s own terminals (the `_meta` terminal extension, as codex-acp sends it)', () => {
   const call = (fields: Record<string, unknown>) => ({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', ...fields })
-  const started = {
-    sessionUpdate: 'tool_call',
-    toolCallId: 'call_1',
-    kind: 'execute',
-    title: 'ls -la',
-    status: 'in_progress',
-    content: [{ type: 'terminal', terminalId: 'call_1' }],
-    rawInput: { command: 'ls -la', cwd: '/w' },
-    _meta: { terminal_info: { terminal_id: 'call_1', cwd: '/w' } },
-  }
+  const started = agentTerminalCall
 
   it('terminal_info announces it, terminal_output_delta / terminal_output append plain text, terminal_exit ends it', () => {
     let s = updates(session(1), started)
