@@ -8,6 +8,7 @@ import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks } from '../../common/session/coalesce'
+import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
@@ -537,6 +538,9 @@ export class SessionsService implements IDisposable {
       if (record.state.turn.state !== 'idle' || failure.kind !== 'agent-exited') {
         this.endTurnWithError(sessionId, record, { message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) })
       }
+      // The agent answered before it died: the message was sent and its turn ran, ending with the error the transcript
+      // tells (`data.answered`: the composer does not offer the message again). One the agent never answered goes back.
+      if (failure.kind === 'agent-exited' && failure.data === undefined && answeredLastPrompt(record.state)) return fail({ ...failure, data: { answered: true } })
       return fail(failure)
     } finally {
       record.turn = undefined

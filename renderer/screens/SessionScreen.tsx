@@ -72,7 +72,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     (prompt: ContentBlock[]) =>
       api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
         const text = prompt.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('\n')
-        setUnsent(result.ok ? null : text)
+        // An agent that answered and then died ran the turn (main says so): the message was sent, not offered again.
+        const sent = result.ok || (result.error.kind === 'agent-exited' && (result.error.data as { answered?: unknown } | undefined)?.answered === true)
+        setUnsent(sent ? null : text)
         // An agent that died mid-turn is already shown in the transcript (the turn's error) and by the agent banner;
         // a session that cannot continue says so where the person types.
         // A message the agent refused (a JSON-RPC error) is shown in the transcript as not sent, with the details.
@@ -82,7 +84,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         if (!result.ok && !shownInTranscript && (offersNewSession || !store.getSnapshot().sessions[sessionId]?.cannotContinue)) {
           report('Sending the message')({ ok: false, error: { ...result.error, message: withDetails(result.error) } })
         }
-        return result.ok
+        return sent
       }),
     [api, sessionId, report, store],
   )

@@ -60,6 +60,8 @@ describe.each([
     const result = await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'crash' }] })
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.kind).toBe('agent-exited')
+    // It answered ("About to crash") before it died: the message was sent (the composer does not offer it again).
+    if (!result.ok) expect(result.error.data).toEqual({ answered: true })
     const crashed = await sink.next('agentStatus', (view) => view.status === 'restarting' || view.status === 'crashed' || view.status === 'failed')
     expect(crashed.error?.stderrTail ?? '').toContain('out of cheese')
     // Restart brings it back and a new session works.
