@@ -1,7 +1,7 @@
 /**
- * How a turn that ended early without an error is told: stopped when asked, refused, at a limit. One place for the
- * rule and the words, for the note under the transcript (the turn just ended), the mark the reducer keeps in the
- * transcript (`TurnStopEntry`, for every earlier turn) and the Markdown export.
+ * How a turn that did not end normally is told: stopped when asked, refused, at a limit, or with an error. One place
+ * for the rule and the words, for what is said under the transcript (the turn just ended), the marks the reducer keeps
+ * in the transcript (`TurnStopEntry`, `TurnErrorEntry`, for every earlier turn) and the Markdown export.
  */
 import type { SessionState, TurnStopEntry } from './types'
 
@@ -43,4 +43,13 @@ export function turnStopOf(turn: Turn): TurnStop | null {
 export function stopNoteText(stop: TurnStop): string {
   const note = stop.reason === 'cancelled' && stop.unasked ? CANCELLED_UNASKED : Object.hasOwn(STOP_NOTE, stop.reason) ? STOP_NOTE[stop.reason]! : `The turn ended: ${stop.reason}.`
   return stop.detail ? `${note} It said: ${stop.detail}` : note
+}
+
+/**
+ * A turn error's words: the code, then the message; or, when the agent's message just above says the error itself
+ * (`saidAbove`), only that the turn ended so and where the agent said why.
+ */
+export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
+  const codeText = code != null ? ` (code ${code})` : ''
+  return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`
 }

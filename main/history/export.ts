@@ -1,6 +1,6 @@
 /** A session as a Markdown document or a JSON file (export). Pure: the caller saves or sends the text. */
 import type { ContentBlock, Entry, SessionState, ToolCallEntry } from '../../common/session/types'
-import { stopNoteText } from '../../common/session/turn-stop'
+import { stopNoteText, turnErrorText } from '../../common/session/turn-stop'
 import type { HistorySummary } from '../../common/contract/history'
 
 const fence = (text: string, lang = '') => {
@@ -70,7 +70,7 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
     case 'turn_stop':
       return `_${stopNoteText(entry)}_`
     case 'turn_error':
-      return `_The turn ended with an error${entry.code != null ? ` (code ${entry.code})` : ''}: ${entry.message}_`
+      return `_${turnErrorText(entry.message, entry.code, false)}_`
     default:
       return `_(${entry.kind}${entry.kind === 'unknown' ? `: ${entry.sessionUpdate}` : ''})_`
   }

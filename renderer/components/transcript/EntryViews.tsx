@@ -1,6 +1,6 @@
 import { memo, useState } from 'react'
 import type { CompactionEntry, ContentBlock, MessageEntry, TurnErrorEntry, TurnStopEntry, UnknownEntry } from '../../../common/session/types'
-import { stopNoteText } from '../../../common/session/turn-stop'
+import { stopNoteText, turnErrorText } from '../../../common/session/turn-stop'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
@@ -116,29 +116,16 @@ const MARK_LINE = 160
 const cutLine = (line: string, max: number) => (line.length > max ? `${line.slice(0, max - 1)}…` : line)
 
 export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = false }: { entry: TurnErrorEntry; /** The agent's message above says it. */ saidAbove?: boolean }) {
-  const code = entry.code != null ? ` (code ${entry.code})` : ''
   const message = entry.message.trim()
-  if (saidAbove) {
-    return (
-      <div className="turn-error-mark" role="note" aria-label="How the turn ended">
-        <Icon name="alert" />
-        <span>The turn ended with an error{code}, as the agent says above.</span>
-      </div>
-    )
-  }
-  const oneLine = message.length <= MARK_LINE && !message.includes('\n')
+  const oneLine = saidAbove || (message.length <= MARK_LINE && !message.includes('\n'))
   return (
     <div className="turn-error-mark" role="note" aria-label="How the turn ended">
       <Icon name="alert" />
       {oneLine ? (
-        <span>
-          The turn ended with an error{code}: {message}
-        </span>
+        <span>{turnErrorText(message, entry.code, saidAbove)}</span>
       ) : (
         <details className="disclosure">
-          <summary>
-            The turn ended with an error{code}: {cutLine(firstLine(message).trimEnd(), MARK_LINE)}
-          </summary>
+          <summary>{turnErrorText(cutLine(firstLine(message).trimEnd(), MARK_LINE), entry.code, false)}</summary>
           <pre className="turn-error-mark-text">{message}</pre>
         </details>
       )}

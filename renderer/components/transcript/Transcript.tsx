@@ -3,12 +3,12 @@ import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } f
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
-import { stopNoteText, stoppedWithError, turnStopOf } from '../../../common/session/turn-stop'
+import { stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
 import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
 import './transcript.css'
 
-export { stoppedWithError }
+export { stoppedWithError, turnErrorText }
 
 /** The note after a turn that ended without an error but not normally (or stopped when asked, however the agent said so), if any. */
 export function turnNote(turn: SessionState['turn']): string | null {
@@ -151,12 +151,6 @@ export function errorSaidAbove(entries: readonly Entry[], index: number, message
   let text = ''
   for (const block of previous.content) if (block.type === 'text') text += (block as { text: string }).text
   return text.trim() === message.trim()
-}
-
-/** The alert's text: the error's message and code, or (said above) only that it ended so and where the agent said why. */
-export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
-  const codeText = code != null ? ` (code ${code})` : ''
-  return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`
 }
 
 /** Where the live turn's error is told: its mark (the last entry), or after every entry. */
