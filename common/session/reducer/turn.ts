@@ -1,7 +1,7 @@
 /**
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
-import type { CompactionEntry, ContentBlock, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry, TurnStopEntry } from '../types'
+import type { CompactionEntry, ContentBlock, Entry, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry, TurnStopEntry } from '../types'
 import { turnStopOf } from '../turn-stop'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
@@ -205,18 +205,23 @@ export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): v
   if (reason === 'refusal') excludeRefusedTurn(d)
 }
 
+/** Whether the turn since the last user message already has one of these marks (a turn is marked once). */
+function markedThisTurn(entries: readonly Entry[], kinds: readonly Entry['kind'][]): boolean {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const kind = entries[i]!.kind
+    if (kinds.includes(kind)) return true
+    if (kind === 'user_message') return false
+  }
+  return false
+}
+
 /**
  * Marks the end of a turn that ended with an error, in the transcript, once per turn (v2 tells it twice: in the
  * idle `state_update` and in the prompt's outcome). The turn's own error goes when the next turn starts; this stays.
  */
 function markTurnError(d: Draft, error: { message: string; code?: number }): void {
   const entries = d.s.entries
-  if (entries.length === 0) return
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i]!
-    if (entry.kind === 'turn_error') return
-    if (entry.kind === 'user_message') break
-  }
+  if (entries.length === 0 || markedThisTurn(entries, ['turn_error'])) return
   const mark: TurnErrorEntry = { kind: 'turn_error', id: `turn-error#${entries.length}`, message: clip(error.message) }
   if (typeof error.code === 'number') mark.code = error.code
   d.push(mark)
@@ -229,12 +234,7 @@ function markTurnError(d: Draft, error: { message: string; code?: number }): voi
 function markTurnStop(d: Draft): void {
   const stop = turnStopOf(d.s.turn)
   const entries = d.s.entries
-  if (!stop || entries.length === 0) return
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i]!
-    if (entry.kind === 'turn_stop' || entry.kind === 'turn_error') return
-    if (entry.kind === 'user_message') break
-  }
+  if (!stop || entries.length === 0 || markedThisTurn(entries, ['turn_stop', 'turn_error'])) return
   const mark: TurnStopEntry = { kind: 'turn_stop', id: `turn-stop#${entries.length}`, reason: stop.reason }
   if (stop.detail) mark.detail = clip(stop.detail)
   if (stop.unasked) mark.unasked = true
