@@ -7,15 +7,11 @@ import type { SessionState } from './types'
  */
 export function answeredLastPrompt(session: Pick<SessionState, 'entries'> | undefined): boolean {
   if (!session) return false
-  const entries = session.entries
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i]!
-    if (entry.kind === 'user_message' && entry.local) return false
-    if (entry.kind === 'agent_message' || entry.kind === 'agent_thought' || entry.kind === 'tool_call') {
-      // Answered, if a message of the person's comes before it at all.
-      for (let j = i - 1; j >= 0; j--) if (entries[j]!.kind === 'user_message' && (entries[j] as { local?: boolean }).local) return true
-      return false
-    }
+  let answered = false
+  for (let i = session.entries.length - 1; i >= 0; i--) {
+    const entry = session.entries[i]!
+    if (entry.kind === 'user_message' && entry.local) return answered
+    if (entry.kind === 'agent_message' || entry.kind === 'agent_thought' || entry.kind === 'tool_call') answered = true
   }
   return false
 }
