@@ -142,8 +142,9 @@ export function offeredMoreThanOnce(options: readonly { kind: string }[], kind: 
 
 /**
  * The answer rules give to a request, or `null` to ask the person. A matching reject rule wins over an
- * allow rule; the chosen option is the offered option of exactly the rule's kind, so an unknown kind is
- * never auto-chosen, and if the winning kind is not offered, or offered more than once, the person is asked.
+ * allow rule. The request must offer the rule's kind exactly once (else the person is asked); the answer is the
+ * offered "once" of that side (`allow_once` / `reject_once`, when offered exactly once), else that option. An
+ * unknown kind is never auto-chosen.
  */
 export function answerByRules(
   rules: readonly PermissionRule[],
