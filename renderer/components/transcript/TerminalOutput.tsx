@@ -32,6 +32,11 @@ export interface TerminalOutputProps {
   toolEnded?: boolean
 }
 
+/** Whether a terminal has neither ended nor been stopped, the agent still there (what its "running" badge says, once started). */
+export function terminalRuns(terminal: TerminalView): boolean {
+  return !terminal.exitStatus && !terminal.agentGone && !terminal.cancelRequested && !terminal.cancelUnconfirmed
+}
+
 /**
  * A terminal on a tool call: the command, its live output in a read-only terminal emulator that follows
  * it, and the exit status. Commands Bosun runs for the agent (v1 `terminal/*`) and v2 display terminals alike.

@@ -11,7 +11,7 @@ import { ContentBlockView } from './ContentBlockView'
 import { DiffView } from './DiffView'
 import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
-import { TerminalOutput } from './TerminalOutput'
+import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { commandOf } from './tool-command'
 import { isVerbatimToolText } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
@@ -84,7 +84,7 @@ function runsATerminal(entry: ToolCallEntry, terminals: Record<string, TerminalV
   return entry.content.some((c) => {
     if (c.type !== 'terminal') return false
     const terminal = terminalOf(terminals, String((c as Record<string, unknown>).terminalId ?? ''))
-    return terminal !== undefined && !terminal.exitStatus && !terminal.agentGone && !terminal.cancelRequested && !terminal.cancelUnconfirmed
+    return terminal !== undefined && terminalRuns(terminal)
   })
 }
 
@@ -109,10 +109,10 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const unanswered = requests.filter((p) => p.status !== 'pending' && !isDecidedByOption(p))
   const asks = entry.elicitationIds.map((id) => elicitations[id]).filter((e): e is ElicitationView => e !== undefined)
   const waiting = pending.length + asks.filter(isAwaiting).length
-  // claude-agent-acp reports no end for some calls (the sandbox's network access it asked about, for one).
   // claude-agent-acp leaves a command it runs `pending` until it ends, while the command's terminal says it runs: once
   // nothing waits for the person, the card says what its terminal says, not "Pending" above "running".
   const status = reported === 'pending' && pending.length === 0 && runsATerminal(entry, terminals) ? 'in_progress' : reported
+  // claude-agent-acp reports no end for some calls (the sandbox's network access it asked about, for one).
   const unfinished = turnEnded && waiting === 0 && (status === 'pending' || status === 'in_progress')
   // Finished cards with only raw payloads start collapsed; anything awaiting the person is open.
   const [open, setOpen] = useState(true)
