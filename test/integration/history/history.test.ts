@@ -319,6 +319,15 @@ describe('deleting a session from the history (E10)', () => {
     prompts: reply,
   })
   const deletes = (home: Parameters<typeof agentLog>[0]) => agentLog(home, 'scripted').match(/^DELETE .*$/gm) ?? []
+  /**
+   * Whether to ask the agent is decided once the history thread has answered the read each delete makes: a read asked
+   * later is answered after it, and on a later message from the thread, so the decisions (and any request they sent)
+   * are made when it is back.
+   */
+  const decided = async (run: Run) => {
+    must(await run.handlers.historyList({ includeArchived: true }))
+    must(await run.handlers.historyList({ includeArchived: true }))
+  }
 
   /** A session with one turn, deleted from the history: gone here at once, and the agent asked to delete its copy. */
   async function deleteOne(options: Parameters<typeof deleting>[0] = {}) {
@@ -379,7 +388,9 @@ describe('deleting a session from the history (E10)', () => {
     // sess-1 is the open session's now, sess-2 the stored newer one's: neither is asked.
     must(await second.handlers.historyDelete({ sessionId: old[0]! }))
     must(await second.handlers.historyDelete({ sessionId: old[1]! }))
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await decided(second)
+    // A round trip to the agent after any request those decisions sent: the agent read it first.
+    must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
     expect(deletes(home)).toEqual(['DELETE sess-3'])
   })
 
@@ -395,7 +406,7 @@ describe('deleting a session from the history (E10)', () => {
     const second = await harness.start(home)
     must(await second.handlers.historyDelete({ sessionId }))
     expect(must(await second.handlers.historyList({ includeArchived: true })).sessions).toEqual([])
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await decided(second)
     expect(starts()).toBe(startedBefore)
     expect(deletes(home)).toEqual([])
   })
