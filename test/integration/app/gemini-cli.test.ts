@@ -30,7 +30,6 @@ describe('Gemini CLI', () => {
     // and follows with the whole history.
     must(await handlers.restartAgent({ agentId: 'gemini' }))
     must(await handlers.prompt({ sessionId, prompt: text('Go on') }))
-    await new Promise((resolve) => setTimeout(resolve, 200))
     const after = await stateOf(services, sessionId)
 
     expect(texts(after, 'user_message')).toEqual(['Add a greeting to hello.txt', 'Go on'])
