@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react'
-import { derivedTitle } from '../common/session/title'
+import { derivedTitle, untitledName } from '../common/session/title'
 import type { BosunApi, CallResult } from '../common/contract'
 import { selectInbox, waitingOnPerson, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
 import { InboxButton } from './components/header/SessionHeader'
-import { baseName, Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
+import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import type { NewSessionFailure } from './components/sidebar/NewSessionForm'
 import { newSessionFailure } from './components/sidebar/new-session-failure'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
@@ -240,7 +240,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     const cwdOf = new Map(summaries.map((s) => [s.sessionId, s.cwd]))
     return inboxItems.map((item) => {
       const cwd = item.sessionId ? cwdOf.get(item.sessionId) : undefined
-      return item.sessionTitle || !cwd ? item : { ...item, sessionTitle: baseName(cwd) }
+      return item.sessionTitle || !cwd ? item : { ...item, sessionTitle: untitledName(cwd) }
     })
   }, [inboxItems, summaries])
   const selected = useAppSelector(store, (state) => state.selectedSessionId)

@@ -4,6 +4,12 @@
  */
 import type { SessionState } from './types'
 
+/** The last part of a folder's path, with either separator. */
+export const folderName = (path: string): string => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
+
+/** What a session without a title is called, everywhere it is named: after its folder. */
+export const untitledName = (cwd: string): string => `Session in ${folderName(cwd)}`
+
 /** `text` with lone surrogates and NUL replaced by U+FFFD (what SQLite, JSON and the DOM all keep as they are). */
 export function cleanText(text: string): string {
   // eslint-disable-next-line no-control-regex

@@ -2,6 +2,7 @@
 import type { ContentBlock, Entry, SessionState, ToolCallEntry } from '../../common/session/types'
 import { stopNoteText, turnErrorText } from '../../common/session/turn-stop'
 import type { HistorySummary } from '../../common/contract/history'
+import { derivedTitle, untitledName } from '../../common/session/title'
 
 const fence = (text: string, lang = '') => {
   // A fence longer than any backtick run inside, so the text cannot close it.
@@ -76,8 +77,12 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
   }
 }
 
+/** An export's title: the history's (a name the person gave it), else the session's own, else after its folder. */
+export const exportTitle = (state: SessionState, summary: HistorySummary | undefined): string =>
+  summary?.title ?? derivedTitle(state) ?? untitledName(state.cwd)
+
 export function sessionToMarkdown(state: SessionState, summary: HistorySummary | undefined): string {
-  const title = summary?.title ?? state.title ?? state.cwd
+  const title = exportTitle(state, summary)
   const out = [
     `# ${title}`,
     '',

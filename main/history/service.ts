@@ -10,7 +10,7 @@ import type { CallHandlers, EventSink } from '../../common/contract'
 import type { SessionState } from '../../common/session/types'
 import type { AgentSessionInfo } from '../acp/types'
 import type { SessionHistoryHooks } from '../sessions/sessions-service'
-import { exportFileName, sessionToJson, sessionToMarkdown } from './export'
+import { exportFileName, exportTitle, sessionToJson, sessionToMarkdown } from './export'
 import type { HistoryStore } from './history-store'
 import { HistoryRecorder } from './recorder'
 import { restoreSessionState, settled } from './restore'
@@ -276,7 +276,7 @@ export function createHistoryService(options: {
         if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         const summary = store.summary(sessionId)
         const content = format === 'markdown' ? sessionToMarkdown(state, summary) : sessionToJson(state, summary)
-        return ok({ content, fileName: exportFileName(summary?.title ?? state.title, format) })
+        return ok({ content, fileName: exportFileName(exportTitle(state, summary), format) })
       })
       if (!read.ok) return read
       const { content, fileName } = read.value

@@ -7,7 +7,6 @@ import { SessionSeamsProvider, useSeams, type SessionSeams, type ToolLocation } 
 import { Toasts } from '../components/common/Toasts'
 import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
-import { baseName } from '../components/sidebar/Sidebar'
 import { StallNotice, useSilence, useStallThreshold } from '../components/session/StallNotice'
 import { waitingOnAgent } from '../components/session/stall'
 import { PlanPanel } from '../components/transcript/PlanPanel'
@@ -17,7 +16,7 @@ import { TerminalActionsContext, type TerminalActions } from '../components/tran
 import { BackgroundWork } from '../components/background/BackgroundWork'
 import type { AppStore } from '../state/app-store'
 import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
-import { derivedTitle } from '../../common/session/title'
+import { derivedTitle, folderName, untitledName } from '../../common/session/title'
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 
@@ -193,9 +192,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   // A stopped agent is started again by the next message (the session reattaches); a crashed one waits for Restart.
   const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
   // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
-  const title = derivedTitle(session) ?? baseName(session.cwd)
+  const derived = derivedTitle(session)
+  const title = derived ?? untitledName(session.cwd)
   return (
-    <main className="session-screen" aria-label={`Session ${title}`}>
+    <main className="session-screen" aria-label={derived ? `Session ${derived}` : title}>
       <SessionHeader
         title={title}
         subtitle={`${agentName} · ${[session.cwd, ...(session.additionalDirectories ?? [])].join(' + ')}`}
@@ -320,7 +320,7 @@ function CannotContinue(props: {
             void onNewSession().finally(() => setStarting(false))
           }}
         >
-          New session in {baseName(cwd)}
+          New session in {folderName(cwd)}
         </button>
         {onRestart && (
           <button type="button" className="button button-secondary" onClick={() => void onRestart()}>

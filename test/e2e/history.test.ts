@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { chromium, type Browser, type Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
@@ -55,6 +55,17 @@ const nav = (page: Page) => page.getByRole('navigation', { name: 'Agents and ses
 const historyRegion = (page: Page) => nav(page).getByRole('region', { name: 'History', exact: true })
 
 describe('history in the browser host', () => {
+  it('names a session nobody has written in after its folder, alike while open, in its header and in the history', async () => {
+    home = createTestHome([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+    const { page } = await start(home)
+    await startSession(page, { agentName: AGENT, cwd: home.workspace })
+    const name = `Session in ${basename(home.workspace)}`
+    await visible(page.getByRole('main', { name, exact: true }).getByRole('heading', { name, exact: true }))
+    await visible(agentGroup(page, AGENT).getByRole('button', { name: new RegExp(`^${name}`) }))
+    await visible(historyRegion(page).getByRole('button', { name: new RegExp(`^${name}`) }))
+    await screenshot(page, 'history-untitled-session')
+  })
+
   it('survives a restart: find, read, continue, search, export, delete', async () => {
     home = createTestHome([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
     const first = await start(home)

@@ -1,5 +1,6 @@
 import { memo, useEffect, useId, useRef, useState } from 'react'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
+import { folderName, untitledName } from '../../../common/session/title'
 import { Icon } from '../common/icons'
 import type { AgentSession, HistoryActions } from './use-history'
 import './history.css'
@@ -22,7 +23,6 @@ export interface HistoryListProps {
   onNewSessionIn: (cwd: string) => void
 }
 
-export const folderName = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
 
 function when(ms: number): string {
   const date = new Date(ms)
@@ -43,7 +43,7 @@ export function groupByFolder(sessions: HistorySummary[]): { cwd: string; sessio
   return [...groups].map(([cwd, list]) => ({ cwd, sessions: list }))
 }
 
-const untitled = (s: HistorySummary) => s.title ?? `Session in ${folderName(s.cwd)}`
+const untitled = (s: HistorySummary) => s.title ?? untitledName(s.cwd)
 
 const HistoryItem = memo(function HistoryItem({
   session,
@@ -315,7 +315,7 @@ export function SearchResults({ hits, query, onOpen }: { hits: HistoryHit[] | nu
         {hits.map((hit) => (
           <li key={`${hit.sessionId}:${hit.entryId}`}>
             <button type="button" className="session-item history-hit" onClick={() => onOpen(hit.sessionId, hit.entryId)}>
-              <span className="session-item-title">{hit.title ?? `Session in ${folderName(hit.cwd)}`}</span>
+              <span className="session-item-title">{hit.title ?? untitledName(hit.cwd)}</span>
               <span className="history-hit-snippet">
                 <span className="history-hit-kind">{KIND_LABEL[hit.kind] ?? hit.kind}</span> <Snippet text={hit.snippet} />
               </span>

@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useState } from 'react'
 import type { BosunApi, CallResult } from '../../../common/contract'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
+import { folderName, untitledName } from '../../../common/session/title'
 import { Icon } from '../common/icons'
 import { HistoryList, SearchResults, type LiveInfo } from './HistoryList'
 import { NewSessionForm, type NewSessionFailure } from './NewSessionForm'
@@ -53,7 +54,6 @@ const STATUS_LABEL: Record<AgentRuntimeView['status'], string> = {
   failed: 'Failed',
 }
 
-export const baseName = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path
 
 export const Sidebar = memo(function Sidebar({
   agents,
@@ -211,9 +211,9 @@ export const Sidebar = memo(function Sidebar({
                         onClick={() => onSelect(s.sessionId)}
                         title={s.cwd}
                       >
-                        <span className="session-item-title">{titleOf(s) ?? baseName(s.cwd)}</span>
+                        <span className="session-item-title">{titleOf(s) ?? untitledName(s.cwd)}</span>
                         {/* Untitled sessions are named after their folder: then the full path tells them apart. */}
-                        <span className="session-item-meta muted">{titleOf(s) ? baseName(s.cwd) : s.cwd}</span>
+                        <span className="session-item-meta muted">{titleOf(s) ? folderName(s.cwd) : s.cwd}</span>
                         {s.pending > 0 ? (
                           <span className="count-badge" aria-label={`${s.pending} pending approvals`}>
                             {s.pending}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
-import { exportFileName, sessionToJson, sessionToMarkdown } from '../../../main/history/export'
+import { exportFileName, exportTitle, sessionToJson, sessionToMarkdown } from '../../../main/history/export'
 import { snippetOf } from '../../../main/history/service'
 import { toFtsQuery } from '../../../main/history/sqlite-history-store'
 
@@ -17,7 +17,8 @@ const session = () =>
 describe('export', () => {
   it('writes Markdown whose code fences cannot be closed by the content', () => {
     const markdown = sessionToMarkdown(session(), undefined)
-    expect(markdown).toMatch(/^# \/src\/app/)
+    // Titled as the history lists it: here after the first prompt.
+    expect(markdown).toMatch(/^# Show me ```fences```\n/)
     expect(markdown).toContain('## You\n\nShow me ```fences```')
     expect(markdown).toContain('### Tool: Run it (execute, completed)')
     // The output holds a run of four backticks: its fence has five.
@@ -27,6 +28,13 @@ describe('export', () => {
   it("says where a turn stopped early, in the turn's place", () => {
     const state = applyActions(session(), [{ type: 'turn_started' }, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: 'cancelled' }, { type: 'local_prompt', content: [{ type: 'text', text: 'go on' }] }])
     expect(sessionToMarkdown(state, undefined)).toContain('put\n`````\n\n_Stopped. The agent ended the turn when asked to._\n\n## You\n\ngo on')
+  })
+
+  it('titles a session without a title or a prompt after its folder, as the history names it', () => {
+    const empty = createSessionState({ sessionId: 'a/s2', acpSessionId: 's2', agentId: 'a', protocolVersion: 1, cwd: '/src/app/' })
+    expect(sessionToMarkdown(empty, undefined)).toMatch(/^# Session in app\n/)
+    expect(exportTitle(empty, undefined)).toBe('Session in app')
+    expect(exportTitle(empty, { title: 'Renamed' } as Parameters<typeof exportTitle>[1])).toBe('Renamed')
   })
 
   it('writes JSON that reads back to the same entries', () => {

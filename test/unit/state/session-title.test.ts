@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { createSessionState } from '../../../common/session/reducer'
-import { derivedTitle } from '../../../common/session/title'
+import { derivedTitle, folderName, untitledName } from '../../../common/session/title'
 import { apply, text } from './helpers'
 
 const fresh = () => createSessionState({ sessionId: 's', agentId: 'a', protocolVersion: 1, cwd: '/work' })
 
 describe('the name a session is listed under', () => {
+  it('without a title or a prompt, is named after its folder, with either separator and a trailing one', () => {
+    expect(untitledName('/home/me/work')).toBe('Session in work')
+    expect(untitledName('C:\\src\\app\\')).toBe('Session in app')
+    expect(folderName('/')).toBe('/')
+  })
+
   it('is nothing before anything was said, the first prompt on one line after, and the agent’s title when it gives one', () => {
     expect(derivedTitle(fresh())).toBeNull()
     let s = apply(fresh(), { type: 'local_prompt', content: [text('  fix\nthe   build  ')] })
