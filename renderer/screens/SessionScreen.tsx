@@ -7,6 +7,7 @@ import { SessionSeamsProvider, useSeams, type SessionSeams, type ToolLocation } 
 import { Toasts } from '../components/common/Toasts'
 import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
+import { SessionOptions } from '../components/session/SessionOptions'
 import { StallNotice, useSilence, useStallThreshold } from '../components/session/StallNotice'
 import { waitingOnAgent } from '../components/session/stall'
 import { PlanPanel } from '../components/transcript/PlanPanel'
@@ -200,12 +201,6 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         title={title}
         subtitle={`${agentName} · ${[session.cwd, ...(session.additionalDirectories ?? [])].join(' + ')}`}
         turn={session.turn}
-        modes={session.modes}
-        models={session.models}
-        configOptions={session.configOptions}
-        onSetMode={onSetMode}
-        onSetModel={onSetModel}
-        onSetConfigOption={onSetConfigOption}
         inboxSlot={inboxSlot}
         onClose={onClose}
         usage={session.usage}
@@ -265,6 +260,14 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         )}
         <div className="session-footer">
           <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />
+          <SessionOptions
+            modes={session.modes}
+            models={session.models}
+            configOptions={session.configOptions}
+            onSetMode={onSetMode}
+            onSetModel={onSetModel}
+            onSetConfigOption={onSetConfigOption}
+          />
         </div>
       </div>
     </main>
@@ -339,7 +342,7 @@ export function EmptyScreen({ message, inboxSlot }: { message: string; inboxSlot
         <div className="session-heading">
           <h1 className="session-title">Bosun</h1>
         </div>
-        <div className="header-controls">{inboxSlot}</div>
+        <div className="header-actions">{inboxSlot}</div>
       </header>
       <div className="empty-state">
         <p>{message}</p>

@@ -52,14 +52,14 @@ async function exchanges(api: SocketClient['api'], agentId: string, method: stri
     }))
 }
 
-/** Light and dark shots of the session header, where the selectors live. */
-async function headerShots(page: Page, name: string): Promise<void> {
-  const header = page.locator('header.session-header')
+/** Light and dark shots of the composer and the session's options under it, where the selectors live. */
+async function optionShots(page: Page, name: string): Promise<void> {
+  const bottom = page.locator('.session-bottom')
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     // The theme follows the OS (prefers-color-scheme); the screenshot renders a fresh frame.
     expect(await page.evaluate((s) => matchMedia(`(prefers-color-scheme: ${s})`).matches, scheme)).toBe(true)
-    await header.screenshot({ path: join(screenshotDir, `${name}-${scheme}.png`) })
+    await bottom.screenshot({ path: join(screenshotDir, `${name}-${scheme}.png`) })
   }
   await page.emulateMedia({ colorScheme: 'light' })
 }
@@ -93,7 +93,7 @@ describe('mode selector (v1 agent)', () => {
     await waitIdle(page)
     expect(await mode.inputValue()).toBe('code')
     expect(await exchanges(client.api, 'scripted', 'session/set_mode')).toHaveLength(1)
-    await headerShots(page, 'modes-v1')
+    await optionShots(page, 'modes-v1')
   })
 })
 
@@ -121,7 +121,7 @@ describe('model selector (v1 session models, as Gemini CLI offers them)', () => 
     await visible(agentSays(page, AGENT).getByText('Done with the model you chose.'))
     await waitIdle(page)
     expect(await model.inputValue()).toBe('gemini-2.5-flash')
-    await headerShots(page, 'models-v1')
+    await optionShots(page, 'models-v1')
   })
 
   it("shows the agent's refusal and keeps the model it has", async () => {
@@ -189,7 +189,7 @@ describe('config options (v2 agent)', () => {
         ['run-tests', true],
       ],
     ])
-    await headerShots(page, 'modes-v2')
+    await optionShots(page, 'modes-v2')
 
     // And back: the switch turns off again through the agent, the select keeps its value.
     await runTests.click()
@@ -206,7 +206,8 @@ describe('config options (v2 agent)', () => {
 describe('many options (the real codex-acp 2.6.0 session/new)', () => {
   // Codex offers a mode, a collaboration mode, nine models, six reasoning efforts and a fast-mode switch. In a
   // 1280 px window the header once grew past the window: Approvals was cut in half, Agents, Settings and Close
-  // session were out of reach. Every control and every button must stay in the window, at any width down to 900 px.
+  // session were out of reach. Every control and every button must stay in the window, at any width down to 900 px;
+  // the selectors sit under the composer, and the header keeps one row.
   it.each([1280, 1024, 900])('keeps every selector and the app’s buttons inside a %i px window', async (width) => {
     app = await launchApp([{ id: 'codex-like', name: AGENT, scenario: 'e2e-many-options' }], { viewport: { width, height: 760 } })
     const { page } = app
@@ -228,11 +229,15 @@ describe('many options (the real codex-acp 2.6.0 session/new)', () => {
       expect(box.x, await control.getAttribute('aria-label') ?? '').toBeGreaterThanOrEqual(0)
       expect(box.x + box.width, `${await control.textContent()} ends at ${box.x + box.width}`).toBeLessThanOrEqual(width)
     }
-    // Nothing in the header is cut off or scrolls sideways.
+    // Nothing in the header is cut off or scrolls sideways, and it is one row: as tall as with no selectors at all.
     expect(await header.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0)
+    expect((await header.boundingBox())!.height).toBeLessThanOrEqual(64)
+    const options = page.getByRole('group', { name: 'Session options' })
+    expect(await options.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0)
+    for (const control of controls.slice(0, 4)) expect(await options.locator(control).count()).toBe(1)
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0)
     // The title is still there to read.
     expect((await page.locator('.session-title').boundingBox())!.width).toBeGreaterThan(120)
-    if (width === 1280 || width === 900) await headerShots(page, `many-options-${width}`)
+    if (width === 1280 || width === 900) await optionShots(page, `many-options-${width}`)
   })
 })

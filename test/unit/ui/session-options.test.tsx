@@ -1,13 +1,13 @@
 /**
- * The session header's mode and config selects when the agent's current value is not among what it lists: the
+ * The session's mode and config selects (under the composer) when the agent's current value is not among what it lists: the
  * select shows that value, marked, instead of its first option (which a browser would show as selected), and a
  * current mode with no modes listed is shown read-only. Rendered to static markup; the look is in
- * session-header.browser.test.ts.
+ * session-options.browser.test.ts.
  */
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { ConfigOptionView } from '../../../common/session/types'
-import { ConfigOptions, ModeSelect, ModelSelect, SessionHeader } from '../../../renderer/components/header/SessionHeader'
+import { ConfigOptions, ModeSelect, ModelSelect, SessionOptions } from '../../../renderer/components/session/SessionOptions'
 
 const noop = () => undefined
 const modes = [
@@ -77,21 +77,10 @@ describe('model select (v1 session models)', () => {
     expect(unlisted).toContain('select-unlisted')
   })
 
-  it('sits in the header beside Mode, only when the session has models', () => {
+  it("sits beside Mode among the session's options, only when the session has models", () => {
     const header = (extra: object) =>
       renderToStaticMarkup(
-        <SessionHeader
-          title="t"
-          subtitle="s"
-          turn={{ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 0 }}
-          modes={{ currentModeId: 'default', availableModes: modes }}
-          configOptions={[]}
-          onSetMode={noop}
-          onSetConfigOption={noop}
-          inboxSlot={null}
-          onClose={noop}
-          {...extra}
-        />,
+        <SessionOptions modes={{ currentModeId: 'default', availableModes: modes }} configOptions={[]} onSetMode={noop} onSetConfigOption={noop} {...extra} />,
       )
     const html = header({ models: { currentModelId: 'gemini-2.5-pro', availableModels: models }, onSetModel: noop })
     const labels = [...html.matchAll(/<select[^>]*aria-label="([^"]+)"/g)].map((m) => m[1])

@@ -1,7 +1,7 @@
 /**
- * The session header in Chromium with the app's styles, light and dark: a current mode and a config value the
+ * The session's options in Chromium with the app's styles, light and dark: a current mode and a config value the
  * agent does not list show as themselves, marked (not as the first option), and a current mode with no modes
- * listed shows read-only. Screenshots land in test/e2e/screenshots/session-header-unlisted-<scheme>.png.
+ * listed shows read-only. Screenshots land in test/e2e/screenshots/session-options-unlisted-<scheme>.png.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,24 +11,20 @@ import { screenshotDir } from '../../e2e/support/harness'
 
 const entry = `
 import { createRoot } from 'react-dom/client'
-import { SessionHeader } from './renderer/components/header/SessionHeader'
+import { SessionOptions } from './renderer/components/session/SessionOptions'
 
 const common = {
-  subtitle: 'Claude · /home/ada/project',
-  turn: { state: 'idle' },
   onSetMode: () => undefined,
   onSetConfigOption: () => undefined,
-  inboxSlot: <button type="button" className="button button-secondary">Approvals</button>,
-  onClose: () => undefined,
 }
 const effort = { id: 'effort', name: 'Effort', type: 'select', currentValue: 'extreme', options: [{ value: 'low', name: 'Low' }, { value: 'high', name: 'High' }], raw: {} }
 createRoot(document.getElementById('root')).render(
-  <div style={{ display: 'grid', gap: 12 }}>
+  <div className="session-footer" style={{ display: 'grid', gap: 12, padding: 12 }}>
     <section aria-label="Unlisted">
-      <SessionHeader {...common} title="Unlisted mode and value" modes={{ currentModeId: 'bypassPermissions', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] }} configOptions={[effort]} />
+      <SessionOptions {...common} modes={{ currentModeId: 'bypassPermissions', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] }} configOptions={[effort]} />
     </section>
     <section aria-label="Read-only">
-      <SessionHeader {...common} title="A mode with none listed" modes={{ currentModeId: 'architect', availableModes: [] }} configOptions={[]} />
+      <SessionOptions {...common} modes={{ currentModeId: 'architect', availableModes: [] }} configOptions={[]} />
     </section>
   </div>,
 )
@@ -37,7 +33,7 @@ createRoot(document.getElementById('root')).render(
 const harness = browserHarness(entry)
 const styles = readFileSync('renderer/styles/app.css', 'utf8')
 
-describe('session header with values the agent does not list, in Chromium', { timeout: 30_000 }, () => {
+describe('session options with values the agent does not list, in Chromium', { timeout: 30_000 }, () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`shows the current mode and value as they are, marked; a mode with none listed read-only (${colorScheme})`, async () => {
       const page = await harness.open({ viewport: { width: 1280, height: 200 }, styles })
@@ -51,7 +47,7 @@ describe('session header with values the agent does not list, in Chromium', { ti
         const readOnly = page.getByRole('region', { name: 'Read-only' })
         expect(await readOnly.getByRole('combobox').count()).toBe(0)
         expect(await readOnly.getByRole('group', { name: 'Mode' }).innerText()).toMatch(/^Mode\s+architect$/)
-        await page.locator('#root').screenshot({ path: join(screenshotDir, `session-header-unlisted-${colorScheme}.png`) })
+        await page.locator('#root').screenshot({ path: join(screenshotDir, `session-options-unlisted-${colorScheme}.png`) })
         expect(page.errors).toEqual([])
       } finally {
         await page.close()
