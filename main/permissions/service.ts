@@ -2,6 +2,7 @@
  * The permissions domain assembled for the composition root: broker, remembered rules, audit log,
  * attention (notifications and badge) and the IPC call handlers of `preload/contract/permissions.ts`.
  */
+import { untitledName } from '../../common/session/title'
 import { join } from 'node:path'
 import type { Notifier } from '../app/services'
 import { writeFileAtomic } from '../base/atomic-write'
@@ -234,7 +235,7 @@ export async function createPermissionsService(options: PermissionsServiceOption
           kind: 'auto-approve',
           title: 'Turn on auto-approve',
           message: `Let ${quoteExact(session.agentName)} act without asking in this session? Bosun will answer its permission requests with "Allow once" (when offered) until you turn auto-approve off or close the session.`,
-          detail: [`Session: ${quoteExact(session.title ?? sessionId)}`, ...(session.cwd ? [`Folder: ${quoteExact(session.cwd)}`] : [])].join('\n'),
+          detail: [`Session: ${quoteExact(session.title ?? (session.cwd ? untitledName(session.cwd) : sessionId))}`, ...(session.cwd ? [`Folder: ${quoteExact(session.cwd)}`] : [])].join('\n'),
           confirmLabel: 'Turn on',
         })
         if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Auto-approve stays off: it was not confirmed.' })

@@ -31,7 +31,8 @@ async function start(confirmation: RecordingConfirmation) {
     sessions: { getSession: () => ({ cwd: '/proj' }) },
     focusRequest: () => {},
     confirmation,
-    describeSession: (sessionId) => (sessionId === 's' ? { agentName: 'Agent A', cwd: '/proj', title: 'Fix the build' } : undefined),
+    describeSession: (sessionId) =>
+      sessionId === 's' ? { agentName: 'Agent A', cwd: '/proj', title: 'Fix the build' } : sessionId === 'new' ? { agentName: 'Agent A', cwd: '/src/app', title: null } : undefined,
   })
   const connection = new FakeConnection(1)
   service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })
@@ -96,6 +97,10 @@ describe('auto-approve', () => {
     expect(service.broker.pending()).toHaveLength(1)
 
     expect(await service.handlers.setAutoApprove({ sessionId: 'nope', value: true })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    // A session nobody has written in yet is named as everywhere else: after its folder, not by its id.
+    await service.handlers.setAutoApprove({ sessionId: 'new', value: true })
+    expect(confirmation.asked[1]).toMatchObject({ kind: 'auto-approve', detail: 'Session: "Session in app"\nFolder: "/src/app"' })
+    confirmation.asked.pop()
     expect(await service.handlers.setAutoApprove({ sessionId: 's', value: false })).toEqual({ ok: true, value: undefined })
     expect(confirmation.asked).toHaveLength(1)
 
