@@ -158,13 +158,17 @@ export function patchLines(text: string): { lines: DiffLine[]; added: number; re
   return { lines, added, removed }
 }
 
-/** Git's header lines naming the file (`diff --git`, `index`, `---`, `+++`) before the first hunk; mode and rename lines stay. */
+/**
+ * Git's header lines naming the file (`diff --git`, `index`, `---`, `+++`) before the first hunk, and a new or deleted
+ * regular file's mode (codex-acp's `new file mode 100644`: the change listed above says it was created); other modes
+ * (an executable, a link) and rename lines stay.
+ */
 function withoutFileHeader(lines: DiffLine[]): DiffLine[] {
   const firstHunk = lines.findIndex((l) => l.kind === 'hunk')
   if (firstHunk <= 0) return lines
   const header = lines.slice(0, firstHunk)
   if (!header.every((l) => l.kind === 'meta') || lines.slice(firstHunk).some((l) => l.kind === 'meta' && l.text.startsWith('diff --git '))) return lines
-  return [...header.filter((l) => !/^(diff --git |index |--- |\+\+\+ )/.test(l.text)), ...lines.slice(firstHunk)]
+  return [...header.filter((l) => !/^(diff --git |index |--- |\+\+\+ |(new|deleted) file mode 100644$)/.test(l.text)), ...lines.slice(firstHunk)]
 }
 
 function changeView(raw: unknown): DiffChangeView {

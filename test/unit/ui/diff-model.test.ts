@@ -135,6 +135,22 @@ describe('v2 diff {changes[], patch?}', () => {
     expect(mode.patch.lines.slice(0, 3).map((l) => l.text)).toEqual(['old mode 100644', 'new mode 100755', '@@ -10,3 +10,3 @@ fn'])
   })
 
+  it("drops a new regular file's mode line (the change says it was created), not an executable's", () => {
+    const created = (mode: string) =>
+      diffModelOf({
+        type: 'diff',
+        changes: [{ operation: 'create', path: '/w/multi.txt' }],
+        // codex-acp's v2 shape for a file its apply_patch adds.
+        patch: { format: 'git_patch', text: `diff --git /w/multi.txt /w/multi.txt\nnew file mode ${mode}\n--- /dev/null\n+++ /w/multi.txt\n@@ -0,0 +1,2 @@\n+line one\n+line two\n` },
+      })
+    const regular = created('100644')
+    if (regular.kind !== 'changes' || regular.patch?.kind !== 'git') throw new Error('expected a parsed git patch')
+    expect(regular.patch.lines.map((l) => l.text)).toEqual(['@@ -0,0 +1,2 @@', 'line one', 'line two'])
+    const executable = created('100755')
+    if (executable.kind !== 'changes' || executable.patch?.kind !== 'git') throw new Error('expected a parsed git patch')
+    expect(executable.patch.lines[0]).toEqual({ kind: 'meta', text: 'new file mode 100755' })
+  })
+
   it('lists per-change operations when there is no patch, with binary changes called out', () => {
     const model = diffModelOf({
       type: 'diff',
