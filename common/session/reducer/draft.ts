@@ -331,6 +331,23 @@ export function patchedMeta(current: Record<string, unknown> | undefined, patch:
   return Object.keys(next).length > 0 ? next : undefined
 }
 
+/**
+ * A tool call's or terminal's `_meta` after a patch by key, bounded as other `_meta` is ({@link MAX_META_CHARS}): a key
+ * whose value alone is over the bound is not kept, and if the whole would still be over it the patch is dropped. In
+ * v1, claude-agent-acp puts each tool's whole result there on every report (a read file, an edited file's old text,
+ * a command's output), which the tool call's content already shows: kept, it grew the session, the window and the
+ * history by as much again. `undefined` when nothing is left.
+ */
+export function patchedToolMeta(current: Record<string, unknown> | undefined, patch: Json): Record<string, unknown> | undefined {
+  let fitting: Json | undefined
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null || value === undefined || keptMetaJson({ [key]: value }) !== undefined) continue
+    fitting ??= { ...patch }
+    delete fitting[key]
+  }
+  return patchedMeta(current, fitting ?? patch, false)
+}
+
 export const isTextBlock = (block: ContentBlock | undefined): block is ContentBlock & { type: 'text'; text: string } =>
   block !== undefined && block.type === 'text' && isString((block as Json).text)
 

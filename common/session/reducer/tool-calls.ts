@@ -2,7 +2,7 @@
  * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
  */
 import type { TerminalView, ToolCallContent, ToolCallEntry } from '../types'
-import { cutText, isObject, isString, parseLocations, parseToolContent, patchMeta } from './draft'
+import { cutText, isObject, isString, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
 
@@ -101,7 +101,11 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
         break
       case '_meta':
         if (value === null) delete t._meta
-        else if (isObject(value)) t._meta = patchMeta(t._meta, value)
+        else if (isObject(value)) {
+          const meta = patchedToolMeta(t._meta, value)
+          if (meta) t._meta = meta
+          else delete t._meta
+        }
         break
       case 'sessionUpdate':
       case 'toolCallId':
@@ -320,7 +324,11 @@ function applyTerminalExtras(t: TerminalView, u: Update): void {
     else delete t.capabilities
   }
   if (u._meta === null) delete t._meta
-  else if (isObject(u._meta)) t._meta = patchMeta(t._meta, u._meta)
+  else if (isObject(u._meta)) {
+    const meta = patchedToolMeta(t._meta, u._meta)
+    if (meta) t._meta = meta
+    else delete t._meta
+  }
   let extra: Record<string, unknown> | undefined
   for (const key of Object.keys(u)) {
     if (TERMINAL_UPDATE_KEYS.has(key) || u[key] === undefined) continue

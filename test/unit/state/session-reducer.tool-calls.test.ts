@@ -65,6 +65,28 @@ describe('tool_call_update patch semantics (H6, H21): omit / null / value per fi
     expect(tool(s, 't')._meta).toBeUndefined()
   })
 
+  it("_meta is bounded as other _meta is: a key too large alone is not kept (claude-agent-acp's whole tool result in v1), the rest is", () => {
+    const file = 'line of the file\n'.repeat(2_000)
+    let s = updates(withFull(1), {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 't',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: file } }],
+      _meta: { claudeCode: { toolName: 'Read', toolResponse: { type: 'text', file: { content: file } } }, trace: 'abc' },
+    })
+    expect(tool(s, 't')._meta).toEqual({ a: 1, b: 2, trace: 'abc' })
+    // The rest of the update applied.
+    expect(tool(s, 't').status).toBe('completed')
+    expect(tool(s, 't').content).toEqual([{ type: 'content', content: { type: 'text', text: file } }])
+    // Small keys that add up past the bound: the patch is dropped whole, what was kept stays.
+    const many = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`k${i}`, 'x'.repeat(3_000)]))
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: many })
+    expect(tool(s, 't')._meta).toEqual({ a: 1, b: 2, trace: 'abc' })
+    // A (v2) terminal's _meta is bounded the same way.
+    const v2 = updates(session(2), { sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'ls', _meta: { log: file, id: 7 } })
+    expect(v2.terminals['term-1']?._meta).toEqual({ id: 7 })
+  })
+
   it('v1 _meta:null keeps the old value', () => {
     const s = updates(withFull(1), { sessionUpdate: 'tool_call_update', toolCallId: 't', _meta: null })
     expect(tool(s, 't')._meta).toEqual({ a: 1, b: 2 })
