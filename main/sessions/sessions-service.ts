@@ -108,6 +108,8 @@ interface SessionRecord {
   full?: { reason: string }
   /** The MCP servers the agent could not take, as the session last said it (`''`: none): a reattach repeats only a change. */
   mcpRefused?: string
+  /** The agent's ids of the v2 subagent sessions this session announced (`subagent_update`), at most `MAX_SUBAGENTS`. */
+  subagents?: string[]
 }
 
 /**
@@ -134,6 +136,17 @@ const SESSION_FACTS = new Set([
  * so none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
  */
 const KINDS_APPLIED_WHEN_FULL = new Set([...SESSION_FACTS, 'plan_update', 'state_update'])
+
+/**
+ * What of a v2 subagent's own updates its parent session shows: the subagent's tool calls and terminals (what it
+ * does, and what a permission it asks for is about), on the parent's transcript. Its state, usage, options,
+ * commands, plan, title and messages are the child's own and would overwrite the parent's (a child's idle must not
+ * end the parent's turn); the subagent's brief and report reach the parent as its `session_message`s.
+ */
+const SUBAGENT_KINDS = new Set(['tool_call', 'tool_call_update', 'tool_call_content_chunk', 'terminal_update', 'terminal_output_chunk'])
+
+/** Subagent sessions one session may announce; past it, a new child's updates and requests are not routed. */
+const MAX_SUBAGENTS = 256
 
 /**
  * What of a Bosun-side action a full session still takes (null: nothing). It shows no more output, of the agent's or
@@ -241,6 +254,8 @@ export class SessionsService implements IDisposable {
   private readonly sessions = new Map<string, SessionRecord>()
   /** Agent-scoped id → Bosun's id of the newest session the agent calls that. */
   private readonly byAgentScopedId = new Map<string, string>()
+  /** Agent-scoped id of a v2 subagent session → Bosun's id of the session that announced it (`subagent_update`). */
+  private readonly parentOf = new Map<string, string>()
   private suffix = 1
   /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
   private readonly early = new Map<AcpClientConnection, EarlyBuffer>()
@@ -336,9 +351,13 @@ export class SessionsService implements IDisposable {
     return this.sessions.get(sessionId)?.agentId
   }
 
-  /** Bosun's id of the session an agent calls `acpSessionId`, if that agent has it. */
+  /**
+   * Bosun's id of the session an agent calls `acpSessionId`, if that agent has it; for a v2 subagent session its
+   * parent announced, the parent's (its permission requests and questions are asked there).
+   */
   resolve(agentId: string, acpSessionId: string): string | undefined {
-    const sessionId = this.byAgentScopedId.get(agentScopedId(agentId, acpSessionId))
+    const scoped = agentScopedId(agentId, acpSessionId)
+    const sessionId = this.byAgentScopedId.get(scoped) ?? this.parentOf.get(scoped)
     return sessionId !== undefined && this.sessions.get(sessionId)?.agentId === agentId ? sessionId : undefined
   }
 
@@ -627,6 +646,10 @@ export class SessionsService implements IDisposable {
     this.sessions.delete(sessionId)
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
     if (this.byAgentScopedId.get(scoped) === sessionId) this.byAgentScopedId.delete(scoped)
+    for (const child of record.subagents ?? []) {
+      const childScoped = agentScopedId(record.agentId, child)
+      if (this.parentOf.get(childScoped) === sessionId) this.parentOf.delete(childScoped)
+    }
     this.history?.closed(sessionId)
     this.events.emit('sessionRemoved', { sessionId })
     return ok(undefined)
@@ -952,7 +975,16 @@ export class SessionsService implements IDisposable {
         tail.heard()
         if (!SESSION_FACTS.has(update.sessionUpdate)) return
       }
+      if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(route.sessionId, route.record, update)
       if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update)
+      return
+    }
+    const parentId = this.parentOf.get(agentScopedId(agentId, acpSessionId))
+    const parent = parentId !== undefined ? this.sessions.get(parentId) : undefined
+    if (parentId !== undefined && parent && parent.agentId === agentId && parent.connection === connection) {
+      // A subagent's own subagents belong to the same conversation: announced to the same parent.
+      if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(parentId, parent, update)
+      if (SUBAGENT_KINDS.has(update.sessionUpdate) && !parent.full && !parent.replayTail) this.pushUpdate(parentId, update)
       return
     }
     const early = this.early.get(connection)
@@ -975,6 +1007,21 @@ export class SessionsService implements IDisposable {
       return
     }
     this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
+  }
+
+  /**
+   * A v2 `subagent_update` on `sessionId`: the child session it names is routed to this session from now on (its tool
+   * calls shown here, its permission requests asked here). A child already routed elsewhere, or one past the bound, is not.
+   */
+  private adoptSubagent(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
+    const child = (update as { sessionId?: unknown }).sessionId
+    if (record.state.protocolVersion !== 2 || typeof child !== 'string' || child.length === 0 || child.length > 1024) return
+    const scoped = agentScopedId(record.agentId, child)
+    if (this.byAgentScopedId.has(scoped) || this.parentOf.has(scoped)) return
+    const children = (record.subagents ??= [])
+    if (children.length >= MAX_SUBAGENTS) return
+    children.push(child)
+    this.parentOf.set(scoped, sessionId)
   }
 
   /**
@@ -1072,6 +1119,7 @@ export class SessionsService implements IDisposable {
     this.sessions.clear()
     this.lastRoute = undefined
     this.byAgentScopedId.clear()
+    this.parentOf.clear()
     this.early.clear()
   }
 }

@@ -144,6 +144,28 @@ describe.each([
   })
 })
 
+describe('conformance, v2 subagents', () => {
+  it('a subagent session its parent announced asks its permission in the parent, shows its tool calls there, and leaves the parent’s turn and options alone', async () => {
+    const services = await start(true)
+    const turn = services.handlers.prompt({ sessionId: services.sessionId, prompt: text('subagent-v2') })
+    const asked = await until(services, services.sessionId, (s) => Object.keys(s.permissions).length === 1)
+    const [pending] = must(await services.handlers.listPendingPermissions(undefined))
+    // Asked in the parent session (its inbox entry and its card), not refused as an unknown session.
+    expect(pending).toMatchObject({ sessionId: services.sessionId, title: 'touch marker' })
+    const tool = asked.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === 'sub-call')!
+    expect(tool.permissionIds).toHaveLength(1)
+    must(await services.handlers.respondPermission({ requestId: pending!.requestId, optionId: 'allow-once' }))
+    expect(must(await turn).stopReason).toBe('end_turn')
+    const state = await until(services, services.sessionId, (s) => agentText(s).includes('parent done') && s.turn.state === 'idle')
+    expect(agentText(state)).toContain('permission outcome: {"optionId":"allow-once","outcome":"selected"}')
+    expect(state.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === 'sub-call')!.status).toBe('completed')
+    // The child's own options and words are not the parent's; its idle did not end the parent's turn early.
+    expect(state.configOptions.some((o) => o.id === 'agent')).toBe(false)
+    expect(agentText(state)).not.toContain('child words')
+    expect(state.turn.completedTurns).toBe(1)
+  })
+})
+
 describe('conformance, v1 only', () => {
   it('a prompt the agent answers and then ends with an error (a rate limit after partial output) was sent: the turn ran and ended with that error', async () => {
     const services = await start(false)
