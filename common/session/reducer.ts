@@ -30,6 +30,7 @@ import type { Update } from './reducer/draft'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
 import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
+import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
 import { applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
 import {
@@ -132,6 +133,8 @@ const V2_ONLY: Record<string, (d: Draft, u: Update) => void> = {
   terminal_update: applyTerminalUpdate,
   terminal_output_chunk: applyTerminalChunk,
   plan_update: applyPlanUpdate,
+  subagent_update: applySubagentUpdate,
+  session_message: applySessionMessage,
 }
 
 function applyUpdate(d: Draft, u: unknown): void {
