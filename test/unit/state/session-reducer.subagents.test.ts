@@ -9,7 +9,7 @@ import { session, updates } from './helpers'
 
 const announce = (fields: Record<string, unknown>) => ({ sessionUpdate: 'subagent_update', sessionId: 'child-1', ...fields })
 const message = (fields: Record<string, unknown>) => ({ sessionUpdate: 'session_message', messageId: 'm1', ...fields })
-const texts = (card: ToolCallEntry) => card.content.map((c) => (c.type === 'content' && c.content.type === 'text' ? c.content.text : c.type))
+const texts = (card: ToolCallEntry) => card.content.map((c) => (c as { content?: { text?: string } }).content?.text ?? c.type)
 
 describe('subagent_update and session_message (v2)', () => {
   it('claude-agent-acp’s sequence: one card, running then done, with the brief and the report', () => {
