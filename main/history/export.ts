@@ -22,18 +22,40 @@ function blocksToMarkdown(blocks: ContentBlock[]): string {
     .join('\n\n')
 }
 
+/** A v2 diff (`changes`, and the `patch` text when the agent sent one): what changed in which file, then the patch. */
+function v2DiffToMarkdown(changes: unknown[], patch: unknown): string[] {
+  const named = changes.flatMap((change) => {
+    const c = change as { operation?: unknown; path?: unknown; oldPath?: unknown }
+    if (typeof c.path !== 'string') return []
+    const from = typeof c.oldPath === 'string' ? `\`${c.oldPath}\` → ` : ''
+    return [`${from}\`${c.path}\`${typeof c.operation === 'string' ? ` (${c.operation})` : ''}`]
+  })
+  const text = typeof patch === 'object' && patch !== null ? (patch as { text?: unknown }).text : undefined
+  return [`Diff of ${named.length > 0 ? named.join(', ') : 'files'}:`, ...(typeof text === 'string' ? [fence(text, 'diff')] : [])]
+}
+
 function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
   const lines = [`### Tool: ${tool.title ?? tool.toolCallId} (${tool.toolKind}, ${tool.status})`]
   for (const location of tool.locations) lines.push(`- \`${location.path}${location.line != null ? `:${location.line}` : ''}\``)
   if (tool.rawInput !== undefined) lines.push('', 'Input:', fence(JSON.stringify(tool.rawInput, null, 2), 'json'))
   for (const content of tool.content) {
-    const c = content as { type: string; content?: { type?: string; text?: unknown }; path?: unknown; oldText?: unknown; newText?: unknown; patch?: unknown; terminalId?: unknown }
+    const c = content as {
+      type: string
+      content?: { type?: string; text?: unknown }
+      path?: unknown
+      oldText?: unknown
+      newText?: unknown
+      patch?: unknown
+      changes?: unknown
+      terminalId?: unknown
+    }
     if (c.type === 'content' && typeof c.content?.text === 'string') lines.push('', fence(c.content.text))
     else if (c.type === 'diff' && typeof c.path === 'string') {
       lines.push('', `Diff of \`${c.path}\`:`)
       if (typeof c.patch === 'string') lines.push(fence(c.patch, 'diff'))
       else lines.push(fence(`--- old\n${typeof c.oldText === 'string' ? c.oldText : ''}\n+++ new\n${typeof c.newText === 'string' ? c.newText : ''}`, 'diff'))
-    } else if (c.type === 'terminal' && typeof c.terminalId === 'string') {
+    } else if (c.type === 'diff' && Array.isArray(c.changes)) lines.push('', ...v2DiffToMarkdown(c.changes, c.patch))
+    else if (c.type === 'terminal' && typeof c.terminalId === 'string') {
       const terminal = state.terminals[c.terminalId]
       if (terminal) lines.push('', `Terminal${terminal.command ? ` \`${terminal.command}\`` : ''}:`, fence(terminal.output))
     }

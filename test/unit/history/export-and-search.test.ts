@@ -37,6 +37,31 @@ describe('export', () => {
     expect(exportTitle(empty, { title: 'Renamed' } as Parameters<typeof exportTitle>[1])).toBe('Renamed')
   })
 
+  it('writes the diffs of a v2 agent (changes and their patch), as the card shows them', () => {
+    const patch = 'diff --git /src/app/a.md /src/app/a.md\n--- /src/app/a.md\n+++ /src/app/a.md\n@@ -1 +1 @@\n-old\n+new\n'
+    const state = applyActions(createSessionState({ sessionId: 'a/s2', agentId: 'a', protocolVersion: 2, cwd: '/src/app' }), [
+      {
+        type: 'updates',
+        updates: [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: 'e',
+            title: 'Edit a.md',
+            kind: 'edit',
+            status: 'completed',
+            content: [
+              { type: 'diff', changes: [{ operation: 'modify', path: '/src/app/a.md', fileType: 'text' }], patch: { format: 'git_patch', text: patch } },
+              { type: 'diff', changes: [{ operation: 'move', oldPath: '/src/app/b.md', path: '/src/app/c.md' }] },
+            ],
+          },
+        ],
+      },
+    ])
+    const markdown = sessionToMarkdown(state, undefined)
+    expect(markdown).toContain(`Diff of \`/src/app/a.md\` (modify):\n\`\`\`diff\n${patch}\n\`\`\``)
+    expect(markdown).toContain('Diff of `/src/app/b.md` → `/src/app/c.md` (move):')
+  })
+
   it('writes JSON that reads back to the same entries', () => {
     const state = session()
     const json = JSON.parse(sessionToJson(state, undefined))
