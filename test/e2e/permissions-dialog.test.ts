@@ -94,6 +94,8 @@ describe('permission dialog, v1 agent', () => {
     await page.keyboard.press('3')
     await agentReports({ outcome: 'selected', optionId: 'reject-once' })
     await visible(card.getByText('Rejected by you (Reject)'))
+    // The answered prompt's buttons are gone: the focus went on to the message box, not to the page's body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName)).toBe('Message')
   })
 
   it('v1 request for a tool call never announced: a card appears for it', async () => {

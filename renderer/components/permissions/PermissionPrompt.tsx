@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, typ
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { arrangeOptions, contradictingName, MAX_OPTION_NAME_CHARS, optionAppearance, promptKeyAction } from './option-style'
-import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
+import { clearPromptFocus, focusAfterAnswer, holdsFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { commandOf } from '../transcript/tool-command'
 import { describeResolution } from './resolution-text'
 import { HiddenCharsWarning, VisibleText } from './VisibleText'
@@ -37,7 +37,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   const descriptionId = useId()
   const rememberId = useId()
   // A structural type keeps this file type-checkable without the DOM lib (unit tests render it in Node).
-  const rootRef = useRef<{ focus(): void } | null>(null)
+  const rootRef = useRef<{ focus(): void; contains?(node: unknown): boolean } | null>(null)
   const pending = request.status === 'pending'
   const rememberNote = pending && request.rememberNote ? request.rememberNote : null
   // On a tool card whose title or command says exactly the same (claude-agent-acp's Bash: `ls -la` in all three).
@@ -56,18 +56,37 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
     clearPromptFocus(request.requestId)
   }, [focusMe, request.requestId])
 
+  // Answered from inside the prompt: once the answer is in (its buttons gone, or the whole prompt, as on a tool card,
+  // and the focus with them), the focus goes on.
+  const answeredHere = useRef(false)
+  const respond = (optionId: string | null) => {
+    answeredHere.current = holdsFocus(rootRef.current)
+    onRespond(optionId)
+  }
+  useEffect(() => {
+    if (pending || !answeredHere.current) return
+    answeredHere.current = false
+    focusAfterAnswer()
+  }, [pending])
+  useEffect(
+    () => () => {
+      if (answeredHere.current) focusAfterAnswer()
+    },
+    [],
+  )
+
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!pending) return
     const answer = promptKeyAction(event, request.options)
     if (answer === undefined) return
     event.preventDefault()
     event.stopPropagation()
-    onRespond(answer)
+    respond(answer)
   }
 
   return (
     <section
-      ref={(element: { focus(): void } | null) => {
+      ref={(element: { focus(): void; contains?(node: unknown): boolean } | null) => {
         rootRef.current = element
       }}
       className={`perm-prompt perm-status-${request.status}`}
@@ -119,7 +138,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                 data-kind={option.kind}
                 aria-keyshortcuts={key ?? undefined}
                 aria-describedby={rememberNote && look.hint ? rememberId : undefined}
-                onClick={() => onRespond(option.optionId)}
+                onClick={() => respond(option.optionId)}
               >
                 {look.icon ? (
                   <span className="perm-option-icon" aria-hidden="true">
@@ -141,7 +160,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
               </button>
             )
           })}
-          <button type="button" className="perm-dismiss" aria-keyshortcuts="Escape" onClick={() => onRespond(null)}>
+          <button type="button" className="perm-dismiss" aria-keyshortcuts="Escape" onClick={() => respond(null)}>
             Dismiss <kbd aria-hidden="true">Esc</kbd>
           </button>
         </div>

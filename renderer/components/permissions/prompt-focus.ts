@@ -29,3 +29,35 @@ export function subscribePromptFocus(listener: Listener): () => void {
 export function clearPromptFocus(requestId: string): void {
   if (target?.requestId === requestId) target = null
 }
+
+/** What of the DOM the hand-over below needs (a structural type: this file is type-checked without the DOM lib too). */
+interface FocusableLike {
+  focus(): void
+}
+interface DocumentLike {
+  activeElement: unknown
+  body: unknown
+  querySelector(selector: string): FocusableLike | null
+}
+
+/** Whether the keyboard focus is inside `root`. */
+export function holdsFocus(root: { contains?(node: unknown): boolean } | null): boolean {
+  const doc = (globalThis as { document?: DocumentLike }).document
+  return !!doc && !!root?.contains && root.contains(doc.activeElement)
+}
+
+/**
+ * A prompt answered from inside it (a click on an option, a key) loses its buttons, and the focus with them: it
+ * goes on to the next request waiting on the page (the prompt itself, never an option: Enter must not approve),
+ * else to the message box, so the keyboard is where the person continues. Unless the focus has gone somewhere else
+ * since (it is on the page's body only when it was dropped).
+ */
+export function focusAfterAnswer(): void {
+  // After the page has settled: the answered prompt is gone from it, the next one (if any) is on it.
+  setTimeout(() => {
+    const doc = (globalThis as { document?: DocumentLike }).document
+    if (!doc || (doc.activeElement !== null && doc.activeElement !== doc.body)) return
+    const next = doc.querySelector('.perm-prompt[role="alertdialog"]') ?? doc.querySelector('textarea[aria-label="Message"]')
+    next?.focus()
+  }, 0)
+}
