@@ -95,6 +95,11 @@ export interface ToolCallEntry {
    * content with "Wrote file successfully.", so what was approved (by a rule, unseen) was nowhere on the card.
    */
   askedDiffs?: ToolCallContent[]
+  /**
+   * The card title of the v2 subagent whose tool call this is ("Subagent: Survey the files"): main routed it from that
+   * subagent's session (see `FROM_SUBAGENT`). Several subagents may work at once.
+   */
+  subagent?: string
 }
 
 export interface PermissionEntry {

@@ -36,6 +36,7 @@ function v2DiffToMarkdown(changes: unknown[], patch: unknown): string[] {
 
 function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
   const lines = [`### Tool: ${tool.title ?? tool.toolCallId} (${tool.toolKind}, ${tool.status})`]
+  if (tool.subagent !== undefined) lines.push(`- By: ${tool.subagent}`)
   for (const location of tool.locations) lines.push(`- \`${location.path}${location.line != null ? `:${location.line}` : ''}\``)
   if (tool.rawInput !== undefined) lines.push('', 'Input:', fence(JSON.stringify(tool.rawInput, null, 2), 'json'))
   for (const content of tool.content) {

@@ -12,6 +12,7 @@ import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
+import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -984,7 +985,11 @@ export class SessionsService implements IDisposable {
     if (parentId !== undefined && parent && parent.agentId === agentId && parent.connection === connection) {
       // A subagent's own subagents belong to the same conversation: announced to the same parent.
       if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(parentId, parent, update)
-      if (SUBAGENT_KINDS.has(update.sessionUpdate) && !parent.full && !parent.replayTail) this.pushUpdate(parentId, update)
+      if (SUBAGENT_KINDS.has(update.sessionUpdate) && !parent.full && !parent.replayTail) {
+        // A tool call says whose it is: with subagents at work side by side, their calls interleave on the parent.
+        const marked = update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? ({ ...update, [FROM_SUBAGENT]: acpSessionId } as typeof update) : update
+        this.pushUpdate(parentId, marked)
+      }
       return
     }
     const early = this.early.get(connection)

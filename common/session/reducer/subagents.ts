@@ -8,10 +8,9 @@
 import type { ToolCallEntry, UnknownEntry } from '../types'
 import { isObject, isString, parseToolContent } from './draft'
 import type { Draft, Json, Update } from './draft'
-import { ensureToolCall, findToolCall, patchToolCall } from './tool-calls'
+import { ensureToolCall, findToolCall, patchToolCall, subagentCardId } from './tool-calls'
 
-/** The card's id: no agent's tool call id starts with it (tool call ids are the agent's, these are Bosun's). */
-export const subagentCardId = (childSessionId: string): string => `subagent:${childSessionId}`
+export { FROM_SUBAGENT, subagentCardId } from './tool-calls'
 
 /** Text blocks one subagent card keeps (each message adds its blocks): the card cannot grow without end. */
 export const MAX_SUBAGENT_BLOCKS = 64

@@ -107,6 +107,11 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
           else delete t._meta
         }
         break
+      case FROM_SUBAGENT: {
+        const title = subagentTitle(d, value)
+        if (title !== undefined) t.subagent = title
+        break
+      }
       case 'sessionUpdate':
       case 'toolCallId':
         break
@@ -135,6 +140,22 @@ function patchExtra(t: ToolCallEntry, key: string, value: unknown): void {
     Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true })
     t.extra = extra
   }
+}
+
+/** A v2 subagent's card's id (see subagents.ts): no agent's tool call id starts with it (tool call ids are the agent's, these are Bosun's). */
+export const subagentCardId = (childSessionId: string): string => `subagent:${childSessionId}`
+
+/**
+ * The key main sets, to the subagent's session id, on a subagent's tool call update it routes to the parent. Display
+ * only: an agent that sets it itself can name no more than a subagent it announced, whose session it could use as well.
+ */
+export const FROM_SUBAGENT = 'fromSubagent'
+
+/** The title of the card of the subagent `childSessionId`, if the session announced it. */
+export function subagentTitle(d: Draft, childSessionId: unknown): string | undefined {
+  if (!isString(childSessionId)) return undefined
+  const i = findToolCall(d, subagentCardId(childSessionId))
+  return i >= 0 ? ((d.s.entries[i] as ToolCallEntry).title ?? undefined) : undefined
 }
 
 export function applyToolCall(d: Draft, u: Update): void {

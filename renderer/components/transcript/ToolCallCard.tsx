@@ -151,6 +151,11 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
         <span className="tool-title">
           <VisibleText text={shownTitle} keepNewlines />
         </span>
+        {entry.subagent !== undefined && (
+          <span className="badge badge-muted tool-subagent" title={entry.subagent}>
+            <VisibleText text={entry.subagent} />
+          </span>
+        )}
         {pending.length > 0 && <span className="badge badge-warn">Needs approval</span>}
         {pending.length === 0 && waiting > 0 && <span className="badge badge-warn">Needs input</span>}
         {unfinished ? (

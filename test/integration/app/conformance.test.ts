@@ -154,6 +154,7 @@ describe('conformance, v2 subagents', () => {
     expect(pending).toMatchObject({ sessionId: services.sessionId, title: 'touch marker' })
     const tool = asked.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === 'sub-call')!
     expect(tool.permissionIds).toHaveLength(1)
+    expect(tool.subagent).toBe('Subagent: Survey the files')
     must(await services.handlers.respondPermission({ requestId: pending!.requestId, optionId: 'allow-once' }))
     expect(must(await turn).stopReason).toBe('end_turn')
     const state = await until(services, services.sessionId, (s) => agentText(s).includes('parent done') && s.turn.state === 'idle')

@@ -3,7 +3,7 @@
  * status, the brief and the report between the two as its text; a message about no announced subagent shown generically.
  */
 import { describe, expect, it } from 'vitest'
-import { MAX_SUBAGENT_BLOCKS } from '../../../common/session/reducer/subagents'
+import { FROM_SUBAGENT, MAX_SUBAGENT_BLOCKS } from '../../../common/session/reducer/subagents'
 import type { ToolCallEntry } from '../../../common/session/types'
 import { session, updates } from './helpers'
 
@@ -35,6 +35,20 @@ describe('subagent_update and session_message (v2)', () => {
     // `null` state: the report is gone, the status stays as it was.
     s = updates(s, announce({ state: null }))
     expect(s.entries[0]).toMatchObject({ status: 'cancelled' })
+  })
+
+  it('a tool call main marks as a subagent’s names that subagent’s card; a mark naming no announced subagent names none', () => {
+    const s = updates(
+      session(2),
+      announce({ title: 'Survey the files' }),
+      { sessionUpdate: 'tool_call_update', toolCallId: 'c1', title: 'ls', [FROM_SUBAGENT]: 'child-1' },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'c2', title: 'cat', [FROM_SUBAGENT]: 'child-9' },
+    )
+    const call = (id: string) => s.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === id)!
+    expect(call('c1').subagent).toBe('Subagent: Survey the files')
+    expect(call('c2').subagent).toBeUndefined()
+    // The mark is not an agent field shown "as it is".
+    expect(call('c1').extra).toBeUndefined()
   })
 
   it('a message naming no announced subagent is kept and shown generically', () => {
