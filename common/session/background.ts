@@ -3,6 +3,7 @@
  * whether a terminal may be cancelled (E16) and what background work is still running (F10).
  */
 import type { SessionState, TerminalView, ToolCallEntry } from './types'
+import { subagentCardId } from './reducer/tool-calls'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const FINISHED = new Set(['completed', 'failed', 'cancelled'])
@@ -26,6 +27,8 @@ export function terminalOf(terminals: Record<string, TerminalView>, terminalId: 
 export type BackgroundItem =
   | { type: 'terminal'; key: string; terminalId: string | null; terminal?: TerminalView; running: boolean }
   | { type: 'tool_call'; key: string; toolCallId: string | null; toolCall?: ToolCallEntry; running: boolean }
+  /** A v2 subagent session at work; `toolCall` is its card in the transcript (see reducer/subagents.ts), when it has one. */
+  | { type: 'subagent'; key: string; sessionId: string | null; toolCall?: ToolCallEntry; running: boolean }
   /** Custom (`_…`) or future work: Bosun cannot tell what it is, so it counts as running (I4). */
   | { type: 'other'; key: string; kind: string; raw: Record<string, unknown>; running: true }
 
@@ -46,14 +49,17 @@ export function backgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 
       const terminalId = typeof raw.terminalId === 'string' ? raw.terminalId : null
       const terminal = terminalId !== null ? terminalOf(state.terminals, terminalId) : undefined
       items.push({ type: 'terminal', key, terminalId, ...(terminal ? { terminal } : {}), running: !terminal?.exitStatus })
-    } else if (raw.type === 'tool_call') {
-      const toolCallId = typeof raw.toolCallId === 'string' ? raw.toolCallId : null
-      if (toolCallId !== null && !toolCalls) {
+    } else if (raw.type === 'tool_call' || raw.type === 'subagent') {
+      const id = raw.type === 'tool_call' ? raw.toolCallId : raw.sessionId
+      const ownId = typeof id === 'string' ? id : null
+      if (ownId !== null && !toolCalls) {
         toolCalls = new Map()
         for (const entry of state.entries) if (entry.kind === 'tool_call') toolCalls.set(entry.toolCallId, entry)
       }
-      const toolCall = toolCallId !== null ? toolCalls?.get(toolCallId) : undefined
-      items.push({ type: 'tool_call', key, toolCallId, ...(toolCall ? { toolCall } : {}), running: !toolCall || !FINISHED.has(toolCall.status) })
+      const toolCall = ownId !== null ? toolCalls?.get(raw.type === 'tool_call' ? ownId : subagentCardId(ownId)) : undefined
+      const running = !toolCall || !FINISHED.has(toolCall.status)
+      if (raw.type === 'tool_call') items.push({ type: 'tool_call', key, toolCallId: ownId, ...(toolCall ? { toolCall } : {}), running })
+      else items.push({ type: 'subagent', key, sessionId: ownId, ...(toolCall ? { toolCall } : {}), running })
     } else {
       items.push({ type: 'other', key, kind: raw.type, raw, running: true })
     }

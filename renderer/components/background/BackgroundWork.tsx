@@ -55,7 +55,7 @@ function cardsOf(items: BackgroundItem[], entries: readonly Entry[]): Map<string
   const cards = new Map<string, string>()
   const wanted = new Map<string, string>()
   for (const item of items) {
-    if (item.type === 'tool_call' && item.toolCall) cards.set(item.key, item.toolCall.id)
+    if ((item.type === 'tool_call' || item.type === 'subagent') && item.toolCall) cards.set(item.key, item.toolCall.id)
     else if (item.type === 'terminal' && item.terminalId !== null) wanted.set(item.terminalId, item.key)
   }
   for (let i = entries.length - 1; i >= 0 && wanted.size > 0; i--) {
@@ -110,6 +110,21 @@ function BackgroundRow({ item, cardId, onShowEntry }: { item: BackgroundItem; ca
           </span>
           {item.toolCall && <span className="badge badge-muted">{item.toolCall.status.replaceAll('_', ' ').slice(0, 40)}</span>}
           <ShowButton cardId={cardId} label={title} onShowEntry={onShowEntry} />
+        </li>
+      )
+    }
+    case 'subagent': {
+      // Its card's title says "Subagent: …" already; the kind says it here.
+      const cardTitle = item.toolCall?.title ?? null
+      const title = cardTitle?.replace(/^Subagent: /, '') ?? (item.sessionId !== null ? `Session ${item.sessionId}` : 'A subagent')
+      return (
+        <li className="background-item">
+          <Icon name="other" size={14} />
+          <span className="background-kind">Subagent</span>
+          <span className="background-name">
+            <VisibleText text={title} />
+          </span>
+          <ShowButton cardId={cardId} label={`subagent ${title}`} onShowEntry={onShowEntry} />
         </li>
       )
     }

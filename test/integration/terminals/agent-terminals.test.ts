@@ -38,7 +38,7 @@ describe('v2 terminals and background work with the scripted v2 agent', () => {
     expect(state.protocolVersion).toBe(2)
     expect(state.turn.stopReason).toBe('end_turn')
     const running = runningBackgroundWork(state)
-    expect(running.map((item) => (item.type === 'terminal' ? item.terminalId : item.type === 'other' ? item.kind : item.toolCallId))).toEqual(['dev', 'logs', 'flaky', '_acme_cron'])
+    expect(running.map((item) => (item.type === 'terminal' ? item.terminalId : item.type === 'other' ? item.kind : item.type === 'subagent' ? item.sessionId : item.toolCallId))).toEqual(['dev', 'logs', 'flaky', '_acme_cron'])
     // The agent's terminal content on the card of the tool call that embeds it.
     const card = state.entries.find((e) => e.kind === 'tool_call' && e.toolCallId === 'call-dev')
     expect(card).toMatchObject({ status: 'completed', content: [{ type: 'terminal', terminalId: 'dev' }] })

@@ -3,6 +3,7 @@
  * status, the brief and the report between the two as its text; a message about no announced subagent shown generically.
  */
 import { describe, expect, it } from 'vitest'
+import { runningBackgroundWork } from '../../../common/session/background'
 import { FROM_SUBAGENT, MAX_SUBAGENT_BLOCKS } from '../../../common/session/reducer/subagents'
 import type { ToolCallEntry } from '../../../common/session/types'
 import { session, updates } from './helpers'
@@ -49,6 +50,18 @@ describe('subagent_update and session_message (v2)', () => {
     expect(call('c2').subagent).toBeUndefined()
     // The mark is not an agent field shown "as it is".
     expect(call('c1').extra).toBeUndefined()
+  })
+
+  it('a subagent listed as background work is that subagent, with its card; it runs until its card says it is done', () => {
+    const listed = { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background: [{ type: 'subagent', sessionId: 'child-1' }, { type: 'subagent', sessionId: 'child-9' }] }
+    let s = updates(session(2), announce({ title: 'Background survey', state: { state: 'running' } }), listed)
+    const items = runningBackgroundWork(s)
+    expect(items).toMatchObject([
+      { type: 'subagent', sessionId: 'child-1', toolCall: { title: 'Subagent: Background survey' }, running: true },
+      { type: 'subagent', sessionId: 'child-9', running: true },
+    ])
+    s = updates(s, announce({ state: { state: 'idle', stopReason: 'end_turn' } }))
+    expect(runningBackgroundWork(s).map((i) => i.type === 'subagent' && i.sessionId)).toEqual(['child-9'])
   })
 
   it('a message naming no announced subagent is kept and shown generically', () => {
