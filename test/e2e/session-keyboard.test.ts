@@ -2,9 +2,12 @@
  * The composer from the keyboard, in a real browser: Enter sends, Shift+Enter adds a line, `/` opens the
  * agent's commands (from `available_commands_update`), arrows move, Enter picks, Escape closes.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, type E2eApp } from './support/harness'
-import { agentSays, gone, messageBox, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, inTranscriptView, messageBox, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -85,4 +88,29 @@ it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with
   await visible(log.getByLabel('Your message').getByText('/rev'))
   await visible(agentSays(page, AGENT).getByText('echo: /rev'))
   await waitIdle(page)
+})
+
+it('a message sent while scrolled up brings the view to it, and the view follows the answer again', async () => {
+  const long = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
+  const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
+  writeFileSync(scenario, JSON.stringify({ prompts: { long: [{ type: 'text', text: long }] } }))
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const log = transcript(page)
+  await messageBox(page).fill('long')
+  await page.keyboard.press('Enter')
+  await visible(agentSays(page, AGENT).getByText('Line 80 of a long answer.'))
+  await waitIdle(page)
+  // Scrolled up by the person: the view stops following.
+  const box = (await log.boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.wheel(0, -3000)
+  const jump = await visible(page.getByRole('button', { name: 'Jump to latest' }))
+  await messageBox(page).fill('and now?')
+  await page.keyboard.press('Enter')
+  // The new message is in view, and so is the answer to it: following again.
+  await inTranscriptView(log.getByLabel('Your message').getByText('and now?'))
+  await inTranscriptView(agentSays(page, AGENT).getByText('echo: and now?'))
+  await gone(jump)
 })

@@ -327,6 +327,19 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     if (entries.length > 0) virtualizer.scrollToIndex(entries.length - 1, { align: 'end' })
   }
 
+  // A message the person just sent: the view goes to it and follows the answer, wherever they had scrolled to
+  // (not when another session is shown, nor for prompts the agent replays).
+  const sentPrompt = lastPrompt >= 0 && entries[lastPrompt]?.kind === 'user_message' && (entries[lastPrompt] as { local?: boolean }).local === true ? lastPrompt : -1
+  const seenPrompt = useRef({ sessionId: session.sessionId, index: sentPrompt })
+  useEffect(() => {
+    const seen = seenPrompt.current
+    seenPrompt.current = { sessionId: session.sessionId, index: sentPrompt }
+    if (seen.sessionId !== session.sessionId || sentPrompt <= seen.index || stick.current) return
+    jumpToLatest()
+    // Only a newly sent prompt scrolls.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session.sessionId, sentPrompt])
+
   const items = virtualizer.getVirtualItems()
   return (
     <div className="transcript-wrap">
