@@ -62,8 +62,11 @@ export function repeatsShownText(content: ToolCallEntry['content'][number], show
   return text !== '' && shown.some((s) => s.trim() === text)
 }
 
-/** claude-agent-acp passes Claude Code's error text on as it is: the whole text wrapped in `<tool_use_error>` tags. */
-const TOOL_USE_ERROR = /^\s*<tool_use_error>([\s\S]*)<\/tool_use_error>\s*$/
+/**
+ * claude-agent-acp passes Claude Code's error text on as it is: the whole text wrapped in `<tool_use_error>` tags, and
+ * (0.101, its v2 content) that inside a Markdown code fence, a code block whose one long line scrolled sideways.
+ */
+const TOOL_USE_ERROR = /^\s*(?:```\n<tool_use_error>([\s\S]*)<\/tool_use_error>\n```|<tool_use_error>([\s\S]*)<\/tool_use_error>)\s*$/
 
 /**
  * A failed call's text content without the `<tool_use_error>…</tool_use_error>` wrapper around all of it: the card
@@ -74,7 +77,8 @@ export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): 
   if (content.type !== 'content') return content
   const block = (content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined
   if (block?.type !== 'text' || typeof block.text !== 'string') return content
-  const inner = TOOL_USE_ERROR.exec(block.text)?.[1]
+  const match = TOOL_USE_ERROR.exec(block.text)
+  const inner = match?.[1] ?? match?.[2]
   if (inner === undefined || inner.includes('<tool_use_error>') || inner.trim() === '') return content
   return { ...content, content: { ...block, text: inner.trim() } } as ToolCallEntry['content'][number]
 }

@@ -407,7 +407,18 @@ describe('ToolCallCard: a failed call’s error text', () => {
     expect(textOf(html)).toContain('String: this text is not there')
   })
 
+  it('is shown without the Markdown fence around the wrapper (claude-agent-acp 0.101): as text, not a code block', () => {
+    const html = failed('```\n<tool_use_error>String to replace not found in file.\nString: this text is not there</tool_use_error>\n```')
+    expect(html).not.toContain('tool_use_error')
+    expect(html).not.toContain('```')
+    expect(html).not.toContain('<pre')
+    expect(textOf(html)).toContain('String to replace not found in file.')
+  })
+
   it('keeps the tags where they are not the whole text, or the call did not fail', () => {
+    // A fence that does not close round the whole wrapper is the agent's text, kept as sent.
+    expect(failed('```\n<tool_use_error>x</tool_use_error>')).toContain('tool_use_error')
+    expect(failed('<tool_use_error>x</tool_use_error>\n```')).toContain('tool_use_error')
     expect(failed('Exit code 1\n<tool_use_error>x</tool_use_error>')).toContain('tool_use_error')
     expect(failed('<tool_use_error>x</tool_use_error>', 'completed')).toContain('tool_use_error')
   })
