@@ -443,3 +443,11 @@ describe('ToolCallCard: a command that runs while its call is still pending', ()
     expect(badges(running(terminal({ exitStatus: { exitCode: 0 } })))).toContain('Pending')
   })
 })
+
+describe('ToolCallCard: a v2 subagent’s tool call', () => {
+  it('names its subagent beside its title (whole on hover); a call of the session itself names none', () => {
+    const html = render(<ToolCallCard entry={card({ title: 'ls -la', subagent: 'Subagent: Survey the files' })} permissions={{}} terminals={{}} />)
+    expect(html).toMatch(/class="badge badge-muted tool-subagent" title="Subagent: Survey the files">.*Subagent: Survey the files/)
+    expect(render(<ToolCallCard entry={card({ title: 'ls -la' })} permissions={{}} terminals={{}} />)).not.toContain('tool-subagent')
+  })
+})
