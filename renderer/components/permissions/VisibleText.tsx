@@ -6,8 +6,8 @@ import './permissions.css'
  * `keepNewlines`: a line feed shows its marker and then breaks the line (the break is part of the next text
  * run, see `revealControlChars`), so multi-line text keeps its lines and no blank line is added.
  */
-export function VisibleText({ text, keepNewlines = false, prose = false, command = false }: { text: string; keepNewlines?: boolean; prose?: boolean; /** A command: long runs of blanks or line feeds collapse to one marker. */ command?: boolean }) {
-  const segments = revealControlChars(text, { keepNewlines, prose, collapseRuns: command })
+export function VisibleText({ text, keepNewlines = false, prose = false, command = false, code = false }: { text: string; keepNewlines?: boolean; prose?: boolean; /** A command: long runs of blanks or line feeds collapse to one marker. */ command?: boolean; /** A line of code: tabs are layout. */ code?: boolean }) {
+  const segments = revealControlChars(text, { keepNewlines, prose, collapseRuns: command, tabs: code })
   return (
     <>
       {segments.map((segment, i) =>

@@ -86,6 +86,14 @@ export function isHiddenCharacter(char: string): boolean {
   return HIDDEN.test(char)
 }
 
+// eslint-disable-next-line no-misleading-character-class
+const HIDDEN_IN_CODE = new RegExp(`[\u0000-\u0008\u000b-\u001f${BEYOND_C0}]`, 'u')
+
+/** Whether code (a diff's line, a file's text) hides characters: as {@link hasHiddenCharacters}, but tabs and line feeds are layout. */
+export function hasHiddenCharactersInCode(text: string): boolean {
+  return HIDDEN_IN_CODE.test(text)
+}
+
 export function hasHiddenCharacters(text: string): boolean {
   for (const char of text) if (isHiddenCharacter(char) && char !== '\n') return true
   return false
@@ -99,7 +107,7 @@ const codePoint = (char: string): string => `U+${char.codePointAt(0)!.toString(1
  * `prose`: line feeds, CR LF and tabs are kept as plain layout (explanatory text, never commands or paths);
  * every other hidden character is still shown as a marker.
  */
-export function revealControlChars(text: string, options: { keepNewlines?: boolean; prose?: boolean; collapseRuns?: boolean } = {}): TextSegment[] {
+export function revealControlChars(text: string, options: { keepNewlines?: boolean; prose?: boolean; collapseRuns?: boolean; /** Tabs are layout (a line of code). */ tabs?: boolean } = {}): TextSegment[] {
   const segments: TextSegment[] = []
   let run = ''
   const flush = () => {
@@ -125,7 +133,7 @@ export function revealControlChars(text: string, options: { keepNewlines?: boole
       }
     }
     // Prose (a permission's description): line breaks and tabs are layout, not hidden characters.
-    if (!isHiddenCharacter(char) || (options.prose && (char === '\n' || char === '\t'))) {
+    if (!isHiddenCharacter(char) || (options.prose && (char === '\n' || char === '\t')) || (options.tabs && char === '\t')) {
       run += char
       continue
     }

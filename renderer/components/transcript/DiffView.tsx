@@ -1,6 +1,8 @@
 import { memo, useMemo, useState } from 'react'
 import { describeChange, diffModelOf, type DiffChangeView, type DiffContext, type DiffLine, type DiffPatchView } from './diff-model'
 import { JsonView } from '../common/JsonView'
+import { hasHiddenCharactersInCode, revealAsText } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
 
 /** Lines shown at first, and how many more each "Show more" adds: a 50,000-line diff drawn at once holds the page for seconds. */
 export const DIFF_PAGE_LINES = 400
@@ -29,7 +31,7 @@ function Lines({ lines, label, numbered = true }: { lines: DiffLine[]; label: st
             </span>
             <span className="diff-text" role="cell">
               {line.kind === 'add' ? <span className="sr-only">added: </span> : line.kind === 'del' ? <span className="sr-only">removed: </span> : null}
-              {line.text}
+              {hasHiddenCharactersInCode(line.text) ? <VisibleText text={line.text} code /> : line.text}
             </span>
           </div>
         ))}
@@ -61,7 +63,7 @@ function RawPatch({ format, text }: { format: string; text: string }) {
         Patch in the format <code>{format}</code>, which Bosun does not read: shown as sent.
       </p>
       <pre className="diff-raw" tabIndex={0} aria-label={`Patch (${format})`}>
-        {shown}
+        {hasHiddenCharactersInCode(shown) ? <VisibleText text={shown} prose /> : shown}
       </pre>
       <MoreLines shown={Math.min(count, lines.length)} total={lines.length} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />
     </>
@@ -80,8 +82,8 @@ function ChangeList({ changes, patch }: { changes: DiffChangeView[]; patch: Diff
         return (
           <li key={i}>
             <span className={`badge badge-op badge-op-${KNOWN_OPERATIONS.has(change.operation) ? change.operation : 'other'}`}>{verb}</span>{' '}
-            <span className="diff-path" title={paths}>
-              {paths}
+            <span className="diff-path" title={revealAsText(paths)}>
+              <VisibleText text={paths} />
             </span>
             {note && (
               <>
@@ -105,17 +107,48 @@ function Stats({ added, removed }: { added: number; removed: number }) {
 }
 
 /**
+ * Whether a diff hides characters in a path or a line (a right-to-left override that shows `notes-\u202Etxt.sh` as
+ * `notes-hs.txt`, Trojan Source's reordered code): they are shown as markers, and this says so above the diff.
+ */
+function hidesCharacters(model: ReturnType<typeof diffModelOf>): boolean {
+  const inLines = (lines: DiffLine[]) => lines.some((line) => hasHiddenCharactersInCode(line.text))
+  switch (model.kind) {
+    case 'unified':
+      return hasHiddenCharactersInCode(model.path) || inLines(model.lines)
+    case 'changes':
+      return (
+        model.changes.some((change) => hasHiddenCharactersInCode(change.path) || (change.oldPath !== undefined && hasHiddenCharactersInCode(change.oldPath))) ||
+        (model.patch?.kind === 'git' ? inLines(model.patch.lines) : model.patch?.kind === 'raw' ? hasHiddenCharactersInCode(model.patch.text) : false)
+      )
+    default:
+      return false
+  }
+}
+
+function HiddenInDiff() {
+  return (
+    <p className="perm-warning" role="note">
+      This diff contains hidden or direction-changing characters, shown highlighted. Check it carefully.
+    </p>
+  )
+}
+
+/**
  * A diff content block, v1 (`path/oldText/newText`, diffed here) or v2 (`changes[]`, always listed, and an optional
  * patch under them). `locations` and `rawInput` are the tool call's: they say where a v1 snippet sits in its file.
  */
 export const DiffView = memo(function DiffView({ block, locations, rawInput }: { block: Record<string, unknown> } & DiffContext) {
   const model = useMemo(() => diffModelOf(block, { locations, rawInput }), [block, locations, rawInput])
+  const hidden = useMemo(() => hidesCharacters(model), [model])
   switch (model.kind) {
     case 'unified':
       return (
-        <figure className="diff" aria-label={`Diff of ${model.path}`}>
+        <figure className="diff" aria-label={`Diff of ${revealAsText(model.path)}`}>
+          {hidden && <HiddenInDiff />}
           <figcaption className="diff-header">
-            <span className="diff-path">{model.path}</span>
+            <span className="diff-path">
+              <VisibleText text={model.path} />
+            </span>
             {model.isNewFile && <span className="badge badge-muted">new file</span>}
             {!model.numbered && (
               <span className="badge badge-muted" title="The agent sent the changed part of the file and not where it is, so its lines are not numbered.">
@@ -124,7 +157,7 @@ export const DiffView = memo(function DiffView({ block, locations, rawInput }: {
             )}
             <Stats added={model.added} removed={model.removed} />
           </figcaption>
-          {model.lines.length === 0 ? <p className="muted diff-empty">No changes</p> : <Lines lines={model.lines} label={`Changes to ${model.path}`} numbered={model.numbered} />}
+          {model.lines.length === 0 ? <p className="muted diff-empty">No changes</p> : <Lines lines={model.lines} label={`Changes to ${revealAsText(model.path)}`} numbered={model.numbered} />}
         </figure>
       )
     case 'changes': {
@@ -132,6 +165,7 @@ export const DiffView = memo(function DiffView({ block, locations, rawInput }: {
       const count = changes.length === 1 ? '1 file changed' : `${changes.length} files changed`
       return (
         <figure className="diff" aria-label="File changes">
+          {hidden && <HiddenInDiff />}
           <figcaption className="diff-header">
             <span className="diff-path">{count}</span>
             {patch?.kind === 'git' && <Stats added={patch.added} removed={patch.removed} />}
