@@ -11,9 +11,19 @@ export type Confined =
   | { ok: true; realPath: string; root: string; exists: boolean }
   | { ok: false; reason: 'not-absolute' | 'outside-roots' | 'no-roots' | 'invalid-path'; message: string }
 
+/**
+ * The longest path Bosun resolves: the system's own limit (Linux PATH_MAX, Windows' long paths). A longer one names no
+ * file, and resolving it is not free: each of its missing segments costs a `realpath` of the whole path, so 200,000
+ * segments held the file-system threads (every read and write of main's) for minutes.
+ */
+export const MAX_PATH_CHARS = process.platform === 'win32' ? 32_767 : 4_096
+
 /** `path` resolved through the file system, or a reason it cannot be used. Never throws. */
 export async function confinePath(path: string, roots: readonly string[]): Promise<Confined> {
   if (path.length === 0 || path.includes('\0')) return { ok: false, reason: 'invalid-path', message: 'The path is empty or contains a NUL character.' }
+  if (path.length > MAX_PATH_CHARS) {
+    return { ok: false, reason: 'invalid-path', message: `The path is ${path.length.toLocaleString('en')} characters long; a path has at most ${MAX_PATH_CHARS.toLocaleString('en')}: ${path.slice(0, 120)}…` }
+  }
   if (!isAbsolute(path)) return { ok: false, reason: 'not-absolute', message: `Paths must be absolute: ${path}` }
   const realRoots = (await Promise.all(roots.map((root) => realpathOrUndefined(normalize(root))))).filter((r): r is string => r !== undefined)
   if (realRoots.length === 0) return { ok: false, reason: 'no-roots', message: 'The session has no folder Bosun can serve files from.' }

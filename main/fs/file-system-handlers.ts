@@ -10,7 +10,7 @@ import { createConcurrencyLimit, LimitBusyError, type ConcurrencyLimit } from '.
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { SessionAction, ToolCallEntry } from '../../common/session/types'
-import { confinePath } from './confine'
+import { MAX_PATH_CHARS, confinePath } from './confine'
 import { formatBytes } from '../base/format-bytes'
 import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
 
@@ -151,7 +151,8 @@ export class FileSystemHandlers {
       if (confined.reason === 'outside-roots' || confined.reason === 'invalid-path') {
         this.notice(session.sessionId, 'warning', `Refused to let ${info.agentName} ${verb} ${path.slice(0, 300)}`, confined.message)
       }
-      throw new HandlerError(INVALID_PARAMS, confined.message, { path, reason: confined.reason })
+      // The path as the agent sent it, unless it is longer than any path is (it has it anyway).
+      throw new HandlerError(INVALID_PARAMS, confined.message, { path: path.length > MAX_PATH_CHARS ? `${path.slice(0, 120)}…` : path, reason: confined.reason })
     }
     return { sessionId: session.sessionId, realPath: confined.realPath, exists: confined.exists, root: confined.root, path }
   }

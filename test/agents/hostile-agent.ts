@@ -37,7 +37,15 @@
  *   term-yes           runs `yes` for n ms with `outputByteLimit` as large as JSON allows (`--variant default`: none),
  *                      then kills it and reports how much `terminal/output` gave
  *   perm-patch-flood   n permission requests, each patching a new tool call with 3 MB and withdrawn at once
+ *   fs-long-path       n reads and writes of an 8 MB path outside the folder (`--variant deep`: 200,000 segments in it);
+ *                      reports the answers by kind, then a normal reply
  *   perm-options       a permission request with n options (`--variant dup`: two with one id; `zero`: none)
+ *   big-facts          n available commands (1 KB each), 2,000 config options of 50 values, a 1 MB title and mode id,
+ *                      a usage of negative and huge numbers, then a normal reply
+ *   response-tricks    answers to ids never sent, id null, a 1 MB id, object ids, both result and error, no or an old
+ *                      `jsonrpc`, a request id reused while the first waits, bad UTF-8, a lone surrogate, NUL, BOM, CRLF
+ *   spoof              a right-to-left override, zero-width spaces and ANSI escapes in a diff's path, a written file's
+ *                      path and a permission's title and diff
  *   well-behaved       answers prompts with one message (the control)
  *
  * `--file` is a path, or a name in the session's folder.
@@ -400,6 +408,83 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       const answer = await request('session/request_permission', { sessionId: SESSION, toolCall: { toolCallId: 'opts', title: 'Options', kind: 'execute' }, options })
       report({ answer })
       say('after options')
+      endTurn(id)
+      return
+    }
+    case 'big-facts': {
+      const pad = 'd'.repeat(1024)
+      update({ sessionUpdate: 'available_commands_update', availableCommands: Array.from({ length: count }, (_, i) => ({ name: `cmd${i}`, description: `${i} ${pad}`, input: { hint: pad } })) })
+      update({ sessionUpdate: 'config_option_update', configOptions: Array.from({ length: Math.min(count, 2000) }, (_, i) => ({ id: `opt${i}`, name: `Option ${i} ${pad}`, type: 'select', currentValue: 'v0', options: Array.from({ length: 50 }, (_, j) => ({ value: `v${j}`, name: `Value ${j} ${pad}` })) })) })
+      update({ sessionUpdate: 'session_info_update', title: 't'.repeat(1024 * 1024) })
+      update({ sessionUpdate: 'usage_update', used: -5, size: 1e308, cost: { amount: -1e308, currency: 'x'.repeat(100000) } })
+      update({ sessionUpdate: 'current_mode_update', currentModeId: 'm'.repeat(1024 * 1024) })
+      say('after facts')
+      endTurn(id)
+      return
+    }
+    case 'response-tricks': {
+      // Answers to ids never sent, duplicates, both result and error, id null, huge ids, jsonrpc 1.0 / missing.
+      raw('{"jsonrpc":"2.0","id":424242,"result":{}}')
+      raw('{"jsonrpc":"2.0","id":null,"result":{"x":1}}')
+      raw('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"null id error"}}')
+      raw(`{"jsonrpc":"2.0","id":"${'i'.repeat(1_000_000)}","result":{}}`)
+      raw('{"jsonrpc":"2.0","id":{"a":1},"result":{}}')
+      raw('{"jsonrpc":"2.0","id":[1],"result":{}}')
+      raw('{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"both"}}')
+      raw(`{"jsonrpc":"1.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"v1.0 "}}}}`)
+      raw(`{"method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"no-version "}}}}`)
+      // A request id reused while the first one waits (a permission the person has not answered).
+      const rid = 777
+      const first = new Promise<Json>((resolve) => waiting.set(rid, resolve))
+      const perm = { sessionId: SESSION, toolCall: { toolCallId: 'dup', title: 'Dup', kind: 'execute' }, options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }] }
+      send({ id: rid, method: 'session/request_permission', params: perm })
+      const seen: Json[] = []
+      const prev = waiting.get(rid)!
+      waiting.set(rid, (reply) => {
+        seen.push(reply)
+        if (seen.length === 1) waiting.set(rid, (again) => { seen.push(again); prev(again) })
+        else prev(reply)
+      })
+      send({ id: rid, method: 'session/request_permission', params: perm })
+      // Invalid UTF-8, lone surrogates, NUL, BOM, CRLF.
+      process.stdout.write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"bad `), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' utf8 "}}}}\n')]))
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"lone \\ud800 surrogate \\u0000 nul "}}}}`)
+      raw(`\ufeff{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"bom "}}}}`)
+      process.stdout.write(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"crlf "}}}}\r\n`)
+      await first
+      report({ dupAnswers: seen.map((r) => (r.error ? `error ${(r.error as Json).code}` : 'result')) })
+      say('after tricks')
+      endTurn(id)
+      return
+    }
+    case 'spoof': {
+      // What the person reads, spoofed: a right-to-left override, zero-width spaces and ANSI escapes in paths and titles.
+      const rlo = '\u202e'
+      const spoofed = `${sessionCwd}/notes-${rlo}txt.sh`
+      update({ sessionUpdate: 'tool_call', toolCallId: 'edit-spoof', title: `Edit notes\u001b[31m red \u200b`, kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: spoofed, oldText: 'a\n', newText: 'b\n' }] })
+      const written = await request('fs/write_text_file', { sessionId: SESSION, path: `${sessionCwd}/written-${rlo}txt.sh`, content: 'echo hi\n' })
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'edit-spoof', status: 'completed' })
+      const answer = await request('session/request_permission', {
+        sessionId: SESSION,
+        toolCall: { toolCallId: 'perm-spoof', title: `Write ${rlo}txt.sh`, kind: 'edit', content: [{ type: 'diff', path: `${sessionCwd}/perm-${rlo}txt.sh`, oldText: null, newText: 'rm -rf ~\n' }], locations: [{ path: `${sessionCwd}/perm-${rlo}txt.sh` }] },
+        options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }],
+      })
+      report({ written: written.error ?? 'ok', answer: answer.result ?? answer.error })
+      say('after spoof')
+      endTurn(id)
+      return
+    }
+    case 'fs-long-path': {
+      // n reads and writes of long paths: outside the folder, one segment of `--variant` characters (default 8 MB); or
+      // (`--variant deep`) inside it, 200,000 missing segments.
+      const kinds: string[] = []
+      for (let i = 0; i < count; i++) {
+        const path = variant === 'deep' ? `${sessionCwd}/${'x/'.repeat(200_000)}${i}` : `/etc/${'x'.repeat(Number(variant || 8 * 1024 * 1024))}${i}`
+        const answer = await request(i % 2 ? 'fs/write_text_file' : 'fs/read_text_file', { sessionId: SESSION, path, content: 'x' })
+        kinds.push(answer.error ? `error ${(answer.error as Json).code}` : 'ok')
+      }
+      report({ answered: kinds.length, kinds: countBy(kinds) })
+      say('after long paths')
       endTurn(id)
       return
     }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { AGENT_ERROR_BOUNDS } from '../../../main/acp/connection'
 import { MAX_OUTPUT_BYTE_LIMIT } from '../../../main/terminals/terminal-handlers'
 import { MAX_PERMISSION_OPTIONS } from '../../../main/permissions/normalize'
+import { MAX_PATH_CHARS } from '../../../main/fs/confine'
 import type { ToolCallEntry } from '../../../common/session/types'
 import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
 
@@ -143,6 +144,28 @@ describe('a hostile agent asks', () => {
     expect(JSON.stringify(state).length).toBeLessThan(2 * MB)
     tally.sessionsBroken += await brokenSessions(setup)
   }, 90_000)
+
+  for (const [variant, what] of [
+    ['deep', 'a path of 200,000 segments in its folder'],
+    ['', 'an 8 MB path outside its folder'],
+  ] as const) {
+    it(`to read and write ${what}: refused at once with a bounded notice, and the other agent works on`, async () => {
+      const count = 6
+      const setup = await start('fs-long-path', { count, extraArgs: ['--variant', variant] })
+      const sessionId = await openSession(setup)
+      const started = Date.now()
+      expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+      // Before: each of them cost a realpath per segment (minutes), or the 8 MB path went to the window in each notice.
+      expect(Date.now() - started).toBeLessThan(10_000)
+      tally.inputs += count
+      expect(setup.reports()[0]).toMatchObject({ answered: count, kinds: { 'error -32602': count } })
+      const sent = setup.sink.of('sessionActions').reduce((bytes, batch) => bytes + JSON.stringify(batch).length, 0)
+      expect(sent).toBeLessThan(1 * MB)
+      const state = await stateOf(setup, sessionId)
+      expect(state.notices.at(-1)?.description).toContain(`a path has at most ${MAX_PATH_CHARS.toLocaleString('en')}`)
+      tally.sessionsBroken += await brokenSessions(setup)
+    }, 60_000)
+  }
 
   for (const [variant, count, reason] of [
     ['many', 100_000, `options has more than ${MAX_PERMISSION_OPTIONS} entries`],

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { confinePath, isInside } from '../../../main/fs/confine'
+import { MAX_PATH_CHARS, confinePath, isInside } from '../../../main/fs/confine'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -28,6 +28,20 @@ describe('confinePath', () => {
     expect(await confinePath(join(root, '..', 'x'), [root])).toMatchObject({ ok: false, reason: 'outside-roots' })
     expect(await confinePath(`${root}-other/x`, [root])).toMatchObject({ ok: false, reason: 'outside-roots' })
   })
+
+  it('refuses a path longer than the system takes at once, however many segments it has (each would cost a realpath of it)', async () => {
+    const root = temp()
+    for (const path of [`${root}/${'x/'.repeat(200_000)}`, `/etc/${'x'.repeat(8 * 1024 * 1024)}`]) {
+      const started = Date.now()
+      const confined = await confinePath(path, [root])
+      expect(confined).toMatchObject({ ok: false, reason: 'invalid-path' })
+      expect(Date.now() - started).toBeLessThan(1_000)
+      if (!confined.ok) expect(confined.message.length).toBeLessThan(300)
+    }
+    // One at the limit is resolved as any other.
+    const deep = `${root}/${'d/'.repeat((MAX_PATH_CHARS - root.length - 8) / 2)}f.txt`.slice(0, MAX_PATH_CHARS)
+    expect(await confinePath(deep, [root])).toMatchObject({ ok: true, exists: false })
+  }, 20_000)
 
   it('resolves symlinks (existing and as a prefix of a missing path) before the check', async () => {
     const root = temp()
