@@ -309,7 +309,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
     openPath: integration.openPath,
     log: log.child('locations'),
   })
-  const terminals = store.add(new TerminalHandlers({ sessions: { getSession: sessionRoots }, sink, log: log.child('terminals') }))
+  const terminalSession = (agentId: string, acpSessionId: string) => {
+    const session = sessionRoots(agentId, acpSessionId)
+    const cannotContinue = session && sessions.state(session.sessionId)?.cannotContinue?.reason
+    return session && cannotContinue !== undefined ? { ...session, cannotContinue } : session
+  }
+  const terminals = store.add(new TerminalHandlers({ sessions: { getSession: terminalSession }, sink, log: log.child('terminals') }))
   // v2 agent-owned terminals: main decides whether `terminal/cancel` may be sent (E16).
   const agentTerminals = store.add(new AgentTerminals(sessions, log.child('agent-terminals')))
 

@@ -16,6 +16,8 @@ import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecyc
 import type { Logger } from '../base/log'
 import { scrubEnv } from '../config/launch'
 import { confinePath } from '../fs/confine'
+import { cutText } from '../../common/bounded'
+import { MAX_TOOL_TITLE_CHARS } from '../../common/session/reducer/tool-calls'
 import type { SessionAction } from '../../common/session/types'
 import { terminalCommand } from './command-line'
 import { OutputBuffer } from './output-buffer'
@@ -56,7 +58,8 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = {
 }
 
 export interface TerminalSessionLookup {
-  getSession(agentId: string, acpSessionId: string): { sessionId: string; cwd: string; roots: string[] } | undefined
+  /** `cannotContinue`: why the session cannot continue (it is full, or its agent no longer has it); no terminal starts for it. */
+  getSession(agentId: string, acpSessionId: string): { sessionId: string; cwd: string; roots: string[]; cannotContinue?: string } | undefined
 }
 
 export interface TerminalHandlersOptions {
@@ -162,6 +165,10 @@ export class TerminalHandlers implements IDisposable {
     const confined = await confinePath(cwd, session.roots)
     if (!confined.ok) throw new HandlerError(INVALID_PARAMS, confined.message, { cwd, reason: confined.reason })
     if (!isDirectory(confined.realPath)) throw new HandlerError(INVALID_PARAMS, `${cwd} is not a folder`, { cwd, reason: 'not-a-folder' })
+    if (session.cannotContinue !== undefined) {
+      // A full session (or one its agent no longer has) shows nothing new: a command started for it would run unseen.
+      throw new HandlerError(INVALID_PARAMS, `This session cannot continue, so Bosun runs no more commands for it: ${session.cannotContinue}`)
+    }
     if (this.terminalsOf(session.sessionId).length >= MAX_TERMINALS_PER_SESSION) {
       throw new HandlerError(INVALID_PARAMS, `This session already has ${MAX_TERMINALS_PER_SESSION} terminals; release some first`)
     }
@@ -190,7 +197,9 @@ export class TerminalHandlers implements IDisposable {
       released: new AbortController(),
     }
     this.terminals.set(id, terminal)
-    const display = [p.command, ...args].join(' ')
+    // What the card shows (the command runs as given): bounded as the reducer keeps it, not the megabytes of arguments a
+    // command line may take, once for every terminal the session ever had.
+    const display = cutText([p.command, ...args].join(' '), MAX_TOOL_TITLE_CHARS)
     this.options.sink(session.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: id, command: display, cwd: confined.realPath } })
     terminal.subscriptions.push(
       child.onDidWrite((data) => {

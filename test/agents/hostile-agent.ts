@@ -39,6 +39,8 @@
  *   perm-patch-flood   n permission requests, each patching a new tool call with 3 MB and withdrawn at once
  *   fs-long-path       n reads and writes of an 8 MB path outside the folder (`--variant deep`: 200,000 segments in it);
  *                      reports the answers by kind, then a normal reply
+ *   term-churn         n terminals one after another, each running `true` with `--variant` bytes of arguments (1 MB),
+ *                      released at once; reports the answers by kind, then a normal reply
  *   perm-options       a permission request with n options (`--variant dup`: two with one id; `zero`: none)
  *   big-facts          n available commands (1 KB each), 2,000 config options of 50 values, a 1 MB title and mode id,
  *                      a usage of negative and huge numbers, then a normal reply
@@ -485,6 +487,22 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       }
       report({ answered: kinds.length, kinds: countBy(kinds) })
       say('after long paths')
+      endTurn(id)
+      return
+    }
+    case 'term-churn': {
+      // n terminals, one after another, each running `true` with `--variant` bytes of arguments (default 1 MB), released at once.
+      const size = Number(variant || 1024 * 1024)
+      const args = Array.from({ length: Math.ceil(size / 100_000) }, () => 'a'.repeat(100_000))
+      const kinds: string[] = []
+      for (let i = 0; i < count; i++) {
+        const made = await request('terminal/create', { sessionId: SESSION, command: 'true', args })
+        const terminalId = (made.result as Json | undefined)?.terminalId
+        kinds.push(terminalId ? 'ok' : `error ${String((made.error as Json).message).slice(0, 60)}`)
+        if (terminalId) await request('terminal/release', { sessionId: SESSION, terminalId })
+      }
+      report({ answered: kinds.length, kinds: countBy(kinds) })
+      say('after churn')
       endTurn(id)
       return
     }

@@ -320,8 +320,9 @@ export function applyTerminalUpdate(d: Draft, u: Update): void {
     setPending(t, [])
     delete t.truncated
   }
-  if (isString(u.command) || u.command === null) t.command = u.command
-  if (isString(u.cwd) || u.cwd === null) t.cwd = u.cwd
+  // Drawn on the card like a tool call's command, and kept for every terminal the session ever had: bounded alike.
+  if (isString(u.command) || u.command === null) t.command = u.command === null ? null : cutText(u.command, MAX_TOOL_TITLE_CHARS)
+  if (isString(u.cwd) || u.cwd === null) t.cwd = u.cwd === null ? null : cutText(u.cwd, MAX_TOOL_TITLE_CHARS)
   if (isObject(u.exitStatus)) t.exitStatus = parseExitStatus(u.exitStatus)
   else if (u.exitStatus === null) t.exitStatus = null
   if (u.size === null) t.size = null

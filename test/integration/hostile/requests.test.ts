@@ -11,6 +11,7 @@ import { MAX_OUTPUT_BYTE_LIMIT } from '../../../main/terminals/terminal-handlers
 import { MAX_PERMISSION_OPTIONS } from '../../../main/permissions/normalize'
 import { MAX_PATH_CHARS } from '../../../main/fs/confine'
 import type { ToolCallEntry } from '../../../common/session/types'
+import { MAX_TOOL_TITLE_CHARS } from '../../../common/session/reducer/tool-calls'
 import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
 
 const tally = tallyPerFile('requests')
@@ -144,6 +145,24 @@ describe('a hostile agent asks', () => {
     expect(JSON.stringify(state).length).toBeLessThan(2 * MB)
     tally.sessionsBroken += await brokenSessions(setup)
   }, 90_000)
+
+  it('for 100 terminals one after another, each with 1 MB of arguments: the cards keep 4 KB of each, and a full session starts none', async () => {
+    const count = 100
+    const setup = await start('term-churn', { count, limits: { maxSessionBytes: 256 * 1024 } })
+    const sessionId = await openSession(setup)
+    await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    tally.inputs += count
+    const kinds = (setup.reports()[0] as { kinds: Record<string, number> }).kinds
+    const refused = Object.entries(kinds).find(([kind]) => kind.includes('cannot continue'))
+    // Before: every one started and its whole command line was kept, 100 MB against a limit of 256 KB.
+    expect(kinds.ok).toBeGreaterThan(0)
+    expect(refused?.[1]).toBeGreaterThan(0)
+    const state = await stateOf(setup, sessionId)
+    expect(state.cannotContinue?.reason).toMatch(/limit of 256 KiB/)
+    expect(Object.values(state.terminals).every((t) => (t.command ?? '').length <= MAX_TOOL_TITLE_CHARS + 1)).toBe(true)
+    expect(JSON.stringify(state).length).toBeLessThan(1 * MB)
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 120_000)
 
   for (const [variant, what] of [
     ['deep', 'a path of 200,000 segments in its folder'],
