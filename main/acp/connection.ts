@@ -746,7 +746,11 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private reportProblem(problem: TransportProblem): void {
-    if (problem.preview && this.options.redact) problem = { ...problem, preview: this.options.redact(problem.preview) }
+    // The message may quote the agent too (an id it sent): both are redacted.
+    if (this.options.redact) {
+      const redact = this.options.redact
+      problem = { ...problem, message: redact(problem.message), ...(problem.preview ? { preview: redact(problem.preview) } : {}) }
+    }
     const count = ++this.problemCount
     // Rate-limited per connection: the first few, then the 100th, 1,000th… with the running count.
     if (problem.kind === 'unresponsive' || count <= LOGGED_PROBLEMS) {

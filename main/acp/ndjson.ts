@@ -407,7 +407,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         const internal = this.options.incomingIds.admit(message.id)
         if (internal === undefined) {
           // The agent reused the id of a request still waiting for our answer: that answer stays the earlier one's.
-          this.report('invalid-message', `Rejected a request whose id ${JSON.stringify(message.id)} is still in use by an earlier one`, text)
+          this.report('invalid-message', `Rejected a request whose id ${printable(JSON.stringify(message.id), 80)} is still in use by an earlier one`, text)
           this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Invalid Request: the id of a request still in progress' } } as Message)
           return
         }
@@ -429,7 +429,8 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         return
       }
       if (this.options.pendingIds && !this.options.pendingIds.settle(id)) {
-        this.report('unknown-response-id', `Ignored a response for unknown id ${JSON.stringify(id)}`, text)
+        // The id as a preview: it is the agent's, of any length (a 1 MB one was logged whole).
+        this.report('unknown-response-id', `Ignored a response for unknown id ${printable(JSON.stringify(id), 80)}`, text)
         return
       }
       // B2/B13: a response must carry a result or a well-formed error; otherwise fail that request.

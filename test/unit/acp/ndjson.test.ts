@@ -138,6 +138,16 @@ describe('NdjsonMessageReader', () => {
     expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'unknown-response-id', 'unknown-response-id', 'invalid-message'])
   })
 
+  it('reports an unknown or reused id of 1 MB as a preview of it', () => {
+    const incomingIds = new IncomingRequestIds()
+    const { reader, problems } = setup({ pendingIds: new PendingIds(), incomingIds })
+    const id = 'i'.repeat(1024 * 1024)
+    reader.push(Buffer.from(`{"jsonrpc":"2.0","id":"${id}","result":{}}\n`))
+    reader.push(Buffer.from(`{"jsonrpc":"2.0","id":"${id}","method":"x/y","params":{}}\n{"jsonrpc":"2.0","id":"${id}","method":"x/y","params":{}}\n`))
+    expect(problems.map((p) => p.kind)).toEqual(['unknown-response-id', 'invalid-message'])
+    for (const problem of problems) expect(problem.message.length).toBeLessThan(200)
+  })
+
   it('v2 (integerIds): a fractional request id gets -32600 with id null; v1 takes it (B7)', () => {
     const line = '{"jsonrpc":"2.0","id":1.5,"method":"session/request_permission","params":{}}\n'
     const v2 = setup({ integerIds: () => true })
