@@ -28,7 +28,7 @@ export { parseConfigOptions } from './reducer/metadata'
 export { decodeBase64 } from './reducer/tool-calls'
 import type { Update } from './reducer/draft'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
-import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, parseCommands, parseConfigOptions } from './reducer/metadata'
+import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, modeIdOf, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
@@ -120,7 +120,7 @@ const V1_ONLY: Record<string, (d: Draft, u: Update) => void> = {
     // the agent reports its change with config_option_update. claude-agent-acp sends both on every mode change;
     // taking this one too would show the mode a second time, as a bare id beside the option.
     if (d.s.configOptions.some((option) => option.category === 'mode')) return
-    d.s.modes = { currentModeId: u.currentModeId, availableModes: d.s.modes?.availableModes ?? [] }
+    d.s.modes = { currentModeId: modeIdOf(u.currentModeId), availableModes: d.s.modes?.availableModes ?? [] }
   },
 }
 

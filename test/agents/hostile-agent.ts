@@ -42,12 +42,16 @@
  *   term-churn         n terminals one after another, each running `true` with `--variant` bytes of arguments (1 MB),
  *                      released at once; reports the answers by kind, then a normal reply
  *   perm-options       a permission request with n options (`--variant dup`: two with one id; `zero`: none)
- *   big-facts          n available commands (1 KB each), 2,000 config options of 50 values, a 1 MB title and mode id,
+ *   big-facts          n available commands (2 KB each), 300 config options of 300 values, a 1 MB title and mode id,
  *                      a usage of negative and huge numbers, then a normal reply
  *   response-tricks    answers to ids never sent, id null, a 1 MB id, object ids, both result and error, no or an old
  *                      `jsonrpc`, a request id reused while the first waits, bad UTF-8, a lone surrogate, NUL, BOM, CRLF
  *   spoof              a right-to-left override, zero-width spaces and ANSI escapes in a diff's path, a written file's
  *                      path and a permission's title and diff
+ *   stderr-flood       stderr as fast as the pipe takes it for n ms, then a normal reply
+ *   close-stdout       answers the prompt, then closes stdout and lives on, ignoring the end of stdin and SIGTERM
+ *   exit-mid           answers the prompt, sends n updates after the answer and exits
+ *   sigterm-ignore     behaves, but ignores SIGTERM and the end of stdin; reports its pid
  *   well-behaved       answers prompts with one message (the control)
  *
  * `--file` is a path, or a name in the session's folder.
@@ -114,7 +118,14 @@ process.stdin.on('data', (chunk: Buffer) => {
     if (line.trim()) void handle(JSON.parse(line) as Json)
   }
 })
-process.stdin.on('end', () => process.exit(0))
+process.stdin.on('end', () => {
+  if (mode !== 'sigterm-ignore' && mode !== 'close-stdout') process.exit(0)
+})
+// `sigterm-ignore`: a well-behaved turn, but SIGTERM and the end of stdin are ignored (only SIGKILL ends it).
+if (mode === 'sigterm-ignore' || mode === 'close-stdout') {
+  report({ pid: process.pid })
+  process.on('SIGTERM', () => report({ sigterm: Date.now() }))
+}
 
 async function handle(message: Json): Promise<void> {
   if (message.method === undefined) {
@@ -416,7 +427,8 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
     case 'big-facts': {
       const pad = 'd'.repeat(1024)
       update({ sessionUpdate: 'available_commands_update', availableCommands: Array.from({ length: count }, (_, i) => ({ name: `cmd${i}`, description: `${i} ${pad}`, input: { hint: pad } })) })
-      update({ sessionUpdate: 'config_option_update', configOptions: Array.from({ length: Math.min(count, 2000) }, (_, i) => ({ id: `opt${i}`, name: `Option ${i} ${pad}`, type: 'select', currentValue: 'v0', options: Array.from({ length: 50 }, (_, j) => ({ value: `v${j}`, name: `Value ${j} ${pad}` })) })) })
+      const short = 'v'.repeat(100)
+      update({ sessionUpdate: 'config_option_update', configOptions: Array.from({ length: 300 }, (_, i) => ({ id: `opt${i}`, name: `Option ${i} ${pad}`, type: 'select', currentValue: 'v0', options: Array.from({ length: 300 }, (_, j) => ({ value: `v${j}`, name: `Value ${j} ${short}` })) })) })
       update({ sessionUpdate: 'session_info_update', title: 't'.repeat(1024 * 1024) })
       update({ sessionUpdate: 'usage_update', used: -5, size: 1e308, cost: { amount: -1e308, currency: 'x'.repeat(100000) } })
       update({ sessionUpdate: 'current_mode_update', currentModeId: 'm'.repeat(1024 * 1024) })
@@ -504,6 +516,38 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       report({ answered: kinds.length, kinds: countBy(kinds) })
       say('after churn')
       endTurn(id)
+      return
+    }
+    case 'stderr-flood': {
+      // stderr as fast as the pipe takes it for n ms (a line of 64 KB at a time), then a normal reply.
+      const line = 'e'.repeat(64 * 1024) + '\n'
+      const until = Date.now() + count
+      let bytes = 0
+      while (Date.now() < until) {
+        if (!process.stderr.write(line)) await new Promise((resolve) => process.stderr.once('drain', resolve))
+        bytes += line.length
+      }
+      report({ stderrBytes: bytes })
+      say(`after ${bytes} bytes of stderr`)
+      endTurn(id)
+      return
+    }
+    case 'close-stdout': {
+      // Answers the prompt, then closes stdout and lives on (ignoring SIGTERM, never reading stdin's end).
+      say('closing stdout')
+      endTurn(id)
+      process.stdin.removeAllListeners('end')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      process.stdout.end()
+      setInterval(() => undefined, 1_000_000)
+      return
+    }
+    case 'exit-mid': {
+      // The prompt's answer, then updates, then exit at once (the updates after the answer may be read or not).
+      say('before the answer')
+      endTurn(id)
+      for (let i = 0; i < count; i++) say(` after the answer ${i}`)
+      process.stdout.write('', () => process.exit(3))
       return
     }
     case 'echo-secrets':

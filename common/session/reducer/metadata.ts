@@ -2,18 +2,38 @@
  * Session metadata: commands, modes, config options, session info, usage, notices, the configuration Bosun applied.
  */
 import type { CommandView, ConfigOptionView, ModeView, ModelView, SessionAction, SessionState } from '../types'
+import { boundJson } from '../../bounded'
 import { MAX_NOTICES, cutText, isObject, isString, patchedMeta } from './draft'
 import type { Draft, Update } from './draft'
+
+/**
+ * The session's facts (commands, modes, config options) are replaced whole by each update, applied even to a full
+ * session, and sent to the window each time: each is bounded like the models below, so an agent that lists 60,000
+ * commands or a mode id of 1 MB does not keep or send megabytes with every change.
+ */
+export const MAX_COMMANDS = 1_000
+/** A command's name is typed after `/` and sent back in the prompt: a longer one is not listed (cutting would change it). */
+export const MAX_COMMAND_NAME_CHARS = 256
+/** Descriptions and hints are one line of a menu or a tooltip; config option values and mode ids are sent back (as model ids are). */
+const MAX_FACT_TEXT_CHARS = 500
+export const MAX_CONFIG_OPTIONS = 50
+/** Values of one config option, and of all of them together (the model lists of real agents have a few hundred). */
+export const MAX_CONFIG_VALUES = 200
+export const MAX_CONFIG_VALUES_TOTAL = 1_000
+export const MAX_MODES = 200
+/** What a command or config option keeps of the agent's object as it was sent (fields Bosun does not read). */
+const RAW_FACT_BOUNDS = { maxDepth: 8, maxStringChars: 256, maxEntries: 32, maxTotalChars: 1024 }
 
 export function parseCommands(value: unknown): CommandView[] | null {
   if (!Array.isArray(value)) return null
   const out: CommandView[] = []
   for (const item of value) {
-    if (!isObject(item) || !isString(item.name)) continue
-    const view: CommandView = { name: item.name, description: isString(item.description) ? item.description : '', raw: item }
+    if (out.length >= MAX_COMMANDS) break
+    if (!isObject(item) || !isString(item.name) || item.name.length > MAX_COMMAND_NAME_CHARS) continue
+    const view: CommandView = { name: item.name, description: isString(item.description) ? cutText(item.description, MAX_FACT_TEXT_CHARS) : '', raw: boundJson(item, RAW_FACT_BOUNDS) }
     // v1 `{hint}`, v2 `{type:'text', hint}`; an unknown input type shows the command without structured input.
     const input = item.input
-    if (isObject(input) && isString(input.hint) && (input.type === undefined || input.type === 'text')) view.hint = input.hint
+    if (isObject(input) && isString(input.hint) && (input.type === undefined || input.type === 'text')) view.hint = cutText(input.hint, MAX_FACT_TEXT_CHARS)
     out.push(view)
   }
   return out
@@ -24,14 +44,20 @@ export function parseModes(value: unknown): SessionState['modes'] | undefined {
   if (!isObject(value) || !Array.isArray(value.availableModes)) return undefined
   const availableModes: ModeView[] = []
   for (const mode of value.availableModes) {
-    if (!isObject(mode) || !isString(mode.id)) continue
+    if (availableModes.length >= MAX_MODES) break
+    if (!isObject(mode) || !isString(mode.id) || mode.id.length > MAX_MODEL_ID_CHARS) continue
     availableModes.push({
       id: mode.id,
-      name: isString(mode.name) ? mode.name : mode.id,
-      description: isString(mode.description) ? mode.description : null,
+      name: cutText(isString(mode.name) ? mode.name : mode.id, MAX_MODEL_NAME_CHARS),
+      description: isString(mode.description) ? cutText(mode.description, MAX_FACT_TEXT_CHARS) : null,
     })
   }
-  return { currentModeId: isString(value.currentModeId) ? value.currentModeId : null, availableModes }
+  return { currentModeId: modeIdOf(value.currentModeId), availableModes }
+}
+
+/** A current mode id as kept: one longer than any listed mode's can be is cut (it then matches none). */
+export function modeIdOf(value: unknown): string | null {
+  return isString(value) ? cutText(value, MAX_MODEL_ID_CHARS) : null
 }
 
 /** At most this many models are kept (the header's select lists them all); the rest are dropped. */
@@ -76,19 +102,22 @@ export function hasModelOption(options: readonly ConfigOptionView[]): boolean {
 export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
   if (!Array.isArray(value)) return null
   const out: ConfigOptionView[] = []
+  let values = 0
   for (const item of value) {
     if (!isObject(item)) continue
     const id = isString(item.configId) ? item.configId : isString(item.id) ? item.id : null
-    if (id === null || !isString(item.name)) continue
+    if (out.length >= MAX_CONFIG_OPTIONS) break
+    if (id === null || id.length > MAX_MODEL_ID_CHARS || !isString(item.name)) continue
     const options: ConfigOptionView['options'] = []
     const pushOption = (o: unknown, group?: string) => {
-      if (!isObject(o) || !isString(o.value)) return
+      if (options.length >= MAX_CONFIG_VALUES || values >= MAX_CONFIG_VALUES_TOTAL || !isObject(o) || !isString(o.value) || o.value.length > MAX_MODEL_ID_CHARS) return
       const option: ConfigOptionView['options'][number] = {
         value: o.value,
-        name: isString(o.name) ? o.name : o.value,
-        description: isString(o.description) ? o.description : null,
+        name: cutText(isString(o.name) ? o.name : o.value, MAX_MODEL_NAME_CHARS),
+        description: isString(o.description) ? cutText(o.description, MAX_FACT_TEXT_CHARS) : null,
       }
-      if (group !== undefined) option.group = group
+      if (group !== undefined) option.group = cutText(group, MAX_MODEL_NAME_CHARS)
+      values++
       options.push(option)
     }
     if (Array.isArray(item.options)) {
@@ -101,13 +130,13 @@ export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
     }
     out.push({
       id,
-      name: item.name,
-      description: isString(item.description) ? item.description : null,
-      category: isString(item.category) ? item.category : null,
-      type: isString(item.type) ? item.type : 'unknown',
-      currentValue: item.currentValue,
+      name: cutText(item.name, MAX_MODEL_NAME_CHARS),
+      description: isString(item.description) ? cutText(item.description, MAX_FACT_TEXT_CHARS) : null,
+      category: isString(item.category) ? cutText(item.category, MAX_MODEL_NAME_CHARS) : null,
+      type: isString(item.type) ? cutText(item.type, MAX_MODEL_NAME_CHARS) : 'unknown',
+      currentValue: boundJson(item.currentValue, RAW_FACT_BOUNDS),
       options,
-      raw: item,
+      raw: boundJson(item, RAW_FACT_BOUNDS),
     })
   }
   return out

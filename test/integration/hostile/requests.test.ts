@@ -12,6 +12,7 @@ import { MAX_PERMISSION_OPTIONS } from '../../../main/permissions/normalize'
 import { MAX_PATH_CHARS } from '../../../main/fs/confine'
 import type { ToolCallEntry } from '../../../common/session/types'
 import { MAX_TOOL_TITLE_CHARS } from '../../../common/session/reducer/tool-calls'
+import { MAX_COMMANDS, MAX_CONFIG_OPTIONS, MAX_CONFIG_VALUES, MAX_CONFIG_VALUES_TOTAL, MAX_MODEL_ID_CHARS } from '../../../common/session/reducer/metadata'
 import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
 
 const tally = tallyPerFile('requests')
@@ -61,6 +62,24 @@ describe('a hostile agent answers', () => {
     const state = await stateOf(setup, sessionId)
     crossesTransports(state)
     expect(JSON.stringify(state).length).toBeLessThan(1 * MB)
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 60_000)
+
+  it('with 20,000 commands, 300 config options of 300 values and a mode id of 1 MB: the session keeps a bounded list of each', async () => {
+    const setup = await start('big-facts', { count: 20_000 })
+    const sessionId = await openSession(setup)
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs += 5
+    const state = await stateOf(setup, sessionId)
+    expect(state.availableCommands).toHaveLength(MAX_COMMANDS)
+    expect(state.configOptions).toHaveLength(MAX_CONFIG_OPTIONS)
+    expect(state.configOptions[0]!.options).toHaveLength(MAX_CONFIG_VALUES)
+    expect(state.configOptions.reduce((n, option) => n + option.options.length, 0)).toBe(MAX_CONFIG_VALUES_TOTAL)
+    expect(state.modes?.currentModeId?.length).toBeLessThanOrEqual(MAX_MODEL_ID_CHARS + 1)
+    expect(state.usage).toBeNull()
+    // Before: 20,000 commands and 90,000 option values, 50 MB, kept and sent to the window with every change.
+    expect(JSON.stringify(state).length).toBeLessThan(4 * MB)
+    expect(JSON.stringify(state.entries)).toContain('after facts')
     tally.sessionsBroken += await brokenSessions(setup)
   }, 60_000)
 
