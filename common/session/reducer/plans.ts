@@ -2,19 +2,33 @@
  * Plans: v1 `plan` (whole list) and v2 `plan_update` (several plans by id).
  */
 import type { PlanEntryView, PlanView } from '../types'
-import { boundedMeta, isObject, isString } from './draft'
+import { boundJson } from '../../bounded'
+import { boundedMeta, cutText, isObject, isString } from './draft'
 import type { Draft, Update } from './draft'
+
+/**
+ * What a session keeps of its plans. Each update replaces a plan whole and is applied to a full session too, and a v2
+ * agent names a new plan with any new `planId`: without a bound, plan updates with new ids grew the session forever.
+ * Past {@link MAX_PLANS} the oldest plan goes; a plan keeps its first {@link MAX_PLAN_ENTRIES} steps.
+ */
+export const MAX_PLANS = 8
+export const MAX_PLAN_ENTRIES = 1_000
+/** A step is a line of the plan panel: a longer one is cut with `…`. */
+export const MAX_PLAN_ENTRY_CHARS = 2_000
+/** A plan of a type Bosun does not read is shown as JSON: at most this much of it. */
+const RAW_PLAN_BOUNDS = { maxTotalChars: 64 * 1024 }
 
 
 export function parsePlanEntries(value: unknown): PlanEntryView[] | null {
   if (!Array.isArray(value)) return null
   const out: PlanEntryView[] = []
   for (const item of value) {
+    if (out.length >= MAX_PLAN_ENTRIES) break
     if (!isObject(item) || !isString(item.content)) continue
     const entry: PlanEntryView = {
-      content: item.content,
-      priority: isString(item.priority) ? item.priority : 'medium',
-      status: isString(item.status) ? item.status : 'pending',
+      content: cutText(item.content, MAX_PLAN_ENTRY_CHARS),
+      priority: isString(item.priority) ? cutText(item.priority, 64) : 'medium',
+      status: isString(item.status) ? cutText(item.status, 64) : 'pending',
     }
     const meta = boundedMeta(item._meta)
     if (meta) entry._meta = meta
@@ -46,7 +60,7 @@ export function applyPlanUpdate(d: Draft, u: Update): void {
     const meta = boundedMeta(plan._meta)
     if (meta) view._meta = meta
   } else {
-    view = { planId: plan.planId, type: plan.type, entries: [], raw: plan }
+    view = { planId: plan.planId, type: plan.type, entries: [], raw: boundJson(plan, RAW_PLAN_BOUNDS) }
   }
   const updateMeta = boundedMeta(u._meta)
   if (updateMeta) view.updateMeta = updateMeta
@@ -54,5 +68,5 @@ export function applyPlanUpdate(d: Draft, u: Update): void {
   const at = plans.findIndex((p) => p.planId === view.planId)
   if (at >= 0) plans[at] = view
   else plans.push(view)
-  d.s.plans = plans
+  d.s.plans = plans.length > MAX_PLANS ? plans.slice(plans.length - MAX_PLANS) : plans
 }

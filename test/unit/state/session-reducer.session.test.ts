@@ -4,6 +4,7 @@ import { apply, eachUpdate, messages, session, summary, text, updates } from './
 import { MAX_MODEL_NAME_CHARS, MAX_MODELS, MAX_NOTICE_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
 import { MAX_META_CHARS } from '../../../common/session/reducer/draft'
 import { MAX_CHUNK_METAS } from '../../../common/session/reducer/messages'
+import { MAX_PLAN_ENTRIES, MAX_PLAN_ENTRY_CHARS, MAX_PLANS } from '../../../common/session/reducer/plans'
 
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')
 
@@ -34,6 +35,19 @@ describe('plans (H11, H26)', () => {
     const markdown = { type: '_markdown', planId: 'p2', text: '# plan' }
     s = updates(s, { sessionUpdate: 'plan_update', plan: markdown })
     expect(s.plans[1]).toEqual({ planId: 'p2', type: '_markdown', entries: [], raw: markdown })
+  })
+
+  it('keeps the last MAX_PLANS plans of a v2 agent that names a new one with every update, each bounded', () => {
+    let s = session(2)
+    const steps = Array.from({ length: 5_000 }, (_, i) => ({ content: `${i} ${'s'.repeat(10_000)}`, priority: 'low', status: 'pending' }))
+    for (let i = 0; i < 100; i++) s = updates(s, { sessionUpdate: 'plan_update', plan: { type: 'items', planId: `p${i}`, entries: i % 10 ? [] : steps } })
+    // Before: 100 plans, ten of them 50 MB each.
+    expect(s.plans.map((p) => p.planId)).toEqual(Array.from({ length: MAX_PLANS }, (_, i) => `p${100 - MAX_PLANS + i}`))
+    s = updates(s, { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p99', entries: steps } })
+    expect(s.plans.at(-1)!.entries).toHaveLength(MAX_PLAN_ENTRIES)
+    expect(s.plans.at(-1)!.entries[0]!.content).toHaveLength(MAX_PLAN_ENTRY_CHARS + 1)
+    s = updates(s, { sessionUpdate: 'plan', entries: steps })
+    expect(JSON.stringify(s.plans).length).toBeLessThan(MAX_PLAN_ENTRIES * (MAX_PLAN_ENTRY_CHARS + 100))
   })
 
   it('ignores a malformed plan_update', () => {
