@@ -24,8 +24,8 @@ export function VisibleText({ text, keepNewlines = false, prose = false, command
 }
 
 /** A warning shown above agent text that hides or reorders characters, or a command padded to push its end out of sight. */
-export function HiddenCharsWarning({ texts, commands = [] }: { texts: (string | null | undefined)[]; commands?: (string | null | undefined)[] }) {
-  const hidden = [...texts, ...commands].some((t) => typeof t === 'string' && hasHiddenCharacters(t))
+export function HiddenCharsWarning({ texts, commands = [], alsoHidden = false }: { texts: (string | null | undefined)[]; commands?: (string | null | undefined)[]; /** Something else shown with them hides characters (a diff). */ alsoHidden?: boolean }) {
+  const hidden = alsoHidden || [...texts, ...commands].some((t) => typeof t === 'string' && hasHiddenCharacters(t))
   const padded = commands.some((t) => typeof t === 'string' && isPadded(t))
   if (!hidden && !padded) return null
   return (

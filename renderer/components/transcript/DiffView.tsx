@@ -107,30 +107,17 @@ function Stats({ added, removed }: { added: number; removed: number }) {
 }
 
 /**
- * Whether a diff hides characters in a path or a line (a right-to-left override that shows `notes-\u202Etxt.sh` as
- * `notes-hs.txt`, Trojan Source's reordered code): they are shown as markers, and this says so above the diff.
+ * Whether a diff block hides characters in a path or its text (a right-to-left override that shows `notes-\u202Etxt.sh`
+ * as `notes-hs.txt`, Trojan Source's reordered code): they are shown as markers, and the card says so above it. Reads
+ * the block's strings as sent (its paths, texts, changes and patch), not the diff made of them.
  */
-function hidesCharacters(model: ReturnType<typeof diffModelOf>): boolean {
-  const inLines = (lines: DiffLine[]) => lines.some((line) => hasHiddenCharactersInCode(line.text))
-  switch (model.kind) {
-    case 'unified':
-      return hasHiddenCharactersInCode(model.path) || inLines(model.lines)
-    case 'changes':
-      return (
-        model.changes.some((change) => hasHiddenCharactersInCode(change.path) || (change.oldPath !== undefined && hasHiddenCharactersInCode(change.oldPath))) ||
-        (model.patch?.kind === 'git' ? inLines(model.patch.lines) : model.patch?.kind === 'raw' ? hasHiddenCharactersInCode(model.patch.text) : false)
-      )
-    default:
-      return false
+export function diffHidesCharacters(block: unknown): boolean {
+  const hides = (value: unknown, depth: number): boolean => {
+    if (typeof value === 'string') return hasHiddenCharactersInCode(value)
+    if (depth === 0 || typeof value !== 'object' || value === null) return false
+    return Object.entries(value).some(([key, inner]) => key !== '_meta' && hides(inner, depth - 1))
   }
-}
-
-function HiddenInDiff() {
-  return (
-    <p className="perm-warning" role="note">
-      This diff contains hidden or direction-changing characters, shown highlighted. Check it carefully.
-    </p>
-  )
+  return hides(block, 3)
 }
 
 /**
@@ -139,12 +126,10 @@ function HiddenInDiff() {
  */
 export const DiffView = memo(function DiffView({ block, locations, rawInput }: { block: Record<string, unknown> } & DiffContext) {
   const model = useMemo(() => diffModelOf(block, { locations, rawInput }), [block, locations, rawInput])
-  const hidden = useMemo(() => hidesCharacters(model), [model])
   switch (model.kind) {
     case 'unified':
       return (
         <figure className="diff" aria-label={`Diff of ${revealAsText(model.path)}`}>
-          {hidden && <HiddenInDiff />}
           <figcaption className="diff-header">
             <span className="diff-path">
               <VisibleText text={model.path} />
@@ -165,7 +150,6 @@ export const DiffView = memo(function DiffView({ block, locations, rawInput }: {
       const count = changes.length === 1 ? '1 file changed' : `${changes.length} files changed`
       return (
         <figure className="diff" aria-label="File changes">
-          {hidden && <HiddenInDiff />}
           <figcaption className="diff-header">
             <span className="diff-path">{count}</span>
             {patch?.kind === 'git' && <Stats added={patch.added} removed={patch.removed} />}

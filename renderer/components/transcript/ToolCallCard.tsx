@@ -8,7 +8,7 @@ import { revealAsText } from '../permissions/reveal-text'
 import { decidedByText, describeUnanswered, isDecidedByOption } from '../permissions/resolution-text'
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
-import { DiffView } from './DiffView'
+import { DiffView, diffHidesCharacters } from './DiffView'
 import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
@@ -186,7 +186,11 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
       </header>
       {open && hasBody && (
         <div className="tool-body" id={bodyId}>
-          <HiddenCharsWarning texts={[title, ...entry.locations.map((l) => l.path)]} commands={[command]} />
+          <HiddenCharsWarning
+            texts={[title, ...entry.locations.map((l) => l.path)]}
+            commands={[command]}
+            alsoHidden={[...shownContent, ...askedDiffs].some((c) => c.type === 'diff' && diffHidesCharacters(c))}
+          />
           {command !== null && (
             <div className="tool-command">
               <div className="perm-field-label">Command</div>

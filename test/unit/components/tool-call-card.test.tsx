@@ -295,14 +295,14 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(html).toContain('aria-label="Diff of /w/notes-⟨U+202E⟩txt.sh"')
     expect(textOf(html)).toContain('/w/notes-U+202Etxt.sh')
     expect(textOf(html)).toContain('if (admin) {U+202E } U+2066// later')
-    expect(html).toContain('This diff contains hidden or direction-changing characters')
+    expect(html).toContain('Contains hidden or direction-changing characters')
     expect(html).toContain('\tindented')
     expect(html).not.toContain('U+0009')
     const changes = { type: 'diff', changes: [{ operation: 'move', oldPath: '/w/a\u200B.ts', path: '/w/b-\u202Etxt.sh' }] }
     const moved = render(<ToolCallCard entry={card({ title: 'Move', toolKind: 'edit', content: [changes] })} permissions={{}} terminals={{}} />)
     expect(moved).not.toContain('\u202E')
     expect(moved).not.toContain('\u200B')
-    expect(moved).toContain('This diff contains hidden or direction-changing characters')
+    expect(moved).toContain('Contains hidden or direction-changing characters')
     // A plain diff with tabs says nothing.
     const plain = render(<ToolCallCard entry={card({ title: 'Edit', toolKind: 'edit', content: [{ type: 'diff', path: '/w/a.go', oldText: '', newText: '\tx := 1\n' }] })} permissions={{}} terminals={{}} />)
     expect(plain).not.toContain('hidden or direction-changing')
