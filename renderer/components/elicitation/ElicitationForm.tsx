@@ -1,6 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
 import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Draft, type DraftValue, type FieldSpec } from './validate'
+import { revealAsText } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
 import './elicitation.css'
 
 /** What the person chose. `accept` carries the form content (checked again in main). */
@@ -103,12 +105,16 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
           {elicitation.agentName} asks{elicitation.sessionId === null ? ' while starting' : ''}
         </span>
         <h3 id={titleId} className="eli-title">
-          {schema?.title ?? 'A question from the agent'}
+          {schema?.title ? <VisibleText text={schema.title} prose /> : 'A question from the agent'}
         </h3>
         <p id={messageId} className="eli-message">
-          {elicitation.message}
+          <VisibleText text={elicitation.message} prose />
         </p>
-        {schema?.description && <p className="eli-muted">{schema.description}</p>}
+        {schema?.description && (
+          <p className="eli-muted">
+            <VisibleText text={schema.description} prose />
+          </p>
+        )}
       </header>
 
       {!pending && (
@@ -206,7 +212,7 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
   }
   const label = (
     <>
-      {field.title}
+      <VisibleText text={field.title} prose />
       {field.required && (
         <span className="eli-required" aria-hidden="true">
           {' '}
@@ -220,7 +226,7 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
     <>
       {field.description && (
         <p id={descId} className="eli-muted eli-field-desc">
-          {field.description}
+          <VisibleText text={field.description} prose />
         </p>
       )}
       {hintId && field.kind === 'text' && (
@@ -323,8 +329,15 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
                   checked={selected === option.value}
                   onChange={() => onChange(option.value)}
                 />
-                <span>{option.title}</span>
-                {option.description && <span className="eli-muted"> — {option.description}</span>}
+                <span>
+                  <VisibleText text={option.title} prose />
+                </span>
+                {option.description && (
+                  <span className="eli-muted">
+                    {' — '}
+                    <VisibleText text={option.description} prose />
+                  </span>
+                )}
               </label>
             ))}
             {!locked && !field.required && selected !== '' && (
@@ -344,8 +357,8 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
           <select {...common} className="eli-input" value={selected} onChange={(e) => onChange(e.target.value)}>
             <option value="">{field.required ? 'Choose…' : '(none)'}</option>
             {field.options.map((option) => (
-              <option key={option.value} value={option.value} title={option.description}>
-                {option.title}
+              <option key={option.value} value={option.value} title={option.description === undefined ? undefined : revealAsText(option.description)}>
+                {revealAsText(option.title)}
               </option>
             ))}
           </select>
@@ -379,8 +392,15 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
                 checked={chosen.includes(option.value)}
                 onChange={(e) => toggle(option.value, e.target.checked)}
               />
-              <span>{option.title}</span>
-              {option.description && <span className="eli-muted"> — {option.description}</span>}
+              <span>
+                <VisibleText text={option.title} prose />
+              </span>
+              {option.description && (
+                <span className="eli-muted">
+                  {' — '}
+                  <VisibleText text={option.description} prose />
+                </span>
+              )}
             </label>
           ))}
           {after}
@@ -390,13 +410,19 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
     case 'unsupported':
       return (
         <div className="eli-field eli-unsupported" role="note" aria-label={`${field.title}: not supported`}>
-          <span className="eli-label">{field.title}</span>
+          <span className="eli-label">
+            <VisibleText text={field.title} prose />
+          </span>
           <p className="eli-muted eli-field-desc">
             {field.required
               ? `Bosun cannot show this kind of field (${field.type}), and the agent requires it.`
               : `Bosun cannot show this kind of field (${field.type}); it is optional and is left out of your answer.`}
           </p>
-          {field.description && <p className="eli-muted eli-field-desc">{field.description}</p>}
+          {field.description && (
+            <p className="eli-muted eli-field-desc">
+              <VisibleText text={field.description} prose />
+            </p>
+          )}
         </div>
       )
   }

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState, type KeyboardEvent } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
+import { VisibleText } from '../permissions/VisibleText'
 import { checkUrl, urlWarningText, type UrlCheck } from './validate'
 import './elicitation.css'
 
@@ -66,7 +67,7 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
       <header className="eli-header">
         <span className="eli-agent">{elicitation.agentName} asks you to open a page in your browser</span>
         <h3 id={titleId} className="eli-title eli-message">
-          {elicitation.message}
+          <VisibleText text={elicitation.message} prose />
         </h3>
       </header>
 

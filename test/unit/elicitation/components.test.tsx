@@ -156,11 +156,35 @@ describe('ElicitationForm (static render)', () => {
       />,
     )
     expect(html).not.toContain('Bosun cannot show this form')
-    expect(html).toMatch(/<legend class="eli-label">size/)
+    expect(html).toMatch(/<legend class="eli-label"><span>size/)
     expect(html.match(/type="radio"/g)).toHaveLength(2)
     expect(html).toMatch(/<fieldset role="radiogroup"[^>]*aria-describedby="[^"]*-f-size-omitted"/)
     expect(html).toContain('One choice the agent offered could not be shown (not text), so it is left out.')
     expect(html).toMatch(/<input[^>]*type="number"[^>]*value=""/)
+  })
+
+  it('shows hidden and direction-changing characters in the agent\'s texts as markers: message, titles, descriptions, choices', () => {
+    const rlo = '\u202E'
+    const spoofed = {
+      type: 'object',
+      title: `Setup ${rlo}gnp.exe`,
+      description: `About ${rlo}x`,
+      properties: {
+        plan: { type: 'string', title: `Plan${rlo}`, description: `Pick\u200B one`, oneOf: [{ const: 'a', title: `Keep ${rlo}enod` }, { const: 'b', title: 'Other' }] },
+        many: { type: 'string', title: 'Many', enum: ['1', '2', '3', '4', '5', `6${rlo}`] },
+        tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: ['x', `y${rlo}`] } },
+      },
+    }
+    const html = form({ message: `Approve ${rlo}exe.txt`, requestedSchema: spoofed })
+    // Only a choice's value keeps it (what is sent back), never its text.
+    expect(html.replace(/ value="[^"]*"/g, '')).not.toContain(rlo)
+    expect(html).not.toContain('\u200B')
+    for (const text of ['Setup U+202Egnp.exe', 'About U+202Ex', 'Approve U+202Eexe.txt', 'Keep U+202Eenod', 'PickU+200B one', 'yU+202E']) {
+      expect(html.replace(/<[^>]+>/g, '')).toContain(text)
+    }
+    expect(html).toContain('6⟨U+202E⟩')
+    const url = dialog({ ...urlView('https://example.com/'), message: `Open ${rlo}moc.elgoog` })
+    expect(url).not.toContain(rlo)
   })
 
   it('shows a pattern it does not run as a visible note on its field, described-by the input', () => {
