@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AttentionService, type NotificationIntent, type Scheduler } from '../../../main/permissions/attention'
+import { AttentionService, singleNotification, summaryNotification, type NotificationIntent, type Scheduler } from '../../../main/permissions/attention'
 import { toDisposable } from '../../../main/base/lifecycle'
 
 /** A manual clock: timers fire only when the test advances time. */
@@ -157,5 +157,13 @@ describe('AttentionService', () => {
     expect(scheduler.live).toBe(1)
     attention.dispose()
     expect(scheduler.live).toBe(0)
+  })
+})
+
+describe('notification text', () => {
+  it('leaves out the bidi controls, invisible characters and terminal escapes of an agent\'s title', () => {
+    const spoofed = { requestId: 'r1', agentName: 'Claude', title: 'Run \u202Etxt.exe\u200B \x1b[31mnow\x1b[0m\u0007', kind: 'permission' as const }
+    expect(singleNotification(spoofed).body).toBe('Run txt.exe now')
+    expect(summaryNotification([spoofed], [spoofed]).body).toBe('Claude: Run txt.exe now')
   })
 })
