@@ -461,7 +461,9 @@ export class AgentHost implements IDisposable {
     const unresponsive = this.unresponsive
     const error = unresponsive
       ? new AgentExitedError(unresponsive.message, exit.code, exit.signal, unresponsive.stderrTail)
-      : exitError(this.specValue.name, exit)
+      : this.connectionLost
+        ? lostError(this.specValue.name, exit)
+        : exitError(this.specValue.name, exit)
     this.process = undefined
     this.connectionValue = undefined
     connection.close(error)
@@ -596,6 +598,12 @@ function watchStdout(connection: AcpClientConnection, process: AgentProcess): ID
     notes++
     process.appendNote(notes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${printable(problem.line, STDOUT_NOTE_CHARS)}`)
   })
+}
+
+/** The agent closed its output and lived on, so Bosun stopped it: that is what the person is told, not the signal Bosun sent. */
+function lostError(name: string, exit: AgentExit): AgentExitedError {
+  const tail = lastLines(exit.stderrTail)
+  return new AgentExitedError(`${name} closed its output while still running, so Bosun stopped it.`, exit.code, exit.signal, tail || undefined)
 }
 
 function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {

@@ -134,6 +134,19 @@ describe('a hostile agent', () => {
     tally.sessionsBroken += await brokenSessions(setup)
   })
 
+  it('closes its stdout and lives on, ignoring SIGTERM: stopped within seconds and reported as what it did, not as the signal', async () => {
+    const setup = await start('close-stdout')
+    const sessionId = await openHostileSession(setup)
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs++
+    const pid = setup.reports()[0]!.pid as number
+    const down = await setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.error != null)
+    // Before: "Hostile was killed by SIGKILL.", as if something else had killed it.
+    expect(down.error?.message).toBe('Hostile closed its output while still running, so Bosun stopped it.')
+    expect(() => process.kill(pid, 0)).toThrow()
+    tally.sessionsBroken += await brokenSessions(setup)
+  })
+
   // Before answering session/new: many small updates (the count bound), then fewer 64 KiB ones (the size bound).
   for (const [mode, count, what] of [
     ['early-flood', MAX_EARLY_UPDATES * 3, 'more updates than the early buffer keeps'],
