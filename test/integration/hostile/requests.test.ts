@@ -77,7 +77,7 @@ describe('a hostile agent answers', () => {
     expect(state.configOptions.reduce((n, option) => n + option.options.length, 0)).toBe(MAX_CONFIG_VALUES_TOTAL)
     expect(state.modes?.currentModeId?.length).toBeLessThanOrEqual(MAX_MODEL_ID_CHARS + 1)
     expect(state.usage).toBeNull()
-    // Before: what one update's bound let through (2,014 commands, 9,000 option values, the 1 MB mode id), 20 MB kept.
+    // Before: what one update's bound let through (2,014 commands, the 90,000 option values, the 1 MB mode id), 20 MB kept.
     expect(JSON.stringify(state).length).toBeLessThan(4 * MB)
     expect(JSON.stringify(state.entries)).toContain('after facts')
     tally.sessionsBroken += await brokenSessions(setup)
