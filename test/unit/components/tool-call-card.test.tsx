@@ -355,7 +355,7 @@ describe('ToolCallCard: elicitations tied to the tool call', () => {
     const entry = card({ title: 'Ask a question', toolKind: 'other', content: [said('Which branch should I deploy?\n')], elicitationIds: [e.elicitationRequestId] })
     const html = render(<ToolCallCard entry={entry} permissions={{}} elicitations={{ [e.elicitationRequestId]: e }} terminals={{}} />)
     expect(count(html, 'Which branch should I deploy?')).toBe(1)
-    expect(html).toMatch(/class="eli-message">Which branch should I deploy\?</)
+    expect(html).toMatch(/class="eli-message"><span>Which branch should I deploy\?</)
   })
 
   it('a text content that is the card’s title is shown once, as the title; one that differs in anything is shown', () => {
