@@ -608,12 +608,45 @@ function lostError(name: string, exit: AgentExit): AgentExitedError {
 
 function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
-  const tail = lastLines(exit.stderrTail)
-  // The agent's own last words: its last line on stderr, else the last thing it printed on stdout (not Bosun's label).
-  const lines = tail.split('\n')
-  const lastLine = (lines.findLast((line) => line.trim() !== '' && !line.startsWith(STDOUT_NOTE)) ?? lines.findLast((line) => line.trim() !== '')?.slice(STDOUT_NOTE.length))?.trim()
-  const message = `${name} ${how}${when ? ` ${when}` : ''}.${lastLine ? ` ${lastLine}` : ''}`
-  return new AgentExitedError(message, exit.code, exit.signal, tail || undefined)
+  const lines = exit.stderrTail.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  // A process killed by SIGKILL had no last words: whatever it printed before was about something else.
+  const said = exit.signal === 'SIGKILL' ? undefined : lastWords(lines)
+  const message = `${name} ${how}${when ? ` ${when}` : ''}.${said ? ` ${said.text}` : ''}`
+  const excerpt = excerptOf(lines, said?.index)
+  return new AgentExitedError(message, exit.code, exit.signal, excerpt || undefined)
+}
+
+/** Words that say what went wrong, as programs print them (`Unknown arguments: …`, `Error: …`, `fatal: …`). */
+const TELLING_LINE = /\b(error|unknown|invalid|unrecognized|unrecognised|not found|no such|fatal|failed|failure|cannot|can't|could not|denied|missing|refused|unsupported|panicked)\b/i
+/** Lines that never say why: a stack frame, Node's version footer under an uncaught error, a caret under a source line. */
+const NOT_A_REASON = /^(\s+at\s|Node\.js v\d|\s*\^+\s*$)/
+
+/**
+ * The agent's own last words: the last line on stderr that tells what went wrong (a CLI that prints its error and
+ * then its whole usage, Node's uncaught error above its stack and version), else its last line on stderr, else the
+ * last thing it printed on stdout (without Bosun's label).
+ */
+function lastWords(lines: readonly string[]): { text: string; index: number } | undefined {
+  const reason = (line: string) => line.trim() !== '' && !NOT_A_REASON.test(line)
+  let last: number | undefined
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!
+    if (line.startsWith(STDOUT_NOTE) || !reason(line)) continue
+    last ??= i
+    if (TELLING_LINE.test(line)) return { text: line.trim(), index: i }
+  }
+  if (last !== undefined) return { text: lines[last]!.trim(), index: last }
+  const printed = lines.findLastIndex((line) => line.startsWith(STDOUT_NOTE) && reason(line.slice(STDOUT_NOTE.length)))
+  return printed >= 0 ? { text: lines[printed]!.slice(STDOUT_NOTE.length).trim(), index: printed } : undefined
+}
+
+/** The stderr excerpt carried by errors: the last 40 lines, and the line the message quotes when it is further up. */
+function excerptOf(lines: readonly string[], quoted: number | undefined, count = 40): string {
+  const start = Math.max(0, lines.length - count)
+  if (quoted === undefined || quoted >= start) return lines.slice(start).join('\n')
+  const skipped = start + 2 - quoted - 1
+  return [lines[quoted], `… ${skipped} more lines …`, ...lines.slice(start + 2)].join('\n')
 }
 
 /** The stderr excerpt carried by errors: the last 40 lines. */

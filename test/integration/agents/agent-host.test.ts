@@ -101,6 +101,39 @@ process.stdin.once('data', () => { process.stderr.write('Failed to authenticate 
     expect(tail).toContain('Failed to authenticate with user code.')
   })
 
+  it('an agent that prints its error and then its whole usage (Gemini CLI with an unknown flag): the error is quoted and kept in the excerpt', async () => {
+    const usage = Array.from({ length: 45 }, (_, i) => `  --option-${i}    What option ${i} does  [boolean]`).join('\\n')
+    const script = `process.stderr.write('Unknown arguments: such-flag, suchFlag\\nUsage: agent [options]\\n\\n${usage}\\n  -h, --help   Show help  [boolean]\\n'); process.exit(1)`
+    const { host } = makeHost(fixtureSpec([], { args: ['-e', script] }))
+    const result = await host.start()
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.message).toBe('fixture exited with code 1 while starting. Unknown arguments: such-flag, suchFlag')
+    const tail = (result.error.stderrTail ?? '').split('\n')
+    expect(tail[0]).toBe('Unknown arguments: such-flag, suchFlag')
+    expect(tail[1]).toMatch(/^… \d+ more lines …$/)
+    expect(tail).toHaveLength(40)
+    expect(tail.at(-1)).toBe('  -h, --help   Show help  [boolean]')
+  })
+
+  it("a Node agent's uncaught error: its message is quoted, not Node's version footer or a stack frame", async () => {
+    const { host } = makeHost(fixtureSpec([], { args: ['-e', `setTimeout(() => { throw new Error('config file is not readable') }, 10)`] }))
+    const result = await host.start()
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.message).toBe('fixture exited with code 1 while starting. Error: config file is not readable')
+    expect(result.error.stderrTail).toMatch(/Node\.js v\d/)
+  })
+
+  it('an agent killed by SIGKILL had no last words: nothing it printed earlier is quoted as the reason', async () => {
+    const { host } = makeHost(fixtureSpec([], { args: ['-e', `process.stderr.write('RequestError: Authentication required\\n    at handle (agent.js:1:1)\\n'); setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50)`] }))
+    const result = await host.start()
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.message).toBe('fixture was killed by SIGKILL while starting.')
+    expect(result.error.stderrTail).toContain('RequestError: Authentication required')
+  })
+
   it('an agent that prints a prompt and waits for an answer Bosun cannot give: the timeout says it may be waiting for input, with what it printed', async () => {
     const script = `process.stdout.write('\\x1b[?1049hPlease visit the following URL to authorize the application:\\nhttps://example.test/auth\\nEnter the authorization code: ');
 process.stdin.on('data', () => process.stdout.write('Failed. Retrying...\\nEnter the authorization code: '))`
