@@ -381,7 +381,16 @@ export interface SessionState {
   /** Auto-approve switch (off by default). */
   autoApprove: boolean
   /** Transient notices (not history); the UI shows and drops them. */
-  notices: { id: string; severity: string; title: string; description?: string | null; /** Bosun's own, not the agent's (stop-watchdog.ts). */ fromBosun?: true }[]
+  notices: {
+    id: string
+    severity: string
+    title: string
+    description?: string | null
+    /** Bosun's own, not the agent's (stop-watchdog.ts). */
+    fromBosun?: true
+    /** How many times the agent sent these same words while the notice was shown (2 or more; absent: once). */
+    repeats?: number
+  }[]
   /** Monotonic count of applied action batches (snapshot/batch reconciliation). */
   seq: number
   /**

@@ -10,6 +10,8 @@ export type Update = { sessionUpdate: string; [key: string]: unknown }
 
 /** How many transient notices a session keeps (oldest dropped first). */
 export const MAX_NOTICES = 50
+/** A notice the agent sends again and again counts up to this. */
+export const MAX_NOTICE_REPEATS = 999
 export const FINISHED_TOOL_STATUSES = new Set(['completed', 'failed', 'cancelled'])
 
 /**

@@ -3,7 +3,7 @@
  */
 import type { CommandView, ConfigOptionView, ModeView, ModelView, SessionAction, SessionState } from '../types'
 import { boundJson } from '../../bounded'
-import { MAX_NOTICES, cutText, isObject, isString, patchedMeta } from './draft'
+import { MAX_NOTICES, MAX_NOTICE_REPEATS, cutText, isObject, isString, patchedMeta } from './draft'
 import type { Draft, Update } from './draft'
 
 /**
@@ -229,7 +229,11 @@ export function applyNotice(d: Draft, u: Update): void {
   const notice: SessionState['notices'][number] = { id: d.nextNoticeId(), severity, title: cutText(u.title, MAX_TITLE_CHARS) }
   if (isString(u.description)) notice.description = cutText(u.description, MAX_NOTICE_DESCRIPTION_CHARS)
   if (u.fromBosun === true) notice.fromBosun = true
-  const notices = [...d.s.notices, notice]
+  // The same words again (codex-acp warns "Falling back from WebSockets…" on every turn): one notice, moved to the
+  // newest place under a new id (an informational one shows its full time again), counting how often it came.
+  const same = d.s.notices.find((n) => n.severity === notice.severity && n.title === notice.title && (n.description ?? undefined) === notice.description && n.fromBosun === notice.fromBosun)
+  if (same) notice.repeats = Math.min((same.repeats ?? 1) + 1, MAX_NOTICE_REPEATS)
+  const notices = [...d.s.notices.filter((n) => n !== same), notice]
   d.s.notices = notices.length > MAX_NOTICES ? notices.slice(notices.length - MAX_NOTICES) : notices
 }
 

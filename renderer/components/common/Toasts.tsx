@@ -25,6 +25,7 @@ function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number];
     <div className={`toast toast-${notice.severity}`} role={notice.severity === 'error' ? 'alert' : 'status'}>
       <div className="toast-text">
         <strong>{notice.title}</strong>
+        {notice.repeats ? <span className="toast-repeats">{notice.repeats} times</span> : null}
         {notice.description && <span>{notice.description}</span>}
       </div>
       <button type="button" className="icon-button" aria-label="Dismiss notice" onClick={onDismiss}>

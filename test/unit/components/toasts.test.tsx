@@ -21,6 +21,12 @@ describe('notices (toasts)', () => {
     expect(html).toContain('Dismiss all')
   })
 
+  it('a notice the agent sent again says how many times', () => {
+    const html = renderToStaticMarkup(<Toasts notices={[{ ...notice(1), repeats: 4 }, notice(2)]} onDismiss={() => undefined} />)
+    expect(html).toContain('Notice 1</strong><span class="toast-repeats">4 times</span>')
+    expect(html).not.toContain('Notice 2</strong><span')
+  })
+
   it('a notice’s title is plain text', () => {
     const html = renderToStaticMarkup(<Toasts notices={[{ id: 'x', severity: 'error', title: '<b>bold</b>', description: null }]} onDismiss={() => undefined} />)
     expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;')

@@ -281,6 +281,22 @@ describe('session info, usage, notices (H15, H16, H17)', () => {
     expect(s.notices.map((n) => n.title)).toEqual(['x'])
   })
 
+  it('the same notice again (codex-acp warns on every turn) is one notice, the newest, counting how often it came', () => {
+    const warn = { sessionUpdate: 'notice', severity: 'warning', title: 'Falling back from WebSockets to HTTPS transport.' }
+    let s = updates(session(2), warn, { sessionUpdate: 'notice', severity: 'info', title: 'Other' }, warn, warn)
+    expect(s.notices.map((n) => [n.title, n.repeats])).toEqual([
+      ['Other', undefined],
+      ['Falling back from WebSockets to HTTPS transport.', 3],
+    ])
+    // Other words, another severity or a description make another notice; a dismissed one counts afresh.
+    s = updates(s, { ...warn, severity: 'error' }, { ...warn, description: 'ws://127.0.0.1/v1' })
+    expect(s.notices).toHaveLength(4)
+    s = apply(s, { type: 'dismiss_notice', id: s.notices[1]!.id })
+    s = updates(s, warn)
+    expect(s.notices.at(-1)).toMatchObject({ title: warn.title, severity: 'warning' })
+    expect(s.notices.at(-1)!.repeats).toBeUndefined()
+  })
+
   it('a notice’s title is cut like a session title and its description to a few lines (a warning stays on screen)', () => {
     const s = updates(session(2), { sessionUpdate: 'notice', severity: 'warning', title: 't'.repeat(1024 * 1024), description: 'd'.repeat(1024 * 1024) })
     expect(s.notices[0]!.title).toBe(`${'t'.repeat(MAX_TITLE_CHARS)}…`)
