@@ -135,6 +135,7 @@ export const DiffView = memo(function DiffView({ block, locations, rawInput }: {
               <VisibleText text={model.path} />
             </span>
             {model.isNewFile && <span className="badge badge-muted">new file</span>}
+            {model.isDeletedFile && <span className="badge badge-muted">deleted</span>}
             {!model.numbered && (
               <span className="badge badge-muted" title="The agent sent the changed part of the file and not where it is, so its lines are not numbered.">
                 excerpt

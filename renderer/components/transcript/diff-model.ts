@@ -28,6 +28,8 @@ export type DiffModel =
       kind: 'unified'
       path: string
       isNewFile: boolean
+      /** The agent says the file was deleted (codex-acp's `_meta.kind: "delete"`; ACP's v1 diff has no word for it). */
+      isDeletedFile: boolean
       lines: DiffLine[]
       added: number
       removed: number
@@ -231,7 +233,9 @@ export function diffModelOf(block: Record<string, unknown>, context: DiffContext
     const diff = unifiedDiffLines(oldText ?? '', newText)
     const startsAtTop = () => /^@@ -1[, ]/.test(diff.lines.find((l) => l.kind === 'hunk')?.text ?? '')
     const firstLine = firstLineOf(path, oldText, context, startsAtTop)
-    return { kind: 'unified', path, isNewFile: oldText === undefined, ...renumbered(diff, firstLine), numbered: firstLine !== null }
+    const meta = block._meta
+    const deleted = newText === '' && typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>).kind === 'delete'
+    return { kind: 'unified', path, isNewFile: oldText === undefined, isDeletedFile: deleted, ...renumbered(diff, firstLine), numbered: firstLine !== null }
   }
   return { kind: 'invalid', raw: block }
 }

@@ -79,6 +79,13 @@ describe('v1 diff {path, oldText, newText}', () => {
     expect(model.kind === 'unified' && model.lines.filter((l) => l.kind === 'add').map((l) => l.text)).toEqual(['x', 'y'])
   })
 
+  it("shows a file codex-acp says it deleted as deleted (its `_meta.kind`), and an emptied file as changed", () => {
+    const deleted = diffModelOf({ type: 'diff', path: '/p/old.txt', oldText: 'old\n', newText: '', _meta: { kind: 'delete' } })
+    expect(deleted).toMatchObject({ kind: 'unified', isDeletedFile: true, isNewFile: false, removed: 1, added: 0 })
+    expect(diffModelOf({ type: 'diff', path: '/p/old.txt', oldText: 'old\n', newText: '' })).toMatchObject({ isDeletedFile: false })
+    expect(diffModelOf({ type: 'diff', path: '/p/a.txt', oldText: 'a\n', newText: 'b\n', _meta: { kind: 'delete' } })).toMatchObject({ isDeletedFile: false })
+  })
+
   it('notes a missing final newline only where it says something: the ends differ, or a new file', () => {
     const notes = (oldText: string, newText: string) => unifiedDiffLines(oldText, newText).lines.filter((l) => l.kind === 'meta').length
     // claude-agent-acp's Edit: the replaced snippet and its replacement, neither ending with a newline.
