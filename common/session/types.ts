@@ -457,4 +457,9 @@ export interface AgentRuntimeView {
   crashCount?: number
   /** Epoch ms of the next automatic restart, when one is scheduled. */
   nextRestartAt?: number | null
+  /**
+   * The agent's definition (command, arguments, environment, secret names) was changed after this process started:
+   * it runs the earlier one until it restarts.
+   */
+  definitionChanged?: boolean
 }

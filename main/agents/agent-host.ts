@@ -152,6 +152,8 @@ export class AgentHost implements IDisposable {
   private generation = 0
   private process: AgentProcess | undefined
   private lastProcess: AgentProcess | undefined
+  /** The spec the current process was started with (a saved change to the definition applies from the next start). */
+  private processSpec: AgentProcessSpec | undefined
   private connectionValue: AcpClientConnection | undefined
   /** The connection being initialized (so stop() can close it). */
   private pendingConnection: AcpClientConnection | undefined
@@ -210,6 +212,11 @@ export class AgentHost implements IDisposable {
 
   get pid(): number | undefined {
     return this.process?.pid
+  }
+
+  /** The spec the running process was started with; undefined while none runs. */
+  get runningSpec(): AgentProcessSpec | undefined {
+    return this.process ? this.processSpec : undefined
   }
 
   /** A new launch spec (settings changed); it applies from the next start. */
@@ -345,6 +352,7 @@ export class AgentHost implements IDisposable {
       return fail({ kind: 'cancelled', message: `Starting ${spec.name} was cancelled.` })
     }
     this.process = process
+    this.processSpec = spec
     const stderrSub = process.onDidWriteStderr((text) => this.onDidWriteStderrEmitter.fire(text))
     this.subscriptions.push(stderrSub)
     void process.exited.then(() => this.forget(stderrSub))

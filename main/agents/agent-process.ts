@@ -25,6 +25,8 @@ export interface AgentProcessSpec {
   logFile?: string
   /** See `LaunchSpec.withoutKeys` (main/config/launch.ts). */
   withoutKeys?: { names: string[]; reason: string }
+  /** What of the agent's definition decides what runs, hashed (`launchIdentityHash`): whether a saved change reached this process. */
+  launchIdentity?: string
   /** Size of the in-memory stderr tail kept for error messages (characters). Default 16 KiB. */
   stderrTailBytes?: number
 }

@@ -30,6 +30,7 @@ import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
+import { launchIdentityHash } from '../trust/launch-trust'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
 import { derivedTitle } from '../../common/session/title'
@@ -351,7 +352,14 @@ export async function createBosunServices(integration: HostIntegration): Promise
       terminals.releaseAgent(agentId)
     }),
   )
-  store.add(supervisor.onDidChangeStatus((view) => events.emit('agentStatus', { ...tools.redactView(view), name: agentName(view.agentId) })))
+  // A running agent whose definition was saved since it started runs the earlier one until it restarts: its view says so.
+  const withDefinitionState = (view: AgentRuntimeView): AgentRuntimeView => {
+    const launched = supervisor.get(view.agentId)?.runningSpec?.launchIdentity
+    const def = config.definitions.get(view.agentId)
+    return launched !== undefined && def && launchIdentityHash(def) !== launched ? { ...view, definitionChanged: true } : view
+  }
+  const emitStatus = (view: AgentRuntimeView) => events.emit('agentStatus', { ...tools.redactView(withDefinitionState(view)), name: agentName(view.agentId) })
+  store.add(supervisor.onDidChangeStatus(emitStatus))
   store.add(
     supervisor.onDidChangePreferredVersion(({ agentId, version }) => {
       const def = config.definitions.get(agentId)
@@ -362,12 +370,15 @@ export async function createBosunServices(integration: HostIntegration): Promise
   store.add(
     config.definitions.onDidChange(() => {
       const known = new Set(config.definitions.list().map((d) => d.id))
-      for (const view of supervisor.views()) if (!known.has(view.agentId)) void supervisor.remove(view.agentId, { deadlineMs: STOP_DEADLINE_MS })
+      for (const view of supervisor.views()) {
+        if (!known.has(view.agentId)) void supervisor.remove(view.agentId, { deadlineMs: STOP_DEADLINE_MS })
+        else if (supervisor.get(view.agentId)?.runningSpec) emitStatus(view)
+      }
     }),
   )
 
   const agentViews = (): AgentRuntimeView[] => {
-    const running = new Map(supervisor.views().map((v) => [v.agentId, v]))
+    const running = new Map(supervisor.views().map((v) => [v.agentId, withDefinitionState(v)]))
     return config.definitions.list().map((def) => ({
       ...(running.get(def.id) ?? { agentId: def.id, status: 'stopped' as const }),
       name: def.name,

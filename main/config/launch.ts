@@ -8,6 +8,7 @@
  * logged, sent to the renderer, or reused for another agent or a terminal.
  */
 import { homedir } from 'node:os'
+import { launchIdentityHash } from '../trust/launch-trust'
 import type { AgentDefinition } from './agent-definitions'
 
 /**
@@ -49,6 +50,8 @@ export interface LaunchSpec {
    * read, and what the keychain said. Its sessions say so (an agent can often sign in another way).
    */
   withoutKeys?: { names: string[]; reason: string }
+  /** The definition's command, arguments, environment and secret names, hashed: what a saved change is compared with. */
+  launchIdentity?: string
 }
 
 /** The allow-listed part of `baseEnv`. Windows names compare case-insensitively, as Windows does. */
@@ -81,5 +84,5 @@ export function resolveLaunch(
     if (typeof value === 'string') Object.defineProperty(env, name, { value: value, enumerable: true, writable: true, configurable: true })
   }
   const cwd = def.defaultCwd ?? baseEnv.HOME ?? baseEnv.USERPROFILE ?? homedir()
-  return { command: def.command, args: [...def.args], env, cwd }
+  return { command: def.command, args: [...def.args], env, cwd, launchIdentity: launchIdentityHash(def) }
 }

@@ -87,6 +87,11 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
             </>
           ) : null}
         </dl>
+        {runtime?.definitionChanged && actions.restart ? (
+          <p className="agents-definition-changed" role="status">
+            Runs the definition it started with: your changes apply when {agent.name} restarts (Restart ends a turn in progress).
+          </p>
+        ) : null}
         {runtime?.error && (
           <div className="agents-failure" role="status">
             <p className="agents-failure-message">{runtime.error.message}</p>

@@ -71,6 +71,35 @@ describe.each([
   })
 })
 
+describe('an agent edited while it runs', () => {
+  it('says it runs the definition it started with until it restarts, and a restart applies the change', async () => {
+    const { sink, handlers, workspace } = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
+    must(await handlers.newSession({ agentId: 'scripted', cwd: workspace }))
+    const ready = await sink.next('agentStatus', (view) => view.status === 'ready')
+    expect(ready.definitionChanged).toBeUndefined()
+    const def = must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'scripted')!
+    const draft = { id: def.id, name: def.name, command: def.command, argsText: def.argsText, secretEnv: def.secretEnv, defaultCwd: def.defaultCwd ?? '' }
+    const env = Object.entries(def.env).map(([name, value]) => ({ name, value }))
+
+    // A change to what runs: the running process is not restarted under its sessions, and says it runs the earlier one.
+    must(await handlers.saveAgentDefinition({ draft: { ...draft, env: [...env, { name: 'EXTRA_SETTING', value: 'on' }] } }))
+    const changed = await sink.next('agentStatus', (view) => view.definitionChanged === true)
+    expect(changed).toMatchObject({ agentId: 'scripted', status: 'ready', pid: ready.pid })
+    expect(must(await handlers.getSnapshot(undefined)).agents[0]).toMatchObject({ definitionChanged: true })
+
+    // Restarted, it runs the saved definition.
+    must(await handlers.restartAgent({ agentId: 'scripted' }))
+    const restarted = must(await handlers.getSnapshot(undefined)).agents[0]!
+    expect(restarted.status).toBe('ready')
+    expect(restarted.pid).not.toBe(ready.pid)
+    expect(restarted.definitionChanged).toBeUndefined()
+
+    // A change to the name only runs nothing different.
+    must(await handlers.saveAgentDefinition({ draft: { ...draft, name: 'Scripted, renamed', env: [...env, { name: 'EXTRA_SETTING', value: 'on' }] } }))
+    expect(must(await handlers.getSnapshot(undefined)).agents[0]!.definitionChanged).toBeUndefined()
+  })
+})
+
 describe('sessions of two agents that use the same session ids', () => {
   it('keeps them apart: Bosun ids differ, updates and permission requests reach the right session', async () => {
     const { sink, handlers, workspace } = await startServices([

@@ -186,6 +186,14 @@ describe('secret values are never rendered', () => {
     expect(html).toMatch(/OTHER_KEY<\/span> <span class="badge badge-warn">not set</)
   })
 
+  it('the overview of a running agent whose definition changed since it started says a restart applies it', () => {
+    const running = { agentId: agent.id, name: agent.name, status: 'ready' as const, pid: 42 }
+    const changed = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ ...running, definitionChanged: true }} onRestart={noop} onStop={noop} onEdit={noop} />)
+    expect(changed).toContain('Runs the definition it started with: your changes apply when Claude restarts')
+    expectAccessible(changed)
+    expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Runs the definition')
+  })
+
   it('the login password field starts empty and is uncontrolled (no value attribute)', () => {
     const html = renderToStaticMarkup(
       <LoginView agentName="Claude" methods={methods} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />,

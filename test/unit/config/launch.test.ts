@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentDefinition } from '../../../main/config/agent-definitions'
 import { resolveLaunch, scrubEnv } from '../../../main/config/launch'
+import { launchIdentityHash } from '../../../main/trust/launch-trust'
 
 /** What an agent may inherit: the allow-list and the LC_/XDG_ prefixes. */
 const allowed: NodeJS.ProcessEnv = {
@@ -61,6 +62,8 @@ describe('resolveLaunch', () => {
       args: ['-y', 'pkg'],
       cwd: '/work',
       env: { ...scrubEnv(base, 'linux'), LANG: 'C', GOOSE_PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant-agent-a' },
+      // What runs, without the secret values: a running agent's view compares it with the saved definition.
+      launchIdentity: launchIdentityHash(def),
     })
   })
 
