@@ -152,6 +152,11 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * last; with the names its definition lists, the only names a key is stored under for it.
    */
   const namedKeys = new Map<string, string[]>()
+  /**
+   * Per agent, the login method whose key it refused in the request and read from its environment instead (codex-acp
+   * 2.6 reads `_meta["api-key"].apiKey`, Gemini CLI the string Bosun sends), and the names Bosun stored the key under.
+   */
+  const keysThroughEnv = new Map<string, { methodId: string; names: string[] }>()
   /** What each agent last said about who is signed in (`_auth/status_update`); one small entry per defined agent. */
   const accounts = new Map<string, AgentAccountView>()
   const accountTimers = new Map<string, IDisposable>()
@@ -214,6 +219,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         logStreams.delete(agentId)
         inspectors.forget(agentId)
         namedKeys.delete(agentId)
+        keysThroughEnv.delete(agentId)
         secrets.set(agentId, [])
         void terminals.closeAgent(agentId)
       }
@@ -470,6 +476,11 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
           case 'agent': {
             if (keyName === undefined && value !== undefined) {
               if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key in its login.` })
+              // It took the last key from its environment: this one goes there too. Sent in the request, it would be
+              // passed over for the one stored before, and the login would succeed with that.
+              const throughEnv = keysThroughEnv.get(agentId)
+              const stored = throughEnv?.methodId === methodId ? throughEnv.names.filter((name) => mayStoreKey(agentId, name)) : []
+              if (stored.length > 0) return storeRestartAndLogin(agentId, methodId, stored, value)
               // Known before it is sent, so the inspector, the log and the agent's errors show it redacted.
               secrets.add(agentId, value)
               const login = await loginWithAgent(agentId, connection, method, { 'api-key': value })
@@ -477,7 +488,9 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
               // The agent reads the key from its environment instead, and said where (codex-acp names CODEX_API_KEY
               // and OPENAI_API_KEY, either of which it reads): the key the person gave goes there, for this agent only.
               const named = keyNamesOf(login.error.data).filter((name) => mayStoreKey(agentId, name))
-              return named.length > 0 ? storeRestartAndLogin(agentId, methodId, named, value) : login
+              if (named.length === 0) return login
+              keysThroughEnv.set(agentId, { methodId, names: named })
+              return storeRestartAndLogin(agentId, methodId, named, value)
             }
             if (keyName === undefined) return loginWithAgent(agentId, connection, method)
             if (!value) return fail({ kind: 'invalid-argument', message: `Enter the value of ${keyName}.` })

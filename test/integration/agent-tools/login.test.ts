@@ -457,6 +457,18 @@ describe('a key given in the login that the agent wants in its environment (code
     must(await harness.newSession('c'))
   })
 
+  it('a second key, after the first one turned out wrong, replaces it where the agent reads it (not passed over for the stored one)', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--api-key-meta'], protocolVersion: 1 }])
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', value: 'sk-codex-wrong-0123456789' }))).toEqual({ restarted: true })
+    const firstPid = harness.supervisor.get('c')!.pid
+    const right = 'sk-codex-right-0123456789'
+    expect(must(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', value: right }))).toEqual({ restarted: true })
+    expect(harness.secretStore.values.get('c:ACME_API_KEY')).toBe(right)
+    expect(harness.secretStore.values.get('c:OTHER_KEY')).toBe(right)
+    expect(harness.supervisor.get('c')!.pid).not.toBe(firstPid)
+    expect(harness.config.definitions.get('c')!.secretEnv).toEqual(['OTHER_KEY', 'ACME_API_KEY'])
+  })
+
   it('without a keychain: the agent’s refusal, nothing stored', async () => {
     harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--api-key-meta'], protocolVersion: 1 }])
     harness.secretStore.available = false
