@@ -102,7 +102,7 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
             )}
           </div>
         )}
-        {problem && (
+        {problem && problem !== runtime?.error?.message && (
           <p className="field-error" role="alert">
             {problem}
           </p>

@@ -194,6 +194,16 @@ describe('secret values are never rendered', () => {
     expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Runs the definition')
   })
 
+  it('a failed start is said once: the Start that failed says no more than the runtime error above it', () => {
+    const message = 'Gemini CLI exited with code 1 while starting. Unknown arguments: such-flag'
+    const failed = { agentId: agent.id, name: agent.name, status: 'failed' as const, error: { kind: 'agent-exited', message, stderrTail: 'Unknown arguments: such-flag' } }
+    const html = renderToStaticMarkup(<AgentOverview agent={agent} runtime={failed} problem={message} onRestart={noop} onStop={noop} onEdit={noop} />)
+    expect(html.split(message)).toHaveLength(2)
+    expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={failed} problem="Not started: the command was not confirmed." onRestart={noop} onStop={noop} onEdit={noop} />)).toContain(
+      'Not started: the command was not confirmed.',
+    )
+  })
+
   it('the login password field starts empty and is uncontrolled (no value attribute)', () => {
     const html = renderToStaticMarkup(
       <LoginView agentName="Claude" methods={methods} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />,
