@@ -184,6 +184,8 @@ export const agentToolsCalls = {
   authTerminalInput: call(z.strictObject({ terminalId: id, data: z.string().max(65536) }), z.undefined()),
   /** Kills the terminal process (no-op if it already exited). */
   closeAuthTerminal: call(z.strictObject({ terminalId: id }), z.undefined()),
+  /** Stops waiting for the agent's login in progress (a browser sign-in nobody finishes) and asks the agent to withdraw it. */
+  cancelAgentLogin: call(z.strictObject({ agentId: id }), z.undefined()),
   /** Fails with `invalid-argument` unless the agent advertises logout (v1 `auth.logout`, v2 any auth method). */
   logoutAgent: call(z.strictObject({ agentId: id }), z.undefined()),
   /** The tail of the agent's stderr log file (redacted). `truncated` = older text exists. Default 64 KiB, max 1 MiB. */

@@ -6,7 +6,6 @@
  */
 import type { Readable, Writable } from 'node:stream'
 import {
-  CancellationSenderStrategy,
   CancellationTokenSource,
   ErrorCodes,
   ResponseError,
@@ -222,7 +221,11 @@ class AcpConnection implements AcpClientConnection {
             return source
           },
         },
-        sender: CancellationSenderStrategy.Message,
+        // A request Bosun withdraws (a login the person cancelled) is cancelled with ACP's `$/cancel_request`.
+        sender: {
+          sendCancellation: (connection, id) => connection.sendNotification('$/cancel_request', { requestId: id }),
+          cleanup: () => undefined,
+        },
       },
     })
     this.rpc.onRequest((method, params, token) => this.handleRequest(method, params, token))
@@ -491,7 +494,7 @@ class AcpConnection implements AcpClientConnection {
     return { sessions, nextCursor }
   }
 
-  async authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void> {
+  async authenticate(methodId: string, meta?: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
     const method = this.handshakeValue?.authMethods.find((m) => m.id === methodId)
     if (method && (method.type === 'terminal' || method.type === UNTYPED_AUTH_METHOD)) {
       // D2, D3, D5: a terminal login runs Bosun's own command; a v2 method without a type is no login the agent runs.
@@ -500,7 +503,7 @@ class AcpConnection implements AcpClientConnection {
         message: `${cutText(method.name, 200)} is not a login the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${this.version === 2 ? 'auth/login' : 'authenticate'}.`,
       })
     }
-    await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId, ...(meta !== undefined ? { _meta: meta } : {}) })
+    await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId, ...(meta !== undefined ? { _meta: meta } : {}) }, signal)
   }
 
   async logout(): Promise<void> {
@@ -583,14 +586,22 @@ class AcpConnection implements AcpClientConnection {
     return { protocolVersion: 1, clientInfo: { ...this.options.clientInfo }, clientCapabilities }
   }
 
-  private request(method: string, params: unknown): Promise<unknown> {
+  /** `signal`: aborted, the request is withdrawn (`$/cancel_request`) and fails with `cancelled` at once, whatever the agent does. */
+  private request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
     if (this.disposed) return Promise.reject(this.closedError)
     if (this.ended) return Promise.reject(notRunning(method))
+    if (signal?.aborted) return Promise.reject(withdrawn(method))
     const deferred = new Deferred<unknown>()
     this.pending.add(deferred)
+    const source = signal ? new CancellationTokenSource() : undefined
+    const onAbort = () => {
+      source?.cancel()
+      deferred.reject(withdrawn(method))
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
     let sent: Promise<unknown>
     try {
-      sent = this.rpc.sendRequest(method, params)
+      sent = source ? this.rpc.sendRequest(method, params, source.token) : this.rpc.sendRequest(method, params)
     } catch {
       // vscode-jsonrpc throws synchronously once its stream closed; callers get a value, never a throw.
       sent = Promise.reject(notRunning(method))
@@ -599,7 +610,11 @@ class AcpConnection implements AcpClientConnection {
       (value) => deferred.resolve(value),
       (error: unknown) => deferred.reject(error instanceof ResponseError ? agentError(error, this.canSignIn()) : (this.closedError ?? error)),
     )
-    const settle = () => this.pending.delete(deferred)
+    const settle = () => {
+      this.pending.delete(deferred)
+      signal?.removeEventListener('abort', onAbort)
+      source?.dispose()
+    }
     deferred.promise.then(settle, settle)
     return deferred.promise
   }
@@ -841,6 +856,11 @@ function listedFolders(value: unknown): string[] | undefined {
     if (typeof folder === 'string' && folder.length <= 4096 && !folder.includes('\0') && /^(\/|[A-Za-z]:[\\/])/.test(folder)) folders.push(folder)
   }
   return folders.length > 0 ? folders : undefined
+}
+
+/** A request Bosun withdrew before the agent answered it. */
+function withdrawn(method: string): BosunError {
+  return new BosunError({ kind: 'cancelled', message: `Bosun withdrew its ${method} request.` })
 }
 
 function notRunning(method: string): BosunError {

@@ -213,7 +213,7 @@ export interface AcpClientConnection extends IDisposable {
   /** `session/list`: the sessions the agent has (for a folder), one page; answers liberally (bad items skipped). */
   listSessions?(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }>
   /** `meta`: the request's `_meta` (a key the method takes in the request, see `takesKeyInRequest`). */
-  authenticate(methodId: string, meta?: Record<string, unknown>): Promise<void>
+  authenticate(methodId: string, meta?: Record<string, unknown>, signal?: AbortSignal): Promise<void>
   logout(): Promise<void>
   /** Rejects every pending outgoing request with `error` and closes the connection. */
   close(error?: Error): void

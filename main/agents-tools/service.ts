@@ -351,7 +351,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    */
   async function loginWithAgent(agentId: string, connection: AcpClientConnection, method: AuthMethodSummary, meta?: Record<string, unknown>): Promise<Result<{ restarted: boolean }>> {
     try {
-      await connection.authenticate(method.id, meta)
+      await connection.authenticate(method.id, meta, loginAborts.get(agentId)?.signal)
       return ok({ restarted: false })
     } catch (error) {
       const failure = toFailure(error)
@@ -365,16 +365,20 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
    * a renderer that asks again and again must not pile requests up in main or on an agent that never answers.
    */
   const loginsRunning = new Set<string>()
+  /** Each running login's way out: the person cancels a login that waits on a browser nobody will finish in. */
+  const loginAborts = new Map<string, AbortController>()
   const checks = new JoinedRuns<CheckResult>(MAX_CHECKS_AT_ONCE, (max) => `${max} connection checks are already running; try again when one has finished.`)
   const oneLoginAt = async <T>(agentId: string, fn: () => Promise<Result<T>>): Promise<Result<T>> => {
     if (loginsRunning.has(agentId)) {
       return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy with a login or logout; wait for it to finish, or restart the agent.` })
     }
     loginsRunning.add(agentId)
+    loginAborts.set(agentId, new AbortController())
     try {
       return await guard(fn)
     } finally {
       loginsRunning.delete(agentId)
+      loginAborts.delete(agentId)
     }
   }
 
@@ -553,6 +557,13 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     closeAuthTerminal: ({ terminalId }) =>
       guard(async () => {
         await terminals.close(terminalId)
+        return ok(undefined)
+      }),
+
+    cancelAgentLogin: ({ agentId }) =>
+      guard(() => {
+        // The agent is asked to withdraw it (`$/cancel_request`); Bosun stops waiting either way.
+        loginAborts.get(agentId)?.abort()
         return ok(undefined)
       }),
 

@@ -38,6 +38,8 @@ export interface LoginViewProps {
   onGatewayLogin?: (methodId: string, gateway: GatewayLogin) => void
   onOpenTerminal: (methodId: string) => void
   onLogout: () => void
+  /** Stops waiting for the login in progress (one the agent runs: a browser sign-in nobody finishes). */
+  onCancelLogin?: () => void
   /** The open terminal (rendered under its method). */
   terminal?: { methodId: string; node: ReactNode } | null
   /**
@@ -80,7 +82,7 @@ export function AccountLine({ agentName, account }: { agentName: string; account
  */
 export function LoginView(props: LoginViewProps) {
   const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onGatewayLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true, account } = props
-  const { onCheckConnection, checkingConnection = false } = props
+  const { onCheckConnection, checkingConnection = false, onCancelLogin } = props
   if (methods === null) {
     return (
       <p className="muted" role="status">
@@ -173,6 +175,14 @@ export function LoginView(props: LoginViewProps) {
                   </div>
                 )}
 
+                {busy === m.id && onCancelLogin && m.type !== 'env_var' && m.type !== 'terminal' && (
+                  <div className="login-waiting">
+                    <p className="muted small">Waiting for {agentName} to finish the login (a browser page it opened, say).</p>
+                    <button type="button" className="button button-secondary button-small" onClick={onCancelLogin}>
+                      Cancel login
+                    </button>
+                  </div>
+                )}
                 {outcome && (
                   <p className={outcome.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcome.tone === 'ok' ? 'status' : 'alert'}>
                     {outcome.text}
@@ -294,12 +304,14 @@ export function LoginPanel(props: LoginPanelProps) {
     }
   }, [tools, agentId])
 
-  const record = (key: string, outcome: LoginOutcome) => setOutcomes((o) => ({ ...o, [key]: outcome }))
+  const record = (key: string, outcome: LoginOutcome | undefined) => setOutcomes((o) => ({ ...o, [key]: outcome }))
   const login = (request: Parameters<typeof tools.loginAgent>[0]) => {
     const { methodId, keyName } = request
     setBusy(methodId)
     void tools.loginAgent(request).then((r) => {
       setBusy(null)
+      // Cancelled by the person: nothing to report.
+      if (!r.ok && r.error.kind === 'cancelled') return record(methodId, undefined)
       const keyNames = r.ok ? [] : keyNamesOf(r.error.data)
       record(
         methodId,
@@ -346,6 +358,7 @@ export function LoginPanel(props: LoginPanelProps) {
             else record(methodId, { tone: 'error', text: failureText(r.error) })
           })
         }}
+        onCancelLogin={() => void tools.cancelAgentLogin({ agentId })}
         onLogout={() => {
           setBusy('logout')
           void tools.logoutAgent({ agentId }).then((r) => {

@@ -26,6 +26,7 @@ export type AgentToolsApi = Pick<
   | 'onAuthTerminalOutput'
   | 'onAgentAccount'
   | 'logoutAgent'
+  | 'cancelAgentLogin'
   | 'getAgentLog'
   | 'onAgentLog'
   | 'listInspectorMessages'
@@ -46,6 +47,7 @@ const CALLS = [
   'authTerminalInput',
   'closeAuthTerminal',
   'logoutAgent',
+  'cancelAgentLogin',
   'getAgentLog',
   'listInspectorMessages',
   'exportInspector',

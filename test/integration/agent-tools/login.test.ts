@@ -58,6 +58,28 @@ it.each([
   expect(checked.map((m) => [m.name, m.unsupported ?? false])).toEqual(methods.map((m) => [m.name, m.unsupported ?? false]))
 })
 
+it('a login that waits on the agent (a browser nobody finishes) can be cancelled: the agent is asked to withdraw it, and nothing is held any more', async () => {
+  harness = await startHarness([{ id: 'h', scenario: 'auth-hangs', protocolVersion: 1 }])
+  must(await harness.connect('h'))
+  const pid = harness.supervisor.get('h')!.pid
+  const waiting = harness.tools.handlers.loginAgent({ agentId: 'h', methodId: 'login' })
+  await expect.poll(async () => (await sentMethods(harness!, 'h')).filter((m) => m.method === 'authenticate').length).toBe(1)
+  must(await harness.tools.handlers.cancelAgentLogin({ agentId: 'h' }))
+  expect(await waiting).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
+  // ACP's `$/cancel_request`, naming the login's request id.
+  const out = must(await harness.tools.handlers.listInspectorMessages({ agentId: 'h' })).messages.filter((m) => m.direction === 'out')
+  const login = out.find((m) => m.method === 'authenticate')!
+  const cancel = out.find((m) => m.method === '$/cancel_request')
+  expect(cancel?.message).toMatchObject({ params: { requestId: (login.message as { id: number }).id } })
+  // The same process, and free for another login; cancelling when nothing waits is harmless.
+  expect(harness.supervisor.get('h')!.pid).toBe(pid)
+  const again = harness.tools.handlers.loginAgent({ agentId: 'h', methodId: 'login' })
+  await expect.poll(async () => (await sentMethods(harness!, 'h')).filter((m) => m.method === 'authenticate').length).toBe(2)
+  must(await harness.tools.handlers.cancelAgentLogin({ agentId: 'h' }))
+  expect(await again).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
+  must(await harness.tools.handlers.cancelAgentLogin({ agentId: 'h' }))
+})
+
 it('one login at a time per agent: while one waits on the agent, another is refused; a restart ends the wait', async () => {
   harness = await startHarness([{ id: 'h', scenario: 'auth-hangs', protocolVersion: 1 }, { id: 'a', scenario: 'auth-v1', protocolVersion: 1 }])
   must(await harness.connect('h'))

@@ -204,6 +204,16 @@ describe('secret values are never rendered', () => {
     )
   })
 
+  it('a login the agent runs, while it waits, offers a way out; a key saved for the environment does not', () => {
+    const view = (busy: string) =>
+      renderToStaticMarkup(<LoginView agentName="Codex" methods={methods} keychainAvailable busy={busy} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} onCancelLogin={noop} />)
+    const waiting = view('login')
+    expect(waiting).toContain('Logging in…')
+    expect(waiting).toContain('Cancel login')
+    expectAccessible(waiting)
+    expect(view('key')).not.toContain('Cancel login')
+  })
+
   it('the login password field starts empty and is uncontrolled (no value attribute)', () => {
     const html = renderToStaticMarkup(
       <LoginView agentName="Claude" methods={methods} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />,

@@ -182,6 +182,7 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   authTerminalInput: () => [{ terminalId: 'no-such-terminal', data: 'rm -rf ~\n' }],
   closeAuthTerminal: () => [{ terminalId: 'no-such-terminal' }],
   logoutAgent: () => [{ agentId: 'victim' }],
+  cancelAgentLogin: () => [{ agentId: 'victim' }],
   getAgentLog: () => [{ agentId: 'victim' }],
   listInspectorMessages: () => [{ agentId: 'victim' }],
   exportInspector: () => [{ agentId: 'victim' }],
