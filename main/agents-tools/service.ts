@@ -33,7 +33,7 @@ export type AgentToolsHandlers = Pick<CallHandlers, keyof typeof agentToolsCalls
 
 export interface AgentToolsOptions {
   events: EventSink
-  config: Pick<AgentConfigService, 'definitions' | 'secrets' | 'launchSpec' | 'secretValues'>
+  config: Pick<AgentConfigService, 'definitions' | 'secrets' | 'launchSpec' | 'secretValues' | 'secretsChanged'>
   supervisor: AgentSupervisor
   /** The running agent's connection, started if needed (the composition root's `AgentPort.connect`). */
   connect(agentId: string): Promise<Result<{ connection: AcpClientConnection; protocolVersion: ProtocolVersion }>>
@@ -306,6 +306,9 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     if (added.length > 0) {
       const saved = await config.definitions.save({ ...def, secretEnv: [...def.secretEnv, ...added] })
       if (!saved.ok) return saved
+    } else {
+      // The same names, set now: the Agents screen's "not set" and the sign-in's "With a key" hear of it.
+      config.secretsChanged()
     }
     const restarted = await restartAgent(agentId)
     return restarted.ok ? ok({ restarted: true }) : restarted

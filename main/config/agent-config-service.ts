@@ -58,6 +58,8 @@ export interface AgentConfigService {
   launchSpec(agentId: string): Promise<Result<LaunchSpec>>
   /** The values of this agent's keychain secrets (for redaction only; never starts anything, never asks). */
   secretValues(agentId: string): Promise<Result<Record<string, string>>>
+  /** A secret was stored or removed outside `save` (a login's key): the listing's "set" / "not set" is sent again. */
+  secretsChanged(): void
   /**
    * Creates or updates a definition (the `saveAgentDefinition` call, and the way every other writer should
    * go): a new definition, or one whose command, arguments or environment changed, is saved only after main
@@ -289,6 +291,7 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
       return secrets.resolveEnv(def.id, def.secretEnv)
     },
+    secretsChanged: () => emitChanged(),
     save: (draft, values) => save(draft, values),
     handlers,
     flush: async () => {

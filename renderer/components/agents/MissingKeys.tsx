@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react'
 import type { BosunApi } from '../../../common/contract'
+import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { AgentToolsApi } from '../../screens/agents/agent-tools-api'
 import { KeyForm } from './KeyForm'
 
 export interface MissingKeysProps {
-  api: Pick<BosunApi, 'listAgentDefinitions'>
+  /** `onAgentDefinitionsChanged`: a key a login stored elsewhere (the method's own key field) is no longer asked for here. */
+  api: Pick<BosunApi, 'listAgentDefinitions'> & Partial<Pick<BosunApi, 'onAgentDefinitionsChanged'>>
   /** The agent tools as `agentTools(api)` gives them (a host without a call answers `not-available`). */
   tools: Pick<AgentToolsApi, 'saveAgentKey' | 'listEnvironmentKeys' | 'useEnvironmentKey'>
   agentId: string
@@ -33,15 +35,20 @@ export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable,
 
   useEffect(() => {
     let live = true
-    void api.listAgentDefinitions(undefined).then((r) => {
-      const def = r.ok ? r.value.agents.find((a) => a.id === agentId) : undefined
+    const unset = (agents: readonly AgentDefinitionView[]) => {
+      const def = agents.find((a) => a.id === agentId)
       if (live && def) setMissing(def.secretEnv.filter((name) => !def.secretsSet[name]))
+    }
+    void api.listAgentDefinitions(undefined).then((r) => {
+      if (r.ok) unset(r.value.agents)
     })
+    const off = api.onAgentDefinitionsChanged?.((list) => unset(list.agents))
     void tools.listEnvironmentKeys({ agentId }).then((r) => {
       if (live && r.ok) setInEnvironment(r.value.names)
     })
     return () => {
       live = false
+      off?.()
     }
   }, [api, tools, agentId])
 

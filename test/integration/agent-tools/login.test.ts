@@ -491,6 +491,20 @@ describe('a key given in the login that the agent wants in its environment (code
     expect(harness.config.definitions.get('c')!.secretEnv).toEqual(['OTHER_KEY', 'ACME_API_KEY'])
   })
 
+  it('a key stored under names the definition already lists is announced: the Agents screen and the sign-in stop calling it not set', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--api-key-meta'], protocolVersion: 1 }])
+    must(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', value: 'sk-codex-wrong-0123456789' }))
+    // Unset again (the person cleared them), then a key through the login: the same names, no definition change.
+    for (const name of ['OTHER_KEY', 'ACME_API_KEY']) must(await harness.config.handlers.deleteAgentSecret({ agentId: 'c', name }))
+    await harness.config.flush()
+    const before = harness.sink.of('agentDefinitionsChanged').length
+    expect(harness.sink.of('agentDefinitionsChanged').at(-1)!.agents[0]!.secretsSet).toEqual({ OTHER_KEY: false, ACME_API_KEY: false })
+    must(await harness.tools.handlers.saveAgentKey({ agentId: 'c', name: 'ACME_API_KEY', value: 'sk-codex-right-0123456789' }))
+    await harness.config.flush()
+    expect(harness.sink.of('agentDefinitionsChanged').length).toBeGreaterThan(before)
+    expect(harness.sink.of('agentDefinitionsChanged').at(-1)!.agents[0]!.secretsSet).toMatchObject({ ACME_API_KEY: true })
+  })
+
   it('without a keychain: the agent’s refusal, nothing stored', async () => {
     harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--api-key-meta'], protocolVersion: 1 }])
     harness.secretStore.available = false
