@@ -358,7 +358,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
     const def = config.definitions.get(view.agentId)
     return launched !== undefined && def && launchIdentityHash(def) !== launched ? { ...view, definitionChanged: true } : view
   }
-  const emitStatus = (view: AgentRuntimeView) => events.emit('agentStatus', { ...tools.redactView(withDefinitionState(view)), name: agentName(view.agentId) })
+  const emitStatus = (view: AgentRuntimeView) => {
+    // A removed agent's last words (its host stopping) would put it back in the window's list of agents.
+    if (!config.definitions.get(view.agentId)) return
+    events.emit('agentStatus', { ...tools.redactView(withDefinitionState(view)), name: agentName(view.agentId) })
+  }
   store.add(supervisor.onDidChangeStatus(emitStatus))
   store.add(
     supervisor.onDidChangePreferredVersion(({ agentId, version }) => {

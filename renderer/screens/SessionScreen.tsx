@@ -45,6 +45,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
+  const agentsLoaded = useAppSelector(store, (view) => view.loaded)
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set())
   // "Show" on a background item scrolls to its card (negative nonces: never equal to the app's focus requests,
   // and a newer request from the app takes over again).
@@ -192,6 +193,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const busy = session.turn.state !== 'idle'
   // A stopped agent is started again by the next message (the session reattaches); a crashed one waits for Restart.
   const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
+  const stopped = whyCannotContinue(session, agentsLoaded && !agent)
   // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
   const derived = derivedTitle(session)
   const title = derived ?? untitledName(session.cwd)
@@ -238,12 +240,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             </div>
           </section>
         )}
-        {session.cannotContinue ? (
+        {stopped ? (
           <CannotContinue
-            reason={session.cannotContinue.reason}
+            reason={stopped.reason}
             cwd={session.cwd}
             unsent={unsent}
-            onNewSession={onNewSessionHere}
+            {...(stopped.agentRemoved ? {} : { onNewSession: onNewSessionHere })}
             {...(agentDown ? { agentName, onRestart } : {})}
           />
         ) : (
@@ -290,6 +292,15 @@ function withDetails(error: { message: string; data?: unknown }): string {
 }
 
 /**
+ * Why the session cannot go on, if it cannot: the agent said so (`cannotContinue`), or its agent was removed from
+ * Bosun (every send would fail "No agent with id …", and a new session here would too).
+ */
+export function whyCannotContinue(session: Pick<SessionState, 'cannotContinue'>, agentRemoved: boolean): { reason: string; agentRemoved: boolean } | null {
+  if (agentRemoved) return { reason: 'The agent of this session was removed from Bosun, so it cannot go on.', agentRemoved: true }
+  return session.cannotContinue ? { reason: session.cannotContinue.reason, agentRemoved: false } : null
+}
+
+/**
  * In place of the composer when the agent cannot continue this session (it restarted and can neither resume
  * nor load it…): every send would fail, so say why and offer the ways forward.
  */
@@ -297,7 +308,8 @@ function CannotContinue(props: {
   reason: string
   cwd: string
   unsent: string | null
-  onNewSession: () => Promise<void>
+  /** Absent when no new session can start here (the agent was removed). */
+  onNewSession?: () => Promise<void>
   agentName?: string
   onRestart?: () => Promise<void>
 }) {
@@ -306,7 +318,9 @@ function CannotContinue(props: {
   return (
     <section className="cannot-continue" role="region" aria-label="This session cannot continue">
       <p className="cannot-continue-reason">{reason}</p>
-      <p className="muted">Its transcript stays here to read. To go on working, start a new session in the same folder.</p>
+      <p className="muted">
+        Its transcript stays here to read. To go on working, start a new session {onNewSession ? 'in the same folder' : `in ${baseName(cwd)} with another agent`}.
+      </p>
       {unsent && (
         <div className="cannot-continue-unsent">
           <div className="field-label">Your message was not sent:</div>
@@ -314,17 +328,19 @@ function CannotContinue(props: {
         </div>
       )}
       <div className="button-row">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={starting}
-          onClick={() => {
-            setStarting(true)
-            void onNewSession().finally(() => setStarting(false))
-          }}
-        >
-          New session in {folderName(cwd)}
-        </button>
+        {onNewSession && (
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={starting}
+            onClick={() => {
+              setStarting(true)
+              void onNewSession().finally(() => setStarting(false))
+            }}
+          >
+            New session in {folderName(cwd)}
+          </button>
+        )}
         {onRestart && (
           <button type="button" className="button button-secondary" onClick={() => void onRestart()}>
             Restart {agentName}

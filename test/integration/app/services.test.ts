@@ -100,6 +100,21 @@ describe('an agent edited while it runs', () => {
   })
 })
 
+describe('an agent removed while its session is open', () => {
+  it('is gone from the window’s agents: its host stopping sends no status that would list it again', async () => {
+    const { sink, handlers, workspace } = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
+    must(await handlers.newSession({ agentId: 'scripted', cwd: workspace }))
+    await sink.next('agentStatus', (view) => view.status === 'ready')
+    const before = sink.of('agentStatus').length
+    must(await handlers.removeAgentDefinition({ agentId: 'scripted' }))
+    await expect.poll(() => sink.of('agentDefinitionsChanged').some((list) => list.agents.length === 0)).toBe(true)
+    expect(must(await handlers.getSnapshot(undefined)).agents).toEqual([])
+    // The host stops after the removal; nothing says "stopped" for an agent that no longer exists.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(sink.of('agentStatus').slice(before)).toEqual([])
+  })
+})
+
 describe('sessions of two agents that use the same session ids', () => {
   it('keeps them apart: Bosun ids differ, updates and permission requests reach the right session', async () => {
     const { sink, handlers, workspace } = await startServices([
