@@ -55,16 +55,25 @@ export interface LoginViewProps {
   showLogout?: boolean
   /** Who the agent says is signed in, when it has said (claude-agent-acp does). */
   account?: AgentAccountView | null
+  /** Shown because the agent refused for want of a sign-in (the sign-in dialog), not opened by the person. */
+  refused?: boolean
 }
 
 /** The agent's own account line: "Signed in as Claude Max · ada@example.com", or that it says no one is. */
-export function AccountLine({ agentName, account }: { agentName: string; account: AgentAccountView }) {
+export function AccountLine({ agentName, account, refused = false }: { agentName: string; account: AgentAccountView; refused?: boolean }) {
   return (
     <p className={`login-account ${account.signedIn ? 'login-account-in' : 'login-account-out'}`} role="status" aria-label={`${agentName} account`}>
       {account.signedIn ? (
         <>
           {agentName} says it is signed in with <strong>{account.label}</strong>
           {account.detail && <span className="muted"> · {account.detail}</span>}
+          {/* codex-acp with a key its service turns down (401): "signed in with OpenAI API key", and "Authentication required". */}
+          {refused && (
+            <span className="login-account-refused">
+              {' '}
+              and still asked for a sign-in: what it is signed in with may be wrong or expired (a key its service turned down, say). Sign in again below.
+            </span>
+          )}
         </>
       ) : (
         <>
@@ -100,7 +109,7 @@ export function LoginView(props: LoginViewProps) {
   })
   return (
     <div className="login">
-      {account && <AccountLine agentName={agentName} account={account} />}
+      {account && <AccountLine agentName={agentName} account={account} refused={props.refused ?? false} />}
       {problem && (
         <p className="field-error agents-problem" role="alert">
           {problem}
@@ -270,6 +279,8 @@ export interface LoginPanelProps {
   onKeySaved?: (name: string) => void
   /** The owner is busy (the sign-in dialog asking for the session again): the key forms wait. */
   busy?: boolean
+  /** See {@link LoginViewProps.refused}. */
+  refused?: boolean
 }
 
 /** The Login tab wired to main (also the sign-in step when a new session needs one). */
@@ -347,6 +358,7 @@ export function LoginPanel(props: LoginPanelProps) {
         outcomes={outcomes}
         problem={problem}
         account={account}
+        refused={props.refused ?? false}
         onGatewayLogin={(methodId, gateway) => login({ agentId, methodId, gateway })}
         onLogin={(methodId, value, keyName) => login({ agentId, methodId, ...(value !== undefined ? { value } : {}), ...(keyName !== undefined ? { keyName } : {}) })}
         onOpenTerminal={(methodId) => {

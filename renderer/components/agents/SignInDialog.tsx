@@ -99,6 +99,7 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
           keySubmitLabel={retry ? 'Save key and start' : 'Save key and restart'}
           onKeySaved={() => void attempt()}
           busy={retrying}
+          refused
         />
       </div>
 

@@ -9,7 +9,7 @@ import { runtimeActions } from '../../../renderer/components/agents/agent-status
 import { AGENT_TABS, AgentTabs } from '../../../renderer/components/agents/AgentTabs'
 import { AuthTerminalView } from '../../../renderer/components/agents/AuthTerminal'
 import { CapabilityList, CheckConnection } from '../../../renderer/components/agents/CheckConnection'
-import { LoginView } from '../../../renderer/components/agents/LoginPanel'
+import { AccountLine, LoginView } from '../../../renderer/components/agents/LoginPanel'
 import { LogsView } from '../../../renderer/components/agents/LogsPanel'
 import { PresetPicker } from '../../../renderer/components/agents/PresetPicker'
 import { appendTail } from '../../../renderer/components/agents/log-tail'
@@ -212,6 +212,15 @@ describe('secret values are never rendered', () => {
     expect(waiting).toContain('Cancel login')
     expectAccessible(waiting)
     expect(view('key')).not.toContain('Cancel login')
+  })
+
+  it('an agent that says it is signed in and still asked for a sign-in (a key its service turned down): the dialog says what that may mean', () => {
+    const account = { signedIn: true, kind: 'api-key', label: 'OpenAI API key' }
+    const asked = renderToStaticMarkup(<AccountLine agentName="Codex" account={account} refused />)
+    expect(asked).toContain('Codex says it is signed in with <strong>OpenAI API key</strong>')
+    expect(asked).toContain('may be wrong or expired')
+    expect(renderToStaticMarkup(<AccountLine agentName="Codex" account={account} />)).not.toContain('may be wrong')
+    expect(renderToStaticMarkup(<AccountLine agentName="Codex" account={{ signedIn: false, kind: 'unauthenticated', label: 'Not logged in' }} refused />)).not.toContain('may be wrong')
   })
 
   it('the login password field starts empty and is uncontrolled (no value attribute)', () => {
