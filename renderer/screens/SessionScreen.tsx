@@ -319,7 +319,7 @@ function CannotContinue(props: {
     <section className="cannot-continue" role="region" aria-label="This session cannot continue">
       <p className="cannot-continue-reason">{reason}</p>
       <p className="muted">
-        Its transcript stays here to read. To go on working, start a new session {onNewSession ? 'in the same folder' : `in ${baseName(cwd)} with another agent`}.
+        Its transcript stays here to read. To go on working, start a new session {onNewSession ? 'in the same folder' : `in ${folderName(cwd)} with another agent`}.
       </p>
       {unsent && (
         <div className="cannot-continue-unsent">
