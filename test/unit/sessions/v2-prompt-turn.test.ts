@@ -3,44 +3,19 @@
  * message: what the session shows while the prompt's ack, its echo and the agent's state updates arrive in
  * the orders agents send them (F6, F7).
  */
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { SessionUpdateNotification } from '../../../main/acp/types'
-import { once } from '../../../main/base/event'
-import { ok } from '../../../main/base/errors'
-import { createLogger } from '../../../main/base/log'
-import { SessionsService } from '../../../main/sessions/sessions-service'
+import { describe, expect, it, vi } from 'vitest'
 import type { MessageEntry, SessionState } from '../../../common/session/types'
-import { RecordingSink } from '../../support/recording-sink'
+import type { Json } from '../../support/acp-peer'
+import { v2Peer } from './v2-peer'
 
-import { acpPeer, type Json } from '../../support/acp-peer'
-
-const disposables: { dispose(): void }[] = []
-afterEach(() => {
-  for (const d of disposables.splice(0)) d.dispose()
-})
+const start = v2Peer()
 
 /** A v2 agent on the other end of a real connection: reads what Bosun writes, writes what the test scripts. */
 async function v2Session() {
-  const { connection, next, send } = acpPeer({ clientInfo: { name: 'bosun', version: '0' } })
-  const initialized = connection.initialize()
-  const init = await next()
-  send({ id: init.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: {} } } })
-  await initialized
-  const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 2 as const }) }, new RecordingSink(), createLogger('test', () => undefined))
-  disposables.push(service, { dispose: () => connection.close() })
-  service.attachConnection('a', connection)
-  const created = service.newSession('a', '/w')
-  const request = await next()
-  send({ id: request.id, result: { sessionId: 's1' } })
-  const result = await created
-  if (!result.ok) throw new Error(result.error.message)
-  const sessionId = result.value.sessionId
+  const { service, connection, next, send, open, update: updateOf } = await start()
+  const sessionId = await open('s1')
   /** Sends a `session/update` for s1 and resolves once the service has been handed it. */
-  const update = async (body: Json) => {
-    const seen = once(connection.onDidReceiveUpdate, (u: SessionUpdateNotification) => JSON.stringify(u.update) === JSON.stringify(body))
-    send({ method: 'session/update', params: { sessionId: 's1', update: body } })
-    await seen
-  }
+  const update = (body: Json) => updateOf('s1', body)
   return { service, sessionId, next, send, update, connection, state: (): SessionState => service.state(sessionId)! }
 }
 
