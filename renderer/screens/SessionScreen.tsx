@@ -260,17 +260,20 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             context={composerContext}
           />
         )}
-        <div className="session-footer">
-          <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />
-          <SessionOptions
-            modes={session.modes}
-            models={session.models}
-            configOptions={session.configOptions}
-            onSetMode={onSetMode}
-            onSetModel={onSetModel}
-            onSetConfigOption={onSetConfigOption}
-          />
-        </div>
+        {/* A session that cannot go on has nothing left to approve or to set: no switch, no selectors that would fail. */}
+        {!stopped && (
+          <div className="session-footer">
+            <AutoApprove checked={session.autoApprove} onChange={onSetAutoApprove} />
+            <SessionOptions
+              modes={session.modes}
+              models={session.models}
+              configOptions={session.configOptions}
+              onSetMode={onSetMode}
+              onSetModel={onSetModel}
+              onSetConfigOption={onSetConfigOption}
+            />
+          </div>
+        )}
       </div>
     </main>
   )

@@ -102,6 +102,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await visible(blocked.getByText(/can neither load nor resume sessions/))
     await visible(blocked.getByText('hello again'))
     expect(await messageBox(page).count()).toBe(0)
+    // Nothing left to approve or set either: the auto-approve switch and the agent's selectors go with the composer.
+    expect(await page.locator('.session-footer').count()).toBe(0)
+    expect(await page.getByRole('switch', { name: /auto-approve/i }).count()).toBe(0)
     await screenshot(page, `conformance-cannot-continue-${colorScheme}`)
     await blocked.getByRole('button', { name: /^New session in / }).click()
     await visible(messageBox(page))
