@@ -3,52 +3,42 @@
  * `.sh` file shown as `.txt`) and in its lines (Trojan Source), in an approval's diff, and in a form's message. Each is
  * drawn with a visible marker where the override sits, and the card says that it hides characters.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
 import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 let app: E2eApp | undefined
-const dirs: string[] = []
 afterEach(async () => {
   await app?.close()
   app = undefined
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
+const writeScenario = scenarioFiles()
 
 const RLO = '\u202E'
 
 function scenario(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-e2e-hostile-spoof-'))
-  dirs.push(dir)
-  const file = join(dir, 'hostile-spoof.json')
-  writeFileSync(
-    file,
-    JSON.stringify({
-      initialize: { agentInfo: { name: 'scripted', title: 'Scripted agent', version: '1.0.0' } },
-      prompts: {
-        default: [
-          { type: 'tool_call', id: 'notes', title: 'Edit notes', kind: 'edit', status: 'in_progress' },
-          { type: 'tool_call_update', id: 'notes', status: 'completed', diff: { path: `/project/notes-${RLO}txt.sh`, oldText: 'ok\n', newText: `if (admin) {${RLO} } // later\n` } },
-          {
-            type: 'request_permission',
-            params: {
-              toolCall: { toolCallId: 'write', title: 'Write a file', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: `/project/perm-${RLO}txt.sh`, oldText: null, newText: 'rm -rf ~\n' }] },
-              options: [
-                { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
-                { optionId: 'no', name: 'Reject', kind: 'reject_once' },
-              ],
-            },
+  return writeScenario('hostile-spoof', {
+    initialize: { agentInfo: { name: 'scripted', title: 'Scripted agent', version: '1.0.0' } },
+    prompts: {
+      default: [
+        { type: 'tool_call', id: 'notes', title: 'Edit notes', kind: 'edit', status: 'in_progress' },
+        { type: 'tool_call_update', id: 'notes', status: 'completed', diff: { path: `/project/notes-${RLO}txt.sh`, oldText: 'ok\n', newText: `if (admin) {${RLO} } // later\n` } },
+        {
+          type: 'request_permission',
+          params: {
+            toolCall: { toolCallId: 'write', title: 'Write a file', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: `/project/perm-${RLO}txt.sh`, oldText: null, newText: 'rm -rf ~\n' }] },
+            options: [
+              { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+              { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+            ],
           },
-          { type: 'elicitation', params: { mode: 'form', message: `Approve ${RLO}exe.txt?`, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } } } } },
-          { type: 'text', text: 'Done.' },
-        ],
-      },
-    }),
-  )
-  return file
+        },
+        { type: 'elicitation', params: { mode: 'form', message: `Approve ${RLO}exe.txt?`, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } } } } },
+        { type: 'text', text: 'Done.' },
+      ],
+    },
+  })
 }
 
 it('shows a right-to-left override in a diff path, a diff line, an approval and a form as a marker, and warns', async () => {
