@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
+import type { EnumChoice } from '../../../common/elicitation/schema'
 import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Draft, type DraftValue, type FieldSpec } from './validate'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
@@ -329,15 +330,7 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
                   checked={selected === option.value}
                   onChange={() => onChange(option.value)}
                 />
-                <span>
-                  <VisibleText text={option.title} prose />
-                </span>
-                {option.description && (
-                  <span className="eli-muted">
-                    {' — '}
-                    <VisibleText text={option.description} prose />
-                  </span>
-                )}
+                <ChoiceText option={option} />
               </label>
             ))}
             {!locked && !field.required && selected !== '' && (
@@ -392,15 +385,7 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
                 checked={chosen.includes(option.value)}
                 onChange={(e) => toggle(option.value, e.target.checked)}
               />
-              <span>
-                <VisibleText text={option.title} prose />
-              </span>
-              {option.description && (
-                <span className="eli-muted">
-                  {' — '}
-                  <VisibleText text={option.description} prose />
-                </span>
-              )}
+              <ChoiceText option={option} />
             </label>
           ))}
           {after}
@@ -429,6 +414,23 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
 }
 
 /** An agent's pattern shown as text: long enough to read, never a wall. */
+/** A radio's or a checkbox's words: its title and, when given, its description, hidden characters shown as markers. */
+function ChoiceText({ option }: { option: EnumChoice }) {
+  return (
+    <>
+      <span>
+        <VisibleText text={option.title} prose />
+      </span>
+      {option.description && (
+        <span className="eli-muted">
+          {' — '}
+          <VisibleText text={option.description} prose />
+        </span>
+      )}
+    </>
+  )
+}
+
 const cutPattern = (pattern: string) => (pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern)
 
 /** G21: the client MAY warn on password/token-like fields. */
