@@ -123,13 +123,7 @@ export interface RuleAnswer {
   option: PermissionOptionView
 }
 
-/**
- * Whether an "always" option's own words keep it to the session ("Yes, allow all edits during this session",
- * claude-agent-acp's file options): what the person chose then lasts for this session only, never for later ones.
- */
-export function limitedToSession(optionName: string): boolean {
-  return /\b(this|the current) (session|conversation|chat)\b/i.test(optionName)
-}
+export { limitedToSession } from '../../common/permission-words'
 
 /**
  * Whether the request offers more than one option of this kind (Gemini CLI's MCP tools: "Allow all server tools

@@ -1,3 +1,4 @@
+import { limitedToSession } from '../../../common/permission-words'
 import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
@@ -150,8 +151,9 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
                 </span>
                 {truth ? <span className="perm-option-truth">(this {truth})</span> : null}
                 {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one.
-                    An "always" that will not be a lasting rule is described by the note instead ("this session only"). */}
-                {look.hint && !rememberNote ? <span className="sr-only"> ({look.hint})</span> : null}
+                    An "always" that will not be a lasting rule is described by the note instead ("this session only"), and
+                    one whose own words keep it to the session ("…during this session") is main's session-only rule too. */}
+                {look.hint && !rememberNote ? <span className="sr-only"> ({limitedToSession(option.name) ? 'for this session only' : look.hint})</span> : null}
                 {key ? (
                   <kbd className="perm-key" aria-hidden="true">
                     {key}

@@ -188,6 +188,10 @@ describe('PermissionPrompt', () => {
     // Its name does not contradict the note (Gemini CLI's "Allow for this session" was read "remembered for next time").
     expect(html).not.toContain('remembered for next time')
     expect(renderToStaticMarkup(<PermissionPrompt request={base} onRespond={noop} />)).toContain('(remembered for next time)')
+    // An "always" whose own words keep it to the session is kept for the session only (main's rule): said so, not "next time".
+    const duringSession = { ...base, options: base.options.map((o) => (o.kind === 'allow_always' ? { ...o, name: 'Yes, allow all edits during this session' } : o)) }
+    const sessionOnly = renderToStaticMarkup(<PermissionPrompt request={duringSession} onRespond={noop} />)
+    expect(sessionOnly).toContain('Yes, allow all edits during this session</span></span><span class="sr-only"> (for this session only)</span>')
     expect(renderToStaticMarkup(<PermissionPrompt request={{ ...base, rememberNote: note, status: 'answered', resolution: { by: 'person', optionId: 'aa', at: 1 } }} onRespond={noop} />)).not.toContain(note)
   })
 
