@@ -16,6 +16,8 @@ export interface HistoryListProps {
   sessions: HistorySummary[]
   live: ReadonlyMap<string, LiveInfo>
   agentName: (agentId: string) => string
+  /** Whether Bosun still has this agent (default: yes): a removed one is not offered to list its own sessions. */
+  hasAgent?: (agentId: string) => boolean
   selectedSessionId: string | null
   showArchived: boolean
   actions: HistoryActions
@@ -243,7 +245,7 @@ export function listedSessions(sessions: HistorySummary[], live: ReadonlyMap<str
 }
 
 /** The history: every stored (and open) session, grouped by working folder. */
-export function HistoryList({ sessions, live, agentName, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn }: HistoryListProps) {
+export function HistoryList({ sessions, live, agentName, hasAgent = () => true, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn }: HistoryListProps) {
   const groups = groupByFolder(listedSessions(sessions, live))
   return (
     <section className="history" aria-label="History">
@@ -278,7 +280,9 @@ export function HistoryList({ sessions, live, agentName, selectedSessionId, show
               </li>
             ))}
           </ul>
-          <AgentSessions key={group.sessions[0]!.agentId} agentId={group.sessions[0]!.agentId} agentName={agentName(group.sessions[0]!.agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
+          {hasAgent(group.sessions[0]!.agentId) && (
+            <AgentSessions key={group.sessions[0]!.agentId} agentId={group.sessions[0]!.agentId} agentName={agentName(group.sessions[0]!.agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
+          )}
         </section>
       ))}
     </section>

@@ -234,6 +234,7 @@ export const Sidebar = memo(function Sidebar({
             sessions={listed}
             live={live}
             agentName={agentName}
+            hasAgent={(agentId) => agents.some((a) => a.agentId === agentId)}
             selectedSessionId={selectedSessionId}
             showArchived={history.showArchived}
             actions={actions}

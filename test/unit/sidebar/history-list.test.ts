@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { HistorySummary } from '../../../common/contract/history'
-import { listedSessions, type LiveInfo } from '../../../renderer/components/sidebar/HistoryList'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { HistoryList, listedSessions, type LiveInfo } from '../../../renderer/components/sidebar/HistoryList'
+import type { HistoryActions } from '../../../renderer/components/sidebar/use-history'
 
 const row = (sessionId: string, title: string | null): HistorySummary => ({
   sessionId,
@@ -20,5 +23,28 @@ describe('the sessions the history lists', () => {
     const live = new Map<string, LiveInfo>([['open-empty', { turnState: 'idle', pending: 0, title: null }]])
     const sessions = [row('closed-empty', null), row('open-empty', null), row('prompted', 'fix the build'), row('named', 'Release notes')]
     expect(listedSessions(sessions, live).map((s) => s.sessionId)).toEqual(['open-empty', 'prompted', 'named'])
+  })
+})
+
+describe('a folder of the history', () => {
+  const render = (hasAgent?: (agentId: string) => boolean) =>
+    renderToStaticMarkup(
+      createElement(HistoryList, {
+        sessions: [row('s1', 'fix the build')],
+        live: new Map(),
+        agentName: (id: string) => (id === 'a' ? 'Agent A' : id),
+        ...(hasAgent ? { hasAgent } : {}),
+        selectedSessionId: null,
+        showArchived: false,
+        actions: {} as HistoryActions,
+        onOpen: () => undefined,
+        onNewSessionIn: () => undefined,
+      }),
+    )
+
+  it('offers to list the agent’s own sessions there, unless the agent was removed from Bosun', () => {
+    expect(render()).toContain('Agent A’s own sessions here…')
+    expect(render(() => true)).toContain('Agent A’s own sessions here…')
+    expect(render(() => false)).not.toContain('own sessions here')
   })
 })
