@@ -72,7 +72,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const send = useCallback(
     (prompt: ContentBlock[]) =>
       api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
-        const text = prompt.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('\n')
+        const text = promptText(prompt)
         // An agent that answered and then died ran the turn (main says so): the message was sent, not offered again.
         const sent = result.ok || (result.error.kind === 'agent-exited' && (result.error.data as { answered?: unknown } | undefined)?.answered === true)
         setUnsent(sent ? null : text)
@@ -90,11 +90,17 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     [api, sessionId, report, store],
   )
   const onSend = useCallback((text: string, attachments: ContentBlock[] = []) => send([{ type: 'text', text }, ...attachments]), [send])
-  const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number } | null>(null)
+  const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number; onlyIf?: string } | null>(null)
   const notSentActions = useMemo<NotSentActions>(
     () => ({
       onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })),
-      onResend: (content) => void send(content),
+      onResend: (content) =>
+        void send(content).then((sent) => {
+          // The failed send left its text in the composer: now that it went, the composer no longer offers it (unless
+          // the person changed it since).
+          const text = promptText(content)
+          if (sent && text !== '') setDraftRequest((prev) => ({ text: '', nonce: (prev?.nonce ?? 0) + 1, onlyIf: text }))
+        }),
       ...(onSignIn && agentId ? { onSignIn: (reason: string) => onSignIn(agentId, reason) } : {}),
     }),
     [send, onSignIn, agentId],
@@ -278,6 +284,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     </main>
   )
 }
+
+/** A prompt's text, as the composer held it (its text blocks, one per line). */
+const promptText = (prompt: ContentBlock[]): string => prompt.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('\n')
 
 /** Sessions of `agentId` other than `sessionId` with a turn under way (a restart of the agent ends them too). */
 function countBusySessions(sessions: Record<string, SessionState>, agentId: string | undefined, sessionId: string): number {

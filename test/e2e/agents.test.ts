@@ -435,8 +435,14 @@ describe('signing in when a new session needs it', () => {
     await screenshotBothSchemes('agents-sign-in-for-message')
     await dialog.getByRole('button', { name: 'Log in with Log in' }).click()
     await gone(dialog)
+    // The refused text is still in the composer (a failed send keeps it), until it goes by Resend.
+    expect(await messageBox(page).inputValue()).toBe('hello')
     await note.getByRole('button', { name: 'Resend' }).click()
     await visible(page.getByRole('log', { name: 'Transcript' }).getByText('Hello, signed-in person.'))
+    // It went: the composer no longer offers it, and the refused bubble no longer offers to send it again.
+    await expect.poll(() => messageBox(page).inputValue()).toBe('')
+    expect(await note.getByRole('button').count()).toBe(0)
+    await visible(note.getByText('Authentication required'))
 
     // The Login tab shows the account the agent now reports.
     const agents = await openAgents()

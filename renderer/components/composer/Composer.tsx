@@ -35,8 +35,11 @@ export interface ComposerProps {
    */
   onSend: (text: string, attachments?: ContentBlock[]) => Promise<boolean> | void
   onStop: () => void
-  /** Put this text in the box and focus it (a refused message to edit); a new `nonce` asks again. */
-  draftRequest?: { text: string; nonce: number } | null
+  /**
+   * Put this text in the box and focus it (a refused message to edit); a new `nonce` asks again. With `onlyIf`: only
+   * when the box holds exactly that, without focusing it (a refused message kept there went through after all).
+   */
+  draftRequest?: { text: string; nonce: number; onlyIf?: string } | null
   /** Attachments and `@` mentions; without it the composer sends text only. */
   context?: ComposerContext
 }
@@ -53,7 +56,12 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
   const textRef = useRef<HTMLTextAreaElement>(null)
   useEffect(() => {
     if (!draftRequest) return
-    setDraft(draftRequest.text)
+    const { text, onlyIf } = draftRequest
+    if (onlyIf !== undefined) {
+      setDraft((current) => (current === onlyIf ? text : current))
+      return
+    }
+    setDraft(text)
     textRef.current?.focus()
   }, [draftRequest])
   const pickerRef = useRef<HTMLInputElement>(null)

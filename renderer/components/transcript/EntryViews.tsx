@@ -19,7 +19,7 @@ function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: bool
   )
 }
 
-export const UserMessage = memo(function UserMessage({ entry }: { entry: MessageEntry }) {
+export const UserMessage = memo(function UserMessage({ entry, sentLater = false }: { entry: MessageEntry; sentLater?: boolean }) {
   const notSent = entry.notSent
   return (
     <div className="entry-user">
@@ -27,7 +27,7 @@ export const UserMessage = memo(function UserMessage({ entry }: { entry: Message
         <Blocks content={entry.content} markdown={false} />
         {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
       </div>
-      {notSent && <NotSentNote entry={{ ...entry, notSent }} />}
+      {notSent && <NotSentNote entry={{ ...entry, notSent }} sentLater={sentLater} />}
     </div>
   )
 })

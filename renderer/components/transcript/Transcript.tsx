@@ -180,6 +180,7 @@ export const EntryRow = memo(function EntryRow({
   agentName,
   turnEnded = false,
   errorSaid = false,
+  sentLater = false,
 }: {
   entry: Entry
   session: Pick<SessionState, 'permissions' | 'terminals' | 'elicitations' | 'protocolVersion'>
@@ -187,12 +188,14 @@ export const EntryRow = memo(function EntryRow({
   turnEnded?: boolean
   /** A turn error mark: the agent's message just above says the error itself ({@link errorSaidAbove}). */
   errorSaid?: boolean
+  /** A user message: a later one went through (its own Resend, or a new message), so a refusal of it offers no more. */
+  sentLater?: boolean
   agentName: string
 }) {
   const seams = useSeams()
   switch (entry.kind) {
     case 'user_message':
-      return <UserMessage entry={entry} />
+      return <UserMessage entry={entry} sentLater={sentLater} />
     case 'agent_message':
       return <AgentMessage entry={entry} agentName={agentName} />
     case 'agent_thought':
@@ -379,6 +382,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
                           agentName={agentName}
                           turnEnded={turnEndedAt(item.index)}
                           errorSaid={entry.kind === 'turn_error' && errorSaidAbove(entries, item.index, entry.message)}
+                          sentLater={entry.kind === 'user_message' && item.index < lastSent}
                         />
                       )}
                     </div>

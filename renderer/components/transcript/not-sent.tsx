@@ -29,8 +29,11 @@ export function PromptErrorText({ error }: { error: PromptError }) {
   )
 }
 
-/** Under a user message the agent refused (v2: never inserted): why, and the way to send it again. */
-export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: PromptError } }) {
+/**
+ * Under a user message the agent refused (v2: never inserted): why, and the way to send it again, until a later
+ * message went through (`sentLater`: resent, or the conversation went on): then only why.
+ */
+export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry & { notSent: PromptError }; sentLater?: boolean }) {
   const actions = useContext(NotSentContext)
   const text = textOf(entry.content)
   const authRequired = entry.notSent.code === AUTH_REQUIRED_CODE
@@ -47,7 +50,7 @@ export function NotSentNote({ entry }: { entry: MessageEntry & { notSent: Prompt
           command in a terminal), then resend.
         </p>
       )}
-      {actions && (
+      {actions && !sentLater && (
         <div className="button-row">
           {signIn && actions.onSignIn && (
             <button type="button" className="button button-small button-primary" onClick={() => actions.onSignIn?.(entry.notSent.message)}>
