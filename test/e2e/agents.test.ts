@@ -300,7 +300,12 @@ describe('the Agents page', () => {
     await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
     const form = await visible(editor('Edit Claude (work)'))
     await form.getByRole('button', { name: 'Remove…' }).click()
-    await form.getByRole('button', { name: 'Remove Claude (work) and its secrets' }).click()
+    const remove = form.getByRole('button', { name: 'Remove Claude (work) and its secrets' })
+    // Said before the click: what becomes of its sessions.
+    expect(await remove.getAttribute('aria-describedby')).not.toBeNull()
+    await visible(form.getByText('Its sessions cannot go on once it is removed; their transcripts stay in the history.'))
+    await screenshotBothSchemes('agents-remove-confirm')
+    await remove.click()
     await gone(form)
     await gone(listItem('Claude (work)'))
     expect(stored('Claude (work)')).toBeUndefined()

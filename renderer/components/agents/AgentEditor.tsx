@@ -63,6 +63,7 @@ export function AgentEditor(props: AgentEditorProps) {
   const [confirmRemove, setConfirmRemove] = useState(false)
   const [touched, setTouched] = useState(Boolean(agent) || (Boolean(initialPresetId) && initialPresetId !== 'custom'))
   const ids = useId()
+  const removeNoteId = `${ids}-remove-note`
 
   // Follow "set" changes from main (e.g. after onDeleteSecret) without losing what is being typed.
   useEffect(() => {
@@ -383,7 +384,10 @@ export function AgentEditor(props: AgentEditorProps) {
           <span className="agent-editor-remove">
             {confirmRemove ? (
               <>
-                <button type="button" className="button button-danger" onClick={() => onRemove(agent.id)}>
+                <span className="muted small agent-editor-remove-note" id={removeNoteId}>
+                  Its sessions cannot go on once it is removed; their transcripts stay in the history.
+                </span>
+                <button type="button" className="button button-danger" aria-describedby={removeNoteId} onClick={() => onRemove(agent.id)}>
                   Remove {agent.name} and its secrets
                 </button>
                 <button type="button" className="button button-secondary" onClick={() => setConfirmRemove(false)}>
