@@ -304,6 +304,17 @@ export function AgentEditor(props: AgentEditorProps) {
                 </span>
               )}
               <div className="agent-editor-row-actions">
+                {row.editing && (
+                  // Back out of typing a value: nothing is stored, the name stays (Remove drops the name too).
+                  <button
+                    type="button"
+                    className="button button-small button-secondary"
+                    aria-label={`Cancel setting ${label}`}
+                    onClick={() => updateSecret(i, { editing: false, newValue: '' })}
+                  >
+                    Cancel
+                  </button>
+                )}
                 {!row.editing && (
                   <button
                     type="button"

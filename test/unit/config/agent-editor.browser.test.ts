@@ -98,6 +98,23 @@ describe('AgentEditor in Chromium', { timeout: 30_000 }, () => {
     }
   })
 
+  it('a secret being typed can be cancelled: the value goes, the name stays, and Set asks again', async () => {
+    const page = await openEditor()
+    try {
+      await page.getByLabel('Start from', { exact: true }).selectOption('goose')
+      const value = page.getByLabel('Value for ANTHROPIC_API_KEY', { exact: true })
+      await value.fill('sk-typed-by-mistake')
+      await page.getByRole('button', { name: 'Cancel setting ANTHROPIC_API_KEY' }).click()
+      await page.getByLabel('ANTHROPIC_API_KEY is not set', { exact: true }).waitFor()
+      expect(await value.count()).toBe(0)
+      expect(await page.getByLabel('Secret 1 name', { exact: true }).inputValue()).toBe('ANTHROPIC_API_KEY')
+      await page.getByRole('button', { name: 'Set ANTHROPIC_API_KEY' }).click()
+      expect(await value.inputValue()).toBe('')
+    } finally {
+      await page.close()
+    }
+  })
+
   it('adds and removes env rows, and Escape cancels', async () => {
     const page = await openEditor()
     try {
