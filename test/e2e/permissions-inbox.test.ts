@@ -79,6 +79,13 @@ describe('approval inbox', () => {
     expect(texts[1]).toContain('Run make install')
     expect(texts[1]).toContain('inbox-second')
     for (const text of texts) expect(text).toContain(AGENT)
+    // The keyboard went into the panel; Escape closes it and gives the focus back to its button.
+    const focusedIn = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('aria-label'))
+    expect(await focusedIn()).toBe('Approval inbox')
+    await page.keyboard.press('Escape')
+    await gone(page.getByRole('dialog', { name: 'Approval inbox' }))
+    expect(await focusedIn()).toBe('Approvals, 2 pending')
+    await openInbox()
     await screenshotBothSchemes('permission-inbox')
 
     // Opening the older one switches to its session and puts the keyboard in its prompt.

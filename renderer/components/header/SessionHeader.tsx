@@ -18,14 +18,22 @@ export function turnLabel(turn: TurnView): string {
 export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inbox: (close: () => void) => ReactNode }) {
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const panelRef = useRef<HTMLDivElement>(null)
   useEffect(() => {
     if (!open) return
+    // The keyboard goes into the panel it opened (Tab then reaches its items), as in any dialog.
+    panelRef.current?.focus()
     // Listeners only while the panel is open.
     const onDown = (e: PointerEvent) => {
       if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false)
     }
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false)
+      if (e.key !== 'Escape') return
+      // Closed from the keyboard: the focus goes back to the button that opened it.
+      const inside = ref.current?.contains(document.activeElement) ?? false
+      setOpen(false)
+      if (inside) buttonRef.current?.focus()
     }
     document.addEventListener('pointerdown', onDown)
     document.addEventListener('keydown', onKey)
@@ -37,6 +45,7 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
   return (
     <div className="inbox" ref={ref}>
       <button
+        ref={buttonRef}
         type="button"
         className={pendingCount > 0 ? 'button button-secondary inbox-button has-pending' : 'button button-secondary inbox-button'}
         // The visible words ("Approvals", the count) are part of the name.
@@ -55,7 +64,7 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
         )}
       </button>
       {open && (
-        <div className="popover" role="dialog" aria-label="Approval inbox">
+        <div className="popover" role="dialog" aria-label="Approval inbox" tabIndex={-1} ref={panelRef}>
           {inbox(() => setOpen(false))}
         </div>
       )}
