@@ -111,6 +111,8 @@ export interface SessionBehaviour {
   replayAfterResponse?: boolean
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
   list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
+  /** From the second `session/list` on, answered in place of `list` (a session started elsewhere, in a terminal, meanwhile). */
+  listLater?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
   /**
    * `session/delete` is logged as `DELETE <id>` and answered `{}`, or with this error; a session deleted before is
    * answered -32002 (it is gone). Advertise it in `initialize.capabilities` (v1 `sessionCapabilities.delete`, v2 `session.delete`).

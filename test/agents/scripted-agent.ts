@@ -267,9 +267,11 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
     ...(models && !v2 ? { models: { ...models, currentModelId: sessionModel.has(sessionId) ? sessionModel.get(sessionId) : models.currentModelId } } : {}),
   }
 }
+let listsAnswered = 0
 app.onRequest('session/list', ({ params }) => {
   const cwd = typeof params.cwd === 'string' ? params.cwd : '/'
-  return { sessions: (scenario.session?.list ?? []).map((s) => ({ ...s, cwd: s.cwd ?? cwd })) }
+  const later = listsAnswered++ > 0 ? scenario.session?.listLater : undefined
+  return { sessions: (later ?? scenario.session?.list ?? []).map((s) => ({ ...s, cwd: s.cwd ?? cwd })) }
 })
 app.onRequest('session/close', ({ params }) => {
   log(`CLOSE ${String(params.sessionId)}`)

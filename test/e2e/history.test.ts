@@ -223,4 +223,32 @@ describe('history in the browser host', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('asks the agent for its own sessions again: one started in a terminal since shows without reloading the window', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as {
+      initialize?: Record<string, unknown>
+      session?: Record<string, unknown>
+    }
+    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true, sessionCapabilities: { list: {} } } }
+    // Nothing of its own at first; a session started in a terminal by the time it is asked again.
+    scenario.session = { ...scenario.session, list: [], listLater: [{ sessionId: 'terminal-9', title: 'Started later in a terminal' }] }
+    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    try {
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      const { page } = await start(home)
+      await startSession(page, { agentName: AGENT, cwd: home.workspace })
+      await sendPrompt(page, 'fix')
+      await waitIdle(page)
+      await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+      await visible(historyRegion(page).getByText(`${AGENT} has no other sessions here.`))
+      await historyRegion(page).getByRole('button', { name: `Ask ${AGENT} again` }).click()
+      const listed = await visible(historyRegion(page).getByRole('button', { name: /^Started later in a terminal/ }))
+      await screenshot(page, 'history-agent-sessions-asked-again-light')
+      await listed.click()
+      await visible(page.getByRole('heading', { name: 'Started later in a terminal' }))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

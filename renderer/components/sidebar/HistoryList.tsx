@@ -193,46 +193,61 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
         if (fresh && mine === generation.current) setState(fresh)
       })
     })
+  const ask = () => {
+    setState('loading')
+    const mine = ++generation.current
+    void actions.agentSessions(agentId, cwd).then((fresh) => {
+      if (mine === generation.current) setState(fresh)
+    })
+  }
   if (state === 'closed') {
     return (
-      <button
-        type="button"
-        className="link-button history-agent-sessions-toggle"
-        onClick={() => {
-          setState('loading')
-          void actions.agentSessions(agentId, cwd).then(setState)
-        }}
-      >
+      <button type="button" className="link-button history-agent-sessions-toggle" onClick={ask}>
         {agentName}’s own sessions here…
       </button>
     )
   }
   if (state === 'loading') return <p className="muted sidebar-empty">Asking {agentName}…</p>
+  // The answer is of the moment it was asked: a session started since (in a terminal, say) shows once asked again.
+  const again = (
+    <button type="button" className="link-button history-agent-sessions-toggle" onClick={ask}>
+      Ask {agentName} again
+    </button>
+  )
   if (state === null) return <p className="muted sidebar-empty">{agentName} does not list its sessions.</p>
-  if (state.length === 0) return <p className="muted sidebar-empty">{agentName} has no other sessions here.</p>
+  if (state.length === 0)
+    return (
+      <>
+        <p className="muted sidebar-empty">{agentName} has no other sessions here.</p>
+        {again}
+      </>
+    )
   return (
-    <ul className="session-list" aria-label={`${agentName}’s own sessions in ${cwd}`}>
-      {state.map((s) => (
-        <li key={s.acpSessionId}>
-          <button
-            type="button"
-            className="session-item history-item"
-            onClick={() => open(s)}
-          >
-            <span className="session-item-title">{s.title ?? s.acpSessionId}</span>
-            <span className="session-item-meta muted">
-              from {agentName}
-              {s.updatedAt && Number.isFinite(Date.parse(s.updatedAt)) ? ` · ${when(Date.parse(s.updatedAt))}` : ''}
-              {s.additionalDirectories?.length ? (
-                <span title={s.additionalDirectories.join('\n')}>
-                  {` · + ${s.additionalDirectories.map(folderName).join(', ')}`}
-                </span>
-              ) : null}
-            </span>
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="session-list" aria-label={`${agentName}’s own sessions in ${cwd}`}>
+        {state.map((s) => (
+          <li key={s.acpSessionId}>
+            <button
+              type="button"
+              className="session-item history-item"
+              onClick={() => open(s)}
+            >
+              <span className="session-item-title">{s.title ?? s.acpSessionId}</span>
+              <span className="session-item-meta muted">
+                from {agentName}
+                {s.updatedAt && Number.isFinite(Date.parse(s.updatedAt)) ? ` · ${when(Date.parse(s.updatedAt))}` : ''}
+                {s.additionalDirectories?.length ? (
+                  <span title={s.additionalDirectories.join('\n')}>
+                    {` · + ${s.additionalDirectories.map(folderName).join(', ')}`}
+                  </span>
+                ) : null}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {again}
+    </>
   )
 }
 
