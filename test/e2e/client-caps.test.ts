@@ -51,6 +51,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
     writeFileSync(join(app.home.workspace, 'README.md'), '# shop\n')
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await visible(page.getByRole('button', { name: 'Attach image' }))
+    // A dropped file that is not an image is refused in words; left to the browser, it would replace Bosun's page.
+    const dropTaken = await page.getByRole('form', { name: 'Message composer' }).evaluate((form) => {
+      const transfer = new DataTransfer()
+      transfer.items.add(new File(['hello\n'], 'notes.txt', { type: 'text/plain' }))
+      form.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+      const drop = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true })
+      form.dispatchEvent(drop)
+      return drop.defaultPrevented
+    })
+    expect(dropTaken).toBe(true)
+    await visible(page.getByRole('alert').getByText(/notes\.txt: only images can be attached/))
     const box = messageBox(page)
     await box.click()
     // Paste an image from the clipboard (a synthetic paste event carrying a PNG file).

@@ -135,7 +135,13 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
     if (addImages(Array.from(e.clipboardData.files))) e.preventDefault()
   }
   const onDrop = (e: DragEvent<HTMLFormElement>) => {
-    if (addImages(Array.from(e.dataTransfer.files))) e.preventDefault()
+    const files = Array.from(e.dataTransfer.files)
+    if (addImages(files)) e.preventDefault()
+    else if (files.length > 0) {
+      // The drop was accepted (see onDragOver): left to the browser, the file would replace Bosun's page in the tab.
+      e.preventDefault()
+      setProblem(`${files.length === 1 && files[0]!.name ? files[0]!.name : 'These files'}: only images can be attached. Mention a file in the working folder with @ to send it.`)
+    }
   }
   const send = () => {
     const text = draft.trim()
