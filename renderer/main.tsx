@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { getBosun, onDidRehydrate } from './bridge'
 import { createAppStore } from './state/app-store'
+import { guardFileDrops } from './screens/drop-guard'
 import { createWiredSeams, watchDefaultFolders, WiredInbox } from './screens/wiring'
 import './styles/app.css'
 
@@ -11,6 +12,7 @@ const store = createAppStore()
 // Module-level and app-long: the renderer lives as long as the window.
 const folders = watchDefaultFolders(api)
 const seams = createWiredSeams(api)
+guardFileDrops(window)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

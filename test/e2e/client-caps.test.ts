@@ -62,6 +62,17 @@ for (const colorScheme of ['light', 'dark'] as const) {
     })
     expect(dropTaken).toBe(true)
     await visible(page.getByRole('alert').getByText(/notes\.txt: only images can be attached/))
+    // Dropped anywhere else (the sidebar here), a file is refused by the window: no drop cursor, no page swap.
+    const elsewhere = await page.getByRole('navigation').first().evaluate((nav) => {
+      const transfer = new DataTransfer()
+      transfer.items.add(new File(['hello\n'], 'notes.txt', { type: 'text/plain' }))
+      const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true })
+      nav.dispatchEvent(over)
+      const drop = new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true })
+      nav.dispatchEvent(drop)
+      return { over: over.defaultPrevented, effect: transfer.dropEffect, drop: drop.defaultPrevented }
+    })
+    expect(elsewhere).toEqual({ over: true, effect: 'none', drop: true })
     const box = messageBox(page)
     await box.click()
     // Paste an image from the clipboard (a synthetic paste event carrying a PNG file).
