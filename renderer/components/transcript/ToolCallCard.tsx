@@ -118,7 +118,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const status = reported === 'pending' && pending.length === 0 && runsATerminal(entry, terminals) ? 'in_progress' : reported
   // claude-agent-acp reports no end for some calls (the sandbox's network access it asked about, for one).
   const unfinished = turnEnded && waiting === 0 && (status === 'pending' || status === 'in_progress')
-  // Finished cards with only raw payloads start collapsed; anything awaiting the person is open.
+  // Every card starts open (its raw payloads are disclosures of their own); the person may collapse it, and anything
+  // new awaiting them opens it again.
   const [open, setOpen] = useState(true)
   // Something new waits for the person: show it even if the card was collapsed.
   useEffect(() => {
