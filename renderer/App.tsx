@@ -168,8 +168,24 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     },
     [store],
   )
-  const closePage = useCallback(() => setPage({ kind: 'sessions' }), [])
-  const openAgents = useCallback(() => setPage({ kind: 'agents' }), [])
+  // A page (Settings, Agents) covers the window: the app behind it is inert, and closing it gives focus back to what opened it.
+  const opener = useRef<HTMLElement | null>(null)
+  const restoreFocus = useRef<HTMLElement | null>(null)
+  const openPage = useCallback((next: Page) => {
+    if (document.activeElement instanceof HTMLElement && document.activeElement !== document.body) opener.current = document.activeElement
+    setPage(next)
+  }, [])
+  const closePage = useCallback(() => {
+    restoreFocus.current = opener.current
+    setPage({ kind: 'sessions' })
+  }, [])
+  useEffect(() => {
+    if (page.kind !== 'sessions') return
+    const target = restoreFocus.current
+    restoreFocus.current = opener.current = null
+    if (target?.isConnected) target.focus()
+  }, [page])
+  const openAgents = useCallback(() => openPage({ kind: 'agents' }), [openPage])
   // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
   const openStored = useCallback(
     async (sessionId: string, entryId?: string) => {
@@ -317,10 +333,10 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           />
         )}
       />
-      <button type="button" className="button button-secondary app-nav-button" onClick={() => setPage({ kind: 'agents' })}>
+      <button type="button" className="button button-secondary app-nav-button" onClick={() => openPage({ kind: 'agents' })}>
         Agents
       </button>
-      <button type="button" className="button button-secondary app-nav-button" onClick={() => setPage({ kind: 'settings' })}>
+      <button type="button" className="button button-secondary app-nav-button" onClick={() => openPage({ kind: 'settings' })}>
         Settings
       </button>
     </>
@@ -329,34 +345,36 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   return (
     <SessionSeamsProvider value={allSeams}>
       <div className="app">
-        <Sidebar
-          agents={agents}
-          sessions={summaries}
-          selectedSessionId={current}
-          onSelect={store.selectSession}
-          defaultCwdFor={cwdFor}
-          onCreateSession={onCreateSession}
-          onOpenAgents={openAgents}
-          agentsLoaded={loaded}
-          api={api}
-          onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}
-          onCallFailed={notifyFailure}
-          offerNewSession={offerNewSession}
-        />
-        {current ? (
-          <SessionScreen
-            key={current}
-            store={store}
+        <div className="app-behind" inert={page.kind !== 'sessions'}>
+          <Sidebar
+            agents={agents}
+            sessions={summaries}
+            selectedSessionId={current}
+            onSelect={store.selectSession}
+            defaultCwdFor={cwdFor}
+            onCreateSession={onCreateSession}
+            onOpenAgents={openAgents}
+            agentsLoaded={loaded}
             api={api}
-            sessionId={current}
-            inboxSlot={inboxSlot}
-            focusRequest={focus}
+            onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}
             onCallFailed={notifyFailure}
-            onSignIn={onSignIn}
+            offerNewSession={offerNewSession}
           />
-        ) : (
-          <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
-        )}
+          {current ? (
+            <SessionScreen
+              key={current}
+              store={store}
+              api={api}
+              sessionId={current}
+              inboxSlot={inboxSlot}
+              focusRequest={focus}
+              onCallFailed={notifyFailure}
+              onSignIn={onSignIn}
+            />
+          ) : (
+            <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
+          )}
+        </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
         {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} {...(page.agentId ? { initialAgentId: page.agentId } : {})} /> : null}
         {signIn ? (

@@ -1,0 +1,37 @@
+/**
+ * The Settings and Agents pages cover the window (modal dialogs): Tab and Shift+Tab stay on the page, never on
+ * the sidebar and session screen hidden behind it (UX pass: Tab past the last field of Settings walked into the
+ * hidden sidebar). Escape closes the page and gives focus back to the button that opened it.
+ */
+import { afterEach, expect, it } from 'vitest'
+import { launchApp, type E2eApp } from './support/harness'
+import { gone, visible } from './support/session-ui'
+
+let app: E2eApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+it.each(['Settings', 'Agents'])('keeps Tab on the %s page and gives focus back to its button on Escape', async (name) => {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
+  const { page } = app
+  const opener = page.getByRole('button', { name, exact: true })
+  await opener.click()
+  const dialog = await visible(page.getByRole('dialog', { name }))
+  for (const key of ['Tab', 'Shift+Tab']) {
+    await dialog.getByRole('heading', { name, exact: true }).focus()
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press(key)
+      const escaped = await page.evaluate(() => {
+        const active = document.activeElement
+        if (!active || active === document.body) return null
+        return active.closest('[role="dialog"][aria-modal="true"]') ? null : `${active.tagName} ${active.getAttribute('aria-label') ?? active.textContent}`
+      })
+      expect(escaped, `${key} #${i + 1}`).toBeNull()
+    }
+  }
+  await page.keyboard.press('Escape')
+  await gone(dialog)
+  expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true)
+})
