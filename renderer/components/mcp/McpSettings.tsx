@@ -58,7 +58,7 @@ export function McpSettings({ api }: { api: McpApi }) {
   return (
     <section className="settings-section" aria-labelledby={titleId}>
       <h2 id={titleId}>MCP servers</h2>
-      <p className="muted">Tools given to agents in their new sessions. An agent that cannot take a server’s transport is told so in the session.</p>
+      <p className="muted small">Tools given to agents in their new sessions. An agent that cannot take a server’s transport is told so in the session.</p>
       {problem && (
         <p className="field-error" role="alert">
           {problem}
@@ -71,9 +71,9 @@ export function McpSettings({ api }: { api: McpApi }) {
         </p>
       )}
       {servers === null ? (
-        <p className="muted">Loading…</p>
+        <p className="muted small">Loading…</p>
       ) : servers.length === 0 ? (
-        <p className="muted">No MCP servers yet.</p>
+        <p className="muted small">No MCP servers yet.</p>
       ) : (
         <ul className="mcp-list" aria-label="MCP servers">
           {servers.map((s) => {
