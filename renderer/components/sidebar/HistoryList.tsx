@@ -304,13 +304,21 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
   )
 }
 
-/** Marks the matched words of a snippet (main puts them between \u0002 and \u0003). */
-function Snippet({ text }: { text: string }) {
-  // Alternating plain and matched text: split at the start marks, then each piece at its end mark.
+/**
+ * A snippet as alternating plain and matched text (main puts the matched words between \u0002 and \u0003). An agent's
+ * message or thought is Markdown: its emphasis and code marks (`**`, `__`, `~~`, backticks) are left out, as the
+ * transcript shows them; single `*` and `_` stay (snake_case, globs).
+ */
+export function snippetParts(text: string, markdown: boolean): string[] {
   const parts = text.split('\u0002').flatMap((piece, i) => (i === 0 ? [piece] : piece.split('\u0003').concat(['']).slice(0, 2)))
+  return markdown ? parts.map((part) => part.replace(/\*\*|__|~~|`/g, '')) : parts
+}
+
+/** Marks the matched words of a snippet. */
+function Snippet({ text, markdown }: { text: string; markdown: boolean }) {
   return (
     <>
-      {parts.map((part, i) =>
+      {snippetParts(text, markdown).map((part, i) =>
         i % 2 === 1 ? (
           <mark key={i} className="history-mark">
             {part}
@@ -336,7 +344,7 @@ export function SearchResults({ hits, query, onOpen }: { hits: HistoryHit[] | nu
             <button type="button" className="session-item history-hit" onClick={() => onOpen(hit.sessionId, hit.entryId)}>
               <span className="session-item-title">{hit.title ?? untitledName(hit.cwd)}</span>
               <span className="history-hit-snippet">
-                <span className="history-hit-kind">{KIND_LABEL[hit.kind] ?? hit.kind}</span> <Snippet text={hit.snippet} />
+                <span className="history-hit-kind">{KIND_LABEL[hit.kind] ?? hit.kind}</span> <Snippet text={hit.snippet} markdown={hit.kind === 'agent_message' || hit.kind === 'agent_thought'} />
               </span>
               <span className="session-item-meta muted">
                 {folderName(hit.cwd)}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { HistorySummary } from '../../../common/contract/history'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { HistoryList, listedSessions, type LiveInfo } from '../../../renderer/components/sidebar/HistoryList'
+import { HistoryList, listedSessions, snippetParts, type LiveInfo } from '../../../renderer/components/sidebar/HistoryList'
 import type { HistoryActions } from '../../../renderer/components/sidebar/use-history'
 
 const row = (sessionId: string, title: string | null): HistorySummary => ({
@@ -46,5 +46,17 @@ describe('a folder of the history', () => {
     expect(render()).toContain('Agent A’s own sessions here…')
     expect(render(() => true)).toContain('Agent A’s own sessions here…')
     expect(render(() => false)).not.toContain('own sessions here')
+  })
+})
+
+describe('a search hit’s snippet', () => {
+  it('splits plain and matched text at main’s marks', () => {
+    expect(snippetParts('a \u0002b\u0003 c', false)).toEqual(['a ', 'b', ' c'])
+  })
+  it('leaves out the Markdown emphasis and code marks of an agent’s message, not its single * and _', () => {
+    expect(snippetParts('Done: **\u0002answer\u0003** is `42` in my_file *.ts', true)).toEqual(['Done: ', 'answer', ' is 42 in my_file *.ts'])
+  })
+  it('keeps what the person typed as typed', () => {
+    expect(snippetParts('why **\u0002answer\u0003**', false)).toEqual(['why **', 'answer', '**'])
   })
 })
