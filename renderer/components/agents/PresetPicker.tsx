@@ -26,7 +26,8 @@ export function PresetPicker({ presets, onPick, onCancel, embedded = false }: Pr
           Add an agent
         </h2>
       )}
-      <p className="muted">Start from a known agent or from scratch. A preset only fills in the form: you can change everything before saving.</p>
+      {/* Under a section title of the add pane, in the small size of the other sections' intros. */}
+      <p className={embedded ? 'muted small' : 'muted'}>Start from a known agent or from scratch. A preset only fills in the form: you can change everything before saving.</p>
       <ul className="preset-grid" aria-label="Presets">
         {ordered.map((preset) => (
           <li key={preset.id}>
