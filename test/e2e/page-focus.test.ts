@@ -35,3 +35,20 @@ it.each(['Settings', 'Agents'])('keeps Tab on the %s page and gives focus back t
   await gone(dialog)
   expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true)
 })
+
+it('moves focus into the agent form that Edit opens, so Escape cancels it and then closes the page', async () => {
+  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
+  const { page } = app
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: /^Scripted agent/ }).click()
+  await (await visible(dialog.getByRole('button', { name: 'Edit', exact: true }))).click()
+  const title = await visible(dialog.getByRole('heading', { name: 'Edit Scripted agent' }))
+  // The Edit button went away with the overview: focus is in the form, not dropped on the page's body.
+  expect(await page.evaluate(() => document.activeElement !== document.body && !!document.activeElement?.closest('form'))).toBe(true)
+  await page.keyboard.press('Escape')
+  await gone(title)
+  await visible(dialog)
+  await page.keyboard.press('Escape')
+  await gone(dialog)
+})

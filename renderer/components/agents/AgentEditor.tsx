@@ -64,6 +64,13 @@ export function AgentEditor(props: AgentEditorProps) {
   const [touched, setTouched] = useState(Boolean(agent) || (Boolean(initialPresetId) && initialPresetId !== 'custom'))
   const ids = useId()
   const removeNoteId = `${ids}-remove-note`
+  // The button that opened the form (Edit, a preset) went away with the view it was in: the form takes the focus,
+  // so the keyboard carries on here and Escape reaches the form.
+  const titleRef = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    const active = document.activeElement
+    if (!active || active === document.body) titleRef.current?.focus()
+  }, [])
 
   // Follow "set" changes from main (e.g. after onDeleteSecret) without losing what is being typed.
   useEffect(() => {
@@ -150,7 +157,9 @@ export function AgentEditor(props: AgentEditorProps) {
         }
       }}
     >
-      <h2 className="agent-editor-title">{title}</h2>
+      <h2 ref={titleRef} className="agent-editor-title" tabIndex={-1}>
+        {title}
+      </h2>
 
       {!keychain.available && (
         <div className="agent-editor-banner" role="alert">

@@ -146,6 +146,17 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
     if (!r.ok) setRuntimeProblem((p) => ({ ...p, [agentId]: failureText(r.error) }))
   }
 
+  // Escape also closes when focus fell back to the body (the form or button that had it went away), as in Settings.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || event.target !== document.body) return
+      event.preventDefault()
+      onClose()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [onClose])
+
   const selectedAgent = pane.kind === 'detail' || pane.kind === 'edit' ? agents?.find((a) => a.id === pane.agentId) : undefined
   const check = selectedAgent ? checks[selectedAgent.id] : undefined
 
