@@ -67,8 +67,20 @@ const HistoryItem = memo(function HistoryItem({
   const [draft, setDraft] = useState(title)
   const renameRef = useRef<HTMLInputElement>(null)
   const confirmId = useId()
+  // Leaving the title field or the delete question from the keyboard puts focus back on the row's actions button,
+  // not on the page's body (the field and the question go away).
+  const moreRef = useRef<HTMLButtonElement>(null)
+  const refocus = useRef(false)
+  const backToRow = () => {
+    refocus.current = true
+    setMode('idle')
+  }
   useEffect(() => {
     if (mode === 'rename') renameRef.current?.select()
+    else if (mode === 'idle' && refocus.current) {
+      refocus.current = false
+      moreRef.current?.focus()
+    }
   }, [mode])
   const busy = live && live.turnState !== 'idle'
 
@@ -79,7 +91,7 @@ const HistoryItem = memo(function HistoryItem({
         aria-label={`Rename ${title}`}
         onSubmit={(e) => {
           e.preventDefault()
-          setMode('idle')
+          backToRow()
           void actions.rename(session.sessionId, draft.trim() || null)
         }}
       >
@@ -91,7 +103,9 @@ const HistoryItem = memo(function HistoryItem({
           maxLength={512}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape') setMode('idle')
+            if (e.key !== 'Escape') return
+            e.preventDefault()
+            backToRow()
           }}
         />
         <button type="submit" className="button button-primary button-small">
@@ -125,6 +139,7 @@ const HistoryItem = memo(function HistoryItem({
           ) : null}
         </button>
         <button
+          ref={moreRef}
           type="button"
           className="icon-button history-more"
           aria-label={`Actions for ${title}`}
@@ -161,13 +176,23 @@ const HistoryItem = memo(function HistoryItem({
         </div>
       )}
       {mode === 'delete' && (
-        <div className="history-confirm" role="alertdialog" aria-label={`Delete ${title}?`} aria-describedby={confirmId}>
+        <div
+          className="history-confirm"
+          role="alertdialog"
+          aria-label={`Delete ${title}?`}
+          aria-describedby={confirmId}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return
+            e.preventDefault()
+            backToRow()
+          }}
+        >
           <p id={confirmId}>Delete “{title}” and its transcript from this computer? This cannot be undone.</p>
           <div className="history-confirm-buttons">
             <button type="button" className="button button-danger button-small" onClick={() => void actions.remove(session.sessionId).then(() => setMode('idle'))}>
               Delete
             </button>
-            <button type="button" className="button button-secondary button-small" autoFocus onClick={() => setMode('idle')}>
+            <button type="button" className="button button-secondary button-small" autoFocus onClick={backToRow}>
               Cancel
             </button>
           </div>

@@ -1,0 +1,40 @@
+/**
+ * The history row's rename field and delete question from the keyboard (UX pass): Escape leaves them and focus goes
+ * back to the row's actions button, not to the page's body (where the next Tab starts over from the top).
+ */
+import { afterEach, expect, it } from 'vitest'
+import { launchApp, type E2eApp } from './support/harness'
+import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Scripted agent'
+let app: E2eApp | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+it('Escape leaves the rename field and the delete question, back to the row’s actions button', async () => {
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  const history = page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: 'History' })
+  const more = await visible(history.getByRole('button', { name: 'Actions for fix' }))
+  const focused = () => more.evaluate((el) => el === document.activeElement)
+
+  await more.click()
+  await history.getByRole('button', { name: 'Rename', exact: true }).click()
+  const field = await visible(history.getByRole('textbox', { name: 'Session title' }))
+  await page.keyboard.press('Escape')
+  await gone(field)
+  expect(await focused()).toBe(true)
+
+  await more.click()
+  await history.getByRole('button', { name: 'Delete…' }).click()
+  const question = await visible(history.getByRole('alertdialog', { name: 'Delete fix?' }))
+  await page.keyboard.press('Escape')
+  await gone(question)
+  expect(await focused()).toBe(true)
+  expect(await history.getByRole('button', { name: /^fix/ }).count()).toBe(1)
+})
