@@ -19,7 +19,12 @@ beforeEach(async () => {
   await writeFile(join(binDir, 'fake-agent'), '#!/bin/sh\n', { mode: 0o755 })
 })
 afterEach(async () => {
-  for (const s of services) s.dispose()
+  // What a test left being written (agents.json, trusted-agents.json) lands before its home goes: a write still under
+  // way put a file back into the folder being removed (ENOTEMPTY on a loaded machine).
+  for (const s of services) {
+    await s.flush()
+    s.dispose()
+  }
   services = []
   await rm(home, { recursive: true, force: true })
 })

@@ -26,7 +26,11 @@ beforeEach(async () => {
   await writeFile(join(binDir, 'fake-agent'), '#!/bin/sh\n', { mode: 0o755 })
 })
 afterEach(async () => {
-  for (const s of services) s.dispose()
+  // Writes still under way land before the home goes (see agent-config-service.test.ts).
+  for (const s of services) {
+    await s.flush()
+    s.dispose()
+  }
   services = []
   await rm(home, { recursive: true, force: true })
 })
