@@ -51,6 +51,19 @@ async function stop(run: Run): Promise<void> {
   await run.host.dispose()
 }
 
+/** The e2e-session scenario for an agent that lists its sessions (`sessionCapabilities`), with these session fields, in `dir`. */
+function listingScenario(dir: string, sessionCapabilities: Record<string, unknown>, session: Record<string, unknown>): string {
+  const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as {
+    initialize?: Record<string, unknown>
+    session?: Record<string, unknown>
+  }
+  scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true, sessionCapabilities } }
+  scenario.session = { ...scenario.session, ...session }
+  const file = join(dir, 'scenario.json')
+  writeFileSync(file, JSON.stringify(scenario))
+  return file
+}
+
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Agents and sessions' })
 const historyRegion = (page: Page) => nav(page).getByRole('region', { name: 'History', exact: true })
 
@@ -193,15 +206,9 @@ describe('history in the browser host', () => {
     const shared = join(dir, 'shared')
     mkdirSync(docs)
     mkdirSync(shared)
-    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as {
-      initialize?: Record<string, unknown>
-      session?: Record<string, unknown>
-    }
-    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true, sessionCapabilities: { list: {}, additionalDirectories: {} } } }
-    scenario.session = { ...scenario.session, list: [{ sessionId: 'terminal-7', title: 'Started in a terminal', additionalDirectories: [docs, shared] }] }
-    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    const file = listingScenario(dir, { list: {}, additionalDirectories: {} }, { list: [{ sessionId: 'terminal-7', title: 'Started in a terminal', additionalDirectories: [docs, shared] }] })
     try {
-      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: file }])
       const { page } = await start(home)
       // A session of Bosun's in the folder, so the history has the folder to ask the agent about.
       await startSession(page, { agentName: AGENT, cwd: home.workspace })
@@ -226,16 +233,10 @@ describe('history in the browser host', () => {
 
   it('asks the agent for its own sessions again: one started in a terminal since shows without reloading the window', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
-    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as {
-      initialize?: Record<string, unknown>
-      session?: Record<string, unknown>
-    }
-    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true, sessionCapabilities: { list: {} } } }
     // Nothing of its own at first; a session started in a terminal by the time it is asked again.
-    scenario.session = { ...scenario.session, list: [], listLater: [{ sessionId: 'terminal-9', title: 'Started later in a terminal' }] }
-    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    const file = listingScenario(dir, { list: {} }, { list: [], listLater: [{ sessionId: 'terminal-9', title: 'Started later in a terminal' }] })
     try {
-      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: file }])
       const { page } = await start(home)
       await startSession(page, { agentName: AGENT, cwd: home.workspace })
       await sendPrompt(page, 'fix')
