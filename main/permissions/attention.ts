@@ -11,6 +11,7 @@
  *
  * Time comes from an injected {@link Scheduler}, so tests drive it without sleeping.
  */
+import { HIDDEN_BEYOND_C0_CLASS } from '../../common/hidden-characters'
 import { disposableTimeout, toDisposable, type IDisposable } from '../base/lifecycle'
 import { defaultNotificationSettings, type NotificationSettings } from '../../common/contract/permissions'
 
@@ -59,12 +60,12 @@ export interface AttentionOptions {
 
 const MAX_TITLE = 200
 /**
- * What a notification leaves out of the agent's text: terminal escapes (CSI), C0 and C1 controls but line feeds, bidi
- * controls and invisible format characters. The system draws a notification as plain text, where a right-to-left
- * override made "Run \u202Etxt.exe" read "Run exe.txt"; without them it reads as it is.
+ * What a notification leaves out of the agent's text: terminal escapes (CSI), C0 controls but line feeds, and the
+ * characters the window shows as markers ({@link HIDDEN_BEYOND_C0_CLASS}: C1 controls, bidi controls, invisible format
+ * characters…). The system draws a notification as plain text, where a right-to-left override made
+ * "Run \u202Etxt.exe" read "Run exe.txt"; without them it reads as it is.
  */
-// eslint-disable-next-line no-control-regex
-const HIDDEN_IN_NOTIFICATIONS = /\x1b\[[0-?]*[ -/]*[@-~]|[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g
+const HIDDEN_IN_NOTIFICATIONS = new RegExp(`\x1b\\[[0-?]*[ -/]*[@-~]|[\u0000-\u0009\u000b-\u001f${HIDDEN_BEYOND_C0_CLASS}]`, 'gu')
 const clip = (text: string, max = MAX_TITLE): string => {
   const plain = text.slice(0, 4 * max).replace(HIDDEN_IN_NOTIFICATIONS, '')
   return plain.length > max ? plain.slice(0, max - 1) + '…' : plain

@@ -3,6 +3,8 @@
  * a command like `ls \u202E;rm -rf ~` can look harmless when rendered. Pure, so it is unit-tested in Node.
  */
 
+import { HIDDEN_BEYOND_C0_CLASS } from '../../../common/hidden-characters'
+
 export type TextSegment = { kind: 'text'; value: string } | { kind: 'control'; value: string; code: string; label: string }
 
 const NAMES: Record<number, string> = {
@@ -42,20 +44,9 @@ const NAMES: Record<number, string> = {
 /** Short visible markers for the common ones; the rest show their code point. */
 const MARKERS: Record<number, string> = { 0x09: '⇥', 0x0a: '⏎', 0x0d: '␍', 0x1b: '␛', 0x00: '␀' }
 
-/**
- * C1 controls, bidi embeddings/overrides/isolates/marks, zero-width and other invisible format characters; characters
- * that draw nothing (the combining grapheme joiner, Hangul and Khmer fillers, the blank Braille pattern, musical
- * formatting); variation selectors other than the emoji ones (U+FE0E, U+FE0F); and the tag characters, which can
- * spell a whole hidden command.
- */
-const BEYOND_C0 =
-  '\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u2800\u3164' +
-  '\ufe00-\ufe0d\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}'
-/** The above and the C0 controls. (Each listed character is matched alone, combining ones included: that is the point.) */
-// eslint-disable-next-line no-misleading-character-class
-const HIDDEN = new RegExp(`[\u0000-\u001f${BEYOND_C0}]`, 'u')
-// eslint-disable-next-line no-misleading-character-class
-const HIDDEN_BEYOND_C0 = new RegExp(`[${BEYOND_C0}]`, 'gu')
+/** {@link HIDDEN_BEYOND_C0_CLASS} (shared with main's notifications) and the C0 controls. (Each listed character is matched alone, combining ones included: that is the point.) */
+const HIDDEN = new RegExp(`[\u0000-\u001f${HIDDEN_BEYOND_C0_CLASS}]`, 'u')
+const HIDDEN_BEYOND_C0 = new RegExp(`[${HIDDEN_BEYOND_C0_CLASS}]`, 'gu')
 
 /** Code units as `\uXXXX` escapes (two for a character beyond the BMP). */
 const escapeUnits = (char: string): string =>
@@ -86,8 +77,7 @@ export function isHiddenCharacter(char: string): boolean {
   return HIDDEN.test(char)
 }
 
-// eslint-disable-next-line no-misleading-character-class
-const HIDDEN_IN_CODE = new RegExp(`[\u0000-\u0008\u000b-\u001f${BEYOND_C0}]`, 'u')
+const HIDDEN_IN_CODE = new RegExp(`[\u0000-\u0008\u000b-\u001f${HIDDEN_BEYOND_C0_CLASS}]`, 'u')
 
 /** Whether code (a diff's line, a file's text) hides characters: as {@link hasHiddenCharacters}, but tabs and line feeds are layout. */
 export function hasHiddenCharactersInCode(text: string): boolean {
