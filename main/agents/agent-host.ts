@@ -616,8 +616,7 @@ function lostError(name: string, exit: AgentExit): AgentExitedError {
 
 function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
-  const lines = exit.stderrTail.split('\n')
-  if (lines.at(-1) === '') lines.pop()
+  const lines = linesOf(exit.stderrTail)
   // A process killed by SIGKILL had no last words: whatever it printed before was about something else.
   const said = exit.signal === 'SIGKILL' ? undefined : lastWords(lines)
   const message = `${name} ${how}${when ? ` ${when}` : ''}.${said ? ` ${said.text}` : ''}`
@@ -658,8 +657,13 @@ function excerptOf(lines: readonly string[], quoted: number | undefined, count =
 }
 
 /** The stderr excerpt carried by errors: the last 40 lines. */
-function lastLines(text: string, count = 40): string {
+function lastLines(text: string): string {
+  return excerptOf(linesOf(text), undefined)
+}
+
+/** A stderr tail as lines, without the empty one after its last line break. */
+function linesOf(text: string): string[] {
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
-  return lines.slice(-count).join('\n')
+  return lines
 }
