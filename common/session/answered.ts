@@ -7,11 +7,16 @@ import type { SessionState } from './types'
  */
 export function answeredLastPrompt(session: Pick<SessionState, 'entries'> | undefined): boolean {
   if (!session) return false
-  let answered = false
-  for (let i = session.entries.length - 1; i >= 0; i--) {
-    const entry = session.entries[i]!
-    if (entry.kind === 'user_message' && entry.local) return answered
-    if (entry.kind === 'agent_message' || entry.kind === 'agent_thought' || entry.kind === 'tool_call') answered = true
+  const at = lastPromptAt(session.entries)
+  if (at < 0) return false
+  for (let i = at + 1; i < session.entries.length; i++) {
+    const kind = session.entries[i]!.kind
+    if (kind === 'agent_message' || kind === 'agent_thought' || kind === 'tool_call') return true
   }
   return false
+}
+
+/** Where the person's last message is (a local prompt, not one an agent replayed), or -1. */
+export function lastPromptAt(entries: SessionState['entries']): number {
+  return entries.findLastIndex((entry) => entry.kind === 'user_message' && entry.local === true)
 }

@@ -8,7 +8,7 @@ import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks } from '../../common/session/coalesce'
-import { answeredLastPrompt } from '../../common/session/answered'
+import { answeredLastPrompt, lastPromptAt } from '../../common/session/answered'
 import { boundJson, cutText } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
@@ -187,8 +187,8 @@ export function promptError(failure: Failure): PromptError {
 const MAX_REASON_DETAILS_CHARS = 300
 
 function cutReason(details: string): string {
-  const line = details.trim().split('\n', 1)[0]!.trim()
-  return line.length > MAX_REASON_DETAILS_CHARS ? `${line.slice(0, MAX_REASON_DETAILS_CHARS - 1)}…` : line
+  // At most MAX_REASON_DETAILS_CHARS in all, the "…" included.
+  return cutText(details.trim().split('\n', 1)[0]!.trim(), MAX_REASON_DETAILS_CHARS - 1)
 }
 
 /** `{ additionalDirectories }` for a `session/new|load|resume` when there are some and the agent advertises them (E1), else nothing. */
@@ -1208,9 +1208,6 @@ function isSessionGone(error: RpcError, acpSessionId: string): boolean {
 
 /** Whether the person's last message is marked not sent (the agent refused it before answering anything). */
 function lastPromptNotSent(state: SessionState): boolean {
-  for (let i = state.entries.length - 1; i >= 0; i--) {
-    const entry = state.entries[i]!
-    if (entry.kind === 'user_message' && entry.local) return entry.notSent !== undefined
-  }
-  return true
+  const entry = state.entries[lastPromptAt(state.entries)]
+  return entry?.kind !== 'user_message' || entry.notSent !== undefined
 }
