@@ -64,6 +64,20 @@ function listingScenario(dir: string, sessionCapabilities: Record<string, unknow
   return file
 }
 
+/**
+ * Bosun on a new home whose agent plays `scenario`, with one session of Bosun's in the folder (so the history has the
+ * folder to ask the agent about), and the agent asked for its own sessions there.
+ */
+async function askAgentSessions(scenario: string): Promise<{ page: Page; workspace: string }> {
+  home = createTestHome([{ id: 'scripted', name: AGENT, scenario }])
+  const { page } = await start(home)
+  await startSession(page, { agentName: AGENT, cwd: home.workspace })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+  return { page, workspace: home.workspace }
+}
+
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Agents and sessions' })
 const historyRegion = (page: Page) => nav(page).getByRole('region', { name: 'History', exact: true })
 
@@ -208,18 +222,12 @@ describe('history in the browser host', () => {
     mkdirSync(shared)
     const file = listingScenario(dir, { list: {}, additionalDirectories: {} }, { list: [{ sessionId: 'terminal-7', title: 'Started in a terminal', additionalDirectories: [docs, shared] }] })
     try {
-      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: file }])
-      const { page } = await start(home)
-      // A session of Bosun's in the folder, so the history has the folder to ask the agent about.
-      await startSession(page, { agentName: AGENT, cwd: home.workspace })
-      await sendPrompt(page, 'fix')
-      await waitIdle(page)
-      await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+      const { page, workspace } = await askAgentSessions(file)
       const listed = await visible(historyRegion(page).getByRole('button', { name: /^Started in a terminal/ }))
       await visible(listed.getByText('+ docs, shared'))
       await screenshot(page, 'history-agent-session-folders-light')
       await listed.click()
-      await visible(page.getByText(`${AGENT} · ${home.workspace} + ${docs} + ${shared}`))
+      await visible(page.getByText(`${AGENT} · ${workspace} + ${docs} + ${shared}`))
       // Called what the list called it, and no longer offered by the agent's list (it is in the history now).
       await visible(page.getByRole('heading', { name: 'Started in a terminal' }))
       await visible(historyRegion(page).getByText(`${AGENT} has no other sessions here.`))
@@ -236,12 +244,7 @@ describe('history in the browser host', () => {
     // Nothing of its own at first; a session started in a terminal by the time it is asked again.
     const file = listingScenario(dir, { list: {} }, { list: [], listLater: [{ sessionId: 'terminal-9', title: 'Started later in a terminal' }] })
     try {
-      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: file }])
-      const { page } = await start(home)
-      await startSession(page, { agentName: AGENT, cwd: home.workspace })
-      await sendPrompt(page, 'fix')
-      await waitIdle(page)
-      await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+      const { page } = await askAgentSessions(file)
       await visible(historyRegion(page).getByText(`${AGENT} has no other sessions here.`))
       await historyRegion(page).getByRole('button', { name: `Ask ${AGENT} again` }).click()
       const listed = await visible(historyRegion(page).getByRole('button', { name: /^Started later in a terminal/ }))
