@@ -27,6 +27,7 @@ import { LogStream, readLogTail } from './agent-log'
 import { AuthTerminals, commandLine, loginMethodsOf, programBaseName, terminalSpec } from './auth-terminal'
 import { checkConnection } from './check-connection'
 import { InspectorHub, type InspectorOptions } from './inspector'
+import { KeyLoginMemory } from './key-logins'
 import { SecretSet } from './redaction'
 
 export type AgentToolsHandlers = Pick<CallHandlers, keyof typeof agentToolsCalls>
@@ -49,6 +50,11 @@ export interface AgentToolsOptions {
   stopDeadlineMs?: number
   /** Bosun's own environment, where a key the person exported may be found (`useEnvironmentKey`). Default `process.env`. */
   environment?: NodeJS.ProcessEnv
+  /**
+   * Where the logins that read their key from the agent's environment are remembered across runs
+   * (`<home>/login-keys.json`, see `key-logins.ts`); without it, for this run only.
+   */
+  keyLoginsFile?: string
 }
 
 export interface AgentToolsService {
@@ -154,9 +160,10 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const namedKeys = new Map<string, string[]>()
   /**
    * Per agent, the login method whose key it refused in the request and read from its environment instead (codex-acp
-   * 2.6 reads `_meta["api-key"].apiKey`, Gemini CLI the string Bosun sends), and the names Bosun stored the key under.
+   * 2.6 reads `_meta["api-key"].apiKey`, Gemini CLI the string Bosun sends), and the names Bosun stored the key under;
+   * kept in the home, so a key given after Bosun restarts goes there too.
    */
-  const keysThroughEnv = new Map<string, { methodId: string; names: string[] }>()
+  const keyLogins = new KeyLoginMemory(options.keyLoginsFile)
   /** What each agent last said about who is signed in (`_auth/status_update`); one small entry per defined agent. */
   const accounts = new Map<string, AgentAccountView>()
   const accountTimers = new Map<string, IDisposable>()
@@ -219,7 +226,6 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         logStreams.delete(agentId)
         inspectors.forget(agentId)
         namedKeys.delete(agentId)
-        keysThroughEnv.delete(agentId)
         secrets.set(agentId, [])
         void terminals.closeAgent(agentId)
       }
@@ -337,6 +343,20 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   }
   const keyRefused = (name: string) =>
     fail({ kind: 'invalid-argument', message: `${name} is neither one of this agent's keys nor a key it asked for, so Bosun does not set it.` })
+
+  /**
+   * The names the agent's login `methodId` reads its key from, when its last key went there (this run or an earlier
+   * one) and is still stored: the keychain is the truth of what the agent has in its environment. Empty otherwise.
+   */
+  async function keysThroughEnv(agentId: string, methodId: string): Promise<string[]> {
+    const remembered = await keyLogins.get(agentId)
+    const names = remembered?.methodId === methodId ? remembered.names.filter((name) => mayStoreKey(agentId, name)) : []
+    for (const name of names) {
+      const stored = await config.secrets.has(agentId, name)
+      if (stored.ok && stored.value) return names
+    }
+    return []
+  }
 
   /** The key stored under `names` and the agent restarted with it, then the login again on its new connection. */
   async function storeRestartAndLogin(agentId: string, methodId: string, names: readonly string[], value: string): Promise<Result<{ restarted: boolean }>> {
@@ -485,9 +505,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
               if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key in its login.` })
               // It took the last key from its environment: this one goes there too. Sent in the request, it would be
               // passed over for the one stored before, and the login would succeed with that.
-              const throughEnv = keysThroughEnv.get(agentId)
-              const stored = throughEnv?.methodId === methodId ? throughEnv.names.filter((name) => mayStoreKey(agentId, name)) : []
-              if (stored.length > 0) return storeRestartAndLogin(agentId, methodId, stored, value)
+              const throughEnv = await keysThroughEnv(agentId, methodId)
+              if (throughEnv.length > 0) return storeRestartAndLogin(agentId, methodId, throughEnv, value)
               // Known before it is sent, so the inspector, the log and the agent's errors show it redacted.
               secrets.add(agentId, value)
               const login = await loginWithAgent(agentId, connection, method, { 'api-key': value })
@@ -496,7 +515,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
               // and OPENAI_API_KEY, either of which it reads): the key the person gave goes there, for this agent only.
               const named = keyNamesOf(login.error.data).filter((name) => mayStoreKey(agentId, name))
               if (named.length === 0) return login
-              keysThroughEnv.set(agentId, { methodId, names: named })
+              const defined = (id: string) => config.definitions.get(id) !== undefined
+              await keyLogins.remember(agentId, methodId, named, defined).catch((error: unknown) => log.warn(`could not remember where ${agentId} reads its key`, error))
               return storeRestartAndLogin(agentId, methodId, named, value)
             }
             if (keyName === undefined) return loginWithAgent(agentId, connection, method)

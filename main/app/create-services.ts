@@ -269,6 +269,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     createConnection,
     logFile: agentLogFile,
     logger: log.child('agent-tools'),
+    keyLoginsFile: join(home, 'login-keys.json'),
   })
   agentTools.current = tools
   store.add(tools)
