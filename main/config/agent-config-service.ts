@@ -248,7 +248,8 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
     },
     getKeychainStatus: async () => {
       const status = await secrets.status()
-      return ok(status.available ? { available: true } : { available: false, message: status.message })
+      // The reason only: the views say in their own words that the keychain is not available, and said it twice with the whole message.
+      return ok(status.available ? { available: true } : { available: false, message: status.reason ?? status.message })
     },
   }
 

@@ -21,7 +21,11 @@ export interface KeytarLike {
   findCredentials(service: string): Promise<Array<{ account: string; password: string }>>
 }
 
-export type KeychainState = { available: true } | { available: false; message: string }
+/**
+ * `message`: the whole sentence, as a failure says it; `reason`: only why, as a sentence of its own, for a view that
+ * says in its own words that the keychain is not available (the sentence was said twice there).
+ */
+export type KeychainState = { available: true } | { available: false; message: string; reason?: string }
 
 export interface SecretStore {
   /** Whether a keychain can be used now (loads keytar and probes the backend once; cached while it works). */
@@ -62,15 +66,15 @@ export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}):
   let keytar: KeytarLike | null = null
   let probed = false
 
-  const unavailable = (message: string) =>
-    fail({ kind: 'keychain-unavailable', message: `The system keychain is not available (${message}); secrets cannot be stored.` })
+  const sentence = (why: string) => `The system keychain is not available (${why}); secrets cannot be stored.`
+  const unavailable = (why: string) => fail({ kind: 'keychain-unavailable', message: sentence(why) })
 
-  /** keytar, loaded and known to reach a working backend, or the reason why not. Retried on each call until it works. */
-  async function backend(): Promise<Result<KeytarLike>> {
+  /** keytar, loaded and known to reach a working backend, or why not. Retried on each call until it works. */
+  async function reach(): Promise<{ ok: true; value: KeytarLike } | { ok: false; why: string }> {
     try {
       keytar ??= await load()
     } catch (error) {
-      return unavailable(`keytar could not be loaded: ${messageOf(error)}`)
+      return { ok: false, why: `keytar could not be loaded: ${messageOf(error)}` }
     }
     if (!probed) {
       try {
@@ -78,10 +82,15 @@ export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}):
         await withTimeout(keytar.findCredentials(service), probeTimeoutMs, 'the keychain did not answer in time')
         probed = true
       } catch (error) {
-        return unavailable(messageOf(error))
+        return { ok: false, why: messageOf(error) }
       }
     }
-    return ok(keytar)
+    return { ok: true, value: keytar }
+  }
+
+  async function backend(): Promise<Result<KeytarLike>> {
+    const k = await reach()
+    return k.ok ? ok(k.value) : unavailable(k.why)
   }
 
   /** Runs one keychain operation; any rejection from keytar is a backend problem, reported as a value. */
@@ -103,8 +112,8 @@ export function createKeytarSecretStore(options: KeytarSecretStoreOptions = {}):
 
   return {
     async status() {
-      const k = await backend()
-      return k.ok ? { available: true } : { available: false, message: k.error.message }
+      const k = await reach()
+      return k.ok ? { available: true } : { available: false, message: sentence(k.why), reason: asSentence(k.why) }
     },
     async set(agentId, name, value) {
       const bad = badName(agentId, name)
@@ -158,6 +167,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
     timer = setTimeout(() => reject(new Error(message)), ms)
   })
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/** `why` as a sentence of its own: a capital first letter and a full stop. */
+function asSentence(why: string): string {
+  const text = why.trim()
+  if (text === '') return text
+  return `${text[0]!.toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`
 }
 
 function messageOf(error: unknown): string {

@@ -48,7 +48,7 @@ function fakeKeytar() {
 describe('keytar secret store without a keychain', () => {
   it('reports keychain-unavailable as a value when keytar cannot load', async () => {
     const store = createKeytarSecretStore({ load: failingLoader })
-    expect(await store.status()).toEqual({ available: false, message: expect.stringContaining('keytar could not be loaded') })
+    expect(await store.status()).toEqual({ available: false, message: expect.stringContaining('keytar could not be loaded'), reason: expect.stringMatching(/^Keytar could not be loaded/) })
     for (const result of [
       await store.set('a-1', 'API_KEY', 'canary'),
       await store.has('a-1', 'API_KEY'),
@@ -76,6 +76,19 @@ describe('keytar secret store without a keychain', () => {
       expect(JSON.stringify(result)).not.toContain(canary)
       for (const file of await allFiles(home)) expect(file.text, file.path).not.toContain(canary)
       expect(await service.handlers.getKeychainStatus(undefined)).toMatchObject({ ok: true, value: { available: false } })
+    } finally {
+      service.dispose()
+    }
+  })
+
+  it('the status the views show says only why: they say themselves that there is no keychain (it was said twice)', async () => {
+    const service = await createAgentConfigService({ home, secretStore: createKeytarSecretStore({ load: failingLoader }), baseEnv: { PATH: '/usr/bin:/bin', HOME: home } })
+    try {
+      const status = await service.handlers.getKeychainStatus(undefined)
+      expect(status).toEqual({ ok: true, value: { available: false, message: "Keytar could not be loaded: Cannot find module 'keytar.node'." } })
+      // A failure is said on its own, so it keeps the whole sentence.
+      const stored = await service.secrets.set('a-1', 'API_KEY', 'v')
+      expect(stored).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^The system keychain is not available \(keytar could not be loaded/) } })
     } finally {
       service.dispose()
     }
