@@ -477,14 +477,11 @@ export class SessionsService implements IDisposable {
       this.sessions.set(sessionId, record)
       const configured = configuredBy(outcome) ?? { type: 'session_configured' }
       // The reducer applies configuration first, then anything the agent sent before answering.
-      const buffered = takeEarly(early, outcome.sessionId)
+      const buffered = this.takeEarlyOf(early, sessionId, record)
       const actions: SessionAction[] = [configured, ...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
-      const dropped = early.dropped.get(outcome.sessionId)
-      if (buffered.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered, dropped !== undefined) })
-      if (dropped) {
-        early.dropped.delete(outcome.sessionId)
-        actions.push({ type: 'updates', updates: [droppedNotice(dropped)] })
-      }
+      const dropped = buffered.dropped
+      if (buffered.updates.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered.updates, dropped > 0) })
+      if (dropped) actions.push({ type: 'updates', updates: [droppedNotice(dropped)] })
       record.state = applyActions(state, this.redact(actions))
       this.history?.created(record.state, { capabilities: connection.handshake?.capabilities })
       this.events.emit('sessionAdded', { session: record.state })
@@ -851,7 +848,7 @@ export class SessionsService implements IDisposable {
         if (configured) this.push(sessionId, configured)
         // Said again only when it changed (a session opened from the history said nothing yet in this run).
         for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
-        for (const update of takeEarly(early, record.acpSessionId)) this.pushUpdate(sessionId, update)
+        for (const update of this.takeEarlyOf(early, sessionId, record).updates) this.pushUpdate(sessionId, update)
         if (loaded) await this.settleLoadReplay(record)
         record.restoringMode = true
         try {
@@ -985,11 +982,7 @@ export class SessionsService implements IDisposable {
     if (parentId !== undefined && parent && parent.agentId === agentId && parent.connection === connection) {
       // A subagent's own subagents belong to the same conversation: announced to the same parent.
       if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(parentId, parent, update)
-      if (SUBAGENT_KINDS.has(update.sessionUpdate) && !parent.full && !parent.replayTail) {
-        // A tool call says whose it is: with subagents at work side by side, their calls interleave on the parent.
-        const marked = update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? ({ ...update, [FROM_SUBAGENT]: acpSessionId } as typeof update) : update
-        this.pushUpdate(parentId, marked)
-      }
+      if (SUBAGENT_KINDS.has(update.sessionUpdate) && !parent.full && !parent.replayTail) this.pushUpdate(parentId, fromSubagent(update, acpSessionId))
       return
     }
     const early = this.early.get(connection)
@@ -1012,6 +1005,36 @@ export class SessionsService implements IDisposable {
       return
     }
     this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
+  }
+
+  /**
+   * What the agent sent for a session before answering its `session/new|load|resume`, taken out of the early buffer:
+   * its own updates, and what the subagents they announce sent (a subagent may be announced, and start, before the
+   * answer: claude-agent-acp on v2). Those subagents are adopted here, as `handleUpdate` adopts them, and their updates
+   * follow the session's own, as it would have routed them. `dropped`: how many of all these the buffer had no room for.
+   */
+  private takeEarlyOf(early: EarlyBuffer, sessionId: string, record: SessionRecord): { updates: SessionUpdateNotification['update'][]; dropped: number } {
+    const updates: SessionUpdateNotification['update'][] = []
+    let dropped = 0
+    const take = (acpSessionId: string) => {
+      dropped += early.dropped.get(acpSessionId) ?? 0
+      early.dropped.delete(acpSessionId)
+      return takeEarly(early, acpSessionId)
+    }
+    for (const update of take(record.acpSessionId)) {
+      if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(sessionId, record, update)
+      updates.push(update)
+    }
+    // The list grows as subagents announce their own (they belong to the same parent); bounded by MAX_SUBAGENTS.
+    const children = record.subagents ?? []
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!
+      for (const update of take(child)) {
+        if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(sessionId, record, update)
+        if (SUBAGENT_KINDS.has(update.sessionUpdate) && !record.full) updates.push(fromSubagent(update, child))
+      }
+    }
+    return { updates, dropped }
   }
 
   /**
@@ -1127,6 +1150,11 @@ export class SessionsService implements IDisposable {
     this.parentOf.clear()
     this.early.clear()
   }
+}
+
+/** A subagent's update as its parent shows it: a tool call says whose it is (subagents at work side by side interleave on the parent). */
+function fromSubagent(update: SessionUpdateNotification['update'], acpSessionId: string): SessionUpdateNotification['update'] {
+  return update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? ({ ...update, [FROM_SUBAGENT]: acpSessionId } as typeof update) : update
 }
 
 /** A session's early updates, taken out of the buffer (and its bounds). */

@@ -49,3 +49,65 @@ describe('v2 subagent sessions', () => {
     expect(service.resolve('a', 'child')).toBeUndefined()
   })
 })
+
+describe('what a v2 agent sends before it answers session/new', () => {
+  /** `session/new` asked and not yet answered: `answer` gives it the agent's id (or an error). */
+  async function asking() {
+    const peer = await start()
+    const created = peer.service.newSession('a', '/w')
+    const request = await peer.next()
+    const early = async (acpSessionId: string, body: Record<string, unknown>) => {
+      await peer.update(acpSessionId, body)
+    }
+    return {
+      ...peer,
+      early,
+      answer: async (acpId: string) => {
+        peer.send({ id: request.id, result: { sessionId: acpId } })
+        const result = await created
+        if (!result.ok) throw new Error(result.error.message)
+        return result.value.sessionId
+      },
+      refuse: async () => {
+        peer.send({ id: request.id, error: { code: -32603, message: 'no' } })
+        return created
+      },
+    }
+  }
+  const toolIds = (state: { entries: { kind: string }[] }) => state.entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call').map((e) => e.toolCallId)
+
+  it('a subagent announced before the answer is routed to the session: what it sent meanwhile and what it sends after', async () => {
+    const { service, early, answer, update } = await asking()
+    await early('s1', { sessionUpdate: 'subagent_update', sessionId: 'child', title: 'Helper' })
+    await early('child', { sessionUpdate: 'tool_call_update', toolCallId: 'c1', title: 'ls', status: 'in_progress' })
+    await early('child', { sessionUpdate: 'state_update', state: 'running' })
+    const s1 = await answer('s1')
+    expect(service.resolve('a', 'child')).toBe(s1)
+    await update('child', { sessionUpdate: 'tool_call_update', toolCallId: 'c2', title: 'cat' })
+    const state = service.state(s1)!
+    expect(toolIds(state)).toEqual(['subagent:child', 'c1', 'c2'])
+    // Marked as the subagent's, as a call routed after the answer is; the child's state stays its own.
+    expect(state.entries.find((e) => e.kind === 'tool_call' && (e as ToolCallEntry).toolCallId === 'c1')).toMatchObject({ subagent: expect.stringContaining('Helper') })
+    expect(state.turn.state).toBe('idle')
+  })
+
+  it('the session’s own updates sent before the answer apply (available commands, a title)', async () => {
+    const { service, early, answer } = await asking()
+    await early('s1', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review' }] })
+    await early('s1', { sessionUpdate: 'session_info_update', title: 'Early title' })
+    const s1 = await answer('s1')
+    expect(service.state(s1)!.availableCommands).toMatchObject([{ name: 'review' }])
+    expect(service.state(s1)!.title).toBe('Early title')
+  })
+
+  it('a session/new that fails drops what was held for it: a later session the agent gives the same id starts clean', async () => {
+    const peer = await asking()
+    await peer.early('s1', { sessionUpdate: 'subagent_update', sessionId: 'child', title: 'Helper' })
+    await peer.early('s1', { sessionUpdate: 'session_info_update', title: 'Held' })
+    expect(await peer.refuse()).toMatchObject({ ok: false })
+    const s1 = await peer.open('s1')
+    expect(peer.service.state(s1)!.title).toBeNull()
+    expect(toolIds(peer.service.state(s1)!)).toEqual([])
+    expect(peer.service.resolve('a', 'child')).toBeUndefined()
+  })
+})
