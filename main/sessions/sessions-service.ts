@@ -13,6 +13,7 @@ import { boundJson, cutText } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
+import { withoutUnkeptToolMeta } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -951,8 +952,9 @@ export class SessionsService implements IDisposable {
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
-    // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title).
-    let update = boundJson(raw.update)
+    // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title),
+    // and a tool call's `_meta` to what the session keeps of it: the session's budget counts what it keeps.
+    let update = withoutUnkeptToolMeta(boundJson(raw.update))
     // Only main marks a notice as Bosun's own: an agent's notice never carries the mark.
     if (update.sessionUpdate === 'notice' && FROM_BOSUN in update) {
       const { [FROM_BOSUN]: _taken, ...rest } = update as Record<string, unknown>

@@ -341,13 +341,18 @@ export function patchedMeta(current: Record<string, unknown> | undefined, patch:
  * history by as much again. `undefined` when nothing is left.
  */
 export function patchedToolMeta(current: Record<string, unknown> | undefined, patch: Json): Record<string, unknown> | undefined {
+  return patchedMeta(current, fittingToolMeta(patch), false)
+}
+
+/** A tool call's or terminal's `_meta` patch without the keys whose value alone is over {@link MAX_META_CHARS}; `patch` itself when none is. */
+export function fittingToolMeta(patch: Json): Json {
   let fitting: Json | undefined
   for (const [key, value] of Object.entries(patch)) {
     if (value === null || value === undefined || keptMetaJson({ [key]: value }) !== undefined) continue
     fitting ??= { ...patch }
     delete fitting[key]
   }
-  return patchedMeta(current, fitting ?? patch, false)
+  return fitting ?? patch
 }
 
 export const isTextBlock = (block: ContentBlock | undefined): block is ContentBlock & { type: 'text'; text: string } =>

@@ -2,7 +2,7 @@
  * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
  */
 import type { TerminalView, ToolCallContent, ToolCallEntry } from '../types'
-import { cutText, isObject, isString, parseLocations, parseToolContent, patchedToolMeta } from './draft'
+import { cutText, fittingToolMeta, isObject, isString, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
 
@@ -140,6 +140,21 @@ function patchExtra(t: ToolCallEntry, key: string, value: unknown): void {
     Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true })
     t.extra = extra
   }
+}
+
+/** The updates whose `_meta` patches a tool call's or a terminal's ({@link patchedToolMeta}). */
+const TOOL_META_UPDATES = new Set(['tool_call', 'tool_call_update', 'terminal_update'])
+
+/**
+ * `update` without the `_meta` keys no session keeps (each over `MAX_META_CHARS` alone, such as claude-agent-acp's
+ * v1 copy of each tool's whole result): main cuts them as the update arrives, so what a session's budget counts, what
+ * is queued and what goes to the window is what the session keeps. `update` itself when nothing is cut.
+ */
+export function withoutUnkeptToolMeta<T extends { sessionUpdate: string }>(update: T): T {
+  const meta = (update as Json)._meta
+  if (!TOOL_META_UPDATES.has(update.sessionUpdate) || !isObject(meta)) return update
+  const fitting = fittingToolMeta(meta)
+  return fitting === meta ? update : { ...update, _meta: fitting }
 }
 
 /** A v2 subagent's card's id (see subagents.ts): no agent's tool call id starts with it (tool call ids are the agent's, these are Bosun's). */

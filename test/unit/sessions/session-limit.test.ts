@@ -91,4 +91,21 @@ describe('a session past its limit', () => {
     expect(service.state(sessionId)!.cannotContinue ?? null).toBeNull()
     service.dispose()
   })
+
+  it('counts what it keeps of a tool call’s _meta: a result the agent copies there on every report (claude-agent-acp v1) is not kept, and not counted', async () => {
+    const { agent, service, sessionId, turn } = await promptedSession(1024 * 1024)
+    const result = 'r'.repeat(20 * 1024)
+    for (let i = 0; i < 100; i++) {
+      agent.send({ sessionUpdate: 'tool_call_update', toolCallId: `t${i % 5}`, status: 'in_progress', _meta: { claudeCode: { toolResponse: result }, small: i } })
+    }
+    service.state(sessionId)
+    agent.end('end_turn')
+    await turn
+    // 100 reports of 20 KiB each arrived (about 2 MiB): none of it is kept, so the 1 MiB session is far from full.
+    expect(agent.cancels).toEqual([])
+    const state = service.state(sessionId)!
+    expect(state.cannotContinue ?? null).toBeNull()
+    expect(state.entries.filter((e) => e.kind === 'tool_call').map((e) => (e as { _meta?: unknown })._meta)).toEqual(Array.from({ length: 5 }, (_, i) => ({ small: 95 + i })))
+    service.dispose()
+  })
 })
