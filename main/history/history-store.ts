@@ -38,6 +38,8 @@ export interface EntryRow {
 export interface SessionWrite {
   session: SessionRow
   entries: EntryRow[]
+  /** The rows from this position on are removed (a session opened from the history holds fewer entries than were stored). */
+  entriesEnd?: number
 }
 
 /**
@@ -51,6 +53,8 @@ export interface RawSessionWrite {
    * (`entry-growth.ts`: the store keeps the entries of each session's last raw write to apply it to).
    */
   entries: ({ position: number; entry: Entry } | { position: number; grown: EntryGrowth })[]
+  /** As {@link SessionWrite.entriesEnd}. */
+  entriesEnd?: number
 }
 
 export interface StoredSession {

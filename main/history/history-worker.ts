@@ -123,12 +123,13 @@ function resolveEntries(writes: RawSessionWrite[]): { position: number; entry: E
 
 function encode(writes: RawSessionWrite[]): SessionWrite[] {
   const entries = resolveEntries(writes)
-  return writes.map(({ session: { state, ...session } }, i) => {
+  return writes.map(({ session: { state, ...session }, entriesEnd }, i) => {
     const json = state ? encodeSessionFields(state) : (lastState.get(session.sessionId) ?? '{}')
     lastState.set(session.sessionId, json)
     return {
       session: { ...session, state: json },
       entries: entries[i]!.map(({ position, entry }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })),
+      ...(entriesEnd !== undefined ? { entriesEnd } : {}),
     }
   })
 }

@@ -44,6 +44,11 @@ interface Tracked {
   listed: string | null
   /** The entries of the last raw write, by position: the store keeps them too, a message's growth is taken against them. */
   posted: Map<number, Entry>
+  /**
+   * The position after the last stored row, while the store may hold rows past the session's entries (a session opened
+   * from the history whose entries were read into fewer): each write removes them until one is confirmed.
+   */
+  storedEnd?: number
 }
 
 const realScheduler: Scheduler = {
@@ -101,7 +106,7 @@ export class HistoryRecorder implements IDisposable {
    * Starts tracking an open session. `written` is the state the database already holds (a session opened
    * from history); absent for a new one.
    */
-  track(state: SessionState, info: { capabilities?: unknown; createdAt?: number; updatedAt?: number; written?: SessionState } = {}): void {
+  track(state: SessionState, info: { capabilities?: unknown; createdAt?: number; updatedAt?: number; written?: SessionState; storedEnd?: number } = {}): void {
     if (this.disposed) return
     this.tracked.set(state.sessionId, {
       latest: state,
@@ -113,6 +118,7 @@ export class HistoryRecorder implements IDisposable {
       stateJson: null,
       listed: info.written ? this.listKey(info.written) : null,
       posted: new Map(),
+      ...(info.storedEnd !== undefined && info.storedEnd > state.entries.length ? { storedEnd: info.storedEnd } : {}),
     })
     if (info.written !== state) this.markDirty(state.sessionId)
   }
@@ -211,8 +217,10 @@ export class HistoryRecorder implements IDisposable {
         capabilities: tracked.capabilities,
         turnState: latest.turn.state,
       }
-      if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries })
-      else writes.push({ session: { ...session, state: stateJson }, entries })
+      // Rows past the entries (stored before they were read into fewer) go, until a longer session has written over them.
+      const end = tracked.storedEnd !== undefined && latest.entries.length < tracked.storedEnd ? { entriesEnd: latest.entries.length } : {}
+      if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries, ...end })
+      else writes.push({ session: { ...session, state: stateJson }, entries, ...end })
       done.push({ tracked, state: latest, stateJson, posted })
     }
     for (const id of ids) this.dirty.delete(id)
@@ -249,6 +257,7 @@ export class HistoryRecorder implements IDisposable {
     if (epoch !== this.epoch || this.disposed) return
     for (const { tracked, state } of done) {
       tracked.acked = state
+      delete tracked.storedEnd
       // Written once: later writes keep the stored capabilities (null).
       tracked.capabilities = null
     }

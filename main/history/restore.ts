@@ -4,7 +4,7 @@
  */
 import { applyActions, createSessionState, rebuildIndex } from '../../common/session/reducer'
 import { MAX_MODELS } from '../../common/session/reducer/metadata'
-import type { SessionAction, SessionState } from '../../common/session/types'
+import type { Entry, SessionAction, SessionState, UnknownEntry } from '../../common/session/types'
 import type { StoredSession } from './history-store'
 import { decodeEntry } from './entry-codec'
 
@@ -31,8 +31,59 @@ function storedModels(value: unknown): SessionState['models'] {
   return { currentModelId: typeof value.currentModelId === 'string' ? value.currentModelId : null, availableModels }
 }
 
-/** The state as stored, and the actions that settle what was still running when Bosun stopped (empty when nothing was). */
-export function restoreSessionState(stored: StoredSession, now = Date.now()): { state: SessionState; settle: SessionAction[] } {
+/**
+ * Unknown entries of these kinds were written before the reducer understood them (v2 subagents: each
+ * `subagent_update` and `session_message` was a 'not understood' line). Their stored form is the update itself.
+ */
+const REREAD_KINDS = new Set(['subagent_update', 'session_message'])
+/** At most this many stored updates are read again per session (each applies on what comes before it). */
+const MAX_REREAD = 2_000
+
+/**
+ * The entries with the updates the reducer now understands read again, in place (v2 only: both kinds are v2's). A
+ * `subagent_update` for a subagent whose card is stored already (the session went on after they were understood) is
+ * left as it is, as is anything the reducer would still not understand. `entries` itself when nothing changes.
+ */
+function reread(template: SessionState, entries: Entry[]): Entry[] {
+  if (template.protocolVersion !== 2) return entries
+  const rereadable = (entry: Entry): entry is UnknownEntry =>
+    entry.kind === 'unknown' && REREAD_KINDS.has(entry.sessionUpdate) && isRecord(entry.raw) && entry.raw.sessionUpdate === entry.sessionUpdate
+  if (!entries.some(rereadable)) return entries
+  const storedCards = new Set(entries.flatMap((e) => (e.kind === 'tool_call' && e.toolCallId.startsWith('subagent:') ? [e.toolCallId] : [])))
+  let out: Entry[] = []
+  let left = MAX_REREAD
+  let changed = false
+  for (const entry of entries) {
+    if (!rereadable(entry) || left === 0) {
+      out.push(entry)
+      continue
+    }
+    const update = entry.raw as Record<string, unknown>
+    if (entry.sessionUpdate === 'subagent_update' && storedCards.has(`subagent:${String(update.sessionId)}`)) {
+      out.push(entry)
+      continue
+    }
+    left--
+    // A state of its own each time (the spread leaves the index behind): the reducer finds the cards before it.
+    const next = applyActions({ ...template, entries: out }, [{ type: 'updates', updates: [update as never] }]).entries
+    // Still not understood (a message about no announced subagent): the stored line stays, with its id.
+    if (next.length === out.length + 1 && next[out.length]!.kind === 'unknown') {
+      out.push(entry)
+      continue
+    }
+    out = next
+    changed = true
+  }
+  return changed ? out : entries
+}
+
+/**
+ * The state as stored, and the actions that settle what was still running when Bosun stopped (empty when nothing was).
+ * `asStored`: the same state with its entries as the rows hold them (the entries the reducer now understands are read
+ * again in `state`), and `storedEnd` the position after the last row: a session opened to go on writes its entries
+ * over those rows and removes the rows past its own.
+ */
+export function restoreSessionState(stored: StoredSession, now = Date.now()): { state: SessionState; settle: SessionAction[]; asStored: SessionState; storedEnd: number } {
   const { row } = stored
   const base = createSessionState({
     sessionId: row.sessionId,
@@ -42,7 +93,8 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
     cwd: row.cwd,
   })
   const saved = parseState(row.state)
-  const state: SessionState = { ...base, entries: stored.entries.map(decodeEntry) }
+  const decoded = stored.entries.map(decodeEntry)
+  const state: SessionState = { ...base, entries: reread(base, decoded) }
   if (typeof saved.title === 'string') state.title = saved.title
   if (typeof saved.updatedAt === 'string') state.updatedAt = saved.updatedAt
   if (isRecord(saved.infoMeta)) state.infoMeta = saved.infoMeta
@@ -64,6 +116,7 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
     if (folders.length > 0) state.additionalDirectories = folders
   }
   // (Notices are not restored: a history written before they were left out may still hold them.)
+  const asStored = state.entries === decoded ? state : { ...state, entries: decoded }
   rebuildIndex(state)
 
   const settle: SessionAction[] = []
@@ -85,7 +138,7 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   for (const elicitation of Object.values(state.elicitations)) {
     if (elicitation?.status === 'pending') settle.push({ type: 'elicitation_resolved', elicitationRequestId: elicitation.elicitationRequestId, status: 'gone' })
   }
-  return { state, settle }
+  return { state, settle, asStored, storedEnd: (stored.entries.at(-1)?.position ?? -1) + 1 }
 }
 
 /** Applies {@link restoreSessionState}'s settle actions (a no-op when there are none). */

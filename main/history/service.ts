@@ -159,10 +159,11 @@ export function createHistoryService(options: {
     if (sessions.has(sessionId)) return ok({ sessionId })
     const stored = store.load(sessionId)
     if (!stored) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
-    const { state, settle } = restoreSessionState(stored)
+    const { state, settle, asStored, storedEnd } = restoreSessionState(stored)
     const current = settled(state, settle)
-    // The settled state (an interrupted turn ended) is written on the next tick.
-    recorder.track(current, { written: state, createdAt: stored.row.createdAt, updatedAt: stored.row.updatedAt })
+    // The settled state (an interrupted turn ended) is written on the next tick, and so are entries read again (over
+    // the rows as stored, the rows past them removed).
+    recorder.track(current, { written: asStored, storedEnd, createdAt: stored.row.createdAt, updatedAt: stored.row.updatedAt })
     const restored = sessions.restore(current)
     if (!restored.ok) recorder.drop(sessionId)
     return restored

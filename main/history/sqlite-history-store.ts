@@ -120,6 +120,9 @@ export class SqliteHistoryStore implements HistoryStore {
       archive: prepare('UPDATE sessions SET archived = ? WHERE id = ?'),
       deleteTexts: prepare('DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session_id = ?)'),
       deleteEntries: prepare('DELETE FROM entries WHERE session_id = ?'),
+      deletePendingFrom: prepare('DELETE FROM search_pending WHERE id IN (SELECT id FROM entries WHERE session_id = ? AND position >= ?)'),
+      deleteTextsFrom: prepare('DELETE FROM entries_fts WHERE rowid IN (SELECT id FROM entries WHERE session_id = ? AND position >= ?)'),
+      deleteEntriesFrom: prepare('DELETE FROM entries WHERE session_id = ? AND position >= ?'),
       deleteSession: prepare('DELETE FROM sessions WHERE id = ?'),
       search: prepare(`
         SELECT e.session_id AS sessionId, e.entry_id AS entryId, e.kind AS kind, e.body AS body,
@@ -205,8 +208,13 @@ export class SqliteHistoryStore implements HistoryStore {
   private readonly writeAll = (writes: SessionWrite[]) =>
     this.db.transaction((items: SessionWrite[]) => {
       const s = this.statements
-      for (const { session, entries } of items) {
+      for (const { session, entries, entriesEnd } of items) {
         s.upsertSession.run(session satisfies SessionRow)
+        if (entriesEnd !== undefined) {
+          s.deletePendingFrom.run(session.sessionId, entriesEnd)
+          s.deleteTextsFrom.run(session.sessionId, entriesEnd)
+          s.deleteEntriesFrom.run(session.sessionId, entriesEnd)
+        }
         for (const entry of entries as EntryRow[]) {
           const { id } = s.upsertEntry.get(session.sessionId, entry.position, entry.entryId, entry.kind, entry.body) as { id: number }
           s.markPending.run(id)

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
 import { INTERRUPTED_MESSAGE } from '../../../main/history/restore'
-import type { SessionState } from '../../../common/session/types'
+import type { Entry, SessionState } from '../../../common/session/types'
+import { encodeEntry } from '../../../main/history/entry-codec'
+import { openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
 import { agentLog, historyHarness, type Run } from './restart'
 
 const harness = historyHarness()
@@ -99,6 +101,47 @@ describe.each(cases)('a session of a $label agent, after Bosun restarts', ({ v2,
 })
 
 describe('history across restarts', () => {
+  it('a v2 session stored before subagents were understood shows them as cards, and goes on and comes back the same', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)), v2: true }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    await runTurn(first, sessionId, 'Please lint the project')
+    await harness.stop(first)
+    // What an earlier Bosun wrote for the subagent's updates: a 'not understood' line each, the update as it came.
+    const { store } = openInThread(home.home)
+    const stored = store.load(sessionId)!
+    const { acpSessionId } = stored.row
+    const raw: Record<string, unknown>[] = [
+      { sessionUpdate: 'subagent_update', sessionId: 'child', title: 'Survey', state: { state: 'running' } },
+      { sessionUpdate: 'session_message', senderSessionId: acpSessionId, recipientSessionId: 'child', content: [{ type: 'text', text: 'List the files' }] },
+      { sessionUpdate: 'session_message', senderSessionId: 'child', recipientSessionId: acpSessionId, content: [{ type: 'text', text: 'Three files' }] },
+      { sessionUpdate: 'subagent_update', sessionId: 'child', state: { state: 'idle', stopReason: 'end_turn' } },
+    ]
+    const start = stored.entries.length
+    const rows = raw.map((update, i) => {
+      const entry: Entry = { kind: 'unknown', id: `unknown#${start + i}`, sessionUpdate: update.sessionUpdate as string, raw: update }
+      return { position: start + i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) }
+    })
+    await store.write([{ session: { ...stored.row }, entries: rows }])
+    store.dispose()
+
+    const second = await harness.start(home)
+    must(await second.handlers.historyOpen({ sessionId }))
+    const { session } = await second.sink.next('sessionAdded', (e) => e.session.sessionId === sessionId)
+    expect(session.entries.filter((e) => e.kind === 'unknown')).toEqual([])
+    const card = session.entries.at(-1)!
+    expect(card).toMatchObject({ kind: 'tool_call', toolCallId: 'subagent:child', title: 'Subagent: Survey', status: 'completed' })
+    expect(JSON.stringify(card)).toContain('Three files')
+    // It goes on for a turn and comes back as it was left (the card's text was lost over the rows as stored).
+    await runTurn(second, sessionId, 'again')
+    const after = must(await second.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+    await harness.stop(second)
+    const third = await harness.start(home)
+    must(await third.handlers.historyOpen({ sessionId }))
+    const reopened = (await third.sink.next('sessionAdded')).session
+    expect(reopened.entries.map((e) => [e.kind, e.id, JSON.stringify('content' in e ? e.content : null)])).toEqual(after.entries.map((e) => [e.kind, e.id, JSON.stringify('content' in e ? e.content : null)]))
+  })
+
   it('says why the agent could not load an earlier session: its error and the details it gave (Gemini CLI)', async () => {
     const refusing: Scenario = {
       ...scenario({ loadSession: true }),
