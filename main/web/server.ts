@@ -112,7 +112,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hosts().has(req.headers.host ?? '')) return refuse(res, 403, 'Forbidden host')
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed')
-    const url = new URL(req.url ?? '/', origin())
+    const url = requestUrl(req, origin())
+    if (url === null) return refuse(res, 400, 'Bad request')
     if (url.pathname === WS_PATH) return refuse(res, 426, 'Upgrade required')
     const file = await readStaticFile(rendererDir, url.pathname)
     if (!file.ok && file.status === 404 && url.pathname === '/favicon.ico') {
@@ -143,16 +144,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const status = checkUpgrade(req)
     if (status !== 0) {
       log.warn(`refused socket upgrade (${status}) from origin ${String(req.headers.origin)}`)
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => accept(ws))
   })
 
-  /** 0 when the upgrade may proceed, otherwise the HTTP status to refuse it with. */
-  function checkUpgrade(req: IncomingMessage): number {
+  /** 0 when the upgrade may proceed, otherwise the HTTP status to refuse it with. Never throws: it runs in an event listener. */
+  function checkUpgrade(req: IncomingMessage): UpgradeRefusal | 0 {
     if (!hosts().has(req.headers.host ?? '')) return 403
-    const url = new URL(req.url ?? '/', origin())
+    const url = requestUrl(req, origin())
+    if (url === null) return 400
     if (url.pathname !== WS_PATH) return 404
     if (!tokenMatches(url.searchParams.get('token'), token)) return 401
     if (req.headers.origin !== origin()) return 403
@@ -229,6 +231,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       })()
       return disposed
     },
+  }
+}
+
+type UpgradeRefusal = 400 | 401 | 403 | 404
+const STATUS_TEXT: Record<UpgradeRefusal, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }
+
+/**
+ * The request's URL, or null when its target does not parse (`//[`, say). `new URL` throws on those, and a
+ * throw in the upgrade listener would take the whole host down for anyone who can reach the port.
+ */
+function requestUrl(req: Pick<IncomingMessage, 'url'>, base: string): URL | null {
+  try {
+    return new URL(req.url ?? '/', base)
+  } catch {
+    return null
   }
 }
 

@@ -1,5 +1,6 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect as tcpConnect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -82,6 +83,29 @@ function upgradeStatus(url: string, origin?: string): Promise<number> {
     ws.on('error', () => undefined)
   })
 }
+
+/** Writes `text` on a fresh TCP connection and resolves with everything the host answers until it closes (or `ms`). */
+function rawExchange(text: string, ms = 2000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect(host.port, '127.0.0.1', () => socket.write(text))
+    let answer = ''
+    const done = () => {
+      socket.destroy()
+      resolve(answer)
+    }
+    const timer = setTimeout(done, ms)
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
+    socket.on('error', () => undefined)
+    socket.on('close', () => {
+      clearTimeout(timer)
+      resolve(answer)
+    })
+  })
+}
+
+const upgradeRequest = (target: string) =>
+  `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+  `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nOrigin: ${host.origin}\r\n\r\n`
 
 const wsUrl = (token = host.token, path = WS_PATH) => `ws://127.0.0.1:${host.port}${path}?token=${encodeURIComponent(token)}`
 
@@ -168,6 +192,14 @@ describe('web host over WebSocket', () => {
     expect(await upgradeStatus(wsUrl(), `http://localhost:${host.port}`)).toBe(403)
     expect(await upgradeStatus(wsUrl())).toBe(403)
     expect(await upgradeStatus(wsUrl(host.token, '/other'), host.origin)).toBe(404)
+    expect(await upgradeStatus(wsUrl(), host.origin)).toBe(101)
+  })
+
+  it('refuses a request target that is not a URL (`//[`) with 400, over HTTP and on upgrade, and stays up', async () => {
+    // `new URL('//[', base)` throws; in the upgrade listener that was an uncaught exception that ended the host,
+    // for anyone who could reach the port, token or not.
+    expect(await rawExchange(upgradeRequest('//['))).toMatch(/^HTTP\/1\.1 400 /)
+    expect(await rawExchange(`GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400 /)
     expect(await upgradeStatus(wsUrl(), host.origin)).toBe(101)
   })
 
