@@ -37,6 +37,8 @@ export interface WebHostOptions {
   log?: Logger
   /** Default {@link MAX_BUFFERED_BYTES}. */
   maxBufferedBytes?: number
+  /** Default {@link MAX_SOCKETS}. */
+  maxSockets?: number
 }
 
 export interface WebHost {
@@ -57,6 +59,11 @@ const MAX_PAYLOAD = 32 * 1024 * 1024
  * The page reconnects and rebuilds from a fresh snapshot, so nothing is lost; main's memory stays bounded.
  */
 export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
+/**
+ * Sockets open at once (tabs of the page, each with its own socket). Each may hold up to {@link MAX_BUFFERED_BYTES}
+ * of events and `MAX_CALLS_IN_FLIGHT` calls, so the number of them is what bounds main's memory for its clients.
+ */
+export const MAX_SOCKETS = 16
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const log = options.log ?? createLogger('web')
@@ -64,6 +71,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('base64url')
   const sockets = new Set<WebSocket>()
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES
+  const maxSockets = options.maxSockets ?? MAX_SOCKETS
   /** Whether the page still reads its socket; one that lets more than `maxBuffered` wait is dropped. */
   const keeping = (ws: WebSocket): boolean => {
     if (ws.readyState !== WebSocket.OPEN) return false
@@ -107,7 +115,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       res.end()
     })
   })
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD })
+  // `allowSynchronousEvents: false`: one message per turn of the event loop. Otherwise every frame of a read
+  // (a flooding page packs thousands into one) runs in one go, and an agent's output waits behind all of them.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, allowSynchronousEvents: false })
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hosts().has(req.headers.host ?? '')) return refuse(res, 403, 'Forbidden host')
@@ -143,7 +153,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const status = checkUpgrade(req)
     if (status !== 0) {
-      log.warn(`refused socket upgrade (${status}) from origin ${String(req.headers.origin)}`)
+      log.warn(`refused socket upgrade (${status}) from origin ${String(req.headers.origin).slice(0, 200)}`)
       socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
       return
     }
@@ -158,6 +168,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (url.pathname !== WS_PATH) return 404
     if (!tokenMatches(url.searchParams.get('token'), token)) return 401
     if (req.headers.origin !== origin()) return 403
+    if (sockets.size >= maxSockets) return 503
     return 0
   }
 
@@ -234,8 +245,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   }
 }
 
-type UpgradeRefusal = 400 | 401 | 403 | 404
-const STATUS_TEXT: Record<UpgradeRefusal, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }
+type UpgradeRefusal = 400 | 401 | 403 | 404 | 503
+const STATUS_TEXT: Record<UpgradeRefusal, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }
 
 /**
  * The request's URL, or null when its target does not parse (`//[`, say). `new URL` throws on those, and a

@@ -314,6 +314,67 @@ describe('web host over WebSocket', () => {
     }
   })
 
+  it('keeps at most maxSockets sockets open: one more is refused with 503 until one of them closes', async () => {
+    const capped = await startWebHost({
+      home: root,
+      rendererDir,
+      log: createMemoryLogger(),
+      maxSockets: 2,
+      createServices: async () => ({ handlers: handlers as unknown as CallHandlers, dispose: async () => undefined }),
+    })
+    try {
+      const url = `ws://127.0.0.1:${capped.port}${WS_PATH}?token=${encodeURIComponent(capped.token)}`
+      const open = async () => {
+        const ws = new WebSocket(url, { origin: capped.origin })
+        await new Promise((resolve) => ws.once('open', resolve))
+        return ws
+      }
+      const first = await open()
+      const second = await open()
+      // Each socket may hold MAX_BUFFERED_BYTES of events and MAX_CALLS_IN_FLIGHT calls: their number bounds main's memory.
+      expect(await upgradeStatus(url, capped.origin)).toBe(503)
+      first.close()
+      await expect.poll(() => upgradeStatus(url, capped.origin)).toBe(101)
+      second.close()
+    } finally {
+      await capped.dispose()
+    }
+  })
+
+  it('a page flooding calls in one burst does not hold the event loop: one message per turn, other work runs in between', async () => {
+    // Every call costs main 2 ms of its own time, as parsing and answering a busy call can.
+    handlers.appInfo!.mockImplementation(async () => {
+      const until = performance.now() + 2
+      while (performance.now() < until);
+      return { ok: true, value: { name: 'Bosun', version: 't', host: 'web', platform: 'linux' } }
+    })
+    const ws = new WebSocket(wsUrl(), { origin: host.origin })
+    await new Promise((resolve) => ws.once('open', resolve))
+    let answered = 0
+    ws.on('message', () => answered++)
+    // What an agent's output would need: a turn of the event loop now and then. Track the longest wait for one.
+    let longest = 0
+    let last = performance.now()
+    const tick = setInterval(() => {
+      const now = performance.now()
+      longest = Math.max(longest, now - last)
+      last = now
+    }, 1)
+    try {
+      const burst = Array.from({ length: 200 }, (_, i) => JSON.stringify({ type: 'call', id: i + 1, name: 'appInfo' }))
+      // One write: the frames arrive together, as a flooding page's do.
+      ;(ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket.cork()
+      for (const frame of burst) ws.send(frame)
+      ;(ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket.uncork()
+      await expect.poll(() => answered, { timeout: 5000 }).toBe(200)
+    } finally {
+      clearInterval(tick)
+      ws.close()
+    }
+    // All 200 in one go would be 400 ms; one per turn leaves the loop free every few ms.
+    expect(longest).toBeLessThan(100)
+  })
+
   it('reconnects after the socket drops and rehydrates from getSnapshot', async () => {
     const client = connect()
     await connected(client)
