@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { call, event, id } from './define'
+import { boundedRecord, call, event, id } from './define'
 
 /**
  * Calls and events of the agents domain: agent definitions, presets, keychain-held secrets.
@@ -10,7 +10,7 @@ import { call, event, id } from './define'
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(256)
 const protocolVersion = z.union([z.literal(1), z.literal(2)])
-const configOptions = z.record(z.string().max(512), z.union([z.string().max(4096), z.boolean()]))
+const configOptions = boundedRecord(z.string().max(512), z.union([z.string().max(4096), z.boolean()]), 200)
 
 /**
  * The add/edit form as typed, before validation: arguments are one text (split with shell-like quoting in
@@ -104,7 +104,7 @@ export const agentsCalls = {
    * with `keychain-unavailable` and nothing is saved.
    */
   saveAgentDefinition: call(
-    z.strictObject({ draft: agentDraftSchema, secrets: z.record(envName, z.string().min(1).max(65536)).optional() }),
+    z.strictObject({ draft: agentDraftSchema, secrets: boundedRecord(envName, z.string().min(1).max(65536), 100).optional() }),
     z.strictObject({ agent: agentDefinitionViewSchema }),
   ),
   /** Removes the definition and every secret stored for it. */

@@ -35,6 +35,14 @@ export type IpcFailure = z.infer<typeof failureSchema>
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false; error: IpcFailure }
 
+/**
+ * A record of at most `maxEntries` entries. `z.record` has no bound of its own, and an unbounded map the renderer
+ * sends (an environment, secrets, a form's answer) would be kept, written to disk or sent on entry by entry.
+ */
+export function boundedRecord<K extends z.core.$ZodRecordKey, V extends z.ZodType>(key: K, value: V, maxEntries: number) {
+  return z.record(key, value).refine((record) => Object.keys(record).length <= maxEntries, { message: `At most ${maxEntries} entries` })
+}
+
 /** Shared small schemas. */
 export const id = z.string().min(1).max(512)
 export const absolutePath = z

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import type { ElicitationView } from '../session/types'
-import { call, event, id } from './define'
+import { boundedRecord, call, event, id } from './define'
 import { elicitationViewShape } from './shapes'
 
 /** A value of the answer's `content` (G18): string | number | boolean | string[]. */
@@ -16,7 +16,9 @@ export const elicitationContentValue = z.union([
   z.array(z.string().max(10_000)).max(500),
 ])
 
-export const elicitationContent = z.record(z.string().min(1).max(256), elicitationContentValue)
+/** At most as many answers as a form Bosun accepts has fields (`schemaLimits.maxFields`, not imported: it brings the pattern engine). */
+export const MAX_ELICITATION_ANSWERS = 100
+export const elicitationContent = boundedRecord(z.string().min(1).max(256), elicitationContentValue, MAX_ELICITATION_ANSWERS)
 
 const elicitationRef = z.strictObject({ elicitationRequestId: id })
 

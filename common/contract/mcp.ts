@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { call, id } from './define'
+import { boundedRecord, call, id } from './define'
 import { HEADER_NAME_PATTERN } from '../http-header'
 
 const name = z.string().min(1).max(200)
@@ -19,10 +19,10 @@ export const mcpServerShape = z.object({
   agents: z.array(id).max(200).nullable(),
   command: z.string().max(4096).optional(),
   args: z.array(z.string().max(4096)).max(200).optional(),
-  env: z.record(envName, z.string().max(65536)).optional(),
+  env: boundedRecord(envName, z.string().max(65536), 200).optional(),
   secretEnv: z.array(envName).max(50).optional(),
   url: z.string().max(8192).optional(),
-  headers: z.record(headerName, z.string().max(65536)).optional(),
+  headers: boundedRecord(headerName, z.string().max(65536), 200).optional(),
   secretHeaders: z.array(headerName).max(50).optional(),
 })
 export type McpServerConfig = z.infer<typeof mcpServerShape>
@@ -52,7 +52,7 @@ export const mcpCalls = {
    * secret name the server no longer lists has its value removed. Unknown agent ids in `agents` are refused.
    */
   saveMcpServer: call(
-    z.object({ server: mcpServerShape, secrets: z.record(z.string().max(200), z.string().min(1).max(65536)).optional() }),
+    z.object({ server: mcpServerShape, secrets: boundedRecord(z.string().max(200), z.string().min(1).max(65536), 100).optional() }),
     z.object({ server: mcpServerViewShape }),
   ),
   removeMcpServer: call(z.object({ id: z.string().max(64) }), z.undefined()),
