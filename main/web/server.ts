@@ -39,6 +39,10 @@ export interface WebHostOptions {
   maxBufferedBytes?: number
   /** Default {@link MAX_SOCKETS}. */
   maxSockets?: number
+  /** Default {@link MAX_CONNECTIONS}. */
+  maxConnections?: number
+  /** Default {@link HEADERS_TIMEOUT_MS}. */
+  headersTimeoutMs?: number
 }
 
 export interface WebHost {
@@ -64,6 +68,14 @@ export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
  * of events and `MAX_CALLS_IN_FLIGHT` calls, so the number of them is what bounds main's memory for its clients.
  */
 export const MAX_SOCKETS = 16
+/**
+ * Connections at once, before or after the token is checked. Anyone on the machine can reach a loopback port;
+ * without a cap, connections that never finish their request (held up to the headers timeout each) could use
+ * up main's file descriptors, and then no agent could start. Past it, new connections are dropped at once.
+ */
+export const MAX_CONNECTIONS = 256
+/** A request's headers (an upgrade's too) must arrive within this; Node's default holds a silent connection 60 s and more. */
+export const HEADERS_TIMEOUT_MS = 10_000
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const log = options.log ?? createLogger('web')
@@ -108,13 +120,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const origin = () => `http://127.0.0.1:${port}`
   const csp = () => contentSecurityPolicy({ connectSrc: [`ws://127.0.0.1:${port}`] })
 
-  const server = loadHttp().createServer((req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS
+  // Node checks the timeouts of open requests every `connectionsCheckingInterval`: a quarter of the timeout keeps it close.
+  const server = loadHttp().createServer({ headersTimeout, requestTimeout: 3 * headersTimeout, connectionsCheckingInterval: Math.max(250, headersTimeout / 4) }, (req, res) => {
     handleHttp(req, res).catch((error: unknown) => {
       log.error('http request failed', error)
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
   })
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS
   // `allowSynchronousEvents: false`: one message per turn of the event loop. Otherwise every frame of a read
   // (a flooding page packs thousands into one) runs in one go, and an agent's output waits behind all of them.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, allowSynchronousEvents: false })

@@ -1,6 +1,6 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { connect as tcpConnect } from 'node:net'
+import { connect as tcpConnect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -338,6 +338,45 @@ describe('web host over WebSocket', () => {
       second.close()
     } finally {
       await capped.dispose()
+    }
+  })
+
+  it('closes a connection that never finishes its request after the headers timeout, and drops connections past maxConnections', async () => {
+    const guarded = await startWebHost({
+      home: root,
+      rendererDir,
+      log: createMemoryLogger(),
+      maxConnections: 3,
+      headersTimeoutMs: 1000,
+      createServices: async () => ({ handlers: handlers as unknown as CallHandlers, dispose: async () => undefined }),
+    })
+    try {
+      const held: { socket: Socket; closedAt: Promise<number> }[] = []
+      const hold = async (text: string) => {
+        const socket = tcpConnect(guarded.port, '127.0.0.1')
+        socket.on('error', () => undefined)
+        socket.on('data', () => undefined)
+        const closedAt = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())))
+        await new Promise((resolve) => socket.once('connect', resolve))
+        socket.write(text)
+        held.push({ socket, closedAt })
+      }
+      const start = performance.now()
+      // Slowloris: nothing at all, half a request line, an upgrade whose headers never end.
+      await hold('')
+      await hold(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${guarded.port}\r\n`)
+      await hold(`GET ${WS_PATH}?token=${guarded.token} HTTP/1.1\r\nHost: 127.0.0.1:${guarded.port}\r\nUpgrade: websocket\r\n`)
+      // A fourth is over the cap: dropped at once, whatever it carries.
+      await hold(`GET /?token=${guarded.token} HTTP/1.1\r\nHost: 127.0.0.1:${guarded.port}\r\n\r\n`)
+      expect((await held[3]!.closedAt) - start).toBeLessThan(900)
+      // The three are closed by the headers timeout (Node's default held them 60 s and more); then the page opens again.
+      const closed = await Promise.all(held.slice(0, 3).map((h) => h.closedAt))
+      for (const at of closed) expect(at - start).toBeLessThan(5000)
+      const ws = new WebSocket(`ws://127.0.0.1:${guarded.port}${WS_PATH}?token=${encodeURIComponent(guarded.token)}`, { origin: guarded.origin })
+      await new Promise((resolve) => ws.once('open', resolve))
+      ws.close()
+    } finally {
+      await guarded.dispose()
     }
   })
 
