@@ -165,10 +165,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     res.end(req.method === 'HEAD' ? undefined : file.body)
   }
 
+  // Any page in the browser may try to open a socket, as often as it likes: the log says so, but not every time.
+  const warnUpgrade = throttledWarnings(log)
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const status = checkUpgrade(req)
     if (status !== 0) {
-      log.warn(`refused socket upgrade (${status}) from origin ${String(req.headers.origin).slice(0, 200)}`)
+      warnUpgrade(`refused socket upgrade (${status})`, ` from origin ${String(req.headers.origin).slice(0, 200)}`)
       socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
       return
     }
@@ -190,25 +192,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function accept(ws: WebSocket): void {
     sockets.add(ws)
     const limit = createCallLimit()
+    const warn = throttledWarnings(log)
     ws.on('close', () => sockets.delete(ws))
     ws.on('error', (error) => log.warn('socket error', error))
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      void handleMessage(ws, data, isBinary, limit)
+      void handleMessage(ws, data, isBinary, limit, warn)
     })
   }
 
-  async function handleMessage(ws: WebSocket, data: RawData, isBinary: boolean, limit: ReturnType<typeof createCallLimit>): Promise<void> {
-    if (isBinary) return log.warn('ignored a binary socket message')
+  async function handleMessage(
+    ws: WebSocket,
+    data: RawData,
+    isBinary: boolean,
+    limit: ReturnType<typeof createCallLimit>,
+    warn: (what: string) => void,
+  ): Promise<void> {
+    if (isBinary) return warn('ignored a binary socket message')
     let message: unknown
     try {
       message = JSON.parse(rawToString(data))
     } catch {
-      return log.warn('ignored a socket message that is not JSON')
+      return warn('ignored a socket message that is not JSON')
     }
     if (!isWireCall(message)) {
       const id = typeof message === 'object' && message !== null ? (message as { id?: unknown }).id : undefined
       if (typeof id === 'number') send(ws, { type: 'result', id, result: { ok: false, error: { kind: 'invalid-argument', message: 'Malformed call message' } } })
-      return log.warn('ignored a malformed socket message')
+      return warn('ignored a malformed socket message')
     }
     const { name, arg } = message
     const result = await limit(() => dispatchCall(name, arg, services.handlers, log))
@@ -257,6 +266,24 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       })()
       return disposed
     },
+  }
+}
+
+/** Warnings of one kind logged as they come; past this many, only every {@link WARNING_SUMMARY_EVERY}th, with the count. */
+export const WARNINGS_LOGGED_EACH = 5
+const WARNING_SUMMARY_EVERY = 1000
+
+/**
+ * Warnings about what a client sends, at most a few of each kind (then a count now and then): a page that sends
+ * garbage thousands of times a second, or a site that keeps trying to open a socket, must not fill the log.
+ */
+function throttledWarnings(log: Logger): (what: string, detail?: string) => void {
+  const counts = new Map<string, number>()
+  return (what, detail = '') => {
+    const count = (counts.get(what) ?? 0) + 1
+    counts.set(what, count)
+    if (count <= WARNINGS_LOGGED_EACH) log.warn(`${what}${detail}`)
+    else if (count % WARNING_SUMMARY_EVERY === 0) log.warn(`${what} (${count} times so far)`)
   }
 }
 

@@ -10,7 +10,7 @@ import type { HostIntegration } from '../../../main/app/services'
 import { createMemoryLogger } from '../../../main/base/log'
 import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
 import { heldUntilReleased } from '../../support/held'
-import { startWebHost, type WebHost } from '../../../main/web/server'
+import { startWebHost, WARNINGS_LOGGED_EACH, type WebHost } from '../../../main/web/server'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../../common/wire'
 
@@ -29,6 +29,7 @@ let handlers: Record<string, Fn>
 let disposeServices: Fn
 let clients: SocketClient[]
 let rawSockets: WebSocket[]
+let logger: ReturnType<typeof createMemoryLogger>
 
 beforeEach(async () => {
   clients = []
@@ -39,10 +40,11 @@ beforeEach(async () => {
     getSnapshot: vi.fn(async () => ({ ok: true, value: { agents: [], sessions: [] } })),
   }
   disposeServices = vi.fn(async () => undefined)
+  logger = createMemoryLogger()
   host = await startWebHost({
     home: root,
     rendererDir,
-    log: createMemoryLogger(),
+    log: logger,
     createServices: async (i) => {
       integration = i
       return { handlers: handlers as unknown as CallHandlers, dispose: disposeServices as () => Promise<void> }
@@ -262,6 +264,28 @@ describe('web host over WebSocket', () => {
     ws.send(JSON.stringify({ type: 'call', id: 7, name: 42 }))
     expect(await answer).toEqual({ type: 'result', id: 7, result: { ok: false, error: { kind: 'invalid-argument', message: 'Malformed call message' } } })
     ws.close()
+  })
+
+  it('logs a few of each kind of garbage a page sends, or of refused upgrades, not one line each', async () => {
+    const ws = new WebSocket(wsUrl(), { origin: host.origin })
+    await new Promise((resolve) => ws.once('open', resolve))
+    for (let i = 0; i < 1000; i++) {
+      ws.send(Buffer.from('x'), { binary: true })
+      ws.send('not json')
+      ws.send('{"type":"call"}')
+    }
+    const answer = new Promise((resolve) => ws.on('message', (data) => resolve(JSON.parse(String(data)))))
+    ws.send(JSON.stringify({ type: 'call', id: 1, name: 'appInfo' }))
+    expect(await answer).toMatchObject({ type: 'result', id: 1, result: { ok: true } })
+    ws.close()
+    for (let i = 0; i < 50; i++) expect(await upgradeStatus(wsUrl(), 'http://evil.example')).toBe(403)
+    const warnings = logger.lines.filter((line) => line.startsWith('warn'))
+    for (const kind of ['binary socket message', 'not JSON', 'malformed socket message', 'refused socket upgrade (403)']) {
+      const lines = warnings.filter((line) => line.includes(kind))
+      expect(lines.length, kind).toBeGreaterThanOrEqual(1)
+      expect(lines.length, kind).toBeLessThanOrEqual(WARNINGS_LOGGED_EACH + 1)
+    }
+    expect(warnings.find((line) => line.includes('binary socket message (1000 times so far)'))).toBeDefined()
   })
 
   it('broadcasts events to connected sockets', async () => {
