@@ -150,7 +150,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (!file.ok) return refuse(res, file.status, file.status === 404 ? 'Not found' : 'Forbidden')
     // The page is the key to the app: it needs the token. The hashed assets it loads are public build output.
     const isPage = file.contentType.startsWith('text/html')
-    if (isPage && !tokenMatches(url.searchParams.get('token'), token)) return refuse(res, 401, 'Missing or wrong token')
+    if (isPage && !tokenMatches(url.searchParams.get('token'), token)) return refuse(res, 401, NO_TOKEN_PAGE)
     res.writeHead(200, {
       'Content-Type': file.contentType,
       'Content-Length': file.body.length,
@@ -286,6 +286,17 @@ function throttledWarnings(log: Logger): (what: string, detail?: string) => void
     else if (count % WARNING_SUMMARY_EVERY === 0) log.warn(`${what} (${count} times so far)`)
   }
 }
+
+/**
+ * What a tab opened without the key sees. The page takes the key out of the address bar once loaded, so a reload
+ * lands here too: say what to do, in the words the person saw when Bosun started.
+ */
+export const NO_TOKEN_PAGE = [
+  'Bosun needs its full address, with the key in it, to open.',
+  '',
+  'Open the address Bosun printed when it started (the line "Bosun web host: http://127.0.0.1:…/?token=…").',
+  'Bosun takes the key out of the address bar once the page has loaded, so reloading the tab needs that address again.',
+].join('\n')
 
 type UpgradeRefusal = 400 | 401 | 403 | 404 | 503
 const STATUS_TEXT: Record<UpgradeRefusal, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }

@@ -10,9 +10,10 @@ import type { HostIntegration } from '../../../main/app/services'
 import { createMemoryLogger } from '../../../main/base/log'
 import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
 import { heldUntilReleased } from '../../support/held'
-import { startWebHost, WARNINGS_LOGGED_EACH, type WebHost } from '../../../main/web/server'
+import { NO_TOKEN_PAGE, startWebHost, WARNINGS_LOGGED_EACH, type WebHost } from '../../../main/web/server'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../../common/wire'
+import { URL_LINE_PREFIX } from '../../../main/web/cli'
 
 const root = mkdtempSync(join(tmpdir(), 'bosun-web-'))
 const rendererDir = join(root, 'renderer')
@@ -144,7 +145,11 @@ describe('web host over HTTP', () => {
   })
 
   it('serves the page only with the token, and with the CSP', async () => {
-    expect((await get('/')).status).toBe(401)
+    const refused = await get('/')
+    expect(refused.status).toBe(401)
+    // A reload lands here (the page drops the key from the address): the person is told what to open.
+    expect(refused.body).toBe(NO_TOKEN_PAGE)
+    expect(refused.body).toContain(`"${URL_LINE_PREFIX}http://127.0.0.1:`)
     expect((await get('/index.html?token=wrong')).status).toBe(401)
     expect((await get(`/?token=${host.token}x`)).status).toBe(401)
     const page = await get(`/?token=${host.token}`)
