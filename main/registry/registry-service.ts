@@ -8,7 +8,7 @@ import type { registryCalls, RegistryAgentView } from '../../common/contract/reg
 import { fail, ok } from '../base/errors'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
-import { detectAgents, KNOWN_AGENTS } from '../agents/detect'
+import { detectAgents, KNOWN_AGENTS, type DetectedAgentInfo } from '../agents/detect'
 import type { AgentConfigService } from '../config/agent-config-service'
 import { findPreset } from '../config/presets'
 import { joinArgs } from '../config/split-args'
@@ -56,6 +56,17 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
     onProgress: (progress) => options.events?.emit('registryInstallProgress', progress),
   })
   const icons = new Map<string, string | null>()
+  /**
+   * The detection running now, if any: each one spawns every known agent found on PATH (`--version`), and the
+   * renderer is not trusted to ask once. Calls while it runs share its answer; the next call after it detects again.
+   */
+  let detecting: Promise<DetectedAgentInfo[]> | undefined
+  const detectOnce = (): Promise<DetectedAgentInfo[]> => {
+    detecting ??= detectAgents({ env: baseEnv, ...(options.detectTimeoutMs ? { timeoutMs: options.detectTimeoutMs } : {}) }).finally(() => {
+      detecting = undefined
+    })
+    return detecting
+  }
 
   // An installed agent removed from the Agents list takes its files with it.
   store.add(
@@ -125,7 +136,7 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
       return set.ok ? ok({ url: set.url }) : fail({ kind: 'invalid-argument', message: set.message })
     },
     detectAgents: async () => {
-      const found = await detectAgents({ env: baseEnv, ...(options.detectTimeoutMs ? { timeoutMs: options.detectTimeoutMs } : {}) })
+      const found = await detectOnce()
       const defs = config.definitions.list()
       return ok({
         agents: found.map(({ agent, path, version }) => ({

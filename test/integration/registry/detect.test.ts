@@ -2,7 +2,7 @@
  * Issue 15, first run: known agents on PATH are found and asked `--version` with a timeout and a scrubbed
  * environment; one that hangs does not hold detection up, and a found agent is one call from a definition.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -58,6 +58,28 @@ describe('detectAgents', () => {
       expect(after.find((a) => a.key === 'gemini')!.added).toBe(true)
       // A second add gets a free name rather than failing.
       expect(must(await registry.handlers.addDetectedAgent({ key: 'gemini' })).agent.name).toBe('Gemini CLI 2')
+    } finally {
+      registry.dispose()
+      config.dispose()
+    }
+  })
+
+  it('runs one detection at a time however often the renderer asks: calls at once share it, nothing more is spawned', async () => {
+    const home = join(root, 'home')
+    const spawns = join(root, 'spawns')
+    // Slow enough that every call below arrives while the first detection runs; each run appends a line.
+    writeFileSync(join(bin, 'gemini'), `#!/bin/sh\necho x >> '${spawns}'\nsleep 0.3\necho "0.27.3"\n`, { mode: 0o755 })
+    const baseEnv = { PATH: `${bin}:/usr/bin:/bin` }
+    const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv, confirmation: new RecordingConfirmation() })
+    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: 2000 })
+    try {
+      // A renderer may have 256 calls in flight per socket, and 16 sockets: each detection spawns every known agent.
+      const answers = await Promise.all(Array.from({ length: 40 }, () => registry.handlers.detectAgents(undefined)))
+      for (const answer of answers) expect(must(answer).agents.find((a) => a.key === 'gemini')?.version).toBe('0.27.3')
+      expect(readFileSync(spawns, 'utf8').trim().split('\n')).toHaveLength(1)
+      // Once it has finished, the next call detects again (something may have been installed meanwhile).
+      must(await registry.handlers.detectAgents(undefined))
+      expect(readFileSync(spawns, 'utf8').trim().split('\n')).toHaveLength(2)
     } finally {
       registry.dispose()
       config.dispose()
