@@ -55,7 +55,8 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
     ...(options.extractLimits ? { extractLimits: options.extractLimits } : {}),
     onProgress: (progress) => options.events?.emit('registryInstallProgress', progress),
   })
-  const icons = new Map<string, string | null>()
+  /** Icons by URL, as the download in flight or done: calls at once for one icon share one download. */
+  const icons = new Map<string, Promise<string | null>>()
   /**
    * The detection running now, if any: each one spawns every known agent found on PATH (`--version`), and the
    * renderer is not trusted to ask once. Calls while it runs share its answer; the next call after it detects again.
@@ -110,12 +111,14 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
     getRegistryIcon: async ({ registryId }) => {
       const agent = await findAgent(registryId)
       if (!agent?.icon) return ok({ dataUrl: null })
-      if (!icons.has(agent.icon)) {
+      let icon = icons.get(agent.icon)
+      if (!icon) {
         // Bounded: at most ICON_CACHE icons of ICON_MAX_BYTES each stay in memory.
         if (icons.size >= ICON_CACHE) icons.delete(icons.keys().next().value!)
-        icons.set(agent.icon, await fetchIcon(agent.icon, log))
+        icon = fetchIcon(agent.icon, log)
+        icons.set(agent.icon, icon)
       }
-      return ok({ dataUrl: icons.get(agent.icon) ?? null })
+      return ok({ dataUrl: await icon })
     },
     installRegistryAgent: async ({ registryId, kind }) => {
       const agent = await findAgent(registryId)

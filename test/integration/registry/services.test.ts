@@ -105,6 +105,17 @@ describe('the registry through the composition root', () => {
     expect(dataUrl).toBe(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`)
   })
 
+  it('fetches an icon once however many calls ask for it at once', async () => {
+    const { handlers } = await start()
+    publish('1.0.0', '/dev/null')
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"/>'
+    registry.put('/icons/fixture.svg', svg, 'image/svg+xml')
+    const answers = await Promise.all(Array.from({ length: 30 }, () => handlers.getRegistryIcon({ registryId: 'fixture-agent' })))
+    for (const answer of answers) expect(must(answer).dataUrl).toBe(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`)
+    // One download, not one per call: the renderer's calls must not set the number of downloads.
+    expect(registry.hits.filter((path) => path === '/icons/fixture.svg')).toHaveLength(1)
+  })
+
   it('refuses an icon that is not an image', async () => {
     const { handlers } = await start()
     publish('1.0.0', '/dev/null')
