@@ -207,6 +207,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     limit: ReturnType<typeof createCallLimit>,
     warn: (what: string) => void,
   ): Promise<void> {
+    // A page that was dropped (or left) gets no answer: its calls still waiting to be read are not run at all.
+    if (ws.readyState !== WebSocket.OPEN) return
     if (isBinary) return warn('ignored a binary socket message')
     let message: unknown
     try {

@@ -271,6 +271,20 @@ describe('web host over WebSocket', () => {
     ws.close()
   })
 
+  it('does not run the calls of a page that has gone: frames it sent before leaving are dropped, not dispatched', async () => {
+    const ws = new WebSocket(wsUrl(), { origin: host.origin })
+    await new Promise((resolve) => ws.once('open', resolve))
+    const socket = (ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket
+    socket.cork()
+    for (let i = 0; i < 500; i++) ws.send(JSON.stringify({ type: 'call', id: i + 1, name: 'cancel', arg: { sessionId: 's1' } }))
+    socket.uncork()
+    // The page goes (a closed tab) right after: no answer can reach it any more.
+    ws.terminate()
+    await expect.poll(() => handlers.cancel!.mock.calls.length).toBeGreaterThan(0)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(handlers.cancel!.mock.calls.length).toBeLessThan(500)
+  })
+
   it('logs a few of each kind of garbage a page sends, or of refused upgrades, not one line each', async () => {
     const ws = new WebSocket(wsUrl(), { origin: host.origin })
     await new Promise((resolve) => ws.once('open', resolve))
