@@ -424,9 +424,9 @@ describe('web host over WebSocket', () => {
   })
 
   it('a page flooding calls in one burst does not hold the event loop: one message per turn, other work runs in between', async () => {
-    // Every call costs main 2 ms of its own time, as parsing and answering a busy call can.
+    // Every call costs main 4 ms of its own time (a big argument to parse, a big answer to build).
     handlers.appInfo!.mockImplementation(async () => {
-      const until = performance.now() + 2
+      const until = performance.now() + 4
       while (performance.now() < until);
       return { ok: true, value: { name: 'Bosun', version: 't', host: 'web', platform: 'linux' } }
     })
@@ -453,8 +453,8 @@ describe('web host over WebSocket', () => {
       clearInterval(tick)
       ws.close()
     }
-    // All 200 in one go would be 400 ms; one per turn leaves the loop free every few ms.
-    expect(longest).toBeLessThan(100)
+    // All 200 in one go hold the loop 800 ms; one per turn leaves it free every few ms (a margin for a busy machine).
+    expect(longest).toBeLessThan(300)
   })
 
   it('reconnects after the socket drops and rehydrates from getSnapshot', async () => {
