@@ -54,7 +54,7 @@ export async function dispatchCall(
   }
 }
 
-/** Calls a host runs at once for its pages (the window; every socket of the browser host together): far more than the UI ever has. */
+/** Calls one page (a socket, the window) may have running at once: far more than the UI ever has. */
 export const MAX_CALLS_IN_FLIGHT = 256
 
 /**

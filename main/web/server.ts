@@ -65,7 +65,7 @@ const MAX_PAYLOAD = 32 * 1024 * 1024
 export const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
 /**
  * Sockets open at once (tabs of the page, each with its own socket). Each may hold up to {@link MAX_BUFFERED_BYTES}
- * of events, so the number of them is what bounds main's memory for its clients (their calls share one limit).
+ * of events and `MAX_CALLS_IN_FLIGHT` calls, so the number of them is what bounds main's memory for its clients.
  */
 export const MAX_SOCKETS = 16
 /**
@@ -189,17 +189,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     return 0
   }
 
-  // One limit for every socket together, as the Electron shell has one for its window: more tabs (or a page that
-  // reconnects) do not make main run more calls at once.
-  const limit = createCallLimit()
-
   function accept(ws: WebSocket): void {
     sockets.add(ws)
+    const limit = createCallLimit()
     const warn = throttledWarnings(log)
     ws.on('close', () => sockets.delete(ws))
     ws.on('error', (error) => log.warn('socket error', error))
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      void handleMessage(ws, data, isBinary, warn)
+      void handleMessage(ws, data, isBinary, limit, warn)
     })
   }
 
@@ -207,6 +204,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     ws: WebSocket,
     data: RawData,
     isBinary: boolean,
+    limit: ReturnType<typeof createCallLimit>,
     warn: (what: string) => void,
   ): Promise<void> {
     // A page that was dropped (or left) gets no answer: its calls still waiting to be read are not run at all.
