@@ -250,7 +250,13 @@ describe('web host over WebSocket', () => {
     await until(extra)
     expect([...answers.values()].every((r) => r.error?.kind === 'busy')).toBe(true)
     expect(handlers.cancel).toHaveBeenCalledTimes(MAX_CALLS_IN_FLIGHT)
+    // Another tab is not held up by this one's flood: its calls have their own limit (the socket count bounds the total).
+    const other = new WebSocket(wsUrl(), { origin: host.origin })
+    await new Promise((resolve) => other.once('open', resolve))
+    other.send(JSON.stringify({ type: 'call', id: 1, name: 'cancel', arg: { sessionId: 'other' } }))
+    await expect.poll(() => handlers.cancel!.mock.calls.length).toBe(MAX_CALLS_IN_FLIGHT + 1)
     release()
+    other.close()
     await until(MAX_CALLS_IN_FLIGHT + extra)
     expect([...answers.values()].filter((r) => r.ok)).toHaveLength(MAX_CALLS_IN_FLIGHT)
     // Room again.
