@@ -171,6 +171,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const status = checkUpgrade(req)
     if (status !== 0) {
       warnUpgrade(`refused socket upgrade (${status})`, ` from origin ${String(req.headers.origin).slice(0, 200)}`)
+      // Once upgrading, the socket is ours alone: a client that resets it while we answer (a page that gives up at
+      // once) makes an 'error' with no listener, which would end the host. Nothing to do with it but let it go.
+      socket.on('error', () => socket.destroy())
       socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
       return
     }

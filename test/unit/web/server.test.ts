@@ -210,6 +210,24 @@ describe('web host over WebSocket', () => {
     expect(await upgradeStatus(wsUrl(), host.origin)).toBe(101)
   })
 
+  it('survives clients that reset the connection while their upgrade is refused', async () => {
+    // A page that opens a socket and gives up at once does this; the refusal's write then fails with ECONNRESET.
+    const refused = upgradeRequest(`${WS_PATH}?token=wrong`)
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) => new Promise<void>((resolve) => {
+        const socket = tcpConnect(host.port, '127.0.0.1', () => {
+          socket.write(refused)
+          if (i % 2) socket.resetAndDestroy()
+          else setImmediate(() => socket.resetAndDestroy())
+        })
+        socket.on('error', () => undefined)
+        socket.on('close', () => resolve())
+      })),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await upgradeStatus(wsUrl(), host.origin)).toBe(101)
+  })
+
   it('round-trips a call through the same dispatcher as IPC', async () => {
     const { api } = connect()
     expect(await api.appInfo(undefined)).toEqual({ ok: true, value: { name: 'Bosun', version: 't', host: 'web', platform: 'linux' } })
