@@ -17,8 +17,11 @@ export const MAX_COMMAND_NAME_CHARS = 256
 /** Descriptions and hints are one line of a menu or a tooltip; config option values and mode ids are sent back (as model ids are). */
 const MAX_FACT_TEXT_CHARS = 500
 export const MAX_CONFIG_OPTIONS = 50
-/** Values of one config option, and of all of them together (the model lists of real agents have a few hundred). */
-export const MAX_CONFIG_VALUES = 200
+/**
+ * Values of one config option, and of all of them together (the model lists of real agents have a few hundred:
+ * Kilo Code's has 385). Past the bound the current value is still kept, so the select never reads "not listed".
+ */
+export const MAX_CONFIG_VALUES = 500
 export const MAX_CONFIG_VALUES_TOTAL = 1_000
 export const MAX_MODES = 200
 /** What a command or config option keeps of the agent's object as it was sent (fields Bosun does not read). */
@@ -109,8 +112,13 @@ export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
     if (out.length >= MAX_CONFIG_OPTIONS) break
     if (id === null || id.length > MAX_MODEL_ID_CHARS || !isString(item.name)) continue
     const options: ConfigOptionView['options'] = []
-    const pushOption = (o: unknown, group?: string) => {
-      if (options.length >= MAX_CONFIG_VALUES || values >= MAX_CONFIG_VALUES_TOTAL || !isObject(o) || !isString(o.value) || o.value.length > MAX_MODEL_ID_CHARS) return
+    let cut = false
+    const pushOption = (o: unknown, group?: string, current = false) => {
+      if (!isObject(o) || !isString(o.value) || o.value.length > MAX_MODEL_ID_CHARS) return
+      if (!current && (options.length >= MAX_CONFIG_VALUES || values >= MAX_CONFIG_VALUES_TOTAL)) {
+        cut = true
+        return
+      }
       const option: ConfigOptionView['options'][number] = {
         value: o.value,
         name: cutText(isString(o.name) ? o.name : o.value, MAX_MODEL_NAME_CHARS),
@@ -120,12 +128,30 @@ export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
       values++
       options.push(option)
     }
+    const groupOf = (o: Record<string, unknown>) => (isString(o.name) ? o.name : isString(o.groupId) ? o.groupId : isString(o.group) ? o.group : '')
     if (Array.isArray(item.options)) {
       for (const o of item.options) {
         if (isObject(o) && Array.isArray(o.options)) {
-          const group = isString(o.name) ? o.name : isString(o.groupId) ? o.groupId : isString(o.group) ? o.group : ''
+          const group = groupOf(o)
           for (const inner of o.options) pushOption(inner, group)
         } else pushOption(o)
+      }
+    }
+    // A value past the bound that is current is looked for and kept (one more per option, at the end).
+    const currentValue = item.currentValue
+    if (cut && isString(currentValue) && Array.isArray(item.options) && !options.some((o) => o.value === currentValue)) {
+      const isCurrent = (o: unknown) => isObject(o) && o.value === currentValue
+      for (const o of item.options) {
+        if (isObject(o) && Array.isArray(o.options)) {
+          const inner = (o.options as unknown[]).find(isCurrent)
+          if (inner !== undefined) {
+            pushOption(inner, groupOf(o), true)
+            break
+          }
+        } else if (isCurrent(o)) {
+          pushOption(o, undefined, true)
+          break
+        }
       }
     }
     out.push({

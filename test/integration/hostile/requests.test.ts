@@ -73,8 +73,9 @@ describe('a hostile agent answers', () => {
     const state = await stateOf(setup, sessionId)
     expect(state.availableCommands).toHaveLength(MAX_COMMANDS)
     expect(state.configOptions).toHaveLength(MAX_CONFIG_OPTIONS)
-    expect(state.configOptions[0]!.options).toHaveLength(MAX_CONFIG_VALUES)
-    expect(state.configOptions.reduce((n, option) => n + option.options.length, 0)).toBe(MAX_CONFIG_VALUES_TOTAL)
+    expect(state.configOptions[0]!.options).toHaveLength(Math.min(300, MAX_CONFIG_VALUES))
+    // The first four options hold the 1,000 values; each of the other 46 keeps only its current one.
+    expect(state.configOptions.reduce((n, option) => n + option.options.length, 0)).toBe(MAX_CONFIG_VALUES_TOTAL + MAX_CONFIG_OPTIONS - Math.ceil(MAX_CONFIG_VALUES_TOTAL / Math.min(300, MAX_CONFIG_VALUES)))
     expect(state.modes?.currentModeId?.length).toBeLessThanOrEqual(MAX_MODEL_ID_CHARS + 1)
     expect(state.usage).toBeNull()
     // Before: what one update's bound let through (2,014 commands, the 90,000 option values, the 1 MB mode id), 20 MB kept.
