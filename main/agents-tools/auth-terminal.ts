@@ -82,6 +82,23 @@ export function legacyTerminalLogin(method: AuthMethodSummary, configuredCommand
   return login
 }
 
+/** How much of a command Bosun would not run is quoted back (the agent chose it). */
+const MAX_NAMED_COMMAND_CHARS = 300
+
+/**
+ * The command line of an older terminal login (`_meta["terminal-auth"]`) Bosun does not run because it names another
+ * program than the configured one (GitHub Copilot CLI names its platform binary; the person may run it through `npx`),
+ * to tell the person what to run themselves; `undefined` when there is none or Bosun runs it.
+ */
+export function namedTerminalCommand(method: AuthMethodSummary, configuredCommand: string): string | undefined {
+  if (legacyTerminalLogin(method, configuredCommand)) return undefined
+  const meta = record(methodMeta(method, 'terminal-auth'))
+  if (!meta || typeof meta.command !== 'string' || meta.command.trim() === '') return undefined
+  const args = Array.isArray(meta.args) ? meta.args.filter((a): a is string => typeof a === 'string').slice(0, MAX_LEGACY_ARGS) : []
+  const line = commandLine(meta.command, args)
+  return line.length > MAX_NAMED_COMMAND_CHARS ? `${line.slice(0, MAX_NAMED_COMMAND_CHARS - 1)}…` : line
+}
+
 /**
  * The agent's methods as Bosun uses them, given the agent's configured program: one whose `_meta["terminal-auth"]`
  * names that program is a terminal login (see {@link legacyTerminalLogin}), never sent to `authenticate`.

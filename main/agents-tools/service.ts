@@ -24,7 +24,7 @@ import type { CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
-import { AuthTerminals, commandLine, loginMethodsOf, programBaseName, terminalSpec } from './auth-terminal'
+import { AuthTerminals, commandLine, loginMethodsOf, namedTerminalCommand, programBaseName, terminalSpec } from './auth-terminal'
 import { checkConnection } from './check-connection'
 import { InspectorHub, type InspectorOptions } from './inspector'
 import { KeyLoginMemory } from './key-logins'
@@ -379,6 +379,13 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     } catch (error) {
       const failure = toFailure(error)
       rememberNamedKeys(agentId, failure.data)
+      // A terminal login Bosun would not start (it names another program): the person can still run it.
+      const configured = config.definitions.get(agentId)?.command
+      const named = configured !== undefined ? namedTerminalCommand(method, configured) : undefined
+      if (configured !== undefined && named !== undefined) {
+        const message = failure.message.trimEnd().replace(/\.$/, '')
+        failure.message = `${message}. ${method.name} is a command to run in a terminal: ${named}. Bosun starts it for you only when it names the agent's own program (${programBaseName(configured)}), so run it yourself in a terminal, then try again.`
+      }
       return fail(failure)
     }
   }

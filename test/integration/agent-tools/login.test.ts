@@ -318,6 +318,20 @@ describe('the older terminal login, `_meta["terminal-auth"]` (OpenCode)', () => 
     expect(await harness.tools.handlers.startAuthTerminal({ agentId: 'o', methodId: 'opencode-login' })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
     expect(existsSync(state)).toBe(false)
   })
+
+  it('naming another program, and the agent refuses `authenticate` (GitHub Copilot run through npx): the failure says what to run, and where', async () => {
+    const state = join(tmpdir(), `bosun-opencode-state-${process.pid}-${Date.now()}-copilot`)
+    harness = await startHarness([opencode(state, ['--terminal-auth-command', '/opt/copilot/copilot', '--authenticate-fails'])], {}, { clientCapabilities: { authTerminal: true } })
+    const login = await harness.tools.handlers.loginAgent({ agentId: 'o', methodId: 'opencode-login' })
+    expect(login).toMatchObject({ ok: false, error: { kind: 'auth-required' } })
+    if (login.ok) return
+    const message = login.error.message
+    expect(message).toContain('Authentication required')
+    // The command the agent named, shown for the person to run: Bosun runs nothing it names.
+    expect(message).toContain(`/opt/copilot/copilot ${ENV_AGENT} --login --state ${state}`)
+    expect(message).toContain(`run it yourself in a terminal, then try again`)
+    expect(existsSync(state)).toBe(false)
+  })
 })
 
 describe('terminal login in a PTY', () => {
