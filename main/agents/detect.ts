@@ -24,6 +24,9 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   { key: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], presetId: 'gemini' },
   { key: 'goose', name: 'goose', command: 'goose', args: ['acp'], presetId: 'goose' },
   { key: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], presetId: 'opencode' },
+  { key: 'qwen', name: 'Qwen Code', command: 'qwen', args: ['--acp'], presetId: 'qwen' },
+  { key: 'kilo', name: 'Kilo Code', command: 'kilo', args: ['acp'], presetId: 'kilo' },
+  { key: 'copilot', name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], presetId: 'copilot' },
 ]
 
 export interface DetectedAgentInfo {

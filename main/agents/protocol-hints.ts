@@ -21,9 +21,16 @@ import { knownAgentForCommand } from './detect'
 import { readSettingsText } from '../base/settings-file'
 
 /** Preset ids of agents that speak ACP v1 (see `main/config/presets.ts`). */
-const V1_PRESETS = new Set(['claude', 'codex', 'gemini', 'goose', 'opencode'])
+const V1_PRESETS = new Set(['claude', 'codex', 'gemini', 'goose', 'opencode', 'qwen', 'kilo', 'copilot'])
 /** npm packages of v1 agents run through npx. */
-const V1_PACKAGES = [/^@(zed-industries|agentclientprotocol)\/claude-(code|agent)-acp(@.*)?$/, /^@(zed-industries|agentclientprotocol)\/codex-acp(@.*)?$/, /^@google\/gemini-cli(@.*)?$/]
+const V1_PACKAGES = [
+  /^@(zed-industries|agentclientprotocol)\/claude-(code|agent)-acp(@.*)?$/,
+  /^@(zed-industries|agentclientprotocol)\/codex-acp(@.*)?$/,
+  /^@google\/gemini-cli(@.*)?$/,
+  /^@qwen-code\/qwen-code(@.*)?$/,
+  /^@kilocode\/cli(@.*)?$/,
+  /^@github\/copilot(@.*)?$/,
+]
 
 export interface DefinitionLike {
   command: string

@@ -50,7 +50,7 @@ export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
           <span className="spinner small" aria-hidden="true" /> Looking for installed agents…
         </p>
       ) : found.length === 0 ? (
-        <p className="muted small">None of the agents Bosun knows (claude-agent-acp, codex-acp, gemini, goose, opencode) is on your PATH.</p>
+        <p className="muted small">None of the agents Bosun knows (claude-agent-acp, codex-acp, gemini, goose, opencode, qwen, kilo, copilot) is on your PATH.</p>
       ) : (
         <ul className="detected-list" aria-label="Agents found on this computer">
           {found.map((agent) => (

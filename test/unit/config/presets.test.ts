@@ -13,11 +13,14 @@ const expected = [
   // goose picks its provider from GOOSE_PROVIDER; the key is that provider's own variable.
   { id: 'goose', name: 'goose', command: 'goose', args: ['acp'], env: { GOOSE_PROVIDER: 'anthropic' }, secretEnv: ['ANTHROPIC_API_KEY'] },
   { id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], env: {}, secretEnv: ['ANTHROPIC_API_KEY'] },
+  { id: 'qwen', name: 'Qwen Code', command: 'qwen', args: ['--acp'], env: {}, secretEnv: ['OPENAI_API_KEY'] },
+  { id: 'kilo', name: 'Kilo Code', command: 'kilo', args: ['acp'], env: {}, secretEnv: ['KILO_API_KEY'] },
+  { id: 'copilot', name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], env: {}, secretEnv: ['COPILOT_GITHUB_TOKEN'] },
   { id: 'custom', name: 'Custom', command: '', args: [], env: {}, secretEnv: [] },
 ]
 
 describe('agent presets', () => {
-  it('lists the five well-known agents and Custom, in this order', () => {
+  it('lists the eight well-known agents and Custom, in this order', () => {
     expect(AGENT_PRESETS.map((p) => p.id)).toEqual(expected.map((p) => p.id))
   })
 
