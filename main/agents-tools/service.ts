@@ -20,6 +20,7 @@ import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
 import { envVarOf, loginKind } from './login-kind'
 import { keyNamesOf } from '../../common/agent-keys'
+import { errorDetails } from '../../common/acp-errors'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
@@ -368,6 +369,9 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     return login.ok ? ok({ restarted: true }) : login
   }
 
+  /** An error's `data` that says why in words: a string, or `{ details: string }` (not the JSON of anything else). */
+  const isDetailed = (data: unknown): boolean => typeof data === 'string' || typeof record(data)?.details === 'string'
+
   /**
    * `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered.
    * `meta`: the request's `_meta` (a key in `"api-key"`, a gateway in `"gateway"`).
@@ -379,6 +383,9 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     } catch (error) {
       const failure = toFailure(error)
       rememberNamedKeys(agentId, failure.data)
+      // "Internal error" says nothing: why is in `data.details` (Cline, Gemini CLI), shown after it.
+      const details = isDetailed(failure.data) ? errorDetails(failure.data) : undefined
+      if (details !== undefined && !failure.message.includes(details)) failure.message = `${failure.message}: ${details}`
       // A terminal login Bosun would not start (it names another program): the person can still run it.
       const configured = config.definitions.get(agentId)?.command
       const named = configured !== undefined ? namedTerminalCommand(method, configured) : undefined

@@ -352,6 +352,14 @@ describe('terminal login in a PTY', () => {
   })
 })
 
+describe('an agent-driven login that fails', () => {
+  it('with only "Internal error" and why in data.details (Cline offline): the failure says why', async () => {
+    harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex', '--browser-login-offline'], protocolVersion: 1 }])
+    const failed = await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'browser' })
+    expect(failed).toMatchObject({ ok: false, error: { message: 'Internal error: Unable to connect. Is the computer able to access the url?' } })
+  })
+})
+
 describe('a key for an agent-driven login', () => {
   it('codex-style: the failed login names its key variables → the key is stored under one → restart → the login goes through', async () => {
     harness = await startHarness([{ id: 'c', envAgentArgs: ['--var', 'ACME_API_KEY', '--style', 'codex'], protocolVersion: 1 }])
