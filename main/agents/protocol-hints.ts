@@ -30,7 +30,13 @@ const V1_PACKAGES = [
   /^@qwen-code\/qwen-code(@.*)?$/,
   /^@kilocode\/cli(@.*)?$/,
   /^@github\/copilot(@.*)?$/,
+  /^cline(@.*)?$/,
+  /^@augmentcode\/auggie(@.*)?$/,
 ]
+/** Programs of v1 agents with no preset (Cline CLI 3 and Auggie answer 1 to a v2 offer). */
+const V1_PROGRAMS = new Set(['cline', 'auggie'])
+/** A command's program name, without its folder or a Windows `.exe`/`.cmd`. */
+const programOf = (command: string) => (command.split(/[\\/]/).pop() ?? command).replace(/\.(exe|cmd)$/i, '')
 
 export interface DefinitionLike {
   command: string
@@ -41,7 +47,7 @@ export interface DefinitionLike {
 /** 1 when the definition is an agent known to speak v1, else undefined. */
 export function knownProtocolVersion(def: DefinitionLike): ProtocolVersion | undefined {
   if (def.presetId && (V1_PRESETS.has(def.presetId) || def.presetId.startsWith('registry:'))) return 1
-  if (knownAgentForCommand(def.command)) return 1
+  if (knownAgentForCommand(def.command) || V1_PROGRAMS.has(programOf(def.command))) return 1
   if (/(^|[\\/])npx(\.cmd)?$/.test(def.command) && def.args.some((a) => V1_PACKAGES.some((p) => p.test(a)))) return 1
   return undefined
 }
