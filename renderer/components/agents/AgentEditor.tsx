@@ -16,6 +16,7 @@ import {
   type AgentFormState,
   type SecretRow,
 } from './agent-form'
+import { CodeText } from './CodeText'
 import { Field, FieldError, TextField, errorIdOf, valueOf } from './fields'
 import './agents.css'
 
@@ -191,7 +192,11 @@ export function AgentEditor(props: AgentEditorProps) {
               </option>
             ))}
           </select>
-          {form.presetId && <p className="muted small">{presets.find((p) => p.id === form.presetId)?.description}</p>}
+          {form.presetId && (
+            <p className="muted small">
+              <CodeText text={presets.find((p) => p.id === form.presetId)?.description ?? ''} />
+            </p>
+          )}
         </Field>
       )}
 

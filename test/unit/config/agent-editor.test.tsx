@@ -38,6 +38,13 @@ describe('AgentEditor (static render)', () => {
     expect(unlabelledControls(html)).toEqual([])
   })
 
+  it("shows the chosen preset's description with its code spans, not literal backticks", () => {
+    const qwen: AgentPresetView = { id: 'qwen', name: 'Qwen Code', description: 'Set `OPENAI_BASE_URL` too.', command: 'qwen', args: ['--acp'], argsText: '--acp', env: {}, secretEnv: ['OPENAI_API_KEY'] }
+    const html = renderToStaticMarkup(<AgentEditor {...props({ presets: [...presets, qwen], initialPresetId: 'qwen' })} />)
+    expect(html).toContain('Set <code class="code-span">OPENAI_BASE_URL</code> too.')
+    expect(html).not.toContain('`')
+  })
+
   it('shows secrets as set / not set, never a value, and offers replace / unset / remove', () => {
     const html = renderToStaticMarkup(<AgentEditor {...props({ agent })} />)
     expect(html).toContain('aria-label="Edit Claude"')
