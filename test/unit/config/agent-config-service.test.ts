@@ -171,7 +171,7 @@ describe('createAgentConfigService', () => {
   it('lists presets that match the contract', async () => {
     const { h } = await make()
     const presets = parsed('listPresets', await h.listPresets(undefined))
-    expect(presets.map((p) => p.id)).toEqual(['claude', 'codex', 'gemini', 'goose', 'opencode', 'custom'])
+    expect(presets.map((p) => p.id)).toEqual(['claude', 'codex', 'gemini', 'goose', 'opencode', 'qwen', 'kilo', 'copilot', 'custom'])
     expect(presets[0]).toMatchObject({ command: 'npx', argsText: '-y @agentclientprotocol/claude-agent-acp', secretEnv: ['ANTHROPIC_API_KEY'] })
   })
 })
