@@ -82,17 +82,29 @@ export function parseModels(value: unknown): SessionState['models'] | undefined 
   if (!isObject(value) || !Array.isArray(value.availableModels)) return undefined
   const availableModels: ModelView[] = []
   const seen = new Set<string>()
-  for (const model of value.availableModels) {
-    if (availableModels.length >= MAX_MODELS) break
-    if (!isObject(model) || !isString(model.modelId) || model.modelId === '' || model.modelId.length > MAX_MODEL_ID_CHARS || seen.has(model.modelId)) continue
-    seen.add(model.modelId)
-    availableModels.push({
-      id: model.modelId,
-      name: cutText(isString(model.name) && model.name.trim() !== '' ? model.name : model.modelId, MAX_MODEL_NAME_CHARS),
-      description: isString(model.description) ? cutText(model.description, MAX_MODEL_DESCRIPTION_CHARS) : null,
-    })
-  }
   const current = isString(value.currentModelId) && value.currentModelId !== '' ? cutText(value.currentModelId, MAX_MODEL_ID_CHARS) : null
+  const isModel = (model: unknown): model is { modelId: string; name?: unknown; description?: unknown } =>
+    isObject(model) && isString(model.modelId) && model.modelId !== '' && model.modelId.length <= MAX_MODEL_ID_CHARS
+  const viewOf = (model: { modelId: string; name?: unknown; description?: unknown }): ModelView => ({
+    id: model.modelId,
+    name: cutText(isString(model.name) && model.name.trim() !== '' ? model.name : model.modelId, MAX_MODEL_NAME_CHARS),
+    description: isString(model.description) ? cutText(model.description, MAX_MODEL_DESCRIPTION_CHARS) : null,
+  })
+  let cut = false
+  for (const model of value.availableModels) {
+    if (availableModels.length >= MAX_MODELS) {
+      cut = true
+      break
+    }
+    if (!isModel(model) || seen.has(model.modelId)) continue
+    seen.add(model.modelId)
+    availableModels.push(viewOf(model))
+  }
+  // Past the bound the current model is still kept (at the end), so the select never reads "not listed".
+  if (cut && current !== null && !seen.has(current)) {
+    const found = (value.availableModels as unknown[]).find((model) => isModel(model) && model.modelId === current)
+    if (isModel(found)) availableModels.push(viewOf(found))
+  }
   return { currentModelId: current, availableModels }
 }
 

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_CONFIG_VALUES } from '../../../common/session/reducer/metadata'
+import { MAX_CONFIG_VALUES, MAX_MODELS } from '../../../common/session/reducer/metadata'
 import { must, servicesPerTest } from '../../support/services'
 
 const startServices = servicesPerTest()
@@ -47,6 +47,17 @@ async function modelOptionOf(count: number) {
   return session.configOptions.find((o) => o.id === 'model')!
 }
 
+/** The same with the older `models` (Gemini CLI's shape, which Qwen Code sends too): `count` models, the current one last. */
+async function legacyModelsOf(count: number) {
+  dir = mkdtempSync(join(tmpdir(), 'bosun-long-models-'))
+  const availableModels = Array.from({ length: count }, (_, i) => ({ modelId: `vendor/model-${i}`, name: `Model ${i}` }))
+  const file = join(dir, 'legacy-models.json')
+  writeFileSync(file, JSON.stringify({ session: { models: { currentModelId: `vendor/model-${count - 1}`, availableModels } }, prompts: { default: [{ type: 'text', text: 'ok' }] } }))
+  const { handlers, workspace } = await startServices([{ id: 'gemini', name: 'Gemini', scenario: file }])
+  const { sessionId } = must(await handlers.newSession({ agentId: 'gemini', cwd: workspace }))
+  return must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!.models!
+}
+
 describe('a config option with a long list of values', () => {
   it('385 models, the current one 384th (Kilo Code): all are kept, the current one among them', async () => {
     const model = await modelOptionOf(385)
@@ -60,5 +71,12 @@ describe('a config option with a long list of values', () => {
     expect(model.options).toHaveLength(MAX_CONFIG_VALUES + 1)
     expect(model.options.at(-1)).toMatchObject({ value: 'fake/fake-model', name: 'Fake API/Fake Model' })
     expect(model.options.map((o) => o.value)).not.toContain('fake/fake-small')
+  })
+
+  it('the older models list, longer than Bosun keeps, the current one last: cut, but the current model stays listed', async () => {
+    const models = await legacyModelsOf(MAX_MODELS + 50)
+    expect(models.currentModelId).toBe(`vendor/model-${MAX_MODELS + 49}`)
+    expect(models.availableModels).toHaveLength(MAX_MODELS + 1)
+    expect(models.availableModels.at(-1)).toMatchObject({ id: `vendor/model-${MAX_MODELS + 49}`, name: `Model ${MAX_MODELS + 49}` })
   })
 })
