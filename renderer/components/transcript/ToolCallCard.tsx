@@ -13,7 +13,7 @@ import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { commandOf } from './tool-command'
-import { isVerbatimToolText } from './tool-output'
+import { failureReasonOf, isVerbatimToolText } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import './tool-card.css'
 
@@ -143,6 +143,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     entry.extra !== undefined ||
     pending.length > 0 ||
     asks.length > 0
+  const failureReason = failureReasonOf(entry.status, entry.content, entry.rawOutput)
   const shownTitle = titleForDisplay(title, kind)
   const plainTitle = revealAsText(shownTitle)
   const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
@@ -236,6 +237,11 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                 return <JsonDisclosure key={i} summary={`Unknown content (${String(content.type)})`} value={content} />
             }
           })}
+          {failureReason !== null && (
+            <p className="tool-failure-reason">
+              <VisibleText text={failureReason} keepNewlines />
+            </p>
+          )}
           {askedDiffs.length > 0 && (
             <div className="tool-asked-diffs">
               <p className="tool-asked-label muted">The change as shown when the agent asked for approval:</p>

@@ -35,3 +35,22 @@ function looksLikeJson(text: string): boolean {
     return false
   }
 }
+
+/** How much of a failure's reason the card shows (the whole of it is under "Raw output"). */
+const MAX_REASON_CHARS = 1_000
+
+/**
+ * Why a failed call failed, when the agent said it only in its raw output: GitHub Copilot CLI fails a read of a
+ * missing file with no content and `rawOutput: {message: "Path does not exist", code: "failure"}`, so the card read
+ * "Failed" and nothing else. A string raw output, or its `message` or `error` (a string, or an object's `message`);
+ * null when the call did not fail, its content already says something, or there is no such text.
+ */
+export function failureReasonOf(status: string, content: readonly unknown[], rawOutput: unknown): string | null {
+  if (status !== 'failed' || content.length > 0) return null
+  const record = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined)
+  const error = record(rawOutput)?.error
+  const reason = typeof rawOutput === 'string' ? rawOutput : (record(rawOutput)?.message ?? (typeof error === 'string' ? error : record(error)?.message))
+  if (typeof reason !== 'string' || reason.trim() === '') return null
+  const text = reason.trim()
+  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text
+}

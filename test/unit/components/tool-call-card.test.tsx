@@ -436,6 +436,17 @@ describe('ToolCallCard: a failed call’s error text', () => {
     expect(textOf(html)).toContain('String to replace not found in file.')
   })
 
+  it("says why when the agent put it only in rawOutput (GitHub Copilot CLI: {message: 'Path does not exist'})", () => {
+    const view = (status: string, content: ToolCallEntry['content'] = []) =>
+      render(<ToolCallCard entry={card({ title: 'Viewing /w/missing.txt', toolKind: 'read', status, content, rawOutput: { message: 'Path does not exist', code: 'failure' } })} permissions={{}} terminals={{}} />)
+    const shown = view('failed')
+    expect(textOf(shown)).toContain('Path does not exist')
+    expect(shown).toContain('class="tool-failure-reason"')
+    // Not when the call did not fail, nor when its content already says why.
+    expect(view('completed')).not.toContain('tool-failure-reason')
+    expect(view('failed', [{ type: 'content', content: { type: 'text', text: 'No such file' } }])).not.toContain('tool-failure-reason')
+  })
+
   it('keeps the tags where they are not the whole text, or the call did not fail', () => {
     // A fence that does not close round the whole wrapper is the agent's text, kept as sent.
     expect(failed('```\n<tool_use_error>x</tool_use_error>')).toContain('tool_use_error')
