@@ -326,7 +326,7 @@ describe('signing in when a new session needs it', () => {
     await visible(form.getByRole('button', { name: 'Starting…' }))
     await screenshotBothSchemes('agents-sign-in')
 
-    await methods.getByRole('button', { name: 'Log in with Log in' }).click()
+    await methods.getByRole('button', { name: 'Log in', exact: true }).click()
     await gone(dialog)
     await gone(form)
     await sessionReady('Needs login')
@@ -343,7 +343,7 @@ describe('signing in when a new session needs it', () => {
 
     await form.getByRole('button', { name: 'Start session' }).click()
     const again = await visible(signInDialog('Needs login v2'))
-    await again.getByRole('button', { name: 'Log in with Log in' }).click()
+    await again.getByRole('button', { name: 'Log in', exact: true }).click()
     await gone(again)
     await gone(form)
     await sessionReady('Needs login v2')
@@ -438,7 +438,7 @@ describe('signing in when a new session needs it', () => {
     // What the agent said about who is signed in (`_auth/status_update`, as claude-agent-acp sends it).
     await visible(dialog.getByRole('status', { name: 'Signed-out agent account' }).getByText('says no one is signed in'))
     await screenshotBothSchemes('agents-sign-in-for-message')
-    await dialog.getByRole('button', { name: 'Log in with Log in' }).click()
+    await dialog.getByRole('button', { name: 'Log in', exact: true }).click()
     await gone(dialog)
     // The refused text is still in the composer (a failed send keeps it), until it goes by Resend.
     expect(await messageBox(page).inputValue()).toBe('hello')

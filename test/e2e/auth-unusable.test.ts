@@ -24,7 +24,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await visible(sso.getByText('Not usable in Bosun'))
     await visible(sso.getByText("Single sign-on through your company's identity provider."))
     expect(await sso.getByRole('button').count()).toBe(0)
-    await visible(methods.getByRole('button', { name: 'Log in with Log in with Acme' }))
+    await visible(methods.getByRole('button', { name: 'Log in with Acme', exact: true }))
     await page.evaluate(() => document.fonts.ready.then(() => undefined))
     await screenshot(page, `login-unusable-${colorScheme}`)
   })

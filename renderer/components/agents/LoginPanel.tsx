@@ -178,7 +178,7 @@ export function LoginView(props: LoginViewProps) {
                   />
                 ) : (
                   <div className="button-row">
-                    <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={busy !== null} aria-label={`Log in with ${m.name}`}>
+                    <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={busy !== null} aria-label={loginButtonName(m.name)}>
                       {busy === m.id ? 'Logging in…' : 'Log in'}
                     </button>
                   </div>
@@ -404,4 +404,12 @@ export function LoginPanel(props: LoginPanelProps) {
       />
     </>
   )
+}
+
+/**
+ * The accessible name of a method's "Log in" button: "Log in with <method>", or the method's own name when that
+ * already says it (GitHub Copilot CLI's "Log in with Copilot CLI" read "Log in with Log in with Copilot CLI").
+ */
+export function loginButtonName(method: string): string {
+  return /^\s*(log|sign)[ -]?in\b/i.test(method) ? method.trim() : `Log in with ${method}`
 }

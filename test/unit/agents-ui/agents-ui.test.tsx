@@ -232,7 +232,7 @@ describe('secret values are never rendered', () => {
     expect(passwords[0]).not.toMatch(/value="[^"]/)
     expect(html).toContain('Save and restart')
     expect(html).toContain('Open terminal')
-    expect(html).toContain('aria-label="Log in with Log in with Claude"')
+    expect(html).toContain('aria-label="Log in with Claude"')
   })
 
   it('a canary given as a login value or an outcome never comes back through the views', () => {

@@ -5,7 +5,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { BosunApi } from '../../../common/contract'
-import { LoginView } from '../../../renderer/components/agents/LoginPanel'
+import { LoginView, loginButtonName } from '../../../renderer/components/agents/LoginPanel'
 import { SignInDialog } from '../../../renderer/components/agents/SignInDialog'
 import { NotSentContext, NotSentNote } from '../../../renderer/components/transcript/not-sent'
 import { newSessionFailure } from '../../../renderer/components/sidebar/new-session-failure'
@@ -23,7 +23,7 @@ describe('sign in to start a session', () => {
     expect(renderToStaticMarkup(<LoginView {...props} logoutSupported />)).toContain('aria-label="Log out"')
     const without = renderToStaticMarkup(<LoginView {...props} logoutSupported showLogout={false} />)
     expect(without).not.toContain('Log out')
-    expect(without).toContain('Log in with Log in')
+    expect(without).toContain('aria-label="Log in"')
     expect(without).toContain('ACME_KEY')
   })
 
@@ -62,7 +62,19 @@ describe('sign in to start a session', () => {
     expect(sso).not.toContain('<button')
     expect(html).not.toContain('Log in with Company SSO')
     // The methods it can run still offer theirs.
-    expect(html).toContain('Log in with Log in')
+    expect(html).toContain('aria-label="Log in"')
+  })
+
+  it('a login button is named "Log in with <method>", or by the method alone when its name already says it (never "Log in with Log in with…")', () => {
+    expect(loginButtonName('Google')).toBe('Log in with Google')
+    expect(loginButtonName('Log in with Copilot CLI')).toBe('Log in with Copilot CLI')
+    expect(loginButtonName('Login with opencode')).toBe('Login with opencode')
+    expect(loginButtonName('Sign-in via SSO')).toBe('Sign-in via SSO')
+    expect(loginButtonName('Login')).toBe('Login')
+    expect(loginButtonName('Logistics account')).toBe('Log in with Logistics account')
+    const html = renderToStaticMarkup(<LoginView {...props} methods={[{ id: 'copilot-login', name: 'Log in with Copilot CLI', type: 'agent' }]} />)
+    expect(html).toContain('aria-label="Log in with Copilot CLI"')
+    expect(html).not.toContain('Log in with Log in')
   })
 
   it('the dialog names the agent, quotes its refusal, and offers Try again and Cancel', () => {
@@ -89,7 +101,7 @@ describe('a method that takes its key in the login (Gemini CLI’s "Gemini API k
     const html = renderToStaticMarkup(<LoginView {...props} agentName="Gemini" methods={gemini} />)
     expect(html).toContain('aria-label="Gemini API key: the key"')
     expect(html).not.toContain('aria-label="Log in with Gemini API key"')
-    expect(html).toContain('aria-label="Log in with Log in with Google"')
+    expect(html).toContain('aria-label="Log in with Google"')
     const passwords = [...html.matchAll(/<input[^>]*type="password"[^>]*>/g)].map((m) => m[0])
     expect(passwords).toHaveLength(1)
     expect(passwords[0]).not.toMatch(/value="[^"]/)
