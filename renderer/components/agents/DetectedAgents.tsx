@@ -58,7 +58,12 @@ export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
               <div className="detected-text">
                 <span className="detected-name">
                   {agent.name}
-                  {agent.version && <span className="muted small detected-version"> {agent.version}</span>}
+                  {agent.version && (
+                    <span className="muted small detected-version" title={agent.version}>
+                      {' '}
+                      {versionShown(agent.version)}
+                    </span>
+                  )}
                 </span>
                 <span className="mono small muted detected-path" title={agent.path}>
                   {agent.commandLine}
@@ -87,4 +92,14 @@ export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
       )}
     </section>
   )
+}
+
+/**
+ * What a found agent's `--version` line shows beside its name: the version number when the line has one
+ * (GitHub Copilot CLI prints "GitHub Copilot CLI 1.0.102.", which read "GitHub Copilot GitHub Copilot CLI 1.0.102."),
+ * else the line. The whole line stays in the tooltip.
+ */
+export function versionShown(line: string): string {
+  const number = /(?:^|[^\w.])v?(\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z][0-9A-Za-z.-]*?)?)(?=\.?(?:$|[\s,;)]))/.exec(line)
+  return number ? number[1]! : line
 }
