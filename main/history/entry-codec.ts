@@ -25,7 +25,7 @@ export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0):
     const limit = Math.max(0, Math.min(MAX_STRING, budget.left))
     const text = value.length > limit ? `${value.slice(0, limit)}… [truncated ${value.length - limit} characters]` : value
     budget.left -= Math.min(value.length, limit) + 2
-    return cleanText(text)
+    return NOT_PLAIN.test(text) ? cleanText(text) : text
   }
   if (typeof value !== 'object') return undefined
   if (depth >= MAX_DEPTH) return '[nested too deeply]'
@@ -86,8 +86,10 @@ function plainMessageBody(entry: Entry): string | null {
       if (!Object.hasOwn(block, key)) return null
       keys++
       const value = (block as Record<string, unknown>)[key]
-      if ((key !== 'type' && key !== 'text') || typeof value !== 'string' || NOT_PLAIN.test(value)) return null
+      if ((key !== 'type' && key !== 'text') || typeof value !== 'string') return null
       size += value.length
+      // Too large to pass as is whatever it holds: not scanned (a long message is written at every tick while it grows).
+      if (size > MAX_STRING / 2 || NOT_PLAIN.test(value)) return null
     }
     if (keys !== 2) return null
   }

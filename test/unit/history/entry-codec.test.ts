@@ -3,6 +3,7 @@ import { applyActions, createSessionState } from '../../../common/session/reduce
 import type { Entry } from '../../../common/session/types'
 import { bounded, encodeEntry, MAX_STRING, sessionStateFields } from '../../../main/history/entry-codec'
 import { restoreSessionState } from '../../../main/history/restore'
+import { cleanText } from '../../../common/session/title'
 import { buildFloodUpdates } from '../../agents/flood-updates'
 
 const slow = (entry: Entry) => JSON.stringify(bounded(entry))
@@ -56,5 +57,38 @@ describe('notices are transient (checklist H17)', () => {
     const { state: restored } = restoreSessionState({ row: { ...row, state: JSON.stringify({ ...sessionStateFields(state), notices: state.notices }) }, entries: [] })
     expect(restored.title).toBe('Kept')
     expect(restored.notices).toEqual([])
+  })
+})
+
+describe('cleaning only what needs it', () => {
+  it('bounded() cleans every string as cleanText() does, whether or not it was cut', () => {
+    const pair = '\uD83D\uDE00'
+    const strings = [
+      'plain text',
+      `an emoji ${pair}`,
+      'a lone high \uD83D surrogate',
+      'a lone low \uDE00 surrogate',
+      'a NUL \u0000 here',
+      `${'p'.repeat(MAX_STRING - 1)}${pair}`, // the cut splits the pair: its high half is left alone
+      `${'q'.repeat(MAX_STRING + 5)}\u0000`, // cut before the NUL
+      `\u0000${'r'.repeat(MAX_STRING + 5)}`, // a NUL in what is kept
+    ]
+    for (const text of strings) {
+      const cut = text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}… [truncated ${text.length - MAX_STRING} characters]` : text
+      expect(bounded(text)).toBe(cleanText(cut))
+      expect(bounded({ [text.slice(0, 40)]: 1 })).toEqual({ [cleanText(text.slice(0, 40))]: 1 })
+    }
+  })
+
+  it('writes a message too long for the shortcut as bounded() makes it, cleaned wherever its dirt is', () => {
+    const half = MAX_STRING / 2
+    for (const text of [`${'a'.repeat(half)}\u0000`, `\u0000${'b'.repeat(half)}`, `${'c'.repeat(half + 3)}\uDC00`, `${'d'.repeat(MAX_STRING)}\uD800`]) {
+      const entry = message(text)
+      expect(encodeEntry(entry).body).toBe(slow(entry))
+      expect(encodeEntry(entry).body).not.toMatch(/\\u0000|\\ud[89a-f][0-9a-f]{2}/i)
+    }
+    // Split over blocks: the sum is what counts.
+    const blocks = { kind: 'agent_message', id: 'm2', content: [{ type: 'text', text: 'e'.repeat(half) }, { type: 'image', data: 'aGk=' }, { type: 'text', text: '\u0000' }] } as Entry
+    expect(encodeEntry(blocks).body).toBe(slow(blocks))
   })
 })
