@@ -3,7 +3,7 @@
  * output, deeply nested raw input or invalid text never makes a row too big to read back or breaks a
  * session. What is cut says so in place (`… [truncated …]`).
  */
-import type { Entry, SessionState, ToolCallEntry } from '../../common/session/types'
+import type { Entry, MessageEntry, SessionState, ToolCallEntry } from '../../common/session/types'
 import { cleanText } from '../../common/session/title'
 
 /** Longest string kept inside an entry (a message's text, a tool's output). */
@@ -66,6 +66,15 @@ const NOT_PLAIN = /[\uD800-\uDFFF\u0000]/
  * null and goes through `bounded`.
  */
 function plainMessageBody(entry: Entry): string | null {
+  const size = plainMessageSize(entry)
+  return size !== null && fitsPlain(size, (entry as MessageEntry).content.length) ? JSON.stringify(entry) : null
+}
+
+/** Far inside every bound: no string is cut, the body's budget is never reached. */
+const fitsPlain = (size: number, blocks: number) => size + blocks * 32 <= MAX_STRING / 2
+
+/** The characters of a plain message's strings (what {@link fitsPlain} weighs), or null when it is not one. */
+function plainMessageSize(entry: Entry): number | null {
   if (entry.kind !== 'agent_message' && entry.kind !== 'agent_thought' && entry.kind !== 'user_message') return null
   if (Object.getPrototypeOf(entry) !== Object.prototype) return null
   let size = 0
@@ -93,8 +102,63 @@ function plainMessageBody(entry: Entry): string | null {
     }
     if (keys !== 2) return null
   }
-  // Far inside every bound: no string is cut, the body's budget is never reached.
-  return size + entry.content.length * 32 <= MAX_STRING / 2 ? JSON.stringify(entry) : null
+  return size
+}
+
+/**
+ * A plain message's body, with what its growth needs: where its last text ends in the body, and its size as the
+ * shortcut weighs it. A message streamed over many ticks is written whole at each; from its second tick on, the
+ * history thread extends the body it wrote last by the new text alone ({@link grownPlainBody}) instead of
+ * serializing and scanning the whole message again.
+ */
+export interface PlainBody {
+  body: string
+  textEnd: number
+  size: number
+}
+
+/** {@link encodeEntry}'s body of a plain message, with where its last text ends; null for anything else. */
+export function plainBody(entry: Entry): PlainBody | null {
+  const size = plainMessageSize(entry)
+  if (size === null || !fitsPlain(size, (entry as MessageEntry).content.length)) return null
+  const tail = tailAfterLastText(entry as MessageEntry)
+  if (tail === null) return null
+  const body = JSON.stringify(entry)
+  return body.endsWith(tail) ? { body, textEnd: body.length - tail.length, size } : null
+}
+
+/**
+ * The body of a plain message after its last text block grew by `text` and nothing else changed (a growth without
+ * blocks, `entry-growth.ts`), from its body before; null when the grown message no longer takes the shortcut (it
+ * is then encoded whole). The same text as {@link encodeEntry} makes: JSON escapes each character on its own, and
+ * the text holds no surrogate.
+ */
+export function grownPlainBody(before: PlainBody, text: string, blocks: number): PlainBody | null {
+  const size = before.size + text.length
+  if (!fitsPlain(size, blocks) || NOT_PLAIN.test(text)) return null
+  const escaped = JSON.stringify(text).slice(1, -1)
+  return { body: before.body.slice(0, before.textEnd) + escaped + before.body.slice(before.textEnd), textEnd: before.textEnd + escaped.length, size }
+}
+
+/** What follows the last text block's text in the JSON of a plain message: its closing quote, the rest of the block and of the message. */
+function tailAfterLastText(entry: MessageEntry): string | null {
+  const last = entry.content[entry.content.length - 1] as Record<string, unknown> | undefined
+  if (last === undefined || last.type !== 'text') return null
+  let tail = '"'
+  let after = false
+  for (const key in last) {
+    if (key === 'text') after = true
+    else if (after) tail += `,${JSON.stringify(key)}:${JSON.stringify(last[key])}`
+  }
+  tail += '}]'
+  after = false
+  for (const key in entry) {
+    if (!Object.hasOwn(entry, key)) continue
+    const value = (entry as unknown as Record<string, unknown>)[key]
+    if (key === 'content') after = true
+    else if (after && value !== undefined) tail += `,${JSON.stringify(key)}:${JSON.stringify(value)}`
+  }
+  return `${tail}}`
 }
 
 /** Reads an entry back; a row that does not parse is shown as an unknown entry, never dropped or thrown. */

@@ -14,10 +14,10 @@
 import { workerData, type MessagePort } from 'node:worker_threads'
 import { HISTORY_THREAD_NICE, lowerThisThreadsPriority } from './thread-priority'
 import type { HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
-import { encodeEntry, encodeSessionFields } from './entry-codec'
+import { encodeEntry, encodeSessionFields, grownPlainBody, plainBody, type PlainBody } from './entry-codec'
 import { openHistoryStore } from './sqlite-history-store'
-import { applyGrowth, PostedEntries } from './entry-growth'
-import type { Entry } from '../../common/session/types'
+import { applyGrowth, PostedEntries, type EntryGrowth } from './entry-growth'
+import type { Entry, MessageEntry } from '../../common/session/types'
 
 export interface HistoryWorkerData {
   home: string
@@ -92,15 +92,25 @@ const lastState = new Map<string, string>()
 const posted = new PostedEntries()
 
 /**
+ * The bodies of messages rebuilt from a growth, by entry: the next growth of the same message extends its body by
+ * the new text alone (`grownPlainBody`), instead of serializing the whole message again at every tick it streams.
+ * Kept only while the entry is (the thread keeps a session's last posted entries, `posted`).
+ */
+const grownBodies = new WeakMap<Entry, PlainBody>()
+
+/** An entry to write, and its body when it was made from the body written before (else it is encoded). */
+type Resolved = { position: number; entry: Entry; body?: string }
+
+/**
  * Rebuilds whole entries from growths and remembers them, before anything can fail: main's record of what
  * it posted moves on whether or not the transaction succeeds. A growth without its base (never expected)
  * fails the write, and main then writes everything since the last confirmed write again, whole.
  */
-function resolveEntries(writes: RawSessionWrite[]): { position: number; entry: Entry }[][] {
+function resolveEntries(writes: RawSessionWrite[]): Resolved[][] {
   let missing: string | null = null
   const resolved = writes.map(({ session, entries }) => {
     const kept = new Map<number, Entry>()
-    const whole = entries.flatMap((item) => {
+    const whole = entries.flatMap((item): Resolved[] => {
       if (!('grown' in item)) {
         kept.set(item.position, item.entry)
         return [item]
@@ -112,13 +122,24 @@ function resolveEntries(writes: RawSessionWrite[]): { position: number; entry: E
       }
       const entry = applyGrowth(base, item.grown)
       kept.set(item.position, entry)
-      return [{ position: item.position, entry }]
+      return [{ position: item.position, entry, body: grownBody(base, entry, item.grown) }]
     })
     posted.set(session.sessionId, kept)
     return whole
   })
   if (missing) throw new Error(missing)
   return resolved
+}
+
+/** The body of `entry`, grown from `base` by `growth`, made from the body of `base` when the thread has it; remembered for the next growth. */
+function grownBody(base: Entry, entry: Entry, growth: EntryGrowth): string | undefined {
+  // A new block, or nothing new: encoded whole.
+  if (growth.blocks.length > 0 || growth.text === '') return undefined
+  const before = grownBodies.get(base)
+  const made = before ? grownPlainBody(before, growth.text, (entry as MessageEntry).content.length) : plainBody(entry)
+  if (!made) return undefined
+  grownBodies.set(entry, made)
+  return made.body
 }
 
 function encode(writes: RawSessionWrite[]): SessionWrite[] {
@@ -128,7 +149,7 @@ function encode(writes: RawSessionWrite[]): SessionWrite[] {
     lastState.set(session.sessionId, json)
     return {
       session: { ...session, state: json },
-      entries: entries[i]!.map(({ position, entry }) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })),
+      entries: entries[i]!.map(({ position, entry, body }) => ({ position, entryId: entry.id, kind: entry.kind, body: body ?? encodeEntry(entry).body })),
       ...(entriesEnd !== undefined ? { entriesEnd } : {}),
     }
   })

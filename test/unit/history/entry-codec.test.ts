@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
-import type { Entry } from '../../../common/session/types'
-import { bounded, encodeEntry, MAX_STRING, sessionStateFields } from '../../../main/history/entry-codec'
+import type { Entry, MessageEntry } from '../../../common/session/types'
+import { bounded, encodeEntry, grownPlainBody, MAX_STRING, plainBody, sessionStateFields } from '../../../main/history/entry-codec'
+import { applyGrowth } from '../../../main/history/entry-growth'
 import { restoreSessionState } from '../../../main/history/restore'
 import { cleanText } from '../../../common/session/title'
 import { buildFloodUpdates } from '../../agents/flood-updates'
@@ -90,5 +91,46 @@ describe('cleaning only what needs it', () => {
     // Split over blocks: the sum is what counts.
     const blocks = { kind: 'agent_message', id: 'm2', content: [{ type: 'text', text: 'e'.repeat(half) }, { type: 'image', data: 'aGk=' }, { type: 'text', text: '\u0000' }] } as Entry
     expect(encodeEntry(blocks).body).toBe(slow(blocks))
+  })
+})
+
+describe('a growing message’s body', () => {
+  const grow = (entry: Entry, text: string): Entry => applyGrowth(entry, { text, blocks: [] })
+
+  it('is extended by the new text alone, to exactly the body encodeEntry writes for the grown message', () => {
+    const texts = ['plain ', 'a "quote" and a \\ backslash ', 'tab\tnew\nline\r', 'é 中文 \u2028 \u2029 ', '\u0001\u001f control ', '</script> ', '']
+    const shapes: Entry[] = [
+      message('start '),
+      message('start ', { messageId: undefined }),
+      message('start ', { local: true, excluded: false, notSent: undefined }),
+      { kind: 'agent_thought', id: 't', content: [{ text: 'text first ', type: 'text' }] } as Entry,
+      { kind: 'user_message', id: 'u', content: [{ type: 'text', text: 'one ' }, { type: 'text', text: 'two ' }], messageId: 'u1', local: true } as Entry,
+      { content: [{ type: 'text', text: 'content first ' }], kind: 'agent_message', id: 'c', messageId: 'a "b" \\ c' } as Entry,
+    ]
+    for (const shape of shapes) {
+      let entry = shape
+      let body = plainBody(entry)!
+      expect(body.body).toBe(encodeEntry(entry).body)
+      for (let i = 0; i < 40; i++) {
+        const text = texts[i % texts.length]! + i
+        entry = grow(entry, text)
+        body = grownPlainBody(body, text, (entry as MessageEntry).content.length)!
+        expect(body.body).toBe(encodeEntry(entry).body)
+        expect(body).toEqual(plainBody(entry))
+      }
+    }
+  })
+
+  it('is not made from the one before once the message leaves the shortcut (too long, a surrogate, a NUL): encodeEntry writes it whole', () => {
+    const start = plainBody(message('x'.repeat(1000)))!
+    expect(grownPlainBody(start, 'y'.repeat(MAX_STRING / 2), 1)).toBeNull()
+    expect(grownPlainBody(start, 'an emoji 😀', 1)).toBeNull()
+    expect(grownPlainBody(start, 'half \uD83D', 1)).toBeNull()
+    expect(grownPlainBody(start, 'a NUL \u0000', 1)).toBeNull()
+    expect(grownPlainBody(start, 'fine', 1)!.body).toBe(encodeEntry(message(`${'x'.repeat(1000)}fine`)).body)
+    // Not plain to begin with: no body to grow.
+    expect(plainBody(message('annotated', {}, { annotations: { priority: 1 } }))).toBeNull()
+    expect(plainBody({ kind: 'agent_message', id: 'i', content: [{ type: 'text', text: 'a' }, { type: 'image', data: 'aGk=' }] } as Entry)).toBeNull()
+    expect(plainBody({ kind: 'tool_call', id: 'tool:c', toolCallId: 'c' } as Entry)).toBeNull()
   })
 })

@@ -248,6 +248,34 @@ describe('the history store on its own thread', () => {
     expect(again.search('tick 12', 5)).toEqual([expect.objectContaining({ sessionId: 'a/s1', kind: 'agent_message' })])
   })
 
+  it('writes a message growing over many ticks byte for byte as a whole encoding of it, its body extended on the thread', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const recorder = new HistoryRecorder(store, { logger: createLogger('test', () => {}), intervalMs: 60_000 })
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    recorder.track(state)
+    const apply = (...updates: Record<string, unknown>[]) => {
+      state = applyActions(state, [{ type: 'updates', updates: updates as never }])
+      recorder.changed(state)
+    }
+    const texts = ['plain ', 'a "quote" \\ ', 'tab\tline\n', 'é 中文 \u2028 ', '\u0001 ', '</b> ']
+    for (let tick = 0; tick < 120; tick++) {
+      apply({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: `${texts[tick % texts.length]}${tick}` } })
+      apply({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `${texts[(tick + 3) % texts.length]}${tick}` } })
+      // Past the shortcut for a while (a NUL), then a message of its own again.
+      if (tick === 60) apply({ sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'NUL \u0000 ' } })
+      if (tick === 80) apply({ sessionUpdate: 'agent_message_chunk', messageId: 'm2', content: { type: 'text', text: 'another ' } })
+      recorder.flush()
+    }
+    await Promise.resolve()
+    worker.settle()
+    const rows = store.load('a/s1')!.entries
+    expect(rows.map((row) => row.body)).toEqual(state.entries.map((entry) => encodeEntry(entry).body))
+    expect(rows.length).toBeGreaterThanOrEqual(3)
+    recorder.dispose()
+    store.dispose()
+  })
+
   it('refuses a growth it has no base for, and the recorder then writes the entry whole', async () => {
     const { store } = open(tempHome())
     const worker = store as WorkerHistoryStore
