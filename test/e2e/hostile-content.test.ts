@@ -66,7 +66,7 @@ it('draws hostile content a page at a time, shows a padded command whole and an 
 
   // The diff (near the end of the transcript): too different to compare line by line, shown whole, a page at a time.
   await visible(transcript(page).getByText(/Too different to compare line by line/))
-  await visible(transcript(page).getByRole('button', { name: 'Show 2,000 more lines (400 of 10,002 shown)' }))
+  await visible(transcript(page).getByRole('button', { name: 'Show 2,000 more lines (398 of 10,000 shown)' }))
   // The long run (the first message): the first page of it and a way to the rest.
   await transcript(page).evaluate((log) => log.scrollTo({ top: 0 }))
   // (The agent's later words, its report of the answer, join the same message.)

@@ -36,18 +36,25 @@ function Lines({ lines, label, numbered = true }: { lines: DiffLine[]; label: st
           </div>
         ))}
       </div>
-      <MoreLines shown={shown.length} total={lines.length} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />
+      {lines.length > shown.length && <MoreLines shown={contentLines(shown)} total={contentLines(lines)} last={lines.length - shown.length <= DIFF_MORE_LINES} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />}
     </>
   )
 }
 
-function MoreLines({ shown, total, onMore }: { shown: number; total: number; onMore: () => void }) {
-  if (total <= shown) return null
+/** The lines of the files a diff shows: its hunk headers (`@@ … @@`) and notes (git's header, "No newline") are not counted. */
+export function contentLines(lines: readonly DiffLine[]): number {
+  let count = 0
+  for (const line of lines) if (line.kind === 'add' || line.kind === 'del' || line.kind === 'context') count++
+  return count
+}
+
+/** `last`: the next page is the rest (pages are counted in rows, hunk headers included; what it says, in lines). */
+function MoreLines({ shown, total, last, onMore }: { shown: number; total: number; last: boolean; onMore: () => void }) {
   return (
     <button type="button" className="link-button" onClick={onMore}>
-      {total - shown > DIFF_MORE_LINES
-        ? `Show ${DIFF_MORE_LINES.toLocaleString('en')} more lines (${shown.toLocaleString('en')} of ${total.toLocaleString('en')} shown)`
-        : `Show all ${total.toLocaleString('en')} lines`}
+      {last
+        ? `Show all ${total.toLocaleString('en')} lines`
+        : `Show ${DIFF_MORE_LINES.toLocaleString('en')} more lines (${shown.toLocaleString('en')} of ${total.toLocaleString('en')} shown)`}
     </button>
   )
 }
@@ -65,7 +72,7 @@ function RawPatch({ format, text }: { format: string; text: string }) {
       <pre className="diff-raw" tabIndex={0} aria-label={`Patch (${format})`}>
         {hasHiddenCharactersInCode(shown) ? <VisibleText text={shown} prose /> : shown}
       </pre>
-      <MoreLines shown={Math.min(count, lines.length)} total={lines.length} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />
+      {lines.length > count && <MoreLines shown={count} total={lines.length} last={lines.length - count <= DIFF_MORE_LINES} onMore={() => setCount((n) => n + DIFF_MORE_LINES)} />}
     </>
   )
 }
