@@ -2,6 +2,7 @@ import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, typ
 import type { CommandView, ContentBlock } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { baseNameOf, fuzzyPaths, mentionQuery } from './mentions'
+import { composerPlaceholder, textWidth } from './placeholder'
 import { applyCommand, commandText, filterCommands, slashQuery } from './slash-commands'
 
 /** Raw bytes of one image (main enforces the same limit). */
@@ -88,6 +89,20 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
     el.style.height = 'auto'
     el.style.height = `${el.scrollHeight}px`
   }, [draft])
+  // The box's line, for the placeholder to fit on it: measured again when the window (so the box) changes width.
+  const [line, setLine] = useState<{ width: number; font: string } | null>(null)
+  const hasImages = context?.images === true
+  useLayoutEffect(() => {
+    const el = textRef.current
+    if (!el) return
+    const measure = () => setLine({ width: el.clientWidth, font: getComputedStyle(el).font })
+    measure()
+    window.addEventListener('resize', measure)
+    return () => window.removeEventListener('resize', measure)
+  }, [busy, hasImages])
+  const placeholder = disabled
+    ? `${agentName} is not running`
+    : composerPlaceholder(agentName, { files: context !== undefined, fits: (text) => line === null || line.width === 0 || textWidth(text, line.font) <= line.width })
 
   const change = (value: string, caretAt: number) => {
     setDraft(value)
@@ -285,7 +300,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
           className="composer-input"
           rows={1}
           value={draft}
-          placeholder={disabled ? `${agentName} is not running` : `Message ${agentName} (/ for commands${context ? ', @ for files' : ''}, Shift+Enter for a new line)`}
+          placeholder={placeholder}
           aria-label="Message"
           aria-autocomplete="list"
           aria-controls={menuOpen ? listId : undefined}
