@@ -38,3 +38,36 @@ it('Escape leaves the rename field and the delete question, back to the row’s 
   expect(await focused()).toBe(true)
   expect(await history.getByRole('button', { name: /^fix/ }).count()).toBe(1)
 })
+
+it('archiving or deleting a row from the keyboard puts focus on the next row, else the search field, not the body', async () => {
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const { page } = app
+  // Two closed sessions, "again" the newer: the history lists "again" above "fix".
+  for (const prompt of ['fix', 'again']) {
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    await sendPrompt(page, prompt)
+    await waitIdle(page)
+    await page.getByRole('button', { name: 'Close session' }).click()
+    await page.getByRole('button', { name: 'Confirm close session' }).click()
+    await gone(page.getByRole('main', { name: `Session ${prompt}` }))
+  }
+  const history = page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: 'History' })
+  const row = (title: string) => history.getByRole('button', { name: new RegExp(`^${title} `) })
+  await visible(row('fix'))
+  const press = async (locator: ReturnType<typeof row>) => {
+    await locator.focus()
+    await page.keyboard.press('Enter')
+  }
+  const focused = (locator: ReturnType<typeof row>) => locator.evaluate((el) => el === document.activeElement)
+
+  await press(history.getByRole('button', { name: 'Actions for again' }))
+  await press(history.getByRole('button', { name: 'Archive', exact: true }))
+  await gone(row('again'))
+  await expect.poll(() => focused(row('fix'))).toBe(true)
+
+  await press(history.getByRole('button', { name: 'Actions for fix' }))
+  await press(history.getByRole('button', { name: 'Delete…' }))
+  await press(history.getByRole('button', { name: 'Delete', exact: true }))
+  await gone(row('fix'))
+  await expect.poll(() => focused(page.getByRole('searchbox', { name: 'Search sessions' }))).toBe(true)
+})

@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import { folderName, untitledName } from '../../../common/session/title'
 import { Icon } from '../common/icons'
@@ -23,6 +23,8 @@ export interface HistoryListProps {
   actions: HistoryActions
   onOpen: (sessionId: string, entryId?: string) => void
   onNewSessionIn: (cwd: string) => void
+  /** Where focus goes when the last row the person archived or deleted was the only one (the search field). */
+  onNoRowLeft?: () => void
 }
 
 
@@ -54,6 +56,7 @@ const HistoryItem = memo(function HistoryItem({
   selected,
   actions,
   onOpen,
+  onLeaving,
 }: {
   session: HistorySummary
   live: LiveInfo | undefined
@@ -61,6 +64,8 @@ const HistoryItem = memo(function HistoryItem({
   selected: boolean
   actions: HistoryActions
   onOpen: (sessionId: string) => void
+  /** The row may leave the list (archived, deleted): the list moves focus to a neighbour when it does. */
+  onLeaving: (sessionId: string) => void
 }) {
   const [mode, setMode] = useState<'idle' | 'menu' | 'rename' | 'delete'>('idle')
   const title = session.title ?? live?.title ?? untitled(session)
@@ -120,6 +125,7 @@ const HistoryItem = memo(function HistoryItem({
         <button
           type="button"
           className="session-item history-item"
+          data-session-id={session.sessionId}
           aria-current={selected ? 'page' : undefined}
           onClick={() => onOpen(session.sessionId)}
           title={`${title}\n${session.cwd}`}
@@ -161,7 +167,15 @@ const HistoryItem = memo(function HistoryItem({
           >
             Rename
           </button>
-          <button type="button" className="button button-secondary button-small" onClick={() => void actions.archive(session.sessionId, !session.archived).then(() => setMode('idle'))}>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            onClick={() => {
+              onLeaving(session.sessionId)
+              // Still listed (archived ones shown, or restored): focus goes back to the row's actions button.
+              void actions.archive(session.sessionId, !session.archived).then(backToRow)
+            }}
+          >
             {session.archived ? 'Unarchive' : 'Archive'}
           </button>
           <button type="button" className="button button-secondary button-small" onClick={() => void actions.exportAs(session.sessionId, 'markdown')}>
@@ -189,7 +203,14 @@ const HistoryItem = memo(function HistoryItem({
         >
           <p id={confirmId}>Delete “{title}” and its transcript from this computer? This cannot be undone.</p>
           <div className="history-confirm-buttons">
-            <button type="button" className="button button-danger button-small" onClick={() => void actions.remove(session.sessionId).then(() => setMode('idle'))}>
+            <button
+              type="button"
+              className="button button-danger button-small"
+              onClick={() => {
+                onLeaving(session.sessionId)
+                void actions.remove(session.sessionId).then(() => setMode('idle'))
+              }}
+            >
               Delete
             </button>
             <button type="button" className="button button-secondary button-small" autoFocus onClick={backToRow}>
@@ -285,10 +306,32 @@ export function listedSessions(sessions: HistorySummary[], live: ReadonlyMap<str
 }
 
 /** The history: every stored (and open) session, grouped by working folder. */
-export function HistoryList({ sessions, live, agentName, hasAgent = () => true, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn }: HistoryListProps) {
+export function HistoryList({ sessions, live, agentName, hasAgent = () => true, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn, onNoRowLeft }: HistoryListProps) {
   const groups = groupByFolder(listedSessions(sessions, live))
+  const order = groups.flatMap((group) => group.sessions.map((s) => s.sessionId))
+  const listRef = useRef<HTMLElement>(null)
+  // A row archived or deleted from its actions leaves the list; focus (on the page's body by then, the row gone)
+  // goes to the row that took its place, else the one above it, else the search field, as in a list of files.
+  const leaving = useRef<{ sessionId: string; order: string[] } | null>(null)
+  const orderRef = useRef(order)
+  orderRef.current = order
+  const onLeaving = useCallback((sessionId: string) => {
+    leaving.current = { sessionId, order: orderRef.current }
+  }, [])
+  useLayoutEffect(() => {
+    const left = leaving.current
+    if (!left || order.includes(left.sessionId)) return
+    leaving.current = null
+    // The person went on elsewhere meanwhile: their focus stays where they put it.
+    if (document.activeElement && document.activeElement !== document.body) return
+    const at = left.order.indexOf(left.sessionId)
+    const next = [...left.order.slice(at + 1), ...left.order.slice(0, at).reverse()].find((id) => order.includes(id))
+    const row = next === undefined ? null : listRef.current?.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(next)}"]`)
+    if (row) row.focus()
+    else onNoRowLeft?.()
+  })
   return (
-    <section className="history" aria-label="History">
+    <section className="history" aria-label="History" ref={listRef}>
       <h2 className="agent-name history-heading">
         <span className="agent-label">History</span>
         <label className="history-archived-toggle">
@@ -316,6 +359,7 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
                   selected={s.sessionId === selectedSessionId}
                   actions={actions}
                   onOpen={onOpen}
+                  onLeaving={onLeaving}
                 />
               </li>
             ))}

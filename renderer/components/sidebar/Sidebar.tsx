@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState } from 'react'
+import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import type { BosunApi, CallResult } from '../../../common/contract'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
@@ -82,6 +82,7 @@ export const Sidebar = memo(function Sidebar({
   }, [agentsLoaded, waitingForAgents, onOpenAgents])
   const [history, actions] = useHistory(api, onCallFailed ?? ignoreFailure)
   const [query, setQuery] = useState('')
+  const searchRef = useRef<HTMLInputElement>(null)
   const [hits, setHits] = useState<HistoryHit[] | null>(null)
   const trimmed = query.trim()
   useEffect(() => {
@@ -146,6 +147,7 @@ export const Sidebar = memo(function Sidebar({
         <div className="sidebar-search" role="search">
           <Icon name="search" size={14} />
           <input
+            ref={searchRef}
             type="search"
             className="input"
             aria-label="Search sessions"
@@ -239,6 +241,7 @@ export const Sidebar = memo(function Sidebar({
             showArchived={history.showArchived}
             actions={actions}
             onOpen={open}
+            onNoRowLeft={() => searchRef.current?.focus()}
             onNewSessionIn={(cwd) => {
               const newest = listed.find((s) => s.cwd === cwd)
               setCreating({ cwd, ...(newest ? { agentId: newest.agentId } : {}) })
