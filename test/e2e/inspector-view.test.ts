@@ -79,3 +79,24 @@ it('shows long session ids in full, keeps Jump to latest off the table, and foll
   await page.emulateMedia({ colorScheme: 'dark' })
   await screenshot(page, 'inspector-filter-dark')
 })
+
+it('keeps its toolbar one row at 900 px wide: Clear beside Export, both beside the filter', async () => {
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 900, height: 800 } })
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('tab', { name: 'Inspector', exact: true }).click()
+  const toolbar = await visible(dialog.getByRole('toolbar', { name: 'Inspector tools' }))
+  const top = async (name: string) => (await toolbar.getByRole(name === 'Filter by method' ? 'searchbox' : 'button', { name, exact: true }).boundingBox())!
+  const rows = async () => {
+    const [filter, exportButton, clear] = [await top('Filter by method'), await top('Export'), await top('Clear')]
+    return { together: Math.abs(exportButton.y - clear.y) < 2, oneRow: Math.abs(filter.y + filter.height / 2 - (clear.y + clear.height / 2)) < 2 }
+  }
+  expect(await rows()).toEqual({ together: true, oneRow: true })
+  await screenshot(page, 'inspector-toolbar-900-light')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'inspector-toolbar-900-dark')
+})

@@ -85,35 +85,39 @@ export function InspectorView(props: InspectorViewProps) {
             onChange={(e) => onFilterChange({ ...filter, method: valueOf(e) })}
           />
         </label>
-        <label className="inspector-session" htmlFor={`${ids}-session`}>
-          <span className="field-label">Session</span>
-        </label>
-        <select
-          id={`${ids}-session`}
-          className="select"
-          value={filter.sessionId}
-          onChange={(e) => onFilterChange({ ...filter, sessionId: valueOf(e) })}
-        >
-          <option value="">All sessions</option>
-          <option value={NO_SESSION}>No session</option>
-          {sessions.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+        <span className="inspector-session">
+          <label htmlFor={`${ids}-session`}>
+            <span className="field-label">Session</span>
+          </label>
+          <select
+            id={`${ids}-session`}
+            className="select"
+            value={filter.sessionId}
+            onChange={(e) => onFilterChange({ ...filter, sessionId: valueOf(e) })}
+          >
+            <option value="">All sessions</option>
+            <option value={NO_SESSION}>No session</option>
+            {sessions.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </span>
         <span className="inspector-count muted small" aria-live="polite">
           {matching.length === messages.length ? `${messages.length} messages` : `${matching.length} of ${messages.length} messages`}
           {shown.length < matching.length ? ` · last ${shown.length} shown` : ''}
           {dropped > 0 ? ` · ${dropped} older dropped` : ''}
         </span>
-        <span className="inspector-toolbar-spacer" />
-        <button type="button" className="button button-small" onClick={onExport} disabled={busy}>
-          Export
-        </button>
-        <button type="button" className="button button-small button-secondary" onClick={onClear} disabled={busy || messages.length === 0}>
-          Clear
-        </button>
+        {/* Export and Clear stay together at the row's end; when the row is too narrow they go to the next one, together. */}
+        <span className="inspector-actions">
+          <button type="button" className="button button-small" onClick={onExport} disabled={busy}>
+            Export
+          </button>
+          <button type="button" className="button button-small button-secondary" onClick={onClear} disabled={busy || messages.length === 0}>
+            Clear
+          </button>
+        </span>
       </div>
 
       {problem && (
