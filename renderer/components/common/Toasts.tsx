@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionState } from '../../../common/session/types'
 import { Icon } from './icons'
 
@@ -40,11 +40,64 @@ function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number];
  * its transcript (below the session header and its controls, covering nothing).
  */
 export function Toasts({ notices, onDismiss, placement = 'window' }: { notices: SessionState['notices']; onDismiss: (id: string) => void; placement?: 'window' | 'session' }) {
+  const overflow = useOverflow(placement === 'session', notices)
   if (notices.length === 0) return null
   const shown = notices.slice(-MAX_VISIBLE_NOTICES)
   const hidden = notices.slice(0, -MAX_VISIBLE_NOTICES)
+  if (placement === 'session') {
+    // Taller than their share of the column (a narrow window, long descriptions): they scroll, the edge with more
+    // below fades out instead of cutting a card off, and the box takes the keyboard (arrows, Page Down) too.
+    const className = ['toasts', 'toasts-session', overflow.scrolls ? 'toasts-scrolls' : '', overflow.below ? 'toasts-more-below' : ''].filter(Boolean).join(' ')
+    return (
+      <div ref={overflow.ref} className={className} role="region" aria-label="Notices" tabIndex={overflow.scrolls ? 0 : undefined}>
+        <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} />
+      </div>
+    )
+  }
   return (
-    <div className={placement === 'session' ? 'toasts toasts-session' : 'toasts'} aria-label="Notices">
+    <div className="toasts" aria-label="Notices">
+      <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} />
+    </div>
+  )
+}
+
+/** Whether a box scrolls, and whether some of it is below what shows; `watch` changes when its content does. */
+function useOverflow(enabled: boolean, watch: unknown) {
+  const ref = useRef<HTMLDivElement>(null)
+  const [state, setState] = useState({ scrolls: false, below: false })
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!enabled || !el) return
+    const check = () => {
+      const scrolls = el.scrollHeight > el.clientHeight + 1
+      const below = scrolls && el.scrollHeight - el.scrollTop - el.clientHeight > 1
+      setState((old) => (old.scrolls === scrolls && old.below === below ? old : { scrolls, below }))
+    }
+    check()
+    const observer = new ResizeObserver(check)
+    observer.observe(el)
+    el.addEventListener('scroll', check, { passive: true })
+    return () => {
+      observer.disconnect()
+      el.removeEventListener('scroll', check)
+    }
+  }, [enabled, watch])
+  return { ref, ...state }
+}
+
+function NoticeList({
+  notices,
+  shown,
+  hidden,
+  onDismiss,
+}: {
+  notices: SessionState['notices']
+  shown: SessionState['notices']
+  hidden: SessionState['notices']
+  onDismiss: (id: string) => void
+}) {
+  return (
+    <>
       {hidden.length > 0 && (
         <div className="toasts-more">
           <span className="muted small">
@@ -58,7 +111,7 @@ export function Toasts({ notices, onDismiss, placement = 'window' }: { notices: 
       {shown.map((notice) => (
         <ToastItem key={notice.id} notice={notice} onDismiss={onDismiss} />
       ))}
-    </div>
+    </>
   )
 }
 
