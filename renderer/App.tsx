@@ -376,7 +376,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           )}
         </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
-        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} {...(page.agentId ? { initialAgentId: page.agentId } : {})} /> : null}
+        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} /> : null}
         {signIn ? (
           <SignInDialog
             key={`${signIn.agentId}:${signIn.cwd}`}

@@ -1,3 +1,4 @@
+import { useEffect, useId, useRef, useState } from 'react'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { AgentRuntimeView } from '../../../common/session/types'
 import { AgentMcpServers, type AgentMcpApi } from '../mcp/AgentMcpServers'
@@ -16,6 +17,30 @@ export interface AgentOverviewProps {
   problem?: string | null
   /** With it, the definition lists the MCP servers the agent gets. */
   mcpApi?: AgentMcpApi
+  /**
+   * The agent's open sessions that a restart or a stop would cut into (the window's state): turns running and
+   * questions waiting on the person. With any, Restart and Stop ask first; main still decides what runs.
+   */
+  activity?: AgentActivity
+}
+
+export interface AgentActivity {
+  /** Sessions with a turn running. */
+  running: number
+  /** Permission requests and questions waiting on the person. */
+  waiting: number
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
+
+/** What restarting or stopping does to the sessions' work, in words. */
+export function interruptionText(action: 'restart' | 'stop', agentName: string, activity: AgentActivity): string {
+  const parts: string[] = []
+  if (activity.running > 0) parts.push(`ends the turn running in ${plural(activity.running, 'session', 'sessions')}`)
+  if (activity.waiting > 0) parts.push(`drops ${plural(activity.waiting, 'request', 'requests')} waiting for your answer`)
+  const doing = action === 'restart' ? 'Restarting' : 'Stopping'
+  const after = action === 'restart' ? ' Open sessions reconnect to the restarted agent where it can continue them.' : ''
+  return `${doing} ${agentName} ${parts.join(', and ')}.${after}`
 }
 
 const STATUS_BADGE: Record<AgentRuntimeView['status'], string> = {
@@ -28,10 +53,36 @@ const STATUS_BADGE: Record<AgentRuntimeView['status'], string> = {
 }
 
 /** The Overview tab: what the definition says, what is running now, and Start/Restart/Stop. */
-export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy, problem, mcpApi }: AgentOverviewProps) {
+export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy, problem, mcpApi, activity }: AgentOverviewProps) {
   const status = runtime?.status ?? 'stopped'
   const actions = runtimeActions(status)
   const envNames = Object.keys(agent.env)
+  // Restart or Stop with work under way asks first, in place; leaving the question puts focus back on its button.
+  const [asking, setAsking] = useState<'restart' | 'stop' | null>(null)
+  const questionId = useId()
+  const restartRef = useRef<HTMLButtonElement>(null)
+  const stopRef = useRef<HTMLButtonElement>(null)
+  const refocus = useRef<'restart' | 'stop' | null>(null)
+  useEffect(() => {
+    if (asking !== null || refocus.current === null) return
+    ;(refocus.current === 'restart' ? restartRef : stopRef).current?.focus()
+    refocus.current = null
+  }, [asking])
+  const interrupts = activity !== undefined && (activity.running > 0 || activity.waiting > 0)
+  const ask = (action: 'restart' | 'stop') => {
+    if (!interrupts) return action === 'restart' ? onRestart() : onStop()
+    setAsking(action)
+  }
+  const leave = () => {
+    refocus.current = asking
+    setAsking(null)
+  }
+  const confirm = () => {
+    const action = asking
+    setAsking(null)
+    if (action === 'restart') onRestart()
+    else if (action === 'stop') onStop()
+  }
   return (
     <div className="agent-overview">
       <section className="agents-card" aria-labelledby={`${agent.id}-runtime`}>
@@ -114,16 +165,40 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
             </button>
           )}
           {actions.restart && (
-            <button type="button" className="button" onClick={onRestart} disabled={busy}>
+            <button ref={restartRef} type="button" className="button" aria-expanded={asking === 'restart' ? true : undefined} onClick={() => ask('restart')} disabled={busy}>
               Restart
             </button>
           )}
           {actions.stop && (
-            <button type="button" className="button button-secondary" onClick={onStop} disabled={busy}>
+            <button ref={stopRef} type="button" className="button button-secondary" aria-expanded={asking === 'stop' ? true : undefined} onClick={() => ask('stop')} disabled={busy}>
               Stop
             </button>
           )}
         </div>
+        {asking && activity && (
+          <div
+            className="agents-confirm"
+            role="alertdialog"
+            aria-label={`${asking === 'restart' ? 'Restart' : 'Stop'} ${agent.name}?`}
+            aria-describedby={questionId}
+            onKeyDown={(e) => {
+              if (e.key !== 'Escape') return
+              e.preventDefault()
+              e.stopPropagation()
+              leave()
+            }}
+          >
+            <p id={questionId}>{interruptionText(asking, agent.name, activity)}</p>
+            <div className="button-row">
+              <button type="button" className="button button-danger" onClick={confirm}>
+                {asking === 'restart' ? 'Restart anyway' : 'Stop anyway'}
+              </button>
+              <button type="button" className="button button-secondary" autoFocus onClick={leave}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
       </section>
 
       <section className="agents-card" aria-labelledby={`${agent.id}-definition`}>

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { BosunApi, IpcFailure } from '../../../common/contract'
 import type { AgentDefinitionView, AgentFieldErrors, AgentPresetView, DefinitionsLoadWarning, KeychainStatus } from '../../../common/contract/agents'
-import type { AgentRuntimeView } from '../../../common/session/types'
+import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
 import { AgentEditor, type AgentSaveOutcome } from '../../components/agents/AgentEditor'
 import { AgentList, commandLine } from '../../components/agents/AgentList'
-import { AgentOverview } from '../../components/agents/AgentOverview'
+import { AgentOverview, type AgentActivity } from '../../components/agents/AgentOverview'
 import { AgentTabs, type AgentTabId } from '../../components/agents/AgentTabs'
 import { CheckConnection } from '../../components/agents/CheckConnection'
 import { LoginPanel } from '../../components/agents/LoginPanel'
@@ -22,6 +22,23 @@ export interface AgentsScreenProps {
   initialAgentId?: string
   /** …on this tab. */
   initialTab?: AgentTabId
+  /**
+   * The open sessions as the window knows them (whose agent, its turn, how many requests wait on the person): Restart
+   * and Stop ask first when they would cut into one.
+   */
+  sessions?: readonly { agentId: string; turnState: TurnState; pending: number }[]
+}
+
+/** An agent's sessions at work: turns running (or waiting on the person) and the requests waiting on them. */
+export function activityOf(sessions: NonNullable<AgentsScreenProps['sessions']>, agentId: string): AgentActivity {
+  let running = 0
+  let waiting = 0
+  for (const s of sessions) {
+    if (s.agentId !== agentId) continue
+    if (s.turnState === 'running' || s.turnState === 'requires_action') running++
+    waiting += s.pending
+  }
+  return { running, waiting }
 }
 
 /** What the right-hand side shows. */
@@ -42,7 +59,7 @@ type CheckState = { check: CheckResult } | { failure: IpcFailure }
  * focuses its heading, closes on Escape or "Close"), loads everything from `api` and unsubscribes on
  * unmount. The host should make the app behind it `inert` and give focus back to its opener on close.
  */
-export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview' }: AgentsScreenProps) {
+export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview', sessions = [] }: AgentsScreenProps) {
   const tools = useMemo(() => agentTools(api), [api])
   const registry = useMemo(() => registryApi(api), [api])
   const [agents, setAgents] = useState<readonly AgentDefinitionView[] | null>(null)
@@ -282,6 +299,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                     onStop={() => void runtimeCall(selectedAgent.id, 'stopAgent')}
                     onEdit={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}
                     mcpApi={api}
+                    activity={activityOf(sessions, selectedAgent.id)}
                   />
                 ) : tab === 'check' ? (
                   <CheckConnection

@@ -421,3 +421,31 @@ function agentToolsFreeApi(): BosunApi {
     onAgentStatus: () => noop,
   } as unknown as BosunApi
 }
+
+describe('what Restart and Stop cut into', () => {
+  it('counts the turns running and the requests waiting, per agent', async () => {
+    const { activityOf } = await import('../../../renderer/screens/agents/AgentsScreen')
+    const sessions = [
+      { agentId: 'claude', turnState: 'running' as const, pending: 0 },
+      { agentId: 'claude', turnState: 'requires_action' as const, pending: 2 },
+      { agentId: 'claude', turnState: 'idle' as const, pending: 0 },
+      { agentId: 'gemini', turnState: 'running' as const, pending: 1 },
+    ]
+    expect(activityOf(sessions, 'claude')).toEqual({ running: 2, waiting: 2 })
+    expect(activityOf(sessions, 'codex')).toEqual({ running: 0, waiting: 0 })
+  })
+
+  it('says what happens to them', async () => {
+    const { interruptionText } = await import('../../../renderer/components/agents/AgentOverview')
+    expect(interruptionText('restart', 'Claude', { running: 2, waiting: 1 })).toBe(
+      'Restarting Claude ends the turn running in 2 sessions, and drops 1 request waiting for your answer. Open sessions reconnect to the restarted agent where it can continue them.',
+    )
+    expect(interruptionText('stop', 'Claude', { running: 0, waiting: 3 })).toBe('Stopping Claude drops 3 requests waiting for your answer.')
+  })
+
+  it('shows Restart and Stop without a question until one is asked', () => {
+    const html = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ agentId: 'claude', name: 'Claude', status: 'ready' } as never} onRestart={noop} onStop={noop} onEdit={noop} activity={{ running: 1, waiting: 0 }} />)
+    expect(html).toContain('>Restart</button>')
+    expect(html).not.toContain('alertdialog')
+  })
+})

@@ -1,0 +1,56 @@
+/**
+ * Restart and Stop on the Agents page while the agent's sessions are at work: a turn running or a request waiting on
+ * the person is cut by them, so they ask first and say what happens; with nothing at work they act at once.
+ */
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
+import { gone, sendPrompt, startSession, turnStatus, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Scripted agent'
+const launch = launchPerTest()
+
+it('asks before restarting an agent with a turn running, and restarts at once when nothing runs', async () => {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'slow')
+  await visible(page.getByRole('status', { name: /^Turn: (?!Idle)/ }))
+
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: new RegExp(`^${AGENT} `) }).click()
+  const restart = dialog.getByRole('button', { name: 'Restart', exact: true })
+  await restart.click()
+  const question = await visible(dialog.getByRole('alertdialog', { name: `Restart ${AGENT}?` }))
+  expect(await question.getByRole('paragraph').innerText()).toBe(
+    `Restarting ${AGENT} ends the turn running in 1 session. Open sessions reconnect to the restarted agent where it can continue them.`,
+  )
+  // The safe answer has the focus; Escape leaves the question (not the page) and puts focus back on Restart.
+  expect(await question.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(true)
+  await screenshot(page, 'agents-restart-question-light')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await screenshot(page, 'agents-restart-question-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.keyboard.press('Escape')
+  await gone(question)
+  await visible(dialog)
+  expect(await restart.evaluate((el) => el === document.activeElement)).toBe(true)
+
+  // Answered: the agent restarts and the turn it was running ends.
+  await restart.click()
+  await dialog.getByRole('button', { name: 'Restart anyway' }).click()
+  await gone(dialog.getByRole('alertdialog'))
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  await gone(dialog)
+  await waitIdle(page)
+
+  // Nothing at work now: Restart restarts without a question.
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  await visible(dialog)
+  await dialog.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: new RegExp(`^${AGENT} `) }).click()
+  const pidBefore = await dialog.getByText(/^pid \d+$/).innerText()
+  await restart.click()
+  await expect.poll(async () => (await dialog.getByText(/^pid \d+$/).count()) === 1 && (await dialog.getByText(/^pid \d+$/).innerText()) !== pidBefore).toBe(true)
+  expect(await dialog.getByRole('alertdialog').count()).toBe(0)
+  expect(await turnStatus(page).count()).toBe(1)
+})
