@@ -15,7 +15,7 @@ import { Transcript } from '../components/transcript/Transcript'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
 import { TerminalActionsContext, type TerminalActions } from '../components/transcript/terminal-actions'
 import { BackgroundWork } from '../components/background/BackgroundWork'
-import type { AppStore } from '../state/app-store'
+import { waitingOnPerson, type AppStore } from '../state/app-store'
 import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
 import { derivedTitle, folderName, untitledName } from '../../common/session/title'
 import { useAppSelector } from './use-app-selector'
@@ -212,6 +212,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         inboxSlot={inboxSlot}
         onClose={onClose}
         usage={session.usage}
+        waitingOnYou={waitingOnPerson(session)}
       />
       {/* The agent's notices sit above the transcript, in its column: they cover neither the header nor the transcript. */}
       <div className="session-middle">

@@ -19,6 +19,46 @@ async function bothThemes(page: Page, what: string, selector?: string): Promise<
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
+/**
+ * Tab from the page's start until focus comes back round: what each stop is (tag, id, name), and each stop without an
+ * accessible name or a visible focus ring. A stop that keeps the focus on one element (a date field's parts) counts once.
+ */
+async function tabWalk(page: Page, stops = 60): Promise<{ reached: string[]; problems: string[] }> {
+  await page.locator('body').focus()
+  const reached: string[] = []
+  const problems: string[] = []
+  for (let i = 0; i < stops; i++) {
+    await page.keyboard.press('Tab')
+    const info = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null
+      if (!el || el === document.body) return null
+      const ringOf = (node: Element) => {
+        const style = getComputedStyle(node)
+        return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'
+      }
+      // The element's own ring, or its box's (a text area inside a bordered composer rings the composer via :focus-within).
+      const box = el.parentElement
+      const ring = ringOf(el) || (box !== null && box.matches(':focus-within') && ringOf(box))
+      const label =
+        el.getAttribute('aria-label') ??
+        (el.getAttribute('aria-labelledby') ? document.getElementById(el.getAttribute('aria-labelledby')!)?.textContent : null) ??
+        ((el as HTMLInputElement).labels?.[0]?.textContent || null) ??
+        el.getAttribute('title') ??
+        el.textContent
+      // A date field's picker button (in its shadow tree) draws its own ring: the field's counts for its parts.
+      const part = el instanceof HTMLInputElement && el.type === 'date'
+      return { key: `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}:${(label ?? '').trim().slice(0, 40)}`, named: (label ?? '').trim().length > 0, ring: ring || part }
+    })
+    if (!info) continue
+    if (reached.at(-1) === info.key) continue
+    if (reached.includes(info.key)) break
+    reached.push(info.key)
+    if (!info.named) problems.push(`no name: ${info.key}`)
+    if (!info.ring) problems.push(`no focus ring: ${info.key}`)
+  }
+  return { reached, problems }
+}
+
 let app: E2eApp | undefined
 afterEach(async () => {
   await app?.close()
@@ -80,37 +120,36 @@ it('every element Tab reaches on the session screen has an accessible name and a
   await visible(agentSays(page, 'Scripted agent').getByText('Done: answer is 42 now.'))
   await waitIdle(page)
 
-  await page.locator('body').focus()
-  const reached: string[] = []
-  const problems: string[] = []
-  for (let i = 0; i < 60; i++) {
-    await page.keyboard.press('Tab')
-    const info = await page.evaluate(() => {
-      const el = document.activeElement as HTMLElement | null
-      if (!el || el === document.body) return null
-      const ringOf = (node: Element) => {
-        const style = getComputedStyle(node)
-        return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'
-      }
-      // The element's own ring, or its box's (a text area inside a bordered composer rings the composer via :focus-within).
-      const box = el.parentElement
-      const ring = ringOf(el) || (box !== null && box.matches(':focus-within') && ringOf(box))
-      const label =
-        el.getAttribute('aria-label') ??
-        (el.getAttribute('aria-labelledby') ? document.getElementById(el.getAttribute('aria-labelledby')!)?.textContent : null) ??
-        ((el as HTMLInputElement).labels?.[0]?.textContent || null) ??
-        el.getAttribute('title') ??
-        el.textContent
-      return { key: `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}:${(label ?? '').trim().slice(0, 40)}`, named: (label ?? '').trim().length > 0, ring }
-    })
-    if (!info) continue
-    if (reached.includes(info.key)) break
-    reached.push(info.key)
-    if (!info.named) problems.push(`no name: ${info.key}`)
-    if (!info.ring) problems.push(`no focus ring: ${info.key}`)
-  }
+  const { reached, problems } = await tabWalk(page)
   // The walk got through the sidebar, the header, the transcript and the composer.
   expect(reached.length).toBeGreaterThan(8)
   expect(reached.some((k) => k.startsWith('textarea'))).toBe(true)
   expect(problems).toEqual([])
+})
+
+it('a permission and a form waiting at once: the turn says it needs you, each says who asks, axe passes, and Tab reaches every answer with a name and a ring', async () => {
+  const AGENT = 'Waiting agent'
+  app = await launchApp([{ id: 'waiting', name: AGENT, scenario: 'e2e-waiting' }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'both')
+  const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts', exact: true }))
+  const form = await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
+  // The agent waits on the person, not the other way round: a polite status says so (it said "Working…").
+  await visible(page.getByRole('status', { name: 'Turn: Needs you' }))
+  const description = (locator: typeof prompt) => locator.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '))
+  expect(await description(prompt)).toBe(`${AGENT} asks for your approval`)
+  expect(await description(form)).toBe(`${AGENT} asks A few details before I scaffold the project.`)
+  await bothThemes(page, 'permission and form waiting')
+
+  const { reached, problems } = await tabWalk(page, 90)
+  expect(problems).toEqual([])
+  for (const stop of ['button:Allow once', 'button:Dismiss', 'input:Contact email', 'input:Go', 'button:Accept', 'button:Cancel']) {
+    expect(reached.some((k) => k.replace(/#[^:]*/, '').replace(/[✓✕⊘]\s*/g, '').startsWith(stop)), stop).toBe(true)
+  }
+
+  // Answered: the turn is the agent's again.
+  await prompt.getByRole('button', { name: 'Allow once' }).click()
+  await form.getByRole('button', { name: 'Cancel' }).click()
+  await visible(page.getByRole('status', { name: 'Turn: Working…' }))
 })

@@ -159,8 +159,8 @@ describe('permission dialog, v2 agent', () => {
 
   it('v2 tool_call subject: its own title and description, answered by mouse', async () => {
     const prompt = await ask(V2, 'v2-tool', 'Delete the build folder?')
-    const description = await prompt.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent)
-    expect(description).toBe('The agent wants to remove build/ before rebuilding.')
+    const description = await prompt.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent))
+    expect(description).toEqual([`${V2} asks`, 'The agent wants to remove build/ before rebuilding.'])
     await visible(prompt.getByText(`${V2} asks`))
     // The permission's wording never replaces the tool call's own title.
     await visible(transcript(page).getByRole('article', { name: /Delete build\// }))

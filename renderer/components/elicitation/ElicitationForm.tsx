@@ -46,6 +46,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   const baseId = useId()
   const titleId = `${baseId}-title`
   const messageId = `${baseId}-message`
+  const askerId = `${baseId}-asker`
   const pending = elicitation.status === 'pending'
 
   const check = useMemo(() => (schema ? checkDraft(schema, draft) : null), [schema, draft])
@@ -100,9 +101,9 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   }
 
   return (
-    <section className={`eli-card eli-status-${elicitation.status}`} aria-labelledby={titleId} aria-describedby={messageId} onKeyDown={onKeyDown}>
+    <section className={`eli-card eli-status-${elicitation.status}`} aria-labelledby={titleId} aria-describedby={`${askerId} ${messageId}`} onKeyDown={onKeyDown}>
       <header className="eli-header">
-        <span className="eli-agent">
+        <span className="eli-agent" id={askerId}>
           {elicitation.agentName} asks{elicitation.sessionId === null ? ' while starting' : ''}
         </span>
         <h3 id={titleId} className="eli-title">

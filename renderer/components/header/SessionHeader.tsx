@@ -81,6 +81,11 @@ export interface SessionHeaderProps {
   onClose: () => void
   /** The agent's last usage report (context window, cost); nothing is shown until there is one. */
   usage?: UsageView | null
+  /**
+   * Permission requests and questions of this session waiting on the person: a running turn then says "Needs you",
+   * not "Working…" (a v1 agent blocked on an answer never says so itself), and the status announces the change.
+   */
+  waitingOnYou?: number
 }
 
 /** Two-step close: the first click asks, the second closes; leaving the button resets it. */
@@ -101,7 +106,8 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, subtitle, turn, inboxSlot, onClose, usage } = props
+  const { title, subtitle, inboxSlot, onClose, usage, waitingOnYou = 0 } = props
+  const turn: TurnView = (props.turn.state === 'running' || props.turn.state === 'unknown') && waitingOnYou > 0 ? { ...props.turn, state: 'requires_action' } : props.turn
   const busy = turn.state === 'running' || turn.state === 'unknown'
   return (
     <header className="session-header">

@@ -36,6 +36,7 @@ export interface PermissionPromptProps {
 export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = false, showSubject = true }: PermissionPromptProps) {
   const titleId = useId()
   const descriptionId = useId()
+  const askerId = useId()
   const rememberId = useId()
   // A structural type keeps this file type-checkable without the DOM lib (unit tests render it in Node).
   const rootRef = useRef<{ focus(): void; contains?(node: unknown): boolean } | null>(null)
@@ -93,13 +94,14 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
       className={`perm-prompt perm-status-${request.status}`}
       role={pending ? 'alertdialog' : 'group'}
       aria-labelledby={titleId}
-      aria-describedby={request.description ? descriptionId : undefined}
+      // Who asks, and that it is for approval, then the agent's description: the prompt is named by its title only.
+      aria-describedby={request.description ? `${askerId} ${descriptionId}` : askerId}
       tabIndex={-1}
       onKeyDown={onKeyDown}
       data-request-id={request.requestId}
     >
       <header className="perm-header">
-        <span className="perm-agent">
+        <span className="perm-agent" id={askerId}>
           {request.agentName} asks{titleOnCard ? ' for your approval' : ''}
         </span>
         {/* Still the prompt's name for a screen reader, which reads it apart from the card. */}

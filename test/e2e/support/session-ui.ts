@@ -62,7 +62,7 @@ export async function startSession(page: Page, options: { agentName: string; cwd
   const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
   await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
   const form = await visible(page.getByRole('form', { name: 'New session' }))
-  await form.getByRole('combobox', { name: 'Agent' }).selectOption({ label: options.agentName })
+  await form.getByRole('combobox', { name: 'Agent', exact: true }).selectOption({ label: options.agentName })
   await form.getByRole('textbox', { name: 'Working folder' }).fill(options.cwd)
   await form.getByRole('button', { name: 'Start session' }).click()
   await gone(form)
