@@ -129,7 +129,7 @@ describe('history in the browser host', () => {
     await visible(results.locator('mark', { hasText: /src/i }))
     await screenshot(page, 'history-search-dark')
     await hit.click()
-    await inTranscriptView(transcript(page).getByRole('article', { name: 'Edit: Edit src/app.ts' }))
+    await inTranscriptView(transcript(page).getByRole('article', { name: 'Edit src/app.ts', exact: true }))
     await nav(page).getByRole('searchbox', { name: 'Search sessions' }).fill('')
 
     // Export as Markdown: a download in the browser host.

@@ -57,7 +57,7 @@ describe('permission dialog, v1 agent', () => {
 
   it('v1 tool call with a diff: shown on its card, answered by mouse', async () => {
     const prompt = await ask(V1, 'v1-diff', 'Edit src/app.ts')
-    const card = transcript(page).getByRole('article', { name: 'Edit: Edit src/app.ts' })
+    const card = transcript(page).getByRole('article', { name: 'Edit src/app.ts', exact: true })
     // The request sits on the tool call it is about, under the diff the person is approving.
     await visible(card.getByRole('alertdialog', { name: 'Edit src/app.ts' }))
     await visible(card.getByRole('row', { name: 'removed: const answer = 41' }))
@@ -112,7 +112,7 @@ describe('permission dialog, v1 agent', () => {
 
   it('Escape on a tool card: the agent is told cancelled, and the card says it was dismissed (not "Allowed by you")', async () => {
     const prompt = await ask(V1, 'v1-diff', 'Edit src/app.ts')
-    const card = transcript(page).getByRole('article', { name: 'Edit: Edit src/app.ts' })
+    const card = transcript(page).getByRole('article', { name: 'Edit src/app.ts', exact: true })
     await visible(card.getByRole('alertdialog', { name: 'Edit src/app.ts' }))
     await prompt.focus()
     await page.keyboard.press('Escape')

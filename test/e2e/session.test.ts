@@ -44,7 +44,7 @@ async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
   expect(await thought.getAttribute('aria-expanded')).toBe('false')
 
   // The tool call card with its diff: the removed and the added line, and the untouched context.
-  const card = await visible(log.getByRole('article', { name: 'Edit: Edit src/app.ts' }))
+  const card = await visible(log.getByRole('article', { name: 'Edit src/app.ts', exact: true }))
   await visible(card.getByText('Completed', { exact: true }))
   // v1 sends old/new text (diffed here), v2 its changes (listed) and a git patch: both show as unified diff rows.
   const figure = await visible(card.getByRole('figure', { name: /^(Diff of \/tmp\/project\/src\/app\.ts|File changes)$/ }))

@@ -97,6 +97,14 @@ function runsATerminal(entry: ToolCallEntry, terminals: Record<string, TerminalV
  * "Read `x`". The title is already set in a code face, so a span in backticks is shown without them. A command's
  * title is the command itself, where a backtick is the shell's: an `execute` title is shown exactly as sent.
  */
+/**
+ * The card's name for a screen reader: its kind, then its title ("Run: Migrate the database"); a title that starts
+ * with the kind's word already says it ("Edit src/app.ts", not "Edit: Edit src/app.ts").
+ */
+export function cardName(kindLabel: string, title: string): string {
+  return title.toLowerCase().startsWith(`${kindLabel.toLowerCase()} `) ? title : `${kindLabel}: ${title}`
+}
+
 export function titleForDisplay(title: string, kind: string): string {
   if (kind === 'execute' || !title.includes('`')) return title
   return title.replace(/`([^`\n]+)`/g, '$1')
@@ -148,7 +156,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const plainTitle = revealAsText(shownTitle)
   const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
   return (
-    <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={`${TOOL_KIND_LABEL[kind]}: ${plainTitle}`}>
+    <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={cardName(TOOL_KIND_LABEL[kind], plainTitle)}>
       {entry.excluded && <ExcludedMark />}
       <header className="tool-header">
         <span className={`tool-icon tool-icon-${kind}`} title={TOOL_KIND_LABEL[kind]}>

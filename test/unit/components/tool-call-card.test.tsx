@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { BosunApi } from '../../../common/contract'
 import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
 import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
-import { titleForDisplay, ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
+import { cardName, titleForDisplay, ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
 import { EntryRow, inEndedTurn } from '../../../renderer/components/transcript/Transcript'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
@@ -280,7 +280,7 @@ describe('ToolCallCard: what the tool call does', () => {
     )
     expect(html).not.toContain('\u202E')
     expect(html).not.toContain('\u200B')
-    expect(html).toContain('aria-label="Edit: Edit a⟨U+202E⟩txt.exe"')
+    expect(html).toContain('aria-label="Edit a⟨U+202E⟩txt.exe"')
     expect(html).toContain('U+202E RIGHT-TO-LEFT OVERRIDE')
     expect(html).toContain('U+200B ZERO WIDTH SPACE')
     expect(html).toContain(':4')
@@ -481,5 +481,15 @@ describe('ToolCallCard: a v2 subagent’s tool call', () => {
     const html = render(<ToolCallCard entry={card({ title: 'ls -la', subagent: 'Subagent: Survey the files' })} permissions={{}} terminals={{}} />)
     expect(html).toMatch(/class="badge badge-muted tool-subagent" title="Subagent: Survey the files">.*Subagent: Survey the files/)
     expect(render(<ToolCallCard entry={card({ title: 'ls -la' })} permissions={{}} terminals={{}} />)).not.toContain('tool-subagent')
+  })
+})
+
+describe('the card\'s name for a screen reader', () => {
+  it('says the kind before the title, once: a title that starts with the kind\'s word is the name alone', () => {
+    expect(cardName('Run', 'Migrate the database')).toBe('Run: Migrate the database')
+    expect(cardName('Edit', 'Edit src/app.ts')).toBe('Edit src/app.ts')
+    expect(cardName('Read', 'read README.md')).toBe('read README.md')
+    expect(cardName('Edit', 'Editor settings')).toBe('Edit: Editor settings')
+    expect(render(<ToolCallCard entry={card({ title: 'Edit src/app.ts', toolKind: 'edit' })} permissions={{}} terminals={{}} />)).toContain('aria-label="Edit src/app.ts"')
   })
 })
