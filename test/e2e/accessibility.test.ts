@@ -153,3 +153,26 @@ it('a permission and a form waiting at once: the turn says it needs you, each sa
   await form.getByRole('button', { name: 'Cancel' }).click()
   await visible(page.getByRole('status', { name: 'Turn: Working…' }))
 })
+
+it('Tab through a long form keeps the focused field clear of the transcript’s bottom edge (it stopped flush against the composer)', async () => {
+  app = await launchApp([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Waiting agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'both')
+  await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
+  await transcript(page).evaluate((el) => el.scrollTo({ top: 0 }))
+  await transcript(page).getByRole('button', { name: 'Allow once' }).focus()
+  const tight: string[] = []
+  for (let i = 0; i < 22; i++) {
+    await page.keyboard.press('Tab')
+    const stop = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement
+      const log = document.querySelector('[role="log"]')!.getBoundingClientRect()
+      const box = el.getBoundingClientRect()
+      return { name: el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '', below: log.bottom - box.bottom, above: box.top - log.top }
+    })
+    // The last control sits above the end of the transcript's padding: less room is all there is.
+    if (stop.below < 24 || stop.above < 8) tight.push(`${stop.name}: ${Math.round(stop.above)} px above, ${Math.round(stop.below)} px below`)
+  }
+  expect(tight).toEqual([])
+})
