@@ -9,7 +9,7 @@ import type { Page } from 'playwright'
 import { afterEach, expect, it } from 'vitest'
 import { axeViolations as violations } from './support/axe'
 import { launchApp, type E2eApp } from './support/harness'
-import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 async function bothThemes(page: Page, what: string, selector?: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
@@ -175,4 +175,21 @@ it('Tab through a long form keeps the focused field clear of the transcript’s 
     if (stop.below < 24 || stop.above < 8) tight.push(`${stop.name}: ${Math.round(stop.above)} px above, ${Math.round(stop.below)} px below`)
   }
   expect(tight).toEqual([])
+})
+
+it('the approval inbox opened from the keyboard closes when Tab leaves it (it stayed open over the transcript)', async () => {
+  app = await launchApp([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Waiting agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'both')
+  await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
+  await page.getByRole('button', { name: 'Approvals, 2 pending' }).focus()
+  await page.keyboard.press('Enter')
+  const inbox = await visible(page.getByRole('dialog', { name: 'Approval inbox' }))
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('Tab')
+  expect(await inbox.getByRole('button', { name: /^Question / }).evaluate((el) => el === document.activeElement)).toBe(true)
+  await page.keyboard.press('Tab')
+  await gone(inbox)
+  expect(await page.getByRole('button', { name: 'Agents', exact: true }).evaluate((el) => el === document.activeElement)).toBe(true)
 })

@@ -35,11 +35,18 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
       setOpen(false)
       if (inside) buttonRef.current?.focus()
     }
+    // Tab past its last item (or Shift+Tab past the button) leaves it: it closes, as a click outside does, instead of
+    // staying open over the transcript with the keyboard elsewhere.
+    const onFocus = (e: FocusEvent) => {
+      if (ref.current && e.target instanceof Node && !ref.current.contains(e.target)) setOpen(false)
+    }
     document.addEventListener('pointerdown', onDown)
     document.addEventListener('keydown', onKey)
+    document.addEventListener('focusin', onFocus)
     return () => {
       document.removeEventListener('pointerdown', onDown)
       document.removeEventListener('keydown', onKey)
+      document.removeEventListener('focusin', onFocus)
     }
   }, [open])
   return (
