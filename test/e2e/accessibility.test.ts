@@ -141,6 +141,13 @@ it('a permission and a form waiting at once: the turn says it needs you, each sa
   expect(await description(prompt)).toBe(`${AGENT} asks for your approval`)
   expect(await description(form)).toBe(`${AGENT} asks A few details before I scaffold the project.`)
   await bothThemes(page, 'permission and form waiting')
+  // The sidebar's headings are their words alone (they took in their buttons: "Ready Waiting agent New session with …").
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  const folder = app.home.workspace.split('/').pop()!
+  for (const [name, level] of [[AGENT, 2], ['History', 2], [folder, 3]] as const) {
+    expect(await nav.getByRole('heading', { level }).filter({ hasText: name }).evaluate((el) => el.textContent), name).toBe(name)
+    await visible(nav.getByRole('heading', { name, exact: true, level }))
+  }
 
   const { reached, problems } = await tabWalk(page, 90)
   expect(problems).toEqual([])

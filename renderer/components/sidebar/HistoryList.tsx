@@ -332,23 +332,23 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
   })
   return (
     <section className="history" aria-label="History" ref={listRef}>
-      <h2 className="agent-name history-heading">
-        <span className="agent-label">History</span>
+      <div className="agent-name history-heading">
+        <h2 className="agent-label">History</h2>
         <label className="history-archived-toggle">
           <input type="checkbox" checked={showArchived} onChange={(e) => actions.setShowArchived(e.target.checked)} />
           Archived
         </label>
-      </h2>
+      </div>
       {groups.length === 0 && <p className="muted sidebar-empty">No past sessions yet.</p>}
       {groups.map((group) => (
         <section key={group.cwd} className="history-folder" aria-label={`Folder ${group.cwd}`}>
-          <h3 className="history-folder-name" title={group.cwd}>
+          <div className="history-folder-name" title={group.cwd}>
             <Icon name="folder" size={13} />
-            <span className="agent-label">{folderName(group.cwd)}</span>
+            <h3 className="agent-label">{folderName(group.cwd)}</h3>
             <button type="button" className="icon-button" aria-label={`New session in ${group.cwd}`} onClick={() => onNewSessionIn(group.cwd)}>
               <Icon name="plus" size={13} />
             </button>
-          </h3>
+          </div>
           <ul className="session-list">
             {group.sessions.map((s) => (
               <li key={s.sessionId}>

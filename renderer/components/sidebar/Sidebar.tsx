@@ -188,9 +188,10 @@ export const Sidebar = memo(function Sidebar({
           const own = sessions.filter((s) => s.agentId === agent.agentId)
           return (
             <section key={agent.agentId} className="agent-group" aria-label={agent.name}>
-              <h2 className="agent-name">
+              {/* The heading is the agent's name alone: its status and its button sit beside it, not inside it. */}
+              <div className="agent-name">
                 <span className={`status-dot status-${agent.status}`} role="img" aria-label={STATUS_LABEL[agent.status] ?? agent.status} />
-                <span className="agent-label">{agent.name}</span>
+                <h2 className="agent-label">{agent.name}</h2>
                 <button
                   type="button"
                   className="icon-button"
@@ -199,7 +200,7 @@ export const Sidebar = memo(function Sidebar({
                 >
                   <Icon name="plus" size={14} />
                 </button>
-              </h2>
+              </div>
               {own.length === 0 ? (
                 <p className="muted sidebar-empty">No sessions</p>
               ) : (
