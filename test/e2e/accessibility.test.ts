@@ -200,3 +200,22 @@ it('the approval inbox opened from the keyboard closes when Tab leaves it (it st
   await gone(inbox)
   expect(await page.getByRole('button', { name: 'Agents', exact: true }).evaluate((el) => el === document.activeElement)).toBe(true)
 })
+
+it('answering from the keyboard moves on: the permission to the waiting form, the form to the message box (it dropped focus on the body)', async () => {
+  app = await launchApp([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
+  const { page } = app
+  await startSession(page, { agentName: 'Waiting agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'both')
+  const form = await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
+  const focused = (locator: typeof form) => locator.evaluate((el) => el === document.activeElement)
+  await transcript(page).getByRole('button', { name: 'Allow once' }).focus()
+  await page.keyboard.press('Enter')
+  // The form itself, not its first field (Enter there would accept it), ringed.
+  await expect.poll(() => focused(form)).toBe(true)
+  expect(await form.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none')
+  await page.keyboard.press('Tab')
+  expect(await focused(form.getByRole('textbox', { name: /^Contact email/ }))).toBe(true)
+  await form.getByRole('button', { name: 'Decline' }).focus()
+  await page.keyboard.press('Enter')
+  await expect.poll(() => focused(page.getByRole('textbox', { name: 'Message', exact: true }))).toBe(true)
+})

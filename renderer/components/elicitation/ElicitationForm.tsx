@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type Keybo
 import type { ElicitationView } from '../../../common/session/types'
 import type { EnumChoice } from '../../../common/elicitation/schema'
 import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Draft, type DraftValue, type FieldSpec } from './validate'
+import { focusAfterAnswer, holdsFocus } from '../permissions/prompt-focus'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
 import './elicitation.css'
@@ -65,8 +66,25 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
     setServerErrors(({ [key]: _dropped, ...rest }) => rest)
   }
 
+  // Answered from inside the card (Accept, Decline, Cancel, Escape): its buttons go, and the focus with them; it goes
+  // on to the next request waiting on the page, else the message box, as after a permission prompt.
+  const cardRef = useRef<HTMLElement>(null)
+  const answeredHere = useRef(false)
+  useEffect(() => {
+    if (pending || !answeredHere.current) return
+    answeredHere.current = false
+    focusAfterAnswer()
+  }, [pending])
+  useEffect(
+    () => () => {
+      if (answeredHere.current) focusAfterAnswer()
+    },
+    [],
+  )
+
   const answer = async (value: ElicitationAnswer) => {
     if (busy || !pending) return
+    answeredHere.current = holdsFocus(cardRef.current)
     setBusy(true)
     setFormError(null)
     try {
@@ -101,7 +119,13 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   }
 
   return (
-    <section className={`eli-card eli-status-${elicitation.status}`} aria-labelledby={titleId} aria-describedby={`${askerId} ${messageId}`} onKeyDown={onKeyDown}>
+    <section
+      ref={cardRef}
+      className={`eli-card eli-status-${elicitation.status}`}
+      // Focusable from script only: where the focus goes on to after another request is answered (never a field: Enter
+      // there would accept the form).
+      tabIndex={pending ? -1 : undefined}
+      aria-labelledby={titleId} aria-describedby={`${askerId} ${messageId}`} onKeyDown={onKeyDown}>
       <header className="eli-header">
         <span className="eli-agent" id={askerId}>
           {elicitation.agentName} asks{elicitation.sessionId === null ? ' while starting' : ''}

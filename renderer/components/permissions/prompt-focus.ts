@@ -47,8 +47,9 @@ export function holdsFocus(root: { contains?(node: unknown): boolean } | null): 
 }
 
 /**
- * A prompt answered from inside it (a click on an option, a key) loses its buttons, and the focus with them: it
- * goes on to the next request waiting on the page (the prompt itself, never an option: Enter must not approve),
+ * A prompt or a form answered from inside it (a click on an option, a key) loses its buttons, and the focus with them:
+ * it goes on to the next request waiting on the page (the prompt or the form itself, never an option or a field: Enter
+ * must not approve or accept),
  * else to the message box, so the keyboard is where the person continues. Unless the focus has gone somewhere else
  * since (it is on the page's body only when it was dropped).
  */
@@ -57,7 +58,8 @@ export function focusAfterAnswer(): void {
   setTimeout(() => {
     const doc = (globalThis as { document?: DocumentLike }).document
     if (!doc || (doc.activeElement !== null && doc.activeElement !== doc.body)) return
-    const next = doc.querySelector('.perm-prompt[role="alertdialog"]') ?? doc.querySelector('textarea[aria-label="Message"]')
+    // The first request still waiting, in the page's order: a permission prompt or a form (eli-card, pending).
+    const next = doc.querySelector('.perm-prompt[role="alertdialog"], .eli-card.eli-status-pending') ?? doc.querySelector('textarea[aria-label="Message"]')
     next?.focus()
   }, 0)
 }
