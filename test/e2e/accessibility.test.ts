@@ -144,6 +144,8 @@ it('a permission and a form waiting at once: the turn says it needs you, each sa
   // The sidebar's headings are their words alone (they took in their buttons: "Ready Waiting agent New session with …").
   const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
   const folder = app.home.workspace.split('/').pop()!
+  // The session's row counts what waits (a permission and a question), not "2 pending approvals".
+  await visible(nav.getByRole('region', { name: AGENT, exact: true }).getByRole('button', { name: /^both .* 2 waiting for you$/ }))
   for (const [name, level] of [[AGENT, 2], ['History', 2], [folder, 3]] as const) {
     expect(await nav.getByRole('heading', { level }).filter({ hasText: name }).evaluate((el) => el.textContent), name).toBe(name)
     await visible(nav.getByRole('heading', { name, exact: true, level }))

@@ -5,7 +5,7 @@ import { Icon } from '../common/icons'
 import type { AgentSession, HistoryActions } from './use-history'
 import './history.css'
 
-/** What the history shows of an open session on top of the stored row (live turn, pending approvals). */
+/** What the history shows of an open session on top of the stored row (live turn, requests waiting on the person). */
 export interface LiveInfo {
   turnState: string
   pending: number
@@ -137,7 +137,7 @@ const HistoryItem = memo(function HistoryItem({
             {session.interrupted && !live ? ' · interrupted' : ''}
           </span>
           {live && live.pending > 0 ? (
-            <span className="count-badge" aria-label={`${live.pending} pending approvals`}>
+            <span className="count-badge" aria-label={`${live.pending} waiting for you`}>
               {live.pending}
             </span>
           ) : busy ? (

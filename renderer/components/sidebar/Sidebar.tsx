@@ -218,7 +218,7 @@ export const Sidebar = memo(function Sidebar({
                         {/* Untitled sessions are named after their folder: then the full path tells them apart. */}
                         <span className="session-item-meta muted">{titleOf(s) ? folderName(s.cwd) : s.cwd}</span>
                         {s.pending > 0 ? (
-                          <span className="count-badge" aria-label={`${s.pending} pending approvals`}>
+                          <span className="count-badge" aria-label={`${s.pending} waiting for you`}>
                             {s.pending}
                           </span>
                         ) : s.turnState !== 'idle' ? (
