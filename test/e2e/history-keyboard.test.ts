@@ -13,7 +13,7 @@ afterEach(async () => {
   app = undefined
 })
 
-it('Escape leaves the rename field and the delete question, back to the row’s actions button', async () => {
+it('Escape leaves the rename field and the delete question, and archiving an open session keeps its row: back to the row’s actions button', async () => {
   app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
@@ -37,6 +37,11 @@ it('Escape leaves the rename field and the delete question, back to the row’s 
   await gone(question)
   expect(await focused()).toBe(true)
   expect(await history.getByRole('button', { name: /^fix/ }).count()).toBe(1)
+
+  // Archived while open, the row stays listed: the focus goes back to its actions button.
+  await more.click()
+  await history.getByRole('button', { name: 'Archive', exact: true }).click()
+  await expect.poll(focused).toBe(true)
 })
 
 it('archiving or deleting a row from the keyboard puts focus on the next row, else the search field, not the body', async () => {
