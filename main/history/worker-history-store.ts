@@ -31,6 +31,12 @@ const STARTUP_TIMEOUT_MS = 15_000
 
 /** Reads answered later ({@link WorkerHistoryStore.listLater}, `searchLater`) waiting at once, at most. */
 export const MAX_ASKED = 64
+/**
+ * Of those, searches at most: the rest is kept for lists. Every tab shares this one queue, and a search flood from
+ * one of them (each query different) must not make another's history list fail busy. Lists need little room:
+ * identical reads waiting share one answer, and a page asks for only a few different lists.
+ */
+export const MAX_SEARCHES_ASKED = 48
 
 class WorkerStopped extends Error {}
 
@@ -102,7 +108,14 @@ export class WorkerHistoryStore implements HistoryStore {
   private readonly worker: Worker
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>()
   /** Reads asked with {@link ask}, by call id: answered on the port's events, never waited for on this thread. */
-  private readonly asked = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> }>()
+  private readonly asked = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout>; method: string }>()
+  /**
+   * Reads waiting, by method and arguments: the same read asked again before the answer shares it (a tab that
+   * refreshes its list, or searches as it types, holds one place in the queue). Emptied by every write: a read
+   * asked after a write is asked anew, so it sees what was written (the shared one was answered before it).
+   */
+  private readonly sharedReads = new Map<string, Promise<unknown>>()
+  private searchesAsked = 0
   private listening = false
   private nextSeq = 0
   private nextId = 0
@@ -162,6 +175,8 @@ export class WorkerHistoryStore implements HistoryStore {
       waiter.reject(new WorkerStopped(reason))
     }
     this.asked.clear()
+    this.searchesAsked = 0
+    this.sharedReads.clear()
     this.port.unref()
   }
 
@@ -172,14 +187,25 @@ export class WorkerHistoryStore implements HistoryStore {
    */
   private ask<T>(method: string, ...args: unknown[]): Promise<T> {
     if (this.stopped) return Promise.reject(new WorkerStopped(this.stopped))
+    const key = `${method}\u0000${JSON.stringify(args)}`
+    const shared = this.sharedReads.get(key)
+    if (shared) return shared as Promise<T>
     // Bounded: a window that asks without end (a compromised renderer) cannot grow main's memory with waiting reads.
     if (this.asked.size >= MAX_ASKED) return Promise.reject(new Error(`The history is busy (${MAX_ASKED} reads waiting); try again.`))
+    const search = method === 'search'
+    if (search && this.searchesAsked >= MAX_SEARCHES_ASKED) return Promise.reject(new Error(`The history is busy (${MAX_SEARCHES_ASKED} searches waiting); try again.`))
     const id = ++this.nextId
     const answer = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => this.stop(`the history thread did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs)
       timer.unref()
-      this.asked.set(id, { resolve: resolve as (value: unknown) => void, reject, timer })
+      this.asked.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, method })
     })
+    if (search) this.searchesAsked++
+    this.sharedReads.set(key, answer)
+    const unshare = () => {
+      if (this.sharedReads.get(key) === answer) this.sharedReads.delete(key)
+    }
+    answer.then(unshare, unshare)
     if (!this.listening) {
       this.listening = true
       this.port.on('message', (reply: WorkerReply | LoadFailed) => this.settleAsked(reply))
@@ -200,6 +226,7 @@ export class WorkerHistoryStore implements HistoryStore {
     const waiter = this.asked.get(reply.id)
     if (!waiter) return
     this.asked.delete(reply.id)
+    if (waiter.method === 'search') this.searchesAsked--
     clearTimeout(waiter.timer)
     if (this.asked.size === 0) this.port.unref()
     if (reply.error) waiter.reject(revive(reply.error))
@@ -274,6 +301,7 @@ export class WorkerHistoryStore implements HistoryStore {
 
   private post(request: Extract<WorkerRequest, { seq: number }>): Promise<void> {
     if (this.stopped) throw new WorkerStopped(this.stopped)
+    this.sharedReads.clear()
     // A write not yet acknowledged keeps the process alive (its outcome is awaited); an idle store does not.
     if (this.pending.size === 0) this.acks.ref()
     const done = new Promise<void>((resolve, reject) => this.pending.set(request.seq, { resolve, reject }))
@@ -298,12 +326,15 @@ export class WorkerHistoryStore implements HistoryStore {
     return this.call('has', sessionId)
   }
   rename(sessionId: string, title: string | null): boolean {
+    this.sharedReads.clear()
     return this.call('rename', sessionId, title)
   }
   setArchived(sessionId: string, archived: boolean): boolean {
+    this.sharedReads.clear()
     return this.call('setArchived', sessionId, archived)
   }
   delete(sessionId: string): boolean {
+    this.sharedReads.clear()
     return this.call('delete', sessionId)
   }
   search(query: string, limit: number): ReturnType<HistoryStore['search']> {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
-import { MAX_ASKED, openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
+import { MAX_ASKED, MAX_SEARCHES_ASKED, openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
 import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { HistoryRecorder } from '../../../main/history/recorder'
 import { HISTORY_THREAD_NICE } from '../../../main/history/thread-priority'
@@ -99,11 +99,67 @@ describe('the history store on its own thread', () => {
   it('keeps at most MAX_ASKED reads waiting: past it a read fails at once, and the waiting ones are answered', async () => {
     const { store } = open(tempHome())
     const worker = store as WorkerHistoryStore
-    const waiting = Array.from({ length: MAX_ASKED }, () => worker.listLater())
+    // Different reads (the same ones would share an answer).
+    const waiting = Array.from({ length: MAX_ASKED }, (_, i) => worker.listLater({ limit: i + 1 }))
     await expect(worker.listLater()).rejects.toThrow(/history is busy/)
     expect((await Promise.all(waiting)).every((list) => Array.isArray(list))).toBe(true)
     // Answered, they make room again.
     expect(await worker.listLater()).toEqual([])
+  })
+
+  it('a search flood (one tab) leaves room for lists (another tab): searches hold at most MAX_SEARCHES_ASKED places', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const searches = Array.from({ length: MAX_ASKED }, (_, i) => worker.searchLater(`flood ${i}`, 50).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    ))
+    const listed = worker.listLater()
+    const archived = worker.listLater({ includeArchived: true })
+    expect(await listed).toEqual([])
+    expect(await archived).toEqual([])
+    const outcomes = await Promise.all(searches)
+    expect(outcomes.filter((o) => o === 'answered')).toHaveLength(MAX_SEARCHES_ASKED)
+    expect(outcomes.filter((o) => o !== 'answered').every((o) => /history is busy \(\d+ searches waiting\)/.test(o))).toBe(true)
+    // Answered, the searches make room again.
+    expect(await worker.searchLater('again', 50)).toEqual([])
+  })
+
+  it('the same read asked while one waits shares its answer, and takes no place of its own', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    void store.write([{ session: row(), entries: [entry(0, 'the tokenizer is done')] }])
+    const lists = Array.from({ length: MAX_ASKED * 4 }, () => worker.listLater())
+    const searches = Array.from({ length: MAX_ASKED * 4 }, () => worker.searchLater('tokenizer', 10))
+    expect((worker as unknown as { asked: Map<number, unknown> }).asked.size).toBe(2)
+    const answers = await Promise.all(lists)
+    expect(answers.every((list) => list === answers[0])).toBe(true)
+    expect(answers[0]!.map((s) => s.sessionId)).toEqual(['agent/s1'])
+    expect((await Promise.all(searches)).every((hits) => hits.length === 1)).toBe(true)
+  })
+
+  it('a read asked after a write is not given the answer of one asked before it: it sees the write', async () => {
+    const { store } = open(tempHome())
+    const worker = store as WorkerHistoryStore
+    const before = worker.listLater()
+    const searchedBefore = worker.searchLater('tokenizer', 10)
+    void store.write([{ session: row(), entries: [entry(0, 'the tokenizer is done')] }])
+    const after = worker.listLater()
+    const searchedAfter = worker.searchLater('tokenizer', 10)
+    expect(await before).toEqual([])
+    expect(await searchedBefore).toEqual([])
+    expect((await after).map((s) => s.sessionId)).toEqual(['agent/s1'])
+    expect(await searchedAfter).toHaveLength(1)
+    // So do the ones after a rename, an archive or a delete (answered on main's thread, not posted).
+    const titled = worker.listLater()
+    expect(store.rename('agent/s1', 'Renamed')).toBe(true)
+    expect((await worker.listLater())[0]).toMatchObject({ title: 'Renamed' })
+    // The one asked before the rename was answered before it.
+    expect((await titled)[0]).toMatchObject({ title: 'Fix the build' })
+    const listedBeforeDelete = worker.listLater()
+    expect(store.delete('agent/s1')).toBe(true)
+    expect(await worker.listLater()).toEqual([])
+    expect(await listedBeforeDelete).toHaveLength(1)
   })
 
   it('an answer still awaited fails when the thread stops', async () => {
