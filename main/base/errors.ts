@@ -22,6 +22,8 @@ export type FailureKind =
   | 'not-confirmed'
   /** This host cannot do it (the browser host opening a local file in an editor). */
   | 'unsupported'
+  /** As many sessions are open as main keeps (`MAX_OPEN_SESSIONS`): one must be closed first. */
+  | 'too-many-sessions'
   | 'internal'
 
 export interface Failure {

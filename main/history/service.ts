@@ -23,6 +23,8 @@ export interface HistorySessionsPort {
   has(sessionId: string): boolean
   state(sessionId: string): SessionState | undefined
   restore(state: SessionState): Result<{ sessionId: string }>
+  /** Whether one more session may open (main bounds how many are open); asked before a stored session is read. */
+  roomForAnother(): Result<undefined>
   closeSession(sessionId: string): Result<undefined>
   /** Applies every queued batch (so the recorder has the newest states). */
   snapshot(): unknown
@@ -157,6 +159,9 @@ export function createHistoryService(options: {
   const openStored = (sessionId: string): Result<{ sessionId: string }> => {
     if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
     if (sessions.has(sessionId)) return ok({ sessionId })
+    // Full (a renderer opening the whole history): said before the session is read from the file.
+    const room = sessions.roomForAnother()
+    if (!room.ok) return room
     const stored = store.load(sessionId)
     if (!stored) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
     const { state, settle, asStored, storedEnd } = restoreSessionState(stored)

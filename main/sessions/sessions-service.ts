@@ -66,6 +66,13 @@ export const DEFAULT_STOP_WATCHDOG_MS = 5_000
  * without end cannot fill main's or the renderer's memory.
  */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024
+/**
+ * Sessions open at once (new, opened from the history or from the agent's list), those still being opened
+ * included. Far more than a person keeps open (each is an entry in the sidebar, and a live one a session its
+ * agent holds), so only a renderer that opens them without end meets it: 2,000 held 141 MB of main's memory and
+ * started as many sessions in the agents. Past it the call fails `too-many-sessions`, and the window shows why.
+ */
+export const MAX_OPEN_SESSIONS = 100
 
 /** Takes an update that left the secret window (see `streamUpdate`). */
 type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']) => void
@@ -259,6 +266,8 @@ export class SessionsService implements IDisposable {
   /** Agent-scoped id of a v2 subagent session → Bosun's id of the session that announced it (`subagent_update`). */
   private readonly parentOf = new Map<string, string>()
   private suffix = 1
+  /** Sessions being opened (waiting on their agent): they count towards {@link MAX_OPEN_SESSIONS} already. */
+  private opening = 0
   /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
   private readonly early = new Map<AcpClientConnection, EarlyBuffer>()
   private readonly store = new DisposableStore()
@@ -448,6 +457,30 @@ export class SessionsService implements IDisposable {
    * way, as roots Bosun serves files and terminals in.
    */
   async newSession(agentId: string, cwd: string, options: { additionalDirectories?: readonly string[] } = {}): Promise<Result<{ sessionId: string }>> {
+    const room = this.roomForAnother()
+    if (!room.ok) return room
+    // Its place is held while the agent starts and answers: a thousand asked at once are not all let through.
+    this.opening++
+    try {
+      return await this.createSession(agentId, cwd, options)
+    } finally {
+      this.opening--
+    }
+  }
+
+  /**
+   * Whether one more session may open ({@link MAX_OPEN_SESSIONS}); the failure says to close one. The history asks
+   * before it reads a stored session, and every way a session opens here asks again.
+   */
+  roomForAnother(): Result<undefined> {
+    if (this.sessions.size + this.opening < MAX_OPEN_SESSIONS) return ok(undefined)
+    return fail({
+      kind: 'too-many-sessions',
+      message: `${MAX_OPEN_SESSIONS} sessions are open, as many as Bosun keeps at once. Close a session to open another.`,
+    })
+  }
+
+  private async createSession(agentId: string, cwd: string, options: { additionalDirectories?: readonly string[] }): Promise<Result<{ sessionId: string }>> {
     const connected = await this.agents.connect(agentId)
     if (!connected.ok) return connected
     const { connection, protocolVersion, withoutKeys } = connected.value
@@ -661,6 +694,8 @@ export class SessionsService implements IDisposable {
   restore(state: SessionState): Result<{ sessionId: string }> {
     const { sessionId } = state
     if (this.sessions.has(sessionId)) return ok({ sessionId })
+    const room = this.roomForAnother()
+    if (!room.ok) return room
     const record: SessionRecord = { agentId: state.agentId, acpSessionId: state.acpSessionId, state, connection: undefined, turn: undefined, cancelRequested: false, restored: true }
     const scoped = agentScopedId(state.agentId, state.acpSessionId)
     const other = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
@@ -730,7 +765,16 @@ export class SessionsService implements IDisposable {
     const scoped = agentScopedId(agentId, acpSessionId)
     const open = this.byAgentScopedId.get(scoped)
     if (open !== undefined && this.sessions.get(open)?.connection) return ok({ sessionId: open })
-    const connected = await this.agents.connect(agentId)
+    const room = this.roomForAnother()
+    if (!room.ok) return room
+    // Its place is held while the agent starts; from the answer on, the session itself holds it.
+    this.opening++
+    let connected: Awaited<ReturnType<AgentPort['connect']>>
+    try {
+      connected = await this.agents.connect(agentId)
+    } finally {
+      this.opening--
+    }
     if (!connected.ok) return connected
     const { connection, protocolVersion } = connected.value
     if (protocolVersion === 1 && !connection.handshake?.capabilities.loadSession) {
