@@ -73,9 +73,21 @@ export type BosunApi = {
 
 export const subscriptionName = (name: EventName): string => `on${name[0]!.toUpperCase()}${name.slice(1)}`
 
-/** Main's side: one async function per call, taking the parsed argument. Throw only for bugs; return failures as values. */
+/**
+ * Who made a call: one page (a browser tab's socket; the window's page until it reloads, crashes or closes).
+ * What main keeps only for a page that wants it (an inspector it watches) is tied to it and let go when it leaves.
+ */
+export interface CallClient {
+  /** Calls `listener` once, when the page goes; dispose the result to stop listening. */
+  onDidLeave(listener: () => void): { dispose(): void }
+}
+
+/**
+ * Main's side: one async function per call, taking the parsed argument and the page that called (absent when
+ * main calls a handler itself, or in tests). Throw only for bugs; return failures as values.
+ */
 export type CallHandlers = {
-  [N in CallName]: (arg: z.output<Calls[N] extends CallSpec<infer I, z.ZodType> ? I : never>) => Promise<CallResult<CallOutput<N>>>
+  [N in CallName]: (arg: z.output<Calls[N] extends CallSpec<infer I, z.ZodType> ? I : never>, client?: CallClient) => Promise<CallResult<CallOutput<N>>>
 }
 
 /** Main's side: how services publish events (the shell and the browser host implement it). */

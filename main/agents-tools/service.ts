@@ -21,7 +21,7 @@ import { ENV_NAME_PATTERN } from '../config/agent-definitions'
 import { envVarOf, loginKind } from './login-kind'
 import { keyNamesOf } from '../../common/agent-keys'
 import { errorDetails } from '../../common/acp-errors'
-import type { CallHandlers, EventSink } from '../../common/contract'
+import type { CallClient, CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
@@ -133,6 +133,9 @@ function gatewayView(kind: ReturnType<typeof loginKind>, method: AuthMethodSumma
 
 export { envVarOf, loginKind }
 
+/** The caller of a call main makes itself (and of tests): one that never leaves. */
+const MAIN_CLIENT: CallClient = { onDidLeave: () => ({ dispose() {} }) }
+
 export function createAgentToolsService(options: AgentToolsOptions): AgentToolsService {
   const { events, config, supervisor } = options
   const log = options.logger ?? createLogger('agent-tools')
@@ -140,8 +143,13 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const stopDeadlineMs = options.stopDeadlineMs ?? 3_000
   const store = new DisposableStore()
   const secrets = new SecretSet()
-  /** How many inspector views watch each agent (see the `watchInspector` call). */
+  /** How many pages watch each agent in the inspector (see the `watchInspector` call). */
   const inspectorWatchers = new Map<string, number>()
+  /**
+   * The agents each page watches: a page counts once for an agent however often it asks, and its watches end when it
+   * leaves (a tab closed, or the window's page reloaded, while watching), so no event streams on for nobody.
+   */
+  const watchesOf = new Map<CallClient, { agents: Set<string>; leaving?: { dispose(): void } }>()
   const inspectors = store.add(
     new InspectorHub(
       secrets,
@@ -152,6 +160,36 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       options.inspector,
       (agentId) => (inspectorWatchers.get(agentId) ?? 0) > 0,
     ),
+  )
+  const unwatchInspector = (client: CallClient, agentId: string) => {
+    const watches = watchesOf.get(client)
+    if (!watches?.agents.delete(agentId)) return
+    if (watches.agents.size === 0) {
+      watchesOf.delete(client)
+      watches.leaving?.dispose()
+    }
+    const count = (inspectorWatchers.get(agentId) ?? 1) - 1
+    if (count > 0) inspectorWatchers.set(agentId, count)
+    else inspectorWatchers.delete(agentId)
+  }
+  const watchInspector = (client: CallClient, agentId: string) => {
+    let watches = watchesOf.get(client)
+    if (!watches) watchesOf.set(client, (watches = { agents: new Set() }))
+    if (watches.agents.has(agentId)) return
+    watches.agents.add(agentId)
+    const count = (inspectorWatchers.get(agentId) ?? 0) + 1
+    inspectorWatchers.set(agentId, count)
+    if (count === 1) inspectors.startWatching(agentId)
+    const mine = watches
+    mine.leaving ??= client.onDidLeave(() => {
+      for (const watched of [...mine.agents]) unwatchInspector(client, watched)
+    })
+  }
+  store.add(
+    toDisposable(() => {
+      for (const watches of watchesOf.values()) watches.leaving?.dispose()
+      watchesOf.clear()
+    }),
   )
   const logStreams = new Map<string, LogStream>()
   /**
@@ -665,12 +703,12 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         inspectors.inspector(agentId).clear()
         return ok(undefined)
       }),
-    watchInspector: ({ agentId, watching }) =>
+    watchInspector: ({ agentId, watching }, client = MAIN_CLIENT) =>
       guard(() => {
-        const count = Math.max(0, (inspectorWatchers.get(agentId) ?? 0) + (watching ? 1 : -1))
-        if (watching && count === 1) inspectors.startWatching(agentId)
-        if (count === 0) inspectorWatchers.delete(agentId)
-        else inspectorWatchers.set(agentId, count)
+        // Only a defined agent is watched (what a page watches stays as small as the list of agents); any is let go.
+        if (watching && !config.definitions.get(agentId)) return notFound(agentId)
+        if (watching) watchInspector(client, agentId)
+        else unwatchInspector(client, agentId)
         return ok(undefined)
       }),
   }

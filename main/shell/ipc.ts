@@ -3,13 +3,14 @@
  * it must come from our window's main frame, showing our origin; then the argument is parsed from unknown
  * and the handler runs ({@link dispatchCall}, shared with the browser host). Nothing throws across IPC.
  */
-import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron'
+import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent, type WebContents } from 'electron'
 import {
   callChannel,
   calls,
   eventChannel,
   events,
   subscriptionName,
+  type CallClient,
   type CallHandlers,
   type CallName,
   type CallResult,
@@ -20,7 +21,7 @@ import {
 import type { BridgeManifest } from '../../common/bridge-manifest'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
-import { createCallLimit, dispatchCall } from '../web/dispatch'
+import { createCallClient, createCallLimit, dispatchCall } from '../web/dispatch'
 import { isAppUrl } from './protocol'
 
 export interface IpcOptions {
@@ -55,6 +56,7 @@ export function registerIpcHandlers(options: IpcOptions): IDisposable {
   const names = Object.keys(calls) as CallName[]
   // Every call comes from the one window: one limit for all of them.
   const limit = createCallLimit()
+  const pages = pageClients()
   for (const name of names) {
     ipcMain.handle(callChannel(name), async (event: IpcMainInvokeEvent, ...args: unknown[]): Promise<CallResult<unknown>> => {
       const refusal = senderRefusal(event, getWindow(), isTrustedUrl)
@@ -64,12 +66,44 @@ export function registerIpcHandlers(options: IpcOptions): IDisposable {
       }
       // One argument per call: extra arguments mean someone is not using the preload.
       if (args.length > 1) return { ok: false, error: { kind: 'invalid-argument', message: `${name} takes one argument` } }
-      return limit(() => dispatchCall(name, args[0], handlers, log))
+      return limit(() => dispatchCall(name, args[0], handlers, log, pages.of(event.sender)))
     })
   }
   return toDisposable(() => {
     for (const name of names) ipcMain.removeHandler(callChannel(name))
+    pages.dispose()
   })
+}
+
+/**
+ * The page the window shows, as the {@link CallClient} of its calls: one per loaded document, which leaves when the
+ * page goes (another document is loaded, as on a reload; its renderer process ends; the window closes). The next
+ * document's first call makes the next one.
+ */
+function pageClients(): { of(contents: WebContents): CallClient; dispose(): void } {
+  const pages = new Map<WebContents, { client: CallClient; end(): void }>()
+  return {
+    of(contents) {
+      const known = pages.get(contents)
+      if (known) return known.client
+      const page = createCallClient()
+      const end = () => {
+        contents.removeListener('did-navigate', end)
+        contents.removeListener('render-process-gone', end)
+        contents.removeListener('destroyed', end)
+        pages.delete(contents)
+        page.leave()
+      }
+      contents.on('did-navigate', end)
+      contents.on('render-process-gone', end)
+      contents.on('destroyed', end)
+      pages.set(contents, { client: page.client, end })
+      return page.client
+    },
+    dispose() {
+      for (const page of [...pages.values()]) page.end()
+    },
+  }
 }
 
 /** Events go to the window's webContents, and nowhere when it is gone (a reloading renderer rehydrates via `getSnapshot`). */

@@ -5,8 +5,9 @@
  * {@link dispatchCall}, so the two hosts cannot drift apart. No electron import here.
  */
 import { z } from 'zod'
-import { calls, type CallHandlers, type CallName, type CallResult, type IpcFailure } from '../../common/contract'
+import { calls, type CallClient, type CallHandlers, type CallName, type CallResult, type IpcFailure } from '../../common/contract'
 import { BosunError } from '../base/errors'
+import { Emitter } from '../base/event'
 import type { Logger } from '../base/log'
 
 /** True when `name` is a call the contract declares (own key only: `toString`, `__proto__` are not calls). */
@@ -33,17 +34,18 @@ export async function dispatchCall(
   rawArg: unknown,
   handlers: CallHandlers,
   log: Logger,
+  client?: CallClient,
 ): Promise<CallResult<unknown>> {
   if (!isCallName(name)) return failure('unknown-call', `No such call: ${String(name).slice(0, 100)}`)
   const parsed = calls[name].input.safeParse(rawArg)
   if (!parsed.success) return failure('invalid-argument', `Invalid argument for ${name}: ${z.prettifyError(parsed.error)}`)
-  const handler = handlers[name] as ((arg: unknown) => Promise<CallResult<unknown>>) | undefined
+  const handler = handlers[name] as ((arg: unknown, client?: CallClient) => Promise<CallResult<unknown>>) | undefined
   if (typeof handler !== 'function') {
     log.error(`no handler for call ${name}`)
     return failure('internal', `Call ${name} is not available`)
   }
   try {
-    const result = await handler(parsed.data)
+    const result = await (client ? handler(parsed.data, client) : handler(parsed.data))
     if (isCallResult(result)) return result
     log.error(`handler for ${name} returned a value that is not a CallResult`)
     return failure('internal', `Call ${name} failed`)
@@ -71,5 +73,31 @@ export function createCallLimit(max = MAX_CALLS_IN_FLIGHT): (run: () => Promise<
     } finally {
       running--
     }
+  }
+}
+
+/**
+ * A page as a {@link CallClient}: the transport calls `leave` when the page goes (its socket closed, the window's
+ * page reloaded, crashed or closed), and everything tied to it is let go. A listener added after that runs at once.
+ */
+export function createCallClient(): { client: CallClient; leave(): void } {
+  const left = new Emitter<void>()
+  let gone = false
+  return {
+    client: {
+      onDidLeave(listener) {
+        if (gone) {
+          listener()
+          return { dispose() {} }
+        }
+        return left.event(listener)
+      },
+    },
+    leave() {
+      if (gone) return
+      gone = true
+      left.fire()
+      left.dispose()
+    },
   }
 }

@@ -14,7 +14,8 @@ import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { WS_PATH, type WireCall, type WireFromHost } from '../../common/wire'
 import type { BosunServices, CreateBosunServices } from '../app/services'
 import { createLogger, type Logger } from '../base/log'
-import { createCallLimit, dispatchCall } from './dispatch'
+import type { CallClient } from '../../common/contract'
+import { createCallClient, createCallLimit, dispatchCall } from './dispatch'
 import { contentSecurityPolicy, readStaticFile } from './static-files'
 import { lazyRequire } from '../base/lazy-require'
 
@@ -196,10 +197,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     sockets.add(ws)
     const limit = createCallLimit()
     const warn = throttledWarnings(log)
-    ws.on('close', () => sockets.delete(ws))
+    // The socket is the page: what its calls hold (an inspector it watches) goes with it, dropped or closed.
+    const page = createCallClient()
+    ws.on('close', () => {
+      sockets.delete(ws)
+      page.leave()
+    })
     ws.on('error', (error) => log.warn('socket error', error))
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      void handleMessage(ws, data, isBinary, limit, warn)
+      void handleMessage(ws, data, isBinary, limit, warn, page.client)
     })
   }
 
@@ -209,6 +215,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     isBinary: boolean,
     limit: ReturnType<typeof createCallLimit>,
     warn: (what: string) => void,
+    client: CallClient,
   ): Promise<void> {
     // A page that was dropped (or left) gets no answer: its calls still waiting to be read are not run at all.
     if (ws.readyState !== WebSocket.OPEN) return
@@ -225,7 +232,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return warn('ignored a malformed socket message')
     }
     const { name, arg } = message
-    const result = await limit(() => dispatchCall(name, arg, services.handlers, log))
+    const result = await limit(() => dispatchCall(name, arg, services.handlers, log, client))
     send(ws, { type: 'result', id: message.id, result })
   }
 

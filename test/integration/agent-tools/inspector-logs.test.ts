@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { REDACTED } from '../../../main/agents-tools/redaction'
 import { agentToolsCalls, agentToolsEvents } from '../../../common/contract/agent-tools'
+import { createCallClient } from '../../../main/web/dispatch'
 import { must, startHarness, type Harness } from './harness'
 
 let harness: Harness | undefined
@@ -115,4 +116,49 @@ it('sends inspector events only while an inspector view watches the agent', asyn
   expect(sent.has(second)).toBe(true)
   expect(sent.has(third)).toBe(false)
   expect(sent.has(fourth)).toBe(true)
+})
+
+it('a watch belongs to the page that asked: a page counts once, and its watch ends when it leaves', async () => {
+  harness = await startHarness([{ id: 'w', scenario: 'basic', protocolVersion: 1 }])
+  const h = harness
+  const sessionId = must(await h.newSession('w'))
+  const connection = must(await h.connect('w')).connection
+  const events = () => h.sink.of('inspectorMessages').filter((p) => p.agentId === 'w').length
+  /** Whether a prompt's messages were sent as events (everything queued goes out, or is dropped, before the answer). */
+  const streams = async () => {
+    h.tools.flush()
+    const before = events()
+    await connection.prompt(sessionId, [{ type: 'text', text: 'diff' }])
+    // Listed: every message of the prompt has been recorded.
+    must(await h.tools.handlers.listInspectorMessages({ agentId: 'w' }))
+    h.tools.flush()
+    return events() > before
+  }
+  const tabA = createCallClient()
+  const tabB = createCallClient()
+  const watch = (tab: ReturnType<typeof createCallClient>, watching: boolean) => h.tools.handlers.watchInspector({ agentId: 'w', watching }, tab.client)
+
+  // A page that asks twice (a double mount) and stops once does not watch any more.
+  must(await watch(tabA, true))
+  must(await watch(tabA, true))
+  must(await watch(tabA, false))
+  expect(await streams()).toBe(false)
+
+  // Two pages watch; one closes while watching: the other still gets the events.
+  must(await watch(tabA, true))
+  must(await watch(tabA, true))
+  must(await watch(tabB, true))
+  tabB.leave()
+  expect(await streams()).toBe(true)
+  // The last one closes without saying it stops watching: nothing streams any more.
+  tabA.leave()
+  expect(await streams()).toBe(false)
+  // A watch asked after its page left ends at once; a new page watches as before.
+  must(await watch(tabA, true))
+  expect(await streams()).toBe(false)
+  const tabC = createCallClient()
+  must(await watch(tabC, true))
+  expect(await streams()).toBe(true)
+  // Only defined agents are watched.
+  expect(await h.tools.handlers.watchInspector({ agentId: 'nobody', watching: true }, tabC.client)).toMatchObject({ ok: false, error: { kind: 'not-found' } })
 })

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
-import { callChannel, calls, eventChannel, type CallHandlers } from '../../../common/contract'
+import { callChannel, calls, eventChannel, type CallClient, type CallHandlers } from '../../../common/contract'
 import { BosunError } from '../../../main/base/errors'
 import { createMemoryLogger } from '../../../main/base/log'
 import { createWindowEventSink, registerIpcHandlers } from '../../../main/shell/ipc'
@@ -40,8 +40,38 @@ describe('IPC handlers', () => {
   it('passes a good call from our main frame to its handler, parsed', async () => {
     const result = await fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' })
     expect(result).toEqual({ ok: true, value: { echoed: { sessionId: 's1' } } })
-    expect(handlers.cancel).toHaveBeenCalledWith({ sessionId: 's1' })
+    expect(handlers.cancel).toHaveBeenCalledWith({ sessionId: 's1' }, expect.anything())
     expect(await fake.invoke(callChannel('appInfo'), good(), undefined)).toMatchObject({ ok: true })
+  })
+
+  it('tells each call which page made it: one per loaded document, which leaves on a reload, a crash or the close', async () => {
+    const left: number[] = []
+    const clients: CallClient[] = []
+    handlers.cancel!.mockImplementation(async (_arg: unknown, client: CallClient) => {
+      if (!clients.includes(client)) {
+        const n = clients.push(client)
+        client.onDidLeave(() => left.push(n))
+      }
+      return { ok: true, value: undefined }
+    })
+    const cancel = () => fake.invoke(callChannel('cancel'), good(), { sessionId: 's1' })
+    await cancel()
+    await cancel()
+    expect(clients).toHaveLength(1)
+    // A reload loads another document: the first page leaves, the next call is from the second.
+    window.webContents.emit('did-navigate', {}, 'bosun://app/index.html')
+    expect(left).toEqual([1])
+    await cancel()
+    expect(clients).toHaveLength(2)
+    window.webContents.emit('render-process-gone', {}, { reason: 'crashed' })
+    expect(left).toEqual([1, 2])
+    await cancel()
+    window.destroy()
+    window.webContents.emit('destroyed')
+    expect(left).toEqual([1, 2, 3])
+    // Nothing of a page that left stays subscribed to its webContents.
+    expect(window.webContents.listenerCount('did-navigate')).toBe(0)
+    expect(window.webContents.listenerCount('destroyed')).toBe(0)
   })
 
   it.each([

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
-import type { CallHandlers } from '../../../common/contract'
+import type { CallClient, CallHandlers } from '../../../common/contract'
 import type { HostIntegration } from '../../../main/app/services'
 import { createMemoryLogger } from '../../../main/base/log'
 import { MAX_CALLS_IN_FLIGHT } from '../../../main/web/dispatch'
@@ -232,7 +232,28 @@ describe('web host over WebSocket', () => {
     const { api } = connect()
     expect(await api.appInfo(undefined)).toEqual({ ok: true, value: { name: 'Bosun', version: 't', host: 'web', platform: 'linux' } })
     expect(await api.cancel({ sessionId: 's1' })).toEqual({ ok: true, value: undefined })
-    expect(handlers.cancel).toHaveBeenCalledWith({ sessionId: 's1' })
+    expect(handlers.cancel).toHaveBeenCalledWith({ sessionId: 's1' }, expect.anything())
+  })
+
+  it('tells each call which page (socket) made it; a page leaves when its socket closes, another stays', async () => {
+    const left: string[] = []
+    const seen = new Map<string, CallClient>()
+    handlers.cancel!.mockImplementation(async ({ sessionId }: { sessionId: string }, client: CallClient) => {
+      if (!seen.has(sessionId)) client.onDidLeave(() => left.push(sessionId))
+      seen.set(sessionId, client)
+      return { ok: true, value: undefined }
+    })
+    const tabA = connect()
+    const tabB = connect()
+    await tabA.api.cancel({ sessionId: 'a' })
+    await tabA.api.cancel({ sessionId: 'a2' })
+    await tabB.api.cancel({ sessionId: 'b' })
+    expect(seen.get('a')).toBe(seen.get('a2'))
+    expect(seen.get('a')).not.toBe(seen.get('b'))
+    tabA.dispose()
+    await vi.waitFor(() => expect(left.sort()).toEqual(['a', 'a2']))
+    expect(await tabB.api.cancel({ sessionId: 'b' })).toMatchObject({ ok: true })
+    expect(left).not.toContain('b')
   })
 
   it('refuses malformed arguments and unknown calls without calling a handler', async () => {
