@@ -200,6 +200,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     [api, store, notifyFailure],
   )
 
+  const onDidReconnect = useMemo(() => (onDidRehydrate ? (listener: () => void) => onDidRehydrate(() => listener()) : undefined), [onDidRehydrate])
   useEffect(() => {
     if (!host) return
     return startPageAttention({
@@ -207,9 +208,9 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       openRequest,
       openSession,
       reportToMain: host === 'browser',
-      ...(onDidRehydrate ? { onDidReconnect: (listener: () => void) => onDidRehydrate(() => listener()) } : {}),
+      ...(onDidReconnect ? { onDidReconnect } : {}),
     })
-  }, [api, host, openRequest, openSession, onDidRehydrate])
+  }, [api, host, openRequest, openSession, onDidReconnect])
 
   useEffect(() => {
     let disposed = false
@@ -376,7 +377,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           )}
         </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
-        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} /> : null}
+        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
         {signIn ? (
           <SignInDialog
             key={`${signIn.agentId}:${signIn.cwd}`}

@@ -252,16 +252,23 @@ export interface InspectorPanelProps {
   agentId: string
   /** How many messages to keep in the page (main keeps its own ring). */
   limit?: number
+  /**
+   * The browser transport reconnected: main let go of the old connection's watch (a watch belongs to the page's
+   * connection), and events sent meanwhile are gone, so the panel watches again and lists anew.
+   */
+  onDidReconnect?: (listener: () => void) => () => void
 }
 
 /** The inspector wired to main: loads the agent's recent messages, follows new ones, exports and clears. */
-export function InspectorPanel({ api, agentId, limit = INSPECTOR_LIMIT }: InspectorPanelProps) {
+export function InspectorPanel({ api, agentId, limit = INSPECTOR_LIMIT, onDidReconnect }: InspectorPanelProps) {
   const tools: AgentToolsApi = useMemo(() => agentTools(api), [api])
   const [buffer, setBuffer] = useState<InspectorBuffer>(EMPTY)
   const [filter, setFilter] = useState<InspectorFilter>({ method: '', sessionId: '' })
   const [selectedSeq, setSelectedSeq] = useState<number | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [connection, setConnection] = useState(0)
+  useEffect(() => onDidReconnect?.(() => setConnection((n) => n + 1)), [onDidReconnect])
 
   useEffect(() => {
     let live = true
@@ -292,7 +299,7 @@ export function InspectorPanel({ api, agentId, limit = INSPECTOR_LIMIT }: Inspec
       off()
       void tools.watchInspector({ agentId, watching: false })
     }
-  }, [tools, agentId, limit])
+  }, [tools, agentId, limit, connection])
 
   const exportAll = async () => {
     setBusy(true)

@@ -27,6 +27,8 @@ export interface AgentsScreenProps {
    * and Stop ask first when they would cut into one.
    */
   sessions?: readonly { agentId: string; turnState: TurnState; pending: number }[]
+  /** The browser transport reconnected (the inspector watches again). */
+  onDidReconnect?: (listener: () => void) => () => void
 }
 
 /** An agent's sessions at work: turns running (or waiting on the person) and the requests waiting on them. */
@@ -59,7 +61,7 @@ type CheckState = { check: CheckResult } | { failure: IpcFailure }
  * focuses its heading, closes on Escape or "Close"), loads everything from `api` and unsubscribes on
  * unmount. The host should make the app behind it `inert` and give focus back to its opener on close.
  */
-export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview', sessions = [] }: AgentsScreenProps) {
+export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview', sessions = [], onDidReconnect }: AgentsScreenProps) {
   const tools = useMemo(() => agentTools(api), [api])
   const registry = useMemo(() => registryApi(api), [api])
   const [agents, setAgents] = useState<readonly AgentDefinitionView[] | null>(null)
@@ -325,7 +327,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                 ) : tab === 'logs' ? (
                   <LogsPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} />
                 ) : (
-                  <InspectorPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} />
+                  <InspectorPanel key={selectedAgent.id} api={api} agentId={selectedAgent.id} {...(onDidReconnect ? { onDidReconnect } : {})} />
                 )}
               </AgentTabs>
             </div>
