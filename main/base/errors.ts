@@ -24,6 +24,8 @@ export type FailureKind =
   | 'unsupported'
   /** As many sessions are open as main keeps (`MAX_OPEN_SESSIONS`): one must be closed first. */
   | 'too-many-sessions'
+  /** Main is doing as much of this as it allows at once or in a short while (opening addresses); try again later. */
+  | 'busy'
   | 'internal'
 
 export interface Failure {

@@ -10,6 +10,7 @@
  */
 import { fail, ok, type Result } from '../base/errors'
 import { checkUrl } from '../../common/url-safety'
+import { createBurstLimit } from '../base/burst-limit'
 
 export interface OpenConsent {
   elicitationRequestId: string
@@ -39,17 +40,28 @@ export interface ExternalOpener {
 }
 
 /**
+ * Addresses main opens in the system browser in a burst, at most; after that one more every
+ * {@link OPEN_REFILL_MS}. Each open follows a consent the person gave in the window, so a person never meets
+ * the bound; a compromised renderer consenting in a loop does, instead of opening hundreds of browser tabs.
+ */
+export const OPEN_BURST = 5
+export const OPEN_REFILL_MS = 2_000
+
+/**
  * @param open Opens a URL in the system browser. Omitted in the browser host: the outcome then says the
  *   page must open it (`openedBy: 'page'`) after the same checks.
+ * @param now The clock of the open bound (tests).
  */
-export function createExternalOpener(open?: (url: string) => Promise<void>): ExternalOpener {
+export function createExternalOpener(open?: (url: string) => Promise<void>, now: () => number = Date.now): ExternalOpener {
   const offers = new Map<string, string>()
+  const opens = createBurstLimit(OPEN_BURST, OPEN_REFILL_MS, now)
   /** The only place `open` is called: after {@link checkUrl} accepted the URL, with its parsed href. */
   const openChecked = async (raw: string): Promise<Result<OpenOutcome>> => {
     const check = checkUrl(raw)
     if (!check.ok) return fail({ kind: 'invalid-argument', message: check.refusal ?? 'Bosun will not open this address.' })
     // Open the parsed href, never the raw string: what was shown is what is opened.
     if (!open) return ok({ openedBy: 'page', href: check.href })
+    if (!opens.take()) return fail({ kind: 'busy', message: 'Bosun opened several addresses just now; wait a moment, then open this one again.' })
     try {
       await open(check.href)
     } catch (error) {

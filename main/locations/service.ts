@@ -12,6 +12,7 @@ import type { Logger } from '../base/log'
 import type { CallHandlers } from '../../common/contract'
 import type { Entry } from '../../common/session/types'
 import { confinePath } from '../fs/confine'
+import { createBurstLimit } from '../base/burst-limit'
 
 export interface LocationsDeps {
   /** The session's folders (cwd first) and the paths its tool calls name; undefined for an unknown session. */
@@ -24,7 +25,13 @@ export interface LocationsDeps {
   log?: Logger
   /** Which platform's launchers to refuse (default: this one). */
   platform?: NodeJS.Platform
+  /** The clock of the open bound (tests). */
+  now?: () => number
 }
+
+/** Files opened in a burst, at most; then one more every {@link OPEN_REFILL_MS} (as addresses: `open-external.ts`). */
+export const OPEN_BURST = 5
+export const OPEN_REFILL_MS = 2_000
 
 export type LocationsCallHandlers = Pick<CallHandlers, 'openLocation'>
 
@@ -47,6 +54,7 @@ const refused = (reason: string, message: string): Result<never> => fail({ kind:
 export function createLocationsService(deps: LocationsDeps): { handlers: LocationsCallHandlers } {
   const platform = deps.platform ?? process.platform
   const launchers = LAUNCHERS[platform] ?? new Set<string>()
+  const opens = createBurstLimit(OPEN_BURST, OPEN_REFILL_MS, deps.now)
   return {
     handlers: {
       openLocation: async ({ sessionId, path }) => {
@@ -70,6 +78,7 @@ export function createLocationsService(deps: LocationsDeps): { handlers: Locatio
         if ((platform !== 'win32' && (stat.mode & 0o111) !== 0) || launchers.has(extname(confined.realPath).toLowerCase())) {
           return refused('not-openable', `${path} could run as a program when opened, so Bosun does not open it. Copy the path instead.`)
         }
+        if (!opens.take()) return fail({ kind: 'busy', message: 'Bosun opened several files just now; wait a moment, then open this one again.' })
         const problem = await openPath(confined.realPath).catch((error: unknown) => (error instanceof Error ? error.message : String(error)))
         if (problem) {
           deps.log?.warn(`could not open ${confined.realPath}: ${problem}`)

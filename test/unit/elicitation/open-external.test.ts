@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createExternalOpener } from '../../../main/elicitation/open-external'
+import { createExternalOpener, OPEN_BURST, OPEN_REFILL_MS } from '../../../main/elicitation/open-external'
 import { checkUrl } from '../../../common/url-safety'
 import { urlCorpus } from './url-corpus'
 
@@ -122,5 +122,32 @@ describe('the external-open chokepoint', () => {
       expect(r.opened).toEqual(['https://example.com/a%20b'])
       expect(await createExternalOpener().openLink('http://127.0.0.1:8080/x')).toEqual({ ok: true, value: { openedBy: 'page', href: 'http://127.0.0.1:8080/x' } })
     })
+  })
+})
+
+describe('the bound on opening addresses in the system browser', () => {
+  it('opens a burst, then one more per refill interval; a refused open reaches no browser', async () => {
+    const r = recorder()
+    let clock = 1_000_000
+    const opener = createExternalOpener(r.open, () => clock)
+    for (let i = 0; i < OPEN_BURST; i++) expect((await opener.openLink(`https://example.com/${i}`)).ok).toBe(true)
+    const refused = await opener.openLink('https://example.com/more')
+    expect(refused.ok).toBe(false)
+    if (!refused.ok) expect(refused.error.kind).toBe('busy')
+    opener.offer('e1', 'https://example.com/consented')
+    expect((await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'https://example.com/consented' })).ok).toBe(false)
+    expect(r.opened).toHaveLength(OPEN_BURST)
+    clock += OPEN_REFILL_MS
+    expect((await opener.openAfterConsent({ elicitationRequestId: 'e1', url: 'https://example.com/consented' })).ok).toBe(true)
+    expect((await opener.openLink('https://example.com/again')).ok).toBe(false)
+    clock += OPEN_REFILL_MS * 100
+    for (let i = 0; i < OPEN_BURST; i++) expect((await opener.openLink(`https://example.com/later-${i}`)).ok).toBe(true)
+    expect((await opener.openLink('https://example.com/past-burst')).ok).toBe(false)
+    expect(r.opened).toHaveLength(2 * OPEN_BURST + 1)
+  })
+
+  it('does not bound the browser host, where the page opens the address itself', async () => {
+    const opener = createExternalOpener(undefined, () => 0)
+    for (let i = 0; i < OPEN_BURST * 4; i++) expect((await opener.openLink(`https://example.com/${i}`)).ok).toBe(true)
   })
 })

@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createLocationsService, locationPathsOf, type LocationsDeps } from '../../../main/locations/service'
+import { createLocationsService, locationPathsOf, OPEN_BURST, OPEN_REFILL_MS, type LocationsDeps } from '../../../main/locations/service'
 import type { Entry } from '../../../common/session/types'
 
 const dirs: string[] = []
@@ -151,5 +151,20 @@ describe('locationPathsOf', () => {
     const tool = (id: string, paths: string[]) => ({ kind: 'tool_call', id, toolCallId: id, locations: paths.map((path) => ({ path })) }) as unknown as Entry
     const entries = [tool('1', ['/p/a']), { kind: 'agent_message', id: 'm', content: [{ type: 'text', text: '/p/x' }] } as unknown as Entry, tool('2', ['/p/b', '/p/c'])]
     expect([...locationPathsOf(entries)]).toEqual(['/p/b', '/p/c', '/p/a'])
+  })
+})
+
+describe('openLocation, how often', () => {
+  it('opens a burst of files, then one more per refill interval; a refused open never reaches the shell', async () => {
+    let clock = 5_000
+    const path = join(root, 'a.ts')
+    const handlers = service([path], { now: () => clock })
+    for (let i = 0; i < OPEN_BURST; i++) expect(reasonOf(await handlers.openLocation({ sessionId: 'a/s-1', path }))).toBe('ok')
+    expect(reasonOf(await handlers.openLocation({ sessionId: 'a/s-1', path }))).toBe('busy')
+    expect(fake.openedPaths).toHaveLength(OPEN_BURST)
+    clock += OPEN_REFILL_MS
+    expect(reasonOf(await handlers.openLocation({ sessionId: 'a/s-1', path }))).toBe('ok')
+    expect(reasonOf(await handlers.openLocation({ sessionId: 'a/s-1', path }))).toBe('busy')
+    expect(fake.openedPaths).toHaveLength(OPEN_BURST + 1)
   })
 })
