@@ -1,5 +1,6 @@
 import type { BosunApi } from '../../common/contract'
 import type { InboxItem } from '../state/app-store'
+import type { ElicitationView } from '../../common/session/types'
 import type { PermissionPromptProps, SessionSeams } from '../components/common/seams'
 import { ApprovalInbox } from '../components/permissions/ApprovalInbox'
 import { AutoApproveSwitch } from '../components/permissions/AutoApproveSwitch'
@@ -40,9 +41,23 @@ function toApprovalItem(item: InboxItem) {
     agentName: item.agentName,
     sessionId: item.sessionId,
     sessionName: item.sessionTitle ?? (item.sessionId ? 'Untitled session' : 'New session'),
-    title: item.kind === 'permission' ? item.request.title : item.elicitation.message,
+    ...(item.kind === 'permission' ? { title: item.request.title } : elicitationTitle(item.elicitation)),
     createdAt: item.createdAt,
   }
+}
+
+/** A form is listed by its title, its message under it; a form without one (or a URL request) by its message. */
+function elicitationTitle(elicitation: ElicitationView): { title: string; detail?: string } {
+  const schemaTitle = (elicitation.requestedSchema as { title?: unknown } | undefined)?.title
+  const title = typeof schemaTitle === 'string' ? oneLine(schemaTitle) : ''
+  const message = oneLine(elicitation.message)
+  return title ? { title, ...(message ? { detail: message } : {}) } : { title: message }
+}
+
+/** Agent text on one line, long enough to fill the panel's width and no longer. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 300 ? `${Array.from(flat).slice(0, 300).join('')}…` : flat
 }
 
 /**

@@ -9,6 +9,8 @@ export interface InboxItem {
   sessionId: string | null
   sessionName: string
   title: string
+  /** A second line under the title: a form's message when the form has a title. */
+  detail?: string
   /** Epoch ms. */
   createdAt: number
 }
@@ -37,7 +39,22 @@ export function ApprovalInbox({ items, onOpen, now = Date.now() }: ApprovalInbox
               <button type="button" className="perm-inbox-item" onClick={() => onOpen(item.requestId)}>
                 <span className="perm-inbox-kind">{item.kind === 'permission' ? 'Approval' : 'Question'}</span>
                 {/* Plain text with visible markers: a title is untrusted agent text. */}
-                <span className="perm-inbox-item-title">{revealAsText(item.title)}</span>
+                {item.kind === 'permission' ? (
+                  <span className="perm-inbox-item-title">{revealAsText(item.title)}</span>
+                ) : (
+                  // A question's title and message are cut to a line each (the whole text in the tooltip and the
+                  // button's name), so one long question does not fill the panel.
+                  <>
+                    <span className="perm-inbox-item-title perm-inbox-one-line" title={revealAsText(item.title)}>
+                      {revealAsText(item.title)}
+                    </span>
+                    {item.detail && (
+                      <span className="perm-inbox-detail perm-inbox-one-line" title={revealAsText(item.detail)}>
+                        {revealAsText(item.detail)}
+                      </span>
+                    )}
+                  </>
+                )}
                 <span className="perm-inbox-meta">
                   {revealAsText(item.agentName)} · {revealAsText(item.sessionName)} · {formatAge(now - item.createdAt)}
                 </span>

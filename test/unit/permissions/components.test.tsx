@@ -7,7 +7,9 @@ import { RulesSettings } from '../../../renderer/components/permissions/RulesSet
 import { arrangeOptions, optionAppearance, optionForKey, promptKeyAction } from '../../../renderer/components/permissions/option-style'
 import { decidedByText } from '../../../renderer/components/permissions/resolution-text'
 import { hasHiddenCharacters, revealAsText, revealControlChars } from '../../../renderer/components/permissions/reveal-text'
-import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
+import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
+import { WiredInbox } from '../../../renderer/screens/wiring'
+import type { InboxItem } from '../../../renderer/state/app-store'
 
 const base: PermissionRequestView = {
   requestId: 'agent#1:n:1',
@@ -255,6 +257,26 @@ describe('ApprovalInbox, RulesSettings, AutoApproveSwitch', () => {
     )
     expect(html.indexOf('Run npm test?')).toBeLessThan(html.indexOf('Which branch?'))
     expect(html).toContain('Claude · Fix bug · 3 min ago')
+  })
+
+  it('lists a form by its title, its message under it, each cut to a line; a form without a title by its message', () => {
+    const question: ElicitationView = {
+      elicitationRequestId: 'e1',
+      agentId: 'a',
+      agentName: 'Codex',
+      sessionId: 's2',
+      mode: 'form',
+      message: 'A few details before I scaffold\nthe project.',
+      createdAt: 0,
+      status: 'pending',
+      requestedSchema: { type: 'object', title: 'Project setup', properties: {} },
+    }
+    const item = (elicitation: ElicitationView): InboxItem => ({ kind: 'elicitation', id: elicitation.elicitationRequestId, createdAt: 0, agentId: 'a', agentName: 'Codex', sessionId: 's2', sessionTitle: 'Refactor', elicitation })
+    const html = renderToStaticMarkup(<WiredInbox onOpen={noop} items={[item(question), item({ ...question, elicitationRequestId: 'e2', message: 'Which branch?', requestedSchema: { type: 'object', properties: {} } })]} />)
+    expect(html).toContain('<span class="perm-inbox-item-title perm-inbox-one-line" title="Project setup">Project setup</span>')
+    expect(html).toContain('<span class="perm-inbox-detail perm-inbox-one-line" title="A few details before I scaffold the project.">A few details before I scaffold the project.</span>')
+    expect(html).toContain('<span class="perm-inbox-item-title perm-inbox-one-line" title="Which branch?">Which branch?</span>')
+    expect(html.match(/perm-inbox-detail/g)).toHaveLength(1)
   })
 
   it('an empty inbox says so without a count of 0', () => {
