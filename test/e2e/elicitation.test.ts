@@ -198,6 +198,39 @@ describe('form elicitation', () => {
     await visible(form.getByRole('status').getByText('Cancelled'))
     await waitIdle(page)
   })
+
+  it('the inbox lists the form by its title; Escape after typing asks first, Escape again keeps editing, Discard answers cancel', async () => {
+    await ask('small-form')
+    const form = await visible(card('Branch name'))
+    // The inbox names the form by its title, its message under it.
+    const inbox = page.getByRole('button', { name: /^Approvals, [1-9]\d* pending$/ })
+    await (await visible(inbox)).click()
+    const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
+    const item = await visible(panel.getByRole('button', { name: /Branch name\s*Name the branch\./ }))
+    expect(await item.locator('.perm-inbox-item-title').textContent()).toBe('Branch name')
+    await inbox.click()
+    await gone(panel)
+
+    const branch = form.getByRole('textbox', { name: /^Branch/ })
+    await branch.fill('feature/login')
+    await branch.press('Escape')
+    const question = await visible(form.getByRole('group', { name: 'Discard your answers?' }))
+    const keepEditing = question.getByRole('button', { name: 'Keep editing' })
+    await until(keepEditing, (el) => el === document.activeElement)
+    await screenshotBothSchemes('elicitation-discard-question', form)
+    // Escape again keeps editing: nothing was sent, the typed answer and the focus are back.
+    await page.keyboard.press('Escape')
+    await gone(question)
+    await until(branch, (el) => el === document.activeElement)
+    expect(await branch.inputValue()).toBe('feature/login')
+    expect(await transcript(page).getByText(/^elicitation response: /).count()).toBe(0)
+
+    await branch.press('Escape')
+    await (await visible(question.getByRole('button', { name: 'Discard' }))).click()
+    expect(await agentResponse()).toEqual({ action: 'cancel' })
+    await visible(form.getByRole('status').getByText('Cancelled'))
+    await waitIdle(page)
+  })
 })
 
 describe('URL elicitation consent', () => {

@@ -32,13 +32,20 @@ const statusText: Record<ElicitationView['status'], string> = {
 
 /**
  * A form-mode elicitation (checklist G13–G18): every field of the restricted schema, defaults pre-filled,
- * errors next to their field, and explicit Accept / Decline / Cancel (Escape = Cancel). All agent text is
- * rendered as plain text; nothing in a form is ever a clickable link (G19).
+ * errors next to their field, and explicit Accept / Decline / Cancel. Escape cancels an untouched form; once the
+ * person changed a field it first asks, in the form, whether to discard the answers (Escape again keeps editing), so
+ * one key never throws typed input away. All agent text is rendered as plain text; nothing in a form is ever a
+ * clickable link (G19).
  */
 export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: ElicitationFormProps) {
   const parsed = useMemo(() => parseFormSchema(elicitation.requestedSchema), [elicitation.requestedSchema])
   const schema = parsed.ok ? parsed.schema : null
-  const [draft, setDraft] = useState<Draft>(() => (schema ? initialDraft(schema) : {}))
+  const initial = useMemo<Draft>(() => (schema ? initialDraft(schema) : {}), [schema])
+  const [draft, setDraft] = useState<Draft>(initial)
+  // Escape on a changed form: "Discard your answers?" in place of the actions, until Discard or Keep editing.
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false)
+  const keepEditingRef = useRef<HTMLButtonElement>(null)
+  const focusBeforeConfirm = useRef<HTMLElement | null>(null)
   const [submitted, setSubmitted] = useState(false)
   const [busy, setBusy] = useState(false)
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
@@ -61,8 +68,12 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
     formRef.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus()
   }, [autoFocus, pending])
 
+  const changed = useMemo(() => !sameDraft(draft, initial), [draft, initial])
+
   const setValue = (key: string, value: DraftValue) => {
     setDraft((d) => ({ ...d, [key]: value }))
+    // Editing again answers the question: the person keeps editing.
+    setConfirmingDiscard(false)
     setServerErrors(({ [key]: _dropped, ...rest }) => rest)
   }
 
@@ -110,12 +121,40 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
     void answer({ action: 'accept', content: check.content })
   }
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape' && pending) {
-      event.preventDefault()
-      event.stopPropagation()
-      void answer({ action: 'cancel' })
+  // The question takes the focus on its safe answer; Keep editing gives it back where the person was (a field,
+  // usually; an action button the question replaced is gone, so then the first field).
+  const refocusAfterConfirm = useRef(false)
+  useEffect(() => {
+    if (!pending) return
+    if (confirmingDiscard) {
+      keepEditingRef.current?.focus()
+      return
     }
+    if (!refocusAfterConfirm.current) return
+    refocusAfterConfirm.current = false
+    const back = focusBeforeConfirm.current
+    focusBeforeConfirm.current = null
+    if (back?.isConnected && !back.matches(':disabled')) back.focus()
+    else formRef.current?.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')?.focus()
+  }, [confirmingDiscard, pending])
+
+  const keepEditing = () => {
+    refocusAfterConfirm.current = true
+    setConfirmingDiscard(false)
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape' || !pending) return
+    event.preventDefault()
+    event.stopPropagation()
+    if (confirmingDiscard) return keepEditing()
+    if (changed && !busy) {
+      const active = document.activeElement
+      focusBeforeConfirm.current = active instanceof HTMLElement && cardRef.current?.contains(active) ? active : null
+      setConfirmingDiscard(true)
+      return
+    }
+    void answer({ action: 'cancel' })
   }
 
   return (
@@ -192,8 +231,28 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
             {formError ?? errors['']}
           </p>
         )}
-        {pending && (
-          <div className="eli-actions">
+        {pending && confirmingDiscard && (
+          <div key="confirm" className="eli-actions eli-confirm" role="group" aria-labelledby={`${baseId}-discard`}>
+            <span id={`${baseId}-discard`} className="eli-confirm-question">
+              Discard your answers?
+            </span>
+            <button ref={keepEditingRef} type="button" className="eli-button eli-primary" disabled={busy} onClick={keepEditing}>
+              Keep editing
+            </button>
+            <button
+              type="button"
+              className="eli-button eli-danger"
+              disabled={busy}
+              onClick={() => {
+                setConfirmingDiscard(false)
+                void answer({ action: 'cancel' })
+              }}>
+              Discard
+            </button>
+          </div>
+        )}
+        {pending && !confirmingDiscard && (
+          <div key="actions" className="eli-actions">
             <button type="submit" className="eli-button eli-primary" disabled={!schema || busy || unanswerable.length > 0}>
               Accept
             </button>
@@ -454,6 +513,19 @@ function ChoiceText({ option }: { option: EnumChoice }) {
       )}
     </>
   )
+}
+
+/** Whether two drafts hold the same answers (values are strings, booleans or lists of strings). */
+function sameDraft(a: Draft, b: Draft): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)])
+  for (const key of keys) {
+    const x = a[key]
+    const y = b[key]
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false
+    } else if (x !== y) return false
+  }
+  return true
 }
 
 const cutPattern = (pattern: string) => (pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern)

@@ -158,6 +158,54 @@ describe('ElicitationForm in a browser', () => {
     await page.getByRole('button', { name: 'Decline' }).click()
     await expect.poll(calls).toEqual([{ action: 'cancel' }, { action: 'decline' }])
   })
+
+  it('Escape on a changed form asks first: Keep editing has the focus, Escape again keeps editing, Discard cancels', async () => {
+    await page.evaluate((v) => (window as unknown as { renderForm(v: unknown): void }).renderForm(v), formView)
+    const name = page.getByRole('textbox', { name: /Project name/ })
+    const focused = (locator: ReturnType<Page['getByRole']>) => locator.evaluate((el) => el === document.activeElement)
+    await name.fill('my-app')
+    await name.press('Escape')
+    const question = page.getByRole('group', { name: 'Discard your answers?' })
+    await expect.poll(() => question.count()).toBe(1)
+    // The question stands in for the actions; its safe answer has the focus; nothing was sent.
+    expect(await page.getByRole('button', { name: 'Accept' }).count()).toBe(0)
+    await expect.poll(() => focused(question.getByRole('button', { name: 'Keep editing' }))).toBe(true)
+    expect(await calls()).toEqual([])
+
+    // Escape again keeps editing: the question goes, the focus is back in the field, the answer is still there.
+    await page.keyboard.press('Escape')
+    await expect.poll(() => question.count()).toBe(0)
+    await expect.poll(() => focused(name)).toBe(true)
+    expect(await name.inputValue()).toBe('my-app')
+    expect(await calls()).toEqual([])
+
+    // Keep editing by click does the same.
+    await name.press('Escape')
+    await question.getByRole('button', { name: 'Keep editing' }).click()
+    await expect.poll(() => question.count()).toBe(0)
+    await expect.poll(() => focused(name)).toBe(true)
+    expect(await calls()).toEqual([])
+
+    // Discard cancels the form.
+    await page.getByRole('radio', { name: 'Rust' }).check()
+    await page.getByRole('radio', { name: 'Rust' }).press('Escape')
+    await question.getByRole('button', { name: 'Discard' }).click()
+    await expect.poll(calls).toEqual([{ action: 'cancel' }])
+  })
+
+  it('a form changed back to its defaults cancels on Escape; the Cancel button never asks', async () => {
+    await page.evaluate((v) => (window as unknown as { renderForm(v: unknown): void }).renderForm(v), formView)
+    const workers = page.getByRole('spinbutton', { name: 'Workers' })
+    await workers.fill('5')
+    await workers.fill('2')
+    await workers.press('Escape')
+    await expect.poll(calls).toEqual([{ action: 'cancel' }])
+
+    await page.evaluate((v) => (window as unknown as { renderForm(v: unknown): void }).renderForm(v), { ...formView, elicitationRequestId: 'el-9' })
+    await page.getByRole('textbox', { name: /Project name/ }).fill('typed')
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(calls).toEqual([{ action: 'cancel' }, { action: 'cancel' }])
+  })
 })
 
 const urlView = (url: string, status = 'pending') => ({
