@@ -203,11 +203,14 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
   const derived = derivedTitle(session)
   const title = derived ?? untitledName(session.cwd)
+  const folders = [session.cwd, ...(session.additionalDirectories ?? [])]
   return (
     <main className="session-screen" aria-label={derived ? `Session ${derived}` : title}>
       <SessionHeader
         title={title}
-        subtitle={`${agentName} · ${[session.cwd, ...(session.additionalDirectories ?? [])].join(' + ')}`}
+        // The folders by name, so a narrow window still says where the session runs; their full paths in the tooltip.
+        subtitle={`${agentName} · ${folders.map(folderName).join(' + ')}`}
+        subtitleTooltip={`${agentName} · ${folders.join(' + ')}`}
         turn={session.turn}
         inboxSlot={inboxSlot}
         onClose={onClose}

@@ -7,7 +7,7 @@
  * Screenshots tool-locations-*, new-session-folders-*, session-folders-*.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
@@ -135,7 +135,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await form.getByRole('button', { name: 'Start session' }).click()
     await gone(form)
 
-    await visible(page.locator('.session-subtitle').getByText(`${AGENT} · ${workspace} + ${extra}`))
+    // The folders by name (a narrow window still shows them), their full paths in the tooltip.
+    const subtitle = await visible(page.locator('.session-subtitle').getByText(`${AGENT} · ${basename(workspace)} + ${basename(extra)}`, { exact: true }))
+    expect(await subtitle.getAttribute('title')).toBe(`${AGENT} · ${workspace} + ${extra}`)
     await sendPrompt(page, 'read-extra')
     await visible(agentSays(page, AGENT).getByText('Read the notes.'))
     await visible(agentSays(page, AGENT).getByText(/shared notes/))

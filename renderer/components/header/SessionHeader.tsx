@@ -82,6 +82,8 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
 export interface SessionHeaderProps {
   title: string
   subtitle: string
+  /** The subtitle's tooltip when it says more than the subtitle (full folder paths); else the subtitle itself. */
+  subtitleTooltip?: string
   turn: TurnView
   inboxSlot: ReactNode
   /** Ends the session (cancels a running turn, answers its pending permissions `cancelled`). */
@@ -113,7 +115,7 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, subtitle, inboxSlot, onClose, usage, waitingOnYou = 0 } = props
+  const { title, subtitle, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0 } = props
   const turn: TurnView = (props.turn.state === 'running' || props.turn.state === 'unknown') && waitingOnYou > 0 ? { ...props.turn, state: 'requires_action' } : props.turn
   const busy = turn.state === 'running' || turn.state === 'unknown'
   return (
@@ -122,7 +124,7 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
         <h1 className="session-title" title={title}>
           {title}
         </h1>
-        <div className="session-subtitle muted" title={subtitle}>
+        <div className="session-subtitle muted" title={subtitleTooltip ?? subtitle}>
           {subtitle}
         </div>
       </div>
