@@ -208,9 +208,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     <main className="session-screen" aria-label={derived ? `Session ${derived}` : title}>
       <SessionHeader
         title={title}
-        // The folders by name, so a narrow window still says where the session runs; their full paths in the tooltip.
-        subtitle={`${agentName} · ${folders.map(folderName).join(' + ')}`}
-        subtitleTooltip={`${agentName} · ${folders.join(' + ')}`}
+        // Where the session runs, by the folders' names and first (a narrow window cuts the end: it still says where, and
+        // the agent is named in the sidebar and the message box); the full paths are the tooltip.
+        subtitle={`${folders.map(folderName).join(' + ')} · ${agentName}`}
+        subtitleTooltip={`${folders.join(' + ')} · ${agentName}`}
         turn={session.turn}
         inboxSlot={inboxSlot}
         onClose={onClose}
