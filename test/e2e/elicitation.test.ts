@@ -231,6 +231,24 @@ describe('form elicitation', () => {
     await visible(form.getByRole('status').getByText('Cancelled'))
     await waitIdle(page)
   })
+
+  it('a form left for another session still holds what the person typed when they come back through the inbox', async () => {
+    await ask('small-form')
+    const form = await visible(card('Branch name'))
+    await form.getByRole('textbox', { name: /^Branch/ }).fill('feature/half-done')
+    // Another session in view: this one's form leaves the page.
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    await gone(form)
+    await page.getByRole('button', { name: /^Approvals, 1 pending$/ }).click()
+    const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
+    await panel.getByRole('button', { name: /Branch name/ }).click()
+    const back = form.getByRole('textbox', { name: /^Branch/ })
+    await until(back, (el) => el === document.activeElement)
+    expect(await back.inputValue()).toBe('feature/half-done')
+    await form.getByRole('button', { name: 'Accept' }).click()
+    expect(await agentResponse()).toEqual({ action: 'accept', content: { branch: 'feature/half-done' } })
+    await waitIdle(page)
+  })
 })
 
 describe('URL elicitation consent', () => {

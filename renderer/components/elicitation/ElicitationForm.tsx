@@ -5,6 +5,7 @@ import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Dra
 import { focusAfterAnswer, holdsFocus } from '../permissions/prompt-focus'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
+import { forgetDraft, rememberDraft, rememberedDraft } from './draft-memory'
 import './elicitation.css'
 
 /** What the person chose. `accept` carries the form content (checked again in main). */
@@ -41,7 +42,9 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   const parsed = useMemo(() => parseFormSchema(elicitation.requestedSchema), [elicitation.requestedSchema])
   const schema = parsed.ok ? parsed.schema : null
   const initial = useMemo<Draft>(() => (schema ? initialDraft(schema) : {}), [schema])
-  const [draft, setDraft] = useState<Draft>(initial)
+  const requestId = elicitation.elicitationRequestId
+  // Back as the person left it when the form was unmounted while waiting (another session shown, scrolled away).
+  const [draft, setDraft] = useState<Draft>(() => rememberedDraft(requestId) ?? initial)
   // Escape on a changed form: "Discard your answers?" in place of the actions, until Discard or Keep editing.
   const [confirmingDiscard, setConfirmingDiscard] = useState(false)
   const keepEditingRef = useRef<HTMLButtonElement>(null)
@@ -69,6 +72,13 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   }, [autoFocus, pending])
 
   const changed = useMemo(() => !sameDraft(draft, initial), [draft, initial])
+  const status = elicitation.status
+  useEffect(() => {
+    if (status === 'pending' || status === 'accepted') {
+      if (changed) rememberDraft(requestId, draft)
+      else forgetDraft(requestId)
+    } else forgetDraft(requestId)
+  }, [requestId, status, draft, changed])
 
   const setValue = (key: string, value: DraftValue) => {
     setDraft((d) => ({ ...d, [key]: value }))
@@ -111,6 +121,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
+    setConfirmingDiscard(false)
     setSubmitted(true)
     if (!schema || !check) return
     if (Object.keys(check.errors).length > 0) {

@@ -193,6 +193,29 @@ describe('ElicitationForm in a browser', () => {
     await expect.poll(calls).toEqual([{ action: 'cancel' }])
   })
 
+  it('a waiting form that leaves the page and comes back still holds what the person typed; an answered one is forgotten', async () => {
+    const render = (v: unknown) => page.evaluate((view) => (window as unknown as { renderForm(v: unknown): void }).renderForm(view), v)
+    await render(formView)
+    await page.getByRole('textbox', { name: /Project name/ }).fill('half-typed')
+    await page.getByRole('radio', { name: 'Rust' }).check()
+    // Another form takes its place (as when another session is shown), then it comes back.
+    await render({ ...formView, elicitationRequestId: 'el-other' })
+    await expect.poll(() => page.getByRole('textbox', { name: /Project name/ }).inputValue()).toBe('')
+    await render(formView)
+    await expect.poll(() => page.getByRole('textbox', { name: /Project name/ }).inputValue()).toBe('half-typed')
+    expect(await page.getByRole('radio', { name: 'Rust' }).isChecked()).toBe(true)
+    // Still a changed form: Escape asks.
+    await page.getByRole('textbox', { name: /Project name/ }).press('Escape')
+    await expect.poll(() => page.getByRole('group', { name: 'Discard your answers?' }).count()).toBe(1)
+    await page.getByRole('button', { name: 'Discard' }).click()
+    await expect.poll(calls).toEqual([{ action: 'cancel' }])
+    // Cancelled: shown again it starts from the agent's defaults.
+    await render({ ...formView, status: 'cancelled' })
+    await render({ ...formView, elicitationRequestId: 'el-other' })
+    await render(formView)
+    await expect.poll(() => page.getByRole('textbox', { name: /Project name/ }).inputValue()).toBe('')
+  })
+
   it('a form changed back to its defaults cancels on Escape; the Cancel button never asks', async () => {
     await page.evaluate((v) => (window as unknown as { renderForm(v: unknown): void }).renderForm(v), formView)
     const workers = page.getByRole('spinbutton', { name: 'Workers' })
