@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type Keybo
 import type { ElicitationView } from '../../../common/session/types'
 import type { EnumChoice } from '../../../common/elicitation/schema'
 import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Draft, type DraftValue, type FieldSpec } from './validate'
-import { focusAfterAnswer, holdsFocus } from '../permissions/prompt-focus'
+import { useFocusAfterAnswer } from '../permissions/use-answer-focus'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
 import { forgetDraft, rememberDraft, rememberedDraft } from './draft-memory'
@@ -90,22 +90,11 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   // Answered from inside the card (Accept, Decline, Cancel, Escape): its buttons go, and the focus with them; it goes
   // on to the next request waiting on the page, else the message box, as after a permission prompt.
   const cardRef = useRef<HTMLElement>(null)
-  const answeredHere = useRef(false)
-  useEffect(() => {
-    if (pending || !answeredHere.current) return
-    answeredHere.current = false
-    focusAfterAnswer()
-  }, [pending])
-  useEffect(
-    () => () => {
-      if (answeredHere.current) focusAfterAnswer()
-    },
-    [],
-  )
+  const noteAnswered = useFocusAfterAnswer(pending, cardRef)
 
   const answer = async (value: ElicitationAnswer) => {
     if (busy || !pending) return
-    answeredHere.current = holdsFocus(cardRef.current)
+    noteAnswered()
     setBusy(true)
     setFormError(null)
     try {

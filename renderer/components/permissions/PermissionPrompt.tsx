@@ -3,7 +3,8 @@ import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, typ
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { arrangeOptions, contradictingName, MAX_OPTION_NAME_CHARS, optionAppearance, promptKeyAction } from './option-style'
-import { clearPromptFocus, focusAfterAnswer, holdsFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
+import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
+import { useFocusAfterAnswer } from './use-answer-focus'
 import { commandOf } from '../transcript/tool-command'
 import { describeResolution } from './resolution-text'
 import { HiddenCharsWarning, VisibleText } from './VisibleText'
@@ -60,22 +61,11 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
 
   // Answered from inside the prompt: once the answer is in (its buttons gone, or the whole prompt, as on a tool card,
   // and the focus with them), the focus goes on.
-  const answeredHere = useRef(false)
+  const noteAnswered = useFocusAfterAnswer(pending, rootRef)
   const respond = (optionId: string | null) => {
-    answeredHere.current = holdsFocus(rootRef.current)
+    noteAnswered()
     onRespond(optionId)
   }
-  useEffect(() => {
-    if (pending || !answeredHere.current) return
-    answeredHere.current = false
-    focusAfterAnswer()
-  }, [pending])
-  useEffect(
-    () => () => {
-      if (answeredHere.current) focusAfterAnswer()
-    },
-    [],
-  )
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (!pending) return

@@ -1,0 +1,27 @@
+import { useCallback, useEffect, useRef, type RefObject } from 'react'
+import { focusAfterAnswer, holdsFocus } from './prompt-focus'
+
+/**
+ * A request answered from inside it (a prompt's option, a form's Accept, Decline, Cancel or Escape) loses its buttons,
+ * or goes whole as on a tool card, and the focus with them: once the answer is in (`pending` false, or the component
+ * gone), the focus goes on ({@link focusAfterAnswer}). Call the returned function as the answer is given: it notes
+ * whether the focus was inside `root`, so a request answered from elsewhere (the inbox, a key press in another place)
+ * leaves the focus alone.
+ */
+export function useFocusAfterAnswer(pending: boolean, root: RefObject<{ contains?(node: unknown): boolean } | null>): () => void {
+  const answeredHere = useRef(false)
+  useEffect(() => {
+    if (pending || !answeredHere.current) return
+    answeredHere.current = false
+    focusAfterAnswer()
+  }, [pending])
+  useEffect(
+    () => () => {
+      if (answeredHere.current) focusAfterAnswer()
+    },
+    [],
+  )
+  return useCallback(() => {
+    answeredHere.current = holdsFocus(root.current)
+  }, [root])
+}
