@@ -293,6 +293,8 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               <AgentTabs agentName={selectedAgent.name} selected={tab} onSelect={setTab}>
                 {tab === 'overview' ? (
                   <AgentOverview
+                    // Its Restart/Stop question is about this agent: another agent chosen starts without one.
+                    key={selectedAgent.id}
                     agent={selectedAgent}
                     runtime={runtime[selectedAgent.id]}
                     busy={runtimeBusy === selectedAgent.id}
