@@ -40,6 +40,8 @@ export function interruptionText(action: 'restart' | 'stop', agentName: string, 
   if (activity.waiting > 0) parts.push(`drops ${plural(activity.waiting, 'request', 'requests')} waiting for your answer`)
   const doing = action === 'restart' ? 'Restarting' : 'Stopping'
   const after = action === 'restart' ? ' Open sessions reconnect to the restarted agent where it can continue them.' : ''
+  // The work ended while the question was open: it still asks, and says there is nothing left to cut into.
+  if (parts.length === 0) return `No session of ${agentName} is at work now.${after}`
   return `${doing} ${agentName} ${parts.join(', and ')}.${after}`
 }
 

@@ -441,6 +441,8 @@ describe('what Restart and Stop cut into', () => {
       'Restarting Claude ends the turn running in 2 sessions, and drops 1 request waiting for your answer. Open sessions reconnect to the restarted agent where it can continue them.',
     )
     expect(interruptionText('stop', 'Claude', { running: 0, waiting: 3 })).toBe('Stopping Claude drops 3 requests waiting for your answer.')
+    // The turn ended while the question was open: no sentence with nothing in it ("Stopping Claude .").
+    expect(interruptionText('stop', 'Claude', { running: 0, waiting: 0 })).toBe('No session of Claude is at work now.')
   })
 
   it('shows Restart and Stop without a question until one is asked', () => {
