@@ -49,6 +49,11 @@ interface Tracked {
    * from the history whose entries were read into fewer): each write removes them until one is confirmed.
    */
   storedEnd?: number
+  /**
+   * The entries a session opened from the history was given (read again from its rows): written, but no news, so
+   * they do not make it the most recently updated session (opening one to read it is not using it).
+   */
+  opened?: Entry[]
 }
 
 const realScheduler: Scheduler = {
@@ -119,6 +124,7 @@ export class HistoryRecorder implements IDisposable {
       listed: info.written ? this.listKey(info.written) : null,
       posted: new Map(),
       ...(info.storedEnd !== undefined && info.storedEnd > state.entries.length ? { storedEnd: info.storedEnd } : {}),
+      ...(info.written ? { opened: state.entries } : {}),
     })
     if (info.written !== state) this.markDirty(state.sessionId)
   }
@@ -204,7 +210,9 @@ export class HistoryRecorder implements IDisposable {
       const stateJson = unchanged ? tracked.stateJson! : raw ? HANDED_OVER : encodeSessionState(latest)
       const listed = this.listKey(latest)
       if (listed !== tracked.listed || written === null) listChanged = true
-      if (written === null || written.entries !== latest.entries || listed !== tracked.listed) tracked.updatedAt = now
+      if (written === null || (written.entries !== latest.entries && latest.entries !== tracked.opened) || listed !== tracked.listed) tracked.updatedAt = now
+      // Once the entries moved on from those, nothing more is kept of them.
+      if (tracked.opened !== undefined && latest.entries !== tracked.opened) delete tracked.opened
       const session = {
         sessionId: latest.sessionId,
         agentId: latest.agentId,

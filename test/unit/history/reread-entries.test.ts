@@ -113,6 +113,30 @@ describe.each(opens)('a session stored before subagents were understood (store %
     expect(again.asStored).toBe(again.state)
   })
 
+  it('opened only to read, it keeps its place and its time in the history (reading again is not activity)', () => {
+    const { store, recorder } = storeAndRecorder()
+    const old = recorder()
+    old.track(oldSession(), { createdAt: 1_000, updatedAt: 2_000 })
+    old.flush()
+    old.forget('a/s1')
+    const before = store.summary('a/s1')!.updatedAt
+
+    const stored = store.load('a/s1')!
+    const { state, settle, asStored, storedEnd } = restoreSessionState(stored)
+    const later = new HistoryRecorder(store, { logger: createLogger('test', () => undefined), now: () => 9_000 })
+    cleanup.unshift(() => later.dispose())
+    const current = settled(state, settle)
+    later.track(current, { written: asStored, storedEnd, createdAt: stored.row.createdAt, updatedAt: stored.row.updatedAt })
+    later.flush()
+    // Rewritten as it now shows, but not moved to the top of the list as if it had been used now.
+    expect(store.load('a/s1')!.entries).toHaveLength(state.entries.length)
+    expect(store.summary('a/s1')!.updatedAt).toBe(before)
+    // Going on with it is using it.
+    later.changed(applyActions(current, [{ type: 'updates', updates: [{ sessionUpdate: 'agent_message', messageId: 'm9', content: [text('Later')] }] }]))
+    later.flush()
+    expect(store.summary('a/s1')!.updatedAt).toBe(9_000)
+  })
+
   it('a v1 session is read as stored (both kinds are v2’s)', () => {
     const { store, recorder } = storeAndRecorder()
     const old = recorder()
