@@ -176,6 +176,8 @@ function asSentence(why: string): string {
   return `${text[0]!.toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`
 }
 
+/** Why an operation failed, as the error says it; an error that says nothing still gives a reason (no empty "()"). */
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
+  const text = error instanceof Error ? error.message : String(error)
+  return text.trim() === '' ? 'the keychain gave no reason' : text
 }

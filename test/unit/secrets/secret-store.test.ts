@@ -94,6 +94,25 @@ describe('keytar secret store without a keychain', () => {
     }
   })
 
+  it('a backend that fails without saying why still gives the views a reason (not an empty one)', async () => {
+    const silent: KeytarLike = {
+      getPassword: async () => null,
+      setPassword: async () => undefined,
+      deletePassword: async () => false,
+      findCredentials: async () => {
+        throw new Error('')
+      },
+    }
+    const service = await createAgentConfigService({ home, secretStore: createKeytarSecretStore({ load: async () => silent }), baseEnv: { PATH: '/usr/bin:/bin', HOME: home } })
+    try {
+      const status = await service.handlers.getKeychainStatus(undefined)
+      expect(status).toMatchObject({ ok: true, value: { available: false, message: expect.stringMatching(/\w/) } })
+      expect(await service.secrets.set('a-1', 'API_KEY', 'v')).toMatchObject({ ok: false, error: { message: expect.not.stringContaining('()') } })
+    } finally {
+      service.dispose()
+    }
+  })
+
   it('reports a backend that rejects (no Secret Service) and recovers when it returns', async () => {
     const fake = fakeKeytar()
     fake.setUp(false)
