@@ -154,8 +154,15 @@ export function withoutUnkeptToolMeta<T extends { sessionUpdate: string }>(updat
   const meta = (update as Json)._meta
   if (!TOOL_META_UPDATES.has(update.sessionUpdate) || !isObject(meta)) return update
   const fitting = fittingToolMeta(meta)
-  return fitting === meta ? update : { ...update, _meta: fitting }
+  if (fitting === meta) return update
+  // The terminal extension is applied, not kept as `_meta`: a command's output over 8 KiB in one report is kept in its
+  // terminal (bounded there), so it stays for the reducer to apply (and is counted as what the session keeps).
+  for (const key of TERMINAL_META_KEYS) if (Object.hasOwn(meta, key)) fitting[key] = meta[key]
+  return { ...update, _meta: fitting }
 }
+
+/** The `_meta` keys of the v1 terminal extension ({@link applyTerminalMeta}). */
+const TERMINAL_META_KEYS = ['terminal_info', 'terminal_output', 'terminal_output_delta', 'terminal_exit'] as const
 
 /** A v2 subagent's card's id (see subagents.ts): no agent's tool call id starts with it (tool call ids are the agent's, these are Bosun's). */
 export const subagentCardId = (childSessionId: string): string => `subagent:${childSessionId}`

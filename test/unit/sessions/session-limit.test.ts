@@ -108,4 +108,18 @@ describe('a session past its limit', () => {
     expect(state.entries.filter((e) => e.kind === 'tool_call').map((e) => (e as { _meta?: unknown })._meta)).toEqual(Array.from({ length: 5 }, (_, i) => ({ small: 95 + i })))
     service.dispose()
   })
+
+  it('cuts only what it does not keep: a command’s output the agent streams in _meta (terminal_output, over 8 KiB a report) still reaches its terminal', async () => {
+    const { agent, service, sessionId, turn } = await promptedSession(16 * 1024 * 1024)
+    const lines = 'a line of build output\n'.repeat(1000)
+    agent.send({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'npm install', kind: 'execute', status: 'in_progress', rawInput: { command: 'npm install' }, _meta: { terminal_info: { terminal_id: 'run' } } })
+    agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'run', _meta: { terminal_output: { terminal_id: 'run', data: lines } } })
+    agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed', _meta: { terminal_exit: { terminal_id: 'run', exit_code: 0 } } })
+    agent.end('end_turn')
+    await turn
+    const terminal = service.state(sessionId)!.terminals.run
+    expect(terminal?.output).toBe(lines)
+    expect(terminal?.exitStatus).toEqual({ exitCode: 0, signal: null })
+    service.dispose()
+  })
 })
