@@ -10,7 +10,13 @@ import { boundedRecord, call, event, id } from './define'
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(256)
 const protocolVersion = z.union([z.literal(1), z.literal(2)])
-const configOptions = boundedRecord(z.string().max(512), z.union([z.string().max(4096), z.boolean()]), 200)
+/**
+ * The most default config options one agent definition keeps. The one bound for both sides: the renderer's save
+ * is checked against it here, and `main/config/agent-definitions.ts` applies it to what it reads from `agents.json`,
+ * so a definition that loads can always be saved again from the editor.
+ */
+export const MAX_DEFAULT_CONFIG_OPTIONS = 200
+const configOptions = boundedRecord(z.string().max(512), z.union([z.string().max(4096), z.boolean()]), MAX_DEFAULT_CONFIG_OPTIONS)
 
 /**
  * The add/edit form as typed, before validation: arguments are one text (split with shell-like quoting in

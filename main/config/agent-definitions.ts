@@ -21,6 +21,8 @@ import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
 import { keepAside, readSettingsFile } from '../base/settings-file'
 import { boundJson, TRUNCATION_MARKER } from '../../common/bounded'
+import { boundedRecord } from '../../common/contract/define'
+import { MAX_DEFAULT_CONFIG_OPTIONS } from '../../common/contract/agents'
 
 export const AGENTS_FILE = 'agents.json'
 export const AGENTS_FILE_VERSION = 1
@@ -44,7 +46,8 @@ export const agentDefinitionSchema = z.looseObject({
   /** The protocol version Bosun offers first; the agent's answer decides. */
   protocolVersion: z.union([z.literal(1), z.literal(2)]).optional(),
   defaultMode: z.string().min(1).max(512).optional(),
-  defaultConfigOptions: z.record(z.string().max(512), z.union([z.string().max(4096), z.boolean()])).optional(),
+  /** Bounded like the renderer's save (`MAX_DEFAULT_CONFIG_OPTIONS`); a longer map in the file is cut on load. */
+  defaultConfigOptions: boundedRecord(z.string().max(512), z.union([z.string().max(4096), z.boolean()]), MAX_DEFAULT_CONFIG_OPTIONS).optional(),
   presetId: z.string().max(128).optional(),
 })
 
@@ -296,8 +299,11 @@ export class AgentDefinitionStore implements IDisposable {
     const { version: _version, agents, ...extra } = file.data
     const seen = new Set<string>()
     const problems: string[] = []
-    for (const [i, raw] of agents.entries()) {
+    const trimmed: string[] = []
+    for (const [i, entry] of agents.entries()) {
+      const { value: raw, dropped } = capDefaultConfigOptions(entry)
       const def = agentDefinitionSchema.safeParse(raw)
+      if (def.success && dropped > 0) trimmed.push(`${def.data.name}: kept the first ${MAX_DEFAULT_CONFIG_OPTIONS} default config options, dropped ${dropped}`)
       if (!def.success) problems.push(`entry ${i + 1}: ${z.prettifyError(def.error).replace(/\n/g, ' ')}`)
       else if (seen.has(def.data.id)) problems.push(`entry ${i + 1}: duplicate id ${def.data.id}`)
       else {
@@ -306,12 +312,13 @@ export class AgentDefinitionStore implements IDisposable {
       }
     }
     this.extraFileFields = extra
-    if (problems.length === 0 && !cut) return { status: 'ok' }
-    // Dropped entries, or cut parts, would be lost on the next save: keep the original beside it.
+    if (problems.length === 0 && trimmed.length === 0 && !cut) return { status: 'ok' }
+    // Dropped entries, trimmed options, or cut parts would be lost on the next save: keep the original beside it.
     const backupPath = await this.backup()
     this.unreadable = { backupPath }
     const said = [
       ...(problems.length > 0 ? [`Skipped ${problems.length} invalid agent(s): ${problems.join('; ')}`] : []),
+      ...(trimmed.length > 0 ? [`More default config options than Bosun keeps (${trimmed.join('; ')}); the whole file is in the backup`] : []),
       ...(cut ? [`Parts of it were larger or deeper than Bosun keeps; they are cut (marked "${TRUNCATION_MARKER}") and the whole file is in the backup`] : []),
     ]
     return { status: 'partial', skipped: problems.length, backupPath, message: said.join('. ') }
@@ -352,4 +359,21 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
     errors[key] ??= issue.message
   }
   return errors
+}
+
+/**
+ * A hand-edited definition may hold more default config options than a save accepts; it is kept with the first
+ * `MAX_DEFAULT_CONFIG_OPTIONS` (file order) rather than refused, so the agent stays usable and editable, and the
+ * caller reports the cut and keeps the original file aside.
+ */
+function capDefaultConfigOptions(raw: unknown): { value: unknown; dropped: number } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { value: raw, dropped: 0 }
+  const options = (raw as { defaultConfigOptions?: unknown }).defaultConfigOptions
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return { value: raw, dropped: 0 }
+  const entries = Object.entries(options)
+  if (entries.length <= MAX_DEFAULT_CONFIG_OPTIONS) return { value: raw, dropped: 0 }
+  return {
+    value: { ...raw, defaultConfigOptions: Object.fromEntries(entries.slice(0, MAX_DEFAULT_CONFIG_OPTIONS)) },
+    dropped: entries.length - MAX_DEFAULT_CONFIG_OPTIONS,
+  }
 }

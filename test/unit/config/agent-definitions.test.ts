@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { once } from '../../../main/base/event'
 import { AgentDefinitionStore, type AgentDefinition } from '../../../main/config/agent-definitions'
+import { agentDraftSchema, MAX_DEFAULT_CONFIG_OPTIONS } from '../../../common/contract/agents'
 
 const claude: AgentDefinition = {
   id: 'claude-abc123',
@@ -166,6 +167,27 @@ describe('AgentDefinitionStore', () => {
     expect(store.list()).toEqual([echo])
     const [backup] = await backups()
     expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
+  })
+
+  it('keeps a hand-edited definition with too many default config options, cut to what a save accepts, and says so', async () => {
+    const many = Object.fromEntries(Array.from({ length: MAX_DEFAULT_CONFIG_OPTIONS + 50 }, (_, i) => [`option${i}`, i % 2 === 0 ? `v${i}` : true]))
+    const text = JSON.stringify({ version: 1, agents: [{ ...echo, defaultConfigOptions: many }] })
+    await writeFile(join(home, 'agents.json'), text)
+    const store = new AgentDefinitionStore({ home })
+    const report = await store.load()
+    expect(report).toMatchObject({ status: 'partial', skipped: 0, message: expect.stringContaining('dropped 50') })
+    const [loaded] = store.list()
+    const kept = Object.keys(loaded!.defaultConfigOptions!)
+    expect(kept).toEqual(Object.keys(many).slice(0, MAX_DEFAULT_CONFIG_OPTIONS))
+    // Nothing is lost without a trace: the original file is kept aside.
+    const [backup] = await backups()
+    expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
+    // What loaded is what the editor can send back, and the store saves it.
+    const draft = { id: echo.id, name: echo.name, command: echo.command, argsText: '', env: [], secretEnv: [], defaultCwd: '', defaultConfigOptions: loaded!.defaultConfigOptions }
+    expect(agentDraftSchema.safeParse(draft).success).toBe(true)
+    expect(await store.save(loaded!)).toMatchObject({ ok: true })
+    // And the store itself holds the same bound as the contract.
+    expect(await store.save({ ...echo, defaultConfigOptions: many })).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
   })
 
   it('makes readable unique ids from names', async () => {
