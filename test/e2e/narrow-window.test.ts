@@ -29,6 +29,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 900, height: 800 })
     await expect.poll(() => placeholderFit(box)).toEqual({ placeholder: `Message ${AGENT} (/ for commands, @ for files)`, fits: true })
     await screenshot(page, `composer-900-${colorScheme}`)
+    // The box narrows with no window resize (a layout change around it): the placeholder is measured again.
+    const viewport = page.viewportSize()
+    await box.evaluate((el) => (el.parentElement!.style.maxWidth = '360px'))
+    await expect.poll(() => placeholderFit(box)).toEqual({ placeholder: `Message ${AGENT}`, fits: true })
+    await box.evaluate((el) => (el.parentElement!.style.maxWidth = ''))
+    await expect.poll(() => placeholderFit(box)).toEqual({ placeholder: `Message ${AGENT} (/ for commands, @ for files)`, fits: true })
+    expect(page.viewportSize()).toEqual(viewport)
   })
 
   it(`scrolls notices that do not fit, with the edge faded while more is below (${colorScheme})`, async () => {

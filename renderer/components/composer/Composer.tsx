@@ -89,16 +89,27 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
     el.style.height = 'auto'
     el.style.height = `${el.scrollHeight}px`
   }, [draft])
-  // The box's line, for the placeholder to fit on it: measured again when the window (so the box) changes width.
+  // The box's line, for the placeholder to fit on it: measured again whenever the box itself changes size (a window
+  // resize, but also a layout change around it: a row appearing beside it, the column narrowing) and when fonts load.
   const [line, setLine] = useState<{ width: number; font: string } | null>(null)
   const hasImages = context?.images === true
   useLayoutEffect(() => {
     const el = textRef.current
     if (!el) return
-    const measure = () => setLine({ width: el.clientWidth, font: getComputedStyle(el).font })
+    const measure = () => {
+      const next = { width: el.clientWidth, font: getComputedStyle(el).font }
+      setLine((prev) => (prev !== null && prev.width === next.width && prev.font === next.font ? prev : next))
+    }
     measure()
-    window.addEventListener('resize', measure)
-    return () => window.removeEventListener('resize', measure)
+    // The observer reports after layout (never inside it), so setting state from it cannot loop.
+    const observer = new ResizeObserver(measure)
+    observer.observe(el)
+    const fonts = document.fonts as FontFaceSet | undefined
+    fonts?.addEventListener('loadingdone', measure)
+    return () => {
+      observer.disconnect()
+      fonts?.removeEventListener('loadingdone', measure)
+    }
   }, [busy, hasImages])
   const placeholder = disabled
     ? `${agentName} is not running`
