@@ -294,15 +294,25 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   // Following stops only on the person's own upward scrolling (wheel, keys, scrollbar drag): the virtualizer
   // also moves scrollTop when it measures rows, and that must not count as "scrolled up".
   const dragging = useRef(false)
+  /**
+   * Where the view was when the person left the end, until it moves: a scroll event that still reads that place is
+   * a late one (the echo of the last follow-to-end scroll, delivered after the key or wheel that left), not a return
+   * to the end, and must not start following again (it used to, and the follow scrolls then pulled the view back).
+   */
+  const leftAt = useRef<number | null>(null)
   const unstick = useCallback(() => {
     stick.current = false
+    leftAt.current = scrollRef.current?.scrollTop ?? null
     setFollowing(false)
   }, [])
   const onScroll = useCallback(() => {
     const el = scrollRef.current
     if (!el) return
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD
+    const moved = leftAt.current === null || Math.abs(el.scrollTop - leftAt.current) >= 1
+    if (moved) leftAt.current = null
     if (atBottom) {
+      if (!moved) return
       stick.current = true
       setFollowing(true)
     } else if (dragging.current) unstick()
@@ -311,7 +321,15 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     if (e.deltaY < 0) unstick()
   }
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.target === e.currentTarget && (e.key === 'PageUp' || e.key === 'ArrowUp' || e.key === 'Home')) unstick()
+    if (e.target !== e.currentTarget) return
+    if (e.key === 'Home' || e.key === 'End') {
+      // Done by the virtualizer, at once: the browser's smooth scroll over the whole transcript mounts rows at every
+      // frame on the way, and each row measured above the view shifts where that animation ends.
+      e.preventDefault()
+      if (e.key === 'End') return jumpToLatest()
+      unstick()
+      if (entries.length > 0) virtualizer.scrollToIndex(0, { align: 'start' })
+    } else if (e.key === 'PageUp' || e.key === 'ArrowUp') unstick()
   }
 
   const focusIndex = focusRequest ? entryIndexOfRequest(session, focusRequest.requestId) : -1
