@@ -14,7 +14,7 @@ import { WebSocket } from 'ws'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../common/wire'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { agentSays, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const ENTRIES = 10_000
@@ -198,6 +198,13 @@ describe('a 10,000-entry transcript (v1 agent)', () => {
     await inTranscriptView(agentSays(page, AGENT).getByText('Message 1 of the long transcript', { exact: true }))
     expect(await rowCount(app)).toBeLessThan(MAX_ROWS)
     expect(await log.getByText(`The end: entry ${ENTRIES}`).count()).toBe(0)
+
+    // End goes back to the end and follows again (no "Jump to latest"); Home leaves it once more.
+    await log.press('End')
+    await inTranscriptView(last)
+    await gone(page.getByRole('button', { name: 'Jump to latest' }))
+    await log.press('Home')
+    await inTranscriptView(log.getByLabel('Your message').getByText('flood', { exact: true }))
 
     // Back to the end with "Jump to latest" (shown because the view stopped following).
     await (await visible(page.getByRole('button', { name: 'Jump to latest' }))).click()
