@@ -198,6 +198,7 @@ describe('a 10,000-entry transcript (v1 agent)', () => {
     await inTranscriptView(agentSays(page, AGENT).getByText('Message 1 of the long transcript', { exact: true }))
     expect(await rowCount(app)).toBeLessThan(MAX_ROWS)
     expect(await log.getByText(`The end: entry ${ENTRIES}`).count()).toBe(0)
+    await screenshot(page, 'transcript-scale-top')
 
     // End goes back to the end and follows again (no "Jump to latest"); Home leaves it once more.
     await log.press('End')
