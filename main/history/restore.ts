@@ -7,6 +7,7 @@ import { MAX_MODELS } from '../../common/session/reducer/metadata'
 import type { Entry, SessionAction, SessionState, UnknownEntry } from '../../common/session/types'
 import type { StoredSession } from './history-store'
 import { decodeEntry } from './entry-codec'
+import { cleanText } from '../../common/session/title'
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
 
@@ -39,42 +40,68 @@ const REREAD_KINDS = new Set(['subagent_update', 'session_message'])
 /** At most this many stored updates are read again per session (each applies on what comes before it). */
 const MAX_REREAD = 2_000
 
+/** The reducer's batch function: {@link reread} takes it as a parameter so a test can count what each call is given. */
+export type Reduce = (state: SessionState, actions: readonly SessionAction[]) => SessionState
+
 /**
  * The entries with the updates the reducer now understands read again, in place (v2 only: both kinds are v2's). A
  * `subagent_update` for a subagent whose card is stored already (the session went on after they were understood) is
  * left as it is, as is anything the reducer would still not understand. `entries` itself when nothing changes.
+ *
+ * Each update is applied on what comes before it, but all either kind reads or changes there is the card of the one
+ * subagent it names: it is applied to a state holding only that card (when there is one yet), and the card it gives
+ * back (and whatever it adds) is put back in place. One small state each, so reading a session again costs in
+ * proportion to its entries, not to its entries times the updates read again.
  */
-function reread(template: SessionState, entries: Entry[]): Entry[] {
+export function reread(template: SessionState, entries: Entry[], reduce: Reduce = applyActions): Entry[] {
   if (template.protocolVersion !== 2) return entries
   const rereadable = (entry: Entry): entry is UnknownEntry =>
     entry.kind === 'unknown' && REREAD_KINDS.has(entry.sessionUpdate) && isRecord(entry.raw) && entry.raw.sessionUpdate === entry.sessionUpdate
   if (!entries.some(rereadable)) return entries
   const storedCards = new Set(entries.flatMap((e) => (e.kind === 'tool_call' && e.toolCallId.startsWith('subagent:') ? [e.toolCallId] : [])))
-  let out: Entry[] = []
+  const out: Entry[] = []
+  /** Where each subagent card so far is in `out` (the first one of its id: the one the reducer finds). */
+  const cards = new Map<string, number>()
+  const add = (entry: Entry): void => {
+    if (entry.kind === 'tool_call' && entry.toolCallId.startsWith('subagent:') && !cards.has(entry.toolCallId)) cards.set(entry.toolCallId, out.length)
+    out.push(entry)
+  }
   let left = MAX_REREAD
   let changed = false
   for (const entry of entries) {
     if (!rereadable(entry) || left === 0) {
-      out.push(entry)
+      add(entry)
       continue
     }
     const update = entry.raw as Record<string, unknown>
     if (entry.sessionUpdate === 'subagent_update' && storedCards.has(`subagent:${String(update.sessionId)}`)) {
-      out.push(entry)
+      add(entry)
       continue
     }
     left--
-    // A state of its own each time (the spread leaves the index behind): the reducer finds the cards before it.
-    const next = applyActions({ ...template, entries: out }, [{ type: 'updates', updates: [update as never] }]).entries
+    const at = cardAt(cards, template.acpSessionId, update)
+    const before = at === undefined ? [] : [out[at]!]
+    // The spread leaves the template's index behind: the reducer indexes the one card.
+    const next = reduce({ ...template, entries: before }, [{ type: 'updates', updates: [update as never] }]).entries
     // Still not understood (a message about no announced subagent): the stored line stays, with its id.
-    if (next.length === out.length + 1 && next[out.length]!.kind === 'unknown') {
-      out.push(entry)
+    if (next.length === before.length + 1 && next[before.length]!.kind === 'unknown') {
+      add(entry)
       continue
     }
-    out = next
+    if (at !== undefined) out[at] = next[0]!
+    for (const added of next.slice(before.length)) add(added)
     changed = true
   }
   return changed ? out : entries
+}
+
+/**
+ * Where in `out` the card is that `update` names (as the reducer finds it: by its storable id), if there is one yet:
+ * a `subagent_update`'s own session, a `session_message`'s other party.
+ */
+function cardAt(cards: ReadonlyMap<string, number>, ownSessionId: string, update: Record<string, unknown>): number | undefined {
+  const child = update.sessionUpdate === 'subagent_update' ? update.sessionId : update.senderSessionId === ownSessionId ? update.recipientSessionId : update.senderSessionId
+  return typeof child === 'string' ? cards.get(cleanText(`subagent:${child}`)) : undefined
 }
 
 /**
