@@ -165,8 +165,11 @@ describe('the history store on its own thread', () => {
   it('an answer still awaited fails when the thread stops', async () => {
     const { store } = open(tempHome())
     const worker = store as WorkerHistoryStore
+    // Asked once the thread is told to stop (it runs no more code, so cannot answer) but before its exit reaches this
+    // thread (the store still takes it as running). Asked before `terminate`, the thread could answer first (under load).
+    const stopped = (worker as unknown as { worker: Worker }).worker.terminate()
     const listed = worker.listLater()
-    await (worker as unknown as { worker: Worker }).worker.terminate()
+    await stopped
     await expect(listed).rejects.toThrow(/history thread stopped/)
     await expect(worker.listLater()).rejects.toThrow(/history thread stopped/)
   })
