@@ -893,7 +893,11 @@ export class SessionsService implements IDisposable {
         if (configured) this.push(sessionId, configured)
         // Said again only when it changed (a session opened from the history said nothing yet in this run).
         for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
-        for (const update of this.takeEarlyOf(early, sessionId, record).updates) this.pushUpdate(sessionId, update)
+        // What the agent sent before answering, and (as for a new session) how many of those the buffer had no room for.
+        const buffered = this.takeEarlyOf(early, sessionId, record)
+        for (const update of buffered.updates) this.pushUpdate(sessionId, update)
+        // (`push` lets out the held end of a text chunk first: what followed it was dropped.)
+        if (buffered.dropped) this.push(sessionId, { type: 'updates', updates: [droppedNotice(buffered.dropped)] })
         if (loaded) await this.settleLoadReplay(record)
         record.restoringMode = true
         try {
@@ -1223,12 +1227,13 @@ function releaseEarly(early: EarlyBuffer): void {
   early.bytes = 0
 }
 
+/** How many updates the early buffer had no room for: said the same way for a new session and a reattached one. */
 function droppedNotice(count: number): SessionUpdateNotification['update'] {
   return {
     sessionUpdate: 'notice',
     severity: 'warning',
     title: 'Some early updates were dropped',
-    description: `The agent sent ${count} more updates than Bosun keeps before the session exists (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
+    description: `The agent sent ${count} more updates than Bosun keeps before it answers for the session (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
   }
 }
 

@@ -31,6 +31,48 @@ describe('reattaching by session/load', () => {
   })
 })
 
+describe('more updates before the answer than the early buffer keeps', () => {
+  const flood = (send: (update: object) => void) => {
+    for (let i = 0; i < MAX_EARLY_UPDATES + 7; i++) send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `early ${i} ` } })
+  }
+  const said = (notices: readonly { severity: string; title: string; description?: string | null }[]) => notices.map(({ severity, title, description }) => ({ severity, title, description }))
+
+  it('are counted and said the same way for a reattached session (session/resume) as for a new one', async () => {
+    let sendNew: (update: object) => void = () => undefined
+    const fresh = fakeAgentConnection({
+      newSession: async () => {
+        flood(sendNew)
+        return { sessionId: 's1' }
+      },
+    })
+    sendNew = fresh.send
+    const newService = sessionsOn(fresh.connection)
+    const opened = await newService.newSession('a', '/w')
+    expect(opened.ok).toBe(true)
+    const onNew = said(newService.state(opened.ok ? opened.value.sessionId : '')!.notices)
+    expect(onNew).toEqual([{ severity: 'warning', title: 'Some early updates were dropped', description: expect.stringContaining('sent 7 more updates') }])
+    newService.dispose()
+
+    const { connection, send } = fakeAgentConnection({
+      handshake: { protocolVersion: 1, capabilities: { loadSession: false, resumeSession: true } },
+      resumeSession: async () => {
+        flood(send)
+        return {}
+      },
+      prompt: async () => ({ stopReason: 'end_turn' }),
+    })
+    const service = sessionsOn(connection)
+    expect(service.restore(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })).ok).toBe(true)
+    expect(await service.prompt('a/s1', [{ type: 'text', text: 'go on' }])).toMatchObject({ ok: true })
+    const state = service.state('a/s1')!
+    expect(said(state.notices)).toEqual(onNew)
+    // What was kept is shown, up to what was dropped.
+    expect(JSON.stringify(state.entries)).toContain('early 0 ')
+    expect(JSON.stringify(state.entries)).not.toContain(`early ${MAX_EARLY_UPDATES + 6} `)
+    service.dispose()
+  })
+})
+
 describe('what the answer to a reattaching session/resume configures', () => {
   it('its commands, modes and config options apply to the session (a v2 agent may send its commands only there)', async () => {
     const { connection } = fakeAgentConnection({
