@@ -136,6 +136,26 @@ export { envVarOf, loginKind }
 /** The caller of a call main makes itself (and of tests): one that never leaves. */
 const MAIN_CLIENT: CallClient = { onDidLeave: () => ({ dispose() {} }) }
 
+/** An error's `data` that says why in words: a string, or `{ details: string }` (not the JSON of anything else). */
+const isDetailed = (data: unknown): boolean => typeof data === 'string' || typeof record(data)?.details === 'string'
+
+/**
+ * A failed agent-driven login as the person is told it: why in words after the agent's message ("Internal error" says
+ * nothing: why is in `data.details`, as Cline and Gemini CLI put it), and for a terminal login Bosun would not start
+ * (it names another program than `configured`, the agent's own) the command to run themselves. A new failure: the
+ * one given may be shared (a closed connection rejects every later request with one error).
+ */
+export function loginFailure(failure: Failure, method: AuthMethodSummary, configured: string | undefined): Failure {
+  let message = failure.message
+  const details = isDetailed(failure.data) ? errorDetails(failure.data) : undefined
+  if (details !== undefined && !message.includes(details)) message = `${message}: ${details}`
+  const named = configured !== undefined ? namedTerminalCommand(method, configured) : undefined
+  if (configured !== undefined && named !== undefined) {
+    message = `${message.trimEnd().replace(/\.$/, '')}. ${method.name} is a command to run in a terminal: ${named}. Bosun starts it for you only when it names the agent's own program (${programBaseName(configured)}), so run it yourself in a terminal, then try again.`
+  }
+  return message === failure.message ? failure : { ...failure, message }
+}
+
 export function createAgentToolsService(options: AgentToolsOptions): AgentToolsService {
   const { events, config, supervisor } = options
   const log = options.logger ?? createLogger('agent-tools')
@@ -407,9 +427,6 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     return login.ok ? ok({ restarted: true }) : login
   }
 
-  /** An error's `data` that says why in words: a string, or `{ details: string }` (not the JSON of anything else). */
-  const isDetailed = (data: unknown): boolean => typeof data === 'string' || typeof record(data)?.details === 'string'
-
   /**
    * `authenticate` / `auth/login` with an agent-driven method; a failure that names key variables is remembered.
    * `meta`: the request's `_meta` (a key in `"api-key"`, a gateway in `"gateway"`).
@@ -421,17 +438,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     } catch (error) {
       const failure = toFailure(error)
       rememberNamedKeys(agentId, failure.data)
-      // "Internal error" says nothing: why is in `data.details` (Cline, Gemini CLI), shown after it.
-      const details = isDetailed(failure.data) ? errorDetails(failure.data) : undefined
-      if (details !== undefined && !failure.message.includes(details)) failure.message = `${failure.message}: ${details}`
-      // A terminal login Bosun would not start (it names another program): the person can still run it.
-      const configured = config.definitions.get(agentId)?.command
-      const named = configured !== undefined ? namedTerminalCommand(method, configured) : undefined
-      if (configured !== undefined && named !== undefined) {
-        const message = failure.message.trimEnd().replace(/\.$/, '')
-        failure.message = `${message}. ${method.name} is a command to run in a terminal: ${named}. Bosun starts it for you only when it names the agent's own program (${programBaseName(configured)}), so run it yourself in a terminal, then try again.`
-      }
-      return fail(failure)
+      return fail(loginFailure(failure, method, config.definitions.get(agentId)?.command))
     }
   }
 
