@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
-import type { Entry, SessionAction, SessionState, ToolCallEntry } from '../../../common/session/types'
+import type { Entry, SessionAction, SessionState, ToolCallEntry, UnknownEntry } from '../../../common/session/types'
 import { reread } from '../../../main/history/restore'
 
 const text = (t: string) => ({ type: 'text', text: t })
@@ -56,5 +56,48 @@ describe('reading again the lines stored before subagents were understood', () =
     expect(JSON.stringify(cards[7]!.content)).toContain('Brief 7')
     expect(JSON.stringify(cards[7]!.content)).toContain('Report 7')
     expect(out.some((e) => e.kind === 'unknown')).toBe(false)
+  })
+
+  it('reads as the slow definition does (each line against the whole session before it), on random sessions', () => {
+    const template = createSessionState({ sessionId: 'a/s1', acpSessionId: 'me', agentId: 'a', protocolVersion: 2, cwd: '/w' })
+    /** The definition: each line is applied on all the entries before it, as read again so far. */
+    const definition = (entries: Entry[]): Entry[] => {
+      const stored = new Set(entries.flatMap((e) => (e.kind === 'tool_call' && e.toolCallId.startsWith('subagent:') ? [e.toolCallId] : [])))
+      let out: Entry[] = []
+      for (const entry of entries) {
+        const raw = (entry as UnknownEntry).raw as Record<string, unknown> | undefined
+        if (entry.kind !== 'unknown' || !raw || (entry.sessionUpdate === 'subagent_update' && stored.has(`subagent:${String(raw.sessionId)}`))) {
+          out.push(entry)
+          continue
+        }
+        const next = applyActions({ ...template, entries: out }, [{ type: 'updates', updates: [raw as never] }]).entries
+        if (next.length === out.length + 1 && next[out.length]!.kind === 'unknown') out.push(entry)
+        else out = next
+      }
+      return out
+    }
+    let seed = 3
+    // (32-bit arithmetic, the high bits: in doubles this generator soon gives almost only even numbers.)
+    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n
+    // Ids the reducer stores changed (a lone surrogate), the same once stored, and empty.
+    const ids = ['a', 'b', 'c', '\uD800x', '\uFFFDx', '']
+    const card = (id: string): Entry => ({ kind: 'tool_call', id: `tool:subagent:${id}`, toolCallId: `subagent:${id}`, title: 'Stored', toolKind: 'other', status: 'pending', content: [], locations: [], permissionIds: [], elicitationIds: [] })
+    for (let round = 0; round < 2_000; round++) {
+      const entries: Entry[] = []
+      for (let i = 0, n = random(25); i < n; i++) {
+        const id = ids[random(ids.length)]!
+        const r = random(9)
+        if (r < 3) {
+          entries.push(unknown(i, { sessionUpdate: 'subagent_update', sessionId: random(8) ? id : 42, title: random(2) ? `T${i}` : null, state: random(2) ? { state: random(2) ? 'idle' : 'running' } : undefined }))
+        } else if (r < 6) {
+          const mine = random(2) === 0
+          const content = random(5) ? Array.from({ length: random(40) }, (_, k) => text(`m${i}.${k}`)) : 'not a list'
+          entries.push(unknown(i, { sessionUpdate: 'session_message', senderSessionId: mine ? 'me' : id, recipientSessionId: mine ? id : 'me', content }))
+        } else if (r < 7) entries.push(card(id))
+        else if (r < 8) entries.push(unknown(i, { sessionUpdate: 'something_new' }))
+        else entries.push({ kind: 'agent_message', id: `agent#${i}`, content: [text('hi')] } as Entry)
+      }
+      expect(reread(template, entries)).toEqual(definition(entries))
+    }
   })
 })
