@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { REDACTED, SecretSet, encodedForms, redactStructure } from '../../../main/agents-tools/redaction'
+import { seededRandom } from '../../support/seeded-random'
 
 describe('SecretSet', () => {
   it('replaces every occurrence of every secret of every source, longest first', () => {
@@ -70,8 +71,7 @@ describe('SecretSet', () => {
       for (const value of forms) for (let n = Math.min(value.length - 1, text.length); n > longest; n--) if (text.endsWith(value.slice(0, n))) longest = n
       return longest
     }
-    let seed = 7
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n
+    const random = seededRandom(7)
     const alphabet = 'ab-sk0123c'
     let held = 0
     for (let i = 0; i < 3_000; i++) {

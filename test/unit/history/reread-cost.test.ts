@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { Entry, SessionAction, SessionState, ToolCallEntry, UnknownEntry } from '../../../common/session/types'
 import { reread } from '../../../main/history/restore'
+import { seededRandom } from '../../support/seeded-random'
 
 const text = (t: string) => ({ type: 'text', text: t })
 const unknown = (position: number, raw: Record<string, unknown>): Entry => ({ kind: 'unknown', id: `unknown#${position}`, sessionUpdate: raw.sessionUpdate as string, raw })
@@ -76,9 +77,7 @@ describe('reading again the lines stored before subagents were understood', () =
       }
       return out
     }
-    let seed = 3
-    // (32-bit arithmetic, the high bits: in doubles this generator soon gives almost only even numbers.)
-    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16) % n
+    const random = seededRandom(3)
     // Ids the reducer stores changed (a lone surrogate), the same once stored, and empty.
     const ids = ['a', 'b', 'c', '\uD800x', '\uFFFDx', '']
     const card = (id: string): Entry => ({ kind: 'tool_call', id: `tool:subagent:${id}`, toolCallId: `subagent:${id}`, title: 'Stored', toolKind: 'other', status: 'pending', content: [], locations: [], permissionIds: [], elicitationIds: [] })

@@ -3,6 +3,7 @@ import { coalesceTextChunks } from '../../../common/session/coalesce'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { ProtocolVersion, SessionAction } from '../../../common/session/types'
 import { buildFloodUpdates } from '../../agents/flood-updates'
+import { seededRandom } from '../../support/seeded-random'
 
 const text = (text: string, messageId?: string, kind = 'agent_message_chunk') => ({ sessionUpdate: kind, ...(messageId !== undefined ? { messageId } : {}), content: { type: 'text', text } })
 
@@ -66,21 +67,20 @@ describe('coalesceTextChunks', () => {
   })
 
   it('builds the same session as the chunks one by one for mixed, odd streams (seeded)', () => {
-    let seed = 42
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-    const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)]!
+    const random = seededRandom(42)
+    const pick = <T>(items: T[]): T => items[random(items.length)]!
     for (let round = 0; round < 40; round++) {
       const updates: unknown[] = []
       for (let i = 0; i < 200; i++) {
         const id = pick(['m1', 'm2', undefined])
         const kind = pick(['agent_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk'])
-        const roll = random()
-        if (roll < 0.7) updates.push(text(pick(['', 'a', 'hello ', 'there', '\n', 'hello there']), id, kind))
-        else if (roll < 0.8) updates.push({ sessionUpdate: kind, messageId: id, content: { type: 'text', text: 'x', _meta: { n: i } } })
-        else if (roll < 0.9) updates.push({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'Read', status: 'pending' })
+        const roll = random(10)
+        if (roll < 7) updates.push(text(pick(['', 'a', 'hello ', 'there', '\n', 'hello there']), id, kind))
+        else if (roll < 8) updates.push({ sessionUpdate: kind, messageId: id, content: { type: 'text', text: 'x', _meta: { n: i } } })
+        else if (roll < 9) updates.push({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'Read', status: 'pending' })
         else updates.push({ sessionUpdate: kind, messageId: id, content: { type: 'resource_link', uri: 'file:///a', name: 'a' } })
       }
-      for (const version of [1, 2] as const) expect(reduce(updates, version, 1 + Math.floor(random() * 50), true)).toEqual(reduce(updates, version, 200, false))
+      for (const version of [1, 2] as const) expect(reduce(updates, version, 1 + random(50), true)).toEqual(reduce(updates, version, 200, false))
     }
   })
 })
