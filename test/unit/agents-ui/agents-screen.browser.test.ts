@@ -7,30 +7,18 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Page } from 'playwright'
 import { describe, expect, it } from 'vitest'
 import { browserHarness, type HarnessPage } from '../../support/browser-bundle'
+import { callsOf, recordedAgentsApi } from './recorded-agents-api'
 import { screenshotDir } from '../../e2e/support/harness'
 
 const CANARY = 'sk-canary-agents-screen'
 
-const entry = `
-import { createRoot } from 'react-dom/client'
-import { AgentsScreen } from './renderer/screens/agents/AgentsScreen'
-import { createFakeAgentsBosun } from './renderer/dev/agents/fake-agents'
-
-const params = new URLSearchParams(location.hash.slice(1))
-const fake = createFakeAgentsBosun({ keychainAvailable: true, ...(params.get('live') ? { liveLogMs: Number(params.get('live')) } : {}) })
-const calls = []
-window.__calls = calls
+const entry = `${recordedAgentsApi({
+  prelude: 'const params = new URLSearchParams(location.hash.slice(1))',
+  options: "{ keychainAvailable: true, ...(params.get('live') ? { liveLogMs: Number(params.get('live')) } : {}) }",
+})}
 window.__closed = 0
-const api = new Proxy(fake.api, {
-  get(target, prop) {
-    const value = target[prop]
-    if (typeof value !== 'function' || /^on[A-Z]/.test(prop)) return value
-    return (arg) => { calls.push([prop, arg]); return value(arg) }
-  },
-})
 createRoot(document.getElementById('root')).render(
   <AgentsScreen api={api} onClose={() => { window.__closed++ }} initialAgentId={params.get('agent') || undefined} initialTab={params.get('tab') || undefined} />,
 )
@@ -48,8 +36,6 @@ async function open(hash = '', viewport = { width: 1280, height: 800 }): Promise
   await page.getByRole('navigation', { name: 'Agents' }).getByRole('listitem').first().waitFor()
   return page
 }
-const callsOf = (page: Page, name: string) =>
-  page.evaluate((n) => (window as unknown as { __calls: [string, unknown][] }).__calls.filter(([c]) => c === n).map(([, a]) => a), name)
 
 describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
   it('adds an agent from a preset, and shows a bad command as an error', async () => {

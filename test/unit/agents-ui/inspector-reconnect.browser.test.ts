@@ -3,25 +3,11 @@
  * the page's connection, and goes when it closes), so the panel watches again on the new one and lists anew
  * (events sent while away are gone). Over the dev preview's fake API, in Chromium; every call is recorded.
  */
-import type { Page } from 'playwright'
 import { describe, expect, it } from 'vitest'
 import { browserHarness } from '../../support/browser-bundle'
+import { callsOf, recordedAgentsApi } from './recorded-agents-api'
 
-const entry = `
-import { createRoot } from 'react-dom/client'
-import { AgentsScreen } from './renderer/screens/agents/AgentsScreen'
-import { createFakeAgentsBosun } from './renderer/dev/agents/fake-agents'
-
-const fake = createFakeAgentsBosun({ keychainAvailable: true })
-const calls = []
-window.__calls = calls
-const api = new Proxy(fake.api, {
-  get(target, prop) {
-    const value = target[prop]
-    if (typeof value !== 'function' || /^on[A-Z]/.test(prop)) return value
-    return (arg) => { calls.push([prop, arg]); return value(arg) }
-  },
-})
+const entry = `${recordedAgentsApi()}
 const reconnected = new Set()
 window.__reconnect = () => { for (const listener of reconnected) listener() }
 const onDidReconnect = (listener) => { reconnected.add(listener); return () => reconnected.delete(listener) }
@@ -31,8 +17,6 @@ createRoot(document.getElementById('root')).render(
 `
 
 const harness = browserHarness(entry)
-const callsOf = (page: Page, name: string) =>
-  page.evaluate((n) => (window as unknown as { __calls: [string, unknown][] }).__calls.filter(([c]) => c === n).map(([, a]) => a), name)
 
 describe('the inspector panel over a reconnecting transport', { timeout: 30_000 }, () => {
   it('watches again, and lists anew, after the connection came back', async () => {

@@ -3,32 +3,16 @@
  * the agent it was asked for: choosing another agent in the list while it is open leaves it behind (it read
  * "Restart Gemini CLI?" for an agent the person never asked to restart, and "Restart anyway" restarted that one).
  */
-import type { Page } from 'playwright'
 import { describe, expect, it } from 'vitest'
 import { browserHarness } from '../../support/browser-bundle'
+import { callsOf, recordedAgentsApi } from './recorded-agents-api'
 
-const entry = `
-import { createRoot } from 'react-dom/client'
-import { AgentsScreen } from './renderer/screens/agents/AgentsScreen'
-import { createFakeAgentsBosun } from './renderer/dev/agents/fake-agents'
-
-const fake = createFakeAgentsBosun({ keychainAvailable: true })
-const calls = []
-window.__calls = calls
-const api = new Proxy(fake.api, {
-  get(target, prop) {
-    const value = target[prop]
-    if (typeof value !== 'function' || /^on[A-Z]/.test(prop)) return value
-    return (arg) => { calls.push([prop, arg]); return value(arg) }
-  },
-})
+const entry = `${recordedAgentsApi()}
 const sessions = [{ agentId: 'claude', turnState: 'running', pending: 0 }]
 createRoot(document.getElementById('root')).render(<AgentsScreen api={api} onClose={() => {}} initialAgentId="claude" sessions={sessions} />)
 `
 
 const harness = browserHarness(entry)
-const callsOf = (page: Page, name: string) =>
-  page.evaluate((n) => (window as unknown as { __calls: [string, unknown][] }).__calls.filter(([c]) => c === n).map(([, a]) => a), name)
 
 describe('the Restart question', { timeout: 30_000 }, () => {
   it('stays with the agent it was asked for', async () => {
