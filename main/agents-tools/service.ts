@@ -148,10 +148,11 @@ const isDetailed = (data: unknown): boolean => typeof data === 'string' || typeo
 export function loginFailure(failure: Failure, method: AuthMethodSummary, configured: string | undefined): Failure {
   let message = failure.message
   const details = isDetailed(failure.data) ? errorDetails(failure.data) : undefined
-  if (details !== undefined && !message.includes(details)) message = `${message}: ${details}`
+  if (details !== undefined && !message.includes(details)) message = `${message.trimEnd().replace(/\.$/, '')}: ${details}`
   const named = configured !== undefined ? namedTerminalCommand(method, configured) : undefined
   if (configured !== undefined && named !== undefined) {
-    message = `${message.trimEnd().replace(/\.$/, '')}. ${method.name} is a command to run in a terminal: ${named}. Bosun starts it for you only when it names the agent's own program (${programBaseName(configured)}), so run it yourself in a terminal, then try again.`
+    // The command is the agent's word, not Bosun's: said as such, for the person to judge before running it.
+    message = `${message.trimEnd().replace(/\.$/, '')}. For “${method.name}”, the agent names a command to run in a terminal: ${named}. Bosun starts such a command itself only when it is the agent's own program (${programBaseName(configured)}); if you trust this one, run it yourself in a terminal, then try again.`
   }
   return message === failure.message ? failure : { ...failure, message }
 }

@@ -21,7 +21,7 @@ describe('a failed login, as told', () => {
     const shared = new BosunError({ kind: 'auth-required', message: 'Internal error.', data: { details: 'Not signed in' } })
     const first = loginFailure(toFailure(shared), copilot, 'npx')
     expect(first.message).toBe(
-      "Internal error.: Not signed in. Log in to Copilot is a command to run in a terminal: /opt/copilot/copilot --login. Bosun starts it for you only when it names the agent's own program (npx), so run it yourself in a terminal, then try again.",
+      "Internal error: Not signed in. For “Log in to Copilot”, the agent names a command to run in a terminal: /opt/copilot/copilot --login. Bosun starts such a command itself only when it is the agent's own program (npx); if you trust this one, run it yourself in a terminal, then try again.",
     )
     expect(first).toMatchObject({ kind: 'auth-required', data: { details: 'Not signed in' } })
     expect(shared.failure.message).toBe('Internal error.')
