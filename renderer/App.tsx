@@ -4,7 +4,7 @@ import type { BosunApi, CallResult } from '../common/contract'
 import { selectInbox, waitingOnPerson, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
-import { InboxButton } from './components/header/SessionHeader'
+import { InboxButton, NavButton } from './components/header/SessionHeader'
 import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import type { NewSessionFailure } from './components/sidebar/NewSessionForm'
 import { newSessionFailure } from './components/sidebar/new-session-failure'
@@ -334,12 +334,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           />
         )}
       />
-      <button type="button" className="button button-secondary app-nav-button" onClick={() => openPage({ kind: 'agents' })}>
-        Agents
-      </button>
-      <button type="button" className="button button-secondary app-nav-button" onClick={() => openPage({ kind: 'settings' })}>
-        Settings
-      </button>
+      <NavButton label="Agents" icon="agents" onClick={() => openPage({ kind: 'agents' })} />
+      <NavButton label="Settings" icon="settings" onClick={() => openPage({ kind: 'settings' })} />
     </>
   )
 

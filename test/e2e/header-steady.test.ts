@@ -1,10 +1,12 @@
 /**
  * The session header keeps its height when a turn starts and a request waits (UX pass): in a 900 px window the
  * Approvals button's count once pushed Approvals, Agents, Settings and Close to a second row, moving the whole
- * transcript down by a row just as the agent asked for approval.
+ * transcript down by a row just as the agent asked for approval. And the title keeps room to be read there: at
+ * 900 px it had about 130 px ("Session in bosu…") until Agents and Settings became icon buttons below 1000 px.
  */
 import { afterEach, expect, it } from 'vitest'
-import { launchApp, type E2eApp } from './support/harness'
+import type { Page } from 'playwright'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const AGENT = 'Scripted v1'
@@ -29,3 +31,48 @@ it('keeps the header one row in a 900 px window while a permission request waits
   // The title is still there to read.
   expect((await page.locator('.session-title').boundingBox())!.width).toBeGreaterThan(100)
 })
+
+/** The title's drawn width (it was about 130 px in a 900 px window, the title cut at "Session in bosu…"). */
+const titleWidth = async (page: Page) => (await page.locator('.session-title').boundingBox())!.width
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  it(`gives the session's title room in a 900 px window: Agents and Settings become named icon buttons (${colorScheme})`, async () => {
+    app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 1280, height: 700 } })
+    const { page } = app
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const header = page.locator('header.session-header')
+    const agents = page.getByRole('button', { name: 'Agents', exact: true })
+    const settings = page.getByRole('button', { name: 'Settings', exact: true })
+    // Wide: the buttons say their names.
+    await visible(agents.getByText('Agents'))
+    await screenshot(page, `header-1280-idle-${colorScheme}`)
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await screenshot(page, `header-1000-idle-${colorScheme}`)
+    await page.setViewportSize({ width: 900, height: 700 })
+    await screenshot(page, `header-900-idle-${colorScheme}`)
+    const height = (await header.boundingBox())!.height
+    // Narrow: icon buttons, with their names (accessible name and tooltip) kept; the title has room.
+    for (const button of [agents, settings]) {
+      expect((await button.boundingBox())!.width).toBeLessThanOrEqual(32)
+      expect(await button.getAttribute('title')).toMatch(/^(Agents|Settings)$/)
+    }
+    expect(await titleWidth(page)).toBeGreaterThanOrEqual(240)
+    // A request waiting: still one row of the same height, and the title still has its room.
+    await sendPrompt(page, 'v1-diff')
+    await visible(transcript(page).getByRole('alertdialog'))
+    await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+    expect((await header.boundingBox())!.height).toBe(height)
+    expect(await titleWidth(page)).toBeGreaterThanOrEqual(240)
+    await screenshot(page, `header-900-waiting-${colorScheme}`)
+    // The keyboard reaches the icon buttons, with the focus ring drawn.
+    await settings.focus()
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Tab')
+    expect(await settings.evaluate((el) => el.matches(':focus-visible') && getComputedStyle(el).boxShadow !== 'none')).toBe(true)
+    await screenshot(page, `header-900-focus-${colorScheme}`)
+    await page.setViewportSize({ width: 1000, height: 700 })
+    await screenshot(page, `header-1000-waiting-${colorScheme}`)
+    await page.setViewportSize({ width: 1280, height: 700 })
+    await screenshot(page, `header-1280-waiting-${colorScheme}`)
+  })
+}

@@ -1,6 +1,6 @@
 import type { KnownToolKind } from '../transcript/tool-kind'
 
-const PATHS: Record<KnownToolKind | 'chevron' | 'send' | 'stop' | 'plus' | 'inbox' | 'folder' | 'alert' | 'close' | 'restart', string> = {
+const PATHS: Record<KnownToolKind | 'chevron' | 'send' | 'stop' | 'plus' | 'inbox' | 'folder' | 'alert' | 'close' | 'restart' | 'agents' | 'settings', string> = {
   read: 'M4 4h10l6 6v10H4z M14 4v6h6 M8 14h8 M8 17h5',
   edit: 'M4 20h4L19 9l-4-4L4 16z M13.5 6.5l4 4',
   delete: 'M4 7h16 M9 7V4h6v3 M6 7l1 13h10l1-13 M10 11v6 M14 11v6',
@@ -20,6 +20,8 @@ const PATHS: Record<KnownToolKind | 'chevron' | 'send' | 'stop' | 'plus' | 'inbo
   alert: 'M12 3l10 18H2z M12 10v5 M12 18v.5',
   close: 'M6 6l12 12 M18 6L6 18',
   restart: 'M4 12a8 8 0 1 0 2.3-5.7 M4 4v4h4',
+  agents: 'M5 8h14v11H5z M12 8V4 M9 12.5v1.5 M15 12.5v1.5 M9.5 16.5h5',
+  settings: 'M4 7h9 M17 7h3 M15 5v4 M4 12h3 M11 12h9 M9 10v4 M4 17h11 M19 17h1 M17 15v4',
 }
 
 export type IconName = keyof typeof PATHS

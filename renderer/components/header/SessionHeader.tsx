@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { TurnView, UsageView } from '../../../common/session/types'
-import { Icon } from '../common/icons'
+import { Icon, type IconName } from '../common/icons'
 import { UsageMeter } from '../session/UsageMeter'
 
 const TURN_LABEL: Record<string, string> = {
@@ -76,6 +76,19 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
         </div>
       )}
     </div>
+  )
+}
+
+/**
+ * A page the header opens (Agents, Settings): its icon and its name. In a narrow window (app.css) the name is hidden
+ * from sight but stays the button's accessible name, and the tooltip says it, so the session's title keeps its room.
+ */
+export function NavButton({ label, icon, onClick }: { label: string; icon: IconName; onClick: () => void }) {
+  return (
+    <button type="button" className="button button-secondary app-nav-button" title={label} onClick={onClick}>
+      <Icon name={icon} size={15} />
+      <span className="app-nav-label">{label}</span>
+    </button>
   )
 }
 
