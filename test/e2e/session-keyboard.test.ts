@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { launchApp, type E2eApp } from './support/harness'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { agentSays, gone, inTranscriptView, messageBox, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
@@ -107,6 +107,11 @@ it('a message sent while scrolled up brings the view to it, and the view follows
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
   await page.mouse.wheel(0, -3000)
   const jump = await visible(page.getByRole('button', { name: 'Jump to latest' }))
+  // Below the transcript, not over it (it covered the last visible row's text), and above the composer.
+  await screenshot(page, 'jump-to-latest')
+  const [jumpBox, logBox, composerBox] = [(await jump.boundingBox())!, (await log.boundingBox())!, (await messageBox(page).boundingBox())!]
+  expect(jumpBox.y).toBeGreaterThanOrEqual(logBox.y + logBox.height)
+  expect(jumpBox.y + jumpBox.height).toBeLessThanOrEqual(composerBox.y)
   await messageBox(page).fill('and now?')
   await page.keyboard.press('Enter')
   // The new message is in view, and so is the answer to it: following again.

@@ -423,10 +423,13 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
           )}
         </div>
       </div>
+      {/* Below the transcript, not over it: a floating button covered the last visible row (the transcript gives up its height). */}
       {!following && entries.length > 0 && (
-        <button type="button" className="jump-latest" onClick={jumpToLatest}>
-          Jump to latest
-        </button>
+        <div className="jump-latest-bar">
+          <button type="button" className="jump-latest" onClick={jumpToLatest}>
+            Jump to latest
+          </button>
+        </div>
       )}
     </div>
   )
