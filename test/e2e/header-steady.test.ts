@@ -51,12 +51,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 900, height: 700 })
     await screenshot(page, `header-900-idle-${colorScheme}`)
     const height = (await header.boundingBox())!.height
-    // Narrow: icon buttons, with their names (accessible name and tooltip) kept; the title has room.
+    // Narrow: the title has room; Agents and Settings are icon buttons, their names (accessible name, tooltip) kept.
+    expect(await titleWidth(page)).toBeGreaterThanOrEqual(240)
     for (const button of [agents, settings]) {
       expect((await button.boundingBox())!.width).toBeLessThanOrEqual(32)
       expect(await button.getAttribute('title')).toMatch(/^(Agents|Settings)$/)
     }
-    expect(await titleWidth(page)).toBeGreaterThanOrEqual(240)
     // A request waiting: still one row of the same height, and the title still has its room.
     await sendPrompt(page, 'v1-diff')
     await visible(transcript(page).getByRole('alertdialog'))
