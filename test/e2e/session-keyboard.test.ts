@@ -112,6 +112,11 @@ it('a message sent while scrolled up brings the view to it, and the view follows
   const [jumpBox, logBox, composerBox] = [(await jump.boundingBox())!, (await log.boundingBox())!, (await messageBox(page).boundingBox())!]
   expect(jumpBox.y).toBeGreaterThanOrEqual(logBox.y + logBox.height)
   expect(jumpBox.y + jumpBox.height).toBeLessThanOrEqual(composerBox.y)
+  // Tab from the transcript reaches it, with the focus ring drawn (its own shadow hid the ring).
+  await log.focus()
+  await page.keyboard.press('Tab')
+  expect(await jump.evaluate((el) => el === document.activeElement && el.matches(':focus-visible'))).toBe(true)
+  expect(await jump.evaluate((el) => getComputedStyle(el).boxShadow)).toContain('0px 0px 0px 4px')
   await messageBox(page).fill('and now?')
   await page.keyboard.press('Enter')
   // The new message is in view, and so is the answer to it: following again.
