@@ -33,12 +33,15 @@ export function LogsView({ text, truncated, loading, problem }: LogsViewProps) {
         <pre className="logs-output" role="log" aria-label="Agent log" tabIndex={0} ref={follow.ref} onScroll={follow.onScroll}>
           {clean || <span className="muted">{loading ? 'Loading…' : 'Nothing logged yet.'}</span>}
         </pre>
-        {!follow.following && (
+      </div>
+      {/* In a strip of its own under the log, as in the transcript: never over the lines it would hide. */}
+      {!follow.following && (
+        <div className="jump-latest-bar">
           <button type="button" className="jump-latest" onClick={follow.jumpToEnd}>
             Jump to latest
           </button>
-        )}
-      </div>
+        </div>
+      )}
     </div>
   )
 }

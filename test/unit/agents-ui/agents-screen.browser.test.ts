@@ -153,6 +153,10 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
         el.dispatchEvent(new Event('scroll'))
       })
       await page.getByRole('button', { name: 'Jump to latest' }).waitFor({ timeout: 5000 })
+      // Under the log, not over its last lines.
+      const logBox = (await log.boundingBox())!
+      const jumpBox = (await page.getByRole('button', { name: 'Jump to latest' }).boundingBox())!
+      expect(jumpBox.y).toBeGreaterThanOrEqual(logBox.y + logBox.height)
       await log.getByText('heartbeat 60').waitFor({ timeout: 5000 })
       expect(await log.evaluate((el) => el.scrollTop)).toBe(0)
       await page.getByRole('button', { name: 'Jump to latest' }).click()
