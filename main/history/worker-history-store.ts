@@ -115,7 +115,6 @@ export class WorkerHistoryStore implements HistoryStore {
    * asked after a write is asked anew, so it sees what was written (the shared one was answered before it).
    */
   private readonly sharedReads = new Map<string, Promise<unknown>>()
-  private searchesAsked = 0
   private listening = false
   private nextSeq = 0
   private nextId = 0
@@ -175,9 +174,15 @@ export class WorkerHistoryStore implements HistoryStore {
       waiter.reject(new WorkerStopped(reason))
     }
     this.asked.clear()
-    this.searchesAsked = 0
     this.sharedReads.clear()
     this.port.unref()
+  }
+
+  /** Searches among the reads waiting (at most {@link MAX_ASKED} to look through). */
+  private searchesWaiting(): number {
+    let searches = 0
+    for (const waiter of this.asked.values()) if (waiter.method === 'search') searches++
+    return searches
   }
 
   /**
@@ -193,14 +198,13 @@ export class WorkerHistoryStore implements HistoryStore {
     // Bounded: a window that asks without end (a compromised renderer) cannot grow main's memory with waiting reads.
     if (this.asked.size >= MAX_ASKED) return Promise.reject(new Error(`The history is busy (${MAX_ASKED} reads waiting); try again.`))
     const search = method === 'search'
-    if (search && this.searchesAsked >= MAX_SEARCHES_ASKED) return Promise.reject(new Error(`The history is busy (${MAX_SEARCHES_ASKED} searches waiting); try again.`))
+    if (search && this.searchesWaiting() >= MAX_SEARCHES_ASKED) return Promise.reject(new Error(`The history is busy (${MAX_SEARCHES_ASKED} searches waiting); try again.`))
     const id = ++this.nextId
     const answer = new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => this.stop(`the history thread did not answer ${method} within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs)
       timer.unref()
       this.asked.set(id, { resolve: resolve as (value: unknown) => void, reject, timer, method })
     })
-    if (search) this.searchesAsked++
     this.sharedReads.set(key, answer)
     const unshare = () => {
       if (this.sharedReads.get(key) === answer) this.sharedReads.delete(key)
@@ -226,7 +230,6 @@ export class WorkerHistoryStore implements HistoryStore {
     const waiter = this.asked.get(reply.id)
     if (!waiter) return
     this.asked.delete(reply.id)
-    if (waiter.method === 'search') this.searchesAsked--
     clearTimeout(waiter.timer)
     if (this.asked.size === 0) this.port.unref()
     if (reply.error) waiter.reject(revive(reply.error))
