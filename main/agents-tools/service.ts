@@ -445,22 +445,19 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
 
   /**
    * Logins and logouts of an agent, one at a time: a login may wait minutes on the person (a browser sign-in), and
-   * a renderer that asks again and again must not pile requests up in main or on an agent that never answers.
+   * a renderer that asks again and again must not pile requests up in main or on an agent that never answers. Each
+   * running one has its way out: the person cancels a login that waits on a browser nobody will finish in.
    */
-  const loginsRunning = new Set<string>()
-  /** Each running login's way out: the person cancels a login that waits on a browser nobody will finish in. */
   const loginAborts = new Map<string, AbortController>()
   const checks = new JoinedRuns<CheckResult>(MAX_CHECKS_AT_ONCE, (max) => `${max} connection checks are already running; try again when one has finished.`)
   const oneLoginAt = async <T>(agentId: string, fn: () => Promise<Result<T>>): Promise<Result<T>> => {
-    if (loginsRunning.has(agentId)) {
+    if (loginAborts.has(agentId)) {
       return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy with a login or logout; wait for it to finish, or restart the agent.` })
     }
-    loginsRunning.add(agentId)
     loginAborts.set(agentId, new AbortController())
     try {
       return await guard(fn)
     } finally {
-      loginsRunning.delete(agentId)
       loginAborts.delete(agentId)
     }
   }
