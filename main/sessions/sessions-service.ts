@@ -457,12 +457,21 @@ export class SessionsService implements IDisposable {
    * way, as roots Bosun serves files and terminals in.
    */
   async newSession(agentId: string, cwd: string, options: { additionalDirectories?: readonly string[] } = {}): Promise<Result<{ sessionId: string }>> {
+    // Its place is held while the agent starts and answers: a thousand asked at once are not all let through.
+    return this.holdingAPlace(() => this.createSession(agentId, cwd, options))
+  }
+
+  /**
+   * `open` run with a place among the {@link MAX_OPEN_SESSIONS} held for the session it opens (room is checked first;
+   * none: the failure, and `open` is not run). The place is given back when `open` settles: from then on the session,
+   * if it opened, holds its own.
+   */
+  private async holdingAPlace<T>(open: () => Promise<Result<T>>): Promise<Result<T>> {
     const room = this.roomForAnother()
     if (!room.ok) return room
-    // Its place is held while the agent starts and answers: a thousand asked at once are not all let through.
     this.opening++
     try {
-      return await this.createSession(agentId, cwd, options)
+      return await open()
     } finally {
       this.opening--
     }
@@ -765,16 +774,8 @@ export class SessionsService implements IDisposable {
     const scoped = agentScopedId(agentId, acpSessionId)
     const open = this.byAgentScopedId.get(scoped)
     if (open !== undefined && this.sessions.get(open)?.connection) return ok({ sessionId: open })
-    const room = this.roomForAnother()
-    if (!room.ok) return room
     // Its place is held while the agent starts; from the answer on, the session itself holds it.
-    this.opening++
-    let connected: Awaited<ReturnType<AgentPort['connect']>>
-    try {
-      connected = await this.agents.connect(agentId)
-    } finally {
-      this.opening--
-    }
+    const connected = await this.holdingAPlace(() => this.agents.connect(agentId))
     if (!connected.ok) return connected
     const { connection, protocolVersion } = connected.value
     if (protocolVersion === 1 && !connection.handshake?.capabilities.loadSession) {
