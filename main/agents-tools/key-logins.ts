@@ -8,8 +8,7 @@
  * keeps the stored one. Only names are kept here, never a key; the keychain says whether a key is stored.
  */
 import { z } from 'zod'
-import { writeFileAtomic } from '../base/atomic-write'
-import { readSettingsText } from '../base/settings-file'
+import { MapFile } from '../base/map-file'
 import { MAX_KEY_NAMES } from '../../common/agent-keys'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
 
@@ -26,15 +25,16 @@ const entrySchema = z.object({
   methodId: z.string().min(1).max(MAX_METHOD_ID_CHARS),
   names: z.array(z.string().regex(ENV_NAME_PATTERN)).min(1).max(MAX_KEY_NAMES),
 })
-const fileSchema = z.looseObject({ version: z.literal(1), agents: z.record(z.string(), z.unknown()) })
 
 export class KeyLoginMemory {
   private entries: Map<string, KeyLogin> | undefined
   private loading: Promise<Map<string, KeyLogin>> | undefined
-  private writing: Promise<unknown> = Promise.resolve()
+  private readonly file: MapFile | undefined
 
   /** `file`: where it is kept; undefined keeps it for this run only. */
-  constructor(private readonly file: string | undefined) {}
+  constructor(file: string | undefined) {
+    this.file = file === undefined ? undefined : new MapFile(file, 'agents')
+  }
 
   async get(agentId: string): Promise<KeyLogin | undefined> {
     return (await this.load()).get(agentId)
@@ -64,26 +64,16 @@ export class KeyLoginMemory {
 
   private async read(): Promise<Map<string, KeyLogin>> {
     const entries = new Map<string, KeyLogin>()
-    if (this.file === undefined) return entries
-    try {
-      const parsed = fileSchema.safeParse(JSON.parse(await readSettingsText(this.file)))
-      if (!parsed.success) return entries
-      for (const [agentId, value] of Object.entries(parsed.data.agents).slice(-MAX_ENTRIES)) {
-        const entry = entrySchema.safeParse(value)
-        if (entry.success) entries.set(agentId, entry.data)
-      }
-    } catch {
-      // Nothing remembered yet (or unreadable: then a key goes in the request first, as for a first login).
+    // Nothing remembered yet (or unreadable: then a key goes in the request first, as for a first login).
+    const agents = (await this.file?.read()) ?? {}
+    for (const [agentId, value] of Object.entries(agents).slice(-MAX_ENTRIES)) {
+      const entry = entrySchema.safeParse(value)
+      if (entry.success) entries.set(agentId, entry.data)
     }
     return entries
   }
 
   private save(entries: Map<string, KeyLogin>): Promise<void> {
-    const file = this.file
-    if (file === undefined) return Promise.resolve()
-    const body = JSON.stringify({ version: 1, agents: Object.fromEntries(entries) }, null, 2) + '\n'
-    const run = this.writing.then(() => writeFileAtomic(file, body))
-    this.writing = run.catch(() => undefined)
-    return run
+    return this.file?.write(entries) ?? Promise.resolve()
   }
 }

@@ -16,9 +16,8 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ProtocolVersion } from '../acp/types'
-import { writeFileAtomic } from '../base/atomic-write'
+import { MapFile } from '../base/map-file'
 import { knownAgentForCommand } from './detect'
-import { readSettingsText } from '../base/settings-file'
 
 /** Preset ids of agents that speak ACP v1 (see `main/config/presets.ts`). */
 const V1_PRESETS = new Set(['claude', 'codex', 'gemini', 'goose', 'opencode', 'qwen', 'kilo', 'copilot'])
@@ -53,25 +52,20 @@ export function knownProtocolVersion(def: DefinitionLike): ProtocolVersion | und
 }
 
 const MAX_ENTRIES = 500
-const fileSchema = z.looseObject({ version: z.literal(1), commands: z.record(z.string(), z.union([z.literal(1), z.literal(2)])) })
+const commandsSchema = z.record(z.string(), z.union([z.literal(1), z.literal(2)]))
 
 /** The ACP version each command line settled on, remembered across definitions. */
 export class ProtocolVersionMemory {
-  private readonly file: string
+  private readonly file: MapFile
   private entries = new Map<string, ProtocolVersion>()
-  private writing: Promise<unknown> = Promise.resolve()
 
   constructor(home: string) {
-    this.file = join(home, 'protocol-versions.json')
+    this.file = new MapFile(join(home, 'protocol-versions.json'), 'commands')
   }
 
   async load(): Promise<void> {
-    try {
-      const parsed = fileSchema.safeParse(JSON.parse(await readSettingsText(this.file)))
-      if (parsed.success) this.entries = new Map(Object.entries(parsed.data.commands).slice(-MAX_ENTRIES))
-    } catch {
-      // Nothing remembered yet.
-    }
+    const parsed = commandsSchema.safeParse(await this.file.read())
+    if (parsed.success) this.entries = new Map(Object.entries(parsed.data).slice(-MAX_ENTRIES))
   }
 
   get(def: DefinitionLike): ProtocolVersion | undefined {
@@ -80,14 +74,11 @@ export class ProtocolVersionMemory {
 
   remember(def: DefinitionLike, version: ProtocolVersion): Promise<void> {
     const k = key(def)
-    if (this.entries.get(k) === version) return this.writing.then(() => undefined)
+    if (this.entries.get(k) === version) return this.file.settled()
     this.entries.delete(k)
     this.entries.set(k, version)
     while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
-    const body = JSON.stringify({ version: 1, commands: Object.fromEntries(this.entries) }, null, 2) + '\n'
-    const run = this.writing.then(() => writeFileAtomic(this.file, body))
-    this.writing = run.catch(() => undefined)
-    return run
+    return this.file.write(this.entries)
   }
 
   /** What to offer first: the definition's own setting, a known v1 agent, or what this command settled on. */
