@@ -8,6 +8,7 @@ import type { Entry, SessionAction, SessionState, UnknownEntry } from '../../com
 import type { StoredSession } from './history-store'
 import { decodeEntry } from './entry-codec'
 import { cleanText } from '../../common/session/title'
+import { isSubagentCardId, subagentCardId } from '../../common/session/reducer/tool-calls'
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
 
@@ -58,12 +59,12 @@ export function reread(template: SessionState, entries: Entry[], reduce: Reduce 
   const rereadable = (entry: Entry): entry is UnknownEntry =>
     entry.kind === 'unknown' && REREAD_KINDS.has(entry.sessionUpdate) && isRecord(entry.raw) && entry.raw.sessionUpdate === entry.sessionUpdate
   if (!entries.some(rereadable)) return entries
-  const storedCards = new Set(entries.flatMap((e) => (e.kind === 'tool_call' && e.toolCallId.startsWith('subagent:') ? [e.toolCallId] : [])))
+  const storedCards = new Set(entries.flatMap((e) => (e.kind === 'tool_call' && isSubagentCardId(e.toolCallId) ? [e.toolCallId] : [])))
   const out: Entry[] = []
   /** Where each subagent card so far is in `out` (the first one of its id: the one the reducer finds). */
   const cards = new Map<string, number>()
   const add = (entry: Entry): void => {
-    if (entry.kind === 'tool_call' && entry.toolCallId.startsWith('subagent:') && !cards.has(entry.toolCallId)) cards.set(entry.toolCallId, out.length)
+    if (entry.kind === 'tool_call' && isSubagentCardId(entry.toolCallId) && !cards.has(entry.toolCallId)) cards.set(entry.toolCallId, out.length)
     out.push(entry)
   }
   let left = MAX_REREAD
@@ -74,7 +75,7 @@ export function reread(template: SessionState, entries: Entry[], reduce: Reduce 
       continue
     }
     const update = entry.raw as Record<string, unknown>
-    if (entry.sessionUpdate === 'subagent_update' && storedCards.has(`subagent:${String(update.sessionId)}`)) {
+    if (entry.sessionUpdate === 'subagent_update' && storedCards.has(subagentCardId(String(update.sessionId)))) {
       add(entry)
       continue
     }
@@ -101,7 +102,7 @@ export function reread(template: SessionState, entries: Entry[], reduce: Reduce 
  */
 function cardAt(cards: ReadonlyMap<string, number>, ownSessionId: string, update: Record<string, unknown>): number | undefined {
   const child = update.sessionUpdate === 'subagent_update' ? update.sessionId : update.senderSessionId === ownSessionId ? update.recipientSessionId : update.senderSessionId
-  return typeof child === 'string' ? cards.get(cleanText(`subagent:${child}`)) : undefined
+  return typeof child === 'string' ? cards.get(cleanText(subagentCardId(child))) : undefined
 }
 
 /**

@@ -166,6 +166,8 @@ const TERMINAL_META_KEYS = ['terminal_info', 'terminal_output', 'terminal_output
 
 /** A v2 subagent's card's id (see subagents.ts): no agent's tool call id starts with it (tool call ids are the agent's, these are Bosun's). */
 export const subagentCardId = (childSessionId: string): string => `subagent:${childSessionId}`
+/** Whether a tool call id is a subagent's card's ({@link subagentCardId}). */
+export const isSubagentCardId = (toolCallId: string): boolean => toolCallId.startsWith('subagent:')
 
 /**
  * The key main sets, to the subagent's session id, on a subagent's tool call update it routes to the parent. Display
