@@ -61,6 +61,12 @@ export interface PromptError {
    * `initialize`). Absent in transcripts recorded before Bosun told the two apart: there -32000 means it does.
    */
   signIn?: boolean
+  /**
+   * v1 only: the agent may have taken the message before it failed (its model's error, or its own), since v1 answers
+   * both with an error and nothing tells them apart. Absent: refused (v2, where a taken message is inserted; or a
+   * code that means refusal: sign-in, invalid request or params).
+   */
+  mayHaveTaken?: true
 }
 
 export interface ToolCallEntry {

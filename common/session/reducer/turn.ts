@@ -2,6 +2,7 @@
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
 import type { CompactionEntry, ContentBlock, Entry, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry, TurnStopEntry } from '../types'
+import { AUTH_REQUIRED_CODE } from '../../acp-errors'
 import { turnStopOf } from '../turn-stop'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
 import type { Draft, Update } from './draft'
@@ -97,6 +98,8 @@ export function applyTurnStarted(d: Draft): void {
 }
 
 const MAX_ERROR_TEXT = 4096
+/** Error codes that say the agent did not take the prompt: sign-in required, parse error, invalid request, no such method, invalid params. */
+const REFUSAL_CODES: ReadonlySet<number> = new Set([AUTH_REQUIRED_CODE, -32700, -32600, -32601, -32602])
 const clip = (text: string) => cutText(text, MAX_ERROR_TEXT)
 
 /**
@@ -110,6 +113,7 @@ export function applyPromptRejected(d: Draft, error: unknown): void {
   if (typeof error.code === 'number') notSent.code = error.code
   if (isString(error.details) && error.details !== '') notSent.details = clip(error.details)
   if (typeof error.signIn === 'boolean') notSent.signIn = error.signIn
+  if (!d.v2 && (notSent.code === undefined || !REFUSAL_CODES.has(notSent.code))) notSent.mayHaveTaken = true
   const i = lastLocalPrompt(d)
   const entry = i >= 0 ? d.s.entries[i] : undefined
   // v2: a message the agent inserted carries its id; a rejected one never got one. v1 has no insertion: the

@@ -23,7 +23,7 @@ export const UserMessage = memo(function UserMessage({ entry, sentLater = false 
   const notSent = entry.notSent
   return (
     <div className="entry-user">
-      <div className={notSent ? 'user-bubble user-bubble-not-sent' : 'user-bubble'} aria-label={notSent ? 'Your message, not sent' : 'Your message'}>
+      <div className={notSent ? 'user-bubble user-bubble-not-sent' : 'user-bubble'} aria-label={notSent ? (notSent.mayHaveTaken ? 'Your message, answered with an error' : 'Your message, not sent') : 'Your message'}>
         <Blocks content={entry.content} markdown={false} />
         {entry.excluded && <p className="muted small">{EXCLUDED_NOTE}</p>}
       </div>

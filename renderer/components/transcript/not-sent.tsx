@@ -2,7 +2,7 @@ import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
 import { createContext, useContext } from 'react'
 import type { ContentBlock, MessageEntry, PromptError } from '../../../common/session/types'
 
-/** What the session screen does with a message the agent refused: put it back in the composer, or send it again. */
+/** What the session screen does with a message the agent refused (or, on v1, answered with an error only): put it back in the composer, or send it again. */
 export interface NotSentActions {
   onEdit: (text: string) => void
   onResend: (content: ContentBlock[]) => void
@@ -39,10 +39,12 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
   const authRequired = entry.notSent.code === AUTH_REQUIRED_CODE
   // B10: only an agent that listed auth methods Bosun can run (or whose keys it can ask for) can be signed in to; a transcript from before `signIn` says so by the code alone.
   const signIn = authRequired && entry.notSent.signIn !== false
+  // v1 answers a message its model failed on as it answers one it refused: say only what is known.
+  const [label, lead] = entry.notSent.mayHaveTaken ? ['Failed', 'The agent answered this message with an error'] : ['Not sent', 'The agent refused this message']
   return (
-    <div className="not-sent" role="note" aria-label="Not sent">
+    <div className="not-sent" role="note" aria-label={label}>
       <p className="not-sent-reason">
-        <strong>Not sent.</strong> The agent refused this message: <PromptErrorText error={entry.notSent} />
+        <strong>{label}.</strong> {lead}: <PromptErrorText error={entry.notSent} />
       </p>
       {authRequired && !signIn && (
         <p className="muted small not-sent-hint">

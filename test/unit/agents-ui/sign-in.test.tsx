@@ -157,6 +157,22 @@ describe('signing in for a message the agent refused', () => {
   })
 })
 
+describe('a v1 message answered with an error only', () => {
+  const note = (notSent: object) =>
+    renderToStaticMarkup(<NotSentNote entry={{ kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'hello' }], notSent } as never} />)
+
+  it('says it failed, not that it was not sent, when the agent may have taken it; a refusal still reads "Not sent"', () => {
+    const failed = note({ message: 'Internal error', code: -32603, details: 'model overloaded', mayHaveTaken: true })
+    expect(failed).toContain('aria-label="Failed"')
+    expect(failed).toContain('<strong>Failed.</strong> The agent answered this message with an error: ')
+    expect(failed).toContain('model overloaded')
+    expect(failed).not.toContain('Not sent')
+    const refused = note({ message: 'Prompt too long', code: -32602 })
+    expect(refused).toContain('aria-label="Not sent"')
+    expect(refused).toContain('<strong>Not sent.</strong> The agent refused this message: ')
+  })
+})
+
 describe('a session that did not start (the new-session form’s words)', () => {
   it('a -32000 from an agent with no auth methods says there is nothing to sign in with, and quotes the agent with its details (B10)', () => {
     const failure = newSessionFailure('Acme', { kind: 'rpc-error', code: -32000, message: 'Authentication required', data: { details: 'Run `acme login`.' } })

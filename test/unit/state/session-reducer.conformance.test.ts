@@ -52,6 +52,17 @@ describe('prompt_rejected', () => {
     expect(s.turn.error).toEqual({ message: 'Prompt too long' })
   })
 
+  it('v1: an error that may come after the agent took the message (no code, internal, its own) says so; a refusal code does not', () => {
+    const failWith = (error: { message: string; code?: number }) => users(apply(session(1), prompt('hi'), { type: 'turn_started' }, { type: 'prompt_rejected', error }))[0]!.notSent
+    expect(failWith({ message: 'Internal error', code: -32603 })).toEqual({ message: 'Internal error', code: -32603, mayHaveTaken: true })
+    expect(failWith({ message: 'Overloaded' })).toMatchObject({ mayHaveTaken: true })
+    expect(failWith({ message: 'Rate limited', code: 429 })).toMatchObject({ mayHaveTaken: true })
+    for (const code of [-32000, -32700, -32600, -32601, -32602]) expect(failWith({ message: 'No', code })).not.toHaveProperty('mayHaveTaken')
+    // v2 tells the two apart (a taken message is inserted): a rejection is a refusal whatever its code.
+    const v2 = apply(session(2), prompt('hi'), { type: 'turn_started' }, { type: 'prompt_rejected', error: { message: 'Internal error', code: -32603 } })
+    expect(users(v2)[0]!.notSent).toEqual({ message: 'Internal error', code: -32603 })
+  })
+
   it('ignores malformed errors and bounds long ones', () => {
     const s = apply(session(2), prompt('hi'), { type: 'turn_started' }, { type: 'prompt_rejected', error: { message: 7 } as never })
     expect(users(s)[0]!.notSent).toBeUndefined()
