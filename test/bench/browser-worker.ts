@@ -28,6 +28,8 @@ export interface BrowserResult {
   lastHostFrameMs: number
   /** Characters the host sent over the socket during the turn. */
   hostFrameMiB: number
+  /** How many socket frames carried it. */
+  hostFrames: number
   longTasks: number[]
   /** The page's main thread, Enter → Idle: CPU time (ms; steadier than wall time on a loaded machine), layouts forced or not, and their time. */
   pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
@@ -48,7 +50,7 @@ const AGENT = 'Flood'
 
 /** Installed before the app loads: long tasks, and when each marker of the turn first appears. */
 function probe(): void {
-  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number }
+  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number }
   const p: Probe = { longTasks: [], enter: 0, marks: {} }
   ;(window as unknown as { __bench: Probe }).__bench = p
   new PerformanceObserver((list) => {
@@ -85,6 +87,7 @@ function probe(): void {
         if (p.enter === 0 || p.marks.idle !== undefined) return
         p.marks.lastFrame = event.timeStamp
         p.frameBytes = (p.frameBytes ?? 0) + (typeof event.data === 'string' ? event.data.length : 0)
+        p.frameCount = (p.frameCount ?? 0) + 1
       })
     }
   }
@@ -150,8 +153,8 @@ async function run(count: number): Promise<BrowserResult> {
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
-      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; longTasks: { start: number; duration: number }[] } }).__bench
-      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
+      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; longTasks: { start: number; duration: number }[] } }).__bench
+      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, frameCount: p.frameCount ?? 0, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     const hostCpuMs = host.cpuMs() - hostCpuBefore
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
@@ -196,6 +199,7 @@ async function run(count: number): Promise<BrowserResult> {
       firstAgentUpdateMs: since(marks.marks.agent === undefined ? undefined : String(marks.marks.agent)),
       lastHostFrameMs: since(marks.marks.lastFrame === undefined ? undefined : String(marks.marks.lastFrame)),
       hostFrameMiB: marks.frameBytes / 2 ** 20,
+      hostFrames: marks.frameCount,
       longTasks: marks.longTasks,
       pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,

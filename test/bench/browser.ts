@@ -27,7 +27,7 @@ export const browserSection: BenchSection = {
       console.log(`  N = ${count}`)
       console.log(`    Enter → Idle shown          ${fixed(r.endToEndMs).padStart(7)} ms` + (bareMs ? `   ${fixed(r.endToEndMs / bareMs, 2)}x bare loop (${fixed(bareMs)} ms)` : '   (no bare loop at this N in this run)'))
       console.log(`    your message / Working / first agent update: ${fixed(r.userMessageMs)} / ${fixed(r.workingMs)} / ${fixed(firstAgent)} ms after Enter — ${ordered ? 'message and Working first' : seen ? 'NOT before the agent' : 'NOT ALL SEEN'}`)
-      console.log(`    host's last frame handled    ${fixed(r.lastHostFrameMs).padStart(7)} ms after Enter (${fixed(r.hostFrameMiB, 1)} MiB of JSON over the socket)`)
+      console.log(`    host's last frame handled    ${fixed(r.lastHostFrameMs).padStart(7)} ms after Enter (${fixed(r.hostFrameMiB, 1)} MiB of JSON over the socket in ${r.hostFrames} frames)`)
       const cpu = r.pageCpu
       console.log(`    page main thread, Enter → Idle CPU ${fixed(cpu.threadMs)} ms; ${cpu.layouts} layouts (${fixed(cpu.layoutMs)} ms), style ${fixed(cpu.styleMs)} ms, script ${fixed(cpu.scriptMs)} ms`)
       console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
