@@ -2,8 +2,8 @@
  * The session reducer: `applyActions(state, actions) → state`, pure and total. It runs in main (snapshots),
  * in the renderer (display) and in the benchmark, so it uses no DOM, no Node and no React.
  *
- * Cost model: one call is one batch. The batch copies the `entries` array at most once, each touched entry
- * (and each array inside it) at most once, and finds entries through id → position maps kept beside the
+ * Cost model: one call is one batch (`applyBatches`: several, as one). The batch copies the `entries` array at
+ * most once, each touched entry (and each array inside it) at most once, and finds entries through id → position maps kept beside the
  * state (a WeakMap, so the state itself stays plain data for structured clone / JSON). Text chunks are
  * appended with string concatenation (V8 ropes), so streaming a long message is linear.
  *
@@ -221,6 +221,26 @@ function applyAction(d: Draft, action: SessionAction): void {
  */
 export function applyActions(state: SessionState, actions: readonly SessionAction[]): SessionState {
   const d = new Draft(state)
+  applyBatch(d, actions)
+  return d.finish()
+}
+
+/**
+ * Applies several batches in one pass: the same state as `applyActions` applied to each in turn (`seq` grows by
+ * one per batch, notice ids are those), but the entries array and each touched entry are copied once for all of
+ * them, not once per batch. `state` itself when there is no batch. Pure, as `applyActions` is.
+ */
+export function applyBatches(state: SessionState, batches: readonly (readonly SessionAction[])[]): SessionState {
+  if (batches.length === 0) return state
+  const d = new Draft(state)
+  batches.forEach((actions, i) => {
+    if (i > 0) d.nextBatch()
+    applyBatch(d, actions)
+  })
+  return d.finish()
+}
+
+function applyBatch(d: Draft, actions: readonly SessionAction[]): void {
   for (const action of actions) {
     try {
       if (isObject(action)) applyAction(d, action)
@@ -228,6 +248,5 @@ export function applyActions(state: SessionState, actions: readonly SessionActio
       // Same rule as for updates: a bad action is dropped, the rest of the batch applies.
     }
   }
-  return d.finish()
 }
 

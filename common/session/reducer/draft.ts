@@ -188,6 +188,15 @@ export class Draft {
     this.index.run = { entry, block, startLength: textAt(this.s.entries, entry, block)?.length ?? 0 }
   }
 
+  /**
+   * The next batch of {@link applyBatches} begins: `seq` grows by one, as a call of `applyActions` per batch
+   * would make it, and what is numbered per batch (notice ids) starts again.
+   */
+  nextBatch(): void {
+    this.s.seq++
+    this.noticeCount = 0
+  }
+
   nextNoticeId(): string {
     return `notice-${this.s.seq}-${this.noticeCount++}`
   }
