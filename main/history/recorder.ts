@@ -27,6 +27,8 @@ const RETRY_INTERVAL_MS = 5_000
 
 interface Tracked {
   latest: SessionState
+  /** Reads the newest state when `latest` may lag behind it (batches the sessions service has not applied yet). */
+  current?: (() => SessionState) | undefined
   /** The state as last handed to the store (null: never): the next write holds what changed since. */
   written: SessionState | null
   /** The state the store confirmed (a write on the history thread succeeds or fails later). */
@@ -129,11 +131,15 @@ export class HistoryRecorder implements IDisposable {
     if (info.written !== state) this.markDirty(state.sessionId)
   }
 
-  /** A batch was applied: remember the newest state; the next tick writes it. */
-  changed(state: SessionState): void {
+  /**
+   * A batch was applied: remember the newest state; the next tick writes it. `current`: the newest state is read
+   * from it when written (the batch was sent and is not applied to `state` yet).
+   */
+  changed(state: SessionState, current?: () => SessionState): void {
     const tracked = this.tracked.get(state.sessionId)
     if (!tracked) return
     tracked.latest = state
+    tracked.current = current
     this.markDirty(state.sessionId)
   }
 
@@ -188,6 +194,7 @@ export class HistoryRecorder implements IDisposable {
     for (const id of ids) {
       const tracked = this.tracked.get(id)
       if (!tracked) continue
+      if (tracked.current) tracked.latest = tracked.current()
       const { latest, written } = tracked
       const entries: EntryRow[] = []
       const rawEntries: RawSessionWrite['entries'] = []

@@ -137,7 +137,7 @@ export function createHistoryService(options: {
     created: (state, info) => {
       if (store.file !== null) recorder.track(state, info)
     },
-    changed: (state) => recorder.changed(state),
+    changed: (state, current) => recorder.changed(state, current),
     closed: (sessionId) => recorder.forget(sessionId),
     discarded: (sessionId) => {
       recorder.drop(sessionId)

@@ -31,8 +31,11 @@ export interface AgentPort {
 export interface SessionHistoryHooks {
   /** A new session on an agent (`capabilities`: what the agent offered at `initialize`). */
   created(state: SessionState, info: { capabilities?: unknown }): void
-  /** A batch was applied to an open session. */
-  changed(state: SessionState): void
+  /**
+   * A batch was applied to an open session, or sent and not applied yet: `current` then reads the state with it
+   * applied (what is written must be that one, not `state`).
+   */
+  changed(state: SessionState, current?: () => SessionState): void
   /** The session was closed (no longer held in memory). */
   closed(sessionId: string): void
   /** An id a stored session already has: a new session must not take it. */

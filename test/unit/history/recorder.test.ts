@@ -85,6 +85,21 @@ describe('HistoryRecorder', () => {
     expect(listChanges()).toBe(2)
   })
 
+  it('writes the newest state a session’s `current` reads, when it was handed one that lags behind (batches not applied yet)', () => {
+    const { clock, store, recorder, apply, state } = setup()
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'hello there' }] }, { type: 'turn_started' })
+    const applied = state()
+    const newest = applyActions(applied, [{ type: 'updates', updates: [chunk('later')] }, { type: 'turn_ended', stopReason: 'end_turn' }])
+    let reads = 0
+    recorder.changed(applied, () => (reads++, newest))
+    expect(reads).toBe(0)
+    clock.runAll()
+    expect(reads).toBe(1)
+    const [write] = store.writes.at(-1)!
+    expect(write!.entries.map((e) => e.kind)).toEqual(['user_message', 'agent_message'])
+    expect(write!.session.turnState).toBe('idle')
+  })
+
   it('moves a session’s time for what the history lists it by (its transcript, title, turn state), not for other changes', () => {
     const clock = manualScheduler()
     const store = new RecordingStore()
