@@ -15,6 +15,7 @@ import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchd
 import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
 import { withoutUnkeptToolMeta } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
+import { LazyState } from './lazy-state'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
 export interface AgentPort {
@@ -94,11 +95,24 @@ interface EarlyBuffer {
   factsOnly: Set<string>
 }
 
+/** A record whose `state` is read and written through its {@link LazyState}. */
+function newRecord(init: Omit<SessionRecord, 'state' | 'lazy'> & { state: SessionState }): SessionRecord {
+  const { state, ...fields } = init
+  const lazy = new LazyState(state)
+  return Object.defineProperties(fields as SessionRecord, {
+    lazy: { value: lazy },
+    state: { get: () => lazy.state, set: (next: SessionState) => (lazy.state = next), enumerable: true },
+  })
+}
+
 interface SessionRecord {
   agentId: string
   /** The agent's id for the session, used on the wire; Bosun's id (the map key) is what the rest of the app sees. */
   acpSessionId: string
+  /** Read through {@link lazy} (see {@link newRecord}): the state with every batch sent to the windows applied. */
   state: SessionState
+  /** Main's copy of the state and the batches not applied to it yet. */
+  readonly lazy: LazyState
   connection: AcpClientConnection | undefined
   turn: Promise<unknown> | undefined
   cancelRequested: boolean
@@ -519,7 +533,7 @@ export class SessionsService implements IDisposable {
       this.byAgentScopedId.set(scoped, sessionId)
       const state = createSessionState({ sessionId, acpSessionId: outcome.sessionId, agentId, protocolVersion, cwd })
       if (extra.length > 0) state.additionalDirectories = extra
-      const record: SessionRecord = { agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false }
+      const record = newRecord({ agentId, acpSessionId: outcome.sessionId, state, connection, turn: undefined, cancelRequested: false })
       this.sessions.set(sessionId, record)
       const configured = configuredBy(outcome) ?? { type: 'session_configured' }
       // The reducer applies configuration first, then anything the agent sent before answering.
@@ -708,7 +722,7 @@ export class SessionsService implements IDisposable {
     if (this.sessions.has(sessionId)) return ok({ sessionId })
     const room = this.roomForAnother()
     if (!room.ok) return room
-    const record: SessionRecord = { agentId: state.agentId, acpSessionId: state.acpSessionId, state, connection: undefined, turn: undefined, cancelRequested: false, restored: true }
+    const record = newRecord({ agentId: state.agentId, acpSessionId: state.acpSessionId, state, connection: undefined, turn: undefined, cancelRequested: false, restored: true })
     const scoped = agentScopedId(state.agentId, state.acpSessionId)
     const other = this.sessions.get(this.byAgentScopedId.get(scoped) ?? '')
     // A live session the agent calls by the same id: the agent reused it, this one cannot be continued.
@@ -794,7 +808,7 @@ export class SessionsService implements IDisposable {
       ? applyActions(created, this.redact([{ type: 'updates', updates: [{ sessionUpdate: 'session_info_update', title: options.title }] }]))
       : created
     // Attached before the call: the replay arrives while it runs and fills the transcript.
-    const record: SessionRecord = { agentId, acpSessionId, state, connection, turn: undefined, cancelRequested: false }
+    const record = newRecord({ agentId, acpSessionId, state, connection, turn: undefined, cancelRequested: false })
     this.sessions.set(sessionId, record)
     this.byAgentScopedId.set(scoped, sessionId)
     this.history?.created(state, { capabilities: connection.handshake?.capabilities })
@@ -1165,9 +1179,10 @@ export class SessionsService implements IDisposable {
       }
     }
     actions = this.redact(actions)
-    record.state = applyActions(record.state, actions)
-    this.history?.changed(record.state)
-    this.events.emit('sessionActions', { sessionId, seq: record.state.seq, actions })
+    // Applied now, or with later batches when the session is long (lazy-state.ts); readers see them applied either way.
+    const seq = record.lazy.add(actions)
+    this.history?.changed(record.lazy.last, () => record.state)
+    this.events.emit('sessionActions', { sessionId, seq, actions })
     record.received = (record.received ?? 0) + bytes
     if (record.received > this.maxSessionBytes && !record.full) this.sessionFull(sessionId, record)
   }
