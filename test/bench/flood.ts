@@ -14,7 +14,9 @@
  * once idle (V8's memory reducer gives back the young generation the flood grew some seconds later). The bare
  * loop's process holds none of the app's modules, so the services' ratio includes what the app holds anyway.
  *
- * BENCH_COUNTS=10000,50000,100000,200000 (default).
+ * The linearity rows print µs per update at each N and, for CPU, the largest N's against 100k's (1.00 is linear).
+ *
+ * BENCH_COUNTS=10000,50000,100000,200000,400000 (default).
  */
 import type { BenchSection } from './section'
 import type { WorkerResult } from './flood-worker'
@@ -25,7 +27,7 @@ const PATHS = ['bare', 'transport', 'services'] as const
 export const floodSection: BenchSection = {
   name: 'flood: child-process agent → bare loop | transport | services',
   async run(context) {
-    const counts = (process.env.BENCH_COUNTS ?? '10000,50000,100000,200000').split(',').map(Number)
+    const counts = (process.env.BENCH_COUNTS ?? '10000,50000,100000,200000,400000').split(',').map(Number)
     console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  before  max RSS  batches  max updates/batch')
     const idleRows: string[] = []
     const perUpdate: { count: number; path: string; cpuUsPerUpdate: number; wallUsPerUpdate: number }[] = []
@@ -56,10 +58,13 @@ export const floodSection: BenchSection = {
       }
     }
     if (idleRows.length > 0) console.log(`  RSS at 100k once idle (after V8's memory reducer; medians):\n${idleRows.join('\n')}`)
-    console.log('  linearity (µs per update, wall | cpu):')
+    console.log('  linearity (µs per update, wall | cpu; cpu per update at the largest N ÷ at 100k):')
     for (const path of PATHS) {
       const rows = perUpdate.filter((r) => r.path === path)
-      console.log(`    ${path.padEnd(10)} ${rows.map((r) => `${r.count / 1000}k ${fixed(r.wallUsPerUpdate, 2)} | ${fixed(r.cpuUsPerUpdate, 2)}`).join('   ')}`)
+      const at100k = rows.find((r) => r.count === 100_000)
+      const largest = rows.at(-1)
+      const growth = at100k && largest && largest !== at100k ? `   ${largest.count / 1000}k/100k ${fixed(largest.cpuUsPerUpdate / at100k.cpuUsPerUpdate, 2)}x` : ''
+      console.log(`    ${path.padEnd(10)} ${rows.map((r) => `${r.count / 1000}k ${fixed(r.wallUsPerUpdate, 2)} | ${fixed(r.cpuUsPerUpdate, 2)}`).join('   ')}${growth}`)
     }
   },
 }
