@@ -234,10 +234,42 @@ export function applyBatches(state: SessionState, batches: readonly (readonly Se
   if (batches.length === 0) return state
   const d = new Draft(state)
   batches.forEach((actions, i) => {
-    if (i > 0) d.nextBatch()
+    if (i > 0) d.beginBatch(d.s.seq + 1)
     applyBatch(d, actions)
   })
   return d.finish()
+}
+
+/**
+ * Batches, or slices of them, applied one after another with no state made in between (the renderer applies a
+ * flood's batches over several frames and shows the state once): `finish` makes the state they reach, once, and
+ * the object is done with. The state it started from is never changed; until `begin` is called, what is applied
+ * is the batch `applyActions` would apply to it.
+ */
+export class SessionBatches {
+  private readonly d: Draft
+  private finished = false
+
+  constructor(state: SessionState) {
+    this.d = new Draft(state)
+  }
+
+  /** A new batch begins: notice ids are numbered from `seq`, the state's seq before it plus one. */
+  begin(seq: number): void {
+    this.d.beginBatch(seq)
+  }
+
+  /** Applies actions of the current batch. */
+  apply(actions: readonly SessionAction[]): void {
+    if (this.finished) throw new Error('SessionBatches: already finished')
+    applyBatch(this.d, actions)
+  }
+
+  /** The state reached; `seq` is the current batch's. */
+  finish(): SessionState {
+    this.finished = true
+    return this.d.finish()
+  }
 }
 
 function applyBatch(d: Draft, actions: readonly SessionAction[]): void {

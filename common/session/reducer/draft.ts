@@ -189,11 +189,12 @@ export class Draft {
   }
 
   /**
-   * The next batch of {@link applyBatches} begins: `seq` grows by one, as a call of `applyActions` per batch
-   * would make it, and what is numbered per batch (notice ids) starts again.
+   * Another batch begins in this draft (`applyBatches`, `SessionBatches`): the state's `seq` becomes `seq`, the
+   * one a call of `applyActions` for that batch alone would give it, and what is numbered per batch (notice ids)
+   * starts again.
    */
-  nextBatch(): void {
-    this.s.seq++
+  beginBatch(seq: number): void {
+    this.s.seq = seq
     this.noticeCount = 0
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { applyActions, applyBatches, createSessionState } from '../../../common/session/reducer'
+import { applyActions, applyBatches, createSessionState, SessionBatches } from '../../../common/session/reducer'
 import type { SessionAction, SessionState } from '../../../common/session/types'
 import { buildFloodUpdates } from '../../agents/flood-updates'
 import { seededRandom } from '../../support/seeded-random'
@@ -72,6 +72,24 @@ describe('applyBatches', () => {
     expect(JSON.stringify(base)).toBe(before)
     const cloned = applyBatches(structuredClone(base), batches.slice(10))
     expect(cloned).toEqual(next)
+  })
+
+  it('SessionBatches: batches and slices of them applied one after another reach that state too, from a state left unchanged', () => {
+    const batches = batchesOf(11, 1_000)
+    const base = applyBatches(fresh(), batches.slice(0, 5))
+    const before = JSON.stringify(base)
+    const open = new SessionBatches(base)
+    let expected = base
+    for (const batch of batches.slice(5)) {
+      open.begin(expected.seq + 1)
+      // Each action a slice of its own, as the renderer spreads a batch over frames.
+      for (const action of batch) open.apply([action])
+      expected = applyActions(expected, batch)
+    }
+    const reached = open.finish()
+    expect(reached).toEqual(expected)
+    expect(JSON.stringify(base)).toBe(before)
+    expect(() => open.apply([])).toThrow()
   })
 
   it('is the state itself without batches', () => {
