@@ -3,7 +3,7 @@
  * session reducer), request-scoped elicitations and the selection. `subscribe`/`getSnapshot` fit React's
  * `useSyncExternalStore`; every applied change makes a new top-level object and notifies once.
  */
-import { applyActions, rebuildIndex } from '../../common/session/reducer'
+import { applyActions, rebuildIndex, SessionBatches } from '../../common/session/reducer'
 import { derivedTitle } from '../../common/session/title'
 import type { AgentRuntimeView, ElicitationView, PermissionRequestView, SessionAction, SessionState } from '../../common/session/types'
 import { restartsSilence } from './activity'
@@ -170,6 +170,11 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   const awaitingFirstUpdate = new Set<string>()
   /** Sessions with queued work applied but not yet shown (`state.sessions` plus that work), or null. */
   let unshown: Record<string, SessionState> | null = null
+  /**
+   * Sessions of `unshown` whose queued work is being applied and not made a state yet (`seq`: of the last whole
+   * batch applied): the entries are copied once per showing, not once per batch.
+   */
+  let open: Map<string, { batches: SessionBatches; seq: number }> | null = null
   /** When applied but unshown work brought news from the agent, by session (merged into `lastActivityAt` when shown). */
   let unshownActivity: Record<string, number> | null = null
   /** What showing applied work last cost (render, style, layout, paint; smoothed), and when it was last shown. */
@@ -182,11 +187,26 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     for (const listener of [...listeners]) listener()
   }
 
+  /** Applied work not shown yet, every session made a state (null: none); nothing is left unshown. */
+  const takeUnshown = (): Record<string, SessionState> | null => {
+    const sessions = unshown
+    if (sessions !== null && open !== null) {
+      for (const [sessionId, { batches, seq }] of open) {
+        const session = batches.finish()
+        // A new object of ours: it keeps main's seq (a batch partly applied keeps the last whole one's).
+        session.seq = seq
+        sessions[sessionId] = session
+      }
+    }
+    unshown = null
+    open = null
+    return sessions
+  }
+
   /** Shows applied work before any other change, which starts from it (React renders both changes once). */
   const absorb = () => {
-    if (unshown === null) return
-    const sessions = unshown
-    unshown = null
+    const sessions = takeUnshown()
+    if (sessions === null) return
     set({ ...state, sessions, ...takeActivity() })
   }
 
@@ -199,11 +219,10 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
 
   /** Shows applied work now, and learns what that cost when the frame has been rendered. */
   const show = () => {
-    if (unshown === null) return
+    const sessions = takeUnshown()
+    if (sessions === null) return
     const start = frames.now()
     shownAt = start
-    const sessions = unshown
-    unshown = null
     set({ ...state, sessions, ...takeActivity() })
     frames.afterRender?.(() => {
       const cost = Math.min(frames.now() - start, 1_000)
@@ -249,13 +268,15 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       const item = queue[0]!
       const { sessionId, seq } = item.batch
       const session = sessions[sessionId]
+      let applying = open?.get(sessionId)
+      const at = applying?.seq ?? session?.seq ?? 0
       const fresh = item.action === 0 && item.update === 0
-      if (!session || (fresh && seq <= session.seq) || !Array.isArray(item.batch.actions)) {
+      if (!session || (fresh && seq <= at) || !Array.isArray(item.batch.actions)) {
         // Unknown (removed) session, or already in a snapshot: nothing to apply.
         queue.shift()
         continue
       }
-      if (fresh && seq !== session.seq + 1 && item.onGap) gaps.add(item.onGap)
+      if (fresh && seq !== at + 1 && item.onGap) gaps.add(item.onGap)
       const turnStarts = fresh && item.batch.actions.some(startsTurn)
       if (fresh && !urgent) urgent = item.batch.actions.some((action) => action.type !== 'updates')
       if (turnStarts) awaitingFirstUpdate.add(sessionId)
@@ -264,13 +285,15 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
         urgent = true
       }
       const slice = takeSlice(item)
-      const next = applyActions(session, slice)
+      if (!applying) (open ??= new Map()).set(sessionId, (applying = { batches: new SessionBatches(session), seq: session.seq }))
+      // A batch's notices are numbered as applyActions numbers them, from the seq before it plus one.
+      if (fresh) applying.batches.begin(at + 1)
+      applying.batches.apply(slice)
       // News from the agent restarts its silence when it was applied (shown with the work, below).
       if (slice.some(restartsSilence)) (unshownActivity ??= {})[sessionId] = clock()
       const done = item.action >= item.batch.actions.length
-      // `next` is a new object of ours: keep main's seq on it (the last slice of a batch takes the batch's seq).
-      next.seq = done ? seq : session.seq
-      sessions[sessionId] = next
+      // Main's seq: the last slice of a batch takes the batch's.
+      if (done) applying.seq = seq
       changed = true
       if (done) queue.shift()
       // The person's message and Working get a frame of their own, before the agent's updates.
@@ -340,6 +363,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     applySnapshot(snapshot) {
       // The snapshot replaces the sessions: applied work not yet shown is dropped with them (the queue stays, by seq).
       unshown = null
+      open = null
       unshownActivity = null
       const agents: Record<string, AgentRuntimeView> = {}
       for (const agent of snapshot.agents) agents[agent.agentId] = agent

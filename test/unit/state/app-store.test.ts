@@ -206,6 +206,39 @@ describe('app store: batches applied over animation frames', () => {
     expect(final.turn).toEqual(whole.turn)
   })
 
+  it('numbers the notices of a batch spread over slices as main numbers them (one reducer call over the whole batch)', () => {
+    const clock = manualFrames(1)
+    const store = createAppStore(undefined, { frames: clock.frames, frameBudgetMs: 8, sliceUpdates: 100 })
+    store.addSession(sessionOf('s1', 'a1'))
+    const updates = Array.from({ length: 300 }, (_, i) =>
+      i % 50 === 25 ? { sessionUpdate: 'notice', severity: 'info', title: `notice ${i}` } : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i} ` } },
+    )
+    const batch = { sessionId: 's1', seq: 1, actions: [{ type: 'updates', updates } as SessionAction] }
+    store.enqueueSessionActions(batch)
+    store.flushQueued()
+    const whole = applyActions(sessionOf('s1', 'a1'), batch.actions)
+    expect(store.getSnapshot().sessions.s1!.notices).toEqual(whole.notices)
+    expect(new Set(whole.notices.map((n) => n.id)).size).toBe(6)
+  })
+
+  it('reaches main’s state, applying many batches over frames and slices before showing them', () => {
+    const clock = manualFrames(1)
+    const store = createAppStore(undefined, { frames: clock.frames, frameBudgetMs: 8, sliceUpdates: 7 })
+    store.addSession(sessionOf('s1', 'a1'))
+    let main = sessionOf('s1', 'a1')
+    for (let seq = 1; seq <= 60; seq++) {
+      const updates = Array.from({ length: 1 + (seq % 13) }, (_, i) =>
+        i === 3 ? { sessionUpdate: 'notice', severity: 'info', title: `n${seq}` } : i % 4 === 1 ? { sessionUpdate: 'tool_call', toolCallId: `t${seq}-${i}`, title: 'Read' } : { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${seq}.${i} ` } },
+      )
+      const actions: SessionAction[] = seq % 10 === 0 ? [{ type: 'updates', updates }, { type: 'turn_ended', stopReason: 'end_turn' }] : [{ type: 'updates', updates }]
+      main = applyActions(main, actions)
+      store.enqueueSessionActions({ sessionId: 's1', seq, actions })
+      if (seq % 4 === 0) clock.runFrame()
+    }
+    while (clock.pending > 0) clock.runFrame()
+    expect(store.getSnapshot().sessions.s1).toEqual(main)
+  })
+
   it('gives the person’s message and Working a frame of their own before the agent’s updates', () => {
     const clock = manualFrames()
     const store = createAppStore(undefined, { frames: clock.frames })
