@@ -2,7 +2,7 @@ import { memo } from 'react'
 import type { TerminalView } from '../../../common/session/types'
 import { JsonDisclosure } from '../common/JsonView'
 import { CancelTerminalButton } from './terminal-actions'
-import { neutraliseEscapes } from './terminal-text'
+import { neutraliseEscapes, withoutEscapes } from './terminal-text'
 import { XtermView } from './XtermView'
 import './terminal.css'
 
@@ -148,16 +148,24 @@ const COLS = 120
  * than fits"). A final newline leaves the cursor on a row of its own: counting it keeps the first line in view.
  * A line longer than the terminal is wide takes a row per COLS characters: counted as one, the view (which follows
  * the output) started inside it (claude-agent-acp's one-line note after a Stop showed from "kground process)").
+ * A line's width is what it shows: escape sequences take no room, and a carriage return starts the line again over
+ * what was there (a progress bar of eleven frames is one frame wide, not eleven, and had three empty rows under it).
  */
 export function countLines(text: string): number {
   let rows = 0
   let start = 0
   while (rows <= MAX_ROWS) {
     const end = text.indexOf('\n', start)
-    const length = (end < 0 ? text.length : end) - start
-    rows += Math.max(1, Math.ceil(length / COLS))
+    rows += Math.max(1, Math.ceil(lineWidth(text.slice(start, end < 0 ? text.length : end)) / COLS))
     if (end < 0) break
     start = end + 1
   }
   return Math.min(rows, MAX_ROWS + 1)
+}
+
+/** Columns a line of output reaches: its longest stretch between carriage returns, without escape sequences. */
+function lineWidth(line: string): number {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\r\x1b\x9b]/.test(line)) return line.length
+  return withoutEscapes(line).split('\r').reduce((widest, part) => Math.max(widest, part.length), 0)
 }

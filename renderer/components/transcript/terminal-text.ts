@@ -12,11 +12,13 @@ const TWO_CHAR = /\x1b[ -/]*[0-~]?/g
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/g
 
+/** The text without its escape sequences (colours, cursor moves, titles); its line breaks and carriage returns kept. */
+export function withoutEscapes(text: string): string {
+  return text.replace(OSC_LIKE, '').replace(CSI, '').replace(TWO_CHAR, '')
+}
+
 export function neutraliseEscapes(text: string): string {
-  return text
-    .replace(OSC_LIKE, '')
-    .replace(CSI, '')
-    .replace(TWO_CHAR, '')
+  return withoutEscapes(text)
     .replace(/\r\n/g, '\n')
     .replace(/\r/g, '\n')
     .replace(CONTROL, '')

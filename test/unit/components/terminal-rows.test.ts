@@ -22,4 +22,12 @@ describe('terminal rows of an output', () => {
     expect(countLines('x'.repeat(120 * 100))).toBe(17)
     expect(countLines('\n'.repeat(1000))).toBe(17)
   })
+
+  it('counts what a line shows: a progress bar redrawn with carriage returns, colours and CRLF take no room', () => {
+    const frames = Array.from({ length: 11 }, (_, i) => `\rDownloading [${'#'.repeat(2 * i).padEnd(20)}] ${String(10 * i).padStart(3)}%`).join('')
+    expect(frames.length).toBeGreaterThan(3 * 120)
+    expect(countLines(`${frames}\r\n\x1b[32m✔\x1b[0m done\r\n`)).toBe(3)
+    const coloured = `\x1b[38;2;100;200;255m${'word '.repeat(20)}\x1b[0m`.repeat(2) // 200 characters shown, 262 sent
+    expect(countLines(coloured)).toBe(2)
+  })
 })
