@@ -12,6 +12,7 @@ import { DiffView, diffHidesCharacters } from './DiffView'
 import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
+import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
 import { failureReasonOf, isVerbatimToolText } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
@@ -83,6 +84,18 @@ export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): 
   return { ...content, content: { ...block, text: inner.trim() } } as ToolCallEntry['content'][number]
 }
 
+/** Escapes, carriage returns and other control characters a text output may hold (raw command output). */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/
+
+/** A text content as a terminal would have shown it ({@link asATerminalLeavesIt}); any other content as it is. */
+export function asShownOnScreen(content: ToolCallEntry['content'][number]): ToolCallEntry['content'][number] {
+  if (content.type !== 'content') return content
+  const block = (content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined
+  if (block?.type !== 'text' || typeof block.text !== 'string' || !TERMINAL_CONTROL.test(block.text)) return content
+  return { ...content, content: { ...block, text: asATerminalLeavesIt(block.text) } } as ToolCallEntry['content'][number]
+}
+
 /** Whether one of the call's terminals has started and not ended (as its own badge tells: "running"). */
 function runsATerminal(entry: ToolCallEntry, terminals: Record<string, TerminalView>): boolean {
   return entry.content.some((c) => {
@@ -140,6 +153,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const shownContent = entry.content
     .filter((c) => !repeatsShownText(c, shownElsewhere))
     .map((c) => (entry.status === 'failed' ? withoutErrorWrapper(c) : c))
+    .map(asShownOnScreen)
   // The diffs a permission request showed, once the agent's own content has none (see ToolCallEntry.askedDiffs).
   const askedDiffs = entry.askedDiffs && !entry.content.some((c) => c.type === 'diff') ? entry.askedDiffs : []
   const hasBody =

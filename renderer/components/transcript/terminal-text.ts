@@ -23,3 +23,18 @@ export function neutraliseEscapes(text: string): string {
     .replace(/\r/g, '\n')
     .replace(CONTROL, '')
 }
+
+/**
+ * A command's output as a terminal leaves it on screen: escape sequences (colours, cursor moves, titles) removed, and
+ * a carriage return writing the line again over what it had, so a progress bar reads as its last frame; CRLF stays one
+ * line end. Other control characters but tab are dropped. For output an agent sends as text (claude-agent-acp's Bash
+ * result, in a code fence), where they showed as "␛[01;34mbin␛[0m" and as every frame of the bar.
+ */
+export function asATerminalLeavesIt(text: string): string {
+  return withoutEscapes(text)
+    .split('\n')
+    .map((line) => (line.includes('\r') ? line.split('\r').reduce((shown, part) => part + shown.slice(part.length), '') : line))
+    .join('\n')
+    .replace(CONTROL, '')
+}
+

@@ -254,6 +254,19 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(output('other', 'Done: **two** files')).toContain('<strong>two</strong>')
   })
 
+  it('a command output sent as text shows what a terminal would (claude-agent-acp\'s Bash result): no escape codes, a progress bar at its last frame', () => {
+    const raw = '\x1b[1;31mred bold\x1b[0m ok\n\rprogress 1/5\rprogress 2/5\rprogress 5/5\n\x1b[0m\x1b[01;34mboot\x1b[0m\r\nlast\x07'
+    const output = (text: string, toolKind = 'execute') =>
+      render(<ToolCallCard entry={card({ status: 'completed', toolKind, content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
+    const fenced = textOf(output('```console\n' + raw + '\n```'))
+    expect(fenced).toContain('red bold ok\nprogress 5/5\nboot\nlast')
+    // eslint-disable-next-line no-control-regex
+    expect(fenced).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]|progress 1\/5/)
+    expect(output(raw)).toContain('<pre class="tool-output" tabindex="0">red bold ok\nprogress 5/5\nboot\nlast</pre>')
+    // A shorter frame leaves the end of a longer one, as on a terminal.
+    expect(textOf(output('Downloading 10%\rDone', 'other'))).toContain('Doneloading 10%')
+  })
+
   it('a JSON output of any kind (OpenCode\'s todo list) keeps its indentation; text that only looks like it stays Markdown', () => {
     const output = (text: string) =>
       render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'other', content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
