@@ -187,6 +187,24 @@ export function applyToolCall(d: Draft, u: Update): void {
   const i = ensureToolCall(d, u.toolCallId)
   patchToolCall(d, i, u)
   if (!d.v2 && isObject(u._meta)) applyTerminalMeta(d, u._meta, d.s.entries[i] as ToolCallEntry)
+  if (!d.v2 && u.rawInput !== undefined) nameAgentTerminals(d, d.s.entries[i] as ToolCallEntry)
+}
+
+/**
+ * An agent's own terminal announced before its command was known takes the command when the raw input brings it:
+ * claude-agent-acp announces the terminal with `rawInput: {}` and sends the command in the next update, and the
+ * card's terminal read "Terminal toolu_…" above the output.
+ */
+function nameAgentTerminals(d: Draft, call: ToolCallEntry): void {
+  for (const item of call.content) {
+    if (item.type !== 'terminal') continue
+    const terminalId = (item as Json).terminalId
+    if (!isString(terminalId) || !Object.hasOwn(d.s.terminals, terminalId)) continue
+    const known = d.s.terminals[terminalId]!
+    if (!known.agentRun || known.command != null) continue
+    const command = commandText(isObject(call.rawInput) ? (call.rawInput.command ?? call.rawInput.cmd) : undefined)
+    if (command !== null) mutTerminal(d, terminalId).command = command
+  }
 }
 
 /**

@@ -259,6 +259,14 @@ describe('a v1 agent\'s own terminals (the `_meta` terminal extension, as codex-
     expect(s.entries[0]).toMatchObject({ status: 'completed' })
   })
 
+  it('a terminal announced before its command takes the command the raw input brings later (claude-agent-acp)', () => {
+    const announced = { ...started, rawInput: {}, title: 'Terminal', _meta: { terminal_info: { terminal_id: 'call_1' } } }
+    let s = updates(session(1), announced)
+    expect(s.terminals.call_1!.command).toBeUndefined()
+    s = updates(s, call({ rawInput: { command: 'ls --color=always' } }), call({ rawInput: { command: 'rm -rf /' } }))
+    expect(s.terminals.call_1!.command).toBe('ls --color=always')
+  })
+
   it('never touches a terminal Bosun runs (terminal/create), and ignores malformed parts', () => {
     let s = apply(session(1), { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'npm test' } })
     s = updates(s, call({ _meta: { terminal_info: { terminal_id: 'term-1' }, terminal_output: { terminal_id: 'term-1', data: 'forged' }, terminal_exit: { terminal_id: 'term-1', exit_code: 0 } } }))
