@@ -583,6 +583,10 @@ class AcpConnection implements AcpClientConnection {
       // login only under the method's `_meta["terminal-auth"]`, and only to a client that says it reads it.
       clientCapabilities._meta = { 'terminal-auth': true }
     }
+    // The `_meta` terminal extension (Zed's, see applyTerminalMeta): Bosun shows a terminal an agent ran itself on the
+    // tool call's card. claude-agent-acp sends its commands' output that way only to a client that says so; else as a
+    // Markdown code block of the raw output, escape codes and all, and no exit status.
+    clientCapabilities._meta = { ...(clientCapabilities._meta as Record<string, unknown> | undefined), terminal_output: true }
     return { protocolVersion: 1, clientInfo: { ...this.options.clientInfo }, clientCapabilities }
   }
 

@@ -37,17 +37,18 @@ describe('advertised client capabilities', () => {
         auth: { terminal: true, _meta: { gateway: true } },
         elicitation: { form: {} },
         session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
-        _meta: { 'terminal-auth': true },
+        _meta: { 'terminal-auth': true, terminal_output: true },
       },
     })
   })
 
-  it('v1 without flags: fs and terminal false, no auth', async () => {
+  it('v1 without flags: fs and terminal false, no auth; the `_meta` terminal extension Bosun shows (claude-agent-acp sends its commands\' output so only when told)', async () => {
     expect((await initializeParams(1)).clientCapabilities).toEqual({
       fs: { readTextFile: false, writeTextFile: false },
       terminal: false,
       elicitation: { form: {} },
       session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
+      _meta: { terminal_output: true },
     })
   })
 
