@@ -32,7 +32,7 @@ import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasM
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
-import { applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
+import { applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
 import {
   applyAgentGone,
   applyCancelRequested,
@@ -206,6 +206,8 @@ function applyAction(d: Draft, action: SessionAction): void {
     case 'dismiss_notice':
       d.s.notices = d.s.notices.filter((n) => n.id !== action.id)
       return
+    case 'file_written':
+      return applyFileWritten(d, action.toolCallId, action.writtenDiffs)
     case 'client_terminal':
       // A terminal Bosun runs for the agent (v1 `terminal/*`), in the v2 display shapes whatever the session's version.
       if (isObject(action.update)) (action.update.sessionUpdate === 'terminal_output_chunk' ? applyTerminalChunk : applyTerminalUpdate)(d, action.update as Update)

@@ -102,6 +102,13 @@ export interface ToolCallEntry {
    */
   askedDiffs?: ToolCallContent[]
   /**
+   * What Bosun wrote for this tool call (`fs/write_text_file`): one diff a file, from before its first write to after
+   * its last, as also added to the content. The card shows those of files its content (or `askedDiffs`) shows no diff
+   * of: the agent's later updates replace the content, and OpenCode's replaced Bosun's diff of a file it had Bosun
+   * write with "Wrote file successfully.", so what Bosun wrote was nowhere on the card.
+   */
+  writtenDiffs?: ToolCallContent[]
+  /**
    * The card title of the v2 subagent whose tool call this is ("Subagent: Survey the files"): main routed it from that
    * subagent's session (see `FROM_SUBAGENT`). Several subagents may work at once.
    */
@@ -431,6 +438,8 @@ export type SessionAction =
   /** The agent took `session/set_model` for this model (the protocol reports the change with no update). */
   | { type: 'model_selected'; modelId: string }
   | { type: 'dismiss_notice'; id: string }
+  /** Bosun wrote a file for the agent's running tool call `toolCallId`: its diffs of what Bosun wrote (see ToolCallEntry.writtenDiffs). */
+  | { type: 'file_written'; toolCallId: string; writtenDiffs: ToolCallContent[] }
   /** A terminal Bosun runs for the agent: a v2-shaped `terminal_update` / `terminal_output_chunk`, applied in v1 sessions too. */
   | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }
   /** The agent answered the last local prompt with an error: it was not sent (v2: not inserted). */

@@ -178,6 +178,9 @@ export class FileSystemHandlers {
     const owner = running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === 'edit')
     if (owner) {
       this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: contentWithWrite(owner.content, diff) }] })
+      // Kept apart too: the agent's next update may replace the content, and with it what Bosun wrote.
+      const writtenDiffs = contentWithWrite(owner.writtenDiffs ?? [], diff) as ToolCallEntry['content']
+      this.options.sink(sessionId, { type: 'file_written', toolCallId: owner.toolCallId, writtenDiffs })
       return
     }
     this.options.sink(sessionId, {

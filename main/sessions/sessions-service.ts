@@ -189,6 +189,8 @@ function whenFull(action: SessionAction): SessionAction | null {
     }
     case 'permission_requested':
       return action.toolCallPatch ? { ...action, toolCallPatch: null } : action
+    case 'file_written':
+      return null
     default:
       return action
   }

@@ -190,6 +190,17 @@ export function applyToolCall(d: Draft, u: Update): void {
   if (!d.v2 && u.rawInput !== undefined) nameAgentTerminals(d, d.s.entries[i] as ToolCallEntry)
 }
 
+/** Diffs of Bosun's writes a tool call keeps (main keeps fewer: see `contentWithWrite`). */
+const MAX_WRITTEN_DIFFS = 64
+
+/** Bosun's writes for a tool call of the session ({@link ToolCallEntry.writtenDiffs}); an unknown call is left alone. */
+export function applyFileWritten(d: Draft, toolCallId: unknown, writtenDiffs: unknown): void {
+  if (!isString(toolCallId) || !Array.isArray(writtenDiffs)) return
+  const i = findToolCall(d, toolCallId)
+  if (i < 0) return
+  d.mutEntry<ToolCallEntry>(i).writtenDiffs = d.own(writtenDiffs.slice(-MAX_WRITTEN_DIFFS) as ToolCallContent[])
+}
+
 /**
  * An agent's own terminal announced before its command was known takes the command when the raw input brings it:
  * claude-agent-acp announces the terminal with `rawInput: {}` and sends the command in the next update, and the

@@ -156,9 +156,13 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     .map(asShownOnScreen)
   // The diffs a permission request showed, once the agent's own content has none (see ToolCallEntry.askedDiffs).
   const askedDiffs = entry.askedDiffs && !entry.content.some((c) => c.type === 'diff') ? entry.askedDiffs : []
+  // What Bosun wrote for the call, of files nothing above shows a diff of (see ToolCallEntry.writtenDiffs).
+  const diffPaths = new Set([...shownContent, ...askedDiffs].filter((c) => c.type === 'diff').map((c) => (c as Record<string, unknown>).path))
+  const writtenDiffs = (entry.writtenDiffs ?? []).filter((c) => c.type !== 'diff' || !diffPaths.has((c as Record<string, unknown>).path))
   const hasBody =
     shownContent.length > 0 ||
     askedDiffs.length > 0 ||
+    writtenDiffs.length > 0 ||
     entry.locations.length > 0 ||
     entry.rawInput !== undefined ||
     entry.rawOutput !== undefined ||
@@ -213,7 +217,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           <HiddenCharsWarning
             texts={[title, ...entry.locations.map((l) => l.path)]}
             commands={[command]}
-            alsoHidden={[...shownContent, ...askedDiffs].some((c) => c.type === 'diff' && diffHidesCharacters(c))}
+            alsoHidden={[...shownContent, ...askedDiffs, ...writtenDiffs].some((c) => c.type === 'diff' && diffHidesCharacters(c))}
           />
           {command !== null && (
             <div className="tool-command">
@@ -270,6 +274,19 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               {askedDiffs.map((diff, i) => (
                 <DiffView key={i} block={diff as Record<string, unknown>} locations={entry.locations} rawInput={entry.rawInput} />
               ))}
+            </div>
+          )}
+          {writtenDiffs.length > 0 && (
+            <div className="tool-asked-diffs">
+              <p className="tool-asked-label muted">What Bosun wrote for the agent:</p>
+              {writtenDiffs.map((written, i) => {
+                const c = written as Record<string, unknown>
+                return written.type === 'diff' ? (
+                  <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} />
+                ) : (
+                  <ContentBlockView key={i} block={c.content as never} markdown keepLineBreaks onOpenLink={seams.onOpenLink} />
+                )
+              })}
             </div>
           )}
           {pending.map((request) => (

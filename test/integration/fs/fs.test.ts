@@ -147,6 +147,14 @@ describe('fs/* with the scripted v1 agent', () => {
     expect(tools[0]!.content).toEqual([{ type: 'diff', path: join(s.t.workspace, 'a.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' }])
   })
 
+  it('keeps what it wrote for a tool call apart, so the agent replacing the content does not take it off the card (OpenCode)', async () => {
+    const s = await start()
+    expect(await s.run('write-then-replace')).toEqual([{}])
+    const [tool] = (await s.state()).entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call')
+    expect(tool!.content).toEqual([{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }])
+    expect(tool!.writtenDiffs).toEqual([{ type: 'diff', path: join(s.t.workspace, 'a.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' }])
+  })
+
   it('writes atomically, keeping the mode and CRLF line endings, and refuses read-only files', async () => {
     const s = await start()
     writeFileSync(join(s.t.workspace, 'run.sh'), '#!/bin/sh\necho old\n')

@@ -287,6 +287,16 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(own.match(/Diff of \/w\/notes\.md/g)).toHaveLength(1)
   })
 
+  it('shows what Bosun wrote for the call where the content shows no diff of that file, under words saying so', () => {
+    const written = { type: 'diff' as const, path: '/w/made.md', oldText: null, newText: '# Made\n' }
+    const replaced = render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'edit', content: [{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }], writtenDiffs: [written] })} permissions={{}} terminals={{}} />)
+    expect(textOf(replaced)).toContain('What Bosun wrote for the agent:')
+    expect(textOf(replaced)).toContain('# Made')
+    // The agent's own diff of that file is shown alone.
+    const own = render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'edit', content: [written], writtenDiffs: [written] })} permissions={{}} terminals={{}} />)
+    expect(textOf(own)).not.toContain('What Bosun wrote')
+  })
+
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
     const html = render(
       <ToolCallCard entry={card({ title: 'Edit a\u202Etxt.exe', toolKind: 'edit', locations: [{ path: '/p/x\u200B.ts', line: 4 }] })} permissions={{}} terminals={{}} />,
