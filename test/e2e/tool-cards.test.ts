@@ -60,6 +60,13 @@ it("shows a v1 agent's own terminal (codex-acp's `_meta` terminal extension): it
   await visible(rejected.getByText('No output', { exact: true }))
   expect(await rejected.getByText('running', { exact: true }).count()).toBe(0)
   await visible(page.getByRole('note', { name: 'How the turn ended' }).getByText('The agent cancelled the turn.'))
+
+  // A failed call's fenced error (claude-agent-acp fences its error prose) wraps rather than scrolling sideways.
+  await sendPrompt(page, 'failed-fence')
+  await visible(agentSays(page, AGENT).getByText('done failed fence'))
+  const reason = transcript(page).getByRole('article', { name: /npm run deploy/ }).locator('pre.md-code')
+  await visible(reason.getByText('continue with other tasks', { exact: false }))
+  expect(await reason.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBeLessThanOrEqual(1)
 })
 
 it('shows a file read and a JSON output sent bare (OpenCode) as sent, not as Markdown', async () => {
