@@ -20,6 +20,11 @@ export interface TerminalOutputProps {
    */
   awaitingApproval?: boolean
   /**
+   * The call was rejected (by the person or a rule). An agent's own terminal that then reports an exit with neither
+   * code nor signal never ran: claude-agent-acp reports a rejected command so, its refusal as the output ("exited").
+   */
+  rejected?: boolean
+  /**
    * The agent may show a terminal of its own (v2 display terminals, default). On v1 every terminal is one Bosun
    * runs (`terminal/create`): an id it does not know will get no output here, whatever the agent says of it.
    */
@@ -46,6 +51,7 @@ export const TerminalOutput = memo(function TerminalOutput({
   terminal,
   commandShown = false,
   awaitingApproval = false,
+  rejected = false,
   agentTerminals = true,
   toolEnded = false,
 }: TerminalOutputProps) {
@@ -55,6 +61,7 @@ export const TerminalOutput = memo(function TerminalOutput({
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
   const label = command ?? `terminal ${terminalId}`
+  const neverRan = rejected && terminal?.agentRun === true && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
   const notStarted = awaitingApproval && !!terminal && !exit && output === '' && !terminal.cancelRequested && !terminal.agentGone
   return (
     <section className="terminal" aria-label={`Terminal ${terminalId}`}>
@@ -63,7 +70,11 @@ export const TerminalOutput = memo(function TerminalOutput({
           {command !== null ? (commandShown ? 'Output' : `$ ${command}`) : `Terminal ${terminalId}`}
         </span>
         <span className="terminal-status">
-          {exit ? (
+          {neverRan ? (
+            <span className="badge badge-muted" role="status">
+              not run
+            </span>
+          ) : exit ? (
             <span className={`badge ${terminal?.cancelRequested ? 'badge-muted' : exitClass(exit)}`} role="status">
               {terminal?.cancelRequested ? `cancelled · ${exitText(exit)}` : exitText(exit)}
             </span>

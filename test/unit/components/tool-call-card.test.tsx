@@ -194,6 +194,17 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(textOf(render(<EntryRow entry={reopened.entries[0]!} session={reopened} agentName="Codex" />))).not.toContain('agent stopped')
   })
 
+  it('an agent\'s own terminal of a rejected call that reports an exit with no code says it did not run (claude-agent-acp), not "exited"', () => {
+    const terminal = { terminalId: 't1', agentRun: true as const, command: 'rm -rf build', output: 'User refused permission to run tool', exitStatus: { exitCode: null, signal: null } }
+    const entry = (optionKind: string) =>
+      card({ status: 'failed', content: [{ type: 'terminal', terminalId: 't1' }], rawInput: { command: 'rm -rf build' }, decidedBy: { kind: 'person', label: 'No', optionKind } })
+    const rejected = textOf(render(<ToolCallCard entry={entry('reject_once')} permissions={{}} terminals={{ t1: terminal }} />))
+    expect(rejected).toContain('not run')
+    expect(rejected).not.toContain('exited')
+    // Allowed, the same exit is what the agent reported.
+    expect(textOf(render(<ToolCallCard entry={entry('allow_once')} permissions={{}} terminals={{ t1: terminal }} />))).toContain('exited')
+  })
+
   it('a tool call left pending or in progress when its v1 turn ended is not finished, neither waiting nor running', () => {
     // claude-agent-acp asks about the sandbox's network access with a tool call it never reports finished.
     const allowed = request({ status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once', at: 2 } })
