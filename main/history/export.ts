@@ -3,6 +3,7 @@ import type { ContentBlock, Entry, SessionState, ToolCallEntry } from '../../com
 import { stopNoteText, turnErrorText } from '../../common/session/turn-stop'
 import type { HistorySummary } from '../../common/contract/history'
 import { derivedTitle, untitledName } from '../../common/session/title'
+import { TerminalText } from '../terminals/terminal-text'
 
 const fence = (text: string, lang = '') => {
   // A fence longer than any backtick run inside, so the text cannot close it.
@@ -34,6 +35,13 @@ function v2DiffToMarkdown(changes: unknown[], patch: unknown): string[] {
   return [`Diff of ${named.length > 0 ? named.join(', ') : 'files'}:`, ...(typeof text === 'string' ? [fence(text, 'diff')] : [])]
 }
 
+/** A terminal's raw stream as the text it leaves (no colour codes; a progress bar at its last frame). */
+function plainOutput(output: string): string {
+  const text = new TerminalText(Number.MAX_SAFE_INTEGER)
+  text.append(output)
+  return text.text()
+}
+
 function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
   const lines = [`### Tool: ${tool.title ?? tool.toolCallId} (${tool.toolKind}, ${tool.status})`]
   if (tool.subagent !== undefined) lines.push(`- By: ${tool.subagent}`)
@@ -58,8 +66,16 @@ function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
     } else if (c.type === 'diff' && Array.isArray(c.changes)) lines.push('', ...v2DiffToMarkdown(c.changes, c.patch))
     else if (c.type === 'terminal' && typeof c.terminalId === 'string') {
       const terminal = state.terminals[c.terminalId]
-      if (terminal) lines.push('', `Terminal${terminal.command ? ` \`${terminal.command}\`` : ''}:`, fence(terminal.output))
+      if (terminal) lines.push('', `Terminal${terminal.command ? ` \`${terminal.command}\`` : ''}:`, fence(plainOutput(terminal.output)))
     }
+  }
+  // What Bosun wrote for the call, of files the content shows no diff of (as the card shows them).
+  const diffPaths = new Set(tool.content.filter((c) => c.type === 'diff').map((c) => (c as { path?: unknown }).path))
+  for (const written of tool.writtenDiffs ?? []) {
+    const w = written as { type: string; path?: unknown; oldText?: unknown; newText?: unknown }
+    if (w.type !== 'diff' || typeof w.path !== 'string' || diffPaths.has(w.path)) continue
+    lines.push('', `Written by Bosun for the agent, \`${w.path}\`:`)
+    lines.push(fence(`--- old\n${typeof w.oldText === 'string' ? w.oldText : ''}\n+++ new\n${typeof w.newText === 'string' ? w.newText : ''}`, 'diff'))
   }
   for (const requestId of tool.permissionIds) {
     const request = state.permissions[requestId]

@@ -62,6 +62,19 @@ describe('export', () => {
     expect(markdown).toContain('Diff of `/src/app/b.md` → `/src/app/c.md` (move):')
   })
 
+  it("writes a terminal's output as the text it left (no colour codes, a progress bar at its last frame), and what Bosun wrote for a call that the content no longer shows", () => {
+    const state = applyActions(session(), [
+      { type: 'updates', updates: [{ sessionUpdate: 'tool_call', toolCallId: 'sh', title: 'ls', kind: 'execute', status: 'completed', content: [{ type: 'terminal', terminalId: 'sh' }], rawInput: { command: 'ls' }, _meta: { terminal_info: { terminal_id: 'sh' } } }] },
+      { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: 'sh', _meta: { terminal_output: { terminal_id: 'sh', data: '\x1b[01;34mbin\x1b[0m\r\nstep 1\rstep 2\r\n' } } }] },
+      { type: 'updates', updates: [{ sessionUpdate: 'tool_call', toolCallId: 'w', title: 'write', kind: 'edit', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }] }] },
+      { type: 'file_written', toolCallId: 'w', writtenDiffs: [{ type: 'diff', path: '/src/app/made.md', oldText: null, newText: '# Made\n' }] },
+    ])
+    const markdown = sessionToMarkdown(state, undefined)
+    expect(markdown).toContain('Terminal `ls`:\n```\nbin\nstep 2\n\n```')
+    expect(markdown).not.toContain('\x1b')
+    expect(markdown).toContain('Written by Bosun for the agent, `/src/app/made.md`:\n```diff\n--- old\n\n+++ new\n# Made\n\n```')
+  })
+
   it('writes JSON that reads back to the same entries', () => {
     const state = session()
     const json = JSON.parse(sessionToJson(state, undefined))
