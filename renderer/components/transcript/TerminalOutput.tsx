@@ -25,6 +25,11 @@ export interface TerminalOutputProps {
    */
   rejected?: boolean
   /**
+   * The call was cancelled (the person's Stop). A terminal that then ended by a signal was stopped with it: Bosun kills
+   * the turn's commands at Stop, and a red "signal SIGTERM" read as a failure nobody asked about.
+   */
+  callCancelled?: boolean
+  /**
    * The agent may show a terminal of its own (v2 display terminals, default). On v1 every terminal is one Bosun
    * runs (`terminal/create`): an id it does not know will get no output here, whatever the agent says of it.
    */
@@ -52,6 +57,7 @@ export const TerminalOutput = memo(function TerminalOutput({
   commandShown = false,
   awaitingApproval = false,
   rejected = false,
+  callCancelled = false,
   agentTerminals = true,
   toolEnded = false,
 }: TerminalOutputProps) {
@@ -61,6 +67,7 @@ export const TerminalOutput = memo(function TerminalOutput({
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
   const label = command ?? `terminal ${terminalId}`
+  const stoppedWithCall = callCancelled && !!exit && typeof exit.signal === 'string' && exit.signal !== ''
   const neverRan = rejected && terminal?.agentRun === true && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
   const notStarted = awaitingApproval && !!terminal && !exit && output === '' && !terminal.cancelRequested && !terminal.agentGone
   return (
@@ -75,8 +82,8 @@ export const TerminalOutput = memo(function TerminalOutput({
               not run
             </span>
           ) : exit ? (
-            <span className={`badge ${terminal?.cancelRequested ? 'badge-muted' : exitClass(exit)}`} role="status">
-              {terminal?.cancelRequested ? `cancelled · ${exitText(exit)}` : exitText(exit)}
+            <span className={`badge ${terminal?.cancelRequested || stoppedWithCall ? 'badge-muted' : exitClass(exit)}`} role="status">
+              {terminal?.cancelRequested ? `cancelled · ${exitText(exit)}` : stoppedWithCall ? `stopped · ${exitText(exit)}` : exitText(exit)}
             </span>
           ) : endedWithCall ? null : terminal?.cancelRequested ? (
             <span className="badge badge-warn" role="status">

@@ -255,6 +255,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     commandShown={command !== null && terminal?.command != null && (terminal.agentRun === true || terminal.command.trim() === command.trim())}
                     awaitingApproval={entry.status === 'pending' && pending.length > 0}
                     rejected={entry.decidedBy?.optionKind?.startsWith('reject') === true}
+                    callCancelled={entry.status === 'cancelled'}
                     toolEnded={turnEnded || (entry.status !== 'pending' && entry.status !== 'in_progress')}
                     agentTerminals={agentTerminals}
                   />

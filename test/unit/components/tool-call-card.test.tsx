@@ -205,6 +205,13 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(textOf(render(<ToolCallCard entry={entry('allow_once')} permissions={{}} terminals={{ t1: terminal }} />))).toContain('exited')
   })
 
+  it('a terminal of a cancelled call that ended by a signal says it was stopped, muted, not a red failure (Bosun kills the turn\'s commands at Stop)', () => {
+    const terminal = { terminalId: 't1', command: 'sleep 300', output: 'tick 1\n', exitStatus: { exitCode: null, signal: 'SIGTERM' } }
+    const html = (status: string) => render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: terminal }} />)
+    expect(html('cancelled')).toMatch(/class="badge badge-muted" role="status">stopped · signal SIGTERM</)
+    expect(html('failed')).toMatch(/class="badge badge-danger" role="status">signal SIGTERM</)
+  })
+
   it('a tool call left pending or in progress when its v1 turn ended is not finished, neither waiting nor running', () => {
     // claude-agent-acp asks about the sandbox's network access with a tool call it never reports finished.
     const allowed = request({ status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once', at: 2 } })
