@@ -282,12 +282,12 @@ export class PermissionBroker implements IDisposable {
     const sessionId = session.sessionId ?? normalized.sessionId
     if (attachment.closed || this.disposed) return CANCELLED
 
-    const requestId = bosunRequestId(attachment, context.requestId)
-    // The connection never hands us the same pending id twice; if it did, answering twice would be worse.
-    if (this.pendingById.has(requestId)) throw new HandlerError(-32600, 'A request with this id is already pending')
     if (this.pendingCount(sessionId) >= this.maxPendingPerSession) return this.refuseOverflow(attachment, sessionId)
 
     const order = ++this.order
+    // The agent may use an id again once its request is answered: the arrival number keeps an answer the person gave
+    // to one request (after main's confirmation dialog, say) from reaching a later one under the same id.
+    const requestId = bosunRequestId(attachment, context.requestId, order)
     const identity = this.identityOf(normalized, session.cwd)
     const rememberNote = this.rememberNote(normalized, identity)
     const view: PermissionRequestView = {
@@ -535,7 +535,7 @@ export class PermissionBroker implements IDisposable {
   }
 }
 
-/** Unique across agents and restarts; the JSON type of the id is part of it (`"7"` ≠ `7`, B3). */
-function bosunRequestId(attachment: Attachment, id: JsonRpcId): string {
-  return `${attachment.agentId}#${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${id}`
+/** Unique across agents, restarts and requests that reuse an answered id; the JSON type of the id is part of it (`"7"` ≠ `7`, B3). */
+function bosunRequestId(attachment: Attachment, id: JsonRpcId, order: number): string {
+  return `${attachment.agentId}#${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${id}#${order}`
 }

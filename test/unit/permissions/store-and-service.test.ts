@@ -243,6 +243,30 @@ describe('createPermissionsService', () => {
     await service.flush()
   })
 
+  it('an "always" confirmed after the agent withdrew its request and asked again under the same id answers nothing: each request has an id of its own', async () => {
+    // The person's dialog stays open while the agent withdraws request 7 and sends another as 7 (the id is free again).
+    let release: (confirmed: boolean) => void = () => {}
+    const confirmation = { confirm: () => new Promise<{ confirmed: boolean; by: 'person' }>((resolve) => (release = (confirmed) => resolve({ confirmed, by: 'person' }))) }
+    const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {}, confirmation })
+    const connection = new FakeConnection(1)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'A', protocolVersion: 1 })
+    const first = connection.request(7, { sessionId: 's', toolCall: { toolCallId: 'c1', kind: 'execute', rawInput: { command: 'npm test' } }, options: standardOptions })
+    const [shown] = service.broker.pending()
+    const answering = service.handlers.respondPermission({ requestId: shown!.requestId, optionId: 'always' })
+    connection.cancelRequest(7)
+    expect(await first).toEqual({ result: { outcome: { outcome: 'cancelled' } } })
+    const second = connection.request(7, { sessionId: 's', toolCall: { toolCallId: 'c2', kind: 'execute', rawInput: { command: 'rm -rf ~' } }, options: standardOptions })
+    release(true)
+    expect(await answering).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    // The second request still waits for the person, and no rule was made for it.
+    expect(service.broker.pending().map((v) => v.toolCallId)).toEqual(['c2'])
+    await service.rules.flush()
+    expect(await service.handlers.listRules(undefined)).toEqual({ ok: true, value: [] })
+    service.dispose()
+    expect(await second).toEqual({ result: { outcome: { outcome: 'cancelled' } } })
+    await service.flush()
+  })
+
   it('without isWindowFocused, the reported window state decides', async () => {
     const emitted: string[] = []
     const service = await createPermissionsService({
