@@ -239,6 +239,8 @@ export async function createPermissionsService(options: PermissionsServiceOption
           confirmLabel: 'Turn on',
         })
         if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Auto-approve stays off: it was not confirmed.' })
+        // The session may have closed while the dialog was open: what it answers now would wait for a session of that id.
+        if (options.describeSession && !options.describeSession(sessionId)) return fail({ kind: 'not-found', message: 'The session closed before auto-approve was confirmed.' })
       }
       broker.setAutoApprove(sessionId, value)
       return ok(undefined)

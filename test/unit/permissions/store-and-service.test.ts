@@ -267,6 +267,29 @@ describe('createPermissionsService', () => {
     await service.flush()
   })
 
+  it('auto-approve confirmed after its session closed is not turned on (a session reopened from the history under that id would approve unasked, its switch off)', async () => {
+    let release: (confirmed: boolean) => void = () => {}
+    const confirmation = { confirm: () => new Promise<{ confirmed: boolean; by: 'person' }>((resolve) => (release = (confirmed) => resolve({ confirmed, by: 'person' }))) }
+    let open = true
+    const service = await createPermissionsService({
+      home,
+      sink: () => {},
+      sessions: { getSession: () => ({ cwd: '/proj' }) },
+      focusRequest: () => {},
+      confirmation,
+      describeSession: () => (open ? { agentName: 'A', cwd: '/proj', title: null } : undefined),
+    })
+    const turningOn = service.handlers.setAutoApprove({ sessionId: 's', value: true })
+    // The session closes while main's dialog is open (the close answers and forgets what the session had).
+    open = false
+    service.broker.closeSession('s')
+    release(true)
+    expect(await turningOn).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(service.broker.isAutoApprove('s')).toBe(false)
+    service.dispose()
+    await service.flush()
+  })
+
   it('without isWindowFocused, the reported window state decides', async () => {
     const emitted: string[] = []
     const service = await createPermissionsService({
