@@ -214,10 +214,14 @@ export class ElicitationBroker implements IDisposable {
     }
   }
 
-  /** The session is closing: every pending elicitation of it is answered `cancel`, background work's too. */
+  /**
+   * The session is closing: every pending elicitation of it is answered `cancel`, background work's too, and a link
+   * awaiting completion is withdrawn (`gone`): nothing shows it any more, and it would hold a place for links.
+   */
   closeSession(sessionId: string): void {
     for (const entry of [...(this.byScope.get(`s:${sessionId}`) ?? [])]) {
       if (entry.view.status === 'pending') this.settle(entry, { action: 'cancel' }, 'cancelled')
+      else this.finish(entry, 'gone')
     }
   }
 

@@ -450,6 +450,23 @@ describe('ElicitationBroker: cancellation and exit', () => {
     expect(await b.promise).toEqual({ action: 'cancel' })
   })
 
+  it('closing a session withdraws its links awaiting completion too (each held one of the connection\'s places for links, with no card left to dismiss it from)', async () => {
+    const t = setup({ knownSessions: ['s1', 's2'] })
+    t.fake.request('elicitation/create', urlParams())
+    const other = t.fake.request('elicitation/create', urlParams({ sessionId: 's2', elicitationId: 'ext-2' }))
+    await arrivedOnce(t, 2)
+    expect((await t.broker.openUrl(t.arrived[0]!.requestId)).ok).toBe(true)
+    t.broker.closeSession('s1')
+    expect(t.broker.openCount).toBe(1)
+    expect(t.opener.offeredIds).toEqual(['el-2'])
+    expect(t.resolved().at(-1)).toEqual({ type: 'elicitation_resolved', elicitationRequestId: 'el-1', status: 'gone' })
+    // A completion that comes later for it is an unknown id (G20).
+    t.fake.notify('elicitation/complete', { elicitationId: 'ext-1' })
+    expect(t.resolved()).toHaveLength(2)
+    t.broker.closeSession('s2')
+    expect(await other.promise).toEqual({ action: 'cancel' })
+  })
+
   it('$/cancel_request from the agent answers cancel and marks it cancelled', async () => {
     const t = setup()
     const { promise, abort } = t.fake.request('elicitation/create', form())
