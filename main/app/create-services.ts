@@ -320,8 +320,9 @@ export async function createBosunServices(integration: HostIntegration): Promise
   // v2 agent-owned terminals: main decides whether `terminal/cancel` may be sent (E16).
   const agentTerminals = store.add(new AgentTerminals(sessions, log.child('agent-terminals')))
 
+  // Each is told when a session closes too, whichever way it closes (the brokers' own `closeSession`).
   sessions.addCancellationListener(permissions.broker)
-  sessions.addCancellationListener(terminals)
+  sessions.addCancellationListener({ cancelSession: (sessionId) => terminals.cancelSession(sessionId), closeSession: (sessionId) => terminals.releaseSession(sessionId) })
   sessions.addCancellationListener(elicitation.broker)
 
   // Every new connection of an agent: route its updates and answer its requests. The scope ends with it.
@@ -495,14 +496,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     setModel: ({ sessionId, modelId }) => guard(() => sessions.setModel(sessionId, modelId)),
     setConfigOption: ({ sessionId, configId, value }) => guard(() => sessions.setConfigOption(sessionId, configId, value)),
     dismissNotice: ({ sessionId, noticeId }) => guard(() => sessions.dismissNotice(sessionId, noticeId)),
-    closeSession: ({ sessionId }) =>
-      guard(() => {
-        const result = sessions.closeSession(sessionId)
-        permissions.broker.closeSession(sessionId)
-        terminals.releaseSession(sessionId)
-        elicitation.broker.closeSession(sessionId)
-        return result
-      }),
+    closeSession: ({ sessionId }) => guard(() => sessions.closeSession(sessionId)),
     restartAgent: ({ agentId }) =>
       guard(async () => {
         if (supervisor.get(agentId)) {

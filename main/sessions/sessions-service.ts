@@ -54,6 +54,11 @@ export interface McpServersForSession {
 /** Told when a session's pending requests must be answered `cancelled` (permissions, elicitations). */
 export interface SessionCancellationListener {
   cancelSession(sessionId: string): void
+  /**
+   * The session closed, however it closed (the close button, a delete from the history, an open that failed): what was
+   * kept for it goes (its auto-approve, its session-only rules, its terminals), since a later session may take its id.
+   */
+  closeSession?(sessionId: string): void
 }
 
 /** Updates held for sessions still being created, per connection; past it they are dropped (and counted). */
@@ -693,6 +698,7 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     this.cancel(sessionId)
+    for (const listener of this.cancellationListeners) listener.closeSession?.(sessionId)
     // The agent may free what it holds for the session (`session/close`, where it offers it); its answer does not matter here.
     const closing = record.connection
     if (closing?.closeSession && closing.handshake?.capabilities.closeSession && !record.superseded) {
