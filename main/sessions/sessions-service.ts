@@ -364,6 +364,8 @@ export class SessionsService implements IDisposable {
     for (const [sessionId, record] of this.sessions) {
       if (record.agentId !== agentId || !record.connection) continue
       record.connection = undefined
+      // Its subagents were sessions of the process that went: the next one may give their ids to sessions of its own.
+      this.forgetSubagents(sessionId, record)
       // Queued actions first: a turn that started within this frame must count as running.
       this.batcher.flush(sessionId)
       if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.' })
@@ -712,10 +714,7 @@ export class SessionsService implements IDisposable {
     this.sessions.delete(sessionId)
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
     if (this.byAgentScopedId.get(scoped) === sessionId) this.byAgentScopedId.delete(scoped)
-    for (const child of record.subagents ?? []) {
-      const childScoped = agentScopedId(record.agentId, child)
-      if (this.parentOf.get(childScoped) === sessionId) this.parentOf.delete(childScoped)
-    }
+    this.forgetSubagents(sessionId, record)
     this.history?.closed(sessionId)
     this.events.emit('sessionRemoved', { sessionId })
     return ok(undefined)
@@ -1126,6 +1125,15 @@ export class SessionsService implements IDisposable {
     if (children.length >= MAX_SUBAGENTS) return
     children.push(child)
     this.parentOf.set(scoped, sessionId)
+  }
+
+  /** The subagent sessions `record` announced are no longer routed to it. */
+  private forgetSubagents(sessionId: string, record: SessionRecord): void {
+    for (const child of record.subagents ?? []) {
+      const childScoped = agentScopedId(record.agentId, child)
+      if (this.parentOf.get(childScoped) === sessionId) this.parentOf.delete(childScoped)
+    }
+    record.subagents = undefined
   }
 
   /**

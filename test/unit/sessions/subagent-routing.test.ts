@@ -50,6 +50,18 @@ describe('v2 subagent sessions', () => {
   })
 })
 
+describe('v2 subagent sessions of an agent that went away', () => {
+  it('go with its process: the next process may give their ids to its own subagents, which then belong to the session announcing them', async () => {
+    const { service, s1, s2, update } = await twoSessions()
+    await update('s1', { sessionUpdate: 'subagent_update', sessionId: 'child' })
+    expect(service.resolve('a', 'child')).toBe(s1)
+    service.agentDisconnected('a', undefined)
+    // A permission request naming it would have been asked in s1 (and ruled in s1's folder).
+    expect(service.resolve('a', 'child')).toBeUndefined()
+    expect(service.resolve('a', 's2')).toBe(s2)
+  })
+})
+
 describe('what a v2 agent sends before it answers session/new', () => {
   /** `session/new` asked and not yet answered: `answer` gives it the agent's id (or an error). */
   async function asking() {
