@@ -108,7 +108,17 @@ export class ActionBatcher implements IDisposable {
     this.cancelTimer()
     const entries = [...this.queues]
     this.queues.clear()
-    for (const [id, queue] of entries) this.onFlush(id, queue.actions, queue.bytes)
+    // One session's batch that cannot be applied (a bug the agent's data met) must not lose the other sessions' (other
+    // agents'): each is applied, then the first error is thrown.
+    let failed: { error: unknown } | undefined
+    for (const [id, queue] of entries) {
+      try {
+        this.onFlush(id, queue.actions, queue.bytes)
+      } catch (error) {
+        failed ??= { error }
+      }
+    }
+    if (failed) throw failed.error
   }
 
   /** Drops a session's queued actions (session closed). */

@@ -29,6 +29,25 @@ function manualScheduler() {
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } })
 
 describe('ActionBatcher', () => {
+  it('a session whose batch throws when applied does not take the other sessions\' batches of that frame with it', () => {
+    const clock = manualScheduler()
+    const flushed: string[] = []
+    const batcher = new ActionBatcher(
+      (id) => {
+        if (id === 'bad') throw new Error('cannot apply')
+        flushed.push(id)
+      },
+      16,
+      clock.scheduler,
+    )
+    batcher.push('s1', { type: 'updates', updates: [chunk('a')] })
+    batcher.push('bad', { type: 'updates', updates: [chunk('b')] })
+    batcher.push('s2', { type: 'updates', updates: [chunk('c')] })
+    expect(() => clock.runAll()).toThrow('cannot apply')
+    expect(flushed).toEqual(['s1', 's2'])
+    batcher.dispose()
+  })
+
   it('sends one batch per interval and merges consecutive updates', () => {
     const clock = manualScheduler()
     const flushed: [string, SessionAction[]][] = []
