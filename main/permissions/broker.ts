@@ -234,6 +234,9 @@ export class PermissionBroker implements IDisposable {
       this.settle(entry, CANCELLED, 'cancelled', { by: 'cancel', note: 'The session was closed.', at: this.now() })
     }
     this.autoApprove.delete(sessionId)
+    // Its notes were said in it: a later session of that id hears them afresh (and the sets do not grow with every session).
+    this.malformedNoted.delete(sessionId)
+    this.overflowNoted.delete(sessionId)
     this.options.rules?.forgetSession?.(sessionId)
   }
 

@@ -163,6 +163,17 @@ describe('PermissionBroker', () => {
     expect((await connection.request(1, { sessionId: 'A', options: 'x' })).error?.code).toBe(-32602)
   })
 
+  it('a malformed request is told once per session, and again in a later session of that id once the first closed', async () => {
+    const { broker, connection, actions } = setup()
+    const notices = () => actions.filter((a) => a.action.type === 'updates').length
+    await connection.request(1, { sessionId: 'A', options: 'x' })
+    await connection.request(2, { sessionId: 'A', options: 'x' })
+    expect(notices()).toBe(1)
+    broker.closeSession('A')
+    await connection.request(3, { sessionId: 'A', options: 'x' })
+    expect(notices()).toBe(2)
+  })
+
   it('empty options are answered cancelled at once (G6)', async () => {
     const { broker, connection, actions } = setup()
     expect(await connection.request(1, { sessionId: 'A', title: 'Nothing to choose', options: [] })).toEqual({ result: CANCELLED })
