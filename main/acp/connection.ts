@@ -460,6 +460,10 @@ class AcpConnection implements AcpClientConnection {
 
   async closeSession(sessionId: string): Promise<void> {
     this.requireSessions('session/close')
+    // Bosun waits for no turn of a session it closes (the agent owes it no idle now): the turn ends, cancelled.
+    const waiter = this.turns.get(sessionId)
+    if (waiter) this.finishTurn(sessionId, waiter, { stopReason: 'cancelled' })
+    this.cancelledSessions.delete(sessionId)
     await this.request('session/close', { sessionId })
   }
 

@@ -60,3 +60,19 @@ describe('the prompt\'s insertion (F6)', () => {
     expect(users(state())).toMatchObject([{ local: true, messageId: 'u1' }])
   })
 })
+
+describe('a v2 session closed in the middle of a turn', () => {
+  it('ends the turn Bosun waited for, as cancelled: the agent owes no idle for a session it was told to close', async () => {
+    const { service, sessionId, next, send } = await v2Session()
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'hello' }])
+    const prompt = await next()
+    send({ id: prompt.id, result: { messageId: 'u1' } })
+    expect(service.closeSession(sessionId).ok).toBe(true)
+    expect((await next()).method).toBe('session/cancel')
+    const close = await next()
+    expect(close.method).toBe('session/close')
+    const ended = await Promise.race([turn, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 200))])
+    expect(ended).toEqual({ ok: true, value: { stopReason: 'cancelled' } })
+    send({ id: close.id, result: {} })
+  })
+})
