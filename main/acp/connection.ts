@@ -223,7 +223,12 @@ class AcpConnection implements AcpClientConnection {
         },
         // A request Bosun withdraws (a login the person cancelled) is cancelled with ACP's `$/cancel_request`.
         sender: {
-          sendCancellation: (connection, id) => connection.sendNotification('$/cancel_request', { requestId: id }),
+          sendCancellation: (connection, id) => {
+            // Over for Bosun from now on: what was scoped to it (a form asked during a login) is withdrawn at once,
+            // not when the agent answers, which it may never do.
+            this.pendingIds.withdraw(id as JsonRpcId)
+            return connection.sendNotification('$/cancel_request', { requestId: id })
+          },
           cleanup: () => undefined,
         },
       },

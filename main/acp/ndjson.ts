@@ -54,17 +54,25 @@ export class WireTap {
 /** Ids of our requests still waiting for a response, with their methods; the reader drops responses to anything else (B15). */
 export class PendingIds {
   private readonly ids = new Map<JsonRpcId, string>()
+  /** Requests Bosun withdrew, whose answer is still to come: it is taken (and frees vscode-jsonrpc's place) without a word. */
+  private readonly withdrawn = new Set<JsonRpcId>()
   private readonly settledEmitter = new Emitter<JsonRpcId>()
-  /** Each of Bosun's requests once answered (or failed in the agent's place): what was scoped to it is over (G12). */
+  /** Each of Bosun's requests once answered, failed in the agent's place or withdrawn: what was scoped to it is over (G12). */
   readonly onDidSettle = this.settledEmitter.event
   add(id: JsonRpcId, method = ''): void {
     this.ids.set(id, method)
   }
-  /** True when the id was pending (and is now answered). */
+  /** True when the id was pending (and is now answered), or withdrawn and now answered. */
   settle(id: JsonRpcId): boolean {
-    if (!this.ids.delete(id)) return false
+    if (!this.ids.delete(id)) return this.withdrawn.delete(id)
     this.settledEmitter.fire(id)
     return true
+  }
+  /** Bosun withdrew its request `id` (`$/cancel_request`): it is no longer pending, though its answer may still come. */
+  withdraw(id: JsonRpcId): void {
+    if (!this.ids.delete(id)) return
+    this.withdrawn.add(id)
+    this.settledEmitter.fire(id)
   }
   /** Whether Bosun's request `id` still waits for the agent's answer (`7` and `"7"` differ). */
   has(id: JsonRpcId): boolean {

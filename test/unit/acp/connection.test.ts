@@ -573,6 +573,26 @@ describe('robustness', () => {
     ])
   })
 
+  it('a request Bosun withdraws (a login the person cancelled) is over at once: no longer pending, settled for what was scoped to it; the answer that comes later is taken quietly', async () => {
+    const peer = await initialized(2, { authMethods: [{ methodId: 'browser', name: 'Browser', type: 'agent' }] })
+    const settled: unknown[] = []
+    peer.connection.onDidSettleRequest((id) => settled.push(id))
+    const abort = new AbortController()
+    const login = peer.connection.authenticate('browser', undefined, abort.signal)
+    login.catch(() => undefined)
+    const request = await peer.next()
+    expect(peer.connection.isRequestPending(request.id as number)).toBe(true)
+    abort.abort()
+    expect(await peer.next()).toEqual({ jsonrpc: '2.0', method: '$/cancel_request', params: { requestId: request.id } })
+    await expect(login).rejects.toMatchObject({ kind: 'cancelled' })
+    // A form the agent asked under this login (request scope, G12) has nothing left to ask for.
+    expect(peer.connection.isRequestPending(request.id as number)).toBe(false)
+    expect(settled).toEqual([request.id])
+    peer.send({ id: request.id, error: { code: -32800, message: 'Request cancelled' } })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(peer.problems).toEqual([])
+  })
+
   it('$/cancel_request names one of 7 and "7" by its id and type, and only that handler is aborted', async () => {
     const peer = await initialized(2)
     peer.connection.handlers.registerRequest(
