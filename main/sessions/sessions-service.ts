@@ -1160,6 +1160,8 @@ export class SessionsService implements IDisposable {
     record.watchdog = this.scheduler.setTimeout(() => {
       record.watchdog = undefined
       if (record.turn !== turn || this.sessions.get(sessionId) !== record) return
+      // v2 work the agent started itself has no prompt of Bosun's to end: its idle says it stopped (F11).
+      if (turn === undefined && this.state(sessionId)?.turn.state === 'idle') return
       const seconds = Math.round(this.stopWatchdogMs / 1000)
       this.logger.warn(`session ${sessionId}: the agent has not ended the turn ${seconds} s after Stop`)
       this.push(sessionId, {

@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { isStopOverdueNotice, STOP_OVERDUE_TITLE } from '../../../common/session/stop-watchdog'
+import { ok } from '../../../main/base/errors'
+import { createLogger } from '../../../main/base/log'
+import { SessionsService } from '../../../main/sessions/sessions-service'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
+import { RecordingSink } from '../../support/recording-sink'
 
 describe("the Stop watchdog's notice", () => {
   it('is marked as Bosun’s; an agent’s notice with the same title and the mark is not', async () => {
@@ -26,6 +30,29 @@ describe("the Stop watchdog's notice", () => {
     for (const run of timers.splice(0)) run()
     const notices = service.state(sessionId)!.notices
     expect(notices.filter(isStopOverdueNotice)).toEqual([expect.objectContaining({ title: STOP_OVERDUE_TITLE, fromBosun: true })])
+    service.dispose()
+  })
+
+  it('is not given for v2 work the agent started itself and ended promptly after Stop (F11): only for a turn still running', async () => {
+    const { connection, send } = fakeAgentConnection()
+    const timers: (() => void)[] = []
+    const scheduler = { setTimeout: (fn: () => void) => timers.push(fn), clearTimeout: () => undefined }
+    const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 2 as const }) }, new RecordingSink(), createLogger('test', () => undefined), {
+      scheduler,
+      stopWatchdogMs: 1_000,
+    })
+    service.attachConnection('a', connection)
+    const created = await service.newSession('a', '/w')
+    if (!created.ok) throw new Error(created.error.message)
+    const { sessionId } = created.value
+    // Foreground work with no prompt of Bosun's: Stop cancels it, and the agent ends it at once.
+    send({ sessionUpdate: 'state_update', state: 'running' })
+    expect(service.state(sessionId)!.turn.state).toBe('running')
+    service.cancel(sessionId)
+    send({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' })
+    for (const run of timers.splice(0)) run()
+    expect(service.state(sessionId)!.turn.state).toBe('idle')
+    expect(service.state(sessionId)!.notices.filter(isStopOverdueNotice)).toEqual([])
     service.dispose()
   })
 })
