@@ -768,7 +768,7 @@ export class SessionsService implements IDisposable {
       const all: AgentSessionInfo[] = []
       let cursor: string | undefined
       for (let page = 0; page < 5; page++) {
-        const { sessions, nextCursor } = await connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) })
+        const { sessions, nextCursor } = await this.withTimeout('session/list', connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) }))
         // The agent filters by folder and may write it its own way (a trailing slash, `.` segments): the same folder is kept.
         all.push(...sessions.filter((s) => sameFolder(s.cwd, cwd)))
         // An empty cursor is a cursor (v2 says so); only none ends the list. One handed back again would repeat the page.
@@ -1137,7 +1137,7 @@ export class SessionsService implements IDisposable {
   }
 
   /**
-   * `session/new|load|resume` raced against a deadline: an agent that never answers gets a clear error
+   * `session/new|load|resume|list|delete` raced against a deadline: an agent that never answers gets a clear error
    * instead of a spinner forever. (A late answer is ignored; the agent keeps a session nobody shows.)
    */
   private withTimeout<T>(method: string, call: Promise<T>): Promise<T> {

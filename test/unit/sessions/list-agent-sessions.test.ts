@@ -45,4 +45,18 @@ describe('listing the agent\'s sessions', () => {
     expect(asked).toEqual([undefined, 'x'])
     service.dispose()
   })
+
+  it('an agent that never answers session/list: the list fails after the session-call deadline, as new, load and resume do', async () => {
+    const { connection } = fakeAgentConnection({
+      handshake: { protocolVersion: 2, capabilities: { listSessions: true } },
+      listSessions: () => new Promise(() => undefined),
+    })
+    const timers: (() => void)[] = []
+    const service = sessionsOn(connection, { scheduler: { setTimeout: (fn: () => void) => timers.push(fn), clearTimeout: () => undefined }, sessionCallTimeoutMs: 1_000 })
+    const listed = service.listAgentSessions('a', '/w')
+    for (let i = 0; i < 5 && timers.length === 0; i++) await Promise.resolve()
+    for (const run of timers.splice(0)) run()
+    expect(await Promise.race([listed, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 100))])).toMatchObject({ ok: false, error: { kind: 'timeout' } })
+    service.dispose()
+  })
 })
