@@ -653,7 +653,7 @@ export class SessionsService implements IDisposable {
 
   async setMode(sessionId: string, modeId: string): Promise<Result<undefined>> {
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
-      await connection.setMode(acpSessionId, modeId)
+      await this.withTimeout('session/set_mode', connection.setMode(acpSessionId, modeId))
       this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] })
     })
   }
@@ -671,7 +671,7 @@ export class SessionsService implements IDisposable {
     }
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       if (!connection.setModel) throw new BosunError({ kind: 'invalid-argument', message: 'This connection cannot set a model.' })
-      await connection.setModel(acpSessionId, modelId)
+      await this.withTimeout('session/set_model', connection.setModel(acpSessionId, modelId))
       this.push(sessionId, { type: 'model_selected', modelId })
     })
   }
@@ -691,7 +691,8 @@ export class SessionsService implements IDisposable {
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Result<undefined>> {
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
-      const options = await connection.setConfigOption(acpSessionId, configId, value)
+      // Raced against the deadline too: a reattach waits for this one (restoreMode), and every prompt waits for the reattach.
+      const options = await this.withTimeout('session/set_config_option', connection.setConfigOption(acpSessionId, configId, value))
       if (options) this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'config_option_update', configOptions: options }] })
     })
   }
@@ -1137,7 +1138,7 @@ export class SessionsService implements IDisposable {
   }
 
   /**
-   * `session/new|load|resume|list|delete` raced against a deadline: an agent that never answers gets a clear error
+   * `session/new|load|resume|list|delete` and the session's settings raced against a deadline: an agent that never answers gets a clear error
    * instead of a spinner forever. (A late answer is ignored; the agent keeps a session nobody shows.)
    */
   private withTimeout<T>(method: string, call: Promise<T>): Promise<T> {
