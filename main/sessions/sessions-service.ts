@@ -1138,8 +1138,8 @@ export class SessionsService implements IDisposable {
   }
 
   /**
-   * `session/new|load|resume|list|delete` and the session's settings raced against a deadline: an agent that never answers gets a clear error
-   * instead of a spinner forever. (A late answer is ignored; the agent keeps a session nobody shows.)
+   * `session/new|load|resume|list|delete` and the session's settings raced against a deadline: an agent that never
+   * answers gets a clear error instead of a spinner forever. (A late answer is ignored; the agent keeps a session nobody shows.)
    */
   private withTimeout<T>(method: string, call: Promise<T>): Promise<T> {
     const ms = this.sessionCallTimeoutMs
