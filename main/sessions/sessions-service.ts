@@ -803,6 +803,9 @@ export class SessionsService implements IDisposable {
     const connected = await this.holdingAPlace(() => this.agents.connect(agentId))
     if (!connected.ok) return connected
     const { connection, protocolVersion } = connected.value
+    // Asked twice at once (a double click): the first one to get here opens it, the other gets that session.
+    const opened = this.byAgentScopedId.get(scoped)
+    if (opened !== undefined && this.sessions.get(opened)?.connection === connection) return ok({ sessionId: opened })
     if (protocolVersion === 1 && !connection.handshake?.capabilities.loadSession) {
       return fail({ kind: 'invalid-argument', message: 'This agent cannot load its earlier sessions.' })
     }

@@ -41,3 +41,23 @@ describe('the title of a session opened from the agent’s list', () => {
     expect(derivedTitle(state)).toBe('fix the parser')
   })
 })
+
+describe('a session of the agent’s list opened twice at once (a double click)', () => {
+  it('opens once: both calls get the one session, and the agent is asked to load it once', async () => {
+    let loads = 0
+    const { connection } = fakeAgentConnection({
+      handshake: { protocolVersion: 1, capabilities: { loadSession: true } },
+      resumeSession: async () => {
+        loads++
+        return { sessionId: 's1', raw: null }
+      },
+    })
+    const service = sessionsOn(connection)
+    const [first, second] = await Promise.all([service.openAgentSession('a', 's1', '/w'), service.openAgentSession('a', 's1', '/w')])
+    expect(first).toEqual({ ok: true, value: { sessionId: 'a/s1' } })
+    expect(second).toEqual(first)
+    expect(service.snapshot().map((s) => s.sessionId)).toEqual(['a/s1'])
+    expect(loads).toBe(1)
+    service.dispose()
+  })
+})
