@@ -912,7 +912,13 @@ export class SessionsService implements IDisposable {
             ...additionalDirectoriesFor(connection, record.state.additionalDirectories ?? []),
           }),
         )
-        if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+        if (this.sessions.get(sessionId) !== record) {
+          // Closed while the agent resumed it: the agent is told, as the close would have told an attached session.
+          if (connection.closeSession && capabilities?.closeSession) {
+            connection.closeSession(record.acpSessionId).catch((error: unknown) => this.logger.debug(`session/close of ${sessionId} failed`, error))
+          }
+          return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+        }
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
         if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })

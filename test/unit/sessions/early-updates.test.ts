@@ -114,3 +114,24 @@ describe('dismissing a notice', () => {
     service.dispose()
   })
 })
+
+describe('a session closed while it is being reattached', () => {
+  it('is closed on the agent too once the agent has resumed it (it would hold a session nobody shows)', async () => {
+    let answer: (value: unknown) => void = () => undefined
+    const closed: string[] = []
+    const { connection } = fakeAgentConnection({
+      handshake: { protocolVersion: 1, capabilities: { loadSession: true, resumeSession: true, closeSession: true } },
+      resumeSession: () => new Promise((resolve) => (answer = resolve)),
+      closeSession: async (sessionId: string) => void closed.push(sessionId),
+    })
+    const service = sessionsOn(connection)
+    expect(service.restore(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })).ok).toBe(true)
+    const prompt = service.prompt('a/s1', [{ type: 'text', text: 'go on' }])
+    for (let i = 0; i < 10; i++) await Promise.resolve()
+    expect(service.closeSession('a/s1').ok).toBe(true)
+    answer({ sessionId: 's1', raw: {} })
+    expect(await prompt).toMatchObject({ ok: false })
+    expect(closed).toEqual(['s1'])
+    service.dispose()
+  })
+})
