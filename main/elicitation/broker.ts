@@ -144,6 +144,8 @@ export class ElicitationBroker implements IDisposable {
   private readonly byScope = new Map<string, Set<Entry>>()
   private readonly maxOpenPerScope: number
   private readonly maxOpenUrls: number
+  /** URL elicitations whose link is being opened ({@link openUrl}). */
+  private readonly opening = new Set<Entry>()
   private attachmentCount = 0
   private readonly attachmentIds = new WeakMap<Attachment, number>()
   private readonly validator: AnswerValidator
@@ -254,10 +256,17 @@ export class ElicitationBroker implements IDisposable {
     if (!entry || entry.view.mode !== 'url' || entry.view.status !== 'pending') {
       return fail({ kind: 'not-found', message: 'This request was already answered or has gone away.' })
     }
-    const opened = await this.options.opener.openAfterConsent({ elicitationRequestId, url: entry.view.url! })
-    // The agent may have cancelled while the browser was starting; answering twice is impossible anyway.
-    if (opened.ok && entry.view.status === 'pending') this.settle(entry, { action: 'accept' }, 'accepted')
-    return opened
+    // One open at a time per link: a second consent while the browser starts (a double click) opens nothing more.
+    if (this.opening.has(entry)) return fail({ kind: 'busy', message: 'This link is being opened.' })
+    this.opening.add(entry)
+    try {
+      const opened = await this.options.opener.openAfterConsent({ elicitationRequestId, url: entry.view.url! })
+      // The agent may have cancelled while the browser was starting; answering twice is impossible anyway.
+      if (opened.ok && entry.view.status === 'pending') this.settle(entry, { action: 'accept' }, 'accepted')
+      return opened
+    } finally {
+      this.opening.delete(entry)
+    }
   }
 
   /** Open the consented URL again (the flow got lost, the tab was closed). */

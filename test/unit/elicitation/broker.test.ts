@@ -407,6 +407,16 @@ describe('ElicitationBroker: URL mode', () => {
     expect(t.resolved().at(-1)).toMatchObject({ status: 'completed' })
   })
 
+  it('opens the link once when the person consents twice at once (a double click): the second call is refused', async () => {
+    const t = setup()
+    const { promise } = t.fake.request('elicitation/create', urlParams())
+    const id = await arrivedOnce(t)
+    const [a, b] = await Promise.all([t.broker.openUrl(id), t.broker.openUrl(id)])
+    expect([a.ok, b.ok].sort()).toEqual([false, true])
+    expect(t.opened).toEqual(['https://auth.example.com/connect?id=1'])
+    expect(await promise).toEqual({ action: 'accept' })
+  })
+
   it('lets the person dismiss when completion never comes', async () => {
     const t = setup()
     t.fake.request('elicitation/create', urlParams())
