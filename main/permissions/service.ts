@@ -175,8 +175,19 @@ export async function createPermissionsService(options: PermissionsServiceOption
     return lines
   }
 
+  /** Requests whose answer main is asking the person to confirm: one question per request at a time (a double click asks once). */
+  const confirming = new Set<string>()
   const handlers: PermissionCallHandlers = {
     async respondPermission({ requestId, optionId }) {
+      if (confirming.has(requestId)) return fail({ kind: 'busy', message: 'Bosun is already asking you to confirm an answer to this request.' })
+      const confirm = async (request: Parameters<typeof confirmation.confirm>[0]) => {
+        confirming.add(requestId)
+        try {
+          return await confirmation.confirm(request)
+        } finally {
+          confirming.delete(requestId)
+        }
+      }
       const view = optionId === null ? undefined : broker.pending().find((v) => v.requestId === requestId)
       const option = view?.options.find((o) => o.optionId === optionId)
       const kept = view && option && REMEMBERED_KINDS.has(option.kind) ? broker.remembers(requestId, option.optionId) : false
@@ -184,7 +195,7 @@ export async function createPermissionsService(options: PermissionsServiceOption
         // A remembered rule answers future requests without the person: main asks itself, the renderer cannot.
         const allow = option.kind === 'allow_always'
         const session = options.describeSession?.(view.sessionId)
-        const answer = await confirmation.confirm({
+        const answer = await confirm({
           kind: 'remember-decision',
           title: allow ? 'Always allow' : 'Always reject',
           message: `Remember ${quoteExact(option.name)} for ${quoteExact(view.agentName)}? Bosun will ${allow ? 'allow' : 'reject'} matching requests without asking you, ${limitedToSession(option.name) ? 'for the rest of this session' : 'until you revoke the rule in Settings'}.`,
@@ -202,7 +213,7 @@ export async function createPermissionsService(options: PermissionsServiceOption
         // An "always allow" Bosun keeps no rule for (a mode switch, a request it cannot tell apart) still tells the agent
         // "always": the agent may act without asking from now on (claude-agent-acp's "Yes, and bypass permissions").
         // That widens what runs unasked, so main confirms it, as it does a rule; an "always reject" widens nothing.
-        const answer = await confirmation.confirm({
+        const answer = await confirm({
           kind: 'remember-decision',
           title: 'Always allow',
           message: `Answer ${quoteExact(option.name)} to ${quoteExact(view.agentName)}? Bosun keeps no rule for it, but the agent may take it as leave to act without asking you from now on.`,

@@ -290,6 +290,31 @@ describe('createPermissionsService', () => {
     await service.flush()
   })
 
+  it('an "always" clicked twice (a double click) asks main\'s question once: the second call does not queue a dialog for a request already answered', async () => {
+    let release: (confirmed: boolean) => void = () => {}
+    let asked = 0
+    const confirmation = {
+      confirm: () => {
+        asked++
+        return new Promise<{ confirmed: boolean; by: 'person' }>((resolve) => (release = (confirmed) => resolve({ confirmed, by: 'person' })))
+      },
+    }
+    const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {}, confirmation })
+    const connection = new FakeConnection(1)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'A', protocolVersion: 1 })
+    const answer = connection.request(1, { sessionId: 's', toolCall: { toolCallId: 'c', kind: 'execute', rawInput: { command: 'npm test' } }, options: standardOptions })
+    const [view] = service.broker.pending()
+    const first = service.handlers.respondPermission({ requestId: view!.requestId, optionId: 'always' })
+    const second = service.handlers.respondPermission({ requestId: view!.requestId, optionId: 'always' })
+    expect(await second).toMatchObject({ ok: false, error: { kind: 'busy' } })
+    release(true)
+    expect(await first).toEqual({ ok: true, value: undefined })
+    expect(asked).toBe(1)
+    expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'always' } } })
+    service.dispose()
+    await service.flush()
+  })
+
   it('without isWindowFocused, the reported window state decides', async () => {
     const emitted: string[] = []
     const service = await createPermissionsService({
