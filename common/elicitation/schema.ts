@@ -7,6 +7,7 @@
  * pattern can backtrack catastrophically anywhere; one re2js cannot run is shown as not checked, never run.
  */
 import { RE2JS } from 're2js'
+import { ownValue, setOwn } from '../own-keys'
 
 export type KnownFormat = 'email' | 'uri' | 'date' | 'date-time'
 const knownFormats: readonly string[] = ['email', 'uri', 'date', 'date-time']
@@ -147,6 +148,9 @@ function parseField(key: string, prop: unknown, required: boolean): FieldSpec {
   const base: FieldBase = { key, title: annotation(prop, 'title', isString) || key, required }
   const description = annotation(prop, 'description', isString)
   if (description) base.description = description
+  // No answer can be kept under this name: JSON tools drop the key (the contract's records among them), and a plain
+  // object's `__proto__` is its prototype. Kept as unsupported (G15): optional, the rest of the form still works.
+  if (key === '__proto__') return unknownField(base, 'a field named "__proto__"')
   const type = prop.type
 
   switch (type) {
@@ -354,16 +358,16 @@ export function validateContent(schema: FormSchema, content: Record<string, unkn
   }
   for (const field of schema.fields) {
     if (field.kind === 'unsupported') {
-      if (field.required) errors[field.key] = `Required, but Bosun cannot show this kind of field (${field.type}), so the form cannot be accepted. Decline or cancel.`
+      if (field.required) setOwn(errors, field.key, `Required, but Bosun cannot show this kind of field (${field.type}), so the form cannot be accepted. Decline or cancel.`)
       continue
     }
-    const has = Object.prototype.hasOwnProperty.call(content, field.key) && content[field.key] !== undefined
-    if (!has) {
-      if (field.required) errors[field.key] = 'Required.'
+    const value = ownValue(content, field.key)
+    if (value === undefined) {
+      if (field.required) setOwn(errors, field.key, 'Required.')
       continue
     }
-    const message = validateValue(field, content[field.key], testPattern, () => unchecked.push(field.key))
-    if (message) errors[field.key] = message
+    const message = validateValue(field, value, testPattern, () => unchecked.push(field.key))
+    if (message) setOwn(errors, field.key, message)
   }
   return { errors, unchecked }
 }
@@ -423,19 +427,19 @@ export function initialDraft(schema: FormSchema): Draft {
   for (const f of schema.fields) {
     switch (f.kind) {
       case 'text':
-        draft[f.key] = f.default ?? ''
+        setOwn(draft, f.key, f.default ?? '')
         break
       case 'number':
-        draft[f.key] = f.default !== undefined ? String(f.default) : ''
+        setOwn(draft, f.key, f.default !== undefined ? String(f.default) : '')
         break
       case 'boolean':
-        draft[f.key] = f.default ?? false
+        setOwn(draft, f.key, f.default ?? false)
         break
       case 'select':
-        draft[f.key] = f.default ?? ''
+        setOwn(draft, f.key, f.default ?? '')
         break
       case 'multi-select':
-        draft[f.key] = f.default ?? []
+        setOwn(draft, f.key, f.default ?? [])
         break
       case 'unsupported':
         break
@@ -451,25 +455,25 @@ export function initialDraft(schema: FormSchema): Draft {
 export function draftToContent(schema: FormSchema, draft: Draft): Record<string, unknown> {
   const content: Record<string, unknown> = {}
   for (const f of schema.fields) {
-    const v = draft[f.key]
+    const v = ownValue(draft, f.key)
     switch (f.kind) {
       case 'text':
-        if (typeof v === 'string' && (v !== '' || f.required)) content[f.key] = v
+        if (typeof v === 'string' && (v !== '' || f.required)) setOwn(content, f.key, v)
         break
       case 'number': {
         if (typeof v !== 'string' || v.trim() === '') break
         const n = Number(v.trim())
-        content[f.key] = Number.isFinite(n) ? n : v
+        setOwn(content, f.key, Number.isFinite(n) ? n : v)
         break
       }
       case 'boolean':
-        if (typeof v === 'boolean') content[f.key] = v
+        if (typeof v === 'boolean') setOwn(content, f.key, v)
         break
       case 'select':
-        if (typeof v === 'string' && v !== '') content[f.key] = v
+        if (typeof v === 'string' && v !== '') setOwn(content, f.key, v)
         break
       case 'multi-select':
-        if (Array.isArray(v) && (v.length > 0 || f.required || f.default !== undefined)) content[f.key] = v
+        if (Array.isArray(v) && (v.length > 0 || f.required || f.default !== undefined)) setOwn(content, f.key, v)
         break
       case 'unsupported':
         break

@@ -9,6 +9,7 @@ import type { RegExpEngine } from 'ajv/dist/types'
 import type addFormatsFunction from 'ajv-formats'
 import { lazyRequire } from '../base/lazy-require'
 import { createBoundedPatternTester } from './bounded-pattern'
+import { ownValue, setOwn } from '../../common/own-keys'
 import { validateContent, type Content, type FieldSpec, type FormSchema, type PatternTester } from '../../common/elicitation/schema'
 
 /** Ajv and its formats (some MiB and tens of ms), loaded with the first form answered. Both are CommonJS with a `default`. */
@@ -28,7 +29,7 @@ export function toJsonSchema(schema: FormSchema): Record<string, unknown> {
   for (const f of schema.fields) {
     const prop = fieldToJson(f)
     if (!prop) continue
-    properties[f.key] = prop
+    setOwn(properties, f.key, prop)
     if (f.required) required.push(f.key)
   }
   return { type: 'object', properties, required, additionalProperties: false }
@@ -88,7 +89,7 @@ export function createAnswerValidator(options: { /** Ignored (linear-time matchi
       const pure = validateContent(schema, record, strictTester)
       const errors = { ...pure.errors }
       for (const key of pure.unchecked) {
-        errors[key] ??= 'Bosun could not check this answer against the agent\'s pattern; change it or decline.'
+        if (ownValue(errors, key) === undefined) setOwn(errors, key, 'Bosun could not check this answer against the agent\'s pattern; change it or decline.')
       }
       if (Object.keys(errors).length > 0) return { ok: false, errors }
 
@@ -101,7 +102,7 @@ export function createAnswerValidator(options: { /** Ignored (linear-time matchi
       if (!valid || timedOut) {
         for (const e of check.errors ?? []) {
           const key = e.instancePath.split('/')[1] ?? ''
-          errors[key] ??= e.message ?? 'Invalid.'
+          if (ownValue(errors, key) === undefined) setOwn(errors, key, e.message ?? 'Invalid.')
         }
         if (Object.keys(errors).length === 0) errors[''] = 'The answer does not match the form.'
         return { ok: false, errors }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
 import type { EnumChoice } from '../../../common/elicitation/schema'
+import { ownValue } from '../../../common/own-keys'
 import { checkDraft, initialDraft, parseFormSchema, unanswerableFields, type Draft, type DraftValue, type FieldSpec } from './validate'
 import { useFocusAfterAnswer } from '../permissions/use-answer-focus'
 import { revealAsText } from '../permissions/reveal-text'
@@ -114,7 +115,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
     setSubmitted(true)
     if (!schema || !check) return
     if (Object.keys(check.errors).length > 0) {
-      const first = schema.fields.find((f) => check.errors[f.key])
+      const first = schema.fields.find((f) => ownValue(check.errors, f.key))
       if (first) formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.key)}"]`)?.focus()
       return
     }
@@ -217,8 +218,8 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
                 key={field.key}
                 baseId={baseId}
                 field={field}
-                value={draft[field.key]}
-                error={errors[field.key]}
+                value={ownValue(draft, field.key)}
+                error={ownValue(errors, field.key)}
                 onChange={(v) => setValue(field.key, v)}
                 locked={!pending}
               />
@@ -519,8 +520,8 @@ function ChoiceText({ option }: { option: EnumChoice }) {
 function sameDraft(a: Draft, b: Draft): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)])
   for (const key of keys) {
-    const x = a[key]
-    const y = b[key]
+    const x = ownValue(a, key)
+    const y = ownValue(b, key)
     if (Array.isArray(x) && Array.isArray(y)) {
       if (x.length !== y.length || x.some((v, i) => v !== y[i])) return false
     } else if (x !== y) return false

@@ -129,6 +129,19 @@ describe('answer validator (main)', () => {
     expect(toJsonSchema(s).properties).toEqual({ size: { type: 'string', enum: ['small', 'large'] }, n: { type: 'integer' } })
   })
 
+  it('never takes a field named like a member of Object.prototype as answered', () => {
+    const v = createAnswerValidator()
+    // As parsed from the agent's JSON: `__proto__` is an own key of the form and of an answer.
+    const s = parse(JSON.parse('{"properties":{"__proto__":{"type":"string"},"constructor":{"type":"string","minLength":2}},"required":["__proto__","constructor"]}'))
+    const missing = v.validate(s, {})
+    expect(missing.ok).toBe(false)
+    if (!missing.ok) expect(Object.keys(missing.errors).sort()).toEqual(['__proto__', 'constructor'])
+    const proto = v.validate(s, JSON.parse('{"__proto__":"x","constructor":"made"}'))
+    expect(proto.ok).toBe(false)
+    const constructor = v.validate(parse({ properties: { constructor: { type: 'string', minLength: 2 } }, required: ['constructor'] }), { constructor: 'made' })
+    expect(constructor).toEqual({ ok: true, content: { constructor: 'made' } })
+  })
+
   it('Ajv agrees with the pure checks on formats it owns', () => {
     const v = createAnswerValidator()
     const s = parse({ properties: { when: { type: 'string', format: 'date-time' }, site: { type: 'string', format: 'uri' } } })

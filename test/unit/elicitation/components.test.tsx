@@ -76,6 +76,19 @@ describe('ElicitationForm (static render)', () => {
     expect(html).not.toMatch(/data-field="tint"/)
   })
 
+  it('shows fields named like members of Object.prototype, and a "__proto__" one as a field it cannot show', () => {
+    // As the agent's JSON parses: `__proto__` is an own key. The page went blank (React error #31) on this form.
+    const requestedSchema = JSON.parse(
+      '{"properties":{"__proto__":{"type":"string","title":"Proto"},"constructor":{"type":"string","title":"Maker"},"toString":{"type":"boolean","title":"Flag"}},"required":["__proto__","constructor"]}',
+    ) as unknown
+    const html = form({ requestedSchema })
+    expect(html).toMatch(/<textarea[^>]*data-field="constructor"[^>]*><\/textarea>/)
+    expect(html).not.toContain('aria-invalid')
+    expect(html).toMatch(/<input[^>]*data-field="toString"[^>]*type="checkbox"\/>/)
+    expect(html).not.toMatch(/data-field="__proto__"/)
+    expect(html).toContain('This form requires a field Bosun cannot show (Proto)')
+  })
+
   it('never renders a link, even for URLs in messages and descriptions', () => {
     const html = form()
     expect(html).toContain('https://docs.example.com')

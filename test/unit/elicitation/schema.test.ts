@@ -393,3 +393,37 @@ describe('parseRequestedSchema: patterns', () => {
     expect(refusal({ properties: { t: { type: 'string', pattern: 'a'.repeat(1001) } } })).toMatch(/too long/)
   })
 })
+
+describe('fields named like members of Object.prototype (a hostile form)', () => {
+  // As parsed from the wire: `__proto__` is an own key of the parsed JSON.
+  const raw = JSON.parse(
+    '{"properties":{"__proto__":{"type":"string"},"constructor":{"type":"string"},"toString":{"type":"boolean"},"hasOwnProperty":{"type":"number","default":2}},"required":["constructor","toString"]}',
+  ) as unknown
+
+  it('keeps each answer under its own name, and misses none that is required', () => {
+    const s = parseOk(raw)
+    expect(s.fields.map((f) => f.key)).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+    const draft = initialDraft(s)
+    expect(Object.keys(draft)).toEqual(['constructor', 'toString', 'hasOwnProperty'])
+    expect(draft).toEqual({ constructor: '', toString: false, hasOwnProperty: '2' })
+    const content = draftToContent(s, { ...draft, constructor: 'made', toString: true })
+    expect(content).toEqual({ constructor: 'made', toString: true, hasOwnProperty: 2 })
+    expect(validateContent(s, content, never)).toEqual({ errors: {}, unchecked: [] })
+    // Nothing answered: the required ones are named, not found on Object.prototype.
+    const { errors } = validateContent(s, {}, never)
+    expect(Object.keys(errors).sort()).toEqual(['constructor', 'toString'])
+  })
+
+  it('takes a field named "__proto__" as one Bosun cannot show: required, the form cannot be accepted', () => {
+    const optional = parseOk(raw)
+    expect(field(optional, '__proto__')).toMatchObject({ kind: 'unsupported', type: 'a field named "__proto__"' })
+    expect(unanswerableFields(optional)).toEqual([])
+    const required = parseOk(JSON.parse('{"properties":{"__proto__":{"type":"string"},"a":{"type":"string"}},"required":["__proto__"]}'))
+    expect(unanswerableFields(required).map((f) => f.key)).toEqual(['__proto__'])
+    const { errors } = validateContent(required, { a: 'x' }, never)
+    expect(Object.hasOwn(errors, '__proto__')).toBe(true)
+    expect(Object.getPrototypeOf(errors)).toBe(Object.prototype)
+    // An answer that carries it anyway is refused, as any field the form cannot show.
+    expect(Object.keys(validateContent(required, JSON.parse('{"__proto__":"x","a":"x"}') as Record<string, unknown>, never).errors)).toContain('')
+  })
+})

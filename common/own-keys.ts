@@ -1,0 +1,16 @@
+/**
+ * Records keyed by names an agent chooses (a form's fields, their answers and errors), read and written as own
+ * properties only. On a plain object, `record[key]` finds `Object.prototype`'s members (`constructor`, `toString`,
+ * `__proto__`) for a key it does not hold, and assigning `record.__proto__` replaces its prototype instead of storing
+ * a value.
+ */
+
+/** `record[key]` when the record holds that key itself, else undefined. */
+export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined
+}
+
+/** Stores `value` under `key` as an own, enumerable field, whatever the key (`__proto__` too). */
+export function setOwn<T>(record: Record<string, T>, key: string, value: NoInfer<T>): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+}
