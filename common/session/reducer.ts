@@ -27,6 +27,7 @@ export { rebuildIndex } from './reducer/draft'
 export { parseConfigOptions } from './reducer/metadata'
 export { decodeBase64 } from './reducer/tool-calls'
 import type { Update } from './reducer/draft'
+import { ownValue } from '../own-keys'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
 import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, modeIdOf, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
@@ -140,7 +141,8 @@ const V2_ONLY: Record<string, (d: Draft, u: Update) => void> = {
 function applyUpdate(d: Draft, u: unknown): void {
   if (!isObject(u) || !isString(u.sessionUpdate)) return
   const update = u as Update
-  const handler = BOTH[update.sessionUpdate] ?? (d.v2 ? V2_ONLY : V1_ONLY)[update.sessionUpdate]
+  // Own keys only: a kind named `constructor` or `__proto__` is unknown, kept like any other, not a member of Object.
+  const handler = ownValue(BOTH, update.sessionUpdate) ?? ownValue(d.v2 ? V2_ONLY : V1_ONLY, update.sessionUpdate)
   if (handler) {
     handler(d, update)
     return

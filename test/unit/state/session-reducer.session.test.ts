@@ -420,6 +420,15 @@ describe('unknown kinds (H2)', () => {
     expect(s.entries[0]).toEqual({ kind: 'unknown', id: 'unknown#0', sessionUpdate: '_acme_x', raw: { sessionUpdate: '_acme_x', payload: 1 } })
   })
 
+  it('named like members of Object.prototype are unknown kinds too, kept and shown', () => {
+    // `__proto__` as the agent's JSON parses it: an own key.
+    const odd = ['constructor', 'toString', 'hasOwnProperty', '__defineGetter__', 'valueOf'].map((kind) => ({ sessionUpdate: kind, note: kind }))
+    const proto = JSON.parse('{"sessionUpdate":"__proto__","note":"p"}') as { sessionUpdate: string }
+    const s = updates(session(1), ...odd, proto, { sessionUpdate: 'agent_message_chunk', content: text('still works') })
+    expect(summary(s.entries)).toEqual([...odd.map((u) => `unknown:${u.sessionUpdate}`), 'unknown:__proto__', 'agent_message:still works'])
+    expect(s.entries[5]).toMatchObject({ kind: 'unknown', sessionUpdate: '__proto__', raw: { note: 'p' } })
+  })
+
   it('garbage in the updates list never throws', () => {
     const s = apply(session(1), { type: 'updates', updates: [null, 5, 'x', {}, { sessionUpdate: 7 }] as never })
     expect(s.entries).toEqual([])
