@@ -5,6 +5,7 @@
  */
 import type { Entry, MessageEntry, SessionState, ToolCallEntry } from '../../common/session/types'
 import { cleanText } from '../../common/session/title'
+import { setOwn } from '../../common/own-keys'
 
 /** Longest string kept inside an entry (a message's text, a tool's output). */
 export const MAX_STRING = 256 * 1024
@@ -45,7 +46,8 @@ export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0):
     if (!Object.hasOwn(value, key)) continue
     if (++keys > MAX_KEYS) break
     const item = bounded((value as Record<string, unknown>)[key], budget, depth + 1)
-    if (item !== undefined) out[cleanText(key.length > 1024 ? key.slice(0, 1024) : key)] = item
+    // Defined, not assigned: a `__proto__` key is the agent's data, kept like any other.
+    if (item !== undefined) setOwn(out, cleanText(key.length > 1024 ? key.slice(0, 1024) : key), item)
     budget.left -= Math.min(key.length, 1024) + 3
   }
   return out

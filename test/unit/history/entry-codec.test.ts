@@ -38,6 +38,16 @@ describe('encodeEntry', () => {
   })
 })
 
+describe('keys named like members of Object.prototype', () => {
+  it('are stored as the agent sent them: a "__proto__" key is data, not lost on the way to the history', () => {
+    const raw = JSON.parse('{"sessionUpdate":"_acme","__proto__":{"kept":1},"constructor":"c","nested":{"__proto__":[2]}}') as Record<string, unknown>
+    const entry = { kind: 'unknown', id: 'unknown#0', sessionUpdate: '_acme', raw } as Entry
+    expect(JSON.parse(encodeEntry(entry).body)).toEqual(JSON.parse(JSON.stringify(entry)))
+    expect(encodeEntry(entry).body).toContain('"__proto__":{"kept":1}')
+    expect(encodeEntry(entry).body).toContain('"nested":{"__proto__":[2]}')
+  })
+})
+
 describe('notices are transient (checklist H17)', () => {
   const withNotice = () =>
     applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), [
