@@ -4,6 +4,7 @@ import type { BosunApi, CallResult } from '../common/contract'
 import { selectInbox, waitingOnPerson, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
+import { RenderGuard } from './components/common/RenderGuard'
 import { InboxButton, NavButton } from './components/header/SessionHeader'
 import { Sidebar, type SessionSummary } from './components/sidebar/Sidebar'
 import type { NewSessionFailure } from './components/sidebar/NewSessionForm'
@@ -104,7 +105,9 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
       {pending.map((elicitation) => (
         <div key={elicitation.elicitationRequestId} className="request-scoped-item">
           {/* The card says "<agent> asks while starting" itself. */}
-          {renderElicitation(elicitation)}
+          <RenderGuard what={`${elicitation.agentName}'s question`} resetKey={elicitation}>
+            {renderElicitation(elicitation)}
+          </RenderGuard>
         </div>
       ))}
     </section>
@@ -358,16 +361,18 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             offerNewSession={offerNewSession}
           />
           {current ? (
-            <SessionScreen
-              key={current}
-              store={store}
-              api={api}
-              sessionId={current}
-              inboxSlot={inboxSlot}
-              focusRequest={focus}
-              onCallFailed={notifyFailure}
-              onSignIn={onSignIn}
-            />
+            // A session that cannot be shown says so; the sidebar stays, to open another.
+            <RenderGuard key={current} what="this session">
+              <SessionScreen
+                store={store}
+                api={api}
+                sessionId={current}
+                inboxSlot={inboxSlot}
+                focusRequest={focus}
+                onCallFailed={notifyFailure}
+                onSignIn={onSignIn}
+              />
+            </RenderGuard>
           ) : (
             <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
           )}

@@ -3,6 +3,7 @@ import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } f
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
+import { RenderGuard } from '../common/RenderGuard'
 import { stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
 import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
@@ -394,14 +395,17 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
                   return (
                     <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className={toldBelow ? 'transcript-row told-below' : 'transcript-row'}>
                       {!toldBelow && (
-                        <EntryRow
-                          entry={entry}
-                          session={rowContext}
-                          agentName={agentName}
-                          turnEnded={turnEndedAt(item.index)}
-                          errorSaid={entry.kind === 'turn_error' && errorSaidAbove(entries, item.index, entry.message)}
-                          sentLater={entry.kind === 'user_message' && item.index < lastSent}
-                        />
+                        // A row that cannot be shown says so; the others, and the rest of the window, go on.
+                        <RenderGuard what="this part of the session" resetKey={entry}>
+                          <EntryRow
+                            entry={entry}
+                            session={rowContext}
+                            agentName={agentName}
+                            turnEnded={turnEndedAt(item.index)}
+                            errorSaid={entry.kind === 'turn_error' && errorSaidAbove(entries, item.index, entry.message)}
+                            sentLater={entry.kind === 'user_message' && item.index < lastSent}
+                          />
+                        </RenderGuard>
                       )}
                     </div>
                   )
