@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream'
+import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import type { AcpClientConnection, AgentHandshake, ProtocolVersion } from '../acp/types'
 import { AgentExitedError, BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
@@ -157,7 +158,8 @@ export class AgentHost implements IDisposable {
   private connectionValue: AcpClientConnection | undefined
   /** The connection being initialized (so stop() can close it). */
   private pendingConnection: AcpClientConnection | undefined
-  private connectionLost = false
+  /** The connection ended while the process lived on, by the agent closing its output (stdout) or its input (stdin). */
+  private connectionLost: 'output' | 'input' | false = false
   /** Set when the agent stopped reading its input and Bosun stopped it: the error it shows. */
   private unresponsive: Failure | undefined
   private starting: Promise<Result<AgentHandshake>> | undefined
@@ -403,12 +405,16 @@ export class AgentHost implements IDisposable {
    * error says how the agent exited and carries its stderr tail (what Zed shows).
    */
   private async explainInitializeFailure(process: AgentProcess, error: unknown, generation: number): Promise<Failure> {
+    // `initialize` could not be written because the agent closed its input (stdin): it may exit now, or live on.
+    const inputClosed = error instanceof RpcError && error.code === ErrorCodes.MessageWriteError && process.stdin.destroyed
     const worthWaiting =
-      generation === this.generation && !(error instanceof RpcError) && !(error instanceof BosunError && error.kind === 'timeout')
+      generation === this.generation && (inputClosed || (!(error instanceof RpcError) && !(error instanceof BosunError && error.kind === 'timeout')))
     if (process.exit || (worthWaiting && (await process.waitForExit(exitExplainMs)))) {
       return exitError(this.specValue.name, process.exit!, 'while starting').failure
     }
-    const failure = { ...toFailure(error) }
+    const failure: Failure = inputClosed
+      ? { kind: 'initialize-failed', message: `${this.specValue.name} closed its input (stdin) while starting, so Bosun could not send it anything (${(error as RpcError).message}).` }
+      : { ...toFailure(error) }
     if (failure.kind === 'internal') failure.kind = 'initialize-failed'
     const tail = lastLines(process.stderrTail())
     // An agent that printed text instead of answering may be asking for something on a terminal (a sign-in code).
@@ -443,7 +449,8 @@ export class AgentHost implements IDisposable {
     if (await process.waitForExit(connectionLostGraceMs)) return
     if (generation !== this.generation) return
     this.logger.warn('the connection closed but the process still runs; killing it')
-    this.connectionLost = true
+    // Bosun's write to it failed (EPIPE) and its output goes on: it closed its input, not its output.
+    this.connectionLost = process.stdin.destroyed && !process.stdout.readableEnded ? 'input' : 'output'
     process.kill()
   }
 
@@ -470,7 +477,7 @@ export class AgentHost implements IDisposable {
     const error = unresponsive
       ? new AgentExitedError(unresponsive.message, exit.code, exit.signal, unresponsive.stderrTail)
       : this.connectionLost
-        ? lostError(this.specValue.name, exit)
+        ? lostError(this.specValue.name, exit, this.connectionLost)
         : exitError(this.specValue.name, exit)
     this.process = undefined
     this.connectionValue = undefined
@@ -608,10 +615,14 @@ function watchStdout(connection: AcpClientConnection, process: AgentProcess): ID
   })
 }
 
-/** The agent closed its output and lived on, so Bosun stopped it: that is what the person is told, not the signal Bosun sent. */
-function lostError(name: string, exit: AgentExit): AgentExitedError {
+/** The agent closed its output or its input and lived on, so Bosun stopped it: that is what the person is told, not the signal Bosun sent. */
+function lostError(name: string, exit: AgentExit, side: 'output' | 'input'): AgentExitedError {
   const tail = lastLines(exit.stderrTail)
-  return new AgentExitedError(`${name} closed its output while still running, so Bosun stopped it.`, exit.code, exit.signal, tail || undefined)
+  const message =
+    side === 'input'
+      ? `${name} closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.`
+      : `${name} closed its output while still running, so Bosun stopped it.`
+  return new AgentExitedError(message, exit.code, exit.signal, tail || undefined)
 }
 
 function exitError(name: string, exit: AgentExit, when?: string): AgentExitedError {

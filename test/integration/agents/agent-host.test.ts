@@ -125,6 +125,36 @@ process.stdin.once('data', () => { process.stderr.write('Failed to authenticate 
     expect(result.error.stderrTail).toMatch(/Node\.js v\d/)
   })
 
+  it('an agent that closes its input (stdin) and lives on: the failure says so by name, with what it printed, not "write EPIPE"', async () => {
+    const tracker = trackingStarter()
+    // Handed to the host once its input is closed, so Bosun's initialize meets the closed pipe (else it may be written first).
+    const startProcess: AgentHostOptions['startProcess'] = async (spec, options) => {
+      const started = await tracker.start(spec, options)
+      if (started.ok && !started.value.stderrTail().includes('closed')) await once(started.value.onDidWriteStderr, () => started.value.stderrTail().includes('closed'))
+      return started
+    }
+    const { host } = makeHost(fixtureSpec([], { command: '/bin/sh', args: ['-c', "exec 0<&-; echo 'agent: stdin closed on purpose' >&2; exec sleep 30"] }), { startProcess })
+    const result = await host.start()
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.message).toMatch(/^fixture closed its input \(stdin\) while starting, so Bosun could not send it anything \(.*EPIPE.*\)\.$/)
+    expect(result.error.stderrTail).toContain('agent: stdin closed on purpose')
+  })
+
+  it('a ready agent that closes its input and lives on is stopped, and told as that, not as closing its output', async () => {
+    // Answers initialize (as v1), closes its stdin, and sleeps; Bosun's next request finds the pipe closed.
+    const answer = JSON.stringify({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 1, agentCapabilities: {}, authMethods: [] } })
+    const { host } = makeHost(fixtureSpec([], { command: '/bin/sh', args: ['-c', `read line; echo '${answer}'; exec 0<&-; echo 'agent: no more input' >&2; exec sleep 30`] }))
+    const started = await host.start()
+    expect(started.ok).toBe(true)
+    await hostStderr(host, /no more input/)
+    const down = once(host.onDidChangeStatus, (view) => view.error != null)
+    await expect(pendingRequest(host)).rejects.toThrow()
+    const view = await down
+    expect(view.error?.message).toBe('fixture closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.')
+    expect(view.error?.stderrTail).toContain('agent: no more input')
+  })
+
   it('an agent killed by SIGKILL had no last words: nothing it printed earlier is quoted as the reason', async () => {
     const { host } = makeHost(fixtureSpec([], { args: ['-e', `process.stderr.write('RequestError: Authentication required\\n    at handle (agent.js:1:1)\\n'); setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50)`] }))
     const result = await host.start()
