@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { keyNamesOf } from '../../../common/agent-keys'
+import { ownValue } from '../../../common/own-keys'
 import type { BosunApi } from '../../../common/contract'
 import type { GatewayLogin } from '../../../common/contract/agent-tools'
 import { agentTools, failureText, type AgentAccountView, type AuthMethodView } from '../../screens/agents/agent-tools-api'
@@ -120,7 +121,8 @@ export function LoginView(props: LoginViewProps) {
       ) : (
         <ul className="login-methods" aria-label="Sign-in methods">
           {methods.map((m) => {
-            const outcome = outcomes[m.id]
+            // The method's id is the agent's: `constructor` or `__proto__` must not find a member of Object.prototype.
+            const outcome = ownValue(outcomes, m.id)
             return (
               <li key={m.id} className="agents-card login-method">
                 <div className="login-method-head">

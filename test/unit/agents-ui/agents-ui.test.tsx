@@ -170,6 +170,20 @@ describe('check connection', () => {
   })
 })
 
+describe('sign-in methods named like members of Object.prototype', () => {
+  it('show no outcome before one was recorded for them', () => {
+    const odd: AuthMethodView[] = [
+      { id: 'constructor', name: 'Constructor login', type: 'agent' },
+      { id: 'toString', name: 'ToString login', type: 'agent' },
+      { id: '__proto__', name: 'Proto login', type: 'agent' },
+    ]
+    const html = renderToStaticMarkup(<LoginView agentName="Odd" methods={odd} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />)
+    expect(html).toContain('Constructor login')
+    expect(html).not.toContain('role="alert"')
+    expect(html).not.toContain('role="status"')
+  })
+})
+
 describe('secret values are never rendered', () => {
   it('the editor shows stored secrets as set / not set, with no value', () => {
     const html = renderToStaticMarkup(
