@@ -85,10 +85,20 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const sockets = new Set<WebSocket>()
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES
   const maxSockets = options.maxSockets ?? MAX_SOCKETS
-  /** Whether the page still reads its socket; one that lets more than `maxBuffered` wait is dropped. */
+  /**
+   * The largest answer a page asked for that may still be on its way to it. A snapshot of a session near its budget is
+   * larger than `maxBuffered` by itself: the page reading it is slow, not gone, and was dropped by the next event, then
+   * asked for the snapshot again on reconnecting, for ever. It may hold that much more until its buffer drains.
+   */
+  const answering = new WeakMap<WebSocket, number>()
+  /** Whether the page still reads its socket; one that lets more than `maxBuffered` (besides that answer) wait is dropped. */
   const keeping = (ws: WebSocket): boolean => {
     if (ws.readyState !== WebSocket.OPEN) return false
-    if (ws.bufferedAmount <= maxBuffered) return true
+    if (ws.bufferedAmount <= maxBuffered) {
+      answering.delete(ws)
+      return true
+    }
+    if (ws.bufferedAmount <= maxBuffered + (answering.get(ws) ?? 0)) return true
     log.warn(`a page left ${Math.round(ws.bufferedAmount / 2 ** 20)} MiB unread on its socket; dropping it (it reconnects and reloads the state)`)
     sockets.delete(ws)
     ws.terminate()
@@ -239,7 +249,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function send(ws: WebSocket, message: WireFromHost): void {
     if (!keeping(ws)) return
     try {
-      ws.send(JSON.stringify(message))
+      const text = JSON.stringify(message)
+      // Only an answer the page asked for widens what it may leave unread (the largest of them, never their sum); events never do.
+      if (message.type === 'result' && text.length > maxBuffered / 4) answering.set(ws, Math.max(answering.get(ws) ?? 0, Buffer.byteLength(text)))
+      ws.send(text)
     } catch (error) {
       log.error('could not send a socket message', error)
       if (message.type === 'result') {

@@ -402,6 +402,52 @@ describe('web host over WebSocket', () => {
     }
   })
 
+  it('keeps the socket of a page reading a snapshot larger than the bound: a full session no longer drops every page in a loop', async () => {
+    // A session near its budget makes a snapshot larger than the bound by itself. The page read it, but the next event
+    // found it "unread" and dropped the socket; the page reconnected, asked for the snapshot again, and so on for ever.
+    const big = 'x'.repeat(16 * 1024 * 1024)
+    const bounded = await startWebHost({
+      home: root,
+      rendererDir,
+      log: createMemoryLogger(),
+      maxBufferedBytes: 1024 * 1024,
+      createServices: async (i) => {
+        integration = i
+        const withSnapshot = { ...handlers, getSnapshot: async () => ({ ok: true, value: { agents: [], sessions: [], big } }) }
+        return { handlers: withSnapshot as unknown as CallHandlers, dispose: async () => undefined }
+      },
+    })
+    try {
+      const ws = new WebSocket(`ws://127.0.0.1:${bounded.port}${WS_PATH}?token=${encodeURIComponent(bounded.token)}`, { origin: bounded.origin })
+      await new Promise((resolve) => ws.once('open', resolve))
+      const frames: { type: string; id?: number; name?: string }[] = []
+      ws.on('message', (data) => frames.push(JSON.parse(String(data)) as { type: string }))
+      let closed = false
+      ws.once('close', () => (closed = true))
+      // The page is slow to read what it asked for (a large snapshot takes a while to parse): events come meanwhile.
+      ;(ws as unknown as { _socket: { pause(): void } })._socket.pause()
+      ws.send(JSON.stringify({ type: 'call', id: 1, name: 'getSnapshot' }))
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      for (let i = 0; i < 5; i++) integration.events.emit('focusRequest', { requestId: `r${i}` })
+      ;(ws as unknown as { _socket: { resume(): void } })._socket.resume()
+      await expect.poll(() => frames.length, { timeout: 5_000 }).toBe(6)
+      expect(frames[0]).toMatchObject({ type: 'result', id: 1 })
+      expect(frames.slice(1).map((f) => f.name)).toEqual(Array(5).fill('focusRequest'))
+      expect(closed).toBe(false)
+      // A page that then stops reading for good is still dropped once events pass the bound again.
+      ;(ws as unknown as { _socket: { pause(): void } })._socket.pause()
+      const chunk = 'y'.repeat(256 * 1024)
+      for (let i = 0; i < 200 && !closed; i++) {
+        integration.events.emit('focusRequest', { requestId: `${i}${chunk}` })
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      ;(ws as unknown as { _socket: { resume(): void } })._socket.resume()
+      await expect.poll(() => closed).toBe(true)
+    } finally {
+      await bounded.dispose()
+    }
+  })
+
   it('keeps at most maxSockets sockets open: one more is refused with 503 until one of them closes', async () => {
     const capped = await startWebHost({
       home: root,
