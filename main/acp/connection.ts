@@ -131,6 +131,7 @@ class AcpConnection implements AcpClientConnection {
   private readonly incomingIds = new IncomingRequestIds()
   /** See {@link ClientRequestContext.answerRoom}. */
   private readonly answerRoom: () => Promise<void>
+  readonly unterminatedOutput: () => number
   private readonly rpc: MessageConnection
   private readonly requestHandlers = new Map<string, ClientRequestHandler>()
   private readonly notificationHandlers = new Map<string, ClientNotificationHandler>()
@@ -196,6 +197,7 @@ class AcpConnection implements AcpClientConnection {
       integerIds: () => this.version === 2,
     })
     answerLocally = (message) => reader.deliver(message)
+    this.unterminatedOutput = () => reader.unterminatedJsonBytes
     this.answerRoom = () => writer.whenRoom()
     const tokenIds = this.tokenIds
     const incoming = this.incoming

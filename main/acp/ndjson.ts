@@ -198,6 +198,18 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     return this.paused
   }
 
+  /**
+   * Bytes of a JSON object the agent began on its output and has not ended with a newline yet (0 when none): an agent
+   * that writes its messages without `\n` (or with `\r` alone) is never heard, and this is what says why.
+   */
+  get unterminatedJsonBytes(): number {
+    if (this.discarding || this.partialBytes === 0) return 0
+    const first = this.partial[0]!
+    let i = 0
+    while (i < first.length && (first[i] === 0x20 || first[i] === 0x09 || first[i] === CARRIAGE_RETURN)) i++
+    return first[i] === OPEN_BRACE ? this.partialBytes : 0
+  }
+
   /** The queue took one message: reading resumes once a quarter of the bound is left. */
   processed(): void {
     if (this.backlog > 0) this.backlog--

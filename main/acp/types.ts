@@ -179,6 +179,8 @@ export interface TransportProblem {
 
 export interface AcpClientConnection extends IDisposable {
   readonly handlers: ClientHandlerRegistry
+  /** Bytes of a message the agent began writing and has not ended with a newline (see the NDJSON reader). */
+  unterminatedOutput?(): number
   /** Set after a successful `initialize`. */
   readonly handshake: AgentHandshake | undefined
   readonly onDidReceiveUpdate: Event<SessionUpdateNotification>

@@ -22,6 +22,7 @@ import {
   type RestartState,
 } from './restart-policy'
 import { printable } from '../acp/ndjson'
+import { formatBytes } from '../base/format-bytes'
 import { realScheduler, type Scheduler } from './scheduler'
 
 /** How a line the agent wrote on stdout that is not JSON starts in its log. */
@@ -389,7 +390,7 @@ export class AgentHost implements IDisposable {
       const handshake = await Promise.race([connection.initialize(version ? { preferredVersion: version } : undefined), exited, timeout])
       return ok({ process, connection, handshake })
     } catch (error) {
-      const failure = await this.explainInitializeFailure(process, error, generation)
+      const failure = await this.explainInitializeFailure(process, error, generation, connection)
       this.log?.appendLine(`[agent ${spec.name} pid=${process.pid}] initialize failed: ${failure.message}`)
       connection.close(error instanceof BosunError ? error : new BosunError(failure))
       await this.discardProcess(process)
@@ -404,7 +405,7 @@ export class AgentHost implements IDisposable {
    * The connection may see stdout close before Node reports the exit; give the exit a moment so the
    * error says how the agent exited and carries its stderr tail (what Zed shows).
    */
-  private async explainInitializeFailure(process: AgentProcess, error: unknown, generation: number): Promise<Failure> {
+  private async explainInitializeFailure(process: AgentProcess, error: unknown, generation: number, connection: AcpClientConnection): Promise<Failure> {
     // `initialize` could not be written because the agent closed its input (stdin): it may exit now, or live on.
     const inputClosed = error instanceof RpcError && error.code === ErrorCodes.MessageWriteError && process.stdin.destroyed
     const worthWaiting =
@@ -419,6 +420,9 @@ export class AgentHost implements IDisposable {
     const tail = lastLines(process.stderrTail())
     // An agent that printed text instead of answering may be asking for something on a terminal (a sign-in code).
     if (failure.kind === 'timeout' && tail.includes(STDOUT_NOTE)) failure.message += ` ${STDOUT_HINT}`
+    // An answer written without its newline (or ended by \r alone) is never read: the most common bug of a new agent.
+    const unterminated = failure.kind === 'timeout' ? (connection.unterminatedOutput?.() ?? 0) : 0
+    if (unterminated > 0) failure.message += ` ${unterminatedHint(unterminated)}`
     return tail ? { ...failure, stderrTail: failure.stderrTail ?? tail } : failure
   }
 
@@ -613,6 +617,11 @@ function watchStdout(connection: AcpClientConnection, process: AgentProcess): ID
     notes++
     process.appendNote(notes > MAX_STDOUT_NOTES ? `${STDOUT_NOTE} … more lines that are not JSON are not shown` : `${STDOUT_NOTE} ${printable(problem.line, STDOUT_NOTE_CHARS)}`)
   })
+}
+
+/** What a timeout adds when the agent began a message on its output and never ended the line. */
+export function unterminatedHint(bytes: number): string {
+  return `It wrote ${formatBytes(bytes)} of JSON on its output without ending the line: ACP reads a message once its line ends with a newline (\\n).`
 }
 
 /** The agent closed its output or its input and lived on, so Bosun stopped it: that is what the person is told, not the signal Bosun sent. */

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AgentHost, STDOUT_HINT, STDOUT_NOTE, type AgentHostOptions } from '../../../main/agents/agent-host'
+import { AgentHost, STDOUT_HINT, STDOUT_NOTE, unterminatedHint, type AgentHostOptions } from '../../../main/agents/agent-host'
 import type { AgentProcessSpec } from '../../../main/agents/agent-process'
 import { AgentExitedError } from '../../../main/base/errors'
 import { once } from '../../../main/base/event'
@@ -178,6 +178,23 @@ process.stdin.on('data', () => process.stdout.write('Failed. Retrying...\\nEnter
     expect(result.error.kind).toBe('timeout')
     expect(result.error.message).toBe(`fixture did not answer initialize within 60 s. ${STDOUT_HINT}`)
     expect(result.error.stderrTail).toContain(`${STDOUT_NOTE} Please visit the following URL to authorize the application:`)
+  })
+
+  it('an agent that answers without ending the line (no newline, or \\r alone) is never heard: the timeout says what it wrote', async () => {
+    const answer = JSON.stringify({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 2, agentCapabilities: {}, authMethods: [] } })
+    const script = `process.stdin.once('data', () => process.stdout.write(${JSON.stringify(answer + '\r')}, () => process.stderr.write('answered\\n')))`
+    const { host, scheduler } = makeHost(fixtureSpec([], { args: ['-e', script] }), { initializeTimeoutMs: 60_000 })
+    const starting = host.start()
+    await scheduler.nextTimer(60_000)
+    await hostStderr(host, /answered/)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    scheduler.advance(60_000)
+    const result = await starting
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.kind).toBe('timeout')
+    expect(result.error.message).toBe(`fixture did not answer initialize within 60 s. ${unterminatedHint(answer.length + 1)}`)
+    expect(result.error.message).toContain('without ending the line')
   })
 
   it('a timeout without anything printed on stdout says only that', async () => {
