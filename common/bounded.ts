@@ -6,6 +6,7 @@
  *
  * Environment-free and never recursive past {@link JsonBounds.maxDepth}, so it is safe on any input.
  */
+import { setOwn } from './own-keys'
 
 /** The text that replaces what was cut; the renderer shows it as it is. */
 export const TRUNCATION_MARKER = '…[truncated by Bosun]'
@@ -122,6 +123,3 @@ function copyOf(record: Record<string, unknown>, keys: string[], count: number):
   return copy
 }
 
-function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
-}

@@ -72,6 +72,20 @@ function get(path: string, headers: Record<string, string> = {}): Promise<{ stat
 }
 
 /** Resolves with the HTTP status the upgrade was refused with, or 101 when it opened. */
+/** A host that drops a page once 1 MiB waits for it, serving `served` (the test's handlers unless told). */
+function boundedHost(served: object = handlers): Promise<WebHost> {
+  return startWebHost({
+    home: root,
+    rendererDir,
+    log: createMemoryLogger(),
+    maxBufferedBytes: 1024 * 1024,
+    createServices: async (i) => {
+      integration = i
+      return { handlers: served as unknown as CallHandlers, dispose: async () => undefined }
+    },
+  })
+}
+
 function upgradeStatus(url: string, origin?: string): Promise<number> {
   return new Promise((resolve) => {
     const ws = new WebSocket(url, origin === undefined ? {} : { origin })
@@ -364,16 +378,7 @@ describe('web host over WebSocket', () => {
   })
 
   it('drops the socket of a page that stops reading once too much waits for it; a reading page keeps its socket', async () => {
-    const bounded = await startWebHost({
-      home: root,
-      rendererDir,
-      log: createMemoryLogger(),
-      maxBufferedBytes: 1024 * 1024,
-      createServices: async (i) => {
-        integration = i
-        return { handlers: handlers as unknown as CallHandlers, dispose: async () => undefined }
-      },
-    })
+    const bounded = await boundedHost()
     try {
       const open = async () => {
         const ws = new WebSocket(`ws://127.0.0.1:${bounded.port}${WS_PATH}?token=${encodeURIComponent(bounded.token)}`, { origin: bounded.origin })
@@ -406,17 +411,7 @@ describe('web host over WebSocket', () => {
     // A session near its budget makes a snapshot larger than the bound by itself. The page read it, but the next event
     // found it "unread" and dropped the socket; the page reconnected, asked for the snapshot again, and so on for ever.
     const big = 'x'.repeat(16 * 1024 * 1024)
-    const bounded = await startWebHost({
-      home: root,
-      rendererDir,
-      log: createMemoryLogger(),
-      maxBufferedBytes: 1024 * 1024,
-      createServices: async (i) => {
-        integration = i
-        const withSnapshot = { ...handlers, getSnapshot: async () => ({ ok: true, value: { agents: [], sessions: [], big } }) }
-        return { handlers: withSnapshot as unknown as CallHandlers, dispose: async () => undefined }
-      },
-    })
+    const bounded = await boundedHost({ ...handlers, getSnapshot: async () => ({ ok: true, value: { agents: [], sessions: [], big } }) })
     try {
       const ws = new WebSocket(`ws://127.0.0.1:${bounded.port}${WS_PATH}?token=${encodeURIComponent(bounded.token)}`, { origin: bounded.origin })
       await new Promise((resolve) => ws.once('open', resolve))
