@@ -3,6 +3,25 @@ import { toDisposable, type IDisposable } from './lifecycle'
 /** A subscribable event: call it with a listener, dispose the result to unsubscribe. */
 export type Event<T> = (listener: (value: T) => void) => IDisposable
 
+/**
+ * Where a listener's error goes. By default it is thrown again in a microtask, so a test or a developer sees it; the
+ * app's entry points log it instead ({@link setListenerErrorHandler}, through main/base/unhandled.ts): thrown, it is
+ * an uncaught exception, which ends the browser host and every agent's session with it.
+ */
+let listenerErrorHandler: (error: unknown) => void = (error) =>
+  queueMicrotask(() => {
+    throw error
+  })
+
+/** Sets where listeners' errors go; the returned function puts the previous handler back. */
+export function setListenerErrorHandler(handler: (error: unknown) => void): () => void {
+  const previous = listenerErrorHandler
+  listenerErrorHandler = handler
+  return () => {
+    listenerErrorHandler = previous
+  }
+}
+
 export class Emitter<T> implements IDisposable {
   private listeners = new Set<(value: T) => void>()
   /** The listeners as of the last change: fire() iterates this, so firing allocates nothing (hot paths fire per message). */
@@ -33,9 +52,11 @@ export class Emitter<T> implements IDisposable {
         listener(value)
       } catch (error) {
         // A faulty listener must not stop the others (or the agent connection that fired).
-        queueMicrotask(() => {
-          throw error
-        })
+        try {
+          listenerErrorHandler(error)
+        } catch {
+          // Nor may the handler.
+        }
       }
     }
   }
