@@ -137,7 +137,8 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   if (isRecord(saved.permissions)) state.permissions = saved.permissions as SessionState['permissions']
   if (isRecord(saved.elicitations)) state.elicitations = saved.elicitations as SessionState['elicitations']
   if (isRecord(saved.turn) && typeof saved.turn.state === 'string') state.turn = { ...base.turn, ...(saved.turn as Partial<SessionState['turn']>) }
-  if (typeof saved.autoApprove === 'boolean') state.autoApprove = saved.autoApprove
+  // (Auto-approve is not restored: the permission broker asks in a reopened session until the person turns it on again,
+  // with main's confirmation, and the switch shows what the broker does. Rows written before this still hold it.)
   // The folders the person added stay roots of the session (bounded, absolute paths only: the row may be damaged).
   if (Array.isArray(saved.additionalDirectories)) {
     const folders = saved.additionalDirectories.filter((f): f is string => typeof f === 'string' && /^(\/|[A-Za-z]:[\\/])/.test(f) && f.length <= 4096 && !f.includes('\0')).slice(0, 32)

@@ -71,6 +71,17 @@ describe('notices are transient (checklist H17)', () => {
   })
 })
 
+describe('auto-approve', () => {
+  it('is off in a restored session, whatever the row holds: the broker asks there until the person turns it on again', () => {
+    const state = { ...applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), [{ type: 'updates', updates: [{ sessionUpdate: 'session_info_update', title: 'Kept' }] as never }]), autoApprove: true }
+    const row = { sessionId: 'a/s1', agentId: 'a', acpSessionId: 's1', cwd: '/w', title: 'Kept', createdAt: 1, updatedAt: 2, protocolVersion: 1 as const, capabilities: null, turnState: 'idle', customTitle: null, archived: false }
+    const { state: restored } = restoreSessionState({ row: { ...row, state: JSON.stringify(sessionStateFields(state)) }, entries: [] })
+    expect(JSON.parse(JSON.stringify(sessionStateFields(state)))).toMatchObject({ autoApprove: true })
+    expect(restored.autoApprove).toBe(false)
+    expect(restored.title).toBe('Kept')
+  })
+})
+
 describe('cleaning only what needs it', () => {
   it('bounded() cleans every string as cleanText() does, whether or not it was cut', () => {
     const pair = '\uD83D\uDE00'
