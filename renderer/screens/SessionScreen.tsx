@@ -7,6 +7,7 @@ import { SessionSeamsProvider, useSeams, type SessionSeams, type ToolLocation } 
 import { Toasts } from '../components/common/Toasts'
 import { Composer, type ComposerContext } from '../components/composer/Composer'
 import { SessionHeader } from '../components/header/SessionHeader'
+import { CutLine, FolderTitle, MiddleCut } from '../components/common/MiddleCut'
 import { SessionOptions } from '../components/session/SessionOptions'
 import { StallNotice, useSilence, useStallThreshold } from '../components/session/StallNotice'
 import { waitingOnAgent } from '../components/session/stall'
@@ -204,13 +205,22 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const derived = derivedTitle(session)
   const title = derived ?? untitledName(session.cwd)
   const folders = [session.cwd, ...(session.additionalDirectories ?? [])]
+  const folderNames = folders.map(folderName).join(' + ')
   return (
     <main className="session-screen" aria-label={derived ? `Session ${derived}` : title}>
       <SessionHeader
         title={title}
-        // Where the session runs, by the folders' names and first (a narrow window cuts the end: it still says where, and
-        // the agent is named in the sidebar and the message box); the full paths are the tooltip.
-        subtitle={`${folders.map(folderName).join(' + ')} · ${agentName}`}
+        // A folder's name is cut in its middle, so a narrow window still shows how it ends (the full text is the tooltip).
+        titleView={derived ? undefined : <FolderTitle cwd={session.cwd} />}
+        // Where the session runs, by the folders' names and first (a narrow window cuts the agent's name first: it is
+        // named in the sidebar and the message box); the full paths are the tooltip.
+        subtitle={`${folderNames} · ${agentName}`}
+        subtitleView={
+          <CutLine text={`${folderNames} · ${agentName}`}>
+            <MiddleCut text={folderNames} />
+            <span className="cut-words-first">{` · ${agentName}`}</span>
+          </CutLine>
+        }
         subtitleTooltip={`${folders.join(' + ')} · ${agentName}`}
         turn={session.turn}
         inboxSlot={inboxSlot}

@@ -4,6 +4,8 @@
  * transcript down by a row just as the agent asked for approval. And the title keeps room to be read there: at
  * 900 px it had about 130 px ("Session in bosu…") until Agents and Settings became icon buttons below 1000 px.
  */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
@@ -74,5 +76,61 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await screenshot(page, `header-1000-waiting-${colorScheme}`)
     await page.setViewportSize({ width: 1280, height: 700 })
     await screenshot(page, `header-1280-waiting-${colorScheme}`)
+  })
+}
+
+/**
+ * Whether the last characters of `text` are drawn inside the element's box (not cut off by its ellipsis): a Range over
+ * them, in whichever text node holds them, must end within the element.
+ */
+const endShown = (page: Page, selector: string, text: string) =>
+  page.locator(selector).first().evaluate((el, end) => {
+    const box = el.getBoundingClientRect()
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.lastIndexOf(end)
+      if (at < 0) continue
+      const range = document.createRange()
+      range.setStart(node, at)
+      range.setEnd(node, at + end.length)
+      const drawn = range.getBoundingClientRect()
+      return drawn.width > 0 && drawn.left >= box.left && drawn.right <= box.right + 0.5
+    }
+    return false
+  }, text.slice(-6))
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  it(`shows how a long folder's name ends in a 900 px window, cut in its middle, read whole and whole in the tooltip (${colorScheme})`, async () => {
+    app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 900, height: 700 } })
+    const { page } = app
+    const folder = 'customer-portal-frontend-application-migration-v2'
+    const cwd = join(app.home.workspace, folder)
+    mkdirSync(cwd)
+    await startSession(page, { agentName: AGENT, cwd })
+    const title = page.locator('.session-title')
+    const subtitle = page.locator('.session-subtitle')
+    await visible(title)
+    for (const waiting of [false, true]) {
+      if (waiting) {
+        await sendPrompt(page, 'v1-diff')
+        await visible(transcript(page).getByRole('alertdialog'))
+        await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+      }
+      // The subtitle (the folder, then the agent): the start of the folder's name and its end are there to read.
+      expect(await endShown(page, '.session-subtitle', folder)).toBe(true)
+      expect(await subtitle.getAttribute('title')).toBe(`${cwd} · ${AGENT}`)
+      await visible(page.getByText(`${folder} · ${AGENT}`, { exact: true }))
+      // The title, until the first message names the session: "Session in" and the folder's end, read whole.
+      if (!waiting) {
+        expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+        expect(await endShown(page, '.session-title', folder)).toBe(true)
+        await visible(page.getByRole('heading', { name: `Session in ${folder}`, exact: true }))
+        expect(await title.getAttribute('title')).toBe(`Session in ${folder}`)
+        // The sidebar names it the same way, cut the same way.
+        expect(await endShown(page, '.session-list .session-item-title', folder)).toBe(true)
+        expect(await endShown(page, '.history-folder-name', folder)).toBe(true)
+      }
+      await screenshot(page, `header-900-long-folder-${waiting ? 'waiting' : 'idle'}-${colorScheme}`)
+    }
   })
 }

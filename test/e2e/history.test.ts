@@ -228,8 +228,8 @@ describe('history in the browser host', () => {
       await screenshot(page, 'history-agent-session-folders-light')
       await listed.click()
       // The header names the folders; their full paths are its tooltip.
-      const subtitle = await visible(page.locator('.session-subtitle').getByText(`${basename(workspace)} + docs + shared · ${AGENT}`, { exact: true }))
-      expect(await subtitle.getAttribute('title')).toBe(`${workspace} + ${docs} + ${shared} · ${AGENT}`)
+      await visible(page.locator('.session-subtitle').getByText(`${basename(workspace)} + docs + shared · ${AGENT}`, { exact: true }))
+      expect(await page.locator('.session-subtitle').getAttribute('title')).toBe(`${workspace} + ${docs} + ${shared} · ${AGENT}`)
       // Called what the list called it, and no longer offered by the agent's list (it is in the history now).
       await visible(page.getByRole('heading', { name: 'Started in a terminal' }))
       await visible(historyRegion(page).getByText(`${AGENT} has no other sessions here.`))

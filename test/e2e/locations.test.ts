@@ -136,8 +136,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await gone(form)
 
     // The folders by name (a narrow window still shows them), their full paths in the tooltip.
-    const subtitle = await visible(page.locator('.session-subtitle').getByText(`${basename(workspace)} + ${basename(extra)} · ${AGENT}`, { exact: true }))
-    expect(await subtitle.getAttribute('title')).toBe(`${workspace} + ${extra} · ${AGENT}`)
+    await visible(page.locator('.session-subtitle').getByText(`${basename(workspace)} + ${basename(extra)} · ${AGENT}`, { exact: true }))
+    expect(await page.locator('.session-subtitle').getAttribute('title')).toBe(`${workspace} + ${extra} · ${AGENT}`)
     await sendPrompt(page, 'read-extra')
     await visible(agentSays(page, AGENT).getByText('Read the notes.'))
     await visible(agentSays(page, AGENT).getByText(/shared notes/))

@@ -93,8 +93,13 @@ export function NavButton({ label, icon, onClick }: { label: string; icon: IconN
 }
 
 export interface SessionHeaderProps {
+  /** The title as text: the tooltip, and what is shown when `titleView` is not given. */
   title: string
+  /** The title as shown, when it is more than text (a folder's name cut in its middle, {@link MiddleCut}). */
+  titleView?: ReactNode
   subtitle: string
+  /** The subtitle as shown, when it is more than text. */
+  subtitleView?: ReactNode
   /** The subtitle's tooltip when it says more than the subtitle (full folder paths); else the subtitle itself. */
   subtitleTooltip?: string
   turn: TurnView
@@ -128,17 +133,17 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, subtitle, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0 } = props
+  const { title, titleView, subtitle, subtitleView, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0 } = props
   const turn: TurnView = (props.turn.state === 'running' || props.turn.state === 'unknown') && waitingOnYou > 0 ? { ...props.turn, state: 'requires_action' } : props.turn
   const busy = turn.state === 'running' || turn.state === 'unknown'
   return (
     <header className="session-header">
       <div className="session-heading">
         <h1 className="session-title" title={title}>
-          {title}
+          {titleView ?? title}
         </h1>
         <div className="session-subtitle muted" title={subtitleTooltip ?? subtitle}>
-          {subtitle}
+          {subtitleView ?? subtitle}
         </div>
       </div>
       <span className={`turn-state turn-${turn.state}`} role="status" aria-label={`Turn: ${turnLabel(turn)}`}>

@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import { folderName, untitledName } from '../../../common/session/title'
+import { CutLine, CutText, FolderTitle, MiddleCut } from '../common/MiddleCut'
 import { Icon } from '../common/icons'
 import type { AgentSession, HistoryActions } from './use-history'
 import './history.css'
@@ -130,7 +131,7 @@ const HistoryItem = memo(function HistoryItem({
           onClick={() => onOpen(session.sessionId)}
           title={`${title}\n${session.cwd}`}
         >
-          <span className="session-item-title">{title}</span>
+          <span className="session-item-title">{session.title ?? live?.title ?? <FolderTitle cwd={session.cwd} />}</span>
           <span className="session-item-meta muted">
             {agentName} · {when(session.updatedAt)}
             {session.archived ? ' · archived' : ''}
@@ -344,7 +345,9 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
         <section key={group.cwd} className="history-folder" aria-label={`Folder ${group.cwd}`}>
           <div className="history-folder-name" title={group.cwd}>
             <Icon name="folder" size={13} />
-            <h3 className="agent-label">{folderName(group.cwd)}</h3>
+            <h3 className="agent-label">
+              <CutText text={folderName(group.cwd)} />
+            </h3>
             <button type="button" className="icon-button" aria-label={`New session in ${group.cwd}`} onClick={() => onNewSessionIn(group.cwd)}>
               <Icon name="plus" size={13} />
             </button>
@@ -411,13 +414,15 @@ export function SearchResults({ hits, query, onOpen }: { hits: HistoryHit[] | nu
         {hits.map((hit) => (
           <li key={`${hit.sessionId}:${hit.entryId}`}>
             <button type="button" className="session-item history-hit" onClick={() => onOpen(hit.sessionId, hit.entryId)}>
-              <span className="session-item-title">{hit.title ?? untitledName(hit.cwd)}</span>
+              <span className="session-item-title">{hit.title ?? <FolderTitle cwd={hit.cwd} />}</span>
               <span className="history-hit-snippet">
                 <span className="history-hit-kind">{KIND_LABEL[hit.kind] ?? hit.kind}</span> <Snippet text={hit.snippet} markdown={hit.kind === 'agent_message' || hit.kind === 'agent_thought'} />
               </span>
               <span className="session-item-meta muted">
-                {folderName(hit.cwd)}
-                {hit.archived ? ' · archived' : ''}
+                <CutLine text={`${folderName(hit.cwd)}${hit.archived ? ' · archived' : ''}`}>
+                  <MiddleCut text={folderName(hit.cwd)} />
+                  {hit.archived && <span className="cut-words">{' · archived'}</span>}
+                </CutLine>
               </span>
             </button>
           </li>

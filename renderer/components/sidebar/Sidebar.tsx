@@ -2,7 +2,8 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react'
 import type { BosunApi, CallResult } from '../../../common/contract'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
-import { folderName, untitledName } from '../../../common/session/title'
+import { folderName } from '../../../common/session/title'
+import { CutText, FolderTitle } from '../common/MiddleCut'
 import { Icon } from '../common/icons'
 import { HistoryList, SearchResults, type LiveInfo } from './HistoryList'
 import { NewSessionForm, type NewSessionFailure } from './NewSessionForm'
@@ -214,9 +215,12 @@ export const Sidebar = memo(function Sidebar({
                         onClick={() => onSelect(s.sessionId)}
                         title={s.cwd}
                       >
-                        <span className="session-item-title">{titleOf(s) ?? untitledName(s.cwd)}</span>
-                        {/* Untitled sessions are named after their folder: then the full path tells them apart. */}
-                        <span className="session-item-meta muted">{titleOf(s) ? folderName(s.cwd) : s.cwd}</span>
+                        <span className="session-item-title">{titleOf(s) ?? <FolderTitle cwd={s.cwd} />}</span>
+                        {/* Untitled sessions are named after their folder: then the full path tells them apart. Folders
+                            are cut in their middle: their names' ends tell them apart as often as their starts. */}
+                        <span className="session-item-meta muted">
+                          <CutText text={titleOf(s) ? folderName(s.cwd) : s.cwd} />
+                        </span>
                         {s.pending > 0 ? (
                           <span className="count-badge" aria-label={`${s.pending} waiting for you`}>
                             {s.pending}
