@@ -124,3 +124,66 @@ it('a message sent while scrolled up brings the view to it, and the view follows
   await inTranscriptView(agentSays(page, AGENT).getByText('echo: and now?'))
   await gone(jump)
 })
+
+it('PageUp and the arrow keys stop following while the answer streams: their smooth scroll, frames near the end, never starts it again', async () => {
+  const long = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
+  const trickle = (key: string) => [
+    { type: 'text', text: long },
+    ...Array.from({ length: 12 }, (_, n) => [{ type: 'sleep', ms: 250 }, { type: 'text', text: `\n\n${key} part ${n + 1}.` }]).flat(),
+  ]
+  const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
+  writeFileSync(scenario, JSON.stringify({ prompts: { arrow: trickle('Arrow'), page: trickle('Page') } }))
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario }])
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const log = transcript(page)
+  const jump = page.getByRole('button', { name: 'Jump to latest' })
+  const scrollTop = () => log.evaluate((el) => el.scrollTop)
+  /** Where the view rests once the key's smooth scroll is over (two reads 200 ms apart agree). */
+  const settled = async () => {
+    for (let before = await scrollTop(); ; ) {
+      await page.waitForTimeout(200)
+      const now = await scrollTop()
+      if (now === before) return now
+      before = now
+    }
+  }
+
+  for (const [prompt, key] of [
+    ['arrow', 'ArrowUp'],
+    ['page', 'PageUp'],
+  ] as const) {
+    const name = prompt === 'arrow' ? 'Arrow' : 'Page'
+    await messageBox(page).fill(prompt)
+    await page.keyboard.press('Enter')
+    await visible(agentSays(page, AGENT).getByText(`${name} part 1.`))
+    // While the answer still streams: the key, then (for PageUp) what a smooth scroll's first frame reports, 4 px up
+    // from where the key found the view, so still within reach of the end, after the key's own handling.
+    await log.focus()
+    if (key === 'PageUp') {
+      await page.evaluate(() => {
+        const el = document.querySelector<HTMLElement>('[role="log"]')!
+        window.addEventListener(
+          'keydown',
+          () => {
+            const top = el.scrollTop
+            requestAnimationFrame(() => (el.scrollTop = top - 4))
+          },
+          { once: true },
+        )
+      })
+    }
+    await page.keyboard.press(key)
+    await visible(jump)
+    const left = await settled()
+    // The rest of the answer arrives below; the view stays where the person left it.
+    await visible(agentSays(page, AGENT).getByText(`${name} part 12.`))
+    await waitIdle(page)
+    await visible(jump)
+    expect(Math.abs((await scrollTop()) - left)).toBeLessThanOrEqual(1)
+    await screenshot(page, `follow-stopped-${prompt}`)
+    // End follows again.
+    await log.press('End')
+    await gone(jump)
+  }
+})

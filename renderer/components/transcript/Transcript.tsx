@@ -301,7 +301,16 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
    * to the end, and must not start following again (it used to, and the follow scrolls then pulled the view back).
    */
   const leftAt = useRef<number | null>(null)
+  /**
+   * How far from the end the view was at the last scroll event. Following starts again only on a move towards the
+   * end: the browser's smooth scroll of PageUp or an arrow key reports its first frames a few pixels from the end (an
+   * arrow's whole step is less than {@link STICK_THRESHOLD}), and those events, on their way up, once read as a
+   * return to the end. While following, the view is at the end (0) whatever the last event read: a scroll event
+   * can read the content grown just before the follow scroll that answers it.
+   */
+  const lastDistance = useRef(0)
   const unstick = useCallback(() => {
+    if (stick.current) lastDistance.current = 0
     stick.current = false
     leftAt.current = scrollRef.current?.scrollTop ?? null
     setFollowing(false)
@@ -309,11 +318,13 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const onScroll = useCallback(() => {
     const el = scrollRef.current
     if (!el) return
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight
+    const towardsEnd = distance < (stick.current ? 0 : lastDistance.current)
+    lastDistance.current = distance
     const moved = leftAt.current === null || Math.abs(el.scrollTop - leftAt.current) >= 1
     if (moved) leftAt.current = null
-    if (atBottom) {
-      if (!moved) return
+    if (distance <= STICK_THRESHOLD) {
+      if (stick.current || !moved || !towardsEnd) return
       stick.current = true
       setFollowing(true)
     } else if (dragging.current) unstick()
@@ -330,7 +341,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       if (e.key === 'End') return jumpToLatest()
       unstick()
       if (entries.length > 0) virtualizer.scrollToIndex(0, { align: 'start' })
-    } else if (e.key === 'PageUp' || e.key === 'ArrowUp') unstick()
+    } else if (e.key === 'PageUp' || e.key === 'ArrowUp' || (e.key === ' ' && e.shiftKey)) unstick()
   }
 
   const focusIndex = focusRequest ? entryIndexOfRequest(session, focusRequest.requestId) : -1
