@@ -162,6 +162,8 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
     <section
       ref={cardRef}
       className={`eli-card eli-status-${elicitation.status}`}
+      // The transcript stops following at a form waiting for the person, once per request.
+      data-request-id={requestId}
       // Focusable from script only: where the focus goes on to after another request is answered (never a field: Enter
       // there would accept the form).
       tabIndex={pending ? -1 : undefined}

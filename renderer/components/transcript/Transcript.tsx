@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react'
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type WheelEvent } from 'react'
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
 import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
@@ -31,6 +31,13 @@ export function lastPromptExcluded(entries: readonly Entry[]): boolean {
 
 /** Distance from the bottom (px) within which the view keeps following new output. */
 const STICK_THRESHOLD = 48
+
+/** A form in the transcript waiting for the person's answer (ElicitationForm). */
+const PENDING_FORM = '.eli-card.eli-status-pending'
+/** Room left above a form's title when the view stops at it (the transcript's scroll padding). */
+const FORM_MARGIN = 16
+/** Keys that scroll the focused transcript. */
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' '])
 
 export interface TranscriptProps {
   session: SessionState
@@ -92,6 +99,24 @@ function measureRow(element: Element, entry: ResizeObserverEntry | undefined, in
   const index = instance.indexFromElement(element)
   return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? instance.options.estimateSize(index)
 }
+
+/**
+ * The first form waiting for the person among the rendered rows that the view has not stopped at yet (`seen`), and
+ * how far the view must move to show its title at the top. Read in a ResizeObserver callback, after layout.
+ */
+function newForm(el: HTMLElement, seen: ReadonlySet<string>): { requestId: string; offset: number } | null {
+  for (const card of el.querySelectorAll<HTMLElement>(PENDING_FORM)) {
+    const requestId = card.dataset.requestId
+    if (requestId !== undefined && !seen.has(requestId)) return { requestId, offset: titleOffset(el, card) }
+  }
+  return null
+}
+
+/** How far the view must scroll (px, up if negative) to show the card's top {@link FORM_MARGIN} below its own top. */
+const titleOffset = (el: HTMLElement, card: Element): number => card.getBoundingClientRect().top - el.getBoundingClientRect().top - FORM_MARGIN
+
+/** The card of the form waiting for the person with this request id, among the rendered rows. */
+const pendingForm = (el: HTMLElement, requestId: string): HTMLElement | null => el.querySelector<HTMLElement>(`${PENDING_FORM}[data-request-id="${CSS.escape(requestId)}"]`)
 
 /**
  * The rows to render: the virtualizer's range and overscan; while following, the rows at the end as well (a view's
@@ -285,7 +310,25 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     const el = scrollRef.current
     if (!el) return
     const observer = new ResizeObserver(() => {
-      if (stick.current) el.scrollTop = el.scrollHeight
+      // A form waiting for the person, held: its title stays where it is shown, whatever grows above or below it.
+      const held = heldForm.current === null ? null : pendingForm(el, heldForm.current)
+      if (held) {
+        el.scrollTop += titleOffset(el, held)
+        return
+      }
+      heldForm.current = null
+      if (!stick.current) return
+      // Never past a form waiting for the person: the view stops at its title and holds it there (once per form: Jump
+      // to latest and End follow on past it), else the stream went on and the title went out of view.
+      const form = newForm(el, formsSeen.current)
+      if (form && el.scrollTop + form.offset < el.scrollHeight - el.clientHeight) {
+        formsSeen.current.add(form.requestId)
+        el.scrollTop += form.offset
+        unstickRef.current()
+        heldForm.current = form.requestId
+        return
+      }
+      el.scrollTop = el.scrollHeight
     })
     observer.observe(el)
     if (contentRef.current) observer.observe(contentRef.current)
@@ -315,6 +358,31 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     leftAt.current = scrollRef.current?.scrollTop ?? null
     setFollowing(false)
   }, [])
+  const unstickRef = useRef(unstick)
+  /** The forms the view has stopped at once, by request id. */
+  const formsSeen = useRef(new Set<string>())
+  /** The form whose title the view holds in place while it waits, until the person scrolls or it is answered. */
+  const heldForm = useRef<string | null>(null)
+  /**
+   * The focus moved into a form waiting for the person (after another request was answered, from the inbox): the view
+   * stops following, and shows the form's title when the focused control leaves room for it. The stream after the
+   * form used to pull the view, and the title, away.
+   */
+  const onFocus = (e: FocusEvent<HTMLDivElement>) => {
+    const el = scrollRef.current
+    const target = e.target as HTMLElement
+    const card = target.closest<HTMLElement>(PENDING_FORM)
+    if (!el || !card || card.contains(e.relatedTarget as Node | null)) return
+    const requestId = card.dataset.requestId
+    if (requestId !== undefined) formsSeen.current.add(requestId)
+    unstick()
+    // The title at the top, if the control with the focus stays in view below it; then held there.
+    const offset = titleOffset(el, card)
+    if (target.getBoundingClientRect().bottom - card.getBoundingClientRect().top + FORM_MARGIN > el.clientHeight) return
+    el.scrollTop += offset
+    leftAt.current = el.scrollTop
+    heldForm.current = requestId ?? null
+  }
   const onScroll = useCallback(() => {
     const el = scrollRef.current
     if (!el) return
@@ -327,13 +395,19 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       if (stick.current || !moved || !towardsEnd) return
       stick.current = true
       setFollowing(true)
-    } else if (dragging.current) unstick()
+    } else if (dragging.current) {
+      heldForm.current = null
+      unstick()
+    }
   }, [unstick])
   const onWheel = (e: WheelEvent<HTMLDivElement>) => {
+    heldForm.current = null
     if (e.deltaY < 0) unstick()
   }
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.target !== e.currentTarget) return
+    // The person scrolls: a form held in view is theirs to leave.
+    if (SCROLL_KEYS.has(e.key)) heldForm.current = null
     if (e.key === 'Home' || e.key === 'End') {
       // Done by the virtualizer, at once: the browser's smooth scroll over the whole transcript mounts rows at every
       // frame on the way, and each row measured above the view shifts where that animation ends.
@@ -347,6 +421,9 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const focusIndex = focusRequest ? entryIndexOfRequest(session, focusRequest.requestId) : -1
   useEffect(() => {
     if (focusIndex < 0) return
+    // Already in view and held there (its field took the focus first): nothing to move.
+    if (heldForm.current !== null && heldForm.current === focusRequest?.requestId) return
+    heldForm.current = null
     stick.current = false
     setFollowing(false)
     virtualizer.scrollToIndex(focusIndex, { align: 'center' })
@@ -355,6 +432,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   }, [focusRequest?.nonce, focusIndex >= 0])
 
   const jumpToLatest = () => {
+    heldForm.current = null
     stick.current = true
     setFollowing(true)
     if (entries.length > 0) virtualizer.scrollToIndex(entries.length - 1, { align: 'end' })
@@ -385,6 +463,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
         onScroll={onScroll}
         onWheel={onWheel}
         onKeyDown={onKeyDown}
+        onFocus={onFocus}
         onPointerDown={() => (dragging.current = true)}
         onPointerUp={() => (dragging.current = false)}
         onPointerCancel={() => (dragging.current = false)}

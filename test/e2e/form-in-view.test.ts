@@ -1,0 +1,76 @@
+/**
+ * A form waiting for the person keeps its title in view while the agent goes on streaming below it (UX pass): the
+ * transcript followed the stream, and a tall form's title went out of view as soon as it arrived, and again when the
+ * focus was brought to it (from the inbox) while the stream went on.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import type { Page } from 'playwright'
+import { launchPerTest, screenshot } from './support/harness'
+import { scenarioPath } from '../agents/command'
+import { agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, until, visible, waitIdle } from './support/session-ui'
+
+const AGENT = 'Elicitation agent'
+const launch = launchPerTest()
+
+/** The tall "Project setup" form of the elicitation scenario, then `lines` lines streamed after it, 150 ms apart. */
+function streamingFormScenario(lines: number): string {
+  const elicitation = JSON.parse(readFileSync(scenarioPath('e2e-elicitation'), 'utf8')) as { prompts: Record<string, { params: unknown }[]> }
+  const form = elicitation.prompts['every-field']![0]!.params
+  const stream = Array.from({ length: lines }, (_, n) => [
+    { type: 'sleep', ms: 150 },
+    { type: 'text', text: `Line ${n + 1} of what the agent goes on saying after its question.\n\n` },
+  ]).flat()
+  const file = join(mkdtempSync(join(tmpdir(), 'bosun-form-view-')), 'form.json')
+  writeFileSync(file, JSON.stringify({ prompts: { ask: [{ type: 'text', text: 'Before I start, one question.' }, { type: 'elicitation', params: form, noWait: true }, ...stream] } }))
+  return file
+}
+
+/** Whether the form's title is inside the transcript's visible part. */
+const titleInView = (page: Page) => inTranscriptView(transcript(page).getByRole('heading', { name: 'Project setup' }), 2_000)
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  it(`stops following at a form's title when the form arrives while the answer streams (${colorScheme})`, async () => {
+    const app = await launch([{ id: 'eli', name: AGENT, scenario: streamingFormScenario(30) }], { colorScheme, viewport: { width: 900, height: 700 } })
+    const { page } = app
+    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    await sendPrompt(page, 'ask')
+    await visible(transcript(page).getByRole('heading', { name: 'Project setup' }))
+    await visible(agentSays(page, AGENT).getByText('Line 30 of what', { exact: false }).first(), 30_000).catch(() => undefined)
+    await waitIdle(page)
+    // The whole answer streamed below the form; the view stayed at the form's title, and says there is more.
+    await titleInView(page)
+    await visible(page.getByRole('button', { name: 'Jump to latest' }))
+    await screenshot(page, `form-held-900-${colorScheme}`)
+    // Jump to latest goes past it, and stays there.
+    await page.getByRole('button', { name: 'Jump to latest' }).click()
+    await gone(page.getByRole('button', { name: 'Jump to latest' }))
+  })
+}
+
+it('brings a tall form\'s title into view when the inbox gives it the focus, and keeps it there while the stream goes on', async () => {
+  const app = await launch([{ id: 'eli', name: AGENT, scenario: streamingFormScenario(40) }], { viewport: { width: 900, height: 700 } })
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'ask')
+  await visible(transcript(page).getByRole('heading', { name: 'Project setup' }))
+  // The person went on to the end of the stream (the form's title scrolled out above).
+  await (await visible(page.getByRole('button', { name: 'Jump to latest' }))).click()
+  await visible(agentSays(page, AGENT).getByText(/Line 8 of what/))
+  // From the inbox to the form, while the agent still streams.
+  await (await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))).click()
+  const inbox = await visible(page.getByRole('dialog', { name: 'Approval inbox' }))
+  await inbox.getByRole('listitem').getByRole('button', { name: /Project setup/ }).click()
+  await gone(inbox)
+  const email = transcript(page).getByRole('textbox', { name: /^Contact email/ })
+  await until<HTMLElement>(email, (el) => el === document.activeElement)
+  await titleInView(page)
+  // The rest of the stream arrives; the title and the focused field stay in view.
+  await waitIdle(page)
+  await titleInView(page)
+  await inTranscriptView(email, 2_000)
+  await screenshot(page, 'form-focused-900')
+  expect(await email.evaluate((el) => el === document.activeElement)).toBe(true)
+})
