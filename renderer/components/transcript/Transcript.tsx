@@ -105,7 +105,9 @@ function measureRow(element: Element, entry: ResizeObserverEntry | undefined, in
  * how far the view must move to show its title at the top. Read in a ResizeObserver callback, after layout.
  */
 function newForm(el: HTMLElement, seen: ReadonlySet<string>): { requestId: string; offset: number } | null {
-  for (const card of el.querySelectorAll<HTMLElement>(PENDING_FORM)) {
+  const cards = el.querySelectorAll<HTMLElement>(PENDING_FORM)
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i]!
     const requestId = card.dataset.requestId
     if (requestId !== undefined && !seen.has(requestId)) return { requestId, offset: titleOffset(el, card) }
   }
