@@ -194,7 +194,7 @@ function applyAction(d: Draft, action: SessionAction): void {
       return applyElicitationRequested(d, action.elicitation)
     case 'elicitation_resolved': {
       const current = d.s.elicitations[action.elicitationRequestId]
-      if (current) d.mutRecord('elicitations')[action.elicitationRequestId] = { ...current, status: action.status }
+      if (current) d.mutRecord('elicitations')[action.elicitationRequestId] = { ...current, status: action.status, ...(action.answer ? { answer: action.answer } : {}) }
       return
     }
     case 'set_auto_approve':

@@ -8,6 +8,7 @@
  */
 import type * as v1 from '@agentclientprotocol/sdk'
 import type * as v2 from '@agentclientprotocol/sdk/experimental/v2'
+import type { KeptAnswer } from '../elicitation/answer'
 
 export type ProtocolVersion = 1 | 2
 
@@ -343,6 +344,8 @@ export interface ElicitationView {
   createdAt: number
   /** `dismissed`: URL mode, the person stopped waiting for a completion that never came (the agent had `accept`). */
   status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'completed' | 'dismissed' | 'gone'
+  /** An accepted form: what was sent, without the fields that look like secrets ({@link KeptAnswer}). */
+  answer?: KeptAnswer
 }
 
 /**
@@ -432,7 +435,7 @@ export type SessionAction =
   | { type: 'permission_requested'; request: PermissionRequestView; toolCallPatch?: Record<string, unknown> | null }
   | { type: 'permission_resolved'; requestId: string; resolution: NonNullable<PermissionRequestView['resolution']>; status: PermissionRequestView['status'] }
   | { type: 'elicitation_requested'; elicitation: ElicitationView }
-  | { type: 'elicitation_resolved'; elicitationRequestId: string; status: ElicitationView['status'] }
+  | { type: 'elicitation_resolved'; elicitationRequestId: string; status: ElicitationView['status']; answer?: KeptAnswer }
   | { type: 'set_auto_approve'; value: boolean }
   | { type: 'session_configured'; modes?: unknown; models?: unknown; configOptions?: unknown[]; availableCommands?: unknown[] }
   /** The agent took `session/set_model` for this model (the protocol reports the change with no update). */

@@ -23,6 +23,7 @@ import { createAnswerValidator, type AnswerValidator } from './answer-validator'
 import type { ExternalOpener, OpenOutcome } from './open-external'
 import { parseRequestedSchema, type Content, type FormSchema } from '../../common/elicitation/schema'
 import { boundJson } from '../../common/bounded'
+import { keptAnswer } from '../../common/elicitation/answer'
 
 export const ELICITATION_CREATE = 'elicitation/create'
 /** Seed 004's name (K1): accepted, never sent. */
@@ -243,6 +244,8 @@ export class ElicitationBroker implements IDisposable {
       const first = Object.values(check.errors)[0] ?? 'The answer does not match the form.'
       return fail({ kind: 'invalid-argument', message: first, data: { errors: check.errors } })
     }
+    // What was sent stays on the view (the fields that look like secrets left out), for a page loaded later to show.
+    entry.view = { ...entry.view, answer: keptAnswer(entry.schema!, check.content) }
     this.settle(entry, { action: 'accept', content: check.content }, 'accepted')
     return ok(undefined)
   }
@@ -495,7 +498,10 @@ export class ElicitationBroker implements IDisposable {
     const { view } = entry
     if (view.sessionId !== null) {
       if (change === 'added') this.options.sink(view.sessionId, { type: 'elicitation_requested', elicitation: { ...view } })
-      else this.options.sink(view.sessionId, { type: 'elicitation_resolved', elicitationRequestId: view.elicitationRequestId, status: view.status })
+      else {
+        const { elicitationRequestId, status, answer } = view
+        this.options.sink(view.sessionId, { type: 'elicitation_resolved', elicitationRequestId, status, ...(answer ? { answer } : {}) })
+      }
     } else {
       this.options.onRequestScoped?.({ change, item: { elicitation: { ...view }, scopeRequestId: entry.scopeRequestId! } })
     }

@@ -67,10 +67,11 @@ export class ActionBatcher implements IDisposable {
       else actions.push({ type: 'updates', updates: [...action.updates] })
     } else {
       // What carries the agent's data counts as what it carries (it grows the session like the agent's own updates):
-      // a terminal's output, a permission's tool-call patch, an elicitation's form, the diffs of Bosun's writes.
+      // a terminal's output, a permission's tool-call patch, an elicitation's form and the answer kept of it, the diffs
+      // of Bosun's writes.
       queue.bytes +=
         action.type === 'client_terminal' ? estimateJsonBytes(action.update)
-        : action.type === 'permission_requested' || action.type === 'elicitation_requested' || action.type === 'file_written' ? estimateJsonBytes(action)
+        : action.type === 'permission_requested' || action.type === 'elicitation_requested' || action.type === 'file_written' || (action.type === 'elicitation_resolved' && action.answer) ? estimateJsonBytes(action)
         : OTHER_ACTION_BYTES
       actions.push(action)
     }

@@ -7,6 +7,7 @@ import { useFocusAfterAnswer } from '../permissions/use-answer-focus'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
 import { forgetDraft, rememberDraft, rememberedDraft } from './draft-memory'
+import { looksSecret, sentDraft } from '../../../common/elicitation/answer'
 import './elicitation.css'
 
 /** What the person chose. `accept` carries the form content (checked again in main). */
@@ -44,8 +45,15 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   const schema = parsed.ok ? parsed.schema : null
   const initial = useMemo<Draft>(() => (schema ? initialDraft(schema) : {}), [schema])
   const requestId = elicitation.elicitationRequestId
-  // Back as the person left it when the form was unmounted while waiting (another session shown, scrolled away).
-  const [draft, setDraft] = useState<Draft>(() => rememberedDraft(requestId) ?? initial)
+  // Back as the person left it when the form was unmounted while waiting (another session shown, scrolled away); an
+  // accepted form shows what was sent (from this page's memory, else as main kept it: a reload showed the defaults).
+  const sent = elicitation.status === 'accepted' ? elicitation.answer : undefined
+  const [remembered] = useState(() => rememberedDraft(requestId))
+  const [draft, setDraft] = useState<Draft>(() => remembered ?? (sent && schema ? sentDraft(schema, sent) : initial))
+  // Accepted, and what was sent is known neither here nor to main (a session stored by an older Bosun): the fields
+  // would only show the agent's defaults, so they are not shown.
+  const sentUnknown = elicitation.status === 'accepted' && !sent && !remembered
+  const withheld = useMemo(() => new Set(sent?.withheld ?? []), [sent])
   // Escape on a changed form: "Discard your answers?" in place of the actions, until Discard or Keep editing.
   const [confirmingDiscard, setConfirmingDiscard] = useState(false)
   const keepEditingRef = useRef<HTMLButtonElement>(null)
@@ -188,10 +196,11 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
       {!pending && (
         <p className="eli-status" role="status">
           {statusText[elicitation.status]}
+          {sentUnknown && schema && schema.fields.length > 0 && <span className="eli-muted"> · What was sent is not kept.</span>}
         </p>
       )}
 
-      {pending && schema && schema.fields.some(looksSecret) && (
+      {pending && schema && schema.fields.some(looksSecretText) && (
         <p className="eli-warning" role="note">
           This form seems to ask for a password or key. Agents must not collect secrets in forms; prefer a sign-in in
           your browser, or decline.
@@ -212,7 +221,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
       )}
 
       <form ref={formRef} className="eli-form" noValidate onSubmit={submit} aria-label={`Answer to ${elicitation.agentName}`}>
-        {schema && (
+        {schema && !sentUnknown && (
           <fieldset className="eli-fields" disabled={!pending || busy}>
             <legend className="eli-visually-hidden">Fields</legend>
             {schema.fields.map((field) => (
@@ -224,6 +233,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
                 error={ownValue(errors, field.key)}
                 onChange={(v) => setValue(field.key, v)}
                 locked={!pending}
+                withheld={withheld.has(field.key)}
               />
             ))}
             {schema.fields.length === 0 && <p className="eli-muted">No details are needed; accept to confirm.</p>}
@@ -280,9 +290,11 @@ interface FieldProps {
   onChange: (value: DraftValue) => void
   /** The form is answered (or gone): its fields show what was sent, and offer nothing to change. */
   locked: boolean
+  /** Answered, but what was sent is not kept (the field looks like it holds a secret). */
+  withheld?: boolean
 }
 
-function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
+function Field({ baseId, field, value, error, onChange, locked, withheld = false }: FieldProps) {
   const id = `${baseId}-f-${field.key}`
   const descId = field.description ? `${id}-desc` : undefined
   const errId = error ? `${id}-err` : undefined
@@ -290,7 +302,8 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
   const patternId = field.kind === 'text' && field.uncheckedPattern !== undefined ? `${id}-pattern` : undefined
   const omitted = field.kind === 'select' || field.kind === 'multi-select' ? (field.omittedChoices ?? 0) : 0
   const omittedId = omitted > 0 ? `${id}-omitted` : undefined
-  const describedBy = [descId, hintId, patternId, omittedId, errId].filter(Boolean).join(' ') || undefined
+  const withheldId = withheld ? `${id}-withheld` : undefined
+  const describedBy = [descId, hintId, patternId, omittedId, withheldId, errId].filter(Boolean).join(' ') || undefined
   const common = {
     id,
     'data-field': field.key,
@@ -332,6 +345,11 @@ function Field({ baseId, field, value, error, onChange, locked }: FieldProps) {
         <p id={omittedId} className="eli-muted eli-field-desc eli-field-note">
           {omitted === 1 ? 'One choice' : `${omitted} choices`} the agent offered could not be shown (not text), so
           {omitted === 1 ? ' it is' : ' they are'} left out.
+        </p>
+      )}
+      {withheldId && (
+        <p id={withheldId} className="eli-muted eli-field-desc">
+          Answered. Not shown: Bosun does not keep what may be a secret.
         </p>
       )}
       {error && (
@@ -533,11 +551,8 @@ function sameDraft(a: Draft, b: Draft): boolean {
 
 const cutPattern = (pattern: string) => (pattern.length > 120 ? `${pattern.slice(0, 120)}…` : pattern)
 
-/** G21: the client MAY warn on password/token-like fields. */
-const secretWords = /pass(word|phrase)?|secret|token|api[\s_-]?key|credential|private[\s_-]?key/i
-function looksSecret(field: FieldSpec): boolean {
-  return field.kind === 'text' && (secretWords.test(field.key) || secretWords.test(field.title))
-}
+/** G21: the client MAY warn on password/token-like fields (the same rule decides which answers main does not keep). */
+const looksSecretText = (field: FieldSpec): boolean => field.kind === 'text' && looksSecret(field)
 
 const formatHint = {
   email: 'An email address.',
