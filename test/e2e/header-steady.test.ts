@@ -134,3 +134,22 @@ for (const colorScheme of ['light', 'dark'] as const) {
     }
   })
 }
+
+it('gives way with the agent\'s name first: a folder that fits is shown whole beside a long agent name', async () => {
+  const agent = 'Claude Code Enterprise Edition for the Platform Infrastructure Team (staging build)'
+  app = await launchApp([{ id: 'v1', name: agent, scenario: 'e2e-permissions' }], { viewport: { width: 1280, height: 700 } })
+  const { page } = app
+  const folder = 'customer-portal-frontend-application-migration-v2'
+  const cwd = join(app.home.workspace, folder)
+  mkdirSync(cwd)
+  await startSession(page, { agentName: agent, cwd })
+  const cut = (selector: string) => page.locator(selector).first().evaluate((el) => el.scrollWidth > el.clientWidth)
+  await visible(page.locator('.session-subtitle .middle-cut-head'))
+  for (const width of [1100, 1280]) {
+    await page.setViewportSize({ width, height: 700 })
+    // The agent's name is cut; the folder is whole (a fraction of a pixel taken from it drew its ellipsis).
+    expect(await cut('.session-subtitle .cut-words-first')).toBe(true)
+    expect(await cut('.session-subtitle .middle-cut-head')).toBe(false)
+  }
+  await screenshot(page, 'header-1280-long-agent')
+})
