@@ -56,7 +56,7 @@ export function ApprovalInbox({ items, onOpen, now = Date.now() }: ApprovalInbox
                   </>
                 )}
                 <span className="perm-inbox-meta">
-                  {revealAsText(item.agentName)} · {revealAsText(item.sessionName)} · {formatAge(now - item.createdAt)}
+                  <bdi>{revealAsText(item.agentName)}</bdi> · <bdi>{revealAsText(item.sessionName)}</bdi> · {formatAge(now - item.createdAt)}
                 </span>
               </button>
             </li>

@@ -133,7 +133,8 @@ const HistoryItem = memo(function HistoryItem({
         >
           <span className="session-item-title">{session.title ?? live?.title ?? <FolderTitle cwd={session.cwd} />}</span>
           <span className="session-item-meta muted">
-            {agentName} · {when(session.updatedAt)}
+            {/* Isolated: a right-to-left name took the time after it into its own run ("04:26 · סוכן PM"). */}
+            <bdi>{agentName}</bdi> · {when(session.updatedAt)}
             {session.archived ? ' · archived' : ''}
             {session.interrupted && !live ? ' · interrupted' : ''}
           </span>

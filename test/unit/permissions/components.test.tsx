@@ -256,7 +256,8 @@ describe('ApprovalInbox, RulesSettings, AutoApproveSwitch', () => {
       />,
     )
     expect(html.indexOf('Run npm test?')).toBeLessThan(html.indexOf('Which branch?'))
-    expect(html).toContain('Claude · Fix bug · 3 min ago')
+    // Names isolated: a right-to-left agent or session name does not take the age after it into its run.
+    expect(html).toContain('<bdi>Claude</bdi> · <bdi>Fix bug</bdi> · 3 min ago')
   })
 
   it('lists a form by its title, its message under it, each cut to a line; a form without a title by its message', () => {

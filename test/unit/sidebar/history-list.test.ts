@@ -42,6 +42,10 @@ describe('a folder of the history', () => {
       }),
     )
 
+  it('isolates the agent’s name in a row, so a right-to-left name does not take the time after it into its run', () => {
+    expect(render()).toMatch(/<bdi>Agent A<\/bdi> · /)
+  })
+
   it('offers to list the agent’s own sessions there, unless the agent was removed from Bosun', () => {
     expect(render()).toContain('Agent A’s own sessions here…')
     expect(render(() => true)).toContain('Agent A’s own sessions here…')
