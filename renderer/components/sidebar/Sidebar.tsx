@@ -117,6 +117,14 @@ export const Sidebar = memo(function Sidebar({
   const titleOf = (s: SessionSummary) => storedTitles.get(s.sessionId) ?? s.title
   const agentName = (agentId: string) => agents.find((a) => a.agentId === agentId)?.name ?? agentId
   const open = onOpenStored ?? ((sessionId: string) => onSelect(sessionId))
+  // The session shown is in the list's view when it changes (a new one joins at the end of a long list; one opened
+  // from elsewhere may sit far down): the list scrolls the least that shows its row.
+  const scrollRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (selectedSessionId === null) return
+    const row = scrollRef.current?.querySelector<HTMLElement>('.session-list .session-item[aria-current="page"]:not(.history-item)')
+    row?.scrollIntoView({ block: 'nearest' })
+  }, [selectedSessionId])
   return (
     <nav className="sidebar" aria-label="Agents and sessions">
       <div className="sidebar-top">
@@ -167,7 +175,7 @@ export const Sidebar = memo(function Sidebar({
           {history.problem}
         </p>
       )}
-      <div className="sidebar-scroll">
+      <div className="sidebar-scroll" ref={scrollRef}>
         {api && trimmed ? (
           <SearchResults hits={hits} query={trimmed} onOpen={(sessionId, entryId) => open(sessionId, entryId)} />
         ) : (
