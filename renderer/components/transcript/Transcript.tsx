@@ -312,10 +312,14 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     const el = scrollRef.current
     if (!el) return
     const observer = new ResizeObserver(() => {
-      // A form waiting for the person, held: its title stays where it is shown, whatever grows above or below it.
+      // A form waiting for the person, held: its title stays where it is shown, whatever grows above or below it; once
+      // the person moved the focus within it, the control with the focus stays where the browser brought it instead.
       const held = heldForm.current === null ? null : pendingForm(el, heldForm.current)
       if (held) {
-        el.scrollTop += titleOffset(el, held)
+        const anchor = focusAnchor.current
+        if (anchor && anchor.element.isConnected && held.contains(anchor.element)) {
+          el.scrollTop += anchor.element.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.at
+        } else el.scrollTop += titleOffset(el, held)
         return
       }
       heldForm.current = null
@@ -328,6 +332,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
         el.scrollTop += form.offset
         unstickRef.current()
         heldForm.current = form.requestId
+        focusAnchor.current = null
         return
       }
       el.scrollTop = el.scrollHeight
@@ -365,6 +370,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const formsSeen = useRef(new Set<string>())
   /** The form whose title the view holds in place while it waits, until the person scrolls or it is answered. */
   const heldForm = useRef<string | null>(null)
+  /** Within the held form, the control the person moved the focus to, and its distance from the view's top. */
+  const focusAnchor = useRef<{ element: HTMLElement; at: number } | null>(null)
   /**
    * The focus moved into a form waiting for the person (after another request was answered, from the inbox): the view
    * stops following, and shows the form's title when the focused control leaves room for it. The stream after the
@@ -374,8 +381,18 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     const el = scrollRef.current
     const target = e.target as HTMLElement
     const card = target.closest<HTMLElement>(PENDING_FORM)
-    if (!el || !card || card.contains(e.relatedTarget as Node | null)) return
+    if (!el || !card) return
     const requestId = card.dataset.requestId
+    if (card.contains(e.relatedTarget as Node | null)) {
+      // Tab within the held form: the browser brings the control into view; it is held there from now on.
+      if (requestId === undefined || heldForm.current !== requestId) return
+      requestAnimationFrame(() => {
+        if (heldForm.current === requestId && document.activeElement === target) {
+          focusAnchor.current = { element: target, at: target.getBoundingClientRect().top - el.getBoundingClientRect().top }
+        }
+      })
+      return
+    }
     if (requestId !== undefined) formsSeen.current.add(requestId)
     unstick()
     // The title at the top, if the control with the focus stays in view below it; then held there.
@@ -384,6 +401,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     el.scrollTop += offset
     leftAt.current = el.scrollTop
     heldForm.current = requestId ?? null
+    focusAnchor.current = null
   }
   const onScroll = useCallback(() => {
     const el = scrollRef.current
