@@ -1,7 +1,7 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
 import { folderName, untitledName } from '../../../common/session/title'
-import { CutLine, CutText, FolderTitle, MiddleCut } from '../common/MiddleCut'
+import { CutLine, FolderTitle, MiddleCut } from '../common/MiddleCut'
 import { Icon } from '../common/icons'
 import type { AgentSession, HistoryActions } from './use-history'
 import './history.css'
@@ -346,8 +346,11 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
         <section key={group.cwd} className="history-folder" aria-label={`Folder ${group.cwd}`}>
           <div className="history-folder-name" title={group.cwd}>
             <Icon name="folder" size={13} />
-            <h3 className="agent-label">
-              <CutText text={folderName(group.cwd)} />
+            {/* Named by its label (its text is the name's pieces, shown; a heading reads its label whole). */}
+            <h3 className="agent-label" aria-label={folderName(group.cwd)}>
+              <span className="cut-line" aria-hidden="true">
+                <MiddleCut text={folderName(group.cwd)} />
+              </span>
             </h3>
             <button type="button" className="icon-button" aria-label={`New session in ${group.cwd}`} onClick={() => onNewSessionIn(group.cwd)}>
               <Icon name="plus" size={13} />
