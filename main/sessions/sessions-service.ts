@@ -943,6 +943,9 @@ export class SessionsService implements IDisposable {
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
+        // The agent stopped before it answered: it did not refuse the session, and once it runs again the next send
+        // (or a Restart and a send) asks it again. The agent's state shows it stopped; the send fails as its exit.
+        if (failure.kind === 'agent-exited') return fail(failure)
         // Gemini CLI says only "Internal error", and why in `data.details` ("No previous sessions found for this project.").
         const details = errorDetails(failure.data)
         const why = details === undefined ? failure.message : `${failure.message}: ${cutReason(details)}`
