@@ -830,14 +830,20 @@ export class SessionsService implements IDisposable {
         'session/load',
         connection.resumeSession({ sessionId: acpSessionId, cwd, replay: true, ...(mcp ? { mcpServers: mcp.servers } : {}), ...additionalDirectoriesFor(connection, extra) }),
       )
+      // Closed while the agent loaded it (the close told the agent): the window must not go to a session that is gone.
+      if (this.sessions.get(sessionId) !== record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
       const configured = configuredBy(outcome)
       if (configured) this.push(sessionId, configured)
       for (const action of [...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
       this.batcher.flush(sessionId)
       return ok({ sessionId })
     } catch (error) {
-      this.history?.discarded?.(sessionId)
-      this.closeSession(sessionId)
+      // Closed meanwhile, and perhaps opened again from the history under the same id: that one is left alone.
+      const reopened = this.sessions.has(sessionId) && this.sessions.get(sessionId) !== record
+      if (!reopened) {
+        this.history?.discarded?.(sessionId)
+        this.closeSession(sessionId)
+      }
       return fail(toFailure(error))
     }
   }
