@@ -7,6 +7,7 @@ import { fail, ok, type Failure, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { CallHandlers, EventSink } from '../../common/contract'
+import type { HistorySummary } from '../../common/contract/history'
 import type { SessionState } from '../../common/session/types'
 import type { AgentSessionInfo } from '../acp/types'
 import type { SessionHistoryHooks } from '../sessions/sessions-service'
@@ -223,9 +224,19 @@ export function createHistoryService(options: {
     },
     historyOpenAgentSession: async ({ agentId, acpSessionId, cwd, additionalDirectories, title }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
-      // One Bosun already keeps: open it from the database (the next prompt reattaches it).
-      const known = `${agentId}/${acpSessionId}`
-      const stored = await io('Opening the session', () => (store.has(known) ? openStored(known) : ok(null)))
+      // One Bosun already keeps: open it from the database (the next prompt reattaches it). An agent that numbers its
+      // sessions from 1 again after a restart gave the id to a newer session (kept as `<id>#n`): the agent's is the
+      // newest stored under the id, not the one that had it first.
+      const stored = await io('Opening the session', async () => {
+        // What was shown so far is posted first: a session opened in this run is in the list answered after it.
+        recorder.flush()
+        const kept = await (store.listLater ? store.listLater({ includeArchived: true }) : store.list({ includeArchived: true }))
+        let newest: HistorySummary | undefined
+        for (const s of kept) {
+          if (s.agentId === agentId && s.acpSessionId === acpSessionId && (!newest || s.createdAt > newest.createdAt)) newest = s
+        }
+        return newest ? openStored(newest.sessionId) : ok(null)
+      })
       if (!stored.ok || stored.value) return stored as Result<{ sessionId: string }>
       // The listed folders are the session's complete list (E17), not added to anything: those that are folders here.
       const { folders, missing } = await listedFoldersHere(additionalDirectories ?? [], cwd)

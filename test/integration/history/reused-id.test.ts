@@ -1,0 +1,37 @@
+/**
+ * An agent that numbers its sessions from 1 again after a restart gives an id Bosun already stored to a new
+ * session (kept here as `<id>#n`). Opening that id from the agent's own list opens the conversation the agent has
+ * under it now, the newest Bosun stored under it, not the older one that had it first.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Scenario } from '../../agents/scenario'
+import { must } from '../../support/must'
+import { historyHarness } from './restart'
+
+const harness = historyHarness()
+
+const agent: Scenario = {
+  initialize: { capabilities: { loadSession: true, sessionCapabilities: { list: {} } } },
+  session: { list: [{ sessionId: 'sess-1' }] },
+  prompts: { default: [{ type: 'text', text: 'ok' }] },
+}
+
+describe('a listed session whose id the agent gave again after a restart', () => {
+  it('opens the newest stored session of that id', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(agent) }])
+    const first = await harness.start(home)
+    const older = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    must(await first.handlers.prompt({ sessionId: older, prompt: [{ type: 'text', text: 'the older one' }] }))
+    await harness.stop(first)
+
+    const second = await harness.start(home)
+    const newer = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    must(await second.handlers.prompt({ sessionId: newer, prompt: [{ type: 'text', text: 'the newer one' }] }))
+    expect([older, newer]).toEqual(['scripted/sess-1', 'scripted/sess-1#2'])
+    await harness.stop(second)
+
+    const third = await harness.start(home)
+    const opened = must(await third.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'sess-1', cwd: home.workspace }))
+    expect(opened.sessionId).toBe(newer)
+  })
+})
