@@ -558,7 +558,7 @@ export class SessionsService implements IDisposable {
     } catch (error) {
       return fail(toFailure(error))
     } finally {
-      releaseEarly(early)
+      this.releaseEarly(connection, early)
     }
   }
 
@@ -958,7 +958,7 @@ export class SessionsService implements IDisposable {
         return cannot(`could not resume it (${why})`)
       } finally {
         early.factsOnly.delete(record.acpSessionId)
-        releaseEarly(early)
+        this.releaseEarly(connection, early)
       }
     })().finally(() => {
       record.reattaching = undefined
@@ -1030,17 +1030,28 @@ export class SessionsService implements IDisposable {
     return [noticeAction('warning', `Not passed to ${record.agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description)]
   }
 
+  /** The connection's early buffer, made for a session/new|load|resume; it lives until the last of those is over ({@link releaseEarly}). */
   private earlyBuffer(connection: AcpClientConnection) {
     let buffer = this.early.get(connection)
     if (!buffer) {
       buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set() }
       this.early.set(connection, buffer)
-      const sub = connection.onDidClose(() => {
-        this.early.delete(connection)
-        sub.dispose()
-      })
     }
     return buffer
+  }
+
+  /**
+   * A session/new|load|resume is over: the last one out removes the buffer (what no session took is dropped). Not on
+   * the connection's close: one that closed before the buffer was made never says so again, and would keep it for good.
+   */
+  private releaseEarly(connection: AcpClientConnection, early: EarlyBuffer): void {
+    early.inFlight--
+    if (early.inFlight > 0) return
+    if (this.early.get(connection) === early) this.early.delete(connection)
+    early.updates.clear()
+    early.dropped.clear()
+    early.count = 0
+    early.bytes = 0
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
@@ -1271,16 +1282,6 @@ function takeEarly(early: EarlyBuffer, acpSessionId: string): SessionUpdateNotif
   early.count -= waiting.list.length
   early.bytes -= waiting.bytes
   return waiting.list
-}
-
-/** A session/new|load|resume is over: the last one out empties the buffer (what no session took is dropped). */
-function releaseEarly(early: EarlyBuffer): void {
-  early.inFlight--
-  if (early.inFlight > 0) return
-  early.updates.clear()
-  early.dropped.clear()
-  early.count = 0
-  early.bytes = 0
 }
 
 /** How many updates the early buffer had no room for: said the same way for a new session and a reattached one. */
