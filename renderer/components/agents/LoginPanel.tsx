@@ -29,9 +29,14 @@ export interface LoginViewProps {
   agentName: string
   methods: readonly AuthMethodView[] | null
   keychainAvailable: boolean
-  /** The method whose action is running, or 'logout'. */
+  /** The method whose action is running. */
   busy: string | null
+  /** By method id. */
   outcomes: Readonly<Record<string, LoginOutcome | undefined>>
+  /** A logout is running (kept apart from `busy`: a method's id may be `logout`). */
+  loggingOut?: boolean
+  /** What the last logout did (apart from `outcomes`, for the same reason). */
+  logoutOutcome?: LoginOutcome | undefined
   problem?: string | null
   /** `keyName`: the variable `value` goes under, for an agent-driven method whose failed login named it. */
   onLogin: (methodId: string, value?: string, keyName?: string) => void
@@ -92,7 +97,8 @@ export function AccountLine({ agentName, account, refused = false }: { agentName
  */
 export function LoginView(props: LoginViewProps) {
   const { agentName, methods, keychainAvailable, busy, outcomes, problem, onLogin, onGatewayLogin, onOpenTerminal, onLogout, terminal, logoutSupported, showLogout = true, account } = props
-  const { onCheckConnection, checkingConnection = false, onCancelLogin } = props
+  const { onCheckConnection, checkingConnection = false, onCancelLogin, loggingOut = false, logoutOutcome } = props
+  const anyBusy = busy !== null || loggingOut
   if (methods === null) {
     return (
       <p className="muted" role="status">
@@ -104,7 +110,7 @@ export function LoginView(props: LoginViewProps) {
   const keyFormOf = (m: AuthMethodView) => ({
     label: `${m.name}: the key`,
     keychainAvailable,
-    disabled: busy !== null,
+    disabled: anyBusy,
     busy: busy === m.id,
     onSubmit: (_name: string, value: string) => onLogin(m.id, value),
   })
@@ -155,7 +161,7 @@ export function LoginView(props: LoginViewProps) {
                         </p>
                       )}
                       <div className="button-row">
-                        <button type="button" className="button button-primary" onClick={() => onOpenTerminal(m.id)} disabled={busy !== null || Boolean(terminal)}>
+                        <button type="button" className="button button-primary" onClick={() => onOpenTerminal(m.id)} disabled={anyBusy || Boolean(terminal)}>
                           {busy === m.id ? 'Opening…' : 'Open terminal'}
                         </button>
                       </div>
@@ -166,7 +172,7 @@ export function LoginView(props: LoginViewProps) {
                     agentName={agentName}
                     label={`${m.name}: the gateway`}
                     protocol={m.gatewayProtocol}
-                    disabled={busy !== null}
+                    disabled={anyBusy}
                     busy={busy === m.id}
                     onSubmit={(gateway) => onGatewayLogin(m.id, gateway)}
                   />
@@ -180,7 +186,7 @@ export function LoginView(props: LoginViewProps) {
                   />
                 ) : (
                   <div className="button-row">
-                    <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={busy !== null} aria-label={loginButtonName(m.name)}>
+                    <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={anyBusy} aria-label={loginButtonName(m.name)}>
                       {busy === m.id ? 'Logging in…' : 'Log in'}
                     </button>
                   </div>
@@ -210,7 +216,7 @@ export function LoginView(props: LoginViewProps) {
                       </p>
                     }
                     keychainAvailable={keychainAvailable}
-                    disabled={busy !== null}
+                    disabled={anyBusy}
                     busy={busy === m.id}
                     submitLabel="Save key and log in"
                     busyLabel="Logging in…"
@@ -240,12 +246,12 @@ export function LoginView(props: LoginViewProps) {
             <strong>Log out</strong>
             <p className="muted small">Asks {agentName} to forget its credentials.</p>
           </div>
-          <button type="button" className="button button-secondary" onClick={onLogout} disabled={busy !== null}>
-            {busy === 'logout' ? 'Logging out…' : 'Log out'}
+          <button type="button" className="button button-secondary" onClick={onLogout} disabled={anyBusy}>
+            {loggingOut ? 'Logging out…' : 'Log out'}
           </button>
-          {outcomes.logout && (
-            <p className={outcomes.logout.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={outcomes.logout.tone === 'ok' ? 'status' : 'alert'}>
-              {outcomes.logout.text}
+          {logoutOutcome && (
+            <p className={logoutOutcome.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={logoutOutcome.tone === 'ok' ? 'status' : 'alert'}>
+              {logoutOutcome.text}
             </p>
           )}
         </section>
@@ -295,6 +301,8 @@ export function LoginPanel(props: LoginPanelProps) {
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState<string | null>(null)
   const [outcomes, setOutcomes] = useState<Record<string, LoginOutcome | undefined>>({})
+  const [loggingOut, setLoggingOut] = useState(false)
+  const [logoutOutcome, setLogoutOutcome] = useState<LoginOutcome | undefined>(undefined)
   const [terminal, setTerminal] = useState<{ methodId: string; terminalId: string; title: string } | null>(null)
   const [account, setAccount] = useState<AgentAccountView | null>(null)
 
@@ -344,7 +352,7 @@ export function LoginPanel(props: LoginPanelProps) {
         agentId={agentId}
         agentName={agentName}
         keychainAvailable={keychainAvailable}
-        disabled={busy !== null || props.busy === true}
+        disabled={busy !== null || loggingOut || props.busy === true}
         submitLabel={keySubmitLabel ?? 'Save and restart'}
         onSaved={(name) => onKeySaved?.(name)}
       />
@@ -358,6 +366,8 @@ export function LoginPanel(props: LoginPanelProps) {
         keychainAvailable={keychainAvailable}
         busy={busy}
         outcomes={outcomes}
+        loggingOut={loggingOut}
+        logoutOutcome={logoutOutcome}
         problem={problem}
         account={account}
         refused={props.refused ?? false}
@@ -374,10 +384,10 @@ export function LoginPanel(props: LoginPanelProps) {
         }}
         onCancelLogin={() => void tools.cancelAgentLogin({ agentId })}
         onLogout={() => {
-          setBusy('logout')
+          setLoggingOut(true)
           void tools.logoutAgent({ agentId }).then((r) => {
-            setBusy(null)
-            record('logout', r.ok ? { tone: 'ok', text: 'Logged out.' } : { tone: 'error', text: failureText(r.error) })
+            setLoggingOut(false)
+            setLogoutOutcome(r.ok ? { tone: 'ok', text: 'Logged out.' } : { tone: 'error', text: failureText(r.error) })
           })
         }}
         terminal={
