@@ -141,7 +141,13 @@ class AcpConnection implements AcpClientConnection {
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>()
   private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
   private readonly turns = new Map<string, TurnWaiter>()
+  /**
+   * Sessions whose prompt in flight Bosun cancelled: the agent's error for it means "cancelled" (F5). Kept only while
+   * that prompt runs: an agent without `session/close` must not collect one per cancelled session for its whole life.
+   */
   private readonly cancelledSessions = new Set<string>()
+  /** Prompts in flight, by session (their result not settled yet). */
+  private readonly prompting = new Map<string, number>()
   /** v1: whether the initialize the agent answered advertised `session.configOptions.boolean`. */
   private booleansAdvertised = false
   /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
@@ -339,7 +345,15 @@ class AcpConnection implements AcpClientConnection {
       return Promise.reject(error)
     }
     this.cancelledSessions.delete(sessionId)
-    return this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt, hooks)
+    this.prompting.set(sessionId, (this.prompting.get(sessionId) ?? 0) + 1)
+    const outcome = this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt, hooks)
+    // Once it is settled (its error read as cancelled or not), what its cancel left is no longer needed.
+    return outcome.finally(() => {
+      const left = this.prompting.get(sessionId)! - 1
+      if (left > 0) return void this.prompting.set(sessionId, left)
+      this.prompting.delete(sessionId)
+      this.cancelledSessions.delete(sessionId)
+    })
   }
 
   private async promptV1(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
@@ -396,7 +410,8 @@ class AcpConnection implements AcpClientConnection {
 
   cancel(sessionId: string): void {
     if (this.handshakeValue?.capabilities.sessions === false) return
-    this.cancelledSessions.add(sessionId)
+    // Remembered for a prompt of Bosun's in flight only (v2 work the agent started itself has none to read it for).
+    if (this.prompting.has(sessionId)) this.cancelledSessions.add(sessionId)
     this.notify('session/cancel', { sessionId })
   }
 
