@@ -200,14 +200,32 @@ export function createHistoryService(options: {
     }
   }
 
+  /**
+   * The newest stored session under each of the agent's ids. An agent that numbers its sessions from 1 again after a
+   * restart gave an id to a newer session (kept as `<id>#n`): the agent's is the newest stored under the id, not the
+   * one that had it first. What was shown so far is posted first, so a session opened in this run is in it.
+   */
+  const storedUnder = async (agentId: string): Promise<Map<string, HistorySummary>> => {
+    recorder.flush()
+    const kept = await (store.listLater ? store.listLater({ includeArchived: true }) : store.list({ includeArchived: true }))
+    const newest = new Map<string, HistorySummary>()
+    for (const s of kept) {
+      if (s.agentId !== agentId) continue
+      const seen = newest.get(s.acpSessionId)
+      if (!seen || s.createdAt > seen.createdAt) newest.set(s.acpSessionId, s)
+    }
+    return newest
+  }
+
   const handlers: HistoryHandlers = {
     historyAgentSessions: async ({ agentId, cwd }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
       const listed = await sessions.listAgentSessions(agentId, cwd)
       if (!listed.ok) return fail(redact(listed.error))
       if (listed.value === null) return ok({ supported: false, sessions: [] })
-      return io('Reading the history', () =>
-        ok({
+      return io('Reading the history', async () => {
+        const kept = await storedUnder(agentId)
+        return ok({
           supported: true,
           sessions: listed.value!.map((s) => ({
             acpSessionId: s.sessionId,
@@ -216,26 +234,18 @@ export function createHistoryService(options: {
             title: s.title !== null && options.redactText ? options.redactText(s.title) : s.title,
             updatedAt: s.updatedAt,
             ...(s.additionalDirectories ? { additionalDirectories: s.additionalDirectories } : {}),
-            // Open here counts: the recorder writes a session opened from this list a moment later.
-            stored: store.has(`${agentId}/${s.sessionId}`) || sessions?.has(`${agentId}/${s.sessionId}`) === true,
+            // Open here counts, written or not.
+            stored: kept.has(s.sessionId) || sessions?.has(`${agentId}/${s.sessionId}`) === true,
           })),
-        }),
-      )
+        })
+      })
     },
     historyOpenAgentSession: async ({ agentId, acpSessionId, cwd, additionalDirectories, title }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
-      // One Bosun already keeps: open it from the database (the next prompt reattaches it). An agent that numbers its
-      // sessions from 1 again after a restart gave the id to a newer session (kept as `<id>#n`): the agent's is the
-      // newest stored under the id, not the one that had it first.
+      // One Bosun already keeps (the newest under the id): open it from the database (the next prompt reattaches it).
       const stored = await io('Opening the session', async () => {
-        // What was shown so far is posted first: a session opened in this run is in the list answered after it.
-        recorder.flush()
-        const kept = await (store.listLater ? store.listLater({ includeArchived: true }) : store.list({ includeArchived: true }))
-        let newest: HistorySummary | undefined
-        for (const s of kept) {
-          if (s.agentId === agentId && s.acpSessionId === acpSessionId && (!newest || s.createdAt > newest.createdAt)) newest = s
-        }
-        return newest ? openStored(newest.sessionId) : ok(null)
+        const kept = (await storedUnder(agentId)).get(acpSessionId)
+        return kept ? openStored(kept.sessionId) : ok(null)
       })
       if (!stored.ok || stored.value) return stored as Result<{ sessionId: string }>
       // The listed folders are the session's complete list (E17), not added to anything: those that are folders here.

@@ -34,4 +34,23 @@ describe('a listed session whose id the agent gave again after a restart', () =>
     const opened = must(await third.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'sess-1', cwd: home.workspace }))
     expect(opened.sessionId).toBe(newer)
   })
+
+  it('with the older one deleted: listed as kept here, and opens the newer one, not a second copy', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(agent) }])
+    const first = await harness.start(home)
+    const older = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    must(await first.handlers.prompt({ sessionId: older, prompt: [{ type: 'text', text: 'the older one' }] }))
+    await harness.stop(first)
+    const second = await harness.start(home)
+    const newer = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    must(await second.handlers.prompt({ sessionId: newer, prompt: [{ type: 'text', text: 'the newer one' }] }))
+    await harness.stop(second)
+
+    const third = await harness.start(home)
+    must(await third.handlers.historyDelete({ sessionId: older }))
+    const listed = must(await third.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace })).sessions
+    expect(listed.map((s) => [s.acpSessionId, s.stored])).toEqual([['sess-1', true]])
+    const opened = must(await third.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'sess-1', cwd: home.workspace }))
+    expect(opened.sessionId).toBe(newer)
+  })
 })
