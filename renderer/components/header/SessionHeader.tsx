@@ -59,10 +59,12 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
         aria-label={`Approvals, ${pendingCount} pending`}
         aria-expanded={open}
         aria-haspopup="dialog"
+        // Its word is hidden in a narrow window (app.css), as Agents' and Settings' are: the tooltip still says it.
+        title="Approvals"
         onClick={() => setOpen(!open)}
       >
         <Icon name="inbox" size={15} />
-        <span>Approvals</span>
+        <span className="inbox-label">Approvals</span>
         {pendingCount > 0 && (
           <>
             {' '}

@@ -3,6 +3,18 @@ import type { UsageView } from '../../../common/session/types'
 import { fillOf, formatCost, usageText, usageValueText } from './usage-format'
 import './session.css'
 
+/** "48k / 200k tokens", its unit in a span of its own: a narrow window drops the word (session.css), the tooltip keeps it. */
+function UsageWords({ text }: { text: string }) {
+  const unit = ' tokens'
+  if (!text.endsWith(unit)) return text
+  return (
+    <>
+      {text.slice(0, -unit.length)}
+      <span className="usage-unit">{unit}</span>
+    </>
+  )
+}
+
 /**
  * The session header's usage meter, from the agent's last `usage_update` (H16): how full the context window
  * is ("48k / 200k tokens" over a thin bar, a `meter` for assistive technology) and the session's cost so far
@@ -30,7 +42,7 @@ export const UsageMeter = memo(function UsageMeter({ usage, locale }: { usage: U
           aria-valuetext={usageValueText(usage)}
         >
           <span className="usage-text" aria-hidden="true">
-            {usageText(usage)}
+            <UsageWords text={usageText(usage)} />
           </span>
           <span className="usage-bar" aria-hidden="true">
             <span className="usage-bar-fill" style={{ width: `${(fill * 100).toFixed(1)}%` }} />
