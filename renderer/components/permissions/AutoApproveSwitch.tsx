@@ -8,6 +8,9 @@ export interface AutoApproveSwitchProps {
   disabled?: boolean
 }
 
+/** Under the switch, or (a narrow window hides it) its tooltip. */
+const HINT = 'Answers “allow once” for this session without asking.'
+
 /**
  * The per-session auto-approve switch. While on, Bosun picks "allow once" whenever the agent offers it
  * (never an option of an unknown kind, never for an unrecognised request).
@@ -16,7 +19,7 @@ export function AutoApproveSwitch({ checked, onChange, disabled = false }: AutoA
   const labelId = useId()
   const hintId = useId()
   return (
-    <div className={`perm-switch-row${checked ? ' perm-switch-on' : ''}`}>
+    <div className={`perm-switch-row${checked ? ' perm-switch-on' : ''}`} title={HINT}>
       <button
         type="button"
         role="switch"
@@ -33,7 +36,7 @@ export function AutoApproveSwitch({ checked, onChange, disabled = false }: AutoA
         Auto-approve {checked ? 'on' : 'off'}
       </span>
       <span id={hintId} className="perm-muted perm-switch-hint">
-        Answers “allow once” for this session without asking.
+        {HINT}
       </span>
     </div>
   )
