@@ -7,7 +7,7 @@
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { openPlan, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 let app: E2eApp | undefined
 afterEach(async () => {
@@ -72,7 +72,7 @@ it('draws hostile content a page at a time, shows a padded command whole and an 
   // (The agent's later words, its report of the answer, join the same message.)
   await visible(transcript(page).getByRole('button', { name: /^Show more \(100,0\d\d more characters\)$/ }))
   // The plan: its first steps and a way to all of them.
-  await visible(page.getByRole('region', { name: 'Plan' }).getByRole('button', { name: 'Show all 1,000 steps' }))
+  await visible((await openPlan(page)).getByRole('button', { name: 'Show all 1,000 steps' }))
   // Nothing stretches the document: only the app's own panes scroll.
   expect(await page.evaluate(() => [document.scrollingElement!.scrollHeight <= innerHeight, document.scrollingElement!.scrollWidth <= innerWidth])).toEqual([true, true])
   await page.getByRole('region', { name: 'Plan' }).getByRole('button', { name: 'Show all 1,000 steps' }).click()

@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, it } from 'vitest'
 import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { agentSays, messageBox, sendPrompt, startSession, stopButton, transcript, turnStatus, visible, waitIdle } from './support/session-ui'
+import { agentSays, messageBox, openPlan, sendPrompt, startSession, stopButton, transcript, turnStatus, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Conformance agent'
 const FORGETFUL = 'Forgetful agent'
@@ -58,7 +58,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const title = transcript(page).locator('.tool-title').first()
     const lines = await title.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || '16'))
     expect(lines).toBeGreaterThanOrEqual(1.8)
-    const plan = page.getByRole('region', { name: 'Plan' })
+    const plan = await openPlan(page)
     await visible(plan.getByRole('img', { name: 'cancelled' }))
     await visible(plan.getByRole('img', { name: 'deferred' }))
     expect(await plan.getByRole('img', { name: 'pending' }).count()).toBe(0)

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, openPlan, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -20,7 +20,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await sendPrompt(page, 'fix')
     await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
     await visible(transcript(page).getByRole('row', { name: 'added: export const answer = 42' }))
-    await visible(page.getByRole('region', { name: 'Plan' }).getByRole('listitem').nth(2))
+    await visible((await openPlan(page)).getByRole('listitem').nth(2))
     // A field Bosun does not know (a newer schema's) is kept and shown as it is.
     await visible(transcript(page).getByText('Other fields from the agent'))
     await waitIdle(page)

@@ -11,6 +11,7 @@ import {
   gone,
   inTranscriptView,
   messageBox,
+  openPlan,
   sendButton,
   sendPrompt,
   startSession,
@@ -57,7 +58,7 @@ async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
   await visible(card.getByLabel('1 lines added, 1 removed'))
 
   // The plan, as a checklist with status and priority.
-  const plan = await visible(page.getByRole('region', { name: 'Plan' }))
+  const plan = await openPlan(page)
   await visible(plan.getByRole('button', { name: /Plan.*1\/3 done/ }))
   const items = plan.getByRole('listitem')
   expect(await items.count()).toBe(3)

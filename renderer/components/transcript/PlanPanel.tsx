@@ -1,4 +1,4 @@
-import { memo, useState } from 'react'
+import { memo, useState, useSyncExternalStore } from 'react'
 import type { PlanView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonView } from '../common/JsonView'
@@ -48,20 +48,40 @@ function PlanList({ plan }: { plan: PlanView }) {
   )
 }
 
-/** The agent's plan(s) as a checklist above the composer (v1 one plan, v2 several). */
+/**
+ * A window shorter than this (a laptop's 800 px) opens with the plan folded to its one line: five steps took about 140 px
+ * of the transcript's height, under a header and above the composer.
+ */
+export const SHORT_WINDOW_QUERY = '(max-height: 900px)'
+
+function subscribeShortWindow(onChange: () => void): () => void {
+  const query = window.matchMedia(SHORT_WINDOW_QUERY)
+  query.addEventListener('change', onChange)
+  return () => query.removeEventListener('change', onChange)
+}
+const isShortWindow = () => window.matchMedia(SHORT_WINDOW_QUERY).matches
+
+/**
+ * The agent's plan(s) as a checklist above the composer (v1 one plan, v2 several). Folded, it is one line: how many steps
+ * are done and the step under way. Open or folded as the person last chose, else as the window's height suggests.
+ */
 export const PlanPanel = memo(function PlanPanel({ plans }: { plans: PlanView[] }) {
-  const [open, setOpen] = useState(true)
+  const [chosen, setChosen] = useState<boolean | null>(null)
+  const short = useSyncExternalStore(subscribeShortWindow, isShortWindow, () => false)
+  const open = chosen ?? !short
   const all = plans.flatMap((p) => p.entries)
   if (plans.length === 0) return null
   const done = all.filter((e) => e.status === 'completed').length
+  const current = all.find((e) => e.status === 'in_progress') ?? all.find((e) => e.status === 'pending')
   return (
     <section className="plan-panel" aria-label="Plan">
-      <button type="button" className="plan-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button type="button" className="plan-toggle" aria-expanded={open} onClick={() => setChosen(!open)}>
         <Icon name="chevron" size={14} className={open ? 'rotate-90' : undefined} />
         <span>Plan</span>
-        <span className="muted">
+        <span className="muted plan-done">
           {done}/{all.length} done
         </span>
+        {!open && current && <span className="plan-current">{current.content}</span>}
       </button>
       {open && (
         <div className="plan-body">

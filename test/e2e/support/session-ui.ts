@@ -152,3 +152,14 @@ export async function watchAgent(page: Page, agentName: string): Promise<AgentWa
     },
   }
 }
+
+/**
+ * The plan panel, opened: a window under 900 px tall (the tests' 800) shows it folded to its one line at first. Returns
+ * the panel's region.
+ */
+export async function openPlan(page: Page): Promise<Locator> {
+  const plan = await visible(page.getByRole('region', { name: 'Plan' }))
+  const toggle = plan.getByRole('button', { name: /^Plan/ })
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click()
+  return plan
+}
