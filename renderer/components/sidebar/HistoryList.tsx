@@ -226,6 +226,20 @@ const HistoryItem = memo(function HistoryItem({
 })
 
 /** "More from <agent>": the sessions the agent itself has for the folder (its `session/list`), opened through `session/load`. */
+/**
+ * Words around an agent's name, on one line: a long name is cut with an ellipsis, the words around it stay (it once
+ * wrapped the link to four lines). The whole line is the button's tooltip.
+ */
+function AgentWords({ before, agentName, after }: { before: string; agentName: string; after: string }) {
+  return (
+    <CutLine text={`${before}${agentName}${after}`}>
+      {before && <span className="cut-words">{before}</span>}
+      <span className="cut-words-first">{agentName}</span>
+      <span className="cut-words">{after}</span>
+    </CutLine>
+  )
+}
+
 function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: string; agentName: string; cwd: string; actions: HistoryActions; onOpen: (sessionId: string) => void }) {
   const [state, setState] = useState<'closed' | 'loading' | AgentSession[] | null>('closed')
   // The newest refresh wins: an older answer arriving late is dropped.
@@ -250,16 +264,16 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
   }
   if (state === 'closed') {
     return (
-      <button type="button" className="link-button history-agent-sessions-toggle" onClick={ask}>
-        {agentName}’s own sessions here…
+      <button type="button" className="link-button history-agent-sessions-toggle" title={`${agentName}’s own sessions here…`} onClick={ask}>
+        <AgentWords before="" agentName={agentName} after="’s own sessions here…" />
       </button>
     )
   }
   if (state === 'loading') return <p className="muted sidebar-empty">Asking {agentName}…</p>
   // The answer is of the moment it was asked: a session started since (in a terminal, say) shows once asked again.
   const again = (
-    <button type="button" className="link-button history-agent-sessions-toggle" onClick={ask}>
-      Ask {agentName} again
+    <button type="button" className="link-button history-agent-sessions-toggle" title={`Ask ${agentName} again`} onClick={ask}>
+      <AgentWords before="Ask " agentName={agentName} after=" again" />
     </button>
   )
   if (state === null) return <p className="muted sidebar-empty">{agentName} does not list its sessions.</p>
