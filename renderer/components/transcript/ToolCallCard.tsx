@@ -12,6 +12,7 @@ import { DiffView, diffHidesCharacters } from './DiffView'
 import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
+import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
 import { failureReasonOf, isVerbatimToolText } from './tool-output'
@@ -180,9 +181,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
         <span className={`tool-icon tool-icon-${kind}`} title={TOOL_KIND_LABEL[kind]}>
           <Icon name={kind} />
         </span>
-        <span className="tool-title">
-          <VisibleText text={shownTitle} keepNewlines />
-        </span>
+        <ToolTitle title={shownTitle} />
         {entry.subagent !== undefined && (
           <span className="badge badge-muted tool-subagent" title={entry.subagent}>
             <VisibleText text={entry.subagent} />
