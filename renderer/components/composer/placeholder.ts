@@ -11,7 +11,23 @@ export function composerPlaceholder(agentName: string, options: { files: boolean
     `Message ${agentName}`,
   ]
   const fits = options.fits ?? (() => true)
-  return candidates.find(fits) ?? 'Message'
+  return candidates.find(fits) ?? cutName(agentName, fits) ?? 'Message'
+}
+
+/**
+ * "Message Claude Code Enterprise…": the longest start of a name too long for the box that fits with an ellipsis, so the
+ * box still says whose it is (it fell back to "Message"). Null when not even a few letters fit.
+ */
+function cutName(agentName: string, fits: (text: string) => boolean): string | null {
+  const letters = Array.from(agentName)
+  const wording = (count: number) => `Message ${letters.slice(0, count).join('').trimEnd()}…`
+  let [low, high, best] = [4, letters.length - 1, null as string | null]
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if (fits(wording(middle))) [best, low] = [wording(middle), middle + 1]
+    else high = middle - 1
+  }
+  return best
 }
 
 let canvas: HTMLCanvasElement | undefined
