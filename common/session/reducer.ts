@@ -33,7 +33,7 @@ import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasM
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
-import { applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
+import { applyFileRead, applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
 import {
   applyAgentGone,
   applyCancelRequested,
@@ -210,6 +210,8 @@ function applyAction(d: Draft, action: SessionAction): void {
       return
     case 'file_written':
       return applyFileWritten(d, action.toolCallId, action.writtenDiffs)
+    case 'file_read':
+      return applyFileRead(d, action.toolCallId, action.filesRead)
     case 'client_terminal':
       // A terminal Bosun runs for the agent (v1 `terminal/*`), in the v2 display shapes whatever the session's version.
       if (isObject(action.update)) (action.update.sessionUpdate === 'terminal_output_chunk' ? applyTerminalChunk : applyTerminalUpdate)(d, action.update as Update)

@@ -110,10 +110,27 @@ export interface ToolCallEntry {
    */
   writtenDiffs?: ToolCallContent[]
   /**
+   * What Bosun read for this tool call (`fs/read_text_file`): the path and the lines, never the text, newest last
+   * (the last 32: `MAX_FILES_READ`). The agent's own content says nothing of a read it had Bosun make.
+   */
+  filesRead?: FileRead[]
+  /**
    * The card title of the v2 subagent whose tool call this is ("Subagent: Survey the files"): main routed it from that
    * subagent's session (see `FROM_SUBAGENT`). Several subagents may work at once.
    */
   subagent?: string
+}
+
+/** One `fs/read_text_file` Bosun answered for a tool call: which file and which of its lines (see ToolCallEntry.filesRead). */
+export interface FileRead {
+  path: string
+  /** The window the agent asked for (1-based first line, line count); null: from the start, to the end. */
+  line: number | null
+  limit: number | null
+  /** Lines Bosun answered with (0: the window was past the file's end, or the file is empty). */
+  lines: number
+  /** Times the agent read this same window in the call. */
+  times: number
 }
 
 export interface PermissionEntry {
@@ -443,6 +460,8 @@ export type SessionAction =
   | { type: 'dismiss_notice'; id: string }
   /** Bosun wrote a file for the agent's running tool call `toolCallId`: its diffs of what Bosun wrote (see ToolCallEntry.writtenDiffs). */
   | { type: 'file_written'; toolCallId: string; writtenDiffs: ToolCallContent[] }
+  /** Bosun read a file for the agent's running tool call `toolCallId`: every read of the call so far (see ToolCallEntry.filesRead). */
+  | { type: 'file_read'; toolCallId: string; filesRead: FileRead[] }
   /** A terminal Bosun runs for the agent: a v2-shaped `terminal_update` / `terminal_output_chunk`, applied in v1 sessions too. */
   | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }
   /** The agent answered the last local prompt with an error: it was not sent (v2: not inserted). */

@@ -9,7 +9,8 @@ import { HandlerError, INVALID_PARAMS, RESOURCE_NOT_FOUND, sessionNotFound } fro
 import { createConcurrencyLimit, LimitBusyError, type ConcurrencyLimit } from '../base/concurrency-limit'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
-import type { SessionAction, ToolCallEntry } from '../../common/session/types'
+import type { FileRead, SessionAction, ToolCallEntry } from '../../common/session/types'
+import { MAX_FILES_READ } from '../../common/session/reducer/tool-calls'
 import { MAX_PATH_CHARS, confinePath } from './confine'
 import { formatBytes } from '../base/format-bytes'
 import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
@@ -108,7 +109,9 @@ export class FileSystemHandlers {
       return { content: '' }
     }
     if (!file.ok) throw this.refuse(sessionId, info, 'read', path, file.problem)
-    return { content: lineWindow(file.value.text, line, limit) }
+    const content = lineWindow(file.value.text, line, limit)
+    this.showRead(sessionId, path, realPath, { path, line: line ?? null, limit: limit ?? null, lines: lineCount(content), times: 1 })
+    return { content }
   }
 
   async handleWriteTextFile(info: AgentFilesInfo, params: unknown, _context?: ClientRequestContext): Promise<Record<string, never>> {
@@ -199,6 +202,16 @@ export class FileSystemHandlers {
     })
   }
 
+  /**
+   * A read on the running tool call that names this file (else the running read, else the newest running call): its
+   * path and lines, not its text. A read outside any tool call is not shown (agents read routinely).
+   */
+  private showRead(sessionId: string, path: string, realPath: string, read: FileRead): void {
+    const running = [...this.options.sessions.toolCalls(sessionId)].reverse().filter((t) => t.status === 'pending' || t.status === 'in_progress')
+    const owner = running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === 'read') ?? running[0]
+    if (owner) this.options.sink(sessionId, { type: 'file_read', toolCallId: owner.toolCallId, filesRead: readsWithRead(owner.filesRead ?? [], read) })
+  }
+
   private notice(sessionId: string, severity: 'warning' | 'info', title: string, description: string): void {
     this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] })
   }
@@ -255,6 +268,25 @@ export function contentWithWrite(existing: readonly unknown[], written: { type: 
     items.unshift({ type: 'content', content: { type: 'text', text }, _meta: { [OMITTED_META]: omitted } } as ContentItem)
   }
   return items
+}
+
+/**
+ * A tool call's reads with one more: the same window of the same file read again counts once more, moved last; past
+ * {@link MAX_FILES_READ} the oldest give way.
+ */
+export function readsWithRead(existing: readonly FileRead[], read: FileRead): FileRead[] {
+  const same = (r: FileRead) => r.path === read.path && r.line === read.line && r.limit === read.limit
+  const earlier = existing.find(same)
+  const next = earlier ? { ...read, times: Math.min(earlier.times + 1, Number.MAX_SAFE_INTEGER) } : read
+  return [...existing.filter((r) => !same(r)), next].slice(-MAX_FILES_READ)
+}
+
+/** Lines in a window of text (a last line without its newline counts). */
+function lineCount(text: string): number {
+  if (text === '') return 0
+  let n = 0
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+  return text.endsWith('\n') ? n : n + 1
 }
 
 /** `line` / `limit`: absent, null, or a non-negative integer; anything else is -32602 (G23). */

@@ -71,7 +71,7 @@ export class ActionBatcher implements IDisposable {
       // of Bosun's writes.
       queue.bytes +=
         action.type === 'client_terminal' ? estimateJsonBytes(action.update)
-        : action.type === 'permission_requested' || action.type === 'elicitation_requested' || action.type === 'file_written' || (action.type === 'elicitation_resolved' && action.answer) ? estimateJsonBytes(action)
+        : action.type === 'permission_requested' || action.type === 'elicitation_requested' || action.type === 'file_written' || action.type === 'file_read' || (action.type === 'elicitation_resolved' && action.answer) ? estimateJsonBytes(action)
         : OTHER_ACTION_BYTES
       actions.push(action)
     }

@@ -195,6 +195,7 @@ function whenFull(action: SessionAction): SessionAction | null {
     case 'permission_requested':
       return action.toolCallPatch ? { ...action, toolCallPatch: null } : action
     case 'file_written':
+    case 'file_read':
       return null
     default:
       return action

@@ -1,7 +1,7 @@
 /**
  * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
  */
-import type { TerminalView, ToolCallContent, ToolCallEntry } from '../types'
+import type { FileRead, TerminalView, ToolCallContent, ToolCallEntry } from '../types'
 import { cutText, fittingToolMeta, isObject, isString, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
@@ -199,6 +199,25 @@ export function applyFileWritten(d: Draft, toolCallId: unknown, writtenDiffs: un
   const i = findToolCall(d, toolCallId)
   if (i < 0) return
   d.mutEntry<ToolCallEntry>(i).writtenDiffs = d.own(writtenDiffs.slice(-MAX_WRITTEN_DIFFS) as ToolCallContent[])
+}
+
+/** Reads a tool call keeps (the oldest give way). */
+export const MAX_FILES_READ = 32
+
+/** A read's path as a card keeps it (longer than any real path). */
+const MAX_READ_PATH_CHARS = 4_096
+
+/** Bosun's reads for a tool call of the session ({@link ToolCallEntry.filesRead}), bounded again; an unknown call is left alone. */
+export function applyFileRead(d: Draft, toolCallId: unknown, filesRead: unknown): void {
+  if (!isString(toolCallId) || !Array.isArray(filesRead)) return
+  const i = findToolCall(d, toolCallId)
+  if (i < 0) return
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0
+  const reads = filesRead
+    .filter((r): r is FileRead => isObject(r) && isString(r.path) && (r.line === null || count(r.line)) && (r.limit === null || count(r.limit)) && count(r.lines) && count(r.times))
+    .slice(-MAX_FILES_READ)
+    .map((r) => ({ path: r.path.slice(0, MAX_READ_PATH_CHARS), line: r.line, limit: r.limit, lines: r.lines, times: r.times }))
+  d.mutEntry<ToolCallEntry>(i).filesRead = d.own(reads)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { memo, useEffect, useState } from 'react'
 import { terminalOf } from '../../../common/session/background'
-import type { ElicitationView, PermissionRequestView, TerminalView, ToolCallEntry } from '../../../common/session/types'
+import type { ElicitationView, FileRead, PermissionRequestView, TerminalView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
@@ -124,6 +124,18 @@ export function titleForDisplay(title: string, kind: string): string {
   return title.replace(/`([^`\n]+)`/g, '$1')
 }
 
+/** Which lines of a file Bosun read for the agent: "lines 10–29", "the whole file, 120 lines", "read 3 times". */
+export function readRangeText(read: FileRead): string {
+  const lines = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`
+  const first = Math.max(1, read.line ?? 1)
+  const range =
+    read.line === null && read.limit === null ? (read.lines === 0 ? 'the whole file, empty' : `the whole file, ${lines(read.lines)}`)
+    : read.lines === 0 ? `from line ${first}: nothing (past the end)`
+    : read.lines === 1 ? `line ${first}`
+    : `lines ${first}–${first + read.lines - 1}`
+  return read.times > 1 ? `${range}, read ${read.times} times` : range
+}
+
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true, turnEnded = false }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
@@ -160,8 +172,10 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   // What Bosun wrote for the call, of files nothing above shows a diff of (see ToolCallEntry.writtenDiffs).
   const diffPaths = new Set([...shownContent, ...askedDiffs].filter((c) => c.type === 'diff').map((c) => (c as Record<string, unknown>).path))
   const writtenDiffs = (entry.writtenDiffs ?? []).filter((c) => c.type !== 'diff' || !diffPaths.has((c as Record<string, unknown>).path))
+  const filesRead = entry.filesRead ?? []
   const hasBody =
     shownContent.length > 0 ||
+    filesRead.length > 0 ||
     askedDiffs.length > 0 ||
     writtenDiffs.length > 0 ||
     entry.locations.length > 0 ||
@@ -214,7 +228,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
       {open && hasBody && (
         <div className="tool-body" id={bodyId}>
           <HiddenCharsWarning
-            texts={[title, ...entry.locations.map((l) => l.path)]}
+            texts={[title, ...entry.locations.map((l) => l.path), ...filesRead.map((r) => r.path)]}
             commands={[command]}
             alsoHidden={[...shownContent, ...askedDiffs, ...writtenDiffs].some((c) => c.type === 'diff' && diffHidesCharacters(c))}
           />
@@ -288,6 +302,21 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                   <ContentBlockView key={i} block={c.content as never} markdown keepLineBreaks onOpenLink={seams.onOpenLink} />
                 )
               })}
+            </div>
+          )}
+          {filesRead.length > 0 && (
+            <div className="tool-files-read">
+              <p className="tool-asked-label muted">What Bosun read for the agent:</p>
+              <ul>
+                {filesRead.map((read, i) => (
+                  <li key={i}>
+                    <code className="tool-read-path">
+                      <VisibleText text={read.path} />
+                    </code>
+                    <span className="muted"> · {readRangeText(read)}</span>
+                  </li>
+                ))}
+              </ul>
             </div>
           )}
           {pending.map((request) => (

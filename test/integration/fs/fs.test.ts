@@ -155,6 +155,19 @@ describe('fs/* with the scripted v1 agent', () => {
     expect(tool!.writtenDiffs).toEqual([{ type: 'diff', path: join(s.t.workspace, 'a.txt'), oldText: 'one\ntwo\nthree\n', newText: 'one\nTWO\nthree\n' }])
   })
 
+  it('shows on the running read call which lines of which file Bosun read for it, not their text', async () => {
+    const s = await start()
+    expect(await s.run('read-in-calls')).toEqual([{ content: 'two\n' }, { content: 'two\n' }, { content: 'one\ntwo\nthree\n' }])
+    const tools = (await s.state()).entries.filter((e): e is ToolCallEntry => e.kind === 'tool_call')
+    const path = join(s.t.workspace, 'a.txt')
+    expect(tools.find((t) => t.toolCallId === 'call-read')!.filesRead).toEqual([
+      { path, line: 2, limit: 1, lines: 1, times: 2 },
+      { path, line: null, limit: null, lines: 3, times: 1 },
+    ])
+    expect(tools.find((t) => t.toolCallId === 'call-other')!.filesRead).toBeUndefined()
+    expect(JSON.stringify(tools)).not.toContain('three\\n')
+  })
+
   it('writes atomically, keeping the mode and CRLF line endings, and refuses read-only files', async () => {
     const s = await start()
     writeFileSync(join(s.t.workspace, 'run.sh'), '#!/bin/sh\necho old\n')

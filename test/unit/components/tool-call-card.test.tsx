@@ -315,6 +315,28 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(textOf(own)).not.toContain('What Bosun wrote')
   })
 
+  it('shows which files and lines Bosun read for the call (fs/read_text_file), and the reducer keeps them', () => {
+    let state = createSessionState({ sessionId: 's', agentId: 'a', protocolVersion: 1 } as never)
+    state = applyActions(state, [
+      { type: 'updates', updates: [{ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Read notes', kind: 'read', status: 'in_progress' }] as never },
+      {
+        type: 'file_read',
+        toolCallId: 'r',
+        filesRead: [
+          { path: '/w/notes.md', line: 10, limit: 20, lines: 20, times: 1 },
+          { path: '/w/a.ts', line: null, limit: null, lines: 1, times: 3 },
+          { path: '/w/bad', line: -1, limit: null, lines: 1, times: 1 },
+        ],
+      },
+    ])
+    const entry = state.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call')!
+    expect(entry.filesRead).toHaveLength(2)
+    const text = textOf(render(<ToolCallCard entry={entry} permissions={{}} terminals={{}} />))
+    expect(text).toContain('What Bosun read for the agent:')
+    expect(text).toContain('/w/notes.md · lines 10–29')
+    expect(text).toContain('/w/a.ts · the whole file, 1 line, read 3 times')
+  })
+
   it('reveals hidden characters in the title (and its accessible name) and the locations', () => {
     const html = render(
       <ToolCallCard entry={card({ title: 'Edit a\u202Etxt.exe', toolKind: 'edit', locations: [{ path: '/p/x\u200B.ts', line: 4 }] })} permissions={{}} terminals={{}} />,
