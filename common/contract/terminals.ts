@@ -8,6 +8,11 @@ import { call, id } from './define'
  */
 export const terminalCalls = {
   cancelTerminal: call(z.object({ sessionId: id, terminalId: id }), z.undefined()),
+  /**
+   * A v1 terminal Bosun runs for the agent (`terminal/create`), killed at the person's asking: main kills its process
+   * tree only when the terminal is running in that very session; the agent still gets its exit status.
+   */
+  killTerminal: call(z.object({ sessionId: id, terminalId: id }), z.undefined()),
 } as const
 
 export const terminalEvents = {} as const

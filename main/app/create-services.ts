@@ -524,6 +524,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...clientCaps.handlers,
     ...mcp.handlers,
     cancelTerminal: ({ sessionId, terminalId }) => guard(() => agentTerminals.cancel(sessionId, terminalId)),
+    killTerminal: ({ sessionId, terminalId }) => guard(() => terminals.killForPerson(sessionId, terminalId)),
     ...locations.handlers,
   }
 

@@ -12,6 +12,7 @@ import { accessSync, constants as fsConstants, statSync } from 'node:fs'
 import { isAbsolute } from 'node:path'
 import type { AcpClientConnection, ClientRequestContext } from '../acp/types'
 import { HandlerError, INVALID_PARAMS, RESOURCE_NOT_FOUND, sessionNotFound } from '../acp/types'
+import { fail, ok, type Result } from '../base/errors'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { scrubEnv } from '../config/launch'
@@ -126,6 +127,21 @@ export class TerminalHandlers implements IDisposable {
   /** The person stopped the turn: running commands of the session are killed (ids stay valid for the agent). */
   cancelSession(sessionId: string): void {
     for (const t of this.terminals.values()) if (t.sessionId === sessionId && !t.process.exitStatus) void t.process.stop()
+  }
+
+  /**
+   * The person killed one running terminal of the session from its card: its process tree goes (SIGTERM, then
+   * SIGKILL), the id stays valid and the agent still gets the exit status. Another session's terminal, or a released
+   * one, is unknown here; one that already ended is left as it is.
+   */
+  async killForPerson(sessionId: string, terminalId: string): Promise<Result<undefined>> {
+    const t = this.terminals.get(terminalId)
+    if (!t || t.sessionId !== sessionId) return fail({ kind: 'not-found', message: 'This session has no such running terminal.' })
+    if (t.process.exitStatus) return fail({ kind: 'invalid-argument', message: 'This terminal has already ended.' })
+    this.options.log?.info(`terminal ${t.id} of session ${sessionId} killed by the person`)
+    this.options.sink(sessionId, { type: 'terminal_cancel_requested', terminalId: t.id })
+    await t.process.stop()
+    return ok(undefined)
   }
 
   /** The session closed: its terminals are killed and released. */

@@ -28,8 +28,8 @@ export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setMo
 
 export interface SessionScreenProps {
   store: AppStore
-  /** With `cancelTerminal`, v2 agent terminals that offer it can be cancelled. */
-  api: SessionApi & Partial<Pick<BosunApi, 'cancelTerminal'>>
+  /** With `cancelTerminal`, v2 agent terminals that offer it can be cancelled; with `killTerminal`, v1 terminals Bosun runs can be killed one by one. */
+  api: SessionApi & Partial<Pick<BosunApi, 'cancelTerminal' | 'killTerminal'>>
   sessionId: string
   /** The approval inbox entry point (header, right). */
   inboxSlot: ReactNode
@@ -167,6 +167,15 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           report('Cancelling the terminal')(result)
           return result.ok
         }),
+      ...(api.killTerminal
+        ? {
+            kill: (terminalId: string) =>
+              api.killTerminal!({ sessionId, terminalId }).then((result) => {
+                report('Killing the terminal')(result)
+                return result.ok
+              }),
+          }
+        : {}),
     }
   }, [api, sessionId, report])
   // Hidden here at once; main drops it from the session, so no other window or later visit shows it again.

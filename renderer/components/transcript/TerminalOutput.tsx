@@ -1,7 +1,7 @@
 import { memo } from 'react'
 import type { TerminalView } from '../../../common/session/types'
 import { JsonDisclosure } from '../common/JsonView'
-import { CancelTerminalButton } from './terminal-actions'
+import { CancelTerminalButton, KillTerminalButton } from './terminal-actions'
 import { neutraliseEscapes, withoutEscapes } from './terminal-text'
 import { XtermView } from './XtermView'
 import './terminal.css'
@@ -83,7 +83,7 @@ export const TerminalOutput = memo(function TerminalOutput({
             </span>
           ) : exit ? (
             <span className={`badge ${terminal?.cancelRequested || stoppedWithCall ? 'badge-muted' : exitClass(exit)}`} role="status">
-              {terminal?.cancelRequested ? `cancelled · ${exitText(exit)}` : stoppedWithCall ? `stopped · ${exitText(exit)}` : exitText(exit)}
+              {terminal?.cancelRequested ? `${agentTerminals ? 'cancelled' : 'killed'} · ${exitText(exit)}` : stoppedWithCall ? `stopped · ${exitText(exit)}` : exitText(exit)}
             </span>
           ) : endedWithCall ? null : terminal?.cancelRequested ? (
             <span className="badge badge-warn" role="status">
@@ -106,7 +106,11 @@ export const TerminalOutput = memo(function TerminalOutput({
               running
             </span>
           ) : null}
-          <CancelTerminalButton terminalId={terminalId} terminal={terminal} label={label} />
+          {agentTerminals ? (
+            <CancelTerminalButton terminalId={terminalId} terminal={terminal} label={label} />
+          ) : (
+            <KillTerminalButton terminalId={terminalId} terminal={terminal} label={label} />
+          )}
         </span>
       </header>
       {terminal?.cancelUnconfirmed && !exit && (

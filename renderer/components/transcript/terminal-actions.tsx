@@ -2,10 +2,12 @@ import { createContext, useContext, useState } from 'react'
 import { canCancelTerminal } from '../../../common/session/background'
 import type { TerminalView } from '../../../common/session/types'
 
-/** What a session's terminals can ask of main: only v2 `terminal/cancel`, which main checks again (E16). */
+/** What a session's terminals can ask of main, which checks again: v2 `terminal/cancel` (E16), and killing a v1 terminal Bosun runs. */
 export interface TerminalActions {
   /** Resolves `true` when the agent accepted the cancel (failures are reported by the session screen). */
   cancel(terminalId: string): Promise<boolean>
+  /** Kills a terminal Bosun runs for the agent (v1 `terminal/create`), that one only; resolves `true` once killed. */
+  kill?(terminalId: string): Promise<boolean>
 }
 
 /** Provided by the session screen; absent (dev fixtures, history without an agent), no Cancel is offered. */
@@ -35,6 +37,33 @@ export function CancelTerminalButton({ terminalId, terminal, label }: { terminal
       }}
     >
       {cancelling ? 'Cancelling…' : 'Cancel'}
+    </button>
+  )
+}
+
+/**
+ * Kill for a running terminal Bosun runs for a v1 agent (`terminal/create`): main kills that command's process tree
+ * only (Stop kills them all with the turn), and the agent gets its exit status. "Killing…" until main answers or the
+ * terminal shows it is stopping.
+ */
+export function KillTerminalButton({ terminalId, terminal, label }: { terminalId: string; terminal: TerminalView | undefined; label: string }) {
+  const actions = useContext(TerminalActionsContext)
+  const [asking, setAsking] = useState(false)
+  const kill = actions?.kill
+  if (!kill || !terminal || terminal.agentRun === true || terminal.exitStatus || terminal.agentGone || terminal.cancelRequested) return null
+  return (
+    <button
+      type="button"
+      className="button button-small button-secondary terminal-cancel"
+      disabled={asking}
+      aria-label={asking ? `Killing ${label}` : `Kill ${label}`}
+      title="Kill this command and what it started (the agent is told its exit status)"
+      onClick={() => {
+        setAsking(true)
+        void kill(terminalId).finally(() => setAsking(false))
+      }}
+    >
+      {asking ? 'Killing…' : 'Kill'}
     </button>
   )
 }

@@ -171,4 +171,20 @@ describe('terminal/wait_for_exit when the terminal goes away (B18)', () => {
     h.handlers.cancelSession('bosun-s1')
     expect(await stopped.wait).toEqual({ exitCode: null, signal: 'SIGTERM' })
   })
+
+  it('killed by the person from its card: that terminal only, of that session only; the agent gets the exit status', async () => {
+    const h = harness()
+    const killed = await sleeper(h)
+    const other = await sleeper(h)
+    other.wait.catch(() => undefined) // released at the end, unanswered
+    // Another session's id, an id no terminal has: nothing is killed.
+    expect(await h.handlers.killForPerson('bosun-s2', killed.terminalId)).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(await h.handlers.killForPerson('bosun-s1', '__proto__')).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    expect(await h.call('terminal/output', { sessionId: 's1', terminalId: killed.terminalId })).not.toHaveProperty('exitStatus')
+    expect(await h.handlers.killForPerson('bosun-s1', killed.terminalId)).toEqual({ ok: true, value: undefined })
+    expect(await killed.wait).toEqual({ exitCode: null, signal: 'SIGTERM' })
+    expect(h.actions).toContainEqual({ type: 'terminal_cancel_requested', terminalId: killed.terminalId })
+    expect(await h.call('terminal/output', { sessionId: 's1', terminalId: other.terminalId })).not.toHaveProperty('exitStatus')
+    expect(await h.handlers.killForPerson('bosun-s1', killed.terminalId)).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })
+  })
 })

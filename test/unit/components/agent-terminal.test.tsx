@@ -128,3 +128,35 @@ describe('the background-work indicator', () => {
     expect(shows(render(<BackgroundWork session={state} />))).toBeNull()
   })
 })
+
+describe('a terminal Bosun runs for a v1 agent (terminal/create) on its card', () => {
+  const withKill = { cancel: async () => true, kill: async () => true }
+  const renderV1 = (t: TerminalView | undefined, value: typeof withKill | typeof actions = withKill) =>
+    renderToStaticMarkup(
+      <TerminalActionsContext.Provider value={value}>
+        <TerminalOutput terminalId="term-1" terminal={t} agentTerminals={false} />
+      </TerminalActionsContext.Provider>,
+    )
+  const v1 = (...updates: Record<string, unknown>[]) =>
+    applyActions(
+      createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 1, cwd: '/w' }),
+      updates.map((u) => ({ type: 'client_terminal' as const, update: { sessionUpdate: 'terminal_update' as const, terminalId: 'term-1', ...u } })),
+    )
+
+  it('offers Kill of its own while it runs, says so once killed (not an error), and nothing once it ended', () => {
+    let state = v1({ command: 'npm test', cwd: '/w' })
+    const running = renderV1(state.terminals['term-1'])
+    expect(running).toContain('aria-label="Kill npm test"')
+    // Without a way to ask main (history, fixtures), nothing to click.
+    expect(renderV1(state.terminals['term-1'], actions)).not.toContain('<button')
+    state = applyActions(state, [{ type: 'terminal_cancel_requested', terminalId: 'term-1' }])
+    const stopping = renderV1(state.terminals['term-1'])
+    expect(textOf(stopping)).toContain('stopping')
+    expect(stopping).not.toContain('<button')
+    state = applyActions(state, [{ type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 'term-1', exitStatus: { exitCode: null, signal: 'SIGTERM' } } }])
+    const killed = renderV1(state.terminals['term-1'])
+    expect(textOf(killed)).toContain('killed · signal SIGTERM')
+    expect(killed).not.toContain('badge-danger')
+    expect(renderV1(v1({ command: 'npm test' }, { exitStatus: { exitCode: 0, signal: null } }).terminals['term-1'])).not.toContain('<button')
+  })
+})

@@ -226,6 +226,12 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
     { sessionId, terminalId: '__proto__' },
     { sessionId: 'victim/other-session', terminalId: 'term-1' },
   ],
+  // Killing a v1 terminal: ids the session does not have, another session's: nothing is killed.
+  killTerminal: ({ sessionId }) => [
+    { sessionId, terminalId: 'term-1' },
+    { sessionId, terminalId: '__proto__' },
+    { sessionId: 'victim/other-session', terminalId: 'term-1' },
+  ],
   listAgentMcpServers: () => [{ agentId: 'nobody' }],
   // Tool-call locations: files no tool call named, `..` and symlink tricks, a program, another session.
   openLocation: ({ sessionId }) => [
