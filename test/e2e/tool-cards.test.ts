@@ -20,8 +20,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.addStyleTag({ content: '* { caret-color: transparent !important; }' })
     await sendPrompt(page, 'bash')
     const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'ls -la' }))
-    // The command is on screen twice (the card's title and its Command block), not a third time as the prompt's title.
-    await expect.poll(() => transcript(page).getByText('ls -la', { exact: true }).evaluateAll((nodes) => nodes.filter((n) => !n.closest('.sr-only') && n.getBoundingClientRect().width > 1).length)).toBe(2)
+    // The command is on screen once, as the card's title (claude-agent-acp's): not again in a Command block, nor as the prompt's title.
+    await expect.poll(() => transcript(page).getByText('ls -la', { exact: true }).evaluateAll((nodes) => nodes.filter((n) => !n.closest('.sr-only') && n.getBoundingClientRect().width > 1).length)).toBe(1)
     await page.evaluate(() => document.fonts.ready.then(() => undefined))
     await screenshot(page, `cards-bash-${colorScheme}`)
     await prompt.getByRole('button', { name: /^Allow/ }).first().click()

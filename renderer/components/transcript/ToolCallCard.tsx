@@ -119,6 +119,16 @@ export function cardName(kindLabel: string, title: string): string {
   return title.toLowerCase().startsWith(`${kindLabel.toLowerCase()} `) ? title : `${kindLabel}: ${title}`
 }
 
+/**
+ * Whether the card's title is the command itself: claude-agent-acp titles a command it runs with the command in
+ * backticks (a backtick inside escaped), and the Command block below said it a second time.
+ */
+export function titleIsCommand(title: string, command: string): boolean {
+  const t = title.trim()
+  const inner = t.length > 1 && t.startsWith('`') && t.endsWith('`') ? t.slice(1, -1).replaceAll('\\`', '`') : t
+  return command.trim() !== '' && (inner.trim() === command.trim() || t === command.trim())
+}
+
 export function titleForDisplay(title: string, kind: string): string {
   if (kind === 'execute' || !title.includes('`')) return title
   return title.replace(/`([^`\n]+)`/g, '$1')
@@ -232,7 +242,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
             commands={[command]}
             alsoHidden={[...shownContent, ...askedDiffs, ...writtenDiffs].some((c) => c.type === 'diff' && diffHidesCharacters(c))}
           />
-          {command !== null && (
+          {command !== null && !titleIsCommand(title, command) && (
             <div className="tool-command">
               <div className="perm-field-label">Command</div>
               <pre className="perm-code" aria-label="Command">

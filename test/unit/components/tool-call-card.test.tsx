@@ -315,6 +315,16 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(textOf(own)).not.toContain('What Bosun wrote')
   })
 
+  it('shows no Command block when the title is the command (claude-agent-acp), the title saying it once', () => {
+    const claude = render(<ToolCallCard entry={card({ title: '`npm test -- --grep \\`x\\``', rawInput: { command: 'npm test -- --grep `x`', description: 'Run the tests' } })} permissions={{}} terminals={{}} />)
+    expect(claude).not.toContain('aria-label="Command"')
+    // Once above the raw input (collapsed, below).
+    expect(textOf(claude.split('<details')[0]!).match(/npm test/g)).toHaveLength(1)
+    // A title that says something else keeps the command below it.
+    const described = render(<ToolCallCard entry={card({ title: 'Run the tests', rawInput: { command: 'npm test' } })} permissions={{}} terminals={{}} />)
+    expect(described).toContain('aria-label="Command"')
+  })
+
   it('shows which files and lines Bosun read for the call (fs/read_text_file), and the reducer keeps them', () => {
     let state = createSessionState({ sessionId: 's', agentId: 'a', protocolVersion: 1 } as never)
     state = applyActions(state, [
