@@ -130,17 +130,17 @@ export function diffHidesCharacters(block: unknown): boolean {
 /**
  * A diff content block, v1 (`path/oldText/newText`, diffed here) or v2 (`changes[]`, always listed, and an optional
  * patch under them). `locations` and `rawInput` are the tool call's: they say where a v1 snippet sits in its file.
+ * `pathInTitle`: the card's title names the file, so the header leaves it out.
  */
-export const DiffView = memo(function DiffView({ block, locations, rawInput }: { block: Record<string, unknown> } & DiffContext) {
+export const DiffView = memo(function DiffView({ block, locations, rawInput, pathInTitle = false }: { block: Record<string, unknown>; pathInTitle?: boolean } & DiffContext) {
   const model = useMemo(() => diffModelOf(block, { locations, rawInput }), [block, locations, rawInput])
   switch (model.kind) {
     case 'unified':
       return (
         <figure className="diff" aria-label={`Diff of ${revealAsText(model.path)}`}>
           <figcaption className="diff-header">
-            <span className="diff-path">
-              <VisibleText text={model.path} />
-            </span>
+            {/* The card's title already names the file: the header does not again (the figure's name still does). */}
+            <span className="diff-path">{!pathInTitle && <VisibleText text={model.path} />}</span>
             {model.isNewFile && <span className="badge badge-muted">new file</span>}
             {model.isDeletedFile && <span className="badge badge-muted">deleted</span>}
             {!model.numbered && (

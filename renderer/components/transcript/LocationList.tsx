@@ -46,7 +46,7 @@ type Status = { index: number; kind: 'info' | 'error' | 'manual'; text: string }
  * A tool call's file locations, each with Open (main checks and opens it in the person's editor) and Copy
  * path. Main decides whether a path may be opened; the row only says what main answered.
  */
-export const LocationList = memo(function LocationList({ locations }: { locations: Location[] }) {
+export const LocationList = memo(function LocationList({ locations, pathsInTitle }: { locations: Location[]; pathsInTitle?: ReadonlySet<string> }) {
   const { onOpenLocation } = useSeams()
   const [status, setStatus] = useState<Status | null>(null)
   const [busy, setBusy] = useState<number | null>(null)
@@ -78,9 +78,14 @@ export const LocationList = memo(function LocationList({ locations }: { location
           const shown = revealAsText(text)
           return (
             <li key={i} className="location">
-              <span className="location-path" title={shown}>
-                <VisibleText text={text} />
-              </span>
+              {/* A path the card's title already names is not shown again (its buttons still name it): its line, if any. */}
+              {!pathsInTitle?.has(location.path) ? (
+                <span className="location-path" title={shown}>
+                  <VisibleText text={text} />
+                </span>
+              ) : (
+                location.line != null && <span className="location-path">Line {location.line}</span>
+              )}
               <button type="button" className="location-action" aria-label={`Open ${shown}`} disabled={busy === i} onClick={() => void open(i, location)}>
                 Open
               </button>

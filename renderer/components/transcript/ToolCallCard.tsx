@@ -129,6 +129,16 @@ export function titleIsCommand(title: string, command: string): boolean {
   return command.trim() !== '' && (inner.trim() === command.trim() || t === command.trim())
 }
 
+/** Whether a title names a path whole: "Wrote /w/a.txt" names /w/a.txt, "Read /w/a.txt.bak" does not. */
+export function namesPath(title: string, path: string): boolean {
+  if (path === '') return false
+  const edge = (c: string | undefined) => c === undefined || /[\s:,;()'"`]/.test(c)
+  for (let at = title.indexOf(path); at >= 0; at = title.indexOf(path, at + 1)) {
+    if (edge(title[at - 1]) && edge(title[at + path.length])) return true
+  }
+  return false
+}
+
 export function titleForDisplay(title: string, kind: string): string {
   if (kind === 'execute' || !title.includes('`')) return title
   return title.replace(/`([^`\n]+)`/g, '$1')
@@ -197,6 +207,13 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const failureReason = failureReasonOf(entry.status, entry.content, entry.rawOutput)
   const shownTitle = titleForDisplay(title, kind)
   const plainTitle = revealAsText(shownTitle)
+  // Paths the title already names ("Wrote /w/a.txt", claude-agent-acp's "Edit `/src/a.ts`"): the body does not repeat them.
+  const pathsInTitle = new Set(
+    [...entry.locations.map((l) => l.path), ...[...shownContent, ...askedDiffs, ...writtenDiffs].map((c) => (c.type === 'diff' ? (c as Record<string, unknown>).path : undefined))].filter(
+      (path): path is string => typeof path === 'string' && namesPath(shownTitle, path),
+    ),
+  )
+  const inTitle = (block: Record<string, unknown>) => typeof block.path === 'string' && pathsInTitle.has(block.path)
   const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={cardName(TOOL_KIND_LABEL[kind], plainTitle)}>
@@ -250,7 +267,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               </pre>
             </div>
           )}
-          {entry.locations.length > 0 && <LocationList locations={entry.locations} />}
+          {entry.locations.length > 0 && <LocationList locations={entry.locations} pathsInTitle={pathsInTitle} />}
           {shownContent.map((content, i) => {
             const c = content as Record<string, unknown>
             switch (content.type) {
@@ -266,7 +283,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                   />
                 )
               case 'diff':
-                return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} />
+                return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} pathInTitle={inTitle(c)} />
               case 'terminal': {
                 const id = String(c.terminalId ?? '')
                 const terminal = terminalOf(terminals, id)
@@ -297,7 +314,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
             <div className="tool-asked-diffs">
               <p className="tool-asked-label muted">The change as shown when the agent asked for approval:</p>
               {askedDiffs.map((diff, i) => (
-                <DiffView key={i} block={diff as Record<string, unknown>} locations={entry.locations} rawInput={entry.rawInput} />
+                <DiffView key={i} block={diff as Record<string, unknown>} locations={entry.locations} rawInput={entry.rawInput} pathInTitle={inTitle(diff as Record<string, unknown>)} />
               ))}
             </div>
           )}
@@ -307,7 +324,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               {writtenDiffs.map((written, i) => {
                 const c = written as Record<string, unknown>
                 return written.type === 'diff' ? (
-                  <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} />
+                  <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} pathInTitle={inTitle(c)} />
                 ) : (
                   <ContentBlockView key={i} block={c.content as never} markdown keepLineBreaks onOpenLink={seams.onOpenLink} />
                 )

@@ -325,6 +325,24 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(described).toContain('aria-label="Command"')
   })
 
+  it("names a path its title already names once: Bosun's own write card, claude-agent-acp's Edit", () => {
+    const diff = { type: 'diff' as const, path: '/w/made.md', oldText: null, newText: '# Made\n' }
+    const own = render(<ToolCallCard entry={card({ title: 'Created /w/made.md', toolKind: 'edit', status: 'completed', locations: [{ path: '/w/made.md' }], content: [diff] })} permissions={{}} terminals={{}} />)
+    // Only the title names it: the body (its location row and its diff's header) does not.
+    const body = (html: string) => textOf(html.slice(html.indexOf('class="tool-body"')))
+    expect(textOf(own)).toContain('/w/made.md')
+    expect(body(own)).not.toContain('/w/made.md')
+    // Still opened and copied by its buttons, and the diff still named, for screen readers.
+    expect(own).toContain('aria-label="Open /w/made.md"')
+    expect(own).toContain('aria-label="Diff of /w/made.md"')
+    const edit = render(<ToolCallCard entry={card({ title: 'Edit `/w/a.ts`', toolKind: 'edit', locations: [{ path: '/w/a.ts', line: 4 }], content: [{ ...diff, path: '/w/a.ts' }] })} permissions={{}} terminals={{}} />)
+    expect(body(edit)).not.toContain('/w/a.ts')
+    expect(body(edit)).toContain('Line 4')
+    // A title that names another file (or a longer one) leaves the path shown.
+    const other = render(<ToolCallCard entry={card({ title: 'Read /w/a.ts.bak', toolKind: 'read', locations: [{ path: '/w/a.ts' }] })} permissions={{}} terminals={{}} />)
+    expect(body(other).match(/\/w\/a\.ts/g)).toHaveLength(1)
+  })
+
   it('shows which files and lines Bosun read for the call (fs/read_text_file), and the reducer keeps them', () => {
     let state = createSessionState({ sessionId: 's', agentId: 'a', protocolVersion: 1 } as never)
     state = applyActions(state, [
