@@ -39,6 +39,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
   })
 }
 
+it('kills one terminal from its card: that command only, and the agent gets its exit status', async () => {
+  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { viewport: { width: 1280, height: 860 } })
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'kill-one')
+  const serve = transcript(page).getByRole('article', { name: 'Run: Serve the docs' })
+  const watch = transcript(page).getByRole('article', { name: 'Run: Watch the files' })
+  await visible(watch.getByRole('button', { name: 'Kill sleep 301' }))
+  await (await visible(serve.getByRole('button', { name: 'Kill sleep 300' }))).click()
+  await visible(serve.getByRole('status').getByText('killed · signal SIGTERM'))
+  await visible(agentSays(page, AGENT).getByText('The docs server stopped.'))
+  expect(await transcript(page).textContent()).toContain('client response (terminal/wait_for_exit): {"exitCode":null,"signal":"SIGTERM"}')
+  // The other command runs on, its Kill still offered.
+  await visible(watch.getByRole('status').getByText('running'))
+  await visible(watch.getByRole('button', { name: 'Kill sleep 301' }))
+  await serve.scrollIntoViewIfNeeded()
+  await screenshot(page, 'terminal-killed')
+})
+
 // A 1×1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
