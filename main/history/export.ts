@@ -3,6 +3,7 @@ import type { ContentBlock, Entry, SessionState, ToolCallEntry } from '../../com
 import { stopNoteText, turnErrorText } from '../../common/session/turn-stop'
 import type { HistorySummary } from '../../common/contract/history'
 import { derivedTitle, untitledName } from '../../common/session/title'
+import { readRangeText } from '../../common/session/file-reads'
 import { TerminalText } from '../terminals/terminal-text'
 
 const fence = (text: string, lang = '') => {
@@ -77,6 +78,8 @@ function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
     lines.push('', `Written by Bosun for the agent, \`${w.path}\`:`)
     lines.push(fence(`--- old\n${typeof w.oldText === 'string' ? w.oldText : ''}\n+++ new\n${typeof w.newText === 'string' ? w.newText : ''}`, 'diff'))
   }
+  // What Bosun read for the call: which lines of which files, not their text (as the card shows it).
+  for (const read of tool.filesRead ?? []) lines.push('', `Read by Bosun for the agent, \`${read.path}\`: ${readRangeText(read)}`)
   for (const requestId of tool.permissionIds) {
     const request = state.permissions[requestId]
     if (!request) continue

@@ -1,6 +1,7 @@
 import { memo, useEffect, useState } from 'react'
 import { terminalOf } from '../../../common/session/background'
-import type { ElicitationView, FileRead, PermissionRequestView, TerminalView, ToolCallEntry } from '../../../common/session/types'
+import { readRangeText } from '../../../common/session/file-reads'
+import type { ElicitationView, PermissionRequestView, TerminalView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
@@ -142,18 +143,6 @@ export function namesPath(title: string, path: string): boolean {
 export function titleForDisplay(title: string, kind: string): string {
   if (kind === 'execute' || !title.includes('`')) return title
   return title.replace(/`([^`\n]+)`/g, '$1')
-}
-
-/** Which lines of a file Bosun read for the agent: "lines 10–29", "the whole file, 120 lines", "read 3 times". */
-export function readRangeText(read: FileRead): string {
-  const lines = (n: number) => `${n} ${n === 1 ? 'line' : 'lines'}`
-  const first = Math.max(1, read.line ?? 1)
-  const range =
-    read.line === null && read.limit === null ? (read.lines === 0 ? 'the whole file, empty' : `the whole file, ${lines(read.lines)}`)
-    : read.lines === 0 ? `from line ${first}: nothing (past the end)`
-    : read.lines === 1 ? `line ${first}`
-    : `lines ${first}–${first + read.lines - 1}`
-  return read.times > 1 ? `${range}, read ${read.times} times` : range
 }
 
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true, turnEnded = false }: ToolCallCardProps) {

@@ -75,6 +75,14 @@ describe('export', () => {
     expect(markdown).toContain('Written by Bosun for the agent, `/src/app/made.md`:\n```diff\n--- old\n\n+++ new\n# Made\n\n```')
   })
 
+  it('writes which lines of which files Bosun read for a call, not their text', () => {
+    const state = applyActions(session(), [
+      { type: 'updates', updates: [{ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'Read', kind: 'read', status: 'completed' }] },
+      { type: 'file_read', toolCallId: 'r', filesRead: [{ path: '/src/app/a.ts', line: 10, limit: 5, lines: 5, times: 2 }] },
+    ])
+    expect(sessionToMarkdown(state, undefined)).toContain('Read by Bosun for the agent, `/src/app/a.ts`: lines 10–14, read 2 times')
+  })
+
   it('writes JSON that reads back to the same entries', () => {
     const state = session()
     const json = JSON.parse(sessionToJson(state, undefined))
