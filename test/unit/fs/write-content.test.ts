@@ -1,5 +1,7 @@
-import { expect, it } from 'vitest'
-import { contentWithWrite, MAX_TOOL_CONTENT_ITEMS, MAX_TOOL_DIFF_CHARS } from '../../../main/fs/file-system-handlers'
+import { describe, expect, it } from 'vitest'
+import { contentWithWrite, MAX_TOOL_CONTENT_ITEMS, MAX_TOOL_DIFF_CHARS, readsWithRead } from '../../../main/fs/file-system-handlers'
+import { MAX_FILES_READ } from '../../../common/session/reducer/tool-calls'
+import type { FileRead } from '../../../common/session/types'
 
 const diff = (path: string, oldText: string | null, newText: string) => ({ type: 'diff' as const, path, oldText, newText })
 type Item = { type: string; path?: string; oldText?: string | null; newText?: string; content?: { text: string } }
@@ -36,4 +38,20 @@ it('past the diff text bound the oldest diffs give way, the newest always stays'
   // One write larger than the whole bound is still shown (it was already cut to a note if too large for a diff).
   const huge = contentWithWrite([], diff('/huge', null, 'y'.repeat(MAX_TOOL_DIFF_CHARS + 1))) as Item[]
   expect(huge).toHaveLength(1)
+})
+
+describe('readsWithRead', () => {
+  const read = (path: string, line: number | null = null): FileRead => ({ path, line, limit: null, lines: 3, times: 1 })
+
+  it('counts the same window read again once more, moved last, and keeps the last MAX_FILES_READ reads of a call', () => {
+    let reads = readsWithRead([], read('/w/a'))
+    reads = readsWithRead(reads, read('/w/b'))
+    reads = readsWithRead(reads, read('/w/a'))
+    expect(reads).toEqual([read('/w/b'), { ...read('/w/a'), times: 2 }])
+    // Another window of the same file is another read.
+    expect(readsWithRead(reads, read('/w/a', 5))).toHaveLength(3)
+    for (let i = 0; i < 100; i++) reads = readsWithRead(reads, read(`/w/f${i}`))
+    expect(reads).toHaveLength(MAX_FILES_READ)
+    expect(reads.at(-1)!.path).toBe('/w/f99')
+  })
 })
