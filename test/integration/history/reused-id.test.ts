@@ -17,18 +17,24 @@ const agent: Scenario = {
 }
 
 describe('a listed session whose id the agent gave again after a restart', () => {
-  it('opens the newest stored session of that id', async () => {
+  /** Two runs of Bosun, each with a session the agent calls `sess-1`: the older one stored first, then the newer one. */
+  async function twoRunsOfOneId() {
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(agent) }])
-    const first = await harness.start(home)
-    const older = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
-    must(await first.handlers.prompt({ sessionId: older, prompt: [{ type: 'text', text: 'the older one' }] }))
-    await harness.stop(first)
+    const sessionIn = async (text: string) => {
+      const run = await harness.start(home)
+      const sessionId = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+      must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text }] }))
+      await harness.stop(run)
+      return sessionId
+    }
+    const older = await sessionIn('the older one')
+    const newer = await sessionIn('the newer one')
+    return { home, older, newer }
+  }
 
-    const second = await harness.start(home)
-    const newer = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
-    must(await second.handlers.prompt({ sessionId: newer, prompt: [{ type: 'text', text: 'the newer one' }] }))
+  it('opens the newest stored session of that id', async () => {
+    const { home, older, newer } = await twoRunsOfOneId()
     expect([older, newer]).toEqual(['scripted/sess-1', 'scripted/sess-1#2'])
-    await harness.stop(second)
 
     const third = await harness.start(home)
     const opened = must(await third.handlers.historyOpenAgentSession({ agentId: 'scripted', acpSessionId: 'sess-1', cwd: home.workspace }))
@@ -36,15 +42,7 @@ describe('a listed session whose id the agent gave again after a restart', () =>
   })
 
   it('with the older one deleted: listed as kept here, and opens the newer one, not a second copy', async () => {
-    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(agent) }])
-    const first = await harness.start(home)
-    const older = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
-    must(await first.handlers.prompt({ sessionId: older, prompt: [{ type: 'text', text: 'the older one' }] }))
-    await harness.stop(first)
-    const second = await harness.start(home)
-    const newer = must(await second.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
-    must(await second.handlers.prompt({ sessionId: newer, prompt: [{ type: 'text', text: 'the newer one' }] }))
-    await harness.stop(second)
+    const { home, older, newer } = await twoRunsOfOneId()
 
     const third = await harness.start(home)
     must(await third.handlers.historyDelete({ sessionId: older }))
