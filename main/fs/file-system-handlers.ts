@@ -177,8 +177,7 @@ export class FileSystemHandlers {
     const diff = tooBig
       ? { type: 'content' as const, content: { type: 'text', text: `Wrote ${path} (${formatBytes(Buffer.byteLength(newText))}; too large to show as a diff).` } }
       : { type: 'diff' as const, path, oldText, newText }
-    const running = [...this.options.sessions.toolCalls(sessionId)].reverse().filter((t) => t.status === 'pending' || t.status === 'in_progress')
-    const owner = running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === 'edit')
+    const owner = callFor(this.runningCalls(sessionId), path, realPath, 'edit')
     if (owner) {
       this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: contentWithWrite(owner.content, diff) }] })
       // Kept apart too: the agent's next update may replace the content, and with it what Bosun wrote.
@@ -207,9 +206,17 @@ export class FileSystemHandlers {
    * path and lines, not its text. A read outside any tool call is not shown (agents read routinely).
    */
   private showRead(sessionId: string, path: string, realPath: string, read: FileRead): void {
-    const running = [...this.options.sessions.toolCalls(sessionId)].reverse().filter((t) => t.status === 'pending' || t.status === 'in_progress')
-    const owner = running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === 'read') ?? running[0]
+    const running = this.runningCalls(sessionId)
+    const owner = callFor(running, path, realPath, 'read') ?? running[0]
     if (owner) this.options.sink(sessionId, { type: 'file_read', toolCallId: owner.toolCallId, filesRead: readsWithRead(owner.filesRead ?? [], read) })
+  }
+
+  /** The session's tool calls still running, newest first. */
+  private runningCalls(sessionId: string): ToolCallEntry[] {
+    const calls = this.options.sessions.toolCalls(sessionId)
+    const running: ToolCallEntry[] = []
+    for (let i = calls.length - 1; i >= 0; i--) if (calls[i]!.status === 'pending' || calls[i]!.status === 'in_progress') running.push(calls[i]!)
+    return running
   }
 
   private notice(sessionId: string, severity: 'warning' | 'info', title: string, description: string): void {
@@ -268,6 +275,11 @@ export function contentWithWrite(existing: readonly unknown[], written: { type: 
     items.unshift({ type: 'content', content: { type: 'text', text }, _meta: { [OMITTED_META]: omitted } } as ContentItem)
   }
   return items
+}
+
+/** The running call (newest first) a read or write of a file belongs to: the one naming the file, else the one of `kind`. */
+function callFor(running: readonly ToolCallEntry[], path: string, realPath: string, kind: 'read' | 'edit'): ToolCallEntry | undefined {
+  return running.find((t) => t.locations.some((l) => l.path === path || l.path === realPath)) ?? running.find((t) => t.toolKind === kind)
 }
 
 /**
