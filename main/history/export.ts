@@ -4,7 +4,7 @@ import { stopNoteText, turnErrorText } from '../../common/session/turn-stop'
 import type { HistorySummary } from '../../common/contract/history'
 import { derivedTitle, untitledName } from '../../common/session/title'
 import { readRangeText } from '../../common/session/file-reads'
-import { TerminalText } from '../terminals/terminal-text'
+import { TerminalText } from '../../common/terminal/terminal-text'
 
 const fence = (text: string, lang = '') => {
   // A fence longer than any backtick run inside, so the text cannot close it.

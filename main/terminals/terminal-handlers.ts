@@ -21,8 +21,8 @@ import { cutText } from '../../common/bounded'
 import { MAX_TOOL_TITLE_CHARS } from '../../common/session/reducer/tool-calls'
 import type { SessionAction } from '../../common/session/types'
 import { terminalCommand } from './command-line'
-import { OutputBuffer } from './output-buffer'
-import { TerminalText } from './terminal-text'
+import { OutputBuffer } from '../../common/terminal/output-buffer'
+import { TerminalText } from '../../common/terminal/terminal-text'
 import { PtyProcess, type PtyExit } from './pty-process'
 
 export const TERMINAL_METHODS = ['terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'] as const

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { OutputBuffer } from '../../../main/terminals/output-buffer'
+import { OutputBuffer } from '../../../common/terminal/output-buffer'
 
 describe('OutputBuffer (G29)', () => {
   it('keeps everything under the limit, untruncated', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TerminalText } from '../../../main/terminals/terminal-text'
+import { ROW_CHARS, TerminalText } from '../../../common/terminal/terminal-text'
 
 /** The text an agent reads after `chunks`, and whether it says truncated. */
 function read(chunks: string[], limit = 1024 * 1024): { text: string; truncated: boolean } {
@@ -38,18 +38,37 @@ describe('TerminalText: what the agent reads from terminal/output', () => {
     for (let i = 1; i < raw.length; i++) expect(read([raw.slice(0, i), raw.slice(i)]).text).toBe(whole)
   })
 
-  it('a lone CR returns to the start of the line: what follows replaces it (a progress bar reads as its last state)', () => {
+  it('a lone CR returns to the start of the line: what follows writes over it, as on a terminal (a progress bar reads as its last frame)', () => {
     expect(plain('Downloading 10%\rDownloading 55%\rDownloaded     \r\nnext\n')).toBe('Downloaded     \nnext\n')
+    // A shorter frame leaves the end of a longer one, as the screen did.
+    expect(plain('Downloading 10%\rDone\n')).toBe('Doneloading 10%\n')
     // Nothing written after the return yet: the line stays.
     expect(plain('waiting\r')).toBe('waiting')
     // Cursor to column 1, and erasing the line, as Node's readline and spinners do.
     expect(plain('| working\x1b[2K\x1b[1G/ working\x1b[2K\x1b[G- done\n')).toBe('- done\n')
     expect(plain('long old text\r\x1b[K\n')).toBe('\n')
     expect(plain('kept\x1b[K\n')).toBe('kept\n')
+    // To a column, and erasing to the cursor or from it.
+    expect(plain('abcdef\x1b[3GX\n')).toBe('abXdef\n')
+    expect(plain('abcdef\x1b[3G\x1b[1K\n')).toBe('   def\n')
+    expect(plain('abcdef\x1b[3G\x1b[K\n')).toBe('ab\n')
+    expect(plain('ab\x1b[6Gc\n')).toBe('ab   c\n')
+    expect(plain('text\x1b[2Kmore\n')).toBe('    more\n')
   })
 
-  it('a backspace takes back the character before it; other controls go, tabs stay', () => {
+  it('a line wider than a row wraps: a return goes back to the start of its last row, and what wrapped stays', () => {
+    const long = 'a'.repeat(ROW_CHARS * 2 + 10)
+    expect(plain(long + '\rZ\n')).toBe('a'.repeat(ROW_CHARS * 2) + 'Z' + 'a'.repeat(9) + '\n')
+    // Split anywhere, it reads the same; a surrogate pair is never cut at a row's edge.
+    const emoji = 'x' + '😀'.repeat(ROW_CHARS)
+    expect(read([...emoji]).text).toBe(emoji)
+    expect(plain(emoji + '\r!')).toBe(read([emoji, '\r', '!']).text)
+    expect(plain(emoji + '\r!')).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+  })
+
+  it('a backspace moves back one character, which the next one writes over; other controls go, tabs stay', () => {
     expect(plain('ab\bc\n')).toBe('ac\n')
+    expect(plain('abc\b\bX\n')).toBe('aXc\n')
     expect(plain('_\bx bold\n')).toBe('x bold\n')
     expect(plain('😀\b!')).toBe('!')
     expect(plain('\x07a\tb\x00\x7f\u0085c')).toBe('a\tbc')
@@ -70,7 +89,7 @@ describe('TerminalText: what the agent reads from terminal/output', () => {
     text.append('x'.repeat(100))
     expect(text.text()).toBe('x'.repeat(10))
     expect(text.truncated).toBe(true)
-    text.append('\rok\n')
+    text.append('\r\x1b[Kok\n')
     expect(text.text()).toBe('ok\n')
     expect(text.truncated).toBe(true)
   })

@@ -5,15 +5,22 @@
  * - escape sequences are gone: CSI (colours, cursor moves, modes such as `ESC[?1h`), OSC, DCS, SOS, PM and APC
  *   strings up to BEL or ST, and two-character escapes (`ESC =`), in their 7-bit and C1 forms;
  * - CRLF (and the PTY's CRCRLF for a program's own CRLF) is LF;
- * - a lone CR returns to the start of the line: what follows replaces the line, so a progress bar reads as its
- *   last state. Cursor to column 1 (`ESC[G`) is such a return; erasing the line (`ESC[2K`, or `ESC[K` at its
- *   start) empties it; a backspace takes back the character before it;
+ * - a lone CR returns to the start of the line and what follows writes over what was there, as on a terminal: a
+ *   progress bar reads as its last frame, and a shorter frame leaves the end of a longer one ("Done" over
+ *   "Downloading 10%" reads "Doneloading 10%"). Cursor to a column (`ESC[nG`) moves along the line; erasing
+ *   (`ESC[K` to the end of the line, `ESC[1K` to the cursor, `ESC[2K` all of it) blanks what the screen would; a
+ *   backspace moves back one character, which the next one writes over;
  * - other control characters are dropped, tab kept.
- * Other cursor movement is not followed: a full-screen program reads as the text it wrote, in order.
+ * Other cursor movement (up, down, to a row) is not followed: a full-screen program reads as the text it wrote, in
+ * order. A line wraps at {@link ROW_CHARS} characters, as on a screen that wide: a return goes back to the start of
+ * its last row, and what wrapped is final. So every edit costs at most a row, whatever the line's length.
+ * The same class serves main (`terminal/output`, the export) and the renderer (command output an agent sends as
+ * text): it counts UTF-8 bytes itself, without Node's `Buffer`.
  * At most `limit` UTF-8 bytes are kept, dropped from the start at a character boundary (checklist G29), and
  * `truncated` says once any was.
  */
 import { OutputBuffer } from './output-buffer'
+import { dropUtf8Head, isLowSurrogate, utf8Length } from './utf8'
 
 type State = 'ground' | 'escape' | 'escapeIntermediate' | 'csi' | 'string' | 'stringEscape'
 
@@ -26,15 +33,19 @@ const C1_CSI = 0x9b
 const C1_ST = 0x9c
 /** Parameter characters of one CSI kept to read it (the rest of a longer one is ignored). */
 const MAX_CSI_PARAMS = 16
+/** The widest row a return goes back over (UTF-16 units): wider than any screen, small enough to edit cheaply. */
+export const ROW_CHARS = 1024
 
 export class TerminalText {
   /** Finished lines (each with its LF). */
   private readonly done: OutputBuffer
-  /** The line being written: a return may still replace it. */
+  /** The row being written (at most ROW_CHARS once a write is over): a return may still write over it. */
   private line = ''
   private lineBytes = 0
-  /** A CR (or its like) came and nothing since: the next character starts the line again. */
-  private returned = false
+  /** Where the next character goes in `line` (UTF-16 units); past its end, the gap is blanks. */
+  private column = 0
+  /** Text final since the last flush to `done`: finished lines, and rows a long line wrapped out of `line`. */
+  private finished = ''
   private state: State = 'ground'
   private csiParams = ''
   private dropped = false
@@ -52,7 +63,6 @@ export class TerminalText {
   }
 
   append(raw: string): void {
-    let finished = ''
     let i = 0
     while (i < raw.length) {
       if (this.state !== 'ground') {
@@ -68,18 +78,21 @@ export class TerminalText {
       i = end + 1
       const code = raw.charCodeAt(end)
       if (code === 0x0a || code === 0x0b || code === 0x0c) {
-        finished += this.line + '\n'
+        this.finished += this.line + '\n'
         this.line = ''
         this.lineBytes = 0
-        this.returned = false
-      } else if (code === 0x0d) this.returned = true
+        this.column = 0
+      } else if (code === 0x0d) this.column = 0
       else if (code === 0x09) this.write('\t')
       else if (code === 0x08) this.backspace()
       else if (code === ESC) this.state = 'escape'
       else if (code === C1_CSI) this.startCsi()
       else if (C1_STRINGS.has(code)) this.state = 'string'
     }
-    if (finished) this.done.append(finished)
+    if (this.finished) {
+      this.done.append(this.finished)
+      this.finished = ''
+    }
     this.fit()
   }
 
@@ -130,33 +143,67 @@ export class TerminalText {
     this.csiParams = ''
   }
 
-  /** The few CSI sequences that change which text a line ends up with. */
+  /** The few CSI sequences that change which text a line ends up with: to a column, and erasing in the line. */
   private endCsi(final: string): void {
     const params = this.csiParams
-    if ((final === 'G' || final === '`') && /^[01]?$/.test(params)) this.returned = true
-    else if (final === 'K' && (params === '2' || (this.returned && /^0?$/.test(params)))) {
-      this.line = ''
-      this.lineBytes = 0
+    if (final === 'G' || final === '`') {
+      const column = /^\d*$/.test(params) ? Math.max(1, Number(params || '1')) - 1 : 0
+      this.column = Math.min(column, ROW_CHARS - 1)
+      if (isLowSurrogate(this.line.charCodeAt(this.column))) this.column--
+    } else if (final === 'K') {
+      if (params === '' || params === '0') {
+        if (this.column < this.line.length) this.replace(this.column, this.line.length, '')
+      } else if (params === '1') {
+        const end = Math.min(this.column + 1, this.line.length)
+        this.replace(0, end, ' '.repeat(end))
+      } else if (params === '2') {
+        this.line = ''
+        this.lineBytes = 0
+      }
     }
   }
 
   private write(text: string): void {
-    if (this.returned) {
-      this.line = ''
-      this.lineBytes = 0
-      this.returned = false
+    if (this.column >= this.line.length) {
+      if (this.column > this.line.length) text = ' '.repeat(this.column - this.line.length) + text
+      this.line += text
+      this.lineBytes += utf8Length(text)
+      this.column = this.line.length
+    } else if (this.column === 0 && text.length >= this.line.length) {
+      // A frame at least as long as the last (a progress bar's): it is the line.
+      this.line = text
+      this.lineBytes = utf8Length(text)
+      this.column = text.length
+    } else {
+      let end = this.column + text.length
+      if (isLowSurrogate(this.line.charCodeAt(end))) end++
+      this.replace(this.column, Math.min(end, this.line.length), text)
+      this.column += text.length
     }
-    this.line += text
-    this.lineBytes += Buffer.byteLength(text, 'utf8')
+    if (this.line.length > ROW_CHARS) this.wrap()
+  }
+
+  /** `line` with its units from `from` to `to` replaced by `text`; the byte count follows what changed only. */
+  private replace(from: number, to: number, text: string): void {
+    this.lineBytes += utf8Length(text) - utf8Length(this.line.slice(from, to))
+    this.line = this.line.slice(0, from) + text + this.line.slice(to)
+  }
+
+  /** Full rows of a line longer than ROW_CHARS are final: they move to `finished`, the last row stays editable. */
+  private wrap(): void {
+    let cut = this.line.length - (this.line.length % ROW_CHARS || ROW_CHARS)
+    if (isLowSurrogate(this.line.charCodeAt(cut))) cut--
+    const rows = this.line.slice(0, cut)
+    this.finished += rows
+    this.line = this.line.slice(cut)
+    this.lineBytes -= utf8Length(rows)
+    this.column = Math.max(0, this.column - cut)
   }
 
   private backspace(): void {
-    if (this.returned || this.line === '') return
-    const last = this.line.codePointAt(this.line.length - 2)
-    const width = last !== undefined && last > 0xffff ? 2 : 1
-    const removed = this.line.slice(-width)
-    this.line = this.line.slice(0, -width)
-    this.lineBytes -= Buffer.byteLength(removed, 'utf8')
+    if (this.column === 0) return
+    this.column = Math.min(this.column, this.line.length) - 1
+    if (this.column > 0 && isLowSurrogate(this.line.charCodeAt(this.column))) this.column--
   }
 
   /** Finished lines and the open one within `limit` bytes, oldest dropped first. */
@@ -168,11 +215,10 @@ export class TerminalText {
     }
     // The open line alone is over the limit: it keeps its tail, from a character's first byte.
     this.done.fitWithin(0)
-    const bytes = Buffer.from(this.line, 'utf8')
-    let cut = bytes.length - this.limit
-    while (cut < bytes.length && (bytes[cut]! & 0xc0) === 0x80) cut++
-    this.line = bytes.subarray(cut).toString('utf8')
-    this.lineBytes = bytes.length - cut
+    const { rest, dropped } = dropUtf8Head(this.line, this.lineBytes - this.limit)
+    this.column = Math.max(0, this.column - (this.line.length - rest.length))
+    this.line = rest
+    this.lineBytes -= dropped
     this.dropped = true
   }
 }

@@ -4,6 +4,8 @@
  * cut only at a character boundary so the text stays valid (it may end up a few bytes under the limit).
  * `truncated` is set once anything was dropped.
  */
+import { dropUtf8Head, utf8Length } from './utf8'
+
 export class OutputBuffer {
   private chunks: string[] = []
   private chunkBytes: number[] = []
@@ -22,7 +24,7 @@ export class OutputBuffer {
 
   append(text: string): void {
     if (text.length === 0) return
-    const size = Buffer.byteLength(text, 'utf8')
+    const size = utf8Length(text)
     this.chunks.push(text)
     this.chunkBytes.push(size)
     this.bytes += size
@@ -56,12 +58,9 @@ export class OutputBuffer {
     }
     if (excess === 0 || this.chunks.length === 0) return
     // Then part of the first one, at a character boundary at or after `excess` bytes.
-    const head = Buffer.from(this.chunks[0]!, 'utf8')
-    let cut = excess
-    while (cut < head.length && (head[cut]! & 0xc0) === 0x80) cut++
-    const rest = head.subarray(cut).toString('utf8')
-    this.bytes -= cut
-    this.chunkBytes[0] = head.length - cut
+    const { rest, dropped } = dropUtf8Head(this.chunks[0]!, excess)
+    this.bytes -= dropped
+    this.chunkBytes[0] = this.chunkBytes[0]! - dropped
     this.chunks[0] = rest
   }
 }
