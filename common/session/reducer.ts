@@ -238,12 +238,12 @@ export function applyActions(state: SessionState, actions: readonly SessionActio
  */
 export function applyBatches(state: SessionState, batches: readonly (readonly SessionAction[])[]): SessionState {
   if (batches.length === 0) return state
-  const d = new Draft(state)
+  const run = new SessionBatches(state)
   batches.forEach((actions, i) => {
-    if (i > 0) d.beginBatch(d.s.seq + 1)
-    applyBatch(d, actions)
+    if (i > 0) run.begin(state.seq + 1 + i)
+    run.apply(actions)
   })
-  return d.finish()
+  return run.finish()
 }
 
 /**
