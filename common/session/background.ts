@@ -67,7 +67,20 @@ export function backgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 
   return items
 }
 
-/** The background items still running (empty when none is, or when the agent reports none). */
+/**
+ * The background items still running (empty when none is, or when the agent reports none), then the terminals Bosun
+ * runs for a v1 agent (`terminal/create`) that still run once the turn has ended (a dev server the agent left
+ * running): nothing in the transcript is at work on them any more, and only their own Kill stops them short of
+ * closing the session.
+ */
 export function runningBackgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 'entries'>): BackgroundItem[] {
-  return (backgroundWork(state) ?? []).filter((item) => item.running)
+  const items = (backgroundWork(state) ?? []).filter((item) => item.running)
+  if (state.turn.state !== 'idle') return items
+  const listed = new Set(items.map((item) => (item.type === 'terminal' ? item.terminalId : null)))
+  for (const terminalId of Object.keys(state.terminals)) {
+    const terminal = state.terminals[terminalId]!
+    if (terminal.agentRun === true || terminal.exitStatus || terminal.agentGone || listed.has(terminalId)) continue
+    items.push({ type: 'terminal', key: `bosun:${terminalId}`, terminalId, terminal, running: true })
+  }
+  return items
 }

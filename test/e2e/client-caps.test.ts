@@ -56,6 +56,16 @@ it('kills one terminal from its card: that command only, and the agent gets its 
   await visible(watch.getByRole('button', { name: 'Kill sleep 301' }))
   await serve.scrollIntoViewIfNeeded()
   await screenshot(page, 'terminal-killed')
+
+  // The turn is over and the watcher still runs: it is listed above the composer as background work, with its Kill.
+  await waitIdle(page)
+  const strip = await visible(page.getByRole('region', { name: 'Background work' }))
+  await visible(strip.getByRole('status').getByText('1 task still running in the background'))
+  await visible(strip.getByText('sleep 301', { exact: true }))
+  await screenshot(page, 'terminal-left-running')
+  await (await visible(strip.getByRole('button', { name: 'Kill sleep 301' }))).click()
+  await visible(watch.getByRole('status').getByText('killed · signal SIGTERM'))
+  await gone(page.getByRole('region', { name: 'Background work' }))
 })
 
 // A 1×1 PNG.

@@ -4,7 +4,7 @@ import type { Entry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { VisibleText } from '../permissions/VisibleText'
-import { CancelTerminalButton } from '../transcript/terminal-actions'
+import { CancelTerminalButton, KillTerminalButton } from '../transcript/terminal-actions'
 import { neutraliseEscapes } from '../transcript/terminal-text'
 import './background-work.css'
 
@@ -13,8 +13,9 @@ const MAX_SHOWN = 20
 
 /**
  * v2 background work (F10): what the agent reports still running after its turn ended (terminals, tool calls,
- * work Bosun does not know), from its latest `background` snapshot. Shown above the composer while anything
- * runs; a terminal that advertises cancel can be cancelled from here as from its card. An item with a card in
+ * work Bosun does not know), from its latest `background` snapshot; and a v1 agent's terminals Bosun still runs after
+ * the turn. Shown above the composer while anything runs; a terminal that advertises cancel can be cancelled from
+ * here as from its card, and one Bosun runs can be killed from here as from its card. An item with a card in
  * the transcript (the tool call, or the tool call that shows the terminal) has Show, which scrolls to it.
  */
 export const BackgroundWork = memo(function BackgroundWork({
@@ -96,6 +97,7 @@ function BackgroundRow({ item, cardId, onShowEntry }: { item: BackgroundItem; ca
           </code>
           <ShowButton cardId={cardId} label={name} onShowEntry={onShowEntry} />
           {item.terminalId !== null && <CancelTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
+          {item.terminalId !== null && <KillTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
         </li>
       )
     }

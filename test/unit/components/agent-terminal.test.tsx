@@ -159,4 +159,24 @@ describe('a terminal Bosun runs for a v1 agent (terminal/create) on its card', (
     expect(killed).not.toContain('badge-danger')
     expect(renderV1(v1({ command: 'npm test' }, { exitStatus: { exitCode: 0, signal: null } }).terminals['term-1'])).not.toContain('<button')
   })
+
+  it('still running once the turn ended (a dev server the agent left), it is listed as background work, with its Kill', () => {
+    const strip = (state: SessionState) =>
+      renderToStaticMarkup(
+        <TerminalActionsContext.Provider value={withKill}>
+          <BackgroundWork session={state} />
+        </TerminalActionsContext.Provider>,
+      )
+    const started = applyActions(v1({ command: 'npm run dev', cwd: '/w' }), [{ type: 'turn_started' }])
+    // While the turn runs, the card is where it is at work.
+    expect(strip(started)).toBe('')
+    const ended = applyActions(started, [{ type: 'turn_ended', stopReason: 'end_turn' }])
+    const html = strip(ended)
+    expect(textOf(html)).toContain('1 task still running in the background')
+    expect(textOf(html)).toContain('npm run dev')
+    expect(html.match(/aria-label="(Kill|Cancel) [^"]*"/g)).toEqual(['aria-label="Kill npm run dev"'])
+    // Exited, or its agent gone: nothing runs.
+    const exited = applyActions(ended, [{ type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 'term-1', exitStatus: { exitCode: 0, signal: null } } }])
+    expect(strip(exited)).toBe('')
+  })
 })
