@@ -81,6 +81,28 @@ describe('a session past its limit', () => {
     service.dispose()
   })
 
+  it('keeps no more of what Bosun did for the agent once full: the reads and writes of a tool call are not added to its card', async () => {
+    const { agent, service, sessionId, turn } = await promptedSession(64 * 1024)
+    agent.send({ sessionUpdate: 'tool_call', toolCallId: 'edit', title: 'Edit', kind: 'edit', status: 'in_progress' })
+    const read = (line: number) => ({ type: 'file_read' as const, toolCallId: 'edit', filesRead: [{ path: '/w/a.ts', line, limit: 5, lines: 5, times: 1 }] })
+    const written = (text: string) => ({ type: 'file_written' as const, toolCallId: 'edit', writtenDiffs: [{ type: 'diff' as const, path: '/w/a.ts', oldText: null, newText: text }] })
+    service.push(sessionId, read(1))
+    service.push(sessionId, written('before the limit'))
+    const card = () => service.state(sessionId)!.entries.find((e) => e.kind === 'tool_call') as { filesRead?: { line?: number }[]; writtenDiffs?: unknown[] } | undefined
+    expect(card()?.filesRead).toHaveLength(1)
+    for (let i = 0; i < 100; i++) agent.send(chunk('x'.repeat(1024)))
+    service.state(sessionId)
+    expect(agent.cancels).toEqual(['s1'])
+    service.push(sessionId, read(40))
+    service.push(sessionId, written('after the limit'))
+    agent.end('cancelled')
+    await turn
+    expect(card()?.filesRead?.map((r) => r.line)).toEqual([1])
+    expect(JSON.stringify(card()?.writtenDiffs)).toContain('before the limit')
+    expect(JSON.stringify(service.state(sessionId))).not.toContain('after the limit')
+    service.dispose()
+  })
+
   it('leaves a session under its limit alone', async () => {
     const { agent, service, sessionId, turn } = await promptedSession(1024 * 1024)
     for (let i = 0; i < 100; i++) agent.send(chunk('x'.repeat(1024)))
