@@ -11,14 +11,10 @@ const NOT_ASCII = /[^\x00-\x7f]/
 export function utf8Length(text: string): number {
   if (!NOT_ASCII.test(text)) return text.length
   let bytes = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
-      bytes += 4
-      i++
-    } else bytes += 3
+  for (let i = 0; i < text.length; ) {
+    const size = charBytes(text, i)
+    bytes += size
+    i += size === 4 ? 2 : 1
   }
   return bytes
 }
@@ -31,16 +27,19 @@ export function dropUtf8Head(text: string, bytes: number): { rest: string; dropp
   let dropped = 0
   let i = 0
   while (i < text.length && dropped < bytes) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) dropped += 1
-    else if (code < 0x800) dropped += 2
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1))) {
-      dropped += 4
-      i++
-    } else dropped += 3
-    i++
+    const size = charBytes(text, i)
+    dropped += size
+    i += size === 4 ? 2 : 1
   }
   return { rest: text.slice(i), dropped }
+}
+
+/** UTF-8 bytes of the character at `i`: 4 only for a surrogate pair, which takes two units. */
+function charBytes(text: string, i: number): number {
+  const code = text.charCodeAt(i)
+  if (code < 0x80) return 1
+  if (code < 0x800) return 2
+  return code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(i + 1)) ? 4 : 3
 }
 
 export function isLowSurrogate(code: number): boolean {
