@@ -11,10 +11,20 @@ import './middle-cut.css'
 /** Strong right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko … and their presentation forms). */
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud803[\udc00-\udfff]|\ud83a[\udc00-\udfff]/
 
+/** Printable ASCII: every character is a grapheme of its own (no combining marks, no pairs, no CR LF). */
+const PLAIN = /^[\x20-\x7e]*$/
+
+/** One segmenter for every cut: making one costs far more than segmenting a name (every tool card's path is cut). */
+let segmenter: Intl.Segmenter | null | undefined
+
 /** Grapheme clusters, so an emoji or an accented letter is never split between the two pieces. */
 const graphemes = (text: string): string[] => {
-  const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter
-  return Segmenter ? Array.from(new Segmenter(undefined, { granularity: 'grapheme' }).segment(text), (s) => s.segment) : Array.from(text)
+  if (PLAIN.test(text)) return text.split('')
+  if (segmenter === undefined) {
+    const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter
+    segmenter = Segmenter ? new Segmenter(undefined, { granularity: 'grapheme' }) : null
+  }
+  return segmenter ? Array.from(segmenter.segment(text), (s) => s.segment) : Array.from(text)
 }
 
 /**
