@@ -135,6 +135,8 @@ async function run(count: number): Promise<BrowserResult> {
     await box.fill('flood')
     // The page's heap before the flood (the app, its code, an empty session), so the growth can be told apart.
     const heapBefore = await heapAfterGc(page)
+    // BENCH_PAGE_HEAP=<file>: <file>.before is the same snapshot before Enter, to compare with.
+    if (process.env.BENCH_PAGE_HEAP) await writeHeapSnapshot(page, `${process.env.BENCH_PAGE_HEAP}.before`)
     // BENCH_PAGE_PROFILE=<file>: a CPU profile of the page from Enter to Idle (for finding what to fix).
     const profileFile = process.env.BENCH_PAGE_PROFILE
     const profiler = profileFile ? await page.context().newCDPSession(page) : undefined
@@ -186,7 +188,7 @@ async function run(count: number): Promise<BrowserResult> {
     })
 
     const heapAfter = await heapAfterGc(page)
-    // BENCH_PAGE_HEAP=<file>: a heap snapshot of the page after the flood (what its heap holds).
+    // BENCH_PAGE_HEAP=<file>: a heap snapshot of the page after the flood (what its heap holds; <file>.before: before Enter).
     if (process.env.BENCH_PAGE_HEAP) await writeHeapSnapshot(page, process.env.BENCH_PAGE_HEAP)
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
     const hostMemory = host.rssMiB()
