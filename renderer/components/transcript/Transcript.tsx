@@ -7,6 +7,8 @@ import { RenderGuard } from '../common/RenderGuard'
 import { stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
 import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
+import { placeAppendedRowsOnly } from './append-only-rows'
+import { lastPrompts, noUserMessages } from './user-messages'
 import './transcript.css'
 
 export { stoppedWithError, turnErrorText }
@@ -167,7 +169,7 @@ export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'tur
 }
 
 /** The index of the last user message that was sent (not one the agent refused), or -1. */
-export const lastSentPrompt = (entries: readonly Entry[]): number => entries.findLastIndex((entry) => entry.kind === 'user_message' && !entry.notSent)
+export const lastSentPrompt = (entries: readonly Entry[]): number => lastPrompts(entries, noUserMessages()).lastSent
 
 /**
  * Whether the agent's message just before `index` (where the turn's error is told) says the error itself, word for word:
@@ -290,11 +292,17 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     measureElement: measureRow,
     useFlushSync: false,
   })
+  // Rows are only ever appended: a longer transcript places its new rows, not every row again (see append-only-rows.ts).
+  const placing = useRef<object | null>(null)
+  if (placing.current !== virtualizer) {
+    placeAppendedRowsOnly(virtualizer)
+    placing.current = virtualizer
+  }
   const totalSize = virtualizer.getTotalSize()
   // One stable object per change of these records, so unchanged rows skip re-rendering while text streams.
   const { permissions, terminals, elicitations, protocolVersion } = session
-  const lastPrompt = useMemo(() => entries.findLastIndex((entry) => entry.kind === 'user_message'), [entries])
-  const lastSent = useMemo(() => lastSentPrompt(entries), [entries])
+  const userMessages = useRef(noUserMessages())
+  const { lastPrompt, lastSent } = useMemo(() => lastPrompts(entries, userMessages.current), [entries])
   const turnEndedAt = (index: number) => inEndedTurn(session, lastPrompt, index)
   const rowContext = useMemo(() => ({ permissions, terminals, elicitations, protocolVersion }), [permissions, terminals, elicitations, protocolVersion])
 
