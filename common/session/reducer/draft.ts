@@ -248,8 +248,17 @@ export function parseBlocks(value: unknown[]): ContentBlock[] {
     const block = parseBlock(item)
     if (block) blocks.push(block)
   }
-  return blocks
+  return exact(blocks)
 }
+
+/**
+ * `list` in an array of its own size. `push` leaves room for 16 more items in the array it grows (a location
+ * array of one took 76 bytes, not 12), and a session keeps these for its whole life, in main and in every page.
+ */
+export const exact = <T>(list: T[]): T[] => list.slice()
+
+/** One empty list for every tool call that has none (yet) of a kind: the draft copies it before adding to it. */
+export const NONE: never[] = Object.freeze([]) as unknown as never[]
 
 /**
  * A tool call content item. Known types with missing fields become `{type:'invalid', original}` so the UI
@@ -280,7 +289,7 @@ export function parseLocations(value: unknown[]): ToolCallLocation[] {
       out.push(rest as unknown as ToolCallLocation)
     }
   }
-  return out
+  return exact(out)
 }
 
 const isLine = (line: unknown): boolean => typeof line === 'number' && Number.isInteger(line) && line >= 1 && line <= 0xffffffff

@@ -2,7 +2,7 @@
  * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
  */
 import type { FileRead, TerminalView, ToolCallContent, ToolCallEntry } from '../types'
-import { cutText, fittingToolMeta, isObject, isString, parseLocations, parseToolContent, patchedToolMeta } from './draft'
+import { cutText, fittingToolMeta, isObject, isString, NONE, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
 
@@ -40,10 +40,10 @@ export function ensureToolCall(d: Draft, rawId: string): number {
     title: null,
     toolKind: 'other',
     status: 'pending',
-    content: [],
-    locations: [],
-    permissionIds: [],
-    elicitationIds: [],
+    content: NONE,
+    locations: NONE,
+    permissionIds: NONE,
+    elicitationIds: NONE,
   }
   return d.push(entry)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionState, ToolCallEntry } from '../../../common/session/types'
-import { session, summary, tool, updates } from './helpers'
+import { apply, session, summary, tool, updates } from './helpers'
 import { MAX_TOOL_EXTRA_FIELDS } from '../../../common/session/reducer/tool-calls'
 
 const full = {
@@ -218,5 +218,26 @@ describe('fields of a tool call Bosun does not know', () => {
     let s = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', parentToolCallId: 'p1' })
     s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', parentToolCallId: null })
     expect(tool(s, 't').extra).toEqual({ parentToolCallId: 'p1' })
+  })
+})
+
+describe('a tool call without permissions, forms, content or locations', () => {
+  it('shares one empty list with the others (a session keeps every tool call), and adding to one copies it for that call alone', () => {
+    let s = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A' }, { sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B' })
+    const [a, b] = s.entries as ToolCallEntry[]
+    expect(a!.permissionIds).toBe(b!.permissionIds)
+    expect(a!.locations).toBe(b!.elicitationIds)
+    expect(Object.isFrozen(a!.content)).toBe(true)
+    const request = { requestId: 'p1', agentId: 'x', agentName: 'X', sessionId: s.sessionId, toolCallId: 'a', title: 'Run?', subject: { type: 'none' }, options: [], createdAt: 1, status: 'pending' }
+    s = apply(s, { type: 'permission_requested', request } as never)
+    const [a2, b2] = s.entries as ToolCallEntry[]
+    expect(a2!.permissionIds).toEqual(['p1'])
+    expect(b2!.permissionIds).toEqual([])
+    expect(b!.permissionIds).toEqual([])
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'b', locations: [{ path: '/w/b.ts' }], content: [{ type: 'content', content: { type: 'text', text: 'x' } }] })
+    const [a3, b3] = s.entries as ToolCallEntry[]
+    expect(b3!.locations).toEqual([{ path: '/w/b.ts' }])
+    expect(a3!.locations).toEqual([])
+    expect(a3!.content).toEqual([])
   })
 })
