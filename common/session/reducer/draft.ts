@@ -14,13 +14,18 @@ export const MAX_NOTICES = 50
 export const MAX_NOTICE_REPEATS = 999
 export const FINISHED_TOOL_STATUSES = new Set(['completed', 'failed', 'cancelled'])
 
+/** The kinds of entries found by their id: messages (by `messageId`), tool calls, compactions, permissions, forms. */
+export type IndexedKind = 'user_message' | 'agent_message' | 'agent_thought' | 'tool_call' | 'compaction' | 'permission' | 'elicitation'
+
 /**
- * Entry lookup keys: `m:<kind>:<messageId>`, `t:<toolCallId>`, `c:<compactionId>`, `p:<requestId>`,
- * `e:<elicitationRequestId>`. The map only grows (entries are never removed or moved), so a newer state may
- * share its predecessor's map; every hit is verified against the entry and a mismatch rebuilds the map.
+ * Entry lookup: per kind, the entry's own id (`messageId`, `toolCallId`, `compactionId`, `requestId`,
+ * `elicitationId`) → its position. Keyed by the id strings the entries hold, so the index adds no string per
+ * entry (a `t:<toolCallId>` key of its own per entry was about 30 bytes each, and built and hashed at every
+ * lookup). The maps only grow (entries are never removed or moved), so a newer state may share its predecessor's;
+ * every hit is verified against the entry and a mismatch rebuilds them.
  */
 export interface EntryIndex {
-  keys: Map<string, number>
+  keys: Partial<Record<IndexedKind, Map<string, number>>>
   /** The message the last chunk went to: streams hit one message thousands of times in a row. */
   lastMessage: { kind: MessageKind; messageId: string; at: number } | null
   /** The text block chunks are being appended to, and its length when this run of chunks began (see {@link Draft.streamedInto}). */
@@ -44,32 +49,40 @@ export function attachIndex(state: SessionState, index: EntryIndex): void {
   else foreignIndexes.set(state, index)
 }
 
-export function entryKey(entry: Entry): string | null {
+/** The id an entry is found by (see {@link EntryIndex}), or `undefined` (not of an indexed kind, or a message without `messageId`). */
+export function indexedId(entry: Entry): string | undefined {
   switch (entry.kind) {
     case 'user_message':
     case 'agent_message':
     case 'agent_thought':
-      return entry.messageId !== undefined ? `m:${entry.kind}:${entry.messageId}` : null
+      return entry.messageId
     case 'tool_call':
-      return `t:${entry.toolCallId}`
+      return entry.toolCallId
     case 'compaction':
-      return `c:${entry.compactionId}`
+      return entry.compactionId
     case 'permission':
-      return `p:${entry.requestId}`
+      return entry.requestId
     case 'elicitation':
-      return `e:${entry.elicitationId}`
+      return entry.elicitationId
     default:
-      return null
+      return undefined
   }
 }
 
+/** Records that the entry of `kind` with this id is at position `i`. */
+export function setIndexed(index: EntryIndex, kind: IndexedKind, id: string, i: number): void {
+  let ids = index.keys[kind]
+  if (!ids) index.keys[kind] = ids = new Map()
+  ids.set(id, i)
+}
+
 export function buildIndex(entries: readonly Entry[]): EntryIndex {
-  const keys = new Map<string, number>()
+  const index: EntryIndex = { keys: {}, lastMessage: null }
   entries.forEach((entry, i) => {
-    const key = entryKey(entry)
-    if (key !== null && !keys.has(key)) keys.set(key, i)
+    const id = indexedId(entry)
+    if (id !== undefined && !index.keys[entry.kind as IndexedKind]?.has(id)) setIndexed(index, entry.kind as IndexedKind, id, i)
   })
-  return { keys, lastMessage: null }
+  return index
 }
 
 /**
@@ -118,22 +131,23 @@ export class Draft {
     return this.s.entries
   }
 
-  find(key: string, matches: (entry: Entry) => boolean): number {
-    const i = this.index.keys.get(key)
+  /** The position of the entry of `kind` with this id, or -1. */
+  find(kind: IndexedKind, id: string): number {
+    const i = this.index.keys[kind]?.get(id)
     if (i === undefined) return -1
     const entry = this.s.entries[i]
-    if (entry !== undefined && matches(entry)) return i
-    // The map was shared with a sibling state (two batches applied to one base): rebuild for this one.
+    if (entry !== undefined && entry.kind === kind && indexedId(entry) === id) return i
+    // The maps were shared with a sibling state (two batches applied to one base): rebuild for this one.
     this.index = buildIndex(this.s.entries)
-    const j = this.index.keys.get(key)
+    const j = this.index.keys[kind]?.get(id)
     return j === undefined ? -1 : j
   }
 
   push(entry: Entry): number {
     const entries = this.entries()
     entries.push(this.own(entry))
-    const key = entryKey(entry)
-    if (key !== null) this.index.keys.set(key, entries.length - 1)
+    const id = indexedId(entry)
+    if (id !== undefined) setIndexed(this.index, entry.kind as IndexedKind, id, entries.length - 1)
     return entries.length - 1
   }
 

@@ -2,7 +2,7 @@
  * Messages: user, agent and thought chunks (v1 and v2) and v2 whole-message upserts, merged into entries.
  */
 import type { ContentBlock, MessageEntry, SessionState } from '../types'
-import { appendBlock, isObject, isString, isTextBlock, keptMetaJson, parseBlock, parseBlocks, patchMeta, plainText } from './draft'
+import { appendBlock, isObject, isString, isTextBlock, keptMetaJson, parseBlock, parseBlocks, patchMeta, plainText, setIndexed } from './draft'
 import type { Draft, MessageKind, Update } from './draft'
 
 // ---------------------------------------------------------------------------------------------------------
@@ -26,7 +26,7 @@ export function findMessage(d: Draft, kind: MessageKind, messageId: string): num
     const entry = d.s.entries[last.at]
     if (entry !== undefined && entry.kind === kind && entry.messageId === messageId) return last.at
   }
-  const at = d.find(`m:${kind}:${messageId}`, (e) => e.kind === kind && e.messageId === messageId)
+  const at = d.find(kind, messageId)
   if (at >= 0) d.index.lastMessage = { kind, messageId, at }
   return at
 }
@@ -104,7 +104,7 @@ export function adoptLocalMessage(d: Draft, entryId: string, messageId: string):
     if (entry.kind !== 'user_message' || entry.messageId !== undefined) return -1
     const copy = d.mutEntry<MessageEntry>(i)
     copy.messageId = messageId
-    d.index.keys.set(`m:user_message:${messageId}`, i)
+    setIndexed(d.index, 'user_message', messageId, i)
     return i
   }
   return -1

@@ -19,7 +19,7 @@ export function applyPermissionRequested(d: Draft, request: PermissionRequestVie
   d.mutRecord('permissions')[request.requestId] = request
   const toolCallId = permissionToolCallId(request)
   if (toolCallId === null) {
-    if (d.find(`p:${request.requestId}`, (e) => e.kind === 'permission' && e.requestId === request.requestId) < 0) {
+    if (d.find('permission', request.requestId) < 0) {
       const entry: PermissionEntry = { kind: 'permission', id: `permission:${request.requestId}`, requestId: request.requestId }
       d.push(entry)
     }
@@ -77,7 +77,7 @@ export function applyElicitationRequested(d: Draft, elicitation: ElicitationView
     return
   }
   // Request-scoped elicitations (no session) belong to the app store, not to a session's timeline.
-  if (elicitation.sessionId !== null && d.find(`e:${id}`, (e) => e.kind === 'elicitation' && e.elicitationId === id) < 0) {
+  if (elicitation.sessionId !== null && d.find('elicitation', id) < 0) {
     const entry: ElicitationEntry = { kind: 'elicitation', id: `elicitation:${id}`, elicitationId: id }
     d.push(entry)
   }

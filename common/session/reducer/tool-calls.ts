@@ -12,7 +12,7 @@ import { cleanText } from '../title'
 
 export function findToolCall(d: Draft, rawId: string): number {
   const toolCallId = storableId(rawId)
-  return d.find(`t:${toolCallId}`, (e) => e.kind === 'tool_call' && e.toolCallId === toolCallId)
+  return d.find('tool_call', toolCallId)
 }
 
 /**

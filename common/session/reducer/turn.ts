@@ -10,7 +10,7 @@ import { adoptLocalMessage, findMessage, newMessage } from './messages'
 import { mutTerminal } from './tool-calls'
 
 export function ensureCompaction(d: Draft, compactionId: string, status: string): number {
-  const i = d.find(`c:${compactionId}`, (e) => e.kind === 'compaction' && e.compactionId === compactionId)
+  const i = d.find('compaction', compactionId)
   if (i >= 0) return i
   const entry: CompactionEntry = { kind: 'compaction', id: `compaction:${compactionId}`, compactionId, status, summary: [] }
   return d.push(entry)
