@@ -55,6 +55,7 @@ export interface TranscriptProps {
  */
 export function estimateEntrySize(entry: Entry | undefined): number {
   if (!entry) return 88
+  if (!longText(entry)) return guessSize(entry)
   let size = estimates.get(entry)
   if (size === undefined) {
     size = guessSize(entry)
@@ -63,8 +64,22 @@ export function estimateEntrySize(entry: Entry | undefined): number {
   return size
 }
 
-/** Estimates by entry object: the virtualizer asks for every unmeasured row whenever the count changes. */
+/**
+ * Estimates of messages with long text, by entry object: the virtualizer asks again for every unmeasured row below
+ * one it measures (scrolling up), and reading a long text's lines costs more than a lookup. Others are guessed
+ * again each time (as cheap as the lookup), so the map does not hold every entry of a long session.
+ */
 const estimates = new WeakMap<Entry, number>()
+
+/** Characters of text beyond which a message's estimate is kept rather than guessed again. */
+const LONG_TEXT = 4096
+
+function longText(entry: Entry): boolean {
+  if (entry.kind !== 'user_message' && entry.kind !== 'agent_message' && entry.kind !== 'agent_thought') return false
+  let length = 0
+  for (const block of entry.content) if (block.type === 'text' && typeof block.text === 'string') length += block.text.length
+  return length > LONG_TEXT
+}
 
 function guessSize(entry: Entry): number {
   switch (entry.kind) {
