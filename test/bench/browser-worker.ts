@@ -8,9 +8,10 @@
  * In the page: Enter → "Turn: Idle" shown, when the person's message, Working and the agent's first update
  * were first in the DOM, long tasks during the flood, then heap after GC, DOM size, and frame times while
  * scrolling the finished transcript from the end to the top. BENCH_FRAMES=1 prints the long animation frames
- * (script, render, style and layout time, and which callbacks ran) on stderr.
+ * (script, render, style and layout time, and which callbacks ran) on stderr; BENCH_PAGE_SHOTS=<dir> saves the
+ * finished transcript at its end, middle and top as PNGs.
  */
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import type { Page } from 'playwright'
 import { buildFloodUpdates, transcriptTextChars } from '../agents/flood-updates'
 import { messageBox, startSession, visible } from '../e2e/support/session-ui'
@@ -128,6 +129,25 @@ async function writeHeapSnapshot(page: Page, file: string): Promise<void> {
   writeFileSync(file, chunks.join(''))
 }
 
+/** Screenshots of the transcript at its end, its middle and its top (`<dir>/transcript-<count>-<where>.png`), then back at its end. */
+async function shootTranscript(page: Page, dir: string, count: number): Promise<void> {
+  mkdirSync(dir, { recursive: true })
+  const log = page.getByRole('log', { name: 'Transcript' })
+  const settle = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
+  for (const where of ['end', 'middle', 'top'] as const) {
+    await log.evaluate((el, at) => {
+      el.scrollTop = at === 'end' ? el.scrollHeight : at === 'middle' ? (el.scrollHeight - el.clientHeight) / 2 : 0
+    }, where)
+    // Rows measured on the way move the view a little; a few frames let it settle.
+    for (let i = 0; i < 4; i++) await settle()
+    await page.screenshot({ path: `${dir}/transcript-${count}-${where}.png` })
+  }
+  await log.evaluate((el) => {
+    el.scrollTop = el.scrollHeight
+  })
+  for (let i = 0; i < 4; i++) await settle()
+}
+
 async function run(count: number): Promise<BrowserResult> {
   return withFloodPage({ count, agentName: AGENT, probe }, async (page, home, host) => {
     await startSession(page, { agentName: AGENT, cwd: home })
@@ -170,6 +190,10 @@ async function run(count: number): Promise<BrowserResult> {
       const { profile } = (await profiler.send('Profiler.stop')) as { profile: unknown }
       writeFileSync(profileFile, JSON.stringify(profile))
     }
+
+    // BENCH_PAGE_SHOTS=<dir>: the finished transcript at its end, its middle and its top, as PNGs (to look at).
+    const shots = process.env.BENCH_PAGE_SHOTS
+    if (shots) await shootTranscript(page, shots, count)
 
     // Scrolling the finished transcript: from the end to the top, one step per frame.
     const scrollFrames = await page.getByRole('log', { name: 'Transcript' }).evaluate(async (log) => {
