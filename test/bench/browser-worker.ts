@@ -134,17 +134,21 @@ async function shootTranscript(page: Page, dir: string, count: number): Promise<
   mkdirSync(dir, { recursive: true })
   const log = page.getByRole('log', { name: 'Transcript' })
   const settle = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))))
-  for (const where of ['end', 'middle', 'top'] as const) {
-    await log.evaluate((el, at) => {
-      el.scrollTop = at === 'end' ? el.scrollHeight : at === 'middle' ? (el.scrollHeight - el.clientHeight) / 2 : 0
-    }, where)
+  const shoot = async (where: string) => {
     // Rows measured on the way move the view a little; a few frames let it settle.
     for (let i = 0; i < 4; i++) await settle()
     await page.screenshot({ path: `${dir}/transcript-${count}-${where}.png` })
   }
+  await shoot('end')
+  // As the person does it: Home leaves the end (a scroll made by a script is followed back to the end).
+  await log.focus()
+  await page.keyboard.press('Home')
+  await shoot('top')
   await log.evaluate((el) => {
-    el.scrollTop = el.scrollHeight
+    el.scrollTop = (el.scrollHeight - el.clientHeight) / 2
   })
+  await shoot('middle')
+  await page.keyboard.press('End')
   for (let i = 0; i < 4; i++) await settle()
 }
 
