@@ -10,7 +10,13 @@ export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T
   return Object.hasOwn(record, key) ? record[key] : undefined
 }
 
-/** Stores `value` under `key` as an own, enumerable field, whatever the key (`__proto__` too). */
+/**
+ * Stores `value` under `key` as an own, enumerable field, whatever the key (`__proto__` too). A key `Object.prototype`
+ * does not know is assigned (what the history thread does for every key of every entry it encodes: a fraction of the
+ * cost of defining it); one it knows (`__proto__`, `constructor`, `toString`…) is defined, so it is neither a
+ * prototype change nor an assignment to a frozen prototype's member.
+ */
 export function setOwn<T>(record: Record<string, T>, key: string, value: NoInfer<T>): void {
-  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+  if (key in Object.prototype) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
+  else record[key] = value
 }
