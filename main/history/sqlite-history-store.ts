@@ -17,6 +17,15 @@ import { searchTextOfBody } from './entry-codec'
 
 export const HISTORY_FILE = 'history.sqlite'
 
+/**
+ * SQLite copies the WAL into the file (a checkpoint, with its fsync) once the WAL holds this many pages after a commit
+ * (its default is 1,000, about 4 MiB). A flood writes more than that in a few seconds, and each checkpoint in the middle
+ * of it cost the history thread a fifth of its CPU and most of its time (on a busy disk, more); here the WAL may reach
+ * about 32 MiB while writes go on, and is copied when they pause (after the search index caught up), so a burst is
+ * copied once, after it. Still bounded: writes that never pause checkpoint at this size.
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 8_192
+
 export interface OpenedHistory {
   store: HistoryStore
   /** What went wrong while opening, for the person (null: all well). */
@@ -199,8 +208,11 @@ export class SqliteHistoryStore implements HistoryStore {
     if (this.indexTimer) clearTimeout(this.indexTimer)
     this.indexTimer = setTimeout(() => {
       this.indexTimer = undefined
+      if (!this.db.open) return
       // A slice, then the thread is free for the next write before the following one.
-      if (this.db.open && !this.tryCatchUp(this.index.sliceMs)) this.scheduleIndex(0)
+      if (!this.tryCatchUp(this.index.sliceMs)) this.scheduleIndex(0)
+      // The writes paused and the index caught up: what the WAL holds goes into the file now (see WAL_AUTOCHECKPOINT_PAGES).
+      else this.checkpointQuietly()
     }, delayMs)
     this.indexTimer.unref?.()
   }
@@ -289,6 +301,15 @@ export class SqliteHistoryStore implements HistoryStore {
     this.db.pragma('wal_checkpoint(TRUNCATE)')
   }
 
+  /** The checkpoint SQLite would have made at a commit (PASSIVE: it waits for no reader); a refusal (full disk) is left to the next one. */
+  private checkpointQuietly(): void {
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)')
+    } catch {
+      // The WAL keeps every committed write meanwhile.
+    }
+  }
+
   dispose(): void {
     if (this.indexTimer) clearTimeout(this.indexTimer)
     this.indexTimer = undefined
@@ -318,6 +339,7 @@ function openFile(file: string): Database.Database {
     db.pragma('journal_mode = WAL')
     // NORMAL in WAL mode: a commit survives a crash of Bosun; only an OS crash may lose the last ones.
     db.pragma('synchronous = NORMAL')
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
     db.pragma('foreign_keys = ON')
     migrate(db)
     return db

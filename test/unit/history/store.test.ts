@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -206,6 +206,23 @@ describe('SqliteHistoryStore', () => {
       vi.runAllTimers()
       expect(sqlite(store).searchBacklog).toBe(0)
       expect(store.search('word449', 10)).toHaveLength(1)
+    })
+
+    it('copies the WAL into the file once the writes pause, not in the middle of a burst', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+      const home = tempHome()
+      const { store } = open(home, { idleMs: 400 })
+      const fileBytes = () => statSync(join(home, HISTORY_FILE)).size
+      const before = fileBytes()
+      // About 6 MiB in ten writes: past SQLite's default checkpoint (1,000 pages, about 4 MiB), below Bosun's.
+      const text = 'lorem ipsum '.repeat(50)
+      for (let write = 0; write < 10; write++) store.write([{ session: row(), entries: Array.from({ length: 1000 }, (_, i) => entry(write * 1000 + i, text)) }])
+      expect(statSync(join(home, `${HISTORY_FILE}-wal`)).size).toBeGreaterThan(6 * 2 ** 20)
+      expect(fileBytes()).toBe(before)
+      vi.runAllTimers()
+      expect(sqlite(store).searchBacklog).toBe(0)
+      expect(fileBytes()).toBeGreaterThan(before + 6 * 2 ** 20)
+      expect(store.load('agent/s1')!.entries).toHaveLength(10_000)
     })
 
     it('under writes that never pause, catches up at a write once what waits is old enough', () => {
