@@ -114,7 +114,8 @@ export class SqliteHistoryStore implements HistoryStore {
         INSERT INTO entries (session_id, position, entry_id, kind, body) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (session_id, position) DO UPDATE SET entry_id = excluded.entry_id, kind = excluded.kind, body = excluded.body
         RETURNING id`),
-      markPending: prepare('INSERT OR IGNORE INTO search_pending (id) VALUES (?)'),
+      // One statement for a write's entries (a JSON array of their ids), not one per entry: a flood's tick holds thousands.
+      markPending: prepare('INSERT OR IGNORE INTO search_pending (id) SELECT value FROM json_each(?)'),
       pendingPage: prepare('SELECT p.id AS id, e.body AS body FROM search_pending p LEFT JOIN entries e ON e.id = p.id ORDER BY p.id LIMIT ?'),
       unmarkPending: prepare('DELETE FROM search_pending WHERE id = ?'),
       anyPending: prepare('SELECT 1 FROM search_pending LIMIT 1'),
@@ -220,6 +221,7 @@ export class SqliteHistoryStore implements HistoryStore {
   private readonly writeAll = (writes: SessionWrite[]) =>
     this.db.transaction((items: SessionWrite[]) => {
       const s = this.statements
+      const written: number[] = []
       for (const { session, entries, entriesEnd } of items) {
         s.upsertSession.run(session satisfies SessionRow)
         if (entriesEnd !== undefined) {
@@ -229,9 +231,10 @@ export class SqliteHistoryStore implements HistoryStore {
         }
         for (const entry of entries as EntryRow[]) {
           const { id } = s.upsertEntry.get(session.sessionId, entry.position, entry.entryId, entry.kind, entry.body) as { id: number }
-          s.markPending.run(id)
+          written.push(id)
         }
       }
+      if (written.length > 0) s.markPending.run(JSON.stringify(written))
     })(writes)
 
   list(options: { includeArchived?: boolean; limit?: number } = {}): HistorySummary[] {
