@@ -42,6 +42,11 @@ if (!args.includes('--scenario') || !scenarioPath) {
 const v2 = args.includes('--v2')
 /** `--dump-session-new <file>`: each session/new's params are appended to the file as a JSON line (what the agent received). */
 const dumpSessionNew = args.includes('--dump-session-new') ? args[args.indexOf('--dump-session-new') + 1] : undefined
+/**
+ * `--wire-log <file>`: every line the client sends (`in`) and the agent writes (`out`) is appended to the file as
+ * `{"dir","line"}` JSON, in the order this process saw them (the strict-send test validates the `in` lines).
+ */
+const wireLog = args.includes('--wire-log') ? args[args.indexOf('--wire-log') + 1] : undefined
 const scenario = JSON.parse(readFileSync(scenarioPath, 'utf8')) as Scenario
 const log = (text: string) => process.stderr.write(text.endsWith('\n') ? text : text + '\n')
 
@@ -84,11 +89,22 @@ function watchIncoming(text: string): void {
   }
 }
 
+const wirePending = { in: '', out: '' }
+function recordWire(dir: 'in' | 'out', chunk: Uint8Array | string): void {
+  if (!wireLog) return
+  const text = wirePending[dir] + (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
+  const lines = text.split('\n')
+  wirePending[dir] = lines.pop() ?? ''
+  const complete = lines.filter((line) => line.trim() !== '')
+  if (complete.length > 0) appendFileSync(wireLog, complete.map((line) => JSON.stringify({ dir, line }) + '\n').join(''))
+}
+
 let pendingText = ''
 const decoder = new TextDecoder()
 const input = new ReadableStream<Uint8Array>({
   start(controller) {
     process.stdin.on('data', (chunk: Buffer) => {
+      recordWire('in', chunk)
       pendingText += decoder.decode(chunk, { stream: true })
       const cut = pendingText.lastIndexOf('\n')
       if (cut >= 0) {
@@ -106,10 +122,12 @@ const input = new ReadableStream<Uint8Array>({
 })
 const output = new WritableStream<Uint8Array>({
   write(chunk) {
+    recordWire('out', chunk)
     return new Promise<void>((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve())))
   },
 })
 function writeRaw(line: string): Promise<void> {
+  recordWire('out', line + '\n')
   return new Promise((resolve) => process.stdout.write(line + '\n', () => resolve()))
 }
 

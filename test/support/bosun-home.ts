@@ -10,6 +10,8 @@ export interface TestAgent {
   scenario: string
   v2?: boolean
   env?: Record<string, string>
+  /** More arguments for the scripted agent (`--wire-log <file>` …). */
+  extraArgs?: string[]
   secretEnv?: string[]
   defaultCwd?: string
   /** Launch this instead of the scripted agent (the hostile agent, for one). */
@@ -33,7 +35,7 @@ export function createTestHome(agents: TestAgent[]): TestHome {
   const home = mkdtempSync(join(tmpdir(), 'bosun-home-'))
   const workspace = mkdtempSync(join(tmpdir(), 'bosun-workspace-'))
   const definitions = agents.map((agent) => {
-    const { command, args } = agent.command ?? scriptedAgentCommand(agent.scenario, { v2: agent.v2 ?? false })
+    const { command, args } = agent.command ?? scriptedAgentCommand(agent.scenario, { v2: agent.v2 ?? false, extraArgs: agent.extraArgs })
     const protocolVersion = agent.protocolVersion ?? (agent.command || agent.v2 ? 'auto' : 1)
     return {
       ...(protocolVersion !== 'auto' ? { protocolVersion } : {}),
