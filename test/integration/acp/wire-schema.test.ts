@@ -4,11 +4,13 @@
  * (requests, notifications, and its answers to the agents' requests) and validates each against the SDK's JSON
  * schema of the negotiated version, with no field the schema does not have (test/support/acp-wire-schema.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
+import type { Scenario } from '../../agents/scenario'
 import { checkClientLine } from '../../support/acp-wire-schema'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
 
@@ -57,6 +59,40 @@ const TOUR: Record<string, { scenario: string; v1?: Visit; v2?: Visit; both?: Vi
   cards: { scenario: 'e2e-cards', both: { prompts: ['bash', 'edit', 'read', 'failed-fence'] } },
   background: { scenario: 'v2-background', v2: { prompts: ['start'] } },
 }
+
+/** An agent that takes everything optional Bosun may send: MCP servers, images and embedded files, list/close/delete, more folders. */
+function extrasScenario(v2: boolean): Scenario {
+  const capabilities = v2
+    ? { session: { prompt: { image: {}, embeddedContext: {} }, mcp: { stdio: {}, http: {} }, delete: {}, additionalDirectories: {} } }
+    : {
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {}, close: {}, delete: {}, resume: {}, additionalDirectories: {} },
+      }
+  return {
+    initialize: { capabilities },
+    session: { list: [{ sessionId: 'elsewhere-1', title: 'Started elsewhere' }], replay: [{ type: 'text', text: 'earlier' }] },
+    prompts: { default: [{ type: 'report_prompt' }] },
+  }
+}
+
+const repoRoot = resolve(integration, '..', '..')
+const MCP_SERVERS = [
+  {
+    id: 'tiny',
+    name: 'tiny',
+    transport: 'stdio',
+    enabled: true,
+    agents: null,
+    command: process.execPath,
+    args: ['--import', pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, join(repoRoot, 'test', 'fixtures', 'mcp', 'tiny-server.ts')],
+    env: { TINY_TOKEN: 'plain-value' },
+  },
+  { id: 'web', name: 'web search', transport: 'http', enabled: true, agents: null, url: 'https://mcp.example/api', headers: { 'X-Team': 'blue' } },
+]
+/** A 1×1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
 
 function visitsFor(v2: boolean) {
   return Object.entries(TOUR).flatMap(([id, entry]) => {
@@ -154,8 +190,12 @@ describe.each([
       { id: 'config', name: 'config', scenario: v2 ? 'session-defaults-v2' : 'session-defaults-v1', v2, extraArgs: ['--wire-log', logFile('config')] },
       { id: 'resume', name: 'resume', scenario: 'conformance-resume', v2, extraArgs: ['--wire-log', logFile('resume')] },
       ...(v2 ? [] : [{ id: 'modes', name: 'modes', scenario: 'session-defaults-modes', v2, extraArgs: ['--wire-log', logFile('modes')] }]),
+      { id: 'auth', name: 'auth', scenario: v2 ? 'auth-v2' : 'auth-v1', v2, extraArgs: ['--wire-log', logFile('auth')] },
     ]
-    const services = await startServices(agents)
+    const extras = join(logs, `${label}-extras.json`)
+    writeFileSync(extras, JSON.stringify(extrasScenario(v2)))
+    agents.push({ id: 'extras', name: 'extras', scenario: extras, v2, extraArgs: ['--wire-log', logFile('extras')] })
+    const services = await startServices(agents, (home) => writeFileSync(join(home.home, 'mcp-servers.json'), JSON.stringify({ version: 1, servers: MCP_SERVERS })))
     const counter = { n: 0 }
     for (const { id, prompts } of visits) {
       const { sessionId } = must(await services.handlers.newSession({ agentId: id, cwd: services.workspace }))
@@ -184,6 +224,35 @@ describe.each([
     const resumed = must(await services.handlers.newSession({ agentId: 'resume', cwd: services.workspace }))
     must(await services.handlers.restartAgent({ agentId: 'resume' }))
     await runPrompt(services, resumed.sessionId, 'hello', false, counter)
+    // Sign in after session/new asked for it (v1 `authenticate`, v2 `auth/login`), then a session.
+    expect((await services.handlers.newSession({ agentId: 'auth', cwd: services.workspace })).ok).toBe(false)
+    must(await services.handlers.loginAgent({ agentId: 'auth', methodId: 'login' }))
+    must(await services.handlers.newSession({ agentId: 'auth', cwd: services.workspace }))
+
+    // MCP servers and a second folder on session/new; an image, a link and an embedded file in a prompt; the agent's
+    // own sessions listed (session/list), one opened (v1 session/load, v2 session/resume with replay) and closed.
+    const more = join(services.workspace, 'more')
+    mkdirSync(more)
+    writeFileSync(join(services.workspace, 'notes.md'), 'some notes\n')
+    const rich = must(await services.handlers.newSession({ agentId: 'extras', cwd: services.workspace, additionalDirectories: [more] }))
+    const blocks = [
+      { type: 'text' as const, text: 'look at @notes.md' },
+      { type: 'resource_link' as const, uri: pathToFileURL(join(services.workspace, 'notes.md')).href, name: 'notes.md', mimeType: 'text/markdown' },
+      // (embedded: the agent takes embedded context)
+      { type: 'image' as const, mimeType: 'image/png', data: PNG },
+    ]
+    must(await services.handlers.prompt({ sessionId: rich.sessionId, prompt: blocks }))
+    must(await services.handlers.historyAgentSessions({ agentId: 'extras', cwd: services.workspace }))
+    const opened = must(await services.handlers.historyOpenAgentSession({ agentId: 'extras', acpSessionId: 'elsewhere-1', cwd: services.workspace, title: 'Started elsewhere' }))
+    await runPrompt(services, opened.sessionId, 'hello', false, counter)
+    must(await services.handlers.closeSession({ sessionId: opened.sessionId }))
+
+    if (v2) {
+      // terminal/cancel for a terminal that advertises it (E16).
+      const background = must(await services.handlers.newSession({ agentId: 'background', cwd: services.workspace }))
+      await runPrompt(services, background.sessionId, 'start', false, counter)
+      must(await services.handlers.cancelTerminal({ sessionId: background.sessionId, terminalId: 'dev' }))
+    }
     await services.services.dispose()
 
     const all = agents.filter(({ id }) => existsSync(logFile(id))).map(({ id }) => checkLog(v2 ? 2 : 1, logFile(id)))
@@ -196,12 +265,19 @@ describe.each([
         'session/prompt',
         'session/cancel',
         'session/set_config_option',
+        'session/list',
+        'session/close',
         '→ session/request_permission',
         '→ elicitation/create',
-        ...(v2 ? ['session/resume'] : ['session/load', 'session/set_mode', '→ fs/read_text_file', '→ fs/write_text_file', '→ terminal/create', '→ terminal/output', '→ terminal/wait_for_exit', '→ terminal/release']),
+        ...(v2 ? ['session/resume', 'auth/login', 'terminal/cancel'] : ['session/load', 'authenticate', 'session/set_mode', '→ fs/read_text_file', '→ fs/write_text_file', '→ terminal/create', '→ terminal/output', '→ terminal/wait_for_exit', '→ terminal/release']),
       ]),
     )
     expect(all.reduce((n, r) => n + r.sent, 0)).toBeGreaterThan(100)
+    // The optional shapes went out to the agent that takes them.
+    const extrasSent = readFileSync(logFile('extras'), 'utf8')
+    for (const shape of ['"mcpServers":[{', '"additionalDirectories":["', '"type":"image"', '"type":"resource"', '"type":"http"']) {
+      expect(extrasSent).toContain(shape.replaceAll('"', '\\"'))
+    }
     expect(all.flatMap((r) => r.problems)).toEqual([])
   })
 })
