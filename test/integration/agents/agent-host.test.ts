@@ -417,6 +417,17 @@ process.stdin.on('data', () => process.stdout.write('Failed. Retrying...\\nEnter
     await expectAllGone(pids().slice(0, 1))
   })
 
+  it('an agent that answers a version Bosun does not speak (3): the start fails saying so, the process is stopped and not restarted (C9)', async () => {
+    const { host, scheduler, pids } = makeHost(fixtureSpec(['--protocol=3']))
+    const result = await host.start()
+    expect(result.ok ? 'ok' : result.error).toMatchObject({ kind: 'unsupported-protocol-version', message: expect.stringMatching(/answered protocol version 3; Bosun speaks versions 1 and 2/) })
+    expect(host.view()).toMatchObject({ status: 'failed', pid: null })
+    expect(host.connection).toBeUndefined()
+    await expectAllGone(pids())
+    expect(scheduler.pending).toEqual([])
+    expect(pids()).toHaveLength(1)
+  })
+
   it('keeps a v1 agent that answered 1 to a v2 offer (one process, without client capabilities), and offers v1 from its next start', async () => {
     const { host, pids } = makeHost(fixtureSpec(['--protocol=1']))
     const preferred = once(host.onDidChangePreferredVersion)
