@@ -652,7 +652,13 @@ export class SessionsService implements IDisposable {
     return ok(undefined)
   }
 
+  /** `session/set_mode`, only for a mode the agent listed for this session (E12): a renderer's other id never reaches it. */
   async setMode(sessionId: string, modeId: string): Promise<Result<undefined>> {
+    const modes = this.sessions.get(sessionId)?.state.modes
+    if (this.sessions.has(sessionId) && !modes?.availableModes.some((m) => m.id === modeId)) {
+      const message = modes ? `The agent does not offer the mode ${modeId} in this session.` : 'The agent offers no modes to choose from in this session.'
+      return fail({ kind: 'invalid-argument', message })
+    }
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       await this.withTimeout('session/set_mode', connection.setMode(acpSessionId, modeId))
       this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] })
@@ -690,7 +696,21 @@ export class SessionsService implements IDisposable {
     return ok(undefined)
   }
 
+  /**
+   * `session/set_config_option`, only for an option the agent listed for this session and a value of its kind: one of
+   * a select's values, a boolean for a boolean option (E13, E14). An option of a kind Bosun does not know is not set.
+   */
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<Result<undefined>> {
+    const record = this.sessions.get(sessionId)
+    if (record) {
+      const option = record.state.configOptions.find((o) => o.id === configId)
+      const fits =
+        option?.type === 'select' ? typeof value === 'string' && option.options.some((o) => o.value === value) : option?.type === 'boolean' && typeof value === 'boolean'
+      if (!fits) {
+        const message = option ? `The agent does not offer ${JSON.stringify(value)} for ${option.name} in this session.` : `The agent offers no option ${configId} in this session.`
+        return fail({ kind: 'invalid-argument', message })
+      }
+    }
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       // Raced against the deadline too: a reattach waits for this one (restoreMode), and every prompt waits for the reattach.
       const options = await this.withTimeout('session/set_config_option', connection.setConfigOption(acpSessionId, configId, value))

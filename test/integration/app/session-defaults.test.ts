@@ -112,6 +112,35 @@ describe('session defaults from the agent definition', () => {
     expect(current(after)).toMatchObject({ model: 'smart' })
   })
 
+  it.each([
+    ['v1', false],
+    ['v2', true],
+  ])('%s: a mode, an option or a value the agent did not offer never reaches it (E12, E13, E14)', async (label, v2) => {
+    const { handlers, newSession, sets } = await start(`session-defaults-${label}`, v2, {})
+    const { sessionId } = await newSession()
+    const refused = [
+      // No modes in this session (its config options are the mode): no session/set_mode.
+      await handlers.setMode({ sessionId, modeId: 'code' }),
+      await handlers.setConfigOption({ sessionId, configId: 'approval', value: 'never-ask' }),
+      await handlers.setConfigOption({ sessionId, configId: 'model', value: 'expensive' }),
+      await handlers.setConfigOption({ sessionId, configId: 'model', value: true }),
+      await handlers.setConfigOption({ sessionId, configId: 'run-tests', value: 'yes' }),
+    ]
+    for (const result of refused) expect(result).toEqual({ ok: false, error: expect.objectContaining({ kind: 'invalid-argument' }) })
+    expect(await sets()).toEqual([])
+  })
+
+  it('v1 legacy modes: a mode the agent does not list is refused and not sent; a listed one is', async () => {
+    const { handlers, newSession, sets } = await start('session-defaults-modes', false, {})
+    const { sessionId, session } = await newSession()
+    expect(await handlers.setMode({ sessionId, modeId: 'bypassPermissions' })).toEqual({ ok: false, error: expect.objectContaining({ kind: 'invalid-argument', message: expect.stringContaining('bypassPermissions') }) })
+    // Nor an option: this session has none.
+    expect((await handlers.setConfigOption({ sessionId, configId: 'mode', value: 'code' })).ok).toBe(false)
+    expect(await sets()).toEqual([])
+    must(await handlers.setMode({ sessionId, modeId: 'code' }))
+    expect(await sets()).toEqual([{ method: 'session/set_mode', params: { sessionId: session.acpSessionId, modeId: 'code' } }])
+  })
+
   it('without defaults nothing is sent', async () => {
     const { newSession, sets } = await start('session-defaults-v1', false, {})
     const { session } = await newSession()
