@@ -90,6 +90,17 @@ export const MAX_SESSION_ID_CHARS = 1024
 
 /** What a v1 agent that answered a v2 offer was not offered (it saw no v1 `clientCapabilities`). */
 const UNADVERTISED_TO_V1_UNDER_V2_OFFER = ['fs/', 'terminal/', 'elicitation/', 'session/elicitation']
+/** v2 has no client file or terminal methods (its agents run their own terminals, L). */
+const NOT_IN_V2 = ['fs/', 'terminal/']
+
+/** The v1 client methods `clientCapabilities` said Bosun does not serve (C3: the agent's call gets -32601). */
+function unadvertisedToV1(caps: ClientCapabilityFlags): string[] {
+  return [
+    ...(caps.fs?.readTextFile === true ? [] : ['fs/read_text_file']),
+    ...(caps.fs?.writeTextFile === true ? [] : ['fs/write_text_file']),
+    ...(caps.terminal === true ? [] : ['terminal/']),
+  ]
+}
 
 /** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
 const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
@@ -154,8 +165,9 @@ class AcpConnection implements AcpClientConnection {
   private queued = 0
   private version: ProtocolVersion = 2
   /**
-   * Methods the agent was never told Bosun serves: a v1 agent that answered our v2 offer read no v1
-   * `clientCapabilities` (C10b), so it runs without Bosun's files, terminals and elicitation (answered -32601).
+   * Methods the agent was never told Bosun serves, answered -32601 whatever handler is registered: a v1 agent that
+   * answered our v2 offer read no v1 `clientCapabilities` (C10b), so it runs without Bosun's files, terminals and
+   * elicitation; a v1 agent offered 1 gets only the files and terminals its `clientCapabilities` named (C3); v2 has none.
    */
   private unadvertisedPrefixes: readonly string[] = []
   private handshakeValue: AgentHandshake | undefined
@@ -321,7 +333,8 @@ class AcpConnection implements AcpClientConnection {
     this.version = answered
     // Only the v1-shaped initialize carries `clientCapabilities`: a v1 agent that answered our v2 offer never saw it.
     this.booleansAdvertised = offered === 1 && this.options.booleanConfigOptions !== false
-    this.unadvertisedPrefixes = offered === 2 && answered === 1 ? UNADVERTISED_TO_V1_UNDER_V2_OFFER : []
+    this.unadvertisedPrefixes =
+      answered === 2 ? NOT_IN_V2 : offered === 2 ? UNADVERTISED_TO_V1_UNDER_V2_OFFER : unadvertisedToV1(this.options.clientCapabilities ?? {})
     this.handshakeValue = normaliseHandshake(result as Record<string, unknown>, answered, offered)
     return this.handshakeValue
   }

@@ -64,10 +64,10 @@ describe('advertised client capabilities', () => {
 
 describe('a v1 agent that answered a v2 offer (C10b, run without the restart)', () => {
   /** Runs initialize offering `offer`, the peer answers `answer`, then the peer sends each method once; returns the error codes. */
-  async function codesAfter(offer: 1 | 2, answer: 1 | 2, methods: string[]): Promise<Record<string, number | 'ok'>> {
+  async function codesAfter(offer: 1 | 2, answer: 1 | 2, methods: string[], clientCapabilities = ALL): Promise<Record<string, number | 'ok'>> {
     const toClient = new PassThrough()
     const fromClient = new PassThrough()
-    const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1' }, elicitation: { form: true }, clientCapabilities: ALL })
+    const connection = createAcpConnection({ input: toClient, output: fromClient, clientInfo: { name: 'bosun', version: '1' }, elicitation: { form: true }, clientCapabilities })
     for (const method of methods) connection.handlers.registerRequest(method, () => ({ served: true }))
     const lines: Array<Record<string, unknown>> = []
     const waiters: Array<() => void> = []
@@ -115,7 +115,29 @@ describe('a v1 agent that answered a v2 offer (C10b, run without the restart)', 
     })
   })
 
+  it('a v2 agent: files and terminals are no client methods of v2 (L), so they get -32601; elicitation and permissions work', async () => {
+    expect(await codesAfter(2, 2, METHODS)).toEqual({
+      'fs/read_text_file': -32601,
+      'fs/write_text_file': -32601,
+      'terminal/create': -32601,
+      'terminal/output': -32601,
+      'elicitation/create': 'ok',
+      'session/request_permission': 'ok',
+    })
+  })
+
   it('serves all of them once the agent was offered 1', async () => {
     expect(Object.values(await codesAfter(1, 1, METHODS))).toEqual(Array(METHODS.length).fill('ok'))
+  })
+
+  it('offered 1 with some flags off: what clientCapabilities did not name gets -32601, whatever handler is registered (C3)', async () => {
+    expect(await codesAfter(1, 1, METHODS, { fs: { readTextFile: true } })).toEqual({
+      'fs/read_text_file': 'ok',
+      'fs/write_text_file': -32601,
+      'terminal/create': -32601,
+      'terminal/output': -32601,
+      'elicitation/create': 'ok',
+      'session/request_permission': 'ok',
+    })
   })
 })
