@@ -191,3 +191,68 @@ export function checkClientLine(version: 1 | 2, line: string, answers: (id: unkn
   if (validate) found.push(...problems(validate, message.result, `${answered} result`))
   return found
 }
+
+/**
+ * Checks one agent's `--wire-log` (test/agents/scripted-agent.ts): each line Bosun sent against the schema, and the exchange around it: `initialize` before
+ * anything else (C1, again after a restart), no id of Bosun's reused while its request is pending (B6), and each
+ * request of the agent answered at most once, never a request it did not send (B3). The agent's requests are kept by
+ * id, so each response is checked against the request it answers.
+ */
+export function checkWireLog(version: 1 | 2, log: string): { sent: number; methods: Set<string>; problems: string[] } {
+  const entries = log
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { dir: 'in' | 'out'; line: string })
+  const asked = new Map<string, string>()
+  const pendingOwn = new Set<string>()
+  let initializeId: string | undefined
+  let initialized = false
+  const methods = new Set<string>()
+  const problems: string[] = []
+  let sent = 0
+  for (const { dir, line } of entries) {
+    let message: Record<string, unknown> | undefined
+    try {
+      const parsed: unknown = JSON.parse(line)
+      message = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
+    } catch {
+      message = undefined
+    }
+    const key = message && 'id' in message ? JSON.stringify(message.id) : undefined
+    const method = typeof message?.method === 'string' ? message.method : undefined
+    if (dir === 'out') {
+      if (method !== undefined && key !== undefined) asked.set(key, method)
+      else if (method === undefined && key !== undefined) {
+        pendingOwn.delete(key)
+        if (key === initializeId && 'result' in message!) initialized = true
+      }
+      continue
+    }
+    sent++
+    if (method === 'initialize') {
+      // A new process (a restart) starts over; a repeated initialize (v1 after a refused v2) too.
+      initialized = false
+      asked.clear()
+      pendingOwn.clear()
+      initializeId = key
+    } else if (method !== undefined && key !== undefined && !initialized) {
+      problems.push(`${method} sent before initialize was answered`)
+    }
+    if (method !== undefined && key !== undefined) {
+      if (pendingOwn.has(key)) problems.push(`id ${key} reused while a request with it is pending`)
+      pendingOwn.add(key)
+    }
+    if (method !== undefined) methods.add(method)
+    else if (key !== undefined) {
+      methods.add(`→ ${asked.get(key) ?? 'unknown request'}`)
+      if (key !== 'null' && !asked.has(key)) problems.push(`answers ${key}, a request the agent did not send or one already answered`)
+    }
+    const found = checkClientLine(version, line, (id) => {
+      const answered = asked.get(JSON.stringify(id))
+      asked.delete(JSON.stringify(id))
+      return answered
+    })
+    for (const problem of found) problems.push(`${problem}\n    in ${line.slice(0, 400)}`)
+  }
+  return { sent, methods, problems }
+}

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
 import type { Scenario } from '../../agents/scenario'
-import { checkClientLine } from '../../support/acp-wire-schema'
+import { checkWireLog } from '../../support/acp-wire-schema'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
 
 const startServices = servicesPerTest()
@@ -142,42 +142,6 @@ async function runPrompt(services: TestServices, sessionId: string, text: string
   await turn
 }
 
-/** The agent's requests by id, as each response of Bosun is matched to the request it answers. */
-function checkLog(version: 1 | 2, file: string): { sent: number; methods: Set<string>; problems: string[] } {
-  const entries = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { dir: 'in' | 'out'; line: string })
-  const asked = new Map<string, string>()
-  const methods = new Set<string>()
-  const problems: string[] = []
-  let sent = 0
-  for (const { dir, line } of entries) {
-    let message: Record<string, unknown> | undefined
-    try {
-      const parsed: unknown = JSON.parse(line)
-      message = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
-    } catch {
-      message = undefined
-    }
-    if (dir === 'out') {
-      if (message && typeof message.method === 'string' && 'id' in message) asked.set(JSON.stringify(message.id), message.method)
-      continue
-    }
-    sent++
-    if (message && typeof message.method === 'string') methods.add(message.method)
-    else if (message && 'id' in message) methods.add(`→ ${asked.get(JSON.stringify(message.id)) ?? 'unknown request'}`)
-    const found = checkClientLine(version, line, (id) => {
-      const key = JSON.stringify(id)
-      const method = asked.get(key)
-      asked.delete(key)
-      return method
-    })
-    for (const problem of found) problems.push(`${problem}\n    in ${line.slice(0, 400)}`)
-  }
-  return { sent, methods, problems }
-}
-
 describe.each([
   ['v1', false],
   ['v2', true],
@@ -255,7 +219,7 @@ describe.each([
     }
     await services.services.dispose()
 
-    const all = agents.filter(({ id }) => existsSync(logFile(id))).map(({ id }) => checkLog(v2 ? 2 : 1, logFile(id)))
+    const all = agents.filter(({ id }) => existsSync(logFile(id))).map(({ id }) => checkWireLog(v2 ? 2 : 1, readFileSync(logFile(id), 'utf8')))
     const methods = new Set(all.flatMap((r) => [...r.methods]))
     // The tour reached what it is for (a renamed prompt would silently shrink it).
     expect([...methods].sort()).toEqual(

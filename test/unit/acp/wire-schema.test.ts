@@ -5,7 +5,7 @@
  * something.
  */
 import { describe, expect, it } from 'vitest'
-import { checkClientLine } from '../../support/acp-wire-schema'
+import { checkClientLine, checkWireLog } from '../../support/acp-wire-schema'
 
 const line = (message: unknown) => JSON.stringify(message)
 const request = (method: string, params: unknown, id: unknown = 1) => line({ jsonrpc: '2.0', id, method, params })
@@ -58,5 +58,33 @@ describe('checkClientLine', () => {
     expect(check(1, line({ id: 1, method: 'session/list', params: {} }))).toContain('jsonrpc is not "2.0"')
     expect(check(1, line({ jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } }))).not.toEqual([])
     expect(check(1, line({ jsonrpc: '2.0', id: 1, error: { code: 'x', message: 'y' } }))).not.toEqual([])
+  })
+})
+
+describe('checkWireLog', () => {
+  const wire = (...entries: [dir: 'in' | 'out', message: unknown][]) => entries.map(([dir, message]) => JSON.stringify({ dir, line: JSON.stringify(message) })).join('\n')
+  const init = request('initialize', { protocolVersion: 1, clientInfo: { name: 'b', version: '1' } }, 0)
+  const initialized = { jsonrpc: '2.0', id: 0, result: { protocolVersion: 1 } }
+  const ask = { jsonrpc: '2.0', id: 9, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [] } }
+  const cancelled = { jsonrpc: '2.0', id: 9, result: { outcome: { outcome: 'cancelled' } } }
+
+  it('passes a clean exchange and names what was sent', () => {
+    const checked = checkWireLog(1, wire(['in', JSON.parse(init)], ['out', initialized], ['out', ask], ['in', cancelled]))
+    expect(checked.problems).toEqual([])
+    expect([...checked.methods]).toEqual(['initialize', '→ session/request_permission'])
+  })
+
+  it('finds a request before initialize was answered, an id reused while pending, and a request answered twice', () => {
+    const early = checkWireLog(1, wire(['in', JSON.parse(init)], ['in', JSON.parse(request('session/new', { cwd: '/w', mcpServers: [] }, 1))]))
+    expect(early.problems).toEqual(['session/new sent before initialize was answered'])
+    const reused = checkWireLog(1, wire(['in', JSON.parse(init)], ['out', initialized], ['in', JSON.parse(request('session/list', {}, 1))], ['in', JSON.parse(request('session/list', {}, 1))]))
+    expect(reused.problems).toEqual(['id 1 reused while a request with it is pending'])
+    const twice = checkWireLog(1, wire(['in', JSON.parse(init)], ['out', initialized], ['out', ask], ['in', cancelled], ['in', cancelled]))
+    expect(twice.problems).toEqual(['answers 9, a request the agent did not send or one already answered'])
+  })
+
+  it('checks each answer against the request it answers', () => {
+    const wrong = checkWireLog(1, wire(['in', JSON.parse(init)], ['out', initialized], ['out', ask], ['in', { jsonrpc: '2.0', id: 9, result: { optionId: 'allow' } }]))
+    expect(wrong.problems.join()).toMatch(/session\/request_permission result/)
   })
 })
