@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
 import type { Scenario } from '../../agents/scenario'
 import { checkWireLog } from '../../support/acp-wire-schema'
+import { tinyMcpServer, webMcpServer } from '../../support/mcp-servers'
 import { must, servicesPerTest, type TestServices } from '../../support/services'
 
 const startServices = servicesPerTest()
@@ -77,20 +78,7 @@ function extrasScenario(v2: boolean): Scenario {
   }
 }
 
-const repoRoot = resolve(integration, '..', '..')
-const MCP_SERVERS = [
-  {
-    id: 'tiny',
-    name: 'tiny',
-    transport: 'stdio',
-    enabled: true,
-    agents: null,
-    command: process.execPath,
-    args: ['--import', pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, join(repoRoot, 'test', 'fixtures', 'mcp', 'tiny-server.ts')],
-    env: { TINY_TOKEN: 'plain-value' },
-  },
-  { id: 'web', name: 'web search', transport: 'http', enabled: true, agents: null, url: 'https://mcp.example/api', headers: { 'X-Team': 'blue' } },
-]
+const MCP_SERVERS = [tinyMcpServer, webMcpServer]
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
 
@@ -199,10 +187,10 @@ describe.each([
     mkdirSync(more)
     writeFileSync(join(services.workspace, 'notes.md'), 'some notes\n')
     const rich = must(await services.handlers.newSession({ agentId: 'extras', cwd: services.workspace, additionalDirectories: [more] }))
+    // The link goes out as an embedded `resource`: this agent takes embedded context.
     const blocks = [
       { type: 'text' as const, text: 'look at @notes.md' },
       { type: 'resource_link' as const, uri: pathToFileURL(join(services.workspace, 'notes.md')).href, name: 'notes.md', mimeType: 'text/markdown' },
-      // (embedded: the agent takes embedded context)
       { type: 'image' as const, mimeType: 'image/png', data: PNG },
     ]
     must(await services.handlers.prompt({ sessionId: rich.sessionId, prompt: blocks }))

@@ -4,26 +4,16 @@
  * official SDK's client against a tiny SDK server fixture.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { McpServerConfig } from '../../../common/contract/mcp'
 import { scriptedAgentCommand } from '../../agents/command'
+import { tinyMcpServer, webMcpServer } from '../../support/mcp-servers'
 import { must, servicesPerTest } from '../../support/services'
 
 const startServices = servicesPerTest()
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
-const tiny: McpServerConfig = {
-  id: 'tiny',
-  name: 'tiny',
-  transport: 'stdio',
-  enabled: true,
-  agents: null,
-  command: process.execPath,
-  args: ['--import', pathToFileURL(join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href, join(repoRoot, 'test', 'fixtures', 'mcp', 'tiny-server.ts')],
-  env: { TINY_TOKEN: 'plain-value' },
-}
-const web: McpServerConfig = { id: 'web', name: 'web search', transport: 'http', enabled: true, agents: null, url: 'https://mcp.example/api', headers: { 'X-Team': 'blue' } }
+const tiny = tinyMcpServer
+const web = webMcpServer
 const otherAgentOnly: McpServerConfig = { ...web, id: 'other', name: 'other agent only', agents: ['someone-else'] }
 
 describe('MCP servers', () => {
