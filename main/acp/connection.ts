@@ -75,6 +75,12 @@ export interface AcpConnectionOptions {
   runsAuthMethod?: (method: AuthMethodSummary) => boolean
   /** v1: advertise `session.configOptions.boolean` (default true; the session header shows boolean options). Without it no boolean value is sent (E13). */
   booleanConfigOptions?: boolean
+  /**
+   * Asked before a registered handler runs an agent request: an error refuses it (the agent gets it), a promise makes
+   * it wait (a request naming a session Bosun is still being told about). Synchronous when it says yes at once, so a
+   * handler's synchronous part still runs before the updates read after its request.
+   */
+  admitRequest?: (method: string, params: unknown, signal: AbortSignal) => HandlerError | undefined | Promise<HandlerError | undefined>
 }
 
 export interface ClientCapabilityFlags {
@@ -769,6 +775,9 @@ class AcpConnection implements AcpClientConnection {
     try {
       const handler = this.unadvertisedPrefixes.some((prefix) => method.startsWith(prefix)) ? undefined : this.requestHandlers.get(method)
       if (!handler) throw new ResponseError(-32601, `Method not found: ${method}`, { method })
+      const admitted = this.options.admitRequest?.(method, params, entry.controller.signal)
+      const refused = admitted instanceof Promise ? await admitted : admitted
+      if (refused) throw refused
       return await handler(params, { protocolVersion: this.version, requestId: id, method, signal: entry.controller.signal, answerRoom: this.answerRoom })
     } catch (error) {
       if (error instanceof ResponseError) throw error

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { createAcpConnection } from '../acp/connection'
+import type { AcpClientConnection } from '../acp/types'
 import { createAgentToolsService, loginKind, type AgentToolsService } from '../agents-tools/service'
 import type { AcpConnectionFactory } from '../agents/agent-host'
 import { ProtocolVersionMemory } from '../agents/protocol-hints'
@@ -27,6 +28,7 @@ import { AgentTerminals } from '../terminals/agent-terminals'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
+import { sessionRequestAdmission } from '../sessions/request-admission'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
@@ -72,8 +74,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
   await protocolMemory.load()
   const registry = store.add(createRegistryService({ home, config, events, logger: log.child('registry') }))
 
-  const createConnection: AcpConnectionFactory = ({ agentId, input, output, logger }) =>
-    createAcpConnection({
+  const createConnection: AcpConnectionFactory = ({ agentId, input, output, logger }) => {
+    const connection: AcpClientConnection = createAcpConnection({
       input,
       output,
       logger,
@@ -88,7 +90,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
       runsAuthMethod: (method) => loginKind(method) !== 'other',
       ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
       ...(integration.limits?.writeStallMs !== undefined ? { writeStallMs: integration.limits.writeStallMs } : {}),
+      // A request naming a session serves only a session of this very process (G7); one it names before Bosun knows it waits.
+      admitRequest: sessionRequestAdmission({ sessionForRequest: (...args) => sessions.sessionForRequest(...args) }, agentId, () => connection),
     })
+    return connection
+  }
   // Late-bound: the agent tools need the supervisor, and record every connection from its creation (the handshake too).
   const agentTools: { current?: AgentToolsService } = {}
   // Late-bound too: elicitations are answered from a connection's creation, so an agent may ask while

@@ -98,7 +98,15 @@ interface EarlyBuffer {
   dropped: Map<string, number>
   /** Sessions reattached by a v1 `session/load`: their replay is already in the transcript, only its facts are kept. */
   factsOnly: Set<string>
+  /** Agent requests naming a session not known yet, woken when the last session call is over ({@link sessionForRequest}). */
+  waiters: (() => void)[]
 }
+
+/**
+ * Agent requests one connection may have waiting for a `session/new|load|resume` to be answered (a request naming a
+ * session Bosun does not know yet); past it they are answered -32002 at once.
+ */
+export const MAX_EARLY_REQUESTS = 64
 
 /** A record whose `state` is read and written through its {@link LazyState}. */
 function newRecord(init: Omit<SessionRecord, 'state' | 'lazy'> & { state: SessionState }): SessionRecord {
@@ -125,6 +133,8 @@ interface SessionRecord {
   superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
+  /** The connection a reattach in progress resumes the session on: what it asks meanwhile is for this session. */
+  reattachingOn?: AcpClientConnection | undefined
   /** The reattach is setting the session's mode back (`restoreMode`): its own calls go out on the new connection, not wait for the reattach. */
   restoringMode?: boolean
   /** Opened from the history (its agent process is not the one that made it). */
@@ -397,6 +407,43 @@ export class SessionsService implements IDisposable {
     const scoped = agentScopedId(agentId, acpSessionId)
     const sessionId = this.byAgentScopedId.get(scoped) ?? this.parentOf.get(scoped)
     return sessionId !== undefined && this.sessions.get(sessionId)?.agentId === agentId ? sessionId : undefined
+  }
+
+  /**
+   * Bosun's id of the session a request the agent sent on `connection` names (a permission, a question, a file, a
+   * terminal): only a session of that very process, attached to it or being resumed on it (a v2 agent may ask again
+   * during `session/resume`), or a subagent of one. A session the agent had in an earlier process, or one opened from
+   * the history and not resumed, is not its to act in: undefined, answered -32002 (G7); its folder is not served.
+   */
+  servedSession(agentId: string, connection: AcpClientConnection, acpSessionId: string): string | undefined {
+    const sessionId = this.resolve(agentId, acpSessionId)
+    const record = sessionId !== undefined ? this.sessions.get(sessionId) : undefined
+    return record && (record.connection === connection || record.reattachingOn === connection) ? sessionId : undefined
+  }
+
+  /**
+   * {@link servedSession}, for a request that may name a session before Bosun knows it: while a `session/new|load|resume`
+   * is in flight on `connection`, the agent may ask for the session it is making (or a subagent it announced in the
+   * early updates) before answering, so the request waits until that call is over and is looked up then. At most
+   * {@link MAX_EARLY_REQUESTS} wait per connection. Synchronous (undefined for "not served") unless it waits.
+   */
+  sessionForRequest(agentId: string, connection: AcpClientConnection, acpSessionId: string, signal: AbortSignal): string | undefined | Promise<string | undefined> {
+    const served = this.servedSession(agentId, connection, acpSessionId)
+    const early = this.early.get(connection)
+    if (served !== undefined || !early || early.inFlight === 0 || early.waiters.length >= MAX_EARLY_REQUESTS || signal.aborted) return served
+    return new Promise((resolve) => {
+      const wake = () => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(this.servedSession(agentId, connection, acpSessionId))
+      }
+      const onAbort = () => {
+        const at = early.waiters.indexOf(wake)
+        if (at >= 0) early.waiters.splice(at, 1)
+        resolve(undefined)
+      }
+      early.waiters.push(wake)
+      signal.addEventListener('abort', onAbort, { once: true })
+    })
   }
 
   /** The session's live connection and the agent's id for it; `undefined` when the session is unknown or detached. */
@@ -898,6 +945,7 @@ export class SessionsService implements IDisposable {
       if (!connected.ok) return connected
       const { connection, protocolVersion } = connected.value
       if (record.connection) return ok(record.connection)
+      record.reattachingOn = connection
       const cannot = (why: string) => {
         const reason = record.restored
           ? `This agent ${why}, so it cannot continue this earlier session.`
@@ -983,6 +1031,7 @@ export class SessionsService implements IDisposable {
       }
     })().finally(() => {
       record.reattaching = undefined
+      record.reattachingOn = undefined
     })
     return record.reattaching
   }
@@ -1055,7 +1104,7 @@ export class SessionsService implements IDisposable {
   private earlyBuffer(connection: AcpClientConnection) {
     let buffer = this.early.get(connection)
     if (!buffer) {
-      buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set() }
+      buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set(), waiters: [] }
       this.early.set(connection, buffer)
     }
     return buffer
@@ -1073,6 +1122,7 @@ export class SessionsService implements IDisposable {
     early.dropped.clear()
     early.count = 0
     early.bytes = 0
+    for (const wake of early.waiters.splice(0)) wake()
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
@@ -1286,6 +1336,7 @@ export class SessionsService implements IDisposable {
     this.lastRoute = undefined
     this.byAgentScopedId.clear()
     this.parentOf.clear()
+    for (const early of this.early.values()) for (const wake of early.waiters.splice(0)) wake()
     this.early.clear()
   }
 }

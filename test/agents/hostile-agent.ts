@@ -52,12 +52,17 @@
  *   close-stdout       answers the prompt, then closes stdout and lives on, ignoring the end of stdin and SIGTERM
  *   exit-mid           answers the prompt, sends n updates after the answer and exits
  *   sigterm-ignore     behaves, but ignores SIGTERM and the end of stdin; reports its pid
+ *   other-session      session ids of its own process (`other-<pid>-<n>`, reported with their folder); at a prompt, names the
+ *                      session an earlier process was given: reads secret.txt in its folder, starts a terminal, asks a
+ *                      permission and a form; reports the answers, then a normal reply
+ *   early-requests     asks a permission in the session it is making before answering `session/new`; reports the answer
+ *                      and says it in the session
  *   well-behaved       answers prompts with one message (the control)
  *
  * `--file` is a path, or a name in the session's folder.
  */
 import { spawn } from 'node:child_process'
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, readFileSync } from 'node:fs'
 
 type Json = Record<string, unknown>
 
@@ -158,6 +163,27 @@ async function handle(message: Json): Promise<void> {
       return
     case 'session/new':
       sessionCwd = String(params.cwd ?? '')
+      if (mode === 'other-session') {
+        // Ids of this process only; the report says which, and where, for a later process of the agent to name.
+        const given = `other-${process.pid}-${++sessions}`
+        report({ gave: given, cwd: sessionCwd, pid: process.pid })
+        send({ id, result: { sessionId: given } })
+        return
+      }
+      if (mode === 'early-requests') {
+        // Asks for a permission in the session it is making before it answers, and answers at once.
+        const asked = request('session/request_permission', {
+          sessionId: SESSION,
+          toolCall: { toolCallId: 'early-perm', title: 'Early question', kind: 'execute' },
+          options: [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }],
+        })
+        void asked.then((answer) => {
+          report({ early: answer.error ?? answer.result })
+          say(`early answer ${JSON.stringify(answer.error ?? answer.result)}`)
+        })
+        send({ id, result: { sessionId: ++sessions === 1 ? SESSION : `hostile-${sessions}` } })
+        return
+      }
       if (mode === 'deep-new-error') {
         const deep = '{"d":'.repeat(count) + '1' + '}'.repeat(count)
         const message = variant === 'big-message' ? 'm'.repeat(50 * 1024 * 1024) : 'refused'
@@ -548,6 +574,23 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       endTurn(id)
       for (let i = 0; i < count; i++) say(` after the answer ${i}`)
       process.stdout.write('', () => process.exit(3))
+      return
+    }
+    case 'other-session': {
+      // Names a session an earlier process of this agent was given (from the report): its folder, a command, questions.
+      const earlier = readFileSync(reportFile!, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Json).find((r) => r.gave && r.pid !== process.pid)
+      const target = String(earlier?.gave)
+      const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }]
+      const asks: [string, unknown][] = [
+        ['fs/read_text_file', { sessionId: target, path: `${String(earlier?.cwd)}/secret.txt` }],
+        ['terminal/create', { sessionId: target, command: 'true' }],
+        ['session/request_permission', { sessionId: target, toolCall: { toolCallId: 'other', title: 'Other', kind: 'execute' }, options }],
+        ['elicitation/create', { sessionId: target, mode: 'form', message: 'Other?', requestedSchema: { type: 'object', properties: { a: { type: 'string' } } } }],
+      ]
+      const answers = await Promise.all(asks.map(([method, p]) => request(method, p)))
+      report({ target, answers: Object.fromEntries(answers.map((a, i) => [asks[i]![0], a.error ? (a.error as Json).code : a.result])) })
+      say('after other session')
+      endTurn(id)
       return
     }
     case 'echo-secrets':
