@@ -107,6 +107,12 @@ interface EarlyBuffer {
  * session Bosun does not know yet); past it they are answered -32002 at once.
  */
 export const MAX_EARLY_REQUESTS = 64
+/**
+ * How long such a request waits. An agent that sends it and answers `session/new` at once has it served when the
+ * answer comes; one that waits for it before answering would otherwise wait as long as the call may take (minutes):
+ * it gets -32002 after this, as it did at once before requests waited.
+ */
+export const DEFAULT_EARLY_REQUEST_WAIT_MS = 5_000
 
 /** A record whose `state` is read and written through its {@link LazyState}. */
 function newRecord(init: Omit<SessionRecord, 'state' | 'lazy'> & { state: SessionState }): SessionRecord {
@@ -314,6 +320,7 @@ export class SessionsService implements IDisposable {
   private readonly sessionCallTimeoutMs: number
   private readonly stopWatchdogMs: number
   private readonly maxSessionBytes: number
+  private readonly earlyRequestWaitMs: number
   /** The session the last update went to (see handleUpdate). */
   private lastRoute: { connection: AcpClientConnection; acpSessionId: string; sessionId: string; record: SessionRecord } | undefined
   private readonly streamHold: ((text: string) => number) | undefined
@@ -336,6 +343,8 @@ export class SessionsService implements IDisposable {
       stopWatchdogMs?: number
       /** What one session may take from its agent (default {@link DEFAULT_MAX_SESSION_BYTES}). */
       maxSessionBytes?: number
+      /** How long a request naming a session not known yet waits for `session/new` (default {@link DEFAULT_EARLY_REQUEST_WAIT_MS}). */
+      earlyRequestWaitMs?: number
       history?: SessionHistoryHooks
       /**
        * For streamed text (message and thought chunks): how many trailing characters could be the start of
@@ -353,6 +362,7 @@ export class SessionsService implements IDisposable {
     this.sessionCallTimeoutMs = options.sessionCallTimeoutMs ?? DEFAULT_SESSION_CALL_TIMEOUT_MS
     this.stopWatchdogMs = options.stopWatchdogMs ?? DEFAULT_STOP_WATCHDOG_MS
     this.maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES
+    this.earlyRequestWaitMs = options.earlyRequestWaitMs ?? DEFAULT_EARLY_REQUEST_WAIT_MS
     this.streamHold = options.streamHold
     this.batcher = this.store.add(new ActionBatcher((id, actions, bytes) => this.flush(id, actions, bytes), options.batchIntervalMs ?? 16, options.scheduler))
   }
@@ -424,25 +434,27 @@ export class SessionsService implements IDisposable {
   /**
    * {@link servedSession}, for a request that may name a session before Bosun knows it: while a `session/new|load|resume`
    * is in flight on `connection`, the agent may ask for the session it is making (or a subagent it announced in the
-   * early updates) before answering, so the request waits until that call is over and is looked up then. At most
-   * {@link MAX_EARLY_REQUESTS} wait per connection. Synchronous (undefined for "not served") unless it waits.
+   * early updates) before answering, so the request waits until that call is over and is looked up then; at most
+   * {@link MAX_EARLY_REQUESTS} wait per connection, each at most `earlyRequestWaitMs` (an agent may wait for its answer
+   * before it answers). Synchronous (undefined for "not served") unless it waits.
    */
   sessionForRequest(agentId: string, connection: AcpClientConnection, acpSessionId: string, signal: AbortSignal): string | undefined | Promise<string | undefined> {
     const served = this.servedSession(agentId, connection, acpSessionId)
     const early = this.early.get(connection)
     if (served !== undefined || !early || early.inFlight === 0 || early.waiters.length >= MAX_EARLY_REQUESTS || signal.aborted) return served
     return new Promise((resolve) => {
-      const wake = () => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(this.servedSession(agentId, connection, acpSessionId))
-      }
-      const onAbort = () => {
+      const done = (sessionId: string | undefined) => {
         const at = early.waiters.indexOf(wake)
         if (at >= 0) early.waiters.splice(at, 1)
-        resolve(undefined)
+        this.scheduler.clearTimeout(timer)
+        signal.removeEventListener('abort', gone)
+        resolve(sessionId)
       }
+      const wake = () => done(this.servedSession(agentId, connection, acpSessionId))
+      const gone = () => done(undefined)
+      const timer = this.scheduler.setTimeout(gone, this.earlyRequestWaitMs)
       early.waiters.push(wake)
-      signal.addEventListener('abort', onAbort, { once: true })
+      signal.addEventListener('abort', gone, { once: true })
     })
   }
 

@@ -48,8 +48,8 @@ describe('a request names a session', () => {
 })
 
 describe('a request names a session before `session/new` is answered', () => {
-  async function asking() {
-    const peer = await start()
+  async function asking(options: Parameters<typeof start>[0] = {}) {
+    const peer = await start(options)
     const created = peer.service.newSession('a', '/w')
     const request = await peer.next()
     return {
@@ -84,6 +84,12 @@ describe('a request names a session before `session/new` is answered', () => {
     const unknown = second.service.sessionForRequest('a', second.connection, 's1', never)
     expect((await second.refuse()).ok).toBe(false)
     expect(await unknown).toBeUndefined()
+  })
+
+  it('waits a while only: an agent that waits for its answer before it answers session/new gets -32002, and the session opens', async () => {
+    const { service, connection, answer } = await asking({ earlyRequestWaitMs: 0 })
+    expect(await service.sessionForRequest('a', connection, 's1', never)).toBeUndefined()
+    expect((await answer('s1')).ok).toBe(true)
   })
 
   it(`at most ${MAX_EARLY_REQUESTS} wait per connection; a withdrawn one stops waiting`, async () => {

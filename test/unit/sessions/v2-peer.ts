@@ -9,7 +9,7 @@ import { RecordingSink } from '../../support/recording-sink'
 import { acpPeer, type Json } from '../../support/acp-peer'
 
 /**
- * Call at the top of a file: `start()` initializes a v2 agent on the other end of a real connection and attaches it
+ * Call at the top of a file: `start(options)` initializes a v2 agent on the other end of a real connection and attaches it
  * to a new service (both disposed after each test); `open(acpId)` answers the service's `session/new` with that id.
  */
 export function v2Peer() {
@@ -17,13 +17,13 @@ export function v2Peer() {
   afterEach(() => {
     for (const d of disposables.splice(0)) d.dispose()
   })
-  return async function start() {
+  return async function start(options: ConstructorParameters<typeof SessionsService>[3] = {}) {
     const { connection, next, send } = acpPeer({ clientInfo: { name: 'bosun', version: '0' } })
     const initialized = connection.initialize()
     const init = await next()
     send({ id: init.id, result: { protocolVersion: 2, info: { name: 'a', version: '1' }, capabilities: { session: {} } } })
     await initialized
-    const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 2 as const }) }, new RecordingSink(), createLogger('test', () => undefined))
+    const service = new SessionsService({ connect: async () => ok({ connection, protocolVersion: 2 as const }) }, new RecordingSink(), createLogger('test', () => undefined), options)
     disposables.push(service, { dispose: () => connection.close() })
     service.attachConnection('a', connection)
     /** A new session the agent calls `acpId`: Bosun's id for it. */
