@@ -346,7 +346,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       report(`${what} with id ${printable(JSON.stringify(line.id), 80)}, answered with an error`)
       const message = `Invalid Request: message too large (${size}; Bosun reads lines of at most ${this.maxBytes} bytes)`
       // An id Bosun does not take (null or not a scalar; v2: a fraction) is answered as dispatch does: with id null (B7).
-      const fractional = typeof id === 'number' && !Number.isInteger(id) && this.options.integerIds?.() === true
+      const fractional = typeof id === 'number' && (!Number.isFinite(id) || (!Number.isInteger(id) && this.options.integerIds?.() === true))
       this.options.reply?.({ jsonrpc: '2.0', id: id === undefined || fractional ? null : id, error: { code: -32600, message } } as Message)
       return
     }
@@ -419,6 +419,10 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         if (this.options.fastPath?.(message as { method: string; params?: unknown })) return
       } else if (typeof message.id !== 'string' && typeof message.id !== 'number') {
         this.rejectEnvelope('invalid-message', 'Rejected a request with an invalid id', 'Invalid Request: id must be a string or a number', text)
+        return
+      } else if (typeof message.id === 'number' && !Number.isFinite(message.id)) {
+        // `1e400` reads as Infinity, which JSON writes as null: the answer could never carry the agent's id (B3).
+        this.rejectEnvelope('invalid-message', 'Rejected a request whose id is a number too large to answer under', 'Invalid Request: id must be a finite number', text)
         return
       } else if (typeof message.id === 'number' && !Number.isInteger(message.id) && this.options.integerIds?.()) {
         this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)

@@ -160,6 +160,14 @@ describe('NdjsonMessageReader', () => {
     expect(v1.messages).toEqual([expect.objectContaining({ id: 1.5 })])
   })
 
+  it('a request whose id is a number too large to write back (1e400 reads as Infinity, written null) gets -32600 with id null and is not handled (B3)', () => {
+    const { reader, replies, messages, problems } = setup({ integerIds: () => false })
+    reader.push(Buffer.from('{"jsonrpc":"2.0","id":1e400,"method":"terminal/create","params":{}}\n{"jsonrpc":"2.0","id":-1e400,"method":"fs/read_text_file","params":{}}\n'))
+    expect(replies).toEqual([0, 1].map(() => ({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a finite number' } })))
+    expect(messages).toEqual([])
+    expect(problems.map((p) => p.kind)).toEqual(['invalid-message', 'invalid-message'])
+  })
+
   it('turns a malformed response (bad error object, or neither result nor error) into an error for that request', () => {
     const pendingIds = new PendingIds()
     pendingIds.add(1)
