@@ -55,6 +55,9 @@
  *   other-session      session ids of its own process (`other-<pid>-<n>`, reported with their folder); at a prompt, names the
  *                      session an earlier process was given: reads secret.txt in its folder, starts a terminal, asks a
  *                      permission and a form; reports the answers, then a normal reply
+ *   script             writes the lines of a JSON list of strings (`--file`, else script.json beside the report), `{cwd}`
+ *                      and `{session}` filled in; once every request among them is answered, reports the answers (by
+ *                      id, its error or result), then a normal reply
  *   early-requests     asks a permission in the session it is making before answering `session/new`; reports the answer
  *                      and says it in the session
  *   well-behaved       answers prompts with one message (the control)
@@ -63,6 +66,7 @@
  */
 import { spawn } from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 
 type Json = Record<string, unknown>
 
@@ -82,6 +86,8 @@ const fileArgOf = () => (fileArgRaw.startsWith("/") ? fileArgRaw : `${sessionCwd
 const SESSION = 'hostile-1'
 /** Sessions made so far: the first is {@link SESSION}, later ones `hostile-2`, `hostile-3`… (the attacks use the first). */
 let sessions = 0
+/** `script`: sees every answer while the script runs. */
+let scriptSpy: ((message: Json) => void) | undefined
 /** `endless`: set by `session/cancel`. */
 let cancelled = false
 
@@ -134,6 +140,7 @@ if (mode === 'sigterm-ignore' || mode === 'close-stdout') {
 
 async function handle(message: Json): Promise<void> {
   if (message.method === undefined) {
+    scriptSpy?.(message)
     const resolve = waiting.get(message.id as number)
     waiting.delete(message.id as number)
     resolve?.(message)
@@ -590,6 +597,34 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       const answers = await Promise.all(asks.map(([method, p]) => request(method, p)))
       report({ target, answers: Object.fromEntries(answers.map((a, i) => [asks[i]![0], a.error ? (a.error as Json).code : a.result])) })
       say('after other session')
+      endTurn(id)
+      return
+    }
+    case 'script': {
+      // Lines from a JSON list ({cwd} and {session} filled in); reports every answer once all requests have one.
+      const seen: Json[] = []
+      const lines = JSON.parse(readFileSync(fileArgRaw || join(dirname(reportFile!), 'script.json'), 'utf8')) as string[]
+      const filled = lines.map((line) => line.replaceAll('{cwd}', sessionCwd).replaceAll('{session}', SESSION))
+      // Requests among them (lines with a method and an id): each is answered once, in any order.
+      const asked = filled.filter((line) => {
+        try {
+          const message = JSON.parse(line) as Json
+          return typeof message.method === 'string' && message.id !== undefined
+        } catch {
+          return false
+        }
+      }).length
+      let allAnswered: () => void = () => undefined
+      const answered = new Promise<void>((resolve) => (allAnswered = resolve))
+      scriptSpy = (message: Json) => {
+        seen.push({ id: message.id ?? null, ...(message.error ? { error: message.error } : { result: message.result }) })
+        if (seen.length >= asked) allAnswered()
+      }
+      for (const line of filled) raw(line)
+      if (asked > 0) await answered
+      scriptSpy = undefined
+      report({ seen })
+      say('after script')
       endTurn(id)
       return
     }
