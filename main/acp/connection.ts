@@ -181,6 +181,12 @@ class AcpConnection implements AcpClientConnection {
   private closedError: Error | undefined
   private disposed = false
   private ended = false
+  /** The agent's output ended (its stdout; {@link ended} is set when either stream closes). */
+  private outputEnded = false
+  /** Messages read and not yet handled by vscode-jsonrpc's queue (the reader's backlog). */
+  private readonly readBacklog: () => number
+  /** {@link whenOutputRead} callers. */
+  private outputWaiters: (() => void)[] = []
   private problemCount = 0
 
   readonly onDidReceiveUpdate = this.updateEmitter.event
@@ -222,6 +228,11 @@ class AcpConnection implements AcpClientConnection {
     })
     answerLocally = (message) => reader.deliver(message)
     this.unterminatedOutput = () => reader.unterminatedJsonBytes
+    this.readBacklog = () => reader.pendingMessages
+    reader.onClose(() => {
+      this.outputEnded = true
+      this.checkOutputRead()
+    })
     this.answerRoom = () => writer.whenRoom()
     const tokenIds = this.tokenIds
     const incoming = this.incoming
@@ -231,7 +242,11 @@ class AcpConnection implements AcpClientConnection {
       messageStrategy: {
         handleMessage: (message, next) => {
           reader.processed()
-          next(message)
+          try {
+            next(message)
+          } finally {
+            this.checkOutputRead()
+          }
         },
       },
       cancellationStrategy: {
@@ -565,6 +580,7 @@ class AcpConnection implements AcpClientConnection {
     this.turns.clear()
     for (const request of this.incoming.values()) request.controller.abort(reason)
     this.incoming.clear()
+    this.checkOutputRead()
     this.fireClose(error)
     try {
       this.rpc.dispose()
@@ -576,6 +592,23 @@ class AcpConnection implements AcpClientConnection {
     this.closeEmitter.dispose()
     this.tap.dispose()
     this.pendingIds.dispose()
+  }
+
+  whenOutputRead(): Promise<void> {
+    return new Promise((resolve) => {
+      this.outputWaiters.push(resolve)
+      this.checkOutputRead()
+    })
+  }
+
+  /** Wakes {@link whenOutputRead} callers once the output ended and its messages are handled, after what they settled. */
+  private checkOutputRead(): void {
+    if (this.outputWaiters.length === 0 || !(this.disposed || (this.outputEnded && this.readBacklog() === 0))) return
+    const waiters = this.outputWaiters
+    this.outputWaiters = []
+    setImmediate(() => {
+      for (const wake of waiters) wake()
+    })
   }
 
   isRequestPending(id: JsonRpcId): boolean {

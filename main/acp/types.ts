@@ -181,6 +181,11 @@ export interface AcpClientConnection extends IDisposable {
   readonly handlers: ClientHandlerRegistry
   /** Bytes of a message the agent began writing and has not ended with a newline (see the NDJSON reader). */
   unterminatedOutput?(): number
+  /**
+   * Resolves once the agent's output has ended and every message read from it has been handled (in a later turn of
+   * the event loop, so what the answers settled has run), or once the connection is closed.
+   */
+  whenOutputRead?(): Promise<void>
   /** Set after a successful `initialize`. */
   readonly handshake: AgentHandshake | undefined
   readonly onDidReceiveUpdate: Event<SessionUpdateNotification>

@@ -97,6 +97,16 @@ export interface AgentCrashEvent {
 const exitExplainMs = 500
 /** When the connection closes on its own, how long the process gets to exit before we kill it. */
 const connectionLostGraceMs = 1_000
+/** How long an exited agent's output may take to end (a grandchild that left its group may hold it open). */
+const outputReadCapMs = 1_000
+
+/** Resolves once the connection has handled all the agent wrote, or after {@link outputReadCapMs}. */
+async function outputRead(connection: AcpClientConnection): Promise<void> {
+  if (!connection.whenOutputRead) return
+  let timer: ReturnType<typeof setTimeout> | undefined
+  await Promise.race([connection.whenOutputRead(), new Promise<void>((resolve) => (timer = setTimeout(resolve, outputReadCapMs)))])
+  clearTimeout(timer)
+}
 
 interface Attempt {
   process: AgentProcess
@@ -475,7 +485,10 @@ export class AgentHost implements IDisposable {
     void process.stop({ deadlineMs: this.stopDeadlineMs })
   }
 
-  private handleProcessExit(generation: number, connection: AcpClientConnection, exit: AgentExit): void {
+  private async handleProcessExit(generation: number, connection: AcpClientConnection, exit: AgentExit): Promise<void> {
+    if (generation !== this.generation || this.disposed) return
+    // What the agent wrote before it exited is handled first: a turn it answered ended as it said, not with its exit.
+    await outputRead(connection)
     if (generation !== this.generation || this.disposed) return
     const unresponsive = this.unresponsive
     const error = unresponsive

@@ -346,9 +346,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
         scope.add(files.attach(connection, { ...info, missingFileReadsEmpty: agentInfoName !== undefined && READS_MISSING_FILES_AS_EMPTY.has(agentInfoName) }))
         scope.add(terminals.attach(connection, info))
       }
+      // Once what the agent wrote before its output ended is handled (updates, requests): they still reach their session.
       const closed = connection.onDidClose(() => {
         closed.dispose()
-        scope.dispose()
+        void (connection.whenOutputRead?.() ?? Promise.resolve()).then(() => scope.dispose())
       })
     }),
   )

@@ -50,7 +50,8 @@
  *                      path and a permission's title and diff
  *   stderr-flood       stderr as fast as the pipe takes it for n ms, then a normal reply
  *   close-stdout       answers the prompt, then closes stdout and lives on, ignoring the end of stdin and SIGTERM
- *   exit-mid           answers the prompt, sends n updates after the answer and exits
+ *   exit-mid           answers the prompt, sends n updates after the answer and exits (`--variant m`: m requests
+ *                      Bosun does not serve before the answer)
  *   sigterm-ignore     behaves, but ignores SIGTERM and the end of stdin; reports its pid
  *   other-session      session ids of its own process (`other-<pid>-<n>`, reported with their folder); at a prompt, names the
  *                      session an earlier process was given: reads secret.txt in its folder, starts a terminal, asks a
@@ -578,6 +579,8 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
     case 'exit-mid': {
       // The prompt's answer, then updates, then exit at once (the updates after the answer may be read or not).
       say('before the answer')
+      // `--variant <m>`: m requests Bosun does not serve first, which its queue takes one per turn before the answer.
+      for (let i = 0; i < Number(variant || 0); i++) send({ id: 900_000 + i, method: '_hostile/ask', params: {} })
       endTurn(id)
       for (let i = 0; i < count; i++) say(` after the answer ${i}`)
       process.stdout.write('', () => process.exit(3))
