@@ -475,9 +475,11 @@ export class AgentHost implements IDisposable {
   private handleUnresponsive(generation: number, connection: AcpClientConnection, process: AgentProcess, why: string): void {
     if (generation !== this.generation || this.connectionValue !== connection || this.unresponsive) return
     const tail = lastLines(process.stderrTail())
+    const waiting = /\(([^()]*waiting)\)$/.exec(why)?.[1]
     this.unresponsive = {
       kind: 'agent-exited',
-      message: `${this.specValue.name} stopped reading its input, so Bosun stopped it. ${why}.`,
+      // `why` is the connection's "The agent stopped reading its input (N KB waiting)": said once, with how much waited.
+      message: `${this.specValue.name} stopped reading its input${waiting ? ` (${waiting})` : ''}, so Bosun stopped it.`,
       ...(tail ? { stderrTail: tail } : {}),
     }
     this.logger.error(`unresponsive: ${why}; stopping it`)

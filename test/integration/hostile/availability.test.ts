@@ -126,7 +126,8 @@ describe('a hostile agent', () => {
     const sessionId = await openHostileSession(setup)
     const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
     const failed = await setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.status === 'failed')
-    expect(failed.error?.message).toMatch(/stopped reading its input/)
+    // Said once, with how much waited (it read 'stopped reading its input, so Bosun stopped it. The agent stopped reading its input (… KB waiting).').
+    expect(failed.error?.message).toMatch(/^Hostile stopped reading its input \(\d+ KB waiting\), so Bosun stopped it\.$/)
     expect(failed.error?.stderrTail).toContain('no-read: not reading stdin any more')
     const result = await turn
     expect(result.ok).toBe(false)
