@@ -18,6 +18,8 @@ async function initialized(version: 1 | 2, result: Json = {}, offered?: 1 | 2, o
   return { ...peer, initializeRequest: request }
 }
 
+/** The connection's whenOutputRead (the real connection always has it). */
+const outputReadOf = (connection: AcpClientConnection) => connection.whenOutputRead?.() ?? Promise.reject(new Error('no whenOutputRead'))
 const update = (sessionId: string, body: Json) => ({ method: 'session/update', params: { sessionId, update: body } })
 
 describe('initialize', () => {
@@ -540,6 +542,24 @@ describe('robustness', () => {
     const error = new AgentExitedError('exited', 0, null)
     connection.close(error)
     await expect(inFlight).rejects.toBe(error)
+  })
+
+  it('whenOutputRead: once the output ended and every message read from it is handled (an answer behind queued requests too); at once when closed', async () => {
+    const { connection, next, sendTogether, end } = await initialized(1)
+    const created = connection.newSession({ cwd: '/p' })
+    const request = await next()
+    const outputRead = outputReadOf(connection)
+    // Requests Bosun does not serve, queued one per turn ahead of the answer; the output ends in the same turn.
+    sendTogether(...[1, 2, 3].map((id) => ({ id: 900 + id, method: '_x/ask', params: {} })), { id: request.id, result: { sessionId: 's1' } })
+    end()
+    await outputRead
+    // Already answered: the race takes the settled promise first.
+    expect(await Promise.race([created, Promise.resolve('not answered yet')])).toMatchObject({ sessionId: 's1' })
+
+    const other = await initialized(1)
+    const closed = outputReadOf(other.connection)
+    other.connection.close()
+    await closed
   })
 
   it('v2: an idle that follows the ack on the wire (without running) ends the turn', async () => {
