@@ -72,6 +72,24 @@ export function AgentEditor(props: AgentEditorProps) {
     const active = document.activeElement
     if (!active || active === document.body) titleRef.current?.focus()
   }, [])
+  // A Save that did not go through takes the keyboard to the first field it marked (else to its message): Save itself
+  // is disabled by the errors it revealed, and the focus fell to the page.
+  const formRef = useRef<HTMLFormElement>(null)
+  const [failedSaves, setFailedSaves] = useState(0)
+  useEffect(() => {
+    if (failedSaves === 0) return
+    const form = formRef.current
+    ;(form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('.agent-editor-form-error'))?.focus()
+  }, [failedSaves])
+  // Remove… asks again in place: the keyboard goes to Keep (the safe answer), and back to Remove… when it is kept.
+  const removeRef = useRef<HTMLButtonElement>(null)
+  const keepRef = useRef<HTMLButtonElement>(null)
+  const askedRemove = useRef(false)
+  useEffect(() => {
+    if (confirmRemove) keepRef.current?.focus()
+    else if (askedRemove.current) removeRef.current?.focus()
+    askedRemove.current = confirmRemove
+  }, [confirmRemove])
 
   // Follow "set" changes from main (e.g. after onDeleteSecret) without losing what is being typed.
   useEffect(() => {
@@ -122,6 +140,7 @@ export function AgentEditor(props: AgentEditorProps) {
       if (!outcome.ok) {
         setFormError(outcome.message)
         setServerErrors(outcome.errors ?? {})
+        setFailedSaves((n) => n + 1)
       } else {
         // Typed values are gone once handed over; what was sent now shows as set.
         setForm((f) => ({
@@ -143,6 +162,7 @@ export function AgentEditor(props: AgentEditorProps) {
   const title = agent ? `Edit ${agent.name}` : 'Add agent'
   return (
     <form
+      ref={formRef}
       className="agent-editor"
       aria-label={title}
       noValidate
@@ -393,7 +413,7 @@ export function AgentEditor(props: AgentEditorProps) {
       </Field>
 
       {formError && (
-        <p className="field-error agent-editor-form-error" role="alert">
+        <p className="field-error agent-editor-form-error" role="alert" tabIndex={-1}>
           {formError}
         </p>
       )}
@@ -406,7 +426,16 @@ export function AgentEditor(props: AgentEditorProps) {
           Cancel
         </button>
         {agent && onRemove && (
-          <span className="agent-editor-remove">
+          <span
+            className="agent-editor-remove"
+            onKeyDown={(e) => {
+              // Escape while Remove… asks takes the question back, not the whole form.
+              if (e.key === 'Escape' && confirmRemove) {
+                e.preventDefault()
+                setConfirmRemove(false)
+              }
+            }}
+          >
             {confirmRemove ? (
               <>
                 <span className="muted small agent-editor-remove-note" id={removeNoteId}>
@@ -415,12 +444,12 @@ export function AgentEditor(props: AgentEditorProps) {
                 <button type="button" className="button button-danger" aria-describedby={removeNoteId} onClick={() => onRemove(agent.id)}>
                   Remove {agent.name} and its secrets
                 </button>
-                <button type="button" className="button button-secondary" onClick={() => setConfirmRemove(false)}>
+                <button ref={keepRef} type="button" className="button button-secondary" aria-describedby={removeNoteId} onClick={() => setConfirmRemove(false)}>
                   Keep
                 </button>
               </>
             ) : (
-              <button type="button" className="button button-secondary agent-editor-danger-text" onClick={() => setConfirmRemove(true)}>
+              <button ref={removeRef} type="button" className="button button-secondary agent-editor-danger-text" onClick={() => setConfirmRemove(true)}>
                 Remove…
               </button>
             )}

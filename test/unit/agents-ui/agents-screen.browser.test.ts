@@ -86,6 +86,35 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
     }
   })
 
+  it('keeps the keyboard in the form: a Save that fails goes to the first marked field, Remove… asks with Keep focused and Escape takes it back', async () => {
+    const page = await open()
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid') === 'true' ? `invalid ${document.activeElement.id}` : (document.activeElement?.textContent ?? '').trim() || document.activeElement?.tagName)
+    try {
+      await page.getByRole('button', { name: 'Add agent' }).click()
+      await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Custom agent/ }).click()
+      await page.getByRole('button', { name: 'Save', exact: true }).focus()
+      await page.keyboard.press('Enter')
+      // The errors it revealed disable Save: the focus fell to the page (BODY) before.
+      const name = page.getByLabel('Name', { exact: true })
+      await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true')
+      await expect.poll(() => name.evaluate((el) => el === document.activeElement)).toBe(true)
+      await page.keyboard.press('Escape')
+
+      await page.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: /^Claude/ }).click()
+      await page.getByRole('button', { name: 'Edit', exact: true }).click()
+      await page.getByRole('button', { name: 'Remove…' }).click()
+      await expect.poll(focused).toBe('Keep')
+      await page.keyboard.press('Escape')
+      // Escape took back the question only: the form is still open, the keyboard on Remove….
+      await expect.poll(focused).toBe('Remove…')
+      expect(await page.getByRole('form', { name: 'Edit Claude' }).count()).toBe(1)
+      expect(await callsOf(page, 'removeAgentDefinition')).toEqual([])
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   it('moves between tabs with the arrow keys', async () => {
     const page = await open('agent=claude')
     try {
