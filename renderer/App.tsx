@@ -374,7 +374,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
               />
             </RenderGuard>
           ) : (
-            <EmptyScreen message="No session is open." inboxSlot={inboxSlot} />
+            <EmptyScreen message="No session is open." inboxSlot={inboxSlot} onSetUpAgent={loaded && agents.length === 0 ? openAgents : undefined} />
           )}
         </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}

@@ -387,7 +387,7 @@ function CannotContinue(props: {
   )
 }
 
-export function EmptyScreen({ message, inboxSlot }: { message: string; inboxSlot?: ReactNode }) {
+export function EmptyScreen({ message, inboxSlot, onSetUpAgent }: { message: string; inboxSlot?: ReactNode; onSetUpAgent?: (() => void) | undefined }) {
   return (
     <main className="session-screen empty-screen" aria-label="No session">
       <header className="session-header">
@@ -396,10 +396,21 @@ export function EmptyScreen({ message, inboxSlot }: { message: string; inboxSlot
         </div>
         <div className="header-actions">{inboxSlot}</div>
       </header>
-      <div className="empty-state">
-        <p>{message}</p>
-        <p className="muted">Start one with “New session” in the sidebar.</p>
-      </div>
+      {/* With no agent, "New session" has nothing to start: the way forward is setting one up. */}
+      {onSetUpAgent ? (
+        <div className="empty-state">
+          <p>No agent is set up yet.</p>
+          <p className="muted">Add one found on this computer, from a preset, or from the ACP Registry.</p>
+          <button type="button" className="button button-primary empty-state-action" onClick={onSetUpAgent}>
+            Set up an agent
+          </button>
+        </div>
+      ) : (
+        <div className="empty-state">
+          <p>{message}</p>
+          <p className="muted">Start one with “New session” in the sidebar.</p>
+        </div>
+      )}
     </main>
   )
 }

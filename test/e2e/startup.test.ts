@@ -90,3 +90,23 @@ it('with no agent defined, New session clicked while loading leads to the Agents
   await visible(page.getByRole('dialog', { name: 'Agents' }))
   expect(await page.getByRole('form', { name: 'New session' }).count()).toBe(0)
 })
+
+it('with no agent defined, the empty window says so and its Set up an agent opens the Agents page (it sent the person to New session), then takes back the focus', async () => {
+  let snapshots: Awaited<ReturnType<typeof holdSnapshots>> | undefined
+  app = await launchApp([], { beforeLoad: async (page) => (snapshots = await holdSnapshots(page)) })
+  const { page } = app
+  const main = page.getByRole('main', { name: 'No session' })
+  // Not before main has said there is none.
+  await visible(main.getByText('No session is open.'))
+  expect(await main.getByRole('button', { name: 'Set up an agent' }).count()).toBe(0)
+  snapshots!.release()
+  await visible(main.getByText('No agent is set up yet.'))
+  expect(await main.getByText('“New session”', { exact: false }).count()).toBe(0)
+  const setUp = main.getByRole('button', { name: 'Set up an agent' })
+  await setUp.focus()
+  await page.keyboard.press('Enter')
+  await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await page.keyboard.press('Escape')
+  await gone(page.getByRole('dialog', { name: 'Agents' }))
+  await until(setUp, (el) => el === document.activeElement)
+})
