@@ -17,13 +17,22 @@ export interface AgentTabsProps {
   children: ReactNode
 }
 
+/** What a tab's button is used for (a narrow type: this file is also compiled without the DOM library). */
+interface TabButton {
+  focus(): void
+  scrollIntoView(options: { block: 'nearest'; inline: 'nearest' }): void
+}
+
 /** WAI-ARIA tabs with automatic activation: arrows, Home and End move between tabs. */
 export function AgentTabs({ agentName, selected, onSelect, children }: AgentTabsProps) {
   const ids = useId()
-  const buttons = useRef(new Map<AgentTabId, { focus(): void }>())
+  const buttons = useRef(new Map<AgentTabId, TabButton>())
   const go = (tab: AgentTabId) => {
     onSelect(tab)
-    buttons.current.get(tab)?.focus()
+    const button = buttons.current.get(tab)
+    button?.focus()
+    // Tabs that do not fit scroll sideways: the one reached is brought into view (focusing it did not scroll the list).
+    button?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
   }
   const index = AGENT_TABS.findIndex((t) => t.id === selected)
   return (
@@ -52,7 +61,7 @@ export function AgentTabs({ agentName, selected, onSelect, children }: AgentTabs
             tabIndex={tab.id === selected ? 0 : -1}
             className="agent-tab"
             ref={(el) => {
-              if (el) buttons.current.set(tab.id, el as unknown as { focus(): void })
+              if (el) buttons.current.set(tab.id, el as unknown as TabButton)
               else buttons.current.delete(tab.id)
             }}
             onClick={() => onSelect(tab.id)}

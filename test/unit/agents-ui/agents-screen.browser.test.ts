@@ -115,6 +115,35 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
     }
   })
 
+  it('at 200% zoom of a 1280 × 800 window (640 × 400): each tab keeps one line, the last one scrolls into view, the overview cards fit the page', async () => {
+    const page = await open('agent=claude', { width: 640, height: 400 })
+    try {
+      const tabs = page.getByRole('tab')
+      await page.getByRole('region', { name: 'Runtime' }).or(page.getByRole('heading', { name: 'Runtime' })).first().waitFor()
+      const heights = await tabs.evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().height)))
+      // 'Check connection' wrapped to two lines, twice the others' height.
+      expect(new Set(heights).size).toBe(1)
+      await tabs.first().focus()
+      await page.keyboard.press('End')
+      const inView = () =>
+        page.getByRole('tab', { name: 'Inspector' }).evaluate((el) => {
+          const list = el.parentElement!.getBoundingClientRect()
+          const box = el.getBoundingClientRect()
+          return box.left >= list.left && box.right <= list.right + 0.5
+        })
+      await expect.poll(inView).toBe(true)
+      await page.getByRole('tab', { name: 'Overview' }).click()
+      const overflow = await page.locator('.agent-overview').evaluate((grid) => {
+        const right = grid.getBoundingClientRect().right
+        return Array.from(grid.children).map((card) => Math.round(card.getBoundingClientRect().right - right))
+      })
+      expect(overflow.every((px) => px <= 0)).toBe(true)
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   it('moves between tabs with the arrow keys', async () => {
     const page = await open('agent=claude')
     try {
