@@ -362,6 +362,22 @@ describe('URL elicitation consent', () => {
     await tab.close()
   })
 
+  it('from the keyboard, the focus stays with the card: Open in browser leads to Open again, Stop waiting to the message box (it fell to the page)', async () => {
+    await ask('url-docs')
+    const dialog = await visible(card('Read the setup guide'))
+    const isFocused = (locator: Locator) => until(locator, (el) => el === document.activeElement)
+    const open = dialog.getByRole('button', { name: 'Open in browser' })
+    await open.focus()
+    await page.keyboard.press('Enter')
+    await isFocused(dialog.getByRole('button', { name: 'Open again' }))
+    await page.keyboard.press('Tab')
+    await isFocused(dialog.getByRole('button', { name: 'Stop waiting' }))
+    await page.keyboard.press('Enter')
+    await visible(dialog.getByText('No longer waiting.'))
+    await isFocused(page.getByRole('textbox', { name: 'Message' }))
+    await waitIdle(page)
+  })
+
   it('Decline on a loopback URL: the server never hears about it', async () => {
     const before = server.hits.length
     await ask('url-local')

@@ -1,6 +1,8 @@
-import { useId, useMemo, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
 import { VisibleText } from '../permissions/VisibleText'
+import { holdsFocus } from '../permissions/prompt-focus'
+import { useFocusAfterAnswer } from '../permissions/use-answer-focus'
 import { checkUrl, urlWarningText, type UrlCheck } from './validate'
 import './elicitation.css'
 
@@ -41,6 +43,23 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
   const pending = status === 'pending'
   const waiting = status === 'accepted'
 
+  // The keyboard stays with the card as its buttons change: Open in browser gives way to Open again (the focus fell to
+  // the page); Decline, Cancel, Escape and Stop waiting end it, and the focus goes on as after any answer.
+  const cardRef = useRef<HTMLElement>(null)
+  const openAgainRef = useRef<HTMLButtonElement>(null)
+  const noteAnswered = useFocusAfterAnswer(pending || waiting, cardRef)
+  const openedHere = useRef(false)
+  useEffect(() => {
+    if (!waiting || !openedHere.current) return
+    openedHere.current = false
+    const active = document.activeElement
+    if (!active || active === document.body || cardRef.current?.contains(active)) openAgainRef.current?.focus()
+  }, [waiting])
+  const answer = (respond: () => void) => () => {
+    noteAnswered()
+    respond()
+  }
+
   const run = async (action: () => Promise<UrlOpenResult>) => {
     if (busy) return
     setBusy(true)
@@ -58,12 +77,20 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
     if (event.key === 'Escape' && pending && !busy) {
       event.preventDefault()
       event.stopPropagation()
+      noteAnswered()
       onCancel()
     }
   }
 
   return (
-    <section className={`eli-card eli-url-card eli-status-${status}`} aria-labelledby={titleId} onKeyDown={onKeyDown}>
+    <section
+      ref={cardRef}
+      className={`eli-card eli-url-card eli-status-${status}`}
+      // Focusable from script only, as a form is: where the focus goes on to after another request is answered.
+      tabIndex={pending ? -1 : undefined}
+      aria-labelledby={titleId}
+      onKeyDown={onKeyDown}
+    >
       <header className="eli-header">
         <span className="eli-agent">{elicitation.agentName} asks you to open a page in your browser</span>
         <h3 id={titleId} className="eli-title eli-message">
@@ -81,11 +108,21 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
 
       {pending && (
         <div className="eli-actions">
-          {check.ok && <OpenInBrowserButton check={check} baseId={baseId} busy={busy} onClick={() => void run(onOpen)} />}
-          <button type="button" className="eli-button" disabled={busy} onClick={onDecline}>
+          {check.ok && (
+            <OpenInBrowserButton
+              check={check}
+              baseId={baseId}
+              busy={busy}
+              onClick={() => {
+                openedHere.current = holdsFocus(cardRef.current)
+                void run(onOpen)
+              }}
+            />
+          )}
+          <button type="button" className="eli-button" disabled={busy} onClick={answer(onDecline)}>
             Decline
           </button>
-          <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={onCancel} aria-keyshortcuts="Escape">
+          <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={answer(onCancel)} aria-keyshortcuts="Escape">
             Cancel
           </button>
         </div>
@@ -97,10 +134,11 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
             Waiting for {elicitation.agentName} to report that you finished in the browser…
           </p>
           <div className="eli-actions">
-            <button type="button" className="eli-button" disabled={busy} onClick={() => void run(onRetry)}>
+            {/* Held (not disabled) while it opens: a disabled button drops the focus. */}
+            <button ref={openAgainRef} type="button" className="eli-button" aria-disabled={busy || undefined} onClick={() => void run(onRetry)}>
               Open again
             </button>
-            <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={onDismiss}>
+            <button type="button" className="eli-button eli-quiet" disabled={busy} onClick={answer(onDismiss)}>
               Stop waiting
             </button>
           </div>
@@ -148,7 +186,8 @@ export function OpenInBrowserButton({ check, baseId, busy, onClick }: { check: U
     <button
       type="button"
       className="eli-button eli-primary"
-      disabled={busy}
+      // Held (not disabled) while it opens: a disabled button drops the focus. The handlers ignore a second press.
+      aria-disabled={busy || undefined}
       aria-describedby={check.warnings.length > 0 ? `${urlId} ${warningsId}` : urlId}
       onClick={onClick}
     >
