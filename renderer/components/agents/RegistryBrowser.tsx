@@ -137,9 +137,14 @@ export function RegistryBrowser({ api, onOpenAgent }: RegistryBrowserProps) {
         </p>
       )}
       {loadProblem && !listing && (
-        <p className="field-error" role="alert">
-          Could not load the registry: {loadProblem}
-        </p>
+        <div role="alert">
+          <p className="field-error">Could not load the registry: {loadProblem}</p>
+          {/* What to do about it: the reason alone (a host not found) left the person there. */}
+          <p className="muted small registry-next">
+            Check the network connection, or the registry address below, then press Refresh. Agents found on this computer
+            and the presets above do not need it.
+          </p>
+        </div>
       )}
       {listing && listing.skipped > 0 && (
         <p className="muted small">
