@@ -57,11 +57,13 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, ke
     >
       <div className="mcp-form">
         <label>
-          Name
+          <span className="field-label">Name</span>
           <input className="input" value={form.name} onChange={(e) => update({ name: e.target.value })} />
         </label>
         <label>
-          <span id={`${uid}-transport`}>Transport</span>
+          <span id={`${uid}-transport`} className="field-label">
+            Transport
+          </span>
           <select
             aria-labelledby={`${uid}-transport`}
             className="input"
@@ -77,17 +79,17 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, ke
         {stdio ? (
           <>
             <label>
-              Command
+              <span className="field-label">Command</span>
               <input className="input mono" value={form.command} onChange={(e) => update({ command: e.target.value })} spellCheck={false} />
             </label>
             <label>
-              Arguments
+              <span className="field-label">Arguments</span>
               <input className="input mono" value={form.args} onChange={(e) => update({ args: e.target.value })} spellCheck={false} />
             </label>
           </>
         ) : (
           <label>
-            URL
+            <span className="field-label">URL</span>
             <input className="input mono" value={form.url} onChange={(e) => update({ url: e.target.value })} spellCheck={false} placeholder="https://" />
           </label>
         )}
@@ -198,13 +200,19 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, ke
         </p>
       )}
       <div className="button-row">
-        <button type="submit" className="button button-primary" disabled={!canSubmit || saving}>
+        <button type="submit" className="button button-primary" disabled={!canSubmit || saving} aria-describedby={canSubmit ? undefined : `${uid}-needs`}>
           {submitLabel}
         </button>
         {onCancel && (
           <button type="button" className="button button-secondary" onClick={onCancel}>
             Cancel
           </button>
+        )}
+        {/* Why the button cannot be pressed yet: a disabled button said nothing. */}
+        {!canSubmit && (
+          <span id={`${uid}-needs`} className="muted small mcp-needs">
+            {stdio ? 'Needs a name and a command.' : 'Needs a name and an http:// or https:// URL.'}
+          </span>
         )}
       </div>
     </form>

@@ -2,7 +2,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { McpServerEditor } from '../../../renderer/components/mcp/McpServerEditor'
-import { formOf } from '../../../renderer/components/mcp/mcp-form'
+import { emptyForm, formOf } from '../../../renderer/components/mcp/mcp-form'
 import type { McpServerView } from '../../../common/contract/mcp'
 
 const view: McpServerView = {
@@ -47,5 +47,18 @@ describe('McpServerEditor', () => {
     expect(disabled(html, 'X-Team is secret')).toBe(true)
     expect(disabled(html, 'Replace Authorization')).toBe(true)
     expect(disabled(html, 'Remove Authorization')).toBe(false)
+  })
+
+  it('says what a server still needs beside its disabled Add button, and the button is described by it', () => {
+    const html = renderToStaticMarkup(<McpServerEditor label="Add a server" initial={emptyForm()} agents={agents} taken={new Set()} submitLabel="Add server" onSave={async () => null} />)
+    const button = html.match(/<button type="submit"[^>]*>Add server<\/button>/)?.[0] ?? ''
+    expect(button).toContain('disabled=""')
+    const described = button.match(/aria-describedby="([^"]+)"/)?.[1]
+    expect(described).toBeDefined()
+    expect(html).toMatch(new RegExp(`id="${described}"[^>]*>Needs a name and a command.<`))
+    // Filled in, nothing is missing: no note, no description.
+    const filled = renderToStaticMarkup(<McpServerEditor label="Edit Web" initial={formOf(view)} agents={agents} taken={new Set()} submitLabel="Save changes" onSave={async () => null} />)
+    expect(filled).not.toContain('Needs a name')
+    expect(filled.match(/<button type="submit"[^>]*>/)?.[0]).not.toContain('aria-describedby')
   })
 })
