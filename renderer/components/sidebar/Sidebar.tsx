@@ -71,6 +71,18 @@ export const Sidebar = memo(function Sidebar({
   offerNewSession,
 }: SidebarProps) {
   const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
+  // The control that opened the form (New session, an agent's +, a folder's +): the focus goes back to it when the form
+  // is cancelled (Escape, Cancel), where it fell to the page.
+  const opener = useRef<HTMLElement | null>(null)
+  const openForm = (value: { agentId?: string; cwd?: string }) => {
+    opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null
+    setCreating(value)
+  }
+  const cancelForm = () => {
+    setCreating(null)
+    if (opener.current?.isConnected) opener.current.focus()
+    opener.current = null
+  }
   useEffect(() => {
     if (offerNewSession) setCreating({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
   }, [offerNewSession])
@@ -133,7 +145,7 @@ export const Sidebar = memo(function Sidebar({
           type="button"
           className="button button-primary button-small"
           aria-expanded={creating !== null}
-          onClick={() => (agentsLoaded && agents.length === 0 && onOpenAgents ? onOpenAgents() : setCreating(creating ? null : {}))}
+          onClick={() => (agentsLoaded && agents.length === 0 && onOpenAgents ? onOpenAgents() : (creating ? setCreating(null) : openForm({})))}
         >
           <Icon name="plus" size={14} />
           New session
@@ -149,7 +161,7 @@ export const Sidebar = memo(function Sidebar({
             if (!failure) setCreating(null)
             return failure
           }}
-          onCancel={() => setCreating(null)}
+          onCancel={cancelForm}
         />
       )}
       {api && (
@@ -205,7 +217,7 @@ export const Sidebar = memo(function Sidebar({
                   type="button"
                   className="icon-button"
                   aria-label={`New session with ${agent.name}`}
-                  onClick={() => setCreating({ agentId: agent.agentId })}
+                  onClick={() => openForm({ agentId: agent.agentId })}
                 >
                   <Icon name="plus" size={14} />
                 </button>
@@ -257,7 +269,7 @@ export const Sidebar = memo(function Sidebar({
             onNoRowLeft={() => searchRef.current?.focus()}
             onNewSessionIn={(cwd) => {
               const newest = listed.find((s) => s.cwd === cwd)
-              setCreating({ cwd, ...(newest ? { agentId: newest.agentId } : {}) })
+              openForm({ cwd, ...(newest ? { agentId: newest.agentId } : {}) })
             }}
           />
         )}
