@@ -38,6 +38,18 @@ it('Escape leaves the rename field and the delete question, and archiving an ope
   expect(await focused()).toBe(true)
   expect(await history.getByRole('button', { name: /^fix/ }).count()).toBe(1)
 
+  // Escape folds the actions away, from inside them or on the button that opened them.
+  await more.click()
+  await history.getByRole('button', { name: 'Export JSON' }).focus()
+  await page.keyboard.press('Escape')
+  await gone(history.getByRole('group', { name: 'Actions for fix' }))
+  expect(await focused()).toBe(true)
+  await page.keyboard.press('Enter')
+  await visible(history.getByRole('group', { name: 'Actions for fix' }))
+  await page.keyboard.press('Escape')
+  await gone(history.getByRole('group', { name: 'Actions for fix' }))
+  expect(await more.getAttribute('aria-expanded')).toBe('false')
+
   // Archived while open, the row stays listed: the focus goes back to its actions button.
   await more.click()
   await history.getByRole('button', { name: 'Archive', exact: true }).click()

@@ -153,12 +153,27 @@ const HistoryItem = memo(function HistoryItem({
           aria-label={`Actions for ${title}`}
           aria-expanded={mode === 'menu'}
           onClick={() => setMode(mode === 'menu' ? 'idle' : 'menu')}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape' || mode !== 'menu') return
+            e.preventDefault()
+            setMode('idle')
+          }}
         >
           <Icon name="chevron" size={14} className={mode === 'menu' ? 'rotated' : undefined} />
         </button>
       </div>
       {mode === 'menu' && (
-        <div className="history-actions" role="group" aria-label={`Actions for ${title}`}>
+        <div
+          className="history-actions"
+          role="group"
+          aria-label={`Actions for ${title}`}
+          // Escape folds the actions away, the focus back on the row's actions button (as from the rename field).
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return
+            e.preventDefault()
+            backToRow()
+          }}
+        >
           <button
             type="button"
             className="button button-secondary button-small"
