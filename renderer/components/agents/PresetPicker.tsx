@@ -31,18 +31,8 @@ export function PresetPicker({ presets, onPick, onCancel, embedded = false }: Pr
       <ul className="preset-grid" aria-label="Presets">
         {ordered.map((preset) => (
           <li key={preset.id}>
-            {/* Named by its name alone ("Claude"): the description, what it needs and its command describe it (its whole
-                text was its name, read out in full on every visit). */}
-            <button
-              type="button"
-              className="preset-card"
-              onClick={() => onPick(preset.id)}
-              aria-labelledby={`preset-${preset.id}-name`}
-              aria-describedby={preset.command ? `preset-${preset.id}-desc preset-${preset.id}-command` : `preset-${preset.id}-desc`}
-            >
-              <span id={`preset-${preset.id}-name`} className="preset-card-name">
-                {preset.id === 'custom' ? 'Custom agent' : preset.name}
-              </span>
+            <button type="button" className="preset-card" onClick={() => onPick(preset.id)} aria-describedby={`preset-${preset.id}-desc`}>
+              <span className="preset-card-name">{preset.id === 'custom' ? 'Custom agent' : preset.name}</span>
               <span id={`preset-${preset.id}-desc`} className="preset-card-desc muted small">
                 <CodeText text={preset.description} />
                 {preset.needs && preset.needs.length > 0 && (
@@ -61,11 +51,7 @@ export function PresetPicker({ presets, onPick, onCancel, embedded = false }: Pr
                   </span>
                 )}
               </span>
-              {preset.command && (
-                <span id={`preset-${preset.id}-command`} className="preset-card-command mono small">
-                  {commandLine(preset)}
-                </span>
-              )}
+              {preset.command && <span className="preset-card-command mono small">{commandLine(preset)}</span>}
             </button>
           </li>
         ))}
