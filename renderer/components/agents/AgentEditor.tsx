@@ -79,7 +79,10 @@ export function AgentEditor(props: AgentEditorProps) {
   useEffect(() => {
     if (failedSaves === 0) return
     const form = formRef.current
-    ;(form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('.agent-editor-form-error'))?.focus()
+    const target = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('.agent-editor-form-error')
+    // In the middle of the view, with its label above it (scrolled just into view, it sat under the page's edge).
+    target?.focus({ preventScroll: true })
+    target?.scrollIntoView({ block: 'center' })
   }, [failedSaves])
   // Remove… asks again in place: the keyboard goes to Keep (the safe answer), and back to Remove… when it is kept.
   const removeRef = useRef<HTMLButtonElement>(null)
