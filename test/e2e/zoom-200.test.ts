@@ -1,7 +1,7 @@
 /**
  * Bosun at 200% zoom of a 1280 × 800 window, which Chromium lays out as 640 × 400 CSS pixels: the sidebar gives the
  * session some of its room (it kept 264 px, 41% of the width), so the message box and the session's title stay
- * readable. Screenshot: test/e2e/screenshots/zoom-200.png.
+ * readable, and the empty message box is one line tall. Screenshot: test/e2e/screenshots/zoom-200.png.
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
@@ -22,6 +22,12 @@ it('at 200% zoom (640 px wide) the sidebar takes 216 px and the session the rest
   expect(box.x).toBeGreaterThanOrEqual(216)
   expect(box.x + box.width).toBeLessThanOrEqual(640)
   expect(await width(page.getByRole('heading', { level: 1 }))).toBeGreaterThanOrEqual(120)
+  // The empty message box is one line tall under its one-line placeholder (the first, longer one had wrapped and left it two).
+  const lines = await messageBox(page).evaluate((el) => {
+    const style = getComputedStyle(el)
+    return (el.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom)) / parseFloat(style.lineHeight)
+  })
+  expect(Math.round(lines)).toBe(1)
   await page.evaluate(() => document.fonts.ready.then(() => undefined))
   await screenshot(page, 'zoom-200')
 

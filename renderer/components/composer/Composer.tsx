@@ -82,13 +82,6 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
   const menuOpen = mentionOpen || (query !== null && !menuDismissed && commandMatches.length > 0)
   const activeIndex = Math.min(active, Math.max(0, matches.length - 1))
 
-  // Grow with the text up to a limit (CSS max-height), without a resize observer or timers.
-  useLayoutEffect(() => {
-    const el = textRef.current
-    if (!el) return
-    el.style.height = 'auto'
-    el.style.height = `${el.scrollHeight}px`
-  }, [draft])
   // The box's line, for the placeholder to fit on it: measured again whenever the box itself changes size (a window
   // resize, but also a layout change around it: a row appearing beside it, the column narrowing) and when fonts load.
   const [line, setLine] = useState<{ width: number; font: string } | null>(null)
@@ -114,6 +107,16 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
   const placeholder = disabled
     ? `${agentName} is not running`
     : composerPlaceholder(agentName, { files: context !== undefined, fits: (text) => line === null || line.width === 0 || textWidth(text, line.font) <= line.width })
+  // Grow with the text up to a limit (CSS max-height), without a resize observer or timers. Measured again when the
+  // placeholder or the box's line changes: the first, longer placeholder wrapped in a narrow box (200% zoom) and left it
+  // two lines tall under a one-line placeholder.
+  const lineWidth = line?.width
+  useLayoutEffect(() => {
+    const el = textRef.current
+    if (!el) return
+    el.style.height = 'auto'
+    el.style.height = `${el.scrollHeight}px`
+  }, [draft, placeholder, lineWidth])
 
   const change = (value: string, caretAt: number) => {
     setDraft(value)
