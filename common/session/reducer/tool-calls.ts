@@ -76,6 +76,9 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
         else if (value === null) t.toolKind = 'other'
         break
       case 'status':
+        // A call the person's Stop cancelled that the agent then reports failed failed because it was stopped:
+        // claude-agent-acp reports a command it interrupted so, and it read as a red failure nobody asked about (F16).
+        if (value === 'failed' && t.status === 'cancelled' && d.s.turn.stopRequested === true) break
         if (isString(value)) t.status = value
         else if (value === null) t.status = 'pending'
         break

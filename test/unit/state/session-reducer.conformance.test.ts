@@ -86,6 +86,23 @@ describe('cancel_requested and background work (F12, F14)', () => {
     expect(status('fg')).toBe('cancelled')
     expect(status('bg')).toBe('in_progress')
   })
+
+  it('v1: a stopped call the agent then reports failed stays cancelled (claude-agent-acp); its other fields are applied, and a failure without a Stop is one', () => {
+    let s = apply(session(1), prompt('go'), { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'tool_call', toolCallId: 'run', title: 'Terminal', kind: 'execute', status: 'pending' })
+    s = apply(s, { type: 'cancel_requested' })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'failed', rawOutput: 'stopped while running' })
+    const call = (id: string) => s.entries.find((e): e is ToolCallEntry => e.kind === 'tool_call' && e.toolCallId === id)!
+    expect(call('run')).toMatchObject({ status: 'cancelled', rawOutput: 'stopped while running' })
+    // A completion is the agent's word: the call may have ended before the Stop reached it.
+    s = updates(s, { sessionUpdate: 'tool_call', toolCallId: 'late', title: 'Read', status: 'pending' })
+    s = apply(s, { type: 'cancel_requested' })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 'late', status: 'completed' })
+    expect(call('late').status).toBe('completed')
+    s = apply(s, { type: 'turn_ended', stopReason: 'cancelled' }, prompt('again'), { type: 'turn_started' })
+    s = updates(s, { sessionUpdate: 'tool_call', toolCallId: 'next', title: 'Terminal', status: 'pending' }, { sessionUpdate: 'tool_call_update', toolCallId: 'next', status: 'failed' })
+    expect(call('next').status).toBe('failed')
+  })
 })
 
 describe('cannot_continue', () => {
