@@ -183,8 +183,11 @@ export type Step =
   /** Exit with `code` mid-turn; with `grandchild`, first spawn a sleeping child (pid on stderr as `GRANDCHILD <pid>`). */
   | { type: 'crash'; code?: number; grandchild?: boolean }
   | { type: 'exit'; code?: number }
-  /** Block until `session/cancel` for this session, then end the turn `cancelled`. */
-  | { type: 'wait_for_cancel' }
+  /**
+   * Block until `session/cancel` for this session, then end the turn `cancelled`; `then`, the steps sent between the
+   * cancel and that answer (what an agent reports of the work it stopped).
+   */
+  | { type: 'wait_for_cancel'; then?: Step[] }
   | { type: 'stderr'; text: string }
   /** How the turn ends (default `end_turn`); v2 may add `error`. */
   | { type: 'stop'; stopReason: string; error?: { code?: number; message: string } }

@@ -578,6 +578,7 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       return
     case 'wait_for_cancel':
       await waitForCancel(sessionId)
+      for (const then of step.then ?? []) await runStep(client, sessionId, then, ending, agentMessageId)
       return 'cancelled'
     case 'stderr':
       log(step.text)

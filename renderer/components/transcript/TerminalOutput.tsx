@@ -3,6 +3,7 @@ import type { TerminalView } from '../../../common/session/types'
 import { JsonDisclosure } from '../common/JsonView'
 import { CancelTerminalButton, KillTerminalButton } from './terminal-actions'
 import { neutraliseEscapes, withoutEscapes } from './terminal-text'
+import { insideErrorWrapper } from './tool-output'
 import { XtermView } from './XtermView'
 import './terminal.css'
 
@@ -26,9 +27,16 @@ export interface TerminalOutputProps {
   rejected?: boolean
   /**
    * The call was cancelled (the person's Stop). A terminal that then ended by a signal was stopped with it: Bosun kills
-   * the turn's commands at Stop, and a red "signal SIGTERM" read as a failure nobody asked about.
+   * the turn's commands at Stop, and a red "signal SIGTERM" read as a failure nobody asked about. So was an agent's own
+   * terminal that then reports an exit with neither code nor signal (claude-agent-acp: "exited").
    */
   callCancelled?: boolean
+  /**
+   * The call failed. An agent's own terminal whose whole output is a `<tool_use_error>` (Claude Code's refusal before it
+   * runs anything: "Blocked: sleep 25 followed by …") with an exit of neither code nor signal never ran: it says so, and
+   * shows the text without the tags.
+   */
+  callFailed?: boolean
   /**
    * The agent may show a terminal of its own (v2 display terminals, default). On v1 every terminal is one Bosun
    * runs (`terminal/create`): an id it does not know will get no output here, whatever the agent says of it.
@@ -58,17 +66,20 @@ export const TerminalOutput = memo(function TerminalOutput({
   awaitingApproval = false,
   rejected = false,
   callCancelled = false,
+  callFailed = false,
   agentTerminals = true,
   toolEnded = false,
 }: TerminalOutputProps) {
   const exit = terminal?.exitStatus
   const endedWithCall = toolEnded && terminal?.agentRun === true && !exit
-  const output = terminal?.output ?? ''
+  const agentExitUnknown = terminal?.agentRun === true && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
+  const refusal = callFailed && agentExitUnknown ? insideErrorWrapper(terminal.output) : null
+  const output = refusal ?? terminal?.output ?? ''
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
   const label = command ?? `terminal ${terminalId}`
-  const stoppedWithCall = callCancelled && !!exit && typeof exit.signal === 'string' && exit.signal !== ''
-  const neverRan = rejected && terminal?.agentRun === true && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
+  const stoppedWithCall = callCancelled && !!exit && ((typeof exit.signal === 'string' && exit.signal !== '') || agentExitUnknown)
+  const neverRan = (rejected || refusal !== null) && agentExitUnknown
   const notStarted = awaitingApproval && !!terminal && !exit && output === '' && !terminal.cancelRequested && !terminal.agentGone
   return (
     <section className="terminal" aria-label={`Terminal ${terminalId}`}>
@@ -83,7 +94,13 @@ export const TerminalOutput = memo(function TerminalOutput({
             </span>
           ) : exit ? (
             <span className={`badge ${terminal?.cancelRequested || stoppedWithCall ? 'badge-muted' : exitClass(exit)}`} role="status">
-              {terminal?.cancelRequested ? `${agentTerminals ? 'cancelled' : 'killed'} · ${exitText(exit)}` : stoppedWithCall ? `stopped · ${exitText(exit)}` : exitText(exit)}
+              {terminal?.cancelRequested
+                ? `${agentTerminals ? 'cancelled' : 'killed'} · ${exitText(exit)}`
+                : stoppedWithCall
+                  ? agentExitUnknown
+                    ? 'stopped'
+                    : `stopped · ${exitText(exit)}`
+                  : exitText(exit)}
             </span>
           ) : endedWithCall ? null : terminal?.cancelRequested ? (
             <span className="badge badge-warn" role="status">

@@ -16,7 +16,7 @@ import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
-import { failureReasonOf, isVerbatimToolText } from './tool-output'
+import { failureReasonOf, insideErrorWrapper, isVerbatimToolText } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import './tool-card.css'
 
@@ -66,12 +66,6 @@ export function repeatsShownText(content: ToolCallEntry['content'][number], show
 }
 
 /**
- * claude-agent-acp passes Claude Code's error text on as it is: the whole text wrapped in `<tool_use_error>` tags, and
- * (0.101, its v2 content) that inside a Markdown code fence, a code block whose one long line scrolled sideways.
- */
-const TOOL_USE_ERROR = /^\s*(?:```\n<tool_use_error>([\s\S]*)<\/tool_use_error>\n```|<tool_use_error>([\s\S]*)<\/tool_use_error>)\s*$/
-
-/**
  * A failed call's text content without the `<tool_use_error>…</tool_use_error>` wrapper around all of it: the card
  * already says it failed, and the tags read as noise ("<tool_use_error>String to replace not found in file."). Text
  * with anything outside the tags, and every other content, is kept as sent.
@@ -80,10 +74,9 @@ export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): 
   if (content.type !== 'content') return content
   const block = (content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined
   if (block?.type !== 'text' || typeof block.text !== 'string') return content
-  const match = TOOL_USE_ERROR.exec(block.text)
-  const inner = match?.[1] ?? match?.[2]
-  if (inner === undefined || inner.includes('<tool_use_error>') || inner.trim() === '') return content
-  return { ...content, content: { ...block, text: inner.trim() } } as ToolCallEntry['content'][number]
+  const inner = insideErrorWrapper(block.text)
+  if (inner === null) return content
+  return { ...content, content: { ...block, text: inner } } as ToolCallEntry['content'][number]
 }
 
 /** Escapes, carriage returns and other control characters a text output may hold (raw command output). */
@@ -285,6 +278,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     awaitingApproval={entry.status === 'pending' && pending.length > 0}
                     rejected={entry.decidedBy?.optionKind?.startsWith('reject') === true}
                     callCancelled={entry.status === 'cancelled'}
+                    callFailed={entry.status === 'failed'}
                     toolEnded={turnEnded || (entry.status !== 'pending' && entry.status !== 'in_progress')}
                     agentTerminals={agentTerminals}
                   />

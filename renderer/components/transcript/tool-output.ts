@@ -54,3 +54,17 @@ export function failureReasonOf(status: string, content: readonly unknown[], raw
   const text = reason.trim()
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text
 }
+
+/**
+ * claude-agent-acp passes Claude Code's error text on as it is: the whole text wrapped in `<tool_use_error>` tags, and
+ * (0.101, its v2 content) that inside a Markdown code fence, a code block whose one long line scrolled sideways.
+ */
+const TOOL_USE_ERROR = /^\s*(?:```\n<tool_use_error>([\s\S]*)<\/tool_use_error>\n```|<tool_use_error>([\s\S]*)<\/tool_use_error>)\s*$/
+
+/** The text inside a `<tool_use_error>` wrapper that encloses all of `text` (trimmed), or null when it does not. */
+export function insideErrorWrapper(text: string): string | null {
+  const match = TOOL_USE_ERROR.exec(text)
+  const inner = match?.[1] ?? match?.[2]
+  if (inner === undefined || inner.includes('<tool_use_error>') || inner.trim() === '') return null
+  return inner.trim()
+}

@@ -212,6 +212,26 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(html('failed')).toMatch(/class="badge badge-danger" role="status">signal SIGTERM</)
   })
 
+  it('an agent\'s own terminal of a stopped call that reports an exit with neither code nor signal says "stopped" (claude-agent-acp at Stop), not "exited"', () => {
+    const terminal = { terminalId: 't1', agentRun: true as const, command: 'seq 30', output: 'The user doesn\'t want to proceed with this tool use.', exitStatus: { exitCode: null, signal: null } }
+    const html = (status: string) => render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: terminal }} />)
+    expect(html('cancelled')).toMatch(/class="badge badge-muted" role="status">stopped</)
+    expect(html('completed')).toMatch(/role="status">exited</)
+  })
+
+  it('an agent\'s own terminal of a failed call whose whole output is a <tool_use_error> says it did not run, without the tags (Claude Code\'s "Blocked: …")', () => {
+    const blocked = '<tool_use_error>Blocked: sleep 25 followed by: echo slept.</tool_use_error>'
+    const terminal = (output: string, exitCode: number | null) => ({ terminalId: 't1', agentRun: true as const, command: 'sleep 25; echo slept', output, exitStatus: { exitCode, signal: null } })
+    const text = (status: string, t: ReturnType<typeof terminal>) => textOf(render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: t }} />))
+    const failed = text('failed', terminal(blocked, null))
+    // The text itself is drawn by xterm in the page (the e2e test reads it); here, the badge.
+    expect(failed).toContain('not run')
+    expect(failed).not.toContain('exited')
+    // A command that ran and failed keeps its exit code and its output as it came.
+    expect(text('failed', terminal(blocked, 1))).toContain('exit 1')
+    expect(text('failed', terminal('cat: x: No such file', null))).toContain('exited')
+  })
+
   it('a tool call left pending or in progress when its v1 turn ended is not finished, neither waiting nor running', () => {
     // claude-agent-acp asks about the sandbox's network access with a tool call it never reports finished.
     const allowed = request({ status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once', at: 2 } })
