@@ -328,6 +328,11 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
   )
 }
 
+/** The agents of `sessions`, each once, in the order of their first session. */
+export function agentsOf(sessions: readonly HistorySummary[]): string[] {
+  return [...new Set(sessions.map((s) => s.agentId))]
+}
+
 /**
  * The sessions the history lists: every open one, and every closed one that has a title (a prompt was sent,
  * or the agent or the person named it). A session closed before anything was said in it is not listed.
@@ -400,9 +405,12 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
               </li>
             ))}
           </ul>
-          {hasAgent(group.sessions[0]!.agentId) && (
-            <AgentSessions key={group.sessions[0]!.agentId} agentId={group.sessions[0]!.agentId} agentName={agentName(group.sessions[0]!.agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
-          )}
+          {/* Each agent with a session here, newest first: the folder's newest session alone named one agent, and another's own sessions could not be reached. */}
+          {agentsOf(group.sessions)
+            .filter(hasAgent)
+            .map((agentId) => (
+              <AgentSessions key={agentId} agentId={agentId} agentName={agentName(agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
+            ))}
         </section>
       ))}
     </section>

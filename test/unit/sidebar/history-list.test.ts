@@ -51,6 +51,24 @@ describe('a folder of the history', () => {
     expect(render(() => true)).toContain('Agent A’s own sessions here…')
     expect(render(() => false)).not.toContain('own sessions here')
   })
+
+  it('offers each agent with a session in the folder its own list, newest first: not only the agent of the newest session', () => {
+    const html = renderToStaticMarkup(
+      createElement(HistoryList, {
+        sessions: [{ ...row('s3', 'from codex'), agentId: 'c', updatedAt: 9 }, { ...row('s2', 'from a'), updatedAt: 5 }, { ...row('s1', 'again codex'), agentId: 'c', updatedAt: 3 }, { ...row('s0', 'gone'), agentId: 'x', updatedAt: 1 }],
+        live: new Map(),
+        agentName: (id: string) => ({ a: 'Agent A', c: 'Codex', x: 'Removed' })[id] ?? id,
+        hasAgent: (id: string) => id !== 'x',
+        selectedSessionId: null,
+        showArchived: false,
+        actions: {} as HistoryActions,
+        onOpen: () => undefined,
+        onNewSessionIn: () => undefined,
+      }),
+    )
+    const offers = [...html.matchAll(/title="([^"]+)’s own sessions here…"/g)].map((m) => m[1])
+    expect(offers).toEqual(['Codex', 'Agent A'])
+  })
 })
 
 describe('a search hit’s snippet', () => {
