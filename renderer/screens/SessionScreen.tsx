@@ -70,9 +70,20 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   )
   // The text of the last send that failed, shown where the composer was if the session cannot continue.
   const [unsent, setUnsent] = useState<string | null>(null)
+  // A message sent while the agent is not running: main starts it and reattaches the session (session/load or resume)
+  // before the message becomes the transcript's, seconds later. Meanwhile it is shown here, and no second one goes.
+  const [startingWith, setStartingWith] = useState<string | null>(null)
+  const turnRuns = session !== undefined && session.turn.state !== 'idle'
+  useEffect(() => {
+    if (turnRuns) setStartingWith(null)
+  }, [turnRuns])
   const send = useCallback(
-    (prompt: ContentBlock[]) =>
-      api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
+    (prompt: ContentBlock[]) => {
+      const snapshot = store.getSnapshot()
+      const agentStatus = snapshot.agents[snapshot.sessions[sessionId]?.agentId ?? '']?.status
+      if (agentStatus !== 'ready') setStartingWith(promptText(prompt))
+      return api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
+        setStartingWith(null)
         const text = promptText(prompt)
         // An agent that answered and then died ran the turn (main says so): the message was sent, not offered again.
         const sent = result.ok || (result.error.kind === 'agent-exited' && (result.error.data as { answered?: unknown } | undefined)?.answered === true)
@@ -87,7 +98,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           report('Sending the message')({ ok: false, error: { ...result.error, message: withDetails(result.error) } })
         }
         return sent
-      }),
+      })
+    },
     [api, sessionId, report, store],
   )
   const onSend = useCallback((text: string, attachments: ContentBlock[] = []) => send([{ type: 'text', text }, ...attachments]), [send])
@@ -207,6 +219,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
   const agentName = agent?.name ?? session.agentId
   const busy = session.turn.state !== 'idle'
+  // Once the turn runs, the message is the transcript's (and stays so when the turn ends before the answer arrives).
+  const waitingToSend = busy ? null : startingWith
   // A stopped agent is started again by the next message (the session reattaches); a crashed one waits for Restart.
   const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
   const stopped = whyCannotContinue(session, agentsLoaded && !agent)
@@ -279,16 +293,24 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             {...(agentDown ? { agentName, onRestart } : {})}
           />
         ) : (
-          <Composer
-            busy={busy}
-            disabled={agentDown && !busy}
-            commands={session.availableCommands}
-            agentName={agentName}
-            onSend={onSend}
-            onStop={onStop}
-            draftRequest={draftRequest}
-            context={composerContext}
-          />
+          <>
+            {waitingToSend !== null && (
+              <p className="session-waiting-send" role="status" aria-label="Message waiting to be sent">
+                <span>Starting {agentName}; this goes as soon as it is ready:</span> <q>{waitingToSend}</q>
+              </p>
+            )}
+            <Composer
+              busy={busy}
+              held={waitingToSend !== null}
+              disabled={agentDown && !busy}
+              commands={session.availableCommands}
+              agentName={agentName}
+              onSend={onSend}
+              onStop={onStop}
+              draftRequest={draftRequest}
+              context={composerContext}
+            />
+          </>
         )}
         {/* A session that cannot go on has nothing left to approve or to set: no switch, no selectors that would fail. */}
         {!stopped && (

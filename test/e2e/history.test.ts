@@ -180,6 +180,41 @@ describe('history in the browser host', () => {
     await expectAxeCleanInBothThemes(page, 'search results', 'nav')
   })
 
+  it('shows a message sent to an earlier session while its agent starts, and lets no second one go meanwhile', async () => {
+    // The e2e agent, slow to start (OpenCode took 12 s to start and resume): the message went out of the composer and
+    // was nowhere, the turn 'Idle' and Send ready, until the agent had started and the session was loaded.
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as { initialize?: Record<string, unknown> }
+    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true }, delayMs: 4000 }
+    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    try {
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      const first = await start(home)
+      await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+      await sendPrompt(first.page, 'fix')
+      await waitIdle(first.page)
+      await stop(first)
+
+      const { page } = await start(home)
+      await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
+      await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+      await sendPrompt(page, 'again')
+      const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
+      expect(await waiting.innerText()).toBe(`Starting ${AGENT}; this goes as soon as it is ready: again`)
+      await page.getByRole('textbox', { name: 'Message' }).fill('twice')
+      expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true)
+      await screenshot(page, 'history-waiting-to-send')
+      await gone(waiting)
+      await waitIdle(page)
+      await expect.poll(() => transcript(page).getByLabel('Your message').allInnerTexts(), { timeout: 30_000 }).toEqual(['fix', 'again'])
+      // What was typed meanwhile is still there, and goes now.
+      expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('twice')
+      expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('offers a new session in the same folder when the agent cannot continue an old one', async () => {
     // The e2e agent, but with neither session/load nor session/resume.
     const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))

@@ -28,6 +28,8 @@ export interface ComposerProps {
   busy: boolean
   /** The agent cannot take prompts (stopped/crashed). */
   disabled?: boolean
+  /** A message already sent waits for the agent to start: no second one goes until it has (the box stays for typing). */
+  held?: boolean
   commands: CommandView[]
   agentName: string
   /**
@@ -46,7 +48,7 @@ export interface ComposerProps {
 }
 
 /** Multi-line prompt box: Enter sends, Shift+Enter adds a line, `/` opens the agent's commands. */
-export const Composer = memo(function Composer({ busy, disabled = false, commands, agentName, onSend, onStop, draftRequest = null, context }: ComposerProps) {
+export const Composer = memo(function Composer({ busy, disabled = false, held = false, commands, agentName, onSend, onStop, draftRequest = null, context }: ComposerProps) {
   const [draft, setDraft] = useState('')
   const [active, setActive] = useState(0)
   const [menuDismissed, setMenuDismissed] = useState(false)
@@ -174,7 +176,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
   }
   const send = () => {
     const text = draft.trim()
-    if (!text || busy || disabled) return
+    if (!text || busy || disabled || held) return
     // Chips whose `@path` was deleted from the text still go: the chip is what the person sees.
     const blocks: ContentBlock[] = attachments.map((a) =>
       a.kind === 'image' ? { type: 'image', mimeType: a.mimeType, data: a.data } : { type: 'resource_link', uri: a.uri, name: baseNameOf(a.path) },
@@ -331,7 +333,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, command
             Stop
           </button>
         ) : (
-          <button type="submit" className="button button-primary composer-action" disabled={disabled || draft.trim() === ''}>
+          <button type="submit" className="button button-primary composer-action" disabled={disabled || held || draft.trim() === ''}>
             <Icon name="send" size={14} />
             Send
           </button>
