@@ -9,11 +9,11 @@ import type { ContentBlock, PromptError, SessionAction, SessionState } from '../
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks } from '../../common/session/coalesce'
 import { answeredLastPrompt, lastPromptAt } from '../../common/session/answered'
-import { boundJson, cutText } from '../../common/bounded'
+import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
-import { withoutUnkeptToolMeta } from '../../common/session/reducer/tool-calls'
+import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
 import { LazyState } from './lazy-state'
 
@@ -63,6 +63,9 @@ export interface SessionCancellationListener {
 
 /** Updates held for sessions still being created, per connection; past it they are dropped (and counted). */
 export const MAX_EARLY_UPDATES = 5_000
+/** Most of a command's output one report brings that a session keeps: within the bound on any string, its end kept. */
+const TERMINAL_REPORT_CHARS = DEFAULT_JSON_BOUNDS.maxStringChars
+
 /** Their estimated size, per connection: each update is bounded, but 5,000 bounded updates can still be gigabytes. */
 export const MAX_EARLY_BYTES = 16 * 1024 * 1024
 /** How long `session/new`, `session/load` and `session/resume` may take. */
@@ -1140,7 +1143,7 @@ export class SessionsService implements IDisposable {
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title),
     // and a tool call's `_meta` to what the session keeps of it: the session's budget counts what it keeps.
-    let update = withoutUnkeptToolMeta(boundJson(raw.update))
+    let update = withoutUnkeptToolMeta(boundJson(withTerminalOutputTail(raw.update, TERMINAL_REPORT_CHARS)))
     // Only main marks a notice as Bosun's own: an agent's notice never carries the mark.
     if (update.sessionUpdate === 'notice' && FROM_BOSUN in update) {
       const { [FROM_BOSUN]: _taken, ...rest } = update as Record<string, unknown>

@@ -5,6 +5,7 @@ import type { FileRead, TerminalView, ToolCallContent, ToolCallEntry } from '../
 import { cutText, fittingToolMeta, isObject, isString, NONE, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
+import { TRUNCATION_MARKER } from '../../bounded'
 
 // ---------------------------------------------------------------------------------------------------------
 // Tool calls
@@ -162,6 +163,37 @@ export function withoutUnkeptToolMeta<T extends { sessionUpdate: string }>(updat
   // terminal (bounded there), so it stays for the reducer to apply (and is counted as what the session keeps).
   for (const key of TERMINAL_META_KEYS) if (Object.hasOwn(meta, key)) fitting[key] = meta[key]
   return { ...update, _meta: fitting }
+}
+
+/**
+ * `update` with a command's output that the v1 terminal extension brings in one report (`_meta.terminal_output` or
+ * `terminal_output_delta`, its `data`) cut to its last `max` characters, marked where it was cut: the end of an output
+ * is what a command said last, and the general bound on a string keeps a string's start (codex-acp sent the last
+ * megabyte of a 50,000-line output in one report, and its last line gave way to the marker). `update` itself when
+ * nothing is that long. Any value is taken: main calls it on what the agent sent, before anything else.
+ */
+export function withTerminalOutputTail<T>(update: T, max: number): T {
+  if (!isObject(update) || !TOOL_META_UPDATES.has(update.sessionUpdate as string) || !isObject(update._meta)) return update
+  const meta = update._meta
+  let cut: Json | undefined
+  for (const key of ['terminal_output', 'terminal_output_delta'] as const) {
+    const output = meta[key]
+    if (!isObject(output) || !isString(output.data) || output.data.length <= max) continue
+    cut ??= { ...meta }
+    cut[key] = { ...output, data: lastChars(output.data, max) }
+  }
+  return cut ? ({ ...update, _meta: cut } as T) : update
+}
+
+/** The last `max` characters of `text` at most, from a line start near the cut when there is one, after a marker line. */
+function lastChars(text: string, max: number): string {
+  const marker = (dropped: number) => `${TRUNCATION_MARKER} (${dropped} earlier characters)\n`
+  let from = text.length - max + marker(text.length).length
+  const newline = text.indexOf('\n', from)
+  if (newline >= 0 && newline - from < 4096) from = newline + 1
+  // Not the second half of a surrogate pair.
+  else if (/[\uDC00-\uDFFF]/.test(text.charAt(from))) from++
+  return marker(from) + text.slice(from)
 }
 
 /** The `_meta` keys of the v1 terminal extension ({@link applyTerminalMeta}). */

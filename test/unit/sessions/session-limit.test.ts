@@ -144,4 +144,20 @@ describe('a session past its limit', () => {
     expect(terminal?.exitStatus).toEqual({ exitCode: 0, signal: null })
     service.dispose()
   })
+
+  it('keeps the end of a command’s output that comes in one report over the bound on a string (codex-acp: a megabyte at once), marking where it starts', async () => {
+    const { agent, service, sessionId, turn } = await promptedSession(16 * 1024 * 1024)
+    let lines = ''
+    for (let n = 18_000; lines.length <= 1024 * 1024 + 30; n++) lines += `row ${n} of a very long output\n`
+    agent.send({ sessionUpdate: 'tool_call', toolCallId: 'call_1', title: 'seq', kind: 'execute', status: 'in_progress', rawInput: { command: 'seq' }, _meta: { terminal_info: { terminal_id: 'call_1' } } })
+    agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', _meta: { terminal_output: { terminal_id: 'call_1', data: lines } } })
+    agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed', _meta: { terminal_exit: { terminal_id: 'call_1', exit_code: 0 } } })
+    agent.end('end_turn')
+    await turn
+    const output = service.state(sessionId)!.terminals.call_1!.output
+    expect(output.endsWith(lines.slice(-100_000))).toBe(true)
+    expect(output.length).toBeLessThanOrEqual(1024 * 1024)
+    expect(output).toMatch(/^…\[truncated by Bosun\] \(\d+ earlier characters\)\nrow \d+ of a very long output\n/)
+    service.dispose()
+  })
 })

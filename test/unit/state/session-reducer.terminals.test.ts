@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { backgroundWork, canCancelTerminal, runningBackgroundWork } from '../../../common/session/background'
-import { MAX_TERMINAL_EXTRA_KEYS, MAX_TERMINAL_OUTPUT_CHARS } from '../../../common/session/reducer/tool-calls'
+import { MAX_TERMINAL_EXTRA_KEYS, MAX_TERMINAL_OUTPUT_CHARS, withTerminalOutputTail } from '../../../common/session/reducer/tool-calls'
 import { agentTerminalCall, apply, session, updates } from './helpers'
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64')
@@ -298,5 +298,27 @@ describe('terminal ids are data', () => {
     expect(Object.keys(s.terminals).sort()).toEqual(['__proto__', 'constructor'])
     expect(s.terminals.constructor).toEqual({ terminalId: 'constructor', output: 'x' })
     expect(JSON.parse(JSON.stringify(s.terminals))).toMatchObject({ constructor: { output: 'x' } })
+  })
+})
+
+describe('withTerminalOutputTail (what main keeps of one report of a command\'s output)', () => {
+  it('keeps the end of a long output, from a line start, after a marker; leaves anything else as it is', () => {
+    const data = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n')
+    const update = { sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output_delta: { terminal_id: 'c', data }, other: 1 } }
+    const cut = withTerminalOutputTail(update, 120)
+    const kept = cut._meta.terminal_output_delta.data
+    expect(kept.length).toBeLessThanOrEqual(120)
+    expect(kept).toMatch(/^…\[truncated by Bosun\] \(\d+ earlier characters\)\nline \d+\n/)
+    expect(kept.endsWith('line 98\nline 99')).toBe(true)
+    expect(cut._meta.other).toBe(1)
+    expect(update._meta.terminal_output_delta.data).toBe(data)
+    // Short output, other updates and what is not an update at all come back as they were.
+    expect(withTerminalOutputTail(update, data.length)).toBe(update)
+    for (const odd of [null, 'x', [1], { sessionUpdate: 'agent_message_chunk', _meta: { terminal_output: { data } } }, { sessionUpdate: 'tool_call_update', _meta: { terminal_output: { data: 7 } } }]) {
+      expect(withTerminalOutputTail(odd, 10)).toBe(odd)
+    }
+    // No line start near the cut: never half of a surrogate pair.
+    const emoji = withTerminalOutputTail({ sessionUpdate: 'tool_call_update', _meta: { terminal_output: { data: '😀'.repeat(10_000) } } }, 101)
+    expect(emoji._meta.terminal_output.data).not.toMatch(/\n[\uDC00-\uDFFF]/)
   })
 })
