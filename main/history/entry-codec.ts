@@ -238,7 +238,29 @@ export function sessionStateFields(state: SessionState): Record<string, unknown>
 }
 
 export function encodeSessionFields(fields: Record<string, unknown>): string {
-  return JSON.stringify(bounded(fields, { left: 4 * MAX_BODY }))
+  return JSON.stringify(bounded(withTerminalTails(fields), { left: 4 * MAX_BODY }))
+}
+
+/**
+ * `fields` with each terminal's output longer than a stored string cut to its end (from a line start near the cut) and
+ * marked `truncated`, as a terminal in a session keeps its last 2 MB: `bounded` keeps a string's start, and a 50,000-line
+ * output reopened after a restart showed its first 8,000 lines and not how it ended. `fields` itself when none is.
+ */
+function withTerminalTails(fields: Record<string, unknown>): Record<string, unknown> {
+  const terminals = fields.terminals
+  if (typeof terminals !== 'object' || terminals === null) return fields
+  let copy: Record<string, unknown> | undefined
+  for (const [terminalId, terminal] of Object.entries(terminals)) {
+    const output: unknown = typeof terminal === 'object' && terminal !== null ? (terminal as { output?: unknown }).output : undefined
+    if (typeof output !== 'string' || output.length <= MAX_STRING) continue
+    let from = output.length - MAX_STRING
+    const newline = output.indexOf('\n', from)
+    if (newline >= 0 && newline - from < 4096) from = newline + 1
+    else if (/[\uDC00-\uDFFF]/.test(output.charAt(from))) from++
+    copy ??= { ...terminals }
+    setOwn(copy, terminalId, { ...(terminal as object), output: output.slice(from), truncated: true })
+  }
+  return copy ? { ...fields, terminals: copy } : fields
 }
 
 /** The session-wide part of a state (everything but its entries), as stored. */

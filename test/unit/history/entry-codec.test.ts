@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { Entry, MessageEntry } from '../../../common/session/types'
-import { bounded, encodeEntry, grownPlainBody, MAX_STRING, plainBody, sessionStateFields } from '../../../main/history/entry-codec'
+import { bounded, encodeEntry, encodeSessionState, grownPlainBody, MAX_STRING, plainBody, sessionStateFields } from '../../../main/history/entry-codec'
 import { applyGrowth } from '../../../main/history/entry-growth'
 import { restoreSessionState } from '../../../main/history/restore'
 import { cleanText } from '../../../common/session/title'
@@ -68,6 +68,34 @@ describe('notices are transient (checklist H17)', () => {
     const { state: restored } = restoreSessionState({ row: { ...row, state: JSON.stringify({ ...sessionStateFields(state), notices: state.notices }) }, entries: [] })
     expect(restored.title).toBe('Kept')
     expect(restored.notices).toEqual([])
+  })
+})
+
+describe('a terminal with a long output', () => {
+  it('is stored with the end of its output (how the command ended), marked as cut, not its start', () => {
+    let lines = ''
+    for (let n = 1; lines.length <= 2 * MAX_STRING; n++) lines += `row ${n} of a very long output\n`
+    const state = applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }), [
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'seq', kind: 'execute', status: 'completed', _meta: { terminal_info: { terminal_id: 'c' } } },
+          { sessionUpdate: 'tool_call_update', toolCallId: 'c', _meta: { terminal_output: { terminal_id: 'c', data: lines }, terminal_exit: { terminal_id: 'c', exit_code: 0 } } },
+          { sessionUpdate: 'tool_call', toolCallId: 'd', title: 'ls', kind: 'execute', status: 'completed', _meta: { terminal_info: { terminal_id: 'd' }, terminal_output: { terminal_id: 'd', data: 'a\nb\n' } } },
+        ] as never,
+      },
+    ])
+    const stored = JSON.parse(encodeSessionState(state)) as { terminals: Record<string, { output: string; truncated?: boolean; exitStatus?: unknown }> }
+    const kept = stored.terminals.c!
+    expect(kept.output.length).toBeLessThanOrEqual(MAX_STRING)
+    expect(kept.output.endsWith('of a very long output\n')).toBe(true)
+    expect(lines.endsWith(kept.output)).toBe(true)
+    expect(kept.output).toMatch(/^row \d+ of/)
+    expect(kept).toMatchObject({ truncated: true, exitStatus: { exitCode: 0, signal: null } })
+    expect(stored.terminals.d).toMatchObject({ output: 'a\nb\n' })
+    expect(stored.terminals.d).not.toHaveProperty('truncated')
+    // The session itself keeps all of it.
+    expect(state.terminals.c!.output).toBe(lines)
   })
 })
 
