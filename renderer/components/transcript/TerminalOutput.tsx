@@ -133,7 +133,7 @@ export const TerminalOutput = memo(function TerminalOutput({
       {terminal?.cancelUnconfirmed && !exit && (
         <p className="muted terminal-note">The agent accepted Cancel but has not reported that this stopped. It may still be running.</p>
       )}
-      {terminal?.truncated && <p className="muted terminal-note">Earlier output was dropped (Bosun keeps the last 2 MB).</p>}
+      {terminal?.truncated && <p className="muted terminal-note">Earlier output was dropped: Bosun keeps the end of a long output.</p>}
       {output ? (
         <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} cols={COLS} />
       ) : (
