@@ -41,4 +41,15 @@ it('a command stopped with the turn reads Cancelled and "stopped", not a red fai
   expect(await terminalText(refusal)).not.toContain('tool_use_error')
   await stopped.scrollIntoViewIfNeeded()
   await screenshot(page, 'stop-claude')
+
+  // Stopped while it asked: the call stays Cancelled, and what the agent says of it (fenced, one long line) wraps.
+  await sendPrompt(page, 'stop-asking')
+  const asking = transcript(page).getByRole('article', { name: /Write z9\.txt/ })
+  await visible(asking.getByRole('button', { name: /^No/ }))
+  await (await visible(stopButton(page))).click()
+  await waitIdle(page)
+  await visible(asking.getByText('Cancelled', { exact: true }))
+  const reason = asking.locator('pre.md-code')
+  await visible(reason.getByText('STOP what you are doing', { exact: false }))
+  expect(await reason.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBeLessThanOrEqual(1)
 })
