@@ -78,6 +78,28 @@ async function askAgentSessions(scenario: string): Promise<{ page: Page; workspa
   return { page, workspace: home.workspace }
 }
 
+/**
+ * Bosun on a new home whose agent plays the e2e-session scenario (with these `initialize` fields, in a copy in `dir`,
+ * the caller's to remove), a session of it with the prompt 'fix' answered, then Bosun restarted and that session
+ * opened from the history (its agent not started).
+ */
+async function reopenedAfterRestart(initialize?: Record<string, unknown>): Promise<{ dir: string; page: Page }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+  const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as { initialize?: Record<string, unknown> }
+  scenario.initialize = { ...scenario.initialize, ...initialize }
+  writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+  home = createTestHome([{ id: 'scripted', name: AGENT, scenario: initialize ? join(dir, 'scenario.json') : 'e2e-session' }])
+  const first = await start(home)
+  await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+  await sendPrompt(first.page, 'fix')
+  await waitIdle(first.page)
+  await stop(first)
+  const { page } = await start(home)
+  await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
+  await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+  return { dir, page }
+}
+
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Agents and sessions' })
 const historyRegion = (page: Page) => nav(page).getByRole('region', { name: 'History', exact: true })
 
@@ -154,15 +176,8 @@ describe('history in the browser host', () => {
   })
 
   it('shows the history in the light theme, and its parts pass axe in both themes', async () => {
-    home = createTestHome([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
-    const first = await start(home)
-    await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
-    await sendPrompt(first.page, 'fix')
-    await waitIdle(first.page)
-    await stop(first)
-    const { page } = await start(home)
-    await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
-    await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+    const { dir, page } = await reopenedAfterRestart()
+    rmSync(dir, { recursive: true, force: true })
     await screenshot(page, 'history-old-session-light')
     const row = historyRegion(page).getByRole('listitem').filter({ has: page.getByRole('button', { name: /^fix/ }) })
     await row.getByRole('button', { name: 'Actions for fix' }).click()
@@ -183,21 +198,8 @@ describe('history in the browser host', () => {
   it('shows a message sent to an earlier session while its agent starts, and lets no second one go meanwhile', async () => {
     // The e2e agent, slow to start (OpenCode took 12 s to start and resume): the message went out of the composer and
     // was nowhere, the turn 'Idle' and Send ready, until the agent had started and the session was loaded.
-    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
-    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as { initialize?: Record<string, unknown> }
-    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true }, delayMs: 4000 }
-    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    const { dir, page } = await reopenedAfterRestart({ capabilities: { loadSession: true }, delayMs: 4000 })
     try {
-      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
-      const first = await start(home)
-      await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
-      await sendPrompt(first.page, 'fix')
-      await waitIdle(first.page)
-      await stop(first)
-
-      const { page } = await start(home)
-      await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
-      await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
       await sendPrompt(page, 'again')
       const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
       expect(await waiting.innerText()).toBe(`Starting ${AGENT}; this goes as soon as it is ready: again`)
@@ -217,25 +219,13 @@ describe('history in the browser host', () => {
 
   it('offers a new session in the same folder when the agent cannot continue an old one', async () => {
     // The e2e agent, but with neither session/load nor session/resume.
-    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
-    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as { initialize?: Record<string, unknown> }
-    scenario.initialize = { ...scenario.initialize, capabilities: {} }
-    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    const { dir, page } = await reopenedAfterRestart({ capabilities: {} })
+    const workspace = home!.workspace
     try {
-      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
-      const first = await start(home)
-      await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
-      await sendPrompt(first.page, 'fix')
-      await waitIdle(first.page)
-      await stop(first)
-
-      const { page } = await start(home)
-      await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
-      await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
       await sendPrompt(page, 'again')
       await visible(page.getByText(/cannot continue this earlier session/))
       const form = await visible(page.getByRole('form', { name: 'New session' }))
-      expect(await form.getByRole('textbox', { name: 'Working folder' }).inputValue()).toBe(home.workspace)
+      expect(await form.getByRole('textbox', { name: 'Working folder' }).inputValue()).toBe(workspace)
       // Said once, in place of the composer: no toast on top.
       expect(await page.getByText('Sending the message failed').count()).toBe(0)
       await screenshot(page, 'history-cannot-continue-light')
