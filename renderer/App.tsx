@@ -227,6 +227,10 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       // Applied over animation frames; a gap means batches were lost (e.g. across a reload): rebuild from a fresh snapshot.
       api.onSessionActions((batch) => store.enqueueSessionActions(batch, load)),
       api.onSessionAdded(({ session }) => store.addSession(session)),
+      // A session main resends whole because this page fell behind on it (main/web/view-flow.ts).
+      api.onSessionState(({ session }) => store.resyncSession(session)),
+      // Main sends only so much the page has not applied: it hears what was.
+      store.onDidApply((applied) => void api.sessionActionsApplied({ applied })),
       api.onSessionRemoved(({ sessionId }) => store.removeSession(sessionId)),
       api.onAgentStatus((agent) => store.setAgentStatus(agent)),
       // An agent added, renamed or removed on the Agents page: the sidebar lists agents from the snapshot.

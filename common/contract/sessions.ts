@@ -41,12 +41,27 @@ export const sessionCalls = {
   /** The person dismissed one of the session's notices (or it timed out on screen): gone from every window. */
   dismissNotice: call(z.object({ sessionId: id, noticeId: z.string().min(1).max(256) }), z.undefined()),
   restartAgent: call(z.object({ agentId: id }), z.undefined()),
+  /**
+   * The page applied these batches (`sessionActions`; or a snapshot, or a `sessionState`, up to that `seq`): the
+   * newest `seq` per session. Main sends a page only so much it has not applied yet (main/web/view-flow.ts).
+   */
+  sessionActionsApplied: call(
+    z.object({ applied: z.array(z.object({ sessionId: id, seq: z.number().int().nonnegative() })).max(1024) }),
+    z.undefined(),
+  ),
   stopAgent: call(z.object({ agentId: id }), z.undefined()),
 } as const
 
 export const sessionEvents = {
-  /** Batched (≈ one per animation frame) reducer actions for one session; apply in order, skip `seq` ≤ snapshot's. */
-  sessionActions: event(z.object({ sessionId: z.string(), seq: z.number().int().nonnegative(), actions: sessionActionsShape })),
+  /**
+   * Batched (≈ one per animation frame) reducer actions for one session; apply in order, skip `seq` ≤ snapshot's.
+   * `fromSeq`: the batches `fromSeq`…`seq` merged into one (sent so to a page that fell behind); absent, just `seq`.
+   */
+  sessionActions: event(
+    z.object({ sessionId: z.string(), seq: z.number().int().nonnegative(), fromSeq: z.number().int().nonnegative().optional(), actions: sessionActionsShape }),
+  ),
+  /** A session's whole state, sent instead of the batches a page fell too far behind on: it replaces the page's copy. */
+  sessionState: event(z.object({ session: sessionStateShape })),
   sessionAdded: event(z.object({ session: sessionStateShape })),
   sessionRemoved: event(z.object({ sessionId: z.string() })),
   agentStatus: event(agentRuntimeViewShape),

@@ -247,6 +247,18 @@ export function applyBatches(state: SessionState, batches: readonly (readonly Se
 }
 
 /**
+ * Whether applying `actions` numbers anything by the batch's `seq` (a notice's id, see `Draft.nextNoticeId`). Batches
+ * that do not may be merged into the batch before them and applied as one: the state reached is the same.
+ */
+export function numbersNotices(actions: readonly SessionAction[]): boolean {
+  for (const action of actions) {
+    if (!isObject(action) || action.type !== 'updates' || !Array.isArray(action.updates)) continue
+    for (const update of action.updates) if (isObject(update) && update.sessionUpdate === 'notice') return true
+  }
+  return false
+}
+
+/**
  * Batches, or slices of them, applied one after another with no state made in between (the renderer applies a
  * flood's batches over several frames and shows the state once): `finish` makes the state they reach, once, and
  * the object is done with. The state it started from is never changed; until `begin` is called, what is applied

@@ -522,6 +522,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
         await supervisor.stop(agentId, { deadlineMs: STOP_DEADLINE_MS })
         return ok(undefined)
       }),
+    // The hosts answer it for the page that made it (its ViewFlow, main/web/view-flow.ts); nothing to do without one.
+    sessionActionsApplied: async () => ok(undefined),
     ...permissions.handlers,
     ...elicitation.handlers,
     ...config.handlers,
@@ -538,6 +540,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   let disposing: Promise<void> | undefined
   return {
     handlers,
+    sessionState: (sessionId) => sessions.state(sessionId),
     dispose() {
       disposing ??= (async () => {
         try {

@@ -5,6 +5,7 @@
  */
 import type { SecretStore } from '../secrets/secret-store'
 import type { CallHandlers, EventSink } from '../../common/contract'
+import type { SessionState } from '../../common/session/types'
 import type { ConfirmationService } from '../trust/confirmation'
 
 export interface HostIntegration {
@@ -60,6 +61,8 @@ export interface Notifier {
 
 export interface BosunServices {
   handlers: CallHandlers
+  /** A session's state with every batch sent to the views applied (a page that fell behind gets it whole); undefined when gone. */
+  sessionState?(sessionId: string): SessionState | undefined
   /** Stops every agent (graceful, under one deadline) and releases every resource. */
   dispose(): Promise<void>
 }

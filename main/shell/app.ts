@@ -5,6 +5,7 @@
 import { app, dialog, shell, type BrowserWindow } from 'electron'
 import { join, resolve } from 'node:path'
 import type { BosunServices, CreateBosunServices } from '../app/services'
+import type { CallHandlers } from '../../common/contract'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { createDialogConfirmation } from './confirmation'
@@ -64,7 +65,9 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
   const appRoot = app.getAppPath()
   const home = app.getPath('userData')
   const store = new DisposableStore()
-  const events = createWindowEventSink(getWindow, log)
+  // The sink comes before the services it is given: the page's flow reads a session's state from them once they exist.
+  const late: { services?: BosunServices } = {}
+  const events = createWindowEventSink(getWindow, log, (sessionId) => late.services?.sessionState?.(sessionId))
   const notifier = store.add(createNotifier(getWindow))
 
   const services = await startServices(options, {
@@ -82,7 +85,16 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
     // Decisions that widen what can run or open are confirmed in a native dialog the renderer cannot reach.
     confirmation: createDialogConfirmation(getWindow, log.child('confirm')),
   })
-  store.add(registerIpcHandlers({ getWindow, handlers: services.handlers, log }))
+  late.services = services
+  const handlers: CallHandlers = {
+    ...services.handlers,
+    // The window's page says what it applied (ipc.ts checked it is our window's page): more may go to it.
+    sessionActionsApplied: async ({ applied }) => {
+      events.flow.applied(applied)
+      return { ok: true, value: undefined }
+    },
+  }
+  store.add(registerIpcHandlers({ getWindow, handlers, log }))
 
   const openWindow = () => {
     window = createMainWindow({

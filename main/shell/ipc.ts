@@ -23,6 +23,9 @@ import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { createCallClient, createCallLimit, dispatchCall } from '../web/dispatch'
 import { isAppUrl } from './protocol'
+import { ViewFlow } from '../web/view-flow'
+import { estimateJsonBytes } from '../sessions/action-batcher'
+import type { SessionState } from '../../common/session/types'
 
 export interface IpcOptions {
   /** The one window allowed to call (late-bound: the window may be re-created). */
@@ -106,17 +109,35 @@ function pageClients(): { of(contents: WebContents): CallClient; dispose(): void
   }
 }
 
-/** Events go to the window's webContents, and nowhere when it is gone (a reloading renderer rehydrates via `getSnapshot`). */
-export function createWindowEventSink(getWindow: () => BrowserWindow | undefined, log: Logger): EventSink {
-  return {
-    emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
+/**
+ * Events go to the window's webContents, and nowhere when it is gone (a reloading renderer rehydrates via `getSnapshot`).
+ * `webContents.send` has no backpressure of its own: the window's page is one view with its {@link ViewFlow}, whose
+ * `applied` the page's `sessionActionsApplied` calls reach (see `runElectronApp`).
+ */
+export function createWindowEventSink(
+  getWindow: () => BrowserWindow | undefined,
+  log: Logger,
+  stateOf: (sessionId: string) => SessionState | undefined,
+): EventSink & { readonly flow: ViewFlow } {
+  const flow = new ViewFlow({
+    deliver(name, payload) {
       const window = getWindow()
-      if (!window || window.isDestroyed() || window.webContents.isDestroyed()) return
+      if (!window || window.isDestroyed() || window.webContents.isDestroyed()) return 0
       try {
         window.webContents.send(eventChannel(name), payload)
       } catch (error) {
         log.error(`could not send event ${name}`, error)
+        return 0
       }
+      return name === 'sessionActions' || name === 'sessionState' ? estimateJsonBytes(payload) : 0
+    },
+    stateOf,
+  })
+  return {
+    flow,
+    emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
+      // Sized once, for what may wait: structured clone has no length to read.
+      flow.emit(name, payload, name === 'sessionActions' ? estimateJsonBytes(payload) : 0)
     },
   }
 }

@@ -14,10 +14,11 @@ import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { WS_PATH, type WireCall, type WireFromHost } from '../../common/wire'
 import type { BosunServices, CreateBosunServices } from '../app/services'
 import { createLogger, type Logger } from '../base/log'
-import type { CallClient } from '../../common/contract'
+import type { CallClient, CallHandlers } from '../../common/contract'
 import { createCallClient, createCallLimit, dispatchCall } from './dispatch'
 import { contentSecurityPolicy, readStaticFile } from './static-files'
 import { lazyRequire } from '../base/lazy-require'
+import { ViewFlow } from './view-flow'
 
 /**
  * `node:http` through `require`: an ES `import` of it builds a facade that reads every export, and one of them
@@ -83,6 +84,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const rendererDir = resolve(options.rendererDir ?? 'out/renderer')
   const token = options.token ?? randomBytes(32).toString('base64url')
   const sockets = new Set<WebSocket>()
+  /** Each page's flow control: what it was sent and has not applied, and what waits for it (view-flow.ts). */
+  const flows = new Map<WebSocket, ViewFlow>()
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES
   const maxSockets = options.maxSockets ?? MAX_SOCKETS
   /**
@@ -115,8 +118,25 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         log.error(`event ${name} could not be serialised`, error)
         return
       }
-      for (const socket of sockets) if (keeping(socket)) socket.send(frame)
+      for (const socket of sockets) flows.get(socket)?.emit(name, payload, frame.length, frame)
     },
+  }
+
+  /** Sends one event to one page (its flow decided it goes now); the bytes sent. */
+  function deliver(ws: WebSocket, name: EventName, payload: unknown, frame: string | undefined): number {
+    if (!keeping(ws)) return 0
+    let text: string
+    try {
+      text = frame ?? JSON.stringify({ type: 'event', name, payload } satisfies WireFromHost)
+    } catch (error) {
+      log.error(`event ${name} could not be serialised`, error)
+      return 0
+    }
+    // A session sent whole goes once the page has applied all it was sent of it: like an answer it asked for, it may be
+    // larger than what the page may otherwise leave unread.
+    if (name === 'sessionState' && text.length > maxBuffered / 4) answering.set(ws, Math.max(answering.get(ws) ?? 0, Buffer.byteLength(text)))
+    ws.send(text)
+    return text.length
   }
 
   const services: BosunServices = await options.createServices({
@@ -205,17 +225,32 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   function accept(ws: WebSocket): void {
     sockets.add(ws)
+    const flow = new ViewFlow({
+      deliver: (name, payload, frame) => deliver(ws, name, payload, frame),
+      stateOf: (sessionId) => services.sessionState?.(sessionId),
+    })
+    flows.set(ws, flow)
+    // The page's word on what it applied goes to its own flow (the socket is the sender).
+    const handlers: CallHandlers = {
+      ...services.handlers,
+      sessionActionsApplied: async ({ applied }) => {
+        flow.applied(applied)
+        return { ok: true, value: undefined }
+      },
+    }
     const limit = createCallLimit()
     const warn = throttledWarnings(log)
     // The socket is the page: what its calls hold (an inspector it watches) goes with it, dropped or closed.
     const page = createCallClient()
     ws.on('close', () => {
       sockets.delete(ws)
+      flows.delete(ws)
+      flow.dispose()
       page.leave()
     })
     ws.on('error', (error) => log.warn('socket error', error))
     ws.on('message', (data: RawData, isBinary: boolean) => {
-      void handleMessage(ws, data, isBinary, limit, warn, page.client)
+      void handleMessage(ws, data, isBinary, limit, warn, page.client, handlers)
     })
   }
 
@@ -226,6 +261,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     limit: ReturnType<typeof createCallLimit>,
     warn: (what: string) => void,
     client: CallClient,
+    handlers: CallHandlers,
   ): Promise<void> {
     // A page that was dropped (or left) gets no answer: its calls still waiting to be read are not run at all.
     if (ws.readyState !== WebSocket.OPEN) return
@@ -242,7 +278,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return warn('ignored a malformed socket message')
     }
     const { name, arg } = message
-    const result = await limit(() => dispatchCall(name, arg, services.handlers, log, client))
+    const result = await limit(() => dispatchCall(name, arg, handlers, log, client))
     send(ws, { type: 'result', id: message.id, result })
   }
 

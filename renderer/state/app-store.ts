@@ -34,8 +34,16 @@ export interface AppSnapshot {
 export interface SessionActionsBatch {
   sessionId: string
   seq: number
+  /** The batches `fromSeq`…`seq` merged into one (main merges them for a page that fell behind); absent: just `seq`. */
+  fromSeq?: number
   actions: SessionAction[]
 }
+
+/** What the store applied since it last said so: the newest `seq` per session (`AppStore.onDidApply`). */
+export type AppliedBatches = { sessionId: string; seq: number }[]
+
+/** Sessions per {@link AppStore.onDidApply} report, at most (the call that carries it to main takes no more). */
+export const MAX_APPLIED_PER_REPORT = 1024
 
 /**
  * What happened to a batch: `applied`; `stale` (its `seq` is not newer than the session's: already in the
@@ -62,6 +70,13 @@ export interface AppStore {
   /** Applies everything queued now (tests; before reading state that must be current). */
   flushQueued(): void
   addSession(session: SessionState): void
+  /** A session's whole state from main, sent instead of batches the page fell behind on: it replaces the copy here. */
+  resyncSession(session: SessionState): void
+  /**
+   * Says which batches were applied (or covered by a snapshot or a resync), at most once per frame: main sends the page
+   * only so much it has not applied yet.
+   */
+  onDidApply(listener: (applied: AppliedBatches) => void): () => void
   removeSession(sessionId: string): void
   setAgentStatus(agent: AgentRuntimeView): void
   selectSession(sessionId: string | null): void
@@ -180,6 +195,22 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   /** What showing applied work last cost (render, style, layout, paint; smoothed), and when it was last shown. */
   let renderCostMs = 0
   let shownAt = -Infinity
+  /** Batches applied (or skipped: already in the state) and not reported yet: the newest seq per session. */
+  let applied: Map<string, number> | null = null
+  const applyListeners = new Set<(applied: AppliedBatches) => void>()
+  const noteApplied = (sessionId: string, seq: number) => {
+    applied ??= new Map()
+    if ((applied.get(sessionId) ?? -1) < seq) applied.set(sessionId, seq)
+  }
+  const reportApplied = () => {
+    if (applied === null) return
+    const list = [...applied].map(([sessionId, seq]) => ({ sessionId, seq }))
+    applied = null
+    for (let i = 0; i < list.length; i += MAX_APPLIED_PER_REPORT) {
+      const part = list.slice(i, i + MAX_APPLIED_PER_REPORT)
+      for (const listener of [...applyListeners]) listener(part)
+    }
+  }
 
   const set = (next: AppState) => {
     state = next
@@ -271,12 +302,20 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       let applying = open?.get(sessionId)
       const at = applying?.seq ?? session?.seq ?? 0
       const fresh = item.action === 0 && item.update === 0
+      const first = item.batch.fromSeq ?? seq
       if (!session || (fresh && seq <= at) || !Array.isArray(item.batch.actions)) {
         // Unknown (removed) session, or already in a snapshot: nothing to apply.
         queue.shift()
+        noteApplied(sessionId, seq)
         continue
       }
-      if (fresh && seq !== at + 1 && item.onGap) gaps.add(item.onGap)
+      if (fresh && first <= at) {
+        // Merged batches the state already has part of (a snapshot came between): they cannot be split, so a fresh snapshot.
+        queue.shift()
+        if (item.onGap) gaps.add(item.onGap)
+        continue
+      }
+      if (fresh && first !== at + 1 && item.onGap) gaps.add(item.onGap)
       const turnStarts = fresh && item.batch.actions.some(startsTurn)
       if (fresh && !urgent) urgent = item.batch.actions.some((action) => action.type !== 'updates')
       if (turnStarts) awaitingFirstUpdate.add(sessionId)
@@ -295,7 +334,10 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
       // Main's seq: the last slice of a batch takes the batch's.
       if (done) applying.seq = seq
       changed = true
-      if (done) queue.shift()
+      if (done) {
+        queue.shift()
+        noteApplied(sessionId, seq)
+      }
       // The person's message and Working get a frame of their own, before the agent's updates.
       if (turnStarts) break
     }
@@ -322,6 +364,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   const flushQueued = () => {
     while (queue.length > 0) drain(Infinity)
     show()
+    reportApplied()
   }
 
   const onFrame = () => {
@@ -335,6 +378,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     const urgent = drain(budget)
     if (urgent || due) show()
     if (queue.length > 0 || unshown !== null) requestFrame()
+    reportApplied()
   }
 
   const requestFrame = () => {
@@ -378,16 +422,23 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
         lastActivityAt: activitySince(sessions),
         loaded: true,
       })
+      for (const session of snapshot.sessions) noteApplied(session.sessionId, session.seq)
+      reportApplied()
     },
 
-    applySessionActions({ sessionId, seq, actions }) {
+    applySessionActions({ sessionId, seq, fromSeq, actions }) {
       // Keep main's order: whatever is queued goes first.
       if (queue.length > 0) flushQueued()
       absorb()
       const session = state.sessions[sessionId]
+      noteApplied(sessionId, seq)
+      reportApplied()
       if (!session) return 'unknown-session'
       if (seq <= session.seq) return 'stale'
-      const gap = seq !== session.seq + 1
+      const first = fromSeq ?? seq
+      // Merged batches the state already has part of cannot be split: the caller fetches a fresh snapshot.
+      if (first <= session.seq) return 'gap'
+      const gap = first !== session.seq + 1
       let next = applyActions(session, actions)
       // Keep our seq equal to main's so later batches and snapshots compare correctly even after a gap.
       if (next.seq !== seq) next = rebuildIndex({ ...next, seq })
@@ -406,6 +457,28 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
         sessions: { ...state.sessions, [session.sessionId]: rebuildIndex(session) },
         lastActivityAt: { ...state.lastActivityAt, [session.sessionId]: state.lastActivityAt[session.sessionId] ?? clock() },
       })
+    },
+
+    resyncSession(session) {
+      absorb()
+      const current = state.sessions[session.sessionId]
+      noteApplied(session.sessionId, session.seq)
+      reportApplied()
+      // Gone here (removed, or a snapshot without it), or newer already.
+      if (!current || current.seq > session.seq) return
+      set({
+        ...state,
+        sessions: { ...state.sessions, [session.sessionId]: rebuildIndex(session) },
+        // Whatever it brings came from the agent since the page last heard of it.
+        lastActivityAt: session.seq > current.seq ? { ...state.lastActivityAt, [session.sessionId]: clock() } : state.lastActivityAt,
+      })
+    },
+
+    onDidApply(listener) {
+      applyListeners.add(listener)
+      return () => {
+        applyListeners.delete(listener)
+      }
     },
 
     removeSession(sessionId) {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
 
-import { callChannel, type CallHandlers } from '../../../common/contract'
+import { callChannel, calls, type CallHandlers } from '../../../common/contract'
 import type { BosunServices, HostIntegration } from '../../../main/app/services'
 import { Deferred } from '../../../main/base/deferred'
 import { createMemoryLogger } from '../../../main/base/log'
@@ -14,7 +14,8 @@ import { fake, fakeEvent, invokeEvent } from '../../electron/fake-electron'
 
 function stubServices(dispose: () => Promise<void> = async () => undefined) {
   const integration: { value?: HostIntegration } = {}
-  const handlers = new Proxy({}, { get: () => async () => ({ ok: true, value: 'handled' }) }) as CallHandlers
+  // Every call of the contract, as the composition root's object has them (own keys: the shell adds its own to a copy).
+  const handlers = Object.fromEntries(Object.keys(calls).map((name) => [name, async () => ({ ok: true, value: 'handled' })])) as unknown as CallHandlers
   const disposeSpy = vi.fn(dispose)
   const createServices = vi.fn(async (i: HostIntegration): Promise<BosunServices> => {
     integration.value = i

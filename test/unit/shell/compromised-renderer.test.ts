@@ -115,6 +115,13 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   setModel: ({ sessionId }) => [{ sessionId, modelId: 'expensive-model' }, { sessionId, modelId: 'x'.repeat(10_000) }],
   setConfigOption: ({ sessionId }) => [{ sessionId, configId: 'approval', value: 'never-ask' }],
   closeSession: () => [{ sessionId: 'no-such-session' }],
+  // Acks of batches never sent, far ahead, of sessions that do not exist, too many: main sends no more for them.
+  sessionActionsApplied: ({ sessionId }) => [
+    { applied: [{ sessionId, seq: Number.MAX_SAFE_INTEGER }] },
+    { applied: [{ sessionId: 'no-such-session', seq: 1 }] },
+    { applied: Array.from({ length: 2000 }, (_, i) => ({ sessionId: `s${i}`, seq: i })) },
+    { applied: [{ sessionId, seq: -1 }] },
+  ],
   dismissNotice: ({ sessionId }) => [
     { sessionId, noticeId: 'notice-0-0' },
     { sessionId: 'no-such-session', noticeId: 'notice-0-0' },

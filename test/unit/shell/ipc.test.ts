@@ -1,3 +1,4 @@
+import { MAX_IN_FLIGHT_BYTES } from '../../../main/web/view-flow'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
@@ -143,7 +144,7 @@ describe('IPC handlers', () => {
 describe('window event sink', () => {
   it('sends events on their channel to our webContents, and nowhere once it is gone', () => {
     let current: FakeBrowserWindow | undefined = window
-    const sink = createWindowEventSink(() => current as never, log)
+    const sink = createWindowEventSink(() => current as never, log, () => undefined)
     sink.emit('focusRequest', { requestId: 'r1' })
     expect(window.webContents.sent).toEqual([{ channel: eventChannel('focusRequest'), args: [{ requestId: 'r1' }] }])
     window.destroy()
@@ -151,5 +152,23 @@ describe('window event sink', () => {
     current = undefined
     sink.emit('focusRequest', { requestId: 'r3' })
     expect(window.webContents.sent).toHaveLength(1)
+  })
+
+  it('sends the page no more than the window of batches it has not applied (webContents.send has no backpressure), more as it applies them', () => {
+    const sink = createWindowEventSink(() => window as never, log, () => undefined)
+    const text = 'x'.repeat(64 * 1024)
+    const batch = (seq: number) => ({ sessionId: 's1', seq, actions: [{ type: 'updates' as const, updates: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }] as never }] })
+    const sent = () => window.webContents.sent.filter((m) => m.channel === eventChannel('sessionActions')).map((m) => m.args[0] as { seq: number })
+    // The page says what it applied (nothing yet): from now on main counts.
+    sink.flow.applied([])
+    for (let seq = 1; seq <= 200; seq++) sink.emit('sessionActions', batch(seq))
+    const first = sent()
+    // 4 MiB of 64 KiB batches, and one more.
+    expect(first.length).toBeLessThanOrEqual(MAX_IN_FLIGHT_BYTES / (64 * 1024) + 1)
+    sink.flow.applied([{ sessionId: 's1', seq: first.at(-1)!.seq }])
+    const second = sent()
+    expect(second.length).toBeGreaterThan(first.length)
+    // What waited went merged: fewer messages than batches, the seqs continuing where the first ones stopped.
+    expect((window.webContents.sent.at(-1)!.args[0] as { fromSeq?: number }).fromSeq).toBeGreaterThan(first.at(-1)!.seq)
   })
 })
