@@ -18,7 +18,7 @@ import type { CallClient, CallHandlers } from '../../common/contract'
 import { createCallClient, createCallLimit, dispatchCall } from './dispatch'
 import { contentSecurityPolicy, readStaticFile } from './static-files'
 import { lazyRequire } from '../base/lazy-require'
-import { ViewFlow } from './view-flow'
+import { ViewFlow, type ViewFlowOptions } from './view-flow'
 
 /**
  * `node:http` through `require`: an ES `import` of it builds a facade that reads every export, and one of them
@@ -45,6 +45,8 @@ export interface WebHostOptions {
   maxConnections?: number
   /** Default {@link HEADERS_TIMEOUT_MS}. */
   headersTimeoutMs?: number
+  /** Each page's flow control bounds (defaults in view-flow.ts; tests shrink them). */
+  flow?: Pick<ViewFlowOptions, 'maxInFlightBytes' | 'maxHeldBytes' | 'maxMergedBytes'>
 }
 
 export interface WebHost {
@@ -54,6 +56,11 @@ export interface WebHost {
   readonly token: string
   /** The origin sockets must come from. */
   readonly origin: string
+  /**
+   * What main holds for each open page: sent and not applied (`inFlight`), waiting for it (`held`), and written to its
+   * socket and not read yet (`buffered`), in bytes (tests, figures).
+   */
+  views(): { inFlight: number; held: number; buffered: number }[]
   /** Closes every socket, stops listening and disposes the services. */
   dispose(): Promise<void>
 }
@@ -226,6 +233,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   function accept(ws: WebSocket): void {
     sockets.add(ws)
     const flow = new ViewFlow({
+      ...options.flow,
       deliver: (name, payload, frame) => deliver(ws, name, payload, frame),
       stateOf: (sessionId) => services.sessionState?.(sessionId),
     })
@@ -312,6 +320,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     port,
     token,
     origin: origin(),
+    views: () => [...flows].map(([ws, flow]) => ({ ...flow.bytes, buffered: ws.bufferedAmount })),
     dispose() {
       disposed ??= (async () => {
         for (const ws of sockets) ws.close(1001, 'Bosun is shutting down')

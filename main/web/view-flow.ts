@@ -70,6 +70,12 @@ export class ViewFlow {
   private heldBytes = 0
   /** Sessions to send whole once the page has applied what it was sent of them (nothing of theirs is held). */
   private readonly resync = new Set<string>()
+  /**
+   * Per session, the size of its state when it was last sent whole. It is sent whole again only once more than that is
+   * held for it: a page that cannot keep up with a flood gets ever fewer states, not one per {@link maxHeld}, and what is
+   * held for it stays below its session's size (bounded by the session's budget) besides {@link maxHeld}.
+   */
+  private readonly wholeBytes = new Map<string, number>()
   private pumping = false
   private disposed = false
 
@@ -105,7 +111,7 @@ export class ViewFlow {
       return
     }
     this.hold(sessionId, batch, bytes, frame)
-    while (this.heldBytes > this.maxHeld) this.resyncLargest()
+    if (this.heldBytes > this.maxHeld) this.resyncLargest()
   }
 
   /** The page applied these (newest `seq` per session): what was sent of them no longer counts, and more may go. */
@@ -128,6 +134,7 @@ export class ViewFlow {
     this.inFlight.clear()
     this.held.clear()
     this.resync.clear()
+    this.wholeBytes.clear()
     this.inFlightBytes = this.heldBytes = 0
   }
 
@@ -188,7 +195,11 @@ export class ViewFlow {
         const state = this.options.stateOf(sessionId)
         this.resync.delete(sessionId)
         if (!state) continue
-        this.send(sessionId, state.seq, () => this.options.deliver('sessionState', { session: state }))
+        this.send(sessionId, state.seq, () => {
+          const bytes = this.options.deliver('sessionState', { session: state })
+          this.wholeBytes.set(sessionId, bytes)
+          return bytes
+        })
       }
     } finally {
       this.pumping = false
@@ -204,10 +215,15 @@ export class ViewFlow {
     return this.options.deliver('sessionActions', { sessionId, seq: merged.seq, fromSeq: merged.fromSeq, actions })
   }
 
-  /** The session holding the most is sent whole later instead: its held batches go, and so does what comes for it. */
+  /**
+   * The session holding the most (more than its state when last sent whole) is sent whole later instead: its held batches
+   * go, and so does what comes for it.
+   */
   private resyncLargest(): void {
     let largest: [string, Held] | undefined
-    for (const entry of this.held) if (!largest || entry[1].bytes > largest[1].bytes) largest = entry
+    for (const entry of this.held) {
+      if (entry[1].bytes > (this.wholeBytes.get(entry[0]) ?? 0) && (!largest || entry[1].bytes > largest[1].bytes)) largest = entry
+    }
     if (!largest) return
     this.held.delete(largest[0])
     this.heldBytes -= largest[1].bytes
@@ -219,6 +235,7 @@ export class ViewFlow {
     if (held) this.heldBytes -= held.bytes
     this.held.delete(sessionId)
     this.resync.delete(sessionId)
+    this.wholeBytes.delete(sessionId)
     for (const { bytes } of this.inFlight.get(sessionId) ?? []) this.inFlightBytes -= bytes
     this.inFlight.delete(sessionId)
   }

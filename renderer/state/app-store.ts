@@ -206,7 +206,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     if (applied === null) return
     const list = [...applied].map(([sessionId, seq]) => ({ sessionId, seq }))
     applied = null
-    for (let i = 0; i < list.length; i += MAX_APPLIED_PER_REPORT) {
+    for (let i = 0; i === 0 || i < list.length; i += MAX_APPLIED_PER_REPORT) {
       const part = list.slice(i, i + MAX_APPLIED_PER_REPORT)
       for (const listener of [...applyListeners]) listener(part)
     }
@@ -422,6 +422,8 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
         lastActivityAt: activitySince(sessions),
         loaded: true,
       })
+      // Said even with no session: main then knows this page says what it applied, and holds back what it cannot take.
+      applied ??= new Map()
       for (const session of snapshot.sessions) noteApplied(session.sessionId, session.seq)
       reportApplied()
     },

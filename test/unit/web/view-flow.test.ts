@@ -90,19 +90,32 @@ describe('ViewFlow', () => {
     expect(h.page.getSnapshot().sessions.s1!.notices).toHaveLength(4)
   })
 
-  it('resends a session whole once held batches pass the bound: held bytes stay bounded however long the flood, and the page ends the same', () => {
+  it('resends a session whole once held batches pass the bound (and its size when last sent whole): held bytes stay bounded, and the page ends the same', () => {
     const h = harness({ maxInFlightBytes: 2000, maxHeldBytes: 10_000 })
     h.open('s1')
     h.open('s2')
     h.flow.applied([{ sessionId: 's1', seq: 0 }])
-    let maxHeld = 0
-    for (let i = 0; i < 5000; i++) {
+    let over = 0
+    let wholeSum = 0
+    for (let i = 0; i < 20_000; i++) {
+      const before = h.delivered.length
       h.emit(i % 10 === 0 ? 's2' : 's1', [chunk(`b${i} `.repeat(5))])
-      maxHeld = Math.max(maxHeld, h.flow.bytes.held)
+      // Held: the bound, plus (per session) up to its state's size when it was last sent whole, plus one batch.
+      for (const d of h.delivered.slice(before)) if (d.name === 'sessionState') wholeSum += d.bytes
+      over = Math.max(over, h.flow.bytes.held - 10_000 - wholeSum - 200)
       // A page that reads now and then.
-      if (i % 500 === 499) h.read()
+      if (i % 500 === 499) {
+        const before = h.delivered.length
+        h.read()
+        for (const d of h.delivered.slice(before)) if (d.name === 'sessionState') wholeSum += d.bytes
+      }
     }
-    expect(maxHeld).toBeLessThanOrEqual(10_000)
+    expect(over).toBeLessThanOrEqual(0)
+    // A state is sent whole again only after more than it was held: a page that cannot keep up gets few of them.
+    const wholes = h.delivered.filter((d) => d.name === 'sessionState' && (d.payload as { session: SessionState }).session.sessionId === 's1').map((d) => d.bytes)
+    expect(wholes.length).toBeGreaterThan(1)
+    for (let i = 1; i < wholes.length; i++) expect(wholes[i]!).toBeGreaterThan(wholes[i - 1]!)
+    expect(wholes.length).toBeLessThan(10)
     h.read()
     expect(h.flow.bytes).toEqual({ inFlight: 0, held: 0 })
     expect(h.delivered.some((d) => d.name === 'sessionState')).toBe(true)
