@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterEach } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
 import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/services'
-import { startWebHost, type WebHost } from '../../../main/web/server'
+import { startWebHost, type WebHost, type WebHostOptions } from '../../../main/web/server'
 import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 
@@ -61,6 +61,8 @@ export async function launchApp(
     confirmation?: ConfirmationService
     /** Shortened bounds (`stallNoticeMs`, `stopWatchdogMs` …), as the integration tests pass them. */
     limits?: HostileAgentLimits
+    /** Each page's flow control bounds (main/web/view-flow.ts), shrunk so a test's flood outruns the page. */
+    flow?: WebHostOptions['flow']
   } = {},
 ): Promise<E2eApp> {
   assertBuilt()
@@ -68,7 +70,7 @@ export async function launchApp(
   const { confirmation, limits } = options
   const createServices: CreateBosunServices =
     confirmation || limits ? (integration) => createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}) }) : createBosunServices
-  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e' })
+  const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e', ...(options.flow ? { flow: options.flow } : {}) })
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
   const context = await browser.newContext({
     colorScheme: options.colorScheme ?? 'light',

@@ -1,0 +1,58 @@
+/**
+ * An agent that writes without end, in the browser host, with main's per-page bounds shrunk so the flood outruns the
+ * page (main/web/view-flow.ts): main holds back and merges what the page has not applied, and the page stays usable
+ * while it goes on. Another session can be opened and used, Stop ends the turn, and the flooded session shows its last
+ * words (nothing of the end lost). Screenshot: flow-control-light.png.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { Page } from 'playwright'
+import { hostileAgentCommand } from '../agents/command'
+import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { agentGroup, agentSays, messageBox, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+
+const FLOOD = 'Endless agent'
+const OTHER = 'Scripted agent'
+let app: E2eApp
+let page: Page
+
+beforeAll(async () => {
+  app = await launchApp(
+    [
+      { id: 'endless', name: FLOOD, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000 }) },
+      { id: 'scripted', name: OTHER, scenario: 'basic' },
+    ],
+    { flow: { maxInFlightBytes: 256 * 1024, maxHeldBytes: 1024 * 1024, maxMergedBytes: 128 * 1024 } },
+  )
+  page = app.page
+}, 60_000)
+
+afterAll(async () => {
+  await app?.close()
+})
+
+it('keeps the page usable under an endless flood: another session works, Stop ends the turn, nothing of the end is lost', async () => {
+  // A quiet session first, to come back to during the flood.
+  await startSession(page, { agentName: OTHER, cwd: app.home.workspace })
+  await startSession(page, { agentName: FLOOD, cwd: app.home.workspace })
+  await sendPrompt(page, 'go')
+  // The page fell behind: main holds what it has not applied (bounded), instead of queueing it on the socket.
+  let mostHeld = 0
+  await expect
+    .poll(() => ((mostHeld = Math.max(mostHeld, ...app.host.views().map((v) => v.held))), mostHeld), { timeout: 30_000 })
+    .toBeGreaterThan(0)
+  // While the flood goes on, the other session opens and answers.
+  await agentGroup(page, OTHER).getByRole('listitem').first().getByRole('button').first().click()
+  await sendPrompt(page, 'hello')
+  await visible(agentSays(page, OTHER).first())
+  await waitIdle(page)
+  // Back to the flooded session, still working: Stop ends its turn.
+  await agentGroup(page, FLOOD).getByRole('button', { name: /^go/ }).click()
+  await visible(page.getByRole('main', { name: 'Session go' }))
+  await (await visible(page.getByRole('button', { name: 'Stop', exact: true }))).click()
+  await waitIdle(page)
+  // The agent's last words after Stop (it flushes 1,000 chunks) reached the page: the end of the flood is all there.
+  await visible(page.getByText(/after cancel endless/).last())
+  await expect.poll(() => app.host.views().map((v) => v.inFlight + v.held)).toEqual([0])
+  await visible(messageBox(page))
+  await screenshot(page, 'flow-control-light')
+}, 120_000)
