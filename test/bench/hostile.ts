@@ -12,6 +12,12 @@ import { checkDraft, parseFormSchema } from '../../renderer/components/elicitati
 import { parseRequestedSchema } from '../../common/elicitation/schema'
 import { hostileAgentCommand } from '../agents/command'
 import { createTestHome } from '../support/bosun-home'
+import { spawn } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { startWebHost, type WebHost } from '../../main/web/server'
+import { createMemoryLogger } from '../../main/base/log'
+import { WS_PATH } from '../../common/wire'
 
 const scaleArg = process.argv.indexOf('--scale')
 const scale = scaleArg >= 0 ? Number(process.argv[scaleArg + 1]) : 1
@@ -68,6 +74,66 @@ async function cancelUntilDone(services: BosunServices, sessionId: string, turn:
 }
 
 const prompt = (services: BosunServices, sessionId: string) => services.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+
+// Output without end (below), with a page of the browser host open that cannot keep up (test/bench/slow-page.ts, its own
+// process): what main holds for it, and how often it had to reconnect and reload. `--page` runs only this;
+// `--page-kb-per-ms 2` (default) is how fast the page applies.
+const pageArg = process.argv.indexOf('--page-kb-per-ms')
+const pageKbPerMs = pageArg >= 0 ? Number(process.argv[pageArg + 1]) : 2
+async function endlessWithPage(): Promise<void> {
+  const home = createTestHome([{ id: 'hostile', name: 'Hostile', scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000 }) }])
+  let services: BosunServices | undefined
+  const host = await startWebHost({
+    home: home.home,
+    rendererDir: home.workspace,
+    log: createMemoryLogger(),
+    createServices: async (integration) => (services = await createBosunServices({ ...integration, limits: { sessionCallTimeoutMs: 600_000 } })),
+  })
+  const tsxLoader = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href
+  const page = spawn(process.execPath, ['--import', tsxLoader, join(dirname(fileURLToPath(import.meta.url)), 'slow-page.ts'), `ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, host.origin, String(pageKbPerMs)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  page.stdout.setEncoding('utf8').on('data', (text: string) => (out += text))
+  try {
+    global.gc?.()
+    const rss0 = process.memoryUsage().rss
+    let maxRss = rss0
+    let maxHeld = 0
+    const sampler = setInterval(() => {
+      maxRss = Math.max(maxRss, process.memoryUsage().rss)
+      const views = (host as Partial<WebHost>).views?.() ?? []
+      maxHeld = Math.max(maxHeld, ...views.map((v) => v.inFlight + v.held + v.buffered))
+    }, 50)
+    const t0 = performance.now()
+    const created = await services!.handlers.newSession({ agentId: 'hostile', cwd: home.workspace })
+    if (!created.ok) throw new Error(created.error.message)
+    const turn = await prompt(services!, created.value.sessionId)
+    const ms = performance.now() - t0
+    clearInterval(sampler)
+    const exited = new Promise((resolve) => page.on('close', resolve))
+    page.kill('SIGTERM')
+    await exited
+    const seen = JSON.parse(out.trim().split('\n').pop() || '{}') as Record<string, number>
+    figures.push({
+      attack: `output without end, a page open that applies ${pageKbPerMs} MB/s`,
+      inputs: 1_000,
+      ms: Math.round(ms),
+      heapMB: 0,
+      rssMB: Math.round((maxRss - rss0) / 1e5) / 10,
+      note:
+        `turn ${turn.ok ? turn.value.stopReason : 'failed'}; max RSS growth (not heap) in rssMB; main held for the page at most ${Math.round(maxHeld / 1e5) / 10} MB; ` +
+        `page: ${seen.connects} connects, ${seen.messages} messages, ${seen.mib} MiB read, ${seen.merged} merged, ${seen.whole} whole`,
+    })
+  } finally {
+    page.kill('SIGKILL')
+    await host.dispose()
+    home.cleanup()
+  }
+}
+if (process.argv.includes('--page')) {
+  await endlessWithPage()
+  console.table(figures)
+  process.exit(0)
+}
 
 await run('permission flood', 'permission-flood', n(20_000), async (services, sessionId) => {
   const turn = prompt(services, sessionId)

@@ -161,9 +161,9 @@ describe('window event sink', () => {
     const sent = () => window.webContents.sent.filter((m) => m.channel === eventChannel('sessionActions')).map((m) => m.args[0] as { seq: number })
     // The page says what it applied (nothing yet): from now on main counts.
     sink.flow.applied([])
-    for (let seq = 1; seq <= 200; seq++) sink.emit('sessionActions', batch(seq))
+    for (let seq = 1; seq <= 400; seq++) sink.emit('sessionActions', batch(seq))
     const first = sent()
-    // 4 MiB of 64 KiB batches, and one more.
+    // The window's worth of 64 KiB batches, and one more.
     expect(first.length).toBeLessThanOrEqual(MAX_IN_FLIGHT_BYTES / (64 * 1024) + 1)
     sink.flow.applied([{ sessionId: 's1', seq: first.at(-1)!.seq }])
     const second = sent()
