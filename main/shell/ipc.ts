@@ -119,6 +119,8 @@ export function createWindowEventSink(
   log: Logger,
   stateOf: (sessionId: string) => SessionState | undefined,
 ): EventSink & { readonly flow: ViewFlow } {
+  /** The event being emitted and its size: sent as it is, it is not sized again. */
+  let emitting: { payload: unknown; bytes: number } | undefined
   const flow = new ViewFlow({
     deliver(name, payload) {
       const window = getWindow()
@@ -129,6 +131,7 @@ export function createWindowEventSink(
         log.error(`could not send event ${name}`, error)
         return 0
       }
+      if (payload === emitting?.payload) return emitting.bytes
       return name === 'sessionActions' || name === 'sessionState' ? estimateJsonBytes(payload) : 0
     },
     stateOf,
@@ -137,7 +140,12 @@ export function createWindowEventSink(
     flow,
     emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
       // Sized once, for what may wait: structured clone has no length to read.
-      flow.emit(name, payload, name === 'sessionActions' ? estimateJsonBytes(payload) : 0)
+      emitting = { payload, bytes: name === 'sessionActions' ? estimateJsonBytes(payload) : 0 }
+      try {
+        flow.emit(name, payload, emitting.bytes)
+      } finally {
+        emitting = undefined
+      }
     },
   }
 }
