@@ -42,6 +42,12 @@ export interface SessionActionsBatch {
 /** What the store applied since it last said so: the newest `seq` per session (`AppStore.onDidApply`). */
 export type AppliedBatches = { sessionId: string; seq: number }[]
 
+/**
+ * While batches wait to be applied, what was applied is said at most this often (ms): main has room for far more than a
+ * page applies in that time (main/web/view-flow.ts).
+ */
+const APPLIED_REPORT_INTERVAL_MS = 100
+
 /** Sessions per {@link AppStore.onDidApply} report, at most (the call that carries it to main takes no more). */
 export const MAX_APPLIED_PER_REPORT = 1024
 
@@ -195,6 +201,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   /** What showing applied work last cost (render, style, layout, paint; smoothed), and when it was last shown. */
   let renderCostMs = 0
   let shownAt = -Infinity
+  let reportedAt = -Infinity
   /** Batches applied (or skipped: already in the state) and not reported yet: the newest seq per session. */
   let applied: Map<string, number> | null = null
   const applyListeners = new Set<(applied: AppliedBatches) => void>()
@@ -378,7 +385,11 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     const urgent = drain(budget)
     if (urgent || due) show()
     if (queue.length > 0 || unshown !== null) requestFrame()
-    reportApplied()
+    // Caught up, or a while since the page last said so: one call per frame through a flood would be hundreds.
+    if (queue.length === 0 || frames.now() - reportedAt >= APPLIED_REPORT_INTERVAL_MS) {
+      reportedAt = frames.now()
+      reportApplied()
+    }
   }
 
   const requestFrame = () => {
