@@ -43,8 +43,8 @@ export interface SessionActionsBatch {
 export type AppliedBatches = { sessionId: string; seq: number }[]
 
 /**
- * While batches wait to be applied, what was applied is said at most this often (ms): main has room for far more than a
- * page applies in that time (main/web/view-flow.ts).
+ * What was applied is said at most this often (ms; the last of it always, this long after): main has room for far more
+ * than a page applies in that time (main/web/view-flow.ts).
  */
 const APPLIED_REPORT_INTERVAL_MS = 100
 
@@ -202,6 +202,19 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
   let renderCostMs = 0
   let shownAt = -Infinity
   let reportedAt = -Infinity
+  let reportTimer: ReturnType<typeof setTimeout> | undefined
+  /** Says what was applied at most every APPLIED_REPORT_INTERVAL_MS: one call per frame through a flood would be hundreds. */
+  const reportSoon = () => {
+    if (applied === null || reportTimer !== undefined) return
+    const wait = APPLIED_REPORT_INTERVAL_MS - (frames.now() - reportedAt)
+    const report = () => {
+      reportTimer = undefined
+      reportedAt = frames.now()
+      reportApplied()
+    }
+    if (wait <= 0) report()
+    else reportTimer = setTimeout(report, wait)
+  }
   /** Batches applied (or skipped: already in the state) and not reported yet: the newest seq per session. */
   let applied: Map<string, number> | null = null
   const applyListeners = new Set<(applied: AppliedBatches) => void>()
@@ -385,11 +398,7 @@ export function createAppStore(initial: AppState = createAppState(), options: Ap
     const urgent = drain(budget)
     if (urgent || due) show()
     if (queue.length > 0 || unshown !== null) requestFrame()
-    // Caught up, or a while since the page last said so: one call per frame through a flood would be hundreds.
-    if (queue.length === 0 || frames.now() - reportedAt >= APPLIED_REPORT_INTERVAL_MS) {
-      reportedAt = frames.now()
-      reportApplied()
-    }
+    reportSoon()
   }
 
   const requestFrame = () => {
