@@ -407,3 +407,69 @@ describe('waitingOnPerson (a session’s sidebar badge)', () => {
     expect(waitingOnPerson(session)).toBe(1)
   })
 })
+
+describe('app store: saying what was applied (main sends a page only so much it has not applied)', () => {
+  const manual = () => {
+    const callbacks: (() => void)[] = []
+    let now = 0
+    return {
+      frames: { request: (callback: () => void) => void callbacks.push(callback), now: () => now },
+      frame: () => callbacks.splice(0).forEach((callback) => callback()),
+      advance: (ms: number) => (now += ms),
+    }
+  }
+
+  it('says so from its first snapshot, even an empty one, then at most every 100 ms and the last of it on a timer', () => {
+    vi.useFakeTimers()
+    try {
+      const clock = manual()
+      const store = createAppStore(undefined, { frames: clock.frames })
+      const said: { sessionId: string; seq: number }[][] = []
+      store.onDidApply((applied) => said.push(applied))
+      store.applySnapshot({ agents: [], sessions: [] })
+      expect(said).toEqual([[]])
+      store.addSession(sessionOf('s1', 'a1'))
+      store.enqueueSessionActions({ sessionId: 's1', seq: 1, actions: [chunk('a')] })
+      clock.frame()
+      expect(said).toEqual([[], [{ sessionId: 's1', seq: 1 }]])
+      store.enqueueSessionActions({ sessionId: 's1', seq: 2, actions: [chunk('b')] })
+      store.enqueueSessionActions({ sessionId: 's1', seq: 3, actions: [chunk('c')] })
+      clock.advance(16)
+      clock.frame()
+      // Applied, not said yet (said 16 ms ago): said when the 100 ms are up, the newest seq only.
+      expect(said).toHaveLength(2)
+      clock.advance(100)
+      vi.advanceTimersByTime(100)
+      expect(said).toEqual([[], [{ sessionId: 's1', seq: 1 }], [{ sessionId: 's1', seq: 3 }]])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('applies merged batches (fromSeq…seq) as one, numbering notices from fromSeq; part of them already here is a gap', () => {
+    const store = createAppStore()
+    store.applySnapshot({ agents: [], sessions: [sessionOf('s1', 'a1')] })
+    const notice: SessionAction = { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title: 'n' }] }
+    expect(store.applySessionActions({ sessionId: 's1', seq: 3, fromSeq: 1, actions: [notice, chunk('a'), chunk('b')] })).toBe('applied')
+    const session = store.getSnapshot().sessions.s1!
+    expect(session.seq).toBe(3)
+    expect(session.notices.map((n) => n.id)).toEqual(['notice-1-0'])
+    expect(store.applySessionActions({ sessionId: 's1', seq: 5, fromSeq: 3, actions: [chunk('c')] })).toBe('gap')
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(3)
+  })
+
+  it('takes a session sent whole when it is newer, and says it has it', () => {
+    const store = createAppStore()
+    const said: { sessionId: string; seq: number }[][] = []
+    store.onDidApply((applied) => said.push(applied))
+    store.applySnapshot({ agents: [], sessions: [sessionOf('s1', 'a1')] })
+    const whole = applyActions(applyActions(sessionOf('s1', 'a1'), [chunk('a')]), [chunk('b')])
+    store.resyncSession(whole)
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(2)
+    expect(said.at(-1)).toEqual([{ sessionId: 's1', seq: 2 }])
+    // An older copy changes nothing, and is said too (main waits for it).
+    store.resyncSession(sessionOf('s1', 'a1'))
+    expect(store.getSnapshot().sessions.s1!.seq).toBe(2)
+    expect(said.at(-1)).toEqual([{ sessionId: 's1', seq: 0 }])
+  })
+})
