@@ -5,7 +5,7 @@
 import { app, dialog, shell, type BrowserWindow } from 'electron'
 import { join, resolve } from 'node:path'
 import type { BosunServices, CreateBosunServices } from '../app/services'
-import type { CallHandlers } from '../../common/contract'
+import { handlersForView } from '../web/view-flow'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { createDialogConfirmation } from './confirmation'
@@ -86,15 +86,8 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
     confirmation: createDialogConfirmation(getWindow, log.child('confirm')),
   })
   late.services = services
-  const handlers: CallHandlers = {
-    ...services.handlers,
-    // The window's page says what it applied (ipc.ts checked it is our window's page): more may go to it.
-    sessionActionsApplied: async ({ applied }) => {
-      events.flow.applied(applied)
-      return { ok: true, value: undefined }
-    },
-  }
-  store.add(registerIpcHandlers({ getWindow, handlers, log }))
+  // The window's page says what it applied (ipc.ts checked it is our window's page): more may go to it.
+  store.add(registerIpcHandlers({ getWindow, handlers: handlersForView(services.handlers, events.flow), log }))
 
   const openWindow = () => {
     window = createMainWindow({

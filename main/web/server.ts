@@ -18,7 +18,7 @@ import type { CallClient, CallHandlers } from '../../common/contract'
 import { createCallClient, createCallLimit, dispatchCall } from './dispatch'
 import { contentSecurityPolicy, readStaticFile } from './static-files'
 import { lazyRequire } from '../base/lazy-require'
-import { ViewFlow, type ViewFlowOptions } from './view-flow'
+import { handlersForView, ViewFlow, type ViewFlowOptions } from './view-flow'
 
 /**
  * `node:http` through `require`: an ES `import` of it builds a facade that reads every export, and one of them
@@ -118,27 +118,27 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const events: EventSink = {
     emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
       if (sockets.size === 0) return
-      let frame: string
-      try {
-        frame = JSON.stringify({ type: 'event', name, payload } satisfies WireFromHost)
-      } catch (error) {
-        log.error(`event ${name} could not be serialised`, error)
-        return
-      }
+      const frame = eventFrame(name, payload)
+      if (frame === undefined) return
       for (const socket of sockets) flows.get(socket)?.emit(name, payload, frame.length, frame)
     },
+  }
+
+  /** An event as the socket carries it; undefined (and logged) when it cannot be serialised. */
+  function eventFrame(name: EventName, payload: unknown): string | undefined {
+    try {
+      return JSON.stringify({ type: 'event', name, payload } satisfies WireFromHost)
+    } catch (error) {
+      log.error(`event ${name} could not be serialised`, error)
+      return undefined
+    }
   }
 
   /** Sends one event to one page (its flow decided it goes now); the bytes sent. */
   function deliver(ws: WebSocket, name: EventName, payload: unknown, frame: string | undefined): number {
     if (!keeping(ws)) return 0
-    let text: string
-    try {
-      text = frame ?? JSON.stringify({ type: 'event', name, payload } satisfies WireFromHost)
-    } catch (error) {
-      log.error(`event ${name} could not be serialised`, error)
-      return 0
-    }
+    const text = frame ?? eventFrame(name, payload)
+    if (text === undefined) return 0
     // A session sent whole goes once the page has applied all it was sent of it: like an answer it asked for, it may be
     // larger than what the page may otherwise leave unread.
     if (name === 'sessionState' && text.length > maxBuffered / 4) answering.set(ws, Math.max(answering.get(ws) ?? 0, Buffer.byteLength(text)))
@@ -239,13 +239,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     })
     flows.set(ws, flow)
     // The page's word on what it applied goes to its own flow (the socket is the sender).
-    const handlers: CallHandlers = {
-      ...services.handlers,
-      sessionActionsApplied: async ({ applied }) => {
-        flow.applied(applied)
-        return { ok: true, value: undefined }
-      },
-    }
+    const handlers = handlersForView(services.handlers, flow)
     const limit = createCallLimit()
     const warn = throttledWarnings(log)
     // The socket is the page: what its calls hold (an inspector it watches) goes with it, dropped or closed.

@@ -14,7 +14,7 @@
  * A page that has never said what it applied (one that does not know the call) gets every event as it comes, as
  * before: its transport bounds what it may leave unread (the web host drops its socket, and it reloads the state).
  */
-import type { EventName, EventPayload } from '../../common/contract'
+import type { CallHandlers, EventName, EventPayload } from '../../common/contract'
 import { coalesceTextChunks } from '../../common/session/coalesce'
 import { numbersNotices } from '../../common/session/reducer'
 import type { SessionAction, SessionState } from '../../common/session/types'
@@ -249,4 +249,18 @@ export class ViewFlow {
 /** An action the merged batch may append to (an `updates` action gets an array of its own). */
 function ownCopy(action: SessionAction): SessionAction {
   return action.type === 'updates' && Array.isArray(action.updates) ? { type: 'updates', updates: [...action.updates] } : action
+}
+
+/**
+ * The calls a page makes, its `sessionActionsApplied` going to its own flow: the host knows which page called (the
+ * socket, or the window's page once ipc.ts checked the sender), so the services' handlers cannot answer it.
+ */
+export function handlersForView(handlers: CallHandlers, flow: ViewFlow): CallHandlers {
+  return {
+    ...handlers,
+    sessionActionsApplied: async ({ applied }) => {
+      flow.applied(applied)
+      return { ok: true, value: undefined }
+    },
+  }
 }
