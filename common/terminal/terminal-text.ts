@@ -200,9 +200,10 @@ export class TerminalText {
     this.column = Math.max(0, this.column - cut)
   }
 
+  /** One column back (past the line's end too, into the blanks a column move left), never into half a surrogate pair. */
   private backspace(): void {
     if (this.column === 0) return
-    this.column = Math.min(this.column, this.line.length) - 1
+    this.column--
     if (this.column > 0 && isLowSurrogate(this.line.charCodeAt(this.column))) this.column--
   }
 

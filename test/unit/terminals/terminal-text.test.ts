@@ -69,6 +69,8 @@ describe('TerminalText: what the agent reads from terminal/output', () => {
   it('a backspace moves back one character, which the next one writes over; other controls go, tabs stay', () => {
     expect(plain('ab\bc\n')).toBe('ac\n')
     expect(plain('abc\b\bX\n')).toBe('aXc\n')
+    // Past the line's end (a column move), it moves back among the blanks, as the cursor does.
+    expect(plain('ab\x1b[6G\bc\n')).toBe('ab  c\n')
     expect(plain('_\bx bold\n')).toBe('x bold\n')
     expect(plain('😀\b!')).toBe('!')
     expect(plain('\x07a\tb\x00\x7f\u0085c')).toBe('a\tbc')
