@@ -716,10 +716,13 @@ export class SessionsService implements IDisposable {
 
   /** `session/set_mode`, only for a mode the agent listed for this session (E12): a renderer's other id never reaches it. */
   async setMode(sessionId: string, modeId: string): Promise<Result<undefined>> {
-    const modes = this.sessions.get(sessionId)?.state.modes
-    if (this.sessions.has(sessionId) && !modes?.availableModes.some((m) => m.id === modeId)) {
-      const message = modes ? `The agent does not offer the mode ${modeId} in this session.` : 'The agent offers no modes to choose from in this session.'
-      return fail({ kind: 'invalid-argument', message })
+    const record = this.sessions.get(sessionId)
+    if (record) {
+      const { modes } = record.state
+      if (!modes?.availableModes.some((m) => m.id === modeId)) {
+        const message = modes ? `The agent does not offer the mode ${modeId} in this session.` : 'The agent offers no modes to choose from in this session.'
+        return fail({ kind: 'invalid-argument', message })
+      }
     }
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       await this.withTimeout('session/set_mode', connection.setMode(acpSessionId, modeId))
