@@ -20,7 +20,8 @@
  *   notification-flood n notifications Bosun does not handle (1 KB each), then a normal reply
  *   endless            message chunks of n bytes without end (as fast as the pipe takes them), a tool call
  *                      every 100, until `session/cancel`; then 1,000 more chunks (`after cancel …`), ends the turn
- *                      `cancelled` and reports what it sent before the cancel
+ *                      `cancelled` and reports what it sent before the cancel (`--variant b`: stops writing after b
+ *                      bytes and waits for the cancel, the turn still open, so a test's flood ends before any budget)
  *   regex              a form with catastrophic patterns in every field (answered by the test)
  *   echo-secrets       the value of --secret-env, echoed in every way it can think of
  *   grandchildren      spawns sleeping grandchildren (one in its own session via setsid) and reports their pids
@@ -91,6 +92,9 @@ let sessions = 0
 let scriptSpy: ((message: Json) => void) | undefined
 /** `endless`: set by `session/cancel`. */
 let cancelled = false
+/** `endless`: resolved by `session/cancel`. */
+let cancelSeen: () => void = () => {}
+const cancelReceived = new Promise<void>((resolve) => (cancelSeen = resolve))
 
 let reading = true
 let buffered = ''
@@ -226,6 +230,7 @@ async function handle(message: Json): Promise<void> {
       return
     case 'session/cancel':
       cancelled = true
+      cancelSeen()
       return
     default:
       if (id !== undefined) send({ id, error: { code: -32601, message: `Method not found: ${String(method)}` } })
@@ -340,7 +345,8 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       const text = 'endless '.repeat(Math.max(1, Math.ceil(count / 8))).slice(0, count)
       let sent = 0
       let bytes = 0
-      while (!cancelled) {
+      const most = variant === '' ? Infinity : Number(variant)
+      while (!cancelled && bytes < most) {
         if (sent % 100 === 99) update({ sessionUpdate: 'tool_call', toolCallId: `endless-${sent}`, title: `Step ${sent}`, kind: 'other', status: 'completed' })
         else say(text)
         sent++
@@ -349,6 +355,7 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
         if (sent % 64 === 0) await new Promise((resolve) => setImmediate(resolve))
         await drained()
       }
+      await cancelReceived
       // Like an agent that flushes what it had queued: more output after the cancel, before the turn ends.
       for (let i = 0; i < 1_000; i++) {
         say(`after cancel ${text}`)

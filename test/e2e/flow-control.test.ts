@@ -1,7 +1,10 @@
 /**
- * An agent that writes without end, in the browser host, with main's per-page bounds shrunk so the flood outruns the
+ * An agent that floods until Stop, in the browser host, with main's per-page bounds shrunk so the flood outruns the
  * page (main/web/view-flow.ts): main holds back and merges what the page has not applied, and the page stays usable
- * while it goes on. Another session can be opened and used, Stop ends the turn, and the flooded session shows its last
+ * while it goes on. The agent stops writing after 24 MiB (its turn still open, waiting for the cancel): with 256 KiB
+ * in flight and an ack at most every 100 ms, the page takes 10 s or more to apply that, so main holds for seconds;
+ * and a flood without end would reach the session's 256 MiB budget on a slow machine, which stops the turn itself
+ * (no Stop left to press). Another session can be opened and used, Stop ends the turn, and the flooded session shows its last
  * words (nothing of the end lost). Screenshot: flow-control-light.png.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -12,13 +15,14 @@ import { agentGroup, agentSays, messageBox, sendPrompt, startSession, visible, w
 
 const FLOOD = 'Endless agent'
 const OTHER = 'Scripted agent'
+const FLOOD_BYTES = 24 * 1024 * 1024
 let app: E2eApp
 let page: Page
 
 beforeAll(async () => {
   app = await launchApp(
     [
-      { id: 'endless', name: FLOOD, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000 }) },
+      { id: 'endless', name: FLOOD, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000, extraArgs: ['--variant', String(FLOOD_BYTES)] }) },
       { id: 'scripted', name: OTHER, scenario: 'basic' },
     ],
     { flow: { maxInFlightBytes: 256 * 1024, maxHeldBytes: 1024 * 1024, maxMergedBytes: 128 * 1024 } },
@@ -30,7 +34,7 @@ afterAll(async () => {
   await app?.close()
 })
 
-it('keeps the page usable under an endless flood: another session works, Stop ends the turn, nothing of the end is lost', async () => {
+it('keeps the page usable under a flood that outruns it: another session works, Stop ends the turn, nothing of the end is lost', async () => {
   // A quiet session first, to come back to during the flood.
   await startSession(page, { agentName: OTHER, cwd: app.home.workspace })
   await startSession(page, { agentName: FLOOD, cwd: app.home.workspace })
