@@ -48,7 +48,11 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   // Back as the person left it when the form was unmounted while waiting (another session shown, scrolled away); an
   // accepted form shows what was sent (from this page's memory, else as main kept it: a reload showed the defaults).
   const sent = elicitation.status === 'accepted' ? elicitation.answer : undefined
-  const [remembered] = useState(() => rememberedDraft(requestId))
+  // A declined or cancelled form starts from the agent's defaults (its draft is forgotten once the person gives up).
+  const [remembered] = useState(() => (elicitation.status === 'pending' || elicitation.status === 'accepted' ? rememberedDraft(requestId) : undefined))
+  // Set once the person declined or cancelled and main took it: the draft is not remembered again while the form
+  // still shows as waiting (main's update saying so may come after the form left the page).
+  const gaveUp = useRef(false)
   const [draft, setDraft] = useState<Draft>(() => remembered ?? (sent && schema ? sentDraft(schema, sent) : initial))
   // Accepted, and what was sent is known neither here nor to main (a session stored by an older Bosun): the fields
   // would only show the agent's defaults, so they are not shown.
@@ -83,7 +87,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   const changed = useMemo(() => !sameDraft(draft, initial), [draft, initial])
   const status = elicitation.status
   useEffect(() => {
-    if (status === 'pending' || status === 'accepted') {
+    if ((status === 'pending' && !gaveUp.current) || status === 'accepted') {
       if (changed) rememberDraft(requestId, draft)
       else forgetDraft(requestId)
     } else forgetDraft(requestId)
@@ -111,6 +115,9 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
       if (result && !result.ok) {
         setServerErrors(result.errors ?? {})
         setFormError(result.message)
+      } else if (value.action !== 'accept') {
+        gaveUp.current = true
+        forgetDraft(requestId)
       }
     } finally {
       setBusy(false)

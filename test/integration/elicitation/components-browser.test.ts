@@ -209,7 +209,11 @@ describe('ElicitationForm in a browser', () => {
     await expect.poll(() => page.getByRole('group', { name: 'Discard your answers?' }).count()).toBe(1)
     await page.getByRole('button', { name: 'Discard' }).click()
     await expect.poll(calls).toEqual([{ action: 'cancel' }])
-    // Cancelled: shown again it starts from the agent's defaults.
+    // Given up: shown again it starts from the agent's defaults, whether or not main's "cancelled" came first.
+    await render({ ...formView, elicitationRequestId: 'el-other' })
+    await expect.poll(() => page.getByRole('textbox', { name: /Project name/ }).inputValue()).toBe('')
+    await render(formView)
+    await expect.poll(() => page.getByRole('textbox', { name: /Project name/ }).inputValue()).toBe('')
     await render({ ...formView, status: 'cancelled' })
     await render({ ...formView, elicitationRequestId: 'el-other' })
     await render(formView)
