@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { XtermView } from '../transcript/XtermView'
+import { LazyXtermView } from '../transcript/LazyXterm'
 import { failureText, type AgentToolsApi } from '../../screens/agents/agent-tools-api'
 import { appendTail } from './log-tail'
 
@@ -38,7 +38,7 @@ export function AuthTerminalView({ title, output, exit, problem, onSend, onClose
           {exit ? 'Close terminal' : 'Stop and close'}
         </button>
       </header>
-      <XtermView output={output} ariaLabel="Terminal output" rows={16} cols={100} onInput={exit ? undefined : onSend} autoFocus />
+      <LazyXtermView output={output} ariaLabel="Terminal output" rows={16} cols={100} onInput={exit ? undefined : onSend} autoFocus />
       {problem && (
         <p className="field-error" role="alert">
           {problem}

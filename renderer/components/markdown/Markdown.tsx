@@ -1,5 +1,5 @@
-import { memo, useMemo, type KeyboardEvent, type MouseEvent } from 'react'
-import { renderMarkdown } from './render-markdown'
+import { memo, useEffect, useMemo, useReducer, type KeyboardEvent, type MouseEvent } from 'react'
+import { highlighterLoaded, renderMarkdownHighlighting, whenHighlighterLoaded } from './render-markdown'
 
 export interface MarkdownProps {
   source: string
@@ -11,7 +11,12 @@ export interface MarkdownProps {
 
 /** Agent Markdown, rendered by {@link renderMarkdown} (raw HTML escaped, no remote images, links inert). */
 export const Markdown = memo(function Markdown({ source, onOpenLink, keepLineBreaks = false }: MarkdownProps) {
-  const html = useMemo(() => renderMarkdown(source, { keepLineBreaks }), [source, keepLineBreaks])
+  // A code block rendered plain while highlight.js loads is rendered again once it has (the render reads the module's state).
+  const highlighted = highlighterLoaded()
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const { html, waits } = useMemo(() => renderMarkdownHighlighting(source, { keepLineBreaks }), [source, keepLineBreaks, highlighted])
+  const [, rerender] = useReducer((n: number) => n + 1, 0)
+  useEffect(() => (waits ? whenHighlighterLoaded(rerender) : undefined), [waits])
   const activate = (target: EventTarget | null) => {
     const el = target instanceof Element ? target.closest<HTMLElement>('[data-url]') : null
     const url = el?.dataset.url

@@ -1,5 +1,40 @@
 import MarkdownIt from 'markdown-it'
-import hljs from 'highlight.js/lib/common'
+import type { HLJSApi } from 'highlight.js'
+
+/**
+ * highlight.js (its common languages) is loaded with the first fenced block that names a language, not with the app:
+ * about 0.6 MiB of the page's heap that a session without such a block never needs. Until it is, the block is shown as
+ * plain code, and {@link whenHighlighterLoaded} says when to render it again.
+ */
+let hljs: HLJSApi | null = null
+let loading: Promise<void> | null = null
+const loadedListeners = new Set<() => void>()
+/** Set by a render that left a named language unhighlighted because hljs was not loaded. */
+let waited = false
+
+/** Loads highlight.js (once); resolves when code blocks render highlighted. */
+export function loadHighlighter(): Promise<void> {
+  loading ??= import('highlight.js/lib/common').then((module) => {
+    hljs = module.default
+    for (const listener of [...loadedListeners]) listener()
+    loadedListeners.clear()
+  })
+  return loading
+}
+
+/** Whether code blocks render highlighted now. */
+export const highlighterLoaded = (): boolean => hljs !== null
+
+/** Runs `listener` once highlight.js has loaded (at once if it has); the function returned forgets it. */
+export function whenHighlighterLoaded(listener: () => void): () => void {
+  if (hljs !== null) {
+    listener()
+    return () => {}
+  }
+  loadedListeners.add(listener)
+  void loadHighlighter()
+  return () => loadedListeners.delete(listener)
+}
 
 /**
  * Agent Markdown, rendered for display only. Raw HTML is escaped (`html: false`), links become
@@ -13,8 +48,12 @@ function createRenderer(breaks: boolean): MarkdownIt {
     linkify: true,
     breaks,
     highlight(code, lang) {
-      const language = lang && hljs.getLanguage(lang) ? lang : null
-      const body = language
+      if (lang && hljs === null) {
+        waited = true
+        void loadHighlighter()
+      }
+      const language = lang && hljs?.getLanguage(lang) ? lang : null
+      const body = language && hljs
         ? hljs.highlight(code, { language, ignoreIllegals: true }).value
         : md.utils.escapeHtml(code)
       const label = language ? ` data-lang="${md.utils.escapeHtml(language)}"` : ''
@@ -91,6 +130,20 @@ const BIDI_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/g
  * line break in a paragraph is kept (tool output), instead of joining the lines as prose does.
  */
 export function renderMarkdown(source: string, options: { keepLineBreaks?: boolean } = {}): string {
+  return renderMarkdownHighlighting(source, options).html
+}
+
+/**
+ * {@link renderMarkdown}, and whether a fenced block that names a language is plain only because highlight.js is
+ * still loading (render again once {@link whenHighlighterLoaded} says so).
+ */
+export function renderMarkdownHighlighting(source: string, options: { keepLineBreaks?: boolean } = {}): { html: string; waits: boolean } {
+  waited = false
+  const html = render(source, options)
+  return { html, waits: waited }
+}
+
+function render(source: string, options: { keepLineBreaks?: boolean }): string {
   const md = options.keepLineBreaks ? lines : prose
   return md.render(source.replace(BIDI_OVERRIDES, (char) => `⟨U+${char.charCodeAt(0).toString(16).toUpperCase()}⟩`))
 }

@@ -4,7 +4,7 @@ import { JsonDisclosure } from '../common/JsonView'
 import { CancelTerminalButton, KillTerminalButton } from './terminal-actions'
 import { neutraliseEscapes, withoutEscapes } from './terminal-text'
 import { insideErrorWrapper } from './tool-output'
-import { XtermView } from './XtermView'
+import { LazyXtermView } from './LazyXterm'
 import './terminal.css'
 
 /** Rows a card's terminal shows before it scrolls: small outputs stay small. */
@@ -135,7 +135,7 @@ export const TerminalOutput = memo(function TerminalOutput({
       )}
       {terminal?.truncated && <p className="muted terminal-note">Earlier output was dropped: Bosun keeps the end of a long output.</p>}
       {output ? (
-        <XtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} cols={COLS} />
+        <LazyXtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} cols={COLS} />
       ) : (
         <p className="muted terminal-empty">
           {notStarted

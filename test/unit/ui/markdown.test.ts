@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { renderMarkdown } from '../../../renderer/components/markdown/render-markdown'
+import { highlighterLoaded, loadHighlighter, renderMarkdown, renderMarkdownHighlighting, whenHighlighterLoaded } from '../../../renderer/components/markdown/render-markdown'
 import { Markdown } from '../../../renderer/components/markdown/Markdown'
 
 describe('renderMarkdown', () => {
@@ -61,7 +61,22 @@ describe('renderMarkdown', () => {
     expect(html).not.toMatch(/<script|onload="x"/)
   })
 
-  it('highlights fenced code with highlight.js and escapes unknown languages', () => {
+  it('shows fenced code plain while highlight.js loads (it loads with the first such block), then highlighted', async () => {
+    const code = '```ts\nconst x: number = 1 < 2\n```'
+    expect(highlighterLoaded()).toBe(false)
+    expect(renderMarkdownHighlighting('```\nno language\n```').waits).toBe(false)
+    const plain = renderMarkdownHighlighting(code)
+    expect(plain.waits).toBe(true)
+    expect(plain.html).toContain('const x: number = 1 &lt; 2')
+    expect(plain.html).not.toContain('hljs-keyword')
+    await new Promise<void>((resolve) => whenHighlighterLoaded(resolve))
+    const highlighted = renderMarkdownHighlighting(code)
+    expect(highlighted.waits).toBe(false)
+    expect(highlighted.html).toContain('hljs-keyword')
+  })
+
+  it('highlights fenced code with highlight.js and escapes unknown languages', async () => {
+    await loadHighlighter()
     const ts = renderMarkdown('```ts\nconst x: number = 1\n```')
     expect(ts).toContain('hljs-keyword')
     expect(ts).toContain('data-lang="ts"')
