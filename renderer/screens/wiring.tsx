@@ -5,7 +5,7 @@ import type { PermissionPromptProps, SessionSeams } from '../components/common/s
 import { ApprovalInbox } from '../components/permissions/ApprovalInbox'
 import { AutoApproveSwitch } from '../components/permissions/AutoApproveSwitch'
 import { PermissionPrompt } from '../components/permissions/PermissionPrompt'
-import { ElicitationCard } from '../components/elicitation/ElicitationCard'
+import { LazyElicitationCard } from '../components/elicitation/LazyElicitationCard'
 import { createLinkConsent } from '../components/elicitation/link-consent'
 import type { InboxProps } from '../App'
 
@@ -21,7 +21,7 @@ export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
     // (PermissionPrompt does that itself: the card does not know the command and folder being approved).
     PermissionPrompt: (props: PermissionPromptProps) => <PermissionPrompt {...props} showSubject={!props.toolCall} />,
     onRespondPermission: (requestId, optionId) => api.respondPermission({ requestId, optionId }),
-    renderElicitation: (elicitation) => <ElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
+    renderElicitation: (elicitation) => <LazyElicitationCard key={elicitation.elicitationRequestId} elicitation={elicitation} api={api} />,
     onOpenSessionLink: (sessionId, url) => links.open(url, sessionId),
     // Main decides whether the file may be opened (named by the session's tool calls, inside its folders).
     onOpenSessionLocation: (sessionId, location) => api.openLocation({ sessionId, path: location.path, ...(location.line != null ? { line: location.line } : {}) }),

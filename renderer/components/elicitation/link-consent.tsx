@@ -1,7 +1,10 @@
+import { lazy, Suspense } from 'react'
 import { flushSync } from 'react-dom'
 import { createRoot, type Root } from 'react-dom/client'
 import type { CallResult } from '../../../common/contract/define'
-import { LinkConsentDialog } from './LinkConsentDialog'
+
+/** Loaded with the first link clicked, not with the app (its URL checks carry the public-suffix list: see LazyElicitationCard). */
+const LinkConsentDialog = lazy(() => import('./LinkConsentDialog').then((module) => ({ default: module.LinkConsentDialog })))
 
 /** The slice of `window.bosun` a clicked link needs. */
 export interface LinkOpenApi {
@@ -59,7 +62,9 @@ export function createLinkConsent(
       }
       // A fresh key per click: a new link never inherits the previous dialog's error or busy state.
       root.render(
-        <LinkConsentDialog key={++shown} url={url} onOpen={onOpen} onClose={close} {...(options.openInPage ? { openInPage: options.openInPage } : {})} />,
+        <Suspense fallback={null}>
+          <LinkConsentDialog key={++shown} url={url} onOpen={onOpen} onClose={close} {...(options.openInPage ? { openInPage: options.openInPage } : {})} />
+        </Suspense>,
       )
     },
     dispose() {

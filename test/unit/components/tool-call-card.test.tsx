@@ -4,13 +4,14 @@
  */
 import type { ReactElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { BosunApi } from '../../../common/contract'
 import { defaultSeams, SessionSeamsProvider } from '../../../renderer/components/common/seams'
 import { VisibleText } from '../../../renderer/components/permissions/VisibleText'
 import { cardName, titleForDisplay, ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
 import { EntryRow, inEndedTurn } from '../../../renderer/components/transcript/Transcript'
 import { createWiredSeams } from '../../../renderer/screens/wiring'
+import { loadElicitationCard } from '../../../renderer/components/elicitation/LazyElicitationCard'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import { agentTerminalCall } from '../state/helpers'
@@ -18,6 +19,10 @@ import { agentTerminalCall } from '../state/helpers'
 /** Every call answers ok; nothing is called while rendering to markup. */
 const api = new Proxy({}, { get: () => async () => ({ ok: true, value: undefined }) }) as BosunApi
 const wired = { ...defaultSeams, ...createWiredSeams(api) }
+// The app loads the elicitation card with the first one shown; static markup cannot wait for it.
+beforeAll(async () => {
+  await loadElicitationCard()
+})
 const render = (element: ReactElement) => renderToStaticMarkup(<SessionSeamsProvider value={wired}>{element}</SessionSeamsProvider>)
 
 /** The markup's text, tags dropped (entities are left as they are). */
