@@ -54,12 +54,16 @@ function PlanList({ plan }: { plan: PlanView }) {
  */
 export const SHORT_WINDOW_QUERY = '(max-height: 900px)'
 
+/** One query for the page: React reads it at every render of the plan (each plan update of a stream), and a new one each time cost a style lookup. */
+let shortWindow: MediaQueryList | null = null
+const shortWindowQuery = (): MediaQueryList => (shortWindow ??= window.matchMedia(SHORT_WINDOW_QUERY))
+
 function subscribeShortWindow(onChange: () => void): () => void {
-  const query = window.matchMedia(SHORT_WINDOW_QUERY)
+  const query = shortWindowQuery()
   query.addEventListener('change', onChange)
   return () => query.removeEventListener('change', onChange)
 }
-const isShortWindow = () => window.matchMedia(SHORT_WINDOW_QUERY).matches
+const isShortWindow = () => shortWindowQuery().matches
 
 /**
  * The agent's plan(s) as a checklist above the composer (v1 one plan, v2 several). Folded, it is one line: how many steps
