@@ -12,6 +12,7 @@ import { newSessionFailure } from './components/sidebar/new-session-failure'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
 import { AgentsScreen } from './screens/agents/AgentsScreen'
 import { SignInDialog } from './components/agents/SignInDialog'
+import type { AgentTabId } from './components/agents/AgentTabs'
 import { SettingsScreen } from './screens/settings/SettingsScreen'
 import { requestPromptFocus } from './components/permissions/prompt-focus'
 import { startPageAttention } from './notifications/page-attention'
@@ -42,7 +43,7 @@ export interface AppProps {
 }
 
 /** What fills the window: the sessions, or one of the settings pages over them. */
-type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agentId?: string }
+type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agentId?: string; tab?: AgentTabId }
 
 /** A new session the agent refused until the person signs in; `resolve` answers the "New session" form. */
 interface SignInRequest {
@@ -189,6 +190,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     if (target?.isConnected) target.focus()
   }, [page])
   const openAgents = useCallback(() => openPage({ kind: 'agents' }), [openPage])
+  // A turn that ended with an error offers its agent's log (the Agents page, on that agent's Logs tab).
+  const openAgentLog = useCallback((agentId: string) => openPage({ kind: 'agents', agentId, tab: 'logs' }), [openPage])
   // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
   const openStored = useCallback(
     async (sessionId: string, entryId?: string) => {
@@ -375,6 +378,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
                 focusRequest={focus}
                 onCallFailed={notifyFailure}
                 onSignIn={onSignIn}
+                onOpenAgentLog={openAgentLog}
               />
             </RenderGuard>
           ) : (
@@ -382,7 +386,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           )}
         </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
-        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
+        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(page.tab ? { initialTab: page.tab } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
         {signIn ? (
           <SignInDialog
             key={`${signIn.agentId}:${signIn.cwd}`}

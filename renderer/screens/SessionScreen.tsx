@@ -39,10 +39,12 @@ export interface SessionScreenProps {
   onCallFailed?: (what: string, result: CallResult<unknown>) => void
   /** A message the agent refused because the person is not signed in: offer the agent's sign-in methods. */
   onSignIn?: (agentId: string, reason: string) => void
+  /** Opens the agent's log (a turn that ended with an error offers it). */
+  onOpenAgentLog?: (agentId: string) => void
 }
 
 /** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
-export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, onSignIn }: SessionScreenProps) {
+export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, onSignIn, onOpenAgentLog }: SessionScreenProps) {
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
@@ -115,8 +117,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           if (sent && text !== '') setDraftRequest((prev) => ({ text: '', nonce: (prev?.nonce ?? 0) + 1, onlyIf: text }))
         }),
       ...(onSignIn && agentId ? { onSignIn: (reason: string) => onSignIn(agentId, reason) } : {}),
+      ...(onOpenAgentLog && agentId ? { onOpenLog: () => onOpenAgentLog(agentId) } : {}),
     }),
-    [send, onSignIn, agentId],
+    [send, onSignIn, onOpenAgentLog, agentId],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])

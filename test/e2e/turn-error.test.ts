@@ -41,3 +41,30 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await screenshot(page, `turn-error-open-${colorScheme}`)
   })
 }
+
+it('says what to do after a turn that ended with an error: send the message again, edit it, or read the agent’s log', async () => {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }], { viewport: { width: 900, height: 760 } })
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'explain')
+  const alert = page.getByRole('alert').filter({ hasText: 'The turn ended with an error' })
+  await visible(alert.getByText('You can send the message again, or read the agent’s log for what went wrong.'))
+  await waitIdle(page)
+  await screenshot(page, 'turn-error-next-steps')
+
+  // Edit message: the message goes back in the message box, which takes the keyboard.
+  await alert.getByRole('button', { name: 'Edit message' }).click()
+  await expect.poll(() => messageBox(page).inputValue()).toBe('explain')
+  await messageBox(page).fill('')
+
+  // Send again: the same message is sent (the scripted agent fails it the same way: two of them in the transcript now).
+  await alert.getByRole('button', { name: 'Send again' }).click()
+  await expect.poll(() => transcript(page).getByRole('note', { name: 'How the turn ended' }).count()).toBe(1)
+  await waitIdle(page)
+
+  // Agent’s log: the Agents page, on this agent's Logs tab; Close gives the session back.
+  await page.getByRole('alert').filter({ hasText: 'The turn ended with an error' }).getByRole('button', { name: 'Agent’s log' }).click()
+  await visible(page.getByRole('tab', { name: 'Logs', selected: true }))
+  await page.keyboard.press('Escape')
+  await visible(messageBox(page))
+})

@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent, type WheelEvent } from 'react'
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
-import type { Entry, SessionState } from '../../../common/session/types'
+import type { Entry, MessageEntry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
 import { RenderGuard } from '../common/RenderGuard'
@@ -9,6 +9,7 @@ import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark
 import { ToolCallCard } from './ToolCallCard'
 import { placeAppendedRowsOnly } from './append-only-rows'
 import { lastPrompts, noUserMessages } from './user-messages'
+import { TurnErrorActions } from './not-sent'
 import './transcript.css'
 
 export { stoppedWithError, turnErrorText }
@@ -199,6 +200,15 @@ export function errorSaidAbove(entries: readonly Entry[], index: number, message
 }
 
 /** Where the live turn's error is told: its mark (the last entry), or after every entry. */
+/** The person's last message (what "Send again" under a turn's error sends). */
+function lastUserMessage(entries: readonly Entry[]): MessageEntry | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind === 'user_message') return entry
+  }
+  return null
+}
+
 const liveErrorAt = (entries: readonly Entry[]): number => (entries.at(-1)?.kind === 'turn_error' ? entries.length - 1 : entries.length)
 
 /**
@@ -554,8 +564,11 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
           {turnError && (
             <div className="turn-error" role="alert">
               <Icon name="alert" />
-              {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
-              <span>{turnErrorText(turnError.message, turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
+              <div className="turn-error-body">
+                {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
+                <span>{turnErrorText(turnError.message, turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
+                <TurnErrorActions lastMessage={lastUserMessage(entries)} code={turnError.code} message={turnError.message} />
+              </div>
             </div>
           )}
         </div>

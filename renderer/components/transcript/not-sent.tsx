@@ -8,6 +8,8 @@ export interface NotSentActions {
   onResend: (content: ContentBlock[]) => void
   /** The agent refused it because the person is not signed in (-32000, with auth methods listed): offer them. */
   onSignIn?: (reason: string) => void
+  /** Opens the agent's log (its stderr): what a turn that ended with an error offers to read. */
+  onOpenLog?: () => void
 }
 
 export const NotSentContext = createContext<NotSentActions | null>(null)
@@ -67,6 +69,53 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
           </button>
         </div>
       )}
+    </div>
+  )
+}
+
+/**
+ * Under the alert of a turn that just ended with an error: what the person can do next. Send the last message again
+ * (a rate limit or an overloaded model often passes), put it back in the message box to change it, or read the
+ * agent's log (its stderr often says more than the error did).
+ */
+export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: MessageEntry | null; code: number | null | undefined; message: string }) {
+  const actions = useContext(NotSentContext)
+  if (!actions) return null
+  const text = lastMessage ? textOf(lastMessage.content) : ''
+  const signIn = code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
+  const hint = signIn
+    ? 'Sign in, then send the message again.'
+    : lastMessage
+      ? `You can send the message again${actions.onOpenLog ? ', or read the agent’s log for what went wrong' : ''}.`
+      : actions.onOpenLog
+        ? 'The agent’s log may say what went wrong.'
+        : null
+  if (!hint) return null
+  return (
+    <div className="turn-error-next">
+      <p className="turn-error-hint">{hint}</p>
+      <div className="button-row">
+        {signIn && (
+          <button type="button" className="button button-small button-primary" onClick={() => actions.onSignIn?.(message)}>
+            Sign in…
+          </button>
+        )}
+        {lastMessage && (
+          <>
+            <button type="button" className={signIn ? 'button button-small button-secondary' : 'button button-small button-primary'} onClick={() => actions.onResend(lastMessage.content)}>
+              Send again
+            </button>
+            <button type="button" className="button button-small button-secondary" disabled={text === ''} onClick={() => actions.onEdit(text)}>
+              Edit message
+            </button>
+          </>
+        )}
+        {actions.onOpenLog && (
+          <button type="button" className="button button-small button-secondary" onClick={actions.onOpenLog}>
+            Agent’s log
+          </button>
+        )}
+      </div>
     </div>
   )
 }

@@ -4,7 +4,10 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
-import type { Entry, SessionState, TurnErrorEntry } from '../../../common/session/types'
+import type React from 'react'
+import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
+import type { Entry, MessageEntry, SessionState, TurnErrorEntry } from '../../../common/session/types'
+import { NotSentContext, TurnErrorActions, type NotSentActions } from '../../../renderer/components/transcript/not-sent'
 import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
 import { errorSaidAbove, lastSentPrompt, turnErrorText, turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
 
@@ -58,5 +61,30 @@ describe("a turn's error mark", () => {
     const html = renderToStaticMarkup(<TurnErrorMark entry={{ ...mark, message: 'API Error: 429\n{"type":"error"}' }} />)
     expect(html).toMatch(/<summary>The turn ended with an error \(code 429\): API Error: 429<\/summary>/)
     expect(html).toContain('{&quot;type&quot;:&quot;error&quot;}')
+  })
+})
+
+describe('what the alert of a turn that ended with an error offers', () => {
+  const said: Entry = { kind: 'user_message', id: 'user#0', content: [{ type: 'text', text: 'explain the parser' }] }
+  const none = () => undefined
+  const actions: NotSentActions = { onEdit: none, onResend: none, onOpenLog: none, onSignIn: none }
+  const offered = (element: React.ReactElement, value: NotSentActions | null = actions) =>
+    textOf(renderToStaticMarkup(<NotSentContext.Provider value={value}>{element}</NotSentContext.Provider>))
+
+  it('says what to do next, with the message to send again, to edit, and the agent’s log', () => {
+    expect(offered(<TurnErrorActions lastMessage={said as MessageEntry} code={429} message="Rate limited" />)).toBe(
+      'You can send the message again, or read the agent’s log for what went wrong.Send againEdit messageAgent’s log',
+    )
+  })
+
+  it('offers to sign in first when the agent asks for it', () => {
+    expect(offered(<TurnErrorActions lastMessage={said as MessageEntry} code={AUTH_REQUIRED_CODE} message="Authentication required" />)).toBe(
+      'Sign in, then send the message again.Sign in…Send againEdit messageAgent’s log',
+    )
+  })
+
+  it('offers the log alone when there is no message to send again, and nothing outside a session screen', () => {
+    expect(offered(<TurnErrorActions lastMessage={null} code={-32603} message="Internal error" />)).toBe('The agent’s log may say what went wrong.Agent’s log')
+    expect(offered(<TurnErrorActions lastMessage={said as MessageEntry} code={429} message="Rate limited" />, null)).toBe('')
   })
 })
