@@ -120,6 +120,7 @@ const HistoryItem = memo(function HistoryItem({
       </form>
     )
   }
+  const metaTail = `${when(session.updatedAt)}${session.archived ? ' · archived' : ''}${session.interrupted && !live ? ' · interrupted' : ''}`
   return (
     <div className="history-item-wrap">
       <div className="history-item-row">
@@ -133,10 +134,12 @@ const HistoryItem = memo(function HistoryItem({
         >
           <span className="session-item-title">{session.title ?? live?.title ?? <FolderTitle cwd={session.cwd} />}</span>
           <span className="session-item-meta muted">
-            {/* Isolated: a right-to-left name took the time after it into its own run ("04:26 · סוכן PM"). */}
-            <bdi>{agentName}</bdi> · {when(session.updatedAt)}
-            {session.archived ? ' · archived' : ''}
-            {session.interrupted && !live ? ' · interrupted' : ''}
+            {/* A long agent name gives way, not the time after it (it cut "Claude Code Enterprise…" and the time with it).
+                Isolated: a right-to-left name took the time after it into its own run ("04:26 · סוכן PM"). */}
+            <CutLine text={`${agentName} · ${metaTail}`}>
+              <bdi className="cut-words-first">{agentName}</bdi>
+              <span className="cut-words">{` · ${metaTail}`}</span>
+            </CutLine>
           </span>
           {live && live.pending > 0 ? (
             <span className="count-badge" aria-label={`${live.pending} waiting for you`}>

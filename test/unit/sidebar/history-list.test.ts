@@ -43,7 +43,12 @@ describe('a folder of the history', () => {
     )
 
   it('isolates the agent’s name in a row, so a right-to-left name does not take the time after it into its run', () => {
-    expect(render()).toMatch(/<bdi>Agent A<\/bdi> · /)
+    expect(render()).toMatch(/<bdi class="cut-words-first">Agent A<\/bdi>/)
+  })
+
+  it('cuts a long agent name in a row before the time after it (the time was cut with the name)', () => {
+    // The name shrinks (cut-words-first); the time is words that keep their room (cut-words).
+    expect(render()).toMatch(/<bdi class="cut-words-first">Agent A<\/bdi><span class="cut-words"> · [^<]*\d[^<]*<\/span>/)
   })
 
   it('offers to list the agent’s own sessions there, unless the agent was removed from Bosun', () => {
