@@ -4,6 +4,7 @@
  * so that answer does not read as a complete one. Screenshots: test/e2e/screenshots/turn-error-{light,dark}.png.
  */
 import { expect, it } from 'vitest'
+import { expectAxeCleanInBothThemes } from './support/axe'
 import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, messageBox, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
@@ -51,6 +52,8 @@ it('says what to do after a turn that ended with an error: send the message agai
   await visible(alert.getByText('You can send the message again, or read the agent’s log for what went wrong.'))
   await waitIdle(page)
   await screenshot(page, 'turn-error-next-steps')
+  // Its buttons are named and its words readable (contrast on the alert's tint) in both themes.
+  await expectAxeCleanInBothThemes(page, 'the alert of a turn that ended with an error', '.turn-error')
 
   // Edit message: the message goes back in the message box, which takes the keyboard.
   await alert.getByRole('button', { name: 'Edit message' }).click()
