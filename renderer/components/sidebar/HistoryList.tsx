@@ -378,7 +378,8 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
           Archived
         </label>
       </div>
-      {groups.length === 0 && <p className="muted sidebar-empty">No past sessions yet.</p>}
+      {/* What it is and what fills it, not only that it is empty. */}
+      {groups.length === 0 && <p className="muted sidebar-empty">No past sessions yet. The sessions you start stay here, by folder, to reopen and search.</p>}
       {groups.map((group) => (
         <section key={group.cwd} className="history-folder" aria-label={`Folder ${group.cwd}`}>
           <div className="history-folder-name" title={group.cwd}>

@@ -26,6 +26,15 @@ describe('the sessions the history lists', () => {
   })
 })
 
+describe('an empty history', () => {
+  it('says what it is and what fills it', () => {
+    const html = renderToStaticMarkup(
+      createElement(HistoryList, { sessions: [], live: new Map(), agentName: (id: string) => id, selectedSessionId: null, showArchived: false, actions: {} as HistoryActions, onOpen: () => undefined, onNewSessionIn: () => undefined }),
+    )
+    expect(html).toContain('No past sessions yet. The sessions you start stay here, by folder, to reopen and search.')
+  })
+})
+
 describe('a folder of the history', () => {
   const render = (hasAgent?: (agentId: string) => boolean) =>
     renderToStaticMarkup(
