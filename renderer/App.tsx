@@ -137,6 +137,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
 
   // An old session its agent cannot continue: the "New session" form opens for the same agent and folder.
   const [offerNewSession, setOfferNewSession] = useState<{ agentId: string; cwd: string; nonce: number } | null>(null)
+  // The empty window's New session: the sidebar opens its form, as from its own button.
+  const [newSessionRequest, setNewSessionRequest] = useState(0)
   const notifyFailure = useCallback((what: string, result: CallResult<unknown>) => {
     if (result.ok) return
     const offer = (result.error.data as { offerNewSession?: { agentId?: unknown; cwd?: unknown } } | undefined)?.offerNewSession
@@ -366,6 +368,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}
             onCallFailed={notifyFailure}
             offerNewSession={offerNewSession}
+            newSessionRequest={newSessionRequest}
           />
           {current ? (
             // A session that cannot be shown says so; the sidebar stays, to open another.
@@ -382,7 +385,12 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
               />
             </RenderGuard>
           ) : (
-            <EmptyScreen message="No session is open." inboxSlot={inboxSlot} onSetUpAgent={loaded && agents.length === 0 ? openAgents : undefined} />
+            <EmptyScreen
+              message="No session is open."
+              inboxSlot={inboxSlot}
+              onSetUpAgent={loaded && agents.length === 0 ? openAgents : undefined}
+              onNewSession={() => setNewSessionRequest((n) => n + 1)}
+            />
           )}
         </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}

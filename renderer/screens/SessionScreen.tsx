@@ -21,6 +21,7 @@ import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
 import { derivedTitle, folderName, untitledName } from '../../common/session/title'
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
+import { Icon } from '../components/common/icons'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setModel' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
@@ -412,7 +413,18 @@ function CannotContinue(props: {
   )
 }
 
-export function EmptyScreen({ message, inboxSlot, onSetUpAgent }: { message: string; inboxSlot?: ReactNode; onSetUpAgent?: (() => void) | undefined }) {
+export function EmptyScreen({
+  message,
+  inboxSlot,
+  onSetUpAgent,
+  onNewSession,
+}: {
+  message: string
+  inboxSlot?: ReactNode
+  onSetUpAgent?: (() => void) | undefined
+  /** Opens the sidebar's "New session" form: the way forward offered as a button, not only named. */
+  onNewSession?: (() => void) | undefined
+}) {
   return (
     <main className="session-screen empty-screen" aria-label="No session">
       <header className="session-header">
@@ -433,7 +445,13 @@ export function EmptyScreen({ message, inboxSlot, onSetUpAgent }: { message: str
       ) : (
         <div className="empty-state">
           <p>{message}</p>
-          <p className="muted">Start one with “New session” in the sidebar.</p>
+          <p className="muted">Start one with “New session” in the sidebar{onNewSession ? ', or here' : ''}.</p>
+          {onNewSession && (
+            <button type="button" className="button button-primary empty-state-action" onClick={onNewSession}>
+              <Icon name="plus" size={14} />
+              New session
+            </button>
+          )}
         </div>
       )}
     </main>

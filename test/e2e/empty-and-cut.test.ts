@@ -32,3 +32,20 @@ it('puts a new session’s “No messages yet” in the middle of its transcript
   await page.evaluate(() => document.fonts.ready.then(() => undefined))
   await screenshot(page, 'session-empty-900')
 })
+
+it('offers New session as a button in the empty window: it opens the sidebar’s form, and Escape gives the focus back to it', async () => {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 900, height: 700 } })
+  const { page } = app
+  const main = page.getByRole('main', { name: 'No session' })
+  await visible(main.getByText('Start one with “New session” in the sidebar, or here.'))
+  const button = main.getByRole('button', { name: 'New session' })
+  await button.focus()
+  await page.keyboard.press('Enter')
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  expect(await form.evaluate((el) => el.contains(document.activeElement))).toBe(true)
+  await page.evaluate(() => document.fonts.ready.then(() => undefined))
+  await screenshot(page, 'empty-window-new-session')
+  await page.keyboard.press('Escape')
+  await expect.poll(() => form.count()).toBe(0)
+  expect(await button.evaluate((el) => el === document.activeElement)).toBe(true)
+})

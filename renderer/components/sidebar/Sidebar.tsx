@@ -40,6 +40,8 @@ export interface SidebarProps {
   onCallFailed?: (what: string, result: CallResult<unknown>) => void
   /** Opens the "New session" form for this agent and folder (an old session its agent cannot continue); a new nonce opens it again. */
   offerNewSession?: { agentId: string; cwd: string; nonce: number } | null
+  /** Opens the "New session" form as its button does (the empty window's own button); a new number opens it again. */
+  newSessionRequest?: number
 }
 
 const ignoreFailure = () => {}
@@ -69,6 +71,7 @@ export const Sidebar = memo(function Sidebar({
   onOpenAgents,
   agentsLoaded = true,
   offerNewSession,
+  newSessionRequest = 0,
 }: SidebarProps) {
   const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
   // The control that opened the form (New session, an agent's +, a folder's +): the focus goes back to it when the form
@@ -86,6 +89,10 @@ export const Sidebar = memo(function Sidebar({
   useEffect(() => {
     if (offerNewSession) setCreating({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
   }, [offerNewSession])
+  useEffect(() => {
+    // The control that asked (the empty window's New session) gets the focus back when the form is cancelled.
+    if (newSessionRequest > 0) openForm({})
+  }, [newSessionRequest])
   // Opened while the agents were loading, and there are none: where New session leads with no agents.
   const waitingForAgents = creating !== null && creating.agentId === undefined && agents.length === 0
   useEffect(() => {
