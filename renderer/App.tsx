@@ -192,6 +192,18 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     if (target?.isConnected) target.focus()
   }, [page])
   const openAgents = useCallback(() => openPage({ kind: 'agents' }), [openPage])
+  // Ctrl+, (⌘, on macOS) opens Settings, as in VS Code, Zed and GitHub Desktop; pressed on Settings, it closes them.
+  const pageKind = page.kind
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== ',' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.defaultPrevented) return
+      event.preventDefault()
+      if (pageKind === 'settings') closePage()
+      else openPage({ kind: 'settings' })
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [pageKind, openPage, closePage])
   // A turn that ended with an error offers its agent's log (the Agents page, on that agent's Logs tab).
   const openAgentLog = useCallback((agentId: string) => openPage({ kind: 'agents', agentId, tab: 'logs' }), [openPage])
   // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
@@ -347,7 +359,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         )}
       />
       <NavButton label="Agents" icon="agents" onClick={() => openPage({ kind: 'agents' })} />
-      <NavButton label="Settings" icon="settings" onClick={() => openPage({ kind: 'settings' })} />
+      <NavButton label="Settings" icon="settings" keyShortcuts="Control+Comma Meta+Comma" onClick={() => openPage({ kind: 'settings' })} />
     </>
   )
 
