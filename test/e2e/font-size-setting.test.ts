@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
-import { messageBox, sendButton, startSession } from './support/session-ui'
+import { messageBox, sendButton, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
@@ -49,3 +49,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await screenshot(page, `font-size-20-${colorScheme}`)
   })
 }
+
+it('at a 20 px default font size, a terminal’s text is a quarter larger too (15 px, was 12 px whatever the setting)', async () => {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { viewport: { width: 1280, height: 860 }, beforeLoad: defaultFontSize(20) })
+  const { page } = app
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  await sendPrompt(page, 'run')
+  await waitIdle(page)
+  const terminal = transcript(page).getByRole('region', { name: /^Terminal term-/ })
+  await expect.poll(() => terminalText(terminal), { timeout: UI_TIMEOUT }).toContain('PASS 60 tests')
+  expect(await terminal.locator('.xterm-rows').evaluate((el) => getComputedStyle(el).fontSize)).toBe('15px')
+})

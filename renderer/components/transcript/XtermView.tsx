@@ -63,7 +63,8 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
       cursorStyle: interactive ? 'block' : 'underline',
       cursorInactiveStyle: interactive ? 'outline' : 'none',
       fontFamily: getComputedStyle(el).getPropertyValue('--font-mono') || 'monospace',
-      fontSize: 12,
+      // 0.75rem, as the card's other output: the person's default font size sizes it (xterm takes pixels).
+      fontSize: terminalFontSize(),
       theme: themeFrom(el),
       allowProposedApi: false,
       // Output read from a pipe (an agent's own terminal) ends lines with a bare LF: start each line at column 0.
@@ -120,4 +121,9 @@ function themeFrom(el: HTMLElement): ITheme {
   const background = v('--bg-code', '#f6f8fa')
   const foreground = v('--fg', '#1f2328')
   return { background, foreground, cursor: foreground, selectionBackground: v('--bg-selected', 'rgba(47,111,235,0.25)') }
+}
+
+/** 0.75rem in pixels: 12 at the default 16 px font size, 15 at 20 px. */
+export function terminalFontSize(root: number = parseFloat(getComputedStyle(document.documentElement).fontSize)): number {
+  return Number.isFinite(root) && root > 0 ? Math.round(root * 0.75 * 2) / 2 : 12
 }
