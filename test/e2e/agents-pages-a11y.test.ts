@@ -1,10 +1,11 @@
 /**
  * The Agents page's other panes pass axe (names, roles, contrast ≥ 4.5:1) in both themes: adding an agent (found on
  * this computer, presets, the registry, offline here), and an agent's Check connection, Login, Logs and Inspector tabs.
+ * Screenshots: test/e2e/screenshots/agents-add.png, agents-tab-{check-connection,login,logs,inspector}.png.
  */
 import { it } from 'vitest'
 import { expectAxeCleanInBothThemes } from './support/axe'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { visible } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
@@ -19,11 +20,13 @@ it('adding an agent and every tab of an agent pass axe in both themes', async ()
   await visible(agents.getByRole('heading', { name: 'Add an agent' }))
   await visible(agents.getByRole('button', { name: /^Refresh|^Loading/ }))
   await expectAxeCleanInBothThemes(page, 'adding an agent', '[role="dialog"]')
+  await screenshot(page, 'agents-add')
 
   await agents.getByRole('button', { name: new RegExp(`^${AGENT}`) }).click()
   for (const tab of ['Check connection', 'Login', 'Logs', 'Inspector']) {
     await agents.getByRole('tab', { name: tab }).click()
     await visible(agents.getByRole('tab', { name: tab, selected: true }))
     await expectAxeCleanInBothThemes(page, `the agent's ${tab} tab`, '[role="dialog"]')
+    await screenshot(page, `agents-tab-${tab.toLowerCase().replace(' ', '-')}`)
   }
 })
