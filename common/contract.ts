@@ -17,6 +17,7 @@ import { historyCalls, historyEvents } from './contract/history'
 import { clientCapsCalls, clientCapsEvents } from './contract/client-caps'
 import { mcpCalls, mcpEvents } from './contract/mcp'
 import { terminalCalls, terminalEvents } from './contract/terminals'
+import { toolCallCalls, toolCallEvents } from './contract/tool-calls'
 import { locationsCalls, locationsEvents } from './contract/locations'
 
 export const calls = {
@@ -31,6 +32,7 @@ export const calls = {
   ...clientCapsCalls,
   ...mcpCalls,
   ...terminalCalls,
+  ...toolCallCalls,
   ...locationsCalls,
 } as const
 
@@ -46,6 +48,7 @@ export const events = {
   ...clientCapsEvents,
   ...mcpEvents,
   ...terminalEvents,
+  ...toolCallEvents,
   ...locationsEvents,
 } as const
 

@@ -1,6 +1,6 @@
 /**
  * v2 agent-owned terminals and background work, as main and the renderer both read them from a session's state:
- * whether a terminal may be cancelled (E16) and what background work is still running (F10).
+ * whether a terminal (E16) or a tool call (E15) may be cancelled and what background work is still running (F10).
  */
 import type { SessionState, TerminalView, ToolCallEntry } from './types'
 import { subagentCardId } from './reducer/tool-calls'
@@ -21,6 +21,25 @@ export function canCancelTerminal(terminal: TerminalView | undefined): boolean {
 /** The session's terminal `terminalId` (own keys only: `constructor` is an id like any other). */
 export function terminalOf(terminals: Record<string, TerminalView>, terminalId: string): TerminalView | undefined {
   return Object.hasOwn(terminals, terminalId) ? terminals[terminalId] : undefined
+}
+
+/**
+ * Whether Bosun may send `tool_call/cancel` for this tool call: only while its latest `capabilities` advertise
+ * `cancel` (an object, `{}` included) and its status is not final (E15 is a MUST NOT). A subagent's call, routed
+ * here from the subagent's own session, is not offered: the request would have to name that session.
+ */
+export function canCancelToolCall(entry: ToolCallEntry | undefined): boolean {
+  if (!entry || FINISHED.has(entry.status) || entry.subagent !== undefined) return false
+  return isObject(entry.capabilities) && isObject(entry.capabilities.cancel)
+}
+
+/** The session's tool call `toolCallId`, if any (searched from the end: a running call is a recent one). */
+export function toolCallOf(state: Pick<SessionState, 'entries'>, toolCallId: string): ToolCallEntry | undefined {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i]!
+    if (entry.kind === 'tool_call' && entry.toolCallId === toolCallId) return entry
+  }
+  return undefined
 }
 
 /** One item of the latest `background` list, joined with what the session knows of it. */

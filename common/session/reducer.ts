@@ -33,7 +33,7 @@ import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasM
 import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
-import { applyFileRead, applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolContentChunk } from './reducer/tool-calls'
+import { applyFileRead, applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolCallCancel, applyToolContentChunk } from './reducer/tool-calls'
 import {
   applyAgentGone,
   applyCancelRequested,
@@ -180,6 +180,8 @@ function applyAction(d: Draft, action: SessionAction): void {
       return applyTerminalCancelRequested(d, action.terminalId)
     case 'terminal_cancel_unconfirmed':
       return applyTerminalCancelUnconfirmed(d, action.terminalId)
+    case 'tool_call_cancel':
+      return applyToolCallCancel(d, action.toolCallId, action.cancel)
     case 'turn_ended':
       return applyTurnEnded(d, action.stopReason, action.error)
     case 'cancel_requested':

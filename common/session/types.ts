@@ -70,6 +70,9 @@ export interface PromptError {
   mayHaveTaken?: true
 }
 
+/** Where Bosun's `tool_call/cancel` of a tool call stands (E15). */
+export type ToolCallCancel = 'requested' | 'unconfirmed' | 'refused'
+
 export interface ToolCallEntry {
   kind: 'tool_call'
   id: string
@@ -84,8 +87,14 @@ export interface ToolCallEntry {
   rawOutput?: unknown
   name?: string | null
   _meta?: Record<string, unknown>
-  /** v2 `capabilities` (e.g. cancel). */
+  /** v2 `capabilities` (e.g. cancel): the controls the agent says this call supports now. See `canCancelToolCall`. */
   capabilities?: unknown
+  /**
+   * Bosun's v2 `tool_call/cancel` (E15): `requested`, the agent accepted it and the call stops only when a final
+   * status arrives; `unconfirmed`, none came within main's deadline (Cancel offered again while advertised);
+   * `refused`, the agent answered -32602 (unknown, already final or not cancellable), a quiet note on the card.
+   */
+  cancel?: ToolCallCancel
   /** Fields of the agent's tool call updates Bosun does not know (a newer schema's, the agent's own), by key: shown as they are. */
   extra?: Record<string, unknown>
   /** Ids of permission requests attached to this tool call (their data lives in `SessionState.permissions`). */
@@ -474,6 +483,8 @@ export type SessionAction =
   | { type: 'terminal_cancel_requested'; terminalId: string }
   /** Main's deadline for the exit status of an accepted cancel passed without one. */
   | { type: 'terminal_cancel_unconfirmed'; terminalId: string }
+  /** What became of Bosun's v2 `tool_call/cancel` for this tool call (see ToolCallEntry.cancel). */
+  | { type: 'tool_call_cancel'; toolCallId: string; cancel: ToolCallCancel }
 
 /** A running (or not) agent as the UI sees it. */
 export interface AgentRuntimeView {

@@ -514,6 +514,16 @@ class AcpConnection implements AcpClientConnection {
     await this.request('terminal/cancel', { sessionId, terminalId })
   }
 
+  /**
+   * v2 `tool_call/cancel` (E15). The caller must have checked that the tool call currently advertises
+   * `capabilities.cancel` and is not final; the answer means "accepted", a final status confirms it.
+   */
+  async cancelToolCall(sessionId: string, toolCallId: string): Promise<void> {
+    if (this.version !== 2) throw new BosunError({ kind: 'invalid-argument', message: 'tool_call/cancel is an ACP v2 method; this agent speaks v1' })
+    this.requireSessions('tool_call/cancel')
+    await this.request('tool_call/cancel', { sessionId, toolCallId })
+  }
+
   async closeSession(sessionId: string): Promise<void> {
     this.requireSessions('session/close')
     // Bosun waits for no turn of a session it closes (the agent owes it no idle now): the turn ends, cancelled.

@@ -210,6 +210,8 @@ export interface AcpClientConnection extends IDisposable {
   resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome>
   /** v2 `terminal/cancel`: only for a terminal that currently advertises `capabilities.cancel` (E16); v1 connections refuse it. */
   cancelTerminal?(sessionId: string, terminalId: string): Promise<void>
+  /** v2 `tool_call/cancel`: only for a tool call that currently advertises `capabilities.cancel` and is not final (E15); v1 connections refuse it. */
+  cancelToolCall?(sessionId: string, toolCallId: string): Promise<void>
   /** `session/close` (v1 `sessionCapabilities.close`, v2 baseline): the agent may free the session. */
   closeSession?(sessionId: string): Promise<void>
   /**

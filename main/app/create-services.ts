@@ -25,6 +25,7 @@ import { createLocationsService, locationPathsOf } from '../locations/service'
 import { createMcpService } from '../mcp/service'
 import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { AgentTerminals } from '../terminals/agent-terminals'
+import { AgentToolCalls } from '../tool-calls/agent-tool-calls'
 import { createPermissionsService } from '../permissions/service'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
@@ -325,6 +326,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const terminals = store.add(new TerminalHandlers({ sessions: { getSession: terminalSession }, sink, log: log.child('terminals') }))
   // v2 agent-owned terminals: main decides whether `terminal/cancel` may be sent (E16).
   const agentTerminals = store.add(new AgentTerminals(sessions, log.child('agent-terminals')))
+  // v2 tool calls the agent lets the person stop: main decides whether `tool_call/cancel` may be sent (E15).
+  const agentToolCalls = store.add(new AgentToolCalls(sessions, log.child('agent-tool-calls')))
 
   // Each is told when a session closes too, whichever way it closes (the brokers' own `closeSession`).
   sessions.addCancellationListener(permissions.broker)
@@ -533,6 +536,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     ...clientCaps.handlers,
     ...mcp.handlers,
     cancelTerminal: ({ sessionId, terminalId }) => guard(() => agentTerminals.cancel(sessionId, terminalId)),
+    cancelToolCall: ({ sessionId, toolCallId }) => guard(() => agentToolCalls.cancel(sessionId, toolCallId)),
     killTerminal: ({ sessionId, terminalId }) => guard(() => terminals.killForPerson(sessionId, terminalId)),
     ...locations.handlers,
   }

@@ -26,6 +26,12 @@ export interface Scenario {
    * idle `state_update` with the new list. An id not listed, or one already cancelled, gets -32602.
    */
   cancelTerminals?: Record<string, { exitStatus?: Record<string, unknown>; output?: string }>
+  /**
+   * v2 `tool_call/cancel` (E15). Each request is logged on stderr as `TOOL-CALL-CANCEL <params json>`. A listed tool
+   * call id is accepted (`{}`), then the agent reports it `status` (default `cancelled`) with `capabilities: null`,
+   * unless `confirm` is false (it accepts and never says so). An id not listed, or one already cancelled, gets -32602.
+   */
+  cancelToolCalls?: Record<string, { status?: string; confirm?: boolean }>
 }
 
 export interface InitializeBehaviour {
@@ -188,6 +194,11 @@ export type Step =
    * cancel and that answer (what an agent reports of the work it stopped).
    */
   | { type: 'wait_for_cancel'; then?: Step[] }
+  /**
+   * v2: block until `tool_call/cancel` of tool call `id` was accepted and confirmed (see `cancelToolCalls`), then go on
+   * with the turn; a `session/cancel` meanwhile ends the turn `cancelled`.
+   */
+  | { type: 'wait_for_tool_call_cancel'; id: string }
   | { type: 'stderr'; text: string }
   /** How the turn ends (default `end_turn`); v2 may add `error`. */
   | { type: 'stop'; stopReason: string; error?: { code?: number; message: string } }

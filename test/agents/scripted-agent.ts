@@ -158,6 +158,9 @@ const sessionBackground = new Map<string, Record<string, unknown>[] | null>()
 /** v2: sessions whose turn is running (a cancelled terminal's idle snapshot is sent only when none is). */
 const runningSessions = new Set<string>()
 const cancelledTerminals = new Set<string>()
+/** v2 tool calls whose `tool_call/cancel` was accepted (`<sessionId>\n<toolCallId>`), and the turns waiting for one. */
+const cancelledToolCalls = new Set<string>()
+const toolCallCancelWaiters = new Map<string, () => void>()
 
 const sdk = v2 ? acpV2 : acpV1
 const app = (sdk.agent({ name: 'scripted-agent' }) as unknown) as LooseApp
@@ -366,6 +369,25 @@ if (v2) {
         if (!runningSessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
       })()
     }, 5)
+    return {}
+  })
+}
+
+if (v2) {
+  app.onRequest('tool_call/cancel', ({ params, client }) => {
+    log(`TOOL-CALL-CANCEL ${JSON.stringify(params)}`)
+    const sessionId = String(params.sessionId)
+    const toolCallId = String(params.toolCallId)
+    const plan = Object.hasOwn(scenario.cancelToolCalls ?? {}, toolCallId) ? scenario.cancelToolCalls![toolCallId] : undefined
+    const key = `${sessionId}\n${toolCallId}`
+    if (!plan || cancelledToolCalls.has(key)) throw acpV1.RequestError.invalidParams(undefined, `Tool call ${toolCallId} is unknown, final or not cancellable`)
+    cancelledToolCalls.add(key)
+    // Accepted now; the work "stops" a moment later, confirmed by the tool call's final status (E15).
+    if (plan.confirm !== false) {
+      setTimeout(() => {
+        void sendUpdate(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: plan.status ?? 'cancelled', capabilities: null }).then(() => toolCallCancelWaiters.get(key)?.())
+      }, 5)
+    }
     return {}
   })
 }
@@ -580,6 +602,12 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       await waitForCancel(sessionId)
       for (const then of step.then ?? []) await runStep(client, sessionId, then, ending, agentMessageId)
       return 'cancelled'
+    case 'wait_for_tool_call_cancel': {
+      const key = `${sessionId}\n${step.id}`
+      if (!cancelledToolCalls.has(key)) await Promise.race([waitForCancel(sessionId), new Promise<void>((resolve) => toolCallCancelWaiters.set(key, resolve))])
+      toolCallCancelWaiters.delete(key)
+      return cancelled.has(sessionId) ? 'cancelled' : undefined
+    }
     case 'stderr':
       log(step.text)
       return

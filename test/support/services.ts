@@ -3,8 +3,10 @@ import { afterEach } from 'vitest'
 import { createBosunServices } from '../../main/app/create-services'
 import type { BosunServices, HostIntegration } from '../../main/app/services'
 import type { CallHandlers } from '../../common/contract'
+import type { SessionState } from '../../common/session/types'
 import { createTestHome, type TestAgent, type TestHome } from './bosun-home'
 import { RecordingSink } from './recording-sink'
+import { must } from './must'
 
 export { must } from './must'
 
@@ -42,4 +44,25 @@ export function servicesPerTest(): (
     const started = (services = await createBosunServices({ home: home.home, host: 'web', appVersion: '0.0.0-test', events: sink, ...integration }))
     return { services: started, handlers: started.handlers, sink, testHome: home, workspace: home.workspace }
   }
+}
+
+/** One session's state as main holds it: now, or once `predicate` holds (re-checked on each of its batches, no polling). */
+export function watchSession(t: TestServices, sessionId: string): { state(): Promise<SessionState>; until(predicate: (s: SessionState) => boolean): Promise<SessionState> } {
+  const state = async () => must(await t.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+  const until = async (predicate: (s: SessionState) => boolean) => {
+    for (;;) {
+      const current = await state()
+      if (predicate(current)) return current
+      const seq = current.seq
+      await t.sink.next('sessionActions', (batch) => batch.sessionId === sessionId && batch.seq > seq)
+    }
+  }
+  return { state, until }
+}
+
+/** The params of every `method` request Bosun sent agent `agentId`, as its inspector recorded them. */
+export async function sentRequests(t: TestServices, agentId: string, method: string): Promise<unknown[]> {
+  return must(await t.handlers.listInspectorMessages({ agentId, method }))
+    .messages.filter((m) => m.direction === 'out' && m.kind === 'request')
+    .map((m) => (m.message as { params: unknown }).params)
 }

@@ -1,8 +1,8 @@
 /**
  * Tool calls (`tool_call`, `tool_call_update`, v2 `tool_call_content_chunk`) and v2 display-only terminals.
  */
-import type { FileRead, TerminalView, ToolCallContent, ToolCallEntry } from '../types'
-import { cutText, fittingToolMeta, isObject, isString, NONE, parseLocations, parseToolContent, patchedToolMeta } from './draft'
+import type { FileRead, TerminalView, ToolCallCancel, ToolCallContent, ToolCallEntry } from '../types'
+import { FINISHED_TOOL_STATUSES, cutText, fittingToolMeta, isObject, isString, NONE, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
 import { TRUNCATION_MARKER } from '../../bounded'
@@ -100,8 +100,9 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
         else t.rawOutput = value
         break
       case 'capabilities':
-        if (value === null) delete t.capabilities
-        else if (isObject(value)) t.capabilities = value
+        // Replaced whole; a malformed value means no controls, so Bosun never sends what the agent did not advertise (E15).
+        if (isObject(value)) t.capabilities = value
+        else delete t.capabilities
         break
       case '_meta':
         if (value === null) delete t._meta
@@ -520,6 +521,22 @@ export function applyTerminalCancelUnconfirmed(d: Draft, terminalId: unknown): v
   const t = mutTerminal(d, terminalId)
   delete t.cancelRequested
   t.cancelUnconfirmed = true
+}
+
+const TOOL_CALL_CANCELS: ReadonlySet<unknown> = new Set<ToolCallCancel>(['requested', 'unconfirmed', 'refused'])
+
+/**
+ * What became of Bosun's `tool_call/cancel` (E15). A deadline that passes after the final status came, or after
+ * another answer, changes nothing; an unknown call is left alone. The turn is not touched: cancelling one tool
+ * call does not change the foreground state.
+ */
+export function applyToolCallCancel(d: Draft, toolCallId: unknown, cancel: unknown): void {
+  if (!isString(toolCallId) || !TOOL_CALL_CANCELS.has(cancel)) return
+  const i = findToolCall(d, toolCallId)
+  if (i < 0) return
+  const current = d.s.entries[i] as ToolCallEntry
+  if (cancel === 'unconfirmed' && (current.cancel !== 'requested' || FINISHED_TOOL_STATUSES.has(current.status))) return
+  d.mutEntry<ToolCallEntry>(i).cancel = cancel as ToolCallCancel
 }
 
 /** v2 `terminal_output_chunk`: decode this chunk's base64 on its own, then append its bytes (H25). */

@@ -7,26 +7,15 @@
 import { describe, expect, it } from 'vitest'
 import { canCancelTerminal, runningBackgroundWork } from '../../../common/session/background'
 import type { SessionState } from '../../../common/session/types'
-import { must, servicesPerTest, type TestServices } from '../../support/services'
+import { must, sentRequests, servicesPerTest, watchSession, type TestServices } from '../../support/services'
 
 const startServices = servicesPerTest()
 
 async function start(): Promise<{ t: TestServices; sessionId: string; state(): Promise<SessionState>; until(p: (s: SessionState) => boolean): Promise<SessionState>; sentCancels(): Promise<unknown[]> }> {
   const t = await startServices([{ id: 'bg', name: 'Background agent', scenario: 'v2-background', v2: true }])
   const { sessionId } = must(await t.handlers.newSession({ agentId: 'bg', cwd: t.workspace }))
-  const state = async () => must(await t.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
-  const until = async (predicate: (s: SessionState) => boolean) => {
-    for (;;) {
-      const current = await state()
-      if (predicate(current)) return current
-      const seq = current.seq
-      await t.sink.next('sessionActions', (batch) => batch.sessionId === sessionId && batch.seq > seq)
-    }
-  }
-  const sentCancels = async () =>
-    must(await t.handlers.listInspectorMessages({ agentId: 'bg', method: 'terminal/cancel' }))
-      .messages.filter((m) => m.direction === 'out' && m.kind === 'request')
-      .map((m) => (m.message as { params: unknown }).params)
+  const { state, until } = watchSession(t, sessionId)
+  const sentCancels = () => sentRequests(t, 'bg', 'terminal/cancel')
   return { t, sessionId, state, until, sentCancels }
 }
 

@@ -122,6 +122,7 @@ describe('initialize', () => {
       ['session/close', () => peer.connection.closeSession!('s')],
       ['session/set_config_option', () => peer.connection.setConfigOption('s', 'model', 'fast')],
       ['terminal/cancel', () => peer.connection.cancelTerminal!('s', 't')],
+      ['tool_call/cancel', () => peer.connection.cancelToolCall!('s', 't')],
     ]
     for (const [method, call] of calls) {
       const error = await call().then(() => undefined, (e: unknown) => e)
@@ -358,22 +359,26 @@ describe('v2 turns', () => {
     await login
   })
 
-  it('terminal/cancel: exactly {sessionId, terminalId} on v2; the agent\'s -32602 is an RpcError; v1 refuses without sending', async () => {
+  type Cancel = (connection: AcpClientConnection, sessionId: string, id: string) => Promise<void>
+  it.each<[string, string, Cancel]>([
+    ['terminal/cancel', 'terminalId', (c, sessionId, id) => c.cancelTerminal!(sessionId, id)],
+    ['tool_call/cancel', 'toolCallId', (c, sessionId, id) => c.cancelToolCall!(sessionId, id)],
+  ])("%s: exactly {sessionId, %s} on v2; the agent's -32602 is an RpcError; v1 refuses without sending", async (method, key, cancelOf) => {
     const { connection, next, send } = await initialized(2)
-    const cancel = connection.cancelTerminal!('s1', 'term-7')
+    const cancel = cancelOf(connection, 's1', 'id-7')
     const request = await next()
-    expect(request).toMatchObject({ method: 'terminal/cancel', params: { sessionId: 's1', terminalId: 'term-7' } })
-    expect(request.params).toEqual({ sessionId: 's1', terminalId: 'term-7' })
+    expect(request).toMatchObject({ method })
+    expect(request.params).toEqual({ sessionId: 's1', [key]: 'id-7' })
     send({ id: request.id, result: {} })
     await cancel
-    const refused = connection.cancelTerminal!('s1', 'gone')
+    const refused = cancelOf(connection, 's1', 'gone')
     const second = await next()
     send({ id: second.id, error: { code: -32602, message: 'not cancellable' } })
     await expect(refused).rejects.toMatchObject({ code: -32602 })
     const v1 = await initialized(1)
-    await expect(v1.connection.cancelTerminal!('s1', 'term-7')).rejects.toMatchObject({ kind: 'invalid-argument' })
+    await expect(cancelOf(v1.connection, 's1', 'id-7')).rejects.toMatchObject({ kind: 'invalid-argument' })
     v1.send({ id: 'probe', method: '_probe', params: {} })
-    // The next thing v1's agent reads is the answer to its probe: no terminal/cancel went out before it.
+    // The next thing v1's agent reads is the answer to its probe: no cancel went out before it.
     expect(await v1.next()).toMatchObject({ id: 'probe', error: { code: -32601 } })
   })
 })

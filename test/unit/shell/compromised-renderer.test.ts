@@ -233,6 +233,12 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
     { sessionId, terminalId: '__proto__' },
     { sessionId: 'victim/other-session', terminalId: 'term-1' },
   ],
+  // v2 tool_call/cancel: a v1 session, ids the session does not have, another session's: main sends nothing (E15).
+  cancelToolCall: ({ sessionId }) => [
+    { sessionId, toolCallId: 'call-1' },
+    { sessionId, toolCallId: '__proto__' },
+    { sessionId: 'victim/other-session', toolCallId: 'call-1' },
+  ],
   // Killing a v1 terminal: ids the session does not have, another session's: nothing is killed.
   killTerminal: ({ sessionId }) => [
     { sessionId, terminalId: 'term-1' },
@@ -275,6 +281,7 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
     const ids: Ids = { sessionId: 'victim/s-1', requestId: 'victim#1:n:1', elicitationRequestId: 'victim#1:n:2' }
     const answers: { name: string; result: unknown }[] = []
     for (const name of Object.keys(calls) as CallName[]) {
+      process.stderr.write(`CALL ${name}\n`)
       for (const arg of hostileArgs[name](ids)) answers.push({ name, result: await call(name, arg) })
       for (const args of junk) answers.push({ name, result: await raw(name, ...args) })
     }
