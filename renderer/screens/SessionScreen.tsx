@@ -15,6 +15,7 @@ import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
 import { TerminalActionsContext, type TerminalActions } from '../components/transcript/terminal-actions'
+import { ToolCallActionsContext, useToolCallActions } from '../components/transcript/tool-call-actions'
 import { BackgroundWork } from '../components/background/BackgroundWork'
 import { waitingOnPerson, type AppStore } from '../state/app-store'
 import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
@@ -30,7 +31,7 @@ export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setMo
 export interface SessionScreenProps {
   store: AppStore
   /** With `cancelTerminal`, v2 agent terminals that offer it can be cancelled; with `killTerminal`, v1 terminals Bosun runs can be killed one by one. */
-  api: SessionApi & Partial<Pick<BosunApi, 'cancelTerminal' | 'killTerminal'>>
+  api: SessionApi & Partial<Pick<BosunApi, 'cancelTerminal' | 'killTerminal' | 'cancelToolCall'>>
   sessionId: string
   /** The approval inbox entry point (header, right). */
   inboxSlot: ReactNode
@@ -194,6 +195,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         : {}),
     }
   }, [api, sessionId, report])
+  // v2 tool calls that offer it: Cancel asks main, which sends tool_call/cancel only where the call offers it (E15).
+  const toolCallActions = useToolCallActions(api.cancelToolCall, sessionId, session?.protocolVersion === 2, report)
   // Hidden here at once; main drops it from the session, so no other window or later visit shows it again.
   const onDismiss = useCallback(
     (id: string) => {
@@ -261,7 +264,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         <SessionSeamsProvider value={sessionSeams}>
           <NotSentContext.Provider value={notSentActions}>
             <TerminalActionsContext.Provider value={terminalActions}>
-              <Transcript key={session.sessionId} session={transcriptSession ?? session} agentName={agentName} focusRequest={transcriptFocus} />
+              <ToolCallActionsContext.Provider value={toolCallActions}>
+                <Transcript key={session.sessionId} session={transcriptSession ?? session} agentName={agentName} focusRequest={transcriptFocus} />
+              </ToolCallActionsContext.Provider>
             </TerminalActionsContext.Provider>
           </NotSentContext.Provider>
         </SessionSeamsProvider>

@@ -18,6 +18,7 @@ import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
 import { failureReasonOf, insideErrorWrapper, isVerbatimToolText } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
+import { CancelToolCallButton, toolCallCancelNote } from './tool-call-actions'
 import './tool-card.css'
 
 export interface ToolCallCardProps {
@@ -196,7 +197,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     ),
   )
   const inTitle = (block: Record<string, unknown>) => typeof block.path === 'string' && pathsInTitle.has(block.path)
-  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered)]
+  const cancelNote = toolCallCancelNote(entry)
+  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered), ...(cancelNote ? [cancelNote] : [])]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={cardName(TOOL_KIND_LABEL[kind], plainTitle)}>
       {entry.excluded && <ExcludedMark />}
@@ -221,6 +223,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           // waits for approval, and the card read "Needs approval · In progress" of a command that had not run.
           <span className={`badge ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>
         )}
+        <CancelToolCallButton entry={entry} label={plainTitle} />
         {hasBody && (
           <button
             type="button"
