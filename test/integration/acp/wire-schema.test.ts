@@ -1,5 +1,5 @@
 /**
- * Strict in what Bosun sends (checklist A4, B1, C2, C4, E1, E13, F1, G1, G18, G22–G33, I2, I6): a tour of the
+ * Strict in what Bosun sends (checklist A4, B1, C2, C4, E1, E13, E15, E16, F1, G1, G18, G22–G33, I2, I6): a tour of the
  * scripted scenarios through the composition root, v1 and v2, records every line Bosun writes to the agents
  * (requests, notifications, and its answers to the agents' requests) and validates each against the SDK's JSON
  * schema of the negotiated version, with no field the schema does not have (test/support/acp-wire-schema.ts).
@@ -13,7 +13,8 @@ import type { SessionState } from '../../../common/session/types'
 import type { Scenario } from '../../agents/scenario'
 import { checkWireLog } from '../../support/acp-wire-schema'
 import { tinyMcpServer, webMcpServer } from '../../support/mcp-servers'
-import { must, servicesPerTest, type TestServices } from '../../support/services'
+import { must, servicesPerTest, watchSession, type TestServices } from '../../support/services'
+import { canCancelToolCall, toolCallOf } from '../../../common/session/background'
 
 const startServices = servicesPerTest()
 const logs = mkdtempSync(join(tmpdir(), 'bosun-wire-'))
@@ -59,6 +60,7 @@ const TOUR: Record<string, { scenario: string; v1?: Visit; v2?: Visit; both?: Vi
   },
   cards: { scenario: 'e2e-cards', both: { prompts: ['bash', 'edit', 'read', 'failed-fence'] } },
   background: { scenario: 'v2-background', v2: { prompts: ['start'] } },
+  toolcalls: { scenario: 'v2-tool-call-cancel', v2: { prompts: ['withdraw'] } },
 }
 
 /** An agent that takes everything optional Bosun may send: MCP servers, images and embedded files, list/close/delete, more folders. */
@@ -204,6 +206,12 @@ describe.each([
       const background = must(await services.handlers.newSession({ agentId: 'background', cwd: services.workspace }))
       await runPrompt(services, background.sessionId, 'start', false, counter)
       must(await services.handlers.cancelTerminal({ sessionId: background.sessionId, terminalId: 'dev' }))
+      // tool_call/cancel for a tool call that advertises it (E15); the turn waits for it.
+      const toolCalls = must(await services.handlers.newSession({ agentId: 'toolcalls', cwd: services.workspace }))
+      const turn = services.handlers.prompt({ sessionId: toolCalls.sessionId, prompt: [{ type: 'text', text: 'build' }] })
+      await watchSession(services, toolCalls.sessionId).until((st) => canCancelToolCall(toolCallOf(st, 'call-build')))
+      must(await services.handlers.cancelToolCall({ sessionId: toolCalls.sessionId, toolCallId: 'call-build' }))
+      must(await turn)
     }
     await services.services.dispose()
 
@@ -221,7 +229,7 @@ describe.each([
         'session/close',
         '→ session/request_permission',
         '→ elicitation/create',
-        ...(v2 ? ['session/resume', 'auth/login', 'terminal/cancel'] : ['session/load', 'authenticate', 'session/set_mode', '→ fs/read_text_file', '→ fs/write_text_file', '→ terminal/create', '→ terminal/output', '→ terminal/wait_for_exit', '→ terminal/release']),
+        ...(v2 ? ['session/resume', 'auth/login', 'terminal/cancel', 'tool_call/cancel'] : ['session/load', 'authenticate', 'session/set_mode', '→ fs/read_text_file', '→ fs/write_text_file', '→ terminal/create', '→ terminal/output', '→ terminal/wait_for_exit', '→ terminal/release']),
       ]),
     )
     expect(all.reduce((n, r) => n + r.sent, 0)).toBeGreaterThan(100)
