@@ -4,6 +4,7 @@
  */
 import { applyActions, createSessionState, rebuildIndex } from '../../common/session/reducer'
 import { MAX_MODELS } from '../../common/session/reducer/metadata'
+import { FINISHED_TOOL_STATUSES } from '../../common/session/reducer/draft'
 import type { Entry, SessionAction, SessionState, UnknownEntry } from '../../common/session/types'
 import type { StoredSession } from './history-store'
 import { decodeEntry } from './entry-codec'
@@ -150,9 +151,12 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
 
   const settle: SessionAction[] = []
   const running = row.turnState !== 'idle' || state.turn.state !== 'idle'
-  // v2 background work of the process that ran it ended with it, nothing its terminals offered holds any more,
-  // and a terminal that never reported its exit is not shown as running (or stopping) under an agent that is gone.
-  const stale = Object.values(state.terminals).some((terminal) => terminal?.capabilities != null || (terminal != null && !terminal.exitStatus && !terminal.agentGone))
+  // v2 background work of the process that ran it ended with it, nothing its terminals or tool calls offered holds any
+  // more (E15, E16: a cancel is for the process that advertised it), and a terminal that never reported its exit is not
+  // shown as running (or stopping) under an agent that is gone.
+  const stale =
+    Object.values(state.terminals).some((terminal) => terminal?.capabilities != null || (terminal != null && !terminal.exitStatus && !terminal.agentGone)) ||
+    state.entries.some((entry) => entry.kind === 'tool_call' && entry.capabilities != null && !FINISHED_TOOL_STATUSES.has(entry.status))
   if (!running && ((state.turn.background?.length ?? 0) > 0 || stale)) settle.push({ type: 'agent_gone' })
   if (running) {
     settle.push({ type: 'agent_gone' })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { SessionAction, SessionState } from '../../../common/session/types'
+import { canCancelToolCall, toolCallOf } from '../../../common/session/background'
 import { createLogger } from '../../../main/base/log'
 import type { Scheduler } from '../../../main/sessions/action-batcher'
 import { NullHistoryStore, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
@@ -297,6 +298,28 @@ describe('restoring a stored session', () => {
       { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },
     ])
     expect(restoreSessionState(stored(state, 'idle')).settle).toEqual([])
+  })
+
+  it("offers no tool call's Cancel of the process that ran it in a session opened from the history (E15)", () => {
+    const state = applyActions(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 2, cwd: '/w' }), [
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'tool_call_update', toolCallId: 'c1', title: 'Build', status: 'in_progress', capabilities: { cancel: {} } },
+          { sessionUpdate: 'tool_call_update', toolCallId: 'c2', title: 'Read', status: 'in_progress' },
+          { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background: null },
+        ],
+      },
+    ])
+    const { state: restored, settle } = restoreSessionState(stored(state, 'idle'))
+    expect(canCancelToolCall(toolCallOf(restored, 'c1'))).toBe(true)
+    const after = settled(restored, settle)
+    expect(canCancelToolCall(toolCallOf(after, 'c1'))).toBe(false)
+    expect(toolCallOf(after, 'c1')?.status).toBe('cancelled')
+    // Nothing offered: an unfinished call stays as it was (shown as not finished).
+    const plain = applyActions(state, [{ type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: 'c1', capabilities: null }] }])
+    const reopened = restoreSessionState(stored(plain, 'idle'))
+    expect(toolCallOf(settled(reopened.state, reopened.settle), 'c2')?.status).toBe('in_progress')
   })
 
   it('shows no v2 background work still running in a session opened from the history', () => {
