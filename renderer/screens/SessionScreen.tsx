@@ -273,7 +273,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       </div>
       <div className="session-bottom">
         <TerminalActionsContext.Provider value={terminalActions}>
-          <BackgroundWork session={session} onShowEntry={onShowEntry} />
+          <ToolCallActionsContext.Provider value={toolCallActions}>
+            <BackgroundWork session={session} onShowEntry={onShowEntry} />
+          </ToolCallActionsContext.Provider>
         </TerminalActionsContext.Provider>
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}

@@ -29,7 +29,8 @@ export interface Scenario {
   /**
    * v2 `tool_call/cancel` (E15). Each request is logged on stderr as `TOOL-CALL-CANCEL <params json>`. A listed tool
    * call id is accepted (`{}`), then the agent reports it `status` (default `cancelled`) with `capabilities: null`,
-   * unless `confirm` is false (it accepts and never says so). An id not listed, or one already cancelled, gets -32602.
+   * unless `confirm` is false (it accepts and never says so), and drops it from the session's background list (an idle
+   * session gets a new snapshot). An id not listed, or one already cancelled, gets -32602.
    */
   cancelToolCalls?: Record<string, { status?: string; confirm?: boolean }>
 }

@@ -385,7 +385,16 @@ if (v2) {
     // Accepted now; the work "stops" a moment later, confirmed by the tool call's final status (E15).
     if (plan.confirm !== false) {
       setTimeout(() => {
-        void sendUpdate(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: plan.status ?? 'cancelled', capabilities: null }).then(() => toolCallCancelWaiters.get(key)?.())
+        void (async () => {
+          await sendUpdate(client, sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: plan.status ?? 'cancelled', capabilities: null })
+          // Background work it was: no longer listed, and an idle session says so in a new snapshot.
+          const background = sessionBackground.get(sessionId)
+          if (background?.some((item) => item.type === 'tool_call' && item.toolCallId === toolCallId)) {
+            sessionBackground.set(sessionId, background.filter((item) => !(item.type === 'tool_call' && item.toolCallId === toolCallId)))
+            if (!runningSessions.has(sessionId)) await sendUpdate(client, sessionId, { sessionUpdate: 'state_update', state: 'idle' })
+          }
+          toolCallCancelWaiters.get(key)?.()
+        })()
       }, 5)
     }
     return {}

@@ -3,7 +3,8 @@
  * running tool call's card only while the call advertises `capabilities.cancel` (not on its neighbour, not once the
  * agent withdrew it); pressed, it says "Cancelling…" and the card ends Cancelled when the agent's final status comes,
  * while the turn goes on and ends normally. The agent's -32602 is a quiet line on the card, not an error, and the turn
- * keeps running (screenshots tool-call-cancel-*, also under /tmp/shots-spec6/ when that folder exists).
+ * keeps running. A call left running in the background is cancelled from the background-work indicator too
+ * (screenshots tool-call-cancel-*, also under /tmp/shots-spec6/ when that folder exists).
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -73,4 +74,16 @@ it("the agent's refusal (-32602) is a quiet note on the card, and the turn keeps
   await shot(page, 'tool-call-cancel-refused')
   await stopButton(page).click()
   await waitIdle(page)
+})
+
+it('a tool call left running in the background is cancelled from the background-work indicator', async () => {
+  const page = await sessionWith('index')
+  await visible(agentSays(page, AGENT).getByText('Indexing goes on in the background.'))
+  await waitIdle(page)
+  const indicator = await visible(page.getByRole('region', { name: 'Background work' }))
+  await visible(indicator.getByRole('status').getByText('1 task still running in the background'))
+  await shot(page, 'tool-call-cancel-background')
+  await indicator.getByRole('button', { name: 'Cancel Index the repository' }).click()
+  await gone(page.getByRole('region', { name: 'Background work' }))
+  await visible(transcript(page).getByRole('article', { name: /Index the repository/ }).getByText('Cancelled'))
 })

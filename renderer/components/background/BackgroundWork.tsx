@@ -5,6 +5,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { VisibleText } from '../permissions/VisibleText'
 import { CancelTerminalButton, KillTerminalButton } from '../transcript/terminal-actions'
+import { CancelToolCallButton } from '../transcript/tool-call-actions'
 import { neutraliseEscapes } from '../transcript/terminal-text'
 import './background-work.css'
 
@@ -16,7 +17,8 @@ const MAX_SHOWN = 20
  * work Bosun does not know), from its latest `background` snapshot; and a v1 agent's terminals Bosun still runs after
  * the turn. Shown above the composer while anything runs; a terminal that advertises cancel can be cancelled from
  * here as from its card, and one Bosun runs can be killed from here as from its card. An item with a card in
- * the transcript (the tool call, or the tool call that shows the terminal) has Show, which scrolls to it.
+ * the transcript (the tool call, or the tool call that shows the terminal) has Show, which scrolls to it. A tool call
+ * that advertises cancel can be cancelled from here as from its card (E15).
  */
 export const BackgroundWork = memo(function BackgroundWork({
   session,
@@ -112,6 +114,7 @@ function BackgroundRow({ item, cardId, onShowEntry }: { item: BackgroundItem; ca
           </span>
           {item.toolCall && <span className="badge badge-muted">{item.toolCall.status.replaceAll('_', ' ').slice(0, 40)}</span>}
           <ShowButton cardId={cardId} label={title} onShowEntry={onShowEntry} />
+          {item.toolCall && <CancelToolCallButton entry={item.toolCall} label={title} />}
         </li>
       )
     }
