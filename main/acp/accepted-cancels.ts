@@ -4,7 +4,9 @@
  * nothing), and one deadline per accepted cancel, after which the item is no longer shown as stopping: an agent
  * that accepts and forgets must not leave it so for ever.
  */
+import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
+import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import type { AcpClientConnection } from './types'
 import type { SessionAction, SessionState } from '../../common/session/types'
@@ -57,5 +59,34 @@ export class AcceptedCancels implements IDisposable {
   dispose(): void {
     for (const deadline of this.deadlines.values()) deadline.dispose()
     this.deadlines.clear()
+  }
+}
+
+/**
+ * What the per-item cancels of v2 share: the sessions they read, their log, one {@link AcceptedCancels}, and the first
+ * checks (the session exists and speaks v2).
+ */
+export abstract class V2ItemCancels implements IDisposable {
+  protected readonly cancels: AcceptedCancels
+
+  constructor(
+    protected readonly sessions: CancelSessions,
+    protected readonly log: Logger | undefined,
+    scheduler: Scheduler,
+    protected readonly confirmMs: number,
+  ) {
+    this.cancels = new AcceptedCancels(confirmMs, scheduler)
+  }
+
+  /** The session's state when it exists and speaks v2; `what` ("their terminals") says what only v2 agents offer to cancel. */
+  protected v2State(sessionId: string, what: string): Result<SessionState> {
+    const state = this.sessions.state(sessionId)
+    if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if (state.protocolVersion !== 2) return fail({ kind: 'invalid-argument', message: `Only ACP v2 agents offer to cancel ${what}.` })
+    return ok(state)
+  }
+
+  dispose(): void {
+    this.cancels.dispose()
   }
 }

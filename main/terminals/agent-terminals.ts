@@ -5,10 +5,9 @@
  * `capabilities.cancel` and no `exitStatus`. Anything else is refused as a value and nothing is sent.
  */
 import { fail, ok, toFailure, type Result } from '../base/errors'
-import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
-import { AcceptedCancels, type CancelSessions } from '../acp/accepted-cancels'
+import { V2ItemCancels, type CancelSessions } from '../acp/accepted-cancels'
 import { canCancelTerminal, terminalOf } from '../../common/session/background'
 
 /** What cancelling needs from the sessions service. */
@@ -17,23 +16,16 @@ export type AgentTerminalSessions = CancelSessions
 /** How long an accepted cancel waits for the terminal's exit status before it is no longer shown as stopping. */
 export const CANCEL_CONFIRM_MS = 15_000
 
-export class AgentTerminals implements IDisposable {
-  /** By `<sessionId>\n<terminalId>`: a second click does not send twice, and each accepted cancel has its deadline. */
-  private readonly cancels: AcceptedCancels
-
-  constructor(
-    private readonly sessions: AgentTerminalSessions,
-    private readonly log?: Logger,
-    scheduler: Scheduler = realScheduler,
-    private readonly confirmMs = CANCEL_CONFIRM_MS,
-  ) {
-    this.cancels = new AcceptedCancels(confirmMs, scheduler)
+/** By `<sessionId>\n<terminalId>`: a second click does not send twice, and each accepted cancel has its deadline. */
+export class AgentTerminals extends V2ItemCancels {
+  constructor(sessions: AgentTerminalSessions, log?: Logger, scheduler: Scheduler = realScheduler, confirmMs = CANCEL_CONFIRM_MS) {
+    super(sessions, log, scheduler, confirmMs)
   }
 
   async cancel(sessionId: string, terminalId: string): Promise<Result<undefined>> {
-    const state = this.sessions.state(sessionId)
-    if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if (state.protocolVersion !== 2) return fail({ kind: 'invalid-argument', message: 'Only ACP v2 agents offer to cancel their terminals.' })
+    const checked = this.v2State(sessionId, 'their terminals')
+    if (!checked.ok) return checked
+    const state = checked.value
     const terminal = terminalOf(state.terminals, terminalId)
     if (!terminal) return fail({ kind: 'not-found', message: `This session has no terminal ${terminalId}.` })
     if (!canCancelTerminal(terminal)) {
@@ -66,7 +58,4 @@ export class AgentTerminals implements IDisposable {
     }
   }
 
-  dispose(): void {
-    this.cancels.dispose()
-  }
 }

@@ -10,10 +10,9 @@
  * the foreground state).
  */
 import { fail, ok, RpcError, toFailure, type Result } from '../base/errors'
-import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
-import { AcceptedCancels, type CancelSessions } from '../acp/accepted-cancels'
+import { V2ItemCancels, type CancelSessions } from '../acp/accepted-cancels'
 import { canCancelToolCall, toolCallOf } from '../../common/session/background'
 import { FINISHED_TOOL_STATUSES } from '../../common/session/reducer/draft'
 
@@ -27,23 +26,16 @@ export interface ToolCallCancelOutcome {
 
 const INVALID_PARAMS = -32602
 
-export class AgentToolCalls implements IDisposable {
-  /** By `<sessionId>\n<toolCallId>`. */
-  private readonly cancels: AcceptedCancels
-
-  constructor(
-    private readonly sessions: CancelSessions,
-    private readonly log?: Logger,
-    scheduler: Scheduler = realScheduler,
-    private readonly confirmMs = TOOL_CALL_CANCEL_CONFIRM_MS,
-  ) {
-    this.cancels = new AcceptedCancels(confirmMs, scheduler)
+/** By `<sessionId>\n<toolCallId>`. */
+export class AgentToolCalls extends V2ItemCancels {
+  constructor(sessions: CancelSessions, log?: Logger, scheduler: Scheduler = realScheduler, confirmMs = TOOL_CALL_CANCEL_CONFIRM_MS) {
+    super(sessions, log, scheduler, confirmMs)
   }
 
   async cancel(sessionId: string, toolCallId: string): Promise<Result<ToolCallCancelOutcome>> {
-    const state = this.sessions.state(sessionId)
-    if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if (state.protocolVersion !== 2) return fail({ kind: 'invalid-argument', message: 'Only ACP v2 agents offer to cancel a tool call.' })
+    const checked = this.v2State(sessionId, 'a tool call')
+    if (!checked.ok) return checked
+    const state = checked.value
     const entry = toolCallOf(state, toolCallId)
     if (!entry) return fail({ kind: 'not-found', message: `This session has no tool call ${toolCallId}.` })
     if (!canCancelToolCall(entry)) {
@@ -82,7 +74,4 @@ export class AgentToolCalls implements IDisposable {
     }
   }
 
-  dispose(): void {
-    this.cancels.dispose()
-  }
 }
