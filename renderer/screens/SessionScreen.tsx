@@ -257,6 +257,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         onClose={onClose}
         usage={session.usage}
         waitingOnYou={waitingOnPerson(session)}
+        startingAgent={waitingToSend !== null ? agentName : null}
       />
       {/* The agent's notices sit above the transcript, in its column: they cover neither the header nor the transcript. */}
       <div className="session-middle">

@@ -203,6 +203,8 @@ describe('history in the browser host', () => {
       await sendPrompt(page, 'again')
       const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
       expect(await waiting.innerText()).toBe(`Starting ${AGENT}; this goes as soon as it is ready: again`)
+      // The header says so too (it said 'Idle').
+      expect(await page.getByRole('status', { name: `Turn: starting ${AGENT}` }).innerText()).toBe('Starting…')
       await page.getByRole('textbox', { name: 'Message' }).fill('twice')
       expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true)
       await screenshot(page, 'history-waiting-to-send')

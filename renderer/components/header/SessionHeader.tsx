@@ -115,6 +115,11 @@ export interface SessionHeaderProps {
    * not "Working…" (a v1 agent blocked on an answer never says so itself), and the status announces the change.
    */
   waitingOnYou?: number
+  /**
+   * The agent being started for a message the person sent to this session (its name), while no turn runs yet: the
+   * status says "Starting…", not "Idle", as the line above the composer says the message waits for it.
+   */
+  startingAgent?: string | null
 }
 
 /** Two-step close: the first click asks, the second closes; leaving the button resets it. */
@@ -135,9 +140,11 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, titleView, subtitle, subtitleView, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0 } = props
+  const { title, titleView, subtitle, subtitleView, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0, startingAgent } = props
   const turn: TurnView = (props.turn.state === 'running' || props.turn.state === 'unknown') && waitingOnYou > 0 ? { ...props.turn, state: 'requires_action' } : props.turn
-  const busy = turn.state === 'running' || turn.state === 'unknown'
+  const starting = turn.state === 'idle' && startingAgent != null
+  const busy = turn.state === 'running' || turn.state === 'unknown' || starting
+  const label = starting ? 'Starting…' : turnLabel(turn)
   return (
     <header className="session-header">
       <div className="session-heading">
@@ -148,9 +155,14 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
           {subtitleView ?? subtitle}
         </div>
       </div>
-      <span className={`turn-state turn-${turn.state}`} role="status" aria-label={`Turn: ${turnLabel(turn)}`}>
+      <span
+        className={`turn-state turn-${starting ? 'starting' : turn.state}`}
+        role="status"
+        aria-label={starting ? `Turn: starting ${startingAgent}` : `Turn: ${label}`}
+        title={starting ? `Starting ${startingAgent}; your message goes as soon as it is ready` : undefined}
+      >
         {busy && <span className="spinner" aria-hidden="true" />}
-        {turnLabel(turn)}
+        {label}
       </span>
       <UsageMeter usage={usage ?? null} />
       {/* The agent's selectors are under the composer (SessionOptions): the header is one row, its buttons always in view. */}
