@@ -60,8 +60,10 @@ export const detectedAgentSchema = z.strictObject({
   path: z.string(),
   /** The command line a definition would use. */
   commandLine: z.string(),
-  /** First line of `--version`, null when it did not answer in time. */
+  /** First line of `--version`, null when it did not answer in time (or is still being read). */
   version: z.string().nullable(),
+  /** Its `--version` is still being read: ask again with `waitForVersions` for it. */
+  versionPending: z.boolean().optional(),
   /** An agent definition already runs this command. */
   added: z.boolean(),
   /** What it needs before it works (a login or a key). */
@@ -100,8 +102,11 @@ export const registryCalls = {
   getRegistrySettings: call(z.undefined(), z.strictObject({ url: z.string(), defaultUrl: z.string() })),
   /** Empty `url` = the default. Fails `invalid-argument` for anything but https (http only on this machine). */
   setRegistrySettings: call(z.strictObject({ url: z.string().max(4096) }), z.strictObject({ url: z.string() })),
-  /** Known agents found on PATH (each asked `--version` with a timeout and a scrubbed environment). */
-  detectAgents: call(z.undefined(), z.strictObject({ agents: z.array(detectedAgentSchema) })),
+  /**
+   * Known agents found on PATH (each asked `--version` with a timeout and a scrubbed environment). Answers at once
+   * with the versions read within a second (the others `versionPending`); `waitForVersions` waits for them.
+   */
+  detectAgents: call(z.strictObject({ waitForVersions: z.boolean().optional() }).optional(), z.strictObject({ agents: z.array(detectedAgentSchema) })),
   /** Adds a detected agent as a ready definition (offering ACP v1, which these agents speak). */
   addDetectedAgent: call(z.strictObject({ key: z.string().max(64) }), z.strictObject({ agent: agentDefinitionViewSchema })),
 } as const

@@ -8,7 +8,7 @@ import type { registryCalls, RegistryAgentView } from '../../common/contract/reg
 import { fail, ok } from '../base/errors'
 import { DisposableStore, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
-import { detectAgents, KNOWN_AGENTS, type DetectedAgentInfo } from '../agents/detect'
+import { AgentDetector, KNOWN_AGENTS, type DetectedAgentInfo } from '../agents/detect'
 import type { AgentConfigService } from '../config/agent-config-service'
 import { findPreset } from '../config/presets'
 import { joinArgs } from '../config/split-args'
@@ -58,15 +58,19 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
   /** Icons by URL, as the download in flight or done: calls at once for one icon share one download. */
   const icons = new Map<string, Promise<string | null>>()
   /**
-   * The detection running now, if any: each one spawns every known agent found on PATH (`--version`), and the
-   * renderer is not trusted to ask once. Calls while it runs share its answer; the next call after it detects again.
+   * The detections running now, quick and waiting for versions: each looks every known agent up on PATH (and asks a
+   * new or changed program `--version`), and the renderer is not trusted to ask once. Calls while one runs share its
+   * answer; the next call after it detects again (versions of unchanged programs are kept, {@link AgentDetector}).
    */
-  let detecting: Promise<DetectedAgentInfo[]> | undefined
-  const detectOnce = (): Promise<DetectedAgentInfo[]> => {
-    detecting ??= detectAgents({ env: baseEnv, ...(options.detectTimeoutMs ? { timeoutMs: options.detectTimeoutMs } : {}) }).finally(() => {
-      detecting = undefined
-    })
-    return detecting
+  const detector = new AgentDetector({ env: baseEnv, ...(options.detectTimeoutMs ? { timeoutMs: options.detectTimeoutMs } : {}) })
+  const detecting = new Map<boolean, Promise<DetectedAgentInfo[]>>()
+  const detectOnce = (waitForVersions: boolean): Promise<DetectedAgentInfo[]> => {
+    let running = detecting.get(waitForVersions)
+    if (!running) {
+      running = detector.detect({ waitForVersions }).finally(() => detecting.delete(waitForVersions))
+      detecting.set(waitForVersions, running)
+    }
+    return running
   }
 
   // An installed agent removed from the Agents list takes its files with it.
@@ -138,16 +142,17 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
       const set = await client.setUrl(url)
       return set.ok ? ok({ url: set.url }) : fail({ kind: 'invalid-argument', message: set.message })
     },
-    detectAgents: async () => {
-      const found = await detectOnce()
+    detectAgents: async (input) => {
+      const found = await detectOnce(input?.waitForVersions === true)
       const defs = config.definitions.list()
       return ok({
-        agents: found.map(({ agent, path, version }) => ({
+        agents: found.map(({ agent, path, version, versionPending }) => ({
           key: agent.key,
           name: agent.name,
           path,
           commandLine: joinArgs([agent.command, ...agent.args]),
           version,
+          ...(versionPending ? { versionPending } : {}),
           added: defs.some((d) => (d.command === agent.command || d.command === path) && d.args.join('\0') === agent.args.join('\0')),
           // It is installed: only what it still needs (a login, a key).
           needs: findPreset(agent.presetId)?.needs.filter((n) => n.kind === 'login' || n.kind === 'key').map((n) => n.text) ?? [],

@@ -19,11 +19,17 @@ export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
     let live = true
     void api.detectAgents(undefined).then((r) => {
       if (!live) return
-      if (r.ok) setFound(r.value.agents)
-      else {
+      if (!r.ok) {
         setFound([])
         if (r.error.kind !== 'not-available') setProblem(r.error.message)
+        return
       }
+      setFound(r.value.agents)
+      // The list is shown (and each one can be added) while a slow `--version` is still read; its version comes after.
+      if (!r.value.agents.some((a) => a.versionPending)) return
+      void api.detectAgents({ waitForVersions: true }).then((later) => {
+        if (live) setFound((list) => list && withVersions(list, later.ok ? later.value.agents : []))
+      })
     })
     return () => {
       live = false
@@ -58,11 +64,18 @@ export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
               <div className="detected-text">
                 <span className="detected-name">
                   {agent.name}
-                  {agent.version && (
+                  {agent.version ? (
                     <span className="muted small detected-version" title={agent.version}>
                       {' '}
                       {versionShown(agent.version)}
                     </span>
+                  ) : (
+                    agent.versionPending && (
+                      <span className="muted small detected-version" title={`Asking ${agent.commandLine.split(' ')[0]} --version`}>
+                        {' '}
+                        <span className="spinner small" aria-hidden="true" /> checking its version…
+                      </span>
+                    )
                   )}
                 </span>
                 <span className="mono small muted detected-path" title={agent.path}>
@@ -102,4 +115,12 @@ export function DetectedAgents({ api, onAdded }: DetectedAgentsProps) {
 export function versionShown(line: string): string {
   const number = /(?:^|[^\w.])v?(\d+\.\d+(?:\.\d+)*(?:-[0-9A-Za-z][0-9A-Za-z.-]*?)?)(?=\.?(?:$|[\s,;)]))/.exec(line)
   return number ? number[1]! : line
+}
+
+/** `list` with the versions a later detection read (one it no longer finds keeps none), nothing pending any more. */
+export function withVersions(list: readonly DetectedAgent[], later: readonly DetectedAgent[]): DetectedAgent[] {
+  return list.map(({ versionPending: _read, ...agent }) => {
+    const again = later.find((a) => a.key === agent.key && a.path === agent.path)
+    return again?.version ? { ...agent, version: again.version } : agent
+  })
 }

@@ -77,10 +77,44 @@ describe('detectAgents', () => {
       const answers = await Promise.all(Array.from({ length: 40 }, () => registry.handlers.detectAgents(undefined)))
       for (const answer of answers) expect(must(answer).agents.find((a) => a.key === 'gemini')?.version).toBe('0.27.3')
       expect(readFileSync(spawns, 'utf8').trim().split('\n')).toHaveLength(1)
-      // Once it has finished, the next call detects again (something may have been installed meanwhile).
+      // Once it has finished, the next call detects again (something may have been installed meanwhile), and asks
+      // only a program that changed for its version.
       must(await registry.handlers.detectAgents(undefined))
+      expect(readFileSync(spawns, 'utf8').trim().split('\n')).toHaveLength(1)
+      writeFileSync(join(bin, 'gemini'), `#!/bin/sh\necho x >> '${spawns}'\necho "0.28.0"\n`, { mode: 0o755 })
+      expect(must(await registry.handlers.detectAgents(undefined)).agents.find((a) => a.key === 'gemini')?.version).toBe('0.28.0')
       expect(readFileSync(spawns, 'utf8').trim().split('\n')).toHaveLength(2)
     } finally {
+      registry.dispose()
+      config.dispose()
+    }
+  })
+
+  it('answers with the agents found before a slow --version has answered, and gives the version when asked to wait', async () => {
+    // Gemini CLI 0.61 took 13 s to print its version on a busy machine: the list waited for it (up to 5 s, the bound),
+    // then showed Gemini without a version.
+    const home = join(root, 'home')
+    const go = join(root, 'go')
+    rmSync(join(bin, 'goose'))
+    writeFileSync(join(bin, 'gemini'), `#!/bin/sh\nwhile [ ! -f '${go}' ]; do sleep 0.05; done\necho "0.61.0"\n`, { mode: 0o755 })
+    const baseEnv = { PATH: `${bin}:/usr/bin:/bin` }
+    const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv, confirmation: new RecordingConfirmation() })
+    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: 60_000 })
+    try {
+      const quick = must(await registry.handlers.detectAgents(undefined)).agents
+      expect(quick.find((a) => a.key === 'gemini')).toMatchObject({ version: null, versionPending: true, added: false })
+      expect(quick.find((a) => a.key === 'codex')).toMatchObject({ version: 'codex-acp 0.9.2 key=none' })
+      expect(quick.find((a) => a.key === 'codex')).not.toHaveProperty('versionPending')
+      const waiting = registry.handlers.detectAgents({ waitForVersions: true })
+      writeFileSync(go, '')
+      const full = must(await waiting).agents
+      expect(full.find((a) => a.key === 'gemini')).toMatchObject({ version: '0.61.0' })
+      expect(full.find((a) => a.key === 'gemini')).not.toHaveProperty('versionPending')
+      // The next quick detection has it at once (the program did not change).
+      rmSync(go)
+      expect(must(await registry.handlers.detectAgents(undefined)).agents.find((a) => a.key === 'gemini')).toMatchObject({ version: '0.61.0' })
+    } finally {
+      writeFileSync(go, '')
       registry.dispose()
       config.dispose()
     }
