@@ -92,7 +92,10 @@ const BOTH: Record<string, (d: Draft, u: Update) => void> = {
   user_message_chunk: (d, u) => applyChunk(d, 'user_message', u),
   agent_message_chunk: (d, u) => applyChunk(d, 'agent_message', u),
   agent_thought_chunk: (d, u) => applyChunk(d, 'agent_thought', u),
-  tool_call_update: applyToolCall,
+  tool_call_update: (d, u) => {
+    applyToolCall(d, u)
+    workReported(d)
+  },
   available_commands_update: (d, u) => {
     const commands = parseCommands(u.availableCommands)
     if (commands) d.s.availableCommands = commands
@@ -112,9 +115,20 @@ const BOTH: Record<string, (d: Draft, u: Update) => void> = {
   compaction_summary_chunk: applyCompactionChunk,
 }
 
+/** v1: the agent reported work; the next chunk without a `messageId` starts a message ({@link SessionState.workAtEntry}). */
+function workReported(d: Draft): void {
+  if (!d.v2 && d.s.workAtEntry !== d.s.entries.length) d.s.workAtEntry = d.s.entries.length
+}
+
 const V1_ONLY: Record<string, (d: Draft, u: Update) => void> = {
-  tool_call: applyToolCall,
-  plan: applyPlanV1,
+  tool_call: (d, u) => {
+    applyToolCall(d, u)
+    workReported(d)
+  },
+  plan: (d, u) => {
+    applyPlanV1(d, u)
+    workReported(d)
+  },
   current_mode_update: (d, u) => {
     if (!isString(u.currentModeId)) return
     // The session's modes are a config option (E4: config options supersede modes): that option shows the mode, and

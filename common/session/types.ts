@@ -442,6 +442,12 @@ export interface SessionState {
    * it sent), and the blocks it echoed so far: its version becomes the message's content (F6).
    */
   pendingEcho?: { entryId: string; text: string; blocks: number; messageId?: string; echoed?: ContentBlock[] } | null
+  /**
+   * v1: how many entries the transcript had when the agent last reported work (a tool call's news, a plan). A chunk
+   * without a `messageId` does not continue a message from before that: the work came between two model steps, whose
+   * texts are two paragraphs, not one (ACP H4: with no `messageId`, a new message after another kind of update).
+   */
+  workAtEntry?: number
   /** The agent restarted and cannot continue this session (it can neither resume nor load it…): why, in a sentence. */
   cannotContinue?: { reason: string } | null
 }

@@ -139,12 +139,14 @@ function chunkInto(d: Draft, kind: MessageKind, messageId: string | undefined, b
     i = findMessage(d, kind, messageId)
   } else {
     // v1 without ids: continue the last entry when it is a message of the same role (never our local echo), of
-    // this turn (a chunk after a turn ended starts a message of its own), that has no id either: a chunk without one
-    // after a message with one is another message (codex-acp's error after a cut-off answer, its notices).
+    // this turn (a chunk after a turn ended starts a message of its own), with no work reported since (a plan, a tool
+    // call's news: the model's next step), that has no id either: a chunk without one after a message with one is
+    // another message (codex-acp's error after a cut-off answer, its notices).
     const last = d.s.entries.length - 1
     const entry = d.s.entries[last]
     const ended = d.s.turn.endedAtEntry
-    if (entry !== undefined && entry.kind === kind && !entry.local && entry.messageId === undefined && !(ended !== undefined && last < ended)) i = last
+    const worked = d.s.workAtEntry
+    if (entry !== undefined && entry.kind === kind && !entry.local && entry.messageId === undefined && !(ended !== undefined && last < ended) && !(worked !== undefined && last < worked)) i = last
   }
   if (i < 0) {
     i = newMessage(d, kind, messageId, [block])

@@ -196,6 +196,55 @@ describe('echo of our own prompt', () => {
     expect(summary(s.entries).slice(-2)).toEqual(['user_message:next', 'agent_message:ok'])
   })
 
+  it('v1: a chunk without messageId after a plan or news of an earlier tool call starts a message: the model took another step', () => {
+    // A v1 agent without message ids (Gemini CLI): the text of the step before the work and the step after it read
+    // as one paragraph ("I will update the plan.Now the file."), the plan or the card's news between them unseen.
+    let s = apply(session(1), { type: 'local_prompt', content: [text('go')] })
+    s = updates(
+      s,
+      { sessionUpdate: 'agent_message_chunk', content: text('I will read it.') },
+      { sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Read', status: 'in_progress' },
+      { sessionUpdate: 'agent_message_chunk', content: text('Reading; ') },
+      { sessionUpdate: 'agent_message_chunk', content: text('meanwhile the plan.') },
+      { sessionUpdate: 'plan', entries: [{ content: 'Read', priority: 'medium', status: 'in_progress' }] },
+      { sessionUpdate: 'agent_message_chunk', content: text('Planned.') },
+      { sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' },
+      { sessionUpdate: 'agent_message_chunk', content: text('It was read') },
+      // Updates that report no work leave a message streaming on.
+      { sessionUpdate: 'usage_update', used: 10, size: 100 },
+      { sessionUpdate: 'session_info_update', title: 'Reading' },
+      { sessionUpdate: 'agent_message_chunk', content: text(', all of it.') },
+    )
+    expect(summary(s.entries)).toEqual([
+      'user_message:go',
+      'agent_message:I will read it.',
+      'tool_call:t1',
+      'agent_message:Reading; meanwhile the plan.',
+      'agent_message:Planned.',
+      'agent_message:It was read, all of it.',
+    ])
+    // The same, an update per batch.
+    let e = apply(session(1), { type: 'local_prompt', content: [text('go')] })
+    e = eachUpdate(
+      e,
+      { sessionUpdate: 'agent_message_chunk', content: text('A.') },
+      { sessionUpdate: 'plan', entries: [] },
+      { sessionUpdate: 'agent_message_chunk', content: text('B') },
+      { sessionUpdate: 'agent_message_chunk', content: text('.') },
+    )
+    expect(summary(e.entries)).toEqual(['user_message:go', 'agent_message:A.', 'agent_message:B.'])
+  })
+
+  it('v1: chunks with a messageId stay one message across a plan or a tool call\'s news', () => {
+    const s = updates(
+      session(1),
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('One ') },
+      { sessionUpdate: 'plan', entries: [] },
+      { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: text('message.') },
+    )
+    expect(summary(s.entries)).toEqual(['agent_message:One message.'])
+  })
+
   it('v2: user_message inserted with the prompt text reconciles with the local echo (one bubble)', () => {
     let s = apply(session(2), { type: 'local_prompt', content: [text('prompt 1')] })
     s = updates(s, { sessionUpdate: 'user_message', messageId: 'u1', content: [text('prompt 1')] })
