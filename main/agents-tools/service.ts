@@ -374,7 +374,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
       if (!saved.ok) return saved
     } else {
       // The same names, set now: the Agents screen's "not set" and the sign-in's "With a key" hear of it.
-      config.secretsChanged()
+      config.secretsChanged(agentId)
     }
     const restarted = await restartAgent(agentId)
     return restarted.ok ? ok({ restarted: true }) : restarted

@@ -33,7 +33,6 @@ import { sessionRequestAdmission } from '../sessions/request-admission'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
-import { launchIdentityHash } from '../trust/launch-trust'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
 import { derivedTitle } from '../../common/session/title'
@@ -365,10 +364,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
     }),
   )
   // A running agent whose definition was saved since it started runs the earlier one until it restarts: its view says so.
+  // So does one whose key was changed (a wrong key corrected): it runs with the earlier value until it restarts.
   const withDefinitionState = (view: AgentRuntimeView): AgentRuntimeView => {
     const launched = supervisor.get(view.agentId)?.runningSpec?.launchIdentity
-    const def = config.definitions.get(view.agentId)
-    return launched !== undefined && def && launchIdentityHash(def) !== launched ? { ...view, definitionChanged: true } : view
+    const current = config.launchIdentity(view.agentId)
+    return launched !== undefined && current !== undefined && current !== launched ? { ...view, definitionChanged: true } : view
   }
   const emitStatus = (view: AgentRuntimeView) => {
     // A removed agent's last words (its host stopping) would put it back in the window's list of agents.
@@ -376,6 +376,12 @@ export async function createBosunServices(integration: HostIntegration): Promise
     events.emit('agentStatus', { ...tools.redactView(withDefinitionState(view)), name: agentName(view.agentId) })
   }
   store.add(supervisor.onDidChangeStatus(emitStatus))
+  store.add(
+    config.onDidChangeSecrets((agentId) => {
+      const view = supervisor.views().find((v) => v.agentId === agentId)
+      if (view && supervisor.get(agentId)?.runningSpec) emitStatus(view)
+    }),
+  )
   store.add(
     supervisor.onDidChangePreferredVersion(({ agentId, version }) => {
       const def = config.definitions.get(agentId)

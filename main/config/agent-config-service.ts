@@ -12,11 +12,12 @@
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { AgentDefinitionView, AgentDraft, AgentFieldErrors, agentsCalls, AgentPresetView } from '../../common/contract/agents'
 import { fail, ok, type Result } from '../base/errors'
+import { Emitter, type Event } from '../base/event'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { createKeytarSecretStore, type SecretStore } from '../secrets/secret-store'
 import { refuseAllConfirmation, quoteExact, type ConfirmationService } from '../trust/confirmation'
-import { changedParts, describeLaunch, LaunchTrustStore, sameLaunch } from '../trust/launch-trust'
+import { changedParts, describeLaunch, launchIdentityHash, LaunchTrustStore, sameLaunch } from '../trust/launch-trust'
 import { AgentDefinitionStore, type AgentDefinition } from './agent-definitions'
 import { resolveLaunch, type LaunchSpec } from './launch'
 import { AGENT_PRESETS } from './presets'
@@ -58,8 +59,19 @@ export interface AgentConfigService {
   launchSpec(agentId: string): Promise<Result<LaunchSpec>>
   /** The values of this agent's keychain secrets (for redaction only; never starts anything, never asks). */
   secretValues(agentId: string): Promise<Result<Record<string, string>>>
-  /** A secret was stored or removed outside `save` (a login's key): the listing's "set" / "not set" is sent again. */
-  secretsChanged(): void
+  /**
+   * A secret of `agentId` was stored or removed outside `save` (a login's key): the listing's "set" / "not set" is
+   * sent again, and a running agent started with the earlier value says it runs that one.
+   */
+  secretsChanged(agentId: string): void
+  /**
+   * What a running agent's `launchIdentity` (from {@link launchSpec}) is compared with to tell whether it runs what
+   * is saved now: the definition's command, arguments, environment and secret names, and every change of its secrets'
+   * values since Bosun started (a key corrected after a wrong one reaches the agent only when it restarts).
+   */
+  launchIdentity(agentId: string): string | undefined
+  /** A secret of this agent was stored or removed. */
+  onDidChangeSecrets: Event<string>
   /**
    * Creates or updates a definition (the `saveAgentDefinition` call, and the way every other writer should
    * go): a new definition, or one whose command, arguments or environment changed, is saved only after main
@@ -89,6 +101,20 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
         const removed = await secrets.deleteAll(agentId)
         if (!removed.ok) log.warn(`could not delete the secrets of ${agentId}: ${removed.error.message}`)
       },
+    }),
+  )
+
+  /** How often each agent's secrets were stored or removed since Bosun started (part of its launch identity). */
+  const secretRevisions = new Map<string, number>()
+  const secretsEmitter = disposables.add(new Emitter<string>())
+  const secretsWritten = (agentId: string) => {
+    secretRevisions.set(agentId, (secretRevisions.get(agentId) ?? 0) + 1)
+    secretsEmitter.fire(agentId)
+  }
+  const identityOf = (def: AgentDefinition) => `${launchIdentityHash(def)}#${secretRevisions.get(def.id) ?? 0}`
+  disposables.add(
+    definitions.onDidChange(() => {
+      for (const id of secretRevisions.keys()) if (!definitions.get(id)) secretRevisions.delete(id)
     }),
   )
 
@@ -212,6 +238,7 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       }
       stored.push(name)
     }
+    if (previous && stored.length > 0) secretsWritten(id)
     const saved = await definitions.save(def)
     if (!saved.ok) {
       if (!previous) await secrets.deleteAll(id)
@@ -243,7 +270,10 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       const def = definitions.get(agentId)
       if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
       const removed = await secrets.delete(agentId, name)
-      if (removed.ok) emitChanged()
+      if (removed.ok) {
+        secretsWritten(agentId)
+        emitChanged()
+      }
       return done(removed)
     },
     getKeychainStatus: async () => {
@@ -279,20 +309,30 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
       const confirmed = await confirmLaunch(def)
       if (!confirmed.ok) return confirmed
+      // Before the keychain is read: a secret written meanwhile counts as not reaching this start.
+      const launchIdentity = identityOf(def)
       const resolved = await secrets.resolveEnv(def.id, def.secretEnv)
       if (!resolved.ok && resolved.error.kind === 'keychain-unavailable' && def.secretEnv.length > 0) {
         log.warn(`${def.name} starts without ${def.secretEnv.join(', ')}: ${resolved.error.message}`)
-        return ok({ ...resolveLaunch(def, {}, baseEnv), withoutKeys: { names: [...def.secretEnv], reason: resolved.error.message } })
+        return ok({ ...resolveLaunch(def, {}, baseEnv), launchIdentity, withoutKeys: { names: [...def.secretEnv], reason: resolved.error.message } })
       }
       if (!resolved.ok) return resolved
-      return ok(resolveLaunch(def, resolved.value, baseEnv))
+      return ok({ ...resolveLaunch(def, resolved.value, baseEnv), launchIdentity })
     },
+    launchIdentity(agentId) {
+      const def = definitions.get(agentId)
+      return def ? identityOf(def) : undefined
+    },
+    onDidChangeSecrets: secretsEmitter.event,
     async secretValues(agentId) {
       const def = definitions.get(agentId)
       if (!def) return fail({ kind: 'not-found', message: `No agent with id ${agentId}` })
       return secrets.resolveEnv(def.id, def.secretEnv)
     },
-    secretsChanged: () => emitChanged(),
+    secretsChanged: (agentId) => {
+      secretsWritten(agentId)
+      emitChanged()
+    },
     save: (draft, values) => save(draft, values),
     handlers,
     flush: async () => {

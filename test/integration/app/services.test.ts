@@ -98,6 +98,32 @@ describe('an agent edited while it runs', () => {
     must(await handlers.saveAgentDefinition({ draft: { ...draft, name: 'Scripted, renamed', env: [...env, { name: 'EXTRA_SETTING', value: 'on' }] } }))
     expect(must(await handlers.getSnapshot(undefined)).agents[0]!.definitionChanged).toBeUndefined()
   })
+
+  it('says so too when a key of the running agent is replaced or removed: the agent has the earlier value until it restarts', async () => {
+    // A wrong API key corrected on the Agents page: the running agent kept the wrong one, its turns kept failing, and
+    // nothing said a restart was needed (the definition's names were the same, only the keychain's value changed).
+    const { sink, handlers, workspace } = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
+    const def = must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'scripted')!
+    const env = Object.entries(def.env).map(([name, value]) => ({ name, value }))
+    const draft = { id: def.id, name: def.name, command: def.command, argsText: def.argsText, env, secretEnv: [...def.secretEnv, 'SCRIPTED_API_KEY'], defaultCwd: def.defaultCwd ?? '' }
+    must(await handlers.saveAgentDefinition({ draft, secrets: { SCRIPTED_API_KEY: 'sk-wrong' } }))
+    must(await handlers.newSession({ agentId: 'scripted', cwd: workspace }))
+    const ready = await sink.next('agentStatus', (view) => view.status === 'ready')
+    expect(ready.definitionChanged).toBeUndefined()
+
+    must(await handlers.saveAgentDefinition({ draft, secrets: { SCRIPTED_API_KEY: 'sk-right' } }))
+    expect(await sink.next('agentStatus', (view) => view.definitionChanged === true)).toMatchObject({ agentId: 'scripted', pid: ready.pid })
+    expect(must(await handlers.getSnapshot(undefined)).agents[0]).toMatchObject({ definitionChanged: true })
+
+    must(await handlers.restartAgent({ agentId: 'scripted' }))
+    expect(must(await handlers.getSnapshot(undefined)).agents[0]!.definitionChanged).toBeUndefined()
+    // Saved again without a new value: nothing changed.
+    must(await handlers.saveAgentDefinition({ draft }))
+    expect(must(await handlers.getSnapshot(undefined)).agents[0]!.definitionChanged).toBeUndefined()
+
+    must(await handlers.deleteAgentSecret({ agentId: 'scripted', name: 'SCRIPTED_API_KEY' }))
+    expect(must(await handlers.getSnapshot(undefined)).agents[0]).toMatchObject({ definitionChanged: true })
+  })
 })
 
 describe('an agent removed while its session is open', () => {
