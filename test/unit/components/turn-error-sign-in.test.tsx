@@ -1,0 +1,36 @@
+/**
+ * A turn the agent ended with "authentication required" (-32000) offers the sign-in where it says so: claude-agent-acp
+ * 0.101 with a key its model API refused retried for minutes, said "Failed to authenticate. API Error: 401 …" and
+ * ended the turn with -32000, and the alert under the transcript offered nothing. Rendered to static markup in Node.
+ */
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+import { createSessionState } from '../../../common/session/reducer'
+import type { SessionState } from '../../../common/session/types'
+import { NotSentContext, type NotSentActions } from '../../../renderer/components/transcript/not-sent'
+import { Transcript } from '../../../renderer/components/transcript/Transcript'
+
+const actions: NotSentActions = { onEdit: () => {}, onResend: () => {}, onSignIn: () => {} }
+
+function ended(error: { message: string; code?: number }): SessionState {
+  const s = createSessionState({ sessionId: 'claude/s1', acpSessionId: 's1', agentId: 'claude', protocolVersion: 1, cwd: '/tmp/p' })
+  return { ...s, turn: { ...s.turn, state: 'idle', stopReason: null, error, completedTurns: 1 } }
+}
+
+const render = (session: SessionState, withActions = true) => {
+  const transcript = <Transcript session={session} agentName="Claude" />
+  return renderToStaticMarkup(withActions ? <NotSentContext.Provider value={actions}>{transcript}</NotSentContext.Provider> : transcript)
+}
+
+describe('a turn that ended asking for a sign-in', () => {
+  it('offers Sign in… beside the error', () => {
+    const html = render(ended({ message: 'Authentication required', code: -32000 }))
+    expect(html).toContain('The turn ended with an error (code -32000): Authentication required')
+    expect(html).toContain('>Sign in…</button>')
+  })
+
+  it('offers nothing for another error, or where the screen cannot sign in', () => {
+    expect(render(ended({ message: 'Rate limited', code: 429 }))).not.toContain('Sign in…')
+    expect(render(ended({ message: 'Authentication required', code: -32000 }), false)).not.toContain('Sign in…')
+  })
+})
