@@ -355,6 +355,7 @@ export function LoginPanel(props: LoginPanelProps) {
         disabled={busy !== null || loggingOut || props.busy === true}
         submitLabel={keySubmitLabel ?? 'Save and restart'}
         onSaved={(name) => onKeySaved?.(name)}
+        replaceSet={props.refused === true}
       />
       <LoginView
         agentName={agentName}

@@ -18,6 +18,11 @@ export interface MissingKeysProps {
   submitLabel: string
   /** A key was stored and the agent restarted with it. */
   onSaved?: (name: string) => void
+  /**
+   * The agent refused for want of a sign-in (the sign-in dialog): its keys that are set are offered too, to replace,
+   * since the one it has may be the one refused (a wrong API key: nothing else offered to change it there).
+   */
+  replaceSet?: boolean
 }
 
 /**
@@ -25,8 +30,10 @@ export interface MissingKeysProps {
  * agent such as Gemini CLI accepts a login and then wants its key in the environment. Saving stores the key in
  * the keychain and restarts the agent with it (`saveAgentKey`). Nothing is shown when every key is set.
  */
-export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable, disabled = false, submitLabel, onSaved }: MissingKeysProps) {
+export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable, disabled = false, submitLabel, onSaved, replaceSet = false }: MissingKeysProps) {
   const [missing, setMissing] = useState<readonly string[]>([])
+  /** Of the agent's keys, the ones set (offered to replace with `replaceSet`). */
+  const [set, setSet] = useState<readonly string[]>([])
   /** Of those, the ones Bosun's own environment has a value for (names only). */
   const [inEnvironment, setInEnvironment] = useState<readonly string[]>([])
   /** The key being saved, and from where. */
@@ -37,7 +44,10 @@ export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable,
     let live = true
     const unset = (agents: readonly AgentDefinitionView[]) => {
       const def = agents.find((a) => a.id === agentId)
-      if (live && def) setMissing(def.secretEnv.filter((name) => !def.secretsSet[name]))
+      if (!live || !def) return
+      const offered = keysOffered(def, true)
+      setMissing(offered.missing)
+      setSet(offered.replaced)
     }
     void api.listAgentDefinitions(undefined).then((r) => {
       if (r.ok) unset(r.value.agents)
@@ -59,16 +69,30 @@ export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable,
     onSaved?.(name)
   }
 
-  if (missing.length === 0) return null
+  const replaced = replaceSet ? set.filter((name) => !missing.includes(name)) : []
+  if (missing.length === 0 && replaced.length === 0) return null
   const one = missing.length === 1
   return (
     <section className="agents-card missing-keys" aria-label="Keys">
       <h3 className="agents-card-title">With a key</h3>
-      <p className="small">
-        {agentName} is set up to read {one ? 'a key' : 'keys'} that {one ? 'has' : 'have'} no value yet. If you sign in with a key, paste it
-        here.
-      </p>
-      {missing.map((name) => (
+      {missing.length > 0 && (
+        <p className="small">
+          {agentName} is set up to read {one ? 'a key' : 'keys'} that {one ? 'has' : 'have'} no value yet. If you sign in with a key, paste it
+          here.
+        </p>
+      )}
+      {replaced.length > 0 && (
+        <p className="small">
+          {agentName} has {replaced.map((name, i) => (
+            <span key={name}>
+              {i > 0 && ', '}
+              <code>{name}</code>
+            </span>
+          ))}{' '}
+          from Bosun. If that key was refused (a wrong or expired key), paste the right one here.
+        </p>
+      )}
+      {[...missing, ...replaced].map((name) => (
         <div key={name} className="missing-key">
           {inEnvironment.includes(name) && (
             <div className="missing-key-env">
@@ -91,7 +115,7 @@ export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable,
           )}
           <KeyForm
             names={[name]}
-            label={`The key ${name}`}
+            label={replaced.includes(name) ? `A new value for ${name}` : `The key ${name}`}
             keychainAvailable={keychainAvailable}
             disabled={disabled || saving !== null}
             busy={saving?.name === name && saving.from === 'field'}
@@ -112,4 +136,15 @@ export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable,
       )}
     </section>
   )
+}
+
+/**
+ * The keys of an agent's definition to offer: those with no value yet, and, when the agent refused for want of a
+ * sign-in (`replaceSet`), those set, to replace.
+ */
+export function keysOffered(def: Pick<AgentDefinitionView, 'secretEnv' | 'secretsSet'>, replaceSet: boolean): { missing: string[]; replaced: string[] } {
+  return {
+    missing: def.secretEnv.filter((name) => !def.secretsSet[name]),
+    replaced: replaceSet ? def.secretEnv.filter((name) => def.secretsSet[name]) : [],
+  }
 }

@@ -6,6 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import type { BosunApi } from '../../../common/contract'
 import { LoginView, loginButtonName } from '../../../renderer/components/agents/LoginPanel'
+import { keysOffered } from '../../../renderer/components/agents/MissingKeys'
 import { SignInDialog } from '../../../renderer/components/agents/SignInDialog'
 import { NotSentContext, NotSentNote } from '../../../renderer/components/transcript/not-sent'
 import { newSessionFailure } from '../../../renderer/components/sidebar/new-session-failure'
@@ -186,5 +187,15 @@ describe('a session that did not start (the new-session form’s words)', () => 
   it('any other failure is its message, and an added folder main refused is named for the form', () => {
     expect(newSessionFailure('Acme', { kind: 'invalid-argument', message: '/x does not exist.', data: { folder: '/x' } })).toEqual({ message: '/x does not exist.', folder: '/x' })
     expect(newSessionFailure('Acme', { kind: 'rpc-error', code: -32603, message: 'boom', data: 'trace' })).toEqual({ message: 'boom', folder: undefined })
+  })
+})
+
+describe('keys offered in the sign-in', () => {
+  const def = { secretEnv: ['ANTHROPIC_API_KEY', 'EXTRA_TOKEN'], secretsSet: { ANTHROPIC_API_KEY: true, EXTRA_TOKEN: false } }
+
+  it('offers the keys with no value, and, when the agent refused, the ones set too, to replace a wrong key', () => {
+    // claude-agent-acp 0.101 with a wrong ANTHROPIC_API_KEY: the sign-in offered its logins and gateways, not the key.
+    expect(keysOffered(def, false)).toEqual({ missing: ['EXTRA_TOKEN'], replaced: [] })
+    expect(keysOffered(def, true)).toEqual({ missing: ['EXTRA_TOKEN'], replaced: ['ANTHROPIC_API_KEY'] })
   })
 })
