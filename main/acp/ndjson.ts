@@ -23,6 +23,12 @@ export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024
  * memory growing with a flood of requests or notifications.
  */
 export const DEFAULT_MAX_BACKLOG = 4096
+/**
+ * The agent's requests Bosun holds at once (handed on, not answered yet): past it, a request is refused at once. Real
+ * agents have a few in flight (Bosun's own bounds allow some hundreds per session: questions, reads, terminals); an
+ * agent that sends a million `terminal/wait_for_exit` would otherwise have main keep a million pending answers.
+ */
+export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1024
 const PREVIEW_CHARS = 120
 /** What the reader keeps of an over-long line: enough to find its top-level `id` and `method` ({@link scanLineHead}). */
 export const OVERSIZED_HEAD_BYTES = 8 * 1024
@@ -161,6 +167,8 @@ export interface NdjsonReaderOptions {
   integerIds?: () => boolean
   /** Default {@link DEFAULT_MAX_BACKLOG}. The owner calls {@link NdjsonMessageReader.processed} as the queue takes each message. */
   maxBacklog?: number
+  /** With {@link incomingIds}: how many of the agent's requests may wait for Bosun's answer at once. Default {@link DEFAULT_MAX_REQUESTS_IN_FLIGHT}. */
+  maxRequestsInFlight?: number
 }
 
 /** A vscode-jsonrpc {@link MessageReader} over a byte stream of NDJSON lines. */
@@ -428,6 +436,13 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)
         return
       } else if (this.options.incomingIds) {
+        const limit = this.options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT
+        if (this.options.incomingIds.size >= limit) {
+          // Answered at once, so main holds nothing for it: the agent may ask again once some of its requests are answered.
+          this.report('invalid-message', `Refused a request: ${limit} of the agent's requests are still waiting for Bosun's answer`, text)
+          this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `Too many requests at once: Bosun is still answering ${limit} of this agent's requests` } } as Message)
+          return
+        }
         const internal = this.options.incomingIds.admit(message.id)
         if (internal === undefined) {
           // The agent reused the id of a request still waiting for our answer: that answer stays the earlier one's.

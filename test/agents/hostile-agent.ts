@@ -62,6 +62,9 @@
  *                      id, its error or result), then a normal reply
  *   early-requests     asks a permission in the session it is making before answering `session/new`; reports the answer
  *                      and says it in the session
+ *   wait-flood         starts a terminal running `sleep 600` and sends n `terminal/wait_for_exit` for it as fast as the pipe
+ *                      takes them, says `waits sent`; once every one is answered (the person stops the turn, which kills
+ *                      the command), reports the answers by kind, then a normal reply
  *   well-behaved       answers prompts with one message (the control)
  *
  * `--file` is a path, or a name in the session's folder.
@@ -635,6 +638,22 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       scriptSpy = undefined
       report({ seen })
       say('after script')
+      endTurn(id)
+      return
+    }
+    case 'wait-flood': {
+      const made = await request('terminal/create', { sessionId: SESSION, command: 'sleep', args: ['600'] })
+      const terminalId = (made.result as Json | undefined)?.terminalId
+      const waits: Promise<Json>[] = []
+      for (let i = 0; i < count; i++) {
+        waits.push(request('terminal/wait_for_exit', { sessionId: SESSION, terminalId }))
+        await drained()
+      }
+      say('waits sent')
+      const answers = await Promise.all(waits)
+      report({ waits: countBy(answers.map((a) => (a.error ? String((a.error as Json).code) : 'ok'))) })
+      await request('terminal/release', { sessionId: SESSION, terminalId })
+      say('after waits')
       endTurn(id)
       return
     }
