@@ -212,7 +212,7 @@ class AcpConnection implements AcpClientConnection {
     const reader = new NdjsonMessageReader(options.input, {
       maxMessageBytes: options.maxMessageBytes,
       onProblem: (problem) => this.reportProblem(problem),
-      reply: (message) => void writer.writeReply(message).catch(() => undefined),
+      reply: (message, rawId) => void writer.writeReply(message, rawId).catch(() => undefined),
       pendingIds: this.pendingIds,
       incomingIds: this.incomingIds,
       tap: this.tap,

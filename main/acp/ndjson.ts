@@ -112,14 +112,30 @@ export class IncomingRequestIds {
   private readonly originals = new Map<number, JsonRpcId>()
   /** The agent's ids in flight (a Set keeps `7` and `"7"` apart). */
   private readonly inFlight = new Set<JsonRpcId>()
+  /** Bosun's id → the agent's id as it wrote it, for a number JSON.parse does not keep exactly ({@link rawNumberId}). */
+  private readonly rawTexts = new Map<number, string>()
+  /** Those ids in flight, as written (`9007199254740993` and `9007199254740992` read as one number but are two ids). */
+  private readonly rawInFlight = new Set<string>()
 
-  /** Bosun's id for the agent's request `id`, or undefined while an earlier request of that id waits for its answer. */
-  admit(id: JsonRpcId): number | undefined {
-    if (this.inFlight.has(id)) return undefined
+  /**
+   * Bosun's id for the agent's request `id`, or undefined while an earlier request of that id waits for its answer.
+   * `raw`: the id's text on the wire when the number read is not exactly it; the answer carries that text.
+   */
+  admit(id: JsonRpcId, raw?: string): number | undefined {
+    if (raw === undefined ? this.inFlight.has(id) : this.rawInFlight.has(raw)) return undefined
     const internal = this.nextId++
-    this.inFlight.add(id)
+    if (raw === undefined) this.inFlight.add(id)
+    else {
+      this.rawInFlight.add(raw)
+      this.rawTexts.set(internal, raw)
+    }
     this.originals.set(internal, id)
     return internal
+  }
+
+  /** The id text the answer to `internal` must carry, when the agent's id is a number JSON cannot write back as it came. */
+  rawText(internal: JsonRpcId): string | undefined {
+    return typeof internal === 'number' ? this.rawTexts.get(internal) : undefined
   }
 
   /** The agent's id of a request handed on as `internal`. */
@@ -132,7 +148,12 @@ export class IncomingRequestIds {
     const original = this.original(internal)
     if (original === undefined) return undefined
     this.originals.delete(internal as number)
-    this.inFlight.delete(original)
+    const raw = this.rawTexts.get(internal as number)
+    if (raw === undefined) this.inFlight.delete(original)
+    else {
+      this.rawTexts.delete(internal as number)
+      this.rawInFlight.delete(raw)
+    }
     return original
   }
 
@@ -146,8 +167,11 @@ export interface NdjsonReaderOptions {
   /** Strip terminal escape sequences (ANSI CSI, OSC titles) that precede `{` on a line (A8). Default true. */
   stripEscapes?: boolean
   onProblem?: (problem: TransportProblem) => void
-  /** Writes a protocol-level reply (the `-32600` for batches and non-objects), under the agent's own id as given. */
-  reply?: (message: Message) => void
+  /**
+   * Writes a protocol-level reply (the `-32600` for batches and non-objects), under the agent's own id as given;
+   * `rawId`: that id's text on the wire, when the number read is not exactly it ({@link rawNumberId}).
+   */
+  reply?: (message: Message, rawId?: string) => void
   /**
    * When set, each request is handed on under an id of Bosun's own (the writer given the same object puts the
    * agent's back), and a request whose id is still in flight is answered `-32600`.
@@ -436,18 +460,19 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
         this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)
         return
       } else if (this.options.incomingIds) {
+        const raw = rawNumberId(message.id, text)
         const limit = this.options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT
         if (this.options.incomingIds.size >= limit) {
           // Answered at once, so main holds nothing for it: the agent may ask again once some of its requests are answered.
           this.report('invalid-message', `Refused a request: ${limit} of the agent's requests are still waiting for Bosun's answer`, text)
-          this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `Too many requests at once: Bosun is still answering ${limit} of this agent's requests` } } as Message)
+          this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `Too many requests at once: Bosun is still answering ${limit} of this agent's requests` } } as Message, raw)
           return
         }
-        const internal = this.options.incomingIds.admit(message.id)
+        const internal = this.options.incomingIds.admit(message.id, raw)
         if (internal === undefined) {
           // The agent reused the id of a request still waiting for our answer: that answer stays the earlier one's.
-          this.report('invalid-message', `Rejected a request whose id ${printable(JSON.stringify(message.id), 80)} is still in use by an earlier one`, text)
-          this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Invalid Request: the id of a request still in progress' } } as Message)
+          this.report('invalid-message', `Rejected a request whose id ${printable(raw ?? JSON.stringify(message.id), 80)} is still in use by an earlier one`, text)
+          this.options.reply?.({ jsonrpc: '2.0', id: message.id, error: { code: -32600, message: 'Invalid Request: the id of a request still in progress' } } as Message, raw)
           return
         }
         // A copy: the inspector was handed the message as read.
@@ -641,17 +666,21 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
 
   write(msg: Message): Promise<void> {
     const answered = answeredIdOf(msg)
+    const rawId = answered === undefined ? undefined : this.options.incomingIds?.rawText(answered)
     const original = answered === undefined ? undefined : this.options.incomingIds?.settle(answered)
-    return this.writeReply(original === undefined ? msg : ({ ...msg, id: original } as Message))
+    return this.writeReply(original === undefined ? msg : ({ ...msg, id: original } as Message), rawId)
   }
 
-  /** Writes `msg` with the id it carries: a reply the reader makes itself, under the agent's own id (or null). */
-  writeReply(msg: Message): Promise<void> {
+  /**
+   * Writes `msg` with the id it carries: a reply the reader makes itself, under the agent's own id (or null). `rawId`:
+   * the text that id had on the wire, written in its place (a number JSON.parse rounded, B3).
+   */
+  writeReply(msg: Message, rawId?: string): Promise<void> {
     const request = requestOf(msg)
     const requestId = request?.id
     if (this.closed || this.writable.destroyed || this.writable.writableEnded) return this.notSent(requestId, new Error('The agent input is closed'))
     if (this.unresponsive) return this.notSent(requestId, this.unresponsive)
-    let text = JSON.stringify(msg)
+    let text = rawId === undefined ? JSON.stringify(msg) : withIdText(msg, rawId)
     // text.length ≤ its byte length: a cheap lower bound, exact for ASCII.
     if (text.length + 1 > this.maxQueuedBytes) {
       const tooLarge = new MessageTooLargeError(text.length + 1, this.maxQueuedBytes)
@@ -660,7 +689,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
       if (response.method === undefined && response.result !== undefined) {
         // Our answer to one of the agent's requests: the agent gets an error in its place, and its request an end.
         this.options.onProblem?.({ kind: 'message-too-large', message: `Bosun's answer was too large to send (${formatBytes(text.length + 1)}): the agent got an error instead` })
-        text = JSON.stringify({ jsonrpc: '2.0', id: response.id, error: { code: -32603, message: `Bosun's answer is too large to send (${formatBytes(text.length + 1)}; at most ${formatBytes(this.maxQueuedBytes)})` } })
+        const refusal = { jsonrpc: '2.0', id: response.id, error: { code: -32603, message: `Bosun's answer is too large to send (${formatBytes(text.length + 1)}; at most ${formatBytes(this.maxQueuedBytes)})` } } as Message
+        text = rawId === undefined ? JSON.stringify(refusal) : withIdText(refusal, rawId)
       } else {
         this.options.onProblem?.({ kind: 'message-too-large', message: `A message too large to send (${formatBytes(text.length + 1)}) was dropped` })
         return Promise.resolve()
@@ -766,6 +796,26 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   end(): void {}
 }
 
+/**
+ * The text of a request's numeric `id` as the agent wrote it, when the number JSON.parse made of it is not exactly it:
+ * an integer past 2^53 (`9007199254740993` reads as …992) or a fraction that rounds. Undefined for the ids agents use
+ * (strings, safe integers), which JSON writes back as they came. Scans the line only for those rare ids.
+ */
+export function rawNumberId(id: JsonRpcId, line: string): string | undefined {
+  if (typeof id !== 'number' || Number.isSafeInteger(id)) return undefined
+  const raw = scanLineHead(line, true).idText
+  if (raw === undefined || raw === JSON.stringify(id)) return undefined
+  // Only a JSON number, as scanned: nothing else may go into the answer unquoted.
+  return /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(raw) ? raw : undefined
+}
+
+/** `msg` as JSON with `idText` as its id, written as it is (a JSON number the agent sent). */
+function withIdText(msg: Message, idText: string): string {
+  const { jsonrpc: _jsonrpc, id: _id, ...rest } = msg as { jsonrpc?: unknown; id?: unknown }
+  const body = JSON.stringify(rest)
+  return `{"jsonrpc":"2.0","id":${idText}${body === '{}' ? '}' : `,${body.slice(1)}`}`
+}
+
 /** The first {@link OVERSIZED_HEAD_BYTES} of a line held in `parts`. */
 function headOf(parts: Buffer[]): Buffer {
   const kept: Buffer[] = []
@@ -789,6 +839,8 @@ function waitingRequests(pending: PendingIds): string {
 export interface LineHead {
   /** `id`: a string or number as given, `null` for null or any other value. */
   id?: JsonRpcId | null
+  /** With `withIdText`: the text of the last top-level `id` value, as written (what JSON.parse keeps of duplicate keys). */
+  idText?: string
   /** `method`, when it is a scalar (a string, or whatever else the agent put there). */
   method?: unknown
   /** A top-level `result` or `error` key came first. */
@@ -799,7 +851,7 @@ export interface LineHead {
  * Reads the top-level keys of a JSON object from its first bytes (an over-long line's head), without parsing the rest:
  * string-, nesting- and escape-aware, it stops where the text ends. Only `id` and `method` values are decoded.
  */
-export function scanLineHead(text: string): LineHead {
+export function scanLineHead(text: string, withIdText = false): LineHead {
   const head: LineHead = { response: false }
   let i = skipSpace(text, 0)
   if (text[i] !== '{') return head
@@ -829,7 +881,10 @@ export function scanLineHead(text: string): LineHead {
         return head
       }
       if (key === 'method') head.method = value
-      else head.id = typeof value === 'string' || typeof value === 'number' ? value : null
+      else {
+        head.id = typeof value === 'string' || typeof value === 'number' ? value : null
+        if (withIdText) head.idText = text.slice(i, end)
+      }
     }
     i = skipSpace(text, end)
     if (text[i] !== ',') return head
