@@ -24,11 +24,12 @@ export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024
  */
 export const DEFAULT_MAX_BACKLOG = 4096
 /**
- * The agent's requests Bosun holds at once (handed on, not answered yet): past it, a request is refused at once. Real
- * agents have a few in flight (Bosun's own bounds allow some hundreds per session: questions, reads, terminals); an
- * agent that sends a million `terminal/wait_for_exit` would otherwise have main keep a million pending answers.
+ * The agent's requests Bosun holds at once, read and not answered yet: past it, a request is refused at once. They are
+ * the ones queued (up to {@link DEFAULT_MAX_BACKLOG} messages, answered at main's pace) and the ones handled that wait
+ * (a question for the person, a `terminal/wait_for_exit`): real agents have a few of those (Bosun's own bounds allow
+ * some hundreds per session), while one that sends a million `terminal/wait_for_exit` would have main keep a million.
  */
-export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 1024
+export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 2 * DEFAULT_MAX_BACKLOG
 const PREVIEW_CHARS = 120
 /** What the reader keeps of an over-long line: enough to find its top-level `id` and `method` ({@link scanLineHead}). */
 export const OVERSIZED_HEAD_BYTES = 8 * 1024
