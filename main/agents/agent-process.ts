@@ -67,6 +67,11 @@ export function windowsTreeKill(pid: number): { file: string; args: string[] } {
 const stderrDrainCapMs = 1_000
 /** After SIGKILL, how long before we stop waiting for the exit event (only a stuck kernel gets here). */
 const killCapMs = 2_000
+/**
+ * How long after the exit the agent's stdout stays open for what it wrote last (the host reads it for a second): a
+ * grandchild that left the process group (setsid) holds the pipe, and could write to it for as long as it lives.
+ */
+const outputReleaseCapMs = 3_000
 
 /**
  * One agent child process. It runs in its own process group so that stopping it reaches every process it
@@ -277,6 +282,27 @@ export class AgentProcess implements IDisposable {
     this.onDidExitEmitter.fire(exit)
     this.onDidExitEmitter.dispose()
     this.onDidWriteStderrEmitter.dispose()
+    this.releaseOutput()
+  }
+
+  /**
+   * Closes Bosun's ends of the pipes once the agent's output has ended, or {@link outputReleaseCapMs} after the exit: a
+   * grandchild outside the group that shares them gets EPIPE, and Bosun holds no descriptor for a process it cannot see.
+   */
+  private releaseOutput(): void {
+    const stdout = this.child.stdout!
+    const close = () => {
+      clearTimeout(handle)
+      stdout.off('end', close)
+      stdout.off('close', close)
+      if (!stdout.destroyed) stdout.destroy()
+      if (!this.stdin.destroyed) this.stdin.destroy()
+    }
+    const handle = setTimeout(close, outputReleaseCapMs)
+    handle.unref?.()
+    if (stdout.readableEnded || stdout.destroyed) return close()
+    stdout.once('end', close)
+    stdout.once('close', close)
   }
 
   /** Lets the last stderr bytes arrive, so the tail in the error is complete; capped for escaped grandchildren. */

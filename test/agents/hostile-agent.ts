@@ -65,6 +65,10 @@
  *   wait-flood         starts a terminal running `sleep 600` and sends n `terminal/wait_for_exit` for it as fast as the pipe
  *                      takes them, says `waits sent`; once every one is answered (the person stops the turn, which kills
  *                      the command), reports the answers by kind, then a normal reply
+ *   escaped-writer     at a prompt, starts a grandchild outside its process group (setsid) that shares its stdout and
+ *                      writes a message chunk for the session every 20 ms for n ms (`from the grandchild <i>`), reports
+ *                      the grandchild's pid, answers the prompt and exits; the grandchild reports how many it wrote
+ *                      and whether a write failed (the pipe closed by Bosun)
  *   well-behaved       answers prompts with one message (the control)
  *
  * `--file` is a path, or a name in the session's folder.
@@ -655,6 +659,25 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       await request('terminal/release', { sessionId: SESSION, terminalId })
       say('after waits')
       endTurn(id)
+      return
+    }
+    case 'escaped-writer': {
+      const template = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'from the grandchild @' } } } })
+      const script = `
+        const { appendFileSync } = require('node:fs')
+        const line = (i) => ${JSON.stringify(template)}.replace('@', String(i))
+        const report = (fields) => appendFileSync(${JSON.stringify(reportFile ?? '/dev/null')}, JSON.stringify({ mode: 'escaped-writer', ...fields }) + '\\n')
+        let i = 0
+        const end = (closed) => { report({ grandchildWrote: i, pipeClosed: closed }); process.exit(0) }
+        process.stdout.on('error', () => end(true))
+        const timer = setInterval(() => { process.stdout.write(line(i++) + '\\n') }, 20)
+        setTimeout(() => { clearInterval(timer); end(false) }, ${count})
+      `
+      const grandchild = spawn('setsid', [process.execPath, '-e', script], { stdio: ['ignore', 'inherit', 'ignore'] })
+      report({ escaped: grandchild.pid ?? null })
+      say('before the exit')
+      endTurn(id)
+      setTimeout(() => process.exit(0), 50)
       return
     }
     case 'echo-secrets':
