@@ -193,6 +193,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       ...(integration.limits?.sessionCallTimeoutMs !== undefined ? { sessionCallTimeoutMs: integration.limits.sessionCallTimeoutMs } : {}),
       ...(integration.limits?.stopWatchdogMs !== undefined ? { stopWatchdogMs: integration.limits.stopWatchdogMs } : {}),
       ...(integration.limits?.maxSessionBytes !== undefined ? { maxSessionBytes: integration.limits.maxSessionBytes } : {}),
+      ...(integration.limits?.maxTotalSessionBytes !== undefined ? { maxTotalSessionBytes: integration.limits.maxTotalSessionBytes } : {}),
       // A key split across two message chunks is held back until it is whole, then redacted.
       streamHold: (text) => agentTools.current?.secrets.pendingPrefixLength(text) ?? 0,
       // MCP servers on session/new and on reattach (load/resume), as far as the agent takes them (E2).

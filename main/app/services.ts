@@ -52,6 +52,8 @@ export interface HostileAgentLimits {
   writeStallMs?: number
   /** What one open session may take from its agent before its turn is stopped and the rest dropped. */
   maxSessionBytes?: number
+  /** What all open sessions together may take from their agents before the turn that passes it is stopped. */
+  maxTotalSessionBytes?: number
 }
 
 export interface Notifier {

@@ -79,6 +79,12 @@ export const DEFAULT_STOP_WATCHDOG_MS = 5_000
  */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024
 /**
+ * What all open sessions together may take from their agents (estimated as for {@link DEFAULT_MAX_SESSION_BYTES}):
+ * ten agents that each stay under one session's bound would still hold gigabytes in main and in the window. The
+ * session whose update passes it is stopped as one past its own bound is; closing a session gives back its share.
+ */
+export const DEFAULT_MAX_TOTAL_SESSION_BYTES = 1024 * 1024 * 1024
+/**
  * Sessions open at once (new, opened from the history or from the agent's list), those still being opened
  * included. Far more than a person keeps open (each is an entry in the sidebar, and a live one a session its
  * agent holds), so only a renderer that opens them without end meets it: 2,000 held 141 MB of main's memory and
@@ -323,6 +329,9 @@ export class SessionsService implements IDisposable {
   private readonly sessionCallTimeoutMs: number
   private readonly stopWatchdogMs: number
   private readonly maxSessionBytes: number
+  private readonly maxTotalSessionBytes: number
+  /** The sum of `received` over the open sessions. */
+  private totalReceived = 0
   private readonly earlyRequestWaitMs: number
   /** The session the last update went to (see handleUpdate). */
   private lastRoute: { connection: AcpClientConnection; acpSessionId: string; sessionId: string; record: SessionRecord } | undefined
@@ -346,6 +355,8 @@ export class SessionsService implements IDisposable {
       stopWatchdogMs?: number
       /** What one session may take from its agent (default {@link DEFAULT_MAX_SESSION_BYTES}). */
       maxSessionBytes?: number
+      /** What all open sessions together may take (default {@link DEFAULT_MAX_TOTAL_SESSION_BYTES}). */
+      maxTotalSessionBytes?: number
       /** How long a request naming a session not known yet waits for `session/new` (default {@link DEFAULT_EARLY_REQUEST_WAIT_MS}). */
       earlyRequestWaitMs?: number
       history?: SessionHistoryHooks
@@ -365,6 +376,7 @@ export class SessionsService implements IDisposable {
     this.sessionCallTimeoutMs = options.sessionCallTimeoutMs ?? DEFAULT_SESSION_CALL_TIMEOUT_MS
     this.stopWatchdogMs = options.stopWatchdogMs ?? DEFAULT_STOP_WATCHDOG_MS
     this.maxSessionBytes = options.maxSessionBytes ?? DEFAULT_MAX_SESSION_BYTES
+    this.maxTotalSessionBytes = options.maxTotalSessionBytes ?? DEFAULT_MAX_TOTAL_SESSION_BYTES
     this.earlyRequestWaitMs = options.earlyRequestWaitMs ?? DEFAULT_EARLY_REQUEST_WAIT_MS
     this.streamHold = options.streamHold
     this.batcher = this.store.add(new ActionBatcher((id, actions, bytes) => this.flush(id, actions, bytes), options.batchIntervalMs ?? 16, options.scheduler))
@@ -799,6 +811,7 @@ export class SessionsService implements IDisposable {
     this.held.delete(sessionId)
     this.batcher.drop(sessionId)
     this.sessions.delete(sessionId)
+    this.totalReceived -= record.received ?? 0
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
     if (this.byAgentScopedId.get(scoped) === sessionId) this.byAgentScopedId.delete(scoped)
     this.forgetSubagents(sessionId, record)
@@ -1321,7 +1334,10 @@ export class SessionsService implements IDisposable {
     this.history?.changed(record.lazy.last, () => record.state)
     this.events.emit('sessionActions', { sessionId, seq, actions })
     record.received = (record.received ?? 0) + bytes
-    if (record.received > this.maxSessionBytes && !record.full) this.sessionFull(sessionId, record)
+    this.totalReceived += bytes
+    if (record.full) return
+    if (record.received > this.maxSessionBytes) this.sessionFull(sessionId, record)
+    else if (this.totalReceived > this.maxTotalSessionBytes) this.sessionFull(sessionId, record, true)
   }
 
   /**
@@ -1329,18 +1345,22 @@ export class SessionsService implements IDisposable {
    * (shown and in the history), what the agent sends for it from now on is dropped, and the person is told
    * where they type, with a new session in the same folder as the way on.
    */
-  private sessionFull(sessionId: string, record: SessionRecord): void {
-    const limit = formatBytes(this.maxSessionBytes)
+  private sessionFull(sessionId: string, record: SessionRecord, together = false): void {
+    const limit = formatBytes(together ? this.maxTotalSessionBytes : this.maxSessionBytes)
     // The renderer adds the way on (a new session in the same folder) where it shows the reason.
-    const reason = `This session reached Bosun's limit of ${limit} of agent output, so it cannot go on. Everything up to the limit is kept.`
+    const reason = together
+      ? `The open sessions reached Bosun's limit of ${limit} of agent output together, so this session, which passed it, cannot go on. Everything up to the limit is kept; closing sessions you no longer need makes room.`
+      : `This session reached Bosun's limit of ${limit} of agent output, so it cannot go on. Everything up to the limit is kept.`
     record.full = { reason }
-    this.logger.warn(`session ${sessionId}: the agent sent more than ${limit}; the turn is stopped and the rest of its output dropped`)
+    this.logger.warn(`session ${sessionId}: the agent sent more than ${together ? `the open sessions may take together (${limit})` : limit}; the turn is stopped and the rest of its output dropped`)
     this.push(
       sessionId,
       noticeAction(
         'warning',
-        `This session reached its limit of ${limit}`,
-        'The agent sent more than one session keeps in memory, so Bosun stopped the turn. What it sends to this session from now on is not shown.',
+        together ? `The open sessions reached their limit of ${limit}` : `This session reached its limit of ${limit}`,
+        together
+          ? 'The agents sent more than Bosun keeps in memory for all open sessions, so Bosun stopped this turn. What the agent sends to this session from now on is not shown.'
+          : 'The agent sent more than one session keeps in memory, so Bosun stopped the turn. What it sends to this session from now on is not shown.',
       ),
     )
     this.push(sessionId, { type: 'cannot_continue', reason })
