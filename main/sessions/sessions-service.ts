@@ -1349,7 +1349,7 @@ export class SessionsService implements IDisposable {
     const limit = formatBytes(together ? this.maxTotalSessionBytes : this.maxSessionBytes)
     // The renderer adds the way on (a new session in the same folder) where it shows the reason.
     const reason = together
-      ? `The open sessions reached Bosun's limit of ${limit} of agent output together, so this session, which passed it, cannot go on. Everything up to the limit is kept; closing sessions you no longer need makes room.`
+      ? `The open sessions reached Bosun's limit of ${limit} of agent output together, so this session, which passed it, cannot go on. Everything up to the limit is kept. Closing sessions you no longer need makes room: new sessions share it.`
       : `This session reached Bosun's limit of ${limit} of agent output, so it cannot go on. Everything up to the limit is kept.`
     record.full = { reason }
     this.logger.warn(`session ${sessionId}: the agent sent more than ${together ? `the open sessions may take together (${limit})` : limit}; the turn is stopped and the rest of its output dropped`)
