@@ -30,6 +30,11 @@ export const DEFAULT_MAX_BACKLOG = 4096
  * some hundreds per session), while one that sends a million `terminal/wait_for_exit` would have main keep a million.
  */
 export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 2 * DEFAULT_MAX_BACKLOG
+/**
+ * The longest request id Bosun keeps (a string, or a number's text as written): real ids are numbers or UUIDs, and
+ * every request in flight keeps its id, so 8,192 requests with ids of a megabyte would hold 8 GB.
+ */
+export const MAX_REQUEST_ID_CHARS = 1024
 const PREVIEW_CHARS = 120
 /** What the reader keeps of an over-long line: enough to find its top-level `id` and `method` ({@link scanLineHead}). */
 export const OVERSIZED_HEAD_BYTES = 8 * 1024
@@ -460,8 +465,15 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       } else if (typeof message.id === 'number' && !Number.isInteger(message.id) && this.options.integerIds?.()) {
         this.rejectEnvelope('invalid-message', 'Rejected a request with a fractional id', 'Invalid Request: a numeric id must be an integer', text)
         return
+      } else if (typeof message.id === 'string' && message.id.length > MAX_REQUEST_ID_CHARS) {
+        this.rejectEnvelope('invalid-message', `Rejected a request whose id is longer than ${MAX_REQUEST_ID_CHARS} characters`, `Invalid Request: an id of more than ${MAX_REQUEST_ID_CHARS} characters`, text)
+        return
       } else if (this.options.incomingIds) {
         const raw = rawNumberId(message.id, text)
+        if (raw !== undefined && raw.length > MAX_REQUEST_ID_CHARS) {
+          this.rejectEnvelope('invalid-message', `Rejected a request whose id is a number of more than ${MAX_REQUEST_ID_CHARS} characters`, `Invalid Request: an id of more than ${MAX_REQUEST_ID_CHARS} characters`, text)
+          return
+        }
         const limit = this.options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT
         if (this.options.incomingIds.size >= limit) {
           // Answered at once, so main holds nothing for it: the agent may ask again once some of its requests are answered.

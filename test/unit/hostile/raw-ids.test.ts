@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream'
 import { expect, it } from 'vitest'
 import { createAcpConnection } from '../../../main/acp/connection'
-import { rawNumberId } from '../../../main/acp/ndjson'
+import { MAX_REQUEST_ID_CHARS, rawNumberId } from '../../../main/acp/ndjson'
 
 function connectionWithHeldHandler() {
   const toClient = new PassThrough()
@@ -75,4 +75,23 @@ it('reads the id as written only where JSON.parse changes it: not for strings an
   // A duplicate key: JSON.parse keeps the last, and so does the scan.
   expect(rawNumberId(9007199254740992, '{"id":1,"id":9007199254740993,"method":"m"}')).toBe('9007199254740993')
   expect(rawNumberId(1e300, '{"id":1e300,"method":"m"}')).toBe('1e300')
+})
+
+it('refuses a request whose id is longer than Bosun keeps (-32600 under id null, nothing runs), and answers one at the bound', async () => {
+  const agent = connectionWithHeldHandler()
+  const long = 'i'.repeat(MAX_REQUEST_ID_CHARS + 1)
+  // An integer past 2^53 (answered under its text) written with a thousand zeros after its point.
+  const longNumber = `9007199254740993.${'0'.repeat(MAX_REQUEST_ID_CHARS)}`
+  agent.write(JSON.stringify({ jsonrpc: '2.0', id: long, method: '_test/hold', params: {} }))
+  agent.write(`{"jsonrpc":"2.0","id":${longNumber},"method":"_test/hold","params":{}}`)
+  agent.write(JSON.stringify({ jsonrpc: '2.0', id: long.slice(1), method: '_test/hold', params: { n: 1 } }))
+  await until(() => agent.heard() === 1 && agent.lines.length === 2)
+  expect(agent.lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+    { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: an id of more than ${MAX_REQUEST_ID_CHARS} characters` } },
+    { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: an id of more than ${MAX_REQUEST_ID_CHARS} characters` } },
+  ])
+  agent.held[0]!()
+  await until(() => agent.lines.length === 3)
+  expect(JSON.parse(agent.lines[2]!)).toEqual({ jsonrpc: '2.0', id: long.slice(1), result: { echo: { n: 1 } } })
+  agent.connection.dispose()
 })
