@@ -286,8 +286,8 @@ export class AgentProcess implements IDisposable {
   }
 
   /**
-   * Closes Bosun's ends of the pipes once the agent's output has ended, or {@link outputReleaseCapMs} after the exit: a
-   * grandchild outside the group that shares them gets EPIPE, and Bosun holds no descriptor for a process it cannot see.
+   * Closes Bosun's end of the agent's stdout once it has ended, or {@link outputReleaseCapMs} after the exit: a
+   * grandchild outside the group that shares it gets EPIPE, and Bosun holds no descriptor for a process it cannot see.
    */
   private releaseOutput(): void {
     const stdout = this.child.stdout!
@@ -295,8 +295,8 @@ export class AgentProcess implements IDisposable {
       clearTimeout(handle)
       stdout.off('end', close)
       stdout.off('close', close)
+      // (Node closes its end of stdin at the exit already.)
       if (!stdout.destroyed) stdout.destroy()
-      if (!this.stdin.destroyed) this.stdin.destroy()
     }
     const handle = setTimeout(close, outputReleaseCapMs)
     handle.unref?.()
