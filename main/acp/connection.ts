@@ -54,6 +54,8 @@ export interface AcpConnectionOptions {
   maxQueuedBytes?: number
   /** How long messages may wait for an agent that reads nothing; see the NDJSON writer's `stallMs`. */
   writeStallMs?: number
+  /** The agent's requests Bosun holds at once; see the NDJSON reader's `maxRequestsInFlight`. */
+  maxRequestsInFlight?: number
   /** Applied to previews of bad lines before they are logged (secret values an agent prints). */
   redact?: (text: string) => string
   /**
@@ -211,6 +213,7 @@ class AcpConnection implements AcpClientConnection {
     })
     const reader = new NdjsonMessageReader(options.input, {
       maxMessageBytes: options.maxMessageBytes,
+      ...(options.maxRequestsInFlight !== undefined ? { maxRequestsInFlight: options.maxRequestsInFlight } : {}),
       onProblem: (problem) => this.reportProblem(problem),
       reply: (message, rawId) => void writer.writeReply(message, rawId).catch(() => undefined),
       pendingIds: this.pendingIds,

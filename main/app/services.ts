@@ -52,6 +52,8 @@ export interface HostileAgentLimits {
   writeStallMs?: number
   /** What one open session may take from its agent before its turn is stopped and the rest dropped. */
   maxSessionBytes?: number
+  /** The agent's requests Bosun holds at once, queued or waiting for their answer; more are refused at once. */
+  maxRequestsInFlight?: number
   /** What all open sessions together may take from their agents before the turn that passes it is stopped. */
   maxTotalSessionBytes?: number
 }
