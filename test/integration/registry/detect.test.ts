@@ -16,6 +16,8 @@ import { createMemorySecretStore } from '../../unit/secrets/memory-secret-store'
 
 let root: string
 let bin: string
+/** A detection deadline that only a hanging agent reaches (there is none where it is used), not a slow machine. */
+const NO_DEADLINE = 25_000
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'bosun-detect-'))
@@ -33,7 +35,8 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 describe('detectAgents', () => {
   it('finds the known commands on PATH with their versions, in a scrubbed environment, under a deadline', async () => {
     const env = { PATH: `${bin}:/usr/bin:/bin`, OPENAI_API_KEY: 'sk-canary-123' }
-    const found = await detectAgents({ env, timeoutMs: 1500 })
+    // The default deadline (5 s): the scripts that answer do so long before it on the slowest machine; goose never does.
+    const found = await detectAgents({ env })
     expect(found.map((f) => [f.agent.key, f.path, f.version])).toEqual([
       ['codex', join(bin, 'codex-acp'), 'codex-acp 0.9.2 key=none'],
       ['gemini', join(bin, 'gemini'), '0.27.3'],
@@ -44,9 +47,11 @@ describe('detectAgents', () => {
   it('adds a detected agent as a ready definition that offers v1, and marks it added', async () => {
     const home = join(root, 'home')
     const baseEnv = { PATH: `${bin}:/usr/bin:/bin` }
+    // No agent that hangs here, and a deadline no answer reaches however slow the machine: gemini's version is read.
+    rmSync(join(bin, 'goose'))
     const confirmation = new RecordingConfirmation()
     const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv, confirmation })
-    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: 500 })
+    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: NO_DEADLINE })
     try {
       const before = must(await registry.handlers.detectAgents(undefined)).agents
       expect(before.find((a) => a.key === 'gemini')).toMatchObject({ name: 'Gemini CLI', commandLine: 'gemini --acp', version: '0.27.3', added: false, needs: [expect.stringMatching(/Google login/)] })
@@ -69,9 +74,10 @@ describe('detectAgents', () => {
     const spawns = join(root, 'spawns')
     // Slow enough that every call below arrives while the first detection runs; each run appends a line.
     writeFileSync(join(bin, 'gemini'), `#!/bin/sh\necho x >> '${spawns}'\nsleep 0.3\necho "0.27.3"\n`, { mode: 0o755 })
+    rmSync(join(bin, 'goose'))
     const baseEnv = { PATH: `${bin}:/usr/bin:/bin` }
     const config = await createAgentConfigService({ home, secretStore: createMemorySecretStore(), baseEnv, confirmation: new RecordingConfirmation() })
-    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: 2000 })
+    const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: NO_DEADLINE })
     try {
       // A renderer may have 256 calls in flight per socket, and 16 sockets: each detection spawns every known agent.
       const answers = await Promise.all(Array.from({ length: 40 }, () => registry.handlers.detectAgents(undefined)))
