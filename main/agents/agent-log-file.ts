@@ -71,6 +71,16 @@ export class AgentLogFile implements IDisposable {
     this.draining ??= this.drain()
   }
 
+  /**
+   * A whole line of Bosun's own about the agent's output (such as a line it wrote on stdout that is not JSON),
+   * written ahead of the agent's unfinished stderr line, which stays held back until it ends: a note that
+   * arrives between two pieces of a secret would otherwise cut it in two halves that redaction does not know.
+   */
+  appendNote(line: string): void {
+    if (!line || this.broken || this.disposed) return
+    this.enqueue(line.endsWith('\n') ? line : line + '\n')
+  }
+
   /** Appends one line with an ISO timestamp (on a line of its own). */
   appendLine(line: string): void {
     if (this.broken || this.disposed) return

@@ -180,13 +180,15 @@ export class AgentProcess implements IDisposable {
    * the agent wrote where it should not, such as a line on stdout that is not JSON.
    */
   appendNote(line: string): void {
-    if (this.isRunning) this.record(line.endsWith('\n') ? line : line + '\n')
+    if (this.isRunning) this.record(line.endsWith('\n') ? line : line + '\n', 'note')
   }
 
   /** What the agent's log shows: the stderr tail, the log file and the live log. */
-  private record(text: string): void {
+  private record(text: string, from: 'stderr' | 'note' = 'stderr'): void {
     this.tail.append(text)
-    this.log?.append(text)
+    // A note is not glued to the agent's unfinished stderr line in the file, where lines are redacted whole.
+    if (from === 'note') this.log?.appendNote(text)
+    else this.log?.append(text)
     this.onDidWriteStderrEmitter.fire(text)
   }
 

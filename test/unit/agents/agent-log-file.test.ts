@@ -32,6 +32,16 @@ describe('AgentLogFile', () => {
     expect(text).toBe('auth failed for key «redacted»\n')
   })
 
+  it('writes a note of its own ahead of an unfinished line, so a secret in two pieces around it is still redacted', async () => {
+    const log = new AgentLogFile(join(dir, 'agent.log'), { redact: (text) => text.split('sk-canary-123').join('«redacted»') })
+    // The agent's stderr in two chunks; between them, Bosun notes a line the agent wrote on stdout (another pipe).
+    log.append('stderr says sk-can')
+    log.appendNote('[Bosun: on stdout, not JSON] not json')
+    log.append('ary-123 done\n')
+    await log.flush()
+    expect(await readFile(join(dir, 'agent.log'), 'utf8')).toBe('[Bosun: on stdout, not JSON] not json\nstderr says «redacted» done\n')
+  })
+
   it('rotates to <path>.1 at the size cap, so the pair stays bounded', async () => {
     const path = join(dir, 'agent.log')
     const log = new AgentLogFile(path, { maxBytes: 1_000 })
