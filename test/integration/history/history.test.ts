@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
 import { INTERRUPTED_MESSAGE } from '../../../main/history/restore'
@@ -8,6 +8,9 @@ import type { Entry, SessionState } from '../../../common/session/types'
 import { encodeEntry } from '../../../main/history/entry-codec'
 import { openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
 import { agentLog, historyHarness, type Run } from './restart'
+
+// Each test starts Bosun (and an agent) twice around a restart: about 20 s on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 60_000 })
 
 const harness = historyHarness()
 

@@ -3,10 +3,13 @@
  * session (kept here as `<id>#n`). Opening that id from the agent's own list opens the conversation the agent has
  * under it now, the newest Bosun stored under it, not the older one that had it first.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
 import { historyHarness } from './restart'
+
+// Each test starts Bosun (and an agent) several times: about 20 s on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 60_000 })
 
 const harness = historyHarness()
 

@@ -3,7 +3,7 @@
  * (the big sizes are in `npm run hostile`), then checks that every session still serialises and that a
  * well-behaved control agent still runs a turn.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { TRUNCATION_MARKER } from '../../../common/bounded'
 import { HANDSHAKE_LIMITS } from '../../../main/acp/handshake'
 import { MAX_PENDING_PER_SESSION } from '../../../main/permissions/broker'
@@ -13,6 +13,9 @@ import { MAX_TOOL_TITLE_CHARS } from '../../../common/session/reducer/tool-calls
 import { checkDraft, parseFormSchema } from '../../../renderer/components/elicitation/validate'
 import type { ElicitationView, ToolCallEntry } from '../../../common/session/types'
 import { brokenSessions, hostilePerTest, must, nextUpdate, repeatUntil, tallyPerFile } from './harness'
+
+// Each test starts two agents, and most flood: on a loaded 2-core machine some take over 40 s (30 s is the project's default).
+vi.setConfig({ testTimeout: 90_000 })
 
 const tally = tallyPerFile('availability')
 const start = hostilePerTest()

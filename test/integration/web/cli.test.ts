@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import { URL_LINE_PREFIX } from '../../../main/web/cli'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
@@ -17,6 +17,9 @@ import { createTestHome, type TestHome } from '../../support/bosun-home'
 import { expectAllGone, fixtureAgent, isGone } from '../agents/helpers'
 import { must } from '../../support/must'
 import { lineStartingWith } from '../../support/process-output'
+
+// The CLI runs from source through tsx, which compiles main/ at start: over 30 s on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 90_000 })
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const PAGE = '<!doctype html><title>Bosun (cli test)</title>'

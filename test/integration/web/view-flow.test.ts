@@ -4,7 +4,7 @@
  * reading for the whole flood, cost main a bounded number of bytes (counted on every event another page sees), and
  * each ends with exactly main's state of the session.
  */
-import { afterEach, expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
 import { createBosunServices } from '../../../main/app/create-services'
 import type { BosunServices } from '../../../main/app/services'
@@ -15,6 +15,9 @@ import { WS_PATH } from '../../../common/wire'
 import type { SessionState } from '../../../common/session/types'
 import { hostileAgentCommand } from '../../agents/command'
 import { createTestHome, type TestHome } from '../../support/bosun-home'
+
+// The flood test pushes megabytes through a page that reads slowly: about 20 s on a loaded 2-core machine.
+vi.setConfig({ testTimeout: 60_000 })
 
 const FLOW = { maxInFlightBytes: 256 * 1024, maxHeldBytes: 1024 * 1024, maxMergedBytes: 64 * 1024 }
 /** What main may hold for a page past the bounds: one batch (≤ 128 KiB) and a few small events. */
