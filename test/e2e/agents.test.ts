@@ -10,10 +10,10 @@ import { readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright'
 import { expectAxeCleanInBothThemes } from './support/axe'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { agentGroup, gone, messageBox, until, visible } from './support/session-ui'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -22,40 +22,32 @@ const ENV_AGENT = resolve(here, '..', 'integration', 'agent-tools', 'fixtures', 
 /** Where the OpenCode-style agent's terminal login records that it went through. */
 const OPENCODE_STATE = join(tmpdir(), `bosun-e2e-opencode-state-${process.pid}`)
 
-let app: E2eApp
-let page: Page
+// After the app is closed.
+afterAll(() => rmSync(OPENCODE_STATE, { force: true }))
 
-beforeAll(async () => {
-  app = await launchApp([
-    // No version in the definition: Bosun offers 2 and this v1 agent answers 1 (C10b).
-    { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
-    { id: 'unknown-v1', name: 'Unknown v1 agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
-    { id: 'needs-login', name: 'Needs login', scenario: 'auth-v1' },
-    { id: 'needs-login-v2', name: 'Needs login v2', scenario: 'auth-v2', v2: true },
-    // Agent-driven logins that want a key in the environment, as codex-acp and Gemini CLI do.
-    { id: 'codex-style', name: 'Codex-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'codex'] }, protocolVersion: 1 },
-    { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
-    // Starts sessions signed out and refuses messages until signed in, as claude-agent-acp does.
-    { id: 'prompt-auth', name: 'Signed-out agent', scenario: 'e2e-prompt-auth' },
-    // The same refusals (-32000) from agents that list no auth methods: Bosun has nothing to sign in with (B10).
-    { id: 'prompt-auth-no-methods', name: 'No-login agent', scenario: 'e2e-prompt-auth-no-methods' },
-    { id: 'new-auth-no-methods', name: 'No-login starter', scenario: 'e2e-new-auth-no-methods' },
-    // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
-    { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
-    // Its key is exported in the shell Bosun was started from (set in this process's environment below).
-    // Gemini CLI's "AI API Gateway": an address and headers in the login request's `_meta.gateway`.
-    { id: 'gateway', name: 'Gateway agent', scenario: 'auth-gateway' },
-    // Its only login is `_meta["terminal-auth"]` (this program with other args), as OpenCode's `opencode auth login`.
-    { id: 'opencode-style', name: 'OpenCode-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--style', 'opencode', '--state', OPENCODE_STATE] }, protocolVersion: 1 },
-    { id: 'shell-key', name: 'Shell-key agent', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'SHELLKEY_API_KEY', '--style', 'gemini'] }, secretEnv: ['SHELLKEY_API_KEY'], protocolVersion: 1 },
-  ])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-  rmSync(OPENCODE_STATE, { force: true })
-})
+const { app, page } = useApp([
+  // No version in the definition: Bosun offers 2 and this v1 agent answers 1 (C10b).
+  { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
+  { id: 'unknown-v1', name: 'Unknown v1 agent', scenario: 'e2e-agents', protocolVersion: 'auto' },
+  { id: 'needs-login', name: 'Needs login', scenario: 'auth-v1' },
+  { id: 'needs-login-v2', name: 'Needs login v2', scenario: 'auth-v2', v2: true },
+  // Agent-driven logins that want a key in the environment, as codex-acp and Gemini CLI do.
+  { id: 'codex-style', name: 'Codex-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'codex'] }, protocolVersion: 1 },
+  { id: 'gemini-style', name: 'Gemini-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'ACME_API_KEY', '--style', 'gemini'] }, secretEnv: ['ACME_API_KEY'], protocolVersion: 1 },
+  // Starts sessions signed out and refuses messages until signed in, as claude-agent-acp does.
+  { id: 'prompt-auth', name: 'Signed-out agent', scenario: 'e2e-prompt-auth' },
+  // The same refusals (-32000) from agents that list no auth methods: Bosun has nothing to sign in with (B10).
+  { id: 'prompt-auth-no-methods', name: 'No-login agent', scenario: 'e2e-prompt-auth-no-methods' },
+  { id: 'new-auth-no-methods', name: 'No-login starter', scenario: 'e2e-new-auth-no-methods' },
+  // Gemini CLI's "Gemini API key": the key goes in the login request's `_meta["api-key"]`.
+  { id: 'key-in-login', name: 'Key-in-login', scenario: 'auth-api-key' },
+  // Its key is exported in the shell Bosun was started from (set in this process's environment below).
+  // Gemini CLI's "AI API Gateway": an address and headers in the login request's `_meta.gateway`.
+  { id: 'gateway', name: 'Gateway agent', scenario: 'auth-gateway' },
+  // Its only login is `_meta["terminal-auth"]` (this program with other args), as OpenCode's `opencode auth login`.
+  { id: 'opencode-style', name: 'OpenCode-style', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--style', 'opencode', '--state', OPENCODE_STATE] }, protocolVersion: 1 },
+  { id: 'shell-key', name: 'Shell-key agent', scenario: '', command: { command: process.execPath, args: [ENV_AGENT, '--var', 'SHELLKEY_API_KEY', '--style', 'gemini'] }, secretEnv: ['SHELLKEY_API_KEY'], protocolVersion: 1 },
+])
 
 interface StoredAgent {
   id: string

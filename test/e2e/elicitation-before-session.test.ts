@@ -5,24 +5,13 @@
  * "New session" waits, the question shows above the app and in the inbox with the agent's name; the
  * person answers it there, then the session opens and the agent reports the answer it received.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { describe, expect, it } from 'vitest'
+import { screenshot, useApp } from './support/harness'
 import { gone, messageBox, transcript, until, visible } from './support/session-ui'
 
 const AGENT = 'Setup agent'
 
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'setup', name: AGENT, scenario: 'elicit-session-new', v2: true }])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'setup', name: AGENT, scenario: 'elicit-session-new', v2: true }])
 
 describe('request-scoped elicitation before a session exists', () => {
   it('shows in the inbox while "New session" waits, is answered from the UI, and the agent gets the answer', async () => {

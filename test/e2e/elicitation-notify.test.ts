@@ -5,15 +5,11 @@
  * recorder (headless Chromium shows none), and the page believes it is in the background: `hasFocus()` is
  * false and window `focus` events are swallowed before Bosun's listener sees them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright'
-import { launchApp, type E2eApp } from './support/harness'
+import { describe, expect, it } from 'vitest'
+import { useApp } from './support/harness'
 import { messageBox, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Notifying agent'
-
-let app: E2eApp
-let page: Page
 
 interface Recorded {
   title: string
@@ -21,33 +17,26 @@ interface Recorded {
   tag?: string
 }
 
-beforeAll(async () => {
-  app = await launchApp([{ id: 'notify', name: AGENT, scenario: 'e2e-elicitation' }], {
-    beforeLoad: (p) =>
-      p.addInitScript(() => {
-        const shown: { title: string; body?: string; tag?: string; instance: { onclick: (() => void) | null } }[] = []
-        class RecordingNotification {
-          static permission = 'granted'
-          static requestPermission = () => Promise.resolve('granted')
-          onclick: (() => void) | null = null
-          constructor(title: string, options: { body?: string; tag?: string } = {}) {
-            shown.push({ title, ...options, instance: this })
-          }
-          close() {}
+const { app, page } = useApp([{ id: 'notify', name: AGENT, scenario: 'e2e-elicitation' }], {
+  beforeLoad: (p) =>
+    p.addInitScript(() => {
+      const shown: { title: string; body?: string; tag?: string; instance: { onclick: (() => void) | null } }[] = []
+      class RecordingNotification {
+        static permission = 'granted'
+        static requestPermission = () => Promise.resolve('granted')
+        onclick: (() => void) | null = null
+        constructor(title: string, options: { body?: string; tag?: string } = {}) {
+          shown.push({ title, ...options, instance: this })
         }
-        const w = window as unknown as { Notification: unknown; __notifications: typeof shown }
-        w.Notification = RecordingNotification
-        w.__notifications = shown
-        Document.prototype.hasFocus = () => false
-        // Registered before the app's listener on the same target: stopImmediatePropagation hides the event from it.
-        window.addEventListener('focus', (event) => event.stopImmediatePropagation())
-      }),
-  })
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
+        close() {}
+      }
+      const w = window as unknown as { Notification: unknown; __notifications: typeof shown }
+      w.Notification = RecordingNotification
+      w.__notifications = shown
+      Document.prototype.hasFocus = () => false
+      // Registered before the app's listener on the same target: stopImmediatePropagation hides the event from it.
+      window.addEventListener('focus', (event) => event.stopImmediatePropagation())
+    }),
 })
 
 const notifications = () =>

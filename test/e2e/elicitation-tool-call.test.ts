@@ -3,24 +3,14 @@
  * call"): the form sits on the tool call's card, the inbox brings the person to it, and the answer crosses
  * the wire. Browser host, built renderer, Debian's Chromium, the scripted agent as a real child process.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright'
+import { screenshot, useApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Elicitation agent'
 
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'eli', name: AGENT, scenario: 'e2e-elicitation' }])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'eli', name: AGENT, scenario: 'e2e-elicitation' }])
 
 async function screenshotBothSchemes(name: string, target: Locator): Promise<void> {
   await target.scrollIntoViewIfNeeded()

@@ -6,34 +6,20 @@
  * A loopback HTTP server that counts requests stands in for the page a URL elicitation points at: it must
  * see nothing while the consent dialog is shown (or after Decline), and exactly one request after Open.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { scenarioWithOrigin, startLoopbackServer, type LoopbackServer } from './support/loopback-server'
+import { describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright'
+import { screenshot, useApp } from './support/harness'
+import { useLoopbackScenario } from './support/loopback-server'
 import { openedTabs, recordOpenedTabs } from './support/opened-tabs'
 import { gone, sendPrompt, startSession, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Elicitation agent'
 
-let server: LoopbackServer
-let scenario: { path: string; cleanup: () => void }
-let app: E2eApp
-let page: Page
+const { server, scenario } = useLoopbackScenario('e2e-elicitation')
 
-beforeAll(async () => {
-  server = await startLoopbackServer()
-  scenario = scenarioWithOrigin('e2e-elicitation', server.origin)
-  app = await launchApp([{ id: 'eli', name: AGENT, scenario: scenario.path }], {
-    // Record how the page opens tabs: the browser host must use `noopener`.
-    beforeLoad: recordOpenedTabs,
-  })
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-  await server?.close()
-  scenario?.cleanup()
+const { app, page } = useApp(() => [{ id: 'eli', name: AGENT, scenario: scenario.path }], {
+  // Record how the page opens tabs: the browser host must use `noopener`.
+  beforeLoad: recordOpenedTabs,
 })
 
 /** A new session (clean transcript), then the prompt that makes the agent ask. */

@@ -8,14 +8,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright'
 import { agentScript, binaryEntry, makeTarGz, startFixtureRegistry, type FixtureRegistry } from '../support/fixture-registry'
 import { axeViolations } from './support/axe'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { gone, messageBox, until, visible } from './support/session-ui'
 
-let app: E2eApp
-let page: Page
 let registry: FixtureRegistry
 /** The folder of the fake agents found on PATH; removed after the file (it was left in /tmp every run). */
 let binDir: string | undefined
@@ -64,18 +61,20 @@ beforeAll(async () => {
   fake('codex-acp', 'codex-acp 0.9.2')
   // The host runs in this process: its PATH is what detection and the agents see.
   process.env.PATH = `${dir}:${savedPath ?? ''}`
-  app = await launchApp([])
-  page = app.page
-  // Before the Agents page first asks for it: the fixture, not the official registry.
-  mkdirSync(join(app.home.home, 'registry'), { recursive: true })
-  writeFileSync(join(app.home.home, 'registry', 'settings.json'), JSON.stringify({ url: registry.url }))
-}, 60_000)
+})
 
 afterAll(async () => {
   process.env.PATH = savedPath
-  await app?.close()
   await registry?.close()
   if (binDir) rmSync(binDir, { recursive: true, force: true })
+})
+
+const { app, page } = useApp([])
+
+beforeAll(() => {
+  // Before the Agents page first asks for it: the fixture, not the official registry.
+  mkdirSync(join(app.home.home, 'registry'), { recursive: true })
+  writeFileSync(join(app.home.home, 'registry', 'settings.json'), JSON.stringify({ url: registry.url }))
 })
 
 const agentsDialog = () => page.getByRole('dialog', { name: 'Agents' })

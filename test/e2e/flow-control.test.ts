@@ -7,32 +7,21 @@
  * (no Stop left to press). Another session can be opened and used, Stop ends the turn, and the flooded session shows its last
  * words (nothing of the end lost). Screenshot: flow-control-light.png.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Page } from 'playwright'
+import { expect, it } from 'vitest'
 import { hostileAgentCommand } from '../agents/command'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { agentGroup, agentSays, messageBox, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
 const FLOOD = 'Endless agent'
 const OTHER = 'Scripted agent'
 const FLOOD_BYTES = 24 * 1024 * 1024
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp(
-    [
-      { id: 'endless', name: FLOOD, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000, extraArgs: ['--variant', String(FLOOD_BYTES)] }) },
-      { id: 'scripted', name: OTHER, scenario: 'basic' },
-    ],
-    { flow: { maxInFlightBytes: 256 * 1024, maxHeldBytes: 1024 * 1024, maxMergedBytes: 128 * 1024 } },
-  )
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp(
+  [
+    { id: 'endless', name: FLOOD, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000, extraArgs: ['--variant', String(FLOOD_BYTES)] }) },
+    { id: 'scripted', name: OTHER, scenario: 'basic' },
+  ],
+  { flow: { maxInFlightBytes: 256 * 1024, maxHeldBytes: 1024 * 1024, maxMergedBytes: 128 * 1024 } },
+)
 
 it('keeps the page usable under a flood that outruns it: another session works, Stop ends the turn, nothing of the end is lost', async () => {
   // A quiet session first, to come back to during the flood.

@@ -2,24 +2,13 @@
  * A permission the agent asks in the session it is making, before it answers `session/new` (checklist G7): it waits
  * for the session and is asked there, on its card, and the agent gets the person's answer. It was refused -32002.
  */
-import { afterAll, beforeAll, it } from 'vitest'
-import type { Page } from 'playwright'
+import { it } from 'vitest'
 import { hostileAgentCommand } from '../agents/command'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { gone, startSession, transcript, visible } from './support/session-ui'
 
 const AGENT = 'Eager agent'
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'eager', name: AGENT, scenario: 'basic', command: hostileAgentCommand('early-requests') }])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'eager', name: AGENT, scenario: 'basic', command: hostileAgentCommand('early-requests') }])
 
 it('asks a question the agent sent before its session existed in that session, and the agent gets the answer', async () => {
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })

@@ -3,26 +3,15 @@
  * MAX_PENDING_PER_SESSION of them with one note for the rest, the approval inbox lists them and stays usable, and Stop
  * answers every one (the agent reports the count it got back).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Page } from 'playwright'
+import { expect, it } from 'vitest'
 import { MAX_PENDING_PER_SESSION } from '../../main/permissions/broker'
 import { hostileAgentCommand } from '../agents/command'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Flooding agent'
 const COUNT = 1_000
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'flood', name: AGENT, scenario: 'basic', command: hostileAgentCommand('permission-flood', { count: COUNT }) }])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'flood', name: AGENT, scenario: 'basic', command: hostileAgentCommand('permission-flood', { count: COUNT }) }])
 
 it('shows a bounded set of 1,000 permissions with one note, the inbox lists them, and Stop answers all 1,000', async () => {
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })

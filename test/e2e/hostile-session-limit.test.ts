@@ -3,25 +3,14 @@
  * default) Bosun stops the turn itself, says why in the transcript and where the person types, offers a new
  * session in the same folder, and the app goes on. Screenshots: session-limit-{light,dark}.png.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Page } from 'playwright'
+import { expect, it } from 'vitest'
 import { hostileAgentCommand } from '../agents/command'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { messageBox, sendPrompt, startSession, visible } from './support/session-ui'
 
 const AGENT = 'Endless agent'
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'endless', name: AGENT, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000 }) }], {
-    limits: { maxSessionBytes: 1024 * 1024 },
-  })
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
+const { app, page } = useApp([{ id: 'endless', name: AGENT, scenario: 'basic', command: hostileAgentCommand('endless', { count: 1_000 }) }], {
+  limits: { maxSessionBytes: 1024 * 1024 },
 })
 
 it('stops a session whose agent writes without end, and offers a new one', async () => {

@@ -2,24 +2,13 @@
  * Issue 13, the Stop watchdog end to end: the hostile agent ignores `session/cancel`; a few seconds after
  * Stop the session offers "Stop the agent", which ends the turn.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { Page } from 'playwright'
+import { expect, it } from 'vitest'
 import { hostileAgentCommand } from '../agents/command'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, useApp } from './support/harness'
 import { sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Stubborn agent'
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'stubborn', name: AGENT, scenario: 'basic', command: hostileAgentCommand('ignore-cancel') }])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'stubborn', name: AGENT, scenario: 'basic', command: hostileAgentCommand('ignore-cancel') }])
 
 it('offers to stop an agent that ignores Stop, and stopping it ends the turn', async () => {
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })

@@ -5,41 +5,26 @@
  * was fetched before consent. `javascript:` never becomes a link at all; other schemes are refused in the
  * dialog with no Open button.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
-import { scenarioWithOrigin, startLoopbackServer, type LoopbackServer } from './support/loopback-server'
+import { describe, expect, it } from 'vitest'
+import { screenshot, useApp } from './support/harness'
+import { useLoopbackScenario } from './support/loopback-server'
 import { openedTabs, recordOpenedTabs } from './support/opened-tabs'
 import { agentSays, gone, sendPrompt, startSession, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Link agent'
 
-let server: LoopbackServer
-let scenario: { path: string; cleanup: () => void }
-let app: E2eApp
-let page: Page
 /** JavaScript dialogs (alert…) the page raised: a `javascript:` URL that ran would show up here. */
 const alerts: string[] = []
 
-beforeAll(async () => {
-  server = await startLoopbackServer()
-  scenario = scenarioWithOrigin('e2e-elicitation', server.origin)
-  app = await launchApp([{ id: 'links', name: AGENT, scenario: scenario.path }], {
-    beforeLoad: async (p) => {
-      p.on('dialog', (dialog) => {
-        alerts.push(dialog.message())
-        void dialog.dismiss()
-      })
-      await recordOpenedTabs(p)
-    },
-  })
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-  await server?.close()
-  scenario?.cleanup()
+const { server, scenario } = useLoopbackScenario('e2e-elicitation')
+const { app, page } = useApp(() => [{ id: 'links', name: AGENT, scenario: scenario.path }], {
+  beforeLoad: async (p) => {
+    p.on('dialog', (dialog) => {
+      alerts.push(dialog.message())
+      void dialog.dismiss()
+    })
+    await recordOpenedTabs(p)
+  },
 })
 
 const opened = () => openedTabs(page)

@@ -3,26 +3,20 @@
  * subject, answering by mouse and by keyboard, and Escape. The agent reports what it received as its own text
  * (`permission outcome: …`), so each test checks the answer that crossed the wire, not only the UI.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright'
+import { screenshot, sharedApp } from './support/harness'
 import { gone, sendPrompt, startSession, stopButton, transcript, visible } from './support/session-ui'
 
 const V1 = 'Scripted v1'
 const V2 = 'Scripted v2'
 
-let app: E2eApp
-let page: Page
+const shared = sharedApp()
+const { app, page } = shared
 
 /** One app per describe block, with one agent (each block's sessions start from the agent's `sess-1`). */
 function withApp(agent: { id: string; name: string; v2?: boolean }): void {
-  beforeAll(async () => {
-    app = await launchApp([{ ...agent, scenario: 'e2e-permissions' }])
-    page = app.page
-  }, 60_000)
-  afterAll(async () => {
-    await app?.close()
-  })
+  shared.launchAround([{ ...agent, scenario: 'e2e-permissions' }])
 }
 
 /** The pending dialog titled `title` (an `alertdialog` while it waits for an answer). */

@@ -4,26 +4,16 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright'
+import { screenshot, useApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const AGENT = 'Scripted v1'
 
-let app: E2eApp
-let page: Page
-
 // One agent, several sessions: the scripted agents all number their sessions from `sess-1`, and Bosun keys
 // sessions by the agent's id alone, so two agents' sessions would collide in one app.
-beforeAll(async () => {
-  app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }])
-  page = app.page
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }])
 
 const dialog = (title: string) => transcript(page).getByRole('alertdialog', { name: title, exact: true })
 const said = (text: string) => transcript(page).getByText(text)

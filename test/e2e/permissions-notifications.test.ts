@@ -4,9 +4,9 @@
  * `Notification` is replaced before load by a recorder (permission `granted`), and "hidden" is made the way
  * the browser says it: `document.visibilityState`/`hidden` overridden, then `visibilitychange` and `blur`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright'
-import { launchApp, type E2eApp } from './support/harness'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright'
+import { useApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const AGENT = 'Scripted v1'
@@ -49,21 +49,12 @@ function installNotificationRecorder(): void {
   }
 }
 
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], {
-    beforeLoad: (p) => p.addInitScript(installNotificationRecorder),
-  })
-  page = app.page
-  // Every report travels on the page's socket, ahead of the prompt that later makes the agent ask.
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
+const { app, page } = useApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], {
+  beforeLoad: (p) => p.addInitScript(installNotificationRecorder),
 })
+
+// Every report travels on the page's socket, ahead of the prompt that later makes the agent ask.
+beforeAll(() => startSession(page, { agentName: AGENT, cwd: app.home.workspace }))
 
 const dialog = (title: string) => transcript(page).getByRole('alertdialog', { name: title, exact: true })
 const outcome = (optionId: string) => transcript(page).getByText(`permission outcome: ${JSON.stringify({ outcome: 'selected', optionId })}`)

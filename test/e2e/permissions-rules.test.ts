@@ -4,26 +4,19 @@
  * session only, a near miss is asked again, Settings says what each rule covers; three option orders get the
  * same keys; an option of an unknown kind is reported by its name. The agent reports each answer it received.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Page } from 'playwright'
+import { describe, expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { screenshot, sharedApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const V1 = 'Scripted v1'
 const V2 = 'Scripted v2'
 
-let app: E2eApp
-let page: Page
+const shared = sharedApp()
+const { app, page } = shared
 
 function withApp(agent: { id: string; name: string; v2?: boolean }): void {
-  beforeAll(async () => {
-    app = await launchApp([{ ...agent, scenario: 'e2e-rules' }])
-    page = app.page
-  }, 60_000)
-  afterAll(async () => {
-    await app?.close()
-  })
+  shared.launchAround([{ ...agent, scenario: 'e2e-rules' }])
 }
 
 const dialog = (title: string) => transcript(page).getByRole('alertdialog', { name: title, exact: true })
@@ -160,17 +153,11 @@ describe('keys by option kind, v1 agent', () => {
 
 describe('an "always" answer the person does not confirm in main\'s dialog', () => {
   let declined = 0
-  beforeAll(async () => {
-    app = await launchApp([{ id: 'v2', name: V2, v2: true, scenario: 'e2e-rules' }], {
-      // Main's own dialog, answered "Cancel" for remembering; everything else is confirmed (the test agent's start).
-      confirmation: {
-        confirm: async (request) => (request.kind === 'remember-decision' ? (declined++, { confirmed: false, by: 'person' as const }) : { confirmed: true, by: 'owner' as const }),
-      },
-    })
-    page = app.page
-  }, 60_000)
-  afterAll(async () => {
-    await app?.close()
+  shared.launchAround([{ id: 'v2', name: V2, v2: true, scenario: 'e2e-rules' }], {
+    // Main's own dialog, answered "Cancel" for remembering; everything else is confirmed (the test agent's start).
+    confirmation: {
+      confirm: async (request) => (request.kind === 'remember-decision' ? (declined++, { confirmed: false, by: 'person' as const }) : { confirmed: true, by: 'owner' as const }),
+    },
   })
 
   it('says that nothing was remembered, and the request keeps waiting for an answer', async () => {

@@ -3,26 +3,16 @@
  * agent goes silent mid-turn, the session says for how long, news from the agent hides the notice, Stop ends
  * the turn, and Restart agent asks first. The silence threshold is shortened through `limits.stallNoticeMs`.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { expectAxeCleanInBothThemes } from './support/axe'
-import { launchApp, screenshot, screenshotDir, type E2eApp } from './support/harness'
+import { screenshot, screenshotDir, useApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 import { join } from 'node:path'
 
 const AGENT = 'Scripted agent'
-let app: E2eApp
-let page: Page
-
-beforeAll(async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-meter' }], { limits: { stallNoticeMs: 1500 } })
-  page = app.page
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
-}, 60_000)
-
-afterAll(async () => {
-  await app?.close()
-})
+const { app, page } = useApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-meter' }], { limits: { stallNoticeMs: 1500 } })
+beforeAll(() => startSession(page, { agentName: AGENT, cwd: app.home.workspace }))
 
 const header = () => page.locator('header.session-header')
 const meter = () => page.getByRole('meter', { name: 'Context window' })

@@ -6,12 +6,13 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
-import { afterEach } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
 import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/services'
 import { startWebHost, type WebHost, type WebHostOptions } from '../../../main/web/server'
 import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
+import { lateBound } from './late-bound'
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 /** The built renderer; `BOSUN_OUT_DIR` points at another build (`electron-vite build --outDir …`). */
@@ -51,20 +52,67 @@ export function launchPerTest(): (...args: Parameters<typeof launchApp>) => Prom
   return async (...args) => (app = await launchApp(...args))
 }
 
-export async function launchApp(
-  agents: TestAgent[],
-  options: {
-    colorScheme?: 'light' | 'dark'
-    viewport?: { width: number; height: number }
-    beforeLoad?: (page: Page) => Promise<unknown>
-    /** Main's confirmations (default: the browser host's owner, who confirms everything). */
-    confirmation?: ConfirmationService
-    /** Shortened bounds (`stallNoticeMs`, `stopWatchdogMs` …), as the integration tests pass them. */
-    limits?: HostileAgentLimits
-    /** Each page's flow control bounds (main/web/view-flow.ts), shrunk so a test's flood outruns the page. */
-    flow?: WebHostOptions['flow']
-  } = {},
-): Promise<E2eApp> {
+export interface LaunchOptions {
+  colorScheme?: 'light' | 'dark'
+  viewport?: { width: number; height: number }
+  beforeLoad?: (page: Page) => Promise<unknown>
+  /** Main's confirmations (default: the browser host's owner, who confirms everything). */
+  confirmation?: ConfirmationService
+  /** Shortened bounds (`stallNoticeMs`, `stopWatchdogMs` …), as the integration tests pass them. */
+  limits?: HostileAgentLimits
+  /** Each page's flow control bounds (main/web/view-flow.ts), shrunk so a test's flood outruns the page. */
+  flow?: WebHostOptions['flow']
+}
+
+/** An app that the tests of a file or `describe` block share: `app` and `page` stand for it while it runs. */
+export interface SharedApp {
+  app: E2eApp
+  page: Page
+  /**
+   * Launches the app before the first test of the enclosing file or block and closes it after the last (its
+   * hooks). Agents or options that a `beforeAll` of the file prepares are given as functions, called at launch.
+   */
+  launchAround(agents: TestAgent[] | (() => TestAgent[]), options?: LaunchOptions | (() => LaunchOptions)): void
+}
+
+/**
+ * For a file whose blocks each launch their own app (`launchAround` in each) and whose helpers use `app` and
+ * `page` at the top level. Reading `app` or `page` when no app is launched throws.
+ */
+export function sharedApp(): SharedApp {
+  let launched: E2eApp | undefined
+  const current = (): E2eApp => {
+    if (!launched) throw new Error('The app is not launched: it is, from the beforeAll of useApp or launchAround to the afterAll')
+    return launched
+  }
+  return {
+    app: lateBound(current),
+    page: lateBound(() => current().page),
+    launchAround(agents, options = {}) {
+      beforeAll(async () => {
+        launched = await launchApp(typeof agents === 'function' ? agents() : agents, typeof options === 'function' ? options() : options)
+      })
+      afterAll(async () => {
+        await launched?.close()
+        launched = undefined
+      })
+    },
+  }
+}
+
+/**
+ * {@link launchApp} for a file (or a `describe` block) whose tests share one app: it is launched before the first
+ * test and closed after the last. `const { app, page } = useApp(agents, options)` at the top level; both stand for
+ * the launched app and its page while the tests run. A `beforeAll` registered after this one runs with the app
+ * launched; an `afterAll` registered before it runs after the app is closed.
+ */
+export function useApp(...args: Parameters<SharedApp['launchAround']>): SharedApp {
+  const shared = sharedApp()
+  shared.launchAround(...args)
+  return shared
+}
+
+export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)
   const { confirmation, limits } = options

@@ -8,7 +8,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
 import { scenarioPath } from '../../agents/command'
+import { lateBound } from './late-bound'
 
 export interface LoopbackServer {
   /** `http://127.0.0.1:<port>` */
@@ -59,4 +61,26 @@ export function scenarioWithOrigin(name: string, origin: string): { path: string
   const path = join(dir, `${name}.json`)
   writeFileSync(path, readFileSync(scenarioPath(name), 'utf8').replaceAll('__LOOPBACK__', origin))
   return { path, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * A loopback server and the scenario `name` pointing at it, for the tests of a file: made before them, removed
+ * after (the app that uses the scenario, launched by a later `useApp`, is closed first).
+ */
+export function useLoopbackScenario(name: string): { server: LoopbackServer; scenario: { readonly path: string } } {
+  let made: { server: LoopbackServer; scenario: { path: string; cleanup: () => void } } | undefined
+  beforeAll(async () => {
+    const server = await startLoopbackServer()
+    made = { server, scenario: scenarioWithOrigin(name, server.origin) }
+  })
+  afterAll(async () => {
+    await made?.server.close()
+    made?.scenario.cleanup()
+    made = undefined
+  })
+  const current = () => {
+    if (!made) throw new Error('The loopback server runs from the beforeAll of useLoopbackScenario to its afterAll')
+    return made
+  }
+  return { server: lateBound(() => current().server), scenario: lateBound(() => current().scenario) }
 }
