@@ -6,9 +6,9 @@
  * every element Tab reaches has an accessible name and a visible focus indicator.
  */
 import type { Page } from 'playwright'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { axeViolations as violations } from './support/axe'
-import { launchApp, type E2eApp } from './support/harness'
+import { launchPerTest } from './support/harness'
 import { agentSays, gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 async function bothThemes(page: Page, what: string, selector?: string): Promise<void> {
@@ -59,14 +59,10 @@ async function tabWalk(page: Page, stops = 60): Promise<{ reached: string[]; pro
   return { reached, problems }
 }
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 it('the session screen, a pending permission on its card, the inbox, Settings and Agents pass axe in both themes', async () => {
-  app = await launchApp([
+  const app = await launch([
     { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' },
     { id: 'perms', name: 'Scripted v1', scenario: 'e2e-permissions' },
   ])
@@ -104,7 +100,7 @@ it('the session screen, a pending permission on its card, the inbox, Settings an
 })
 
 it('an elicitation form passes axe in both themes', async () => {
-  app = await launchApp([{ id: 'elicit', name: 'Elicitation agent', scenario: 'e2e-elicitation' }])
+  const app = await launch([{ id: 'elicit', name: 'Elicitation agent', scenario: 'e2e-elicitation' }])
   const { page } = app
   await startSession(page, { agentName: 'Elicitation agent', cwd: app.home.workspace })
   await sendPrompt(page, 'every-field')
@@ -113,7 +109,7 @@ it('an elicitation form passes axe in both themes', async () => {
 })
 
 it('every element Tab reaches on the session screen has an accessible name and a visible focus ring', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
   const { page } = app
   await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
   await sendPrompt(page, 'fix')
@@ -129,7 +125,7 @@ it('every element Tab reaches on the session screen has an accessible name and a
 
 it('a permission and a form waiting at once: the turn says it needs you, each says who asks, axe passes, and Tab reaches every answer with a name and a ring', async () => {
   const AGENT = 'Waiting agent'
-  app = await launchApp([{ id: 'waiting', name: AGENT, scenario: 'e2e-waiting' }])
+  const app = await launch([{ id: 'waiting', name: AGENT, scenario: 'e2e-waiting' }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   await sendPrompt(page, 'both')
@@ -164,7 +160,7 @@ it('a permission and a form waiting at once: the turn says it needs you, each sa
 })
 
 it('Tab through a long form keeps the focused field clear of the transcript’s bottom edge (it stopped flush against the composer)', async () => {
-  app = await launchApp([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
+  const app = await launch([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
   const { page } = app
   await startSession(page, { agentName: 'Waiting agent', cwd: app.home.workspace })
   await sendPrompt(page, 'both')
@@ -187,7 +183,7 @@ it('Tab through a long form keeps the focused field clear of the transcript’s 
 })
 
 it('the approval inbox opened from the keyboard closes when Tab leaves it (it stayed open over the transcript)', async () => {
-  app = await launchApp([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
+  const app = await launch([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
   const { page } = app
   await startSession(page, { agentName: 'Waiting agent', cwd: app.home.workspace })
   await sendPrompt(page, 'both')
@@ -204,7 +200,7 @@ it('the approval inbox opened from the keyboard closes when Tab leaves it (it st
 })
 
 it('answering from the keyboard moves on: the permission to the waiting form, the form to the message box (it dropped focus on the body)', async () => {
-  app = await launchApp([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
+  const app = await launch([{ id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' }])
   const { page } = app
   await startSession(page, { agentName: 'Waiting agent', cwd: app.home.workspace })
   await sendPrompt(page, 'both')

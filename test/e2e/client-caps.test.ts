@@ -6,22 +6,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, gone, messageBox, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`shows a live terminal on the tool card (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { colorScheme, viewport: { width: 1280, height: 860 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { colorScheme, viewport: { width: 1280, height: 860 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'run')
@@ -40,7 +36,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it('kills one terminal from its card: that command only, and the agent gets its exit status', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { viewport: { width: 1280, height: 860 } })
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { viewport: { width: 1280, height: 860 } })
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   await sendPrompt(page, 'kill-one')
@@ -73,7 +69,7 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`pastes an image and picks an @ mention by keyboard, and both reach the agent (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-composer' }], { colorScheme, viewport: { width: 1280, height: 860 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-composer' }], { colorScheme, viewport: { width: 1280, height: 860 } })
     const { page } = app
     mkdirSync(join(app.home.workspace, 'src'))
     writeFileSync(join(app.home.workspace, 'src', 'checkout.ts'), 'export const total = 42\n')
@@ -141,7 +137,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`adds an MCP server in Settings and checks it lists its tools (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 1280, height: 900 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 1280, height: 900 } })
     const { page } = app
     await (await visible(page.getByRole('button', { name: 'Settings', exact: true }))).click()
     const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))

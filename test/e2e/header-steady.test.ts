@@ -6,20 +6,16 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const AGENT = 'Scripted v1'
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 it('keeps the header one row in a 900 px window while a permission request waits', async () => {
-  app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 700 } })
+  const app = await launch([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 700 } })
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   const header = page.locator('header.session-header')
@@ -39,7 +35,7 @@ const titleWidth = async (page: Page) => (await page.locator('.session-title').b
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`gives the session's title room in a 900 px window: Agents and Settings become named icon buttons (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 1280, height: 700 } })
+    const app = await launch([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 1280, height: 700 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     const header = page.locator('header.session-header')
@@ -101,7 +97,7 @@ const endShown = (page: Page, selector: string, text: string) =>
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`shows how a long folder's name ends in a 900 px window, cut in its middle, read whole and whole in the tooltip (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 900, height: 700 } })
+    const app = await launch([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 900, height: 700 } })
     const { page } = app
     const folder = 'customer-portal-frontend-application-migration-v2'
     const cwd = join(app.home.workspace, folder)
@@ -137,7 +133,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
 it('gives way with the agent\'s name first: a folder that fits is shown whole beside a long agent name', async () => {
   const agent = 'Claude Code Enterprise Edition for the Platform Infrastructure Team (staging build)'
-  app = await launchApp([{ id: 'v1', name: agent, scenario: 'e2e-permissions' }], { viewport: { width: 1280, height: 700 } })
+  const app = await launch([{ id: 'v1', name: agent, scenario: 'e2e-permissions' }], { viewport: { width: 1280, height: 700 } })
   const { page } = app
   const folder = 'customer-portal-frontend-application-migration-v2'
   const cwd = join(app.home.workspace, folder)

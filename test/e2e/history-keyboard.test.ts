@@ -2,19 +2,15 @@
  * The history row's rename field and delete question from the keyboard (UX pass): Escape leaves them and focus goes
  * back to the row's actions button, not to the page's body (where the next Tab starts over from the top).
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest } from './support/harness'
 import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 it('Escape leaves the rename field and the delete question, and archiving an open session keeps its row: back to the row’s actions button', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   await sendPrompt(page, 'fix')
@@ -57,7 +53,7 @@ it('Escape leaves the rename field and the delete question, and archiving an ope
 })
 
 it('archiving or deleting a row from the keyboard puts focus on the next row, else the search field, not the body', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
   const { page } = app
   // Two closed sessions, "again" the newer: the history lists "again" above "fix".
   for (const prompt of ['fix', 'again']) {

@@ -4,16 +4,12 @@
  * approval whose command is padded with 3,000 no-break spaces and whose "always allow" option is named "✕ Reject".
  * Drawn a page at a time, compared within a bound, collapsed and corrected; the document never scrolls.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { openPlan, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 const writeScenario = scenarioFiles()
 
 const lines = (word: string) => Array.from({ length: 5_000 }, (_, i) => `${word} line ${i}`).join('\n') + '\n'
@@ -45,7 +41,7 @@ function scenario(): string {
 }
 
 it('draws hostile content a page at a time, shows a padded command whole and an option’s true kind, and never scrolls the document', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: scenario() }])
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: scenario() }])
   const { page } = app
   await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
   await sendPrompt(page, 'go')

@@ -3,16 +3,12 @@
  * `.sh` file shown as `.txt`) and in its lines (Trojan Source), in an approval's diff, and in a form's message. Each is
  * drawn with a visible marker where the override sits, and the card says that it hides characters.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 const writeScenario = scenarioFiles()
 
 const RLO = '\u202E'
@@ -42,7 +38,7 @@ function scenario(): string {
 }
 
 it('shows a right-to-left override in a diff path, a diff line, an approval and a form as a marker, and warns', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: scenario() }])
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: scenario() }])
   const { page } = app
   await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
   await sendPrompt(page, 'go')

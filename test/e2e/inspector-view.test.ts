@@ -7,20 +7,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const PREFIX = 'long-session-id-0198f3c2-a7e6-7d4c-4b1a-'
 
-let app: E2eApp | undefined
 let scratch: string | undefined
 afterEach(async () => {
-  await app?.close()
-  app = undefined
   if (scratch) rmSync(scratch, { recursive: true, force: true })
   scratch = undefined
 })
+const launch = launchPerTest()
 
 function scenario(): string {
   const chunk = (i: number) => ({ type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `part ${i} ` } } })
@@ -31,7 +29,7 @@ function scenario(): string {
 }
 
 it('shows long session ids in full, keeps Jump to latest off the table, and follows the session filter in the detail pane', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: scenario() }], { viewport: { width: 1440, height: 900 } })
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: scenario() }], { viewport: { width: 1440, height: 900 } })
   const { page } = app
   for (let n = 0; n < 2; n++) {
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
@@ -81,7 +79,7 @@ it('shows long session ids in full, keeps Jump to latest off the table, and foll
 })
 
 it('keeps its toolbar one row at 900 px wide: Clear beside Export, both beside the filter', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 900, height: 800 } })
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 900, height: 800 } })
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   await sendPrompt(page, 'fix')

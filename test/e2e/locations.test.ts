@@ -10,18 +10,16 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot, type E2eApp } from './support/harness'
 import { agentSays, gone, messageBox, sendPrompt, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
 const extraDirs: string[] = []
 afterEach(async () => {
-  await app?.close()
-  app = undefined
   for (const dir of extraDirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
+const launch = launchPerTest()
 
 async function openForm(page: E2eApp['page'], cwd: string) {
   const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
@@ -34,7 +32,7 @@ async function openForm(page: E2eApp['page'], cwd: string) {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`a tool card's locations: Copy path puts path:line on the clipboard, Open says the browser cannot (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-locations' }], {
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-locations' }], {
       colorScheme,
       viewport: { width: 1280, height: 800 },
       // Dark: the Clipboard API refuses (as in the Electron app, which denies the permission): the older copy command is used.
@@ -78,7 +76,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it('where no way of copying works, the card shows the path selected to copy by hand', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-locations' }], {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-locations' }], {
     beforeLoad: (page) =>
       page.addInitScript(() => {
         navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'))
@@ -101,7 +99,7 @@ it('where no way of copying works, the card shows the path selected to copy by h
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`the New session form adds and removes folders; main refuses one that is not a folder; the header shows them (${colorScheme})`, async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-locations' }], { colorScheme, viewport: { width: 1280, height: 800 } })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-locations' }], { colorScheme, viewport: { width: 1280, height: 800 } })
     const { page } = app
     const { workspace } = app.home
     const extra = `${workspace}-extra`

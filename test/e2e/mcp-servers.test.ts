@@ -7,21 +7,17 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { createKeytarSecretStore } from '../../main/secrets/secret-store'
 import { must } from '../support/must'
 import { expectAxeCleanInBothThemes } from './support/axe'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { UI_TIMEOUT, visible } from './support/session-ui'
 
 const SECRET = 'Bearer e2e-mcp-secret-77f1'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 async function bothSchemes(page: Page, name: string): Promise<void> {
   await screenshot(page, `${name}-light`)
@@ -52,7 +48,7 @@ async function addHttpServer(section: Locator, name: string, url: string, header
 }
 
 it('adds a server with a secret header for one agent only, and shows it on that agent’s overview', async () => {
-  app = await launchApp(
+  const app = await launch(
     [
       { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-agents' },
       { id: 'other', name: 'Other agent', scenario: 'basic' },

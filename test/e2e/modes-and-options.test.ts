@@ -16,18 +16,17 @@ import { createSocketClient, type SocketClient, type SocketLike } from '../../re
 import { WS_PATH } from '../../common/wire'
 import { scenarioPath } from '../agents/command'
 import type { Scenario } from '../agents/scenario'
-import { launchApp, screenshotDir, type E2eApp } from './support/harness'
+import { launchPerTest, screenshotDir, type E2eApp } from './support/harness'
 import { agentSays, sendPrompt, startSession, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
+const launch = launchPerTest()
 let client: SocketClient | undefined
-afterEach(async () => {
+// Runs before the app is closed (hooks run last registered first).
+afterEach(() => {
   client?.dispose()
   client = undefined
-  await app?.close()
-  app = undefined
 })
 
 /** A second client of the browser host (as another tab would be), for the inspector API. */
@@ -66,7 +65,7 @@ async function optionShots(page: Page, name: string): Promise<void> {
 
 describe('mode selector (v1 agent)', () => {
   it('switches the mode with session/set_mode and keeps the choice', async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
     const { page } = app
     client = hostClient(app)
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
@@ -99,7 +98,7 @@ describe('mode selector (v1 agent)', () => {
 
 describe('model selector (v1 session models, as Gemini CLI offers them)', () => {
   it('switches the model with session/set_model beside the mode, the header keeping its height', async () => {
-    app = await launchApp([{ id: 'gemini-like', name: AGENT, scenario: 'session-models' }])
+    const app = await launch([{ id: 'gemini-like', name: AGENT, scenario: 'session-models' }])
     const { page } = app
     client = hostClient(app)
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
@@ -131,7 +130,7 @@ describe('model selector (v1 session models, as Gemini CLI offers them)', () => 
     const file = join(dir, 'refusing.json')
     writeFileSync(file, JSON.stringify(scenario))
     try {
-      app = await launchApp([{ id: 'gemini-like', name: AGENT, scenario: file }])
+      const app = await launch([{ id: 'gemini-like', name: AGENT, scenario: file }])
       const { page } = app
       await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
       const model = await visible(page.getByRole('combobox', { name: 'Model', exact: true }))
@@ -153,7 +152,7 @@ describe('model selector (v1 session models, as Gemini CLI offers them)', () => 
 
 describe('config options (v2 agent)', () => {
   it('round-trips a mode select and a boolean through session/set_config_option', async () => {
-    app = await launchApp([{ id: 'scripted-v2', name: AGENT, scenario: 'e2e-config-options', v2: true }])
+    const app = await launch([{ id: 'scripted-v2', name: AGENT, scenario: 'e2e-config-options', v2: true }])
     const { page } = app
     client = hostClient(app)
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
@@ -209,7 +208,7 @@ describe('many options (the real codex-acp 2.6.0 session/new)', () => {
   // session were out of reach. Every control and every button must stay in the window, at any width down to 900 px;
   // the selectors sit under the composer, and the header keeps one row.
   it.each([1280, 1024, 900])('keeps every selector and the app’s buttons inside a %i px window', async (width) => {
-    app = await launchApp([{ id: 'codex-like', name: AGENT, scenario: 'e2e-many-options' }], { viewport: { width, height: 760 } })
+    const app = await launch([{ id: 'codex-like', name: AGENT, scenario: 'e2e-many-options' }], { viewport: { width, height: 760 } })
     const { page } = app
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     const header = page.locator('header.session-header')

@@ -4,18 +4,14 @@
  * the rest counted with "Dismiss all". The page's clock is Playwright's, so the 8 s of an information notice
  * pass at once.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentGroup, gone, messageBox, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 it('keeps warnings and errors until dismissed, lets information go, and shows at most three', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-notices' }], { beforeLoad: (page) => page.clock.install() })
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-notices' }], { beforeLoad: (page) => page.clock.install() })
   const { page } = app
   await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
   await sendPrompt(page, 'go')
@@ -52,7 +48,7 @@ it('keeps warnings and errors until dismissed, lets information go, and shows at
 
 /** The scripted agent on `scenario`, one turn of `go` to its end; the session's notices. */
 async function noticesAfterTurn(scenario: string) {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario }])
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario }])
   const { page } = app
   await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
   await sendPrompt(page, 'go')

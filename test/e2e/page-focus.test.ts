@@ -3,18 +3,14 @@
  * the sidebar and session screen hidden behind it (UX pass: Tab past the last field of Settings walked into the
  * hidden sidebar). Escape closes the page and gives focus back to the button that opened it.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest } from './support/harness'
 import { gone, visible } from './support/session-ui'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 it.each(['Settings', 'Agents'])('keeps Tab on the %s page and gives focus back to its button on Escape', async (name) => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
   const { page } = app
   const opener = page.getByRole('button', { name, exact: true })
   await opener.click()
@@ -37,7 +33,7 @@ it.each(['Settings', 'Agents'])('keeps Tab on the %s page and gives focus back t
 })
 
 it('moves focus into the agent form that Edit opens, so Escape cancels it and then closes the page', async () => {
-  app = await launchApp([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }])
   const { page } = app
   await page.getByRole('button', { name: 'Agents', exact: true }).click()
   const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))

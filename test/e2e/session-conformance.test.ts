@@ -5,24 +5,20 @@
  * agent's details, and its text stays in the composer; a session the restarted agent cannot continue says so
  * where the person types. Screenshots: test/e2e/screenshots/conformance-*.png.
  */
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot, type E2eApp } from './support/harness'
 import { agentSays, messageBox, openPlan, sendPrompt, startSession, stopButton, transcript, turnStatus, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Conformance agent'
 const FORGETFUL = 'Forgetful agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 const headerHeight = (app: E2eApp) => app.page.locator('header.session-header').evaluate((el) => el.getBoundingClientRect().height)
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`session screen fixes in the ${colorScheme} theme`, async () => {
-    app = await launchApp(
+    const app = await launch(
       [
         { id: 'conformance', name: AGENT, scenario: 'e2e-conformance', v2: true },
         { id: 'forgetful', name: FORGETFUL, scenario: 'e2e-conformance-forgetful' },

@@ -5,20 +5,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, gone, inTranscriptView, messageBox, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with the arrows', async () => {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   const box = messageBox(page)
@@ -94,7 +90,7 @@ it('a message sent while scrolled up brings the view to it, and the view follows
   const long = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
   const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
   writeFileSync(scenario, JSON.stringify({ prompts: { long: [{ type: 'text', text: long }] } }))
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario }])
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   const log = transcript(page)
@@ -133,7 +129,7 @@ it('PageUp and the arrow keys stop following while the answer streams: their smo
   ]
   const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
   writeFileSync(scenario, JSON.stringify({ prompts: { arrow: trickle('Arrow'), page: trickle('Page') } }))
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario }])
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   const log = transcript(page)

@@ -4,23 +4,19 @@
  * lines and a flood of chunks leave the UI responsive.
  */
 import type { Page } from 'playwright'
-import { afterEach, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { expect, it } from 'vitest'
+import { launchPerTest, screenshot, type E2eApp } from './support/harness'
 import { agentSays, messageBox, sendPrompt, startSession, stopButton, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 /** Lets the page render what a click scheduled (two animation frames: an event, not a delay). */
 const nextFrames = (page: Page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
 
 async function open(): Promise<E2eApp> {
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-safety' }], {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-safety' }], {
     beforeLoad: async (page) => {
       // Anything that tries to leave the app or open a window is recorded (and would fail the test).
       await page.context().route(/^(?!http:\/\/127\.0\.0\.1)/, (route) => route.abort())

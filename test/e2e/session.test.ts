@@ -3,8 +3,8 @@
  * and the scripted agent as a real child process. Start → new session → prompt → streamed reply → tool call
  * with a diff → plan → Stop → crash and Restart, against the v1 agent and (prompt/tool call/plan) the v2 agent.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { describe, expect, it } from 'vitest'
+import { launchPerTest, screenshot, type E2eApp } from './support/harness'
 import {
   agentGroup,
   agentSays,
@@ -25,11 +25,7 @@ import {
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
   const { page } = current
@@ -73,7 +69,7 @@ async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
 
 describe('session screen (v1 agent)', () => {
   it('runs a session: streamed reply, diff card, plan, Stop, crash with the stderr tail, Restart', async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
     const { page } = app
     const log = transcript(page)
 
@@ -144,7 +140,7 @@ describe('session screen (v1 agent)', () => {
 
 describe('session screen (v2 agent)', () => {
   it('streams the reply, the diff card and the plan; a crash ends the turn', async () => {
-    app = await launchApp([{ id: 'scripted-v2', name: AGENT, scenario: 'e2e-session', v2: true }])
+    const app = await launch([{ id: 'scripted-v2', name: AGENT, scenario: 'e2e-session', v2: true }])
     const { page } = app
     await visible(agentGroup(page, AGENT))
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })

@@ -3,19 +3,15 @@
  * and that must not read as "no agents are defined". New session then opens its form (which takes the agent when it
  * comes), not the Agents page that a fresh Bosun with no agents leads to. The snapshot is held back in the socket.
  */
-import { afterEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import type { WireCall, WireFromHost } from '../../common/wire'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { gone, messageBox, until, visible } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
-let app: E2eApp | undefined
-afterEach(async () => {
-  await app?.close()
-  app = undefined
-})
+const launch = launchPerTest()
 
 /** Passes the socket through, holding back the answers to `getSnapshot` until `release` is called. */
 async function holdSnapshots(page: Page): Promise<{ release: () => void }> {
@@ -47,7 +43,7 @@ async function holdSnapshots(page: Page): Promise<{ release: () => void }> {
 
 it('New session before the agents have loaded opens the form, which takes the agent when it comes', async () => {
   let snapshots: Awaited<ReturnType<typeof holdSnapshots>> | undefined
-  app = await launchApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], {
+  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], {
     beforeLoad: async (page) => (snapshots = await holdSnapshots(page)),
   })
   const { page } = app
@@ -71,7 +67,7 @@ it('New session before the agents have loaded opens the form, which takes the ag
 
 it('with no agent defined, New session clicked while loading leads to the Agents page once the agents are known', async () => {
   let snapshots: Awaited<ReturnType<typeof holdSnapshots>> | undefined
-  app = await launchApp([], { beforeLoad: async (page) => (snapshots = await holdSnapshots(page)) })
+  const app = await launch([], { beforeLoad: async (page) => (snapshots = await holdSnapshots(page)) })
   const { page } = app
   const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
   // Not "No agents yet" before main has said so.
@@ -93,7 +89,7 @@ it('with no agent defined, New session clicked while loading leads to the Agents
 
 it('with no agent defined, the empty window says so and its Set up an agent opens the Agents page (it sent the person to New session), then takes back the focus', async () => {
   let snapshots: Awaited<ReturnType<typeof holdSnapshots>> | undefined
-  app = await launchApp([], { beforeLoad: async (page) => (snapshots = await holdSnapshots(page)) })
+  const app = await launch([], { beforeLoad: async (page) => (snapshots = await holdSnapshots(page)) })
   const { page } = app
   const main = page.getByRole('main', { name: 'No session' })
   // Not before main has said there is none.

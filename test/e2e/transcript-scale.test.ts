@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../common/wire'
-import { launchApp, screenshot, type E2eApp } from './support/harness'
+import { launchPerTest, screenshot, type E2eApp } from './support/harness'
 import { agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
@@ -23,16 +23,17 @@ const MAX_ROWS = 150
 /** The "flood" turn: message, tool call, message, … and a last message (with the user's prompt: ENTRIES entries). */
 const PAIRS = (ENTRIES - 2) / 2
 
-let app: E2eApp | undefined
 let client: SocketClient | undefined
 let scratch: string | undefined
-afterEach(async () => {
-  client?.dispose()
-  client = undefined
-  await app?.close()
-  app = undefined
+// Hooks run last registered first: the client goes, then the app, then its folder.
+afterEach(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true })
   scratch = undefined
+})
+const launch = launchPerTest()
+afterEach(() => {
+  client?.dispose()
+  client = undefined
 })
 
 /** Every entry distinct: v1 chunks with their own messageId each, tool calls with their own id. */
@@ -162,7 +163,7 @@ const rowCount = (app: E2eApp) => transcript(app.page).evaluate((el) => el.query
 
 describe('a 10,000-entry transcript (v1 agent)', () => {
   it('keeps the DOM small, reaches both ends, and does nothing while idle', async () => {
-    app = await launchApp([{ id: 'scripted', name: AGENT, scenario: floodScenario() }], { beforeLoad: (page) => page.addInitScript(instrumentPage) })
+    const app = await launch([{ id: 'scripted', name: AGENT, scenario: floodScenario() }], { beforeLoad: (page) => page.addInitScript(instrumentPage) })
     const { page } = app
     const { host } = app
     client = createSocketClient({
