@@ -38,6 +38,8 @@ export interface Scenario {
 export interface InitializeBehaviour {
   /** Wait before answering (ms). */
   delayMs?: number
+  /** Wait before answering until this file exists: a test that must see the agent starting creates it when it has. */
+  untilFile?: string
   /** The version to answer. Default: 1 for the v1 agent, 2 for the v2 agent. */
   protocolVersion?: number
   /** Answer offers of these versions with an error (`rejectCode`, default -32600), e.g. `[2]`. */
@@ -200,6 +202,12 @@ export type Step =
    * with the turn; a `session/cancel` meanwhile ends the turn `cancelled`.
    */
   | { type: 'wait_for_tool_call_cancel'; id: string }
+  /**
+   * Block until the file `path` exists (`{cwd}` is the session's folder): a test creates it once it has seen what
+   * the agent's silence until then should show, so that no outcome depends on how fast the machine is. A cancel
+   * ends the wait and the turn.
+   */
+  | { type: 'wait_for_file'; path: string }
   | { type: 'stderr'; text: string }
   /** How the turn ends (default `end_turn`); v2 may add `error`. */
   | { type: 'stop'; stopReason: string; error?: { code?: number; message: string } }

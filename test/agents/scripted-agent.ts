@@ -7,7 +7,7 @@
  * write malformed input straight to stdout. See scenario.ts for the format.
  */
 import { spawn } from 'node:child_process'
-import { appendFileSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { createTwoFilesPatch } from 'diff'
 import * as acpV1 from '@agentclientprotocol/sdk'
 import * as acpV2 from '@agentclientprotocol/sdk/experimental/v2'
@@ -168,6 +168,7 @@ const app = (sdk.agent({ name: 'scripted-agent' }) as unknown) as LooseApp
 app.onRequest('initialize', async ({ params, requestId }) => {
   const behaviour = scenario.initialize ?? {}
   if (behaviour.delayMs) await delay(behaviour.delayMs)
+  if (behaviour.untilFile) while (!existsSync(behaviour.untilFile)) await delay(50)
   const elicit = scenario.elicitDuring?.initialize
   if (elicit) await elicitForRequest('initialize', requestId, elicit, (scoped) => requestRaw('elicitation/create', scoped))
   if (behaviour.failWith) throw new acpV1.RequestError(behaviour.failWith.code, behaviour.failWith.message, behaviour.failWith.data)
@@ -615,6 +616,13 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
       const key = `${sessionId}\n${step.id}`
       if (!cancelledToolCalls.has(key)) await Promise.race([waitForCancel(sessionId), new Promise<void>((resolve) => toolCallCancelWaiters.set(key, resolve))])
       toolCallCancelWaiters.delete(key)
+      return cancelled.has(sessionId) ? 'cancelled' : undefined
+    }
+    case 'wait_for_file': {
+      const path = step.path.replaceAll('{cwd}', sessionCwd.get(sessionId) ?? '')
+      let waiting = true
+      void waitForCancel(sessionId).then(() => (waiting = false))
+      while (waiting && !existsSync(path)) await delay(50)
       return cancelled.has(sessionId) ? 'cancelled' : undefined
     }
     case 'stderr':

@@ -8,6 +8,7 @@ import type { Page } from 'playwright'
 import { expectAxeCleanInBothThemes } from './support/axe'
 import { screenshot, screenshotDir, useApp } from './support/harness'
 import { gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const AGENT = 'Scripted agent'
@@ -52,8 +53,10 @@ it('says how long the agent has been silent mid-turn, hides it when news comes, 
   await visible(header().getByText('152k / 200k tokens'))
   const notice = await visible(stall())
   await visible(notice.getByText(/^No word from Scripted agent for \d+ s$/))
-  // The agent speaks again after 6 s: the notice goes at once (and comes back when it falls silent again).
-  await gone(stall(), 15_000)
+  // The agent speaks again when told (a file in its folder), however long that took: the notice goes at once (and
+  // comes back when it falls silent again).
+  writeFileSync(join(app.home.workspace, 'speak-again'), '')
+  await gone(stall())
   await visible(transcript(page).getByText('Still here.', { exact: false }))
   await visible(stall())
   await shots('stall-notice', () => page.locator('.session-bottom'))
