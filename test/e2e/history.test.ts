@@ -83,21 +83,28 @@ async function askAgentSessions(scenario: string): Promise<{ page: Page; workspa
  * the caller's to remove), a session of it with the prompt 'fix' answered, then Bosun restarted and that session
  * opened from the history (its agent not started).
  */
-async function reopenedAfterRestart(initialize?: Record<string, unknown>): Promise<{ dir: string; page: Page }> {
+async function reopenedAfterRestart(
+  initialize?: Record<string, unknown>,
+  options: { holdSecondStart?: boolean } = {},
+): Promise<{ dir: string; page: Page; release: () => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+  const go = join(dir, 'go')
   const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as { initialize?: Record<string, unknown> }
-  scenario.initialize = { ...scenario.initialize, ...initialize }
+  scenario.initialize = { ...scenario.initialize, ...initialize, ...(options.holdSecondStart ? { untilFile: go } : {}) }
   writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+  // Held: the first run's agent answers at once; the second's only once `release` is called.
+  if (options.holdSecondStart) writeFileSync(go, '')
   home = createTestHome([{ id: 'scripted', name: AGENT, scenario: initialize ? join(dir, 'scenario.json') : 'e2e-session' }])
   const first = await start(home)
   await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
   await sendPrompt(first.page, 'fix')
   await waitIdle(first.page)
   await stop(first)
+  rmSync(go, { force: true })
   const { page } = await start(home)
   await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
   await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
-  return { dir, page }
+  return { dir, page, release: () => writeFileSync(go, '') }
 }
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Agents and sessions' })
@@ -197,8 +204,9 @@ describe('history in the browser host', () => {
 
   it('shows a message sent to an earlier session while its agent starts, and lets no second one go meanwhile', async () => {
     // The e2e agent, slow to start (OpenCode took 12 s to start and resume): the message went out of the composer and
-    // was nowhere, the turn 'Idle' and Send ready, until the agent had started and the session was loaded.
-    const { dir, page } = await reopenedAfterRestart({ capabilities: { loadSession: true }, delayMs: 4000 })
+    // was nowhere, the turn 'Idle' and Send ready, until the agent had started and the session was loaded. Here it
+    // answers initialize only when released, after the checks, however long they took on this machine.
+    const { dir, page, release } = await reopenedAfterRestart({ capabilities: { loadSession: true } }, { holdSecondStart: true })
     try {
       await sendPrompt(page, 'again')
       const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
@@ -208,6 +216,7 @@ describe('history in the browser host', () => {
       await page.getByRole('textbox', { name: 'Message' }).fill('twice')
       expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(true)
       await screenshot(page, 'history-waiting-to-send')
+      release()
       await gone(waiting)
       await waitIdle(page)
       await expect.poll(() => transcript(page).getByLabel('Your message').allInnerTexts(), { timeout: 30_000 }).toEqual(['fix', 'again'])
