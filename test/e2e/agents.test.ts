@@ -184,8 +184,10 @@ describe('the Agents page', () => {
     await form.getByRole('textbox', { name: 'Name', exact: true }).fill('Env agent')
     const command = form.getByRole('textbox', { name: 'Command', exact: true })
     await command.fill('no-such-agent-xyz')
-    await until<HTMLInputElement>(command, (el) => el.getAttribute('aria-invalid') === 'true', 15_000)
-    expect(await describedBy(command)).toBe('no-such-agent-xyz was not found on PATH')
+    // The field is invalid before main has looked the command up ("Enter the program to run" while it was empty):
+    // wait for main's answer itself, which takes longer on a slow machine.
+    await expect.poll(() => describedBy(command), { timeout: 15_000 }).toBe('no-such-agent-xyz was not found on PATH')
+    expect(await command.getAttribute('aria-invalid')).toBe('true')
     await visible(form.getByText('no-such-agent-xyz was not found on PATH'))
     const save = form.getByRole('button', { name: 'Save', exact: true })
     expect(await save.isDisabled()).toBe(true)
