@@ -239,6 +239,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
         return entry ? { title: entry.title, toolKind: entry.toolKind, rawInput: entry.rawInput, locations: entry.locations, content: entry.content, name: entry.name, _meta: entry._meta } : undefined
       },
       getBackground: (sessionId) => sessions.state(sessionId)?.turn.background ?? null,
+      isStopping: (sessionId) => {
+        const turn = sessions.state(sessionId)?.turn
+        return turn !== undefined && turn.state !== 'idle' && turn.stopRequested === true
+      },
     },
   })
   store.add(permissions)

@@ -55,6 +55,8 @@ export interface PermissionSessionLookup {
   lookupToolCall?(sessionId: string, toolCallId: string): StoredToolCall | undefined
   /** The latest v2 `background` list of the session; `null` = not reported. */
   getBackground?(sessionId: string): readonly unknown[] | null
+  /** Whether the person stopped the session's turn and the turn has not ended yet. */
+  isStopping?(sessionId: string): boolean
 }
 
 /** Where remembered decisions come from and go (the {@link RuleStore} implements it). */
@@ -218,14 +220,21 @@ export class PermissionBroker implements IDisposable {
   cancelSession(sessionId: string): number {
     let answered = 0
     for (const entry of this.entriesOf(sessionId)) {
-      if (entry.attachment.protocolVersion === 2) {
-        const background = this.options.sessions.getBackground?.(sessionId) ?? null
-        if (background !== null && background.length > 0) continue
-      }
+      if (!this.stopAnswers(entry)) continue
       this.settle(entry, CANCELLED, 'cancelled', { by: 'cancel', note: 'The turn was cancelled.', at: this.now() })
       answered++
     }
     return answered
+  }
+
+  /**
+   * Whether Stop answers this request `cancelled`: v1, all of the session's (F13); v2, all unless the agent reports
+   * background work, which `session/cancel` does not stop (F14), so its requests wait for the agent's cancels.
+   */
+  private stopAnswers(entry: PendingEntry): boolean {
+    if (entry.attachment.protocolVersion !== 2) return true
+    const background = this.options.sessions.getBackground?.(entry.view.sessionId) ?? null
+    return background === null || background.length === 0
   }
 
   /** The session is closing: every pending request of it is answered `cancelled`, whatever the version. */
@@ -407,6 +416,11 @@ export class PermissionBroker implements IDisposable {
     }
     if (signal.aborted) {
       return { response: CANCELLED, status: 'cancelled', resolution: { by: 'agent-cancel', note: 'The agent withdrew the request.', at } }
+    }
+    // Asked after the person pressed Stop, before the turn ended (a flood's requests still coming in): answered as
+    // Stop answered the ones waiting, or the agent would wait for a person who already said stop.
+    if (this.options.sessions.isStopping?.(entry.view.sessionId) && this.stopAnswers(entry)) {
+      return { response: CANCELLED, status: 'cancelled', resolution: { by: 'cancel', note: 'The turn was cancelled.', at } }
     }
     // Requests about an unknown subject or none at all are ambiguous: always ask (J7).
     if (entry.identity === null) return null

@@ -9,12 +9,14 @@ function setup(options: { version?: 1 | 2; background?: unknown[] | null; rules?
   const { actions, sink } = recordingSink()
   const audit: unknown[] = []
   let background = options.background ?? null
+  const stopping = new Set<string>()
   const broker = new PermissionBroker({
     sink,
     sessions: {
       getSession: (agentId, sessionId) => (agentId === 'agent-a' && ['A', 'B'].includes(sessionId) ? { cwd: '/proj' } : undefined),
       lookupToolCall: (_s, id) => (id === 'known' ? { title: 'Stored title', toolKind: 'edit' } : undefined),
       getBackground: () => background,
+      isStopping: (sessionId) => stopping.has(sessionId),
     },
     rules: options.rules,
     audit: { append: (r) => audit.push(r) },
@@ -23,7 +25,7 @@ function setup(options: { version?: 1 | 2; background?: unknown[] | null; rules?
   })
   const connection = new FakeConnection(options.version ?? 1)
   const attachment = broker.attach(connection, { agentId: 'agent-a', agentName: 'Agent A', protocolVersion: options.version ?? 1 })
-  return { broker, connection, actions, audit, attachment, setBackground: (b: unknown[] | null) => (background = b) }
+  return { broker, connection, actions, audit, attachment, stopping, setBackground: (b: unknown[] | null) => (background = b) }
 }
 
 const v1Request = (sessionId: string, toolCallId = 'call-1', extra: Record<string, unknown> = {}) => ({
@@ -82,6 +84,38 @@ describe('PermissionBroker', () => {
     broker.respond(broker.pending()[0]!.requestId, 'reject')
     expect(await b1).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'reject' } } })
     expect(audit.at(-1)).toMatchObject({ sessionId: 'B', by: 'person', outcome: 'selected', option: { optionId: 'reject', kind: 'reject_once' } })
+  })
+
+  it('a request that comes after Stop, before the turn ended, is answered cancelled as the waiting ones were', async () => {
+    // A flood of 1,000: the person pressed Stop while the agent's requests were still coming in; the agent waited for
+    // answers to the late ones from a person who had already said stop.
+    const { broker, connection, stopping } = setup()
+    const before = connection.request(1, v1Request('A', 'c1'))
+    stopping.add('A')
+    expect(broker.cancelSession('A')).toBe(1)
+    const late = connection.request(2, v1Request('A', 'c2'))
+    const other = connection.request(3, v1Request('B', 'c3'))
+    expect(await Promise.all([before, late])).toEqual([{ result: CANCELLED }, { result: CANCELLED }])
+    expect(broker.pending().map((p) => p.sessionId)).toEqual(['B'])
+    // The turn ended: the next turn's requests wait for the person again.
+    stopping.delete('A')
+    void connection.request(4, v1Request('A', 'c4'))
+    expect(broker.pending().map((p) => p.sessionId)).toEqual(['B', 'A'])
+    broker.closeSession('A')
+    broker.respond(broker.pending()[0]!.requestId, null)
+    await other
+  })
+
+  it('v2: a request after Stop waits while the agent reports background work (F14), else is answered cancelled', async () => {
+    const { broker, connection, stopping, setBackground } = setup({ version: 2, background: [{ type: 'tool_call', toolCallId: 'bg' }] })
+    const req = (id: number) => ({ sessionId: 'A', title: 'Approve?', subject: { type: 'tool_call', toolCall: { toolCallId: `t${id}` } }, options: standardOptions })
+    stopping.add('A')
+    void connection.request(1, req(1))
+    expect(broker.pending()).toHaveLength(1)
+    setBackground([])
+    const late = connection.request(2, req(2))
+    expect(await late).toEqual({ result: CANCELLED })
+    expect(broker.pending()).toHaveLength(1)
   })
 
   it('two requests about the same tool call are answered independently (G8)', async () => {
