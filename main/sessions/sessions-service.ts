@@ -508,8 +508,13 @@ export class SessionsService implements IDisposable {
    * it too, so a key split across updates sent before `session/new` answered is whole when redacted.
    */
   private streamUpdate(sessionId: string, update: SessionUpdateNotification['update'], emit: StreamEmit): void {
-    const key = this.streamHold ? textStreamKey(update) : undefined
     const held = this.held.size > 0 ? this.held.get(sessionId) : undefined
+    // The common case, nothing held and no secret's start to hold: the update passes, without a stream key made for it.
+    if (!held && (!this.streamHold || holdsNothing(update, this.streamHold))) {
+      emit(sessionId, update)
+      return
+    }
+    const key = this.streamHold ? textStreamKey(update) : undefined
     if (held && held.key !== key) this.releaseHeld(sessionId, emit)
     if (key === undefined) {
       emit(sessionId, update)
@@ -1402,6 +1407,18 @@ function droppedNotice(count: number): SessionUpdateNotification['update'] {
     title: 'Some early updates were dropped',
     description: `The agent sent ${count} more updates than Bosun keeps before it answers for the session (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
   }
+}
+
+/**
+ * Whether `update` passes the secret window as it came: it is no text chunk (see {@link textStreamKey}), or one whose
+ * text is not empty and whose end could begin no secret.
+ */
+function holdsNothing(update: SessionUpdateNotification['update'], streamHold: (text: string) => number): boolean {
+  const kind = update.sessionUpdate
+  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return true
+  const content = update.content as { type?: unknown; text?: unknown } | null | undefined
+  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return true
+  return content.text !== '' && streamHold(content.text) === 0
 }
 
 /** The stream a text chunk belongs to (kind and message id), or undefined for anything else. */
