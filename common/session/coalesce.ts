@@ -11,7 +11,7 @@
  * (the echo of a prompt is matched chunk by chunk). Inputs are not mutated.
  */
 
-interface TextChunk {
+export interface TextChunk {
   sessionUpdate: string
   messageId?: string
   content: { type: 'text'; text: string }
@@ -20,7 +20,7 @@ interface TextChunk {
 const hasOwn = Object.prototype.hasOwnProperty
 
 /** Whether `value` is an agent message or thought chunk of one plain text block and no other field. */
-function isPlainTextChunk(value: unknown): value is TextChunk {
+export function isPlainTextChunk(value: unknown): value is TextChunk {
   if (typeof value !== 'object' || value === null) return false
   const update = value as Record<string, unknown>
   const kind = update.sessionUpdate

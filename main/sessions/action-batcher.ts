@@ -1,5 +1,6 @@
 import type { IDisposable } from '../base/lifecycle'
 import type { SessionAction } from '../../common/session/types'
+import { isPlainTextChunk, type TextChunk } from '../../common/session/coalesce'
 
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown
@@ -25,6 +26,17 @@ export interface ActionBatcherOptions {
 /** Estimated JSON size of an action Bosun makes itself (turn state, resolutions, settings: small). */
 const OTHER_ACTION_BYTES = 512
 
+interface Queue {
+  actions: SessionAction[]
+  bytes: number
+  since: number
+  /**
+   * The run of streamed text being joined: the chunk that stands for it in the queue, and its texts, set on it when
+   * the run ends (another run starts, or the queue goes).
+   */
+  run: { chunk: TextChunk; texts: string[] } | undefined
+}
+
 /**
  * Coalesces session actions so the renderer gets one message per session per frame (~16 ms), not one
  * per chunk. Consecutive `updates` actions merge into one. Nothing is scheduled while nothing arrives,
@@ -35,7 +47,7 @@ const OTHER_ACTION_BYTES = 512
  * or when its first action has waited `intervalMs`, checked as actions arrive.
  */
 export class ActionBatcher implements IDisposable {
-  private readonly queues = new Map<string, { actions: SessionAction[]; bytes: number; since: number }>()
+  private readonly queues = new Map<string, Queue>()
   private handle: unknown = undefined
   private disposed = false
   private readonly maxBytes: number
@@ -55,7 +67,7 @@ export class ActionBatcher implements IDisposable {
     const now = this.scheduler.now?.() ?? 0
     let queue = this.queues.get(sessionId)
     if (!queue) {
-      queue = { actions: [], bytes: 0, since: now }
+      queue = { actions: [], bytes: 0, since: now, run: undefined }
       this.queues.set(sessionId, queue)
     }
     const actions = queue.actions
@@ -82,7 +94,12 @@ export class ActionBatcher implements IDisposable {
     if (this.handle === undefined) this.handle = this.scheduler.setTimeout(() => this.flush(), this.intervalMs)
   }
 
-  /** `push(sessionId, { type: 'updates', updates: [update] })` without the wrapper (the hot path). */
+  /**
+   * `push(sessionId, { type: 'updates', updates: [update] })` without the wrapper (the hot path). Streamed text is
+   * joined as it comes: a plain text chunk that continues the one before it (same kind and message, see
+   * `coalesceTextChunks`) goes into one chunk for the run, as `coalesceTextChunks` would join the batch, so the queue
+   * holds one update per run instead of one per token. Its size counts as the chunks' did.
+   */
   pushUpdate(sessionId: string, update: unknown): void {
     const queue = this.queues.get(sessionId)
     const last = queue?.actions[queue.actions.length - 1]
@@ -91,7 +108,18 @@ export class ActionBatcher implements IDisposable {
       return
     }
     if (this.disposed) return
-    last.updates.push(update as never)
+    const updates = last.updates as unknown[]
+    const previous = updates[updates.length - 1]
+    if (previous !== undefined && isPlainTextChunk(update)) {
+      const run = queue!.run
+      if (run !== undefined && previous === run.chunk && run.chunk.sessionUpdate === update.sessionUpdate && run.chunk.messageId === update.messageId) run.texts.push(update.content.text)
+      else if (isPlainTextChunk(previous) && previous.sessionUpdate === update.sessionUpdate && previous.messageId === update.messageId) {
+        endRun(queue!)
+        const chunk: TextChunk = { sessionUpdate: update.sessionUpdate, ...(update.messageId !== undefined ? { messageId: update.messageId } : {}), content: { type: 'text', text: '' } }
+        queue!.run = { chunk, texts: [previous.content.text, update.content.text] }
+        updates[updates.length - 1] = chunk
+      } else updates.push(update)
+    } else updates.push(update)
     queue!.bytes += estimateJsonBytes(update)
     if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
   }
@@ -103,6 +131,7 @@ export class ActionBatcher implements IDisposable {
       if (!queue) return
       this.queues.delete(sessionId)
       if (this.queues.size === 0) this.cancelTimer()
+      endRun(queue)
       this.onFlush(sessionId, queue.actions, queue.bytes)
       return
     }
@@ -113,6 +142,7 @@ export class ActionBatcher implements IDisposable {
     // agents'): each is applied, then the first error is thrown.
     let failed: { error: unknown } | undefined
     for (const [id, queue] of entries) {
+      endRun(queue)
       try {
         this.onFlush(id, queue.actions, queue.bytes)
       } catch (error) {
@@ -138,6 +168,14 @@ export class ActionBatcher implements IDisposable {
     this.cancelTimer()
     this.queues.clear()
   }
+}
+
+/** The queue's run of streamed text gets its text, joined once (one flat string, not a chain of `+`). */
+function endRun(queue: Queue): void {
+  const run = queue.run
+  if (run === undefined) return
+  run.chunk.content.text = run.texts.join('')
+  queue.run = undefined
 }
 
 /**

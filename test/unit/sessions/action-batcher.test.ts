@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from '../../../main/sessions/action-batcher'
 import type { SessionAction } from '../../../common/session/types'
+import { coalesceTextChunks } from '../../../common/session/coalesce'
 
 function manualScheduler() {
   const timers = new Map<number, () => void>()
@@ -136,4 +137,53 @@ describe('ActionBatcher', () => {
     batcher.push('s1', { type: 'updates', updates: [big as never] })
     expect(flushed).toEqual([1])
   })
+
+  it('joins streamed text as it is pushed: a run of plain chunks of one message is one chunk, as coalesceTextChunks makes it', () => {
+    const clock = manualScheduler()
+    const flushed: SessionAction[][] = []
+    const sizes: number[] = []
+    const batcher = new ActionBatcher(
+      (_id, actions, bytes) => {
+        flushed.push(actions)
+        sizes.push(bytes)
+      },
+      16,
+      clock.scheduler,
+    )
+    const message = (text: string, messageId?: string) => ({ sessionUpdate: 'agent_message_chunk', ...(messageId !== undefined ? { messageId } : {}), content: { type: 'text', text } })
+    const thought = (text: string) => ({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text } })
+    const withMeta = { ...message('!', 'm1'), _meta: { kept: true } }
+    const pushed = [message('Hel', 'm1'), message('lo', 'm1'), message(', you', 'm1'), thought('hmm '), thought('yes'), message('other', 'm2'), withMeta, message('a', 'm1'), message('b', 'm1')]
+    for (const update of pushed) batcher.pushUpdate('s1', update)
+    clock.runAll()
+    expect(flushed).toHaveLength(1)
+    expect(flushed[0]).toEqual([{ type: 'updates', updates: coalesceTextChunks(pushed) }])
+    expect(flushed[0]).toEqual([
+      { type: 'updates', updates: [message('Hello, you', 'm1'), thought('hmm yes'), message('other', 'm2'), withMeta, message('ab', 'm1')] },
+    ])
+    // The size is the chunks' as they came.
+    expect(sizes).toEqual([pushed.reduce((sum, update) => sum + estimateJsonBytes(update), 0)])
+    // What was pushed is not changed.
+    expect(pushed[0]).toEqual(message('Hel', 'm1'))
+  })
+
+  it('ends a run where something else comes between its chunks (an action, a queue sent on), and joins the next run anew', () => {
+    const clock = manualScheduler()
+    const flushed: SessionAction[][] = []
+    const batcher = new ActionBatcher((_id, actions) => flushed.push(actions), 16, clock.scheduler)
+    batcher.pushUpdate('s1', chunk('a'))
+    batcher.pushUpdate('s1', chunk('b'))
+    batcher.push('s1', { type: 'turn_ended', stopReason: 'end_turn' })
+    batcher.pushUpdate('s1', chunk('c'))
+    batcher.pushUpdate('s1', chunk('d'))
+    batcher.flush('s1')
+    batcher.pushUpdate('s1', chunk('e'))
+    batcher.pushUpdate('s1', chunk('f'))
+    clock.runAll()
+    expect(flushed).toEqual([
+      [{ type: 'updates', updates: [chunk('ab')] }, { type: 'turn_ended', stopReason: 'end_turn' }, { type: 'updates', updates: [chunk('cd')] }],
+      [{ type: 'updates', updates: [chunk('ef')] }],
+    ])
+  })
 })
+
