@@ -89,6 +89,11 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
     return copy ?? value
   }
   const record = value as Record<string, unknown>
+  // Nearly every object is within the bounds: found so without the array of its keys made (one per object of every
+  // update, the most of what main allocated for a flood after JSON.parse). Past a bound, walked again below.
+  const before = state.budget
+  if (fitsWhole(record, depth, b, state)) return value
+  state.budget = before
   const keys = Object.keys(record)
   let kept = Math.min(keys.length, b.maxEntries)
   let copy: Record<string, unknown> | undefined
@@ -114,6 +119,22 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
     setOwn(copy, TRUNCATION_MARKER, `(${keys.length - kept} more fields)`)
   }
   return copy ?? value
+}
+
+/**
+ * Whether {@link walk} leaves `record` as it is (no key too long, no more fields than kept, nothing inside changed),
+ * taking its keys and values from the budget as walk does; when false the budget is spent only in part.
+ */
+function fitsWhole(record: Record<string, unknown>, depth: number, b: JsonBounds, state: { budget: number }): boolean {
+  let count = 0
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue
+    if (++count > b.maxEntries || state.budget <= 0 || key.length > 256) return false
+    state.budget -= key.length
+    const item = record[key]
+    if (walk(item, depth + 1, b, state) !== item) return false
+  }
+  return true
 }
 
 /** A null-prototype-free plain copy of the first `count` entries (a key `__proto__` stays an own field). */

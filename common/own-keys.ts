@@ -20,3 +20,16 @@ export function setOwn<T>(record: Record<string, T>, key: string, value: NoInfer
   if (key in Object.prototype) Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true })
   else record[key] = value
 }
+
+/**
+ * How many own enumerable string keys `value` has, counting no further than `atMost + 1`: what `Object.keys(value).length`
+ * tells a check of an object's shape, without the array of its keys made (hot paths ask it of every update).
+ */
+export function ownKeyCount(value: object, atMost: number): number {
+  let count = 0
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    if (++count > atMost) break
+  }
+  return count
+}

@@ -11,6 +11,8 @@
  * (the echo of a prompt is matched chunk by chunk). Inputs are not mutated.
  */
 
+import { ownKeyCount } from '../own-keys'
+
 export interface TextChunk {
   sessionUpdate: string
   messageId?: string
@@ -31,10 +33,10 @@ export function isPlainTextChunk(value: unknown): value is TextChunk {
   if (messageId !== undefined && typeof messageId !== 'string') return false
   // Exactly these fields, own, on plain objects: anything more (`_meta`, annotations, a future field) is kept whole.
   return (
-    Object.keys(update).length === (messageId === undefined ? 2 : 3) &&
+    ownKeyCount(update, 3) === (messageId === undefined ? 2 : 3) &&
     hasOwn.call(update, 'sessionUpdate') &&
     hasOwn.call(update, 'content') &&
-    Object.keys(block).length === 2 &&
+    ownKeyCount(block, 2) === 2 &&
     hasOwn.call(block, 'type') &&
     hasOwn.call(block, 'text') &&
     Object.getPrototypeOf(update) === Object.prototype

@@ -1,6 +1,7 @@
 import type { IDisposable } from '../base/lifecycle'
 import type { SessionAction } from '../../common/session/types'
 import { isPlainTextChunk, type TextChunk } from '../../common/session/coalesce'
+import { ownKeyCount } from '../../common/own-keys'
 
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown
@@ -186,7 +187,7 @@ export function estimateJsonBytes(value: unknown, depth = 0): number {
   // The flood's common case, a text chunk: its text is nearly all of it.
   if (depth === 0 && typeof value === 'object' && value !== null) {
     const content = (value as { content?: { text?: unknown } }).content
-    if (typeof content === 'object' && content !== null && typeof content.text === 'string' && Object.keys(value).length <= 3) return 96 + content.text.length
+    if (typeof content === 'object' && content !== null && typeof content.text === 'string' && ownKeyCount(value, 3) <= 3) return 96 + content.text.length
   }
   if (typeof value === 'string') return value.length + 2
   if (value === null || typeof value !== 'object') return 8

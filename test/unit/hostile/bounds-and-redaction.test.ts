@@ -26,6 +26,22 @@ describe('boundJson', () => {
     expect(JSON.stringify(big).length).toBeLessThan(2000)
   })
 
+  it('cuts a field met after others fit as if it were the first looked at: what fit is kept, the budget counted once', () => {
+    const value = { a: 'x'.repeat(40), b: 'y'.repeat(40), c: 'z'.repeat(40), d: { e: 1 } }
+    const cut = boundJson(value, { maxTotalChars: 100 })
+    expect(cut).not.toBe(value)
+    // 100 - (1 + 40) - (1 + 40) - 1: 17 characters of `c` are left, and `d` comes after the budget is spent.
+    expect(cut).toEqual({ a: value.a, b: value.b, c: `${'z'.repeat(17)}${TRUNCATION_MARKER} (23 more characters)`, [TRUNCATION_MARKER]: '(1 more fields)' })
+    expect(value.c).toBe('z'.repeat(40))
+  })
+
+  it('looks only at own fields: an inherited enumerable one neither counts nor is copied', () => {
+    const value = Object.assign(Object.create({ inherited: 'i'.repeat(50) }) as Record<string, unknown>, { own: 'o' })
+    expect(boundJson(value, { maxTotalChars: 10, maxEntries: 1 })).toBe(value)
+    const wide = Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { a: 1, b: 2 })
+    expect(boundJson(wide, { maxEntries: 1 })).toEqual({ a: 1, [TRUNCATION_MARKER]: '(1 more fields)' })
+  })
+
   it('keeps a `__proto__` key as an own field and never touches the prototype', () => {
     const parsed = JSON.parse('{"__proto__": {"polluted": true}, "s": "' + 'z'.repeat(20) + '"}') as Record<string, unknown>
     const cut = boundJson(parsed, { maxStringChars: 5 })

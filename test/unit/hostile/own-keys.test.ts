@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ownValue, setOwn } from '../../../common/own-keys'
+import { ownKeyCount, ownValue, setOwn } from '../../../common/own-keys'
 
 describe('setOwn', () => {
   it('stores every key as an own, enumerable, writable field, whatever the key', () => {
@@ -24,5 +24,17 @@ describe('setOwn', () => {
     setOwn(record, 'a', 1)
     setOwn(record, 'a', 2)
     expect(record).toEqual(JSON.parse('{"__proto__":2,"a":2}'))
+  })
+})
+
+describe('ownKeyCount', () => {
+  it('counts own enumerable keys as Object.keys does, and no further than one past the most asked about', () => {
+    const parsed = JSON.parse('{"__proto__": 1, "a": 2, "0": 3}') as object
+    expect(ownKeyCount(parsed, 10)).toBe(Object.keys(parsed).length)
+    expect(ownKeyCount(parsed, 1)).toBe(2)
+    const inherits = Object.assign(Object.create({ inherited: true }) as object, { own: 1 })
+    Object.defineProperty(inherits, 'hidden', { value: 1, enumerable: false })
+    expect(ownKeyCount(inherits, 10)).toBe(1)
+    expect(ownKeyCount({}, 0)).toBe(0)
   })
 })
