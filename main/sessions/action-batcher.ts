@@ -26,6 +26,8 @@ export interface ActionBatcherOptions {
 
 /** Estimated JSON size of an action Bosun makes itself (turn state, resolutions, settings: small). */
 const OTHER_ACTION_BYTES = 512
+/** Estimated JSON size of a text chunk besides its text (its kind, message id and block). */
+const TEXT_CHUNK_BYTES = 96
 
 interface Queue {
   actions: SessionAction[]
@@ -111,7 +113,8 @@ export class ActionBatcher implements IDisposable {
     if (this.disposed) return
     const updates = last.updates as unknown[]
     const previous = updates[updates.length - 1]
-    if (previous !== undefined && isPlainTextChunk(update)) {
+    const plain = isPlainTextChunk(update)
+    if (previous !== undefined && plain) {
       const run = queue!.run
       if (run !== undefined && previous === run.chunk && run.chunk.sessionUpdate === update.sessionUpdate && run.chunk.messageId === update.messageId) run.texts.push(update.content.text)
       else if (isPlainTextChunk(previous) && previous.sessionUpdate === update.sessionUpdate && previous.messageId === update.messageId) {
@@ -121,7 +124,8 @@ export class ActionBatcher implements IDisposable {
         updates[updates.length - 1] = chunk
       } else updates.push(update)
     } else updates.push(update)
-    queue!.bytes += estimateJsonBytes(update)
+    // A plain chunk's estimate is its text's (estimateJsonBytes' own shortcut), without looking at it again.
+    queue!.bytes += plain ? TEXT_CHUNK_BYTES + update.content.text.length : estimateJsonBytes(update)
     if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
   }
 
@@ -187,7 +191,7 @@ export function estimateJsonBytes(value: unknown, depth = 0): number {
   // The flood's common case, a text chunk: its text is nearly all of it.
   if (depth === 0 && typeof value === 'object' && value !== null) {
     const content = (value as { content?: { text?: unknown } }).content
-    if (typeof content === 'object' && content !== null && typeof content.text === 'string' && ownKeyCount(value, 3) <= 3) return 96 + content.text.length
+    if (typeof content === 'object' && content !== null && typeof content.text === 'string' && ownKeyCount(value, 3) <= 3) return TEXT_CHUNK_BYTES + content.text.length
   }
   if (typeof value === 'string') return value.length + 2
   if (value === null || typeof value !== 'object') return 8
