@@ -54,8 +54,9 @@ export class WireTap {
     return this.emitter.listenerCount > 0
   }
 
-  emit(direction: WireTrace['direction'], message: unknown, bytes: number, text?: string): void {
-    this.emitter.fire(text === undefined ? { direction, time: Date.now(), message, bytes } : { direction, time: Date.now(), message, bytes, text })
+  /** `time`: when the message was read or written (default now). */
+  emit(direction: WireTrace['direction'], message: unknown, bytes: number, text?: string, time = Date.now()): void {
+    this.emitter.fire(text === undefined ? { direction, time, message, bytes } : { direction, time, message, bytes, text })
   }
 
   dispose(): void {
@@ -301,8 +302,12 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
     super.dispose()
   }
 
+  /** When the chunk being read arrived: every line in it was read then (the tap's time; one clock read per chunk, not per line). */
+  private readAt = 0
+
   /** Feeds raw bytes (exposed for tests and the benchmark). */
   push(chunk: Buffer): void {
+    this.readAt = Date.now()
     let start = 0
     const length = chunk.length
     while (start < length) {
@@ -342,6 +347,7 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       const line = Buffer.concat(this.partial, this.partialBytes)
       this.partial = []
       this.partialBytes = 0
+      this.readAt = Date.now()
       this.handleLine(line, 0, line.length)
     }
     this.fireClose()
@@ -435,10 +441,10 @@ export class NdjsonMessageReader extends AbstractMessageReader implements Messag
       value = JSON.parse(text)
     } catch {
       this.options.onProblem?.({ kind: 'non-json-line', message: 'Skipped a line that is not JSON', preview: preview(text), line: text })
-      if (this.options.tap?.active) this.options.tap.emit('in', text, end - start)
+      if (this.options.tap?.active) this.options.tap.emit('in', text, end - start, undefined, this.readAt)
       return
     }
-    if (this.options.tap?.active) this.options.tap.emit('in', value, end - start, text)
+    if (this.options.tap?.active) this.options.tap.emit('in', value, end - start, text, this.readAt)
     this.dispatch(value, text)
   }
 

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { Message } from 'vscode-jsonrpc/node.js'
 import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, scanLineHead, stripLeadingEscapes } from '../../../main/acp/ndjson'
 import type { TransportProblem, WireTrace } from '../../../main/acp/types'
@@ -359,6 +359,30 @@ describe('NdjsonMessageWriter', () => {
       ['in', { jsonrpc: '2.0', method: 'x' }],
     ])
     expect(pendingIds.size).toBe(1)
+  })
+
+  it('gives the lines of one chunk the time the chunk was read, reading the clock once for it', () => {
+    const tap = new WireTap()
+    const traces: WireTrace[] = []
+    tap.onDidTrace((t) => traces.push(t))
+    const reader = new NdjsonMessageReader(new PassThrough(), { tap })
+    let clock = 1_000
+    const now = vi.spyOn(Date, 'now').mockImplementation(() => clock++)
+    try {
+      reader.push(Buffer.from('{"jsonrpc":"2.0","method":"a"}\nnot json\n{"jsonrpc":"2.0","method":"b"}\n{"jsonrpc":"2.0",'))
+      reader.push(Buffer.from('"method":"c"}\n'))
+      reader.push(Buffer.from('{"jsonrpc":"2.0","method":"d"}'))
+      reader.end()
+    } finally {
+      now.mockRestore()
+    }
+    expect(traces.map((t) => [(t.message as { method?: string }).method ?? t.message, t.time])).toEqual([
+      ['a', 1_000],
+      ['not json', 1_000],
+      ['b', 1_000],
+      ['c', 1_001],
+      ['d', 1_003],
+    ])
   })
 
   it('rejects writes after the stream closed', async () => {
