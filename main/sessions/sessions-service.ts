@@ -1164,7 +1164,8 @@ export class SessionsService implements IDisposable {
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title),
     // and a tool call's `_meta` to what the session keeps of it: the session's budget counts what it keeps.
-    let update = withoutUnkeptToolMeta(boundJson(withTerminalOutputTail(raw.update, TERMINAL_REPORT_CHARS)))
+    // (Both `_meta` steps leave an update without one as it is: most of a flood is not looked at twice for it.)
+    let update = raw.update._meta === undefined ? boundJson(raw.update) : withoutUnkeptToolMeta(boundJson(withTerminalOutputTail(raw.update, TERMINAL_REPORT_CHARS)))
     // Only main marks a notice as Bosun's own: an agent's notice never carries the mark.
     if (update.sessionUpdate === 'notice' && FROM_BOSUN in update) {
       const { [FROM_BOSUN]: _taken, ...rest } = update as Record<string, unknown>
