@@ -43,6 +43,8 @@ export interface WorkerResult {
   rssIdleMiB?: number
   /** The most this process ever held. */
   maxRssMiB: number
+  /** V8's young generation after the run and the full GC (its pages stay committed: part of `rssMiB`, holding nothing). */
+  youngMiB: number
   heapMiB: number
   updates: number
   /** Socket frames / event batches (services). */
@@ -210,17 +212,19 @@ async function measure(path: string, count: number, times: { ms: number; cpuMs: 
   if (updates !== count) throw new Error(`${path}: saw ${updates} of ${count} updates`)
   gc()
   const memory = process.memoryUsage()
-  const result: WorkerResult = { path, count, ...times, rssMiB: memory.rss / 2 ** 20, rssBeforeMiB, maxRssMiB: process.resourceUsage().maxRSS / 1024, heapMiB: memory.heapUsed / 2 ** 20, updates }
+  const result: WorkerResult = { path, count, ...times, rssMiB: memory.rss / 2 ** 20, rssBeforeMiB, maxRssMiB: process.resourceUsage().maxRSS / 1024, youngMiB: youngMiB(), heapMiB: memory.heapUsed / 2 ** 20, updates }
   if (idle) result.rssIdleMiB = await rssOnceIdle()
   return result
 }
+
+/** The size of V8's young generation (new space), in MiB. */
+const youngMiB = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size / 2 ** 20
 
 /**
  * The RSS once V8's memory reducer has run: it shrinks the young generation some seconds after allocation stops
  * (what an app left idle after a flood gets). Polled, since V8 tells nobody; 20 s at most.
  */
 async function rssOnceIdle(): Promise<number> {
-  const youngMiB = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size / 2 ** 20
   const grown = youngMiB()
   for (let waited = 0; waited < 20_000 && youngMiB() >= grown && grown > 1; waited += 500) await delay(500)
   return rssAfterGc()

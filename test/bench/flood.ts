@@ -16,7 +16,10 @@
  *
  * The linearity rows print µs per update at each N and, for CPU, the largest N's against 100k's (1.00 is linear).
  *
- * BENCH_COUNTS=10000,50000,100000,200000,400000 (default).
+ * BENCH_COUNTS=10000,50000,100000,200000,400000 (default). BENCH_SERVICES_FLAGS='--max-semi-space-size=4': Node/V8
+ * flags for the services path only (what a host could start main with; the bare loop and the transport keep Node's
+ * defaults). At 100k, the services' young generation after the run is printed: committed pages that hold nothing
+ * after the GC, yet part of the RSS (V8 grows it to its maximum in a flood, 16 MiB per semi-space by default).
  */
 import type { BenchSection } from './section'
 import type { WorkerResult } from './flood-worker'
@@ -28,14 +31,16 @@ export const floodSection: BenchSection = {
   name: 'flood: child-process agent → bare loop | transport | services',
   async run(context) {
     const counts = (process.env.BENCH_COUNTS ?? '10000,50000,100000,200000,400000').split(',').map(Number)
+    const servicesFlags = (process.env.BENCH_SERVICES_FLAGS ?? '').split(' ').filter(Boolean)
+    if (servicesFlags.length > 0) console.log(`  services run with ${servicesFlags.join(' ')}`)
     console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  before  max RSS  batches  max updates/batch')
     const idleRows: string[] = []
     const perUpdate: { count: number; path: string; cpuUsPerUpdate: number; wallUsPerUpdate: number }[] = []
     for (const count of counts) {
       const reps = Number(process.env.BENCH_REPS ?? (count === 100_000 ? 3 : 1))
       const runs = new Map<string, WorkerResult[]>(PATHS.map((p) => [p, []]))
-      for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count), ...(count === 100_000 ? ['idle'] : [])], { bundle: BUNDLED_FLOOD_WORKER }))
-      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'rssBeforeMiB' | 'rssIdleMiB' | 'maxRssMiB') => median(runs.get(path)!.map((r) => r[key] ?? NaN))
+      for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count), ...(count === 100_000 ? ['idle'] : [])], { bundle: BUNDLED_FLOOD_WORKER, ...(path === 'services' ? { nodeFlags: servicesFlags } : {}) }))
+      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'rssBeforeMiB' | 'rssIdleMiB' | 'maxRssMiB' | 'youngMiB') => median(runs.get(path)!.map((r) => r[key] ?? NaN))
       const bare = { ms: med('bare', 'ms'), cpuMs: med('bare', 'cpuMs'), mainCpuMs: med('bare', 'mainCpuMs'), rssMiB: med('bare', 'rssMiB') }
       if (count === 100_000) {
         context.shared.set('bare.ms@100000', bare.ms)
@@ -54,7 +59,7 @@ export const floodSection: BenchSection = {
             (reps > 1 ? `   (median of ${reps})` : ''),
         )
         const idle = med(path, 'rssIdleMiB')
-        if (Number.isFinite(idle)) idleRows.push(`    ${path.padEnd(10)} ${fixed(idle, 1).padStart(7)} MiB  ${fixed(idle / med('bare', 'rssIdleMiB'), 2)}x bare once idle`)
+        if (Number.isFinite(idle)) idleRows.push(`    ${path.padEnd(10)} ${fixed(idle, 1).padStart(7)} MiB  ${fixed(idle / med('bare', 'rssIdleMiB'), 2)}x bare once idle; young generation right after the run ${fixed(med(path, 'youngMiB'), 1)} MiB`)
       }
     }
     if (idleRows.length > 0) console.log(`  RSS at 100k once idle (after V8's memory reducer; medians):\n${idleRows.join('\n')}`)

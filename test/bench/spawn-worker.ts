@@ -12,11 +12,11 @@ export const BUNDLED_FLOOD_WORKER = join(resolve(here, '..', '..'), 'out', 'benc
 
 /**
  * `script` (a file here) under tsx, or with `bundle`, that built JavaScript file with plain Node: the app's code as
- * it ships, without TypeScript compiled at start or tsx's source maps in memory.
+ * it ships, without TypeScript compiled at start or tsx's source maps in memory. `nodeFlags` go before it (V8's).
  */
-export function runWorker<T>(script: string, args: string[], options: { bundle?: string } = {}): Promise<T> {
+export function runWorker<T>(script: string, args: string[], options: { bundle?: string; nodeFlags?: string[] } = {}): Promise<T> {
   return new Promise((done, fail) => {
-    const entry = options.bundle !== undefined ? [options.bundle] : ['--import', pathToFileURL(tsxLoader).href, join(here, script)]
+    const entry = [...(options.nodeFlags ?? []), ...(options.bundle !== undefined ? [options.bundle] : ['--import', pathToFileURL(tsxLoader).href, join(here, script)])]
     if (options.bundle !== undefined && !existsSync(options.bundle)) return fail(new Error(`${options.bundle} is not built: run \`npx vite build -c vite.bench.config.ts\` (npm run bench does)`))
     const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
     let out = ''
