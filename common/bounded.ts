@@ -55,7 +55,12 @@ export function isWithinBounds(value: unknown, bounds: Partial<JsonBounds> = {})
   return boundJson(value, bounds) === value
 }
 
-function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: number }): unknown {
+/**
+ * `fast`: an object is first checked whole by {@link fits} (no allocation); one that does not fit is walked with `fast`
+ * off below it, so every value is looked at most twice whatever its depth (checking at every level of a value cut
+ * deep down doubled the work per level: a 6,000-level input never finished).
+ */
+function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: number }, fast = true): unknown {
   if (typeof value === 'string') {
     const allowed = Math.max(0, Math.min(b.maxStringChars, state.budget))
     if (value.length <= allowed) {
@@ -79,7 +84,7 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
         break
       }
       const item: unknown = value[i]
-      const next = walk(item, depth + 1, b, state)
+      const next = walk(item, depth + 1, b, state, fast)
       if (next !== item) (copy ??= value.slice(0, kept))[i] = next
     }
     if (kept < value.length) {
@@ -91,9 +96,11 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
   const record = value as Record<string, unknown>
   // Nearly every object is within the bounds: found so without the array of its keys made (one per object of every
   // update, the most of what main allocated for a flood after JSON.parse). Past a bound, walked again below.
-  const before = state.budget
-  if (fitsWhole(record, depth, b, state)) return value
-  state.budget = before
+  if (fast) {
+    const before = state.budget
+    if (fits(record, depth, b, state)) return value
+    state.budget = before
+  }
   const keys = Object.keys(record)
   let kept = Math.min(keys.length, b.maxEntries)
   let copy: Record<string, unknown> | undefined
@@ -108,7 +115,7 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
     let name = key
     if (key.length > 256) name = key.slice(0, 256) + TRUNCATION_MARKER
     state.budget -= Math.min(key.length, 256)
-    const next = walk(item, depth + 1, b, state)
+    const next = walk(item, depth + 1, b, state, false)
     if (next === item && name === key) continue
     copy ??= copyOf(record, keys, kept)
     if (name !== key) delete copy[key]
@@ -122,17 +129,29 @@ function walk(value: unknown, depth: number, b: JsonBounds, state: { budget: num
 }
 
 /**
- * Whether {@link walk} leaves `record` as it is (no key too long, no more fields than kept, nothing inside changed),
- * taking its keys and values from the budget as walk does; when false the budget is spent only in part.
+ * Whether {@link walk} leaves `value` as it is, taking from the budget what walk would; when false the budget is
+ * spent only in part. Recursive into itself only (never into walk), so it costs one look at each value.
  */
-function fitsWhole(record: Record<string, unknown>, depth: number, b: JsonBounds, state: { budget: number }): boolean {
+function fits(value: unknown, depth: number, b: JsonBounds, state: { budget: number }): boolean {
+  if (typeof value === 'string') {
+    if (value.length > Math.max(0, Math.min(b.maxStringChars, state.budget))) return false
+    state.budget -= value.length
+    return true
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean' || value === undefined) return true
+  if (typeof value !== 'object' || depth >= b.maxDepth || state.budget <= 0) return false
+  if (Array.isArray(value)) {
+    if (value.length > b.maxEntries) return false
+    for (const item of value as unknown[]) if (state.budget <= 0 || !fits(item, depth + 1, b, state)) return false
+    return true
+  }
+  const record = value as Record<string, unknown>
   let count = 0
   for (const key in record) {
     if (!Object.hasOwn(record, key)) continue
     if (++count > b.maxEntries || state.budget <= 0 || key.length > 256) return false
     state.budget -= key.length
-    const item = record[key]
-    if (walk(item, depth + 1, b, state) !== item) return false
+    if (!fits(record[key], depth + 1, b, state)) return false
   }
   return true
 }

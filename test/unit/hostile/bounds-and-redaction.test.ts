@@ -42,6 +42,22 @@ describe('boundJson', () => {
     expect(boundJson(wide, { maxEntries: 1 })).toEqual({ a: 1, [TRUNCATION_MARKER]: '(1 more fields)' })
   })
 
+  it('cuts a value nested thousands of levels at the default bounds, each level looked at a bounded number of times', () => {
+    // Checking each object whole before walking it, and again at every level below when it did not fit, doubled the
+    // work per level: a 6,000-level permission request's rawInput never finished (main's thread lost for good).
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 6_000; i++) deep = { d: deep, list: [{ d: i }] }
+    let cut = boundJson(deep) as Record<string, unknown>
+    let levels = 0
+    while (typeof cut.d === 'object' && cut.d !== null) {
+      if (levels < 46) expect(cut.list).toEqual([{ d: 5_999 - levels }])
+      cut = cut.d as Record<string, unknown>
+      levels++
+    }
+    expect(levels).toBe(47)
+    expect(cut.d).toMatch(/nested deeper than 48 levels/)
+  })
+
   it('keeps a `__proto__` key as an own field and never touches the prototype', () => {
     const parsed = JSON.parse('{"__proto__": {"polluted": true}, "s": "' + 'z'.repeat(20) + '"}') as Record<string, unknown>
     const cut = boundJson(parsed, { maxStringChars: 5 })
