@@ -4,7 +4,11 @@
  * there; without this every download fails with "unable to get local issuer certificate". (NODE_EXTRA_CA_CERTS
  * is no way out in the packaged app: the fuse that turns off NODE_OPTIONS ignores it too.)
  */
-import tls from 'node:tls'
+import type tls from 'node:tls'
+import { lazyRequire } from './lazy-require'
+
+/** Node's tls, loaded when the roots are adopted (before main's first request), not at start: about 6 MiB of RSS. */
+const loadTls = lazyRequire<typeof tls>('node:tls')
 
 /** What of `node:tls` this needs (tests pass their own). */
 export interface CertificateApi {
@@ -16,7 +20,7 @@ export interface CertificateApi {
  * Adds the system's roots to the default list of this thread's TLS clients (those that name no `ca` of their
  * own), before main's first request. Never throws: on failure the bundled roots stay.
  */
-export function trustSystemCertificates(api: CertificateApi = tls): { added: number } | { problem: string } {
+export function trustSystemCertificates(api: CertificateApi = loadTls()): { added: number } | { problem: string } {
   if (typeof api.getCACertificates !== 'function' || typeof api.setDefaultCACertificates !== 'function') {
     return { problem: 'this runtime cannot read the system certificate store' }
   }
@@ -32,20 +36,20 @@ export function trustSystemCertificates(api: CertificateApi = tls): { added: num
 }
 
 /** The system's roots, or one warning saying why not. */
-export function adoptSystemCertificates(warn: (message: string) => void, api: CertificateApi = tls): void {
+export function adoptSystemCertificates(warn: (message: string) => void, api: CertificateApi = loadTls()): void {
   const result = trustSystemCertificates(api)
   if ('problem' in result) warn(`system certificates not used (${result.problem})`)
 }
 
 /** Set by an entry point: the roots still to adopt, and where to warn. */
-let deferred: { warn: (message: string) => void; api: CertificateApi } | undefined
+let deferred: { warn: (message: string) => void; api: CertificateApi | undefined } | undefined
 
 /**
  * What each entry point (Electron, the browser host) runs first: the system's roots are adopted right before
  * main's first TLS request ({@link beforeTlsRequest}), not now. Reading the store takes tens of milliseconds that
  * would otherwise come before the first window, and most starts make no request at all.
  */
-export function adoptSystemCertificatesBeforeFirstRequest(warn: (message: string) => void, api: CertificateApi = tls): void {
+export function adoptSystemCertificatesBeforeFirstRequest(warn: (message: string) => void, api?: CertificateApi): void {
   deferred = { warn, api }
 }
 

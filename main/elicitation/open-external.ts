@@ -9,8 +9,15 @@
  * renderer shows the same consent dialog, and only after "Open" does main re-check and open the URL.
  */
 import { fail, ok, type Result } from '../base/errors'
-import { checkUrl } from '../../common/url-safety'
+import type { checkUrl } from '../../common/url-safety'
 import { createBurstLimit } from '../base/burst-limit'
+
+/**
+ * The URL check, loaded with the first address main opens: its public-suffix list (tldts) is about 12 MiB of
+ * main's RSS, held from start for a feature most sessions never use. One load, shared by every opener.
+ */
+let urlCheck: Promise<typeof checkUrl> | undefined
+const loadUrlCheck = (): Promise<typeof checkUrl> => (urlCheck ??= import('../../common/url-safety').then((module) => module.checkUrl))
 
 export interface OpenConsent {
   elicitationRequestId: string
@@ -57,7 +64,7 @@ export function createExternalOpener(open?: (url: string) => Promise<void>, now:
   const opens = createBurstLimit(OPEN_BURST, OPEN_REFILL_MS, now)
   /** The only place `open` is called: after {@link checkUrl} accepted the URL, with its parsed href. */
   const openChecked = async (raw: string): Promise<Result<OpenOutcome>> => {
-    const check = checkUrl(raw)
+    const check = (await loadUrlCheck())(raw)
     if (!check.ok) return fail({ kind: 'invalid-argument', message: check.refusal ?? 'Bosun will not open this address.' })
     // Open the parsed href, never the raw string: what was shown is what is opened.
     if (!open) return ok({ openedBy: 'page', href: check.href })
@@ -80,6 +87,7 @@ export function createExternalOpener(open?: (url: string) => Promise<void>, now:
       return [...offers.keys()]
     },
     async openAfterConsent(consent) {
+      await loadUrlCheck() // first, so the offer is read as it is when the check runs
       const offered = offers.get(consent.elicitationRequestId)
       if (offered === undefined) {
         return fail({ kind: 'not-found', message: 'There is no pending request to open this address.' })

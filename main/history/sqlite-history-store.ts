@@ -6,7 +6,7 @@
  * by a newer Bosun is kept aside as `history.sqlite.corrupt-<time>` (with its -wal/-shm) and reported, and a
  * fresh file is used. A file that cannot be opened at all (read-only home) leaves history off, reported.
  */
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
 import { existsSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HistorySummary } from '../../common/contract/history'
@@ -14,6 +14,14 @@ import type { EntryRow, HistoryStore, SessionRow, SessionWrite, StoredSession } 
 import { NullHistoryStore } from './history-store'
 import { CURRENT_VERSION, migrate } from './schema'
 import { searchTextOfBody } from './entry-codec'
+import { lazyRequire } from '../base/lazy-require'
+
+/**
+ * The SQLite binding, loaded when a database is opened: on the history's own thread, or on main's only when that
+ * thread cannot start. Imported at the top, main's thread loaded the native module (about 8 MiB of RSS) for a
+ * store it never opens there.
+ */
+const loadSqlite = lazyRequire<typeof Database>('better-sqlite3')
 
 export const HISTORY_FILE = 'history.sqlite'
 
@@ -327,7 +335,8 @@ export class SqliteHistoryStore implements HistoryStore {
 }
 
 function openFile(file: string): Database.Database {
-  const db = new Database(file)
+  const Sqlite = loadSqlite()
+  const db = new Sqlite(file)
   try {
     db.pragma('busy_timeout = 2000')
     // Checked before anything writes to the file (the journal mode is written into it): a file Bosun will not use is
