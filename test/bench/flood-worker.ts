@@ -15,12 +15,13 @@
  * the young generation the flood grew (it runs some seconds after the last allocation), up to 20 s.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { setTimeout as delay } from 'node:timers/promises'
 import { join } from 'node:path'
 import type { EventName, EventPayload, EventSink } from '../../common/contract'
+import { HISTORY_THREAD_NICE } from '../../main/history/thread-priority'
 import { floodAgentCommand } from './flood-agent-command'
 import { buildFloodUpdates } from '../agents/flood-updates'
 import { reportToParent } from './spawn-worker'
@@ -47,6 +48,13 @@ export interface WorkerResult {
   youngMiB: number
   heapMiB: number
   updates: number
+  /**
+   * Services, Linux: the process CPU off main's thread over the same window, split by thread: the history thread (found
+   * by its nice value, {@link HISTORY_THREAD_NICE}) and every other thread (V8's GC and compiler helpers, libuv's pool).
+   * Read from /proc in clock ticks (10 ms), so a few tens of ms either way.
+   */
+  historyCpuMs?: number
+  helperCpuMs?: number
   /** Socket frames / event batches (services). */
   batches?: number
   maxBatchUpdates?: number
@@ -70,6 +78,38 @@ function threadCpu(): number {
   if (!read) return NaN
   const used = read.call(process)
   return (used.user + used.system) / 1000
+}
+
+/** Linux: CPU ms and nice value of each of this process's threads but main's, by thread id (empty elsewhere). */
+function otherThreads(): Map<string, { cpuMs: number; nice: number }> {
+  const threads = new Map<string, { cpuMs: number; nice: number }>()
+  if (process.platform !== 'linux') return threads
+  const ticksMs = 10
+  for (const tid of readdirSync('/proc/self/task')) {
+    if (tid === String(process.pid)) continue
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      // Fields after the command (which may hold spaces): utime is the 12th, stime the 13th, nice the 17th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      threads.set(tid, { cpuMs: (Number(fields[11]) + Number(fields[12])) * ticksMs, nice: Number(fields[16]) })
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return threads
+}
+
+/** The CPU the threads besides main's used since `before`: the history thread's, and the rest's. */
+function offMainCpu(before: Map<string, { cpuMs: number; nice: number }>): { historyCpuMs: number; helperCpuMs: number } | undefined {
+  if (process.platform !== 'linux') return undefined
+  let historyCpuMs = 0
+  let helperCpuMs = 0
+  for (const [tid, now] of otherThreads()) {
+    const used = now.cpuMs - (before.get(tid)?.cpuMs ?? 0)
+    if (now.nice === HISTORY_THREAD_NICE) historyCpuMs += used
+    else helperCpuMs += used
+  }
+  return { historyCpuMs, helperCpuMs }
 }
 
 function spawnFlood(count: number): ChildProcessWithoutNullStreams {
@@ -184,12 +224,14 @@ async function services(count: number): Promise<WorkerResult> {
     batches = updates = maxBatchUpdates = textChars = 0
     const before = rssAfterGc()
     const profile = await startProfile()
+    const threads = otherThreads()
     const stop = stopwatch()
     const turn = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'flood' }] })
     const times = stop()
+    const offMain = offMainCpu(threads)
     await profile?.()
     if (!turn.ok) throw new Error(turn.error.message)
-    const result = { ...(await measure('services', count, times, count, before)), batches, maxBatchUpdates }
+    const result = { ...(await measure('services', count, times, count, before)), ...offMain, batches, maxBatchUpdates }
     // After the figures are read: the flood's own updates, built here, would weigh on them.
     const expected = buildFloodUpdates(count)
     const expectedText = expected.reduce((sum, u) => sum + (isTextChunk(u) ? (u.content as { text: string }).text.length : 0), 0)

@@ -10,6 +10,9 @@
  * that process, same window) much less, so both are printed with their ratios to the bare loop, and the
  * main thread's CPU alone (the history writes on a thread of its own, which the process CPU includes).
  *
+ * Below the services' row (Linux): the CPU of the process's other threads in the same window, the history thread's
+ * (found by its nice value) and the rest's (V8's GC and compiler helpers, libuv), from /proc in 10 ms ticks.
+ *
  * RSS is read after a full GC: before the flood (after the warm-up prompt), right after it, and at 100k also
  * once idle (V8's memory reducer gives back the young generation the flood grew some seconds later). The bare
  * loop's process holds none of the app's modules, so the services' ratio includes what the app holds anyway.
@@ -40,7 +43,7 @@ export const floodSection: BenchSection = {
       const reps = Number(process.env.BENCH_REPS ?? (count === 100_000 ? 3 : 1))
       const runs = new Map<string, WorkerResult[]>(PATHS.map((p) => [p, []]))
       for (let rep = 0; rep < reps; rep++) for (const path of PATHS) runs.get(path)!.push(await runWorker<WorkerResult>('flood-worker.ts', [path, String(count), ...(count === 100_000 ? ['idle'] : [])], { bundle: BUNDLED_FLOOD_WORKER, ...(path === 'services' ? { nodeFlags: servicesFlags } : {}) }))
-      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'rssBeforeMiB' | 'rssIdleMiB' | 'maxRssMiB' | 'youngMiB') => median(runs.get(path)!.map((r) => r[key] ?? NaN))
+      const med = (path: string, key: 'ms' | 'cpuMs' | 'mainCpuMs' | 'rssMiB' | 'rssBeforeMiB' | 'rssIdleMiB' | 'maxRssMiB' | 'youngMiB' | 'historyCpuMs' | 'helperCpuMs') => median(runs.get(path)!.map((r) => r[key] ?? NaN))
       const bare = { ms: med('bare', 'ms'), cpuMs: med('bare', 'cpuMs'), mainCpuMs: med('bare', 'mainCpuMs'), rssMiB: med('bare', 'rssMiB') }
       if (count === 100_000) {
         context.shared.set('bare.ms@100000', bare.ms)
@@ -58,6 +61,8 @@ export const floodSection: BenchSection = {
           `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(mainCpuMs).padStart(8)} ${fixed(mainCpuMs / bare.mainCpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'rssBeforeMiB'), 1).padStart(7)} ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)}` +
             (reps > 1 ? `   (median of ${reps})` : ''),
         )
+        const history = med(path, 'historyCpuMs')
+        if (Number.isFinite(history)) console.log(`  ${''.padEnd(8)} ${''.padEnd(10)} off main's thread: history thread ${fixed(history)} ms, other threads (GC, compiler, libuv) ${fixed(med(path, 'helperCpuMs'))} ms`)
         const idle = med(path, 'rssIdleMiB')
         if (Number.isFinite(idle)) idleRows.push(`    ${path.padEnd(10)} ${fixed(idle, 1).padStart(7)} MiB  ${fixed(idle / med('bare', 'rssIdleMiB'), 2)}x bare once idle; young generation right after the run ${fixed(med(path, 'youngMiB'), 1)} MiB`)
       }
