@@ -174,6 +174,11 @@ async function run(count: number): Promise<BrowserResult> {
       const { metrics: list } = (await metrics.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }
       return Object.fromEntries(list.map((m) => [m.name, m.value])) as Record<string, number>
     }
+    // BENCH_PAGE_TRACE=<file>: a Chromium trace from Enter to Idle (its events carry thread CPU time, `tdur`, which a loaded
+    // machine stretches less than wall time): what the page's main thread and Chromium's other threads spent, by task.
+    const traceFile = process.env.BENCH_PAGE_TRACE
+    const browser = page.context().browser()
+    if (traceFile && browser) await browser.startTracing(page, { path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'toplevel', 'disabled-by-default-v8.gc', 'loading', 'cc', 'gpu', 'ipc', 'mojom'] })
     const before = await readMetrics()
     const hostCpuBefore = host.cpuMs()
     await box.press('Enter')
@@ -188,6 +193,7 @@ async function run(count: number): Promise<BrowserResult> {
       const frames = await page.evaluate(() => (window as unknown as { __frames: { at: number }[] }).__frames)
       for (const frame of frames) process.stderr.write(`[frame] ${JSON.stringify(frame)}\n`)
     }
+    if (traceFile && browser) await browser.stopTracing()
     const after = await readMetrics()
     const delta = (name: string, scale = 1000) => ((after[name] ?? 0) - (before[name] ?? 0)) * scale
     if (profiler && profileFile) {
