@@ -2,6 +2,7 @@
  * The batch draft of `applyActions`: copy-on-write bookkeeping, the id → position index kept beside a state,
  * and the small parsers every update family uses (input is untrusted: everything is checked).
  */
+import { sharedStrings } from '../shared-strings'
 import type { ContentBlock, Entry, MessageEntry, SessionState, ToolCallContent, ToolCallLocation } from '../types'
 
 export type Json = Record<string, unknown>
@@ -288,7 +289,20 @@ export function parseToolContent(value: unknown): ToolCallContent {
         : value.type === 'terminal'
           ? isString(value.terminalId)
           : true
-  return valid ? (value as ToolCallContent) : { type: 'invalid', original: value }
+  if (!valid) return { type: 'invalid', original: value }
+  if (value.type === 'diff' && isString(value.path)) return sharedDiff(value)
+  return value as ToolCallContent
+}
+
+/**
+ * A v1 diff whose path and texts are the equal strings seen before, when there were (see shared-strings.ts): a copy, the
+ * update's own object is never changed.
+ */
+function sharedDiff(value: Json): ToolCallContent {
+  const diff: Json = { ...value, path: sharedStrings.share(value.path as string) }
+  if (isString(value.oldText)) diff.oldText = sharedStrings.share(value.oldText)
+  if (isString(value.newText)) diff.newText = sharedStrings.share(value.newText)
+  return diff as ToolCallContent
 }
 
 export function parseLocations(value: unknown[]): ToolCallLocation[] {
@@ -297,10 +311,11 @@ export function parseLocations(value: unknown[]): ToolCallLocation[] {
     if (!isObject(item) || !isString(item.path)) continue
     // A 1-based line (both versions); anything else (0, negative, a fraction, a string) means "no line", as the
     // schema's default-on-error says, and the rest of the location is kept.
-    if (item.line === undefined || item.line === null || isLine(item.line)) out.push(item as unknown as ToolCallLocation)
+    // A copy whose path is the equal string seen before (a diff's, an earlier call's), if any: see shared-strings.ts.
+    if (item.line === undefined || item.line === null || isLine(item.line)) out.push({ ...item, path: sharedStrings.share(item.path) } as unknown as ToolCallLocation)
     else {
       const { line: _line, ...rest } = item
-      out.push(rest as unknown as ToolCallLocation)
+      out.push({ ...rest, path: sharedStrings.share(item.path) } as unknown as ToolCallLocation)
     }
   }
   return exact(out)
