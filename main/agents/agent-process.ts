@@ -1,6 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { promises as fs } from 'node:fs'
+import { resolve, sep } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
+import { findOnPath } from '../config/validate'
+import { unrunnableReason } from '../config/unrunnable'
 import { Deferred } from '../base/deferred'
 import { fail, ok, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
@@ -99,7 +102,7 @@ export class AgentProcess implements IDisposable {
         windowsHide: true,
       })
     } catch (error) {
-      return fail({ kind: 'agent-spawn-failed', message: describeSpawnError(spec, error) })
+      return fail({ kind: 'agent-spawn-failed', message: await describeSpawnError(spec, error) })
     }
     // A failed spawn destroys the pipes; their errors must not escape as uncaught exceptions.
     for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => {})
@@ -110,7 +113,7 @@ export class AgentProcess implements IDisposable {
       }
       const onError = (error: Error) => {
         child.off('spawn', onSpawn)
-        resolve(fail({ kind: 'agent-spawn-failed', message: describeSpawnError(spec, error) }))
+        void describeSpawnError(spec, error).then((message) => resolve(fail({ kind: 'agent-spawn-failed', message })))
       }
       child.once('spawn', onSpawn)
       child.once('error', onError)
@@ -334,10 +337,13 @@ export class AgentProcess implements IDisposable {
   }
 }
 
-function describeSpawnError(spec: AgentProcessSpec, error: unknown): string {
+async function describeSpawnError(spec: AgentProcessSpec, error: unknown): Promise<string> {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
-  const reason =
-    code === 'ENOENT'
+  // A program that is there and still fails so: a folder, or a script whose #! interpreter is missing (ENOENT too).
+  const why = !isWindows && (code === 'ENOENT' || code === 'EACCES') ? await programProblem(spec).catch(() => null) : null
+  const reason = why
+    ? why
+    : code === 'ENOENT'
       ? `command not found: ${spec.command}`
       : code === 'EACCES'
         ? `permission denied (is ${spec.command} executable?)`
@@ -345,4 +351,10 @@ function describeSpawnError(spec: AgentProcessSpec, error: unknown): string {
           ? error.message
           : String(error)
   return `Cannot start ${spec.name}: ${reason}`
+}
+
+/** What {@link unrunnableReason} says of the file `spec.command` names (a path, or found on the agent's PATH). */
+async function programProblem(spec: AgentProcessSpec): Promise<string | null> {
+  const path = spec.command.includes(sep) ? resolve(spec.cwd, spec.command) : await findOnPath(spec.command, spec.env)
+  return path ? unrunnableReason(path) : null
 }

@@ -8,6 +8,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path'
 import type { AgentDraft, AgentFieldErrors } from '../../common/contract/agents'
 import { ENV_NAME_PATTERN, type AgentDefinition } from './agent-definitions'
 import { splitArgs } from './split-args'
+import { unrunnableReason } from './unrunnable'
 
 export interface ValidationContext {
   /** The saved definitions (for unique names). */
@@ -112,10 +113,10 @@ async function checkCommand(command: string, cwd: string | null, context: Valida
     }
     if (!(await exists(full))) return `No file at ${full}`
     if (!(await isExecutableFile(full))) return `${full} is not an executable file`
-    return null
+    return platform === 'win32' ? null : sentence(await unrunnableReason(full))
   }
   const found = await findOnPath(command, context.env ?? process.env, platform)
-  return found ? null : `${command} was not found on PATH`
+  return found ? (platform === 'win32' ? null : sentence(await unrunnableReason(found))) : `${command} was not found on PATH`
 }
 
 /** The first executable named `command` in the PATH entries of `env`, or null. */
@@ -131,6 +132,8 @@ export async function findOnPath(command: string, env: NodeJS.ProcessEnv, platfo
   }
   return null
 }
+
+const sentence = (text: string | null): string | null => (text ? text[0]!.toUpperCase() + text.slice(1) : null)
 
 async function isExecutableFile(path: string): Promise<boolean> {
   try {
