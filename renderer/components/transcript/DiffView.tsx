@@ -150,7 +150,20 @@ export const DiffView = memo(function DiffView({ block, locations, rawInput, pat
             )}
             <Stats added={model.added} removed={model.removed} />
           </figcaption>
-          {model.lines.length === 0 ? <p className="muted diff-empty">No changes</p> : <Lines lines={model.lines} label={`Changes to ${revealAsText(model.path)}`} numbered={model.numbered} />}
+          {model.lines.length === 0 ? (
+            model.cutAfterLines !== 0 && (
+              <p className="muted diff-empty">{model.cutAfterLines === undefined ? 'No changes' : `No changes in the first ${model.cutAfterLines.toLocaleString('en-US')} lines`}</p>
+            )
+          ) : (
+            <Lines lines={model.lines} label={`Changes to ${revealAsText(model.path)}`} numbered={model.numbered} />
+          )}
+          {model.cutAfterLines !== undefined && (
+            <p className="diff-raw-note muted">
+              {model.cutAfterLines === 0
+                ? 'This file is larger than Bosun keeps from an agent, and so is its first line: the diff cannot be shown.'
+                : `This file is larger than Bosun keeps from an agent: the diff compares its first ${model.cutAfterLines.toLocaleString('en-US')} lines. Changes after them are not shown.`}
+            </p>
+          )}
         </figure>
       )
     case 'changes': {

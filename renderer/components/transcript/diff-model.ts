@@ -1,4 +1,5 @@
 import { structuredPatch } from 'diff'
+import { TRUNCATION_MARKER } from '../../../common/bounded'
 
 /** One displayed line of a unified diff. */
 export interface DiffLine {
@@ -35,6 +36,11 @@ export type DiffModel =
       removed: number
       /** `false`: the old text is only the replaced snippet and nothing says where it is, so its lines carry no numbers. */
       numbered: boolean
+      /**
+       * Bosun kept only the start of the old or new text (a text past its bound ends with its marker): both are compared
+       * up to this many whole lines, which the cut side has whole; nothing is known of the file after them.
+       */
+      cutAfterLines?: number
     }
   | { kind: 'changes'; changes: DiffChangeView[]; patch: DiffPatchView | null }
   | { kind: 'invalid'; raw: unknown }
@@ -230,14 +236,64 @@ export function diffModelOf(block: Record<string, unknown>, context: DiffContext
   const newText = str(block.newText)
   if (path !== undefined && newText !== undefined) {
     const oldText = str(block.oldText)
-    const diff = unifiedDiffLines(oldText ?? '', newText)
+    const compared = comparable(oldText ?? '', newText)
+    const diff = unifiedDiffLines(compared.oldText, compared.newText)
     const startsAtTop = () => /^@@ -1[, ]/.test(diff.lines.find((l) => l.kind === 'hunk')?.text ?? '')
     const firstLine = firstLineOf(path, oldText, context, startsAtTop)
     const meta = block._meta
     const deleted = newText === '' && typeof meta === 'object' && meta !== null && (meta as Record<string, unknown>).kind === 'delete'
-    return { kind: 'unified', path, isNewFile: oldText === undefined, isDeletedFile: deleted, ...renumbered(diff, firstLine), numbered: firstLine !== null }
+    return {
+      kind: 'unified',
+      path,
+      isNewFile: oldText === undefined,
+      isDeletedFile: deleted,
+      ...renumbered(diff, firstLine),
+      numbered: firstLine !== null,
+      ...(compared.cutAfterLines !== undefined ? { cutAfterLines: compared.cutAfterLines } : {}),
+    }
   }
   return { kind: 'invalid', raw: block }
+}
+
+/** How a string Bosun cut ends: its marker, then how much more there was (`common/bounded.ts`). */
+const CUT_TAIL = /^ \(\d+ more characters\)$/
+
+/** The whole lines of `text` before Bosun's cut (the line the cut splits is left out), or null when it was not cut. */
+function wholeLinesBeforeCut(text: string): string | null {
+  const at = text.lastIndexOf(TRUNCATION_MARKER)
+  if (at < 0 || !CUT_TAIL.test(text.slice(at + TRUNCATION_MARKER.length))) return null
+  return text.slice(0, text.lastIndexOf('\n', at - 1) + 1)
+}
+
+/** `text`'s first `count` lines (each with its line break), or all of it when it has no more. */
+function firstLines(text: string, count: number): string {
+  let end = 0
+  for (let i = 0; i < count; i++) {
+    const next = text.indexOf('\n', end)
+    if (next < 0) return text
+    end = next + 1
+  }
+  return text.slice(0, end)
+}
+
+const lineCount = (text: string): number => {
+  let count = 0
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++
+  return count
+}
+
+/**
+ * The two texts as they can be compared. A side Bosun cut (an agent's 30 MB file) ends inside a line, at a different
+ * place than the other side: compared as they are, the cut line and everything the other side has past it read as
+ * changes the agent never made, and the change it made further down is not there. Both are compared up to the whole
+ * lines the cut side kept (the shorter, when both were cut).
+ */
+function comparable(oldText: string, newText: string): { oldText: string; newText: string; cutAfterLines?: number } {
+  const oldKept = wholeLinesBeforeCut(oldText)
+  const newKept = wholeLinesBeforeCut(newText)
+  if (oldKept === null && newKept === null) return { oldText, newText }
+  const lines = Math.min(oldKept === null ? Infinity : lineCount(oldKept), newKept === null ? Infinity : lineCount(newKept))
+  return { oldText: firstLines(oldKept ?? oldText, lines), newText: firstLines(newKept ?? newText, lines), cutAfterLines: lines }
 }
 
 /** One change in words: what happened (`deleted`), to which path (`/o → /n` for a move or copy), and a note. */
