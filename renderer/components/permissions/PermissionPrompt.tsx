@@ -1,11 +1,12 @@
 import { limitedToSession } from '../../../common/permission-words'
-import { useEffect, useId, useRef, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { arrangeOptions, contradictingName, MAX_OPTION_NAME_CHARS, optionAppearance, promptKeyAction } from './option-style'
 import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
 import { useFocusAfterAnswer } from './use-answer-focus'
 import { commandOf } from '../transcript/tool-command'
+import { LOCATIONS_SHOWN } from '../transcript/locations-shown'
 import { describeResolution } from './resolution-text'
 import { HiddenCharsWarning, VisibleText } from './VisibleText'
 import './permissions.css'
@@ -244,16 +245,7 @@ function ToolCallSummary({ toolCall, withDetails = false, titleShown = false }: 
               </pre>
             </>
           ) : null}
-          {toolCall.locations.length > 0 ? (
-            <ul className="perm-locations">
-              {toolCall.locations.map((location, i) => (
-                <li key={i}>
-                  <VisibleText text={location.path} />
-                  {typeof location.line === 'number' ? `:${location.line}` : ''}
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          {toolCall.locations.length > 0 ? <PermissionLocations locations={toolCall.locations} /> : null}
           {toolCall.content.map((content, i) => (
             <ContentPreview key={i} content={content} />
           ))}
@@ -266,6 +258,29 @@ function ToolCallSummary({ toolCall, withDetails = false, titleShown = false }: 
         </>
       ) : null}
     </div>
+  )
+}
+
+/** The files a request's tool call names: the first {@link LOCATIONS_SHOWN}, and the rest when asked (see `LocationList`). */
+function PermissionLocations({ locations }: { locations: ToolCallEntry['locations'] }) {
+  const [all, setAll] = useState(false)
+  const shown = all ? locations : locations.slice(0, LOCATIONS_SHOWN)
+  return (
+    <>
+      <ul className="perm-locations">
+        {shown.map((location, i) => (
+          <li key={i}>
+            <VisibleText text={location.path} />
+            {typeof location.line === 'number' ? `:${location.line}` : ''}
+          </li>
+        ))}
+      </ul>
+      {shown.length < locations.length && (
+        <button type="button" className="link-button" onClick={() => setAll(true)}>
+          Show all {locations.length.toLocaleString('en')} locations
+        </button>
+      )}
+    </>
   )
 }
 

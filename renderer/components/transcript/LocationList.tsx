@@ -3,6 +3,7 @@ import type { ToolCallEntry } from '../../../common/session/types'
 import { useSeams } from '../common/seams'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
+import { LOCATIONS_SHOWN } from './locations-shown'
 import './locations.css'
 
 type Location = ToolCallEntry['locations'][number]
@@ -51,6 +52,8 @@ export const LocationList = memo(function LocationList({ locations, pathsInTitle
   const [status, setStatus] = useState<Status | null>(null)
   const [busy, setBusy] = useState<number | null>(null)
   const manualRef = useRef<HTMLInputElement>(null)
+  const [all, setAll] = useState(false)
+  const shown = all ? locations : locations.slice(0, LOCATIONS_SHOWN)
 
   const open = async (index: number, location: Location) => {
     setBusy(index)
@@ -72,7 +75,7 @@ export const LocationList = memo(function LocationList({ locations, pathsInTitle
   return (
     <div className="tool-locations-block">
       <ul className="tool-locations" aria-label="Locations">
-        {locations.map((location, i) => {
+        {shown.map((location, i) => {
           const text = locationText(location)
           // Names and tooltips show hidden characters as markers too (the agent chose the path).
           const shown = revealAsText(text)
@@ -96,6 +99,11 @@ export const LocationList = memo(function LocationList({ locations, pathsInTitle
           )
         })}
       </ul>
+      {shown.length < locations.length && (
+        <button type="button" className="link-button location-more" onClick={() => setAll(true)}>
+          Show all {locations.length.toLocaleString('en')} locations
+        </button>
+      )}
       {status && status.kind !== 'manual' && (
         <p className={status.kind === 'error' ? 'location-status location-status-error' : 'location-status'} role="status">
           {status.text}
