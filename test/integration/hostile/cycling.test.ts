@@ -1,0 +1,36 @@
+/**
+ * Starting and stopping an agent 100 times (a session, a turn, close, Stop): every process, pipe, timer and file
+ * handle of a cycle goes with it, so main holds after the hundredth what it held after the first; the control agent
+ * still runs a turn.
+ */
+import { expect, it } from 'vitest'
+import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
+
+const tally = tallyPerFile('cycling')
+const start = hostilePerTest()
+const CYCLES = 100
+
+/** What keeps this process's event loop busy, by kind (processes, pipes, timers, file requests…). */
+function resources(): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1
+  return counts
+}
+
+it('holds no more processes, pipes or timers after 100 start/stop cycles than after one', async () => {
+  const setup = await start('well-behaved')
+  const cycle = async () => {
+    const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn')
+    must(await setup.handlers.closeSession({ sessionId }))
+    must(await setup.handlers.stopAgent({ agentId: 'hostile' }))
+  }
+  await cycle()
+  const before = { resources: resources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
+  for (let i = 0; i < CYCLES - 1; i++) await cycle()
+  tally.inputs += CYCLES
+  const after = { resources: resources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
+  expect(after).toEqual(before)
+  expect(must(await setup.handlers.getSnapshot(undefined)).agents.find((a) => a.agentId === 'hostile')?.status).toBe('stopped')
+  tally.sessionsBroken += await brokenSessions(setup)
+}, 180_000)
