@@ -20,6 +20,18 @@ import { failureReasonOf, insideErrorWrapper, isVerbatimToolText } from './tool-
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import { CancelToolCallButton, toolCallCancelNote } from './tool-call-actions'
 import './tool-card.css'
+import { DEFAULT_JSON_BOUNDS, TRUNCATION_MARKER } from '../../../common/bounded'
+
+/**
+ * What stands in for the items past the bound of a list Bosun kept (an agent's 100,000 content items: the marker
+ * `boundJson` leaves as the last item, which the reducer keeps as invalid content), said in words; null for anything else.
+ */
+function cutListNote(content: ToolCallEntry['content'][number]): string | null {
+  const original = (content as { original?: unknown }).original
+  if (content.type !== 'invalid' || typeof original !== 'string' || !original.startsWith(TRUNCATION_MARKER)) return null
+  const more = /\((\d+) more items\)$/.exec(original)?.[1]
+  return more ? `${Number(more).toLocaleString('en')} more items of this tool call’s content were not kept: Bosun keeps ${DEFAULT_JSON_BOUNDS.maxEntries.toLocaleString('en')}.` : null
+}
 
 export interface ToolCallCardProps {
   entry: ToolCallEntry
@@ -287,8 +299,17 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                   />
                 )
               }
-              default:
+              default: {
+                const cut = cutListNote(content)
+                if (cut !== null) {
+                  return (
+                    <p key={i} className="muted tool-content-cut">
+                      {cut}
+                    </p>
+                  )
+                }
                 return <JsonDisclosure key={i} summary={`Unknown content (${String(content.type)})`} value={content} />
+              }
             }
           })}
           {failureReason !== null && (
