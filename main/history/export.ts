@@ -5,6 +5,7 @@ import type { HistorySummary } from '../../common/contract/history'
 import { derivedTitle, untitledName } from '../../common/session/title'
 import { readRangeText } from '../../common/session/file-reads'
 import { TerminalText } from '../../common/terminal/terminal-text'
+import { formatBytes } from '../base/format-bytes'
 
 const fence = (text: string, lang = '') => {
   // A fence longer than any backtick run inside, so the text cannot close it.
@@ -13,15 +14,45 @@ const fence = (text: string, lang = '') => {
   return `${marks}${lang}\n${text}\n${marks}`
 }
 
+/**
+ * A block that is not text, in words: an image or audio by its type and size (its data is in the JSON export), a
+ * resource by its address. Shown where the card shows the image, so a reader knows one was there.
+ */
+function mediaToMarkdown(block: unknown): string {
+  const b = (typeof block === 'object' && block !== null ? block : {}) as { type?: unknown; mimeType?: unknown; data?: unknown; uri?: unknown; resource?: { uri?: unknown } }
+  const type = typeof b.type === 'string' ? b.type : 'content'
+  if ((type === 'image' || type === 'audio') && typeof b.data === 'string') {
+    // Base64: three bytes for every four characters, less the padding.
+    const bytes = Math.floor((b.data.length * 3) / 4) - (b.data.endsWith('==') ? 2 : b.data.endsWith('=') ? 1 : 0)
+    const uri = typeof b.uri === 'string' ? `, ${b.uri}` : ''
+    return `_(${type}${typeof b.mimeType === 'string' ? `, ${b.mimeType}` : ''}, ${formatBytes(bytes)}${uri}; its data is in the JSON export)_`
+  }
+  const uri = typeof b.uri === 'string' ? b.uri : typeof b.resource?.uri === 'string' ? b.resource.uri : null
+  return `_(${type}${uri ? `: ${uri}` : ''})_`
+}
+
 function blocksToMarkdown(blocks: ContentBlock[]): string {
   return blocks
     .map((block) => {
       const b = block as { type: string; text?: unknown; uri?: unknown; name?: unknown }
       if (b.type === 'text' && typeof b.text === 'string') return b.text
       if (b.type === 'resource_link' && typeof b.uri === 'string') return `[${typeof b.name === 'string' ? b.name : b.uri}](${b.uri})`
-      return `_(${b.type})_`
+      return mediaToMarkdown(block)
     })
     .join('\n\n')
+}
+
+/**
+ * A tool's text output: fenced, unless the agent already sent it as one fenced block (Claude's Read sends the file so),
+ * which is kept as it came rather than shown with its backticks inside another fence.
+ */
+function toolText(text: string): string {
+  const lines = text.trimEnd().split('\n')
+  const open = /^(`{3,}|~{3,})[^`]*$/.exec(lines[0] ?? '')?.[1]
+  const closes = (line: string) => open !== undefined && line.trim().startsWith(open) && line.trim() === line.trim()[0]!.repeat(line.trim().length)
+  const inner = lines.slice(1, -1)
+  if (open !== undefined && lines.length >= 2 && closes(lines[lines.length - 1]!) && !inner.some(closes)) return lines.join('\n')
+  return fence(text)
 }
 
 /** A v2 diff (`changes`, and the `patch` text when the agent sent one): what changed in which file, then the patch. */
@@ -59,7 +90,8 @@ function toolToMarkdown(tool: ToolCallEntry, state: SessionState): string {
       changes?: unknown
       terminalId?: unknown
     }
-    if (c.type === 'content' && typeof c.content?.text === 'string') lines.push('', fence(c.content.text))
+    if (c.type === 'content' && typeof c.content?.text === 'string') lines.push('', toolText(c.content.text))
+    else if (c.type === 'content') lines.push('', mediaToMarkdown(c.content))
     else if (c.type === 'diff' && typeof c.path === 'string') {
       lines.push('', `Diff of \`${c.path}\`:`)
       if (typeof c.patch === 'string') lines.push(fence(c.patch, 'diff'))

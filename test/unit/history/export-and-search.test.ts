@@ -83,6 +83,29 @@ describe('export', () => {
     expect(sessionToMarkdown(state, undefined)).toContain('Read by Bosun for the agent, `/src/app/a.ts`: lines 10–14, read 2 times')
   })
 
+  it("says where an image was (its type and size) and keeps a tool's output that already came as one fenced block unfenced again", () => {
+    // As claude-agent-acp 0.101 answers Read: a PNG as an image block, a text file as a fenced block (its own backticks).
+    const png = Buffer.alloc(1500, 7).toString('base64')
+    const state = applyActions(session(), [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'look' }, { type: 'image', mimeType: 'image/jpeg', data: Buffer.alloc(3000).toString('base64') }] },
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'tool_call', toolCallId: 'img', title: 'Read pic.png', kind: 'read', status: 'completed', content: [{ type: 'content', content: { type: 'image', mimeType: 'image/png', data: png } }] },
+          { sessionUpdate: 'tool_call', toolCallId: 'txt', title: 'Read notes.txt', kind: 'read', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '```\n1\thello\n```' } }] },
+          { sessionUpdate: 'tool_call', toolCallId: 'two', title: 'Two blocks', kind: 'read', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '```\na\n```\nand\n```\nb\n```' } }] },
+        ],
+      },
+    ])
+    const markdown = sessionToMarkdown(state, undefined)
+    expect(markdown).toContain('### Tool: Read pic.png (read, completed)\n\n_(image, image/png, 1 KiB; its data is in the JSON export)_')
+    expect(markdown).toContain('## You\n\nlook\n\n_(image, image/jpeg, 3 KiB; its data is in the JSON export)_')
+    expect(markdown).toContain('### Tool: Read notes.txt (read, completed)\n\n```\n1\thello\n```')
+    expect(markdown).not.toContain('````\n```\n1\thello')
+    // Text that only starts and ends with a fence is more than one block: fenced whole, as before.
+    expect(markdown).toContain('````\n```\na\n```\nand\n```\nb\n```\n````')
+  })
+
   it('writes JSON that reads back to the same entries', () => {
     const state = session()
     const json = JSON.parse(sessionToJson(state, undefined))
