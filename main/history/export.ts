@@ -155,12 +155,13 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
 export const exportTitle = (state: SessionState, summary: HistorySummary | undefined): string =>
   summary?.title ?? derivedTitle(state) ?? untitledName(state.cwd)
 
-export function sessionToMarkdown(state: SessionState, summary: HistorySummary | undefined): string {
+/** `agentName`: the agent's name as the person set it up (the id alone, `claude-4047ae`, tells a reader little). */
+export function sessionToMarkdown(state: SessionState, summary: HistorySummary | undefined, agentName?: string): string {
   const title = exportTitle(state, summary)
   const out = [
     `# ${title}`,
     '',
-    `- Agent: ${state.agentId}`,
+    `- Agent: ${agentName && agentName !== state.agentId ? `${agentName} (${state.agentId})` : state.agentId}`,
     `- Folder: ${state.cwd}`,
     ...(summary ? [`- Started: ${new Date(summary.createdAt).toISOString()}`, `- Last activity: ${new Date(summary.updatedAt).toISOString()}`] : []),
     `- Protocol: ACP v${state.protocolVersion}`,

@@ -302,7 +302,7 @@ export function createHistoryService(options: {
         const state = readState(sessionId)
         if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
         const summary = store.summary(sessionId)
-        const content = format === 'markdown' ? sessionToMarkdown(state, summary) : sessionToJson(state, summary)
+        const content = format === 'markdown' ? sessionToMarkdown(state, summary, options.agentName?.(state.agentId)) : sessionToJson(state, summary)
         return ok({ content, fileName: exportFileName(exportTitle(state, summary), format) })
       })
       if (!read.ok) return read

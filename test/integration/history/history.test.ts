@@ -246,6 +246,8 @@ describe('history across restarts', () => {
     const markdown = must(await run.handlers.historyExport({ sessionId, format: 'markdown' }))
     expect(markdown).toMatchObject({ fileName: 'Tokenizer-work.md', mimeType: 'text/markdown' })
     expect(markdown.content).toContain('# Tokenizer work')
+    // The agent by the name the person gave it, its id after it.
+    expect(markdown.content).toContain('- Agent: Scripted (scripted)')
     expect(markdown.content).toContain('## You\n\nRefactor the tokenizer')
     expect(markdown.content).toContain('### Tool: Run the linter (execute, completed)')
     const json = JSON.parse(must(await run.handlers.historyExport({ sessionId, format: 'json' })).content!)
