@@ -272,13 +272,16 @@ export class AgentHost implements IDisposable {
     return this.launch('user')
   }
 
-  /** A person's stop: pending requests are rejected at once, the process is stopped gracefully, and nothing restarts it. */
-  async stop(options: { deadlineMs?: number } = {}): Promise<void> {
+  /**
+   * A person's stop: pending requests are rejected at once, the process is stopped gracefully, and nothing restarts it.
+   * `reason`: what the pending requests (a turn in progress) are rejected with instead of '<name> was stopped.'
+   */
+  async stop(options: { deadlineMs?: number; reason?: string } = {}): Promise<void> {
     this.generation++
     this.cancelRestartTimer()
     const process = this.process
     const starting = this.starting
-    this.closeConnections(new AgentExitedError(`${this.specValue.name} was stopped.`, null, null))
+    this.closeConnections(new AgentExitedError(options.reason ?? `${this.specValue.name} was stopped.`, null, null))
     this.process = undefined
     this.restartState = recordExit(this.restartState, { kind: 'user-stop' }, this.scheduler.now(), this.policy).state
     this.error = null

@@ -123,7 +123,7 @@ export class AgentSupervisor implements IDisposable {
   }
 
   /** Stops every agent in parallel under one deadline (app quit); resolves when all processes are gone. */
-  async stopAll(options: { deadlineMs?: number } = {}): Promise<void> {
+  async stopAll(options: { deadlineMs?: number; reason?: string } = {}): Promise<void> {
     await Promise.all([...this.hosts.values()].map(({ host }) => host.stop(options)))
   }
 

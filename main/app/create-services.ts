@@ -32,6 +32,7 @@ import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { sessionRequestAdmission } from '../sessions/request-admission'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
+import { CLOSED_MESSAGE } from '../history/restore'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
@@ -560,7 +561,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
     dispose() {
       disposing ??= (async () => {
         try {
-          await supervisor.stopAll({ deadlineMs: STOP_DEADLINE_MS })
+          // A turn still running ends saying Bosun was closed (the history keeps that), not '<agent> was stopped.'
+          await supervisor.stopAll({ deadlineMs: STOP_DEADLINE_MS, reason: CLOSED_MESSAGE })
           // The agents' last words (exit lines) reach their log files before anything is torn down.
           await Promise.all(supervisor.views().map((view) => supervisor.get(view.agentId)?.flushLog()))
         } finally {

@@ -12,6 +12,8 @@ import { cleanText } from '../../common/session/title'
 import { isSubagentCardId, subagentCardId } from '../../common/session/reducer/tool-calls'
 
 export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
+/** A turn Bosun's quit ended (it stops the agents): said as a crash is, not as the agent's own failure. */
+export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was running.'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
-import { INTERRUPTED_MESSAGE } from '../../../main/history/restore'
+import { CLOSED_MESSAGE, INTERRUPTED_MESSAGE } from '../../../main/history/restore'
 import type { Entry, SessionState } from '../../../common/session/types'
 import { encodeEntry } from '../../../main/history/entry-codec'
 import { openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
@@ -188,6 +188,24 @@ describe('history across restarts', () => {
     expect(session.entries.some((e) => e.kind === 'agent_message')).toBe(true)
     await second.sink.next('historyChanged')
     expect(must(await second.handlers.historyList({})).sessions[0]!.interrupted).toBe(false)
+  })
+
+  it('shows a turn that was running when Bosun was closed as interrupted by the close, not as the agent stopping', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario({ loadSession: true })) }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
+    const running = first.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'slow' }] })
+    await first.sink.next('sessionActions', (b) => b.actions.some((a) => a.type === 'updates' && a.updates.some((u) => u.sessionUpdate === 'agent_message_chunk')))
+    // The person quits Bosun mid-turn (as claude-agent-acp was closed running a 30 s command): the agents are stopped.
+    await harness.stop(first)
+    const ended = await running
+    expect(ended.ok ? 'ok' : ended.error.message).toBe(CLOSED_MESSAGE)
+    const second = await harness.start(home)
+    must(await second.handlers.historyOpen({ sessionId }))
+    const { session } = await second.sink.next('sessionAdded')
+    expect(session.turn.state).toBe('idle')
+    expect(session.turn.error?.message).toBe(CLOSED_MESSAGE)
+    expect(session.entries.some((e) => e.kind === 'agent_message')).toBe(true)
   })
 
   it('keeps a corrupt file aside, reports it, and starts a fresh history', async () => {
