@@ -84,6 +84,21 @@ it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with
   await visible(log.getByLabel('Your message').getByText('/rev'))
   await visible(agentSays(page, AGENT).getByText('echo: /rev'))
   await waitIdle(page)
+
+  // A command typed whole that takes no input is sent by Enter, its menu still open (Codex's /status picked itself
+  // into '/status ' and waited for a second Enter); one with an input (/test: 'which tests') is picked for it.
+  await box.fill('')
+  await page.keyboard.type('/build')
+  await visible(page.getByRole('listbox', { name: 'Commands' }).getByRole('option', { name: /\/build/, selected: true }))
+  await page.keyboard.press('Enter')
+  await visible(log.getByLabel('Your message').getByText('/build', { exact: true }))
+  await visible(agentSays(page, AGENT).getByText('echo: /build'))
+  expect(await box.inputValue()).toBe('')
+  await waitIdle(page)
+  await page.keyboard.type('/test')
+  await visible(page.getByRole('listbox', { name: 'Commands' }).getByRole('option', { name: /\/test/, selected: true }))
+  await page.keyboard.press('Enter')
+  expect(await box.inputValue()).toBe('/test ')
 })
 
 it('a message sent while scrolled up brings the view to it, and the view follows the answer again', async () => {

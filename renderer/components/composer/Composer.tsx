@@ -210,7 +210,11 @@ export const Composer = memo(function Composer({ busy, disabled = false, held = 
       }
       if (e.key === 'Enter' || e.key === 'Tab') {
         e.preventDefault()
-        pick(matches[activeIndex]!)
+        const item = matches[activeIndex]!
+        // A command typed whole that takes no input (Codex's /status) is sent by Enter: picking it changed nothing
+        // the person could see (a space), and they pressed Enter again wondering why nothing happened.
+        if (e.key === 'Enter' && !e.shiftKey && typeof item !== 'string' && !item.hint && draft === commandText(item)) send()
+        else pick(item)
         return
       }
       if (e.key === 'Escape') {
