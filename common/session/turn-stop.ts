@@ -49,6 +49,13 @@ export function stopNoteText(stop: TurnStop): string {
  * A turn error's words: the code, then the message; or, when the agent's message just above says the error itself
  * (`saidAbove`), only that the turn ended so and where the agent said why.
  */
+/** A turn that was running when Bosun died (its history says so when reopened). */
+export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
+/** A turn Bosun's quit ended (it stops the agents): said as a crash is, not as the agent's own failure. */
+export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was running.'
+/** Bosun, not the agent, ended the turn: the agent's log has nothing to say about it. */
+export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE
+
 export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
   const codeText = code != null ? ` (code ${code})` : ''
   return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`

@@ -8,12 +8,11 @@ import { FINISHED_TOOL_STATUSES } from '../../common/session/reducer/draft'
 import type { Entry, SessionAction, SessionState, UnknownEntry } from '../../common/session/types'
 import type { StoredSession } from './history-store'
 import { decodeEntry } from './entry-codec'
+import { CLOSED_MESSAGE, INTERRUPTED_MESSAGE } from '../../common/session/turn-stop'
 import { cleanText } from '../../common/session/title'
 import { isSubagentCardId, subagentCardId } from '../../common/session/reducer/tool-calls'
 
-export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
-/** A turn Bosun's quit ended (it stops the agents): said as a crash is, not as the agent's own failure. */
-export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was running.'
+export { CLOSED_MESSAGE, INTERRUPTED_MESSAGE }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 

@@ -1,4 +1,5 @@
 import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
+import { interruptedByBosun } from '../../../common/session/turn-stop'
 import { createContext, useContext } from 'react'
 import type { ContentBlock, MessageEntry, PromptError } from '../../../common/session/types'
 
@@ -83,11 +84,13 @@ export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: 
   if (!actions) return null
   const text = lastMessage ? textOf(lastMessage.content) : ''
   const signIn = code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
+  // Bosun closed (or died) mid-turn and stopped the agent: nothing went wrong that its log could explain.
+  const openLog = interruptedByBosun(message) ? undefined : actions.onOpenLog
   const hint = signIn
     ? 'Sign in, then send the message again.'
     : lastMessage
-      ? `You can send the message again${actions.onOpenLog ? ', or read the agent’s log for what went wrong' : ''}.`
-      : actions.onOpenLog
+      ? `You can send the message again${openLog ? ', or read the agent’s log for what went wrong' : ''}.`
+      : openLog
         ? 'The agent’s log may say what went wrong.'
         : null
   if (!hint) return null
@@ -110,8 +113,8 @@ export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: 
             </button>
           </>
         )}
-        {actions.onOpenLog && (
-          <button type="button" className="button button-small button-secondary" onClick={actions.onOpenLog}>
+        {openLog && (
+          <button type="button" className="button button-small button-secondary" onClick={openLog}>
             Agent’s log
           </button>
         )}

@@ -7,6 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { createSessionState } from '../../../common/session/reducer'
 import type { SessionState } from '../../../common/session/types'
+import { CLOSED_MESSAGE, INTERRUPTED_MESSAGE } from '../../../common/session/turn-stop'
 import { NotSentContext, type NotSentActions } from '../../../renderer/components/transcript/not-sent'
 import { Transcript } from '../../../renderer/components/transcript/Transcript'
 
@@ -32,5 +33,33 @@ describe('a turn that ended asking for a sign-in', () => {
   it('offers nothing for another error, or where the screen cannot sign in', () => {
     expect(render(ended({ message: 'Rate limited', code: 429 }))).not.toContain('Sign in…')
     expect(render(ended({ message: 'Authentication required', code: -32000 }), false)).not.toContain('Sign in…')
+  })
+})
+
+describe('a turn that Bosun ended by closing (or dying) while it ran', () => {
+  const withLog: NotSentActions = { ...actions, onOpenLog: () => {} }
+  const renderWithLog = (session: SessionState) =>
+    renderToStaticMarkup(
+      <NotSentContext.Provider value={withLog}>
+        <Transcript session={session} agentName="Claude" />
+      </NotSentContext.Provider>,
+    )
+  const sent = (session: SessionState): SessionState =>
+    ({ ...session, entries: [{ kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'DO_SLOW again' }] } as SessionState['entries'][number]] })
+
+  it("does not send the person to the agent's log, which has nothing to say about it", () => {
+    for (const message of [CLOSED_MESSAGE, INTERRUPTED_MESSAGE]) {
+      const html = renderWithLog(sent(ended({ message })))
+      expect(html).toContain(message)
+      expect(html).toContain('>Send again</button>')
+      expect(html).toContain('You can send the message again.')
+      expect(html).not.toContain('Agent’s log')
+    }
+  })
+
+  it("still offers the agent's log for the agent's own error", () => {
+    const html = renderWithLog(sent(ended({ message: 'Claude exited with code 1.' })))
+    expect(html).toContain('or read the agent’s log for what went wrong')
+    expect(html).toContain('>Agent’s log</button>')
   })
 })
