@@ -151,6 +151,16 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
   }
 }
 
+/** Whether the last turn's error is in the entries (after the last message the person sent). */
+function turnErrorMarked(state: SessionState): boolean {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const kind = state.entries[i]!.kind
+    if (kind === 'turn_error') return true
+    if (kind === 'user_message') return false
+  }
+  return false
+}
+
 /** An export's title: the history's (a name the person gave it), else the session's own, else after its folder. */
 export const exportTitle = (state: SessionState, summary: HistorySummary | undefined): string =>
   summary?.title ?? derivedTitle(state) ?? untitledName(state.cwd)
@@ -173,7 +183,8 @@ export function sessionToMarkdown(state: SessionState, summary: HistorySummary |
     const text = entryToMarkdown(entry, state)
     if (text) out.push('', text)
   }
-  if (state.turn.error) out.push('', `_${state.turn.error.message}_`)
+  // The turn's error once: the transcript already marks it in the turn's place (a turn_error entry) unless it had none.
+  if (state.turn.error && !turnErrorMarked(state)) out.push('', `_${state.turn.error.message}_`)
   return out.join('\n') + '\n'
 }
 

@@ -106,6 +106,19 @@ describe('export', () => {
     expect(markdown).toContain('````\n```\na\n```\nand\n```\nb\n```\n````')
   })
 
+  it("writes a turn's error once, in its place (the closed-mid-turn Claude session ended with it twice)", () => {
+    const state = applyActions(session(), [{ type: 'turn_started' }, { type: 'turn_ended', stopReason: null, error: { message: 'Interrupted: Bosun was closed while this turn was running.' } }])
+    const markdown = sessionToMarkdown(state, undefined)
+    expect(markdown.split('Bosun was closed while this turn was running.').length - 1).toBe(1)
+    expect(markdown).toMatch(/_The turn ended with an error: Interrupted: Bosun was closed while this turn was running\._\n$/)
+    // A session with no entries has nowhere to mark it: it is said at the end.
+    const empty = applyActions(createSessionState({ sessionId: 'a/s3', agentId: 'a', protocolVersion: 1, cwd: '/src/app' }), [
+      { type: 'turn_started' },
+      { type: 'turn_ended', stopReason: null, error: { message: 'Agent exited' } },
+    ])
+    expect(sessionToMarkdown(empty, undefined)).toContain('_Agent exited_')
+  })
+
   it('writes JSON that reads back to the same entries', () => {
     const state = session()
     const json = JSON.parse(sessionToJson(state, undefined))
