@@ -301,7 +301,7 @@ export class PermissionBroker implements IDisposable {
     // to one request (after main's confirmation dialog, say) from reaching a later one under the same id.
     const requestId = bosunRequestId(attachment, context.requestId, order)
     const identity = this.identityOf(normalized, session.cwd)
-    const rememberNote = this.rememberNote(normalized, identity)
+    const rememberNote = [normalized.sharedIdNote, this.rememberNote(normalized, identity)].filter(Boolean).join(' ')
     const view: PermissionRequestView = {
       requestId,
       agentId: attachment.agentId,

@@ -55,6 +55,8 @@ export interface NormalizedPermissionRequest {
   /** The v1 `toolCall` / v2 `subject.toolCall`, to apply like a `tool_call_update` (title/description never added). */
   toolCallPatch: Record<string, unknown> | null
   facts: PermissionFacts
+  /** Set when options repeat an `optionId` (G5): what the dialog tells the person before the click. */
+  sharedIdNote: string | null
 }
 
 export interface NormalizeContext {
@@ -79,7 +81,7 @@ export function normalizePermissionRequest(params: unknown, context: NormalizeCo
   if (!isRecord(params)) invalid('params must be an object')
   const sessionId = params.sessionId
   if (typeof sessionId !== 'string' || sessionId === '') invalid('sessionId must be a non-empty string')
-  const options = parseOptions(params.options)
+  const { options, sharedIdNote } = parseOptions(params.options)
 
   let subject: PermissionRequestView['subject'] = { type: 'none' }
   let toolCall: Record<string, unknown> | null = null
@@ -132,6 +134,7 @@ export function normalizePermissionRequest(params: unknown, context: NormalizeCo
     options,
     toolCallPatch: toolCall,
     facts: extractFacts(subject, toolCall, stored, commandSubject),
+    sharedIdNote,
   }
 }
 
@@ -148,22 +151,41 @@ export const MAX_PERMISSION_DESCRIPTION_CHARS = 16_384
 /** Options one permission request may offer: real agents offer two to four; a dialog of more is no question a person can answer. */
 export const MAX_PERMISSION_OPTIONS = 64
 
-function parseOptions(value: unknown): PermissionOptionView[] {
+/**
+ * The offered options, each kept (G5: an agent that repeats an `optionId` is answered with that id, never refused).
+ * The dialog shows every one, told apart: a repeated name gets its place (“Allow (2)”). An id offered under two kinds
+ * says neither: those options count as of no known kind, so no rule, auto-approve or "always" ever picks them, and
+ * the note tells the person the agent cannot tell them apart.
+ */
+function parseOptions(value: unknown): { options: PermissionOptionView[]; sharedIdNote: string | null } {
   if (!Array.isArray(value)) invalid('options must be an array')
   if (value.length > MAX_PERMISSION_OPTIONS) invalid(`options has more than ${MAX_PERMISSION_OPTIONS} entries; Bosun shows at most that many`)
-  const seen = new Set<string>()
-  return value.map((option, index) => {
+  const options = value.map((option, index): PermissionOptionView => {
     if (!isRecord(option)) invalid(`options[${index}] must be an object`)
     const optionId = option.optionId
     if (typeof optionId !== 'string' || optionId === '') invalid(`options[${index}].optionId must be a non-empty string`)
-    // Two options with one id: the answer could not say which the person chose (nor could the audit).
-    if (seen.has(optionId)) invalid(`options[${index}].optionId ${JSON.stringify(optionId.slice(0, 100))} is used twice`)
-    seen.add(optionId)
     // Kind is open in v2: keep whatever string came; a missing kind is simply unknown ('').
     const kind = typeof option.kind === 'string' ? option.kind : ''
     const name = typeof option.name === 'string' && option.name !== '' ? option.name : optionId
     return { optionId, name, kind }
   })
+  const byId = new Map<string, PermissionOptionView[]>()
+  for (const option of options) byId.set(option.optionId, [...(byId.get(option.optionId) ?? []), option])
+  const shared = [...byId.values()].filter((group) => group.length > 1)
+  if (shared.length === 0) return { options, sharedIdNote: null }
+  const mixed = new Set(shared.filter((group) => new Set(group.map((o) => o.kind)).size > 1).flat())
+  const nameCount = new Map<string, number>()
+  for (const option of options) nameCount.set(option.name, (nameCount.get(option.name) ?? 0) + 1)
+  const seenName = new Map<string, number>()
+  const shown = options.map((option) => {
+    const place = (seenName.get(option.name) ?? 0) + 1
+    seenName.set(option.name, place)
+    const name = (nameCount.get(option.name) ?? 0) > 1 ? `${option.name} (${place})` : option.name
+    return { ...option, name, kind: mixed.has(option) ? '' : option.kind }
+  })
+  const names = shown.filter((o) => byId.get(o.optionId)!.length > 1).map((o) => `“${cutText(o.name, 100)}”`)
+  const sharedIdNote = `The agent gave ${names.join(', ')} one answer between them: whichever you choose, it hears the same.`
+  return { options: shown, sharedIdNote }
 }
 
 function parseToolCall(value: unknown, field: string): Record<string, unknown> {

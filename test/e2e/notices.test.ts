@@ -70,11 +70,11 @@ it('a huge warning (20,000-character title, 24,000-character description) stays 
   await gone(notices)
 })
 
-it('a permission request Bosun cannot show (two options with one id) becomes a warning that says why, and the turn goes on', async () => {
+it('a permission request Bosun cannot show (an option without an id) becomes a warning that says why, and the turn goes on', async () => {
   const { page, notices } = await noticesAfterTurn('e2e-permission-refused')
   const toast = await visible(notices.locator('.toast'))
   expect(await toast.locator('strong').textContent()).toBe('Scripted agent asked for a permission Bosun cannot show')
-  await visible(toast.getByText(/^The request was malformed: options\[1\]\.optionId "x" is used twice\. Bosun answered the agent with an error; it may ask again\./))
+  await visible(toast.getByText(/^The request was malformed: options\[0\]\.optionId must be a non-empty string\. Bosun answered the agent with an error; it may ask again\./))
   // The agent got the refusal (its reply says so) and finished its turn; no permission dialog is left open.
   await visible(page.getByText(/permission outcome: .*-32602/))
   expect(await page.getByRole('dialog').count()).toBe(0)

@@ -206,21 +206,35 @@ describe('a hostile agent asks', () => {
     }, 60_000)
   }
 
-  for (const [variant, count, reason] of [
-    ['many', 100_000, `options has more than ${MAX_PERMISSION_OPTIONS} entries`],
-    ['dup', 2, 'optionId "x" is used twice'],
-  ] as const) {
-    it(`for a permission with ${variant === 'dup' ? 'two options of one id' : '100,000 options'}: refused with the reason, and the person is told`, async () => {
-      const setup = await start('perm-options', { count, extraArgs: ['--variant', variant] })
-      const sessionId = await openSession(setup)
-      expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
-      tally.inputs++
-      const answer = setup.reports().find((r) => r.answer !== undefined)?.answer as { error?: { code: number; message: string } }
-      expect(answer.error?.code).toBe(-32602)
-      expect(answer.error?.message).toContain(reason)
-      const state = await stateOf(setup, sessionId)
-      expect(state.notices.find((n) => n.title.includes('asked for a permission Bosun cannot show'))?.description).toContain(reason)
-      tally.sessionsBroken += await brokenSessions(setup)
-    }, 60_000)
-  }
+  it('for a permission with 100,000 options: refused with the reason, and the person is told', async () => {
+    const reason = `options has more than ${MAX_PERMISSION_OPTIONS} entries`
+    const setup = await start('perm-options', { count: 100_000, extraArgs: ['--variant', 'many'] })
+    const sessionId = await openSession(setup)
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs++
+    const answer = setup.reports().find((r) => r.answer !== undefined)?.answer as { error?: { code: number; message: string } }
+    expect(answer.error?.code).toBe(-32602)
+    expect(answer.error?.message).toContain(reason)
+    const state = await stateOf(setup, sessionId)
+    expect(state.notices.find((n) => n.title.includes('asked for a permission Bosun cannot show'))?.description).toContain(reason)
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 60_000)
+
+  it('for a permission with two options of one id (G5): both are shown, the note says the agent hears the same, the id is the answer', async () => {
+    const setup = await start('perm-options', { count: 2, extraArgs: ['--variant', 'dup'] })
+    const sessionId = await openSession(setup)
+    const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
+    await setup.sink.next('sessionActions', (batch) => batch.sessionId === sessionId && batch.actions.some((a) => a.type === 'permission_requested'))
+    const [pending] = must(await setup.handlers.listPendingPermissions(undefined))
+    expect(pending!.options).toEqual([
+      { optionId: 'x', name: 'Allow', kind: '' },
+      { optionId: 'x', name: 'Reject', kind: '' },
+    ])
+    expect(pending!.rememberNote).toContain('whichever you choose, it hears the same')
+    must(await setup.handlers.respondPermission({ requestId: pending!.requestId, optionId: 'x' }))
+    expect(must(await turn).stopReason).toBe('end_turn')
+    tally.inputs++
+    expect(setup.reports().find((r) => r.answer !== undefined)?.answer).toMatchObject({ result: { outcome: { outcome: 'selected', optionId: 'x' } } })
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 60_000)
 })

@@ -291,6 +291,25 @@ describe('PermissionBroker', () => {
     await second
   })
 
+  it('options that repeat an id (G5): shown with the note, answered with that id, never auto-approved', async () => {
+    const { broker, connection } = setup({ version: 2 })
+    broker.setAutoApprove('A', true)
+    const answer = connection.request(1, {
+      sessionId: 'A',
+      title: 'Run?',
+      subject: { type: 'tool_call', toolCall: { toolCallId: 't1', kind: 'execute' } },
+      options: [
+        { optionId: 'x', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'x', name: 'Reject', kind: 'reject_once' },
+      ],
+    })
+    const [pending] = broker.pending()
+    expect(pending!.options.map((o) => o.name)).toEqual(['Allow', 'Reject'])
+    expect(pending!.rememberNote).toContain('whichever you choose, it hears the same')
+    expect(broker.respond(pending!.requestId, 'x')).toEqual({ ok: true, value: undefined })
+    expect(await answer).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'x' } } })
+  })
+
   it('auto-approve picks allow_once only, never unknown kinds or unknown subjects', async () => {
     const { broker, connection, actions, audit } = setup({ version: 2 })
     broker.setAutoApprove('A', true)

@@ -117,6 +117,38 @@ describe('normalizePermissionRequest', () => {
     expect(normalizePermissionRequest({ sessionId: 's', title: 't', options: [] }).options).toEqual([])
   })
 
+  it('keeps options that repeat an id, told apart; an id under two kinds counts as no known kind (G5)', () => {
+    const mixed = normalizePermissionRequest({
+      sessionId: 's',
+      title: 't',
+      options: [
+        { optionId: 'x', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'x', name: 'Reject', kind: 'reject_once' },
+        { optionId: 'y', name: 'Later', kind: 'reject_always' },
+      ],
+    })
+    expect(mixed.options).toEqual([
+      { optionId: 'x', name: 'Allow', kind: '' },
+      { optionId: 'x', name: 'Reject', kind: '' },
+      { optionId: 'y', name: 'Later', kind: 'reject_always' },
+    ])
+    expect(mixed.sharedIdNote).toBe('The agent gave “Allow”, “Reject” one answer between them: whichever you choose, it hears the same.')
+
+    const same = normalizePermissionRequest({
+      sessionId: 's',
+      title: 't',
+      options: [
+        { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+        { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
+      ],
+    })
+    expect(same.options.map((o) => [o.name, o.kind])).toEqual([
+      ['Allow (1)', 'allow_once'],
+      ['Allow (2)', 'allow_once'],
+    ])
+    expect(normalizePermissionRequest({ sessionId: 's', title: 't', options }).sharedIdNote).toBeNull()
+  })
+
   it('rejects malformed params with -32602', () => {
     expectInvalid(null)
     expectInvalid([])
