@@ -26,10 +26,10 @@ export function terminalOf(terminals: Record<string, TerminalView>, terminalId: 
 /**
  * Whether Bosun may send `tool_call/cancel` for this tool call: only while its latest `capabilities` advertise
  * `cancel` (an object, `{}` included) and its status is not final (E15 is a MUST NOT). A subagent's call, routed
- * here from the subagent's own session, is not offered: the request would have to name that session.
+ * here from the subagent's own session, is cancelled in that session (`subagentSessionId`).
  */
 export function canCancelToolCall(entry: ToolCallEntry | undefined): boolean {
-  if (!entry || FINISHED.has(entry.status) || entry.subagent !== undefined) return false
+  if (!entry || FINISHED.has(entry.status)) return false
   return isObject(entry.capabilities) && isObject(entry.capabilities.cancel)
 }
 

@@ -128,6 +128,11 @@ export interface ToolCallEntry {
    * subagent's session (see `FROM_SUBAGENT`). Several subagents may work at once.
    */
   subagent?: string
+  /**
+   * The agent's id of that subagent's session (the `FROM_SUBAGENT` value): a `tool_call/cancel` for this call names
+   * it, once main has checked it is a subagent this session announced.
+   */
+  subagentSessionId?: string
 }
 
 /** One `fs/read_text_file` Bosun answered for a tool call: which file and which of its lines (see ToolCallEntry.filesRead). */

@@ -473,6 +473,12 @@ export class SessionsService implements IDisposable {
     })
   }
 
+  /** Whether the agent's session `childAcpSessionId` is a v2 subagent `sessionId` announced (routed to it now). */
+  isSubagentOf(sessionId: string, childAcpSessionId: string): boolean {
+    const record = this.sessions.get(sessionId)
+    return record !== undefined && this.parentOf.get(agentScopedId(record.agentId, childAcpSessionId)) === sessionId
+  }
+
   /** The session's live connection and the agent's id for it; `undefined` when the session is unknown or detached. */
   connectionOf(sessionId: string): { connection: AcpClientConnection; acpSessionId: string } | undefined {
     const record = this.sessions.get(sessionId)

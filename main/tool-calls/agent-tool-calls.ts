@@ -8,6 +8,9 @@
  * (normally `cancelled`), or until main's deadline passes. Its -32602 (unknown, already final, not cancellable) is an
  * answer, not a failure: the card says so quietly. Neither touches the turn (cancelling a tool call does not change
  * the foreground state).
+ *
+ * A v2 subagent's tool call is shown in its parent's transcript (main routes it there): its cancel names the
+ * subagent's session, which the entry keeps, and only while that session is one this session announced.
  */
 import { fail, ok, RpcError, toFailure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
@@ -26,9 +29,17 @@ export interface ToolCallCancelOutcome {
 
 const INVALID_PARAMS = -32602
 
+/** The sessions as a tool call's cancel reads them: also whose subagent a session is. */
+export interface ToolCallSessions extends CancelSessions {
+  /** Whether the agent's session `childAcpSessionId` is a v2 subagent `sessionId` announced (its calls are shown there). */
+  isSubagentOf(sessionId: string, childAcpSessionId: string): boolean
+}
+
 /** By `<sessionId>\n<toolCallId>`. */
 export class AgentToolCalls extends V2ItemCancels {
-  constructor(sessions: CancelSessions, log?: Logger, scheduler: Scheduler = realScheduler, confirmMs = TOOL_CALL_CANCEL_CONFIRM_MS) {
+  declare protected readonly sessions: ToolCallSessions
+
+  constructor(sessions: ToolCallSessions, log?: Logger, scheduler: Scheduler = realScheduler, confirmMs = TOOL_CALL_CANCEL_CONFIRM_MS) {
     super(sessions, log, scheduler, confirmMs)
   }
 
@@ -45,13 +56,17 @@ export class AgentToolCalls extends V2ItemCancels {
     if (entry.cancel === 'requested') return fail({ kind: 'invalid-argument', message: 'The agent already accepted cancelling this tool call; waiting for it to stop.' })
     const attached = this.sessions.connectionOf(sessionId)
     if (!attached?.connection.cancelToolCall) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running.' })
+    const subagent = entry.subagentSessionId
+    if (subagent !== undefined && !this.sessions.isSubagentOf(sessionId, subagent)) {
+      return fail({ kind: 'invalid-argument', message: 'This tool call belongs to a subagent this session does not follow now.' })
+    }
     const key = `${sessionId}\n${toolCallId}`
     if (this.cancels.isInFlight(key)) return fail({ kind: 'invalid-argument', message: 'Cancelling this tool call was already asked; waiting for the agent.' })
     const push = (cancel: 'requested' | 'unconfirmed' | 'refused') => this.sessions.push(sessionId, { type: 'tool_call_cancel', toolCallId, cancel })
     try {
       await this.cancels.send(
         key,
-        () => attached.connection.cancelToolCall!(attached.acpSessionId, entry.toolCallId),
+        () => attached.connection.cancelToolCall!(subagent ?? attached.acpSessionId, entry.toolCallId),
         () => push('requested'),
         () => {
           const now = toolCallOf(this.sessions.state(sessionId) ?? { entries: [] }, toolCallId)

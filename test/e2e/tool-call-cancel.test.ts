@@ -87,3 +87,16 @@ it('a tool call left running in the background is cancelled from the background-
   await gone(page.getByRole('region', { name: 'Background work' }))
   await visible(transcript(page).getByRole('article', { name: /Index the repository/ }).getByText('Cancelled'))
 })
+
+it("Cancel on a subagent's tool call, shown in its parent's transcript: pressed, the card ends Cancelled", async () => {
+  const page = await sessionWith('subagent')
+  await waitIdle(page)
+  const docs = transcript(page).getByRole('article', { name: /Build the docs/ })
+  await visible(docs.getByText('Subagent: Build in the background'))
+  const cancel = await visible(docs.getByRole('button', { name: 'Cancel Build the docs' }))
+  await page.screenshot({ path: '/tmp/shots-spec7/subagent-tool-call-cancel-offered.png' })
+  await cancel.click()
+  await visible(docs.getByText('Cancelled'))
+  await gone(docs.getByRole('button', { name: /Cancel/ }))
+  await page.screenshot({ path: '/tmp/shots-spec7/subagent-tool-call-cancelled.png' })
+})

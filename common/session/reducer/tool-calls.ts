@@ -115,6 +115,8 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
       case FROM_SUBAGENT: {
         const title = subagentTitle(d, value)
         if (title !== undefined) t.subagent = title
+        // Whose call it is, for its Cancel (main checks the session is a subagent this one announced).
+        if (isString(value) && value.length > 0 && value.length <= MAX_SUBAGENT_SESSION_ID_CHARS) t.subagentSessionId = value
         break
       }
       case 'sessionUpdate':
@@ -210,6 +212,9 @@ export const isSubagentCardId = (toolCallId: string): boolean => toolCallId.star
  * only: an agent that sets it itself can name no more than a subagent it announced, whose session it could use as well.
  */
 export const FROM_SUBAGENT = 'fromSubagent'
+
+/** A subagent's session id a tool call keeps (main adopts no longer ids). */
+export const MAX_SUBAGENT_SESSION_ID_CHARS = 1024
 
 /** The title of the card of the subagent `childSessionId`, if the session announced it. */
 export function subagentTitle(d: Draft, childSessionId: unknown): string | undefined {

@@ -70,6 +70,17 @@ describe('tool_call/cancel with the scripted v2 agent (E15)', () => {
     expect(must(await turn).stopReason).toBe('cancelled')
   })
 
+  it("a subagent's tool call, shown in the parent: sent naming the subagent's session, confirmed there and shown on the parent", async () => {
+    const s = await start()
+    must(await s.t.handlers.prompt({ sessionId: s.sessionId, prompt: [{ type: 'text', text: 'subagent' }] }))
+    const idle = await s.until((st) => st.turn.state === 'idle' && canCancelToolCall(toolCallOf(st, 'sub-build')))
+    expect(toolCallOf(idle, 'sub-build')).toMatchObject({ subagent: 'Subagent: Build in the background', subagentSessionId: 'child-1' })
+    expect(must(await s.cancel('sub-build'))).toEqual({ accepted: true })
+    expect(await s.sent()).toEqual([{ sessionId: 'child-1', toolCallId: 'sub-build' }])
+    const stopped = await s.until((st) => toolCallOf(st, 'sub-build')?.status === 'cancelled')
+    expect(toolCallOf(stopped, 'sub-build')!.capabilities).toBeUndefined()
+  })
+
   it('v1 sessions: no tool_call/cancel, whatever is asked', async () => {
     const s = await start({ scenario: 'terminals' })
     expect(await s.cancel('call-1')).toMatchObject({ ok: false, error: { kind: 'invalid-argument' } })

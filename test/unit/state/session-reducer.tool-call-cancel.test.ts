@@ -1,6 +1,6 @@
 /**
  * v2 `tool_call/cancel` (E15) in the session model: the cancel capability a tool call advertises now (set by an
- * update, removed by `capabilities: null`, never by a final call or a subagent's), and what became of Bosun's cancel
+ * update, removed by `capabilities: null`, never by a final call; a subagent's call keeps its session), and what became of Bosun's cancel
  * (accepted, unconfirmed, refused) without touching the turn.
  */
 import { describe, expect, it } from 'vitest'
@@ -27,12 +27,12 @@ describe('tool call cancel capability (E15)', () => {
     expect(canCancelToolCall(tool(updates(s, call({ capabilities: 'cancel' })), 'c1'))).toBe(false)
   })
 
-  it('never for a final call, whatever it still advertises, nor for a subagent call', () => {
+  it('never for a final call, whatever it still advertises; a subagent call is offered and keeps its session for the request', () => {
     for (const status of ['completed', 'failed', 'cancelled']) expect(canCancelToolCall(tool(updates(running(), call({ status })), 'c1'))).toBe(false)
     for (const status of ['pending', 'paused', '_custom']) expect(canCancelToolCall(tool(updates(running(), call({ status })), 'c1'))).toBe(true)
     const sub = updates(session(2), { sessionUpdate: 'subagent_update', sessionId: 'child-1', title: 'Survey' }, { sessionUpdate: 'tool_call_update', toolCallId: 'c2', status: 'in_progress', capabilities: { cancel: {} }, fromSubagent: 'child-1' })
-    expect(tool(sub, 'c2').subagent).toBe('Subagent: Survey')
-    expect(canCancelToolCall(tool(sub, 'c2'))).toBe(false)
+    expect(tool(sub, 'c2')).toMatchObject({ subagent: 'Subagent: Survey', subagentSessionId: 'child-1' })
+    expect(canCancelToolCall(tool(sub, 'c2'))).toBe(true)
     expect(canCancelToolCall(undefined)).toBe(false)
   })
 

@@ -13,7 +13,7 @@ import type { AcpClientConnection } from '../../../main/acp/types'
 import type { SessionAction, SessionState } from '../../../common/session/types'
 import { ManualScheduler } from '../agents/manual-scheduler'
 
-function setup(options: { version?: 1 | 2; answer?: () => Promise<void>; attached?: boolean } = {}) {
+function setup(options: { version?: 1 | 2; answer?: () => Promise<void>; attached?: boolean; subagents?: Set<string> } = {}) {
   let state: SessionState = createSessionState({ sessionId: 's', agentId: 'a', protocolVersion: options.version ?? 2, cwd: '/w' })
   const push = (action: SessionAction) => {
     state = applyActions(state, [action])
@@ -29,12 +29,12 @@ function setup(options: { version?: 1 | 2; answer?: () => Promise<void>; attache
   } as unknown as AcpClientConnection
   const scheduler = new ManualScheduler()
   const calls = new AgentToolCalls(
-    { state: (id) => (id === 's' ? state : undefined), connectionOf: () => (options.attached === false ? undefined : { connection, acpSessionId: 'acp-s' }), push: (_id, action) => push(action) },
+    { state: (id) => (id === 's' ? state : undefined), connectionOf: () => (options.attached === false ? undefined : { connection, acpSessionId: 'acp-s' }), push: (_id, action) => push(action), isSubagentOf: (id, child) => id === 's' && (options.subagents?.has(child) ?? false) },
     undefined,
     scheduler,
     10_000,
   )
-  return { calls, scheduler, sent, update, state: () => state, c1: () => toolCallOf(state, 'c1')! }
+  return { calls, scheduler, sent, update, push, state: () => state, c1: () => toolCallOf(state, 'c1')! }
 }
 
 describe('AgentToolCalls: main decides whether tool_call/cancel may be sent', () => {
@@ -51,6 +51,22 @@ describe('AgentToolCalls: main decides whether tool_call/cancel may be sent', ()
     t.update({ status: 'cancelled', capabilities: null })
     t.scheduler.advance(10_000)
     expect(t.c1()).toMatchObject({ cancel: 'requested', status: 'cancelled' })
+  })
+
+  it("a subagent's tool call, shown in its parent's transcript, is cancelled in the subagent's session; not once the parent no longer follows it", async () => {
+    const subagents = new Set(['child-1'])
+    const t = setup({ subagents })
+    t.push({ type: 'updates', updates: [{ sessionUpdate: 'subagent_update', sessionId: 'child-1', title: 'Survey', state: { state: 'running' } }] })
+    // As main routes it: the subagent's update, marked with its session.
+    t.push({ type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: 'sub-1', title: 'Grep', status: 'in_progress', capabilities: { cancel: {} }, fromSubagent: 'child-1' }] })
+    expect(toolCallOf(t.state(), 'sub-1')).toMatchObject({ subagent: 'Subagent: Survey', subagentSessionId: 'child-1' })
+    expect(await t.calls.cancel('s', 'sub-1')).toEqual({ ok: true, value: { accepted: true } })
+    expect(t.sent).toEqual([{ acpSessionId: 'child-1', toolCallId: 'sub-1' }])
+
+    t.push({ type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: 'sub-2', title: 'Read', status: 'in_progress', capabilities: { cancel: {} }, fromSubagent: 'child-1' }] })
+    subagents.clear()
+    expect(await t.calls.cancel('s', 'sub-2')).toMatchObject({ ok: false, error: { kind: 'invalid-argument', message: expect.stringContaining('subagent') } })
+    expect(t.sent).toHaveLength(1)
   })
 
   it('refuses without sending: unknown session, v1, unknown call, withdrawn capability, final status, agent not attached', async () => {
