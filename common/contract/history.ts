@@ -78,6 +78,11 @@ export const historyCalls = {
     }),
   ),
   /**
+   * The person cancels the listing of `historyAgentSessions` for that agent and folder: those waiting answer
+   * `cancelled` at once, and a `session/list` in flight is withdrawn (`$/cancel_request`); its late answer is dropped.
+   */
+  historyCancelAgentSessions: call(z.object({ agentId: id, cwd: absolutePath }).strict(), z.undefined()),
+  /**
    * Opens one of those through `session/load` (v1) or a replaying `session/resume` (v2); it arrives as `sessionAdded`.
    * `additionalDirectories`: the ones the list gave it, all of them (E17); those that are folders here become its roots.
    * `title`: the one the list gave it, the session's title until the agent sends its own.

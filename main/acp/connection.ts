@@ -547,9 +547,9 @@ class AcpConnection implements AcpClientConnection {
     }
   }
 
-  async listSessions(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
+  async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
     this.requireSessions('session/list')
-    const result = await this.request('session/list', { ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) })
+    const result = await this.request('session/list', { ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) }, signal)
     const sessions: AgentSessionInfo[] = []
     const list = isRecord(result) && Array.isArray(result.sessions) ? result.sessions : []
     for (const item of list.slice(0, 1_000)) {

@@ -219,8 +219,11 @@ export interface AcpClientConnection extends IDisposable {
    * forgets the session. A -32002 (it has no such session) resolves: deleting is idempotent.
    */
   deleteSession?(sessionId: string): Promise<void>
-  /** `session/list`: the sessions the agent has (for a folder), one page; answers liberally (bad items skipped). */
-  listSessions?(params: { cwd?: string; cursor?: string }): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }>
+  /**
+   * `session/list`: the sessions the agent has (for a folder), one page; answers liberally (bad items skipped).
+   * `signal`: aborted, Bosun withdraws it (`$/cancel_request`, B16) and drops the agent's late answer.
+   */
+  listSessions?(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }>
   /** `meta`: the request's `_meta` (a key the method takes in the request, see `takesKeyInRequest`). */
   authenticate(methodId: string, meta?: Record<string, unknown>, signal?: AbortSignal): Promise<void>
   logout(): Promise<void>

@@ -29,7 +29,7 @@ export interface HistorySessionsPort {
   closeSession(sessionId: string): Result<undefined>
   /** Applies every queued batch (so the recorder has the newest states). */
   snapshot(): unknown
-  listAgentSessions(agentId: string, cwd: string): Promise<Result<AgentSessionInfo[] | null>>
+  listAgentSessions(agentId: string, cwd: string, signal?: AbortSignal): Promise<Result<AgentSessionInfo[] | null>>
   openAgentSession(
     agentId: string,
     acpSessionId: string,
@@ -42,7 +42,7 @@ export interface HistorySessionsPort {
 
 export type HistoryHandlers = Pick<
   CallHandlers,
-  'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport' | 'historyAgentSessions' | 'historyOpenAgentSession'
+  'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport' | 'historyAgentSessions' | 'historyCancelAgentSessions' | 'historyOpenAgentSession'
 >
 
 export interface HistoryService extends IDisposable {
@@ -217,10 +217,29 @@ export function createHistoryService(options: {
     return newest
   }
 
+  /**
+   * The agents' `session/list`s in flight, by agent and folder, for the person's Cancel (B16). Each is removed when it
+   * ends, so there are never more than the listings running.
+   */
+  const listings = new Map<string, Set<AbortController>>()
+  const listingKey = (agentId: string, cwd: string) => `${agentId}\n${cwd}`
+  const listAgentSessions = async (port: HistorySessionsPort, agentId: string, cwd: string) => {
+    const key = listingKey(agentId, cwd)
+    const controller = new AbortController()
+    const running = listings.get(key) ?? new Set<AbortController>()
+    listings.set(key, running.add(controller))
+    try {
+      return await port.listAgentSessions(agentId, cwd, controller.signal)
+    } finally {
+      running.delete(controller)
+      if (running.size === 0 && listings.get(key) === running) listings.delete(key)
+    }
+  }
+
   const handlers: HistoryHandlers = {
     historyAgentSessions: async ({ agentId, cwd }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
-      const listed = await sessions.listAgentSessions(agentId, cwd)
+      const listed = await listAgentSessions(sessions, agentId, cwd)
       if (!listed.ok) return fail(redact(listed.error))
       if (listed.value === null) return ok({ supported: false, sessions: [] })
       return io('Reading the history', async () => {
@@ -239,6 +258,11 @@ export function createHistoryService(options: {
           })),
         })
       })
+    },
+    historyCancelAgentSessions: async ({ agentId, cwd }) => {
+      // Those asking answer `cancelled` at once; a page in flight is withdrawn, its late answer dropped (B16).
+      for (const controller of listings.get(listingKey(agentId, cwd)) ?? []) controller.abort()
+      return ok(undefined)
     },
     historyOpenAgentSession: async ({ agentId, acpSessionId, cwd, additionalDirectories, title }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
@@ -326,6 +350,8 @@ export function createHistoryService(options: {
     flush: () => recorder.flush(),
     problem,
     dispose() {
+      for (const running of listings.values()) for (const controller of running) controller.abort()
+      listings.clear()
       recorder.dispose()
       store.dispose()
     },

@@ -869,9 +869,14 @@ export class SessionsService implements IDisposable {
     }
   }
 
-  /** The agent's own sessions for a folder (`session/list`, up to 5 pages); `null` when the agent does not list them. */
-  async listAgentSessions(agentId: string, cwd: string): Promise<Result<AgentSessionInfo[] | null>> {
-    const connected = await this.agents.connect(agentId)
+  /**
+   * The agent's own sessions for a folder (`session/list`, up to 5 pages); `null` when the agent does not list them.
+   * `signal`: the person cancelled; answered `cancelled` at once, the page asked withdrawn (B16), the agent left to start.
+   */
+  async listAgentSessions(agentId: string, cwd: string, signal?: AbortSignal): Promise<Result<AgentSessionInfo[] | null>> {
+    const cancelled = () => fail({ kind: 'cancelled', message: 'Listing the agent’s sessions was cancelled.' })
+    const connected = await unlessAborted(this.agents.connect(agentId), signal)
+    if (connected === ABORTED) return cancelled()
     if (!connected.ok) return connected
     const { connection } = connected.value
     if (!connection.listSessions || !connection.handshake?.capabilities.listSessions) return ok(null)
@@ -879,7 +884,8 @@ export class SessionsService implements IDisposable {
       const all: AgentSessionInfo[] = []
       let cursor: string | undefined
       for (let page = 0; page < 5; page++) {
-        const { sessions, nextCursor } = await this.withTimeout('session/list', connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) }))
+        if (signal?.aborted) return cancelled()
+        const { sessions, nextCursor } = await this.withTimeout('session/list', connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) }, signal))
         // The agent filters by folder and may write it its own way (a trailing slash, `.` segments): the same folder is kept.
         all.push(...sessions.filter((s) => sameFolder(s.cwd, cwd)))
         // An empty cursor is a cursor (v2 says so); only none ends the list. One handed back again would repeat the page.
@@ -1389,6 +1395,19 @@ export class SessionsService implements IDisposable {
     for (const early of this.early.values()) for (const wake of early.waiters.splice(0)) wake()
     this.early.clear()
   }
+}
+
+const ABORTED = Symbol('aborted')
+
+/** `promise`'s value, or {@link ABORTED} as soon as `signal` aborts (the work itself goes on). */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
+  if (!signal) return promise
+  if (signal.aborted) return Promise.resolve(ABORTED)
+  return new Promise<T | typeof ABORTED>((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 /** A subagent's update as its parent shows it: a tool call says whose it is (subagents at work side by side interleave on the parent). */

@@ -120,6 +120,8 @@ export interface SessionBehaviour {
   replayAfterResponse?: boolean
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
   list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
+  /** The first `session/list` is answered only once this file exists (a slow listing the person may cancel, B16). */
+  listUntilFile?: string
   /** From the second `session/list` on, answered in place of `list` (a session started elsewhere, in a terminal, meanwhile). */
   listLater?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
   /**

@@ -290,9 +290,12 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   }
 }
 let listsAnswered = 0
-app.onRequest('session/list', ({ params }) => {
+app.onRequest('session/list', async ({ params }) => {
   const cwd = typeof params.cwd === 'string' ? params.cwd : '/'
-  const later = listsAnswered++ > 0 ? scenario.session?.listLater : undefined
+  const first = listsAnswered++ === 0
+  const waitFor = scenario.session?.listUntilFile
+  if (first && waitFor) while (!existsSync(waitFor)) await delay(50)
+  const later = first ? undefined : scenario.session?.listLater
   return { sessions: (later ?? scenario.session?.list ?? []).map((s) => ({ ...s, cwd: s.cwd ?? cwd })) }
 })
 app.onRequest('session/close', ({ params }) => {

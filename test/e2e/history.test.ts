@@ -293,4 +293,25 @@ describe('history in the browser host', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('a slow listing of the agent’s own sessions can be cancelled: “Cancelled” and Try again, which lists them (B16)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const gate = join(dir, 'list-now')
+    const file = listingScenario(dir, { list: {} }, { list: [{ sessionId: 'terminal-5', title: 'Slow to list' }], listUntilFile: gate })
+    try {
+      const { page } = await askAgentSessions(file)
+      await visible(historyRegion(page).getByText(`Asking ${AGENT}…`))
+      await page.screenshot({ path: '/tmp/shots-spec7/history-agent-sessions-asking.png' })
+      await historyRegion(page).getByRole('button', { name: `Cancel asking ${AGENT}` }).click()
+      await visible(historyRegion(page).getByText('Cancelled', { exact: true }))
+      await gone(historyRegion(page).getByText(`Asking ${AGENT}…`))
+      await page.screenshot({ path: '/tmp/shots-spec7/history-agent-sessions-cancelled.png' })
+      // The agent answers the withdrawn request after all: nothing changes on screen.
+      writeFileSync(gate, '')
+      await historyRegion(page).getByRole('button', { name: 'Try again' }).click()
+      await visible(historyRegion(page).getByRole('button', { name: /^Slow to list/ }))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

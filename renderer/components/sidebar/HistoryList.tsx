@@ -259,7 +259,7 @@ function AgentWords({ before, agentName, after }: { before: string; agentName: s
 }
 
 function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: string; agentName: string; cwd: string; actions: HistoryActions; onOpen: (sessionId: string) => void }) {
-  const [state, setState] = useState<'closed' | 'loading' | AgentSession[] | null>('closed')
+  const [state, setState] = useState<'closed' | 'loading' | 'cancelled' | AgentSession[] | null>('closed')
   // The newest refresh wins: an older answer arriving late is dropped.
   const generation = useRef(0)
   const open = (listed: AgentSession) =>
@@ -270,7 +270,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
       setState((list) => (Array.isArray(list) ? list.filter((s) => s.acpSessionId !== listed.acpSessionId) : list))
       const mine = ++generation.current
       void actions.agentSessions(agentId, cwd).then((fresh) => {
-        if (fresh && mine === generation.current) setState(fresh)
+        if (fresh && fresh !== 'cancelled' && mine === generation.current) setState(fresh)
       })
     })
   const ask = () => {
@@ -287,7 +287,21 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
       </button>
     )
   }
-  if (state === 'loading') return <p className="muted sidebar-empty">Asking {agentName}…</p>
+  // The person may stop waiting for a slow agent (B16): main withdraws the request; its answer, if it comes, is dropped.
+  const cancel = () => {
+    ++generation.current
+    setState('cancelled')
+    void actions.cancelAgentSessions(agentId, cwd)
+  }
+  if (state === 'loading')
+    return (
+      <div className="history-agent-sessions-waiting">
+        <p className="muted sidebar-empty">Asking {agentName}…</p>
+        <button type="button" className="link-button" aria-label={`Cancel asking ${agentName}`} onClick={cancel}>
+          Cancel
+        </button>
+      </div>
+    )
   // The answer is of the moment it was asked: a session started since (in a terminal, say) shows once asked again.
   const again = (
     <button type="button" className="link-button history-agent-sessions-toggle" title={`Ask ${agentName} again`} onClick={ask}>
@@ -295,6 +309,15 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
     </button>
   )
   if (state === null) return <p className="muted sidebar-empty">{agentName} does not list its sessions.</p>
+  if (state === 'cancelled')
+    return (
+      <div className="history-agent-sessions-waiting">
+        <p className="muted sidebar-empty">Cancelled</p>
+        <button type="button" className="link-button" title={`Ask ${agentName} again`} onClick={ask}>
+          Try again
+        </button>
+      </div>
+    )
   if (state.length === 0)
     return (
       <>

@@ -20,8 +20,13 @@ export interface HistoryActions {
   remove(sessionId: string): Promise<void>
   exportAs(sessionId: string, format: 'markdown' | 'json'): Promise<void>
   search(query: string): Promise<HistoryHit[]>
-  /** The agent's own sessions for a folder not stored yet; null when it does not list them (or the call failed). */
-  agentSessions(agentId: string, cwd: string): Promise<AgentSession[] | null>
+  /**
+   * The agent's own sessions for a folder not stored yet; null when it does not list them (or the call failed);
+   * `'cancelled'` when the person cancelled the listing ({@link cancelAgentSessions}).
+   */
+  agentSessions(agentId: string, cwd: string): Promise<AgentSession[] | null | 'cancelled'>
+  /** Cancels that listing (B16): main withdraws its `session/list`, and the listing answers `'cancelled'`. */
+  cancelAgentSessions(agentId: string, cwd: string): Promise<void>
   /** Opens one of them (with the folders and title the list gave it); resolves with Bosun's id for it, or null. */
   openAgentSession(agentId: string, cwd: string, listed: AgentSession): Promise<string | null>
 }
@@ -94,11 +99,17 @@ export function useHistory(api: BosunApi | undefined, onFailed: (what: string, r
     agentSessions: async (agentId, cwd) => {
       if (!api || !available) return null
       const result = await api.historyAgentSessions({ agentId, cwd })
+      if (!result.ok && result.error.kind === 'cancelled') return 'cancelled'
       if (!result.ok) {
         onFailed('Listing the agent’s sessions', result)
         return null
       }
       return result.value.supported ? result.value.sessions.filter((s) => !s.stored) : null
+    },
+    cancelAgentSessions: async (agentId, cwd) => {
+      if (!api || !available) return
+      const result = await api.historyCancelAgentSessions({ agentId, cwd })
+      if (!result.ok) onFailed('Cancelling the listing', result)
     },
     openAgentSession: async (agentId, cwd, { acpSessionId, title, additionalDirectories }) => {
       const folders = additionalDirectories?.length ? { additionalDirectories: [...additionalDirectories] } : {}

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
 import { CLOSED_MESSAGE, INTERRUPTED_MESSAGE } from '../../../main/history/restore'
@@ -280,6 +281,35 @@ describe('history across restarts', () => {
 })
 
 describe("the agent's own sessions", () => {
+  it('a slow session/list the person cancels: answered cancelled at once, withdrawn with $/cancel_request, the late result dropped, the next listing answered (B16)', async () => {
+    const gateDir = mkdtempSync(join(tmpdir(), 'bosun-list-gate-'))
+    onTestFinished(() => rmSync(gateDir, { recursive: true, force: true }))
+    const gate = join(gateDir, 'list-now')
+    const listing: Scenario = {
+      initialize: { capabilities: { loadSession: true, sessionCapabilities: { list: {} } } },
+      session: { list: [{ sessionId: 'terminal-7', title: 'From the terminal' }], listUntilFile: gate },
+      prompts: reply,
+    }
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(listing) }])
+    const run = await harness.start(home)
+    const inspector = async () => must(await run.handlers.listInspectorMessages({ agentId: 'scripted' })).messages
+    const listed = run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace })
+    await expect.poll(async () => (await inspector()).some((m) => m.direction === 'out' && m.kind === 'request' && (m.message as { method?: string }).method === 'session/list')).toBe(true)
+    const asked = (await inspector()).find((m) => m.direction === 'out' && (m.message as { method?: string }).method === 'session/list')!.message as { id: number }
+
+    must(await run.handlers.historyCancelAgentSessions({ agentId: 'scripted', cwd: home.workspace }))
+    expect(await listed).toMatchObject({ ok: false, error: { kind: 'cancelled' } })
+    const withdrawn = (await inspector()).filter((m) => m.direction === 'out' && (m.message as { method?: string }).method === '$/cancel_request')
+    expect(withdrawn.map((m) => (m.message as { params: unknown }).params)).toEqual([{ requestId: asked.id }])
+
+    // The agent answers after all: dropped, nothing breaks, and asking again is answered.
+    writeFileSync(gate, '')
+    await expect.poll(async () => (await inspector()).some((m) => m.direction === 'in' && (m.message as { id?: unknown }).id === asked.id)).toBe(true)
+    expect(must(await run.handlers.historyAgentSessions({ agentId: 'scripted', cwd: home.workspace })).sessions.map((s) => s.acpSessionId)).toEqual(['terminal-7'])
+    // Nothing to cancel now: a no-op.
+    must(await run.handlers.historyCancelAgentSessions({ agentId: 'scripted', cwd: home.workspace }))
+  })
+
   it('lists what the agent has for the folder, opens one through session/load, closes it with session/close, and keeps it', async () => {
     const listing: Scenario = {
       initialize: { capabilities: { loadSession: true, sessionCapabilities: { list: {}, close: {} } } },

@@ -214,6 +214,7 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   historySearch: () => [{ query: '" OR 1=1 --' }, { query: '*', limit: 200 }],
   historyExport: ({ sessionId }) => [{ sessionId, format: 'json' }, { sessionId: '../../../etc/passwd', format: 'markdown' }],
   historyAgentSessions: () => [{ agentId: 'victim', cwd: '/' }, { agentId: '../../bin/sh', cwd: '/' }],
+  historyCancelAgentSessions: () => [{ agentId: 'victim', cwd: '/' }, { agentId: '__proto__', cwd: '/' }],
   historyOpenAgentSession: () => [{ agentId: 'victim', acpSessionId: 'any', cwd: '/' }, { agentId: 'victim', acpSessionId: 'any', cwd: '/', additionalDirectories: ['/', '/etc'] }],
   // Client capabilities: a session it does not have (the capabilities would start its agent).
   promptCapabilities: ({ sessionId }) => [{ sessionId }, { sessionId: 'victim/../../etc' }],
