@@ -97,8 +97,13 @@ type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']
 
 interface EarlyBuffer {
   inFlight: number
-  /** By the agent's session id: the updates, and their estimated JSON size (counted once, as they arrive). */
-  updates: Map<string, { list: SessionUpdateNotification['update'][]; bytes: number }>
+  /**
+   * By the agent's session id: the updates, their arrival numbers (one count for all sessions, so a session's and its
+   * subagents' updates are applied in the order they came), and their estimated JSON size (counted once, as they arrive).
+   */
+  updates: Map<string, { list: SessionUpdateNotification['update'][]; arrivals: number[]; bytes: number }>
+  /** Updates held so far, all sessions together: the next one's arrival number. */
+  arrived: number
   /** Updates held in all lists. */
   count: number
   /** Their estimated JSON size. */
@@ -1152,7 +1157,7 @@ export class SessionsService implements IDisposable {
   private earlyBuffer(connection: AcpClientConnection) {
     let buffer = this.early.get(connection)
     if (!buffer) {
-      buffer = { inFlight: 0, updates: new Map(), count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set(), waiters: [] }
+      buffer = { inFlight: 0, updates: new Map(), arrived: 0, count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set(), waiters: [] }
       this.early.set(connection, buffer)
     }
     return buffer
@@ -1224,8 +1229,9 @@ export class SessionsService implements IDisposable {
       early.count++
       early.bytes += bytes
       let waiting = early.updates.get(acpSessionId)
-      if (!waiting) early.updates.set(acpSessionId, (waiting = { list: [], bytes: 0 }))
+      if (!waiting) early.updates.set(acpSessionId, (waiting = { list: [], arrivals: [], bytes: 0 }))
       waiting.list.push(update)
+      waiting.arrivals.push(early.arrived++)
       waiting.bytes += bytes
       return
     }
@@ -1239,25 +1245,36 @@ export class SessionsService implements IDisposable {
    * follow the session's own, as it would have routed them. `dropped`: how many of all these the buffer had no room for.
    */
   private takeEarlyOf(early: EarlyBuffer, sessionId: string, record: SessionRecord): { updates: SessionUpdateNotification['update'][]; dropped: number } {
-    const updates: SessionUpdateNotification['update'][] = []
     let dropped = 0
-    const take = (acpSessionId: string) => {
+    const held: { arrival: number; update: SessionUpdateNotification['update']; child?: string }[] = []
+    const take = (acpSessionId: string, child?: string) => {
       dropped += early.dropped.get(acpSessionId) ?? 0
       early.dropped.delete(acpSessionId)
-      return takeEarly(early, acpSessionId)
+      const { list, arrivals } = takeEarly(early, acpSessionId)
+      for (let i = 0; i < list.length; i++) {
+        const update = list[i]!
+        if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(sessionId, record, update)
+        held.push({ arrival: arrivals[i]!, update, ...(child !== undefined ? { child } : {}) })
+      }
     }
-    for (const update of take(record.acpSessionId)) {
-      if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(sessionId, record, update)
-      updates.push(update)
-    }
+    take(record.acpSessionId)
     // The list grows as subagents announce their own (they belong to the same parent); bounded by MAX_SUBAGENTS.
     const children = record.subagents ?? []
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!
-      for (const update of take(child)) {
-        if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(sessionId, record, update)
-        if (SUBAGENT_KINDS.has(update.sessionUpdate) && !record.full) updates.push(fromSubagent(update, child))
+    for (let i = 0; i < children.length; i++) take(children[i]!, children[i]!)
+    // In the order they came, as they would have been routed after the answer: a subagent's updates from its
+    // announcement on (what it sent before was not yet this session's), after the session's own of the same moment.
+    held.sort((a, b) => a.arrival - b.arrival)
+    const adopted = new Set(children)
+    const announced = new Set<string>()
+    const updates: SessionUpdateNotification['update'][] = []
+    for (const { update, child } of held) {
+      if (child !== undefined && !announced.has(child)) continue
+      if (update.sessionUpdate === 'subagent_update') {
+        const named = (update as { sessionId?: unknown }).sessionId
+        if (typeof named === 'string' && adopted.has(named)) announced.add(named)
       }
+      if (child === undefined) updates.push(update)
+      else if (SUBAGENT_KINDS.has(update.sessionUpdate) && !record.full) updates.push(fromSubagent(update, child))
     }
     return { updates, dropped }
   }
@@ -1416,13 +1433,13 @@ function fromSubagent(update: SessionUpdateNotification['update'], acpSessionId:
 }
 
 /** A session's early updates, taken out of the buffer (and its bounds). */
-function takeEarly(early: EarlyBuffer, acpSessionId: string): SessionUpdateNotification['update'][] {
+function takeEarly(early: EarlyBuffer, acpSessionId: string): { list: SessionUpdateNotification['update'][]; arrivals: number[] } {
   const waiting = early.updates.get(acpSessionId)
-  if (!waiting) return []
+  if (!waiting) return { list: [], arrivals: [] }
   early.updates.delete(acpSessionId)
   early.count -= waiting.list.length
   early.bytes -= waiting.bytes
-  return waiting.list
+  return waiting
 }
 
 /** How many updates the early buffer had no room for: said the same way for a new session and a reattached one. */

@@ -103,6 +103,20 @@ describe('what a v2 agent sends before it answers session/new', () => {
     expect(state.turn.state).toBe('idle')
   })
 
+  it('what the session and its subagent sent before the answer applies in the order it came, as it would have after the answer', async () => {
+    const { service, early, answer } = await asking()
+    // Before the announcement: not routed (after the answer it would have been dropped too).
+    await early('child', { sessionUpdate: 'tool_call_update', toolCallId: 'c0', title: 'too soon' })
+    await early('s1', { sessionUpdate: 'subagent_update', sessionId: 'child', title: 'Helper' })
+    await early('child', { sessionUpdate: 'tool_call_update', toolCallId: 'c1', title: 'ls' })
+    await early('s1', { sessionUpdate: 'tool_call_update', toolCallId: 'p1', title: 'own call' })
+    await early('child', { sessionUpdate: 'subagent_update', sessionId: 'grandchild', title: 'Helper of the helper' })
+    await early('grandchild', { sessionUpdate: 'tool_call_update', toolCallId: 'g1', title: 'cat' })
+    await early('child', { sessionUpdate: 'tool_call_update', toolCallId: 'c2', title: 'grep' })
+    const s1 = await answer('s1')
+    expect(toolIds(service.state(s1)!)).toEqual(['subagent:child', 'c1', 'p1', 'g1', 'c2'])
+  })
+
   it('the session’s own updates sent before the answer apply (available commands, a title)', async () => {
     const { service, early, answer } = await asking()
     await early('s1', { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review' }] })
