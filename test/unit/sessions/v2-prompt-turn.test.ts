@@ -61,6 +61,44 @@ describe('the prompt\'s insertion (F6)', () => {
   })
 })
 
+describe('the prompt\'s insertion (F6): corners', () => {
+  it('an answer without messageId (older agents answer {}) is taken; the echo still lands on the prompt: one bubble', async () => {
+    const { service, sessionId, next, send, update, state } = await v2Session()
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'fix it' }])
+    const prompt = await next()
+    await update({ sessionUpdate: 'state_update', state: 'running' })
+    send({ id: prompt.id, result: {} })
+    await update({ sessionUpdate: 'user_message_chunk', messageId: 'u9', content: { type: 'text', text: 'fix it' } })
+    await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
+    expect((await turn).ok).toBe(true)
+    expect(users(state()).map(texts)).toEqual(['fix it'])
+    expect(state().turn).toMatchObject({ state: 'idle', stopReason: 'end_turn', completedTurns: 1 })
+  })
+
+  it('a whole user_message echo before the answer: one bubble', async () => {
+    const { service, sessionId, next, send, update, state } = await v2Session()
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'fix it' }])
+    const prompt = await next()
+    await update({ sessionUpdate: 'user_message', messageId: 'u1', content: [{ type: 'text', text: 'fix it' }] })
+    send({ id: prompt.id, result: { messageId: 'u1' } })
+    await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
+    expect((await turn).ok).toBe(true)
+    expect(users(state()).map(texts)).toEqual(['fix it'])
+  })
+
+  it('an error answer (not inserted) while the agent says it is running: the error is shown, the session is not taken for idle', async () => {
+    const { service, sessionId, next, send, update, state } = await v2Session()
+    const turn = service.prompt(sessionId, [{ type: 'text', text: 'fix it' }])
+    const prompt = await next()
+    await update({ sessionUpdate: 'state_update', state: 'running' })
+    send({ id: prompt.id, error: { code: -32603, message: 'queue full' } })
+    expect((await turn).ok).toBe(false)
+    expect(state().turn.state).toBe('running')
+    await update({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn' })
+    expect(state().turn).toMatchObject({ state: 'idle' })
+  })
+})
+
 describe('a v2 session closed in the middle of a turn', () => {
   it('ends the turn Bosun waited for, as cancelled: the agent owes no idle for a session it was told to close', async () => {
     const { service, sessionId, next, send } = await v2Session()
