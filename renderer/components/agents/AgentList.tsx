@@ -1,3 +1,4 @@
+import type { Ref } from 'react'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { AgentRuntimeView } from '../../../common/session/types'
 import { STATUS_LABEL } from './agent-status'
@@ -13,13 +14,15 @@ export interface AgentListProps {
   onAdd: () => void
   /** The add flow is open (the "Add agent" button shows as current). */
   adding: boolean
+  /** The "Add agent" button, which gets the focus back when the add flow closes. */
+  addRef?: Ref<HTMLButtonElement>
 }
 
 /** The left column: every defined agent with its status dot and command, and "Add agent". */
-export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding }: AgentListProps) {
+export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding, addRef }: AgentListProps) {
   return (
     <nav className="agents-list" aria-label="Agents">
-      <button type="button" className={`button agents-add${adding ? ' is-current' : ''}`} aria-current={adding ? 'page' : undefined} onClick={onAdd}>
+      <button ref={addRef} type="button" className={`button agents-add${adding ? ' is-current' : ''}`} aria-current={adding ? 'page' : undefined} onClick={onAdd}>
         <span aria-hidden="true" className="agents-add-plus">
           +
         </span>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { BosunApi, IpcFailure } from '../../../common/contract'
 import type { AgentDefinitionView, AgentFieldErrors, AgentPresetView, DefinitionsLoadWarning, KeychainStatus } from '../../../common/contract/agents'
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
@@ -77,6 +77,23 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
   const [runtimeBusy, setRuntimeBusy] = useState<string | null>(null)
   const [runtimeProblem, setRuntimeProblem] = useState<Record<string, string | undefined>>({})
   const headingRef = useRef<{ focus(): void } | null>(null)
+  // Closing the add flow or the edit form gives the keyboard back to what opened it ("Add agent", "Edit").
+  const addButtonRef = useRef<HTMLButtonElement>(null)
+  const editButtonRef = useRef<HTMLButtonElement>(null)
+  const [refocus, setRefocus] = useState<{ to: 'add' | 'edit'; nonce: number } | null>(null)
+  // The agent shown when the add flow opened: closing the flow shows it again.
+  const shownBeforeAdd = useRef<string | null>(null)
+  useEffect(() => {
+    if (!refocus) return
+    ;(refocus.to === 'add' ? addButtonRef : editButtonRef).current?.focus()
+  }, [refocus])
+  const back = (to: 'add' | 'edit') => setRefocus((prev) => ({ to, nonce: (prev?.nonce ?? 0) + 1 }))
+  /** Leaves the add flow (Cancel, Escape) for the agent shown before it. */
+  const closeAdd = () => {
+    const before = shownBeforeAdd.current
+    setPane(before !== null && agents?.some((a) => a.id === before) ? { kind: 'detail', agentId: before } : { kind: 'none' })
+    back('add')
+  }
 
   useEffect(() => {
     let live = true
@@ -165,16 +182,34 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
     if (!r.ok) setRuntimeProblem((p) => ({ ...p, [agentId]: failureText(r.error) }))
   }
 
-  // Escape also closes when focus fell back to the body (the form or button that had it went away), as in Settings.
+  /**
+   * Escape closes the innermost thing open: the add flow (back to the agent shown before), the add form (back to the
+   * add flow), the edit form (back to the agent); only then the page. From the list too: "Add agent" keeps the focus.
+   */
+  const escape = () => {
+    if (pane.kind === 'pick' && agents !== null && agents.length > 0) closeAdd()
+    else if (pane.kind === 'add') {
+      setPane({ kind: 'pick' })
+      back('add')
+    } else if (pane.kind === 'edit') {
+      setPane({ kind: 'detail', agentId: pane.agentId })
+      back('edit')
+    } else onClose()
+  }
+  const escapeRef = useRef(escape)
+  useLayoutEffect(() => {
+    escapeRef.current = escape
+  })
+  // Escape also works when focus fell back to the body (the form or button that had it went away), as in Settings.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented || event.target !== document.body) return
       event.preventDefault()
-      onClose()
+      escapeRef.current()
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [onClose])
+  }, [])
 
   const selectedAgent = pane.kind === 'detail' || pane.kind === 'edit' ? agents?.find((a) => a.id === pane.agentId) : undefined
   const check = selectedAgent ? checks[selectedAgent.id] : undefined
@@ -188,7 +223,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !e.defaultPrevented) {
           e.preventDefault()
-          onClose()
+          escape()
         }
       }}
     >
@@ -229,7 +264,11 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
           selectedId={selectedAgent?.id ?? null}
           adding={pane.kind === 'pick' || pane.kind === 'add'}
           onSelect={(agentId) => setPane({ kind: 'detail', agentId })}
-          onAdd={() => setPane({ kind: 'pick' })}
+          onAdd={() => {
+            if (pane.kind === 'detail' || pane.kind === 'edit') shownBeforeAdd.current = pane.agentId
+            setPane({ kind: 'pick' })
+          }}
+          addRef={addButtonRef}
         />
 
         <section className="agents-pane" aria-label="Agent details">
@@ -252,7 +291,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                 setPane({ kind: 'detail', agentId })
                 setTab('overview')
               }}
-              {...(agents.length > 0 ? { onCancel: () => setPane({ kind: 'none' }) } : {})}
+              {...(agents.length > 0 ? { onCancel: closeAdd } : {})}
             />
           ) : pane.kind === 'add' ? (
             <AgentEditor
@@ -262,7 +301,10 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               keychain={keychain}
               validate={validate}
               onSave={save}
-              onCancel={() => setPane({ kind: 'pick' })}
+              onCancel={() => {
+                setPane({ kind: 'pick' })
+                back('add')
+              }}
             />
           ) : pane.kind === 'edit' && selectedAgent ? (
             <AgentEditor
@@ -272,7 +314,10 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               keychain={keychain}
               validate={validate}
               onSave={save}
-              onCancel={() => setPane({ kind: 'detail', agentId: selectedAgent.id })}
+              onCancel={() => {
+                setPane({ kind: 'detail', agentId: selectedAgent.id })
+                back('edit')
+              }}
               onRemove={(agentId) => void remove(agentId)}
               onDeleteSecret={(agentId, name) =>
                 void api.deleteAgentSecret({ agentId, name }).then((r) => {
@@ -286,7 +331,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                 <span className={`status-dot status-${runtime[selectedAgent.id]?.status ?? 'stopped'}`} aria-hidden="true" />
                 <h2 className="agents-pane-title">{selectedAgent.name}</h2>
                 <span className="mono muted small agent-detail-command">{commandLine(selectedAgent)}</span>
-                <button type="button" className="button button-small" onClick={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}>
+                <button ref={editButtonRef} type="button" className="button button-small" onClick={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}>
                   Edit
                 </button>
               </header>
