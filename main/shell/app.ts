@@ -11,6 +11,7 @@ import { createLogger, type Logger } from '../base/log'
 import { createDialogConfirmation } from './confirmation'
 import { createWindowEventSink, registerIpcHandlers } from './ipc'
 import { createNotifier, isWindowFocused } from './notifications'
+import { installAppMenu } from './menu'
 import { installQuitHandler } from './quit'
 import { createSaveFile } from './save-file'
 import { createMainWindow, focusWindow, installGlobalGuards } from './window'
@@ -88,6 +89,8 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
   late.services = services
   // The window's page says what it applied (ipc.ts checked it is our window's page): more may go to it.
   store.add(registerIpcHandlers({ getWindow, handlers: handlersForView(services.handlers, events.flow), log }))
+  // The menu's app actions reach the page as the contract's event, as main's other news does.
+  store.add(installAppMenu({ getWindow, send: (command) => events.emit('menuCommand', { command }), log: log.child('menu') }))
 
   const openWindow = () => {
     window = createMainWindow({

@@ -224,7 +224,14 @@ export interface FakeDialog {
   }
 }
 
+/** A menu built from a template: its items as given (clicks and all), for tests to read and click. */
+export interface FakeMenu {
+  template: Record<string, unknown>[]
+}
+
 export const fake = {
+  /** The application menu main set (`Menu.setApplicationMenu`); null when none (or taken away). */
+  applicationMenu: null as FakeMenu | null,
   singleInstanceLock: true,
   appPath: '/fake/app',
   userData: '/fake/userData',
@@ -255,6 +262,7 @@ export const fake = {
     fake.answerDialog = (dialog) => (dialog.options.buttons?.length ?? 1) - 1
   },
   reset() {
+    fake.applicationMenu = null
     fake.dialogs = []
     fake.errorBoxes = []
     fake.answerDialog = (dialog) => dialog.options.cancelId ?? 0
@@ -287,6 +295,14 @@ export const electronModule = {
   app: fake.app,
   BrowserWindow: FakeBrowserWindow,
   Notification: FakeNotification,
+  Menu: {
+    buildFromTemplate(template: Record<string, unknown>[]): FakeMenu {
+      return { template }
+    },
+    setApplicationMenu(menu: FakeMenu | null) {
+      fake.applicationMenu = menu
+    },
+  },
   nativeImage: {
     createFromBitmap(buffer: Buffer, size: { width: number; height: number }) {
       return { fakeImage: true, bytes: buffer.length, ...size }
