@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react'
 import { derivedTitle, untitledName } from '../common/session/title'
 import type { BosunApi, CallResult } from '../common/contract'
+import type { MenuCommand } from '../common/contract/app'
 import { selectInbox, waitingOnPerson, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
 import { defaultSeams, SessionSeamsProvider, useSeams, type SessionSeams } from './components/common/seams'
 import { Toasts } from './components/common/Toasts'
@@ -17,6 +18,7 @@ import { SettingsScreen } from './screens/settings/SettingsScreen'
 import { requestPromptFocus } from './components/permissions/prompt-focus'
 import { startPageAttention } from './notifications/page-attention'
 import { shallowArrayEqual, useAppSelector } from './screens/use-app-selector'
+import { isNewSessionKey, newSessionShortcut, settingsShortcut } from './components/common/shortcuts'
 
 /** The props of `components/permissions/ApprovalInbox.tsx`. */
 export interface InboxProps {
@@ -43,7 +45,7 @@ export interface AppProps {
 }
 
 /** What fills the window: the sessions, or one of the settings pages over them. */
-type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agentId?: string; tab?: AgentTabId }
+type Page = { kind: 'sessions' } | { kind: 'settings' } | { kind: 'agents'; agentId?: string; tab?: AgentTabId; nonce?: number }
 
 /** A new session the agent refused until the person signs in; `resolve` answers the "New session" form. */
 interface SignInRequest {
@@ -204,6 +206,21 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
   }, [pageKind, openPage, closePage])
+  // New session (Ctrl/⌘+N, Ctrl/⌘+Shift+O, the menu's File › New Session): from any page, the sidebar's form.
+  const requestNewSession = useCallback(() => {
+    restoreFocus.current = opener.current = null
+    setPage({ kind: 'sessions' })
+    setNewSessionRequest((n) => n + 1)
+  }, [])
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || !isNewSessionKey(event)) return
+      event.preventDefault()
+      requestNewSession()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [requestNewSession])
   // A turn that ended with an error offers its agent's log (the Agents page, on that agent's Logs tab).
   const openAgentLog = useCallback((agentId: string) => openPage({ kind: 'agents', agentId, tab: 'logs' }), [openPage])
   // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
@@ -253,6 +270,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       // An agent added, renamed or removed on the Agents page: the sidebar lists agents from the snapshot.
       api.onAgentDefinitionsChanged(() => load()),
       api.onFocusRequest(({ requestId }) => openRequest(requestId)),
+      api.onMenuCommand(({ command }) => menuCommand.current(command)),
       api.onAppNotice(({ severity, title, description }) => addNotice({ severity, title, description: description ?? null })),
       onDidRehydrate?.((snapshot) => store.applySnapshot(snapshot)),
       // Request-scoped elicitations (asked before a session exists, e.g. during session/new).
@@ -270,6 +288,24 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       for (const off of unsubscribe) off?.()
     }
   }, [api, store, onDidRehydrate, notifyFailure, openRequest, addNotice])
+  // The Electron menu's app actions (main/shell/menu.ts): what the page's own shortcuts and buttons do.
+  const menuCommand = useRef<(command: MenuCommand) => void>(() => {})
+  // Each opening from the menu starts the Agents page afresh, on the Inspector tab.
+  const inspectorOpenings = useRef(0)
+  const currentAgentId = useAppSelector(store, (view) => {
+    const id = view.selectedSessionId ?? Object.keys(view.sessions)[0]
+    return id ? (view.sessions[id]?.agentId ?? null) : null
+  })
+  useLayoutEffect(() => {
+    menuCommand.current = (command) => {
+      if (command === 'newSession') requestNewSession()
+      else if (command === 'openSettings') {
+        if (page.kind !== 'settings') openPage({ kind: 'settings' })
+      } else if (page.kind === 'agents' && page.tab === 'inspector') closePage()
+      // The current session's agent's inspector (what it and Bosun said to each other), else the first agent's.
+      else openPage({ kind: 'agents', tab: 'inspector', nonce: ++inspectorOpenings.current, ...(currentAgentId ? { agentId: currentAgentId } : {}) })
+    }
+  })
 
   const agents = useAppSelector(store, (view) => Object.values(view.agents), shallowArrayEqual)
   const loaded = useAppSelector(store, (view) => view.loaded)
@@ -344,6 +380,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     }
     return merged
   }, [seams, notifyFailure])
+  const settings = settingsShortcut()
+  const newSession = newSessionShortcut(host ?? 'electron')
   const inboxSlot = (
     <>
       <InboxButton
@@ -359,7 +397,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
         )}
       />
       <NavButton label="Agents" icon="agents" onClick={() => openPage({ kind: 'agents' })} />
-      <NavButton label="Settings" icon="settings" keyShortcuts="Control+Comma Meta+Comma" onClick={() => openPage({ kind: 'settings' })} />
+      <NavButton label="Settings" icon="settings" keyShortcuts={settings.keys} shortcutLabel={settings.label} onClick={() => openPage({ kind: 'settings' })} />
     </>
   )
 
@@ -381,6 +419,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             onCallFailed={notifyFailure}
             offerNewSession={offerNewSession}
             newSessionRequest={newSessionRequest}
+            newSessionShortcut={newSession}
           />
           {current ? (
             // A session that cannot be shown says so; the sidebar stays, to open another.
@@ -406,7 +445,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           )}
         </div>
         {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
-        {page.kind === 'agents' ? <AgentsScreen api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(page.tab ? { initialTab: page.tab } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
+        {page.kind === 'agents' ? <AgentsScreen key={page.nonce} api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(page.tab ? { initialTab: page.tab } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
         {signIn ? (
           <SignInDialog
             key={`${signIn.agentId}:${signIn.cwd}`}

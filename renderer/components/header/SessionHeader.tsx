@@ -85,9 +85,28 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
  * A page the header opens (Agents, Settings): its icon and its name. In a narrow window (app.css) the name is hidden
  * from sight but stays the button's accessible name, and the tooltip says it, so the session's title keeps its room.
  */
-export function NavButton({ label, icon, onClick, keyShortcuts }: { label: string; icon: IconName; onClick: () => void; keyShortcuts?: string }) {
+export function NavButton({
+  label,
+  icon,
+  onClick,
+  keyShortcuts,
+  shortcutLabel,
+}: {
+  label: string
+  icon: IconName
+  onClick: () => void
+  keyShortcuts?: string
+  /** The shortcut as shown in the tooltip ("Ctrl+,"). */
+  shortcutLabel?: string
+}) {
   return (
-    <button type="button" className="button button-secondary app-nav-button" title={label} aria-keyshortcuts={keyShortcuts} onClick={onClick}>
+    <button
+      type="button"
+      className="button button-secondary app-nav-button"
+      title={shortcutLabel ? `${label} (${shortcutLabel})` : label}
+      aria-keyshortcuts={keyShortcuts}
+      onClick={onClick}
+    >
       <Icon name={icon} size={15} />
       <span className="app-nav-label">{label}</span>
     </button>

@@ -4,6 +4,7 @@ import type { HistoryHit, HistorySummary } from '../../../common/contract/histor
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
 import { folderName } from '../../../common/session/title'
 import { CutText, FolderTitle } from '../common/MiddleCut'
+import type { Shortcut } from '../common/shortcuts'
 import { Icon } from '../common/icons'
 import { HistoryList, SearchResults, type LiveInfo } from './HistoryList'
 import { NewSessionForm, type NewSessionFailure } from './NewSessionForm'
@@ -42,6 +43,8 @@ export interface SidebarProps {
   offerNewSession?: { agentId: string; cwd: string; nonce: number } | null
   /** Opens the "New session" form as its button does (the empty window's own button); a new number opens it again. */
   newSessionRequest?: number
+  /** New session's shortcut in this host, for the button's tooltip and `aria-keyshortcuts` (the app handles the key). */
+  newSessionShortcut?: Shortcut
 }
 
 const ignoreFailure = () => {}
@@ -72,6 +75,7 @@ export const Sidebar = memo(function Sidebar({
   agentsLoaded = true,
   offerNewSession,
   newSessionRequest = 0,
+  newSessionShortcut,
 }: SidebarProps) {
   const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
   // The control that opened the form (New session, an agent's +, a folder's +): the focus goes back to it when the form
@@ -152,6 +156,8 @@ export const Sidebar = memo(function Sidebar({
           type="button"
           className="button button-primary button-small"
           aria-expanded={creating !== null}
+          title={newSessionShortcut ? `New session (${newSessionShortcut.label})` : undefined}
+          aria-keyshortcuts={newSessionShortcut?.keys}
           onClick={() => (agentsLoaded && agents.length === 0 && onOpenAgents ? onOpenAgents() : (creating ? setCreating(null) : openForm({})))}
         >
           <Icon name="plus" size={14} />
