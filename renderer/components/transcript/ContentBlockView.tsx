@@ -1,4 +1,5 @@
-import { memo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
+import { imageSizeOfBase64, isShowableImageSize } from '../../../common/image-size'
 import type { ContentBlock } from '../../../common/session/types'
 import { Markdown } from '../markdown/Markdown'
 import { JsonDisclosure } from '../common/JsonView'
@@ -11,6 +12,25 @@ export function imageDataUrl(block: { data?: unknown; mimeType?: unknown }): str
   if (typeof block.data !== 'string' || typeof block.mimeType !== 'string') return null
   if (!IMAGE_MIME.test(block.mimeType) || block.data.trim() === '' || !BASE64.test(block.data)) return null
   return `data:${block.mimeType};base64,${block.data.replace(/\s/g, '')}`
+}
+
+/**
+ * An image from inline data, once its header says it is small enough to decode: an agent's 20000 × 20000 PNG is a few
+ * kilobytes of base64 and 1.6 GB of pixels, decoded on the window's thread. Past the bound, or when its size cannot be
+ * read, a placeholder says so instead.
+ */
+function ImageView({ data, mimeType, uri }: { data: unknown; mimeType: unknown; uri: unknown }) {
+  const size = useMemo(() => (typeof data === 'string' ? imageSizeOfBase64(data) : null), [data])
+  const src = size && isShowableImageSize(size) ? imageDataUrl({ data, mimeType }) : null
+  const name = typeof uri === 'string' ? `Image ${uri}` : 'Image from the agent'
+  if (src) return <img className="content-image" src={src} alt={name} />
+  if (typeof data !== 'string' || imageDataUrl({ data, mimeType }) === null) return <p className="muted">[image{typeof uri === 'string' ? `: ${uri}` : ''} — not shown]</p>
+  const why = size ? `Image ${size.width} × ${size.height}, too large to show` : 'Image not shown: its size could not be read'
+  return (
+    <p className="content-image-placeholder muted" role="img" aria-label={why} title={typeof uri === 'string' ? uri : undefined}>
+      {why}
+    </p>
+  )
 }
 
 export interface ContentBlockViewProps {
@@ -84,11 +104,8 @@ export const ContentBlockView = memo(function ContentBlockView({
       const text = typeof b.text === 'string' ? b.text : ''
       return <LongText text={text} markdown={markdown} keepLineBreaks={keepLineBreaks} verbatim={verbatim} onOpenLink={onOpenLink} />
     }
-    case 'image': {
-      const src = imageDataUrl(b)
-      if (src) return <img className="content-image" src={src} alt={typeof b.uri === 'string' ? `Image ${b.uri}` : 'Image from the agent'} />
-      return <p className="muted">[image{typeof b.uri === 'string' ? `: ${b.uri}` : ''} — not shown]</p>
-    }
+    case 'image':
+      return <ImageView data={b.data} mimeType={b.mimeType} uri={b.uri} />
     case 'audio':
       return <p className="muted">[audio {typeof b.mimeType === 'string' ? b.mimeType : ''} — not played]</p>
     case 'resource_link':
