@@ -1,7 +1,8 @@
 /**
  * Escape closes the innermost thing open, and the keyboard goes back to what opened it: on the Agents page, the add
  * flow (back to the agent shown before, focus on "Add agent"), the add form (back to the add flow), the edit form
- * (back to the agent, focus on "Edit"); only then the page itself (focus on the "Agents" button).
+ * (back to the agent, focus on "Edit"); only then the page itself (focus on the "Agents" button). In Settings, an MCP
+ * server's edit form closes before Settings do.
  */
 import { expect, it } from 'vitest'
 import type { Locator } from 'playwright'
@@ -57,4 +58,24 @@ it('Escape on the Agents page closes the add flow, the add form and the edit for
   await page.keyboard.press('Escape')
   await gone(dialog)
   await focused(agentsButton)
+})
+
+it('Escape in an MCP server’s edit form in Settings closes the form, not Settings; the focus back on its Edit', async () => {
+  await page.keyboard.press('Control+Comma')
+  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+  const add = settings.getByRole('form', { name: 'Add an MCP server' })
+  await add.getByLabel('Name', { exact: true }).fill('docs')
+  await add.getByLabel('Transport', { exact: true }).selectOption('http')
+  await add.getByLabel('URL', { exact: true }).fill('https://mcp.example.com/mcp')
+  await add.getByRole('button', { name: 'Add server' }).click()
+  const edit = settings.getByRole('button', { name: 'Edit docs' })
+  await edit.click()
+  const form = await visible(settings.getByRole('form', { name: 'Edit docs' }))
+  await form.getByLabel('URL', { exact: true }).focus()
+  await page.keyboard.press('Escape')
+  await gone(form)
+  await focused(edit)
+  expect(await settings.isVisible()).toBe(true)
+  await page.keyboard.press('Escape')
+  await gone(settings)
 })

@@ -54,6 +54,12 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, ke
         e.preventDefault()
         if (canSubmit && !saving) void submit()
       }}
+      // An edit form (one with Cancel) closes on Escape, not the Settings page around it.
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.defaultPrevented || !onCancel) return
+        e.preventDefault()
+        onCancel()
+      }}
     >
       <div className="mcp-form">
         <label>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import type { BosunApi } from '../../../common/contract'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { McpServerView } from '../../../common/contract/mcp'
@@ -23,6 +23,8 @@ export function McpSettings({ api }: { api: McpApi }) {
   const [problem, setProblem] = useState<string | null>(null)
   const [checks, setChecks] = useState<Record<string, CheckState>>({})
   const [editing, setEditing] = useState<string | null>(null)
+  // Each server's Edit button: where the keyboard goes back to when its form is cancelled (Cancel, Escape).
+  const editButtons = useRef(new Map<string, HTMLButtonElement>())
   const [addKey, setAddKey] = useState(0)
   const [keychain, setKeychain] = useState<{ available: boolean; message?: string }>({ available: true })
 
@@ -85,7 +87,9 @@ export function McpSettings({ api }: { api: McpApi }) {
                   <strong>{s.name}</strong>
                   <span className="badge badge-muted">{s.transport}</span>
                   <code className="mcp-target">{s.transport === 'stdio' ? [s.command, ...(s.args ?? [])].join(' ') : s.url}</code>
-                  <button type="button" className="button button-small button-secondary" aria-label={`Edit ${s.name}`} onClick={() => setEditing(editing === s.id ? null : s.id)} aria-expanded={editing === s.id}>
+                  <button
+                    ref={(el) => void (el ? editButtons.current.set(s.id, el) : editButtons.current.delete(s.id))}
+                    type="button" className="button button-small button-secondary" aria-label={`Edit ${s.name}`} onClick={() => setEditing(editing === s.id ? null : s.id)} aria-expanded={editing === s.id}>
                     Edit
                   </button>
                   {s.transport === 'stdio' && (
@@ -125,7 +129,10 @@ export function McpSettings({ api }: { api: McpApi }) {
                       if (!failed) setEditing(null)
                       return failed
                     }}
-                    onCancel={() => setEditing(null)}
+                    onCancel={() => {
+                      setEditing(null)
+                      editButtons.current.get(s.id)?.focus()
+                    }}
                   />
                 )}
               </li>
