@@ -1,7 +1,8 @@
 /**
  * A cut name in the sidebar ends at its box's edge, right before its badge or the time after it, in Chromium with the
  * app's styles: CSS's own ellipsis stopped before the first letter that did not fit whole, which left up to a letter's
- * width of blank ("WWWWWW…   [2]"). A name that fits shows no ellipsis. Read from the pixels of a screenshot.
+ * width of blank ("WWWWWW…   [2]"), and a name cut in its middle had it before its end. A name that fits shows no
+ * ellipsis. Read from the pixels of a screenshot.
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
@@ -10,11 +11,15 @@ import { browserHarness, type HarnessPage } from '../../support/browser-bundle'
 const entry = `
 import { createRoot } from 'react-dom/client'
 
-const row = (title, badge) => (
+const row = (title, badge, middle = false) => (
   <li>
     <button type="button" className="session-item">
       <span className="session-item-title">{title}</span>
-      <span className="session-item-meta muted"><span className="cut-line"><bdi className="cut-words-first">{title}</bdi><span className="cut-words"> · 12:35</span></span></span>
+      {middle ? (
+        <span className="session-item-meta muted"><span className="cut-line"><span className="middle-cut"><span className="middle-cut-head">{title}</span><span className="middle-cut-tail">-v2-final</span></span></span></span>
+      ) : (
+        <span className="session-item-meta muted"><span className="cut-line"><bdi className="cut-words-first">{title}</bdi><span className="cut-words"> · 12:35</span></span></span>
+      )}
       {badge ? <span className="count-badge">2</span> : null}
     </button>
   </li>
@@ -25,6 +30,7 @@ createRoot(document.getElementById('root')).render(
       {row('WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW', true)}
       {row('Short', true)}
       {row('WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW', false)}
+      {row('WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW', false, true)}
     </ul>
   </nav>,
 )
@@ -82,9 +88,10 @@ describe('a cut name in the sidebar', { timeout: 30_000 }, () => {
         let widest = 0
         for (let width = 250; width <= 264; width++) {
           await page.locator('nav').evaluate((nav, w) => void ((nav as HTMLElement).style.width = `${w}px`), width)
-          const [cut, short, cutNoBadge] = await inkRight(page, '.session-item-title')
+          const [cut, short, cutNoBadge, cutLast] = await inkRight(page, '.session-item-title')
           const [meta] = await inkRight(page, '.cut-words-first')
-          widest = Math.max(widest, cut!.boxRight - cut!.ink, cutNoBadge!.boxRight - cutNoBadge!.ink, meta!.boxRight - meta!.ink)
+          const [head] = await inkRight(page, '.middle-cut-head')
+          widest = Math.max(widest, cut!.boxRight - cut!.ink, cutLast!.boxRight - cutLast!.ink, cutNoBadge!.boxRight - cutNoBadge!.ink, meta!.boxRight - meta!.ink, head!.boxRight - head!.ink)
           // A name that fits is not covered: its ink ends where its letters do, far from the box's end.
           expect(short!.boxRight - short!.ink).toBeGreaterThan(50)
         }
