@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { applyActions } from '../../../common/session/reducer'
 import type { SessionState, ToolCallEntry } from '../../../common/session/types'
 import { must, servicesPerTest } from '../../support/services'
+import { isGone } from '../agents/helpers'
 
 const startServices = servicesPerTest()
 const start = (v2: boolean) => startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic', v2 }])
@@ -129,14 +130,16 @@ describe('an agent edited while it runs', () => {
 describe('an agent removed while its session is open', () => {
   it('is gone from the window’s agents: its host stopping sends no status that would list it again', async () => {
     const { sink, handlers, workspace } = await startServices([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }])
-    must(await handlers.newSession({ agentId: 'scripted', cwd: workspace }))
-    await sink.next('agentStatus', (view) => view.status === 'ready')
+    const { sessionId } = must(await handlers.newSession({ agentId: 'scripted', cwd: workspace }))
+    const ready = await sink.next('agentStatus', (view) => view.status === 'ready')
     const before = sink.of('agentStatus').length
     must(await handlers.removeAgentDefinition({ agentId: 'scripted' }))
-    await expect.poll(() => sink.of('agentDefinitionsChanged').some((list) => list.agents.length === 0)).toBe(true)
+    await sink.next('agentDefinitionsChanged', (list) => list.agents.length === 0)
     expect(must(await handlers.getSnapshot(undefined)).agents).toEqual([])
-    // The host stops after the removal; nothing says "stopped" for an agent that no longer exists.
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The host stops after the removal: its session hears the agent went (the host says "stopped" in that same step),
+    // then its process ends, the last thing the host does. Nothing said "stopped" for an agent that no longer exists.
+    await sink.next('sessionActions', (batch) => batch.sessionId === sessionId && batch.actions.some((action) => action.type === 'agent_gone'))
+    await expect.poll(() => isGone(ready.pid!)).toBe(true)
     expect(sink.of('agentStatus').slice(before)).toEqual([])
   })
 })
