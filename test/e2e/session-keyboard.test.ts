@@ -150,15 +150,30 @@ it('PageUp and the arrow keys stop following while the answer streams: their smo
   const log = transcript(page)
   const jump = page.getByRole('button', { name: 'Jump to latest' })
   const scrollTop = () => log.evaluate((el) => el.scrollTop)
-  /** Where the view rests once the key's smooth scroll is over (two reads 200 ms apart agree). */
-  const settled = async () => {
-    for (let before = await scrollTop(); ; ) {
-      await page.waitForTimeout(200)
-      const now = await scrollTop()
-      if (now === before) return now
-      before = now
-    }
-  }
+  /**
+   * Armed before the key: where the view rests once the key's smooth scroll is over, at its `scrollend`. The test's
+   * 4 px nudge below ends a scroll of its own first, so the one awaited is the first to leave the view further up.
+   */
+  const armSettled = () =>
+    log.evaluate((el) => {
+      const settled = new Promise<number>((resolve) => {
+        window.addEventListener(
+          'keydown',
+          () => {
+            const top = el.scrollTop
+            const ended = () => {
+              if (el.scrollTop >= top - 4) return
+              el.removeEventListener('scrollend', ended)
+              resolve(el.scrollTop)
+            }
+            el.addEventListener('scrollend', ended)
+          },
+          { once: true, capture: true },
+        )
+      })
+      ;(window as unknown as { keyScrollSettled: Promise<number> }).keyScrollSettled = settled
+    })
+  const settled = () => page.evaluate(() => (window as unknown as { keyScrollSettled: Promise<number> }).keyScrollSettled)
 
   for (const [prompt, key] of [
     ['arrow', 'ArrowUp'],
@@ -171,6 +186,7 @@ it('PageUp and the arrow keys stop following while the answer streams: their smo
     // While the answer still streams: the key, then (for PageUp) what a smooth scroll's first frame reports, 4 px up
     // from where the key found the view, so still within reach of the end, after the key's own handling.
     await log.focus()
+    await armSettled()
     if (key === 'PageUp') {
       await page.evaluate(() => {
         const el = document.querySelector<HTMLElement>('[role="log"]')!
