@@ -4,15 +4,13 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { gone, sendPrompt, startSession, turnStatus, visible, waitIdle } from './support/session-ui'
+import { gone, sendPrompt, turnStatus, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
 
 it('asks before restarting an agent with a turn running, and restarts at once when nothing runs', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
   await sendPrompt(page, 'slow')
   await visible(page.getByRole('status', { name: /^Turn: (?!Idle)/ }))
 

@@ -4,15 +4,13 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest } from './support/harness'
-import { messageBox, sendButton, sendPrompt, startSession, stopButton, visible, waitIdle } from './support/session-ui'
+import { messageBox, sendButton, sendPrompt, stopButton, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
 
 it('Send and Stop are one width, so the message box does not change width as the turn starts and stops', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
   const width = async (locator: ReturnType<typeof messageBox>) => (await locator.boundingBox())!.width
   const idleBox = await width(messageBox(page))
   const send = await width(await visible(sendButton(page)))

@@ -5,15 +5,13 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { startSession, transcript, visible } from './support/session-ui'
+import { transcript, visible } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
 
 it('puts a new session’s “No messages yet” in the middle of its transcript, and a cut name in the sidebar to the row’s edge', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 900, height: 700 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' }, { viewport: { width: 900, height: 700 } })
   const empty = await visible(transcript(page).getByText('No messages yet.'))
   const [log, words] = [(await transcript(page).boundingBox())!, (await empty.boundingBox())!]
   // The words' middle is in the transcript's middle third (they were at its top, under the header).

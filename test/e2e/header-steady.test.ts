@@ -15,9 +15,7 @@ const AGENT = 'Scripted v1'
 const launch = launchPerTest()
 
 it('keeps the header one row in a 900 px window while a permission request waits', async () => {
-  const app = await launch([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 700 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }, { viewport: { width: 900, height: 700 } })
   const header = page.locator('header.session-header')
   const idle = (await header.boundingBox())!.height
   expect(idle).toBeLessThanOrEqual(64)
@@ -35,9 +33,7 @@ const titleWidth = async (page: Page) => (await page.locator('.session-title').b
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`gives the session's title room in a 900 px window: Agents and Settings become named icon buttons (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }], { colorScheme, viewport: { width: 1280, height: 700 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'v1', name: AGENT, scenario: 'e2e-permissions' }, { colorScheme, viewport: { width: 1280, height: 700 } })
     const header = page.locator('header.session-header')
     const agents = page.getByRole('button', { name: 'Agents', exact: true })
     const settings = page.getByRole('button', { name: 'Settings', exact: true })

@@ -10,9 +10,7 @@ const AGENT = 'Scripted agent'
 const launch = launchPerTest()
 
 it('Escape leaves the rename field and the delete question, and archiving an open session keeps its row: back to the row’s actions button', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
   await sendPrompt(page, 'fix')
   await waitIdle(page)
   const history = page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: 'History' })

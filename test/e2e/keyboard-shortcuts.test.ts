@@ -10,9 +10,7 @@ const AGENT = 'Scripted agent'
 const launch = launchPerTest()
 
 it('Ctrl+, opens Settings from the message box and closes them, the focus back in the message box', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
   await messageBox(page).focus()
   await page.keyboard.press('Control+Comma')
   const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))

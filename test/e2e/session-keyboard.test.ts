@@ -7,16 +7,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, gone, inTranscriptView, messageBox, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, inTranscriptView, messageBox, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
 const launch = launchPerTest()
 
 it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with the arrows', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
   const box = messageBox(page)
   const log = transcript(page)
 
@@ -105,9 +103,7 @@ it('a message sent while scrolled up brings the view to it, and the view follows
   const long = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
   const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
   writeFileSync(scenario, JSON.stringify({ prompts: { long: [{ type: 'text', text: long }] } }))
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario })
   const log = transcript(page)
   await messageBox(page).fill('long')
   await page.keyboard.press('Enter')
@@ -144,9 +140,7 @@ it('PageUp and the arrow keys stop following while the answer streams: their smo
   ]
   const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
   writeFileSync(scenario, JSON.stringify({ prompts: { arrow: trickle('Arrow'), page: trickle('Page') } }))
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario })
   const log = transcript(page)
   const jump = page.getByRole('button', { name: 'Jump to latest' })
   const scrollTop = () => log.evaluate((el) => el.scrollTop)

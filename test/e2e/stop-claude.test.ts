@@ -6,16 +6,14 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, sendPrompt, startSession, stopButton, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
+import { agentSays, sendPrompt, stopButton, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Claude'
 
 const launch = launchPerTest()
 
 it('a command stopped with the turn reads Cancelled and "stopped", not a red failure; one Claude Code blocked reads "not run", without the tags', async () => {
-  const app = await launch([{ id: 'claude', name: AGENT, scenario: 'e2e-claude-stop' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'claude', name: AGENT, scenario: 'e2e-claude-stop' })
 
   await sendPrompt(page, 'stop')
   const stopped = transcript(page).getByRole('article', { name: /seq 1 30/ })

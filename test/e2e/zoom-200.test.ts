@@ -5,15 +5,13 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { messageBox, startSession, visible } from './support/session-ui'
+import { messageBox, visible } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
 
 it('at 200% zoom (640 px wide) the sidebar takes 216 px and the session the rest; at 100% it keeps its 264 px', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 640, height: 400 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' }, { viewport: { width: 640, height: 400 } })
   const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
   const width = async (locator: typeof nav) => Math.round((await locator.boundingBox())!.width)
   expect(await width(nav)).toBe(216)

@@ -13,6 +13,7 @@ import { startWebHost, type WebHost, type WebHostOptions } from '../../../main/w
 import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 import { lateBound } from './late-bound'
+import { startSession } from './session-ui'
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 /** The built renderer; `BOSUN_OUT_DIR` points at another build (`electron-vite build --outDir …`). */
@@ -39,17 +40,31 @@ export function assertBuilt(): void {
   }
 }
 
+/** What {@link launchPerTest} returns: it launches; `session` launches and starts a session too. */
+export interface PerTestLaunch {
+  (...args: Parameters<typeof launchApp>): Promise<E2eApp>
+  /** Launches with `agent` alone and starts a session of it in the test home's workspace. */
+  session(agent: TestAgent, options?: LaunchOptions): Promise<E2eApp>
+}
+
 /**
  * {@link launchApp} for a file whose tests each launch one app: what it returns launches, and the app is closed
- * after each test. `const launch = launchPerTest()`, then `const app = await launch(agents, options)` in a test.
+ * after each test. `const launch = launchPerTest()`, then `const app = await launch(agents, options)` in a test, or
+ * `const { page } = await launch.session(agent, options)` for a test that begins in a new session.
  */
-export function launchPerTest(): (...args: Parameters<typeof launchApp>) => Promise<E2eApp> {
+export function launchPerTest(): PerTestLaunch {
   let app: E2eApp | undefined
   afterEach(async () => {
     await app?.close()
     app = undefined
   })
-  return async (...args) => (app = await launchApp(...args))
+  const launch = async (...args: Parameters<typeof launchApp>) => (app = await launchApp(...args))
+  const session = async (agent: TestAgent, options?: LaunchOptions) => {
+    const launched = await launch([agent], options)
+    await startSession(launched.page, { agentName: agent.name, cwd: launched.home.workspace })
+    return launched
+  }
+  return Object.assign(launch, { session })
 }
 
 export interface LaunchOptions {
