@@ -340,7 +340,8 @@ describe('web host over WebSocket', () => {
     // The page goes (a closed tab) right after: no answer can reach it any more.
     ws.terminate()
     await expect.poll(() => handlers.cancel!.mock.calls.length).toBeGreaterThan(0)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Main has heard the page go (its view is gone), after every frame the page sent: each one run was run then.
+    await expect.poll(() => host.views().length).toBe(0)
     expect(handlers.cancel!.mock.calls.length).toBeLessThan(500)
   })
 
