@@ -423,7 +423,8 @@ describe('web host over WebSocket', () => {
       // The page is slow to read what it asked for (a large snapshot takes a while to parse): events come meanwhile.
       ;(ws as unknown as { _socket: { pause(): void } })._socket.pause()
       ws.send(JSON.stringify({ type: 'call', id: 1, name: 'getSnapshot' }))
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      // The snapshot is written and waits unread (more than the bound) when the events come.
+      await expect.poll(() => bounded.views()[0]?.buffered ?? 0).toBeGreaterThan(1024 * 1024)
       for (let i = 0; i < 5; i++) integration.events.emit('focusRequest', { requestId: `r${i}` })
       ;(ws as unknown as { _socket: { resume(): void } })._socket.resume()
       await expect.poll(() => frames.length, { timeout: 5_000 }).toBe(6)
