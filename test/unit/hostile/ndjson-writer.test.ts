@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { AgentUnresponsiveError, MessageTooLargeError, NdjsonMessageWriter } from '../../../main/acp/ndjson'
 import type { TransportProblem } from '../../../main/acp/types'
 
@@ -92,19 +92,25 @@ it('messages that wait while the agent reads nothing for the stall time: the age
 })
 
 it('an agent that keeps reading, however slowly, is never stalled out', async () => {
-  const pipe = pipeReadByHand()
-  const reports: number[] = []
-  const writer = new NdjsonMessageWriter(pipe.writable, { maxQueuedBytes: 32 * 1024, stallMs: 40, onUnresponsive: (queued) => reports.push(queued) })
-  const writes = Array.from({ length: 8 }, () => writer.write(notification(10_000)))
-  // One message read every 25 ms: 200 ms in all, five stall times, with progress within each.
-  for (let read = 0; read < 8; read++) {
-    await new Promise((resolve) => setTimeout(resolve, 25))
-    pipe.read()
+  // The stall clock is faked: on a busy machine a real 25 ms wait can outlast the 40 ms stall time.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+  try {
+    const pipe = pipeReadByHand()
+    const reports: number[] = []
+    const writer = new NdjsonMessageWriter(pipe.writable, { maxQueuedBytes: 32 * 1024, stallMs: 40, onUnresponsive: (queued) => reports.push(queued) })
+    const writes = Array.from({ length: 8 }, () => writer.write(notification(10_000)))
+    // One message read every 25 ms: 200 ms in all, five stall times, with progress within each.
+    for (let read = 0; read < 8; read++) {
+      await vi.advanceTimersByTimeAsync(25)
+      expect(pipe.read()).toBe(true)
+    }
+    await Promise.all(writes)
+    expect(reports).toEqual([])
+    expect(pipe.lines).toHaveLength(8)
+    writer.dispose()
+  } finally {
+    vi.useRealTimers()
   }
-  await Promise.all(writes)
-  expect(reports).toEqual([])
-  expect(pipe.lines).toHaveLength(8)
-  writer.dispose()
 })
 
 it('a request larger than the whole queue is never sent: its caller gets the error and the write itself succeeds', async () => {
