@@ -183,11 +183,13 @@ process.stdin.on('data', () => process.stdout.write('Failed. Retrying...\\nEnter
   it('an agent that answers without ending the line (no newline, or \\r alone) is never heard: the timeout says what it wrote', async () => {
     const answer = JSON.stringify({ jsonrpc: '2.0', id: 0, result: { protocolVersion: 2, agentCapabilities: {}, authMethods: [] } })
     const script = `process.stdin.once('data', () => process.stdout.write(${JSON.stringify(answer + '\r')}, () => process.stderr.write('answered\\n')))`
-    const { host, scheduler } = makeHost(fixtureSpec([], { args: ['-e', script] }), { initializeTimeoutMs: 60_000 })
+    let connection: ReturnType<typeof realConnection> | undefined
+    const { host, scheduler } = makeHost(fixtureSpec([], { args: ['-e', script] }), { initializeTimeoutMs: 60_000, createConnection: (io) => (connection = realConnection(io)) })
     const starting = host.start()
     await scheduler.nextTimer(60_000)
     await hostStderr(host, /answered/)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Bosun has read the whole answer (stdout and stderr are separate pipes, read in either order) before the timeout.
+    await expect.poll(() => connection?.unterminatedOutput?.()).toBe(answer.length + 1)
     scheduler.advance(60_000)
     const result = await starting
     expect(result.ok).toBe(false)
