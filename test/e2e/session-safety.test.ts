@@ -6,7 +6,7 @@
 import type { Page } from 'playwright'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot, type E2eApp } from './support/harness'
-import { agentSays, messageBox, sendPrompt, startSession, stopButton, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, messageBox, sendPrompt, startSession, stopButton, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -82,18 +82,15 @@ it('renders raw HTML as text and keeps javascript: links inert', async () => {
   expect(await page.evaluate(() => (window as unknown as { __bosunPwned?: unknown }).__bosunPwned)).toBeUndefined()
 
   // The web link is offered (role link, no href) but never followed in-app: a click goes to the consent
-  // path (a dialog, where wired), and the page stays where it is.
+  // dialog, and the page stays where it is.
   const webLink = reply.getByRole('link', { name: 'web link' })
   expect(await webLink.getAttribute('data-url')).toBe('https://example.com/docs')
   expect(await webLink.getAttribute('href')).toBeNull()
   await webLink.click()
-  await nextFrames(page)
-  const consent = page.getByRole('dialog')
-  if ((await consent.count()) > 0) {
-    await visible(consent.getByText(/example\.com\/docs/))
-    await page.keyboard.press('Escape')
-    await page.getByRole('dialog').first().waitFor({ state: 'detached', timeout: 10_000 })
-  }
+  const consent = await visible(page.getByRole('dialog'))
+  await visible(consent.getByText(/example\.com\/docs/))
+  await page.keyboard.press('Escape')
+  await gone(consent)
   expect(page.url()).toBe(url)
   expect(popups).toEqual([])
   expect(requests).toEqual([])
