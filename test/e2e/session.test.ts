@@ -27,7 +27,7 @@ const AGENT = 'Scripted agent'
 
 const launch = launchPerTest()
 
-async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
+async function promptToolCallAndPlan(current: E2eApp, version: 1 | 2): Promise<void> {
   const { page } = current
   const log = transcript(page)
 
@@ -44,8 +44,8 @@ async function promptToolCallAndPlan(current: E2eApp): Promise<void> {
   const card = await visible(log.getByRole('article', { name: 'Edit src/app.ts', exact: true }))
   await visible(card.getByText('Completed', { exact: true }))
   // v1 sends old/new text (diffed here), v2 its changes (listed) and a git patch: both show as unified diff rows.
-  const figure = await visible(card.getByRole('figure', { name: /^(Diff of \/tmp\/project\/src\/app\.ts|File changes)$/ }))
-  if ((await figure.first().getAttribute('aria-label')) === 'File changes') {
+  const figure = await visible(card.getByRole('figure', { name: version === 2 ? 'File changes' : 'Diff of /tmp/project/src/app.ts', exact: true }))
+  if (version === 2) {
     await visible(figure.getByRole('list', { name: 'Changed files' }).getByRole('listitem').filter({ hasText: /^modified\s*\/tmp\/project\/src\/app\.ts$/ }))
   }
   await visible(card.getByRole('row', { name: 'removed: export const answer = 41' }))
@@ -82,7 +82,7 @@ describe('session screen (v1 agent)', () => {
     await visible(page.getByRole('combobox', { name: 'Mode' }))
     await visible(page.getByRole('button', { name: 'Approvals, 0 pending' }))
 
-    await promptToolCallAndPlan(app)
+    await promptToolCallAndPlan(app, 1)
 
     // Stop cancels a running turn: the turn ends as cancelled, said neutrally, and Send is back.
     await sendPrompt(page, 'slow')
@@ -144,7 +144,7 @@ describe('session screen (v2 agent)', () => {
     const { page } = app
     await visible(agentGroup(page, AGENT))
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
-    await promptToolCallAndPlan(app)
+    await promptToolCallAndPlan(app, 2)
 
     // v2 turns end with an idle state_update that a dead agent never sends: Bosun ends the turn itself.
     await sendPrompt(page, 'crash')
