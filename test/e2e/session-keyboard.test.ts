@@ -2,16 +2,16 @@
  * The composer from the keyboard, in a real browser: Enter sends, Shift+Enter adds a line, `/` opens the
  * agent's commands (from `available_commands_update`), arrows move, Enter picks, Escape closes.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
+import type { Step } from '../agents/scenario'
 import { agentSays, gone, inTranscriptView, messageBox, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
 const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
 
 it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with the arrows', async () => {
   const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
@@ -99,10 +99,11 @@ it('sends with Enter, adds lines with Shift+Enter, and picks slash commands with
   expect(await box.inputValue()).toBe('/test ')
 })
 
+/** An answer longer than the transcript: 80 paragraphs. */
+const LONG_ANSWER = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
+
 it('a message sent while scrolled up brings the view to it, and the view follows the answer again', async () => {
-  const long = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
-  const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
-  writeFileSync(scenario, JSON.stringify({ prompts: { long: [{ type: 'text', text: long }] } }))
+  const scenario = scenarioFile('follow', { prompts: { long: [{ type: 'text', text: LONG_ANSWER }] } })
   const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario })
   const log = transcript(page)
   await messageBox(page).fill('long')
@@ -133,13 +134,11 @@ it('a message sent while scrolled up brings the view to it, and the view follows
 })
 
 it('PageUp and the arrow keys stop following while the answer streams: their smooth scroll, frames near the end, never starts it again', async () => {
-  const long = Array.from({ length: 80 }, (_, n) => `Line ${n + 1} of a long answer.`).join('\n\n')
-  const trickle = (key: string) => [
-    { type: 'text', text: long },
-    ...Array.from({ length: 12 }, (_, n) => [{ type: 'sleep', ms: 250 }, { type: 'text', text: `\n\n${key} part ${n + 1}.` }]).flat(),
+  const trickle = (key: string): Step[] => [
+    { type: 'text', text: LONG_ANSWER },
+    ...Array.from({ length: 12 }, (_, n): Step[] => [{ type: 'sleep', ms: 250 }, { type: 'text', text: `\n\n${key} part ${n + 1}.` }]).flat(),
   ]
-  const scenario = join(mkdtempSync(join(tmpdir(), 'bosun-follow-')), 'follow.json')
-  writeFileSync(scenario, JSON.stringify({ prompts: { arrow: trickle('Arrow'), page: trickle('Page') } }))
+  const scenario = scenarioFile('follow', { prompts: { arrow: trickle('Arrow'), page: trickle('Page') } })
   const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario })
   const log = transcript(page)
   const jump = page.getByRole('button', { name: 'Jump to latest' })
