@@ -37,9 +37,7 @@ it('at the default 16 px, the text keeps its sizes (13.5 px, the title 15 px)', 
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`at a 20 px default font size, the text and the controls around it are a quarter larger (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 900, height: 700 }, beforeLoad: defaultFontSize(20) })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' }, { colorScheme, viewport: { width: 900, height: 700 }, beforeLoad: defaultFontSize(20) })
     expect(await sizes(page)).toEqual({ body: 16.875, title: 18.75, subtitle: 15, sendHeight: 37.5, turnHeight: 30 })
     // Send's words fit in it: nothing of the button's text is cut.
     const send = await sendButton(page).evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }))
@@ -51,9 +49,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it('at a 20 px default font size, a terminal’s text is a quarter larger too (15 px, was 12 px whatever the setting)', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { viewport: { width: 1280, height: 860 }, beforeLoad: defaultFontSize(20) })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }, { viewport: { width: 1280, height: 860 }, beforeLoad: defaultFontSize(20) })
   await sendPrompt(page, 'run')
   await waitIdle(page)
   const terminal = transcript(page).getByRole('region', { name: /^Terminal term-/ })

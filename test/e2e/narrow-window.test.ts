@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import type { Locator } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
-import { messageBox, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+import { messageBox, sendPrompt, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
@@ -21,9 +21,7 @@ const placeholderFit = (box: Locator) =>
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`fits the message box's placeholder on its line, wide and narrow (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' }, { colorScheme })
     const box = await visible(messageBox(page))
     expect(await placeholderFit(box)).toEqual({ placeholder: `Message ${AGENT} (/ for commands, @ for files, Shift+Enter for a new line)`, fits: true })
     await page.setViewportSize({ width: 900, height: 800 })
@@ -39,9 +37,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
   })
 
   it(`scrolls notices that do not fit, with the edge faded while more is below (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-notices-long' }], { colorScheme, viewport: { width: 900, height: 800 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-notices-long' }, { colorScheme, viewport: { width: 900, height: 800 } })
     await sendPrompt(page, 'go')
     await waitIdle(page)
     const notices = await visible(page.getByRole('region', { name: 'Notices' }))

@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
+import { agentSays, sendPrompt, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -14,9 +14,7 @@ const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`shows a Bash call waiting for approval, and snippet edits (${colorScheme} theme)`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }], { colorScheme, viewport: { width: 1100, height: 760 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }, { colorScheme, viewport: { width: 1100, height: 760 } })
     await page.addStyleTag({ content: '* { caret-color: transparent !important; }' })
     await sendPrompt(page, 'bash')
     const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'ls -la' }))
@@ -39,9 +37,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it("shows a v1 agent's own terminal (codex-acp's `_meta` terminal extension): its output and exit; a rejected one is not running", async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-cards' })
   await sendPrompt(page, 'codex-shell')
   await visible(agentSays(page, AGENT).getByText('done codex shell'))
   await waitIdle(page)
@@ -70,9 +66,7 @@ it("shows a v1 agent's own terminal (codex-acp's `_meta` terminal extension): it
 })
 
 it('shows a file read and a JSON output sent bare (OpenCode) as sent, not as Markdown', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-cards' }])
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-cards' })
   await sendPrompt(page, 'read')
   await visible(agentSays(page, AGENT).getByText('done read'))
   await waitIdle(page)

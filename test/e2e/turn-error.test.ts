@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import { expectAxeCleanInBothThemes } from './support/axe'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, messageBox, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, messageBox, sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -14,9 +14,7 @@ const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`keeps a mark where a turn ended with an error (${colorScheme} theme)`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }], { colorScheme, viewport: { width: 1100, height: 760 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }, { colorScheme, viewport: { width: 1100, height: 760 } })
     await sendPrompt(page, 'explain')
     // Worded as the mark below will be: the code, then the message (it read "…: API Error: 429 … (code 429)").
     await visible(page.getByRole('alert').filter({ hasText: 'The turn ended with an error (code 429): API Error: 429 rate_limit_error' }))
@@ -44,9 +42,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it('says what to do after a turn that ended with an error: send the message again, edit it, or read the agent’s log', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }], { viewport: { width: 900, height: 760 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-turn-error' }, { viewport: { width: 900, height: 760 } })
   await sendPrompt(page, 'explain')
   const alert = page.getByRole('alert').filter({ hasText: 'The turn ended with an error' })
   await visible(alert.getByText('You can send the message again, or read the agent’s log for what went wrong.'))
