@@ -125,9 +125,8 @@ it('every element Tab reaches on the session screen has an accessible name and a
 
 it('a permission and a form waiting at once: the turn says it needs you, each says who asks, axe passes, and Tab reaches every answer with a name and a ring', async () => {
   const AGENT = 'Waiting agent'
-  const app = await launch([{ id: 'waiting', name: AGENT, scenario: 'e2e-waiting' }])
+  const app = await launch.session({ id: 'waiting', name: AGENT, scenario: 'e2e-waiting' })
   const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   await sendPrompt(page, 'both')
   const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts', exact: true }))
   const form = await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))

@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, gone, sendPrompt, startSession, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, sendPrompt, terminalText, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -16,9 +16,7 @@ const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`a turn that ends with background work shows it; Cancel ends it (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-background', v2: true }], { colorScheme, viewport: { width: 1280, height: 860 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-background', v2: true }, { colorScheme, viewport: { width: 1280, height: 860 } })
     await sendPrompt(page, 'start')
     await visible(agentSays(page, AGENT).getByText('Both keep running in the background'))
     await waitIdle(page)

@@ -17,9 +17,7 @@ const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`shows a live terminal on the tool card (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { colorScheme, viewport: { width: 1280, height: 860 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }, { colorScheme, viewport: { width: 1280, height: 860 } })
     await sendPrompt(page, 'run')
     await visible(agentSays(page, AGENT).getByText('All tests pass.'))
     await waitIdle(page)
@@ -36,9 +34,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it('kills one terminal from its card: that command only, and the agent gets its exit status', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }], { viewport: { width: 1280, height: 860 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-terminal' }, { viewport: { width: 1280, height: 860 } })
   await sendPrompt(page, 'kill-one')
   const serve = transcript(page).getByRole('article', { name: 'Run: Serve the docs' })
   const watch = transcript(page).getByRole('article', { name: 'Run: Watch the files' })

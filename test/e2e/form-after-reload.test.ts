@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { gone, sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Form agent'
 const launch = launchPerTest()
@@ -36,9 +36,8 @@ function formScenario(): string {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`shows what an accepted form sent after a reload, and that a secret-like field was answered, not what (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'form', name: AGENT, scenario: formScenario() }], { colorScheme })
+    const app = await launch.session({ id: 'form', name: AGENT, scenario: formScenario() }, { colorScheme })
     const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await sendPrompt(page, 'ask')
     const card = () => transcript(page).getByRole('region', { name: 'Project setup', exact: true })
     await visible(card())

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioPath } from '../agents/command'
-import { agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, until, visible, waitIdle } from './support/session-ui'
+import { agentSays, gone, inTranscriptView, sendPrompt, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Elicitation agent'
 const launch = launchPerTest()
@@ -33,9 +33,7 @@ const titleInView = (page: Page) => inTranscriptView(transcript(page).getByRole(
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`stops following at a form's title when the form arrives while the answer streams (${colorScheme})`, async () => {
-    const app = await launch([{ id: 'eli', name: AGENT, scenario: streamingFormScenario(30) }], { colorScheme, viewport: { width: 900, height: 700 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'eli', name: AGENT, scenario: streamingFormScenario(30) }, { colorScheme, viewport: { width: 900, height: 700 } })
     await sendPrompt(page, 'ask')
     await visible(transcript(page).getByRole('heading', { name: 'Project setup' }))
     await waitIdle(page)
@@ -51,9 +49,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 }
 
 it('brings a tall form\'s title into view when the inbox gives it the focus, and keeps it there while the stream goes on', async () => {
-  const app = await launch([{ id: 'eli', name: AGENT, scenario: streamingFormScenario(40) }], { viewport: { width: 900, height: 700 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'eli', name: AGENT, scenario: streamingFormScenario(40) }, { viewport: { width: 900, height: 700 } })
   await sendPrompt(page, 'ask')
   await visible(transcript(page).getByRole('heading', { name: 'Project setup' }))
   // The person went on to the end of the stream (the form's title scrolled out above).

@@ -79,9 +79,7 @@ it('shows long session ids in full, keeps Jump to latest off the table, and foll
 })
 
 it('keeps its toolbar one row at 900 px wide: Clear beside Export, both beside the filter', async () => {
-  const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 900, height: 800 } })
-  const { page } = app
-  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' }, { viewport: { width: 900, height: 800 } })
   await sendPrompt(page, 'fix')
   await waitIdle(page)
   await page.getByRole('button', { name: 'Agents', exact: true }).click()

@@ -130,9 +130,7 @@ describe('model selector (v1 session models, as Gemini CLI offers them)', () => 
     const file = join(dir, 'refusing.json')
     writeFileSync(file, JSON.stringify(scenario))
     try {
-      const app = await launch([{ id: 'gemini-like', name: AGENT, scenario: file }])
-      const { page } = app
-      await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+      const { page } = await launch.session({ id: 'gemini-like', name: AGENT, scenario: file })
       const model = await visible(page.getByRole('combobox', { name: 'Model', exact: true }))
       const height = (await page.locator('header.session-header').boundingBox())!.height
       await model.selectOption({ label: 'Gemini 2.5 Flash' })
@@ -208,9 +206,7 @@ describe('many options (the real codex-acp 2.6.0 session/new)', () => {
   // session were out of reach. Every control and every button must stay in the window, at any width down to 900 px;
   // the selectors sit under the composer, and the header keeps one row.
   it.each([1280, 1024, 900])('keeps every selector and the app’s buttons inside a %i px window', async (width) => {
-    const app = await launch([{ id: 'codex-like', name: AGENT, scenario: 'e2e-many-options' }], { viewport: { width, height: 760 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'codex-like', name: AGENT, scenario: 'e2e-many-options' }, { viewport: { width, height: 760 } })
     const header = page.locator('header.session-header')
     const controls = [
       page.getByRole('combobox', { name: 'Mode', exact: true }),

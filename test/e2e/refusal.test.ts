@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const NOTE = "Excluded from the agent's context (refused)"
@@ -16,9 +16,7 @@ const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`marks the refused turn, prompt and answer, as excluded (${colorScheme} theme)`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-refusal' }], { colorScheme, viewport: { width: 1100, height: 760 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-refusal' }, { colorScheme, viewport: { width: 1100, height: 760 } })
     await sendPrompt(page, 'hello')
     await visible(agentSays(page, AGENT).getByText('Hello! What should I look at?'))
     await waitIdle(page)

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { agentSays, openPlan, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, openPlan, sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
@@ -14,9 +14,7 @@ const launch = launchPerTest()
 
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`saves the session screen in the ${colorScheme} theme`, async () => {
-    const app = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { colorScheme, viewport: { width: 1280, height: 860 } })
-    const { page } = app
-    await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' }, { colorScheme, viewport: { width: 1280, height: 860 } })
     await sendPrompt(page, 'fix')
     await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
     await visible(transcript(page).getByRole('row', { name: 'added: export const answer = 42' }))
