@@ -8,27 +8,9 @@ import { realpath, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { scrubEnv } from '../config/launch'
 import { findOnPath } from '../config/validate'
+import { KNOWN_AGENTS, type KnownAgent } from '../config/known-agents'
 
-export interface KnownAgent {
-  key: string
-  name: string
-  command: string
-  args: string[]
-  /** The preset with its key variable and description. */
-  presetId: string
-}
-
-/** The agents Bosun looks for, with the arguments that put each in ACP mode. All speak ACP v1. */
-export const KNOWN_AGENTS: readonly KnownAgent[] = [
-  { key: 'claude', name: 'Claude', command: 'claude-agent-acp', args: [], presetId: 'claude' },
-  { key: 'codex', name: 'Codex', command: 'codex-acp', args: [], presetId: 'codex' },
-  { key: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], presetId: 'gemini' },
-  { key: 'goose', name: 'goose', command: 'goose', args: ['acp'], presetId: 'goose' },
-  { key: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], presetId: 'opencode' },
-  { key: 'qwen', name: 'Qwen Code', command: 'qwen', args: ['--acp'], presetId: 'qwen' },
-  { key: 'kilo', name: 'Kilo Code', command: 'kilo', args: ['acp'], presetId: 'kilo' },
-  { key: 'copilot', name: 'GitHub Copilot', command: 'copilot', args: ['--acp'], presetId: 'copilot' },
-]
+export { KNOWN_AGENTS, type KnownAgent }
 
 export interface DetectedAgentInfo {
   agent: KnownAgent

@@ -9,6 +9,7 @@ import type { AgentDraft, AgentFieldErrors } from '../../common/contract/agents'
 import { ENV_NAME_PATTERN, type AgentDefinition } from './agent-definitions'
 import { splitArgs } from './split-args'
 import { unrunnableReason } from './unrunnable'
+import { KNOWN_AGENTS, RENAMED_AGENT_COMMANDS } from './known-agents'
 
 export interface ValidationContext {
   /** The saved definitions (for unique names). */
@@ -115,8 +116,46 @@ async function checkCommand(command: string, cwd: string | null, context: Valida
     if (!(await isExecutableFile(full))) return `${full} is not an executable file`
     return platform === 'win32' ? null : sentence(await unrunnableReason(full))
   }
-  const found = await findOnPath(command, context.env ?? process.env, platform)
-  return found ? (platform === 'win32' ? null : sentence(await unrunnableReason(found))) : `${command} was not found on PATH`
+  const env = context.env ?? process.env
+  const found = await findOnPath(command, env, platform)
+  if (found) return platform === 'win32' ? null : sentence(await unrunnableReason(found))
+  const likely = await likelyAgentCommand(command, env, platform)
+  return likely ? `${command} was not found on PATH. Did you mean ${likely.command}? It is at ${likely.path}` : `${command} was not found on PATH`
+}
+
+/**
+ * A known agent's command on PATH that the person probably meant by one that is not there: the name it has now for
+ * a name it had before (`claude-code-acp`), or one a slip of the keyboard away (`opencod`, `gemnii`). Null when
+ * none is installed, so the form never suggests a program this computer does not have.
+ */
+export async function likelyAgentCommand(command: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<{ command: string; path: string } | null> {
+  const name = command.toLowerCase()
+  const renamed = Object.hasOwn(RENAMED_AGENT_COMMANDS, name) ? RENAMED_AGENT_COMMANDS[name] : undefined
+  const candidates = renamed ? [renamed] : KNOWN_AGENTS.map((agent) => agent.command).filter((known) => name.length >= 4 && editDistance(name, known, 2) <= 2)
+  for (const candidate of candidates) {
+    const path = await findOnPath(candidate, env, platform)
+    if (path) return { command: candidate, path }
+  }
+  return null
+}
+
+/** Levenshtein distance with adjacent swaps counted as one edit, or `limit + 1` once it is certainly over `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit || a.length > 64 || b.length > 64) return limit + 1
+  let before: number[] = []
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1)
+      current.push(best)
+    }
+    before = previous
+    previous = current
+  }
+  return previous[b.length]!
 }
 
 /** The first executable named `command` in the PATH entries of `env`, or null. */

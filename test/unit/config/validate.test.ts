@@ -63,6 +63,21 @@ describe('validateDraft', () => {
     expect((await check({ command })).errors).toEqual({ command: message })
   })
 
+  it('suggests the known agent a missing command probably meant, only when it is installed', async () => {
+    const known = join(root, 'known')
+    await mkdir(known)
+    for (const name of ['claude-agent-acp', 'opencode']) await writeFile(join(known, name), '#!/bin/sh\n', { mode: 0o755 })
+    const withKnown = { PATH: [bin, known].join(':') }
+    const checkWith = (command: string) => validateDraft(draft({ command }), { existing, env: withKnown, platform: 'linux' })
+    // The name claude-agent-acp had before, and a slip of the keyboard.
+    expect((await checkWith('claude-code-acp')).errors.command).toBe(`claude-code-acp was not found on PATH. Did you mean claude-agent-acp? It is at ${join(known, 'claude-agent-acp')}`)
+    expect((await checkWith('opencdoe')).errors.command).toBe(`opencdoe was not found on PATH. Did you mean opencode? It is at ${join(known, 'opencode')}`)
+    // Nothing near enough, or the near one not installed: no suggestion.
+    expect((await checkWith('zzzzzz')).errors.command).toBe('zzzzzz was not found on PATH')
+    expect((await checkWith('gemnii')).errors.command).toBe('gemnii was not found on PATH')
+    expect((await check({ command: 'claude-code-acp' })).errors.command).toBe('claude-code-acp was not found on PATH')
+  })
+
   it('accepts an absolute executable, and refuses a missing or non-executable one', async () => {
     expect((await check({ command: join(bin, 'my-agent') })).errors).toEqual({})
     expect((await check({ command: join(bin, 'missing') })).errors.command).toMatch(/^No file at /)
