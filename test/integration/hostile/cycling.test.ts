@@ -9,6 +9,8 @@ import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
 const tally = tallyPerFile('cycling')
 const start = hostilePerTest()
 const CYCLES = 100
+/** Handles of one kind that may be in flight when the counts are read, beside those a cycle leaves. */
+const IN_FLIGHT = 2
 
 /** What keeps this process's event loop busy, by kind (processes, pipes, timers, file requests…). */
 function resources(): Record<string, number> {
@@ -30,7 +32,11 @@ it('holds no more processes, pipes or timers after 100 start/stop cycles than af
   for (let i = 0; i < CYCLES - 1; i++) await cycle()
   tally.inputs += CYCLES
   const after = { resources: resources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
-  expect(after).toEqual(before)
+  expect(after.listeners).toBe(before.listeners)
+  // A leak grows with the cycles (99 more of a kind); what is in flight at the moment of reading (the history thread's
+  // port while a write is pending, a batch timer, a file read) is one or two either way, so that much is let through.
+  const grown = Object.entries(after.resources).filter(([kind, count]) => count > (before.resources[kind] ?? 0) + IN_FLIGHT)
+  expect(grown, JSON.stringify({ before: before.resources, after: after.resources })).toEqual([])
   expect(must(await setup.handlers.getSnapshot(undefined)).agents.find((a) => a.agentId === 'hostile')?.status).toBe('stopped')
   tally.sessionsBroken += await brokenSessions(setup)
 }, 180_000)
