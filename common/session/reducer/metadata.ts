@@ -30,9 +30,13 @@ const RAW_FACT_BOUNDS = { maxDepth: 8, maxStringChars: 256, maxEntries: 32, maxT
 export function parseCommands(value: unknown): CommandView[] | null {
   if (!Array.isArray(value)) return null
   const out: CommandView[] = []
+  // A command is run by its name ("/name"), so a second command of a name already listed could only run the first: it
+  // is left out (it showed twice in the menu, under one React key).
+  const names = new Set<string>()
   for (const item of value) {
     if (out.length >= MAX_COMMANDS) break
-    if (!isObject(item) || !isString(item.name) || item.name.length > MAX_COMMAND_NAME_CHARS) continue
+    if (!isObject(item) || !isString(item.name) || item.name.length > MAX_COMMAND_NAME_CHARS || names.has(item.name)) continue
+    names.add(item.name)
     const view: CommandView = { name: item.name, description: isString(item.description) ? cutText(item.description, MAX_FACT_TEXT_CHARS) : '', raw: boundJson(item, RAW_FACT_BOUNDS) }
     // v1 `{hint}`, v2 `{type:'text', hint}`; an unknown input type shows the command without structured input.
     const input = item.input

@@ -69,6 +69,12 @@ describe('commands, modes, config options (H12, H13, H14, H27)', () => {
     ])
     s = updates(s, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'mcp', description: 'd' }] })
     expect(s.availableCommands.map((c) => c.name)).toEqual(['mcp'])
+    // A name listed twice is run as one command ("/mcp"): the first is kept.
+    s = updates(s, { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'mcp', description: 'first' }, { name: 'web', description: 'w' }, { name: 'mcp', description: 'again' }] })
+    expect(s.availableCommands.map((c) => [c.name, c.description])).toEqual([
+      ['mcp', 'first'],
+      ['web', 'w'],
+    ])
 
     const v2 = updates(session(2), {
       sessionUpdate: 'available_commands_update',
