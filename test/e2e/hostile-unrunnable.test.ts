@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, it } from 'vitest'
 import { launchPerTest } from './support/harness'
-import { visible } from './support/session-ui'
+import { submitNewSession, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 const dirs: string[] = []
@@ -23,11 +23,7 @@ it('says that a script’s interpreter is missing when its agent does not start'
   chmodSync(script, 0o755)
   const app = await launch([{ id: 'broken', name: 'Broken agent', scenario: 'unused', command: { command: script, args: [] } }])
   const { page } = app
-  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
-  await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
-  const form = await visible(page.getByRole('form', { name: 'New session' }))
-  await form.getByRole('textbox', { name: 'Working folder' }).fill(app.home.workspace)
-  await form.getByRole('button', { name: 'Start session' }).click()
+  const form = await submitNewSession(page, { cwd: app.home.workspace })
   await visible(form.getByRole('alert').getByText(`Cannot start Broken agent: its interpreter "/opt/missing/bin/node" (the #! line of ${script}) is not there or cannot run`))
   await page.screenshot({ path: '/tmp/shots-hostile7/unrunnable-start.png' })
 })

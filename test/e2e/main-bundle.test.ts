@@ -41,7 +41,8 @@ export const shell = {}
 export const nativeImage = {}
 export class BrowserWindow extends Stub {}
 export class Notification extends Stub {}
-export default { app, protocol, dialog, ipcMain, session, shell, nativeImage, BrowserWindow, Notification }
+export const Menu = { buildFromTemplate: () => ({}), setApplicationMenu: noop }
+export default { app, protocol, dialog, ipcMain, session, shell, nativeImage, BrowserWindow, Notification, Menu }
 `
 
 /**
@@ -100,7 +101,7 @@ function startWithFakeElectron(entry = resolve('out/main/index.js')) {
   const standIn = `import { createRequire } from 'node:module'
 import { fake, electronModule } from ${JSON.stringify(fakeModule)}
 fake.appPath = ${JSON.stringify(resolve('.'))}
-export const { app, BrowserWindow, Notification, nativeImage, session, dialog, shell, protocol, ipcMain } = electronModule
+export const { app, BrowserWindow, Notification, nativeImage, session, dialog, shell, protocol, ipcMain, Menu } = electronModule
 export default electronModule
 const timer = setInterval(() => {
   const window = fake.windows[0]

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { visible } from './support/session-ui'
+import { submitNewSession, visible } from './support/session-ui'
 
 const AGENT = 'Terminal sign-in agent'
 /** Prints a sign-in prompt on stdout, takes Bosun's `initialize` line for the code, and exits 41. */
@@ -18,11 +18,7 @@ describe('an agent that does not start', () => {
     it(`says why in the new-session form, with what the agent printed (${colorScheme})`, async () => {
       const app = await launch([{ id: 'prompting', name: AGENT, scenario: 'unused', command: { command: process.execPath, args: ['-e', SCRIPT] } }], { colorScheme })
       const { page } = app
-      const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
-      await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
-      const form = await visible(page.getByRole('form', { name: 'New session' }))
-      await form.getByRole('textbox', { name: 'Working folder' }).fill(app.home.workspace)
-      await form.getByRole('button', { name: 'Start session' }).click()
+      const form = await submitNewSession(page, { cwd: app.home.workspace })
       await visible(form.getByRole('alert').getByText(`${AGENT} exited with code 41 while starting. Failed to authenticate with user code.`))
       await form.getByText('What the agent printed').click()
       const output = await visible(form.getByRole('region', { name: 'Agent error output' }).or(form.getByLabel('Agent error output')))

@@ -57,15 +57,23 @@ export const turnStatus = (page: Page) => page.getByRole('status', { name: /^Tur
 export const agentGroup = (page: Page, agentName: string) =>
   page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: agentName, exact: true })
 
-/** Opens "New session", picks the agent, sets the working folder and starts; resolves when the composer is ready. */
-export async function startSession(page: Page, options: { agentName: string; cwd: string }): Promise<void> {
+/**
+ * Opens "New session", picks the agent (when named; the only one is picked already), sets the working folder and
+ * presses Start session; resolves with the form, which stays open when the agent cannot start.
+ */
+export async function submitNewSession(page: Page, options: { agentName?: string; cwd: string }): Promise<Locator> {
   const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
   await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
   const form = await visible(page.getByRole('form', { name: 'New session' }))
-  await form.getByRole('combobox', { name: 'Agent', exact: true }).selectOption({ label: options.agentName })
+  if (options.agentName !== undefined) await form.getByRole('combobox', { name: 'Agent', exact: true }).selectOption({ label: options.agentName })
   await form.getByRole('textbox', { name: 'Working folder' }).fill(options.cwd)
   await form.getByRole('button', { name: 'Start session' }).click()
-  await gone(form)
+  return form
+}
+
+/** Opens "New session", picks the agent, sets the working folder and starts; resolves when the composer is ready. */
+export async function startSession(page: Page, options: { agentName: string; cwd: string }): Promise<void> {
+  await gone(await submitNewSession(page, options))
   await visible(messageBox(page))
   await until<HTMLTextAreaElement>(messageBox(page), (el) => !el.disabled)
 }
