@@ -20,11 +20,11 @@ export function imageDataUrl(block: { data?: unknown; mimeType?: unknown }): str
  * read, a placeholder says so instead.
  */
 function ImageView({ data, mimeType, uri }: { data: unknown; mimeType: unknown; uri: unknown }) {
-  const size = useMemo(() => (typeof data === 'string' ? imageSizeOfBase64(data) : null), [data])
-  const src = size && isShowableImageSize(size) ? imageDataUrl({ data, mimeType }) : null
-  const name = typeof uri === 'string' ? `Image ${uri}` : 'Image from the agent'
-  if (src) return <img className="content-image" src={src} alt={name} />
-  if (typeof data !== 'string' || imageDataUrl({ data, mimeType }) === null) return <p className="muted">[image{typeof uri === 'string' ? `: ${uri}` : ''} — not shown]</p>
+  // Built and checked once (the data may be a MiB of base64), and its header read only when it is an image we show.
+  const src = useMemo(() => imageDataUrl({ data, mimeType }), [data, mimeType])
+  const size = useMemo(() => (src !== null && typeof data === 'string' ? imageSizeOfBase64(data) : null), [src, data])
+  if (src === null) return <p className="muted">[image{typeof uri === 'string' ? `: ${uri}` : ''} — not shown]</p>
+  if (size && isShowableImageSize(size)) return <img className="content-image" src={src} alt={typeof uri === 'string' ? `Image ${uri}` : 'Image from the agent'} />
   const why = size ? `Image ${size.width} × ${size.height}, too large to show` : 'Image not shown: its size could not be read'
   return (
     <p className="content-image-placeholder muted" role="img" aria-label={why} title={typeof uri === 'string' ? uri : undefined}>
