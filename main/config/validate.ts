@@ -139,7 +139,11 @@ export async function likelyAgentCommand(command: string, env: NodeJS.ProcessEnv
   return null
 }
 
-/** Levenshtein distance with adjacent swaps counted as one edit, or `limit + 1` once it is certainly over `limit`. */
+/**
+ * Levenshtein distance with adjacent swaps counted as one edit (optimal string alignment), capped at `limit + 1`: it
+ * stops as soon as a whole row is over `limit` (no later row can come back under it), and at once for lengths that
+ * differ by more than `limit` or names longer than 64 characters.
+ */
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit || a.length > 64 || b.length > 64) return limit + 1
   let before: number[] = []
@@ -152,10 +156,11 @@ function editDistance(a: string, b: string, limit: number): number {
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1)
       current.push(best)
     }
+    if (Math.min(...current) > limit) return limit + 1
     before = previous
     previous = current
   }
-  return previous[b.length]!
+  return Math.min(previous[b.length]!, limit + 1)
 }
 
 /** The first executable named `command` in the PATH entries of `env`, or null. */

@@ -74,6 +74,9 @@ describe('validateDraft', () => {
     expect((await checkWith('opencdoe')).errors.command).toBe(`opencdoe was not found on PATH. Did you mean opencode? It is at ${join(known, 'opencode')}`)
     // Nothing near enough, or the near one not installed: no suggestion.
     expect((await checkWith('zzzzzz')).errors.command).toBe('zzzzzz was not found on PATH')
+    // Two edits are near enough, three are not.
+    expect((await checkWith('oxxncode')).errors.command).toMatch(/Did you mean opencode\?/)
+    expect((await checkWith('oxxxcode')).errors.command).toBe('oxxxcode was not found on PATH')
     expect((await checkWith('gemnii')).errors.command).toBe('gemnii was not found on PATH')
     expect((await check({ command: 'claude-code-acp' })).errors.command).toBe('claude-code-acp was not found on PATH')
   })
