@@ -64,6 +64,9 @@ export const checkResultSchema = z.strictObject({
       name: z.string(),
       description: z.string().optional(),
       type: authMethodTypeSchema,
+      /** A method that takes a model gateway, and the API it speaks, as in {@link AuthMethodView}. */
+      gateway: z.literal(true).optional(),
+      gatewayProtocol: z.string().max(64).optional(),
       /** A method of a kind Bosun cannot run, as in {@link AuthMethodView}. */
       unsupported: z.literal(true).optional(),
     }),

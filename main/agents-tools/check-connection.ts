@@ -9,7 +9,7 @@ import type { AgentProcessSpec } from '../agents/agent-process'
 import type { Logger } from '../base/log'
 import type { CheckResult } from '../../common/contract/agent-tools'
 import { loginMethodsOf } from './auth-terminal'
-import { loginKind } from './login-kind'
+import { gatewayView, loginKind } from './login-kind'
 import type { SecretSet } from './redaction'
 
 export interface CheckConnectionOptions {
@@ -52,13 +52,18 @@ export function describeHandshake(agentName: string, handshake: AgentHandshake, 
     agentInfo: handshake.agentInfo,
     protocolVersion: handshake.protocolVersion,
     capabilities: capabilityWords(handshake.capabilities),
-    authMethods: loginMethodsOf(handshake.authMethods, command).map((m) => ({
-      id: m.id,
-      name: m.name,
-      ...(m.description !== undefined ? { description: m.description } : {}),
-      type: m.type,
-      ...(loginKind(m) === 'other' ? { unsupported: true as const } : {}),
-    })),
+    authMethods: loginMethodsOf(handshake.authMethods, command).map((m) => {
+      const kind = loginKind(m)
+      return {
+        id: m.id,
+        name: m.name,
+        ...(m.description !== undefined ? { description: m.description } : {}),
+        type: m.type,
+        // claude-agent-acp's two "Custom model gateway" methods differ only in the API their gateway speaks.
+        ...gatewayView(kind, m),
+        ...(kind === 'other' ? { unsupported: true as const } : {}),
+      }
+    }),
     durationMs,
   }
 }

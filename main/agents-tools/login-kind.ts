@@ -2,8 +2,10 @@
  * How Bosun signs in with an agent's auth method: pure, shared by the agent tools (sign-in, the Login tab), the
  * connection check and the connection's -32000 handling.
  */
+import { methodMeta, record } from '../acp/handshake'
 import type { AuthMethodSummary } from '../acp/types'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
+import type { AuthMethodView } from '../../common/contract/agent-tools'
 
 /** The variable an env-var auth method puts its value in (v1 legacy `varName` / `vars[]`), if it names one. */
 export function envVarOf(method: AuthMethodSummary): string | undefined {
@@ -20,4 +22,22 @@ export function loginKind(method: AuthMethodSummary): 'agent' | 'terminal' | 'en
   if (method.type === 'agent') return 'agent'
   if (method.type === 'env_var' || envVarOf(method) !== undefined) return 'env_var'
   return 'other'
+}
+
+/**
+ * A method that takes a model gateway in its login request (`_meta.gateway`, an object such as Gemini CLI's
+ * `{ protocol: "google" }`): what it says of itself, or `undefined`.
+ */
+export function gatewayOf(method: AuthMethodSummary): { protocol?: string } | undefined {
+  const gateway = record(methodMeta(method, 'gateway'))
+  if (!gateway) return undefined
+  const protocol = gateway.protocol
+  return typeof protocol === 'string' && protocol !== '' ? { protocol: protocol.slice(0, 64) } : {}
+}
+
+/** The `gateway` fields of a method's view. */
+export function gatewayView(kind: ReturnType<typeof loginKind>, method: AuthMethodSummary): Pick<AuthMethodView, 'gateway' | 'gatewayProtocol'> {
+  const gateway = kind === 'agent' ? gatewayOf(method) : undefined
+  if (!gateway) return {}
+  return { gateway: true, ...(gateway.protocol ? { gatewayProtocol: gateway.protocol } : {}) }
 }

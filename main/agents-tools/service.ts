@@ -18,7 +18,7 @@ import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecyc
 import { createLogger, type Logger } from '../base/log'
 import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
-import { envVarOf, loginKind } from './login-kind'
+import { envVarOf, gatewayOf, gatewayView, loginKind } from './login-kind'
 import { keyNamesOf } from '../../common/agent-keys'
 import { errorDetails } from '../../common/acp-errors'
 import type { CallClient, CallHandlers, EventSink } from '../../common/contract'
@@ -94,17 +94,6 @@ export function takesKeyInRequest(method: AuthMethodSummary): boolean {
   return key === true || record(key) !== undefined
 }
 
-/**
- * A method that takes a model gateway in its login request (`_meta.gateway`, an object such as Gemini CLI's
- * `{ protocol: "google" }`): what it says of itself, or `undefined`.
- */
-export function gatewayOf(method: AuthMethodSummary): { protocol?: string } | undefined {
-  const gateway = record(methodMeta(method, 'gateway'))
-  if (!gateway) return undefined
-  const protocol = gateway.protocol
-  return typeof protocol === 'string' && protocol !== '' ? { protocol: protocol.slice(0, 64) } : {}
-}
-
 /** A gateway's base URL as sent: absolute http(s), with no credentials in it (they belong in a header, where they are redacted). */
 export function gatewayBaseUrl(text: string): Result<string> {
   let url: URL
@@ -124,14 +113,7 @@ function headerSecrets(value: string): string[] {
   return last !== value ? [value, last] : [value]
 }
 
-/** The `gateway` fields of a method's view. */
-function gatewayView(kind: ReturnType<typeof loginKind>, method: AuthMethodSummary): Pick<AuthMethodView, 'gateway' | 'gatewayProtocol'> {
-  const gateway = kind === 'agent' ? gatewayOf(method) : undefined
-  if (!gateway) return {}
-  return { gateway: true, ...(gateway.protocol ? { gatewayProtocol: gateway.protocol } : {}) }
-}
-
-export { envVarOf, loginKind }
+export { envVarOf, gatewayOf, loginKind }
 
 /** The caller of a call main makes itself (and of tests): one that never leaves. */
 const MAIN_CLIENT: CallClient = { onDidLeave: () => ({ dispose() {} }) }

@@ -1,5 +1,6 @@
 import type { AuthMethodView, CapabilityView, CheckResult } from '../../screens/agents/agent-tools-api'
 import { CodeText } from './CodeText'
+import { apiName } from './GatewayForm'
 import type { IpcFailure } from '../../../common/contract'
 
 export interface CheckConnectionProps {
@@ -123,13 +124,16 @@ export const AUTH_TYPE_LABEL: Record<string, string> = {
 
 export const authTypeLabel = (type: string): string => AUTH_TYPE_LABEL[type] ?? 'The agent signs you in'
 
+/** What a gateway method is, by the API its gateway speaks (two of claude-agent-acp's have the same name). */
+export const gatewayLabel = (protocol: string | undefined) => (protocol ? `Through your gateway, ${apiName(protocol)}` : 'Through your gateway')
+
 export function AuthMethodList({ methods }: { methods: readonly AuthMethodView[] }) {
   if (methods.length === 0) return <p className="muted small">No sign-in needed (the agent listed no auth methods).</p>
   return (
     <ul className="auth-method-summary" aria-label="Auth methods">
       {methods.map((m) => (
         <li key={m.id}>
-          <span className="auth-method-name">{m.name}</span> <span className="muted small">— {m.unsupported ? 'Not usable in Bosun' : authTypeLabel(m.type)}</span>
+          <span className="auth-method-name">{m.name}</span> <span className="muted small">— {m.unsupported ? 'Not usable in Bosun' : m.gateway ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}</span>
           {m.description ? (
             <div className="muted small">
               <CodeText text={m.description} />

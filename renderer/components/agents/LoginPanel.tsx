@@ -5,9 +5,9 @@ import type { BosunApi } from '../../../common/contract'
 import type { GatewayLogin } from '../../../common/contract/agent-tools'
 import { agentTools, failureText, type AgentAccountView, type AuthMethodView } from '../../screens/agents/agent-tools-api'
 import { AuthTerminal, exitText } from './AuthTerminal'
-import { authTypeLabel } from './CheckConnection'
+import { authTypeLabel, gatewayLabel } from './CheckConnection'
 import { CodeText } from './CodeText'
-import { apiName, GatewayForm } from './GatewayForm'
+import { GatewayForm } from './GatewayForm'
 import { KeyForm } from './KeyForm'
 import { MissingKeys } from './MissingKeys'
 
@@ -18,9 +18,6 @@ export interface LoginOutcome {
   /** A failed agent-driven login that named the variables the agent reads its key from (`common/agent-keys.ts`). */
   keyNames?: readonly string[]
 }
-
-/** What a gateway method is, by the API its gateway speaks (two of claude-agent-acp's have the same name). */
-const gatewayLabel = (protocol: string | undefined) => (protocol ? `Through your gateway, ${apiName(protocol)}` : 'Through your gateway')
 
 /** `A`, `A or B`, `A, B or C`. */
 const orList = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)

@@ -67,6 +67,19 @@ describe('check connection', () => {
     expect(result.capabilities.find((c) => c.label === 'Logout')?.supported).toBe(true)
   })
 
+  it("claude-agent-acp 0.101.0's two \"Custom model gateway\" methods are told apart by the API their gateway speaks", async () => {
+    // Its real initialize answer to a client offering `auth._meta.gateway`: the two methods differ only there.
+    harness = await startHarness([{ id: 'cl', scenario: 'claude-gateway-methods' }])
+    const result = must(await harness.tools.handlers.checkAgentConnection({ agentId: 'cl' }))
+    expect(result.authMethods.map((m) => [m.id, m.name, m.gateway, m.gatewayProtocol])).toEqual([
+      ['claude-ai-login', 'Claude Subscription', undefined, undefined],
+      ['console-login', 'Anthropic Console', undefined, undefined],
+      ['gateway', 'Custom model gateway', true, 'anthropic'],
+      ['gateway-bedrock', 'Custom model gateway', true, 'bedrock'],
+    ])
+    expect(() => agentToolsCalls.checkAgentConnection.output.parse(result)).not.toThrow()
+  })
+
   it('an agent that exits at start is a failed check with its stderr tail, not a call failure', async () => {
     harness = await startHarness([{ id: 'x', name: 'Broken', scenario: 'exit-at-start' }])
     const result = must(await harness.tools.handlers.checkAgentConnection({ agentId: 'x' }))

@@ -16,4 +16,18 @@ describe('AuthMethodList', () => {
     expect(html).toMatch(/Company SSO<\/span> <span class="muted small">— Not usable in Bosun/)
     expect(html).toMatch(/Log in with the agent<\/span> <span class="muted small">— The agent signs you in/)
   })
+
+  it("tells claude-agent-acp's two \"Custom model gateway\" methods apart by the API of their gateway", () => {
+    const html = renderToStaticMarkup(
+      <AuthMethodList
+        methods={[
+          { id: 'gateway', name: 'Custom model gateway', type: 'agent', gateway: true, gatewayProtocol: 'anthropic' },
+          { id: 'gateway-bedrock', name: 'Custom model gateway', type: 'agent', gateway: true, gatewayProtocol: 'bedrock' },
+        ]}
+      />,
+    )
+    expect(html).toMatch(/Custom model gateway<\/span> <span class="muted small">— Through your gateway, Anthropic API/)
+    expect(html).toMatch(/Custom model gateway<\/span> <span class="muted small">— Through your gateway, Bedrock API/)
+    expect(html).not.toContain('The agent signs you in')
+  })
 })
