@@ -6,7 +6,7 @@ import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { revealAsText } from '../permissions/reveal-text'
-import { decidedByText, describeUnanswered, isDecidedByOption } from '../permissions/resolution-text'
+import { decidedByText, decisionVerb, describeUnanswered, isDecidedByOption } from '../permissions/resolution-text'
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView, diffHidesCharacters } from './DiffView'
@@ -167,6 +167,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const status = reported === 'pending' && pending.length === 0 && runsATerminal(entry, terminals) ? 'in_progress' : reported
   // claude-agent-acp reports no end for some calls (the sandbox's network access it asked about, for one).
   const unfinished = turnEnded && waiting === 0 && (status === 'pending' || status === 'in_progress')
+  // Rejected, and the agent said no more of it (codex-acp and Gemini CLI send no update after a rejection; the call is
+  // `cancelled` once the session is reopened): it did not run, and the card says so alike, live and reopened.
+  const rejected = waiting === 0 && decisionVerb(entry.decidedBy?.optionKind) === 'Rejected' && (status === 'pending' || status === 'in_progress' || status === 'cancelled')
   // Every card starts open (its raw payloads are disclosures of their own); the person may collapse it, and anything
   // new awaiting them opens it again.
   const [open, setOpen] = useState(true)
@@ -226,7 +229,11 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
         )}
         {pending.length > 0 && <span className="badge badge-warn">Needs approval</span>}
         {pending.length === 0 && waiting > 0 && <span className="badge badge-warn">Needs input</span>}
-        {unfinished ? (
+        {rejected ? (
+          <span className="badge badge-muted" title="Rejected, and the agent reported nothing more of it: it did not run">
+            Rejected
+          </span>
+        ) : unfinished ? (
           <span className="badge badge-muted" title="The turn ended before the agent reported that this finished">
             Not finished
           </span>

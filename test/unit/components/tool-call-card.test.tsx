@@ -272,6 +272,31 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(inEndedTurn({ protocolVersion: 2, turn: turn('idle') }, 2, 0)).toBe(false)
   })
 
+  it('a tool call rejected and reported no further is "Rejected", live and reopened alike, not "Not finished" or "Cancelled"', () => {
+    // codex-acp 2.6.0 ("No, and tell Codex what to do differently") and Gemini CLI 0.61.0 send no update after a
+    // rejection: the call stays `pending` (live), and is `cancelled` once the session is reopened (the agent gone).
+    const rejected = request({ status: 'answered', resolution: { by: 'person', optionId: 'reject', optionKind: 'reject_once', at: 2 } })
+    // The badge in the card's header (its footer says "Rejected by you (Reject)" whatever the badge).
+    const badge = (status: string, turnEnded: boolean, optionKind = 'reject_once') =>
+      /<span class="badge [^"]*"[^>]*>([^<]*)<\/span>/.exec(
+        render(
+          <ToolCallCard
+            entry={card({ status, permissionIds: [rejected.requestId], decidedBy: { kind: 'person', label: 'Reject', optionKind } })}
+            permissions={{ [rejected.requestId]: rejected }}
+            terminals={{}}
+            turnEnded={turnEnded}
+          />,
+        ),
+      )?.[1]
+    for (const [status, turnEnded] of [['pending', false], ['pending', true], ['in_progress', true], ['cancelled', true]] as const) {
+      expect(badge(status, turnEnded)).toBe('Rejected')
+    }
+    // What the agent reported of it, when it did, is what it says (claude-agent-acp fails a rejected call).
+    expect(badge('failed', true)).toBe('Failed')
+    // An allowed call left pending is still not finished.
+    expect(badge('pending', true, 'allow_once')).toBe('Not finished')
+  })
+
   it('a tool call\'s text output keeps its lines (a file list), where an agent message joins them as prose', () => {
     // claude-agent-acp sends Glob's and Grep's results as plain text, one path a line.
     const entry = card({ status: 'completed', toolKind: 'search', content: [{ type: 'content', content: { type: 'text', text: 'src/app.ts\nsrc/b.ts' } }] })
