@@ -139,20 +139,65 @@ const titleOffset = (el: HTMLElement, card: Element): number => card.getBounding
 const pendingForm = (el: HTMLElement, requestId: string): HTMLElement | null => el.querySelector<HTMLElement>(`${PENDING_FORM}[data-request-id="${CSS.escape(requestId)}"]`)
 
 /**
- * The rows to render: the virtualizer's range and overscan; while following, the rows at the end as well (a view's
- * worth and the overscan), so the frame that scrolls to the end already has them. Rows sit in normal flow under
- * one offset, so the indexes are contiguous.
+ * Rows rendered above the end's view while following: enough to cover an estimate that was too large, and the first
+ * frame of a scroll up (which stops following, and brings back the virtualizer's whole overscan).
  */
-export function rowsToRender(range: Range, following: boolean): number[] {
+export const FOLLOW_OVERSCAN = 2
+
+/**
+ * The rows to render: the virtualizer's range and overscan; while following, the rows at the end as well, so the
+ * frame that scrolls to the end already has them. Rows sit in normal flow under one offset, so the indexes are
+ * contiguous. `endStart` is the first row of the end's view by the rows' sizes ({@link firstRowOfEnd}); without it,
+ * the end's view is taken to hold as many rows as the current one, and the whole overscan is rendered above it. With
+ * it, only {@link FOLLOW_OVERSCAN} rows are rendered above the end's view: the overscan, out of view while following,
+ * was mounted again after each batch of a flood that brings a view of new rows (about half of the rows it mounted).
+ */
+export function rowsToRender(range: Range, following: boolean, endStart?: number): number[] {
   const indexes = defaultRangeExtractor(range)
   if (!following || range.count === 0) return indexes
+  if (endStart !== undefined) {
+    // The rows in view now (the follow scroll has not landed yet) when they join the end's, and the end's view; the
+    // overscan above them would be out of view once it lands.
+    const tail = Math.max(0, Math.min(endStart, range.count - 1) - FOLLOW_OVERSCAN)
+    return rowsFrom(range.endIndex >= tail - 1 ? Math.min(range.startIndex, tail) : tail, range.count)
+  }
   const tail = Math.max(0, range.count - (range.endIndex - range.startIndex + 1) - range.overscan)
   const reachesTail = indexes.length > 0 && indexes[indexes.length - 1]! >= tail - 1
   const first = reachesTail ? Math.min(indexes[0]!, tail) : tail
   if (first === indexes[0] && indexes[indexes.length - 1] === range.count - 1) return indexes
+  return rowsFrom(first, range.count)
+}
+
+function rowsFrom(first: number, count: number): number[] {
   const rows: number[] = []
-  for (let index = first; index < range.count; index++) rows.push(index)
+  for (let index = first; index < count; index++) rows.push(index)
   return rows
+}
+
+/**
+ * The first of `count` rows that shows in a view `viewport` px high scrolled to the end, `endOf(i)` being where row i
+ * ends (growing with i). A binary search: a flood's transcript has many thousand rows.
+ */
+export function firstRowOfEnd(count: number, endOf: (index: number) => number, viewport: number): number {
+  if (count === 0) return 0
+  const top = endOf(count - 1) - viewport
+  let low = 0
+  let high = count - 1
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (endOf(mid) > top) high = mid
+    else low = mid + 1
+  }
+  return low
+}
+
+/** {@link firstRowOfEnd} by the virtualizer's placed rows and its view's height, when it has both for these rows. */
+function endStartOf(virtualizer: Virtualizer<HTMLDivElement, Element> | null, count: number): number | undefined {
+  const viewport = virtualizer?.scrollRect?.height
+  if (!virtualizer || !viewport || count === 0) return undefined
+  const placed = virtualizer.measurementsCache
+  if (placed.length !== count) return undefined
+  return firstRowOfEnd(count, (index) => placed[index]!.end, viewport)
 }
 
 /** The entry showing a permission or elicitation request (on its tool call, or standalone). */
@@ -306,7 +351,14 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const getItemKey = useCallback((index: number) => entriesRef.current[index]?.id ?? index, [])
   const estimateSize = useCallback((index: number) => estimateEntrySize(entriesRef.current[index]), [])
   // While following, the rows at the end are rendered too (the view is scrolled to them before the frame is painted).
-  const rangeExtractor = useCallback((range: Range) => rowsToRender(range, following), [following])
+  // Only a few rows above the end's view, unless a form waits for the person: the view stops at a form's title when
+  // it is among the rows rendered (below), and the whole overscan keeps that as likely as it was.
+  const virtualizerRef = useRef<Virtualizer<HTMLDivElement, Element> | null>(null)
+  const formWaiting = useMemo(() => Object.values(session.elicitations).some((e) => e.status === 'pending'), [session.elicitations])
+  const rangeExtractor = useCallback(
+    (range: Range) => rowsToRender(range, following, following && !formWaiting ? endStartOf(virtualizerRef.current, range.count) : undefined),
+    [following, formWaiting],
+  )
   const virtualizer = useVirtualizer({
     count: entries.length,
     getScrollElement: () => scrollRef.current,
@@ -317,6 +369,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     measureElement: measureRow,
     useFlushSync: false,
   })
+  virtualizerRef.current = virtualizer
   // Rows are only ever appended: a longer transcript places its new rows, not every row again (see append-only-rows.ts).
   const placing = useRef<object | null>(null)
   if (placing.current !== virtualizer) {
