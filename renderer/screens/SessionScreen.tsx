@@ -223,6 +223,24 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const waiting = session !== undefined && !stopOverdue && waitingOnAgent(session, agent?.status === 'ready')
   const silentMs = useSilence(waiting ? (lastActivityAt ?? null) : null, useStallThreshold(api.appInfo))
 
+  // The header's title and subtitle views are made when what they show changes, not at each render of the screen (one per
+  // batch of a flood): new elements each time made the header render again with every batch.
+  const headerCwd = session?.cwd ?? ''
+  const extraFolders = session?.additionalDirectories
+  const headerAgentName = agent?.name ?? session?.agentId ?? ''
+  const titled = session !== undefined && derivedTitle(session) !== null
+  const folderNames = useMemo(() => [headerCwd, ...(extraFolders ?? [])].map(folderName).join(' + '), [headerCwd, extraFolders])
+  const titleView = useMemo(() => (titled ? undefined : <FolderTitle cwd={headerCwd} />), [titled, headerCwd])
+  const subtitleView = useMemo(
+    () => (
+      <CutLine text={`${folderNames} · ${headerAgentName}`}>
+        <MiddleCut text={folderNames} />
+        <span className="cut-words-first">{` · ${headerAgentName}`}</span>
+      </CutLine>
+    ),
+    [folderNames, headerAgentName],
+  )
+
   if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
   const agentName = agent?.name ?? session.agentId
   const busy = session.turn.state !== 'idle'
@@ -235,22 +253,16 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const derived = derivedTitle(session)
   const title = derived ?? untitledName(session.cwd)
   const folders = [session.cwd, ...(session.additionalDirectories ?? [])]
-  const folderNames = folders.map(folderName).join(' + ')
   return (
     <main className="session-screen" aria-label={derived ? `Session ${derived}` : title}>
       <SessionHeader
         title={title}
         // A folder's name is cut in its middle, so a narrow window still shows how it ends (the full text is the tooltip).
-        titleView={derived ? undefined : <FolderTitle cwd={session.cwd} />}
+        titleView={titleView}
         // Where the session runs, by the folders' names and first (a narrow window cuts the agent's name first: it is
         // named in the sidebar and the message box); the full paths are the tooltip.
         subtitle={`${folderNames} · ${agentName}`}
-        subtitleView={
-          <CutLine text={`${folderNames} · ${agentName}`}>
-            <MiddleCut text={folderNames} />
-            <span className="cut-words-first">{` · ${agentName}`}</span>
-          </CutLine>
-        }
+        subtitleView={subtitleView}
         subtitleTooltip={`${folders.join(' + ')} · ${agentName}`}
         turn={session.turn}
         inboxSlot={inboxSlot}
