@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionState } from '../../../common/session/types'
 import { Icon } from './icons'
 
@@ -37,9 +37,18 @@ function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number];
 
 /**
  * Notices, newest last. `window`: the app's own, in the window's corner; `session`: a session's, in the flow above
- * its transcript (below the session header and its controls, covering nothing).
+ * its transcript (below the session header and its controls, covering nothing). A session's notices stay the same
+ * object while its text streams, so a flood's batches do not render them again.
  */
-export function Toasts({ notices, onDismiss, placement = 'window' }: { notices: SessionState['notices']; onDismiss: (id: string) => void; placement?: 'window' | 'session' }) {
+export const Toasts = memo(function Toasts({
+  notices,
+  onDismiss,
+  placement = 'window',
+}: {
+  notices: SessionState['notices']
+  onDismiss: (id: string) => void
+  placement?: 'window' | 'session'
+}) {
   const overflow = useOverflow(placement === 'session', notices)
   if (notices.length === 0) return null
   const shown = notices.slice(-MAX_VISIBLE_NOTICES)
@@ -59,7 +68,7 @@ export function Toasts({ notices, onDismiss, placement = 'window' }: { notices: 
       <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} />
     </div>
   )
-}
+})
 
 /** Whether a box scrolls, and whether some of it is below what shows; `watch` changes when its content does. */
 function useOverflow(enabled: boolean, watch: unknown) {

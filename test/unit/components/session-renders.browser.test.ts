@@ -39,8 +39,8 @@ describe('the session screen under streamed text', { timeout: 30_000 }, () => {
       })
       const after = await renders()
       expect(after.SessionScreen! - before.SessionScreen!).toBeGreaterThanOrEqual(5)
-      // Nor what the header shows: the folder's name cut in its middle, the close button.
-      for (const name of ['SessionHeader', 'FolderTitle', 'CutLine', 'MiddleCut', 'CloseSessionButton']) expect({ [name]: after[name] }).toEqual({ [name]: before[name] })
+      // Nor what the header shows (the folder's name cut in its middle, the close button), nor the session's notices.
+      for (const name of ['SessionHeader', 'FolderTitle', 'CutLine', 'MiddleCut', 'CloseSessionButton', 'Toasts']) expect({ [name]: after[name] }).toEqual({ [name]: before[name] })
       expect(page.errors).toEqual([])
     } finally {
       await page.close()
