@@ -32,6 +32,8 @@ export interface BrowserResult {
   /** How many socket frames carried it. */
   hostFrames: number
   longTasks: number[]
+  /** Transcript rows mounted during the turn, and the most in the DOM at once. */
+  rows: { mounted: number; atOnce: number }
   /** The page's main thread, Enter → Idle: CPU time (ms; steadier than wall time on a loaded machine), layouts forced or not, and their time. */
   pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
   scrollFrames: { count: number; p50: number; p95: number; max: number }
@@ -51,8 +53,8 @@ const AGENT = 'Flood'
 
 /** Installed before the app loads: long tasks, and when each marker of the turn first appears. */
 function probe(): void {
-  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number }
-  const p: Probe = { longTasks: [], enter: 0, marks: {} }
+  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; rowsMounted: number; rowsAtOnce: number }
+  const p: Probe = { longTasks: [], enter: 0, marks: {}, rowsMounted: 0, rowsAtOnce: 0 }
   ;(window as unknown as { __bench: Probe }).__bench = p
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) p.longTasks.push({ start: entry.startTime, duration: entry.duration })
@@ -96,8 +98,15 @@ function probe(): void {
     if (event.key === 'Enter' && p.enter === 0 && (event.target as HTMLElement).getAttribute('aria-label') === 'Message') p.enter = event.timeStamp
   }, true)
   let status: Element | null = null
-  const check = () => {
+  let rows: HTMLCollection | null = null
+  const check = (records: MutationRecord[]) => {
     if (p.enter === 0) return
+    // Transcript rows mounted during the turn, and the most in the DOM at once: what each shown batch lays out and paints.
+    if (p.marks.idle === undefined) {
+      for (const record of records) record.addedNodes.forEach((node) => void ((node as Element).classList?.contains('transcript-row') && p.rowsMounted++))
+      rows ??= document.getElementsByClassName('transcript-row')
+      p.rowsAtOnce = Math.max(p.rowsAtOnce, rows.length)
+    }
     const now = performance.now()
     if (p.marks.user === undefined && document.querySelector('[aria-label="Your message"]')) p.marks.user = now
     if (!status?.isConnected) status = document.querySelector('[role="status"][aria-label^="Turn:"]')
@@ -184,8 +193,8 @@ async function run(count: number): Promise<BrowserResult> {
     await box.press('Enter')
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
-      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; longTasks: { start: number; duration: number }[] } }).__bench
-      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, frameCount: p.frameCount ?? 0, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
+      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; rowsMounted: number; rowsAtOnce: number; longTasks: { start: number; duration: number }[] } }).__bench
+      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, frameCount: p.frameCount ?? 0, rowsMounted: p.rowsMounted, rowsAtOnce: p.rowsAtOnce, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     const hostCpuMs = host.cpuMs() - hostCpuBefore
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
@@ -237,6 +246,7 @@ async function run(count: number): Promise<BrowserResult> {
       hostFrameMiB: marks.frameBytes / 2 ** 20,
       hostFrames: marks.frameCount,
       longTasks: marks.longTasks,
+      rows: { mounted: marks.rowsMounted, atOnce: marks.rowsAtOnce },
       pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,
       heapAfterGcMiB: heapAfter,
