@@ -5,6 +5,7 @@
  * TTY for a login prompt get one. The process leads its own group, so closing it stops everything it started.
  */
 import { randomUUID } from 'node:crypto'
+import { isAbsolute } from 'node:path'
 import type { AgentExit, AgentProcessSpec } from '../agents/agent-process'
 import type { Scheduler } from '../agents/scheduler'
 import { fail, ok, type Result } from '../base/errors'
@@ -12,6 +13,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { methodMeta, record } from '../acp/handshake'
 import type { AuthMethodSummary } from '../acp/types'
+import { findOnPath } from '../config/validate'
 import { PtyProcess } from '../terminals/pty-process'
 import { LogStream } from './agent-log'
 import type { SecretSet } from './redaction'
@@ -41,6 +43,18 @@ export function terminalSpec(launch: AgentProcessSpec, method: TerminalLogin): A
     args: method.wholeArgs ? [...(method.args ?? [])] : [...launch.args, ...(method.args ?? [])],
     env: { ...launch.env, ...(method.env ?? {}) },
   }
+}
+
+/**
+ * The launch spec with its command found on the launch's *own* PATH, before a login method's env applies (J8): a
+ * method whose env sets PATH would otherwise choose which program of the configured name runs. A command with a
+ * folder in it is the configured file already.
+ */
+export async function withOwnProgram(launch: AgentProcessSpec, platform: NodeJS.Platform = process.platform): Promise<Result<AgentProcessSpec>> {
+  if (isAbsolute(launch.command) || launch.command.includes('/') || (platform === 'win32' && launch.command.includes('\\'))) return ok(launch)
+  const found = await findOnPath(launch.command, launch.env, platform)
+  if (!found) return fail({ kind: 'agent-spawn-failed', message: `${launch.command} was not found on PATH` })
+  return ok({ ...launch, command: found })
 }
 
 /** Sign-in terminals open at once, per agent and in all. */

@@ -25,7 +25,7 @@ import type { CallClient, CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
-import { AuthTerminals, commandLine, loginMethodsOf, namedTerminalCommand, programBaseName, terminalSpec } from './auth-terminal'
+import { AuthTerminals, commandLine, loginMethodsOf, namedTerminalCommand, programBaseName, terminalSpec, withOwnProgram } from './auth-terminal'
 import { checkConnection } from './check-connection'
 import { InspectorHub, type InspectorOptions } from './inspector'
 import { KeyLoginMemory } from './key-logins'
@@ -604,7 +604,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const { method } = found.value
         if (method.type !== 'terminal') return fail({ kind: 'invalid-argument', message: `${method.name} is not a terminal login.` })
         // J8: the program comes from our own configuration; the agent only adds args and env.
-        const spec = await processSpec(agentId)
+        const launch = await processSpec(agentId)
+        const spec = launch.ok ? await withOwnProgram(launch.value) : launch
         if (!spec.ok) return spec
         return terminals.start(agentId, terminalSpec(spec.value, method), (_exit, succeeded) => {
           if (!succeeded || disposed) return

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, delimiter, dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { once } from '../../../main/base/event'
 import { ENV_AGENT, must, startHarness, type Harness } from './harness'
@@ -166,6 +166,34 @@ describe('terminal login', () => {
     expect(harness.supervisor.get('t')!.pid).not.toBe(firstPid)
     // The terminal is gone: input now fails as a value.
     expect(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'x' })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+  })
+
+  it('runs the configured program even when the method sets PATH: a program of that name on the agent’s PATH is never run (J8)', async () => {
+    // The configured command is a bare name; the method's env puts a folder holding a program of that name on PATH.
+    const decoy = mkdtempSync(join(tmpdir(), 'bosun-decoy-'))
+    const marker = join(decoy, 'ran')
+    const program = basename(process.execPath)
+    writeFileSync(join(decoy, program), `#!/bin/sh\necho decoy > '${marker}'\nexit 0\n`, { mode: 0o755 })
+    try {
+      harness = await startHarness([{ id: 't', protocolVersion: 1, envAgentArgs: ['--login-path', decoy] }])
+      const dump = join(harness.home, 'dump.json')
+      const def = harness.config.definitions.get('t')!
+      const ownPath = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`
+      must(await harness.config.definitions.save({ ...def, command: program, args: [...def.args, '--dump-env', dump], env: { PATH: ownPath } }))
+      must(await harness.connect('t'))
+
+      const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+      await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.data.includes('Paste your token'))
+      must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'ok\n' }))
+      expect((await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)).exit).toEqual({ code: 0, signal: null })
+      expect(existsSync(marker)).toBe(false)
+      // The method's env still applies to the program Bosun chose (D3): its PATH is what the method said.
+      const spawned = JSON.parse(readFileSync(`${dump}.login`, 'utf8')) as { argv: string[]; env: Record<string, string> }
+      expect(spawned.argv).toEqual([...def.args.slice(1), '--dump-env', dump, '--login'])
+      expect(spawned.env).toMatchObject({ LOGIN_MODE: '1', PATH: decoy })
+    } finally {
+      rmSync(decoy, { recursive: true, force: true })
+    }
   })
 
   it('a failed terminal login reports its exit code and does not restart the agent', async () => {
