@@ -1,7 +1,7 @@
 /**
  * Plain http(s) GET in main, bounded: a size limit (checked on Content-Length and while streaming), a
- * deadline without progress, at most 5 redirects (never from https down to http), cancel through an
- * AbortSignal. The SHA-256 of the body is computed while it streams. Through the environment's proxy (proxy.ts).
+ * deadline without progress, at most 5 redirects (never from https down to http; for icons, never to another
+ * origin), cancel through an AbortSignal. The SHA-256 of the body is computed while it streams. Through the environment's proxy (proxy.ts).
  */
 import { createHash } from 'node:crypto'
 import { createWriteStream, promises as fs } from 'node:fs'
@@ -33,6 +33,11 @@ export interface DownloadOptions {
   accept?: string
   /** Where `HTTPS_PROXY`/`NO_PROXY` are read (default `process.env`; see proxy.ts). */
   env?: NodeJS.ProcessEnv
+  /**
+   * `same-origin`: a redirect to another scheme, host or port is refused (icons, checklist J2). Default `any`:
+   * followed within the rules above (an agent's archive moves from its release page to a CDN).
+   */
+  redirects?: 'any' | 'same-origin'
 }
 
 export type DownloadFailure = { reason: 'cancelled' | 'too-large' | 'http-error' | 'network' | 'timeout' | 'unsafe-url'; message: string }
@@ -93,8 +98,12 @@ async function download(
     if (outcome.kind === 'done') return { contentType: outcome.contentType, finalUrl: safe }
     if (hop >= MAX_REDIRECTS) throw new DownloadError({ reason: 'http-error', message: `Too many redirects from ${startUrl.slice(0, 300)}` })
     const next = new URL(outcome.location, safe)
-    if (new URL(safe).protocol === 'https:' && next.protocol !== 'https:') {
+    const from = new URL(safe)
+    if (from.protocol === 'https:' && next.protocol !== 'https:') {
       throw new DownloadError({ reason: 'unsafe-url', message: `Refusing a redirect from https to ${next.protocol}` })
+    }
+    if (options.redirects === 'same-origin' && next.origin !== from.origin) {
+      throw new DownloadError({ reason: 'unsafe-url', message: `Refusing a redirect from ${from.origin} to another origin` })
     }
     url = next.href
   }

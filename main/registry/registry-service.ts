@@ -183,10 +183,13 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
   return { handlers, installer, client, dispose: () => store.dispose() }
 }
 
-/** An icon as a data: URL: SVG (shown only through `<img>`, where it cannot run scripts) or PNG, bounded. */
+/**
+ * An icon as a data: URL: SVG (shown only through `<img>`, where it cannot run scripts) or PNG, bounded. Fetched
+ * without credentials, and not through a redirect to another scheme or origin (J2).
+ */
 async function fetchIcon(url: string, log: Logger): Promise<string | null> {
   try {
-    const { body } = await downloadToBuffer(url, { maxBytes: ICON_MAX_BYTES, idleTimeoutMs: 10_000, accept: 'image/svg+xml,image/png' })
+    const { body } = await downloadToBuffer(url, { maxBytes: ICON_MAX_BYTES, idleTimeoutMs: 10_000, accept: 'image/svg+xml,image/png', redirects: 'same-origin' })
     if (body.length >= 8 && body.readUInt32BE(0) === 0x89504e47) return `data:image/png;base64,${body.toString('base64')}`
     const head = body.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart()
     if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return `data:image/svg+xml;base64,${body.toString('base64')}`

@@ -133,6 +133,8 @@ export interface FixtureRegistry {
   url: string
   /** Serve `body` at `path` (replaces what was there). */
   put(path: string, body: Buffer | string, contentType?: string): void
+  /** Answer `path` with a 302 to `location`. */
+  redirect(path: string, location: string): void
   /** The registry document served at /registry.json. */
   setRegistry(doc: unknown): void
   /** Stop answering (simulates being offline: connections are refused). */
@@ -147,6 +149,7 @@ export interface FixtureRegistry {
 
 export async function startFixtureRegistry(): Promise<FixtureRegistry> {
   const files = new Map<string, { body: Buffer; type: string }>()
+  const redirects = new Map<string, string>()
   const stalls = new Map<string, Promise<void>>()
   const hits: string[] = []
   const hitWaiters: { path: string; resolve: () => void }[] = []
@@ -156,6 +159,11 @@ export async function startFixtureRegistry(): Promise<FixtureRegistry> {
     for (const waiter of hitWaiters.filter((w) => w.path === path)) {
       hitWaiters.splice(hitWaiters.indexOf(waiter), 1)
       waiter.resolve()
+    }
+    const location = redirects.get(path)
+    if (location !== undefined) {
+      res.writeHead(302, { location }).end()
+      return
     }
     const file = files.get(path)
     if (!file) {
@@ -187,6 +195,9 @@ export async function startFixtureRegistry(): Promise<FixtureRegistry> {
     },
     put(path, body, type = 'application/octet-stream') {
       files.set(path, { body: Buffer.isBuffer(body) ? body : Buffer.from(body), type })
+    },
+    redirect(path, location) {
+      redirects.set(path, location)
     },
     setRegistry(doc) {
       files.set('/registry.json', { body: Buffer.from(JSON.stringify(doc)), type: 'application/json' })

@@ -9,6 +9,10 @@ import { DownloadError, downloadToBuffer, downloadToFile } from '../../../main/r
 
 let server: Server
 let origin: string
+/** A second server: another origin a redirect may lead to. */
+let other: Server
+let otherOrigin: string
+const otherHits: string[] = []
 let dir: string
 
 beforeEach(async () => {
@@ -19,6 +23,8 @@ beforeEach(async () => {
     else if (path === '/to-ok') res.writeHead(302, { location: '/ok' }).end()
     else if (path === '/to-external-http') res.writeHead(302, { location: 'http://example.com/x' }).end()
     else if (path === '/loop') res.writeHead(302, { location: '/loop' }).end()
+    else if (path === '/to-other-origin') res.writeHead(302, { location: `${otherOrigin}/ok` }).end()
+    else if (path === '/to-same-server-by-name') res.writeHead(302, { location: `${origin.replace('127.0.0.1', 'localhost')}/ok` }).end()
     else if (path === '/short') {
       res.writeHead(200, { 'content-length': '100' })
       res.write('only a part')
@@ -30,9 +36,17 @@ beforeEach(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  otherHits.length = 0
+  other = createServer((req, res) => {
+    otherHits.push(req.url ?? '/')
+    res.writeHead(200, { 'content-length': '5' }).end('other')
+  })
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+  otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`
 })
 afterEach(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()))
+  await new Promise<void>((resolve) => other.close(() => resolve()))
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -60,6 +74,16 @@ describe('download', () => {
   it('refuses a redirect to plain http on another machine, and redirect loops', async () => {
     expect(await failureOf(downloadToBuffer(`${origin}/to-external-http`, { maxBytes: 100 }))).toMatchObject({ reason: 'unsafe-url' })
     expect(await failureOf(downloadToBuffer(`${origin}/loop`, { maxBytes: 100 }))).toMatchObject({ reason: 'http-error', message: expect.stringMatching(/Too many redirects/) })
+  })
+
+  it('same-origin (icons, J2): refuses a redirect to another port or host name without asking it, follows one within the origin', async () => {
+    const sameOrigin = { maxBytes: 100, redirects: 'same-origin' } as const
+    expect(await failureOf(downloadToBuffer(`${origin}/to-other-origin`, sameOrigin))).toMatchObject({ reason: 'unsafe-url', message: expect.stringMatching(/another origin/) })
+    expect(await failureOf(downloadToBuffer(`${origin}/to-same-server-by-name`, sameOrigin))).toMatchObject({ reason: 'unsafe-url' })
+    expect(otherHits).toEqual([])
+    expect((await downloadToBuffer(`${origin}/to-ok`, sameOrigin)).body.toString()).toBe('hello')
+    // Other downloads follow it (an agent's archive moves from its release page to a CDN).
+    expect((await downloadToBuffer(`${origin}/to-other-origin`, { maxBytes: 100 })).body.toString()).toBe('other')
   })
 
   it('refuses what is larger than allowed without Content-Length, removes a partial file, and reports an early end', async () => {

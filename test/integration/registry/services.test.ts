@@ -116,6 +116,25 @@ describe('the registry through the composition root', () => {
     expect(registry.hits.filter((path) => path === '/icons/fixture.svg')).toHaveLength(1)
   })
 
+  it('does not follow an icon redirect to another origin (J2), and follows one within the registry', async () => {
+    const { handlers } = await start()
+    publish('1.0.0', '/dev/null')
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"/>'
+    const elsewhere = await startFixtureRegistry()
+    onTestFinished(() => elsewhere.close())
+    elsewhere.put('/fixture.svg', svg, 'image/svg+xml')
+    registry.redirect('/icons/fixture.svg', `${elsewhere.origin}/fixture.svg`)
+    expect(must(await handlers.getRegistryIcon({ registryId: 'fixture-agent' }))).toEqual({ dataUrl: null })
+    expect(elsewhere.hits).toEqual([])
+
+    // A new agent whose icon moved within the registry's own origin.
+    registry.put('/icons/moved.svg', svg, 'image/svg+xml')
+    registry.redirect('/icons/old.svg', '/icons/moved.svg')
+    registry.setRegistry({ version: '1.0.0', agents: [binaryEntry('moved-agent', '1.0.0', `${registry.origin}/dl/x.tar.gz`, { name: 'Moved', icon: 'icons/old.svg' })], extensions: [] })
+    must(await handlers.getRegistry({ refresh: true }))
+    expect(must(await handlers.getRegistryIcon({ registryId: 'moved-agent' })).dataUrl).toBe(`data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`)
+  })
+
   it('refuses an icon that is not an image', async () => {
     const { handlers } = await start()
     publish('1.0.0', '/dev/null')

@@ -18,12 +18,14 @@ describe('content blocks', () => {
     expect(html).toContain('https://x/y.png')
   })
 
-  it('shows resource links as text, not as links', () => {
+  it('shows resource links as text, not as links, and never loads their icons (J2: http:, file: or any other src)', () => {
+    const icons = [{ src: 'http://evil.example/i.png' }, { src: 'file:///etc/passwd' }, { src: 'https://evil.example/i.svg', theme: 'dark' }]
     const html = renderToStaticMarkup(
-      createElement(ContentBlockView, { block: { type: 'resource_link', uri: 'https://evil.example/', name: 'doc' }, markdown: true }),
+      createElement(ContentBlockView, { block: { type: 'resource_link', uri: 'https://evil.example/', name: 'doc', icons }, markdown: true }),
     )
-    expect(html).not.toMatch(/<a\b|href=/)
+    expect(html).not.toMatch(/<a\b|href=|<img\b|src=/)
     expect(html).toContain('https://evil.example/')
+    expect(html).not.toContain('i.png')
   })
 
   it('keeps the person’s own text literal (no Markdown)', () => {
