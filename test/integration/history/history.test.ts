@@ -45,6 +45,8 @@ const texts = (state: SessionState) =>
 const cases: { label: string; v2: boolean; capabilities: Record<string, unknown> | undefined; method: string | null }[] = [
   { label: 'v1 that loads sessions', v2: false, capabilities: { loadSession: true }, method: 'session/load' },
   { label: 'v1 that resumes sessions', v2: false, capabilities: { loadSession: true, sessionCapabilities: { resume: {} } }, method: 'session/resume' },
+  // E6: session/load only to an agent that says loadSession (the scripted agent would answer one anyway).
+  { label: 'v1 that resumes but does not load sessions', v2: false, capabilities: { sessionCapabilities: { resume: {} } }, method: 'session/resume' },
   { label: 'v2', v2: true, capabilities: undefined, method: 'session/resume' },
   { label: 'v1 that can do neither', v2: false, capabilities: {}, method: null },
 ]

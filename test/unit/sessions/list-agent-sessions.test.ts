@@ -60,3 +60,22 @@ describe('listing the agent\'s sessions', () => {
     service.dispose()
   })
 })
+
+describe('opening a session from the agent\'s list', () => {
+  it('a v1 agent that does not say loadSession (it resumes and lists) is not sent session/load, nor anything in its place (E6)', async () => {
+    const asked: unknown[] = []
+    const { connection } = fakeAgentConnection({
+      handshake: { protocolVersion: 1, capabilities: { loadSession: false, resumeSession: true, listSessions: true } },
+      resumeSession: async (params: unknown) => {
+        asked.push(params)
+        return { sessionId: 'A', raw: null }
+      },
+    })
+    const service = sessionsOn(connection)
+    const opened = await service.openAgentSession('a', 'A', '/w')
+    expect(opened).toMatchObject({ ok: false, error: { kind: 'invalid-argument', message: expect.stringMatching(/cannot load its earlier sessions/) } })
+    expect(asked).toEqual([])
+    expect(service.has('a/A')).toBe(false)
+    service.dispose()
+  })
+})
