@@ -211,6 +211,14 @@ describe('ElicitationBroker: modes and scopes', () => {
     const t = setup({ advertised: { form: false, url: true } })
     await expectHandlerError(t.fake.request('elicitation/create', form()).promise, -32602)
   })
+  it('advertised `elicitation: {}` (no mode present) takes neither mode, and form alone does not take url (C5)', async () => {
+    for (const advertised of [{ form: false, url: false }, { form: true, url: false }]) {
+      const t = setup({ advertised })
+      await expectHandlerError(t.fake.request('elicitation/create', urlParams()).promise, -32602)
+      if (!advertised.form) await expectHandlerError(t.fake.request('elicitation/create', form()).promise, -32602)
+      expect(t.requested()).toEqual([])
+    }
+  })
   it('refuses an unknown or custom mode with -32602', async () => {
     const t = setup()
     await expectHandlerError(t.fake.request('elicitation/create', form({ mode: '_wizard' })).promise, -32602)
