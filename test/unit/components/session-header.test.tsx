@@ -9,9 +9,9 @@ import { SessionHeader } from '../../../renderer/components/header/SessionHeader
 
 const turn = (state: TurnView['state']): TurnView => ({ state, stopReason: null, background: null, completedTurns: 0 })
 
-function status(props: { state: TurnView['state']; startingAgent?: string | null }): { label: string; text: string; spinner: boolean } {
+function status(props: { state: TurnView['state']; startingAgent?: string | null; waitingOnYou?: number }): { label: string; text: string; spinner: boolean } {
   const html = renderToStaticMarkup(
-    <SessionHeader title="t" subtitle="s" turn={turn(props.state)} inboxSlot={null} onClose={() => {}} startingAgent={props.startingAgent ?? null} />,
+    <SessionHeader title="t" subtitle="s" turn={turn(props.state)} inboxSlot={null} onClose={() => {}} startingAgent={props.startingAgent ?? null} waitingOnYou={props.waitingOnYou ?? 0} />,
   )
   const span = /<span class="turn-state[^"]*" role="status" aria-label="([^"]*)"[^>]*>(.*?)<\/span>(?=<div class="usage|<div class="header-actions|$)/.exec(html)
   if (!span) throw new Error(`no status in ${html}`)
@@ -31,5 +31,14 @@ describe('session header status', () => {
 
   it('says the turn once it runs, whatever waited before', () => {
     expect(status({ state: 'running', startingAgent: 'Claude' })).toEqual({ label: 'Turn: Working…', text: 'Working…', spinner: true })
+  })
+
+  it('says it needs you while a request waits, though the agent reports only running or a state Bosun does not know (G10)', () => {
+    expect(status({ state: 'running', waitingOnYou: 1 }).label).toBe('Turn: Needs you')
+    expect(status({ state: 'unknown', waitingOnYou: 2 }).label).toBe('Turn: Needs you')
+    expect(status({ state: 'requires_action', waitingOnYou: 0 }).label).toBe('Turn: Needs you')
+    // Nothing waits any more: what the agent said, not "running" assumed.
+    expect(status({ state: 'running', waitingOnYou: 0 }).label).toBe('Turn: Working…')
+    expect(status({ state: 'idle', waitingOnYou: 0 }).label).toBe('Turn: Idle')
   })
 })

@@ -233,6 +233,25 @@ describe('turns (F4, F12)', () => {
 })
 
 describe('permissions (G2, G3)', () => {
+  it('v2: a permission asked while the agent reports only running is shown; answering one does not set the turn to running (G10)', () => {
+    let s = updates(session(2), { sessionUpdate: 'state_update', state: 'running' })
+    s = apply(s, { type: 'permission_requested', request: permission() })
+    s = apply(s, { type: 'permission_requested', request: permission({ requestId: 'r2' }) })
+    // No requires_action came: both still show, and the turn is what the agent said.
+    expect(s.permissions.r1!.status).toBe('pending')
+    expect(tool(s, 't1').permissionIds).toEqual(['r1', 'r2'])
+    expect(s.turn.state).toBe('running')
+    s = updates(s, { sessionUpdate: 'state_update', state: 'requires_action' })
+    s = apply(s, { type: 'permission_resolved', requestId: 'r1', status: 'answered', resolution: { by: 'person', optionId: 'yes', at: 5 } })
+    // One answered, one still waits: the turn stays as the agent last reported it until it says otherwise.
+    expect(s.turn.state).toBe('requires_action')
+    expect(s.permissions.r2!.status).toBe('pending')
+    s = apply(s, { type: 'permission_resolved', requestId: 'r2', status: 'answered', resolution: { by: 'person', optionId: 'yes', at: 6 } })
+    expect(s.turn.state).toBe('requires_action')
+    s = updates(s, { sessionUpdate: 'state_update', state: 'running' })
+    expect(s.turn.state).toBe('running')
+  })
+
   it('a permission for an unannounced tool call creates the tool call and attaches the request', () => {
     let s = apply(session(1), {
       type: 'permission_requested',
