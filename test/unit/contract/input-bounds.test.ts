@@ -105,3 +105,13 @@ describe('the maps a renderer sends are bounded', () => {
     expect(MAX_ELICITATION_ANSWERS).toBe(schemaLimits.maxFields)
   })
 })
+
+describe('a session’s folders are absolute (E1)', () => {
+  it('newSession refuses a relative cwd or added folder before main does anything with it', () => {
+    const input = calls.newSession.input
+    expect(input.safeParse({ agentId: 'a', cwd: '/work' }).success).toBe(true)
+    expect(input.safeParse({ agentId: 'a', cwd: 'C:\\work' }).success).toBe(true)
+    for (const cwd of ['work', './work', '../work', '~/work', '']) expect(input.safeParse({ agentId: 'a', cwd }).success).toBe(false)
+    expect(input.safeParse({ agentId: 'a', cwd: '/work', additionalDirectories: ['extra'] }).success).toBe(false)
+  })
+})
