@@ -569,17 +569,24 @@ class AcpConnection implements AcpClientConnection {
 
   async authenticate(methodId: string, meta?: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
     const method = this.handshakeValue?.authMethods.find((m) => m.id === methodId)
-    if (method && (method.type === 'terminal' || method.type === UNTYPED_AUTH_METHOD)) {
+    const login = this.version === 2 ? 'auth/login' : 'authenticate'
+    // D2, D5: only a method the agent offered (v2: auth/login exists only with a non-empty authMethods).
+    if (!method) throw new BosunError({ kind: 'invalid-argument', message: `The agent did not offer the login method ${cutText(methodId, 200)}, so Bosun does not send it to ${login}.` })
+    if (method.type === 'terminal' || method.type === UNTYPED_AUTH_METHOD) {
       // D2, D3, D5: a terminal login runs Bosun's own command; a v2 method without a type is no login the agent runs.
       throw new BosunError({
         kind: 'invalid-argument',
-        message: `${cutText(method.name, 200)} is not a login the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${this.version === 2 ? 'auth/login' : 'authenticate'}.`,
+        message: `${cutText(method.name, 200)} is not a login the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${login}.`,
       })
     }
-    await this.request(this.version === 2 ? 'auth/login' : 'authenticate', { methodId, ...(meta !== undefined ? { _meta: meta } : {}) }, signal)
+    await this.request(login, { methodId, ...(meta !== undefined ? { _meta: meta } : {}) }, signal)
   }
 
   async logout(): Promise<void> {
+    // D4 (v1: auth.logout advertised), D5 (v2: a non-empty authMethods).
+    if (!this.handshakeValue?.capabilities.logout) {
+      throw new BosunError({ kind: 'unsupported', message: `This agent does not support logging out, so Bosun does not send it ${this.version === 2 ? 'auth/logout' : 'logout'}.` })
+    }
     await this.request(this.version === 2 ? 'auth/logout' : 'logout', {})
   }
 

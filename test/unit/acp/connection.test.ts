@@ -112,7 +112,8 @@ describe('initialize', () => {
   })
 
   it('v2 without capabilities.session: session calls are refused with a clear error and nothing is sent (C7); v1 always has sessions', async () => {
-    const peer = await initialized(2, { capabilities: {} })
+    // A login method: logout is what goes out after the refused calls (v2: it exists iff authMethods is non-empty).
+    const peer = await initialized(2, { capabilities: {}, authMethods: [{ methodId: 'm', name: 'M', type: 'agent' }] })
     expect(peer.connection.handshake!.capabilities.sessions).toBe(false)
     const calls: [string, () => Promise<unknown>][] = [
       ['session/new', () => peer.connection.newSession({ cwd: '/p' })],
@@ -136,6 +137,22 @@ describe('initialize', () => {
 
     expect((await initialized(2)).connection.handshake!.capabilities.sessions).toBe(true)
     expect((await initialized(1)).connection.handshake!.capabilities.sessions).toBe(true)
+  })
+
+  it('sends no login for a method the agent did not offer, and no logout it does not support: v2 without authMethods has neither (D2, D4, D5)', async () => {
+    const v2 = await initialized(2)
+    for (const call of [() => v2.connection.authenticate('m'), () => v2.connection.logout()]) {
+      expect(await call().then(() => undefined, (e: unknown) => e)).toBeInstanceOf(BosunError)
+    }
+    const v1 = await initialized(1, { authMethods: [{ id: 'a', name: 'A' }] })
+    const unknown = await v1.connection.authenticate('b').then(() => undefined, (e: unknown) => e)
+    expect(unknown).toMatchObject({ kind: 'invalid-argument', message: 'The agent did not offer the login method b, so Bosun does not send it to authenticate.' })
+    expect(await v1.connection.logout().then(() => undefined, (e: unknown) => e)).toMatchObject({ kind: 'unsupported' })
+    // Nothing was written for any of them: the next thing on the wire is the login it offered.
+    void v2.connection.newSession({ cwd: '/p' })
+    expect(await v2.next()).toMatchObject({ method: 'session/new' })
+    void v1.connection.authenticate('a')
+    expect(await v1.next()).toMatchObject({ method: 'authenticate', params: { methodId: 'a' } })
   })
 
   it('v2: a login method without a type is kept as an unknown kind and never sent to auth/login, nor is a terminal one (D2, D5); v1 reads no type as agent', async () => {
@@ -338,7 +355,7 @@ describe('v2 turns', () => {
   })
 
   it('sends v2 shapes for config options and resume, and refuses set_mode and set_model', async () => {
-    const { connection, next, send } = await initialized(2)
+    const { connection, next, send } = await initialized(2, { authMethods: [{ methodId: 'm', name: 'M', type: 'agent' }] })
     const set = connection.setConfigOption('s1', 'model', 'fast')
     const request = await next()
     expect(request.params).toEqual({ sessionId: 's1', configId: 'model', type: 'id', value: 'fast' })
