@@ -170,6 +170,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   // Rejected, and the agent said no more of it (codex-acp and Gemini CLI send no update after a rejection; the call is
   // `cancelled` once the session is reopened): it did not run, and the card says so alike, live and reopened.
   const rejected = waiting === 0 && decisionVerb(entry.decidedBy?.optionKind) === 'Rejected' && (status === 'pending' || status === 'in_progress' || status === 'cancelled')
+  // Not over as far as the agent said: a status Bosun does not know is in progress (H23), a paused call may resume.
+  const callRuns = status === 'pending' || status === 'in_progress' || status === 'paused'
   // Every card starts open (its raw payloads are disclosures of their own); the person may collapse it, and anything
   // new awaiting them opens it again.
   const [open, setOpen] = useState(true)
@@ -301,7 +303,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     rejected={entry.decidedBy?.optionKind?.startsWith('reject') === true}
                     callCancelled={entry.status === 'cancelled'}
                     callFailed={entry.status === 'failed'}
-                    toolEnded={turnEnded || (entry.status !== 'pending' && entry.status !== 'in_progress')}
+                    toolEnded={turnEnded || !callRuns}
                     agentTerminals={agentTerminals}
                   />
                 )

@@ -224,6 +224,13 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(html('completed')).toMatch(/role="status">exited</)
   })
 
+  it('an agent\'s own terminal still runs while its call is in a status Bosun does not know, as the card says (H23: unknown = in progress)', () => {
+    const terminal = { terminalId: 't1', agentRun: true as const, command: 'npm test', output: 'running tests\n' }
+    const html = (status: string) => render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: terminal }} />)
+    for (const status of ['in_progress', '_queued', 'running', 'paused']) expect(html(status)).toMatch(/role="status">running</)
+    expect(html('completed')).not.toMatch(/role="status">running</)
+  })
+
   it('an agent\'s own terminal of a failed call whose whole output is a <tool_use_error> says it did not run, without the tags (Claude Code\'s "Blocked: …")', () => {
     const blocked = '<tool_use_error>Blocked: sleep 25 followed by: echo slept.</tool_use_error>'
     const terminal = (output: string, exitCode: number | null) => ({ terminalId: 't1', agentRun: true as const, command: 'sleep 25; echo slept', output, exitStatus: { exitCode, signal: null } })
