@@ -18,7 +18,7 @@ import { SettingsScreen } from './screens/settings/SettingsScreen'
 import { requestPromptFocus } from './components/permissions/prompt-focus'
 import { startPageAttention } from './notifications/page-attention'
 import { shallowArrayEqual, useAppSelector } from './screens/use-app-selector'
-import { isNewSessionKey, newSessionShortcut, settingsShortcut } from './components/common/shortcuts'
+import { isNewSessionKey, isSettingsKey, newSessionShortcut, settingsShortcut } from './components/common/shortcuts'
 
 /** The props of `components/permissions/ApprovalInbox.tsx`. */
 export interface InboxProps {
@@ -94,6 +94,12 @@ function PlaceholderInbox({ items, onOpen }: InboxProps) {
       ))}
     </ul>
   )
+}
+
+/** The agent of the session shown (the selected one, else the first): whose inspector the menu opens. */
+function currentAgentId(view: AppState): string | null {
+  const id = view.selectedSessionId ?? Object.keys(view.sessions)[0]
+  return id ? (view.sessions[id]?.agentId ?? null) : null
 }
 
 const selectRequestScoped = (state: AppState) => Object.values(state.requestScopedElicitations).filter((e) => e.status === 'pending')
@@ -194,33 +200,30 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     if (target?.isConnected) target.focus()
   }, [page])
   const openAgents = useCallback(() => openPage({ kind: 'agents' }), [openPage])
-  // Ctrl+, (⌘, on macOS) opens Settings, as in VS Code, Zed and GitHub Desktop; pressed on Settings, it closes them.
-  const pageKind = page.kind
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== ',' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.defaultPrevented) return
-      event.preventDefault()
-      if (pageKind === 'settings') closePage()
-      else openPage({ kind: 'settings' })
-    }
-    document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
-  }, [pageKind, openPage, closePage])
   // New session (Ctrl/⌘+N, Ctrl/⌘+Shift+O, the menu's File › New Session): from any page, the sidebar's form.
   const requestNewSession = useCallback(() => {
     restoreFocus.current = opener.current = null
     setPage({ kind: 'sessions' })
     setNewSessionRequest((n) => n + 1)
   }, [])
+  // The app's keys (components/common/shortcuts.ts). Ctrl+, (⌘, on macOS) opens Settings, as in VS Code, Zed and
+  // GitHub Desktop; pressed on Settings, it closes them.
+  const pageKind = page.kind
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || !isNewSessionKey(event)) return
-      event.preventDefault()
-      requestNewSession()
+      if (event.defaultPrevented) return
+      if (isSettingsKey(event)) {
+        event.preventDefault()
+        if (pageKind === 'settings') closePage()
+        else openPage({ kind: 'settings' })
+      } else if (isNewSessionKey(event)) {
+        event.preventDefault()
+        requestNewSession()
+      }
     }
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
-  }, [requestNewSession])
+  }, [pageKind, openPage, closePage, requestNewSession])
   // A turn that ended with an error offers its agent's log (the Agents page, on that agent's Logs tab).
   const openAgentLog = useCallback((agentId: string) => openPage({ kind: 'agents', agentId, tab: 'logs' }), [openPage])
   // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
@@ -292,18 +295,17 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   const menuCommand = useRef<(command: MenuCommand) => void>(() => {})
   // Each opening from the menu starts the Agents page afresh, on the Inspector tab.
   const inspectorOpenings = useRef(0)
-  const currentAgentId = useAppSelector(store, (view) => {
-    const id = view.selectedSessionId ?? Object.keys(view.sessions)[0]
-    return id ? (view.sessions[id]?.agentId ?? null) : null
-  })
   useLayoutEffect(() => {
     menuCommand.current = (command) => {
       if (command === 'newSession') requestNewSession()
       else if (command === 'openSettings') {
         if (page.kind !== 'settings') openPage({ kind: 'settings' })
       } else if (page.kind === 'agents' && page.tab === 'inspector') closePage()
-      // The current session's agent's inspector (what it and Bosun said to each other), else the first agent's.
-      else openPage({ kind: 'agents', tab: 'inspector', nonce: ++inspectorOpenings.current, ...(currentAgentId ? { agentId: currentAgentId } : {}) })
+      else {
+        // The current session's agent's inspector (what it and Bosun said to each other), else the first agent's.
+        const agentId = currentAgentId(store.getSnapshot())
+        openPage({ kind: 'agents', tab: 'inspector', nonce: ++inspectorOpenings.current, ...(agentId ? { agentId } : {}) })
+      }
     }
   })
 

@@ -33,3 +33,8 @@ export function isNewSessionKey(event: KeyboardEvent): boolean {
   const key = event.key.toLowerCase()
   return (key === 'n' && command(event, false)) || (key === 'o' && command(event, true))
 }
+
+/** Settings' keys: Ctrl/⌘+, (no Shift, no Alt). */
+export function isSettingsKey(event: KeyboardEvent): boolean {
+  return event.key === ',' && command(event, false)
+}

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
 import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/services'
 import { startWebHost, type WebHost, type WebHostOptions } from '../../../main/web/server'
+import type { EventSink } from '../../../common/contract'
 import type { ConfirmationService } from '../../../main/trust/confirmation'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 import { lateBound } from './late-bound'
@@ -31,6 +32,8 @@ export interface E2eApp {
   browser: Browser
   context: BrowserContext
   page: Page
+  /** Sends a contract event to the page as main would (e.g. the Electron menu's `menuCommand`, which the browser host has no menu to send). */
+  emit: EventSink['emit']
   close(): Promise<void>
 }
 
@@ -131,8 +134,11 @@ export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}
   assertBuilt()
   const home = createTestHome(agents)
   const { confirmation, limits } = options
-  const createServices: CreateBosunServices =
-    confirmation || limits ? (integration) => createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}) }) : createBosunServices
+  let events: EventSink | undefined
+  const createServices: CreateBosunServices = (integration) => {
+    events = integration.events
+    return createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}) })
+  }
   const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e', ...(options.flow ? { flow: options.flow } : {}) })
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
   const context = await browser.newContext({
@@ -149,6 +155,7 @@ export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}
     browser,
     context,
     page,
+    emit: (name, payload) => events?.emit(name, payload),
     async close() {
       await browser.close().catch(() => {})
       await host.dispose()
