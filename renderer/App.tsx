@@ -373,6 +373,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   )
   const allSeams = useMemo(() => {
     const merged = { ...defaultSeams, ...seams }
+    // Electron blocks downloads (main/shell/window.ts) and has no call to save an image yet: no Save button there.
+    if (host === 'electron') merged.onSaveImage = null
     const respond = merged.onRespondPermission
     // An answer main did not carry out (an "always" the person declined in its dialog) says so; the request stays.
     merged.onRespondPermission = (requestId, optionId) => {
@@ -381,7 +383,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       return result
     }
     return merged
-  }, [seams, notifyFailure])
+  }, [seams, notifyFailure, host])
   const settings = settingsShortcut()
   const newSession = newSessionShortcut(host ?? 'electron')
   const inboxSlot = (

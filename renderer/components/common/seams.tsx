@@ -32,6 +32,11 @@ export interface SessionSeams {
   onOpenLocation: (location: ToolLocation) => Promise<CallResult<{ path: string }>>
   /** A file location of session `sessionId`'s tool calls (`openLocation`; the browser host answers `unsupported`). */
   onOpenSessionLocation: (sessionId: string, location: ToolLocation) => Promise<CallResult<{ path: string }>>
+  /**
+   * Saves an image Bosun does not show (too large to decode, or its size unreadable): the browser host downloads the
+   * data; null where the page cannot save (Electron blocks downloads, and only main writes files), so no button is offered.
+   */
+  onSaveImage: ((image: { fileName: string; mimeType: string; base64: string }) => void) | null
   /** The per-session auto-approve switch (`AutoApproveSwitch`), shown under the composer. */
   AutoApprove: ComponentType<{ checked: boolean; onChange: (value: boolean) => void }>
 }
@@ -39,6 +44,22 @@ export interface SessionSeams {
 export interface ToolLocation {
   path: string
   line?: number | null
+}
+
+/** Downloads base64 image data as a file (a Blob and a temporary `<a download>`; no navigation). */
+export function downloadImage({ fileName, mimeType, base64 }: { fileName: string; mimeType: string; base64: string }): void {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  const url = URL.createObjectURL(new Blob([bytes], { type: mimeType }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.rel = 'noopener'
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 0)
 }
 
 const notWired = async (): Promise<CallResult<never>> => ({ ok: false, error: { kind: 'unsupported', message: 'Opening files is not available here.' } })
@@ -102,6 +123,7 @@ export const defaultSeams: SessionSeams = {
   onOpenSessionLink: (sessionId, url) => console.warn('[bosun ui] open link not wired', sessionId, url),
   onOpenLocation: notWired,
   onOpenSessionLocation: notWired,
+  onSaveImage: downloadImage,
   AutoApprove: AutoApprovePlaceholder,
 }
 

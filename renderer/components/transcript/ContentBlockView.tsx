@@ -1,5 +1,6 @@
 import { memo, useMemo, useState } from 'react'
-import { imageSizeOfBase64, isShowableImageSize } from '../../../common/image-size'
+import { imageSizeOfBase64, isShowableImageSize, type ImageSize } from '../../../common/image-size'
+import { useSeams } from '../common/seams'
 import type { ContentBlock } from '../../../common/session/types'
 import { Markdown } from '../markdown/Markdown'
 import { JsonDisclosure } from '../common/JsonView'
@@ -26,10 +27,25 @@ function ImageView({ data, mimeType, uri }: { data: unknown; mimeType: unknown; 
   if (src === null) return <p className="muted">[image{typeof uri === 'string' ? `: ${uri}` : ''} — not shown]</p>
   if (size && isShowableImageSize(size)) return <img className="content-image" src={src} alt={typeof uri === 'string' ? `Image ${uri}` : 'Image from the agent'} />
   const why = size ? `Image ${size.width} × ${size.height}, too large to show` : 'Image not shown: its size could not be read'
+  return <ImagePlaceholder why={why} src={src} size={size} uri={uri} />
+}
+
+/** An image Bosun does not draw says why, and offers its data as a file where the page can save one. */
+function ImagePlaceholder({ why, src, size, uri }: { why: string; src: string; size: ImageSize | null; uri: unknown }) {
+  const { onSaveImage } = useSeams()
+  const mimeType = src.slice('data:'.length, src.indexOf(';'))
+  const fileName = `image${size ? `-${size.width}x${size.height}` : ''}.${mimeType.slice('image/'.length).toLowerCase().replace('jpeg', 'jpg')}`
   return (
-    <p className="content-image-placeholder muted" role="img" aria-label={why} title={typeof uri === 'string' ? uri : undefined}>
-      {why}
-    </p>
+    <div className="content-image-placeholder muted" title={typeof uri === 'string' ? uri : undefined}>
+      <span role="img" aria-label={why}>
+        {why}
+      </span>
+      {onSaveImage ? (
+        <button type="button" className="link-button" onClick={() => onSaveImage({ fileName, mimeType, base64: src.slice(src.indexOf(',') + 1) })}>
+          Save image
+        </button>
+      ) : null}
+    </div>
   )
 }
 

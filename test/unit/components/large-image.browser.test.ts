@@ -25,6 +25,7 @@ const g = canvas.getContext('2d')
 g.fillStyle = '#3a7'
 g.fillRect(0, 0, 120, 80)
 const encoded = ['image/png', 'image/jpeg', 'image/webp'].map((mimeType) => ({ mimeType, data: canvas.toDataURL(mimeType).split(',')[1] }))
+window.huge = huge
 window.readSizes = encoded.map(({ mimeType, data }) => ({ mimeType, size: imageSizeOfBase64(data) }))
 createRoot(document.getElementById('root')).render(
   <div style={{ padding: 16 }}>
@@ -63,4 +64,23 @@ describe('images in messages, in Chromium', { timeout: 30_000 }, () => {
       }
     })
   }
+
+  it('an image not shown can be saved: the download is the agent’s bytes, named by its size', async () => {
+    const page = await harness.open({ viewport: { width: 900, height: 500 }, styles })
+    try {
+      const placeholder = page.locator('.content-image-placeholder').filter({ has: page.getByRole('img', { name: 'Image 20000 × 20000, too large to show' }) })
+      const [download] = await Promise.all([page.waitForEvent('download'), placeholder.getByRole('button', { name: 'Save image' }).click()])
+      expect(download.suggestedFilename()).toBe('image-20000x20000.png')
+      const saved = readFileSync((await download.path())!)
+      const sent = await page.evaluate(() => (window as unknown as { huge: string }).huge)
+      expect(saved.toString('base64')).toBe(sent)
+      // The one whose size could not be read is offered too, with no size in its name.
+      const unread = page.locator('.content-image-placeholder').filter({ has: page.getByRole('img', { name: 'Image not shown: its size could not be read' }) })
+      const [second] = await Promise.all([page.waitForEvent('download'), unread.getByRole('button', { name: 'Save image' }).click()])
+      expect(second.suggestedFilename()).toBe('image.png')
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
 })
