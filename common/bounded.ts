@@ -33,6 +33,13 @@ export const DEFAULT_JSON_BOUNDS: JsonBounds = {
   maxTotalChars: 4 * 1024 * 1024,
 }
 
+/** How many items of a list {@link boundJson} cut, from the marker it left as the list's last item; 0 for anything else. */
+export function itemsCut(last: unknown): number {
+  if (typeof last !== 'string' || !last.startsWith(TRUNCATION_MARKER)) return 0
+  const more = /\((\d+) more items\)$/.exec(last)?.[1]
+  return more ? Number(more) : 0
+}
+
 /** The marker for a cut container, saying what was cut. */
 function marker(what: string): string {
   return `${TRUNCATION_MARKER} ${what}`

@@ -83,6 +83,8 @@ export interface ToolCallEntry {
   status: ToolCallStatus
   content: ToolCallContent[]
   locations: ToolCallLocation[]
+  /** How many more locations the agent sent than Bosun keeps (main's list bound cut them), said under the list. */
+  locationsNotKept?: number
   rawInput?: unknown
   rawOutput?: unknown
   name?: string | null

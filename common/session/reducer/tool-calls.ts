@@ -5,7 +5,7 @@ import type { FileRead, TerminalView, ToolCallCancel, ToolCallContent, ToolCallE
 import { FINISHED_TOOL_STATUSES, cutText, fittingToolMeta, isObject, isString, NONE, parseLocations, parseToolContent, patchedToolMeta } from './draft'
 import type { Draft, Json, Update } from './draft'
 import { cleanText } from '../title'
-import { TRUNCATION_MARKER } from '../../bounded'
+import { itemsCut, TRUNCATION_MARKER } from '../../bounded'
 
 // ---------------------------------------------------------------------------------------------------------
 // Tool calls
@@ -87,10 +87,14 @@ export function patchToolCall(d: Draft, i: number, u: Json): void {
         if (Array.isArray(value)) t.content = d.own(value.map(parseToolContent))
         else if (value === null) t.content = d.own([])
         break
-      case 'locations':
+      case 'locations': {
+        const cut = Array.isArray(value) ? itemsCut(value[value.length - 1]) : 0
         if (Array.isArray(value)) t.locations = d.own(parseLocations(value))
         else if (value === null) t.locations = d.own([])
+        if (cut > 0) t.locationsNotKept = cut
+        else delete t.locationsNotKept
         break
+      }
       case 'rawInput':
         if (value === null) delete t.rawInput
         else t.rawInput = value

@@ -4,6 +4,7 @@ import { useSeams } from '../common/seams'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
 import { LOCATIONS_SHOWN } from './locations-shown'
+import { notKeptNote } from './cut-list'
 import './locations.css'
 
 type Location = ToolCallEntry['locations'][number]
@@ -47,7 +48,16 @@ type Status = { index: number; kind: 'info' | 'error' | 'manual'; text: string }
  * A tool call's file locations, each with Open (main checks and opens it in the person's editor) and Copy
  * path. Main decides whether a path may be opened; the row only says what main answered.
  */
-export const LocationList = memo(function LocationList({ locations, pathsInTitle }: { locations: Location[]; pathsInTitle?: ReadonlySet<string> }) {
+export const LocationList = memo(function LocationList({
+  locations,
+  pathsInTitle,
+  notKept = 0,
+}: {
+  locations: Location[]
+  pathsInTitle?: ReadonlySet<string>
+  /** How many more the agent sent than Bosun keeps (`ToolCallEntry.locationsNotKept`). */
+  notKept?: number
+}) {
   const { onOpenLocation } = useSeams()
   const [status, setStatus] = useState<Status | null>(null)
   const [busy, setBusy] = useState<number | null>(null)
@@ -104,6 +114,7 @@ export const LocationList = memo(function LocationList({ locations, pathsInTitle
           Show all {locations.length.toLocaleString('en')} locations
         </button>
       )}
+      {notKept > 0 && <p className="muted tool-content-cut">{notKeptNote(notKept, 'locations')}</p>}
       {status && status.kind !== 'manual' && (
         <p className={status.kind === 'error' ? 'location-status location-status-error' : 'location-status'} role="status">
           {status.text}

@@ -20,17 +20,16 @@ import { failureReasonOf, insideErrorWrapper, isVerbatimToolText } from './tool-
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import { CancelToolCallButton, toolCallCancelNote } from './tool-call-actions'
 import './tool-card.css'
-import { DEFAULT_JSON_BOUNDS, TRUNCATION_MARKER } from '../../../common/bounded'
+import { itemsCut } from '../../../common/bounded'
+import { notKeptNote } from './cut-list'
 
 /**
  * What stands in for the items past the bound of a list Bosun kept (an agent's 100,000 content items: the marker
  * `boundJson` leaves as the last item, which the reducer keeps as invalid content), said in words; null for anything else.
  */
 function cutListNote(content: ToolCallEntry['content'][number]): string | null {
-  const original = (content as { original?: unknown }).original
-  if (content.type !== 'invalid' || typeof original !== 'string' || !original.startsWith(TRUNCATION_MARKER)) return null
-  const more = /\((\d+) more items\)$/.exec(original)?.[1]
-  return more ? `${Number(more).toLocaleString('en')} more items of this tool call’s content were not kept: Bosun keeps ${DEFAULT_JSON_BOUNDS.maxEntries.toLocaleString('en')}.` : null
+  const more = content.type === 'invalid' ? itemsCut((content as { original?: unknown }).original) : 0
+  return more ? notKeptNote(more, 'items of this tool call’s content') : null
 }
 
 export interface ToolCallCardProps {
@@ -273,7 +272,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               </pre>
             </div>
           )}
-          {entry.locations.length > 0 && <LocationList locations={entry.locations} pathsInTitle={pathsInTitle} />}
+          {entry.locations.length > 0 && <LocationList locations={entry.locations} pathsInTitle={pathsInTitle} notKept={entry.locationsNotKept ?? 0} />}
           {shownContent.map((content, i) => {
             const c = content as Record<string, unknown>
             switch (content.type) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { SessionState, ToolCallEntry } from '../../../common/session/types'
 import { apply, session, summary, tool, updates } from './helpers'
 import { MAX_TOOL_EXTRA_FIELDS } from '../../../common/session/reducer/tool-calls'
+import { boundJson } from '../../../common/bounded'
 
 const full = {
   toolCallId: 't',
@@ -139,6 +140,16 @@ describe('tool call creation', () => {
   it('drops locations without a path', () => {
     const s = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', locations: [{ path: '/a' }, { line: 2 }, null] })
     expect(tool(s, 't').locations).toEqual([{ path: '/a' }])
+  })
+
+  it('counts the locations main’s list bound cut (its marker is the last item), and forgets the count when a later list is whole', () => {
+    const many = Array.from({ length: 10_005 }, (_, i) => ({ path: `/f${i}` }))
+    const cut = boundJson({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'x', locations: many })
+    const s = updates(session(1), cut)
+    expect(tool(s, 't').locations).toHaveLength(10_000)
+    expect(tool(s, 't').locationsNotKept).toBe(5)
+    const whole = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't', locations: [{ path: '/a' }] })
+    expect(tool(whole, 't').locationsNotKept).toBeUndefined()
   })
 
   it('keeps a location whose line is not a 1-based integer, without the line (0, negative, a fraction, a string mean no line)', () => {
