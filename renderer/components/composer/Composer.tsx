@@ -4,6 +4,8 @@ import { Icon } from '../common/icons'
 import { baseNameOf, fuzzyPaths, mentionQuery } from './mentions'
 import { composerPlaceholder, textWidth } from './placeholder'
 import { applyCommand, commandText, filterCommands, slashQuery } from './slash-commands'
+import { VisibleText } from '../permissions/VisibleText'
+import { revealAsText } from '../permissions/reveal-text'
 
 /** Raw bytes of one image (main enforces the same limit). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -257,11 +259,16 @@ export const Composer = memo(function Composer({ busy, disabled = false, held = 
         <ul className="command-menu" role="listbox" id={listId} aria-label="Commands">
           {commandMatches.map((command, i) => (
             <MenuOption key={command.name} id={optionId(i)} active={i === activeIndex} onPick={() => pick(command)} onHover={() => setActive(i)}>
-              <span className="command-name">{commandText(command)}</span>
-              <span className="command-description muted">{command.description}</span>
+              {/* The agent's words: control and direction-changing characters show as markers, so none reorders the menu. */}
+              <span className="command-name">
+                <VisibleText text={commandText(command)} />
+              </span>
+              <span className="command-description muted">
+                <VisibleText text={command.description} />
+              </span>
               {command.hint && (
-                <span className="command-hint muted" title={command.hint}>
-                  {command.hint}
+                <span className="command-hint muted" title={revealAsText(command.hint)}>
+                  <VisibleText text={command.hint} />
                 </span>
               )}
             </MenuOption>
