@@ -445,6 +445,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
               inboxSlot={inboxSlot}
               onSetUpAgent={loaded && agents.length === 0 ? openAgents : undefined}
               onNewSession={() => setNewSessionRequest((n) => n + 1)}
+              settingsKey={settings.label}
             />
           )}
         </div>

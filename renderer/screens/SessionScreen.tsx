@@ -438,13 +438,22 @@ export function EmptyScreen({
   inboxSlot,
   onSetUpAgent,
   onNewSession,
+  settingsKey,
 }: {
   message: string
   inboxSlot?: ReactNode
   onSetUpAgent?: (() => void) | undefined
   /** Opens the sidebar's "New session" form: the way forward offered as a button, not only named. */
   onNewSession?: (() => void) | undefined
+  /** The Settings key as this computer shows it ("Ctrl+,"): Settings list every keyboard shortcut. */
+  settingsKey?: string | undefined
 }) {
+  // Where a new person learns the keys: said once, under whichever way forward the window offers.
+  const keysHint = settingsKey ? (
+    <p className="muted small empty-state-keys">
+      Keyboard shortcuts are listed in Settings (<kbd>{settingsKey}</kbd>).
+    </p>
+  ) : null
   return (
     <main className="session-screen empty-screen" aria-label="No session">
       <header className="session-header">
@@ -461,6 +470,7 @@ export function EmptyScreen({
           <button type="button" className="button button-primary empty-state-action" onClick={onSetUpAgent}>
             Set up an agent
           </button>
+          {keysHint}
         </div>
       ) : (
         <div className="empty-state">
@@ -472,6 +482,7 @@ export function EmptyScreen({
               New session
             </button>
           )}
+          {keysHint}
         </div>
       )}
     </main>

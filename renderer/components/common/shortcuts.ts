@@ -38,3 +38,52 @@ export function isNewSessionKey(event: KeyboardEvent): boolean {
 export function isSettingsKey(event: KeyboardEvent): boolean {
   return event.key === ',' && command(event, false)
 }
+
+/** One line of the shortcut list Settings shows: the keys as this computer shows them, and what they do. */
+export interface ShortcutHelp {
+  keys: string
+  what: string
+}
+
+/**
+ * Every key the app answers in this host, grouped where it works, for the list in Settings: the same labels the
+ * buttons' tooltips show (`newSessionShortcut`, `settingsShortcut`), so the list cannot promise keys the host keeps.
+ */
+export function shortcutList(host: ShortcutHost, onMac = mac()): { group: string; items: ShortcutHelp[] }[] {
+  const newSession = newSessionShortcut(host, onMac).label
+  const settings = settingsShortcut(onMac).label
+  const shift = onMac ? '⇧' : 'Shift+'
+  return [
+    {
+      group: 'Anywhere',
+      items: [
+        { keys: newSession, what: 'New session' },
+        // The browser keeps Ctrl+N for a new window; the Electron app has its menu's New Session on it.
+        ...(host === 'browser' ? [] : [{ keys: newSessionShortcut('browser', onMac).label, what: 'New session (also)' }]),
+        { keys: settings, what: 'Open or close Settings' },
+        { keys: 'Escape', what: 'Close the page, dialog or menu on top' },
+      ],
+    },
+    {
+      group: 'In the message box',
+      items: [
+        { keys: 'Enter', what: 'Send the message' },
+        { keys: `${shift}Enter`, what: 'New line' },
+        { keys: '/', what: 'The agent’s commands (at the start of the message)' },
+        { keys: '@', what: 'Mention a file of the working folder' },
+        { keys: '↑ ↓, Enter or Tab', what: 'Move in a menu and pick' },
+      ],
+    },
+    {
+      group: 'In a permission request (when it has the focus)',
+      items: [
+        { keys: '1', what: 'Allow once' },
+        { keys: '2', what: 'Allow always' },
+        { keys: '3', what: 'Reject once' },
+        { keys: '4', what: 'Reject always' },
+        { keys: '5 – 9', what: 'The agent’s other options, in its order' },
+        { keys: 'Escape', what: 'Dismiss it without an answer' },
+      ],
+    },
+  ]
+}

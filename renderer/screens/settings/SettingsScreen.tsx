@@ -3,6 +3,7 @@ import { McpSettings, type McpApi } from '../../components/mcp/McpSettings'
 import type { BosunApi } from '../../../common/contract'
 import type { NotificationSettings, PermissionRule } from '../../../common/contract/permissions'
 import { RulesSettings } from '../../components/permissions/RulesSettings'
+import { shortcutList } from '../../components/common/shortcuts'
 import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
 import './settings-screen.css'
 
@@ -106,6 +107,7 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
         <NotificationSection settings={settings} onChange={update} host={host} />
         {rules === null ? <p className="muted">Loading the remembered decisions…</p> : <RulesSettings rules={rules} onRevoke={revoke} />}
         {isMcpApi(api) && <McpSettings api={api} />}
+        <ShortcutsSection host={host} />
       </div>
     </div>
   )
@@ -153,6 +155,31 @@ function NotificationSection({
           {host === 'browser' ? <BrowserPermission /> : null}
         </>
       )}
+    </section>
+  )
+}
+
+/** Every key the app answers in this host (`shortcutList`): nowhere else lists them. */
+function ShortcutsSection({ host }: { host: 'browser' | 'electron' }) {
+  const titleId = useId()
+  return (
+    <section className="settings-section settings-shortcuts" aria-labelledby={titleId}>
+      <h2 id={titleId}>Keyboard shortcuts</h2>
+      {shortcutList(host).map(({ group, items }) => (
+        <table key={group} className="settings-shortcut-table">
+          <caption>{group}</caption>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.keys + item.what}>
+                <th scope="row">
+                  <kbd>{item.keys}</kbd>
+                </th>
+                <td>{item.what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
     </section>
   )
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { isNewSessionKey, isSettingsKey } from '../../../renderer/components/common/shortcuts'
+import { isNewSessionKey, isSettingsKey, settingsShortcut, shortcutList } from '../../../renderer/components/common/shortcuts'
+import { promptKeyAction } from '../../../renderer/components/permissions/option-style'
 
 /** A keydown as the page hears it (node has no KeyboardEvent; only these fields are read). */
 const key = (k: string, mods: { ctrl?: boolean; meta?: boolean; shift?: boolean; alt?: boolean } = {}) =>
@@ -24,5 +25,31 @@ describe('the app’s shortcut keys', () => {
     expect(isNewSessionKey(key('o', { ctrl: true }))).toBe(false)
     expect(isNewSessionKey(key('n', { ctrl: true, alt: true }))).toBe(false)
     expect(isNewSessionKey(key(',', { ctrl: true }))).toBe(false)
+  })
+})
+
+describe('the list of shortcuts in Settings', () => {
+  const keysFor = (list: ReturnType<typeof shortcutList>, what: string) => list.flatMap((g) => g.items).filter((i) => i.what.startsWith(what)).map((i) => i.keys)
+
+  it('names the keys each host gives the page: the browser keeps Ctrl+N for itself', () => {
+    expect(keysFor(shortcutList('browser', false), 'New session')).toEqual(['Ctrl+Shift+O'])
+    expect(keysFor(shortcutList('electron', false), 'New session')).toEqual(['Ctrl+N', 'Ctrl+Shift+O'])
+    expect(keysFor(shortcutList('electron', true), 'New session')).toEqual(['⌘N', '⌘⇧O'])
+    expect(keysFor(shortcutList('browser', false), 'Open or close Settings')).toEqual([settingsShortcut(false).label])
+  })
+
+  it('the permission keys are the ones a prompt answers to', () => {
+    const options = [
+      { optionId: 'a', kind: 'allow_once' },
+      { optionId: 'b', kind: 'allow_always' },
+      { optionId: 'c', kind: 'reject_once' },
+      { optionId: 'd', kind: 'reject_always' },
+    ]
+    const permission = shortcutList('browser', false).find((g) => g.group.startsWith('In a permission request'))!.items
+    for (const [key, optionId] of [['1', 'a'], ['2', 'b'], ['3', 'c'], ['4', 'd']] as const) {
+      expect(permission.some((i) => i.keys === key)).toBe(true)
+      expect(promptKeyAction({ key }, options)).toBe(optionId)
+    }
+    expect(promptKeyAction({ key: 'Escape' }, options)).toBeNull()
   })
 })
