@@ -1,5 +1,6 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react'
 import type { CallResult } from '../../../common/contract/define'
+import { downloadBlob } from './download'
 import type { ElicitationView, PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 
 /** The props of `components/permissions/PermissionPrompt.tsx` (written by the permissions helper). */
@@ -46,20 +47,12 @@ export interface ToolLocation {
   line?: number | null
 }
 
-/** Downloads base64 image data as a file (a Blob and a temporary `<a download>`; no navigation). */
+/** Downloads base64 image data as a file. */
 export function downloadImage({ fileName, mimeType, base64 }: { fileName: string; mimeType: string; base64: string }): void {
   const binary = atob(base64)
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  const url = URL.createObjectURL(new Blob([bytes], { type: mimeType }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  link.rel = 'noopener'
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 0)
+  downloadBlob(fileName, new Blob([bytes], { type: mimeType }))
 }
 
 const notWired = async (): Promise<CallResult<never>> => ({ ok: false, error: { kind: 'unsupported', message: 'Opening files is not available here.' } })

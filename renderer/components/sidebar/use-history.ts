@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { BosunApi, CallResult } from '../../../common/contract'
 import type { HistoryHit, HistorySummary } from '../../../common/contract/history'
+import { downloadBlob } from '../common/download'
 
 export interface HistoryState {
   sessions: HistorySummary[]
@@ -41,15 +42,7 @@ export interface AgentSession {
 
 /** Saves text as a file through the page (the browser host; Electron saves in main). */
 function download(fileName: string, mimeType: string, content: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: `${mimeType};charset=utf-8` }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  link.rel = 'noopener'
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 0)
+  downloadBlob(fileName, new Blob([content], { type: `${mimeType};charset=utf-8` }))
 }
 
 export function useHistory(api: BosunApi | undefined, onFailed: (what: string, result: CallResult<unknown>) => void): [HistoryState, HistoryActions] {
