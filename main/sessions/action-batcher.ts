@@ -2,6 +2,8 @@ import type { IDisposable } from '../base/lifecycle'
 import type { SessionAction } from '../../common/session/types'
 import { isPlainTextChunk, type TextChunk } from '../../common/session/coalesce'
 import { ownKeyCount } from '../../common/own-keys'
+import type { ProtocolVersion } from '../../common/session/types'
+import { dropSuperseded, mayBeSuperseded } from './superseded'
 
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown
@@ -22,6 +24,11 @@ export interface ActionBatcherOptions {
    * one batch never becomes one huge socket frame and one long task in the page.
    */
   maxBatchBytes?: number
+  /**
+   * The session's ACP version: with it, a batch goes without the updates a later one of it replaces (`superseded.ts`:
+   * plans, command lists). Without it (or `undefined` for a session), batches go as they came.
+   */
+  versionOf?: (sessionId: string) => ProtocolVersion | undefined
 }
 
 /** Estimated JSON size of an action Bosun makes itself (turn state, resolutions, settings: small). */
@@ -38,6 +45,8 @@ interface Queue {
    * the run ends (another run starts, or the queue goes).
    */
   run: { chunk: TextChunk; texts: string[] } | undefined
+  /** Updates of the kinds a later one may replace (`mayBeSuperseded`): with two or more, the batch is looked through. */
+  replaceable: number
 }
 
 /**
@@ -54,6 +63,7 @@ export class ActionBatcher implements IDisposable {
   private handle: unknown = undefined
   private disposed = false
   private readonly maxBytes: number
+  private readonly versionOf: ((sessionId: string) => ProtocolVersion | undefined) | undefined
 
   constructor(
     /** `bytes`: the batch's estimated JSON size (what {@link ActionBatcherOptions.maxBatchBytes} counts). */
@@ -63,6 +73,7 @@ export class ActionBatcher implements IDisposable {
     options: ActionBatcherOptions = {},
   ) {
     this.maxBytes = options.maxBatchBytes ?? 128 * 1024
+    this.versionOf = options.versionOf
   }
 
   push(sessionId: string, action: SessionAction): void {
@@ -70,13 +81,16 @@ export class ActionBatcher implements IDisposable {
     const now = this.scheduler.now?.() ?? 0
     let queue = this.queues.get(sessionId)
     if (!queue) {
-      queue = { actions: [], bytes: 0, since: now, run: undefined }
+      queue = { actions: [], bytes: 0, since: now, run: undefined, replaceable: 0 }
       this.queues.set(sessionId, queue)
     }
     const actions = queue.actions
     const last = actions[actions.length - 1]
     if (action.type === 'updates') {
-      for (const update of action.updates) queue.bytes += estimateJsonBytes(update)
+      for (const update of action.updates) {
+        queue.bytes += estimateJsonBytes(update)
+        if (mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue.replaceable++
+      }
       // Merge in place: the queue owns its arrays until flush.
       if (last?.type === 'updates') for (const update of action.updates) last.updates.push(update)
       else actions.push({ type: 'updates', updates: [...action.updates] })
@@ -123,7 +137,10 @@ export class ActionBatcher implements IDisposable {
         queue!.run = { chunk, texts: [previous.content.text, update.content.text] }
         updates[updates.length - 1] = chunk
       } else updates.push(update)
-    } else updates.push(update)
+    } else {
+      updates.push(update)
+      if (!plain && mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue!.replaceable++
+    }
     // A plain chunk's estimate is its text's (estimateJsonBytes' own shortcut), without looking at it again.
     queue!.bytes += plain ? TEXT_CHUNK_BYTES + update.content.text.length : estimateJsonBytes(update)
     if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
@@ -136,8 +153,7 @@ export class ActionBatcher implements IDisposable {
       if (!queue) return
       this.queues.delete(sessionId)
       if (this.queues.size === 0) this.cancelTimer()
-      endRun(queue)
-      this.onFlush(sessionId, queue.actions, queue.bytes)
+      this.onFlush(sessionId, this.take(sessionId, queue), queue.bytes)
       return
     }
     this.cancelTimer()
@@ -147,14 +163,21 @@ export class ActionBatcher implements IDisposable {
     // agents'): each is applied, then the first error is thrown.
     let failed: { error: unknown } | undefined
     for (const [id, queue] of entries) {
-      endRun(queue)
       try {
-        this.onFlush(id, queue.actions, queue.bytes)
+        this.onFlush(id, this.take(id, queue), queue.bytes)
       } catch (error) {
         failed ??= { error }
       }
     }
     if (failed) throw failed.error
+  }
+
+  /** A queue's actions as they go: its text run joined, the updates a later one replaces left out. */
+  private take(sessionId: string, queue: Queue): SessionAction[] {
+    endRun(queue)
+    if (queue.replaceable < 2) return queue.actions
+    const version = this.versionOf?.(sessionId)
+    return version === undefined ? queue.actions : dropSuperseded(queue.actions, version)
   }
 
   /** Drops a session's queued actions (session closed). */

@@ -384,7 +384,12 @@ export class SessionsService implements IDisposable {
     this.maxTotalSessionBytes = options.maxTotalSessionBytes ?? DEFAULT_MAX_TOTAL_SESSION_BYTES
     this.earlyRequestWaitMs = options.earlyRequestWaitMs ?? DEFAULT_EARLY_REQUEST_WAIT_MS
     this.streamHold = options.streamHold
-    this.batcher = this.store.add(new ActionBatcher((id, actions, bytes) => this.flush(id, actions, bytes), options.batchIntervalMs ?? 16, options.scheduler))
+    this.batcher = this.store.add(
+      new ActionBatcher((id, actions, bytes) => this.flush(id, actions, bytes), options.batchIntervalMs ?? 16, options.scheduler, {
+        // Without applying what waits (lazy-state.ts): a session's version never changes.
+        versionOf: (id) => this.sessions.get(id)?.lazy.last.protocolVersion,
+      }),
+    )
   }
 
   addCancellationListener(listener: SessionCancellationListener): void {
