@@ -58,6 +58,8 @@ export interface WorkerResult {
   /** Socket frames / event batches (services). */
   batches?: number
   maxBatchUpdates?: number
+  /** Services: the plans with entries sent (a plan a later one of its batch replaces is not). */
+  plansSent?: number
 }
 
 
@@ -198,9 +200,12 @@ async function services(count: number): Promise<WorkerResult> {
   let batches = 0
   let updates = 0
   let maxBatchUpdates = 0
-  // Runs of text chunks arrive joined (sessions-service coalesces them): what is counted is every other update
-  // and the text of the chunks, checked against the flood after the measurement.
+  // Runs of text chunks arrive joined (sessions-service coalesces them) and a plan a later one of its batch replaces is
+  // left out or sent as a bare mark (superseded.ts): what is counted is every other update, the text of the chunks and
+  // the plans that carry entries (the last one must be the flood's), checked against the flood after the measurement.
   let textChars = 0
+  let plans = 0
+  let lastPlan: unknown
   const events: EventSink = {
     emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
       if (name !== 'sessionActions') return
@@ -209,7 +214,11 @@ async function services(count: number): Promise<WorkerResult> {
         if (action.type !== 'updates') continue
         for (const update of action.updates as { sessionUpdate: string; content?: { text?: unknown } }[]) {
           if (isTextChunk(update)) textChars += (update.content!.text as string).length
-          else updates++
+          else if (update.sessionUpdate !== 'plan') updates++
+          else if ((update as { entries?: unknown }).entries !== undefined) {
+            plans++
+            lastPlan = update
+          }
         }
         maxBatchUpdates = Math.max(maxBatchUpdates, action.updates.length)
       }
@@ -221,7 +230,7 @@ async function services(count: number): Promise<WorkerResult> {
     if (!created.ok) throw new Error(created.error.message)
     const warm = await bosun.handlers.prompt({ sessionId: created.value.sessionId, prompt: [{ type: 'text', text: 'warmup' }] })
     if (!warm.ok) throw new Error(warm.error.message)
-    batches = updates = maxBatchUpdates = textChars = 0
+    batches = updates = maxBatchUpdates = textChars = plans = 0
     const before = rssAfterGc()
     const profile = await startProfile()
     const threads = otherThreads()
@@ -231,12 +240,14 @@ async function services(count: number): Promise<WorkerResult> {
     const offMain = offMainCpu(threads)
     await profile?.()
     if (!turn.ok) throw new Error(turn.error.message)
-    const result = { ...(await measure('services', count, times, count, before)), ...offMain, batches, maxBatchUpdates }
+    const result = { ...(await measure('services', count, times, count, before)), ...offMain, batches, maxBatchUpdates, plansSent: plans }
     // After the figures are read: the flood's own updates, built here, would weigh on them.
     const expected = buildFloodUpdates(count)
     const expectedText = expected.reduce((sum, u) => sum + (isTextChunk(u) ? (u.content as { text: string }).text.length : 0), 0)
-    const expectedOther = expected.filter((u) => !isTextChunk(u)).length
+    const expectedOther = expected.filter((u) => !isTextChunk(u) && u.sessionUpdate !== 'plan').length
+    const expectedPlans = expected.filter((u) => u.sessionUpdate === 'plan')
     if (textChars !== expectedText || updates !== expectedOther) throw new Error(`services: saw ${updates} of ${expectedOther} updates and ${textChars} of ${expectedText} characters of text`)
+    if (expectedPlans.length > 0 && (plans === 0 || JSON.stringify(lastPlan) !== JSON.stringify(expectedPlans.at(-1)))) throw new Error(`services: the last plan sent is not the flood's last (${plans} of ${expectedPlans.length} plans sent)`)
     return result
   } finally {
     await bosun.dispose()

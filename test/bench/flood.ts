@@ -36,7 +36,7 @@ export const floodSection: BenchSection = {
     const counts = (process.env.BENCH_COUNTS ?? '10000,50000,100000,200000,400000').split(',').map(Number)
     const servicesFlags = (process.env.BENCH_SERVICES_FLAGS ?? '').split(' ').filter(Boolean)
     if (servicesFlags.length > 0) console.log(`  services run with ${servicesFlags.join(' ')}`)
-    console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  before  max RSS  batches  max updates/batch')
+    console.log('  N        path        wall ms  ×bare   cpu ms  ×bare  main cpu ×bare   RSS MiB ×bare  before  max RSS  batches  max updates/batch  plans sent')
     const idleRows: string[] = []
     const perUpdate: { count: number; path: string; cpuUsPerUpdate: number; wallUsPerUpdate: number }[] = []
     for (const count of counts) {
@@ -58,7 +58,7 @@ export const floodSection: BenchSection = {
         const last = runs.get(path)!.at(-1)!
         perUpdate.push({ count, path, cpuUsPerUpdate: (cpuMs * 1000) / count, wallUsPerUpdate: (ms * 1000) / count })
         console.log(
-          `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(mainCpuMs).padStart(8)} ${fixed(mainCpuMs / bare.mainCpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'rssBeforeMiB'), 1).padStart(7)} ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)}` +
+          `  ${String(count).padEnd(8)} ${path.padEnd(10)} ${fixed(ms).padStart(8)} ${fixed(ms / bare.ms, 2).padStart(5)}x ${fixed(cpuMs).padStart(8)} ${fixed(cpuMs / bare.cpuMs, 2).padStart(5)}x ${fixed(mainCpuMs).padStart(8)} ${fixed(mainCpuMs / bare.mainCpuMs, 2).padStart(5)}x ${fixed(rss, 1).padStart(8)} ${fixed(rss / bare.rssMiB, 2).padStart(4)}x ${fixed(med(path, 'rssBeforeMiB'), 1).padStart(7)} ${fixed(med(path, 'maxRssMiB'), 1).padStart(8)} ${String(last.batches ?? '').padStart(8)} ${String(last.maxBatchUpdates ?? '').padStart(8)} ${String(last.plansSent ?? '').padStart(18)}` +
             (reps > 1 ? `   (median of ${reps})` : ''),
         )
         const history = med(path, 'historyCpuMs')
