@@ -36,6 +36,14 @@ const OTHER_ACTION_BYTES = 512
 /** Estimated JSON size of a text chunk besides its text (its kind, message id and block). */
 const TEXT_CHUNK_BYTES = 96
 
+/**
+ * Where a batch goes. `bytes`: its estimated JSON size (what {@link ActionBatcherOptions.maxBatchBytes} counts, the
+ * agent's updates as they came). `joined`: every run of streamed text in it is one chunk already (each update came
+ * through `pushUpdate`, which joins them as they come, and none was left out between two runs): `coalesceTextChunks`
+ * would return each of its update lists as it is.
+ */
+export type BatchFlush = (sessionId: string, actions: SessionAction[], bytes: number, joined: boolean) => void
+
 interface Queue {
   actions: SessionAction[]
   bytes: number
@@ -47,6 +55,8 @@ interface Queue {
   run: { chunk: TextChunk; texts: string[] } | undefined
   /** Updates of the kinds a later one may replace (`mayBeSuperseded`): with two or more, the batch is looked through. */
   replaceable: number
+  /** Updates came through `push` (not joined as they came): the batch is not `joined` (see {@link BatchFlush}). */
+  unjoined: boolean
 }
 
 /**
@@ -66,8 +76,7 @@ export class ActionBatcher implements IDisposable {
   private readonly versionOf: ((sessionId: string) => ProtocolVersion | undefined) | undefined
 
   constructor(
-    /** `bytes`: the batch's estimated JSON size (what {@link ActionBatcherOptions.maxBatchBytes} counts). */
-    private readonly onFlush: (sessionId: string, actions: SessionAction[], bytes: number) => void,
+    private readonly onFlush: BatchFlush,
     private readonly intervalMs = 16,
     private readonly scheduler: Scheduler = realScheduler,
     options: ActionBatcherOptions = {},
@@ -81,12 +90,13 @@ export class ActionBatcher implements IDisposable {
     const now = this.scheduler.now?.() ?? 0
     let queue = this.queues.get(sessionId)
     if (!queue) {
-      queue = { actions: [], bytes: 0, since: now, run: undefined, replaceable: 0 }
+      queue = { actions: [], bytes: 0, since: now, run: undefined, replaceable: 0, unjoined: false }
       this.queues.set(sessionId, queue)
     }
     const actions = queue.actions
     const last = actions[actions.length - 1]
     if (action.type === 'updates') {
+      if (action.updates.length > 1 || last?.type === 'updates') queue.unjoined = true
       for (const update of action.updates) {
         queue.bytes += estimateJsonBytes(update)
         if (mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue.replaceable++
@@ -153,7 +163,7 @@ export class ActionBatcher implements IDisposable {
       if (!queue) return
       this.queues.delete(sessionId)
       if (this.queues.size === 0) this.cancelTimer()
-      this.onFlush(sessionId, this.take(sessionId, queue), queue.bytes)
+      this.send(sessionId, queue)
       return
     }
     this.cancelTimer()
@@ -164,7 +174,7 @@ export class ActionBatcher implements IDisposable {
     let failed: { error: unknown } | undefined
     for (const [id, queue] of entries) {
       try {
-        this.onFlush(id, this.take(id, queue), queue.bytes)
+        this.send(id, queue)
       } catch (error) {
         failed ??= { error }
       }
@@ -172,12 +182,12 @@ export class ActionBatcher implements IDisposable {
     if (failed) throw failed.error
   }
 
-  /** A queue's actions as they go: its text run joined, the updates a later one replaces left out. */
-  private take(sessionId: string, queue: Queue): SessionAction[] {
+  /** Sends a queue: its text run joined, the updates a later one replaces left out (see {@link BatchFlush}'s `joined`). */
+  private send(sessionId: string, queue: Queue): void {
     endRun(queue)
-    if (queue.replaceable < 2) return queue.actions
-    const version = this.versionOf?.(sessionId)
-    return version === undefined ? queue.actions : dropSuperseded(queue.actions, version)
+    const version = queue.replaceable >= 2 ? this.versionOf?.(sessionId) : undefined
+    const actions = version !== undefined ? dropSuperseded(queue.actions, version) : queue.actions
+    this.onFlush(sessionId, actions, queue.bytes, !queue.unjoined && actions === queue.actions)
   }
 
   /** Drops a session's queued actions (session closed). */

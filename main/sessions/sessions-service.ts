@@ -385,7 +385,7 @@ export class SessionsService implements IDisposable {
     this.earlyRequestWaitMs = options.earlyRequestWaitMs ?? DEFAULT_EARLY_REQUEST_WAIT_MS
     this.streamHold = options.streamHold
     this.batcher = this.store.add(
-      new ActionBatcher((id, actions, bytes) => this.flush(id, actions, bytes), options.batchIntervalMs ?? 16, options.scheduler, {
+      new ActionBatcher((id, actions, bytes, joined) => this.flush(id, actions, bytes, joined), options.batchIntervalMs ?? 16, options.scheduler, {
         // Without applying what waits (lazy-state.ts): a session's version never changes.
         versionOf: (id) => this.sessions.get(id)?.lazy.last.protocolVersion,
       }),
@@ -1357,15 +1357,18 @@ export class SessionsService implements IDisposable {
     record.watchdog = undefined
   }
 
-  private flush(sessionId: string, actions: SessionAction[], bytes: number): void {
+  private flush(sessionId: string, actions: SessionAction[], bytes: number, joined: boolean): void {
     const record = this.sessions.get(sessionId)
     if (!record || actions.length === 0) return
-    // Runs of streamed text become one chunk each: the same session, a fraction of the updates to apply and send.
-    for (let i = 0; i < actions.length; i++) {
-      const action = actions[i]!
-      if (action.type === 'updates' && action.updates.length > 1) {
-        const joined = coalesceTextChunks(action.updates)
-        if (joined !== action.updates) actions[i] = { type: 'updates', updates: joined }
+    // Runs of streamed text become one chunk each: the same session, a fraction of the updates to apply and send. (The
+    // batcher joins them as they stream: only a batch with updates that came otherwise is looked through again.)
+    if (!joined) {
+      for (let i = 0; i < actions.length; i++) {
+        const action = actions[i]!
+        if (action.type === 'updates' && action.updates.length > 1) {
+          const coalesced = coalesceTextChunks(action.updates)
+          if (coalesced !== action.updates) actions[i] = { type: 'updates', updates: coalesced }
+        }
       }
     }
     actions = this.redact(actions)

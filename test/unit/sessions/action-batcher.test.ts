@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from '../../../main/sessions/action-batcher'
 import type { SessionAction } from '../../../common/session/types'
 import { coalesceTextChunks } from '../../../common/session/coalesce'
+import { seededRandom } from '../../support/seeded-random'
 
 function manualScheduler() {
   const timers = new Map<number, () => void>()
@@ -185,5 +186,32 @@ describe('ActionBatcher', () => {
       [{ type: 'updates', updates: [chunk('ef')] }],
     ])
   })
-})
 
+  it('says a batch is joined when every run of text in it is one chunk already, so the sessions service skips looking again', () => {
+    const random = seededRandom(11)
+    const pick = <T>(items: T[]): T => items[random(items.length)]!
+    const clock = manualScheduler()
+    const flushed: { actions: SessionAction[]; joined: boolean }[] = []
+    const batcher = new ActionBatcher((_id, actions, _bytes, joined) => flushed.push({ actions, joined }), 16, clock.scheduler)
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 100; i++) {
+        const roll = random(10)
+        if (roll < 7) batcher.pushUpdate('s1', { sessionUpdate: pick(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']), ...(random(3) > 0 ? { messageId: pick(['m1', 'm2']) } : {}), content: { type: 'text', text: pick(['a', 'b ', '\n']) } })
+        else if (roll < 8) batcher.pushUpdate('s1', { sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'Read' })
+        else if (roll < 9) batcher.push('s1', { type: 'turn_started' })
+        else batcher.pushUpdate('s1', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x', annotations: {} } })
+      }
+      batcher.flush('s1')
+    }
+    expect(flushed.every((batch) => batch.joined)).toBe(true)
+    for (const { actions } of flushed) for (const action of actions) if (action.type === 'updates') expect(coalesceTextChunks(action.updates)).toBe(action.updates)
+    // Updates pushed several at once, or onto the queue's updates, are not joined as they come: the batch says so.
+    batcher.push('s1', { type: 'updates', updates: [chunk('a'), chunk('b')] })
+    batcher.flush('s1')
+    batcher.pushUpdate('s1', chunk('a'))
+    batcher.push('s1', { type: 'updates', updates: [chunk('b')] })
+    batcher.flush('s1')
+    expect(flushed.slice(-2).map((batch) => batch.joined)).toEqual([false, false])
+    batcher.dispose()
+  })
+})
