@@ -61,6 +61,8 @@ export interface WebHost {
    * socket and not read yet (`buffered`), in bytes (tests, figures).
    */
   views(): { inFlight: number; held: number; buffered: number }[]
+  /** TCP connections accepted so far, and how many of them have closed (tests: a refused client is done with). */
+  connections(): { accepted: number; closed: number }
   /** Closes every socket, stops listening and disposes the services. */
   dispose(): Promise<void>
 }
@@ -168,6 +170,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     })
   })
   server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS
+  const connections = { accepted: 0, closed: 0 }
+  server.on('connection', (connection: Duplex) => {
+    connections.accepted++
+    connection.once('close', () => connections.closed++)
+  })
   // `allowSynchronousEvents: false`: one message per turn of the event loop. Otherwise every frame of a read
   // (a flooding page packs thousands into one) runs in one go, and an agent's output waits behind all of them.
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD, allowSynchronousEvents: false })
@@ -315,6 +322,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     token,
     origin: origin(),
     views: () => [...flows].map(([ws, flow]) => ({ ...flow.bytes, buffered: ws.bufferedAmount })),
+    connections: () => ({ ...connections }),
     dispose() {
       disposed ??= (async () => {
         for (const ws of sockets) ws.close(1001, 'Bosun is shutting down')

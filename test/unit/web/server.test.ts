@@ -238,7 +238,9 @@ describe('web host over WebSocket', () => {
         socket.on('close', () => resolve())
       })),
     )
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    // Every one of them reached the host and was closed there: its refusal written, the reset seen (or the
+    // request cut before it was read). An error nobody listens to would have been thrown by then.
+    await expect.poll(() => host.connections()).toEqual({ accepted: 100, closed: 100 })
     expect(await upgradeStatus(wsUrl(), host.origin)).toBe(101)
   })
 
