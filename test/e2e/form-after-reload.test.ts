@@ -2,14 +2,14 @@
  * A form accepted before the page was reloaded shows what was sent, not the agent's defaults again (UX pass), and a
  * field that looks like it holds a secret shows that it was answered, never what: main keeps the answer without it.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
 import { gone, sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Form agent'
+// Registered before the launch: the scenario is removed after the app that runs it is closed.
+const writeScenario = scenarioFiles()
 const launch = launchPerTest()
 const SECRET = 'tok-7f3a-never-kept'
 
@@ -29,9 +29,7 @@ function formScenario(): string {
       },
     },
   }
-  const file = join(mkdtempSync(join(tmpdir(), 'bosun-form-reload-')), 'form.json')
-  writeFileSync(file, JSON.stringify({ prompts: { ask: [{ type: 'elicitation', params: form }, { type: 'text', text: 'Thanks.' }] } }))
-  return file
+  return writeScenario('form-reload', { prompts: { ask: [{ type: 'elicitation', params: form }, { type: 'text', text: 'Thanks.' }] } })
 }
 
 for (const colorScheme of ['light', 'dark'] as const) {

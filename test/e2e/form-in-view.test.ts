@@ -3,29 +3,29 @@
  * transcript followed the stream, and a tall form's title went out of view as soon as it arrived, and again when the
  * focus was brought to it (from the inbox) while the stream went on.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
 import { scenarioPath } from '../agents/command'
+import type { Step } from '../agents/scenario'
 import { agentSays, gone, inTranscriptView, sendPrompt, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Elicitation agent'
+// Registered before the launch: the scenario is removed after the app that runs it is closed.
+const writeScenario = scenarioFiles()
 const launch = launchPerTest()
 
 /** The tall "Project setup" form of the elicitation scenario, then `lines` lines streamed after it, 150 ms apart. */
 function streamingFormScenario(lines: number): string {
-  const elicitation = JSON.parse(readFileSync(scenarioPath('e2e-elicitation'), 'utf8')) as { prompts: Record<string, { params: unknown }[]> }
+  const elicitation = JSON.parse(readFileSync(scenarioPath('e2e-elicitation'), 'utf8')) as { prompts: Record<string, { params: Record<string, unknown> }[]> }
   const form = elicitation.prompts['every-field']![0]!.params
-  const stream = Array.from({ length: lines }, (_, n) => [
+  const stream = Array.from({ length: lines }, (_, n): Step[] => [
     { type: 'sleep', ms: 150 },
     { type: 'text', text: `Line ${n + 1} of what the agent goes on saying after its question.\n\n` },
   ]).flat()
-  const file = join(mkdtempSync(join(tmpdir(), 'bosun-form-view-')), 'form.json')
-  writeFileSync(file, JSON.stringify({ prompts: { ask: [{ type: 'text', text: 'Before I start, one question.' }, { type: 'elicitation', params: form, noWait: true }, ...stream] } }))
-  return file
+  return writeScenario('form-view', { prompts: { ask: [{ type: 'text', text: 'Before I start, one question.' }, { type: 'elicitation', params: form, noWait: true }, ...stream] } })
 }
 
 /** Whether the form's title is inside the transcript's visible part. */
