@@ -7,19 +7,19 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type Page } from 'playwright'
+import type { BrowserContext, Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
 import { startWebHost, type WebHost } from '../../main/web/server'
 import { createTestHome, type TestHome } from '../support/bosun-home'
 import { expectAxeCleanInBothThemes } from './support/axe'
-import { assertBuilt, chromiumArgs, chromiumPath, rendererDir, screenshot } from './support/harness'
+import { assertBuilt, fileBrowser, rendererDir, screenshot } from './support/harness'
 import { agentGroup, agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 
 interface Run {
   host: WebHost
-  browser: Browser
+  context: BrowserContext
   page: Page
 }
 
@@ -34,12 +34,12 @@ afterEach(async () => {
 async function start(testHome: TestHome, colorScheme: 'light' | 'dark' = 'light'): Promise<Run> {
   assertBuilt()
   const host = await startWebHost({ port: 0, home: testHome.home, rendererDir, createServices: createBosunServices, appVersion: '0.0.0-e2e' })
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
-  const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 800 }, acceptDownloads: true })
+  // A restart is of the host; the page is a new one, in a context of its own (the file shares one Chromium).
+  const context = await (await fileBrowser()).newContext({ colorScheme, viewport: { width: 1280, height: 800 }, acceptDownloads: true })
   const page = await context.newPage()
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`))
   await page.goto(host.url)
-  const run = { host, browser, page }
+  const run = { host, context, page }
   runs.push(run)
   return run
 }
@@ -47,7 +47,7 @@ async function start(testHome: TestHome, colorScheme: 'light' | 'dark' = 'light'
 async function stop(run: Run): Promise<void> {
   const at = runs.indexOf(run)
   if (at >= 0) runs.splice(at, 1)
-  await run.browser.close().catch(() => {})
+  await run.context.close().catch(() => {})
   await run.host.dispose()
 }
 
@@ -301,11 +301,11 @@ describe('history in the browser host', () => {
     try {
       const { page } = await askAgentSessions(file)
       await visible(historyRegion(page).getByText(`Asking ${AGENT}…`))
-      await page.screenshot({ path: '/tmp/shots-spec7/history-agent-sessions-asking.png' })
+      await screenshot(page, 'history-agent-sessions-asking')
       await historyRegion(page).getByRole('button', { name: `Cancel asking ${AGENT}` }).click()
       await visible(historyRegion(page).getByText('Cancelled', { exact: true }))
       await gone(historyRegion(page).getByText(`Asking ${AGENT}…`))
-      await page.screenshot({ path: '/tmp/shots-spec7/history-agent-sessions-cancelled.png' })
+      await screenshot(page, 'history-agent-sessions-cancelled')
       // The agent answers the withdrawn request after all: nothing changes on screen.
       writeFileSync(gate, '')
       await historyRegion(page).getByRole('button', { name: 'Try again' }).click()

@@ -26,9 +26,38 @@ export const chromiumPath = process.env.BOSUN_CHROMIUM ?? '/usr/bin/chromium'
 
 export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
+/**
+ * One Chromium for all the apps a test file launches: each app has a browser context of its own (its own storage,
+ * permissions, downloads and pages, as a new browser would), and Chromium starts once a file instead of once an app
+ * (about a second each on a busy 2-core machine). It is closed after the file's other `afterAll` hooks (registered
+ * when the file imports this module, so before them); a Chromium that went away is started again.
+ */
+let fileChromium: Promise<Browser> | undefined
+export async function fileBrowser(): Promise<Browser> {
+  const launching = (fileChromium ??= chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true }))
+  try {
+    const browser = await launching
+    if (browser.isConnected()) return browser
+  } catch (error) {
+    if (fileChromium === launching) fileChromium = undefined
+    throw error
+  }
+  if (fileChromium === launching) fileChromium = undefined
+  return fileBrowser()
+}
+// Outside vitest (the benchmarks import this module), whoever launches closes the browser themselves.
+if (process.env.VITEST) {
+  afterAll(async () => {
+    const launching = fileChromium
+    fileChromium = undefined
+    await (await launching?.catch(() => undefined))?.close()
+  })
+}
+
 export interface E2eApp {
   host: WebHost
   home: TestHome
+  /** The file's Chromium ({@link fileBrowser}), shared with its other apps: close `context`, not this. */
   browser: Browser
   context: BrowserContext
   page: Page
@@ -140,7 +169,7 @@ export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}
     return createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}) })
   }
   const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e', ...(options.flow ? { flow: options.flow } : {}) })
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true })
+  const browser = await fileBrowser()
   const context = await browser.newContext({
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1280, height: 800 },
@@ -157,7 +186,7 @@ export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}
     page,
     emit: (name, payload) => events?.emit(name, payload),
     async close() {
-      await browser.close().catch(() => {})
+      await context.close().catch(() => {})
       await host.dispose()
       home.cleanup()
     },
