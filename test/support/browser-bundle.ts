@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { build, stop as stopEsbuild } from 'esbuild'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll } from 'vitest'
 
@@ -52,6 +52,8 @@ export function browserHarness(entry: string): BrowserHarness {
 
   afterAll(async () => {
     await browser?.close()
+    // esbuild's service process (started by build) would otherwise run on until the worker ends.
+    await stopEsbuild()
   })
 
   return {

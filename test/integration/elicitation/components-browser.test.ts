@@ -5,7 +5,7 @@
  */
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { build, stop as stopEsbuild } from 'esbuild'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
@@ -57,6 +57,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
+  // esbuild's service process (started by build) would otherwise run on until the worker ends.
+  await stopEsbuild()
 })
 
 beforeEach(async () => {
