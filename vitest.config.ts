@@ -5,6 +5,10 @@ import { defineConfig } from 'vitest/config'
 // projects do not inherit the root's test options.)
 const poll = { poll: { timeout: 15_000 } }
 
+// Each test file runs with TMPDIR in a folder of its own (inside one per run and project): what a file leaves there,
+// or a process it started that still runs after it, fails the file; what a whole run leaves fails the run.
+const cleanup = { globalSetup: ['test/support/temp-dir.global.ts'], setupFiles: ['test/support/temp-dir.setup.ts'] }
+
 export default defineConfig({
   test: {
     // Keep test output readable: lifecycle lines of agents are info-level.
@@ -17,6 +21,7 @@ export default defineConfig({
           expect: poll,
           sequence: { groupOrder: 0 },
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+          ...cleanup,
           environment: 'node',
           testTimeout: 10_000,
         },
@@ -27,7 +32,8 @@ export default defineConfig({
           expect: poll,
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
-          setupFiles: ['test/support/contract-events.setup.ts'],
+          globalSetup: cleanup.globalSetup,
+          setupFiles: [...cleanup.setupFiles, 'test/support/contract-events.setup.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 30_000,
@@ -41,6 +47,7 @@ export default defineConfig({
           expect: poll,
           sequence: { groupOrder: 2 },
           include: ['test/e2e/**/*.test.ts'],
+          ...cleanup,
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
