@@ -22,6 +22,11 @@ import { mcpServerShape, type AgentMcpServer, type McpServerConfig, type McpServ
 import { appliesTo, selectMcpServers, transportRefusal, type McpSelection, type ResolvedMcpServer } from './select'
 
 const FILE = 'mcp-servers.json'
+/**
+ * The servers Bosun keeps (far more than anyone configures): each applies to every session of its agents, and
+ * 100,000 of them in the file were 6 MB of `mcpServers` in every session/new and as many rows in Settings.
+ */
+export const MAX_MCP_SERVERS = 500
 const CHECK_TIMEOUT_MS = 20_000
 
 export type McpCallHandlers = Pick<CallHandlers, 'listMcpServers' | 'saveMcpServer' | 'removeMcpServer' | 'checkMcpServer' | 'listAgentMcpServers'>
@@ -171,13 +176,25 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       parsed = undefined
     }
     const entries = typeof parsed === 'object' && parsed !== null && Array.isArray((parsed as { servers?: unknown }).servers) ? ((parsed as { servers: unknown[] }).servers) : null
-    // One bad entry does not lose the others.
-    const servers = (entries ?? []).flatMap((s) => {
-      const checked = mcpServerShape.safeParse(s)
-      return checked.success ? [checked.data] : []
-    })
-    lossy = entries === null || servers.length !== entries.length || servers.some((server, i) => !isDeepStrictEqual(server, entries[i]))
-    if (lossy) log.warn(`${FILE} holds what this Bosun cannot use; a copy is kept before it is next saved`)
+    // One bad entry does not lose the others. An id seen before is left out (a save or removal by id would
+    // otherwise change both), and so is everything past the bound: every agent gets the servers on each session/new.
+    const servers: McpServerConfig[] = []
+    const ids = new Set<string>()
+    let skipped = 0
+    for (const entry of entries ?? []) {
+      const checked = mcpServerShape.safeParse(entry)
+      if (!checked.success || ids.has(checked.data.id) || servers.length >= MAX_MCP_SERVERS) {
+        skipped++
+        continue
+      }
+      ids.add(checked.data.id)
+      servers.push(checked.data)
+    }
+    lossy = entries === null || skipped > 0 || servers.some((server, i) => !isDeepStrictEqual(server, entries[i]))
+    if (lossy) {
+      const why = entries === null ? 'is not a list of servers' : skipped > 0 ? `has ${skipped} server(s) Bosun leaves out (not valid, an id seen before, or past the first ${MAX_MCP_SERVERS})` : 'has fields this Bosun does not know'
+      log.warn(`${FILE} ${why}; a copy is kept before it is next saved`)
+    }
     return servers
   }
 
@@ -305,6 +322,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
         }
         // What agents will run or connect to is new or changed: main shows it exactly and the person confirms, or nothing is saved.
         const previous = servers.find((s) => s.id === server.id)
+        if (!previous && servers.length >= MAX_MCP_SERVERS) return fail({ kind: 'invalid-argument', message: `Bosun keeps up to ${MAX_MCP_SERVERS} MCP servers; remove one first.` })
         if (!previous || mcpServerIdentity(previous) !== mcpServerIdentity(server)) {
           const answer = await confirmation.confirm({
             kind: 'mcp-server',

@@ -9,7 +9,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createMcpService, normalizeMcpServer, type AgentMcpHandshake, type McpService } from '../../../main/mcp/service'
+import { createMcpService, MAX_MCP_SERVERS, normalizeMcpServer, type AgentMcpHandshake, type McpService } from '../../../main/mcp/service'
 import type { McpServerConfig } from '../../../common/contract/mcp'
 import { createMemorySecretStore } from '../secrets/memory-secret-store'
 import { RecordingConfirmation } from '../../support/confirmations'
@@ -202,6 +202,26 @@ describe('mcp-servers.json that Bosun cannot use whole', () => {
     expect(must(await again.h.listMcpServers(undefined)).servers).toEqual([])
     must(await again.h.saveMcpServer({ server: { ...tool, secretEnv: [] } }))
     expect(readFileSync(join(home, copies()[0]!), 'utf8')).toBe('[1, 2, 3]')
+  })
+
+  it('with 100,000 servers and one id twice: the first of each id, up to the bound, are kept and passed; a copy is kept before a save', async () => {
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ ...tool, id: `s${i}`, name: `server ${i}`, secretEnv: [] }))
+    many.splice(1, 0, { ...tool, id: 's0', name: 'the same id again', secretEnv: [] })
+    const original = JSON.stringify({ version: 1, servers: many })
+    write(original)
+    const { service, h } = await start()
+    const listed = must(await h.listMcpServers(undefined)).servers
+    expect(listed).toHaveLength(MAX_MCP_SERVERS)
+    expect(listed.slice(0, 2).map((s) => s.name)).toEqual(['server 0', 'server 1'])
+    expect(await names(service, 'alpha', v1http)).toHaveLength(MAX_MCP_SERVERS)
+    // Full: a new server is refused, an edit of a kept one is not.
+    expect(await h.saveMcpServer({ server: { ...tool, id: 'new', secretEnv: [] } })).toMatchObject({ ok: false, error: { message: expect.stringContaining(`up to ${MAX_MCP_SERVERS}`) } })
+    expect(copies()).toEqual([])
+    must(await h.saveMcpServer({ server: { ...tool, id: 's0', name: 'renamed', secretEnv: [] } }))
+    expect(readFileSync(join(home, copies()[0]!), 'utf8')).toBe(original)
+    const saved = (JSON.parse(file()) as { servers: McpServerConfig[] }).servers
+    expect(saved).toHaveLength(MAX_MCP_SERVERS)
+    expect(saved.filter((s) => s.id === 's0').map((s) => s.name)).toEqual(['renamed'])
   })
 
   it('that cannot be read (a FIFO in its place): Bosun starts without waiting on it, and never replaces it', async () => {
