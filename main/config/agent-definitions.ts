@@ -89,6 +89,18 @@ export interface AgentDefinitionStoreOptions {
   watch?: boolean
 }
 
+/**
+ * The problems a load report names one by one: the warning is a line in the Agents screen and the log, and a file of
+ * 10,000 bad entries made it 270 KB (100,000 of them, 2.7 MB, before the file's lists were cut).
+ */
+const NAMED_PROBLEMS = 5
+const MAX_PROBLEM_CHARS = 300
+const firstFew = (problems: readonly string[]): string =>
+  problems
+    .slice(0, NAMED_PROBLEMS)
+    .map((p) => (p.length > MAX_PROBLEM_CHARS ? `${p.slice(0, MAX_PROBLEM_CHARS)}…` : p))
+    .join('; ') + (problems.length > NAMED_PROBLEMS ? `; and ${problems.length - NAMED_PROBLEMS} more (the whole file is in the backup)` : '')
+
 /** Unknown fields are kept, but cut to this depth (a deeper one made every later save fail). */
 const MAX_FILE_DEPTH = 20
 
@@ -317,8 +329,8 @@ export class AgentDefinitionStore implements IDisposable {
     const backupPath = await this.backup()
     this.unreadable = { backupPath }
     const said = [
-      ...(problems.length > 0 ? [`Skipped ${problems.length} invalid agent(s): ${problems.join('; ')}`] : []),
-      ...(trimmed.length > 0 ? [`More default config options than Bosun keeps (${trimmed.join('; ')}); the whole file is in the backup`] : []),
+      ...(problems.length > 0 ? [`Skipped ${problems.length} invalid agent(s): ${firstFew(problems)}`] : []),
+      ...(trimmed.length > 0 ? [`More default config options than Bosun keeps (${firstFew(trimmed)}); the whole file is in the backup`] : []),
       ...(cut ? [`Parts of it were larger or deeper than Bosun keeps; they are cut (marked "${TRUNCATION_MARKER}") and the whole file is in the backup`] : []),
     ]
     return { status: 'partial', skipped: problems.length, backupPath, message: said.join('. ') }

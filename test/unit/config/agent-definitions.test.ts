@@ -169,6 +169,19 @@ describe('AgentDefinitionStore', () => {
     expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
   })
 
+  it('names the first few of 100,000 invalid entries in its warning, not each of them, and keeps the file aside', async () => {
+    const bad = Array.from({ length: 100_000 }, (_, i) => ({ id: `bad-${i}`, name: '', command: 'x'.repeat(200) }))
+    const text = JSON.stringify({ version: 1, agents: [echo, ...bad] })
+    await writeFile(join(home, 'agents.json'), text)
+    const store = new AgentDefinitionStore({ home })
+    const report = await store.load()
+    expect(report).toMatchObject({ status: 'partial', message: expect.stringContaining('more (the whole file is in the backup)') })
+    expect(report.status === 'partial' && report.message.length).toBeLessThan(4_000)
+    expect(store.list()).toEqual([echo])
+    const [backup] = await backups()
+    expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
+  })
+
   it('keeps a hand-edited definition with too many default config options, cut to what a save accepts, and says so', async () => {
     const many = Object.fromEntries(Array.from({ length: MAX_DEFAULT_CONFIG_OPTIONS + 50 }, (_, i) => [`option${i}`, i % 2 === 0 ? `v${i}` : true]))
     const text = JSON.stringify({ version: 1, agents: [{ ...echo, defaultConfigOptions: many }] })
