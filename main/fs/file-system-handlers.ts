@@ -13,7 +13,7 @@ import type { FileRead, SessionAction, ToolCallEntry } from '../../common/sessio
 import { MAX_FILES_READ } from '../../common/session/reducer/tool-calls'
 import { MAX_PATH_CHARS, confinePath } from './confine'
 import { formatBytes } from '../base/format-bytes'
-import { lineWindow, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
+import { lineWindow, loneSurrogateAt, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
 
 export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
 export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
@@ -123,6 +123,9 @@ export class FileSystemHandlers {
     if (Buffer.byteLength(content, 'utf8') > maxBytes) {
       throw new HandlerError(INVALID_PARAMS, `The content is larger than ${formatBytes(maxBytes)}; Bosun writes text files up to that size.`)
     }
+    // UTF-8 cannot hold a lone surrogate: written, it would become U+FFFD, a file other than the one the agent sent and the diff shows.
+    const lone = loneSurrogateAt(content)
+    if (lone >= 0) throw new HandlerError(INVALID_PARAMS, `The content is not valid Unicode text (a lone surrogate at character ${lone}); Bosun writes text exactly or not at all.`)
     const { sessionId, realPath, path, exists, root } = await this.confined(info, session, p, 'write')
     let previous: TextFile | undefined
     if (exists) {

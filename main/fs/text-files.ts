@@ -91,6 +91,14 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+/** A half of a UTF-16 surrogate pair without its other half (what JSON's `\ud800` escapes can make), matched by code unit. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The index of the first lone surrogate in `text` (text UTF-8 cannot hold as it is), or -1. */
+export function loneSurrogateAt(text: string): number {
+  return text.search(LONE_SURROGATE)
+}
+
 /**
  * Lines `line` (1-based; 0 is read as 1) to `line + limit - 1`, terminators kept, so the window is an exact
  * substring of `text`. Past the end, or `limit` 0, gives `""`.
@@ -136,7 +144,14 @@ export async function writeTextFileAtomic(path: string, content: string, previou
   let folder: FileHandle | undefined
   let tmp: string | undefined
   try {
-    await fs.mkdir(dir, { recursive: true })
+    try {
+      await fs.mkdir(dir, { recursive: true })
+    } catch (error) {
+      // A file where a folder of the path should be: the path is wrong, not Bosun.
+      const code = (error as { code?: string } | undefined)?.code
+      if (code === 'EEXIST' || code === 'ENOTDIR') return { ok: false, problem: { kind: 'not-a-file', message: `${path}: a folder on its way is a file.` } }
+      throw error
+    }
     // The folder is pinned: opened once and checked to be inside `root`, then (where the system lets a path
     // name an open folder) the temp file and the rename go through that open folder, not through its path.
     // Windows cannot open a folder as a file: there the folder's path is resolved again instead.
