@@ -74,3 +74,38 @@ export async function readSettingsText(path: string): Promise<string> {
   if (read.kind === 'missing') throw Object.assign(new Error(`${path} does not exist`), { code: 'ENOENT' })
   throw new Error(read.message)
 }
+
+/**
+ * What the next save of a settings file must do first, from what its load found: a file that could not be read is
+ * never replaced (its saves fail and say why); one Bosun read only in part (a bad entry, a field it does not know) is
+ * copied aside once, then replaced; a file read whole, or none, is replaced as it is.
+ */
+export class ReplaceGuard {
+  private unreadable: string | null = null
+  private lossy = false
+
+  constructor(private readonly path: string) {}
+
+  /** The load could not read the file (`why` says so, naming it). */
+  unreadableBecause(why: string): void {
+    this.unreadable = why
+  }
+
+  /** The load left out part of the file. */
+  partlyRead(): void {
+    this.lossy = true
+  }
+
+  /**
+   * Call before each save: `{ ok: true }` when the save may replace the file now (with `aside`, the copy just kept),
+   * or why it may not.
+   */
+  async beforeReplace(): Promise<{ ok: true; aside?: string } | { ok: false; message: string }> {
+    if (this.unreadable !== null) return { ok: false, message: `${this.unreadable}. Fix or remove the file, then restart Bosun.` }
+    if (!this.lossy) return { ok: true }
+    const aside = await keepAside(this.path, 'corrupt')
+    if (!aside) return { ok: false, message: `${this.path} holds what this Bosun cannot use, and no copy of it could be kept.` }
+    this.lossy = false
+    return { ok: true, aside }
+  }
+}

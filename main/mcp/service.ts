@@ -11,7 +11,7 @@ import { REDACTED } from '../agents-tools/redaction'
 import { writeFileAtomic } from '../base/atomic-write'
 import { fail, ok, type Result } from '../base/errors'
 import { createLogger, type Logger } from '../base/log'
-import { keepAside, readSettingsFile } from '../base/settings-file'
+import { readSettingsFile, ReplaceGuard } from '../base/settings-file'
 import type { AgentCapabilitySummary, ProtocolVersion } from '../acp/types'
 import { scrubEnv } from '../config/launch'
 import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
@@ -149,10 +149,8 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   const path = join(options.home, FILE)
   const log = options.log ?? createLogger('mcp')
   const confirmation = options.confirmation ?? refuseAllConfirmation(log)
-  /** Why the file is not replaced (it could not be read), or null. */
-  let unreadable: string | null = null
-  /** The file holds what the list leaves out (a bad entry, a newer Bosun's field): it is copied aside before a save. */
-  let lossy = false
+  /** A file that could not be read is not replaced; one holding what the list leaves out is copied aside before a save. */
+  const guard = new ReplaceGuard(path)
   let servers: McpServerConfig[] = await load()
   const checks = new JoinedRuns<CheckedServer>(MAX_CHECKS_AT_ONCE, (max) => `${max} MCP server checks are already running; try again when one has finished.`)
 
@@ -165,7 +163,7 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
     const read = await readSettingsFile(path)
     if (read.kind === 'missing') return []
     if (read.kind === 'unreadable') {
-      unreadable = read.message
+      guard.unreadableBecause(read.message)
       log.warn(`${read.message}; Bosun starts without its MCP servers and will not replace it`)
       return []
     }
@@ -190,8 +188,8 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
       ids.add(checked.data.id)
       servers.push(checked.data)
     }
-    lossy = entries === null || skipped > 0 || servers.some((server, i) => !isDeepStrictEqual(server, entries[i]))
-    if (lossy) {
+    if (entries === null || skipped > 0 || servers.some((server, i) => !isDeepStrictEqual(server, entries[i]))) {
+      guard.partlyRead()
       const why = entries === null ? 'is not a list of servers' : skipped > 0 ? `has ${skipped} server(s) Bosun leaves out (not valid, an id seen before, or past the first ${MAX_MCP_SERVERS})` : 'has fields this Bosun does not know'
       log.warn(`${FILE} ${why}; a copy is kept before it is next saved`)
     }
@@ -204,13 +202,9 @@ export async function createMcpService(options: McpServiceOptions): Promise<McpS
   /** Writes the list `change` makes of the current one, and only then makes it the list: a failed write leaves memory as the file is. */
   function save(change: (current: McpServerConfig[]) => McpServerConfig[]): Promise<Result<void>> {
     const run = saving.then(async (): Promise<Result<void>> => {
-      if (unreadable) return fail({ kind: 'io-error', message: `Not saved: ${unreadable}. Fix or remove the file, then restart Bosun.` })
-      if (lossy) {
-        const aside = await keepAside(path, 'corrupt')
-        if (!aside) return fail({ kind: 'io-error', message: `Not saved: ${path} holds what this Bosun cannot use, and no copy of it could be kept.` })
-        log.warn(`${FILE} held what this Bosun cannot use; kept a copy at ${aside}`)
-        lossy = false
-      }
+      const allowed = await guard.beforeReplace()
+      if (!allowed.ok) return fail({ kind: 'io-error', message: `Not saved: ${allowed.message}` })
+      if (allowed.aside) log.warn(`${FILE} held what this Bosun cannot use; kept a copy at ${allowed.aside}`)
       const next = change(servers)
       try {
         await writeFileAtomic(path, JSON.stringify({ version: 1, servers: next }, null, 2) + '\n')

@@ -4,6 +4,7 @@
  */
 import { untitledName } from '../../common/session/title'
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import type { Notifier } from '../app/services'
 import { writeFileAtomic } from '../base/atomic-write'
 import { fail, ok, toFailure } from '../base/errors'
@@ -18,7 +19,7 @@ import { PermissionBroker, type PermissionSessionLookup } from './broker'
 import { limitedToSession } from './rules'
 import { RuleStore } from './rule-store'
 import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
-import { readSettingsText } from '../base/settings-file'
+import { readSettingsFile, ReplaceGuard } from '../base/settings-file'
 
 export type PermissionCallHandlers = Pick<
   CallHandlers,
@@ -89,23 +90,44 @@ export interface PermissionsService extends IDisposable {
 
 export function fileSettingsStore(home: string, log: Logger): NotificationSettingsStore {
   const path = join(home, 'notification-settings.json')
+  // A file read only in part is copied aside before a save replaces it; one that cannot be read is never replaced.
+  const guard = new ReplaceGuard(path)
   return {
     async load() {
-      try {
-        const value = JSON.parse(await readSettingsText(path)) as unknown
-        const parsed = notificationSettingsSchema.safeParse(value)
-        if (parsed.success) return parsed.data
-        // A newer Bosun's field, or one bad value, does not lose the person's other settings: each one that reads is kept.
-        const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
-        const kept = Object.fromEntries(Object.keys(defaultNotificationSettings).flatMap((key) => (typeof fields[key] === 'boolean' ? [[key, fields[key]]] : [])))
-        log.warn(`notification settings partly unreadable; kept ${Object.keys(kept).join(', ') || 'none'} of them`)
-        return Object.keys(kept).length > 0 ? { ...defaultNotificationSettings, ...kept } : undefined
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('cannot read notification settings', error)
+      const read = await readSettingsFile(path)
+      if (read.kind === 'missing') return undefined
+      if (read.kind === 'unreadable') {
+        guard.unreadableBecause(read.message)
+        log.warn(`cannot read notification settings: ${read.message}`)
         return undefined
       }
+      let value: unknown
+      try {
+        value = JSON.parse(read.text) as unknown
+      } catch (error) {
+        guard.partlyRead()
+        log.warn('cannot read notification settings', error)
+        return undefined
+      }
+      const parsed = notificationSettingsSchema.safeParse(value)
+      if (parsed.success) {
+        // Fields this Bosun does not know (a newer one's) are left out of what it saves.
+        if (!isDeepStrictEqual(parsed.data, value)) guard.partlyRead()
+        return parsed.data
+      }
+      // A newer Bosun's field, or one bad value, does not lose the person's other settings: each one that reads is kept.
+      guard.partlyRead()
+      const fields = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
+      const kept = Object.fromEntries(Object.keys(defaultNotificationSettings).flatMap((key) => (typeof fields[key] === 'boolean' ? [[key, fields[key]]] : [])))
+      log.warn(`notification settings partly unreadable; kept ${Object.keys(kept).join(', ') || 'none'} of them`)
+      return Object.keys(kept).length > 0 ? { ...defaultNotificationSettings, ...kept } : undefined
     },
-    save: (settings) => writeFileAtomic(path, JSON.stringify(settings, null, 2) + '\n'),
+    async save(settings) {
+      const allowed = await guard.beforeReplace()
+      if (!allowed.ok) throw new Error(allowed.message)
+      if (allowed.aside) log.warn(`notification settings held what this Bosun cannot use; kept a copy at ${allowed.aside}`)
+      await writeFileAtomic(path, JSON.stringify(settings, null, 2) + '\n')
+    },
   }
 }
 
@@ -265,7 +287,7 @@ export async function createPermissionsService(options: PermissionsServiceOption
         await settingsStore.save(next)
       } catch (error) {
         log.error('cannot save notification settings', error)
-        return fail({ kind: 'io-error', message: 'The notification settings could not be saved.' })
+        return fail({ kind: 'io-error', message: `The notification settings could not be saved: ${(error as Error).message}` })
       }
       return ok(next)
     },

@@ -8,11 +8,12 @@
  */
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
+import { isDeepStrictEqual } from 'node:util'
 import { z } from 'zod'
 import { writeFileAtomic } from '../base/atomic-write'
 import type { Logger } from '../base/log'
 import { boundDetail, quoteExact } from './confirmation'
-import { readSettingsText } from '../base/settings-file'
+import { readSettingsFile, ReplaceGuard } from '../base/settings-file'
 
 export const TRUSTED_AGENTS_FILE = 'trusted-agents.json'
 
@@ -84,6 +85,8 @@ const MAX_TRUSTED = 1000
 export class LaunchTrustStore {
   private readonly path: string
   private trusted = new Map<string, string>()
+  /** What the file's next save must do first. */
+  private readonly guard: ReplaceGuard
   private queue: Promise<unknown> = Promise.resolve()
 
   constructor(
@@ -91,30 +94,36 @@ export class LaunchTrustStore {
     private readonly log: Logger,
   ) {
     this.path = join(home, TRUSTED_AGENTS_FILE)
+    this.guard = new ReplaceGuard(this.path)
   }
 
   async load(): Promise<void> {
-    let text: string
-    try {
-      text = await readSettingsText(this.path)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn(`cannot read ${TRUSTED_AGENTS_FILE}; every agent asks again`, error)
+    const read = await readSettingsFile(this.path)
+    if (read.kind === 'missing') return
+    if (read.kind === 'unreadable') {
+      this.guard.unreadableBecause(read.message)
+      this.log.warn(`${read.message}; every agent asks again, and Bosun does not replace it`)
       return
     }
     try {
-      const value = JSON.parse(text) as unknown
+      const value = JSON.parse(read.text) as unknown
       const parsed = fileSchema.safeParse(value)
       if (parsed.success) {
-        this.trusted = new Map(Object.entries(parsed.data.agents).slice(0, MAX_TRUSTED))
+        const entries = Object.entries(parsed.data.agents)
+        this.trusted = new Map(entries.slice(0, MAX_TRUSTED))
+        if (entries.length > MAX_TRUSTED || !isDeepStrictEqual(parsed.data, value)) this.guard.partlyRead()
         return
       }
-      // One entry this Bosun cannot read does not make every agent ask again: each valid one is kept.
+      // One entry this Bosun cannot read does not make every agent ask again: each valid one is kept (and the file
+      // is copied aside before a save replaces it).
+      this.guard.partlyRead()
       const agents = (value as { agents?: unknown } | null)?.agents
       const entries = typeof agents === 'object' && agents !== null ? Object.entries(agents) : []
       const valid = entries.filter(([id, hash]) => fileSchema.shape.agents.safeParse({ [id]: hash }).success)
       this.trusted = new Map((valid as [string, string][]).slice(0, MAX_TRUSTED))
       this.log.warn(`${TRUSTED_AGENTS_FILE} is not valid as a whole; kept ${valid.length} of its ${entries.length} confirmations, the other agents ask again`)
     } catch (error) {
+      this.guard.partlyRead()
       this.log.warn(`${TRUSTED_AGENTS_FILE} is not valid; every agent asks again`, error)
     }
   }
@@ -150,7 +159,12 @@ export class LaunchTrustStore {
 
   private persist(): Promise<void> {
     const body = JSON.stringify({ version: 1, agents: Object.fromEntries(this.trusted) }, null, 2) + '\n'
-    const run = this.queue.then(() => writeFileAtomic(this.path, body))
+    const run = this.queue.then(async () => {
+      const allowed = await this.guard.beforeReplace()
+      if (!allowed.ok) throw new Error(allowed.message)
+      if (allowed.aside) this.log.warn(`${TRUSTED_AGENTS_FILE} held what this Bosun cannot use; kept a copy at ${allowed.aside}`)
+      await writeFileAtomic(this.path, body)
+    })
     this.queue = run.catch((error: unknown) => this.log.error(`cannot write ${TRUSTED_AGENTS_FILE}`, error))
     return this.queue.then(() => undefined)
   }
