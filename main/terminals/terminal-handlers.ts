@@ -39,10 +39,20 @@ export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024
 export const MAX_OUTPUT_BYTE_LIMIT = 4 * 1024 * 1024
 /** Terminals one session may have at once (released ones do not count). */
 const MAX_TERMINALS_PER_SESSION = 64
+/**
+ * What one session's terminals retain for `terminal/output`, together: each new terminal gets what its live siblings
+ * leave of it (at least {@link MIN_SHARE_BYTES}), whatever its `outputByteLimit`. 64 terminals running `yes` at 4 MiB
+ * each held 1.4 GB of main's heap (with their cards) and kept it while they ran.
+ */
+export const SESSION_OUTPUT_BYTES = 16 * 1024 * 1024
 /** Output reaches the session at most this often. */
 const DISPLAY_FLUSH_MS = 50
 /** Display output beyond this many bytes is re-sent as a snapshot of the retained tail (the card stays cheap). */
 const DISPLAY_SNAPSHOT_BYTES = 2 * 1024 * 1024
+/** What one session's terminal cards show, together, shared out like {@link SESSION_OUTPUT_BYTES}. */
+const SESSION_DISPLAY_BYTES = 16 * 1024 * 1024
+/** The least a terminal retains and shows, however many siblings it has. */
+const MIN_SHARE_BYTES = 64 * 1024
 
 /**
  * Set in every terminal before the agent's own `env` (which wins). Nobody can press a key in an agent's terminal, so
@@ -81,6 +91,8 @@ interface Terminal {
   output: TerminalText
   /** The raw stream's tail, for a snapshot of the card's terminal view. */
   displayTail: OutputBuffer
+  /** Display output past this many bytes is re-sent as a snapshot of the tail (this terminal's share of the card budget). */
+  displayLimit: number
   /** Output not yet sent to the session, and how much was sent since the last snapshot. */
   pendingDisplay: string
   displayedBytes: number
@@ -172,7 +184,6 @@ export class TerminalHandlers implements IDisposable {
     }
     const asked = p.outputByteLimit === undefined || p.outputByteLimit === null ? DEFAULT_OUTPUT_BYTE_LIMIT : p.outputByteLimit
     if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 0) throw new HandlerError(INVALID_PARAMS, 'outputByteLimit must be a non-negative integer')
-    const limit = Math.min(asked, MAX_OUTPUT_BYTE_LIMIT)
     let cwd = session.cwd
     if (p.cwd !== undefined && p.cwd !== null) {
       if (typeof p.cwd !== 'string' || !isAbsolute(p.cwd)) throw new HandlerError(INVALID_PARAMS, 'cwd must be an absolute path')
@@ -188,6 +199,10 @@ export class TerminalHandlers implements IDisposable {
     if (this.terminalsOf(session.sessionId).length >= MAX_TERMINALS_PER_SESSION) {
       throw new HandlerError(INVALID_PARAMS, `This session already has ${MAX_TERMINALS_PER_SESSION} terminals; release some first`)
     }
+    const siblings = [...this.terminals.values()].filter((t) => t.sessionId === session.sessionId)
+    const share = (budget: number, taken: number) => Math.max(MIN_SHARE_BYTES, budget - taken)
+    const limit = Math.min(asked, MAX_OUTPUT_BYTE_LIMIT, share(SESSION_OUTPUT_BYTES, siblings.reduce((n, t) => n + t.output.limit, 0)))
+    const displayLimit = Math.min(DISPLAY_SNAPSHOT_BYTES, share(SESSION_DISPLAY_BYTES, siblings.reduce((n, t) => n + t.displayLimit, 0)))
     // A whole shell line in `command` (no args, not a program) runs through the platform's shell, as Zed does (G28).
     const platform = process.platform
     const { file, args: argv } = terminalCommand(p.command, args, { platform, env, cwd: confined.realPath, isRunnable: (path) => isRunnable(path, platform) })
@@ -205,7 +220,8 @@ export class TerminalHandlers implements IDisposable {
       attachment,
       process: child,
       output: new TerminalText(limit),
-      displayTail: new OutputBuffer(DISPLAY_SNAPSHOT_BYTES / 4),
+      displayTail: new OutputBuffer(displayLimit / 4),
+      displayLimit,
       pendingDisplay: '',
       displayedBytes: 0,
       flushTimer: undefined,
@@ -291,7 +307,7 @@ export class TerminalHandlers implements IDisposable {
     const bytes = Buffer.from(t.pendingDisplay, 'utf8')
     t.pendingDisplay = ''
     t.displayedBytes += bytes.length
-    if (t.displayedBytes > DISPLAY_SNAPSHOT_BYTES) {
+    if (t.displayedBytes > t.displayLimit) {
       // The card has shown a lot: replace it with the retained tail rather than grow without end.
       const tail = Buffer.from(t.displayTail.text(), 'utf8')
       t.displayedBytes = tail.length

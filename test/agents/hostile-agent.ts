@@ -37,6 +37,8 @@
  *   fs-write-accumulate a running edit tool call, then n writes of `--variant` bytes (200 KB) to `--file`, one by one
  *   term-yes           runs `yes` for n ms with `outputByteLimit` as large as JSON allows (`--variant default`: none),
  *                      then kills it and reports how much `terminal/output` gave
+ *   term-many          n terminals at once, each printing `--variant` bytes (6 MB) with a 4 MB output limit; once all have
+ *                      exited, reports what `terminal/output` retained of each, then a normal reply
  *   perm-patch-flood   n permission requests, each patching a new tool call with 3 MB and withdrawn at once
  *   fs-long-path       n reads and writes of an 8 MB path outside the folder (`--variant deep`: 200,000 segments in it);
  *                      reports the answers by kind, then a normal reply
@@ -441,6 +443,22 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       report({ outputChars: String(((out.result as Json | undefined)?.output as string | undefined)?.length ?? -1) })
       await request('terminal/release', { sessionId: SESSION, terminalId })
       say('after yes')
+      endTurn(id)
+      return
+    }
+    case 'term-many': {
+      // n terminals at once, each printing `--variant` bytes (6 MB) with the largest output limit Bosun takes; once all
+      // have exited, reports what `terminal/output` retained of each (characters, truncated), then a normal reply.
+      const bytes = Number(variant || 6 * 1024 * 1024)
+      const made = await Promise.all(
+        Array.from({ length: count }, () => request('terminal/create', { sessionId: SESSION, command: 'sh', args: ['-c', `head -c ${bytes} /dev/zero | tr '\\0' y`], outputByteLimit: 4 * 1024 * 1024 })),
+      )
+      const ids = made.map((m) => (m.result as Json | undefined)?.terminalId)
+      await Promise.all(ids.map((terminalId) => request('terminal/wait_for_exit', { sessionId: SESSION, terminalId })))
+      const outputs = await Promise.all(ids.map((terminalId) => request('terminal/output', { sessionId: SESSION, terminalId })))
+      report({ retained: outputs.map((o) => ({ chars: String((o.result as Json | undefined)?.output ?? '').length, truncated: (o.result as Json | undefined)?.truncated ?? null })) })
+      for (const terminalId of ids) await request('terminal/release', { sessionId: SESSION, terminalId })
+      say('after terminals')
       endTurn(id)
       return
     }
