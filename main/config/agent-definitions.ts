@@ -333,7 +333,7 @@ export class AgentDefinitionStore implements IDisposable {
       ...(trimmed.length > 0 ? [`More default config options than Bosun keeps (${firstFew(trimmed)}); the whole file is in the backup`] : []),
       ...(cut ? [`Parts of it were larger or deeper than Bosun keeps; they are cut (marked "${TRUNCATION_MARKER}") and the whole file is in the backup`] : []),
     ]
-    return { status: 'partial', skipped: problems.length, backupPath, message: said.join('. ') }
+    return { status: 'partial', skipped: problems.length, backupPath, message: `${said.join('. ')}.` }
   }
 
   private async markCorrupt(message: string): Promise<LoadReport> {
