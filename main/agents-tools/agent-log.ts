@@ -4,7 +4,7 @@
  * redacted with every known secret value; a secret split across two chunks is held back until the
  * rest arrives, so it is still replaced whole.
  */
-import { promises as fs } from 'node:fs'
+import { constants, promises as fs } from 'node:fs'
 import type { Scheduler } from '../agents/scheduler'
 import type { IDisposable } from '../base/lifecycle'
 import type { SecretSet } from './redaction'
@@ -97,8 +97,11 @@ export async function readLogTail(path: string, maxBytes: number, secrets: Secre
 async function readTail(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; bytes: number }> {
   let handle: fs.FileHandle | undefined
   try {
-    handle = await fs.open(path, 'r')
-    const { size } = await handle.stat()
+    // Non-blocking, and only a regular file: a FIFO in the log's place would hold this read until something writes it.
+    handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    const stat = await handle.stat()
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`)
+    const { size } = stat
     const length = Math.min(size, maxBytes)
     const buffer = Buffer.alloc(length)
     if (length > 0) await handle.read(buffer, 0, length, size - length)
