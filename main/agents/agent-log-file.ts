@@ -1,4 +1,5 @@
-import { constants, promises as fs } from 'node:fs'
+import { promises as fs } from 'node:fs'
+import { appendToFile } from '../base/append-file'
 import { dirname } from 'node:path'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
@@ -135,15 +136,7 @@ export class AgentLogFile implements IDisposable {
       await fs.rename(this.path, `${this.path}.1`)
       this.size = 0
     }
-    // Non-blocking, and only into a regular file: a FIFO put in the log's place would otherwise hold the write (and
-    // every flush, and Bosun's quit that waits for them) until something reads it.
-    const handle = await fs.open(this.path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o600)
-    try {
-      if (!(await handle.stat()).isFile()) throw new Error(`${this.path} is not a regular file`)
-      await handle.writeFile(text)
-    } finally {
-      await handle.close()
-    }
+    await appendToFile(this.path, text)
     this.size += bytes
   }
 

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { createLogger, type Logger } from '../base/log'
+import { appendToFile } from '../base/append-file'
 
 export interface AuditRecord {
   /** Epoch ms. */
@@ -59,7 +60,7 @@ export class AuditLog {
     this.tail = this.tail
       .then(async () => {
         await fs.mkdir(this.dir, { recursive: true })
-        await fs.appendFile(path, line, { mode: 0o600 })
+        await appendToFile(path, line)
       })
       .catch((error) => this.log.error('cannot append audit record', error))
   }

@@ -12,6 +12,7 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
+import { appendToFile } from '../base/append-file'
 
 export type ConfirmationKind = 'agent-definition' | 'agent-start' | 'auto-approve' | 'remember-decision' | 'mcp-server'
 
@@ -128,7 +129,7 @@ export function recordConfirmations(
           () => 0,
         )
         if (size + line.length > CONFIRMATION_LOG_MAX_BYTES) await fs.rename(path, `${path}.1`)
-        await fs.appendFile(path, line, { mode: 0o600 })
+        await appendToFile(path, line)
       } catch (error) {
         options.log.error('cannot record a confirmation', error)
       }

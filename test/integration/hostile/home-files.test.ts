@@ -1,13 +1,17 @@
 /**
- * Bosun's own files replaced by something hostile: a FIFO where an agent's log goes. Writing the log, reading it for
- * the Logs tab and quitting (which waits for the log) never wait on it: the agent runs its turn, the log call says
- * what is wrong at once, the services stop, and the FIFO is left as it is.
+ * Bosun's own files replaced by something hostile: a FIFO where an agent's log, a session's permission audit or the
+ * confirmation record goes. Writing them, reading the log for the Logs tab and quitting (which waits for all three)
+ * never wait on it: the agent runs its turn, the log call says what is wrong at once, the services stop, each append
+ * fails with a line in Bosun's log, and the FIFO is left as it is.
  */
 import { execFileSync } from 'node:child_process'
 import { lstatSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
+import { createMemoryLogger } from '../../../main/base/log'
+import { AuditLog, auditFileName } from '../../../main/permissions/audit-log'
+import { CONFIRMATION_LOG_FILE, ownerConfirmation, recordConfirmations } from '../../../main/trust/confirmation'
 import { RecordingSink } from '../../support/recording-sink'
 import { createTestHome } from '../../support/bosun-home'
 import { must } from './harness'
@@ -26,6 +30,27 @@ it('a FIFO as an agent’s log: the turn runs, the Logs call answers at once, an
     // Quitting flushes every agent's log first: it ends.
     await services.dispose()
     expect(lstatSync(fifo).isFIFO()).toBe(true)
+  } finally {
+    home.cleanup()
+  }
+}, 30_000)
+
+it('a FIFO as a session’s permission audit or as the confirmation record: appends fail and say so, flushes end', async () => {
+  const home = createTestHome([])
+  try {
+    mkdirSync(join(home.home, 'audit'), { recursive: true })
+    const auditFifo = join(home.home, 'audit', auditFileName('a/s-1'))
+    const recordFifo = join(home.home, CONFIRMATION_LOG_FILE)
+    execFileSync('mkfifo', [auditFifo, recordFifo])
+    const log = createMemoryLogger()
+    const audit = new AuditLog(home.home, log)
+    audit.append({ at: 1, sessionId: 'a/s-1', agentId: 'a', requestId: 'q', by: 'person', outcome: 'selected', title: 'Run?' })
+    await audit.flush()
+    const recorded = recordConfirmations(ownerConfirmation(log), { home: home.home, host: 'web', log })
+    expect((await recorded.confirm({ kind: 'agent-start', title: 'Start', message: 'Start "A"?', detail: 'Program: "sh"', confirmLabel: 'Start' })).confirmed).toBe(true)
+    await recorded.flush()
+    expect(log.lines.filter((l) => l.includes('is not a regular file') || l.includes('ENXIO'))).toHaveLength(2)
+    expect([lstatSync(auditFifo).isFIFO(), lstatSync(recordFifo).isFIFO()]).toEqual([true, true])
   } finally {
     home.cleanup()
   }
