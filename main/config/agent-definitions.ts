@@ -99,7 +99,26 @@ const firstFew = (problems: readonly string[]): string =>
   problems
     .slice(0, NAMED_PROBLEMS)
     .map((p) => (p.length > MAX_PROBLEM_CHARS ? `${p.slice(0, MAX_PROBLEM_CHARS)}…` : p))
-    .join('; ') + (problems.length > NAMED_PROBLEMS ? `; and ${problems.length - NAMED_PROBLEMS} more (the whole file is in the backup)` : '')
+    .join('; ') + (problems.length > NAMED_PROBLEMS ? `; and ${count(problems.length - NAMED_PROBLEMS)} more (the whole file is in the backup)` : '')
+
+/**
+ * One invalid entry in words a person can act on: which entry (its place, and its id when it has one), then the one
+ * problem it has, or the fields that are wrong when it has several (zod's whole report repeated a sentence per field,
+ * four lines for an entry with only an id).
+ */
+function entryProblem(index: number, raw: unknown, error: z.ZodError): string {
+  const id = typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'string' ? (raw as { id: string }).id : ''
+  const which = `entry ${index + 1}${id ? ` (${clip(id, 40)})` : ''}`
+  const fieldOf = (issue: z.core.$ZodIssue) => (issue.path.length > 0 ? clip(issue.path.map(String).join('.'), 40) : 'the entry')
+  if (error.issues.length === 1) return `${which}: ${fieldOf(error.issues[0]!)}: ${error.issues[0]!.message}`
+  const fields = [...new Set(error.issues.map((issue) => fieldOf(issue).split('.')[0]!))]
+  const named = fields.length > 6 ? `${fields.slice(0, 6).join(', ')} and ${fields.length - 6} more` : fields.join(', ')
+  return `${which}: ${named} missing or invalid`
+}
+
+const count = (n: number): string => n.toLocaleString('en-US')
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text)
 
 /** Unknown fields are kept, but cut to this depth (a deeper one made every later save fail). */
 const MAX_FILE_DEPTH = 20
@@ -316,7 +335,7 @@ export class AgentDefinitionStore implements IDisposable {
       const { value: raw, dropped } = capDefaultConfigOptions(entry)
       const def = agentDefinitionSchema.safeParse(raw)
       if (def.success && dropped > 0) trimmed.push(`${def.data.name}: kept the first ${MAX_DEFAULT_CONFIG_OPTIONS} default config options, dropped ${dropped}`)
-      if (!def.success) problems.push(`entry ${i + 1}: ${z.prettifyError(def.error).replace(/\n/g, ' ')}`)
+      if (!def.success) problems.push(entryProblem(i, raw, def.error))
       else if (seen.has(def.data.id)) problems.push(`entry ${i + 1}: duplicate id ${def.data.id}`)
       else {
         seen.add(def.data.id)
@@ -329,7 +348,7 @@ export class AgentDefinitionStore implements IDisposable {
     const backupPath = await this.backup()
     this.unreadable = { backupPath }
     const said = [
-      ...(problems.length > 0 ? [`Skipped ${problems.length} invalid agent(s): ${firstFew(problems)}`] : []),
+      ...(problems.length > 0 ? [`Skipped ${count(problems.length)} invalid ${problems.length === 1 ? 'agent' : 'agents'}: ${firstFew(problems)}`] : []),
       ...(trimmed.length > 0 ? [`More default config options than Bosun keeps (${firstFew(trimmed)}); the whole file is in the backup`] : []),
       ...(cut ? [`Parts of it were larger or deeper than Bosun keeps; they are cut (marked "${TRUNCATION_MARKER}") and the whole file is in the backup`] : []),
     ]

@@ -164,6 +164,8 @@ describe('AgentDefinitionStore', () => {
     const store = new AgentDefinitionStore({ home })
     const report = await store.load()
     expect(report).toMatchObject({ status: 'partial', skipped: 2, message: expect.stringContaining('duplicate id echo-1') })
+    // Each invalid entry is one short clause: its place and id, and the fields that are wrong (or its one problem).
+    expect(report.status === 'partial' && report.message).toContain('Skipped 2 invalid agents: entry 2 (x): name, command, args, env, secretEnv missing or invalid;')
     expect(store.list()).toEqual([echo])
     const [backup] = await backups()
     expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
@@ -176,7 +178,8 @@ describe('AgentDefinitionStore', () => {
     const store = new AgentDefinitionStore({ home })
     const report = await store.load()
     expect(report).toMatchObject({ status: 'partial', message: expect.stringContaining('more (the whole file is in the backup)') })
-    expect(report.status === 'partial' && report.message.length).toBeLessThan(4_000)
+    expect(report.status === 'partial' && report.message.length).toBeLessThan(1_000)
+    expect(report.status === 'partial' && report.message).toContain('entry 2 (bad-0): name, args, env, secretEnv missing or invalid;')
     expect(store.list()).toEqual([echo])
     const [backup] = await backups()
     expect(await readFile(join(home, backup!), 'utf8')).toBe(text)
