@@ -2,11 +2,10 @@
  * Corners of the ACP checklist as the person sees them: a permission whose options share one id (G5).
  */
 import { expect, it } from 'vitest'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
-const SHOTS = '/tmp/shots-spec7'
 
 it('a permission whose two options share one id shows both, says the agent hears the same, and answers with that id (G5)', async () => {
   const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-permission-shared-id' }])
@@ -18,7 +17,7 @@ it('a permission whose two options share one id shows both, says the agent hears
   const options = prompt.getByRole('group', { name: 'Options' })
   await visible(options.getByRole('button', { name: /^Allow/ }))
   expect(await options.getByRole('button', { name: /^Reject/ }).count()).toBe(1)
-  await page.screenshot({ path: `${SHOTS}/g5-shared-option-id.png` })
+  await screenshot(page, 'g5-shared-option-id')
   await options.getByRole('button', { name: /^Reject/ }).click()
   await waitIdle(page)
   await visible(transcript(page).getByText('permission outcome: {"outcome":"selected","optionId":"x"}'))

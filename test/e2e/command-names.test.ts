@@ -4,7 +4,7 @@
  * ("/weiver" drawn for a command the agent runs as something else) and a control character is not drawn as nothing.
  */
 import { expect, it } from 'vitest'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { messageBox, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
 
@@ -49,5 +49,5 @@ it('shows the controls in slash command names as markers, in the order they were
   const x = async (text: string) => (await name.getByText(text, { exact: true }).boundingBox())!.x
   expect(await x('/safe')).toBeLessThan(await x('etirw'))
   expect(await options.nth(1).locator('.command-name .perm-ctrl').count()).toBe(1)
-  await page.screenshot({ path: '/tmp/shots-ux8/command-names.png' })
+  await screenshot(page, 'command-names')
 })

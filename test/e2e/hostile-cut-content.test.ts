@@ -3,7 +3,7 @@
  * showed as "Unknown content (invalid)" with the marker inside. The card now says how many items were not kept.
  */
 import { expect, it } from 'vitest'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
@@ -28,5 +28,5 @@ it('says how many content items of a tool call were not kept', async () => {
   const card = transcript(page).locator('.tool-card').filter({ hasText: 'Many results' })
   await visible(card.getByText('2,000 more items of this tool call’s content were not kept: Bosun keeps 10,000.'))
   expect(await card.getByText(/Unknown content/).count()).toBe(0)
-  await page.screenshot({ path: '/tmp/shots-hostile7/cut-content.png' })
+  await screenshot(page, 'cut-content')
 })

@@ -5,7 +5,7 @@
  * shows the one real change in them, and says that changes after them are not shown.
  */
 import { expect, it } from 'vitest'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
@@ -32,5 +32,5 @@ it('shows only the real changes of a cut diff and says where the comparison stop
   await visible(diff.getByText(/This file is larger than Bosun keeps from an agent: the diff compares its first [\d,]+ lines\. Changes after them are not shown\./))
   const changed = await diff.locator('.diff-add .diff-text, .diff-del .diff-text').evaluateAll((cells) => cells.map((c) => c.textContent))
   expect(changed).toEqual(['removed: line number 5 of the file', 'added: LINE 5 of the file'])
-  await page.screenshot({ path: '/tmp/shots-hostile7/cut-diff.png' })
+  await screenshot(page, 'cut-diff')
 })

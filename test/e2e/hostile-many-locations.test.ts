@@ -4,7 +4,7 @@
  * of the session, and the approval listed every one. Now both show the first 50 and a "Show all" that draws the rest.
  */
 import { expect, it } from 'vitest'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
@@ -42,7 +42,7 @@ it('shows the first locations of a tool call that names 10,000 files, and all of
   const rows = card.getByRole('list', { name: 'Locations' }).getByRole('listitem')
   await visible(card.getByRole('button', { name: `Show all ${COUNT.toLocaleString('en')} locations` }))
   expect(await rows.count()).toBe(50)
-  await page.screenshot({ path: '/tmp/shots-hostile7/many-locations-permission.png' })
+  await screenshot(page, 'many-locations-permission')
   await prompt.getByRole('button', { name: /^Allow/ }).click()
   await waitIdle(page)
   await visible(transcript(page).getByText('Read them all.'))
@@ -51,5 +51,5 @@ it('shows the first locations of a tool call that names 10,000 files, and all of
   await visible(rows.last().getByText(`/project/src/file-${COUNT - 1}.ts:${COUNT}`))
   expect(await rows.count()).toBe(COUNT)
   await rows.nth(60).scrollIntoViewIfNeeded()
-  await page.screenshot({ path: '/tmp/shots-hostile7/many-locations-card.png' })
+  await screenshot(page, 'many-locations-card')
 }, 120_000)

@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, it } from 'vitest'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
 import { submitNewSession, visible } from './support/session-ui'
 
 const launch = launchPerTest()
@@ -25,5 +25,5 @@ it('says that a script’s interpreter is missing when its agent does not start'
   const { page } = app
   const form = await submitNewSession(page, { cwd: app.home.workspace })
   await visible(form.getByRole('alert').getByText(`Cannot start Broken agent: its interpreter "/opt/missing/bin/node" (the #! line of ${script}) is not there or cannot run`))
-  await page.screenshot({ path: '/tmp/shots-hostile7/unrunnable-start.png' })
+  await screenshot(page, 'unrunnable-start')
 })

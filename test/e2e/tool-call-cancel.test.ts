@@ -4,10 +4,8 @@
  * agent withdrew it); pressed, it says "Cancelling…" and the card ends Cancelled when the agent's final status comes,
  * while the turn goes on and ends normally. The agent's -32602 is a quiet line on the card, not an error, and the turn
  * keeps running. A call left running in the background is cancelled from the background-work indicator too
- * (screenshots tool-call-cancel-*, also under /tmp/shots-spec6/ when that folder exists).
+ * (screenshots tool-call-cancel-*).
  */
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Page } from 'playwright'
 import { expect, it } from 'vitest'
 import { axeViolations } from './support/axe'
@@ -15,7 +13,6 @@ import { launchPerTest, screenshot } from './support/harness'
 import { agentSays, gone, sendPrompt, startSession, stopButton, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
-const SHOTS = '/tmp/shots-spec6'
 
 const launch = launchPerTest()
 
@@ -27,11 +24,6 @@ async function sessionWith(prompt: string): Promise<Page> {
   return app.page
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  await screenshot(page, name)
-  if (existsSync(SHOTS)) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
-}
-
 it('Cancel on a tool call that offers it: cancelling, then cancelled; the turn goes on; no Cancel without the capability', async () => {
   const page = await sessionWith('build')
   const build = transcript(page).getByRole('article', { name: /Build the project/ })
@@ -39,7 +31,7 @@ it('Cancel on a tool call that offers it: cancelling, then cancelled; the turn g
   const cancel = await visible(build.getByRole('button', { name: 'Cancel Build the project' }))
   await visible(read.getByText('In progress'))
   expect(await read.getByRole('button', { name: /^Cancel/ }).count()).toBe(0)
-  await shot(page, 'tool-call-cancel-offered')
+  await screenshot(page, 'tool-call-cancel-offered')
   expect(await axeViolations(page, '.tool-card')).toEqual([])
 
   await cancel.click()
@@ -51,7 +43,7 @@ it('Cancel on a tool call that offers it: cancelling, then cancelled; the turn g
   await visible(read.getByText('Completed'))
   expect(await transcript(page).getByText('Stopped', { exact: true }).count()).toBe(0)
   await build.scrollIntoViewIfNeeded()
-  await shot(page, 'tool-call-cancel-cancelled')
+  await screenshot(page, 'tool-call-cancel-cancelled')
 
   // The agent withdrew it (capabilities: null): no Cancel, though the call still runs.
   await sendPrompt(page, 'withdraw')
@@ -71,7 +63,7 @@ it("the agent's refusal (-32602) is a quiet note on the card, and the turn keeps
   // Not a turn error: no alert, and the turn still runs (Stop is still offered).
   expect(await page.getByRole('alert').count()).toBe(0)
   await visible(stopButton(page))
-  await shot(page, 'tool-call-cancel-refused')
+  await screenshot(page, 'tool-call-cancel-refused')
   await stopButton(page).click()
   await waitIdle(page)
 })
@@ -82,7 +74,7 @@ it('a tool call left running in the background is cancelled from the background-
   await waitIdle(page)
   const indicator = await visible(page.getByRole('region', { name: 'Background work' }))
   await visible(indicator.getByRole('status').getByText('1 task still running in the background'))
-  await shot(page, 'tool-call-cancel-background')
+  await screenshot(page, 'tool-call-cancel-background')
   await indicator.getByRole('button', { name: 'Cancel Index the repository' }).click()
   await gone(page.getByRole('region', { name: 'Background work' }))
   await visible(transcript(page).getByRole('article', { name: /Index the repository/ }).getByText('Cancelled'))
@@ -94,9 +86,9 @@ it("Cancel on a subagent's tool call, shown in its parent's transcript: pressed,
   const docs = transcript(page).getByRole('article', { name: /Build the docs/ })
   await visible(docs.getByText('Subagent: Build in the background'))
   const cancel = await visible(docs.getByRole('button', { name: 'Cancel Build the docs' }))
-  await page.screenshot({ path: '/tmp/shots-spec7/subagent-tool-call-cancel-offered.png' })
+  await screenshot(page, 'subagent-tool-call-cancel-offered')
   await cancel.click()
   await visible(docs.getByText('Cancelled'))
   await gone(docs.getByRole('button', { name: /Cancel/ }))
-  await page.screenshot({ path: '/tmp/shots-spec7/subagent-tool-call-cancelled.png' })
+  await screenshot(page, 'subagent-tool-call-cancelled')
 })
