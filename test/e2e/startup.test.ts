@@ -98,6 +98,9 @@ it('with no agent defined, the empty window says so and its Set up an agent open
   snapshots!.release()
   await visible(main.getByText('No agent is set up yet.'))
   expect(await main.getByText('“New session”', { exact: false }).count()).toBe(0)
+  // One primary action in the window: the sidebar's New session and Set up an agent lead to the same page, plainer.
+  expect(await page.locator('.button-primary').evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim()))).toEqual(['Set up an agent'])
+  await visible(page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('button', { name: 'Set up an agent' }))
   const setUp = main.getByRole('button', { name: 'Set up an agent' })
   await setUp.focus()
   await page.keyboard.press('Enter')

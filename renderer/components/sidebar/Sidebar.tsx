@@ -148,17 +148,20 @@ export const Sidebar = memo(function Sidebar({
     const row = scrollRef.current?.querySelector<HTMLElement>('.session-list .session-item[aria-current="page"]:not(.history-item)')
     row?.scrollIntoView({ block: 'nearest' })
   }, [selectedSessionId])
+  const noAgents = agentsLoaded && agents.length === 0 && onOpenAgents !== undefined
   return (
     <nav className="sidebar" aria-label="Agents and sessions">
       <div className="sidebar-top">
         <span className="app-name">Bosun</span>
         <button
           type="button"
-          className="button button-primary button-small"
+          // With no agent it leads to the Agents page, as the empty window's own Set up an agent does: that one is the
+          // window's one primary action, not three blue buttons to one place.
+          className={`button ${noAgents ? 'button-secondary' : 'button-primary'} button-small`}
           aria-expanded={creating !== null}
           title={newSessionShortcut ? `New session (${newSessionShortcut.label})` : undefined}
           aria-keyshortcuts={newSessionShortcut?.keys}
-          onClick={() => (agentsLoaded && agents.length === 0 && onOpenAgents ? onOpenAgents() : (creating ? setCreating(null) : openForm({})))}
+          onClick={() => (noAgents && onOpenAgents ? onOpenAgents() : creating ? setCreating(null) : openForm({}))}
         >
           <Icon name="plus" size={14} />
           New session
@@ -211,7 +214,7 @@ export const Sidebar = memo(function Sidebar({
           (onOpenAgents ? (
             <div className="sidebar-empty sidebar-first-run">
               <p className="muted">No agents yet.</p>
-              <button type="button" className="button button-primary button-small" onClick={onOpenAgents}>
+              <button type="button" className="button button-secondary button-small" onClick={onOpenAgents}>
                 Set up an agent
               </button>
             </div>
