@@ -373,8 +373,10 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   )
   const allSeams = useMemo(() => {
     const merged = { ...defaultSeams, ...seams }
-    // Electron blocks downloads (main/shell/window.ts) and has no call to save an image yet: no Save button there.
-    if (host === 'electron') merged.onSaveImage = null
+    // Electron blocks downloads (main/shell/window.ts): main saves the image it holds (`saveImage`, its dialog). The
+    // browser host downloads the page's copy (main has no dialog there).
+    if (host !== 'browser') merged.onSaveImage = null
+    if (host !== 'electron') merged.onSaveSessionImage = null
     const respond = merged.onRespondPermission
     // An answer main did not carry out (an "always" the person declined in its dialog) says so; the request stays.
     merged.onRespondPermission = (requestId, optionId) => {

@@ -57,6 +57,14 @@ export const historyCalls = {
     z.object({ fileName: z.string(), mimeType: z.string(), savedTo: z.string().nullable().optional(), content: z.string().optional() }),
   ),
   /**
+   * Saves an image of session `sessionId` that Bosun does not show (too large to decode, or its size unreadable).
+   * The page names it by the SHA-256 (hex) of its base64 data, as the transcript holds it: main finds that image
+   * in the session it holds, asks where in the native save dialog and writes the decoded bytes; the page never
+   * hands main bytes or a path. `savedTo` null: the person cancelled. `not-found`: the session holds no such image;
+   * `unsupported` in the browser host (the page downloads the data it has).
+   */
+  saveImage: call(z.object({ sessionId: id, sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict(), z.object({ savedTo: z.string().nullable() })),
+  /**
    * The sessions an agent has for a folder by its own `session/list` (ones started in a terminal or another
    * editor too); `supported: false` when the agent does not list sessions. `stored`: Bosun has it already (kept, or open).
    */

@@ -8,6 +8,12 @@ import type { CallHandlers, EventSink } from '../../common/contract'
 import type { SessionState } from '../../common/session/types'
 import type { ConfirmationService } from '../trust/confirmation'
 
+/**
+ * Asks where to save `content` (text as UTF-8, bytes as they are) under `suggestedName` and writes it; resolves with
+ * the path written, or null when the person cancelled. `format` picks the dialog's filter (an image's: its extension).
+ */
+export type SaveFile = (suggestedName: string, content: string | Uint8Array, format: 'markdown' | 'json' | 'image') => Promise<string | null>
+
 export interface HostIntegration {
   /** Where settings, rules, logs and audit files live (Electron `userData`, or `BOSUN_HOME`). */
   home: string
@@ -25,8 +31,8 @@ export interface HostIntegration {
   notifier?: Notifier
   /** Whether the app window is focused and visible (decides whether to notify). */
   isWindowFocused?: () => boolean
-  /** Electron: asks where to save an exported file and writes it; null when the person cancelled (web: the page downloads it). */
-  saveFile?: (suggestedName: string, content: string, format: 'markdown' | 'json') => Promise<string | null>
+  /** Electron: asks where to save an exported file or an image and writes it; null when the person cancelled (web: the page downloads it). */
+  saveFile?: SaveFile
   /**
    * How main asks the person before anything that widens what can run or open (Electron: a native dialog on
    * the main window). Omitted: the browser host's owner confirms (`host: 'web'`), and an Electron host

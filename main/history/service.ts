@@ -18,6 +18,8 @@ import { restoreSessionState, settled } from './restore'
 import { searchTextOfBody } from './entry-codec'
 import { toFtsQuery } from './sqlite-history-store'
 import { listedFoldersHere } from '../fs/folders'
+import { findSessionImage } from './images'
+import type { SaveFile } from '../app/services'
 
 /** What the history needs from the sessions service (late-bound: the service is built with our hooks). */
 export interface HistorySessionsPort {
@@ -42,7 +44,7 @@ export interface HistorySessionsPort {
 
 export type HistoryHandlers = Pick<
   CallHandlers,
-  'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport' | 'historyAgentSessions' | 'historyCancelAgentSessions' | 'historyOpenAgentSession'
+  'historyList' | 'historyOpen' | 'historyRename' | 'historyArchive' | 'historyDelete' | 'historySearch' | 'historyExport' | 'saveImage' | 'historyAgentSessions' | 'historyCancelAgentSessions' | 'historyOpenAgentSession'
 >
 
 export interface HistoryService extends IDisposable {
@@ -85,7 +87,7 @@ export function createHistoryService(options: {
   /** A problem found while opening the database (shown until the app restarts). */
   openProblem: string | null
   /** Electron: a save dialog; resolves with the path written, or null when the person cancelled. */
-  saveFile?: (suggestedName: string, content: string, format: 'markdown' | 'json') => Promise<string | null>
+  saveFile?: SaveFile
   intervalMs?: number
   /** Hides secret values in failures that carry an agent's words (its stderr tail), as the other calls do. */
   redactFailure?: (failure: Failure) => Failure
@@ -337,6 +339,22 @@ export function createHistoryService(options: {
         return ok({ fileName, mimeType, savedTo: await options.saveFile(fileName, content, format) })
       } catch (error) {
         return fail({ kind: 'io-error', message: `Saving the export failed: ${error instanceof Error ? error.message : String(error)}` })
+      }
+    },
+    saveImage: async ({ sessionId, sha256 }) => {
+      if (!options.saveFile) return fail({ kind: 'unsupported', message: 'Saving an image through Bosun is not available here.' })
+      const found = await io('Saving the image', () => {
+        const state = readState(sessionId)
+        if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+        const image = findSessionImage(state, sha256)
+        return image ? ok(image) : fail({ kind: 'not-found', message: 'The session holds no such image.' })
+      })
+      if (!found.ok) return found
+      const { fileName, base64 } = found.value
+      try {
+        return ok({ savedTo: await options.saveFile(fileName, Buffer.from(base64, 'base64'), 'image') })
+      } catch (error) {
+        return fail({ kind: 'io-error', message: `Saving the image failed: ${error instanceof Error ? error.message : String(error)}` })
       }
     },
   }

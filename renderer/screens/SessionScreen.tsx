@@ -166,14 +166,16 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const seams = useSeams()
   const { AutoApprove } = seams
   // Links in this transcript are opened as links of this session: main checks they occur in its agent content.
-  const sessionSeams = useMemo<SessionSeams>(
-    () => ({
+  const sessionSeams = useMemo<SessionSeams>(() => {
+    const saveSessionImage = seams.onSaveSessionImage
+    return {
       ...seams,
       onOpenLink: (url: string) => seams.onOpenSessionLink(sessionId, url),
       onOpenLocation: (location: ToolLocation) => seams.onOpenSessionLocation(sessionId, location),
-    }),
-    [seams, sessionId],
-  )
+      // Electron: main saves this session's image from what it holds; the browser host downloads the page's copy.
+      onSaveImage: saveSessionImage ? (image) => saveSessionImage(sessionId, image) : seams.onSaveImage,
+    }
+  }, [seams, sessionId])
   // v2 agent-owned terminals: Cancel asks main, which sends terminal/cancel only where the terminal offers it (E16).
   const terminalActions = useMemo<TerminalActions | null>(() => {
     const cancelTerminal = api.cancelTerminal

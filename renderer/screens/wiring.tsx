@@ -1,4 +1,5 @@
 import type { BosunApi } from '../../common/contract'
+import { sha256Hex } from '../../common/sha256'
 import type { InboxItem } from '../state/app-store'
 import type { ElicitationView } from '../../common/session/types'
 import type { PermissionPromptProps, SessionSeams } from '../components/common/seams'
@@ -25,6 +26,8 @@ export function createWiredSeams(api: BosunApi): Partial<SessionSeams> {
     onOpenSessionLink: (sessionId, url) => links.open(url, sessionId),
     // Main decides whether the file may be opened (named by the session's tool calls, inside its folders).
     onOpenSessionLocation: (sessionId, location) => api.openLocation({ sessionId, path: location.path, ...(location.line != null ? { line: location.line } : {}) }),
+    // Main writes the bytes it holds for the session: the page names the image by its data's SHA-256, never hands bytes.
+    onSaveSessionImage: (sessionId, image) => api.saveImage({ sessionId, sha256: sha256Hex(image.base64) }),
     AutoApprove: AutoApproveSwitch,
   }
 }

@@ -35,11 +35,24 @@ export interface SessionSeams {
   onOpenSessionLocation: (sessionId: string, location: ToolLocation) => Promise<CallResult<{ path: string }>>
   /**
    * Saves an image Bosun does not show (too large to decode, or its size unreadable): the browser host downloads the
-   * data; null where the page cannot save (Electron blocks downloads, and only main writes files), so no button is offered.
+   * data; in Electron (which blocks downloads: only main writes files) the session screen binds it to
+   * `onSaveSessionImage`, whose answer the placeholder shows. Null: no button is offered.
    */
-  onSaveImage: ((image: { fileName: string; mimeType: string; base64: string }) => void) | null
+  onSaveImage: ((image: SaveableImage) => void | Promise<CallResult<{ savedTo: string | null }>>) | null
+  /**
+   * Electron: main saves session `sessionId`'s image (`saveImage`, named by its data's SHA-256) through its save
+   * dialog, writing the bytes it holds, not the page's. Null where main has no dialog (the browser host).
+   */
+  onSaveSessionImage: ((sessionId: string, image: SaveableImage) => Promise<CallResult<{ savedTo: string | null }>>) | null
   /** The per-session auto-approve switch (`AutoApproveSwitch`), shown under the composer. */
   AutoApprove: ComponentType<{ checked: boolean; onChange: (value: boolean) => void }>
+}
+
+/** An image the transcript does not draw, as the placeholder offers it: a suggested name, its type and its base64 data. */
+export interface SaveableImage {
+  fileName: string
+  mimeType: string
+  base64: string
 }
 
 export interface ToolLocation {
@@ -48,7 +61,7 @@ export interface ToolLocation {
 }
 
 /** Downloads base64 image data as a file. */
-export function downloadImage({ fileName, mimeType, base64 }: { fileName: string; mimeType: string; base64: string }): void {
+export function downloadImage({ fileName, mimeType, base64 }: SaveableImage): void {
   const binary = atob(base64)
   const bytes = new Uint8Array(binary.length)
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
@@ -117,6 +130,7 @@ export const defaultSeams: SessionSeams = {
   onOpenLocation: notWired,
   onOpenSessionLocation: notWired,
   onSaveImage: downloadImage,
+  onSaveSessionImage: null,
   AutoApprove: AutoApprovePlaceholder,
 }
 

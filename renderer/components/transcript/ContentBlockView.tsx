@@ -30,20 +30,38 @@ function ImageView({ data, mimeType, uri }: { data: unknown; mimeType: unknown; 
   return <ImagePlaceholder why={why} src={src} size={size} uri={uri} />
 }
 
-/** An image Bosun does not draw says why, and offers its data as a file where the page can save one. */
+/**
+ * An image Bosun does not draw says why, and offers its data as a file where it can be saved: the browser host
+ * downloads it; in Electron main asks where and writes it, and the placeholder's line says where it went or why not.
+ */
 function ImagePlaceholder({ why, src, size, uri }: { why: string; src: string; size: ImageSize | null; uri: unknown }) {
   const { onSaveImage } = useSeams()
+  const [saving, setSaving] = useState<{ busy: boolean; said: string | null }>({ busy: false, said: null })
   const mimeType = src.slice('data:'.length, src.indexOf(';'))
   const fileName = `image${size ? `-${size.width}x${size.height}` : ''}.${mimeType.slice('image/'.length).toLowerCase().replace('jpeg', 'jpg')}`
+  const save = () => {
+    const answer = onSaveImage?.({ fileName, mimeType, base64: src.slice(src.indexOf(',') + 1) })
+    if (!answer) return
+    setSaving({ busy: true, said: null })
+    void answer.then(
+      (result) => setSaving({ busy: false, said: result.ok ? (result.value.savedTo === null ? null : `Saved to ${result.value.savedTo}`) : `Not saved: ${result.error.message}` }),
+      (error: unknown) => setSaving({ busy: false, said: `Not saved: ${error instanceof Error ? error.message : String(error)}` }),
+    )
+  }
   return (
     <div className="content-image-placeholder muted" title={typeof uri === 'string' ? uri : undefined}>
       <span role="img" aria-label={why}>
         {why}
       </span>
       {onSaveImage ? (
-        <button type="button" className="link-button" onClick={() => onSaveImage({ fileName, mimeType, base64: src.slice(src.indexOf(',') + 1) })}>
+        <button type="button" className="link-button" disabled={saving.busy} onClick={save}>
           Save image
         </button>
+      ) : null}
+      {saving.said !== null ? (
+        <span role="status" className="content-image-saved">
+          {saving.said}
+        </span>
       ) : null}
     </div>
   )

@@ -213,6 +213,8 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   historyDelete: ({ sessionId }) => [{ sessionId }, { sessionId: "' OR 1=1 --" }],
   historySearch: () => [{ query: '" OR 1=1 --' }, { query: '*', limit: 200 }],
   historyExport: ({ sessionId }) => [{ sessionId, format: 'json' }, { sessionId: '../../../etc/passwd', format: 'markdown' }],
+  // An image the session does not hold (main writes only bytes it holds: nothing the page hands it), by a path for an id.
+  saveImage: ({ sessionId }) => [{ sessionId, sha256: '0'.repeat(64) }, { sessionId: '../../../etc/passwd', sha256: 'f'.repeat(64) }],
   historyAgentSessions: () => [{ agentId: 'victim', cwd: '/' }, { agentId: '../../bin/sh', cwd: '/' }],
   historyCancelAgentSessions: () => [{ agentId: 'victim', cwd: '/' }, { agentId: '__proto__', cwd: '/' }],
   historyOpenAgentSession: () => [{ agentId: 'victim', acpSessionId: 'any', cwd: '/' }, { agentId: 'victim', acpSessionId: 'any', cwd: '/', additionalDirectories: ['/', '/etc'] }],

@@ -7,12 +7,12 @@ const folder = mkdtempSync(join(tmpdir(), 'bosun-save-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 /** The dialogs main opened, each waiting until the test answers it. */
-const shown: { defaultPath: string; answer(filePath: string | null): void }[] = []
+const shown: { defaultPath: string; filters: unknown; answer(filePath: string | null): void }[] = []
 vi.mock('electron', () => ({
   app: { getPath: () => folder },
   dialog: {
-    showSaveDialog: (_window: unknown, options: { defaultPath: string }) =>
-      new Promise((resolve) => shown.push({ defaultPath: options.defaultPath, answer: (filePath) => resolve({ canceled: filePath === null, filePath: filePath ?? undefined }) })),
+    showSaveDialog: (_window: unknown, options: { defaultPath: string; filters: unknown }) =>
+      new Promise((resolve) => shown.push({ defaultPath: options.defaultPath, filters: options.filters, answer: (filePath) => resolve({ canceled: filePath === null, filePath: filePath ?? undefined }) })),
   },
 }))
 
@@ -39,5 +39,17 @@ describe('the export save dialog', () => {
     await vi.waitFor(() => expect(shown).toHaveLength(3))
     shown[2]!.answer(null)
     expect(await again).toBeNull()
+  })
+
+  it('writes an image’s bytes as they are, offering its own extension', async () => {
+    const save = createSaveFile(() => ({}) as never)
+    const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0xc3])
+    const saving = save('image-20000x20000.png', bytes, 'image')
+    await vi.waitFor(() => expect(shown).toHaveLength(4))
+    expect(shown[3]!.defaultPath).toBe(join(folder, 'image-20000x20000.png'))
+    expect(shown[3]!.filters).toEqual([{ name: 'PNG image', extensions: ['png'] }])
+    shown[3]!.answer(join(folder, 'big.png'))
+    expect(await saving).toBe(join(folder, 'big.png'))
+    expect(readFileSync(join(folder, 'big.png')).equals(Buffer.from(bytes))).toBe(true)
   })
 })

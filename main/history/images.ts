@@ -1,0 +1,47 @@
+/**
+ * The images of a session's transcript, found by the SHA-256 of their base64 data: how the page names an image it
+ * asks main to save, so that main writes only bytes it holds for that session, never bytes the page hands it.
+ */
+import { createHash } from 'node:crypto'
+import { imageSizeOfBase64 } from '../../common/image-size'
+import type { SessionState } from '../../common/session/types'
+
+/** The image types the transcript draws (as `ContentBlockView`'s); anything else is not an image Bosun keeps to save. */
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|avif)$/i
+const BASE64 = /^[A-Za-z0-9+/=\s]*$/
+
+export interface SessionImage {
+  mimeType: string
+  /** The base64 data without whitespace (what the page hashed). */
+  base64: string
+  /** A name to suggest: `image-<width>x<height>.<ext>`, or `image.<ext>` when its size cannot be read. */
+  fileName: string
+}
+
+/** The inline image blocks of the transcript: messages' (the person's and the agent's) and tool calls' content. */
+function* imageBlocks(state: SessionState): Generator<Record<string, unknown>> {
+  for (const entry of state.entries) {
+    if (entry.kind === 'user_message' || entry.kind === 'agent_message' || entry.kind === 'agent_thought') {
+      for (const block of entry.content) if (block.type === 'image') yield block as unknown as Record<string, unknown>
+    } else if (entry.kind === 'tool_call') {
+      for (const content of entry.content) {
+        const inner = (content as { type?: unknown; content?: { type?: unknown } }).content
+        if (content.type === 'content' && inner?.type === 'image') yield inner as Record<string, unknown>
+      }
+    }
+  }
+}
+
+/** The session's image whose base64 data (whitespace removed) has SHA-256 `sha256`; undefined when it holds none. */
+export function findSessionImage(state: SessionState, sha256: string): SessionImage | undefined {
+  for (const block of imageBlocks(state)) {
+    const { data, mimeType } = block
+    if (typeof data !== 'string' || typeof mimeType !== 'string' || !IMAGE_MIME.test(mimeType) || !BASE64.test(data)) continue
+    const base64 = data.replace(/\s/g, '')
+    if (base64 === '' || createHash('sha256').update(base64).digest('hex') !== sha256) continue
+    const size = imageSizeOfBase64(base64)
+    const extension = mimeType.slice('image/'.length).toLowerCase().replace('jpeg', 'jpg')
+    return { mimeType, base64, fileName: `image${size ? `-${size.width}x${size.height}` : ''}.${extension}` }
+  }
+  return undefined
+}
