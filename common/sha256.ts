@@ -15,16 +15,27 @@ const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n))
 
 /** `text` as UTF-8 (a lone surrogate as U+FFFD, as `TextEncoder` does; common/ has no `TextEncoder` type). */
 function utf8(text: string): Uint8Array {
-  const out: number[] = []
-  for (const char of text) {
-    let code = char.codePointAt(0)!
+  // At most 3 bytes a UTF-16 unit (a pair's 4 bytes are 2 units): one buffer, no array of numbers for a MiB of base64.
+  const out = new Uint8Array(text.length * 3)
+  let length = 0
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i)
+    if (code < 0x80) {
+      out[length++] = code
+      continue
+    }
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      code = 0x10000 + ((code - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00)
+      out.set([0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63)], length)
+      length += 4
+      continue
+    }
     if (code >= 0xd800 && code <= 0xdfff) code = 0xfffd
-    if (code < 0x80) out.push(code)
-    else if (code < 0x800) out.push(0xc0 | (code >> 6), 0x80 | (code & 63))
-    else if (code < 0x10000) out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63))
-    else out.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63))
+    if (code < 0x800) out.set([0xc0 | (code >> 6), 0x80 | (code & 63)], length)
+    else out.set([0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63)], length)
+    length += code < 0x800 ? 2 : 3
   }
-  return Uint8Array.from(out)
+  return out.subarray(0, length)
 }
 
 /** The SHA-256 of `text` (as UTF-8), in lowercase hex. */
