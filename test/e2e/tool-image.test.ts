@@ -1,8 +1,9 @@
 /**
  * An image a tool call returns (claude-agent-acp 0.101's Read of a PNG: `{type:'content', content:{type:'image'}}`),
- * in a real browser: shown at its own size, never stretched across the card.
+ * in a real browser: shown at its own size, never stretched across the card; one too large to show offers Save image,
+ * a download of the agent's bytes in the browser host.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
@@ -44,7 +45,8 @@ function png(width: number, height: number): string {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
 }
 
-it('shows an image a tool read at its own size, not stretched to the width of the card', async () => {
+/** A session whose agent answers the prompt with a Read tool call returning the image `data` (a PNG), open and idle. */
+async function sessionWithToolImage(title: string, data: string) {
   const scenario: Scenario = {
     prompts: {
       default: [
@@ -53,10 +55,10 @@ it('shows an image a tool read at its own size, not stretched to the width of th
           update: {
             sessionUpdate: 'tool_call',
             toolCallId: 'read-1',
-            title: 'Read pic.png',
+            title,
             kind: 'read',
             status: 'completed',
-            content: [{ type: 'content', content: { type: 'image', mimeType: 'image/png', data: png(64, 32) } }],
+            content: [{ type: 'content', content: { type: 'image', mimeType: 'image/png', data } }],
           },
         },
         { type: 'text', text: 'That is the picture.' },
@@ -68,8 +70,13 @@ it('shows an image a tool read at its own size, not stretched to the width of th
   const app = await launch([{ id: 'scripted', name: AGENT, scenario: file }])
   const { page } = app
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
-  await sendPrompt(page, 'Look at pic.png')
+  await sendPrompt(page, title)
   await waitIdle(page)
+  return page
+}
+
+it('shows an image a tool read at its own size, not stretched to the width of the card', async () => {
+  const page = await sessionWithToolImage('Read pic.png', png(64, 32))
   const image = await visible(transcript(page).getByRole('img', { name: 'Image from the agent' }))
   await image.evaluate((img: HTMLImageElement) => img.decode())
   const box = (await image.boundingBox())!
@@ -77,4 +84,18 @@ it('shows an image a tool read at its own size, not stretched to the width of th
   // Its own 64×32 (and a pixel of border each side): it was 894×358 in a 920-pixel card, blurred and out of proportion.
   expect(Math.round(box.width)).toBe(66)
   expect(Math.round(box.height)).toBe(34)
+})
+
+it('downloads an image too large to show, in the browser host (main has no save dialog there)', async () => {
+  const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
+  const ascii = (t: string) => [...t].map((c) => c.charCodeAt(0))
+  // A PNG's signature and header only: it says 20000 × 20000 (the Electron app's `saveImage`: test/unit/history/save-image.test.ts).
+  const huge = Buffer.from([0x89, ...ascii('PNG\r\n\x1a\n'), ...be32(13), ...ascii('IHDR'), ...be32(20000), ...be32(20000), 8, 6, 0, 0, 0, 0, 0, 0, 0]).toString('base64')
+  const page = await sessionWithToolImage('Read huge.png', huge)
+  const placeholder = transcript(page).locator('.content-image-placeholder')
+  await visible(placeholder.getByRole('img', { name: 'Image 20000 × 20000, too large to show' }))
+  await screenshot(page, 'save-image-browser')
+  const [download] = await Promise.all([page.waitForEvent('download'), placeholder.getByRole('button', { name: 'Save image' }).click()])
+  expect(download.suggestedFilename()).toBe('image-20000x20000.png')
+  expect(readFileSync((await download.path())!).toString('base64')).toBe(huge)
 })
