@@ -374,9 +374,9 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   const allSeams = useMemo(() => {
     const merged = { ...defaultSeams, ...seams }
     // Electron blocks downloads (main/shell/window.ts): main saves the image it holds (`saveImage`, its dialog). The
-    // browser host downloads the page's copy (main has no dialog there).
-    if (host !== 'browser') merged.onSaveImage = null
-    if (host !== 'electron') merged.onSaveSessionImage = null
+    // browser host (and the dev preview) downloads the page's copy (main has no dialog there).
+    if (host === 'electron') merged.onSaveImage = null
+    else merged.onSaveSessionImage = null
     const respond = merged.onRespondPermission
     // An answer main did not carry out (an "always" the person declined in its dialog) says so; the request stays.
     merged.onRespondPermission = (requestId, optionId) => {
