@@ -257,6 +257,10 @@ export const fake = {
    * that expects a confirmation must grant it ({@link confirmDialogs}).
    */
   answerDialog: (dialog: FakeDialog): number => dialog.options.cancelId ?? 0,
+  /** Every `dialog.showSaveDialog` main made, in order: its parent window and options. */
+  saveDialogs: [] as { window: FakeBrowserWindow | null; options: { defaultPath?: string; filters?: unknown } }[],
+  /** Where the person saves (the path chosen); null (the default): they cancel. */
+  answerSaveDialog: (_options: { defaultPath?: string }): string | null => null,
   /** The person clicks the last (confirming) button of every dialog from now on. */
   confirmDialogs() {
     fake.answerDialog = (dialog) => (dialog.options.buttons?.length ?? 1) - 1
@@ -266,6 +270,8 @@ export const fake = {
     fake.dialogs = []
     fake.errorBoxes = []
     fake.answerDialog = (dialog) => dialog.options.cancelId ?? 0
+    fake.saveDialogs = []
+    fake.answerSaveDialog = () => null
     fake.singleInstanceLock = true
     fake.userData = '/fake/userData'
     fake.windows = []
@@ -321,6 +327,13 @@ export const electronModule = {
       }
       fake.dialogs.push(dialog)
       return Promise.resolve({ response: fake.answerDialog(dialog), checkboxChecked: false })
+    },
+    showSaveDialog(windowOrOptions: unknown, maybeOptions?: { defaultPath?: string; filters?: unknown }) {
+      const hasWindow = windowOrOptions instanceof FakeBrowserWindow
+      const options = (hasWindow ? maybeOptions : windowOrOptions) as { defaultPath?: string; filters?: unknown }
+      fake.saveDialogs.push({ window: hasWindow ? windowOrOptions : null, options })
+      const filePath = fake.answerSaveDialog(options)
+      return Promise.resolve(filePath === null ? { canceled: true } : { canceled: false, filePath })
     },
   },
   shell: {

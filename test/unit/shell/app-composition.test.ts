@@ -3,7 +3,12 @@
  * real `createBosunServices` and the scripted agent as a child process (so these take seconds, not ms). Every call goes through the IPC
  * handlers as the window would make it. `shell.openExternal` (the fake records each call) must be reached
  * exactly once, after consent, and never for a refused URL or a request the person did not consent to.
+ * Save image too: main writes the image its session holds through the native save dialog on the window.
  */
+import { createHash } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 vi.mock('electron', async () => (await import('../../electron/fake-electron')).electronModule)
@@ -31,8 +36,8 @@ afterEach(async () => {
   testHome = undefined
 })
 
-async function start(v2: boolean) {
-  testHome = createTestHome([{ id: 'scripted', name: 'Scripted', scenario, v2 }])
+async function start(v2: boolean, agentScenario = scenario) {
+  testHome = createTestHome([{ id: 'scripted', name: 'Scripted', scenario: agentScenario, v2 }])
   // The definition was written outside Bosun: its first start asks in main's native dialog; the person confirms.
   fake.confirmDialogs()
   electronApp = await runElectronApp({ createServices: createBosunServices, env: { BOSUN_HOME: testHome.home }, log: createMemoryLogger() })
@@ -116,5 +121,42 @@ describe.each([
     expect(await call('openElicitationUrl', { elicitationRequestId: docs.id })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
 
     expect(fake.openedExternally).toEqual([])
+  })
+})
+
+describe('Save image in the Electron app', { timeout: 30_000 }, () => {
+  /** A 20000 × 20000 PNG's signature and header: what the agent sends. */
+  const be32 = (n: number) => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
+  const ascii = (t: string) => [...t].map((c) => c.charCodeAt(0))
+  const huge = Buffer.from([0x89, ...ascii('PNG\r\n\x1a\n'), ...be32(13), ...ascii('IHDR'), ...be32(20000), ...be32(20000), 8, 6, 0, 0, 0, 0, 0, 0, 0])
+
+  it('writes the image the session holds where the person chose, in the save dialog on the window', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-save-image-'))
+    const imageScenario = join(dir, 'image.json')
+    const image = { type: 'image', mimeType: 'image/png', data: huge.toString('base64') }
+    writeFileSync(imageScenario, JSON.stringify({ prompts: { default: [{ type: 'update', update: { sessionUpdate: 'agent_message_chunk', content: image } }] } }))
+    const { call, workspace } = await start(false, imageScenario)
+    const window = fake.windows[0] as FakeBrowserWindow
+    try {
+      const { sessionId } = must(await call<{ sessionId: string }>('newSession', { agentId: 'scripted', cwd: workspace }))
+      must(await call('prompt', { sessionId, prompt: [{ type: 'text', text: 'draw' }] }))
+      const sha256 = createHash('sha256').update(image.data).digest('hex')
+
+      // Cancelled: nothing written, and no path.
+      expect(must(await call('saveImage', { sessionId, sha256 }))).toEqual({ savedTo: null })
+      const target = join(dir, 'chosen.png')
+      fake.answerSaveDialog = () => target
+      expect(must(await call('saveImage', { sessionId, sha256 }))).toEqual({ savedTo: target })
+      expect(readFileSync(target).equals(huge)).toBe(true)
+      expect(fake.saveDialogs.map((d) => [d.window === window, d.options.defaultPath])).toEqual([
+        [true, join(fake.app.getPath('documents'), 'image-20000x20000.png')],
+        [true, join(fake.app.getPath('documents'), 'image-20000x20000.png')],
+      ])
+      // An image the session does not hold: no dialog.
+      expect(await call('saveImage', { sessionId, sha256: '0'.repeat(64) })).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+      expect(fake.saveDialogs).toHaveLength(2)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
