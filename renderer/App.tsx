@@ -13,6 +13,7 @@ import { newSessionFailure } from './components/sidebar/new-session-failure'
 import { EmptyScreen, SessionScreen } from './screens/SessionScreen'
 import { AgentsScreen } from './screens/agents/AgentsScreen'
 import { SignInDialog } from './components/agents/SignInDialog'
+import { lastMessageId, type SignInMark } from './components/session/ReopenAfterSignIn'
 import type { AgentTabId } from './components/agents/AgentTabs'
 import { SettingsScreen } from './screens/settings/SettingsScreen'
 import { requestPromptFocus } from './components/permissions/prompt-focus'
@@ -336,9 +337,24 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   )
   const [signIn, setSignIn] = useState<SignInRequest | null>(null)
   /** Signing in after the agent refused a message (auth required): nothing is asked again, the person resends. */
-  const [messageSignIn, setMessageSignIn] = useState<{ agentId: string; reason: string } | null>(null)
-  const onSignIn = useCallback((agentId: string, reason: string) => setMessageSignIn({ agentId, reason }), [])
+  const [messageSignIn, setMessageSignIn] = useState<{ agentId: string; reason: string; sessionId: string } | null>(null)
+  const onSignIn = useCallback((agentId: string, reason: string, sessionId: string) => setMessageSignIn({ agentId, reason, sessionId }), [])
   const endMessageSignIn = useCallback(() => setMessageSignIn(null), [])
+  // The sessions a sign-in went through from: one the agent still refuses afterwards is offered to be reopened.
+  const [signInMarks, setSignInMarks] = useState<Readonly<Record<string, SignInMark>>>({})
+  const markSession = useCallback(
+    (sessionId: string, mark: (last: string | null) => SignInMark) => {
+      const last = lastMessageId(store.getSnapshot().sessions[sessionId])
+      // One per session; the oldest go past 64 (a session refused then is long done with).
+      setSignInMarks((prev) => Object.fromEntries([...Object.entries(prev).filter(([id]) => id !== sessionId), [sessionId, mark(last)] as const].slice(-64)))
+    },
+    [store],
+  )
+  const messageSignedIn = useCallback(() => {
+    if (messageSignIn) markSession(messageSignIn.sessionId, (last) => ({ signedInAt: last }))
+    setMessageSignIn(null)
+  }, [messageSignIn, markSession])
+  const onReopened = useCallback((sessionId: string) => markSession(sessionId, (last) => ({ signedInAt: last, reopenedAt: last })), [markSession])
   const startSession = useCallback(
     async (agentId: string, cwd: string, folders: string[] = []) => {
       const result = await api.newSession({ agentId, cwd, ...(folders.length > 0 ? { additionalDirectories: folders } : {}) })
@@ -438,6 +454,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
                 focusRequest={focus}
                 onCallFailed={notifyFailure}
                 onSignIn={onSignIn}
+                signInMark={signInMarks[current]}
+                onReopened={onReopened}
                 onOpenAgentLog={openAgentLog}
               />
             </RenderGuard>
@@ -472,7 +490,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             agentId={messageSignIn.agentId}
             agentName={agents.find((a) => a.agentId === messageSignIn.agentId)?.name ?? messageSignIn.agentId}
             reason={messageSignIn.reason}
-            onDone={endMessageSignIn}
+            onDone={messageSignedIn}
             onCancel={endMessageSignIn}
           />
         ) : null}

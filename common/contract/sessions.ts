@@ -38,6 +38,11 @@ export const sessionCalls = {
     z.undefined(),
   ),
   closeSession: call(z.object({ sessionId: id }), z.undefined()),
+  /**
+   * Builds the session again on its agent, as closing it and opening it from the history does (`session/close`, then
+   * `session/resume` or `session/load`): the transcript stays. For a sign-in the agent applies only to later sessions.
+   */
+  reopenSession: call(z.object({ sessionId: id }), z.undefined()),
   /** The person dismissed one of the session's notices (or it timed out on screen): gone from every window. */
   dismissNotice: call(z.object({ sessionId: id, noticeId: z.string().min(1).max(256) }), z.undefined()),
   restartAgent: call(z.object({ agentId: id }), z.undefined()),

@@ -512,6 +512,8 @@ export interface AgentRuntimeView {
    */
   withoutClientCapabilities?: boolean
   agentInfo?: { name: string; title?: string; version?: string } | null
+  /** This run can resume or load sessions (`session/resume`, `session/load`): a session can be built again on it (reopened). */
+  reopensSessions?: boolean
   /** Why it is not running (with the stderr tail), when it crashed or failed. */
   error?: { kind: string; message: string; stderrTail?: string } | null
   /** Restart attempts in the current crash window. */

@@ -520,6 +520,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     setConfigOption: ({ sessionId, configId, value }) => guard(() => sessions.setConfigOption(sessionId, configId, value)),
     dismissNotice: ({ sessionId, noticeId }) => guard(() => sessions.dismissNotice(sessionId, noticeId)),
     closeSession: ({ sessionId }) => guard(() => sessions.closeSession(sessionId)),
+    reopenSession: ({ sessionId }) => guard(() => sessions.reopenSession(sessionId)),
     restartAgent: ({ agentId }) =>
       guard(async () => {
         if (supervisor.get(agentId)) {

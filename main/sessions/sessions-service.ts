@@ -842,6 +842,40 @@ export class SessionsService implements IDisposable {
   }
 
   /**
+   * Builds the session again on the agent, as closing it and opening it from the history would: `session/close`
+   * (where the agent offers it), then the reattach a history session gets (`session/resume`, else `session/load`
+   * with its replay dropped). The transcript stays and the agent's session id with it. For an agent that applies a
+   * sign-in only to sessions built after it (claude-agent-acp's gateway login): the person reopens the session
+   * instead of losing it. Refused while a turn runs or a reattach is under way, and for an agent that can neither
+   * resume nor load sessions (closing it would lose it).
+   */
+  async reopenSession(sessionId: string): Promise<Result<undefined>> {
+    const record = this.sessions.get(sessionId)
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if (record.turn || record.reattaching) return fail({ kind: 'invalid-argument', message: 'The session is busy: reopen it once its turn ended.' })
+    const connection = record.connection
+    if (connection) {
+      const capabilities = connection.handshake?.capabilities
+      if (record.superseded || (!capabilities?.resumeSession && !capabilities?.loadSession)) {
+        return fail({ kind: 'invalid-argument', message: 'This agent can neither resume nor load sessions, so this one cannot be reopened.' })
+      }
+      if (connection.closeSession && capabilities.closeSession) {
+        try {
+          await this.withTimeout('session/close', connection.closeSession(record.acpSessionId))
+        } catch (error) {
+          // As a close from the history: the agent's answer does not decide anything, the resume does.
+          this.logger.debug(`session/close of ${sessionId} before reopening it failed`, error)
+        }
+      }
+      // Closed, or a turn started, meanwhile: nothing more is done to it.
+      if (this.sessions.get(sessionId) !== record || record.turn || record.reattaching) return fail({ kind: 'invalid-argument', message: 'The session changed while it was reopened.' })
+      if (record.connection === connection) record.connection = undefined
+    }
+    const attached = await this.reattach(sessionId, record)
+    return attached.ok ? ok(undefined) : fail(attached.error)
+  }
+
+  /**
    * Opens a session from the history: held in memory again, detached (its agent is not started). The first
    * prompt reattaches it like a session whose agent restarted: `session/resume`, else `session/load`.
    */

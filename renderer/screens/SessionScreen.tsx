@@ -23,10 +23,11 @@ import { derivedTitle, folderName, untitledName } from '../../common/session/tit
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 import { Icon } from '../components/common/icons'
+import { ReopenAfterSignIn, afterSignIn, type SignInMark } from '../components/session/ReopenAfterSignIn'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setModel' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
-  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles' | 'appInfo' | 'dismissNotice'>>
+  Partial<Pick<BosunApi, 'stopAgent' | 'promptCapabilities' | 'listSessionFiles' | 'appInfo' | 'dismissNotice' | 'reopenSession'>>
 
 export interface SessionScreenProps {
   store: AppStore
@@ -40,13 +41,17 @@ export interface SessionScreenProps {
   /** Failures of calls are shown as toasts. */
   onCallFailed?: (what: string, result: CallResult<unknown>) => void
   /** A message the agent refused because the person is not signed in: offer the agent's sign-in methods. */
-  onSignIn?: (agentId: string, reason: string) => void
+  onSignIn?: (agentId: string, reason: string, sessionId: string) => void
+  /** A sign-in from this session went through (and perhaps the session was reopened since): see {@link afterSignIn}. */
+  signInMark?: SignInMark
+  /** The session was reopened after a sign-in that did not reach it. */
+  onReopened?: (sessionId: string) => void
   /** Opens the agent's log (a turn that ended with an error offers it). */
   onOpenAgentLog?: (agentId: string) => void
 }
 
 /** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
-export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, onSignIn, onOpenAgentLog }: SessionScreenProps) {
+export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, onSignIn, signInMark, onReopened, onOpenAgentLog }: SessionScreenProps) {
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
@@ -118,10 +123,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           const text = promptText(content)
           if (sent && text !== '') setDraftRequest((prev) => ({ text: '', nonce: (prev?.nonce ?? 0) + 1, onlyIf: text }))
         }),
-      ...(onSignIn && agentId ? { onSignIn: (reason: string) => onSignIn(agentId, reason) } : {}),
+      ...(onSignIn && agentId ? { onSignIn: (reason: string) => onSignIn(agentId, reason, sessionId) } : {}),
       ...(onOpenAgentLog && agentId ? { onOpenLog: () => onOpenAgentLog(agentId) } : {}),
     }),
-    [send, onSignIn, onOpenAgentLog, agentId],
+    [send, onSignIn, onOpenAgentLog, agentId, sessionId],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])
@@ -139,6 +144,15 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     if (created.ok) store.selectSession(created.value.sessionId)
     else report('Starting a new session')(created)
   }, [api, agentId, session, store, report])
+  // A sign-in the agent applies only to sessions built after it: the session is built again (as from the history).
+  const reopenSession = api.reopenSession
+  const onReopen = useCallback(async (): Promise<string | null> => {
+    if (!reopenSession) return 'Bosun cannot reopen sessions here.'
+    const result = await reopenSession({ sessionId })
+    if (!result.ok) return withDetails(result.error)
+    onReopened?.(sessionId)
+    return null
+  }, [reopenSession, sessionId, onReopened])
   const onClose = useCallback(() => void api.closeSession({ sessionId }).then(report('Closing the session')), [api, sessionId, report])
   const onSetAutoApprove = useCallback(
     (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
@@ -250,6 +264,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const waitingToSend = busy ? null : startingWith
   // A stopped agent is started again by the next message (the session reattaches); a crashed one waits for Restart.
   const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
+  const reopenState = busy ? null : afterSignIn(session, signInMark)
   const stopped = whyCannotContinue(session, agentsLoaded && !agent)
   // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
   const derived = derivedTitle(session)
@@ -320,6 +335,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           />
         ) : (
           <>
+            {reopenState && (
+              <ReopenAfterSignIn agentName={agentName} state={reopenState} {...(agent?.reopensSessions && api.reopenSession ? { onReopen } : {})} />
+            )}
             {waitingToSend !== null && (
               <p className="session-waiting-send" role="status" aria-label="Message waiting to be sent">
                 <span>Starting {agentName}; this goes as soon as it is ready:</span> <q>{waitingToSend}</q>

@@ -105,6 +105,11 @@ export interface SessionBehaviour {
   requireAuth?: boolean
   /** `session/prompt` fails with -32000 until `authenticate` / `auth/login` succeeded (claude-agent-acp signed out). */
   promptRequiresAuth?: boolean
+  /**
+   * With `promptRequiresAuth`: a login applies only to sessions built after it (`session/new`, `load`, `resume`); one
+   * built before keeps refusing prompts until it is resumed or loaded again, as claude-agent-acp does after a gateway login.
+   */
+  authOnlyForLaterSessions?: boolean
   /** Session ids are `<idPrefix><n>` (default `sess-`): long ids with a common start for the inspector. */
   idPrefix?: string
   /** `session/set_mode`, `session/set_model` (v1) and `session/set_config_option` fail with this error. */

@@ -134,6 +134,8 @@ function writeRaw(line: string): Promise<void> {
 // ---- state ------------------------------------------------------------------------------------
 
 let authenticated = false
+/** The sessions built (new, loaded or resumed) while signed in: with `authOnlyForLaterSessions`, only these take prompts. */
+const signedInSessions = new Set<string>()
 let sessionCounter = 0
 let messageCounter = 0
 /** Message ids must stay unique across restarts of the agent (a client keeps the transcript), as a real agent's would. */
@@ -236,6 +238,7 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
   const elicit = scenario.elicitDuring?.['session/new']
   if (elicit) await elicitForRequest('session/new', requestId, elicit, (scoped) => client.request('elicitation/create', scoped))
   const sessionId = `${behaviour.idPrefix ?? 'sess-'}${++sessionCounter}`
+  if (authenticated) signedInSessions.add(sessionId)
   log(`SESSION-NEW ${JSON.stringify(params)}`)
   if (dumpSessionNew) appendFileSync(dumpSessionNew, JSON.stringify(params) + '\n')
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
@@ -269,6 +272,7 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   log(`REATTACH-PARAMS ${JSON.stringify(params)}`)
   const fails = scenario.session?.reattachFails
   if (fails) throw new acpV1.RequestError(fails.code, fails.message, fails.data)
+  if (authenticated) signedInSessions.add(sessionId)
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   const replaying = async () => {
     for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
@@ -406,8 +410,9 @@ if (v2) {
 }
 
 app.onRequest('session/prompt', async ({ params, client, requestId }) => {
-  if (scenario.session?.promptRequiresAuth && !authenticated) throw new acpV1.RequestError(-32000, 'Authentication required')
   const sessionId = String(params.sessionId)
+  const signedIn = authenticated && (!scenario.session?.authOnlyForLaterSessions || signedInSessions.has(sessionId))
+  if (scenario.session?.promptRequiresAuth && !signedIn) throw new acpV1.RequestError(-32000, 'Authentication required')
   promptRequestIds.set(sessionId, requestId)
   cancelled.delete(sessionId)
   lastPrompt.set(sessionId, params.prompt)

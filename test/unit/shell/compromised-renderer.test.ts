@@ -115,6 +115,7 @@ const hostileArgs: { [N in CallName]: (ids: Ids) => unknown[] } = {
   setModel: ({ sessionId }) => [{ sessionId, modelId: 'expensive-model' }, { sessionId, modelId: 'x'.repeat(10_000) }],
   setConfigOption: ({ sessionId }) => [{ sessionId, configId: 'approval', value: 'never-ask' }],
   closeSession: () => [{ sessionId: 'no-such-session' }],
+  reopenSession: () => [{ sessionId: 'no-such-session' }],
   // Acks of batches never sent, far ahead, of sessions that do not exist, too many: main sends no more for them.
   sessionActionsApplied: ({ sessionId }) => [
     { applied: [{ sessionId, seq: Number.MAX_SAFE_INTEGER }] },
