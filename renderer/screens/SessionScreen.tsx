@@ -336,7 +336,11 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         ) : (
           <>
             {reopenState && (
-              <ReopenAfterSignIn agentName={agentName} state={reopenState} {...(agent?.reopensSessions && api.reopenSession ? { onReopen } : {})} />
+              <ReopenAfterSignIn
+                agentName={agentName}
+                state={reopenState}
+                {...(agent?.reopensSessions && api.reopenSession ? { onReopen } : { onNewSession: () => void onNewSessionHere() })}
+              />
             )}
             {waitingToSend !== null && (
               <p className="session-waiting-send" role="status" aria-label="Message waiting to be sent">

@@ -62,12 +62,19 @@ describe('a sign-in the agent applies only to later sessions', () => {
     expect(await page.getByRole('status').filter({ hasText: 'Session reopened' }).count()).toBe(0)
   })
 
-  it('an agent that can neither resume nor load: the notice says to start a new session, and offers no Reopen', async () => {
+  it('an agent that can neither resume nor load: the notice offers a new session here instead of Reopen, and the new session takes the message', async () => {
     await refusedThenSignedIn('No-resume agent', 'hello again')
     const notice = await visible(reopenNotice())
     await visible(notice.getByText('start a new session'))
     expect(await notice.getByRole('button', { name: 'Reopen session' }).count()).toBe(0)
     await until<HTMLTextAreaElement>(messageBox(page), (el) => !el.disabled)
     await screenshot(page, 'sign-in-reopen-cannot-light')
+    // A new session in the same folder: built after the sign-in, it takes the message.
+    await notice.getByRole('button', { name: 'New session here' }).click()
+    await expect.poll(() => agentGroup(page, 'No-resume agent').getByRole('listitem').count()).toBe(2)
+    await gone(reopenNotice())
+    await messageBox(page).fill('hello again')
+    await messageBox(page).press('Enter')
+    await visible(transcript(page).getByText('Hello, signed-in session.'))
   })
 })

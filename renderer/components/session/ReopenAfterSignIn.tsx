@@ -46,13 +46,15 @@ export interface ReopenAfterSignInProps {
   state: 'refused-again' | 'reopened'
   /** The agent can resume or load sessions: offer Reopen session. Without it, say how to go on instead. */
   onReopen?: () => Promise<string | null>
+  /** Without `onReopen`: start a new session in the same folder (the agent builds it signed in). */
+  onNewSession?: () => void
 }
 
 /**
  * Where the person types, after a sign-in that did not reach this session: why the agent still refuses, and
  * Reopen session (what closing it and opening it from the history does: the transcript stays). Then: resend.
  */
-export function ReopenAfterSignIn({ agentName, state, onReopen }: ReopenAfterSignInProps) {
+export function ReopenAfterSignIn({ agentName, state, onReopen, onNewSession }: ReopenAfterSignInProps) {
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const live = useRef(true)
@@ -90,10 +92,16 @@ export function ReopenAfterSignIn({ agentName, state, onReopen }: ReopenAfterSig
           </span>
           {problem && <span className="field-error">Reopening failed: {problem}</span>}
         </div>
-        {onReopen && (
+        {onReopen ? (
           <button type="button" className="button button-primary" disabled={busy} onClick={() => void reopen()}>
             {busy ? 'Reopening…' : 'Reopen session'}
           </button>
+        ) : (
+          onNewSession && (
+            <button type="button" className="button button-secondary" onClick={onNewSession}>
+              New session here
+            </button>
+          )
         )}
       </div>
     </section>
