@@ -8,6 +8,7 @@
  * The login is agent-driven (no key stored): run under `scripts/with-keyring.sh` as the other sign-in tests are.
  */
 import { describe, expect, it } from 'vitest'
+import { expectAxeCleanInBothThemes } from './support/axe'
 import { screenshot, useApp } from './support/harness'
 import { agentGroup, gone, messageBox, startSession, transcript, until, visible } from './support/session-ui'
 
@@ -45,6 +46,7 @@ describe('a sign-in the agent applies only to later sessions', () => {
     await page.emulateMedia({ colorScheme: 'dark' })
     await screenshot(page, 'sign-in-reopen-offered-dark')
     await page.emulateMedia({ colorScheme: 'light' })
+    await expectAxeCleanInBothThemes(page, 'the notice to reopen a session after a sign-in', '.session-reopen')
     // The refused text is still in the message box: nothing the person typed is lost.
     expect(await messageBox(page).inputValue()).toBe('hello from before')
 
