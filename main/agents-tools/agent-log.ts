@@ -4,8 +4,10 @@
  * redacted with every known secret value; a secret split across two chunks is held back until the
  * rest arrives, so it is still replaced whole.
  */
-import { constants, promises as fs } from 'node:fs'
+import { constants } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
 import type { Scheduler } from '../agents/scheduler'
+import { openRegularFile } from '../base/append-file'
 import type { IDisposable } from '../base/lifecycle'
 import type { SecretSet } from './redaction'
 
@@ -95,13 +97,12 @@ export async function readLogTail(path: string, maxBytes: number, secrets: Secre
 }
 
 async function readTail(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; bytes: number }> {
-  let handle: fs.FileHandle | undefined
+  let handle: FileHandle | undefined
   try {
-    // Non-blocking, and only a regular file: a FIFO in the log's place would hold this read until something writes it.
-    handle = await fs.open(path, constants.O_RDONLY | constants.O_NONBLOCK)
-    const stat = await handle.stat()
-    if (!stat.isFile()) throw new Error(`${path} is not a regular file`)
-    const { size } = stat
+    // Only a regular file: a FIFO in the log's place would hold this read until something writes it.
+    const opened = await openRegularFile(path, constants.O_RDONLY)
+    handle = opened.handle
+    const { size } = opened.stat
     const length = Math.min(size, maxBytes)
     const buffer = Buffer.alloc(length)
     if (length > 0) await handle.read(buffer, 0, length, size - length)
