@@ -133,7 +133,11 @@ export class TerminalHandlers implements IDisposable {
 
   /** Ids of live terminals of a session (tests, diagnostics). */
   terminalsOf(sessionId: string): string[] {
-    return [...this.terminals.values()].filter((t) => t.sessionId === sessionId).map((t) => t.id)
+    return this.terminalsIn(sessionId).map((t) => t.id)
+  }
+
+  private terminalsIn(sessionId: string): Terminal[] {
+    return [...this.terminals.values()].filter((t) => t.sessionId === sessionId)
   }
 
   /** The person stopped the turn: running commands of the session are killed (ids stay valid for the agent). */
@@ -196,10 +200,10 @@ export class TerminalHandlers implements IDisposable {
       // A full session (or one its agent no longer has) shows nothing new: a command started for it would run unseen.
       throw new HandlerError(INVALID_PARAMS, `This session cannot continue, so Bosun runs no more commands for it: ${session.cannotContinue}`)
     }
-    if (this.terminalsOf(session.sessionId).length >= MAX_TERMINALS_PER_SESSION) {
+    const siblings = this.terminalsIn(session.sessionId)
+    if (siblings.length >= MAX_TERMINALS_PER_SESSION) {
       throw new HandlerError(INVALID_PARAMS, `This session already has ${MAX_TERMINALS_PER_SESSION} terminals; release some first`)
     }
-    const siblings = [...this.terminals.values()].filter((t) => t.sessionId === session.sessionId)
     const share = (budget: number, taken: number) => Math.max(MIN_SHARE_BYTES, budget - taken)
     const limit = Math.min(asked, MAX_OUTPUT_BYTE_LIMIT, share(SESSION_OUTPUT_BYTES, siblings.reduce((n, t) => n + t.output.limit, 0)))
     const displayLimit = Math.min(DISPLAY_SNAPSHOT_BYTES, share(SESSION_DISPLAY_BYTES, siblings.reduce((n, t) => n + t.displayLimit, 0)))
