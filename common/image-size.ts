@@ -135,3 +135,20 @@ export const MAX_SHOWN_IMAGE_PIXELS = 25_000_000
 /** Whether an image of this size may be shown (decoded) in the window. */
 export const isShowableImageSize = (size: ImageSize): boolean =>
   size.width > 0 && size.height > 0 && size.width * size.height <= MAX_SHOWN_IMAGE_PIXELS
+
+const BASE64 = /^[A-Za-z0-9+/=\s]*$/
+const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|avif)$/i
+
+/**
+ * Inline image data of a type Bosun draws (PNG, JPEG, GIF, WebP, BMP, AVIF), as base64 without whitespace; null for
+ * anything else (another type, SVG included, no data, not base64). What the window shows, and what main saves.
+ */
+export function inlineImageData(data: unknown, mimeType: unknown): { mimeType: string; base64: string } | null {
+  if (typeof data !== 'string' || typeof mimeType !== 'string') return null
+  if (!IMAGE_MIME.test(mimeType) || data.trim() === '' || !BASE64.test(data)) return null
+  return { mimeType, base64: data.replace(/\s/g, '') }
+}
+
+/** The file name an image is saved under: `image-<width>x<height>.<ext>`, or `image.<ext>` when its size is unknown. */
+export const imageFileName = (mimeType: string, size: ImageSize | null): string =>
+  `image${size ? `-${size.width}x${size.height}` : ''}.${mimeType.slice('image/'.length).toLowerCase().replace('jpeg', 'jpg')}`

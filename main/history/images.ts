@@ -3,12 +3,8 @@
  * asks main to save, so that main writes only bytes it holds for that session, never bytes the page hands it.
  */
 import { createHash } from 'node:crypto'
-import { imageSizeOfBase64 } from '../../common/image-size'
+import { imageFileName, imageSizeOfBase64, inlineImageData } from '../../common/image-size'
 import type { SessionState } from '../../common/session/types'
-
-/** The image types the transcript draws (as `ContentBlockView`'s); anything else is not an image Bosun keeps to save. */
-const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|avif)$/i
-const BASE64 = /^[A-Za-z0-9+/=\s]*$/
 
 export interface SessionImage {
   mimeType: string
@@ -35,13 +31,10 @@ function* imageBlocks(state: SessionState): Generator<Record<string, unknown>> {
 /** The session's image whose base64 data (whitespace removed) has SHA-256 `sha256`; undefined when it holds none. */
 export function findSessionImage(state: SessionState, sha256: string): SessionImage | undefined {
   for (const block of imageBlocks(state)) {
-    const { data, mimeType } = block
-    if (typeof data !== 'string' || typeof mimeType !== 'string' || !IMAGE_MIME.test(mimeType) || !BASE64.test(data)) continue
-    const base64 = data.replace(/\s/g, '')
-    if (base64 === '' || createHash('sha256').update(base64).digest('hex') !== sha256) continue
-    const size = imageSizeOfBase64(base64)
-    const extension = mimeType.slice('image/'.length).toLowerCase().replace('jpeg', 'jpg')
-    return { mimeType, base64, fileName: `image${size ? `-${size.width}x${size.height}` : ''}.${extension}` }
+    // Only an image of a type the transcript draws: anything else is not an image Bosun keeps to save.
+    const image = inlineImageData(block.data, block.mimeType)
+    if (!image || createHash('sha256').update(image.base64).digest('hex') !== sha256) continue
+    return { ...image, fileName: imageFileName(image.mimeType, imageSizeOfBase64(image.base64)) }
   }
   return undefined
 }

@@ -1,18 +1,14 @@
 import { memo, useMemo, useState } from 'react'
-import { imageSizeOfBase64, isShowableImageSize, type ImageSize } from '../../../common/image-size'
+import { imageFileName, imageSizeOfBase64, inlineImageData, isShowableImageSize, type ImageSize } from '../../../common/image-size'
 import { useSeams } from '../common/seams'
 import type { ContentBlock } from '../../../common/session/types'
 import { Markdown } from '../markdown/Markdown'
 import { JsonDisclosure } from '../common/JsonView'
 
-const BASE64 = /^[A-Za-z0-9+/=\s]*$/
-const IMAGE_MIME = /^image\/(png|jpeg|gif|webp|bmp|avif)$/i
-
 /** An image is shown only from inline data (a data URL we build); remote URIs are shown as text, never fetched. */
 export function imageDataUrl(block: { data?: unknown; mimeType?: unknown }): string | null {
-  if (typeof block.data !== 'string' || typeof block.mimeType !== 'string') return null
-  if (!IMAGE_MIME.test(block.mimeType) || block.data.trim() === '' || !BASE64.test(block.data)) return null
-  return `data:${block.mimeType};base64,${block.data.replace(/\s/g, '')}`
+  const image = inlineImageData(block.data, block.mimeType)
+  return image ? `data:${image.mimeType};base64,${image.base64}` : null
 }
 
 /**
@@ -38,7 +34,7 @@ function ImagePlaceholder({ why, src, size, uri }: { why: string; src: string; s
   const { onSaveImage } = useSeams()
   const [saving, setSaving] = useState<{ busy: boolean; said: string | null }>({ busy: false, said: null })
   const mimeType = src.slice('data:'.length, src.indexOf(';'))
-  const fileName = `image${size ? `-${size.width}x${size.height}` : ''}.${mimeType.slice('image/'.length).toLowerCase().replace('jpeg', 'jpg')}`
+  const fileName = imageFileName(mimeType, size)
   const save = () => {
     const answer = onSaveImage?.({ fileName, mimeType, base64: src.slice(src.indexOf(',') + 1) })
     if (!answer) return
