@@ -5,7 +5,6 @@
  * TTY for a login prompt get one. The process leads its own group, so closing it stops everything it started.
  */
 import { randomUUID } from 'node:crypto'
-import { isAbsolute } from 'node:path'
 import type { AgentExit, AgentProcessSpec } from '../agents/agent-process'
 import type { Scheduler } from '../agents/scheduler'
 import { fail, ok, type Result } from '../base/errors'
@@ -13,7 +12,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { methodMeta, record } from '../acp/handshake'
 import type { AuthMethodSummary } from '../acp/types'
-import { findOnPath } from '../config/validate'
+import { findOnPath, hasPathSeparator } from '../config/validate'
 import { PtyProcess } from '../terminals/pty-process'
 import { LogStream } from './agent-log'
 import type { SecretSet } from './redaction'
@@ -51,7 +50,7 @@ export function terminalSpec(launch: AgentProcessSpec, method: TerminalLogin): A
  * folder in it is the configured file already.
  */
 export async function withOwnProgram(launch: AgentProcessSpec, platform: NodeJS.Platform = process.platform): Promise<Result<AgentProcessSpec>> {
-  if (isAbsolute(launch.command) || launch.command.includes('/') || (platform === 'win32' && launch.command.includes('\\'))) return ok(launch)
+  if (hasPathSeparator(launch.command, platform)) return ok(launch)
   const found = await findOnPath(launch.command, launch.env, platform)
   if (!found) return fail({ kind: 'agent-spawn-failed', message: `${launch.command} was not found on PATH` })
   return ok({ ...launch, command: found })

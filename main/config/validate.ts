@@ -100,13 +100,16 @@ export function draftToDefinition(draft: AgentDraft, id: string, argv: string[])
   return def
 }
 
+/** Whether `command` names a file by its path (a folder in it), not a program to find on PATH. */
+export const hasPathSeparator = (command: string, platform: NodeJS.Platform = process.platform): boolean =>
+  command.includes('/') || (platform === 'win32' && command.includes('\\'))
+
 /** Null when the command can be run, else what is wrong with it. */
 async function checkCommand(command: string, cwd: string | null, context: ValidationContext): Promise<string | null> {
   if (!command) return 'Enter the program to run'
   if (/\s/.test(command) && !(await isExecutableFile(command))) return 'Put arguments in the arguments field, not here'
   const platform = context.platform ?? process.platform
-  const hasSeparator = command.includes('/') || (platform === 'win32' && command.includes('\\'))
-  if (hasSeparator) {
+  if (hasPathSeparator(command, platform)) {
     let full = command
     if (!isAbsolute(command)) {
       if (!cwd) return 'Use an absolute path, or set a default folder for a relative one'
