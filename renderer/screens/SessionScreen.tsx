@@ -243,22 +243,24 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   // batch of a flood): new elements each time made the header render again with every batch.
   const headerCwd = session?.cwd ?? ''
   const extraFolders = session?.additionalDirectories
-  const headerAgentName = agent?.name ?? session?.agentId ?? ''
-  const titled = session !== undefined && derivedTitle(session) !== null
-  const folderNames = useMemo(() => [headerCwd, ...(extraFolders ?? [])].map(folderName).join(' + '), [headerCwd, extraFolders])
+  const agentName = agent?.name ?? session?.agentId ?? ''
+  // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
+  const derived = session ? derivedTitle(session) : null
+  const titled = derived !== null
+  const folders = useMemo(() => [headerCwd, ...(extraFolders ?? [])], [headerCwd, extraFolders])
+  const folderNames = useMemo(() => folders.map(folderName).join(' + '), [folders])
   const titleView = useMemo(() => (titled ? undefined : <FolderTitle cwd={headerCwd} />), [titled, headerCwd])
   const subtitleView = useMemo(
     () => (
-      <CutLine text={`${folderNames} · ${headerAgentName}`}>
+      <CutLine text={`${folderNames} · ${agentName}`}>
         <MiddleCut text={folderNames} />
-        <span className="cut-words-first">{` · ${headerAgentName}`}</span>
+        <span className="cut-words-first">{` · ${agentName}`}</span>
       </CutLine>
     ),
-    [folderNames, headerAgentName],
+    [folderNames, agentName],
   )
 
   if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
-  const agentName = agent?.name ?? session.agentId
   const busy = session.turn.state !== 'idle'
   // Once the turn runs, the message is the transcript's (and stays so when the turn ends before the answer arrives).
   const waitingToSend = busy ? null : startingWith
@@ -266,10 +268,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const agentDown = agent ? agent.status === 'crashed' || agent.status === 'failed' : false
   const reopenState = busy ? null : afterSignIn(session, signInMark)
   const stopped = whyCannotContinue(session, agentsLoaded && !agent)
-  // Named as the sidebar and the history name it: the agent's title, else the first prompt, else the folder.
-  const derived = derivedTitle(session)
   const title = derived ?? untitledName(session.cwd)
-  const folders = [session.cwd, ...(session.additionalDirectories ?? [])]
   return (
     <main className="session-screen" aria-label={derived ? `Session ${derived}` : title}>
       <SessionHeader
