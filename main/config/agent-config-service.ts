@@ -97,6 +97,7 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       home: options.home,
       // Hand edits and another Bosun's saves are picked up while this one runs.
       watch: true,
+      onWatchFailed: (error) => log.warn(`cannot watch ${options.home} for edits of agents.json (they show when the Agents screen opens)`, error),
       deleteSecrets: async (agentId) => {
         const removed = await secrets.deleteAll(agentId)
         if (!removed.ok) log.warn(`could not delete the secrets of ${agentId}: ${removed.error.message}`)
@@ -258,7 +259,10 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
   const done = (result: Result<void>): Result<undefined> => (result.ok ? ok(undefined) : result)
 
   const handlers: AgentConfigHandlers = {
-    listAgentDefinitions: async () => ok(await listing()),
+    listAgentDefinitions: async () => {
+      await definitions.refresh()
+      return ok(await listing())
+    },
     listPresets: async () => ok(presets.map((p) => structuredClone(p))),
     saveAgentDefinition: async ({ draft, secrets: values }) => save(draft, values),
     removeAgentDefinition: async ({ agentId }) => done(await definitions.remove(agentId)),

@@ -87,6 +87,8 @@ export interface AgentDefinitionStoreOptions {
   now?: () => Date
   /** Reload when another program (a hand edit, another Bosun) changes the file. Default false; the app turns it on. */
   watch?: boolean
+  /** Told once when the folder cannot be watched (no inotify instance left, a file system without events). */
+  onWatchFailed?: (error: unknown) => void
 }
 
 /**
@@ -169,9 +171,14 @@ export class AgentDefinitionStore implements IDisposable {
         clearTimeout(this.watchTimer)
         this.watchTimer = setTimeout(() => void this.reloadIfChanged(), 100)
       })
-      this.watcher.on('error', () => this.stopWatching())
-    } catch {
-      // No watching on this file system: the check before each save still merges external edits.
+      this.watcher.on('error', (error) => {
+        this.stopWatching()
+        this.options.onWatchFailed?.(error)
+      })
+    } catch (error) {
+      // No watching here: the check before each save still merges external edits, and `refresh` (the Agents
+      // screen's list) still shows them.
+      this.options.onWatchFailed?.(error)
     }
   }
 
@@ -179,6 +186,15 @@ export class AgentDefinitionStore implements IDisposable {
     clearTimeout(this.watchTimer)
     this.watcher?.close()
     this.watcher = undefined
+  }
+
+  /**
+   * Reads the file again if someone else changed it (and tells the listeners). The Agents screen asks this when it
+   * lists: a watch event can be missed (none left, a busy machine), a person who just edited the file by hand expects
+   * to see their edit there.
+   */
+  refresh(): Promise<void> {
+    return this.reloadIfChanged()
   }
 
   /** Someone else changed the file: load their version (our own writes leave `known` equal to the disk). */

@@ -168,6 +168,18 @@ describe('createAgentConfigService', () => {
     expect(list.warning).toMatchObject({ status: 'corrupt', backupPath: expect.stringContaining('agents.json.corrupt-') })
   })
 
+
+  it('lists a hand edit of agents.json made while it runs, without waiting for the folder watch', async () => {
+    // The watch reloads 100 ms after an event, and an event can be missed (no inotify instance left, a busy machine):
+    // the Agents screen's list reads the file again when it changed, so the person sees what they just wrote.
+    const { h } = await make()
+    await h.saveAgentDefinition({ draft: draft({ secretEnv: [] }), secrets: {} })
+    const file = JSON.parse(await readFile(join(home, 'agents.json'), 'utf8')) as { agents: Array<Record<string, unknown>> }
+    await writeFile(join(home, 'agents.json'), JSON.stringify({ ...file, agents: [...file.agents, { id: 'bad', name: '' }] }))
+    const list = parsed('listAgentDefinitions', await h.listAgentDefinitions(undefined))
+    expect(list.agents.map((a) => a.name)).toEqual(['A'])
+    expect(list.warning).toMatchObject({ status: 'partial', message: expect.stringContaining('entry 2 (bad)') })
+  })
   it('lists presets that match the contract', async () => {
     const { h } = await make()
     const presets = parsed('listPresets', await h.listPresets(undefined))

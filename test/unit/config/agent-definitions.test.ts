@@ -213,4 +213,15 @@ describe('AgentDefinitionStore', () => {
     expect(id).toMatch(/^claude-code-work-[0-9a-f]{6}$/)
     expect(store.newId('!!!')).toMatch(/^agent-[0-9a-f]{6}$/)
   })
+  it('says once when its folder cannot be watched, and still lists a hand edit when asked to refresh', async () => {
+    const failures: unknown[] = []
+    const store = new AgentDefinitionStore({ home: join(home, 'not-yet'), watch: true, onWatchFailed: (e) => failures.push(e) })
+    await store.load()
+    expect(failures).toHaveLength(1)
+    expect(failures[0]).toMatchObject({ code: 'ENOENT' })
+    await fs.mkdir(join(home, 'not-yet'))
+    await writeFile(join(home, 'not-yet', 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'a', name: 'A', command: 'a', args: [], env: {}, secretEnv: [] }] }))
+    await store.refresh()
+    expect(store.list().map((d) => d.name)).toEqual(['A'])
+  })
 })
