@@ -12,6 +12,18 @@ describe('renderMarkdown', () => {
     expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;')
   })
 
+  it('keeps single line breaks for tool output only, and the two kinds of text render alike otherwise (one shared renderer)', () => {
+    const source = 'src/a.ts\nsrc/b.ts\nsee https://example.com and `code` in [x](javascript:alert(1))'
+    const prose = renderMarkdown(source)
+    const lines = renderMarkdown(source, { keepLineBreaks: true })
+    expect(prose).not.toContain('<br>')
+    expect(lines).toBe(prose.replace(/\n(?=src|see)/g, '<br>\n'))
+    expect(lines).toContain('data-url="https://example.com"')
+    // Rendering one kind leaves nothing behind for the other.
+    expect(renderMarkdown(source)).toBe(prose)
+    expect(renderMarkdown(source, { keepLineBreaks: true })).toBe(lines)
+  })
+
   it('never renders javascript:, data: or vbscript: links as links', () => {
     for (const url of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:msgbox(1)']) {
       const html = renderMarkdown(`[click me](${url})`)
