@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { RenderGuard } from './components/common/RenderGuard'
+import { alignSpinners } from './components/common/spinner-phase'
 import { getBosun, onDidRehydrate } from './bridge'
 import { createAppStore } from './state/app-store'
 import { guardFileDrops } from './screens/drop-guard'
@@ -14,6 +15,7 @@ const store = createAppStore()
 const folders = watchDefaultFolders(api)
 const seams = createWiredSeams(api)
 guardFileDrops(window)
+alignSpinners(document)
 
 /** What the window shows when nothing smaller could hold an error: a sentence, not a blank page. */
 const windowFailed = (error: Error) => (
