@@ -34,6 +34,8 @@ export interface BrowserResult {
   longTasks: number[]
   /** Transcript rows mounted during the turn, and the most in the DOM at once. */
   rows: { mounted: number; atOnce: number }
+  /** The most spinners shown at once during the turn. */
+  spinnersAtOnce: number
   /** The page's main thread, Enter → Idle: CPU time (ms; steadier than wall time on a loaded machine), layouts forced or not, and their time. */
   pageCpu: { threadMs: number; layouts: number; layoutMs: number; styleMs: number; scriptMs: number }
   scrollFrames: { count: number; p50: number; p95: number; max: number }
@@ -53,8 +55,8 @@ const AGENT = 'Flood'
 
 /** Installed before the app loads: long tasks, and when each marker of the turn first appears. */
 function probe(): void {
-  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; rowsMounted: number; rowsAtOnce: number }
-  const p: Probe = { longTasks: [], enter: 0, marks: {}, rowsMounted: 0, rowsAtOnce: 0 }
+  type Probe = { longTasks: { start: number; duration: number }[]; enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; rowsMounted: number; rowsAtOnce: number; spinnersAtOnce: number }
+  const p: Probe = { longTasks: [], enter: 0, marks: {}, rowsMounted: 0, rowsAtOnce: 0, spinnersAtOnce: 0 }
   ;(window as unknown as { __bench: Probe }).__bench = p
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) p.longTasks.push({ start: entry.startTime, duration: entry.duration })
@@ -99,6 +101,7 @@ function probe(): void {
   }, true)
   let status: Element | null = null
   let rows: HTMLCollection | null = null
+  let spinners: HTMLCollection | null = null
   const check = (records: MutationRecord[]) => {
     if (p.enter === 0) return
     // Transcript rows mounted during the turn, and the most in the DOM at once: what each shown batch lays out and paints.
@@ -106,6 +109,9 @@ function probe(): void {
       for (const record of records) record.addedNodes.forEach((node) => void ((node as Element).classList?.contains('transcript-row') && p.rowsMounted++))
       rows ??= document.getElementsByClassName('transcript-row')
       p.rowsAtOnce = Math.max(p.rowsAtOnce, rows.length)
+      // Spinners shown at once: each one steps 20 times a second, in one phase (one display frame a step for all of them).
+      spinners ??= document.getElementsByClassName('spinner')
+      p.spinnersAtOnce = Math.max(p.spinnersAtOnce, spinners.length)
     }
     const now = performance.now()
     if (p.marks.user === undefined && document.querySelector('[aria-label="Your message"]')) p.marks.user = now
@@ -191,10 +197,17 @@ async function run(count: number): Promise<BrowserResult> {
     const before = await readMetrics()
     const hostCpuBefore = host.cpuMs()
     await box.press('Enter')
+    // BENCH_PAGE_SHOTS=<dir>: the page mid-flood too, once the agent's first words are shown (the screenshot takes the page's time).
+    const shots = process.env.BENCH_PAGE_SHOTS
+    if (shots) {
+      await page.waitForFunction(() => (window as unknown as { __bench: { marks: { agent?: number } } }).__bench.marks.agent !== undefined, undefined, { timeout: 300_000, polling: 'raf' })
+      mkdirSync(shots, { recursive: true })
+      await page.screenshot({ path: `${shots}/transcript-${count}-mid-flood.png` })
+    }
     await page.waitForFunction(() => (window as unknown as { __bench: { marks: { idle?: number } } }).__bench.marks.idle !== undefined, undefined, { timeout: 300_000, polling: 250 })
     const marks = await page.evaluate(() => {
-      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; rowsMounted: number; rowsAtOnce: number; longTasks: { start: number; duration: number }[] } }).__bench
-      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, frameCount: p.frameCount ?? 0, rowsMounted: p.rowsMounted, rowsAtOnce: p.rowsAtOnce, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
+      const p = (window as unknown as { __bench: { enter: number; marks: Record<string, number>; frameBytes?: number; frameCount?: number; rowsMounted: number; rowsAtOnce: number; spinnersAtOnce: number; longTasks: { start: number; duration: number }[] } }).__bench
+      return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, frameCount: p.frameCount ?? 0, rowsMounted: p.rowsMounted, rowsAtOnce: p.rowsAtOnce, spinnersAtOnce: p.spinnersAtOnce, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     const hostCpuMs = host.cpuMs() - hostCpuBefore
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
@@ -211,7 +224,6 @@ async function run(count: number): Promise<BrowserResult> {
     }
 
     // BENCH_PAGE_SHOTS=<dir>: the finished transcript at its end, its middle and its top, as PNGs (to look at).
-    const shots = process.env.BENCH_PAGE_SHOTS
     if (shots) await shootTranscript(page, shots, count)
 
     // Scrolling the finished transcript: from the end to the top, one step per frame.
@@ -247,6 +259,7 @@ async function run(count: number): Promise<BrowserResult> {
       hostFrames: marks.frameCount,
       longTasks: marks.longTasks,
       rows: { mounted: marks.rowsMounted, atOnce: marks.rowsAtOnce },
+      spinnersAtOnce: marks.spinnersAtOnce,
       pageCpu: { threadMs: delta('ThreadTime'), layouts: delta('LayoutCount', 1), layoutMs: delta('LayoutDuration'), styleMs: delta('RecalcStyleDuration'), scriptMs: delta('ScriptDuration') },
       scrollFrames,
       heapAfterGcMiB: heapAfter,

@@ -30,7 +30,7 @@ export const browserSection: BenchSection = {
       console.log(`    host's last frame handled    ${fixed(r.lastHostFrameMs).padStart(7)} ms after Enter (${fixed(r.hostFrameMiB, 1)} MiB of JSON over the socket in ${r.hostFrames} frames)`)
       const cpu = r.pageCpu
       console.log(`    page main thread, Enter → Idle CPU ${fixed(cpu.threadMs)} ms; ${cpu.layouts} layouts (${fixed(cpu.layoutMs)} ms), style ${fixed(cpu.styleMs)} ms, script ${fixed(cpu.scriptMs)} ms`)
-      console.log(`    transcript rows mounted      ${r.rows.mounted} during the turn, at most ${r.rows.atOnce} at once`)
+      console.log(`    transcript rows mounted      ${r.rows.mounted} during the turn, at most ${r.rows.atOnce} at once; spinners at most ${r.spinnersAtOnce} at once`)
       console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
       console.log(`    scrolling end → top          ${r.scrollFrames.count} frames, p50 ${r.scrollFrames.p50} ms, p95 ${r.scrollFrames.p95} ms, max ${r.scrollFrames.max} ms`)
       console.log(`    page heap after GC           ${fixed(r.heapAfterGcMiB, 1)} MiB = ${fixed(r.heapAfterGcMiB / r.transcriptTextMiB, 2)}x the transcript's text (${fixed(r.transcriptTextMiB, 1)} MiB)`)
