@@ -126,6 +126,9 @@ export class FileSystemHandlers {
     // UTF-8 cannot hold a lone surrogate: written, it would become U+FFFD, a file other than the one the agent sent and the diff shows.
     const lone = loneSurrogateAt(content)
     if (lone >= 0) throw new HandlerError(INVALID_PARAMS, `The content is not valid Unicode text (a lone surrogate at character ${lone}); Bosun writes text exactly or not at all.`)
+    // A NUL is binary content: Bosun's own read refuses a file holding one, so written, the agent could not read it back.
+    const nul = content.indexOf('\0')
+    if (nul >= 0) throw new HandlerError(INVALID_PARAMS, `The content is not text (a NUL character at character ${nul}); Bosun writes text files only.`)
     const { sessionId, realPath, path, exists, root } = await this.confined(info, session, p, 'write')
     let previous: TextFile | undefined
     if (exists) {

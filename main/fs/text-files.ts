@@ -129,13 +129,7 @@ export function lineWindow(text: string, line: number | undefined, limit: number
  * Missing parent folders are created (the caller has checked that they fall inside the session's roots).
  */
 export async function writeTextFileAtomic(path: string, content: string, previous: TextFile | undefined, root?: string): Promise<TextFileResult<{ written: string }>> {
-  if (previous) {
-    try {
-      await fs.access(path, constants.W_OK)
-    } catch {
-      return { ok: false, problem: { kind: 'not-writable', message: `${path} is read-only.` } }
-    }
-  }
+  if (previous && !(await isWritable(path, previous.mode))) return { ok: false, problem: { kind: 'not-writable', message: `${path} is read-only.` } }
   let text = content
   if (previous && usesOnlyCrlf(previous.text) && !content.includes('\r')) text = text.replace(/\n/g, '\r\n')
   const data = (previous?.hadBom && !text.startsWith(BOM) ? BOM : '') + text
@@ -176,6 +170,21 @@ export async function writeTextFileAtomic(path: string, content: string, previou
     await folder?.close().catch(() => undefined)
   }
   return { ok: true, value: { written: text } }
+}
+
+/**
+ * Whether Bosun may replace the file at `path` (of permission bits `mode`). `access(W_OK)` answers for this user (ACLs,
+ * a read-only disk), but root passes it for every file on a writable disk: there a file without a write bit for
+ * anyone is read-only still, as an editor run as root treats it (the rename that replaces it would not ask).
+ */
+export async function isWritable(path: string, mode: number, uid = process.getuid?.()): Promise<boolean> {
+  if (uid === 0 && (mode & 0o222) === 0) return false
+  try {
+    await fs.access(path, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Where the system names a process's open files (Linux); a path through it resolves to the open file itself. */

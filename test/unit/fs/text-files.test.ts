@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { decodeUtf8, lineWindow } from '../../../main/fs/text-files'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { decodeUtf8, isWritable, lineWindow } from '../../../main/fs/text-files'
 
 describe('lineWindow (G23)', () => {
   const text = 'a\nb\nc\n'
@@ -27,5 +30,23 @@ describe('decodeUtf8', () => {
     expect(decodeUtf8(Buffer.from('héllo'))).toBe('héllo')
     expect(decodeUtf8(Buffer.from([0x61, 0x00]))).toBeUndefined()
     expect(decodeUtf8(Buffer.from([0xc3, 0x28]))).toBeUndefined()
+  })
+})
+
+describe('isWritable', () => {
+  it('a file without a write bit is read-only for root too (access(W_OK) passes every file for root)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-writable-'))
+    try {
+      const file = join(dir, 'ro.txt')
+      writeFileSync(file, 'x')
+      chmodSync(file, 0o444)
+      expect(await isWritable(file, 0o444, 0)).toBe(false)
+      chmodSync(file, 0o644)
+      expect(await isWritable(file, 0o644, 0)).toBe(true)
+      // The process's own uid: a file with its write bit is writable to its owner.
+      expect(await isWritable(file, 0o644)).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
