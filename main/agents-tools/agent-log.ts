@@ -5,7 +5,8 @@
  * rest arrives, so it is still replaced whole.
  */
 import { constants } from 'node:fs'
-import type { FileHandle } from 'node:fs/promises'
+import { stat, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { Scheduler } from '../agents/scheduler'
 import { openRegularFile } from '../base/append-file'
 import type { IDisposable } from '../base/lifecycle'
@@ -115,9 +116,25 @@ async function readTail(path: string, maxBytes: number): Promise<{ text: string;
     }
     return { text, truncated, bytes: length }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: '', truncated: false, bytes: 0 }
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return { text: '', truncated: false, bytes: 0 }
+    if (code === 'ENOTDIR') throw new Error(await fileInFolderPlace(path))
     throw error
   } finally {
     await handle?.close()
   }
+}
+
+/**
+ * What ENOTDIR means for the log at `path`, in words a person can act on: which file stands where a folder of the
+ * path should be (Bosun's `logs` or `logs/agents`, made into a file by hand or by another program).
+ */
+async function fileInFolderPlace(path: string): Promise<string> {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const found = await stat(dir).catch(() => undefined)
+    if (found && !found.isDirectory()) {
+      return `The log cannot be kept: ${dir} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file; the log starts again when the agent next starts.`
+    }
+  }
+  return `The log cannot be kept: a folder on the way to ${path} is a file.`
 }

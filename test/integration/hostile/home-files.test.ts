@@ -5,7 +5,7 @@
  * fails with a line in Bosun's log, and the FIFO is left as it is.
  */
 import { execFileSync } from 'node:child_process'
-import { lstatSync, mkdirSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
@@ -30,6 +30,25 @@ it('a FIFO as an agent’s log: the turn runs, the Logs call answers at once, an
     // Quitting flushes every agent's log first: it ends.
     await services.dispose()
     expect(lstatSync(fifo).isFIFO()).toBe(true)
+  } finally {
+    home.cleanup()
+  }
+}, 30_000)
+
+it('a file where the logs folder should be: the turn runs, and the Logs call says which file is in the way, not ENOTDIR', async () => {
+  const home = createTestHome([{ id: 'a', name: 'A', scenario: 'basic' }])
+  try {
+    const inTheWay = join(home.home, 'logs')
+    writeFileSync(inTheWay, 'not a folder\n')
+    const services = await createBosunServices({ home: home.home, host: 'web', appVersion: '0.0.0-test', events: new RecordingSink() })
+    const h = services.handlers
+    const { sessionId } = must(await h.newSession({ agentId: 'a', cwd: home.workspace }))
+    expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn')
+    const read = await h.getAgentLog({ agentId: 'a' })
+    expect(read).toMatchObject({ ok: false, error: { message: `The log cannot be kept: ${inTheWay} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file; the log starts again when the agent next starts.` } })
+    await services.dispose()
+    // The file is left as it was.
+    expect(readFileSync(inTheWay, 'utf8')).toBe('not a folder\n')
   } finally {
     home.cleanup()
   }
