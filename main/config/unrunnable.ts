@@ -4,7 +4,7 @@
  * for a file the person can see), or one that ends in a Windows line break (`/bin/sh\r`, the classic). Reads at most
  * the file's first {@link HEAD_BYTES} bytes.
  */
-import { promises as fs, constants as fsConstants } from 'node:fs'
+import { promises as fs, constants as fsConstants, type Stats } from 'node:fs'
 import { isAbsolute } from 'node:path'
 
 const HEAD_BYTES = 256
@@ -18,18 +18,22 @@ export async function unrunnableReason(path: string): Promise<string | null> {
     return null
   }
   if (stat.isDirectory()) return `${path} is a folder, not a program`
-  if (!stat.isFile()) return null
+  // Never opened (a device may act on an open).
+  if (!stat.isFile()) return `${path} is not a program file (${specialKind(stat)})`
   const head = Buffer.alloc(HEAD_BYTES)
   let read = 0
+  let file
   try {
-    const file = await fs.open(path, 'r')
-    try {
-      read = (await file.read(head, 0, HEAD_BYTES, 0)).bytesRead
-    } finally {
-      await file.close()
-    }
+    // Without blocking, and asked again what it is through the open file: a FIFO put in its place since the check
+    // above would otherwise hold the open until something wrote to it, and the launch's report of its failure with it.
+    file = await fs.open(path, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK)
+    const opened = await file.stat()
+    if (!opened.isFile()) return `${path} is not a program file (${specialKind(opened)})`
+    read = (await file.read(head, 0, HEAD_BYTES, 0)).bytesRead
   } catch {
     return null
+  } finally {
+    await file?.close().catch(() => undefined)
   }
   const text = head.subarray(0, read).toString('latin1')
   if (!text.startsWith('#!')) return null
@@ -39,10 +43,23 @@ export async function unrunnableReason(path: string): Promise<string | null> {
   const interpreter = line.trim().split(/[ \t]+/)[0] ?? ''
   if (!interpreter) return `the first line of ${path} (#!) names no interpreter`
   if (!isAbsolute(interpreter)) return null
+  return (await isExecutableFile(interpreter)) ? null : `its interpreter ${JSON.stringify(interpreter)} (the #! line of ${path}) is not there or cannot run`
+}
+
+/** A regular file this user may execute: `access(X_OK)` alone passes a folder (for root, every folder). */
+export async function isExecutableFile(path: string): Promise<boolean> {
   try {
-    await fs.access(interpreter, fsConstants.X_OK)
-    return null
+    if (!(await fs.stat(path)).isFile()) return false
+    await fs.access(path, fsConstants.X_OK)
+    return true
   } catch {
-    return `its interpreter ${JSON.stringify(interpreter)} (the #! line of ${path}) is not there or cannot run`
+    return false
   }
+}
+
+function specialKind(stat: Stats): string {
+  if (stat.isFIFO()) return 'a FIFO'
+  if (stat.isSocket()) return 'a socket'
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
+  return 'not a regular file'
 }

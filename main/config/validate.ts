@@ -3,12 +3,12 @@
  * {@link AgentDefinition}. Everything is reported as `field → message` so the form can show each message
  * beside its field; nothing here throws for bad input.
  */
-import { promises as fs, constants as fsConstants } from 'node:fs'
+import { promises as fs } from 'node:fs'
 import { delimiter, isAbsolute, join, resolve } from 'node:path'
 import type { AgentDraft, AgentFieldErrors } from '../../common/contract/agents'
 import { ENV_NAME_PATTERN, type AgentDefinition } from './agent-definitions'
 import { splitArgs } from './split-args'
-import { unrunnableReason } from './unrunnable'
+import { isExecutableFile, unrunnableReason } from './unrunnable'
 import { KNOWN_AGENTS, RENAMED_AGENT_COMMANDS } from './known-agents'
 
 export interface ValidationContext {
@@ -181,17 +181,6 @@ export async function findOnPath(command: string, env: NodeJS.ProcessEnv, platfo
 }
 
 const sentence = (text: string | null): string | null => (text ? text[0]!.toUpperCase() + text.slice(1) : null)
-
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    const stat = await fs.stat(path)
-    if (!stat.isFile()) return false
-    await fs.access(path, fsConstants.X_OK)
-    return true
-  } catch {
-    return false
-  }
-}
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
