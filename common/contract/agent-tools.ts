@@ -39,6 +39,11 @@ export const authMethodViewSchema = z.strictObject({
   gatewayProtocol: z.string().max(64).optional(),
   /** A terminal login: the command it runs (the agent's configured program by name, and its args), shown before it runs. */
   commandLine: z.string().max(2000).optional(),
+  /**
+   * A terminal login: the names of the variables its `env` asks for that Bosun leaves out (they could make the login
+   * program run other code or trust other servers: `LD_PRELOAD`, `NODE_OPTIONS`, `PATH`…), each cut to 64 characters.
+   */
+  envLeftOut: z.array(z.string().max(64)).max(64).optional(),
   /** A method of a kind Bosun cannot run (a type it does not know, a v2 method without one): listed, never offered to log in with. */
   unsupported: z.literal(true).optional(),
 })

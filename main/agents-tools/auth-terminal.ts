@@ -12,6 +12,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { methodMeta, record } from '../acp/handshake'
 import type { AuthMethodSummary } from '../acp/types'
+import { settableEnv } from '../config/env-names'
 import { findOnPath, hasPathSeparator } from '../config/validate'
 import { PtyProcess } from '../terminals/pty-process'
 import { LogStream } from './agent-log'
@@ -33,16 +34,24 @@ interface Terminal {
 /** A terminal login's args and env; `wholeArgs`: the args replace the configured ones (`_meta["terminal-auth"]`). */
 export type TerminalLogin = Pick<AuthMethodSummary, 'args' | 'env'> & { wholeArgs?: boolean }
 
-/** The spawn spec of a terminal login: launch spec + method args/env. Exported for tests (D3's argv/env rule). */
+/**
+ * The spawn spec of a terminal login: launch spec + method args/env (D3), but for the variables of the method's env that
+ * would have the login program run code or trust servers the agent chose ({@link settableEnv}: `LD_PRELOAD`,
+ * `NODE_OPTIONS`, `PATH`…): those are left out, the launch's own values kept, and the person is shown their names
+ * ({@link droppedLoginEnv}). Exported for tests (D3's argv/env rule).
+ */
 export function terminalSpec(launch: AgentProcessSpec, method: TerminalLogin): AgentProcessSpec {
   const { logFile: _logFile, ...rest } = launch
   return {
     ...rest,
     name: `${launch.name} (login)`,
     args: method.wholeArgs ? [...(method.args ?? [])] : [...launch.args, ...(method.args ?? [])],
-    env: { ...launch.env, ...(method.env ?? {}) },
+    env: { ...launch.env, ...settableEnv(method.env ?? {}).env },
   }
 }
+
+/** The names of a login method's env Bosun leaves out of its terminal (see {@link terminalSpec}). */
+export const droppedLoginEnv = (method: TerminalLogin): string[] => settableEnv(method.env ?? {}).dropped
 
 /**
  * The launch spec with its command found on the launch's *own* PATH, before a login method's env applies (J8): a

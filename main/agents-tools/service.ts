@@ -25,7 +25,7 @@ import type { CallClient, CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
 import { LogStream, readLogTail } from './agent-log'
-import { AuthTerminals, commandLine, loginMethodsOf, namedTerminalCommand, programBaseName, terminalSpec, withOwnProgram } from './auth-terminal'
+import { AuthTerminals, commandLine, droppedLoginEnv, loginMethodsOf, namedTerminalCommand, programBaseName, terminalSpec, withOwnProgram } from './auth-terminal'
 import { checkConnection } from './check-connection'
 import { InspectorHub, type InspectorOptions } from './inspector'
 import { KeyLoginMemory } from './key-logins'
@@ -502,6 +502,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
           const envName = kind === 'env_var' ? envVarOf(m) : undefined
           // What the terminal will run, shown before it does: the configured program by name, and its args.
           const shown = kind === 'terminal' && def ? commandLine(programBaseName(def.command), m.wholeArgs ? (m.args ?? []) : [...def.args, ...(m.args ?? [])]) : undefined
+          const leftOut = kind === 'terminal' ? droppedLoginEnv(m).map((name) => name.slice(0, 64)) : []
           return {
             id: m.id,
             name: m.name,
@@ -511,6 +512,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             ...(kind === 'agent' && takesKeyInRequest(m) ? { takesKey: true as const } : {}),
             ...gatewayView(kind, m),
             ...(shown !== undefined ? { commandLine: shown.slice(0, MAX_COMMAND_LINE_CHARS) } : {}),
+            ...(leftOut.length > 0 ? { envLeftOut: leftOut } : {}),
             ...(kind === 'other' ? { unsupported: true as const } : {}),
           }
         })
@@ -607,6 +609,8 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const launch = await processSpec(agentId)
         const spec = launch.ok ? await withOwnProgram(launch.value) : launch
         if (!spec.ok) return spec
+        const leftOut = droppedLoginEnv(method)
+        if (leftOut.length > 0) log.warn(`terminal login of ${agentId}: its env's ${leftOut.map((n) => JSON.stringify(n.slice(0, 64))).join(', ')} left out`)
         return terminals.start(agentId, terminalSpec(spec.value, method), (_exit, succeeded) => {
           if (!succeeded || disposed) return
           void restartAgent(agentId).then((restarted) => {

@@ -14,6 +14,7 @@
  * inside their archive, and environment variables that change how any program loads are dropped.
  */
 import { z } from 'zod'
+import { settableEnv } from '../config/env-names'
 
 export const REGISTRY_MAX_BYTES = 4 * 1024 * 1024
 export const REGISTRY_MAX_AGENTS = 500
@@ -63,9 +64,6 @@ export interface ParsedRegistry {
   skipped: { index: number; id?: string; reason: string }[]
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
-/** Variables that change how programs load or what they run: a registry entry may not set them. */
-const FORBIDDEN_ENV = /^(PATH|LD_.*|DYLD_.*|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME|PERL5LIB|RUBYOPT|BASH_ENV|ENV|IFS)$/i
 
 const text = (max: number) => z.string().trim().min(1).max(max)
 const id = z.string().min(1).max(64).regex(/^[a-z][a-z0-9-]*$/)
@@ -75,7 +73,8 @@ const args = z.array(z.string().max(4096)).max(64).default([])
 const envRecord = z
   .record(z.string().max(256), z.string().max(8192))
   .default({})
-  .transform((env) => Object.fromEntries(Object.entries(env).filter(([name]) => ENV_NAME.test(name) && !FORBIDDEN_ENV.test(name))))
+  // Variables that change how programs load or what they run: a registry entry may not set them.
+  .transform((env) => settableEnv(env).env)
   .refine((env) => Object.keys(env).length <= 64, 'too many environment variables')
 
 /** npm spec (`@scope/name`, `name@1.2.3`) or PyPI spec (`name`, `name==1.2`, `name@1.2`, `name[extra]`); never an option. */

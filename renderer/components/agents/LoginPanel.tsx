@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { keyNamesOf } from '../../../common/agent-keys'
 import { ownValue } from '../../../common/own-keys'
 import type { BosunApi } from '../../../common/contract'
@@ -155,6 +155,19 @@ export function LoginView(props: LoginViewProps) {
                       {m.commandLine && (
                         <p className="login-method-command muted small">
                           Runs <code className="mono">{m.commandLine}</code> in a terminal here, where you answer it.
+                        </p>
+                      )}
+                      {m.envLeftOut && m.envLeftOut.length > 0 && (
+                        <p className="login-method-command muted small login-method-env-left-out">
+                          Bosun does not pass on{' '}
+                          {m.envLeftOut.map((name, i) => (
+                            <Fragment key={`${i}-${name}`}>
+                              {i > 0 && ', '}
+                              <code className="mono">{name}</code>
+                            </Fragment>
+                          ))}{' '}
+                          from this sign-in: {m.envLeftOut.length === 1 ? 'a variable that' : 'variables that'} could make the program run other code or trust other
+                          servers.
                         </p>
                       )}
                       <div className="button-row">

@@ -187,13 +187,41 @@ describe('terminal login', () => {
       must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'ok\n' }))
       expect((await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)).exit).toEqual({ code: 0, signal: null })
       expect(existsSync(marker)).toBe(false)
-      // The method's env still applies to the program Bosun chose (D3): its PATH is what the method said.
+      // The method's env applies to the program Bosun chose (D3), but for its PATH, which would choose the programs the
+      // login starts in turn: left out, the configured PATH kept, and the person told before the terminal opens.
       const spawned = JSON.parse(readFileSync(`${dump}.login`, 'utf8')) as { argv: string[]; env: Record<string, string> }
       expect(spawned.argv).toEqual([...def.args.slice(1), '--dump-env', dump, '--login'])
-      expect(spawned.env).toMatchObject({ LOGIN_MODE: '1', PATH: decoy })
+      expect(spawned.env).toMatchObject({ LOGIN_MODE: '1', PATH: ownPath })
+      const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 't' }))
+      expect(methods.find((m) => m.id === 'term')?.envLeftOut).toEqual(['PATH'])
     } finally {
       rmSync(decoy, { recursive: true, force: true })
     }
+  })
+
+  it('leaves out the method env that would run other code in the login program (LD_PRELOAD, NODE_OPTIONS, a name with =), keeps the rest, and lists what it left out', async () => {
+    const asked = {
+      NODE_OPTIONS: '--require /nonexistent/bosun-evil.js',
+      LD_PRELOAD: '/nonexistent/bosun-evil.so',
+      'ld_library_path': '/nonexistent',
+      'NODE_OPTIONS=--require /nonexistent/bosun-evil.js ': 'x',
+      LOGIN_COLOR: 'blue',
+    }
+    harness = await startHarness([{ id: 't', protocolVersion: 1, envAgentArgs: ['--login-env', JSON.stringify(asked)] }])
+    const dump = join(harness.home, 'dump.json')
+    const def = harness.config.definitions.get('t')!
+    must(await harness.config.definitions.save({ ...def, args: [...def.args, '--dump-env', dump] }))
+    must(await harness.connect('t'))
+    const { methods } = must(await harness.tools.handlers.listAuthMethods({ agentId: 't' }))
+    expect(methods.find((m) => m.id === 'term')?.envLeftOut).toEqual(['NODE_OPTIONS', 'LD_PRELOAD', 'ld_library_path', 'NODE_OPTIONS=--require /nonexistent/bosun-evil.js '])
+    const { terminalId } = must(await harness.tools.handlers.startAuthTerminal({ agentId: 't', methodId: 'term' }))
+    // Node would not start with that NODE_OPTIONS: the prompt shows only because it was left out.
+    await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.data.includes('Paste your token'))
+    must(await harness.tools.handlers.authTerminalInput({ terminalId, data: 'ok\n' }))
+    expect((await harness.sink.next('authTerminalOutput', (p) => p.terminalId === terminalId && p.exit !== undefined)).exit).toEqual({ code: 0, signal: null })
+    const spawned = JSON.parse(readFileSync(`${dump}.login`, 'utf8')) as { env: Record<string, string> }
+    expect(spawned.env).toMatchObject({ LOGIN_MODE: '1', LOGIN_COLOR: 'blue' })
+    expect(Object.keys(spawned.env).filter((name) => /^(NODE_OPTIONS|LD_PRELOAD|LD_LIBRARY_PATH)/i.test(name))).toEqual([])
   })
 
   it('a failed terminal login reports its exit code and does not restart the agent', async () => {
