@@ -28,12 +28,29 @@ function* imageBlocks(state: SessionState): Generator<Record<string, unknown>> {
   }
 }
 
+/**
+ * Each image block's SHA-256 (or null: not an image the transcript draws), kept while the block is: a session holds
+ * hundreds of MB of images at most, and hashing them all again for each call (a page asking for hashes it does not
+ * have, again and again) held main for seconds a call. A block that changes is a new object, hashed anew.
+ */
+const hashes = new WeakMap<object, string | null>()
+
+function hashOf(block: Record<string, unknown>): string | null {
+  let hash = hashes.get(block)
+  if (hash === undefined) {
+    // Only an image of a type the transcript draws: anything else is not an image Bosun keeps to save.
+    const image = inlineImageData(block.data, block.mimeType)
+    hash = image ? createHash('sha256').update(image.base64).digest('hex') : null
+    hashes.set(block, hash)
+  }
+  return hash
+}
+
 /** The session's image whose base64 data (whitespace removed) has SHA-256 `sha256`; undefined when it holds none. */
 export function findSessionImage(state: SessionState, sha256: string): SessionImage | undefined {
   for (const block of imageBlocks(state)) {
-    // Only an image of a type the transcript draws: anything else is not an image Bosun keeps to save.
-    const image = inlineImageData(block.data, block.mimeType)
-    if (!image || createHash('sha256').update(image.base64).digest('hex') !== sha256) continue
+    if (hashOf(block) !== sha256) continue
+    const image = inlineImageData(block.data, block.mimeType)!
     return { ...image, fileName: imageFileName(image.mimeType, imageSizeOfBase64(image.base64)) }
   }
   return undefined

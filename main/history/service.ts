@@ -238,6 +238,8 @@ export function createHistoryService(options: {
     }
   }
 
+  /** A saveImage runs (see there). */
+  let savingImage = false
   const handlers: HistoryHandlers = {
     historyAgentSessions: async ({ agentId, cwd }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
@@ -342,19 +344,25 @@ export function createHistoryService(options: {
       }
     },
     saveImage: async ({ sessionId, sha256 }) => {
-      if (!options.saveFile) return fail({ kind: 'unsupported', message: 'Saving an image through Bosun is not available here.' })
-      const found = await io('Saving the image', () => {
-        const state = readState(sessionId)
-        if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-        const image = findSessionImage(state, sha256)
-        return image ? ok(image) : fail({ kind: 'not-found', message: 'The session holds no such image.' })
-      })
-      if (!found.ok) return found
-      const { fileName, base64 } = found.value
+      const saveFile = options.saveFile
+      if (!saveFile) return fail({ kind: 'unsupported', message: 'Saving an image through Bosun is not available here.' })
+      // One at a time, from the look-up to the dialog's end: calls at once each looked through the whole session first.
+      if (savingImage) return fail({ kind: 'busy', message: 'Another image is being saved; finish that one first.' })
+      savingImage = true
       try {
-        return ok({ savedTo: await options.saveFile(fileName, Buffer.from(base64, 'base64'), 'image') })
+        const found = await io('Saving the image', () => {
+          const state = readState(sessionId)
+          if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+          const image = findSessionImage(state, sha256)
+          return image ? ok(image) : fail({ kind: 'not-found', message: 'The session holds no such image.' })
+        })
+        if (!found.ok) return found
+        const { fileName, base64 } = found.value
+        return ok({ savedTo: await saveFile(fileName, Buffer.from(base64, 'base64'), 'image') })
       } catch (error) {
         return fail({ kind: 'io-error', message: `Saving the image failed: ${error instanceof Error ? error.message : String(error)}` })
+      } finally {
+        savingImage = false
       }
     },
   }
