@@ -153,6 +153,8 @@ interface SessionRecord {
   superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
+  /** A `reopenSession` in progress (its close, then its reattach): another is refused, not sent to the agent too. */
+  reopening?: boolean
   /** The connection a reattach in progress resumes the session on: what it asks meanwhile is for this session. */
   reattachingOn?: AcpClientConnection | undefined
   /** The reattach is setting the session's mode back (`restoreMode`): its own calls go out on the new connection, not wait for the reattach. */
@@ -852,7 +854,16 @@ export class SessionsService implements IDisposable {
   async reopenSession(sessionId: string): Promise<Result<undefined>> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if (record.turn || record.reattaching) return fail({ kind: 'invalid-argument', message: 'The session is busy: reopen it once its turn ended.' })
+    if (record.turn || record.reattaching || record.reopening) return fail({ kind: 'invalid-argument', message: 'The session is busy: reopen it once its turn ended.' })
+    record.reopening = true
+    try {
+      return await this.reopen(sessionId, record)
+    } finally {
+      record.reopening = false
+    }
+  }
+
+  private async reopen(sessionId: string, record: SessionRecord): Promise<Result<undefined>> {
     const connection = record.connection
     if (connection) {
       const capabilities = connection.handshake?.capabilities

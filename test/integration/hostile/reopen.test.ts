@@ -1,0 +1,30 @@
+/**
+ * `reopenSession` from a page that cannot be trusted: many at once for one session, and one while a message goes. The
+ * agent is asked to close and rebuild the session once; the other calls are refused as busy, and the session takes
+ * its next message.
+ */
+import { expect, it } from 'vitest'
+import type { Scenario } from '../../agents/scenario'
+import { must } from '../../support/must'
+import { agentLog, historyHarness } from '../history/restart'
+
+const harness = historyHarness()
+
+const scenario: Scenario = {
+  initialize: { capabilities: { loadSession: true, sessionCapabilities: { resume: {}, close: {} } } },
+  prompts: { default: [{ type: 'text', text: 'Hello.' }] },
+}
+
+it('twenty reopens at once: the agent closes and resumes the session once, the rest are refused, and the session goes on', async () => {
+  const home = harness.home([{ id: 'a', name: 'A', scenario: harness.scenario(scenario) }])
+  const run = await harness.start(home)
+  const { sessionId } = must(await run.handlers.newSession({ agentId: 'a', cwd: home.workspace }))
+  const results = await Promise.all(Array.from({ length: 20 }, () => run.handlers.reopenSession({ sessionId })))
+  expect(results.filter((r) => r.ok)).toHaveLength(1)
+  expect(new Set(results.filter((r) => !r.ok).map((r) => !r.ok && r.error.message))).toEqual(new Set(['The session is busy: reopen it once its turn ended.']))
+  // The agent writes its log as it goes: its resume is there once it answered.
+  await expect.poll(() => agentLog(home, 'a')).toContain('REATTACH ')
+  const log = agentLog(home, 'a')
+  expect([(log.match(/CLOSE /g) ?? []).length, (log.match(/REATTACH /g) ?? []).length]).toEqual([1, 1])
+  expect(must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'after' }] })).stopReason).toBe('end_turn')
+}, 60_000)
