@@ -53,6 +53,13 @@ const DISPLAY_SNAPSHOT_BYTES = 2 * 1024 * 1024
 const SESSION_DISPLAY_BYTES = 16 * 1024 * 1024
 /** The least a terminal retains and shows, however many siblings it has. */
 const MIN_SHARE_BYTES = 64 * 1024
+/**
+ * What all sessions' terminals retain, and show, together, shared out as a session's are: a session's budget was the
+ * only bound, and a hundred open sessions of one agent could each hold their 16 MiB twice over (3.2 GB).
+ */
+export const TOTAL_OUTPUT_BYTES = 64 * 1024 * 1024
+/** Agent terminals running at once in all sessions (64 a session, in a hundred sessions, were 6,400 PTYs). */
+export const MAX_TERMINALS = 256
 
 /**
  * Set in every terminal before the agent's own `env` (which wins). Nobody can press a key in an agent's terminal, so
@@ -79,6 +86,9 @@ export interface TerminalHandlersOptions {
   /** Bosun's own environment, scrubbed before use (tests pass their own). */
   baseEnv?: NodeJS.ProcessEnv
   log?: Logger
+  /** Bounds over all sessions (tests make them small): default {@link TOTAL_OUTPUT_BYTES} and {@link MAX_TERMINALS}. */
+  totalOutputBytes?: number
+  maxTerminals?: number
 }
 
 interface Terminal {
@@ -204,9 +214,15 @@ export class TerminalHandlers implements IDisposable {
     if (siblings.length >= MAX_TERMINALS_PER_SESSION) {
       throw new HandlerError(INVALID_PARAMS, `This session already has ${MAX_TERMINALS_PER_SESSION} terminals; release some first`)
     }
-    const share = (budget: number, taken: number) => Math.max(MIN_SHARE_BYTES, budget - taken)
-    const limit = Math.min(asked, MAX_OUTPUT_BYTE_LIMIT, share(SESSION_OUTPUT_BYTES, siblings.reduce((n, t) => n + t.output.limit, 0)))
-    const displayLimit = Math.min(DISPLAY_SNAPSHOT_BYTES, share(SESSION_DISPLAY_BYTES, siblings.reduce((n, t) => n + t.displayLimit, 0)))
+    const all = [...this.terminals.values()]
+    const maxTerminals = this.options.maxTerminals ?? MAX_TERMINALS
+    if (all.length >= maxTerminals) throw new HandlerError(INVALID_PARAMS, `Bosun runs at most ${maxTerminals} agent terminals at once; release some first`)
+    // What the session's siblings leave of its budget, and all terminals of the total, whichever is less (at least the floor).
+    const total = this.options.totalOutputBytes ?? TOTAL_OUTPUT_BYTES
+    const share = (budget: number, of: (t: Terminal) => number) =>
+      Math.max(MIN_SHARE_BYTES, Math.min(budget - siblings.reduce((n, t) => n + of(t), 0), total - all.reduce((n, t) => n + of(t), 0)))
+    const limit = Math.min(asked, MAX_OUTPUT_BYTE_LIMIT, share(SESSION_OUTPUT_BYTES, (t) => t.output.limit))
+    const displayLimit = Math.min(DISPLAY_SNAPSHOT_BYTES, share(SESSION_DISPLAY_BYTES, (t) => t.displayLimit))
     // A whole shell line in `command` (no args, not a program) runs through the platform's shell, as Zed does (G28).
     const platform = process.platform
     const { file, args: argv } = terminalCommand(p.command, args, { platform, env, cwd: confined.realPath, isRunnable: (path) => isRunnable(path, platform) })
