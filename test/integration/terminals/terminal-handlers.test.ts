@@ -7,9 +7,9 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ClientRequestHandler } from '../../../main/acp/types'
 import type { SessionAction } from '../../../common/session/types'
 import { TerminalHandlers } from '../../../main/terminals/terminal-handlers'
+import { attachAgent } from './attach'
 
 interface Harness {
   dir: string
@@ -40,20 +40,13 @@ function harness(): Harness {
     },
   })
   const exitShown = (terminalId: string) => new Promise<void>((resolve) => (shownExit(terminalId) ? resolve() : exits.set(terminalId, resolve)))
-  const registered = new Map<string, ClientRequestHandler>()
-  const attachment = handlers.attach(
-    { handlers: { registerRequest: (method, handler) => (registered.set(method, handler), { dispose: () => registered.delete(method) }), registerNotification: () => ({ dispose: () => undefined }) } },
-    { agentId: 'a', agentName: 'Agent' },
-  )
+  const agent = attachAgent(handlers)
   cleanups.push(() => {
-    attachment.dispose()
+    agent.dispose()
     handlers.dispose()
     rmSync(dir, { recursive: true, force: true })
   })
-  let requestId = 0
-  const call = async (method: string, params: Record<string, unknown>, signal = new AbortController().signal) =>
-    registered.get(method)!(params, { protocolVersion: 1, requestId: ++requestId, method, signal })
-  return { dir, handlers, actions, exitShown, call }
+  return { dir, handlers, actions, exitShown, call: agent.call }
 }
 
 /** `promise`, or 'timed out' after `ms` (a command waiting at a pager never exits by itself). */

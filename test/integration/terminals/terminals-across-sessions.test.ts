@@ -7,8 +7,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import type { ClientRequestHandler } from '../../../main/acp/types'
 import { TerminalHandlers } from '../../../main/terminals/terminal-handlers'
+import { attachAgent } from './attach'
 
 const KiB = 1024
 const cleanups: Array<() => void> = []
@@ -24,20 +24,13 @@ function harness(bounds: { totalOutputBytes?: number; maxTerminals?: number }) {
     sink: () => undefined,
     ...bounds,
   })
-  const registered = new Map<string, ClientRequestHandler>()
-  const attachment = handlers.attach(
-    { handlers: { registerRequest: (method, handler) => (registered.set(method, handler), { dispose: () => registered.delete(method) }), registerNotification: () => ({ dispose: () => undefined }) } },
-    { agentId: 'a', agentName: 'Agent' },
-  )
+  const agent = attachAgent(handlers)
   cleanups.push(() => {
-    attachment.dispose()
+    agent.dispose()
     handlers.dispose()
     rmSync(dir, { recursive: true, force: true })
   })
-  let requestId = 0
-  const call = async (method: string, params: Record<string, unknown>) =>
-    registered.get(method)!(params, { protocolVersion: 1, requestId: ++requestId, method, signal: new AbortController().signal })
-  return { call }
+  return agent
 }
 
 it('three sessions of two terminals, each printing 1 MiB: together they retain what the total allows, not a MiB each', async () => {
