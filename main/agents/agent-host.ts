@@ -351,6 +351,11 @@ export class AgentHost implements IDisposable {
   /** Spawns a process and runs `initialize` on it, raced against the process exit and the timeout. */
   private async attempt(generation: number, version: ProtocolVersion | undefined): Promise<Result<Attempt>> {
     const spec = this.specValue
+    // A log that stopped on an error is tried afresh with each start: the person may have fixed what was in its way.
+    if (this.log?.stopped) {
+      this.log.dispose()
+      this.log = undefined
+    }
     if (spec.logFile && !this.log) this.log = new AgentLogFile(spec.logFile, { logger: this.logger, ...(this.redactLog ? { redact: this.redactLog } : {}) })
     const started = await this.startProcess(spec, {
       logger: this.baseLogger,

@@ -46,6 +46,11 @@ export class AgentLogFile implements IDisposable {
     this.maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024
   }
 
+  /** Logging to the file stopped after an error (a file where its folder should be, a FIFO in its place, a full disk). */
+  get stopped(): boolean {
+    return this.broken
+  }
+
   append(raw: string): void {
     if (!raw || this.broken || this.disposed) return
     let pending = this.partial + raw

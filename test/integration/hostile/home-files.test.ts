@@ -5,7 +5,7 @@
  * fails with a line in Bosun's log, and the FIFO is left as it is.
  */
 import { execFileSync } from 'node:child_process'
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
@@ -46,9 +46,13 @@ it('a file where the logs folder should be: the turn runs, and the Logs call say
     expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn')
     const read = await h.getAgentLog({ agentId: 'a' })
     expect(read).toMatchObject({ ok: false, error: { message: `The log cannot be kept: ${inTheWay} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file; the log starts again when the agent next starts.` } })
-    await services.dispose()
-    // The file is left as it was.
+    // The file is left as it was; once it is moved aside, the agent's next start logs again.
     expect(readFileSync(inTheWay, 'utf8')).toBe('not a folder\n')
+    renameSync(inTheWay, `${inTheWay}.moved`)
+    must(await h.restartAgent({ agentId: 'a' }))
+    expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] })).stopReason).toBe('end_turn')
+    expect(must(await h.getAgentLog({ agentId: 'a' })).text).not.toBe('')
+    await services.dispose()
   } finally {
     home.cleanup()
   }
