@@ -461,7 +461,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             </RenderGuard>
           ) : (
             <EmptyScreen
-              message="No session is open."
+              message="No session is open"
               inboxSlot={inboxSlot}
               onSetUpAgent={loaded && agents.length === 0 ? openAgents : undefined}
               onNewSession={() => setNewSessionRequest((n) => n + 1)}

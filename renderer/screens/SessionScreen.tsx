@@ -260,7 +260,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     [folderNames, agentName],
   )
 
-  if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended." />
+  if (!session) return <EmptyScreen inboxSlot={inboxSlot} message="This session has ended" />
   const busy = session.turn.state !== 'idle'
   // Once the turn runs, the message is the transcript's (and stays so when the turn ends before the answer arrives).
   const waitingToSend = busy ? null : startingWith
@@ -479,16 +479,14 @@ export function EmptyScreen({
   ) : null
   return (
     <main className="session-screen empty-screen" aria-label="No session">
+      {/* The app's name is the window's title and the sidebar's: the page's heading says what is (not) here instead. */}
       <header className="session-header">
-        <div className="session-heading">
-          <h1 className="session-title">Bosun</h1>
-        </div>
         <div className="header-actions">{inboxSlot}</div>
       </header>
       {/* With no agent, "New session" has nothing to start: the way forward is setting one up. */}
       {onSetUpAgent ? (
         <div className="empty-state">
-          <p>No agent is set up yet.</p>
+          <h1 className="empty-state-title">No agent is set up yet</h1>
           <p className="muted">Add one found on this computer, from a preset, or from the ACP Registry.</p>
           <button type="button" className="button button-primary empty-state-action" onClick={onSetUpAgent}>
             Set up an agent
@@ -497,7 +495,7 @@ export function EmptyScreen({
         </div>
       ) : (
         <div className="empty-state">
-          <p>{message}</p>
+          <h1 className="empty-state-title">{message}</h1>
           <p className="muted">Start one with “New session” in the sidebar{onNewSession ? ', or here' : ''}.</p>
           {onNewSession && (
             <button type="button" className="button button-primary empty-state-action" onClick={onNewSession}>

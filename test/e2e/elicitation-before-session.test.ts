@@ -28,7 +28,7 @@ describe('request-scoped elicitation before a session exists', () => {
     const form = await visible(questions.getByRole('region', { name: 'Workspace', exact: true }))
     await visible(form.getByText('Which workspace should the new session use?'))
     await visible(newSession.getByRole('button', { name: 'Starting…' }))
-    await visible(page.getByText('No session is open.'))
+    await visible(page.getByRole('heading', { name: 'No session is open' }))
     expect(await transcript(page).count()).toBe(0)
 
     // In the inbox, with the agent's name and no session.

@@ -15,7 +15,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const { page } = await launch([], { colorScheme, viewport: { width, height: 820 } })
       // The empty window offers the way forward and says where the keys are listed.
       const empty = page.getByRole('main', { name: 'No session' })
-      await visible(empty.getByText('No agent is set up yet.'))
+      await visible(empty.getByRole('heading', { name: 'No agent is set up yet' }))
       expect(await empty.getByText(/Keyboard shortcuts are listed in Settings/).innerText()).toBe('Keyboard shortcuts are listed in Settings (Ctrl+,).')
       await screenshot(page, `first-hour-empty-${colorScheme}-${width}`)
 

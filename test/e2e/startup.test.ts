@@ -93,10 +93,10 @@ it('with no agent defined, the empty window says so and its Set up an agent open
   const { page } = app
   const main = page.getByRole('main', { name: 'No session' })
   // Not before main has said there is none.
-  await visible(main.getByText('No session is open.'))
+  await visible(main.getByRole('heading', { name: 'No session is open' }))
   expect(await main.getByRole('button', { name: 'Set up an agent' }).count()).toBe(0)
   snapshots!.release()
-  await visible(main.getByText('No agent is set up yet.'))
+  await visible(main.getByRole('heading', { name: 'No agent is set up yet' }))
   expect(await main.getByText('“New session”', { exact: false }).count()).toBe(0)
   // One primary action in the window: the sidebar's New session and Set up an agent lead to the same page, plainer.
   expect(await page.locator('.button-primary').evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim()))).toEqual(['Set up an agent'])

@@ -1,0 +1,33 @@
+/**
+ * Small things a person notices in the first hour (UX pass 9), in the browser host, light and dark, 900 and 1400 px:
+ * the empty window said "Bosun" twice; the history's link to an agent's own sessions cut the agent's name mid-sentence
+ * ("Scripted age…’s own sessions here…"); a permission request showed its keys while the message box had the focus,
+ * where they type; the preset cards showed no action until hovered. Screenshots: test/e2e/screenshots/leftovers-*.png.
+ */
+import { expect, it } from 'vitest'
+import type { Page } from 'playwright'
+import { launchPerTest, screenshot } from './support/harness'
+import { visible } from './support/session-ui'
+
+const launch = launchPerTest()
+
+/** Screenshots of the window as it is, at both widths and in both themes (back to 1400 px, light). */
+async function shootAll(page: Page, name: string): Promise<void> {
+  for (const width of [900, 1400]) {
+    await page.setViewportSize({ width, height: 820 })
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      await screenshot(page, `leftovers-${name}-${colorScheme}-${width}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+it('the empty window names the app once (the sidebar); its heading says that no session is open', async () => {
+  const { page } = await launch([{ id: 'a', name: 'Scripted agent', scenario: 'e2e-permissions' }], { viewport: { width: 1400, height: 820 } })
+  const empty = page.getByRole('main', { name: 'No session' })
+  await visible(empty.getByRole('heading', { level: 1, name: 'No session is open' }))
+  await visible(page.getByRole('navigation', { name: 'Agents and sessions' }).getByText('Bosun', { exact: true }))
+  expect(await empty.getByText('Bosun', { exact: true }).count()).toBe(0)
+  await shootAll(page, 'empty')
+})
