@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
-import { visible } from './support/session-ui'
+import { messageBox, sendPrompt, transcript, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 
@@ -30,4 +30,24 @@ it('the empty window names the app once (the sidebar); its heading says that no 
   await visible(page.getByRole('navigation', { name: 'Agents and sessions' }).getByText('Bosun', { exact: true }))
   expect(await empty.getByText('Bosun', { exact: true }).count()).toBe(0)
   await shootAll(page, 'empty')
+})
+
+it('a permission request shows its keys only while it has the focus (in the message box they would type there)', async () => {
+  const { page } = await launch.session({ id: 'a', name: 'Scripted agent', scenario: 'e2e-permissions' }, { viewport: { width: 1400, height: 820 } })
+  await sendPrompt(page, 'v1-diff')
+  const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts' }))
+  // The message box keeps the focus: "1" would type a 1 there, so no key is offered.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
+  const keys = prompt.locator('kbd')
+  expect(await keys.count()).toBe(5)
+  for (const key of await keys.all()) expect(await key.isVisible()).toBe(false)
+  await visible(prompt.getByRole('button', { name: 'Dismiss' }))
+  await shootAll(page, 'permission-composer-focused')
+  // The request has the focus (clicked, or reached with Tab): its keys answer, and show.
+  await prompt.focus()
+  for (const key of await keys.all()) expect(await key.isVisible()).toBe(true)
+  await shootAll(page, 'permission-focused')
+  await page.keyboard.press('1')
+  await visible(transcript(page).getByText('Allowed by you (Allow once)'))
+  await messageBox(page).focus()
 })

@@ -57,7 +57,9 @@ describe('permission dialog, v1 agent', () => {
     await visible(card.getByRole('row', { name: 'removed: const answer = 41' }))
     await visible(card.getByRole('row', { name: 'added: const answer = 42' }))
     await visible(prompt.getByText(`${V1} asks`))
-    // Every option of the four ACP kinds, in the agent's order, each with its key; then Dismiss (Esc).
+    // Every option of the four ACP kinds, in the agent's order, each with its key; then Dismiss (Esc). The keys are
+    // shown while the request has the focus (they answer only then).
+    await prompt.focus()
     const options = await prompt.getByRole('group', { name: 'Options' }).getByRole('button').allInnerTexts()
     expect(options.map((o) => o.replace(/\s+/g, ' ').trim())).toEqual([
       '✓ Allow once 1',
