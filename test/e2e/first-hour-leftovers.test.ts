@@ -51,3 +51,27 @@ it('a permission request shows its keys only while it has the focus (in the mess
   await visible(transcript(page).getByText('Allowed by you (Allow once)'))
   await messageBox(page).focus()
 })
+
+it('the history’s link to the agent’s own sessions ends with the name, so the words before it stay whole at 900 and 1400 px', async () => {
+  const agent = 'Scripted agent for the Platform Infrastructure Team'
+  const { page } = await launch.session({ id: 'a', name: agent, scenario: 'e2e-permissions' }, { viewport: { width: 900, height: 820 } })
+  await sendPrompt(page, 'v1-raw')
+  await visible(transcript(page).getByRole('alertdialog'))
+  const link = await visible(page.getByRole('region', { name: 'History', exact: true }).getByRole('button', { name: `More from ${agent}` }))
+  for (const width of [900, 1400]) {
+    await page.setViewportSize({ width, height: 820 })
+    const shape = await link.evaluate((el) => {
+      const words = el.querySelector('.cut-words')!
+      const name = el.querySelector('.cut-words-first')!
+      return {
+        words: words.textContent,
+        wordsWhole: words.scrollWidth <= words.clientWidth + 1,
+        // The name follows the words on their line, cut (if at all) at its end.
+        nameAfterWords: name.getBoundingClientRect().left >= words.getBoundingClientRect().right - 1,
+        oneLine: el.getBoundingClientRect().height < parseFloat(getComputedStyle(el).fontSize) * 2.5,
+      }
+    })
+    expect(shape).toEqual({ words: 'More from ', wordsWhole: true, nameAfterWords: true, oneLine: true })
+  }
+  await shootAll(page, 'history-link')
+})

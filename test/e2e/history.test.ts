@@ -74,7 +74,7 @@ async function askAgentSessions(scenario: string): Promise<{ page: Page; workspa
   await startSession(page, { agentName: AGENT, cwd: home.workspace })
   await sendPrompt(page, 'fix')
   await waitIdle(page)
-  await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+  await historyRegion(page).getByRole('button', { name: `More from ${AGENT}` }).click()
   return { page, workspace: home.workspace }
 }
 
@@ -194,7 +194,7 @@ describe('history in the browser host', () => {
     await expectAxeCleanInBothThemes(page, 'the history with a delete confirmation', 'nav')
     await page.getByRole('alertdialog', { name: 'Delete fix?' }).getByRole('button', { name: 'Cancel' }).click()
     // The agent's own sessions for the folder: the scripted agent does not list them.
-    await historyRegion(page).getByRole('button', { name: /own sessions here/ }).click()
+    await historyRegion(page).getByRole('button', { name: `More from ${AGENT}` }).click()
     await visible(historyRegion(page).getByText('Scripted agent does not list its sessions.'))
     await nav(page).getByRole('searchbox', { name: 'Search sessions' }).fill('answer')
     await visible(nav(page).getByRole('region', { name: 'Search results' }).locator('mark').first())
@@ -284,7 +284,7 @@ describe('history in the browser host', () => {
     try {
       const { page } = await askAgentSessions(file)
       await visible(historyRegion(page).getByText(`${AGENT} has no other sessions here.`))
-      await historyRegion(page).getByRole('button', { name: `Ask ${AGENT} again` }).click()
+      await historyRegion(page).getByRole('button', { name: 'Ask again', exact: true }).click()
       const listed = await visible(historyRegion(page).getByRole('button', { name: /^Started later in a terminal/ }))
       await screenshot(page, 'history-agent-sessions-asked-again-light')
       await listed.click()

@@ -20,12 +20,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await sendPrompt(page, 'work')
     await visible(transcript(page).getByRole('alertdialog'))
 
-    // (Soft: each of the three is reported on its own.) The link to the agent's own sessions: one line, the name cut, the whole in its tooltip.
-    const link = page.getByRole('button', { name: `${agent}’s own sessions here…` })
+    // (Soft: each of the three is reported on its own.) The link to the agent's own sessions: one line, the name last and
+    // cut, the whole in its tooltip.
+    const link = page.getByRole('button', { name: `More from ${agent}` })
     const lineHeight = await link.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 18)
     expect.soft((await box(link)).height).toBeLessThanOrEqual(lineHeight + 10)
-    expect.soft(await link.getAttribute('title')).toBe(`${agent}’s own sessions here…`)
-    await visible(link.getByText('’s own sessions here…'))
+    expect.soft(await link.getAttribute('title')).toBe(`${agent}’s own sessions in this folder, those started outside Bosun too`)
+    await visible(link.getByText('More from'))
 
     // The message box still says whose it is: the name cut with an ellipsis, on the box's line.
     const placeholder = await messageBox(page).evaluate((el: HTMLTextAreaElement) => {

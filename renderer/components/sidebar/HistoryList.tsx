@@ -243,17 +243,16 @@ const HistoryItem = memo(function HistoryItem({
   )
 })
 
-/** "More from <agent>": the sessions the agent itself has for the folder (its `session/list`), opened through `session/load`. */
 /**
- * Words around an agent's name, on one line: a long name is cut with an ellipsis, the words around it stay (it once
- * wrapped the link to four lines). The whole line is the button's tooltip.
+ * "More from <agent>": the sessions the agent itself has for the folder (its `session/list`), opened through `session/load`.
+ * The agent's name ends the link, so a long one is cut at the end of the line and the words before it stay whole (a name
+ * in mid-sentence was cut mid-word: "Scripted age…’s own sessions here…"); the tooltip says it all.
  */
-function AgentWords({ before, agentName, after }: { before: string; agentName: string; after: string }) {
+function MoreFrom({ agentName }: { agentName: string }) {
   return (
-    <CutLine text={`${before}${agentName}${after}`}>
-      {before && <span className="cut-words">{before}</span>}
-      <span className="cut-words-first">{agentName}</span>
-      <span className="cut-words">{after}</span>
+    <CutLine text={`More from ${agentName}`}>
+      <span className="cut-words">More from </span>
+      <bdi className="cut-words-first">{agentName}</bdi>
     </CutLine>
   )
 }
@@ -282,8 +281,8 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
   }
   if (state === 'closed') {
     return (
-      <button type="button" className="link-button history-agent-sessions-toggle" title={`${agentName}’s own sessions here…`} onClick={ask}>
-        <AgentWords before="" agentName={agentName} after="’s own sessions here…" />
+      <button type="button" className="link-button history-agent-sessions-toggle" title={`${agentName}’s own sessions in this folder, those started outside Bosun too`} onClick={ask}>
+        <MoreFrom agentName={agentName} />
       </button>
     )
   }
@@ -305,7 +304,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
   // The answer is of the moment it was asked: a session started since (in a terminal, say) shows once asked again.
   const again = (
     <button type="button" className="link-button history-agent-sessions-toggle" title={`Ask ${agentName} again`} onClick={ask}>
-      <AgentWords before="Ask " agentName={agentName} after=" again" />
+      Ask again
     </button>
   )
   if (state === null) return <p className="muted sidebar-empty">{agentName} does not list its sessions.</p>

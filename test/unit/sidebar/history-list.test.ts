@@ -61,9 +61,13 @@ describe('a folder of the history', () => {
   })
 
   it('offers to list the agent’s own sessions there, unless the agent was removed from Bosun', () => {
-    expect(render()).toContain('Agent A’s own sessions here…')
-    expect(render(() => true)).toContain('Agent A’s own sessions here…')
-    expect(render(() => false)).not.toContain('own sessions here')
+    expect(render()).toContain('More from Agent A')
+    expect(render(() => true)).toContain('More from Agent A')
+    expect(render(() => false)).not.toContain('More from')
+  })
+
+  it('ends the link to the agent’s own sessions with its name, so a long name is cut after the words, not inside them', () => {
+    expect(render()).toMatch(/<span class="cut-words">More from <\/span><bdi class="cut-words-first">Agent A<\/bdi>/)
   })
 
   it('offers each agent with a session in the folder its own list, newest first: not only the agent of the newest session', () => {
@@ -80,7 +84,7 @@ describe('a folder of the history', () => {
         onNewSessionIn: () => undefined,
       }),
     )
-    const offers = [...html.matchAll(/title="([^"]+)’s own sessions here…"/g)].map((m) => m[1])
+    const offers = [...html.matchAll(/title="([^"]+)’s own sessions in this folder/g)].map((m) => m[1])
     expect(offers).toEqual(['Codex', 'Agent A'])
   })
 })
