@@ -75,3 +75,22 @@ it('the history’s link to the agent’s own sessions ends with the name, so th
   }
   await shootAll(page, 'history-link')
 })
+
+it('the preset cards show their action without a hover, and Tab goes from card to card', async () => {
+  const { page } = await launch([], { viewport: { width: 1400, height: 820 } })
+  await (await visible(page.getByRole('main', { name: 'No session' }).getByRole('button', { name: 'Set up an agent' }))).click()
+  const presets = await visible(page.getByRole('list', { name: 'Presets' }))
+  const cards = presets.getByRole('button')
+  const count = await cards.count()
+  expect(count).toBeGreaterThan(2)
+  // Every card says what it does, whether or not the pointer is over it.
+  await page.mouse.move(0, 0)
+  for (let i = 0; i < count; i++) {
+    const action = i === count - 1 ? 'Start from scratch' : 'Use this preset'
+    await visible(cards.nth(i).getByText(action, { exact: true }))
+  }
+  await cards.first().focus()
+  await page.keyboard.press('Tab')
+  expect(await cards.nth(1).evaluate((el) => el === document.activeElement)).toBe(true)
+  await shootAll(page, 'presets')
+})

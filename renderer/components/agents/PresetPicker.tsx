@@ -1,6 +1,7 @@
 import type { AgentPresetView } from '../../../common/contract/agents'
 import { commandLine } from './AgentList'
 import { CodeText } from './CodeText'
+import { Icon } from '../common/icons'
 
 export interface PresetPickerProps {
   presets: readonly AgentPresetView[]
@@ -52,6 +53,11 @@ export function PresetPicker({ presets, onPick, onCancel, embedded = false }: Pr
                 )}
               </span>
               {preset.command && <span className="preset-card-command mono small">{commandLine(preset)}</span>}
+              {/* The card is the button: its action is written on it, not only shown by a hover (keyboard, touch, a glance). */}
+              <span className="preset-card-use">
+                {preset.id === 'custom' ? 'Start from scratch' : 'Use this preset'}
+                <Icon name="chevron" size={12} />
+              </span>
             </button>
           </li>
         ))}
