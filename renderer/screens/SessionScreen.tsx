@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { setTranscriptBehind } from '../state/render-progress'
 import type { BosunApi, CallResult } from '../../common/contract'
 import type { ContentBlock, SessionState } from '../../common/session/types'
@@ -24,6 +24,7 @@ import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 import { Icon } from '../components/common/icons'
 import { ReopenAfterSignIn, afterSignIn, type SignInMark } from '../components/session/ReopenAfterSignIn'
+import { carriedDraft, carryDraft, forgetCarriedDraft } from './carried-draft'
 
 /** The calls the session screen makes. */
 export type SessionApi = Pick<BosunApi, 'prompt' | 'cancel' | 'setMode' | 'setModel' | 'setConfigOption' | 'restartAgent' | 'closeSession' | 'setAutoApprove' | 'newSession'> &
@@ -112,7 +113,20 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     [api, sessionId, report, store],
   )
   const onSend = useCallback((text: string, attachments: ContentBlock[] = []) => send([{ type: 'text', text }, ...attachments]), [send])
-  const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number; onlyIf?: string } | null>(null)
+  // A new session started from another one's "New session here" opens with the text the person had typed there.
+  const [draftRequest, setDraftRequest] = useState<{ text: string; nonce: number; onlyIf?: string } | null>(() => {
+    const carried = carriedDraft(sessionId)
+    return carried === null ? null : { text: carried, nonce: 1 }
+  })
+  useEffect(() => forgetCarriedDraft(sessionId), [sessionId])
+  // What the message box holds now (kept without a render at each key), for "New session here" to carry over.
+  const typed = useRef('')
+  const onDraftChange = useCallback((text: string) => {
+    typed.current = text
+  }, [])
+  // After a sign-in that did not reach this session, the way on is the notice's (Reopen session, or a new session):
+  // the refused message no longer offers Sign in, which would only sign in again to the same refusal.
+  const refusedAgain = session !== undefined && session.turn.state === 'idle' && afterSignIn(session, signInMark) === 'refused-again'
   const notSentActions = useMemo<NotSentActions>(
     () => ({
       onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })),
@@ -123,10 +137,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
           const text = promptText(content)
           if (sent && text !== '') setDraftRequest((prev) => ({ text: '', nonce: (prev?.nonce ?? 0) + 1, onlyIf: text }))
         }),
-      ...(onSignIn && agentId ? { onSignIn: (reason: string) => onSignIn(agentId, reason, sessionId) } : {}),
+      ...(onSignIn && agentId && !refusedAgain ? { onSignIn: (reason: string) => onSignIn(agentId, reason, sessionId) } : {}),
       ...(onOpenAgentLog && agentId ? { onOpenLog: () => onOpenAgentLog(agentId) } : {}),
     }),
-    [send, onSignIn, onOpenAgentLog, agentId, sessionId],
+    [send, onSignIn, onOpenAgentLog, agentId, sessionId, refusedAgain],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])
@@ -138,12 +152,17 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const onRestart = useCallback(async () => {
     if (agentId) report('Restarting the agent')(await api.restartAgent({ agentId }))
   }, [api, agentId, report])
-  const onNewSessionHere = useCallback(async () => {
-    if (!agentId || !session) return
-    const created = await api.newSession({ agentId, cwd: session.cwd })
-    if (created.ok) store.selectSession(created.value.sessionId)
-    else report('Starting a new session')(created)
-  }, [api, agentId, session, store, report])
+  // The new session's message box gets `draft`: what the person had typed here is not lost on the way.
+  const onNewSessionHere = useCallback(
+    async (draft: string | null) => {
+      if (!agentId || !session) return
+      const created = await api.newSession({ agentId, cwd: session.cwd })
+      if (!created.ok) return report('Starting a new session')(created)
+      if (draft !== null) carryDraft(created.value.sessionId, draft)
+      store.selectSession(created.value.sessionId)
+    },
+    [api, agentId, session, store, report],
+  )
   // A sign-in the agent applies only to sessions built after it: the session is built again (as from the history).
   const reopenSession = api.reopenSession
   const onReopen = useCallback(async (): Promise<string | null> => {
@@ -329,7 +348,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             reason={stopped.reason}
             cwd={session.cwd}
             unsent={unsent}
-            {...(stopped.agentRemoved ? {} : { onNewSession: onNewSessionHere })}
+            {...(stopped.agentRemoved ? {} : { onNewSession: () => onNewSessionHere(unsent) })}
             {...(agentDown ? { agentName, onRestart } : {})}
           />
         ) : (
@@ -338,7 +357,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
               <ReopenAfterSignIn
                 agentName={agentName}
                 state={reopenState}
-                {...(agent?.reopensSessions && api.reopenSession ? { onReopen } : { onNewSession: () => void onNewSessionHere() })}
+                {...(agent?.reopensSessions && api.reopenSession ? { onReopen } : { onNewSession: () => void onNewSessionHere(typed.current) })}
               />
             )}
             {waitingToSend !== null && (
@@ -355,6 +374,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
               onSend={onSend}
               onStop={onStop}
               draftRequest={draftRequest}
+              onDraftChange={onDraftChange}
               context={composerContext}
             />
           </>

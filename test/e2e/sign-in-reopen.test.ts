@@ -49,6 +49,8 @@ describe('a sign-in the agent applies only to later sessions', () => {
     await expectAxeCleanInBothThemes(page, 'the notice to reopen a session after a sign-in', '.session-reopen')
     // The refused text is still in the message box: nothing the person typed is lost.
     expect(await messageBox(page).inputValue()).toBe('hello from before')
+    // One way on, the notice's: the refused messages no longer offer Sign in (it went through, to the same refusal).
+    expect(await page.getByRole('note', { name: 'Not sent' }).getByRole('button', { name: 'Sign in…' }).count()).toBe(0)
 
     await notice.getByRole('button', { name: 'Reopen session' }).click()
     await gone(notice)
@@ -69,13 +71,18 @@ describe('a sign-in the agent applies only to later sessions', () => {
     const notice = await visible(reopenNotice())
     await visible(notice.getByText('start a new session'))
     expect(await notice.getByRole('button', { name: 'Reopen session' }).count()).toBe(0)
+    expect(await page.getByRole('note', { name: 'Not sent' }).getByRole('button', { name: 'Sign in…' }).count()).toBe(0)
     await until<HTMLTextAreaElement>(messageBox(page), (el) => !el.disabled)
     await screenshot(page, 'sign-in-reopen-cannot-light')
-    // A new session in the same folder: built after the sign-in, it takes the message.
+    // A new session in the same folder: built after the sign-in, it takes the message, which the person had typed
+    // (changed since the refusal) and finds in the new session's message box.
+    await messageBox(page).fill('hello again, changed')
     await notice.getByRole('button', { name: 'New session here' }).click()
     await expect.poll(() => agentGroup(page, 'No-resume agent').getByRole('listitem').count()).toBe(2)
     await gone(reopenNotice())
-    await messageBox(page).fill('hello again')
+    await expect.poll(() => messageBox(page).inputValue()).toBe('hello again, changed')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
+    await screenshot(page, 'sign-in-reopen-new-session-light')
     await messageBox(page).press('Enter')
     await visible(transcript(page).getByText('Hello, signed-in session.'))
   })

@@ -45,13 +45,16 @@ export interface ComposerProps {
    * when the box holds exactly that, without focusing it (a refused message kept there went through after all).
    */
   draftRequest?: { text: string; nonce: number; onlyIf?: string } | null
+  /** Told the box's text after each change (what a new session started from here carries over). */
+  onDraftChange?: (text: string) => void
   /** Attachments and `@` mentions; without it the composer sends text only. */
   context?: ComposerContext
 }
 
 /** Multi-line prompt box: Enter sends, Shift+Enter adds a line, `/` opens the agent's commands. */
-export const Composer = memo(function Composer({ busy, disabled = false, held = false, commands, agentName, onSend, onStop, draftRequest = null, context }: ComposerProps) {
+export const Composer = memo(function Composer({ busy, disabled = false, held = false, commands, agentName, onSend, onStop, draftRequest = null, onDraftChange, context }: ComposerProps) {
   const [draft, setDraft] = useState('')
+  useEffect(() => onDraftChange?.(draft), [draft, onDraftChange])
   const [active, setActive] = useState(0)
   const [menuDismissed, setMenuDismissed] = useState(false)
   const [attachments, setAttachments] = useState<Attachment[]>([])

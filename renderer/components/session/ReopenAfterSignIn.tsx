@@ -98,7 +98,7 @@ export function ReopenAfterSignIn({ agentName, state, onReopen, onNewSession }: 
           </button>
         ) : (
           onNewSession && (
-            <button type="button" className="button button-secondary" onClick={onNewSession}>
+            <button type="button" className="button button-primary" onClick={onNewSession}>
               New session here
             </button>
           )
