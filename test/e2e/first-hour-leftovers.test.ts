@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
-import { messageBox, sendPrompt, transcript, visible } from './support/session-ui'
+import { messageBox, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 
@@ -93,4 +93,25 @@ it('the preset cards show their action without a hover, and Tab goes from card t
   await page.keyboard.press('Tab')
   expect(await cards.nth(1).evaluate((el) => el === document.activeElement)).toBe(true)
   await shootAll(page, 'presets')
+})
+
+it('New session, from a session in view, starts from that session’s agent (it picked the first agent)', async () => {
+  const app = await launch([
+    { id: 'a', name: 'First agent', scenario: 'e2e-permissions' },
+    { id: 'b', name: 'Second agent', scenario: 'e2e-permissions' },
+  ])
+  const { page } = app
+  await startSession(page, { agentName: 'Second agent', cwd: app.home.workspace })
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await nav.getByRole('button', { name: 'New session', exact: true }).click()
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  const agent = form.getByRole('combobox', { name: 'Agent', exact: true })
+  expect(await agent.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('Second agent')
+  await screenshot(page, 'leftovers-new-session-same-agent-light')
+  await page.keyboard.press('Escape')
+  // The shortcut opens it the same way.
+  await messageBox(page).focus()
+  await page.keyboard.press('Control+Shift+O')
+  await visible(form)
+  expect(await agent.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('Second agent')
 })

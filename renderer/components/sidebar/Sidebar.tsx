@@ -93,10 +93,14 @@ export const Sidebar = memo(function Sidebar({
   useEffect(() => {
     if (offerNewSession) setCreating({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
   }, [offerNewSession])
+  // New session starts from the agent of the session in view, while Bosun has it (the form picked the first agent, so
+  // someone working with the third one changed the agent at each new session).
+  const viewedAgentId = sessions.find((s) => s.sessionId === selectedSessionId)?.agentId
+  const fromView: { agentId?: string } = viewedAgentId !== undefined && agents.some((a) => a.agentId === viewedAgentId) ? { agentId: viewedAgentId } : {}
   useEffect(() => {
-    // The control that asked (the empty window's New session) gets the focus back when the form is cancelled.
-    if (newSessionRequest > 0) openForm({})
-  }, [newSessionRequest])
+    // The control that asked (the empty window's New session, the shortcut) gets the focus back when the form is cancelled.
+    if (newSessionRequest > 0) openForm(fromView)
+  }, [newSessionRequest]) // eslint-disable-line react-hooks/exhaustive-deps -- a new request opens the form, not a new view
   // Opened while the agents were loading, and there are none: where New session leads with no agents.
   const waitingForAgents = creating !== null && creating.agentId === undefined && agents.length === 0
   useEffect(() => {
@@ -161,7 +165,7 @@ export const Sidebar = memo(function Sidebar({
           aria-expanded={creating !== null}
           title={newSessionShortcut ? `New session (${newSessionShortcut.label})` : undefined}
           aria-keyshortcuts={newSessionShortcut?.keys}
-          onClick={() => (noAgents && onOpenAgents ? onOpenAgents() : creating ? setCreating(null) : openForm({}))}
+          onClick={() => (noAgents && onOpenAgents ? onOpenAgents() : creating ? setCreating(null) : openForm(fromView))}
         >
           <Icon name="plus" size={14} />
           New session
