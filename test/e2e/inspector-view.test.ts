@@ -1,7 +1,7 @@
 /**
- * The protocol inspector with two sessions whose long ids share their start (issue 11 §3): ids shown in
- * full in the rows and the session filter, "Jump to latest" below the table (never over its cells), and
- * a session filter that hides the other session's message from the detail pane too.
+ * The protocol inspector with two sessions whose long ids share their start (issue 11 §3): ids whole in the session
+ * filter and, on one line cut in their middle (their ends differ), in the rows; "Jump to latest" below the table
+ * (never over its cells), and a session filter that hides the other session's message from the detail pane too.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -45,6 +45,18 @@ it('shows long session ids in full, keeps Jump to latest off the table, and foll
   // The agent's own ids, in full, in the cells and the filter's options.
   await visible(grid.getByRole('gridcell', { name: first, exact: true }))
   await visible(grid.getByRole('gridcell', { name: second, exact: true }))
+  // Each on one line (a long id made every row of its session two to five lines tall), cut in its middle: its end,
+  // where the two differ, shows; the whole id is the cell's tooltip.
+  for (const id of [first, second]) {
+    const cell = grid.getByRole('gridcell', { name: id, exact: true }).first()
+    expect(await cell.getAttribute('title')).toBe(id)
+    const shape = await cell.evaluate((el) => ({
+      oneLine: el.querySelector('.cut-line')!.getBoundingClientRect().height < parseFloat(getComputedStyle(el).fontSize) * 2,
+      end: el.querySelector('.middle-cut-tail')?.textContent ?? '',
+    }))
+    expect(shape.oneLine).toBe(true)
+    expect(id.endsWith(shape.end) && shape.end.length >= 6).toBe(true)
+  }
   const filter = dialog.getByRole('combobox', { name: 'Session' })
   expect(await filter.locator('option').allInnerTexts()).toEqual(expect.arrayContaining([first, second]))
 

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useState } from 'react'
 import { toJsonText } from '../common/JsonView'
+import { CutLine, MiddleCut } from '../common/MiddleCut'
 import { agentTools, failureText, type AgentToolsApi, type InspectorMessage } from '../../screens/agents/agent-tools-api'
 import type { BosunApi } from '../../../common/contract'
 import { downloadText } from './dom-helpers'
@@ -199,8 +200,15 @@ export function InspectorView(props: InspectorViewProps) {
                           )}
                         </td>
                         <td className="mono">{m.id == null ? '' : String(m.id)}</td>
-                        {/* In full: two long ids with the same start must not look the same. */}
-                        <td className="mono inspector-session-cell">{m.sessionId ?? ''}</td>
+                        {/* On one line, cut in its middle: two long ids with the same start still look apart (the start and
+                            the end show), and a UUID no longer made each row five lines tall. Whole in the tooltip. */}
+                        <td className="mono inspector-session-cell" title={m.sessionId ?? undefined}>
+                          {m.sessionId ? (
+                            <CutLine text={m.sessionId}>
+                              <MiddleCut text={m.sessionId} tail={8} />
+                            </CutLine>
+                          ) : null}
+                        </td>
                         <td className="mono num">{formatLatency(m.latencyMs)}</td>
                         <td className="mono num">{formatBytes(m.bytes)}</td>
                       </tr>

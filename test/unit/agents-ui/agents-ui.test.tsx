@@ -341,19 +341,23 @@ describe('inspector view', () => {
     expect(html).toContain('Received from the agent')
     expect(html).toContain('412 ms')
     expect(html).toContain('2.0 KB')
-    // Session ids in full (two long ids with the same start must not look the same).
-    expect(html).toContain('>sess-1234567890abcdef</td>')
+    // Session ids whole for screen readers and as the tooltip (shown cut in their middle: their ends tell two apart).
+    expect(html).toContain('title="sess-1234567890abcdef"')
+    expect(html).toContain('<span class="sr-only">sess-1234567890abcdef</span>')
     // Pretty-printed JSON as text: markup inside the message is escaped.
     expect(html).toContain('&quot;note&quot;: &quot;&lt;b&gt;not markup&lt;/b&gt;&quot;')
     expect(html).not.toContain('<b>not markup</b>')
   })
 
-  it('shows long session ids in full, in the rows and the session filter', () => {
+  it('shows long session ids whole in the session filter, and in the rows on one line cut in their middle, their ends in view (whole as the tooltip)', () => {
     const a = 'claude/0198f3c2-a7e6-7d4c-4b1a-aaaaaaaaaaaa'
     const b = 'claude/0198f3c2-a7e6-7d4c-4b1a-bbbbbbbbbbbb'
     const html = renderToStaticMarkup(<InspectorView {...inspectorProps([message(1, { sessionId: a }), message(2, { sessionId: b })])} />)
-    expect(html).toContain(`>${a}</td>`)
-    expect(html).toContain(`>${b}</td>`)
+    for (const id of [a, b]) {
+      expect(html).toContain(`title="${id}"`)
+      expect(html).toContain(`<span class="middle-cut-tail">${id.slice(-8)}</span>`)
+      expect(html).toContain(`<span class="sr-only">${id}</span>`)
+    }
     expect(html).toContain(`<option value="${a}">${a}</option>`)
     expect(html).toContain(`<option value="${b}">${b}</option>`)
   })
