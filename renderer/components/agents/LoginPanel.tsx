@@ -354,19 +354,23 @@ export function LoginPanel(props: LoginPanelProps) {
     })
   }
 
+  const missingKeys = (
+    <MissingKeys
+      api={api}
+      tools={tools}
+      agentId={agentId}
+      agentName={agentName}
+      keychainAvailable={keychainAvailable}
+      disabled={busy !== null || loggingOut || props.busy === true}
+      submitLabel={keySubmitLabel ?? 'Save and restart'}
+      onSaved={(name) => onKeySaved?.(name)}
+      replaceSet={props.refused === true}
+    />
+  )
   return (
     <>
-      <MissingKeys
-        api={api}
-        tools={tools}
-        agentId={agentId}
-        agentName={agentName}
-        keychainAvailable={keychainAvailable}
-        disabled={busy !== null || loggingOut || props.busy === true}
-        submitLabel={keySubmitLabel ?? 'Save and restart'}
-        onSaved={(name) => onKeySaved?.(name)}
-        replaceSet={props.refused === true}
-      />
+      {/* Keys first when they can be stored; without a keychain their fields cannot be used: the ways that can go first. */}
+      {keychainAvailable && missingKeys}
       <LoginView
         agentName={agentName}
         methods={methods}
@@ -425,6 +429,7 @@ export function LoginPanel(props: LoginPanelProps) {
             : null
         }
       />
+      {!keychainAvailable && missingKeys}
     </>
   )
 }
