@@ -31,7 +31,7 @@ export function ApprovalInbox({ items, onOpen, now = Date.now() }: ApprovalInbox
         Waiting for you{sorted.length > 0 && <span className="perm-count">{sorted.length}</span>}
       </h2>
       {sorted.length === 0 ? (
-        <p className="perm-muted">Nothing is waiting for an answer.</p>
+        <p className="perm-muted perm-inbox-empty">Nothing is waiting for an answer.</p>
       ) : (
         <ul className="perm-inbox-list">
           {sorted.map((item) => (
