@@ -119,6 +119,11 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           onChange={(e) => setCwd(e.target.value)}
+          // Left, the box showed a long path's start ("/home/ada/src/…") and hid the folder's own name: its end shows.
+          onBlur={(e) => showEnd(e.currentTarget)}
+          ref={(el) => {
+            if (el && document.activeElement !== el) showEnd(el)
+          }}
         />
       </label>
       <fieldset className="field added-folders">
@@ -180,4 +185,9 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
       </div>
     </form>
   )
+}
+
+/** Scrolls a one-line field to the end of its text (a path's folder name), where a field left alone shows its start. */
+function showEnd(input: HTMLInputElement): void {
+  input.scrollLeft = input.scrollWidth
 }
