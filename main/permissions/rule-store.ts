@@ -101,20 +101,30 @@ export class RuleStore implements IDisposable {
   /**
    * Watches Bosun's home (an atomic write replaces the file, so watching the file itself would go blind) and
    * takes someone else's edit of the rules file as soon as it lands; session-scoped rules stay. A hand edit that
-   * does not validate is left for the next load, which keeps it aside. Saves merge anyway (see persist).
+   * does not validate is left for the next load, which keeps it aside. Saves merge anyway (see persist), and the
+   * Settings screen's list re-reads a changed file (the service's listRules), so a watch that cannot start or stops
+   * (no inotify instance left, a file system without events) costs only the live update: it is logged once.
    */
   watch(): IDisposable {
     let timer: ReturnType<typeof setTimeout> | undefined
     let watcher: FSWatcher | undefined
+    let logged = false
+    const blind = (error: unknown) => {
+      watcher?.close()
+      if (logged) return
+      logged = true
+      const reason = error instanceof Error ? error.message : String(error)
+      this.log.warn(`cannot watch ${dirname(this.path)} for edits of ${RULES_FILE_NAME} (${reason}); a hand edit is taken when the rules are listed or saved`)
+    }
     try {
       watcher = watch(dirname(this.path), { persistent: false }, (_event, name) => {
         if (name !== null && name !== RULES_FILE_NAME) return
         clearTimeout(timer)
         timer = setTimeout(() => void this.reloadIfChanged(), 100)
       })
-      watcher.on('error', () => watcher?.close())
-    } catch {
-      // No watching on this file system: each save still merges an external edit first.
+      watcher.on('error', blind)
+    } catch (error) {
+      blind(error)
     }
     return toDisposable(() => {
       clearTimeout(timer)

@@ -250,6 +250,8 @@ export async function createPermissionsService(options: PermissionsServiceOption
       return ok(broker.pending())
     },
     async listRules() {
+      // A hand edit the watch missed (or could not see) is shown when the person opens the list.
+      await rules.reloadIfChanged()
       return ok([...rules.list()])
     },
     async revokeRule({ ruleId }) {

@@ -87,3 +87,25 @@ export const standardOptions = [
   { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
   { optionId: 'never', name: 'Never', kind: 'reject_always' },
 ]
+
+/** A remembered decision as Bosun writes it: always allow `npm test` in /proj for agent A. */
+export const npmTestRule: PermissionRule = {
+  ruleId: 'r1',
+  format: 2,
+  agentId: 'a',
+  agentName: 'A',
+  cwd: '/proj',
+  toolKind: 'execute',
+  decision: 'allow_always',
+  command: { type: 'exact', value: 'npm test' },
+  argv: null,
+  workdir: '/proj',
+  paths: null,
+  origin: null,
+  tool: null,
+  extras: null,
+  sessionId: null,
+  retired: null,
+  label: 'Always allow `npm test` in /proj (A)',
+  createdAt: 1,
+}

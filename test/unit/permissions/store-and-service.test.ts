@@ -7,7 +7,7 @@ import { AuditLog, auditFileName } from '../../../main/permissions/audit-log'
 import { RuleStore, RULES_FILE_NAME } from '../../../main/permissions/rule-store'
 import { createPermissionsService } from '../../../main/permissions/service'
 import type { PermissionRule } from '../../../main/permissions/rules'
-import { FakeConnection, recordingSink, standardOptions } from './fakes'
+import { FakeConnection, npmTestRule as rule, recordingSink, standardOptions } from './fakes'
 import { RecordingConfirmation } from '../../support/confirmations'
 import { must } from '../../support/must'
 
@@ -18,27 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(home, { recursive: true, force: true })
 })
-
-const rule: PermissionRule = {
-  ruleId: 'r1',
-  format: 2,
-  agentId: 'a',
-  agentName: 'A',
-  cwd: '/proj',
-  toolKind: 'execute',
-  decision: 'allow_always',
-  command: { type: 'exact', value: 'npm test' },
-  argv: null,
-  workdir: '/proj',
-  paths: null,
-  origin: null,
-  tool: null,
-  extras: null,
-  sessionId: null,
-  retired: null,
-  label: 'Always allow `npm test` in /proj (A)',
-  createdAt: 1,
-}
 
 describe('RuleStore', () => {
   it('persists and reloads rules; revoke removes them', async () => {
