@@ -484,15 +484,16 @@ describe('web host over WebSocket', () => {
       createServices: async () => ({ handlers: handlers as unknown as CallHandlers, dispose: async () => undefined }),
     })
     try {
-      const held: { socket: Socket; closedAt: Promise<number> }[] = []
+      const held: { socket: Socket; closedAt: Promise<number>; received: () => string }[] = []
       const hold = async (text: string) => {
         const socket = tcpConnect(guarded.port, '127.0.0.1')
+        let received = ''
         socket.on('error', () => undefined)
-        socket.on('data', () => undefined)
+        socket.on('data', (data: Buffer) => (received += data.toString()))
         const closedAt = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())))
         await new Promise((resolve) => socket.once('connect', resolve))
         socket.write(text)
-        held.push({ socket, closedAt })
+        held.push({ socket, closedAt, received: () => received })
       }
       const start = performance.now()
       // Slowloris: nothing at all, half a request line, an upgrade whose headers never end.
@@ -501,7 +502,9 @@ describe('web host over WebSocket', () => {
       await hold(`GET ${WS_PATH}?token=${guarded.token} HTTP/1.1\r\nHost: 127.0.0.1:${guarded.port}\r\nUpgrade: websocket\r\n`)
       // A fourth is over the cap: dropped at once, whatever it carries.
       await hold(`GET /?token=${guarded.token} HTTP/1.1\r\nHost: 127.0.0.1:${guarded.port}\r\n\r\n`)
-      expect((await held[3]!.closedAt) - start).toBeLessThan(900)
+      // Unanswered: a served request would have had the page (a bound on when it closed depended on the machine's load).
+      await held[3]!.closedAt
+      expect(held[3]!.received()).toBe('')
       // The three are closed by the headers timeout (Node's default held them 60 s and more); then the page opens again.
       const closed = await Promise.all(held.slice(0, 3).map((h) => h.closedAt))
       for (const at of closed) expect(at - start).toBeLessThan(5000)
