@@ -31,12 +31,16 @@ it('holds no more processes, pipes or timers after 100 start/stop cycles than af
   const before = { resources: resources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
   for (let i = 0; i < CYCLES - 1; i++) await cycle()
   tally.inputs += CYCLES
-  const after = { resources: resources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
-  expect(after.listeners).toBe(before.listeners)
+  expect(process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT')).toBe(before.listeners)
   // A leak grows with the cycles (99 more of a kind); what is in flight at the moment of reading (the history thread's
   // port while a write is pending, a batch timer, a file read) is one or two either way, so that much is let through.
-  const grown = Object.entries(after.resources).filter(([kind, count]) => count > (before.resources[kind] ?? 0) + IN_FLIGHT)
-  expect(grown, JSON.stringify({ before: before.resources, after: after.resources })).toEqual([])
+  // The last cycle's pipes close a moment after its agent's exit (Bosun's end of stdout once it has ended): on a loaded
+  // machine they were still open when Stop answered (PipeWrap 4 → 7), so the counts are read until they settle.
+  const grown = () =>
+    Object.entries(resources())
+      .filter(([kind, count]) => count > (before.resources[kind] ?? 0) + IN_FLIGHT)
+      .map(([kind, count]) => `${kind}: ${before.resources[kind] ?? 0} after one cycle, ${count} after ${CYCLES}`)
+  await expect.poll(grown).toEqual([])
   expect(must(await setup.handlers.getSnapshot(undefined)).agents.find((a) => a.agentId === 'hostile')?.status).toBe('stopped')
   tally.sessionsBroken += await brokenSessions(setup)
 }, 180_000)
