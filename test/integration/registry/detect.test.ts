@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { detectAgents } from '../../../main/agents/detect'
+import { detectAgents, VERSION_TIMEOUT_MS } from '../../../main/agents/detect'
 import { createAgentConfigService } from '../../../main/config/agent-config-service'
 import { RecordingConfirmation } from '../../support/confirmations'
 import { createMemoryLogger } from '../../../main/base/log'
@@ -35,14 +35,15 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 describe('detectAgents', () => {
   it('finds the known commands on PATH with their versions, in a scrubbed environment, under a deadline', async () => {
     const env = { PATH: `${bin}:/usr/bin:/bin`, OPENAI_API_KEY: 'sk-canary-123' }
-    // The default deadline (5 s): the scripts that answer do so long before it on the slowest machine; goose never does.
+    // The default deadline (VERSION_TIMEOUT_MS, 20 s): the scripts that answer do so long before it on the slowest machine;
+    // goose never does, so the test lasts the whole deadline, and its own timeout is that plus the project's 30 s.
     const found = await detectAgents({ env })
     expect(found.map((f) => [f.agent.key, f.path, f.version])).toEqual([
       ['codex', join(bin, 'codex-acp'), 'codex-acp 0.9.2 key=none'],
       ['gemini', join(bin, 'gemini'), '0.27.3'],
       ['goose', join(bin, 'goose'), null],
     ])
-  })
+  }, VERSION_TIMEOUT_MS + 30_000)
 
   it('adds a detected agent as a ready definition that offers v1, and marks it added', async () => {
     const home = join(root, 'home')
