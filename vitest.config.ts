@@ -11,9 +11,10 @@ const cleanup = { globalSetup: ['test/support/temp-dir.global.ts'], setupFiles: 
 
 export default defineConfig({
   test: {
-    // Keep test output readable: lifecycle lines of agents are info-level.
+    // Keep test output readable: lifecycle lines of agents are info-level (BOSUN_LOG_LEVEL=info shows them, to chase a
+    // test that failed once: when each agent started, stopped or was answered).
     // No test reaches the official ACP Registry: its default points at a closed port on this machine.
-    env: { BOSUN_LOG_LEVEL: 'warn', BOSUN_REGISTRY_URL: 'http://127.0.0.1:9/registry.json' },
+    env: { BOSUN_LOG_LEVEL: process.env.BOSUN_LOG_LEVEL ?? 'warn', BOSUN_REGISTRY_URL: 'http://127.0.0.1:9/registry.json' },
     projects: [
       {
         test: {
