@@ -83,7 +83,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await visible(transcript(page).getByText(/This form requires a field Bosun cannot show \(Colour\)/))
     expect(await form.getByRole('button', { name: 'Accept' }).isDisabled()).toBe(true)
     await screenshot(page, `conformance-unknown-field-${colorScheme}`)
-    await form.getByRole('button', { name: 'Decline' }).click()
+    // Pressed as a person presses (150 ms): the press moves the focus into the form, and the view used to stop following
+    // at once, showing Jump to latest below the transcript; the form moved up under the pointer and the release landed
+    // on the transcript, so the agent never had its answer.
+    await form.getByRole('button', { name: 'Decline' }).click({ delay: 150 })
     await visible(agentSays(page, AGENT).getByText('elicitation response: {"action":"decline"}'))
     await waitIdle(page)
 

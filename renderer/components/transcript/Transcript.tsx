@@ -431,6 +431,18 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   // Following stops only on the person's own upward scrolling (wheel, keys, scrollbar drag): the virtualizer
   // also moves scrollTop when it measures rows, and that must not count as "scrolled up".
   const dragging = useRef(false)
+  /** A waiting form's control took the focus from a pointer press: following stops after the release (see onFocus). */
+  const pressedInForm = useRef(false)
+  const afterRelease = useRef<number | undefined>(undefined)
+  useEffect(() => () => window.clearTimeout(afterRelease.current), [])
+  const released = () => {
+    dragging.current = false
+    if (!pressedInForm.current) return
+    pressedInForm.current = false
+    // Once the release's own events (mouseup, click) are dispatched: they come in the same task.
+    window.clearTimeout(afterRelease.current)
+    afterRelease.current = window.setTimeout(() => unstickRef.current(), 0)
+  }
   /**
    * Where the view was when the person left the end, until it moves: a scroll event that still reads that place is
    * a late one (the echo of the last follow-to-end scroll, delivered after the key or wheel that left), not a return
@@ -480,6 +492,14 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       return
     }
     if (requestId !== undefined) formsSeen.current.add(requestId)
+    if (dragging.current) {
+      // Pressed with the pointer (Decline, a field): nothing moves under the pointer before the release. Stopping here
+      // shows Jump to latest, whose strip takes the transcript's bottom, and the title's scroll moves the form: the
+      // pressed control left the pointer and the click landed elsewhere (a person's press is long enough every time).
+      // The view stops following once the press is over; the form stays where the person found it.
+      pressedInForm.current = true
+      return
+    }
     unstick()
     // The title at the top, if the control with the focus stays in view below it; then held there.
     const offset = titleOffset(el, card)
@@ -571,8 +591,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
         onKeyDown={onKeyDown}
         onFocus={onFocus}
         onPointerDown={() => (dragging.current = true)}
-        onPointerUp={() => (dragging.current = false)}
-        onPointerCancel={() => (dragging.current = false)}
+        onPointerUp={released}
+        onPointerCancel={released}
         onTouchMove={() => (dragging.current = true)}
         onTouchEnd={() => (dragging.current = false)}
       >
