@@ -125,9 +125,10 @@ export class ActionBatcher implements IDisposable {
    * `push(sessionId, { type: 'updates', updates: [update] })` without the wrapper (the hot path). Streamed text is
    * joined as it comes: a plain text chunk that continues the one before it (same kind and message, see
    * `coalesceTextChunks`) goes into one chunk for the run, as `coalesceTextChunks` would join the batch, so the queue
-   * holds one update per run instead of one per token. Its size counts as the chunks' did.
+   * holds one update per run instead of one per token. Its size counts as the chunks' did. `plain`: whether the update
+   * is a plain text chunk (`isPlainTextChunk`), when the caller has checked (else it is checked here).
    */
-  pushUpdate(sessionId: string, update: unknown): void {
+  pushUpdate(sessionId: string, update: unknown, plain?: boolean): void {
     const queue = this.queues.get(sessionId)
     const last = queue?.actions[queue.actions.length - 1]
     if (last?.type !== 'updates') {
@@ -137,22 +138,23 @@ export class ActionBatcher implements IDisposable {
     if (this.disposed) return
     const updates = last.updates as unknown[]
     const previous = updates[updates.length - 1]
-    const plain = isPlainTextChunk(update)
+    plain ??= isPlainTextChunk(update)
+    const chunk = update as TextChunk
     if (previous !== undefined && plain) {
       const run = queue!.run
-      if (run !== undefined && previous === run.chunk && run.chunk.sessionUpdate === update.sessionUpdate && run.chunk.messageId === update.messageId) run.texts.push(update.content.text)
-      else if (isPlainTextChunk(previous) && previous.sessionUpdate === update.sessionUpdate && previous.messageId === update.messageId) {
+      if (run !== undefined && previous === run.chunk && run.chunk.sessionUpdate === chunk.sessionUpdate && run.chunk.messageId === chunk.messageId) run.texts.push(chunk.content.text)
+      else if (isPlainTextChunk(previous) && previous.sessionUpdate === chunk.sessionUpdate && previous.messageId === chunk.messageId) {
         endRun(queue!)
-        const chunk: TextChunk = { sessionUpdate: update.sessionUpdate, ...(update.messageId !== undefined ? { messageId: update.messageId } : {}), content: { type: 'text', text: '' } }
-        queue!.run = { chunk, texts: [previous.content.text, update.content.text] }
-        updates[updates.length - 1] = chunk
+        const joined: TextChunk = { sessionUpdate: chunk.sessionUpdate, ...(chunk.messageId !== undefined ? { messageId: chunk.messageId } : {}), content: { type: 'text', text: '' } }
+        queue!.run = { chunk: joined, texts: [previous.content.text, chunk.content.text] }
+        updates[updates.length - 1] = joined
       } else updates.push(update)
     } else {
       updates.push(update)
       if (!plain && mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue!.replaceable++
     }
     // A plain chunk's estimate is its text's (estimateJsonBytes' own shortcut), without looking at it again.
-    queue!.bytes += plain ? TEXT_CHUNK_BYTES + update.content.text.length : estimateJsonBytes(update)
+    queue!.bytes += plain ? TEXT_CHUNK_BYTES + chunk.content.text.length : estimateJsonBytes(update)
     if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
   }
 

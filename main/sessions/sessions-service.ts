@@ -7,7 +7,7 @@ import { RESOURCE_NOT_FOUND, type AcpClientConnection, type AgentSessionInfo, ty
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
-import { coalesceTextChunks } from '../../common/session/coalesce'
+import { coalesceTextChunks, isPlainTextChunk, type TextChunk } from '../../common/session/coalesce'
 import { answeredLastPrompt, lastPromptAt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
@@ -93,7 +93,8 @@ export const DEFAULT_MAX_TOTAL_SESSION_BYTES = 1024 * 1024 * 1024
 export const MAX_OPEN_SESSIONS = 100
 
 /** Takes an update that left the secret window (see `streamUpdate`). */
-type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']) => void
+/** `plain`: `ready` is a plain text chunk (`isPlainTextChunk`), when the caller knows it already (else undefined). */
+type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update'], plain?: boolean) => void
 
 interface EarlyBuffer {
   inFlight: number
@@ -516,8 +517,8 @@ export class SessionsService implements IDisposable {
   }
 
   /** Streams a text chunk through the secret window; everything else passes (after what was held). */
-  private pushUpdate(sessionId: string, update: SessionUpdateNotification['update']): void {
-    this.streamUpdate(sessionId, update, this.toBatcher)
+  private pushUpdate(sessionId: string, update: SessionUpdateNotification['update'], plain?: boolean): void {
+    this.streamUpdate(sessionId, update, this.toBatcher, plain)
   }
 
   /**
@@ -525,11 +526,11 @@ export class SessionsService implements IDisposable {
    * next chunk of the same stream; `emit` gets what is ready, in order. The early buffer's updates go through
    * it too, so a key split across updates sent before `session/new` answered is whole when redacted.
    */
-  private streamUpdate(sessionId: string, update: SessionUpdateNotification['update'], emit: StreamEmit): void {
+  private streamUpdate(sessionId: string, update: SessionUpdateNotification['update'], emit: StreamEmit, plain?: boolean): void {
     const held = this.held.size > 0 ? this.held.get(sessionId) : undefined
     // The common case, nothing held and no secret's start to hold: the update passes, without a stream key made for it.
     if (!held && (!this.streamHold || holdsNothing(update, this.streamHold))) {
-      emit(sessionId, update)
+      emit(sessionId, update, plain)
       return
     }
     const key = this.streamHold ? textStreamKey(update) : undefined
@@ -551,7 +552,7 @@ export class SessionsService implements IDisposable {
   }
 
   /** Where streamed updates go outside the early buffer (one function, not a closure per update). */
-  private readonly toBatcher: StreamEmit = (sessionId, ready) => this.batcher.pushUpdate(sessionId, ready)
+  private readonly toBatcher: StreamEmit = (sessionId, ready, plain) => this.batcher.pushUpdate(sessionId, ready, plain)
 
   private releaseHeld(sessionId: string, emit: StreamEmit = this.toBatcher): void {
     const held = this.held.get(sessionId)
@@ -1232,7 +1233,10 @@ export class SessionsService implements IDisposable {
     // Whatever the agent sent is cut to fixed bounds before anything keeps it (a 6,000-level rawInput, a 50 MB title),
     // and a tool call's `_meta` to what the session keeps of it: the session's budget counts what it keeps.
     // (Both `_meta` steps leave an update without one as it is: most of a flood is not looked at twice for it.)
-    let update = raw.update._meta === undefined ? boundJson(raw.update) : withoutUnkeptToolMeta(boundJson(withTerminalOutputTail(raw.update, TERMINAL_REPORT_CHARS)))
+    // A plain text chunk (most of a stream) within the bounds is kept as it came without boundJson walking it to say so,
+    // and the batcher is told it is one (it would check again).
+    const plain = isPlainTextChunk(raw.update) && plainChunkWithinBounds(raw.update)
+    let update = plain ? raw.update : raw.update._meta === undefined ? boundJson(raw.update) : withoutUnkeptToolMeta(boundJson(withTerminalOutputTail(raw.update, TERMINAL_REPORT_CHARS)))
     // Only main marks a notice as Bosun's own: an agent's notice never carries the mark.
     if (update.sessionUpdate === 'notice' && FROM_BOSUN in update) {
       const { [FROM_BOSUN]: _taken, ...rest } = update as Record<string, unknown>
@@ -1254,7 +1258,7 @@ export class SessionsService implements IDisposable {
         if (!SESSION_FACTS.has(update.sessionUpdate)) return
       }
       if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(route.sessionId, route.record, update)
-      if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update)
+      if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update, plain)
       return
     }
     const parentId = this.parentOf.get(agentScopedId(agentId, acpSessionId))
@@ -1509,6 +1513,14 @@ function droppedNotice(count: number): SessionUpdateNotification['update'] {
  * Whether `update` passes the secret window as it came: it is no text chunk (see {@link textStreamKey}), or one whose
  * text is not empty and whose end could begin no secret.
  */
+/**
+ * Whether `boundJson` leaves this plain text chunk as it is: its two strings within the longest string kept (then
+ * together, with its few short keys, far within the total), its depth and field count fixed far below the bounds.
+ */
+export function plainChunkWithinBounds(chunk: TextChunk): boolean {
+  return chunk.content.text.length <= DEFAULT_JSON_BOUNDS.maxStringChars && (chunk.messageId === undefined || chunk.messageId.length <= DEFAULT_JSON_BOUNDS.maxStringChars)
+}
+
 function holdsNothing(update: SessionUpdateNotification['update'], streamHold: (text: string) => number): boolean {
   const kind = update.sessionUpdate
   if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return true

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ActionBatcher, estimateJsonBytes, type Scheduler } from '../../../main/sessions/action-batcher'
 import type { SessionAction } from '../../../common/session/types'
-import { coalesceTextChunks } from '../../../common/session/coalesce'
+import { coalesceTextChunks, isPlainTextChunk } from '../../../common/session/coalesce'
 import { seededRandom } from '../../support/seeded-random'
 
 function manualScheduler() {
@@ -185,6 +185,30 @@ describe('ActionBatcher', () => {
       [{ type: 'updates', updates: [chunk('ab')] }, { type: 'turn_ended', stopReason: 'end_turn' }, { type: 'updates', updates: [chunk('cd')] }],
       [{ type: 'updates', updates: [chunk('ef')] }],
     ])
+  })
+
+  it('told whether each update is a plain text chunk (as the sessions service knows), makes the batches it makes when it checks', () => {
+    const random = seededRandom(5)
+    const pick = <T>(items: T[]): T => items[random(items.length)]!
+    const pushed: unknown[] = []
+    for (let i = 0; i < 3000; i++) {
+      const roll = random(10)
+      if (roll < 7) pushed.push({ sessionUpdate: pick(['agent_message_chunk', 'agent_thought_chunk', 'user_message_chunk']), ...(random(3) > 0 ? { messageId: pick(['m1', 'm2']) } : {}), content: { type: 'text', text: pick(['a', 'b ', '\n']) } })
+      else if (roll < 8) pushed.push({ sessionUpdate: 'plan', entries: [] })
+      else if (roll < 9) pushed.push({ sessionUpdate: 'tool_call', toolCallId: `t${i}`, title: 'Read' })
+      else pushed.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x', annotations: {} } })
+    }
+    const run = (told: boolean) => {
+      const flushed: { actions: SessionAction[]; bytes: number; joined: boolean }[] = []
+      const batcher = new ActionBatcher((_id, actions, bytes, joined) => flushed.push({ actions, bytes, joined }), 16, manualScheduler().scheduler, { maxBatchBytes: 2048, versionOf: () => 1 })
+      for (const update of pushed) batcher.pushUpdate('s1', update, told ? isPlainTextChunk(update) : undefined)
+      batcher.flush()
+      batcher.dispose()
+      return flushed
+    }
+    const checked = run(false)
+    expect(checked.length).toBeGreaterThan(10)
+    expect(run(true)).toEqual(checked)
   })
 
   it('says a batch is joined when every run of text in it is one chunk already, so the sessions service skips looking again', () => {

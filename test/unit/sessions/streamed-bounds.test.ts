@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest'
 import { boundJson, DEFAULT_JSON_BOUNDS, TRUNCATION_MARKER } from '../../../common/bounded'
 import type { MessageEntry } from '../../../common/session/types'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
+import { plainChunkWithinBounds } from '../../../main/sessions/sessions-service'
+import type { TextChunk } from '../../../common/session/coalesce'
 
 const MAX = DEFAULT_JSON_BOUNDS.maxStringChars
 const chunk = (text: string, messageId?: string) => ({ sessionUpdate: 'agent_message_chunk', ...(messageId !== undefined ? { messageId } : {}), content: { type: 'text', text } })
@@ -27,6 +29,20 @@ describe('streamed tokens and the bounds', () => {
     expect(boundJson(fits)).toBe(fits)
     const longer = chunk('x'.repeat(MAX + 1), 'm1')
     expect(boundJson(longer)).not.toBe(longer)
+  })
+
+  it('the sessions service passes a plain chunk without boundJson exactly when boundJson would hand it back as it is', () => {
+    const cases = [
+      chunk(''),
+      chunk('x'.repeat(MAX)),
+      chunk('x'.repeat(MAX + 1)),
+      chunk('x'.repeat(MAX), 'z'.repeat(MAX)),
+      chunk('x', 'z'.repeat(MAX + 1)),
+      chunk('x'.repeat(MAX + 1), 'z'.repeat(MAX + 1)),
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: '\u{1F600}'.repeat(MAX / 2) } },
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: '\u{1F600}'.repeat(MAX / 2 + 1) } },
+    ]
+    for (const update of cases) expect(plainChunkWithinBounds(update as TextChunk), `${update.content.text.length} characters`).toBe(boundJson(update) === update)
   })
 
   it('a token longer than the longest string kept is still cut, with the marker', async () => {
