@@ -55,7 +55,40 @@ export function bounded(value: unknown, budget = { left: MAX_BODY }, depth = 0):
 
 /** The row text of an entry. Its search text is taken from this body later, when the index catches up. */
 export function encodeEntry(entry: Entry): { body: string } {
-  return { body: plainMessageBody(entry) ?? JSON.stringify(bounded(entry)) }
+  return { body: plainMessageBody(entry) ?? (withinBounds(entry) ? JSON.stringify(entry) : JSON.stringify(bounded(entry))) }
+}
+
+/**
+ * Whether {@link bounded} would copy `value` as it is (the same JSON): plain objects and arrays no deeper or wider
+ * than it keeps, every string and key clean and no longer than it keeps, the whole within the body's budget as it
+ * counts it. Looks without copying, so a flood's tool calls are written without a copy of each made and dropped
+ * (most of what the history thread allocated besides the rows). Anything else is false, and goes through `bounded`.
+ */
+export function withinBounds(value: unknown, budget = { left: MAX_BODY }, depth = 0): boolean {
+  if (typeof value === 'string') {
+    budget.left -= value.length + 2
+    return value.length <= MAX_STRING && budget.left >= 0 && !NOT_PLAIN.test(value)
+  }
+  if (value === null || typeof value === 'boolean' || typeof value === 'number' || value === undefined) return true
+  if (typeof value !== 'object' || depth >= MAX_DEPTH) return false
+  budget.left -= 2
+  // Not a class instance (a toJSON, a getter): JSON.stringify would not read it as bounded does.
+  const prototype: unknown = Object.getPrototypeOf(value)
+  if (prototype === Array.prototype) {
+    const array = value as unknown[]
+    if (array.length > MAX_ARRAY) return false
+    for (let i = 0; i < array.length; i++) if (!withinBounds(array[i], budget, depth + 1)) return false
+    return budget.left >= 0
+  }
+  if (prototype !== Object.prototype && prototype !== null) return false
+  let keys = 0
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    if (++keys > MAX_KEYS || key.length > 1024 || NOT_PLAIN.test(key)) return false
+    if (!withinBounds((value as Record<string, unknown>)[key], budget, depth + 1)) return false
+    budget.left -= key.length + 3
+  }
+  return budget.left >= 0
 }
 
 /** Text `cleanText` would change: any surrogate (paired ones too, to keep the test simple) or NUL. */

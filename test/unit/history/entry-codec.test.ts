@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { Entry, MessageEntry } from '../../../common/session/types'
-import { bounded, encodeEntry, encodeSessionState, grownPlainBody, MAX_STRING, plainBody, sessionStateFields } from '../../../main/history/entry-codec'
+import { bounded, encodeEntry, encodeSessionState, grownPlainBody, MAX_DEPTH, MAX_STRING, plainBody, sessionStateFields, withinBounds } from '../../../main/history/entry-codec'
+import { seededRandom } from '../../support/seeded-random'
 import { applyGrowth } from '../../../main/history/entry-growth'
 import { restoreSessionState } from '../../../main/history/restore'
 import { cleanText } from '../../../common/session/title'
@@ -10,6 +11,67 @@ import { buildFloodUpdates } from '../../agents/flood-updates'
 const slow = (entry: Entry) => JSON.stringify(bounded(entry))
 const message = (text: string, more: Record<string, unknown> = {}, block: Record<string, unknown> = {}): Entry =>
   ({ kind: 'agent_message', id: 'm1', messageId: 'm1', content: [{ type: 'text', text, ...block }], ...more }) as Entry
+
+const tool = (more: Record<string, unknown> = {}): Entry =>
+  ({ kind: 'tool_call', id: 'tool:c1', toolCallId: 'c1', title: 'Edit', toolKind: 'edit', status: 'completed', content: [], locations: [], permissionIds: [], elicitationIds: [], ...more }) as Entry
+
+/** `depth` objects nested in one another, innermost `{ leaf: 1 }`. */
+const nested = (depth: number): unknown => (depth === 0 ? { leaf: 1 } : { next: nested(depth - 1) })
+
+describe('withinBounds', () => {
+  it('is true only where bounded() copies the value as it is (the same JSON), so the history thread can skip the copy', () => {
+    const random = seededRandom(3)
+    const strings = ['', 'a', 'plain text', '😀', 'lone \uD83D', 'NUL \u0000', 'x'.repeat(MAX_STRING), 'x'.repeat(MAX_STRING + 1), '__proto__', 'toJSON']
+    const leaf = (): unknown => [strings[random(strings.length)], 0, -0, 1.5, NaN, Infinity, true, null, undefined][random(9)]
+    const value = (depth: number): unknown => {
+      const roll = random(10)
+      if (depth > 3 || roll < 4) return leaf()
+      if (roll < 7) return Array.from({ length: random(4) }, () => value(depth + 1))
+      const record: Record<string, unknown> = {}
+      for (let i = random(4); i > 0; i--) Object.defineProperty(record, strings[random(strings.length)]!.slice(0, 2000) || 'k', { value: value(depth + 1), enumerable: true, writable: true, configurable: true })
+      return record
+    }
+    let fast = 0
+    for (let i = 0; i < 3000; i++) {
+      const v = value(0)
+      if (!withinBounds(v)) continue
+      fast++
+      expect(JSON.stringify(v)).toBe(JSON.stringify(bounded(v)))
+    }
+    expect(fast).toBeGreaterThan(500)
+  })
+
+  it('leaves to bounded() what it would cut or clean: long, dirty or too many strings and keys, deep or wide containers, a too large whole, class instances', () => {
+    const cases: [unknown, boolean][] = [
+      [tool({ title: 'x'.repeat(MAX_STRING) }), true],
+      [tool({ title: 'x'.repeat(MAX_STRING + 1) }), false],
+      [tool({ title: 'a \u0000' }), false],
+      [tool({ title: 'a \uDC00' }), false],
+      [tool({ rawInput: { ['k\u0000']: 1 } }), false],
+      [tool({ rawInput: { ['k'.repeat(1025)]: 1 } }), false],
+      [tool({ rawInput: Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i])) }), false],
+      [tool({ rawInput: Array.from({ length: 5001 }, () => 1) }), false],
+      [tool({ rawInput: nested(MAX_DEPTH - 3) }), true],
+      [tool({ rawInput: nested(MAX_DEPTH) }), false],
+      [tool({ content: Array.from({ length: 8 }, () => ({ type: 'diff', path: '/p', oldText: 'x'.repeat(MAX_STRING / 2), newText: '' })) }), false],
+      [tool({ rawInput: new Date(0) }), false],
+      [tool({ rawInput: new Map() }), false],
+      [tool({ rawInput: Object.create(null) as object }), true],
+    ]
+    for (const [entry, expected] of cases) {
+      expect(withinBounds(entry)).toBe(expected)
+      expect(encodeEntry(entry as Entry).body).toBe(slow(entry as Entry))
+    }
+  })
+
+  it('takes the flood\'s tool calls, which the history thread then writes without a copy', () => {
+    let state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    state = applyActions(state, [{ type: 'updates', updates: buildFloodUpdates(400) as never }])
+    const calls = state.entries.filter((e) => e.kind === 'tool_call')
+    expect(calls.length).toBeGreaterThan(10)
+    for (const call of calls) expect(withinBounds(call)).toBe(true)
+  })
+})
 
 describe('encodeEntry', () => {
   it('writes every entry exactly as bounded() makes it, plain messages by their shortcut included', () => {
