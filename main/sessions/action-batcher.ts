@@ -188,8 +188,11 @@ export class ActionBatcher implements IDisposable {
   private send(sessionId: string, queue: Queue): void {
     endRun(queue)
     const version = queue.replaceable >= 2 ? this.versionOf?.(sessionId) : undefined
-    const actions = version !== undefined ? dropSuperseded(queue.actions, version) : queue.actions
-    this.onFlush(sessionId, actions, queue.bytes, !queue.unjoined && actions === queue.actions)
+    const dropped = { whole: false }
+    const actions = version !== undefined ? dropSuperseded(queue.actions, version, dropped) : queue.actions
+    // A plan kept as a bare mark leaves every run where it was (the flood's plans are): only an update left out whole
+    // may bring two runs of one stream together, to be joined when the batch is looked through.
+    this.onFlush(sessionId, actions, queue.bytes, !queue.unjoined && !dropped.whole)
   }
 
   /** Drops a session's queued actions (session closed). */

@@ -42,9 +42,10 @@ function appliedPlanId(update: Update): string | undefined {
 
 /**
  * `actions` without the updates a later one of the batch replaces (see the module's comment), in the same order.
- * Returns `actions` itself when nothing is left out; never mutates it or its updates.
+ * Returns `actions` itself when nothing is left out; never mutates it or its updates. `dropped.whole` is set when an
+ * update was left out whole (not kept as a mark): only then may two runs of text of one stream meet.
  */
-export function dropSuperseded(actions: readonly SessionAction[], version: ProtocolVersion): SessionAction[] {
+export function dropSuperseded(actions: readonly SessionAction[], version: ProtocolVersion, dropped?: { whole: boolean }): SessionAction[] {
   const v2 = version === 2
   // Walking back from the end: what the rest of the batch holds after the current update.
   let planFollows = false
@@ -86,6 +87,7 @@ export function dropSuperseded(actions: readonly SessionAction[], version: Proto
       }
       if (replacement !== update) kept ??= updates.slice(i + 1).reverse()
       if (kept !== undefined && replacement !== undefined) kept.push(replacement)
+      else if (replacement === undefined && dropped) dropped.whole = true
     }
     if (kept !== undefined) {
       out ??= actions.slice(a + 1).reverse()

@@ -211,6 +211,43 @@ describe('ActionBatcher', () => {
     expect(run(true)).toEqual(checked)
   })
 
+  it('a batch whose superseded plans stay as marks is still joined; one that left an update out whole between two runs is not', () => {
+    for (const version of [1, 2] as const) {
+      const random = seededRandom(version)
+      const pick = <T>(items: T[]): T => items[random(items.length)]!
+      const flushed: { actions: SessionAction[]; joined: boolean }[] = []
+      const batcher = new ActionBatcher((_id, actions, _bytes, joined) => flushed.push({ actions, joined }), 16, manualScheduler().scheduler, { versionOf: () => version })
+      for (let round = 0; round < 200; round++) {
+        for (let i = 0; i < 12; i++) {
+          const roll = random(10)
+          if (roll < 6) batcher.pushUpdate('s1', { sessionUpdate: pick(['agent_message_chunk', 'agent_thought_chunk']), ...(random(2) > 0 ? { messageId: 'm1' } : {}), content: { type: 'text', text: pick(['a', 'b ']) } })
+          else if (roll < 8) batcher.pushUpdate('s1', version === 1 ? { sessionUpdate: 'plan', entries: [] } : { sessionUpdate: 'plan_update', plan: { planId: 'p', type: 'items', entries: [] } })
+          else batcher.pushUpdate('s1', { sessionUpdate: 'available_commands_update', availableCommands: [] })
+        }
+        batcher.flush('s1')
+      }
+      const superseded = flushed.filter((batch) => batch.actions.length > 0)
+      for (const { actions, joined } of superseded) {
+        if (!joined) continue
+        for (const action of actions) if (action.type === 'updates') expect(coalesceTextChunks(action.updates)).toBe(action.updates)
+      }
+      // Both happen: batches with updates left out that need no second look, and batches that do.
+      expect(superseded.filter((batch) => batch.joined).length).toBeGreaterThan(5)
+      expect(superseded.filter((batch) => !batch.joined).length).toBeGreaterThan(5)
+      batcher.dispose()
+    }
+    const flushed: boolean[] = []
+    const batcher = new ActionBatcher((_id, _actions, _bytes, joined) => flushed.push(joined), 16, manualScheduler().scheduler, { versionOf: () => 1 })
+    // The first plan goes whole (no chunk without a messageId follows it): the two runs of m1 meet.
+    for (const update of [{ ...chunk('a'), messageId: 'm1' }, { sessionUpdate: 'plan', entries: [] }, { ...chunk('b'), messageId: 'm1' }, { sessionUpdate: 'plan', entries: [] }]) batcher.pushUpdate('s1', update)
+    batcher.flush('s1')
+    // The first plan stays as a mark (the chunk without a messageId after it needs its 'work reported'): nothing meets.
+    for (const update of [chunk('a'), { sessionUpdate: 'plan', entries: [] }, chunk('b'), { sessionUpdate: 'plan', entries: [] }]) batcher.pushUpdate('s1', update)
+    batcher.flush('s1')
+    expect(flushed).toEqual([false, true])
+    batcher.dispose()
+  })
+
   it('says a batch is joined when every run of text in it is one chunk already, so the sessions service skips looking again', () => {
     const random = seededRandom(11)
     const pick = <T>(items: T[]): T => items[random(items.length)]!
