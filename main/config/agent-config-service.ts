@@ -97,7 +97,7 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       home: options.home,
       // Hand edits and another Bosun's saves are picked up while this one runs.
       watch: true,
-      onWatchFailed: (error) => log.warn(`cannot watch ${options.home} for edits of agents.json (they show when the Agents screen opens)`, error),
+      onWatchFailed: (error) => log.warn(`cannot watch ${options.home} for edits of agents.json (it is read every 2 s instead)`, error),
       deleteSecrets: async (agentId) => {
         const removed = await secrets.deleteAll(agentId)
         if (!removed.ok) log.warn(`could not delete the secrets of ${agentId}: ${removed.error.message}`)

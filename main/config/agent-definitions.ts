@@ -89,6 +89,8 @@ export interface AgentDefinitionStoreOptions {
   watch?: boolean
   /** Told once when the folder cannot be watched (no inotify instance left, a file system without events). */
   onWatchFailed?: (error: unknown) => void
+  /** How often the file is read when its folder cannot be watched (default 2 s). */
+  pollMs?: number
 }
 
 /**
@@ -142,6 +144,8 @@ export class AgentDefinitionStore implements IDisposable {
   private known: string | null = null
   private watcher: FSWatcher | undefined
   private watchTimer: ReturnType<typeof setTimeout> | undefined
+  private poll: ReturnType<typeof setInterval> | undefined
+  private disposed = false
 
   constructor(private readonly options: AgentDefinitionStoreOptions) {
     this.path = join(options.home, AGENTS_FILE)
@@ -171,15 +175,22 @@ export class AgentDefinitionStore implements IDisposable {
         clearTimeout(this.watchTimer)
         this.watchTimer = setTimeout(() => void this.reloadIfChanged(), 100)
       })
-      this.watcher.on('error', (error) => {
-        this.stopWatching()
-        this.options.onWatchFailed?.(error)
-      })
+      this.watcher.on('error', (error) => this.blind(error))
     } catch (error) {
-      // No watching here: the check before each save still merges external edits, and `refresh` (the Agents
-      // screen's list) still shows them.
-      this.options.onWatchFailed?.(error)
+      this.blind(error)
     }
+  }
+
+  /**
+   * No events from the folder: the file is read every `pollMs` instead (the check before each save still merges
+   * external edits, and `refresh`, the Agents screen's list, still shows them at once).
+   */
+  private blind(error: unknown): void {
+    this.stopWatching()
+    this.options.onWatchFailed?.(error)
+    if (this.poll || this.disposed) return
+    this.poll = setInterval(() => void this.reloadIfChanged(), this.options.pollMs ?? 2_000)
+    this.poll.unref?.()
   }
 
   private stopWatching(): void {
@@ -280,6 +291,8 @@ export class AgentDefinitionStore implements IDisposable {
   }
 
   dispose(): void {
+    this.disposed = true
+    clearInterval(this.poll)
     this.stopWatching()
     this.changeEmitter.dispose()
   }

@@ -23,6 +23,8 @@ import { migrateRule } from './rules'
 export const RULES_FILE_NAME = 'permission-rules.json'
 /** Session-scoped rules kept at most (oldest dropped first): they are never written to disk. */
 export const MAX_SESSION_RULES = 256
+/** How often the rules file is read when Bosun's home cannot be watched. */
+export const BLIND_POLL_MS = 2_000
 
 const fileSchema = z.object({ version: z.literal(1), rules: z.array(z.unknown()) })
 
@@ -102,19 +104,26 @@ export class RuleStore implements IDisposable {
    * Watches Bosun's home (an atomic write replaces the file, so watching the file itself would go blind) and
    * takes someone else's edit of the rules file as soon as it lands; session-scoped rules stay. A hand edit that
    * does not validate is left for the next load, which keeps it aside. Saves merge anyway (see persist), and the
-   * Settings screen's list re-reads a changed file (the service's listRules), so a watch that cannot start or stops
-   * (no inotify instance left, a file system without events) costs only the live update: it is logged once.
+   * Settings screen's list re-reads a changed file (the service's listRules). A watch that cannot start or stops (no
+   * inotify instance left, a file system without events) is logged once, and the file is then read every
+   * `pollMs` instead: a rule the person removed by hand must stop answering requests soon, not at the next restart.
    */
-  watch(): IDisposable {
+  watch(pollMs = BLIND_POLL_MS): IDisposable {
     let timer: ReturnType<typeof setTimeout> | undefined
+    let poll: ReturnType<typeof setInterval> | undefined
     let watcher: FSWatcher | undefined
     let logged = false
+    let disposed = false
     const blind = (error: unknown) => {
       watcher?.close()
+      if (!poll && !disposed) {
+        poll = setInterval(() => void this.reloadIfChanged(), pollMs)
+        poll.unref?.()
+      }
       if (logged) return
       logged = true
       const reason = error instanceof Error ? error.message : String(error)
-      this.log.warn(`cannot watch ${dirname(this.path)} for edits of ${RULES_FILE_NAME} (${reason}); a hand edit is taken when the rules are listed or saved`)
+      this.log.warn(`cannot watch ${dirname(this.path)} for edits of ${RULES_FILE_NAME} (${reason}); the file is read every ${pollMs / 1000} s instead`)
     }
     try {
       watcher = watch(dirname(this.path), { persistent: false }, (_event, name) => {
@@ -127,7 +136,9 @@ export class RuleStore implements IDisposable {
       blind(error)
     }
     return toDisposable(() => {
+      disposed = true
       clearTimeout(timer)
+      clearInterval(poll)
       watcher?.close()
     })
   }

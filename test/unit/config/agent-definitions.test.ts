@@ -223,5 +223,19 @@ describe('AgentDefinitionStore', () => {
     await writeFile(join(home, 'not-yet', 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'a', name: 'A', command: 'a', args: [], env: {}, secretEnv: [] }] }))
     await store.refresh()
     expect(store.list().map((d) => d.name)).toEqual(['A'])
+    store.dispose()
+  })
+
+  it('reads the file every few seconds when its folder cannot be watched', async () => {
+    const store = new AgentDefinitionStore({ home: join(home, 'later'), watch: true, pollMs: 10 })
+    try {
+      await store.load()
+      await fs.mkdir(join(home, 'later'))
+      const changed = once(store.onDidChange)
+      await writeFile(join(home, 'later', 'agents.json'), JSON.stringify({ version: 1, agents: [{ id: 'a', name: 'A', command: 'a', args: [], env: {}, secretEnv: [] }] }))
+      expect((await changed).definitions.map((d) => d.name)).toEqual(['A'])
+    } finally {
+      store.dispose()
+    }
   })
 })

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
 import { createMemoryLogger } from '../../../main/base/log'
-import { RULES_FILE_NAME } from '../../../main/permissions/rule-store'
+import { once } from '../../../main/base/event'
+import { RULES_FILE_NAME, RuleStore } from '../../../main/permissions/rule-store'
 import { createPermissionsService } from '../../../main/permissions/service'
 import { must } from '../../support/must'
 import { npmTestRule, recordingSink } from './fakes'
@@ -35,7 +36,7 @@ it('logs once that the home cannot be watched, and the list of rules re-reads a 
   const service = await createPermissionsService({ home, sink: recordingSink().sink, sessions: { getSession: () => undefined }, focusRequest: () => {}, log })
   try {
     expect(log.lines.filter((line) => line.includes('cannot watch'))).toEqual([
-      `warn [test rules] cannot watch ${home} for edits of ${RULES_FILE_NAME} (EMFILE: too many open files, watch); a hand edit is taken when the rules are listed or saved`,
+      `warn [test rules] cannot watch ${home} for edits of ${RULES_FILE_NAME} (EMFILE: too many open files, watch); the file is read every 2 s instead`,
     ])
     expect(must(await service.handlers.listRules(undefined))).toEqual([])
     await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [hand] }))
@@ -43,5 +44,24 @@ it('logs once that the home cannot be watched, and the list of rules re-reads a 
   } finally {
     service.dispose()
     await service.flush()
+  }
+})
+
+it('reads the file every few seconds instead, so a rule removed by hand stops answering without a restart', async () => {
+  const log = createMemoryLogger()
+  await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [hand] }))
+  const store = new RuleStore(home, log)
+  await store.load()
+  const watching = store.watch(10)
+  try {
+    expect(store.list().map((r) => r.ruleId)).toEqual(['hand'])
+    const changed = once(store.onDidChange)
+    await writeFile(join(home, RULES_FILE_NAME), JSON.stringify({ version: 1, rules: [] }))
+    expect(await changed).toEqual([])
+    expect(store.list()).toEqual([])
+  } finally {
+    watching.dispose()
+    store.dispose()
+    await store.flush()
   }
 })
