@@ -1510,10 +1510,6 @@ function droppedNotice(count: number): SessionUpdateNotification['update'] {
 }
 
 /**
- * Whether `update` passes the secret window as it came: it is no text chunk (see {@link textStreamKey}), or one whose
- * text is not empty and whose end could begin no secret.
- */
-/**
  * Whether `boundJson` leaves this plain text chunk as it is: its two strings within the longest string kept (then
  * together, with its few short keys, far within the total), its depth and field count fixed far below the bounds.
  */
@@ -1521,6 +1517,10 @@ export function plainChunkWithinBounds(chunk: TextChunk): boolean {
   return chunk.content.text.length <= DEFAULT_JSON_BOUNDS.maxStringChars && (chunk.messageId === undefined || chunk.messageId.length <= DEFAULT_JSON_BOUNDS.maxStringChars)
 }
 
+/**
+ * Whether `update` passes the secret window as it came: it is no text chunk (see {@link textStreamKey}), or one whose
+ * text is not empty and whose end could begin no secret.
+ */
 function holdsNothing(update: SessionUpdateNotification['update'], streamHold: (text: string) => number): boolean {
   const kind = update.sessionUpdate
   if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return true
