@@ -514,6 +514,11 @@ export interface AgentRuntimeView {
   agentInfo?: { name: string; title?: string; version?: string } | null
   /** This run can resume or load sessions (`session/resume`, `session/load`): a session can be built again on it (reopened). */
   reopensSessions?: boolean
+  /**
+   * Whether this run lists its sessions (`session/list`): false when it said it cannot. Absent before a run started:
+   * the sidebar's "More from <agent>" is then offered, and says so if the agent cannot.
+   */
+  listsSessions?: boolean
   /** Why it is not running (with the stderr tail), when it crashed or failed. */
   error?: { kind: string; message: string; stderrTail?: string } | null
   /** Restart attempts in the current crash window. */

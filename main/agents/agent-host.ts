@@ -252,6 +252,7 @@ export class AgentHost implements IDisposable {
       ...(handshake && handshake.offeredVersion === 2 && handshake.protocolVersion === 1 ? { withoutClientCapabilities: true } : {}),
       agentInfo: handshake?.agentInfo ?? null,
       ...(handshake && (handshake.capabilities.resumeSession || handshake.capabilities.loadSession) ? { reopensSessions: true } : {}),
+      ...(handshake ? { listsSessions: handshake.capabilities.listSessions } : {}),
       error: this.error ? { kind: this.error.kind, message: this.error.message, ...(this.error.stderrTail ? { stderrTail: this.error.stderrTail } : {}) } : null,
       crashCount: crashCount(this.restartState, this.scheduler.now(), this.policy),
       nextRestartAt: this.nextRestartAt,

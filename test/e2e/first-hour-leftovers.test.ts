@@ -7,9 +7,11 @@
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
+import { listingScenario, scenarioFiles } from './support/scenario-file'
 import { messageBox, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
 
 /** Screenshots of the window as it is, at both widths and in both themes (back to 1400 px, light). */
 async function shootAll(page: Page, name: string): Promise<void> {
@@ -60,7 +62,10 @@ it('a permission request shows its keys only while it has the focus (in the mess
 
 it('the history’s link to the agent’s own sessions ends with the name, so the words before it stay whole at 900 and 1400 px', async () => {
   const agent = 'Scripted agent for the Platform Infrastructure Team'
-  const { page } = await launch.session({ id: 'a', name: agent, scenario: 'e2e-permissions' }, { viewport: { width: 900, height: 820 } })
+  const { page } = await launch.session(
+    { id: 'a', name: agent, scenario: scenarioFile('listing-permissions', listingScenario('e2e-permissions')) },
+    { viewport: { width: 900, height: 820 } },
+  )
   await sendPrompt(page, 'v1-raw')
   await visible(transcript(page).getByRole('alertdialog'))
   const link = await visible(page.getByRole('region', { name: 'History', exact: true }).getByRole('button', { name: `More from ${agent}` }))
@@ -80,6 +85,17 @@ it('the history’s link to the agent’s own sessions ends with the name, so th
     expect(shape).toEqual({ words: 'More from ', wordsWhole: true, nameAfterWords: true, oneLine: true })
   }
   await shootAll(page, 'history-link')
+})
+
+it('an agent whose run said it cannot list its sessions is not offered “More from” while it runs', async () => {
+  const agent = 'Scripted agent'
+  const { page } = await launch.session({ id: 'a', name: agent, scenario: 'e2e-permissions' }, { viewport: { width: 1400, height: 820 } })
+  await sendPrompt(page, 'v1-raw')
+  await visible(transcript(page).getByRole('alertdialog'))
+  const history = page.getByRole('region', { name: 'History', exact: true })
+  // The history lists the session once something was said in it; the agent's status (its capabilities) came before.
+  await visible(history.getByRole('button', { name: /^v1-raw/ }))
+  expect(await history.getByRole('button', { name: `More from ${agent}` }).count()).toBe(0)
 })
 
 it('the preset cards show their action without a hover, and Tab goes from card to card', async () => {

@@ -6,9 +6,11 @@
 import { expect, it } from 'vitest'
 import type { Locator } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
+import { listingScenario, scenarioFiles } from './support/scenario-file'
 import { messageBox, sendPrompt, transcript, visible } from './support/session-ui'
 
 const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
 const READ_PATH = '/home/alexandra/projects/customer-portal-frontend-application-migration-v2/packages/billing/src/invoices/rounding/bankers-rounding.test.ts'
 
 const box = async (locator: Locator) => (await locator.boundingBox())!
@@ -16,7 +18,10 @@ const box = async (locator: Locator) => (await locator.boundingBox())!
 for (const colorScheme of ['light', 'dark'] as const) {
   it(`keeps a long agent name and a long path to one line at 900 px: the sidebar's link, the placeholder, a Read's title (${colorScheme})`, async () => {
     const agent = 'Claude Code Enterprise Edition for the Platform Infrastructure Team (staging build)'
-    const { page } = await launch.session({ id: 'c', name: agent, scenario: 'e2e-claude-like' }, { colorScheme, viewport: { width: 900, height: 800 } })
+    const { page } = await launch.session(
+      { id: 'c', name: agent, scenario: scenarioFile('listing-claude-like', listingScenario('e2e-claude-like')) },
+      { colorScheme, viewport: { width: 900, height: 800 } },
+    )
     await sendPrompt(page, 'work')
     await visible(transcript(page).getByRole('alertdialog'))
 

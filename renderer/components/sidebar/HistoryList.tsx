@@ -19,6 +19,11 @@ export interface HistoryListProps {
   agentName: (agentId: string) => string
   /** Whether Bosun still has this agent (default: yes): a removed one is not offered to list its own sessions. */
   hasAgent?: (agentId: string) => boolean
+  /**
+   * Whether the agent's current run lists its sessions (`session/list`): false when it said it cannot, and "More from"
+   * is then not offered (undefined: not known before it runs; an answer already shown stays).
+   */
+  listsSessions?: (agentId: string) => boolean | undefined
   selectedSessionId: string | null
   showArchived: boolean
   actions: HistoryActions
@@ -257,7 +262,21 @@ function MoreFrom({ agentName }: { agentName: string }) {
   )
 }
 
-function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: string; agentName: string; cwd: string; actions: HistoryActions; onOpen: (sessionId: string) => void }) {
+function AgentSessions({
+  agentId,
+  agentName,
+  listable,
+  cwd,
+  actions,
+  onOpen,
+}: {
+  agentId: string
+  agentName: string
+  listable: boolean
+  cwd: string
+  actions: HistoryActions
+  onOpen: (sessionId: string) => void
+}) {
   const [state, setState] = useState<'closed' | 'loading' | 'cancelled' | AgentSession[] | null>('closed')
   // The newest refresh wins: an older answer arriving late is dropped.
   const generation = useRef(0)
@@ -280,6 +299,7 @@ function AgentSessions({ agentId, agentName, cwd, actions, onOpen }: { agentId: 
     })
   }
   if (state === 'closed') {
+    if (!listable) return null
     return (
       <button type="button" className="link-button history-agent-sessions-toggle" title={`${agentName}’s own sessions in this folder, those started outside Bosun too`} onClick={ask}>
         <MoreFrom agentName={agentName} />
@@ -367,7 +387,7 @@ export function listedSessions(sessions: HistorySummary[], live: ReadonlyMap<str
 }
 
 /** The history: every stored (and open) session, grouped by working folder. */
-export function HistoryList({ sessions, live, agentName, hasAgent = () => true, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn, onNoRowLeft }: HistoryListProps) {
+export function HistoryList({ sessions, live, agentName, hasAgent = () => true, listsSessions, selectedSessionId, showArchived, actions, onOpen, onNewSessionIn, onNoRowLeft }: HistoryListProps) {
   const groups = groupByFolder(listedSessions(sessions, live))
   const order = groups.flatMap((group) => group.sessions.map((s) => s.sessionId))
   const listRef = useRef<HTMLElement>(null)
@@ -435,7 +455,15 @@ export function HistoryList({ sessions, live, agentName, hasAgent = () => true, 
           {agentsOf(group.sessions)
             .filter(hasAgent)
             .map((agentId) => (
-              <AgentSessions key={agentId} agentId={agentId} agentName={agentName(agentId)} cwd={group.cwd} actions={actions} onOpen={onOpen} />
+              <AgentSessions
+                key={agentId}
+                agentId={agentId}
+                agentName={agentName(agentId)}
+                listable={listsSessions?.(agentId) !== false}
+                cwd={group.cwd}
+                actions={actions}
+                onOpen={onOpen}
+              />
             ))}
         </section>
       ))}

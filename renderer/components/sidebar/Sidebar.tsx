@@ -282,6 +282,7 @@ export const Sidebar = memo(function Sidebar({
             live={live}
             agentName={agentName}
             hasAgent={(agentId) => agents.some((a) => a.agentId === agentId)}
+            listsSessions={(agentId) => agents.find((a) => a.agentId === agentId)?.listsSessions}
             selectedSessionId={selectedSessionId}
             showArchived={history.showArchived}
             actions={actions}

@@ -1,5 +1,5 @@
 /** Scenarios written for one test: each in a temporary folder of its own, removed after the test. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
@@ -18,4 +18,12 @@ export function scenarioFiles(): (name: string, scenario: Scenario) => string {
     writeFileSync(file, JSON.stringify(scenario))
     return file
   }
+}
+
+/** The fixture scenario `name` (test/fixtures/scenarios) as an agent that lists its sessions (`sessionCapabilities.list`). */
+export function listingScenario(name: string): Scenario {
+  const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'fixtures', 'scenarios', `${name}.json`), 'utf8')) as Scenario
+  const capabilities = scenario.initialize?.capabilities ?? {}
+  const session = (capabilities.sessionCapabilities ?? {}) as Record<string, unknown>
+  return { ...scenario, initialize: { ...scenario.initialize, capabilities: { ...capabilities, sessionCapabilities: { ...session, list: {} } } } }
 }
