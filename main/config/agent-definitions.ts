@@ -11,7 +11,6 @@
  * this format is copied aside (`agents.json.corrupt-<timestamp>`), reported through {@link LoadReport},
  * and only replaced by a later save once that copy exists.
  */
-import { watch, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
@@ -20,6 +19,7 @@ import { Emitter, type Event } from '../base/event'
 import { fail, ok, type Result } from '../base/errors'
 import type { IDisposable } from '../base/lifecycle'
 import { keepAside, readSettingsFile } from '../base/settings-file'
+import { watchHomeFile } from '../base/watch-home-file'
 import { boundJson, TRUNCATION_MARKER } from '../../common/bounded'
 import { boundedRecord } from '../../common/contract/define'
 import { MAX_DEFAULT_CONFIG_OPTIONS } from '../../common/contract/agents'
@@ -142,10 +142,7 @@ export class AgentDefinitionStore implements IDisposable {
   private readonly now: () => Date
   /** The file's text as we last read or wrote it: anything else on disk is someone else's edit. */
   private known: string | null = null
-  private watcher: FSWatcher | undefined
-  private watchTimer: ReturnType<typeof setTimeout> | undefined
-  private poll: ReturnType<typeof setInterval> | undefined
-  private disposed = false
+  private watching: IDisposable | undefined
 
   constructor(private readonly options: AgentDefinitionStoreOptions) {
     this.path = join(options.home, AGENTS_FILE)
@@ -164,39 +161,17 @@ export class AgentDefinitionStore implements IDisposable {
   }
 
   /**
-   * Watches the folder (an atomic write replaces the file, so watching the file itself would go blind)
-   * and reloads after someone else's edit. Saves check again anyway: nothing unread is ever overwritten.
+   * Watches the folder and reloads after someone else's edit (read every `pollMs` where it cannot be watched). Saves
+   * check again anyway: nothing unread is ever overwritten; `refresh` (the Agents screen's list) shows an edit at once.
    */
   private startWatching(): void {
-    if (this.watcher) return
-    try {
-      this.watcher = watch(this.options.home, { persistent: false }, (_event, name) => {
-        if (name !== null && name !== AGENTS_FILE) return
-        clearTimeout(this.watchTimer)
-        this.watchTimer = setTimeout(() => void this.reloadIfChanged(), 100)
-      })
-      this.watcher.on('error', (error) => this.blind(error))
-    } catch (error) {
-      this.blind(error)
-    }
-  }
-
-  /**
-   * No events from the folder: the file is read every `pollMs` instead (the check before each save still merges
-   * external edits, and `refresh`, the Agents screen's list, still shows them at once).
-   */
-  private blind(error: unknown): void {
-    this.stopWatching()
-    this.options.onWatchFailed?.(error)
-    if (this.poll || this.disposed) return
-    this.poll = setInterval(() => void this.reloadIfChanged(), this.options.pollMs ?? 2_000)
-    this.poll.unref?.()
-  }
-
-  private stopWatching(): void {
-    clearTimeout(this.watchTimer)
-    this.watcher?.close()
-    this.watcher = undefined
+    this.watching ??= watchHomeFile({
+      folder: this.options.home,
+      fileName: AGENTS_FILE,
+      reload: () => void this.reloadIfChanged(),
+      onBlind: (error) => this.options.onWatchFailed?.(error),
+      ...(this.options.pollMs !== undefined ? { pollMs: this.options.pollMs } : {}),
+    })
   }
 
   /**
@@ -291,9 +266,7 @@ export class AgentDefinitionStore implements IDisposable {
   }
 
   dispose(): void {
-    this.disposed = true
-    clearInterval(this.poll)
-    this.stopWatching()
+    this.watching?.dispose()
     this.changeEmitter.dispose()
   }
 

@@ -9,22 +9,20 @@
  * A save never overwrites what Bosun did not read: when the file changed on disk since (a hand edit), the
  * change is applied on top of that version.
  */
-import { watch, type FSWatcher } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../base/atomic-write'
 import { Emitter, type Event } from '../base/event'
-import { toDisposable, type IDisposable } from '../base/lifecycle'
+import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { keepAside, readSettingsFile } from '../base/settings-file'
+import { BLIND_POLL_MS, watchHomeFile } from '../base/watch-home-file'
 import { permissionRuleSchema, type PermissionRule } from '../../common/contract/permissions'
 import { migrateRule } from './rules'
 
 export const RULES_FILE_NAME = 'permission-rules.json'
 /** Session-scoped rules kept at most (oldest dropped first): they are never written to disk. */
 export const MAX_SESSION_RULES = 256
-/** How often the rules file is read when Bosun's home cannot be watched. */
-export const BLIND_POLL_MS = 2_000
 
 const fileSchema = z.object({ version: z.literal(1), rules: z.array(z.unknown()) })
 
@@ -109,37 +107,15 @@ export class RuleStore implements IDisposable {
    * `pollMs` instead: a rule the person removed by hand must stop answering requests soon, not at the next restart.
    */
   watch(pollMs = BLIND_POLL_MS): IDisposable {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let poll: ReturnType<typeof setInterval> | undefined
-    let watcher: FSWatcher | undefined
-    let logged = false
-    let disposed = false
-    const blind = (error: unknown) => {
-      watcher?.close()
-      if (!poll && !disposed) {
-        poll = setInterval(() => void this.reloadIfChanged(), pollMs)
-        poll.unref?.()
-      }
-      if (logged) return
-      logged = true
-      const reason = error instanceof Error ? error.message : String(error)
-      this.log.warn(`cannot watch ${dirname(this.path)} for edits of ${RULES_FILE_NAME} (${reason}); the file is read every ${pollMs / 1000} s instead`)
-    }
-    try {
-      watcher = watch(dirname(this.path), { persistent: false }, (_event, name) => {
-        if (name !== null && name !== RULES_FILE_NAME) return
-        clearTimeout(timer)
-        timer = setTimeout(() => void this.reloadIfChanged(), 100)
-      })
-      watcher.on('error', blind)
-    } catch (error) {
-      blind(error)
-    }
-    return toDisposable(() => {
-      disposed = true
-      clearTimeout(timer)
-      clearInterval(poll)
-      watcher?.close()
+    return watchHomeFile({
+      folder: dirname(this.path),
+      fileName: RULES_FILE_NAME,
+      reload: () => void this.reloadIfChanged(),
+      onBlind: (error) => {
+        const reason = error instanceof Error ? error.message : String(error)
+        this.log.warn(`cannot watch ${dirname(this.path)} for edits of ${RULES_FILE_NAME} (${reason}); the file is read every ${pollMs / 1000} s instead`)
+      },
+      pollMs,
     })
   }
 
