@@ -42,6 +42,8 @@ export interface BrowserResult {
   heapAfterGcMiB: number
   /** The same before Enter: the app and an empty session. */
   heapBeforeMiB: number
+  /** Of the page's heap, what Playwright's own scripts take (its selector engine, in two worlds): see {@link harnessHeapMiB}. */
+  harnessHeapMiB: number
   transcriptTextMiB: number
   domElements: number
   /** The host's process (every thread), Enter → Idle. */
@@ -133,6 +135,45 @@ async function heapAfterGc(page: Page): Promise<number> {
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }
   await cdp.detach()
   return heap.usedSize / 2 ** 20
+}
+
+/**
+ * What Playwright itself adds to a page's heap once a test has used it: its injected selector engine, kept in the page's
+ * world and in a utility world of its own (most of it the engine's source text, twice). A person's window has none of
+ * it, so the bench prints the app's heap without it too. Measured on a second window of the same app, opened after the
+ * flood run's figures are taken: heap after GC once the app has drawn and settled (waited for through the DevTools
+ * protocol, which injects nothing), then again after Playwright calls that only read (each world's engine is injected
+ * at its first use; a click or keys would make the app draw, and that heap is the app's); the difference is Playwright's.
+ */
+async function harnessHeapMiB(page: Page, url: string): Promise<number> {
+  const context = await page.context().browser()!.newContext({ viewport: { width: 1280, height: 800 } })
+  const second = await context.newPage()
+  try {
+    await second.goto(url)
+    const cdp = await second.context().newCDPSession(second)
+    const drawn = 'document.querySelector(\'[role="log"][aria-label="Transcript"]\') !== null && document.querySelector(\'textarea[aria-label="Message"]\') !== null'
+    // Polled: a wait on the page's side would be Playwright's script in the page.
+    for (let tries = 0; ; tries++) {
+      const { result } = (await cdp.send('Runtime.evaluate', { expression: drawn, returnByValue: true })) as { result: { value?: unknown } }
+      if (result.value === true) break
+      if (tries > 600) throw new Error('the second window never showed the session')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    await cdp.detach()
+    // Settled: the app has nothing more to load or draw (two collections in a row agree within 16 KiB; at most 10 tries).
+    let before = await heapAfterGc(second)
+    for (let tries = 0, settled = await heapAfterGc(second); tries < 10 && Math.abs(settled - before) > 1 / 64; tries++, settled = await heapAfterGc(second)) before = settled
+    const log = second.getByRole('log', { name: 'Transcript' })
+    await visible(log)
+    await visible(second.getByRole('status', { name: 'Turn: Idle' }))
+    await log.evaluate((el) => el.scrollTop)
+    await messageBox(second).evaluate((el) => (el as HTMLTextAreaElement).value)
+    await second.waitForFunction(() => document.readyState === 'complete', undefined, { polling: 250 })
+    await second.evaluate(() => document.getElementsByTagName('*').length)
+    return (await heapAfterGc(second)) - before
+  } finally {
+    await context.close()
+  }
 }
 
 async function writeHeapSnapshot(page: Page, file: string): Promise<void> {
@@ -246,6 +287,7 @@ async function run(count: number): Promise<BrowserResult> {
     // BENCH_PAGE_HEAP=<file>: a heap snapshot of the page after the flood (what its heap holds; <file>.before: before Enter).
     if (process.env.BENCH_PAGE_HEAP) await writeHeapSnapshot(page, process.env.BENCH_PAGE_HEAP)
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length)
+    const harnessHeap = await harnessHeapMiB(page, host.url)
     const hostMemory = host.rssMiB()
     const since = (mark: string | undefined) => (mark === undefined ? NaN : Number(mark) - marks.enter)
     return {
@@ -264,6 +306,7 @@ async function run(count: number): Promise<BrowserResult> {
       scrollFrames,
       heapAfterGcMiB: heapAfter,
       heapBeforeMiB: heapBefore,
+      harnessHeapMiB: harnessHeap,
       transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,
       domElements,
       hostCpuMs,

@@ -34,6 +34,8 @@ export const browserSection: BenchSection = {
       console.log(`    long tasks during the flood  ${r.longTasks.length} (${over50.length} over 50 ms, longest ${fixed(Math.max(0, ...r.longTasks))} ms)`)
       console.log(`    scrolling end → top          ${r.scrollFrames.count} frames, p50 ${r.scrollFrames.p50} ms, p95 ${r.scrollFrames.p95} ms, max ${r.scrollFrames.max} ms`)
       console.log(`    page heap after GC           ${fixed(r.heapAfterGcMiB, 1)} MiB = ${fixed(r.heapAfterGcMiB / r.transcriptTextMiB, 2)}x the transcript's text (${fixed(r.transcriptTextMiB, 1)} MiB)`)
+      const own = r.heapAfterGcMiB - r.harnessHeapMiB
+      console.log(`      without Playwright's own   ${fixed(own, 1)} MiB = ${fixed(own / r.transcriptTextMiB, 2)}x the text (Playwright's injected scripts: ${fixed(r.harnessHeapMiB, 2)} MiB, measured on a second window of the app)`)
       const grown = r.heapAfterGcMiB - r.heapBeforeMiB
       console.log(`      of which the flood         ${fixed(grown, 1)} MiB = ${fixed(grown / r.transcriptTextMiB, 2)}x the text (the app and an empty session: ${fixed(r.heapBeforeMiB, 1)} MiB)`)
       console.log(`    DOM elements                 ${r.domElements}`)

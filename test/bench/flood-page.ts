@@ -25,14 +25,17 @@ const hostBundle = process.env.BENCH_HOST_BUNDLE ?? join(repoRoot, 'out', 'web',
 /** The host's process, read from /proc (Linux): its CPU time (every thread, ms) and its resident memory (MiB). */
 export interface HostProcess {
   pid: number
+  /** The address the host printed (with its key): another window of the app opens it. */
+  url: string
   cpuMs(): number
   rssMiB(): { rss: number; max: number }
 }
 
-function hostProcess(pid: number): HostProcess {
+function hostProcess(pid: number, url: string): HostProcess {
   const ticksPerMs = 100 / 1000 // USER_HZ is 100 on Linux
   return {
     pid,
+    url,
     cpuMs() {
       // Fields after the command's closing parenthesis: state is the 1st, utime the 12th, stime the 13th.
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
@@ -85,7 +88,7 @@ export async function withFloodPage<T>(options: FloodPageOptions, use: (page: Pa
     // tsx compiles with keepNames: functions sent to the page call its `__name` helper, which the page lacks.
     await page.addInitScript({ content: `globalThis.__name = (fn) => fn;\n(${options.probe.toString()})()` })
     await page.goto(url)
-    return await use(page, home, hostProcess(child.pid!))
+    return await use(page, home, hostProcess(child.pid!, url))
   } finally {
     // Browser, then host, then home.
     for (const cleanup of cleanups.reverse()) await cleanup()
