@@ -48,6 +48,8 @@ export interface BrowserResult {
   domElements: number
   /** The host's process (every thread), Enter → Idle. */
   hostCpuMs: number
+  /** CPU time (ms) from Enter to Idle of the agent (the host's child processes) and of Chromium's processes, by type. */
+  otherCpuMs: { agent: number; chromium: Record<string, number> }
   /** The host's process after the run (no forced GC: it is another process), and the most it held. */
   mainRssMiB: number
   mainMaxRssMiB: number
@@ -176,6 +178,19 @@ async function harnessHeapMiB(page: Page, url: string): Promise<number> {
   }
 }
 
+/** CPU time (ms) of each of Chromium's processes so far, summed by type (browser, renderer, GPU, utility…), from Chromium itself. */
+async function chromiumCpu(page: Page): Promise<Record<string, number>> {
+  const cdp = await page.context().browser()!.newBrowserCDPSession()
+  try {
+    const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] }
+    const byType: Record<string, number> = {}
+    for (const { type, cpuTime } of processInfo) byType[type] = (byType[type] ?? 0) + cpuTime * 1000
+    return byType
+  } finally {
+    await cdp.detach()
+  }
+}
+
 async function writeHeapSnapshot(page: Page, file: string): Promise<void> {
   const cdp = await page.context().newCDPSession(page)
   const chunks: string[] = []
@@ -237,6 +252,8 @@ async function run(count: number): Promise<BrowserResult> {
     if (traceFile && browser) await browser.startTracing(page, { path: traceFile, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'toplevel', 'disabled-by-default-v8.gc', 'loading', 'cc', 'gpu', 'ipc', 'mojom'] })
     const before = await readMetrics()
     const hostCpuBefore = host.cpuMs()
+    const agentCpuBefore = host.childrenCpuMs()
+    const chromiumCpuBefore = await chromiumCpu(page)
     await box.press('Enter')
     // BENCH_PAGE_SHOTS=<dir>: the page mid-flood too, once the agent's first words are shown (the screenshot takes the page's time).
     const shots = process.env.BENCH_PAGE_SHOTS
@@ -251,6 +268,8 @@ async function run(count: number): Promise<BrowserResult> {
       return { enter: p.enter, marks: p.marks, frameBytes: p.frameBytes ?? 0, frameCount: p.frameCount ?? 0, rowsMounted: p.rowsMounted, rowsAtOnce: p.rowsAtOnce, spinnersAtOnce: p.spinnersAtOnce, longTasks: p.longTasks.filter((t) => t.start + t.duration >= p.enter && t.start <= p.marks.idle!).map((t) => Math.round(t.duration)) }
     })
     const hostCpuMs = host.cpuMs() - hostCpuBefore
+    const agentCpuMs = host.childrenCpuMs() - agentCpuBefore
+    const chromiumCpuAfter = await chromiumCpu(page)
     await visible(page.getByRole('status', { name: 'Turn: Idle' }))
     if (process.env.BENCH_FRAMES) {
       const frames = await page.evaluate(() => (window as unknown as { __frames: { at: number }[] }).__frames)
@@ -310,6 +329,7 @@ async function run(count: number): Promise<BrowserResult> {
       transcriptTextMiB: transcriptTextChars(buildFloodUpdates(count)) / 2 ** 20,
       domElements,
       hostCpuMs,
+      otherCpuMs: { agent: agentCpuMs, chromium: Object.fromEntries(Object.entries(chromiumCpuAfter).map(([type, ms]) => [type, ms - (chromiumCpuBefore[type] ?? 0)])) },
       mainRssMiB: hostMemory.rss,
       mainMaxRssMiB: hostMemory.max,
     }

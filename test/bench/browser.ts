@@ -7,6 +7,7 @@
  *
  * Needs the build (`npm run build`: the renderer and the host's bundle). BENCH_BROWSER_COUNTS=100000 (default; comma list).
  */
+import { availableParallelism } from 'node:os'
 import type { BenchSection } from './section'
 import type { BrowserResult } from './browser-worker'
 import { fixed, runWorker } from './spawn-worker'
@@ -40,6 +41,9 @@ export const browserSection: BenchSection = {
       console.log(`      of which the flood         ${fixed(grown, 1)} MiB = ${fixed(grown / r.transcriptTextMiB, 2)}x the text (the app and an empty session: ${fixed(r.heapBeforeMiB, 1)} MiB)`)
       console.log(`    DOM elements                 ${r.domElements}`)
       console.log(`    host process CPU, Enter → Idle ${fixed(r.hostCpuMs)} ms (every thread: main, GC, history)`)
+      const chromium = Object.entries(r.otherCpuMs.chromium).filter(([, ms]) => ms >= 1).sort((a, b) => b[1] - a[1])
+      const all = r.hostCpuMs + r.otherCpuMs.agent + chromium.reduce((sum, [, ms]) => sum + ms, 0)
+      console.log(`    every process's CPU, Enter → Idle ${fixed(all)} ms = ${fixed(all / r.endToEndMs, 2)} cores busy on average: host ${fixed(r.hostCpuMs)}, agent ${fixed(r.otherCpuMs.agent)}, Chromium ${chromium.map(([type, ms]) => `${type} ${fixed(ms)}`).join(', ')} (this machine has ${availableParallelism()})`)
       console.log(`    host RSS (no forced GC)      ${fixed(r.mainRssMiB, 1)} MiB (max ${fixed(r.mainMaxRssMiB, 1)})` + (bareRss ? ` = ${fixed(r.mainRssMiB / bareRss, 2)}x the bare loop's` : ''))
     }
   },

@@ -10,7 +10,7 @@
  * through the same harness.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
@@ -25,6 +25,8 @@ const hostBundle = process.env.BENCH_HOST_BUNDLE ?? join(repoRoot, 'out', 'web',
 /** The host's process, read from /proc (Linux): its CPU time (every thread, ms) and its resident memory (MiB). */
 export interface HostProcess {
   pid: number
+  /** CPU time (ms, every thread) of the processes the host started and that still run: the agents. */
+  childrenCpuMs(): number
   /** The address the host printed (with its key): another window of the app opens it. */
   url: string
   cpuMs(): number
@@ -33,13 +35,28 @@ export interface HostProcess {
 
 function hostProcess(pid: number, url: string): HostProcess {
   const ticksPerMs = 100 / 1000 // USER_HZ is 100 on Linux
+  const cpuOf = (process: number) => {
+    // Fields after the command's closing parenthesis: state is the 1st, utime the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${process}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerMs
+  }
+  const children = (process: number): number[] =>
+    readdirSync(`/proc/${process}/task`).flatMap((task) => readFileSync(`/proc/${process}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number))
+  const descendants = (process: number): number[] => children(process).flatMap((child) => [child, ...descendants(child)])
   return {
     pid,
     url,
-    cpuMs() {
-      // Fields after the command's closing parenthesis: state is the 1st, utime the 12th, stime the 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      return (Number(fields[11]) + Number(fields[12])) / ticksPerMs
+    cpuMs: () => cpuOf(pid),
+    childrenCpuMs() {
+      let ms = 0
+      for (const child of descendants(pid)) {
+        try {
+          ms += cpuOf(child)
+        } catch {
+          // Ended between the listing and the read.
+        }
+      }
+      return ms
     },
     rssMiB() {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8')
