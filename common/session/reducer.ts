@@ -152,13 +152,27 @@ const V2_ONLY: Record<string, (d: Draft, u: Update) => void> = {
   session_message: applySessionMessage,
 }
 
+/**
+ * v2 kinds a v1 session takes too (liberal in what Bosun accepts: newer v1 agents send v2 shapes): whole messages,
+ * streamed tool call content and plans by id mean the same in either version. Not `state_update` (a v1 turn ends only
+ * at the prompt's answer, F4), nor `terminal_update`/`terminal_output_chunk` (a v1 session's terminals are the ones
+ * Bosun runs: an agent's update would rewrite what its command printed), nor the subagent kinds (v1 needs the unstable
+ * `subagents` capability, which Bosun does not advertise).
+ */
+const V2_IN_V1 = new Set(['user_message', 'agent_message', 'agent_thought', 'tool_call_content_chunk', 'plan_update'])
+
 function applyUpdate(d: Draft, u: unknown): void {
   if (!isObject(u) || !isString(u.sessionUpdate)) return
   const update = u as Update
   // Own keys only: a kind named `constructor` or `__proto__` is unknown, kept like any other, not a member of Object.
-  const handler = ownValue(BOTH, update.sessionUpdate) ?? ownValue(d.v2 ? V2_ONLY : V1_ONLY, update.sessionUpdate)
+  const handler =
+    ownValue(BOTH, update.sessionUpdate) ??
+    ownValue(d.v2 ? V2_ONLY : V1_ONLY, update.sessionUpdate) ??
+    (!d.v2 && V2_IN_V1.has(update.sessionUpdate) ? ownValue(V2_ONLY, update.sessionUpdate) : undefined)
   if (handler) {
     handler(d, update)
+    // As their v1 counterparts (`tool_call`, `plan`): the next chunk without a `messageId` starts a message.
+    if (update.sessionUpdate === 'tool_call_content_chunk' || update.sessionUpdate === 'plan_update') workReported(d)
     return
   }
   // Unknown (or the other version's) kind: kept whole, shown generically (H2, H29).

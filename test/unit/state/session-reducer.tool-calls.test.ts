@@ -192,9 +192,9 @@ describe('tool_call_content_chunk (H22)', () => {
     expect(tool(s, 't').content).toEqual([])
   })
 
-  it('is an unknown kind in a v1 session', () => {
+  it('a v1 session takes it too (a v2 shape from a newer v1 agent)', () => {
     const s = updates(session(1), { sessionUpdate: 'tool_call_content_chunk', toolCallId: 't', content: item('x') })
-    expect(summary(s.entries)).toEqual(['unknown:tool_call_content_chunk'])
+    expect(tool(s, 't').content).toEqual([item('x')])
   })
 })
 
