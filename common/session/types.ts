@@ -169,6 +169,8 @@ export interface CompactionEntry {
   status: string
   summary: ContentBlock[]
   error?: unknown
+  /** The compaction's `_meta` (I1): an object patches it by top-level key, `null` clears it (H18). */
+  _meta?: Record<string, unknown>
 }
 
 /**

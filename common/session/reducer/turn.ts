@@ -4,7 +4,7 @@
 import type { CompactionEntry, ContentBlock, Entry, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry, TurnStopEntry } from '../types'
 import { AUTH_REQUIRED_CODE } from '../../acp-errors'
 import { turnStopOf } from '../turn-stop'
-import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks } from './draft'
+import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchedMeta } from './draft'
 import type { Draft, Update } from './draft'
 import { adoptLocalMessage, findMessage, newMessage } from './messages'
 import { mutTerminal } from './tool-calls'
@@ -25,6 +25,12 @@ export function applyCompactionUpdate(d: Draft, u: Update): void {
   else if (u.summary === null) c.summary = d.own([])
   if (u.error === null) delete c.error
   else if (u.error !== undefined) c.error = u.error
+  // Omitted: unchanged; `null`: cleared, in v1 too, like `summary` and `error` (H18, I1).
+  if (u._meta !== undefined) {
+    const meta = patchedMeta(c._meta, u._meta, true)
+    if (meta === undefined) delete c._meta
+    else c._meta = meta
+  }
 }
 
 export function applyCompactionChunk(d: Draft, u: Update): void {
