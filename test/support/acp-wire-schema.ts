@@ -10,7 +10,8 @@
  * and the other free-form values stay open.
  *
  * Methods the stable schema does not have are checked against the version's `schema.unstable.json` when it
- * defines them (v1 `session/set_model`); `_`-prefixed extension methods only get the envelope check.
+ * defines them; `_`-prefixed extension methods only get the envelope check. v1 `session/set_model` (sent only to a v1
+ * agent whose `session/new` listed models, as Gemini CLI's does) is in neither of the SDK's v1 schemas.
  */
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
