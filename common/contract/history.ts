@@ -60,7 +60,8 @@ export const historyCalls = {
    * Saves an image of session `sessionId` that Bosun does not show (too large to decode, or its size unreadable).
    * The page names it by the SHA-256 (hex) of its base64 data, as the transcript holds it: main finds that image
    * in the session it holds, asks where in the native save dialog and writes the decoded bytes; the page never
-   * hands main bytes or a path. `savedTo` null: the person cancelled. `not-found`: the session holds no such image;
+   * hands main bytes or a path. `savedTo` null: the person cancelled. `not-found`: the session holds no such image, or
+   * is not open (only in the history: open it first);
    * `unsupported` in the browser host (the page downloads the data it has).
    */
   saveImage: call(z.object({ sessionId: id, sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict(), z.object({ savedTo: z.string().nullable() })),

@@ -351,7 +351,12 @@ export function createHistoryService(options: {
       savingImage = true
       try {
         const found = await io('Saving the image', () => {
-          const state = readState(sessionId)
+          // Only from an open session (what the page draws): a stored one would be read and every image hashed again
+          // for each call, new objects each time. A page shows images of open sessions only, so this is a page that
+          // lags a close (or lies), and the person is told how to get the image.
+          if (!sessions?.has(sessionId)) return fail({ kind: 'not-found', message: 'This session is not open: open it from the history to save its images.' })
+          sessions.snapshot()
+          const state = sessions.state(sessionId)
           if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
           const image = findSessionImage(state, sha256)
           return image ? ok(image) : fail({ kind: 'not-found', message: 'The session holds no such image.' })

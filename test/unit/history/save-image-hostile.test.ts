@@ -7,7 +7,8 @@
 import * as crypto from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../../../main/base/log'
-import { NullHistoryStore } from '../../../main/history/history-store'
+import { NullHistoryStore, type HistoryStore, type StoredSession } from '../../../main/history/history-store'
+import { encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { createHistoryService, type HistorySessionsPort } from '../../../main/history/service'
 import type { SaveFile } from '../../../main/app/services'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
@@ -42,9 +43,24 @@ const session = (): SessionState =>
   ])
 let state = session()
 
-function setup(saveFile: SaveFile) {
+/** The same session as stored in the history (not open), counting its reads. */
+class StoredImages extends (NullHistoryStore as new () => Omit<NullHistoryStore, 'load'>) implements HistoryStore {
+  loads = 0
+  load = (sessionId: string): StoredSession | undefined => {
+    if (sessionId !== 'a/s2') return undefined
+    this.loads++
+    const stored = { ...session(), sessionId: 'a/s2', acpSessionId: 's2' }
+    const { sessionId: _, agentId, acpSessionId, cwd } = stored
+    return {
+      row: { sessionId, agentId, acpSessionId, cwd, title: null, createdAt: 1, updatedAt: 1, protocolVersion: 1, capabilities: null, turnState: 'idle', state: encodeSessionState(stored), customTitle: null, archived: false },
+      entries: stored.entries.map((entry, position) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })),
+    }
+  }
+}
+
+function setup(saveFile: SaveFile, store: HistoryStore = new NullHistoryStore()) {
   state = session()
-  const history = createHistoryService({ store: new NullHistoryStore(), events: new RecordingSink(), logger: createLogger('test', () => undefined), openProblem: null, saveFile })
+  const history = createHistoryService({ store, events: new RecordingSink(), logger: createLogger('test', () => undefined), openProblem: null, saveFile })
   history.bind({ has: (id: string) => id === 'a/s1', snapshot: () => undefined, state: (id: string) => (id === 'a/s1' ? state : undefined) } as unknown as HistorySessionsPort)
   return history
 }
@@ -86,6 +102,27 @@ describe('saveImage from a hostile page', () => {
     expect(!old.ok && old.error.kind).toBe('not-found')
     // The new image hashed once (the test's own two hashes aside): the others kept theirs.
     expect(hashed.count - before).toBe(3)
+    history.dispose()
+  })
+
+  it('refuses a session that is only in the history, saying to open it, without reading or hashing it (each call did both)', async () => {
+    const store = new StoredImages()
+    const asked: string[] = []
+    const history = setup(async (name) => {
+      asked.push(name)
+      return '/x'
+    }, store)
+    hashed.count = 0
+    for (let i = 0; i < 50; i++) {
+      const refused = await history.handlers.saveImage({ sessionId: 'a/s2', sha256: i === 0 ? sha(image(3)) : i.toString(16).padStart(64, '0') })
+      expect(refused).toEqual({ ok: false, error: { kind: 'not-found', message: 'This session is not open: open it from the history to save its images.' } })
+    }
+    // The test's own hash of image 3 aside.
+    expect(hashed.count).toBe(1)
+    expect(store.loads).toBe(0)
+    expect(asked).toEqual([])
+    // The open one still saves.
+    expect(await history.handlers.saveImage({ sessionId: 'a/s1', sha256: sha(image(3)) })).toEqual({ ok: true, value: { savedTo: '/x' } })
     history.dispose()
   })
 })
