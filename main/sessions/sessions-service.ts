@@ -154,8 +154,11 @@ interface SessionRecord {
   superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */
   reattaching?: Promise<Result<AcpClientConnection>> | undefined
-  /** A `reopenSession` in progress (its close, then its reattach): another is refused, not sent to the agent too. */
-  reopening?: boolean
+  /**
+   * A `reopenSession` in progress (its close, then its reattach): another is refused, not sent to the agent too, and a
+   * message or a change of mode or option waits for it (sent meanwhile, it went to the session being closed).
+   */
+  reopening?: Promise<unknown> | undefined
   /** The connection a reattach in progress resumes the session on: what it asks meanwhile is for this session. */
   reattachingOn?: AcpClientConnection | undefined
   /** The reattach is setting the session's mode back (`restoreMode`): its own calls go out on the new connection, not wait for the reattach. */
@@ -662,7 +665,8 @@ export class SessionsService implements IDisposable {
   }
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<Result<{ stopReason: string | null }>> {
-    const record = this.sessions.get(sessionId)
+    let record = this.sessions.get(sessionId)
+    if (record?.reopening) record = await this.afterReopen(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     if (record.full) return fail({ kind: 'invalid-argument', message: `${record.full.reason} Start a new session in ${record.state.cwd}.` })
@@ -856,11 +860,25 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.turn || record.reattaching || record.reopening) return fail({ kind: 'invalid-argument', message: 'The session is busy: reopen it once its turn ended.' })
-    record.reopening = true
+    const reopening = this.reopen(sessionId, record)
+    record.reopening = reopening
     try {
-      return await this.reopen(sessionId, record)
+      return await reopening
     } finally {
-      record.reopening = false
+      record.reopening = undefined
+    }
+  }
+
+  /**
+   * The session's record once a reopen under way ended (whatever its outcome: a failed one leaves the session as
+   * the next send finds it), so what is sent meanwhile goes to the rebuilt session, not to the one being closed.
+   * Called only while one is under way: a send with none goes on in the same tick (its turn is marked at once).
+   */
+  private async afterReopen(sessionId: string): Promise<SessionRecord | undefined> {
+    for (let record = this.sessions.get(sessionId); ; record = this.sessions.get(sessionId)) {
+      if (!record?.reopening) return record
+      // Its outcome is the reopen's caller's to tell.
+      await record.reopening.catch(() => undefined)
     }
   }
 
@@ -1021,7 +1039,8 @@ export class SessionsService implements IDisposable {
   }
 
   private async withConnection(sessionId: string, fn: (connection: AcpClientConnection, acpSessionId: string) => Promise<void>): Promise<Result<undefined>> {
-    const record = this.sessions.get(sessionId)
+    let record = this.sessions.get(sessionId)
+    if (record?.reopening) record = await this.afterReopen(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (!record.connection || (record.reattaching && !record.restoringMode)) {
       // A session reopened from the history (or left by a restarted agent) shows its mode and options: changing one

@@ -123,6 +123,11 @@ export interface SessionBehaviour {
    * the response, as Gemini CLI's `session/load` does (it does not await the task that sends the history).
    */
   replayAfterResponse?: boolean
+  /**
+   * `session/close` forgets the session, as claude-agent-acp does: a prompt for it is answered -32002 (Session not
+   * found) until it is loaded or resumed again.
+   */
+  closeForgets?: boolean
   /** What `session/list` answers (a missing `cwd` is the folder asked for); `session/close` is logged as `CLOSE <id>`. */
   list?: { sessionId: string; cwd?: string; title?: string; updatedAt?: string; additionalDirectories?: unknown }[]
   /** The first `session/list` is answered only once this file exists (a slow listing the person may cancel, B16). */

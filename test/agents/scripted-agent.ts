@@ -266,6 +266,8 @@ app.onRequest('session/new', async ({ params, client, requestId }) => {
   return response
 })
 
+/** Sessions closed and not loaded or resumed since (`closeForgets`). */
+const closedSessions = new Set<string>()
 async function reattach({ params, client }: LooseContext, replay: boolean): Promise<Json | null> {
   const sessionId = String(params.sessionId)
   log(`REATTACH ${v2 ? 'session/resume' : replay ? 'session/load' : 'session/resume'} ${sessionId} replay=${replay}`)
@@ -273,6 +275,7 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   const fails = scenario.session?.reattachFails
   if (fails) throw new acpV1.RequestError(fails.code, fails.message, fails.data)
   if (authenticated) signedInSessions.add(sessionId)
+  closedSessions.delete(sessionId)
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)
   const replaying = async () => {
     for (const step of scenario.session?.replay ?? []) await runStep(client, sessionId, step, { stopReason: 'end_turn' })
@@ -304,6 +307,7 @@ app.onRequest('session/list', async ({ params }) => {
 })
 app.onRequest('session/close', ({ params }) => {
   log(`CLOSE ${String(params.sessionId)}`)
+  if (scenario.session?.closeForgets) closedSessions.add(String(params.sessionId))
   return {}
 })
 const deletedSessions = new Set<string>()
@@ -412,6 +416,7 @@ if (v2) {
 app.onRequest('session/prompt', async ({ params, client, requestId }) => {
   const sessionId = String(params.sessionId)
   const signedIn = authenticated && (!scenario.session?.authOnlyForLaterSessions || signedInSessions.has(sessionId))
+  if (closedSessions.has(sessionId)) throw new acpV1.RequestError(-32002, `Session not found: ${sessionId}`, { sessionId })
   if (scenario.session?.promptRequiresAuth && !signedIn) throw new acpV1.RequestError(-32000, 'Authentication required')
   promptRequestIds.set(sessionId, requestId)
   cancelled.delete(sessionId)

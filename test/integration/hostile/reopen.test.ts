@@ -28,3 +28,22 @@ it('twenty reopens at once: the agent closes and resumes the session once, the r
   expect([(log.match(/CLOSE /g) ?? []).length, (log.match(/REATTACH /g) ?? []).length]).toEqual([1, 1])
   expect(must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'after' }] })).stopReason).toBe('end_turn')
 }, 60_000)
+
+it('a message sent while a reopen closes the session waits for the reopen and goes to the rebuilt session', async () => {
+  // The agent forgets a closed session (claude-agent-acp): a message sent to it between the close and the resume was
+  // answered "Session not found" and the session said it could not continue; the reopen failed ("changed").
+  const home = harness.home([{ id: 'a', name: 'A', scenario: harness.scenario({ ...scenario, session: { closeForgets: true } }) }])
+  const run = await harness.start(home)
+  const { sessionId } = must(await run.handlers.newSession({ agentId: 'a', cwd: home.workspace }))
+  const reopened = run.handlers.reopenSession({ sessionId })
+  const prompted = run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'during' }] })
+  expect(await reopened).toEqual({ ok: true, value: undefined })
+  expect(await prompted).toEqual({ ok: true, value: { stopReason: 'end_turn' } })
+  // The agent's log is written as it goes (its lines may come after the answers).
+  await expect.poll(() => agentLog(home, 'a')).toContain('REATTACH ')
+  const log = agentLog(home, 'a')
+  expect(log.indexOf('CLOSE ')).toBeLessThan(log.indexOf('REATTACH '))
+  const state = run.services.sessionState!(sessionId)!
+  expect(state.cannotContinue ?? null).toBeNull()
+  expect(state.entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
+}, 60_000)
