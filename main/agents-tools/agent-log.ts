@@ -4,11 +4,10 @@
  * redacted with every known secret value; a secret split across two chunks is held back until the
  * rest arrives, so it is still replaced whole.
  */
-import { constants } from 'node:fs'
-import { stat, type FileHandle } from 'node:fs/promises'
+import { lstat, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Scheduler } from '../agents/scheduler'
-import { openRegularFile } from '../base/append-file'
+import { readFileTail } from '../base/append-file'
 import type { IDisposable } from '../base/lifecycle'
 import type { SecretSet } from './redaction'
 
@@ -88,8 +87,9 @@ export async function readLogTail(path: string, maxBytes: number, secrets: Secre
   let text = current.text
   let truncated = current.truncated
   if (!truncated && current.bytes < maxBytes) {
-    const older = await readTail(`${path}.1`, maxBytes - current.bytes)
-    if (older.bytes > 0) {
+    // Only a regular file is the older part: anything else of that name (a folder, which the log then says) is none.
+    const older = await readFileTail(`${path}.1`, maxBytes - current.bytes).catch(() => undefined)
+    if (older && older.bytes > 0) {
       text = older.text + text
       truncated = older.truncated
     }
@@ -98,30 +98,17 @@ export async function readLogTail(path: string, maxBytes: number, secrets: Secre
 }
 
 async function readTail(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; bytes: number }> {
-  let handle: FileHandle | undefined
   try {
     // Only a regular file: a FIFO in the log's place would hold this read until something writes it.
-    const opened = await openRegularFile(path, constants.O_RDONLY)
-    handle = opened.handle
-    const { size } = opened.stat
-    const length = Math.min(size, maxBytes)
-    const buffer = Buffer.alloc(length)
-    if (length > 0) await handle.read(buffer, 0, length, size - length)
-    let text = buffer.toString('utf8')
-    const truncated = size > length
-    if (truncated) {
-      // Drop the partial first line (and any split UTF-8 sequence with it).
-      const nl = text.indexOf('\n')
-      text = nl >= 0 ? text.slice(nl + 1) : text
-    }
-    return { text, truncated, bytes: length }
+    return await readFileTail(path, maxBytes)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return { text: '', truncated: false, bytes: 0 }
     if (code === 'ENOTDIR') throw new Error(await fileInFolderPlace(path))
+    if ((await lstat(path).catch(() => undefined))?.isDirectory()) {
+      throw new Error(`The log cannot be kept: ${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder; the log starts again when the agent next starts.`)
+    }
     throw error
-  } finally {
-    await handle?.close()
   }
 }
 

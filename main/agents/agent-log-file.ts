@@ -1,11 +1,15 @@
 import { promises as fs } from 'node:fs'
-import { appendToFile } from '../base/append-file'
+import { appendToFile, readFileTail } from '../base/append-file'
+import { writeFileAtomic } from '../base/atomic-write'
 import { dirname } from 'node:path'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 
 export interface AgentLogFileOptions {
-  /** When the file would grow past this, it is renamed to `<path>.1` (replacing the previous one) and restarted. */
+  /**
+   * When the file would grow past this, it is renamed to `<path>.1` (replacing the previous one) and restarted; where
+   * `<path>.1` cannot be replaced (a folder of that name), the file keeps its newest half in place instead.
+   */
   maxBytes?: number
   /** Text waiting for the disk beyond this is dropped (and the drop noted in the file): the agent is never slowed down. */
   maxQueuedBytes?: number
@@ -34,6 +38,8 @@ export class AgentLogFile implements IDisposable {
   private size: number | undefined
   private draining: Promise<void> | undefined
   private broken = false
+  /** Bosun's log was told once that rotation could not use `<path>.1`. */
+  private rotationWarned = false
   private disposed = false
   /** The unterminated end of what was appended (redacted once its line is complete). */
   private partial = ''
@@ -132,17 +138,40 @@ export class AgentLogFile implements IDisposable {
     const bytes = Buffer.byteLength(text)
     if (this.size === undefined) {
       await fs.mkdir(dirname(this.path), { recursive: true })
+      // A regular file's size only: anything else in the log's place is never moved aside (the append refuses it).
       this.size = await fs.stat(this.path).then(
-        (s) => s.size,
+        (s) => (s.isFile() ? s.size : 0),
         () => 0,
       )
     }
-    if (this.size > 0 && this.size + bytes > this.maxBytes) {
-      await fs.rename(this.path, `${this.path}.1`)
-      this.size = 0
-    }
+    if (this.size > 0 && this.size + bytes > this.maxBytes) this.size = await this.rotate()
     await appendToFile(this.path, text)
     this.size += bytes
+  }
+
+  /**
+   * Moves the full log to `<path>.1`, replacing the previous one; returns the log's size after. Where that cannot be
+   * done (a folder named `<path>.1`: rename does not replace a folder), the log keeps its newest half in place with
+   * a line saying why, so it goes on within its bound (logging used to stop there, each start tried again and
+   * failed again, and every line the agent wrote after it was lost).
+   */
+  private async rotate(): Promise<number> {
+    const older = `${this.path}.1`
+    try {
+      await fs.rename(this.path, older)
+      return 0
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      const found = await fs.lstat(older).catch(() => undefined)
+      const why = found?.isDirectory()
+        ? `${older} is a folder, so the log's older part cannot be moved there; only its newest part is kept. Move or remove that folder to keep more.`
+        : `the log could not be moved to ${older} (${error instanceof Error ? error.message : String(error)}); only its newest part is kept.`
+      if (!this.rotationWarned) this.options.logger?.warn(`agent log ${this.path}: ${why}`)
+      this.rotationWarned = true
+      const kept = (await readFileTail(this.path, Math.floor(this.maxBytes / 2))).text + `${new Date().toISOString()} [bosun] ${why}\n`
+      await writeFileAtomic(this.path, kept)
+      return Buffer.byteLength(kept)
+    }
   }
 
   /** Stops accepting text; what is queued is still written (await {@link flush} to know when). */

@@ -28,3 +28,23 @@ export async function appendToFile(path: string, text: string, mode = 0o600): Pr
     await handle.close()
   }
 }
+
+/**
+ * The last `maxBytes` of the regular file at `path` at most, from the start of a line (the cut line, and any UTF-8
+ * sequence it split, dropped); `truncated` when there was more before, `bytes` what was read.
+ */
+export async function readFileTail(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; bytes: number }> {
+  const { handle, stat } = await openRegularFile(path, constants.O_RDONLY)
+  try {
+    const length = Math.min(stat.size, maxBytes)
+    const buffer = Buffer.alloc(length)
+    if (length > 0) await handle.read(buffer, 0, length, stat.size - length)
+    const text = buffer.toString('utf8')
+    const truncated = stat.size > length
+    if (!truncated) return { text, truncated, bytes: length }
+    const newline = text.indexOf('\n')
+    return { text: newline >= 0 ? text.slice(newline + 1) : text, truncated, bytes: length }
+  } finally {
+    await handle.close()
+  }
+}

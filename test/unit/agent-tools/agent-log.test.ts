@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -63,5 +63,18 @@ describe('readLogTail', () => {
     writeFileSync(path, 'new hunter22\n')
     expect(await readLogTail(path, 1000, secrets)).toEqual({ text: `old line 1\nold line 2\nnew ${REDACTED}\n`, truncated: false })
     expect(await readLogTail(path, 20, secrets)).toEqual({ text: `new ${REDACTED}\n`, truncated: true })
+  })
+  it('a folder named as the rotated log is no older part (the log is read); a folder as the log itself is named', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bosun-log-'))
+    const path = join(dir, 'a.log')
+    mkdirSync(`${path}.1`)
+    writeFileSync(join(`${path}.1`, 'kept'), 'a person’s file\n')
+    writeFileSync(path, 'new line\n')
+    expect(await readLogTail(path, 1000, new SecretSet())).toEqual({ text: 'new line\n', truncated: false })
+    rmSync(path)
+    mkdirSync(path)
+    await expect(readLogTail(path, 1000, new SecretSet())).rejects.toThrow(
+      `The log cannot be kept: ${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder; the log starts again when the agent next starts.`,
+    )
   })
 })

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -55,6 +55,29 @@ describe('AgentLogFile', () => {
     expect(current.trimEnd().split('\n').at(-1)).toMatch(/^029 /)
     const previous = await readFile(`${path}.1`, 'utf8')
     expect(previous).not.toContain('000 ')
+  })
+
+  it('where <path>.1 is a folder, rotation keeps the newest half in place and says why: every line is still logged, the folder is left as it is', async () => {
+    const path = join(dir, 'agent.log')
+    await mkdir(`${path}.1`)
+    await writeFile(join(`${path}.1`, 'mine'), 'a person’s file\n')
+    const logger = createMemoryLogger()
+    const log = new AgentLogFile(path, { maxBytes: 1_000, logger })
+    for (let i = 0; i < 30; i++) {
+      log.append(`${String(i).padStart(3, '0')} ${'x'.repeat(95)}\n`)
+      await log.flush()
+    }
+    expect(log.stopped).toBe(false)
+    const current = await readFile(path, 'utf8')
+    expect(current.trimEnd().split('\n').at(-1)).toMatch(/^029 /)
+    expect(current).not.toContain('000 ')
+    expect(current).toContain(`[bosun] ${path}.1 is a folder, so the log's older part cannot be moved there; only its newest part is kept. Move or remove that folder to keep more.`)
+    // Bounded as the pair would be (the kept half and the note, then lines up to the cap).
+    expect((await stat(path)).size).toBeLessThanOrEqual(1_000)
+    expect(await readdir(`${path}.1`)).toEqual(['mine'])
+    expect(await readFile(join(`${path}.1`, 'mine'), 'utf8')).toBe('a person’s file\n')
+    expect(logger.lines.filter((l) => l.includes('is a folder'))).toHaveLength(1)
+    expect(logger.lines.filter((l) => l.includes('cannot write agent log'))).toEqual([])
   })
 
   it('drops what exceeds the queue instead of buffering without bound, and says so', async () => {
