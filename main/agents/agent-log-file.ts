@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs'
-import { appendToFile, readFileTail } from '../base/append-file'
-import { writeFileAtomic } from '../base/atomic-write'
+import { appendToFile, rotateFile } from '../base/append-file'
 import { dirname } from 'node:path'
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
@@ -144,34 +143,18 @@ export class AgentLogFile implements IDisposable {
         () => 0,
       )
     }
-    if (this.size > 0 && this.size + bytes > this.maxBytes) this.size = await this.rotate()
-    await appendToFile(this.path, text)
-    this.size += bytes
-  }
-
-  /**
-   * Moves the full log to `<path>.1`, replacing the previous one; returns the log's size after. Where that cannot be
-   * done (a folder named `<path>.1`: rename does not replace a folder), the log keeps its newest half in place with
-   * a line saying why, so it goes on within its bound (logging used to stop there, each start tried again and
-   * failed again, and every line the agent wrote after it was lost).
-   */
-  private async rotate(): Promise<number> {
-    const older = `${this.path}.1`
-    try {
-      await fs.rename(this.path, older)
-      return 0
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
-      const found = await fs.lstat(older).catch(() => undefined)
-      const why = found?.isDirectory()
-        ? `${older} is a folder, so the log's older part cannot be moved there; only its newest part is kept. Move or remove that folder to keep more.`
-        : `the log could not be moved to ${older} (${error instanceof Error ? error.message : String(error)}); only its newest part is kept.`
-      if (!this.rotationWarned) this.options.logger?.warn(`agent log ${this.path}: ${why}`)
-      this.rotationWarned = true
-      const kept = (await readFileTail(this.path, Math.floor(this.maxBytes / 2))).text + `${new Date().toISOString()} [bosun] ${why}\n`
-      await writeFileAtomic(this.path, kept)
-      return Buffer.byteLength(kept)
+    if (this.size > 0 && this.size + bytes > this.maxBytes) {
+      // Where `<path>.1` cannot take the log (a folder of that name), it keeps its newest half, and a line says why.
+      const rotated = await rotateFile(this.path, Math.floor(this.maxBytes / 2))
+      this.size = rotated.size
+      if (rotated.why) {
+        if (!this.rotationWarned) this.options.logger?.warn(`agent log: ${rotated.why}`)
+        this.rotationWarned = true
+        text = `${new Date().toISOString()} [bosun] ${rotated.why}\n${text}`
+      }
     }
+    await appendToFile(this.path, text)
+    this.size += Buffer.byteLength(text)
   }
 
   /** Stops accepting text; what is queued is still written (await {@link flush} to know when). */

@@ -6,6 +6,7 @@
  */
 import { constants, promises as fs, type Stats } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
+import { writeFileAtomic } from './atomic-write'
 
 /** `path` opened with `flags` and without blocking, with its stat; refused (closed, thrown) unless it is a regular file. */
 export async function openRegularFile(path: string, flags: number, mode?: number): Promise<{ handle: FileHandle; stat: Stats }> {
@@ -46,5 +47,28 @@ export async function readFileTail(path: string, maxBytes: number): Promise<{ te
     return { text: newline >= 0 ? text.slice(newline + 1) : text, truncated, bytes: length }
   } finally {
     await handle.close()
+  }
+}
+
+/**
+ * Makes room in a bounded file Bosun appends to (an agent's log, the confirmation record): moves it to `<path>.1`,
+ * replacing the previous one (the file is then empty). Where that cannot be done (a folder named `<path>.1`, which a
+ * rename does not replace), the file keeps its newest `keepBytes` in place from a line start, and `why` says so in
+ * words a person can act on: the rename used to fail each time, and what was to be appended was lost.
+ */
+export async function rotateFile(path: string, keepBytes: number): Promise<{ size: number; why?: string }> {
+  const older = `${path}.1`
+  try {
+    await fs.rename(path, older)
+    return { size: 0 }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0 }
+    const found = await fs.lstat(older).catch(() => undefined)
+    const why = found?.isDirectory()
+      ? `${older} is a folder, so the older part of ${path} cannot be moved there; only its newest part is kept. Move or remove that folder to keep more.`
+      : `${path} could not be moved to ${older} (${error instanceof Error ? error.message : String(error)}); only its newest part is kept.`
+    const { text } = await readFileTail(path, keepBytes)
+    await writeFileAtomic(path, text)
+    return { size: Buffer.byteLength(text), why }
   }
 }

@@ -12,7 +12,7 @@
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
-import { appendToFile } from '../base/append-file'
+import { appendToFile, rotateFile } from '../base/append-file'
 
 export type ConfirmationKind = 'agent-definition' | 'agent-start' | 'auto-approve' | 'remember-decision' | 'mcp-server'
 
@@ -119,6 +119,7 @@ export function recordConfirmations(
   const path = join(options.home, CONFIRMATION_LOG_FILE)
   const now = options.now ?? (() => new Date())
   let writing: Promise<void> = Promise.resolve()
+  let rotationWarned = false
   const append = (record: RecordedConfirmation) => {
     const line = JSON.stringify(record) + '\n'
     writing = writing.then(async () => {
@@ -128,7 +129,12 @@ export function recordConfirmations(
           (s) => s.size,
           () => 0,
         )
-        if (size + line.length > CONFIRMATION_LOG_MAX_BYTES) await fs.rename(path, `${path}.1`)
+        if (size + line.length > CONFIRMATION_LOG_MAX_BYTES) {
+          // A folder named `<file>.1` keeps the record from rotating: it keeps its newest half instead (said once).
+          const { why } = await rotateFile(path, CONFIRMATION_LOG_MAX_BYTES / 2)
+          if (why && !rotationWarned) options.log.warn(why)
+          rotationWarned ||= why !== undefined
+        }
         await appendToFile(path, line)
       } catch (error) {
         options.log.error('cannot record a confirmation', error)

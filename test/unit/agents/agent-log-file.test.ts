@@ -71,7 +71,7 @@ describe('AgentLogFile', () => {
     const current = await readFile(path, 'utf8')
     expect(current.trimEnd().split('\n').at(-1)).toMatch(/^029 /)
     expect(current).not.toContain('000 ')
-    expect(current).toContain(`[bosun] ${path}.1 is a folder, so the log's older part cannot be moved there; only its newest part is kept. Move or remove that folder to keep more.`)
+    expect(current).toContain(`[bosun] ${path}.1 is a folder, so the older part of ${path} cannot be moved there; only its newest part is kept. Move or remove that folder to keep more.`)
     // Bounded as the pair would be (the kept half and the note, then lines up to the cap).
     expect((await stat(path)).size).toBeLessThanOrEqual(1_000)
     expect(await readdir(`${path}.1`)).toEqual(['mine'])

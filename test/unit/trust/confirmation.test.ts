@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -133,6 +133,29 @@ describe('recordConfirmations', () => {
     await recorded.flush()
     expect((await stat(join(home, `${CONFIRMATION_LOG_FILE}.1`))).size).toBe(CONFIRMATION_LOG_MAX_BYTES - 10)
     expect(JSON.parse(await readFile(join(home, CONFIRMATION_LOG_FILE), 'utf8'))).toMatchObject({ kind: 'auto-approve', confirmed: false, by: 'refused' })
+  })
+
+  it('where a folder is named as the old copy, keeps the newest half of the record and every new answer, and says why once', async () => {
+    const record = join(home, CONFIRMATION_LOG_FILE)
+    await mkdir(`${record}.1`)
+    const old = (n: number) => JSON.stringify({ n, pad: 'p'.repeat(200) }) + '\n'
+    let text = ''
+    for (let n = 0; text.length < CONFIRMATION_LOG_MAX_BYTES - 500; n++) text += old(n)
+    // The last old line fills the record to 20 bytes short of its bound: the first answer rotates it.
+    text += JSON.stringify({ n: -1, pad: 'q'.repeat(CONFIRMATION_LOG_MAX_BYTES - 20 - text.length - '{"n":-1,"pad":""}\n'.length) }) + '\n'
+    await writeFile(record, text)
+    const log = createMemoryLogger()
+    const recorded = recordConfirmations(refuseAllConfirmation(createMemoryLogger()), { home, host: 'electron', log })
+    for (let i = 0; i < 3; i++) await recorded.confirm(request(`Turn on ${i}?`, 'auto-approve'))
+    await recorded.flush()
+    const lines = (await readFile(record, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { n?: number; message?: string })
+    // Whole lines only: the newest old ones, then the three answers.
+    expect(lines.slice(-3).map((l) => l.message)).toEqual(['Turn on 0?', 'Turn on 1?', 'Turn on 2?'])
+    expect((await stat(record)).size).toBeLessThanOrEqual(CONFIRMATION_LOG_MAX_BYTES / 2 + 1000)
+    expect(lines.length).toBeGreaterThan(100)
+    expect((await stat(`${record}.1`)).isDirectory()).toBe(true)
+    expect(log.lines.filter((l) => l.includes('cannot record'))).toEqual([])
+    expect(log.lines.filter((l) => l.includes(`${record}.1 is a folder`))).toHaveLength(1)
   })
 })
 
