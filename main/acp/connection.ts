@@ -93,6 +93,17 @@ export interface ClientCapabilityFlags {
 
 /** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
 const LOGGED_PROBLEMS = 10
+/** How long a closed connection keeps its transport for the answers its handlers owe the agent (see `close`). */
+const ANSWER_GRACE_MS = 1_000
+
+/** Resolves once every promise settled, or after `ms`, whichever comes first (the timer is cleared either way). */
+function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))
+  // A macrotask after they settle: vscode-jsonrpc hands each answer to the writer in a callback of its own.
+  const settled = Promise.allSettled(promises).then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer))
+}
 /** Real session ids are UUIDs or short names: a longer one is not a session Bosun keeps anything for (it would key maps). */
 export const MAX_SESSION_ID_CHARS = 1024
 
@@ -158,6 +169,10 @@ class AcpConnection implements AcpClientConnection {
   private readonly pending = new Set<{ reject(reason: unknown): void }>()
   /** Agent→client requests in flight, by the agent's id (a Map keeps `7` and `"7"` apart, B3). */
   private readonly incoming = new Map<JsonRpcId, IncomingRequest>()
+  /** The handlers of the agent's requests not settled yet: {@link close} lets their answers out before it lets go of the transport. */
+  private readonly answering = new Set<Promise<unknown>>()
+  /** Set by {@link close}: the answers it gave (see {@link answersWritten}) are handed to the writer. */
+  private answersOut: Promise<void> | undefined
   private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
   private readonly turns = new Map<string, TurnWaiter>()
   /**
@@ -240,7 +255,8 @@ class AcpConnection implements AcpClientConnection {
     const tokenIds = this.tokenIds
     const incoming = this.incoming
     const incomingIds = this.incomingIds
-    this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger), {
+    // A send that fails once the connection closed is one it expected (an answer to an agent that exited): quiet.
+    this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger, () => this.disposed || this.ended), {
       // vscode-jsonrpc takes one queued message per turn: the reader stops reading while too many wait.
       messageStrategy: {
         handleMessage: (message, next) => {
@@ -601,17 +617,33 @@ class AcpConnection implements AcpClientConnection {
     for (const request of this.incoming.values()) request.controller.abort(reason)
     this.incoming.clear()
     this.checkOutputRead()
+    // The agent's requests waiting for an answer (a form, a permission) are answered by their handlers on the close
+    // (the brokers answer `cancel`/`cancelled`); the transport stays until those answers are written, so the agent
+    // has them before its stdin ends (they failed, "Sending response failed.", at every stop with one waiting).
+    const answering = [...this.answering]
     this.fireClose(error)
-    try {
-      this.rpc.dispose()
-    } catch {
-      // Disposing a connection whose stream already died may throw; we are done with it either way.
+    const disposeRpc = () => {
+      try {
+        this.rpc.dispose()
+      } catch {
+        // Disposing a connection whose stream already died may throw; we are done with it either way.
+      }
     }
+    if (answering.length === 0 || this.ended) disposeRpc()
+    else this.answersOut = settledWithin(answering, ANSWER_GRACE_MS).then(disposeRpc)
     this.updateEmitter.dispose()
     this.problemEmitter.dispose()
     this.closeEmitter.dispose()
     this.tap.dispose()
     this.pendingIds.dispose()
+  }
+
+  /**
+   * Resolves once the answers {@link close} gave to the agent's waiting requests are handed to the writer (at most
+   * {@link ANSWER_GRACE_MS} after it): what stops the agent ends its stdin after this, so they reach it first.
+   */
+  answersWritten(): Promise<void> {
+    return this.answersOut ?? Promise.resolve()
   }
 
   whenOutputRead(): Promise<void> {
@@ -818,8 +850,14 @@ class AcpConnection implements AcpClientConnection {
 
   private handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
     this.queued--
+    // Closed, its transport kept only for the answers it owes: a request the agent sends meanwhile is not handled.
+    if (this.disposed) return Promise.reject(new ResponseError(-32603, 'The client is closing the connection.'))
     // The handler's synchronous part (a permission's tool-call patch…) has run when this returns.
-    return this.runRequestHandler(method, params, token)
+    const answer = this.runRequestHandler(method, params, token)
+    this.answering.add(answer)
+    const settled = () => void this.answering.delete(answer)
+    answer.then(settled, settled)
+    return answer
   }
 
   private async runRequestHandler(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
@@ -844,6 +882,7 @@ class AcpConnection implements AcpClientConnection {
   }
 
   private handleNotification(method: string, params: unknown): void {
+    if (this.disposed) return
     if (method === 'session/update') {
       // One that waited behind an agent request (see fastPath).
       this.queued--
@@ -986,10 +1025,14 @@ function previewOf(value: unknown): string {
   return text.length > 120 ? text.slice(0, 120) + '…' : text
 }
 
-/** vscode-jsonrpc's own warnings (one per failed send to a dead or stuck agent), rate-limited like problems. */
-function toRpcLogger(logger: Logger | undefined) {
+/**
+ * vscode-jsonrpc's own warnings (one per failed send to a dead or stuck agent), rate-limited like problems; once the
+ * connection is `closed` a failed send is expected (the agent is gone or going) and goes to the debug log.
+ */
+function toRpcLogger(logger: Logger | undefined, closed: () => boolean) {
   let count = 0
   const warn = (message: string) => {
+    if (closed()) return logger?.debug(message)
     count++
     if (count <= LOGGED_PROBLEMS) logger?.warn(message)
     else if (/^10+$/.test(String(count))) logger?.warn(`${count} transport warnings so far (latest: ${message}); only some are logged`)

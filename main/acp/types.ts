@@ -186,6 +186,11 @@ export interface AcpClientConnection extends IDisposable {
    * the event loop, so what the answers settled has run), or once the connection is closed.
    */
   whenOutputRead?(): Promise<void>
+  /**
+   * After `close`: resolves once the answers it gave to the agent's waiting requests (a form, a permission) are handed
+   * to the writer, within a second; what stops the agent ends its stdin after this.
+   */
+  answersWritten?(): Promise<void>
   /** Set after a successful `initialize`. */
   readonly handshake: AgentHandshake | undefined
   readonly onDidReceiveUpdate: Event<SessionUpdateNotification>

@@ -283,11 +283,14 @@ export class AgentHost implements IDisposable {
     this.cancelRestartTimer()
     const process = this.process
     const starting = this.starting
+    const closing = [this.connectionValue, this.pendingConnection]
     this.closeConnections(new AgentExitedError(options.reason ?? `${this.specValue.name} was stopped.`, null, null))
     this.process = undefined
     this.restartState = recordExit(this.restartState, { kind: 'user-stop' }, this.scheduler.now(), this.policy).state
     this.error = null
     if (!this.disposed) this.setStatus('stopped')
+    // What the close answered (a form or a permission the agent waits for) reaches the agent before its stdin ends.
+    await Promise.all(closing.map((connection) => connection?.answersWritten?.()))
     await process?.stop({ deadlineMs: options.deadlineMs ?? this.stopDeadlineMs })
     // A launch that was spawning when we stopped kills its own process; wait for that too.
     await starting?.catch(() => undefined)
