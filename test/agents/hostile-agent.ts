@@ -47,6 +47,9 @@
  *   perm-options       a permission request with n options (`--variant dup`: two with one id; `zero`: none)
  *   big-facts          n available commands (2 KB each), 300 config options of 300 values, a 1 MB title and mode id,
  *                      a usage of negative and huge numbers, then a normal reply
+ *   odd-session        answers `session/new` with n modes and n models (`--variant options`: n config options instead),
+ *                      ids repeated, unknown types, items that are not objects, a current mode and model it does not
+ *                      list; at the prompt, 100,000 commands (names repeated), a mode it never listed, then a normal reply
  *   response-tricks    answers to ids never sent, id null, a 1 MB id, object ids, both result and error, no or an old
  *                      `jsonrpc`, a request id reused while the first waits, bad UTF-8, a lone surrogate, NUL, BOM, CRLF
  *   spoof              a right-to-left override, zero-width spaces and ANSI escapes in a diff's path, a written file's
@@ -216,6 +219,27 @@ async function handle(message: Json): Promise<void> {
         return
       }
       if (mode === 'hang-new') return
+      if (mode === 'odd-session') {
+        const odd: unknown[] = [42, null, 'text', { id: 7 }, { id: 'm'.repeat(1024 * 1024), name: 'Huge' }]
+        const availableModes: unknown[] = [...odd, ...Array.from({ length: count }, (_, i) => ({ id: `mode${i % 100}`, name: `Mode ${i}`, _meta: { n: i } }))]
+        const availableModels: unknown[] = [...odd, ...Array.from({ length: count }, (_, i) => ({ modelId: `model${i % 50}`, name: `Model ${i}` }))]
+        const kinds = ['select', 'boolean', 'slider', 'x'.repeat(10_000)]
+        const configOptions: unknown[] = [
+          ...odd,
+          ...Array.from({ length: count }, (_, i) => ({
+            id: `opt${i % 10}`,
+            name: `Option ${i}`,
+            type: kinds[i % kinds.length],
+            category: 'other',
+            currentValue: i % 2 ? `v${i % 5}` : { nested: [i] },
+            options: i % 3 ? Array.from({ length: 40 }, (_, j) => (j % 9 === 0 ? j : { value: `v${j % 5}`, name: `Value ${j}` })) : 'not a list',
+          })),
+        ]
+        const facts = variant === 'options' ? { configOptions } : { modes: { currentModeId: 'never-listed', availableModes }, models: { currentModelId: 'model-unknown', availableModels } }
+        send({ id, result: { sessionId: SESSION, ...facts } })
+        sessions++
+        return
+      }
       if (mode === 'early-flood' || mode === 'early-big') {
         // early-big: 64 KiB chunks, under the count bound but far over the size bound.
         const pad = mode === 'early-big' ? 'e'.repeat(64 * 1024) : ''
@@ -487,6 +511,13 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       const answer = await request('session/request_permission', { sessionId: SESSION, toolCall: { toolCallId: 'opts', title: 'Options', kind: 'execute' }, options })
       report({ answer })
       say('after options')
+      endTurn(id)
+      return
+    }
+    case 'odd-session': {
+      update({ sessionUpdate: 'available_commands_update', availableCommands: Array.from({ length: 100_000 }, (_, i) => ({ name: `c${i % 2_000}`, description: `Command ${i}` })) })
+      update({ sessionUpdate: 'current_mode_update', currentModeId: 'no-such-mode' })
+      say('after odd facts')
       endTurn(id)
       return
     }

@@ -50,9 +50,13 @@ export function parseModes(value: unknown): SessionState['modes'] | undefined {
   if (value === null) return null
   if (!isObject(value) || !Array.isArray(value.availableModes)) return undefined
   const availableModes: ModeView[] = []
+  // A mode is chosen by its id: a second one of an id already listed could only choose the first (and showed twice
+  // in the select, under one React key). So with config options' ids and values below.
+  const seen = new Set<string>()
   for (const mode of value.availableModes) {
     if (availableModes.length >= MAX_MODES) break
-    if (!isObject(mode) || !isString(mode.id) || mode.id.length > MAX_MODEL_ID_CHARS) continue
+    if (!isObject(mode) || !isString(mode.id) || mode.id.length > MAX_MODEL_ID_CHARS || seen.has(mode.id)) continue
+    seen.add(mode.id)
     availableModes.push({
       id: mode.id,
       name: cutText(isString(mode.name) ? mode.name : mode.id, MAX_MODEL_NAME_CHARS),
@@ -121,16 +125,19 @@ export function hasModelOption(options: readonly ConfigOptionView[]): boolean {
 export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
   if (!Array.isArray(value)) return null
   const out: ConfigOptionView[] = []
+  const ids = new Set<string>()
   let values = 0
   for (const item of value) {
     if (!isObject(item)) continue
     const id = isString(item.configId) ? item.configId : isString(item.id) ? item.id : null
     if (out.length >= MAX_CONFIG_OPTIONS) break
-    if (id === null || id.length > MAX_MODEL_ID_CHARS || !isString(item.name)) continue
+    if (id === null || id.length > MAX_MODEL_ID_CHARS || !isString(item.name) || ids.has(id)) continue
+    ids.add(id)
     const options: ConfigOptionView['options'] = []
+    const listed = new Set<string>()
     let cut = false
     const pushOption = (o: unknown, group?: string, current = false) => {
-      if (!isObject(o) || !isString(o.value) || o.value.length > MAX_MODEL_ID_CHARS) return
+      if (!isObject(o) || !isString(o.value) || o.value.length > MAX_MODEL_ID_CHARS || listed.has(o.value)) return
       if (!current && (options.length >= MAX_CONFIG_VALUES || values >= MAX_CONFIG_VALUES_TOTAL)) {
         cut = true
         return
@@ -142,6 +149,7 @@ export function parseConfigOptions(value: unknown): ConfigOptionView[] | null {
       }
       if (group !== undefined) option.group = cutText(group, MAX_MODEL_NAME_CHARS)
       values++
+      listed.add(o.value)
       options.push(option)
     }
     const groupOf = (o: Record<string, unknown>) => (isString(o.name) ? o.name : isString(o.groupId) ? o.groupId : isString(o.group) ? o.group : '')
