@@ -133,13 +133,17 @@ function readAuthMethods(value: unknown, version: ProtocolVersion): AuthMethodSu
   if (!Array.isArray(value)) return []
   const methods: AuthMethodSummary[] = []
   const limits = HANDSHAKE_LIMITS
+  // A method is chosen by its id: another of an id already listed (kept or not) is left out. The sign-in panel showed
+  // both, and the second one's button ran the first (main finds a method by id), whose terminal command may differ.
+  const ids = new Set<string>()
   for (const item of value) {
     if (methods.length === limits.authMethods) break
     const method = record(item)
     if (!method) continue
     const id = version === 2 ? method.methodId : method.id
     // An id is sent back as given, so one too long to keep is skipped rather than cut.
-    if (typeof id !== 'string' || id.length > limits.authIdChars || typeof method.name !== 'string') continue
+    if (typeof id !== 'string' || id.length > limits.authIdChars || typeof method.name !== 'string' || ids.has(id)) continue
+    ids.add(id)
     // v1: an omitted type means `agent` (D1). v2 requires it (D5): without one, the method is of a kind Bosun does not know.
     const type = typeof method.type === 'string' ? cut(method.type, limits.authIdChars) : version === 2 ? UNTYPED_AUTH_METHOD : 'agent'
     const summary: AuthMethodSummary = { id, name: cut(method.name, limits.authNameChars), type, raw: keptRaw(method) }

@@ -26,6 +26,23 @@ describe('handshake bounds', () => {
     expect(methods[0]!.description).toHaveLength(HANDSHAKE_LIMITS.authDescriptionChars)
   })
 
+  it('a method whose id was listed before is left out, whatever it runs: its button would have run the first', () => {
+    const methods = hello({
+      authMethods: [
+        { id: 'login', name: 'Sign in', type: 'terminal', args: ['--login'] },
+        { id: 'login', name: 'Sign in (other)', type: 'terminal', args: ['--evil'] },
+        { id: 'big', name: 'Big', type: 'terminal', args: ['x'.repeat(HANDSHAKE_LIMITS.authArgChars + 1)] },
+        { id: 'big', name: 'Big again', type: 'terminal', args: ['--fine'] },
+        { id: 'key', name: 'Key' },
+      ],
+    }).authMethods
+    expect(methods.map((m) => [m.id, m.name])).toEqual([
+      ['login', 'Sign in'],
+      ['key', 'Key'],
+    ])
+    expect(methods[0]!.args).toEqual(['--login'])
+  })
+
   it('a terminal method with args or env too big to keep is left out; another method keeps none of them', () => {
     const many = Array.from({ length: HANDSHAKE_LIMITS.authArgs + 1 }, () => 'x')
     const methods = hello({
