@@ -80,6 +80,9 @@ export function snippetOf(text: string, query: string): string {
   return `${start > 0 ? '…' : ''}${clean(text.slice(start, at))}\u0002${clean(text.slice(at, at + length))}\u0003${clean(text.slice(at + length, end))}${end < text.length ? '…' : ''}`
 }
 
+/** A second save while one's dialog is open. */
+const BUSY_SAVING = 'Another export or image is being saved; finish that one first.'
+
 export function createHistoryService(options: {
   store: HistoryStore
   events: EventSink
@@ -238,8 +241,12 @@ export function createHistoryService(options: {
     }
   }
 
-  /** A saveImage runs (see there). */
-  let savingImage = false
+  /**
+   * A save through the dialog runs (an image or an export), from its look-up to the dialog's end: calls meanwhile are
+   * refused at once. Each looked through or rendered a whole session first (an export of a large stored session takes
+   * seconds of main's thread), only for the dialog to refuse it.
+   */
+  let saving = false
   const handlers: HistoryHandlers = {
     historyAgentSessions: async ({ agentId, cwd }) => {
       if (!sessions) return fail({ kind: 'internal', message: 'History is not ready.' })
@@ -326,29 +333,37 @@ export function createHistoryService(options: {
         return ok({ hits: rows.map(({ body, ...hit }) => ({ ...hit, snippet: snippetOf(searchTextOfBody(body), query).slice(0, 4096) })) })
       }),
     historyExport: async ({ sessionId, format }) => {
-      const read = await io('Exporting the session', () => {
-        const state = readState(sessionId)
-        if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-        const summary = store.summary(sessionId)
-        const content = format === 'markdown' ? sessionToMarkdown(state, summary, options.agentName?.(state.agentId)) : sessionToJson(state, summary)
-        return ok({ content, fileName: exportFileName(exportTitle(state, summary), format) })
-      })
-      if (!read.ok) return read
-      const { content, fileName } = read.value
-      const mimeType = format === 'markdown' ? 'text/markdown' : 'application/json'
-      if (!options.saveFile) return ok({ fileName, mimeType, content })
+      const saveFile = options.saveFile
+      // One save through the dialog at a time (see `saving`); the browser host answers with the content, nothing waits.
+      if (saveFile && saving) return fail({ kind: 'busy', message: BUSY_SAVING })
+      if (saveFile) saving = true
       try {
-        return ok({ fileName, mimeType, savedTo: await options.saveFile(fileName, content, format) })
-      } catch (error) {
-        return fail({ kind: 'io-error', message: `Saving the export failed: ${error instanceof Error ? error.message : String(error)}` })
+        const read = await io('Exporting the session', () => {
+          const state = readState(sessionId)
+          if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+          const summary = store.summary(sessionId)
+          const content = format === 'markdown' ? sessionToMarkdown(state, summary, options.agentName?.(state.agentId)) : sessionToJson(state, summary)
+          return ok({ content, fileName: exportFileName(exportTitle(state, summary), format) })
+        })
+        if (!read.ok) return read
+        const { content, fileName } = read.value
+        const mimeType = format === 'markdown' ? 'text/markdown' : 'application/json'
+        if (!saveFile) return ok({ fileName, mimeType, content })
+        try {
+          return ok({ fileName, mimeType, savedTo: await saveFile(fileName, content, format) })
+        } catch (error) {
+          return fail({ kind: 'io-error', message: `Saving the export failed: ${error instanceof Error ? error.message : String(error)}` })
+        }
+      } finally {
+        if (saveFile) saving = false
       }
     },
     saveImage: async ({ sessionId, sha256 }) => {
       const saveFile = options.saveFile
       if (!saveFile) return fail({ kind: 'unsupported', message: 'Saving an image through Bosun is not available here.' })
       // One at a time, from the look-up to the dialog's end: calls at once each looked through the whole session first.
-      if (savingImage) return fail({ kind: 'busy', message: 'Another image is being saved; finish that one first.' })
-      savingImage = true
+      if (saving) return fail({ kind: 'busy', message: BUSY_SAVING })
+      saving = true
       try {
         const found = await io('Saving the image', () => {
           // Only from an open session (what the page draws): a stored one would be read and every image hashed again
@@ -367,7 +382,7 @@ export function createHistoryService(options: {
       } catch (error) {
         return fail({ kind: 'io-error', message: `Saving the image failed: ${error instanceof Error ? error.message : String(error)}` })
       } finally {
-        savingImage = false
+        saving = false
       }
     },
   }

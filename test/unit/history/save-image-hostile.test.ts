@@ -125,4 +125,31 @@ describe('saveImage from a hostile page', () => {
     expect(await history.handlers.saveImage({ sessionId: 'a/s1', sha256: sha(image(3)) })).toEqual({ ok: true, value: { savedTo: '/x' } })
     history.dispose()
   })
+
+  it('an export while a save dialog is open is refused at once, without rendering the session; the image waits for the export the same way', async () => {
+    let answer: (path: string | null) => void = () => undefined
+    const asked: string[] = []
+    const history = setup((name) => {
+      asked.push(name)
+      return new Promise((resolve) => (answer = resolve))
+    })
+    let reads = 0
+    history.bind({ has: (id: string) => id === 'a/s1', snapshot: () => undefined, state: (id: string) => (reads++, id === 'a/s1' ? state : undefined) } as unknown as HistorySessionsPort)
+    const first = history.handlers.historyExport({ sessionId: 'a/s1', format: 'json' })
+    await vi.waitFor(() => expect(asked).toHaveLength(1))
+    const readsBefore = reads
+    const meanwhile = await Promise.all([
+      ...Array.from({ length: 50 }, () => history.handlers.historyExport({ sessionId: 'a/s1', format: 'markdown' })),
+      history.handlers.saveImage({ sessionId: 'a/s1', sha256: sha(image(1)) }),
+    ])
+    expect(meanwhile.map((r) => !r.ok && r.error)).toEqual(Array.from({ length: 51 }, () => ({ kind: 'busy', message: 'Another export or image is being saved; finish that one first.' })))
+    expect(reads).toBe(readsBefore)
+    answer('/saved/s1.json')
+    expect(await first).toMatchObject({ ok: true, value: { savedTo: '/saved/s1.json' } })
+    const next = history.handlers.historyExport({ sessionId: 'a/s1', format: 'markdown' })
+    await vi.waitFor(() => expect(asked).toHaveLength(2))
+    answer(null)
+    expect(await next).toMatchObject({ ok: true, value: { savedTo: null } })
+    history.dispose()
+  })
 })
