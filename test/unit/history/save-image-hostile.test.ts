@@ -65,14 +65,20 @@ function setup(saveFile: SaveFile, store: HistoryStore = new NullHistoryStore())
   return history
 }
 
+/** The service with a save dialog that stays open until the test answers it; `asked`: the names it was asked to save. */
+function heldDialog() {
+  let answerNow: (path: string | null) => void = () => undefined
+  const asked: string[] = []
+  const history = setup((name) => {
+    asked.push(name)
+    return new Promise((resolve) => (answerNow = resolve))
+  })
+  return { history, asked, answer: (path: string | null) => answerNow(path) }
+}
+
 describe('saveImage from a hostile page', () => {
   it('one dialog at a time: calls while it is open are refused at once, and the next one after it works', async () => {
-    let answer: (path: string | null) => void = () => undefined
-    const asked: string[] = []
-    const history = setup((name) => {
-      asked.push(name)
-      return new Promise((resolve) => (answer = resolve))
-    })
+    const { history, asked, answer } = heldDialog()
     const first = history.handlers.saveImage({ sessionId: 'a/s1', sha256: sha(image(3)) })
     await vi.waitFor(() => expect(asked).toHaveLength(1))
     const meanwhile = await Promise.all(Array.from({ length: 50 }, (_, i) => history.handlers.saveImage({ sessionId: 'a/s1', sha256: sha(image(i % 20)) })))
@@ -127,12 +133,7 @@ describe('saveImage from a hostile page', () => {
   })
 
   it('an export while a save dialog is open is refused at once, without rendering the session; the image waits for the export the same way', async () => {
-    let answer: (path: string | null) => void = () => undefined
-    const asked: string[] = []
-    const history = setup((name) => {
-      asked.push(name)
-      return new Promise((resolve) => (answer = resolve))
-    })
+    const { history, asked, answer } = heldDialog()
     let reads = 0
     history.bind({ has: (id: string) => id === 'a/s1', snapshot: () => undefined, state: (id: string) => (reads++, id === 'a/s1' ? state : undefined) } as unknown as HistorySessionsPort)
     const first = history.handlers.historyExport({ sessionId: 'a/s1', format: 'json' })
