@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -64,12 +65,16 @@ describe('readLogTail', () => {
     expect(await readLogTail(path, 1000, secrets)).toEqual({ text: `old line 1\nold line 2\nnew ${REDACTED}\n`, truncated: false })
     expect(await readLogTail(path, 20, secrets)).toEqual({ text: `new ${REDACTED}\n`, truncated: true })
   })
-  it('a folder named as the rotated log is no older part (the log is read); a folder as the log itself is named', async () => {
+  it('a folder or a FIFO named as the rotated log is no older part (the log is read); a folder as the log itself is named', async () => {
     dir = mkdtempSync(join(tmpdir(), 'bosun-log-'))
     const path = join(dir, 'a.log')
     mkdirSync(`${path}.1`)
     writeFileSync(join(`${path}.1`, 'kept'), 'a person’s file\n')
     writeFileSync(path, 'new line\n')
+    expect(await readLogTail(path, 1000, new SecretSet())).toEqual({ text: 'new line\n', truncated: false })
+    // A FIFO there is none either (read without waiting on it).
+    rmSync(`${path}.1`, { recursive: true })
+    execFileSync('mkfifo', [`${path}.1`])
     expect(await readLogTail(path, 1000, new SecretSet())).toEqual({ text: 'new line\n', truncated: false })
     rmSync(path)
     mkdirSync(path)
