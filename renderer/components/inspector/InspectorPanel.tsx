@@ -191,7 +191,7 @@ export function InspectorView(props: InspectorViewProps) {
                         <td>
                           <span className={`badge ${KIND_CLASS[m.kind]}`}>{m.kind}</span>
                         </td>
-                        <td className="mono inspector-method">
+                        <td className="mono inspector-method" title={methodLabel(m) || undefined}>
                           {methodLabel(m)}
                           {m.origin === 'check' && (
                             <span className="inspector-origin" title="From a connection check (a separate, short-lived process)">

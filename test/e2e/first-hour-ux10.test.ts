@@ -1,0 +1,78 @@
+/**
+ * What a person notices in the first hour, one more round (UX pass 10), in the browser host, light and dark, 900 and
+ * 1400 px: the protocol inspector scrolled sideways at 900 px; the window showed two blue New session buttons; a
+ * preset's key on a machine without a keychain offered a field that took nothing and a Cancel that led to a dead Set;
+ * added folders showed the same start of two paths ("/home/ada/src/custome"). Screenshots:
+ * test/e2e/screenshots/ux10-*.png.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright'
+import type { Scenario } from '../agents/scenario'
+import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
+import { sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
+
+const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
+const AGENT = 'Scripted agent'
+
+/** Screenshots of the window as it is, at both widths and in both themes (back to 1400 px, light). */
+async function shootAll(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
+  for (const width of [900, 1400]) {
+    await page.setViewportSize({ width, height: 820 })
+    await check?.()
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      await screenshot(page, `ux10-${name}-${colorScheme}-${width}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.setViewportSize({ width: 1400, height: 820 })
+}
+
+/** The fixture scenario `name`, its sessions numbered after a long prefix (as real agents' UUIDs are long). */
+function withLongSessionIds(name: string): Scenario {
+  const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', `${name}.json`), 'utf8')) as Scenario
+  return { ...scenario, session: { ...scenario.session, idPrefix: '0198f3c2-a7e6-7d4c-4b1a-long-session-' } }
+}
+
+it('the protocol inspector fits a 900 px window: no sideways scroll, every column in view, the method whole in its tooltip', async () => {
+  const { page } = await launch.session(
+    { id: 'a', name: AGENT, scenario: scenarioFile('long-ids', withLongSessionIds('e2e-permissions')) },
+    { viewport: { width: 900, height: 820 } },
+  )
+  await sendPrompt(page, 'v1-diff')
+  await (await visible(transcript(page).getByRole('alertdialog'))).getByRole('button', { name: /Allow once/ }).click()
+  await waitIdle(page)
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('tab', { name: 'Inspector', exact: true }).click()
+  const grid = await visible(dialog.getByRole('grid', { name: 'Protocol messages' }))
+  const permissionRow = grid.getByRole('row').filter({ hasText: 'session/request_permission' }).first()
+  await permissionRow.click()
+  const fits = async () => {
+    const shape = await grid.evaluate((table) => {
+      const wrap = table.parentElement!
+      const right = wrap.getBoundingClientRect().right
+      return {
+        tableScrolls: wrap.scrollWidth > wrap.clientWidth,
+        pageScrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        headersOut: Array.from(table.querySelectorAll('th'))
+          .filter((th) => th.getBoundingClientRect().right > right + 0.5)
+          .map((th) => th.textContent),
+      }
+    })
+    expect(shape).toEqual({ tableScrolls: false, pageScrolls: false, headersOut: [] })
+    expect(await permissionRow.getByRole('gridcell', { name: 'session/request_permission' }).getAttribute('title')).toBe('session/request_permission')
+    // The toolbar stays one row: the session filter, as wide as its longest option, pushed Export and Clear down.
+    const middle = async (control: Locator) => {
+      const box = (await control.boundingBox())!
+      return Math.round(box.y + box.height / 2)
+    }
+    expect(await middle(dialog.getByRole('button', { name: 'Export', exact: true }))).toBe(await middle(dialog.getByRole('searchbox', { name: 'Filter by method' })))
+  }
+  await fits()
+  await shootAll(page, 'inspector', fits)
+})
