@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright'
 import type { Scenario } from '../agents/scenario'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
+import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -75,4 +75,18 @@ it('the protocol inspector fits a 900 px window: no sideways scroll, every colum
   }
   await fits()
   await shootAll(page, 'inspector', fits)
+})
+
+it('one blue button a view: the sidebar’s New session is secondary beside the empty window’s own and a session’s Send', async () => {
+  const app = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 1400, height: 820 } })
+  const { page } = app
+  const primaries = () => page.locator('.button-primary:visible').allInnerTexts()
+  await visible(page.getByRole('main', { name: 'No session' }).getByRole('button', { name: 'New session' }))
+  expect(await primaries()).toEqual(['New session'])
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  expect(await nav.getByRole('button', { name: 'New session', exact: true }).evaluate((el) => el.classList.contains('button-secondary'))).toBe(true)
+  await shootAll(page, 'empty')
+  await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+  expect(await primaries()).toEqual(['Send'])
+  await shootAll(page, 'session')
 })

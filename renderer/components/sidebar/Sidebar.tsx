@@ -159,9 +159,10 @@ export const Sidebar = memo(function Sidebar({
         <span className="app-name">Bosun</span>
         <button
           type="button"
-          // With no agent it leads to the Agents page, as the empty window's own Set up an agent does: that one is the
-          // window's one primary action, not three blue buttons to one place.
-          className={`button ${noAgents ? 'button-secondary' : 'button-primary'} button-small`}
+          // Secondary always: the view beside it has the window's one primary action (the empty window's own New
+          // session or Set up an agent, a session's Send), and two blue New session buttons side by side said the same
+          // thing twice. With no agent it leads to the Agents page, as Set up an agent does.
+          className="button button-secondary button-small"
           aria-expanded={creating !== null}
           title={newSessionShortcut ? `New session (${newSessionShortcut.label})` : undefined}
           aria-keyshortcuts={newSessionShortcut?.keys}
