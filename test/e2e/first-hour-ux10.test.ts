@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import type { Scenario } from '../agents/scenario'
+import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
@@ -89,4 +90,21 @@ it('one blue button a view: the sidebar’s New session is secondary beside the 
   await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
   expect(await primaries()).toEqual(['Send'])
   await shootAll(page, 'session')
+})
+
+it('without a keychain, a preset’s key says the agent starts without it and offers only Remove (its Cancel led to a Set that did nothing)', async () => {
+  const { page } = await launch([], { viewport: { width: 1400, height: 820 }, secretStore: createMemorySecretStore({ available: false }) })
+  await (await visible(page.getByRole('main', { name: 'No session' }).getByRole('button', { name: 'Set up an agent' }))).click()
+  await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ }).click()
+  const form = await visible(page.getByRole('form', { name: 'Add agent' }))
+  await visible(form.getByRole('alert').getByText('sign in with the agent’s own login instead', { exact: false }))
+  const row = form.getByRole('group', { name: 'Secrets (stored in the system keychain)' })
+  await visible(row.getByLabel('ANTHROPIC_API_KEY is not set; the agent starts without it', { exact: true }))
+  await visible(row.getByText('the agent starts without it', { exact: true }))
+  expect(await row.locator('input[type="password"]').count()).toBe(0)
+  expect(await row.getByRole('button').allInnerTexts()).toEqual(['Remove', 'Add secret'])
+  await shootAll(page, 'no-keychain')
+  // It saves as it is: the agent is listed, its key left unset.
+  await form.getByRole('button', { name: 'Save', exact: true }).click()
+  await visible(page.getByRole('dialog', { name: 'Agents' }).getByRole('heading', { name: 'Claude', exact: true, level: 2 }))
 })

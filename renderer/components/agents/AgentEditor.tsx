@@ -187,8 +187,9 @@ export function AgentEditor(props: AgentEditorProps) {
 
       {!keychain.available && (
         <div className="agent-editor-banner" role="alert">
-          <strong>The system keychain is not available.</strong> Secret values cannot be stored, and Bosun will not keep them
-          in plain text. {keychain.message ? <span className="muted">{keychain.message}</span> : null}
+          <strong>The system keychain is not available.</strong> Bosun cannot store secret values (it never keeps them in
+          plain text), so the agent starts without them: sign in with the agent’s own login instead.{' '}
+          {keychain.message ? <span className="muted">{keychain.message}</span> : null}
         </div>
       )}
 
@@ -323,7 +324,14 @@ export function AgentEditor(props: AgentEditorProps) {
                 onChange={(e) => updateSecret(i, { name: valueOf(e) })}
                 {...errorProps(`secretEnv.${i}`)}
               />
-              {row.editing ? (
+              {!keychain.available ? (
+                // Without a keychain no value can be typed, set, replaced or unset: the row says what happens instead
+                // (a disabled field with a Cancel, or a disabled Set, offered what did not work).
+                <span className="agent-editor-secret-state agent-editor-secret-off" aria-label={`${label} ${row.isSet ? 'is set; it cannot be changed without the keychain' : 'is not set; the agent starts without it'}`}>
+                  {row.isSet ? <span className="badge badge-ok">set</span> : <span className="badge badge-muted">not set</span>}
+                  <span className="muted small">{row.isSet ? 'cannot change without the keychain' : 'the agent starts without it'}</span>
+                </span>
+              ) : row.editing ? (
                 <input
                   className="input mono"
                   type="password"
@@ -331,7 +339,6 @@ export function AgentEditor(props: AgentEditorProps) {
                   placeholder={row.isSet ? 'New value' : 'Value'}
                   value={row.newValue}
                   autoComplete="new-password"
-                  disabled={!keychain.available}
                   onChange={(e) => updateSecret(i, { newValue: valueOf(e) })}
                   {...errorProps(`secrets.${row.name.trim()}`)}
                 />
@@ -341,7 +348,7 @@ export function AgentEditor(props: AgentEditorProps) {
                 </span>
               )}
               <div className="agent-editor-row-actions">
-                {row.editing && (
+                {keychain.available && row.editing && (
                   // Back out of typing a value: nothing is stored, the name stays (Remove drops the name too).
                   <button
                     type="button"
@@ -352,18 +359,17 @@ export function AgentEditor(props: AgentEditorProps) {
                     Cancel
                   </button>
                 )}
-                {!row.editing && (
+                {keychain.available && !row.editing && (
                   <button
                     type="button"
                     className="button button-small"
-                    disabled={!keychain.available}
                     aria-label={`${row.isSet ? 'Replace' : 'Set'} ${label}`}
                     onClick={() => updateSecret(i, { editing: true })}
                   >
                     {row.isSet ? 'Replace' : 'Set'}
                   </button>
                 )}
-                {row.isSet && agent && onDeleteSecret && (
+                {keychain.available && row.isSet && agent && onDeleteSecret && (
                   <button
                     type="button"
                     className="button button-small button-secondary"

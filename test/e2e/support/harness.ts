@@ -12,6 +12,7 @@ import type { CreateBosunServices, HostileAgentLimits } from '../../../main/app/
 import { startWebHost, type WebHost, type WebHostOptions } from '../../../main/web/server'
 import type { EventSink } from '../../../common/contract'
 import type { ConfirmationService } from '../../../main/trust/confirmation'
+import type { SecretStore } from '../../../main/secrets/secret-store'
 import { createTestHome, type TestAgent, type TestHome } from '../../support/bosun-home'
 import { lateBound } from './late-bound'
 import { startSession } from './session-ui'
@@ -109,6 +110,8 @@ export interface LaunchOptions {
   limits?: HostileAgentLimits
   /** Each page's flow control bounds (main/web/view-flow.ts), shrunk so a test's flood outruns the page. */
   flow?: WebHostOptions['flow']
+  /** Where agents' secrets are kept (default: the system keychain); a store that is not available stands for a machine without one. */
+  secretStore?: SecretStore
 }
 
 /** An app that the tests of a file or `describe` block share: `app` and `page` stand for it while it runs. */
@@ -162,11 +165,11 @@ export function useApp(...args: Parameters<SharedApp['launchAround']>): SharedAp
 export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)
-  const { confirmation, limits } = options
+  const { confirmation, limits, secretStore } = options
   let events: EventSink | undefined
   const createServices: CreateBosunServices = (integration) => {
     events = integration.events
-    return createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}) })
+    return createBosunServices({ ...integration, ...(confirmation ? { confirmation } : {}), ...(limits ? { limits } : {}), ...(secretStore ? { secretStore } : {}) })
   }
   const host = await startWebHost({ port: 0, home: home.home, rendererDir, createServices, appVersion: '0.0.0-e2e', ...(options.flow ? { flow: options.flow } : {}) })
   const browser = await fileBrowser()

@@ -60,11 +60,24 @@ describe('AgentEditor (static render)', () => {
     expect(unlabelledControls(html)).toEqual([])
   })
 
-  it('shows the keychain banner and disables secret entry when told', () => {
+  it('without a keychain, says what happens to each secret and offers only Remove (no Set, Replace, Unset or value field)', () => {
     const html = renderToStaticMarkup(<AgentEditor {...props({ agent, keychain: { available: false, message: 'no Secret Service' } })} />)
     expect(html).toContain('role="alert"')
     expect(html).toContain('The system keychain is not available.')
+    expect(html).toContain('sign in with the agent’s own login instead')
     expect(html).toContain('no Secret Service')
-    expect(html).toMatch(/<button[^>]*disabled=""[^>]*aria-label="Replace ANTHROPIC_API_KEY"/)
+    expect(html).toContain('aria-label="ANTHROPIC_API_KEY is set; it cannot be changed without the keychain"')
+    expect(html).toContain('aria-label="UNSET_KEY is not set; the agent starts without it"')
+    for (const action of ['Replace ANTHROPIC_API_KEY', 'Unset ANTHROPIC_API_KEY', 'Set UNSET_KEY']) expect(html).not.toContain(`aria-label="${action}"`)
+    expect(html).toContain('aria-label="Remove secret UNSET_KEY"')
+    expect(html).not.toContain('type="password"')
+  })
+
+  it('without a keychain, a preset’s secret rows offer no value field and no Cancel', () => {
+    const html = renderToStaticMarkup(<AgentEditor {...props({ initialPresetId: 'claude', keychain: { available: false } })} />)
+    expect(html).toContain('aria-label="ANTHROPIC_API_KEY is not set; the agent starts without it"')
+    expect(html).not.toContain('type="password"')
+    expect(html).not.toContain('Cancel setting')
+    expect(html).toContain('aria-label="Remove secret ANTHROPIC_API_KEY"')
   })
 })
