@@ -108,3 +108,51 @@ it('without a keychain, a preset’s key says the agent starts without it and of
   await form.getByRole('button', { name: 'Save', exact: true }).click()
   await visible(page.getByRole('dialog', { name: 'Agents' }).getByRole('heading', { name: 'Claude', exact: true, level: 2 }))
 })
+
+it('added folders show the folder’s name whole and the path’s end (two paths showed the same start), the path in the tooltip', async () => {
+  const { page } = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 820 } })
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  const paths = ['/home/ada/src/customer-portal/packages/frontend-application-service-v2', '/home/ada/src/customer-portal/packages/frontend-application-service-v3']
+  for (const [i, path] of paths.entries()) {
+    await form.getByRole('button', { name: 'Add folder' }).click()
+    await form.getByRole('textbox', { name: `Added folder ${i + 1}` }).fill(path)
+  }
+  await form.getByRole('textbox', { name: 'Working folder' }).focus()
+  const check = async () => {
+    for (const [i, path] of paths.entries()) {
+      const field = form.getByRole('textbox', { name: `Added folder ${i + 1}` })
+      expect(await field.getAttribute('title')).toBe(path)
+      const shown = await field.evaluate((input) => {
+        const view = input.parentElement!.querySelector('.added-folder-view')!
+        const name = view.querySelector('.added-folder-name') as HTMLElement
+        const parent = view.querySelector('.added-folder-parent') as HTMLElement
+        // The parent's last letter is inside its box: its end shows (its start is what gives way).
+        const text = parent.querySelector('bdi')!.firstChild!
+        const range = document.createRange()
+        range.setStart(text, text.textContent!.length - 1)
+        range.setEnd(text, text.textContent!.length)
+        const last = range.getBoundingClientRect()
+        const box = parent.getBoundingClientRect()
+        return {
+          name: name.textContent,
+          nameWhole: name.scrollWidth <= name.clientWidth + 1 && name.getBoundingClientRect().right <= view.getBoundingClientRect().right + 0.5,
+          parent: parent.textContent,
+          endShown: last.right <= box.right + 0.5 && last.left >= box.left - 0.5,
+        }
+      })
+      expect(shown).toEqual({ name: path.split('/').pop(), nameWhole: true, parent: '/home/ada/src/customer-portal/packages/', endShown: true })
+    }
+  }
+  await check()
+  await shootAll(page, 'added-folders', check)
+  // A click on a folder is a click in its field (over the folder's name, unseen): the path shows to be edited.
+  const second = form.getByRole('textbox', { name: 'Added folder 2' })
+  const name = (await form.getByText('frontend-application-service-v3', { exact: true }).boundingBox())!
+  await page.mouse.click(name.x + name.width / 2, name.y + name.height / 2)
+  expect(await second.evaluate((el) => el === document.activeElement)).toBe(true)
+  expect(await form.locator('.added-folder-view').count()).toBe(1)
+  expect(await second.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
+  await screenshot(page, 'ux10-added-folders-editing-light-900')
+})

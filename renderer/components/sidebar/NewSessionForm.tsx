@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { folderName } from '../../../common/session/title'
 import { Icon } from '../common/icons'
 import { refInto } from '../common/ref-into'
 import { neutraliseEscapes } from '../transcript/terminal-text'
@@ -48,6 +49,9 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
   const [folders, setFolders] = useState<{ key: number; path: string }[]>([])
   const nextKey = useRef(0)
   const folderInputs = useRef(new Map<number, HTMLInputElement>())
+  // The row being typed in shows its path as typed; the others show the folder's name whole, then the path's end.
+  const [editingFolder, setEditingFolder] = useState<number | null>(null)
+  const afterPress = useAfterPress()
   const addFolder = () => {
     const key = nextKey.current++
     setFolders((rows) => [...rows, { key, path: '' }])
@@ -129,8 +133,14 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
       <fieldset className="field added-folders">
         <legend className="field-label">Other folders</legend>
         {folders.length === 0 && <p className="added-folders-hint muted">The agent may also read and write files in folders you add.</p>}
-        {folders.map((row, i) => (
-          <div className="added-folder" key={row.key}>
+        {folders.map((row, i) => {
+          const named = row.key !== editingFolder && row.path.trim() !== ''
+          return (
+          <div className={named ? 'added-folder added-folder-named' : 'added-folder'} key={row.key}>
+            {/* Two paths in a row showed the same start ("/home/ada/src/custome") and hid which folders they were. The
+                field stays (clicked or reached with Tab, it is there to type in), over this view of it. */}
+            <span className="added-folder-field">
+            {named && <FolderView path={row.path.trim()} />}
             <input
               ref={refInto(folderInputs.current, row.key)}
               className="input mono"
@@ -146,7 +156,12 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
                 const path = e.target.value
                 setFolders((rows) => rows.map((r) => (r.key === row.key ? { ...r, path } : r)))
               }}
+              onFocus={() => setEditingFolder(row.key)}
+              // Not under a pressed pointer: the row's new height would move the button pressed (Add folder, Start
+              // session) before its release, and the click would be lost.
+              onBlur={() => afterPress(() => setEditingFolder((key) => (key === row.key ? null : key)))}
             />
+            </span>
             <button
               type="button"
               className="icon-button"
@@ -157,7 +172,8 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
               <Icon name="close" size={14} />
             </button>
           </div>
-        ))}
+          )
+        })}
         <button type="button" className="link-button added-folders-add" onClick={addFolder}>
           <Icon name="plus" size={13} /> Add folder
         </button>
@@ -184,6 +200,62 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
         </button>
       </div>
     </form>
+  )
+}
+
+/**
+ * Runs a change of layout now, or, while a pointer is pressed, once its press is over (after the click it makes): a
+ * field that loses the focus to a press and changes its height moved what was pressed from under the pointer.
+ */
+function useAfterPress(): (change: () => void) => void {
+  const pressed = useRef(false)
+  const pending = useRef<(() => void) | null>(null)
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const down = () => {
+      pressed.current = true
+    }
+    const up = () => {
+      pressed.current = false
+      const change = pending.current
+      pending.current = null
+      // After the click that this release makes, which comes in the same task.
+      if (change) timer = setTimeout(change, 0)
+    }
+    window.addEventListener('pointerdown', down, true)
+    window.addEventListener('pointerup', up, true)
+    window.addEventListener('pointercancel', up, true)
+    return () => {
+      window.removeEventListener('pointerdown', down, true)
+      window.removeEventListener('pointerup', up, true)
+      window.removeEventListener('pointercancel', up, true)
+      clearTimeout(timer)
+      pending.current = null
+    }
+  }, [])
+  return useCallback((change: () => void) => {
+    if (pressed.current) pending.current = change
+    else change()
+  }, [])
+}
+
+/**
+ * An added folder as a person reads it: its name whole (wrapped if it must be), then the folder it is in, cut at its
+ * start so its end shows. Shown only: the field under it holds the path (its tooltip, what a screen reader reads).
+ */
+function FolderView({ path }: { path: string }) {
+  const name = folderName(path)
+  const at = path.replace(/[\\/]+$/, '').lastIndexOf(name)
+  const parent = at > 0 ? path.slice(0, at) : ''
+  return (
+    <span className="added-folder-view" aria-hidden="true">
+      <span className="added-folder-name">{name}</span>
+      {parent && (
+        <span className="added-folder-parent">
+          <bdi dir="ltr">{parent}</bdi>
+        </span>
+      )}
+    </span>
   )
 }
 
