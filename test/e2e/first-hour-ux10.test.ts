@@ -5,7 +5,7 @@
  * added folders showed the same start of two paths ("/home/ada/src/custome"). Screenshots:
  * test/e2e/screenshots/ux10-*.png.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
@@ -13,7 +13,7 @@ import type { Scenario } from '../agents/scenario'
 import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
+import { gone, messageBox, sendPrompt, startSession, transcript, visible, waitIdle, watchAgent } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -155,4 +155,59 @@ it('added folders show the folder’s name whole and the path’s end (two paths
   expect(await form.locator('.added-folder-view').count()).toBe(1)
   expect(await second.evaluate((el) => getComputedStyle(el).opacity)).toBe('1')
   await screenshot(page, 'ux10-added-folders-editing-light-900')
+})
+
+/**
+ * The e2e-session agent, reloading its sessions (`loadSession`), whose every start after the first waits in
+ * `initialize` until `release` is called; 'crash' makes it exit mid-turn.
+ */
+function heldRestarts(): { scenario: string; hold: () => void; release: () => void } {
+  const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as Scenario
+  const go = `${scenarioFile('held-go', {})}.go`
+  writeFileSync(go, '')
+  const scenario = scenarioFile('held-restarts', {
+    ...fixture,
+    initialize: { ...fixture.initialize, capabilities: { ...fixture.initialize?.capabilities, loadSession: true }, untilFile: go },
+    prompts: { ...fixture.prompts, crash: [{ type: 'crash', code: 1 }] },
+  })
+  return { scenario, hold: () => rmSync(go), release: () => writeFileSync(go, '') }
+}
+
+/** Sends `text` while the agent is starting again, and checks it is neither lost nor sent twice: shown as waiting, then the transcript's. */
+async function sendWhileStarting(page: Page, release: () => void, sent: string[], shot: string): Promise<void> {
+  await sendPrompt(page, 'again')
+  const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
+  expect(await waiting.innerText()).toBe(`Starting ${AGENT}; this goes as soon as it is ready: again`)
+  expect(await messageBox(page).inputValue()).toBe('')
+  await screenshot(page, `ux10-${shot}-light-1400`)
+  release()
+  await gone(waiting)
+  await waitIdle(page)
+  await expect.poll(() => transcript(page).getByLabel('Your message').allInnerTexts(), { timeout: 30_000 }).toEqual([...sent, 'again'])
+}
+
+it('a message sent while the agent restarts (Restart on its page) waits, is shown as waiting, and goes once it has started', async () => {
+  const held = heldRestarts()
+  const { page } = await launch.session({ id: 'a', name: AGENT, scenario: held.scenario }, { viewport: { width: 1400, height: 820 } })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  held.hold()
+  const watch = await watchAgent(page, AGENT)
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('button', { name: 'Restart', exact: true }).click()
+  await watch.waitForStatuses(['Starting'])
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  await sendWhileStarting(page, held.release, ['fix'], 'waiting-after-restart')
+  await screenshot(page, 'ux10-sent-after-restart-light-1400')
+})
+
+it('a message sent while the agent starts again after a crash waits, and goes once it has started', async () => {
+  const held = heldRestarts()
+  const { page } = await launch.session({ id: 'a', name: AGENT, scenario: held.scenario }, { viewport: { width: 1400, height: 820 } })
+  const watch = await watchAgent(page, AGENT)
+  held.hold()
+  await sendPrompt(page, 'crash')
+  await watch.waitForStatuses(['Starting'])
+  await sendWhileStarting(page, held.release, ['crash'], 'waiting-after-crash')
 })
