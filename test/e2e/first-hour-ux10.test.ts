@@ -211,3 +211,16 @@ it('a message sent while the agent starts again after a crash waits, and goes on
   await watch.waitForStatuses(['Starting'])
   await sendWhileStarting(page, held.release, ['crash'], 'waiting-after-crash')
 })
+
+it('a form declined after a failed Accept no longer says “Required.” under its fields', async () => {
+  const { page } = await launch.session({ id: 'a', name: 'Form agent', scenario: 'e2e-elicitation' }, { viewport: { width: 1400, height: 820 } })
+  await sendPrompt(page, 'every-field')
+  const card = await visible(transcript(page).getByRole('form', { name: 'Answer to Form agent' }))
+  await card.getByRole('button', { name: 'Accept', exact: true }).click()
+  await visible(card.getByText('Required.').first())
+  await card.getByRole('button', { name: 'Decline', exact: true }).click()
+  await waitIdle(page)
+  await visible(transcript(page).getByRole('status').getByText('Declined', { exact: true }))
+  expect(await card.getByText('Required.').count()).toBe(0)
+  expect(await card.locator('[aria-invalid="true"]').count()).toBe(0)
+})

@@ -76,8 +76,9 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
   const check = useMemo(() => (schema ? checkDraft(schema, draft) : null), [schema, draft])
   // Required fields Bosun cannot show: the form is explained, and can be declined or cancelled, never accepted.
   const unanswerable = useMemo(() => (schema ? unanswerableFields(schema) : []), [schema])
-  // Errors show after the first submit attempt, then follow the person's edits live.
-  const errors: Record<string, string> = submitted && check ? { ...serverErrors, ...check.errors } : serverErrors
+  // Errors show after the first submit attempt, then follow the person's edits live; only while the form waits (a form
+  // declined or cancelled after a failed Accept still said "Required." in red under its fields, answered).
+  const errors: Record<string, string> = !pending ? {} : submitted && check ? { ...serverErrors, ...check.errors } : serverErrors
 
   useEffect(() => {
     if (!autoFocus || !pending) return
