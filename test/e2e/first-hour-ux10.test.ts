@@ -224,3 +224,16 @@ it('a form declined after a failed Accept no longer says “Required.” under i
   expect(await card.getByText('Required.').count()).toBe(0)
   expect(await card.locator('[aria-invalid="true"]').count()).toBe(0)
 })
+
+it('Check connection keeps the keyboard’s place: its button has the focus again when the check is over', async () => {
+  const { page } = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 820 } })
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('tab', { name: 'Check connection', exact: true }).click()
+  const check = dialog.getByRole('tabpanel').getByRole('button', { name: 'Check connection', exact: true })
+  await check.focus()
+  await page.keyboard.press('Enter')
+  await visible(dialog.getByRole('region', { name: 'Check result' }))
+  await expect.poll(() => check.evaluate((el) => el === document.activeElement)).toBe(true)
+  await shootAll(page, 'check-connection')
+})

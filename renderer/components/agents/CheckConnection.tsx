@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import type { AuthMethodView, CapabilityView, CheckResult } from '../../screens/agents/agent-tools-api'
 import { CodeText } from './CodeText'
 import { apiName } from './GatewayForm'
@@ -17,6 +18,16 @@ export interface CheckConnectionProps {
 export function CheckConnection({ agentName, result, checking, onCheck, onLogin }: CheckConnectionProps) {
   const failure = result === null ? null : 'failure' in result ? result.failure : result.check.ok ? null : (result.check.error ?? { kind: 'failed', message: 'The check failed.' })
   const check = result && 'check' in result ? result.check : null
+  // The button is disabled while the check runs, and a disabled button loses the focus to the page: when the check is
+  // over it takes the focus back (if nothing else took it), so the keyboard carries on from where it was.
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const wasChecking = useRef(checking)
+  useEffect(() => {
+    const ended = wasChecking.current && !checking
+    wasChecking.current = checking
+    const active = document.activeElement
+    if (ended && (!active || active === document.body)) buttonRef.current?.focus()
+  }, [checking])
   return (
     <div className="check-connection">
       <div className="check-connection-intro">
@@ -24,7 +35,7 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
           Starts {agentName} exactly as a session would, asks it to introduce itself (<span className="mono">initialize</span>), shows what it
           answered, then stops it.
         </p>
-        <button type="button" className="button button-primary" onClick={onCheck} disabled={checking}>
+        <button ref={buttonRef} type="button" className="button button-primary" onClick={onCheck} disabled={checking}>
           {checking ? (
             <>
               <span className="spinner small" aria-hidden="true" /> Checking…
