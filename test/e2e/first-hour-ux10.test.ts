@@ -237,3 +237,25 @@ it('Check connection keeps the keyboard’s place: its button has the focus agai
   await expect.poll(() => check.evaluate((el) => el === document.activeElement)).toBe(true)
   await shootAll(page, 'check-connection')
 })
+
+it('the keyboard carries on after a form goes away: a new session’s message box, a saved agent’s Edit', async () => {
+  const app = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 1400, height: 820 } })
+  const { page } = app
+  const focused = (locator: Locator) => expect.poll(() => locator.evaluate((el) => el === document.activeElement)).toBe(true)
+  // Started with Enter in the working folder: the form goes, the message box has the focus (it fell to the page).
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await (await visible(nav.getByRole('button', { name: 'New session', exact: true }))).click()
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  await form.getByRole('textbox', { name: 'Working folder' }).fill(app.home.workspace)
+  await form.getByRole('textbox', { name: 'Working folder' }).press('Enter')
+  await gone(form)
+  await focused(messageBox(page))
+  // Saved from the Agents page: the saved agent's Edit has it.
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
+  const editor = await visible(dialog.getByRole('form', { name: `Edit ${AGENT}` }))
+  await editor.getByRole('button', { name: 'Save', exact: true }).click()
+  await gone(editor)
+  await focused(dialog.getByRole('button', { name: 'Edit', exact: true }))
+})

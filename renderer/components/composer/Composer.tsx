@@ -72,6 +72,16 @@ export const Composer = memo(function Composer({ busy, disabled = false, held = 
     setDraft(text)
     textRef.current?.focus()
   }, [draftRequest])
+  // A session just shown while nothing has the focus (the New session form that started it went away with the focus):
+  // the message box takes it, so the person types at once. Focus somewhere (a sidebar row clicked) stays there. After a
+  // frame: the form leaves the page after the session is shown.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      const active = document.activeElement
+      if (!active || active === document.body) textRef.current?.focus()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [])
   const pickerRef = useRef<HTMLInputElement>(null)
   const loading = useRef(false)
   const listId = useId()

@@ -154,6 +154,8 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
     setAgents((list) => (list ? upsert(list, saved) : [saved]))
     setPane({ kind: 'detail', agentId: saved.id })
     setTab('overview')
+    // The form and its Save went away with the focus: it goes to the saved agent's Edit, as after Escape in an edit.
+    back('edit')
     return { ok: true }
   }
 
