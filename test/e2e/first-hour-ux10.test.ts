@@ -13,7 +13,7 @@ import type { Scenario } from '../agents/scenario'
 import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, messageBox, sendPrompt, startSession, transcript, visible, waitIdle, watchAgent } from './support/session-ui'
+import { gone, messageBox, sendPrompt, startSession, submitNewSession, transcript, visible, waitIdle, watchAgent } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -258,4 +258,23 @@ it('the keyboard carries on after a form goes away: a new session’s message bo
   await editor.getByRole('button', { name: 'Save', exact: true }).click()
   await gone(editor)
   await focused(dialog.getByRole('button', { name: 'Edit', exact: true }))
+})
+
+it('without a keychain, the sign-in’s “With a key” says what happens instead of a field and a button that cannot work', async () => {
+  const app = await launch([{ id: 'k', name: 'Keyed agent', scenario: 'auth-api-key', secretEnv: ['ACME_API_KEY'] }], {
+    viewport: { width: 1400, height: 820 },
+    secretStore: createMemorySecretStore({ available: false }),
+  })
+  const { page } = app
+  await submitNewSession(page, { cwd: app.home.workspace })
+  const dialog = await visible(page.getByRole('dialog', { name: 'Sign in to Keyed agent' }))
+  const keys = await visible(dialog.getByRole('region', { name: 'Keys' }))
+  await visible(keys.getByText('Without the system keychain Bosun cannot keep a key', { exact: false }))
+  expect(await keys.innerText()).toContain('Keyed agent starts without it: sign in another way')
+  expect(await keys.getByRole('textbox').count()).toBe(0)
+  expect(await keys.getByRole('button').count()).toBe(0)
+  await keys.scrollIntoViewIfNeeded()
+  await shootAll(page, 'no-keychain-sign-in')
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click()
+  await gone(dialog)
 })

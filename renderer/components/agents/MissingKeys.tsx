@@ -72,6 +72,27 @@ export function MissingKeys({ api, tools, agentId, agentName, keychainAvailable,
   const replaced = replaceSet ? set.filter((name) => !missing.includes(name)) : []
   if (missing.length === 0 && replaced.length === 0) return null
   const one = missing.length === 1
+  if (!keychainAvailable) {
+    // No field to type into and no button: nothing typed could be kept (a disabled "Keychain unavailable" field and a
+    // disabled Save offered what does not work). What is possible is said instead.
+    const names = [...missing, ...replaced]
+    return (
+      <section className="agents-card missing-keys" aria-label="Keys">
+        <h3 className="agents-card-title">With a key</h3>
+        <p className="small">
+          {agentName} is set up to read{' '}
+          {names.map((name, i) => (
+            <span key={name}>
+              {i > 0 && (i === names.length - 1 ? ' and ' : ', ')}
+              <code>{name}</code>
+            </span>
+          ))}
+          . Without the system keychain Bosun cannot keep {names.length === 1 ? 'a key' : 'keys'} (never in plain text), so {agentName} starts
+          without {names.length === 1 ? 'it' : 'them'}: sign in another way, or run Bosun where a keychain is available.
+        </p>
+      </section>
+    )
+  }
   return (
     <section className="agents-card missing-keys" aria-label="Keys">
       <h3 className="agents-card-title">With a key</h3>
