@@ -273,6 +273,9 @@ it('without a keychain, the sign-in’s “With a key” says what happens inste
   expect(await keys.innerText()).toContain('Keyed agent starts without it: sign in another way')
   expect(await keys.getByRole('textbox').count()).toBe(0)
   expect(await keys.getByRole('button').count()).toBe(0)
+  // A method that takes its key in the login does not promise to keep it in the keychain either.
+  await visible(dialog.getByText('Without the system keychain Bosun cannot keep it for Keyed agent’s environment', { exact: false }))
+  expect(await dialog.getByText('in the system keychain, for Keyed agent only', { exact: false }).count()).toBe(0)
   await keys.scrollIntoViewIfNeeded()
   await shootAll(page, 'no-keychain-sign-in')
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click()

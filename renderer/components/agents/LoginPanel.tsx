@@ -191,7 +191,12 @@ export function LoginView(props: LoginViewProps) {
                     names={['API key']}
                     submitLabel="Log in"
                     busyLabel="Logging in…"
-                    footnote={`Given to ${agentName} with this login, and not stored. If ${agentName} wants it in its environment instead, Bosun keeps it there, in the system keychain, for ${agentName} only.`}
+                    // Without a keychain the key cannot be kept for the environment: the note says so rather than promise it.
+                    footnote={
+                      keychainAvailable
+                        ? `Given to ${agentName} with this login, and not stored. If ${agentName} wants it in its environment instead, Bosun keeps it there, in the system keychain, for ${agentName} only.`
+                        : `Given to ${agentName} with this login, and not stored. (Without the system keychain Bosun cannot keep it for ${agentName}’s environment.)`
+                    }
                     {...keyFormOf(m)}
                   />
                 ) : (
