@@ -78,9 +78,9 @@ export function shortcutList(host: ShortcutHost, onMac = mac()): { group: string
       group: 'In a permission request (when it has the focus)',
       items: [
         { keys: '1', what: 'Allow once' },
-        { keys: '2', what: 'Allow always' },
+        { keys: '2', what: 'Always allow' },
         { keys: '3', what: 'Reject once' },
-        { keys: '4', what: 'Reject always' },
+        { keys: '4', what: 'Always reject' },
         { keys: '5 – 9', what: 'The agent’s other options, in its order' },
         { keys: 'Escape', what: 'Dismiss it without an answer' },
       ],

@@ -52,4 +52,9 @@ describe('the list of shortcuts in Settings', () => {
     }
     expect(promptKeyAction({ key: 'Escape' }, options)).toBeNull()
   })
+
+  it('words the permission keys as the rest of Bosun does (“always allow”, as Remembered decisions says; it said “Allow always”)', () => {
+    const permission = shortcutList('browser', false).find((g) => g.group.startsWith('In a permission request'))!.items
+    expect(permission.slice(0, 4).map((i) => i.what)).toEqual(['Allow once', 'Always allow', 'Reject once', 'Always reject'])
+  })
 })
