@@ -281,3 +281,25 @@ it('without a keychain, the sign-in’s “With a key” says what happens inste
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click()
   await gone(dialog)
 })
+
+it('New session asked again while its form is open gives the form asked for (another agent’s +), with the focus', async () => {
+  const { page } = await launch(
+    [
+      { id: 'a', name: 'First agent', scenario: 'e2e-permissions' },
+      { id: 'b', name: 'Second agent', scenario: 'e2e-permissions' },
+    ],
+    { viewport: { width: 1400, height: 820 } },
+  )
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await (await visible(nav.getByRole('button', { name: 'New session with First agent' }))).click()
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  const agent = form.getByRole('combobox', { name: 'Agent', exact: true })
+  const picked = () => agent.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)
+  expect(await picked()).toBe('First agent')
+  await nav.getByRole('button', { name: 'New session with Second agent' }).click()
+  await expect.poll(picked).toBe('Second agent')
+  await expect.poll(() => form.getByRole('textbox', { name: 'Working folder' }).evaluate((el) => el === document.activeElement)).toBe(true)
+  // The empty window's New session, with the form open: the form has the focus again (it stayed on the button).
+  await page.getByRole('main', { name: 'No session' }).getByRole('button', { name: 'New session' }).click()
+  await expect.poll(() => form.getByRole('textbox', { name: 'Working folder' }).evaluate((el) => el === document.activeElement)).toBe(true)
+})

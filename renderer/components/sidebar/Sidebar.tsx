@@ -77,13 +77,18 @@ export const Sidebar = memo(function Sidebar({
   newSessionRequest = 0,
   newSessionShortcut,
 }: SidebarProps) {
-  const [creating, setCreating] = useState<{ agentId?: string; cwd?: string } | null>(null)
+  // Each request to open the form is numbered: one made while the form is open (another agent's +, a folder's +, the
+  // empty window's New session) gives a form of its own, with its agent and folder and the focus; the open form stayed
+  // as it was, and the button seemed to do nothing.
+  const [creating, setCreating] = useState<{ agentId?: string; cwd?: string; request: number } | null>(null)
+  const requests = useRef(0)
+  const ask = (value: { agentId?: string; cwd?: string }) => setCreating({ ...value, request: ++requests.current })
   // The control that opened the form (New session, an agent's +, a folder's +): the focus goes back to it when the form
   // is cancelled (Escape, Cancel), where it fell to the page.
   const opener = useRef<HTMLElement | null>(null)
   const openForm = (value: { agentId?: string; cwd?: string }) => {
     opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null
-    setCreating(value)
+    ask(value)
   }
   const cancelForm = () => {
     setCreating(null)
@@ -91,7 +96,7 @@ export const Sidebar = memo(function Sidebar({
     opener.current = null
   }
   useEffect(() => {
-    if (offerNewSession) setCreating({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
+    if (offerNewSession) ask({ agentId: offerNewSession.agentId, cwd: offerNewSession.cwd })
   }, [offerNewSession])
   // New session starts from the agent of the session in view, while Bosun has it (the form picked the first agent, so
   // someone working with the third one changed the agent at each new session).
@@ -174,6 +179,7 @@ export const Sidebar = memo(function Sidebar({
       </div>
       {creating && (
         <NewSessionForm
+          key={creating.request}
           agents={agents.map((a) => ({ agentId: a.agentId, name: a.name }))}
           initialAgentId={creating.agentId}
           defaultCwdFor={creating.cwd !== undefined ? () => creating.cwd! : defaultCwdFor}
