@@ -1,4 +1,4 @@
-import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode } from 'react'
+import { memo, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react'
 import type { CommandView, ContentBlock } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { baseNameOf, fuzzyPaths, mentionQuery } from './mentions'
@@ -51,6 +51,45 @@ export interface ComposerProps {
   context?: ComposerContext
 }
 
+/**
+ * A session just shown while nothing has the focus: the message box takes it, so the person types at once (the New
+ * session form that started the session went away with the focus, and the first keys typed went nowhere). The form may
+ * leave a frame after the session is shown, so a focus that falls to the page is taken too, until the person presses a
+ * key or the pointer, or something has the focus again. Focus somewhere (a sidebar row clicked) stays there.
+ */
+function useClaimFocus(target: RefObject<HTMLTextAreaElement | null>): void {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const claim = () => {
+      const active = document.activeElement
+      if (!active || active === document.body) target.current?.focus()
+    }
+    const fell = (event: FocusEvent) => {
+      if (event.relatedTarget !== null) return
+      clearTimeout(timer)
+      // The page's active element is updated after the event.
+      timer = setTimeout(claim, 0)
+    }
+    // Taken (here or anywhere else): nothing more to do.
+    const moved = () => stop()
+    const stop = () => {
+      document.removeEventListener('focusout', fell, true)
+      document.removeEventListener('focusin', moved, true)
+      document.removeEventListener('pointerdown', stop, true)
+      document.removeEventListener('keydown', stop, true)
+    }
+    document.addEventListener('focusout', fell, true)
+    document.addEventListener('focusin', moved, true)
+    document.addEventListener('pointerdown', stop, true)
+    document.addEventListener('keydown', stop, true)
+    claim()
+    return () => {
+      stop()
+      clearTimeout(timer)
+    }
+  }, [target])
+}
+
 /** Multi-line prompt box: Enter sends, Shift+Enter adds a line, `/` opens the agent's commands. */
 export const Composer = memo(function Composer({ busy, disabled = false, held = false, commands, agentName, onSend, onStop, draftRequest = null, onDraftChange, context }: ComposerProps) {
   const [draft, setDraft] = useState('')
@@ -72,16 +111,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, held = 
     setDraft(text)
     textRef.current?.focus()
   }, [draftRequest])
-  // A session just shown while nothing has the focus (the New session form that started it went away with the focus):
-  // the message box takes it, so the person types at once. Focus somewhere (a sidebar row clicked) stays there. After a
-  // frame: the form leaves the page after the session is shown.
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => {
-      const active = document.activeElement
-      if (!active || active === document.body) textRef.current?.focus()
-    })
-    return () => cancelAnimationFrame(frame)
-  }, [])
+  useClaimFocus(textRef)
   const pickerRef = useRef<HTMLInputElement>(null)
   const loading = useRef(false)
   const listId = useId()
