@@ -212,10 +212,16 @@ it('a message sent while the agent starts again after a crash waits, and goes on
   await sendWhileStarting(page, held.release, ['crash'], 'waiting-after-crash')
 })
 
-it('a form declined after a failed Accept no longer says “Required.” under its fields', async () => {
+it('a form declined after a failed Accept no longer says “Required.” under its fields; its date field’s hint matches the field', async () => {
   const { page } = await launch.session({ id: 'a', name: 'Form agent', scenario: 'e2e-elicitation' }, { viewport: { width: 1400, height: 820 } })
   await sendPrompt(page, 'every-field')
   const card = await visible(transcript(page).getByRole('form', { name: 'Answer to Form agent' }))
+  // The date field is the browser's, in the system's order: its hint gives no example in another order (2026-01-31).
+  const date = card.getByLabel('Start date')
+  expect(await date.getAttribute('type')).toBe('date')
+  expect(await date.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent)).toBe(
+    'A date: type it as the field shows, or pick it from its calendar.',
+  )
   await card.getByRole('button', { name: 'Accept', exact: true }).click()
   await visible(card.getByText('Required.').first())
   await card.getByRole('button', { name: 'Decline', exact: true }).click()

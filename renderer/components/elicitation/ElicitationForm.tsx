@@ -565,6 +565,8 @@ const looksSecretText = (field: FieldSpec): boolean => field.kind === 'text' && 
 const formatHint = {
   email: 'An email address.',
   uri: 'A full address, such as https://example.com (shown as text, never opened).',
-  date: 'A date, such as 2026-01-31.',
+  // The field is the browser's date field, which shows the system's order (mm/dd/yyyy, dd.mm.yyyy …): an example in
+  // another order (2026-01-31) said to type what it does not take.
+  date: 'A date: type it as the field shows, or pick it from its calendar.',
   'date-time': 'A date and time with a time zone, such as 2026-01-31T09:30:00Z.',
 } as const
