@@ -148,6 +148,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   const [offerNewSession, setOfferNewSession] = useState<{ agentId: string; cwd: string; nonce: number } | null>(null)
   // The empty window's New session: the sidebar opens its form, as from its own button.
   const [newSessionRequest, setNewSessionRequest] = useState(0)
+  // The sidebar's New session form is open: the empty window's New session is not a second blue button beside its Start session.
+  const [newSessionFormOpen, setNewSessionFormOpen] = useState(false)
   const notifyFailure = useCallback((what: string, result: CallResult<unknown>) => {
     if (result.ok) return
     const offer = (result.error.data as { offerNewSession?: { agentId?: unknown; cwd?: unknown } } | undefined)?.offerNewSession
@@ -442,6 +444,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             offerNewSession={offerNewSession}
             newSessionRequest={newSessionRequest}
             newSessionShortcut={newSession}
+            onFormOpenChange={setNewSessionFormOpen}
           />
           {current ? (
             // A session that cannot be shown says so; the sidebar stays, to open another.
@@ -465,6 +468,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
               inboxSlot={inboxSlot}
               onSetUpAgent={loaded && agents.length === 0 ? openAgents : undefined}
               onNewSession={() => setNewSessionRequest((n) => n + 1)}
+              newSessionFormOpen={newSessionFormOpen}
               settingsKey={settings.label}
             />
           )}

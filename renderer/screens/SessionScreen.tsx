@@ -481,6 +481,7 @@ export function EmptyScreen({
   inboxSlot,
   onSetUpAgent,
   onNewSession,
+  newSessionFormOpen = false,
   settingsKey,
 }: {
   message: string
@@ -488,6 +489,8 @@ export function EmptyScreen({
   onSetUpAgent?: (() => void) | undefined
   /** Opens the sidebar's "New session" form: the way forward offered as a button, not only named. */
   onNewSession?: (() => void) | undefined
+  /** The sidebar's New session form is open: its Start session is the blue button, this one (it goes to the form) is not. */
+  newSessionFormOpen?: boolean
   /** The Settings key as this computer shows it ("Ctrl+,"): Settings list every keyboard shortcut. */
   settingsKey?: string | undefined
 }) {
@@ -518,7 +521,7 @@ export function EmptyScreen({
           <h1 className="empty-state-title">{message}</h1>
           <p className="muted">Start one with “New session” in the sidebar{onNewSession ? ', or here' : ''}.</p>
           {onNewSession && (
-            <button type="button" className="button button-primary empty-state-action" onClick={onNewSession}>
+            <button type="button" className={`button ${newSessionFormOpen ? 'button-secondary' : 'button-primary'} empty-state-action`} onClick={onNewSession}>
               <Icon name="plus" size={14} />
               New session
             </button>

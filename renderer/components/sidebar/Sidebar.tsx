@@ -45,6 +45,8 @@ export interface SidebarProps {
   newSessionRequest?: number
   /** New session's shortcut in this host, for the button's tooltip and `aria-keyshortcuts` (the app handles the key). */
   newSessionShortcut?: Shortcut
+  /** Told when the New session form opens or closes (the empty window's own New session is not blue beside it). */
+  onFormOpenChange?: (open: boolean) => void
 }
 
 const ignoreFailure = () => {}
@@ -76,12 +78,15 @@ export const Sidebar = memo(function Sidebar({
   offerNewSession,
   newSessionRequest = 0,
   newSessionShortcut,
+  onFormOpenChange,
 }: SidebarProps) {
   // Each request to open the form is numbered: one made while the form is open (another agent's +, a folder's +, the
   // empty window's New session) gives a form of its own, with its agent and folder and the focus; the open form stayed
   // as it was, and the button seemed to do nothing.
   const [creating, setCreating] = useState<{ agentId?: string; cwd?: string; request: number } | null>(null)
   const requests = useRef(0)
+  const formOpen = creating !== null
+  useEffect(() => onFormOpenChange?.(formOpen), [formOpen, onFormOpenChange])
   const ask = (value: { agentId?: string; cwd?: string }) => setCreating({ ...value, request: ++requests.current })
   // The control that opened the form (New session, an agent's +, a folder's +): the focus goes back to it when the form
   // is cancelled (Escape, Cancel), where it fell to the page.
