@@ -139,8 +139,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         }),
       ...(onSignIn && agentId && !refusedAgain ? { onSignIn: (reason: string) => onSignIn(agentId, reason, sessionId) } : {}),
       ...(onOpenAgentLog && agentId ? { onOpenLog: () => onOpenAgentLog(agentId) } : {}),
+      sending: turnRuns || startingWith !== null,
     }),
-    [send, onSignIn, onOpenAgentLog, agentId, sessionId, refusedAgain],
+    [send, onSignIn, onOpenAgentLog, agentId, sessionId, refusedAgain, turnRuns, startingWith],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])

@@ -13,7 +13,7 @@ import type { Scenario } from '../agents/scenario'
 import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, messageBox, sendPrompt, startSession, submitNewSession, transcript, visible, waitIdle, watchAgent } from './support/session-ui'
+import { gone, messageBox, sendPrompt, startSession, submitNewSession, transcript, until, visible, waitIdle, watchAgent } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -182,11 +182,12 @@ function heldRestarts(): { scenario: string; hold: () => void; release: () => vo
 }
 
 /** Sends `text` while the agent is starting again, and checks it is neither lost nor sent twice: shown as waiting, then the transcript's. */
-async function sendWhileStarting(page: Page, release: () => void, sent: string[], shot: string): Promise<void> {
+async function sendWhileStarting(page: Page, release: () => void, sent: string[], shot: string, whileWaiting?: () => Promise<void>): Promise<void> {
   await sendPrompt(page, 'again')
   const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
   expect(await waiting.innerText()).toBe(`Starting ${AGENT}; this goes as soon as it is ready: again`)
   expect(await messageBox(page).inputValue()).toBe('')
+  await whileWaiting?.()
   await screenshot(page, `ux10-${shot}-light-1400`)
   release()
   await gone(waiting)
@@ -217,7 +218,15 @@ it('a message sent while the agent starts again after a crash waits, and goes on
   held.hold()
   await sendPrompt(page, 'crash')
   await watch.waitForStatuses(['Starting'])
-  await sendWhileStarting(page, held.release, ['crash'], 'waiting-after-crash')
+  // The crashed turn's Send again waits while a message is on its way: pressed, it only got "A turn is already running".
+  const sendAgain = transcript(page).getByRole('button', { name: 'Send again', exact: true })
+  await until<HTMLButtonElement>(sendAgain, (el) => !el.disabled)
+  await sendWhileStarting(page, held.release, ['crash'], 'waiting-after-crash', async () => {
+    await until<HTMLButtonElement>(sendAgain, (el) => el.disabled)
+    expect(await sendAgain.getAttribute('title')).toBe('A message is on its way: send again once it has gone')
+  })
+  // Once a later message went, the error offers nothing more.
+  expect(await sendAgain.count()).toBe(0)
 })
 
 it('a form declined after a failed Accept no longer says “Required.” under its fields; its date field’s hint matches the field', async () => {

@@ -11,7 +11,15 @@ export interface NotSentActions {
   onSignIn?: (reason: string) => void
   /** Opens the agent's log (its stderr): what a turn that ended with an error offers to read. */
   onOpenLog?: () => void
+  /**
+   * A message is on its way (a turn runs, or one waits for the agent to start): sending another now would only be
+   * refused ("a turn is already running"), so Resend and Send again wait, and say why.
+   */
+  sending?: boolean
 }
+
+/** What a disabled Resend or Send again says while a message is on its way. */
+const WAIT_FOR_SENT = 'A message is on its way: send again once it has gone'
 
 export const NotSentContext = createContext<NotSentActions | null>(null)
 
@@ -65,7 +73,13 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
           <button type="button" className="button button-small button-secondary" disabled={text === ''} onClick={() => actions.onEdit(text)}>
             Edit
           </button>
-          <button type="button" className="button button-small button-secondary" onClick={() => actions.onResend(entry.content)}>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            disabled={actions.sending === true}
+            title={actions.sending ? WAIT_FOR_SENT : undefined}
+            onClick={() => actions.onResend(entry.content)}
+          >
             Resend
           </button>
         </div>
@@ -105,7 +119,13 @@ export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: 
         )}
         {lastMessage && (
           <>
-            <button type="button" className={signIn ? 'button button-small button-secondary' : 'button button-small button-primary'} onClick={() => actions.onResend(lastMessage.content)}>
+            <button
+              type="button"
+              className={signIn ? 'button button-small button-secondary' : 'button button-small button-primary'}
+              disabled={actions.sending === true}
+              title={actions.sending ? WAIT_FOR_SENT : undefined}
+              onClick={() => actions.onResend(lastMessage.content)}
+            >
               Send again
             </button>
             <button type="button" className="button button-small button-secondary" disabled={text === ''} onClick={() => actions.onEdit(text)}>
