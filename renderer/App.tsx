@@ -124,7 +124,7 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
   )
 }
 
-interface AppNotice {
+export interface AppNotice {
   id: string
   severity: string
   title: string
@@ -133,6 +133,9 @@ interface AppNotice {
 
 /** How many app notices are kept (the newest). */
 const MAX_APP_NOTICES = 50
+/** How many failed calls of one session are kept for it (the newest), and for how many sessions (the latest). */
+const MAX_SESSION_FAILURES = 20
+const MAX_SESSIONS_WITH_FAILURES = 50
 
 /** The renderer root: loads the snapshot, feeds events into the store, lays out sidebar + session. */
 export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox, onDidRehydrate, host }: AppProps) {
@@ -150,16 +153,43 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   const [newSessionRequest, setNewSessionRequest] = useState(0)
   // The sidebar's New session form is open: the empty window's New session is not a second blue button beside its Start session.
   const [newSessionFormOpen, setNewSessionFormOpen] = useState(false)
-  const notifyFailure = useCallback((what: string, result: CallResult<unknown>) => {
-    if (result.ok) return
+  // A session's failed calls (a message, a mode, Stop): shown with its own notices, in the flow above its transcript,
+  // not in the window's corner over the transcript (where the person's last message is). Kept while it is not shown.
+  const [sessionFailures, setSessionFailures] = useState<Record<string, AppNotice[]>>({})
+  /** Whether the failure offers a new session (the form opens for it): the session says why where the person types. */
+  const offeredNewSession = useCallback((result: CallResult<unknown>): boolean => {
+    if (result.ok) return false
     const offer = (result.error.data as { offerNewSession?: { agentId?: unknown; cwd?: unknown } } | undefined)?.offerNewSession
-    if (typeof offer?.agentId === 'string' && typeof offer.cwd === 'string') {
-      setOfferNewSession((prev) => ({ agentId: offer.agentId as string, cwd: offer.cwd as string, nonce: (prev?.nonce ?? 0) + 1 }))
-      // The session says why where the person types (its cannot-continue state): no toast on top of it.
-      return
-    }
-    addNotice({ severity: 'error', title: `${what} failed`, description: result.error.message })
-  }, [addNotice])
+    if (typeof offer?.agentId !== 'string' || typeof offer.cwd !== 'string') return false
+    setOfferNewSession((prev) => ({ agentId: offer.agentId as string, cwd: offer.cwd as string, nonce: (prev?.nonce ?? 0) + 1 }))
+    return true
+  }, [])
+  const notifyFailure = useCallback(
+    (what: string, result: CallResult<unknown>) => {
+      if (result.ok || offeredNewSession(result)) return
+      addNotice({ severity: 'error', title: `${what} failed`, description: result.error.message })
+    },
+    [addNotice, offeredNewSession],
+  )
+  const notifySessionFailure = useCallback(
+    (sessionId: string, what: string, result: CallResult<unknown>) => {
+      if (result.ok || offeredNewSession(result)) return
+      const notice: AppNotice = { id: `call-${++noticeCount.current}`, severity: 'error', title: `${what} failed`, description: result.error.message }
+      setSessionFailures((prev) => {
+        const { [sessionId]: own = [], ...others } = prev
+        const kept = Object.entries(others).slice(-(MAX_SESSIONS_WITH_FAILURES - 1))
+        return { ...Object.fromEntries(kept), [sessionId]: [...own, notice].slice(-MAX_SESSION_FAILURES) }
+      })
+    },
+    [offeredNewSession],
+  )
+  const dismissSessionFailure = useCallback((sessionId: string, id: string) => {
+    setSessionFailures((prev) => {
+      const left = (prev[sessionId] ?? []).filter((n) => n.id !== id)
+      const { [sessionId]: _gone, ...others } = prev
+      return left.length > 0 ? { ...others, [sessionId]: left } : others
+    })
+  }, [])
 
   // Bring a request into view (inbox click, notification click): select its session, scroll to its entry.
   const [focus, setFocus] = useState<{ requestId: string; nonce: number } | null>(null)
@@ -455,7 +485,9 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
                 sessionId={current}
                 inboxSlot={inboxSlot}
                 focusRequest={focus}
-                onCallFailed={notifyFailure}
+                onCallFailed={notifySessionFailure}
+                callFailures={sessionFailures[current]}
+                onDismissCallFailure={dismissSessionFailure}
                 onSignIn={onSignIn}
                 signInMark={signInMarks[current]}
                 onReopened={onReopened}

@@ -40,7 +40,11 @@ export interface SessionScreenProps {
   /** Scroll this permission/elicitation request into view (a new `nonce` scrolls again). */
   focusRequest?: { requestId: string; nonce: number } | null
   /** Failures of calls are shown as toasts. */
-  onCallFailed?: (what: string, result: CallResult<unknown>) => void
+  /** A call this screen made failed: the app keeps it for the session (`callFailures`), or opens what it offers. */
+  onCallFailed?: (sessionId: string, what: string, result: CallResult<unknown>) => void
+  /** This session's failed calls, shown with its notices above the transcript until dismissed. */
+  callFailures?: readonly SessionState['notices'][number][] | undefined
+  onDismissCallFailure?: (sessionId: string, id: string) => void
   /** A message the agent refused because the person is not signed in: offer the agent's sign-in methods. */
   onSignIn?: (agentId: string, reason: string, sessionId: string) => void
   /** A sign-in from this session went through (and perhaps the session was reopened since): see {@link afterSignIn}. */
@@ -52,7 +56,7 @@ export interface SessionScreenProps {
 }
 
 /** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
-export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, onSignIn, signInMark, onReopened, onOpenAgentLog }: SessionScreenProps) {
+export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, callFailures, onDismissCallFailure, onSignIn, signInMark, onReopened, onOpenAgentLog }: SessionScreenProps) {
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
@@ -74,9 +78,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
 
   const report = useCallback(
     (what: string) => (result: CallResult<unknown>) => {
-      if (!result.ok) onCallFailed?.(what, result)
+      if (!result.ok) onCallFailed?.(sessionId, what, result)
     },
-    [onCallFailed],
+    [onCallFailed, sessionId],
   )
   // The text of the last send that failed, shown where the composer was if the session cannot continue.
   const [unsent, setUnsent] = useState<string | null>(null)
@@ -234,14 +238,19 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   // v2 tool calls that offer it: Cancel asks main, which sends tool_call/cancel only where the call offers it (E15).
   const toolCallActions = useToolCallActions(api.cancelToolCall, sessionId, session?.protocolVersion === 2, report)
   // Hidden here at once; main drops it from the session, so no other window or later visit shows it again.
+  // A failed call of this screen's (the app keeps those) goes back to the app.
   const onDismiss = useCallback(
     (id: string) => {
+      if (callFailures?.some((n) => n.id === id)) return onDismissCallFailure?.(sessionId, id)
       setDismissed((prev) => new Set(prev).add(id))
       void api.dismissNotice?.({ sessionId, noticeId: id })
     },
-    [api, sessionId],
+    [api, sessionId, callFailures, onDismissCallFailure],
   )
-  const notices = useMemo(() => (session?.notices ?? []).filter((n) => !dismissed.has(n.id)), [session?.notices, dismissed])
+  const notices = useMemo(() => {
+    const own = (session?.notices ?? []).filter((n) => !dismissed.has(n.id))
+    return callFailures && callFailures.length > 0 ? [...own, ...callFailures] : own
+  }, [session?.notices, dismissed, callFailures])
   // The Stop watchdog's notices of turns that already ended no longer offer anything.
   const [spentOverdue, setSpentOverdue] = useState<ReadonlySet<string>>(new Set())
   const turnRunning = session !== undefined && session.turn.state !== 'idle'

@@ -134,8 +134,10 @@ describe('model selector (v1 session models, as Gemini CLI offers them)', () => 
       const model = await visible(page.getByRole('combobox', { name: 'Model', exact: true }))
       const height = (await page.locator('header.session-header').boundingBox())!.height
       await model.selectOption({ label: 'Gemini 2.5 Flash' })
-      await visible(page.getByText('Changing the model failed'))
-      await visible(page.getByText('Model gemini-2.5-flash is not available on your plan'))
+      // With the session's own notices, above its transcript: not in the window's corner over the person's messages.
+      const notices = page.getByRole('region', { name: 'Notices' })
+      await visible(notices.getByText('Changing the model failed'))
+      await visible(notices.getByText('Model gemini-2.5-flash is not available on your plan'))
       expect(await model.inputValue()).toBe('gemini-2.5-pro')
       expect((await page.locator('header.session-header').boundingBox())!.height).toBe(height)
       for (const scheme of ['light', 'dark'] as const) {
