@@ -326,3 +326,16 @@ it('New session asked again while its form is open gives the form asked for (ano
   await page.getByRole('main', { name: 'No session' }).getByRole('button', { name: 'New session' }).click()
   await expect.poll(() => form.getByRole('textbox', { name: 'Working folder' }).evaluate((el) => el === document.activeElement)).toBe(true)
 })
+
+it('a form answered with the pointer at the end of the transcript leaves it following: no Jump to latest over nothing below', async () => {
+  const { page } = await launch.session({ id: 'a', name: 'Form agent', scenario: 'e2e-elicitation' }, { viewport: { width: 1400, height: 820 } })
+  await sendPrompt(page, 'small-form')
+  const card = await visible(transcript(page).getByRole('form', { name: 'Answer to Form agent' }))
+  // The press on Decline stops the follow while the form waits (nothing moves under the pointer); the form answered
+  // and the view still at the end, the transcript follows again and shows what the agent said next.
+  await card.getByRole('button', { name: 'Decline', exact: true }).click()
+  await waitIdle(page)
+  await visible(transcript(page).getByText(/elicitation response/))
+  await expect.poll(() => page.getByRole('button', { name: 'Jump to latest', exact: true }).count(), { timeout: 10_000 }).toBe(0)
+  await screenshot(page, 'ux10-form-answered-following-light-1400')
+})

@@ -409,7 +409,19 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
         return
       }
       heldForm.current = null
-      if (!stick.current) return
+      if (!stick.current) {
+        // The follow stopped only for a form the person pressed (Decline, Accept, a field), which is answered now, and
+        // the view is still at the end (nobody scrolled since): follow again. Jump to latest showed there with nothing
+        // below it, and what the agent wrote next stayed out of view.
+        const form = stoppedAtForm.current
+        if (form !== null && pendingForm(el, form) === null && el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD) {
+          stoppedAtForm.current = null
+          stick.current = true
+          setFollowing(true)
+          el.scrollTop = el.scrollHeight
+        }
+        return
+      }
       // Never past a form waiting for the person: the view stops at its title and holds it there (once per form: Jump
       // to latest and End follow on past it), else the stream went on and the title went out of view.
       const form = newForm(el, formsSeen.current)
@@ -433,6 +445,9 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const dragging = useRef(false)
   /** A waiting form's control took the focus from a pointer press: following stops after the release (see onFocus). */
   const pressedInForm = useRef(false)
+  /** The waiting form whose press stopped the follow (until the person scrolls): answered, the follow may go on. */
+  const stoppedAtForm = useRef<string | null>(null)
+  const pressedForm = useRef<string | null>(null)
   const afterRelease = useRef<number | undefined>(undefined)
   useEffect(() => () => window.clearTimeout(afterRelease.current), [])
   const released = () => {
@@ -441,7 +456,11 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     pressedInForm.current = false
     // Once the release's own events (mouseup, click) are dispatched: they come in the same task.
     window.clearTimeout(afterRelease.current)
-    afterRelease.current = window.setTimeout(() => unstickRef.current(), 0)
+    const form = pressedForm.current
+    afterRelease.current = window.setTimeout(() => {
+      unstickRef.current()
+      stoppedAtForm.current = form
+    }, 0)
   }
   /**
    * Where the view was when the person left the end, until it moves: a scroll event that still reads that place is
@@ -458,6 +477,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
    */
   const lastDistance = useRef(0)
   const unstick = useCallback(() => {
+    stoppedAtForm.current = null
     if (stick.current) lastDistance.current = 0
     stick.current = false
     leftAt.current = scrollRef.current?.scrollTop ?? null
@@ -498,6 +518,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       // pressed control left the pointer and the click landed elsewhere (a person's press is long enough every time).
       // The view stops following once the press is over; the form stays where the person found it.
       pressedInForm.current = true
+      pressedForm.current = requestId ?? null
       return
     }
     unstick()
