@@ -16,7 +16,15 @@ export interface NewSessionFormProps {
    */
   onCreate: (agentId: string, cwd: string, folders: string[]) => Promise<string | NewSessionFailure | null>
   onCancel: () => void
+  /** After this long still starting, the form says why a start may take a while (default {@link SLOW_START_MS}; tests shrink it). */
+  slowStartMs?: number
 }
+
+/**
+ * A start that takes longer than this is told apart: an agent run through npx or uvx is downloaded at its first start,
+ * a minute or more with only "Starting…" to look at.
+ */
+export const SLOW_START_MS = 6_000
 
 export interface NewSessionFailure {
   message: string
@@ -29,7 +37,7 @@ export interface NewSessionFailure {
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
 
 /** Pick an agent, an absolute working folder, and any other folders the session may use. */
-export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate, onCancel }: NewSessionFormProps) {
+export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate, onCancel, slowStartMs = SLOW_START_MS }: NewSessionFormProps) {
   const [agentId, setAgentId] = useState(initialAgentId ?? agents[0]?.agentId ?? '')
   const [cwd, setCwd] = useState(() => (agentId ? defaultCwdFor(agentId) : ''))
   // Opened before the agents were known (the app still loading): take the first one when they come, and its
@@ -44,6 +52,14 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
   const [badFolder, setBadFolder] = useState<string | null>(null)
   const [output, setOutput] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
+  // Still starting after a while: say why it may take long, and where to see what the agent does meanwhile.
+  const [slow, setSlow] = useState(false)
+  useEffect(() => {
+    setSlow(false)
+    if (!pending) return
+    const timer = setTimeout(() => setSlow(true), slowStartMs)
+    return () => clearTimeout(timer)
+  }, [pending, slowStartMs])
   const errorId = useId()
   // Folders beyond the working folder: each row has a stable key, so removing one keeps the others' focus.
   const [folders, setFolders] = useState<{ key: number; path: string }[]>([])
@@ -199,6 +215,13 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
           Cancel
         </button>
       </div>
+      {/* Below the buttons: Cancel stays where the person may be about to press it. */}
+      {pending && slow && (
+        <p className="new-session-slow muted" role="status">
+          Still starting {agents.find((a) => a.agentId === agentId)?.name ?? 'the agent'}. A first start can take a minute or more while
+          the agent is downloaded (npx, uvx); the Agents screen shows its log.
+        </p>
+      )}
     </form>
   )
 }
