@@ -21,16 +21,24 @@ type Turn = SessionState['turn']
 export const stoppedWithError = (turn: Turn): boolean => turn.stopRequested === true && (turn.error != null || turn.stopReason === 'error')
 
 /** What a turn that is over and ended early says about it, if anything. */
-export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail' | 'unasked'>
+export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail' | 'unasked' | 'unanswered'>
 
 /** A turn the agent ended as cancelled without a Stop from Bosun. */
 const CANCELLED_UNASKED = 'The agent cancelled the turn.'
+/** A Stop the agent never answered: the turn ended when its process did (the person stopped it, or it exited). */
+const CANCELLED_UNANSWERED = 'Stopped, but the agent did not end the turn when asked to.'
 
 /** How an ended turn stopped, when that is worth telling (not a normal end, not an error: the error says it). */
 export function turnStopOf(turn: Turn): TurnStop | null {
   if (turn.state !== 'idle') return null
   // An agent that answers a cancel with an error (v2 allows `error`) stopped because it was asked to: its message is a detail.
-  if (stoppedWithError(turn)) return turn.error ? { reason: 'cancelled', detail: turn.error.message } : { reason: 'cancelled' }
+  if (stoppedWithError(turn)) {
+    if (!turn.error) return { reason: 'cancelled' }
+    // No stop reason and no JSON-RPC code: not the agent's answer but Bosun's own end of the turn, when the agent's
+    // process went away (Gemini CLI retrying a failing API ignores the cancel until "Stop the agent").
+    if (turn.stopReason == null && turn.error.code === undefined) return { reason: 'cancelled', detail: turn.error.message, unanswered: true }
+    return { reason: 'cancelled', detail: turn.error.message }
+  }
   if (turn.error || !turn.stopReason) return null
   // An agent that answers a cancel with `end_turn` (OpenCode does) still stopped because it was asked to.
   const reason = turn.stopReason === 'end_turn' && turn.stopRequested ? 'cancelled' : turn.stopReason
@@ -41,6 +49,7 @@ export function turnStopOf(turn: Turn): TurnStop | null {
 
 /** The sentence for a stop. */
 export function stopNoteText(stop: TurnStop): string {
+  if (stop.reason === 'cancelled' && stop.unanswered) return stop.detail ? `${CANCELLED_UNANSWERED} ${stop.detail}` : CANCELLED_UNANSWERED
   const note = stop.reason === 'cancelled' && stop.unasked ? CANCELLED_UNASKED : Object.hasOwn(STOP_NOTE, stop.reason) ? STOP_NOTE[stop.reason]! : `The turn ended: ${stop.reason}.`
   return stop.detail ? `${note} It said: ${stop.detail}` : note
 }

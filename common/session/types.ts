@@ -198,6 +198,8 @@ export interface TurnStopEntry {
   detail?: string
   /** `cancelled` without a Stop from Bosun (codex-acp's answer to a rejected command). */
   unasked?: true
+  /** A Stop the agent never answered: the turn ended when its process went away; `detail` is Bosun's words for that. */
+  unanswered?: true
 }
 
 /** Anything new we do not know: kept whole, shown generically. */

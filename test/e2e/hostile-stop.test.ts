@@ -24,4 +24,7 @@ it('offers to stop an agent that ignores Stop, and stopping it ends the turn', a
   await offer.getByRole('button', { name: 'Stop the agent' }).click()
   await waitIdle(page)
   expect(await page.getByRole('alert', { name: `${AGENT} has not stopped` }).count()).toBe(0)
+  // The agent never ended the turn: the note says so, not that it ended the turn when asked to.
+  await visible(page.getByText(`Stopped, but the agent did not end the turn when asked to. ${AGENT} was stopped.`))
+  expect(await page.getByText('The agent ended the turn when asked to').count()).toBe(0)
 }, 60_000)

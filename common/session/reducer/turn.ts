@@ -248,6 +248,7 @@ function markTurnStop(d: Draft): void {
   const mark: TurnStopEntry = { kind: 'turn_stop', id: `turn-stop#${entries.length}`, reason: stop.reason }
   if (stop.detail) mark.detail = clip(stop.detail)
   if (stop.unasked) mark.unasked = true
+  if (stop.unanswered) mark.unanswered = true
   d.push(mark)
 }
 

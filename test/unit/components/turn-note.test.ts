@@ -40,6 +40,14 @@ describe('the note after a turn', () => {
     expect(stoppedWithError(turn({ stopReason: 'error', error: { message: 'boom' } }))).toBe(false)
   })
 
+  it('does not say the agent ended a turn it never ended: a Stop it ignored until Bosun stopped its process (Gemini CLI 0.61.0 retrying a failing API)', () => {
+    // What main reports when the agent's process goes away mid-turn: no stop reason, no JSON-RPC code.
+    const ignored = turn({ error: { message: 'Gemini CLI was stopped.' }, stopRequested: true })
+    expect(turnNote(ignored)).toBe('Stopped, but the agent did not end the turn when asked to. Gemini CLI was stopped.')
+    expect(stoppedWithError(ignored)).toBe(true)
+    expect(stopNoteText({ reason: 'cancelled', unanswered: true })).toBe('Stopped, but the agent did not end the turn when asked to.')
+  })
+
   it("keeps a stopped turn's mark hidden while the note under the transcript tells it, and shows it once a new turn started", () => {
     const mark: Entry = { kind: 'turn_stop', id: 'turn-stop#2', reason: 'cancelled' }
     expect(turnStopToldBelow({ turn: turn({ stopReason: 'cancelled' }) }, mark, 0, 2)).toBe(true)

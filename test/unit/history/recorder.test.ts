@@ -277,10 +277,13 @@ describe('restoring a stored session', () => {
       { type: 'local_prompt', content: [{ type: 'text', text: 'go' }] },
       { type: 'turn_started' },
       { type: 'cancel_requested' },
-      { type: 'turn_ended', stopReason: null, error: { message: 'Aborted' } },
+      // The agent never answered the Stop: Bosun stopped it, which ended the turn (no code: Bosun's words).
+      { type: 'turn_ended', stopReason: null, error: { message: 'Claude was stopped.' } },
     ])
     const { state: restored, settle } = restoreSessionState(stored(state, 'idle'))
-    expect(settled(restored, settle).entries.filter((e) => e.kind === 'turn_stop')).toEqual([{ kind: 'turn_stop', id: 'turn-stop#1', reason: 'cancelled', detail: 'Aborted' }])
+    expect(settled(restored, settle).entries.filter((e) => e.kind === 'turn_stop')).toEqual([
+      { kind: 'turn_stop', id: 'turn-stop#1', reason: 'cancelled', detail: 'Claude was stopped.', unanswered: true },
+    ])
   })
 
   it('restores the usage meter, with or without a window size', () => {

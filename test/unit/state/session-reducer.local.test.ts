@@ -103,14 +103,18 @@ describe('turns (F4, F12)', () => {
     ])
   })
 
-  it('a Stop is marked as a stop however the agent answered it (end_turn, an error: kept as what it said)', () => {
+  it('a Stop is marked as a stop however the agent answered it (end_turn, an error: kept as what it said), or that it never answered it', () => {
     let s = apply(session(1), { type: 'local_prompt', content: [text('one')] }, { type: 'turn_started' })
     s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: 'end_turn' })
     s = apply(s, { type: 'local_prompt', content: [text('two')] }, { type: 'turn_started' })
-    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: null, error: { message: 'Aborted by user' } })
+    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: null, error: { message: 'Aborted by user', code: -32800 } })
+    // An agent that never answered the Stop: the turn ended when Bosun stopped its process (no code: Bosun's words).
+    s = apply(s, { type: 'local_prompt', content: [text('three')] }, { type: 'turn_started' })
+    s = apply(s, { type: 'cancel_requested' }, { type: 'turn_ended', stopReason: null, error: { message: 'Gemini CLI was stopped.' } })
     expect(s.entries.filter((e) => e.kind === 'turn_stop')).toEqual([
       { kind: 'turn_stop', id: 'turn-stop#1', reason: 'cancelled' },
       { kind: 'turn_stop', id: 'turn-stop#3', reason: 'cancelled', detail: 'Aborted by user' },
+      { kind: 'turn_stop', id: 'turn-stop#5', reason: 'cancelled', detail: 'Gemini CLI was stopped.', unanswered: true },
     ])
   })
 
