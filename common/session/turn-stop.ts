@@ -65,6 +65,20 @@ export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was
 /** Bosun, not the agent, ended the turn: the agent's log has nothing to say about it. */
 export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE
 
+/**
+ * Whether an agent's message says a turn's error: word for word (codex-acp v2 sends its error as a message and as the
+ * turn's error), or as the first line of the error after JSON-RPC's "Internal error: " (claude-agent-acp v1 says
+ * "API Error: 500 …" as a message, then fails the prompt with -32603 "Internal error: API Error: 500 …" and its
+ * `data` on the lines below, which Bosun adds).
+ */
+export function messageSaysError(text: string, error: string): boolean {
+  const said = text.trim()
+  if (said === '' || error.trim() === '') return false
+  if (said === error.trim()) return true
+  const firstLine = error.split('\n', 1)[0]!.trim()
+  return firstLine.replace(/^Internal error:\s*/, '') === said
+}
+
 export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
   const codeText = code != null ? ` (code ${code})` : ''
   return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`

@@ -4,7 +4,7 @@ import type { Entry, MessageEntry, SessionState } from '../../../common/session/
 import { Icon } from '../common/icons'
 import { useSeams } from '../common/seams'
 import { RenderGuard } from '../common/RenderGuard'
-import { stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
+import { messageSaysError, stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
 import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
 import { placeAppendedRowsOnly } from './append-only-rows'
@@ -233,15 +233,15 @@ export function inEndedTurn(session: Pick<SessionState, 'protocolVersion' | 'tur
 export const lastSentPrompt = (entries: readonly Entry[]): number => lastPrompts(entries, noUserMessages()).lastSent
 
 /**
- * Whether the agent's message just before `index` (where the turn's error is told) says the error itself, word for word:
- * codex-acp (v2) sends its error as a message and again as the turn's error, so the error's text is not told twice.
+ * Whether the agent's message just before `index` (where the turn's error is told) says the error itself
+ * ({@link messageSaysError}: codex-acp v2, claude-agent-acp v1), so the error's text is not told twice.
  */
 export function errorSaidAbove(entries: readonly Entry[], index: number, message: string): boolean {
   const previous = entries[index - 1]
   if (previous?.kind !== 'agent_message' || message.trim() === '') return false
   let text = ''
   for (const block of previous.content) if (block.type === 'text') text += (block as { text: string }).text
-  return text.trim() === message.trim()
+  return messageSaysError(text, message)
 }
 
 /** Where the live turn's error is told: its mark (the last entry), or after every entry. */

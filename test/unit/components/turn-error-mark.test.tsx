@@ -57,6 +57,20 @@ describe("a turn's error mark", () => {
     expect(turnErrorText('Rate limited', 429, false)).toBe('The turn ended with an error (code 429): Rate limited')
   })
 
+  it('does not repeat the API error claude-agent-acp v1 says as a message and again as its -32603 "Internal error: …" with data (captured from 0.101.0)', () => {
+    const said: Entry = {
+      kind: 'agent_message',
+      id: 'agent:e',
+      content: [{ type: 'text', text: 'API Error: 500 The fake model API failed (DO_APIERR): internal server error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:8800).' }],
+    }
+    // The prompt's error as main tells it: the JSON-RPC message, then its data on the next line.
+    const error = 'Internal error: API Error: 500 The fake model API failed (DO_APIERR): internal server error. This is a server-side issue, usually temporary — try again in a moment. If it persists, check your inference gateway (127.0.0.1:8800).\n{"errorKind":"server_error"}'
+    expect(errorSaidAbove([prompt, said], 2, error)).toBe(true)
+    // Another error, or one that only starts like the message, is told.
+    expect(errorSaidAbove([prompt, said], 2, 'Internal error: API Error: 529 Overloaded')).toBe(false)
+    expect(errorSaidAbove([prompt, { ...said, content: [{ type: 'text', text: 'API Error' }] } as Entry], 2, error)).toBe(false)
+  })
+
   it('puts a long or multi-line message in a disclosure', () => {
     const html = renderToStaticMarkup(<TurnErrorMark entry={{ ...mark, message: 'API Error: 429\n{"type":"error"}' }} />)
     expect(html).toMatch(/<summary>The turn ended with an error \(code 429\): API Error: 429<\/summary>/)
