@@ -1053,7 +1053,11 @@ export class SessionsService implements IDisposable {
       await fn(record.connection, record.acpSessionId)
       return ok(undefined)
     } catch (error) {
-      return fail(error instanceof BosunError ? error.failure : toFailure(error))
+      const failure = error instanceof BosunError ? error.failure : toFailure(error)
+      // Gemini CLI refuses a mode with only "Internal error", and why in `data.details` ("Cannot enable privileged
+      // approval modes in an untrusted folder."): the message the person sees says why.
+      const details = failure.kind === 'rpc-error' ? errorDetails(failure.data) : undefined
+      return fail(details === undefined ? failure : { ...failure, message: `${failure.message}: ${cutReason(details)}` })
     }
   }
 
