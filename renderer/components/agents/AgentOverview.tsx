@@ -118,6 +118,11 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
               <dt>Protocol</dt>
               <dd>
                 ACP version {runtime.protocolVersion}
+                {agent.protocolVersion && agent.protocolVersion !== runtime.protocolVersion && !runtime.withoutClientCapabilities ? (
+                  <p className="muted small agents-limited-run">
+                    Set to offer version {agent.protocolVersion}: from its next start (Restart). A run speaks the version it started with.
+                  </p>
+                ) : null}
                 {runtime.withoutClientCapabilities ? (
                   <p className="muted small agents-limited-run">
                     This run reads and writes files and runs commands by itself: it answered version 1 to Bosun’s version 2 offer, so it

@@ -208,6 +208,15 @@ describe('secret values are never rendered', () => {
     expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Runs the definition')
   })
 
+  it('the overview of a run that speaks another version than the one now set says the setting applies from its next start', () => {
+    const running = { agentId: agent.id, name: agent.name, status: 'ready' as const, pid: 42, protocolVersion: 2 as const }
+    const offerOne = renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: 1 }} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)
+    expect(offerOne).toContain('Set to offer version 1: from its next start (Restart).')
+    expectAccessible(offerOne)
+    expect(renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: 2 }} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Set to offer')
+    expect(renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: undefined }} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Set to offer')
+  })
+
   it('a failed start is said once: the Start that failed says no more than the runtime error above it', () => {
     const message = 'Gemini CLI exited with code 1 while starting. Unknown arguments: such-flag'
     const failed = { agentId: agent.id, name: agent.name, status: 'failed' as const, error: { kind: 'agent-exited', message, stderrTail: 'Unknown arguments: such-flag' } }
