@@ -2,6 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type FocusEven
 import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual'
 import type { Entry, MessageEntry, SessionState } from '../../../common/session/types'
 import { Icon } from '../common/icons'
+import { useAfterPress } from '../common/after-press'
 import { useSeams } from '../common/seams'
 import { RenderGuard } from '../common/RenderGuard'
 import { messageSaysError, stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
@@ -443,24 +444,12 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   // Following stops only on the person's own upward scrolling (wheel, keys, scrollbar drag): the virtualizer
   // also moves scrollTop when it measures rows, and that must not count as "scrolled up".
   const dragging = useRef(false)
-  /** A waiting form's control took the focus from a pointer press: following stops after the release (see onFocus). */
-  const pressedInForm = useRef(false)
   /** The waiting form whose press stopped the follow (until the person scrolls): answered, the follow may go on. */
   const stoppedAtForm = useRef<string | null>(null)
-  const pressedForm = useRef<string | null>(null)
-  const afterRelease = useRef<number | undefined>(undefined)
-  useEffect(() => () => window.clearTimeout(afterRelease.current), [])
+  /** A waiting form's control took the focus from a pointer press: following stops once the press is over (see onFocus). */
+  const afterPress = useAfterPress()
   const released = () => {
     dragging.current = false
-    if (!pressedInForm.current) return
-    pressedInForm.current = false
-    // Once the release's own events (mouseup, click) are dispatched: they come in the same task.
-    window.clearTimeout(afterRelease.current)
-    const form = pressedForm.current
-    afterRelease.current = window.setTimeout(() => {
-      unstickRef.current()
-      stoppedAtForm.current = form
-    }, 0)
   }
   /**
    * Where the view was when the person left the end, until it moves: a scroll event that still reads that place is
@@ -517,8 +506,11 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       // shows Jump to latest, whose strip takes the transcript's bottom, and the title's scroll moves the form: the
       // pressed control left the pointer and the click landed elsewhere (a person's press is long enough every time).
       // The view stops following once the press is over; the form stays where the person found it.
-      pressedInForm.current = true
-      pressedForm.current = requestId ?? null
+      const form = requestId ?? null
+      afterPress(() => {
+        unstickRef.current()
+        stoppedAtForm.current = form
+      })
       return
     }
     unstick()
