@@ -124,7 +124,7 @@ function RequestScopedElicitations({ store }: { store: AppStore }) {
   )
 }
 
-export interface AppNotice {
+interface AppNotice {
   id: string
   severity: string
   title: string

@@ -127,11 +127,14 @@ export function createHistoryService(options: {
   }
 
   /** The newest state of a session: from memory when open (after writing it), else from the database. */
+  /** An open session's state as it stands now (`snapshot` first: what is queued for it is in), or undefined. */
+  const openState = (sessionId: string): SessionState | undefined => {
+    if (!sessions?.has(sessionId)) return undefined
+    sessions.snapshot()
+    return sessions.state(sessionId)
+  }
   const readState = (sessionId: string): SessionState | undefined => {
-    if (sessions?.has(sessionId)) {
-      sessions.snapshot()
-      return sessions.state(sessionId)
-    }
+    if (sessions?.has(sessionId)) return openState(sessionId)
     const stored = store.load(sessionId)
     if (!stored) return undefined
     const { state, settle } = restoreSessionState(stored)
@@ -370,8 +373,7 @@ export function createHistoryService(options: {
           // for each call, new objects each time. A page shows images of open sessions only, so this is a page that
           // lags a close (or lies), and the person is told how to get the image.
           if (!sessions?.has(sessionId)) return fail({ kind: 'not-found', message: 'This session is not open: open it from the history to save its images.' })
-          sessions.snapshot()
-          const state = sessions.state(sessionId)
+          const state = openState(sessionId)
           if (!state) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
           const image = findSessionImage(state, sha256)
           return image ? ok(image) : fail({ kind: 'not-found', message: 'The session holds no such image.' })

@@ -39,7 +39,6 @@ export interface SessionScreenProps {
   inboxSlot: ReactNode
   /** Scroll this permission/elicitation request into view (a new `nonce` scrolls again). */
   focusRequest?: { requestId: string; nonce: number } | null
-  /** Failures of calls are shown as toasts. */
   /** A call this screen made failed: the app keeps it for the session (`callFailures`), or opens what it offers. */
   onCallFailed?: (sessionId: string, what: string, result: CallResult<unknown>) => void
   /** This session's failed calls, shown with its notices above the transcript until dismissed. */
