@@ -74,10 +74,21 @@ describe('AgentSupervisor', () => {
     const pids = [...tracker.started.map((p) => p.pid), ...grandchildren()]
     expect(pids).toHaveLength(5)
 
-    const started = Date.now()
+    // One shared deadline, not one per agent: every process is asked to stop, with the whole deadline, before any of
+    // them exits (one after the other, the stubborn one's 400 ms would come before the next one's stop).
+    const events: string[] = []
+    for (const process of tracker.started) {
+      const name = process.spec.agentId
+      const stop = process.stop.bind(process)
+      process.stop = (options) => {
+        events.push(`stop ${name} ${options?.deadlineMs}`)
+        return stop(options)
+      }
+      process.onDidExit(() => events.push(`exit ${name}`))
+    }
     await supervisor.stopAll({ deadlineMs: 400 })
-    // One shared deadline, not one per agent (generous bound: the stubborn one needs SIGKILL at 400 ms).
-    expect(Date.now() - started).toBeLessThan(400 * 3)
+    expect(events.slice(0, 3).sort()).toEqual(['stop grand 400', 'stop plain 400', 'stop stubborn 400'])
+    expect(events.slice(3).sort()).toEqual(['exit grand', 'exit plain', 'exit stubborn'])
     expect(supervisor.views().map((v) => v.status)).toEqual(['stopped', 'stopped', 'stopped'])
     const stubborn = tracker.started.find((p) => p.spec.agentId === 'stubborn')!
     expect(stubborn.exit).toMatchObject({ signal: 'SIGKILL', expected: true })
