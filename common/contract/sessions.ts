@@ -5,10 +5,13 @@ import { agentRuntimeViewShape, sessionActionsShape, sessionStateShape } from '.
 /**
  * A prompt content block as the renderer may send it: text, resource links (main embeds mentioned files for
  * agents with embedded context) and images (≤ 5 MiB; main checks them against the agent's capabilities).
+ * The text's hard bound is wider than what main sends (1 MiB for all text blocks together, main/fs/prompt-content.ts),
+ * so a person's long paste gets main's reason rather than this schema's.
  */
+const MAX_PROMPT_BLOCK_CHARS = 4_000_000
 const promptBlock = z.union([
   z.object({ type: z.literal('image'), mimeType: z.string().max(64), data: z.string().max(7_000_000) }),
-  z.object({ type: z.literal('text'), text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal('text'), text: z.string().max(MAX_PROMPT_BLOCK_CHARS) }),
   z.object({
     type: z.literal('resource_link'),
     uri: z.string().max(8192),
@@ -26,7 +29,17 @@ export const sessionCalls = {
     z.object({ sessionId: z.string() }),
   ),
   prompt: call(
-    z.object({ sessionId: id, prompt: z.array(promptBlock).min(1).max(100) }),
+    z.object({
+      sessionId: id,
+      // The text of all blocks together stays within one block's bound (100 blocks of 4 million characters would not).
+      prompt: z
+        .array(promptBlock)
+        .min(1)
+        .max(100)
+        .refine((blocks) => blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0) <= MAX_PROMPT_BLOCK_CHARS, {
+          message: `At most ${MAX_PROMPT_BLOCK_CHARS} characters of text in all`,
+        }),
+    }),
     z.object({ stopReason: z.string().nullable() }),
   ),
   cancel: call(z.object({ sessionId: id }), z.undefined()),

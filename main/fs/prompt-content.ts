@@ -21,6 +21,11 @@ export interface PromptCapabilities {
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 /** All images of one prompt together. */
 const MAX_IMAGES_TOTAL_BYTES = 20 * 1024 * 1024
+/**
+ * All text blocks of one prompt together (UTF-8): a message longer than the history keeps of one entry is a file's
+ * work. The contract lets more through (a block up to 4 million characters) so a person's long paste is told this.
+ */
+export const MAX_PROMPT_TEXT_BYTES = 1024 * 1024
 /** A mentioned file is embedded up to this size; larger ones go as links. */
 export const MAX_EMBEDDED_FILE_BYTES = 256 * 1024
 /** All embedded text of one prompt together. */
@@ -33,6 +38,8 @@ export async function preparePrompt(
   roots: readonly string[],
   agentName: string,
 ): Promise<Result<ContentBlock[]>> {
+  const text = checkPromptText(blocks)
+  if (!text.ok) return text
   const out: ContentBlock[] = []
   let embedded = 0
   let images = 0
@@ -71,6 +78,20 @@ export async function preparePrompt(
     }
   }
   return ok(out)
+}
+
+/** Whether the prompt's text blocks together (UTF-8) stay within {@link MAX_PROMPT_TEXT_BYTES}, or why not. */
+export function checkPromptText(blocks: readonly ContentBlock[]): Result<undefined> {
+  let total = 0
+  for (const block of blocks) {
+    const text = (block as { type?: unknown; text?: unknown }).type === 'text' ? (block as { text?: unknown }).text : undefined
+    if (typeof text === 'string') total += Buffer.byteLength(text)
+  }
+  if (total <= MAX_PROMPT_TEXT_BYTES) return ok(undefined)
+  return fail({
+    kind: 'invalid-argument',
+    message: `This message has ${formatBytes(total)} of text; one message may have up to ${formatBytes(MAX_PROMPT_TEXT_BYTES)}. Put a long text in a file in the session's folder and mention it with @.`,
+  })
 }
 
 /** The image's size in bytes, or why it cannot be sent. */

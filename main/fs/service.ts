@@ -6,7 +6,7 @@ import { fail, ok, type Result } from '../base/errors'
 import type { CallHandlers } from '../../common/contract'
 import type { ContentBlock } from '../../common/session/types'
 import { listFiles } from './file-list'
-import { preparePrompt, type PromptCapabilities } from './prompt-content'
+import { checkPromptText, preparePrompt, type PromptCapabilities } from './prompt-content'
 
 export interface ClientCapsDeps {
   /** The session's agent, folder and roots; undefined for an unknown session. */
@@ -42,7 +42,10 @@ export function createClientCapsService(deps: ClientCapsDeps): ClientCapsService
       },
     },
     async preparePrompt(sessionId, blocks) {
-      if (blocks.every((b) => b.type === 'text')) return ok(blocks)
+      if (blocks.every((b) => b.type === 'text')) {
+        const text = checkPromptText(blocks)
+        return text.ok ? ok(blocks) : text
+      }
       const session = deps.session(sessionId)
       if (!session) return unknownSession(sessionId)
       const caps = await deps.promptCapabilities(session.agentId)
