@@ -167,6 +167,8 @@ interface SessionRecord {
   restored?: boolean
   /** The Stop watchdog of the running turn. */
   watchdog?: unknown
+  /** How many times Stop was asked for the session: a message waiting for a reopen or a reattach is withdrawn by one. */
+  stops?: number
   /** Estimated bytes of what this session applied since it was opened here (bounded by `maxSessionBytes`). */
   received?: number
   /** Reattached by a v1 `session/load` whose replay may still be coming: only its facts apply; `heard` marks each update. */
@@ -666,13 +668,17 @@ export class SessionsService implements IDisposable {
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<Result<{ stopReason: string | null }>> {
     let record = this.sessions.get(sessionId)
+    // A Stop while the message waits for the session (its reopen, its reattach) withdraws it: it is not sent after.
+    const stops = record?.stops ?? 0
     if (record?.reopening) record = await this.afterReopen(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    if ((record.stops ?? 0) !== stops) return withdrawn()
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     if (record.full) return fail({ kind: 'invalid-argument', message: `${record.full.reason} Start a new session in ${record.state.cwd}.` })
     if (!record.connection || record.reattaching) {
       const attached = await this.reattach(sessionId, record)
       if (!attached.ok) return attached
+      if ((record.stops ?? 0) !== stops) return withdrawn()
       if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     }
     const connection = record.connection!
@@ -741,6 +747,7 @@ export class SessionsService implements IDisposable {
   cancel(sessionId: string): Result<undefined> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    record.stops = (record.stops ?? 0) + 1
     this.batcher.flush(sessionId)
     // Also when the agent works on its own (v2 agent-initiated foreground work, F11): Stop means stop.
     if (record.connection && (record.turn || record.state.turn.state !== 'idle')) {
@@ -1591,6 +1598,11 @@ function configuredBy(outcome: NewSessionOutcome): SessionAction | null {
 /** Whether two absolute paths name the same folder, written differently (trailing separators, `.` and `..`). */
 function sameFolder(a: string, b: string): boolean {
   return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
+}
+
+/** A message Stop withdrew while it waited for its session to be reopened or brought back on the agent. */
+function withdrawn(): Result<never> {
+  return fail({ kind: 'cancelled', message: 'You pressed Stop before the session was ready, so the message was not sent. It is back in the message box.' })
 }
 
 /** Whether the agent's error says it does not know the session (not a missing file the prompt named). */

@@ -47,3 +47,30 @@ it('a message sent while a reopen closes the session waits for the reopen and go
   expect(state.cannotContinue ?? null).toBeNull()
   expect(state.entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
 }, 60_000)
+
+/** Past the microtasks a call takes to reach the sessions service: a prompt called before is waiting by then. */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+it.each([
+  ['a reopen', 'reopen'],
+  ['the agent starting again to bring the session back', 'reattach'],
+] as const)('Stop while a message waits for %s withdraws it: it is never sent, the session is rebuilt and takes the next one', async (_what, how) => {
+  const home = harness.home([{ id: 'a', name: 'A', scenario: harness.scenario(scenario) }])
+  const run = await harness.start(home)
+  const { sessionId } = must(await run.handlers.newSession({ agentId: 'a', cwd: home.workspace }))
+  let reopened: Promise<unknown> = Promise.resolve()
+  if (how === 'reopen') reopened = run.handlers.reopenSession({ sessionId })
+  else must(await run.handlers.stopAgent({ agentId: 'a' }))
+  const prompted = run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'withdrawn' }] })
+  await settled()
+  must(await run.handlers.cancel({ sessionId }))
+  expect(await prompted).toMatchObject({ ok: false, error: { kind: 'cancelled', message: expect.stringContaining('the message was not sent') } })
+  expect(await reopened).toMatchObject(how === 'reopen' ? { ok: true } : {})
+  const state = () => run.services.sessionState!(sessionId)!
+  expect(state().entries.filter((e) => e.kind === 'user_message')).toEqual([])
+  expect(state().turn.state).toBe('idle')
+  expect(must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'after' }] })).stopReason).toBe('end_turn')
+  const prompts = must(await run.handlers.listInspectorMessages({ agentId: 'a', method: 'session/prompt' })).messages.filter((m) => m.direction === 'out')
+  expect(prompts.map((m) => JSON.stringify(m.message))).toEqual([expect.stringContaining('"after"')])
+  expect(state().entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
+}, 60_000)
