@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
+import { Deferred } from '../base/deferred'
 import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
@@ -167,8 +168,8 @@ interface SessionRecord {
   restored?: boolean
   /** The Stop watchdog of the running turn. */
   watchdog?: unknown
-  /** How many times Stop was asked for the session: a message waiting for a reopen or a reattach is withdrawn by one. */
-  stops?: number
+  /** Messages waiting for a reopen or a reattach, each withdrawn at once by the session's next Stop (see {@link SessionsService.untilReady}). */
+  waitingMessages?: Set<Deferred<typeof STOPPED>>
   /** Estimated bytes of what this session applied since it was opened here (bounded by `maxSessionBytes`). */
   received?: number
   /** Reattached by a v1 `session/load` whose replay may still be coming: only its facts apply; `heard` marks each update. */
@@ -668,17 +669,19 @@ export class SessionsService implements IDisposable {
 
   async prompt(sessionId: string, prompt: ContentBlock[]): Promise<Result<{ stopReason: string | null }>> {
     let record = this.sessions.get(sessionId)
-    // A Stop while the message waits for the session (its reopen, its reattach) withdraws it: it is not sent after.
-    const stops = record?.stops ?? 0
-    if (record?.reopening) record = await this.afterReopen(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    if ((record.stops ?? 0) !== stops) return withdrawn()
+    if (record.reopening) {
+      const reopened = await this.untilReady(record, this.afterReopen(sessionId))
+      if (reopened === STOPPED) return this.withdrawn(sessionId)
+      record = reopened
+    }
+    if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     if (record.full) return fail({ kind: 'invalid-argument', message: `${record.full.reason} Start a new session in ${record.state.cwd}.` })
     if (!record.connection || record.reattaching) {
-      const attached = await this.reattach(sessionId, record)
+      const attached = await this.untilReady(record, this.reattach(sessionId, record))
+      if (attached === STOPPED) return this.withdrawn(sessionId)
       if (!attached.ok) return attached
-      if ((record.stops ?? 0) !== stops) return withdrawn()
       if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     }
     const connection = record.connection!
@@ -744,10 +747,31 @@ export class SessionsService implements IDisposable {
     }
   }
 
+  /**
+   * What a message waits for before it can go (its session's reopen, or its reattach), or {@link STOPPED} at the
+   * session's first Stop meanwhile: the message is withdrawn then, while the reopen or the reattach goes on.
+   */
+  private async untilReady<T>(record: SessionRecord, ready: Promise<T>): Promise<T | typeof STOPPED> {
+    const stop = new Deferred<typeof STOPPED>()
+    const waiting = (record.waitingMessages ??= new Set())
+    waiting.add(stop)
+    try {
+      return await Promise.race([ready, stop.promise])
+    } finally {
+      waiting.delete(stop)
+    }
+  }
+
+  /** A message Stop withdrew while it waited (a close stops it too: then the session is gone). */
+  private withdrawn(sessionId: string): Result<never> {
+    if (!this.sessions.has(sessionId)) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
+    return fail({ kind: 'cancelled', message: 'You pressed Stop before the session was ready, so the message was not sent. It is back in the message box.' })
+  }
+
   cancel(sessionId: string): Result<undefined> {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-    record.stops = (record.stops ?? 0) + 1
+    for (const waiting of record.waitingMessages ?? []) waiting.resolve(STOPPED)
     this.batcher.flush(sessionId)
     // Also when the agent works on its own (v2 agent-initiated foreground work, F11): Stop means stop.
     if (record.connection && (record.turn || record.state.turn.state !== 'idle')) {
@@ -1600,10 +1624,7 @@ function sameFolder(a: string, b: string): boolean {
   return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
 }
 
-/** A message Stop withdrew while it waited for its session to be reopened or brought back on the agent. */
-function withdrawn(): Result<never> {
-  return fail({ kind: 'cancelled', message: 'You pressed Stop before the session was ready, so the message was not sent. It is back in the message box.' })
-}
+const STOPPED = Symbol('stopped')
 
 /** Whether the agent's error says it does not know the session (not a missing file the prompt named). */
 function isSessionGone(error: RpcError, acpSessionId: string): boolean {

@@ -3,6 +3,9 @@
  * agent is asked to close and rebuild the session once; the other calls are refused as busy, and the session takes
  * its next message.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Scenario } from '../../agents/scenario'
 import { must } from '../../support/must'
@@ -54,23 +57,38 @@ const settled = () => new Promise<void>((resolve) => setImmediate(resolve))
 it.each([
   ['a reopen', 'reopen'],
   ['the agent starting again to bring the session back', 'reattach'],
-] as const)('Stop while a message waits for %s withdraws it: it is never sent, the session is rebuilt and takes the next one', async (_what, how) => {
-  const home = harness.home([{ id: 'a', name: 'A', scenario: harness.scenario(scenario) }])
-  const run = await harness.start(home)
-  const { sessionId } = must(await run.handlers.newSession({ agentId: 'a', cwd: home.workspace }))
-  let reopened: Promise<unknown> = Promise.resolve()
-  if (how === 'reopen') reopened = run.handlers.reopenSession({ sessionId })
-  else must(await run.handlers.stopAgent({ agentId: 'a' }))
-  const prompted = run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'withdrawn' }] })
-  await settled()
-  must(await run.handlers.cancel({ sessionId }))
-  expect(await prompted).toMatchObject({ ok: false, error: { kind: 'cancelled', message: expect.stringContaining('the message was not sent') } })
-  expect(await reopened).toMatchObject(how === 'reopen' ? { ok: true } : {})
-  const state = () => run.services.sessionState!(sessionId)!
-  expect(state().entries.filter((e) => e.kind === 'user_message')).toEqual([])
-  expect(state().turn.state).toBe('idle')
-  expect(must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'after' }] })).stopReason).toBe('end_turn')
-  const prompts = must(await run.handlers.listInspectorMessages({ agentId: 'a', method: 'session/prompt' })).messages.filter((m) => m.direction === 'out')
-  expect(prompts.map((m) => JSON.stringify(m.message))).toEqual([expect.stringContaining('"after"')])
-  expect(state().entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
+] as const)('Stop while a message waits for %s withdraws it at once: it is never sent, the session is rebuilt and takes the next one', async (_what, how) => {
+  // The agent's starts wait in `initialize` while `go` is missing: the reattach waits for the test.
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-go-'))
+  const go = join(dir, 'go')
+  writeFileSync(go, '')
+  const home = harness.home([{ id: 'a', name: 'A', scenario: harness.scenario({ ...scenario, initialize: { ...scenario.initialize, untilFile: go } }) }])
+  try {
+    const run = await harness.start(home)
+    const { sessionId } = must(await run.handlers.newSession({ agentId: 'a', cwd: home.workspace }))
+    let rebuilt: Promise<unknown>
+    if (how === 'reopen') rebuilt = run.handlers.reopenSession({ sessionId })
+    else {
+      must(await run.handlers.stopAgent({ agentId: 'a' }))
+      rmSync(go)
+      rebuilt = Promise.resolve()
+    }
+    const prompted = run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'withdrawn' }] })
+    await settled()
+    must(await run.handlers.cancel({ sessionId }))
+    // Answered at the Stop, before the session is ready: before the reopen ends, or while the agent's start is held.
+    if (how === 'reopen') expect(await Promise.race([prompted.then(() => 'message'), rebuilt.then(() => 'reopened')])).toBe('message')
+    expect(await prompted).toMatchObject({ ok: false, error: { kind: 'cancelled', message: expect.stringContaining('the message was not sent') } })
+    writeFileSync(go, '')
+    expect(await rebuilt).toMatchObject(how === 'reopen' ? { ok: true } : {})
+    const state = () => run.services.sessionState!(sessionId)!
+    expect(state().entries.filter((e) => e.kind === 'user_message')).toEqual([])
+    expect(state().turn.state).toBe('idle')
+    expect(must(await run.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'after' }] })).stopReason).toBe('end_turn')
+    const prompts = must(await run.handlers.listInspectorMessages({ agentId: 'a', method: 'session/prompt' })).messages.filter((m) => m.direction === 'out')
+    expect(prompts.map((m) => JSON.stringify(m.message))).toEqual([expect.stringContaining('"after"')])
+    expect(state().entries.filter((e) => e.kind === 'user_message')).toHaveLength(1)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }, 60_000)

@@ -130,8 +130,9 @@ describe('a session closed while it is being reattached', () => {
     for (let i = 0; i < 10; i++) await Promise.resolve()
     expect(service.closeSession('a/s1').ok).toBe(true)
     answer({ sessionId: 's1', raw: {} })
-    expect(await prompt).toMatchObject({ ok: false })
-    expect(closed).toEqual(['s1'])
+    // The close withdrew the waiting message at once; the resume goes on, and the session is closed on the agent after it.
+    expect(await prompt).toMatchObject({ ok: false, error: { kind: 'not-found' } })
+    await expect.poll(() => closed).toEqual(['s1'])
     service.dispose()
   })
 })
