@@ -98,6 +98,13 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       return api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
         setStartingWith(null)
         const text = promptText(prompt)
+        if (!result.ok && result.error.kind === 'cancelled') {
+          // Withdrawn by Stop before it went: the message box has it again (the composer puts it back in an empty box),
+          // before what the person typed meanwhile.
+          const meanwhile = typed.current
+          if (meanwhile.trim() !== '' && text !== '') setDraftRequest((prev) => ({ text: `${text}\n\n${meanwhile}`, nonce: (prev?.nonce ?? 0) + 1 }))
+          return false
+        }
         // An agent that answered and then died ran the turn (main says so): the message was sent, not offered again.
         const sent = result.ok || (result.error.kind === 'agent-exited' && (result.error.data as { answered?: unknown } | undefined)?.answered === true)
         setUnsent(sent ? null : text)
@@ -370,9 +377,14 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
               />
             )}
             {waitingToSend !== null && (
-              <p className="session-waiting-send" role="status" aria-label="Message waiting to be sent">
-                <span>Starting {agentName}; this goes as soon as it is ready:</span> <q>{waitingToSend}</q>
-              </p>
+              <div className="session-waiting-send">
+                <p role="status" aria-label="Message waiting to be sent">
+                  <span>Starting {agentName}; this goes as soon as it is ready:</span> <q>{waitingToSend}</q>
+                </p>
+                <button type="button" className="button button-small button-secondary" title="Keep this message in the message box instead of sending it" onClick={onStop}>
+                  Don’t send
+                </button>
+              </div>
             )}
             <Composer
               busy={busy}
