@@ -13,7 +13,7 @@ import type { Scenario } from '../agents/scenario'
 import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, messageBox, sendPrompt, startSession, submitNewSession, transcript, until, visible, waitIdle, watchAgent } from './support/session-ui'
+import { gone, messageBox, sendPrompt, startSession, submitNewSession, transcript, until, visible, restartFromAgentsPage, waitIdle, watchAgent } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -201,12 +201,7 @@ it('a message sent while the agent restarts (Restart on its page) waits, is show
   await sendPrompt(page, 'fix')
   await waitIdle(page)
   held.hold()
-  const watch = await watchAgent(page, AGENT)
-  await page.getByRole('button', { name: 'Agents', exact: true }).click()
-  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
-  await dialog.getByRole('button', { name: 'Restart', exact: true }).click()
-  await watch.waitForStatuses(['Starting'])
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  await restartFromAgentsPage(page, AGENT)
   await sendWhileStarting(page, held.release, ['fix'], 'waiting-after-restart')
   await screenshot(page, 'ux10-sent-after-restart-light-1400')
 })

@@ -9,7 +9,7 @@ import { expect, it } from 'vitest'
 import type { Scenario } from '../agents/scenario'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, messageBox, sendButton, sendPrompt, transcript, visible, waitIdle, watchAgent } from './support/session-ui'
+import { gone, messageBox, restartFromAgentsPage, sendButton, sendPrompt, transcript, visible, waitIdle } from './support/session-ui'
 
 const AGENT = 'Scripted agent'
 const launch = launchPerTest()
@@ -38,12 +38,7 @@ it('a message waiting for the agent to start again is withdrawn by Don’t send:
   await sendPrompt(page, 'fix')
   await waitIdle(page)
   rmSync(go)
-  const watch = await watchAgent(page, AGENT)
-  await page.getByRole('button', { name: 'Agents', exact: true }).click()
-  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
-  await dialog.getByRole('button', { name: 'Restart', exact: true }).click()
-  await watch.waitForStatuses(['Starting'])
-  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  const watch = await restartFromAgentsPage(page, AGENT)
 
   await sendPrompt(page, 'again')
   const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))

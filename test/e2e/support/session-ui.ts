@@ -171,3 +171,14 @@ export async function openPlan(page: Page): Promise<Locator> {
   if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click()
   return plan
 }
+
+/** Restart on the agent's page (the Agents dialog), closed again once the agent shows Starting; the watch started before it. */
+export async function restartFromAgentsPage(page: Page, agentName: string): Promise<AgentWatch> {
+  const watch = await watchAgent(page, agentName)
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('button', { name: 'Restart', exact: true }).click()
+  await watch.waitForStatuses(['Starting'])
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  return watch
+}
