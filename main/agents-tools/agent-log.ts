@@ -105,8 +105,12 @@ async function readTail(path: string, maxBytes: number): Promise<{ text: string;
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return { text: '', truncated: false, bytes: 0 }
     if (code === 'ENOTDIR') throw new Error(await fileInFolderPlace(path))
-    if ((await lstat(path).catch(() => undefined))?.isDirectory()) {
+    const found = await lstat(path).catch(() => undefined)
+    if (found?.isDirectory()) {
       throw new Error(`The log cannot be kept: ${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder; the log starts again when the agent next starts.`)
+    }
+    if (found && !found.isFile()) {
+      throw new Error(`The log cannot be kept: ${path} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it; the log starts again when the agent next starts.`)
     }
     throw error
   }

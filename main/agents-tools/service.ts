@@ -662,7 +662,11 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
           const values = await config.secretValues(agentId)
           if (values.ok) learnSecrets(agentId, values.value)
         }
-        return ok(await readLogTail(options.logFile(agentId), maxBytes ?? DEFAULT_LOG_BYTES, secrets))
+        const tail = await readLogTail(options.logFile(agentId), maxBytes ?? DEFAULT_LOG_BYTES, secrets)
+        // A log that stopped says so where the person reads it, with what to do (its file may read well enough).
+        const stopped = host?.logStopped
+        if (stopped === undefined) return ok(tail)
+        return ok({ ...tail, text: `${tail.text}${tail.text === '' || tail.text.endsWith('\n') ? '' : '\n'}[bosun] ${secrets.redactText(stopped)}\n` })
       }),
 
     listInspectorMessages: ({ agentId, method, sessionId, limit }) =>

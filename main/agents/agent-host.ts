@@ -627,6 +627,11 @@ export class AgentHost implements IDisposable {
     this.onDidWriteStderrEmitter.dispose()
   }
 
+  /** Why the agent's log file stopped (what the Logs tab tells under the log), or undefined while it is written. */
+  get logStopped(): string | undefined {
+    return this.log?.stoppedReason
+  }
+
   /** Resolves when the log file has everything written so far (tests, diagnostics export). */
   async flushLog(): Promise<void> {
     await this.log?.flush()

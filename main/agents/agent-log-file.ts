@@ -37,6 +37,8 @@ export class AgentLogFile implements IDisposable {
   private size: number | undefined
   private draining: Promise<void> | undefined
   private broken = false
+  /** Why logging stopped, in words a person can act on (see {@link whyLogStopped}). */
+  private stoppedWhy: string | undefined
   /** Bosun's log was told once that rotation could not use `<path>.1`. */
   private rotationWarned = false
   private disposed = false
@@ -54,6 +56,11 @@ export class AgentLogFile implements IDisposable {
   /** Logging to the file stopped after an error (a file where its folder should be, a FIFO in its place, a full disk). */
   get stopped(): boolean {
     return this.broken
+  }
+
+  /** Why logging to the file stopped, with when and what to do, or undefined while it goes on. */
+  get stoppedReason(): string | undefined {
+    return this.stoppedWhy
   }
 
   append(raw: string): void {
@@ -127,6 +134,7 @@ export class AgentLogFile implements IDisposable {
     } catch (error) {
       this.broken = true
       this.queue = []
+      this.stoppedWhy = `Bosun stopped writing this log at ${new Date().toISOString()}: ${whyLogStopped(this.path, error)} It starts again when the agent next starts.`
       this.options.logger?.warn(`cannot write agent log ${this.path}; logging to it stops`, error)
     } finally {
       this.draining = undefined
@@ -162,4 +170,31 @@ export class AgentLogFile implements IDisposable {
     if (!this.broken && !this.disposed) this.flushPartial()
     this.disposed = true
   }
+}
+
+/**
+ * Why a log could not be written, as a person can act on it: which file or folder, and what to do. `error` is what
+ * the write threw (a system error's `code`, or the append's refusal of something that is not a regular file).
+ */
+export function whyLogStopped(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const folder = dirname(path)
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `Bosun may not write ${path} (${code}). Give it write access to ${folder} and to the file.`
+    case 'EROFS':
+      return `${folder} is on a disk that is read-only (EROFS).`
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `The disk of ${folder} is full (${code}). Free some space.`
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return `A folder on the way to ${path} is a file (${code}). Move or remove that file.`
+    case 'EISDIR':
+      return `${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder.`
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  if (message.endsWith('is not a regular file')) return `${path} is not a regular file (a FIFO, a device or a socket). Move or remove it.`
+  return `${message}.`
 }

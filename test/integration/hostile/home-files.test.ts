@@ -5,7 +5,7 @@
  * fails with a line in Bosun's log, and the FIFO is left as it is.
  */
 import { execFileSync } from 'node:child_process'
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createBosunServices } from '../../../main/app/create-services'
@@ -26,7 +26,10 @@ it('a FIFO as an agent’s log: the turn runs, the Logs call answers at once, an
     const h = services.handlers
     const { sessionId } = must(await h.newSession({ agentId: 'a', cwd: home.workspace }))
     expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn')
-    expect(await h.getAgentLog({ agentId: 'a' })).toMatchObject({ ok: false, error: { message: expect.stringContaining('is not a regular file') } })
+    expect(await h.getAgentLog({ agentId: 'a' })).toMatchObject({
+      ok: false,
+      error: { message: `The log cannot be kept: ${fifo} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it; the log starts again when the agent next starts.` },
+    })
     // Quitting flushes every agent's log first: it ends.
     await services.dispose()
     expect(lstatSync(fifo).isFIFO()).toBe(true)
@@ -74,6 +77,42 @@ it('a FIFO as a session’s permission audit or as the confirmation record: appe
     await recorded.flush()
     expect(log.lines.filter((l) => l.includes('is not a regular file') || l.includes('ENXIO'))).toHaveLength(2)
     expect([lstatSync(auditFifo).isFIFO(), lstatSync(recordFifo).isFIFO()]).toEqual([true, true])
+  } finally {
+    home.cleanup()
+  }
+}, 30_000)
+
+it('a log that stops while the agent runs: the agent goes on, the Logs tab shows what was logged and why it stopped, history and settings are unaffected', async () => {
+  const home = createTestHome([{ id: 'a', name: 'A', scenario: 'basic' }])
+  try {
+    const services = await createBosunServices({ home: home.home, host: 'web', appVersion: '0.0.0-test', events: new RecordingSink() })
+    const h = services.handlers
+    const { sessionId } = must(await h.newSession({ agentId: 'a', cwd: home.workspace }))
+    expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn')
+    const before = must(await h.getAgentLog({ agentId: 'a' })).text
+    expect(before).toContain('started: ')
+    // The logs' folder is moved aside and a file put in its place while the agent runs: its next line cannot be written.
+    const folder = join(home.home, 'logs', 'agents')
+    renameSync(folder, `${folder}.moved`)
+    writeFileSync(folder, 'in the way\n')
+    must(await h.stopAgent({ agentId: 'a' }))
+    expect(await h.getAgentLog({ agentId: 'a' })).toMatchObject({ ok: false, error: { message: expect.stringContaining(`${folder} is a file`) } })
+    // Put back: the log reads again, and says under what it kept that it stopped, why and what to do.
+    rmSync(folder)
+    renameSync(`${folder}.moved`, folder)
+    const stopped = must(await h.getAgentLog({ agentId: 'a' })).text
+    expect(stopped.startsWith(before)).toBe(true)
+    expect(stopped.slice(before.length)).toMatch(
+      new RegExp(`^\\[bosun\\] Bosun stopped writing this log at \\S+: A folder on the way to ${join(folder, 'a.log')} is a file \\((ENOTDIR|EEXIST)\\)\\. Move or remove that file\\. It starts again when the agent next starts\\.\\n$`),
+    )
+    // The session, its history and the settings go on; the agent's next start logs again.
+    expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] })).stopReason).toBe('end_turn')
+    expect(must(await h.historyList({})).sessions.map((s) => s.sessionId)).toEqual([sessionId])
+    expect(must(await h.setNotificationSettings({ notifyOnTurnEnd: true })).notifyOnTurnEnd).toBe(true)
+    const after = must(await h.getAgentLog({ agentId: 'a' })).text
+    expect(after).not.toContain('Bosun stopped writing this log')
+    expect(after.match(/started: /g)).toHaveLength(2)
+    await services.dispose()
   } finally {
     home.cleanup()
   }
