@@ -69,16 +69,37 @@ async function readOpened(handle: FileHandle, path: string, maxBytes: number, ro
   if (stat.size > maxBytes) return { ok: false, problem: { kind: 'too-large', size: stat.size, message: `${path} is ${formatBytes(stat.size)}; Bosun serves text files up to ${formatBytes(maxBytes)}.` } }
   let bytes: Buffer
   try {
-    bytes = await handle.readFile()
+    bytes = await readAtMost(handle, maxBytes + 1)
   } catch (error) {
     return { ok: false, problem: ioProblem(error, path) }
   }
-  // The file may have grown between stat and read.
+  // The file grew between stat and read, or its size said nothing (a /proc file says 0 and may never end).
   if (bytes.length > maxBytes) return { ok: false, problem: { kind: 'too-large', size: bytes.length, message: `${path} is larger than ${formatBytes(maxBytes)}.` } }
   const decoded = decodeUtf8(bytes)
   if (decoded === undefined) return { ok: false, problem: { kind: 'binary', message: `${path} is not a UTF-8 text file (binary content or another encoding).` } }
   const hadBom = decoded.startsWith(BOM)
   return { ok: true, value: { text: hadBom ? decoded.slice(1) : decoded, hadBom, mode: stat.mode & 0o7777 } }
+}
+
+/** What is read in one go (a 10 MiB file takes 160 reads). */
+const READ_CHUNK_BYTES = 64 * 1024
+
+/**
+ * The file read until its end, or until it has `limit` bytes (a chunk more at most): never the whole of a file whose
+ * end does not come (`readFile` reads `/proc/self/pagemap` for ever, growing) or that grows as fast as it is read.
+ * Whole chunks only: some /proc files refuse a read of a size their records do not divide (EINVAL).
+ */
+async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  let total = 0
+  while (total < limit) {
+    const chunk = Buffer.alloc(READ_CHUNK_BYTES)
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total)
+    if (bytesRead === 0) break
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))
+    total += bytesRead
+  }
+  return Buffer.concat(chunks, total)
 }
 
 /** Strict UTF-8 (no replacement characters); NUL bytes count as binary. */

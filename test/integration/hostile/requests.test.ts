@@ -185,6 +185,17 @@ describe('a hostile agent asks', () => {
     tally.sessionsBroken += await brokenSessions(setup)
   }, 120_000)
 
+  it('in a session of /proc, for /proc/self/pagemap (its size says 0, and it does not end): refused as too large, not read for ever', async () => {
+    // (Bosun runs in this process: /proc/self is this process, named by its pid once resolved.)
+    const count = 2
+    const setup = await start('fs-read-flood', { count, extraArgs: ['--file', '/proc/self/pagemap'] })
+    const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: '/proc' })).sessionId
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs += count
+    expect(setup.reports()[0]).toMatchObject({ answered: count, kinds: { [`error -32602 /proc/${process.pid}/pagemap is larger than 10 MiB.`]: count } })
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 60_000)
+
   for (const [variant, what] of [
     ['deep', 'a path of 200,000 segments in its folder'],
     ['', 'an 8 MB path outside its folder'],
