@@ -74,6 +74,8 @@
  *                      writes a message chunk for the session every 20 ms for n ms (`from the grandchild <i>`), reports
  *                      the grandchild's pid, answers the prompt and exits; the grandchild reports how many it wrote
  *                      and whether a write failed (the pipe closed by Bosun)
+ *   tool-update-flood  one tool call, then n tool_call_updates each replacing its content with one block more (up to
+ *                      `--variant`, default 500, then the newest that many), then completed and a normal reply
  *   well-behaved       answers prompts with one message (the control)
  *
  * `--file` is a path, or a name in the session's folder.
@@ -691,6 +693,24 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       scriptSpy = undefined
       report({ seen })
       say('after script')
+      endTurn(id)
+      return
+    }
+    case 'tool-update-flood': {
+      // One tool call, then n tool_call_updates: each replaces its content with one more block than the last (up to
+      // `--variant`, default 500; then the newest that many), a text of 200 characters each, and a growing rawOutput.
+      const most = Number(variant || 500)
+      update({ sessionUpdate: 'tool_call', toolCallId: 'grow', title: 'Growing', kind: 'execute', status: 'in_progress' })
+      const block = (i: number) => ({ type: 'content', content: { type: 'text', text: `${i} `.padEnd(200, 'g') } })
+      for (let i = 0; i < count; i++) {
+        const first = Math.max(0, i + 1 - most)
+        const content = Array.from({ length: i + 1 - first }, (_, k) => block(first + k))
+        update({ sessionUpdate: 'tool_call_update', toolCallId: 'grow', content, rawOutput: { done: i } })
+        if (i % 16 === 0) await drained()
+      }
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'grow', status: 'completed' })
+      report({ sent: count })
+      say('after growth')
       endTurn(id)
       return
     }

@@ -185,6 +185,20 @@ describe('a hostile agent asks', () => {
     tally.sessionsBroken += await brokenSessions(setup)
   }, 120_000)
 
+  it('100,000 tool_call_updates, each replacing the tool call’s content: the card holds the last content, the turn ends', async () => {
+    const count = 100_000
+    const setup = await start('tool-update-flood', { count, extraArgs: ['--variant', '3'] })
+    const sessionId = await openSession(setup)
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs += count
+    const card = (await stateOf(setup, sessionId)).entries.find((e) => e.kind === 'tool_call')
+    expect(card?.kind === 'tool_call' && { status: card.status, content: card.content?.map((c) => String((c as { content?: { text?: string } }).content?.text).split(' ')[0]) }).toEqual({
+      status: 'completed',
+      content: ['99997', '99998', '99999'],
+    })
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 60_000)
+
   it('in a session of /proc, for /proc/self/pagemap (its size says 0, and it does not end): refused as too large, not read for ever', async () => {
     // (Bosun runs in this process: /proc/self is this process, named by its pid once resolved.)
     const count = 2
