@@ -9,6 +9,8 @@ import { agentRuntimeViewShape, sessionActionsShape, sessionStateShape } from '.
  * so a person's long paste gets main's reason rather than this schema's.
  */
 const MAX_PROMPT_BLOCK_CHARS = 4_000_000
+/** 20 MiB of images in base64 (main/fs/prompt-content.ts refuses more with its reason). */
+const MAX_PROMPT_IMAGE_CHARS = 28_000_000
 const promptBlock = z.union([
   z.object({ type: z.literal('image'), mimeType: z.string().max(64), data: z.string().max(7_000_000) }),
   z.object({ type: z.literal('text'), text: z.string().max(MAX_PROMPT_BLOCK_CHARS) }),
@@ -19,6 +21,13 @@ const promptBlock = z.union([
     mimeType: z.string().max(256).optional(),
   }),
 ])
+
+/** The characters of one kind's text (a text's, an image's data) over the prompt's blocks. */
+function sumOf(blocks: readonly z.infer<typeof promptBlock>[], type: 'text' | 'image'): number {
+  let total = 0
+  for (const b of blocks) if (b.type === type) total += b.type === 'text' ? b.text.length : b.type === 'image' ? b.data.length : 0
+  return total
+}
 
 export const sessionCalls = {
   /** Everything the renderer needs to (re)build its state: agents and sessions with their `seq`. */
@@ -31,14 +40,14 @@ export const sessionCalls = {
   prompt: call(
     z.object({
       sessionId: id,
-      // The text of all blocks together stays within one block's bound (100 blocks of 4 million characters would not).
+      // The text of all blocks together stays within one block's bound (100 blocks of 4 million characters would not),
+      // and the images' data within what main sends of them (20 MiB, in base64).
       prompt: z
         .array(promptBlock)
         .min(1)
         .max(100)
-        .refine((blocks) => blocks.reduce((n, b) => n + (b.type === 'text' ? b.text.length : 0), 0) <= MAX_PROMPT_BLOCK_CHARS, {
-          message: `At most ${MAX_PROMPT_BLOCK_CHARS} characters of text in all`,
-        }),
+        .refine((blocks) => sumOf(blocks, 'text') <= MAX_PROMPT_BLOCK_CHARS, { message: `At most ${MAX_PROMPT_BLOCK_CHARS} characters of text in all` })
+        .refine((blocks) => sumOf(blocks, 'image') <= MAX_PROMPT_IMAGE_CHARS, { message: `At most ${MAX_PROMPT_IMAGE_CHARS} characters of image data in all` }),
     }),
     z.object({ stopReason: z.string().nullable() }),
   ),

@@ -216,6 +216,13 @@ async function handle(message: Json): Promise<void> {
         raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32000,"message":"${message}","data":${deep}}}`)
         return
       }
+      if (mode === 'deep-results') {
+        // The answer itself nested n levels: in its _meta, a mode's _meta and a config option's value.
+        const deep = '['.repeat(count) + '1' + ']'.repeat(count)
+        sessions++
+        raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"sessionId":"${SESSION}","_meta":${deep},"modes":{"currentModeId":"a","availableModes":[{"id":"a","name":"A","_meta":${deep}}]},"configOptions":[{"id":"o","name":"O","type":"select","currentValue":${deep},"options":[{"value":"v","name":"V","_meta":${deep}}]}]}}`)
+        return
+      }
       if (mode === 'huge-session-id') {
         send({ id, result: { sessionId: 's'.repeat(count) } })
         return
@@ -426,6 +433,19 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       report({ answers: answers.map((a) => (a.error ? `error ${(a.error as Json).code}` : 'result')) })
       say('after deep update')
       endTurn(id)
+      return
+    }
+    case 'deep-results': {
+      // A tool call and a message whose every open field is nested n levels, then the answer's _meta and usage too.
+      const deep = '['.repeat(count) + '1' + ']'.repeat(count)
+      const object = '{"d":'.repeat(count) + '1' + '}'.repeat(count)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"tool_call","toolCallId":"deep","title":"t","kind":"execute","status":"in_progress","locations":[{"path":"${sessionCwd}/a","_meta":${deep}}],"rawInput":${object},"_meta":${deep}}}}`)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"tool_call_update","toolCallId":"deep","status":"completed","content":[{"type":"content","content":{"type":"text","text":"x","_meta":${deep}}}],"rawOutput":${deep},"_meta":${object}}}}`)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"plan","entries":[{"content":"p","priority":"low","status":"pending","_meta":${deep}}]}}}`)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"usage_update","used":1,"size":2,"_meta":${deep}}}}`)
+      raw(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"${SESSION}","update":{"sessionUpdate":"available_commands_update","availableCommands":[{"name":"c","description":"d","input":${object},"_meta":${deep}}]}}}`)
+      say('after deep results')
+      raw(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"stopReason":"end_turn","_meta":${deep},"usage":${object}}}`)
       return
     }
     case 'deep-prompt-error': {

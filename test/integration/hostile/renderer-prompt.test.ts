@@ -10,7 +10,7 @@ import { must, sentRequests, servicesPerTest, watchSession } from '../../support
 
 const start = servicesPerTest()
 
-it('refuses a prompt whose blocks together carry too much text, before anything reaches the agent; a person’s long paste is told why', async () => {
+it('refuses a prompt whose blocks together carry too much text or image data, before anything reaches the agent; a person’s long paste is told why', async () => {
   const t = await start([{ id: 'a', name: 'Agent', scenario: 'basic' }])
   const { sessionId } = must(await t.handlers.newSession({ agentId: 'a', cwd: t.workspace }))
   const session = watchSession(t, sessionId)
@@ -32,6 +32,11 @@ it('refuses a prompt whose blocks together carry too much text, before anything 
   // Multi-byte text is counted in bytes: 400,000 three-byte characters are 1.1 MiB.
   const wide = await prompt([{ type: 'text', text: '€'.repeat(400_000) }])
   expect(wide).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^This message has 1\.1 MiB of text/) } })
+
+  // Images, each under its own bound: 99 of them (693 million characters) are refused at the schema.
+  const image = { type: 'image', mimeType: 'image/png', data: 'A'.repeat(7_000_000) }
+  const images = await prompt([text(10), ...Array.from({ length: 99 }, () => image)])
+  expect(images).toMatchObject({ ok: false, error: { kind: 'invalid-argument', message: expect.stringContaining('characters of image data in all') } })
 
   expect(await sentRequests(t, 'a', 'session/prompt')).toEqual([])
   expect((await session.state()).entries.filter((e) => e.kind === 'user_message')).toEqual([])
