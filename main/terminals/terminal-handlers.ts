@@ -23,6 +23,7 @@ import type { SessionAction } from '../../common/session/types'
 import { terminalCommand } from './command-line'
 import { OutputBuffer } from '../../common/terminal/output-buffer'
 import { TerminalText } from '../../common/terminal/terminal-text'
+import { dropUtf8Head, utf8Length } from '../../common/terminal/utf8'
 import { PtyProcess, type PtyExit } from './pty-process'
 
 export const TERMINAL_METHODS = ['terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release'] as const
@@ -47,6 +48,17 @@ const MAX_TERMINALS_PER_SESSION = 64
 export const SESSION_OUTPUT_BYTES = 16 * 1024 * 1024
 /** Output reaches the session at most this often. */
 const DISPLAY_FLUSH_MS = 50
+/**
+ * What the cards of all terminals are sent, together, per flush interval ({@link DISPLAY_FLUSH_MS}) over time, shared
+ * out among the terminals (each gets at least {@link MIN_DISPLAY_FLUSH_BYTES}); a terminal quiet for a while may send
+ * a burst of up to {@link DISPLAY_BURST_BYTES} whole. Output faster than that for longer (`yes`, a long `cat`) is more
+ * than anyone reads: the card shows its newest part in place of what it had, and the retained tail once the command
+ * ends. Sent whole, one `yes` took its session past its limit of 256 MiB (which counts what the cards are sent) in
+ * under a minute, and the session stopped.
+ */
+const DISPLAY_FLUSH_BYTES = 8 * 1024
+const MIN_DISPLAY_FLUSH_BYTES = 512
+const DISPLAY_BURST_BYTES = 256 * 1024
 /** Display output beyond this many bytes is re-sent as a snapshot of the retained tail (the card stays cheap). */
 const DISPLAY_SNAPSHOT_BYTES = 2 * 1024 * 1024
 /** What one session's terminal cards show, together, shared out like {@link SESSION_OUTPUT_BYTES}. */
@@ -103,9 +115,14 @@ interface Terminal {
   displayTail: OutputBuffer
   /** Display output past this many bytes is re-sent as a snapshot of the tail (this terminal's share of the card budget). */
   displayLimit: number
-  /** Output not yet sent to the session, and how much was sent since the last snapshot. */
+  /** Output not yet sent to the session (its newest {@link DISPLAY_FLUSH_BYTES} at most), and how much was sent since the last snapshot. */
   pendingDisplay: string
   displayedBytes: number
+  /** The card was last sent only the newest part of a flood: once the command ends, it gets the retained tail. */
+  throttled: boolean
+  /** What the card may be sent now (bytes; see {@link DISPLAY_FLUSH_BYTES}), as of `creditAt` (ms). */
+  displayCredit: number
+  creditAt: number
   flushTimer: NodeJS.Timeout | undefined
   subscriptions: IDisposable[]
   /** Aborted when Bosun releases the terminal: a `terminal/wait_for_exit` still pending is cancelled (B18). */
@@ -244,6 +261,9 @@ export class TerminalHandlers implements IDisposable {
       displayLimit,
       pendingDisplay: '',
       displayedBytes: 0,
+      throttled: false,
+      displayCredit: DISPLAY_BURST_BYTES,
+      creditAt: Date.now(),
       flushTimer: undefined,
       subscriptions: [],
       released: new AbortController(),
@@ -258,6 +278,8 @@ export class TerminalHandlers implements IDisposable {
         terminal.output.append(data)
         terminal.displayTail.append(data)
         terminal.pendingDisplay += data
+        // More than a burst is cut to its newest part when it goes (flushDisplay): what is older is not kept.
+        if (terminal.pendingDisplay.length > 2 * DISPLAY_BURST_BYTES) terminal.pendingDisplay = newestBytes(terminal.pendingDisplay, DISPLAY_BURST_BYTES + 1)
         terminal.flushTimer ??= setTimeout(() => this.flushDisplay(terminal), DISPLAY_FLUSH_MS)
       }),
     )
@@ -324,6 +346,22 @@ export class TerminalHandlers implements IDisposable {
     clearTimeout(t.flushTimer)
     t.flushTimer = undefined
     if (!t.pendingDisplay) return
+    const share = Math.max(MIN_DISPLAY_FLUSH_BYTES, Math.floor(DISPLAY_FLUSH_BYTES / Math.max(1, this.terminals.size)))
+    const now = Date.now()
+    t.displayCredit = Math.min(DISPLAY_BURST_BYTES, t.displayCredit + (share * Math.max(0, now - t.creditAt)) / DISPLAY_FLUSH_MS)
+    t.creditAt = now
+    const size = utf8Length(t.pendingDisplay)
+    if (size > t.displayCredit) {
+      // Faster than anyone reads: the card shows the newest output in place of what it had.
+      const newest = Buffer.from(newestBytes(t.pendingDisplay, share), 'utf8')
+      t.pendingDisplay = ''
+      t.displayedBytes = newest.length
+      t.displayCredit = Math.max(0, t.displayCredit - newest.length)
+      t.throttled = true
+      this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: t.id, output: { data: newest.toString('base64') } } })
+      return
+    }
+    t.displayCredit -= size
     const bytes = Buffer.from(t.pendingDisplay, 'utf8')
     t.pendingDisplay = ''
     t.displayedBytes += bytes.length
@@ -341,6 +379,13 @@ export class TerminalHandlers implements IDisposable {
     // node-pty may deliver the last output after the exit.
     setImmediate(() => {
       this.flushDisplay(t)
+      if (t.throttled) {
+        // The flood is over: the card shows the retained tail, not only the newest part it was last sent.
+        t.throttled = false
+        const tail = Buffer.from(t.displayTail.text(), 'utf8')
+        t.displayedBytes = tail.length
+        this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: t.id, output: { data: tail.toString('base64') } } })
+      }
       this.options.sink(t.sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: t.id, exitStatus: exit } })
     })
   }
@@ -389,6 +434,12 @@ function isDirectory(path: string): boolean {
   } catch {
     return false
   }
+}
+
+/** The end of `text` in at most `bytes` UTF-8 bytes, from a character's first byte. */
+function newestBytes(text: string, bytes: number): string {
+  const excess = utf8Length(text) - bytes
+  return excess > 0 ? dropUtf8Head(text, excess).rest : text
 }
 
 function optionalList(value: unknown, name: string): unknown[] {

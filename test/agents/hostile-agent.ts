@@ -502,7 +502,7 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       const ids = made.map((m) => (m.result as Json | undefined)?.terminalId)
       await Promise.all(ids.map((terminalId) => request('terminal/wait_for_exit', { sessionId: SESSION, terminalId })))
       const outputs = await Promise.all(ids.map((terminalId) => request('terminal/output', { sessionId: SESSION, terminalId })))
-      report({ retained: outputs.map((o) => ({ chars: String((o.result as Json | undefined)?.output ?? '').length, truncated: (o.result as Json | undefined)?.truncated ?? null })) })
+      report({ retained: outputs.map((o) => ({ chars: String((o.result as Json | undefined)?.output ?? '').length, truncated: (o.result as Json | undefined)?.truncated ?? null, exit: (o.result as Json | undefined)?.exitStatus ?? o.error ?? null })) })
       for (const terminalId of ids) await request('terminal/release', { sessionId: SESSION, terminalId })
       say('after terminals')
       endTurn(id)
