@@ -482,11 +482,14 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       const made = await request('terminal/create', { sessionId: SESSION, command: 'yes', args: ['yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'], ...(limit ? { outputByteLimit: limit } : {}) })
       const terminalId = (made.result as Json | undefined)?.terminalId
       report({ created: terminalId ?? made.error })
+      // Shown on a tool call's card, as agents do.
+      update({ sessionUpdate: 'tool_call', toolCallId: 'yes', title: 'Run yes', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId }] })
       // Let it run for `count` ms without asking for output, then kill and release it.
       await new Promise((resolve) => setTimeout(resolve, count))
       await request('terminal/kill', { sessionId: SESSION, terminalId })
       const out = await request('terminal/output', { sessionId: SESSION, terminalId })
       report({ outputChars: String(((out.result as Json | undefined)?.output as string | undefined)?.length ?? -1) })
+      update({ sessionUpdate: 'tool_call_update', toolCallId: 'yes', status: 'completed' })
       await request('terminal/release', { sessionId: SESSION, terminalId })
       say('after yes')
       endTurn(id)
