@@ -210,6 +210,15 @@ describe('a hostile agent asks', () => {
     tally.sessionsBroken += await brokenSessions(setup)
   }, 60_000)
 
+  it('in a session of /dev, for /dev/zero: refused as not a regular file at once, never read', async () => {
+    const setup = await start('fs-read-flood', { count: 2, extraArgs: ['--file', '/dev/zero'] })
+    const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: '/dev' })).sessionId
+    expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+    tally.inputs += 2
+    expect(setup.reports()[0]).toMatchObject({ answered: 2, kinds: { 'error -32602 /dev/zero is not a regular file.': 2 } })
+    tally.sessionsBroken += await brokenSessions(setup)
+  }, 60_000)
+
   for (const [variant, what] of [
     ['deep', 'a path of 200,000 segments in its folder'],
     ['', 'an 8 MB path outside its folder'],
