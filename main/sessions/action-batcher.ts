@@ -1,9 +1,10 @@
 import type { IDisposable } from '../base/lifecycle'
 import type { SessionAction } from '../../common/session/types'
 import { isPlainTextChunk, type TextChunk } from '../../common/session/coalesce'
-import { ownKeyCount } from '../../common/own-keys'
 import type { ProtocolVersion } from '../../common/session/types'
 import { dropSuperseded, mayBeSuperseded } from './superseded'
+import { estimateJsonBytes, TEXT_CHUNK_BYTES } from './estimate-json'
+import { SessionGrowth } from './session-growth'
 
 export interface Scheduler {
   setTimeout(fn: () => void, ms: number): unknown
@@ -33,20 +34,21 @@ export interface ActionBatcherOptions {
 
 /** Estimated JSON size of an action Bosun makes itself (turn state, resolutions, settings: small). */
 const OTHER_ACTION_BYTES = 512
-/** Estimated JSON size of a text chunk besides its text (its kind, message id and block). */
-const TEXT_CHUNK_BYTES = 96
 
 /**
  * Where a batch goes. `bytes`: its estimated JSON size (what {@link ActionBatcherOptions.maxBatchBytes} counts, the
- * agent's updates as they came). `joined`: every run of streamed text in it is one chunk already (each update came
+ * agent's updates as they came). `grows`: how much of that can grow the session (session-growth.ts: what only replaces
+ * what the session holds counts by what it adds). `joined`: every run of streamed text in it is one chunk already (each update came
  * through `pushUpdate`, which joins them as they come, and none was left out between two runs): `coalesceTextChunks`
  * would return each of its update lists as it is.
  */
-export type BatchFlush = (sessionId: string, actions: SessionAction[], bytes: number, joined: boolean) => void
+export type BatchFlush = (sessionId: string, actions: SessionAction[], bytes: number, joined: boolean, grows: number) => void
 
 interface Queue {
   actions: SessionAction[]
   bytes: number
+  /** Of {@link bytes}, what can grow the session (see {@link BatchFlush}). */
+  grows: number
   since: number
   /**
    * The run of streamed text being joined: the chunk that stands for it in the queue, and its texts, set on it when
@@ -70,6 +72,8 @@ interface Queue {
  */
 export class ActionBatcher implements IDisposable {
   private readonly queues = new Map<string, Queue>()
+  /** Per session, what its replacing updates held at most (kept until the session is dropped). */
+  private readonly growth = new Map<string, SessionGrowth>()
   private handle: unknown = undefined
   private disposed = false
   private readonly maxBytes: number
@@ -90,7 +94,7 @@ export class ActionBatcher implements IDisposable {
     const now = this.scheduler.now?.() ?? 0
     let queue = this.queues.get(sessionId)
     if (!queue) {
-      queue = { actions: [], bytes: 0, since: now, run: undefined, replaceable: 0, unjoined: false }
+      queue = { actions: [], bytes: 0, grows: 0, since: now, run: undefined, replaceable: 0, unjoined: false }
       this.queues.set(sessionId, queue)
     }
     const actions = queue.actions
@@ -98,7 +102,9 @@ export class ActionBatcher implements IDisposable {
     if (action.type === 'updates') {
       if (action.updates.length > 1 || last?.type === 'updates') queue.unjoined = true
       for (const update of action.updates) {
-        queue.bytes += estimateJsonBytes(update)
+        const bytes = estimateJsonBytes(update)
+        queue.bytes += bytes
+        queue.grows += this.growthOf(sessionId).update(update, bytes)
         if (mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue.replaceable++
       }
       // Merge in place: the queue owns its arrays until flush.
@@ -108,10 +114,12 @@ export class ActionBatcher implements IDisposable {
       // What carries the agent's data counts as what it carries (it grows the session like the agent's own updates):
       // a terminal's output, a permission's tool-call patch, an elicitation's form and the answer kept of it, the diffs
       // of Bosun's writes.
-      queue.bytes +=
+      const bytes =
         action.type === 'client_terminal' ? estimateJsonBytes(action.update)
         : action.type === 'permission_requested' || action.type === 'elicitation_requested' || action.type === 'file_written' || action.type === 'file_read' || (action.type === 'elicitation_resolved' && action.answer) ? estimateJsonBytes(action)
         : OTHER_ACTION_BYTES
+      queue.bytes += bytes
+      queue.grows += action.type === 'client_terminal' ? this.growthOf(sessionId).clientTerminal(action.update, bytes) : bytes
       actions.push(action)
     }
     if (queue.bytes >= this.maxBytes || (this.scheduler.now !== undefined && now - queue.since >= this.intervalMs)) {
@@ -154,7 +162,15 @@ export class ActionBatcher implements IDisposable {
       if (!plain && mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue!.replaceable++
     }
     // A plain chunk's estimate is its text's (estimateJsonBytes' own shortcut), without looking at it again.
-    queue!.bytes += plain ? TEXT_CHUNK_BYTES + chunk.content.text.length : estimateJsonBytes(update)
+    if (plain) {
+      const bytes = TEXT_CHUNK_BYTES + chunk.content.text.length
+      queue!.bytes += bytes
+      queue!.grows += bytes
+    } else {
+      const bytes = estimateJsonBytes(update)
+      queue!.bytes += bytes
+      queue!.grows += this.growthOf(sessionId).update(update, bytes)
+    }
     if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
   }
 
@@ -192,12 +208,13 @@ export class ActionBatcher implements IDisposable {
     const actions = version !== undefined ? dropSuperseded(queue.actions, version, dropped) : queue.actions
     // A plan kept as a bare mark leaves every run where it was (the flood's plans are): only an update left out whole
     // may bring two runs of one stream together, to be joined when the batch is looked through.
-    this.onFlush(sessionId, actions, queue.bytes, !queue.unjoined && !dropped.whole)
+    this.onFlush(sessionId, actions, queue.bytes, !queue.unjoined && !dropped.whole, queue.grows)
   }
 
   /** Drops a session's queued actions (session closed). */
   drop(sessionId: string): void {
     this.queues.delete(sessionId)
+    this.growth.delete(sessionId)
     if (this.queues.size === 0) this.cancelTimer()
   }
 
@@ -210,6 +227,16 @@ export class ActionBatcher implements IDisposable {
     this.disposed = true
     this.cancelTimer()
     this.queues.clear()
+    this.growth.clear()
+  }
+
+  private growthOf(sessionId: string): SessionGrowth {
+    let growth = this.growth.get(sessionId)
+    if (!growth) {
+      growth = new SessionGrowth()
+      this.growth.set(sessionId, growth)
+    }
+    return growth
   }
 }
 
@@ -219,29 +246,4 @@ function endRun(queue: Queue): void {
   if (run === undefined) return
   run.chunk.content.text = run.texts.join('')
   queue.run = undefined
-}
-
-/**
- * About how many bytes `value` takes as JSON: string lengths plus a few bytes per key and value. Cheap
- * (no serialization); exact enough to bound batches. Depth-limited like everything that walks agent input.
- */
-export function estimateJsonBytes(value: unknown, depth = 0): number {
-  // The flood's common case, a text chunk: its text is nearly all of it.
-  if (depth === 0 && typeof value === 'object' && value !== null) {
-    const content = (value as { content?: { text?: unknown } }).content
-    if (typeof content === 'object' && content !== null && typeof content.text === 'string' && ownKeyCount(value, 3) <= 3) return TEXT_CHUNK_BYTES + content.text.length
-  }
-  if (typeof value === 'string') return value.length + 2
-  if (value === null || typeof value !== 'object') return 8
-  if (depth > 32) return 8
-  let bytes = 2
-  if (Array.isArray(value)) {
-    for (const item of value) bytes += estimateJsonBytes(item, depth + 1) + 1
-    return bytes
-  }
-  for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue
-    bytes += key.length + 4 + estimateJsonBytes((value as Record<string, unknown>)[key], depth + 1)
-  }
-  return bytes
 }

@@ -15,7 +15,8 @@ import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../co
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
-import { ActionBatcher, estimateJsonBytes, type Scheduler } from './action-batcher'
+import { ActionBatcher, type Scheduler } from './action-batcher'
+import { estimateJsonBytes } from './estimate-json'
 import { LazyState } from './lazy-state'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -74,8 +75,8 @@ export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 /** After Stop, how long the agent has to end the turn before Bosun offers to stop the agent. */
 export const DEFAULT_STOP_WATCHDOG_MS = 5_000
 /**
- * What one session may take from its agent while it is open (estimated JSON bytes of the updates applied):
- * far above any real session (a long day of work is a few tens of MiB), low enough that an agent writing
+ * What one session may take from its agent while it is open (estimated JSON bytes of the updates applied, what only
+ * replaced what the session held counting by what it added: session-growth.ts): far above any real session (a long day of work is a few tens of MiB), low enough that an agent writing
  * without end cannot fill main's or the renderer's memory.
  */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024
@@ -170,7 +171,7 @@ interface SessionRecord {
   watchdog?: unknown
   /** Messages waiting for a reopen or a reattach, each withdrawn at once by the session's next Stop (see {@link SessionsService.untilReady}). */
   waitingMessages?: Set<Deferred<typeof STOPPED>>
-  /** Estimated bytes of what this session applied since it was opened here (bounded by `maxSessionBytes`). */
+  /** Estimated bytes this session grew by since it was opened here: what it applied, less what only replaced what it held (session-growth.ts); bounded by `maxSessionBytes`. */
   received?: number
   /** Reattached by a v1 `session/load` whose replay may still be coming: only its facts apply; `heard` marks each update. */
   replayTail?: { heard(): void }
@@ -394,7 +395,7 @@ export class SessionsService implements IDisposable {
     this.earlyRequestWaitMs = options.earlyRequestWaitMs ?? DEFAULT_EARLY_REQUEST_WAIT_MS
     this.streamHold = options.streamHold
     this.batcher = this.store.add(
-      new ActionBatcher((id, actions, bytes, joined) => this.flush(id, actions, bytes, joined), options.batchIntervalMs ?? 16, options.scheduler, {
+      new ActionBatcher((id, actions, _bytes, joined, grows) => this.flush(id, actions, grows, joined), options.batchIntervalMs ?? 16, options.scheduler, {
         // Without applying what waits (lazy-state.ts): a session's version never changes.
         versionOf: (id) => this.sessions.get(id)?.lazy.last.protocolVersion,
       }),
@@ -1460,7 +1461,7 @@ export class SessionsService implements IDisposable {
     record.watchdog = undefined
   }
 
-  private flush(sessionId: string, actions: SessionAction[], bytes: number, joined: boolean): void {
+  private flush(sessionId: string, actions: SessionAction[], grows: number, joined: boolean): void {
     const record = this.sessions.get(sessionId)
     if (!record || actions.length === 0) return
     // Runs of streamed text become one chunk each: the same session, a fraction of the updates to apply and send. (The
@@ -1479,8 +1480,8 @@ export class SessionsService implements IDisposable {
     const seq = record.lazy.add(actions)
     this.history?.changed(record.lazy.last, () => record.state)
     this.events.emit('sessionActions', { sessionId, seq, actions })
-    record.received = (record.received ?? 0) + bytes
-    this.totalReceived += bytes
+    record.received = (record.received ?? 0) + grows
+    this.totalReceived += grows
     if (record.full) return
     if (record.received > this.maxSessionBytes) this.sessionFull(sessionId, record)
     else if (this.totalReceived > this.maxTotalSessionBytes) this.sessionFull(sessionId, record, true)

@@ -24,7 +24,7 @@ import type { Logger } from '../base/log'
 import { createCallClient, createCallLimit, dispatchCall } from '../web/dispatch'
 import { isAppUrl } from './protocol'
 import { ViewFlow } from '../web/view-flow'
-import { estimateJsonBytes } from '../sessions/action-batcher'
+import { estimateJsonBytes } from '../sessions/estimate-json'
 import type { SessionState } from '../../common/session/types'
 
 export interface IpcOptions {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { ActionBatcher, estimateJsonBytes, type Scheduler } from '../../../main/sessions/action-batcher'
+import { ActionBatcher, type Scheduler } from '../../../main/sessions/action-batcher'
+import { estimateJsonBytes } from '../../../main/sessions/estimate-json'
 import type { SessionAction } from '../../../common/session/types'
 import { coalesceTextChunks, isPlainTextChunk } from '../../../common/session/coalesce'
 import { seededRandom } from '../../support/seeded-random'

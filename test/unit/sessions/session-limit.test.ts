@@ -103,6 +103,45 @@ describe('a session past its limit', () => {
     service.dispose()
   })
 
+  it('counts what only replaces what the session holds by what it adds: a tool call’s content sent whole again and again, a plan, a terminal’s output past its kept tail', async () => {
+    // 6 MiB: above what one terminal counts at most (4 MiB: its kept 2 Mi characters, in base64), far below what arrives (26 MiB).
+    const { agent, service, sessionId, turn } = await promptedSession(6 * 1024 * 1024)
+    const content = (text: string) => [{ type: 'content', content: { type: 'text', text } }]
+    const output = 'a line of test output\n'.repeat(400)
+    agent.send({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'npm test', kind: 'execute', status: 'in_progress' })
+    // An agent streaming a command's output as the call's whole content: 9 KiB, 1,000 times (9 MiB arrive; one copy is held).
+    for (let i = 0; i < 1_000; i++) agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'run', content: content(output + String(i)) })
+    const plan = (i: number) => ({ sessionUpdate: 'plan', entries: Array.from({ length: 40 }, (_, n) => ({ content: `step ${n} of the work, revised ${i} times`, priority: 'medium', status: 'pending' })) })
+    for (let i = 0; i < 3_000; i++) agent.send(plan(i))
+    // A terminal Bosun runs for the agent prints 8 MiB: the session keeps its newest 2 Mi characters.
+    const block = Buffer.from('y\n'.repeat(32 * 1024)).toString('base64')
+    service.push(sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 't1', command: 'yes' } })
+    for (let i = 0; i < 128; i++) service.push(sessionId, { type: 'client_terminal', update: { sessionUpdate: 'terminal_output_chunk', terminalId: 't1', data: block } })
+    service.state(sessionId)
+    expect(agent.cancels).toEqual([])
+    agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed' })
+    agent.end('end_turn')
+    await turn
+    const state = service.state(sessionId)!
+    expect(state.cannotContinue ?? null).toBeNull()
+    const call = state.entries.find((e) => e.kind === 'tool_call') as { content: { type: string; content?: { text?: string } }[] }
+    expect(call.content.map((c) => c.content?.text)).toEqual([`${output}999`])
+    service.dispose()
+  })
+
+  it('still counts what replaces and grows: a tool call whose content the agent sends whole, longer each time, fills the session', async () => {
+    const { agent, service, sessionId, turn } = await promptedSession(256 * 1024)
+    agent.send({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'npm test', kind: 'execute', status: 'in_progress' })
+    const line = 'a line of test output\n'
+    for (let i = 1; i <= 400; i++) agent.send({ sessionUpdate: 'tool_call_update', toolCallId: 'run', content: [{ type: 'content', content: { type: 'text', text: line.repeat(i * 32) } }] })
+    service.state(sessionId)
+    expect(agent.cancels).toEqual(['s1'])
+    agent.end('cancelled')
+    await turn
+    expect(service.state(sessionId)!.cannotContinue?.reason).toMatch(/limit of 256 KiB/)
+    service.dispose()
+  })
+
   it('leaves a session under its limit alone', async () => {
     const { agent, service, sessionId, turn } = await promptedSession(1024 * 1024)
     for (let i = 0; i < 100; i++) agent.send(chunk('x'.repeat(1024)))

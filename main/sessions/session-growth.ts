@@ -1,0 +1,85 @@
+/**
+ * How much an agent's update can grow its session: what `maxSessionBytes` (sessions-service.ts) counts, per update as
+ * the batcher takes it. Most of what an agent sends adds to the session (text, new tool calls, unknown kinds) and counts
+ * whole. Some of it only replaces what the session holds, and counts only by what it adds over the largest it replaced:
+ *   - a tool call's `content`, `rawInput`, `rawOutput`, `locations` and `title` (each replaces the call's own): an agent
+ *     that streams a command's output by sending the call's whole content again and again holds one copy of it;
+ *   - the kinds that say what the session is now (plan, commands, modes, options, usage, title, the v2 turn state);
+ *   - a terminal's output past what the session keeps of one terminal (its newest {@link MAX_TERMINAL_OUTPUT_CHARS}):
+ *     a `yes` holds its tail, however long it runs.
+ * Without this, such a session reached the limit (256 MiB) with a few MiB held, and stopped. Small values (under
+ * {@link TRACKED_BYTES}) count whole and are not remembered, so what is kept here stays small: one number per large
+ * field of a tool call, per kind and per terminal.
+ */
+import { MAX_TERMINAL_OUTPUT_CHARS } from '../../common/session/reducer/tool-calls'
+import { estimateJsonBytes } from './estimate-json'
+
+/** A replacing value under this size counts whole and is not remembered. */
+export const TRACKED_BYTES = 1024
+
+/** What a terminal's output counts at most: the tail a session keeps of it, with room for its encoding (base64). */
+export const TERMINAL_OUTPUT_COUNTED_BYTES = 2 * MAX_TERMINAL_OUTPUT_CHARS
+
+const REPLACED_TOOL_CALL_FIELDS = ['content', 'rawInput', 'rawOutput', 'locations', 'title'] as const
+
+/** Kinds whose update replaces what the session shows of it (sessions-service's `KINDS_APPLIED_WHEN_FULL`). */
+const REPLACING_KINDS = new Set([
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+  'plan',
+  'plan_update',
+  'state_update',
+])
+
+/** One session's: the largest value seen of each replacing field or kind, and each terminal's output counted. */
+export class SessionGrowth {
+  private readonly largest = new Map<string, number>()
+  private readonly terminals = new Map<string, number>()
+
+  /** What an agent's update (estimated at `bytes`, as the batch counts it) grows the session by. */
+  update(update: unknown, bytes: number): number {
+    if (typeof update !== 'object' || update === null) return bytes
+    const u = update as Record<string, unknown>
+    const kind = u.sessionUpdate
+    if (kind === 'tool_call' || kind === 'tool_call_update') {
+      if (typeof u.toolCallId !== 'string') return bytes
+      let counted = bytes
+      for (const field of REPLACED_TOOL_CALL_FIELDS) {
+        const value = u[field]
+        if (value === undefined || value === null) continue
+        const size = estimateJsonBytes(value, 1)
+        if (size >= TRACKED_BYTES) counted -= size - this.grown(`${u.toolCallId}\u0000${field}`, size)
+      }
+      return counted
+    }
+    if (typeof kind !== 'string') return bytes
+    if (REPLACING_KINDS.has(kind)) return bytes < TRACKED_BYTES ? bytes : this.grown(`\u0000${kind}`, bytes)
+    if (kind === 'terminal_output_chunk') return this.terminalOutput(u.terminalId, bytes)
+    return bytes
+  }
+
+  /** What a terminal Bosun runs for the session grows it by (its output counts up to what the session keeps). */
+  clientTerminal(update: { sessionUpdate: string; terminalId: string }, bytes: number): number {
+    return update.sessionUpdate === 'terminal_output_chunk' ? this.terminalOutput(update.terminalId, bytes) : bytes
+  }
+
+  private terminalOutput(terminalId: unknown, bytes: number): number {
+    if (typeof terminalId !== 'string') return bytes
+    const before = this.terminals.get(terminalId) ?? 0
+    const counted = Math.max(0, Math.min(bytes, TERMINAL_OUTPUT_COUNTED_BYTES - before))
+    // Once at the bound, the terminal stays there: nothing more of it counts.
+    this.terminals.set(terminalId, before + counted)
+    return counted
+  }
+
+  /** How far `size` goes past the largest value of `key` seen so far (remembered as the new largest). */
+  private grown(key: string, size: number): number {
+    const largest = this.largest.get(key) ?? 0
+    if (size <= largest) return 0
+    this.largest.set(key, size)
+    return size - largest
+  }
+}
