@@ -44,6 +44,9 @@ export class SessionGrowth {
     if (typeof update !== 'object' || update === null) return bytes
     const u = update as Record<string, unknown>
     const kind = u.sessionUpdate
+    if (kind === 'terminal_output_chunk') return this.terminalOutput(u.terminalId, bytes)
+    // No field of a small update is large enough to be remembered.
+    if (bytes < TRACKED_BYTES) return bytes
     if (kind === 'tool_call' || kind === 'tool_call_update') {
       if (typeof u.toolCallId !== 'string') return bytes
       let counted = bytes
@@ -56,9 +59,7 @@ export class SessionGrowth {
       return counted
     }
     if (typeof kind !== 'string') return bytes
-    if (REPLACING_KINDS.has(kind)) return bytes < TRACKED_BYTES ? bytes : this.grown(`\u0000${kind}`, bytes)
-    if (kind === 'terminal_output_chunk') return this.terminalOutput(u.terminalId, bytes)
-    return bytes
+    return REPLACING_KINDS.has(kind) ? this.grown(`\u0000${kind}`, bytes) : bytes
   }
 
   /** What a terminal Bosun runs for the session grows it by (its output counts up to what the session keeps). */
