@@ -252,7 +252,10 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const elicitation = createElicitationService({
     sink,
     ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
-    onArrived: (info) => permissions.attention.requestArrived({ ...info, kind: 'elicitation' }),
+    onArrived: ({ sessionId, ...info }) => {
+      const state = sessionId !== null ? sessions.state(sessionId) : undefined
+      permissions.attention.requestArrived({ ...info, kind: 'elicitation', sessionTitle: state ? derivedTitle(state) : null })
+    },
     onResolved: (requestId) => permissions.attention.requestResolved(requestId),
     // A request Bosun cannot show (schema outside the subset…): tell the person, in the session or (before any session) as a toast.
     onRefused: ({ sessionId, agentName: name, message }) => {

@@ -53,7 +53,7 @@ export interface ElicitationBrokerOptions {
   /** Request-scoped elicitations, when added and whenever their status changes. */
   onRequestScoped?: (change: { change: 'added' | 'updated'; item: RequestScopedElicitation }) => void
   /** A new elicitation wants the person's attention (the composition root feeds `AttentionService.requestArrived`). */
-  onArrived?: (info: { agentName: string; title: string; requestId: string; kind: 'elicitation' }) => void
+  onArrived?: (info: { agentName: string; title: string; requestId: string; kind: 'elicitation'; sessionId: string | null }) => void
   /** It no longer waits for the person (answered, cancelled, consented, gone): `AttentionService.requestResolved`. */
   onResolved?: (requestId: string) => void
   /** A request Bosun refused (schema outside the subset, bad params): a sentence for the person. */
@@ -398,7 +398,7 @@ export class ElicitationBroker implements IDisposable {
     this.log.info(`[agent ${agentId}] elicitation ${view.elicitationRequestId} mode=${mode} scope=${scopeSession !== null ? 'session' : 'request'}`)
 
     this.publish(entry, 'added')
-    this.options.onArrived?.({ agentName, title: view.message.slice(0, 200), requestId: view.elicitationRequestId, kind: 'elicitation' })
+    this.options.onArrived?.({ agentName, title: view.message.slice(0, 200), requestId: view.elicitationRequestId, kind: 'elicitation', sessionId: scopeSession })
 
     // The agent withdrew the request ($/cancel_request) or the connection closed.
     const onAbort = () => {

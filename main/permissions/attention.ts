@@ -29,6 +29,11 @@ export interface AttentionItem {
   agentName: string
   title: string
   kind?: 'permission' | 'elicitation'
+  /**
+   * The title of the session that asks, when it has one: with two sessions of the same agent open, "Claude needs your
+   * approval" alone does not say which one waits.
+   */
+  sessionTitle?: string | null
 }
 
 export interface NotificationIntent {
@@ -74,7 +79,8 @@ const clip = (text: string, max = MAX_TITLE): string => {
 /** Pure: the notification for one request. */
 export function singleNotification(item: AttentionItem): NotificationIntent {
   const what = item.kind === 'elicitation' ? 'needs your input' : 'needs your approval'
-  return { title: clip(`${item.agentName} ${what}`), body: clip(item.title, 500), requestId: item.requestId }
+  const where = item.sessionTitle ? `\nin “${clip(item.sessionTitle, 100)}”` : ''
+  return { title: clip(`${item.agentName} ${what}`), body: clip(item.title, 500) + where, requestId: item.requestId }
 }
 
 /**
@@ -82,7 +88,7 @@ export function singleNotification(item: AttentionItem): NotificationIntent {
  * "approvals" only while every waiting request is a permission; an elicitation asks for input, not approval.
  */
 export function summaryNotification(waiting: readonly AttentionItem[], items: readonly AttentionItem[]): NotificationIntent {
-  const lines = items.slice(0, 3).map((i) => clip(`${i.agentName}: ${i.title}`, 160))
+  const lines = items.slice(0, 3).map((i) => clip(`${i.agentName}${i.sessionTitle ? ` in “${clip(i.sessionTitle, 60)}”` : ''}: ${i.title}`, 160))
   if (items.length > 3) lines.push(`and ${items.length - 3} more`)
   const noun = waiting.every((i) => i.kind !== 'elicitation') ? 'approvals' : 'requests'
   return { title: `${waiting.length} ${noun} waiting`, body: lines.join('\n'), requestId: items[0]?.requestId }

@@ -178,7 +178,12 @@ export async function createPermissionsService(options: PermissionsServiceOption
       ...(options.redact ? { redact: options.redact } : {}),
     }),
   )
-  store.add(broker.onDidRequest((view) => attention.requestArrived({ requestId: view.requestId, agentName: view.agentName, title: view.title, kind: 'permission' })))
+  store.add(
+    broker.onDidRequest((view) => {
+      const sessionTitle = options.describeSession?.(view.sessionId)?.title ?? null
+      attention.requestArrived({ requestId: view.requestId, agentName: view.agentName, title: view.title, kind: 'permission', sessionTitle })
+    }),
+  )
   store.add(broker.onDidResolve((view) => attention.requestResolved(view.requestId)))
   if (events) store.add(rules.onDidChange((list) => events.emit('rulesChanged', { rules: [...list] })))
 

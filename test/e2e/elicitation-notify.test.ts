@@ -57,7 +57,7 @@ describe('attention for pending elicitations', () => {
     const [first, ...rest] = await notifications()
     expect(rest).toEqual([])
     expect(first!.title).toBe(`${AGENT} needs your input`)
-    expect(first!.body).toBe('Name the branch.')
+    expect(first!.body).toBe('Name the branch.\nin “small-form”')
     expect(first!.tag).toMatch(/^bosun-/)
     await page.waitForFunction((base) => document.title === `(1) ${base}`, asking.replace(/^\(\d+\) /, ''), { timeout: 30_000 })
 

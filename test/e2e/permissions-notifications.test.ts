@@ -91,7 +91,8 @@ describe('notifications in the browser host', () => {
     const [notification, ...more] = await recorded()
     expect(more).toEqual([])
     expect(notification!.title).toBe(`${AGENT} needs your approval`)
-    expect(notification!.body).toBe('Push tag v1.2.0')
+    // The session that asks is named under the request (two sessions of one agent are told apart).
+    expect(notification!.body).toBe('Push tag v1.2.0\nin “notify”')
 
     // The person looks elsewhere in Bosun meanwhile: the Settings page covers the session.
     await page.getByRole('button', { name: 'Settings', exact: true }).click()

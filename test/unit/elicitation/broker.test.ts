@@ -55,7 +55,7 @@ function setup(
 ) {
   const actions: { sessionId: string; action: SessionAction }[] = []
   const requestScoped: { change: string; item: RequestScopedElicitation }[] = []
-  const arrived: { agentName: string; title: string; requestId: string }[] = []
+  const arrived: { agentName: string; title: string; requestId: string; sessionId: string | null }[] = []
   const resolvedIds: string[] = []
   const refused: string[] = []
   const opened: string[] = []
@@ -142,7 +142,7 @@ describe('ElicitationBroker: form mode', () => {
     const t = setup()
     const { promise } = t.fake.request('elicitation/create', form({ toolCallId: 'tc1' }))
     const id = await arrivedOnce(t)
-    expect(t.arrived[0]).toEqual({ agentName: 'Agent A', title: 'Which approach?', requestId: 'el-1', kind: 'elicitation' })
+    expect(t.arrived[0]).toEqual({ agentName: 'Agent A', title: 'Which approach?', requestId: 'el-1', kind: 'elicitation', sessionId: 's1' })
     expect(t.requested()).toHaveLength(1)
     const view = (t.requested()[0]!.action as Extract<SessionAction, { type: 'elicitation_requested' }>).elicitation
     expect(view).toMatchObject({ elicitationRequestId: 'el-1', agentId: 'agent-a', agentName: 'Agent A', sessionId: 's1', toolCallId: 'tc1', mode: 'form', status: 'pending', createdAt: 1000 })

@@ -166,4 +166,13 @@ describe('notification text', () => {
     expect(singleNotification(spoofed).body).toBe('Run txt.exe now')
     expect(summaryNotification([spoofed], [spoofed]).body).toBe('Claude: Run txt.exe now')
   })
+
+  it('names the session that asks, so two sessions of the same agent are told apart (its title cleaned like the rest)', () => {
+    const a = { requestId: 'r1', agentName: 'Claude', title: 'Write b.txt', sessionTitle: 'Fix the \u202Elogin bug' }
+    const b = { requestId: 'r2', agentName: 'Claude', title: 'Write c.txt', sessionTitle: 'Add tests' }
+    expect(singleNotification(a).body).toBe('Write b.txt\nin “Fix the login bug”')
+    expect(summaryNotification([a, b], [a, b]).body).toBe('Claude in “Fix the login bug”: Write b.txt\nClaude in “Add tests”: Write c.txt')
+    // A session without a title (or none known): the request alone, as before.
+    expect(singleNotification({ ...a, sessionTitle: null }).body).toBe('Write b.txt')
+  })
 })

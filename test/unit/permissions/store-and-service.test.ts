@@ -315,6 +315,26 @@ describe('createPermissionsService', () => {
     await service.flush()
   })
 
+  it('the notification for a permission names the session that asks (two sessions of one agent)', async () => {
+    const shown: { title: string; body: string }[] = []
+    const titles: Record<string, string> = { s1: 'Fix the login bug', s2: 'Add tests' }
+    const service = await createPermissionsService({
+      home,
+      sink: () => {},
+      sessions: { getSession: (_agentId, sessionId) => ({ cwd: '/proj', sessionId }) },
+      notifier: { show: (notification) => void shown.push({ title: notification.title, body: notification.body }), setBadgeCount: () => {} },
+      isWindowFocused: () => false,
+      focusRequest: () => {},
+      describeSession: (sessionId) => ({ agentName: 'A', cwd: '/proj', title: titles[sessionId] ?? null }),
+    })
+    const connection = new FakeConnection(1)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'A', protocolVersion: 1 })
+    void connection.request(1, { sessionId: 's2', toolCall: { toolCallId: 'c', title: 'Write b.txt' }, options: standardOptions })
+    expect(shown).toEqual([{ title: 'A needs your approval', body: 'Write b.txt\nin “Add tests”' }])
+    service.dispose()
+    await service.flush()
+  })
+
   it('flush() after dispose(): the shutdown answers are audited and on disk', async () => {
     const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {} })
     const connection = new FakeConnection(1)
