@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ComponentType } from 'react'
 import { derivedTitle, untitledName } from '../common/session/title'
+import { turnFailed } from '../common/session/turn-stop'
 import type { BosunApi, CallResult } from '../common/contract'
 import type { MenuCommand } from '../common/contract/app'
 import { selectInbox, waitingOnPerson, type AppSnapshot, type AppState, type AppStore, type InboxItem } from './state/app-store'
@@ -66,6 +67,7 @@ function selectSummaries(view: AppState): SessionSummary[] {
     cwd: s.cwd,
     turnState: s.turn.state,
     pending: waitingOnPerson(s),
+    failed: turnFailed(s.turn),
   }))
 }
 

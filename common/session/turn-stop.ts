@@ -20,6 +20,12 @@ type Turn = SessionState['turn']
 /** Whether the turn's error is the agent's answer to the person's Stop (told as a stop, not as an alert). */
 export const stoppedWithError = (turn: Turn): boolean => turn.stopRequested === true && (turn.error != null || turn.stopReason === 'error')
 
+/**
+ * Whether the session's last turn is over and ended with an error (not the answer to a Stop): the agent crashed, its
+ * API failed… The sidebar marks such a session, which may be out of sight when it happens.
+ */
+export const turnFailed = (turn: Turn): boolean => turn.state === 'idle' && (turn.error != null || turn.stopReason === 'error') && !stoppedWithError(turn)
+
 /** What a turn that is over and ended early says about it, if anything. */
 export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail' | 'unasked' | 'unanswered'>
 

@@ -11,6 +11,17 @@ export interface LiveInfo {
   turnState: string
   pending: number
   title: string | null
+  /** The last turn ended with an error. */
+  failed?: boolean
+}
+
+/** A session whose last turn ended with an error (the live sidebar and the history mark it alike). */
+export function FailedMark() {
+  return (
+    <span className="session-failed" role="img" aria-label="The last turn ended with an error" title="The last turn ended with an error">
+      <Icon name="alert" size={14} />
+    </span>
+  )
 }
 
 export interface HistoryListProps {
@@ -152,6 +163,8 @@ const HistoryItem = memo(function HistoryItem({
             </span>
           ) : busy ? (
             <span className="spinner small" role="img" aria-label="Working" />
+          ) : live?.failed ? (
+            <FailedMark />
           ) : null}
         </button>
         <button

@@ -6,7 +6,7 @@ import { folderName } from '../../../common/session/title'
 import { CutText, FolderTitle } from '../common/MiddleCut'
 import type { Shortcut } from '../common/shortcuts'
 import { Icon } from '../common/icons'
-import { HistoryList, SearchResults, type LiveInfo } from './HistoryList'
+import { FailedMark, HistoryList, SearchResults, type LiveInfo } from './HistoryList'
 import { NewSessionForm, type NewSessionFailure } from './NewSessionForm'
 import { useHistory } from './use-history'
 
@@ -18,6 +18,8 @@ export interface SessionSummary {
   cwd: string
   turnState: TurnState
   pending: number
+  /** The last turn ended with an error (the agent crashed, its API failed): marked, as it may have happened out of sight. */
+  failed: boolean
 }
 
 export interface SidebarProps {
@@ -135,7 +137,7 @@ export const Sidebar = memo(function Sidebar({
     // `actions` is rebuilt every render; the search depends on the text only.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [trimmed])
-  const live = useMemo(() => new Map<string, LiveInfo>(sessions.map((s) => [s.sessionId, { turnState: s.turnState, pending: s.pending, title: s.title }])), [sessions])
+  const live = useMemo(() => new Map<string, LiveInfo>(sessions.map((s) => [s.sessionId, { turnState: s.turnState, pending: s.pending, title: s.title, failed: s.failed }])), [sessions])
   // Open sessions not written yet (just created, or history off) are listed too.
   const [firstSeen] = useState(() => new Map<string, number>())
   const listed = useMemo(() => {
@@ -279,6 +281,8 @@ export const Sidebar = memo(function Sidebar({
                           </span>
                         ) : s.turnState !== 'idle' ? (
                           <span className="spinner small" role="img" aria-label="Working" />
+                        ) : s.failed ? (
+                          <FailedMark />
                         ) : null}
                       </button>
                     </li>
