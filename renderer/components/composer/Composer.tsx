@@ -116,7 +116,7 @@ export const Composer = memo(function Composer({ busy, disabled = false, held = 
   const loading = useRef(false)
   const listId = useId()
 
-  const query = slashQuery(draft)
+  const query = slashQuery(draft, commands)
   const mention = context && query === null ? mentionQuery(draft.slice(0, caret)) : null
   if (mention && files === null && !loading.current && context) {
     loading.current = true

@@ -2,11 +2,18 @@ import type { CommandView } from '../../../common/session/types'
 
 /**
  * The slash-command query in a draft: the text after a leading `/` while the first word is still being
- * typed (no whitespace yet). `null` when the menu should be closed.
+ * typed (no whitespace yet), or while the draft is still the start of a command whose name has several words
+ * (Gemini CLI's `extensions enable`): "/extensions ena" narrows the menu to it, where the space closed the menu and
+ * Enter sent "/extensions ena". A word ended by a space alone ("/extensions ") keeps the menu closed, so Enter sends it.
+ * `null` when the menu should be closed.
  */
-export function slashQuery(draft: string): string | null {
+export function slashQuery(draft: string, commands: readonly CommandView[] = []): string | null {
   const match = /^\/(\S*)$/.exec(draft)
-  return match ? match[1]! : null
+  if (match) return match[1]!
+  const words = /^\/(\S+ +\S[^\n]*)$/.exec(draft)?.[1]
+  if (words === undefined) return null
+  const typed = words.toLowerCase()
+  return commands.some((command) => commandText(command).slice(1).toLowerCase().startsWith(typed)) ? words : null
 }
 
 /**

@@ -15,6 +15,19 @@ describe('slash-command menu', () => {
     expect(slashQuery('')).toBeNull()
   })
 
+  it('stays open while the draft is the start of a command named with several words (Gemini CLI\'s "extensions enable")', () => {
+    const gemini = [cmd('extensions', 'Manage extensions.'), cmd('extensions enable', 'Enable an extension.'), cmd('extensions explore', 'Explore')]
+    expect(slashQuery('/extensions ena', gemini)).toBe('extensions ena')
+    expect(filterCommands(gemini, 'extensions ena').map((c) => c.name)).toEqual(['extensions enable'])
+    expect(slashQuery('/Extensions E', gemini)).toBe('Extensions E')
+    // The command's input begins: closed, so Enter sends the draft.
+    expect(slashQuery('/extensions enable my-ext', gemini)).toBeNull()
+    expect(slashQuery('/extensions ', gemini)).toBeNull()
+    expect(slashQuery('/extensions ena\nmore', gemini)).toBeNull()
+    // Single-word commands: a space still closes the menu.
+    expect(slashQuery('/review the diff', commands)).toBeNull()
+  })
+
   it('lists all commands for an empty query and ranks prefix matches first', () => {
     expect(filterCommands(commands, '')).toHaveLength(4)
     expect(filterCommands(commands, 'TES').map((c) => c.name)).toEqual(['test', 'pretest'])
