@@ -33,6 +33,7 @@ import { sessionRequestAdmission } from '../sessions/request-admission'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
 import { CLOSED_MESSAGE } from '../history/restore'
+import { turnFailed } from '../../common/session/turn-stop'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
 import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
@@ -505,14 +506,19 @@ export async function createBosunServices(integration: HostIntegration): Promise
         if (!prepared.ok) return prepared
         const result = await sessions.prompt(sessionId, prepared.value)
         const agentId = sessions.agentOf(sessionId)
-        if (result.ok && agentId) {
+        const ended = sessions.state(sessionId)
+        // A turn that ran and ended with an error (the agent crashed, its API failed), not a prompt refused outright
+        // (a turn already running, a full session): that ending is told too, with the error.
+        const ran = result.ok || (result.error.kind !== 'invalid-argument' && result.error.kind !== 'not-found')
+        const error = ran && ended && turnFailed(ended.turn) ? (ended.turn.error?.message ?? 'The agent gave no details.') : null
+        if (agentId && (result.ok || error)) {
           // "Notify when a turn ends" (off by default; only when the window is not in front).
-          const ended = sessions.state(sessionId)
           permissions.attention.turnEnded({
             sessionId,
             agentName: agentName(agentId),
             sessionTitle: ended ? derivedTitle(ended) : null,
-            stopReason: result.value.stopReason,
+            stopReason: result.ok ? result.value.stopReason : null,
+            error,
           })
         }
         return result

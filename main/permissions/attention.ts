@@ -143,10 +143,13 @@ export class AttentionService implements IDisposable {
   }
 
   /** A turn ended; notifies only with the "notify when a turn ends" setting, while not focused. */
-  turnEnded(turn: { sessionId: string; agentName: string; sessionTitle?: string | null; stopReason?: string | null }): void {
+  turnEnded(turn: { sessionId: string; agentName: string; sessionTitle?: string | null; stopReason?: string | null; error?: string | null }): void {
     if (!this.current.notifyOnTurnEnd || !this.shouldNotify()) return
     const reason = turn.stopReason && turn.stopReason !== 'end_turn' ? ` (${turn.stopReason})` : ''
-    const notification = { title: clip(`${turn.agentName} finished${reason}`), body: clip(turn.sessionTitle ?? 'The turn ended.', 500), sessionId: turn.sessionId }
+    // A turn that ended with an error (the agent crashed mid-turn…) is told as such, not as "finished" or not at all.
+    const title = turn.error ? `${turn.agentName}'s turn ended with an error` : `${turn.agentName} finished${reason}`
+    const body = clip(turn.sessionTitle ?? 'The turn ended.', 500) + (turn.error ? `\n${clip(turn.error, 300)}` : '')
+    const notification = { title: clip(title), body, sessionId: turn.sessionId }
     this.options.output.show(notification, () => this.options.focusSession?.(turn.sessionId))
   }
 

@@ -189,4 +189,16 @@ describe('notifications in the browser host', () => {
     await visible(transcript(page).getByText('Nothing scripted for that.'))
     expect((await recorded())[before]!.closed).toBe(true)
   })
+
+  it('"turn ended" while hidden: a turn the agent ends by crashing is told too, with its error', async () => {
+    // (The setting is on from the test above.) Before, only a turn that ended normally was told: a crash, nothing.
+    const before = (await recorded()).length
+    await setShown(false)
+    await sendPrompt(page, 'crash-card')
+    const failed = `${AGENT}'s turn ended with an error`
+    await page.waitForFunction((title) => window.__notifications.some((n) => n.title === title), failed, { timeout: 30_000 })
+    const notification = (await recorded()).slice(before).find((n) => n.title === failed)!
+    expect(notification.body).toMatch(/\n.*exited with code 3/)
+    await setShown(true)
+  })
 })

@@ -151,6 +151,12 @@ describe('AttentionService', () => {
     expect(on.shown).toHaveLength(1)
   })
 
+  it('a turn that ended with an error says so, with the error under the session title', () => {
+    const on = setup({ notifyOnTurnEnd: true })
+    on.attention.turnEnded({ sessionId: 's', agentName: 'Claude', sessionTitle: 'Fix bug', stopReason: null, error: 'Claude was killed by SIGKILL.' })
+    expect(on.shown.map((s) => s.notification)).toEqual([{ title: "Claude's turn ended with an error", body: 'Fix bug\nClaude was killed by SIGKILL.', sessionId: 's' }])
+  })
+
   it('dispose cancels the burst timer', () => {
     const { attention, scheduler } = setup()
     attention.requestArrived(item(1))
