@@ -587,12 +587,12 @@ class AcpConnection implements AcpClientConnection {
     const method = this.handshakeValue?.authMethods.find((m) => m.id === methodId)
     const login = this.version === 2 ? 'auth/login' : 'authenticate'
     // D2, D5: only a method the agent offered (v2: auth/login exists only with a non-empty authMethods).
-    if (!method) throw new BosunError({ kind: 'invalid-argument', message: `The agent did not offer the login method ${cutText(methodId, 200)}, so Bosun does not send it to ${login}.` })
+    if (!method) throw new BosunError({ kind: 'invalid-argument', message: `The agent did not offer the sign-in method ${cutText(methodId, 200)}, so Bosun does not send it to ${login}.` })
     if (method.type === 'terminal' || method.type === UNTYPED_AUTH_METHOD) {
       // D2, D3, D5: a terminal login runs Bosun's own command; a v2 method without a type is no login the agent runs.
       throw new BosunError({
         kind: 'invalid-argument',
-        message: `${cutText(method.name, 200)} is not a login the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${login}.`,
+        message: `${cutText(method.name, 200)} is not a sign-in the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${login}.`,
       })
     }
     await this.request(login, { methodId, ...(meta !== undefined ? { _meta: meta } : {}) }, signal)
@@ -601,7 +601,7 @@ class AcpConnection implements AcpClientConnection {
   async logout(): Promise<void> {
     // D4 (v1: auth.logout advertised), D5 (v2: a non-empty authMethods).
     if (!this.handshakeValue?.capabilities.logout) {
-      throw new BosunError({ kind: 'unsupported', message: `This agent does not support logging out, so Bosun does not send it ${this.version === 2 ? 'auth/logout' : 'logout'}.` })
+      throw new BosunError({ kind: 'unsupported', message: `This agent does not support signing out, so Bosun does not send it ${this.version === 2 ? 'auth/logout' : 'logout'}.` })
     }
     await this.request(this.version === 2 ? 'auth/logout' : 'logout', {})
   }

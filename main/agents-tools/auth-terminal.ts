@@ -44,7 +44,7 @@ export function terminalSpec(launch: AgentProcessSpec, method: TerminalLogin): A
   const { logFile: _logFile, ...rest } = launch
   return {
     ...rest,
-    name: `${launch.name} (login)`,
+    name: `${launch.name} (sign-in)`,
     args: method.wholeArgs ? [...(method.args ?? [])] : [...launch.args, ...(method.args ?? [])],
     env: { ...launch.env, ...settableEnv(method.env ?? {}).env },
   }
@@ -187,8 +187,8 @@ export class AuthTerminals implements IDisposable {
 
   input(terminalId: string, data: string): Result<undefined> {
     const terminal = this.terminals.get(terminalId)
-    if (!terminal) return fail({ kind: 'not-found', message: 'That login terminal has already ended.' })
-    if (terminal.process.exitStatus) return fail({ kind: 'agent-not-running', message: 'The login process no longer reads input.' })
+    if (!terminal) return fail({ kind: 'not-found', message: 'That sign-in terminal has already ended.' })
+    if (terminal.process.exitStatus) return fail({ kind: 'agent-not-running', message: 'The sign-in process no longer reads input.' })
     terminal.process.write(data)
     return ok(undefined)
   }

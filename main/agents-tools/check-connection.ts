@@ -40,7 +40,7 @@ export function capabilityWords(caps: AgentCapabilitySummary): CheckResult['capa
     { label: 'MCP servers over HTTP', supported: caps.mcp.http },
     { label: 'MCP servers over SSE', supported: caps.mcp.sse },
     { label: 'Additional folders', supported: caps.additionalDirectories },
-    { label: 'Logout', supported: caps.logout },
+    { label: 'Signs out', supported: caps.logout },
   ]
 }
 

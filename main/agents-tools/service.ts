@@ -306,7 +306,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
     const connected = await handshakeOf(agentId)
     if (!connected.ok) return connected
     const method = loginMethods(agentId, connected.value.handshake.authMethods).find((m) => m.id === methodId)
-    if (!method) return fail({ kind: 'not-found', message: `The agent does not offer the login method ${methodId}.` })
+    if (!method) return fail({ kind: 'not-found', message: `The agent does not offer the sign-in method ${methodId}.` })
     return ok({ ...connected.value, method })
   }
 
@@ -434,7 +434,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
   const checks = new JoinedRuns<CheckResult>(MAX_CHECKS_AT_ONCE, (max) => `${max} connection checks are already running; try again when one has finished.`)
   const oneLoginAt = async <T>(agentId: string, fn: () => Promise<Result<T>>): Promise<Result<T>> => {
     if (loginAborts.has(agentId)) {
-      return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy with a login or logout; wait for it to finish, or restart the agent.` })
+      return fail({ kind: 'invalid-argument', message: `${config.definitions.get(agentId)?.name ?? agentId} is still busy signing in or out; wait for it to finish, or restart the agent.` })
     }
     loginAborts.set(agentId, new AbortController())
     try {
@@ -527,7 +527,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const { connection, method } = found.value
         if (gateway !== undefined) {
           if (loginKind(method) !== 'agent' || !gatewayOf(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a gateway.` })
-          if (value !== undefined || keyName !== undefined) return fail({ kind: 'invalid-argument', message: 'A gateway login takes no key; put it in a header.' })
+          if (value !== undefined || keyName !== undefined) return fail({ kind: 'invalid-argument', message: 'A gateway sign-in takes no key; put it in a header.' })
           const baseUrl = gatewayBaseUrl(gateway.baseUrl)
           if (!baseUrl.ok) return baseUrl
           // Known before they are sent, so the inspector, the log and the agent's errors show them redacted.
@@ -538,12 +538,12 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         switch (loginKind(method)) {
           case 'terminal':
             // D2/D3: a terminal method is never sent to authenticate / auth/login.
-            return fail({ kind: 'invalid-argument', message: `${method.name} logs in through a terminal; start it with the terminal login.` })
+            return fail({ kind: 'invalid-argument', message: `${method.name} signs in through a terminal; open its terminal to sign in.` })
           case 'env_var':
             return loginWithEnvVar(agentId, method, value)
           case 'agent': {
             if (keyName === undefined && value !== undefined) {
-              if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key in its login.` })
+              if (!takesKeyInRequest(method)) return fail({ kind: 'invalid-argument', message: `${method.name} does not take a key when it signs in.` })
               // It took the last key from its environment: this one goes there too. Sent in the request, it would be
               // passed over for the one stored before, and the login would succeed with that.
               const throughEnv = await keysThroughEnv(agentId, methodId)
@@ -566,7 +566,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
             return storeRestartAndLogin(agentId, methodId, [keyName], value)
           }
           default:
-            return fail({ kind: 'invalid-argument', message: `Bosun does not know how to use the login method ${method.name} (type ${method.type}).` })
+            return fail({ kind: 'invalid-argument', message: `Bosun does not know how to use the sign-in method ${method.name} (type ${method.type}).` })
         }
       }),
 
@@ -604,7 +604,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         const found = await findMethod(agentId, methodId)
         if (!found.ok) return found
         const { method } = found.value
-        if (method.type !== 'terminal') return fail({ kind: 'invalid-argument', message: `${method.name} is not a terminal login.` })
+        if (method.type !== 'terminal') return fail({ kind: 'invalid-argument', message: `${method.name} is not a terminal sign-in.` })
         // J8: the program comes from our own configuration; the agent only adds args and env.
         const launch = await processSpec(agentId)
         const spec = launch.ok ? await withOwnProgram(launch.value) : launch
@@ -640,7 +640,7 @@ export function createAgentToolsService(options: AgentToolsOptions): AgentToolsS
         if (!connected.ok) return connected
         // D4/D5: only when the agent says it supports logout.
         if (!connected.value.handshake.capabilities.logout) {
-          return fail({ kind: 'invalid-argument', message: 'This agent does not support logging out.' })
+          return fail({ kind: 'invalid-argument', message: 'This agent does not support signing out.' })
         }
         try {
           await connected.value.connection.logout()

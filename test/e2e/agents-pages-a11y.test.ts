@@ -1,6 +1,6 @@
 /**
  * The Agents page's other panes pass axe (names, roles, contrast ≥ 4.5:1) in both themes: adding an agent (found on
- * this computer, presets, the registry, offline here), and an agent's Check connection, Login, Logs and Inspector tabs.
+ * this computer, presets, the registry, offline here), and an agent's Check connection, Sign in, Logs and Inspector tabs.
  * Screenshots: test/e2e/screenshots/agents-add.png, agents-tab-{check-connection,login,logs,inspector}.png.
  */
 import { it } from 'vitest'
@@ -23,7 +23,7 @@ it('adding an agent and every tab of an agent pass axe in both themes', async ()
   await screenshot(page, 'agents-add')
 
   await agents.getByRole('button', { name: new RegExp(`^${AGENT}`) }).click()
-  for (const tab of ['Check connection', 'Login', 'Logs', 'Inspector']) {
+  for (const tab of ['Check connection', 'Sign in', 'Logs', 'Inspector']) {
     await agents.getByRole('tab', { name: tab }).click()
     await visible(agents.getByRole('tab', { name: tab, selected: true }))
     await expectAxeCleanInBothThemes(page, `the agent's ${tab} tab`, '[role="dialog"]')

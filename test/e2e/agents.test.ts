@@ -221,7 +221,7 @@ describe('the Agents page', () => {
     expect(facts).toMatch(/Version\s+2\.3\.0/)
     expect(facts).toMatch(/Protocol\s+ACP version 1/)
     const capabilities = result.getByRole('list', { name: 'Capabilities' })
-    for (const label of ['Loads earlier sessions', 'Resumes sessions', 'Images in prompts', 'Embedded context (files) in prompts', 'MCP servers over HTTP', 'Logout']) {
+    for (const label of ['Loads earlier sessions', 'Resumes sessions', 'Images in prompts', 'Embedded context (files) in prompts', 'MCP servers over HTTP', 'Signs out']) {
       expect(await capabilities.getByRole('listitem').filter({ hasText: label }).innerText()).toContain(': supported')
     }
     for (const label of ['Audio in prompts', 'MCP servers over SSE']) {
@@ -320,7 +320,7 @@ describe('signing in when a new session needs it', () => {
     await visible(form.getByRole('button', { name: 'Starting…' }))
     await screenshotBothSchemes('agents-sign-in')
 
-    await methods.getByRole('button', { name: 'Log in', exact: true }).click()
+    await methods.getByRole('button', { name: 'Sign in', exact: true }).click()
     await gone(dialog)
     await gone(form)
     await sessionReady('Needs login')
@@ -337,7 +337,7 @@ describe('signing in when a new session needs it', () => {
 
     await form.getByRole('button', { name: 'Start session' }).click()
     const again = await visible(signInDialog('Needs login v2'))
-    await again.getByRole('button', { name: 'Log in', exact: true }).click()
+    await again.getByRole('button', { name: 'Sign in', exact: true }).click()
     await gone(again)
     await gone(form)
     await sessionReady('Needs login v2')
@@ -347,7 +347,7 @@ describe('signing in when a new session needs it', () => {
     const form = await requestSession('Codex-style')
     const dialog = await visible(signInDialog('Codex-style'))
     const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
-    await methods.getByRole('button', { name: 'Log in with API Key' }).click()
+    await methods.getByRole('button', { name: 'Sign in with API Key' }).click()
     await visible(methods.getByRole('alert').filter({ hasText: 'OTHER_KEY or ACME_API_KEY is not set' }))
     const keyForm = await visible(methods.getByRole('form', { name: 'API Key: a key for Codex-style' }))
     // The agent also named NODE_OPTIONS: not a key, not offered.
@@ -357,7 +357,7 @@ describe('signing in when a new session needs it', () => {
 
     const key = 'acme-codex-style-canary-5521'
     await keyForm.getByLabel('ACME_API_KEY', { exact: true }).fill(key)
-    await keyForm.getByRole('button', { name: 'Save key and log in' }).click()
+    await keyForm.getByRole('button', { name: 'Save key and sign in' }).click()
     await gone(dialog)
     await gone(form)
     await sessionReady('Codex-style')
@@ -365,10 +365,10 @@ describe('signing in when a new session needs it', () => {
     expect(readFileSync(join(app.home.home, 'agents.json'), 'utf8')).not.toContain(key)
   })
 
-  it('the Login tab offers the agent’s own key that has no value yet, above its methods', async () => {
+  it('the Sign in tab offers the agent’s own key that has no value yet, above its methods', async () => {
     const dialog = await openAgents()
     await listItem('Gemini-style').click()
-    await tab('Login').click()
+    await tab('Sign in').click()
     const keys = await visible(dialog.getByRole('region', { name: 'Keys' }))
     await visible(keys.getByLabel('ACME_API_KEY', { exact: true }))
     await visible(keys.getByRole('button', { name: 'Save and restart' }))
@@ -397,17 +397,17 @@ describe('signing in when a new session needs it', () => {
     const dialog = await visible(signInDialog('Key-in-login'))
     const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
     const keyForm = await visible(methods.getByRole('form', { name: 'Gemini API key: the key' }))
-    await visible(keyForm.getByText('with this login, and not stored', { exact: false }))
+    await visible(keyForm.getByText('with this sign-in, and not stored', { exact: false }))
     await screenshotBothSchemes('agents-sign-in-key-in-login')
 
     // A wrong key: the agent's refusal is shown under the method, the dialog stays.
     await keyForm.getByLabel('API key', { exact: true }).fill('wrong-key-0000')
-    await keyForm.getByRole('button', { name: 'Log in', exact: true }).click()
+    await keyForm.getByRole('button', { name: 'Sign in', exact: true }).click()
     await visible(methods.getByRole('alert').filter({ hasText: 'API key is missing or not valid.' }))
 
     const key = 'AIza-test-key-0123456789'
     await keyForm.getByLabel('API key', { exact: true }).fill(key)
-    await keyForm.getByRole('button', { name: 'Log in', exact: true }).click()
+    await keyForm.getByRole('button', { name: 'Sign in', exact: true }).click()
     await gone(dialog)
     await gone(form)
     await sessionReady('Key-in-login')
@@ -432,7 +432,7 @@ describe('signing in when a new session needs it', () => {
     // What the agent said about who is signed in (`_auth/status_update`, as claude-agent-acp sends it).
     await visible(dialog.getByRole('status', { name: 'Signed-out agent account' }).getByText('says no one is signed in'))
     await screenshotBothSchemes('agents-sign-in-for-message')
-    await dialog.getByRole('button', { name: 'Log in', exact: true }).click()
+    await dialog.getByRole('button', { name: 'Sign in', exact: true }).click()
     await gone(dialog)
     // The refused text is still in the composer (a failed send keeps it), until it goes by Resend.
     expect(await messageBox(page).inputValue()).toBe('hello')
@@ -446,12 +446,12 @@ describe('signing in when a new session needs it', () => {
     // The Login tab shows the account the agent now reports.
     const agents = await openAgents()
     await listItem('Signed-out agent').click()
-    await tab('Login').click()
+    await tab('Sign in').click()
     const account = await visible(agents.getByRole('status', { name: 'Signed-out agent account' }))
     await visible(account.getByText('Claude Max'))
     await visible(account.getByText('ada@example.com'))
     await screenshotBothSchemes('agents-login-account')
-    await expectAxeCleanInBothThemes(page, 'the Login tab with the account line', '[role="dialog"]')
+    await expectAxeCleanInBothThemes(page, 'the Sign in tab with the account line', '[role="dialog"]')
     await closeAgents()
   })
 
@@ -505,7 +505,7 @@ describe('signing in when a new session needs it', () => {
     const dialog = await visible(signInDialog('Gateway agent'))
     const gateway = await visible(dialog.getByRole('form', { name: 'AI API Gateway: the gateway' }))
     await visible(dialog.getByText('Through your gateway, Google API'))
-    await gateway.getByRole('button', { name: 'Log in' }).click()
+    await gateway.getByRole('button', { name: 'Sign in' }).click()
     await visible(gateway.getByRole('alert').filter({ hasText: 'full address' }))
     await gateway.getByLabel('Gateway address (Google API)').fill('https://gw.example.com/v1')
     await gone(gateway.getByRole('alert'))
@@ -514,7 +514,7 @@ describe('signing in when a new session needs it', () => {
     await gateway.getByLabel('Header 1 value').fill(token)
     await screenshotBothSchemes('agents-sign-in-gateway')
     await expectAxeCleanInBothThemes(page, 'the sign-in dialog with a gateway form', 'dialog[open]')
-    await gateway.getByRole('button', { name: 'Log in' }).click()
+    await gateway.getByRole('button', { name: 'Sign in' }).click()
     await gone(dialog)
     await gone(form)
     await sessionReady('Gateway agent')
@@ -528,7 +528,7 @@ describe('signing in when a new session needs it', () => {
     const methods = dialog.getByRole('list', { name: 'Sign-in methods' })
     await visible(methods.getByRole('heading', { name: 'Login with env-agent' }))
     // Not a "Log in" button that would send `authenticate` (which such an agent answers with success, signing no one in).
-    expect(await methods.getByRole('button', { name: /^Log in/ }).count()).toBe(0)
+    expect(await methods.getByRole('button', { name: /^Sign in/ }).count()).toBe(0)
     await visible(methods.getByText(`${basename(process.execPath)} ${ENV_AGENT} --login --state ${OPENCODE_STATE}`, { exact: true }))
     await screenshotBothSchemes('agents-sign-in-terminal-auth-meta')
     await expectAxeCleanInBothThemes(page, 'the sign-in dialog with a terminal login and its command', 'dialog[open]')

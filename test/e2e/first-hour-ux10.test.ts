@@ -105,7 +105,7 @@ it('without a keychain, a preset’s key says the agent starts without it and of
   await (await visible(page.getByRole('main', { name: 'No session' }).getByRole('button', { name: 'Set up an agent' }))).click()
   await page.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ }).click()
   const form = await visible(page.getByRole('form', { name: 'Add agent' }))
-  await visible(form.getByRole('alert').getByText('sign in with the agent’s own login instead', { exact: false }))
+  await visible(form.getByRole('alert').getByText('sign in to the agent its own way instead', { exact: false }))
   const row = form.getByRole('group', { name: 'Secrets (stored in the system keychain)' })
   await visible(row.getByLabel('ANTHROPIC_API_KEY is not set; the agent starts without it', { exact: true }))
   await visible(row.getByText('the agent starts without it', { exact: true }))

@@ -101,8 +101,8 @@ describe('first run', () => {
     const found = await visible(dialog.getByRole('list', { name: 'Agents found on this computer' }))
     await visible(found.getByText('0.27.3'))
     expect(await found.getByRole('listitem').allInnerTexts()).toEqual([
-      expect.stringMatching(/^Codex 0\.9\.2\s+codex-acp\s+Needs: A ChatGPT login, or an OPENAI_API_KEY/),
-      expect.stringMatching(/^Gemini CLI 0\.27\.3\s+gemini --acp\s+Needs: A Google login, or a GEMINI_API_KEY/),
+      expect.stringMatching(/^Codex 0\.9\.2\s+codex-acp\s+Needs: A ChatGPT account to sign in with, or an OPENAI_API_KEY/),
+      expect.stringMatching(/^Gemini CLI 0\.27\.3\s+gemini --acp\s+Needs: A Google account to sign in with, or a GEMINI_API_KEY/),
     ])
     // Presets say what they need, with code shown as code (no backticks).
     const presets = dialog.getByRole('list', { name: 'Presets' })

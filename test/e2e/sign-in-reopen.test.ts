@@ -28,7 +28,7 @@ async function refusedThenSignedIn(agentName: string, text: string) {
   const note = await visible(page.getByRole('note', { name: 'Not sent' }).last())
   await note.getByRole('button', { name: 'Sign in…' }).click()
   const dialog = await visible(signInDialog(agentName))
-  await dialog.getByRole('button', { name: 'Log in with Custom model gateway' }).click()
+  await dialog.getByRole('button', { name: 'Sign in with Custom model gateway' }).click()
   await gone(dialog)
   // Nothing is said before the session refuses again: most agents apply a sign-in to every session.
   expect(await reopenNotice().count()).toBe(0)

@@ -188,7 +188,7 @@ export function AgentEditor(props: AgentEditorProps) {
       {!keychain.available && (
         <div className="agent-editor-banner" role="alert">
           <strong>The system keychain is not available.</strong> Bosun cannot store secret values (it never keeps them in
-          plain text), so the agent starts without them: sign in with the agent’s own login instead.{' '}
+          plain text), so the agent starts without them: sign in to the agent its own way instead.{' '}
           {keychain.message ? <span className="muted">{keychain.message}</span> : null}
         </div>
       )}

@@ -3,7 +3,7 @@ import { useId, useRef, type ReactNode } from 'react'
 export const AGENT_TABS = [
   { id: 'overview', label: 'Overview' },
   { id: 'check', label: 'Check connection' },
-  { id: 'login', label: 'Login' },
+  { id: 'login', label: 'Sign in' },
   { id: 'logs', label: 'Logs' },
   { id: 'inspector', label: 'Inspector' },
 ] as const

@@ -10,7 +10,7 @@ export interface CheckConnectionProps {
   result: { check: CheckResult } | { failure: IpcFailure } | null
   checking: boolean
   onCheck: () => void
-  /** Open the Login tab (offered when the agent lists auth methods). */
+  /** Open the Sign in tab (offered when the agent lists auth methods). */
   onLogin?: () => void
 }
 
@@ -98,7 +98,7 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
             {check.authMethods.length > 0 && onLogin && (
               <div className="button-row">
                 <button type="button" className="button" onClick={onLogin}>
-                  Go to Login
+                  Go to Sign in
                 </button>
               </div>
             )}

@@ -111,7 +111,7 @@ export function GatewayForm({ agentName, label, protocol, disabled, busy, onSubm
       )}
       <div className="button-row">
         <button type="submit" className="button button-primary" disabled={disabled}>
-          {busy ? 'Logging in…' : 'Log in'}
+          {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </div>
       {problem && (
@@ -120,7 +120,7 @@ export function GatewayForm({ agentName, label, protocol, disabled, busy, onSubm
         </p>
       )}
       <p className="muted small">
-        Given to {agentName} with this login, and not stored: {agentName} sends its model requests there. Header values are hidden in Bosun’s logs and
+        Given to {agentName} with this sign-in, and not stored: {agentName} sends its model requests there. Header values are hidden in Bosun’s logs and
         inspector.
       </p>
     </form>

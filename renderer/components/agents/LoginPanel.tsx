@@ -46,7 +46,7 @@ export interface LoginViewProps {
   /** The open terminal (rendered under its method). */
   terminal?: { methodId: string; node: ReactNode } | null
   /**
-   * From a connection check's "Logout" capability. "Log out" is offered only when it is `true`: undefined (no check
+   * From a connection check's "Sign out" capability. "Sign out" is offered only when it is `true`: undefined (no check
    * yet) is not known, and main refuses a logout the agent does not advertise.
    */
   logoutSupported?: boolean
@@ -54,7 +54,7 @@ export interface LoginViewProps {
   onCheckConnection?: () => void
   /** That check is running. */
   checkingConnection?: boolean
-  /** Offer "Log out" at all (not when signing in to start a session). Default true. */
+  /** Offer "Sign out" at all (not when signing in to start a session). Default true. */
   showLogout?: boolean
   /** Who the agent says is signed in, when it has said (claude-agent-acp does). */
   account?: AgentAccountView | null
@@ -88,7 +88,7 @@ export function AccountLine({ agentName, account, refused = false }: { agentName
 }
 
 /**
- * The Login tab: each of the agent's auth methods with the one action that fits its type. An env-var
+ * The Sign in tab: each of the agent's auth methods with the one action that fits its type. An env-var
  * value is read from an uncontrolled password field at submit and the field is emptied: it never sits in
  * React state or a DOM attribute.
  */
@@ -189,29 +189,29 @@ export function LoginView(props: LoginViewProps) {
                 ) : m.takesKey ? (
                   <KeyForm
                     names={['API key']}
-                    submitLabel="Log in"
-                    busyLabel="Logging in…"
+                    submitLabel="Sign in"
+                    busyLabel="Signing in…"
                     // Without a keychain the key cannot be kept for the environment: the note says so rather than promise it.
                     footnote={
                       keychainAvailable
-                        ? `Given to ${agentName} with this login, and not stored. If ${agentName} wants it in its environment instead, Bosun keeps it there, in the system keychain, for ${agentName} only.`
-                        : `Given to ${agentName} with this login, and not stored. (Without the system keychain Bosun cannot keep it for ${agentName}’s environment.)`
+                        ? `Given to ${agentName} with this sign-in, and not stored. If ${agentName} wants it in its environment instead, Bosun keeps it there, in the system keychain, for ${agentName} only.`
+                        : `Given to ${agentName} with this sign-in, and not stored. (Without the system keychain Bosun cannot keep it for ${agentName}’s environment.)`
                     }
                     {...keyFormOf(m)}
                   />
                 ) : (
                   <div className="button-row">
                     <button type="button" className="button button-primary" onClick={() => onLogin(m.id)} disabled={anyBusy} aria-label={loginButtonName(m.name)}>
-                      {busy === m.id ? 'Logging in…' : 'Log in'}
+                      {busy === m.id ? 'Signing in…' : 'Sign in'}
                     </button>
                   </div>
                 )}
 
                 {busy === m.id && onCancelLogin && m.type !== 'env_var' && m.type !== 'terminal' && (
                   <div className="login-waiting">
-                    <p className="muted small">Waiting for {agentName} to finish the login (a browser page it opened, say).</p>
+                    <p className="muted small">Waiting for {agentName} to finish the sign-in (a browser page it opened, say).</p>
                     <button type="button" className="button button-secondary button-small" onClick={onCancelLogin}>
-                      Cancel login
+                      Cancel sign-in
                     </button>
                   </div>
                 )}
@@ -227,14 +227,14 @@ export function LoginView(props: LoginViewProps) {
                     intro={
                       <p className="small">
                         {agentName} reads its key from {orList(outcome.keyNames)}. Paste the key here: Bosun keeps it in the keychain, restarts{' '}
-                        {agentName} with it and logs in with {m.name} again.
+                        {agentName} with it and signs in with {m.name} again.
                       </p>
                     }
                     keychainAvailable={keychainAvailable}
                     disabled={anyBusy}
                     busy={busy === m.id}
-                    submitLabel="Save key and log in"
-                    busyLabel="Logging in…"
+                    submitLabel="Save key and sign in"
+                    busyLabel="Signing in…"
                     onSubmit={(name, value) => onLogin(m.id, value, name)}
                   />
                 )}
@@ -245,10 +245,10 @@ export function LoginView(props: LoginViewProps) {
       )}
 
       {!showLogout ? null : logoutSupported === false ? (
-        <p className="muted small">{agentName} does not offer logging out through Bosun.</p>
+        <p className="muted small">{agentName} does not offer signing out through Bosun.</p>
       ) : logoutSupported === undefined ? (
         <div className="login-logout-unknown">
-          <p className="muted small">Checking the connection tells whether {agentName} can log out through Bosun.</p>
+          <p className="muted small">Checking the connection tells whether {agentName} can sign out through Bosun.</p>
           {onCheckConnection && (
             <button type="button" className="button button-secondary button-small" onClick={onCheckConnection} disabled={checkingConnection}>
               {checkingConnection ? 'Checking…' : 'Check connection'}
@@ -256,13 +256,13 @@ export function LoginView(props: LoginViewProps) {
           )}
         </div>
       ) : (
-        <section className="login-logout" aria-label="Log out">
+        <section className="login-logout" aria-label="Sign out">
           <div>
-            <strong>Log out</strong>
+            <strong>Sign out</strong>
             <p className="muted small">Asks {agentName} to forget its credentials.</p>
           </div>
           <button type="button" className="button button-secondary" onClick={onLogout} disabled={anyBusy}>
-            {loggingOut ? 'Logging out…' : 'Log out'}
+            {loggingOut ? 'Signing out…' : 'Sign out'}
           </button>
           {logoutOutcome && (
             <p className={logoutOutcome.tone === 'ok' ? 'login-outcome-ok' : 'field-error'} role={logoutOutcome.tone === 'ok' ? 'status' : 'alert'}>
@@ -306,7 +306,7 @@ export interface LoginPanelProps {
   refused?: boolean
 }
 
-/** The Login tab wired to main (also the sign-in step when a new session needs one). */
+/** The Sign in tab wired to main (also the sign-in step when a new session needs one). */
 export function LoginPanel(props: LoginPanelProps) {
   const { api, agentId, agentName, keychainAvailable, knownMethods, logoutSupported, showLogout, onLoggedIn, onTerminalSucceeded, keySubmitLabel, onKeySaved } =
     props
@@ -352,7 +352,7 @@ export function LoginPanel(props: LoginPanelProps) {
       record(
         methodId,
         r.ok
-          ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and logged in' : ''}.` : 'Logged in.' }
+          ? { tone: 'ok', text: r.value.restarted ? `Saved. ${agentName} restarted with it${keyName !== undefined ? ' and signed in' : ''}.` : 'Signed in.' }
           : { tone: 'error', text: failureText(r.error), ...(keyNames.length > 0 ? { keyNames } : {}) },
       )
       if (r.ok) onLoggedIn?.(methodId)
@@ -407,7 +407,7 @@ export function LoginPanel(props: LoginPanelProps) {
           setLoggingOut(true)
           void tools.logoutAgent({ agentId }).then((r) => {
             setLoggingOut(false)
-            setLogoutOutcome(r.ok ? { tone: 'ok', text: 'Logged out.' } : { tone: 'error', text: failureText(r.error) })
+            setLogoutOutcome(r.ok ? { tone: 'ok', text: 'Signed out.' } : { tone: 'error', text: failureText(r.error) })
           })
         }}
         terminal={
@@ -440,9 +440,11 @@ export function LoginPanel(props: LoginPanelProps) {
 }
 
 /**
- * The accessible name of a method's "Log in" button: "Log in with <method>", or the method's own name when that
- * already says it (GitHub Copilot CLI's "Log in with Copilot CLI" read "Log in with Log in with Copilot CLI").
+ * The accessible name of a method's "Sign in" button: "Sign in with <method>", or the method's own name when that
+ * already says it (GitHub Copilot CLI's "Log in with Copilot CLI" read "Log in with Log in with Copilot CLI"), its
+ * "Log in" / "Login" said as Bosun says it, so the name starts with the button's text ("Sign in with Copilot CLI").
  */
 export function loginButtonName(method: string): string {
-  return /^\s*(log|sign)[ -]?in\b/i.test(method) ? method.trim() : `Log in with ${method}`
+  const said = /^\s*(?:log|sign)[ -]?in\b/i
+  return said.test(method) ? method.replace(said, 'Sign in').trim() : `Sign in with ${method}`
 }

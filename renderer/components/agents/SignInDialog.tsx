@@ -22,7 +22,7 @@ export interface SignInDialogProps {
 
 /**
  * "Sign in to start a session": shown when `session/new` failed with auth required. Offers the agent's own
- * sign-in methods (the Agents screen's Login panel: agent-driven, an env-var key stored in the keychain, or a
+ * sign-in methods (the Agents screen's Sign in panel: agent-driven, an env-var key stored in the keychain, or a
  * terminal) and the agent's own key variables that have no value yet (an agent such as Gemini CLI accepts a
  * login and then wants its key in the environment), then asks for the session again by itself once a login
  * went through or a key was saved. A modal `<dialog>`:

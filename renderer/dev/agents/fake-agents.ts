@@ -54,7 +54,7 @@ const CHECKS: Record<string, CheckResult> = {
       { label: 'MCP servers over HTTP', supported: true },
       { label: 'MCP servers over SSE', supported: false },
       { label: 'Additional folders', supported: false },
-      { label: 'Logout', supported: true },
+      { label: 'Signs out', supported: true },
     ],
     authMethods: [
       { id: 'claude-login', name: 'Log in with Claude', description: 'Opens claude.ai in your browser to sign in with your subscription.', type: 'agent' },

@@ -393,8 +393,8 @@ const upsert = (list: readonly AgentDefinitionView[], agent: AgentDefinitionView
 const isFieldErrors = (data: unknown): data is AgentFieldErrors =>
   typeof data === 'object' && data !== null && Object.values(data).every((v) => typeof v === 'string')
 
-/** The check's "Logout" capability, when it listed one. */
+/** The check's "Signs out" capability, when it listed one. */
 const logoutSupport = (check: CheckResult): { logoutSupported?: boolean } => {
-  const entry = check.capabilities.find((c) => c.label.toLowerCase() === 'logout')
+  const entry = check.capabilities.find((c) => c.label === 'Signs out')
   return entry ? { logoutSupported: entry.supported } : {}
 }

@@ -18,7 +18,7 @@ const labels = [
   'MCP servers over HTTP',
   'MCP servers over SSE',
   'Additional folders',
-  'Logout',
+  'Signs out',
 ]
 
 describe('check connection', () => {
@@ -28,7 +28,7 @@ describe('check connection', () => {
     expect(result).toMatchObject({ ok: true, agentName: 'Agent A', protocolVersion: 1 })
     expect(result.capabilities.map((c) => c.label)).toEqual(labels)
     const supported = Object.fromEntries(result.capabilities.map((c) => [c.label, c.supported]))
-    expect(supported).toMatchObject({ 'Loads earlier sessions': true, 'Resumes sessions': true, 'Images in prompts': true, 'Audio in prompts': false, Logout: true })
+    expect(supported).toMatchObject({ 'Loads earlier sessions': true, 'Resumes sessions': true, 'Images in prompts': true, 'Audio in prompts': false, 'Signs out': true })
     expect(result.authMethods).toEqual([
       { id: 'login', name: 'Log in', description: 'Log in with the agent', type: 'agent' },
       { id: 'term', name: 'Terminal login', type: 'terminal' },
@@ -64,7 +64,7 @@ describe('check connection', () => {
       ['term', 'terminal'],
       ['odd', '_acme'],
     ])
-    expect(result.capabilities.find((c) => c.label === 'Logout')?.supported).toBe(true)
+    expect(result.capabilities.find((c) => c.label === 'Signs out')?.supported).toBe(true)
   })
 
   it("claude-agent-acp 0.101.0's two \"Custom model gateway\" methods are told apart by the API their gateway speaks", async () => {

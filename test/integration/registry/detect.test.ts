@@ -55,7 +55,7 @@ describe('detectAgents', () => {
     const registry = createRegistryService({ home, config, logger: createMemoryLogger(), baseEnv, detectTimeoutMs: NO_DEADLINE })
     try {
       const before = must(await registry.handlers.detectAgents(undefined)).agents
-      expect(before.find((a) => a.key === 'gemini')).toMatchObject({ name: 'Gemini CLI', commandLine: 'gemini --acp', version: '0.27.3', added: false, needs: [expect.stringMatching(/Google login/)] })
+      expect(before.find((a) => a.key === 'gemini')).toMatchObject({ name: 'Gemini CLI', commandLine: 'gemini --acp', version: '0.27.3', added: false, needs: [expect.stringMatching(/Google account to sign in with/)] })
       const { agent } = must(await registry.handlers.addDetectedAgent({ key: 'gemini' }))
       expect(agent).toMatchObject({ name: 'Gemini CLI', command: 'gemini', args: ['--acp'], protocolVersion: 1, presetId: 'gemini', secretEnv: ['GEMINI_API_KEY'] })
       // Main asked the person first, showing the command.

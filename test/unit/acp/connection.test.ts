@@ -146,7 +146,7 @@ describe('initialize', () => {
     }
     const v1 = await initialized(1, { authMethods: [{ id: 'a', name: 'A' }] })
     const unknown = await v1.connection.authenticate('b').then(() => undefined, (e: unknown) => e)
-    expect(unknown).toMatchObject({ kind: 'invalid-argument', message: 'The agent did not offer the login method b, so Bosun does not send it to authenticate.' })
+    expect(unknown).toMatchObject({ kind: 'invalid-argument', message: 'The agent did not offer the sign-in method b, so Bosun does not send it to authenticate.' })
     expect(await v1.connection.logout().then(() => undefined, (e: unknown) => e)).toMatchObject({ kind: 'unsupported' })
     // Nothing was written for any of them: the next thing on the wire is the login it offered.
     void v2.connection.newSession({ cwd: '/p' })
@@ -167,7 +167,7 @@ describe('initialize', () => {
     for (const methodId of ['plain', 'term']) {
       const error = await peer.connection.authenticate(methodId).then(() => undefined, (e: unknown) => e)
       expect(error).toBeInstanceOf(BosunError)
-      expect(error).toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(/is not a login the agent runs itself .*so Bosun does not send it to auth\/login\.$/) })
+      expect(error).toMatchObject({ kind: 'invalid-argument', message: expect.stringMatching(/is not a sign-in the agent runs itself .*so Bosun does not send it to auth\/login\.$/) })
     }
     void peer.connection.authenticate('login')
     // Nothing was written for the other two.

@@ -1,8 +1,8 @@
 /**
  * The Agents screen in a real browser (Debian's Chromium through the playwright library) over the dev
  * preview's fake API: add from a preset, a bad command, check connection then the inspector, keyboard
- * tabs, an env-var login whose value never comes back, the auth terminal's input line, Log out only once a check
- * said the agent supports it, Escape. Screenshots of the Login tab land in test/e2e/screenshots/login-logout-*.png.
+ * tabs, an env-var sign-in whose value never comes back, the auth terminal's input line, Sign out only once a check
+ * said the agent supports it, Escape. Screenshots of the Sign in tab land in test/e2e/screenshots/login-logout-*.png.
  * Bundled with esbuild; every call the screen makes is recorded in `window.__calls`.
  */
 import { readFileSync } from 'node:fs'
@@ -241,16 +241,16 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
   })
 
   for (const colorScheme of ['light', 'dark'] as const) {
-    it(`offers Log out only once a connection check said the agent supports it, and that check from the Login tab (${colorScheme})`, async () => {
+    it(`offers Sign out only once a connection check said the agent supports it, and that check from the Sign in tab (${colorScheme})`, async () => {
       const page = await open('agent=claude&tab=login')
       try {
         await page.emulateMedia({ colorScheme })
         const panel = page.getByRole('tabpanel')
-        await panel.getByText('Checking the connection tells whether Claude can log out through Bosun.').waitFor()
-        expect(await panel.getByRole('button', { name: 'Log out' }).count()).toBe(0)
+        await panel.getByText('Checking the connection tells whether Claude can sign out through Bosun.').waitFor()
+        expect(await panel.getByRole('button', { name: 'Sign out' }).count()).toBe(0)
         await panel.screenshot({ path: join(screenshotDir, `login-logout-unknown-${colorScheme}.png`) })
         await panel.getByRole('button', { name: 'Check connection' }).click()
-        await panel.getByRole('button', { name: 'Log out' }).waitFor()
+        await panel.getByRole('button', { name: 'Sign out' }).waitFor()
         expect(await panel.getByText('Checking the connection tells').count()).toBe(0)
         expect(await callsOf(page, 'checkAgentConnection')).toEqual([{ agentId: 'claude' }])
         await panel.screenshot({ path: join(screenshotDir, `login-logout-known-${colorScheme}.png`) })

@@ -231,10 +231,10 @@ describe('secret values are never rendered', () => {
     const view = (busy: string) =>
       renderToStaticMarkup(<LoginView agentName="Codex" methods={methods} keychainAvailable busy={busy} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} onCancelLogin={noop} />)
     const waiting = view('login')
-    expect(waiting).toContain('Logging in…')
-    expect(waiting).toContain('Cancel login')
+    expect(waiting).toContain('Signing in…')
+    expect(waiting).toContain('Cancel sign-in')
     expectAccessible(waiting)
-    expect(view('key')).not.toContain('Cancel login')
+    expect(view('key')).not.toContain('Cancel sign-in')
   })
 
   it('an agent that says it is signed in and still asked for a sign-in (a key its service turned down): the dialog says what that may mean', () => {
@@ -255,7 +255,7 @@ describe('secret values are never rendered', () => {
     expect(passwords[0]).not.toMatch(/value="[^"]/)
     expect(html).toContain('Save and restart')
     expect(html).toContain('Open terminal')
-    expect(html).toContain('aria-label="Log in with Claude"')
+    expect(html).toContain('aria-label="Sign in with Claude"')
   })
 
   it('a canary given as a login value or an outcome never comes back through the views', () => {
@@ -271,7 +271,7 @@ describe('secret values are never rendered', () => {
 })
 
 describe('login', () => {
-  it('offers Log out only when a connection check said the agent can; not known yet, it offers the check instead', () => {
+  it('offers Sign out only when a connection check said the agent can; not known yet, it offers the check instead', () => {
     const view = (logoutSupported?: boolean, extra: { onCheckConnection?: () => void; checkingConnection?: boolean } = {}) =>
       renderToStaticMarkup(
         <LoginView
@@ -287,12 +287,12 @@ describe('login', () => {
           {...extra}
         />,
       )
-    expect(view(true)).toContain('>Log out</button>')
-    expect(view(false)).not.toContain('>Log out</button>')
-    expect(view(false)).toContain('does not offer logging out')
+    expect(view(true)).toContain('>Sign out</button>')
+    expect(view(false)).not.toContain('>Sign out</button>')
+    expect(view(false)).toContain('does not offer signing out')
     // Unknown (no check yet): no button that main would refuse for an agent without logout.
-    expect(view()).not.toContain('>Log out</button>')
-    expect(view()).toContain('Checking the connection tells whether Claude can log out through Bosun.')
+    expect(view()).not.toContain('>Sign out</button>')
+    expect(view()).toContain('Checking the connection tells whether Claude can sign out through Bosun.')
     expect(view()).not.toContain('<button')
     expect(view(undefined, { onCheckConnection: noop })).toContain('>Check connection</button>')
     expect(view(undefined, { onCheckConnection: noop, checkingConnection: true })).toMatch(/<button[^>]*disabled=""[^>]*>Checking…<\/button>/)

@@ -1,6 +1,6 @@
 /**
  * A sign-in method may be called anything, `logout` included: what a logout does (running, then its outcome) is
- * kept apart from what is kept by method id, so such a method neither reads "Logging in…" while the agent logs out
+ * kept apart from what is kept by method id, so such a method neither reads "Signing in…" while the agent signs out
  * nor shows the logout's outcome as its own.
  */
 import { describe, expect, it } from 'vitest'
@@ -28,12 +28,12 @@ describe('a sign-in method whose id is `logout`', { timeout: 30_000 }, () => {
     const page = await harness.open()
     try {
       const method = page.getByRole('list', { name: 'Sign-in methods' }).getByRole('listitem')
-      await method.getByRole('button', { name: 'Log in with Browser' }).waitFor()
-      await page.getByRole('button', { name: 'Log out', exact: true }).click()
-      await page.getByText('Logging out…').waitFor()
-      expect(await method.textContent()).not.toContain('Logging in…')
+      await method.getByRole('button', { name: 'Sign in with Browser' }).waitFor()
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click()
+      await page.getByText('Signing out…').waitFor()
+      expect(await method.textContent()).not.toContain('Signing in…')
       await page.evaluate(() => (window as unknown as { __endLogout: () => void }).__endLogout())
-      await page.getByRole('region', { name: 'Log out' }).getByText('The agent refused to log out').waitFor()
+      await page.getByRole('region', { name: 'Sign out' }).getByText('The agent refused to log out').waitFor()
       expect(await method.textContent()).not.toContain('The agent refused to log out')
       expect(page.errors).toEqual([])
     } finally {

@@ -1,5 +1,5 @@
 /**
- * The sign-in step of a new session that needs auth (issue 6 item 5): the Login panel without "Log out",
+ * The sign-in step of a new session that needs auth (issue 6 item 5): the Sign in panel without "Sign out",
  * and the dialog's frame. The flow itself (retry after login) runs end to end in test/e2e/agents.test.ts.
  */
 import { renderToStaticMarkup } from 'react-dom/server'
@@ -16,15 +16,15 @@ const methods = [
   { id: 'login', name: 'Log in', type: 'agent' },
   { id: 'key', name: 'API key', type: 'env_var', envName: 'ACME_KEY' },
 ]
-/** A Login view of the agent "Acme" with `methods`, nothing running and nothing done yet. */
+/** A Sign in view of the agent "Acme" with `methods`, nothing running and nothing done yet. */
 const props = { agentName: 'Acme', methods, keychainAvailable: true, busy: null, outcomes: {}, onLogin: noop, onOpenTerminal: noop, onLogout: noop }
 
 describe('sign in to start a session', () => {
-  it('the Login panel can leave out "Log out" (it offers it by default, for an agent known to support it)', () => {
-    expect(renderToStaticMarkup(<LoginView {...props} logoutSupported />)).toContain('aria-label="Log out"')
+  it('the Sign in panel can leave out "Sign out" (it offers it by default, for an agent known to support it)', () => {
+    expect(renderToStaticMarkup(<LoginView {...props} logoutSupported />)).toContain('aria-label="Sign out"')
     const without = renderToStaticMarkup(<LoginView {...props} logoutSupported showLogout={false} />)
-    expect(without).not.toContain('Log out')
-    expect(without).toContain('aria-label="Log in"')
+    expect(without).not.toContain('Sign out')
+    expect(without).toContain('aria-label="Sign in"')
     expect(without).toContain('ACME_KEY')
   })
 
@@ -35,7 +35,7 @@ describe('sign in to start a session', () => {
     expect(named).toContain('aria-label="Log in: a key for Acme"')
     expect(named).toContain('Acme reads its key from OTHER_TOKEN or ACME_API_KEY.')
     expect(named).toContain('<option value="ACME_API_KEY">ACME_API_KEY</option>')
-    expect(named).toContain('Save key and log in')
+    expect(named).toContain('Save key and sign in')
     const plain = renderToStaticMarkup(<LoginView {...props} outcomes={{ login: { tone: 'error', text: 'Login failed' } }} />)
     expect(plain).not.toContain('a key for Acme')
     expect(plain).toContain('Login failed')
@@ -61,21 +61,23 @@ describe('sign in to start a session', () => {
     expect(sso).toContain('Not usable in Bosun')
     expect(sso).toContain('Bosun cannot sign in this way (a method of type <code class="mono">oauth-device</code>)')
     expect(sso).not.toContain('<button')
-    expect(html).not.toContain('Log in with Company SSO')
+    expect(html).not.toContain('Sign in with Company SSO')
     // The methods it can run still offer theirs.
-    expect(html).toContain('aria-label="Log in"')
+    expect(html).toContain('aria-label="Sign in"')
   })
 
-  it('a login button is named "Log in with <method>", or by the method alone when its name already says it (never "Log in with Log in with…")', () => {
-    expect(loginButtonName('Google')).toBe('Log in with Google')
-    expect(loginButtonName('Log in with Copilot CLI')).toBe('Log in with Copilot CLI')
-    expect(loginButtonName('Login with opencode')).toBe('Login with opencode')
-    expect(loginButtonName('Sign-in via SSO')).toBe('Sign-in via SSO')
-    expect(loginButtonName('Login')).toBe('Login')
-    expect(loginButtonName('Logistics account')).toBe('Log in with Logistics account')
+  it('a sign-in button is named "Sign in with <method>", or by the method alone when its name already says it, in Bosun’s words (never "Sign in with Log in with…")', () => {
+    expect(loginButtonName('Google')).toBe('Sign in with Google')
+    expect(loginButtonName('Log in with Copilot CLI')).toBe('Sign in with Copilot CLI')
+    expect(loginButtonName('Login with opencode')).toBe('Sign in with opencode')
+    expect(loginButtonName('Sign-in via SSO')).toBe('Sign in via SSO')
+    expect(loginButtonName('Login')).toBe('Sign in')
+    expect(loginButtonName('Logistics account')).toBe('Sign in with Logistics account')
     const html = renderToStaticMarkup(<LoginView {...props} methods={[{ id: 'copilot-login', name: 'Log in with Copilot CLI', type: 'agent' }]} />)
-    expect(html).toContain('aria-label="Log in with Copilot CLI"')
-    expect(html).not.toContain('Log in with Log in')
+    expect(html).toContain('aria-label="Sign in with Copilot CLI"')
+    // The agent's own name for the method is its card's title, as the agent sends it.
+    expect(html).toContain('>Log in with Copilot CLI</h3>')
+    expect(html).not.toContain('with Log in')
   })
 
   it('the dialog names the agent, quotes its refusal, and offers Try again and Cancel', () => {
@@ -98,11 +100,11 @@ describe('a method that takes its key in the login (Gemini CLI’s "Gemini API k
     { id: 'gemini-api-key', name: 'Gemini API key', type: 'agent', takesKey: true as const },
   ]
 
-  it('has an empty password field and "Log in" instead of a bare button, and says the key is not stored', () => {
+  it('has an empty password field and "Sign in" instead of a bare button, and says the key is not stored', () => {
     const html = renderToStaticMarkup(<LoginView {...props} agentName="Gemini" methods={gemini} />)
     expect(html).toContain('aria-label="Gemini API key: the key"')
-    expect(html).not.toContain('aria-label="Log in with Gemini API key"')
-    expect(html).toContain('aria-label="Log in with Google"')
+    expect(html).not.toContain('aria-label="Sign in with Gemini API key"')
+    expect(html).toContain('aria-label="Sign in with Google"')
     const passwords = [...html.matchAll(/<input[^>]*type="password"[^>]*>/g)].map((m) => m[0])
     expect(passwords).toHaveLength(1)
     expect(passwords[0]).not.toMatch(/value="[^"]/)

@@ -64,7 +64,7 @@ describe('AgentEditor (static render)', () => {
     const html = renderToStaticMarkup(<AgentEditor {...props({ agent, keychain: { available: false, message: 'no Secret Service' } })} />)
     expect(html).toContain('role="alert"')
     expect(html).toContain('The system keychain is not available.')
-    expect(html).toContain('sign in with the agent’s own login instead')
+    expect(html).toContain('sign in to the agent its own way instead')
     expect(html).toContain('no Secret Service')
     expect(html).toContain('aria-label="ANTHROPIC_API_KEY is set; it cannot be changed without the keychain"')
     expect(html).toContain('aria-label="UNSET_KEY is not set; the agent starts without it"')
