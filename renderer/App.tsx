@@ -457,6 +457,12 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
     </>
   )
 
+  // The app's own notices: in the window's corner, or on a page that fills the window, under its header (in the
+  // corner they covered the page's controls, and the page is a modal dialog: what is outside it is not for use).
+  const windowNotices = (placement: 'window' | 'page') => (
+    <Toasts notices={notices} placement={placement} onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))} />
+  )
+  const pageNotices = windowNotices('page')
   return (
     <SessionSeamsProvider value={allSeams}>
       <div className="app">
@@ -507,8 +513,8 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             />
           )}
         </div>
-        {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} /> : null}
-        {page.kind === 'agents' ? <AgentsScreen key={page.nonce} api={api} onClose={closePage} sessions={summaries} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(page.tab ? { initialTab: page.tab } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
+        {page.kind === 'settings' ? <SettingsScreen api={api} onClose={closePage} host={host ?? 'electron'} notices={pageNotices} /> : null}
+        {page.kind === 'agents' ? <AgentsScreen key={page.nonce} api={api} onClose={closePage} sessions={summaries} notices={pageNotices} {...(page.agentId ? { initialAgentId: page.agentId } : {})} {...(page.tab ? { initialTab: page.tab } : {})} {...(onDidReconnect ? { onDidReconnect } : {})} /> : null}
         {signIn ? (
           <SignInDialog
             key={`${signIn.agentId}:${signIn.cwd}`}
@@ -533,7 +539,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
           />
         ) : null}
         <RequestScopedElicitations store={store} />
-        <Toasts notices={notices} onDismiss={(id) => setNotices((prev) => prev.filter((n) => n.id !== id))} />
+        {page.kind === 'sessions' ? windowNotices('window') : null}
       </div>
     </SessionSeamsProvider>
   )

@@ -37,8 +37,10 @@ function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number];
 
 /**
  * Notices, newest last. `window`: the app's own, in the window's corner; `session`: a session's, in the flow above
- * its transcript (below the session header and its controls, covering nothing). A session's notices stay the same
- * object while its text streams, so a flood's batches do not render them again.
+ * its transcript (below the session header and its controls, covering nothing); `page`: the app's own while a page
+ * that fills the window (Agents, Settings) is open, in its flow under its header: in the corner they sat over the
+ * page's own controls. A session's notices stay the same object while its text streams, so a flood's batches do not
+ * render them again.
  */
 export const Toasts = memo(function Toasts({
   notices,
@@ -47,16 +49,16 @@ export const Toasts = memo(function Toasts({
 }: {
   notices: SessionState['notices']
   onDismiss: (id: string) => void
-  placement?: 'window' | 'session'
+  placement?: 'window' | 'session' | 'page'
 }) {
-  const overflow = useOverflow(placement === 'session', notices)
+  const overflow = useOverflow(placement !== 'window', notices)
   if (notices.length === 0) return null
   const shown = notices.slice(-MAX_VISIBLE_NOTICES)
   const hidden = notices.slice(0, -MAX_VISIBLE_NOTICES)
-  if (placement === 'session') {
+  if (placement !== 'window') {
     // Taller than their share of the column (a narrow window, long descriptions): they scroll, the edge with more
     // below fades out instead of cutting a card off, and the box takes the keyboard (arrows, Page Down) too.
-    const className = ['toasts', 'toasts-session', overflow.scrolls ? 'toasts-scrolls' : '', overflow.below ? 'toasts-more-below' : ''].filter(Boolean).join(' ')
+    const className = ['toasts', 'toasts-session', placement === 'page' ? 'toasts-page' : '', overflow.scrolls ? 'toasts-scrolls' : '', overflow.below ? 'toasts-more-below' : ''].filter(Boolean).join(' ')
     return (
       <div ref={overflow.ref} className={className} role="region" aria-label="Notices" tabIndex={overflow.scrolls ? 0 : undefined}>
         <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} />

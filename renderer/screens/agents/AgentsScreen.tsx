@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { BosunApi, IpcFailure } from '../../../common/contract'
 import type { AgentDefinitionView, AgentFieldErrors, AgentPresetView, DefinitionsLoadWarning, KeychainStatus } from '../../../common/contract/agents'
 import type { AgentRuntimeView, TurnState } from '../../../common/session/types'
@@ -29,6 +29,8 @@ export interface AgentsScreenProps {
   sessions?: readonly { agentId: string; turnState: TurnState; pending: number }[]
   /** The browser transport reconnected (the inspector watches again). */
   onDidReconnect?: (listener: () => void) => () => void
+  /** The app's own notices, shown under the header (in the window's corner they covered the page's controls). */
+  notices?: ReactNode
 }
 
 /** An agent's sessions at work: turns running (or waiting on the person) and the requests waiting on them. */
@@ -61,7 +63,7 @@ type CheckState = { check: CheckResult } | { failure: IpcFailure }
  * focuses its heading, closes on Escape or "Close"), loads everything from `api` and unsubscribes on
  * unmount. The host should make the app behind it `inert` and give focus back to its opener on close.
  */
-export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview', sessions = [], onDidReconnect }: AgentsScreenProps) {
+export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overview', sessions = [], onDidReconnect, notices }: AgentsScreenProps) {
   const tools = useMemo(() => agentTools(api), [api])
   const registry = useMemo(() => registryApi(api), [api])
   const [agents, setAgents] = useState<readonly AgentDefinitionView[] | null>(null)
@@ -238,6 +240,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
           Close
         </button>
       </header>
+      {notices}
 
       {warning && (
         <div className="agents-banner" role="alert">

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { McpSettings, type McpApi } from '../../components/mcp/McpSettings'
 import type { BosunApi } from '../../../common/contract'
 import type { NotificationSettings, PermissionRule } from '../../../common/contract/permissions'
@@ -17,13 +17,15 @@ export interface SettingsScreenProps {
    * permission; in Electron the OS notifications need nothing from the page.
    */
   host: 'browser' | 'electron'
+  /** The app's own notices, shown under the header (in the window's corner they covered the page's controls). */
+  notices?: ReactNode
 }
 
 /**
  * Settings: notifications (waiting approvals, turn ends, the browser's permission) and the remembered
  * decisions, each of which can be forgotten. It fills the window over the session view, like the Agents page.
  */
-export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
+export function SettingsScreen({ api, onClose, host, notices }: SettingsScreenProps) {
   const [rules, setRules] = useState<readonly PermissionRule[] | null>(null)
   const [settings, setSettings] = useState<NotificationSettings | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -95,6 +97,7 @@ export function SettingsScreen({ api, onClose, host }: SettingsScreenProps) {
           Close
         </button>
       </header>
+      {notices}
       {problem ? (
         <div className="settings-banner" role="alert">
           <span>{problem}</span>
