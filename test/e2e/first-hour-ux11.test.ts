@@ -1,12 +1,14 @@
 /**
  * What a person notices in the first hour, one more round (UX pass 11), in the browser host, light and dark, 900 and
  * 1400 px: the app's own notices sat over the Agents and Settings pages' controls and over the approvals inbox the
- * person opened. Screenshots: test/e2e/screenshots/ux11-*.png.
+ * person opened; Tab left a modal dialog (the sign-in dialog, the Agents and Settings pages, a question to confirm) for
+ * the page behind it or nowhere, and the sign-in dialog, closed, left the focus on the page's body. Screenshots:
+ * test/e2e/screenshots/ux11-*.png.
  */
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot, type E2eApp } from './support/harness'
-import { agentGroup, visible } from './support/session-ui'
+import { agentGroup, gone, sendPrompt, submitNewSession, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const AGENT = 'Scripted agent'
@@ -103,4 +105,79 @@ it('the approvals inbox the person opened is not covered by a notice in the wind
   }
   await check()
   await shootAll(page, 'notice-inbox', check)
+})
+
+/** Where the focus is: the accessible name or text of the focused element, and whether it is inside `within`. */
+async function focusIn(within: Locator): Promise<{ name: string; inside: boolean }> {
+  return within.evaluate((root) => {
+    const active = document.activeElement
+    return { name: (active?.getAttribute('aria-label') ?? active?.textContent ?? '').trim().slice(0, 60), inside: active !== null && root.contains(active) }
+  })
+}
+
+/** Presses `key` `times` times and returns where the focus went after each press. */
+async function pressAll(page: Page, within: Locator, key: string, times: number): Promise<{ name: string; inside: boolean }[]> {
+  const seen = []
+  for (let i = 0; i < times; i++) {
+    await page.keyboard.press(key)
+    seen.push(await focusIn(within))
+  }
+  return seen
+}
+
+it('the sign-in dialog takes the focus, keeps Tab inside, closes on Escape and gives the focus back to Start session', async () => {
+  const app = await launch([{ id: 'auth', name: 'Needs sign-in', scenario: 'auth-v1' }], { viewport: { width: 1400, height: 820 } })
+  const { page } = app
+  const form = await submitNewSession(page, { cwd: app.home.workspace })
+  const dialog = await visible(page.getByRole('dialog', { name: 'Sign in to Needs sign-in' }))
+  await visible(dialog.getByRole('list', { name: 'Sign-in methods' }))
+  expect(await focusIn(dialog)).toEqual({ name: 'Sign in to Needs sign-in', inside: true })
+  // From the title, Shift+Tab goes to the last control (Cancel), and Tab from there to the first, round and round.
+  await page.keyboard.press('Shift+Tab')
+  expect(await focusIn(dialog)).toEqual({ name: 'Cancel', inside: true })
+  await page.keyboard.press('Tab')
+  expect(await focusIn(dialog)).toEqual({ name: 'Sign in', inside: true })
+  const round = await pressAll(page, dialog, 'Tab', 8)
+  expect(round.filter((f) => !f.inside)).toEqual([])
+  expect(round.map((f) => f.name).slice(0, 4)).toEqual(['Open terminal', 'Try again', 'Cancel', 'Sign in'])
+  expect((await pressAll(page, dialog, 'Shift+Tab', 8)).filter((f) => !f.inside)).toEqual([])
+  await screenshot(page, 'ux11-sign-in-keyboard-light-1400')
+  await page.keyboard.press('Escape')
+  await gone(dialog)
+  expect(await focusIn(form)).toEqual({ name: 'Start session', inside: true })
+  await visible(form.getByRole('alert').getByText('Not signed in', { exact: false }))
+})
+
+it('the Agents and Settings pages keep Tab on the page, and Escape gives the focus back to the button that opened them', async () => {
+  const app = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 820 } })
+  const { page } = app
+  for (const name of ['Agents', 'Settings']) {
+    const opener = page.getByRole('button', { name, exact: true })
+    await opener.click()
+    const dialog = await visible(page.getByRole('dialog', { name }))
+    expect((await focusIn(dialog)).inside).toBe(true)
+    const stops = await dialog.evaluate((root) => root.querySelectorAll('button:not([disabled]), input:not([disabled]), select, textarea, a[href], [tabindex="0"]').length)
+    expect((await pressAll(page, dialog, 'Tab', stops + 2)).filter((f) => !f.inside)).toEqual([])
+    expect((await pressAll(page, dialog, 'Shift+Tab', stops + 2)).filter((f) => !f.inside)).toEqual([])
+    await page.keyboard.press('Escape')
+    await gone(dialog)
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true)
+  }
+})
+
+it('a question to confirm (delete a past session) keeps Tab between its answers, and Escape leaves it for the row’s actions', async () => {
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: 'e2e-session' })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  const history = page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: 'History' })
+  const more = await visible(history.getByRole('button', { name: 'Actions for fix' }))
+  await more.click()
+  await history.getByRole('button', { name: 'Delete…' }).click()
+  const question = await visible(history.getByRole('alertdialog', { name: 'Delete fix?' }))
+  expect(await focusIn(question)).toEqual({ name: 'Cancel', inside: true })
+  expect((await pressAll(page, question, 'Tab', 3)).map((f) => f.name)).toEqual(['Delete', 'Cancel', 'Delete'])
+  expect((await pressAll(page, question, 'Shift+Tab', 3)).map((f) => f.name)).toEqual(['Cancel', 'Delete', 'Cancel'])
+  await page.keyboard.press('Escape')
+  await gone(question)
+  expect(await more.evaluate((el) => el === document.activeElement)).toBe(true)
 })

@@ -3,6 +3,7 @@ import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { AgentRuntimeView } from '../../../common/session/types'
 import { AgentMcpServers, type AgentMcpApi } from '../mcp/AgentMcpServers'
 import { runtimeActions, STATUS_LABEL } from './agent-status'
+import { keepTabInside } from '../common/modal-focus'
 
 export interface AgentOverviewProps {
   agent: AgentDefinitionView
@@ -189,6 +190,8 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
             aria-label={`${asking === 'restart' ? 'Restart' : 'Stop'} ${agent.name}?`}
             aria-describedby={questionId}
             onKeyDown={(e) => {
+              // A question to answer: Tab goes between its two answers (it went on to the rest of the page).
+              keepTabInside(e.nativeEvent, e.currentTarget)
               if (e.key !== 'Escape') return
               e.preventDefault()
               e.stopPropagation()

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { BosunApi, IpcFailure } from '../../../common/contract'
+import { useModalFocus } from '../common/modal-focus'
 import { LoginPanel } from './LoginPanel'
 import './sign-in-dialog.css'
 
@@ -36,6 +37,8 @@ export function SignInDialog({ api, agentId, agentName, reason, retry, onDone, o
   const [problem, setProblem] = useState<string | null>(null)
   const live = useRef(true)
   const ids = useId()
+  // Tab stays in the dialog; closed, the focus goes back to what opened it (Start session, a message's Sign in).
+  useModalFocus(dialogRef)
 
   useEffect(() => {
     live.current = true

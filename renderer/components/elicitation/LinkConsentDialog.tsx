@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react'
 import { OpenInBrowserButton, UrlDetails, defaultOpenInPage, type UrlOpenResult } from './UrlConsentDialog'
+import { useModalFocus } from '../common/modal-focus'
 import { checkUrl } from './validate'
 import './elicitation.css'
 
@@ -27,6 +28,7 @@ export function LinkConsentDialog({ url, onOpen, onClose, openInPage = defaultOp
   const [error, setError] = useState<string | null>(null)
   const baseId = useId()
   const titleId = `${baseId}-title`
+  useModalFocus(dialogRef)
 
   useEffect(() => {
     const dialog = dialogRef.current

@@ -3,6 +3,7 @@ import type { HistoryHit, HistorySummary } from '../../../common/contract/histor
 import { folderName, untitledName } from '../../../common/session/title'
 import { CutLine, FolderTitle, MiddleCut } from '../common/MiddleCut'
 import { Icon } from '../common/icons'
+import { keepTabInside } from '../common/modal-focus'
 import type { AgentSession, HistoryActions } from './use-history'
 import './history.css'
 
@@ -234,6 +235,8 @@ const HistoryItem = memo(function HistoryItem({
           aria-label={`Delete ${title}?`}
           aria-describedby={confirmId}
           onKeyDown={(e) => {
+            // A question to answer: Tab goes between its two answers (it went on to the rest of the list).
+            keepTabInside(e.nativeEvent, e.currentTarget)
             if (e.key !== 'Escape') return
             e.preventDefault()
             backToRow()

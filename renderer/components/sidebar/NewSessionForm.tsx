@@ -76,6 +76,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
   }
 
   const submit = async () => {
+    if (pending) return
     const folder = cwd.trim()
     if (!agentId) return setError('Choose an agent.')
     if (!isAbsolute(folder)) return setError('The working folder must be an absolute path.')
@@ -209,7 +210,8 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
         </details>
       )}
       <div className="button-row">
-        <button type="submit" className="button button-primary" disabled={pending || agents.length === 0}>
+        {/* Not `disabled` while starting: the focus stays on it (it fell to the page), and a sign-in dialog gives it back here. */}
+        <button type="submit" className="button button-primary" disabled={agents.length === 0} aria-disabled={pending || undefined}>
           {pending ? 'Starting…' : 'Start session'}
         </button>
         <button type="button" className="button button-secondary" onClick={onCancel}>

@@ -11,6 +11,7 @@ import { LoginPanel } from '../../components/agents/LoginPanel'
 import { LogsPanel } from '../../components/agents/LogsPanel'
 import { AddAgentPane } from '../../components/agents/AddAgentPane'
 import { InspectorPanel } from '../../components/inspector/InspectorPanel'
+import { useModalFocus } from '../../components/common/modal-focus'
 import { agentTools, failureText, type CheckResult } from './agent-tools-api'
 import { registryApi } from './registry-api'
 import './agents-screen.css'
@@ -79,6 +80,9 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
   const [runtimeBusy, setRuntimeBusy] = useState<string | null>(null)
   const [runtimeProblem, setRuntimeProblem] = useState<Record<string, string | undefined>>({})
   const headingRef = useRef<{ focus(): void } | null>(null)
+  // Tab stays on the page (the window behind it is inert: from its last control Tab went to the browser, or nowhere).
+  const rootRef = useRef<HTMLDivElement>(null)
+  useModalFocus(rootRef)
   // Closing the add flow or the edit form gives the keyboard back to what opened it ("Add agent", "Edit").
   const addButtonRef = useRef<HTMLButtonElement>(null)
   const editButtonRef = useRef<HTMLButtonElement>(null)
@@ -220,6 +224,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
 
   return (
     <div
+      ref={rootRef}
       className="agents-screen"
       role="dialog"
       aria-modal="true"

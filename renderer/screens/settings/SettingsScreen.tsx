@@ -4,6 +4,7 @@ import type { BosunApi } from '../../../common/contract'
 import type { NotificationSettings, PermissionRule } from '../../../common/contract/permissions'
 import { RulesSettings } from '../../components/permissions/RulesSettings'
 import { shortcutList } from '../../components/common/shortcuts'
+import { useModalFocus } from '../../components/common/modal-focus'
 import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
 import './settings-screen.css'
 
@@ -31,6 +32,8 @@ export function SettingsScreen({ api, onClose, host, notices }: SettingsScreenPr
   const [problem, setProblem] = useState<string | null>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
   const rootRef = useRef<HTMLDivElement>(null)
+  // Tab stays on the page (the window behind it is inert: from its last control Tab went to the browser, or nowhere).
+  useModalFocus(rootRef)
 
   // Escape closes, from inside the page or when focus fell back to the body (a button that went away).
   useEffect(() => {
