@@ -181,3 +181,32 @@ it('a question to confirm (delete a past session) keeps Tab between its answers,
   await gone(question)
   expect(await more.evaluate((el) => el === document.activeElement)).toBe(true)
 })
+
+it('an agent’s tab list has no scrollbar of its own, and the Settings page scrolls at the window’s edge (its scrollbar sat mid-window)', async () => {
+  const app = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 1400, height: 820 } })
+  const { page } = app
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const agents = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  const tabs = await visible(agents.getByRole('tablist', { name: `${AGENT} details` }))
+  const tabsFit = async () => {
+    expect(await tabs.evaluate((el) => ({ scrollsDown: el.scrollHeight > el.clientHeight, scrollsSideways: el.scrollWidth > el.clientWidth }))).toEqual({
+      scrollsDown: false,
+      scrollsSideways: false,
+    })
+  }
+  await tabsFit()
+  await shootAll(page, 'agent-tabs', tabsFit)
+  await agents.getByRole('button', { name: 'Close', exact: true }).click()
+  await page.getByRole('button', { name: 'Settings', exact: true }).click()
+  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+  await visible(settings.getByRole('heading', { name: 'Remembered decisions' }))
+  const scrollsAtEdge = async () => {
+    const shape = await settings.evaluate((root) => {
+      const scroller = Array.from(root.querySelectorAll<HTMLElement>('*')).find((el) => el.scrollHeight > el.clientHeight && getComputedStyle(el).overflowY === 'auto')
+      return { scrolls: scroller !== undefined, right: Math.round(scroller?.getBoundingClientRect().right ?? 0), window: innerWidth }
+    })
+    expect(shape).toEqual({ scrolls: true, right: shape.window, window: shape.window })
+  }
+  await scrollsAtEdge()
+  await shootAll(page, 'settings', scrollsAtEdge)
+})
