@@ -244,7 +244,8 @@ export function LoginView(props: LoginViewProps) {
         </ul>
       )}
 
-      {!showLogout ? null : logoutSupported === false ? (
+      {/* An agent that lists no way to sign in has nothing to sign out of, unless a check said it can: no word, no check to run. */}
+      {!showLogout || (methods.length === 0 && logoutSupported !== true) ? null : logoutSupported === false ? (
         <p className="muted small">{agentName} does not offer signing out through Bosun.</p>
       ) : logoutSupported === undefined ? (
         <div className="login-logout-unknown">

@@ -272,11 +272,11 @@ describe('secret values are never rendered', () => {
 
 describe('login', () => {
   it('offers Sign out only when a connection check said the agent can; not known yet, it offers the check instead', () => {
-    const view = (logoutSupported?: boolean, extra: { onCheckConnection?: () => void; checkingConnection?: boolean } = {}) =>
+    const view = (logoutSupported?: boolean, extra: { onCheckConnection?: () => void; checkingConnection?: boolean; methods?: AuthMethodView[] } = {}) =>
       renderToStaticMarkup(
         <LoginView
           agentName="Claude"
-          methods={[]}
+          methods={[{ id: 'login', name: 'Log in with Claude', type: 'agent' }]}
           keychainAvailable
           busy={null}
           outcomes={{}}
@@ -293,10 +293,16 @@ describe('login', () => {
     // Unknown (no check yet): no button that main would refuse for an agent without logout.
     expect(view()).not.toContain('>Sign out</button>')
     expect(view()).toContain('Checking the connection tells whether Claude can sign out through Bosun.')
-    expect(view()).not.toContain('<button')
+    expect(view()).not.toContain('Check connection</button>')
     expect(view(undefined, { onCheckConnection: noop })).toContain('>Check connection</button>')
     expect(view(undefined, { onCheckConnection: noop, checkingConnection: true })).toMatch(/<button[^>]*disabled=""[^>]*>Checking…<\/button>/)
     expect(view(true, { onCheckConnection: noop })).not.toContain('Check connection')
+    // An agent that lists no way to sign in: nothing about signing out, unless a check said it can.
+    const none = (logoutSupported?: boolean) => view(logoutSupported, { onCheckConnection: noop, methods: [] })
+    expect(none()).not.toContain('sign out')
+    expect(none()).not.toContain('Check connection')
+    expect(none(false)).not.toContain('signing out')
+    expect(none(true)).toContain('>Sign out</button>')
   })
 })
 
