@@ -524,7 +524,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             reason={signIn.reason}
             retry={retrySignIn}
             onDone={() => endSignIn(null)}
-            onCancel={(problem) => endSignIn(problem ?? `Not signed in: ${signIn.reason}`)}
+            onCancel={(problem) => endSignIn(problem ?? `Not signed in, so the session did not start (the agent said: ${signIn.reason}). Start session to sign in again.`)}
           />
         ) : null}
         {messageSignIn && !signIn ? (

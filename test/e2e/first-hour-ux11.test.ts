@@ -145,7 +145,8 @@ it('the sign-in dialog takes the focus, keeps Tab inside, closes on Escape and g
   await page.keyboard.press('Escape')
   await gone(dialog)
   expect(await focusIn(form)).toEqual({ name: 'Start session', inside: true })
-  await visible(form.getByRole('alert').getByText('Not signed in', { exact: false }))
+  // The form says what happened and what to do (it said "Not signed in: Authentication required").
+  expect(await form.getByRole('alert').innerText()).toBe('Not signed in, so the session did not start (the agent said: Authentication required). Start session to sign in again.')
 })
 
 it('the Agents and Settings pages keep Tab on the page, and Escape gives the focus back to the button that opened them', async () => {
