@@ -13,25 +13,15 @@ import type { Scenario } from '../agents/scenario'
 import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
+import { shootAll as shootAllOf } from './support/shoot-all'
 import { gone, messageBox, sendPrompt, startSession, submitNewSession, transcript, until, visible, restartFromAgentsPage, waitIdle, watchAgent } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
 const AGENT = 'Scripted agent'
 
-/** Screenshots of the window as it is, at both widths and in both themes (back to 1400 px, light). */
-async function shootAll(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
-  for (const width of [900, 1400]) {
-    await page.setViewportSize({ width, height: 820 })
-    await check?.()
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme })
-      await screenshot(page, `ux10-${name}-${colorScheme}-${width}`)
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.setViewportSize({ width: 1400, height: 820 })
-}
+/** {@link shootAllOf} with this file's prefix. */
+const shootAll = (page: Page, name: string, check?: () => Promise<void>) => shootAllOf(page, `ux10-${name}`, check)
 
 /** The fixture scenario `name`, its sessions numbered after a long prefix (as real agents' UUIDs are long). */
 function withLongSessionIds(name: string): Scenario {

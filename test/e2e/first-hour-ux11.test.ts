@@ -8,24 +8,14 @@
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot, type E2eApp } from './support/harness'
+import { shootAll as shootAllOf } from './support/shoot-all'
 import { agentGroup, gone, sendPrompt, submitNewSession, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const AGENT = 'Scripted agent'
 
-/** Screenshots of the window as it is, at both widths and in both themes (back to 1400 px, light). */
-async function shootAll(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
-  for (const width of [900, 1400]) {
-    await page.setViewportSize({ width, height: 820 })
-    await check?.()
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme })
-      await screenshot(page, `ux11-${name}-${colorScheme}-${width}`)
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.setViewportSize({ width: 1400, height: 820 })
-}
+/** {@link shootAllOf} with this file's prefix. */
+const shootAll = (page: Page, name: string, check?: () => Promise<void>) => shootAllOf(page, `ux11-${name}`, check)
 
 /** A notice of the app's own (as main sends when the history cannot be saved), shown before the test goes on. */
 async function appNotice(app: E2eApp): Promise<Locator> {
