@@ -201,3 +201,29 @@ it('an agent’s tab list has no scrollbar of its own, and the Settings page scr
   await scrollsAtEdge()
   await shootAll(page, 'settings', scrollsAtEdge)
 })
+
+it('a notice in the window’s corner casts its whole shadow (its box cut it into a grey rectangle), and the pointer goes through the room kept for it', async () => {
+  const app = await launch.session({ id: 'a', name: AGENT, scenario: 'e2e-permissions' }, { viewport: { width: 900, height: 820 } })
+  const { page } = app
+  await appNotice(app)
+  const card = page.locator('.toasts .toast')
+  const fits = async () => {
+    const shape = await card.evaluate((toast) => {
+      const box = toast.getBoundingClientRect()
+      const clip = toast.parentElement!.getBoundingClientRect()
+      // "rgba(…) 0px 8px 24px 0px": the shadow reaches blur + spread beyond the card, moved down by its offset.
+      const [x = 0, y = 0, blur = 0, spread = 0] = (getComputedStyle(toast).boxShadow.match(/-?[\d.]+px/g) ?? []).map(parseFloat)
+      const reach = blur + spread
+      const shadow = { left: box.left + x - reach, right: box.right + x + reach, bottom: box.bottom + y + reach }
+      const under = document.elementFromPoint(box.left - 12, box.bottom + 12)
+      return {
+        shadowLeftShown: shadow.left >= clip.left - 0.5,
+        shadowBottomShown: shadow.bottom <= clip.bottom + 0.5,
+        pointerGoesThrough: under !== null && !toast.parentElement!.contains(under),
+      }
+    })
+    expect(shape).toEqual({ shadowLeftShown: true, shadowBottomShown: true, pointerGoesThrough: true })
+  }
+  await fits()
+  await shootAll(page, 'notice-corner', fits)
+})
