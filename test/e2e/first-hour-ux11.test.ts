@@ -227,3 +227,22 @@ it('a notice in the window’s corner casts its whole shadow (its box cut it int
   await fits()
   await shootAll(page, 'notice-corner', fits)
 })
+
+it('a long agent name and command cut on the Agents page show whole in their tooltips (the list and the agent’s header had none)', async () => {
+  const name = 'Scripted permissions agent with a rather long display name for testing'
+  const app = await launch([{ id: 'a', name, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 820 } })
+  const { page } = app
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const agents = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await visible(agents.getByRole('heading', { name, level: 2 }))
+  const cutWithoutTooltip = () =>
+    agents.evaluate((root) =>
+      Array.from(root.querySelectorAll<HTMLElement>('*'))
+        .filter((el) => getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && el.getClientRects().length > 0)
+        .filter((el) => el.closest('[title]') === null)
+        .map((el) => el.textContent),
+    )
+  expect(await cutWithoutTooltip()).toEqual([])
+  expect(await agents.getByRole('button', { name: new RegExp(`^${name}`) }).locator('[title]').first().getAttribute('title')).toBe(name)
+  await shootAll(page, 'agents-long-name', async () => expect(await cutWithoutTooltip()).toEqual([]))
+})

@@ -46,8 +46,11 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
                   {/* Named by what it shows: "<name> <status> · <command>"; the status is in words, not only the dot's colour. */}
                   <span className={`status-dot status-${status}`} aria-hidden="true" />
                   <span className="agents-list-text">
-                    <span className="agents-list-name">{agent.name}</span>
-                    <span className="agents-list-meta">
+                    {/* Cut to the list's width: the whole name and command line are their tooltips. */}
+                    <span className="agents-list-name" title={agent.name}>
+                      {agent.name}
+                    </span>
+                    <span className="agents-list-meta" title={commandLine(agent)}>
                       <span className="agents-list-status">{STATUS_LABEL[status]}</span>
                       {' · '}
                       <span className="mono">{commandLine(agent)}</span>

@@ -340,7 +340,9 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               <header className="agent-detail-header">
                 <span className={`status-dot status-${runtime[selectedAgent.id]?.status ?? 'stopped'}`} aria-hidden="true" />
                 <h2 className="agents-pane-title">{selectedAgent.name}</h2>
-                <span className="mono muted small agent-detail-command">{commandLine(selectedAgent)}</span>
+                <span className="mono muted small agent-detail-command" title={commandLine(selectedAgent)}>
+                  {commandLine(selectedAgent)}
+                </span>
                 <button ref={editButtonRef} type="button" className="button button-small" onClick={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}>
                   Edit
                 </button>
