@@ -246,3 +246,25 @@ it('a long agent name and command cut on the Agents page show whole in their too
   expect(await agents.getByRole('button', { name: new RegExp(`^${name}`) }).locator('[title]').first().getAttribute('title')).toBe(name)
   await shootAll(page, 'agents-long-name', async () => expect(await cutWithoutTooltip()).toEqual([]))
 })
+
+it('a question an agent asks while starting is not covered by a notice in the window’s corner', async () => {
+  const app = await launch([{ id: 'setup', name: AGENT, scenario: 'elicit-session-new', v2: true }], { viewport: { width: 900, height: 820 } })
+  const { page } = app
+  await appNotice(app)
+  await submitNewSession(page, { cwd: app.home.workspace })
+  const questions = await visible(page.getByRole('region', { name: 'Questions from agents' }))
+  await visible(questions.getByText('Which workspace should the new session use?'))
+  const shown = async () => {
+    expect(await coveredControls(questions)).toEqual([])
+    const hidden = await questions.evaluate((panel) => {
+      const box = panel.getBoundingClientRect()
+      return [
+        [box.right - 6, box.top + 6],
+        [box.right - 6, box.top + box.height / 2],
+      ].filter(([x, y]) => !panel.contains(document.elementFromPoint(x!, y!)))
+    })
+    expect(hidden).toEqual([])
+  }
+  await shown()
+  await shootAll(page, 'notice-question', shown)
+})
