@@ -19,7 +19,7 @@ import './agents-screen.css'
 export interface AgentsScreenProps {
   api: BosunApi
   onClose: () => void
-  /** Open this agent's details first (e.g. from "Log in" after a session failed with auth required). */
+  /** Open this agent's details first (e.g. from "Sign in" after a session failed with auth required). */
   initialAgentId?: string
   /** …on this tab. */
   initialTab?: AgentTabId
