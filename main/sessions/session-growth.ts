@@ -22,17 +22,21 @@ export const TERMINAL_OUTPUT_COUNTED_BYTES = 2 * MAX_TERMINAL_OUTPUT_CHARS
 
 const REPLACED_TOOL_CALL_FIELDS = ['content', 'rawInput', 'rawOutput', 'locations', 'title'] as const
 
-/** Kinds whose update replaces what the session shows of it (sessions-service's `KINDS_APPLIED_WHEN_FULL`). */
-const REPLACING_KINDS = new Set([
+/** Update kinds that state what the session is now (not history): applied from a v1 `session/load` replay. */
+export const SESSION_FACTS: ReadonlySet<string> = new Set([
   'available_commands_update',
   'current_mode_update',
   'config_option_update',
   'session_info_update',
   'usage_update',
   'plan',
-  'plan_update',
-  'state_update',
 ])
+
+/**
+ * Kinds each of whose updates replaces what the session shows of it (its facts, the v2 plan and turn state), so none of
+ * them grows it: what a full session still applies (sessions-service.ts), and what counts here by what it outgrows.
+ */
+export const REPLACING_KINDS: ReadonlySet<string> = new Set([...SESSION_FACTS, 'plan_update', 'state_update'])
 
 /** One session's: the largest value seen of each replacing field or kind, and each terminal's output counted. */
 export class SessionGrowth {

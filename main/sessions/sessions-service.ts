@@ -17,6 +17,7 @@ import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 import { estimateJsonBytes } from './estimate-json'
+import { REPLACING_KINDS, SESSION_FACTS } from './session-growth'
 import { LazyState } from './lazy-state'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
@@ -192,21 +193,11 @@ interface SessionRecord {
 const LOAD_REPLAY_QUIET_MS = 150
 const LOAD_REPLAY_MAX_WAIT_MS = 5_000
 
-/** Update kinds that state what the session is now (not history): applied from a v1 `session/load` replay. */
-const SESSION_FACTS = new Set([
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
-  'plan',
-])
-
 /**
  * Applied to a full session: each replaces what the session shows (its facts, the v2 plan and turn state),
  * so none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
  */
-const KINDS_APPLIED_WHEN_FULL = new Set([...SESSION_FACTS, 'plan_update', 'state_update'])
+const KINDS_APPLIED_WHEN_FULL = REPLACING_KINDS
 
 /**
  * What of a v2 subagent's own updates its parent session shows: the subagent's tool calls and terminals (what it
