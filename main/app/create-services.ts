@@ -571,6 +571,9 @@ export async function createBosunServices(integration: HostIntegration): Promise
     dispose() {
       disposing ??= (async () => {
         try {
+          // A permission still waiting is answered (cancelled) saying Bosun was closed, not that its agent exited: it
+          // reads so in the history, above the turn's own line.
+          for (const view of supervisor.views()) permissions.broker.detach(view.agentId, CLOSED_NOTE)
           // A turn still running ends saying Bosun was closed (the history keeps that), not '<agent> was stopped.'
           await supervisor.stopAll({ deadlineMs: STOP_DEADLINE_MS, reason: CLOSED_MESSAGE })
           // The agents' last words (exit lines) reach their log files before anything is torn down.
@@ -592,6 +595,9 @@ export async function createBosunServices(integration: HostIntegration): Promise
     },
   }
 }
+
+/** What a permission request still waiting when Bosun quits says of itself ("Request not answered. Bosun was closed."). */
+const CLOSED_NOTE = 'Bosun was closed.'
 
 /** At most `count` per `windowMs` (a fixed window; what is over the budget is dropped). */
 function rateLimit(count: number, windowMs: number): { take(): boolean } {

@@ -54,4 +54,10 @@ it.each([
   expect((await turn).ok).toBe(false)
   expect(agentLog(home, 'a')).toContain(answered)
   expect(logged.filter((line) => /Sending response failed|\berror\b/.test(line))).toEqual([])
+  // A permission says why it was not answered: Bosun was closed (it said "The agent exited.", above the turn's own
+  // "Interrupted: Bosun was closed…").
+  if (pending === 'permissions') {
+    const resolved = run.sink.of('sessionActions').flatMap((batch) => batch.actions.filter((a) => a.type === 'permission_resolved'))
+    expect(resolved.map((a) => a.type === 'permission_resolved' && a.resolution)).toEqual([expect.objectContaining({ by: 'agent-exit', note: 'Bosun was closed.' })])
+  }
 }, 60_000)
