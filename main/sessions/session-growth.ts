@@ -5,8 +5,8 @@
  *   - a tool call's `content`, `rawInput`, `rawOutput`, `locations` and `title` (each replaces the call's own): an agent
  *     that streams a command's output by sending the call's whole content again and again holds one copy of it;
  *   - the kinds that say what the session is now (plan, commands, modes, options, usage, title, the v2 turn state);
- *   - a terminal's output past what the session keeps of one terminal (its newest {@link MAX_TERMINAL_OUTPUT_CHARS}):
- *     a `yes` holds its tail, however long it runs.
+ *   - a terminal's output (chunks, or a card's output sent in place of what it showed) past what the session keeps of
+ *     one terminal (its newest {@link MAX_TERMINAL_OUTPUT_CHARS}): a `yes` holds its tail, however long it runs.
  * Without this, such a session reached the limit (256 MiB) with a few MiB held, and stopped. Small values (under
  * {@link TRACKED_BYTES}) count whole and are not remembered, so what is kept here stays small: one number per large
  * field of a tool call, per kind and per terminal.
@@ -38,6 +38,15 @@ export const SESSION_FACTS: ReadonlySet<string> = new Set([
  */
 export const REPLACING_KINDS: ReadonlySet<string> = new Set([...SESSION_FACTS, 'plan_update', 'state_update'])
 
+/**
+ * Output for a terminal's card: appended (`terminal_output_chunk`) or put in place of what it showed (a `terminal_update`
+ * with `output`, as Bosun sends a card that falls behind a flood its newest part). Either way the session keeps a
+ * bounded tail of it.
+ */
+function isTerminalOutput(kind: unknown, update: { output?: unknown }): boolean {
+  return kind === 'terminal_output_chunk' || (kind === 'terminal_update' && update.output !== undefined && update.output !== null)
+}
+
 /** One session's: the largest value seen of each replacing field or kind, and each terminal's output counted. */
 export class SessionGrowth {
   private readonly largest = new Map<string, number>()
@@ -48,7 +57,7 @@ export class SessionGrowth {
     if (typeof update !== 'object' || update === null) return bytes
     const u = update as Record<string, unknown>
     const kind = u.sessionUpdate
-    if (kind === 'terminal_output_chunk') return this.terminalOutput(u.terminalId, bytes)
+    if (isTerminalOutput(kind, u)) return this.terminalOutput(u.terminalId, bytes)
     // No field of a small update is large enough to be remembered.
     if (bytes < TRACKED_BYTES) return bytes
     if (kind === 'tool_call' || kind === 'tool_call_update') {
@@ -67,8 +76,8 @@ export class SessionGrowth {
   }
 
   /** What a terminal Bosun runs for the session grows it by (its output counts up to what the session keeps). */
-  clientTerminal(update: { sessionUpdate: string; terminalId: string }, bytes: number): number {
-    return update.sessionUpdate === 'terminal_output_chunk' ? this.terminalOutput(update.terminalId, bytes) : bytes
+  clientTerminal(update: { sessionUpdate: string; terminalId: string; output?: unknown }, bytes: number): number {
+    return isTerminalOutput(update.sessionUpdate, update) ? this.terminalOutput(update.terminalId, bytes) : bytes
   }
 
   private terminalOutput(terminalId: unknown, bytes: number): number {

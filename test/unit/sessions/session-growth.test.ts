@@ -57,4 +57,18 @@ describe('SessionGrowth', () => {
     expect(growth.clientTerminal({ sessionUpdate: 'terminal_output_chunk', terminalId: 'u' }, bytes)).toBe(bytes)
     expect(growth.clientTerminal({ sessionUpdate: 'terminal_update', terminalId: 't' }, 300)).toBe(300)
   })
+
+  it('counts a card’s output sent in place of what it showed (a terminal that floods) with the terminal’s output', () => {
+    const growth = new SessionGrowth()
+    const snapshot = { sessionUpdate: 'terminal_update', terminalId: 't', output: { data: 'eQp5Cnk='.repeat(1_000) } }
+    const bytes = estimateJsonBytes(snapshot)
+    let counted = 0
+    for (let i = 0; i < Math.ceil((2 * TERMINAL_OUTPUT_COUNTED_BYTES) / bytes); i++) counted += growth.clientTerminal(snapshot, bytes)
+    expect(counted).toBe(TERMINAL_OUTPUT_COUNTED_BYTES)
+    // The agent's own (v2) terminal the same.
+    const agents = new SessionGrowth()
+    counted = 0
+    for (let i = 0; i < Math.ceil((2 * TERMINAL_OUTPUT_COUNTED_BYTES) / bytes); i++) counted += agents.update({ ...snapshot, terminalId: 'a' }, bytes)
+    expect(counted).toBe(TERMINAL_OUTPUT_COUNTED_BYTES)
+  })
 })
