@@ -77,8 +77,9 @@ export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 export const DEFAULT_STOP_WATCHDOG_MS = 5_000
 /**
  * What one session may take from its agent while it is open (estimated JSON bytes of the updates applied, what only
- * replaced what the session held counting by what it added: session-growth.ts): far above any real session (a long day of work is a few tens of MiB), low enough that an agent writing
- * without end cannot fill main's or the renderer's memory.
+ * replaced what the session held counting by what it added: session-growth.ts): far above any real session (a long
+ * day of work is a few tens of MiB), low enough that an agent writing without end cannot fill main's or the renderer's
+ * memory.
  */
 export const DEFAULT_MAX_SESSION_BYTES = 256 * 1024 * 1024
 /**
