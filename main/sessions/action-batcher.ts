@@ -49,6 +49,8 @@ interface Queue {
   bytes: number
   /** Of {@link bytes}, what can grow the session (see {@link BatchFlush}). */
   grows: number
+  /** The session's count of what its updates replaced (the batcher's, kept across its batches). */
+  growth: SessionGrowth
   since: number
   /**
    * The run of streamed text being joined: the chunk that stands for it in the queue, and its texts, set on it when
@@ -94,7 +96,7 @@ export class ActionBatcher implements IDisposable {
     const now = this.scheduler.now?.() ?? 0
     let queue = this.queues.get(sessionId)
     if (!queue) {
-      queue = { actions: [], bytes: 0, grows: 0, since: now, run: undefined, replaceable: 0, unjoined: false }
+      queue = { actions: [], bytes: 0, grows: 0, growth: this.growthOf(sessionId), since: now, run: undefined, replaceable: 0, unjoined: false }
       this.queues.set(sessionId, queue)
     }
     const actions = queue.actions
@@ -104,7 +106,7 @@ export class ActionBatcher implements IDisposable {
       for (const update of action.updates) {
         const bytes = estimateJsonBytes(update)
         queue.bytes += bytes
-        queue.grows += this.growthOf(sessionId).update(update, bytes)
+        queue.grows += queue.growth.update(update, bytes)
         if (mayBeSuperseded((update as { sessionUpdate?: unknown } | null)?.sessionUpdate)) queue.replaceable++
       }
       // Merge in place: the queue owns its arrays until flush.
@@ -119,7 +121,7 @@ export class ActionBatcher implements IDisposable {
         : action.type === 'permission_requested' || action.type === 'elicitation_requested' || action.type === 'file_written' || action.type === 'file_read' || (action.type === 'elicitation_resolved' && action.answer) ? estimateJsonBytes(action)
         : OTHER_ACTION_BYTES
       queue.bytes += bytes
-      queue.grows += action.type === 'client_terminal' ? this.growthOf(sessionId).clientTerminal(action.update, bytes) : bytes
+      queue.grows += action.type === 'client_terminal' ? queue.growth.clientTerminal(action.update, bytes) : bytes
       actions.push(action)
     }
     if (queue.bytes >= this.maxBytes || (this.scheduler.now !== undefined && now - queue.since >= this.intervalMs)) {
@@ -169,7 +171,7 @@ export class ActionBatcher implements IDisposable {
     } else {
       const bytes = estimateJsonBytes(update)
       queue!.bytes += bytes
-      queue!.grows += this.growthOf(sessionId).update(update, bytes)
+      queue!.grows += queue!.growth.update(update, bytes)
     }
     if (queue!.bytes >= this.maxBytes || (this.scheduler.now !== undefined && this.scheduler.now() - queue!.since >= this.intervalMs)) this.flush(sessionId)
   }
