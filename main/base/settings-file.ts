@@ -7,6 +7,7 @@
 import { constants, promises as fs } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { formatBytes } from './format-bytes'
+import { readAtMost } from './read-at-most'
 
 /** Far past any real settings file (10,000 agents or rules are a few MiB). */
 export const MAX_SETTINGS_FILE_BYTES = 64 * 1024 * 1024
@@ -26,21 +27,10 @@ export async function readSettingsFile(path: string, maxBytes = MAX_SETTINGS_FIL
     const stat = await handle.stat()
     if (!stat.isFile()) return { kind: 'unreadable', message: `${path} is not a regular file` }
     if (stat.size > maxBytes) return { kind: 'unreadable', message: `${path} is ${formatBytes(stat.size)}, more than the ${formatBytes(maxBytes)} Bosun reads` }
-    // Read to the end, at most one byte past the bound: a file that grows while it is read is refused, not read without end.
-    let buffer = Buffer.alloc(Math.min(maxBytes + 1, stat.size + 4096))
-    let length = 0
-    for (;;) {
-      if (length === buffer.length) {
-        if (length > maxBytes) return { kind: 'unreadable', message: `${path} is more than the ${formatBytes(maxBytes)} Bosun reads` }
-        const grown = Buffer.alloc(Math.min(maxBytes + 1, buffer.length * 2))
-        buffer.copy(grown, 0, 0, length)
-        buffer = grown
-      }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length)
-      if (bytesRead === 0) break
-      length += bytesRead
-    }
-    return { kind: 'text', text: buffer.toString('utf8', 0, length) }
+    // Read to the end, past the bound by a chunk at most: a file that grows while it is read is refused, not read without end.
+    const bytes = await readAtMost(handle, maxBytes + 1)
+    if (bytes.length > maxBytes) return { kind: 'unreadable', message: `${path} is more than the ${formatBytes(maxBytes)} Bosun reads` }
+    return { kind: 'text', text: bytes.toString('utf8') }
   } catch (error) {
     return { kind: 'unreadable', message: `${path} cannot be read (${(error as Error).message})` }
   } finally {

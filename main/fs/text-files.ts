@@ -8,6 +8,7 @@ import { constants, promises as fs } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { formatBytes } from '../base/format-bytes'
+import { readAtMost } from '../base/read-at-most'
 import { isInside } from './confine'
 
 /** Files larger than this are refused (an agent reading a build artefact would flood its own context). */
@@ -79,27 +80,6 @@ async function readOpened(handle: FileHandle, path: string, maxBytes: number, ro
   if (decoded === undefined) return { ok: false, problem: { kind: 'binary', message: `${path} is not a UTF-8 text file (binary content or another encoding).` } }
   const hadBom = decoded.startsWith(BOM)
   return { ok: true, value: { text: hadBom ? decoded.slice(1) : decoded, hadBom, mode: stat.mode & 0o7777 } }
-}
-
-/** What is read in one go (a 10 MiB file takes 160 reads). */
-const READ_CHUNK_BYTES = 64 * 1024
-
-/**
- * The file read until its end, or until it has `limit` bytes (a chunk more at most): never the whole of a file whose
- * end does not come (`readFile` reads `/proc/self/pagemap` for ever, growing) or that grows as fast as it is read.
- * Whole chunks only: some /proc files refuse a read of a size their records do not divide (EINVAL).
- */
-async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = []
-  let total = 0
-  while (total < limit) {
-    const chunk = Buffer.alloc(READ_CHUNK_BYTES)
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total)
-    if (bytesRead === 0) break
-    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))
-    total += bytesRead
-  }
-  return Buffer.concat(chunks, total)
 }
 
 /** Strict UTF-8 (no replacement characters); NUL bytes count as binary. */
