@@ -215,16 +215,18 @@ export async function createBosunServices(integration: HostIntegration): Promise
 
   // Secret values an agent echoes into a request never reach the pending list, audit file or notifications.
   const redact = <T>(value: T): T => agentTools.current?.secrets.redactDeep(value) ?? value
+  // Who asks, as a permission's or a form's notification names it.
+  const describeSession = (sessionId: string) => {
+    const state = sessions.state(sessionId)
+    return state ? { agentName: agentName(state.agentId), cwd: state.cwd, title: derivedTitle(state) } : undefined
+  }
   const permissions = await createPermissionsService({
     home,
     sink,
     redact,
     events,
     confirmation,
-    describeSession: (sessionId) => {
-      const state = sessions.state(sessionId)
-      return state ? { agentName: agentName(state.agentId), cwd: state.cwd, title: derivedTitle(state) } : undefined
-    },
+    describeSession,
     ...(integration.notifier ? { notifier: integration.notifier } : {}),
     ...(integration.isWindowFocused ? { isWindowFocused: integration.isWindowFocused } : {}),
     focusRequest: (requestId) => events.emit('focusRequest', { requestId }),
@@ -253,10 +255,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
   const elicitation = createElicitationService({
     sink,
     ...(integration.openExternal ? { openExternal: integration.openExternal } : {}),
-    onArrived: ({ sessionId, ...info }) => {
-      const state = sessionId !== null ? sessions.state(sessionId) : undefined
-      permissions.attention.requestArrived({ ...info, kind: 'elicitation', sessionTitle: state ? derivedTitle(state) : null })
-    },
+    onArrived: ({ sessionId, ...info }) =>
+      permissions.attention.requestArrived({ ...info, kind: 'elicitation', sessionTitle: (sessionId !== null ? describeSession(sessionId)?.title : null) ?? null }),
     onResolved: (requestId) => permissions.attention.requestResolved(requestId),
     // A request Bosun cannot show (schema outside the subset…): tell the person, in the session or (before any session) as a toast.
     onRefused: ({ sessionId, agentName: name, message }) => {
