@@ -85,7 +85,11 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const [unsent, setUnsent] = useState<string | null>(null)
   // A message sent while the agent is not running: main starts it and reattaches the session (session/load or resume)
   // before the message becomes the transcript's, seconds later. Meanwhile it is shown here, and no second one goes.
-  const [startingWith, setStartingWith] = useState<string | null>(null)
+  // With its agent running, a session that main is still building (opened from the history, or reopened) takes the
+  // message once the agent loaded it: shown as waiting too, once it has not become a turn within a moment.
+  const [startingWith, setStartingWith] = useState<{ text: string; reopening: boolean } | null>(null)
+  const waitTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  useEffect(() => () => clearTimeout(waitTimer.current), [])
   const turnRuns = session !== undefined && session.turn.state !== 'idle'
   useEffect(() => {
     if (turnRuns) setStartingWith(null)
@@ -94,8 +98,17 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     (prompt: ContentBlock[]) => {
       const snapshot = store.getSnapshot()
       const agentStatus = snapshot.agents[snapshot.sessions[sessionId]?.agentId ?? '']?.status
-      if (agentStatus !== 'ready') setStartingWith(promptText(prompt))
+      clearTimeout(waitTimer.current)
+      let answered = false
+      if (agentStatus !== 'ready') setStartingWith({ text: promptText(prompt), reopening: false })
+      else {
+        waitTimer.current = setTimeout(() => {
+          if (!answered && store.getSnapshot().sessions[sessionId]?.turn.state === 'idle') setStartingWith({ text: promptText(prompt), reopening: true })
+        }, SHOW_WAITING_AFTER_MS)
+      }
       return api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
+        answered = true
+        clearTimeout(waitTimer.current)
         setStartingWith(null)
         const text = promptText(prompt)
         if (!result.ok && result.error.kind === 'cancelled') {
@@ -321,6 +334,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         usage={session.usage}
         waitingOnYou={waitingOnPerson(session)}
         startingAgent={waitingToSend !== null ? agentName : null}
+        reopening={waitingToSend?.reopening === true}
       />
       {/* The agent's notices sit above the transcript, in its column: they cover neither the header nor the transcript. */}
       <div className="session-middle">
@@ -379,7 +393,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
             {waitingToSend !== null && (
               <div className="session-waiting-send">
                 <p role="status" aria-label="Message waiting to be sent">
-                  <span>Starting {agentName}; this goes as soon as it is ready:</span> <q>{waitingToSend}</q>
+                  <span>
+                    {waitingToSend.reopening ? `${agentName} is opening this session again; this goes as soon as it is ready:` : `Starting ${agentName}; this goes as soon as it is ready:`}
+                  </span>{' '}
+                  <q>{waitingToSend.text}</q>
                 </p>
                 <button type="button" className="button button-small button-secondary" title="Keep this message in the message box instead of sending it" onClick={onStop}>
                   Don’t send
@@ -420,6 +437,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
 }
 
 /** A prompt's text, as the composer held it (its text blocks, one per line). */
+/** A send that has not become a turn by then waits for main to build the session again (a reopen, a `session/load`). */
+const SHOW_WAITING_AFTER_MS = 500
+
 const promptText = (prompt: ContentBlock[]): string => prompt.map((b) => (b.type === 'text' ? (b as { text: string }).text : '')).join('\n')
 
 /** Sessions of `agentId` other than `sessionId` with a turn under way (a restart of the agent ends them too). */

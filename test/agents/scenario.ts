@@ -141,6 +141,8 @@ export interface SessionBehaviour {
   deleteFails?: { code: number; message: string }
   /** Raw updates sent before the `session/load` / `session/resume` response, after any replay (v2: before its own idle state_update). */
   updatesBeforeResume?: Record<string, unknown>[]
+  /** `session/load` / `session/resume` are answered (and replay) only once this file exists: a slow load. */
+  reattachUntilFile?: string
   /** `session/load` / `session/resume` fail with this error (Gemini CLI: -32603 "Internal error", `data.details` saying why). */
   reattachFails?: { code: number; message: string; data?: unknown }
 }

@@ -274,6 +274,8 @@ async function reattach({ params, client }: LooseContext, replay: boolean): Prom
   log(`REATTACH-PARAMS ${JSON.stringify(params)}`)
   const fails = scenario.session?.reattachFails
   if (fails) throw new acpV1.RequestError(fails.code, fails.message, fails.data)
+  const waitFor = scenario.session?.reattachUntilFile
+  if (waitFor) while (!existsSync(waitFor)) await delay(50)
   if (authenticated) signedInSessions.add(sessionId)
   closedSessions.delete(sessionId)
   if (typeof params.cwd === 'string') sessionCwd.set(sessionId, params.cwd)

@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright'
 import { createBosunServices } from '../../main/app/create-services'
 import { startWebHost, type WebHost } from '../../main/web/server'
 import { createTestHome, type TestHome } from '../support/bosun-home'
+import type { Scenario } from '../agents/scenario'
 import { expectAxeCleanInBothThemes } from './support/axe'
 import { assertBuilt, fileBrowser, rendererDir, screenshot } from './support/harness'
 import { agentGroup, agentSays, gone, inTranscriptView, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
@@ -223,6 +224,51 @@ describe('history in the browser host', () => {
       // What was typed meanwhile is still there, and goes now.
       expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('twice')
       expect(await page.getByRole('button', { name: 'Send', exact: true }).isDisabled()).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('shows a message sent to an earlier session while its running agent loads it, and Don’t send withdraws it', async () => {
+    // The agent runs (another session uses it) and is slow to load the earlier one: the message went out of the
+    // composer and was nowhere, the turn 'Idle', until the load ended.
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-scenario-'))
+    const go = join(dir, 'go')
+    const scenario = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'scenarios', 'e2e-session.json'), 'utf8')) as Scenario
+    scenario.initialize = { ...scenario.initialize, capabilities: { loadSession: true } }
+    scenario.session = { ...scenario.session, reattachUntilFile: go }
+    writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario))
+    try {
+      home = createTestHome([{ id: 'scripted', name: AGENT, scenario: join(dir, 'scenario.json') }])
+      const first = await start(home)
+      // The agent numbers its sessions anew at each start: the earlier one is its second, so the new one (its first
+      // after the restart) does not take its id.
+      await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+      await startSession(first.page, { agentName: AGENT, cwd: home.workspace })
+      await sendPrompt(first.page, 'fix')
+      await waitIdle(first.page)
+      await stop(first)
+      const { page } = await start(home)
+      // Another session starts the agent; then the earlier one is opened from the history and written to.
+      await startSession(page, { agentName: AGENT, cwd: home.workspace })
+      await (await visible(historyRegion(page).getByRole('button', { name: /^fix/ }))).click()
+      await visible(agentSays(page, AGENT).getByText('Done: answer is 42 now.'))
+      await sendPrompt(page, 'again')
+      const waiting = await visible(page.getByRole('status', { name: 'Message waiting to be sent' }))
+      expect(await waiting.innerText()).toBe(`${AGENT} is opening this session again; this goes as soon as it is ready: again`)
+      expect(await page.getByRole('status', { name: `Turn: ${AGENT} opening the session` }).innerText()).toBe('Opening…')
+      await page.getByRole('textbox', { name: 'Message' }).fill('meanwhile')
+      await screenshot(page, 'history-waiting-for-load')
+      await page.getByRole('button', { name: 'Don’t send', exact: true }).click()
+      await gone(waiting)
+      await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('again\n\nmeanwhile')
+      expect(await page.getByRole('region', { name: 'Notices' }).getByText('Sending the message failed').count()).toBe(0)
+      // Once loaded, the next message goes.
+      writeFileSync(go, '')
+      await page.getByRole('textbox', { name: 'Message' }).fill('after')
+      await page.getByRole('textbox', { name: 'Message' }).press('Enter')
+      await waitIdle(page)
+      await expect.poll(() => transcript(page).getByLabel('Your message').allInnerTexts()).toEqual(['fix', 'after'])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -139,6 +139,8 @@ export interface SessionHeaderProps {
    * status says "Starting…", not "Idle", as the line above the composer says the message waits for it.
    */
   startingAgent?: string | null
+  /** The agent runs and is building the session again (a reopen, `session/load`) before the waiting message goes. */
+  reopening?: boolean
 }
 
 /** Two-step close: the first click asks, the second closes; leaving the button resets it. */
@@ -159,11 +161,11 @@ function CloseSessionButton({ onClose }: { onClose: () => void }) {
 }
 
 export const SessionHeader = memo(function SessionHeader(props: SessionHeaderProps) {
-  const { title, titleView, subtitle, subtitleView, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0, startingAgent } = props
+  const { title, titleView, subtitle, subtitleView, subtitleTooltip, inboxSlot, onClose, usage, waitingOnYou = 0, startingAgent, reopening = false } = props
   const turn: TurnView = (props.turn.state === 'running' || props.turn.state === 'unknown') && waitingOnYou > 0 ? { ...props.turn, state: 'requires_action' } : props.turn
   const starting = turn.state === 'idle' && startingAgent != null
   const busy = turn.state === 'running' || turn.state === 'unknown' || starting
-  const label = starting ? 'Starting…' : turnLabel(turn)
+  const label = starting ? (reopening ? 'Opening…' : 'Starting…') : turnLabel(turn)
   return (
     <header className="session-header">
       <div className="session-heading">
@@ -177,8 +179,10 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
       <span
         className={`turn-state turn-${starting ? 'starting' : turn.state}`}
         role="status"
-        aria-label={starting ? `Turn: starting ${startingAgent}` : `Turn: ${label}`}
-        title={starting ? `Starting ${startingAgent}; your message goes as soon as it is ready` : undefined}
+        aria-label={starting ? (reopening ? `Turn: ${startingAgent} opening the session` : `Turn: starting ${startingAgent}`) : `Turn: ${label}`}
+        title={
+          starting ? (reopening ? `${startingAgent} is opening this session again; your message goes as soon as it is ready` : `Starting ${startingAgent}; your message goes as soon as it is ready`) : undefined
+        }
       >
         {busy && <span className="spinner" aria-hidden="true" />}
         {label}
