@@ -137,10 +137,18 @@ export function checkUrl(raw: string): UrlCheck {
   return { ok: true, ...parsed, warnings: [...warnings] }
 }
 
+/**
+ * How tldts reads a host: the public-suffix list's, whether or not the name is one DNS could hold. Its own check
+ * refused a label over 63 characters, one starting with a hyphen, an empty label or a `*`, and the whole host was
+ * then the site (`-x.google.com.evil.com`, with no lookalike warning); the URL parser accepts them, and the
+ * browser would go to evil.com's servers.
+ */
+const suffixOptions = { allowPrivateDomains: true, validateHostname: false } as const
+
 /** The registrable domain of `host` (ICANN and private suffixes), or the host itself when it has none. */
 export function registrableDomain(host: string): string {
   if (!host) return ''
-  const domain = getDomain(host.replace(/\.$/, ''), { allowPrivateDomains: true })
+  const domain = getDomain(host.replace(/\.$/, ''), suffixOptions)
   return domain ?? host
 }
 
@@ -149,7 +157,7 @@ function looksLikeAnotherSite(host: string, site: string): boolean {
   if (!site || host === site || !host.endsWith(`.${site}`)) return false
   const subdomain = host.slice(0, -(site.length + 1))
   // Only a suffix the list really has counts (`sub.domain` is not a site; `google.com` is).
-  const parsed = parse(subdomain, { allowPrivateDomains: true })
+  const parsed = parse(subdomain, suffixOptions)
   return parsed.domain !== null && parsed.domain !== parsed.publicSuffix && (parsed.isIcann === true || parsed.isPrivate === true)
 }
 

@@ -65,3 +65,18 @@ describe('registrable domain (issue 13)', () => {
     expect(checkUrl('http://localhost:3000/cb')).toMatchObject({ site: 'localhost' })
   })
 })
+
+describe('a host the public-suffix list would not validate (hostile12)', () => {
+  // tldts refuses such a host name outright, and the whole host was shown as the site, without the lookalike warning.
+  it.each([
+    ['a label over 63 characters', `https://${'a'.repeat(200)}.google.com.evil.com/`],
+    ['a label starting with a hyphen', 'https://-x.google.com.evil.com/'],
+    ['an empty label', 'https://google.com..evil.com/'],
+    ['a star', 'https://*.google.com.evil.com/'],
+    ['a host over 253 characters', `https://${'a.'.repeat(130)}google.com.evil.com/`],
+  ])('still names the site that owns it, and warns of the lookalike: %s', (_, url) => {
+    const check = checkUrl(url)
+    expect(check).toMatchObject({ ok: true, site: 'evil.com' })
+    expect(check.warnings).toContain('lookalike-subdomain')
+  })
+})
