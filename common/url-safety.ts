@@ -6,6 +6,7 @@
  * function, so the chokepoint refuses exactly what the dialog refuses.
  */
 import { getDomain, parse } from 'tldts'
+import { HIDDEN_BEYOND_C0_CLASS } from './hidden-characters'
 
 export type UrlWarning =
   /** The host has `xn--` labels (IDN): it may imitate another name. */
@@ -72,8 +73,9 @@ export const urlWarningText: Record<UrlWarning, string> = {
 
 export const maxUrlLength = 8192
 
-// Zero-width, joiners, direction marks/overrides/isolates, word joiner, BOM, soft hyphen, Mongolian vowel separator.
-const invisibleRe = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u
+// What the window marks as hidden elsewhere (zero-width, bidi, fillers, variation selectors, tags…): the host's mapping
+// drops some of them without a trace (`pay\u034Fpal.com` is paypal.com), and the agent that put them there is named.
+const invisibleRe = new RegExp(`[${HIDDEN_BEYOND_C0_CLASS}]`, 'u')
 // eslint-disable-next-line no-control-regex
 const controlRe = /[\u0000-\u001F\u007F]/
 const emptyHighlight = { before: '', host: '', after: '' }

@@ -95,6 +95,10 @@ export const urlCorpus: readonly UrlCase[] = [
   { url: 'https://example.com/\u202Etxt.exe', ok: true, warn: ['zero-width'] },
   { url: 'https://example.com/\u2066x\u2069', ok: true, warn: ['zero-width'] },
   { url: 'https://ex\u00ADample.com/', ok: true, host: 'example.com', warn: ['zero-width'] },
+  // Characters the host's mapping drops without a trace (a combining grapheme joiner, a variation selector, a tag).
+  { url: 'https://pay\u034Fpal.com/', ok: true, host: 'paypal.com', warn: ['zero-width'] },
+  { url: 'https://example.com\uFE00/', ok: true, host: 'example.com', warn: ['zero-width'] },
+  { url: 'https://example.com/\u{E0041}\u{E0042}', ok: true, warn: ['zero-width'] },
   { url: '\uFEFFhttps://example.com/', ok: false },
   { url: '  https://example.com/  ', ok: true, host: 'example.com', warn: ['control-characters'] },
   { url: 'https://exa\nmple.com/', ok: true, host: 'example.com', warn: ['control-characters'] },
