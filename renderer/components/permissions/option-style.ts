@@ -1,3 +1,5 @@
+import { HIDDEN_BEYOND_C0_CLASS } from '../../../common/hidden-characters'
+
 /**
  * How permission options look. Only the four ACP kinds get an icon and an allow/reject tone; any other
  * kind (v2 `_custom`, future values, seed-era `allow`/`deny`) is neutral and labelled by its name only
@@ -91,9 +93,37 @@ const REJECT_WORDS = /\b(reject|deny|decline|refuse|no|cancel|block|stop|never)\
  * what Bosun answers, so a name that claims the opposite gets a visible correction. Null when the name agrees, or the
  * kind is not one of the four Bosun knows.
  */
-export function contradictingName(kind: string, name: string): string | null {
+export function contradictingName(kind: string, shown: string): string | null {
   const tone = optionAppearance(kind).tone
+  if (tone === 'neutral') return null
+  const name = lookalikeSkeleton(shown)
   if (tone === 'allow' && REJECT_WORDS.test(name) && !ALLOW_WORDS.test(name)) return kind === 'allow_always' ? 'allows, and remembers' : 'allows'
   if (tone === 'reject' && ALLOW_WORDS.test(name) && !REJECT_WORDS.test(name)) return kind === 'reject_always' ? 'rejects, and remembers' : 'rejects'
   return null
+}
+
+/**
+ * Latin look-alikes among Cyrillic, Greek and Latin's own letters (Unicode's confusables for the letters of the words
+ * above): "Rеject" with a Cyrillic е reads as Reject and no word test matched it.
+ */
+const LOOKALIKES: Record<string, string> = {
+  а: 'a', в: 'b', с: 'c', ԁ: 'd', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', ӏ: 'l', м: 'm', о: 'o', р: 'p', ԛ: 'q', ѕ: 's', т: 't', у: 'y', х: 'x', ԝ: 'w', п: 'n',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
+  ı: 'i', ȷ: 'j', ɑ: 'a', ɡ: 'g', ɩ: 'i', ʏ: 'y', ℓ: 'l', օ: 'o', ս: 'u', ց: 'g', ո: 'n',
+}
+const HIDDEN = new RegExp(`[\\u0000-\\u001f${HIDDEN_BEYOND_C0_CLASS}]`, 'gu')
+
+/**
+ * The name as the word tests read it: compatibility forms folded (fullwidth, mathematical letters), accents and
+ * hidden characters left out, and a look-alike letter read as the Latin one it imitates, only within a word that has
+ * Latin letters too or is all look-alikes (a Russian "Разрешить" keeps its own letters).
+ */
+function lookalikeSkeleton(name: string): string {
+  const folded = name.normalize('NFKD').replace(/\p{Mn}/gu, '').replace(HIDDEN, '')
+  return folded.replace(/[\p{L}]+/gu, (word) => {
+    const lower = word.toLowerCase()
+    const mapped = Array.from(lower, (ch) => LOOKALIKES[ch] ?? ch).join('')
+    const imitates = /[a-z]/.test(lower) || /^[a-z]+$/.test(mapped)
+    return imitates ? mapped : word
+  })
 }

@@ -51,6 +51,20 @@ it('an option whose name claims the opposite of its kind gets the truth beside i
   expect(contradictingName('_acme_sandbox', 'Reject')).toBeNull()
 })
 
+it('an option whose name claims the opposite in look-alike letters, hidden characters or accents gets the truth too (hostile12)', async () => {
+  const { contradictingName } = await import('../../../renderer/components/permissions/option-style')
+  // Cyrillic е and о, Greek ο, fullwidth, mathematical bold, a zero-width space inside the word, an accent, a dotless ı.
+  for (const name of ['R\u0435ject', 'D\u0435ny', 'N\u043e', 'N\u03bf', '\uff32\uff45\uff4a\uff45\uff43\uff54', '\u{1d411}\u{1d41e}\u{1d423}\u{1d41e}\u{1d41c}\u{1d42d}', 'Re\u200bject', 'Réject', 'Refuse', 'Cancel', 'Decl\u0131ne']) {
+    expect({ name, truth: contradictingName('allow_once', name) }).toEqual({ name, truth: 'allows' })
+  }
+  for (const name of ['\u0410llow', '\u0430pprove', 'Y\u0435s', '\uff21\uff4c\uff4c\uff4f\uff57']) {
+    expect({ name, truth: contradictingName('reject_always', name) }).toEqual({ name, truth: 'rejects, and remembers' })
+  }
+  // Words in other scripts that agree are left alone.
+  expect(contradictingName('allow_once', 'Разрешить')).toBeNull()
+  expect(contradictingName('reject_once', 'Отклонить')).toBeNull()
+})
+
 it('a session title drops bidi controls, and agent Markdown shows them as markers instead of applying them', async () => {
   const { derivedTitle } = await import('../../../common/session/title')
   const { renderMarkdown } = await import('../../../renderer/components/markdown/render-markdown')
