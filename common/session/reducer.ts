@@ -198,7 +198,7 @@ function applyAction(d: Draft, action: SessionAction): void {
     case 'turn_started':
       return applyTurnStarted(d)
     case 'prompt_rejected':
-      return applyPromptRejected(d, action.error)
+      return applyPromptRejected(d, action.error, action.undelivered === true)
     case 'prompt_inserted':
       return applyPromptInserted(d, action.messageId)
     case 'cannot_continue':

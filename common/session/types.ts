@@ -490,8 +490,11 @@ export type SessionAction =
   | { type: 'file_read'; toolCallId: string; filesRead: FileRead[] }
   /** A terminal Bosun runs for the agent: a v2-shaped `terminal_update` / `terminal_output_chunk`, applied in v1 sessions too. */
   | { type: 'client_terminal'; update: { sessionUpdate: 'terminal_update' | 'terminal_output_chunk'; terminalId: string; [key: string]: unknown } }
-  /** The agent answered the last local prompt with an error: it was not sent (v2: not inserted). */
-  | { type: 'prompt_rejected'; error: PromptError }
+  /**
+   * The agent answered the last local prompt with an error: it was not sent (v2: not inserted). `undelivered`: main's
+   * word that it never left Bosun (its write to the agent failed), whatever the agent wrote meanwhile.
+   */
+  | { type: 'prompt_rejected'; error: PromptError; undelivered?: true }
   /** v2: the agent answered the last local prompt: it inserted it as the user message `messageId` (F6). */
   | { type: 'prompt_inserted'; messageId: string }
   /** The session cannot continue on the agent's current process (`reason`), or can again (`null`). */

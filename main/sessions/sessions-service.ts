@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { Deferred } from '../base/deferred'
 import { formatBytes } from '../base/format-bytes'
@@ -246,6 +247,16 @@ export function promptError(failure: Failure): PromptError {
   const details = errorDetails(failure.data)
   if (details !== undefined) error.details = details
   return error
+}
+
+/**
+ * A prompt Bosun could not write to the agent says so: the write's own error ('write EPIPE') read as the agent's
+ * refusal of the message. An agent that closed its input (stdin) and lives on gets nothing more (it is stopped).
+ */
+function undelivered(failure: Failure): Failure {
+  if (failure.code !== ErrorCodes.MessageWriteError) return failure
+  const why = /\bEPIPE\b/.test(failure.message) ? `it closed its input (stdin), so nothing more can reach it (${failure.message})` : failure.message
+  return { ...failure, message: `The message did not reach the agent: ${why}.` }
 }
 
 /** Most of an agent's error details said in a one-line reason (the first line, cut with "…"). */
@@ -696,12 +707,13 @@ export class SessionsService implements IDisposable {
       })
       return ok({ stopReason: outcome.stopReason })
     } catch (error) {
-      const failure = toFailure(error)
+      const failure = undelivered(toFailure(error))
       if (error instanceof RpcError && !record.cancelRequested) {
         // The agent refused the prompt: the message was not sent (v2: not inserted). v2 foreground work is not
         // over because of that (F6, F7): the turn stays as the agent last reported it, until its own state_update.
         const refused = promptError(failure)
-        this.push(sessionId, { type: 'prompt_rejected', error: refused })
+        const undelivered = failure.code === ErrorCodes.MessageWriteError
+        this.push(sessionId, { type: 'prompt_rejected', error: refused, ...(undelivered ? { undelivered } : {}) })
         if (isSessionGone(error, record.acpSessionId)) {
           // The agent no longer has this session (it lost it, or another client deleted it): every later send would
           // fail the same way, so the composer says so, with a new session in the folder as the way forward.

@@ -56,6 +56,7 @@
  *                      path and a permission's title and diff
  *   stderr-flood       stderr as fast as the pipe takes it for n ms, then a normal reply
  *   close-stdout       answers the prompt, then closes stdout and lives on, ignoring the end of stdin and SIGTERM
+ *   close-stdin        answers the prompt, then closes its end of stdin and lives on, writing a message chunk every 20 ms
  *   exit-mid           answers the prompt, sends n updates after the answer and exits (`--variant m`: m requests
  *                      Bosun does not serve before the answer)
  *   sigterm-ignore     behaves, but ignores SIGTERM and the end of stdin; reports its pid
@@ -81,7 +82,7 @@
  * `--file` is a path, or a name in the session's folder.
  */
 import { spawn } from 'node:child_process'
-import { appendFileSync, readFileSync } from 'node:fs'
+import { appendFileSync, closeSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
 type Json = Record<string, unknown>
@@ -662,6 +663,23 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50))
       process.stdout.end()
       setInterval(() => undefined, 1_000_000)
+      return
+    }
+    case 'close-stdin': {
+      // Answers the prompt, then closes its end of stdin (Bosun's writes fail) and writes on: a message every 20 ms.
+      say('closing stdin')
+      endTurn(id)
+      process.stdin.removeAllListeners('end')
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      process.stdin.destroy()
+      // (Node leaves the descriptor of its stdio open: the pipe's read end is closed here.)
+      try {
+        closeSync(0)
+      } catch {
+        // Closed already.
+      }
+      let i = 0
+      setInterval(() => say(` still here ${i++}`), 20)
       return
     }
     case 'exit-mid': {

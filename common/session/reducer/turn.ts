@@ -113,18 +113,18 @@ const clip = (text: string) => cutText(text, MAX_ERROR_TEXT)
  * sent (the person can edit or resend it). v2: the prompt was not inserted, and a rejection does not end
  * foreground work (F6, F7): the turn goes back to what the agent last reported, unless it has reported since.
  */
-export function applyPromptRejected(d: Draft, error: unknown): void {
+export function applyPromptRejected(d: Draft, error: unknown, undelivered = false): void {
   if (!isObject(error) || !isString(error.message)) return
   const notSent: PromptError = { message: clip(error.message) }
   if (typeof error.code === 'number') notSent.code = error.code
   if (isString(error.details) && error.details !== '') notSent.details = clip(error.details)
   if (typeof error.signIn === 'boolean') notSent.signIn = error.signIn
-  if (!d.v2 && (notSent.code === undefined || !REFUSAL_CODES.has(notSent.code))) notSent.mayHaveTaken = true
+  if (!d.v2 && !undelivered && (notSent.code === undefined || !REFUSAL_CODES.has(notSent.code))) notSent.mayHaveTaken = true
   const i = lastLocalPrompt(d)
   const entry = i >= 0 ? d.s.entries[i] : undefined
   // v2: a message the agent inserted carries its id; a rejected one never got one. v1 has no insertion: the
-  // prompt counts as not sent only when the agent answered nothing else to it.
-  const sent = entry?.kind !== 'user_message' || (d.v2 ? entry.messageId !== undefined : i !== d.s.entries.length - 1)
+  // prompt counts as not sent only when the agent answered nothing else to it (or it never left Bosun).
+  const sent = entry?.kind !== 'user_message' || (!undelivered && (d.v2 ? entry.messageId !== undefined : i !== d.s.entries.length - 1))
   if (!sent) d.mutEntry<MessageEntry>(i).notSent = notSent
   d.s.pendingEcho = null
   if (!d.v2) return

@@ -1,0 +1,29 @@
+/**
+ * A hostile agent that closes its end of stdin and writes on: Bosun's next message to it cannot be delivered. The
+ * person is told so at once (not a turn that waits for ever), and the agent is stopped.
+ */
+import { expect, it, vi } from 'vitest'
+import { brokenSessions, hostilePerTest, must, nextUpdate, tallyPerFile } from './harness'
+
+vi.setConfig({ testTimeout: 60_000 })
+
+const tally = tallyPerFile('input-closed')
+const start = hostilePerTest()
+
+it('closes its stdin and writes on: the next message fails saying so, as not sent, and the agent is stopped', async () => {
+  const setup = await start('close-stdin')
+  const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
+  expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+  await nextUpdate(setup, sessionId, (u) => JSON.stringify(u).includes('still here'))
+  tally.inputs++
+  const down = setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.error != null)
+  const second = await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] })
+  // It said 'write EPIPE', as the agent's refusal of the message.
+  expect(second).toMatchObject({ ok: false, error: { message: 'The message did not reach the agent: it closed its input (stdin), so nothing more can reach it (write EPIPE).' } })
+  const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+  const sent = state.entries.find((e) => e.kind === 'user_message' && JSON.stringify(e.content).includes('again'))
+  expect(sent).toMatchObject({ kind: 'user_message', notSent: { message: expect.stringMatching(/^The message did not reach the agent: it closed its input/) } })
+  // And the agent is stopped, saying why.
+  expect((await down).error?.message).toBe('Hostile closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.')
+  tally.sessionsBroken += await brokenSessions(setup)
+})
