@@ -56,6 +56,8 @@
  *                      path and a permission's title and diff
  *   stderr-flood       stderr as fast as the pipe takes it for n ms, then a normal reply
  *   close-stdout       answers the prompt, then closes stdout and lives on, ignoring the end of stdin and SIGTERM
+ *   partial-line       at a prompt, writes half a message (no newline) and nothing more, ignoring SIGTERM and the end of
+ *                      stdin; reports its pid once the half is written
  *   close-stdin        answers the prompt, then closes its end of stdin and lives on, writing a message chunk every 20 ms
  *   exit-mid           answers the prompt, sends n updates after the answer and exits (`--variant m`: m requests
  *                      Bosun does not serve before the answer)
@@ -680,6 +682,16 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       }
       let i = 0
       setInterval(() => say(` still here ${i++}`), 20)
+      return
+    }
+    case 'partial-line': {
+      // Half a message on stdout, then nothing more (the line is never ended); SIGTERM and the end of stdin are ignored.
+      say('before the half line')
+      process.stdin.removeAllListeners('end')
+      process.on('SIGTERM', () => report({ sigterm: Date.now() }))
+      const half = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'HALF-LINE-TEXT' } } } }).slice(0, 130)
+      process.stdout.write(half, () => report({ pid: process.pid, partial: half.length }))
+      setInterval(() => undefined, 1_000_000)
       return
     }
     case 'exit-mid': {
