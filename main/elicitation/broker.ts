@@ -363,6 +363,10 @@ export class ElicitationBroker implements IDisposable {
       if (typeof params.elicitationId !== 'string' || params.elicitationId === '') return refuse('elicitationId must be a non-empty string', scopeSession)
       url = params.url
       elicitationId = params.elicitationId
+      // Its completion names it: a second one under the same id would take the first's place, which then waits for ever.
+      if (attachment.byElicitationId.has(elicitationId)) {
+        return refuse(`elicitationId ${JSON.stringify(elicitationId.slice(0, 64))} is already used by another request that waits`, scopeSession)
+      }
     }
     if (attachment.closed || this.disposed) return { action: 'cancel' }
     const scope = this.scopeKey(attachment, scopeSession)

@@ -366,6 +366,24 @@ describe('ElicitationBroker: request scope is a request Bosun is waiting on (G12
 })
 
 describe('ElicitationBroker: URL mode', () => {
+  it('refuses a second link under an elicitationId still outstanding, so the first one can still be completed (hostile12)', async () => {
+    const t = setup()
+    const first = t.fake.request('elicitation/create', urlParams())
+    const id = await arrivedOnce(t)
+    // The second took the id's place: the agent's completion ended it, and the first waited, holding one of the 8
+    // places for links, until the agent exited.
+    const second = t.fake.request('elicitation/create', urlParams({ url: 'https://other.example.com/' }))
+    const refusal = await expectHandlerError(second.promise, -32602)
+    expect(refusal.message).toBe('elicitationId "ext-1" is already used by another request that waits')
+    await t.broker.openUrl(id)
+    expect(await first.promise).toEqual({ action: 'accept' })
+    t.fake.notify('elicitation/complete', { elicitationId: 'ext-1' })
+    expect(t.resolved().at(-1)).toMatchObject({ elicitationRequestId: id, status: 'completed' })
+    // Once it completed, the id may be used again.
+    t.fake.request('elicitation/create', urlParams())
+    await arrivedOnce(t, 2)
+  })
+
   it('accepts only after consent through the chokepoint, then completes on elicitation/complete', async () => {
     const t = setup()
     const { promise } = t.fake.request('elicitation/create', urlParams())
