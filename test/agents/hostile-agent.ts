@@ -58,6 +58,8 @@
  *   close-stdout       answers the prompt, then closes stdout and lives on, ignoring the end of stdin and SIGTERM
  *   partial-line       at a prompt, writes half a message (no newline) and nothing more, ignoring SIGTERM and the end of
  *                      stdin; reports its pid once the half is written
+ *   same-id            answers `session/new` with the session id `--variant` (another agent's); at a prompt, in it: a
+ *                      message, a tool call, a read of the path in same-id-target beside the report, and a permission; reports the answers, then a normal reply
  *   close-stdin        answers the prompt, then closes its end of stdin and lives on, writing a message chunk every 20 ms
  *   exit-mid           answers the prompt, sends n updates after the answer and exits (`--variant m`: m requests
  *                      Bosun does not serve before the answer)
@@ -197,6 +199,11 @@ async function handle(message: Json): Promise<void> {
         const given = `other-${process.pid}-${++sessions}`
         report({ gave: given, cwd: sessionCwd, pid: process.pid })
         send({ id, result: { sessionId: given } })
+        return
+      }
+      if (mode === 'same-id') {
+        // The id another agent gave its session (`--variant`), as this agent's own.
+        send({ id, result: { sessionId: variant } })
         return
       }
       if (mode === 'early-requests') {
@@ -665,6 +672,23 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50))
       process.stdout.end()
       setInterval(() => undefined, 1_000_000)
+      return
+    }
+    case 'same-id': {
+      // In its session, which has the id another agent's has: a message, a tool call, a read of a file in the other's
+      // folder (the path in same-id-target beside the report) and a question; reports the answers, then a normal reply.
+      const sessionId = variant
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'SAME-ID message' } }, sessionId)
+      update({ sessionUpdate: 'tool_call', toolCallId: 'same-id-call', title: 'SAME-ID call', kind: 'execute', status: 'pending' }, sessionId)
+      const options = [{ optionId: 'allow', name: 'Allow', kind: 'allow_once' }, { optionId: 'reject', name: 'Reject', kind: 'reject_once' }]
+      const asks: [string, unknown][] = [
+        ['fs/read_text_file', { sessionId, path: readFileSync(join(dirname(reportFile!), 'same-id-target'), 'utf8') }],
+        ['session/request_permission', { sessionId, toolCall: { toolCallId: 'same-id-call', title: 'SAME-ID question', kind: 'execute' }, options }],
+      ]
+      const answers = await Promise.all(asks.map(([method, p]) => request(method, p)))
+      report({ answers: Object.fromEntries(answers.map((a, i) => [asks[i]![0], a.error ? (a.error as Json).code : a.result])) })
+      update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'after same id' } }, sessionId)
+      endTurn(id)
       return
     }
     case 'close-stdin': {
