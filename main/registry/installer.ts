@@ -193,20 +193,29 @@ export class RegistryInstaller {
         }
     const saved = await this.options.config.handlers.saveAgentDefinition({ draft })
     if (!saved.ok) {
-      if (newDir && !(previous?.kind === 'binary' && previous.version === agent.version)) await fs.rm(newDir, { recursive: true, force: true })
+      if (newDir) await fs.rm(newDir, { recursive: true, force: true })
       const detail = saved.error.data && typeof saved.error.data === 'object' ? Object.values(saved.error.data as Record<string, string>)[0] : undefined
       return refuse('definition-refused', `The agent definition was not saved: ${detail ?? saved.error.message}`)
     }
     const agentId = saved.value.agent.id
     await this.updateIndex((index) => ({ ...index, [agent.id]: { agentId, version: agent.version, kind } }))
-    // The old version's files go once the definition points at the new ones.
-    if (previous?.kind === 'binary' && previous.version !== agent.version) await fs.rm(join(this.agentDir(agent.id), previous.version), { recursive: true, force: true })
+    // The old version's files go once the definition points at the new ones (the folder its command was in).
+    if (previous?.kind === 'binary' && newDir) await this.removeOtherVersions(agent.id, newDir)
     if (previous?.kind === 'binary' && kind !== 'binary') await fs.rm(this.agentDir(agent.id), { recursive: true, force: true })
     this.options.logger.info(`${previousDef ? 'updated' : 'installed'} ${agent.id} ${agent.version} (${kind}) as ${agentId}`)
     return ok({ agentId, version: agent.version, kind, updated: previousDef !== undefined })
   }
 
-  /** Download, verify, extract into a temp folder, then rename into `<id>/<version>/`. */
+  /** Every version folder of `registryId` but `keep` (downloads and extractions under way have their own names). */
+  private async removeOtherVersions(registryId: string, keep: string): Promise<void> {
+    const agentDir = this.agentDir(registryId)
+    for (const name of await fs.readdir(agentDir).catch(() => [] as string[])) {
+      const path = join(agentDir, name)
+      if (path !== keep && !name.startsWith('.')) await fs.rm(path, { recursive: true, force: true })
+    }
+  }
+
+  /** Download, verify, extract into a temp folder, then rename into `<id>/<version>/` (beside one already there). */
   private async fetchBinary(
     agent: RegistryAgent,
     target: NonNullable<RegistryAgent['distribution']['binary']>[PlatformTarget] & object,
@@ -257,8 +266,11 @@ export class RegistryInstaller {
         if (error instanceof UnsafeArchiveError) return refuse('unsafe-archive', `The archive of ${agent.name} was refused: ${error.message} Nothing was installed.`)
         throw error
       }
-      const dir = join(agentDir, agent.version)
-      await fs.rm(dir, { recursive: true, force: true })
+      // Never into the folder of a program already there (the version the definition runs, installed again from other
+      // contents): its command would stay the one the person confirmed and run what was never shown. Beside it, the
+      // new command differs, so saving it asks the person; the folder left behind goes once the definition moves.
+      const free = !(await fs.stat(join(agentDir, agent.version)).catch(() => undefined))
+      const dir = join(agentDir, free ? agent.version : `${agent.version}-${nonce}`)
       await fs.rename(temp, dir)
       return ok({ dir, command: join(dir, ...target.cmd.split('/')) })
     } finally {

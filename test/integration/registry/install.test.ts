@@ -267,6 +267,31 @@ describe('update and uninstall', () => {
     expect(await installer.installed()).toEqual({})
   })
 
+  it('installing the version it runs again, from another archive, never changes the files behind the confirmed command unasked (hostile12)', async () => {
+    const first = makeTarGz(goodEntries())
+    const installed = must(await installer.install(await publish('same-agent', '1.0.0', first)))
+    const command = config.definitions.get(installed.agentId)!.command
+    const before = readFileSync(command, 'utf8')
+    // The same id and version with other contents (another registry, or the same one changed): the launch was the same
+    // path, so nothing was asked, and the program the person confirmed was replaced in place.
+    const other = makeTarGz([{ path: 'bin/', type: 'dir' }, { path: 'bin/agent', body: '#!/bin/sh\necho replaced\n', mode: 0o755 }])
+    confirmation.answer = false
+    const refused = await installer.install(await publish('same-agent', '1.0.0', other))
+    expect(refused).toMatchObject({ ok: false })
+    expect(confirmation.of('agent-definition').map((r) => r.title)).toEqual(['Add an agent', 'Change an agent'])
+    expect(config.definitions.get(installed.agentId)!.command).toBe(command)
+    expect(readFileSync(command, 'utf8')).toBe(before)
+    expect(readdirSync(join(home, 'agents', 'same-agent'))).toEqual(['1.0.0'])
+    // Confirmed, it runs the new files, and the old folder goes.
+    confirmation.answer = true
+    must(await installer.install(await publish('same-agent', '1.0.0', other)))
+    const now = config.definitions.get(installed.agentId)!.command
+    expect(now).not.toBe(command)
+    expect(readFileSync(now, 'utf8')).toContain('echo replaced')
+    expect(existsSync(command)).toBe(false)
+    expect(readdirSync(join(home, 'agents', 'same-agent'))).toHaveLength(1)
+  })
+
   it('an install index this Bosun cannot read is listed as empty, untouched, and copied aside before an install replaces it', async () => {
     const index = join(home, 'registry', 'installed.json')
     mkdirSync(join(home, 'registry'), { recursive: true })
