@@ -74,7 +74,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   // No double start: known v1 agents and command lines that settled on a version are offered it first.
   const protocolMemory = new ProtocolVersionMemory(home)
   await protocolMemory.load()
-  const registry = store.add(createRegistryService({ home, config, events, logger: log.child('registry') }))
+  const registry = store.add(createRegistryService({ home, config, events, confirmation, logger: log.child('registry') }))
 
   const createConnection: AcpConnectionFactory = ({ agentId, input, output, logger }) => {
     const connection: AcpClientConnection = createAcpConnection({

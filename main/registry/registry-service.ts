@@ -16,7 +16,8 @@ import { downloadToBuffer } from './download'
 import type { ExtractLimits } from './extract'
 import { RegistryInstaller } from './installer'
 import { RegistryClient, defaultRegistryUrl } from './registry-client'
-import { compareVersions, type DistributionKind, type RegistryAgent } from './registry-schema'
+import { compareVersions, safeDownloadUrl, type DistributionKind, type RegistryAgent } from './registry-schema'
+import { quoteExact, type ConfirmationService } from '../trust/confirmation'
 
 export type RegistryHandlers = Pick<CallHandlers, keyof typeof registryCalls>
 
@@ -26,6 +27,8 @@ export interface RegistryServiceOptions {
   events?: EventSink
   logger: Logger
   baseEnv?: NodeJS.ProcessEnv
+  /** Main's own question to the person: another registry is a new source of programs to install. None: refused. */
+  confirmation?: ConfirmationService
   /** Tests: smaller limits. */
   maxDownloadBytes?: number
   extractLimits?: ExtractLimits
@@ -139,6 +142,21 @@ export function createRegistryService(options: RegistryServiceOptions): Registry
     },
     getRegistrySettings: async () => ok({ url: await client.getUrl(), defaultUrl: defaultRegistryUrl() }),
     setRegistrySettings: async ({ url }) => {
+      const asked = url.trim()
+      const current = await client.getUrl()
+      // Another registry lists other programs under the names the person knows: the person says so in main's dialog,
+      // not the page (the default, or the one in use, asks nothing).
+      if (asked && asked !== current && asked !== defaultRegistryUrl()) {
+        if (!safeDownloadUrl(asked)) return fail({ kind: 'invalid-argument', message: 'Use an https address (http only for this machine)' })
+        const answer = await (options.confirmation?.confirm({
+          kind: 'registry-source',
+          title: 'Use another agent registry',
+          message: 'Install agents from another registry? Bosun will list the agents it offers, and download the ones you install from where it says.',
+          detail: `Registry: ${quoteExact(asked)}\nInstead of: ${quoteExact(current)}`,
+          confirmLabel: 'Use this registry',
+        }) ?? Promise.resolve({ confirmed: false }))
+        if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'The registry was not changed: it was not confirmed.' })
+      }
       const set = await client.setUrl(url)
       return set.ok ? ok({ url: set.url }) : fail({ kind: 'invalid-argument', message: set.message })
     },

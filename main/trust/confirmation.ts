@@ -1,7 +1,7 @@
 /**
  * Main's own confirmation with the person, for every decision that widens what can run or open: saving an
  * agent definition whose command, arguments or environment changed, starting such an agent for the first
- * time, turning auto-approve on, remembering an "always" answer as a rule.
+ * time, turning auto-approve on, remembering an "always" answer as a rule, installing agents from another registry.
  *
  * The renderer is treated as one XSS away from hostile, so it can never be the one that confirms. The
  * Electron shell implements {@link ConfirmationService} with a native dialog on the main window
@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import type { Logger } from '../base/log'
 import { appendToFile, rotateFile } from '../base/append-file'
 
-export type ConfirmationKind = 'agent-definition' | 'agent-start' | 'auto-approve' | 'remember-decision' | 'mcp-server'
+export type ConfirmationKind = 'agent-definition' | 'agent-start' | 'auto-approve' | 'remember-decision' | 'mcp-server' | 'registry-source'
 
 /** What main asks. Every text is main's own; agent- or renderer-supplied values only appear quoted ({@link quoteExact}). */
 export interface ConfirmationRequest {
