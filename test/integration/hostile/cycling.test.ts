@@ -4,20 +4,13 @@
  * still runs a turn.
  */
 import { expect, it } from 'vitest'
-import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
+import { activeResources, brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
 
 const tally = tallyPerFile('cycling')
 const start = hostilePerTest()
 const CYCLES = 100
 /** Handles of one kind that may be in flight when the counts are read, beside those a cycle leaves. */
 const IN_FLIGHT = 2
-
-/** What keeps this process's event loop busy, by kind (processes, pipes, timers, file requests…). */
-function resources(): Record<string, number> {
-  const counts: Record<string, number> = {}
-  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1
-  return counts
-}
 
 it('holds no more processes, pipes or timers after 100 start/stop cycles than after one', async () => {
   const setup = await start('well-behaved')
@@ -28,7 +21,7 @@ it('holds no more processes, pipes or timers after 100 start/stop cycles than af
     must(await setup.handlers.stopAgent({ agentId: 'hostile' }))
   }
   await cycle()
-  const before = { resources: resources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
+  const before = { resources: activeResources(), listeners: process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT') }
   for (let i = 0; i < CYCLES - 1; i++) await cycle()
   tally.inputs += CYCLES
   expect(process.listenerCount('exit') + process.listenerCount('SIGTERM') + process.listenerCount('SIGINT')).toBe(before.listeners)
@@ -37,7 +30,7 @@ it('holds no more processes, pipes or timers after 100 start/stop cycles than af
   // The last cycle's pipes close a moment after its agent's exit (Bosun's end of stdout once it has ended): on a loaded
   // machine they were still open when Stop answered (PipeWrap 4 → 7), so the counts are read until they settle.
   const grown = () =>
-    Object.entries(resources())
+    Object.entries(activeResources())
       .filter(([kind, count]) => count > (before.resources[kind] ?? 0) + IN_FLIGHT)
       .map(([kind, count]) => `${kind}: ${before.resources[kind] ?? 0} after one cycle, ${count} after ${CYCLES}`)
   await expect.poll(grown).toEqual([])

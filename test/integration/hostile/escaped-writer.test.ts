@@ -4,9 +4,8 @@
  * was handled, then closes its end of the pipe: the grandchild's writes fail, nothing of it reaches the session after
  * the agent is reported gone, and Bosun holds no pipe for a process it cannot see.
  */
-import { readFileSync } from 'node:fs'
 import { afterEach, expect, it } from 'vitest'
-import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
+import { alive, brokenSessions, hostilePerTest, must, tallyPerFile, untilDead } from './harness'
 
 const tally = tallyPerFile('escaped-writer')
 const start = hostilePerTest()
@@ -14,14 +13,6 @@ const cleanups: (() => void)[] = []
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup()
 })
-
-function alive(pid: number): boolean {
-  try {
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')
-  } catch {
-    return false
-  }
-}
 
 it('closes the agent’s output after its exit: the escaped grandchild’s writes fail and none reach the session after the exit', async () => {
   // The grandchild would write for 60 s; the test ends when its writes fail.
@@ -38,7 +29,7 @@ it('closes the agent’s output after its exit: the escaped grandchild’s write
     return (JSON.stringify(state.entries).match(/from the grandchild/g) ?? []).length
   }
   const atExit = await heard()
-  while (alive(escaped)) await new Promise((resolve) => setTimeout(resolve, 20))
+  await untilDead([escaped])
   tally.inputs++
   expect(setup.reports().find((r) => 'pipeClosed' in r)).toMatchObject({ pipeClosed: true })
   expect(await heard()).toBe(atExit)

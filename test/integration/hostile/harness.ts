@@ -152,3 +152,24 @@ export async function repeatUntil<T>(setup: TestServices, done: Promise<T>, step
   }
   return done
 }
+
+/** Whether process `pid` runs (Linux: /proc); a zombie waiting for its new parent to reap it is gone for our purposes. */
+export function alive(pid: number): boolean {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')
+  } catch {
+    return false
+  }
+}
+
+/** Polls /proc until none of `pids` runs (no event tells us that an unrelated process died); bounded by the test timeout. */
+export async function untilDead(pids: number[]): Promise<void> {
+  while (pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+/** What keeps this process's event loop busy, by kind (processes, pipes, timers, file requests…). */
+export function activeResources(): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1
+  return counts
+}

@@ -3,22 +3,13 @@
  * person stops it, or removes it, while the turn waits. Bosun ends it within its stop deadline, the turn ends saying
  * so, and the half line never becomes a message.
  */
-import { readFileSync } from 'node:fs'
 import { expect, it, vi } from 'vitest'
-import { brokenSessions, hostilePerTest, must, nextUpdate, tallyPerFile, type HostileSetup } from './harness'
+import { alive, brokenSessions, hostilePerTest, must, nextUpdate, tallyPerFile, untilDead, type HostileSetup } from './harness'
 
 vi.setConfig({ testTimeout: 60_000 })
 
 const tally = tallyPerFile('held-line')
 const start = hostilePerTest()
-
-function alive(pid: number): boolean {
-  try {
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')
-  } catch {
-    return false
-  }
-}
 
 /** The hostile agent's session with a turn waiting on the half line it wrote; its pid. */
 async function heldTurn(setup: HostileSetup): Promise<{ sessionId: string; turn: Promise<unknown>; pid: number }> {
@@ -40,7 +31,7 @@ for (const how of ['stopped', 'removed'] as const) {
     // Stopped: gone when Stop answers. Removed: the removal does not wait for it, the stop's deadline ends it.
     if (how === 'stopped') expect(alive(pid)).toBe(false)
     expect(await turn).toMatchObject({ ok: false, error: { kind: 'agent-exited', message: 'Hostile was stopped.' } })
-    while (alive(pid)) await new Promise((resolve) => setTimeout(resolve, 20))
+    await untilDead([pid])
     const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
     expect(state.turn).toMatchObject({ state: 'idle', error: { message: 'Hostile was stopped.' } })
     expect(JSON.stringify(state)).not.toContain('HALF-LINE')

@@ -13,7 +13,7 @@ import { createBosunServices } from '../../../main/app/create-services'
 import { hostileAgentCommand } from '../../agents/command'
 import { createTestHome, type TestHome } from '../../support/bosun-home'
 import { RecordingSink } from '../../support/recording-sink'
-import { tallyPerFile } from './harness'
+import { alive, tallyPerFile, untilDead } from './harness'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const tally = tallyPerFile('processes')
@@ -21,20 +21,6 @@ const cleanups: (() => unknown)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
-
-function alive(pid: number): boolean {
-  try {
-    // A zombie waiting for its new parent to reap it is gone for our purposes.
-    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z')
-  } catch {
-    return false
-  }
-}
-
-/** Polls /proc (no event tells us that an unrelated process died); bounded by the test timeout. */
-async function untilDead(pids: number[]): Promise<void> {
-  while (pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 20))
-}
 
 function startBosunChild(testHome: TestHome): Promise<{ child: ChildProcess; line: string }> {
   const tsx = pathToFileURL(join(here, '..', '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href

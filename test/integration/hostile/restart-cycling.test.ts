@@ -5,19 +5,20 @@
  */
 import { readdirSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import { brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
+import { activeResources, brokenSessions, hostilePerTest, must, tallyPerFile } from './harness'
 
 const tally = tallyPerFile('restart-cycling')
 const start = hostilePerTest()
 const RESTARTS = 50
 const IN_FLIGHT = 2
 
+/** The event loop's resources by kind, with the open file descriptors and the process's listeners. */
 function held(): Record<string, number> {
-  const counts: Record<string, number> = {}
-  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1
-  counts['file descriptors'] = readdirSync('/proc/self/fd').length
-  counts['process listeners'] = process.eventNames().reduce((n, name) => n + process.listenerCount(name), 0)
-  return counts
+  return {
+    ...activeResources(),
+    'file descriptors': readdirSync('/proc/self/fd').length,
+    'process listeners': process.eventNames().reduce((n, name) => n + process.listenerCount(name), 0),
+  }
 }
 
 it.skipIf(process.platform !== 'linux')('restarts an agent 50 times with a session open: nothing grows, every turn is kept once', async () => {
