@@ -27,6 +27,7 @@ import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { AgentTerminals } from '../terminals/agent-terminals'
 import { AgentToolCalls } from '../tool-calls/agent-tool-calls'
 import { createPermissionsService } from '../permissions/service'
+import { actsUnasked, confirmUnattendedMode } from '../trust/unattended-mode'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { sessionRequestAdmission } from '../sessions/request-admission'
@@ -480,6 +481,13 @@ export async function createBosunServices(integration: HostIntegration): Promise
     }
   }
 
+  /** The person's answer about a mode that lets the session's agent act without asking (see unattended-mode.ts). */
+  const unattendedConfirmed = (sessionId: string, modeName: string) => {
+    const session = describeSession(sessionId)
+    return confirmUnattendedMode(confirmation, modeName, { agentName: session?.agentName ?? 'the agent', ...(session ? { session } : {}) })
+  }
+  const unattendedRefused = () => fail({ kind: 'not-confirmed', message: 'The mode stays as it was: it was not confirmed.' })
+
   const handlers: CallHandlers = {
     appInfo: async () =>
       ok({
@@ -524,9 +532,21 @@ export async function createBosunServices(integration: HostIntegration): Promise
         return result
       }),
     cancel: ({ sessionId }) => guard(() => sessions.cancel(sessionId)),
-    setMode: ({ sessionId, modeId }) => guard(() => sessions.setMode(sessionId, modeId)),
+    setMode: ({ sessionId, modeId }) =>
+      guard(async () => {
+        const state = sessions.state(sessionId)
+        const mode = state?.modes?.availableModes.find((m) => m.id === modeId)
+        if (state && mode && state.modes?.currentModeId !== modeId && actsUnasked(mode) && !(await unattendedConfirmed(sessionId, mode.name || mode.id))) return unattendedRefused()
+        return sessions.setMode(sessionId, modeId)
+      }),
     setModel: ({ sessionId, modelId }) => guard(() => sessions.setModel(sessionId, modelId)),
-    setConfigOption: ({ sessionId, configId, value }) => guard(() => sessions.setConfigOption(sessionId, configId, value)),
+    setConfigOption: ({ sessionId, configId, value }) =>
+      guard(async () => {
+        const option = sessions.state(sessionId)?.configOptions.find((o) => o.id === configId)
+        const choice = option?.category === 'mode' && option.type === 'select' && option.currentValue !== value ? option.options.find((o) => o.value === value) : undefined
+        if (choice && actsUnasked({ id: choice.value, name: choice.name }) && !(await unattendedConfirmed(sessionId, choice.name || choice.value))) return unattendedRefused()
+        return sessions.setConfigOption(sessionId, configId, value)
+      }),
     dismissNotice: ({ sessionId, noticeId }) => guard(() => sessions.dismissNotice(sessionId, noticeId)),
     closeSession: ({ sessionId }) => guard(() => sessions.closeSession(sessionId)),
     reopenSession: ({ sessionId }) => guard(() => sessions.reopenSession(sessionId)),

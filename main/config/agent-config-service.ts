@@ -23,6 +23,7 @@ import { resolveLaunch, type LaunchSpec } from './launch'
 import { AGENT_PRESETS } from './presets'
 import { joinArgs } from './split-args'
 import { draftToDefinition, validateDraft, validateSecretNames } from './validate'
+import { actsUnasked, confirmUnattendedMode } from '../trust/unattended-mode'
 
 export type AgentConfigHandlers = Pick<CallHandlers, keyof typeof agentsCalls>
 
@@ -229,6 +230,14 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
         confirmLabel: previous ? 'Save changes' : 'Add agent',
       })
       if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Not saved: the command was not confirmed.' })
+    }
+    // A default mode that lets the agent act without asking, new here, would set every session it starts so.
+    const previousDefaults = new Set([previous?.defaultMode, ...Object.values(previous?.defaultConfigOptions ?? {})])
+    for (const value of [def.defaultMode, ...Object.values(def.defaultConfigOptions ?? {})]) {
+      if (typeof value !== 'string' || previousDefaults.has(value) || !actsUnasked({ id: value })) continue
+      if (!(await confirmUnattendedMode(confirmation, value, { agentName: def.name }))) {
+        return fail({ kind: 'not-confirmed', message: 'Not saved: the default mode was not confirmed.' })
+      }
     }
     const stored: string[] = []
     for (const [name, value] of toStore) {

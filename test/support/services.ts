@@ -27,7 +27,7 @@ export interface TestServices {
 export function servicesPerTest(): (
   agents: TestAgent[],
   prepare?: (testHome: TestHome) => void,
-  integration?: Partial<Pick<HostIntegration, 'limits' | 'notifier' | 'isWindowFocused' | 'secretStore'>>,
+  integration?: Partial<Pick<HostIntegration, 'limits' | 'notifier' | 'isWindowFocused' | 'secretStore' | 'confirmation'>>,
 ) => Promise<TestServices> {
   let services: BosunServices | undefined
   let testHome: TestHome | undefined

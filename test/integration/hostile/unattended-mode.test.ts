@@ -1,0 +1,71 @@
+/**
+ * A mode whose name says the agent acts without asking ("YOLO", "Bypass Permissions", "Full Access") widens what runs
+ * unasked as much as auto-approve does, so main asks the person before the page's word sets it: in a session (the mode
+ * select, or a mode config option) and as an agent's default for every session. Refused, nothing changes; other modes
+ * ask nothing.
+ */
+import { expect, it } from 'vitest'
+import { RecordingConfirmation } from '../../support/confirmations'
+import type { ConfirmationRequest } from '../../../main/trust/confirmation'
+import { must, servicesPerTest } from '../../support/services'
+
+const start = servicesPerTest()
+
+/** The person: starts the agents (confirmed once), and answers `answer` about modes. */
+class ModeConfirmation extends RecordingConfirmation {
+  override async confirm(request: ConfirmationRequest) {
+    if (request.kind !== 'auto-approve') return { confirmed: true, by: 'person' as const }
+    return super.confirm(request)
+  }
+}
+
+it('asks before a session switches to a mode that acts without asking, and keeps the mode when refused', async () => {
+  const confirmation = new ModeConfirmation(false)
+  const setup = await start([{ id: 'gemini-like', name: 'Gemini-like', scenario: 'session-models' }], undefined, { confirmation })
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'gemini-like', cwd: setup.workspace })).sessionId
+  const mode = async () => must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!.modes?.currentModeId
+
+  // It went to the agent at once: a page could let the agent run anything without a question.
+  expect(await handlers.setMode({ sessionId, modeId: 'yolo' })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(await mode()).toBe('default')
+  expect(confirmation.of('auto-approve')).toHaveLength(1)
+  expect(confirmation.of('auto-approve')[0]).toMatchObject({ title: 'Let the agent act without asking', confirmLabel: 'Switch' })
+  expect(confirmation.of('auto-approve')[0]!.message).toContain('"YOLO"')
+
+  // Another mode asks nothing; confirmed, the mode is set.
+  must(await handlers.setMode({ sessionId, modeId: 'autoEdit' }))
+  expect(confirmation.asked).toHaveLength(1)
+  confirmation.answer = true
+  must(await handlers.setMode({ sessionId, modeId: 'yolo' }))
+  expect(await mode()).toBe('yolo')
+  expect(confirmation.asked).toHaveLength(2)
+})
+
+it('asks before a mode config option takes a value that acts without asking', async () => {
+  const confirmation = new ModeConfirmation(false)
+  const setup = await start([{ id: 'claude-like', name: 'Claude-like', scenario: 'e2e-claude-like', v2: true }], undefined, { confirmation })
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'claude-like', cwd: setup.workspace })).sessionId
+  const configId = must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!.configOptions.find((o) => o.category === 'mode')!.id
+  expect(await handlers.setConfigOption({ sessionId, configId, value: 'bypassPermissions' })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(confirmation.of('auto-approve')[0]!.message).toContain('"Bypass Permissions"')
+  must(await handlers.setConfigOption({ sessionId, configId, value: 'plan' }))
+  expect(confirmation.asked).toHaveLength(1)
+})
+
+it('asks before an agent’s definition makes such a mode the default of every session, and saves nothing when refused', async () => {
+  const confirmation = new ModeConfirmation(false)
+  const setup = await start([{ id: 'gemini-like', name: 'Gemini-like', scenario: 'session-models' }], undefined, { confirmation })
+  const { handlers } = setup
+  const def = must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'gemini-like')!
+  const draft = { id: def.id, name: def.name, command: def.command, argsText: def.args.join(' '), env: [], secretEnv: [], defaultCwd: '' }
+  // Saved at once (the launch is the same): every session the person then started ran in YOLO, nothing asked.
+  expect(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'yolo' } })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(await handlers.saveAgentDefinition({ draft: { ...draft, defaultConfigOptions: { mode: 'bypassPermissions' } } })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'gemini-like')).not.toHaveProperty('defaultMode')
+  expect(confirmation.of('auto-approve').map((r) => r.detail)).toEqual([expect.stringContaining('Default mode: "yolo"'), expect.stringContaining('Default mode: "bypassPermissions"')])
+  // Another default asks nothing.
+  must(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'autoEdit' } }))
+  expect(confirmation.asked).toHaveLength(2)
+})
