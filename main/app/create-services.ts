@@ -27,7 +27,7 @@ import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { AgentTerminals } from '../terminals/agent-terminals'
 import { AgentToolCalls } from '../tool-calls/agent-tool-calls'
 import { createPermissionsService } from '../permissions/service'
-import { actsUnasked, confirmUnattendedMode } from '../trust/unattended-mode'
+import { actsUnasked, confirmUnattendedMode, unattendedChoice } from '../trust/unattended-mode'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { sessionRequestAdmission } from '../sessions/request-admission'
@@ -543,8 +543,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
     setConfigOption: ({ sessionId, configId, value }) =>
       guard(async () => {
         const option = sessions.state(sessionId)?.configOptions.find((o) => o.id === configId)
-        const choice = option?.category === 'mode' && option.type === 'select' && option.currentValue !== value ? option.options.find((o) => o.value === value) : undefined
-        if (choice && actsUnasked({ id: choice.value, name: choice.name }) && !(await unattendedConfirmed(sessionId, choice.name || choice.value))) return unattendedRefused()
+        const unattended = option ? unattendedChoice(option, value) : null
+        if (unattended !== null && !(await unattendedConfirmed(sessionId, unattended))) return unattendedRefused()
         return sessions.setConfigOption(sessionId, configId, value)
       }),
     dismissNotice: ({ sessionId, noticeId }) => guard(() => sessions.dismissNotice(sessionId, noticeId)),

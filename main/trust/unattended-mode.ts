@@ -4,6 +4,7 @@
  * the auto-approve switch does, so main asks the person first, whoever set it (the page's word is not enough).
  */
 import { untitledName } from '../../common/session/title'
+import type { ConfigOptionView } from '../../common/session/types'
 import { quoteExact, type ConfirmationService } from './confirmation'
 
 // Words agents use for such modes, in a mode's id or name (not its description: "prompts for dangerous operations").
@@ -12,6 +13,21 @@ const ACTS_UNASKED = /bypass|yolo|full[\s_-]?access|danger|skip[\s_-]?permission
 /** Whether a mode (or a mode option's value) says by its id or name that the agent will act without asking. */
 export function actsUnasked(choice: { id: string; name?: string | null | undefined }): boolean {
   return ACTS_UNASKED.test(choice.id) || (typeof choice.name === 'string' && ACTS_UNASKED.test(choice.name))
+}
+
+/**
+ * The name of what setting `option` to `value` would switch the agent to, when that lets it act without asking: a
+ * select's value so named (a mode option, or any other), or a boolean option so named turned on. Null otherwise (and
+ * for the value it has already).
+ */
+export function unattendedChoice(option: Pick<ConfigOptionView, 'id' | 'name' | 'type' | 'currentValue' | 'options'>, value: string | boolean): string | null {
+  if (option.currentValue === value) return null
+  if (option.type === 'select' && typeof value === 'string') {
+    const choice = option.options.find((o) => o.value === value)
+    return choice && actsUnasked({ id: choice.value, name: choice.name }) ? choice.name || choice.value : null
+  }
+  if (option.type === 'boolean' && value === true) return actsUnasked(option) ? option.name || option.id : null
+  return null
 }
 
 /** Where the mode would apply, for the question. */
