@@ -232,9 +232,14 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Not saved: the command was not confirmed.' })
     }
     // A default mode that lets the agent act without asking, new here, would set every session it starts so.
-    const previousDefaults = new Set([previous?.defaultMode, ...Object.values(previous?.defaultConfigOptions ?? {})])
-    for (const value of [def.defaultMode, ...Object.values(def.defaultConfigOptions ?? {})]) {
-      if (typeof value !== 'string' || previousDefaults.has(value) || !actsUnasked({ id: value })) continue
+    // (A value so named, or an option so named turned on.)
+    const unattended = (d: AgentDefinition | undefined) =>
+      [d?.defaultMode, ...Object.entries(d?.defaultConfigOptions ?? {}).map(([id, value]) => (value === true ? id : value))].filter(
+        (value): value is string => typeof value === 'string' && actsUnasked({ id: value }),
+      )
+    const previousDefaults = new Set(unattended(previous))
+    for (const value of unattended(def)) {
+      if (previousDefaults.has(value)) continue
       if (!(await confirmUnattendedMode(confirmation, value, { agentName: def.name }))) {
         return fail({ kind: 'not-confirmed', message: 'Not saved: the default mode was not confirmed.' })
       }

@@ -63,9 +63,10 @@ it('asks before an agent’s definition makes such a mode the default of every s
   // Saved at once (the launch is the same): every session the person then started ran in YOLO, nothing asked.
   expect(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'yolo' } })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
   expect(await handlers.saveAgentDefinition({ draft: { ...draft, defaultConfigOptions: { mode: 'bypassPermissions' } } })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(await handlers.saveAgentDefinition({ draft: { ...draft, defaultConfigOptions: { 'skip-permissions': true } } })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
   expect(must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'gemini-like')).not.toHaveProperty('defaultMode')
-  expect(confirmation.of('auto-approve').map((r) => r.detail)).toEqual([expect.stringContaining('Default mode: "yolo"'), expect.stringContaining('Default mode: "bypassPermissions"')])
+  expect(confirmation.of('auto-approve').map((r) => r.detail)).toEqual(['yolo', 'bypassPermissions', 'skip-permissions'].map((m) => expect.stringContaining(`Default mode: "${m}"`)))
   // Another default asks nothing.
-  must(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'autoEdit' } }))
-  expect(confirmation.asked).toHaveLength(2)
+  must(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'autoEdit', defaultConfigOptions: { 'run-tests': true } } }))
+  expect(confirmation.asked).toHaveLength(3)
 })
