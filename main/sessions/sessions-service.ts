@@ -254,9 +254,8 @@ export function promptError(failure: Failure): PromptError {
  * refusal of the message. An agent that closed its input (stdin) and lives on gets nothing more (it is stopped).
  */
 function undelivered(failure: Failure): Failure {
-  if (failure.code !== ErrorCodes.MessageWriteError) return failure
-  const why = /\bEPIPE\b/.test(failure.message) ? `it closed its input (stdin), so nothing more can reach it (${failure.message})` : failure.message
-  return { ...failure, message: `The message did not reach the agent: ${why}.` }
+  if (failure.code !== ErrorCodes.MessageWriteError || !/\bEPIPE\b/.test(failure.message)) return failure
+  return { ...failure, message: `The agent closed its input (stdin), so this message could not reach it (${failure.message}).` }
 }
 
 /** Most of an agent's error details said in a one-line reason (the first line, cut with "…"). */

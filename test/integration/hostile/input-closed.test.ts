@@ -19,10 +19,10 @@ it('closes its stdin and writes on: the next message fails saying so, as not sen
   const down = setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.error != null)
   const second = await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] })
   // It said 'write EPIPE', as the agent's refusal of the message.
-  expect(second).toMatchObject({ ok: false, error: { message: 'The message did not reach the agent: it closed its input (stdin), so nothing more can reach it (write EPIPE).' } })
+  expect(second).toMatchObject({ ok: false, error: { message: 'The agent closed its input (stdin), so this message could not reach it (write EPIPE).' } })
   const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
   const sent = state.entries.find((e) => e.kind === 'user_message' && JSON.stringify(e.content).includes('again'))
-  expect(sent).toMatchObject({ kind: 'user_message', notSent: { message: expect.stringMatching(/^The message did not reach the agent: it closed its input/) } })
+  expect(sent).toMatchObject({ kind: 'user_message', notSent: { message: expect.stringMatching(/^The agent closed its input \(stdin\), so this message could not reach it/) } })
   // And the agent is stopped, saying why.
   expect((await down).error?.message).toBe('Hostile closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.')
   tally.sessionsBroken += await brokenSessions(setup)
