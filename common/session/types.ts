@@ -68,6 +68,8 @@ export interface PromptError {
    * code that means refusal: sign-in, invalid request or params).
    */
   mayHaveTaken?: true
+  /** Bosun could not write the message to the agent (it closed its input): it never reached the agent, which refused nothing. */
+  undelivered?: true
 }
 
 /** Where Bosun's `tool_call/cancel` of a tool call stands (E15). */

@@ -20,6 +20,8 @@ it('shows a message the agent could not be sent as not sent, with why', async ()
   const note = await visible(transcript(page).getByRole('note', { name: 'Not sent' }))
   await visible(note.getByText(/The agent closed its input \(stdin\), so this message could not reach it \(write EPIPE\)\./))
   await visible(note.getByRole('button', { name: 'Resend' }))
+  // Nobody refused it: the note says what happened, not 'The agent refused this message'.
+  expect(await note.innerText()).toMatch(/^Not sent\. The agent closed its input/)
   expect(await transcript(page).getByLabel('Your message, not sent').innerText()).toContain('second')
   await screenshot(page, 'hostile-input-closed')
 }, 60_000)

@@ -119,7 +119,8 @@ export function applyPromptRejected(d: Draft, error: unknown, undelivered = fals
   if (typeof error.code === 'number') notSent.code = error.code
   if (isString(error.details) && error.details !== '') notSent.details = clip(error.details)
   if (typeof error.signIn === 'boolean') notSent.signIn = error.signIn
-  if (!d.v2 && !undelivered && (notSent.code === undefined || !REFUSAL_CODES.has(notSent.code))) notSent.mayHaveTaken = true
+  if (undelivered) notSent.undelivered = true
+  else if (!d.v2 && (notSent.code === undefined || !REFUSAL_CODES.has(notSent.code))) notSent.mayHaveTaken = true
   const i = lastLocalPrompt(d)
   const entry = i >= 0 ? d.s.entries[i] : undefined
   // v2: a message the agent inserted carries its id; a rejected one never got one. v1 has no insertion: the

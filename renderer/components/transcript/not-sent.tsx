@@ -51,11 +51,17 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
   // B10: only an agent that listed auth methods Bosun can run (or whose keys it can ask for) can be signed in to; a transcript from before `signIn` says so by the code alone.
   const signIn = authRequired && entry.notSent.signIn !== false
   // v1 answers a message its model failed on as it answers one it refused: say only what is known.
-  const [label, lead] = entry.notSent.mayHaveTaken ? ['Failed', 'The agent answered this message with an error'] : ['Not sent', 'The agent refused this message']
+  // One Bosun could not even write to the agent was refused by nobody: its reason says what happened.
+  const [label, lead] = entry.notSent.mayHaveTaken
+    ? ['Failed', 'The agent answered this message with an error: ']
+    : entry.notSent.undelivered
+      ? ['Not sent', '']
+      : ['Not sent', 'The agent refused this message: ']
   return (
     <div className="not-sent" role="note" aria-label={label}>
       <p className="not-sent-reason">
-        <strong>{label}.</strong> {lead}: <PromptErrorText error={entry.notSent} />
+        <strong>{label}.</strong> {lead}
+        <PromptErrorText error={entry.notSent} />
       </p>
       {authRequired && !signIn && (
         <p className="muted small not-sent-hint">

@@ -22,7 +22,7 @@ it('closes its stdin and writes on: the next message fails saying so, as not sen
   expect(second).toMatchObject({ ok: false, error: { message: 'The agent closed its input (stdin), so this message could not reach it (write EPIPE).' } })
   const state = must(await setup.handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
   const sent = state.entries.find((e) => e.kind === 'user_message' && JSON.stringify(e.content).includes('again'))
-  expect(sent).toMatchObject({ kind: 'user_message', notSent: { message: expect.stringMatching(/^The agent closed its input \(stdin\), so this message could not reach it/) } })
+  expect(sent).toMatchObject({ kind: 'user_message', notSent: { message: expect.stringMatching(/^The agent closed its input \(stdin\), so this message could not reach it/), undelivered: true } })
   // And the agent is stopped, saying why.
   expect((await down).error?.message).toBe('Hostile closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.')
   tally.sessionsBroken += await brokenSessions(setup)
