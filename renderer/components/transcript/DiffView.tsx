@@ -132,8 +132,8 @@ export function diffHidesCharacters(block: unknown): boolean {
  * patch under them). `locations` and `rawInput` are the tool call's: they say where a v1 snippet sits in its file.
  * `pathInTitle`: the card's title names the file, so the header leaves it out.
  */
-export const DiffView = memo(function DiffView({ block, locations, rawInput, pathInTitle = false }: { block: Record<string, unknown>; pathInTitle?: boolean } & DiffContext) {
-  const model = useMemo(() => diffModelOf(block, { locations, rawInput }), [block, locations, rawInput])
+export const DiffView = memo(function DiffView({ block, locations, rawInput, ordinal, pathInTitle = false }: { block: Record<string, unknown>; pathInTitle?: boolean } & DiffContext) {
+  const model = useMemo(() => diffModelOf(block, { locations, rawInput, ordinal }), [block, locations, rawInput, ordinal])
   switch (model.kind) {
     case 'unified':
       return (

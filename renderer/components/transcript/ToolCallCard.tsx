@@ -10,6 +10,7 @@ import { decidedByText, decisionVerb, describeUnanswered, isDecidedByOption } fr
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView, diffHidesCharacters } from './DiffView'
+import { diffOrdinals } from './diff-model'
 import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
@@ -191,6 +192,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   // What Bosun wrote for the call, of files nothing above shows a diff of (see ToolCallEntry.writtenDiffs).
   const diffPaths = new Set([...shownContent, ...askedDiffs].filter((c) => c.type === 'diff').map((c) => (c as Record<string, unknown>).path))
   const writtenDiffs = (entry.writtenDiffs ?? []).filter((c) => c.type !== 'diff' || !diffPaths.has((c as Record<string, unknown>).path))
+  // The n-th diff of a file is placed by the n-th location of it (claude-agent-acp: a diff and a location per hunk).
+  const shownOrdinals = diffOrdinals(shownContent)
+  const askedOrdinals = diffOrdinals(askedDiffs)
   const filesRead = entry.filesRead ?? []
   const hasBody =
     shownContent.length > 0 ||
@@ -288,7 +292,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                   />
                 )
               case 'diff':
-                return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} pathInTitle={inTitle(c)} />
+                return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} ordinal={shownOrdinals[i]} pathInTitle={inTitle(c)} />
               case 'terminal': {
                 const id = String(c.terminalId ?? '')
                 const terminal = terminalOf(terminals, id)
@@ -329,7 +333,14 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
             <div className="tool-asked-diffs">
               <p className="tool-asked-label muted">The change as shown when the agent asked for approval:</p>
               {askedDiffs.map((diff, i) => (
-                <DiffView key={i} block={diff as Record<string, unknown>} locations={entry.locations} rawInput={entry.rawInput} pathInTitle={inTitle(diff as Record<string, unknown>)} />
+                <DiffView
+                  key={i}
+                  block={diff as Record<string, unknown>}
+                  locations={entry.locations}
+                  rawInput={entry.rawInput}
+                  ordinal={askedOrdinals[i]}
+                  pathInTitle={inTitle(diff as Record<string, unknown>)}
+                />
               ))}
             </div>
           )}

@@ -204,22 +204,43 @@ function patchView(raw: unknown): DiffPatchView | null {
 export interface DiffContext {
   locations?: readonly { path: string; line?: number | null }[]
   rawInput?: unknown
+  /**
+   * Which of the call's diffs of this path the block is, 0 the first, in the order sent (see {@link diffOrdinals}): the
+   * n-th diff of a path is placed by the n-th location of it that gives a line.
+   */
+  ordinal?: number
+}
+
+/**
+ * Each block's place among the blocks before it that are diffs of the same path (0 for the first and for what is not
+ * a diff). claude-agent-acp sends an edit of several places (`replace_all`) as one diff per hunk, each a snippet, with
+ * one location per hunk in the same order: the third hunk sits at the third location, not the first.
+ */
+export function diffOrdinals(blocks: readonly { type: string }[]): number[] {
+  const seen = new Map<unknown, number>()
+  return blocks.map((block) => {
+    if (block.type !== 'diff') return 0
+    const path = (block as Record<string, unknown>).path
+    const n = seen.get(path) ?? 0
+    seen.set(path, n + 1)
+    return n
+  })
 }
 
 /** Input fields of edit tools that hold the text to replace (claude-agent-acp's Edit sends that, not the file, as `oldText`). */
 const REPLACED_TEXT_KEYS = ['old_string', 'oldString', 'old_str']
 
 /**
- * Where a v1 diff's texts start in the file: line 1 of a new file; the line a location gives for the path when the old
- * text is a snippet (the tool's input says so, or the diff starts at the top of it: a whole file changed further down
- * has more before the change than context); `null` for a snippet nothing places; else line 1 (ACP's `oldText` is the
- * file's content).
+ * Where a v1 diff's texts start in the file: line 1 of a new file; the line a location gives for the path (the n-th
+ * such location for the path's n-th diff, {@link DiffContext.ordinal}) when the old text is a snippet (the tool's input
+ * says so, or the diff starts at the top of it: a whole file changed further down has more before the change than
+ * context); `null` for a snippet nothing places; else line 1 (ACP's `oldText` is the file's content).
  */
 export function firstLineOf(path: string, oldText: string | undefined, context: DiffContext, diffStartsAtTop: () => boolean): number | null {
   if (oldText === undefined || oldText === '') return 1
   const input = context.rawInput
   const snippet = input !== null && typeof input === 'object' && REPLACED_TEXT_KEYS.some((key) => (input as Record<string, unknown>)[key] === oldText)
-  const line = context.locations?.find((l) => l.path === path && typeof l.line === 'number' && Number.isInteger(l.line) && l.line >= 1)?.line
+  const line = context.locations?.filter((l) => l.path === path && typeof l.line === 'number' && Number.isInteger(l.line) && l.line >= 1)[context.ordinal ?? 0]?.line
   if (line != null && (snippet || diffStartsAtTop())) return line
   return snippet ? null : 1
 }

@@ -362,6 +362,21 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(own.match(/Diff of \/w\/notes\.md/g)).toHaveLength(1)
   })
 
+  it('numbers each diff of an edit of several places from its own location (claude-agent-acp: a snippet and a location per hunk)', () => {
+    const hunk = (at: number) => {
+      const lines = (name: string) => [`const line${at} = ${at}`, `export const ${name}_${at + 1} = 1`, `const line${at + 2} = ${at + 2}`].join('\n')
+      return { type: 'diff', path: '/w/big.ts', oldText: lines('OLDNAME'), newText: lines('NEWNAME') }
+    }
+    const locations = [9, 1009, 2009].map((line) => ({ path: '/w/big.ts', line }))
+    const content = [hunk(9), hunk(1009), hunk(2009)]
+    const rawInput = { file_path: '/w/big.ts', old_string: 'OLDNAME', new_string: 'NEWNAME', replace_all: true }
+    const headers = (entry: ToolCallEntry) => textOf(render(<ToolCallCard entry={entry} permissions={{}} terminals={{}} />)).match(/@@ [^@]+ @@/g)
+    expect(headers(card({ title: 'Edit big.ts', toolKind: 'edit', status: 'completed', locations, rawInput, content }))).toEqual(['@@ -9,3 +9,3 @@', '@@ -1009,3 +1009,3 @@', '@@ -2009,3 +2009,3 @@'])
+    // The diffs a permission request showed are placed the same way.
+    const asked = card({ title: 'Edit big.ts', toolKind: 'edit', status: 'completed', locations, rawInput, content: [], askedDiffs: content })
+    expect(headers(asked)).toEqual(['@@ -9,3 +9,3 @@', '@@ -1009,3 +1009,3 @@', '@@ -2009,3 +2009,3 @@'])
+  })
+
   it('shows what Bosun wrote for the call where the content shows no diff of that file, under words saying so', () => {
     const written = { type: 'diff' as const, path: '/w/made.md', oldText: null, newText: '# Made\n' }
     const replaced = render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'edit', content: [{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }], writtenDiffs: [written] })} permissions={{}} terminals={{}} />)

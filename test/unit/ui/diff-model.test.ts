@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
-import { changeText, diffModelOf, patchLines, unifiedDiffLines } from '../../../renderer/components/transcript/diff-model'
+import { changeText, diffModelOf, diffOrdinals, patchLines, unifiedDiffLines } from '../../../renderer/components/transcript/diff-model'
 import { DiffView } from '../../../renderer/components/transcript/DiffView'
 
 describe('v1 diff {path, oldText, newText}', () => {
@@ -44,6 +44,26 @@ describe('v1 diff {path, oldText, newText}', () => {
       ])
       // Without the tool's input, a diff that starts at the top of its text is the snippet the location places.
       expect(numbers(diffModelOf(block, { locations: [{ path: '/p/parser.ts', line: 128 }] }))[0]).toEqual(['hunk', null, null, '@@ -128,2 +128,2 @@'])
+    })
+
+    it('numbers each hunk of an edit of several places from its own location (replace_all: a diff and a location per hunk)', () => {
+      // claude-agent-acp 0.101.0, Edit with replace_all in a 3,000-line file: three snippets, three locations in order.
+      const hunk = (at: number) => {
+        const lines = (name: string) => [`const line${at} = ${at}`, `export const ${name}_${at + 3} = 1`, `const line${at + 4} = ${at + 4}`].join('\n')
+        return { type: 'diff', path: '/p/big.ts', oldText: lines('OLDNAME'), newText: lines('NEWNAME') }
+      }
+      const content = [hunk(9), { type: 'content' }, hunk(1009), hunk(2009)]
+      const locations = [9, 1009, 2009].map((line) => ({ path: '/p/big.ts', line }))
+      const rawInput = { file_path: '/p/big.ts', old_string: 'OLDNAME', new_string: 'NEWNAME', replace_all: true }
+      const ordinals = diffOrdinals(content)
+      expect(ordinals).toEqual([0, 0, 1, 2])
+      const headers = content
+        .map((block, i) => (block.type === 'diff' ? diffModelOf(block, { locations, rawInput, ordinal: ordinals[i] }) : null))
+        .flatMap((model) => (model?.kind === 'unified' ? [model.lines.find((l) => l.kind === 'hunk')?.text] : []))
+      expect(headers).toEqual(['@@ -9,3 +9,3 @@', '@@ -1009,3 +1009,3 @@', '@@ -2009,3 +2009,3 @@'])
+      // A second diff of the path with only one location that gives a line is not numbered from the first one's.
+      const second = diffModelOf(hunk(1009), { locations: locations.slice(0, 1), rawInput: { ...rawInput, old_string: hunk(1009).oldText }, ordinal: 1 })
+      expect(second.kind === 'unified' && second.numbered).toBe(false)
     })
 
     it('numbers no line of a snippet nothing places (no location line, or one for another path)', () => {
