@@ -10,7 +10,7 @@ import { decidedByText, decisionVerb, describeUnanswered, isDecidedByOption } fr
 import { HiddenCharsWarning, VisibleText } from '../permissions/VisibleText'
 import { ContentBlockView } from './ContentBlockView'
 import { DiffView, diffHidesCharacters } from './DiffView'
-import { diffOrdinals } from './diff-model'
+import { diffOrdinals, isUnplacedExcerpt } from './diff-model'
 import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
@@ -151,6 +151,9 @@ export function titleForDisplay(title: string, kind: string): string {
   return title.replace(/`([^`\n]+)`/g, '$1')
 }
 
+/** Two v1 diffs of the same change: the request's diff, still the content while it waits, is not shown twice. */
+const sameDiff = (a: Record<string, unknown>, b: Record<string, unknown>) => a.path === b.path && a.oldText === b.oldText && a.newText === b.newText
+
 export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, elicitations = {}, terminals, agentTerminals = true, turnEnded = false }: ToolCallCardProps) {
   const seams = useSeams()
   const kind = toolKindOf(entry.toolKind)
@@ -187,8 +190,15 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     .filter((c) => !repeatsShownText(c, shownElsewhere))
     .map((c) => (entry.status === 'failed' ? withoutErrorWrapper(c) : c))
     .map(asShownOnScreen)
-  // The diffs a permission request showed, once the agent's own content has none (see ToolCallEntry.askedDiffs).
-  const askedDiffs = entry.askedDiffs && !entry.content.some((c) => c.type === 'diff') ? entry.askedDiffs : []
+  // The diffs a permission request showed, of files the agent's own content shows no diff of, or only an excerpt
+  // nothing places (see ToolCallEntry.askedDiffs): OpenCode's completed edit of several places shows the replaced
+  // word and its replacement where the request showed each changed line of the file.
+  const askedDiffs = (entry.askedDiffs ?? []).filter((asked) => {
+    const path = (asked as Record<string, unknown>).path
+    const own = entry.content.filter((c) => c.type === 'diff' && (c as Record<string, unknown>).path === path) as Record<string, unknown>[]
+    const context = { locations: entry.locations, rawInput: entry.rawInput }
+    return own.every((c, ordinal) => !sameDiff(c, asked as Record<string, unknown>) && isUnplacedExcerpt(c, { ...context, ordinal }))
+  })
   // What Bosun wrote for the call, of files nothing above shows a diff of (see ToolCallEntry.writtenDiffs).
   const diffPaths = new Set([...shownContent, ...askedDiffs].filter((c) => c.type === 'diff').map((c) => (c as Record<string, unknown>).path))
   const writtenDiffs = (entry.writtenDiffs ?? []).filter((c) => c.type !== 'diff' || !diffPaths.has((c as Record<string, unknown>).path))

@@ -245,6 +245,15 @@ export function firstLineOf(path: string, oldText: string | undefined, context: 
   return snippet ? null : 1
 }
 
+/**
+ * A v1 diff that is only the replaced text and its replacement, with nothing placing it in its file (shown as an
+ * "excerpt", unnumbered): OpenCode's completed edit, after a request that showed the file's whole diff.
+ */
+export function isUnplacedExcerpt(block: Record<string, unknown>, context: DiffContext): boolean {
+  const path = str(block.path)
+  return path !== undefined && str(block.newText) !== undefined && firstLineOf(path, str(block.oldText), context, () => false) === null
+}
+
 /** Any diff content block (v1 or v2 shape) → what the diff view shows. Never throws. */
 export function diffModelOf(block: Record<string, unknown>, context: DiffContext = {}): DiffModel {
   if (Array.isArray(block.changes)) {

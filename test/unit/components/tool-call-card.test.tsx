@@ -377,6 +377,26 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(headers(asked)).toEqual(['@@ -9,3 +9,3 @@', '@@ -1009,3 +1009,3 @@', '@@ -2009,3 +2009,3 @@'])
   })
 
+  it('shows the diff a permission request showed under an excerpt nothing places that replaced it (OpenCode 1.18.33: an edit of several places)', () => {
+    const file = (name: string) => Array.from({ length: 30 }, (_, i) => (i % 10 === 4 ? `export const ${name}_${i + 1} = 1` : `line ${i + 1}`)).join('\n')
+    const asked = { type: 'diff', path: '/w/big.ts', oldText: file('OLDNAME'), newText: file('NEWNAME') }
+    const excerpt = { type: 'diff', path: '/w/big.ts', oldText: 'OLDNAME', newText: 'NEWNAME' }
+    const done = { type: 'content', content: { type: 'text', text: 'Edit applied successfully.' } }
+    const rawInput = { filePath: '/w/big.ts', oldString: 'OLDNAME', newString: 'NEWNAME', replaceAll: true }
+    const edit = (content: ToolCallEntry['content'], status = 'completed') =>
+      textOf(render(<ToolCallCard entry={card({ title: 'edit', toolKind: 'edit', status, locations: [{ path: '/w/big.ts' }], rawInput, content, askedDiffs: [asked] })} permissions={{}} terminals={{}} />))
+    const completed = edit([done, excerpt])
+    expect(completed).toContain('The change as shown when the agent asked for approval:')
+    expect(completed.match(/@@ [^@]+ @@/g)).toEqual(['@@ -2,7 +2,7 @@', '@@ -12,7 +12,7 @@', '@@ -22,7 +22,7 @@'])
+    // Waiting for approval, the request's diff is the content: shown once.
+    expect(edit([asked], 'pending')).not.toContain('when the agent asked')
+    // An excerpt the request showed too (claude-agent-acp's Edit asks with the replaced snippet) is shown once.
+    const claude = textOf(render(<ToolCallCard entry={card({ title: 'Edit big.ts', toolKind: 'edit', rawInput: { file_path: '/w/big.ts', old_string: 'OLDNAME', new_string: 'NEWNAME' }, content: [excerpt], askedDiffs: [excerpt] })} permissions={{}} terminals={{}} />))
+    expect(claude).not.toContain('when the agent asked')
+    // A diff the agent places in its file (a location's line, or the whole file) is what it did: the request's is not added.
+    expect(edit([done, { ...asked, newText: file('RENAMED') }])).not.toContain('when the agent asked')
+  })
+
   it('shows what Bosun wrote for the call where the content shows no diff of that file, under words saying so', () => {
     const written = { type: 'diff' as const, path: '/w/made.md', oldText: null, newText: '# Made\n' }
     const replaced = render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'edit', content: [{ type: 'content', content: { type: 'text', text: 'Wrote file successfully.' } }], writtenDiffs: [written] })} permissions={{}} terminals={{}} />)
