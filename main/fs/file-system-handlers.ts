@@ -129,6 +129,9 @@ export class FileSystemHandlers {
     // A NUL is binary content: Bosun's own read refuses a file holding one, so written, the agent could not read it back.
     const nul = content.indexOf('\0')
     if (nul >= 0) throw new HandlerError(INVALID_PARAMS, `The content is not text (a NUL character at character ${nul}); Bosun writes text files only.`)
+    // The call the write belongs to is the one running when the agent asks: OpenCode reports its edit completed while
+    // Bosun still writes a large file, and a card of Bosun's own then read "Wrote …" beside the edit that made it.
+    const running = this.runningCalls(session.sessionId)
     const { sessionId, realPath, path, exists, root } = await this.confined(info, session, p, 'write')
     let previous: TextFile | undefined
     if (exists) {
@@ -139,7 +142,7 @@ export class FileSystemHandlers {
     }
     const written = await writeTextFileAtomic(realPath, content, previous, root)
     if (!written.ok) throw this.refuse(sessionId, info, 'write', path, written.problem)
-    this.showWrite(sessionId, path, realPath, previous?.text ?? null, written.value.written)
+    this.showWrite(sessionId, running, path, realPath, previous?.text ?? null, written.value.written)
     return {}
   }
 
@@ -175,17 +178,21 @@ export class FileSystemHandlers {
   }
 
   /**
-   * The write's diff: on the running tool call that names this file (else the running edit), appended to
-   * what it shows; a write outside any tool call gets a completed card of Bosun's own.
+   * The write's diff: on the tool call that names this file among those `running` when the agent asked (else the
+   * running edit), appended to what it shows while it runs, and kept with it ({@link ToolCallEntry.writtenDiffs}) once
+   * the agent has reported it ended; a write outside any tool call gets a completed card of Bosun's own.
    */
-  private showWrite(sessionId: string, path: string, realPath: string, oldText: string | null, newText: string): void {
+  private showWrite(sessionId: string, running: readonly ToolCallEntry[], path: string, realPath: string, oldText: string | null, newText: string): void {
     const tooBig = (oldText?.length ?? 0) + newText.length > MAX_DIFF_CHARS
     const diff = tooBig
       ? { type: 'content' as const, content: { type: 'text', text: `Wrote ${path} (${formatBytes(Buffer.byteLength(newText))}; too large to show as a diff).` } }
       : { type: 'diff' as const, path, oldText, newText }
-    const owner = callFor(this.runningCalls(sessionId), path, realPath, 'edit')
+    const asked = callFor(running, path, realPath, 'edit')
+    // The call as it is now: the agent's updates while Bosun wrote changed its content, or ended it.
+    const owner = asked && this.options.sessions.toolCalls(sessionId).findLast((t) => t.toolCallId === asked.toolCallId)
     if (owner) {
-      this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: contentWithWrite(owner.content, diff) }] })
+      // An ended call's content is the agent's last word: what Bosun wrote is kept apart (below), not added to it.
+      if (isRunning(owner)) this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'tool_call_update', toolCallId: owner.toolCallId, content: contentWithWrite(owner.content, diff) }] })
       // Kept apart too: the agent's next update may replace the content, and with it what Bosun wrote.
       const writtenDiffs = contentWithWrite(owner.writtenDiffs ?? [], diff) as ToolCallEntry['content']
       this.options.sink(sessionId, { type: 'file_written', toolCallId: owner.toolCallId, writtenDiffs })
@@ -221,7 +228,7 @@ export class FileSystemHandlers {
   private runningCalls(sessionId: string): ToolCallEntry[] {
     const calls = this.options.sessions.toolCalls(sessionId)
     const running: ToolCallEntry[] = []
-    for (let i = calls.length - 1; i >= 0; i--) if (calls[i]!.status === 'pending' || calls[i]!.status === 'in_progress') running.push(calls[i]!)
+    for (let i = calls.length - 1; i >= 0; i--) if (isRunning(calls[i]!)) running.push(calls[i]!)
     return running
   }
 
@@ -282,6 +289,8 @@ export function contentWithWrite(existing: readonly unknown[], written: { type: 
   }
   return items
 }
+
+const isRunning = (call: ToolCallEntry) => call.status === 'pending' || call.status === 'in_progress'
 
 /** The running call (newest first) a read or write of a file belongs to: the one naming the file, else the one of `kind`. */
 function callFor(running: readonly ToolCallEntry[], path: string, realPath: string, kind: 'read' | 'edit'): ToolCallEntry | undefined {
