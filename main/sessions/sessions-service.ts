@@ -1159,8 +1159,10 @@ export class SessionsService implements IDisposable {
         record.connection = connection
         this.logger.info(`reattached session ${sessionId} to the agent's new process`)
         if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })
-        // The mode the person had, before the agent's answer says which one it resumed in.
-        const chosen = chosenMode(this.state(sessionId) ?? record.state)
+        // The mode (and the model) the person had, before the agent's answer says which one it resumed in.
+        const before = this.state(sessionId) ?? record.state
+        const chosen = chosenMode(before)
+        const model = currentModel(before)
         const configured = configuredBy(outcome)
         if (configured) this.push(sessionId, configured)
         // Said again only when it changed (a session opened from the history said nothing yet in this run).
@@ -1177,6 +1179,7 @@ export class SessionsService implements IDisposable {
         } finally {
           record.restoringMode = false
         }
+        this.tellModelChanged(sessionId, model)
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
@@ -1225,6 +1228,18 @@ export class SessionsService implements IDisposable {
     this.logger.info(`${sessionId}: resumed in mode ${modes.currentModeId}, setting ${chosen.value} back`)
     const set = await this.setMode(sessionId, chosen.value)
     if (!set.ok) told(`“${modes.availableModes.find((m) => m.id === chosen.value)?.name ?? chosen.value}”`, set.error.message)
+  }
+
+  /**
+   * After a resume or load, a model other than the one the session showed is the agent's to choose (unlike the mode,
+   * it is not set back), but said: Gemini CLI loads every session with its "Auto" model, and the person's choice of
+   * another one changed under the message box as the next prompt went, unremarked.
+   */
+  private tellModelChanged(sessionId: string, had: { value: string; name: string } | null): void {
+    const now = had && this.state(sessionId) ? currentModel(this.state(sessionId)!) : null
+    if (!had || !now || now.value === had.value) return
+    const title = `The agent continued this session with the model “${now.name}”, not “${had.name}”`
+    this.push(sessionId, noticeAction('info', title, 'The agent chose it when it took the session back. To use the other one, choose it again under the message box.'))
   }
 
   /**
@@ -1606,6 +1621,17 @@ function chosenMode(state: SessionState): ChosenMode | null {
   const option = state.configOptions.find((o) => o.category === 'mode' && o.type === 'select')
   if (option) return typeof option.currentValue === 'string' ? { configId: option.id, value: option.currentValue } : null
   return typeof state.modes?.currentModeId === 'string' ? { value: state.modes.currentModeId } : null
+}
+
+/** The session's model and its name: its config option of category `model` (which supersedes the v1 models), else the v1 model. */
+function currentModel(state: SessionState): { value: string; name: string } | null {
+  const option = state.configOptions.find((o) => o.category === 'model' && o.type === 'select')
+  if (option) {
+    const value = option.currentValue
+    return typeof value === 'string' ? { value, name: option.options.find((o) => o.value === value)?.name ?? value } : null
+  }
+  const id = state.models?.currentModelId
+  return typeof id === 'string' ? { value: id, name: state.models?.availableModels.find((m) => m.id === id)?.name ?? id } : null
 }
 
 /**

@@ -71,4 +71,50 @@ describe('the mode across a resume', () => {
     expect(await modeOf(second, sessionId)).toBe('agent')
     expect(await configSets(second)).toEqual([])
   })
+
+  it('leaves the model to the agent, and says so when the agent took the session back with another one than it showed (Gemini CLI loads every session in "Auto")', async () => {
+    const geminiLike: Scenario = {
+      session: {
+        models: {
+          currentModelId: 'auto',
+          availableModels: [
+            { modelId: 'auto', name: 'Auto' },
+            { modelId: 'gemini-2.5-pro', name: 'gemini-2.5-pro' },
+          ],
+        },
+      },
+      prompts: { default: [{ type: 'text', text: 'ok' }] },
+    }
+    const home = harness.home([{ id: 'gemini', name: 'Gemini CLI', scenario: harness.scenario(geminiLike) }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'gemini', cwd: home.workspace }))
+    must(await first.handlers.setModel({ sessionId, modelId: 'gemini-2.5-pro' }))
+    must(await first.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] }))
+    await harness.stop(first)
+
+    const second = await harness.start(home)
+    must(await second.handlers.historyOpen({ sessionId }))
+    await second.sink.next('sessionAdded', (e) => e.session.sessionId === sessionId)
+    expect((await stateOf(second, sessionId)).models?.currentModelId).toBe('gemini-2.5-pro')
+    must(await second.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] }))
+    const state = await stateOf(second, sessionId)
+    expect(state.models?.currentModelId).toBe('auto')
+    expect(state.notices.map((n) => n.title)).toContain('The agent continued this session with the model “Auto”, not “gemini-2.5-pro”')
+    // Nothing is set back: the model is the agent's.
+    const sets = must(await second.handlers.listInspectorMessages({ agentId: 'gemini' })).messages.filter((m) => m.direction === 'out' && m.method === 'session/set_model')
+    expect(sets).toEqual([])
+  })
+
+  it('says nothing of the model when the agent took the session back with the one it showed', async () => {
+    const home = harness.home([{ id: 'codex', name: 'Codex', scenario: harness.scenario(codexLike) }])
+    const first = await harness.start(home)
+    const { sessionId } = must(await first.handlers.newSession({ agentId: 'codex', cwd: home.workspace }))
+    must(await first.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] }))
+    await harness.stop(first)
+    const second = await harness.start(home)
+    must(await second.handlers.historyOpen({ sessionId }))
+    await second.sink.next('sessionAdded', (e) => e.session.sessionId === sessionId)
+    must(await second.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] }))
+    expect((await stateOf(second, sessionId)).notices.filter((n) => n.title.includes('model'))).toEqual([])
+  })
 })
