@@ -17,7 +17,7 @@ import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
-import { failureReasonOf, insideErrorWrapper, isVerbatimToolText } from './tool-output'
+import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, STOPPED_COMMAND_NOTE } from './tool-output'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import { CancelToolCallButton, toolCallCancelNote } from './tool-call-actions'
 import './tool-card.css'
@@ -90,6 +90,16 @@ export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): 
   const inner = insideErrorWrapper(block.text)
   if (inner === null) return content
   return { ...content, content: { ...block, text: inner } } as ToolCallEntry['content'][number]
+}
+
+/** A text content without the note OpenCode ends a command's output with ({@link shellMetadataOf}), and the note. */
+function withoutShellNote(content: ToolCallEntry['content'][number]): { content: ToolCallEntry['content'][number] | null; note: string | null } {
+  const block = content.type === 'content' ? ((content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined) : undefined
+  const split = block?.type === 'text' && typeof block.text === 'string' ? shellMetadataOf(block.text) : null
+  if (!split) return { content, note: null }
+  // A command that printed nothing: the note alone.
+  if (split.output.trim() === '') return { content: null, note: split.note }
+  return { content: { ...content, content: { ...block, text: split.output } } as ToolCallEntry['content'][number], note: split.note }
 }
 
 /** Escapes, carriage returns and other control characters a text output may hold (raw command output). */
@@ -186,10 +196,14 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const command = commandOf(entry.rawInput)
   const bodyId = `tool-body-${entry.id}`
   const shownElsewhere = [title, ...asks.map((e) => e.message)]
-  const shownContent = entry.content
+  const split = entry.content
     .filter((c) => !repeatsShownText(c, shownElsewhere))
     .map((c) => (entry.status === 'failed' ? withoutErrorWrapper(c) : c))
-    .map(asShownOnScreen)
+    .map(withoutShellNote)
+  const shownContent = split.flatMap((s) => (s.content === null ? [] : [asShownOnScreen(s.content)]))
+  // OpenCode's notes under a command's output, said as Bosun's words are, and one of a command the person stopped.
+  const shellNotes = split.flatMap((s) => (s.note === null ? [] : [s.note]))
+  const stoppedCommand = status === 'completed' && shellNotes.includes(STOPPED_COMMAND_NOTE)
   // The diffs a permission request showed, of files the agent's own content shows no diff of, or only an excerpt
   // nothing places (see ToolCallEntry.askedDiffs): OpenCode's completed edit of several places shows the replaced
   // word and its replacement where the request showed each changed line of the file.
@@ -208,6 +222,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const filesRead = entry.filesRead ?? []
   const hasBody =
     shownContent.length > 0 ||
+    shellNotes.length > 0 ||
     filesRead.length > 0 ||
     askedDiffs.length > 0 ||
     writtenDiffs.length > 0 ||
@@ -255,7 +270,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
         ) : waiting > 0 && (status === 'pending' || status === 'in_progress') ? null : (
           // Waiting for the person, the badge above says it all: OpenCode reports its command in progress while it
           // waits for approval, and the card read "Needs approval · In progress" of a command that had not run.
-          <span className={`badge ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>
+          <span className={`badge ${stoppedCommand ? 'badge-muted' : STATUS_CLASS[status]}`} title={stoppedCommand ? 'The agent reported it completed, but you stopped it' : undefined}>
+            {stoppedCommand ? 'Stopped' : STATUS_LABEL[status]}
+          </span>
         )}
         <CancelToolCallButton entry={entry} label={plainTitle} />
         {hasBody && (
@@ -334,6 +351,11 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
               }
             }
           })}
+          {shellNotes.map((note, i) => (
+            <p key={i} className="muted tool-shell-note">
+              <VisibleText text={note} keepNewlines />
+            </p>
+          ))}
           {failureReason !== null && (
             <p className="tool-failure-reason">
               <VisibleText text={failureReason} keepNewlines />

@@ -68,3 +68,20 @@ export function insideErrorWrapper(text: string): string | null {
   if (inner === undefined || inner.includes('<tool_use_error>') || inner.trim() === '') return null
   return inner.trim()
 }
+
+/**
+ * OpenCode ends a command's output with a note for its model, `<shell_metadata>…</shell_metadata>` ("User aborted the
+ * command" after Stop, its timeout). The output before it and the note's text; null when the text ends otherwise.
+ */
+const SHELL_METADATA = /\n*<shell_metadata>\n?([\s\S]*?)\n?<\/shell_metadata>\s*$/
+
+export function shellMetadataOf(text: string): { output: string; note: string } | null {
+  const match = SHELL_METADATA.exec(text)
+  const note = match?.[1]?.trim()
+  if (!match || !note || note.includes('<shell_metadata>')) return null
+  return { output: text.slice(0, match.index), note }
+}
+
+/** OpenCode's note of a command the person stopped: it reports the call `completed` all the same (1.18.33). */
+export const STOPPED_COMMAND_NOTE = 'User aborted the command'
+

@@ -304,6 +304,25 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(badge('pending', true, 'allow_once')).toBe('Not finished')
   })
 
+  it("a command OpenCode ends with its note to its model says it as a note, and one the person stopped is not 'Completed' (OpenCode 1.18.33 at Stop)", () => {
+    // Captured: /tmp/agents11/opencode-stop-minute.jsonl (Stop while `for i in $(seq 1 60)…` ran).
+    const output = 'sec 1\nsec 2\nsec 3\n\n\n<shell_metadata>\nUser aborted the command\n</shell_metadata>'
+    const html = (text: string, status = 'completed') =>
+      render(<ToolCallCard entry={card({ title: 'for i in $(seq 1 60); do echo sec $i; sleep 1; done', status, rawInput: { command: 'seq 60' }, content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
+    const stopped = html(output)
+    expect(textOf(stopped)).not.toContain('shell_metadata')
+    expect(textOf(stopped)).toContain('sec 3')
+    expect(stopped).toMatch(/class="muted tool-shell-note"><span>User aborted the command</)
+    expect(stopped).toMatch(/class="badge badge-muted"[^>]*>Stopped</)
+    expect(stopped).not.toContain('>Completed<')
+    // Another note (its timeout) is said the same way; the call stays as the agent reported it.
+    const timedOut = html('tick\n\n<shell_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</shell_metadata>')
+    expect(timedOut).toMatch(/tool-shell-note"><span>bash tool terminated command after exceeding timeout 120000 ms</)
+    expect(timedOut).toContain('>Completed<')
+    // Tags anywhere but at the end are the command's own output.
+    expect(textOf(html('<shell_metadata>\nx\n</shell_metadata>\nmore output'))).toContain('shell_metadata')
+  })
+
   it('a tool call\'s text output keeps its lines (a file list), where an agent message joins them as prose', () => {
     // claude-agent-acp sends Glob's and Grep's results as plain text, one path a line.
     const entry = card({ status: 'completed', toolKind: 'search', content: [{ type: 'content', content: { type: 'text', text: 'src/app.ts\nsrc/b.ts' } }] })
