@@ -58,7 +58,7 @@ describe('the mode across a resume', () => {
     expect((await stateOf(second, sessionId)).configOptions.find((o) => o.id === 'model')?.currentValue).toBe('a')
   })
 
-  it('sends nothing when the agent resumed it in the mode it had', async () => {
+  it('sends nothing, and says nothing, when the agent resumed it in the mode and with the model it had', async () => {
     const home = harness.home([{ id: 'codex', name: 'Codex', scenario: harness.scenario(codexLike) }])
     const first = await harness.start(home)
     const { sessionId } = must(await first.handlers.newSession({ agentId: 'codex', cwd: home.workspace }))
@@ -70,6 +70,7 @@ describe('the mode across a resume', () => {
     must(await second.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] }))
     expect(await modeOf(second, sessionId)).toBe('agent')
     expect(await configSets(second)).toEqual([])
+    expect((await stateOf(second, sessionId)).notices.filter((n) => n.title.includes('model'))).toEqual([])
   })
 
   it('leaves the model to the agent, and says so when the agent took the session back with another one than it showed (Gemini CLI loads every session in "Auto")', async () => {
@@ -103,18 +104,5 @@ describe('the mode across a resume', () => {
     // Nothing is set back: the model is the agent's.
     const sets = must(await second.handlers.listInspectorMessages({ agentId: 'gemini' })).messages.filter((m) => m.direction === 'out' && m.method === 'session/set_model')
     expect(sets).toEqual([])
-  })
-
-  it('says nothing of the model when the agent took the session back with the one it showed', async () => {
-    const home = harness.home([{ id: 'codex', name: 'Codex', scenario: harness.scenario(codexLike) }])
-    const first = await harness.start(home)
-    const { sessionId } = must(await first.handlers.newSession({ agentId: 'codex', cwd: home.workspace }))
-    must(await first.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] }))
-    await harness.stop(first)
-    const second = await harness.start(home)
-    must(await second.handlers.historyOpen({ sessionId }))
-    await second.sink.next('sessionAdded', (e) => e.session.sessionId === sessionId)
-    must(await second.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] }))
-    expect((await stateOf(second, sessionId)).notices.filter((n) => n.title.includes('model'))).toEqual([])
   })
 })
