@@ -1,8 +1,8 @@
 /**
  * The permission broker: answers `session/request_permission` for every attached agent connection.
  *
- * - Pending requests are keyed by a Bosun request id made of the agent, the connection generation and
- *   the JSON-RPC id (checklist G8), never by `toolCallId`, and scoped by session.
+ * - Pending requests are keyed by a Bosun request id made of the agent, the broker's run, the connection generation
+ *   and the JSON-RPC id (checklist G8), never by `toolCallId`, and scoped by session.
  * - Every request is answered exactly once (B3): all answers go through one `settle` that removes the
  *   entry first. There is no timeout: a request waits for the person, a rule, a cancel or the agent.
  * - What the UI sees is published as `SessionAction`s through the injected sink.
@@ -127,6 +127,13 @@ export class PermissionBroker implements IDisposable {
   private readonly autoApprove = new Map<string, boolean>()
   private generation = 0
   private order = 0
+  /**
+   * This broker's run among Bosun's runs, in every request id: the history keeps the ids of earlier runs' requests on
+   * their cards, and a restarted Bosun counted generations, JSON-RPC ids and arrivals from the start again, so an agent's
+   * first question after a restart took the id of its first one before it, and that card, reopened, read "Needs
+   * approval" with the new question in it.
+   */
+  private readonly run = randomUUID().slice(0, 8)
   private disposed = false
 
   private readonly changeEmitter = new Emitter<readonly PermissionRequestView[]>()
@@ -299,7 +306,7 @@ export class PermissionBroker implements IDisposable {
     const order = ++this.order
     // The agent may use an id again once its request is answered: the arrival number keeps an answer the person gave
     // to one request (after main's confirmation dialog, say) from reaching a later one under the same id.
-    const requestId = bosunRequestId(attachment, context.requestId, order)
+    const requestId = bosunRequestId(this.run, attachment, context.requestId, order)
     const identity = this.identityOf(normalized, session.cwd)
     const rememberNote = [normalized.sharedIdNote, this.rememberNote(normalized, identity)].filter(Boolean).join(' ')
     const view: PermissionRequestView = {
@@ -552,7 +559,7 @@ export class PermissionBroker implements IDisposable {
   }
 }
 
-/** Unique across agents, restarts and requests that reuse an answered id; the JSON type of the id is part of it (`"7"` ≠ `7`, B3). */
-function bosunRequestId(attachment: Attachment, id: JsonRpcId, order: number): string {
-  return `${attachment.agentId}#${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${id}#${order}`
+/** Unique across agents, their restarts, Bosun's runs and requests that reuse an answered id; the JSON type of the id is part of it (`"7"` ≠ `7`, B3). */
+function bosunRequestId(run: string, attachment: Attachment, id: JsonRpcId, order: number): string {
+  return `${attachment.agentId}#${run}.${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${id}#${order}`
 }

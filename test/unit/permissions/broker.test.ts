@@ -52,6 +52,18 @@ describe('PermissionBroker', () => {
     expect(audit).toEqual([expect.objectContaining({ by: 'person', outcome: 'selected', title: 'Edit call-1', option: { optionId: 'allow', name: 'Allow', kind: 'allow_once' } })])
   })
 
+  it("gives an agent's first question after Bosun restarts an id of its own, not the id of the first question before (the history keeps those on their cards)", () => {
+    // Each setup is one run of Bosun: a new broker, the agent attached first, its first request numbered 0.
+    const before = setup()
+    void before.connection.request(0, v1Request('A'))
+    const after = setup()
+    void after.connection.request(0, v1Request('A'))
+    const [first] = before.broker.pending()
+    const [again] = after.broker.pending()
+    expect(first!.requestId).not.toBe(again!.requestId)
+    expect(again!.requestId.startsWith('agent-a#')).toBe(true)
+  })
+
   it('refuses an option that was not offered and keeps waiting', async () => {
     const { broker, connection } = setup()
     const answer = connection.request(1, v1Request('A'))
