@@ -5,14 +5,14 @@ import { Deferred } from '../base/deferred'
 import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import { RESOURCE_NOT_FOUND, type AcpClientConnection, type AgentSessionInfo, type NewSessionOutcome, type ProtocolVersion, type SessionUpdateNotification } from '../acp/types'
+import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
-import type { ContentBlock, PromptError, SessionAction, SessionState } from '../../common/session/types'
+import type { ContentBlock, SessionAction, SessionState } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
-import { coalesceTextChunks, isPlainTextChunk, type TextChunk } from '../../common/session/coalesce'
-import { answeredLastPrompt, lastPromptAt } from '../../common/session/answered'
+import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coalesce'
+import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
-import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
+import { errorDetails } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
@@ -20,6 +20,21 @@ import { ActionBatcher, type Scheduler } from './action-batcher'
 import { estimateJsonBytes } from './estimate-json'
 import { REPLACING_KINDS, SESSION_FACTS } from './session-growth'
 import { LazyState } from './lazy-state'
+import { DEFAULT_EARLY_REQUEST_WAIT_MS, MAX_EARLY_BYTES, MAX_EARLY_REQUESTS, MAX_EARLY_UPDATES, droppedNotice, takeEarly, type EarlyBuffer } from './early-updates'
+import { chosenMode, configuredBy, currentModel, type ChosenMode } from './session-config'
+import {
+  additionalDirectoriesFor,
+  cutReason,
+  foldersMissing,
+  foldersNotPassed,
+  isSessionGone,
+  keysNotPassed,
+  lastPromptNotSent,
+  noticeAction,
+  promptError,
+  undelivered,
+} from './session-notices'
+import { holdsNothing, plainChunkWithinBounds, textStreamKey } from './text-streams'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
 export interface AgentPort {
@@ -65,13 +80,9 @@ export interface SessionCancellationListener {
   closeSession?(sessionId: string): void
 }
 
-/** Updates held for sessions still being created, per connection; past it they are dropped (and counted). */
-export const MAX_EARLY_UPDATES = 5_000
 /** Most of a command's output one report brings that a session keeps: within the bound on any string, its end kept. */
 const TERMINAL_REPORT_CHARS = DEFAULT_JSON_BOUNDS.maxStringChars
 
-/** Their estimated size, per connection: each update is bounded, but 5,000 bounded updates can still be gigabytes. */
-export const MAX_EARLY_BYTES = 16 * 1024 * 1024
 /** How long `session/new`, `session/load` and `session/resume` may take. */
 export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 /** After Stop, how long the agent has to end the turn before Bosun offers to stop the agent. */
@@ -100,39 +111,6 @@ export const MAX_OPEN_SESSIONS = 100
 /** Takes an update that left the secret window (see `streamUpdate`). */
 /** `plain`: `ready` is a plain text chunk (`isPlainTextChunk`), when the caller knows it already (else undefined). */
 type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update'], plain?: boolean) => void
-
-interface EarlyBuffer {
-  inFlight: number
-  /**
-   * By the agent's session id: the updates, their arrival numbers (one count for all sessions, so a session's and its
-   * subagents' updates are applied in the order they came), and their estimated JSON size (counted once, as they arrive).
-   */
-  updates: Map<string, { list: SessionUpdateNotification['update'][]; arrivals: number[]; bytes: number }>
-  /** Updates held so far, all sessions together: the next one's arrival number. */
-  arrived: number
-  /** Updates held in all lists. */
-  count: number
-  /** Their estimated JSON size. */
-  bytes: number
-  /** Dropped over the bound, by the agent's session id. */
-  dropped: Map<string, number>
-  /** Sessions reattached by a v1 `session/load`: their replay is already in the transcript, only its facts are kept. */
-  factsOnly: Set<string>
-  /** Agent requests naming a session not known yet, woken when the last session call is over ({@link sessionForRequest}). */
-  waiters: (() => void)[]
-}
-
-/**
- * Agent requests one connection may have waiting for a `session/new|load|resume` to be answered (a request naming a
- * session Bosun does not know yet); past it they are answered -32002 at once.
- */
-export const MAX_EARLY_REQUESTS = 64
-/**
- * How long such a request waits. An agent that sends it and answers `session/new` at once has it served when the
- * answer comes; one that waits for it before answering would otherwise wait as long as the call may take (minutes):
- * it gets -32002 after this, as it did at once before requests waited.
- */
-export const DEFAULT_EARLY_REQUEST_WAIT_MS = 5_000
 
 /** A record whose `state` is read and written through its {@link LazyState}. */
 function newRecord(init: Omit<SessionRecord, 'state' | 'lazy'> & { state: SessionState }): SessionRecord {
@@ -233,83 +211,6 @@ function whenFull(action: SessionAction): SessionAction | null {
     default:
       return action
   }
-}
-
-/**
- * The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON).
- * `signIn` says whether a -32000 comes with a way to sign in (the agent listed auth methods, B10).
- */
-export function promptError(failure: Failure): PromptError {
-  const error: PromptError = { message: readableErrorMessage(failure.message) }
-  if (failure.code !== undefined) error.code = failure.code
-  if (failure.kind === 'auth-required') error.signIn = true
-  else if (failure.code === AUTH_REQUIRED_CODE) error.signIn = false
-  const details = errorDetails(failure.data)
-  if (details !== undefined) error.details = details
-  return error
-}
-
-/**
- * A prompt Bosun could not write to the agent says so: the write's own error ('write EPIPE') read as the agent's
- * refusal of the message. An agent that closed its input (stdin) and lives on gets nothing more (it is stopped).
- */
-function undelivered(failure: Failure): Failure {
-  if (failure.code !== ErrorCodes.MessageWriteError || !/\bEPIPE\b/.test(failure.message)) return failure
-  return { ...failure, message: `The agent closed its input (stdin), so this message could not reach it (${failure.message}).` }
-}
-
-/** Most of an agent's error details said in a one-line reason (the first line, cut with "…"). */
-const MAX_REASON_DETAILS_CHARS = 300
-
-function cutReason(details: string): string {
-  // At most MAX_REASON_DETAILS_CHARS in all, the "…" included.
-  return cutText(details.trim().split('\n', 1)[0]!.trim(), MAX_REASON_DETAILS_CHARS - 1)
-}
-
-/** `{ additionalDirectories }` for a `session/new|load|resume` when there are some and the agent advertises them (E1), else nothing. */
-function additionalDirectoriesFor(connection: AcpClientConnection, folders: readonly string[]): { additionalDirectories?: string[] } {
-  return folders.length > 0 && connection.handshake?.capabilities.additionalDirectories ? { additionalDirectories: [...folders] } : {}
-}
-
-/** One notice of Bosun's in a session, as the action that shows it. */
-function noticeAction(severity: 'info' | 'warning', title: string, description: string): SessionAction {
-  return { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] }
-}
-
-/** Said in a new session whose agent does not take added folders: it is not told of them, yet Bosun serves them. */
-function foldersNotPassed(connection: AcpClientConnection, folders: readonly string[]): SessionAction[] {
-  if (folders.length === 0 || connection.handshake?.capabilities.additionalDirectories) return []
-  return [
-    noticeAction(
-      'info',
-      `The agent was not told of the added folders (it does not take them): ${folders.join(', ').slice(0, 400)}`,
-      'Bosun still serves its file and terminal requests in them; mention them in your message so the agent knows.',
-    ),
-  ]
-}
-
-/** Said in a session opened from the agent's list whose listed folders are not all folders on this computer. */
-function foldersMissing(missing: readonly string[]): SessionAction[] {
-  if (missing.length === 0) return []
-  return [
-    noticeAction(
-      'warning',
-      `Not folders on this computer, so left out of the session: ${missing.join(', ').slice(0, 400)}`,
-      'The agent listed them for this session. Bosun neither passes them to the agent nor serves its file and terminal requests in them.',
-    ),
-  ]
-}
-
-/** The notice of a session whose agent runs without its keys (the keychain could not be read when it started). */
-function keysNotPassed(withoutKeys: { names: string[]; reason: string } | undefined): SessionAction[] {
-  if (!withoutKeys || withoutKeys.names.length === 0) return []
-  return [
-    noticeAction(
-      'warning',
-      `The agent runs without ${withoutKeys.names.slice(0, 8).join(', ')}: the system keychain could not be read`,
-      `${withoutKeys.reason.slice(0, 400)} If the agent needs one of these keys, sign in another way, or start Bosun where a keychain (Secret Service) runs and restart the agent.`,
-    ),
-  ]
 }
 
 /**
@@ -1562,93 +1463,6 @@ function fromSubagent(update: SessionUpdateNotification['update'], acpSessionId:
   return update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? ({ ...update, [FROM_SUBAGENT]: acpSessionId } as typeof update) : update
 }
 
-/** A session's early updates, taken out of the buffer (and its bounds). */
-function takeEarly(early: EarlyBuffer, acpSessionId: string): { list: SessionUpdateNotification['update'][]; arrivals: number[] } {
-  const waiting = early.updates.get(acpSessionId)
-  if (!waiting) return { list: [], arrivals: [] }
-  early.updates.delete(acpSessionId)
-  early.count -= waiting.list.length
-  early.bytes -= waiting.bytes
-  return waiting
-}
-
-/** How many updates the early buffer had no room for: said the same way for a new session and a reattached one. */
-function droppedNotice(count: number): SessionUpdateNotification['update'] {
-  return {
-    sessionUpdate: 'notice',
-    severity: 'warning',
-    title: 'Some early updates were dropped',
-    description: `The agent sent ${count} more updates than Bosun keeps before it answers for the session (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
-  }
-}
-
-/**
- * Whether `boundJson` leaves this plain text chunk as it is: its two strings within the longest string kept (then
- * together, with its few short keys, far within the total), its depth and field count fixed far below the bounds.
- */
-export function plainChunkWithinBounds(chunk: TextChunk): boolean {
-  return chunk.content.text.length <= DEFAULT_JSON_BOUNDS.maxStringChars && (chunk.messageId === undefined || chunk.messageId.length <= DEFAULT_JSON_BOUNDS.maxStringChars)
-}
-
-/**
- * Whether `update` passes the secret window as it came: it is no text chunk (see {@link textStreamKey}), or one whose
- * text is not empty and whose end could begin no secret.
- */
-function holdsNothing(update: SessionUpdateNotification['update'], streamHold: (text: string) => number): boolean {
-  const kind = update.sessionUpdate
-  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return true
-  const content = update.content as { type?: unknown; text?: unknown } | null | undefined
-  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return true
-  return content.text !== '' && streamHold(content.text) === 0
-}
-
-/** The stream a text chunk belongs to (kind and message id), or undefined for anything else. */
-function textStreamKey(update: SessionUpdateNotification['update']): string | undefined {
-  const kind = update.sessionUpdate
-  if (kind !== 'agent_message_chunk' && kind !== 'agent_thought_chunk' && kind !== 'user_message_chunk') return undefined
-  const content = update.content as { type?: unknown; text?: unknown } | null | undefined
-  if (typeof content !== 'object' || content === null || content.type !== 'text' || typeof content.text !== 'string') return undefined
-  return `${kind}:${typeof update.messageId === 'string' ? update.messageId : ''}`
-}
-
-/** The session's mode: its config option of category `mode` (which supersedes the legacy modes), else the legacy mode. */
-interface ChosenMode {
-  configId?: string
-  value: string
-}
-
-function chosenMode(state: SessionState): ChosenMode | null {
-  const option = state.configOptions.find((o) => o.category === 'mode' && o.type === 'select')
-  if (option) return typeof option.currentValue === 'string' ? { configId: option.id, value: option.currentValue } : null
-  return typeof state.modes?.currentModeId === 'string' ? { value: state.modes.currentModeId } : null
-}
-
-/** The session's model and its name: its config option of category `model` (which supersedes the v1 models), else the v1 model. */
-function currentModel(state: SessionState): { value: string; name: string } | null {
-  const option = state.configOptions.find((o) => o.category === 'model' && o.type === 'select')
-  if (option) {
-    const value = option.currentValue
-    return typeof value === 'string' ? { value, name: option.options.find((o) => o.value === value)?.name ?? value } : null
-  }
-  const id = state.models?.currentModelId
-  return typeof id === 'string' ? { value: id, name: state.models?.availableModels.find((m) => m.id === id)?.name ?? id } : null
-}
-
-/**
- * What a `session/new`, `load` or `resume` answer configures (modes, models, config options, and the commands, which v2 may
- * send only here, not in an update), bounded; null when it names none of them.
- */
-function configuredBy(outcome: NewSessionOutcome): SessionAction | null {
-  if (outcome.modes === undefined && outcome.models === undefined && outcome.configOptions === undefined && outcome.availableCommands === undefined) return null
-  return boundJson({
-    type: 'session_configured',
-    ...(outcome.modes !== undefined ? { modes: outcome.modes } : {}),
-    ...(outcome.models !== undefined ? { models: outcome.models } : {}),
-    ...(outcome.configOptions !== undefined ? { configOptions: outcome.configOptions } : {}),
-    ...(outcome.availableCommands !== undefined ? { availableCommands: outcome.availableCommands } : {}),
-  })
-}
-
 /** Whether two absolute paths name the same folder, written differently (trailing separators, `.` and `..`). */
 function sameFolder(a: string, b: string): boolean {
   return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
@@ -1656,15 +1470,3 @@ function sameFolder(a: string, b: string): boolean {
 
 const STOPPED = Symbol('stopped')
 
-/** Whether the agent's error says it does not know the session (not a missing file the prompt named). */
-function isSessionGone(error: RpcError, acpSessionId: string): boolean {
-  if (error.code !== RESOURCE_NOT_FOUND) return false
-  const named = typeof error.data === 'object' && error.data !== null ? (error.data as { sessionId?: unknown }).sessionId : undefined
-  return named !== undefined ? named === acpSessionId : /\bsession\b/i.test(error.message)
-}
-
-/** Whether the person's last message is marked not sent (the agent refused it before answering anything). */
-function lastPromptNotSent(state: SessionState): boolean {
-  const entry = state.entries[lastPromptAt(state.entries)]
-  return entry?.kind !== 'user_message' || entry.notSent !== undefined
-}

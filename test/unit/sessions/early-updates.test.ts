@@ -4,7 +4,7 @@
  * buffer and push out the facts at its end.
  */
 import { describe, expect, it } from 'vitest'
-import { MAX_EARLY_UPDATES } from '../../../main/sessions/sessions-service'
+import { MAX_EARLY_UPDATES } from '../../../main/sessions/early-updates'
 import { createSessionState } from '../../../common/session/reducer'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createSessionState } from '../../../common/session/reducer'
-import { MAX_EARLY_REQUESTS } from '../../../main/sessions/sessions-service'
+import { MAX_EARLY_REQUESTS } from '../../../main/sessions/early-updates'
 import { must } from '../../support/must'
 import { v2Peer } from './v2-peer'
 

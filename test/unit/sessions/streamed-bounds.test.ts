@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { boundJson, DEFAULT_JSON_BOUNDS, TRUNCATION_MARKER } from '../../../common/bounded'
 import type { MessageEntry } from '../../../common/session/types'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
-import { plainChunkWithinBounds } from '../../../main/sessions/sessions-service'
+import { plainChunkWithinBounds } from '../../../main/sessions/text-streams'
 import type { TextChunk } from '../../../common/session/coalesce'
 
 const MAX = DEFAULT_JSON_BOUNDS.maxStringChars
