@@ -47,7 +47,7 @@ const shots: Shot[] = [
     name: 'inbox-open',
     session: 'sess-claude-huge',
     act: async (page) => {
-      await page.getByRole('button', { name: /^Approvals/ }).click()
+      await page.getByRole('button', { name: /^Waiting for you/ }).click()
       await page.getByRole('button', { name: /Delete build artifacts/ }).click()
       await page.getByRole('button', { name: 'Allow once' }).waitFor()
     },
@@ -73,7 +73,7 @@ const shots: Shot[] = [
     name: 'inbox',
     session: 'sess-gemini-1',
     act: async (page) => {
-      await page.getByRole('button', { name: /^Approvals/ }).click()
+      await page.getByRole('button', { name: /^Waiting for you/ }).click()
     },
   },
   {

@@ -32,7 +32,7 @@ describe('request-scoped elicitation before a session exists', () => {
     expect(await transcript(page).count()).toBe(0)
 
     // In the inbox, with the agent's name and no session.
-    const inbox = await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+    const inbox = await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))
     await inbox.click()
     const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
     await visible(panel.getByText('Which workspace should the new session use?'))
@@ -63,7 +63,7 @@ describe('request-scoped elicitation before a session exists', () => {
     const said = await visible(transcript(page).getByText(/^request-scoped elicitation response \(session\/new\): /))
     const text = ((await said.first().textContent()) ?? '').trim()
     expect(JSON.parse(text.slice(text.indexOf('{')))).toEqual({ action: 'accept', content: { ws: 'beta', fresh: true } })
-    await visible(page.getByRole('button', { name: 'Approvals, 0 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 0' }))
   })
 })
 

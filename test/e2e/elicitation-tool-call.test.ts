@@ -34,9 +34,9 @@ describe('elicitation on a tool call', () => {
     await screenshotBothSchemes('elicitation-tool-call', card)
 
     // The inbox lists it and brings the person to its first field, on the card.
-    const inboxButton = page.getByRole('button', { name: 'Approvals, 1 pending' })
+    const inboxButton = page.getByRole('button', { name: 'Waiting for you, 1' })
     await (await visible(inboxButton)).click()
-    const inbox = await visible(page.getByRole('dialog', { name: 'Approval inbox' }))
+    const inbox = await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
     await inbox.getByRole('listitem').getByRole('button', { name: /Which release should I deploy to staging\?/ }).click()
     await gone(inbox)
     const tag = form.getByRole('textbox', { name: /^Release tag/ })
@@ -56,7 +56,7 @@ describe('elicitation on a tool call', () => {
     expect(response).toEqual({ action: 'accept', content: { tag: 'v1.4.2', notify: true } })
     await visible(form.getByRole('status').getByText('Answered'))
     await gone(card.getByText('Needs input', { exact: true }))
-    await visible(page.getByRole('button', { name: 'Approvals, 0 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 0' }))
     await visible(card.getByText('Completed', { exact: true }))
     await waitIdle(page)
   })

@@ -189,7 +189,7 @@ describe('form elicitation', () => {
     await ask('small-form')
     const form = await visible(card('Branch name'))
     // The inbox names the form by its title, its message under it.
-    const inbox = page.getByRole('button', { name: /^Approvals, [1-9]\d* pending$/ })
+    const inbox = page.getByRole('button', { name: /^Waiting for you, [1-9]\d*$/ })
     await (await visible(inbox)).click()
     const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
     const item = await visible(panel.getByRole('button', { name: /Branch name\s*Name the branch\./ }))
@@ -225,7 +225,7 @@ describe('form elicitation', () => {
     // Another session in view: this one's form leaves the page.
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await gone(form)
-    await page.getByRole('button', { name: /^Approvals, 1 pending$/ }).click()
+    await page.getByRole('button', { name: /^Waiting for you, 1$/ }).click()
     const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
     await panel.getByRole('button', { name: /Branch name/ }).click()
     const back = form.getByRole('textbox', { name: /^Branch/ })
@@ -389,7 +389,7 @@ describe('request-scoped elicitation', () => {
     // Not in the transcript: it belongs to no session.
     expect(await card('Workspace').count()).toBe(0)
 
-    const inbox = page.getByRole('button', { name: /^Approvals, [1-9]\d* pending$/ })
+    const inbox = page.getByRole('button', { name: /^Waiting for you, [1-9]\d*$/ })
     await (await visible(inbox)).click()
     const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
     await visible(panel.getByText('Pick a workspace before I start.'))

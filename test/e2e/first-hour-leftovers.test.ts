@@ -32,8 +32,8 @@ it('the empty window names the app once (the sidebar); its heading says that no 
   await visible(page.getByRole('navigation', { name: 'Agents and sessions' }).getByText('Bosun', { exact: true }))
   expect(await empty.getByText('Bosun', { exact: true }).count()).toBe(0)
   await shootAll(page, 'empty')
-  // Approvals with nothing waiting: its words sit in line with its title (they were flush with the panel's edge).
-  await page.getByRole('button', { name: /^Approvals/ }).click()
+  // Waiting for you with nothing waiting: its words sit in line with its title (they were flush with the panel's edge).
+  await page.getByRole('button', { name: /^Waiting for you/ }).click()
   const panel = await visible(page.getByRole('navigation', { name: 'Waiting for you' }))
   const left = (text: string) => panel.getByText(text).evaluate((el) => Math.round(el.getBoundingClientRect().left))
   expect(await left('Nothing is waiting for an answer.')).toBe(await left('Waiting for you'))

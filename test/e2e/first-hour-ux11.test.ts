@@ -76,8 +76,8 @@ it('the approvals inbox the person opened is not covered by a notice in the wind
   const app = await launch([{ id: 'a', name: AGENT, scenario: 'e2e-permissions' }], { viewport: { width: 900, height: 820 } })
   const { page } = app
   await appNotice(app)
-  await page.getByRole('button', { name: /Approvals/ }).click()
-  const inbox = await visible(page.getByRole('dialog', { name: 'Approval inbox' }))
+  await page.getByRole('button', { name: /^Waiting for you/ }).click()
+  const inbox = await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
   const check = async () => {
     const hidden = await inbox.evaluate((popover) => {
       const box = popover.getBoundingClientRect()

@@ -56,8 +56,8 @@ it('brings a tall form\'s title into view when the inbox gives it the focus, and
   await (await visible(page.getByRole('button', { name: 'Jump to latest' }))).click()
   await visible(agentSays(page, AGENT).getByText(/Line 8 of what/))
   // From the inbox to the form, while the agent still streams.
-  await (await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))).click()
-  const inbox = await visible(page.getByRole('dialog', { name: 'Approval inbox' }))
+  await (await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))).click()
+  const inbox = await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
   await inbox.getByRole('listitem').getByRole('button', { name: /Project setup/ }).click()
   await gone(inbox)
   const email = transcript(page).getByRole('textbox', { name: /^Contact email/ })

@@ -22,7 +22,7 @@ it('keeps the header one row in a 900 px window while a permission request waits
 
   await sendPrompt(page, 'v1-diff')
   await visible(transcript(page).getByRole('alertdialog'))
-  await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+  await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))
   expect((await header.boundingBox())!.height).toBe(idle)
   // The title is still there to read.
   expect((await page.locator('.session-title').boundingBox())!.width).toBeGreaterThan(100)
@@ -55,7 +55,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     // A request waiting: still one row of the same height, and the title still has its room.
     await sendPrompt(page, 'v1-diff')
     await visible(transcript(page).getByRole('alertdialog'))
-    await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))
     expect((await header.boundingBox())!.height).toBe(height)
     expect(await titleWidth(page)).toBeGreaterThanOrEqual(240)
     await screenshot(page, `header-900-waiting-${colorScheme}`)
@@ -107,7 +107,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       if (waiting) {
         await sendPrompt(page, 'v1-diff')
         await visible(transcript(page).getByRole('alertdialog'))
-        await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+        await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))
       }
       // The subtitle (the folder, then the agent): the start of the folder's name and its end are there to read.
       expect(await endShown(page, '.session-subtitle', folder)).toBe(true)

@@ -215,7 +215,7 @@ describe('many options (the real codex-acp 2.6.0 session/new)', () => {
       page.getByRole('combobox', { name: 'Collaboration mode', exact: true }),
       page.getByRole('combobox', { name: 'Model', exact: true }),
       page.getByRole('combobox', { name: 'Reasoning effort', exact: true }),
-      page.getByRole('button', { name: /^Approvals/ }),
+      page.getByRole('button', { name: /^Waiting for you/ }),
       page.getByRole('button', { name: 'Agents', exact: true }),
       page.getByRole('button', { name: 'Settings', exact: true }),
       page.getByRole('button', { name: 'Close session' }),

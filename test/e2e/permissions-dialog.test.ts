@@ -144,7 +144,7 @@ describe('permission on a tool card when the agent dies', () => {
     const note = await visible(card.locator('footer').getByText(/exit|crash|stopped|gone/i))
     expect(await card.getByRole('alertdialog').count()).toBe(0)
     expect(await text(note)).not.toBe('')
-    await visible(page.getByRole('button', { name: 'Approvals, 0 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 0' }))
     await card.scrollIntoViewIfNeeded()
     await screenshotBothSchemes('permission-card-agent-exited')
   })

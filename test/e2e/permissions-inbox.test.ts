@@ -18,8 +18,8 @@ const { app, page } = useApp([{ id: 'v1', name: AGENT, scenario: 'e2e-permission
 const dialog = (title: string) => transcript(page).getByRole('alertdialog', { name: title, exact: true })
 const said = (text: string) => transcript(page).getByText(text)
 const outcome = (value: object) => said(`permission outcome: ${JSON.stringify(value)}`)
-const inboxButton = () => page.getByRole('button', { name: /^Approvals, \d+ pending$/ })
-const inboxItems = () => page.getByRole('dialog', { name: 'Approval inbox' }).getByRole('navigation', { name: 'Waiting for you' }).getByRole('listitem')
+const inboxButton = () => page.getByRole('button', { name: /^Waiting for you, \d+$/ })
+const inboxItems = () => page.getByRole('dialog', { name: 'Waiting for you' }).getByRole('navigation', { name: 'Waiting for you' }).getByRole('listitem')
 
 async function isFocused(locator: Locator): Promise<boolean> {
   return locator.evaluate((el) => el === document.activeElement)
@@ -34,7 +34,7 @@ async function isInViewport(locator: Locator): Promise<boolean> {
 
 async function openInbox(): Promise<void> {
   await inboxButton().click()
-  await visible(page.getByRole('dialog', { name: 'Approval inbox' }))
+  await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
 }
 
 async function screenshotBothSchemes(name: string): Promise<void> {
@@ -60,7 +60,7 @@ describe('approval inbox', () => {
     await visible(page.getByRole('main', { name: 'Session inbox-second' }))
     expect(await dialog('Edit first.ts').count()).toBe(0)
 
-    await visible(page.getByRole('button', { name: 'Approvals, 2 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 2' }))
     await openInbox()
     await expect.poll(() => inboxItems().count(), { timeout: 15_000 }).toBe(2)
     const texts = await inboxItems().allInnerTexts()
@@ -71,16 +71,16 @@ describe('approval inbox', () => {
     for (const text of texts) expect(text).toContain(AGENT)
     // The keyboard went into the panel; Escape closes it and gives the focus back to its button.
     const focusedIn = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? document.activeElement?.getAttribute('aria-label'))
-    expect(await focusedIn()).toBe('Approval inbox')
+    expect(await focusedIn()).toBe('Waiting for you')
     await page.keyboard.press('Escape')
-    await gone(page.getByRole('dialog', { name: 'Approval inbox' }))
-    expect(await focusedIn()).toBe('Approvals, 2 pending')
+    await gone(page.getByRole('dialog', { name: 'Waiting for you' }))
+    expect(await focusedIn()).toBe('Waiting for you, 2')
     await openInbox()
     await screenshotBothSchemes('permission-inbox')
 
     // Opening the older one switches to its session and puts the keyboard in its prompt.
     await inboxItems().nth(0).getByRole('button').click()
-    await gone(page.getByRole('dialog', { name: 'Approval inbox' }))
+    await gone(page.getByRole('dialog', { name: 'Waiting for you' }))
     await visible(page.getByRole('main', { name: 'Session inbox-first' }))
     const first = dialog('Edit first.ts')
     await expect.poll(() => isFocused(first), { timeout: 15_000 }).toBe(true)
@@ -88,7 +88,7 @@ describe('approval inbox', () => {
     await page.keyboard.press('1')
     await visible(outcome({ outcome: 'selected', optionId: 'allow-once' }))
 
-    await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))
     await openInbox()
     await expect.poll(() => inboxItems().count(), { timeout: 15_000 }).toBe(1)
     await inboxItems().nth(0).getByRole('button', { name: /Run make install/ }).click()
@@ -97,7 +97,7 @@ describe('approval inbox', () => {
     await expect.poll(() => isFocused(second), { timeout: 15_000 }).toBe(true)
     await page.keyboard.press('3')
     await visible(outcome({ outcome: 'selected', optionId: 'reject-once' }))
-    await visible(page.getByRole('button', { name: 'Approvals, 0 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 0' }))
   })
 })
 

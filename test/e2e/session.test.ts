@@ -80,7 +80,7 @@ describe('session screen (v1 agent)', () => {
     await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
     await visible(agentGroup(page, AGENT).getByRole('img', { name: 'Ready' }))
     await visible(page.getByRole('combobox', { name: 'Mode' }))
-    await visible(page.getByRole('button', { name: 'Approvals, 0 pending' }))
+    await visible(page.getByRole('button', { name: 'Waiting for you, 0' }))
 
     await promptToolCallAndPlan(app, 1)
 

@@ -25,7 +25,7 @@ async function waitingTurn(page: Page, agentName: string, cwd: string): Promise<
   await startSession(page, { agentName, cwd })
   await sendPrompt(page, 'work')
   await visible(transcript(page).getByRole('alertdialog'))
-  await visible(page.getByRole('button', { name: 'Approvals, 1 pending' }))
+  await visible(page.getByRole('button', { name: 'Waiting for you, 1' }))
   await visible(page.getByRole('meter', { name: 'Context window' }))
   await visible(page.getByRole('region', { name: 'Plan' }))
 }
@@ -40,11 +40,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await waitingTurn(page, agent, cwd)
     const header = page.locator('header.session-header')
 
-    // The header: one row (the title, the status, the meter and the cost, Approvals with its count, the buttons).
+    // The header: one row (the title, the status, the meter and the cost, Waiting for you with its count, the buttons).
     expect((await box(header)).height).toBeLessThanOrEqual(64)
-    const approvals = page.getByRole('button', { name: 'Approvals, 1 pending' })
+    const approvals = page.getByRole('button', { name: 'Waiting for you, 1' })
     expect(await oneRow([page.locator('.session-heading'), page.getByRole('status', { name: /^Turn:/ }), page.locator('.usage-meter'), approvals])).toBe(true)
-    expect(await approvals.getAttribute('title')).toBe('Approvals')
+    expect(await approvals.getAttribute('title')).toBe('Waiting for you')
     await visible(header.getByLabel('Cost so far: $1.23'))
     // The title has the room the gaps gave up (it had about 190 px).
     expect((await box(page.locator('.session-title'))).width).toBeGreaterThanOrEqual(205)
@@ -74,7 +74,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(await plan.getByRole('listitem').count()).toBe(0)
 
     await page.setViewportSize({ width: 1280, height: 800 })
-    await visible(header.getByText('Approvals'))
+    await visible(header.getByText('Waiting for you', { exact: true }))
     await screenshot(page, `window-1280-waiting-${colorScheme}`)
   })
 }

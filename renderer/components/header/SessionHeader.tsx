@@ -14,7 +14,10 @@ export function turnLabel(turn: TurnView): string {
   return TURN_LABEL[turn.state] ?? 'Busy'
 }
 
-/** The approval inbox entry point: a button with the pending count; the panel is a seam (`inbox`). */
+/**
+ * The inbox's entry point: "Waiting for you" (permissions and questions both, as the sidebar's counts say) with how many
+ * wait; the panel is a seam (`inbox`).
+ */
 export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inbox: (close: () => void) => ReactNode }) {
   const [open, setOpen] = useState(false)
   const ref = useRef<HTMLDivElement>(null)
@@ -55,16 +58,16 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
         ref={buttonRef}
         type="button"
         className={pendingCount > 0 ? 'button button-secondary inbox-button has-pending' : 'button button-secondary inbox-button'}
-        // The visible words ("Approvals", the count) are part of the name.
-        aria-label={`Approvals, ${pendingCount} pending`}
+        // The visible words and the count are the name.
+        aria-label={`Waiting for you, ${pendingCount}`}
         aria-expanded={open}
         aria-haspopup="dialog"
         // Its word is hidden in a narrow window (app.css), as Agents' and Settings' are: the tooltip still says it.
-        title="Approvals"
+        title="Waiting for you"
         onClick={() => setOpen(!open)}
       >
         <Icon name="inbox" size={15} />
-        <span className="inbox-label">Approvals</span>
+        <span className="inbox-label">Waiting for you</span>
         {pendingCount > 0 && (
           <>
             {' '}
@@ -73,7 +76,7 @@ export function InboxButton({ pendingCount, inbox }: { pendingCount: number; inb
         )}
       </button>
       {open && (
-        <div className="popover" role="dialog" aria-label="Approval inbox" tabIndex={-1} ref={panelRef}>
+        <div className="popover" role="dialog" aria-label="Waiting for you" tabIndex={-1} ref={panelRef}>
           {inbox(() => setOpen(false))}
         </div>
       )}
