@@ -11,7 +11,6 @@ export interface AgentOverviewProps {
   /** Start (from stopped/failed) and Restart both go through `restartAgent`. */
   onRestart: () => void
   onStop: () => void
-  onEdit: () => void
   /** A start/stop request is on its way. */
   busy?: boolean
   /** The last start/stop failure, if any. */
@@ -56,7 +55,7 @@ const STATUS_BADGE: Record<AgentRuntimeView['status'], string> = {
 }
 
 /** The Overview tab: what the definition says, what is running now, and Start/Restart/Stop. */
-export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy, problem, mcpApi, activity }: AgentOverviewProps) {
+export function AgentOverview({ agent, runtime, onRestart, onStop, busy, problem, mcpApi, activity }: AgentOverviewProps) {
   const status = runtime?.status ?? 'stopped'
   const actions = runtimeActions(status)
   const envNames = Object.keys(agent.env)
@@ -216,9 +215,6 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, onEdit, busy,
           <h3 id={`${agent.id}-definition`} className="agents-card-title">
             Definition
           </h3>
-          <button type="button" className="link-button" onClick={onEdit}>
-            Change definition…
-          </button>
         </div>
         <dl className="agents-facts">
           <dt>Command</dt>

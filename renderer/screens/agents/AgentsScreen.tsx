@@ -358,7 +358,6 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
                     problem={runtimeProblem[selectedAgent.id] ?? null}
                     onRestart={() => void runtimeCall(selectedAgent.id, 'restartAgent')}
                     onStop={() => void runtimeCall(selectedAgent.id, 'stopAgent')}
-                    onEdit={() => setPane({ kind: 'edit', agentId: selectedAgent.id })}
                     mcpApi={api}
                     activity={activityOf(sessions, selectedAgent.id)}
                   />

@@ -114,7 +114,7 @@ describe('agents UI: every control has an accessible name', () => {
       durationMs: 1200,
     }
     const pieces = [
-      <AgentOverview agent={agent} onRestart={noop} onStop={noop} onEdit={noop} />,
+      <AgentOverview agent={agent} onRestart={noop} onStop={noop} />,
       <CheckConnection agentName="Claude" result={{ check }} checking={false} onCheck={noop} onLogin={noop} />,
       <LoginView agentName="Claude" methods={methods} keychainAvailable busy={null} outcomes={{}} onLogin={noop} onOpenTerminal={noop} onLogout={noop} />,
       <AuthTerminalView title="Setup token" output="Paste code > " exit={null} onSend={noop} onClose={noop} />,
@@ -195,34 +195,34 @@ describe('secret values are never rendered', () => {
   })
 
   it('the overview says set / not set', () => {
-    const html = renderToStaticMarkup(<AgentOverview agent={agent} onRestart={noop} onStop={noop} onEdit={noop} />)
+    const html = renderToStaticMarkup(<AgentOverview agent={agent} onRestart={noop} onStop={noop} />)
     expect(html).toMatch(/ANTHROPIC_API_KEY<\/span> <span class="badge badge-ok">set</)
     expect(html).toMatch(/OTHER_KEY<\/span> <span class="badge badge-warn">not set</)
   })
 
   it('the overview of a running agent whose definition changed since it started says a restart applies it', () => {
     const running = { agentId: agent.id, name: agent.name, status: 'ready' as const, pid: 42 }
-    const changed = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ ...running, definitionChanged: true }} onRestart={noop} onStop={noop} onEdit={noop} />)
+    const changed = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ ...running, definitionChanged: true }} onRestart={noop} onStop={noop} />)
     expect(changed).toContain('Runs the definition it started with: your changes apply when Claude restarts')
     expectAccessible(changed)
-    expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Runs the definition')
+    expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={running} onRestart={noop} onStop={noop} />)).not.toContain('Runs the definition')
   })
 
   it('the overview of a run that speaks another version than the one now set says the setting applies from its next start', () => {
     const running = { agentId: agent.id, name: agent.name, status: 'ready' as const, pid: 42, protocolVersion: 2 as const }
-    const offerOne = renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: 1 }} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)
+    const offerOne = renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: 1 }} runtime={running} onRestart={noop} onStop={noop} />)
     expect(offerOne).toContain('Set to offer version 1: from its next start (Restart).')
     expectAccessible(offerOne)
-    expect(renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: 2 }} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Set to offer')
-    expect(renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: undefined }} runtime={running} onRestart={noop} onStop={noop} onEdit={noop} />)).not.toContain('Set to offer')
+    expect(renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: 2 }} runtime={running} onRestart={noop} onStop={noop} />)).not.toContain('Set to offer')
+    expect(renderToStaticMarkup(<AgentOverview agent={{ ...agent, protocolVersion: undefined }} runtime={running} onRestart={noop} onStop={noop} />)).not.toContain('Set to offer')
   })
 
   it('a failed start is said once: the Start that failed says no more than the runtime error above it', () => {
     const message = 'Gemini CLI exited with code 1 while starting. Unknown arguments: such-flag'
     const failed = { agentId: agent.id, name: agent.name, status: 'failed' as const, error: { kind: 'agent-exited', message, stderrTail: 'Unknown arguments: such-flag' } }
-    const html = renderToStaticMarkup(<AgentOverview agent={agent} runtime={failed} problem={message} onRestart={noop} onStop={noop} onEdit={noop} />)
+    const html = renderToStaticMarkup(<AgentOverview agent={agent} runtime={failed} problem={message} onRestart={noop} onStop={noop} />)
     expect(html.split(message)).toHaveLength(2)
-    expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={failed} problem="Not started: the command was not confirmed." onRestart={noop} onStop={noop} onEdit={noop} />)).toContain(
+    expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={failed} problem="Not started: the command was not confirmed." onRestart={noop} onStop={noop} />)).toContain(
       'Not started: the command was not confirmed.',
     )
   })
@@ -479,7 +479,7 @@ describe('what Restart and Stop cut into', () => {
   })
 
   it('shows Restart and Stop without a question until one is asked', () => {
-    const html = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ agentId: 'claude', name: 'Claude', status: 'ready' } as never} onRestart={noop} onStop={noop} onEdit={noop} activity={{ running: 1, waiting: 0 }} />)
+    const html = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ agentId: 'claude', name: 'Claude', status: 'ready' } as never} onRestart={noop} onStop={noop} activity={{ running: 1, waiting: 0 }} />)
     expect(html).toContain('>Restart</button>')
     expect(html).not.toContain('alertdialog')
   })
