@@ -16,8 +16,22 @@ export interface LiveInfo {
   failed?: boolean
 }
 
-/** A session whose last turn ended with an error (the live sidebar and the history mark it alike). */
-export function FailedMark() {
+/**
+ * What a session's row shows at its end, the live sidebar's and the history's alike: how many requests wait for the
+ * person, else a spinner while a turn runs, else a mark when the last turn ended with an error; nothing for a session
+ * not open or idle and well.
+ */
+export function SessionMark({ live }: { live: Pick<LiveInfo, 'turnState' | 'pending' | 'failed'> | undefined }) {
+  if (!live) return null
+  if (live.pending > 0) {
+    return (
+      <span className="count-badge" aria-label={`${live.pending} waiting for you`}>
+        {live.pending}
+      </span>
+    )
+  }
+  if (live.turnState !== 'idle') return <span className="spinner small" role="img" aria-label="Working" />
+  if (!live.failed) return null
   return (
     <span className="session-failed" role="img" aria-label="The last turn ended with an error" title="The last turn ended with an error">
       <Icon name="alert" size={14} />
@@ -105,7 +119,6 @@ const HistoryItem = memo(function HistoryItem({
       moreRef.current?.focus()
     }
   }, [mode])
-  const busy = live && live.turnState !== 'idle'
 
   if (mode === 'rename') {
     return (
@@ -158,15 +171,7 @@ const HistoryItem = memo(function HistoryItem({
               <span className="cut-words">{` · ${metaTail}`}</span>
             </CutLine>
           </span>
-          {live && live.pending > 0 ? (
-            <span className="count-badge" aria-label={`${live.pending} waiting for you`}>
-              {live.pending}
-            </span>
-          ) : busy ? (
-            <span className="spinner small" role="img" aria-label="Working" />
-          ) : live?.failed ? (
-            <FailedMark />
-          ) : null}
+          <SessionMark live={live} />
         </button>
         <button
           ref={moreRef}

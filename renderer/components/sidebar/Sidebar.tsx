@@ -6,7 +6,7 @@ import { folderName } from '../../../common/session/title'
 import { CutText, FolderTitle } from '../common/MiddleCut'
 import type { Shortcut } from '../common/shortcuts'
 import { Icon } from '../common/icons'
-import { FailedMark, HistoryList, SearchResults, type LiveInfo } from './HistoryList'
+import { HistoryList, SessionMark, SearchResults, type LiveInfo } from './HistoryList'
 import { NewSessionForm, type NewSessionFailure } from './NewSessionForm'
 import { useHistory } from './use-history'
 
@@ -275,15 +275,7 @@ export const Sidebar = memo(function Sidebar({
                         <span className="session-item-meta muted">
                           <CutText text={titleOf(s) ? folderName(s.cwd) : s.cwd} />
                         </span>
-                        {s.pending > 0 ? (
-                          <span className="count-badge" aria-label={`${s.pending} waiting for you`}>
-                            {s.pending}
-                          </span>
-                        ) : s.turnState !== 'idle' ? (
-                          <span className="spinner small" role="img" aria-label="Working" />
-                        ) : s.failed ? (
-                          <FailedMark />
-                        ) : null}
+                        <SessionMark live={s} />
                       </button>
                     </li>
                   ))}
