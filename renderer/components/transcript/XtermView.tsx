@@ -66,6 +66,8 @@ export function XtermView({ output, ariaLabel, rows = 14, cols = 120, onInput, a
       // 0.75rem, as the card's other output: the person's default font size sizes it (xterm takes pixels).
       fontSize: terminalFontSize(),
       theme: themeFrom(el),
+      // Colours a program picks itself (256 colours, RGB) are lightened or darkened to read on the card: 4.5:1 (WCAG AA).
+      minimumContrastRatio: 4.5,
       allowProposedApi: false,
       // Output read from a pipe (an agent's own terminal) ends lines with a bare LF: start each line at column 0.
       convertEol: !interactive,
@@ -120,7 +122,21 @@ function themeFrom(el: HTMLElement): ITheme {
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback
   const background = v('--bg-code', '#f6f8fa')
   const foreground = v('--fg', '#1f2328')
-  return { background, foreground, cursor: foreground, selectionBackground: v('--bg-selected', 'rgba(47,111,235,0.25)') }
+  const palette = window.matchMedia?.('(prefers-color-scheme: dark)').matches ? DARK_ANSI : LIGHT_ANSI
+  return { background, foreground, cursor: foreground, selectionBackground: v('--bg-selected', 'rgba(47,111,235,0.25)'), ...palette }
+}
+
+/**
+ * The 16 ANSI colours, each at least 4.5:1 on the card's background (xterm's own, made for black, put green at 2.2:1
+ * on the light card and blue at 3.6:1 on the dark one): GitHub's terminal palettes, the faintest ones darkened.
+ */
+const LIGHT_ANSI: ITheme = {
+  black: '#24292f', red: '#cf222e', green: '#116329', yellow: '#7d4e00', blue: '#0969da', magenta: '#8250df', cyan: '#1b7c83', white: '#57606a',
+  brightBlack: '#57606a', brightRed: '#a40e26', brightGreen: '#1a7f37', brightYellow: '#633c01', brightBlue: '#0550ae', brightMagenta: '#6639ba', brightCyan: '#0e6169', brightWhite: '#424a53',
+}
+const DARK_ANSI: ITheme = {
+  black: '#8b949e', red: '#ff7b72', green: '#3fb950', yellow: '#d29922', blue: '#58a6ff', magenta: '#bc8cff', cyan: '#39c5cf', white: '#b1bac4',
+  brightBlack: '#8b949e', brightRed: '#ffa198', brightGreen: '#56d364', brightYellow: '#e3b341', brightBlue: '#79c0ff', brightMagenta: '#d2a8ff', brightCyan: '#56d4dd', brightWhite: '#f0f6fc',
 }
 
 /** 0.75rem in pixels: 12 at the default 16 px font size, 15 at 20 px. */
