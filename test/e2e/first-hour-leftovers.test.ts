@@ -44,17 +44,19 @@ it('a permission request shows its keys only while it has the focus (in the mess
   const { page } = await launch.session({ id: 'a', name: 'Scripted agent', scenario: 'e2e-permissions' }, { viewport: { width: 1400, height: 820 } })
   await sendPrompt(page, 'v1-diff')
   const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts' }))
-  // The message box keeps the focus: "1" would type a 1 there, so no key is offered.
-  await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
+  // Sent from an empty message box, the request takes the focus as it appears: its keys answer, and show.
+  await expect.poll(() => prompt.evaluate((el) => el === document.activeElement)).toBe(true)
   const keys = prompt.locator('kbd')
   expect(await keys.count()).toBe(5)
+  for (const key of await keys.all()) expect(await key.isVisible()).toBe(true)
+  await shootAll(page, 'permission-focused')
+  // Back in the message box, "1" would type a 1 there, so no key is offered.
+  await messageBox(page).focus()
   for (const key of await keys.all()) expect(await key.isVisible()).toBe(false)
   await visible(prompt.getByRole('button', { name: 'Dismiss' }))
   await shootAll(page, 'permission-composer-focused')
-  // The request has the focus (clicked, or reached with Tab): its keys answer, and show.
+  // Reached again (clicked, or with Tab): its keys answer.
   await prompt.focus()
-  for (const key of await keys.all()) expect(await key.isVisible()).toBe(true)
-  await shootAll(page, 'permission-focused')
   await page.keyboard.press('1')
   await visible(transcript(page).getByText('Allowed by you (Allow once)'))
   await messageBox(page).focus()

@@ -63,3 +63,32 @@ export function focusAfterAnswer(): void {
     next?.focus()
   }, 0)
 }
+
+/** Requests that have appeared on this page (their prompt mounted once), newest last, at most {@link ARRIVALS_KEPT}. */
+const arrived = new Set<string>()
+const ARRIVALS_KEPT = 500
+
+/** What of the DOM {@link arrivalTakesFocus} reads (structural, as above). */
+interface ArrivalDocument extends DocumentLike {
+  querySelector(selector: string): (FocusableLike & { value?: string; contains?(node: unknown): boolean }) | null
+}
+
+/**
+ * A permission prompt appearing (its first mount on this page: the transcript mounts rows again as they scroll into
+ * view, and those must not pull the view back) says whether it takes the keyboard focus (`onArrival`). It does when the focus is
+ * free: on the page's body, or in the composer with nothing typed in its message box (the person sent a message and
+ * waits), and no modal page or dialog is open: 'focus'. The person typing the next message, reading elsewhere with the
+ * keyboard, or answering another request keeps the focus: 'announce' (read out, politely). A prompt mounted again: 'seen'.
+ */
+export function onArrival(requestId: string): 'focus' | 'announce' | 'seen' {
+  if (arrived.has(requestId)) return 'seen'
+  arrived.add(requestId)
+  if (arrived.size > ARRIVALS_KEPT) arrived.delete(arrived.values().next().value as string)
+  const doc = (globalThis as { document?: ArrivalDocument }).document
+  if (!doc || doc.querySelector('[aria-modal="true"]')) return 'announce'
+  const active = doc.activeElement
+  if (active === null || active === doc.body) return 'focus'
+  const composer = doc.querySelector('form.composer')
+  const box = doc.querySelector('textarea[aria-label="Message"]')
+  return composer?.contains?.(active) && (box?.value ?? '') === '' ? 'focus' : 'announce'
+}
