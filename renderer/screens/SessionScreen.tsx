@@ -23,6 +23,7 @@ import { derivedTitle, folderName, untitledName } from '../../common/session/tit
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
 import { Icon } from '../components/common/icons'
+import { cancelFocusHandoff, handFocusOn, takeHandedFocus } from '../components/common/focus-handoff'
 import { ReopenAfterSignIn, afterSignIn, type SignInMark } from '../components/session/ReopenAfterSignIn'
 import { carriedDraft, carryDraft, forgetCarriedDraft } from './carried-draft'
 
@@ -196,7 +197,14 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     onReopened?.(sessionId)
     return null
   }, [reopenSession, sessionId, onReopened])
-  const onClose = useCallback(() => void api.closeSession({ sessionId }).then(report('Closing the session')), [api, sessionId, report])
+  // Closed from its header: the view shown next (no session) takes the keyboard, which left with the header's button.
+  const onClose = useCallback(() => {
+    handFocusOn()
+    void api.closeSession({ sessionId }).then((result) => {
+      if (!result.ok) cancelFocusHandoff()
+      report('Closing the session')(result)
+    })
+  }, [api, sessionId, report])
   const onSetAutoApprove = useCallback(
     (value: boolean) => void api.setAutoApprove({ sessionId, value }).then(report('Changing auto-approve')),
     [api, sessionId, report],
@@ -541,6 +549,9 @@ export function EmptyScreen({
       Keyboard shortcuts are listed in Settings (<kbd>{settingsKey}</kbd>).
     </p>
   ) : null
+  // A session closed from the keyboard hands it the focus: its way forward takes it (see focus-handoff.ts).
+  const actionRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => takeHandedFocus(actionRef.current), [])
   return (
     <main className="session-screen empty-screen" aria-label="No session">
       {/* The app's name is the window's title and the sidebar's: the page's heading says what is (not) here instead. */}
@@ -552,7 +563,7 @@ export function EmptyScreen({
         <div className="empty-state">
           <h1 className="empty-state-title">No agent is set up yet</h1>
           <p className="muted">Add one found on this computer, from a preset, or from the ACP Registry.</p>
-          <button type="button" className="button button-primary empty-state-action" onClick={onSetUpAgent}>
+          <button ref={actionRef} type="button" className="button button-primary empty-state-action" onClick={onSetUpAgent}>
             Set up an agent
           </button>
           {keysHint}
@@ -562,7 +573,7 @@ export function EmptyScreen({
           <h1 className="empty-state-title">{message}</h1>
           <p className="muted">Start one with “New session” in the sidebar{onNewSession ? ', or here' : ''}.</p>
           {onNewSession && (
-            <button type="button" className={`button ${newSessionFormOpen ? 'button-secondary' : 'button-primary'} empty-state-action`} onClick={onNewSession}>
+            <button ref={actionRef} type="button" className={`button ${newSessionFormOpen ? 'button-secondary' : 'button-primary'} empty-state-action`} onClick={onNewSession}>
               <Icon name="plus" size={14} />
               New session
             </button>

@@ -447,7 +447,15 @@ function Field({ baseId, field, value, error, onChange, locked, withheld = false
               </label>
             ))}
             {!locked && !field.required && selected !== '' && (
-              <button type="button" className="eli-link-button" onClick={() => onChange('')}>
+              <button
+                type="button"
+                className="eli-link-button"
+                onClick={(e) => {
+                  // The button goes with the choice, and the focus would fall to the page: it goes to the choices.
+                  e.currentTarget.closest('fieldset')?.querySelector('input')?.focus()
+                  onChange('')
+                }}
+              >
                 Clear choice
               </button>
             )}

@@ -1,0 +1,174 @@
+/**
+ * The first hour with the keyboard alone (no mouse, no locator clicks): add an agent from a preset, start a session,
+ * send a message, answer a permission and a form, switch sessions, open and close Settings and the inspector, close a
+ * session and open it again from the history. After every key the focus is on a control (never dropped on the page's
+ * body) and shows a ring, and the app's own shortcuts are in the tooltips of the buttons they stand for.
+ * Screenshots: test/e2e/screenshots/keyboard-*.png.
+ */
+import type { Page } from 'playwright'
+import { expect, it } from 'vitest'
+import { launchPerTest } from './support/harness'
+import { shootAll } from './support/shoot-all'
+import { agentSays, messageBox, transcript, visible, waitIdle } from './support/session-ui'
+
+const launch = launchPerTest()
+
+/** What has the focus: a short description, `BODY` when it was dropped, and whether a ring shows it. */
+async function focusNow(page: Page): Promise<{ what: string; ring: boolean }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null
+    if (!el || el === document.body) return { what: 'BODY', ring: false }
+    const ringOf = (node: Element) => {
+      const style = getComputedStyle(node)
+      return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'
+    }
+    // A page's or a dialog's heading takes the focus to start the page's reading order: it shows none, as in browsers.
+    const heading = /^H[1-6]$/.test(el.tagName) && el.tabIndex === -1
+    // A date field's parts and picker (its shadow tree) draw their own ring.
+    const date = el instanceof HTMLInputElement && el.type === 'date'
+    const box = el.parentElement
+    const ring = heading || date || ringOf(el) || (box !== null && box.matches(':focus-within') && ringOf(box))
+    const name = el.getAttribute('aria-label') ?? ((el as HTMLInputElement).labels?.[0]?.textContent || null) ?? el.textContent ?? ''
+    return { what: `${el.tagName.toLowerCase()} ${name.trim().slice(0, 40)}`, ring }
+  })
+}
+
+/**
+ * Presses `key` (`times` times) and checks where the focus went: not left on the body, ringed. Returns the last stop.
+ */
+async function press(page: Page, key: string, times = 1): Promise<string> {
+  let stop = ''
+  for (let i = 0; i < times; i++) {
+    await page.keyboard.press(key)
+    // A view that changes with the key hands the focus on as it renders: it may be on the body for a moment.
+    await expect.poll(async () => (await focusNow(page)).what, { message: `the focus after ${key}` }).not.toBe('BODY')
+    const { what, ring } = await focusNow(page)
+    expect(ring, `no focus ring on ${what}`).toBe(true)
+    stop = what
+  }
+  return stop
+}
+
+/** Tabs (or Shift+Tabs, or arrows in a tab list) until the focused element's description starts with `target`. */
+async function tabTo(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'ArrowRight' = 'Tab', most = 40): Promise<void> {
+  for (let i = 0; i < most; i++) if ((await press(page, key)).startsWith(target)) return
+  throw new Error(`${key} never reached ${target}`)
+}
+
+/** Waits until the focus is on an element whose description starts with `target`. */
+async function focusedOn(page: Page, target: string): Promise<void> {
+  await expect.poll(async () => (await focusNow(page)).what.startsWith(target) || (await focusNow(page)).what).toBe(true)
+}
+
+it('adds an agent, works in two sessions, answers a permission and a form, and reopens a session from the history with the keyboard alone', async () => {
+  const app = await launch(
+    [
+      { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' },
+      { id: 'waiting', name: 'Waiting agent', scenario: 'e2e-waiting' },
+    ],
+    { viewport: { width: 1400, height: 820 } },
+  )
+  const { page } = app
+  await visible(page.getByRole('navigation', { name: 'Agents and sessions' }))
+
+  // The shortcuts are in the tooltips of what they do (and listed in Settings).
+  expect(await page.getByRole('button', { name: 'New session', exact: true }).first().getAttribute('title')).toMatch(/\(Ctrl\+Shift\+O\)$/)
+  expect(await page.getByRole('button', { name: 'Settings', exact: true }).getAttribute('title')).toBe('Settings (Ctrl+,)')
+
+  // Agents, Add agent, the Claude preset, Save: the saved agent's Edit has the focus; Escape gives it back to Agents.
+  await tabTo(page, 'button Agents')
+  await press(page, 'Enter')
+  await focusedOn(page, 'h1 Agents')
+  await tabTo(page, 'button +Add agent')
+  await press(page, 'Enter')
+  await tabTo(page, 'button Claude')
+  await press(page, 'Enter')
+  await focusedOn(page, 'h2 Add agent')
+  await tabTo(page, 'button Save')
+  await press(page, 'Enter')
+  await focusedOn(page, 'button Edit')
+  await press(page, 'Escape')
+  await focusedOn(page, 'button Agents')
+
+  // A new session (Ctrl+Shift+O): the folder, Enter, and the message box is ready.
+  await press(page, 'Control+Shift+O')
+  await focusedOn(page, 'input Working folder')
+  await page.keyboard.type(app.home.workspace)
+  await press(page, 'Enter')
+  await focusedOn(page, 'textarea Message')
+  await page.keyboard.type('fix')
+  await press(page, 'Enter')
+  await visible(agentSays(page, 'Scripted agent').getByText('Done: answer is 42 now.'))
+  await waitIdle(page)
+
+  // A second session, with the other agent (Shift+Tab to the Agent list, an arrow picks it), started with its button.
+  await press(page, 'Control+Shift+O')
+  await focusedOn(page, 'input Working folder')
+  await page.keyboard.type(app.home.workspace)
+  await tabTo(page, 'select Agent', 'Shift+Tab')
+  await page.keyboard.press('ArrowDown')
+  await tabTo(page, 'button Start session')
+  await press(page, 'Enter')
+  await focusedOn(page, 'textarea Message')
+  await page.keyboard.type('both')
+  await press(page, 'Enter')
+  // The permission takes the focus as it appears (the message box was empty); 1 allows; the form waiting has it next.
+  await focusedOn(page, 'section Waiting agent asks for your approval')
+  await shootAll(page, 'keyboard-permission')
+  await press(page, '1')
+  await focusedOn(page, 'section Waiting agent asksProject setup')
+  // Accept with its required fields empty: the first of them has the focus; filled, Accept sends it.
+  await tabTo(page, 'button Accept')
+  await press(page, 'Enter')
+  await focusedOn(page, 'input Project code')
+  await page.keyboard.type('ABC-12')
+  await tabTo(page, 'input postgres')
+  await press(page, 'Space')
+  await tabTo(page, 'input TypeScript')
+  await press(page, 'Space')
+  await tabTo(page, 'button Accept')
+  await press(page, 'Enter')
+  await focusedOn(page, 'textarea Message')
+  await visible(page.getByRole('status', { name: 'Turn: Working…' }))
+
+  // Settings (Ctrl+,) and back; the inspector (the Agents page's tab) and back.
+  await press(page, 'Control+Comma')
+  await focusedOn(page, 'h1 Settings')
+  await press(page, 'Escape')
+  await focusedOn(page, 'textarea Message')
+  await tabTo(page, 'button Agents', 'Shift+Tab')
+  await press(page, 'Enter')
+  await tabTo(page, 'button Waiting agent')
+  await press(page, 'Enter')
+  await tabTo(page, 'button Overview')
+  await tabTo(page, 'button Inspector', 'ArrowRight')
+  await press(page, 'Enter')
+  await visible(page.getByRole('grid', { name: 'Protocol messages' }))
+  await press(page, 'Escape')
+  await focusedOn(page, 'button Agents')
+
+  // Switch to the first session from the sidebar.
+  await tabTo(page, 'button fix', 'Shift+Tab')
+  await press(page, 'Enter')
+  await visible(page.getByRole('main', { name: 'Session fix' }))
+
+  // Close it from its header (Close, then Confirm): the other session shows, its message box has the focus; close
+  // that one too and the empty window's New session has it (it fell to the body).
+  await tabTo(page, 'button Close session')
+  await press(page, 'Enter')
+  await press(page, 'Enter')
+  await visible(page.getByRole('main', { name: 'Session both' }))
+  await focusedOn(page, 'textarea Message')
+  await tabTo(page, 'button Close session', 'Shift+Tab')
+  await press(page, 'Enter')
+  await press(page, 'Enter')
+  await focusedOn(page, 'button New session')
+  await shootAll(page, 'keyboard-closed')
+
+  // And open it again from the history.
+  await tabTo(page, 'button fix', 'Shift+Tab')
+  await press(page, 'Enter')
+  await visible(page.getByRole('main', { name: 'Session fix' }))
+  await visible(transcript(page).getByText('Done: answer is 42 now.'))
+  expect(await messageBox(page).isVisible()).toBe(true)
+})
