@@ -124,6 +124,10 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   await page.keyboard.type('ABC-12')
   await tabTo(page, 'input postgres')
   await press(page, 'Space')
+  // Clear choice goes with the choice: the focus goes to the choices (it fell to the body).
+  await tabTo(page, 'button Clear choice')
+  await press(page, 'Enter')
+  await focusedOn(page, 'input Refactor in place')
   await tabTo(page, 'input TypeScript')
   await press(page, 'Space')
   await tabTo(page, 'button Accept')
