@@ -110,6 +110,9 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   await tabTo(page, 'button Start session')
   await press(page, 'Enter')
   await focusedOn(page, 'textarea Message')
+  // The folder the form opened with (the last one) was selected: typed over, not typed after ("/tmp/x/tmp/x").
+  const rows = page.getByRole('navigation', { name: 'Agents and sessions' }).locator('.session-list .session-item:not(.history-item)')
+  expect(await rows.evaluateAll((els) => els.map((el) => el.getAttribute('title')))).toEqual([app.home.workspace, app.home.workspace])
   await page.keyboard.type('both')
   await press(page, 'Enter')
   // The permission takes the focus as it appears (the message box was empty); 1 allows; the form waiting has it next.

@@ -62,6 +62,13 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
     return () => clearTimeout(timer)
   }, [pending, slowStartMs])
   const errorId = useId()
+  // The folder the form opens with is selected: typed over, a path replaces it (typed keys went after it, making
+  // "/home/ada/src/home/ada/other"); Enter still starts there.
+  const cwdInput = useRef<HTMLInputElement | null>(null)
+  useEffect(() => {
+    const input = cwdInput.current
+    if (input && document.activeElement === input) input.select()
+  }, [])
   // Folders beyond the working folder: each row has a stable key, so removing one keeps the others' focus.
   const [folders, setFolders] = useState<{ key: number; path: string }[]>([])
   const nextKey = useRef(0)
@@ -144,6 +151,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
           // Left, the box showed a long path's start ("/home/ada/src/…") and hid the folder's own name: its end shows.
           onBlur={(e) => showEnd(e.currentTarget)}
           ref={(el) => {
+            cwdInput.current = el
             if (el && document.activeElement !== el) showEnd(el)
           }}
         />
