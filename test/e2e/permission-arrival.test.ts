@@ -77,3 +77,13 @@ it('a request that appears while the person types keeps their focus and text, an
   expect(await focused(prompt)).toBe(false)
   expect(await page.locator('[aria-live="polite"][data-announcer]').textContent()).toBe(`${AGENT} asks for your approval: Edit src/late.ts`)
 })
+
+it('a question that appears takes the focus the same way: the card itself (Enter there would accept), then Tab reaches its first control', async () => {
+  const { page } = await launch.session({ id: 'elicit', name: 'Elicitation agent', scenario: 'e2e-elicitation' })
+  await sendPrompt(page, 'url-docs')
+  const card = await visible(transcript(page).getByRole('region', { name: 'Read the setup guide' }))
+  await until(card, (el) => el === document.activeElement)
+  expect(await card.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none')
+  await page.keyboard.press('Tab')
+  expect(await focused(card.getByRole('button', { name: 'Open in browser' }))).toBe(true)
+})

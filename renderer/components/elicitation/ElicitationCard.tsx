@@ -1,6 +1,8 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
-import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from '../permissions/prompt-focus'
+import { clearPromptFocus, onArrival, promptFocusTarget, subscribePromptFocus } from '../permissions/prompt-focus'
+import { announce } from '../common/announce'
+import { cutText } from '../../../common/bounded'
 import type { CallResult } from '../../../common/contract/define'
 import { ElicitationForm, type ElicitationAnswer, type ElicitationSubmitResult } from './ElicitationForm'
 import { UrlConsentDialog, type UrlOpenResult } from './UrlConsentDialog'
@@ -26,7 +28,7 @@ export interface ElicitationCardProps {
  * request-scoped inbox render. Keyed by request id so a new request never inherits another's draft.
  */
 export function ElicitationCard(props: ElicitationCardProps) {
-  return <FocusOnRequest requestId={props.elicitation.elicitationRequestId}>{renderCard(props)}</FocusOnRequest>
+  return <FocusOnRequest elicitation={props.elicitation}>{renderCard(props)}</FocusOnRequest>
 }
 
 /**
@@ -34,9 +36,23 @@ export function ElicitationCard(props: ElicitationCardProps) {
  * of the card takes the keyboard focus when the card is, or becomes, mounted — the same path permission
  * prompts use.
  */
-function FocusOnRequest({ requestId, children }: { requestId: string; children: ReactNode }) {
+function FocusOnRequest({ elicitation, children }: { elicitation: ElicitationView; children: ReactNode }) {
+  const requestId = elicitation.elicitationRequestId
   const target = useSyncExternalStore(subscribePromptFocus, promptFocusTarget, promptFocusTarget)
   const scope = useRef<HTMLDivElement>(null)
+  // Appearing, it takes the focus as a permission prompt does when the person is not using it (the card itself, ringed,
+  // never a field: Enter there would accept), else it is announced (see onArrival).
+  const { agentName, message, mode } = elicitation
+  const pending = elicitation.status === 'pending'
+  useEffect(() => {
+    if (!pending) return
+    const arrival = onArrival(requestId)
+    // Without a scroll of its own: the transcript keeps a tall form's title in view as it arrives (a focus scrolled to its middle).
+    if (arrival === 'focus') scope.current?.querySelector<HTMLElement>('.eli-card')?.focus({ preventScroll: true })
+    else if (arrival === 'announce') announce(mode === 'url' ? `${agentName} asks you to open a page in your browser` : `${agentName} asks: ${cutText(message, 200)}`)
+    // Once, when it first appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [requestId])
   useEffect(() => {
     if (target?.requestId !== requestId) return
     const first = scope.current?.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')

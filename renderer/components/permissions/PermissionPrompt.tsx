@@ -42,7 +42,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   const askerId = useId()
   const rememberId = useId()
   // A structural type keeps this file type-checkable without the DOM lib (unit tests render it in Node).
-  const rootRef = useRef<{ focus(): void; contains?(node: unknown): boolean } | null>(null)
+  const rootRef = useRef<{ focus(options?: { preventScroll?: boolean }): void; contains?(node: unknown): boolean } | null>(null)
   const pending = request.status === 'pending'
   const rememberNote = pending && request.rememberNote ? request.rememberNote : null
   // On a tool card whose title or command says exactly the same (claude-agent-acp's Bash: `ls -la` in all three).
@@ -59,7 +59,8 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   useEffect(() => {
     if (!pending || autoFocus) return
     const arrival = onArrival(requestId)
-    if (arrival === 'focus') rootRef.current?.focus()
+    // Without a scroll of its own, as a form's (the transcript shows what arrives, and keeps a request's top in view).
+    if (arrival === 'focus') rootRef.current?.focus({ preventScroll: true })
     else if (arrival === 'announce') announce(`${agentName} asks for your approval: ${cutText(title, 200)}`)
     // Once, when it first appears: a new title or name is not a new request.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -93,7 +94,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
 
   return (
     <section
-      ref={(element: { focus(): void; contains?(node: unknown): boolean } | null) => {
+      ref={(element: { focus(options?: { preventScroll?: boolean }): void; contains?(node: unknown): boolean } | null) => {
         rootRef.current = element
       }}
       className={`perm-prompt perm-status-${request.status}`}

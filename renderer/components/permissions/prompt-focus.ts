@@ -68,17 +68,18 @@ export function focusAfterAnswer(): void {
 const arrived = new Set<string>()
 const ARRIVALS_KEPT = 500
 
-/** What of the DOM {@link arrivalTakesFocus} reads (structural, as above). */
+/** What of the DOM {@link onArrival} reads (structural, as above). */
 interface ArrivalDocument extends DocumentLike {
   querySelector(selector: string): (FocusableLike & { value?: string; contains?(node: unknown): boolean }) | null
 }
 
 /**
- * A permission prompt appearing (its first mount on this page: the transcript mounts rows again as they scroll into
- * view, and those must not pull the view back) says whether it takes the keyboard focus (`onArrival`). It does when the focus is
- * free: on the page's body, or in the composer with nothing typed in its message box (the person sent a message and
- * waits), and no modal page or dialog is open: 'focus'. The person typing the next message, reading elsewhere with the
- * keyboard, or answering another request keeps the focus: 'announce' (read out, politely). A prompt mounted again: 'seen'.
+ * A request appearing, a permission prompt or an agent's question (its first mount on this page: the transcript mounts
+ * rows again as they scroll into view, and those must not pull the view back), says whether it takes the keyboard
+ * focus. It does when the focus is free: on the page's body, or in the composer with nothing typed in its message box
+ * (the person sent a message and waits), and no modal page or dialog is open: 'focus'. The person typing the next
+ * message, reading elsewhere with the keyboard, or answering another request keeps the focus: 'announce' (read out,
+ * politely). A request mounted again: 'seen'.
  */
 export function onArrival(requestId: string): 'focus' | 'announce' | 'seen' {
   if (arrived.has(requestId)) return 'seen'

@@ -514,9 +514,10 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       return
     }
     unstick()
-    // The title at the top, if the control with the focus stays in view below it; then held there.
+    // The title at the top, if the control with the focus stays in view below it (the card itself, focused as it arrives
+    // or as the request before it is answered, starts with its title); then held there.
     const offset = titleOffset(el, card)
-    if (target.getBoundingClientRect().bottom - card.getBoundingClientRect().top + FORM_MARGIN > el.clientHeight) return
+    if (target !== card && target.getBoundingClientRect().bottom - card.getBoundingClientRect().top + FORM_MARGIN > el.clientHeight) return
     el.scrollTop += offset
     leftAt.current = el.scrollTop
     heldForm.current = requestId ?? null
