@@ -9,7 +9,7 @@ import type { Page } from 'playwright'
 import { expect, it } from 'vitest'
 import { launchPerTest } from './support/harness'
 import { shootAll } from './support/shoot-all'
-import { agentSays, messageBox, transcript, visible, waitIdle } from './support/session-ui'
+import { agentSays, messageBox, transcript, UI_TIMEOUT, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 
@@ -41,7 +41,7 @@ async function press(page: Page, key: string, times = 1): Promise<string> {
   for (let i = 0; i < times; i++) {
     await page.keyboard.press(key)
     // A view that changes with the key hands the focus on as it renders: it may be on the body for a moment.
-    await expect.poll(async () => (await focusNow(page)).what, { message: `the focus after ${key}` }).not.toBe('BODY')
+    await expect.poll(async () => (await focusNow(page)).what, { message: `the focus after ${key}`, timeout: UI_TIMEOUT }).not.toBe('BODY')
     const { what, ring } = await focusNow(page)
     expect(ring, `no focus ring on ${what}`).toBe(true)
     stop = what
@@ -55,9 +55,16 @@ async function tabTo(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'Arr
   throw new Error(`${key} never reached ${target}`)
 }
 
+/** Tabs to the element described as `target` and presses Enter there. */
+async function activate(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'ArrowRight' = 'Tab'): Promise<void> {
+  await tabTo(page, target, key)
+  await press(page, 'Enter')
+}
+
 /** Waits until the focus is on an element whose description starts with `target`. */
 async function focusedOn(page: Page, target: string): Promise<void> {
-  await expect.poll(async () => (await focusNow(page)).what.startsWith(target) || (await focusNow(page)).what).toBe(true)
+  // A session that starts (an agent's child process) takes seconds on a busy machine: as long as the UI's other waits.
+  await expect.poll(async () => (await focusNow(page)).what.startsWith(target) || (await focusNow(page)).what, { timeout: UI_TIMEOUT }).toBe(true)
 }
 
 it('adds an agent, works in two sessions, answers a permission and a form, and reopens a session from the history with the keyboard alone', async () => {
@@ -76,16 +83,12 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   expect(await page.getByRole('button', { name: 'Settings', exact: true }).getAttribute('title')).toBe('Settings (Ctrl+,)')
 
   // Agents, Add agent, the Claude preset, Save: the saved agent's Edit has the focus; Escape gives it back to Agents.
-  await tabTo(page, 'button Agents')
-  await press(page, 'Enter')
+  await activate(page, 'button Agents')
   await focusedOn(page, 'h1 Agents')
-  await tabTo(page, 'button +Add agent')
-  await press(page, 'Enter')
-  await tabTo(page, 'button Claude')
-  await press(page, 'Enter')
+  await activate(page, 'button +Add agent')
+  await activate(page, 'button Claude')
   await focusedOn(page, 'h2 Add agent')
-  await tabTo(page, 'button Save')
-  await press(page, 'Enter')
+  await activate(page, 'button Save')
   await focusedOn(page, 'button Edit')
   await press(page, 'Escape')
   await focusedOn(page, 'button Agents')
@@ -107,8 +110,7 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   await page.keyboard.type(app.home.workspace)
   await tabTo(page, 'select Agent', 'Shift+Tab')
   await page.keyboard.press('ArrowDown')
-  await tabTo(page, 'button Start session')
-  await press(page, 'Enter')
+  await activate(page, 'button Start session')
   await focusedOn(page, 'textarea Message')
   // The folder the form opened with (the last one) was selected: typed over, not typed after ("/tmp/x/tmp/x").
   const rows = page.getByRole('navigation', { name: 'Agents and sessions' }).locator('.session-list .session-item:not(.history-item)')
@@ -121,20 +123,17 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   await press(page, '1')
   await focusedOn(page, 'section Waiting agent asksProject setup')
   // Accept with its required fields empty: the first of them has the focus; filled, Accept sends it.
-  await tabTo(page, 'button Accept')
-  await press(page, 'Enter')
+  await activate(page, 'button Accept')
   await focusedOn(page, 'input Project code')
   await page.keyboard.type('ABC-12')
   await tabTo(page, 'input postgres')
   await press(page, 'Space')
   // Clear choice goes with the choice: the focus goes to the choices (it fell to the body).
-  await tabTo(page, 'button Clear choice')
-  await press(page, 'Enter')
+  await activate(page, 'button Clear choice')
   await focusedOn(page, 'input Refactor in place')
   await tabTo(page, 'input TypeScript')
   await press(page, 'Space')
-  await tabTo(page, 'button Accept')
-  await press(page, 'Enter')
+  await activate(page, 'button Accept')
   await focusedOn(page, 'textarea Message')
   await visible(page.getByRole('status', { name: 'Turn: Working…' }))
 
@@ -143,38 +142,31 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   await focusedOn(page, 'h1 Settings')
   await press(page, 'Escape')
   await focusedOn(page, 'textarea Message')
-  await tabTo(page, 'button Agents', 'Shift+Tab')
-  await press(page, 'Enter')
-  await tabTo(page, 'button Waiting agent')
-  await press(page, 'Enter')
+  await activate(page, 'button Agents', 'Shift+Tab')
+  await activate(page, 'button Waiting agent')
   await tabTo(page, 'button Overview')
-  await tabTo(page, 'button Inspector', 'ArrowRight')
-  await press(page, 'Enter')
+  await activate(page, 'button Inspector', 'ArrowRight')
   await visible(page.getByRole('grid', { name: 'Protocol messages' }))
   await press(page, 'Escape')
   await focusedOn(page, 'button Agents')
 
   // Switch to the first session from the sidebar.
-  await tabTo(page, 'button fix', 'Shift+Tab')
-  await press(page, 'Enter')
+  await activate(page, 'button fix', 'Shift+Tab')
   await visible(page.getByRole('main', { name: 'Session fix' }))
 
   // Close it from its header (Close, then Confirm): the other session shows, its message box has the focus; close
   // that one too and the empty window's New session has it (it fell to the body).
-  await tabTo(page, 'button Close session')
-  await press(page, 'Enter')
+  await activate(page, 'button Close session')
   await press(page, 'Enter')
   await visible(page.getByRole('main', { name: 'Session both' }))
   await focusedOn(page, 'textarea Message')
-  await tabTo(page, 'button Close session', 'Shift+Tab')
-  await press(page, 'Enter')
+  await activate(page, 'button Close session', 'Shift+Tab')
   await press(page, 'Enter')
   await focusedOn(page, 'button New session')
   await shootAll(page, 'keyboard-closed')
 
   // And open it again from the history.
-  await tabTo(page, 'button fix', 'Shift+Tab')
-  await press(page, 'Enter')
+  await activate(page, 'button fix', 'Shift+Tab')
   await visible(page.getByRole('main', { name: 'Session fix' }))
   await visible(transcript(page).getByText('Done: answer is 42 now.'))
   expect(await messageBox(page).isVisible()).toBe(true)
