@@ -5,7 +5,7 @@
  * a link's consent, the history and a history row's actions, Settings, and every tab of the Agents page (the inspector
  * with the session's messages, one selected).
  */
-import { it } from 'vitest'
+import { expect, it } from 'vitest'
 import { expectNoSeriousAxeInBothThemes as axeClean } from './support/axe'
 import { launchPerTest } from './support/harness'
 import { agentSays, gone, openPlan, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
@@ -86,6 +86,8 @@ it('a pending permission, a form and a link’s consent have no serious axe viol
   await sendPrompt(page, 'v1-diff')
   await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts', exact: true }))
   await axeClean(page, 'pending permission')
+  // A request's title is a level under the session's (h1): it was an h3, with no h2 between (axe's heading-order).
+  expect(await transcript(page).getByRole('heading', { name: 'Edit src/app.ts', level: 2 }).count()).toBe(1)
   await page.getByRole('button', { name: /^Waiting for you/ }).click()
   await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
   await axeClean(page, 'the inbox')
@@ -95,9 +97,11 @@ it('a pending permission, a form and a link’s consent have no serious axe viol
   await sendPrompt(page, 'every-field')
   const form = await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
   await axeClean(page, 'form')
+  await visible(form.getByRole('heading', { name: 'Project setup', level: 2 }))
   await form.getByRole('button', { name: 'Decline' }).click()
   await waitIdle(page)
   await sendPrompt(page, 'url-docs')
-  await visible(transcript(page).getByRole('region', { name: 'Read the setup guide' }))
+  const link = await visible(transcript(page).getByRole('region', { name: 'Read the setup guide' }))
   await axeClean(page, 'link consent')
+  await visible(link.getByRole('heading', { name: 'Read the setup guide', level: 2 }))
 })

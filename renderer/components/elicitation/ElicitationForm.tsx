@@ -188,9 +188,9 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
         <span className="eli-agent" id={askerId}>
           {elicitation.agentName} asks{elicitation.sessionId === null ? ' while starting' : ''}
         </span>
-        <h3 id={titleId} className="eli-title">
+        <h2 id={titleId} className="eli-title">
           {schema?.title ? <VisibleText text={schema.title} prose /> : 'A question from the agent'}
-        </h3>
+        </h2>
         <p id={messageId} className="eli-message">
           <VisibleText text={elicitation.message} prose />
         </p>

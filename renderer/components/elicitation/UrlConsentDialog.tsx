@@ -93,9 +93,9 @@ export function UrlConsentDialog({ elicitation, onOpen, onDecline, onCancel, onR
     >
       <header className="eli-header">
         <span className="eli-agent">{elicitation.agentName} asks you to open a page in your browser</span>
-        <h3 id={titleId} className="eli-title eli-message">
+        <h2 id={titleId} className="eli-title eli-message">
           <VisibleText text={elicitation.message} prose />
-        </h3>
+        </h2>
       </header>
 
       <UrlDetails check={check} raw={elicitation.url ?? ''} baseId={baseId} />

@@ -111,9 +111,9 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
           {request.agentName} asks{titleOnCard ? ' for your approval' : ''}
         </span>
         {/* Still the prompt's name for a screen reader, which reads it apart from the card. */}
-        <h3 className={titleOnCard ? 'perm-title sr-only' : 'perm-title'} id={titleId}>
+        <h2 className={titleOnCard ? 'perm-title sr-only' : 'perm-title'} id={titleId}>
           <VisibleText text={request.title} keepNewlines />
-        </h3>
+        </h2>
       </header>
       {request.description ? (
         <p className="perm-description" id={descriptionId}>

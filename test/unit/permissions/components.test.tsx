@@ -149,11 +149,11 @@ describe('PermissionPrompt', () => {
   it("says a command once on its card, and in the inbox: the prompt's title is not repeated where it is exactly the card's title or command", () => {
     const bash: ToolCallEntry = { ...toolCall, title: 'ls -la', toolKind: 'execute', content: [], locations: [], rawInput: { command: 'ls -la' } }
     const request = { ...base, title: 'ls -la', description: null }
-    const visibleTitle = (html: string) => /<h3 class="perm-title"/.test(html)
+    const visibleTitle = (html: string) => /<h2 class="perm-title"/.test(html)
     // On the card (no subject): the card shows the title and the command; the title stays the prompt's name, unseen.
     const onCard = renderToStaticMarkup(<PermissionPrompt request={request} toolCall={bash} showSubject={false} onRespond={noop} />)
     expect(visibleTitle(onCard)).toBe(false)
-    expect(onCard).toContain('<h3 class="perm-title sr-only"')
+    expect(onCard).toContain('<h2 class="perm-title sr-only"')
     expect(onCard).toContain('Claude asks for your approval')
     // Only the command matches in the first; nothing in the second: a text that differs is shown.
     for (const [card, shown] of [[{ ...bash, title: 'Run ls' }, false], [{ ...bash, title: 'Run ls', rawInput: { command: 'ls' } }, true]] as const) {
