@@ -40,11 +40,13 @@ async function press(page: Page, key: string, times = 1): Promise<string> {
   let stop = ''
   for (let i = 0; i < times; i++) {
     await page.keyboard.press(key)
-    // A view that changes with the key hands the focus on as it renders: it may be on the body for a moment.
-    await expect.poll(async () => (await focusNow(page)).what, { message: `the focus after ${key}`, timeout: UI_TIMEOUT }).not.toBe('BODY')
-    const { what, ring } = await focusNow(page)
-    expect(ring, `no focus ring on ${what}`).toBe(true)
-    stop = what
+    // A view that changes with the key renders, then hands the focus on (it may be on the body for a moment): two
+    // frames, then the first place the focus rests on that is not the body, read once.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+    let now = await focusNow(page)
+    await expect.poll(async () => (now = await focusNow(page)).what, { message: `the focus after ${key}`, timeout: UI_TIMEOUT }).not.toBe('BODY')
+    expect(now.ring, `no focus ring on ${now.what}`).toBe(true)
+    stop = now.what
   }
   return stop
 }
