@@ -514,6 +514,9 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
       return
     }
     unstick()
+    // Answered with the view still at the end, the follow goes on, as after a press (the card takes the focus as it
+    // arrives: the follow stopped for it, and Jump to latest stayed over nothing below once it was answered).
+    stoppedAtForm.current = requestId ?? null
     // The title at the top, if the control with the focus stays in view below it (the card itself, focused as it arrives
     // or as the request before it is answered, starts with its title); then held there.
     const offset = titleOffset(el, card)
