@@ -21,6 +21,7 @@ import { requestPromptFocus } from './components/permissions/prompt-focus'
 import { startPageAttention } from './notifications/page-attention'
 import { shallowArrayEqual, useAppSelector } from './screens/use-app-selector'
 import { isNewSessionKey, isSettingsKey, newSessionShortcut, settingsShortcut } from './components/common/shortcuts'
+import { moveToRegion, regionKey } from './components/common/regions'
 
 /** The props of `components/permissions/ApprovalInbox.tsx`. */
 export interface InboxProps {
@@ -254,6 +255,9 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
       } else if (isNewSessionKey(event)) {
         event.preventDefault()
         requestNewSession()
+      } else {
+        const direction = regionKey(event)
+        if (direction && moveToRegion(document, direction)) event.preventDefault()
       }
     }
     document.addEventListener('keydown', onKey)

@@ -62,6 +62,7 @@ export function shortcutList(host: ShortcutHost, onMac = mac()): { group: string
         ...(host === 'browser' ? [] : [{ keys: newSessionShortcut('browser', onMac).label, what: 'New session (also)' }]),
         { keys: settings, what: 'Open or close Settings' },
         { keys: 'Escape', what: 'Close the page, dialog or menu on top' },
+        { keys: `F6, ${shift}F6`, what: 'Move between the sidebar, the transcript and the message box' },
       ],
     },
     {

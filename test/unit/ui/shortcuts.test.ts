@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isNewSessionKey, isSettingsKey, settingsShortcut, shortcutList } from '../../../renderer/components/common/shortcuts'
 import { promptKeyAction } from '../../../renderer/components/permissions/option-style'
+import { nextRegion, regionKey } from '../../../renderer/components/common/regions'
 
 /** A keydown as the page hears it (node has no KeyboardEvent; only these fields are read). */
 const key = (k: string, mods: { ctrl?: boolean; meta?: boolean; shift?: boolean; alt?: boolean } = {}) =>
@@ -28,8 +29,30 @@ describe('the app’s shortcut keys', () => {
   })
 })
 
+const keysFor = (list: ReturnType<typeof shortcutList>, what: string) => list.flatMap((g) => g.items).filter((i) => i.what.startsWith(what)).map((i) => i.keys)
+
+describe('F6 between the window’s regions', () => {
+  it('F6 goes forwards, Shift+F6 backwards; with Ctrl, Alt or ⌘ it is not the app’s', () => {
+    expect(regionKey(key('F6'))).toBe('next')
+    expect(regionKey(key('F6', { shift: true }))).toBe('previous')
+    for (const mods of [{ ctrl: true }, { alt: true }, { meta: true }]) expect(regionKey(key('F6', mods))).toBeNull()
+    expect(regionKey(key('F5'))).toBeNull()
+  })
+
+  it('goes round the regions shown, and from none starts at the first (or, backwards, the last)', () => {
+    expect([0, 1, 2].map((i) => nextRegion(i, 3, 'next'))).toEqual([1, 2, 0])
+    expect([0, 1, 2].map((i) => nextRegion(i, 3, 'previous'))).toEqual([2, 0, 1])
+    expect(nextRegion(-1, 3, 'next')).toBe(0)
+    expect(nextRegion(-1, 3, 'previous')).toBe(2)
+    expect(nextRegion(-1, 0, 'next')).toBe(-1)
+  })
+
+  it('is in the list Settings shows', () => {
+    expect(keysFor(shortcutList('browser', false), 'Move between the sidebar')).toEqual(['F6, Shift+F6'])
+  })
+})
+
 describe('the list of shortcuts in Settings', () => {
-  const keysFor = (list: ReturnType<typeof shortcutList>, what: string) => list.flatMap((g) => g.items).filter((i) => i.what.startsWith(what)).map((i) => i.keys)
 
   it('names the keys each host gives the page: the browser keeps Ctrl+N for itself', () => {
     expect(keysFor(shortcutList('browser', false), 'New session')).toEqual(['Ctrl+Shift+O'])
