@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
-import { clearPromptFocus, onArrival, promptFocusTarget, subscribePromptFocus } from '../permissions/prompt-focus'
-import { announce } from '../common/announce'
+import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from '../permissions/prompt-focus'
+import { useFocusOnArrival } from '../permissions/use-answer-focus'
 import { cutText } from '../../../common/bounded'
 import type { CallResult } from '../../../common/contract/define'
 import { ElicitationForm, type ElicitationAnswer, type ElicitationSubmitResult } from './ElicitationForm'
@@ -42,17 +42,14 @@ function FocusOnRequest({ elicitation, children }: { elicitation: ElicitationVie
   const scope = useRef<HTMLDivElement>(null)
   // Appearing, it takes the focus as a permission prompt does when the person is not using it (the card itself, ringed,
   // never a field: Enter there would accept), else it is announced (see onArrival).
+  // (A focus that scrolled would bring a tall form's middle into view: the transcript keeps its title in view instead.)
   const { agentName, message, mode } = elicitation
-  const pending = elicitation.status === 'pending'
-  useEffect(() => {
-    if (!pending) return
-    const arrival = onArrival(requestId)
-    // Without a scroll of its own: the transcript keeps a tall form's title in view as it arrives (a focus scrolled to its middle).
-    if (arrival === 'focus') scope.current?.querySelector<HTMLElement>('.eli-card')?.focus({ preventScroll: true })
-    else if (arrival === 'announce') announce(mode === 'url' ? `${agentName} asks you to open a page in your browser` : `${agentName} asks: ${cutText(message, 200)}`)
-    // Once, when it first appears.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [requestId])
+  useFocusOnArrival(
+    requestId,
+    elicitation.status === 'pending',
+    () => scope.current?.querySelector<HTMLElement>('.eli-card')?.focus({ preventScroll: true }),
+    () => (mode === 'url' ? `${agentName} asks you to open a page in your browser` : `${agentName} asks: ${cutText(message, 200)}`),
+  )
   useEffect(() => {
     if (target?.requestId !== requestId) return
     const first = scope.current?.querySelector<HTMLElement>('input:not(:disabled), select:not(:disabled), textarea:not(:disabled), button:not(:disabled)')

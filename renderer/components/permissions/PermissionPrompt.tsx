@@ -3,9 +3,8 @@ import { useEffect, useId, useRef, useState, useSyncExternalStore, type Keyboard
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { arrangeOptions, contradictingName, MAX_OPTION_NAME_CHARS, optionAppearance, promptKeyAction } from './option-style'
-import { clearPromptFocus, onArrival, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
-import { announce } from '../common/announce'
-import { useFocusAfterAnswer } from './use-answer-focus'
+import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './prompt-focus'
+import { useFocusAfterAnswer, useFocusOnArrival } from './use-answer-focus'
 import { commandOf } from '../transcript/tool-command'
 import { LOCATIONS_SHOWN } from '../transcript/locations-shown'
 import { describeResolution } from './resolution-text'
@@ -55,16 +54,12 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
   // Appearing, it is a dialog that asks: it takes the focus when the person is not using it elsewhere (just sent a
   // message, or nothing is focused), so the keys 1–4 and Escape answer it and a screen reader reads it; else it is
   // announced, and the person comes to it (Tab, the inbox) when they choose. See onArrival.
-  const { requestId, agentName, title } = request
-  useEffect(() => {
-    if (!pending || autoFocus) return
-    const arrival = onArrival(requestId)
-    // Without a scroll of its own, as a form's (the transcript shows what arrives, and keeps a request's top in view).
-    if (arrival === 'focus') rootRef.current?.focus({ preventScroll: true })
-    else if (arrival === 'announce') announce(`${agentName} asks for your approval: ${cutText(title, 200)}`)
-    // Once, when it first appears: a new title or name is not a new request.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [requestId])
+  useFocusOnArrival(
+    request.requestId,
+    pending && !autoFocus,
+    () => rootRef.current?.focus({ preventScroll: true }),
+    () => `${request.agentName} asks for your approval: ${cutText(request.title, 200)}`,
+  )
 
   // Opened from the inbox or a notification: take the focus once, when mounted (see prompt-focus.ts).
   const focusTarget = useSyncExternalStore(subscribePromptFocus, promptFocusTarget, promptFocusTarget)

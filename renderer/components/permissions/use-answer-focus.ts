@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, type RefObject } from 'react'
-import { focusAfterAnswer, holdsFocus } from './prompt-focus'
+import { focusAfterAnswer, holdsFocus, onArrival } from './prompt-focus'
+import { announce } from '../common/announce'
 
 /**
  * A request answered from inside it (a prompt's option, a form's Accept, Decline, Cancel or Escape) loses its buttons,
@@ -24,4 +25,19 @@ export function useFocusAfterAnswer(pending: boolean, root: RefObject<{ contains
   return useCallback(() => {
     answeredHere.current = holdsFocus(root.current)
   }, [root])
+}
+
+/**
+ * A request appearing (a permission prompt, an agent's question) takes the focus when the person is not using it
+ * (`focus`, called without a scroll of its own: the transcript keeps a request's top in view), else its `announcement`
+ * is read out; once, when it first appears while pending (see {@link onArrival}). A new title or name is not a new request.
+ */
+export function useFocusOnArrival(requestId: string, pending: boolean, focus: () => void, announcement: () => string): void {
+  useEffect(() => {
+    if (!pending) return
+    const arrival = onArrival(requestId)
+    if (arrival === 'focus') focus()
+    else if (arrival === 'announce') announce(announcement())
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [requestId])
 }
