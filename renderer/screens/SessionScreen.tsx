@@ -99,19 +99,19 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     (prompt: ContentBlock[]) => {
       const snapshot = store.getSnapshot()
       const agentStatus = snapshot.agents[snapshot.sessions[sessionId]?.agentId ?? '']?.status
+      const text = promptText(prompt)
       clearTimeout(waitTimer.current)
       let answered = false
-      if (agentStatus !== 'ready') setStartingWith({ text: promptText(prompt), reopening: false })
+      if (agentStatus !== 'ready') setStartingWith({ text, reopening: false })
       else {
         waitTimer.current = setTimeout(() => {
-          if (!answered && store.getSnapshot().sessions[sessionId]?.turn.state === 'idle') setStartingWith({ text: promptText(prompt), reopening: true })
+          if (!answered && store.getSnapshot().sessions[sessionId]?.turn.state === 'idle') setStartingWith({ text, reopening: true })
         }, SHOW_WAITING_AFTER_MS)
       }
       return api.prompt({ sessionId, prompt: prompt as Parameters<SessionApi['prompt']>[0]['prompt'] }).then((result) => {
         answered = true
         clearTimeout(waitTimer.current)
         setStartingWith(null)
-        const text = promptText(prompt)
         if (!result.ok && result.error.kind === 'cancelled') {
           // Withdrawn by Stop before it went: the message box has it again (the composer puts it back in an empty box),
           // before what the person typed meanwhile.

@@ -168,7 +168,13 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
   const turn: TurnView = (props.turn.state === 'running' || props.turn.state === 'unknown') && waitingOnYou > 0 ? { ...props.turn, state: 'requires_action' } : props.turn
   const starting = turn.state === 'idle' && startingAgent != null
   const busy = turn.state === 'running' || turn.state === 'unknown' || starting
-  const label = starting ? (reopening ? 'Opening…' : 'Starting…') : turnLabel(turn)
+  // What the message waits for: the agent starting, or a running agent opening the session again.
+  const waitsFor = !starting
+    ? null
+    : reopening
+      ? { label: 'Opening…', status: `${startingAgent} opening the session`, what: `${startingAgent} is opening this session again` }
+      : { label: 'Starting…', status: `starting ${startingAgent}`, what: `Starting ${startingAgent}` }
+  const label = waitsFor?.label ?? turnLabel(turn)
   return (
     <header className="session-header">
       <div className="session-heading">
@@ -182,10 +188,8 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
       <span
         className={`turn-state turn-${starting ? 'starting' : turn.state}`}
         role="status"
-        aria-label={starting ? (reopening ? `Turn: ${startingAgent} opening the session` : `Turn: starting ${startingAgent}`) : `Turn: ${label}`}
-        title={
-          starting ? (reopening ? `${startingAgent} is opening this session again; your message goes as soon as it is ready` : `Starting ${startingAgent}; your message goes as soon as it is ready`) : undefined
-        }
+        aria-label={`Turn: ${waitsFor?.status ?? label}`}
+        title={waitsFor ? `${waitsFor.what}; your message goes as soon as it is ready` : undefined}
       >
         {busy && <span className="spinner" aria-hidden="true" />}
         {label}
