@@ -14,14 +14,14 @@ import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
 import { errorDetails } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
-import { FROM_SUBAGENT } from '../../common/session/reducer/subagents'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
-import { estimateJsonBytes } from './estimate-json'
 import { REPLACING_KINDS, SESSION_FACTS } from './session-growth'
 import { LazyState } from './lazy-state'
-import { DEFAULT_EARLY_REQUEST_WAIT_MS, MAX_EARLY_BYTES, MAX_EARLY_REQUESTS, MAX_EARLY_UPDATES, droppedNotice, takeEarly, type EarlyBuffer } from './early-updates'
-import { chosenMode, configuredBy, currentModel, type ChosenMode } from './session-config'
+import { DEFAULT_EARLY_REQUEST_WAIT_MS, EarlyUpdates, MAX_EARLY_BYTES, MAX_EARLY_UPDATES, droppedNotice } from './early-updates'
+import { SUBAGENT_KINDS, SubagentRoutes, agentScopedId, fromSubagent } from './subagents'
+import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged } from './session-config'
+import { settleLoadReplay } from './load-replay'
 import {
   additionalDirectoriesFor,
   cutReason,
@@ -165,30 +165,10 @@ interface SessionRecord {
 }
 
 /**
- * After a v1 `session/load` is answered, how long the agent must stay quiet before its replay counts as over, and
- * the longest Bosun waits for that before it goes on. The spec has the replay come first, but Gemini CLI answers
- * at once and streams the history after its answer: what it sends then is history too, and must not land in the
- * turn the person is starting.
- */
-const LOAD_REPLAY_QUIET_MS = 150
-const LOAD_REPLAY_MAX_WAIT_MS = 5_000
-
-/**
  * Applied to a full session: each replaces what the session shows (its facts, the v2 plan and turn state),
  * so none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
  */
 const KINDS_APPLIED_WHEN_FULL = REPLACING_KINDS
-
-/**
- * What of a v2 subagent's own updates its parent session shows: the subagent's tool calls and terminals (what it
- * does, and what a permission it asks for is about), on the parent's transcript. Its state, usage, options,
- * commands, plan, title and messages are the child's own and would overwrite the parent's (a child's idle must not
- * end the parent's turn); the subagent's brief and report reach the parent as its `session_message`s.
- */
-const SUBAGENT_KINDS = new Set(['tool_call', 'tool_call_update', 'tool_call_content_chunk', 'terminal_update', 'terminal_output_chunk'])
-
-/** Subagent sessions one session may announce; past it, a new child's updates and requests are not routed. */
-const MAX_SUBAGENTS = 256
 
 /**
  * What of a Bosun-side action a full session still takes (null: nothing). It shows no more output, of the agent's or
@@ -214,14 +194,6 @@ function whenFull(action: SessionAction): SessionAction | null {
 }
 
 /**
- * Where the agent's id for a session is unique: `<agentId>/<the agent's session id>`. Agent ids never
- * contain `/` (main/config/agent-definitions.ts), so two agents that both call a session `sess-1` differ.
- */
-function agentScopedId(agentId: string, acpSessionId: string): string {
-  return `${agentId}/${acpSessionId}`
-}
-
-/**
  * Owns every session: creates them on agents, routes `session/update`s into the pure reducer (main keeps
  * a copy of each session's state for snapshots, so a reloaded renderer rehydrates) and forwards the same
  * actions, batched per frame, to the renderer.
@@ -231,13 +203,13 @@ export class SessionsService implements IDisposable {
   private readonly sessions = new Map<string, SessionRecord>()
   /** Agent-scoped id → Bosun's id of the newest session the agent calls that. */
   private readonly byAgentScopedId = new Map<string, string>()
-  /** Agent-scoped id of a v2 subagent session → Bosun's id of the session that announced it (`subagent_update`). */
-  private readonly parentOf = new Map<string, string>()
+  /** Which session each v2 subagent session is routed to: the one that announced it (`subagent_update`). */
+  private readonly subagentRoutes = new SubagentRoutes((scoped) => this.byAgentScopedId.has(scoped))
   private suffix = 1
   /** Sessions being opened (waiting on their agent): they count towards {@link MAX_OPEN_SESSIONS} already. */
   private opening = 0
   /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
-  private readonly early = new Map<AcpClientConnection, EarlyBuffer>()
+  private readonly early = new EarlyUpdates()
   private readonly store = new DisposableStore()
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
@@ -324,7 +296,7 @@ export class SessionsService implements IDisposable {
       if (record.agentId !== agentId || !record.connection) continue
       record.connection = undefined
       // Its subagents were sessions of the process that went: the next one may give their ids to sessions of its own.
-      this.forgetSubagents(sessionId, record)
+      this.subagentRoutes.forget(sessionId, record)
       // Queued actions first: a turn that started within this frame must count as running.
       this.batcher.flush(sessionId)
       if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.' })
@@ -353,7 +325,7 @@ export class SessionsService implements IDisposable {
    */
   resolve(agentId: string, acpSessionId: string): string | undefined {
     const scoped = agentScopedId(agentId, acpSessionId)
-    const sessionId = this.byAgentScopedId.get(scoped) ?? this.parentOf.get(scoped)
+    const sessionId = this.byAgentScopedId.get(scoped) ?? this.subagentRoutes.parent(scoped)
     return sessionId !== undefined && this.sessions.get(sessionId)?.agentId === agentId ? sessionId : undefined
   }
 
@@ -373,33 +345,19 @@ export class SessionsService implements IDisposable {
    * {@link servedSession}, for a request that may name a session before Bosun knows it: while a `session/new|load|resume`
    * is in flight on `connection`, the agent may ask for the session it is making (or a subagent it announced in the
    * early updates) before answering, so the request waits until that call is over and is looked up then; at most
-   * {@link MAX_EARLY_REQUESTS} wait per connection, each at most `earlyRequestWaitMs` (an agent may wait for its answer
+   * `MAX_EARLY_REQUESTS` (early-updates.ts) wait per connection, each at most `earlyRequestWaitMs` (an agent may wait for its answer
    * before it answers). Synchronous (undefined for "not served") unless it waits.
    */
   sessionForRequest(agentId: string, connection: AcpClientConnection, acpSessionId: string, signal: AbortSignal): string | undefined | Promise<string | undefined> {
     const served = this.servedSession(agentId, connection, acpSessionId)
-    const early = this.early.get(connection)
-    if (served !== undefined || !early || early.inFlight === 0 || early.waiters.length >= MAX_EARLY_REQUESTS || signal.aborted) return served
-    return new Promise((resolve) => {
-      const done = (sessionId: string | undefined) => {
-        const at = early.waiters.indexOf(wake)
-        if (at >= 0) early.waiters.splice(at, 1)
-        this.scheduler.clearTimeout(timer)
-        signal.removeEventListener('abort', gone)
-        resolve(sessionId)
-      }
-      const wake = () => done(this.servedSession(agentId, connection, acpSessionId))
-      const gone = () => done(undefined)
-      const timer = this.scheduler.setTimeout(gone, this.earlyRequestWaitMs)
-      early.waiters.push(wake)
-      signal.addEventListener('abort', gone, { once: true })
-    })
+    if (served !== undefined) return served
+    return this.early.waitForAnswer(connection, signal, this.scheduler, this.earlyRequestWaitMs, () => this.servedSession(agentId, connection, acpSessionId)) ?? undefined
   }
 
   /** Whether the agent's session `childAcpSessionId` is a v2 subagent `sessionId` announced (routed to it now). */
   isSubagentOf(sessionId: string, childAcpSessionId: string): boolean {
     const record = this.sessions.get(sessionId)
-    return record !== undefined && this.parentOf.get(agentScopedId(record.agentId, childAcpSessionId)) === sessionId
+    return record !== undefined && this.subagentRoutes.parent(agentScopedId(record.agentId, childAcpSessionId)) === sessionId
   }
 
   /** The session's live connection and the agent's id for it; `undefined` when the session is unknown or detached. */
@@ -529,8 +487,7 @@ export class SessionsService implements IDisposable {
     if (!connected.ok) return connected
     const { connection, protocolVersion, withoutKeys } = connected.value
     const extra = [...(options.additionalDirectories ?? [])]
-    const early = this.earlyBuffer(connection)
-    early.inFlight++
+    const early = this.early.begin(connection)
     try {
       const mcp = await this.mcpServers?.(agentId, connection)
       const outcome = await this.withTimeout(
@@ -555,7 +512,7 @@ export class SessionsService implements IDisposable {
       this.sessions.set(sessionId, record)
       const configured = configuredBy(outcome) ?? { type: 'session_configured' }
       // The reducer applies configuration first, then anything the agent sent before answering.
-      const buffered = this.takeEarlyOf(early, sessionId, record)
+      const buffered = this.early.takeFor(early, record, (update) => this.subagentRoutes.adopt(sessionId, record, update))
       const actions: SessionAction[] = [configured, ...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
       const dropped = buffered.dropped
       if (buffered.updates.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered.updates, dropped > 0) })
@@ -567,7 +524,7 @@ export class SessionsService implements IDisposable {
     } catch (error) {
       return fail(toFailure(error))
     } finally {
-      this.releaseEarly(connection, early)
+      this.early.release(connection, early)
     }
   }
 
@@ -778,7 +735,7 @@ export class SessionsService implements IDisposable {
     this.totalReceived -= record.received ?? 0
     const scoped = agentScopedId(record.agentId, record.acpSessionId)
     if (this.byAgentScopedId.get(scoped) === sessionId) this.byAgentScopedId.delete(scoped)
-    this.forgetSubagents(sessionId, record)
+    this.subagentRoutes.forget(sessionId, record)
     this.history?.closed(sessionId)
     this.events.emit('sessionRemoved', { sessionId })
     return ok(undefined)
@@ -1031,8 +988,7 @@ export class SessionsService implements IDisposable {
       const capabilities = connection.handshake?.capabilities
       if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
       // What the agent sends before answering (v2: its current state_update, E8) waits in the early buffer.
-      const early = this.earlyBuffer(connection)
-      early.inFlight++
+      const early = this.early.begin(connection)
       // v1 session/load replays the whole history first: the transcript has it, so only the session's current facts apply.
       const loaded = protocolVersion === 1 && !capabilities?.resumeSession
       // Filtered as it arrives, so a long replay cannot fill the early buffer and push out the facts at its end.
@@ -1069,18 +1025,18 @@ export class SessionsService implements IDisposable {
         // Said again only when it changed (a session opened from the history said nothing yet in this run).
         for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
         // What the agent sent before answering, and (as for a new session) how many of those the buffer had no room for.
-        const buffered = this.takeEarlyOf(early, sessionId, record)
+        const buffered = this.early.takeFor(early, record, (update) => this.subagentRoutes.adopt(sessionId, record, update))
         for (const update of buffered.updates) this.pushUpdate(sessionId, update)
         // (`push` lets out the held end of a text chunk first: what followed it was dropped.)
         if (buffered.dropped) this.push(sessionId, { type: 'updates', updates: [droppedNotice(buffered.dropped)] })
-        if (loaded) await this.settleLoadReplay(record)
+        if (loaded) await settleLoadReplay(record, this.scheduler)
         record.restoringMode = true
         try {
-          await this.restoreMode(sessionId, chosen)
+          await restoreMode(this, this.logger, sessionId, chosen)
         } finally {
           record.restoringMode = false
         }
-        this.tellModelChanged(sessionId, model)
+        tellModelChanged(this, sessionId, model)
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
@@ -1093,77 +1049,13 @@ export class SessionsService implements IDisposable {
         return cannot(`could not resume it (${why})`)
       } finally {
         early.factsOnly.delete(record.acpSessionId)
-        this.releaseEarly(connection, early)
+        this.early.release(connection, early)
       }
     })().finally(() => {
       record.reattaching = undefined
       record.reattachingOn = undefined
     })
     return record.reattaching
-  }
-
-  /**
-   * After a resume or load, the session's mode is the one the person had: an agent that answers another (codex-acp
-   * resumes every session in its default, "Auto review", which lets a model approve what "Workspace access" asked
-   * you about) is asked to set it back before the prompt goes, as far as it still offers it; a refusal is told in
-   * the session. Only the mode (what the agent may do without asking), not the other options.
-   */
-  private async restoreMode(sessionId: string, chosen: ChosenMode | null): Promise<void> {
-    const state = chosen ? this.state(sessionId) : undefined
-    if (!chosen || !state) return
-    const told = (what: string, message: string) =>
-      this.push(sessionId, {
-        type: 'updates',
-        updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `The agent resumed this session in another mode and did not take ${what} back`, description: message }],
-      })
-    if (chosen.configId !== undefined) {
-      const option = state.configOptions.find((o) => o.id === chosen.configId && o.type === 'select')
-      if (!option || option.currentValue === chosen.value || !option.options.some((o) => o.value === chosen.value)) return
-      this.logger.info(`${sessionId}: resumed in mode ${String(option.currentValue)}, setting ${chosen.value} back`)
-      const set = await this.setConfigOption(sessionId, option.id, chosen.value)
-      if (!set.ok) told(`“${option.options.find((o) => o.value === chosen.value)?.name ?? chosen.value}”`, set.error.message)
-      return
-    }
-    const modes = state.modes
-    if (!modes || modes.currentModeId === chosen.value || !modes.availableModes.some((m) => m.id === chosen.value)) return
-    this.logger.info(`${sessionId}: resumed in mode ${modes.currentModeId}, setting ${chosen.value} back`)
-    const set = await this.setMode(sessionId, chosen.value)
-    if (!set.ok) told(`“${modes.availableModes.find((m) => m.id === chosen.value)?.name ?? chosen.value}”`, set.error.message)
-  }
-
-  /**
-   * After a resume or load, a model other than the one the session showed is the agent's to choose (unlike the mode,
-   * it is not set back), but said: Gemini CLI loads every session with its "Auto" model, and the person's choice of
-   * another one changed under the message box as the next prompt went, unremarked.
-   */
-  private tellModelChanged(sessionId: string, had: { value: string; name: string } | null): void {
-    const now = had && this.state(sessionId) ? currentModel(this.state(sessionId)!) : null
-    if (!had || !now || now.value === had.value) return
-    const title = `The agent continued this session with the model “${now.name}”, not “${had.name}”`
-    this.push(sessionId, noticeAction('info', title, 'The agent chose it when it took the session back. To use the other one, choose it again under the message box.'))
-  }
-
-  /**
-   * Resolves once the agent has said nothing for the session for {@link LOAD_REPLAY_QUIET_MS} (at most
-   * {@link LOAD_REPLAY_MAX_WAIT_MS}); until then what it sends for it is the rest of a `session/load` replay.
-   */
-  private settleLoadReplay(record: SessionRecord): Promise<void> {
-    return new Promise((resolve) => {
-      let quiet: unknown
-      const done = () => {
-        this.scheduler.clearTimeout(quiet)
-        this.scheduler.clearTimeout(cap)
-        record.replayTail = undefined
-        resolve()
-      }
-      const heard = () => {
-        this.scheduler.clearTimeout(quiet)
-        quiet = this.scheduler.setTimeout(done, LOAD_REPLAY_QUIET_MS)
-      }
-      const cap = this.scheduler.setTimeout(done, LOAD_REPLAY_MAX_WAIT_MS)
-      record.replayTail = { heard }
-      heard()
-    })
   }
 
   /**
@@ -1176,31 +1068,6 @@ export class SessionsService implements IDisposable {
     record.mcpRefused = description
     if (!mcp?.refused.length) return []
     return [noticeAction('warning', `Not passed to ${record.agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description)]
-  }
-
-  /** The connection's early buffer, made for a session/new|load|resume; it lives until the last of those is over ({@link releaseEarly}). */
-  private earlyBuffer(connection: AcpClientConnection) {
-    let buffer = this.early.get(connection)
-    if (!buffer) {
-      buffer = { inFlight: 0, updates: new Map(), arrived: 0, count: 0, bytes: 0, dropped: new Map(), factsOnly: new Set(), waiters: [] }
-      this.early.set(connection, buffer)
-    }
-    return buffer
-  }
-
-  /**
-   * A session/new|load|resume is over: the last one out removes the buffer (what no session took is dropped). Not on
-   * the connection's close: one that closed before the buffer was made never says so again, and would keep it for good.
-   */
-  private releaseEarly(connection: AcpClientConnection, early: EarlyBuffer): void {
-    early.inFlight--
-    if (early.inFlight > 0) return
-    if (this.early.get(connection) === early) this.early.delete(connection)
-    early.updates.clear()
-    early.dropped.clear()
-    early.count = 0
-    early.bytes = 0
-    for (const wake of early.waiters.splice(0)) wake()
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
@@ -1231,104 +1098,21 @@ export class SessionsService implements IDisposable {
         tail.heard()
         if (!SESSION_FACTS.has(update.sessionUpdate)) return
       }
-      if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(route.sessionId, route.record, update)
+      if (update.sessionUpdate === 'subagent_update') this.subagentRoutes.adopt(route.sessionId, route.record, update)
       if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update, plain)
       return
     }
-    const parentId = this.parentOf.get(agentScopedId(agentId, acpSessionId))
+    const parentId = this.subagentRoutes.parent(agentScopedId(agentId, acpSessionId))
     const parent = parentId !== undefined ? this.sessions.get(parentId) : undefined
     if (parentId !== undefined && parent && parent.agentId === agentId && parent.connection === connection) {
       // A subagent's own subagents belong to the same conversation: announced to the same parent.
-      if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(parentId, parent, update)
+      if (update.sessionUpdate === 'subagent_update') this.subagentRoutes.adopt(parentId, parent, update)
       if (SUBAGENT_KINDS.has(update.sessionUpdate) && !parent.full && !parent.replayTail) this.pushUpdate(parentId, fromSubagent(update, acpSessionId))
       return
     }
-    const early = this.early.get(connection)
-    if (early && early.inFlight > 0) {
-      if (early.factsOnly.has(acpSessionId) && !SESSION_FACTS.has(update.sessionUpdate)) return
-      const bytes = estimateJsonBytes(update)
-      if (early.count >= MAX_EARLY_UPDATES || early.bytes + bytes > MAX_EARLY_BYTES) {
-        const dropped = early.dropped.get(acpSessionId) ?? 0
-        if (dropped === 0) this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates or ${formatBytes(MAX_EARLY_BYTES)} before answering session/new; dropping the rest`)
-        // Bounded too: a flood of made-up session ids must not grow this map.
-        if (dropped > 0 || early.dropped.size < 64) early.dropped.set(acpSessionId, dropped + 1)
-        return
-      }
-      early.count++
-      early.bytes += bytes
-      let waiting = early.updates.get(acpSessionId)
-      if (!waiting) early.updates.set(acpSessionId, (waiting = { list: [], arrivals: [], bytes: 0 }))
-      waiting.list.push(update)
-      waiting.arrivals.push(early.arrived++)
-      waiting.bytes += bytes
-      return
-    }
+    const firstDrop = () => this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates or ${formatBytes(MAX_EARLY_BYTES)} before answering session/new; dropping the rest`)
+    if (this.early.hold(connection, acpSessionId, update, firstDrop)) return
     this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
-  }
-
-  /**
-   * What the agent sent for a session before answering its `session/new|load|resume`, taken out of the early buffer:
-   * its own updates, and what the subagents they announce sent (a subagent may be announced, and start, before the
-   * answer: claude-agent-acp on v2). Those subagents are adopted here, as `handleUpdate` adopts them, and their updates
-   * follow the session's own, as it would have routed them. `dropped`: how many of all these the buffer had no room for.
-   */
-  private takeEarlyOf(early: EarlyBuffer, sessionId: string, record: SessionRecord): { updates: SessionUpdateNotification['update'][]; dropped: number } {
-    let dropped = 0
-    const held: { arrival: number; update: SessionUpdateNotification['update']; child?: string }[] = []
-    const take = (acpSessionId: string, child?: string) => {
-      dropped += early.dropped.get(acpSessionId) ?? 0
-      early.dropped.delete(acpSessionId)
-      const { list, arrivals } = takeEarly(early, acpSessionId)
-      for (let i = 0; i < list.length; i++) {
-        const update = list[i]!
-        if (update.sessionUpdate === 'subagent_update') this.adoptSubagent(sessionId, record, update)
-        held.push({ arrival: arrivals[i]!, update, ...(child !== undefined ? { child } : {}) })
-      }
-    }
-    take(record.acpSessionId)
-    // The list grows as subagents announce their own (they belong to the same parent); bounded by MAX_SUBAGENTS.
-    const children = record.subagents ?? []
-    for (let i = 0; i < children.length; i++) take(children[i]!, children[i]!)
-    // In the order they came, as they would have been routed after the answer: a subagent's updates from its
-    // announcement on (what it sent before was not yet this session's), after the session's own of the same moment.
-    held.sort((a, b) => a.arrival - b.arrival)
-    const adopted = new Set(children)
-    const announced = new Set<string>()
-    const updates: SessionUpdateNotification['update'][] = []
-    for (const { update, child } of held) {
-      if (child !== undefined && !announced.has(child)) continue
-      if (update.sessionUpdate === 'subagent_update') {
-        const named = (update as { sessionId?: unknown }).sessionId
-        if (typeof named === 'string' && adopted.has(named)) announced.add(named)
-      }
-      if (child === undefined) updates.push(update)
-      else if (SUBAGENT_KINDS.has(update.sessionUpdate) && !record.full) updates.push(fromSubagent(update, child))
-    }
-    return { updates, dropped }
-  }
-
-  /**
-   * A v2 `subagent_update` on `sessionId`: the child session it names is routed to this session from now on (its tool
-   * calls shown here, its permission requests asked here). A child already routed elsewhere, or one past the bound, is not.
-   */
-  private adoptSubagent(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
-    const child = (update as { sessionId?: unknown }).sessionId
-    if (record.state.protocolVersion !== 2 || typeof child !== 'string' || child.length === 0 || child.length > 1024) return
-    const scoped = agentScopedId(record.agentId, child)
-    if (this.byAgentScopedId.has(scoped) || this.parentOf.has(scoped)) return
-    const children = (record.subagents ??= [])
-    if (children.length >= MAX_SUBAGENTS) return
-    children.push(child)
-    this.parentOf.set(scoped, sessionId)
-  }
-
-  /** The subagent sessions `record` announced are no longer routed to it. */
-  private forgetSubagents(sessionId: string, record: SessionRecord): void {
-    for (const child of record.subagents ?? []) {
-      const childScoped = agentScopedId(record.agentId, child)
-      if (this.parentOf.get(childScoped) === sessionId) this.parentOf.delete(childScoped)
-    }
-    record.subagents = undefined
   }
 
   /**
@@ -1439,9 +1223,8 @@ export class SessionsService implements IDisposable {
     this.sessions.clear()
     this.lastRoute = undefined
     this.byAgentScopedId.clear()
-    this.parentOf.clear()
-    for (const early of this.early.values()) for (const wake of early.waiters.splice(0)) wake()
-    this.early.clear()
+    this.subagentRoutes.clear()
+    this.early.dispose()
   }
 }
 
@@ -1459,9 +1242,6 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined):
 }
 
 /** A subagent's update as its parent shows it: a tool call says whose it is (subagents at work side by side interleave on the parent). */
-function fromSubagent(update: SessionUpdateNotification['update'], acpSessionId: string): SessionUpdateNotification['update'] {
-  return update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update' ? ({ ...update, [FROM_SUBAGENT]: acpSessionId } as typeof update) : update
-}
 
 /** Whether two absolute paths name the same folder, written differently (trailing separators, `.` and `..`). */
 function sameFolder(a: string, b: string): boolean {
