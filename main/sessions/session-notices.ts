@@ -21,13 +21,18 @@ export function promptError(failure: Failure): PromptError {
   return error
 }
 
+/** Whether a call failed because Bosun could not write it to the agent: it closed its input (stdin). */
+export function isInputClosed(failure: Failure): boolean {
+  return failure.code === ErrorCodes.MessageWriteError && /\bEPIPE\b/.test(failure.message)
+}
+
 /**
- * A prompt Bosun could not write to the agent says so: the write's own error ('write EPIPE') read as the agent's
- * refusal of the message. An agent that closed its input (stdin) and lives on gets nothing more (it is stopped).
+ * A message (or another call: `what`) Bosun could not write to the agent says so: the write's own error ('write
+ * EPIPE') read as the agent's refusal. An agent that closed its input (stdin) and lives on gets nothing more (it is stopped).
  */
-export function undelivered(failure: Failure): Failure {
-  if (failure.code !== ErrorCodes.MessageWriteError || !/\bEPIPE\b/.test(failure.message)) return failure
-  return { ...failure, message: `The agent closed its input (stdin), so this message could not reach it (${failure.message}).` }
+export function undelivered(failure: Failure, what = 'this message'): Failure {
+  if (!isInputClosed(failure)) return failure
+  return { ...failure, message: `The agent closed its input (stdin), so ${what} could not reach it (${failure.message}).` }
 }
 
 /** Most of an agent's error details said in a one-line reason (the first line, cut with "…"). */

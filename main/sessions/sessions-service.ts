@@ -27,6 +27,7 @@ import {
   cutReason,
   foldersMissing,
   foldersNotPassed,
+  isInputClosed,
   isSessionGone,
   keysNotPassed,
   lastPromptNotSent,
@@ -522,7 +523,7 @@ export class SessionsService implements IDisposable {
       this.events.emit('sessionAdded', { session: record.state })
       return ok({ sessionId })
     } catch (error) {
-      return fail(toFailure(error))
+      return fail(undelivered(toFailure(error), 'the request for a new session'))
     } finally {
       this.early.release(connection, early)
     }
@@ -832,7 +833,7 @@ export class SessionsService implements IDisposable {
       await this.withTimeout('session/delete', connection.deleteSession(acpSessionId))
       return ok({ sent: true })
     } catch (error) {
-      return fail(toFailure(error))
+      return fail(undelivered(toFailure(error), 'the request to delete the session'))
     }
   }
 
@@ -861,7 +862,7 @@ export class SessionsService implements IDisposable {
       }
       return ok(all)
     } catch (error) {
-      return fail(toFailure(error))
+      return fail(undelivered(toFailure(error), 'the request for its sessions'))
     }
   }
 
@@ -927,7 +928,7 @@ export class SessionsService implements IDisposable {
         this.history?.discarded?.(sessionId)
         this.closeSession(sessionId)
       }
-      return fail(toFailure(error))
+      return fail(undelivered(toFailure(error), 'the request to open the session'))
     }
   }
 
@@ -946,7 +947,7 @@ export class SessionsService implements IDisposable {
       await fn(record.connection, record.acpSessionId)
       return ok(undefined)
     } catch (error) {
-      const failure = error instanceof BosunError ? error.failure : toFailure(error)
+      const failure = undelivered(error instanceof BosunError ? error.failure : toFailure(error), 'the change')
       // Gemini CLI refuses a mode with only "Internal error", and why in `data.details` ("Cannot enable privileged
       // approval modes in an untrusted folder."): the message the person sees says why.
       const details = failure.kind === 'rpc-error' ? errorDetails(failure.data) : undefined
@@ -1040,9 +1041,11 @@ export class SessionsService implements IDisposable {
         return ok(connection)
       } catch (error) {
         const failure = toFailure(error)
-        // The agent stopped before it answered: it did not refuse the session, and once it runs again the next send
-        // (or a Restart and a send) asks it again. The agent's state shows it stopped; the send fails as its exit.
+        // The agent stopped before it answered, or closed its input so the call never reached it (it is stopped for
+        // that): it did not refuse the session, and once it runs again the next send (or a Restart and a send) asks
+        // it again. The agent's state shows it stopped; the send fails as its exit.
         if (failure.kind === 'agent-exited') return fail(failure)
+        if (isInputClosed(failure)) return fail(undelivered(failure, 'the request to continue this session'))
         // Gemini CLI says only "Internal error", and why in `data.details` ("No previous sessions found for this project.").
         const details = errorDetails(failure.data)
         const why = details === undefined ? failure.message : `${failure.message}: ${cutReason(details)}`

@@ -27,3 +27,16 @@ it('closes its stdin and writes on: the next message fails saying so, as not sen
   expect((await down).error?.message).toBe('Hostile closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.')
   tally.sessionsBroken += await brokenSessions(setup)
 })
+
+it('closes its stdin: a new session asked of it fails saying the request could not reach it, not "write EPIPE"', async () => {
+  const setup = await start('close-stdin')
+  const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
+  expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
+  await nextUpdate(setup, sessionId, (u) => JSON.stringify(u).includes('still here'))
+  tally.inputs++
+  const down = setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.error != null)
+  const another = await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })
+  expect(another).toMatchObject({ ok: false, error: { message: 'The agent closed its input (stdin), so the request for a new session could not reach it (write EPIPE).' } })
+  expect((await down).error?.message).toBe('Hostile closed its input (stdin) while still running: nothing more could reach it, so Bosun stopped it.')
+  tally.sessionsBroken += await brokenSessions(setup)
+})

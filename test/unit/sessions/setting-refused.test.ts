@@ -4,6 +4,7 @@
  * "Changing the mode failed: Internal error".
  */
 import { describe, expect, it } from 'vitest'
+import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import { RpcError } from '../../../main/base/errors'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 
@@ -46,6 +47,18 @@ describe('a setting the agent refuses', () => {
     const session = await service.newSession('a', '/w')
     if (!session.ok) throw new Error('no session')
     expect(await service.setMode(session.value.sessionId, 'b')).toMatchObject({ ok: false, error: { message: 'Invalid params' } })
+    service.dispose()
+  })
+
+  it('an agent that closed its input (stdin): the change could not reach it, said so rather than "write EPIPE"', async () => {
+    const { connection } = fakeAgentConnection({
+      newSession: async () => ({ sessionId: 's1', modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] }, raw: {} }),
+      setMode: () => Promise.reject(new RpcError(ErrorCodes.MessageWriteError, 'write EPIPE')),
+    })
+    const service = sessionsOn(connection)
+    const session = await service.newSession('a', '/w')
+    if (!session.ok) throw new Error('no session')
+    expect(await service.setMode(session.value.sessionId, 'b')).toMatchObject({ ok: false, error: { message: 'The agent closed its input (stdin), so the change could not reach it (write EPIPE).' } })
     service.dispose()
   })
 })
