@@ -3,6 +3,7 @@
  * one that can go on, the send fails as the agent's exit, and the next one (the agent started again) resumes it.
  */
 import { describe, expect, it } from 'vitest'
+import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import { AgentExitedError, RpcError } from '../../../main/base/errors'
 import { createSessionState } from '../../../common/session/reducer'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
@@ -37,6 +38,17 @@ describe('an agent that stops during the resume of a session', () => {
     service.restore(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }))
     expect((await service.prompt('a/s1', hello)).ok).toBe(false)
     expect(service.state('a/s1')!.cannotContinue?.reason).toMatch(/could not resume it \(Internal error\)/)
+    service.dispose()
+  })
+
+  it('a resume that could not be written (the agent closed its input) says so and leaves the session able to continue', async () => {
+    const { service, resumes } = setup(() => Promise.reject(new RpcError(ErrorCodes.MessageWriteError, 'write EPIPE')))
+    service.restore(createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' }))
+    const first = await service.prompt('a/s1', hello)
+    expect(first.ok ? undefined : first.error.message).toBe('The agent closed its input (stdin), so the request to continue this session could not reach it (write EPIPE).')
+    expect(service.state('a/s1')!.cannotContinue).toBeFalsy()
+    expect((await service.prompt('a/s1', hello)).ok).toBe(true)
+    expect(resumes()).toBe(2)
     service.dispose()
   })
 })
