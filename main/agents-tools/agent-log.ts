@@ -6,6 +6,7 @@
  */
 import { lstat, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { logIsFolder, logIsNotAFile } from '../agents/agent-log-file'
 import type { Scheduler } from '../agents/scheduler'
 import { readFileTail } from '../base/append-file'
 import type { IDisposable } from '../base/lifecycle'
@@ -97,6 +98,8 @@ export async function readLogTail(path: string, maxBytes: number, secrets: Secre
   return { text: secrets.redactText(text), truncated }
 }
 
+const STARTS_AGAIN = 'The log starts again when the agent next starts.'
+
 async function readTail(path: string, maxBytes: number): Promise<{ text: string; truncated: boolean; bytes: number }> {
   try {
     // Only a regular file: a FIFO in the log's place would hold this read until something writes it.
@@ -106,12 +109,9 @@ async function readTail(path: string, maxBytes: number): Promise<{ text: string;
     if (code === 'ENOENT') return { text: '', truncated: false, bytes: 0 }
     if (code === 'ENOTDIR') throw new Error(await fileInFolderPlace(path))
     const found = await lstat(path).catch(() => undefined)
-    if (found?.isDirectory()) {
-      throw new Error(`The log cannot be kept: ${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder; the log starts again when the agent next starts.`)
-    }
-    if (found && !found.isFile()) {
-      throw new Error(`The log cannot be kept: ${path} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it; the log starts again when the agent next starts.`)
-    }
+    // Said as the writer says it when it stops (agent-log-file.ts).
+    if (found?.isDirectory()) throw new Error(`The log cannot be kept: ${logIsFolder(path)} ${STARTS_AGAIN}`)
+    if (found && !found.isFile()) throw new Error(`The log cannot be kept: ${logIsNotAFile(path)} ${STARTS_AGAIN}`)
     throw error
   }
 }
@@ -124,7 +124,7 @@ async function fileInFolderPlace(path: string): Promise<string> {
   for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
     const found = await stat(dir).catch(() => undefined)
     if (found && !found.isDirectory()) {
-      return `The log cannot be kept: ${dir} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file; the log starts again when the agent next starts.`
+      return `The log cannot be kept: ${dir} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file. ${STARTS_AGAIN}`
     }
   }
   return `The log cannot be kept: a folder on the way to ${path} is a file.`

@@ -172,6 +172,16 @@ export class AgentLogFile implements IDisposable {
   }
 }
 
+/** Said, when the log is written or read, of a folder that stands where the agent's log file should be. */
+export function logIsFolder(path: string): string {
+  return `${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder.`
+}
+
+/** Said, when the log is written or read, of something other than a regular file in the log's place. */
+export function logIsNotAFile(path: string): string {
+  return `${path} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it.`
+}
+
 /**
  * Why a log could not be written, as a person can act on it: which file or folder, and what to do. `error` is what
  * the write threw (a system error's `code`, or the append's refusal of something that is not a regular file).
@@ -192,9 +202,9 @@ export function whyLogStopped(path: string, error: unknown): string {
     case 'EEXIST':
       return `A folder on the way to ${path} is a file (${code}). Move or remove that file.`
     case 'EISDIR':
-      return `${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder.`
+      return logIsFolder(path)
   }
   const message = error instanceof Error ? error.message : String(error)
-  if (message.endsWith('is not a regular file')) return `${path} is not a regular file (a FIFO, a device or a socket). Move or remove it.`
+  if (message.endsWith('is not a regular file')) return logIsNotAFile(path)
   return `${message}.`
 }

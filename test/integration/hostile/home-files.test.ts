@@ -28,7 +28,7 @@ it('a FIFO as an agent’s log: the turn runs, the Logs call answers at once, an
     expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn')
     expect(await h.getAgentLog({ agentId: 'a' })).toMatchObject({
       ok: false,
-      error: { message: `The log cannot be kept: ${fifo} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it; the log starts again when the agent next starts.` },
+      error: { message: `The log cannot be kept: ${fifo} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it. The log starts again when the agent next starts.` },
     })
     // Quitting flushes every agent's log first: it ends.
     await services.dispose()
@@ -48,7 +48,7 @@ it('a file where the logs folder should be: the turn runs, and the Logs call say
     const { sessionId } = must(await h.newSession({ agentId: 'a', cwd: home.workspace }))
     expect(must(await h.prompt({ sessionId, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn')
     const read = await h.getAgentLog({ agentId: 'a' })
-    expect(read).toMatchObject({ ok: false, error: { message: `The log cannot be kept: ${inTheWay} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file; the log starts again when the agent next starts.` } })
+    expect(read).toMatchObject({ ok: false, error: { message: `The log cannot be kept: ${inTheWay} is a file, and Bosun keeps the agents' logs in a folder of that name. Move or remove that file. The log starts again when the agent next starts.` } })
     // The file is left as it was; once it is moved aside, the agent's next start logs again.
     expect(readFileSync(inTheWay, 'utf8')).toBe('not a folder\n')
     renameSync(inTheWay, `${inTheWay}.moved`)

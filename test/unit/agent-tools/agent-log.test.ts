@@ -79,7 +79,7 @@ describe('readLogTail', () => {
     rmSync(path)
     mkdirSync(path)
     await expect(readLogTail(path, 1000, new SecretSet())).rejects.toThrow(
-      `The log cannot be kept: ${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder; the log starts again when the agent next starts.`,
+      `The log cannot be kept: ${path} is a folder, and Bosun keeps the agent's log in a file of that name. Move or remove that folder. The log starts again when the agent next starts.`,
     )
   })
 })

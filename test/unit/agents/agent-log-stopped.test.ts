@@ -24,7 +24,7 @@ it('says what to do for a folder Bosun may not write, a read-only or full disk, 
   expect(whyLogStopped(path, systemError('EACCES'))).toBe(`Bosun may not write ${path} (EACCES). Give it write access to /home/ada/.bosun/logs/agents and to the file.`)
   expect(whyLogStopped(path, systemError('EROFS'))).toBe('/home/ada/.bosun/logs/agents is on a disk that is read-only (EROFS).')
   expect(whyLogStopped(path, systemError('ENOSPC'))).toBe('The disk of /home/ada/.bosun/logs/agents is full (ENOSPC). Free some space.')
-  expect(whyLogStopped(path, new Error(`${path} is not a regular file`))).toBe(`${path} is not a regular file (a FIFO, a device or a socket). Move or remove it.`)
+  expect(whyLogStopped(path, new Error(`${path} is not a regular file`))).toBe(`${path} is not a regular file (a FIFO, a device, a socket or a link to one), and Bosun keeps the agent's log in a file of that name. Move or remove it.`)
   expect(whyLogStopped(path, new Error('something else'))).toBe('something else.')
 })
 
