@@ -27,7 +27,7 @@ import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { AgentTerminals } from '../terminals/agent-terminals'
 import { AgentToolCalls } from '../tool-calls/agent-tool-calls'
 import { createPermissionsService } from '../permissions/service'
-import { actsUnasked, confirmUnattendedMode, unattendedChoice } from '../trust/unattended-mode'
+import { confirmUnattendedMode, unattendedChoice, unattendedMode } from '../trust/unattended-mode'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { sessionRequestAdmission } from '../sessions/request-admission'
@@ -534,9 +534,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
     cancel: ({ sessionId }) => guard(() => sessions.cancel(sessionId)),
     setMode: ({ sessionId, modeId }) =>
       guard(async () => {
-        const state = sessions.state(sessionId)
-        const mode = state?.modes?.availableModes.find((m) => m.id === modeId)
-        if (state && mode && state.modes?.currentModeId !== modeId && actsUnasked(mode) && !(await unattendedConfirmed(sessionId, mode.name || mode.id))) return unattendedRefused()
+        const unattended = unattendedMode(sessions.state(sessionId)?.modes, modeId)
+        if (unattended !== null && !(await unattendedConfirmed(sessionId, unattended))) return unattendedRefused()
         return sessions.setMode(sessionId, modeId)
       }),
     setModel: ({ sessionId, modelId }) => guard(() => sessions.setModel(sessionId, modelId)),

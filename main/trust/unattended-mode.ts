@@ -30,6 +30,16 @@ export function unattendedChoice(option: Pick<ConfigOptionView, 'id' | 'name' | 
   return null
 }
 
+/**
+ * The name of the legacy mode (`session/set_mode`) `modeId` would switch the session to, when that lets the agent act
+ * without asking; null otherwise (an unknown mode, the current one, or one that asks).
+ */
+export function unattendedMode(modes: { currentModeId: string | null; availableModes: readonly { id: string; name?: string | null }[] } | null | undefined, modeId: string): string | null {
+  if (!modes || modes.currentModeId === modeId) return null
+  const mode = modes.availableModes.find((m) => m.id === modeId)
+  return mode && actsUnasked(mode) ? mode.name || mode.id : null
+}
+
 /** Where the mode would apply, for the question. */
 export interface UnattendedScope {
   agentName: string

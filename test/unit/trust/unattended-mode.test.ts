@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { actsUnasked, unattendedChoice } from '../../../main/trust/unattended-mode'
+import { actsUnasked, unattendedChoice, unattendedMode } from '../../../main/trust/unattended-mode'
 
 it('knows the modes agents name for acting without asking, by id or name, and not the others', () => {
   for (const mode of [{ id: 'yolo' }, { id: 'bypassPermissions' }, { id: 'full-access', name: 'Full Access' }, { id: 'x', name: 'Skip permissions' }, { id: 'dontAsk' }, { id: 'x', name: 'Dangerously skip' }]) {
@@ -20,4 +20,14 @@ it('names the choice a config option would switch to when it acts without asking
   expect(unattendedChoice(toggle, true)).toBe('Skip permission prompts')
   expect(unattendedChoice(toggle, false)).toBeNull()
   expect(unattendedChoice({ ...toggle, id: 'run-tests', name: 'Run tests after edits' }, true)).toBeNull()
+})
+
+it('names the legacy mode a session would switch to when it acts without asking, and nothing for the current one or an unknown one', () => {
+  const modes = { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'bypassPermissions', name: 'Bypass Permissions' }, { id: 'yolo' }] }
+  expect(unattendedMode(modes, 'bypassPermissions')).toBe('Bypass Permissions')
+  expect(unattendedMode(modes, 'yolo')).toBe('yolo')
+  expect(unattendedMode(modes, 'default')).toBeNull()
+  expect(unattendedMode({ ...modes, currentModeId: 'yolo' }, 'yolo')).toBeNull()
+  expect(unattendedMode(modes, 'not-listed-yolo')).toBeNull()
+  expect(unattendedMode(undefined, 'yolo')).toBeNull()
 })
