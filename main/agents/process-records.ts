@@ -9,7 +9,8 @@
  * Linux reads `/proc`; elsewhere records are kept but nothing is reaped (no cheap way to verify a group).
  * A process that leaves its group (`setsid`, `setpgid`, a daemon) escapes this, as it escapes Stop.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
 
@@ -59,15 +60,20 @@ export function openProcessRecords(home: string, logger?: Logger, options: Proce
     reaped,
     add(pgid) {
       const record: GroupRecord = { pgid, startTime: platform === 'linux' ? readStat(procRoot, pgid)?.startTime ?? null : null, bosunPid: process.pid, recordedAt: new Date().toISOString() }
+      // Written aside and renamed into place: whatever is at the record's name (a FIFO, which a write would wait on for
+      // ever, or a link, which it would follow to a file elsewhere) is replaced, never opened.
+      const aside = `${file(pgid)}.${randomUUID()}.tmp`
       try {
         mkdirSync(dir, { recursive: true })
-        writeFileSync(file(pgid), JSON.stringify(record) + '\n', { mode: 0o600 })
+        writeFileSync(aside, JSON.stringify(record) + '\n', { mode: 0o600, flag: 'wx' })
+        renameSync(aside, file(pgid))
       } catch (error) {
+        removeRecord(aside, logger)
         logger?.warn(`cannot record agent process group ${pgid}`, error)
       }
     },
     remove(pgid) {
-      rmSync(file(pgid), { force: true })
+      removeRecord(file(pgid), logger)
     },
   }
 }
@@ -80,18 +86,18 @@ function reapLeftovers(dir: string, platform: NodeJS.Platform, procRoot: string,
   } catch {
     return report
   }
+  if (names.length > MAX_RECORDS) logger?.warn(`${dir} holds ${names.length} records; only the first ${MAX_RECORDS} are looked at (Bosun writes one for each agent running)`)
   const processes = platform === 'linux' ? listProcesses(procRoot) : []
-  for (const name of names) {
+  for (const name of names.slice(0, MAX_RECORDS)) {
     const path = join(dir, name)
-    let record: GroupRecord
-    try {
-      record = JSON.parse(readFileSync(path, 'utf8')) as GroupRecord
-    } catch {
-      rmSync(path, { force: true })
+    const read = readRecord(path)
+    if (read.kind === 'foreign') {
+      logger?.warn(`${path} is not a record Bosun wrote (${read.why}); it is left as it is`)
       continue
     }
-    rmSync(path, { force: true })
-    if (!Number.isInteger(record.pgid) || record.pgid <= 1 || record.bosunPid === process.pid) continue
+    removeRecord(path, logger)
+    const record = read.record
+    if (!isRecord(record) || !Number.isInteger(record.pgid) || record.pgid <= 1 || record.bosunPid === process.pid) continue
     report.groups++
     if (platform !== 'linux' || record.startTime === null) continue
     const leader = processes.find((p) => p.pid === record.pgid)
@@ -110,6 +116,58 @@ function reapLeftovers(dir: string, platform: NodeJS.Platform, procRoot: string,
   }
   if (report.groups > 0) logger?.info(`previous run left ${report.groups} agent process group(s): killed ${report.killed} process(es), left ${report.skipped} group(s) that changed`)
   return report
+}
+
+/** Records looked at on a start: far more agents than anyone runs at once. */
+const MAX_RECORDS = 1_000
+/** A record is one short line of JSON; a file larger than this is not one. */
+const MAX_RECORD_BYTES = 4_096
+
+/**
+ * A record as Bosun wrote it (its JSON, or undefined when it is not JSON: removed as a record cut short), or something
+ * else at its name, left alone: a folder, a link (to /dev/zero, read for ever, or a file elsewhere), a FIFO (opened for
+ * reading, it waits for a writer, and main's thread with it), a device, or a file too large to be a record. Never throws.
+ */
+function readRecord(path: string): { kind: 'record'; record: unknown } | { kind: 'foreign'; why: string } {
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return { kind: 'foreign', why: code === 'ELOOP' ? 'a symbolic link' : code === 'EISDIR' ? 'a folder' : `it cannot be opened: ${code ?? String(error)}` }
+  }
+  try {
+    const stat = fstatSync(fd)
+    if (stat.isDirectory()) return { kind: 'foreign', why: 'a folder' }
+    if (!stat.isFile()) return { kind: 'foreign', why: 'not a regular file' }
+    if (stat.size > MAX_RECORD_BYTES) return { kind: 'foreign', why: `${stat.size} bytes, larger than any record` }
+    const buffer = Buffer.alloc(MAX_RECORD_BYTES + 1)
+    let length = 0
+    for (let n = -1; n !== 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, length)
+    if (length > MAX_RECORD_BYTES) return { kind: 'foreign', why: 'larger than any record' }
+    try {
+      return { kind: 'record', record: JSON.parse(buffer.toString('utf8', 0, length)) as unknown }
+    } catch {
+      return { kind: 'record', record: undefined }
+    }
+  } catch (error) {
+    return { kind: 'foreign', why: `it cannot be read: ${(error as Error).message}` }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** A home that refuses the removal (read-only, a folder made so) is said, not thrown: Bosun starts and runs on. */
+function removeRecord(path: string, logger: Logger | undefined): void {
+  try {
+    rmSync(path, { force: true })
+  } catch (error) {
+    logger?.warn(`cannot remove ${path}`, error)
+  }
+}
+
+function isRecord(value: unknown): value is GroupRecord {
+  return typeof value === 'object' && value !== null
 }
 
 interface ProcStat {
