@@ -74,10 +74,16 @@ export async function acquireHomeLock(
       }
       return fail({ kind: 'io-error', message: `Cannot lock the Bosun home ${home}: ${created.message}` })
     }
+    const entry = await fs.lstat(path).catch(() => null)
+    // No Bosun makes a folder there, and none can take it over: nothing would start on this home until it is moved.
+    if (entry?.isDirectory()) {
+      return fail({ kind: 'io-error', message: `${path} is a folder, where Bosun keeps the file that says which Bosun uses ${home}. Move or remove that folder, then start Bosun again.` })
+    }
     const found = await lockText(path)
     const other = holderOf(found)
-    // An unreadable lock is another process starting (it creates, then writes), or one that crashed mid-write.
-    if (other === null && (await ageMs(path)) < 5_000) {
+    // An unreadable lock is another process starting (it creates, then writes), or one that crashed mid-write; something
+    // other than a file (a FIFO, a device, a link) is neither, and is taken over at once.
+    if (other === null && entry?.isFile() === true && (await ageMs(path)) < 5_000) {
       return fail({ kind: 'io-error', message: `Another Bosun is starting on ${home}. Wait for it, or start this one with another home: BOSUN_HOME=/path/to/another/folder.` })
     }
     if (other !== null && !isStale(other, holder, isAlive, processStartOf)) return fail({ kind: 'io-error', message: describeConflict(home, other) })

@@ -1,6 +1,6 @@
 /** Issue 13, files: external edits are merged, never overwritten; unknown fields bounded; the home lock. */
 import { execFileSync } from 'node:child_process'
-import { lstat, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -149,6 +149,26 @@ describe('home lock', () => {
     const lock = await acquireHomeLock(home, 'web')
     expect(lock.ok).toBe(true)
     expect((await lstat(join(home, LOCK_FILE))).isFile()).toBe(true)
+    if (lock.ok) await lock.value.release()
+  })
+
+  it('a folder in the place of the lock is named, with what to do, and left; a new FIFO there is taken over at once', async () => {
+    await mkdir(join(home, LOCK_FILE))
+    await writeFile(join(home, LOCK_FILE, 'inside.txt'), 'kept\n')
+    for (const age of [0, 60_000]) {
+      const when = new Date(Date.now() - age)
+      await utimes(join(home, LOCK_FILE), when, when)
+      expect(await acquireHomeLock(home, 'web')).toEqual({
+        ok: false,
+        error: { kind: 'io-error', message: `${join(home, LOCK_FILE)} is a folder, where Bosun keeps the file that says which Bosun uses ${home}. Move or remove that folder, then start Bosun again.` },
+      })
+    }
+    expect(await readFile(join(home, LOCK_FILE, 'inside.txt'), 'utf8')).toBe('kept\n')
+    await rm(join(home, LOCK_FILE), { recursive: true })
+    // Just made: no Bosun starting writes a FIFO, so it is not waited for as one.
+    execFileSync('mkfifo', [join(home, LOCK_FILE)])
+    const lock = await acquireHomeLock(home, 'web')
+    expect(lock.ok).toBe(true)
     if (lock.ok) await lock.value.release()
   })
 
