@@ -112,6 +112,11 @@ export const permissionsEvents = {
       sessionId: z.string().optional(),
     }),
   ),
+  /**
+   * The page's notification carrying this `requestId` names no request that still waits (answered, withdrawn, its
+   * session or agent gone): the page closes it (Electron closes its OS notification itself).
+   */
+  notificationWithdrawn: event(z.object({ requestId: z.string() })),
   /** Count of requests waiting for the person (app badge / tab title). */
   badge: event(z.object({ count: z.number().int().nonnegative() })),
   rulesChanged: event(z.object({ rules: z.array(permissionRuleSchema) })),

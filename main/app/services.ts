@@ -67,6 +67,8 @@ export interface HostileAgentLimits {
 export interface Notifier {
   show(notification: { title: string; body: string; requestId?: string }, onClick: () => void): void
   setBadgeCount(count: number): void
+  /** Closes the notification shown with this `requestId`: none of the requests it names waits any more. */
+  withdraw?(requestId: string): void
 }
 
 export interface BosunServices {

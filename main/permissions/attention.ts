@@ -48,6 +48,11 @@ export interface NotificationIntent {
 export interface AttentionOutput {
   show(notification: NotificationIntent, onClick: () => void): void
   setBadgeCount(count: number): void
+  /**
+   * The notification shown with this `requestId` names no request that still waits (answered here or elsewhere,
+   * withdrawn by the agent, its session closed, its agent gone): take it off the screen, where a click would open nothing.
+   */
+  withdraw?(requestId: string): void
 }
 
 export interface AttentionOptions {
@@ -96,6 +101,8 @@ export function summaryNotification(waiting: readonly AttentionItem[], items: re
 
 export class AttentionService implements IDisposable {
   private readonly waiting = new Map<string, AttentionItem>()
+  /** Notifications on the screen, by the `requestId` each carries: the requests it names that still wait. */
+  private readonly onScreen = new Map<string, Set<string>>()
   private burst: { timer: IDisposable; held: string[] } | null = null
   private badge = -1
   private current: NotificationSettings
@@ -133,13 +140,18 @@ export class AttentionService implements IDisposable {
       this.burst.held.push(item.requestId)
       return
     }
-    this.show(singleNotification(item))
+    this.show(singleNotification(item), [item])
     this.openBurst()
   }
 
   requestResolved(requestId: string): void {
     if (!this.waiting.delete(requestId)) return
     this.updateBadge()
+    for (const [key, names] of this.onScreen) {
+      if (!names.delete(requestId) || names.size > 0) continue
+      this.onScreen.delete(key)
+      this.options.output.withdraw?.(key)
+    }
   }
 
   /** A turn ended; notifies only with the "notify when a turn ends" setting, while not focused. */
@@ -161,14 +173,21 @@ export class AttentionService implements IDisposable {
   dispose(): void {
     this.closeBurst()
     this.waiting.clear()
+    this.onScreen.clear()
   }
 
   private shouldNotify(): boolean {
     return this.current.enabled && !this.options.isWindowFocused()
   }
 
-  private show(notification: NotificationIntent): void {
+  /** Shows a notification about `named` (the requests it lists), kept on the screen until none of them waits. */
+  private show(notification: NotificationIntent, named: readonly AttentionItem[]): void {
     const { requestId } = notification
+    if (requestId) {
+      const names = this.onScreen.get(requestId) ?? new Set<string>()
+      for (const item of named) names.add(item.requestId)
+      this.onScreen.set(requestId, names)
+    }
     this.options.output.show(notification, () => {
       if (requestId) this.options.focusRequest(requestId)
     })
@@ -185,7 +204,7 @@ export class AttentionService implements IDisposable {
     this.burst = null
     const items = burst.held.flatMap((id) => this.waiting.get(id) ?? [])
     if (items.length === 0 || !this.shouldNotify()) return
-    this.show(items.length === 1 && this.waiting.size === 1 ? singleNotification(items[0]!) : summaryNotification([...this.waiting.values()], items))
+    this.show(items.length === 1 && this.waiting.size === 1 ? singleNotification(items[0]!) : summaryNotification([...this.waiting.values()], items), items)
     // Keep the rate bounded: what arrives next is held for another window.
     this.openBurst()
   }

@@ -155,6 +155,10 @@ export async function createPermissionsService(options: PermissionsServiceOption
       options.notifier?.setBadgeCount(count)
       events?.emit('badge', { count })
     },
+    withdraw(requestId) {
+      if (options.notifier) options.notifier.withdraw?.(requestId)
+      else events?.emit('notificationWithdrawn', { requestId })
+    },
   }
   const attention = store.add(
     new AttentionService({

@@ -32,19 +32,32 @@ export function createNotifier(getWindow: () => BrowserWindow | undefined, optio
   let dot: NativeImage | undefined
   // Electron drops click handlers of notifications that were garbage-collected: keep them until closed.
   const live = new Set<Notification>()
+  /** The live notifications shown with a `requestId`, for {@link Notifier.withdraw}. */
+  const byRequest = new Map<string, Notification>()
+  const forget = (notification: Notification, requestId: string | undefined) => {
+    live.delete(notification)
+    if (requestId !== undefined && byRequest.get(requestId) === notification) byRequest.delete(requestId)
+  }
   return {
-    show({ title, body }, onClick) {
+    show({ title, body, requestId }, onClick) {
       if (!Notification.isSupported()) return
       const notification = new Notification({ title, body })
       live.add(notification)
+      if (requestId !== undefined) byRequest.set(requestId, notification)
       notification.on('click', () => {
-        live.delete(notification)
+        forget(notification, requestId)
         focusWindow(getWindow())
         // What the click opens is the caller's: attention emits `focusRequest` (or `focusSession`) once.
         onClick()
       })
-      notification.on('close', () => live.delete(notification))
+      notification.on('close', () => forget(notification, requestId))
       notification.show()
+    },
+    withdraw(requestId) {
+      const notification = byRequest.get(requestId)
+      if (!notification) return
+      forget(notification, requestId)
+      notification.close()
     },
     setBadgeCount(count) {
       const n = Math.max(0, Math.floor(count))
@@ -58,6 +71,7 @@ export function createNotifier(getWindow: () => BrowserWindow | undefined, optio
     dispose() {
       for (const notification of live) notification.close()
       live.clear()
+      byRequest.clear()
     },
   }
 }

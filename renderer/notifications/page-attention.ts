@@ -14,7 +14,7 @@
  */
 import type { BosunApi } from '../../common/contract'
 
-export type PageAttentionApi = Pick<BosunApi, 'reportWindowState' | 'onNotify' | 'onBadge' | 'listPendingPermissions' | 'onFocusSession'>
+export type PageAttentionApi = Pick<BosunApi, 'reportWindowState' | 'onNotify' | 'onNotificationWithdrawn' | 'onBadge' | 'listPendingPermissions' | 'onFocusSession'>
 
 /** The page's own window and document, injectable for tests. */
 export interface PageEnvironment {
@@ -60,6 +60,8 @@ export function startPageAttention(options: PageAttentionOptions): () => void {
   const { window: win, document: doc } = env
   const baseTitle = doc.title || 'Bosun'
   const open = new Set<NotificationLike>()
+  /** The open notifications shown with a `requestId`: main withdraws one once none of the requests it names waits. */
+  const byRequest = new Map<string, NotificationLike>()
   const cleanup: (() => void)[] = []
 
   let state = { focused: doc.hasFocus(), visible: doc.visibilityState !== 'hidden' }
@@ -94,6 +96,7 @@ export function startPageAttention(options: PageAttentionOptions): () => void {
   function closeAll() {
     for (const notification of open) notification.close()
     open.clear()
+    byRequest.clear()
   }
 
   cleanup.push(
@@ -109,13 +112,24 @@ export function startPageAttention(options: PageAttentionOptions): () => void {
         return // e.g. a browser that only allows notifications from a service worker
       }
       open.add(notification)
+      if (requestId) byRequest.set(requestId, notification)
       notification.onclick = () => {
         win.focus()
         open.delete(notification)
+        if (requestId && byRequest.get(requestId) === notification) byRequest.delete(requestId)
         notification.close()
         if (requestId) openRequest(requestId)
         else if (sessionId) openSession?.(sessionId)
       }
+    }),
+  )
+  cleanup.push(
+    api.onNotificationWithdrawn(({ requestId }) => {
+      const notification = byRequest.get(requestId)
+      if (!notification) return
+      byRequest.delete(requestId)
+      open.delete(notification)
+      notification.close()
     }),
   )
   if (openSession) cleanup.push(api.onFocusSession(({ sessionId }) => openSession(sessionId)))

@@ -17,6 +17,7 @@ function fakeApi(pending = 0) {
   const notify = new Set<Listener<{ title: string; body: string; requestId?: string; sessionId?: string }>>()
   const badge = new Set<Listener<{ count: number }>>()
   const focusSession = new Set<Listener<{ sessionId: string }>>()
+  const withdrawn = new Set<Listener<{ requestId: string }>>()
   let listResolve: (() => void) | undefined
   const listed = new Promise<void>((resolve) => (listResolve = resolve))
   const api = {
@@ -31,6 +32,10 @@ function fakeApi(pending = 0) {
     onNotify: (listener: Listener<{ title: string; body: string; requestId?: string; sessionId?: string }>) => {
       notify.add(listener)
       return () => notify.delete(listener)
+    },
+    onNotificationWithdrawn: (listener: Listener<{ requestId: string }>) => {
+      withdrawn.add(listener)
+      return () => withdrawn.delete(listener)
     },
     onBadge: (listener: Listener<{ count: number }>) => {
       badge.add(listener)
@@ -48,7 +53,8 @@ function fakeApi(pending = 0) {
     notify: (payload: { title: string; body: string; requestId?: string; sessionId?: string }) => notify.forEach((l) => l(payload)),
     badge: (count: number) => badge.forEach((l) => l({ count })),
     focusSession: (sessionId: string) => focusSession.forEach((l) => l({ sessionId })),
-    listenerCount: () => notify.size + badge.size + focusSession.size,
+    withdraw: (requestId: string) => withdrawn.forEach((l) => l({ requestId })),
+    listenerCount: () => notify.size + badge.size + focusSession.size + withdrawn.size,
   }
 }
 
@@ -182,6 +188,23 @@ describe('startPageAttention', () => {
     stop()
     api.focusSession('a/s3')
     expect(sessions).toEqual(['a/s1', 'a/s2'])
+    expect(api.listenerCount()).toBe(0)
+  })
+
+  it('closes the notification of a request main withdraws (answered elsewhere, its session or agent gone); others stay', () => {
+    const api = fakeApi()
+    const page = fakeEnv()
+    const opened: string[] = []
+    const stop = startPageAttention({ api: api.api, openRequest: (id) => opened.push(id), reportToMain: true, env: page.env })
+    page.blur()
+    api.notify({ title: 'A needs your approval', body: 'Run ls', requestId: 'r1' })
+    api.notify({ title: 'A needs your approval', body: 'Run pwd', requestId: 'r2' })
+    api.withdraw('r1')
+    api.withdraw('never-shown')
+    expect(page.shown.map((n) => n.closed)).toEqual([true, false])
+    api.withdraw('r1')
+    expect(opened).toEqual([])
+    stop()
     expect(api.listenerCount()).toBe(0)
   })
 

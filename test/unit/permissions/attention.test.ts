@@ -96,6 +96,28 @@ describe('AttentionService', () => {
     expect(shown[1]!.notification).toEqual({ title: '2 approvals waiting', body: 'Claude: Edit file 2\nClaude: Edit file 3', requestId: 'r2' })
   })
 
+  it('withdraws a notification once none of the requests it names waits: a single one at once, a summary with its last', () => {
+    const scheduler = new ManualScheduler()
+    const withdrawn: string[] = []
+    const attention = new AttentionService({
+      output: { show: () => undefined, setBadgeCount: () => undefined, withdraw: (id) => withdrawn.push(id) },
+      isWindowFocused: () => false,
+      focusRequest: () => undefined,
+      scheduler,
+    })
+    attention.requestArrived(item(1))
+    attention.requestArrived(item(2))
+    attention.requestArrived(item(3))
+    scheduler.advance(2000)
+    attention.requestResolved('r2')
+    expect(withdrawn).toEqual([])
+    attention.requestResolved('r1')
+    expect(withdrawn).toEqual(['r1'])
+    attention.requestResolved('r3')
+    attention.requestResolved('r3')
+    expect(withdrawn).toEqual(['r1', 'r2'])
+  })
+
   it('drops held requests that were answered before the window closed', () => {
     const { attention, scheduler, shown } = setup()
     attention.requestArrived(item(1))

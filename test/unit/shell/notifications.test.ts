@@ -76,6 +76,44 @@ describe('notifier', () => {
     }
   })
 
+  it('closes the OS notification of a request that goes before the person answers: the agent withdraws it, or exits', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'bosun-notify-'))
+    try {
+      const notifier = createNotifier(() => window as never)
+      const service = await createPermissionsService({
+        home,
+        sink: () => {},
+        sessions: { getSession: () => ({ cwd: '/proj', sessionId: 'a/s' }) },
+        events: sink,
+        notifier,
+        isWindowFocused: () => false,
+        focusRequest: (requestId) => sink.emit('focusRequest', { requestId }),
+      })
+      const connection = new FakeConnection(1)
+      service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })
+      const withdrawn = connection.request(1, { sessionId: 's', toolCall: { toolCallId: 'c1', title: 'Run ls' }, options: standardOptions })
+      const [first] = fake.notifications
+      expect(first).toMatchObject({ shown: true, closed: false })
+      connection.cancelRequest(1)
+      await withdrawn
+      expect(first!.closed).toBe(true)
+      // Past the burst window: the next one is a notification of its own, and goes when the agent exits.
+      service.attention.windowStateChanged({ focused: true })
+      void connection.request(2, { sessionId: 's', toolCall: { toolCallId: 'c2', title: 'Run pwd' }, options: standardOptions })
+      const second = fake.notifications[1]
+      expect(second).toMatchObject({ shown: true, closed: false })
+      connection.close()
+      expect(service.broker.pending()).toEqual([])
+      expect(second!.closed).toBe(true)
+      expect(emitted.filter((e) => e.name === 'focusRequest' || e.name === 'notificationWithdrawn')).toEqual([])
+      service.dispose()
+      await service.flush()
+      notifier.dispose()
+    } finally {
+      await rm(home, { recursive: true, force: true })
+    }
+  })
+
   it('closes live notifications on dispose', () => {
     const notifier = createNotifier(() => window as never)
     notifier.show({ title: 't', body: 'b' }, () => undefined)
