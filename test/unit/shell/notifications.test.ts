@@ -21,6 +21,22 @@ beforeEach(() => {
   emitted = []
 })
 
+/** The permissions service with the OS notifier, as create-services wires them, the window not focused. */
+async function notifyingService(home: string) {
+  const notifier = createNotifier(() => window as never)
+  const service = await createPermissionsService({
+    home,
+    sink: () => {},
+    sessions: { getSession: () => ({ cwd: '/proj', sessionId: 'a/s' }) },
+    events: sink,
+    notifier,
+    isWindowFocused: () => false,
+    focusRequest: (requestId) => sink.emit('focusRequest', { requestId }),
+    focusSession: (sessionId) => sink.emit('focusSession', { sessionId }),
+  })
+  return { notifier, service }
+}
+
 describe('notifier', () => {
   it('shows a notification whose click brings the window up and runs its onClick once (no event of its own)', () => {
     const notifier = createNotifier(() => window as never)
@@ -41,17 +57,7 @@ describe('notifier', () => {
   it('with the permissions service (as create-services wires it): one focusRequest per click, and focusSession for "turn ended"', async () => {
     const home = await mkdtemp(join(tmpdir(), 'bosun-notify-'))
     try {
-      const notifier = createNotifier(() => window as never)
-      const service = await createPermissionsService({
-        home,
-        sink: () => {},
-        sessions: { getSession: () => ({ cwd: '/proj', sessionId: 'a/s' }) },
-        events: sink,
-        notifier,
-        isWindowFocused: () => false,
-        focusRequest: (requestId) => sink.emit('focusRequest', { requestId }),
-        focusSession: (sessionId) => sink.emit('focusSession', { sessionId }),
-      })
+      const { notifier, service } = await notifyingService(home)
       await service.handlers.setNotificationSettings({ notifyOnTurnEnd: true })
       const connection = new FakeConnection(1)
       service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })
@@ -79,16 +85,7 @@ describe('notifier', () => {
   it('closes the OS notification of a request that goes before the person answers: the agent withdraws it, or exits', async () => {
     const home = await mkdtemp(join(tmpdir(), 'bosun-notify-'))
     try {
-      const notifier = createNotifier(() => window as never)
-      const service = await createPermissionsService({
-        home,
-        sink: () => {},
-        sessions: { getSession: () => ({ cwd: '/proj', sessionId: 'a/s' }) },
-        events: sink,
-        notifier,
-        isWindowFocused: () => false,
-        focusRequest: (requestId) => sink.emit('focusRequest', { requestId }),
-      })
+      const { notifier, service } = await notifyingService(home)
       const connection = new FakeConnection(1)
       service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 1 })
       const withdrawn = connection.request(1, { sessionId: 's', toolCall: { toolCallId: 'c1', title: 'Run ls' }, options: standardOptions })
