@@ -29,6 +29,10 @@ export async function confinePath(path: string, roots: readonly string[]): Promi
   if (realRoots.length === 0) return { ok: false, reason: 'no-roots', message: 'The session has no folder Bosun can serve files from.' }
   const resolved = await resolveExistingPrefix(normalize(path))
   if (!resolved) return { ok: false, reason: 'invalid-path', message: `Cannot resolve ${path}.` }
+  if ('link' in resolved) {
+    const where = resolved.link === normalize(path) ? path : `${path}: ${resolved.link}`
+    return { ok: false, reason: 'invalid-path', message: `${where} is a symbolic link that leads nowhere (to nothing, or round in a loop); Bosun does not follow it.` }
+  }
   const root = realRoots.find((r) => isInside(resolved.realPath, r))
   if (!root) return { ok: false, reason: 'outside-roots', message: `${path} is outside the session's folders (${roots.join(', ')}).` }
   return { ok: true, realPath: resolved.realPath, root, exists: resolved.exists }
@@ -44,7 +48,7 @@ export function isInside(path: string, root: string): boolean {
  * `realpath` of the longest existing prefix of `path` (absolute, normalised), plus the missing segments.
  * A missing segment after a resolved prefix cannot be a symlink (it does not exist yet).
  */
-async function resolveExistingPrefix(path: string): Promise<{ realPath: string; exists: boolean } | undefined> {
+async function resolveExistingPrefix(path: string): Promise<{ realPath: string; exists: boolean } | { link: string } | undefined> {
   const missing: string[] = []
   let current = path
   for (;;) {
@@ -54,7 +58,7 @@ async function resolveExistingPrefix(path: string): Promise<{ realPath: string; 
     if (parent === current) return undefined
     const name = current.slice(parent.length).replace(/^[\\/]+/, '')
     // A dangling symlink is "missing" to realpath; refuse to write through it (it may point anywhere).
-    if (await isSymlink(current)) return undefined
+    if (await isSymlink(current)) return { link: current }
     missing.push(name)
     current = parent
   }

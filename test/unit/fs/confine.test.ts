@@ -55,7 +55,17 @@ describe('confinePath', () => {
     expect(await confinePath(join(root, 'alias', 'f'), [root])).toMatchObject({ ok: true, realPath: join(root, 'in', 'f') })
     // A dangling symlink could be made to point anywhere later: refused.
     symlinkSync('/nonexistent-bosun-target', join(root, 'dangling'))
-    expect(await confinePath(join(root, 'dangling'), [root])).toMatchObject({ ok: false })
+    expect(await confinePath(join(root, 'dangling'), [root])).toEqual({
+      ok: false,
+      reason: 'invalid-path',
+      message: `${join(root, 'dangling')} is a symbolic link that leads nowhere (to nothing, or round in a loop); Bosun does not follow it.`,
+    })
+    // A link to itself, and a path through it: the message names the link.
+    symlinkSync(join(root, 'loop'), join(root, 'loop'))
+    expect(await confinePath(join(root, 'loop', 'x.txt'), [root])).toMatchObject({
+      ok: false,
+      message: `${join(root, 'loop', 'x.txt')}: ${join(root, 'loop')} is a symbolic link that leads nowhere (to nothing, or round in a loop); Bosun does not follow it.`,
+    })
     // A second root counts too.
     expect(await confinePath(join(outside, 'x'), [root, outside])).toMatchObject({ ok: true })
   })
