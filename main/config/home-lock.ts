@@ -76,9 +76,7 @@ export async function acquireHomeLock(
     }
     const entry = await fs.lstat(path).catch(() => null)
     // No Bosun makes a folder there, and none can take it over: nothing would start on this home until it is moved.
-    if (entry?.isDirectory()) {
-      return fail({ kind: 'io-error', message: `${path} is a folder, where Bosun keeps the file that says which Bosun uses ${home}. Move or remove that folder, then start Bosun again.` })
-    }
+    if (entry?.isDirectory()) return fail(folderInTheWay(path, home))
     const found = await lockText(path)
     const other = holderOf(found)
     // An unreadable lock is another process starting (it creates, then writes), or one that crashed mid-write; something
@@ -88,7 +86,9 @@ export async function acquireHomeLock(
     }
     if (other !== null && !isStale(other, holder, isAlive, processStartOf)) return fail({ kind: 'io-error', message: describeConflict(home, other) })
     // Stale: replaced by whoever holds the takeover file, and only if it is still the lock that was found stale.
-    if (!(await takeOver(home, path, found))) {
+    const taken = await takeOver(home, path, found)
+    if (taken === 'folder') return fail(folderInTheWay(join(home, TAKEOVER_FILE), home))
+    if (!taken) {
       return fail({ kind: 'io-error', message: `Another Bosun is starting on ${home}. Wait for it, or start this one with another home: BOSUN_HOME=/path/to/another/folder.` })
     }
   }
@@ -116,9 +116,10 @@ async function createExclusive(path: string, text: string): Promise<'created' | 
 }
 
 /** Removes the stale lock whose text was `found`, holding the takeover file meanwhile; false when another process holds it. */
-async function takeOver(home: string, path: string, found: string | null): Promise<boolean> {
+async function takeOver(home: string, path: string, found: string | null): Promise<boolean | 'folder'> {
   const takeover = join(home, TAKEOVER_FILE)
   let created = await createExclusive(takeover, `${process.pid}\n`)
+  if (created === 'exists' && (await fs.lstat(takeover).catch(() => null))?.isDirectory()) return 'folder'
   if (created === 'exists' && (await ageMs(takeover)) > TAKEOVER_STALE_MS) {
     await fs.rm(takeover, { force: true })
     created = await createExclusive(takeover, `${process.pid}\n`)
@@ -163,6 +164,11 @@ function linuxProcessStart(pid: number): string | undefined {
   } catch {
     return undefined
   }
+}
+
+/** A folder where Bosun keeps one of its lock files: no Bosun makes one there, and none can take it over. */
+function folderInTheWay(path: string, home: string): { kind: 'io-error'; message: string } {
+  return { kind: 'io-error', message: `${path} is a folder, where Bosun keeps the file that says which Bosun uses ${home}. Move or remove that folder, then start Bosun again.` }
 }
 
 /** What the second process says. */

@@ -165,6 +165,18 @@ describe('home lock', () => {
     }
     expect(await readFile(join(home, LOCK_FILE, 'inside.txt'), 'utf8')).toBe('kept\n')
     await rm(join(home, LOCK_FILE), { recursive: true })
+    // The same for the file a takeover of a stale lock holds while it replaces the lock.
+    const { hostname } = await import('node:os')
+    await writeFile(join(home, LOCK_FILE), JSON.stringify({ pid: 999_999_999, host: 'web', hostname: hostname(), startedAt: 'then' }))
+    await mkdir(join(home, `${LOCK_FILE}.takeover`))
+    const old = new Date(Date.now() - 60_000)
+    await utimes(join(home, `${LOCK_FILE}.takeover`), old, old)
+    expect(await acquireHomeLock(home, 'web', { isAlive: () => false })).toMatchObject({
+      ok: false,
+      error: { message: `${join(home, `${LOCK_FILE}.takeover`)} is a folder, where Bosun keeps the file that says which Bosun uses ${home}. Move or remove that folder, then start Bosun again.` },
+    })
+    await rm(join(home, `${LOCK_FILE}.takeover`), { recursive: true })
+    await rm(join(home, LOCK_FILE))
     // Just made: no Bosun starting writes a FIFO, so it is not waited for as one.
     execFileSync('mkfifo', [join(home, LOCK_FILE)])
     const lock = await acquireHomeLock(home, 'web')
