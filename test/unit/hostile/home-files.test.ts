@@ -1,6 +1,6 @@
 /** Issue 13, files: external edits are merged, never overwritten; unknown fields bounded; the home lock. */
 import { execFileSync } from 'node:child_process'
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -47,6 +47,24 @@ describe('agents.json', () => {
     await changed
     expect(store.list().map((d) => d.id)).toEqual(['echo-1', 'hand-1'])
     store.dispose()
+  })
+
+  it('a link in the place of agents.json (the file kept in a dotfiles folder) is saved through: the link stays, its file has the change', async () => {
+    const dotfiles = await mkdtemp(join(tmpdir(), 'bosun-dotfiles-'))
+    try {
+      const kept = join(dotfiles, 'agents.json')
+      await writeFile(kept, JSON.stringify({ version: 1, agents: [echo] }, null, 2))
+      await symlink(kept, join(home, 'agents.json'))
+      const store = new AgentDefinitionStore({ home })
+      await store.load()
+      await store.save(cat)
+      expect((await lstat(join(home, 'agents.json'))).isSymbolicLink()).toBe(true)
+      expect((JSON.parse(await readFile(kept, 'utf8')) as { agents: AgentDefinition[] }).agents.map((a) => a.id)).toEqual(['echo-1', 'cat-1'])
+      // Written beside the file it names: no temporary file left there or in the home.
+      expect(await readdir(dotfiles)).toEqual(['agents.json'])
+    } finally {
+      await rm(dotfiles, { recursive: true, force: true })
+    }
   })
 
   it('a FIFO in the place of agents.json is not waited on: Bosun starts and says the file cannot be read', async () => {
