@@ -110,7 +110,22 @@ describe('notifications in the browser host', () => {
     expect(await recorded()).toHaveLength(1)
   })
 
+  it('one whose request goes before the person answers (they stop the turn) is closed while the page is still hidden', async () => {
+    const before = (await recorded()).length
+    await setShown(false)
+    await sendPrompt(page, 'notify-hidden')
+    await page.waitForFunction((n) => window.__notifications.length > n, before, { timeout: 30_000 })
+    expect((await recorded())[before]).toMatchObject({ title: `${AGENT} needs your approval`, closed: false })
+    await page.getByRole('button', { name: 'Stop', exact: true }).click()
+    // Main withdraws it once the request is cancelled: before, it stayed until the person came back to the page.
+    await page.waitForFunction((n) => window.__notifications[n]!.closed, before, { timeout: 30_000 })
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Bosun')
+    expect(await recorded()).toHaveLength(before + 1)
+    await setShown(true)
+  })
+
   it('none while hidden when turned off in Settings', async () => {
+    const before = (await recorded()).length
     await page.getByRole('button', { name: 'Settings', exact: true }).click()
     const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
     const toggle = settings.getByRole('checkbox', { name: 'Notify me when an agent waits for an answer' })
@@ -134,7 +149,7 @@ describe('notifications in the browser host', () => {
     const prompt = await visible(dialog('Push branch fix-1'))
     await prompt.getByRole('button', { name: 'Allow once', exact: true }).click()
     await visible(outcome('allow-once').nth(2))
-    expect(await recorded()).toHaveLength(1)
+    expect(await recorded()).toHaveLength(before)
     await setShown(true)
   })
 
