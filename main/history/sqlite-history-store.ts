@@ -7,7 +7,7 @@
  * fresh file is used. A file that cannot be opened at all (read-only home) leaves history off, reported.
  */
 import type Database from 'better-sqlite3'
-import { existsSync, renameSync } from 'node:fs'
+import { existsSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HistorySummary } from '../../common/contract/history'
 import type { EntryRow, HistoryStore, SessionRow, SessionWrite, StoredSession } from './history-store'
@@ -377,6 +377,20 @@ const isCorruption = (error: unknown) => {
   return error instanceof UnusableFile || code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB'
 }
 
+/** What the person can do about a history file SQLite would not open, when its error says (else nothing). */
+function whatToDo(file: string, error: unknown): string {
+  const code = (error as { code?: unknown })?.code
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return ' Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program, then start Bosun again.'
+  }
+  try {
+    if (statSync(file).isDirectory()) return ' It is a folder: move or remove it, then start Bosun again.'
+  } catch {
+    // Not there, or not for us to look at: SQLite's words are all there is.
+  }
+  return ''
+}
+
 /** Opens (or creates) the history database in `home`; never throws. */
 export function openHistoryStore(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions } = {}): OpenedHistory {
   const file = join(home, HISTORY_FILE)
@@ -385,7 +399,7 @@ export function openHistoryStore(home: string, options: { now?: () => number; se
   } catch (error) {
     const reason = error instanceof UnusableFile ? error.message : error instanceof Error ? error.message : String(error)
     if (!isCorruption(error) || !existsSync(file)) {
-      return { store: new NullHistoryStore(), problem: `History is off: Bosun could not open ${file} (${reason}). Sessions are kept in memory only until you quit.` }
+      return { store: new NullHistoryStore(), problem: `History is off: Bosun could not open ${file} (${reason}).${whatToDo(file, error)} Sessions are kept in memory only until you quit.` }
     }
     const aside = `${file}.corrupt-${(options.now ?? Date.now)()}`
     try {

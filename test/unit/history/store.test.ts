@@ -141,10 +141,33 @@ describe('the history database file', () => {
     // A folder where the file should be: SQLite cannot open it (like a read-only home), and nothing is moved.
     mkdirSync(join(home, HISTORY_FILE))
     const { store, problem } = open(home)
-    expect(problem).toMatch(/History is off/)
+    expect(problem).toBe(
+      `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (unable to open database file). It is a folder: move or remove it, then start Bosun again. Sessions are kept in memory only until you quit.`,
+    )
     expect(store.file).toBeNull()
     expect(() => store.write([{ session: row(), entries: [] }])).not.toThrow()
     expect(existsSync(join(home, HISTORY_FILE))).toBe(true)
+  })
+
+  it('says another program holds the file when it is locked (a database viewer), and leaves the file as it was', () => {
+    const home = tempHome()
+    open(home).store.dispose()
+    const before = readFileSync(join(home, HISTORY_FILE))
+    const viewer = new Database(join(home, HISTORY_FILE))
+    try {
+      viewer.pragma('locking_mode = EXCLUSIVE')
+      viewer.exec('BEGIN EXCLUSIVE')
+      const { store, problem } = open(home)
+      expect(problem).toBe(
+        `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (database is locked). Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program, then start Bosun again. Sessions are kept in memory only until you quit.`,
+      )
+      expect(store.file).toBeNull()
+    } finally {
+      viewer.exec('ROLLBACK')
+      viewer.close()
+    }
+    expect(readFileSync(join(home, HISTORY_FILE))).toEqual(before)
+    expect(readdirSync(home).filter((f) => f.includes('corrupt'))).toEqual([])
   })
 })
 
