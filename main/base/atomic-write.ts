@@ -11,9 +11,14 @@ import { randomBytes } from 'node:crypto'
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number } = {}): Promise<void> {
   path = await linkTarget(path)
   const dir = dirname(path)
-  await fs.mkdir(dir, { recursive: true })
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
-  const handle = await fs.open(tmp, 'w', options.mode ?? 0o600)
+  let handle
+  try {
+    await fs.mkdir(dir, { recursive: true })
+    handle = await fs.open(tmp, 'w', options.mode ?? 0o600)
+  } catch (error) {
+    throw writeFailure(dir, error)
+  }
   try {
     try {
       await handle.writeFile(data)
@@ -25,8 +30,25 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } catch (error) {
     // A full disk fails the write or the sync: the temp file goes too, the target is as it was.
     await fs.rm(tmp, { force: true }).catch(() => undefined)
-    throw error
+    throw writeFailure(dir, error)
   }
+}
+
+/**
+ * A write's failure in words a person can act on, naming the folder (the temporary file's name, which the system's
+ * message gave, says nothing to them), with the system's code kept; other failures as they are.
+ */
+function writeFailure(folder: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  const words =
+    code === 'EROFS'
+      ? `${folder} is on a disk that is read-only (EROFS)`
+      : code === 'ENOSPC' || code === 'EDQUOT'
+        ? `the disk of ${folder} is full (${code}); free some space, then try again`
+        : code === 'EACCES' || code === 'EPERM'
+          ? `Bosun may not write in ${folder} (${code}); give it write access there`
+          : undefined
+  return words === undefined ? error : Object.assign(new Error(words, { cause: error }), { code })
 }
 
 /** The file a symbolic link at `path` names, or `path` itself (no link there, or one that names nothing). */
