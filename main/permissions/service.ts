@@ -298,7 +298,9 @@ export async function createPermissionsService(options: PermissionsServiceOption
         await settingsStore.save(next)
       } catch (error) {
         log.error('cannot save notification settings', error)
-        return fail({ kind: 'io-error', message: `The notification settings could not be saved: ${(error as Error).message}` })
+        // The window says 'Could not save the notification settings:' before this; the change is in force meanwhile.
+        const why = (error as Error).message.replace(/\.$/, '')
+        return fail({ kind: 'io-error', message: `${why}. The change applies until Bosun quits.` })
       }
       return ok(next)
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createMemoryLogger } from '../../../main/base/log'
-import { fileSettingsStore } from '../../../main/permissions/service'
+import { createPermissionsService, fileSettingsStore } from '../../../main/permissions/service'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -43,4 +43,21 @@ it('a file read only in part is copied aside before the first save replaces it; 
   expect(await store.load()).toBeUndefined()
   await expect(store.save({ enabled: true, notifyOnTurnEnd: false })).rejects.toThrow('is not a regular file')
   expect(lstatSync(join(home, 'notification-settings.json')).isFIFO()).toBe(true)
+})
+
+it('a change that cannot be saved is in force until Bosun quits, and the answer says why and so, once', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'bosun-notification-settings-'))
+  dirs.push(home)
+  execFileSync('mkfifo', [join(home, 'notification-settings.json')])
+  const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => undefined }, focusRequest: () => {}, log: createMemoryLogger() })
+  try {
+    expect(await service.handlers.setNotificationSettings({ enabled: false })).toEqual({
+      ok: false,
+      error: { kind: 'io-error', message: `${join(home, 'notification-settings.json')} is not a regular file. Fix or remove the file, then restart Bosun. The change applies until Bosun quits.` },
+    })
+    expect(await service.handlers.getNotificationSettings(undefined)).toMatchObject({ ok: true, value: { enabled: false } })
+  } finally {
+    service.dispose()
+    await service.flush()
+  }
 })
