@@ -73,6 +73,10 @@ export const urlWarningText: Record<UrlWarning, string> = {
 
 export const maxUrlLength = 8192
 
+/** A path on this computer: absolute (`/x`, not `//host`), relative to here or home (`./x`, `../x`, `~/x`), or a drive's (`C:\\x`, `C:/x`). */
+const filePathRe = /^(\/(?!\/)|\.{1,2}[/\\]|~[/\\]|[A-Za-z]:[/\\])/
+const FILE_PATH_REFUSAL = 'This is a file on this computer, not a web address: Bosun does not open files from links. Copy its path to open it yourself.'
+
 // What the window marks as hidden elsewhere (zero-width, bidi, fillers, variation selectors, tags…): the host's mapping
 // drops some of them without a trace (`pay\u034Fpal.com` is paypal.com), and the agent that put them there is named.
 const invisibleRe = new RegExp(`[${HIDDEN_BEYOND_C0_CLASS}]`, 'u')
@@ -103,10 +107,15 @@ export function checkUrl(raw: string): UrlCheck {
   const authority = /^[^:/?#]*:\/*([^/?#]*)/.exec(raw.replace(/\\/g, '/'))?.[1] ?? ''
   if (/%(2f|5c|40)/i.test(authority)) warnings.add('encoded-slash')
 
+  // A file's path (agents link the files they talk about: `[app.ts](src/app.ts#L42)`, `/home/me/x.ts`): the parser
+  // fails on most, or reads `C:/x` as a scheme; said as what it is.
+  if (filePathRe.test(raw)) return refused(FILE_PATH_REFUSAL)
   let url: URL
   try {
     url = new URL(raw)
   } catch {
+    // `notes.txt`, `src/app.ts#L42`, `example.com`: no scheme at all.
+    if (/^[^:/?#]+(\/|$)/.test(raw)) return refused('This is not a web address: one starts with https://. If it names a file, Bosun does not open files from links.')
     return refused('This is not a valid web address.')
   }
   const scheme = url.protocol.replace(/:$/, '')
@@ -121,6 +130,7 @@ export function checkUrl(raw: string): UrlCheck {
   const site = registrableDomain(host)
   const parsed = { href, scheme, host, hostUnicode, highlight, site }
 
+  if (scheme === 'file') return refused(FILE_PATH_REFUSAL, parsed)
   if (scheme !== 'https' && scheme !== 'http') {
     return refused(`Bosun only opens https addresses; this one uses "${scheme}:".`, parsed)
   }

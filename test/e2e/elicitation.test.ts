@@ -294,14 +294,14 @@ describe('URL elicitation consent', () => {
     await waitIdle(page)
   })
 
-  for (const [prompt, title, scheme] of [
-    ['url-js', 'Run this to finish', 'javascript'],
-    ['url-file', 'Open your key file', 'file'],
+  for (const [prompt, title, scheme, why] of [
+    ['url-js', 'Run this to finish', 'javascript', 'Bosun only opens https addresses; this one uses "javascript:".'],
+    ['url-file', 'Open your key file', 'file', 'This is a file on this computer, not a web address: Bosun does not open files from links. Copy its path to open it yourself.'],
   ] as const) {
     it(`a ${scheme}: URL is refused: no Open button, only Decline/Cancel`, async () => {
       await ask(prompt)
       const dialog = await visible(card(title))
-      await visible(dialog.getByRole('alert').getByText(`Bosun will not open this address. Bosun only opens https addresses; this one uses "${scheme}:".`))
+      await visible(dialog.getByRole('alert').getByText(`Bosun will not open this address. ${why}`))
       expect(await dialog.getByRole('button', { name: 'Open in browser' }).count()).toBe(0)
       await dialog.getByRole('button', { name: 'Decline' }).click()
       expect(await agentResponse()).toEqual({ action: 'decline' })

@@ -80,3 +80,28 @@ describe('a host the public-suffix list would not validate (hostile12)', () => {
     expect(check.warnings).toContain('lookalike-subdomain')
   })
 })
+
+describe('a file path where an address goes (agents12: links real agents write in their answers)', () => {
+  // Claude and OpenCode link the files they talk about; clicking one said "This is not a valid web address." only.
+  it.each([
+    ['an absolute path', '/tmp/project/notes.txt'],
+    ['an absolute path and a line', '/tmp/project/big.ts:1010'],
+    ['a path from here', './src/app.ts'],
+    ['a path from the parent', '../README.md'],
+    ['a path from home', '~/notes.md'],
+    ['a drive path', 'C:\\Users\\me\\app.ts'],
+    ['a drive path with slashes', 'C:/Users/me/app.ts'],
+    ['a file: URL', 'file:///tmp/project/notes.txt'],
+  ])('refuses it as a file, not a web address: %s', (_, url) => {
+    expect(checkUrl(url)).toMatchObject({ ok: false, refusal: 'This is a file on this computer, not a web address: Bosun does not open files from links. Copy its path to open it yourself.' })
+  })
+
+  it.each([['notes.txt'], ['src/app.ts#L42'], ['example.com']])('says a web address starts with https:// when there is no scheme: %s', (url) => {
+    expect(checkUrl(url)).toMatchObject({ ok: false, refusal: 'This is not a web address: one starts with https://. If it names a file, Bosun does not open files from links.' })
+  })
+
+  it('leaves what only looks like a path to the parser: a host-relative address, a broken one', () => {
+    expect(checkUrl('//example.com/path').refusal).toBe('This is not a valid web address.')
+    expect(checkUrl('https://exa mple.com').refusal).toBe('This is not a valid web address.')
+  })
+})
