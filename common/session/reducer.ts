@@ -30,7 +30,7 @@ import type { Update } from './reducer/draft'
 import { ownValue } from '../own-keys'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
 import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, modeIdOf, parseCommands, parseConfigOptions } from './reducer/metadata'
-import { applyPlanUpdate, applyPlanV1 } from './reducer/plans'
+import { applyPlanUpdate, applyPlanV1, applyTodoWritePlan, isTodoWriteCall } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
 import { applyFileRead, applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolCallCancel, applyToolContentChunk } from './reducer/tool-calls'
@@ -93,7 +93,9 @@ const BOTH: Record<string, (d: Draft, u: Update) => void> = {
   agent_message_chunk: (d, u) => applyChunk(d, 'agent_message', u),
   agent_thought_chunk: (d, u) => applyChunk(d, 'agent_thought', u),
   tool_call_update: (d, u) => {
+    const todoWrite = !d.v2 && isTodoWriteCall(d, u.toolCallId)
     applyToolCall(d, u)
+    if (!d.v2) applyTodoWritePlan(d, u, todoWrite)
     workReported(d)
   },
   available_commands_update: (d, u) => {
@@ -122,7 +124,9 @@ function workReported(d: Draft): void {
 
 const V1_ONLY: Record<string, (d: Draft, u: Update) => void> = {
   tool_call: (d, u) => {
+    const todoWrite = isTodoWriteCall(d, u.toolCallId)
     applyToolCall(d, u)
+    applyTodoWritePlan(d, u, todoWrite)
     workReported(d)
   },
   plan: (d, u) => {

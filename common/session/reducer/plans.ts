@@ -5,6 +5,7 @@ import type { PlanEntryView, PlanView } from '../types'
 import { boundJson } from '../../bounded'
 import { boundedMeta, cutText, isObject, isString } from './draft'
 import type { Draft, Update } from './draft'
+import { findToolCall } from './tool-calls'
 
 /**
  * What a session keeps of its plans. Each update replaces a plan whole and is applied to a full session too, and a v2
@@ -69,4 +70,28 @@ export function applyPlanUpdate(d: Draft, u: Update): void {
   if (at >= 0) plans[at] = view
   else plans.push(view)
   d.s.plans = plans.length > MAX_PLANS ? plans.slice(plans.length - MAX_PLANS) : plans
+}
+
+/** The tool OpenCode keeps its todo list with (its `todowrite`: `rawInput.todos`, `rawOutput.metadata.todos`). */
+const TODO_WRITE_TITLE = 'todowrite'
+
+/**
+ * v1: OpenCode (1.18) sends its todo list only as its `todowrite` tool call, never as a `plan`: the list the call
+ * writes is the session's plan, as the same list from Claude is. `wasTodoWrite`: the call's title, before this update,
+ * was the tool's name (its last update retitles it "2 todos"). Any `plan` the agent sends replaces it as usual.
+ */
+export function applyTodoWritePlan(d: Draft, u: Update, wasTodoWrite: boolean): void {
+  if (!wasTodoWrite && u.title !== TODO_WRITE_TITLE) return
+  const input = isObject(u.rawInput) ? u.rawInput.todos : undefined
+  const output = isObject(u.rawOutput) && isObject(u.rawOutput.metadata) ? u.rawOutput.metadata.todos : undefined
+  const entries = parsePlanEntries(input ?? output)
+  if (entries) d.s.plans = [{ planId: '', type: 'items', entries }]
+}
+
+/** Whether the tool call this update is about was, until now, titled as OpenCode's `todowrite`. */
+export function isTodoWriteCall(d: Draft, toolCallId: unknown): boolean {
+  if (!isString(toolCallId)) return false
+  const i = findToolCall(d, toolCallId)
+  const entry = i >= 0 ? d.s.entries[i] : undefined
+  return entry?.kind === 'tool_call' && entry.title === TODO_WRITE_TITLE
 }

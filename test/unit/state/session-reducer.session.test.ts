@@ -21,6 +21,48 @@ describe('plans (H11, H26)', () => {
     expect(s.plans).toEqual([{ planId: '', type: 'items', entries: [{ content: 'c', priority: 'medium', status: 'in_progress' }] }])
   })
 
+  // OpenCode 1.18.33 (agents12, /tmp/agents12/opencode-todos.jsonl): its todo list comes only as the `todowrite` tool
+  // call, the list in the call's input, then in its output under a title that counts what is left; no `plan` at all.
+  const todoWrite = (id: string, statuses: string[]) => {
+    const todos = ['Read the file', 'Edit the file', 'Run the tests'].map((content, i) => ({ content, status: statuses[i], priority: 'medium', id: String(i + 1) }))
+    const left = statuses.filter((status) => status !== 'completed').length
+    return [
+      { sessionUpdate: 'tool_call', toolCallId: id, title: 'todowrite', kind: 'other', status: 'pending', locations: [], rawInput: {} },
+      { sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', kind: 'other', title: 'todowrite', locations: [], rawInput: { todos } },
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: id,
+        status: 'completed',
+        title: `${left} todos`,
+        content: [{ type: 'content', content: { type: 'text', text: JSON.stringify(todos, null, 2) } }],
+        rawOutput: { output: JSON.stringify(todos, null, 2), metadata: { todos, truncated: false } },
+      },
+    ]
+  }
+  const planOf = (s: ReturnType<typeof session>) => s.plans.map((p) => p.entries.map((e) => `${e.status} ${e.content}`))
+
+  it("v1: OpenCode's todowrite tool call is the session's plan, replaced by each call; the card stays", () => {
+    let s = updates(session(1), ...todoWrite('call_1', ['completed', 'in_progress', 'pending']))
+    expect(planOf(s)).toEqual([['completed Read the file', 'in_progress Edit the file', 'pending Run the tests']])
+    s = updates(s, ...todoWrite('call_2', ['completed', 'completed', 'in_progress']))
+    expect(planOf(s)).toEqual([['completed Read the file', 'completed Edit the file', 'in_progress Run the tests']])
+    expect(s.entries.filter((e) => e.kind === 'tool_call').map((e) => e.kind === 'tool_call' && e.title)).toEqual(['2 todos', '1 todos'])
+    // Its output alone (the list written by a call whose input update was not seen) is the plan too.
+    const [first, , last] = todoWrite('call_3', ['completed', 'completed', 'completed'])
+    s = updates(s, first!, last!)
+    expect(planOf(s)).toEqual([['completed Read the file', 'completed Edit the file', 'completed Run the tests']])
+    // The agent's own plan replaces it as usual.
+    s = updates(s, { sessionUpdate: 'plan', entries: [{ content: 'x', priority: 'high', status: 'pending' }] })
+    expect(planOf(s)).toEqual([['pending x']])
+  })
+
+  it('v1: another tool with a todos input is not a plan, nor is a todowrite in a v2 session (it has plan_update)', () => {
+    const other = updates(session(1), { sessionUpdate: 'tool_call', toolCallId: 't', title: 'notes', kind: 'other', status: 'in_progress', rawInput: { todos: [{ content: 'a', status: 'pending' }] } })
+    expect(other.plans).toEqual([])
+    const v2 = updates(session(2), ...todoWrite('call_1', ['completed', 'in_progress', 'pending']).map((u) => ({ ...u, sessionUpdate: 'tool_call_update' })))
+    expect(v2.plans).toEqual([])
+  })
+
   it('v2 plan_update replaces that plan only; two ids are two plans; unknown plan types are kept', () => {
     let s = updates(
       session(2),
