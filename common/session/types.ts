@@ -225,9 +225,11 @@ export interface PlanEntryView {
 export interface PlanView {
   /** v1 has a single plan: `planId` is `""`. */
   planId: string
-  /** `items`, or an unknown v2 plan type (then `raw` holds it). */
+  /** `items`, `markdown` (v2, unstable: then `markdown` holds its text), or an unknown v2 plan type (then `raw` holds it). */
   type: string
   entries: PlanEntryView[]
+  /** A `markdown` plan's text (Codex's proposed plan), cut at `MAX_PLAN_MARKDOWN_CHARS`. */
+  markdown?: string
   raw?: unknown
   /** The plan's `_meta` (v1 `plan`, v2 items plan), kept as sent (I1) when within `MAX_META_CHARS`. */
   _meta?: Record<string, unknown>

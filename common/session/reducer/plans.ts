@@ -16,6 +16,8 @@ export const MAX_PLANS = 8
 export const MAX_PLAN_ENTRIES = 1_000
 /** A step is a line of the plan panel: a longer one is cut with `…`. */
 export const MAX_PLAN_ENTRY_CHARS = 2_000
+/** A `markdown` plan is drawn as Markdown: at most this much of its text. */
+export const MAX_PLAN_MARKDOWN_CHARS = 64 * 1024
 /** A plan of a type Bosun does not read is shown as JSON: at most this much of it. */
 const RAW_PLAN_BOUNDS = { maxTotalChars: 64 * 1024 }
 
@@ -49,15 +51,19 @@ export function applyPlanV1(d: Draft, u: Update): void {
   d.s.plans = [view]
 }
 
-/** v2 `plan_update`: replaces that plan; unknown plan types are kept generically (H26). */
+/**
+ * v2 `plan_update`: replaces that plan; a `markdown` plan (Codex's proposed plan, in its Plan mode) keeps its text;
+ * other plan types are kept generically (H26).
+ */
 export function applyPlanUpdate(d: Draft, u: Update): void {
   const plan = u.plan
   if (!isObject(plan) || !isString(plan.planId) || !isString(plan.type)) return
   let view: PlanView
-  if (plan.type === 'items') {
-    const entries = parsePlanEntries(plan.entries)
+  if (plan.type === 'items' || (plan.type === 'markdown' && isString(plan.content))) {
+    const entries = plan.type === 'items' ? parsePlanEntries(plan.entries) : []
     if (!entries) return
-    view = { planId: plan.planId, type: 'items', entries }
+    view = { planId: plan.planId, type: plan.type, entries }
+    if (plan.type === 'markdown') view.markdown = cutText(plan.content as string, MAX_PLAN_MARKDOWN_CHARS)
     const meta = boundedMeta(plan._meta)
     if (meta) view._meta = meta
   } else {

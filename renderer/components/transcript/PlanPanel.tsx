@@ -2,6 +2,8 @@ import { memo, useState, useSyncExternalStore } from 'react'
 import type { PlanView } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { JsonView } from '../common/JsonView'
+import { useSeams } from '../common/seams'
+import { Markdown } from '../markdown/Markdown'
 
 /** v1 statuses plus v2's `cancelled` (H26); any other status is open-ended: shown by its name, never as pending. */
 const STATUS_MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○', cancelled: '⊘' }
@@ -11,6 +13,8 @@ export const PLAN_SHOWN_ENTRIES = 200
 
 function PlanList({ plan }: { plan: PlanView }) {
   const [all, setAll] = useState(false)
+  const { onOpenLink } = useSeams()
+  if (plan.markdown !== undefined) return <Markdown source={plan.markdown} onOpenLink={onOpenLink} />
   if (plan.type !== 'items' && plan.entries.length === 0) return <JsonView value={plan.raw} label="Plan" />
   const shown = all ? plan.entries : plan.entries.slice(0, PLAN_SHOWN_ENTRIES)
   // A priority every step shares (claude-agent-acp sends "medium" for each) tells nothing: it is shown only where steps differ.
@@ -77,15 +81,19 @@ export const PlanPanel = memo(function PlanPanel({ plans }: { plans: PlanView[] 
   if (plans.length === 0) return null
   const done = all.filter((e) => e.status === 'completed').length
   const current = all.find((e) => e.status === 'in_progress') ?? all.find((e) => e.status === 'pending')
+  // A plan in Markdown (Codex's proposed plan) has no steps to count: folded, its first line stands for it.
+  const firstLine = current ? undefined : plans.find((p) => p.markdown !== undefined)?.markdown?.match(/^\s*#*\s*(\S.*)$/m)?.[1]
   return (
     <section className="plan-panel" aria-label="Plan">
       <button type="button" className="plan-toggle" aria-expanded={open} onClick={() => setChosen(!open)}>
         <Icon name="chevron" size={14} className={open ? 'rotate-90' : undefined} />
         <span>Plan</span>
-        <span className="muted plan-done">
-          {done}/{all.length} done
-        </span>
-        {!open && current && <span className="plan-current">{current.content}</span>}
+        {all.length > 0 && (
+          <span className="muted plan-done">
+            {done}/{all.length} done
+          </span>
+        )}
+        {!open && (current || firstLine) && <span className="plan-current">{current ? current.content : firstLine}</span>}
       </button>
       {open && (
         <div className="plan-body">

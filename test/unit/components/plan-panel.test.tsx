@@ -26,4 +26,21 @@ describe('the plan panel', () => {
     expect(html.match(/badge-priority-/g)).toHaveLength(3)
     expect(html).toContain('low<span class="sr-only"> priority</span>')
   })
+
+  // Codex (codex-acp 2.6.0, Plan mode; /tmp/agents12/codex-proposed-plan.jsonl) proposes its plan as a v2 `markdown` plan
+  // and asks "Implement this plan?": the panel showed the plan as JSON under "Plan 0/0 done".
+  it('draws a Markdown plan as Markdown, with no step count', () => {
+    const markdown: PlanView = {
+      planId: 'p-plan',
+      type: 'markdown',
+      entries: [],
+      markdown: '# Rename OLDNAME\n\n1. Read `big.ts`.\n2. Rename them.\n\n| Step | Risk |\n|---|---|\n| Read | none |\n',
+    }
+    const html = renderToStaticMarkup(<PlanPanel plans={[markdown]} />)
+    expect(html).toContain('<h1>Rename OLDNAME</h1>')
+    expect(html).toContain('<li>Read <code>big.ts</code>.</li>')
+    expect(html).toContain('<td>none</td>')
+    expect(html).not.toContain('done</span>')
+    expect(html).not.toContain('&quot;markdown&quot;')
+  })
 })

@@ -4,7 +4,7 @@ import { apply, eachUpdate, messages, session, summary, text, updates } from './
 import { MAX_MODEL_NAME_CHARS, MAX_MODELS, MAX_NOTICE_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from '../../../common/session/reducer/metadata'
 import { MAX_META_CHARS } from '../../../common/session/reducer/draft'
 import { MAX_CHUNK_METAS } from '../../../common/session/reducer/messages'
-import { MAX_PLAN_ENTRIES, MAX_PLAN_ENTRY_CHARS, MAX_PLANS } from '../../../common/session/reducer/plans'
+import { MAX_PLAN_ENTRIES, MAX_PLAN_ENTRY_CHARS, MAX_PLAN_MARKDOWN_CHARS, MAX_PLANS } from '../../../common/session/reducer/plans'
 
 const b64 = (bytes: number[]) => Buffer.from(bytes).toString('base64')
 
@@ -77,6 +77,22 @@ describe('plans (H11, H26)', () => {
     const markdown = { type: '_markdown', planId: 'p2', text: '# plan' }
     s = updates(s, { sessionUpdate: 'plan_update', plan: markdown })
     expect(s.plans[1]).toEqual({ planId: 'p2', type: '_markdown', entries: [], raw: markdown })
+  })
+
+  it("v2: a markdown plan (Codex's proposed plan, streamed as whole texts) keeps its text, the last one, cut past the bound", () => {
+    const planId = '01a21e16-plan'
+    let s = updates(
+      session(2),
+      { sessionUpdate: 'plan_update', plan: { type: 'markdown', planId, content: '# Rename OLDNAME\n\n1. Read' } },
+      { sessionUpdate: 'plan_update', plan: { type: 'markdown', planId, content: '# Rename OLDNAME\n\n1. Read\n2. Patch\n' } },
+    )
+    expect(s.plans).toEqual([{ planId, type: 'markdown', entries: [], markdown: '# Rename OLDNAME\n\n1. Read\n2. Patch\n' }])
+    s = updates(s, { sessionUpdate: 'plan_update', plan: { type: 'markdown', planId, content: 'x'.repeat(MAX_PLAN_MARKDOWN_CHARS + 10) } })
+    expect(s.plans[0]!.markdown).toBe(`${'x'.repeat(MAX_PLAN_MARKDOWN_CHARS)}…`)
+    // Without a text it is a plan of a type Bosun does not read, kept as sent.
+    const odd = { type: 'markdown', planId: 'p2', content: 7 }
+    s = updates(s, { sessionUpdate: 'plan_update', plan: odd })
+    expect(s.plans[1]).toEqual({ planId: 'p2', type: 'markdown', entries: [], raw: odd })
   })
 
   it('keeps the last MAX_PLANS plans of a v2 agent that names a new one with every update, each bounded', () => {
