@@ -14,6 +14,18 @@ export function permissionToolCallId(request: PermissionRequestView): string | n
   return null
 }
 
+const isEmpty = (value: unknown): boolean => (Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0)
+
+/**
+ * An empty content list or input in a request does not take away what the card shows of the call being asked about:
+ * claude-agent-acp (0.101.0) asks to leave plan mode with the call as it first was (`content: []`, `rawInput: {}`)
+ * just after its update gave the call the plan, and the person was asked "Approve Plan" with the plan gone.
+ */
+function keepWhatTheCardShows(current: ToolCallEntry, patch: Record<string, unknown>): void {
+  if (isEmpty(patch.content) && current.content.length > 0) delete patch.content
+  if (isEmpty(patch.rawInput) && current.rawInput !== undefined && !isEmpty(current.rawInput)) delete patch.rawInput
+}
+
 export function applyPermissionRequested(d: Draft, request: PermissionRequestView, toolCallPatch: unknown): void {
   if (!isObject(request) || !isString(request.requestId)) return
   d.mutRecord('permissions')[request.requestId] = request
@@ -30,6 +42,7 @@ export function applyPermissionRequested(d: Draft, request: PermissionRequestVie
   const i = ensureToolCall(d, toolCallId)
   if (isObject(toolCallPatch)) {
     const { toolCallId: _id, sessionUpdate: _kind, ...patch } = toolCallPatch
+    keepWhatTheCardShows(d.s.entries[i] as ToolCallEntry, patch)
     patchToolCall(d, i, patch)
   }
   const t = d.mutEntry<ToolCallEntry>(i)

@@ -312,6 +312,20 @@ describe('permissions (G2, G3)', () => {
     expect(tool(plain, 't1').askedDiffs).toBeUndefined()
   })
 
+  it("keeps the plan a call showed when the request about it comes with the call's first, empty content and input (Claude's ExitPlanMode)", () => {
+    // claude-agent-acp 0.101.0 (/tmp/agents12/claude-exitplan.jsonl): the tool call, the update with the plan, then the
+    // request with the call as it first was.
+    const plan = '# Rename OLDNAME\n\n1. Read `big.ts`.\n2. Rename with one Edit (replace_all).\n'
+    const first = { toolCallId: 't1', name: 'ExitPlanMode', rawInput: {}, status: 'pending', title: 'Approve Plan', kind: 'switch_mode', content: [] }
+    let s = updates(session(1), { sessionUpdate: 'tool_call', ...first })
+    s = updates(s, { sessionUpdate: 'tool_call_update', toolCallId: 't1', rawInput: { plan }, content: [{ type: 'content', content: { type: 'text', text: plan } }] })
+    s = apply(s, { type: 'permission_requested', request: permission(), toolCallPatch: first })
+    expect(tool(s, 't1')).toMatchObject({ status: 'pending', rawInput: { plan }, content: [{ type: 'content', content: { type: 'text', text: plan } }], permissionIds: ['r1'] })
+    // A request that does bring content or input still replaces them.
+    s = apply(s, { type: 'permission_requested', request: permission({ requestId: 'r2' }), toolCallPatch: { toolCallId: 't1', rawInput: { plan: 'other' }, content: [{ type: 'content', content: { type: 'text', text: 'other' } }] } })
+    expect(tool(s, 't1')).toMatchObject({ rawInput: { plan: 'other' }, content: [{ type: 'content', content: { type: 'text', text: 'other' } }] })
+  })
+
   it('resolved by rule sets decidedBy on the tool call', () => {
     let s = apply(session(1), { type: 'permission_requested', request: permission() })
     s = apply(s, {
