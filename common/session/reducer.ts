@@ -29,7 +29,7 @@ export { decodeBase64 } from './reducer/tool-calls'
 import type { Update } from './reducer/draft'
 import { ownValue } from '../own-keys'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
-import { applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, modeIdOf, parseCommands, parseConfigOptions } from './reducer/metadata'
+import { applyModeMarker, applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, modeIdOf, parseCommands, parseConfigOptions } from './reducer/metadata'
 import { applyPlanUpdate, applyPlanV1, applyTodoWritePlan, isTodoWriteCall } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
@@ -90,7 +90,10 @@ export function createSessionState(init: {
 
 const BOTH: Record<string, (d: Draft, u: Update) => void> = {
   user_message_chunk: (d, u) => applyChunk(d, 'user_message', u),
-  agent_message_chunk: (d, u) => applyChunk(d, 'agent_message', u),
+  agent_message_chunk: (d, u) => {
+    if (!d.v2 && applyModeMarker(d, u)) return
+    applyChunk(d, 'agent_message', u)
+  },
   agent_thought_chunk: (d, u) => applyChunk(d, 'agent_thought', u),
   tool_call_update: (d, u) => {
     const todoWrite = !d.v2 && isTodoWriteCall(d, u.toolCallId)

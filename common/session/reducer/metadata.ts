@@ -306,3 +306,20 @@ export function applySessionConfigured(d: Draft, action: Extract<SessionAction, 
   const commands = parseCommands(action.availableCommands)
   if (commands) d.s.availableCommands = commands
 }
+
+/**
+ * v1: Gemini CLI (0.61) tells a change of its mode as agent text, `[MODE_UPDATE] <modeId>`, never as a
+ * `current_mode_update`: approving a plan in its plan mode puts it back in `default` while Bosun still showed "Plan",
+ * and the marker showed as a message. A text chunk that is only that, naming one of the session's modes, is the mode
+ * update it means (applied, not shown). Returns whether it was one.
+ */
+export function applyModeMarker(d: Draft, u: Update): boolean {
+  const content = u.content
+  if (!isObject(content) || content.type !== 'text' || !isString(content.text)) return false
+  const modeId = /^\[MODE_UPDATE\] (\S+)$/.exec(content.text)?.[1]
+  const modes = d.s.modes
+  if (modeId === undefined || !modes || !modes.availableModes.some((mode) => mode.id === modeId)) return false
+  if (d.s.configOptions.some((option) => option.category === 'mode')) return false
+  d.s.modes = { currentModeId: modeId, availableModes: modes.availableModes }
+  return true
+}

@@ -148,6 +148,24 @@ describe('commands, modes, config options (H12, H13, H14, H27)', () => {
     ])
   })
 
+  it("v1: Gemini CLI's `[MODE_UPDATE] <mode>` text is the mode change it means, not a message (plan approved: back to default)", () => {
+    // gemini-cli 0.61.0 (/tmp/agents12/gemini-planmode.jsonl): set_mode plan, then exit_plan_mode approved.
+    const modes = { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'autoEdit', name: 'Auto Edit' }, { id: 'plan', name: 'Plan' }] }
+    let s = apply(session(1), { type: 'session_configured', modes })
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '[MODE_UPDATE] plan' } })
+    expect([s.modes?.currentModeId, messages(s).length]).toEqual(['plan', 0])
+    s = updates(s, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Plan approved.' } }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '[MODE_UPDATE] default' } })
+    expect(s.modes?.currentModeId).toBe('default')
+    expect(messages(s).map((m) => m.content.map((c) => (c.type === 'text' ? c.text : '')).join(''))).toEqual(['Plan approved.'])
+    // Text that only looks like it stays text: a mode the session does not have, more words, or a v2 session.
+    for (const text of ['[MODE_UPDATE] yolo-max', '[MODE_UPDATE] plan and more', 'See [MODE_UPDATE] plan']) {
+      const t = updates(s, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } })
+      expect([t.modes?.currentModeId, JSON.stringify(messages(t)).includes(text)]).toEqual(['default', true])
+    }
+    const v2 = updates(apply(session(2), { type: 'session_configured', modes }), { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '[MODE_UPDATE] plan' } })
+    expect(v2.modes?.currentModeId).toBe('default')
+  })
+
   it('v1 current_mode_update sets the current mode; in v2 it is an unknown kind (H29)', () => {
     let s = apply(session(1), {
       type: 'session_configured',
