@@ -22,7 +22,8 @@ async function focusNow(page: Page): Promise<{ what: string; ring: boolean }> {
       const style = getComputedStyle(node)
       return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none'
     }
-    // A page's or a dialog's heading takes the focus to start the page's reading order: it shows none, as in browsers.
+    // A page's or a dialog's heading takes the focus to start the page's reading order: ringed only when the keyboard
+    // opened it (e2e polish-ux13 checks Agents' and Settings'), so it is not asked for here.
     const heading = /^H[1-6]$/.test(el.tagName) && el.tabIndex === -1
     // A date field's parts and picker (its shadow tree) draw their own ring.
     const date = el instanceof HTMLInputElement && el.type === 'date'
@@ -51,14 +52,14 @@ async function press(page: Page, key: string, times = 1): Promise<string> {
   return stop
 }
 
-/** Tabs (or Shift+Tabs, or arrows in a tab list) until the focused element's description starts with `target`. */
-async function tabTo(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'ArrowRight' = 'Tab', most = 40): Promise<void> {
+/** Tabs (or Shift+Tabs, or arrows in a tab list or the agents list) until the focused element's description starts with `target`. */
+async function tabTo(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'ArrowRight' | 'ArrowDown' = 'Tab', most = 40): Promise<void> {
   for (let i = 0; i < most; i++) if ((await press(page, key)).startsWith(target)) return
   throw new Error(`${key} never reached ${target}`)
 }
 
 /** Tabs to the element described as `target` and presses Enter there. */
-async function activate(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'ArrowRight' = 'Tab'): Promise<void> {
+async function activate(page: Page, target: string, key: 'Tab' | 'Shift+Tab' | 'ArrowRight' | 'ArrowDown' = 'Tab'): Promise<void> {
   await tabTo(page, target, key)
   await press(page, 'Enter')
 }
@@ -145,7 +146,9 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   await press(page, 'Escape')
   await focusedOn(page, 'textarea Message')
   await activate(page, 'button Agents', 'Shift+Tab')
-  await activate(page, 'button Waiting agent')
+  // The agents list is one Tab stop (the agent shown); the arrows go from agent to agent.
+  await tabTo(page, 'button Scripted agent')
+  await activate(page, 'button Waiting agent', 'ArrowDown')
   await tabTo(page, 'button Overview')
   await activate(page, 'button Inspector', 'ArrowRight')
   await visible(page.getByRole('grid', { name: 'Protocol messages' }))

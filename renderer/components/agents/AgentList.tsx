@@ -1,4 +1,4 @@
-import type { Ref } from 'react'
+import { useState, type KeyboardEvent, type Ref } from 'react'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { AgentRuntimeView } from '../../../common/session/types'
 import { STATUS_LABEL } from './agent-status'
@@ -18,8 +18,22 @@ export interface AgentListProps {
   addRef?: Ref<HTMLButtonElement>
 }
 
-/** The left column: every defined agent with its status dot and command, and "Add agent". */
+/**
+ * The left column: every defined agent with its status dot and command, and "Add agent". The list is one Tab stop (the
+ * agent last focused, else the one shown, else the first), its agents a step apart with the arrow keys, Home and End:
+ * from "Add agent" Tab went through every agent before reaching the page beside it.
+ */
 export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding, addRef }: AgentListProps) {
+  const [lastFocused, setLastFocused] = useState<string | null>(null)
+  const tabStop = [lastFocused, selectedId].find((id) => id !== null && agents.some((a) => a.id === id)) ?? agents[0]?.id
+  const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
+    const items = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('.agents-list-item'))
+    const at = items.indexOf(document.activeElement as HTMLButtonElement)
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[event.key]
+    if (to === undefined || at < 0) return
+    event.preventDefault()
+    items[Math.max(0, Math.min(items.length - 1, to))]?.focus()
+  }
   return (
     <nav className="agents-list" aria-label="Agents">
       <button ref={addRef} type="button" className={`button agents-add${adding ? ' is-current' : ''}`} aria-current={adding ? 'page' : undefined} onClick={onAdd}>
@@ -31,7 +45,7 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
       {agents.length === 0 ? (
         <p className="agents-list-empty muted small">No agents yet. Add one from a preset or from scratch.</p>
       ) : (
-        <ul className="agents-list-items">
+        <ul className="agents-list-items" onKeyDown={onListKey}>
           {agents.map((agent) => {
             const status = runtime[agent.id]?.status ?? 'stopped'
             const current = agent.id === selectedId
@@ -41,6 +55,8 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
                   type="button"
                   className="agents-list-item"
                   aria-current={current ? 'page' : undefined}
+                  tabIndex={agent.id === tabStop ? 0 : -1}
+                  onFocus={() => setLastFocused(agent.id)}
                   onClick={() => onSelect(agent.id)}
                 >
                   {/* Named by what it shows: "<name> <status> · <command>"; the status is in words, not only the dot's colour. */}

@@ -1,0 +1,115 @@
+/**
+ * What a person met on the screens after the twelfth pass (UX pass 13), in the browser host at 900 and 1400 px, light
+ * and dark: the Agents and Settings headings took the focus unringed; Tab from "Add agent" went through every agent; a
+ * long agent form's Save and Cancel were past the window's edge and its variables' names cut at twenty letters; a
+ * permission's hidden keys left empty room at each button's end; a history row cut a long agent name to a few letters;
+ * Claude's four-line warning stayed over the transcript's top. Screenshots: test/e2e/screenshots/ux13-*.png.
+ */
+import { expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright'
+import { launchPerTest } from './support/harness'
+import { shootAll } from './support/shoot-all'
+import { until, visible } from './support/session-ui'
+
+const launch = launchPerTest()
+
+/** Whether the element has the focus, matches :focus-visible and draws a ring (a box shadow or an outline). */
+const ringed = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const style = getComputedStyle(el)
+    const ring = style.boxShadow !== 'none' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+    return el === document.activeElement && el.matches(':focus-visible') && ring
+  })
+
+/** The element that has the focus, described for a failing expectation. */
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim().slice(0, 60) ?? '')
+
+it('Agents and Settings opened from the keyboard ring their heading; from "Add agent" Tab reaches the page past one agent', async () => {
+  const agents = ['First agent', 'Second agent', 'Third agent', 'Fourth agent'].map((name, i) => ({ id: `a${i}`, name, scenario: 'e2e-permissions' }))
+  const { page } = await launch(agents, { viewport: { width: 1400, height: 820 } })
+  await page.getByRole('button', { name: 'Agents', exact: true }).focus()
+  await page.keyboard.press('Enter')
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  const heading = dialog.getByRole('heading', { level: 1, name: 'Agents' })
+  await expect.poll(() => ringed(heading)).toBe(true)
+  await shootAll(page, 'ux13-agents-heading')
+
+  // One Tab stop for the list (the agent shown), then the page beside it.
+  await dialog.getByRole('button', { name: 'Add agent' }).focus()
+  await page.keyboard.press('Tab')
+  await expect.poll(() => focused(page)).toMatch(/^First agent/)
+  await page.keyboard.press('Tab')
+  expect(await dialog.getByRole('region', { name: 'Agent details' }).evaluate((pane) => pane.contains(document.activeElement))).toBe(true)
+  // The agents a step apart with the arrows; Enter shows the one reached, and Tab comes back to it.
+  await page.keyboard.press('Shift+Tab')
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
+  await expect.poll(() => focused(page)).toMatch(/^Third agent/)
+  await page.keyboard.press('End')
+  await expect.poll(() => focused(page)).toMatch(/^Fourth agent/)
+  await page.keyboard.press('Enter')
+  await visible(dialog.getByRole('heading', { level: 2, name: 'Fourth agent' }))
+  await page.keyboard.press('Shift+Tab')
+  await expect.poll(() => focused(page)).toMatch(/Add agent$/)
+  await page.keyboard.press('Tab')
+  await expect.poll(() => focused(page)).toMatch(/^Fourth agent/)
+
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  await page.getByRole('button', { name: 'Settings', exact: true }).focus()
+  await page.keyboard.press('Enter')
+  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+  await expect.poll(() => ringed(settings.getByRole('heading', { level: 1, name: 'Settings' }))).toBe(true)
+  await shootAll(page, 'ux13-settings-heading')
+})
+
+it('a long agent form keeps Save and Cancel in view, its variables’ names whole, and stores a secret in the keychain', async () => {
+  const env = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`ACME_SERVICE_ENDPOINT_${i}`, `https://acme.example/region-${i}/v2`]))
+  const extraArgs = Array.from({ length: 12 }, (_, i) => `--workspace-option-${i}=/home/someone/projects/long/path/${i}`)
+  const { page } = await launch([{ id: 'long', name: 'Agent with a long definition', scenario: 'e2e-permissions', env, extraArgs, secretEnv: ['ACME_API_KEY'] }], {
+    viewport: { width: 900, height: 820 },
+  })
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
+  const form = await visible(dialog.getByRole('form', { name: 'Edit Agent with a long definition' }))
+  const save = form.getByRole('button', { name: 'Save', exact: true })
+  const inView = (locator: Locator) =>
+    locator.evaluate((el) => {
+      const box = el.getBoundingClientRect()
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+      return box.bottom <= window.innerHeight && box.top >= 0 && (hit === el || el.contains(hit))
+    })
+  for (const width of [900, 1400]) {
+    await page.setViewportSize({ width, height: 820 })
+    // At the form's top, and scrolled to its middle, Save is there to press (it was past the window's edge).
+    await form.getByRole('textbox', { name: 'Name', exact: true }).scrollIntoViewIfNeeded()
+    expect(await inView(save)).toBe(true)
+    expect(await inView(form.getByRole('button', { name: 'Cancel', exact: true }))).toBe(true)
+    const name = form.getByRole('textbox', { name: 'Variable 8 name' })
+    await name.scrollIntoViewIfNeeded()
+    expect(await inView(save)).toBe(true)
+    // A variable's name is whole in its field (the secrets' three buttons took a column of their own in every row).
+    expect(await name.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth)).toBe(true)
+  }
+  await page.setViewportSize({ width: 900, height: 820 })
+  await form.getByRole('textbox', { name: 'Variable 4 name' }).scrollIntoViewIfNeeded()
+  await shootAll(page, 'ux13-agent-form-long')
+
+  // A message sits under its field.
+  const command = form.getByRole('textbox', { name: 'Command', exact: true })
+  await command.fill('')
+  const message = await visible(form.getByText('Enter the program to run'))
+  const [field, under] = [(await command.boundingBox())!, (await message.boundingBox())!]
+  expect(under.y - (field.y + field.height)).toBeLessThan(12)
+  expect(await save.isDisabled()).toBe(true)
+  await command.fill(process.execPath)
+
+  // A secret typed here is stored (in the keychain) and shows as set.
+  await form.getByRole('button', { name: 'Set ACME_API_KEY' }).click()
+  await form.getByLabel('Value for ACME_API_KEY').fill('sk-acme-0000-ux13')
+  await until<HTMLButtonElement>(save, (el) => !el.disabled)
+  await save.click()
+  await visible(dialog.getByRole('heading', { level: 2, name: 'Agent with a long definition' }))
+  await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
+  await visible(dialog.getByLabel('ACME_API_KEY is set'))
+})
