@@ -9,7 +9,7 @@ import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest } from './support/harness'
 import { shootAll } from './support/shoot-all'
-import { until, visible } from './support/session-ui'
+import { sendPrompt, transcript, until, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 
@@ -112,4 +112,23 @@ it('a long agent form keeps Save and Cancel in view, its variables’ names whol
   await visible(dialog.getByRole('heading', { level: 2, name: 'Agent with a long definition' }))
   await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
   await visible(dialog.getByLabel('ACME_API_KEY is set'))
+})
+
+it('a permission’s keys take no room of their own: hidden, nothing is left at the buttons’ end; shown, nothing moves', async () => {
+  const { page } = await launch.session({ id: 'a', name: 'Scripted agent', scenario: 'e2e-permissions' }, { viewport: { width: 1400, height: 820 } })
+  await sendPrompt(page, 'v1-diff')
+  const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'Edit src/app.ts' }))
+  await expect.poll(() => prompt.evaluate((el) => el === document.activeElement)).toBe(true)
+  const boxes = () => prompt.locator('.perm-option').evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().width)))
+  const shown = await boxes()
+  await shootAll(page, 'ux13-permission-keys')
+  await page.getByRole('textbox', { name: 'Message' }).focus()
+  for (const key of await prompt.locator('kbd').all()) expect(await key.isVisible()).toBe(false)
+  expect(await boxes()).toEqual(shown)
+  // The room after a button's words is its padding, not a hidden key's.
+  const after = await prompt.locator('.perm-option').evaluateAll((buttons) =>
+    buttons.map((b) => b.getBoundingClientRect().right - b.querySelector('.perm-option-name')!.getBoundingClientRect().right),
+  )
+  for (const room of after) expect(room).toBeLessThan(14)
+  await shootAll(page, 'ux13-permission-unfocused')
 })
