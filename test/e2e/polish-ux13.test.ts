@@ -132,3 +132,23 @@ it('a permission’s keys take no room of their own: hidden, nothing is left at 
   for (const room of after) expect(room).toBeLessThan(14)
   await shootAll(page, 'ux13-permission-unfocused')
 })
+
+it('a history row at the sidebar’s width keeps a long agent name on its line and the time on the next, without a leading "·"', async () => {
+  const agent = 'Waiting-room review agent'
+  const { page } = await launch.session({ id: 'a', name: agent, scenario: 'e2e-permissions' }, { viewport: { width: 900, height: 820 } })
+  await sendPrompt(page, 'v1-raw')
+  await visible(transcript(page).getByRole('alertdialog'))
+  const row = await visible(page.getByRole('region', { name: 'History', exact: true }).locator('.history-item').first())
+  for (const width of [900, 1400]) {
+    await page.setViewportSize({ width, height: 820 })
+    const shape = await row.evaluate((el) => {
+      const meta = el.querySelector('.session-item-meta')!.getBoundingClientRect()
+      const name = el.querySelector<HTMLElement>('.cut-words-first')!
+      const sep = el.querySelector('.cut-sep')!.getBoundingClientRect()
+      const tail = el.querySelector('.cut-words')!.getBoundingClientRect()
+      return { nameWhole: name.scrollWidth <= name.clientWidth, sepShown: sep.left >= meta.left, tailInside: tail.right <= meta.right + 1 }
+    })
+    expect(shape).toEqual({ nameWhole: true, sepShown: false, tailInside: true })
+  }
+  await shootAll(page, 'ux13-history-long-agent')
+})

@@ -54,10 +54,10 @@ export function MiddleCut({ text, className, tail }: { text: string; className?:
  * A line of words and cut names (`children`), shown; `text`, the same line whole, is what a screen reader reads (the
  * pieces in a row would read as separate lines: "Session in", "customer-portal-fro", "ntend-v2").
  */
-export function CutLine({ text, children }: { text: string; children: ReactNode }) {
+export function CutLine({ text, children, wraps = false }: { text: string; children: ReactNode; /** Words that do not fit after the name go onto the next line (`.cut-line-wraps`). */ wraps?: boolean }) {
   return (
     <>
-      <span className="cut-line" aria-hidden="true">
+      <span className={wraps ? 'cut-line cut-line-wraps' : 'cut-line'} aria-hidden="true">
         {children}
       </span>
       <span className="sr-only">{text}</span>

@@ -164,11 +164,15 @@ const HistoryItem = memo(function HistoryItem({
         >
           <span className="session-item-title">{session.title ?? live?.title ?? <FolderTitle cwd={session.cwd} />}</span>
           <span className="session-item-meta muted">
-            {/* A long agent name gives way, not the time after it (it cut "Claude Code Enterprise…" and the time with it).
+            {/* A long agent name keeps its line and the time goes onto the next (at the sidebar's width the name was cut to
+                a few letters: "Waiti… · 02:48 PM · interrupted"); a name longer than the line gives way, not the time.
                 Isolated: a right-to-left name took the time after it into its own run ("04:26 · סוכן PM"). */}
-            <CutLine text={`${agentName} · ${metaTail}`}>
+            <CutLine text={`${agentName} · ${metaTail}`} wraps>
               <bdi className="cut-words-first">{agentName}</bdi>
-              <span className="cut-words">{` · ${metaTail}`}</span>
+              <span className="cut-words">
+                <span className="cut-sep">·</span>
+                {metaTail}
+              </span>
             </CutLine>
           </span>
           <SessionMark live={live} />
