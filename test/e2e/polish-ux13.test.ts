@@ -7,11 +7,13 @@
  */
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
-import { launchPerTest } from './support/harness'
+import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
 import { shootAll } from './support/shoot-all'
-import { sendPrompt, transcript, until, visible } from './support/session-ui'
+import { sendPrompt, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
 
 /** Whether the element has the focus, matches :focus-visible and draws a ring (a box shadow or an outline). */
 const ringed = (locator: Locator) =>
@@ -151,4 +153,29 @@ it('a history row at the sidebar’s width keeps a long agent name on its line a
     expect(shape).toEqual({ nameWhole: true, sepShown: false, tailInside: true })
   }
   await shootAll(page, 'ux13-history-long-agent')
+})
+
+it('Claude’s long warning is folded to two lines over the transcript, whole behind "Show all"', async () => {
+  const warning =
+    "We're changing auto mode to no longer charge for classifier requests in Claude Code. However, this session isn't eligible because your requests go through 127.0.0.1:8811, which isn't compatible with this update. Nothing breaks: auto mode keeps working, and its classifier requests are billed as before. To fix it and access the new version of auto mode, ask your gateway to implement: https://code.claude.com/docs/en/auto-mode-classifier-billing"
+  const scenario = scenarioFile('claude-warning', {
+    prompts: {
+      default: [
+        { type: 'update', update: { sessionUpdate: 'notice', severity: 'warning', title: 'Claude reported a warning', description: warning } },
+        { type: 'text', text: 'Done.' },
+      ],
+    },
+  })
+  const { page } = await launch.session({ id: 'claude', name: 'Claude', scenario }, { viewport: { width: 900, height: 820 } })
+  await sendPrompt(page, 'go')
+  await waitIdle(page)
+  const toast = await visible(page.getByRole('main', { name: /^Session / }).getByLabel('Notices', { exact: true }).locator('.toast'))
+  const description = toast.locator('.toast-description')
+  const lines = () => description.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)))
+  expect(await lines()).toBe(2)
+  await shootAll(page, 'ux13-warning-folded')
+  await toast.getByRole('button', { name: 'Show all' }).click()
+  expect(await lines()).toBeGreaterThan(2)
+  await visible(toast.getByRole('button', { name: 'Show less', expanded: true }))
+  await screenshot(page, 'ux13-warning-open-light-900')
 })

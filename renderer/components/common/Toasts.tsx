@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionState } from '../../../common/session/types'
 import { Icon } from './icons'
 
@@ -13,7 +13,15 @@ export const MAX_VISIBLE_NOTICES = 3
  */
 export const dismissesItself = (severity: string) => severity !== 'warning' && severity !== 'error'
 
-function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number]; onDismiss: () => void }) {
+/** A description longer than this is folded to its first lines above a transcript or a page, with "Show all". */
+const FOLD_DESCRIPTION_CHARS = 160
+
+function Toast({ notice, onDismiss, inFlow }: { notice: SessionState['notices'][number]; onDismiss: () => void; inFlow: boolean }) {
+  // Above a transcript (or a page), a warning stays until dismissed: folded, it keeps the transcript's top lines in
+  // view (Claude's four-line warning about auto mode took a fifth of a 900 px window until the person dismissed it).
+  const foldable = inFlow && (notice.description?.length ?? 0) > FOLD_DESCRIPTION_CHARS
+  const [open, setOpen] = useState(false)
+  const descriptionId = useId()
   // One timer per visible informational toast, cleared when it goes: nothing runs when there are no notices.
   const timed = dismissesItself(notice.severity)
   useEffect(() => {
@@ -26,7 +34,16 @@ function Toast({ notice, onDismiss }: { notice: SessionState['notices'][number];
       <div className="toast-text">
         <strong>{notice.title}</strong>
         {notice.repeats ? <span className="toast-repeats">{notice.repeats} times</span> : null}
-        {notice.description && <span>{notice.description}</span>}
+        {notice.description && (
+          <span id={descriptionId} className={foldable && !open ? 'toast-description toast-folded' : 'toast-description'}>
+            {notice.description}
+          </span>
+        )}
+        {foldable && (
+          <button type="button" className="link-button toast-fold" aria-expanded={open} aria-controls={descriptionId} onClick={() => setOpen(!open)}>
+            {open ? 'Show less' : 'Show all'}
+          </button>
+        )}
       </div>
       <button type="button" className="icon-button" aria-label="Dismiss notice" onClick={onDismiss}>
         <Icon name="close" size={14} />
@@ -61,7 +78,7 @@ export const Toasts = memo(function Toasts({
     const className = ['toasts', 'toasts-session', placement === 'page' ? 'toasts-page' : '', overflow.scrolls ? 'toasts-scrolls' : '', overflow.below ? 'toasts-more-below' : ''].filter(Boolean).join(' ')
     return (
       <div ref={overflow.ref} className={className} role="region" aria-label="Notices" tabIndex={overflow.scrolls ? 0 : undefined}>
-        <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} />
+        <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} inFlow />
       </div>
     )
   }
@@ -101,11 +118,13 @@ function NoticeList({
   shown,
   hidden,
   onDismiss,
+  inFlow = false,
 }: {
   notices: SessionState['notices']
   shown: SessionState['notices']
   hidden: SessionState['notices']
   onDismiss: (id: string) => void
+  inFlow?: boolean
 }) {
   return (
     <>
@@ -120,16 +139,16 @@ function NoticeList({
         </div>
       )}
       {shown.map((notice) => (
-        <ToastItem key={notice.id} notice={notice} onDismiss={onDismiss} />
+        <ToastItem key={notice.id} notice={notice} onDismiss={onDismiss} inFlow={inFlow} />
       ))}
     </>
   )
 }
 
-function ToastItem({ notice, onDismiss }: { notice: SessionState['notices'][number]; onDismiss: (id: string) => void }) {
+function ToastItem({ notice, onDismiss, inFlow }: { notice: SessionState['notices'][number]; onDismiss: (id: string) => void; inFlow: boolean }) {
   const id = notice.id
   // Stable per notice so the timer is not restarted by unrelated re-renders.
-  return <Toast notice={notice} onDismiss={useStableDismiss(onDismiss, id)} />
+  return <Toast notice={notice} onDismiss={useStableDismiss(onDismiss, id)} inFlow={inFlow} />
 }
 
 function useStableDismiss(onDismiss: (id: string) => void, id: string) {
