@@ -2,7 +2,9 @@
  * A command stopped, and one refused, as claude-agent-acp 0.101 reports them (its messages replayed, ids shortened): at
  * Stop it reports the interrupted Bash call failed, with its note to the model as the terminal's output and an exit of
  * neither code nor signal; a command Claude Code blocks before it runs ("Blocked: sleep 25 …") comes as a failed call
- * whose terminal output is the `<tool_use_error>`. Screenshot: test/e2e/screenshots/stop-claude.png.
+ * whose terminal output is the `<tool_use_error>`. The note to the model ("The user doesn't want to proceed… STOP what
+ * you are doing…") is not the command's output, nor words to the person: the card says "Stopped by you" and keeps the
+ * note folded under "What the agent told its model". Screenshot: test/e2e/screenshots/stop-claude.png.
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
@@ -22,7 +24,14 @@ it('a command stopped with the turn reads Cancelled and "stopped", not a red fai
   await waitIdle(page)
   await visible(page.getByRole('note', { name: 'How the turn ended' }).getByText(/^Stopped\./))
   const terminal = stopped.getByRole('region', { name: 'Terminal toolu_slow' })
-  await expect.poll(() => terminalText(terminal), { timeout: UI_TIMEOUT }).toContain('stopped while running')
+  // Claude's Bash showed no output before the Stop; its note to the model is folded, not shown as the output.
+  await visible(terminal.getByText('No output. Stopped by you.', { exact: true }))
+  expect(await terminal.locator('.xterm-rows').count()).toBe(0)
+  const note = terminal.getByRole('group').filter({ hasText: 'What the agent told its model' })
+  await visible(note.getByText('What the agent told its model'))
+  expect(await note.getByText(/STOP what you are doing/).isVisible()).toBe(false)
+  await note.getByText('What the agent told its model').click()
+  await visible(note.getByText(/stopped while running, not refused before it ran/))
   // The agent's later "failed" does not undo the Stop the person asked for.
   await visible(stopped.getByText('Cancelled', { exact: true }))
   expect(await stopped.getByText('Failed', { exact: true }).count()).toBe(0)
@@ -47,7 +56,9 @@ it('a command stopped with the turn reads Cancelled and "stopped", not a red fai
   await (await visible(stopButton(page))).click()
   await waitIdle(page)
   await visible(asking.getByText('Cancelled', { exact: true }))
-  const reason = asking.locator('pre.md-code')
-  await visible(reason.getByText('STOP what you are doing', { exact: false }))
-  expect(await reason.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBeLessThanOrEqual(1)
+  expect(await asking.locator('pre.md-code').count()).toBe(0)
+  const told = asking.getByRole('group').filter({ hasText: 'What the agent told its model' })
+  await told.getByText('What the agent told its model').click()
+  const reason = await visible(told.getByText(/STOP what you are doing/))
+  expect(await reason.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1)
 })

@@ -3,7 +3,8 @@ import type { TerminalView } from '../../../common/session/types'
 import { JsonDisclosure } from '../common/JsonView'
 import { CancelTerminalButton, KillTerminalButton } from './terminal-actions'
 import { neutraliseEscapes, withoutEscapes } from './terminal-text'
-import { insideErrorWrapper } from './tool-output'
+import { insideErrorWrapper, stopNoteOf } from './tool-output'
+import { AgentNote } from './agent-note'
 import { LazyXtermView } from './LazyXterm'
 import './terminal.css'
 
@@ -74,7 +75,9 @@ export const TerminalOutput = memo(function TerminalOutput({
   const endedWithCall = toolEnded && terminal?.agentRun === true && !exit
   const agentExitUnknown = terminal?.agentRun === true && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
   const refusal = callFailed && agentExitUnknown ? insideErrorWrapper(terminal.output) : null
-  const output = refusal ?? terminal?.output ?? ''
+  // Stopped by the person: what the agent then wrote for its model (claude-agent-acp) is not the command's output.
+  const stopNote = callCancelled && terminal?.agentRun === true && !refusal ? stopNoteOf(terminal.output) : null
+  const output = refusal ?? stopNote?.output ?? terminal?.output ?? ''
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
   const label = command ?? `terminal ${terminalId}`
@@ -138,7 +141,9 @@ export const TerminalOutput = memo(function TerminalOutput({
         <LazyXtermView output={output} ariaLabel="Terminal output" rows={Math.max(2, Math.min(lines, MAX_ROWS))} cols={COLS} />
       ) : (
         <p className="muted terminal-empty">
-          {notStarted
+          {stopNote
+            ? 'No output. Stopped by you.'
+            : notStarted
             ? 'Runs once you allow it'
             : terminal
               ? exit || terminal.agentGone || endedWithCall
@@ -149,6 +154,12 @@ export const TerminalOutput = memo(function TerminalOutput({
                 : 'No output: Bosun did not run this terminal'}
         </p>
       )}
+      {stopNote && output ? <p className="muted terminal-note terminal-stopped">Stopped by you.</p> : null}
+      {stopNote ? (
+        <div className="terminal-agent-note">
+          <AgentNote note={stopNote.note} />
+        </div>
+      ) : null}
       {terminal && otherFields(terminal) && <JsonDisclosure summary="Other terminal fields" value={otherFields(terminal)} />}
     </section>
   )

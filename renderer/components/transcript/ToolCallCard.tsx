@@ -17,7 +17,8 @@ import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
-import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, STOPPED_COMMAND_NOTE } from './tool-output'
+import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, stopNoteOf, STOPPED_COMMAND_NOTE } from './tool-output'
+import { AgentNote } from './agent-note'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import { CancelToolCallButton, toolCallCancelNote } from './tool-call-actions'
 import './tool-card.css'
@@ -90,6 +91,13 @@ export function withoutErrorWrapper(content: ToolCallEntry['content'][number]): 
   const inner = insideErrorWrapper(block.text)
   if (inner === null) return content
   return { ...content, content: { ...block, text: inner } } as ToolCallEntry['content'][number]
+}
+
+/** A text content block that is claude-agent-acp's note to its model at a Stop and nothing else: the note; else null. */
+function stopNoteOfBlock(block: unknown): string | null {
+  const { type, text } = (typeof block === 'object' && block !== null ? block : {}) as { type?: unknown; text?: unknown }
+  const split = type === 'text' && typeof text === 'string' ? stopNoteOf(text) : null
+  return split && split.output === '' ? split.note : null
 }
 
 /** A text content without the note OpenCode ends a command's output with ({@link shellMetadataOf}), and the note. */
@@ -307,7 +315,10 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
           {shownContent.map((content, i) => {
             const c = content as Record<string, unknown>
             switch (content.type) {
-              case 'content':
+              case 'content': {
+                // Stopped by the person: the agent's note to its model alone (claude-agent-acp, stopped while it asked) is folded.
+                const note = entry.status === 'cancelled' ? stopNoteOfBlock(c.content) : null
+                if (note) return <AgentNote key={i} note={note} />
                 return (
                   <ContentBlockView
                     key={i}
@@ -318,6 +329,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     onOpenLink={seams.onOpenLink}
                   />
                 )
+              }
               case 'diff':
                 return <DiffView key={i} block={c} locations={entry.locations} rawInput={entry.rawInput} ordinal={shownOrdinals[i]} pathInTitle={inTitle(c)} />
               case 'terminal': {

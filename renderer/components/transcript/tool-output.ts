@@ -85,3 +85,21 @@ export function shellMetadataOf(text: string): { output: string; note: string } 
 /** OpenCode's note of a command the person stopped: it reports the call `completed` all the same (1.18.33). */
 export const STOPPED_COMMAND_NOTE = 'User aborted the command'
 
+
+/**
+ * claude-agent-acp's note to its model when the person stops a call (0.101): Claude Code's words for a refused tool use
+ * ("The user doesn't want to proceed with this tool use. … STOP what you are doing and wait …"), for a command stopped
+ * while running with a correction after them. It comes as the command's output (a Bash call) or as the call's content
+ * (a call stopped while it asked), fenced or not: addressed to the model, not to the person who pressed Stop.
+ */
+const STOP_NOTE_START = "The user doesn't want to proceed with this tool use."
+const FENCED_NOTE = /^\s*```\n([\s\S]*)\n```\s*$/
+
+/** The output before claude-agent-acp's note at a Stop ({@link STOP_NOTE_START}), and the note; null without one. */
+export function stopNoteOf(text: string): { output: string; note: string } | null {
+  const unfenced = FENCED_NOTE.exec(text)?.[1]
+  const body = unfenced?.trimStart().startsWith(STOP_NOTE_START) ? unfenced : text
+  const at = body.indexOf(STOP_NOTE_START)
+  if (at < 0) return null
+  return { output: body.slice(0, at).trimEnd(), note: body.slice(at).trim() }
+}

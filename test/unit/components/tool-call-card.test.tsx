@@ -224,6 +224,30 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(html('completed')).toMatch(/role="status">exited</)
   })
 
+  it('claude-agent-acp\'s note to its model at a Stop is folded under "What the agent told its model", not shown as the output or the call\'s words', () => {
+    // Captured: /tmp/agents11/claude-cancel-minute.jsonl (Stop during Bash, and during a permission request).
+    const note = "The user doesn't want to proceed with this tool use. The tool use was rejected. STOP what you are doing and wait for the user to tell you how to proceed."
+    const terminal = (output: string) => ({ terminalId: 't1', agentRun: true as const, command: 'seq 30', output, exitStatus: { exitCode: null, signal: null } })
+    const bash = (status: string, output: string) => render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: terminal(output) }} />)
+    const folded = /<details class="disclosure tool-agent-note"><summary>What the agent told its model<\/summary><p class="tool-agent-note-text">(.*?)<\/p><\/details>/
+    const stopped = bash('cancelled', `${note} Correction to the text above: this call was stopped while running.`)
+    expect(textOf(stopped)).toContain('No output. Stopped by you.')
+    expect(textOf(folded.exec(stopped)?.[1] ?? '')).toContain('STOP what you are doing and wait for the user to tell you how to proceed. Correction to the text above')
+    // Output before the note stays the output (drawn by xterm in the page), the card says who stopped it.
+    const withOutput = bash('cancelled', `tick 1\ntick 2\n${note}`)
+    expect(textOf(withOutput)).toContain('Stopped by you.')
+    expect(textOf(withOutput)).not.toContain('No output')
+    expect(withOutput).toMatch(folded)
+    // Not stopped by the person (failed on its own): the text is the output, as the agent sent it.
+    expect(bash('failed', note)).not.toMatch(folded)
+    // Stopped while it asked: the call's content is the note, fenced.
+    const asked = (status: string) =>
+      render(<ToolCallCard entry={card({ status, toolKind: 'edit', content: [{ type: 'content', content: { type: 'text', text: `\`\`\`\n${note}\n\`\`\`` } }] })} permissions={{}} terminals={{}} />)
+    expect(textOf(folded.exec(asked('cancelled'))?.[1] ?? '')).toBe(note.replace(/'/g, '&#x27;'))
+    expect(asked('cancelled')).not.toContain('md-code')
+    expect(asked('failed')).toContain('md-code')
+  })
+
   it('an agent\'s own terminal still runs while its call is in a status Bosun does not know, as the card says (H23: unknown = in progress)', () => {
     const terminal = { terminalId: 't1', agentRun: true as const, command: 'npm test', output: 'running tests\n' }
     const html = (status: string) => render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: terminal }} />)
