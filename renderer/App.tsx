@@ -265,6 +265,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   }, [pageKind, openPage, closePage, requestNewSession])
   // A turn that ended with an error offers its agent's log (the Agents page, on that agent's Logs tab).
   const openAgentLog = useCallback((agentId: string) => openPage({ kind: 'agents', agentId, tab: 'logs' }), [openPage])
+  const openAgent = useCallback((agentId: string) => openPage({ kind: 'agents', agentId, tab: 'overview' }), [openPage])
   // The history (sidebar): a session not open is loaded from the database first; a search result scrolls to its entry.
   const openStored = useCallback(
     async (sessionId: string, entryId?: string) => {
@@ -479,6 +480,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
             defaultCwdFor={cwdFor}
             onCreateSession={onCreateSession}
             onOpenAgents={openAgents}
+            onOpenAgent={openAgent}
             agentsLoaded={loaded}
             api={api}
             onOpenStored={(sessionId, entryId) => void openStored(sessionId, entryId)}

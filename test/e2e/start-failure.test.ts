@@ -1,10 +1,11 @@
 /**
  * An agent that does not start: the new-session form says why, and shows what the agent printed (its stderr and
- * what it wrote on stdout that is not ACP), as Gemini CLI does when it asks on its terminal for a sign-in code.
+ * what it wrote on stdout that is not ACP), as Gemini CLI does when it asks on its terminal for a sign-in code; its
+ * page on Agents (definition, log, sign-in) is the way on, and Close comes back to the form.
  */
 import { describe, expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { submitNewSession, visible } from './support/session-ui'
+import { gone, submitNewSession, visible } from './support/session-ui'
 
 const AGENT = 'Terminal sign-in agent'
 /** Prints a sign-in prompt on stdout, takes Bosun's `initialize` line for the code, and exits 41. */
@@ -29,6 +30,16 @@ describe('an agent that does not start', () => {
       // The terminal escape the agent printed is not shown.
       expect(text).not.toContain('[?1049h')
       await screenshot(page, `start-failure-output-${colorScheme}`)
+
+      // The way on: the agent's page, where its definition, log and sign-in are; Close comes back to the form.
+      const agentPage = form.getByRole('button', { name: `Open ${AGENT} on the Agents page` })
+      await agentPage.click()
+      const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+      await visible(dialog.getByRole('heading', { level: 2, name: AGENT }))
+      await visible(dialog.getByRole('tab', { name: 'Overview', selected: true }))
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+      await gone(dialog)
+      await expect.poll(() => agentPage.evaluate((el) => el === document.activeElement)).toBe(true)
     })
   }
 })

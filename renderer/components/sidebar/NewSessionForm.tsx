@@ -17,6 +17,8 @@ export interface NewSessionFormProps {
    */
   onCreate: (agentId: string, cwd: string, folders: string[]) => Promise<string | NewSessionFailure | null>
   onCancel: () => void
+  /** Opens the agent's page on Agents: offered when the agent itself failed to start (its log, definition, sign-in). */
+  onOpenAgent?: ((agentId: string) => void) | undefined
   /** After this long still starting, the form says why a start may take a while (default {@link SLOW_START_MS}; tests shrink it). */
   slowStartMs?: number
 }
@@ -33,12 +35,14 @@ export interface NewSessionFailure {
   folder?: string | undefined
   /** What the agent printed before it failed to start (its stderr tail, and what it wrote on stdout that is not ACP). */
   output?: string | undefined
+  /** The agent itself failed (it did not start, or refused the session): its page on Agents is offered. */
+  agentAtFault?: boolean | undefined
 }
 
 const isAbsolute = (p: string) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)
 
 /** Pick an agent, an absolute working folder, and any other folders the session may use. */
-export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate, onCancel, slowStartMs = SLOW_START_MS }: NewSessionFormProps) {
+export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate, onCancel, onOpenAgent, slowStartMs = SLOW_START_MS }: NewSessionFormProps) {
   const [agentId, setAgentId] = useState(initialAgentId ?? agents[0]?.agentId ?? '')
   const [cwd, setCwd] = useState(() => (agentId ? defaultCwdFor(agentId) : ''))
   // Opened before the agents were known (the app still loading): take the first one when they come, and its
@@ -52,6 +56,8 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
   const [error, setError] = useState<string | null>(null)
   const [badFolder, setBadFolder] = useState<string | null>(null)
   const [output, setOutput] = useState<string | null>(null)
+  // The agent that failed to start (its page is the way on), when the failure was its own.
+  const [failedAgent, setFailedAgent] = useState<{ agentId: string; name: string } | null>(null)
   const [pending, setPending] = useState(false)
   // Still starting after a while: say why it may take long, and where to see what the agent does meanwhile.
   const [slow, setSlow] = useState(false)
@@ -94,12 +100,15 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
     setPending(true)
     setError(null)
     setOutput(null)
+    setFailedAgent(null)
     const failure = await onCreate(agentId, folder, added)
     setPending(false)
     if (!failure) return
     setError(typeof failure === 'string' ? failure : failure.message)
     setBadFolder(typeof failure === 'string' ? null : (failure.folder ?? null))
     setOutput(typeof failure === 'string' ? null : failure.output || null)
+    const name = agents.find((a) => a.agentId === agentId)?.name
+    setFailedAgent(typeof failure !== 'string' && failure.agentAtFault && name !== undefined ? { agentId, name } : null)
   }
 
   return (
@@ -216,6 +225,11 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
             {neutraliseEscapes(output)}
           </pre>
         </details>
+      )}
+      {error && failedAgent && onOpenAgent && (
+        <button type="button" className="link-button new-session-agent-page" onClick={() => onOpenAgent(failedAgent.agentId)}>
+          Open {failedAgent.name} on the Agents page
+        </button>
       )}
       <div className="button-row">
         {/* Not `disabled` while starting: the focus stays on it (it fell to the page), and a sign-in dialog gives it back here. */}

@@ -31,6 +31,8 @@ export interface SidebarProps {
   onCreateSession: (agentId: string, cwd: string, folders?: string[]) => Promise<string | NewSessionFailure | null>
   /** Opens the Agents page (first run: New session with no agent leads there instead of an empty list). */
   onOpenAgents?: () => void
+  /** Opens one agent's page on Agents (the new-session form offers it when the agent failed to start). */
+  onOpenAgent?: (agentId: string) => void
   /**
    * The agents are known (main's first snapshot arrived; default true). Before that, an empty list is not "no agents":
    * New session opens its form, which fills in when they come, instead of sending the person to the Agents page.
@@ -76,6 +78,7 @@ export const Sidebar = memo(function Sidebar({
   onOpenStored,
   onCallFailed,
   onOpenAgents,
+  onOpenAgent,
   agentsLoaded = true,
   offerNewSession,
   newSessionRequest = 0,
@@ -196,6 +199,7 @@ export const Sidebar = memo(function Sidebar({
             return failure
           }}
           onCancel={cancelForm}
+          onOpenAgent={onOpenAgent}
         />
       )}
       {api && (

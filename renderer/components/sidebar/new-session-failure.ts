@@ -16,7 +16,19 @@ export function newSessionFailure(agentName: string, error: IpcFailure): NewSess
       message:
         `${agentName} asks for a sign-in but listed no way to sign in that Bosun can use, so Bosun has none to offer. ` +
         `Sign in the agent’s own way (often its command in a terminal), then try again. It said: ${error.message}${details ? ` (${details})` : ''}`,
+      agentAtFault: true,
     }
   }
-  return { message: error.message, folder: typeof folder === 'string' ? folder : undefined, output: error.stderrTail }
+  return {
+    message: error.message,
+    folder: typeof folder === 'string' ? folder : undefined,
+    output: error.stderrTail,
+    ...(AGENT_FAILURES.has(error.kind) ? { agentAtFault: true } : {}),
+  }
 }
+
+/**
+ * Failures of the agent itself: it could not be run, exited or hung while starting, or refused the session. Its page on
+ * Agents (its definition, log and sign-in) is the way on; a folder that is not one is not its fault.
+ */
+const AGENT_FAILURES: ReadonlySet<string> = new Set(['agent-spawn-failed', 'agent-exited', 'agent-not-running', 'timeout', 'initialize-failed', 'unsupported-protocol-version', 'rpc-error'])
