@@ -73,10 +73,12 @@ const isShortWindow = () => shortWindowQuery().matches
  * The agent's plan(s) as a checklist above the composer (v1 one plan, v2 several). Folded, it is one line: how many steps
  * are done and the step under way. Open or folded as the person last chose, else as the window's height suggests.
  */
-export const PlanPanel = memo(function PlanPanel({ plans }: { plans: PlanView[] }) {
+export const PlanPanel = memo(function PlanPanel({ plans: sent }: { plans: PlanView[] }) {
   const [chosen, setChosen] = useState<boolean | null>(null)
   const short = useSyncExternalStore(subscribeShortWindow, isShortWindow, () => false)
   const open = chosen ?? !short
+  // A plan of no steps is one the agent cleared (each update is the whole plan): not a panel reading "0/0 done" over nothing.
+  const plans = sent.filter((p) => p.type !== 'items' || p.entries.length > 0)
   const all = plans.flatMap((p) => p.entries)
   if (plans.length === 0) return null
   const done = all.filter((e) => e.status === 'completed').length

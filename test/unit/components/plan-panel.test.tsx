@@ -21,6 +21,13 @@ describe('the plan panel', () => {
     expect(html).not.toContain('priority</span>')
   })
 
+  it('shows nothing for a plan of no steps (the agent cleared it), and leaves such a plan out beside others', () => {
+    expect(renderToStaticMarkup(<PlanPanel plans={[plan([])]} />)).toBe('')
+    const html = renderToStaticMarkup(<PlanPanel plans={[{ ...plan([]), planId: 'cleared' }, { ...plan(['medium']), planId: 'kept' }]} />)
+    expect(html).toContain('1/1 done')
+    expect(html).not.toContain('cleared')
+  })
+
   it('shows each step’s priority where they differ', () => {
     const html = renderToStaticMarkup(<PlanPanel plans={[plan(['high', 'medium', 'low'])]} />)
     expect(html.match(/badge-priority-/g)).toHaveLength(3)
