@@ -3,14 +3,17 @@
  * and dark: the Agents and Settings headings took the focus unringed; Tab from "Add agent" went through every agent; a
  * long agent form's Save and Cancel were past the window's edge and its variables' names cut at twenty letters; a
  * permission's hidden keys left empty room at each button's end; a history row cut a long agent name to a few letters;
- * Claude's four-line warning stayed over the transcript's top. Screenshots: test/e2e/screenshots/ux13-*.png.
+ * Claude's four-line warning stayed over the transcript's top; a history file Bosun could not use was said for the whole
+ * run over the sidebar. Screenshots: test/e2e/screenshots/ux13-*.png.
  */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { shootAll } from './support/shoot-all'
-import { sendPrompt, transcript, until, visible, waitIdle } from './support/session-ui'
+import { gone, sendPrompt, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -178,4 +181,20 @@ it('Claude’s long warning is folded to two lines over the transcript, whole be
   expect(await lines()).toBeGreaterThan(2)
   await visible(toast.getByRole('button', { name: 'Show less', expanded: true }))
   await screenshot(page, 'ux13-warning-open-light-900')
+})
+
+it('a history file Bosun could not use is said once in the sidebar, in words, and can be dismissed', async () => {
+  const { page } = await launch([{ id: 'a', name: 'Scripted agent', scenario: 'e2e-permissions' }], {
+    viewport: { width: 900, height: 820 },
+    prepareHome: (home) => writeFileSync(join(home.home, 'history.sqlite'), 'not a database, written over by another program\n'.repeat(200)),
+  })
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  const problem = await visible(nav.getByRole('alert').filter({ hasText: 'The history file could not be used' }))
+  expect(await problem.textContent()).toMatch(/a new history was started\./)
+  // Its long path wraps inside the sidebar.
+  expect(await problem.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+  await shootAll(page, 'ux13-history-problem')
+  await problem.getByRole('button', { name: 'Dismiss' }).click()
+  await gone(problem)
+  await visible(nav.getByText(/No past sessions yet/))
 })

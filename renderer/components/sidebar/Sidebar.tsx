@@ -124,6 +124,7 @@ export const Sidebar = memo(function Sidebar({
     onOpenAgents()
   }, [agentsLoaded, waitingForAgents, onOpenAgents])
   const [history, actions] = useHistory(api, onCallFailed ?? ignoreFailure)
+  const [dismissedProblem, setDismissedProblem] = useState<string | null>(null)
   const [query, setQuery] = useState('')
   const searchRef = useRef<HTMLInputElement>(null)
   const [hits, setHits] = useState<HistoryHit[] | null>(null)
@@ -220,10 +221,14 @@ export const Sidebar = memo(function Sidebar({
           />
         </div>
       )}
-      {history.problem && (
-        <p className="sidebar-problem" role="alert">
-          {history.problem}
-        </p>
+      {history.problem && history.problem !== dismissedProblem && (
+        // Said once it is read: it stayed over the sidebar's lists for the whole run (a long path in it).
+        <div className="sidebar-problem" role="alert">
+          <p>{history.problem}</p>
+          <button type="button" className="link-button" onClick={() => setDismissedProblem(history.problem)}>
+            Dismiss
+          </button>
+        </div>
       )}
       <div className="sidebar-scroll" ref={scrollRef}>
         {api && trimmed ? (

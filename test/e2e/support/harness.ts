@@ -112,6 +112,8 @@ export interface LaunchOptions {
   flow?: WebHostOptions['flow']
   /** Where agents' secrets are kept (default: the system keychain); a store that is not available stands for a machine without one. */
   secretStore?: SecretStore
+  /** Writes into the test home before Bosun starts (a damaged history file, …). */
+  prepareHome?: (home: TestHome) => void
 }
 
 /** An app that the tests of a file or `describe` block share: `app` and `page` stand for it while it runs. */
@@ -165,6 +167,7 @@ export function useApp(...args: Parameters<SharedApp['launchAround']>): SharedAp
 export async function launchApp(agents: TestAgent[], options: LaunchOptions = {}): Promise<E2eApp> {
   assertBuilt()
   const home = createTestHome(agents)
+  options.prepareHome?.(home)
   const { confirmation, limits, secretStore } = options
   let events: EventSink | undefined
   const createServices: CreateBosunServices = (integration) => {
