@@ -50,6 +50,11 @@ it('Agents and Settings opened from the keyboard ring their heading; from "Add a
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   await expect.poll(() => focused(page)).toMatch(/^Third agent/)
+  // Shift+Tab from an agent the arrows reached leaves the list (it went to the agent shown), and Tab comes back to the shown one.
+  await page.keyboard.press('Shift+Tab')
+  await expect.poll(() => focused(page)).toMatch(/Add agent$/)
+  await page.keyboard.press('Tab')
+  await expect.poll(() => focused(page)).toMatch(/^First agent/)
   await page.keyboard.press('End')
   await expect.poll(() => focused(page)).toMatch(/^Fourth agent/)
   await page.keyboard.press('Enter')

@@ -20,12 +20,13 @@ export interface AgentListProps {
 
 /**
  * The left column: every defined agent with its status dot and command, and "Add agent". The list is one Tab stop (the
- * agent last focused, else the one shown, else the first), its agents a step apart with the arrow keys, Home and End:
+ * agent the keyboard is on, else the one shown, else the first), its agents a step apart with the arrow keys, Home and End:
  * from "Add agent" Tab went through every agent before reaching the page beside it.
  */
 export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding, addRef }: AgentListProps) {
-  const [lastFocused, setLastFocused] = useState<string | null>(null)
-  const tabStop = [lastFocused, selectedId].find((id) => id !== null && agents.some((a) => a.id === id)) ?? agents[0]?.id
+  // The agent the keyboard is on is the stop while it is there (Shift+Tab from it goes to "Add agent", not to the one shown).
+  const [focusedId, setFocusedId] = useState<string | null>(null)
+  const tabStop = [focusedId, selectedId].find((id) => id !== null && agents.some((a) => a.id === id)) ?? agents[0]?.id
   const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
     const items = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('.agents-list-item'))
     const at = items.indexOf(document.activeElement as HTMLButtonElement)
@@ -56,7 +57,8 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
                   className="agents-list-item"
                   aria-current={current ? 'page' : undefined}
                   tabIndex={agent.id === tabStop ? 0 : -1}
-                  onFocus={() => setLastFocused(agent.id)}
+                  onFocus={() => setFocusedId(agent.id)}
+                  onBlur={() => setFocusedId(null)}
                   onClick={() => onSelect(agent.id)}
                 >
                   {/* Named by what it shows: "<name> <status> · <command>"; the status is in words, not only the dot's colour. */}
