@@ -185,7 +185,7 @@ it('Claude’s long warning is folded to two lines over the transcript, whole be
   await toast.getByRole('button', { name: 'Show all' }).click()
   expect(await lines()).toBeGreaterThan(2)
   await visible(toast.getByRole('button', { name: 'Show less', expanded: true }))
-  await screenshot(page, 'ux13-warning-open-light-900')
+  await screenshot(page, 'ux13-warning-open-light-1400')
 })
 
 it('a history file Bosun could not use is said once in the sidebar, in words, and can be dismissed', async () => {

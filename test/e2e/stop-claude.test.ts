@@ -4,7 +4,7 @@
  * neither code nor signal; a command Claude Code blocks before it runs ("Blocked: sleep 25 …") comes as a failed call
  * whose terminal output is the `<tool_use_error>`. The note to the model ("The user doesn't want to proceed… STOP what
  * you are doing…") is not the command's output, nor words to the person: the card says "Stopped by you" and keeps the
- * note folded under "What the agent told its model". Screenshot: test/e2e/screenshots/stop-claude.png.
+ * note folded under "What the agent told its model". Screenshots: test/e2e/screenshots/stop-claude(-asking).png.
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
@@ -61,4 +61,6 @@ it('a command stopped with the turn reads Cancelled and "stopped", not a red fai
   await told.getByText('What the agent told its model').click()
   const reason = await visible(told.getByText(/STOP what you are doing/))
   expect(await reason.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1)
+  await asking.scrollIntoViewIfNeeded()
+  await screenshot(page, 'stop-claude-asking')
 })
