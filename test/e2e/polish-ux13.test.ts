@@ -114,8 +114,15 @@ it('a long agent form keeps Save and Cancel in view, its variables’ names whol
   expect(await save.isDisabled()).toBe(true)
   await command.fill(process.execPath)
 
-  // A secret typed here is stored (in the keychain) and shows as set.
+  // A secret typed here is stored (in the keychain) and shows as set. Its field stays put as its buttons change.
+  const secretName = form.getByRole('textbox', { name: 'Secret 1 name' })
+  const across = async () => {
+    const box = (await secretName.boundingBox())!
+    return { x: box.x, width: box.width }
+  }
+  const before = await across()
   await form.getByRole('button', { name: 'Set ACME_API_KEY' }).click()
+  expect(await across()).toEqual(before)
   await form.getByLabel('Value for ACME_API_KEY').fill('sk-acme-0000-ux13')
   await until<HTMLButtonElement>(save, (el) => !el.disabled)
   await save.click()
