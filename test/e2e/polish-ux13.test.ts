@@ -6,10 +6,11 @@
  * Claude's four-line warning stayed over the transcript's top; a history file Bosun could not use was said for the whole
  * run over the sidebar. Screenshots: test/e2e/screenshots/ux13-*.png.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
+import { createMemorySecretStore } from '../unit/secrets/memory-secret-store'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
 import { shootAll } from './support/shoot-all'
@@ -209,4 +210,27 @@ it('a history file Bosun could not use is said once in the sidebar, in words, an
   await problem.getByRole('button', { name: 'Dismiss' }).click()
   await gone(problem)
   await visible(nav.getByText(/No past sessions yet/))
+})
+
+it('a page’s problem looks the same on Agents and in the agent form (one banner): the agents file, the keychain', async () => {
+  const { page, home } = await launch([{ id: 'good', name: 'Good agent', scenario: 'e2e-permissions' }], {
+    viewport: { width: 900, height: 820 },
+    secretStore: createMemorySecretStore({ available: false }),
+  })
+  // An entry another program broke, written while Bosun runs (it reloads the file it watches).
+  const file = join(home.home, 'agents.json')
+  const agents = (JSON.parse(readFileSync(file, 'utf8')) as { agents: unknown[] }).agents
+  writeFileSync(file, JSON.stringify({ version: 1, agents: [...agents, { id: 'broken', name: '' }] }))
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  const fileProblem = await visible(dialog.getByRole('alert').filter({ hasText: 'Some agents could not be loaded.' }))
+  await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
+  const keychain = await visible(dialog.getByRole('alert').filter({ hasText: 'The system keychain is not available.' }))
+  const look = (banner: Locator) =>
+    banner.evaluate((el) => {
+      const style = getComputedStyle(el)
+      return [style.borderLeftWidth, style.borderLeftColor, style.borderTopWidth, style.padding, style.borderRadius, style.display].join(' ')
+    })
+  expect(await look(keychain)).toBe(await look(fileProblem))
+  await shootAll(page, 'ux13-page-banners')
 })

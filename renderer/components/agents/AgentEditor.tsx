@@ -16,6 +16,7 @@ import {
   type AgentFormState,
   type SecretRow,
 } from './agent-form'
+import { PageBanner } from '../common/PageBanner'
 import { CodeText } from './CodeText'
 import { Field, FieldError, TextField, errorIdOf, valueOf } from './fields'
 import './agents.css'
@@ -186,11 +187,11 @@ export function AgentEditor(props: AgentEditorProps) {
       </h2>
 
       {!keychain.available && (
-        <div className="agent-editor-banner" role="alert">
+        <PageBanner className="agent-editor-banner">
           <strong>The system keychain is not available.</strong> Bosun cannot store secret values (it never keeps them in
           plain text), so the agent starts without them: sign in to the agent its own way instead.{' '}
           {keychain.message ? <span className="muted">{keychain.message}</span> : null}
-        </div>
+        </PageBanner>
       )}
 
       {!agent && presets.length > 0 && (

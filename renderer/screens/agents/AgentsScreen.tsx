@@ -12,6 +12,7 @@ import { LogsPanel } from '../../components/agents/LogsPanel'
 import { AddAgentPane } from '../../components/agents/AddAgentPane'
 import { InspectorPanel } from '../../components/inspector/InspectorPanel'
 import { useModalFocus } from '../../components/common/modal-focus'
+import { PageBanner } from '../../components/common/PageBanner'
 import { agentTools, failureText, type CheckResult } from './agent-tools-api'
 import { registryApi } from './registry-api'
 import './agents-screen.css'
@@ -248,7 +249,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
       {notices}
 
       {warning && (
-        <div className="agents-banner" role="alert">
+        <PageBanner>
           <strong>{warning.status === 'corrupt' ? 'The agents file could not be read.' : 'Some agents could not be loaded.'}</strong> {warning.message}
           {warning.backupPath ? (
             <span className="muted">
@@ -256,16 +257,9 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               A copy was kept at <span className="mono">{warning.backupPath}</span>.
             </span>
           ) : null}
-        </div>
+        </PageBanner>
       )}
-      {problem && (
-        <div className="agents-banner" role="alert">
-          {problem}{' '}
-          <button type="button" className="link-button" onClick={() => setProblem(null)}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {problem && <PageBanner onDismiss={() => setProblem(null)}>{problem}</PageBanner>}
 
       <div className="agents-screen-body">
         <AgentList

@@ -5,6 +5,7 @@ import type { NotificationSettings, PermissionRule } from '../../../common/contr
 import { RulesSettings } from '../../components/permissions/RulesSettings'
 import { shortcutList } from '../../components/common/shortcuts'
 import { useModalFocus } from '../../components/common/modal-focus'
+import { PageBanner } from '../../components/common/PageBanner'
 import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
 import './settings-screen.css'
 
@@ -102,12 +103,7 @@ export function SettingsScreen({ api, onClose, host, notices }: SettingsScreenPr
       </header>
       {notices}
       {problem ? (
-        <div className="settings-banner" role="alert">
-          <span>{problem}</span>
-          <button type="button" className="link-button" onClick={() => setProblem(null)}>
-            Dismiss
-          </button>
-        </div>
+        <PageBanner onDismiss={() => setProblem(null)}>{problem}</PageBanner>
       ) : null}
       <div className="settings-screen-body">
         <NotificationSection settings={settings} onChange={update} host={host} />
