@@ -267,6 +267,8 @@ export function AgentEditor(props: AgentEditorProps) {
 
       <fieldset className="agent-editor-group">
         <legend className="field-label">Environment</legend>
+        {/* Empty, a group said nothing above its button (the MCP form says "None."). */}
+        {form.env.length === 0 && <p className="muted small agent-editor-none">None added.</p>}
         {form.env.map((row, i) => (
           <div className="agent-editor-row" key={row.key}>
             <input
@@ -308,6 +310,7 @@ export function AgentEditor(props: AgentEditorProps) {
 
       <fieldset className="agent-editor-group">
         <legend className="field-label">Secrets (stored in the system keychain)</legend>
+        {form.secrets.length === 0 && <p className="muted small agent-editor-none">None added. A secret’s value is kept in the system keychain, never in Bosun’s files.</p>}
         {form.secrets.map((row, i) => {
           const label = row.name.trim() || `secret ${i + 1}`
           return (

@@ -194,6 +194,19 @@ describe('secret values are never rendered', () => {
     expect(html).not.toContain('type="password"')
   })
 
+  it('an empty environment or secrets group says so above its button (it showed the button alone)', () => {
+    const bare = { ...agent, env: {}, secretEnv: [], secretsSet: {} }
+    const html = renderToStaticMarkup(
+      <AgentEditor presets={presets} agent={bare} keychain={{ available: true }} validate={async () => ({ errors: {}, argv: [] })} onSave={async () => ({ ok: true })} onCancel={noop} />,
+    )
+    expect(html).toMatch(/<legend class="field-label">Environment<\/legend><p class="muted small agent-editor-none">None added\.<\/p>/)
+    expect(html).toMatch(/<legend class="field-label">Secrets \(stored in the system keychain\)<\/legend><p class="muted small agent-editor-none">None added\./)
+    const full = renderToStaticMarkup(
+      <AgentEditor presets={presets} agent={agent} keychain={{ available: true }} validate={async () => ({ errors: {}, argv: [] })} onSave={async () => ({ ok: true })} onCancel={noop} />,
+    )
+    expect(full).not.toContain('agent-editor-none')
+  })
+
   it('the overview says set / not set', () => {
     const html = renderToStaticMarkup(<AgentOverview agent={agent} onRestart={noop} onStop={noop} />)
     expect(html).toMatch(/ANTHROPIC_API_KEY<\/span> <span class="badge badge-ok">set</)
