@@ -44,7 +44,8 @@ export function AgentList({ agents, runtime, selectedId, onSelect, onAdd, adding
         Add agent
       </button>
       {agents.length === 0 ? (
-        <p className="agents-list-empty muted small">No agents yet. Add one from a preset or from scratch.</p>
+        // The page beside it says how to add one (found on this computer, a preset, the ACP Registry): this said only two of the three.
+        <p className="agents-list-empty muted small">No agents yet.</p>
       ) : (
         <ul className="agents-list-items" onKeyDown={onListKey}>
           {agents.map((agent) => {

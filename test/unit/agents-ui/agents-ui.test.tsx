@@ -194,6 +194,11 @@ describe('secret values are never rendered', () => {
     expect(html).not.toContain('type="password"')
   })
 
+  it('an empty agents list says so, and leaves how to add one to the page beside it (it named two of the three ways)', () => {
+    const html = renderToStaticMarkup(<AgentList agents={[]} runtime={{}} selectedId={null} onSelect={noop} onAdd={noop} adding />)
+    expect(html).toContain('<p class="agents-list-empty muted small">No agents yet.</p>')
+  })
+
   it('an empty environment or secrets group says so above its button (it showed the button alone)', () => {
     const bare = { ...agent, env: {}, secretEnv: [], secretsSet: {} }
     const html = renderToStaticMarkup(
