@@ -10,12 +10,18 @@ vi.setConfig({ testTimeout: 60_000 })
 const tally = tallyPerFile('input-closed')
 const start = hostilePerTest()
 
-it('closes its stdin and writes on: the next message fails saying so, as not sent, and the agent is stopped', async () => {
+/** A session whose agent answered one prompt, then closed its stdin and writes on. */
+async function withInputClosed() {
   const setup = await start('close-stdin')
   const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
   expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
   await nextUpdate(setup, sessionId, (u) => JSON.stringify(u).includes('still here'))
   tally.inputs++
+  return { setup, sessionId }
+}
+
+it('closes its stdin and writes on: the next message fails saying so, as not sent, and the agent is stopped', async () => {
+  const { setup, sessionId } = await withInputClosed()
   const down = setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.error != null)
   const second = await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] })
   // It said 'write EPIPE', as the agent's refusal of the message.
@@ -29,11 +35,7 @@ it('closes its stdin and writes on: the next message fails saying so, as not sen
 })
 
 it('closes its stdin: a new session asked of it fails saying the request could not reach it, not "write EPIPE"', async () => {
-  const setup = await start('close-stdin')
-  const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
-  expect(must(await setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn')
-  await nextUpdate(setup, sessionId, (u) => JSON.stringify(u).includes('still here'))
-  tally.inputs++
+  const { setup } = await withInputClosed()
   const down = setup.sink.next('agentStatus', (v) => v.agentId === 'hostile' && v.error != null)
   const another = await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })
   expect(another).toMatchObject({ ok: false, error: { message: 'The agent closed its input (stdin), so the request for a new session could not reach it (write EPIPE).' } })
