@@ -190,7 +190,25 @@ function requestOnce(url: string, options: DownloadOptions, onChunk: (chunk: Buf
       response.on('error', (error) => finish(new DownloadError({ reason: 'network', message: `The download failed: ${error.message}` })))
       response.on('aborted', () => finish(new DownloadError({ reason: 'network', message: 'The server closed the connection' })))
     })
-    request.on('error', (error) => finish(new DownloadError({ reason: 'network', message: `Could not reach ${new URL(url).host}: ${error.message}` })))
+    request.on('error', (error) => finish(new DownloadError({ reason: 'network', message: `Could not reach ${new URL(url).host}: ${networkReason(error)}` })))
   })
 }
 
+
+/** What a request's network error means, in words, with the system's own message after it (`connect ECONNREFUSED …`). */
+export function networkReason(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code
+  const words =
+    code === 'ECONNREFUSED'
+      ? 'nothing answers there (connection refused)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'the name could not be looked up (is this computer offline?)'
+        : code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT'
+          ? 'it did not answer in time'
+          : code === 'ECONNRESET'
+            ? 'the connection was cut'
+            : code === 'ENETUNREACH' || code === 'EHOSTUNREACH'
+              ? 'no route to it (is this computer offline?)'
+              : undefined
+  return words === undefined ? error.message : `${words}; ${error.message}`
+}
