@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../base/log'
 import { TextTail } from '../base/ring-buffer'
 import type { ProcessGroupRecords } from './process-records'
 import { AgentLogFile } from './agent-log-file'
+import { newRunTag, processesTagged, RUN_TAG_NAME } from './run-tag'
 
 /** Everything needed to launch one agent process, already resolved (secrets merged, paths absolute). */
 export interface AgentProcessSpec {
@@ -92,10 +93,12 @@ export class AgentProcess implements IDisposable {
       return fail({ kind: 'agent-spawn-failed', message: `Cannot start ${spec.name}: the working directory ${spec.cwd} ${cwdProblem}.` })
     }
     let child: ChildProcess
+    // What it starts inherits the tag, so what leaves its process group is still found at its exit (run-tag.ts).
+    const runTag = newRunTag()
     try {
       child = spawn(spec.command, [...spec.args], {
         cwd: spec.cwd,
-        env: { ...spec.env },
+        env: { ...spec.env, [RUN_TAG_NAME]: runTag },
         stdio: ['pipe', 'pipe', 'pipe'],
         // Its own process group: stop() signals the group, so grandchildren go too.
         detached: !isWindows,
@@ -109,7 +112,7 @@ export class AgentProcess implements IDisposable {
     return new Promise((resolve) => {
       const onSpawn = () => {
         child.off('error', onError)
-        resolve(ok(new AgentProcess(child, spec, options)))
+        resolve(ok(new AgentProcess(child, spec, options, runTag)))
       }
       const onError = (error: Error) => {
         child.off('spawn', onSpawn)
@@ -149,6 +152,7 @@ export class AgentProcess implements IDisposable {
     private readonly child: ChildProcess,
     readonly spec: AgentProcessSpec,
     options: AgentProcessOptions,
+    private readonly runTag: string,
   ) {
     this.pid = child.pid!
     this.stdin = child.stdin!
@@ -156,7 +160,7 @@ export class AgentProcess implements IDisposable {
     this.exited = this.exitDeferred.promise
     this.tail = new TextTail(spec.stderrTailBytes ?? 16 * 1024)
     this.records = options.records
-    if (!isWindows) this.records?.add(this.pid)
+    if (!isWindows) this.records?.add(this.pid, runTag)
     this.logger = (options.logger ?? createLogger('agent')).child(`${spec.name} pid=${this.pid}`)
     this.ownsLog = !options.log && !!spec.logFile
     this.log = options.log ?? (spec.logFile ? new AgentLogFile(spec.logFile, { logger: this.logger }) : undefined)
@@ -270,9 +274,23 @@ export class AgentProcess implements IDisposable {
     }
   }
 
+  /** Kills the processes outside the group that carry this run's tag (Linux; see run-tag.ts). */
+  private killEscaped(): void {
+    for (const pid of processesTagged(this.runTag)) {
+      try {
+        process.kill(pid, 'SIGKILL')
+        this.lifecycle(`killed pid ${pid}, started by the agent outside its process group`)
+      } catch {
+        // Gone meanwhile, or not ours to signal.
+      }
+    }
+  }
+
   private async handleExit(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
-    // The main child is gone; whatever it left in its group (grandchildren) goes with it.
+    // The main child is gone; whatever it left in its group (grandchildren) goes with it, and so does what it
+    // started that left the group (setsid) but still carries its run's tag.
     this.signalGroup('SIGKILL')
+    if (!isWindows) this.killEscaped()
     if (!isWindows) this.records?.remove(this.pid)
     await this.drainStderr()
     const exit: AgentExit = { code, signal, stderrTail: this.stderrTail(), expected: this.stopRequested }

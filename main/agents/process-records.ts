@@ -7,16 +7,18 @@
  * started after it (a pgid is never reused while its group has members).
  *
  * Linux reads `/proc`; elsewhere records are kept but nothing is reaped (no cheap way to verify a group).
- * A process that leaves its group (`setsid`, `setpgid`, a daemon) escapes this, as it escapes Stop.
+ * A process that left its group (`setsid`, `setpgid`, a daemon) is found by the agent run's tag in its environment,
+ * kept in the record too (run-tag.ts), as at the agent's exit; one that also emptied its environment escapes.
  */
 import { randomUUID } from 'node:crypto'
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
+import { isRunTag, processesTagged } from './run-tag'
 
 export interface ProcessGroupRecords {
-  /** A new agent process group (led by `pgid`). */
-  add(pgid: number): void
+  /** A new agent process group (led by `pgid`), whose processes carry the run tag `tag` (run-tag.ts) when given. */
+  add(pgid: number, tag?: string): void
   /** The group was swept (the agent exited and Bosun signalled what was left). */
   remove(pgid: number): void
 }
@@ -27,6 +29,8 @@ interface GroupRecord {
   startTime: number | null
   bosunPid: number
   recordedAt: string
+  /** The agent run's tag: what left the group but carries it is reaped too. */
+  tag?: string
 }
 
 export interface ReapReport {
@@ -58,8 +62,14 @@ export function openProcessRecords(home: string, logger?: Logger, options: Proce
   const file = (pgid: number) => join(dir, `${pgid}.json`)
   return {
     reaped,
-    add(pgid) {
-      const record: GroupRecord = { pgid, startTime: platform === 'linux' ? readStat(procRoot, pgid)?.startTime ?? null : null, bosunPid: process.pid, recordedAt: new Date().toISOString() }
+    add(pgid, tag) {
+      const record: GroupRecord = {
+        pgid,
+        startTime: platform === 'linux' ? readStat(procRoot, pgid)?.startTime ?? null : null,
+        bosunPid: process.pid,
+        recordedAt: new Date().toISOString(),
+        ...(tag !== undefined ? { tag } : {}),
+      }
       // Written aside and renamed into place: whatever is at the record's name (a FIFO, which a write would wait on for
       // ever, or a link, which it would follow to a file elsewhere) is replaced, never opened.
       const aside = `${file(pgid)}.${randomUUID()}.tmp`
@@ -106,12 +116,25 @@ function reapLeftovers(dir: string, platform: NodeJS.Platform, procRoot: string,
       continue
     }
     const members = processes.filter((p) => p.pgrp === record.pgid && p.startTime >= record.startTime! && p.state !== 'Z')
-    if (members.length === 0) continue
-    try {
-      kill(-record.pgid, 'SIGKILL')
-      report.killed += members.length
-    } catch (error) {
-      logger?.warn(`cannot reap agent process group ${record.pgid}`, error)
+    if (members.length > 0) {
+      try {
+        kill(-record.pgid, 'SIGKILL')
+        report.killed += members.length
+      } catch (error) {
+        logger?.warn(`cannot reap agent process group ${record.pgid}`, error)
+      }
+    }
+    // What left the group but carries the run's tag (started after the leader: a tag is never given twice).
+    if (!isRunTag(record.tag)) continue
+    for (const pid of processesTagged(record.tag, procRoot, platform)) {
+      const member = processes.find((p) => p.pid === pid)
+      if (!member || member.startTime < record.startTime || member.state === 'Z') continue
+      try {
+        kill(pid, 'SIGKILL')
+        report.killed++
+      } catch (error) {
+        logger?.warn(`cannot reap process ${pid} of agent process group ${record.pgid}`, error)
+      }
     }
   }
   if (report.groups > 0) logger?.info(`previous run left ${report.groups} agent process group(s): killed ${report.killed} process(es), left ${report.skipped} group(s) that changed`)

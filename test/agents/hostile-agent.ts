@@ -78,7 +78,8 @@
  *   escaped-writer     at a prompt, starts a grandchild outside its process group (setsid) that shares its stdout and
  *                      writes a message chunk for the session every 20 ms for n ms (`from the grandchild <i>`), reports
  *                      the grandchild's pid, answers the prompt and exits; the grandchild reports how many it wrote
- *                      and whether a write failed (the pipe closed by Bosun)
+ *                      and whether a write failed (the pipe closed by Bosun); `--variant clean-env`: the grandchild's
+ *                      environment is emptied
  *   tool-update-flood  one tool call, then n tool_call_updates each replacing its content with one block more (up to
  *                      `--variant`, default 500, then the newest that many), then completed and a normal reply
  *   well-behaved       answers prompts with one message (the control)
@@ -819,7 +820,8 @@ async function prompt(id: unknown, _params: Json): Promise<void> {
         const timer = setInterval(() => { process.stdout.write(line(i++) + '\\n') }, 20)
         setTimeout(() => { clearInterval(timer); end(false) }, ${count})
       `
-      const grandchild = spawn('setsid', [process.execPath, '-e', script], { stdio: ['ignore', 'inherit', 'ignore'] })
+      // `--variant clean-env`: the grandchild starts with an empty environment (no trace of the agent's run in it).
+      const grandchild = spawn('setsid', [process.execPath, '-e', script], { stdio: ['ignore', 'inherit', 'ignore'], ...(variant === 'clean-env' ? { env: {} } : {}) })
       report({ escaped: grandchild.pid ?? null })
       say('before the exit')
       endTurn(id)

@@ -74,3 +74,33 @@ it('records a group over a link at its name without writing through it to the fi
   records.remove(pgid)
   expect(readdirSync(groups)).toEqual([])
 })
+
+/** A fake /proc: each process's stat (state S, its group, its start time) and environment. */
+function fakeProc(processes: { pid: number; pgrp: number; start: number; environ: string }[]): string {
+  const root = join(home, 'proc')
+  for (const p of processes) {
+    mkdirSync(join(root, String(p.pid)), { recursive: true })
+    const fields = ['S', '1', String(p.pgrp), ...Array.from({ length: 16 }, () => '0'), String(p.start)]
+    writeFileSync(join(root, String(p.pid), 'stat'), `${p.pid} (sh) ${fields.join(' ')}\n`)
+    writeFileSync(join(root, String(p.pid), 'environ'), p.environ)
+  }
+  return root
+}
+
+it.runIf(process.platform === 'linux')('reaps what left a recorded group but carries its run tag, started after its leader, and nothing else', () => {
+  const tag = 'a'.repeat(32)
+  writeFileSync(join(groups, '300.json'), JSON.stringify({ pgid: 300, startTime: 100, bosunPid: 1, recordedAt: '2026-01-01T00:00:00.000Z', tag }) + '\n')
+  // Not a tag Bosun makes: nothing is looked for by it.
+  writeFileSync(join(groups, '400.json'), JSON.stringify({ pgid: 400, startTime: 100, bosunPid: 1, recordedAt: '2026-01-01T00:00:00.000Z', tag: 'PATH=/bin' }) + '\n')
+  const procRoot = fakeProc([
+    { pid: 310, pgrp: 310, start: 150, environ: `BOSUN_AGENT_RUN=${tag}\0` },
+    // Older than the group's leader: not of this run, whatever its environment says.
+    { pid: 311, pgrp: 311, start: 50, environ: `BOSUN_AGENT_RUN=${tag}\0` },
+    { pid: 312, pgrp: 312, start: 150, environ: 'PATH=/bin\0' },
+    { pid: 410, pgrp: 410, start: 150, environ: 'PATH=/bin\0' },
+  ])
+  const killed: [number, string][] = []
+  const records = openProcessRecords(home, undefined, { platform: 'linux', procRoot, kill: (pid, signal) => void killed.push([pid, signal]) })
+  expect(killed).toEqual([[310, 'SIGKILL']])
+  expect(records.reaped).toMatchObject({ groups: 2, killed: 1 })
+})

@@ -1,0 +1,76 @@
+/**
+ * Each agent process carries a tag of its run in its environment (`BOSUN_AGENT_RUN=<random>`), which every process it
+ * starts inherits. Its process group is killed when it exits, but a descendant that left the group (`setsid`: Claude
+ * Code runs its Bash tool's shells so) lives on, reparented to init, where Bosun can no longer see it as the agent's. On
+ * Linux the tag finds it: a process of this user whose environment holds the run's tag is the agent's, and goes with
+ * it. A descendant that cleared its environment is not found (its pipes are closed: see agent-process.ts).
+ */
+import { randomBytes } from 'node:crypto'
+import { closeSync, openSync, readSync, readdirSync } from 'node:fs'
+
+export const RUN_TAG_NAME = 'BOSUN_AGENT_RUN'
+
+/** A new run's tag value: random, so no agent can name another's. */
+export function newRunTag(): string {
+  return randomBytes(16).toString('hex')
+}
+
+/** Whether `value` is a tag {@link newRunTag} makes (a record read back from the home is checked so). */
+export function isRunTag(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{32}$/.test(value)
+}
+
+/** An environment's size Bosun reads at most per process (Linux caps a process's arguments and environment near 2 MiB). */
+const MAX_ENVIRON_BYTES = 4 * 1024 * 1024
+
+/** Whether `environ` (NUL-separated `NAME=value` entries) has `needle` (`NAME=value\0`) as one whole entry. */
+function holds(environ: Buffer, needle: Buffer): boolean {
+  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+    if (at === 0 || environ[at - 1] === 0) return true
+  }
+  return false
+}
+
+/**
+ * The pids of the processes (other than this one) whose environment holds `tag` (Linux: `/proc/<pid>/environ`;
+ * processes of other users, and ones gone meanwhile, are passed over). Elsewhere none. Synchronous: procfs answers
+ * from memory (a few milliseconds for a few hundred processes), and the reaping at start runs before anything else.
+ */
+export function processesTagged(tag: string, procRoot = '/proc', platform: NodeJS.Platform = process.platform): number[] {
+  if (platform !== 'linux') return []
+  const needle = Buffer.from(`${RUN_TAG_NAME}=${tag}\0`)
+  let names: string[]
+  try {
+    names = readdirSync(procRoot)
+  } catch {
+    return []
+  }
+  const found: number[] = []
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
+    const environ = readEnvironSync(`${procRoot}/${name}/environ`)
+    if (environ && holds(environ, needle)) found.push(Number(name))
+  }
+  return found
+}
+
+function readEnvironSync(path: string): Buffer | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(path, 'r')
+    const chunks: Buffer[] = []
+    let total = 0
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024)
+      const bytesRead = readSync(fd, chunk, 0, chunk.length, null)
+      if (bytesRead === 0 || total + bytesRead > MAX_ENVIRON_BYTES) break
+      chunks.push(chunk.subarray(0, bytesRead))
+      total += bytesRead
+    }
+    return Buffer.concat(chunks)
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
