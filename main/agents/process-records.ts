@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto'
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
-import { isRunTag, processesTagged } from './run-tag'
+import { isRunTag, procPids, processesTagged } from './run-tag'
 
 export interface ProcessGroupRecords {
   /** A new agent process group (led by `pgid`), whose processes carry the run tag `tag` (run-tag.ts) when given. */
@@ -212,16 +212,9 @@ function readStat(procRoot: string, pid: number): ProcStat | null {
 }
 
 function listProcesses(procRoot: string): ProcStat[] {
-  let entries: string[]
-  try {
-    entries = readdirSync(procRoot)
-  } catch {
-    return []
-  }
   const out: ProcStat[] = []
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue
-    const stat = readStat(procRoot, Number(entry))
+  for (const pid of procPids(procRoot)) {
+    const stat = readStat(procRoot, pid)
     if (stat) out.push(stat)
   }
   return out

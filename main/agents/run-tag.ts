@@ -39,19 +39,20 @@ function holds(environ: Buffer, needle: Buffer): boolean {
 export function processesTagged(tag: string, procRoot = '/proc', platform: NodeJS.Platform = process.platform): number[] {
   if (platform !== 'linux') return []
   const needle = Buffer.from(`${RUN_TAG_NAME}=${tag}\0`)
-  let names: string[]
+  return procPids(procRoot).filter((pid) => {
+    if (pid === process.pid) return false
+    const environ = readEnvironSync(`${procRoot}/${pid}/environ`)
+    return environ !== undefined && holds(environ, needle)
+  })
+}
+
+/** The pids `/proc` (or `procRoot`) lists; none when it cannot be read. */
+export function procPids(procRoot: string): number[] {
   try {
-    names = readdirSync(procRoot)
+    return readdirSync(procRoot).filter((name) => /^\d+$/.test(name)).map(Number)
   } catch {
     return []
   }
-  const found: number[] = []
-  for (const name of names) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
-    const environ = readEnvironSync(`${procRoot}/${name}/environ`)
-    if (environ && holds(environ, needle)) found.push(Number(name))
-  }
-  return found
 }
 
 function readEnvironSync(path: string): Buffer | undefined {
