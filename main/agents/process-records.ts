@@ -11,9 +11,10 @@
  * kept in the record too (run-tag.ts), as at the agent's exit; one that also emptied its environment escapes.
  */
 import { randomUUID } from 'node:crypto'
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
+import { readAtMostSync } from '../base/read-at-most'
 import { isRunTag, procPids, processesTagged } from './run-tag'
 
 export interface ProcessGroupRecords {
@@ -164,12 +165,10 @@ function readRecord(path: string): { kind: 'record'; record: unknown } | { kind:
     if (stat.isDirectory()) return { kind: 'foreign', why: 'a folder' }
     if (!stat.isFile()) return { kind: 'foreign', why: 'not a regular file' }
     if (stat.size > MAX_RECORD_BYTES) return { kind: 'foreign', why: `${stat.size} bytes, larger than any record` }
-    const buffer = Buffer.alloc(MAX_RECORD_BYTES + 1)
-    let length = 0
-    for (let n = -1; n !== 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, length)
-    if (length > MAX_RECORD_BYTES) return { kind: 'foreign', why: 'larger than any record' }
+    const data = readAtMostSync(fd, MAX_RECORD_BYTES + 1)
+    if (data.length > MAX_RECORD_BYTES) return { kind: 'foreign', why: 'larger than any record' }
     try {
-      return { kind: 'record', record: JSON.parse(buffer.toString('utf8', 0, length)) as unknown }
+      return { kind: 'record', record: JSON.parse(data.toString('utf8')) as unknown }
     } catch {
       return { kind: 'record', record: undefined }
     }

@@ -6,7 +6,8 @@
  * it. A descendant that cleared its environment is not found (its pipes are closed: see agent-process.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, readSync, readdirSync } from 'node:fs'
+import { closeSync, openSync, readdirSync } from 'node:fs'
+import { readAtMostSync } from '../base/read-at-most'
 
 export const RUN_TAG_NAME = 'BOSUN_AGENT_RUN'
 
@@ -59,16 +60,7 @@ function readEnvironSync(path: string): Buffer | undefined {
   let fd: number | undefined
   try {
     fd = openSync(path, 'r')
-    const chunks: Buffer[] = []
-    let total = 0
-    for (;;) {
-      const chunk = Buffer.alloc(64 * 1024)
-      const bytesRead = readSync(fd, chunk, 0, chunk.length, null)
-      if (bytesRead === 0 || total + bytesRead > MAX_ENVIRON_BYTES) break
-      chunks.push(chunk.subarray(0, bytesRead))
-      total += bytesRead
-    }
-    return Buffer.concat(chunks)
+    return readAtMostSync(fd, MAX_ENVIRON_BYTES)
   } catch {
     return undefined
   } finally {

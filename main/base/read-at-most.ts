@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 
 /** What is read in one go (a 10 MiB file takes 160 reads). */
@@ -15,6 +16,20 @@ export async function readAtMost(handle: FileHandle, limit: number): Promise<Buf
   while (total < limit) {
     const chunk = Buffer.alloc(READ_CHUNK_BYTES)
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, total)
+    if (bytesRead === 0) break
+    chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))
+    total += bytesRead
+  }
+  return Buffer.concat(chunks, total)
+}
+
+/** {@link readAtMost} for a descriptor, synchronously (the process records read at start, `/proc` scans). */
+export function readAtMostSync(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = []
+  let total = 0
+  while (total < limit) {
+    const chunk = Buffer.alloc(READ_CHUNK_BYTES)
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, total)
     if (bytesRead === 0) break
     chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead))
     total += bytesRead
