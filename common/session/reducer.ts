@@ -30,7 +30,7 @@ import type { Update } from './reducer/draft'
 import { ownValue } from '../own-keys'
 import { applyChunk, applyWholeMessage } from './reducer/messages'
 import { applyModeMarker, applyNotice, applySessionConfigured, applySessionInfo, applyUsage, hasModelOption, modeIdOf, parseCommands, parseConfigOptions } from './reducer/metadata'
-import { applyPlanUpdate, applyPlanV1, applyTodoWritePlan, isTodoWriteCall } from './reducer/plans'
+import { applyPlanUpdate, applyPlanV1, applyTodoWritePlan, todoWriteList } from './reducer/plans'
 import { applySessionMessage, applySubagentUpdate } from './reducer/subagents'
 import { applyElicitationRequested, applyPermissionRequested, applyPermissionResolved } from './reducer/requests'
 import { applyFileRead, applyFileWritten, applyTerminalCancelRequested, applyTerminalCancelUnconfirmed, applyTerminalChunk, applyTerminalUpdate, applyToolCall, applyToolCallCancel, applyToolContentChunk } from './reducer/tool-calls'
@@ -96,9 +96,9 @@ const BOTH: Record<string, (d: Draft, u: Update) => void> = {
   },
   agent_thought_chunk: (d, u) => applyChunk(d, 'agent_thought', u),
   tool_call_update: (d, u) => {
-    const todoWrite = !d.v2 && isTodoWriteCall(d, u.toolCallId)
+    const todos = d.v2 ? undefined : todoWriteList(d, u)
     applyToolCall(d, u)
-    if (!d.v2) applyTodoWritePlan(d, u, todoWrite)
+    applyTodoWritePlan(d, todos)
     workReported(d)
   },
   available_commands_update: (d, u) => {
@@ -127,9 +127,9 @@ function workReported(d: Draft): void {
 
 const V1_ONLY: Record<string, (d: Draft, u: Update) => void> = {
   tool_call: (d, u) => {
-    const todoWrite = isTodoWriteCall(d, u.toolCallId)
+    const todos = todoWriteList(d, u)
     applyToolCall(d, u)
-    applyTodoWritePlan(d, u, todoWrite)
+    applyTodoWritePlan(d, todos)
     workReported(d)
   },
   plan: (d, u) => {

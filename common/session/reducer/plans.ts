@@ -83,19 +83,28 @@ const TODO_WRITE_TITLE = 'todowrite'
 
 /**
  * v1: OpenCode (1.18) sends its todo list only as its `todowrite` tool call, never as a `plan`: the list the call
- * writes is the session's plan, as the same list from Claude is. `wasTodoWrite`: the call's title, before this update,
- * was the tool's name (its last update retitles it "2 todos"). Any `plan` the agent sends replaces it as usual.
+ * writes is the session's plan, as the same list from Claude is. Called before the update is applied to the call: the
+ * list this update carries (`rawInput.todos`, else `rawOutput.metadata.todos`) when the call is a `todowrite` (titled
+ * so until now, or by this update: its last update retitles it "2 todos"), else undefined. Most updates carry no list,
+ * and the call is not looked up for them. Any `plan` the agent sends replaces it as usual.
  */
-export function applyTodoWritePlan(d: Draft, u: Update, wasTodoWrite: boolean): void {
-  if (!wasTodoWrite && u.title !== TODO_WRITE_TITLE) return
+export function todoWriteList(d: Draft, u: Update): unknown {
   const input = isObject(u.rawInput) ? u.rawInput.todos : undefined
   const output = isObject(u.rawOutput) && isObject(u.rawOutput.metadata) ? u.rawOutput.metadata.todos : undefined
-  const entries = parsePlanEntries(input ?? output)
+  const todos = input ?? output
+  if (todos === undefined) return undefined
+  return u.title === TODO_WRITE_TITLE || isTodoWriteCall(d, u.toolCallId) ? todos : undefined
+}
+
+/** The list {@link todoWriteList} found, as the session's plan (when it reads as one). */
+export function applyTodoWritePlan(d: Draft, todos: unknown): void {
+  if (todos === undefined) return
+  const entries = parsePlanEntries(todos)
   if (entries) d.s.plans = [{ planId: '', type: 'items', entries }]
 }
 
 /** Whether the tool call this update is about was, until now, titled as OpenCode's `todowrite`. */
-export function isTodoWriteCall(d: Draft, toolCallId: unknown): boolean {
+function isTodoWriteCall(d: Draft, toolCallId: unknown): boolean {
   if (!isString(toolCallId)) return false
   const i = findToolCall(d, toolCallId)
   const entry = i >= 0 ? d.s.entries[i] : undefined
