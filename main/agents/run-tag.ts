@@ -21,8 +21,13 @@ export function isRunTag(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{32}$/.test(value)
 }
 
-/** An environment's size Bosun reads at most per process (Linux caps a process's arguments and environment near 2 MiB). */
-const MAX_ENVIRON_BYTES = 4 * 1024 * 1024
+/**
+ * How much of each process's environment the scan reads (one read's worth). It runs on main's thread at every agent
+ * exit: an agent with hundreds of descendants of 2 MiB environments (Linux's cap) would have it read gigabytes. The tag
+ * comes last in the agent's own environment (a few KiB); a descendant that pushed it further out is passed over, as
+ * one that dropped it is.
+ */
+export const MAX_ENVIRON_BYTES = 64 * 1024
 
 /** Whether `environ` (NUL-separated `NAME=value` entries) has `needle` (`NAME=value\0`) as one whole entry. */
 function holds(environ: Buffer, needle: Buffer): boolean {

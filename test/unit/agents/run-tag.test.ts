@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
-import { newRunTag, processesTagged, RUN_TAG_NAME } from '../../../main/agents/run-tag'
+import { MAX_ENVIRON_BYTES, newRunTag, processesTagged, RUN_TAG_NAME } from '../../../main/agents/run-tag'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -39,6 +39,13 @@ it('finds the processes whose environment holds the tag as a whole entry, and on
   expect((processesTagged(tag, root, 'linux')).sort()).toEqual([10, 11])
   expect(processesTagged(tag, root, 'darwin')).toEqual([])
   expect(processesTagged(tag, join(root, 'missing'), 'linux')).toEqual([])
+})
+
+it('reads at most the first 64 KiB of each environment: a tag pushed past them is not found', () => {
+  const tag = 'def456'
+  const filler = `FILL=${'x'.repeat(MAX_ENVIRON_BYTES)}\0`
+  const root = fakeProc({ '20': `${RUN_TAG_NAME}=${tag}\0${filler}`, '21': `${filler}${RUN_TAG_NAME}=${tag}\0` })
+  expect(processesTagged(tag, root, 'linux')).toEqual([20])
 })
 
 it.runIf(process.platform === 'linux')('finds a real process that left its group with setsid, by the tag it inherited', async () => {
