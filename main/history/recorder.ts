@@ -5,14 +5,15 @@
  * and never moves or removes one, so `written.entries[i] !== latest.entries[i]` is exactly "changed".
  * A message streamed in a thousand chunks is therefore written once per tick, merged.
  *
- * Only open sessions are tracked; a closed one is written and forgotten. A failed write (disk full,
- * read-only home) is reported once and retried later; the sessions keep working in memory meanwhile.
+ * Only open sessions are tracked; a closed one is written and forgotten once the store confirms the write. A
+ * failed write (disk full, read-only home) is reported once and retried later; the sessions keep working in memory
+ * meanwhile, and a session closed meanwhile is kept (at most {@link MAX_CLOSED_UNSAVED}) and written with the rest.
  */
 import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { Entry, SessionState } from '../../common/session/types'
-import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite } from './history-store'
+import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite, StoredSession } from './history-store'
 import { derivedTitle } from '../../common/session/title'
 import { encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
 import { growthOf } from './entry-growth'
@@ -24,6 +25,11 @@ const HANDED_OVER = '\u0000handed over'
 export const WRITE_INTERVAL_MS = 250
 /** After a failed write, wait this long before trying again. */
 const RETRY_INTERVAL_MS = 5_000
+/**
+ * Closed sessions whose last changes the store has not confirmed (its writes fail), kept to be written once they work:
+ * as many as may be open at once. Past it the oldest is given up, logged.
+ */
+export const MAX_CLOSED_UNSAVED = 100
 
 interface Tracked {
   latest: SessionState
@@ -56,6 +62,8 @@ interface Tracked {
    * they do not make it the most recently updated session (opening one to read it is not using it).
    */
   opened?: Entry[]
+  /** The session was closed: it is kept only until the store confirms its last state (then forgotten). */
+  closed?: true
 }
 
 const realScheduler: Scheduler = {
@@ -137,30 +145,90 @@ export class HistoryRecorder implements IDisposable {
    */
   changed(state: SessionState, current?: () => SessionState): void {
     const tracked = this.tracked.get(state.sessionId)
-    if (!tracked) return
+    if (!tracked || tracked.closed) return
     tracked.latest = state
     tracked.current = current
     this.markDirty(state.sessionId)
   }
 
-  /** The session was closed: write what is left and stop holding it. */
+  /**
+   * The session was closed: write what is left and stop holding it once the store has it. Until the store confirms
+   * it (a write on the history thread, or writes that fail), its last state is kept and written with the rest: a session
+   * closed while the disk is full is saved once it is not.
+   */
   forget(sessionId: string): void {
+    const tracked = this.tracked.get(sessionId)
+    if (!tracked || tracked.closed) return
     if (this.dirty.has(sessionId)) this.writeNow([sessionId])
-    // The store lets go of the entries it kept for the session's growth.
-    if (this.tracked.get(sessionId)?.posted.size) this.store.release?.(sessionId)
+    if (this.confirmed(sessionId, tracked)) return this.release(sessionId, tracked)
+    tracked.closed = true
+    // Its newest state was read by that write: what is written again is that one.
+    if (tracked.current) tracked.latest = tracked.current()
+    tracked.current = undefined
+    const closed = [...this.tracked].filter(([, t]) => t.closed)
+    if (closed.length <= MAX_CLOSED_UNSAVED) return
+    const [oldest, given] = closed[0]!
+    this.options.logger.warn(`history: gave up saving the last changes of closed session ${oldest} (${MAX_CLOSED_UNSAVED} closed sessions wait for the history to be written)`)
+    this.release(oldest, given)
+  }
+
+  /** Whether the store confirmed the session's newest state, and nothing is left to write. */
+  private confirmed(sessionId: string, tracked: Tracked): boolean {
+    return tracked.acked === tracked.latest && !this.dirty.has(sessionId)
+  }
+
+  /** Stops holding the session; the store lets go of the entries it kept for the session's growth. */
+  private release(sessionId: string, tracked: Tracked): void {
+    if (tracked.posted.size) this.store.release?.(sessionId)
     this.tracked.delete(sessionId)
     this.dirty.delete(sessionId)
   }
 
   /** Stops tracking without writing (the session was deleted). */
   drop(sessionId: string): void {
-    if (this.tracked.get(sessionId)?.posted.size) this.store.release?.(sessionId)
-    this.tracked.delete(sessionId)
-    this.dirty.delete(sessionId)
+    const tracked = this.tracked.get(sessionId)
+    if (tracked) this.release(sessionId, tracked)
   }
 
-  isTracked(sessionId: string): boolean {
+  /**
+   * A closed session whose last state the store has not confirmed, opened again (from the history): it is no longer
+   * held here, and comes back as the store would give it once written (the caller tracks it again, to be written whole).
+   * Undefined when none is held.
+   */
+  takeClosed(sessionId: string): StoredSession | undefined {
+    const tracked = this.tracked.get(sessionId)
+    if (!tracked?.closed) return undefined
+    this.release(sessionId, tracked)
+    const state = tracked.latest
+    return {
+      row: {
+        sessionId,
+        agentId: state.agentId,
+        acpSessionId: state.acpSessionId,
+        cwd: state.cwd,
+        title: derivedTitle(state),
+        createdAt: tracked.createdAt,
+        updatedAt: tracked.updatedAt,
+        protocolVersion: state.protocolVersion,
+        capabilities: tracked.capabilities,
+        turnState: state.turn.state,
+        state: encodeSessionState(state),
+        customTitle: null,
+        archived: false,
+      },
+      entries: state.entries.map((entry, position) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })),
+    }
+  }
+
+  /** Whether a session of this id is held: open, or closed and not saved yet (a new session must not take its id). */
+  holds(sessionId: string): boolean {
     return this.tracked.has(sessionId)
+  }
+
+  /** Whether the session is tracked as open (a closed one waiting for its write is not). */
+  isTracked(sessionId: string): boolean {
+    const tracked = this.tracked.get(sessionId)
+    return tracked !== undefined && !tracked.closed
   }
 
   /** Writes everything pending now (quit, tests). */
@@ -275,6 +343,8 @@ export class HistoryRecorder implements IDisposable {
       delete tracked.storedEnd
       // Written once: later writes keep the stored capabilities (null).
       tracked.capabilities = null
+      // Closed, and now saved: nothing more is kept of it.
+      if (tracked.closed && this.tracked.get(state.sessionId) === tracked && this.confirmed(state.sessionId, tracked)) this.release(state.sessionId, tracked)
     }
     if (this.failing) {
       this.failing = false

@@ -157,6 +157,8 @@ export function createHistoryService(options: {
       }
     },
     isTaken: (sessionId) => {
+      // A session closed and not saved yet keeps its id too.
+      if (recorder.holds(sessionId)) return true
       try {
         return store.has(sessionId)
       } catch {
@@ -171,13 +173,18 @@ export function createHistoryService(options: {
     // Full (a renderer opening the whole history): said before the session is read from the file.
     const room = sessions.roomForAnother()
     if (!room.ok) return room
-    const stored = store.load(sessionId)
+    // Closed while its writes failed, and not saved yet: what it held is newer than the file's, and is written whole.
+    const unsaved = recorder.takeClosed(sessionId)
+    const stored = unsaved ?? store.load(sessionId)
     if (!stored) return fail({ kind: 'not-found', message: `No stored session ${sessionId}.` })
     const { state, settle, asStored, storedEnd } = restoreSessionState(stored)
     const current = settled(state, settle)
     // The settled state (an interrupted turn ended) is written on the next tick, and so are entries read again (over
     // the rows as stored, the rows past them removed).
-    recorder.track(current, { written: asStored, storedEnd, createdAt: stored.row.createdAt, updatedAt: stored.row.updatedAt })
+    const times = { createdAt: stored.row.createdAt, updatedAt: stored.row.updatedAt }
+    // (Its agent's capabilities too, when they were never written.)
+    const capabilities = unsaved?.row.capabilities ? { capabilities: JSON.parse(unsaved.row.capabilities) as unknown } : {}
+    recorder.track(current, unsaved ? { ...times, ...capabilities } : { written: asStored, storedEnd, ...times })
     const restored = sessions.restore(current)
     if (!restored.ok) recorder.drop(sessionId)
     return restored

@@ -5,7 +5,7 @@ import { canCancelToolCall, toolCallOf } from '../../../common/session/backgroun
 import { createLogger } from '../../../main/base/log'
 import type { Scheduler } from '../../../main/sessions/action-batcher'
 import { NullHistoryStore, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
-import { HistoryRecorder } from '../../../main/history/recorder'
+import { HistoryRecorder, MAX_CLOSED_UNSAVED } from '../../../main/history/recorder'
 import { INTERRUPTED_MESSAGE, restoreSessionState, settled } from '../../../main/history/restore'
 import { encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 
@@ -140,6 +140,72 @@ describe('HistoryRecorder', () => {
     recorder.dispose()
   })
 
+  it('keeps a session closed while writes fail, and writes it once they work again', () => {
+    const { clock, store, apply, problems, recorder } = setup()
+    store.failing = true
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'closed while the disk is full' }] })
+    apply({ type: 'updates', updates: [chunk('the answer')] })
+    recorder.forget('a/s1')
+    expect(store.writes).toHaveLength(0)
+    expect(problems).toHaveLength(1)
+    // No longer open, but its id is still held (a new session must not take it).
+    expect(recorder.isTracked('a/s1')).toBe(false)
+    expect(recorder.holds('a/s1')).toBe(true)
+    clock.runAll()
+    expect(store.writes).toHaveLength(0)
+    store.failing = false
+    clock.runAll()
+    expect(problems).toEqual([expect.any(String), null])
+    expect(store.writes).toHaveLength(1)
+    expect(store.writes[0]![0]!.session.title).toBe('closed while the disk is full')
+    expect(store.writes[0]![0]!.entries.map((e) => e.kind)).toEqual(['user_message', 'agent_message'])
+    // Saved: nothing more is held of it, and nothing more is written.
+    expect(recorder.holds('a/s1')).toBe(false)
+    clock.runAll()
+    expect(store.writes).toHaveLength(1)
+    recorder.dispose()
+  })
+
+  it('gives a closed, unsaved session back whole when it is opened again, and writes it whole from then on', () => {
+    const { clock, store, apply, recorder } = setup()
+    store.failing = true
+    apply({ type: 'local_prompt', content: [{ type: 'text', text: 'reopen me' }] }, { type: 'updates', updates: [chunk('kept')] })
+    recorder.forget('a/s1')
+    const stored = recorder.takeClosed('a/s1')!
+    expect(stored.row).toMatchObject({ sessionId: 'a/s1', title: 'reopen me', capabilities: '{"loadSession":true}' })
+    expect(stored.entries.map((e) => e.kind)).toEqual(['user_message', 'agent_message'])
+    expect(JSON.parse(stored.entries[1]!.body).content[0].text).toBe('kept')
+    expect(recorder.holds('a/s1')).toBe(false)
+    expect(recorder.takeClosed('a/s1')).toBeUndefined()
+    // Tracked again as a new one: everything is written once the store works.
+    const { state } = restoreSessionState(stored)
+    recorder.track(state, { capabilities: { loadSession: true } })
+    store.failing = false
+    clock.runAll()
+    expect(store.writes.at(-1)![0]!.entries.map((e) => e.position)).toEqual([0, 1])
+    recorder.dispose()
+  })
+
+  it('holds at most MAX_CLOSED_UNSAVED closed sessions that wait for their write', () => {
+    const clock = manualScheduler()
+    const store = new RecordingStore()
+    store.failing = true
+    const recorder = new HistoryRecorder(store, { logger, scheduler: clock.scheduler, now: () => 42 })
+    for (let i = 0; i <= MAX_CLOSED_UNSAVED; i++) {
+      const state = createSessionState({ sessionId: `a/s${i}`, acpSessionId: `s${i}`, agentId: 'a', protocolVersion: 1, cwd: '/w' })
+      recorder.track(state)
+      recorder.changed(applyActions(state, [{ type: 'local_prompt', content: [{ type: 'text', text: `n${i}` }] }]))
+      recorder.forget(`a/s${i}`)
+    }
+    expect(recorder.holds('a/s0')).toBe(false)
+    expect(recorder.holds('a/s1')).toBe(true)
+    expect(recorder.holds(`a/s${MAX_CLOSED_UNSAVED}`)).toBe(true)
+    store.failing = false
+    clock.runAll()
+    expect(store.writes.flat().map((w) => w.session.sessionId)).toHaveLength(MAX_CLOSED_UNSAVED)
+    recorder.dispose()
+  })
+
   it('writes what is pending when a session is closed, then holds nothing of it', () => {
     const { store, apply, recorder } = setup()
     apply({ type: 'local_prompt', content: [{ type: 'text', text: 'bye' }] })
@@ -194,6 +260,28 @@ describe('HistoryRecorder with writes that finish later', () => {
     store.writes[3]!.resolve()
     await settle()
     expect(problems).toEqual([expect.any(String), null])
+    recorder.dispose()
+  })
+
+  it('holds a closed session until the store confirms its last write, and writes it again when that write fails', async () => {
+    const clock = manualScheduler()
+    const store = new AsyncStore()
+    const recorder = new HistoryRecorder(store, { logger, scheduler: clock.scheduler, now: () => 42 })
+    const state = createSessionState({ sessionId: 'a/s1', acpSessionId: 's1', agentId: 'a', protocolVersion: 1, cwd: '/w' })
+    recorder.track(state)
+    recorder.changed(applyActions(state, [{ type: 'local_prompt', content: [{ type: 'text', text: 'one' }] }]))
+    const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+    recorder.forget('a/s1')
+    expect(store.writes).toHaveLength(1)
+    expect(recorder.holds('a/s1')).toBe(true)
+    store.writes[0]!.reject(new Error('SQLITE_FULL: database or disk is full'))
+    await settle()
+    clock.runAll()
+    expect(store.writes).toHaveLength(2)
+    expect(store.writes[1]!.writes[0]!.entries.map((e) => e.position)).toEqual([0])
+    store.writes[1]!.resolve()
+    await settle()
+    expect(recorder.holds('a/s1')).toBe(false)
     recorder.dispose()
   })
 })
