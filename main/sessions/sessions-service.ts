@@ -1,4 +1,3 @@
-import { isAbsolute, resolve } from 'node:path'
 import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { Deferred } from '../base/deferred'
@@ -16,12 +15,13 @@ import { errorDetails } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
-import { REPLACING_KINDS, SESSION_FACTS } from './session-growth'
-import { LazyState } from './lazy-state'
+import { SESSION_FACTS } from './session-growth'
 import { DEFAULT_EARLY_REQUEST_WAIT_MS, EarlyUpdates, MAX_EARLY_BYTES, MAX_EARLY_UPDATES, droppedNotice } from './early-updates'
 import { SUBAGENT_KINDS, SubagentRoutes, agentScopedId, fromSubagent } from './subagents'
 import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged } from './session-config'
 import { settleLoadReplay } from './load-replay'
+import { deleteAgentSession, listAgentSessions, type AgentSessionsPort } from './agent-sessions'
+import { KINDS_APPLIED_WHEN_FULL, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
 import {
   additionalDirectoriesFor,
   cutReason,
@@ -113,87 +113,6 @@ export const MAX_OPEN_SESSIONS = 100
 /** `plain`: `ready` is a plain text chunk (`isPlainTextChunk`), when the caller knows it already (else undefined). */
 type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update'], plain?: boolean) => void
 
-/** A record whose `state` is read and written through its {@link LazyState}. */
-function newRecord(init: Omit<SessionRecord, 'state' | 'lazy'> & { state: SessionState }): SessionRecord {
-  const { state, ...fields } = init
-  const lazy = new LazyState(state)
-  return Object.defineProperties(fields as SessionRecord, {
-    lazy: { value: lazy },
-    state: { get: () => lazy.state, set: (next: SessionState) => (lazy.state = next), enumerable: true },
-  })
-}
-
-interface SessionRecord {
-  agentId: string
-  /** The agent's id for the session, used on the wire; Bosun's id (the map key) is what the rest of the app sees. */
-  acpSessionId: string
-  /** Read through {@link lazy} (see {@link newRecord}): the state with every batch sent to the windows applied. */
-  state: SessionState
-  /** Main's copy of the state and the batches not applied to it yet. */
-  readonly lazy: LazyState
-  connection: AcpClientConnection | undefined
-  turn: Promise<unknown> | undefined
-  cancelRequested: boolean
-  /** A restarted agent gave this session's id to a new session: this one can no longer be resumed. */
-  superseded?: boolean
-  /** A reattach to the agent's new process in progress (after a crash or stop). */
-  reattaching?: Promise<Result<AcpClientConnection>> | undefined
-  /**
-   * A `reopenSession` in progress (its close, then its reattach): another is refused, not sent to the agent too, and a
-   * message or a change of mode or option waits for it (sent meanwhile, it went to the session being closed).
-   */
-  reopening?: Promise<unknown> | undefined
-  /** The connection a reattach in progress resumes the session on: what it asks meanwhile is for this session. */
-  reattachingOn?: AcpClientConnection | undefined
-  /** The reattach is setting the session's mode back (`restoreMode`): its own calls go out on the new connection, not wait for the reattach. */
-  restoringMode?: boolean
-  /** Opened from the history (its agent process is not the one that made it). */
-  restored?: boolean
-  /** The Stop watchdog of the running turn. */
-  watchdog?: unknown
-  /** Messages waiting for a reopen or a reattach, each withdrawn at once by the session's next Stop (see {@link SessionsService.untilReady}). */
-  waitingMessages?: Set<Deferred<typeof STOPPED>>
-  /** Estimated bytes this session grew by since it was opened here: what it applied, less what only replaced what it held (session-growth.ts); bounded by `maxSessionBytes`. */
-  received?: number
-  /** Reattached by a v1 `session/load` whose replay may still be coming: only its facts apply; `heard` marks each update. */
-  replayTail?: { heard(): void }
-  /** Past `maxSessionBytes`: only updates that replace what the session shows are applied; the rest is dropped. */
-  full?: { reason: string }
-  /** The MCP servers the agent could not take, as the session last said it (`''`: none): a reattach repeats only a change. */
-  mcpRefused?: string
-  /** The agent's ids of the v2 subagent sessions this session announced (`subagent_update`), at most `MAX_SUBAGENTS`. */
-  subagents?: string[]
-}
-
-/**
- * Applied to a full session: each replaces what the session shows (its facts, the v2 plan and turn state),
- * so none of them grows it. Everything else (text, tool calls, unknown kinds) is dropped.
- */
-const KINDS_APPLIED_WHEN_FULL = REPLACING_KINDS
-
-/**
- * What of a Bosun-side action a full session still takes (null: nothing). It shows no more output, of the agent's or
- * of the terminals Bosun runs for it, and nothing else that grows it: the diffs of the agent's writes, a permission's
- * tool-call patch. Its notices, facts and the requests the person must answer still come through.
- */
-function whenFull(action: SessionAction): SessionAction | null {
-  switch (action.type) {
-    case 'client_terminal':
-      return action.update.sessionUpdate === 'terminal_output_chunk' ? null : action
-    case 'updates': {
-      const updates = action.updates.filter((update) => KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate) || update.sessionUpdate === 'notice')
-      return updates.length === 0 ? null : updates.length === action.updates.length ? action : { type: 'updates', updates }
-    }
-    case 'permission_requested':
-      return action.toolCallPatch ? { ...action, toolCallPatch: null } : action
-    case 'file_written':
-    case 'file_read':
-      return null
-    default:
-      return action
-  }
-}
-
 /**
  * Owns every session: creates them on agents, routes `session/update`s into the pure reducer (main keeps
  * a copy of each session's state for snapshots, so a reloaded renderer rehydrates) and forwards the same
@@ -230,6 +149,13 @@ export class SessionsService implements IDisposable {
   /** Per session: the end of a text stream held back because it could be the start of a secret. */
   private readonly held = new Map<string, { key: string; update: SessionUpdateNotification['update']; text: string }>()
   private readonly mcpServers: ((agentId: string, connection: AcpClientConnection) => Promise<McpServersForSession>) | undefined
+  /** What the agent's own sessions (its list, its copies deleted) need of this service. */
+  private readonly agentSessions: AgentSessionsPort = {
+    connect: (agentId) => this.agents.connect(agentId),
+    running: (agentId) => this.agents.running?.(agentId),
+    withTimeout: (method, call) => this.withTimeout(method, call),
+    resolve: (agentId, acpSessionId) => this.resolve(agentId, acpSessionId),
+  }
 
   constructor(
     private readonly agents: AgentPort,
@@ -819,51 +745,14 @@ export class SessionsService implements IDisposable {
     return ok({ sessionId })
   }
 
-  /**
-   * Asks the agent to delete its own copy of a session (`session/delete`, E10), only when the agent is running (it is
-   * not started for this) and advertises it, and only when no session open here is the one the agent calls by that id
-   * now (an agent that numbers its sessions anew after a restart). `sent: false`: nothing was asked. A -32002 counts
-   * as deleted.
-   */
-  async deleteAgentSession(agentId: string, acpSessionId: string): Promise<Result<{ sent: boolean }>> {
-    const connection = this.agents.running?.(agentId)
-    if (!connection?.deleteSession || !connection.handshake?.capabilities.deleteSession) return ok({ sent: false })
-    if (this.resolve(agentId, acpSessionId) !== undefined) return ok({ sent: false })
-    try {
-      await this.withTimeout('session/delete', connection.deleteSession(acpSessionId))
-      return ok({ sent: true })
-    } catch (error) {
-      return fail(undelivered(toFailure(error), 'the request to delete the session'))
-    }
+  /** Asks the agent to delete its own copy of a session (`agent-sessions.ts`). */
+  deleteAgentSession(agentId: string, acpSessionId: string): Promise<Result<{ sent: boolean }>> {
+    return deleteAgentSession(this.agentSessions, agentId, acpSessionId)
   }
 
-  /**
-   * The agent's own sessions for a folder (`session/list`, up to 5 pages); `null` when the agent does not list them.
-   * `signal`: the person cancelled; answered `cancelled` at once, the page asked withdrawn (B16), the agent left to start.
-   */
-  async listAgentSessions(agentId: string, cwd: string, signal?: AbortSignal): Promise<Result<AgentSessionInfo[] | null>> {
-    const cancelled = () => fail({ kind: 'cancelled', message: 'Listing the agent’s sessions was cancelled.' })
-    const connected = await unlessAborted(this.agents.connect(agentId), signal)
-    if (connected === ABORTED) return cancelled()
-    if (!connected.ok) return connected
-    const { connection } = connected.value
-    if (!connection.listSessions || !connection.handshake?.capabilities.listSessions) return ok(null)
-    try {
-      const all: AgentSessionInfo[] = []
-      let cursor: string | undefined
-      for (let page = 0; page < 5; page++) {
-        if (signal?.aborted) return cancelled()
-        const { sessions, nextCursor } = await this.withTimeout('session/list', connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) }, signal))
-        // The agent filters by folder and may write it its own way (a trailing slash, `.` segments): the same folder is kept.
-        all.push(...sessions.filter((s) => sameFolder(s.cwd, cwd)))
-        // An empty cursor is a cursor (v2 says so); only none ends the list. One handed back again would repeat the page.
-        if (nextCursor === null || nextCursor === cursor) break
-        cursor = nextCursor
-      }
-      return ok(all)
-    } catch (error) {
-      return fail(undelivered(toFailure(error), 'the request for its sessions'))
-    }
+  /** The agent's own sessions for a folder (`agent-sessions.ts`); `signal`: the person cancelled. */
+  listAgentSessions(agentId: string, cwd: string, signal?: AbortSignal): Promise<Result<AgentSessionInfo[] | null>> {
+    return listAgentSessions(this.agentSessions, agentId, cwd, signal)
   }
 
   /**
@@ -1230,26 +1119,3 @@ export class SessionsService implements IDisposable {
     this.early.dispose()
   }
 }
-
-const ABORTED = Symbol('aborted')
-
-/** `promise`'s value, or {@link ABORTED} as soon as `signal` aborts (the work itself goes on). */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | typeof ABORTED> {
-  if (!signal) return promise
-  if (signal.aborted) return Promise.resolve(ABORTED)
-  return new Promise<T | typeof ABORTED>((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
-}
-
-/** A subagent's update as its parent shows it: a tool call says whose it is (subagents at work side by side interleave on the parent). */
-
-/** Whether two absolute paths name the same folder, written differently (trailing separators, `.` and `..`). */
-function sameFolder(a: string, b: string): boolean {
-  return a === b || (isAbsolute(a) && resolve(a) === resolve(b))
-}
-
-const STOPPED = Symbol('stopped')
-

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { ok } from '../../../main/base/errors'
 import { createLogger } from '../../../main/base/log'
-import { NullHistoryStore, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
+import type { HistoryStore, SessionWrite, StoredSession } from '../../../main/history/history-store'
 import { createHistoryService, type HistorySessionsPort } from '../../../main/history/service'
 import { encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
@@ -14,21 +14,29 @@ import type { SessionState } from '../../../common/session/types'
 import { RecordingSink } from '../../support/recording-sink'
 
 /** A store on a file whose writes fail while `failing`; it holds what was written before (`stored`). */
-class FailingStore extends NullHistoryStore {
-  override readonly file = '/home/history.sqlite' as unknown as null
+class FailingStore implements HistoryStore {
+  readonly file = '/home/history.sqlite'
   failing = false
   readonly written: SessionWrite[] = []
   stored: StoredSession | undefined
-  override write(writes: SessionWrite[]): void {
+  write(writes: SessionWrite[]): void {
     if (this.failing) throw new Error('SQLITE_FULL: database or disk is full')
     this.written.push(...writes)
   }
-  override load(sessionId: string): StoredSession | undefined {
+  load(sessionId: string): StoredSession | undefined {
     return this.stored?.row.sessionId === sessionId ? this.stored : undefined
   }
-  override has(sessionId: string): boolean {
+  has(sessionId: string): boolean {
     return this.stored?.row.sessionId === sessionId
   }
+  list = () => []
+  summary = () => undefined
+  rename = () => false
+  setArchived = () => false
+  delete = () => false
+  search = () => []
+  checkpoint(): void {}
+  dispose(): void {}
 }
 
 function storedOf(state: SessionState): StoredSession {
