@@ -91,6 +91,12 @@ export interface HistoryStore extends IDisposable {
   checkpoint(): void
 }
 
+/** The `code` of a write refused because history is off (its message says why, as the opening did). */
+export const HISTORY_OFF = 'BOSUN_HISTORY_OFF'
+
+/** Whether a failed write was refused because history is off (the person was told when it opened). */
+export const isHistoryOff = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === HISTORY_OFF
+
 /** A store that keeps nothing: used when the database cannot be opened, so sessions still work in memory. */
 export class NullHistoryStore implements HistoryStore {
   readonly file = null

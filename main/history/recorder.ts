@@ -13,7 +13,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { Entry, SessionState } from '../../common/session/types'
-import type { EntryRow, HistoryStore, RawSessionWrite, SessionWrite, StoredSession } from './history-store'
+import { isHistoryOff, type EntryRow, type HistoryStore, type RawSessionWrite, type SessionWrite, type StoredSession } from './history-store'
 import { derivedTitle } from '../../common/session/title'
 import { encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
 import { growthOf } from './entry-growth'
@@ -99,8 +99,8 @@ export class HistoryRecorder implements IDisposable {
     private readonly store: HistoryStore,
     private readonly options: {
       logger: Logger
-      /** A write failed (message) or works again (null). */
-      onProblem?: (message: string | null) => void
+      /** A write failed (message, and the error) or works again (null). */
+      onProblem?: (message: string | null, error?: unknown) => void
       /** The list of sessions changed (new session, title, turn state). */
       onListChanged?: () => void
       intervalMs?: number
@@ -369,9 +369,12 @@ export class HistoryRecorder implements IDisposable {
     }
     if (!this.failing) {
       this.failing = true
-      const message = `Bosun could not save the history (${error instanceof Error ? error.message : String(error)}). Sessions keep working; what they do is saved once writing works again.`
+      // History off since it opened: its words already say what happens (the file is tried again).
+      const message = isHistoryOff(error)
+        ? String((error as Error).message)
+        : `Bosun could not save the history (${error instanceof Error ? error.message : String(error)}). Sessions keep working; what they do is saved once writing works again.`
       this.options.logger.warn(message)
-      this.options.onProblem?.(message)
+      this.options.onProblem?.(message, error)
     }
     if (this.handle === undefined) {
       this.handle = this.scheduler.setTimeout(() => {

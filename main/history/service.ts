@@ -12,7 +12,7 @@ import type { SessionState } from '../../common/session/types'
 import type { AgentSessionInfo } from '../acp/types'
 import type { SessionHistoryHooks } from '../sessions/sessions-service'
 import { exportFileName, exportTitle, sessionToJson, sessionToMarkdown } from './export'
-import type { HistoryStore } from './history-store'
+import { isHistoryOff, type HistoryStore } from './history-store'
 import { HistoryRecorder } from './recorder'
 import { restoreSessionState, settled } from './restore'
 import { searchTextOfBody } from './entry-codec'
@@ -87,7 +87,7 @@ export function createHistoryService(options: {
   store: HistoryStore
   events: EventSink
   logger: Logger
-  /** A problem found while opening the database (shown until the app restarts). */
+  /** A problem found while opening the database (shown until writes that failed work again, or the app restarts). */
   openProblem: string | null
   /** Electron: a save dialog; resolves with the path written, or null when the person cancelled. */
   saveFile?: SaveFile
@@ -101,19 +101,23 @@ export function createHistoryService(options: {
 }): HistoryService {
   const { store, events, logger } = options
   let writeProblem: string | null = null
+  let openProblem = options.openProblem
   let sessions: HistorySessionsPort | undefined
   const changed = () => events.emit('historyChanged', {})
   const recorder = new HistoryRecorder(store, {
     logger,
     ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
-    onProblem: (message) => {
+    onProblem: (message, error) => {
       writeProblem = message
-      if (message) events.emit('appNotice', { severity: 'error', title: 'History not saved', description: message.slice(0, 4096) })
+      // Writes work again: whatever opening said (history off until the file could be opened) is over.
+      if (message === null) openProblem = null
+      // History off since it opened is said where the history is, from the start: no notice for each session after.
+      if (message && !isHistoryOff(error)) events.emit('appNotice', { severity: 'error', title: 'History not saved', description: message.slice(0, 4096) })
       changed()
     },
     onListChanged: changed,
   })
-  const problem = () => writeProblem ?? options.openProblem
+  const problem = () => writeProblem ?? openProblem
   const redact = (failure: Failure) => options.redactFailure?.(failure) ?? failure
 
   /** `fn`'s result, or what failed as an io-error; `fn` may answer later (a read from the store's own thread). */

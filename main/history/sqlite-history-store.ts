@@ -11,7 +11,7 @@ import { existsSync, renameSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HistorySummary } from '../../common/contract/history'
 import type { EntryRow, HistoryStore, SessionRow, SessionWrite, StoredSession } from './history-store'
-import { NullHistoryStore } from './history-store'
+import { HISTORY_OFF, NullHistoryStore } from './history-store'
 import { CURRENT_VERSION, migrate } from './schema'
 import { searchTextOfBody } from './entry-codec'
 import { lazyRequire } from '../base/lazy-require'
@@ -286,6 +286,22 @@ export class SqliteHistoryStore implements HistoryStore {
     return this.statements.rename.run(title, sessionId).changes > 0
   }
 
+  /**
+   * Moves the stored session `sessionId` (its row and its entries) to a free id `<sessionId>#n`, which it keeps from
+   * now on; returns that id. For a session made while history was off, whose id an older stored one has.
+   */
+  keepAside(sessionId: string): string {
+    return this.db.transaction(() => {
+      let aside = ''
+      for (let n = 2; !aside || this.has(aside); n++) aside = `${sessionId}#${n}`
+      const columns = (this.db.pragma('table_info(sessions)') as { name: string }[]).map((c) => `"${c.name}"`).filter((c) => c !== '"id"')
+      this.db.prepare(`INSERT INTO sessions (id, ${columns.join(', ')}) SELECT ?, ${columns.join(', ')} FROM sessions WHERE id = ?`).run(aside, sessionId)
+      this.db.prepare('UPDATE entries SET session_id = ? WHERE session_id = ?').run(aside, sessionId)
+      this.statements.deleteSession.run(sessionId)
+      return aside
+    })()
+  }
+
   setArchived(sessionId: string, archived: boolean): boolean {
     return this.statements.archive.run(archived ? 1 : 0, sessionId).changes > 0
   }
@@ -381,25 +397,36 @@ const isCorruption = (error: unknown) => {
 function whatToDo(file: string, error: unknown): string {
   const code = (error as { code?: unknown })?.code
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    return ' Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program, then start Bosun again.'
+    return ' Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program.'
   }
   try {
-    if (statSync(file).isDirectory()) return ' It is a folder: move or remove it, then start Bosun again.'
+    if (statSync(file).isDirectory()) return ' It is a folder: move or remove it.'
   } catch {
     // Not there, or not for us to look at: SQLite's words are all there is.
   }
   return ''
 }
 
-/** Opens (or creates) the history database in `home`; never throws. */
-export function openHistoryStore(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions } = {}): OpenedHistory {
+/**
+ * Opens (or creates) the history database in `home`; never throws. When it cannot be opened (history off), the store
+ * tries again as sessions are written ({@link ReopeningHistoryStore}).
+ */
+export function openHistoryStore(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions; retryMs?: number } = {}): OpenedHistory {
+  const opened = openHistoryFile(home, options)
+  if (opened.store.file !== null || opened.problem === null) return opened
+  const store = new ReopeningHistoryStore(join(home, HISTORY_FILE), opened.problem, () => openHistoryFile(home, options), options.retryMs)
+  return { store, problem: opened.problem }
+}
+
+/** One attempt at {@link openHistoryStore}: history off (a store that keeps nothing) when the file cannot be opened. */
+function openHistoryFile(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions }): OpenedHistory {
   const file = join(home, HISTORY_FILE)
   try {
     return { store: storeOn(file, options.searchIndex), problem: null }
   } catch (error) {
     const reason = error instanceof UnusableFile ? error.message : error instanceof Error ? error.message : String(error)
     if (!isCorruption(error) || !existsSync(file)) {
-      return { store: new NullHistoryStore(), problem: `History is off: Bosun could not open ${file} (${reason}).${whatToDo(file, error)} Sessions are kept in memory only until you quit.` }
+      return { store: new NullHistoryStore(), problem: `History is off: Bosun could not open ${file} (${reason}).${whatToDo(file, error)} Bosun tries again every few seconds; until then, sessions are kept in memory only.` }
     }
     const aside = `${file}.corrupt-${(options.now ?? Date.now)()}`
     try {
@@ -416,5 +443,94 @@ export function openHistoryStore(home: string, options: { now?: () => number; se
     } catch (again) {
       return { store: new NullHistoryStore(), problem: `History is off: a new ${file} could not be created (${String(again)}).` }
     }
+  }
+}
+
+/** How long history that could not be opened waits between two attempts. */
+export const REOPEN_INTERVAL_MS = 5_000
+
+/**
+ * History that could not be opened (another program holds the file, a folder in its place, a read-only or full disk),
+ * opened again while Bosun runs. Until it opens, its writes fail (the recorder keeps the sessions, open and closed, and
+ * writes them again: recorder.ts) and it reads as empty; each write, and each listing, tries again at most every
+ * {@link REOPEN_INTERVAL_MS}. Sessions made meanwhile took their ids without the file to ask: a stored session under the
+ * same id (an agent that numbers its sessions) is kept aside under `<id>#n` before the new one is written over it.
+ */
+export class ReopeningHistoryStore implements HistoryStore {
+  private opened: HistoryStore | undefined
+  private lastTry: number
+  /** Sessions written while it was off, or in its first write once open: made without the file to ask (see above). */
+  private madeWhileOff: Set<string> | undefined = new Set()
+
+  constructor(
+    /** The file it opens: sessions are recorded (and their writes retried) as for an open one. */
+    readonly file: string,
+    private problem: string,
+    private readonly open: () => OpenedHistory,
+    private readonly retryMs = REOPEN_INTERVAL_MS,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.lastTry = now()
+  }
+
+  /** The open store, after one more attempt when the last one is old enough; undefined while history is off. */
+  private store(): HistoryStore | undefined {
+    if (this.opened) return this.opened
+    if (this.now() - this.lastTry < this.retryMs) return undefined
+    this.lastTry = this.now()
+    const attempt = this.open()
+    if (attempt.store.file === null) {
+      attempt.store.dispose()
+      if (attempt.problem) this.problem = attempt.problem
+      return undefined
+    }
+    this.opened = attempt.store
+    return this.opened
+  }
+
+  write(writes: SessionWrite[]): void | Promise<void> {
+    const store = this.store()
+    const made = this.madeWhileOff
+    if (!store) {
+      for (const { session } of writes) made?.add(session.sessionId)
+      throw Object.assign(new Error(this.problem), { code: HISTORY_OFF })
+    }
+    if (made) {
+      this.madeWhileOff = undefined
+      for (const { session } of writes) made.add(session.sessionId)
+      for (const id of made) if (store.has(id)) (store as SqliteHistoryStore).keepAside?.(id)
+    }
+    return store.write(writes)
+  }
+
+  list(options?: { includeArchived?: boolean; limit?: number }): HistorySummary[] {
+    return this.store()?.list(options) ?? []
+  }
+  summary(sessionId: string): HistorySummary | undefined {
+    return this.opened?.summary(sessionId)
+  }
+  load(sessionId: string): StoredSession | undefined {
+    return this.opened?.load(sessionId)
+  }
+  has(sessionId: string): boolean {
+    return this.opened?.has(sessionId) ?? false
+  }
+  rename(sessionId: string, title: string | null): boolean {
+    return this.opened?.rename(sessionId, title) ?? false
+  }
+  setArchived(sessionId: string, archived: boolean): boolean {
+    return this.opened?.setArchived(sessionId, archived) ?? false
+  }
+  delete(sessionId: string): boolean {
+    return this.opened?.delete(sessionId) ?? false
+  }
+  search(query: string, limit: number): ReturnType<HistoryStore['search']> {
+    return this.opened?.search(query, limit) ?? []
+  }
+  checkpoint(): void {
+    this.opened?.checkpoint()
+  }
+  dispose(): void {
+    this.opened?.dispose()
   }
 }

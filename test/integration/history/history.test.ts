@@ -227,16 +227,38 @@ describe('history across restarts', () => {
     expect(must(await again.handlers.historyList({})).sessions.map((s) => s.sessionId)).toEqual([sessionId])
   })
 
-  it('works in memory with a clear error when the history cannot be written', async () => {
+  it('works in memory with a clear error when the history cannot be written, and saves the sessions once it can', async () => {
     // A folder where the database file should be: like a read-only home, SQLite cannot open it.
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }], (h) => mkdirSync(join(h.home, 'history.sqlite')))
     const run = await harness.start(home)
-    expect(must(await run.handlers.historyList({})).problem?.message).toMatch(/History is off.*kept in memory only/)
+    expect(must(await run.handlers.historyList({})).problem?.message).toMatch(/History is off.*tries again every few seconds.*kept in memory only/)
     const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
     expect((await runTurn(run, sessionId, 'diff')).stopReason).toBe('end_turn')
     expect(must(await run.handlers.getSnapshot(undefined)).sessions[0]!.entries.length).toBeGreaterThan(1)
     expect(existsSync(join(home.home, 'history.sqlite'))).toBe(true)
-  })
+    // Closed while nothing can be written: kept, not lost.
+    must(await run.handlers.closeSession({ sessionId }))
+    // The folder goes: the recorder's next attempt (every 5 s) opens the file and writes the session.
+    rmSync(join(home.home, 'history.sqlite'), { recursive: true })
+    let seen = run.sink.of('historyChanged').length
+    for (;;) {
+      await run.sink.next('historyChanged', () => run.sink.of('historyChanged').length > seen)
+      seen = run.sink.of('historyChanged').length
+      const listed = must(await run.handlers.historyList({}))
+      if (listed.sessions.some((s) => s.sessionId === sessionId)) {
+        expect(listed.problem).toBeNull()
+        break
+      }
+      // Meanwhile the history says what it said from the start (no notice for each write that fails).
+      expect(listed.problem?.message).toMatch(/^History is off/)
+    }
+    expect(run.sink.of('appNotice').filter((n) => n.title === 'History not saved')).toEqual([])
+    await harness.stop(run)
+    const again = await harness.start(home)
+    must(await again.handlers.historyOpen({ sessionId }))
+    const { session } = await again.sink.next('sessionAdded')
+    expect(session.entries.some((e) => e.kind === 'tool_call')).toBe(true)
+  }, 30_000)
 
   it('deletes an open session at once, before the recorder wrote it (no "No stored session")', async () => {
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)) }])

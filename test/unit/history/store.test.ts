@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -136,17 +136,51 @@ describe('the history database file', () => {
     expect(() => second.store.write([{ session: row(), entries: [] }])).not.toThrow()
   })
 
-  it('turns history off with a clear message when the file cannot be opened at all', () => {
+  it('turns history off with a clear message when the file cannot be opened at all, its writes failing until it can be', () => {
     const home = tempHome()
     // A folder where the file should be: SQLite cannot open it (like a read-only home), and nothing is moved.
     mkdirSync(join(home, HISTORY_FILE))
     const { store, problem } = open(home)
     expect(problem).toBe(
-      `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (unable to open database file). It is a folder: move or remove it, then start Bosun again. Sessions are kept in memory only until you quit.`,
+      `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (unable to open database file). It is a folder: move or remove it. Bosun tries again every few seconds; until then, sessions are kept in memory only.`,
     )
-    expect(store.file).toBeNull()
-    expect(() => store.write([{ session: row(), entries: [] }])).not.toThrow()
+    // The file it will open: sessions are recorded, and their writes fail (the recorder keeps them) until it opens.
+    expect(store.file).toBe(join(home, HISTORY_FILE))
+    expect(() => store.write([{ session: row(), entries: [] }])).toThrow(/History is off/)
+    expect(store.list()).toEqual([])
     expect(existsSync(join(home, HISTORY_FILE))).toBe(true)
+  })
+
+  it('opens the file once it can, and keeps a stored session aside whose id a session made meanwhile took', () => {
+    const home = tempHome()
+    const file = join(home, HISTORY_FILE)
+    // Stored before: a session of an agent that numbers its sessions (s1), with its transcript.
+    const before = openHistoryStore(home).store
+    before.write([{ session: row({ title: 'the older s1' }), entries: [{ position: 0, entryId: 'e1', kind: 'agent_message', ...encodeEntry(message('e1', 'older answer')) }] }])
+    before.dispose()
+    // At the next start the file cannot be opened (here: moved away, a folder in its place).
+    renameSync(file, `${file}.away`)
+    mkdirSync(file)
+    const off = openHistoryStore(home, { retryMs: 0 })
+    stores.push(off.store)
+    expect(off.problem).toMatch(/History is off/)
+    // A session made meanwhile takes the id s1 (nothing to ask whether it is taken), and cannot be written.
+    const made = { session: row({ title: 'the new s1', createdAt: 5000, updatedAt: 5000 }), entries: [{ position: 0, entryId: 'n1', kind: 'agent_message', ...encodeEntry(message('n1', 'new answer')) }] }
+    expect(() => off.store.write([made])).toThrow(/History is off/)
+    expect(off.store.has('agent/s1')).toBe(false)
+    // The file is back: the next write opens it, keeps the older s1 aside, and writes the new one.
+    rmSync(file, { recursive: true })
+    renameSync(`${file}.away`, file)
+    off.store.write([made])
+    expect(off.store.list().map((s) => [s.sessionId, s.title])).toEqual([
+      ['agent/s1', 'the new s1'],
+      ['agent/s1#2', 'the older s1'],
+    ])
+    expect(off.store.load('agent/s1#2')!.entries.map((e) => decodeEntry(e))).toEqual([message('e1', 'older answer')])
+    expect(off.store.load('agent/s1')!.entries.map((e) => decodeEntry(e))).toEqual([message('n1', 'new answer')])
+    // Only sessions made while it was off are looked at: a later write of s1 is a write of the new one.
+    off.store.write([{ ...made, entries: [] }])
+    expect(off.store.list()).toHaveLength(2)
   })
 
   it('says another program holds the file when it is locked (a database viewer), and leaves the file as it was', () => {
@@ -159,9 +193,9 @@ describe('the history database file', () => {
       viewer.exec('BEGIN EXCLUSIVE')
       const { store, problem } = open(home)
       expect(problem).toBe(
-        `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (database is locked). Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program, then start Bosun again. Sessions are kept in memory only until you quit.`,
+        `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (database is locked). Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program. Bosun tries again every few seconds; until then, sessions are kept in memory only.`,
       )
-      expect(store.file).toBeNull()
+      expect(store.file).toBe(join(home, HISTORY_FILE))
     } finally {
       viewer.exec('ROLLBACK')
       viewer.close()
