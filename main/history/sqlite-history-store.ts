@@ -350,11 +350,19 @@ export class SqliteHistoryStore implements HistoryStore {
   }
 }
 
-function openFile(file: string): Database.Database {
+/** How long a statement waits for a lock another connection holds (another program reading the file, a checkpoint). */
+const BUSY_TIMEOUT_MS = 2_000
+/**
+ * The same, while history that could not be opened is tried again: the attempt runs on the history's thread, and a
+ * call main waits for (`has`, `load`) must not wait seconds behind it.
+ */
+const RETRY_BUSY_TIMEOUT_MS = 50
+
+function openFile(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): Database.Database {
   const Sqlite = loadSqlite()
   const db = new Sqlite(file)
   try {
-    db.pragma('busy_timeout = 2000')
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`)
     // Checked before anything writes to the file (the journal mode is written into it): a file Bosun will not use is
     // kept aside exactly as it was.
     const version = db.pragma('user_version', { simple: true }) as number
@@ -370,6 +378,7 @@ function openFile(file: string): Database.Database {
     db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`)
     db.pragma('foreign_keys = ON')
     migrate(db)
+    if (busyTimeoutMs !== BUSY_TIMEOUT_MS) db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
     return db
   } catch (error) {
     db.close()
@@ -378,8 +387,8 @@ function openFile(file: string): Database.Database {
 }
 
 /** The store on the file; a file whose tables are not Bosun's (the statements do not compile) is unusable, its handle closed. */
-function storeOn(file: string, searchIndex: SearchIndexOptions | undefined): SqliteHistoryStore {
-  const db = openFile(file)
+function storeOn(file: string, searchIndex: SearchIndexOptions | undefined, busyTimeoutMs?: number): SqliteHistoryStore {
+  const db = openFile(file, busyTimeoutMs)
   try {
     return new SqliteHistoryStore(db, file, searchIndex)
   } catch (error) {
@@ -414,15 +423,15 @@ function whatToDo(file: string, error: unknown): string {
 export function openHistoryStore(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions; retryMs?: number } = {}): OpenedHistory {
   const opened = openHistoryFile(home, options)
   if (opened.store.file !== null || opened.problem === null) return opened
-  const store = new ReopeningHistoryStore(join(home, HISTORY_FILE), opened.problem, () => openHistoryFile(home, options), options.retryMs)
+  const store = new ReopeningHistoryStore(join(home, HISTORY_FILE), opened.problem, () => openHistoryFile(home, { ...options, busyTimeoutMs: RETRY_BUSY_TIMEOUT_MS }), options.retryMs)
   return { store, problem: opened.problem }
 }
 
 /** One attempt at {@link openHistoryStore}: history off (a store that keeps nothing) when the file cannot be opened. */
-function openHistoryFile(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions }): OpenedHistory {
+function openHistoryFile(home: string, options: { now?: () => number; searchIndex?: SearchIndexOptions; busyTimeoutMs?: number }): OpenedHistory {
   const file = join(home, HISTORY_FILE)
   try {
-    return { store: storeOn(file, options.searchIndex), problem: null }
+    return { store: storeOn(file, options.searchIndex, options.busyTimeoutMs), problem: null }
   } catch (error) {
     const reason = error instanceof UnusableFile ? error.message : error instanceof Error ? error.message : String(error)
     if (!isCorruption(error) || !existsSync(file)) {
@@ -437,7 +446,7 @@ function openHistoryFile(home: string, options: { now?: () => number; searchInde
     }
     try {
       return {
-        store: storeOn(file, options.searchIndex),
+        store: storeOn(file, options.searchIndex, options.busyTimeoutMs),
         problem: `The history file could not be used because ${reason}. It was kept as ${aside}; a new history was started.`,
       }
     } catch (again) {

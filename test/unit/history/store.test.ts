@@ -183,6 +183,30 @@ describe('the history database file', () => {
     expect(off.store.list()).toHaveLength(2)
   })
 
+  it('tries a locked file again without waiting out the lock, and waits for locks as usual once it is open', () => {
+    const home = tempHome()
+    openHistoryStore(home).store.dispose()
+    const viewer = new Database(join(home, HISTORY_FILE))
+    viewer.pragma('locking_mode = EXCLUSIVE')
+    viewer.exec('BEGIN EXCLUSIVE')
+    let started = performance.now()
+    const off = openHistoryStore(home, { retryMs: 0 })
+    stores.push(off.store)
+    const first = performance.now() - started
+    expect(off.problem).toMatch(/database is locked/)
+    // Each attempt runs on the history's thread, where main's calls (has, load) wait behind it: not seconds each.
+    started = performance.now()
+    expect(() => off.store.write([{ session: row(), entries: [] }])).toThrow(/database is locked/)
+    expect(performance.now() - started).toBeLessThan(first / 2)
+    viewer.exec('ROLLBACK')
+    viewer.close()
+    off.store.write([{ session: row(), entries: [] }])
+    expect(off.store.has('agent/s1')).toBe(true)
+    // Open: a lock is waited for as long as for a file opened at start.
+    const db = (off.store as unknown as { opened: { db: Database.Database } }).opened.db
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(2000)
+  })
+
   it('says another program holds the file when it is locked (a database viewer), and leaves the file as it was', () => {
     const home = tempHome()
     open(home).store.dispose()
