@@ -11,7 +11,8 @@ const STATUS_MARK: Record<string, string> = { completed: 'âœ“', in_progress: 'â—
 /** Steps drawn at first (a plan of 10,000 steps drawn at once holds the page for over a second); "Show all" draws the rest. */
 export const PLAN_SHOWN_ENTRIES = 200
 
-function PlanList({ plan }: { plan: PlanView }) {
+/** A plan's steps as a checklist (the panel's, and a tool card's whose call wrote the todo list). */
+export function PlanList({ plan }: { plan: PlanView }) {
   const [all, setAll] = useState(false)
   const { onOpenLink } = useSeams()
   if (plan.markdown !== undefined) return <Markdown source={plan.markdown} onOpenLink={onOpenLink} />

@@ -17,7 +17,8 @@ import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
-import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, stopNoteOf, STOPPED_COMMAND_NOTE } from './tool-output'
+import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, stopNoteOf, STOPPED_COMMAND_NOTE, todoListOutput } from './tool-output'
+import { PlanList } from './PlanPanel'
 import { AgentNote } from './agent-note'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
 import { CancelToolCallButton, toolCallCancelNote } from './tool-call-actions'
@@ -319,6 +320,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                 // Stopped by the person: the agent's note to its model alone (claude-agent-acp, stopped while it asked) is folded.
                 const note = entry.status === 'cancelled' ? stopNoteOfBlock(c.content) : null
                 if (note) return <AgentNote key={i} note={note} />
+                const todos = todoListOutput(entry.rawInput, c.content)
+                if (todos) return <PlanList key={i} plan={{ planId: '', type: 'items', entries: todos }} />
                 return (
                   <ContentBlockView
                     key={i}

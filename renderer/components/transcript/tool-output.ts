@@ -5,6 +5,9 @@
  * alignment; its todo list, a JSON array, lost its indentation. Such text is shown as it is, in a monospace block.
  */
 
+import type { PlanEntryView } from '../../../common/session/types'
+import { parsePlanEntries } from '../../../common/session/reducer/plans'
+
 /** Kinds whose output is a file's text or a command's output, unless the agent fenced it as Markdown. */
 const VERBATIM_KINDS: ReadonlySet<string> = new Set(['read', 'execute'])
 
@@ -34,6 +37,24 @@ function looksLikeJson(text: string): boolean {
   } catch {
     return false
   }
+}
+
+/**
+ * The todo list a call wrote, when its text output is that list as JSON: OpenCode's `todowrite` answers with the list
+ * it was given (`rawInput.todos`), pretty-printed, and the card showed ten lines of brackets, quotes and
+ * `"priority": "medium"` per step for a list the plan panel shows as a checklist. The steps, or null for any other
+ * output (JSON of another shape, a call with no `todos` in its input, text).
+ */
+export function todoListOutput(rawInput: unknown, block: unknown): PlanEntryView[] | null {
+  if (typeof rawInput !== 'object' || rawInput === null || !Array.isArray((rawInput as { todos?: unknown }).todos)) return null
+  if (typeof block !== 'object' || block === null) return null
+  const { type, text } = block as { type?: unknown; text?: unknown }
+  if (type !== 'text' || typeof text !== 'string' || !looksLikeJson(text)) return null
+  const list: unknown = JSON.parse(text)
+  if (!Array.isArray(list) || list.length === 0) return null
+  const entries = parsePlanEntries(list)
+  // Every item a step (a string `content`): otherwise the JSON says more than a checklist would, and is shown as it is.
+  return entries !== null && entries.length === list.length ? entries : null
 }
 
 /** How much of a failure's reason the card shows (the whole of it is under "Raw output"). */

@@ -385,12 +385,31 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(textOf(output('Downloading 10%\rDone', 'other'))).toContain('Doneloading 10%')
   })
 
-  it('a JSON output of any kind (OpenCode\'s todo list) keeps its indentation; text that only looks like it stays Markdown', () => {
+  it('a JSON output of any kind keeps its indentation; text that only looks like it stays Markdown', () => {
     const output = (text: string) =>
       render(<ToolCallCard entry={card({ status: 'completed', toolKind: 'other', content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
     const todos = '[\n  {\n    "content": "Inspect the folder",\n    "status": "in_progress"\n  }\n]'
     expect(output(todos)).toContain(`<pre class="tool-output" tabindex="0">${todos.replace(/"/g, '&quot;')}</pre>`)
     expect(output('[link](https://example.com) and [x]')).not.toContain('tool-output')
+  })
+
+  it("OpenCode's todowrite card shows the list it wrote as a checklist, not as its JSON (OpenCode 1.18.33)", () => {
+    // As OpenCode sends the call once completed: its input's list, and the same list pretty-printed as the output.
+    const todos = [
+      { id: '1', content: 'Read the code', status: 'completed', priority: 'medium' },
+      { id: '2', content: 'Change the code', status: 'in_progress', priority: 'medium' },
+      { id: '3', content: 'Run the tests', status: 'pending', priority: 'medium' },
+    ]
+    const text = JSON.stringify(todos.map(({ content, status, priority }) => ({ content, status, priority })), null, 2)
+    const todoCard = (rawInput: unknown, output = text) =>
+      render(<ToolCallCard entry={card({ title: '2 todos', status: 'completed', toolKind: 'other', rawInput, content: [{ type: 'content', content: { type: 'text', text: output } }] })} permissions={{}} terminals={{}} />)
+    const html = todoCard({ todos })
+    expect(html).toContain('<ul class="plan-list" role="list">')
+    expect(textOf(html.slice(html.indexOf('plan-list')))).toMatch(/✓Read the code.*◐Change the code.*○Run the tests/s)
+    expect(html).not.toContain('<pre class="tool-output"')
+    // The JSON is still under Raw input; output of another shape, or of a call that wrote no list, is shown as sent.
+    expect(todoCard({ todos }, '[{"path": "a.ts"}]')).toContain('<pre class="tool-output"')
+    expect(todoCard({ query: 'x' })).toContain('<pre class="tool-output"')
   })
 
   it('shows the diff a permission request showed once the content has none, under words saying where it is from', () => {
