@@ -68,8 +68,11 @@ export function stopNoteText(stop: TurnStop): string {
 export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn was running.'
 /** A turn Bosun's quit ended (it stops the agents): said as a crash is, not as the agent's own failure. */
 export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was running.'
-/** Bosun, not the agent, ended the turn: the agent's log has nothing to say about it. */
-export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE
+/** A turn the person ended by restarting its agent (the Agents page's Restart ends the turns of all its sessions). */
+export const restartedMessage = (agentName: string): string => `Interrupted: you restarted ${agentName} while this turn was running.`
+const RESTARTED = /^Interrupted: you restarted .+ while this turn was running\.$/s
+/** Bosun, not the agent, ended the turn (closed, died, or restarted the agent when asked): the agent's log has nothing to say about it. */
+export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE || RESTARTED.test(message)
 
 /**
  * Whether an agent's message says a turn's error: word for word (codex-acp v2 sends its error as a message and as the
@@ -86,6 +89,8 @@ export function messageSaysError(text: string, error: string): boolean {
 }
 
 export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
+  // Nothing failed: the words say who ended the turn ("Interrupted: you restarted OpenCode …"), not "ended with an error".
+  if (interruptedByBosun(message)) return message
   const codeText = code != null ? ` (code ${code})` : ''
   return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`
 }

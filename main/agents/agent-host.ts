@@ -6,6 +6,7 @@ import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import type { AgentRuntimeView } from '../../common/session/types'
+import { restartedMessage } from '../../common/session/turn-stop'
 import { AgentLogFile } from './agent-log-file'
 import { AgentProcess, type AgentExit, type AgentProcessOptions, type AgentProcessSpec } from './agent-process'
 import type { ProcessGroupRecords } from './process-records'
@@ -298,7 +299,8 @@ export class AgentHost implements IDisposable {
 
   /** A person's restart: stop, then start with a fresh crash history. */
   async restart(): Promise<Result<AgentHandshake>> {
-    await this.stop()
+    // A turn running now ends in the person's words, not as '<name> was stopped.', an error whose log would say nothing.
+    await this.stop({ reason: restartedMessage(this.specValue.name) })
     return this.start()
   }
 

@@ -41,6 +41,14 @@ it('asks before restarting an agent with a turn running, and restarts at once wh
   await dialog.getByRole('button', { name: 'Close', exact: true }).click()
   await gone(dialog)
   await waitIdle(page)
+  // The turn ended in the person's words: not "The turn ended with an error: Scripted agent was stopped." with the
+  // agent's log offered for "what went wrong", when nothing went wrong.
+  const ended = await visible(page.getByRole('log', { name: 'Transcript' }).getByText(`Interrupted: you restarted ${AGENT} while this turn was running.`, { exact: true }))
+  expect(await page.getByText(/ended with an error/).count()).toBe(0)
+  expect(await page.getByRole('button', { name: 'Agent’s log' }).count()).toBe(0)
+  await visible(page.getByRole('button', { name: 'Send again' }))
+  await ended.scrollIntoViewIfNeeded()
+  await screenshot(page, 'agents-restart-turn-interrupted')
 
   // Nothing at work now: Restart restarts without a question.
   await page.getByRole('button', { name: 'Agents', exact: true }).click()

@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { createSessionState } from '../../../common/session/reducer'
 import type { SessionState } from '../../../common/session/types'
-import { CLOSED_MESSAGE, INTERRUPTED_MESSAGE } from '../../../common/session/turn-stop'
+import { CLOSED_MESSAGE, INTERRUPTED_MESSAGE, restartedMessage } from '../../../common/session/turn-stop'
 import { NotSentContext, type NotSentActions } from '../../../renderer/components/transcript/not-sent'
 import { Transcript } from '../../../renderer/components/transcript/Transcript'
 
@@ -48,7 +48,7 @@ describe('a turn that Bosun ended by closing (or dying) while it ran', () => {
     ({ ...session, entries: [{ kind: 'user_message', id: 'u1', content: [{ type: 'text', text: 'DO_SLOW again' }] } as SessionState['entries'][number]] })
 
   it("does not send the person to the agent's log, which has nothing to say about it", () => {
-    for (const message of [CLOSED_MESSAGE, INTERRUPTED_MESSAGE]) {
+    for (const message of [CLOSED_MESSAGE, INTERRUPTED_MESSAGE, restartedMessage('Claude')]) {
       const html = renderWithLog(sent(ended({ message })))
       expect(html).toContain(message)
       expect(html).toContain('>Send again</button>')

@@ -110,7 +110,7 @@ describe('export', () => {
     const state = applyActions(session(), [{ type: 'turn_started' }, { type: 'turn_ended', stopReason: null, error: { message: 'Interrupted: Bosun was closed while this turn was running.' } }])
     const markdown = sessionToMarkdown(state, undefined)
     expect(markdown.split('Bosun was closed while this turn was running.').length - 1).toBe(1)
-    expect(markdown).toMatch(/_The turn ended with an error: Interrupted: Bosun was closed while this turn was running\._\n$/)
+    expect(markdown).toMatch(/_Interrupted: Bosun was closed while this turn was running\._\n$/)
     // A session with no entries has nowhere to mark it: it is said at the end.
     const empty = applyActions(createSessionState({ sessionId: 'a/s3', agentId: 'a', protocolVersion: 1, cwd: '/src/app' }), [
       { type: 'turn_started' },
