@@ -24,7 +24,8 @@ export const stoppedWithError = (turn: Turn): boolean => turn.stopRequested === 
  * Whether the session's last turn is over and ended with an error (not the answer to a Stop): the agent crashed, its
  * API failed… The sidebar marks such a session, which may be out of sight when it happens.
  */
-export const turnFailed = (turn: Turn): boolean => turn.state === 'idle' && (turn.error != null || turn.stopReason === 'error') && !stoppedWithError(turn)
+export const turnFailed = (turn: Turn): boolean =>
+  turn.state === 'idle' && (turn.error != null || turn.stopReason === 'error') && !stoppedWithError(turn) && !restartedByPerson(turn.error?.message)
 
 /** What a turn that is over and ended early says about it, if anything. */
 export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail' | 'unasked' | 'unanswered'>
@@ -71,8 +72,13 @@ export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was
 /** A turn the person ended by restarting its agent (the Agents page's Restart ends the turns of all its sessions). */
 export const restartedMessage = (agentName: string): string => `Interrupted: you restarted ${agentName} while this turn was running.`
 const RESTARTED = /^Interrupted: you restarted .+ while this turn was running\.$/s
+/**
+ * Whether the turn ended because the person restarted its agent: they were asked first and said yes, so nothing failed
+ * that the sidebar should mark ("The last turn ended with an error") or a notification tell.
+ */
+export const restartedByPerson = (message: string | undefined): boolean => message !== undefined && RESTARTED.test(message)
 /** Bosun, not the agent, ended the turn (closed, died, or restarted the agent when asked): the agent's log has nothing to say about it. */
-export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE || RESTARTED.test(message)
+export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE || restartedByPerson(message)
 
 /**
  * Whether an agent's message says a turn's error: word for word (codex-acp v2 sends its error as a message and as the

@@ -47,6 +47,8 @@ it('asks before restarting an agent with a turn running, and restarts at once wh
   expect(await page.getByText(/ended with an error/).count()).toBe(0)
   expect(await page.getByRole('button', { name: 'Agent’s log' }).count()).toBe(0)
   await visible(page.getByRole('button', { name: 'Send again' }))
+  // Nor is the session marked in the sidebar as one whose last turn ended with an error: the person restarted it.
+  expect(await page.getByRole('img', { name: 'The last turn ended with an error' }).count()).toBe(0)
   await ended.scrollIntoViewIfNeeded()
   await screenshot(page, 'agents-restart-turn-interrupted')
 

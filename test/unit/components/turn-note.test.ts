@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest'
 import type { SessionState } from '../../../common/session/types'
 import { stoppedWithError, turnNote, turnStopToldBelow } from '../../../renderer/components/transcript/Transcript'
 import type { Entry } from '../../../common/session/types'
-import { stopNoteText } from '../../../common/session/turn-stop'
+import { CLOSED_MESSAGE, restartedMessage, stopNoteText, turnFailed } from '../../../common/session/turn-stop'
 
 const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
 
 describe('the note after a turn', () => {
+  it("does not mark a turn the person ended by restarting its agent as failed; an agent's error, or Bosun closed, still is", () => {
+    // The sidebar's "The last turn ended with an error" and the turn-ended notification read this.
+    expect(turnFailed(turn({ error: { message: restartedMessage('OpenCode') } }))).toBe(false)
+    expect(turnFailed(turn({ error: { message: 'OpenCode exited with code 1.' } }))).toBe(true)
+    expect(turnFailed(turn({ error: { message: CLOSED_MESSAGE } }))).toBe(true)
+  })
+
   it('says a stopped turn stopped, also when the agent answered the cancel with end_turn', () => {
     expect(turnNote(turn({ stopReason: 'cancelled', stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to.')
     expect(turnNote(turn({ stopReason: 'end_turn', stopRequested: true }))).toBe('Stopped. The agent ended the turn when asked to.')
