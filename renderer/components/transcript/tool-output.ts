@@ -41,7 +41,7 @@ function looksLikeJson(text: string): boolean {
 
 /**
  * The todo list a call wrote, when its text output is that list as JSON: OpenCode's `todowrite` answers with the list
- * it was given (`rawInput.todos`), pretty-printed, and the card showed ten lines of brackets, quotes and
+ * it was given (`rawInput.todos`), pretty-printed, and the card showed five lines of brackets, quotes and
  * `"priority": "medium"` per step for a list the plan panel shows as a checklist. The steps, or null for any other
  * output (JSON of another shape, a call with no `todos` in its input, text).
  */
