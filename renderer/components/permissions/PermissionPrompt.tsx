@@ -107,7 +107,7 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
         </span>
         {/* Still the prompt's name for a screen reader, which reads it apart from the card. */}
         <h2 className={titleOnCard ? 'perm-title sr-only' : 'perm-title'} id={titleId}>
-          <VisibleText text={request.title} keepNewlines />
+          <VisibleText text={request.title} keepNewlines command />
         </h2>
       </header>
       {request.description ? (

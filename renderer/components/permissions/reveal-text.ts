@@ -66,11 +66,33 @@ const BLANK = new RegExp(BLANK_CLASS, 'u')
 /** Runs at least this long are shown collapsed in commands (`collapseRuns`). */
 export const BLANK_RUN = 16
 export const NEWLINE_RUN = 3
-const PADDING = new RegExp(`${BLANK_CLASS}{${BLANK_RUN},}|\n{${NEWLINE_RUN},}`, 'u')
+/**
+ * In prose, line feeds are layout, but this many in a row, blank lines between them, are padding: an agent's 10,000
+ * empty lines in an approval's description pushed its command and options a page's height out of sight. The run shows
+ * as one marker with its count, on a line of its own.
+ */
+export const PROSE_NEWLINE_RUN = 4
+/** Line feeds with nothing but blanks and tabs between them: blank lines, however they are spelled. */
+const PADDING = new RegExp(`${BLANK_CLASS}{${BLANK_RUN},}|\n(?:(?:${BLANK_CLASS}|\t)*\n){${NEWLINE_RUN - 1},}`, 'u')
 
 /** Whether a command is padded: a run of blank characters or line feeds long enough to hide what follows. */
 export function isPadded(text: string): boolean {
   return PADDING.test(text)
+}
+
+/**
+ * The blank lines from a line feed at `start`: up to the last line feed reached through line feeds, blanks and tabs
+ * alone (`end`, past it), and how many line feeds that is.
+ */
+function blankLinesAt(chars: readonly string[], start: number): { end: number; feeds: number } {
+  let end = start
+  let feeds = 0
+  for (let j = start; j < chars.length && (chars[j] === '\n' || chars[j] === '\t' || BLANK.test(chars[j]!)); j++) {
+    if (chars[j] !== '\n') continue
+    feeds++
+    end = j + 1
+  }
+  return { end, feeds }
 }
 
 export function isHiddenCharacter(char: string): boolean {
@@ -108,16 +130,29 @@ export function revealControlChars(text: string, options: { keepNewlines?: boole
   const chars = Array.from(source)
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i]!
-    if (options.collapseRuns && (char === '\n' || BLANK.test(char))) {
-      // A command padded with blanks or line feeds: the run shows as one marker with its length, so what follows stays in view.
+    if ((options.collapseRuns || options.prose) && char === '\n') {
+      // Blank lines (line feeds, blanks between them or not) padding a command or prose: the run shows as one marker with
+      // its count, so what follows stays in view. In prose the marker stands on a line of its own.
+      const { end, feeds } = blankLinesAt(chars, i)
+      if (feeds >= (options.collapseRuns ? NEWLINE_RUN : PROSE_NEWLINE_RUN)) {
+        if (!options.collapseRuns) run += '\n'
+        flush()
+        const value = chars.slice(i, end).join('')
+        segments.push({ kind: 'control', value, code: `⏎×${feeds}`, label: `${feeds} LINE FEEDS${value.length > feeds ? ' (blank lines)' : ''}` })
+        if (options.keepNewlines || !options.collapseRuns) run += '\n'
+        i = end - 1
+        continue
+      }
+    }
+    if (options.collapseRuns && BLANK.test(char)) {
+      // A command padded with blanks: the run shows as one marker with its length, so what follows stays in view.
       let end = i
-      while (end < chars.length && (char === '\n' ? chars[end] === '\n' : BLANK.test(chars[end]!))) end++
-      if (end - i >= (char === '\n' ? NEWLINE_RUN : BLANK_RUN)) {
+      while (end < chars.length && BLANK.test(chars[end]!)) end++
+      if (end - i >= BLANK_RUN) {
         flush()
         const kinds = new Set(chars.slice(i, end).map(codePoint))
-        const what = char === '\n' ? 'LINE FEEDS' : kinds.size === 1 && char === ' ' ? 'SPACES' : `BLANK CHARACTERS (${[...kinds].join(', ')})`
-        segments.push({ kind: 'control', value: chars.slice(i, end).join(''), code: `${char === '\n' ? '⏎' : '␣'}×${end - i}`, label: `${end - i} ${what}` })
-        if (char === '\n' && options.keepNewlines) run += '\n'
+        const what = kinds.size === 1 && char === ' ' ? 'SPACES' : `BLANK CHARACTERS (${[...kinds].join(', ')})`
+        segments.push({ kind: 'control', value: chars.slice(i, end).join(''), code: `␣×${end - i}`, label: `${end - i} ${what}` })
         i = end - 1
         continue
       }

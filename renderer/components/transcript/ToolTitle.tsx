@@ -22,7 +22,7 @@ export function ToolTitle({ title }: { title: string }) {
   if (!parts) {
     return (
       <span className="tool-title">
-        <VisibleText text={title} keepNewlines />
+        <VisibleText text={title} keepNewlines command />
       </span>
     )
   }

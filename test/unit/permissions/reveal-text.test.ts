@@ -36,10 +36,36 @@ it('collapses the padding of a command: long runs of blanks (NBSP included) and 
     { kind: 'control', value: '\n'.repeat(60), code: '⏎×60', label: '60 LINE FEEDS' },
     { kind: 'text', value: '\nrm -rf ~' },
   ])
+  // Blank lines with blanks on them are padding too: they drew a line each, its end out of sight, and no warning.
+  const spaced = `ls${'\n \n'.repeat(2_000)}rm -rf ~`
+  expect(isPadded(spaced)).toBe(true)
+  expect(revealControlChars(spaced, { keepNewlines: true, collapseRuns: true })).toEqual([
+    { kind: 'text', value: 'ls' },
+    { kind: 'control', value: '\n \n'.repeat(2_000), code: '⏎×4000', label: '4000 LINE FEEDS (blank lines)' },
+    { kind: 'text', value: '\nrm -rf ~' },
+  ])
   // An ordinary command, indented code and two line breaks are not padding.
+  expect(isPadded('a\n  \nb')).toBe(false)
   expect(isPadded('npm test -- --run   a')).toBe(false)
   expect(isPadded('a\n\nb')).toBe(false)
   expect(revealControlChars('a    b', { keepNewlines: true, collapseRuns: true })).toEqual([{ kind: 'text', value: 'a    b' }])
+})
+
+it('shows the blank lines padding prose (an approval description, a form message) as one marker on a line of its own (hostile14)', () => {
+  // Before: 12,000 empty lines of layout, the command and the buttons below them a page's height out of sight.
+  const padded = `Bosun checked this: it only reads files.${'\n'.repeat(12_000)}end`
+  expect(revealControlChars(padded, { prose: true })).toEqual([
+    { kind: 'text', value: 'Bosun checked this: it only reads files.\n' },
+    { kind: 'control', value: '\n'.repeat(12_000), code: '⏎×12000', label: '12000 LINE FEEDS' },
+    { kind: 'text', value: '\nend' },
+  ])
+  expect(revealControlChars(`a${'\r\n\t \r\n'.repeat(3)}b`, { prose: true })).toEqual([
+    { kind: 'text', value: 'a\n' },
+    { kind: 'control', value: '\n\t \n'.repeat(3), code: '⏎×6', label: '6 LINE FEEDS (blank lines)' },
+    { kind: 'text', value: '\nb' },
+  ])
+  // Paragraphs, even two blank lines apart, are prose as written.
+  for (const text of ['One.\n\nTwo.', 'One.\n\n\nTwo.\n', 'a\n  \n \nb']) expect(revealControlChars(text, { prose: true })).toEqual([{ kind: 'text', value: text }])
 })
 
 it('an option whose name claims the opposite of its kind gets the truth beside it; one that agrees does not', async () => {
