@@ -70,14 +70,19 @@ export interface AttentionOptions {
 
 const MAX_TITLE = 200
 /**
- * What a notification leaves out of the agent's text: terminal escapes (CSI), C0 controls but line feeds, and the
- * characters the window shows as markers ({@link HIDDEN_BEYOND_C0_CLASS}: C1 controls, bidi controls, invisible format
- * characters…). The system draws a notification as plain text, where a right-to-left override made
+ * What a notification leaves out of the agent's text: terminal escapes (CSI), C0 controls but the white space ones, and
+ * the characters the window shows as markers ({@link HIDDEN_BEYOND_C0_CLASS}: C1 controls, bidi controls, invisible
+ * format characters…). The system draws a notification as plain text, where a right-to-left override made
  * "Run \u202Etxt.exe" read "Run exe.txt"; without them it reads as it is.
  */
-const HIDDEN_IN_NOTIFICATIONS = new RegExp(`\x1b\\[[0-?]*[ -/]*[@-~]|[\u0000-\u0009\u000b-\u001f${HIDDEN_BEYOND_C0_CLASS}]`, 'gu')
+const HIDDEN_IN_NOTIFICATIONS = new RegExp(`\x1b\\[[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000e-\u001f${HIDDEN_BEYOND_C0_CLASS}]`, 'gu')
+/**
+ * The agent's text on one line, each run of white space one space: the notification's own lines say which session
+ * asks, and which request each line is; a title's line feeds pushed "in “<session>”" out of the notification, or
+ * wrote a line that read as another request ("Claude in “Docs”: Read a.md").
+ */
 const clip = (text: string, max = MAX_TITLE): string => {
-  const plain = text.slice(0, 4 * max).replace(HIDDEN_IN_NOTIFICATIONS, '')
+  const plain = text.slice(0, 4 * max).replace(HIDDEN_IN_NOTIFICATIONS, '').replace(/\s+/gu, ' ').trim()
   return plain.length > max ? plain.slice(0, max - 1) + '…' : plain
 }
 

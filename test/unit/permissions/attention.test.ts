@@ -200,6 +200,11 @@ describe('notification text', () => {
     const b = { requestId: 'r2', agentName: 'Claude', title: 'Write c.txt', sessionTitle: 'Add tests' }
     expect(singleNotification(a).body).toBe('Write b.txt\nin “Fix the login bug”')
     expect(summaryNotification([a, b], [a, b]).body).toBe('Claude in “Fix the login bug”: Write b.txt\nClaude in “Add tests”: Write c.txt')
+    // The agent's line feeds and blanks make one space: a title of 480 line feeds pushed "in “…”" out of the
+    // notification, and one with a line of its own read as a second request (hostile14).
+    expect(singleNotification({ ...a, title: `Write b.txt${'\n'.repeat(480)}x` }).body).toBe('Write b.txt x\nin “Fix the login bug”')
+    const forged = { ...b, title: 'Write c.txt\r\nClaude in “Docs”: Read a.md\u2028\t\u00a0 now', sessionTitle: 'Add\ntests' }
+    expect(summaryNotification([a, forged], [a, forged]).body).toBe('Claude in “Fix the login bug”: Write b.txt\nClaude in “Add tests”: Write c.txt Claude in “Docs”: Read a.md now')
     // A session without a title (or none known): the request alone, as before.
     expect(singleNotification({ ...a, sessionTitle: null }).body).toBe('Write b.txt')
   })
