@@ -40,7 +40,7 @@ export function derivedTitle(state: Pick<SessionState, 'title' | 'entries'>): st
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
 
 /** A title as it is listed: clean text without bidi controls. */
-const titleText = (text: string) => cleanText(text).replace(BIDI_CONTROLS, '')
+export const titleText = (text: string): string => cleanText(text).replace(BIDI_CONTROLS, '')
 
 function computeTitle(state: Pick<SessionState, 'title' | 'entries'>): string | null {
   if (state.title) return titleText(state.title.slice(0, 512))

@@ -6,6 +6,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { fail, ok, toFailure, type Result } from '../base/errors'
 import type { AcpClientConnection, AgentSessionInfo } from '../acp/types'
 import type { AgentPort } from './sessions-service'
+import { titleText } from '../../common/session/title'
 import { undelivered } from './session-notices'
 
 /** What the agent's sessions need of the sessions service. */
@@ -50,18 +51,25 @@ export async function listAgentSessions(port: AgentSessionsPort, agentId: string
   const { connection } = connected.value
   if (!connection.listSessions || !connection.handshake?.capabilities.listSessions) return ok(null)
   try {
-    const all: AgentSessionInfo[] = []
+    // By id: an agent that lists a session twice (on one page, or again on each page its cursors cycle through) gets one row.
+    const all = new Map<string, AgentSessionInfo>()
+    const cursors = new Set<string>()
     let cursor: string | undefined
     for (let page = 0; page < 5; page++) {
       if (signal?.aborted) return cancelled()
       const { sessions, nextCursor } = await port.withTimeout('session/list', connection.listSessions({ cwd, ...(cursor !== undefined ? { cursor } : {}) }, signal))
       // The agent filters by folder and may write it its own way (a trailing slash, `.` segments): the same folder is kept.
-      all.push(...sessions.filter((s) => sameFolder(s.cwd, cwd)))
-      // An empty cursor is a cursor (v2 says so); only none ends the list. One handed back again would repeat the page.
-      if (nextCursor === null || nextCursor === cursor) break
+      for (const s of sessions) {
+        if (all.has(s.sessionId) || !sameFolder(s.cwd, cwd)) continue
+        // Its title as the sidebar lists every title: a right-to-left override made "Fix login \u202Efdp.exe" read "… exe.pdf".
+        all.set(s.sessionId, s.title === null ? s : { ...s, title: titleText(s.title) })
+      }
+      // An empty cursor is a cursor (v2 says so); only none ends the list. One handed back again would repeat a page.
+      if (nextCursor === null || cursors.has(nextCursor)) break
+      cursors.add(nextCursor)
       cursor = nextCursor
     }
-    return ok(all)
+    return ok([...all.values()])
   } catch (error) {
     return fail(undelivered(toFailure(error), 'the request for its sessions'))
   }

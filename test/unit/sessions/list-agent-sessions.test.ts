@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 
-const info = (sessionId: string, cwd: string) => ({ sessionId, cwd, title: null, updatedAt: null })
+const info = (sessionId: string, cwd: string, title: string | null = null) => ({ sessionId, cwd, title, updatedAt: null })
 
 function listing(pages: Record<string, { sessions: ReturnType<typeof info>[]; nextCursor: string | null }>) {
   const asked: (string | undefined)[] = []
@@ -43,6 +43,22 @@ describe('listing the agent\'s sessions', () => {
     const listed = await service.listAgentSessions('a', '/w')
     expect(listed.ok && listed.value?.map((s) => s.sessionId)).toEqual(['A', 'B'])
     expect(asked).toEqual([undefined, 'x'])
+    service.dispose()
+  })
+
+  it('lists a session the agent repeats once, stops at a cursor it handed out before, and lists its title without bidi controls (hostile14)', async () => {
+    // Before: three rows of A (the page, then the same page again under cursors that cycle), and A's title read "… exe.pdf".
+    const { service, asked } = listing({
+      first: { sessions: [info('A', '/w', 'Fix login \u202Efdp.exe'), info('A', '/w')], nextCursor: 'x' },
+      x: { sessions: [info('A', '/w'), info('B', '/w')], nextCursor: 'y' },
+      y: { sessions: [info('B', '/w'), info('A', '/w')], nextCursor: 'x' },
+    })
+    const listed = await service.listAgentSessions('a', '/w')
+    expect(listed.ok && listed.value?.map((s) => [s.sessionId, s.title])).toEqual([
+      ['A', 'Fix login fdp.exe'],
+      ['B', null],
+    ])
+    expect(asked).toEqual([undefined, 'x', 'y'])
     service.dispose()
   })
 
