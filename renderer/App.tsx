@@ -132,6 +132,8 @@ interface AppNotice {
   severity: string
   title: string
   description?: string | null
+  /** A failed call of the page's is Bosun's to say, shown with the session's notices (which say who sent theirs). */
+  fromBosun?: true
 }
 
 /** How many app notices are kept (the newest). */
@@ -177,7 +179,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
   const notifySessionFailure = useCallback(
     (sessionId: string, what: string, result: CallResult<unknown>) => {
       if (result.ok || offeredNewSession(result)) return
-      const notice: AppNotice = { id: `call-${++noticeCount.current}`, severity: 'error', title: `${what} failed`, description: result.error.message }
+      const notice: AppNotice = { id: `call-${++noticeCount.current}`, severity: 'error', title: `${what} failed`, description: result.error.message, fromBosun: true }
       setSessionFailures((prev) => {
         const { [sessionId]: own = [], ...others } = prev
         const kept = Object.entries(others).slice(-(MAX_SESSIONS_WITH_FAILURES - 1))

@@ -14,3 +14,11 @@ export const FROM_BOSUN = 'fromBosun'
 export function isStopOverdueNotice(notice: { title?: unknown; fromBosun?: unknown }): boolean {
   return notice.fromBosun === true && notice.title === STOP_OVERDUE_TITLE
 }
+
+/**
+ * A notice of Bosun's own, as a session update: the window draws it as Bosun's words, where an agent's notice (any
+ * title it likes: "Bosun: auto-approve is on") is drawn as the agent's.
+ */
+export function bosunNotice(severity: 'info' | 'warning' | 'error', title: string, description: string): { sessionUpdate: 'notice'; fromBosun: true; severity: 'info' | 'warning' | 'error'; title: string; description: string } {
+  return { sessionUpdate: 'notice', [FROM_BOSUN]: true, severity, title, description }
+}

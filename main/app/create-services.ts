@@ -40,6 +40,7 @@ import type { CallHandlers } from '../../common/contract'
 import type { AgentRuntimeView, SessionState, ToolCallEntry } from '../../common/session/types'
 import { derivedTitle } from '../../common/session/title'
 import type { BosunServices, HostIntegration } from './services'
+import { bosunNotice } from '../../common/session/stop-watchdog'
 
 /** Quit and agent-removal deadline for graceful stops (then SIGKILL). */
 const STOP_DEADLINE_MS = 3_000
@@ -262,7 +263,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     // A request Bosun cannot show (schema outside the subset…): tell the person, in the session or (before any session) as a toast.
     onRefused: ({ sessionId, agentName: name, message }) => {
       const title = `${name} asked for input Bosun cannot show`
-      if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title, description: message }] })
+      if (sessionId) sessions.push(sessionId, { type: 'updates', updates: [bosunNotice('warning', title, message)] })
       else {
         log.warn(`refused a request-scoped elicitation from ${name}: ${message}`)
         // Toasts are rate-limited: a flood of refused requests must not bury the page.
@@ -447,7 +448,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     const refused = (what: string, failure: { message: string }) =>
       sessions.push(sessionId, {
         type: 'updates',
-        updates: [{ sessionUpdate: 'notice', severity: 'warning', title: `${agentName(agentId)} did not take the default ${what}`, description: failure.message }],
+        updates: [bosunNotice('warning', `${agentName(agentId)} did not take the default ${what}`, failure.message)],
       })
     const skipped = (what: string) => log.info(`${agentId}: the default ${what} is not one the agent offers in session ${sessionId}; left as is`)
 

@@ -14,6 +14,7 @@ import { MAX_FILES_READ } from '../../common/session/reducer/tool-calls'
 import { MAX_PATH_CHARS, confinePath } from './confine'
 import { formatBytes } from '../base/format-bytes'
 import { lineWindow, loneSurrogateAt, readTextFile, writeTextFileAtomic, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileProblem } from './text-files'
+import { bosunNotice } from '../../common/session/stop-watchdog'
 
 export const READ_TEXT_FILE_METHOD = 'fs/read_text_file'
 export const WRITE_TEXT_FILE_METHOD = 'fs/write_text_file'
@@ -233,7 +234,7 @@ export class FileSystemHandlers {
   }
 
   private notice(sessionId: string, severity: 'warning' | 'info', title: string, description: string): void {
-    this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] })
+    this.options.sink(sessionId, { type: 'updates', updates: [bosunNotice(severity, title, description)] })
   }
 }
 

@@ -28,6 +28,7 @@ import type { AuditLog, AuditRecord } from './audit-log'
 import { normalizePermissionRequest, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
 import { answerByRules, limitedToSession, offeredMoreThanOnce, REMEMBERING_KINDS, ruleFromDecision, type PermissionRule, type RuleDecision } from './rules'
 import { subjectIdentity, type SubjectIdentity } from './subject-identity'
+import { bosunNotice } from '../../common/session/stop-watchdog'
 
 export const REQUEST_PERMISSION_METHOD = 'session/request_permission'
 
@@ -385,7 +386,7 @@ export class PermissionBroker implements IDisposable {
 
   /** A warning notice in the session (shown above its transcript). */
   private warnInSession(sessionId: string, title: string, description: string): void {
-    this.options.sink(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'notice', severity: 'warning', title, description }] })
+    this.options.sink(sessionId, { type: 'updates', updates: [bosunNotice('warning', title, description)] })
   }
 
   private refuseOverflow(attachment: Attachment, sessionId: string): PermissionResponse {

@@ -8,6 +8,7 @@ import type { Scheduler } from './action-batcher'
 import { estimateJsonBytes } from './estimate-json'
 import { SESSION_FACTS } from './session-growth'
 import { SUBAGENT_KINDS, fromSubagent } from './subagents'
+import { bosunNotice } from '../../common/session/stop-watchdog'
 
 /** Updates held for sessions still being created, per connection; past it they are dropped (and counted). */
 export const MAX_EARLY_UPDATES = 5_000
@@ -59,12 +60,11 @@ export function takeEarly(early: EarlyBuffer, acpSessionId: string): { list: Ses
 
 /** How many updates the early buffer had no room for: said the same way for a new session and a reattached one. */
 export function droppedNotice(count: number): SessionUpdateNotification['update'] {
-  return {
-    sessionUpdate: 'notice',
-    severity: 'warning',
-    title: 'Some early updates were dropped',
-    description: `The agent sent ${count} more updates than Bosun keeps before it answers for the session (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
-  }
+  return bosunNotice(
+    'warning',
+    'Some early updates were dropped',
+    `The agent sent ${count} more updates than Bosun keeps before it answers for the session (${MAX_EARLY_UPDATES} updates, ${formatBytes(MAX_EARLY_BYTES)}).`,
+  )
 }
 
 /** What of a session's record {@link EarlyUpdates.takeFor} reads. */

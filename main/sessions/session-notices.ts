@@ -6,6 +6,7 @@ import { cutText } from '../../common/bounded'
 import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
 import { lastPromptAt } from '../../common/session/answered'
 import type { PromptError, SessionAction, SessionState } from '../../common/session/types'
+import { bosunNotice } from '../../common/session/stop-watchdog'
 
 /**
  * The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON).
@@ -50,7 +51,7 @@ export function additionalDirectoriesFor(connection: AcpClientConnection, folder
 
 /** One notice of Bosun's in a session, as the action that shows it. */
 export function noticeAction(severity: 'info' | 'warning', title: string, description: string): SessionAction {
-  return { type: 'updates', updates: [{ sessionUpdate: 'notice', severity, title, description }] }
+  return { type: 'updates', updates: [bosunNotice(severity, title, description)] }
 }
 
 /** Said in a new session whose agent does not take added folders: it is not told of them, yet Bosun serves them. */

@@ -12,7 +12,7 @@ import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coale
 import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
 import { errorDetails } from '../../common/acp-errors'
-import { FROM_BOSUN, STOP_OVERDUE_TITLE } from '../../common/session/stop-watchdog'
+import { FROM_BOSUN, STOP_OVERDUE_TITLE, bosunNotice } from '../../common/session/stop-watchdog'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 import { SESSION_FACTS } from './session-growth'
@@ -1037,15 +1037,7 @@ export class SessionsService implements IDisposable {
       this.logger.warn(`session ${sessionId}: the agent has not ended the turn ${seconds} s after Stop`)
       this.push(sessionId, {
         type: 'updates',
-        updates: [
-          {
-            sessionUpdate: 'notice',
-            [FROM_BOSUN]: true,
-            severity: 'warning',
-            title: STOP_OVERDUE_TITLE,
-            description: `It did not end the turn within ${seconds} s of Stop. Stop the agent to end it (its other sessions stop too).`,
-          },
-        ],
+        updates: [bosunNotice('warning', STOP_OVERDUE_TITLE, `It did not end the turn within ${seconds} s of Stop. Stop the agent to end it (its other sessions stop too).`)],
       })
     }, this.stopWatchdogMs)
   }

@@ -346,7 +346,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       />
       {/* The agent's notices sit above the transcript, in its column: they cover neither the header nor the transcript. */}
       <div className="session-middle">
-        <Toasts notices={notices} onDismiss={onDismiss} placement="session" />
+        <Toasts notices={notices} onDismiss={onDismiss} placement="session" speaker={agentName} />
         <SessionSeamsProvider value={sessionSeams}>
           <NotSentContext.Provider value={notSentActions}>
             <TerminalActionsContext.Provider value={terminalActions}>

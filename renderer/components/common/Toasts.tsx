@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import type { SessionState } from '../../../common/session/types'
 import { Icon } from './icons'
+import { VisibleText } from '../permissions/VisibleText'
 
 /** How long an informational notice stays before it dismisses itself. */
 const NOTICE_MS = 8000
@@ -16,7 +17,13 @@ export const dismissesItself = (severity: string) => severity !== 'warning' && s
 /** A description longer than this is folded to its first lines above a transcript or a page, with "Show all". */
 const FOLD_DESCRIPTION_CHARS = 160
 
-function Toast({ notice, onDismiss, inFlow }: { notice: SessionState['notices'][number]; onDismiss: () => void; inFlow: boolean }) {
+/**
+ * `speaker`: the agent of a session's notices. One it sent (any notice main did not mark as Bosun's) says so, and shows
+ * its hidden characters as markers: an agent's notice titled "Bosun: auto-approve is on for this session" read as
+ * Bosun's own words, in the place where Bosun's own notices show.
+ */
+function Toast({ notice, onDismiss, inFlow, speaker }: { notice: SessionState['notices'][number]; onDismiss: () => void; inFlow: boolean; speaker?: string | undefined }) {
+  const fromAgent = speaker !== undefined && notice.fromBosun !== true
   // Above a transcript (or a page), a warning stays until dismissed: folded, it keeps the transcript's top lines in
   // view (Claude's four-line warning about auto mode took a fifth of a 900 px window until the person dismissed it).
   const foldable = inFlow && (notice.description?.length ?? 0) > FOLD_DESCRIPTION_CHARS
@@ -32,11 +39,12 @@ function Toast({ notice, onDismiss, inFlow }: { notice: SessionState['notices'][
   return (
     <div className={`toast toast-${notice.severity}`} role={notice.severity === 'error' ? 'alert' : 'status'}>
       <div className="toast-text">
-        <strong>{notice.title}</strong>
+        {fromAgent ? <span className="toast-source">{speaker || 'The agent'} says</span> : null}
+        <strong>{fromAgent ? <VisibleText text={notice.title} /> : notice.title}</strong>
         {notice.repeats ? <span className="toast-repeats">{notice.repeats} times</span> : null}
         {notice.description && (
           <span id={descriptionId} className={foldable && !open ? 'toast-description toast-folded' : 'toast-description'}>
-            {notice.description}
+            {fromAgent ? <VisibleText text={notice.description} prose /> : notice.description}
           </span>
         )}
         {foldable && (
@@ -63,10 +71,13 @@ export const Toasts = memo(function Toasts({
   notices,
   onDismiss,
   placement = 'window',
+  speaker,
 }: {
   notices: SessionState['notices']
   onDismiss: (id: string) => void
   placement?: 'window' | 'session' | 'page'
+  /** A session's notices: its agent's name, said on each notice the agent sent (see {@link Toast}). */
+  speaker?: string | undefined
 }) {
   const overflow = useOverflow(placement !== 'window', notices)
   if (notices.length === 0) return null
@@ -78,13 +89,13 @@ export const Toasts = memo(function Toasts({
     const className = ['toasts', 'toasts-session', placement === 'page' ? 'toasts-page' : '', overflow.scrolls ? 'toasts-scrolls' : '', overflow.below ? 'toasts-more-below' : ''].filter(Boolean).join(' ')
     return (
       <div ref={overflow.ref} className={className} role="region" aria-label="Notices" tabIndex={overflow.scrolls ? 0 : undefined}>
-        <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} inFlow />
+        <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} inFlow speaker={speaker} />
       </div>
     )
   }
   return (
     <div className="toasts" aria-label="Notices">
-      <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} />
+      <NoticeList notices={notices} shown={shown} hidden={hidden} onDismiss={onDismiss} speaker={speaker} />
     </div>
   )
 })
@@ -119,12 +130,14 @@ function NoticeList({
   hidden,
   onDismiss,
   inFlow = false,
+  speaker,
 }: {
   notices: SessionState['notices']
   shown: SessionState['notices']
   hidden: SessionState['notices']
   onDismiss: (id: string) => void
   inFlow?: boolean
+  speaker?: string | undefined
 }) {
   return (
     <>
@@ -139,16 +152,16 @@ function NoticeList({
         </div>
       )}
       {shown.map((notice) => (
-        <ToastItem key={notice.id} notice={notice} onDismiss={onDismiss} inFlow={inFlow} />
+        <ToastItem key={notice.id} notice={notice} onDismiss={onDismiss} inFlow={inFlow} speaker={speaker} />
       ))}
     </>
   )
 }
 
-function ToastItem({ notice, onDismiss, inFlow }: { notice: SessionState['notices'][number]; onDismiss: (id: string) => void; inFlow: boolean }) {
+function ToastItem({ notice, onDismiss, inFlow, speaker }: { notice: SessionState['notices'][number]; onDismiss: (id: string) => void; inFlow: boolean; speaker?: string | undefined }) {
   const id = notice.id
   // Stable per notice so the timer is not restarted by unrelated re-renders.
-  return <Toast notice={notice} onDismiss={useStableDismiss(onDismiss, id)} inFlow={inFlow} />
+  return <Toast notice={notice} onDismiss={useStableDismiss(onDismiss, id)} inFlow={inFlow} speaker={speaker} />
 }
 
 function useStableDismiss(onDismiss: (id: string) => void, id: string) {

@@ -27,6 +27,19 @@ describe('notices (toasts)', () => {
     expect(html).not.toContain('Notice 2</strong><span')
   })
 
+  it('a session’s notice the agent sent says so, its hidden characters shown; Bosun’s own says nothing (hostile14)', () => {
+    // Before: an agent's "Bosun: auto-approve is on" drew as Bosun's own words do, a right-to-left override applied.
+    const agents = { id: 'a', severity: 'warning', title: 'Bosun: auto-approve is on \u202Eexe.txt', description: 'Answers are given for you.' }
+    const bosuns = { id: 'b', severity: 'warning', title: 'Some early updates were dropped', description: null, fromBosun: true as const }
+    const html = renderToStaticMarkup(<Toasts notices={[agents, bosuns]} onDismiss={() => undefined} placement="session" speaker="Claude" />)
+    expect(html.match(/toast-source/g)).toHaveLength(1)
+    expect(html).toContain('<span class="toast-source">Claude says</span><strong><span>Bosun: auto-approve is on </span><abbr')
+    expect(html).not.toContain('\u202E')
+    expect(html).toContain('<strong>Some early updates were dropped</strong>')
+    // The app's own notices (no session, no speaker) are Bosun's.
+    expect(renderToStaticMarkup(<Toasts notices={[agents]} onDismiss={() => undefined} placement="page" />)).not.toContain('toast-source')
+  })
+
   it('a notice’s title is plain text', () => {
     const html = renderToStaticMarkup(<Toasts notices={[{ id: 'x', severity: 'error', title: '<b>bold</b>', description: null }]} onDismiss={() => undefined} />)
     expect(html).toContain('&lt;b&gt;bold&lt;/b&gt;')

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { isStopOverdueNotice, STOP_OVERDUE_TITLE } from '../../../common/session/stop-watchdog'
+import { droppedNotice } from '../../../main/sessions/early-updates'
+import { noticeAction } from '../../../main/sessions/session-notices'
 import { ok } from '../../../main/base/errors'
 import { createLogger } from '../../../main/base/log'
 import { SessionsService } from '../../../main/sessions/sessions-service'
@@ -53,6 +55,21 @@ describe("the Stop watchdog's notice", () => {
     for (const run of timers.splice(0)) run()
     expect(service.state(sessionId)!.turn.state).toBe('idle')
     expect(service.state(sessionId)!.notices.filter(isStopOverdueNotice)).toEqual([])
+    service.dispose()
+  })
+})
+
+describe("Bosun's other notices", () => {
+  it('are marked as Bosun’s, so the window says whose words an unmarked one is (hostile14)', async () => {
+    // Before: only the watchdog's was marked, and an agent's notice drew as these do.
+    expect(droppedNotice(3)).toMatchObject({ sessionUpdate: 'notice', fromBosun: true })
+    expect(noticeAction('warning', 'Not passed', 'why')).toEqual({ type: 'updates', updates: [{ sessionUpdate: 'notice', fromBosun: true, severity: 'warning', title: 'Not passed', description: 'why' }] })
+    const { connection, send } = fakeAgentConnection()
+    const service = sessionsOn(connection)
+    const created = await service.newSession('a', '/w')
+    if (!created.ok) throw new Error(created.error.message)
+    send({ sessionUpdate: 'notice', severity: 'warning', title: 'Bosun: auto-approve is on' })
+    expect(service.state(created.value.sessionId)!.notices).toEqual([expect.not.objectContaining({ fromBosun: true })])
     service.dispose()
   })
 })
