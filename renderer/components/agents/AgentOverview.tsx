@@ -4,6 +4,7 @@ import type { AgentRuntimeView } from '../../../common/session/types'
 import { AgentMcpServers, type AgentMcpApi } from '../mcp/AgentMcpServers'
 import { runtimeActions, STATUS_LABEL } from './agent-status'
 import { keepTabInside } from '../common/modal-focus'
+import { revealAsText } from '../permissions/reveal-text'
 
 export interface AgentOverviewProps {
   agent: AgentDefinitionView
@@ -108,8 +109,8 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, busy, problem
             <>
               <dt>Reports itself as</dt>
               <dd>
-                {runtime.agentInfo.title ?? runtime.agentInfo.name}
-                {runtime.agentInfo.version ? <span className="muted"> {runtime.agentInfo.version}</span> : null}
+                {revealAsText(runtime.agentInfo.title ?? runtime.agentInfo.name)}
+                {runtime.agentInfo.version ? <span className="muted"> {revealAsText(runtime.agentInfo.version)}</span> : null}
               </dd>
             </>
           ) : null}

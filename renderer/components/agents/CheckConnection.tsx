@@ -3,6 +3,7 @@ import type { AuthMethodView, CapabilityView, CheckResult } from '../../screens/
 import { CodeText } from './CodeText'
 import { apiName } from './GatewayForm'
 import type { IpcFailure } from '../../../common/contract'
+import { revealAsText } from '../permissions/reveal-text'
 
 export interface CheckConnectionProps {
   agentName: string
@@ -79,15 +80,15 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
             </h3>
             <dl className="agents-facts">
               <dt>Agent</dt>
-              <dd>{check.agentInfo ? (check.agentInfo.title ?? check.agentInfo.name) : <span className="muted">Did not say</span>}</dd>
+              <dd>{check.agentInfo ? revealAsText(check.agentInfo.title ?? check.agentInfo.name) : <span className="muted">Did not say</span>}</dd>
               {check.agentInfo?.title && check.agentInfo.title !== check.agentInfo.name ? (
                 <>
                   <dt>Name</dt>
-                  <dd className="mono">{check.agentInfo.name}</dd>
+                  <dd className="mono">{revealAsText(check.agentInfo.name)}</dd>
                 </>
               ) : null}
               <dt>Version</dt>
-              <dd>{check.agentInfo?.version ?? <span className="muted">Did not say</span>}</dd>
+              <dd>{check.agentInfo?.version != null ? revealAsText(check.agentInfo.version) : <span className="muted">Did not say</span>}</dd>
               <dt>Protocol</dt>
               <dd>{check.protocolVersion ? `ACP version ${check.protocolVersion}` : <span className="muted">Unknown</span>}</dd>
             </dl>
@@ -144,7 +145,7 @@ export function AuthMethodList({ methods }: { methods: readonly AuthMethodView[]
     <ul className="auth-method-summary" aria-label="Auth methods">
       {methods.map((m) => (
         <li key={m.id}>
-          <span className="auth-method-name">{m.name}</span> <span className="muted small">— {m.unsupported ? 'Not usable in Bosun' : m.gateway ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}</span>
+          <span className="auth-method-name">{revealAsText(m.name)}</span> <span className="muted small">— {m.unsupported ? 'Not usable in Bosun' : m.gateway ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}</span>
           {m.description ? (
             <div className="muted small">
               <CodeText text={m.description} />

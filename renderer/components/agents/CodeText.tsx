@@ -1,9 +1,12 @@
+import { revealAsText } from '../permissions/reveal-text'
+
 /**
  * Text with `code spans` (backticks) shown as code, the rest as plain text: no markup is ever interpreted,
- * so it is safe for registry and preset descriptions. An unmatched backtick stays a backtick.
+ * so it is safe for registry and preset descriptions. An unmatched backtick stays a backtick. Hidden and
+ * direction-changing characters show as markers (`⟨U+202E⟩`): an agent writes its sign-in methods' descriptions.
  */
 export function CodeText({ text }: { text: string }) {
-  return <>{codeParts(text).map((part, i) => (part.code ? <code key={i} className="code-span">{part.text}</code> : part.text))}</>
+  return <>{codeParts(text).map((part, i) => (part.code ? <code key={i} className="code-span">{revealAsText(part.text)}</code> : revealAsText(part.text, { prose: true })))}</>
 }
 
 /** `a \`b\` c` → [{a }, {b, code}, { c}]. */

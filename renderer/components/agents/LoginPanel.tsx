@@ -10,6 +10,7 @@ import { CodeText } from './CodeText'
 import { GatewayForm } from './GatewayForm'
 import { KeyForm } from './KeyForm'
 import { MissingKeys } from './MissingKeys'
+import { revealAsText } from '../permissions/reveal-text'
 
 /** What happened to the last action on a method (or on logout), shown under it. */
 export interface LoginOutcome {
@@ -129,7 +130,7 @@ export function LoginView(props: LoginViewProps) {
             return (
               <li key={m.id} className="agents-card login-method">
                 <div className="login-method-head">
-                  <h3 className="agents-card-title">{m.name}</h3>
+                  <h3 className="agents-card-title">{revealAsText(m.name)}</h3>
                   <span className="muted small">
                     {m.unsupported ? 'Not usable in Bosun' : m.gateway && onGatewayLogin ? gatewayLabel(m.gatewayProtocol) : authTypeLabel(m.type)}
                   </span>

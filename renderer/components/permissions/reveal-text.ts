@@ -181,9 +181,9 @@ export function revealControlChars(text: string, options: { keepNewlines?: boole
   return segments
 }
 
-/** Plain-text rendering with markers as `⟨U+202E⟩` (for titles/aria labels where markup is not possible). */
-export function revealAsText(text: string): string {
-  return revealControlChars(text)
+/** Plain-text rendering with markers as `⟨U+202E⟩` (for titles/aria labels where markup is not possible). `prose`: as in {@link revealControlChars}. */
+export function revealAsText(text: string, options: { prose?: boolean } = {}): string {
+  return revealControlChars(text, options)
     .map((s) => (s.kind === 'text' ? s.value : `⟨${s.code}⟩`))
     .join('')
 }

@@ -30,4 +30,14 @@ describe('AuthMethodList', () => {
     expect(html).toMatch(/Custom model gateway<\/span> <span class="muted small">— Through your gateway, Bedrock API/)
     expect(html).not.toContain('The agent signs you in')
   })
+
+  it('shows the hidden and direction-changing characters of a method the agent names and describes as markers (hostile14)', () => {
+    // Before: "Sign in with \u202Eyekrow" read "Sign in with workey", and the description's override turned its text round.
+    const html = renderToStaticMarkup(
+      <AuthMethodList methods={[{ id: 'spoof', name: 'Sign in with \u202Eyekrow', type: 'agent', description: 'Bosun \u200bverified. Paste `your\u202e key` here.\nNext line.' }]} />,
+    )
+    expect(html).not.toMatch(/[\u202e\u200b]/)
+    expect(html).toContain('Sign in with ⟨U+202E⟩yekrow</span>')
+    expect(html).toContain('Bosun ⟨U+200B⟩verified. Paste <code class="code-span">your⟨U+202E⟩ key</code> here.\nNext line.')
+  })
 })
