@@ -18,7 +18,7 @@ import { AuditLog } from './audit-log'
 import { PermissionBroker, type PermissionSessionLookup } from './broker'
 import { limitedToSession } from './rules'
 import { RuleStore } from './rule-store'
-import { quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
+import { boundDetail, quoteCut, quoteExact, refuseAllConfirmation, type ConfirmationService } from '../trust/confirmation'
 import { readSettingsFile, ReplaceGuard } from '../base/settings-file'
 
 export type PermissionCallHandlers = Pick<
@@ -198,11 +198,18 @@ export async function createPermissionsService(options: PermissionsServiceOption
 
   const confirmation = options.confirmation ?? refuseAllConfirmation(log)
 
-  /** Describes a request's subject for the dialog, quoted exactly. */
+  /**
+   * How much of a request's title and an option's name main's dialog quotes: what Bosun will do, said after them, and
+   * the command stay in view (a 1 MB option name made the question a wall of text with its meaning at the end).
+   */
+  const MAX_QUOTED_TITLE_CHARS = 200
+  const MAX_QUOTED_OPTION_CHARS = 200
+  /** Describes a request's subject for the dialog, quoted exactly (its title cut). */
   const subjectLines = (view: PermissionRequestView): string[] => {
-    const lines = [`Request: ${quoteExact(view.title)}`]
+    const lines = [`Request: ${quoteCut(view.title, MAX_QUOTED_TITLE_CHARS)}`]
     const subject = view.subject
-    if (subject.type === 'command') lines.push(`Command: ${quoteExact(subject.command)}`, `In folder: ${quoteExact(subject.cwd)}`)
+    // The folder before the command, whose end a dialog's bound may cut (and then says so).
+    if (subject.type === 'command') lines.push(`In folder: ${quoteExact(subject.cwd)}`, `Command: ${quoteExact(subject.command)}`)
     return lines
   }
 
@@ -229,12 +236,14 @@ export async function createPermissionsService(options: PermissionsServiceOption
         const answer = await confirm({
           kind: 'remember-decision',
           title: allow ? 'Always allow' : 'Always reject',
-          message: `Remember ${quoteExact(option.name)} for ${quoteExact(view.agentName)}? Bosun will ${allow ? 'allow' : 'reject'} matching requests without asking you, ${limitedToSession(option.name) ? 'for the rest of this session' : 'until you revoke the rule in Settings'}.`,
-          detail: [
-            ...subjectLines(view),
-            ...(session ? [`Session folder: ${quoteExact(session.cwd)}`] : []),
-            'Where Bosun cannot tell such requests apart, the rule only lasts for this session.',
-          ].join('\n'),
+          message: `Remember ${quoteCut(option.name, MAX_QUOTED_OPTION_CHARS)} for ${quoteExact(view.agentName)}? Bosun will ${allow ? 'allow' : 'reject'} matching requests without asking you, ${limitedToSession(option.name) ? 'for the rest of this session' : 'until you revoke the rule in Settings'}.`,
+          detail: boundDetail(
+            [
+              ...(session ? [`Session folder: ${quoteExact(session.cwd)}`] : []),
+              'Where Bosun cannot tell such requests apart, the rule only lasts for this session.',
+              ...subjectLines(view),
+            ].join('\n'),
+          ),
           confirmLabel: allow ? 'Always allow' : 'Always reject',
         })
         if (!answer.confirmed) {
@@ -247,8 +256,8 @@ export async function createPermissionsService(options: PermissionsServiceOption
         const answer = await confirm({
           kind: 'remember-decision',
           title: 'Always allow',
-          message: `Answer ${quoteExact(option.name)} to ${quoteExact(view.agentName)}? Bosun keeps no rule for it, but the agent may take it as leave to act without asking you from now on.`,
-          detail: subjectLines(view).join('\n'),
+          message: `Answer ${quoteCut(option.name, MAX_QUOTED_OPTION_CHARS)} to ${quoteExact(view.agentName)}? Bosun keeps no rule for it, but the agent may take it as leave to act without asking you from now on.`,
+          detail: boundDetail(subjectLines(view).join('\n')),
           confirmLabel: 'Allow',
         })
         if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Nothing was answered; the request is still waiting for your answer.' })

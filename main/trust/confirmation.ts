@@ -184,6 +184,17 @@ export function quoteExact(value: string): string {
   return out + '"'
 }
 
+/**
+ * {@link quoteExact} of a name the agent chose, its first `max` characters: the words after it in a dialog's message
+ * (what Bosun will do) stay in view, and the dialog says how much it left out.
+ */
+export function quoteCut(value: string, max: number): string {
+  if (value.length <= max) return quoteExact(value)
+  // Not between the two halves of a surrogate pair.
+  const kept = /[\uD800-\uDBFF]$/.test(value.slice(0, max)) ? value.slice(0, max - 1) : value.slice(0, max)
+  return `${quoteExact(kept)} (cut: ${value.length - kept.length} more characters)`
+}
+
 /** Dialog details longer than this are cut, and say so (a native dialog cannot scroll through megabytes). */
 export const MAX_DETAIL_CHARS = 12_000
 

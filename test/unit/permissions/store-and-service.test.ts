@@ -222,6 +222,32 @@ describe('createPermissionsService', () => {
     await service.flush()
   })
 
+  it('main\'s "always" question quotes at most 200 characters of the agent\'s option name and title, and bounds its detail, so what Bosun will do stays in view (hostile14)', async () => {
+    const confirmation = new RecordingConfirmation(false)
+    const service = await createPermissionsService({ home, sink: () => {}, sessions: { getSession: () => ({ cwd: '/proj' }) }, focusRequest: () => {}, confirmation })
+    const connection = new FakeConnection(2)
+    service.broker.attach(connection, { agentId: 'a', agentName: 'Agent A', protocolVersion: 2 })
+    const name = 'Always allow ' + 'x'.repeat(1_000_000)
+    const options = [
+      { optionId: 'once', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'always', name, kind: 'allow_always' },
+    ]
+    const subject = { type: 'command', command: 'npm test ' + ';'.repeat(100_000) + ' rm -rf ~', cwd: '/proj' }
+    void connection.request(1, { sessionId: 's', title: 'Run tests' + '\n'.repeat(4_000), subject, options })
+    const [view] = service.broker.pending()
+    expect(await service.handlers.respondPermission({ requestId: view!.requestId, optionId: 'always' })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+    const [asked] = confirmation.of('remember-decision')
+    // Before: a message of a million characters, what answering it means ("the agent may take it as leave to act without
+    // asking you") at its end, and a detail of 100 KB (the native dialog cannot scroll). (A compound command is no rule
+    // Bosun keeps, so this is the "always" it only answers; the rule's question quotes the name the same way.)
+    expect(asked!.message).toMatch(/^Answer "Always allow x{187}" \(cut: 999813 more characters\) to "Agent A"\? Bosun keeps no rule for it, but the agent may take it as leave to act without asking you/)
+    expect(asked!.detail.length).toBeLessThan(13_000)
+    expect(asked!.detail).toMatch(/^Request: "Run tests(\\n){191}" \(cut: 3809 more characters\)\nIn folder: "\/proj"\nCommand: "npm test ;;;/)
+    expect(asked!.detail).toMatch(/more characters not shown\. Cancel unless you know what the rest is\.\]$/)
+    service.dispose()
+    await service.flush()
+  })
+
   it('an "always" confirmed after the agent withdrew its request and asked again under the same id answers nothing: each request has an id of its own', async () => {
     // The person's dialog stays open while the agent withdraws request 7 and sends another as 7 (the id is free again).
     let release: (confirmed: boolean) => void = () => {}
