@@ -228,7 +228,7 @@ export function LoginView(props: LoginViewProps) {
                     intro={
                       <p className="small">
                         {agentName} reads its key from {orList(outcome.keyNames)}. Paste the key here: Bosun keeps it in the keychain, restarts{' '}
-                        {agentName} with it and signs in with {m.name} again.
+                        {agentName} with it and signs in with {revealAsText(m.name)} again.
                       </p>
                     }
                     keychainAvailable={keychainAvailable}

@@ -217,7 +217,7 @@ export function ElicitationForm({ elicitation, onRespond, autoFocus = false }: E
 
       {pending && unanswerable.length > 0 && (
         <p className="eli-error" role="alert">
-          This form requires {unanswerable.length === 1 ? 'a field' : 'fields'} Bosun cannot show ({unanswerable.map((f) => f.title).join(', ')}), so it
+          This form requires {unanswerable.length === 1 ? 'a field' : 'fields'} Bosun cannot show ({unanswerable.map((f) => revealAsText(f.title)).join(', ')}), so it
           cannot be accepted. You can decline or cancel; the agent is told which.
         </p>
       )}
@@ -515,7 +515,7 @@ function Field({ baseId, field, value, error, onChange, locked, withheld = false
     }
     case 'unsupported':
       return (
-        <div className="eli-field eli-unsupported" role="note" aria-label={`${field.title}: not supported`}>
+        <div className="eli-field eli-unsupported" role="note" aria-label={`${revealAsText(field.title)}: not supported`}>
           <span className="eli-label">
             <VisibleText text={field.title} prose />
           </span>

@@ -7,6 +7,8 @@ import { useSeams } from '../common/seams'
 import { ContentBlockView } from './ContentBlockView'
 import { EXCLUDED_NOTE, ExcludedMark } from './excluded'
 import { NotSentNote } from './not-sent'
+import { revealAsText } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
 
 function Blocks({ content, markdown }: { content: ContentBlock[]; markdown: boolean }) {
   const { onOpenLink } = useSeams()
@@ -122,11 +124,13 @@ export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = fa
     <div className="turn-error-mark" role="note" aria-label="How the turn ended">
       <Icon name="alert" />
       {oneLine ? (
-        <span>{turnErrorText(message, entry.code, saidAbove)}</span>
+        <span>{turnErrorText(revealAsText(message, { prose: true }), entry.code, saidAbove)}</span>
       ) : (
         <details className="disclosure">
-          <summary>{turnErrorText(cutLine(firstLine(message).trimEnd(), MARK_LINE), entry.code, false)}</summary>
-          <pre className="turn-error-mark-text">{message}</pre>
+          <summary>{turnErrorText(revealAsText(cutLine(firstLine(message).trimEnd(), MARK_LINE)), entry.code, false)}</summary>
+          <pre className="turn-error-mark-text">
+            <VisibleText text={message} prose />
+          </pre>
         </details>
       )}
     </div>

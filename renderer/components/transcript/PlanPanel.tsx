@@ -4,6 +4,7 @@ import { Icon } from '../common/icons'
 import { JsonView } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { Markdown } from '../markdown/Markdown'
+import { VisibleText } from '../permissions/VisibleText'
 
 /** v1 statuses plus v2's `cancelled` (H26); any other status is open-ended: shown by its name, never as pending. */
 const STATUS_MARK: Record<string, string> = { completed: '✓', in_progress: '◐', pending: '○', cancelled: '⊘' }
@@ -31,7 +32,9 @@ export function PlanList({ plan }: { plan: PlanView }) {
             <span className="plan-check" role="img" aria-label={label} title={label}>
               {known ? STATUS_MARK[item.status] : '•'}
             </span>
-            <span className="plan-text">{item.content}</span>
+            <span className="plan-text">
+              <VisibleText text={item.content} prose />
+            </span>
             {item.status === 'cancelled' && <span className="badge plan-status">cancelled</span>}
             {!known && <span className="badge plan-status">{label.slice(0, 40)}</span>}
             {priorities.size > 1 && (

@@ -12,6 +12,7 @@ import { placeAppendedRowsOnly } from './append-only-rows'
 import { lastPrompts, noUserMessages } from './user-messages'
 import { TurnErrorActions } from './not-sent'
 import './transcript.css'
+import { revealAsText } from '../permissions/reveal-text'
 
 export { stoppedWithError, turnErrorText }
 
@@ -656,7 +657,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
               <Icon name="alert" />
               <div className="turn-error-body">
                 {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
-                <span>{turnErrorText(turnError.message, turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
+                <span>{turnErrorText(revealAsText(turnError.message, { prose: true }), turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
                 <TurnErrorActions lastMessage={lastUserMessage(entries)} code={turnError.code} message={turnError.message} />
               </div>
             </div>

@@ -2,6 +2,7 @@ import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
 import { interruptedByBosun } from '../../../common/session/turn-stop'
 import { createContext, useContext } from 'react'
 import type { ContentBlock, MessageEntry, PromptError } from '../../../common/session/types'
+import { VisibleText } from '../permissions/VisibleText'
 
 /** What the session screen does with a message the agent refused (or, on v1, answered with an error only): put it back in the composer, or send it again. */
 export interface NotSentActions {
@@ -33,9 +34,15 @@ const textOf = (content: ContentBlock[]) =>
 export function PromptErrorText({ error }: { error: PromptError }) {
   return (
     <>
-      <span className="prompt-error-message">{error.message}</span>
+      <span className="prompt-error-message">
+        <VisibleText text={error.message} prose />
+      </span>
       {error.code !== undefined && <span className="muted"> (error {error.code})</span>}
-      {error.details && <span className="prompt-error-details">{error.details}</span>}
+      {error.details && (
+        <span className="prompt-error-details">
+          <VisibleText text={error.details} prose />
+        </span>
+      )}
     </>
   )
 }
