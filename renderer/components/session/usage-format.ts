@@ -2,6 +2,7 @@
  * Words and numbers of the usage meter (checklist H16), kept apart from React so they are tested as they are.
  */
 import type { UsageView } from '../../../common/session/types'
+import { revealAsText } from '../permissions/reveal-text'
 
 /** 950 → "950", 4_200 → "4.2k", 48_000 → "48k", 1_250_000 → "1.3M". */
 export function formatTokens(n: number): string {
@@ -37,7 +38,8 @@ export function formatCost(cost: { amount: number; currency: string }, locale?: 
     }
   }
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: small ? 4 : 2 }).format(cost.amount)
-  return `${number} ${cost.currency}`
+  // The agent's unit, in the session header: a right-to-left override in it turned the header's text after it round.
+  return `${number} ${revealAsText(cost.currency)}`
 }
 
 /** How full the context window is, 0…1 (`null` when the size is unknown or zero). */

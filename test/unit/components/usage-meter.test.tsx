@@ -34,6 +34,8 @@ describe('usage words', () => {
     expect(formatCost({ amount: 1234.5, currency: 'credits' }, 'en-US')).toBe('1,234.5 credits')
     // A well-formed code Intl has no symbol for is shown with its code.
     expect(formatCost({ amount: 1, currency: 'XYZ' }, 'en-US')).toMatch(/XYZ\s?1\.00/)
+    // The agent's unit shows its hidden characters as markers: an override turned the header's text after it round (hostile14).
+    expect(formatCost({ amount: 3, currency: '\u202Estiderc' }, 'en-US')).toBe('3 ⟨U+202E⟩stiderc')
   })
 
   it('the fill is bounded, and unknown without a window size', () => {
