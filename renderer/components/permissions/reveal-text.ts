@@ -168,7 +168,8 @@ export function revealControlChars(text: string, options: { keepNewlines?: boole
     const name = NAMES[cp] ?? (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ? 'CONTROL CHARACTER' : 'INVISIBLE CHARACTER')
     // The same hidden character many times over (50,000 zero-width spaces) is one marker with its count, not 50,000.
     let same = i + 1
-    while (same < chars.length && chars[same] === char && char !== '\n') same++
+    // Line feeds too, where each is not also a line break (one line of text: the inbox, a tooltip, an option).
+    while (same < chars.length && chars[same] === char && (char !== '\n' || !options.keepNewlines)) same++
     if (same - i > 3) {
       segments.push({ kind: 'control', value: chars.slice(i, same).join(''), code: `${MARKERS[cp] ?? code}×${same - i}`, label: `${same - i} × ${code} ${name}` })
       i = same - 1

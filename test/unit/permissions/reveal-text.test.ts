@@ -30,7 +30,8 @@ it('collapses the padding of a command: long runs of blanks (NBSP included) and 
   ])
   const lines = `ls${'\n'.repeat(60)}rm -rf ~`
   expect(isPadded(lines)).toBe(true)
-  expect(revealAsText(lines).length).toBeGreaterThan(60)
+  // On one line (no line breaks to keep), the run is one marker too.
+  expect(revealAsText(lines)).toBe('ls⟨⏎×60⟩rm -rf ~')
   expect(revealControlChars(lines, { keepNewlines: true, collapseRuns: true })).toEqual([
     { kind: 'text', value: 'ls' },
     { kind: 'control', value: '\n'.repeat(60), code: '⏎×60', label: '60 LINE FEEDS' },
@@ -49,6 +50,14 @@ it('collapses the padding of a command: long runs of blanks (NBSP included) and 
   expect(isPadded('npm test -- --run   a')).toBe(false)
   expect(isPadded('a\n\nb')).toBe(false)
   expect(revealControlChars('a    b', { keepNewlines: true, collapseRuns: true })).toEqual([{ kind: 'text', value: 'a    b' }])
+})
+
+it('shows a run of line feeds on one line (the inbox, a tooltip) as one marker with its count (hostile14)', () => {
+  // Before: 4,000 markers in a row, an approval's entry in "Waiting for you" a hundred lines tall.
+  expect(revealAsText(`Run tests${'\n'.repeat(4_000)}x`)).toBe('Run tests⟨⏎×4000⟩x')
+  expect(revealAsText('a\nb\n\nc')).toBe('a⟨⏎⟩b⟨⏎⟩⟨⏎⟩c')
+  // Where each line feed is also a line break, each keeps its marker.
+  expect(revealControlChars('a\n\n\n\nb', { keepNewlines: true }).filter((s) => s.kind === 'control')).toHaveLength(4)
 })
 
 it('shows the blank lines padding prose (an approval description, a form message) as one marker on a line of its own (hostile14)', () => {
