@@ -5,6 +5,7 @@
  */
 import { memo } from 'react'
 import type { ConfigOptionView, ModeView, ModelView } from '../../../common/session/types'
+import { revealAsText } from '../permissions/reveal-text'
 
 /** What an option the agent reports as current but does not list is called: its raw id, marked. */
 const unlistedLabel = (id: string) => `${id} (not listed by the agent)`
@@ -51,7 +52,7 @@ function ChoiceSelect({ label, choices, onChange }: { label: string; choices: Ch
         )}
         {available.map((choice) => (
           <option key={choice.id} value={choice.id} title={choice.description ?? undefined}>
-            {choice.name}
+            {revealAsText(choice.name)}
           </option>
         ))}
       </select>
@@ -100,17 +101,17 @@ export const ConfigOptions = memo(function ConfigOptions({
           const render = (opts: ConfigOptionView['options']) =>
             opts.map((o) => (
               <option key={o.value} value={o.value} title={o.description ?? undefined}>
-                {o.name}
+                {revealAsText(o.name)}
               </option>
             ))
           const value = typeof option.currentValue === 'string' ? option.currentValue : null
           const unlisted = value !== null && !option.options.some((o) => o.value === value)
           return (
             <label key={option.id} className="session-option">
-              <span className="session-option-label">{option.name}</span>
+              <span className="session-option-label">{revealAsText(option.name)}</span>
               <select
                 className={unlisted ? 'select select-unlisted' : 'select'}
-                aria-label={option.name}
+                aria-label={revealAsText(option.name)}
                 title={unlisted ? UNLISTED_TITLE : (option.description ?? undefined)}
                 value={value ?? ''}
                 onChange={(e) => onChange(option.id, e.target.value)}
@@ -146,7 +147,7 @@ export const ConfigOptions = memo(function ConfigOptions({
               <span className="switch-track" aria-hidden="true">
                 <span className="switch-thumb" />
               </span>
-              <span>{option.name}</span>
+              <span>{revealAsText(option.name)}</span>
             </button>
           )
         }

@@ -108,3 +108,18 @@ describe('config option select', () => {
     expect(options(renderToStaticMarkup(<ConfigOptions options={[select('effort', null)]} onChange={noop} />))[0]).toEqual({ value: '', text: '—', selected: true })
   })
 })
+
+describe('names the agent gives its modes and options', () => {
+  it('show their hidden and direction-changing characters as markers (hostile14)', () => {
+    // Before: a mode "Ask first\u202E" drew as "Ask first", and an option's override turned its label round.
+    const mode = renderToStaticMarkup(<ModeSelect modes={{ currentModeId: 'x', availableModes: [{ id: 'x', name: 'Ask first\u202E' }] }} onChange={noop} />)
+    expect(options(mode).map((o) => o.text)).toEqual(['Ask first⟨U+202E⟩'])
+    const config = renderToStaticMarkup(
+      <ConfigOptions options={[{ ...select('Model\u200b', 'low'), options: [{ value: 'low', name: 'Lo\u202Ew' }] }, { id: 'b', name: 'Sa\u202Efe', type: 'boolean', currentValue: false, options: [] }]} onChange={noop} />,
+    )
+    expect(config).not.toMatch(/[\u202e\u200b]/)
+    expect(config).toContain('Model⟨U+200B⟩')
+    expect(config).toContain('Lo⟨U+202E⟩w')
+    expect(config).toContain('Sa⟨U+202E⟩fe')
+  })
+})
