@@ -115,7 +115,7 @@ describe('names the agent gives its modes and options', () => {
     const mode = renderToStaticMarkup(<ModeSelect modes={{ currentModeId: 'x', availableModes: [{ id: 'x', name: 'Ask first\u202E' }] }} onChange={noop} />)
     expect(options(mode).map((o) => o.text)).toEqual(['Ask first⟨U+202E⟩'])
     const config = renderToStaticMarkup(
-      <ConfigOptions options={[{ ...select('Model\u200b', 'low'), options: [{ value: 'low', name: 'Lo\u202Ew' }] }, { id: 'b', name: 'Sa\u202Efe', type: 'boolean', currentValue: false, options: [] }]} onChange={noop} />,
+      <ConfigOptions options={[{ ...select('Model\u200b', 'low'), options: [{ value: 'low', name: 'Lo\u202Ew' }] }, { id: 'b', name: 'Sa\u202Efe', type: 'boolean', currentValue: false, options: [], raw: {} }]} onChange={noop} />,
     )
     expect(config).not.toMatch(/[\u202e\u200b]/)
     expect(config).toContain('Model⟨U+200B⟩')
