@@ -17,7 +17,7 @@ import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
-import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, stopNoteOf, STOPPED_COMMAND_NOTE, todoListOutput } from './tool-output'
+import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, stopNoteOf, STOPPED_COMMAND_NOTE, todoListOutput, unexplainedFailureNote } from './tool-output'
 import { PlanList } from './PlanPanel'
 import { AgentNote } from './agent-note'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
@@ -252,7 +252,16 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   )
   const inTitle = (block: Record<string, unknown>) => typeof block.path === 'string' && pathsInTitle.has(block.path)
   const cancelNote = toolCallCancelNote(entry)
-  const footer = [...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []), ...unanswered.map(describeUnanswered), ...(cancelNote ? [cancelNote] : [])]
+  // A failed call that says nothing of why (no content, no reason in its raw output): said in words under the card,
+  // where a rejected or cancelled call says what became of it, not "Failed" alone. A call the person rejected failed
+  // for that reason, which the footer says already.
+  const noReasonNote = decisionVerb(entry.decidedBy?.optionKind) === 'Rejected' ? null : unexplainedFailureNote(status, kind, entry.content, entry.rawOutput)
+  const footer = [
+    ...(entry.decidedBy ? [decidedByText(entry.decidedBy)] : []),
+    ...unanswered.map(describeUnanswered),
+    ...(cancelNote ? [cancelNote] : []),
+    ...(noReasonNote ? [noReasonNote] : []),
+  ]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={cardName(TOOL_KIND_LABEL[kind], plainTitle)}>
       {entry.excluded && <ExcludedMark />}

@@ -76,6 +76,31 @@ export function failureReasonOf(status: string, content: readonly unknown[], raw
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text
 }
 
+/** What a failed call of each kind is called in words ("this command failed"). */
+const FAILED_CALL_NOUN: Readonly<Record<string, string>> = {
+  read: 'read',
+  edit: 'edit',
+  delete: 'deletion',
+  move: 'move',
+  search: 'search',
+  execute: 'command',
+  think: 'step',
+  fetch: 'fetch',
+  switch_mode: 'mode switch',
+}
+
+/**
+ * What a failed call that says nothing of why shows: the card read "Failed" and nothing else (an agent that sends a
+ * failed status alone). Says what is known (its kind, that no reason came) and where to look next; null when the call
+ * did not fail or something already says why (its content, or a reason in its raw output: {@link failureReasonOf}).
+ */
+export function unexplainedFailureNote(status: string, toolKind: string, content: readonly unknown[], rawOutput: unknown): string | null {
+  if (status !== 'failed' || content.length > 0 || failureReasonOf(status, content, rawOutput) !== null) return null
+  const noun = Object.hasOwn(FAILED_CALL_NOUN, toolKind) ? FAILED_CALL_NOUN[toolKind] : 'tool call'
+  const beyond = rawOutput !== undefined && rawOutput !== null ? ' beyond its raw output (below)' : ''
+  return `The agent reported that this ${noun} failed and gave no reason${beyond}. Ask it in your next message what went wrong; its log (Agents, then Logs) may say more.`
+}
+
 /**
  * claude-agent-acp passes Claude Code's error text on as it is: the whole text wrapped in `<tool_use_error>` tags, and
  * (0.101, its v2 content) that inside a Markdown code fence, a code block whose one long line scrolled sideways.

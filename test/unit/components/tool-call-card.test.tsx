@@ -692,6 +692,20 @@ describe('ToolCallCard: a failed call’s error text', () => {
     expect(view('failed', [{ type: 'content', content: { type: 'text', text: 'No such file' } }])).not.toContain('tool-failure-reason')
   })
 
+  it('a failed call with no content and no reason says so in words, with its kind and where to look next (it read "Failed" alone)', () => {
+    const view = (over: Partial<ToolCallEntry>) => textOf(render(<ToolCallCard entry={card({ title: 'Viewing /w/a.txt', toolKind: 'read', status: 'failed', ...over })} permissions={{}} terminals={{}} />))
+    expect(view({})).toContain('The agent reported that this read failed and gave no reason. Ask it in your next message what went wrong; its log (Agents, then Logs) may say more.')
+    expect(view({ toolKind: 'execute', title: 'make' })).toContain('this command failed and gave no reason.')
+    expect(view({ toolKind: 'a-kind-of-its-own' })).toContain('this tool call failed and gave no reason.')
+    // Raw output without words in it: the person is pointed there.
+    expect(view({ rawOutput: { code: 7 } })).toContain('gave no reason beyond its raw output (below).')
+    // Not when something says why, the call did not fail, or the person rejected it (the footer says so).
+    expect(view({ rawOutput: { message: 'Path does not exist' } })).not.toContain('gave no reason')
+    expect(view({ content: [{ type: 'content', content: { type: 'text', text: 'No such file' } }] })).not.toContain('gave no reason')
+    expect(view({ status: 'completed' })).not.toContain('gave no reason')
+    expect(view({ decidedBy: { kind: 'person', label: 'No', optionKind: 'reject_once' } })).not.toContain('gave no reason')
+  })
+
   it('keeps the tags where they are not the whole text, or the call did not fail', () => {
     // A fence that does not close round the whole wrapper is the agent's text, kept as sent.
     expect(failed('```\n<tool_use_error>x</tool_use_error>')).toContain('tool_use_error')
