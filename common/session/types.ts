@@ -541,4 +541,6 @@ export interface AgentRuntimeView {
    * it runs the earlier one until it restarts.
    */
   definitionChanged?: boolean
+  /** With `definitionChanged`: what changed, in words ("the new arguments", "2 changed environment variables"). */
+  definitionChanges?: string[]
 }

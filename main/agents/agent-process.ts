@@ -31,6 +31,8 @@ export interface AgentProcessSpec {
   withoutKeys?: { names: string[]; reason: string }
   /** What of the agent's definition decides what runs, hashed (`launchIdentityHash`): whether a saved change reached this process. */
   launchIdentity?: string
+  /** See `LaunchSpec.started`: the definition as it was at this start, to say what a saved change changed. */
+  started?: { command: string; args: readonly string[]; env: Readonly<Record<string, string>>; secretEnv: readonly string[]; keyRevision: number }
   /** Size of the in-memory stderr tail kept for error messages (characters). Default 16 KiB. */
   stderrTailBytes?: number
 }

@@ -378,10 +378,11 @@ export async function createBosunServices(integration: HostIntegration): Promise
   )
   // A running agent whose definition was saved since it started runs the earlier one until it restarts: its view says so.
   // So does one whose key was changed (a wrong key corrected): it runs with the earlier value until it restarts.
+  // Which changes it has not taken up are named, so the page can say what a restart applies.
   const withDefinitionState = (view: AgentRuntimeView): AgentRuntimeView => {
-    const launched = supervisor.get(view.agentId)?.runningSpec?.launchIdentity
-    const current = config.launchIdentity(view.agentId)
-    return launched !== undefined && current !== undefined && current !== launched ? { ...view, definitionChanged: true } : view
+    const running = supervisor.get(view.agentId)?.runningSpec
+    const changes = running ? config.launchChanges(view.agentId, running) : undefined
+    return changes !== undefined ? { ...view, definitionChanged: true, definitionChanges: changes } : view
   }
   const emitStatus = (view: AgentRuntimeView) => {
     // A removed agent's last words (its host stopping) would put it back in the window's list of agents.

@@ -17,7 +17,7 @@ import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { createKeytarSecretStore, type SecretStore } from '../secrets/secret-store'
 import { refuseAllConfirmation, quoteExact, type ConfirmationService } from '../trust/confirmation'
-import { changedParts, describeLaunch, launchIdentityHash, LaunchTrustStore, sameLaunch } from '../trust/launch-trust'
+import { changedParts, describeLaunch, describeLaunchChanges, launchIdentityHash, LaunchTrustStore, sameLaunch } from '../trust/launch-trust'
 import { AgentDefinitionStore, type AgentDefinition } from './agent-definitions'
 import { resolveLaunch, type LaunchSpec } from './launch'
 import { AGENT_PRESETS } from './presets'
@@ -71,6 +71,11 @@ export interface AgentConfigService {
    * values since Bosun started (a key corrected after a wrong one reaches the agent only when it restarts).
    */
   launchIdentity(agentId: string): string | undefined
+  /**
+   * What the saved definition changed since a running agent started from `running` ("the new arguments", "2 changed
+   * environment variables", "the key values you changed"); undefined when it runs what is saved.
+   */
+  launchChanges(agentId: string, running: Pick<LaunchSpec, 'launchIdentity' | 'started'>): string[] | undefined
   /** A secret of this agent was stored or removed. */
   onDidChangeSecrets: Event<string>
   /**
@@ -329,17 +334,24 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       if (!confirmed.ok) return confirmed
       // Before the keychain is read: a secret written meanwhile counts as not reaching this start.
       const launchIdentity = identityOf(def)
+      const started = { command: def.command, args: [...def.args], env: { ...def.env }, secretEnv: [...def.secretEnv], keyRevision: secretRevisions.get(def.id) ?? 0 }
       const resolved = await secrets.resolveEnv(def.id, def.secretEnv)
       if (!resolved.ok && resolved.error.kind === 'keychain-unavailable' && def.secretEnv.length > 0) {
         log.warn(`${def.name} starts without ${def.secretEnv.join(', ')}: ${resolved.error.message}`)
-        return ok({ ...resolveLaunch(def, {}, baseEnv), launchIdentity, withoutKeys: { names: [...def.secretEnv], reason: resolved.error.message } })
+        return ok({ ...resolveLaunch(def, {}, baseEnv), launchIdentity, started, withoutKeys: { names: [...def.secretEnv], reason: resolved.error.message } })
       }
       if (!resolved.ok) return resolved
-      return ok({ ...resolveLaunch(def, resolved.value, baseEnv), launchIdentity })
+      return ok({ ...resolveLaunch(def, resolved.value, baseEnv), launchIdentity, started })
     },
     launchIdentity(agentId) {
       const def = definitions.get(agentId)
       return def ? identityOf(def) : undefined
+    },
+    launchChanges(agentId, running) {
+      const def = definitions.get(agentId)
+      if (!def || running.launchIdentity === undefined || running.launchIdentity === identityOf(def)) return undefined
+      const { started } = running
+      return started ? describeLaunchChanges(started, def, started.keyRevision !== (secretRevisions.get(def.id) ?? 0)) : []
     },
     onDidChangeSecrets: secretsEmitter.event,
     async secretValues(agentId) {

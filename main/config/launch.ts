@@ -8,7 +8,7 @@
  * logged, sent to the renderer, or reused for another agent or a terminal.
  */
 import { homedir } from 'node:os'
-import { launchIdentityHash } from '../trust/launch-trust'
+import { launchIdentityHash, type LaunchIdentity } from '../trust/launch-trust'
 import type { AgentDefinition } from './agent-definitions'
 
 /**
@@ -52,6 +52,11 @@ export interface LaunchSpec {
   withoutKeys?: { names: string[]; reason: string }
   /** The definition's command, arguments, environment and secret names, hashed: what a saved change is compared with. */
   launchIdentity?: string
+  /**
+   * The definition's parts that {@link launchIdentity} hashes, as they were at this start, and how many times its keys
+   * were set or removed before it: what a saved change is described against ("the new arguments").
+   */
+  started?: LaunchIdentity & { readonly keyRevision: number }
 }
 
 /** The allow-listed part of `baseEnv`. Windows names compare case-insensitively, as Windows does. */

@@ -53,6 +53,26 @@ export function changedParts(previous: LaunchIdentity, next: LaunchIdentity): st
 }
 
 /**
+ * What a running agent has not taken up yet, in words for its Agents page ("the new arguments", "2 changed environment
+ * variables"): what differs between the definition it started with and the one saved now; `keysReplaced` when a key's
+ * value was set or removed since (the names may be the same). Empty when nothing that runs differs.
+ */
+export function describeLaunchChanges(started: LaunchIdentity, saved: LaunchIdentity, keysReplaced = false): string[] {
+  const changes: string[] = []
+  if (started.command !== saved.command) changes.push('the new command')
+  if (JSON.stringify(started.args) !== JSON.stringify(saved.args)) changes.push('the new arguments')
+  const names = new Set([...Object.keys(started.env), ...Object.keys(saved.env)])
+  const envChanged = [...names].filter((name) => !Object.hasOwn(started.env, name) || !Object.hasOwn(saved.env, name) || started.env[name] !== saved.env[name]).length
+  if (envChanged > 0) changes.push(envChanged === 1 ? '1 changed environment variable' : `${envChanged} changed environment variables`)
+  const before = new Set(started.secretEnv)
+  const after = new Set(saved.secretEnv)
+  const keysListed = [...after].filter((name) => !before.has(name)).length + [...before].filter((name) => !after.has(name)).length
+  if (keysListed > 0) changes.push(keysListed === 1 ? '1 added or removed key' : `${keysListed} added or removed keys`)
+  else if (keysReplaced) changes.push('the key values you changed')
+  return changes
+}
+
+/**
  * Exactly what will run, for a confirmation dialog: every value quoted with {@link quoteExact}, one
  * argument per line, numbered, so nothing can hide in spacing, quoting or invisible characters.
  */

@@ -148,7 +148,7 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, busy, problem
         </dl>
         {runtime?.definitionChanged && actions.restart ? (
           <p className="agents-definition-changed" role="status">
-            Runs the definition it started with: your changes apply when {agent.name} restarts (Restart ends a turn in progress).
+            {restartApplies(agent.name, runtime.definitionChanges)}
           </p>
         ) : null}
         {runtime?.error && (
@@ -272,4 +272,15 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, busy, problem
       </section>
     </div>
   )
+}
+
+/**
+ * What a running agent's page says of the saved changes it has not taken up: which ones ("Claude uses the new arguments
+ * and 2 changed environment variables from its next start"), or that there are some when main did not name them.
+ */
+export function restartApplies(name: string, changes: readonly string[] | undefined): string {
+  const named = (changes ?? []).filter((c) => c !== '')
+  if (named.length === 0) return `Runs the definition it started with: your changes apply when ${name} restarts (Restart ends a turn in progress).`
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`
+  return `Runs the definition it started with: ${name} uses ${list} from its next start (Restart ends a turn in progress).`
 }

@@ -85,7 +85,12 @@ describe('an agent edited while it runs', () => {
     // A change to what runs: the running process is not restarted under its sessions, and says it runs the earlier one.
     must(await handlers.saveAgentDefinition({ draft: { ...draft, env: [...env, { name: 'EXTRA_SETTING', value: 'on' }] } }))
     const changed = await sink.next('agentStatus', (view) => view.definitionChanged === true)
-    expect(changed).toMatchObject({ agentId: 'scripted', status: 'ready', pid: ready.pid })
+    expect(changed).toMatchObject({ agentId: 'scripted', status: 'ready', pid: ready.pid, definitionChanges: ['1 changed environment variable'] })
+    // Each change is named (the page says which ones a restart applies).
+    must(await handlers.saveAgentDefinition({ draft: { ...draft, argsText: `${draft.argsText} --extra`, env: [...env, { name: 'EXTRA_SETTING', value: 'on' }, { name: 'MORE', value: '1' }] } }))
+    expect(await sink.next('agentStatus', (view) => view.definitionChanges?.length === 2)).toMatchObject({ definitionChanges: ['the new arguments', '2 changed environment variables'] })
+    must(await handlers.saveAgentDefinition({ draft: { ...draft, env: [...env, { name: 'EXTRA_SETTING', value: 'on' }] } }))
+    await sink.next('agentStatus', (view) => view.definitionChanges?.length === 1)
     expect(must(await handlers.getSnapshot(undefined)).agents[0]).toMatchObject({ definitionChanged: true })
 
     // Restarted, it runs the saved definition.
@@ -113,7 +118,7 @@ describe('an agent edited while it runs', () => {
     expect(ready.definitionChanged).toBeUndefined()
 
     must(await handlers.saveAgentDefinition({ draft, secrets: { SCRIPTED_API_KEY: 'sk-right' } }))
-    expect(await sink.next('agentStatus', (view) => view.definitionChanged === true)).toMatchObject({ agentId: 'scripted', pid: ready.pid })
+    expect(await sink.next('agentStatus', (view) => view.definitionChanged === true)).toMatchObject({ agentId: 'scripted', pid: ready.pid, definitionChanges: ['the key values you changed'] })
     expect(must(await handlers.getSnapshot(undefined)).agents[0]).toMatchObject({ definitionChanged: true })
 
     must(await handlers.restartAgent({ agentId: 'scripted' }))

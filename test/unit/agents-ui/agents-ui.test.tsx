@@ -224,6 +224,14 @@ describe('secret values are never rendered', () => {
     expect(changed).toContain('Runs the definition it started with: your changes apply when Claude restarts')
     expectAccessible(changed)
     expect(renderToStaticMarkup(<AgentOverview agent={agent} runtime={running} onRestart={noop} onStop={noop} />)).not.toContain('Runs the definition')
+    // Which changes a restart applies, when main names them.
+    const named = (definitionChanges: string[]) =>
+      renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ ...running, definitionChanged: true, definitionChanges }} onRestart={noop} onStop={noop} />)
+    expect(named(['the new arguments', '2 changed environment variables'])).toContain(
+      'Runs the definition it started with: Claude uses the new arguments and 2 changed environment variables from its next start (Restart ends a turn in progress).',
+    )
+    expect(named(['the new command', 'the new arguments', '1 added or removed key'])).toContain('Claude uses the new command, the new arguments and 1 added or removed key from its next start')
+    expect(named(['the key values you changed'])).toContain('Claude uses the key values you changed from its next start')
   })
 
   it('the overview of a run that speaks another version than the one now set says the setting applies from its next start', () => {
