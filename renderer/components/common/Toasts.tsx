@@ -14,9 +14,6 @@ export const MAX_VISIBLE_NOTICES = 3
  */
 export const dismissesItself = (severity: string) => severity !== 'warning' && severity !== 'error'
 
-/** A description longer than this is folded to its first lines above a transcript or a page, with "Show all". */
-const FOLD_DESCRIPTION_CHARS = 160
-
 /**
  * `speaker`: the agent of a session's notices. One it sent (any notice main did not mark as Bosun's) says so, and shows
  * its hidden characters as markers: an agent's notice titled "Bosun: auto-approve is on for this session" read as
@@ -26,8 +23,10 @@ function Toast({ notice, onDismiss, inFlow, speaker }: { notice: SessionState['n
   const fromAgent = speaker !== undefined && notice.fromBosun !== true
   // Above a transcript (or a page), a warning stays until dismissed: folded, it keeps the transcript's top lines in
   // view (Claude's four-line warning about auto mode took a fifth of a 900 px window until the person dismissed it).
-  const foldable = inFlow && (notice.description?.length ?? 0) > FOLD_DESCRIPTION_CHARS
+  // Folded by the lines it shows (a line clamp), not by its length: "Show all" only when the clamp hides some.
   const [open, setOpen] = useState(false)
+  const { ref: descriptionRef, cut } = useClampCut(inFlow && !open, notice.description)
+  const foldable = inFlow && (open || cut)
   const descriptionId = useId()
   // One timer per visible informational toast, cleared when it goes: nothing runs when there are no notices.
   const timed = dismissesItself(notice.severity)
@@ -43,7 +42,7 @@ function Toast({ notice, onDismiss, inFlow, speaker }: { notice: SessionState['n
         <strong>{fromAgent ? <VisibleText text={notice.title} /> : notice.title}</strong>
         {notice.repeats ? <span className="toast-repeats">{notice.repeats} times</span> : null}
         {notice.description && (
-          <span id={descriptionId} className={foldable && !open ? 'toast-description toast-folded' : 'toast-description'}>
+          <span ref={descriptionRef} id={descriptionId} className={inFlow && !open ? 'toast-description toast-folded' : 'toast-description'}>
             {fromAgent ? <VisibleText text={notice.description} prose /> : notice.description}
           </span>
         )}
@@ -99,6 +98,25 @@ export const Toasts = memo(function Toasts({
     </div>
   )
 })
+
+/**
+ * Whether a line-clamped element hides some of its text (`watch` changes with the text). Measured when it is drawn and
+ * when its size changes (the window, the font size), with one observer while it is clamped, none otherwise.
+ */
+function useClampCut(clamped: boolean, watch: unknown) {
+  const ref = useRef<HTMLSpanElement>(null)
+  const [cut, setCut] = useState(false)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!clamped || !el) return
+    const check = () => setCut(el.scrollHeight > el.clientHeight + 1)
+    check()
+    const observer = new ResizeObserver(check)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [clamped, watch])
+  return { ref, cut }
+}
 
 /** Whether a box scrolls, and whether some of it is below what shows; `watch` changes when its content does. */
 function useOverflow(enabled: boolean, watch: unknown) {
