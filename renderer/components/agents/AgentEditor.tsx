@@ -241,6 +241,7 @@ export function AgentEditor(props: AgentEditorProps) {
         id={fieldId('args')}
         label="Arguments"
         code
+        multiline
         value={form.argsText}
         placeholder={`--acp "a value with spaces"`}
         onChange={(argsText) => update({ argsText })}

@@ -44,25 +44,42 @@ export interface TextFieldProps {
   describedBy?: string
   /** Shown after the error. */
   children?: ReactNode
+  /**
+   * A long value (an agent's arguments): a text box that wraps and grows with its text, so all of it reads at once.
+   * Enter still submits the form, as in a one-line input; Shift+Enter starts a new line.
+   */
+  multiline?: boolean
 }
 
-/** A labelled one-line text input with its error message. */
-export function TextField({ id, label, value, onChange, error, code = false, placeholder, describedBy, children }: TextFieldProps) {
+/** A labelled text input (one line, or {@link TextFieldProps.multiline}) with its error message. */
+export function TextField({ id, label, value, onChange, error, code = false, placeholder, describedBy, children, multiline = false }: TextFieldProps) {
   const description = [error ? errorIdOf(id) : '', describedBy ?? ''].filter(Boolean).join(' ')
+  const common = {
+    id,
+    value,
+    placeholder,
+    spellCheck: code ? false : undefined,
+    autoComplete: 'off',
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': description || undefined,
+  }
   return (
     <Field id={id} label={label}>
-      <input
-        id={id}
-        className={code ? 'input mono' : 'input'}
-        type="text"
-        value={value}
-        placeholder={placeholder}
-        spellCheck={code ? false : undefined}
-        autoComplete="off"
-        onChange={(e) => onChange(valueOf(e))}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={description || undefined}
-      />
+      {multiline ? (
+        <textarea
+          {...common}
+          className={code ? 'input input-multiline mono' : 'input input-multiline'}
+          rows={1}
+          onChange={(e) => onChange(valueOf(e))}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return
+            e.preventDefault()
+            ;(e.currentTarget as unknown as { form: { requestSubmit(): void } | null }).form?.requestSubmit()
+          }}
+        />
+      ) : (
+        <input {...common} className={code ? 'input mono' : 'input'} type="text" onChange={(e) => onChange(valueOf(e))} />
+      )}
       <FieldError id={id} message={error} />
       {children}
     </Field>

@@ -3,9 +3,12 @@
  * filling, validation as you type, the parsed argv, and a secret that goes out once through onSave and is
  * never shown back. The component is bundled with esbuild (vite's own) with stub callbacks that record calls.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Page } from 'playwright'
 import { describe, expect, it } from 'vitest'
 import { browserHarness } from '../../support/browser-bundle'
+import { screenshotDir } from '../../e2e/support/harness'
 
 const entry = `
 import { createRoot } from 'react-dom/client'
@@ -130,6 +133,42 @@ describe('AgentEditor in Chromium', { timeout: 30_000 }, () => {
       expect(await page.getByLabel('Variable 1 name', { exact: true }).count()).toBe(0)
       await page.getByLabel('Name', { exact: true }).press('Escape')
       expect(await page.evaluate(() => (window as unknown as { __calls: { cancel: number } }).__calls.cancel)).toBe(1)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('a long argument list wraps and shows whole as its box grows; what is split and saved is the text as typed, and Enter still saves', async () => {
+    // In one line, Claude's arguments with a few flags read a few words at a time, the rest scrolled out of sight.
+    const styles = ['renderer/styles/app.css', 'renderer/components/agents/agents.css'].map((f) => readFileSync(f, 'utf8')).join('\n')
+    const page = await harness.open({ viewport: { width: 900, height: 700 }, styles })
+    try {
+      await page.getByRole('form', { name: 'Add agent' }).waitFor()
+      await page.getByLabel('Start from', { exact: true }).selectOption('goose')
+      const args = page.getByRole('textbox', { name: 'Arguments', exact: true })
+      const oneLine = (await args.boundingBox())!.height
+      const long = `acp --model claude-sonnet-4-5 --permission-mode acceptEdits --add-dir /home/ada/projects/bosun --add-dir "/home/ada/My Documents" --mcp-config /home/ada/.config/bosun/mcp.json --verbose`
+      await args.fill(long)
+      const argv = page.getByRole('list', { name: 'Arguments as passed' }).getByRole('listitem')
+      await expect.poll(() => argv.count()).toBe(12)
+      expect(await argv.nth(8).innerText()).toBe('/home/ada/My Documents')
+      // All of it shows: taller than one line, nothing scrolled out of sight either way.
+      const fits = () => args.evaluate((el) => ({ across: el.scrollWidth <= el.clientWidth, down: el.scrollHeight <= el.clientHeight + 1 }))
+      expect((await args.boundingBox())!.height).toBeGreaterThan(oneLine * 1.5)
+      expect(await fits()).toEqual({ across: true, down: true })
+      await page.screenshot({ path: join(screenshotDir, 'agent-form-long-arguments-900.png') })
+      // Shorter again, it is one line again.
+      await args.fill('acp')
+      await expect.poll(async () => (await args.boundingBox())!.height).toBe(oneLine)
+      // Enter in it saves, as in the one-line field; the text is saved as typed.
+      await args.fill(long)
+      await page.getByLabel('Value for ANTHROPIC_API_KEY', { exact: true }).fill('sk-x')
+      await args.press('End')
+      await args.press('Enter')
+      await expect.poll(() => page.evaluate(() => (window as unknown as { __calls: { save: unknown[] } }).__calls.save.length)).toBe(1)
+      const [request] = (await page.evaluate(() => (window as unknown as { __calls: { save: unknown[] } }).__calls.save)) as { draft: { argsText: string } }[]
+      expect(request!.draft.argsText).toBe(long)
+      expect(page.errors).toEqual([])
     } finally {
       await page.close()
     }
