@@ -129,42 +129,46 @@ export function PermissionPrompt({ request, toolCall, onRespond, autoFocus = fal
         </p>
       ) : null}
       {pending ? (
+        // The options wrap among themselves; Dismiss keeps the first row's end (it wrapped to a line of its own
+        // when the options filled a row at 900 px).
         <div className="perm-options" role="group" aria-label="Options">
-          {arrangeOptions(request.options).map(({ option, index, key }) => {
-            const look = optionAppearance(option.kind)
-            const truth = contradictingName(option.kind, option.name)
-            return (
-              <button
-                // Option ids should be unique, but agents send duplicates (G5): the index disambiguates.
-                key={`${index}:${option.optionId}`}
-                type="button"
-                className={`perm-option perm-tone-${look.tone}`}
-                data-kind={option.kind}
-                aria-keyshortcuts={key ?? undefined}
-                aria-describedby={rememberNote && look.hint ? rememberId : undefined}
-                onClick={() => respond(option.optionId)}
-              >
-                {look.icon ? (
-                  <span className="perm-option-icon" aria-hidden="true">
-                    {look.icon}
+          <div className="perm-option-list">
+            {arrangeOptions(request.options).map(({ option, index, key }) => {
+              const look = optionAppearance(option.kind)
+              const truth = contradictingName(option.kind, option.name)
+              return (
+                <button
+                  // Option ids should be unique, but agents send duplicates (G5): the index disambiguates.
+                  key={`${index}:${option.optionId}`}
+                  type="button"
+                  className={`perm-option perm-tone-${look.tone}`}
+                  data-kind={option.kind}
+                  aria-keyshortcuts={key ?? undefined}
+                  aria-describedby={rememberNote && look.hint ? rememberId : undefined}
+                  onClick={() => respond(option.optionId)}
+                >
+                  {look.icon ? (
+                    <span className="perm-option-icon" aria-hidden="true">
+                      {look.icon}
+                    </span>
+                  ) : null}
+                  <span className="perm-option-name" title={option.name.length > MAX_OPTION_NAME_CHARS ? option.name : undefined}>
+                    <VisibleText text={cutText(option.name, MAX_OPTION_NAME_CHARS)} />
                   </span>
-                ) : null}
-                <span className="perm-option-name" title={option.name.length > MAX_OPTION_NAME_CHARS ? option.name : undefined}>
-                  <VisibleText text={cutText(option.name, MAX_OPTION_NAME_CHARS)} />
-                </span>
-                {truth ? <span className="perm-option-truth">(this {truth})</span> : null}
-                {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one.
-                    An "always" that will not be a lasting rule is described by the note instead ("this session only"), and
-                    one whose own words keep it to the session ("…during this session") is main's session-only rule too. */}
-                {look.hint && !rememberNote ? <span className="sr-only"> ({limitedToSession(option.name) ? 'for this session only' : look.hint})</span> : null}
-                {key ? (
-                  <kbd className="perm-key" aria-hidden="true">
-                    {key}
-                  </kbd>
-                ) : null}
-              </button>
-            )
-          })}
+                  {truth ? <span className="perm-option-truth">(this {truth})</span> : null}
+                  {/* Named by its content (name, then the kind in words): the visible name is part of the accessible one.
+                      An "always" that will not be a lasting rule is described by the note instead ("this session only"), and
+                      one whose own words keep it to the session ("…during this session") is main's session-only rule too. */}
+                  {look.hint && !rememberNote ? <span className="sr-only"> ({limitedToSession(option.name) ? 'for this session only' : look.hint})</span> : null}
+                  {key ? (
+                    <kbd className="perm-key" aria-hidden="true">
+                      {key}
+                    </kbd>
+                  ) : null}
+                </button>
+              )
+            })}
+          </div>
           <button type="button" className="perm-dismiss" aria-keyshortcuts="Escape" onClick={() => respond(null)}>
             Dismiss <kbd aria-hidden="true">Esc</kbd>
           </button>
