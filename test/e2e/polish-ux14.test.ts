@@ -7,7 +7,7 @@ import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
+import { gone, sendButton, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -65,4 +65,125 @@ it('a permission request keeps Dismiss on the row of its first options at 900 px
     const mark = options.locator('.perm-option-icon').nth(1)
     expect(await mark.evaluate((el) => el.getBoundingClientRect().height <= parseFloat(getComputedStyle(el).lineHeight) + 1)).toBe(true)
   })
+})
+
+/** Whether anything on the page is cut at its right edge: the document wider than the window, or a scrolled box that scrolls sideways. */
+const cutAcross = (page: Page) =>
+  page.evaluate(() => {
+    const cut: string[] = []
+    if (document.documentElement.scrollWidth > innerWidth + 1) cut.push('document')
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+      const style = getComputedStyle(el)
+      if (el.scrollWidth > el.clientWidth + 1 && (style.overflowX === 'auto' || style.overflowX === 'scroll') && !el.matches('pre, pre *, code, .xterm *, .diff-view *, [role="grid"], [role="grid"] *, .perm-code, textarea'))
+        cut.push(`${el.tagName.toLowerCase()}.${el.className}`)
+    }
+    return cut
+  })
+
+it('walk: a turn with tool calls, a diff, a terminal, a plan and a request, then the history, at each size and theme', async () => {
+  const app = await launch(
+    [
+      { id: 'cards', name: 'Cards agent', scenario: 'e2e-cards' },
+      { id: 'term', name: 'Terminal agent', scenario: 'e2e-terminal' },
+      { id: 'claude', name: 'Claude Code', scenario: 'e2e-claude-like' },
+    ],
+    { viewport: { width: 1440, height: 900 } },
+  )
+  const { page } = app
+  const cwd = join(app.home.workspace, 'billing')
+  mkdirSync(cwd)
+  await startSession(page, { agentName: 'Cards agent', cwd })
+  // Each prompt, whether the agent asks first (answered with its first option), and how its turn ends.
+  const turns = [
+    ['bash', true, 'done bash'],
+    ['edit', false, 'done edit'],
+    ['failed-fence', false, 'done failed fence'],
+    ['codex-reject', true, 'The agent cancelled the turn.'],
+  ] as const
+  for (const [prompt, asks, end] of turns) {
+    await sendPrompt(page, prompt)
+    if (asks) await (await visible(transcript(page).getByRole('alertdialog').getByRole('group', { name: 'Options' }).getByRole('button').first())).click()
+    await visible(transcript(page).getByText(end))
+    await waitIdle(page)
+  }
+  await shootSizes(page, 'cards', async () => expect(await cutAcross(page)).toEqual([]))
+
+  await startSession(page, { agentName: 'Terminal agent', cwd })
+  await sendPrompt(page, 'run')
+  await waitIdle(page)
+  await shootSizes(page, 'terminal', async () => expect(await cutAcross(page)).toEqual([]))
+
+  await startSession(page, { agentName: 'Claude Code', cwd })
+  await sendPrompt(page, 'work')
+  await visible(transcript(page).getByRole('alertdialog'))
+  await shootSizes(page, 'claude-waiting', async () => expect(await cutAcross(page)).toEqual([]))
+})
+
+/** The element that has the focus: whether the keyboard's place shows (a ring) and is in the window. */
+const focusShown = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null
+    if (!el || el === document.body) return 'nothing focused'
+    const style = getComputedStyle(el)
+    const ring = style.boxShadow !== 'none' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+    const r = el.getBoundingClientRect()
+    const inView = r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
+    return ring && inView ? 'shown' : `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}" ring=${ring} inView=${inView}`
+  })
+
+it('walk: a form, a link question, Agents, the add-agent form, an agent’s Logs and inspector, and Settings, by keyboard', async () => {
+  const app = await launch([{ id: 'eli', name: 'Forms agent', scenario: 'e2e-elicitation' }], { viewport: { width: 1440, height: 900 } })
+  const { page } = app
+  const cwd = join(app.home.workspace, 'billing')
+  mkdirSync(cwd)
+  await startSession(page, { agentName: 'Forms agent', cwd })
+  await sendPrompt(page, 'small-form')
+  const form = await visible(transcript(page).getByRole('region', { name: 'Branch name', exact: true }))
+  await shootSizes(page, 'form', async () => expect(await cutAcross(page)).toEqual([]))
+  await form.getByRole('button', { name: 'Decline' }).click()
+  await visible(sendButton(page))
+  await sendPrompt(page, 'url-docs')
+  await visible(transcript(page).getByRole('region', { name: 'Read the setup guide', exact: true }))
+  await shootSizes(page, 'link-question', async () => expect(await cutAcross(page)).toEqual([]))
+
+  // Agents, from the keyboard.
+  await page.setViewportSize({ width: 900, height: 700 })
+  await page.getByRole('button', { name: 'Agents', exact: true }).focus()
+  await page.keyboard.press('Enter')
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await shootSizes(page, 'agents', async () => {
+    expect(await cutAcross(page)).toEqual([])
+    // The Runtime and Definition cards' values start as far into each card (each sized its labels' column to its own labels).
+    const starts = () =>
+      dialog
+        .locator('.agents-facts')
+        .evaluateAll((lists) => lists.map((dl) => Math.round(dl.querySelector('dd')!.getBoundingClientRect().left - dl.getBoundingClientRect().left)))
+    await expect.poll(async () => (await starts()).length).toBe(2)
+    expect(new Set(await starts()).size).toBe(1)
+  })
+  for (const tab of ['Logs', 'Inspector']) {
+    await dialog.getByRole('tab', { name: tab, exact: true }).focus()
+    await page.keyboard.press('Enter')
+    await visible(dialog.getByRole('tab', { name: tab, selected: true }))
+    await shootSizes(page, `agents-${tab.toLowerCase()}`, async () => expect(await cutAcross(page)).toEqual([]))
+  }
+  await dialog.getByRole('button', { name: 'Add agent' }).focus()
+  await page.keyboard.press('Enter')
+  await visible(dialog.getByRole('heading', { name: 'Add an agent' }))
+  await shootSizes(page, 'add-agent-pane', async () => expect(await cutAcross(page)).toEqual([]))
+  await dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ }).focus()
+  await page.keyboard.press('Enter')
+  await visible(dialog.getByRole('form', { name: 'Add agent' }))
+  await shootSizes(page, 'add-agent', async () => {
+    expect(await cutAcross(page)).toEqual([])
+    expect(await focusShown(page)).toBe('shown')
+  })
+  for (let i = 0; i < 4 && (await dialog.count()); i++) await page.keyboard.press('Escape')
+  await gone(dialog)
+
+  await page.keyboard.press('Control+,')
+  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+  await shootSizes(page, 'settings', async () => expect(await cutAcross(page)).toEqual([]))
+  await page.keyboard.press('Escape')
+  await gone(settings)
 })
