@@ -139,12 +139,19 @@ it('walk: a form, a link question, Agents, the add-agent form, an agent’s Logs
   await startSession(page, { agentName: 'Forms agent', cwd })
   await sendPrompt(page, 'small-form')
   const form = await visible(transcript(page).getByRole('region', { name: 'Branch name', exact: true }))
-  await shootSizes(page, 'form', async () => expect(await cutAcross(page)).toEqual([]))
+  await shootSizes(page, 'form', async () => {
+    expect(await cutAcross(page)).toEqual([])
+    // The form took the focus and the view stopped following, with nothing below it: no "Jump to latest" pointing nowhere.
+    await expect.poll(() => page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0)
+  })
   await form.getByRole('button', { name: 'Decline' }).click()
   await visible(sendButton(page))
   await sendPrompt(page, 'url-docs')
   await visible(transcript(page).getByRole('region', { name: 'Read the setup guide', exact: true }))
-  await shootSizes(page, 'link-question', async () => expect(await cutAcross(page)).toEqual([]))
+  await shootSizes(page, 'link-question', async () => {
+    expect(await cutAcross(page)).toEqual([])
+    await expect.poll(() => page.getByRole('button', { name: 'Jump to latest' }).count()).toBe(0)
+  })
 
   // Agents, from the keyboard.
   await page.setViewportSize({ width: 900, height: 700 })

@@ -346,6 +346,9 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const scrollRef = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const [following, setFollowing] = useState(true)
+  // Whether anything is below the view: "Jump to latest" shows only then. A form or request that takes the focus as it
+  // arrives stops the follow with nothing below it, and the button stood over the empty end, pointing nowhere.
+  const [below, setBelow] = useState(false)
   const entries = session.entries
   const entriesRef = useRef(entries)
   entriesRef.current = entries
@@ -400,6 +403,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     const el = scrollRef.current
     if (!el) return
     const observer = new ResizeObserver(() => {
+      const isBelow = el.scrollHeight - el.scrollTop - el.clientHeight > STICK_THRESHOLD
+      setBelow((old) => (old === isBelow ? old : isBelow))
       // A form waiting for the person, held: its title stays where it is shown, whatever grows above or below it; once
       // the person moved the focus within it, the control with the focus stays where the browser brought it instead.
       const held = heldForm.current === null ? null : pendingForm(el, heldForm.current)
@@ -531,6 +536,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
     const el = scrollRef.current
     if (!el) return
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight
+    setBelow((old) => (old === distance > STICK_THRESHOLD ? old : distance > STICK_THRESHOLD))
     const towardsEnd = distance < (stick.current ? 0 : lastDistance.current)
     lastDistance.current = distance
     const moved = leftAt.current === null || Math.abs(el.scrollTop - leftAt.current) >= 1
@@ -665,7 +671,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
         </div>
       </div>
       {/* Below the transcript, not over it: a floating button covered the last visible row (the transcript gives up its height). */}
-      {!following && entries.length > 0 && (
+      {!following && below && entries.length > 0 && (
         <div className="jump-latest-bar">
           <button type="button" className="jump-latest" onClick={jumpToLatest}>
             Jump to latest
