@@ -194,3 +194,40 @@ it('walk: a form, a link question, Agents, the add-agent form, an agent’s Logs
   await page.keyboard.press('Escape')
   await gone(settings)
 })
+
+it('a failed call that says nothing of why says so in words, with where to look next', async () => {
+  const scenario = scenarioFile('failed-bare', {
+    prompts: {
+      default: [
+        { type: 'tool_call', id: 'f1', title: 'Read /w/notes/missing.md', kind: 'read', status: 'failed' },
+        { type: 'text', text: 'It did not work.' },
+      ],
+    },
+  })
+  const { page } = await launch.session({ id: 'bare', name: 'Bare agent', scenario }, { viewport: { width: 900, height: 700 } })
+  await sendPrompt(page, 'read it')
+  await waitIdle(page)
+  const card = transcript(page).getByRole('article', { name: /missing\.md/ })
+  await visible(card.getByText('The agent reported that this read failed and gave no reason. Ask it in your next message what went wrong; its log (Agents, then Logs) may say more.'))
+  await shootSizes(page, 'failed-no-reason', async () => expect(await cutAcross(page)).toEqual([]))
+})
+
+it('a running agent’s page names the saved changes a restart applies', async () => {
+  const { page } = await launch.session({ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-permissions' }, { viewport: { width: 900, height: 700 } })
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await visible(dialog.getByText('Running', { exact: true }).first())
+  await dialog.getByRole('button', { name: 'Edit', exact: true }).click()
+  const form = await visible(dialog.getByRole('form', { name: 'Edit Scripted agent' }))
+  const args = form.getByRole('textbox', { name: 'Arguments', exact: true })
+  await args.fill(`${await args.inputValue()} --verbose`)
+  await form.getByRole('button', { name: 'Add variable' }).click()
+  await form.getByLabel('Variable 1 name', { exact: true }).fill('LOG_LEVEL')
+  await form.getByLabel('Variable 1 value', { exact: true }).fill('debug')
+  await form.getByRole('button', { name: 'Save', exact: true }).click()
+  await gone(form)
+  await visible(
+    dialog.getByText('Runs the definition it started with: Scripted agent uses the new arguments and 1 changed environment variable from its next start (Restart ends a turn in progress).'),
+  )
+  await shootSizes(page, 'definition-changed', async () => expect(await cutAcross(page)).toEqual([]))
+})
