@@ -124,8 +124,12 @@ const focusShown = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null
     if (!el || el === document.body) return 'nothing focused'
-    const style = getComputedStyle(el)
-    const ring = style.boxShadow !== 'none' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+    const ringed = (node: Element) => {
+      const style = getComputedStyle(node)
+      return style.boxShadow !== 'none' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+    }
+    // Its own ring, or its box's (the message box rings the whole composer, :focus-within).
+    const ring = ringed(el) || (el.parentElement?.matches(':focus-within') === true && ringed(el.parentElement))
     const r = el.getBoundingClientRect()
     const inView = r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
     return ring && inView ? 'shown' : `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}" ring=${ring} inView=${inView}`
@@ -230,4 +234,33 @@ it('a running agent’s page names the saved changes a restart applies', async (
     dialog.getByText('Runs the definition it started with: Scripted agent uses the new arguments and 1 changed environment variable from its next start (Restart ends a turn in progress).'),
   )
   await shootSizes(page, 'definition-changed', async () => expect(await cutAcross(page)).toEqual([]))
+})
+
+it('walk by keyboard: F6 through the sidebar, the transcript and the message box, and a history row’s actions, each ringed and in view', async () => {
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }], { viewport: { width: 900, height: 700 } })
+  const { page } = app
+  for (const prompt of ['fix', 'again']) {
+    await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+    await sendPrompt(page, prompt)
+    await waitIdle(page)
+  }
+  const where = () => page.evaluate(() => document.activeElement?.closest('nav, [role="log"], form, main')?.getAttribute('aria-label') ?? document.activeElement?.tagName ?? '')
+  const seen: string[] = []
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('F6')
+    await expect.poll(() => focusShown(page)).toBe('shown')
+    seen.push(await where())
+    await shootSizes(page, `keyboard-f6-${i + 1}`, async () => expect(await focusShown(page)).toBe('shown'))
+  }
+  expect(new Set(seen).size).toBe(3)
+  // A history row's actions, from the keyboard.
+  const history = page.getByRole('navigation', { name: 'Agents and sessions' }).getByRole('region', { name: 'History' })
+  await history.getByRole('button', { name: 'Actions for fix' }).focus()
+  await page.keyboard.press('Enter')
+  await visible(history.getByRole('group', { name: 'Actions for fix' }))
+  await page.keyboard.press('Tab')
+  await shootSizes(page, 'history-actions', async () => {
+    expect(await focusShown(page)).toBe('shown')
+    expect(await cutAcross(page)).toEqual([])
+  })
 })
