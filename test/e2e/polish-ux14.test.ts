@@ -264,3 +264,19 @@ it('walk by keyboard: F6 through the sidebar, the transcript and the message box
     expect(await cutAcross(page)).toEqual([])
   })
 })
+
+it('Settings: an MCP server’s long argument list wraps across the form and shows whole', async () => {
+  const { page } = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }], { viewport: { width: 900, height: 700 } })
+  await page.keyboard.press('Control+,')
+  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+  const form = settings.getByRole('form', { name: /Add/ }).first()
+  const args = form.getByRole('textbox', { name: 'Arguments', exact: true })
+  const oneLine = (await box(args)).height
+  await args.fill('-y @modelcontextprotocol/server-filesystem /home/ada/projects/bosun /home/ada/projects/billing "/home/ada/My Documents" --read-only --max-depth 8')
+  await args.scrollIntoViewIfNeeded()
+  // As wide as the form (it was a third of it), taller than one line, nothing out of sight.
+  expect((await box(args)).width).toBeGreaterThan((await box(form.getByRole('textbox', { name: 'Name', exact: true }))).width * 2)
+  expect((await box(args)).height).toBeGreaterThan(oneLine * 1.5)
+  expect(await args.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true)
+  await shootSizes(page, 'settings-mcp-arguments', async () => expect(await cutAcross(page)).toEqual([]))
+})

@@ -51,6 +51,16 @@ export interface TextFieldProps {
   multiline?: boolean
 }
 
+/**
+ * A wrapping text box's Enter: submits its form, as Enter in a one-line input does (Shift+Enter starts a new line). Its
+ * text is whitespace-separated words (arguments), so a line break is only one more separator.
+ */
+export function submitOnEnter(e: { key: string; shiftKey: boolean; nativeEvent: { isComposing: boolean }; currentTarget: unknown; preventDefault(): void }): void {
+  if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return
+  e.preventDefault()
+  ;(e.currentTarget as { form: { requestSubmit(): void } | null }).form?.requestSubmit()
+}
+
 /** A labelled text input (one line, or {@link TextFieldProps.multiline}) with its error message. */
 export function TextField({ id, label, value, onChange, error, code = false, placeholder, describedBy, children, multiline = false }: TextFieldProps) {
   const description = [error ? errorIdOf(id) : '', describedBy ?? ''].filter(Boolean).join(' ')
@@ -71,11 +81,7 @@ export function TextField({ id, label, value, onChange, error, code = false, pla
           className={code ? 'input input-multiline mono' : 'input input-multiline'}
           rows={1}
           onChange={(e) => onChange(valueOf(e))}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return
-            e.preventDefault()
-            ;(e.currentTarget as unknown as { form: { requestSubmit(): void } | null }).form?.requestSubmit()
-          }}
+          onKeyDown={submitOnEnter}
         />
       ) : (
         <input {...common} className={code ? 'input mono' : 'input'} type="text" onChange={(e) => onChange(valueOf(e))} />

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { McpServerConfig } from '../../../common/contract/mcp'
+import { submitOnEnter } from '../agents/fields'
 import { emptyRow, toRequest, type McpForm, type PairRow, type SaveRequest } from './mcp-form'
 
 export interface McpServerEditorProps {
@@ -88,9 +89,17 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, ke
               <span className="field-label">Command</span>
               <input className="input mono" value={form.command} onChange={(e) => update({ command: e.target.value })} spellCheck={false} />
             </label>
-            <label>
+            {/* The whole row, wrapping and growing with its text: a long argument list read a few words at a time. */}
+            <label className="mcp-form-wide">
               <span className="field-label">Arguments</span>
-              <input className="input mono" value={form.args} onChange={(e) => update({ args: e.target.value })} spellCheck={false} />
+              <textarea
+                className="input input-multiline mono"
+                rows={1}
+                value={form.args}
+                onChange={(e) => update({ args: e.target.value })}
+                onKeyDown={submitOnEnter}
+                spellCheck={false}
+              />
             </label>
           </>
         ) : (
