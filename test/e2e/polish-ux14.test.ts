@@ -124,9 +124,10 @@ const focusShown = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement as HTMLElement | null
     if (!el || el === document.body) return 'nothing focused'
+    // A ring: an outline, or a shadow spread all round (0 0 0 Npx), not a card's or a popover's drop shadow.
     const ringed = (node: Element) => {
       const style = getComputedStyle(node)
-      return style.boxShadow !== 'none' || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+      return style.boxShadow.includes('0px 0px 0px') || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
     }
     // Its own ring, or its box's (the message box rings the whole composer, :focus-within).
     const ring = ringed(el) || (el.parentElement?.matches(':focus-within') === true && ringed(el.parentElement))
@@ -279,4 +280,37 @@ it('Settings: an MCP server’s long argument list wraps across the form and sho
   expect((await box(args)).height).toBeGreaterThan(oneLine * 1.5)
   expect(await args.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true)
   await shootSizes(page, 'settings-mcp-arguments', async () => expect(await cutAcross(page)).toEqual([]))
+})
+
+it('walk: the new-session form and the Waiting for you inbox, by keyboard', async () => {
+  const app = await launch(
+    [
+      { id: 'claude', name: 'Claude Code', scenario: 'e2e-claude-like' },
+      { id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' },
+    ],
+    { viewport: { width: 900, height: 700 } },
+  )
+  const { page } = app
+  await page.keyboard.press('Control+Shift+O')
+  const form = await visible(page.getByRole('form', { name: 'New session' }))
+  await shootSizes(page, 'new-session', async () => {
+    expect(await cutAcross(page)).toEqual([])
+    expect(await focusShown(page)).toBe('shown')
+  })
+  await form.getByRole('textbox', { name: 'Working folder' }).fill(app.home.workspace)
+  await form.getByRole('textbox', { name: 'Working folder' }).press('Enter')
+  await gone(form)
+  await sendPrompt(page, 'work')
+  await visible(transcript(page).getByRole('alertdialog'))
+  const inbox = page.getByRole('button', { name: /^Waiting for you, 1$/ })
+  await inbox.focus()
+  await page.keyboard.press('Enter')
+  const panel = await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
+  // The panel takes the keyboard; Tab reaches its first item, ringed.
+  await expect.poll(() => panel.evaluate((el) => el === document.activeElement)).toBe(true)
+  await page.keyboard.press('Tab')
+  await shootSizes(page, 'inbox', async () => {
+    expect(await cutAcross(page)).toEqual([])
+    expect(await focusShown(page)).toBe('shown')
+  })
 })
