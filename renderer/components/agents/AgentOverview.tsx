@@ -237,7 +237,7 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, busy, problem
           <dt>Environment</dt>
           <dd>
             {envNames.length === 0 ? (
-              <span className="muted">Nothing added</span>
+              <span className="muted">None</span>
             ) : (
               <ul className="agents-inline-list" aria-label="Environment variables">
                 {envNames.map((name) => (

@@ -218,6 +218,12 @@ describe('secret values are never rendered', () => {
     expect(html).toMatch(/OTHER_KEY<\/span> <span class="badge badge-warn">not set</)
   })
 
+  it('the overview says "None" alike of no arguments, no environment and no secrets (the environment said "Nothing added")', () => {
+    const html = renderToStaticMarkup(<AgentOverview agent={{ ...agent, args: [], env: {}, secretEnv: [], secretsSet: {} }} onRestart={noop} onStop={noop} />)
+    expect(html.match(/<span class="muted">None<\/span>/g)).toHaveLength(3)
+    expect(html).not.toContain('Nothing added')
+  })
+
   it('the overview of a running agent whose definition changed since it started says a restart applies it', () => {
     const running = { agentId: agent.id, name: agent.name, status: 'ready' as const, pid: 42 }
     const changed = renderToStaticMarkup(<AgentOverview agent={agent} runtime={{ ...running, definitionChanged: true }} onRestart={noop} onStop={noop} />)
