@@ -30,6 +30,8 @@ export interface SessionRecord {
   connection: AcpClientConnection | undefined
   turn: Promise<unknown> | undefined
   cancelRequested: boolean
+  /** When the last `session/cancel` went (the scheduler's clock): another goes at most once a second. */
+  cancelSentAt?: number
   /** A restarted agent gave this session's id to a new session: this one can no longer be resumed. */
   superseded?: boolean
   /** A reattach to the agent's new process in progress (after a crash or stop). */

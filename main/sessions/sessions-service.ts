@@ -88,6 +88,8 @@ const TERMINAL_REPORT_CHARS = DEFAULT_JSON_BOUNDS.maxStringChars
 export const DEFAULT_SESSION_CALL_TIMEOUT_MS = 120_000
 /** After Stop, how long the agent has to end the turn before Bosun offers to stop the agent. */
 export const DEFAULT_STOP_WATCHDOG_MS = 5_000
+/** How long after a `session/cancel` another Stop sends one again (more presses meanwhile answer only Bosun's side). */
+export const CANCEL_RESEND_MS = 1_000
 /**
  * What one session may take from its agent while it is open (estimated JSON bytes of the updates applied, what only
  * replaced what the session held counting by what it added: session-growth.ts): far above any real session (a long
@@ -564,10 +566,17 @@ export class SessionsService implements IDisposable {
     this.batcher.flush(sessionId)
     // Also when the agent works on its own (v2 agent-initiated foreground work, F11): Stop means stop.
     if (record.connection && (record.turn || record.state.turn.state !== 'idle')) {
-      record.cancelRequested = true
-      record.connection.cancel(record.acpSessionId)
-      this.push(sessionId, { type: 'cancel_requested' })
-      this.armWatchdog(sessionId, record)
+      // Once a second at most: a page that sends Stop without end (a stuck key, a hostile renderer) must not write a
+      // `session/cancel` to the agent for each. A Stop pressed again later asks again.
+      const now = this.scheduler.now?.() ?? performance.now()
+      if (!record.cancelRequested || record.cancelSentAt === undefined || now - record.cancelSentAt >= CANCEL_RESEND_MS) {
+        record.cancelRequested = true
+        record.cancelSentAt = now
+        record.connection.cancel(record.acpSessionId)
+        this.push(sessionId, { type: 'cancel_requested' })
+      }
+      // The watchdog counts from the first Stop: pressing it again does not put off the offer to stop the agent.
+      if (record.watchdog === undefined) this.armWatchdog(sessionId, record)
     }
     // Pending permissions and elicitations of this session are answered `cancelled` right after session/cancel (F13, F15).
     for (const listener of this.cancellationListeners) listener.cancelSession(sessionId)
