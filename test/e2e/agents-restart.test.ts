@@ -45,6 +45,8 @@ it('asks before restarting an agent with a turn running, and restarts at once wh
   // agent's log offered for "what went wrong", when nothing went wrong.
   const ended = await visible(page.getByRole('log', { name: 'Transcript' }).getByText(`Interrupted: you restarted ${AGENT} while this turn was running.`, { exact: true }))
   expect(await page.getByText(/ended with an error/).count()).toBe(0)
+  // Said as a fact (a status, in the notes' colours), not raised as an alarm.
+  expect(await ended.evaluate((el) => el.closest('.turn-error')?.getAttribute('role'))).toBe('status')
   expect(await page.getByRole('button', { name: 'Agent’s log' }).count()).toBe(0)
   await visible(page.getByRole('button', { name: 'Send again' }))
   // Nor is the session marked in the sidebar as one whose last turn ended with an error: the person restarted it.

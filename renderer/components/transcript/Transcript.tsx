@@ -5,7 +5,7 @@ import { Icon } from '../common/icons'
 import { useAfterPress } from '../common/after-press'
 import { useSeams } from '../common/seams'
 import { RenderGuard } from '../common/RenderGuard'
-import { messageSaysError, stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
+import { messageSaysError, restartedByPerson, stopNoteText, stoppedWithError, turnErrorText, turnStopOf } from '../../../common/session/turn-stop'
 import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark, UnknownEntryView, UserMessage } from './EntryViews'
 import { ToolCallCard } from './ToolCallCard'
 import { placeAppendedRowsOnly } from './append-only-rows'
@@ -659,8 +659,9 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
             </p>
           )}
           {turnError && (
-            <div className="turn-error" role="alert">
-              <Icon name="alert" />
+            // A turn the person ended by restarting its agent is said plainly, not as an alarm: they chose it.
+            <div className={restartedByPerson(turnError.message) ? 'turn-error turn-error-chosen' : 'turn-error'} role={restartedByPerson(turnError.message) ? 'status' : 'alert'}>
+              <Icon name={restartedByPerson(turnError.message) ? 'restart' : 'alert'} />
               <div className="turn-error-body">
                 {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
                 <span>{turnErrorText(revealAsText(turnError.message, { prose: true }), turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
