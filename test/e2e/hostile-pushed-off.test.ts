@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { sendPrompt, startSession, transcript, visible } from './support/session-ui'
+import { gone, sendPrompt, startSession, transcript, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 const writeScenario = scenarioFiles()
@@ -77,4 +77,44 @@ it('keeps the command, the fields and the buttons in view of the words they foll
   await form.scrollIntoViewIfNeeded()
   await visible(form.getByRole('checkbox', { name: /Delete everything/ }))
   await screenshot(page, 'hostile-pushed-off-form')
+})
+
+it('keeps a plan step and an approval listed under "Waiting for you" within a few lines, however many lines of words they hold', async () => {
+  const lines = (word: string) => Array.from({ length: 3000 }, (_, i) => `${word} ${i}`).join('\n')
+  const file = writeScenario('pushed-off-lists', {
+    prompts: {
+      default: [
+        { type: 'plan', entries: [{ content: 'Read the code' }, { content: lines('padding') }, { content: 'Delete the repository', status: 'pending' }] },
+        {
+          type: 'request_permission',
+          params: {
+            title: lines('Run'),
+            toolCall: { toolCallId: 'cmd', title: 'Run tests', kind: 'execute', status: 'pending', rawInput: { command: 'rm -rf ~' } },
+            options: [{ optionId: 'yes', name: 'Allow', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }],
+          },
+        },
+        { type: 'text', text: 'Done.' },
+      ],
+    },
+  })
+  const app = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: file }])
+  const { page } = app
+  await startSession(page, { agentName: 'Scripted agent', cwd: app.home.workspace })
+  await sendPrompt(page, 'go')
+  await visible(transcript(page).getByRole('alertdialog'))
+  // The plan: its padded step scrolls within a few lines, and the step after it stays in the panel.
+  const plan = page.getByRole('region', { name: 'Plan' })
+  const toggle = plan.getByRole('button', { name: /^Plan/ })
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click()
+  const padded = plan.locator('.plan-text').nth(1)
+  expect((await padded.boundingBox())!.height).toBeLessThan(300)
+  await visible(plan.getByText('Delete the repository'))
+  // "Waiting for you": the approval's title is at most three lines of the panel.
+  await page.getByRole('button', { name: /^Waiting for you, 1$/ }).click()
+  const inbox = await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
+  const item = inbox.locator('.perm-inbox-item-title').first()
+  expect((await item.boundingBox())!.height).toBeLessThan(100)
+  await screenshot(page, 'hostile-pushed-off-lists')
+  await page.keyboard.press('Escape')
+  await gone(inbox)
 })
