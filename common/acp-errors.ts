@@ -48,3 +48,19 @@ export function readableErrorMessage(message: string): string {
   const status = inner?.status
   return typeof status === 'string' && status.trim() !== '' && !said.includes(status) ? `${said.trim()} (${status.trim()})` : said.trim()
 }
+
+/**
+ * What an agent's error says of a missing or refused key, when it says so in the words agents use: codex-acp's
+ * "Missing environment variable: OPENAI_API_KEY" (as -32603, not "authentication required", so no sign-in is offered),
+ * a model provider's 401 passed on as text ("Incorrect API key provided", "invalid x-api-key", "API key not valid").
+ * `name`: the variable it names, when it names one. Null for any other error.
+ */
+export function keyProblemOf(message: string): { name: string | null } | null {
+  const text = message.slice(0, 4096)
+  const missing = /missing (?:the )?environment variable:?\s*[`'"]?([A-Za-z_][A-Za-z0-9_]{0,127})/i.exec(text)
+  if (missing) return { name: missing[1]! }
+  const notSet = /\b([A-Z][A-Z0-9_]{0,126}_(?:API_KEY|TOKEN|KEY))\b[^.\n]{0,40}\b(?:is not set|not set|is missing|missing|is empty)/.exec(text)
+  if (notSet) return { name: notSet[1]! }
+  if (/\b(?:incorrect|invalid|missing|no|not valid|expired)\b[^.\n]{0,20}\b(?:x-)?api[ _-]?key\b|\bapi[ _-]?key\b[^.\n]{0,30}\b(?:not valid|invalid|incorrect|missing|not set|expired)\b/i.test(text)) return { name: null }
+  return null
+}

@@ -508,6 +508,7 @@ export function App({ api, store, seams, defaultCwdFor, Inbox = PlaceholderInbox
                 signInMark={signInMarks[current]}
                 onReopened={onReopened}
                 onOpenAgentLog={openAgentLog}
+                onOpenAgent={openAgent}
               />
             </RenderGuard>
           ) : (

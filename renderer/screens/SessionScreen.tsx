@@ -53,13 +53,16 @@ export interface SessionScreenProps {
   onReopened?: (sessionId: string) => void
   /** Opens the agent's log (a turn that ended with an error offers it). */
   onOpenAgentLog?: (agentId: string) => void
+  /** Opens an agent on the Agents page (where its keys are set). */
+  onOpenAgent?: (agentId: string) => void
 }
 
 /** One session: header, transcript, plan, agent error, composer. Subscribes to this session and its agent only. */
-export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, callFailures, onDismissCallFailure, onSignIn, signInMark, onReopened, onOpenAgentLog }: SessionScreenProps) {
+export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, onCallFailed, callFailures, onDismissCallFailure, onSignIn, signInMark, onReopened, onOpenAgentLog, onOpenAgent }: SessionScreenProps) {
   const session = useAppSelector(store, (view) => view.sessions[sessionId])
   const agentId = session?.agentId
   const agent = useAppSelector(store, (view) => (agentId ? view.agents[agentId] : undefined))
+  const agentDisplayName = agent?.name ?? agentId ?? ''
   const agentsLoaded = useAppSelector(store, (view) => view.loaded)
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set())
   // "Show" on a background item scrolls to its card (negative nonces: never equal to the app's focus requests,
@@ -163,9 +166,10 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         }),
       ...(onSignIn && agentId && !refusedAgain ? { onSignIn: (reason: string) => onSignIn(agentId, reason, sessionId) } : {}),
       ...(onOpenAgentLog && agentId ? { onOpenLog: () => onOpenAgentLog(agentId) } : {}),
+      ...(onOpenAgent && agentId ? { onOpenAgent: () => onOpenAgent(agentId), agentName: agentDisplayName } : {}),
       sending: turnRuns || startingWith !== null,
     }),
-    [send, onSignIn, onOpenAgentLog, agentId, sessionId, refusedAgain, turnRuns, startingWith],
+    [send, onSignIn, onOpenAgentLog, onOpenAgent, agentDisplayName, agentId, sessionId, refusedAgain, turnRuns, startingWith],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])

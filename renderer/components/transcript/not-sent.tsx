@@ -1,4 +1,4 @@
-import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
+import { AUTH_REQUIRED_CODE, keyProblemOf } from '../../../common/acp-errors'
 import { interruptedByBosun } from '../../../common/session/turn-stop'
 import { createContext, useContext } from 'react'
 import type { ContentBlock, MessageEntry, PromptError } from '../../../common/session/types'
@@ -12,6 +12,10 @@ export interface NotSentActions {
   onSignIn?: (reason: string) => void
   /** Opens the agent's log (its stderr): what a turn that ended with an error offers to read. */
   onOpenLog?: () => void
+  /** Opens the agent on the Agents page (its keys and environment): offered when its error says a key is missing or refused. */
+  onOpenAgent?: () => void
+  /** The session's agent, as the window names it (for "Open <agent> on the Agents page"). */
+  agentName?: string
   /**
    * A message is on its way (a turn runs, or one waits for the agent to start): sending another now would only be
    * refused ("a turn is already running"), so Resend and Send again wait, and say why.
@@ -57,6 +61,8 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
   const authRequired = entry.notSent.code === AUTH_REQUIRED_CODE
   // B10: only an agent that listed auth methods Bosun can run (or whose keys it can ask for) can be signed in to; a transcript from before `signIn` says so by the code alone.
   const signIn = authRequired && entry.notSent.signIn !== false
+  // A key the agent says is missing or refused (not as "authentication required"): where to set it.
+  const key = !authRequired && actions?.onOpenAgent ? keyProblemOf(entry.notSent.message) : null
   // v1 answers a message its model failed on as it answers one it refused: say only what is known.
   // One Bosun could not even write to the agent was refused by nobody: its reason says what happened.
   const [label, lead] = entry.notSent.mayHaveTaken
@@ -70,6 +76,7 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
         <strong>{label}.</strong> {lead}
         <PromptErrorText error={entry.notSent} />
       </p>
+      {key && <p className="muted small not-sent-hint">{keyHint(key.name)} Then resend.</p>}
       {authRequired && !signIn && (
         <p className="muted small not-sent-hint">
           It asks for a sign-in but listed no way to sign in that Bosun can use, so Bosun has none to offer: sign in the agent’s own way (often its
@@ -83,6 +90,7 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
               Sign in…
             </button>
           )}
+          {key && <OpenAgentButton actions={actions} />}
           <button type="button" className="button button-small button-secondary" disabled={text === ''} onClick={() => actions.onEdit(text)}>
             Edit
           </button>
@@ -113,8 +121,12 @@ export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: 
   const signIn = code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
   // Bosun closed (or died) mid-turn and stopped the agent: nothing went wrong that its log could explain.
   const openLog = interruptedByBosun(message) ? undefined : actions.onOpenLog
+  // The agent says a key is missing or refused, in words rather than "authentication required": where to set it.
+  const key = !signIn && actions.onOpenAgent ? keyProblemOf(message) : null
   const hint = signIn
     ? 'Sign in, then send the message again.'
+    : key
+      ? `${keyHint(key.name)} Then send the message again.`
     : lastMessage
       ? `You can send the message again${openLog ? ', or read the agent’s log for what went wrong' : ''}.`
       : openLog
@@ -130,6 +142,7 @@ export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: 
             Sign in…
           </button>
         )}
+        {key && <OpenAgentButton actions={actions} />}
         {lastMessage && (
           <>
             <button
@@ -153,5 +166,21 @@ export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: 
         )}
       </div>
     </div>
+  )
+}
+
+/** Where a key the agent says is missing or refused is set: its entry on the Agents page. */
+function keyHint(name: string | null): string {
+  return name
+    ? `The agent says ${name} is not set: add it to the agent on the Agents page (Edit, then Secrets for a key or Environment for a setting).`
+    : 'The agent says its API key is missing or was refused: set it on the Agents page (Edit, then Secrets).'
+}
+
+function OpenAgentButton({ actions }: { actions: NotSentActions }) {
+  if (!actions.onOpenAgent) return null
+  return (
+    <button type="button" className="button button-small button-secondary" onClick={actions.onOpenAgent}>
+      Open {actions.agentName || 'the agent'} on the Agents page
+    </button>
   )
 }
