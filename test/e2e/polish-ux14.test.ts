@@ -193,7 +193,7 @@ it('walk: a form, a link question, Agents, the add-agent form, an agent’s Logs
   for (let i = 0; i < 4 && (await dialog.count()); i++) await page.keyboard.press('Escape')
   await gone(dialog)
 
-  await page.keyboard.press('Control+,')
+  await page.keyboard.press('Control+Comma')
   const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
   await shootSizes(page, 'settings', async () => expect(await cutAcross(page)).toEqual([]))
   await page.keyboard.press('Escape')
@@ -268,7 +268,9 @@ it('walk by keyboard: F6 through the sidebar, the transcript and the message box
 
 it('Settings: an MCP server’s long argument list wraps across the form and shows whole', async () => {
   const { page } = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }], { viewport: { width: 900, height: 700 } })
-  await page.keyboard.press('Control+,')
+  // The window's keys listen once it has loaded: a key pressed before that is lost.
+  await visible(page.getByRole('button', { name: 'Settings', exact: true }))
+  await page.keyboard.press('Control+Comma')
   const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
   const form = settings.getByRole('form', { name: /Add/ }).first()
   const args = form.getByRole('textbox', { name: 'Arguments', exact: true })
@@ -291,6 +293,7 @@ it('walk: the new-session form and the Waiting for you inbox, by keyboard', asyn
     { viewport: { width: 900, height: 700 } },
   )
   const { page } = app
+  await visible(page.getByRole('button', { name: 'Settings', exact: true }))
   await page.keyboard.press('Control+Shift+O')
   const form = await visible(page.getByRole('form', { name: 'New session' }))
   await shootSizes(page, 'new-session', async () => {

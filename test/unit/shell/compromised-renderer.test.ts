@@ -367,7 +367,8 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
     must(await call('respondPermission', { requestId: request.requestId, optionId: 'allow-always' }))
     expect(must(await turn).stopReason).toBe('end_turn')
     expect(fake.dialogs.slice(before).map((d) => [d.options.title, d.options.detail])).toEqual([
-      ['Bosun: Always allow', 'Request: "Run npm test"\nSession folder: ' + JSON.stringify(workspace) + '\nWhere Bosun cannot tell such requests apart, the rule only lasts for this session.'],
+      // The folder and what the rule means first, then the agent's words (its request, a command), which a bound may cut.
+      ['Bosun: Always allow', 'Session folder: ' + JSON.stringify(workspace) + '\nWhere Bosun cannot tell such requests apart, the rule only lasts for this session.\nRequest: "Run npm test"'],
     ])
     await sink.next('rulesChanged', (p) => p.rules.length === 1)
     expect(must(await call<unknown[]>('listRules'))).toHaveLength(1)
