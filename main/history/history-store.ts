@@ -80,6 +80,8 @@ export interface HistoryStore extends IDisposable {
   listLater?(options?: { includeArchived?: boolean; limit?: number }): Promise<HistorySummary[]>
   summary(sessionId: string): HistorySummary | undefined
   load(sessionId: string): StoredSession | undefined
+  /** Optional: moves a stored session to a free id `<sessionId>#n` (returned), for one made while history was off under its id. */
+  keepAside?(sessionId: string): string
   has(sessionId: string): boolean
   rename(sessionId: string, title: string | null): boolean
   setArchived(sessionId: string, archived: boolean): boolean

@@ -505,9 +505,13 @@ export class ReopeningHistoryStore implements HistoryStore {
       throw Object.assign(new Error(this.problem), { code: HISTORY_OFF })
     }
     if (made) {
-      this.madeWhileOff = undefined
       for (const { session } of writes) made.add(session.sessionId)
-      for (const id of made) if (store.has(id)) (store as SqliteHistoryStore).keepAside?.(id)
+      // One at a time, each forgotten once kept aside: a failure here (a full disk) leaves the rest for the next write.
+      for (const id of [...made]) {
+        if (store.has(id)) store.keepAside?.(id)
+        made.delete(id)
+      }
+      this.madeWhileOff = undefined
     }
     return store.write(writes)
   }

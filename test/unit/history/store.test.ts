@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { HISTORY_FILE, openHistoryStore, SqliteHistoryStore, type SearchIndexOptions } from '../../../main/history/sqlite-history-store'
+import { HISTORY_FILE, openHistoryStore, ReopeningHistoryStore, SqliteHistoryStore, type SearchIndexOptions } from '../../../main/history/sqlite-history-store'
 import { CURRENT_VERSION, SCHEMA_V1 } from '../../../main/history/schema'
 import { MAX_BODY, decodeEntry, encodeEntry, searchTextOfBody } from '../../../main/history/entry-codec'
-import type { HistoryStore, SessionRow } from '../../../main/history/history-store'
+import { NullHistoryStore, type HistoryStore, type SessionRow } from '../../../main/history/history-store'
 import type { Entry } from '../../../common/session/types'
 
 const homes: string[] = []
@@ -181,6 +181,25 @@ describe('the history database file', () => {
     // Only sessions made while it was off are looked at: a later write of s1 is a write of the new one.
     off.store.write([{ ...made, entries: [] }])
     expect(off.store.list()).toHaveLength(2)
+  })
+
+  it('keeps aside at the next write what a failing write could not keep aside', () => {
+    let failing = true
+    const keptAside: string[] = []
+    const opened = Object.assign(new NullHistoryStore(), {
+      file: '/home/history.sqlite',
+      has: (id: string) => id === 'agent/s1' && keptAside.length === 0,
+      keepAside: (id: string) => {
+        if (failing) throw new Error('SQLITE_FULL: database or disk is full')
+        keptAside.push(id)
+        return `${id}#2`
+      },
+    }) as unknown as HistoryStore
+    const store = new ReopeningHistoryStore('/home/history.sqlite', 'History is off: …', () => ({ store: opened, problem: null }), 0)
+    expect(() => store.write([{ session: row(), entries: [] }])).toThrow(/disk is full/)
+    failing = false
+    store.write([{ session: row(), entries: [] }])
+    expect(keptAside).toEqual(['agent/s1'])
   })
 
   it('tries a locked file again without waiting out the lock, and waits for locks as usual once it is open', () => {
