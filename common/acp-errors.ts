@@ -58,7 +58,8 @@ export function readableErrorMessage(message: string): string {
 export function keyProblemOf(message: string): { name: string | null } | null {
   const text = message.slice(0, 4096)
   const missing = /missing (?:the )?environment variable:?\s*[`'"]?([A-Za-z_][A-Za-z0-9_]{0,127})/i.exec(text)
-  if (missing) return { name: missing[1]! }
+  // A variable's name as agents write them (OPENAI_API_KEY), not the next word of a sentence ("… variable for Codex").
+  if (missing) return { name: /^[A-Z_][A-Z0-9_]+$/.test(missing[1]!) ? missing[1]! : null }
   const notSet = /\b([A-Z][A-Z0-9_]{0,126}_(?:API_KEY|TOKEN|KEY))\b[^.\n]{0,40}\b(?:is not set|not set|is missing|missing|is empty)/.exec(text)
   if (notSet) return { name: notSet[1]! }
   if (/\b(?:incorrect|invalid|missing|no|not valid|expired)\b[^.\n]{0,20}\b(?:x-)?api[ _-]?key\b|\bapi[ _-]?key\b[^.\n]{0,30}\b(?:not valid|invalid|incorrect|missing|not set|expired)\b/i.test(text)) return { name: null }

@@ -17,6 +17,8 @@ describe('keyProblemOf', () => {
     expect(keyProblemOf('Missing environment variable: FAKE_API_KEY')).toEqual({ name: 'FAKE_API_KEY' })
     expect(keyProblemOf('Internal error: missing environment variable: `OPENAI_API_KEY`')).toEqual({ name: 'OPENAI_API_KEY' })
     expect(keyProblemOf('ANTHROPIC_API_KEY is not set')).toEqual({ name: 'ANTHROPIC_API_KEY' })
+    // A name only where one is given: not the next word of the sentence.
+    expect(keyProblemOf('Missing environment variable for the model provider')).toEqual({ name: null })
     expect(keyProblemOf('Internal error: Incorrect API key provided: sk-fake. You can find your API key at https://platform.openai.com/account/api-keys.')).toEqual({ name: null })
     expect(keyProblemOf('authentication_error: invalid x-api-key')).toEqual({ name: null })
     expect(keyProblemOf('API key not valid. Please pass a valid API key.')).toEqual({ name: null })
