@@ -13,7 +13,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { Entry, SessionState } from '../../common/session/types'
-import { isHistoryOff, type EntryRow, type HistoryStore, type RawSessionWrite, type SessionWrite, type StoredSession } from './history-store'
+import { isHistoryOff, type EntryRow, type HistoryStore, type RawSessionWrite, type SessionRow, type SessionWrite, type StoredSession } from './history-store'
 import { derivedTitle } from '../../common/session/title'
 import { encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
 import { growthOf } from './entry-growth'
@@ -201,22 +201,8 @@ export class HistoryRecorder implements IDisposable {
     this.release(sessionId, tracked)
     const state = tracked.latest
     return {
-      row: {
-        sessionId,
-        agentId: state.agentId,
-        acpSessionId: state.acpSessionId,
-        cwd: state.cwd,
-        title: derivedTitle(state),
-        createdAt: tracked.createdAt,
-        updatedAt: tracked.updatedAt,
-        protocolVersion: state.protocolVersion,
-        capabilities: tracked.capabilities,
-        turnState: state.turn.state,
-        state: encodeSessionState(state),
-        customTitle: null,
-        archived: false,
-      },
-      entries: state.entries.map((entry, position) => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })),
+      row: { ...sessionRow(state, tracked), state: encodeSessionState(state), customTitle: null, archived: false },
+      entries: state.entries.map((entry, position) => entryRow(entry, position)),
     }
   }
 
@@ -278,7 +264,7 @@ export class HistoryRecorder implements IDisposable {
             const grown = last !== undefined && last === before[i] ? growthOf(last, entry) : null
             rawEntries.push(grown ? { position: i, grown } : { position: i, entry })
             posted.set(i, entry)
-          } else entries.push({ position: i, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })
+          } else entries.push(entryRow(entry, i))
         }
       }
       const unchanged = tracked.stateJson !== null && written !== null && sameSessionFields(written, latest)
@@ -288,18 +274,7 @@ export class HistoryRecorder implements IDisposable {
       if (written === null || (written.entries !== latest.entries && latest.entries !== tracked.opened) || listed !== tracked.listed) tracked.updatedAt = now
       // Once the entries moved on from those, nothing more is kept of them.
       if (tracked.opened !== undefined && latest.entries !== tracked.opened) delete tracked.opened
-      const session = {
-        sessionId: latest.sessionId,
-        agentId: latest.agentId,
-        acpSessionId: latest.acpSessionId,
-        cwd: latest.cwd,
-        title: derivedTitle(latest),
-        createdAt: tracked.createdAt,
-        updatedAt: tracked.updatedAt,
-        protocolVersion: latest.protocolVersion,
-        capabilities: tracked.capabilities,
-        turnState: latest.turn.state,
-      }
+      const session = sessionRow(latest, tracked)
       // Rows past the entries (stored before they were read into fewer) go, until a longer session has written over them.
       const end = tracked.storedEnd !== undefined && latest.entries.length < tracked.storedEnd ? { entriesEnd: latest.entries.length } : {}
       if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries, ...end })
@@ -398,3 +373,22 @@ export class HistoryRecorder implements IDisposable {
     this.dirty.clear()
   }
 }
+
+/** A session's row as the recorder writes it (without its encoded state): what it holds, with the times it keeps. */
+function sessionRow(state: SessionState, tracked: Tracked): Omit<SessionRow, 'state'> {
+  return {
+    sessionId: state.sessionId,
+    agentId: state.agentId,
+    acpSessionId: state.acpSessionId,
+    cwd: state.cwd,
+    title: derivedTitle(state),
+    createdAt: tracked.createdAt,
+    updatedAt: tracked.updatedAt,
+    protocolVersion: state.protocolVersion,
+    capabilities: tracked.capabilities,
+    turnState: state.turn.state,
+  }
+}
+
+/** An entry encoded at its position, as the store keeps it. */
+const entryRow = (entry: Entry, position: number): EntryRow => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })
