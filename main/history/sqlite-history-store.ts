@@ -292,8 +292,9 @@ export class SqliteHistoryStore implements HistoryStore {
    */
   keepAside(sessionId: string): string {
     return this.db.transaction(() => {
-      let aside = ''
-      for (let n = 2; !aside || this.has(aside); n++) aside = `${sessionId}#${n}`
+      let n = 2
+      while (this.has(`${sessionId}#${n}`)) n++
+      const aside = `${sessionId}#${n}`
       const columns = (this.db.pragma('table_info(sessions)') as { name: string }[]).map((c) => `"${c.name}"`).filter((c) => c !== '"id"')
       this.db.prepare(`INSERT INTO sessions (id, ${columns.join(', ')}) SELECT ?, ${columns.join(', ')} FROM sessions WHERE id = ?`).run(aside, sessionId)
       this.db.prepare('UPDATE entries SET session_id = ? WHERE session_id = ?').run(aside, sessionId)

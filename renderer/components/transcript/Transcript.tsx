@@ -393,6 +393,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   // The entries of a refused turn are marked with a dashed rule; this note (and the prompt's own) says what it means.
   const stopNote = baseNote && session.turn.stopReason === 'refusal' && lastPromptExcluded(entries) ? `${baseNote} ${REFUSED_OUT_NOTE}` : baseNote
   const turnError = stoppedWithError(session.turn) ? null : (session.turn.error ?? null)
+  // The person ended the turn by restarting its agent: said as a fact, not as an alarm.
+  const chosenEnd = turnError !== null && restartedByPerson(turnError.message)
 
   // Following the end costs no layout of its own: a ResizeObserver on the content and on the view reports after
   // the browser's layout of the frame (so reading scrollHeight there is free) whenever the content grows (new
@@ -660,8 +662,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
           )}
           {turnError && (
             // A turn the person ended by restarting its agent is said plainly, not as an alarm: they chose it.
-            <div className={restartedByPerson(turnError.message) ? 'turn-error turn-error-chosen' : 'turn-error'} role={restartedByPerson(turnError.message) ? 'status' : 'alert'}>
-              <Icon name={restartedByPerson(turnError.message) ? 'restart' : 'alert'} />
+            <div className={chosenEnd ? 'turn-error turn-error-chosen' : 'turn-error'} role={chosenEnd ? 'status' : 'alert'}>
+              <Icon name={chosenEnd ? 'restart' : 'alert'} />
               <div className="turn-error-body">
                 {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
                 <span>{turnErrorText(revealAsText(turnError.message, { prose: true }), turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
