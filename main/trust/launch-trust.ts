@@ -41,14 +41,29 @@ export function sameLaunch(a: LaunchIdentity, b: LaunchIdentity): boolean {
   return launchIdentityHash(a) === launchIdentityHash(b)
 }
 
+/** What differs between two definitions: the command, the arguments, how many environment variables, the secrets. */
+function launchDiff(a: LaunchIdentity, b: LaunchIdentity) {
+  const names = new Set([...Object.keys(a.env), ...Object.keys(b.env)])
+  const before = new Set(a.secretEnv)
+  const after = new Set(b.secretEnv)
+  return {
+    command: a.command !== b.command,
+    args: JSON.stringify(a.args) !== JSON.stringify(b.args),
+    envChanged: [...names].filter((name) => !Object.hasOwn(a.env, name) || !Object.hasOwn(b.env, name) || a.env[name] !== b.env[name]).length,
+    secrets: JSON.stringify([...a.secretEnv].sort()) !== JSON.stringify([...b.secretEnv].sort()),
+    /** Secret names added or removed. */
+    keysListed: [...after].filter((name) => !before.has(name)).length + [...before].filter((name) => !after.has(name)).length,
+  }
+}
+
 /** Which of command / arguments / environment / secrets differ (for the dialog's "changed:" line). */
 export function changedParts(previous: LaunchIdentity, next: LaunchIdentity): string[] {
+  const diff = launchDiff(previous, next)
   const parts: string[] = []
-  if (previous.command !== next.command) parts.push('command')
-  if (JSON.stringify(previous.args) !== JSON.stringify(next.args)) parts.push('arguments')
-  const env = (e: Readonly<Record<string, string>>) => JSON.stringify(Object.entries(e).sort(([a], [b]) => (a < b ? -1 : 1)))
-  if (env(previous.env) !== env(next.env)) parts.push('environment')
-  if (JSON.stringify([...previous.secretEnv].sort()) !== JSON.stringify([...next.secretEnv].sort())) parts.push('keychain secrets')
+  if (diff.command) parts.push('command')
+  if (diff.args) parts.push('arguments')
+  if (diff.envChanged > 0) parts.push('environment')
+  if (diff.secrets) parts.push('keychain secrets')
   return parts
 }
 
@@ -58,16 +73,12 @@ export function changedParts(previous: LaunchIdentity, next: LaunchIdentity): st
  * value was set or removed since (the names may be the same). Empty when nothing that runs differs.
  */
 export function describeLaunchChanges(started: LaunchIdentity, saved: LaunchIdentity, keysReplaced = false): string[] {
+  const diff = launchDiff(started, saved)
   const changes: string[] = []
-  if (started.command !== saved.command) changes.push('the new command')
-  if (JSON.stringify(started.args) !== JSON.stringify(saved.args)) changes.push('the new arguments')
-  const names = new Set([...Object.keys(started.env), ...Object.keys(saved.env)])
-  const envChanged = [...names].filter((name) => !Object.hasOwn(started.env, name) || !Object.hasOwn(saved.env, name) || started.env[name] !== saved.env[name]).length
-  if (envChanged > 0) changes.push(envChanged === 1 ? '1 changed environment variable' : `${envChanged} changed environment variables`)
-  const before = new Set(started.secretEnv)
-  const after = new Set(saved.secretEnv)
-  const keysListed = [...after].filter((name) => !before.has(name)).length + [...before].filter((name) => !after.has(name)).length
-  if (keysListed > 0) changes.push(keysListed === 1 ? '1 added or removed key' : `${keysListed} added or removed keys`)
+  if (diff.command) changes.push('the new command')
+  if (diff.args) changes.push('the new arguments')
+  if (diff.envChanged > 0) changes.push(diff.envChanged === 1 ? '1 changed environment variable' : `${diff.envChanged} changed environment variables`)
+  if (diff.keysListed > 0) changes.push(diff.keysListed === 1 ? '1 added or removed key' : `${diff.keysListed} added or removed keys`)
   else if (keysReplaced) changes.push('the key values you changed')
   return changes
 }
