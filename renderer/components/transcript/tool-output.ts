@@ -27,15 +27,19 @@ export function isVerbatimToolText(toolKind: string, block: unknown): boolean {
 }
 
 function looksLikeJson(text: string): boolean {
+  return jsonObjectOrList(text) !== undefined
+}
+
+/** The text's value when it is a JSON object or list (of at most {@link MAX_JSON_PROBE_CHARS}), else undefined. */
+function jsonObjectOrList(text: string): unknown {
   const t = text.trim()
-  if (t.length < 2 || t.length > MAX_JSON_PROBE_CHARS) return false
+  if (t.length < 2 || t.length > MAX_JSON_PROBE_CHARS) return undefined
   const ends = `${t[0]}${t[t.length - 1]}`
-  if (ends !== '{}' && ends !== '[]') return false
+  if (ends !== '{}' && ends !== '[]') return undefined
   try {
-    JSON.parse(t)
-    return true
+    return JSON.parse(t) as unknown
   } catch {
-    return false
+    return undefined
   }
 }
 
@@ -49,8 +53,8 @@ export function todoListOutput(rawInput: unknown, block: unknown): PlanEntryView
   if (typeof rawInput !== 'object' || rawInput === null || !Array.isArray((rawInput as { todos?: unknown }).todos)) return null
   if (typeof block !== 'object' || block === null) return null
   const { type, text } = block as { type?: unknown; text?: unknown }
-  if (type !== 'text' || typeof text !== 'string' || !looksLikeJson(text)) return null
-  const list: unknown = JSON.parse(text)
+  if (type !== 'text' || typeof text !== 'string') return null
+  const list = jsonObjectOrList(text)
   if (!Array.isArray(list) || list.length === 0) return null
   const entries = parsePlanEntries(list)
   // Every item a step (a string `content`): otherwise the JSON says more than a checklist would, and is shown as it is.
