@@ -33,6 +33,7 @@ import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { sessionRequestAdmission } from '../sessions/request-admission'
 import { createHistoryService } from '../history/service'
 import { openHistoryStore } from '../history/worker-history-store'
+import { RESCUE_FOLDER } from '../history/rescue'
 import { CLOSED_MESSAGE } from '../history/restore'
 import { turnFailed } from '../../common/session/turn-stop'
 import { ownerConfirmation, recordConfirmations, refuseAllConfirmation, serializeConfirmations } from '../trust/confirmation'
@@ -170,6 +171,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
     redactFailure: (failure) => agentTools.current?.redactFailure(failure) ?? failure,
     redactText: (text) => agentTools.current?.secrets.redactText(text) ?? text,
     agentName: (agentId) => agentName(agentId),
+    rescueDir: join(home, RESCUE_FOLDER),
   })
   const mcp = await createMcpService({
     home,

@@ -91,6 +91,8 @@ export interface HistoryStore extends IDisposable {
   searchLater?(query: string, limit: number): Promise<(Omit<HistoryHit, 'snippet'> & { body: string })[]>
   /** Makes the write-ahead log part of the database file (on quit). */
   checkpoint(): void
+  /** Optional: whether the history is off (its file could not be opened yet): writes now would fail. */
+  isOff?(): boolean
 }
 
 /** The `code` of a write refused because history is off (its message says why, as the opening did). */
@@ -102,6 +104,9 @@ export const isHistoryOff = (error: unknown): boolean => (error as { code?: unkn
 /** A store that keeps nothing: used when the database cannot be opened, so sessions still work in memory. */
 export class NullHistoryStore implements HistoryStore {
   readonly file = null
+  isOff(): boolean {
+    return true
+  }
   write(_writes: SessionWrite[]): void {}
   list(): HistorySummary[] {
     return []

@@ -80,6 +80,7 @@ function call(method: string, args: unknown[]): unknown {
     store = undefined
     return undefined
   }
+  if (method === 'isOff') return store.isOff?.() ?? false
   const fn = (store as unknown as Record<string, (...a: unknown[]) => unknown>)[method]
   if (typeof fn !== 'function' || method === 'write') throw new Error(`Unknown history call ${method}.`)
   return fn.apply(store, args)

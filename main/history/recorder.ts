@@ -106,6 +106,11 @@ export class HistoryRecorder implements IDisposable {
       intervalMs?: number
       scheduler?: Scheduler
       now?: () => number
+      /**
+       * On dispose (quit) while the history cannot be written: the sessions whose newest state the store has not
+       * confirmed, as the store would give them, to keep elsewhere (`rescue.ts`). Without it they are lost.
+       */
+      rescue?: (sessions: StoredSession[]) => void
     },
   ) {}
 
@@ -199,11 +204,7 @@ export class HistoryRecorder implements IDisposable {
     const tracked = this.tracked.get(sessionId)
     if (!tracked?.closed) return undefined
     this.release(sessionId, tracked)
-    const state = tracked.latest
-    return {
-      row: { ...sessionRow(state, tracked), state: encodeSessionState(state), customTitle: null, archived: false },
-      entries: state.entries.map((entry, position) => entryRow(entry, position)),
-    }
+    return storedSession(tracked.latest, tracked)
   }
 
   /** Whether a session of this id is held: open, or closed and not saved yet (a new session must not take its id). */
@@ -364,9 +365,31 @@ export class HistoryRecorder implements IDisposable {
     this.handle = undefined
   }
 
+  /**
+   * Quitting while the history cannot be written (writes fail, or the store says it is off): the sessions whose newest
+   * state the store has not confirmed go to `rescue`. A store that works is trusted with the last write.
+   */
+  private rescueUnsaved(): void {
+    const rescue = this.options.rescue
+    if (!rescue) return
+    let off = this.failing
+    if (!off) {
+      try {
+        off = this.store.isOff?.() === true
+      } catch {
+        off = true
+      }
+    }
+    if (!off) return
+    const unsaved: StoredSession[] = []
+    for (const tracked of this.tracked.values()) if (tracked.acked !== tracked.latest) unsaved.push(storedSession(tracked.latest, tracked))
+    if (unsaved.length > 0) rescue(unsaved)
+  }
+
   dispose(): void {
     if (this.disposed) return
     this.flush()
+    this.rescueUnsaved()
     this.disposed = true
     this.cancelTimer()
     this.tracked.clear()
@@ -389,6 +412,12 @@ function sessionRow(state: SessionState, tracked: Tracked): Omit<SessionRow, 'st
     turnState: state.turn.state,
   }
 }
+
+/** A session as the store would give it once written whole (nothing of the person's: no custom title, not archived). */
+const storedSession = (state: SessionState, tracked: Tracked): StoredSession => ({
+  row: { ...sessionRow(state, tracked), state: encodeSessionState(state), customTitle: null, archived: false },
+  entries: state.entries.map((entry, position) => entryRow(entry, position)),
+})
 
 /** An entry encoded at its position, as the store keeps it. */
 const entryRow = (entry: Entry, position: number): EntryRow => ({ position, entryId: entry.id, kind: entry.kind, ...encodeEntry(entry) })

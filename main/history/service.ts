@@ -12,7 +12,8 @@ import type { SessionState } from '../../common/session/types'
 import type { AgentSessionInfo } from '../acp/types'
 import type { SessionHistoryHooks } from '../sessions/sessions-service'
 import { exportFileName, exportTitle, sessionToJson, sessionToMarkdown } from './export'
-import { isHistoryOff, type HistoryStore } from './history-store'
+import { isHistoryOff, type HistoryStore, type StoredSession } from './history-store'
+import { isRescued, restoreRescued, saveRescued } from './rescue'
 import { HistoryRecorder } from './recorder'
 import { restoreSessionState, settled } from './restore'
 import { searchTextOfBody } from './entry-codec'
@@ -98,6 +99,11 @@ export function createHistoryService(options: {
   redactText?: (text: string) => string
   /** An agent's name for what the history says (default: its id). */
   agentName?: (agentId: string) => string
+  /**
+   * Where sessions that could not be written when Bosun quit are kept (`rescue.ts`), to be written once the history
+   * opens. Without it, a quit while history is off loses them.
+   */
+  rescueDir?: string
 }): HistoryService {
   const { store, events, logger } = options
   let writeProblem: string | null = null
@@ -114,9 +120,45 @@ export function createHistoryService(options: {
       // History off since it opened is said where the history is, from the start: no notice for each session after.
       if (message && !isHistoryOff(error)) events.emit('appNotice', { severity: 'error', title: 'History not saved', description: message.slice(0, 4096) })
       changed()
+      if (message === null) void restoreUnsaved()
     },
     onListChanged: changed,
+    ...(options.rescueDir !== undefined ? { rescue: (unsaved: StoredSession[]) => keepUnsaved(options.rescueDir!, unsaved) } : {}),
   })
+
+  /** Quitting while the history cannot be written: the sessions it lacks go to files of their own (`rescue.ts`). */
+  const keepUnsaved = (dir: string, unsaved: StoredSession[]) => {
+    const { saved, failed } = saveRescued(dir, unsaved)
+    if (saved.length > 0) logger.warn(`history: ${saved.length} session(s) could not be written to the history; kept in ${dir} until it opens`)
+    for (const { sessionId, reason } of failed) logger.error(`history: session ${sessionId} could not be kept anywhere (${reason}); its last changes are lost`)
+  }
+
+  /** Writes the sessions kept at an earlier quit, once the history is open; says so when there were any. */
+  let restoring = false
+  const restoreUnsaved = async () => {
+    const dir = options.rescueDir
+    if (dir === undefined || restoring || store.file === null) return
+    restoring = true
+    try {
+      if (store.isOff?.()) return
+      const { restored, unreadable } = await restoreRescued(dir, store)
+      for (const file of unreadable) logger.warn(`history: ${file} is not a session Bosun kept whole; renamed to ${file}.unreadable`)
+      if (restored.length === 0) return
+      logger.info(`history: wrote ${restored.length} session(s) kept when Bosun could not write the history`)
+      events.emit('appNotice', {
+        severity: 'info',
+        title: restored.length === 1 ? 'A session was recovered' : `${restored.length} sessions were recovered`,
+        description: `Bosun could not write ${restored.length === 1 ? 'this session' : 'these sessions'} to the history when it last quit. ${restored.length === 1 ? 'It is' : 'They are'} in the history now.`,
+      })
+      changed()
+    } catch (error) {
+      // Tried again when writes work again, and at the next start.
+      logger.warn('history: the sessions kept when Bosun could not write the history are not written yet', error)
+    } finally {
+      restoring = false
+    }
+  }
+  void restoreUnsaved()
   const problem = () => writeProblem ?? openProblem
   const redact = (failure: Failure) => options.redactFailure?.(failure) ?? failure
 
@@ -161,8 +203,9 @@ export function createHistoryService(options: {
       }
     },
     isTaken: (sessionId) => {
-      // A session closed and not saved yet keeps its id too.
+      // A session closed and not saved yet keeps its id too, and so does one kept when Bosun quit.
       if (recorder.holds(sessionId)) return true
+      if (options.rescueDir !== undefined && isRescued(options.rescueDir, sessionId)) return true
       try {
         return store.has(sessionId)
       } catch {

@@ -544,6 +544,14 @@ export class ReopeningHistoryStore implements HistoryStore {
   checkpoint(): void {
     this.opened?.checkpoint()
   }
+  keepAside(sessionId: string): string {
+    if (!this.opened?.keepAside) throw Object.assign(new Error(this.problem), { code: HISTORY_OFF })
+    return this.opened.keepAside(sessionId)
+  }
+  /** Off until the file opens (one more attempt when the last one is old enough). */
+  isOff(): boolean {
+    return this.store() === undefined
+  }
   dispose(): void {
     this.opened?.dispose()
   }

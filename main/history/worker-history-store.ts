@@ -328,6 +328,14 @@ export class WorkerHistoryStore implements HistoryStore {
   has(sessionId: string): boolean {
     return this.call('has', sessionId)
   }
+  keepAside(sessionId: string): string {
+    return this.call<string>('keepAside', sessionId)
+  }
+  /** The thread's store is off (its file could not be opened yet); a thread that stopped is off too. */
+  isOff(): boolean {
+    if (this.stopped) return true
+    return this.call<boolean>('isOff')
+  }
   rename(sessionId: string, title: string | null): boolean {
     this.sharedReads.clear()
     return this.call('rename', sessionId, title)

@@ -260,6 +260,34 @@ describe('history across restarts', () => {
     expect(session.entries.some((e) => e.kind === 'tool_call')).toBe(true)
   }, 30_000)
 
+  it('keeps the sessions it could not write when Bosun quits while history is off, and writes them once it opens', async () => {
+    const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }], (h) => mkdirSync(join(h.home, 'history.sqlite')))
+    const run = await harness.start(home)
+    const open = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    expect((await runTurn(run, open, 'diff')).stopReason).toBe('end_turn')
+    // One closed, one still open when the person quits: neither could be written.
+    const closed = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace })).sessionId
+    expect((await runTurn(run, closed, 'Refactor the tokenizer')).stopReason).toBe('end_turn')
+    must(await run.handlers.closeSession({ sessionId: closed }))
+    await harness.stop(run)
+    const kept = join(home.home, 'history-unsaved')
+    expect(readdirSync(kept).filter((f) => f.endsWith('.json'))).toHaveLength(2)
+
+    // The file can be opened at the next start: both are written to it, and the files that kept them go.
+    rmSync(join(home.home, 'history.sqlite'), { recursive: true })
+    const again = await harness.start(home)
+    await again.sink.next('historyChanged')
+    const listed = must(await again.handlers.historyList({}))
+    expect(listed.problem).toBeNull()
+    expect(listed.sessions.map((s) => s.sessionId).sort()).toEqual([open, closed].sort())
+    expect(readdirSync(kept)).toEqual([])
+    must(await again.handlers.historyOpen({ sessionId: open }))
+    const { session } = await again.sink.next('sessionAdded', (e) => e.session.sessionId === open)
+    expect(session.entries.some((e) => e.kind === 'tool_call')).toBe(true)
+    expect(must(await again.handlers.historySearch({ query: 'tokenizer' })).hits).toEqual([expect.objectContaining({ sessionId: closed })])
+    await harness.stop(again)
+  }, 30_000)
+
   it('deletes an open session at once, before the recorder wrote it (no "No stored session")', async () => {
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: harness.scenario(scenario(undefined)) }])
     const run = await harness.start(home)

@@ -1,0 +1,191 @@
+/**
+ * Sessions Bosun could not write to the history when it quit are kept in files of their own (`rescue.ts`) and written
+ * once the history opens: not lost to a quit while history is off, never over a newer stored copy, never over another
+ * session that took the id, and a damaged file never stops the rest.
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createLogger } from '../../../main/base/log'
+import { HISTORY_OFF, type HistoryStore, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
+import { HistoryRecorder } from '../../../main/history/recorder'
+import { createHistoryService } from '../../../main/history/service'
+import { RecordingSink } from '../../support/recording-sink'
+import { isRescued, restoreRescued, saveRescued } from '../../../main/history/rescue'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { HistorySummary } from '../../../common/contract/history'
+
+/** A store in memory: its writes fail while `off`; `stored` is what it lists. */
+class MemoryStore implements HistoryStore {
+  readonly file = '/home/history.sqlite'
+  off = false
+  failWrites = false
+  readonly written: SessionWrite[] = []
+  readonly stored = new Map<string, HistorySummary>()
+  readonly asides: string[] = []
+  write(writes: SessionWrite[]): void {
+    if (this.off) throw Object.assign(new Error('History is off'), { code: HISTORY_OFF })
+    if (this.failWrites) throw new Error('SQLITE_FULL: database or disk is full')
+    this.written.push(...writes)
+  }
+  isOff(): boolean {
+    return this.off
+  }
+  summary(sessionId: string): HistorySummary | undefined {
+    return this.stored.get(sessionId)
+  }
+  keepAside(sessionId: string): string {
+    this.asides.push(sessionId)
+    return `${sessionId}#2`
+  }
+  has = (sessionId: string) => this.stored.has(sessionId)
+  load = () => undefined
+  list = () => []
+  rename = () => false
+  setArchived = () => false
+  delete = () => false
+  search = () => []
+  checkpoint(): void {}
+  dispose(): void {}
+}
+
+const quiet = createLogger('test', () => undefined)
+const prompt = (text: string) => ({ type: 'local_prompt' as const, content: [{ type: 'text' as const, text }] })
+const session = (id: string, text: string) =>
+  applyActions(createSessionState({ sessionId: id, acpSessionId: id, agentId: 'a', protocolVersion: 1, cwd: '/w' }), [prompt(text)])
+
+const dirs: string[] = []
+const folder = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-rescue-'))
+  dirs.push(dir)
+  return join(dir, 'history-unsaved')
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** What a recorder over `store` hands to rescue when disposed after tracking `states`. */
+function quitWith(store: MemoryStore, ...states: ReturnType<typeof session>[]): StoredSession[] {
+  const rescued: StoredSession[] = []
+  const recorder = new HistoryRecorder(store, { logger: quiet, intervalMs: 60_000, rescue: (sessions) => rescued.push(...sessions) })
+  for (const state of states) recorder.track(state, { createdAt: 10, updatedAt: 20 })
+  recorder.dispose()
+  return rescued
+}
+
+describe('sessions kept when Bosun quits while the history cannot be written', () => {
+  it('are handed over only when the store is off or its writes fail', () => {
+    const working = new MemoryStore()
+    expect(quitWith(working, session('a/1', 'hello'))).toEqual([])
+    expect(working.written.map((w) => w.session.sessionId)).toEqual(['a/1'])
+
+    const off = new MemoryStore()
+    off.off = true
+    const rescued = quitWith(off, session('a/1', 'hello'), session('a/2', 'world'))
+    expect(rescued.map((s) => s.row.sessionId)).toEqual(['a/1', 'a/2'])
+    expect(rescued[0]!.entries.map((e) => e.kind)).toEqual(['user_message'])
+    expect(rescued[0]!.entries[0]!.body).toContain('hello')
+
+    const full = new MemoryStore()
+    full.failWrites = true
+    expect(quitWith(full, session('a/1', 'hello')).map((s) => s.row.sessionId)).toEqual(['a/1'])
+  })
+
+  it('are written to the history once it opens, each file removed once written', async () => {
+    const dir = folder()
+    const off = new MemoryStore()
+    off.off = true
+    const rescued = quitWith(off, session('a/1', 'hello'), session('a/2', 'world'))
+    expect(saveRescued(dir, rescued)).toEqual({ saved: ['a/1', 'a/2'], failed: [] })
+    expect(isRescued(dir, 'a/1')).toBe(true)
+    expect(isRescued(dir, 'a/3')).toBe(false)
+
+    // Still off at the next start: nothing is written, the files stay.
+    const next = new MemoryStore()
+    next.failWrites = true
+    await expect(restoreRescued(dir, next)).rejects.toThrow(/disk is full/)
+    expect(next.written).toEqual([])
+    expect(readdirSync(dir)).toHaveLength(2)
+
+    next.failWrites = false
+    const outcome = await restoreRescued(dir, next)
+    expect(outcome.restored.sort()).toEqual(['a/1', 'a/2'])
+    expect(next.written.map((w) => [w.session.sessionId, w.entries.length, w.entriesEnd])).toEqual(
+      expect.arrayContaining([
+        ['a/1', 1, 1],
+        ['a/2', 1, 1],
+      ]),
+    )
+    expect(readdirSync(dir)).toEqual([])
+    expect(isRescued(dir, 'a/1')).toBe(false)
+  })
+
+  it('never write over a newer copy of the same session, and keep aside another session that took the id', async () => {
+    const dir = folder()
+    const off = new MemoryStore()
+    off.off = true
+    saveRescued(dir, quitWith(off, session('a/1', 'older'), session('a/2', 'mine')))
+    const store = new MemoryStore()
+    const summary = (id: string, createdAt: number, updatedAt: number): HistorySummary => ({
+      sessionId: id, agentId: 'a', acpSessionId: id, cwd: '/w', title: null, createdAt, updatedAt, protocolVersion: 1, archived: false, interrupted: false,
+    })
+    // a/1 was written after all, later than the kept copy; a/2 is another session (made at another time) under that id.
+    store.stored.set('a/1', summary('a/1', 10, Number.MAX_SAFE_INTEGER))
+    store.stored.set('a/2', summary('a/2', 55, 56))
+    const outcome = await restoreRescued(dir, store)
+    expect(outcome.restored).toEqual(['a/2'])
+    expect(store.asides).toEqual(['a/2'])
+    expect(store.written.map((w) => w.session.sessionId)).toEqual(['a/2'])
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it('are written while Bosun runs, once writes that failed work again, and the person is told', async () => {
+    const dir = folder()
+    const off = new MemoryStore()
+    off.off = true
+    saveRescued(dir, quitWith(off, session('a/1', 'kept at the last quit')))
+    const store = new MemoryStore()
+    store.off = true
+    const events = new RecordingSink()
+    const history = createHistoryService({ store, events, logger: quiet, openProblem: 'History is off', intervalMs: 1, rescueDir: dir })
+    // Its id stays taken while it waits.
+    expect(history.hooks.isTaken('a/1')).toBe(true)
+    history.hooks.created(session('a/2', 'new'), {})
+    await events.next('historyChanged')
+    expect(readdirSync(dir)).toHaveLength(1)
+    store.off = false
+    const notice = await events.next('appNotice')
+    expect(notice).toMatchObject({ severity: 'info', title: 'A session was recovered' })
+    expect(store.written.map((w) => w.session.sessionId).sort()).toEqual(['a/1', 'a/2'])
+    expect(readdirSync(dir)).toEqual([])
+    expect(history.hooks.isTaken('a/1')).toBe(false)
+    history.dispose()
+  })
+
+  it('rename a file that is not one Bosun wrote whole, and write the rest', async () => {
+    const dir = folder()
+    const off = new MemoryStore()
+    off.off = true
+    saveRescued(dir, quitWith(off, session('a/1', 'hello')))
+    writeFileSync(join(dir, 'broken.json'), '{"format":"bosun-unsaved-session","session":{"row":')
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ format: 'bosun-unsaved-session', session: { row: { sessionId: 1 }, entries: [] } }))
+    const store = new MemoryStore()
+    const outcome = await restoreRescued(dir, store)
+    expect(outcome.restored).toEqual(['a/1'])
+    expect(outcome.unreadable.map((f) => f.slice(dir.length + 1)).sort()).toEqual(['broken.json', 'other.json'])
+    expect(readdirSync(dir).sort()).toEqual(['broken.json.unreadable', 'other.json.unreadable'])
+    // Not tried again.
+    expect((await restoreRescued(dir, store)).unreadable).toEqual([])
+  })
+
+  it('say which sessions could not be kept (a folder that cannot be made)', () => {
+    const dir = folder()
+    writeFileSync(dir, 'a file where the folder should be')
+    const off = new MemoryStore()
+    off.off = true
+    const { saved, failed } = saveRescued(dir, quitWith(off, session('a/1', 'hello')))
+    expect(saved).toEqual([])
+    expect(failed).toEqual([{ sessionId: 'a/1', reason: expect.stringMatching(/EEXIST|ENOTDIR/) }])
+  })
+})
