@@ -3,7 +3,7 @@
  * for the rule and the words, for what is said under the transcript (the turn just ended), the marks the reducer keeps
  * in the transcript (`TurnStopEntry`, `TurnErrorEntry`, for every earlier turn) and the Markdown export.
  */
-import type { SessionState, TurnStopEntry } from './types'
+import type { SessionState, TurnError, TurnStopEntry } from './types'
 
 /** The words, by stop reason; an unknown reason has none (nothing is said rather than something wrong). */
 const STOP_NOTE: Record<string, string> = {
@@ -25,7 +25,7 @@ export const stoppedWithError = (turn: Turn): boolean => turn.stopRequested === 
  * API failed… The sidebar marks such a session, which may be out of sight when it happens.
  */
 export const turnFailed = (turn: Turn): boolean =>
-  turn.state === 'idle' && (turn.error != null || turn.stopReason === 'error') && !stoppedWithError(turn) && !restartedByPerson(turn.error?.message)
+  turn.state === 'idle' && (turn.error != null || turn.stopReason === 'error') && !stoppedWithError(turn) && !restartedByPerson(turn.error)
 
 /** What a turn that is over and ended early says about it, if anything. */
 export type TurnStop = Pick<TurnStopEntry, 'reason' | 'detail' | 'unasked' | 'unanswered'>
@@ -76,9 +76,13 @@ const RESTARTED = /^Interrupted: you restarted .+ while this turn was running\.$
  * Whether the turn ended because the person restarted its agent: they were asked first and said yes, so nothing failed
  * that the sidebar should mark ("The last turn ended with an error") or a notification tell.
  */
-export const restartedByPerson = (message: string | undefined): boolean => message !== undefined && RESTARTED.test(message)
-/** Bosun, not the agent, ended the turn (closed, died, or restarted the agent when asked): the agent's log has nothing to say about it. */
-export const interruptedByBosun = (message: string): boolean => message === INTERRUPTED_MESSAGE || message === CLOSED_MESSAGE || restartedByPerson(message)
+export const restartedByPerson = (error: Pick<TurnError, 'message' | 'byBosun'> | null | undefined): boolean => error?.byBosun === true && RESTARTED.test(error.message)
+/**
+ * Bosun, not the agent, ended the turn (closed, died, or restarted the agent when asked): the agent's log has nothing to
+ * say about it. Only an error main marked as Bosun's: an agent whose error reads the same is still the agent.
+ */
+export const interruptedByBosun = (error: Pick<TurnError, 'message' | 'byBosun'>): boolean =>
+  error.byBosun === true && (error.message === INTERRUPTED_MESSAGE || error.message === CLOSED_MESSAGE || RESTARTED.test(error.message))
 
 /**
  * Whether an agent's message says a turn's error: word for word (codex-acp v2 sends its error as a message and as the
@@ -94,9 +98,9 @@ export function messageSaysError(text: string, error: string): boolean {
   return firstLine.replace(/^Internal error:\s*/, '') === said
 }
 
-export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean): string {
+export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean, byBosun?: boolean): string {
   // Nothing failed: the words say who ended the turn ("Interrupted: you restarted OpenCode …"), not "ended with an error".
-  if (interruptedByBosun(message)) return message
+  if (byBosun === true && interruptedByBosun({ message, byBosun })) return message
   const codeText = code != null ? ` (code ${code})` : ''
   return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`
 }

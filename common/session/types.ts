@@ -184,6 +184,8 @@ export interface TurnErrorEntry {
   id: string
   message: string
   code?: number
+  /** As {@link TurnError.byBosun}. */
+  byBosun?: true
 }
 
 /**
@@ -309,11 +311,22 @@ export interface TerminalView {
 /** Foreground turn state. `unknown` = a state we do not know: shown as busy, never idle. */
 export type TurnState = 'idle' | 'running' | 'requires_action' | 'unknown'
 
+/** How a turn ended with an error: the agent's JSON-RPC error, or Bosun's own end of it. */
+export interface TurnError {
+  message: string
+  code?: number
+  /**
+   * Bosun ended the turn (it was closed, died, or the person restarted the agent): the message is Bosun's words, not
+   * the agent's. Set by main only; an agent's error, whatever it says, never has it.
+   */
+  byBosun?: true
+}
+
 export interface TurnView {
   state: TurnState
   /** The last reported stop reason, if any (`null` = not reported). */
   stopReason: string | null
-  error?: { message: string; code?: number } | null
+  error?: TurnError | null
   /** v2 background work; `null` = not reported. */
   background: unknown[] | null
   /** Count of completed turns, to notify exactly once per completion. */
@@ -333,7 +346,7 @@ export interface TurnView {
    * v2: Bosun showed the turn as running when it sent a prompt, before the agent said anything; this is the
    * state the agent last reported. Cleared by the agent's next `state_update`; restored if the prompt is rejected.
    */
-  unconfirmedFrom?: { state: TurnState; stopReason: string | null; error?: { message: string; code?: number } | null } | null
+  unconfirmedFrom?: { state: TurnState; stopReason: string | null; error?: TurnError | null } | null
 }
 
 /** A permission request, normalised from v1 (`toolCall`) and v2 (`title`/`description`/`subject`). */
@@ -475,7 +488,7 @@ export type SessionAction =
   | { type: 'updates'; updates: { sessionUpdate: string; [key: string]: unknown }[] }
   | { type: 'local_prompt'; content: ContentBlock[]; messageId?: string }
   | { type: 'turn_started' }
-  | { type: 'turn_ended'; stopReason: string | null; error?: { message: string; code?: number } | null }
+  | { type: 'turn_ended'; stopReason: string | null; error?: TurnError | null }
   /** The agent's process went away: no tool call of this session can finish now. */
   | { type: 'agent_gone' }
   | { type: 'cancel_requested' }

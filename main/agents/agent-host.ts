@@ -285,7 +285,7 @@ export class AgentHost implements IDisposable {
     const process = this.process
     const starting = this.starting
     const closing = [this.connectionValue, this.pendingConnection]
-    this.closeConnections(new AgentExitedError(options.reason ?? `${this.specValue.name} was stopped.`, null, null))
+    this.closeConnections(new AgentExitedError(options.reason ?? `${this.specValue.name} was stopped.`, null, null, undefined, true))
     this.process = undefined
     this.restartState = recordExit(this.restartState, { kind: 'user-stop' }, this.scheduler.now(), this.policy).state
     this.error = null

@@ -10,7 +10,7 @@ import { createAgentToolsService, loginKind, type AgentToolsService } from '../a
 import type { AcpConnectionFactory } from '../agents/agent-host'
 import { ProtocolVersionMemory } from '../agents/protocol-hints'
 import { AgentSupervisor } from '../agents/supervisor'
-import { BosunError, fail, ok, toFailure, type Result } from '../base/errors'
+import { BosunError, fail, ok, stoppedByBosun, toFailure, type Result } from '../base/errors'
 import { acquireHomeLock } from '../config/home-lock'
 import { openProcessRecords } from '../agents/process-records'
 import { DisposableStore } from '../base/lifecycle'
@@ -372,7 +372,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   )
   store.add(
     supervisor.onDidDisconnect(({ agentId, error }) => {
-      sessions.agentDisconnected(agentId, error.failure)
+      sessions.agentDisconnected(agentId, error.failure, stoppedByBosun(error))
       permissions.broker.detach(agentId, error.failure.message)
       elicitation.broker.agentGone(agentId)
       terminals.releaseAgent(agentId)

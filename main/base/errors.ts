@@ -58,11 +58,21 @@ export class BosunError extends Error {
 
 /** The agent process is gone: every request still waiting on it is rejected with this. */
 export class AgentExitedError extends BosunError {
-  constructor(message: string, readonly exitCode: number | null, readonly signal: string | null, stderrTail?: string) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly signal: string | null,
+    stderrTail?: string,
+    /** Bosun stopped the agent (quit, the person's Stop or Restart): the message is Bosun's words, none of the agent's. */
+    readonly byBosun = false,
+  ) {
     super({ kind: 'agent-exited', message, ...(stderrTail ? { stderrTail } : {}) })
     this.name = 'AgentExitedError'
   }
 }
+
+/** Whether `error` is Bosun's own stop of an agent (see {@link AgentExitedError.byBosun}). */
+export const stoppedByBosun = (error: unknown): boolean => error instanceof AgentExitedError && error.byBosun
 
 /**
  * A JSON-RPC error the agent answered with. A -32000 is `auth-required` (the UI offers sign-in) only when the

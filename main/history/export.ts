@@ -145,7 +145,7 @@ function entryToMarkdown(entry: Entry, state: SessionState): string | null {
     case 'turn_stop':
       return `_${stopNoteText(entry)}_`
     case 'turn_error':
-      return `_${turnErrorText(entry.message, entry.code, false)}_`
+      return `_${turnErrorText(entry.message, entry.code, false, entry.byBosun)}_`
     default:
       return `_(${entry.kind}${entry.kind === 'unknown' ? `: ${entry.sessionUpdate}` : ''})_`
   }

@@ -162,7 +162,7 @@ export function restoreSessionState(stored: StoredSession, now = Date.now()): { 
   if (running) {
     settle.push({ type: 'agent_gone' })
     if (state.protocolVersion === 2) settle.push({ type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle' }] })
-    settle.push({ type: 'turn_ended', stopReason: null, error: { message: INTERRUPTED_MESSAGE } })
+    settle.push({ type: 'turn_ended', stopReason: null, error: { message: INTERRUPTED_MESSAGE, byBosun: true } })
   }
   for (const request of Object.values(state.permissions)) {
     if (request?.status === 'pending') {

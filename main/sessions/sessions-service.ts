@@ -2,11 +2,11 @@ import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { Deferred } from '../base/deferred'
 import { formatBytes } from '../base/format-bytes'
-import { BosunError, RpcError, fail, ok, toFailure, type Failure, type Result } from '../base/errors'
+import { BosunError, RpcError, fail, ok, stoppedByBosun, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
 import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
-import type { ContentBlock, SessionAction, SessionState } from '../../common/session/types'
+import type { ContentBlock, SessionAction, SessionState, TurnError } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coalesce'
 import { answeredLastPrompt } from '../../common/session/answered'
@@ -220,7 +220,7 @@ export class SessionsService implements IDisposable {
    * The agent's process went away: running turns end with its error; the sessions stay, detached. The next
    * prompt reattaches them to the agent's new process when it can resume or load sessions.
    */
-  agentDisconnected(agentId: string, failure: Failure | undefined): void {
+  agentDisconnected(agentId: string, failure: Failure | undefined, byBosun = false): void {
     for (const [sessionId, record] of this.sessions) {
       if (record.agentId !== agentId || !record.connection) continue
       record.connection = undefined
@@ -228,14 +228,14 @@ export class SessionsService implements IDisposable {
       this.subagentRoutes.forget(sessionId, record)
       // Queued actions first: a turn that started within this frame must count as running.
       this.batcher.flush(sessionId)
-      if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.' })
+      if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.', ...(byBosun ? { byBosun } : {}) })
       this.push(sessionId, { type: 'agent_gone' })
       this.batcher.flush(sessionId)
     }
   }
 
   /** Ends the running turn with an error. v2 turns end only with an idle `state_update`, which a dead agent never sends. */
-  private endTurnWithError(sessionId: string, record: SessionRecord, error: { message: string; code?: number }): void {
+  private endTurnWithError(sessionId: string, record: SessionRecord, error: TurnError): void {
     if (record.state.protocolVersion === 2) this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'state_update', state: 'idle' }] })
     this.push(sessionId, { type: 'turn_ended', stopReason: null, error })
   }
@@ -525,7 +525,7 @@ export class SessionsService implements IDisposable {
       // After a crash agentDisconnected already ended the turn with the agent's error.
       this.batcher.flush(sessionId)
       if (record.state.turn.state !== 'idle' || failure.kind !== 'agent-exited') {
-        this.endTurnWithError(sessionId, record, { message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}) })
+        this.endTurnWithError(sessionId, record, { message: failure.message, ...(failure.code !== undefined ? { code: failure.code } : {}), ...(stoppedByBosun(error) ? { byBosun: true } : {}) })
       }
       // The agent answered before it died: the message was sent and its turn ran, ending with the error the transcript
       // tells (`data.answered`: the composer does not offer the message again). One the agent never answered goes back.

@@ -1,7 +1,7 @@
 /**
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
-import type { CompactionEntry, ContentBlock, Entry, MessageEntry, PromptError, ToolCallEntry, TurnErrorEntry, TurnStopEntry } from '../types'
+import type { CompactionEntry, ContentBlock, Entry, MessageEntry, PromptError, ToolCallEntry, TurnError, TurnErrorEntry, TurnStopEntry } from '../types'
 import { AUTH_REQUIRED_CODE } from '../../acp-errors'
 import { turnStopOf } from '../turn-stop'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchedMeta } from './draft'
@@ -186,7 +186,7 @@ export function lastLocalPrompt(d: Draft): number {
 
 export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): void {
   const reason = isString(stopReason) ? stopReason : null
-  const err = isObject(error) && isString(error.message) ? (error as { message: string; code?: number }) : null
+  const err = isObject(error) && isString(error.message) ? (error as unknown as TurnError) : null
   d.s.pendingEcho = null
   if (d.v2) {
     // v2: the prompt response only means "inserted"; the turn ends with an idle state_update (F6, F7).
@@ -230,11 +230,12 @@ function markedThisTurn(entries: readonly Entry[], kinds: readonly Entry['kind']
  * Marks the end of a turn that ended with an error, in the transcript, once per turn (v2 tells it twice: in the
  * idle `state_update` and in the prompt's outcome). The turn's own error goes when the next turn starts; this stays.
  */
-function markTurnError(d: Draft, error: { message: string; code?: number }): void {
+function markTurnError(d: Draft, error: TurnError): void {
   const entries = d.s.entries
   if (entries.length === 0 || markedThisTurn(entries, ['turn_error'])) return
   const mark: TurnErrorEntry = { kind: 'turn_error', id: `turn-error#${entries.length}`, message: clip(error.message) }
   if (typeof error.code === 'number') mark.code = error.code
+  if (error.byBosun === true) mark.byBosun = true
   d.push(mark)
 }
 

@@ -124,10 +124,10 @@ export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = fa
     <div className="turn-error-mark" role="note" aria-label="How the turn ended">
       <Icon name="alert" />
       {oneLine ? (
-        <span>{turnErrorText(revealAsText(message, { prose: true }), entry.code, saidAbove)}</span>
+        <span>{turnErrorText(revealAsText(message, { prose: true }), entry.code, saidAbove, entry.byBosun)}</span>
       ) : (
         <details className="disclosure">
-          <summary>{turnErrorText(revealAsText(cutLine(firstLine(message).trimEnd(), MARK_LINE)), entry.code, false)}</summary>
+          <summary>{turnErrorText(revealAsText(cutLine(firstLine(message).trimEnd(), MARK_LINE)), entry.code, false, entry.byBosun)}</summary>
           <pre className="turn-error-mark-text">
             <VisibleText text={message} prose />
           </pre>

@@ -394,7 +394,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
   const stopNote = baseNote && session.turn.stopReason === 'refusal' && lastPromptExcluded(entries) ? `${baseNote} ${REFUSED_OUT_NOTE}` : baseNote
   const turnError = stoppedWithError(session.turn) ? null : (session.turn.error ?? null)
   // The person ended the turn by restarting its agent: said as a fact, not as an alarm.
-  const chosenEnd = turnError !== null && restartedByPerson(turnError.message)
+  const chosenEnd = restartedByPerson(turnError)
 
   // Following the end costs no layout of its own: a ResizeObserver on the content and on the view reports after
   // the browser's layout of the frame (so reading scrollHeight there is free) whenever the content grows (new
@@ -666,8 +666,8 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
               <Icon name={chosenEnd ? 'restart' : 'alert'} />
               <div className="turn-error-body">
                 {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
-                <span>{turnErrorText(revealAsText(turnError.message, { prose: true }), turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message))}</span>
-                <TurnErrorActions lastMessage={lastUserMessage(entries)} code={turnError.code} message={turnError.message} />
+                <span>{turnErrorText(revealAsText(turnError.message, { prose: true }), turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message), turnError.byBosun)}</span>
+                <TurnErrorActions lastMessage={lastUserMessage(entries)} code={turnError.code} message={turnError.message} byBosun={turnError.byBosun} />
               </div>
             </div>
           )}

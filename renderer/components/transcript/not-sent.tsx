@@ -114,13 +114,13 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
  * (a rate limit or an overloaded model often passes), put it back in the message box to change it, or read the
  * agent's log (its stderr often says more than the error did).
  */
-export function TurnErrorActions({ lastMessage, code, message }: { lastMessage: MessageEntry | null; code: number | null | undefined; message: string }) {
+export function TurnErrorActions({ lastMessage, code, message, byBosun }: { lastMessage: MessageEntry | null; code: number | null | undefined; message: string; byBosun?: boolean | undefined }) {
   const actions = useContext(NotSentContext)
   if (!actions) return null
   const text = lastMessage ? textOf(lastMessage.content) : ''
   const signIn = code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
   // Bosun closed (or died) mid-turn and stopped the agent: nothing went wrong that its log could explain.
-  const openLog = interruptedByBosun(message) ? undefined : actions.onOpenLog
+  const openLog = byBosun === true && interruptedByBosun({ message, byBosun }) ? undefined : actions.onOpenLog
   // The agent says a key is missing or refused, in words rather than "authentication required": where to set it.
   const key = !signIn && actions.onOpenAgent ? keyProblemOf(message) : null
   const hint = signIn

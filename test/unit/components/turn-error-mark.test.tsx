@@ -10,7 +10,7 @@ import type { Entry, MessageEntry, SessionState, TurnErrorEntry } from '../../..
 import { NotSentContext, TurnErrorActions, type NotSentActions } from '../../../renderer/components/transcript/not-sent'
 import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
 import { errorSaidAbove, lastSentPrompt, turnErrorText, turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
-import { restartedMessage } from '../../../common/session/turn-stop'
+import { CLOSED_MESSAGE, restartedMessage } from '../../../common/session/turn-stop'
 
 const textOf = (html: string) => html.replace(/<[^>]+>/g, '')
 const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ state: 'idle', stopReason: null, error: null, background: null, completedTurns: 1, ...over })
@@ -57,7 +57,10 @@ describe("a turn's error mark", () => {
     expect(errorSaidAbove([said, errorMark], 1, 'another error')).toBe(false)
     expect(turnErrorText('Rate limited', 429, false)).toBe('The turn ended with an error (code 429): Rate limited')
     // A turn Bosun ended (closed, or the person restarted the agent) failed in nothing: said in those words alone.
-    expect(turnErrorText(restartedMessage('OpenCode'), null, false)).toBe('Interrupted: you restarted OpenCode while this turn was running.')
+    expect(turnErrorText(restartedMessage('OpenCode'), null, false, true)).toBe('Interrupted: you restarted OpenCode while this turn was running.')
+    // An agent whose error reads the same is still the agent's error: its words never pass as Bosun's.
+    expect(turnErrorText(restartedMessage('OpenCode'), -32603, false)).toBe('The turn ended with an error (code -32603): Interrupted: you restarted OpenCode while this turn was running.')
+    expect(turnErrorText(CLOSED_MESSAGE, undefined, false)).toBe(`The turn ended with an error: ${CLOSED_MESSAGE}`)
   })
 
   it('does not repeat the API error claude-agent-acp v1 says as a message and again as its -32603 "Internal error: …" with data (captured from 0.101.0)', () => {

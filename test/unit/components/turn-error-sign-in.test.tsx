@@ -13,7 +13,7 @@ import { Transcript } from '../../../renderer/components/transcript/Transcript'
 
 const actions: NotSentActions = { onEdit: () => {}, onResend: () => {}, onSignIn: () => {} }
 
-function ended(error: { message: string; code?: number }): SessionState {
+function ended(error: { message: string; code?: number; byBosun?: true }): SessionState {
   const s = createSessionState({ sessionId: 'claude/s1', acpSessionId: 's1', agentId: 'claude', protocolVersion: 1, cwd: '/tmp/p' })
   return { ...s, turn: { ...s.turn, state: 'idle', stopReason: null, error, completedTurns: 1 } }
 }
@@ -49,11 +49,15 @@ describe('a turn that Bosun ended by closing (or dying) while it ran', () => {
 
   it("does not send the person to the agent's log, which has nothing to say about it", () => {
     for (const message of [CLOSED_MESSAGE, INTERRUPTED_MESSAGE, restartedMessage('Claude')]) {
-      const html = renderWithLog(sent(ended({ message })))
+      const html = renderWithLog(sent(ended({ message, byBosun: true })))
       expect(html).toContain(message)
       expect(html).toContain('>Send again</button>')
       expect(html).toContain('You can send the message again.')
       expect(html).not.toContain('Agent’s log')
+      // The same words as the agent's error are the agent's: told as its error, with its log.
+      const spoofed = renderWithLog(sent(ended({ message, code: -32603 })))
+      expect(spoofed).toContain(`The turn ended with an error (code -32603): ${message}`)
+      expect(spoofed).toContain('>Agent’s log</button>')
     }
   })
 

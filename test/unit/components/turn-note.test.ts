@@ -9,7 +9,9 @@ const turn = (over: Partial<SessionState['turn']>): SessionState['turn'] => ({ s
 describe('the note after a turn', () => {
   it("does not mark a turn the person ended by restarting its agent as failed; an agent's error, or Bosun closed, still is", () => {
     // The sidebar's "The last turn ended with an error" and the turn-ended notification read this.
-    expect(turnFailed(turn({ error: { message: restartedMessage('OpenCode') } }))).toBe(false)
+    expect(turnFailed(turn({ error: { message: restartedMessage('OpenCode'), byBosun: true } }))).toBe(false)
+    // An agent whose error says it in the same words still failed (only main marks Bosun's own).
+    expect(turnFailed(turn({ error: { message: restartedMessage('OpenCode') } }))).toBe(true)
     expect(turnFailed(turn({ error: { message: 'OpenCode exited with code 1.' } }))).toBe(true)
     expect(turnFailed(turn({ error: { message: CLOSED_MESSAGE } }))).toBe(true)
   })

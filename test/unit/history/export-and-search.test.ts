@@ -107,7 +107,7 @@ describe('export', () => {
   })
 
   it("writes a turn's error once, in its place (the closed-mid-turn Claude session ended with it twice)", () => {
-    const state = applyActions(session(), [{ type: 'turn_started' }, { type: 'turn_ended', stopReason: null, error: { message: 'Interrupted: Bosun was closed while this turn was running.' } }])
+    const state = applyActions(session(), [{ type: 'turn_started' }, { type: 'turn_ended', stopReason: null, error: { message: 'Interrupted: Bosun was closed while this turn was running.', byBosun: true } }])
     const markdown = sessionToMarkdown(state, undefined)
     expect(markdown.split('Bosun was closed while this turn was running.').length - 1).toBe(1)
     expect(markdown).toMatch(/_Interrupted: Bosun was closed while this turn was running\._\n$/)

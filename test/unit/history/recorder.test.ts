@@ -355,7 +355,7 @@ describe('restoring a stored session', () => {
     const after = settled(restored, settle)
     expect(after.entries.filter((e) => e.kind === 'turn_error')).toEqual([
       { kind: 'turn_error', id: 'turn-error#2', message: 'Rate limited', code: 429 },
-      { kind: 'turn_error', id: 'turn-error#4', message: INTERRUPTED_MESSAGE },
+      { kind: 'turn_error', id: 'turn-error#4', message: INTERRUPTED_MESSAGE, byBosun: true },
     ])
   })
 
