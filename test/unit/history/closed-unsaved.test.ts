@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { ok } from '../../../main/base/errors'
 import { createLogger } from '../../../main/base/log'
-import type { HistoryStore, SessionWrite, StoredSession } from '../../../main/history/history-store'
+import type { SessionWrite, StoredSession } from '../../../main/history/history-store'
+import { FileHistoryStore } from '../../support/file-history-store'
 import { createHistoryService, type HistorySessionsPort } from '../../../main/history/service'
 import { encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
@@ -14,29 +15,19 @@ import type { SessionState } from '../../../common/session/types'
 import { RecordingSink } from '../../support/recording-sink'
 
 /** A store on a file whose writes fail while `failing`; it holds what was written before (`stored`). */
-class FailingStore implements HistoryStore {
-  readonly file = '/home/history.sqlite'
+class FailingStore extends FileHistoryStore {
   failing = false
-  readonly written: SessionWrite[] = []
   stored: StoredSession | undefined
-  write(writes: SessionWrite[]): void {
+  override write(writes: SessionWrite[]): void {
     if (this.failing) throw new Error('SQLITE_FULL: database or disk is full')
     this.written.push(...writes)
   }
-  load(sessionId: string): StoredSession | undefined {
+  override load(sessionId: string): StoredSession | undefined {
     return this.stored?.row.sessionId === sessionId ? this.stored : undefined
   }
-  has(sessionId: string): boolean {
+  override has(sessionId: string): boolean {
     return this.stored?.row.sessionId === sessionId
   }
-  list = () => []
-  summary = () => undefined
-  rename = () => false
-  setArchived = () => false
-  delete = () => false
-  search = () => []
-  checkpoint(): void {}
-  dispose(): void {}
 }
 
 function storedOf(state: SessionState): StoredSession {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLogger } from '../../../main/base/log'
-import { HISTORY_OFF, type HistoryStore, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
+import { HISTORY_OFF, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
+import { FileHistoryStore } from '../../support/file-history-store'
 import { HistoryRecorder } from '../../../main/history/recorder'
 import { createHistoryService } from '../../../main/history/service'
 import { RecordingSink } from '../../support/recording-sink'
@@ -16,15 +17,13 @@ import { isRescued, restoreRescued, saveRescued } from '../../../main/history/re
 import { applyActions, createSessionState } from '../../../common/session/reducer'
 import type { HistorySummary } from '../../../common/contract/history'
 
-/** A store in memory: its writes fail while `off`; `stored` is what it lists. */
-class MemoryStore implements HistoryStore {
-  readonly file = '/home/history.sqlite'
+/** A store in memory: its writes fail while `off` (history off) or `failWrites` (a full disk); `stored` is what it lists. */
+class MemoryStore extends FileHistoryStore {
   off = false
   failWrites = false
-  readonly written: SessionWrite[] = []
   readonly stored = new Map<string, HistorySummary>()
   readonly asides: string[] = []
-  write(writes: SessionWrite[]): void {
+  override write(writes: SessionWrite[]): void {
     if (this.off) throw Object.assign(new Error('History is off'), { code: HISTORY_OFF })
     if (this.failWrites) throw new Error('SQLITE_FULL: database or disk is full')
     this.written.push(...writes)
@@ -32,22 +31,16 @@ class MemoryStore implements HistoryStore {
   isOff(): boolean {
     return this.off
   }
-  summary(sessionId: string): HistorySummary | undefined {
+  override summary(sessionId: string): HistorySummary | undefined {
     return this.stored.get(sessionId)
+  }
+  override has(sessionId: string): boolean {
+    return this.stored.has(sessionId)
   }
   keepAside(sessionId: string): string {
     this.asides.push(sessionId)
     return `${sessionId}#2`
   }
-  has = (sessionId: string) => this.stored.has(sessionId)
-  load = () => undefined
-  list = () => []
-  rename = () => false
-  setArchived = () => false
-  delete = () => false
-  search = () => []
-  checkpoint(): void {}
-  dispose(): void {}
 }
 
 const quiet = createLogger('test', () => undefined)
