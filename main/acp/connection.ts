@@ -22,7 +22,9 @@ import { Emitter } from '../base/event'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { UNTYPED_AUTH_METHOD, normaliseHandshake, readNewSessionOutcome } from './handshake'
-import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap } from './ndjson'
+import { NdjsonMessageReader, WireTap } from './ndjson'
+import { NdjsonMessageWriter } from './ndjson-writer'
+import { IncomingRequestIds, PendingIds } from './request-ids'
 import type {
   AcpClientConnection,
   AgentHandshake,

@@ -1,7 +1,10 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it, vi } from 'vitest'
 import type { Message } from 'vscode-jsonrpc/node.js'
-import { IncomingRequestIds, NdjsonMessageReader, NdjsonMessageWriter, PendingIds, WireTap, scanLineHead, stripLeadingEscapes } from '../../../main/acp/ndjson'
+import { NdjsonMessageReader, WireTap, stripLeadingEscapes } from '../../../main/acp/ndjson'
+import { NdjsonMessageWriter } from '../../../main/acp/ndjson-writer'
+import { IncomingRequestIds, PendingIds } from '../../../main/acp/request-ids'
+import { scanLineHead } from '../../../main/acp/line-head'
 import type { TransportProblem, WireTrace } from '../../../main/acp/types'
 
 function setup(options: { maxMessageBytes?: number; pendingIds?: PendingIds; incomingIds?: IncomingRequestIds; fastPath?: (m: { method: string }) => boolean; integerIds?: () => boolean } = {}) {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { expect, it, vi } from 'vitest'
-import { AgentUnresponsiveError, MessageTooLargeError, NdjsonMessageWriter } from '../../../main/acp/ndjson'
+import { AgentUnresponsiveError, MessageTooLargeError, NdjsonMessageWriter } from '../../../main/acp/ndjson-writer'
 import type { TransportProblem } from '../../../main/acp/types'
 
 /** A pipe whose reader never reads: everything written stays buffered. */

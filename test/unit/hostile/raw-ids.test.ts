@@ -6,7 +6,8 @@
 import { PassThrough } from 'node:stream'
 import { expect, it } from 'vitest'
 import { createAcpConnection } from '../../../main/acp/connection'
-import { MAX_REQUEST_ID_CHARS, rawNumberId } from '../../../main/acp/ndjson'
+import { MAX_REQUEST_ID_CHARS } from '../../../main/acp/ndjson'
+import { rawNumberId } from '../../../main/acp/request-ids'
 
 function connectionWithHeldHandler() {
   const toClient = new PassThrough()
