@@ -13,6 +13,7 @@ import type { IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import type { Scheduler } from '../sessions/action-batcher'
 import type { Entry, SessionState } from '../../common/session/types'
+import type { HistorySummary } from '../../common/contract/history'
 import { isHistoryOff, type EntryRow, type HistoryStore, type RawSessionWrite, type SessionRow, type SessionWrite, type StoredSession } from './history-store'
 import { derivedTitle } from '../../common/session/title'
 import { encodeEntry, encodeSessionState, sessionStateFields } from './entry-codec'
@@ -205,6 +206,17 @@ export class HistoryRecorder implements IDisposable {
     if (!tracked?.closed) return undefined
     this.release(sessionId, tracked)
     return storedSession(tracked.latest, tracked)
+  }
+
+  /** The closed sessions waiting for their write, as the history lists them: the store has not got them yet. */
+  closedSummaries(): HistorySummary[] {
+    const listed: HistorySummary[] = []
+    for (const tracked of this.tracked.values()) {
+      if (!tracked.closed || tracked.latest.entries.length === 0) continue
+      const { capabilities: _capabilities, turnState, ...row } = sessionRow(tracked.latest, tracked)
+      listed.push({ ...row, archived: false, interrupted: turnState !== 'idle' })
+    }
+    return listed
   }
 
   /** Whether a session of this id is held: open, or closed and not saved yet (a new session must not take its id). */

@@ -193,7 +193,11 @@ export function createHistoryService(options: {
       if (store.file !== null) recorder.track(state, info)
     },
     changed: (state, current) => recorder.changed(state, current),
-    closed: (sessionId) => recorder.forget(sessionId),
+    closed: (sessionId) => {
+      recorder.forget(sessionId)
+      // Kept until the history can be written: listed from memory meanwhile, so the list says so now.
+      if (recorder.holds(sessionId)) changed()
+    },
     discarded: (sessionId) => {
       recorder.drop(sessionId)
       try {
@@ -349,7 +353,10 @@ export function createHistoryService(options: {
       io('Reading the history', async () => {
         const options = includeArchived ? { includeArchived } : {}
         // The history thread answers after what it is writing; main reads its agents meanwhile.
-        const sessions = await (store.listLater ? store.listLater(options) : store.list(options))
+        const stored = await (store.listLater ? store.listLater(options) : store.list(options))
+        // Closed while the history could not be written: listed from memory (newer than any stored copy), and opened so.
+        const held = recorder.closedSummaries()
+        const sessions = held.length === 0 ? stored : [...held, ...stored.filter((s) => !held.some((h) => h.sessionId === s.sessionId))].sort((a, b) => b.updatedAt - a.updatedAt)
         const p = problem()
         return ok({ sessions, problem: p ? { message: p } : null })
       }),

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
-import { gone, sendPrompt, startSession, visible, waitIdle } from './support/session-ui'
+import { gone, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 
@@ -31,4 +31,27 @@ it('history off at start: said in the sidebar, then the session is saved once th
   rmSync(join(home.home, 'history.sqlite'), { recursive: true })
   await gone(nav.getByRole('alert').filter({ hasText: 'History is off' }))
   await screenshot(page, 'history-reopen-saved')
+})
+
+it('history off: a session closed meanwhile stays in the sidebar and opens again as it was', async () => {
+  const { page, home } = await launch([{ id: 'a', name: 'Scripted agent', scenario: 'basic' }], {
+    viewport: { width: 1280, height: 800 },
+    prepareHome: (h) => mkdirSync(join(h.home, 'history.sqlite')),
+  })
+  const nav = page.getByRole('navigation', { name: 'Agents and sessions' })
+  await visible(nav.getByRole('alert').filter({ hasText: 'History is off' }))
+  await startSession(page, { agentName: 'Scripted agent', cwd: home.workspace })
+  await sendPrompt(page, 'closed while history is off')
+  await waitIdle(page)
+  await page.getByRole('button', { name: 'Close session' }).click()
+  await page.getByRole('button', { name: 'Confirm close session' }).click()
+  await gone(page.getByRole('main', { name: 'Session closed while history is off' }))
+  // Listed from memory (nothing could be written), beside the note that history is off.
+  const history = nav.getByRole('region', { name: 'History' })
+  const row = await visible(history.getByRole('button', { name: /^closed while history is off / }))
+  await screenshot(page, 'history-reopen-closed-while-off')
+  await row.click()
+  await visible(page.getByRole('main', { name: 'Session closed while history is off' }))
+  await visible(transcript(page).getByText('closed while history is off', { exact: true }))
+  await screenshot(page, 'history-reopen-closed-while-off-opened')
 })

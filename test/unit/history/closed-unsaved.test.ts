@@ -56,7 +56,8 @@ const prompt = (text: string) => ({ type: 'local_prompt' as const, content: [{ t
 describe('a session closed while the history cannot be written', () => {
   it('is opened again as it was closed, its id kept meanwhile, and written once the store works', async () => {
     const store = new FailingStore()
-    const history = createHistoryService({ store, events: new RecordingSink(), logger: createLogger('test', () => undefined), openProblem: null, intervalMs: 60_000 })
+    const events = new RecordingSink()
+    const history = createHistoryService({ store, events, logger: createLogger('test', () => undefined), openProblem: null, intervalMs: 60_000 })
     const restored: SessionState[] = []
     history.bind({
       has: () => false,
@@ -79,6 +80,10 @@ describe('a session closed while the history cannot be written', () => {
     history.hooks.closed('a/s1')
     expect(history.problem()).toMatch(/could not save the history/)
     expect(history.hooks.isTaken('a/s1')).toBe(true)
+    // Listed meanwhile (the store lists nothing here), as it was closed, and the list was told to refresh.
+    expect(events.of('historyChanged').length).toBeGreaterThan(0)
+    const listed = await history.handlers.historyList({})
+    expect(listed.ok && listed.value.sessions).toEqual([expect.objectContaining({ sessionId: 'a/s1', agentId: 'a', cwd: '/w', title: 'first', archived: false, interrupted: false })])
 
     expect(await history.handlers.historyOpen({ sessionId: 'a/s1' })).toEqual(ok({ sessionId: 'a/s1' }))
     expect(restored).toHaveLength(1)
@@ -88,6 +93,9 @@ describe('a session closed while the history cannot be written', () => {
     store.written.length = 0
     history.flush()
     expect(store.written.map((w) => w.entries.map((e) => e.position))).toEqual([[0, 1]])
+    // Open again, it is no longer held: the store lists it from now on.
+    const after = await history.handlers.historyList({})
+    expect(after.ok && after.value.sessions).toEqual([])
     expect(history.hooks.isTaken('a/s1')).toBe(true)
     history.dispose()
   })
