@@ -7,6 +7,7 @@ import { clearPromptFocus, promptFocusTarget, subscribePromptFocus } from './pro
 import { useFocusAfterAnswer, useFocusOnArrival } from './use-answer-focus'
 import { commandOf } from '../transcript/tool-command'
 import { LOCATIONS_SHOWN } from '../transcript/locations-shown'
+import { DIFF_MORE_LINES, DIFF_PAGE_LINES } from '../transcript/DiffView'
 import { describeResolution } from './resolution-text'
 import { HiddenCharsWarning, VisibleText } from './VisibleText'
 import './permissions.css'
@@ -301,16 +302,14 @@ function PermissionLocations({ locations }: { locations: ToolCallEntry['location
 function ContentPreview({ content }: { content: ToolCallEntry['content'][number] }) {
   const c = content as Record<string, unknown>
   if (c.type === 'diff' && typeof c.path === 'string') {
-    // v1 diff: whole old and new text of one file.
+    // v1 diff: whole old and new text of one file, drawn a page at a time as the card draws it.
+    const lines = [...diffLines(c.oldText, '-'), ...diffLines(c.newText, '+')]
     return (
       <div className="perm-diff">
         <div className="perm-field-label">
           <VisibleText text={c.path} />
         </div>
-        <pre className="perm-code">
-          {typeof c.oldText === 'string' ? <DiffLines text={c.oldText} sign="-" /> : null}
-          {typeof c.newText === 'string' ? <DiffLines text={c.newText} sign="+" /> : null}
-        </pre>
+        <PagedLines lines={lines} noun="lines" render={(line, i) => <DiffLine key={i} line={line} />} />
       </div>
     )
   }
@@ -318,21 +317,20 @@ function ContentPreview({ content }: { content: ToolCallEntry['content'][number]
     const patch = c.patch as { text?: unknown } | null | undefined
     return (
       <div className="perm-diff">
-        <ul className="perm-locations">
-          {c.changes.map((change, i) => {
+        <PagedLines
+          lines={c.changes}
+          noun="files"
+          as="list"
+          render={(change, i) => {
             const ch = change as Record<string, unknown>
             return (
               <li key={i}>
                 {String(ch.operation ?? 'change')} <VisibleText text={String(ch.path ?? '')} />
               </li>
             )
-          })}
-        </ul>
-        {typeof patch?.text === 'string' ? (
-          <pre className="perm-code">
-            <VisibleText text={patch.text} keepNewlines />
-          </pre>
-        ) : null}
+          }}
+        />
+        {typeof patch?.text === 'string' ? <PagedLines lines={patch.text.split('\n')} noun="lines" render={(line, i) => <PatchLine key={i} line={line} />} /> : null}
       </div>
     )
   }
@@ -350,14 +348,53 @@ function ContentPreview({ content }: { content: ToolCallEntry['content'][number]
   return <GenericFields value={content} />
 }
 
-function DiffLines({ text, sign }: { text: string; sign: '-' | '+' }): ReactNode {
-  const lines = text.split('\n')
-  return lines.map((line, i) => (
-    <span key={`${sign}${i}`} className={sign === '+' ? 'perm-diff-add' : 'perm-diff-del'}>
-      {sign} <VisibleText text={line} />
+interface SignedLine {
+  sign: '-' | '+'
+  text: string
+}
+
+function diffLines(text: unknown, sign: '-' | '+'): SignedLine[] {
+  return typeof text === 'string' ? text.split('\n').map((line) => ({ sign, text: line })) : []
+}
+
+function DiffLine({ line }: { line: SignedLine }): ReactNode {
+  return (
+    <span className={line.sign === '+' ? 'perm-diff-add' : 'perm-diff-del'}>
+      {line.sign} <VisibleText text={line.text} />
       {'\n'}
     </span>
-  ))
+  )
+}
+
+function PatchLine({ line }: { line: string }): ReactNode {
+  return (
+    <>
+      <VisibleText text={line} keepNewlines />
+      {'\n'}
+    </>
+  )
+}
+
+/**
+ * A diff's lines (or a change list) a page at a time, as the tool card's diff: an agent's 50,000-line diff drawn whole
+ * holds the page for seconds while the person is asked to decide on it. The button says how many are left.
+ */
+function PagedLines<T>({ lines, noun, render, as = 'code' }: { lines: readonly T[]; noun: string; render: (line: T, i: number) => ReactNode; as?: 'code' | 'list' }) {
+  const [count, setCount] = useState(DIFF_PAGE_LINES)
+  const shown = lines.length > count ? lines.slice(0, count) : lines
+  const total = lines.length.toLocaleString('en')
+  return (
+    <>
+      {as === 'list' ? <ul className="perm-locations">{shown.map(render)}</ul> : <pre className="perm-code">{shown.map(render)}</pre>}
+      {lines.length > shown.length ? (
+        <button type="button" className="link-button" onClick={() => setCount((n) => n + DIFF_MORE_LINES)}>
+          {lines.length - shown.length <= DIFF_MORE_LINES
+            ? `Show all ${total} ${noun}`
+            : `Show ${DIFF_MORE_LINES.toLocaleString('en')} more ${noun} (${shown.length.toLocaleString('en')} of ${total} shown)`}
+        </button>
+      ) : null}
+    </>
+  )
 }
 
 /** A generic, read-only view of any JSON value (unknown subjects, raw input). */

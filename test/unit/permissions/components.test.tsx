@@ -146,6 +146,28 @@ describe('PermissionPrompt', () => {
     expect(html).toContain('aria-keyshortcuts="Escape"')
   })
 
+  it('draws a huge diff a page at a time, as the tool card does, and says how much is left', () => {
+    const many = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n')
+    // 30,000 lines removed and 30,000 added: the prompt drew all 60,000 rows while the person was to decide on it.
+    const huge: ToolCallEntry = { ...toolCall, content: [{ type: 'diff', path: '/p/a.rs', oldText: many('old', 30_000), newText: many('new', 30_000) }] }
+    const html = renderToStaticMarkup(<PermissionPrompt request={base} toolCall={huge} onRespond={noop} />)
+    expect(html.match(/class="perm-diff-(add|del)"/g)).toHaveLength(400)
+    expect(html).toContain('old 399')
+    expect(html).not.toContain('old 400')
+    expect(html).toContain('Show 2,000 more lines (400 of 60,000 shown)')
+    // A v2 diff's patch and its list of files are paged the same way; a short diff shows whole, with no button.
+    const v2: ToolCallEntry = {
+      ...toolCall,
+      content: [{ type: 'diff', changes: Array.from({ length: 2_100 }, (_, i) => ({ operation: 'modify', path: `/p/f${i}` })), patch: { format: 'unified', text: many('+line', 2_300) } }],
+    }
+    const v2html = renderToStaticMarkup(<PermissionPrompt request={base} toolCall={v2} onRespond={noop} />)
+    expect(v2html).toContain('Show all 2,100 files')
+    expect(v2html).toContain('Show all 2,300 lines')
+    expect(v2html).not.toContain('/p/f400')
+    expect(v2html).not.toContain('+line 400')
+    expect(renderToStaticMarkup(<PermissionPrompt request={base} toolCall={toolCall} onRespond={noop} />)).not.toMatch(/Show (all|2,000)/)
+  })
+
   it("says a command once on its card, and in the inbox: the prompt's title is not repeated where it is exactly the card's title or command", () => {
     const bash: ToolCallEntry = { ...toolCall, title: 'ls -la', toolKind: 'execute', content: [], locations: [], rawInput: { command: 'ls -la' } }
     const request = { ...base, title: 'ls -la', description: null }
