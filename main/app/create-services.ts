@@ -27,7 +27,8 @@ import { TerminalHandlers } from '../terminals/terminal-handlers'
 import { AgentTerminals } from '../terminals/agent-terminals'
 import { AgentToolCalls } from '../tool-calls/agent-tool-calls'
 import { createPermissionsService } from '../permissions/service'
-import { confirmUnattendedMode, unattendedChoice, unattendedMode } from '../trust/unattended-mode'
+import { cutText } from '../../common/bounded'
+import { confirmUnattendedMode, unattendedChoice, unattendedDefault, unattendedMode, type UnattendedChoice } from '../trust/unattended-mode'
 import { createRegistryService } from '../registry/registry-service'
 import { SessionsService, type AgentPort } from '../sessions/sessions-service'
 import { sessionRequestAdmission } from '../sessions/request-admission'
@@ -453,6 +454,19 @@ export async function createBosunServices(integration: HostIntegration): Promise
         type: 'updates',
         updates: [bosunNotice('warning', `${agentName(agentId)} did not take the default ${what}`, failure.message)],
       })
+    /**
+     * A default whose ids said nothing when it was saved, that the session's agent names for acting without asking
+     * ("mode-3", which it calls "YOLO"): the person never decided on it, so it is asked here, as the mode select asks.
+     */
+    const unattendedDefaultConfirmed = async (configId: string | undefined, value: string | boolean, choice: UnattendedChoice | null): Promise<boolean> => {
+      if (choice === null || unattendedDefault(configId, value) !== null) return true
+      if (await unattendedConfirmed(sessionId, choice)) return true
+      sessions.push(sessionId, {
+        type: 'updates',
+        updates: [bosunNotice('info', `The default mode of ${agentName(agentId)} was not set`, `You did not confirm “${cutText(choice.name, 200)}”, so the session stays in the mode its agent chose.`)],
+      })
+      return false
+    }
     const skipped = (what: string) => log.info(`${agentId}: the default ${what} is not one the agent offers in session ${sessionId}; left as is`)
 
     const mode = def.defaultMode
@@ -461,7 +475,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
       if (!wanted.has(modeOption.id)) wanted.set(modeOption.id, mode)
     } else if (mode !== undefined) {
       if (!state.modes?.availableModes.some((m) => m.id === mode)) skipped(`mode ${mode}`)
-      else if (state.modes.currentModeId !== mode) {
+      else if (state.modes.currentModeId !== mode && (await unattendedDefaultConfirmed(undefined, mode, unattendedMode(state.modes, mode)))) {
         const set = await sessions.setMode(sessionId, mode)
         if (!set.ok) refused(`mode “${mode}”`, set.error)
       }
@@ -480,15 +494,16 @@ export async function createBosunServices(integration: HostIntegration): Promise
         continue
       }
       if (option.currentValue === value) continue
+      if (!(await unattendedDefaultConfirmed(configId, value, unattendedChoice(option, value)))) continue
       const set = await sessions.setConfigOption(sessionId, configId, value)
       if (!set.ok) refused(`${option.name} “${String(value)}”`, set.error)
     }
   }
 
   /** The person's answer about a mode that lets the session's agent act without asking (see unattended-mode.ts). */
-  const unattendedConfirmed = (sessionId: string, modeName: string) => {
+  const unattendedConfirmed = (sessionId: string, choice: UnattendedChoice) => {
     const session = describeSession(sessionId)
-    return confirmUnattendedMode(confirmation, modeName, { agentName: session?.agentName ?? 'the agent', ...(session ? { session } : {}) })
+    return confirmUnattendedMode(confirmation, choice, { agentName: session?.agentName ?? 'the agent', ...(session ? { session } : {}) })
   }
   const unattendedRefused = () => fail({ kind: 'not-confirmed', message: 'The mode stays as it was: it was not confirmed.' })
 

@@ -23,7 +23,7 @@ import { resolveLaunch, type LaunchSpec } from './launch'
 import { AGENT_PRESETS } from './presets'
 import { joinArgs } from './split-args'
 import { draftToDefinition, validateDraft, validateSecretNames } from './validate'
-import { actsUnasked, confirmUnattendedMode } from '../trust/unattended-mode'
+import { confirmUnattendedMode, unattendedDefault, type UnattendedChoice } from '../trust/unattended-mode'
 
 export type AgentConfigHandlers = Pick<CallHandlers, keyof typeof agentsCalls>
 
@@ -237,15 +237,15 @@ export async function createAgentConfigService(options: AgentConfigServiceOption
       if (!answer.confirmed) return fail({ kind: 'not-confirmed', message: 'Not saved: the command was not confirmed.' })
     }
     // A default mode that lets the agent act without asking, new here, would set every session it starts so.
-    // (A value so named, or an option so named turned on.)
-    const unattended = (d: AgentDefinition | undefined) =>
-      [d?.defaultMode, ...Object.entries(d?.defaultConfigOptions ?? {}).map(([id, value]) => (value === true ? id : value))].filter(
-        (value): value is string => typeof value === 'string' && actsUnasked({ id: value }),
-      )
-    const previousDefaults = new Set(unattended(previous))
-    for (const value of unattended(def)) {
-      if (previousDefaults.has(value)) continue
-      if (!(await confirmUnattendedMode(confirmation, value, { agentName: def.name }))) {
+    // (A value so named, any value but off of an option so named, or an option so named turned on.)
+    const unattended = (d: AgentDefinition | undefined): UnattendedChoice[] =>
+      [...(d?.defaultMode !== undefined ? [[undefined, d.defaultMode] as const] : []), ...Object.entries(d?.defaultConfigOptions ?? {})]
+        .map(([configId, value]) => unattendedDefault(configId, value))
+        .filter((choice) => choice !== null)
+    const previousDefaults = new Set(unattended(previous).map((c) => c.id))
+    for (const choice of unattended(def)) {
+      if (previousDefaults.has(choice.id)) continue
+      if (!(await confirmUnattendedMode(confirmation, choice, { agentName: def.name }))) {
         return fail({ kind: 'not-confirmed', message: 'Not saved: the default mode was not confirmed.' })
       }
     }

@@ -70,3 +70,59 @@ it('asks before an agent’s definition makes such a mode the default of every s
   must(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'autoEdit', defaultConfigOptions: { 'run-tests': true } } }))
   expect(confirmation.asked).toHaveLength(3)
 })
+
+/** The agent's names are its own: a harmless id may be named "YOLO", a mode whose id says bypass may be named "Ask first". */
+it('goes by the id as well as the name, and says which one it went by: a mode named "Ask first" whose id says bypass is quoted with its id', async () => {
+  const confirmation = new ModeConfirmation(false)
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-names' }], undefined, { confirmation })
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  expect(await handlers.setMode({ sessionId, modeId: 'bypassPermissions' })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  // It read: Switch "Odd" to "Ask first"? Its name says the agent will then run commands… (the name said nothing of the kind).
+  const message = confirmation.of('auto-approve')[0]!.message
+  expect(message).toContain('"Ask first" (id "bypassPermissions")')
+  expect(message).toContain('Its id says "bypass"')
+  expect(message).not.toContain('Its name says')
+  expect(await handlers.setMode({ sessionId, modeId: 'mode-3' })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(confirmation.of('auto-approve')[1]!.message).toContain('Its name says "YOLO"')
+})
+
+it('asks before a select option named for acting without asking is turned on (Bypass permissions: On), not when it is turned off', async () => {
+  const confirmation = new ModeConfirmation(false)
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-option' }], undefined, { confirmation })
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  const guard = async () => must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!.configOptions.find((o) => o.id === 'guard')!.currentValue
+  // Went to the agent at once: only the value's own name was read, and "On" says nothing.
+  expect(await handlers.setConfigOption({ sessionId, configId: 'guard', value: 'on' })).toMatchObject({ ok: false, error: { kind: 'not-confirmed' } })
+  expect(await guard()).toBe('off')
+  expect(confirmation.of('auto-approve')[0]!.message).toContain('"Bypass permissions: On" (id "guard = on")')
+  confirmation.answer = true
+  must(await handlers.setConfigOption({ sessionId, configId: 'guard', value: 'on' }))
+  must(await handlers.setConfigOption({ sessionId, configId: 'guard', value: 'off' }))
+  expect(await guard()).toBe('off')
+  expect(confirmation.of('auto-approve')).toHaveLength(2)
+})
+
+it('asks when a new session would take a saved default that its agent names for acting without asking, though its id said nothing when saved', async () => {
+  const confirmation = new ModeConfirmation(false)
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-names' }], undefined, { confirmation })
+  const { handlers } = setup
+  const def = must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'odd')!
+  const draft = { id: def.id, name: def.name, command: def.command, argsText: def.args.join(' '), env: [], secretEnv: [], defaultCwd: '' }
+  // "mode-3" and "guard = on" say nothing by their ids: saved without a question, as before.
+  must(await handlers.saveAgentDefinition({ draft: { ...draft, defaultMode: 'mode-3' } }))
+  expect(confirmation.of('auto-approve')).toHaveLength(0)
+  // Every new session then ran in the agent's "YOLO", and nobody was asked.
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  const session = async () => must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+  expect((await session()).modes?.currentModeId).toBe('default')
+  expect(confirmation.of('auto-approve')).toHaveLength(1)
+  expect(confirmation.of('auto-approve')[0]!.message).toContain('"YOLO" (id "mode-3") in this session?')
+  expect(JSON.stringify((await session()).notices)).toContain('You did not confirm “YOLO”')
+  // Confirmed, the next session takes it.
+  confirmation.answer = true
+  const next = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  expect(must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === next)!.modes?.currentModeId).toBe('mode-3')
+  expect(confirmation.of('auto-approve')).toHaveLength(2)
+})
