@@ -228,6 +228,11 @@ export class AgentHost implements IDisposable {
     return this.process?.pid
   }
 
+  /** The running process's run tag (run-tag.ts): what Bosun starts for it carries the tag too, and goes with it. */
+  get runTag(): string | undefined {
+    return this.process?.runTag
+  }
+
   /** The spec the running process was started with; undefined while none runs. */
   get runningSpec(): AgentProcessSpec | undefined {
     return this.process ? this.processSpec : undefined

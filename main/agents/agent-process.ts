@@ -154,7 +154,8 @@ export class AgentProcess implements IDisposable {
     private readonly child: ChildProcess,
     readonly spec: AgentProcessSpec,
     options: AgentProcessOptions,
-    private readonly runTag: string,
+    /** This run's tag, in its environment and its descendants' (run-tag.ts). */
+    readonly runTag: string,
   ) {
     this.pid = child.pid!
     this.stdin = child.stdin!

@@ -362,7 +362,8 @@ export async function createBosunServices(integration: HostIntegration): Promise
       if (info.protocolVersion === 1) {
         const agentInfoName = connection.handshake?.agentInfo?.name
         scope.add(files.attach(connection, { ...info, missingFileReadsEmpty: agentInfoName !== undefined && READS_MISSING_FILES_AS_EMPTY.has(agentInfoName) }))
-        scope.add(terminals.attach(connection, info))
+        // The agent's commands carry its run's tag: what they start outside their process group goes with the agent.
+        scope.add(terminals.attach(connection, { ...info, runTag: supervisor.get(agentId)?.runTag }))
       }
       // Once what the agent wrote before its output ended is handled (updates, requests): they still reach their session.
       const closed = connection.onDidClose(() => {

@@ -15,6 +15,7 @@ import { HandlerError, INVALID_PARAMS, RESOURCE_NOT_FOUND, sessionNotFound } fro
 import { fail, ok, type Result } from '../base/errors'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
+import { RUN_TAG_NAME } from '../agents/run-tag'
 import { scrubEnv } from '../config/launch'
 import { confinePath } from '../fs/confine'
 import { cutText } from '../../common/bounded'
@@ -136,7 +137,10 @@ export class TerminalHandlers implements IDisposable {
   constructor(private readonly options: TerminalHandlersOptions) {}
 
   /** Registers the five methods; disposing (or the connection closing) releases the terminals it created. */
-  attach(connection: Pick<AcpClientConnection, 'handlers'> & Partial<Pick<AcpClientConnection, 'onDidClose'>>, info: { agentId: string; agentName: string }): IDisposable {
+  attach(
+    connection: Pick<AcpClientConnection, 'handlers'> & Partial<Pick<AcpClientConnection, 'onDidClose'>>,
+    info: { agentId: string; agentName: string; runTag?: string | undefined },
+  ): IDisposable {
     const attachment = {}
     const store = new DisposableStore()
     const register = (method: string, handler: (params: Record<string, unknown>, terminal: Terminal | undefined, context: ClientRequestContext) => Promise<unknown> | unknown) =>
@@ -197,7 +201,7 @@ export class TerminalHandlers implements IDisposable {
     this.releaseWhere((t) => t.agentId === agentId)
   }
 
-  private async handleCreateTerminal(info: { agentId: string }, attachment: object, p: Record<string, unknown>): Promise<{ terminalId: string }> {
+  private async handleCreateTerminal(info: { agentId: string; runTag?: string | undefined }, attachment: object, p: Record<string, unknown>): Promise<{ terminalId: string }> {
     if (this.disposed) throw new HandlerError(-32603, 'Bosun is shutting down')
     const session = this.sessionOf(info.agentId, p.sessionId as string)
     if (typeof p.command !== 'string' || p.command.trim() === '') throw new HandlerError(INVALID_PARAMS, 'command must be a non-empty string')
@@ -205,13 +209,19 @@ export class TerminalHandlers implements IDisposable {
       if (typeof a !== 'string') throw new HandlerError(INVALID_PARAMS, 'args must be strings')
       return a
     })
-    const env = { ...scrubEnv(this.options.baseEnv ?? process.env), ...NON_INTERACTIVE_ENV }
+    let env: Record<string, string> = { ...scrubEnv(this.options.baseEnv ?? process.env), ...NON_INTERACTIVE_ENV }
     for (const entry of optionalList(p.env, 'env')) {
       const pair = record(entry)
       if (!pair || typeof pair.name !== 'string' || typeof pair.value !== 'string' || pair.name === '' || pair.name.includes('=') || pair.name.includes('\0')) {
         throw new HandlerError(INVALID_PARAMS, 'env entries must be {name, value} strings')
       }
       env[pair.name] = pair.value
+    }
+    if (info.runTag !== undefined) {
+      // First, where the scan at the agent's exit reads it, and never the agent's to change: a command the agent runs
+      // that leaves its process group (`setsid`, a daemon) is found by it and goes with the agent (run-tag.ts).
+      const { [RUN_TAG_NAME]: _theirs, ...rest } = env
+      env = { [RUN_TAG_NAME]: info.runTag, ...rest }
     }
     const asked = p.outputByteLimit === undefined || p.outputByteLimit === null ? DEFAULT_OUTPUT_BYTE_LIMIT : p.outputByteLimit
     if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 0) throw new HandlerError(INVALID_PARAMS, 'outputByteLimit must be a non-negative integer')
