@@ -302,14 +302,17 @@ function PermissionLocations({ locations }: { locations: ToolCallEntry['location
 function ContentPreview({ content }: { content: ToolCallEntry['content'][number] }) {
   const c = content as Record<string, unknown>
   if (c.type === 'diff' && typeof c.path === 'string') {
-    // v1 diff: whole old and new text of one file, drawn a page at a time as the card draws it.
-    const lines = [...diffLines(c.oldText, '-'), ...diffLines(c.newText, '+')]
+    // v1 diff: whole old and new text of one file, each drawn a page at a time as the card draws it (one page of both
+    // would show a long file's old text alone).
+    const removed = diffLines(c.oldText, '-')
+    const added = diffLines(c.newText, '+')
     return (
       <div className="perm-diff">
         <div className="perm-field-label">
           <VisibleText text={c.path} />
         </div>
-        <PagedLines lines={lines} noun="lines" render={(line, i) => <DiffLine key={i} line={line} />} />
+        {removed.length > 0 ? <PagedLines lines={removed} noun="removed lines" render={(line, i) => <DiffLine key={i} line={line} />} /> : null}
+        {added.length > 0 ? <PagedLines lines={added} noun="added lines" render={(line, i) => <DiffLine key={i} line={line} />} /> : null}
       </div>
     )
   }

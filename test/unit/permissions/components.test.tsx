@@ -151,10 +151,13 @@ describe('PermissionPrompt', () => {
     // 30,000 lines removed and 30,000 added: the prompt drew all 60,000 rows while the person was to decide on it.
     const huge: ToolCallEntry = { ...toolCall, content: [{ type: 'diff', path: '/p/a.rs', oldText: many('old', 30_000), newText: many('new', 30_000) }] }
     const html = renderToStaticMarkup(<PermissionPrompt request={base} toolCall={huge} onRespond={noop} />)
-    expect(html.match(/class="perm-diff-(add|del)"/g)).toHaveLength(400)
+    // Each side a page at a time: one page of both showed the old text alone.
+    expect(html.match(/class="perm-diff-del"/g)).toHaveLength(400)
+    expect(html.match(/class="perm-diff-add"/g)).toHaveLength(400)
     expect(html).toContain('old 399')
     expect(html).not.toContain('old 400')
-    expect(html).toContain('Show 2,000 more lines (400 of 60,000 shown)')
+    expect(html).toContain('Show 2,000 more removed lines (400 of 30,000 shown)')
+    expect(html).toContain('Show 2,000 more added lines (400 of 30,000 shown)')
     // A v2 diff's patch and its list of files are paged the same way; a short diff shows whole, with no button.
     const v2: ToolCallEntry = {
       ...toolCall,
