@@ -61,7 +61,17 @@ export interface SessionRecord {
   mcpRefused?: string
   /** The agent's ids of the v2 subagent sessions this session announced (`subagent_update`), at most `MAX_SUBAGENTS`. */
   subagents?: string[]
+  /**
+   * Modes and option values the person (or a default confirmed for the agent) set in this session (`unattendedKey`): the
+   * agent reporting one of them as current switched nothing by itself. At most {@link MAX_CHOSEN_MODES}.
+   */
+  chosenModes?: Set<string>
+  /** The mode or option acting unasked that the agent switched the session to, as last told (told once until it changes). */
+  unaskedTold?: string
 }
+
+/** Modes and option values remembered as the person's per session (each one asked for: a handful at most). */
+export const MAX_CHOSEN_MODES = 64
 
 /**
  * Applied to a full session: each replaces what the session shows (its facts, the v2 plan and turn state),

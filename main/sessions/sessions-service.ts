@@ -21,7 +21,8 @@ import { SUBAGENT_KINDS, SubagentRoutes, agentScopedId, fromSubagent } from './s
 import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged } from './session-config'
 import { settleLoadReplay } from './load-replay'
 import { deleteAgentSession, listAgentSessions, type AgentSessionsPort } from './agent-sessions'
-import { KINDS_APPLIED_WHEN_FULL, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
+import { KINDS_APPLIED_WHEN_FULL, MAX_CHOSEN_MODES, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
+import { unattendedKey, unattendedUpdate } from '../trust/unattended-mode'
 import {
   additionalDirectoriesFor,
   cutReason,
@@ -120,6 +121,9 @@ type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']
  * a copy of each session's state for snapshots, so a reloaded renderer rehydrates) and forwards the same
  * actions, batched per frame, to the renderer.
  */
+/** How much of an agent's mode name (or id) a notice of Bosun's quotes. */
+const MAX_QUOTED_MODE_CHARS = 200
+
 export class SessionsService implements IDisposable {
   /** By Bosun's id for the session: the agent-scoped id, with `#n` added when a restarted agent reuses one. */
   private readonly sessions = new Map<string, SessionRecord>()
@@ -593,6 +597,7 @@ export class SessionsService implements IDisposable {
         return fail({ kind: 'invalid-argument', message })
       }
     }
+    this.chose(sessionId, unattendedKey(undefined, modeId))
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       await this.withTimeout('session/set_mode', connection.setMode(acpSessionId, modeId))
       this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] })
@@ -645,6 +650,7 @@ export class SessionsService implements IDisposable {
         return fail({ kind: 'invalid-argument', message })
       }
     }
+    this.chose(sessionId, unattendedKey(configId, value))
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       // Raced against the deadline too: a reattach waits for this one (restoreMode), and every prompt waits for the reattach.
       const options = await this.withTimeout('session/set_config_option', connection.setConfigOption(acpSessionId, configId, value))
@@ -1001,6 +1007,8 @@ export class SessionsService implements IDisposable {
       }
       if (update.sessionUpdate === 'subagent_update') this.subagentRoutes.adopt(route.sessionId, route.record, update)
       if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update, plain)
+      // (Not what a `session/load` replays: the session as it was, modes the person may have chosen in an earlier run.)
+      if ((update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') && !tail) this.tellUnaskedSwitch(route.sessionId, route.record, update)
       return
     }
     const parentId = this.subagentRoutes.parent(agentScopedId(agentId, acpSessionId))
@@ -1014,6 +1022,42 @@ export class SessionsService implements IDisposable {
     const firstDrop = () => this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates or ${formatBytes(MAX_EARLY_BYTES)} before answering session/new; dropping the rest`)
     if (this.early.hold(connection, acpSessionId, update, firstDrop)) return
     this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
+  }
+
+  /**
+   * The agent switched the session by itself to a mode or option whose id or name says it then acts without asking
+   * (nobody chose it here, where main would have asked): the person is told, in Bosun's words, once until it changes.
+   * The modes' names are read as last applied, without applying what waits (a flood of mode updates stays cheap).
+   */
+  private tellUnaskedSwitch(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
+    const found = unattendedUpdate(update, record.lazy.last.modes)
+    if (!found || record.chosenModes?.has(found.key)) {
+      if (update.sessionUpdate === 'current_mode_update' || !found) record.unaskedTold = undefined
+      return
+    }
+    if (record.unaskedTold === found.key) return
+    record.unaskedTold = found.key
+    const { choice } = found
+    const name = `“${cutText(choice.name, MAX_QUOTED_MODE_CHARS)}”${choice.name === choice.id ? '' : ` (id “${cutText(choice.id, MAX_QUOTED_MODE_CHARS)}”)`}`
+    this.push(sessionId, {
+      type: 'updates',
+      updates: [
+        bosunNotice(
+          'warning',
+          `The agent switched this session to ${name} by itself`,
+          `Bosun did not ask you: the agent did it. Its ${choice.said.by} says “${cutText(choice.said.word, MAX_QUOTED_MODE_CHARS)}”, a word agents use for a mode ` +
+            'that runs commands and changes files without asking you. To switch back, choose another mode under the message box.',
+        ),
+      ],
+    })
+  }
+
+  /** The person chose `key` (`unattendedKey`) in this session: the agent reporting it as current did not switch by itself. */
+  private chose(sessionId: string, key: string): void {
+    const record = this.sessions.get(sessionId)
+    if (!record) return
+    record.chosenModes ??= new Set()
+    if (record.chosenModes.size < MAX_CHOSEN_MODES) record.chosenModes.add(key)
   }
 
   /**

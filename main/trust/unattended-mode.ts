@@ -4,7 +4,8 @@
  * the auto-approve switch does, so main asks the person first, whoever set it (the page's word is not enough).
  */
 import { untitledName } from '../../common/session/title'
-import type { ConfigOptionView } from '../../common/session/types'
+import { parseConfigOptions } from '../../common/session/reducer/metadata'
+import type { ConfigOptionView, SessionState } from '../../common/session/types'
 import { quoteCut, quoteExact, type ConfirmationService } from './confirmation'
 
 // Words agents use for such modes, in a mode's id or name (not its description: "prompts for dangerous operations").
@@ -79,6 +80,33 @@ export function unattendedDefault(configId: string | undefined, value: string | 
   if (own || configId === undefined || TURNS_OFF.test(value)) return own
   const named = unattended(configId, null)
   return named && { ...named, name: `${configId} = ${value}`, id: `${configId} = ${value}` }
+}
+
+/**
+ * The mode or option an agent's own update (`current_mode_update`, `config_option_update`) puts the session in, when
+ * its id or name says the agent then acts without asking; `key` names it (`mode:<id>`, `option:<id>=<value>`) to tell
+ * it from one the person chose. Null for any other update, or one that leaves no such mode or option current.
+ */
+export function unattendedUpdate(update: { sessionUpdate: string } & Record<string, unknown>, modes: SessionState['modes'] | undefined): { key: string; choice: UnattendedChoice } | null {
+  if (update.sessionUpdate === 'current_mode_update') {
+    const id = update.currentModeId
+    if (typeof id !== 'string') return null
+    const choice = unattended(id, modes?.availableModes.find((m) => m.id === id)?.name)
+    return choice && { key: unattendedKey(undefined, id), choice }
+  }
+  if (update.sessionUpdate !== 'config_option_update') return null
+  for (const option of parseConfigOptions(update.configOptions) ?? []) {
+    const value = option.currentValue
+    if (typeof value !== 'string' && typeof value !== 'boolean') continue
+    const choice = unattendedChoice({ ...option, currentValue: null }, value)
+    if (choice) return { key: unattendedKey(option.id, value), choice }
+  }
+  return null
+}
+
+/** How {@link unattendedUpdate} names a mode (`configId` undefined) or an option's value the person chose. */
+export function unattendedKey(configId: string | undefined, value: string | boolean): string {
+  return configId === undefined ? `mode:${String(value)}` : `option:${configId}=${String(value)}`
 }
 
 /** Where the mode would apply, for the question. */

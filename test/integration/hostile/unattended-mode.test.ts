@@ -126,3 +126,45 @@ it('asks when a new session would take a saved default that its agent names for 
   expect(must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === next)!.modes?.currentModeId).toBe('mode-3')
   expect(confirmation.of('auto-approve')).toHaveLength(2)
 })
+
+/** Bosun's warning about a switch the agent made itself, in the session's notices (titles only). */
+const switchNotices = async (handlers: Awaited<ReturnType<typeof start>>['handlers'], sessionId: string) =>
+  must(await handlers.getSnapshot(undefined))
+    .sessions.find((s) => s.sessionId === sessionId)!
+    .notices.filter((n) => n.fromBosun && n.title.startsWith('The agent switched this session to'))
+    .map((n) => ({ title: n.title, description: n.description, repeats: n.repeats }))
+
+it('tells the person, in Bosun’s words, when the agent switches the session to such a mode by itself; not when the person chose it', async () => {
+  const confirmation = new ModeConfirmation(true)
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-names' }], undefined, { confirmation })
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  // The mode select changed to YOLO under the message box, and nothing more was said.
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'switch yourself' }] }))
+  expect(await switchNotices(handlers, sessionId)).toEqual([
+    {
+      title: 'The agent switched this session to “YOLO” (id “mode-3”) by itself',
+      description: expect.stringMatching(/^Bosun did not ask you: the agent did it\. Its name says “YOLO”, .* choose another mode under the message box\.$/),
+      repeats: undefined,
+    },
+  ])
+  // Told once while it stays so; again (one notice, counted) once it switched back and then in again.
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'again' }] }))
+  expect(await switchNotices(handlers, sessionId)).toHaveLength(1)
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'switch back' }] }))
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'switch yourself' }] }))
+  expect(await switchNotices(handlers, sessionId)).toMatchObject([{ repeats: 2 }])
+  // A session where the person chose it (confirmed in main's dialog): the agent reporting it says nothing.
+  const chosen = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  must(await handlers.setMode({ sessionId: chosen, modeId: 'mode-3' }))
+  must(await handlers.prompt({ sessionId: chosen, prompt: [{ type: 'text', text: 'switch yourself' }] }))
+  expect(await switchNotices(handlers, chosen)).toEqual([])
+})
+
+it('tells the person when the agent turns on an option named for acting without asking by itself', async () => {
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-option' }])
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'switch yourself' }] }))
+  expect(await switchNotices(handlers, sessionId)).toMatchObject([{ title: 'The agent switched this session to “Bypass permissions: On” (id “guard = on”) by itself' }])
+})
