@@ -22,7 +22,7 @@ import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged }
 import { settleLoadReplay } from './load-replay'
 import { deleteAgentSession, listAgentSessions, type AgentSessionsPort } from './agent-sessions'
 import { KINDS_APPLIED_WHEN_FULL, MAX_CHOSEN_MODES, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
-import { unattendedKey, unattendedUpdate } from '../trust/unattended-mode'
+import { unattendedKey, unattendedUpdate, type UnattendedChoice } from '../trust/unattended-mode'
 import {
   additionalDirectoriesFor,
   cutReason,
@@ -453,6 +453,7 @@ export class SessionsService implements IDisposable {
       record.state = applyActions(state, this.redact(actions))
       this.history?.created(record.state, { capabilities: connection.handshake?.capabilities })
       this.events.emit('sessionAdded', { session: record.state })
+      this.tellUnaskedStart(sessionId, record)
       return ok({ sessionId })
     } catch (error) {
       return fail(undelivered(toFailure(error), 'the request for a new session'))
@@ -1035,6 +1036,10 @@ export class SessionsService implements IDisposable {
       if (update.sessionUpdate === 'current_mode_update' || !found) record.unaskedTold = undefined
       return
     }
+    this.tellUnasked(sessionId, record, found, 'switched')
+  }
+
+  private tellUnasked(sessionId: string, record: SessionRecord, found: { key: string; choice: UnattendedChoice }, how: 'started' | 'switched'): void {
     if (record.unaskedTold === found.key) return
     record.unaskedTold = found.key
     const { choice } = found
@@ -1044,12 +1049,20 @@ export class SessionsService implements IDisposable {
       updates: [
         bosunNotice(
           'warning',
-          `The agent switched this session to ${name} by itself`,
-          `Bosun did not ask you: the agent did it. Its ${choice.said.by} says “${cutText(choice.said.word, MAX_QUOTED_MODE_CHARS)}”, a word agents use for a mode ` +
+          how === 'started' ? `The agent started this session in ${name}` : `The agent switched this session to ${name} by itself`,
+          `Bosun did not ask you: the agent ${how === 'started' ? 'chose it' : 'did it'}. Its ${choice.said.by} says “${cutText(choice.said.word, MAX_QUOTED_MODE_CHARS)}”, a word agents use for a mode ` +
             'that runs commands and changes files without asking you. To switch back, choose another mode under the message box.',
         ),
       ],
     })
+  }
+
+  /** A new session the agent started in a mode or option acting unasked (`gemini --yolo`, a bypass default in its own settings). */
+  private tellUnaskedStart(sessionId: string, record: SessionRecord): void {
+    const { modes, configOptions } = record.state
+    const mode = modes?.currentModeId ? unattendedUpdate({ sessionUpdate: 'current_mode_update', currentModeId: modes.currentModeId }, modes) : null
+    const found = mode ?? unattendedUpdate({ sessionUpdate: 'config_option_update', configOptions }, modes)
+    if (found) this.tellUnasked(sessionId, record, found, 'started')
   }
 
   /** The person chose `key` (`unattendedKey`) in this session: the agent reporting it as current did not switch by itself. */

@@ -168,3 +168,15 @@ it('tells the person when the agent turns on an option named for acting without 
   must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'switch yourself' }] }))
   expect(await switchNotices(handlers, sessionId)).toMatchObject([{ title: 'The agent switched this session to “Bypass permissions: On” (id “guard = on”) by itself' }])
 })
+
+it('tells the person when the agent starts a new session in such a mode (gemini --yolo, a bypass default in its own settings)', async () => {
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-start' }])
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  expect(await handlers.getSnapshot(undefined).then((s) => must(s).sessions.find((x) => x.sessionId === sessionId)!.notices.filter((n) => n.fromBosun).map((n) => n.title))).toEqual([
+    'The agent started this session in “YOLO” (id “yolo”)',
+  ])
+  // The person switching away is told nothing more.
+  must(await handlers.setMode({ sessionId, modeId: 'default' }))
+  expect(await switchNotices(handlers, sessionId)).toEqual([])
+})
