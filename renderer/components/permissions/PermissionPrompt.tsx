@@ -1,5 +1,5 @@
 import { limitedToSession } from '../../../common/permission-words'
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
+import { Fragment, useEffect, useId, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
 import type { PermissionRequestView, ToolCallEntry } from '../../../common/session/types'
 import { Icon } from '../common/icons'
 import { arrangeOptions, contradictingName, MAX_OPTION_NAME_CHARS, optionAppearance, promptKeyAction } from './option-style'
@@ -333,18 +333,14 @@ function ContentPreview({ content }: { content: ToolCallEntry['content'][number]
             )
           }}
         />
-        {typeof patch?.text === 'string' ? <PagedLines lines={patch.text.split('\n')} noun="lines" render={(line, i) => <PatchLine key={i} line={line} />} /> : null}
+        {typeof patch?.text === 'string' ? <TextLines text={patch.text} as="code" /> : null}
       </div>
     )
   }
   if (c.type === 'content') {
     const block = c.content as { type?: unknown; text?: unknown } | undefined
     if (block?.type === 'text' && typeof block.text === 'string') {
-      return (
-        <p className="perm-text">
-          <VisibleText text={block.text} keepNewlines />
-        </p>
-      )
+      return <TextLines text={block.text} as="text" />
     }
   }
   if (c.type === 'terminal') return <p className="perm-muted">Terminal {String(c.terminalId ?? '')}</p>
@@ -369,12 +365,21 @@ function DiffLine({ line }: { line: SignedLine }): ReactNode {
   )
 }
 
-function PatchLine({ line }: { line: string }): ReactNode {
+/** A patch or text content, its line breaks kept and hidden characters shown, a page of lines at a time. */
+function TextLines({ text, as }: { text: string; as: 'code' | 'text' }): ReactNode {
+  const lines = text.split('\n')
   return (
-    <>
-      <VisibleText text={line} keepNewlines />
-      {'\n'}
-    </>
+    <PagedLines
+      lines={lines}
+      noun="lines"
+      as={as}
+      render={(line, i) => (
+        <Fragment key={i}>
+          <VisibleText text={line} />
+          {i < lines.length - 1 ? '\n' : null}
+        </Fragment>
+      )}
+    />
   )
 }
 
@@ -382,13 +387,19 @@ function PatchLine({ line }: { line: string }): ReactNode {
  * A diff's lines (or a change list) a page at a time, as the tool card's diff: an agent's 50,000-line diff drawn whole
  * holds the page for seconds while the person is asked to decide on it. The button says how many are left.
  */
-function PagedLines<T>({ lines, noun, render, as = 'code' }: { lines: readonly T[]; noun: string; render: (line: T, i: number) => ReactNode; as?: 'code' | 'list' }) {
+function PagedLines<T>({ lines, noun, render, as = 'code' }: { lines: readonly T[]; noun: string; render: (line: T, i: number) => ReactNode; as?: 'code' | 'list' | 'text' }) {
   const [count, setCount] = useState(DIFF_PAGE_LINES)
   const shown = lines.length > count ? lines.slice(0, count) : lines
   const total = lines.length.toLocaleString('en')
   return (
     <>
-      {as === 'list' ? <ul className="perm-locations">{shown.map(render)}</ul> : <pre className="perm-code">{shown.map(render)}</pre>}
+      {as === 'list' ? (
+        <ul className="perm-locations">{shown.map(render)}</ul>
+      ) : as === 'text' ? (
+        <p className="perm-text perm-content-text">{shown.map(render)}</p>
+      ) : (
+        <pre className="perm-code">{shown.map(render)}</pre>
+      )}
       {lines.length > shown.length ? (
         <button type="button" className="link-button" onClick={() => setCount((n) => n + DIFF_MORE_LINES)}>
           {lines.length - shown.length <= DIFF_MORE_LINES

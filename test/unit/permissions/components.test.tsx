@@ -169,6 +169,13 @@ describe('PermissionPrompt', () => {
     expect(v2html).not.toContain('/p/f400')
     expect(v2html).not.toContain('+line 400')
     expect(renderToStaticMarkup(<PermissionPrompt request={base} toolCall={toolCall} onRespond={noop} />)).not.toMatch(/Show (all|2,000)/)
+    // Text content too, in a box that scrolls: 5,000 lines of it pushed the options 5,000 lines down.
+    const text: ToolCallEntry = { ...toolCall, content: [{ type: 'content', content: { type: 'text', text: many('said', 5_000) } }] }
+    const textHtml = renderToStaticMarkup(<PermissionPrompt request={base} toolCall={text} onRespond={noop} />)
+    expect(textHtml).toContain('class="perm-text perm-content-text"')
+    expect(textHtml).toContain('said 399')
+    expect(textHtml).not.toContain('said 400')
+    expect(textHtml).toContain('Show 2,000 more lines (400 of 5,000 shown)')
   })
 
   it("says a command once on its card, and in the inbox: the prompt's title is not repeated where it is exactly the card's title or command", () => {
