@@ -121,6 +121,8 @@ type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']
  * a copy of each session's state for snapshots, so a reloaded renderer rehydrates) and forwards the same
  * actions, batched per frame, to the renderer.
  */
+/** How Gemini CLI tells a change of its mode, as text (see `applyModeMarker`). */
+const MODE_MARKER = '[MODE_UPDATE] '
 /** How much of an agent's mode name (or id) a notice of Bosun's quotes. */
 const MAX_QUOTED_MODE_CHARS = 200
 
@@ -1010,6 +1012,7 @@ export class SessionsService implements IDisposable {
       if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update, plain)
       // (Not what a `session/load` replays: the session as it was, modes the person may have chosen in an earlier run.)
       if ((update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') && !tail) this.tellUnaskedSwitch(route.sessionId, route.record, update)
+      else if (!tail && update.sessionUpdate === 'agent_message_chunk') this.tellUnaskedMarker(route.sessionId, route.record, update)
       return
     }
     const parentId = this.subagentRoutes.parent(agentScopedId(agentId, acpSessionId))
@@ -1037,6 +1040,17 @@ export class SessionsService implements IDisposable {
       return
     }
     this.tellUnasked(sessionId, record, found, 'switched')
+  }
+
+  /** Gemini CLI's mode change told as text, `[MODE_UPDATE] <mode>` (applyModeMarker): the same switch, the same warning. */
+  private tellUnaskedMarker(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
+    const text = (update.content as { text?: unknown } | undefined)?.text
+    if (typeof text !== 'string' || !text.startsWith(MODE_MARKER)) return
+    const modeId = /^\[MODE_UPDATE\] (\S+)$/.exec(text)?.[1]
+    const modes = record.lazy.last.modes
+    // As the reducer takes it: a mode the session lists, while no config option is the mode.
+    if (modeId === undefined || !modes?.availableModes.some((m) => m.id === modeId) || record.lazy.last.configOptions.some((o) => o.category === 'mode')) return
+    this.tellUnaskedSwitch(sessionId, record, { sessionUpdate: 'current_mode_update', currentModeId: modeId })
   }
 
   private tellUnasked(sessionId: string, record: SessionRecord, found: { key: string; choice: UnattendedChoice }, how: 'started' | 'switched'): void {

@@ -180,3 +180,13 @@ it('tells the person when the agent starts a new session in such a mode (gemini 
   must(await handlers.setMode({ sessionId, modeId: 'default' }))
   expect(await switchNotices(handlers, sessionId)).toEqual([])
 })
+
+it('tells the same when the agent switches by Gemini CLI’s text marker ([MODE_UPDATE] mode-3)', async () => {
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-names' }])
+  const { handlers } = setup
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'marker' }] }))
+  const session = must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+  expect(session.modes?.currentModeId).toBe('mode-3')
+  expect(await switchNotices(handlers, sessionId)).toMatchObject([{ title: 'The agent switched this session to “YOLO” (id “mode-3”) by itself' }])
+})
