@@ -81,10 +81,13 @@ export type NotificationSettings = z.infer<typeof notificationSettingsSchema>
 
 export const defaultNotificationSettings: NotificationSettings = { enabled: true, notifyOnTurnEnd: false }
 
+/** The longest option id a window can answer with; main refuses a request offering a longer one (it could not be chosen). */
+export const MAX_PERMISSION_OPTION_ID_CHARS = 1024
+
 export const permissionsCalls = {
   /** Answer a pending request: an offered `optionId`, or `null` to dismiss (answered `cancelled`). */
   respondPermission: call(
-    z.object({ requestId: id, optionId: z.string().min(1).max(1024).nullable() }).strict(),
+    z.object({ requestId: id, optionId: z.string().min(1).max(MAX_PERMISSION_OPTION_ID_CHARS).nullable() }).strict(),
     z.undefined(),
   ),
   /** Every pending permission request of every session, oldest first. */

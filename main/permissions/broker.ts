@@ -14,7 +14,7 @@
  * list is missing or empty); when background work is reported, it waits for the agent's cancels, since a
  * request may belong to work that `session/cancel` does not stop.
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
 import { HandlerError, sessionNotFound } from '../acp/types'
 import { Deferred } from '../base/deferred'
@@ -561,6 +561,16 @@ export class PermissionBroker implements IDisposable {
 }
 
 /** Unique across agents, their restarts, Bosun's runs and requests that reuse an answered id; the JSON type of the id is part of it (`"7"` ≠ `7`, B3). */
+/**
+ * Bosun's id of a request, the one the window answers with: within the contract's bound whatever id the agent chose
+ * (up to 1,024 characters), so a long one is named by its hash. A 1,000-character id made one the window's answer was
+ * refused for, so the person could neither allow, reject nor dismiss the request.
+ */
 function bosunRequestId(run: string, attachment: Attachment, id: JsonRpcId, order: number): string {
-  return `${attachment.agentId}#${run}.${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${id}#${order}`
+  const text = String(id)
+  const named = text.length <= MAX_NAMED_ID_CHARS ? text : `#${createHash('sha256').update(text).digest('hex').slice(0, 32)}`
+  return `${attachment.agentId}#${run}.${attachment.generation}:${typeof id === 'number' ? 'n' : 's'}:${named}#${order}`
 }
+
+/** The longest request id of an agent's that Bosun's own id for the request quotes as it is. */
+const MAX_NAMED_ID_CHARS = 128

@@ -8,6 +8,7 @@
 import { HandlerError, INVALID_PARAMS } from '../acp/types'
 import type { PermissionRequestView } from '../../common/session/types'
 import { cutText } from '../../common/bounded'
+import { MAX_PERMISSION_OPTION_ID_CHARS } from '../../common/contract/permissions'
 
 export const DEFAULT_PERMISSION_TITLE = 'Permission requested'
 
@@ -164,6 +165,8 @@ function parseOptions(value: unknown): { options: PermissionOptionView[]; shared
     if (!isRecord(option)) invalid(`options[${index}] must be an object`)
     const optionId = option.optionId
     if (typeof optionId !== 'string' || optionId === '') invalid(`options[${index}].optionId must be a non-empty string`)
+    // The window answers with the id: a longer one could not be chosen, and "Reject" would not work while "Allow" did.
+    if (optionId.length > MAX_PERMISSION_OPTION_ID_CHARS) invalid(`options[${index}].optionId is longer than ${MAX_PERMISSION_OPTION_ID_CHARS.toLocaleString('en')} characters`)
     // Kind is open in v2: keep whatever string came; a missing kind is simply unknown ('').
     const kind = typeof option.kind === 'string' ? option.kind : ''
     const name = typeof option.name === 'string' && option.name !== '' ? option.name : optionId

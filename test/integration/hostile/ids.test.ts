@@ -1,7 +1,8 @@
 /**
  * Ids as data (class 2): permission option ids named after Object.prototype's members, with NUL, a line feed, bidi
- * controls or 100,000 characters, and one that is a number; a tool call id of a million characters. The person's
- * answer reaches the agent as the id it sent, a number is refused with the reason, and the session goes on.
+ * controls or 1,024 characters, one that is a number and one of 100,000 characters (no window could answer with it); a
+ * tool call id of a million characters. The person's answer reaches the agent as the id it sent, a number and the long
+ * one are refused with the reason, and the session goes on.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,11 +21,11 @@ const ask = (id: number, optionIds: unknown[], toolCallId = `call-${id}`) =>
     params: { sessionId: S, toolCall: { toolCallId, title: `Question ${id}`, kind: 'execute' }, options: optionIds.map((optionId, i) => ({ optionId, name: `Option ${i}`, kind: i === 0 ? 'allow_once' : 'reject_once' })) },
   })
 
-const ODD = ['__proto__', 'constructor', 'toString', 'a\u0000b', 'line\nfeed', 'bidi\u202Eexe', 'x'.repeat(100_000)]
+const ODD = ['__proto__', 'constructor', 'toString', 'a\u0000b', 'line\nfeed', 'bidi\u202Eexe', 'x'.repeat(1_024)]
 
-it('answers options whose ids are odd strings with those ids, and refuses one whose id is a number', async () => {
+it('answers options whose ids are odd strings with those ids, and refuses one whose id is a number or longer than the window can answer with', async () => {
   const setup = await start('script')
-  const lines = [...ODD.map((odd, i) => ask(10 + i, [odd, `other-${i}`])), ask(30, [5, 'five']), ask(31, ['a', 'b'], 'c'.repeat(1_000_000))]
+  const lines = [...ODD.map((odd, i) => ask(10 + i, [odd, `other-${i}`])), ask(30, [5, 'five']), ask(31, ['a', 'b'], 'c'.repeat(1_000_000)), ask(32, ['x'.repeat(100_000), 'other'])]
   writeFileSync(join(setup.testHome.home, 'script.json'), JSON.stringify(lines))
   const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
   const turn = setup.handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] })
@@ -42,5 +43,7 @@ it('answers options whose ids are odd strings with those ids, and refuses one wh
   ODD.forEach((odd, i) => expect(answer(10 + i)?.result?.outcome.optionId === odd, `question ${10 + i}`).toBe(true))
   expect(answer(30)?.error).toMatchObject({ code: -32602, message: expect.stringContaining('options[0].optionId must be a non-empty string') })
   expect(answer(31)?.result).toEqual({ outcome: { outcome: 'selected', optionId: 'a' } })
+  // 100,000 characters: the window's answer is bounded at 1,024, so the person could not have chosen it (long-ids.test.ts).
+  expect(answer(32)?.error).toMatchObject({ code: -32602, message: expect.stringContaining('options[0].optionId is longer than 1,024 characters') })
   tally.sessionsBroken += await brokenSessions(setup)
 })
