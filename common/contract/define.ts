@@ -43,8 +43,12 @@ export function boundedRecord<K extends z.core.$ZodRecordKey, V extends z.ZodTyp
   return z.record(key, value).refine((record) => Object.keys(record).length <= maxEntries, { message: `At most ${maxEntries} entries` })
 }
 
-/** Shared small schemas. */
-export const id = z.string().min(1).max(512)
+/**
+ * Shared small schemas. An id may be one of Bosun's that carries an agent's (a session: `<agent id>/<the agent's session
+ * id>`, the agent's up to 1,024 characters, the agent id's up to 128, and a `#n` when taken): at 512, the window could not
+ * send, stop or close a session whose agent named it with 1,000 characters.
+ */
+export const id = z.string().min(1).max(2048)
 export const absolutePath = z
   .string()
   .min(1)

@@ -52,3 +52,18 @@ it('lets the person reject a request the agent sent under a 1,000-character id, 
   expect(notice?.description).toContain('options[1].optionId is longer than 1,024 characters')
   tally.sessionsBroken += await brokenSessions(setup)
 })
+
+it('lets the window send, stop and close a session whose agent named it with 1,000 characters', async () => {
+  const setup = await start('huge-session-id', { count: 1_000 })
+  const sessionId = must(await setup.handlers.newSession({ agentId: 'hostile', cwd: setup.workspace })).sessionId
+  // Bosun's id is the agent's id, a slash and the agent's 1,000 characters: the contract refused every call naming it (512).
+  expect(sessionId.length).toBeGreaterThan(1_000)
+  const prompt = { sessionId, prompt: [{ type: 'text' as const, text: 'hello' }] }
+  for (const [name, input] of [['prompt', prompt], ['cancel', { sessionId }], ['closeSession', { sessionId }], ['setAutoApprove', { sessionId, value: true }]] as const) {
+    expect({ name, accepted: calls[name].input.safeParse(input).success }).toEqual({ name, accepted: true })
+  }
+  expect(must(await setup.handlers.prompt(prompt)).stopReason).toBe('end_turn')
+  must(await setup.handlers.closeSession({ sessionId }))
+  tally.inputs++
+  tally.sessionsBroken += await brokenSessions(setup)
+})
