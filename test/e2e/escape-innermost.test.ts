@@ -1,8 +1,9 @@
 /**
  * Escape closes the innermost thing open, and the keyboard goes back to what opened it: on the Agents page, the add
- * flow (back to the agent shown before, focus on "Add agent"), the add form (back to the add flow), the edit form
- * (back to the agent, focus on "Edit"); only then the page itself (focus on the "Agents" button). In Settings, an MCP
- * server's edit form closes before Settings do.
+ * flow (back to the agent shown before, focus on "Add agent"), the add form (back to the add flow, focus on the preset
+ * that opened it), the edit form (back to the agent, focus on "Edit"); only then the page itself (focus on the "Agents"
+ * button). In Settings, an MCP server's edit form closes before Settings do. Each form or flow takes the keyboard as it
+ * opens (its first field, the add flow's first preset).
  */
 import { expect, it } from 'vitest'
 import type { Locator } from 'playwright'
@@ -21,10 +22,12 @@ it('Escape on the Agents page closes the add flow, the add form and the edit for
   const agentHeading = dialog.getByRole('heading', { name: AGENT, level: 2 })
   await visible(agentHeading)
 
-  // The add flow, the focus still on "Add agent" (as after a click): Escape leaves the flow, not the page.
+  // The add flow, the focus on its first preset: Escape leaves the flow, not the page.
   const addButton = dialog.getByRole('button', { name: 'Add agent' })
   await addButton.click()
   const addHeading = await visible(dialog.getByRole('heading', { name: 'Add an agent' }))
+  const claude = dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ })
+  await focused(claude)
   await page.keyboard.press('Escape')
   await gone(addHeading)
   await visible(agentHeading)
@@ -33,13 +36,13 @@ it('Escape on the Agents page closes the add flow, the add form and the edit for
 
   // A preset's form, Escape from inside it: back to the add flow, then out of it.
   await addButton.click()
-  await dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ }).click()
+  await claude.click()
   const addForm = await visible(dialog.getByRole('form', { name: 'Add agent' }))
-  await addForm.getByRole('textbox', { name: 'Name', exact: true }).focus()
+  await focused(addForm.getByRole('textbox', { name: 'Name', exact: true }))
   await page.keyboard.press('Escape')
   await gone(addForm)
   await visible(addHeading)
-  await focused(addButton)
+  await focused(claude)
   await page.keyboard.press('Escape')
   await gone(addHeading)
   await visible(agentHeading)
@@ -48,7 +51,7 @@ it('Escape on the Agents page closes the add flow, the add form and the edit for
   const editButton = dialog.getByRole('button', { name: 'Edit', exact: true })
   await editButton.click()
   const editForm = await visible(dialog.getByRole('form', { name: `Edit ${AGENT}` }))
-  await editForm.getByRole('textbox', { name: 'Name', exact: true }).focus()
+  await focused(editForm.getByRole('textbox', { name: 'Name', exact: true }))
   await page.keyboard.press('Escape')
   await gone(editForm)
   await focused(editButton)
@@ -71,9 +74,17 @@ it('Escape in an MCP server’s edit form in Settings closes the form, not Setti
   const edit = settings.getByRole('button', { name: 'Edit docs' })
   await edit.click()
   const form = await visible(settings.getByRole('form', { name: 'Edit docs' }))
-  await form.getByLabel('URL', { exact: true }).focus()
+  // The form opened in place takes the keyboard (it stayed on Edit).
+  await focused(form.getByLabel('Name', { exact: true }))
   await page.keyboard.press('Escape')
   await gone(form)
+  await focused(edit)
+  // Saved, the form goes with its Save: the keyboard goes back to Edit (it fell to the page).
+  await edit.click()
+  const again = await visible(settings.getByRole('form', { name: 'Edit docs' }))
+  await again.getByLabel('URL', { exact: true }).fill('https://mcp.example.com/v2/mcp')
+  await again.getByRole('button', { name: 'Save changes' }).click()
+  await gone(again)
   await focused(edit)
   expect(await settings.isVisible()).toBe(true)
   await page.keyboard.press('Escape')

@@ -85,12 +85,14 @@ it('adds an agent, works in two sessions, answers a permission and a form, and r
   expect(await page.getByRole('button', { name: 'New session', exact: true }).first().getAttribute('title')).toMatch(/\(Ctrl\+Shift\+O\)$/)
   expect(await page.getByRole('button', { name: 'Settings', exact: true }).getAttribute('title')).toBe('Settings (Ctrl+,)')
 
-  // Agents, Add agent, the Claude preset, Save: the saved agent's Edit has the focus; Escape gives it back to Agents.
+  // Agents, Add agent, the Claude preset (the flow opens on it), Save: the saved agent's Edit has the focus; Escape gives it back to Agents.
   await activate(page, 'button Agents')
   await focusedOn(page, 'h1 Agents')
   await activate(page, 'button +Add agent')
-  await activate(page, 'button Claude')
-  await focusedOn(page, 'h2 Add agent')
+  // The add flow takes the keyboard on its first preset, and the preset's form on its first field.
+  await focusedOn(page, 'button Claude')
+  await press(page, 'Enter')
+  await focusedOn(page, 'input Name')
   await activate(page, 'button Save')
   await focusedOn(page, 'button Edit')
   await press(page, 'Escape')

@@ -66,16 +66,16 @@ export function AgentEditor(props: AgentEditorProps) {
   const [touched, setTouched] = useState(Boolean(agent) || (Boolean(initialPresetId) && initialPresetId !== 'custom'))
   const ids = useId()
   const removeNoteId = `${ids}-remove-note`
-  // The button that opened the form (Edit, a preset) went away with the view it was in: the form takes the focus,
-  // so the keyboard carries on here and Escape reaches the form.
+  // The button that opened the form (Edit, a preset) went away with the view it was in: the form's first field takes
+  // the focus, so the keyboard carries on here (it was the title: one more Tab to type) and Escape reaches the form.
   const titleRef = useRef<HTMLHeadingElement>(null)
+  const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
     const active = document.activeElement
-    if (!active || active === document.body) titleRef.current?.focus()
+    if (!active || active === document.body) (formRef.current?.querySelector<HTMLElement>('input[type="text"]') ?? titleRef.current)?.focus()
   }, [])
   // A Save that did not go through takes the keyboard to the first field it marked (else to its message): Save itself
   // is disabled by the errors it revealed, and the focus fell to the page.
-  const formRef = useRef<HTMLFormElement>(null)
   const [failedSaves, setFailedSaves] = useState(0)
   useEffect(() => {
     if (failedSaves === 0) return

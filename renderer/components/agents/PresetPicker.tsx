@@ -32,7 +32,7 @@ export function PresetPicker({ presets, onPick, onCancel, embedded = false }: Pr
       <ul className="preset-grid" aria-label="Presets">
         {ordered.map((preset) => (
           <li key={preset.id}>
-            <button type="button" className="preset-card" onClick={() => onPick(preset.id)} aria-describedby={`preset-${preset.id}-desc`}>
+            <button type="button" className="preset-card" data-preset-id={preset.id} onClick={() => onPick(preset.id)} aria-describedby={`preset-${preset.id}-desc`}>
               <span className="preset-card-name">{preset.id === 'custom' ? 'Custom agent' : preset.name}</span>
               <span id={`preset-${preset.id}-desc`} className="preset-card-desc muted small">
                 <CodeText text={preset.description} />

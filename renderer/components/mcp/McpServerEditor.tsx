@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import type { AgentDefinitionView } from '../../../common/contract/agents'
 import type { McpServerConfig } from '../../../common/contract/mcp'
 import { submitOnEnter } from '../agents/fields'
@@ -18,6 +18,8 @@ export interface McpServerEditorProps {
   /** `saveMcpServer`; a message when it failed (the form keeps what was typed). */
   onSave: (request: SaveRequest) => Promise<string | null>
   onCancel?: () => void
+  /** Opened in place by a button (an Edit): its first field takes the keyboard as it opens. */
+  focusOnOpen?: boolean
 }
 
 /**
@@ -25,8 +27,14 @@ export interface McpServerEditorProps {
  * and which agents use it. A secret's value goes out once, on save, to the keychain through main; a stored
  * one shows only "stored in the keychain", with Replace and Remove.
  */
-export function McpServerEditor({ label, initial, agents, taken, submitLabel, keychainAvailable = true, onSave, onCancel }: McpServerEditorProps) {
+export function McpServerEditor({ label, initial, agents, taken, submitLabel, keychainAvailable = true, onSave, onCancel, focusOnOpen = false }: McpServerEditorProps) {
   const uid = useId()
+  const nameRef = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (focusOnOpen) nameRef.current?.focus()
+    // On opening only.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
   const [form, setForm] = useState<McpForm>(initial)
   const [problem, setProblem] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
@@ -65,7 +73,7 @@ export function McpServerEditor({ label, initial, agents, taken, submitLabel, ke
       <div className="mcp-form">
         <label>
           <span className="field-label">Name</span>
-          <input className="input" value={form.name} onChange={(e) => update({ name: e.target.value })} />
+          <input ref={nameRef} className="input" value={form.name} onChange={(e) => update({ name: e.target.value })} />
         </label>
         <label>
           <span id={`${uid}-transport`} className="field-label">

@@ -124,9 +124,14 @@ export function McpSettings({ api }: { api: McpApi }) {
                     taken={taken}
                     keychainAvailable={keychain.available}
                     submitLabel="Save changes"
+                    focusOnOpen
                     onSave={async (request) => {
                       const failed = await save(request)
-                      if (!failed) setEditing(null)
+                      if (!failed) {
+                        setEditing(null)
+                        // The form and its Save went away with the focus: it goes back to the Edit that opened it.
+                        editButtons.current.get(s.id)?.focus()
+                      }
                       return failed
                     }}
                     onCancel={() => {

@@ -50,7 +50,8 @@ export function activityOf(sessions: NonNullable<AgentsScreenProps['sessions']>,
 /** What the right-hand side shows. */
 type Pane =
   | { kind: 'detail'; agentId: string }
-  | { kind: 'pick' }
+  /** `focus`: the flow was opened (or gone back to) from the keyboard's place: that preset's card (or the first) takes it. */
+  | { kind: 'pick'; focus?: string | true }
   | { kind: 'add'; presetId: string | null }
   | { kind: 'edit'; agentId: string }
   | { kind: 'none' }
@@ -193,14 +194,13 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
 
   /**
    * Escape closes the innermost thing open: the add flow (back to the agent shown before), the add form (back to the
-   * add flow), the edit form (back to the agent); only then the page. From the list too: "Add agent" keeps the focus.
+   * add flow, on the preset that opened it), the edit form (back to the agent); only then the page. From the list too:
+   * "Add agent" keeps the focus.
    */
   const escape = () => {
     if (pane.kind === 'pick' && agents !== null && agents.length > 0) closeAdd()
-    else if (pane.kind === 'add') {
-      setPane({ kind: 'pick' })
-      back('add')
-    } else if (pane.kind === 'edit') {
+    else if (pane.kind === 'add') setPane({ kind: 'pick', focus: pane.presetId ?? true })
+    else if (pane.kind === 'edit') {
       setPane({ kind: 'detail', agentId: pane.agentId })
       back('edit')
     } else onClose()
@@ -270,7 +270,8 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
           onSelect={(agentId) => setPane({ kind: 'detail', agentId })}
           onAdd={() => {
             if (pane.kind === 'detail' || pane.kind === 'edit') shownBeforeAdd.current = pane.agentId
-            setPane({ kind: 'pick' })
+            // The flow takes the keyboard (it stayed on "Add agent" and the person had to Tab into the page).
+            setPane({ kind: 'pick', focus: true })
           }}
           addRef={addButtonRef}
         />
@@ -285,6 +286,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               api={registry}
               presets={presets}
               firstRun={agents.length === 0}
+              {...(pane.focus !== undefined ? { focusPreset: pane.focus } : {})}
               onPickPreset={(presetId) => setPane({ kind: 'add', presetId })}
               onAdded={(agent) => {
                 setAgents((list) => (list ? upsert(list, agent) : [agent]))
@@ -305,10 +307,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
               keychain={keychain}
               validate={validate}
               onSave={save}
-              onCancel={() => {
-                setPane({ kind: 'pick' })
-                back('add')
-              }}
+              onCancel={() => setPane({ kind: 'pick', focus: pane.presetId ?? true })}
             />
           ) : pane.kind === 'edit' && selectedAgent ? (
             <AgentEditor

@@ -115,6 +115,43 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
     }
   })
 
+  it('opening the add flow, a preset’s form or the edit form puts the keyboard in it; closing each gives it back to what opened it', async () => {
+    const page = await open('agent=claude')
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null
+        const label = el?.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null
+        return `${el?.tagName.toLowerCase()} ${(label ?? el?.textContent ?? '').trim().slice(0, 20)}`
+      })
+    try {
+      const add = page.getByRole('button', { name: 'Add agent' })
+      await add.focus()
+      await page.keyboard.press('Enter')
+      // The first preset, not "Add agent" still (the person had to Tab into the page).
+      await expect.poll(focused).toMatch(/^button Claude/)
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Enter')
+      await page.getByRole('form', { name: 'Add agent' }).waitFor()
+      // Its first field (it was the form's title).
+      await expect.poll(focused).toBe('input Name')
+      await page.keyboard.press('Escape')
+      // Back on the preset that opened it, then out of the flow onto "Add agent".
+      await expect.poll(focused).toMatch(/^button Codex/)
+      await page.keyboard.press('Escape')
+      await expect.poll(focused).toMatch(/^button \+\s*Add agent/)
+
+      await page.getByRole('button', { name: 'Edit', exact: true }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('form', { name: 'Edit Claude' }).waitFor()
+      await expect.poll(focused).toBe('input Name')
+      await page.keyboard.press('Escape')
+      await expect.poll(focused).toBe('button Edit')
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   it('at 200% zoom of a 1280 × 800 window (640 × 400): each tab keeps one line, the last one scrolls into view, the overview cards fit the page', async () => {
     const page = await open('agent=claude', { width: 640, height: 400 })
     try {
