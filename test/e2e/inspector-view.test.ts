@@ -83,7 +83,7 @@ it('shows long session ids in full, keeps Jump to latest off the table, and foll
   const detail = dialog.getByRole('region', { name: 'Selected message' })
   expect(await visible(detail.getByLabel(/^Message \d+ as JSON$/)).then((json) => json.innerText())).toContain(first)
   await filter.selectOption({ label: second })
-  await visible(detail.getByText('Select a message to see it in full.'))
+  await visible(detail.getByText('Pick a message to see it whole: click its row, or use ↑ and ↓ in the table.'))
   expect(await detail.getByLabel(/^Message \d+ as JSON$/).count()).toBe(0)
   await screenshot(page, 'inspector-filter-light')
   await page.emulateMedia({ colorScheme: 'dark' })

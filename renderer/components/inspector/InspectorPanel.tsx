@@ -228,7 +228,8 @@ export function InspectorView(props: InspectorViewProps) {
           )}
         </div>
 
-        <section className="inspector-detail" aria-label="Selected message">
+        {/* Nothing picked: one line that says how (the pane stood tall and empty under the table at 700 px high). */}
+        <section className={selected ? 'inspector-detail' : 'inspector-detail is-empty'} aria-label="Selected message">
           {selected ? (
             <>
               <header className="inspector-detail-head">
@@ -247,7 +248,7 @@ export function InspectorView(props: InspectorViewProps) {
               </pre>
             </>
           ) : (
-            <p className="inspector-empty muted">Select a message to see it in full.</p>
+            <p className="inspector-empty muted">Pick a message to see it whole: click its row, or use ↑ and ↓ in the table.</p>
           )}
         </section>
       </div>

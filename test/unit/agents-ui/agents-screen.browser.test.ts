@@ -86,6 +86,32 @@ describe('AgentsScreen in Chromium', { timeout: 30_000 }, () => {
     }
   })
 
+  it('at 900 × 700, the inspector’s message pane is one line until a message is picked, and the table has the rest', async () => {
+    const page = await open('agent=codex&tab=check', { width: 900, height: 700 })
+    try {
+      await page.getByRole('button', { name: 'Check connection' }).click()
+      await page.getByRole('list', { name: 'Capabilities' }).waitFor()
+      await page.getByRole('tab', { name: 'Inspector' }).click()
+      const rows = page.getByRole('grid', { name: 'Protocol messages' }).getByRole('row')
+      await rows.filter({ hasText: 'initialize' }).first().waitFor()
+      const detail = page.getByRole('region', { name: 'Selected message' })
+      await detail.getByText('Pick a message to see it whole: click its row, or use ↑ and ↓ in the table.').waitFor()
+      const height = async (locator: typeof detail) => (await locator.boundingBox())!.height
+      const table = page.locator('.inspector-table-wrap')
+      // One line of words (it was 160 px and more, empty), the table at least four times as tall.
+      expect(await height(detail)).toBeLessThan(60)
+      expect(await height(table)).toBeGreaterThan((await height(detail)) * 4)
+      await page.screenshot({ path: join(screenshotDir, 'ux15-inspector-unpicked-900.png') })
+      // Picked, the message has its room.
+      await rows.filter({ hasText: 'response' }).first().click()
+      await expect.poll(() => height(detail)).toBeGreaterThan(150)
+      await page.screenshot({ path: join(screenshotDir, 'ux15-inspector-picked-900.png') })
+      expect(page.errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
   it('keeps the keyboard in the form: a Save that fails goes to the first marked field, Remove… asks with Keep focused and Escape takes it back', async () => {
     const page = await open()
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-invalid') === 'true' ? `invalid ${document.activeElement.id}` : (document.activeElement?.textContent ?? '').trim() || document.activeElement?.tagName)

@@ -415,7 +415,7 @@ describe('inspector view', () => {
     expect(bothSessions).toContain('aria-label="Message 1 as JSON"')
     const otherSession = renderToStaticMarkup(<InspectorView {...inspectorProps(messages, { selectedSeq: 1, filter: { method: '', sessionId: 's2' } })} />)
     expect(otherSession).not.toContain('aria-label="Message 1 as JSON"')
-    expect(otherSession).toContain('Select a message to see it in full.')
+    expect(otherSession).toContain('Pick a message to see it whole: click its row, or use ↑ and ↓ in the table.')
   })
 
   it('renders only the newest rows when there are many, and says so', () => {
