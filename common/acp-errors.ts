@@ -23,6 +23,60 @@ export function errorDetails(data: unknown): string | undefined {
   return details.length > MAX_DETAILS_CHARS ? `${details.slice(0, MAX_DETAILS_CHARS)}…` : details
 }
 
+/** The agent's own words in an error's `data`: a string, or its `details`, `message` or `error.message` string. */
+function wordsInData(data: unknown): { text: string; field: string | null } | undefined {
+  if (typeof data === 'string') return data.trim() === '' ? undefined : { text: data, field: null }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined
+  const record = data as Record<string, unknown>
+  for (const field of ['details', 'message'] as const) {
+    const value = record[field]
+    if (typeof value === 'string' && value.trim() !== '') return { text: value, field }
+  }
+  const error = record['error']
+  const message = typeof error === 'object' && error !== null ? (error as Record<string, unknown>)['message'] : undefined
+  return typeof message === 'string' && message.trim() !== '' ? { text: message, field: 'error' } : undefined
+}
+
+/** JSON-RPC's generic words that the SDKs put before the agent's own ("Internal error: Incorrect API key provided…"). */
+const GENERIC_PREFIX = /^\s*Internal error:\s*(?=\S)/
+
+/** What an agent's error is shown as: its words first, then what its `data` says in words, then the data itself. */
+export interface AgentErrorWords {
+  /** The agent's message, without JSON-RPC's "Internal error: " before its own words, a JSON-encoded API error read. */
+  message: string
+  /** What `data` says in words (a string, or its `details`, `message` or `error.message`), unless the message says it. */
+  details?: string
+  /** `data` as JSON, when it holds more than those words (for a "Details" fold); bounded. */
+  data?: string
+}
+
+/**
+ * An agent's JSON-RPC error as words a person reads: OpenCode passes a missing key on as `{"code":-32603,"message":
+ * "Internal error: …","data":{…}}`, which showed "Internal error: " and the raw JSON of `data`.
+ */
+export function agentErrorWords(message: string, data?: unknown): AgentErrorWords {
+  const said = readableErrorMessage(message.replace(GENERIC_PREFIX, ''))
+  const words: AgentErrorWords = { message: said }
+  const inData = wordsInData(data)
+  const text = inData?.text.trim()
+  if (text !== undefined && !said.includes(text)) words.details = text.length > MAX_DETAILS_CHARS ? `${text.slice(0, MAX_DETAILS_CHARS)}…` : text
+  // Raw only when there is more in it than the words taken from it.
+  const more = typeof data === 'object' && data !== null && (inData === undefined || Array.isArray(data) || Object.keys(data).length > 1 || inData.field === 'error')
+  if (more) {
+    let json: string | undefined
+    try {
+      json = JSON.stringify(data, null, 2)
+    } catch {
+      json = undefined
+    }
+    if (json !== undefined && json !== '{}' && json !== '[]') words.data = json.length > MAX_DATA_CHARS ? `${json.slice(0, MAX_DATA_CHARS)}…` : json
+  }
+  return words
+}
+
+/** What the raw `data` of an agent error may take in what is kept and shown. */
+const MAX_DATA_CHARS = 16_384
+
 /** Longest agent error message parsed to see whether it is a JSON-encoded API error. */
 const MAX_JSON_MESSAGE_CHARS = 16_384
 

@@ -78,7 +78,14 @@ export const checkResultSchema = z.strictObject({
   ),
   /** Set when `ok` is false: `kind` is a failure kind, e.g. `agent-spawn-failed`, `agent-exited`, `timeout`, `initialize-failed`, `unsupported-protocol-version`, `rpc-error`. */
   error: z
-    .strictObject({ kind: z.string(), message: z.string(), stderrTail: z.string().optional() })
+    .strictObject({
+      kind: z.string(),
+      message: z.string(),
+      stderrTail: z.string().optional(),
+      /** An agent's JSON-RPC error: what its `data` says in words, and the rest of `data` as JSON (see `agentErrorWords`). */
+      details: z.string().optional(),
+      data: z.string().optional(),
+    })
     .optional(),
   durationMs: z.number(),
 })

@@ -56,7 +56,10 @@ export interface MessageEntry {
 export interface PromptError {
   message: string
   code?: number
+  /** What the error's `data` says in words. */
   details?: string
+  /** The error's `data` as JSON, when it holds more than those words: shown folded, under "Details". */
+  data?: string
   /**
    * For a -32000 (auth required): whether the agent offers a way to sign in (it listed auth methods at
    * `initialize`). Absent in transcripts recorded before Bosun told the two apart: there -32000 means it does.

@@ -8,6 +8,7 @@ import { AgentHost, type AcpConnectionFactory, type AgentProcessStarter } from '
 import type { AgentProcessSpec } from '../agents/agent-process'
 import type { Logger } from '../base/log'
 import type { CheckResult } from '../../common/contract/agent-tools'
+import { agentErrorWords, type AgentErrorWords } from '../../common/acp-errors'
 import { loginMethodsOf } from './auth-terminal'
 import { gatewayView, loginKind } from './login-kind'
 import type { SecretSet } from './redaction'
@@ -91,6 +92,8 @@ export async function checkConnection(options: CheckConnectionOptions): Promise<
     const result = await host.start()
     if (result.ok) return describeHandshake(spec.name, result.value, now() - started, spec.command)
     const tail = result.error.stderrTail ?? lastLines(host.stderrTail())
+    // An agent's JSON-RPC error in its words ("Internal error: " and the raw JSON of its `data` said nothing at a glance).
+    const words: AgentErrorWords = result.error.kind === 'rpc-error' || result.error.kind === 'auth-required' ? agentErrorWords(result.error.message, result.error.data) : { message: result.error.message }
     return {
       ok: false,
       agentName: spec.name,
@@ -100,8 +103,10 @@ export async function checkConnection(options: CheckConnectionOptions): Promise<
       authMethods: [],
       error: {
         kind: result.error.kind,
-        message: secrets.redactText(result.error.message),
+        message: secrets.redactText(words.message),
         ...(tail ? { stderrTail: secrets.redactText(tail) } : {}),
+        ...(words.details !== undefined ? { details: secrets.redactText(words.details) } : {}),
+        ...(words.data !== undefined ? { data: secrets.redactText(words.data) } : {}),
       },
       durationMs: now() - started,
     }

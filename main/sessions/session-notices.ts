@@ -3,22 +3,24 @@ import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import type { Failure, RpcError } from '../base/errors'
 import { RESOURCE_NOT_FOUND, type AcpClientConnection } from '../acp/types'
 import { cutText } from '../../common/bounded'
-import { AUTH_REQUIRED_CODE, errorDetails, readableErrorMessage } from '../../common/acp-errors'
+import { AUTH_REQUIRED_CODE, agentErrorWords } from '../../common/acp-errors'
 import { lastPromptAt } from '../../common/session/answered'
 import type { PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { bosunNotice } from '../../common/session/stop-watchdog'
 
 /**
- * The agent's error for a refused prompt, with its `data` made readable (`data.details`, a string, or the JSON).
+ * The agent's error for a refused prompt, in its words ({@link agentErrorWords}: "Internal error: " dropped, `data`'s
+ * words as text, the rest of `data` kept as JSON for a fold).
  * `signIn` says whether a -32000 comes with a way to sign in (the agent listed auth methods, B10).
  */
 export function promptError(failure: Failure): PromptError {
-  const error: PromptError = { message: readableErrorMessage(failure.message) }
+  const words = agentErrorWords(failure.message, failure.data)
+  const error: PromptError = { message: words.message }
   if (failure.code !== undefined) error.code = failure.code
   if (failure.kind === 'auth-required') error.signIn = true
   else if (failure.code === AUTH_REQUIRED_CODE) error.signIn = false
-  const details = errorDetails(failure.data)
-  if (details !== undefined) error.details = details
+  if (words.details !== undefined) error.details = words.details
+  if (words.data !== undefined) error.data = words.data
   return error
 }
 

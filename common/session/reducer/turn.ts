@@ -118,6 +118,7 @@ export function applyPromptRejected(d: Draft, error: unknown, undelivered = fals
   const notSent: PromptError = { message: clip(error.message) }
   if (typeof error.code === 'number') notSent.code = error.code
   if (isString(error.details) && error.details !== '') notSent.details = clip(error.details)
+  if (isString(error.data) && error.data !== '') notSent.data = clip(error.data)
   if (typeof error.signIn === 'boolean') notSent.signIn = error.signIn
   if (undelivered) notSent.undelivered = true
   else if (!d.v2 && (notSent.code === undefined || !REFUSAL_CODES.has(notSent.code))) notSent.mayHaveTaken = true

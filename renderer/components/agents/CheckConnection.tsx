@@ -4,6 +4,7 @@ import { CodeText } from './CodeText'
 import { apiName } from './GatewayForm'
 import type { IpcFailure } from '../../../common/contract'
 import { revealAsText } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
 
 export interface CheckConnectionProps {
   agentName: string
@@ -56,7 +57,17 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
               </span>
               Could not connect
             </h3>
-            <p className="agents-failure-message">{failure.message}</p>
+            {/* The agent's words, its hidden characters shown as markers. */}
+            <p className="agents-failure-message">{revealAsText(failure.message, { prose: true })}</p>
+            {'details' in failure && failure.details ? <p className="agents-failure-message">{revealAsText(failure.details, { prose: true })}</p> : null}
+            {'data' in failure && typeof failure.data === 'string' && failure.data !== '' ? (
+              <details className="disclosure">
+                <summary>Details</summary>
+                <pre className="stderr-tail">
+                  <VisibleText text={failure.data} keepNewlines code />
+                </pre>
+              </details>
+            ) : null}
             {failure.stderrTail ? (
               <>
                 <p className="field-label">What the agent printed before it stopped</p>

@@ -4,6 +4,7 @@ import { useAfterPress } from '../common/after-press'
 import { Icon } from '../common/icons'
 import { refInto } from '../common/ref-into'
 import { neutraliseEscapes } from '../transcript/terminal-text'
+import { VisibleText } from '../permissions/VisibleText'
 import './new-session-form.css'
 
 export interface NewSessionFormProps {
@@ -35,6 +36,8 @@ export interface NewSessionFailure {
   folder?: string | undefined
   /** What the agent printed before it failed to start (its stderr tail, and what it wrote on stdout that is not ACP). */
   output?: string | undefined
+  /** The agent's error's `data` as JSON, when it holds more than its words: folded under "Details". */
+  data?: string | undefined
   /** The agent itself failed (it did not start, or refused the session): its page on Agents is offered. */
   agentAtFault?: boolean | undefined
 }
@@ -56,6 +59,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
   const [error, setError] = useState<string | null>(null)
   const [badFolder, setBadFolder] = useState<string | null>(null)
   const [output, setOutput] = useState<string | null>(null)
+  const [errorData, setErrorData] = useState<string | null>(null)
   // The agent that failed to start (its page is the way on), when the failure was its own.
   const [failedAgent, setFailedAgent] = useState<{ agentId: string; name: string } | null>(null)
   const [pending, setPending] = useState(false)
@@ -100,6 +104,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
     setPending(true)
     setError(null)
     setOutput(null)
+    setErrorData(null)
     setFailedAgent(null)
     const failure = await onCreate(agentId, folder, added)
     setPending(false)
@@ -107,6 +112,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
     setError(typeof failure === 'string' ? failure : failure.message)
     setBadFolder(typeof failure === 'string' ? null : (failure.folder ?? null))
     setOutput(typeof failure === 'string' ? null : failure.output || null)
+    setErrorData(typeof failure === 'string' ? null : failure.data || null)
     const name = agents.find((a) => a.agentId === agentId)?.name
     setFailedAgent(typeof failure !== 'string' && failure.agentAtFault && name !== undefined ? { agentId, name } : null)
   }
@@ -215,8 +221,17 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
       </fieldset>
       {error && (
         <p className="field-error" id={errorId} role="alert">
-          {error}
+          {/* It may carry the agent's words: their hidden characters show as markers. */}
+          <VisibleText text={error} prose />
         </p>
+      )}
+      {error && errorData && (
+        <details className="disclosure new-session-output">
+          <summary>Details</summary>
+          <pre className="stderr-tail" tabIndex={0} aria-label="The agent's error data">
+            <VisibleText text={errorData} keepNewlines code />
+          </pre>
+        </details>
       )}
       {error && output && (
         <details className="disclosure new-session-output">

@@ -1,4 +1,4 @@
-import { AUTH_REQUIRED_CODE, errorDetails } from '../../../common/acp-errors'
+import { AUTH_REQUIRED_CODE, agentErrorWords } from '../../../common/acp-errors'
 import type { IpcFailure } from '../../../common/contract'
 import type { NewSessionFailure } from './NewSessionForm'
 
@@ -10,17 +10,22 @@ import type { NewSessionFailure } from './NewSessionForm'
  */
 export function newSessionFailure(agentName: string, error: IpcFailure): NewSessionFailure {
   const folder = (error.data as { folder?: unknown } | undefined)?.folder
+  // The agent's JSON-RPC error in its words: "Internal error: " dropped, what `data` says as text, the rest folded.
+  const words = error.kind === 'rpc-error' && error.code !== undefined ? agentErrorWords(error.message, error.data) : null
+  const raw = words?.data !== undefined ? { data: words.data } : {}
   if (error.code === AUTH_REQUIRED_CODE && error.kind !== 'auth-required') {
-    const details = errorDetails(error.data)
+    const said = words ?? { message: error.message }
     return {
       message:
         `${agentName} asks for a sign-in but listed no way to sign in that Bosun can use, so Bosun has none to offer. ` +
-        `Sign in the agent’s own way (often its command in a terminal), then try again. It said: ${error.message}${details ? ` (${details})` : ''}`,
+        `Sign in the agent’s own way (often its command in a terminal), then try again. It said: ${said.message}${said.details ? ` (${said.details})` : ''}`,
       agentAtFault: true,
+      ...raw,
     }
   }
   return {
-    message: error.message,
+    message: words ? (words.details ? `${words.message.trimEnd().replace(/[.:]$/, '')}: ${words.details}` : words.message) : error.message,
+    ...raw,
     folder: typeof folder === 'string' ? folder : undefined,
     output: error.stderrTail,
     ...(AGENT_FAILURES.has(error.kind) ? { agentAtFault: true } : {}),

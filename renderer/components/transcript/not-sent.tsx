@@ -51,6 +51,19 @@ export function PromptErrorText({ error }: { error: PromptError }) {
   )
 }
 
+/** The rest of an agent error's `data`, as the agent sent it, folded: reachable, not in the way of its words. */
+export function ErrorData({ data }: { data: string | undefined }) {
+  if (!data) return null
+  return (
+    <details className="disclosure prompt-error-data">
+      <summary>Details</summary>
+      <pre className="turn-error-mark-text">
+        <VisibleText text={data} keepNewlines code />
+      </pre>
+    </details>
+  )
+}
+
 /**
  * Under a user message the agent refused (v2: never inserted): why, and the way to send it again, until a later
  * message went through (`sentLater`: resent, or the conversation went on): then only why.
@@ -76,6 +89,7 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
         <strong>{label}.</strong> {lead}
         <PromptErrorText error={entry.notSent} />
       </p>
+      <ErrorData data={entry.notSent.data} />
       {key && <p className="muted small not-sent-hint">{keyHint(key.name)} Then resend.</p>}
       {authRequired && !signIn && (
         <p className="muted small not-sent-hint">

@@ -92,6 +92,17 @@ describe('check connection', () => {
     expect(() => agentToolsCalls.checkAgentConnection.output.parse(result)).not.toThrow()
   })
 
+  it('an agent that refuses initialize with a JSON-RPC error is told in its words: no "Internal error: ", data’s words as text, the rest as JSON', async () => {
+    harness = await startHarness([{ id: 'o', name: 'OpenCode', scenario: 'initialize-internal-error' }])
+    const result = must(await harness.tools.handlers.checkAgentConnection({ agentId: 'o' }))
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'rpc-error', message: 'Provider openai could not start', details: 'OPENAI_API_KEY is not set for provider openai' },
+    })
+    expect(JSON.parse(result.error!.data!)).toEqual({ message: 'OPENAI_API_KEY is not set for provider openai', providerID: 'openai', name: 'ProviderAuthError' })
+    expect(() => agentToolsCalls.checkAgentConnection.output.parse(result)).not.toThrow()
+  })
+
   it('a command that does not exist is a failed check', async () => {
     harness = await startHarness([{ id: 'y', scenario: 'basic' }])
     const def = harness.config.definitions.get('y')!

@@ -188,7 +188,8 @@ describe('a session that did not start (the new-session form’s words)', () => 
 
   it('any other failure is its message, and an added folder main refused is named for the form', () => {
     expect(newSessionFailure('Acme', { kind: 'invalid-argument', message: '/x does not exist.', data: { folder: '/x' } })).toEqual({ message: '/x does not exist.', folder: '/x' })
-    expect(newSessionFailure('Acme', { kind: 'rpc-error', code: -32603, message: 'boom', data: 'trace' })).toEqual({ message: 'boom', folder: undefined, agentAtFault: true })
+    // The agent's `data` in words after its message (it was dropped).
+    expect(newSessionFailure('Acme', { kind: 'rpc-error', code: -32603, message: 'boom', data: 'trace' })).toEqual({ message: 'boom: trace', folder: undefined, agentAtFault: true })
   })
 
   it('the agent’s own failures (it did not start, hung, refused the session) offer its page on Agents; a folder that is not one does not', () => {
