@@ -3,7 +3,7 @@ import { ErrorCodes } from 'vscode-jsonrpc/node.js'
 import type { Failure, RpcError } from '../base/errors'
 import { RESOURCE_NOT_FOUND, type AcpClientConnection } from '../acp/types'
 import { cutText } from '../../common/bounded'
-import { AUTH_REQUIRED_CODE, agentErrorWords } from '../../common/acp-errors'
+import { AUTH_REQUIRED_CODE, agentErrorWords, errorDetails } from '../../common/acp-errors'
 import { lastPromptAt } from '../../common/session/answered'
 import type { PromptError, SessionAction, SessionState } from '../../common/session/types'
 import { bosunNotice } from '../../common/session/stop-watchdog'
@@ -44,6 +44,20 @@ const MAX_REASON_DETAILS_CHARS = 300
 export function cutReason(details: string): string {
   // At most MAX_REASON_DETAILS_CHARS in all, the "…" included.
   return cutText(details.trim().split('\n', 1)[0]!.trim(), MAX_REASON_DETAILS_CHARS - 1)
+}
+
+/**
+ * An agent's refusal (of a mode, of resuming a session) as a one-line reason: its words, "Internal error: " dropped, then
+ * what its `data` says in words, cut to a line (Gemini CLI says only "Internal error", and why in `data.details`). The
+ * raw JSON of `data` stays in the inspector and the agent's log: on one line it said nothing.
+ */
+export function refusalReason(failure: Failure): string {
+  if (failure.kind !== 'rpc-error') {
+    const details = errorDetails(failure.data)
+    return details === undefined ? failure.message : `${failure.message}: ${cutReason(details)}`
+  }
+  const words = agentErrorWords(failure.message, failure.data)
+  return words.details === undefined ? words.message : `${words.message}: ${cutReason(words.details)}`
 }
 
 /** `{ additionalDirectories }` for a `session/new|load|resume` when there are some and the agent advertises them (E1), else nothing. */

@@ -11,7 +11,7 @@ import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coalesce'
 import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
-import { agentErrorWords, errorDetails } from '../../common/acp-errors'
+import { agentErrorWords } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE, bosunNotice } from '../../common/session/stop-watchdog'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
@@ -25,7 +25,6 @@ import { KINDS_APPLIED_WHEN_FULL, MAX_CHOSEN_MODES, STOPPED, newRecord, whenFull
 import { unattendedKey, unattendedUpdate, type UnattendedChoice } from '../trust/unattended-mode'
 import {
   additionalDirectoriesFor,
-  cutReason,
   foldersMissing,
   foldersNotPassed,
   isInputClosed,
@@ -34,6 +33,7 @@ import {
   lastPromptNotSent,
   noticeAction,
   promptError,
+  refusalReason,
   undelivered,
 } from './session-notices'
 import { holdsNothing, plainChunkWithinBounds, textStreamKey } from './text-streams'
@@ -857,8 +857,7 @@ export class SessionsService implements IDisposable {
       const failure = undelivered(error instanceof BosunError ? error.failure : toFailure(error), 'the change')
       // Gemini CLI refuses a mode with only "Internal error", and why in `data.details` ("Cannot enable privileged
       // approval modes in an untrusted folder."): the message the person sees says why.
-      const details = failure.kind === 'rpc-error' ? errorDetails(failure.data) : undefined
-      return fail(details === undefined ? failure : { ...failure, message: `${failure.message}: ${cutReason(details)}` })
+      return fail(failure.kind === 'rpc-error' ? { ...failure, message: refusalReason(failure) } : failure)
     }
   }
 
@@ -954,9 +953,7 @@ export class SessionsService implements IDisposable {
         if (failure.kind === 'agent-exited') return fail(failure)
         if (isInputClosed(failure)) return fail(undelivered(failure, 'the request to continue this session'))
         // Gemini CLI says only "Internal error", and why in `data.details` ("No previous sessions found for this project.").
-        const details = errorDetails(failure.data)
-        const why = details === undefined ? failure.message : `${failure.message}: ${cutReason(details)}`
-        return cannot(`could not resume it (${why})`)
+        return cannot(`could not resume it (${refusalReason(failure)})`)
       } finally {
         early.factsOnly.delete(record.acpSessionId)
         this.early.release(connection, early)

@@ -3,11 +3,12 @@
  * `{"code":-32603,"message":"Internal error: …","data":{…}}`, which showed JSON-RPC's "Internal error: " and the raw JSON of
  * `data`. The words come first, what `data` says in words (`message`, `details`, `error.message`) as text, the rest of
  * `data` folded under "Details"; the agent's text keeps its hidden characters as markers. Where such errors show: a
- * message not sent, a turn that ended with an error, the new-session form, Check connection.
+ * message not sent, a turn that ended with an error, the new-session form, Check connection, a refused mode or resume.
  */
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { agentErrorWords } from '../../../common/acp-errors'
+import { createSessionState } from '../../../common/session/reducer'
 import type { MessageEntry } from '../../../common/session/types'
 import { RpcError } from '../../../main/base/errors'
 import { CheckConnection } from '../../../renderer/components/agents/CheckConnection'
@@ -76,6 +77,25 @@ describe('where the agent’s error shows', () => {
     const error = service.state(sessionId)!.turn.error
     service.dispose()
     expect(error).toEqual({ message: 'Provider openai could not start\nOPENAI_API_KEY is not set for provider openai', code: -32603 })
+  })
+
+  it('a mode refused and a session that cannot be resumed: the words and data’s words on one line, no raw JSON', async () => {
+    const refuse = () => Promise.reject(new RpcError(-32603, OPENCODE_MESSAGE, OPENCODE_DATA))
+    const { connection } = fakeAgentConnection({
+      handshake: { protocolVersion: 1, capabilities: { loadSession: true, resumeSession: true } },
+      newSession: async () => ({ sessionId: 's1', modes: { currentModeId: 'a', availableModes: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] }, raw: {} }),
+      setMode: refuse,
+      resumeSession: refuse,
+    })
+    const service = sessionsOn(connection)
+    const created = await service.newSession('a', '/w')
+    if (!created.ok) throw new Error('no session')
+    const said = 'Provider openai could not start: OPENAI_API_KEY is not set for provider openai'
+    expect(await service.setMode(created.value.sessionId, 'b')).toMatchObject({ ok: false, error: { kind: 'rpc-error', message: said } })
+    service.restore(createSessionState({ sessionId: 'a/s9', acpSessionId: 's9', agentId: 'a', protocolVersion: 1, cwd: '/w' }))
+    expect((await service.prompt('a/s9', [{ type: 'text', text: 'hello' }])).ok).toBe(false)
+    expect(service.state('a/s9')!.cannotContinue?.reason).toContain(`could not resume it (${said})`)
+    service.dispose()
   })
 
   it('a session that did not open: the words, then data’s, the JSON for the form’s Details fold', () => {
