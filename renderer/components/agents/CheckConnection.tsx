@@ -64,7 +64,7 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
               <details className="disclosure">
                 <summary>Details</summary>
                 <pre className="stderr-tail">
-                  <VisibleText text={failure.data} keepNewlines code />
+                  <VisibleText text={failure.data} prose code />
                 </pre>
               </details>
             ) : null}

@@ -229,7 +229,7 @@ export function NewSessionForm({ agents, initialAgentId, defaultCwdFor, onCreate
         <details className="disclosure new-session-output">
           <summary>Details</summary>
           <pre className="stderr-tail" tabIndex={0} aria-label="The agent's error data">
-            <VisibleText text={errorData} keepNewlines code />
+            <VisibleText text={errorData} prose code />
           </pre>
         </details>
       )}

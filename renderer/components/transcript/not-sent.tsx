@@ -58,7 +58,7 @@ export function ErrorData({ data }: { data: string | undefined }) {
     <details className="disclosure prompt-error-data">
       <summary>Details</summary>
       <pre className="turn-error-mark-text">
-        <VisibleText text={data} keepNewlines code />
+        <VisibleText text={data} prose code />
       </pre>
     </details>
   )

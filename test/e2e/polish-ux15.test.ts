@@ -1,0 +1,181 @@
+/**
+ * UX pass 15, in the browser host at 900 × 700 and 1440 × 900, light and dark, by keyboard. Screenshots:
+ * test/e2e/screenshots/ux15-*.png.
+ */
+import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright'
+import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
+import { gone, sendPrompt, startSession, submitNewSession, transcript, until, visible, waitIdle } from './support/session-ui'
+
+const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
+
+/** Screenshots at 900 × 700 and 1440 × 900, light and dark, named `ux15-<name>-<scheme>-<width>`; `check` runs at each size. */
+async function shootSizes(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
+  for (const viewport of [{ width: 900, height: 700 }, { width: 1440, height: 900 }]) {
+    await page.setViewportSize(viewport)
+    await check?.()
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      await screenshot(page, `ux15-${name}-${colorScheme}-${viewport.width}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** Whether anything on the page is cut at its right edge: the document wider than the window, or a scrolled box that scrolls sideways. */
+const cutAcross = (page: Page) =>
+  page.evaluate(() => {
+    const cut: string[] = []
+    if (document.documentElement.scrollWidth > innerWidth + 1) cut.push('document')
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+      const style = getComputedStyle(el)
+      if (el.scrollWidth > el.clientWidth + 1 && (style.overflowX === 'auto' || style.overflowX === 'scroll') && !el.matches('pre, pre *, code, .xterm *, .diff-view *, [role="grid"], [role="grid"] *, .perm-code, textarea'))
+        cut.push(`${el.tagName.toLowerCase()}.${el.className}`)
+    }
+    return cut
+  })
+
+/** The element that has the focus: whether the keyboard's place shows (a ring) and is in the window. */
+const focusShown = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null
+    if (!el || el === document.body) return 'nothing focused'
+    const ringed = (node: Element) => {
+      const style = getComputedStyle(node)
+      return style.boxShadow.includes('0px 0px 0px') || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+    }
+    const ring = ringed(el) || (el.parentElement?.matches(':focus-within') === true && ringed(el.parentElement))
+    const r = el.getBoundingClientRect()
+    const inView = r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
+    return ring && inView ? 'shown' : `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}" ring=${ring} inView=${inView}`
+  })
+
+const focused = (locator: Locator) => until(locator, (el) => el === document.activeElement)
+
+it('walk by keyboard: Add agent, a preset’s form, Edit, and an MCP server’s Edit each take the keyboard as they open, ringed and in view', async () => {
+  const { page } = await launch([{ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }], { viewport: { width: 900, height: 700 } })
+  await page.getByRole('button', { name: 'Agents', exact: true }).focus()
+  await page.keyboard.press('Enter')
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await visible(dialog.getByRole('heading', { name: 'Scripted agent', level: 2 }))
+  await dialog.getByRole('button', { name: 'Add agent' }).focus()
+  await page.keyboard.press('Enter')
+  const claude = dialog.getByRole('list', { name: 'Presets' }).getByRole('button', { name: /^Claude/ })
+  await focused(claude)
+  await shootSizes(page, 'add-agent-flow', async () => {
+    expect(await focusShown(page)).toBe('shown')
+    expect(await cutAcross(page)).toEqual([])
+  })
+  await page.keyboard.press('Enter')
+  const form = await visible(dialog.getByRole('form', { name: 'Add agent' }))
+  await focused(form.getByRole('textbox', { name: 'Name', exact: true }))
+  await shootSizes(page, 'add-agent-form', async () => {
+    expect(await focusShown(page)).toBe('shown')
+    expect(await cutAcross(page)).toEqual([])
+  })
+  await page.keyboard.press('Escape')
+  await focused(claude)
+  await page.keyboard.press('Escape')
+  const edit = dialog.getByRole('button', { name: 'Edit', exact: true })
+  await edit.focus()
+  await page.keyboard.press('Enter')
+  const editForm = await visible(dialog.getByRole('form', { name: 'Edit Scripted agent' }))
+  await focused(editForm.getByRole('textbox', { name: 'Name', exact: true }))
+  await shootSizes(page, 'edit-agent-form', async () => expect(await focusShown(page)).toBe('shown'))
+  await page.keyboard.press('Escape')
+  await focused(edit)
+  await page.keyboard.press('Escape')
+  await gone(dialog)
+
+  await page.keyboard.press('Control+Comma')
+  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
+  const add = settings.getByRole('form', { name: 'Add an MCP server' })
+  await add.getByLabel('Name', { exact: true }).fill('docs')
+  await add.getByLabel('Transport', { exact: true }).selectOption('http')
+  await add.getByLabel('URL', { exact: true }).fill('https://mcp.example.com/mcp')
+  await add.getByRole('button', { name: 'Add server' }).click()
+  const mcpEdit = settings.getByRole('button', { name: 'Edit docs' })
+  await mcpEdit.focus()
+  await page.keyboard.press('Enter')
+  const mcpForm = await visible(settings.getByRole('form', { name: 'Edit docs' }))
+  await focused(mcpForm.getByLabel('Name', { exact: true }))
+  await shootSizes(page, 'mcp-edit-form', async () => {
+    expect(await focusShown(page)).toBe('shown')
+    expect(await cutAcross(page)).toEqual([])
+  })
+})
+
+it('the inspector at 700 px high: until a message is picked its pane is one line, and the table has the room', async () => {
+  const { page } = await launch.session({ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }, { viewport: { width: 900, height: 700 } })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('tab', { name: 'Inspector' }).click()
+  const detail = dialog.getByRole('region', { name: 'Selected message' })
+  await visible(detail.getByText('Pick a message to see it whole: click its row, or use ↑ and ↓ in the table.'))
+  await shootSizes(page, 'inspector-unpicked', async () => {
+    // Under the table (a 900 px window), one line; beside it (1440 px), a column of its own whatever its height.
+    if (page.viewportSize()!.width === 900) expect((await detail.boundingBox())!.height).toBeLessThan(80)
+    expect(await cutAcross(page)).toEqual([])
+  })
+  // By keyboard: Tab into the table, ↓ picks the next message.
+  const grid = dialog.getByRole('grid', { name: 'Protocol messages' })
+  await grid.getByRole('row').nth(1).focus()
+  await page.keyboard.press('ArrowDown')
+  await visible(detail.locator('pre'))
+  await shootSizes(page, 'inspector-picked', async () => expect(await focusShown(page)).toBe('shown'))
+})
+
+// OpenCode with no key for its provider: a JSON-RPC error whose words are after "Internal error: " and in `data`.
+const OPENCODE_ERROR = {
+  code: -32603,
+  message: 'Internal error: Provider openai could not start',
+  data: { message: 'OPENAI_API_KEY is not set for provider openai', providerID: 'openai', name: 'ProviderAuthError' },
+}
+
+it('an agent’s JSON-RPC error reads in its words, its data under Details: a message not sent, Check connection, the new-session form', async () => {
+  const refusing = scenarioFile('opencode-no-key', { prompts: { default: [{ type: 'prompt_error', ...OPENCODE_ERROR }] } })
+  const app = await launch(
+    [
+      { id: 'oc', name: 'OpenCode', scenario: refusing, v2: true },
+      { id: 'init', name: 'OpenCode (no key)', scenario: 'initialize-internal-error' },
+    ],
+    { viewport: { width: 900, height: 700 } },
+  )
+  const { page } = app
+  const cwd = join(app.home.workspace, 'billing')
+  mkdirSync(cwd)
+  await startSession(page, { agentName: 'OpenCode', cwd })
+  await sendPrompt(page, 'work')
+  const note = await visible(transcript(page).getByRole('note', { name: 'Not sent' }))
+  await visible(note.getByText('Provider openai could not start'))
+  await visible(note.getByText('OPENAI_API_KEY is not set for provider openai'))
+  expect(await note.innerText()).not.toContain('Internal error')
+  await note.getByText('Details', { exact: true }).click()
+  await visible(note.getByText(/"providerID": "openai"/))
+  await shootSizes(page, 'error-not-sent', async () => expect(await cutAcross(page)).toEqual([]))
+
+  const form = await submitNewSession(page, { agentName: 'OpenCode (no key)', cwd })
+  const alert = await visible(form.getByRole('alert'))
+  await expect.poll(() => alert.innerText()).toBe('Provider openai could not start: OPENAI_API_KEY is not set for provider openai')
+  await form.getByText('Details', { exact: true }).click()
+  await shootSizes(page, 'error-new-session', async () => expect(await cutAcross(page)).toEqual([]))
+  await page.keyboard.press('Escape')
+  await gone(form)
+
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('navigation', { name: 'Agents' }).getByRole('button', { name: /^OpenCode \(no key\)/ }).click()
+  await dialog.getByRole('tab', { name: 'Check connection' }).click()
+  await dialog.getByRole('button', { name: 'Check connection' }).click()
+  const failed = await visible(dialog.getByRole('region', { name: 'Check failed' }))
+  await visible(failed.getByText('Provider openai could not start', { exact: true }))
+  await visible(failed.getByText('OPENAI_API_KEY is not set for provider openai', { exact: true }))
+  await failed.getByText('Details', { exact: true }).click()
+  await shootSizes(page, 'error-check', async () => expect(await cutAcross(page)).toEqual([]))
+})
