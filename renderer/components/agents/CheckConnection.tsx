@@ -76,7 +76,12 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
                 </pre>
               </>
             ) : null}
-            {check && check.durationMs > 0 && <p className="muted small">Gave up after {formatDuration(check.durationMs)}.</p>}
+            {/* Bosun gave up only on an agent that did not answer in time: one that refused or exited failed on its own. */}
+            {check && check.durationMs > 0 && (
+              <p className="muted small">
+                {failure.kind === 'timeout' ? 'Gave up after' : 'Failed after'} {formatDuration(check.durationMs)}.
+              </p>
+            )}
           </section>
         )}
 

@@ -128,5 +128,8 @@ describe('where the agent’s error shows', () => {
     expect(html).toContain('Provider openai could not start')
     expect(html).toContain('OPENAI_API_KEY is not set for provider openai')
     expect(html).toContain('<summary>Details</summary>')
+    // The agent refused: Bosun did not give up on it (that is a timeout's words).
+    expect(html).toContain('Failed after 10 ms.')
+    expect(html).not.toContain('Gave up')
   })
 })
