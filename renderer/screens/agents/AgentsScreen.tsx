@@ -12,6 +12,7 @@ import { LogsPanel } from '../../components/agents/LogsPanel'
 import { AddAgentPane } from '../../components/agents/AddAgentPane'
 import { InspectorPanel } from '../../components/inspector/InspectorPanel'
 import { useModalFocus } from '../../components/common/modal-focus'
+import { scrollForKey } from '../../components/common/page-scroll-keys'
 import { PageBanner } from '../../components/common/PageBanner'
 import { agentTools, failureText, type CheckResult } from './agent-tools-api'
 import { registryApi } from './registry-api'
@@ -84,6 +85,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
   const headingRef = useRef<{ focus(): void } | null>(null)
   // Tab stays on the page (the window behind it is inert: from its last control Tab went to the browser, or nowhere).
   const rootRef = useRef<HTMLDivElement>(null)
+  const paneRef = useRef<HTMLElement>(null)
   useModalFocus(rootRef)
   // Closing the add flow or the edit form gives the keyboard back to what opened it ("Add agent", "Edit").
   const addButtonRef = useRef<HTMLButtonElement>(null)
@@ -238,7 +240,16 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
       }}
     >
       <header className="agents-screen-header">
-        <h1 id="agents-screen-title" className="agents-screen-title" tabIndex={-1} ref={(el) => void (headingRef.current = el as unknown as { focus(): void } | null)}>
+        <h1
+          id="agents-screen-title"
+          className="agents-screen-title"
+          tabIndex={-1}
+          ref={(el) => void (headingRef.current = el as unknown as { focus(): void } | null)}
+          // The page opens with the focus here: the scroll keys scroll the agent's pane (they did nothing).
+          onKeyDown={(e) => {
+            if (scrollForKey(scrollerIn(paneRef.current), e)) e.preventDefault()
+          }}
+        >
           Agents
         </h1>
         <span className="muted small agents-screen-subtitle">The coding agents Bosun can start, how they sign in, and what they say.</span>
@@ -276,7 +287,7 @@ export function AgentsScreen({ api, onClose, initialAgentId, initialTab = 'overv
           addRef={addButtonRef}
         />
 
-        <section className="agents-pane" aria-label="Agent details">
+        <section ref={paneRef} className="agents-pane" aria-label="Agent details">
           {agents === null ? (
             <p className="muted agents-loading" role="status">
               <span className="spinner small" aria-hidden="true" /> Loading agents…
@@ -399,4 +410,11 @@ const isFieldErrors = (data: unknown): data is AgentFieldErrors =>
 const logoutSupport = (check: CheckResult): { logoutSupported?: boolean } => {
   const entry = check.capabilities.find((c) => c.label === 'Signs out')
   return entry ? { logoutSupported: entry.supported } : {}
+}
+
+/** The box that scrolls the pane: the pane itself (the add flow), else the first inside it (an agent's tab). */
+function scrollerIn(pane: HTMLElement | null): HTMLElement | null {
+  const scrolls = (el: HTMLElement) => el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(el).overflowY)
+  if (!pane) return null
+  return scrolls(pane) ? pane : (Array.from(pane.querySelectorAll<HTMLElement>('*')).find(scrolls) ?? null)
 }

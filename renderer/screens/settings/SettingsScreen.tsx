@@ -5,6 +5,7 @@ import type { NotificationSettings, PermissionRule } from '../../../common/contr
 import { RulesSettings } from '../../components/permissions/RulesSettings'
 import { shortcutList } from '../../components/common/shortcuts'
 import { useModalFocus } from '../../components/common/modal-focus'
+import { scrollForKey } from '../../components/common/page-scroll-keys'
 import { PageBanner } from '../../components/common/PageBanner'
 import { notificationPermission, requestNotificationPermission } from '../../notifications/page-attention'
 import './settings-screen.css'
@@ -33,6 +34,7 @@ export function SettingsScreen({ api, onClose, host, notices }: SettingsScreenPr
   const [problem, setProblem] = useState<string | null>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
   const rootRef = useRef<HTMLDivElement>(null)
+  const bodyRef = useRef<HTMLDivElement>(null)
   // Tab stays on the page (the window behind it is inert: from its last control Tab went to the browser, or nowhere).
   useModalFocus(rootRef)
 
@@ -94,7 +96,16 @@ export function SettingsScreen({ api, onClose, host, notices }: SettingsScreenPr
   return (
     <div ref={rootRef} className="settings-screen" role="dialog" aria-modal="true" aria-labelledby="settings-screen-title">
       <header className="settings-screen-header">
-        <h1 id="settings-screen-title" className="settings-screen-title" tabIndex={-1} ref={headingRef}>
+        <h1
+          id="settings-screen-title"
+          className="settings-screen-title"
+          tabIndex={-1}
+          ref={headingRef}
+          // The page opens with the focus here: the scroll keys scroll the page (they did nothing).
+          onKeyDown={(e) => {
+            if (scrollForKey(bodyRef.current, e)) e.preventDefault()
+          }}
+        >
           Settings
         </h1>
         <button type="button" className="button button-secondary" onClick={onClose}>
@@ -105,7 +116,7 @@ export function SettingsScreen({ api, onClose, host, notices }: SettingsScreenPr
       {problem ? (
         <PageBanner onDismiss={() => setProblem(null)}>{problem}</PageBanner>
       ) : null}
-      <div className="settings-screen-body">
+      <div ref={bodyRef} className="settings-screen-body">
         <NotificationSection settings={settings} onChange={update} host={host} />
         {rules === null ? <p className="muted">Loading the remembered decisions…</p> : <RulesSettings rules={rules} onRevoke={revoke} />}
         {isMcpApi(api) && <McpSettings api={api} />}
