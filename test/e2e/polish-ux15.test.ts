@@ -216,3 +216,30 @@ it('Settings and Agents opened from the keyboard scroll with ↓, PageDown, Spac
   await page.keyboard.press(' ')
   await expect.poll(() => pane.evaluate((el) => el.scrollTop)).toBeGreaterThan(0)
 })
+
+it('the inspector at 900 × 700: a message picked at the foot of the table stays in view as its pane opens under the table', async () => {
+  const { page } = await launch.session({ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }, { viewport: { width: 900, height: 700 } })
+  await sendPrompt(page, 'fix')
+  await waitIdle(page)
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  await dialog.getByRole('tab', { name: 'Inspector' }).click()
+  const grid = dialog.getByRole('grid', { name: 'Protocol messages' })
+  const last = grid.getByRole('row').last()
+  await visible(last)
+  await last.focus()
+  await page.keyboard.press('Enter')
+  await visible(dialog.getByRole('region', { name: 'Selected message' }).locator('pre'))
+  // Within the table's scrolled box, whole (the pane took the table's lower half, and the row with it).
+  const shown = () =>
+    last.evaluate((row) => {
+      const box = row.closest('.inspector-table-wrap')!.getBoundingClientRect()
+      const r = row.getBoundingClientRect()
+      return r.top >= box.top - 1 && r.bottom <= box.bottom + 1
+    })
+  await expect.poll(shown).toBe(true)
+  await shootSizes(page, 'inspector-picked-last', async () => {
+    await expect.poll(shown).toBe(true)
+    expect(await focusShown(page)).toBe('shown')
+  })
+})

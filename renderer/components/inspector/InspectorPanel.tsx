@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { toJsonText } from '../common/JsonView'
 import { CutLine, MiddleCut } from '../common/MiddleCut'
 import { agentTools, failureText, type AgentToolsApi, type InspectorMessage } from '../../screens/agents/agent-tools-api'
@@ -62,6 +62,13 @@ export function InspectorView(props: InspectorViewProps) {
   // Only a message the filter shows: after switching sessions, the pane must not keep another session's message.
   const selected = selectedSeq === null ? undefined : matching.find((m) => m.seq === selectedSeq)
   const follow = useFollowTail(shown.length > 0 ? shown[shown.length - 1]!.seq : 0)
+  // The message picked stays in view: its pane opens under the table (a narrow window), which gives up the height the
+  // row stood in (picked at the table's foot, it went out of sight).
+  const tableRef = useRef<HTMLTableElement>(null)
+  const picked = selected?.seq
+  useLayoutEffect(() => {
+    if (picked !== undefined) tableRef.current?.querySelector('tr[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' })
+  }, [picked])
 
   const move = (delta: number) => {
     if (shown.length === 0) return
@@ -136,6 +143,7 @@ export function InspectorView(props: InspectorViewProps) {
               </p>
             ) : (
               <table
+                ref={tableRef}
                 className="inspector-table"
                 role="grid"
                 aria-label="Protocol messages"
