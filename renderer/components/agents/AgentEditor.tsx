@@ -354,14 +354,15 @@ export function AgentEditor(props: AgentEditorProps) {
               )}
               <div className="agent-editor-row-actions">
                 {keychain.available && row.editing && (
-                  // Back out of typing a value: nothing is stored, the name stays (Remove drops the name too).
+                  // Back out of typing a value: nothing is stored, the name stays (Remove drops the name too). Said as what
+                  // it leaves ("Cancel" beside the form's own Cancel read as leaving the form).
                   <button
                     type="button"
                     className="button button-small button-secondary"
-                    aria-label={`Cancel setting ${label}`}
+                    aria-label={row.isSet ? `Keep the stored ${label}` : `Leave ${label} unset`}
                     onClick={() => updateSecret(i, { editing: false, newValue: '' })}
                   >
-                    Cancel
+                    {row.isSet ? 'Keep current' : 'Leave unset'}
                   </button>
                 )}
                 {keychain.available && !row.editing && (

@@ -107,7 +107,7 @@ describe('AgentEditor in Chromium', { timeout: 30_000 }, () => {
       await page.getByLabel('Start from', { exact: true }).selectOption('goose')
       const value = page.getByLabel('Value for ANTHROPIC_API_KEY', { exact: true })
       await value.fill('sk-typed-by-mistake')
-      await page.getByRole('button', { name: 'Cancel setting ANTHROPIC_API_KEY' }).click()
+      await page.getByRole('button', { name: 'Leave ANTHROPIC_API_KEY unset' }).click()
       await page.getByLabel('ANTHROPIC_API_KEY is not set', { exact: true }).waitFor()
       expect(await value.count()).toBe(0)
       expect(await page.getByLabel('Secret 1 name', { exact: true }).inputValue()).toBe('ANTHROPIC_API_KEY')

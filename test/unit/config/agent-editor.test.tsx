@@ -77,7 +77,14 @@ describe('AgentEditor (static render)', () => {
     const html = renderToStaticMarkup(<AgentEditor {...props({ initialPresetId: 'claude', keychain: { available: false } })} />)
     expect(html).toContain('aria-label="ANTHROPIC_API_KEY is not set; the agent starts without it"')
     expect(html).not.toContain('type="password"')
-    expect(html).not.toContain('Cancel setting')
+    expect(html).not.toContain('Leave ANTHROPIC_API_KEY unset')
     expect(html).toContain('aria-label="Remove secret ANTHROPIC_API_KEY"')
+  })
+
+  it('a preset’s secret row being typed backs out as "Leave unset", not a second "Cancel" beside the form’s', () => {
+    const html = renderToStaticMarkup(<AgentEditor {...props({ initialPresetId: 'claude' })} />)
+    expect(html).toContain('aria-label="Leave ANTHROPIC_API_KEY unset">Leave unset</button>')
+    // The form's own Cancel is the only one.
+    expect(html.match(/>Cancel<\/button>/g)).toHaveLength(1)
   })
 })
