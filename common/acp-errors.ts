@@ -74,6 +74,19 @@ export function agentErrorWords(message: string, data?: unknown): AgentErrorWord
   return words
 }
 
+/**
+ * A turn's error as the session keeps it: the agent's words, what its `data` says in words on the next line, the rest of
+ * `data` as JSON (for a "Details" fold).
+ */
+export function turnErrorFrom(error: { message: string; code?: unknown; data?: unknown }): { message: string; code?: number; data?: string } {
+  const words = agentErrorWords(error.message, error.data)
+  return {
+    message: words.details !== undefined ? `${words.message}\n${words.details}` : words.message,
+    ...(typeof error.code === 'number' ? { code: error.code } : {}),
+    ...(words.data !== undefined ? { data: words.data } : {}),
+  }
+}
+
 /** What the raw `data` of an agent error may take in what is kept and shown. */
 const MAX_DATA_CHARS = 16_384
 

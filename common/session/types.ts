@@ -187,6 +187,8 @@ export interface TurnErrorEntry {
   id: string
   message: string
   code?: number
+  /** The error's `data` as JSON, when it holds more than its words (see `agentErrorWords`): shown folded. */
+  data?: string
   /** As {@link TurnError.byBosun}. */
   byBosun?: true
 }
@@ -318,6 +320,8 @@ export type TurnState = 'idle' | 'running' | 'requires_action' | 'unknown'
 export interface TurnError {
   message: string
   code?: number
+  /** The error's `data` as JSON, when it holds more than its words (see `agentErrorWords`): shown folded. */
+  data?: string
   /**
    * Bosun ended the turn (it was closed, died, or the person restarted the agent): the message is Bosun's words, not
    * the agent's. Set by main only; an agent's error, whatever it says, never has it.

@@ -11,7 +11,7 @@ import { applyActions, createSessionState } from '../../common/session/reducer'
 import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coalesce'
 import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
-import { agentErrorWords } from '../../common/acp-errors'
+import { turnErrorFrom } from '../../common/acp-errors'
 import { FROM_BOSUN, STOP_OVERDUE_TITLE, bosunNotice } from '../../common/session/stop-watchdog'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
@@ -496,7 +496,7 @@ export class SessionsService implements IDisposable {
       this.push(sessionId, {
         type: 'turn_ended',
         stopReason: outcome.stopReason,
-        ...(outcome.error ? { error: { message: turnErrorMessage(outcome.error), ...(outcome.error.code !== undefined ? { code: outcome.error.code } : {}) } } : {}),
+        ...(outcome.error ? { error: turnErrorFrom(outcome.error) } : {}),
       })
       return ok({ stopReason: outcome.stopReason })
     } catch (error) {
@@ -1187,13 +1187,4 @@ export class SessionsService implements IDisposable {
     this.subagentRoutes.clear()
     this.early.dispose()
   }
-}
-
-/**
- * How a v2 turn's error (its idle `state_update`) is told: the agent's words, then what its `data` says in words on the
- * next line ("Internal error: " and the raw JSON of `data` said nothing at a glance).
- */
-function turnErrorMessage(error: { message: string; data?: unknown }): string {
-  const words = agentErrorWords(error.message, error.data)
-  return words.details !== undefined ? `${words.message}\n${words.details}` : words.message
 }

@@ -139,7 +139,13 @@ const OPENCODE_ERROR = {
 }
 
 it('an agent’s JSON-RPC error reads in its words, its data under Details: a message not sent, Check connection, the new-session form', async () => {
-  const refusing = scenarioFile('opencode-no-key', { prompts: { default: [{ type: 'prompt_error', ...OPENCODE_ERROR }] } })
+  const refusing = scenarioFile('opencode-no-key', {
+    prompts: {
+      default: [{ type: 'prompt_error', ...OPENCODE_ERROR }],
+      // The scenario's type has no `data` for a turn's error; the agent sends it as given.
+      fail: [{ type: 'stop', stopReason: 'error', error: OPENCODE_ERROR as { code: number; message: string } }],
+    },
+  })
   const app = await launch(
     [
       { id: 'oc', name: 'OpenCode', scenario: refusing, v2: true },
@@ -159,6 +165,15 @@ it('an agent’s JSON-RPC error reads in its words, its data under Details: a me
   await note.getByText('Details', { exact: true }).click()
   await visible(note.getByText(/"providerID": "openai"/))
   await shootSizes(page, 'error-not-sent', async () => expect(await cutAcross(page)).toEqual([]))
+
+  // A v2 turn that ends with the error (its idle state_update): the alert under the transcript.
+  await sendPrompt(page, 'fail')
+  const alert0 = await visible(transcript(page).getByRole('alert'))
+  await visible(alert0.getByText(/Provider openai could not start/))
+  expect(await alert0.innerText()).not.toContain('Internal error')
+  await alert0.getByText('Details', { exact: true }).click()
+  await visible(alert0.getByText(/"providerID": "openai"/))
+  await shootSizes(page, 'error-turn', async () => expect(await cutAcross(page)).toEqual([]))
 
   const form = await submitNewSession(page, { agentName: 'OpenCode (no key)', cwd })
   const alert = await visible(form.getByRole('alert'))

@@ -2,7 +2,7 @@
  * Turn state: v2 `state_update`, compaction, and Bosun's own turn actions (local prompt, turn end, cancel, agent gone).
  */
 import type { CompactionEntry, ContentBlock, Entry, MessageEntry, PromptError, ToolCallEntry, TurnError, TurnErrorEntry, TurnStopEntry } from '../types'
-import { AUTH_REQUIRED_CODE } from '../../acp-errors'
+import { AUTH_REQUIRED_CODE, turnErrorFrom } from '../../acp-errors'
 import { turnStopOf } from '../turn-stop'
 import { FINISHED_TOOL_STATUSES, appendBlock, cutText, isObject, isString, isTextBlock, parseBlock, parseBlocks, patchedMeta } from './draft'
 import type { Draft, Update } from './draft'
@@ -51,10 +51,8 @@ export function applyStateUpdate(d: Draft, u: Update): void {
   const background = parseBackground(u.background)
   if (u.state === 'idle') {
     const stopReason = isString(u.stopReason) ? u.stopReason : null
-    const error =
-      stopReason === 'error' && isObject(u.error) && isString(u.error.message)
-        ? { message: u.error.message, ...(typeof u.error.code === 'number' ? { code: u.error.code } : {}) }
-        : null
+    // In the agent's words ("Internal error: " dropped, `data`'s words on the next line, the rest of `data` folded).
+    const error = stopReason === 'error' && isObject(u.error) && isString(u.error.message) ? boundedTurnError(turnErrorFrom({ ...u.error, message: u.error.message })) : null
     // Repeated or replayed idle snapshots are idempotent (F9): only a transition into idle completes a turn.
     const completed = previous.state !== 'idle'
     d.s.turn = d.own({
@@ -187,7 +185,16 @@ export function lastLocalPrompt(d: Draft): number {
 
 export function applyTurnEnded(d: Draft, stopReason: unknown, error: unknown): void {
   const reason = isString(stopReason) ? stopReason : null
-  const err = isObject(error) && isString(error.message) ? (error as unknown as TurnError) : null
+  const err =
+    isObject(error) && isString(error.message)
+      ? boundedTurnError({
+          message: error.message,
+          ...(typeof error.code === 'number' ? { code: error.code } : {}),
+          ...(isString(error.data) && error.data !== '' ? { data: error.data } : {}),
+          // Bosun's own end of the turn (main's action only: an agent's error never reaches here with it).
+          ...(error.byBosun === true ? { byBosun: true as const } : {}),
+        })
+      : null
   d.s.pendingEcho = null
   if (d.v2) {
     // v2: the prompt response only means "inserted"; the turn ends with an idle state_update (F6, F7).
@@ -236,8 +243,14 @@ function markTurnError(d: Draft, error: TurnError): void {
   if (entries.length === 0 || markedThisTurn(entries, ['turn_error'])) return
   const mark: TurnErrorEntry = { kind: 'turn_error', id: `turn-error#${entries.length}`, message: clip(error.message) }
   if (typeof error.code === 'number') mark.code = error.code
+  if (isString(error.data) && error.data !== '') mark.data = clip(error.data)
   if (error.byBosun === true) mark.byBosun = true
   d.push(mark)
+}
+
+/** A turn's error with its texts cut to what the session keeps. */
+function boundedTurnError(error: TurnError): TurnError {
+  return { ...error, message: clip(error.message), ...(error.data !== undefined ? { data: clip(error.data) } : {}) }
 }
 
 /**

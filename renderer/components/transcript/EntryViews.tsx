@@ -6,7 +6,7 @@ import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
 import { ContentBlockView } from './ContentBlockView'
 import { EXCLUDED_NOTE, ExcludedMark } from './excluded'
-import { NotSentNote } from './not-sent'
+import { ErrorData, NotSentNote } from './not-sent'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
 
@@ -123,7 +123,12 @@ export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = fa
   return (
     <div className="turn-error-mark" role="note" aria-label="How the turn ended">
       <Icon name="alert" />
-      {oneLine ? (
+      {oneLine && entry.data ? (
+        <div className="turn-error-mark-body">
+          <span>{turnErrorText(revealAsText(message, { prose: true }), entry.code, saidAbove, entry.byBosun)}</span>
+          <ErrorData data={entry.data} />
+        </div>
+      ) : oneLine ? (
         <span>{turnErrorText(revealAsText(message, { prose: true }), entry.code, saidAbove, entry.byBosun)}</span>
       ) : (
         <details className="disclosure">
@@ -131,6 +136,12 @@ export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = fa
           <pre className="turn-error-mark-text">
             <VisibleText text={message} prose />
           </pre>
+          {/* The rest of the error's `data`, as the agent sent it. */}
+          {entry.data && (
+            <pre className="turn-error-mark-text">
+              <VisibleText text={entry.data} prose code />
+            </pre>
+          )}
         </details>
       )}
     </div>

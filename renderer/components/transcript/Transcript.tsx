@@ -10,7 +10,7 @@ import { AgentMessage, AgentThought, CompactionView, TurnErrorMark, TurnStopMark
 import { ToolCallCard } from './ToolCallCard'
 import { placeAppendedRowsOnly } from './append-only-rows'
 import { lastPrompts, noUserMessages } from './user-messages'
-import { TurnErrorActions } from './not-sent'
+import { ErrorData, TurnErrorActions } from './not-sent'
 import './transcript.css'
 import { revealAsText } from '../permissions/reveal-text'
 
@@ -667,6 +667,7 @@ export const Transcript = memo(function Transcript({ session, agentName, focusRe
               <div className="turn-error-body">
                 {/* Worded as the mark it becomes once the next turn starts (and the exported transcript): the code first. */}
                 <span>{turnErrorText(revealAsText(turnError.message, { prose: true }), turnError.code, errorSaidAbove(entries, liveErrorAt(entries), turnError.message), turnError.byBosun)}</span>
+                <ErrorData data={turnError.data} />
                 <TurnErrorActions lastMessage={lastUserMessage(entries)} code={turnError.code} message={turnError.message} byBosun={turnError.byBosun} />
               </div>
             </div>

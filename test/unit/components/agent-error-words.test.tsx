@@ -8,12 +8,14 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { agentErrorWords } from '../../../common/acp-errors'
-import { createSessionState } from '../../../common/session/reducer'
-import type { MessageEntry } from '../../../common/session/types'
+import { applyActions, createSessionState } from '../../../common/session/reducer'
+import type { MessageEntry, SessionAction, TurnErrorEntry } from '../../../common/session/types'
 import { RpcError } from '../../../main/base/errors'
 import { CheckConnection } from '../../../renderer/components/agents/CheckConnection'
 import { newSessionFailure } from '../../../renderer/components/sidebar/new-session-failure'
 import { NotSentNote } from '../../../renderer/components/transcript/not-sent'
+import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
+import { Transcript } from '../../../renderer/components/transcript/Transcript'
 import { fakeAgentConnection, sessionsOn } from '../../support/fake-agent-connection'
 
 // OpenCode 1.x with no key for its provider (the shape of its ProviderAuthError, passed on as data).
@@ -76,7 +78,9 @@ describe('where the agent’s error shows', () => {
     await service.prompt(sessionId, [{ type: 'text', text: 'hello' }])
     const error = service.state(sessionId)!.turn.error
     service.dispose()
-    expect(error).toEqual({ message: 'Provider openai could not start\nOPENAI_API_KEY is not set for provider openai', code: -32603 })
+    expect(error).toMatchObject({ message: 'Provider openai could not start\nOPENAI_API_KEY is not set for provider openai', code: -32603 })
+    // The rest of data, for the Details fold under the alert.
+    expect(JSON.parse(error!.data!)).toEqual(OPENCODE_DATA)
   })
 
   it('a mode refused and a session that cannot be resumed: the words and data’s words on one line, no raw JSON', async () => {
@@ -96,6 +100,34 @@ describe('where the agent’s error shows', () => {
     expect((await service.prompt('a/s9', [{ type: 'text', text: 'hello' }])).ok).toBe(false)
     expect(service.state('a/s9')!.cannotContinue?.reason).toContain(`could not resume it (${said})`)
     service.dispose()
+  })
+
+  it('a v2 turn that ended with an error (its idle state_update): the words, data’s words on the next line, the rest under Details, in the alert and the mark', () => {
+    const start = createSessionState({ sessionId: 'oc/s1', acpSessionId: 's1', agentId: 'oc', protocolVersion: 2, cwd: '/w' })
+    const state = applyActions(start, [
+      { type: 'local_prompt', content: [{ type: 'text', text: 'hello' }] },
+      { type: 'turn_started' },
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'state_update', state: 'running' },
+          { sessionUpdate: 'state_update', state: 'idle', stopReason: 'error', error: { code: -32603, message: OPENCODE_MESSAGE, data: OPENCODE_DATA } },
+        ],
+      },
+    ] as SessionAction[])
+    const words = 'Provider openai could not start\nOPENAI_API_KEY is not set for provider openai'
+    expect(state.turn.error).toMatchObject({ message: words, code: -32603 })
+    expect(JSON.parse(state.turn.error!.data!)).toEqual(OPENCODE_DATA)
+    const mark = state.entries.find((e): e is TurnErrorEntry => e.kind === 'turn_error')!
+    expect(mark).toMatchObject({ message: words, code: -32603 })
+    expect(JSON.parse(mark.data!)).toEqual(OPENCODE_DATA)
+    const alert = renderToStaticMarkup(<Transcript session={state} agentName="OpenCode" />)
+    expect(alert).not.toContain('Internal error')
+    expect(alert).toContain('<summary>Details</summary>')
+    expect(alert).toContain('ProviderAuthError')
+    const marked = renderToStaticMarkup(<TurnErrorMark entry={mark} />)
+    expect(marked).not.toContain('Internal error')
+    expect(marked).toContain('ProviderAuthError')
   })
 
   it('a session that did not open: the words, then data’s, the JSON for the form’s Details fold', () => {
