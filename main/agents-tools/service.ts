@@ -20,7 +20,7 @@ import type { AgentConfigService } from '../config/agent-config-service'
 import { ENV_NAME_PATTERN } from '../config/agent-definitions'
 import { envVarOf, gatewayOf, gatewayView, loginKind } from './login-kind'
 import { keyNamesOf } from '../../common/agent-keys'
-import { errorDetails } from '../../common/acp-errors'
+import { agentErrorWords, errorDetails } from '../../common/acp-errors'
 import type { CallClient, CallHandlers, EventSink } from '../../common/contract'
 import type { AgentAccountView, agentToolsCalls, AuthMethodView, CheckResult } from '../../common/contract/agent-tools'
 import { AUTH_STATUS_UPDATE, readAuthStatus } from './account'
@@ -128,7 +128,8 @@ const isDetailed = (data: unknown): boolean => typeof data === 'string' || typeo
  * one given may be shared (a closed connection rejects every later request with one error).
  */
 export function loginFailure(failure: Failure, method: AuthMethodSummary, configured: string | undefined): Failure {
-  let message = failure.message
+  // The agent's words: JSON-RPC's "Internal error: " before them dropped (kept when nothing follows it: the details say why).
+  let message = failure.kind === 'rpc-error' || failure.kind === 'auth-required' ? agentErrorWords(failure.message).message : failure.message
   const details = isDetailed(failure.data) ? errorDetails(failure.data) : undefined
   if (details !== undefined && !message.includes(details)) message = `${message.trimEnd().replace(/\.$/, '')}: ${details}`
   const named = configured !== undefined ? namedTerminalCommand(method, configured) : undefined

@@ -431,7 +431,8 @@ describe('a key for an agent-driven login', () => {
     expect(harness.secretStore.values.size).toBe(0)
 
     const failed = await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key' })
-    expect(failed).toMatchObject({ ok: false, error: { message: 'Internal error: OTHER_KEY or ACME_API_KEY is not set', data: { envVars: ['OTHER_KEY', 'ACME_API_KEY', 'NODE_OPTIONS'] } } })
+    // In the agent's words, without JSON-RPC's "Internal error: " before them.
+    expect(failed).toMatchObject({ ok: false, error: { message: 'OTHER_KEY or ACME_API_KEY is not set', data: { envVars: ['OTHER_KEY', 'ACME_API_KEY', 'NODE_OPTIONS'] } } })
 
     // The agent named NODE_OPTIONS too: not a key name, never set.
     expect(await harness.tools.handlers.loginAgent({ agentId: 'c', methodId: 'api-key', keyName: 'NODE_OPTIONS', value: '--require /tmp/x.js' })).toMatchObject({

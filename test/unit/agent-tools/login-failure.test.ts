@@ -33,4 +33,9 @@ describe('a failed login, as told', () => {
     expect(loginFailure(failure, plain, 'agent')).toBe(failure)
     expect(loginFailure({ ...failure, data: { details: 'Refused' } }, plain, undefined).message).toBe('Refused')
   })
+
+  it('says the agent’s words without JSON-RPC’s "Internal error: " before them (kept when nothing follows it)', () => {
+    expect(loginFailure({ kind: 'rpc-error', message: 'Internal error: OPENAI_API_KEY is not set' }, plain, undefined).message).toBe('OPENAI_API_KEY is not set')
+    expect(loginFailure({ kind: 'rpc-error', message: 'Internal error', data: { details: 'Not signed in' } }, plain, undefined).message).toBe('Internal error: Not signed in')
+  })
 })
