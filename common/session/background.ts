@@ -44,7 +44,8 @@ export function toolCallOf(state: Pick<SessionState, 'entries'>, toolCallId: str
 
 /** One item of the latest `background` list, joined with what the session knows of it. */
 export type BackgroundItem =
-  | { type: 'terminal'; key: string; terminalId: string | null; terminal?: TerminalView; running: boolean }
+  /** `bosunRuns`: a terminal Bosun runs for a v1 agent (`terminal/create`), which only Bosun can kill. */
+  | { type: 'terminal'; key: string; terminalId: string | null; terminal?: TerminalView; running: boolean; bosunRuns?: true }
   | { type: 'tool_call'; key: string; toolCallId: string | null; toolCall?: ToolCallEntry; running: boolean }
   /** A v2 subagent session at work; `toolCall` is its card in the transcript (see reducer/subagents.ts), when it has one. */
   | { type: 'subagent'; key: string; sessionId: string | null; toolCall?: ToolCallEntry; running: boolean }
@@ -87,19 +88,38 @@ export function backgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 
 }
 
 /**
- * The background items still running (empty when none is, or when the agent reports none), then the terminals Bosun
- * runs for a v1 agent (`terminal/create`) that still run once the turn has ended (a dev server the agent left
- * running): nothing in the transcript is at work on them any more, and only their own Kill stops them short of
- * closing the session.
+ * The background items still running (empty when none is, or when the agent reports none), then, once the turn has
+ * ended, the terminals still running that nothing in the transcript is at work on any more:
+ * - v1: the terminals Bosun runs for the agent (`terminal/create`), such as a dev server the agent left running; only
+ *   their own Kill stops them short of closing the session.
+ * - v2: the agent's own terminals whose output kept coming after the person's Stop (`ranOnAfterStop`: codex-acp runs
+ *   a command on after `session/cancel` and lists no background work), while a tool call still shows the terminal
+ *   and has not finished. Bosun cannot kill those: only the agent can stop them.
  */
-export function runningBackgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 'entries'>): BackgroundItem[] {
+export function runningBackgroundWork(state: Pick<SessionState, 'turn' | 'terminals' | 'entries' | 'protocolVersion'>): BackgroundItem[] {
   const items = (backgroundWork(state) ?? []).filter((item) => item.running)
   if (state.turn.state !== 'idle') return items
   const listed = new Set(items.map((item) => (item.type === 'terminal' ? item.terminalId : null)))
+  const v2 = state.protocolVersion === 2
   for (const terminalId of Object.keys(state.terminals)) {
     const terminal = state.terminals[terminalId]!
     if (terminal.agentRun === true || terminal.exitStatus || terminal.agentGone || listed.has(terminalId)) continue
-    items.push({ type: 'terminal', key: `bosun:${terminalId}`, terminalId, terminal, running: true })
+    if (!v2) items.push({ type: 'terminal', key: `bosun:${terminalId}`, terminalId, terminal, running: true, bosunRuns: true })
+    else if (terminal.ranOnAfterStop && shownByUnfinishedCall(state.entries, terminalId)) items.push({ type: 'terminal', key: `agent:${terminalId}`, terminalId, terminal, running: true })
   }
   return items
+}
+
+/**
+ * Whether the latest tool call that shows the terminal has not finished as the agent reports it (a Stop's local
+ * `cancelled` is not the agent's word): codex-acp reports the command it ran on as completed, its output as text in
+ * place of the terminal, and never the terminal's exit status.
+ */
+function shownByUnfinishedCall(entries: SessionState['entries'], terminalId: string): boolean {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind !== 'tool_call' || !entry.content.some((c) => c.type === 'terminal' && (c as Record<string, unknown>).terminalId === terminalId)) continue
+    return entry.status !== 'completed' && entry.status !== 'failed'
+  }
+  return false
 }

@@ -102,6 +102,8 @@ export interface ToolCallEntry {
    * `refused`, the agent answered -32602 (unknown, already final or not cancellable), a quiet note on the card.
    */
   cancel?: ToolCallCancel
+  /** v2: a terminal it shows kept running after the person's Stop ended the turn (see `TerminalView.ranOnAfterStop`). */
+  ranOnAfterStop?: true
   /** Fields of the agent's tool call updates Bosun does not know (a newer schema's, the agent's own), by key: shown as they are. */
   extra?: Record<string, unknown>
   /** Ids of permission requests attached to this tool call (their data lives in `SessionState.permissions`). */
@@ -311,6 +313,11 @@ export interface TerminalView {
   truncated?: boolean
   /** A v1 agent's own terminal, shown through the `_meta` terminal extension on its tool call: Bosun does not run it. */
   agentRun?: true
+  /**
+   * v2: its output kept coming after the person's Stop ended the turn (codex-acp answers `session/cancel` at once and
+   * runs the command on to its end): the agent did not stop it.
+   */
+  ranOnAfterStop?: true
 }
 
 /** Foreground turn state. `unknown` = a state we do not know: shown as busy, never idle. */

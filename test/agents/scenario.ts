@@ -221,7 +221,12 @@ export type Step =
    * the agent's silence until then should show, so that no outcome depends on how fast the machine is. A cancel
    * ends the wait and the turn.
    */
-  | { type: 'wait_for_file'; path: string }
+  | {
+      type: 'wait_for_file'
+      path: string
+      /** Waits on after a cancel too: work the agent runs on after it answered `session/cancel` (codex-acp's command). */
+      evenAfterCancel?: boolean
+    }
   | { type: 'stderr'; text: string }
   /** How the turn ends (default `end_turn`); v2 may add `error`. */
   | { type: 'stop'; stopReason: string; error?: { code?: number; message: string } }

@@ -636,9 +636,9 @@ async function runStep(client: LooseClient, sessionId: string, step: Step, endin
     case 'wait_for_file': {
       const path = step.path.replaceAll('{cwd}', sessionCwd.get(sessionId) ?? '')
       let waiting = true
-      void waitForCancel(sessionId).then(() => (waiting = false))
+      if (!step.evenAfterCancel) void waitForCancel(sessionId).then(() => (waiting = false))
       while (waiting && !existsSync(path)) await delay(50)
-      return cancelled.has(sessionId) ? 'cancelled' : undefined
+      return cancelled.has(sessionId) && !step.evenAfterCancel ? 'cancelled' : undefined
     }
     case 'stderr':
       log(step.text)

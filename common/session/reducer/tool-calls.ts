@@ -432,6 +432,7 @@ export function applyTerminalUpdate(d: Draft, u: Update): void {
     setPending(t, decoded.pending)
     delete t.truncated
     boundOutput(t)
+    markRanOnAfterStop(d, t)
   } else if (u.output === null) {
     t.output = ''
     setPending(t, [])
@@ -559,4 +560,21 @@ export function applyTerminalChunk(d: Draft, u: Update): void {
   t.output += decoded.text
   setPending(t, decoded.pending)
   boundOutput(t)
+  markRanOnAfterStop(d, t)
+}
+
+/**
+ * v2: output of a terminal that has not exited, after the person's Stop ended the turn: the agent did not stop its
+ * command (codex-acp answers `session/cancel` at once and runs the command on to its end, its card marked cancelled).
+ * Marked on the terminal and on the tool calls that show it, once.
+ */
+function markRanOnAfterStop(d: Draft, t: TerminalView): void {
+  if (!d.v2 || t.ranOnAfterStop || t.exitStatus || d.s.turn.state !== 'idle' || d.s.turn.stopRequested !== true) return
+  t.ranOnAfterStop = true
+  const entries = d.s.entries
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!
+    if (entry.kind !== 'tool_call' || entry.ranOnAfterStop) continue
+    if (entry.content.some((c) => c.type === 'terminal' && (c as Record<string, unknown>).terminalId === t.terminalId)) d.mutEntry<ToolCallEntry>(i).ranOnAfterStop = true
+  }
 }

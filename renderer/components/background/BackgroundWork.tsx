@@ -24,12 +24,12 @@ export const BackgroundWork = memo(function BackgroundWork({
   session,
   onShowEntry,
 }: {
-  session: Pick<SessionState, 'turn' | 'terminals' | 'entries'>
+  session: Pick<SessionState, 'turn' | 'terminals' | 'entries' | 'protocolVersion'>
   /** Scrolls the transcript to the entry with this id. */
   onShowEntry?: (entryId: string) => void
 }) {
-  const { turn, terminals, entries } = session
-  const items = useMemo(() => runningBackgroundWork({ turn, terminals, entries }), [turn, terminals, entries])
+  const { turn, terminals, entries, protocolVersion } = session
+  const items = useMemo(() => runningBackgroundWork({ turn, terminals, entries, protocolVersion }), [turn, terminals, entries, protocolVersion])
   const cards = useMemo(() => (onShowEntry ? cardsOf(items, entries) : null), [items, entries, onShowEntry])
   const [open, setOpen] = useState(true)
   if (items.length === 0) return null
@@ -97,9 +97,15 @@ function BackgroundRow({ item, cardId, onShowEntry }: { item: BackgroundItem; ca
           <code className="background-name">
             <VisibleText text={name} />
           </code>
+          {item.terminal?.ranOnAfterStop && !item.bosunRuns && (
+            <span className="badge badge-warn" title="The agent did not stop it when you pressed Stop; only the agent can stop it">
+              running after Stop
+            </span>
+          )}
           <ShowButton cardId={cardId} label={name} onShowEntry={onShowEntry} />
           {item.terminalId !== null && <CancelTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
-          {item.terminalId !== null && <KillTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
+          {/* Kill only what Bosun runs: main has no process for an agent's own terminal, and would refuse. */}
+          {item.terminalId !== null && item.bosunRuns && <KillTerminalButton terminalId={item.terminalId} terminal={item.terminal} label={command ?? `terminal ${item.terminalId}`} />}
         </li>
       )
     }

@@ -132,6 +132,13 @@ function runsATerminal(entry: ToolCallEntry, terminals: Record<string, TerminalV
   })
 }
 
+/** Said under a command the agent did not stop when the person pressed Stop (see `ToolCallEntry.ranOnAfterStop`). */
+export function ranOnNote(stillRunning: boolean): string {
+  return stillRunning
+    ? 'The agent did not stop this command when you pressed Stop: it is still running, and only the agent can stop it.'
+    : 'The agent did not stop this command when you pressed Stop: it ran on after the turn ended.'
+}
+
 /**
  * The title as the card shows it. Agents write titles in Markdown's way: claude-agent-acp's "Edit `/src/a.ts`",
  * "Read `x`". The title is already set in a code face, so a span in backticks is shown without them. A command's
@@ -192,6 +199,9 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   // Rejected, and the agent said no more of it (codex-acp and Gemini CLI send no update after a rejection; the call is
   // `cancelled` once the session is reopened): it did not run, and the card says so alike, live and reopened.
   const rejected = waiting === 0 && decisionVerb(entry.decidedBy?.optionKind) === 'Rejected' && (status === 'pending' || status === 'in_progress' || status === 'cancelled')
+  // codex-acp ends the turn at once on Stop and runs the command on to its end: while its output keeps coming, the card
+  // says so, not "Cancelled" above a terminal that says "running".
+  const runsOnAfterStop = entry.ranOnAfterStop === true && status === 'cancelled' && runsATerminal(entry, terminals)
   // Not over as far as the agent said: a status Bosun does not know is in progress (H23), a paused call may resume.
   const callRuns = status === 'pending' || status === 'in_progress' || status === 'paused'
   // Every card starts open (its raw payloads are disclosures of their own); the person may collapse it, and anything
@@ -261,6 +271,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
     ...unanswered.map(describeUnanswered),
     ...(cancelNote ? [cancelNote] : []),
     ...(noReasonNote ? [noReasonNote] : []),
+    ...(entry.ranOnAfterStop ? [ranOnNote(runsOnAfterStop)] : []),
   ]
   return (
     <article className={`tool-card tool-${status}${waiting ? ' tool-awaiting' : ''}${entry.excluded ? ' entry-excluded' : ''}`} aria-label={cardName(TOOL_KIND_LABEL[kind], plainTitle)}>
@@ -284,6 +295,10 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
         ) : unfinished ? (
           <span className="badge badge-muted" title="The turn ended before the agent reported that this finished">
             Not finished
+          </span>
+        ) : runsOnAfterStop ? (
+          <span className="badge badge-warn" title="You pressed Stop and the agent ended its turn, but this command's output kept coming">
+            Running after Stop
           </span>
         ) : waiting > 0 && (status === 'pending' || status === 'in_progress') ? null : (
           // Waiting for the person, the badge above says it all: OpenCode reports its command in progress while it

@@ -7,10 +7,11 @@ import type { ReactElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
-import type { SessionState, TerminalView } from '../../../common/session/types'
+import type { SessionState, TerminalView, ToolCallEntry } from '../../../common/session/types'
 import { BackgroundWork } from '../../../renderer/components/background/BackgroundWork'
 import { TerminalActionsContext } from '../../../renderer/components/transcript/terminal-actions'
 import { exitText, TerminalOutput } from '../../../renderer/components/transcript/TerminalOutput'
+import { ToolCallCard } from '../../../renderer/components/transcript/ToolCallCard'
 
 const actions = { cancel: async () => true }
 const render = (element: ReactElement, withActions = true) =>
@@ -178,5 +179,66 @@ describe('a terminal Bosun runs for a v1 agent (terminal/create) on its card', (
     // Exited, or its agent gone: nothing runs.
     const exited = applyActions(ended, [{ type: 'client_terminal', update: { sessionUpdate: 'terminal_update', terminalId: 'term-1', exitStatus: { exitCode: 0, signal: null } } }])
     expect(strip(exited)).toBe('')
+  })
+})
+
+describe('a command the agent ran on after Stop (codex-acp)', () => {
+  const cmd = 'for i in $(seq 1 40); do echo tick $i; sleep 1; done'
+  // As codex-acp 2.6 sent it: the command, the Stop answered at once with an idle `cancelled`, the output going on.
+  const ranOn = () => {
+    let state = session(
+      { sessionUpdate: 'state_update', state: 'running' },
+      { sessionUpdate: 'terminal_update', terminalId: 'call_1', command: cmd },
+      { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', kind: 'execute', title: cmd, status: 'in_progress', content: [{ type: 'terminal', terminalId: 'call_1' }] },
+      { sessionUpdate: 'terminal_output_chunk', terminalId: 'call_1', data: b64('tick 1\n') },
+    )
+    state = applyActions(state, [{ type: 'cancel_requested' }])
+    return applyActions(state, [
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' },
+          { sessionUpdate: 'terminal_output_chunk', terminalId: 'call_1', data: b64('tick 2\n') },
+        ],
+      },
+    ])
+  }
+  const card = (state: SessionState) => {
+    const entry = state.entries.find((e) => e.kind === 'tool_call')!
+    return render(<ToolCallCard entry={entry as ToolCallEntry} permissions={{}} terminals={state.terminals} />)
+  }
+  const strip = (state: SessionState) =>
+    renderToStaticMarkup(
+      <TerminalActionsContext.Provider value={{ cancel: async () => true, kill: async () => true }}>
+        <BackgroundWork session={state} />
+      </TerminalActionsContext.Provider>,
+    )
+
+  it('the card says it runs on after Stop, not Cancelled, and the strip lists it without a Kill Bosun cannot do', () => {
+    const state = ranOn()
+    const text = textOf(card(state))
+    expect(text).toContain('Running after Stop')
+    expect(text).not.toContain('Cancelled')
+    expect(text).toContain('The agent did not stop this command when you pressed Stop: it is still running, and only the agent can stop it.')
+    const html = strip(state)
+    expect(textOf(html)).toContain('1 task still running in the background')
+    expect(textOf(html)).toContain('running after Stop')
+    expect(html).not.toContain('aria-label="Kill')
+  })
+
+  it('once the agent reports it completed: Completed, said to have run on, and nothing in the strip', () => {
+    const done = applyActions(ranOn(), [
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'terminal_update', terminalId: 'call_1', exitStatus: { exitCode: 0, signal: null } },
+          { sessionUpdate: 'tool_call_update', toolCallId: 'call_1', status: 'completed' },
+        ],
+      },
+    ])
+    const text = textOf(card(done))
+    expect(text).toContain('Completed')
+    expect(text).toContain('The agent did not stop this command when you pressed Stop: it ran on after the turn ended.')
+    expect(strip(done)).toBe('')
   })
 })
