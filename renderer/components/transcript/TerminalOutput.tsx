@@ -73,10 +73,14 @@ export const TerminalOutput = memo(function TerminalOutput({
 }: TerminalOutputProps) {
   const exit = terminal?.exitStatus
   const endedWithCall = toolEnded && terminal?.agentRun === true && !exit
-  const agentExitUnknown = terminal?.agentRun === true && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
-  const refusal = callFailed && agentExitUnknown ? insideErrorWrapper(terminal.output) : null
+  // The agent's own terminal: v1 through its tool call's `_meta`, v2 every terminal (claude-agent-acp speaks v2 from
+  // 0.101, and sends the same note and empty exit status at a Stop as a v2 `terminal_update`). Only a v1 terminal Bosun
+  // runs has output and an exit status that are the command's own.
+  const agentOwn = terminal?.agentRun === true || (agentTerminals && terminal !== undefined)
+  const agentExitUnknown = agentOwn && !!exit && typeof exit.exitCode !== 'number' && !exit.signal
+  const refusal = callFailed && agentExitUnknown ? insideErrorWrapper(terminal!.output) : null
   // Stopped by the person: what the agent then wrote for its model (claude-agent-acp) is not the command's output.
-  const stopNote = callCancelled && terminal?.agentRun === true && !refusal ? stopNoteOf(terminal.output) : null
+  const stopNote = callCancelled && agentOwn && !refusal ? stopNoteOf(terminal!.output) : null
   const output = refusal ?? stopNote?.output ?? terminal?.output ?? ''
   const lines = countLines(output)
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null

@@ -224,6 +224,42 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(html('completed')).toMatch(/role="status">exited</)
   })
 
+  it('claude-agent-acp 0.101 speaking v2: its note at a Stop, sent as the terminal\'s output with an empty exit status, is folded too, and the terminal says stopped', () => {
+    // Captured from claude-agent-acp 0.101.0 (protocol v2) stopped during a Bash call (/tmp/agents14/wire-claude-a.jsonl).
+    const note =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed. Correction to the text above: this call was stopped while running, not refused before it ran. It may have run in part or in full, and its changes may have been written. No permission prompt was involved. Work it started elsewhere (a remote command, a background process) may still be running, so check before starting the same work again. The instruction to stop and wait still stands."
+    const command = 'for i in $(seq 1 40); do echo tick $i; sleep 1; done'
+    const base = createSessionState({ sessionId: 'a/s', agentId: 'a', protocolVersion: 2, cwd: '/w' })
+    const state = applyActions(base, [
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'state_update', state: 'running', background: [] },
+          { sessionUpdate: 'terminal_update', terminalId: 'toolu_1' },
+          { toolCallId: 'toolu_1', name: 'Bash', rawInput: {}, status: 'pending', title: 'Terminal', kind: 'execute', content: [{ type: 'terminal', terminalId: 'toolu_1' }], sessionUpdate: 'tool_call_update' },
+          { sessionUpdate: 'terminal_update', terminalId: 'toolu_1', command },
+          { toolCallId: 'toolu_1', rawInput: { command }, title: command, sessionUpdate: 'tool_call_update' },
+          { toolCallId: 'toolu_1', status: 'in_progress', sessionUpdate: 'tool_call_update' },
+        ] as unknown as { sessionUpdate: string }[],
+      },
+      { type: 'cancel_requested' },
+      {
+        type: 'updates',
+        updates: [
+          { sessionUpdate: 'terminal_update', terminalId: 'toolu_1', output: { data: Buffer.from(note).toString('base64') } },
+          { sessionUpdate: 'terminal_update', terminalId: 'toolu_1', exitStatus: {} },
+          { toolCallId: 'toolu_1', status: 'cancelled', _meta: { claudeCode: { nonExecutionKind: 'user-rejected' } }, sessionUpdate: 'tool_call_update' },
+          { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled', background: [] },
+        ] as unknown as { sessionUpdate: string }[],
+      },
+    ])
+    const html = render(<EntryRow entry={state.entries.find((e) => e.kind === 'tool_call')!} session={state} agentName="Claude Code" turnEnded />)
+    expect(textOf(html)).toContain('No output. Stopped by you.')
+    expect(html).toMatch(/<summary>What the agent told its model<\/summary>/)
+    expect(html).toMatch(/class="badge badge-muted" role="status">stopped</)
+    expect(textOf(html)).not.toContain('exited')
+  })
+
   it('claude-agent-acp\'s note to its model at a Stop is folded under "What the agent told its model", not shown as the output or the call\'s words', () => {
     // Captured: /tmp/agents11/claude-cancel-minute.jsonl (Stop during Bash, and during a permission request).
     const note = "The user doesn't want to proceed with this tool use. The tool use was rejected. STOP what you are doing and wait for the user to tell you how to proceed."
