@@ -17,7 +17,18 @@ import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
 import { asATerminalLeavesIt } from './terminal-text'
 import { commandOf } from './tool-command'
-import { failureReasonOf, insideErrorWrapper, isVerbatimToolText, shellMetadataOf, stopNoteOf, STOPPED_COMMAND_NOTE, todoListOutput, unexplainedFailureNote } from './tool-output'
+import {
+  CANCELLED_COMMAND_NOTE,
+  cancelledCommandOf,
+  failureReasonOf,
+  insideErrorWrapper,
+  isVerbatimToolText,
+  shellMetadataOf,
+  stopNoteOf,
+  STOPPED_COMMAND_NOTE,
+  todoListOutput,
+  unexplainedFailureNote,
+} from './tool-output'
 import { PlanList } from './PlanPanel'
 import { AgentNote } from './agent-note'
 import { STATUS_LABEL, TOOL_KIND_LABEL, statusBadgeOf, toolKindOf } from './tool-kind'
@@ -101,10 +112,13 @@ function stopNoteOfBlock(block: unknown): string | null {
   return split && split.output === '' ? split.note : null
 }
 
-/** A text content without the note OpenCode ends a command's output with ({@link shellMetadataOf}), and the note. */
+/**
+ * A text content without the note OpenCode ends a command's output with ({@link shellMetadataOf}), or Gemini CLI starts
+ * a stopped one's with ({@link cancelledCommandOf}), and the note.
+ */
 function withoutShellNote(content: ToolCallEntry['content'][number]): { content: ToolCallEntry['content'][number] | null; note: string | null } {
   const block = content.type === 'content' ? ((content as Record<string, unknown>).content as { type?: unknown; text?: unknown } | undefined) : undefined
-  const split = block?.type === 'text' && typeof block.text === 'string' ? shellMetadataOf(block.text) : null
+  const split = block?.type === 'text' && typeof block.text === 'string' ? (shellMetadataOf(block.text) ?? cancelledCommandOf(block.text)) : null
   if (!split) return { content, note: null }
   // A command that printed nothing: the note alone.
   if (split.output.trim() === '') return { content: null, note: split.note }
@@ -222,7 +236,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const shownContent = split.flatMap((s) => (s.content === null ? [] : [asShownOnScreen(s.content)]))
   // OpenCode's notes under a command's output, said as Bosun's words are, and one of a command the person stopped.
   const shellNotes = split.flatMap((s) => (s.note === null ? [] : [s.note]))
-  const stoppedCommand = status === 'completed' && shellNotes.includes(STOPPED_COMMAND_NOTE)
+  const stoppedCommand = status === 'completed' && (shellNotes.includes(STOPPED_COMMAND_NOTE) || shellNotes.includes(CANCELLED_COMMAND_NOTE))
   // The diffs a permission request showed, of files the agent's own content shows no diff of, or only an excerpt
   // nothing places (see ToolCallEntry.askedDiffs): OpenCode's completed edit of several places shows the replaced
   // word and its replacement where the request showed each changed line of the file.

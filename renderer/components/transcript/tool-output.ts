@@ -135,6 +135,19 @@ export function shellMetadataOf(text: string): { output: string; note: string } 
 /** OpenCode's note of a command the person stopped: it reports the call `completed` all the same (1.18.33). */
 export const STOPPED_COMMAND_NOTE = 'User aborted the command'
 
+/**
+ * Gemini CLI's words opening a command's output when the person's Stop ended it: it reports the call `completed` all
+ * the same (0.61: "Command cancelled by user.\n\nOutput before cancellation:\ntick 1…").
+ */
+export const CANCELLED_COMMAND_NOTE = 'Command cancelled by user.'
+const CANCELLED_COMMAND = /^Command cancelled by user\.[ \t]*(?:\n+Output before cancellation:[ \t]*(?:\n|$))?\n*/
+
+/** Gemini CLI's note at the start of a stopped command's output ({@link CANCELLED_COMMAND_NOTE}), and the output after it. */
+export function cancelledCommandOf(text: string): { output: string; note: string } | null {
+  const match = CANCELLED_COMMAND.exec(text)
+  return match ? { output: text.slice(match[0].length), note: CANCELLED_COMMAND_NOTE } : null
+}
+
 
 /**
  * claude-agent-acp's note to its model when the person stops a call (0.101): Claude Code's words for a refused tool use

@@ -364,6 +364,21 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(badge('pending', true, 'allow_once')).toBe('Not finished')
   })
 
+  it("a command Gemini CLI reports completed after the person's Stop, its output opened by 'Command cancelled by user.', is Stopped, the words a note (Gemini CLI 0.61)", () => {
+    // Captured: /tmp/agents14/wire-gemini-d.jsonl (Stop while `for i in 1 … 40; do echo tick $i; sleep 1; done` ran).
+    const output = 'Command cancelled by user.\n\nOutput before cancellation:\ntick 1\ntick 2\ntick 3'
+    const html = (text: string) =>
+      render(<ToolCallCard entry={card({ title: 'for i in 1 2 3; do echo tick $i; sleep 1; done', status: 'completed', toolKind: 'execute', content: [{ type: 'content', content: { type: 'text', text } }] })} permissions={{}} terminals={{}} />)
+    const stopped = html(output)
+    expect(stopped).toMatch(/class="badge badge-muted"[^>]*>Stopped</)
+    expect(stopped).not.toContain('>Completed<')
+    expect(stopped).toMatch(/class="muted tool-shell-note"><span>Command cancelled by user.</)
+    expect(textOf(stopped)).toContain('tick 3')
+    expect(textOf(stopped)).not.toContain('Output before cancellation')
+    // The words anywhere but at the start are the command's own output.
+    expect(html('tick 1\nCommand cancelled by user.')).toContain('>Completed<')
+  })
+
   it("a command OpenCode ends with its note to its model says it as a note, and one the person stopped is not 'Completed' (OpenCode 1.18.33 at Stop)", () => {
     // Captured: /tmp/agents11/opencode-stop-minute.jsonl (Stop while `for i in $(seq 1 60)…` ran).
     const output = 'sec 1\nsec 2\nsec 3\n\n\n<shell_metadata>\nUser aborted the command\n</shell_metadata>'
