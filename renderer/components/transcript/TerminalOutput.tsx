@@ -26,6 +26,8 @@ export interface TerminalOutputProps {
    * code nor signal never ran: claude-agent-acp reports a rejected command so, its refusal as the output ("exited").
    */
   rejected?: boolean
+  /** Its call asked the person first, and every request ended unanswered: without output or exit status, it never ran. */
+  askedUnanswered?: boolean
   /**
    * The call was cancelled (the person's Stop). A terminal that then ended by a signal was stopped with it: Bosun kills
    * the turn's commands at Stop, and a red "signal SIGTERM" read as a failure nobody asked about. So was an agent's own
@@ -66,6 +68,7 @@ export const TerminalOutput = memo(function TerminalOutput({
   commandShown = false,
   awaitingApproval = false,
   rejected = false,
+  askedUnanswered = false,
   callCancelled = false,
   callFailed = false,
   agentTerminals = true,
@@ -86,7 +89,9 @@ export const TerminalOutput = memo(function TerminalOutput({
   const command = terminal?.command ? neutraliseEscapes(terminal.command) : null
   const label = command ?? `terminal ${terminalId}`
   const stoppedWithCall = callCancelled && !!exit && ((typeof exit.signal === 'string' && exit.signal !== '') || agentExitUnknown)
-  const neverRan = (rejected || refusal !== null) && agentExitUnknown
+  // Its call asked first and the request ended unanswered (the person restarted the agent while it asked): it did not
+  // run, and "agent stopped" read as stopped midway.
+  const neverRan = ((rejected || refusal !== null) && agentExitUnknown) || (askedUnanswered && !exit && output === '')
   const notStarted = awaitingApproval && !!terminal && !exit && output === '' && !terminal.cancelRequested && !terminal.agentGone
   return (
     <section className="terminal" aria-label={`Terminal ${terminalId}`}>

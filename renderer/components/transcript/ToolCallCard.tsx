@@ -205,6 +205,8 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
   const unanswered = requests.filter((p) => p.status !== 'pending' && !isDecidedByOption(p))
   const asks = entry.elicitationIds.map((id) => elicitations[id]).filter((e): e is ElicitationView => e !== undefined)
   const waiting = pending.length + asks.filter(isAwaiting).length
+  // Asked before it ran, and every request ended without an answer (the agent restarted or exited meanwhile): not run.
+  const askedUnanswered = requests.length > 0 && unanswered.length === requests.length
   // claude-agent-acp leaves a command it runs `pending` until it ends, while the command's terminal says it runs: once
   // nothing waits for the person, the card says what its terminal says, not "Pending" above "running".
   const status = reported === 'pending' && pending.length === 0 && runsATerminal(entry, terminals) ? 'in_progress' : reported
@@ -384,6 +386,7 @@ export const ToolCallCard = memo(function ToolCallCard({ entry, permissions, eli
                     commandShown={command !== null && terminal?.command != null && (terminal.agentRun === true || terminal.command.trim() === command.trim())}
                     awaitingApproval={entry.status === 'pending' && pending.length > 0}
                     rejected={entry.decidedBy?.optionKind?.startsWith('reject') === true}
+                    askedUnanswered={askedUnanswered}
                     callCancelled={entry.status === 'cancelled'}
                     callFailed={entry.status === 'failed'}
                     toolEnded={turnEnded || !callRuns}

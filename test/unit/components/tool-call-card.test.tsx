@@ -210,6 +210,21 @@ describe('ToolCallCard: what the tool call does', () => {
     expect(textOf(render(<ToolCallCard entry={entry('allow_once')} permissions={{}} terminals={{ t1: terminal }} />))).toContain('exited')
   })
 
+  it('a command whose request ended unanswered (the agent restarted while it asked) says "not run", not "agent stopped" (claude-agent-acp 0.101)', () => {
+    const gone = request({ status: 'gone', resolution: { by: 'agent-exit', at: 2 } })
+    const terminal = { terminalId: 't1', command: 'touch made-by-agent.txt && echo made a file', output: '', agentGone: true }
+    const html = (permissions: Record<string, PermissionRequestView>, t: typeof terminal) =>
+      render(<ToolCallCard entry={card({ status: 'cancelled', permissionIds: Object.keys(permissions), content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={permissions} terminals={{ t1: t }} />)
+    const unanswered = html({ [gone.requestId]: gone }, terminal)
+    expect(unanswered).toMatch(/class="badge badge-muted" role="status">not run</)
+    expect(textOf(unanswered)).not.toContain('agent stopped')
+    expect(textOf(unanswered)).toContain('Request not answered.')
+    // Allowed, or with output of its own: it ran, and the agent stopped before it said how it ended.
+    const allowed = request({ status: 'answered', resolution: { by: 'person', optionId: 'allow', optionKind: 'allow_once', at: 2 } })
+    expect(textOf(html({ [allowed.requestId]: allowed }, terminal))).toContain('agent stopped')
+    expect(textOf(html({ [gone.requestId]: gone }, { ...terminal, output: 'made a file\n' }))).toContain('agent stopped')
+  })
+
   it('a terminal of a cancelled call that ended by a signal says it was stopped, muted, not a red failure (Bosun kills the turn\'s commands at Stop)', () => {
     const terminal = { terminalId: 't1', command: 'sleep 300', output: 'tick 1\n', exitStatus: { exitCode: null, signal: 'SIGTERM' } }
     const html = (status: string) => render(<ToolCallCard entry={card({ status, content: [{ type: 'terminal', terminalId: 't1' }] })} permissions={{}} terminals={{ t1: terminal }} />)
