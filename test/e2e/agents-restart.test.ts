@@ -63,4 +63,14 @@ it('asks before restarting an agent with a turn running, and restarts at once wh
   await expect.poll(async () => (await dialog.getByText(/^pid \d+$/).count()) === 1 && (await dialog.getByText(/^pid \d+$/).innerText()) !== pidBefore).toBe(true)
   expect(await dialog.getByRole('alertdialog').count()).toBe(0)
   expect(await turnStatus(page).count()).toBe(1)
+
+  // The next turn: the interrupted one stays marked in the transcript as the person's restart, not as an alarm.
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click()
+  await gone(dialog)
+  await sendPrompt(page, 'hello again')
+  await waitIdle(page)
+  const mark = await visible(page.getByRole('note', { name: 'How the turn ended' }).filter({ hasText: `Interrupted: you restarted ${AGENT}` }))
+  expect(await mark.evaluate((el) => el.classList.contains('turn-error-mark-chosen'))).toBe(true)
+  await mark.scrollIntoViewIfNeeded()
+  await screenshot(page, 'agents-restart-turn-interrupted-mark')
 })

@@ -1,6 +1,6 @@
 import { memo, useState } from 'react'
 import type { CompactionEntry, ContentBlock, MessageEntry, TurnErrorEntry, TurnStopEntry, UnknownEntry } from '../../../common/session/types'
-import { stopNoteText, turnErrorText } from '../../../common/session/turn-stop'
+import { restartedByPerson, stopNoteText, turnErrorText } from '../../../common/session/turn-stop'
 import { Icon } from '../common/icons'
 import { JsonDisclosure } from '../common/JsonView'
 import { useSeams } from '../common/seams'
@@ -120,9 +120,11 @@ const cutLine = (line: string, max: number) => (line.length > max ? `${line.slic
 export const TurnErrorMark = memo(function TurnErrorMark({ entry, saidAbove = false }: { entry: TurnErrorEntry; /** The agent's message above says it. */ saidAbove?: boolean }) {
   const message = entry.message.trim()
   const oneLine = saidAbove || (message.length <= MARK_LINE && !message.includes('\n'))
+  // The person ended the turn by restarting its agent: marked as the live note was (their choice, not an alarm).
+  const chosen = restartedByPerson(entry)
   return (
-    <div className="turn-error-mark" role="note" aria-label="How the turn ended">
-      <Icon name="alert" />
+    <div className={chosen ? 'turn-error-mark turn-error-mark-chosen' : 'turn-error-mark'} role="note" aria-label="How the turn ended">
+      <Icon name={chosen ? 'restart' : 'alert'} />
       {oneLine && entry.data ? (
         <div className="turn-error-mark-body">
           <span>{turnErrorText(revealAsText(message, { prose: true }), entry.code, saidAbove, entry.byBosun)}</span>

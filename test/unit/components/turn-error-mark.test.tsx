@@ -9,6 +9,7 @@ import { AUTH_REQUIRED_CODE } from '../../../common/acp-errors'
 import type { Entry, MessageEntry, SessionState, TurnErrorEntry } from '../../../common/session/types'
 import { NotSentContext, TurnErrorActions, type NotSentActions } from '../../../renderer/components/transcript/not-sent'
 import { TurnErrorMark } from '../../../renderer/components/transcript/EntryViews'
+import { Icon } from '../../../renderer/components/common/icons'
 import { errorSaidAbove, lastSentPrompt, turnErrorText, turnErrorToldBelow } from '../../../renderer/components/transcript/Transcript'
 import { CLOSED_MESSAGE, restartedMessage } from '../../../common/session/turn-stop'
 
@@ -61,6 +62,18 @@ describe("a turn's error mark", () => {
     // An agent whose error reads the same is still the agent's error: its words never pass as Bosun's.
     expect(turnErrorText(restartedMessage('OpenCode'), -32603, false)).toBe('The turn ended with an error (code -32603): Interrupted: you restarted OpenCode while this turn was running.')
     expect(turnErrorText(CLOSED_MESSAGE, undefined, false)).toBe(`The turn ended with an error: ${CLOSED_MESSAGE}`)
+  })
+
+  it('marks an earlier turn the person ended by restarting its agent as the live note did: their choice, not an alarm', () => {
+    const restarted: TurnErrorEntry = { kind: 'turn_error', id: 'turn-error#2', message: restartedMessage('Codex'), byBosun: true }
+    const html = renderToStaticMarkup(<TurnErrorMark entry={restarted} />)
+    expect(html).toContain('turn-error-mark-chosen')
+    expect(html).toContain(renderToStaticMarkup(<Icon name="restart" />))
+    expect(textOf(html)).toBe('Interrupted: you restarted Codex while this turn was running.')
+    // The agent's error in the same words stays an alert.
+    const spoofed = renderToStaticMarkup(<TurnErrorMark entry={{ ...restarted, byBosun: undefined }} />)
+    expect(spoofed).not.toContain('turn-error-mark-chosen')
+    expect(spoofed).toContain(renderToStaticMarkup(<Icon name="alert" />))
   })
 
   it('does not repeat the API error claude-agent-acp v1 says as a message and again as its -32603 "Internal error: …" with data (captured from 0.101.0)', () => {
