@@ -5,25 +5,17 @@ import { join } from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
-import { launchPerTest, screenshot } from './support/harness'
+import { launchPerTest } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
+import { shootSizes as shootAllSizes } from './support/shoot-all'
+import { cutAcross, focusShown } from './support/screen-checks'
 import { gone, sendButton, sendPrompt, startSession, transcript, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
 
-/** Screenshots at 900 × 700 and 1440 × 900, light and dark, named `ux14-<name>-<scheme>-<width>`; `check` runs at each size. */
-async function shootSizes(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
-  for (const viewport of [{ width: 900, height: 700 }, { width: 1440, height: 900 }]) {
-    await page.setViewportSize(viewport)
-    await check?.()
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme })
-      await screenshot(page, `ux14-${name}-${colorScheme}-${viewport.width}`)
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-}
+/** {@link shootAllSizes} named `ux14-<name>-<scheme>-<width>`. */
+const shootSizes = (page: Page, name: string, check?: () => Promise<void>) => shootAllSizes(page, `ux14-${name}`, check)
 
 const box = async (locator: Locator) => (await locator.boundingBox())!
 
@@ -67,19 +59,6 @@ it('a permission request keeps Dismiss on the row of its first options at 900 px
   })
 })
 
-/** Whether anything on the page is cut at its right edge: the document wider than the window, or a scrolled box that scrolls sideways. */
-const cutAcross = (page: Page) =>
-  page.evaluate(() => {
-    const cut: string[] = []
-    if (document.documentElement.scrollWidth > innerWidth + 1) cut.push('document')
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
-      const style = getComputedStyle(el)
-      if (el.scrollWidth > el.clientWidth + 1 && (style.overflowX === 'auto' || style.overflowX === 'scroll') && !el.matches('pre, pre *, code, .xterm *, .diff-view *, [role="grid"], [role="grid"] *, .perm-code, textarea'))
-        cut.push(`${el.tagName.toLowerCase()}.${el.className}`)
-    }
-    return cut
-  })
-
 it('walk: a turn with tool calls, a diff, a terminal, a plan and a request, then the history, at each size and theme', async () => {
   const app = await launch(
     [
@@ -118,23 +97,6 @@ it('walk: a turn with tool calls, a diff, a terminal, a plan and a request, then
   await visible(transcript(page).getByRole('alertdialog'))
   await shootSizes(page, 'claude-waiting', async () => expect(await cutAcross(page)).toEqual([]))
 })
-
-/** The element that has the focus: whether the keyboard's place shows (a ring) and is in the window. */
-const focusShown = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null
-    if (!el || el === document.body) return 'nothing focused'
-    // A ring: an outline, or a shadow spread all round (0 0 0 Npx), not a card's or a popover's drop shadow.
-    const ringed = (node: Element) => {
-      const style = getComputedStyle(node)
-      return style.boxShadow.includes('0px 0px 0px') || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
-    }
-    // Its own ring, or its box's (the message box rings the whole composer, :focus-within).
-    const ring = ringed(el) || (el.parentElement?.matches(':focus-within') === true && ringed(el.parentElement))
-    const r = el.getBoundingClientRect()
-    const inView = r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
-    return ring && inView ? 'shown' : `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}" ring=${ring} inView=${inView}`
-  })
 
 it('walk: a form, a link question, Agents, the add-agent form, an agent’s Logs and inspector, and Settings, by keyboard', async () => {
   const app = await launch([{ id: 'eli', name: 'Forms agent', scenario: 'e2e-elicitation' }], { viewport: { width: 1440, height: 900 } })

@@ -6,53 +6,17 @@ import { join } from 'node:path'
 import { mkdirSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
-import { launchPerTest, screenshot } from './support/harness'
+import { launchPerTest } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
+import { shootSizes as shootAllSizes } from './support/shoot-all'
+import { cutAcross, focusShown } from './support/screen-checks'
 import { gone, sendPrompt, startSession, submitNewSession, transcript, until, visible, waitIdle } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
 
-/** Screenshots at 900 × 700 and 1440 × 900, light and dark, named `ux15-<name>-<scheme>-<width>`; `check` runs at each size. */
-async function shootSizes(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
-  for (const viewport of [{ width: 900, height: 700 }, { width: 1440, height: 900 }]) {
-    await page.setViewportSize(viewport)
-    await check?.()
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme })
-      await screenshot(page, `ux15-${name}-${colorScheme}-${viewport.width}`)
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-}
-
-/** Whether anything on the page is cut at its right edge: the document wider than the window, or a scrolled box that scrolls sideways. */
-const cutAcross = (page: Page) =>
-  page.evaluate(() => {
-    const cut: string[] = []
-    if (document.documentElement.scrollWidth > innerWidth + 1) cut.push('document')
-    for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
-      const style = getComputedStyle(el)
-      if (el.scrollWidth > el.clientWidth + 1 && (style.overflowX === 'auto' || style.overflowX === 'scroll') && !el.matches('pre, pre *, code, .xterm *, .diff-view *, [role="grid"], [role="grid"] *, .perm-code, textarea'))
-        cut.push(`${el.tagName.toLowerCase()}.${el.className}`)
-    }
-    return cut
-  })
-
-/** The element that has the focus: whether the keyboard's place shows (a ring) and is in the window. */
-const focusShown = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null
-    if (!el || el === document.body) return 'nothing focused'
-    const ringed = (node: Element) => {
-      const style = getComputedStyle(node)
-      return style.boxShadow.includes('0px 0px 0px') || (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
-    }
-    const ring = ringed(el) || (el.parentElement?.matches(':focus-within') === true && ringed(el.parentElement))
-    const r = el.getBoundingClientRect()
-    const inView = r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
-    return ring && inView ? 'shown' : `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}" ring=${ring} inView=${inView}`
-  })
+/** {@link shootAllSizes} named `ux15-<name>-<scheme>-<width>`. */
+const shootSizes = (page: Page, name: string, check?: () => Promise<void>) => shootAllSizes(page, `ux15-${name}`, check)
 
 const focused = (locator: Locator) => until(locator, (el) => el === document.activeElement)
 
@@ -109,13 +73,19 @@ it('walk by keyboard: Add agent, a preset’s form, Edit, and an MCP server’s 
   })
 })
 
-it('the inspector at 700 px high: until a message is picked its pane is one line, and the table has the room', async () => {
+/** A 900 × 700 window after one turn, with the Agents page open on the inspector. */
+async function inspectorAfterATurn(): Promise<{ page: Page; dialog: Locator }> {
   const { page } = await launch.session({ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }, { viewport: { width: 900, height: 700 } })
   await sendPrompt(page, 'fix')
   await waitIdle(page)
   await page.getByRole('button', { name: 'Agents', exact: true }).click()
   const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
   await dialog.getByRole('tab', { name: 'Inspector' }).click()
+  return { page, dialog }
+}
+
+it('the inspector at 700 px high: until a message is picked its pane is one line, and the table has the room', async () => {
+  const { page, dialog } = await inspectorAfterATurn()
   const detail = dialog.getByRole('region', { name: 'Selected message' })
   await visible(detail.getByText('Pick a message to see it whole: click its row, or use ↑ and ↓ in the table.'))
   await shootSizes(page, 'inspector-unpicked', async () => {
@@ -233,12 +203,7 @@ it('Settings and Agents opened from the keyboard scroll with ↓, PageDown, Spac
 })
 
 it('the inspector at 900 × 700: a message picked at the foot of the table stays in view as its pane opens under the table', async () => {
-  const { page } = await launch.session({ id: 'scripted', name: 'Scripted agent', scenario: 'e2e-session' }, { viewport: { width: 900, height: 700 } })
-  await sendPrompt(page, 'fix')
-  await waitIdle(page)
-  await page.getByRole('button', { name: 'Agents', exact: true }).click()
-  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
-  await dialog.getByRole('tab', { name: 'Inspector' }).click()
+  const { page, dialog } = await inspectorAfterATurn()
   const grid = dialog.getByRole('grid', { name: 'Protocol messages' })
   const last = grid.getByRole('row').last()
   await visible(last)
