@@ -71,12 +71,20 @@ export const INTERRUPTED_MESSAGE = 'Interrupted: Bosun stopped while this turn w
 export const CLOSED_MESSAGE = 'Interrupted: Bosun was closed while this turn was running.'
 /** A turn the person ended by restarting its agent (the Agents page's Restart ends the turns of all its sessions). */
 export const restartedMessage = (agentName: string): string => `Interrupted: you restarted ${agentName} while this turn was running.`
-const RESTARTED = /^Interrupted: you restarted .+ while this turn was running\.$/s
+const RESTARTED = /^Interrupted: you restarted (.+) while this turn was running\.$/s
 /**
  * Whether the turn ended because the person restarted its agent: they were asked first and said yes, so nothing failed
  * that the sidebar should mark ("The last turn ended with an error") or a notification tell.
  */
 export const restartedByPerson = (error: Pick<TurnError, 'message' | 'byBosun'> | null | undefined): boolean => error?.byBosun === true && RESTARTED.test(error.message)
+/**
+ * What a request the agent can no longer be answered for says when Bosun's own stop of the agent ended it (`message`,
+ * the stop's words for a turn): "You restarted A." for the person's restart, else those words ("A was stopped.").
+ */
+export const requestEndedByBosun = (message: string): string => {
+  const restarted = RESTARTED.exec(message)
+  return restarted ? `You restarted ${restarted[1]}.` : message
+}
 /**
  * Bosun, not the agent, ended the turn (closed, died, or restarted the agent when asked): the agent's log has nothing to
  * say about it. Only an error main marked as Bosun's: an agent whose error reads the same is still the agent.

@@ -72,7 +72,7 @@ export class AgentExitedError extends BosunError {
 }
 
 /** Whether `error` is Bosun's own stop of an agent (see {@link AgentExitedError.byBosun}). */
-export const stoppedByBosun = (error: unknown): boolean => error instanceof AgentExitedError && error.byBosun
+export const stoppedByBosun = (error: unknown): error is AgentExitedError => error instanceof AgentExitedError && error.byBosun
 
 /**
  * A JSON-RPC error the agent answered with. A -32000 is `auth-required` (the UI offers sign-in) only when the

@@ -18,11 +18,12 @@ import { createHash, randomUUID } from 'node:crypto'
 import type { AcpClientConnection, ClientRequestContext, JsonRpcId, ProtocolVersion } from '../acp/types'
 import { HandlerError, sessionNotFound } from '../acp/types'
 import { Deferred } from '../base/deferred'
-import { fail, ok, type Result } from '../base/errors'
+import { fail, ok, stoppedByBosun, type Result } from '../base/errors'
 import { Emitter, type Event } from '../base/event'
 import { DisposableStore, toDisposable, type IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { boundJson } from '../../common/bounded'
+import { requestEndedByBosun } from '../../common/session/turn-stop'
 import type { PermissionRequestView, SessionAction } from '../../common/session/types'
 import type { AuditLog, AuditRecord } from './audit-log'
 import { normalizePermissionRequest, type NormalizedPermissionRequest, type StoredToolCall } from './normalize'
@@ -169,7 +170,8 @@ export class PermissionBroker implements IDisposable {
       connection.handlers.registerRequest(REQUEST_PERMISSION_METHOD, (params, context) => this.handleRequestPermission(attachment, params, context)),
     )
     if (connection.onDidClose) {
-      attachment.registration.add(connection.onDidClose(() => this.detachAttachment(attachment, 'The agent exited.')))
+      // Bosun stopped it (the person's Stop or Restart, a quit): said in Bosun's words for that, not as the agent's exit.
+      attachment.registration.add(connection.onDidClose(({ error }) => this.detachAttachment(attachment, stoppedByBosun(error) ? requestEndedByBosun(error.message) : 'The agent exited.')))
     }
     return toDisposable(() => this.detachAttachment(attachment, 'The agent was disconnected.'))
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { PermissionBroker } from '../../../main/permissions/broker'
 import type { PermissionRequestView } from '../../../common/session/types'
+import { AgentExitedError } from '../../../main/base/errors'
+import { restartedMessage } from '../../../common/session/turn-stop'
 import { FakeConnection, flushMicrotasks, MemoryRules, recordingSink, standardOptions } from './fakes'
 
 const CANCELLED = { outcome: { outcome: 'cancelled' } }
@@ -186,6 +188,21 @@ describe('PermissionBroker', () => {
     expect(audit).toEqual([
       { at: 1000, sessionId: 'A', agentId: 'agent-a', requestId: expect.any(String), by: 'agent-exit', outcome: 'gone', title: 'Edit call-1', note: 'The agent exited.' },
     ])
+  })
+
+  it('a request gone because Bosun stopped the agent (the person restarted it, Bosun quit) says so, not that the agent exited', async () => {
+    const { broker, connection, actions } = setup()
+    const answer = connection.request(1, v1Request('A'))
+    connection.close(new AgentExitedError(restartedMessage('Claude'), null, null, undefined, true))
+    await answer
+    expect(broker.pending()).toEqual([])
+    expect(actions.at(-1)!.action).toMatchObject({ resolution: { by: 'agent-exit', note: 'You restarted Claude.' } })
+    // The agent's own exit (or words of its own in an error) stay "The agent exited.".
+    const again = setup()
+    const other = again.connection.request(1, v1Request('A'))
+    again.connection.close(new AgentExitedError(restartedMessage('Claude'), 1, null))
+    await other
+    expect(again.actions.at(-1)!.action).toMatchObject({ resolution: { by: 'agent-exit', note: 'The agent exited.' } })
   })
 
   it('detach(agentId) makes requests gone with the reason', async () => {

@@ -55,9 +55,9 @@ export class FakeConnection {
   }
 
   /** The stream ended: abort everything, then fire close (what connection.ts does). */
-  close(): void {
+  close(error?: Error): void {
     for (const c of this.controllers.values()) c.abort(new Error('closed'))
-    this.closeEmitter.fire({})
+    this.closeEmitter.fire(error ? { error } : {})
   }
 }
 
