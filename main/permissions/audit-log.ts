@@ -28,6 +28,9 @@ const MAX_TEXT = 300
 
 const clip = (text: string): string => (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT - 1) + '…' : text)
 
+/** An id cut as {@link clip} cuts a text, with a hash of the whole, so two long ids that start alike stay apart. */
+const clipId = (id: string): string => (id.length > MAX_TEXT ? `${id.slice(0, MAX_TEXT - 14)}…${createHash('sha256').update(id).digest('hex').slice(0, 12)}` : id)
+
 /** A file name for a session id chosen by the agent: never a path, never too long. */
 export function auditFileName(sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
@@ -52,8 +55,11 @@ export class AuditLog {
     const line =
       JSON.stringify({
         ...record,
+        // Every text the agent chose is clipped: its ids and option kind too (an option id may be 1,024 characters).
+        sessionId: clipId(record.sessionId),
+        requestId: clipId(record.requestId),
         title: clip(record.title),
-        ...(record.option ? { option: { ...record.option, name: clip(record.option.name) } } : {}),
+        ...(record.option ? { option: { ...record.option, optionId: clipId(record.option.optionId), name: clip(record.option.name), kind: clip(record.option.kind) } } : {}),
         ...(record.note ? { note: clip(record.note) } : {}),
       }) + '\n'
     const path = this.pathFor(record.sessionId)

@@ -123,6 +123,18 @@ describe('AuditLog', () => {
     expect(lines[0]).toMatchObject({ by: 'person', title: 'Run?', option: { optionId: 'o' } })
     expect(lines[1].title.length).toBeLessThanOrEqual(300)
   })
+
+  it("clips every text the agent chose: its ids and the option's kind, not only the title and the option's name", async () => {
+    const audit = new AuditLog(home, createMemoryLogger())
+    const long = 'i'.repeat(1024)
+    audit.append({ at: 1, sessionId: `a/${long}`, agentId: 'a', requestId: long, by: 'person', outcome: 'selected', title: 'Run?', option: { optionId: long, name: 'Allow', kind: `_${long}` } })
+    await audit.flush()
+    const [file] = await readdir(join(home, 'audit'))
+    const [line] = (await readFile(join(home, 'audit', file!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
+    for (const text of [line.sessionId, line.requestId, line.option.optionId, line.option.kind]) expect(text.length).toBeLessThanOrEqual(300)
+    // An id keeps a hash of the whole, so two long ids that start alike stay apart.
+    expect(line.option.optionId).toMatch(/^i+…[0-9a-f]{12}$/)
+  })
 })
 
 describe('createPermissionsService', () => {
