@@ -888,7 +888,8 @@ export class SessionsService implements IDisposable {
               message: `${reason} Start a new session in ${record.state.cwd}.`,
               data: { offerNewSession: { agentId: record.agentId, cwd: record.state.cwd } },
             })
-          : fail({ kind: 'agent-not-running', message: `${reason} Start a new session.` })
+          : // Said where the person types (`cannot_continue`): the window need not say it again in a notice.
+            fail({ kind: 'agent-not-running', message: `${reason} Start a new session.`, data: { cannotContinue: true } })
       }
       if (record.superseded) return cannot('gave its id to a newer session')
       if (protocolVersion !== record.state.protocolVersion) return cannot(`now speaks ACP v${protocolVersion}`)

@@ -130,8 +130,12 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         // A message the agent refused (a JSON-RPC error) is shown in the transcript as not sent, with the details.
         const shownInTranscript = !result.ok && (result.error.kind === 'agent-exited' || result.error.code !== undefined)
         // An offer of a new session goes up whatever arrived first, the answer or the session's cannot-continue state.
-        const offersNewSession = !result.ok && (result.error.data as { offerNewSession?: unknown } | undefined)?.offerNewSession !== undefined
-        if (!result.ok && !shownInTranscript && (offersNewSession || !store.getSnapshot().sessions[sessionId]?.cannotContinue)) {
+        const data = result.ok ? undefined : (result.error.data as { offerNewSession?: unknown; cannotContinue?: unknown } | undefined)
+        const offersNewSession = data?.offerNewSession !== undefined
+        // Main says the failure is the session's cannot-continue state, which the composer shows: the answer may come
+        // before the window has applied that state, and the reason was said twice (here and where the person types).
+        const saidInComposer = data?.cannotContinue === true
+        if (!result.ok && !shownInTranscript && !saidInComposer && (offersNewSession || !store.getSnapshot().sessions[sessionId]?.cannotContinue)) {
           report('Sending the message')({ ok: false, error: { ...result.error, message: withDetails(result.error) } })
         }
         return sent
@@ -154,6 +158,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   // After a sign-in that did not reach this session, the way on is the notice's (Reopen session, or a new session):
   // the refused message no longer offers Sign in, which would only sign in again to the same refusal.
   const refusedAgain = session !== undefined && session.turn.state === 'idle' && afterSignIn(session, signInMark) === 'refused-again'
+  const cannotGoOn = session?.cannotContinue != null
   const notSentActions = useMemo<NotSentActions>(
     () => ({
       onEdit: (text) => setDraftRequest((prev) => ({ text, nonce: (prev?.nonce ?? 0) + 1 })),
@@ -168,8 +173,9 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       ...(onOpenAgentLog && agentId ? { onOpenLog: () => onOpenAgentLog(agentId) } : {}),
       ...(onOpenAgent && agentId ? { onOpenAgent: () => onOpenAgent(agentId), agentName: agentDisplayName } : {}),
       sending: turnRuns || startingWith !== null,
+      ...(cannotGoOn ? { cannotContinue: true } : {}),
     }),
-    [send, onSignIn, onOpenAgentLog, onOpenAgent, agentDisplayName, agentId, sessionId, refusedAgain, turnRuns, startingWith],
+    [send, onSignIn, onOpenAgentLog, onOpenAgent, agentDisplayName, agentId, sessionId, refusedAgain, turnRuns, startingWith, cannotGoOn],
   )
   const onStop = useCallback(() => void api.cancel({ sessionId }).then(report('Stopping the turn')), [api, sessionId, report])
   const onSetMode = useCallback((modeId: string) => void api.setMode({ sessionId, modeId }).then(report('Changing the mode')), [api, sessionId, report])

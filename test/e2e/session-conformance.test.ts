@@ -100,6 +100,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const blocked = await visible(page.getByRole('region', { name: 'This session cannot continue' }), 60_000)
     await visible(blocked.getByText(/can neither load nor resume sessions/))
     await visible(blocked.getByText('hello again'))
+    // Said once, where the person types: not again in a "Sending the message failed" notice above the transcript.
+    expect(await page.getByText('Sending the message failed').count()).toBe(0)
+    // The crash's alert no longer offers to send again (it could only fail): its log stays.
+    expect(await transcript(page).getByRole('button', { name: 'Send again' }).count()).toBe(0)
+    await visible(transcript(page).getByRole('button', { name: 'Agent’s log' }))
     expect(await messageBox(page).count()).toBe(0)
     // Nothing left to approve or set either: the auto-approve switch and the agent's selectors go with the composer.
     expect(await page.locator('.session-footer').count()).toBe(0)

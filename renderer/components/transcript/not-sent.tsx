@@ -21,6 +21,11 @@ export interface NotSentActions {
    * refused ("a turn is already running"), so Resend and Send again wait, and say why.
    */
   sending?: boolean
+  /**
+   * The session cannot go on (its agent cannot continue it; said where the person types, with the way forward):
+   * nothing is offered to send again, which could only fail.
+   */
+  cannotContinue?: boolean
 }
 
 /** What a disabled Resend or Send again says while a message is on its way. */
@@ -97,7 +102,7 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
           command in a terminal), then resend.
         </p>
       )}
-      {actions && !sentLater && (
+      {actions && !sentLater && !actions.cannotContinue && (
         <div className="button-row">
           {signIn && actions.onSignIn && (
             <button type="button" className="button button-small button-primary" onClick={() => actions.onSignIn?.(entry.notSent.message)}>
@@ -131,12 +136,14 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
 export function TurnErrorActions({ lastMessage, code, message, byBosun }: { lastMessage: MessageEntry | null; code: number | null | undefined; message: string; byBosun?: boolean | undefined }) {
   const actions = useContext(NotSentContext)
   if (!actions) return null
+  // A session that cannot go on offers nothing to send again (the composer says why, and the way forward): only the log.
+  if (actions.cannotContinue) lastMessage = null
   const text = lastMessage ? textOf(lastMessage.content) : ''
-  const signIn = code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
+  const signIn = !actions.cannotContinue && code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
   // Bosun closed (or died) mid-turn and stopped the agent: nothing went wrong that its log could explain.
   const openLog = byBosun === true && interruptedByBosun({ message, byBosun }) ? undefined : actions.onOpenLog
   // The agent says a key is missing or refused, in words rather than "authentication required": where to set it.
-  const key = !signIn && actions.onOpenAgent ? keyProblemOf(message) : null
+  const key = !signIn && !actions.cannotContinue && actions.onOpenAgent ? keyProblemOf(message) : null
   const hint = signIn
     ? 'Sign in, then send the message again.'
     : key

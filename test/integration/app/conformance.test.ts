@@ -226,6 +226,8 @@ describe('conformance, v1 only', () => {
     const result = await services.handlers.prompt({ sessionId: services.sessionId, prompt: text('hello') })
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.message).toMatch(/can neither load nor resume sessions/)
+    // The window says it where the person types, and knows from the answer not to say it again in a notice.
+    if (!result.ok) expect(result.error.data).toEqual({ cannotContinue: true })
     const state = await stateOf(services, services.sessionId)
     expect(state.cannotContinue?.reason).toMatch(/cannot continue/)
     expect(userMessages(state)).toEqual([])

@@ -61,6 +61,18 @@ describe('a turn that Bosun ended by closing (or dying) while it ran', () => {
     }
   })
 
+  it('offers nothing to send again in a session that cannot go on (the composer says why): only the log', () => {
+    const html = renderToStaticMarkup(
+      <NotSentContext.Provider value={{ ...withLog, cannotContinue: true }}>
+        <Transcript session={sent(ended({ message: 'Claude exited with code 1.' }))} agentName="Claude" />
+      </NotSentContext.Provider>,
+    )
+    expect(html).not.toContain('>Send again</button>')
+    expect(html).not.toContain('>Edit message</button>')
+    expect(html).toContain('>Agent’s log</button>')
+    expect(html).toContain('The agent’s log may say what went wrong.')
+  })
+
   it("still offers the agent's log for the agent's own error", () => {
     const html = renderWithLog(sent(ended({ message: 'Claude exited with code 1.' })))
     expect(html).toContain('or read the agent’s log for what went wrong')
