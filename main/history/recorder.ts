@@ -65,6 +65,8 @@ interface Tracked {
   opened?: Entry[]
   /** The session was closed: it is kept only until the store confirms its last state (then forgotten). */
   closed?: true
+  /** Closed while writes failed, and handed to `rescue` then (a crash before the store has it does not lose it). */
+  rescued?: true
 }
 
 const realScheduler: Scheduler = {
@@ -112,6 +114,8 @@ export class HistoryRecorder implements IDisposable {
        * confirmed, as the store would give them, to keep elsewhere (`rescue.ts`). Without it they are lost.
        */
       rescue?: (sessions: StoredSession[]) => void
+      /** A session handed to `rescue` at its close is in the store now (or was deleted): its rescued copy can go. */
+      rescueDone?: (sessionId: string) => void
     },
   ) {}
 
@@ -171,6 +175,11 @@ export class HistoryRecorder implements IDisposable {
     // Its newest state was read by that write: what is written again is that one.
     if (tracked.current) tracked.latest = tracked.current()
     tracked.current = undefined
+    // A closed session changes no more: kept beside the history now, it survives a crash too (an open one is kept at quit).
+    if (this.failing && this.options.rescue) {
+      this.options.rescue([storedSession(tracked.latest, tracked)])
+      tracked.rescued = true
+    }
     const closed = [...this.tracked].filter(([, t]) => t.closed)
     if (closed.length <= MAX_CLOSED_UNSAVED) return
     const [oldest, given] = closed[0]!
@@ -193,7 +202,9 @@ export class HistoryRecorder implements IDisposable {
   /** Stops tracking without writing (the session was deleted). */
   drop(sessionId: string): void {
     const tracked = this.tracked.get(sessionId)
-    if (tracked) this.release(sessionId, tracked)
+    if (!tracked) return
+    this.release(sessionId, tracked)
+    if (tracked.rescued) this.options.rescueDone?.(sessionId)
   }
 
   /**
@@ -332,7 +343,10 @@ export class HistoryRecorder implements IDisposable {
       // Written once: later writes keep the stored capabilities (null).
       tracked.capabilities = null
       // Closed, and now saved: nothing more is kept of it.
-      if (tracked.closed && this.tracked.get(state.sessionId) === tracked && this.confirmed(state.sessionId, tracked)) this.release(state.sessionId, tracked)
+      if (tracked.closed && this.tracked.get(state.sessionId) === tracked && this.confirmed(state.sessionId, tracked)) {
+        this.release(state.sessionId, tracked)
+        if (tracked.rescued) this.options.rescueDone?.(state.sessionId)
+      }
     }
     if (this.failing) {
       this.failing = false

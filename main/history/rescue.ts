@@ -24,6 +24,15 @@ const fileOf = (dir: string, sessionId: string) => join(dir, `${createHash('sha2
 /** Whether a session of this id waits in `dir` to be written (a new session must not take its id). */
 export const isRescued = (dir: string, sessionId: string): boolean => existsSync(fileOf(dir, sessionId))
 
+/** Removes the file that kept a session (the history has it now, or the person deleted it); a failure is left for the next start. */
+export function dropRescued(dir: string, sessionId: string): void {
+  try {
+    rmSync(fileOf(dir, sessionId), { force: true })
+  } catch {
+    // The next start finds the history has it (or a newer copy) and removes the file then.
+  }
+}
+
 /**
  * Writes each session to its own file in `dir`, synchronously (Bosun is quitting). Returns the ids written and, for each
  * that could not be, why (a full disk fails this too: the caller logs what is lost).
@@ -69,9 +78,9 @@ export interface RescueOutcome {
  * store has it. A stored session of the same id is kept when it is newer than the rescued one (the history was written
  * after all); a different session that took its id is kept aside (`<id>#n`), as for a session made while history was
  * off. A file that cannot be read is renamed `.unreadable` and never tried again. A write that fails stops the rest:
- * they stay for the next time.
+ * they stay for the next time. A session `held` (this run's recorder still has it to write) is left to it.
  */
-export async function restoreRescued(dir: string, store: HistoryStore): Promise<RescueOutcome> {
+export async function restoreRescued(dir: string, store: HistoryStore, held: (sessionId: string) => boolean = () => false): Promise<RescueOutcome> {
   const outcome: RescueOutcome = { restored: [], unreadable: [] }
   let names: string[]
   try {
@@ -92,6 +101,8 @@ export async function restoreRescued(dir: string, store: HistoryStore): Promise<
       continue
     }
     const { row, entries } = session
+    // Kept in this run, and still held to be written (a session closed while writes failed): its writer removes the file.
+    if (held(row.sessionId)) continue
     const stored = store.summary(row.sessionId)
     const same = stored !== undefined && stored.agentId === row.agentId && stored.acpSessionId === row.acpSessionId && stored.createdAt === row.createdAt
     if (!same || stored.updatedAt <= row.updatedAt) {

@@ -13,7 +13,7 @@ import type { AgentSessionInfo } from '../acp/types'
 import type { SessionHistoryHooks } from '../sessions/sessions-service'
 import { exportFileName, exportTitle, sessionToJson, sessionToMarkdown } from './export'
 import { isHistoryOff, type HistoryStore, type StoredSession } from './history-store'
-import { isRescued, restoreRescued, saveRescued } from './rescue'
+import { dropRescued, isRescued, restoreRescued, saveRescued } from './rescue'
 import { HistoryRecorder } from './recorder'
 import { restoreSessionState, settled } from './restore'
 import { searchTextOfBody } from './entry-codec'
@@ -123,13 +123,15 @@ export function createHistoryService(options: {
       if (message === null) void restoreUnsaved()
     },
     onListChanged: changed,
-    ...(options.rescueDir !== undefined ? { rescue: (unsaved: StoredSession[]) => keepUnsaved(options.rescueDir!, unsaved) } : {}),
+    ...(options.rescueDir !== undefined
+      ? { rescue: (unsaved: StoredSession[]) => keepUnsaved(options.rescueDir!, unsaved), rescueDone: (sessionId: string) => dropRescued(options.rescueDir!, sessionId) }
+      : {}),
   })
 
   /** Quitting while the history cannot be written: the sessions it lacks go to files of their own (`rescue.ts`). */
   const keepUnsaved = (dir: string, unsaved: StoredSession[]) => {
     const { saved, failed } = saveRescued(dir, unsaved)
-    if (saved.length > 0) logger.warn(`history: ${saved.length} session(s) could not be written to the history; kept in ${dir} until it opens`)
+    if (saved.length > 0) logger.warn(`history: ${saved.length} session(s) not written to the history yet; kept in ${dir} until it opens`)
     for (const { sessionId, reason } of failed) logger.error(`history: session ${sessionId} could not be kept anywhere (${reason}); its last changes are lost`)
   }
 
@@ -141,7 +143,7 @@ export function createHistoryService(options: {
     restoring = true
     try {
       if (store.isOff?.()) return
-      const { restored, unreadable } = await restoreRescued(dir, store)
+      const { restored, unreadable } = await restoreRescued(dir, store, (sessionId) => recorder.holds(sessionId))
       for (const file of unreadable) logger.warn(`history: ${file} is not a session Bosun kept whole; renamed to ${file}.unreadable`)
       if (restored.length === 0) return
       logger.info(`history: wrote ${restored.length} session(s) kept when Bosun could not write the history`)

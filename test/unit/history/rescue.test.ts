@@ -156,6 +156,28 @@ describe('sessions kept when Bosun quits while the history cannot be written', (
     history.dispose()
   })
 
+  it('are kept at their close while writes fail (a crash then loses nothing), and the file goes once the history has them', async () => {
+    const dir = folder()
+    const store = new MemoryStore()
+    const events = new RecordingSink()
+    const history = createHistoryService({ store, events, logger: quiet, openProblem: null, intervalMs: 60_000, rescueDir: dir })
+    history.hooks.created(session('a/1', 'open'), {})
+    history.flush()
+    store.failWrites = true
+    history.hooks.changed(session('a/1', 'closed while the disk is full'))
+    history.hooks.closed('a/1')
+    // On disk at once, before any quit: Bosun killed now would find it at the next start.
+    expect(readdirSync(dir)).toHaveLength(1)
+    // Writes work again: the recorder writes it, the file goes, and nothing is "recovered" (it was never lost).
+    store.failWrites = false
+    history.flush()
+    await events.next('historyChanged', () => !history.problem())
+    expect(store.written.at(-1)!.session.sessionId).toBe('a/1')
+    expect(readdirSync(dir)).toEqual([])
+    expect(events.of('appNotice').filter((n) => n.severity === 'info')).toEqual([])
+    history.dispose()
+  })
+
   it('rename a file that is not one Bosun wrote whole, and write the rest', async () => {
     const dir = folder()
     const off = new MemoryStore()
