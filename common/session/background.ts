@@ -3,7 +3,7 @@
  * whether a terminal (E16) or a tool call (E15) may be cancelled and what background work is still running (F10).
  */
 import type { SessionState, TerminalView, ToolCallEntry } from './types'
-import { subagentCardId } from './reducer/tool-calls'
+import { showsTerminal, subagentCardId } from './reducer/tool-calls'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const FINISHED = new Set(['completed', 'failed', 'cancelled'])
@@ -118,7 +118,7 @@ export function runningBackgroundWork(state: Pick<SessionState, 'turn' | 'termin
 function shownByUnfinishedCall(entries: SessionState['entries'], terminalId: string): boolean {
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!
-    if (entry.kind !== 'tool_call' || !entry.content.some((c) => c.type === 'terminal' && (c as Record<string, unknown>).terminalId === terminalId)) continue
+    if (entry.kind !== 'tool_call' || !showsTerminal(entry, terminalId)) continue
     return entry.status !== 'completed' && entry.status !== 'failed'
   }
   return false

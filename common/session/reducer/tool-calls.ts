@@ -563,6 +563,10 @@ export function applyTerminalChunk(d: Draft, u: Update): void {
   markRanOnAfterStop(d, t)
 }
 
+/** Whether a tool call's content shows the terminal `terminalId`. */
+export const showsTerminal = (entry: ToolCallEntry, terminalId: string): boolean =>
+  entry.content.some((c) => c.type === 'terminal' && (c as Record<string, unknown>).terminalId === terminalId)
+
 /**
  * v2: output of a terminal that has not exited, after the person's Stop ended the turn: the agent did not stop its
  * command (codex-acp answers `session/cancel` at once and runs the command on to its end, its card marked cancelled).
@@ -575,6 +579,6 @@ function markRanOnAfterStop(d: Draft, t: TerminalView): void {
   for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i]!
     if (entry.kind !== 'tool_call' || entry.ranOnAfterStop) continue
-    if (entry.content.some((c) => c.type === 'terminal' && (c as Record<string, unknown>).terminalId === t.terminalId)) d.mutEntry<ToolCallEntry>(i).ranOnAfterStop = true
+    if (showsTerminal(entry, t.terminalId)) d.mutEntry<ToolCallEntry>(i).ranOnAfterStop = true
   }
 }
