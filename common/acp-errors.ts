@@ -1,3 +1,6 @@
+import { cutText } from './bounded'
+import type { TurnError } from './session/types'
+
 /** ACP's JSON-RPC error code for "authentication required": the agent wants the person to sign in first. */
 export const AUTH_REQUIRED_CODE = -32000
 
@@ -20,7 +23,7 @@ export function errorDetails(data: unknown): string | undefined {
     }
   }
   if (details === undefined || details.trim() === '') return undefined
-  return details.length > MAX_DETAILS_CHARS ? `${details.slice(0, MAX_DETAILS_CHARS)}…` : details
+  return cutText(details, MAX_DETAILS_CHARS)
 }
 
 /** The agent's own words in an error's `data`: a string, or its `details`, `message` or `error.message` string. */
@@ -40,6 +43,9 @@ function wordsInData(data: unknown): { text: string; field: string | null } | un
 /** JSON-RPC's generic words that the SDKs put before the agent's own ("Internal error: Incorrect API key provided…"). */
 const GENERIC_PREFIX = /^\s*Internal error:\s*(?=\S)/
 
+/** `text` without JSON-RPC's "Internal error: " before the agent's own words (kept when nothing follows it). */
+export const withoutGenericPrefix = (text: string): string => text.replace(GENERIC_PREFIX, '')
+
 /** What an agent's error is shown as: its words first, then what its `data` says in words, then the data itself. */
 export interface AgentErrorWords {
   /** The agent's message, without JSON-RPC's "Internal error: " before its own words, a JSON-encoded API error read. */
@@ -55,11 +61,11 @@ export interface AgentErrorWords {
  * "Internal error: …","data":{…}}`, which showed "Internal error: " and the raw JSON of `data`.
  */
 export function agentErrorWords(message: string, data?: unknown): AgentErrorWords {
-  const said = readableErrorMessage(message.replace(GENERIC_PREFIX, ''))
+  const said = readableErrorMessage(withoutGenericPrefix(message))
   const words: AgentErrorWords = { message: said }
   const inData = wordsInData(data)
   const text = inData?.text.trim()
-  if (text !== undefined && !said.includes(text)) words.details = text.length > MAX_DETAILS_CHARS ? `${text.slice(0, MAX_DETAILS_CHARS)}…` : text
+  if (text !== undefined && !said.includes(text)) words.details = cutText(text, MAX_DETAILS_CHARS)
   // Raw only when there is more in it than the words taken from it.
   const more = typeof data === 'object' && data !== null && (inData === undefined || Array.isArray(data) || Object.keys(data).length > 1 || inData.field === 'error')
   if (more) {
@@ -69,7 +75,7 @@ export function agentErrorWords(message: string, data?: unknown): AgentErrorWord
     } catch {
       json = undefined
     }
-    if (json !== undefined && json !== '{}' && json !== '[]') words.data = json.length > MAX_DATA_CHARS ? `${json.slice(0, MAX_DATA_CHARS)}…` : json
+    if (json !== undefined && json !== '{}' && json !== '[]') words.data = cutText(json, MAX_DATA_CHARS)
   }
   return words
 }
@@ -78,7 +84,7 @@ export function agentErrorWords(message: string, data?: unknown): AgentErrorWord
  * A turn's error as the session keeps it: the agent's words, what its `data` says in words on the next line, the rest of
  * `data` as JSON (for a "Details" fold).
  */
-export function turnErrorFrom(error: { message: string; code?: unknown; data?: unknown }): { message: string; code?: number; data?: string } {
+export function turnErrorFrom(error: { message: string; code?: unknown; data?: unknown }): TurnError {
   const words = agentErrorWords(error.message, error.data)
   return {
     message: words.details !== undefined ? `${words.message}\n${words.details}` : words.message,

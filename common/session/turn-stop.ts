@@ -4,6 +4,7 @@
  * in the transcript (`TurnStopEntry`, `TurnErrorEntry`, for every earlier turn) and the Markdown export.
  */
 import type { SessionState, TurnError, TurnStopEntry } from './types'
+import { withoutGenericPrefix } from '../acp-errors'
 
 /** The words, by stop reason; an unknown reason has none (nothing is said rather than something wrong). */
 const STOP_NOTE: Record<string, string> = {
@@ -103,7 +104,7 @@ export function messageSaysError(text: string, error: string): boolean {
   if (said === '' || error.trim() === '') return false
   if (said === error.trim()) return true
   const firstLine = error.split('\n', 1)[0]!.trim()
-  return firstLine.replace(/^Internal error:\s*/, '') === said
+  return withoutGenericPrefix(firstLine) === said
 }
 
 export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean, byBosun?: boolean): string {
