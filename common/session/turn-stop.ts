@@ -90,7 +90,7 @@ export const requestEndedByBosun = (message: string): string => {
  * Bosun, not the agent, ended the turn (closed, died, or restarted the agent when asked): the agent's log has nothing to
  * say about it. Only an error main marked as Bosun's: an agent whose error reads the same is still the agent.
  */
-export const interruptedByBosun = (error: Pick<TurnError, 'message' | 'byBosun'>): boolean =>
+export const interruptedByBosun = (error: { message: string; byBosun?: true | undefined }): boolean =>
   error.byBosun === true && (error.message === INTERRUPTED_MESSAGE || error.message === CLOSED_MESSAGE || RESTARTED.test(error.message))
 
 /**
@@ -107,9 +107,9 @@ export function messageSaysError(text: string, error: string): boolean {
   return withoutGenericPrefix(firstLine) === said
 }
 
-export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean, byBosun?: boolean): string {
+export function turnErrorText(message: string, code: number | null | undefined, saidAbove: boolean, byBosun?: true): string {
   // Nothing failed: the words say who ended the turn ("Interrupted: you restarted OpenCode …"), not "ended with an error".
-  if (byBosun === true && interruptedByBosun({ message, byBosun })) return message
+  if (interruptedByBosun({ message, byBosun })) return message
   const codeText = code != null ? ` (code ${code})` : ''
   return saidAbove ? `The turn ended with an error${codeText}, as the agent says above.` : `The turn ended with an error${codeText}: ${message}`
 }

@@ -133,7 +133,7 @@ export function NotSentNote({ entry, sentLater = false }: { entry: MessageEntry 
  * (a rate limit or an overloaded model often passes), put it back in the message box to change it, or read the
  * agent's log (its stderr often says more than the error did).
  */
-export function TurnErrorActions({ lastMessage, code, message, byBosun }: { lastMessage: MessageEntry | null; code: number | null | undefined; message: string; byBosun?: boolean | undefined }) {
+export function TurnErrorActions({ lastMessage, code, message, byBosun }: { lastMessage: MessageEntry | null; code: number | null | undefined; message: string; byBosun?: true | undefined }) {
   const actions = useContext(NotSentContext)
   if (!actions) return null
   // A session that cannot go on offers nothing to send again (the composer says why, and the way forward): only the log.
@@ -141,7 +141,7 @@ export function TurnErrorActions({ lastMessage, code, message, byBosun }: { last
   const text = lastMessage ? textOf(lastMessage.content) : ''
   const signIn = !actions.cannotContinue && code === AUTH_REQUIRED_CODE && actions.onSignIn !== undefined
   // Bosun closed (or died) mid-turn and stopped the agent: nothing went wrong that its log could explain.
-  const openLog = byBosun === true && interruptedByBosun({ message, byBosun }) ? undefined : actions.onOpenLog
+  const openLog = interruptedByBosun({ message, byBosun }) ? undefined : actions.onOpenLog
   // The agent says a key is missing or refused, in words rather than "authentication required": where to set it.
   const key = !signIn && !actions.cannotContinue && actions.onOpenAgent ? keyProblemOf(message) : null
   const hint = signIn
