@@ -10,11 +10,11 @@
  * A process that left its group (`setsid`, `setpgid`, a daemon) is found by the agent run's tag in its environment,
  * kept in the record too (run-tag.ts), as at the agent's exit; one that also emptied its environment escapes.
  */
-import { randomUUID } from 'node:crypto'
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from '../base/log'
 import { readAtMostSync } from '../base/read-at-most'
+import { writeFileAtomicSync } from '../base/atomic-write'
 import { isRunTag, procPids, processesTagged } from './run-tag'
 
 export interface ProcessGroupRecords {
@@ -73,13 +73,10 @@ export function openProcessRecords(home: string, logger?: Logger, options: Proce
       }
       // Written aside and renamed into place: whatever is at the record's name (a FIFO, which a write would wait on for
       // ever, or a link, which it would follow to a file elsewhere) is replaced, never opened.
-      const aside = `${file(pgid)}.${randomUUID()}.tmp`
       try {
         mkdirSync(dir, { recursive: true })
-        writeFileSync(aside, JSON.stringify(record) + '\n', { mode: 0o600, flag: 'wx' })
-        renameSync(aside, file(pgid))
+        writeFileAtomicSync(file(pgid), JSON.stringify(record) + '\n')
       } catch (error) {
-        removeRecord(aside, logger)
         logger?.warn(`cannot record agent process group ${pgid}`, error)
       }
     },

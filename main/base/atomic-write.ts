@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs'
+import { closeSync, fsyncSync, openSync, promises as fs, renameSync, rmSync, writeSync } from 'node:fs'
 import { dirname, basename, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 
@@ -57,5 +57,31 @@ async function linkTarget(path: string): Promise<string> {
     return (await fs.lstat(path)).isSymbolicLink() ? await fs.realpath(path) : path
   } catch {
     return path
+  }
+}
+
+/**
+ * {@link writeFileAtomic} for where nothing may wait (Bosun quitting, a record written as a process starts): a new file
+ * beside `path` (created, never opened if something is at its name: a FIFO would block, a link would be followed),
+ * written, synced when `sync`, then renamed over `path`. Throws the system's error after removing the new file.
+ */
+export function writeFileAtomicSync(path: string, data: string, options: { mode?: number; sync?: boolean } = {}): void {
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`
+  let fd: number | undefined
+  try {
+    fd = openSync(tmp, 'wx', options.mode ?? 0o600)
+    writeSync(fd, data)
+    if (options.sync) fsyncSync(fd)
+    closeSync(fd)
+    fd = undefined
+    renameSync(tmp, path)
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd)
+    try {
+      rmSync(tmp, { force: true })
+    } catch {
+      // No folder to leave it in.
+    }
+    throw error
   }
 }

@@ -7,7 +7,8 @@
  * {@link StoredSession} (the rows as the store would give them), written atomically.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, fsyncSync, openSync, closeSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { writeFileAtomicSync } from '../base/atomic-write'
 import { join } from 'node:path'
 import type { HistoryStore, StoredSession } from './history-store'
 
@@ -42,25 +43,11 @@ export function saveRescued(dir: string, sessions: StoredSession[]): { saved: st
   const failed: { sessionId: string; reason: string }[] = []
   for (const session of sessions) {
     const sessionId = session.row.sessionId
-    const file = fileOf(dir, sessionId)
-    const tmp = `${file}.${process.pid}.tmp`
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 })
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, session }), { mode: 0o600 })
-      const fd = openSync(tmp, 'r+')
-      try {
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
-      renameSync(tmp, file)
+      writeFileAtomicSync(fileOf(dir, sessionId), JSON.stringify({ format: FORMAT, session }), { sync: true })
       saved.push(sessionId)
     } catch (error) {
-      try {
-        rmSync(tmp, { force: true })
-      } catch {
-        // There is no folder to leave it in.
-      }
       failed.push({ sessionId, reason: error instanceof Error ? error.message : String(error) })
     }
   }

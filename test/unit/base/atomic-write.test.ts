@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it, vi } from 'vitest'
-import { writeFileAtomic } from '../../../main/base/atomic-write'
+import { writeFileAtomic, writeFileAtomicSync } from '../../../main/base/atomic-write'
 
 let home: string
 beforeEach(async () => {
@@ -40,3 +40,16 @@ it('any other failure is thrown as the system said it', async () => {
   vi.spyOn(promises, 'open').mockRejectedValueOnce(systemError('EIO', 'open', join(home, 'x')))
   await expect(writeFileAtomic(join(home, 'settings.json'), '{}')).rejects.toThrow(`EIO: failed, open '${join(home, 'x')}'`)
 })
+
+it('writeFileAtomicSync replaces the file whole, leaves nothing beside it, and throws the system error where it cannot write', async () => {
+  const file = join(home, 'record.json')
+  await writeFile(file, 'old')
+  writeFileAtomicSync(file, 'new', { sync: true })
+  expect(readFileSync(file, 'utf8')).toBe('new')
+  expect(readdirSync(home)).toEqual(['record.json'])
+  // A file where its folder should be: the system's error, and nothing left behind.
+  expect(() => writeFileAtomicSync(join(file, 'inside.json'), 'x')).toThrow(/ENOTDIR/)
+  expect(readdirSync(home)).toEqual(['record.json'])
+  expect(readFileSync(file, 'utf8')).toBe('new')
+})
+
