@@ -9,6 +9,7 @@ import { expect, it } from 'vitest'
 import type { Locator } from 'playwright'
 import { useApp } from './support/harness'
 import { gone, until, visible } from './support/session-ui'
+import { settingsWithHttpMcpServer } from './support/settings-ui'
 
 const AGENT = 'Scripted agent'
 const { page } = useApp([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }])
@@ -64,14 +65,7 @@ it('Escape on the Agents page closes the add flow, the add form and the edit for
 })
 
 it('Escape in an MCP server’s edit form in Settings closes the form, not Settings; the focus back on its Edit', async () => {
-  await page.keyboard.press('Control+Comma')
-  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
-  const add = settings.getByRole('form', { name: 'Add an MCP server' })
-  await add.getByLabel('Name', { exact: true }).fill('docs')
-  await add.getByLabel('Transport', { exact: true }).selectOption('http')
-  await add.getByLabel('URL', { exact: true }).fill('https://mcp.example.com/mcp')
-  await add.getByRole('button', { name: 'Add server' }).click()
-  const edit = settings.getByRole('button', { name: 'Edit docs' })
+  const { settings, edit } = await settingsWithHttpMcpServer(page)
   await edit.click()
   const form = await visible(settings.getByRole('form', { name: 'Edit docs' }))
   // The form opened in place takes the keyboard (it stayed on Edit).

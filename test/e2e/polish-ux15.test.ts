@@ -11,6 +11,7 @@ import { scenarioFiles } from './support/scenario-file'
 import { shootSizes as shootAllSizes } from './support/shoot-all'
 import { cutAcross, focusShown } from './support/screen-checks'
 import { gone, sendPrompt, startSession, submitNewSession, transcript, until, visible, waitIdle } from './support/session-ui'
+import { settingsWithHttpMcpServer } from './support/settings-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -55,14 +56,7 @@ it('walk by keyboard: Add agent, a preset’s form, Edit, and an MCP server’s 
   await page.keyboard.press('Escape')
   await gone(dialog)
 
-  await page.keyboard.press('Control+Comma')
-  const settings = await visible(page.getByRole('dialog', { name: 'Settings' }))
-  const add = settings.getByRole('form', { name: 'Add an MCP server' })
-  await add.getByLabel('Name', { exact: true }).fill('docs')
-  await add.getByLabel('Transport', { exact: true }).selectOption('http')
-  await add.getByLabel('URL', { exact: true }).fill('https://mcp.example.com/mcp')
-  await add.getByRole('button', { name: 'Add server' }).click()
-  const mcpEdit = settings.getByRole('button', { name: 'Edit docs' })
+  const { settings, edit: mcpEdit } = await settingsWithHttpMcpServer(page)
   await mcpEdit.focus()
   await page.keyboard.press('Enter')
   const mcpForm = await visible(settings.getByRole('form', { name: 'Edit docs' }))
