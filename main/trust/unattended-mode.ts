@@ -15,10 +15,6 @@ const TURNS_OFF = /^(off|false|no|none|disabled?)$/i
 /** How much of an agent's name for a mode the question quotes. */
 const MAX_QUOTED_NAME_CHARS = 200
 
-/** Whether a mode (or a mode option's value) says by its id or name that the agent will act without asking. */
-export function actsUnasked(choice: { id: string; name?: string | null | undefined }): boolean {
-  return ACTS_UNASKED.test(choice.id) || (typeof choice.name === 'string' && ACTS_UNASKED.test(choice.name))
-}
 
 /**
  * What a switch would choose, when its id or name says the agent then acts without asking: the agent's name for it, its
@@ -30,6 +26,9 @@ export interface UnattendedChoice {
   id: string
   said: { by: 'id' | 'name'; word: string }
 }
+
+/** Whether a mode (or a mode option's value) says by its id or name that the agent will act without asking. */
+export const actsUnasked = (choice: { id: string; name?: string | null | undefined }): boolean => unattended(choice.id, choice.name) !== null
 
 function unattended(id: string, name: string | null | undefined): UnattendedChoice | null {
   const byId = ACTS_UNASKED.exec(id)
