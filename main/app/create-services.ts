@@ -57,6 +57,16 @@ const ELICITATION_MODES = { form: true, url: true } as const
 const CLIENT_CAPABILITIES = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, authTerminal: true } as const
 
 export async function createBosunServices(integration: HostIntegration): Promise<BosunServices> {
+  try {
+    return await startBosunServices(integration)
+  } catch (error) {
+    // A history thread started ahead for this start ends with it (another Bosun holds the home, a file is unreadable).
+    integration.historyThread?.dispose()
+    throw error
+  }
+}
+
+async function startBosunServices(integration: HostIntegration): Promise<BosunServices> {
   const log = createLogger('bosun')
   const store = new DisposableStore()
   const { events, home } = integration
@@ -161,7 +171,7 @@ export async function createBosunServices(integration: HostIntegration): Promise
   }
 
   // Durable history (history.sqlite in the home): what the sessions apply is written off the hot path.
-  const opened = openHistoryStore(home)
+  const opened = openHistoryStore(home, integration.historyThread ? { started: integration.historyThread } : {})
   if (opened.problem) log.warn(opened.problem)
   const history = createHistoryService({
     store: opened.store,

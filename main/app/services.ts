@@ -7,6 +7,7 @@ import type { SecretStore } from '../secrets/secret-store'
 import type { CallHandlers, EventSink } from '../../common/contract'
 import type { SessionState } from '../../common/session/types'
 import type { ConfirmationService } from '../trust/confirmation'
+import type { WorkerHistoryStore } from '../history/worker-history-store'
 
 /**
  * Asks where to save `content` (text as UTF-8, bytes as they are) under `suggestedName` and writes it; resolves with
@@ -43,6 +44,11 @@ export interface HostIntegration {
   limits?: HostileAgentLimits
   /** Where agents' keys are kept: the system keychain through keytar unless given (tests: one without a keychain). */
   secretStore?: SecretStore
+  /**
+   * The history's thread, started for `home` before the rest of Bosun loaded (`startHistoryThread`), so its own
+   * start-up overlaps theirs. The services own it from here on, and dispose it when they fail to start.
+   */
+  historyThread?: WorkerHistoryStore
 }
 
 export interface HostileAgentLimits {

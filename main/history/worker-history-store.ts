@@ -122,7 +122,11 @@ export class WorkerHistoryStore implements HistoryStore {
   private disposed = false
   file: string | null = null
 
-  constructor(home: string, options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: WorkerEntry } = {}) {
+  constructor(
+    /** The home whose history this thread opens (at {@link open}). */
+    readonly home: string,
+    options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: WorkerEntry } = {},
+  ) {
     const entry = options.entry ?? workerEntry(import.meta.url)
     // Fails at once, not after the startup deadline, when the build lacks the file.
     if (!existsSync(fileURLToPath(entry.url))) throw new Error(`${fileURLToPath(entry.url)} is missing`)
@@ -383,17 +387,35 @@ export class WorkerHistoryStore implements HistoryStore {
 }
 
 /**
+ * Starts the history's thread for `home` without opening anything: the thread loads its code (about a tenth of a
+ * second, SQLite's module among it) while the rest of Bosun loads and starts, on the other core. Nothing touches the
+ * home until {@link openHistoryStore} is given it, after Bosun holds the home's lock. `undefined` when the thread
+ * cannot start; `openHistoryStore` then tries again and reports why. Whoever starts it disposes it unless
+ * `openHistoryStore` took it.
+ */
+export function startHistoryThread(home: string, options: { entry?: WorkerEntry } = {}): WorkerHistoryStore | undefined {
+  try {
+    return new WorkerHistoryStore(home, options)
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Opens (or creates) the history database in `home` on its own thread; never throws. Falls back to main's
  * thread when the worker cannot start, and says so in `problem` (logged once by the caller, shown with the
- * history): everything still works, but a long session's writes then cost main's thread.
+ * history): everything still works, but a long session's writes then cost main's thread. `started`: the thread
+ * {@link startHistoryThread} started for this home, used (and owned from here on) instead of starting one.
  */
 export function openHistoryStore(
   home: string,
-  options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: WorkerEntry } = {},
+  options: { now?: () => number; timeoutMs?: number; startupTimeoutMs?: number; entry?: WorkerEntry; started?: WorkerHistoryStore } = {},
 ): OpenedHistory {
   let store: WorkerHistoryStore | undefined
+  const { started, ...storeOptions } = options
   try {
-    store = new WorkerHistoryStore(home, options)
+    store = started?.home === home ? started : new WorkerHistoryStore(home, storeOptions)
+    if (store !== started) started?.dispose()
     const { problem } = store.open()
     return { store, problem }
   } catch (error) {

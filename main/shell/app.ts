@@ -5,6 +5,7 @@
 import { app, dialog, shell, type BrowserWindow } from 'electron'
 import { join, resolve } from 'node:path'
 import type { BosunServices, CreateBosunServices } from '../app/services'
+import type { WorkerHistoryStore } from '../history/worker-history-store'
 import { handlersForView } from '../web/view-flow'
 import { DisposableStore } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
@@ -20,6 +21,11 @@ export { registerAppScheme } from './protocol'
 
 export interface ElectronAppOptions {
   createServices: CreateBosunServices
+  /**
+   * Starts the history's thread for the home (`startHistoryThread`) while Electron gets ready, so the thread's own
+   * start-up is not added to the app's; the services take it.
+   */
+  startHistoryThread?: (home: string) => WorkerHistoryStore | undefined
   env?: NodeJS.ProcessEnv
   log?: Logger
   quitDeadlineMs?: number
@@ -62,6 +68,7 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
   // Every webContents and session, not only the main window's: no navigation, windows, webviews or permissions.
   installGlobalGuards(app, log)
 
+  const historyThread = options.startHistoryThread?.(app.getPath('userData'))
   await app.whenReady()
   const appRoot = app.getAppPath()
   const home = app.getPath('userData')
@@ -76,6 +83,7 @@ export async function runElectronApp(options: ElectronAppOptions): Promise<Elect
     host: 'electron',
     appVersion: app.getVersion(),
     events,
+    ...(historyThread ? { historyThread } : {}),
     // Handed on, unused here: the composition root passes it to `createExternalOpener`, the only chokepoint.
     openExternal: (url) => shell.openExternal(url),
     // Only `main/locations/` calls it, for a file a tool call named, after its own checks.

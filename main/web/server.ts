@@ -9,6 +9,7 @@ import type http from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import type { Duplex } from 'node:stream'
+import type { WorkerHistoryStore } from '../history/worker-history-store'
 import { WebSocketServer, WebSocket, type RawData } from 'ws'
 import type { EventName, EventPayload, EventSink } from '../../common/contract'
 import { WS_PATH, type WireCall, type WireFromHost } from '../../common/wire'
@@ -33,6 +34,8 @@ export interface WebHostOptions {
   /** The built renderer (`out/renderer`). */
   rendererDir?: string
   createServices: CreateBosunServices
+  /** The history's thread started ahead for `home` (cli.ts); handed to the services, which own it from then on. */
+  historyThread?: WorkerHistoryStore
   appVersion?: string
   /** Fixed token (tests); otherwise 32 random bytes. */
   token?: string
@@ -153,6 +156,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     host: 'web',
     appVersion: options.appVersion ?? '0.0.0-dev',
     events,
+    ...(options.historyThread ? { historyThread: options.historyThread } : {}),
   })
 
   let port = 0

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { HISTORY_FILE, openHistoryStore as openInThread } from '../../../main/history/sqlite-history-store'
-import { MAX_ASKED, MAX_SEARCHES_ASKED, openHistoryStore, WorkerHistoryStore } from '../../../main/history/worker-history-store'
+import { MAX_ASKED, MAX_SEARCHES_ASKED, openHistoryStore, startHistoryThread, WorkerHistoryStore } from '../../../main/history/worker-history-store'
 import { decodeEntry, encodeEntry, encodeSessionState } from '../../../main/history/entry-codec'
 import { HistoryRecorder } from '../../../main/history/recorder'
 import { HISTORY_THREAD_NICE } from '../../../main/history/thread-priority'
@@ -394,6 +394,37 @@ describe('the history store on its own thread', () => {
     recorder.flush()
     expect(problems).toEqual([expect.stringMatching(/could not save the history \(the history thread stopped/)])
     recorder.dispose()
+  })
+})
+
+describe('a history thread started ahead (startHistoryThread)', () => {
+  it('is used by openHistoryStore for its home: no second thread, the file opened on it', () => {
+    const home = tempHome()
+    const thread = startHistoryThread(home)
+    expect(thread).toBeInstanceOf(WorkerHistoryStore)
+    const opened = openHistoryStore(home, { started: thread })
+    stores.push(opened.store)
+    expect(opened.store).toBe(thread)
+    expect(opened.problem).toBeNull()
+    expect(thread!.file).toBe(join(home, HISTORY_FILE))
+  })
+
+  it('started for another home is ended, and a thread for this home opened instead', () => {
+    const other = tempHome()
+    const home = tempHome()
+    const thread = startHistoryThread(other)!
+    stores.push(thread)
+    const opened = openHistoryStore(home, { started: thread })
+    stores.push(opened.store)
+    expect(opened.store).not.toBe(thread)
+    expect(opened.store.file).toBe(join(home, HISTORY_FILE))
+    expect(thread.isOff()).toBe(true)
+    expect(readdirSync(other)).toEqual([])
+  })
+
+  it('is undefined when the thread cannot start (its code is missing), and opening then falls back as before', () => {
+    const home = tempHome()
+    expect(startHistoryThread(home, { entry: { url: pathToFileURL(join(home, 'missing.mjs')), preload: [] } })).toBeUndefined()
   })
 })
 

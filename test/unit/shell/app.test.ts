@@ -6,6 +6,7 @@ vi.mock('electron', async () => (await import('../../electron/fake-electron')).e
 
 import { callChannel, calls, type CallHandlers } from '../../../common/contract'
 import type { BosunServices, HostIntegration } from '../../../main/app/services'
+import type { WorkerHistoryStore } from '../../../main/history/worker-history-store'
 import { Deferred } from '../../../main/base/deferred'
 import { createMemoryLogger } from '../../../main/base/log'
 import { createExternalOpener } from '../../../main/elicitation/open-external'
@@ -50,6 +51,24 @@ describe('runElectronApp', () => {
     expect(fake.windows).toHaveLength(0)
   })
 
+  it('starts the history thread for the home before Electron is ready, and hands it to the services', async () => {
+    const stub = stubServices()
+    const thread = { home: '/tmp/bosun-home' } as unknown as WorkerHistoryStore
+    const order: string[] = []
+    const startHistoryThread = vi.fn((home: string) => {
+      order.push(`thread ${home}`)
+      return thread
+    })
+    const ready = fake.app.whenReady.bind(fake.app)
+    vi.spyOn(fake.app, 'whenReady').mockImplementation(() => {
+      order.push('whenReady')
+      return ready()
+    })
+    await runElectronApp({ createServices: stub.createServices, startHistoryThread, env: { BOSUN_HOME: '/tmp/bosun-home' }, log: createMemoryLogger() })
+    expect(order).toEqual(['thread /tmp/bosun-home', 'whenReady'])
+    expect(stub.integration.value?.historyThread).toBe(thread)
+  })
+
   it("uses Electron's userData without BOSUN_HOME", async () => {
     const stub = stubServices()
     await runElectronApp({ createServices: stub.createServices, env: {}, log: createMemoryLogger() })
@@ -59,8 +78,10 @@ describe('runElectronApp', () => {
   it('quits at once when another instance holds the lock, and a second instance focuses the first', async () => {
     fake.singleInstanceLock = false
     const stub = stubServices()
-    expect(await runElectronApp({ createServices: stub.createServices, env: {}, log: createMemoryLogger() })).toBeUndefined()
+    const startHistoryThread = vi.fn(() => undefined)
+    expect(await runElectronApp({ createServices: stub.createServices, startHistoryThread, env: {}, log: createMemoryLogger() })).toBeUndefined()
     expect(stub.createServices).not.toHaveBeenCalled()
+    expect(startHistoryThread).not.toHaveBeenCalled()
     expect(fake.app.quitCalls).toBe(1)
 
     fake.reset()

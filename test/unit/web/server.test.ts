@@ -13,7 +13,7 @@ import { heldUntilReleased } from '../../support/held'
 import { NO_TOKEN_PAGE, startWebHost, WARNINGS_LOGGED_EACH, type WebHost } from '../../../main/web/server'
 import { createSocketClient, type SocketClient, type SocketLike } from '../../../renderer/bridge/socket-client'
 import { WS_PATH } from '../../../common/wire'
-import { URL_LINE_PREFIX } from '../../../main/web/cli'
+import { URL_LINE_PREFIX } from '../../../main/web/host-env'
 
 const root = mkdtempSync(join(tmpdir(), 'bosun-web-'))
 const rendererDir = join(root, 'renderer')

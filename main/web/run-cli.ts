@@ -1,0 +1,48 @@
+/**
+ * The browser host as a plain Node process (started by `cli.ts`): prints `Bosun web host: <url>` (tests read that
+ * line) and disposes everything on SIGINT/SIGTERM.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createBosunServices } from '../app/create-services'
+import { createLogger } from '../base/log'
+import { adoptSystemCertificatesBeforeFirstRequest } from '../base/system-certificates'
+import { logUnhandledRejections } from '../base/unhandled'
+import type { WorkerHistoryStore } from '../history/worker-history-store'
+import { defaultHome, portFromEnv, rendererDirFromEnv, repoRoot, URL_LINE_PREFIX } from './host-env'
+import { startWebHost, type WebHost } from './server'
+
+export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env, historyThread?: WorkerHistoryStore): Promise<WebHost> {
+  const log = createLogger('web')
+  logUnhandledRejections((message, reason) => log.error(message, reason))
+  // Main's own downloads trust the OS's certificate store too (a company proxy's CA), from the first request on.
+  adoptSystemCertificatesBeforeFirstRequest((message) => log.warn(message))
+  const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version?: string }).version
+  const host = await startWebHost({
+    port: portFromEnv(env),
+    home: defaultHome(env),
+    rendererDir: rendererDirFromEnv(env),
+    createServices: createBosunServices,
+    appVersion: version ?? '0.0.0-dev',
+    log,
+    ...(historyThread ? { historyThread } : {}),
+  })
+  console.log(`${URL_LINE_PREFIX}${host.url}`)
+
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return
+    stopping = true
+    log.info(`${signal}: shutting down`)
+    host.dispose().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error('shutdown failed', error)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+  return host
+}
