@@ -5,11 +5,12 @@
  * Needs the build (`npm test` builds first).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium, type Browser } from 'playwright'
 import { afterEach, expect, it } from 'vitest'
+import { COMPILE_CACHE_FOLDER } from '../../main/web/cli'
 import { URL_LINE_PREFIX } from '../../main/web/host-env'
 import { createTestHome, type TestHome } from '../support/bosun-home'
 import { lineStartingWith } from '../support/process-output'
@@ -60,6 +61,12 @@ it('the built browser host starts in plain Node, serves the page with its token,
   const exit = new Promise<number | null>((done) => started.once('exit', (code) => done(code)))
   started.kill('SIGTERM')
   expect(await exit).toBe(0)
+
+  // Node's compiled code was kept in the home for the next start (written as the host exits), private to its owner.
+  const cache = join(home, COMPILE_CACHE_FOLDER)
+  expect(statSync(cache).mode & 0o077).toBe(0)
+  const kept = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+  expect(kept.length).toBeGreaterThan(0)
 })
 
 it('the built browser host runs a session with a real agent process in Chromium', async () => {
