@@ -27,6 +27,14 @@ export const WRITE_INTERVAL_MS = 250
 /** After a failed write, wait this long before trying again. */
 const RETRY_INTERVAL_MS = 5_000
 /**
+ * While writes fail, the open sessions that changed are kept beside the history (`rescue`) at most this often, so a
+ * crash or a kill loses at most about this much of them. Less often when keeping them costs more: see
+ * {@link RESCUE_SHARE}.
+ */
+export const RESCUE_INTERVAL_MS = 30_000
+/** Keeping the open sessions aside takes at most this share of main's time (a long session costs more each time). */
+const RESCUE_SHARE = 0.02
+/**
  * Closed sessions whose last changes the store has not confirmed (its writes fail), kept to be written once they work:
  * as many as may be open at once. Past it the oldest is given up, logged.
  */
@@ -65,8 +73,15 @@ interface Tracked {
   opened?: Entry[]
   /** The session was closed: it is kept only until the store confirms its last state (then forgotten). */
   closed?: true
-  /** Closed while writes failed, and handed to `rescue` then (a crash before the store has it does not lose it). */
+  /**
+   * Handed to `rescue` while writes failed: closed then, or kept aside while open (a crash before the store has it
+   * does not lose it). Its copy goes once a write that holds at least that state is confirmed.
+   */
   rescued?: true
+  /** The state last handed to `rescue` while the session was open: unchanged, it is not kept again. */
+  rescuedState?: SessionState
+  /** The sequence number of the last write posted before it was kept aside: a later one holds what was kept. */
+  rescuedAfterWrite?: number
 }
 
 const realScheduler: Scheduler = {
@@ -96,6 +111,10 @@ export class HistoryRecorder implements IDisposable {
   private readonly dirty = new Set<string>()
   private handle: unknown = undefined
   private failing = false
+  /** Writes posted so far (each write's sequence number). */
+  private writes = 0
+  /** When the open sessions may next be kept aside while writes fail (`rescue`). */
+  private rescueDue = 0
   private disposed = false
 
   constructor(
@@ -110,10 +129,11 @@ export class HistoryRecorder implements IDisposable {
       scheduler?: Scheduler
       now?: () => number
       /**
-       * On dispose (quit) while the history cannot be written: the sessions whose newest state the store has not
-       * confirmed, as the store would give them, to keep elsewhere (`rescue.ts`). Without it they are lost.
+       * While the history cannot be written, the sessions whose newest state the store has not confirmed, as the store
+       * would give them, to keep elsewhere (`rescue.ts`): at quit (`quit`), at a session's close (`closed`), and the open
+       * ones that changed every {@link RESCUE_INTERVAL_MS} or so (`open`). Without it they are lost.
        */
-      rescue?: (sessions: StoredSession[]) => void
+      rescue?: (sessions: StoredSession[], when: 'quit' | 'closed' | 'open') => void
       /** A session handed to `rescue` at its close is in the store now (or was deleted): its rescued copy can go. */
       rescueDone?: (sessionId: string) => void
     },
@@ -177,8 +197,9 @@ export class HistoryRecorder implements IDisposable {
     tracked.current = undefined
     // A closed session changes no more: kept beside the history now, it survives a crash too (an open one is kept at quit).
     if (this.failing && this.options.rescue) {
-      this.options.rescue([storedSession(tracked.latest, tracked)])
+      this.options.rescue([storedSession(tracked.latest, tracked)], 'closed')
       tracked.rescued = true
+      delete tracked.rescuedAfterWrite
     }
     const closed = [...this.tracked].filter(([, t]) => t.closed)
     if (closed.length <= MAX_CLOSED_UNSAVED) return
@@ -250,10 +271,7 @@ export class HistoryRecorder implements IDisposable {
   private markDirty(sessionId: string): void {
     this.dirty.add(sessionId)
     if (this.handle === undefined && !this.disposed) {
-      this.handle = this.scheduler.setTimeout(() => {
-        this.handle = undefined
-        this.writeNow([...this.dirty])
-      }, this.failing ? RETRY_INTERVAL_MS : (this.options.intervalMs ?? WRITE_INTERVAL_MS))
+      this.handle = this.scheduler.setTimeout(() => this.tick(), this.failing ? RETRY_INTERVAL_MS : (this.options.intervalMs ?? WRITE_INTERVAL_MS))
     }
   }
 
@@ -266,7 +284,8 @@ export class HistoryRecorder implements IDisposable {
     const raw = this.store.writeRaw !== undefined
     const writes: SessionWrite[] = []
     const rawWrites: RawSessionWrite[] = []
-    const done: { tracked: Tracked; state: SessionState; stateJson: string; posted: Map<number, Entry> }[] = []
+    const done: { tracked: Tracked; state: SessionState; stateJson: string; posted: Map<number, Entry>; seq: number }[] = []
+    const seq = ++this.writes
     let listChanged = false
     const now = this.now()
     for (const id of ids) {
@@ -303,7 +322,7 @@ export class HistoryRecorder implements IDisposable {
       const end = tracked.storedEnd !== undefined && latest.entries.length < tracked.storedEnd ? { entriesEnd: latest.entries.length } : {}
       if (raw) rawWrites.push({ session: { ...session, ...(unchanged ? {} : { state: sessionStateFields(latest) }) }, entries: rawEntries, ...end })
       else writes.push({ session: { ...session, state: stateJson }, entries, ...end })
-      done.push({ tracked, state: latest, stateJson, posted })
+      done.push({ tracked, state: latest, stateJson, posted, seq })
     }
     for (const id of ids) this.dirty.delete(id)
     if (done.length === 0) return
@@ -335,13 +354,20 @@ export class HistoryRecorder implements IDisposable {
   /** Bumped by a failure: outcomes of the writes posted before it are stale (everything since is written again). */
   private epoch = 0
 
-  private succeeded(done: { tracked: Tracked; state: SessionState }[], epoch: number, listChanged: boolean): void {
+  private succeeded(done: { tracked: Tracked; state: SessionState; seq: number }[], epoch: number, listChanged: boolean): void {
     if (epoch !== this.epoch || this.disposed) return
-    for (const { tracked, state } of done) {
+    for (const { tracked, state, seq } of done) {
       tracked.acked = state
       delete tracked.storedEnd
       // Written once: later writes keep the stored capabilities (null).
       tracked.capabilities = null
+      // Kept aside while open, and the store now has at least what was kept: the copy can go.
+      if (tracked.rescued && !tracked.closed && tracked.rescuedAfterWrite !== undefined && seq > tracked.rescuedAfterWrite && this.tracked.get(state.sessionId) === tracked) {
+        delete tracked.rescued
+        delete tracked.rescuedState
+        delete tracked.rescuedAfterWrite
+        this.options.rescueDone?.(state.sessionId)
+      }
       // Closed, and now saved: nothing more is kept of it.
       if (tracked.closed && this.tracked.get(state.sessionId) === tracked && this.confirmed(state.sessionId, tracked)) {
         this.release(state.sessionId, tracked)
@@ -378,12 +404,42 @@ export class HistoryRecorder implements IDisposable {
       this.options.logger.warn(message)
       this.options.onProblem?.(message, error)
     }
-    if (this.handle === undefined) {
-      this.handle = this.scheduler.setTimeout(() => {
-        this.handle = undefined
-        this.writeNow([...this.dirty])
-      }, RETRY_INTERVAL_MS)
+    if (this.handle === undefined) this.handle = this.scheduler.setTimeout(() => this.tick(), RETRY_INTERVAL_MS)
+  }
+
+  /** The timer: writes what changed; while writes fail, also keeps the open sessions aside when that is due. */
+  private tick(): void {
+    this.handle = undefined
+    this.writeNow([...this.dirty])
+    if (this.failing) this.keepOpenAside()
+  }
+
+  /**
+   * While writes fail: the open sessions that changed since they were last kept go to `rescue`, so a crash or a kill
+   * does not lose them (a quit keeps them anyway). At most every {@link RESCUE_INTERVAL_MS}, and less often when it
+   * takes longer, so that it stays within {@link RESCUE_SHARE} of main's time.
+   */
+  private keepOpenAside(): void {
+    const rescue = this.options.rescue
+    const now = this.now()
+    if (!rescue || now < this.rescueDue) return
+    const started = performance.now()
+    const kept: Tracked[] = []
+    for (const tracked of this.tracked.values()) {
+      if (tracked.closed || tracked.acked === tracked.latest || tracked.rescuedState === tracked.latest) continue
+      kept.push(tracked)
     }
+    if (kept.length === 0) return
+    rescue(
+      kept.map((tracked) => storedSession(tracked.latest, tracked)),
+      'open',
+    )
+    for (const tracked of kept) {
+      tracked.rescued = true
+      tracked.rescuedState = tracked.latest
+      tracked.rescuedAfterWrite = this.writes
+    }
+    this.rescueDue = now + Math.max(RESCUE_INTERVAL_MS, (performance.now() - started) / RESCUE_SHARE)
   }
 
   private cancelTimer(): void {
@@ -409,7 +465,7 @@ export class HistoryRecorder implements IDisposable {
     if (!off) return
     const unsaved: StoredSession[] = []
     for (const tracked of this.tracked.values()) if (tracked.acked !== tracked.latest) unsaved.push(storedSession(tracked.latest, tracked))
-    if (unsaved.length > 0) rescue(unsaved)
+    if (unsaved.length > 0) rescue(unsaved, 'quit')
   }
 
   dispose(): void {

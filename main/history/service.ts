@@ -124,14 +124,19 @@ export function createHistoryService(options: {
     },
     onListChanged: changed,
     ...(options.rescueDir !== undefined
-      ? { rescue: (unsaved: StoredSession[]) => keepUnsaved(options.rescueDir!, unsaved), rescueDone: (sessionId: string) => dropRescued(options.rescueDir!, sessionId) }
+      ? { rescue: (unsaved, when) => keepUnsaved(options.rescueDir!, unsaved, when), rescueDone: (sessionId: string) => dropRescued(options.rescueDir!, sessionId) }
       : {}),
   })
 
-  /** Quitting while the history cannot be written: the sessions it lacks go to files of their own (`rescue.ts`). */
-  const keepUnsaved = (dir: string, unsaved: StoredSession[]) => {
+  /**
+   * While the history cannot be written, the sessions it lacks go to files of their own (`rescue.ts`): at quit, at their
+   * close, and the open ones from time to time (said once, not at every time).
+   */
+  let keptOpen = false
+  const keepUnsaved = (dir: string, unsaved: StoredSession[], when: 'quit' | 'closed' | 'open') => {
     const { saved, failed } = saveRescued(dir, unsaved)
-    if (saved.length > 0) logger.warn(`history: ${saved.length} session(s) not written to the history yet; kept in ${dir} until it opens`)
+    if (saved.length > 0 && (when !== 'open' || !keptOpen)) logger.warn(`history: ${saved.length} session(s) not written to the history yet; kept in ${dir} until it opens${when === 'open' ? ' (kept again from time to time while they change)' : ''}`)
+    if (when === 'open' && saved.length > 0) keptOpen = true
     for (const { sessionId, reason } of failed) logger.error(`history: session ${sessionId} could not be kept anywhere (${reason}); its last changes are lost`)
   }
 

@@ -436,7 +436,7 @@ function openHistoryFile(home: string, options: { now?: () => number; searchInde
   } catch (error) {
     const reason = error instanceof UnusableFile ? error.message : error instanceof Error ? error.message : String(error)
     if (!isCorruption(error) || !existsSync(file)) {
-      return { store: new NullHistoryStore(), problem: `History is off: Bosun could not open ${file} (${reason}).${whatToDo(file, error)} Bosun tries again every few seconds; until then, sessions are kept in memory, and saved beside it if Bosun quits first.` }
+      return { store: new NullHistoryStore(), problem: `History is off: Bosun could not open ${file} (${reason}).${whatToDo(file, error)} Bosun tries again every few seconds; until then, sessions are saved beside it about every half minute while they change, and when Bosun quits.` }
     }
     const aside = `${file}.corrupt-${(options.now ?? Date.now)()}`
     try {

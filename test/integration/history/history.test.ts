@@ -231,7 +231,7 @@ describe('history across restarts', () => {
     // A folder where the database file should be: like a read-only home, SQLite cannot open it.
     const home = harness.home([{ id: 'scripted', name: 'Scripted', scenario: 'basic' }], (h) => mkdirSync(join(h.home, 'history.sqlite')))
     const run = await harness.start(home)
-    expect(must(await run.handlers.historyList({})).problem?.message).toMatch(/History is off.*tries again every few seconds.*kept in memory, and saved beside it if Bosun quits first/)
+    expect(must(await run.handlers.historyList({})).problem?.message).toMatch(/History is off.*tries again every few seconds.*saved beside it about every half minute while they change, and when Bosun quits/)
     const { sessionId } = must(await run.handlers.newSession({ agentId: 'scripted', cwd: home.workspace }))
     expect((await runTurn(run, sessionId, 'diff')).stopReason).toBe('end_turn')
     expect(must(await run.handlers.getSnapshot(undefined)).sessions[0]!.entries.length).toBeGreaterThan(1)

@@ -6,11 +6,11 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../../../main/base/log'
 import { HISTORY_OFF, type SessionWrite, type StoredSession } from '../../../main/history/history-store'
 import { FileHistoryStore } from '../../support/file-history-store'
-import { HistoryRecorder } from '../../../main/history/recorder'
+import { HistoryRecorder, RESCUE_INTERVAL_MS } from '../../../main/history/recorder'
 import { createHistoryService } from '../../../main/history/service'
 import { RecordingSink } from '../../support/recording-sink'
 import { isRescued, restoreRescued, saveRescued } from '../../../main/history/rescue'
@@ -55,6 +55,7 @@ const folder = () => {
   return join(dir, 'history-unsaved')
 }
 afterEach(() => {
+  vi.useRealTimers()
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -146,7 +147,8 @@ describe('sessions kept when Bosun quits while the history cannot be written', (
     expect(history.hooks.isTaken('a/1')).toBe(true)
     history.hooks.created(session('a/2', 'new'), {})
     await events.next('historyChanged')
-    expect(readdirSync(dir)).toHaveLength(1)
+    // The one kept at the last quit, and the new one, kept aside while it is open (a kill would lose nothing).
+    expect(readdirSync(dir)).toHaveLength(2)
     store.off = false
     const notice = await events.next('appNotice')
     expect(notice).toMatchObject({ severity: 'info', title: 'A session was recovered' })
@@ -202,5 +204,84 @@ describe('sessions kept when Bosun quits while the history cannot be written', (
     const { saved, failed } = saveRescued(dir, quitWith(off, session('a/1', 'hello')))
     expect(saved).toEqual([])
     expect(failed).toEqual([{ sessionId: 'a/1', reason: expect.stringMatching(/EEXIST|ENOTDIR/) }])
+  })
+})
+
+describe('open sessions while the history cannot be written', () => {
+  /** A recorder over `store` whose timers and clock the test runs; what it hands to rescue, and the copies it lets go. */
+  function recorderOn(store: MemoryStore) {
+    const timers: (() => void)[] = []
+    const clock = { now: 1_000 }
+    const rescued: { ids: string[]; texts: string[]; when: string }[] = []
+    const done: string[] = []
+    const recorder = new HistoryRecorder(store, {
+      logger: quiet,
+      intervalMs: 250,
+      now: () => clock.now,
+      scheduler: { setTimeout: (fn) => timers.push(fn), clearTimeout: () => undefined },
+      rescue: (sessions, when) => rescued.push({ ids: sessions.map((s) => s.row.sessionId), texts: sessions.map((s) => s.entries.map((e) => e.body).join()), when }),
+      rescueDone: (sessionId) => done.push(sessionId),
+    })
+    /** Runs the write timer, `ms` after the last one. */
+    const tick = (ms: number) => {
+      clock.now += ms
+      for (const fn of timers.splice(0)) fn()
+    }
+    return { recorder, rescued, done, tick }
+  }
+
+  it('are kept aside as they change, at most every RESCUE_INTERVAL_MS, and their copies go once a later write is confirmed', () => {
+    const store = new MemoryStore()
+    const { recorder, rescued, done, tick } = recorderOn(store)
+    recorder.track(session('a/1', 'first'), { createdAt: 10, updatedAt: 20 })
+    recorder.track(session('a/2', 'other'), { createdAt: 10, updatedAt: 20 })
+    tick(250)
+    expect(rescued).toEqual([])
+
+    store.failWrites = true
+    recorder.changed(session('a/1', 'typed while the disk is full'))
+    tick(250)
+    // The write failed: the session that changed is kept at once (a kill now loses nothing), the other one was written.
+    expect(rescued).toEqual([{ ids: ['a/1'], texts: [expect.stringContaining('typed while the disk is full')], when: 'open' }])
+
+    recorder.changed(session('a/1', 'more, five seconds later'))
+    tick(5_000)
+    expect(rescued).toHaveLength(1)
+
+    recorder.changed(session('a/1', 'more, half a minute later'))
+    tick(RESCUE_INTERVAL_MS)
+    expect(rescued).toHaveLength(2)
+    expect(rescued[1]).toEqual({ ids: ['a/1'], texts: [expect.stringContaining('half a minute later')], when: 'open' })
+
+    // Unchanged since it was kept: not kept again.
+    recorder.changed(session('a/2', 'the other one changed'))
+    tick(RESCUE_INTERVAL_MS)
+    expect(rescued[2]?.ids).toEqual(['a/2'])
+    expect(done).toEqual([])
+
+    // Writes work again: once each session's newer state is confirmed, its copy goes.
+    store.failWrites = false
+    recorder.changed(session('a/1', 'the disk has room again'))
+    tick(5_000)
+    expect(done.sort()).toEqual(['a/1', 'a/2'])
+    recorder.dispose()
+  })
+
+  it('are kept aside by the history service, so Bosun killed while the disk is full loses nothing at the next start', async () => {
+    vi.useFakeTimers()
+    const dir = folder()
+    const store = new MemoryStore()
+    const history = createHistoryService({ store, events: new RecordingSink(), logger: quiet, openProblem: null, intervalMs: 250, rescueDir: dir })
+    history.hooks.created(session('a/1', 'open'), {})
+    history.flush()
+    store.failWrites = true
+    history.hooks.changed(session('a/1', 'typed while the disk is full'))
+    vi.advanceTimersByTime(250)
+    expect(readdirSync(dir)).toHaveLength(1)
+    // Killed here: no quit, nothing disposed. The next start writes the kept session to the history.
+    vi.useRealTimers()
+    const next = new MemoryStore()
+    expect((await restoreRescued(dir, next)).restored).toEqual(['a/1'])
+    expect(next.written[0]!.entries.map((e) => e.body).join()).toContain('typed while the disk is full')
   })
 })

@@ -142,7 +142,7 @@ describe('the history database file', () => {
     mkdirSync(join(home, HISTORY_FILE))
     const { store, problem } = open(home)
     expect(problem).toBe(
-      `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (unable to open database file). It is a folder: move or remove it. Bosun tries again every few seconds; until then, sessions are kept in memory, and saved beside it if Bosun quits first.`,
+      `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (unable to open database file). It is a folder: move or remove it. Bosun tries again every few seconds; until then, sessions are saved beside it about every half minute while they change, and when Bosun quits.`,
     )
     // The file it will open: sessions are recorded, and their writes fail (the recorder keeps them) until it opens.
     expect(store.file).toBe(join(home, HISTORY_FILE))
@@ -236,7 +236,7 @@ describe('the history database file', () => {
       viewer.exec('BEGIN EXCLUSIVE')
       const { store, problem } = open(home)
       expect(problem).toBe(
-        `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (database is locked). Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program. Bosun tries again every few seconds; until then, sessions are kept in memory, and saved beside it if Bosun quits first.`,
+        `History is off: Bosun could not open ${join(home, HISTORY_FILE)} (database is locked). Another program holds it (a database viewer, or a Bosun on this home that its lock did not stop): close that program. Bosun tries again every few seconds; until then, sessions are saved beside it about every half minute while they change, and when Bosun quits.`,
       )
       expect(store.file).toBe(join(home, HISTORY_FILE))
     } finally {
