@@ -10,6 +10,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'main/index.ts'),
+          // The app itself, which index.js imports once Node's compile cache is on: an entry of its own so that it lies
+          // beside index.js (worker-history-store.ts finds the history's thread next to the module it is built into).
+          'app-main': resolve(__dirname, 'main/app-main.ts'),
           // The history's writer thread, started from its own file next to index.js (worker-history-store.ts).
           'history-worker': resolve(__dirname, 'main/history/history-worker.ts'),
         },

@@ -11,11 +11,12 @@
  * bundled history thread all come up from the bundle. Needs the build (`npm test` builds first).
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, expect, it } from 'vitest'
+import { COMPILE_CACHE_FOLDER } from '../../main/base/compile-cache'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -71,7 +72,7 @@ export async function resolve(specifier, context, next) {
     env: { ...process.env, BOSUN_HOME: join(dir, 'home'), BOSUN_LOG_LEVEL: 'warn', NODE_OPTIONS: '' },
   })
   const imported = existsSync(join(dir, 'imported.txt')) ? readFileSync(join(dir, 'imported.txt'), 'utf8').split('\n').filter(Boolean) : []
-  return { ...run, imported }
+  return { ...run, imported, home: join(dir, 'home') }
 }
 
 it('the built Electron main links and starts under Node’s ES module rules (electron stubbed)', () => {
@@ -126,6 +127,9 @@ it('the built Electron main starts whole with the fake electron module: services
   expect(seen.schemes).toContain('bosun')
   expect(seen.handlers).toBeGreaterThan(20)
   expect(run.status).toBe(0)
+  // index.js turned Node's compile cache on in the home before it imported the app: its compiled code is kept there.
+  const cache = join(run.home, COMPILE_CACHE_FOLDER)
+  expect(readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length).toBeGreaterThan(0)
 })
 
 /** What main loads only with the feature that needs it: terminals, archives of registry installs, form checks, downloads. */

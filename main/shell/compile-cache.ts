@@ -1,0 +1,13 @@
+/** Node's compile cache for the desktop app (`base/compile-cache.ts`), in its home: `BOSUN_HOME`, else Electron's userData. */
+import { app } from 'electron'
+import { resolve } from 'node:path'
+import { cacheCompiledCode } from '../base/compile-cache'
+
+/**
+ * Turns the cache on before the rest of the app loads. Not for an AppImage: it runs from a new mount point at every
+ * launch, and code cached under those paths would never be found again (the folder would only grow).
+ */
+export function cacheCompiledCodeForApp(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.APPIMAGE) return
+  cacheCompiledCode(env.BOSUN_HOME ? resolve(env.BOSUN_HOME) : app.getPath('userData'))
+}
