@@ -4,6 +4,7 @@
  */
 import type { SessionState, TerminalView, ToolCallEntry } from './types'
 import { showsTerminal, subagentCardId } from './reducer/tool-calls'
+import { sha256Hex } from '../sha256'
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 const FINISHED = new Set(['completed', 'failed', 'cancelled'])
@@ -23,6 +24,30 @@ export function terminalOf(terminals: Record<string, TerminalView>, terminalId: 
   return Object.hasOwn(terminals, terminalId) ? terminals[terminalId] : undefined
 }
 
+/** The longest id of the agent's (a tool call's, a terminal's) that the window names as it is; the contract takes 2,048. */
+export const MAX_QUOTED_ITEM_ID = 1_024
+const HASHED_HANDLE = /^#[0-9a-f]{64}$/
+
+/**
+ * How the window names a tool call or terminal when it asks main to cancel it: the agent's id, or, over
+ * {@link MAX_QUOTED_ITEM_ID} characters, `#` and the id's SHA-256. The agent may choose any length; a 3,000-character
+ * id was refused by the contract, so the person's Cancel did nothing.
+ */
+export function itemHandle(id: string): string {
+  return id.length <= MAX_QUOTED_ITEM_ID ? id : `#${sha256Hex(id)}`
+}
+
+/** Whether the long `id` is the one the window named by the hash `handle` (see {@link itemHandle}). */
+const hashNames = (id: string, handle: string): boolean => id.length > MAX_QUOTED_ITEM_ID && itemHandle(id) === handle
+
+/** The terminal the window named by {@link itemHandle}. */
+export function terminalByHandle(terminals: Record<string, TerminalView>, handle: string): TerminalView | undefined {
+  const quoted = terminalOf(terminals, handle)
+  if (quoted || !HASHED_HANDLE.test(handle)) return quoted
+  for (const id of Object.keys(terminals)) if (hashNames(id, handle)) return terminals[id]
+  return undefined
+}
+
 /**
  * Whether Bosun may send `tool_call/cancel` for this tool call: only while its latest `capabilities` advertise
  * `cancel` (an object, `{}` included) and its status is not final (E15 is a MUST NOT). A subagent's call, routed
@@ -38,6 +63,17 @@ export function toolCallOf(state: Pick<SessionState, 'entries'>, toolCallId: str
   for (let i = state.entries.length - 1; i >= 0; i--) {
     const entry = state.entries[i]!
     if (entry.kind === 'tool_call' && entry.toolCallId === toolCallId) return entry
+  }
+  return undefined
+}
+
+/** The tool call the window named by {@link itemHandle}. */
+export function toolCallByHandle(state: Pick<SessionState, 'entries'>, handle: string): ToolCallEntry | undefined {
+  const quoted = toolCallOf(state, handle)
+  if (quoted || !HASHED_HANDLE.test(handle)) return quoted
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i]!
+    if (entry.kind === 'tool_call' && hashNames(entry.toolCallId, handle)) return entry
   }
   return undefined
 }

@@ -8,7 +8,7 @@ import { fail, ok, toFailure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import { V2ItemCancels, type CancelSessions } from '../acp/accepted-cancels'
-import { canCancelTerminal, terminalOf } from '../../common/session/background'
+import { canCancelTerminal, terminalByHandle, terminalOf } from '../../common/session/background'
 
 /** What cancelling needs from the sessions service. */
 export type AgentTerminalSessions = CancelSessions
@@ -22,19 +22,22 @@ export class AgentTerminals extends V2ItemCancels {
     super(sessions, log, scheduler, confirmMs)
   }
 
-  async cancel(sessionId: string, terminalId: string): Promise<Result<undefined>> {
+  /** `handle` names the terminal as the window does ({@link terminalByHandle}): a long id of the agent's by its hash. */
+  async cancel(sessionId: string, handle: string): Promise<Result<undefined>> {
     const checked = this.v2State(sessionId, 'their terminals')
     if (!checked.ok) return checked
     const state = checked.value
-    const terminal = terminalOf(state.terminals, terminalId)
-    if (!terminal) return fail({ kind: 'not-found', message: `This session has no terminal ${terminalId}.` })
+    const terminal = terminalByHandle(state.terminals, handle)
+    if (!terminal) return fail({ kind: 'not-found', message: `This session has no terminal ${handle}.` })
+    const terminalId = terminal.terminalId
     if (!canCancelTerminal(terminal)) {
       const why = terminal.exitStatus ? 'it has already ended' : 'the agent does not offer to cancel it'
       return fail({ kind: 'invalid-argument', message: `This terminal cannot be cancelled: ${why}.` })
     }
     const attached = this.sessions.connectionOf(sessionId)
     if (!attached?.connection.cancelTerminal) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running.' })
-    const key = `${sessionId}\n${terminalId}`
+    // By the handle, not the agent's id: what main keeps per cancel stays bounded whatever id the agent chose.
+    const key = `${sessionId}\n${handle}`
     if (this.cancels.isInFlight(key)) return fail({ kind: 'invalid-argument', message: 'Cancelling this terminal was already asked; waiting for the agent.' })
     try {
       // Accepted, not done: the terminal shows as cancelling until its exit status arrives (E16), or until the
@@ -46,14 +49,14 @@ export class AgentTerminals extends V2ItemCancels {
         () => {
           const now = terminalOf(this.sessions.state(sessionId)?.terminals ?? {}, terminalId)
           if (!now?.cancelRequested || now.exitStatus) return
-          this.log?.warn(`terminal/cancel ${terminalId} in ${sessionId}: accepted, but no exit status within ${Math.round(this.confirmMs / 1000)} s`)
+          this.log?.warn(`terminal/cancel ${handle} in ${sessionId}: accepted, but no exit status within ${Math.round(this.confirmMs / 1000)} s`)
           this.sessions.push(sessionId, { type: 'terminal_cancel_unconfirmed', terminalId })
         },
       )
       return ok(undefined)
     } catch (error) {
       const failure = toFailure(error)
-      this.log?.info(`terminal/cancel ${terminalId} in ${sessionId} refused: ${failure.message}`)
+      this.log?.info(`terminal/cancel ${handle} in ${sessionId} refused: ${failure.message}`)
       return fail(failure)
     }
   }

@@ -16,7 +16,7 @@ import { fail, ok, RpcError, toFailure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import { V2ItemCancels, type CancelSessions } from '../acp/accepted-cancels'
-import { canCancelToolCall, toolCallOf } from '../../common/session/background'
+import { canCancelToolCall, toolCallByHandle, toolCallOf } from '../../common/session/background'
 import { FINISHED_TOOL_STATUSES } from '../../common/session/reducer/draft'
 
 /** How long an accepted cancel waits for the tool call's final status before it is no longer shown as cancelling. */
@@ -43,12 +43,14 @@ export class AgentToolCalls extends V2ItemCancels {
     super(sessions, log, scheduler, confirmMs)
   }
 
-  async cancel(sessionId: string, toolCallId: string): Promise<Result<ToolCallCancelOutcome>> {
+  /** `handle` names the call as the window does ({@link toolCallByHandle}): a long id of the agent's by its hash. */
+  async cancel(sessionId: string, handle: string): Promise<Result<ToolCallCancelOutcome>> {
     const checked = this.v2State(sessionId, 'a tool call')
     if (!checked.ok) return checked
     const state = checked.value
-    const entry = toolCallOf(state, toolCallId)
-    if (!entry) return fail({ kind: 'not-found', message: `This session has no tool call ${toolCallId}.` })
+    const entry = toolCallByHandle(state, handle)
+    if (!entry) return fail({ kind: 'not-found', message: `This session has no tool call ${handle}.` })
+    const toolCallId = entry.toolCallId
     if (!canCancelToolCall(entry)) {
       const why = FINISHED_TOOL_STATUSES.has(entry.status) ? 'it has already ended' : 'the agent does not offer to cancel it'
       return fail({ kind: 'invalid-argument', message: `This tool call cannot be cancelled: ${why}.` })
@@ -60,18 +62,19 @@ export class AgentToolCalls extends V2ItemCancels {
     if (subagent !== undefined && !this.sessions.isSubagentOf(sessionId, subagent)) {
       return fail({ kind: 'invalid-argument', message: 'This tool call belongs to a subagent this session does not follow now.' })
     }
-    const key = `${sessionId}\n${toolCallId}`
+    // By the handle, not the agent's id: what main keeps per cancel stays bounded whatever id the agent chose.
+    const key = `${sessionId}\n${handle}`
     if (this.cancels.isInFlight(key)) return fail({ kind: 'invalid-argument', message: 'Cancelling this tool call was already asked; waiting for the agent.' })
     const push = (cancel: 'requested' | 'unconfirmed' | 'refused') => this.sessions.push(sessionId, { type: 'tool_call_cancel', toolCallId, cancel })
     try {
       await this.cancels.send(
         key,
-        () => attached.connection.cancelToolCall!(subagent ?? attached.acpSessionId, entry.toolCallId),
+        () => attached.connection.cancelToolCall!(subagent ?? attached.acpSessionId, toolCallId),
         () => push('requested'),
         () => {
           const now = toolCallOf(this.sessions.state(sessionId) ?? { entries: [] }, toolCallId)
           if (now?.cancel !== 'requested' || FINISHED_TOOL_STATUSES.has(now.status)) return
-          this.log?.warn(`tool_call/cancel ${toolCallId} in ${sessionId}: accepted, but no final status within ${Math.round(this.confirmMs / 1000)} s`)
+          this.log?.warn(`tool_call/cancel ${handle} in ${sessionId}: accepted, but no final status within ${Math.round(this.confirmMs / 1000)} s`)
           push('unconfirmed')
         },
       )
@@ -79,12 +82,12 @@ export class AgentToolCalls extends V2ItemCancels {
     } catch (error) {
       if (error instanceof RpcError && error.code === INVALID_PARAMS) {
         // Unknown, final or not cancellable: the work may have just finished. Said on the card, not as an error.
-        this.log?.info(`tool_call/cancel ${toolCallId} in ${sessionId}: the agent refused (${error.message})`)
+        this.log?.info(`tool_call/cancel ${handle} in ${sessionId}: the agent refused (${error.message})`)
         push('refused')
         return ok({ accepted: false })
       }
       const failure = toFailure(error)
-      this.log?.info(`tool_call/cancel ${toolCallId} in ${sessionId} failed: ${failure.message}`)
+      this.log?.info(`tool_call/cancel ${handle} in ${sessionId} failed: ${failure.message}`)
       return fail(failure)
     }
   }

@@ -14,7 +14,7 @@ import { waitingOnAgent } from '../components/session/stall'
 import { PlanPanel } from '../components/transcript/PlanPanel'
 import { Transcript } from '../components/transcript/Transcript'
 import { NotSentContext, type NotSentActions } from '../components/transcript/not-sent'
-import { TerminalActionsContext, type TerminalActions } from '../components/transcript/terminal-actions'
+import { TerminalActionsContext, useTerminalActions } from '../components/transcript/terminal-actions'
 import { ToolCallActionsContext, useToolCallActions } from '../components/transcript/tool-call-actions'
 import { BackgroundWork } from '../components/background/BackgroundWork'
 import { waitingOnPerson, type AppStore } from '../state/app-store'
@@ -252,26 +252,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
     }
   }, [seams, sessionId])
   // v2 agent-owned terminals: Cancel asks main, which sends terminal/cancel only where the terminal offers it (E16).
-  const terminalActions = useMemo<TerminalActions | null>(() => {
-    const cancelTerminal = api.cancelTerminal
-    if (!cancelTerminal) return null
-    return {
-      cancel: (terminalId) =>
-        cancelTerminal({ sessionId, terminalId }).then((result) => {
-          report('Cancelling the terminal')(result)
-          return result.ok
-        }),
-      ...(api.killTerminal
-        ? {
-            kill: (terminalId: string) =>
-              api.killTerminal!({ sessionId, terminalId }).then((result) => {
-                report('Killing the terminal')(result)
-                return result.ok
-              }),
-          }
-        : {}),
-    }
-  }, [api, sessionId, report])
+  const terminalActions = useTerminalActions(api.cancelTerminal, api.killTerminal, sessionId, report)
   // v2 tool calls that offer it: Cancel asks main, which sends tool_call/cancel only where the call offers it (E15).
   const toolCallActions = useToolCallActions(api.cancelToolCall, sessionId, session?.protocolVersion === 2, report)
   // Hidden here at once; main drops it from the session, so no other window or later visit shows it again.

@@ -1,5 +1,6 @@
-import { createContext, useContext, useState } from 'react'
-import { canCancelTerminal } from '../../../common/session/background'
+import { createContext, useContext, useMemo, useState } from 'react'
+import type { BosunApi, CallResult } from '../../../common/contract'
+import { canCancelTerminal, itemHandle } from '../../../common/session/background'
 import type { TerminalView } from '../../../common/session/types'
 
 /** What a session's terminals can ask of main, which checks again: v2 `terminal/cancel` (E16), and killing a v1 terminal Bosun runs. */
@@ -12,6 +13,37 @@ export interface TerminalActions {
 
 /** Provided by the session screen; absent (dev fixtures, history without an agent), no Cancel is offered. */
 export const TerminalActionsContext = createContext<TerminalActions | null>(null)
+
+/**
+ * The session screen's {@link TerminalActions}: only with a host that has the calls; failures are reported. A terminal
+ * is named by {@link itemHandle}: the agent's id, or a long one by its hash, which the contract takes.
+ */
+export function useTerminalActions(
+  cancelTerminal: BosunApi['cancelTerminal'] | undefined,
+  killTerminal: BosunApi['killTerminal'] | undefined,
+  sessionId: string,
+  report: (what: string) => (result: CallResult<unknown>) => void,
+): TerminalActions | null {
+  return useMemo(() => {
+    if (!cancelTerminal) return null
+    return {
+      cancel: (terminalId) =>
+        cancelTerminal({ sessionId, terminalId: itemHandle(terminalId) }).then((result) => {
+          report('Cancelling the terminal')(result)
+          return result.ok
+        }),
+      ...(killTerminal
+        ? {
+            kill: (terminalId: string) =>
+              killTerminal({ sessionId, terminalId }).then((result) => {
+                report('Killing the terminal')(result)
+                return result.ok
+              }),
+          }
+        : {}),
+    }
+  }, [cancelTerminal, killTerminal, sessionId, report])
+}
 
 /**
  * Cancel for an agent-owned terminal, offered only while its latest `terminal_update` advertises

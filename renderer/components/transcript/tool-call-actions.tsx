@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, useState } from 'react'
 import type { BosunApi, CallResult } from '../../../common/contract'
-import { canCancelToolCall } from '../../../common/session/background'
+import { canCancelToolCall, itemHandle } from '../../../common/session/background'
 import type { ToolCallEntry } from '../../../common/session/types'
 
 /** What a session's tool calls can ask of main, which checks again: v2 `tool_call/cancel` (E15). */
@@ -61,6 +61,6 @@ export function useToolCallActions(
 ): ToolCallActions | null {
   return useMemo(() => {
     if (!cancelToolCall || !v2) return null
-    return { cancel: (toolCallId) => cancelToolCall({ sessionId, toolCallId }).then(report('Cancelling the tool call')) }
+    return { cancel: (toolCallId) => cancelToolCall({ sessionId, toolCallId: itemHandle(toolCallId) }).then(report('Cancelling the tool call')) }
   }, [cancelToolCall, sessionId, v2, report])
 }
