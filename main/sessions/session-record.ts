@@ -68,6 +68,8 @@ export interface SessionRecord {
   chosenModes?: Set<string>
   /** The mode or option acting unasked that the agent switched the session to, as last told (told once until it changes). */
   unaskedTold?: string
+  /** The title of Bosun's warning that the agent started the session in it, while the session stays in it (then withdrawn). */
+  unaskedStarted?: string
 }
 
 /** Modes and option values remembered as the person's per session (each one asked for: a handful at most). */

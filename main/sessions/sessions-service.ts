@@ -22,7 +22,7 @@ import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged }
 import { settleLoadReplay } from './load-replay'
 import { deleteAgentSession, listAgentSessions, type AgentSessionsPort } from './agent-sessions'
 import { KINDS_APPLIED_WHEN_FULL, MAX_CHOSEN_MODES, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
-import { unattendedKey, unattendedUpdate, type UnattendedChoice } from '../trust/unattended-mode'
+import { leavesUnattended, unattendedKey, unattendedUpdate, type UnattendedChoice } from '../trust/unattended-mode'
 import {
   additionalDirectoriesFor,
   foldersMissing,
@@ -603,7 +603,9 @@ export class SessionsService implements IDisposable {
     this.chose(sessionId, unattendedKey(undefined, modeId))
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       await this.withTimeout('session/set_mode', connection.setMode(acpSessionId, modeId))
-      this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'current_mode_update', currentModeId: modeId }] })
+      const update = { sessionUpdate: 'current_mode_update', currentModeId: modeId }
+      this.push(sessionId, { type: 'updates', updates: [update] })
+      this.leftUnasked(sessionId, update)
     })
   }
 
@@ -657,7 +659,10 @@ export class SessionsService implements IDisposable {
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       // Raced against the deadline too: a reattach waits for this one (restoreMode), and every prompt waits for the reattach.
       const options = await this.withTimeout('session/set_config_option', connection.setConfigOption(acpSessionId, configId, value))
-      if (options) this.push(sessionId, { type: 'updates', updates: [{ sessionUpdate: 'config_option_update', configOptions: options }] })
+      if (!options) return
+      const update = { sessionUpdate: 'config_option_update', configOptions: options }
+      this.push(sessionId, { type: 'updates', updates: [update] })
+      this.leftUnasked(sessionId, update)
     })
   }
 
@@ -1032,6 +1037,7 @@ export class SessionsService implements IDisposable {
    * The modes' names are read as last applied, without applying what waits (a flood of mode updates stays cheap).
    */
   private tellUnaskedSwitch(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
+    this.leftUnasked(sessionId, update)
     const found = unattendedUpdate(update, record.lazy.last.modes)
     if (!found || record.chosenModes?.has(found.key)) {
       if (update.sessionUpdate === 'current_mode_update' || !found) record.unaskedTold = undefined
@@ -1056,17 +1062,38 @@ export class SessionsService implements IDisposable {
     record.unaskedTold = found.key
     const { choice } = found
     const name = `“${cutText(choice.name, MAX_QUOTED_MODE_CHARS)}”${choice.name === choice.id ? '' : ` (id “${cutText(choice.id, MAX_QUOTED_MODE_CHARS)}”)`}`
+    const title = how === 'started' ? `The agent started this session in ${name}` : `The agent switched this session to ${name} by itself`
+    if (how === 'started') record.unaskedStarted = title
     this.push(sessionId, {
       type: 'updates',
       updates: [
         bosunNotice(
           'warning',
-          how === 'started' ? `The agent started this session in ${name}` : `The agent switched this session to ${name} by itself`,
+          title,
           `Bosun did not ask you: the agent ${how === 'started' ? 'chose it' : 'did it'}. Its ${choice.said.by} says “${cutText(choice.said.word, MAX_QUOTED_MODE_CHARS)}”, a word agents use for a mode ` +
             'that runs commands and changes files without asking you. To switch back, choose another mode under the message box.',
         ),
       ],
     })
+  }
+
+  /**
+   * The session left the mode or option acting unasked it was told to be in (`update`, the agent's or the person's): it
+   * may be told again, and the warning that the agent started the session in it goes, as it no longer is so (a default
+   * of the person's, set right after the start, left it at once). A switch the agent made by itself stays told.
+   */
+  private leftUnasked(sessionId: string, update: { sessionUpdate: string } & Record<string, unknown>): void {
+    const record = this.sessions.get(sessionId)
+    const told = record?.unaskedTold
+    if (!record || told === undefined || !leavesUnattended(told, update)) return
+    record.unaskedTold = undefined
+    const started = record.unaskedStarted
+    if (started === undefined) return
+    record.unaskedStarted = undefined
+    // The warning may still wait in the batch: applied first, to find its id (once a session at most).
+    this.batcher.flush(sessionId)
+    const notice = record.state.notices.find((n) => n.fromBosun && n.title === started)
+    if (notice) this.push(sessionId, { type: 'dismiss_notice', id: notice.id })
   }
 
   /** A new session the agent started in a mode or option acting unasked (`gemini --yolo`, a bypass default in its own settings). */

@@ -103,6 +103,21 @@ export function unattendedUpdate(update: { sessionUpdate: string } & Record<stri
   return null
 }
 
+/**
+ * Whether `update` (a `current_mode_update` or `config_option_update`, the agent's or one Bosun applies for the person)
+ * takes the session out of `told`, a mode or option value as {@link unattendedKey} names it. Any other update, or one
+ * about the other kind (a mode's update and an option told), leaves it as it was.
+ */
+export function leavesUnattended(told: string, update: { sessionUpdate: string } & Record<string, unknown>): boolean {
+  if (update.sessionUpdate === 'current_mode_update') {
+    return told.startsWith('mode:') && typeof update.currentModeId === 'string' && unattendedKey(undefined, update.currentModeId) !== told
+  }
+  if (update.sessionUpdate !== 'config_option_update' || !told.startsWith('option:')) return false
+  const options = parseConfigOptions(update.configOptions)
+  if (!options) return false
+  return !options.some((o) => (typeof o.currentValue === 'string' || typeof o.currentValue === 'boolean') && unattendedKey(o.id, o.currentValue) === told)
+}
+
 /** How {@link unattendedUpdate} names a mode (`configId` undefined) or an option's value the person chose. */
 export function unattendedKey(configId: string | undefined, value: string | boolean): string {
   return configId === undefined ? `mode:${String(value)}` : `option:${configId}=${String(value)}`

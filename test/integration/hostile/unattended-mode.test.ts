@@ -181,6 +181,21 @@ it('tells the person when the agent starts a new session in such a mode (gemini 
   expect(await switchNotices(handlers, sessionId)).toEqual([])
 })
 
+it('withdraws the warning that the agent started the session in such a mode once a default of the person’s switched it away; warns again when the agent switches back by itself', async () => {
+  const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-start' }])
+  const { handlers } = setup
+  const def = must(await handlers.listAgentDefinitions(undefined)).agents.find((a) => a.id === 'odd')!
+  must(await handlers.saveAgentDefinition({ draft: { id: def.id, name: def.name, command: def.command, argsText: def.args.join(' '), env: [], secretEnv: [], defaultCwd: '', defaultMode: 'default' } }))
+  const sessionId = must(await handlers.newSession({ agentId: 'odd', cwd: setup.workspace })).sessionId
+  const session = async () => must(await handlers.getSnapshot(undefined)).sessions.find((s) => s.sessionId === sessionId)!
+  // Started in YOLO, then set to the person's default: the session is no longer in YOLO, so nothing says it is.
+  expect((await session()).modes?.currentModeId).toBe('default')
+  expect((await session()).notices.filter((n) => n.fromBosun).map((n) => n.title)).toEqual([])
+  // The agent going back to YOLO by itself is told.
+  must(await handlers.prompt({ sessionId, prompt: [{ type: 'text', text: 'switch yourself' }] }))
+  expect((await session()).notices.filter((n) => n.fromBosun).map((n) => n.title)).toEqual(['The agent switched this session to “YOLO” (id “yolo”) by itself'])
+})
+
 it('tells the same when the agent switches by Gemini CLI’s text marker ([MODE_UPDATE] mode-3)', async () => {
   const setup = await start([{ id: 'odd', name: 'Odd', scenario: 'unattended-names' }])
   const { handlers } = setup

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { actsUnasked, unattendedChoice, unattendedDefault, unattendedMode } from '../../../main/trust/unattended-mode'
+import { actsUnasked, leavesUnattended, unattendedChoice, unattendedDefault, unattendedKey, unattendedMode } from '../../../main/trust/unattended-mode'
 
 it('knows the modes agents name for acting without asking, by id or name, and not the others', () => {
   for (const mode of [{ id: 'yolo' }, { id: 'bypassPermissions' }, { id: 'full-access', name: 'Full Access' }, { id: 'x', name: 'Skip permissions' }, { id: 'dontAsk' }, { id: 'x', name: 'Dangerously skip' }]) {
@@ -43,4 +43,20 @@ it('a select named for acting without asking is asked about for any value but of
   expect(unattendedDefault('bypass', 'on')).toMatchObject({ id: 'bypass = on' })
   expect(unattendedDefault('bypass', 'off')).toBeNull()
   expect(unattendedDefault('mode', 'bypassPermissions')).toMatchObject({ id: 'bypassPermissions' })
+})
+
+it('tells when an update takes the session out of the mode or option value it was told to be in', () => {
+  const yolo = unattendedKey(undefined, 'yolo')
+  expect(leavesUnattended(yolo, { sessionUpdate: 'current_mode_update', currentModeId: 'default' })).toBe(true)
+  expect(leavesUnattended(yolo, { sessionUpdate: 'current_mode_update', currentModeId: 'yolo' })).toBe(false)
+  expect(leavesUnattended(yolo, { sessionUpdate: 'current_mode_update', currentModeId: 7 })).toBe(false)
+  // A mode told: an option's update says nothing about it.
+  expect(leavesUnattended(yolo, { sessionUpdate: 'config_option_update', configOptions: [] })).toBe(false)
+  const bypass = unattendedKey('guard', 'on')
+  const guard = (value: string) => ({ sessionUpdate: 'config_option_update', configOptions: [{ id: 'guard', name: 'Bypass permissions', type: 'select', currentValue: value, options: [{ value: 'on', name: 'On' }, { value: 'off', name: 'Off' }] }] })
+  expect(leavesUnattended(bypass, guard('off'))).toBe(true)
+  expect(leavesUnattended(bypass, guard('on'))).toBe(false)
+  expect(leavesUnattended(bypass, { sessionUpdate: 'config_option_update', configOptions: [] })).toBe(true)
+  expect(leavesUnattended(bypass, { sessionUpdate: 'current_mode_update', currentModeId: 'default' })).toBe(false)
+  expect(leavesUnattended(bypass, { sessionUpdate: 'agent_message_chunk' })).toBe(false)
 })
