@@ -16,6 +16,17 @@ export function isStopOverdueNotice(notice: { title?: unknown; fromBosun?: unkno
 }
 
 /**
+ * Main's notice that the agent reads none of its input (its pipe full of Bosun's bytes for a few seconds): what the
+ * person sends, Stop included, waits there. Taken back once it reads again; the session screen offers a restart.
+ */
+export const INPUT_STALL_TITLE = 'The agent is not reading its input'
+
+/** Whether a notice is main's {@link INPUT_STALL_TITLE}, and not an agent's that looks like it. */
+export function isInputStallNotice(notice: { title?: unknown; fromBosun?: unknown }): boolean {
+  return notice.fromBosun === true && notice.title === INPUT_STALL_TITLE
+}
+
+/**
  * A notice of Bosun's own, as a session update: the window draws it as Bosun's words, where an agent's notice (any
  * title it likes: "Bosun: auto-approve is on") is drawn as the agent's.
  */

@@ -19,6 +19,7 @@ import { boundJson, cutText } from '../../common/bounded'
 import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
+import { formatBytes } from '../base/format-bytes'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { UNTYPED_AUTH_METHOD, normaliseHandshake, readNewSessionOutcome } from './handshake'
@@ -33,6 +34,7 @@ import type {
   ClientHandlerRegistry,
   ClientNotificationHandler,
   ClientRequestHandler,
+  InputStall,
   JsonRpcId,
   NewSessionOutcome,
   PromptHooks,
@@ -56,6 +58,8 @@ export interface AcpConnectionOptions {
   maxQueuedBytes?: number
   /** How long messages may wait for an agent that reads nothing; see the NDJSON writer's `stallMs`. */
   writeStallMs?: number
+  /** How long bytes may wait unread in the pipe before {@link AcpClientConnection.onDidChangeInputStall}; see the NDJSON writer's `inputStallMs`. */
+  inputStallMs?: number
   /** The agent's requests Bosun holds at once; see the NDJSON reader's `maxRequestsInFlight`. */
   maxRequestsInFlight?: number
   /** Applied to previews of bad lines before they are logged (secret values an agent prints). */
@@ -156,6 +160,7 @@ class AcpConnection implements AcpClientConnection {
   private readonly updateEmitter = new Emitter<SessionUpdateNotification>()
   private readonly problemEmitter = new Emitter<TransportProblem>()
   private readonly closeEmitter = new Emitter<{ error?: Error }>()
+  private readonly inputStallEmitter = new Emitter<InputStall | null>()
   private readonly tap = new WireTap()
   private readonly pendingIds = new PendingIds()
   readonly onDidSettleRequest: (listener: (id: JsonRpcId) => void) => IDisposable = this.pendingIds.onDidSettle
@@ -212,6 +217,8 @@ class AcpConnection implements AcpClientConnection {
   readonly onDidReportProblem = this.problemEmitter.event
   readonly onDidTrace: (listener: (value: WireTrace) => void) => IDisposable = this.tap.onDidTrace
   readonly onDidClose = this.closeEmitter.event
+  readonly onDidChangeInputStall = this.inputStallEmitter.event
+  readonly inputStall: () => InputStall | null
   readonly handlers: ClientHandlerRegistry
 
   constructor(private readonly options: AcpConnectionOptions) {
@@ -223,6 +230,11 @@ class AcpConnection implements AcpClientConnection {
       incomingIds: this.incomingIds,
       ...(options.maxQueuedBytes !== undefined ? { maxQueuedBytes: options.maxQueuedBytes } : {}),
       ...(options.writeStallMs !== undefined ? { stallMs: options.writeStallMs } : {}),
+      ...(options.inputStallMs !== undefined ? { inputStallMs: options.inputStallMs } : {}),
+      onInputStall: (stall) => {
+        if (stall) options.logger?.warn(`the agent read none of its input for ${stall.unreadMs} ms (${formatBytes(stall.waitingBytes)} waiting)`)
+        if (!this.disposed) this.inputStallEmitter.fire(stall)
+      },
       onUnresponsive: (queued) =>
         this.reportProblem({ kind: 'unresponsive', message: `The agent stopped reading its input (${Math.round(queued / 1024)} KB waiting)` }),
       onRequestNotSent: (id, error) => answerLocally({ jsonrpc: '2.0', id, error: { code: ErrorCodes.MessageWriteError, message: error.message } } as Message),
@@ -254,6 +266,7 @@ class AcpConnection implements AcpClientConnection {
       this.checkOutputRead()
     })
     this.answerRoom = () => writer.whenRoom()
+    this.inputStall = () => writer.inputStall
     const tokenIds = this.tokenIds
     const incoming = this.incoming
     const incomingIds = this.incomingIds
@@ -636,6 +649,7 @@ class AcpConnection implements AcpClientConnection {
     this.updateEmitter.dispose()
     this.problemEmitter.dispose()
     this.closeEmitter.dispose()
+    this.inputStallEmitter.dispose()
     this.tap.dispose()
     this.pendingIds.dispose()
   }

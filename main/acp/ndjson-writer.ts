@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream'
 import { AbstractMessageWriter } from 'vscode-jsonrpc/node.js'
 import type { Message, MessageWriter } from 'vscode-jsonrpc/node.js'
 import { formatBytes } from '../base/format-bytes'
-import type { JsonRpcId, TransportProblem } from './types'
+import type { InputStall, JsonRpcId, TransportProblem } from './types'
 import type { WireTap } from './ndjson'
 import type { IncomingRequestIds, PendingIds } from './request-ids'
 
@@ -38,7 +38,20 @@ export interface NdjsonWriterOptions {
   onRequestNotSent?: (id: JsonRpcId, error: Error) => void
   /** Something was not sent as it was (an answer too large, replaced by an error; a notification dropped). */
   onProblem?: (problem: TransportProblem) => void
+  /** How long bytes may wait in the pipe's buffer, none of them read, before {@link onInputStall}. Default {@link DEFAULT_INPUT_STALL_MS}. */
+  inputStallMs?: number
+  /**
+   * The agent read none of its input for {@link inputStallMs} while bytes of Bosun's waited for it (the pipe is full,
+   * so a message now waits behind them): how many bytes wait and for how long; `null` once it reads again. Ends nothing.
+   */
+  onInputStall?: (stall: InputStall | null) => void
 }
+
+/**
+ * How long the agent may read none of its input while Bosun's bytes wait in the pipe's buffer before it is said. Bytes
+ * wait there only when the pipe itself is full (64 KiB on Linux) and the agent has left them there.
+ */
+export const DEFAULT_INPUT_STALL_MS = 5_000
 
 /** How long queued messages may wait with the agent reading nothing of them before it is called unresponsive. */
 export const DEFAULT_STALL_MS = 15_000
@@ -103,10 +116,15 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
   /** Bumped each time the pipe takes a message: what the stall timer looks at. */
   private flushes = 0
   private stallTimer: ReturnType<typeof setTimeout> | undefined
+  private readonly inputStallMs: number
+  /** Watches the bytes in the pipe's buffer ({@link watchInput}). */
+  private inputTimer: ReturnType<typeof setTimeout> | undefined
+  private inputStalled = false
   /** Handlers waiting for room before they make a large answer ({@link whenRoom}). */
   private roomWaiters: (() => void)[] = []
   private readonly onStreamClose = () => {
     this.closed = true
+    this.clearInputWatch()
     this.failHeld(new Error('The agent input is closed'))
     this.wakeRoomWaiters(true)
     this.fireClose()
@@ -117,6 +135,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     super()
     this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES
     this.stallMs = options.stallMs ?? DEFAULT_STALL_MS
+    this.inputStallMs = options.inputStallMs ?? DEFAULT_INPUT_STALL_MS
     writable.once('close', this.onStreamClose)
     writable.on('error', this.onStreamError)
   }
@@ -128,6 +147,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     if (this.writable.listenerCount('error') === 0) this.writable.on('error', () => {})
     this.failHeld(new Error('The agent input is closed'))
     this.wakeRoomWaiters(true)
+    this.clearInputWatch()
     super.dispose()
   }
 
@@ -204,6 +224,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
     return new Promise((resolve, reject) => {
       this.writable.write(text + '\n', (error) => {
         this.flushes++
+        this.inputRead()
         if (error) {
           if (requestId !== undefined) this.options.pendingIds?.settle(requestId)
           this.notSent(requestId, error).then(resolve, reject)
@@ -211,7 +232,50 @@ export class NdjsonMessageWriter extends AbstractMessageWriter implements Messag
         if (this.held.length > 0) this.release()
         this.wakeRoomWaiters()
       })
+      // Still in Node's buffer: the pipe is full, and the agent must read to take it.
+      if (this.writable.writableLength > 0) this.watchInput()
     })
+  }
+
+  /**
+   * While bytes wait in the pipe's buffer: the agent must read some every {@link inputStallMs}, or it is said
+   * ({@link NdjsonWriterOptions.onInputStall}). Nothing fails: an agent busy for a while reads on later.
+   */
+  private watchInput(): void {
+    if (this.inputTimer !== undefined || this.inputStalled || this.closed) return
+    const seen = this.flushes
+    this.inputTimer = setTimeout(() => {
+      this.inputTimer = undefined
+      if (this.closed || this.writable.writableLength === 0) return
+      if (this.flushes !== seen) {
+        this.watchInput()
+        return
+      }
+      this.inputStalled = true
+      this.options.onInputStall?.({ waitingBytes: this.queuedBytes, unreadMs: this.inputStallMs })
+    }, this.inputStallMs)
+    this.inputTimer.unref?.()
+  }
+
+  /** The pipe took a message: the agent reads again (said once it had been said stalled). */
+  private inputRead(): void {
+    if (this.inputStalled) {
+      this.inputStalled = false
+      this.options.onInputStall?.(null)
+    }
+    // Counted from this read: the agent has inputStallMs again to take the next bytes.
+    this.clearInputWatch()
+    if (this.writable.writableLength > 0) this.watchInput()
+  }
+
+  private clearInputWatch(): void {
+    if (this.inputTimer !== undefined) clearTimeout(this.inputTimer)
+    this.inputTimer = undefined
+  }
+
+  /** What the agent left unread for {@link NdjsonWriterOptions.inputStallMs} and more; `null` while it reads. */
+  get inputStall(): InputStall | null {
+    return this.inputStalled && !this.closed ? { waitingBytes: this.queuedBytes, unreadMs: this.inputStallMs } : null
   }
 
   private hold(text: string, requestId: JsonRpcId | undefined, method: string | undefined): Promise<void> {

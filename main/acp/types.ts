@@ -165,6 +165,12 @@ export interface WireTrace {
 }
 
 /** Transport-level problems that do not end the connection (garbage line, oversized line, …). */
+/** Bytes of Bosun's an agent leaves unread in its input, and how long it has read none of them. */
+export interface InputStall {
+  waitingBytes: number
+  unreadMs: number
+}
+
 export interface TransportProblem {
   kind: 'non-json-line' | 'oversized-line' | 'invalid-message' | 'batch-rejected' | 'unknown-response-id' | 'handler-crashed' | 'unresponsive' | 'message-too-large'
   message: string
@@ -198,6 +204,13 @@ export interface AcpClientConnection extends IDisposable {
   readonly onDidTrace: Event<WireTrace>
   /** Fired once when the stream ends or the connection is disposed. */
   readonly onDidClose: Event<{ error?: Error }>
+  /**
+   * The agent read none of its input for a while though Bosun's bytes wait for it in a full pipe (a message sent now
+   * waits behind them): how many bytes wait and for how long, or `null` once it reads again. Ends nothing.
+   */
+  readonly onDidChangeInputStall?: Event<InputStall | null>
+  /** What the agent leaves unread as {@link onDidChangeInputStall} last said; `null` while it reads. */
+  inputStall?(): InputStall | null
   /** Whether Bosun's own request with this id still waits for the agent's answer (what a request-scoped elicitation may name, G12). */
   isRequestPending(id: JsonRpcId): boolean
   /** Fires with the id of each of Bosun's requests once the agent answered it (or it failed in the agent's place). */

@@ -106,6 +106,7 @@ async function startBosunServices(integration: HostIntegration): Promise<BosunSe
       runsAuthMethod: (method) => loginKind(method) !== 'other',
       ...(integration.limits?.maxQueuedBytes !== undefined ? { maxQueuedBytes: integration.limits.maxQueuedBytes } : {}),
       ...(integration.limits?.writeStallMs !== undefined ? { writeStallMs: integration.limits.writeStallMs } : {}),
+      ...(integration.limits?.inputStallMs !== undefined ? { inputStallMs: integration.limits.inputStallMs } : {}),
       ...(integration.limits?.maxRequestsInFlight !== undefined ? { maxRequestsInFlight: integration.limits.maxRequestsInFlight } : {}),
       // A request naming a session serves only a session of this very process (G7); one it names before Bosun knows it waits.
       admitRequest: sessionRequestAdmission({ sessionForRequest: (...args) => sessions.sessionForRequest(...args) }, agentId, () => connection),

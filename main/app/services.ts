@@ -62,6 +62,8 @@ export interface HostileAgentLimits {
   maxQueuedBytes?: number
   /** How long messages may wait for an agent that reads none of its stdin before it is called unresponsive. */
   writeStallMs?: number
+  /** How long an agent may leave Bosun's bytes unread in its full input before its sessions say so (ends nothing). */
+  inputStallMs?: number
   /** What one open session may take from its agent before its turn is stopped and the rest dropped. */
   maxSessionBytes?: number
   /** The agent's requests Bosun holds at once, queued or waiting for their answer; more are refused at once. */

@@ -68,6 +68,8 @@ export interface SessionRecord {
   chosenModes?: Set<string>
   /** The mode or option acting unasked that the agent switched the session to, as last told (told once until it changes). */
   unaskedTold?: string
+  /** Bosun said in this session that its agent reads none of its input (withdrawn once it reads again, or goes). */
+  inputStallTold?: true
   /** The title of Bosun's warning that the agent started the session in it, while the session stays in it (then withdrawn). */
   unaskedStarted?: string
 }

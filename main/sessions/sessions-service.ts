@@ -4,7 +4,7 @@ import { Deferred } from '../base/deferred'
 import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, stoppedByBosun, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
+import type { AcpClientConnection, AgentSessionInfo, InputStall, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, SessionAction, SessionState, TurnError } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
@@ -12,7 +12,7 @@ import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coale
 import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
 import { turnErrorFrom } from '../../common/acp-errors'
-import { FROM_BOSUN, STOP_OVERDUE_TITLE, bosunNotice } from '../../common/session/stop-watchdog'
+import { FROM_BOSUN, INPUT_STALL_TITLE, STOP_OVERDUE_TITLE, bosunNotice, isInputStallNotice } from '../../common/session/stop-watchdog'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 import { SESSION_FACTS } from './session-growth'
@@ -219,7 +219,49 @@ export class SessionsService implements IDisposable {
   /** Subscribes to a (new) connection of an agent; the returned disposable is owned by the caller's connection scope. */
   attachConnection(agentId: string, connection: AcpClientConnection): IDisposable {
     const sub = connection.onDidReceiveUpdate((notification) => this.handleUpdate(agentId, connection, notification))
-    return toDisposable(() => sub.dispose())
+    const stall = connection.onDidChangeInputStall?.((news) => this.inputStallChanged(connection, news))
+    return toDisposable(() => {
+      sub.dispose()
+      stall?.dispose()
+    })
+  }
+
+  /** The agent reads none of its input, or reads again: said, or taken back, in its sessions with a turn running. */
+  private inputStallChanged(connection: AcpClientConnection, stall: InputStall | null): void {
+    for (const [sessionId, record] of this.sessions) {
+      if (record.connection !== connection) continue
+      if (stall === null) this.withdrawInputStall(sessionId, record)
+      else if (record.turn) this.tellInputStall(sessionId, record, stall)
+    }
+  }
+
+  /**
+   * Bytes wait in the agent's input (only in a full pipe) and it has read none for a while: what the person sends now,
+   * Stop's `session/cancel` too, waits behind them. Said before the silence notice would be (30 s), with the way on.
+   */
+  private tellInputStall(sessionId: string, record: SessionRecord, stall: InputStall): void {
+    if (record.inputStallTold) return
+    record.inputStallTold = true
+    const seconds = Math.max(1, Math.round(stall.unreadMs / 1000))
+    this.push(sessionId, {
+      type: 'updates',
+      updates: [
+        bosunNotice(
+          'warning',
+          INPUT_STALL_TITLE,
+          `For ${seconds} s it has read nothing of what Bosun sent it (${formatBytes(stall.waitingBytes)} wait unread), so your messages, ` +
+            'its answers and Stop do not reach it now. It may be stuck. Restart the agent to go on: this ends its turns.',
+        ),
+      ],
+    })
+  }
+
+  private withdrawInputStall(sessionId: string, record: SessionRecord): void {
+    if (!record.inputStallTold) return
+    record.inputStallTold = undefined
+    this.batcher.flush(sessionId)
+    const notice = record.state.notices.find(isInputStallNotice)
+    if (notice) this.push(sessionId, { type: 'dismiss_notice', id: notice.id })
   }
 
   /**
@@ -234,6 +276,8 @@ export class SessionsService implements IDisposable {
       this.subagentRoutes.forget(sessionId, record)
       // Queued actions first: a turn that started within this frame must count as running.
       this.batcher.flush(sessionId)
+      // The agent that did not read is gone: its error says what happened now.
+      this.withdrawInputStall(sessionId, record)
       if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.', ...(byBosun ? { byBosun } : {}) })
       this.push(sessionId, { type: 'agent_gone' })
       this.batcher.flush(sessionId)
@@ -490,6 +534,9 @@ export class SessionsService implements IDisposable {
     // v2: the answer names the message the prompt became, so its echo joins the local bubble, whatever its text (F6).
     const turn = connection.prompt(record.acpSessionId, prompt, { onInserted: (messageId) => this.push(sessionId, { type: 'prompt_inserted', messageId }) })
     record.turn = turn
+    // Sent into an input the agent already left unread: the message waits behind it, said now.
+    const stall = connection.inputStall?.()
+    if (stall) this.tellInputStall(sessionId, record, stall)
     this.clearWatchdog(record)
     try {
       const outcome = await turn

@@ -162,3 +162,61 @@ it('a request whose write fails (the agent is gone) and a request after the agen
   expect(notSent).toEqual([1, 2])
   stuck.dispose()
 })
+
+it('bytes the agent leaves in the pipe unread for the input stall time are said once, with how many; said again as read; nothing fails', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+  try {
+    const pipe = pipeReadByHand()
+    const said: (number | null)[] = []
+    const writer = new NdjsonMessageWriter(pipe.writable, { inputStallMs: 5_000, stallMs: 60_000, onInputStall: (stall) => said.push(stall && stall.waitingBytes) })
+    // A small prompt behind what the agent left in the pipe: it waits there, and nothing else tells.
+    const first = writer.write(notification(2_000))
+    const prompt = writer.write(request(1, 300))
+    await vi.advanceTimersByTimeAsync(4_999)
+    expect(said).toEqual([])
+    expect(writer.inputStall).toBeNull()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(said).toHaveLength(1)
+    expect(said[0]).toBeGreaterThan(2_300)
+    expect(writer.inputStall).toEqual({ waitingBytes: said[0], unreadMs: 5_000 })
+    // Once, however long it stays so.
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(said).toHaveLength(1)
+    // The agent reads: said so; the prompt still waits, so the clock starts again from that read.
+    expect(pipe.read()).toBe(true)
+    await first
+    expect(said).toEqual([said[0], null])
+    expect(writer.inputStall).toBeNull()
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(said).toHaveLength(3)
+    expect(pipe.read()).toBe(true)
+    await prompt
+    expect(said[3]).toBeNull()
+    // Nothing waits: nothing is watched.
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(said).toHaveLength(4)
+    writer.dispose()
+  } finally {
+    vi.useRealTimers()
+  }
+})
+
+it('an agent that reads what it is sent is never said stalled', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+  try {
+    const pipe = pipeReadByHand()
+    const said: (number | null)[] = []
+    const writer = new NdjsonMessageWriter(pipe.writable, { inputStallMs: 5_000, onInputStall: (stall) => said.push(stall && stall.waitingBytes) })
+    const writes = Array.from({ length: 6 }, (_, i) => writer.write(request(i, 500)))
+    for (let read = 0; read < 6; read++) {
+      await vi.advanceTimersByTimeAsync(4_000)
+      expect(pipe.read()).toBe(true)
+    }
+    await Promise.all(writes)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(said).toEqual([])
+    writer.dispose()
+  } finally {
+    vi.useRealTimers()
+  }
+})
