@@ -18,7 +18,7 @@ import { TerminalActionsContext, useTerminalActions } from '../components/transc
 import { ToolCallActionsContext, useToolCallActions } from '../components/transcript/tool-call-actions'
 import { BackgroundWork } from '../components/background/BackgroundWork'
 import { waitingOnPerson, type AppStore } from '../state/app-store'
-import { isStopOverdueNotice } from '../../common/session/stop-watchdog'
+import { isInputStallNotice, isStopOverdueNotice } from '../../common/session/stop-watchdog'
 import { derivedTitle, folderName, untitledName } from '../../common/session/title'
 import { useAppSelector } from './use-app-selector'
 import { useTranscriptSession } from './transcript-session'
@@ -285,6 +285,8 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
   const otherBusySessions = useAppSelector(store, (view) => countBusySessions(view.sessions, agentId, sessionId))
   const waiting = session !== undefined && !stopOverdue && waitingOnAgent(session, agent?.status === 'ready')
   const silentMs = useSilence(waiting ? (lastActivityAt ?? null) : null, useStallThreshold(api.appInfo))
+  // Main said the agent reads none of its input: said at once under the message box, with the restart, not as a toast.
+  const notReading = turnRunning && (session?.notices ?? []).some(isInputStallNotice)
 
   // The header's title and subtitle views are made when what they show changes, not at each render of the screen (one per
   // batch of a flood): new elements each time made the header render again with every batch.
@@ -337,7 +339,7 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
       />
       {/* The agent's notices sit above the transcript, in its column: they cover neither the header nor the transcript. */}
       <div className="session-middle">
-        <Toasts notices={notices} onDismiss={onDismiss} placement="session" speaker={agentName} />
+        <Toasts notices={notReading ? notices.filter((n) => !isInputStallNotice(n)) : notices} onDismiss={onDismiss} placement="session" speaker={agentName} />
         <SessionSeamsProvider value={sessionSeams}>
           <NotSentContext.Provider value={notSentActions}>
             <TerminalActionsContext.Provider value={terminalActions}>
@@ -356,8 +358,15 @@ export function SessionScreen({ store, api, sessionId, inboxSlot, focusRequest, 
         </TerminalActionsContext.Provider>
         <PlanPanel plans={session.plans} />
         {agent && <AgentErrorBanner agent={agent} onRestart={onRestart} />}
-        {silentMs !== null && (
-          <StallNotice agentName={agentName} silentMs={silentMs} otherBusySessions={otherBusySessions} onStop={onStop} onRestart={() => void onRestart()} />
+        {(notReading || silentMs !== null) && (
+          <StallNotice
+            agentName={agentName}
+            silentMs={silentMs ?? 0}
+            otherBusySessions={otherBusySessions}
+            onStop={onStop}
+            onRestart={() => void onRestart()}
+            notReading={notReading}
+          />
         )}
         {stopOverdue && api.stopAgent && (
           <section className="agent-error stop-overdue" role="alert" aria-label={`${agentName} has not stopped`}>

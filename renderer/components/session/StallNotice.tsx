@@ -54,34 +54,44 @@ export interface StallNoticeProps {
   onStop: () => void
   /** Restart the agent (asked here first). */
   onRestart: () => void
+  /**
+   * Main said the agent reads none of its input (`isInputStallNotice`): whatever is sent, Stop included, waits unread,
+   * so only a restart is offered, whatever the silence.
+   */
+  notReading?: boolean
 }
 
 /**
  * "No word from Claude for 2 min", with Stop and Restart agent at hand. Restarting ends every turn of the
  * agent, so it asks first, in place. The words under the title say that nothing ends the turn by itself.
  */
-export function StallNotice({ agentName, silentMs, otherBusySessions, onStop, onRestart }: StallNoticeProps) {
+export function StallNotice({ agentName, silentMs, otherBusySessions, onStop, onRestart, notReading = false }: StallNoticeProps) {
   const [confirming, setConfirming] = useState(false)
   const others =
     otherBusySessions === 0 ? '' : otherBusySessions === 1 ? ' Its turn in 1 other session ends too.' : ` Its turns in ${otherBusySessions} other sessions end too.`
+  const title = notReading ? `${agentName} is not reading its input` : `No word from ${agentName} for ${silenceLabel(silentMs)}`
   return (
-    <section className="stall-notice" role="region" aria-label={`${agentName} is silent`}>
+    <section className="stall-notice" role="region" aria-label={notReading ? `${agentName} is not reading` : `${agentName} is silent`}>
       {/* Announced once when it appears; the counting words below are not live, so they do not nag. */}
-      <span className="sr-only" role="status">{`No word from ${agentName} for a while.`}</span>
+      <span className="sr-only" role="status">{notReading ? `${agentName} is not reading its input.` : `No word from ${agentName} for a while.`}</span>
       <div className="stall-head">
         <span className="stall-dot" aria-hidden="true" />
         <div className="stall-text">
-          <strong>
-            No word from {agentName} for {silenceLabel(silentMs)}
-          </strong>
-          <span className="muted">The turn is still running: a long tool can be quiet. Stop ends this turn; restarting the agent ends all of its turns.</span>
+          <strong>{title}</strong>
+          <span className="muted">
+            {notReading
+              ? 'It has left what Bosun sent it unread, so nothing you send reaches it now, Stop included. Restart the agent to go on; that ends all of its turns.'
+              : 'The turn is still running: a long tool can be quiet. Stop ends this turn; restarting the agent ends all of its turns.'}
+          </span>
         </div>
         {!confirming && (
           <div className="stall-actions">
-            {/* Named apart from the composer's Stop (same call), so each is found by its own name. */}
-            <button type="button" className="button button-secondary button-small" aria-label="Stop this turn" onClick={onStop}>
-              Stop
-            </button>
+            {/* Named apart from the composer's Stop (same call), so each is found by its own name. Not offered to an agent that reads nothing. */}
+            {!notReading && (
+              <button type="button" className="button button-secondary button-small" aria-label="Stop this turn" onClick={onStop}>
+                Stop
+              </button>
+            )}
             <button type="button" className="button button-secondary button-small" onClick={() => setConfirming(true)}>
               Restart agent
             </button>

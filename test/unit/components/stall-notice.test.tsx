@@ -22,4 +22,14 @@ describe('StallNotice', () => {
   it('under a minute, in steps of 5 s', () => {
     expect(textOf(render(37_000))).toContain('No word from Claude for 35 s')
   })
+
+  it('an agent that reads none of its input: said so at once, whatever the silence, and only the restart offered (Stop cannot reach it)', () => {
+    const html = renderToStaticMarkup(<StallNotice agentName="Claude" silentMs={0} otherBusySessions={0} onStop={() => {}} onRestart={() => {}} notReading />)
+    expect(html).toContain('aria-label="Claude is not reading"')
+    expect(textOf(html)).toContain('Claude is not reading its input')
+    expect(textOf(html)).toContain('nothing you send reaches it now, Stop included. Restart the agent to go on')
+    expect(textOf(html)).not.toContain('No word from')
+    expect(html).not.toContain('aria-label="Stop this turn"')
+    expect(textOf(html)).toContain('Restart agent')
+  })
 })
