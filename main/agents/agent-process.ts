@@ -10,6 +10,7 @@ import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { TextTail } from '../base/ring-buffer'
+import { TerminalText } from '../../common/terminal/terminal-text'
 import type { ProcessGroupRecords } from './process-records'
 import { AgentLogFile } from './agent-log-file'
 import { newRunTag, processesTagged, RUN_TAG_NAME } from './run-tag'
@@ -202,14 +203,13 @@ export class AgentProcess implements IDisposable {
     this.onDidWriteStderrEmitter.fire(text)
   }
 
-  /** The end of what the agent wrote to stderr, cut at a line boundary. */
+  /**
+   * The end of what the agent wrote to stderr, cut at a line boundary, as a terminal leaves it: what errors quote and
+   * every screen shows. Escape sequences, carriage returns and control characters (a program's colours, a hostile
+   * one's `ESC]0;…` or NUL) would show as "[31m" or hide text; the log file keeps the bytes as written.
+   */
   stderrTail(): string {
-    return this.tail.toString()
-  }
-
-  /** The last `lines` lines of stderr (for error messages). */
-  stderrLastLines(lines: number): string {
-    return this.tail.lastLines(lines)
+    return asATerminalLeavesIt(this.tail.toString())
   }
 
   /** Waits for the exit at most `ms`; true when it exited. */
@@ -378,4 +378,11 @@ async function describeSpawnError(spec: AgentProcessSpec, error: unknown): Promi
 async function programProblem(spec: AgentProcessSpec): Promise<string | null> {
   const path = spec.command.includes(sep) ? resolve(spec.cwd, spec.command) : await findOnPath(spec.command, spec.env)
   return path ? unrunnableReason(path) : null
+}
+
+/** `text` as a terminal leaves it on screen (see {@link TerminalText}): no escape sequences, no control characters but tab and line feed. */
+function asATerminalLeavesIt(text: string): string {
+  const screen = new TerminalText(Number.MAX_SAFE_INTEGER)
+  screen.append(text)
+  return screen.text()
 }

@@ -5,6 +5,8 @@ import { AgentMcpServers, type AgentMcpApi } from '../mcp/AgentMcpServers'
 import { runtimeActions, STATUS_LABEL } from './agent-status'
 import { keepTabInside } from '../common/modal-focus'
 import { revealAsText } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
+import { neutraliseEscapes } from '../transcript/terminal-text'
 
 export interface AgentOverviewProps {
   agent: AgentDefinitionView
@@ -153,10 +155,11 @@ export function AgentOverview({ agent, runtime, onRestart, onStop, busy, problem
         ) : null}
         {runtime?.error && (
           <div className="agents-failure" role="status">
-            <p className="agents-failure-message">{runtime.error.message}</p>
+            {/* The agent's last words and output: their hidden and direction-changing characters show as markers. */}
+            <p className="agents-failure-message">{revealAsText(runtime.error.message, { prose: true })}</p>
             {runtime.error.stderrTail && (
               <pre className="stderr-tail" tabIndex={0} aria-label="Agent error output">
-                {runtime.error.stderrTail}
+                <VisibleText text={neutraliseEscapes(runtime.error.stderrTail)} prose code />
               </pre>
             )}
           </div>

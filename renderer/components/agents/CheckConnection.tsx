@@ -5,6 +5,7 @@ import { apiName } from './GatewayForm'
 import type { IpcFailure } from '../../../common/contract'
 import { revealAsText } from '../permissions/reveal-text'
 import { VisibleText } from '../permissions/VisibleText'
+import { neutraliseEscapes } from '../transcript/terminal-text'
 
 export interface CheckConnectionProps {
   agentName: string
@@ -72,7 +73,7 @@ export function CheckConnection({ agentName, result, checking, onCheck, onLogin 
               <>
                 <p className="field-label">What the agent printed before it stopped</p>
                 <pre className="stderr-tail" tabIndex={0} aria-label="Agent error output">
-                  {failure.stderrTail}
+                  <VisibleText text={neutraliseEscapes(failure.stderrTail)} prose code />
                 </pre>
               </>
             ) : null}

@@ -1,6 +1,8 @@
 import { memo, useState } from 'react'
 import type { AgentRuntimeView } from '../../../common/session/types'
 import { neutraliseEscapes } from '../transcript/terminal-text'
+import { revealAsText } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
 import { Icon } from './icons'
 
 /** Whether the agent is down with an error the person should see (a crash waiting for its automatic restart included). */
@@ -24,7 +26,8 @@ export const AgentErrorBanner = memo(function AgentErrorBanner({ agent, onRestar
           <strong>
             {agent.name} {agent.status === 'failed' ? (agent.error?.kind === 'agent-exited' ? 'stopped working' : 'failed to start') : 'crashed'}
           </strong>
-          <span>{agent.error?.message ?? 'The agent process exited.'}</span>
+          {/* It quotes the agent's last words: their hidden and direction-changing characters show as markers. */}
+          <span>{agent.error ? revealAsText(agent.error.message, { prose: true }) : 'The agent process exited.'}</span>
           {agent.status === 'restarting' ? <span className="muted small">Bosun restarts it in a moment.</span> : null}
         </div>
         <button
@@ -42,7 +45,7 @@ export const AgentErrorBanner = memo(function AgentErrorBanner({ agent, onRestar
       </div>
       {tail && (
         <pre className="stderr-tail" tabIndex={0} aria-label="Agent error output">
-          {tail}
+          <VisibleText text={tail} prose code />
         </pre>
       )}
     </section>

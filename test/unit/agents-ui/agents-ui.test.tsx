@@ -165,7 +165,8 @@ describe('check connection', () => {
     )
     expect(html).toContain('Could not connect')
     expect(html).toContain('The agent exited with code 1.')
-    expect(html).toMatch(/<pre class="stderr-tail"[^>]*>Error: &lt;script&gt;alert\(1\)&lt;\/script&gt;<\/pre>/)
+    // As text (its hidden characters as markers, in VisibleText's spans).
+    expect(html).toMatch(/<pre class="stderr-tail"[^>]*>(<span[^>]*>)*Error: &lt;script&gt;alert\(1\)&lt;\/script&gt;(<\/span>)*<\/pre>/)
     expect(html).not.toContain('<script>')
   })
 })
