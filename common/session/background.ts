@@ -33,18 +33,30 @@ const HASHED_HANDLE = /^#[0-9a-f]{64}$/
  * {@link MAX_QUOTED_ITEM_ID} characters, `#` and the id's SHA-256. The agent may choose any length; a 3,000-character
  * id was refused by the contract, so the person's Cancel did nothing.
  */
-export function itemHandle(id: string): string {
-  return id.length <= MAX_QUOTED_ITEM_ID ? id : `#${sha256Hex(id)}`
+export function itemHandle(id: string, hash: (text: string) => string = sha256Hex): string {
+  return id.length <= MAX_QUOTED_ITEM_ID ? id : `#${hash(id)}`
+}
+
+/**
+ * How main looks a hash handle up: `hash`, the same SHA-256 faster (Node's); `only`, the items worth hashing (those that
+ * can be cancelled now): an agent's thousands of long ids are not all hashed at each click.
+ */
+export interface HandleLookup<T> {
+  hash?: (text: string) => string
+  only?: (item: T) => boolean
 }
 
 /** Whether the long `id` is the one the window named by the hash `handle` (see {@link itemHandle}). */
-const hashNames = (id: string, handle: string): boolean => id.length > MAX_QUOTED_ITEM_ID && itemHandle(id) === handle
+const hashNames = (id: string, handle: string, hash: ((text: string) => string) | undefined): boolean => id.length > MAX_QUOTED_ITEM_ID && itemHandle(id, hash) === handle
 
 /** The terminal the window named by {@link itemHandle}. */
-export function terminalByHandle(terminals: Record<string, TerminalView>, handle: string): TerminalView | undefined {
+export function terminalByHandle(terminals: Record<string, TerminalView>, handle: string, lookup: HandleLookup<TerminalView> = {}): TerminalView | undefined {
   const quoted = terminalOf(terminals, handle)
   if (quoted || !HASHED_HANDLE.test(handle)) return quoted
-  for (const id of Object.keys(terminals)) if (hashNames(id, handle)) return terminals[id]
+  for (const id of Object.keys(terminals)) {
+    const terminal = terminals[id]!
+    if ((lookup.only?.(terminal) ?? true) && hashNames(id, handle, lookup.hash)) return terminal
+  }
   return undefined
 }
 
@@ -68,12 +80,12 @@ export function toolCallOf(state: Pick<SessionState, 'entries'>, toolCallId: str
 }
 
 /** The tool call the window named by {@link itemHandle}. */
-export function toolCallByHandle(state: Pick<SessionState, 'entries'>, handle: string): ToolCallEntry | undefined {
+export function toolCallByHandle(state: Pick<SessionState, 'entries'>, handle: string, lookup: HandleLookup<ToolCallEntry> = {}): ToolCallEntry | undefined {
   const quoted = toolCallOf(state, handle)
   if (quoted || !HASHED_HANDLE.test(handle)) return quoted
   for (let i = state.entries.length - 1; i >= 0; i--) {
     const entry = state.entries[i]!
-    if (entry.kind === 'tool_call' && hashNames(entry.toolCallId, handle)) return entry
+    if (entry.kind === 'tool_call' && (lookup.only?.(entry) ?? true) && hashNames(entry.toolCallId, handle, lookup.hash)) return entry
   }
   return undefined
 }

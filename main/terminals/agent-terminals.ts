@@ -5,6 +5,7 @@
  * `capabilities.cancel` and no `exitStatus`. Anything else is refused as a value and nothing is sent.
  */
 import { fail, ok, toFailure, type Result } from '../base/errors'
+import { sha256Hex } from '../base/sha256'
 import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import { V2ItemCancels, type CancelSessions } from '../acp/accepted-cancels'
@@ -27,7 +28,7 @@ export class AgentTerminals extends V2ItemCancels {
     const checked = this.v2State(sessionId, 'their terminals')
     if (!checked.ok) return checked
     const state = checked.value
-    const terminal = terminalByHandle(state.terminals, handle)
+    const terminal = terminalByHandle(state.terminals, handle, { hash: sha256Hex, only: (t) => canCancelTerminal(t) })
     if (!terminal) return fail({ kind: 'not-found', message: `This session has no terminal ${handle}.` })
     const terminalId = terminal.terminalId
     if (!canCancelTerminal(terminal)) {

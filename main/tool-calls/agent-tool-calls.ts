@@ -13,6 +13,7 @@
  * subagent's session, which the entry keeps, and only while that session is one this session announced.
  */
 import { fail, ok, RpcError, toFailure, type Result } from '../base/errors'
+import { sha256Hex } from '../base/sha256'
 import type { Logger } from '../base/log'
 import { realScheduler, type Scheduler } from '../agents/scheduler'
 import { V2ItemCancels, type CancelSessions } from '../acp/accepted-cancels'
@@ -48,7 +49,7 @@ export class AgentToolCalls extends V2ItemCancels {
     const checked = this.v2State(sessionId, 'a tool call')
     if (!checked.ok) return checked
     const state = checked.value
-    const entry = toolCallByHandle(state, handle)
+    const entry = toolCallByHandle(state, handle, { hash: sha256Hex, only: (e) => canCancelToolCall(e) })
     if (!entry) return fail({ kind: 'not-found', message: `This session has no tool call ${handle}.` })
     const toolCallId = entry.toolCallId
     if (!canCancelToolCall(entry)) {

@@ -7,7 +7,8 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { calls, type CallResult } from '../../../common/contract'
 import { applyActions, createSessionState } from '../../../common/session/reducer'
-import { itemHandle, MAX_QUOTED_ITEM_ID, terminalByHandle, toolCallByHandle } from '../../../common/session/background'
+import { canCancelToolCall, itemHandle, MAX_QUOTED_ITEM_ID, terminalByHandle, toolCallByHandle } from '../../../common/session/background'
+import { sha256Hex } from '../../../main/base/sha256'
 import { useToolCallActions, type ToolCallActions } from '../../../renderer/components/transcript/tool-call-actions'
 import { useTerminalActions, type TerminalActions } from '../../../renderer/components/transcript/terminal-actions'
 
@@ -44,6 +45,11 @@ describe('itemHandle', () => {
     expect(toolCallByHandle(state, itemHandle(long('other')))).toBeUndefined()
     expect(terminalByHandle(state.terminals, itemHandle(long('term')))?.command).toBe('npm run dev')
     expect(terminalByHandle(state.terminals, itemHandle(long('other')))).toBeUndefined()
+    // Main: Node's SHA-256, the same digest (a lone surrogate too), and only among what can be cancelled.
+    const odd = `${long('call')}\ud800`
+    expect(itemHandle(odd, sha256Hex)).toBe(itemHandle(odd))
+    expect(toolCallByHandle(state, itemHandle(long('call')), { hash: sha256Hex })?.title).toBe('Build')
+    expect(toolCallByHandle(state, itemHandle(long('call')), { hash: sha256Hex, only: canCancelToolCall })).toBeUndefined()
   })
 })
 
