@@ -4,7 +4,7 @@ import { Deferred } from '../base/deferred'
 import { formatBytes } from '../base/format-bytes'
 import { BosunError, RpcError, fail, ok, stoppedByBosun, toFailure, type Failure, type Result } from '../base/errors'
 import type { Logger } from '../base/log'
-import type { AcpClientConnection, AgentSessionInfo, InputStall, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
+import type { AcpClientConnection, AgentSessionInfo, ProtocolVersion, SessionUpdateNotification } from '../acp/types'
 import type { EventSink } from '../../common/contract'
 import type { ContentBlock, SessionAction, SessionState, TurnError } from '../../common/session/types'
 import { applyActions, createSessionState } from '../../common/session/reducer'
@@ -12,7 +12,7 @@ import { coalesceTextChunks, isPlainTextChunk } from '../../common/session/coale
 import { answeredLastPrompt } from '../../common/session/answered'
 import { boundJson, cutText, DEFAULT_JSON_BOUNDS } from '../../common/bounded'
 import { turnErrorFrom } from '../../common/acp-errors'
-import { FROM_BOSUN, INPUT_STALL_TITLE, STOP_OVERDUE_TITLE, bosunNotice, isInputStallNotice } from '../../common/session/stop-watchdog'
+import { FROM_BOSUN, STOP_OVERDUE_TITLE, bosunNotice } from '../../common/session/stop-watchdog'
 import { withoutUnkeptToolMeta, withTerminalOutputTail } from '../../common/session/reducer/tool-calls'
 import { ActionBatcher, type Scheduler } from './action-batcher'
 import { SESSION_FACTS } from './session-growth'
@@ -21,8 +21,8 @@ import { SUBAGENT_KINDS, SubagentRoutes, agentScopedId, fromSubagent } from './s
 import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged } from './session-config'
 import { settleLoadReplay } from './load-replay'
 import { deleteAgentSession, listAgentSessions, type AgentSessionsPort } from './agent-sessions'
-import { KINDS_APPLIED_WHEN_FULL, MAX_CHOSEN_MODES, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
-import { leavesUnattended, unattendedKey, unattendedUpdate, type UnattendedChoice } from '../trust/unattended-mode'
+import { KINDS_APPLIED_WHEN_FULL, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
+import { ConductNotices } from './conduct-notices'
 import {
   additionalDirectoriesFor,
   foldersMissing,
@@ -121,10 +121,6 @@ type StreamEmit = (sessionId: string, ready: SessionUpdateNotification['update']
  * a copy of each session's state for snapshots, so a reloaded renderer rehydrates) and forwards the same
  * actions, batched per frame, to the renderer.
  */
-/** How Gemini CLI tells a change of its mode, as text (see `applyModeMarker`). */
-const MODE_MARKER = '[MODE_UPDATE] '
-/** How much of an agent's mode name (or id) a notice of Bosun's quotes. */
-const MAX_QUOTED_MODE_CHARS = 200
 
 export class SessionsService implements IDisposable {
   /** By Bosun's id for the session: the agent-scoped id, with `#n` added when a restarted agent reuses one. */
@@ -138,6 +134,13 @@ export class SessionsService implements IDisposable {
   private opening = 0
   /** Updates for session ids we do not know yet, while a `session/new` is in flight on that connection (v2 may send them first). */
   private readonly early = new EarlyUpdates()
+  /** Bosun's words on what an agent did unasked: a mode that acts unasked, an input it leaves unread. */
+  private readonly conduct = new ConductNotices({
+    sessions: () => this.sessions,
+    record: (sessionId) => this.sessions.get(sessionId),
+    push: (sessionId, action) => this.push(sessionId, action),
+    flush: (sessionId) => this.batcher.flush(sessionId),
+  })
   private readonly store = new DisposableStore()
   private readonly batcher: ActionBatcher
   private readonly cancellationListeners: SessionCancellationListener[] = []
@@ -219,49 +222,11 @@ export class SessionsService implements IDisposable {
   /** Subscribes to a (new) connection of an agent; the returned disposable is owned by the caller's connection scope. */
   attachConnection(agentId: string, connection: AcpClientConnection): IDisposable {
     const sub = connection.onDidReceiveUpdate((notification) => this.handleUpdate(agentId, connection, notification))
-    const stall = connection.onDidChangeInputStall?.((news) => this.inputStallChanged(connection, news))
+    const stall = connection.onDidChangeInputStall?.((news) => this.conduct.inputStallChanged(connection, news))
     return toDisposable(() => {
       sub.dispose()
       stall?.dispose()
     })
-  }
-
-  /** The agent reads none of its input, or reads again: said, or taken back, in its sessions with a turn running. */
-  private inputStallChanged(connection: AcpClientConnection, stall: InputStall | null): void {
-    for (const [sessionId, record] of this.sessions) {
-      if (record.connection !== connection) continue
-      if (stall === null) this.withdrawInputStall(sessionId, record)
-      else if (record.turn) this.tellInputStall(sessionId, record, stall)
-    }
-  }
-
-  /**
-   * Bytes wait in the agent's input (only in a full pipe) and it has read none for a while: what the person sends now,
-   * Stop's `session/cancel` too, waits behind them. Said before the silence notice would be (30 s), with the way on.
-   */
-  private tellInputStall(sessionId: string, record: SessionRecord, stall: InputStall): void {
-    if (record.inputStallTold) return
-    record.inputStallTold = true
-    const seconds = Math.max(1, Math.round(stall.unreadMs / 1000))
-    this.push(sessionId, {
-      type: 'updates',
-      updates: [
-        bosunNotice(
-          'warning',
-          INPUT_STALL_TITLE,
-          `For ${seconds} s it has read nothing of what Bosun sent it (${formatBytes(stall.waitingBytes)} wait unread), so your messages, ` +
-            'its answers and Stop do not reach it now. It may be stuck. Restart the agent to go on: this ends its turns.',
-        ),
-      ],
-    })
-  }
-
-  private withdrawInputStall(sessionId: string, record: SessionRecord): void {
-    if (!record.inputStallTold) return
-    record.inputStallTold = undefined
-    this.batcher.flush(sessionId)
-    const notice = record.state.notices.find(isInputStallNotice)
-    if (notice) this.push(sessionId, { type: 'dismiss_notice', id: notice.id })
   }
 
   /**
@@ -277,7 +242,7 @@ export class SessionsService implements IDisposable {
       // Queued actions first: a turn that started within this frame must count as running.
       this.batcher.flush(sessionId)
       // The agent that did not read is gone: its error says what happened now.
-      this.withdrawInputStall(sessionId, record)
+      this.conduct.inputReadAgain(sessionId, record)
       if (record.state.turn.state !== 'idle') this.endTurnWithError(sessionId, record, { message: failure?.message ?? 'The agent stopped.', ...(byBosun ? { byBosun } : {}) })
       this.push(sessionId, { type: 'agent_gone' })
       this.batcher.flush(sessionId)
@@ -499,7 +464,7 @@ export class SessionsService implements IDisposable {
       record.state = applyActions(state, this.redact(actions))
       this.history?.created(record.state, { capabilities: connection.handshake?.capabilities })
       this.events.emit('sessionAdded', { session: record.state })
-      this.tellUnaskedStart(sessionId, record)
+      this.conduct.started(sessionId, record)
       return ok({ sessionId })
     } catch (error) {
       return fail(undelivered(toFailure(error), 'the request for a new session'))
@@ -536,7 +501,7 @@ export class SessionsService implements IDisposable {
     record.turn = turn
     // Sent into an input the agent already left unread: the message waits behind it, said now.
     const stall = connection.inputStall?.()
-    if (stall) this.tellInputStall(sessionId, record, stall)
+    if (stall) this.conduct.inputStalled(sessionId, record, stall)
     this.clearWatchdog(record)
     try {
       const outcome = await turn
@@ -647,12 +612,12 @@ export class SessionsService implements IDisposable {
         return fail({ kind: 'invalid-argument', message })
       }
     }
-    this.chose(sessionId, unattendedKey(undefined, modeId))
+    this.conduct.chose(sessionId, undefined, modeId)
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       await this.withTimeout('session/set_mode', connection.setMode(acpSessionId, modeId))
       const update = { sessionUpdate: 'current_mode_update', currentModeId: modeId }
       this.push(sessionId, { type: 'updates', updates: [update] })
-      this.leftUnasked(sessionId, update)
+      this.conduct.left(sessionId, update)
     })
   }
 
@@ -702,14 +667,14 @@ export class SessionsService implements IDisposable {
         return fail({ kind: 'invalid-argument', message })
       }
     }
-    this.chose(sessionId, unattendedKey(configId, value))
+    this.conduct.chose(sessionId, configId, value)
     return this.withConnection(sessionId, async (connection, acpSessionId) => {
       // Raced against the deadline too: a reattach waits for this one (restoreMode), and every prompt waits for the reattach.
       const options = await this.withTimeout('session/set_config_option', connection.setConfigOption(acpSessionId, configId, value))
       if (!options) return
       const update = { sessionUpdate: 'config_option_update', configOptions: options }
       this.push(sessionId, { type: 'updates', updates: [update] })
-      this.leftUnasked(sessionId, update)
+      this.conduct.left(sessionId, update)
     })
   }
 
@@ -1061,8 +1026,8 @@ export class SessionsService implements IDisposable {
       if (update.sessionUpdate === 'subagent_update') this.subagentRoutes.adopt(route.sessionId, route.record, update)
       if (!route.record.full || KINDS_APPLIED_WHEN_FULL.has(update.sessionUpdate)) this.pushUpdate(route.sessionId, update, plain)
       // (Not what a `session/load` replays: the session as it was, modes the person may have chosen in an earlier run.)
-      if ((update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') && !tail) this.tellUnaskedSwitch(route.sessionId, route.record, update)
-      else if (!tail && update.sessionUpdate === 'agent_message_chunk') this.tellUnaskedMarker(route.sessionId, route.record, update)
+      if ((update.sessionUpdate === 'current_mode_update' || update.sessionUpdate === 'config_option_update') && !tail) this.conduct.switched(route.sessionId, route.record, update)
+      else if (!tail && update.sessionUpdate === 'agent_message_chunk') this.conduct.marker(route.sessionId, route.record, update)
       return
     }
     const parentId = this.subagentRoutes.parent(agentScopedId(agentId, acpSessionId))
@@ -1076,87 +1041,6 @@ export class SessionsService implements IDisposable {
     const firstDrop = () => this.logger.warn(`agent ${agentId} sent more than ${MAX_EARLY_UPDATES} updates or ${formatBytes(MAX_EARLY_BYTES)} before answering session/new; dropping the rest`)
     if (this.early.hold(connection, acpSessionId, update, firstDrop)) return
     this.logger.debug(`dropping update for unknown session ${acpSessionId} from agent ${agentId}`)
-  }
-
-  /**
-   * The agent switched the session by itself to a mode or option whose id or name says it then acts without asking
-   * (nobody chose it here, where main would have asked): the person is told, in Bosun's words, once until it changes.
-   * The modes' names are read as last applied, without applying what waits (a flood of mode updates stays cheap).
-   */
-  private tellUnaskedSwitch(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
-    this.leftUnasked(sessionId, update)
-    const found = unattendedUpdate(update, record.lazy.last.modes)
-    if (!found || record.chosenModes?.has(found.key)) {
-      if (update.sessionUpdate === 'current_mode_update' || !found) record.unaskedTold = undefined
-      return
-    }
-    this.tellUnasked(sessionId, record, found, 'switched')
-  }
-
-  /** Gemini CLI's mode change told as text, `[MODE_UPDATE] <mode>` (applyModeMarker): the same switch, the same warning. */
-  private tellUnaskedMarker(sessionId: string, record: SessionRecord, update: SessionUpdateNotification['update']): void {
-    const text = (update.content as { text?: unknown } | undefined)?.text
-    if (typeof text !== 'string' || !text.startsWith(MODE_MARKER)) return
-    const modeId = /^\[MODE_UPDATE\] (\S+)$/.exec(text)?.[1]
-    const modes = record.lazy.last.modes
-    // As the reducer takes it: a mode the session lists, while no config option is the mode.
-    if (modeId === undefined || !modes?.availableModes.some((m) => m.id === modeId) || record.lazy.last.configOptions.some((o) => o.category === 'mode')) return
-    this.tellUnaskedSwitch(sessionId, record, { sessionUpdate: 'current_mode_update', currentModeId: modeId })
-  }
-
-  private tellUnasked(sessionId: string, record: SessionRecord, found: { key: string; choice: UnattendedChoice }, how: 'started' | 'switched'): void {
-    if (record.unaskedTold === found.key) return
-    record.unaskedTold = found.key
-    const { choice } = found
-    const name = `“${cutText(choice.name, MAX_QUOTED_MODE_CHARS)}”${choice.name === choice.id ? '' : ` (id “${cutText(choice.id, MAX_QUOTED_MODE_CHARS)}”)`}`
-    const title = how === 'started' ? `The agent started this session in ${name}` : `The agent switched this session to ${name} by itself`
-    if (how === 'started') record.unaskedStarted = title
-    this.push(sessionId, {
-      type: 'updates',
-      updates: [
-        bosunNotice(
-          'warning',
-          title,
-          `Bosun did not ask you: the agent ${how === 'started' ? 'chose it' : 'did it'}. Its ${choice.said.by} says “${cutText(choice.said.word, MAX_QUOTED_MODE_CHARS)}”, a word agents use for a mode ` +
-            'that runs commands and changes files without asking you. To switch back, choose another mode under the message box.',
-        ),
-      ],
-    })
-  }
-
-  /**
-   * The session left the mode or option acting unasked it was told to be in (`update`, the agent's or the person's): it
-   * may be told again, and the warning that the agent started the session in it goes, as it no longer is so (a default
-   * of the person's, set right after the start, left it at once). A switch the agent made by itself stays told.
-   */
-  private leftUnasked(sessionId: string, update: { sessionUpdate: string } & Record<string, unknown>): void {
-    const record = this.sessions.get(sessionId)
-    const told = record?.unaskedTold
-    if (!record || told === undefined || !leavesUnattended(told, update)) return
-    record.unaskedTold = undefined
-    const started = record.unaskedStarted
-    if (started === undefined) return
-    record.unaskedStarted = undefined
-    // The warning may still wait in the batch: applied first, to find its id (once a session at most).
-    this.batcher.flush(sessionId)
-    const notice = record.state.notices.find((n) => n.fromBosun && n.title === started)
-    if (notice) this.push(sessionId, { type: 'dismiss_notice', id: notice.id })
-  }
-
-  /** A new session the agent started in a mode or option acting unasked (`gemini --yolo`, a bypass default in its own settings). */
-  private tellUnaskedStart(sessionId: string, record: SessionRecord): void {
-    const { modes, configOptions } = record.state
-    const mode = modes?.currentModeId ? unattendedUpdate({ sessionUpdate: 'current_mode_update', currentModeId: modes.currentModeId }, modes) : null
-    const found = mode ?? unattendedUpdate({ sessionUpdate: 'config_option_update', configOptions }, modes)
-    if (found) this.tellUnasked(sessionId, record, found, 'started')
-  }
-
-  /** The person chose `key` (`unattendedKey`) in this session: the agent reporting it as current did not switch by itself. */
-  private chose(sessionId: string, key: string): void {
-    const record = this.sessions.get(sessionId)
-    if (!record) return
-    record.chosenModes ??= new Set()
-    if (record.chosenModes.size < MAX_CHOSEN_MODES) record.chosenModes.add(key)
   }
 
   /**
