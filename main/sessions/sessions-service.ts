@@ -18,8 +18,7 @@ import { ActionBatcher, type Scheduler } from './action-batcher'
 import { SESSION_FACTS } from './session-growth'
 import { DEFAULT_EARLY_REQUEST_WAIT_MS, EarlyUpdates, MAX_EARLY_BYTES, MAX_EARLY_UPDATES, droppedNotice } from './early-updates'
 import { SUBAGENT_KINDS, SubagentRoutes, agentScopedId, fromSubagent } from './subagents'
-import { chosenMode, configuredBy, currentModel, restoreMode, tellModelChanged } from './session-config'
-import { settleLoadReplay } from './load-replay'
+import { configuredBy } from './session-config'
 import { deleteAgentSession, listAgentSessions, type AgentSessionsPort } from './agent-sessions'
 import { KINDS_APPLIED_WHEN_FULL, STOPPED, newRecord, whenFull, type SessionRecord } from './session-record'
 import { ConductNotices } from './conduct-notices'
@@ -27,7 +26,6 @@ import {
   additionalDirectoriesFor,
   foldersMissing,
   foldersNotPassed,
-  isInputClosed,
   isSessionGone,
   keysNotPassed,
   lastPromptNotSent,
@@ -37,6 +35,7 @@ import {
   undelivered,
 } from './session-notices'
 import { holdsNothing, plainChunkWithinBounds, textStreamKey } from './text-streams'
+import { mcpRefusals, reattach, reopen, type ReattachPort } from './reattach'
 
 /** What the sessions layer needs from the agent runtime (the supervisor, adapted by the composition root). */
 export interface AgentPort {
@@ -160,6 +159,8 @@ export class SessionsService implements IDisposable {
   /** Per session: the end of a text stream held back because it could be the start of a secret. */
   private readonly held = new Map<string, { key: string; update: SessionUpdateNotification['update']; text: string }>()
   private readonly mcpServers: ((agentId: string, connection: AcpClientConnection) => Promise<McpServersForSession>) | undefined
+  /** What bringing a session back on its agent needs of this service (`reattach.ts`). */
+  private readonly reattachPort: ReattachPort
   /** What the agent's own sessions (its list, its copies deleted) need of this service. */
   private readonly agentSessions: AgentSessionsPort = {
     connect: (agentId) => this.agents.connect(agentId),
@@ -213,6 +214,23 @@ export class SessionsService implements IDisposable {
         versionOf: (id) => this.sessions.get(id)?.lazy.last.protocolVersion,
       }),
     )
+    this.reattachPort = {
+      logger,
+      scheduler: this.scheduler,
+      early: this.early,
+      connect: (agentId) => agents.connect(agentId),
+      mcpServers: (agentId, connection) => this.mcpServers?.(agentId, connection),
+      has: (sessionId) => this.sessions.has(sessionId),
+      isCurrent: (sessionId, record) => this.sessions.get(sessionId) === record,
+      flush: (sessionId) => this.batcher.flush(sessionId),
+      push: (sessionId, action) => this.push(sessionId, action),
+      pushUpdate: (sessionId, update) => this.pushUpdate(sessionId, update),
+      adopt: (sessionId, record, update) => this.subagentRoutes.adopt(sessionId, record, update),
+      state: (sessionId) => this.state(sessionId),
+      setMode: (sessionId, modeId) => this.setMode(sessionId, modeId),
+      setConfigOption: (sessionId, configId, value) => this.setConfigOption(sessionId, configId, value),
+      withTimeout: (method, call) => this.withTimeout(method, call),
+    }
   }
 
   addCancellationListener(listener: SessionCancellationListener): void {
@@ -457,7 +475,7 @@ export class SessionsService implements IDisposable {
       const configured = configuredBy(outcome) ?? { type: 'session_configured' }
       // The reducer applies configuration first, then anything the agent sent before answering.
       const buffered = this.early.takeFor(early, record, (update) => this.subagentRoutes.adopt(sessionId, record, update))
-      const actions: SessionAction[] = [configured, ...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
+      const actions: SessionAction[] = [configured, ...mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...keysNotPassed(withoutKeys)]
       const dropped = buffered.dropped
       if (buffered.updates.length) actions.push({ type: 'updates', updates: this.streamEarly(sessionId, buffered.updates, dropped > 0) })
       if (dropped) actions.push({ type: 'updates', updates: [droppedNotice(dropped)] })
@@ -485,7 +503,7 @@ export class SessionsService implements IDisposable {
     if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
     if (record.full) return fail({ kind: 'invalid-argument', message: `${record.full.reason} Start a new session in ${record.state.cwd}.` })
     if (!record.connection || record.reattaching) {
-      const attached = await this.untilReady(record, this.reattach(sessionId, record))
+      const attached = await this.untilReady(record, reattach(this.reattachPort, sessionId, record))
       if (attached === STOPPED) return this.withdrawn(sessionId)
       if (!attached.ok) return attached
       if (record.turn) return fail({ kind: 'invalid-argument', message: 'A turn is already running in this session; stop it or wait for it to end.' })
@@ -715,7 +733,7 @@ export class SessionsService implements IDisposable {
     const record = this.sessions.get(sessionId)
     if (!record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
     if (record.turn || record.reattaching || record.reopening) return fail({ kind: 'invalid-argument', message: 'The session is busy: reopen it once its turn ended.' })
-    const reopening = this.reopen(sessionId, record)
+    const reopening = reopen(this.reattachPort, sessionId, record)
     record.reopening = reopening
     try {
       return await reopening
@@ -735,29 +753,6 @@ export class SessionsService implements IDisposable {
       // Its outcome is the reopen's caller's to tell.
       await record.reopening.catch(() => undefined)
     }
-  }
-
-  private async reopen(sessionId: string, record: SessionRecord): Promise<Result<undefined>> {
-    const connection = record.connection
-    if (connection) {
-      const capabilities = connection.handshake?.capabilities
-      if (record.superseded || (!capabilities?.resumeSession && !capabilities?.loadSession)) {
-        return fail({ kind: 'invalid-argument', message: 'This agent can neither resume nor load sessions, so this one cannot be reopened.' })
-      }
-      if (connection.closeSession && capabilities.closeSession) {
-        try {
-          await this.withTimeout('session/close', connection.closeSession(record.acpSessionId))
-        } catch (error) {
-          // As a close from the history: the agent's answer does not decide anything, the resume does.
-          this.logger.debug(`session/close of ${sessionId} before reopening it failed`, error)
-        }
-      }
-      // Closed, or a turn started, meanwhile: nothing more is done to it.
-      if (this.sessions.get(sessionId) !== record || record.turn || record.reattaching) return fail({ kind: 'invalid-argument', message: 'The session changed while it was reopened.' })
-      if (record.connection === connection) record.connection = undefined
-    }
-    const attached = await this.reattach(sessionId, record)
-    return attached.ok ? ok(undefined) : fail(attached.error)
   }
 
   /**
@@ -842,7 +837,7 @@ export class SessionsService implements IDisposable {
       if (this.sessions.get(sessionId) !== record) return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
       const configured = configuredBy(outcome)
       if (configured) this.push(sessionId, configured)
-      for (const action of [...this.mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
+      for (const action of [...mcpRefusals(record, mcp), ...foldersNotPassed(connection, extra), ...foldersMissing(options.missingFolders ?? [])]) this.push(sessionId, action)
       this.batcher.flush(sessionId)
       return ok({ sessionId })
     } catch (error) {
@@ -863,7 +858,7 @@ export class SessionsService implements IDisposable {
     if (!record.connection || (record.reattaching && !record.restoringMode)) {
       // A session reopened from the history (or left by a restarted agent) shows its mode and options: changing one
       // brings it back on its agent first, as sending a message does.
-      const attached = await this.reattach(sessionId, record)
+      const attached = await reattach(this.reattachPort, sessionId, record)
       if (!attached.ok) return fail(attached.error)
     }
     if (!record.connection) return fail({ kind: 'agent-not-running', message: 'The agent of this session is not running.' })
@@ -876,123 +871,6 @@ export class SessionsService implements IDisposable {
       // approval modes in an untrusted folder."): the message the person sees says why.
       return fail(failure.kind === 'rpc-error' ? { ...failure, message: refusalReason(failure) } : failure)
     }
-  }
-
-  /**
-   * Brings a detached session back on the agent's current process (starting it if needed): `session/resume`,
-   * or `session/load` whose replayed history is dropped (the transcript already has it: updates for a
-   * session arrive only once its record points at the connection).
-   */
-  private reattach(sessionId: string, record: SessionRecord): Promise<Result<AcpClientConnection>> {
-    record.reattaching ??= (async (): Promise<Result<AcpClientConnection>> => {
-      const connected = await this.agents.connect(record.agentId)
-      if (!connected.ok) return connected
-      const { connection, protocolVersion } = connected.value
-      if (record.connection) return ok(record.connection)
-      record.reattachingOn = connection
-      const cannot = (why: string) => {
-        const reason = record.restored
-          ? `This agent ${why}, so it cannot continue this earlier session.`
-          : `The agent restarted and ${why}, so this session cannot continue.`
-        // Said where the person types, so the composer does not offer sends that can only fail.
-        if (this.sessions.has(sessionId)) {
-          this.push(sessionId, { type: 'cannot_continue', reason })
-          this.batcher.flush(sessionId)
-        }
-        return record.restored
-          ? fail({
-              kind: 'agent-not-running',
-              message: `${reason} Start a new session in ${record.state.cwd}.`,
-              data: { offerNewSession: { agentId: record.agentId, cwd: record.state.cwd } },
-            })
-          : // Said where the person types (`cannot_continue`): the window need not say it again in a notice.
-            fail({ kind: 'agent-not-running', message: `${reason} Start a new session.`, data: { cannotContinue: true } })
-      }
-      if (record.superseded) return cannot('gave its id to a newer session')
-      if (protocolVersion !== record.state.protocolVersion) return cannot(`now speaks ACP v${protocolVersion}`)
-      const capabilities = connection.handshake?.capabilities
-      if (protocolVersion === 1 && !capabilities?.loadSession && !capabilities?.resumeSession) return cannot('can neither load nor resume sessions')
-      // What the agent sends before answering (v2: its current state_update, E8) waits in the early buffer.
-      const early = this.early.begin(connection)
-      // v1 session/load replays the whole history first: the transcript has it, so only the session's current facts apply.
-      const loaded = protocolVersion === 1 && !capabilities?.resumeSession
-      // Filtered as it arrives, so a long replay cannot fill the early buffer and push out the facts at its end.
-      if (loaded) early.factsOnly.add(record.acpSessionId)
-      try {
-        const mcp = await this.mcpServers?.(record.agentId, connection)
-        const outcome = await this.withTimeout(
-          'session/resume',
-          connection.resumeSession({
-            sessionId: record.acpSessionId,
-            cwd: record.state.cwd,
-            replay: false,
-            ...(mcp ? { mcpServers: mcp.servers } : {}),
-            // The complete list each time (E17): the folders the session was given.
-            ...additionalDirectoriesFor(connection, record.state.additionalDirectories ?? []),
-          }),
-        )
-        if (this.sessions.get(sessionId) !== record) {
-          // Closed while the agent resumed it: the agent is told, as the close would have told an attached session.
-          if (connection.closeSession && capabilities?.closeSession) {
-            connection.closeSession(record.acpSessionId).catch((error: unknown) => this.logger.debug(`session/close of ${sessionId} failed`, error))
-          }
-          return fail({ kind: 'not-found', message: `No session ${sessionId}.` })
-        }
-        record.connection = connection
-        this.logger.info(`reattached session ${sessionId} to the agent's new process`)
-        if (record.state.cannotContinue) this.push(sessionId, { type: 'cannot_continue', reason: null })
-        // The mode (and the model) the person had, before the agent's answer says which one it resumed in.
-        const before = this.state(sessionId) ?? record.state
-        const chosen = chosenMode(before)
-        const model = currentModel(before)
-        const configured = configuredBy(outcome)
-        if (configured) this.push(sessionId, configured)
-        // Said again only when it changed (a session opened from the history said nothing yet in this run).
-        for (const action of this.mcpRefusals(record, mcp)) this.push(sessionId, action)
-        // What the agent sent before answering, and (as for a new session) how many of those the buffer had no room for.
-        const buffered = this.early.takeFor(early, record, (update) => this.subagentRoutes.adopt(sessionId, record, update))
-        for (const update of buffered.updates) this.pushUpdate(sessionId, update)
-        // (`push` lets out the held end of a text chunk first: what followed it was dropped.)
-        if (buffered.dropped) this.push(sessionId, { type: 'updates', updates: [droppedNotice(buffered.dropped)] })
-        if (loaded) await settleLoadReplay(record, this.scheduler)
-        record.restoringMode = true
-        try {
-          await restoreMode(this, this.logger, sessionId, chosen)
-        } finally {
-          record.restoringMode = false
-        }
-        tellModelChanged(this, sessionId, model)
-        return ok(connection)
-      } catch (error) {
-        const failure = toFailure(error)
-        // The agent stopped before it answered, or closed its input so the call never reached it (it is stopped for
-        // that): it did not refuse the session, and once it runs again the next send (or a Restart and a send) asks
-        // it again. The agent's state shows it stopped; the send fails as its exit.
-        if (failure.kind === 'agent-exited') return fail(failure)
-        if (isInputClosed(failure)) return fail(undelivered(failure, 'the request to continue this session'))
-        // Gemini CLI says only "Internal error", and why in `data.details` ("No previous sessions found for this project.").
-        return cannot(`could not resume it (${refusalReason(failure)})`)
-      } finally {
-        early.factsOnly.delete(record.acpSessionId)
-        this.early.release(connection, early)
-      }
-    })().finally(() => {
-      record.reattaching = undefined
-      record.reattachingOn = undefined
-    })
-    return record.reattaching
-  }
-
-  /**
-   * A notice naming the MCP servers the agent cannot take (they are not dropped silently), unless the session said
-   * exactly that last time: each reattach passes the servers again, and an agent restart must not repeat it.
-   */
-  private mcpRefusals(record: SessionRecord, mcp: McpServersForSession | undefined): SessionAction[] {
-    const description = (mcp?.refused ?? []).map((r) => `${r.name} (${r.transport}): ${r.reason}`).join('\n')
-    if (description === record.mcpRefused) return []
-    record.mcpRefused = description
-    if (!mcp?.refused.length) return []
-    return [noticeAction('warning', `Not passed to ${record.agentId}: ${mcp.refused.map((r) => r.name).join(', ')}`, description)]
   }
 
   private handleUpdate(agentId: string, connection: AcpClientConnection, raw: SessionUpdateNotification): void {
