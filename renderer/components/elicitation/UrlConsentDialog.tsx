@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ElicitationView } from '../../../common/session/types'
 import { VisibleText } from '../permissions/VisibleText'
 import { holdsFocus } from '../permissions/prompt-focus'
@@ -202,6 +202,7 @@ export function OpenInBrowserButton({ check, baseId, busy, onClick }: { check: U
  */
 export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: string; baseId: string }) {
   const { urlId, warningsId } = urlDetailIds(baseId)
+  const { ref: urlRef, scrolls } = useScrollsDown(raw)
   const showUnicode = check.hostUnicode !== '' && check.hostUnicode !== check.host
   return (
     <>
@@ -210,7 +211,9 @@ export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: strin
           Full address
         </span>
         {/* Text only, never a link: the one way to open it is the Open button below. */}
-        <code id={urlId} className="eli-url" aria-labelledby={`${urlId}-label`}>
+        {/* A long address scrolls in a box of a few lines, which the keyboard can scroll too: at its full height it
+            pushed the question and the site out of a small or zoomed window (the link dialog scrolled to its buttons). */}
+        <code ref={urlRef} id={urlId} className="eli-url" aria-labelledby={`${urlId}-label`} tabIndex={scrolls ? 0 : undefined}>
           {/* A refused address is not emphasised: "vscode://file/…" has no site worth pointing at. */}
           {check.ok ? (
             <>
@@ -250,4 +253,20 @@ export function UrlDetails({ check, raw, baseId }: { check: UrlCheck; raw: strin
       )}
     </>
   )
+}
+
+/** Whether a box is taller than its bound and scrolls (`watch` changes with its content), measured again as it resizes. */
+function useScrollsDown(watch: unknown) {
+  const ref = useRef<HTMLElement>(null)
+  const [scrolls, setScrolls] = useState(false)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const check = () => setScrolls(el.scrollHeight > el.clientHeight + 1)
+    check()
+    const observer = new ResizeObserver(check)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [watch])
+  return { ref, scrolls }
 }

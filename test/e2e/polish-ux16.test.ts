@@ -1,0 +1,70 @@
+/**
+ * UX pass 16: the smallest window Bosun allows (640 × 420, main/shell/window.ts) and a 1280 × 800 window at 150% and
+ * 200% zoom (853 × 533 and 640 × 400 CSS pixels), with the decision dialogs and long or odd content; light and dark.
+ * Screenshots: test/e2e/screenshots/ux16-*.png.
+ */
+import { expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright'
+import { launchPerTest, screenshot } from './support/harness'
+import { scenarioFiles } from './support/scenario-file'
+import { gone, sendPrompt, transcript, until, visible } from './support/session-ui'
+
+const launch = launchPerTest()
+const scenarioFile = scenarioFiles()
+const AGENT = 'Scripted agent'
+
+/** The smallest window, and a 1280 × 800 window at 150% and 200% zoom, as CSS pixels. */
+const SMALL = [
+  { name: 'min', width: 640, height: 420 },
+  { name: 'zoom150', width: 853, height: 533 },
+  { name: 'zoom200', width: 640, height: 400 },
+] as const
+
+/** Screenshots at each of {@link SMALL}, light and dark, named `ux16-<name>-<size>-<scheme>`; `check` runs at each size first. */
+async function shootSmall(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
+  for (const size of SMALL) {
+    await page.setViewportSize({ width: size.width, height: size.height })
+    await check?.()
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme })
+      await screenshot(page, `ux16-${name}-${size.name}-${colorScheme}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** Whether the whole of `locator` is drawn inside the window. */
+const inWindow = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth
+  })
+
+const LONG_URL = `https://docs.example.com/${'guides/setup/'.repeat(20)}?state=${'a1b2c3d4'.repeat(120)}`
+
+it('a link with a 1,200-character address: the dialog’s question, site and buttons all show at once, the address scrolls in its box', async () => {
+  const file = scenarioFile('ux16-link', { prompts: { default: [{ type: 'text', text: `See [the setup guide](${LONG_URL}) for the rest.` }] } })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: file }, { viewport: { width: 640, height: 400 } })
+  await sendPrompt(page, 'link')
+  await transcript(page).getByRole('link', { name: 'the setup guide' }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Open this page in your browser?' }))
+  const address = dialog.locator('code.eli-url')
+  const cancel = dialog.getByRole('button', { name: 'Cancel' })
+  await until(cancel, (el) => el === document.activeElement)
+  await shootSmall(page, 'link-dialog-long-url', async () => {
+    for (const part of [dialog.getByRole('heading', { name: 'Open this page in your browser?' }), dialog.getByText('Site: example.com'), dialog.getByRole('button', { name: 'Open in browser' }), cancel])
+      expect(await inWindow(part)).toBe(true)
+    // The dialog itself does not scroll; the address does, in its box.
+    expect(await dialog.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true)
+    expect(await address.evaluate((el) => el.scrollHeight > el.clientHeight + 1)).toBe(true)
+  })
+  // The address is whole (only bounded), and the keyboard reaches it to scroll it: Shift+Tab from Open in browser.
+  expect(await address.textContent()).toBe(LONG_URL)
+  await page.keyboard.press('Shift+Tab')
+  await page.keyboard.press('Shift+Tab')
+  await until(address, (el) => el === document.activeElement)
+  await page.keyboard.press('End')
+  await until(address, (el) => el.scrollTop > 0)
+  await page.keyboard.press('Escape')
+  await gone(dialog)
+})
