@@ -82,15 +82,22 @@ const HIDDEN_IN_NOTIFICATIONS = new RegExp(`\x1b\\[[0-?]*[ -/]*[@-~]|[\u0000-\u0
  * wrote a line that read as another request ("Claude in “Docs”: Read a.md").
  */
 const clip = (text: string, max = MAX_TITLE): string => {
-  const plain = text.slice(0, 4 * max).replace(HIDDEN_IN_NOTIFICATIONS, '').replace(/\s+/gu, ' ').trim()
+  // Read past the bound, as runs of blanks or hidden characters become one space or nothing (bounded all the same).
+  const plain = text.slice(0, Math.max(4 * max, 2000)).replace(HIDDEN_IN_NOTIFICATIONS, '').replace(/\s+/gu, ' ').trim()
   return plain.length > max ? plain.slice(0, max - 1) + '…' : plain
 }
+
+/**
+ * How much of the request's title a notification's body shows: systems show two to four lines of a body (macOS two,
+ * Windows three), and a title of 500 characters filled them, leaving out the line that says which session asks.
+ */
+const MAX_BODY_TITLE = 120
 
 /** Pure: the notification for one request. */
 export function singleNotification(item: AttentionItem): NotificationIntent {
   const what = item.kind === 'elicitation' ? 'needs your input' : 'needs your approval'
-  const where = item.sessionTitle ? `\nin “${clip(item.sessionTitle, 100)}”` : ''
-  return { title: clip(`${item.agentName} ${what}`), body: clip(item.title, 500) + where, requestId: item.requestId }
+  const where = item.sessionTitle ? `\nin “${clip(item.sessionTitle, 60)}”` : ''
+  return { title: clip(`${item.agentName} ${what}`), body: clip(item.title, MAX_BODY_TITLE) + where, requestId: item.requestId }
 }
 
 /**

@@ -205,6 +205,13 @@ describe('notification text', () => {
     expect(singleNotification({ ...a, title: `Write b.txt${'\n'.repeat(480)}x` }).body).toBe('Write b.txt x\nin “Fix the login bug”')
     const forged = { ...b, title: 'Write c.txt\r\nClaude in “Docs”: Read a.md\u2028\t\u00a0 now', sessionTitle: 'Add\ntests' }
     expect(summaryNotification([a, forged], [a, forged]).body).toBe('Claude in “Fix the login bug”: Write b.txt\nClaude in “Add tests”: Write c.txt Claude in “Docs”: Read a.md now')
+    // A long title is cut to what a system shows of a body with the session's line under it: at 500 characters it
+    // filled the notification and the session's name was out of it (ux16).
+    const long = singleNotification({ ...a, title: 'Run the migration against the staging cluster, then rebuild every index. '.repeat(8), sessionTitle: 'Staging'.repeat(20) })
+    const [titleLine, sessionLine] = long.body.split('\n')
+    expect(titleLine).toHaveLength(120)
+    expect(titleLine!.endsWith('…')).toBe(true)
+    expect(sessionLine).toBe(`in “${'Staging'.repeat(20).slice(0, 59)}…”`)
     // A session without a title (or none known): the request alone, as before.
     expect(singleNotification({ ...a, sessionTitle: null }).body).toBe('Write b.txt')
   })
