@@ -68,3 +68,21 @@ it('a link with a 1,200-character address: the dialog’s question, site and but
   await page.keyboard.press('Escape')
   await gone(dialog)
 })
+
+it('the Agents page at 640 px (the smallest window, or 200% zoom): every tab of an agent shows, none cut at the edge', async () => {
+  const { page } = await launch([{ id: 'scripted', name: AGENT, scenario: 'e2e-session' }], { viewport: { width: 640, height: 400 } })
+  await page.getByRole('button', { name: 'Agents', exact: true }).click()
+  const dialog = await visible(page.getByRole('dialog', { name: 'Agents' }))
+  const tabs = await visible(dialog.getByRole('tablist', { name: `${AGENT} details` }))
+  const cutTabs = () =>
+    tabs.evaluate((list) => {
+      const box = list.getBoundingClientRect()
+      return Array.from(list.querySelectorAll('[role="tab"]'))
+        .filter((tab) => tab.getBoundingClientRect().right > box.right + 0.5 || tab.getBoundingClientRect().left < box.left - 0.5)
+        .map((tab) => tab.textContent)
+    })
+  await shootSmall(page, 'agents-tabs', async () => {
+    expect(await cutTabs()).toEqual([])
+    expect(await tabs.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true)
+  })
+})
