@@ -7,7 +7,7 @@ import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, sendPrompt, transcript, until, visible } from './support/session-ui'
+import { gone, sendPrompt, transcript, turnStatus, until, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -84,5 +84,33 @@ it('the Agents page at 640 px (the smallest window, or 200% zoom): every tab of 
   await shootSmall(page, 'agents-tabs', async () => {
     expect(await cutTabs()).toEqual([])
     expect(await tabs.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true)
+  })
+})
+
+it('the session header at 640 px while a request waits: the status is a dot named by its words, and the title has the room', async () => {
+  const file = scenarioFile('ux16-header', {
+    prompts: {
+      default: [
+        { type: 'request_permission', params: { toolCall: { toolCallId: 'c1', title: 'Write src/billing/invoices.ts', kind: 'edit' }, options: [{ optionId: 'a', name: 'Allow once', kind: 'allow_once' }, { optionId: 'r', name: 'Reject', kind: 'reject_once' }] } },
+        { type: 'text', text: 'done' },
+      ],
+    },
+  })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: file }, { viewport: { width: 640, height: 400 } })
+  await sendPrompt(page, 'Refactor the billing module so that invoices are generated in the background')
+  await visible(transcript(page).getByRole('alertdialog'))
+  const status = turnStatus(page)
+  await until(status, (el) => el.getAttribute('aria-label') === 'Turn: Needs you')
+  const title = page.getByRole('heading', { level: 1 })
+  const width = async () => Math.round((await title.boundingBox())!.width)
+  await shootSmall(page, 'header-waiting', async () => {
+    if (page.viewportSize()!.width === 640) {
+      // Two words of the title showed (130 px) beside "Needs you"; the words are the dot's name and tooltip.
+      expect(await width()).toBeGreaterThanOrEqual(200)
+      expect(await status.getAttribute('title')).toBe('Needs you')
+      expect(await status.evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(30)
+    } else {
+      await visible(status.getByText('Needs you'))
+    }
   })
 })

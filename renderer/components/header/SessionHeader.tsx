@@ -189,10 +189,10 @@ export const SessionHeader = memo(function SessionHeader(props: SessionHeaderPro
         className={`turn-state turn-${starting ? 'starting' : turn.state}`}
         role="status"
         aria-label={`Turn: ${waitsFor?.status ?? label}`}
-        title={waitsFor ? `${waitsFor.what}; your message goes as soon as it is ready` : undefined}
+        title={waitsFor ? `${waitsFor.what}; your message goes as soon as it is ready` : label}
       >
         {busy && <span className="spinner" aria-hidden="true" />}
-        {label}
+        <span className="turn-label">{label}</span>
       </span>
       <UsageMeter usage={usage ?? null} />
       {/* The agent's selectors are under the composer (SessionOptions): the header is one row, its buttons always in view. */}
