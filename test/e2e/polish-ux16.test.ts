@@ -7,7 +7,7 @@ import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, sendPrompt, transcript, turnStatus, until, visible } from './support/session-ui'
+import { gone, messageBox, sendPrompt, transcript, turnStatus, until, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -113,4 +113,58 @@ it('the session header at 640 px while a request waits: the status is a dot name
       await visible(status.getByText('Needs you'))
     }
   })
+})
+
+const MANY_OPTIONS = [
+  { optionId: 'a1', name: 'Allow once', kind: 'allow_once' },
+  { optionId: 'a2', name: 'Always allow psql commands against the staging cluster in this folder', kind: 'allow_always' },
+  { optionId: 'a3', name: 'Allow with a dry run first', kind: 'allow_once' },
+  { optionId: 'r1', name: 'Reject', kind: 'reject_once' },
+  { optionId: 'r2', name: 'No, and tell the agent what to do instead', kind: 'reject_once' },
+  { optionId: 'r3', name: 'Always reject', kind: 'reject_always' },
+]
+const LONG_COMMAND = Array.from({ length: 40 }, (_, i) => `psql "$STAGING_URL" -c "ALTER TABLE accounts_${i} ADD COLUMN verified_at timestamptz" && echo migrated-${i}`).join(' && \\\n  ')
+
+it('a permission with six options and a 40-line command in the smallest window: focus on it, every option whole and in order, Escape dismisses and the keyboard goes on to the message box', async () => {
+  const file = scenarioFile('ux16-permission', {
+    prompts: {
+      default: [
+        { type: 'request_permission', params: { toolCall: { toolCallId: 'c-long', title: 'Migrate the staging database', kind: 'execute', rawInput: { command: LONG_COMMAND } }, options: MANY_OPTIONS } },
+        { type: 'text', text: 'the agent went on' },
+      ],
+    },
+  })
+  const { page } = await launch.session({ id: 'scripted', name: AGENT, scenario: file }, { viewport: { width: 640, height: 420 } })
+  await sendPrompt(page, 'migrate')
+  const prompt = await visible(transcript(page).getByRole('alertdialog', { name: 'Migrate the staging database' }))
+  await until(prompt, (el) => el === document.activeElement)
+  // What a screen reader meets: the options in Bosun's fixed order (allow once, allow always, reject once, reject always,
+  // the rest), an "always" saying that Bosun keeps it.
+  expect(await prompt.getByRole('group', { name: 'Options' }).ariaSnapshot()).toBe(
+    [
+      '- group "Options":',
+      '  - button "Allow once"',
+      '  - button "Always allow psql commands against the staging cluster in this folder (remembered for next time)"',
+      '  - button "Reject"',
+      '  - button "Always reject (remembered for next time)"',
+      '  - button "Allow with a dry run first"',
+      '  - button "No, and tell the agent what to do instead"',
+      '  - button "Dismiss"',
+    ].join('\n'),
+  )
+  const buttons = prompt.getByRole('group', { name: 'Options' }).getByRole('button')
+  await shootSmall(page, 'permission-many-options', async () => {
+    await buttons.last().scrollIntoViewIfNeeded()
+    for (const button of await buttons.all()) {
+      await button.scrollIntoViewIfNeeded()
+      expect(await inWindow(button)).toBe(true)
+    }
+    // The shot shows the options from their top.
+    await prompt.getByRole('group', { name: 'Options' }).evaluate((el) => el.scrollIntoView({ block: 'start' }))
+  })
+  await page.setViewportSize({ width: 640, height: 420 })
+  await prompt.focus()
+  await page.keyboard.press('Escape')
+  await visible(transcript(page).getByText('the agent went on'))
+  await until(messageBox(page), (el) => el === document.activeElement)
 })
