@@ -168,3 +168,30 @@ it('a permission with six options and a 40-line command in the smallest window: 
   await visible(transcript(page).getByText('the agent went on'))
   await until(messageBox(page), (el) => el === document.activeElement)
 })
+
+it('an empty session at 640 px with a long agent name: each line of "Ask … something to start." is centred, off the column’s edges', async () => {
+  const name = 'Scripted agent with a rather long display name'
+  const { page } = await launch.session({ id: 'scripted', name, scenario: 'e2e-session' }, { viewport: { width: 640, height: 400 } })
+  const hint = await visible(transcript(page).getByText(`Ask ${name} something to start.`))
+  /** Each drawn line's room on its left and on its right, within the transcript. */
+  const margins = () =>
+    hint.evaluate((el) => {
+      const column = el.closest('[role="log"]')!.getBoundingClientRect()
+      const range = document.createRange()
+      range.selectNodeContents(el)
+      const lines = new Map<number, { left: number; right: number }>()
+      for (const r of Array.from(range.getClientRects())) {
+        const line = lines.get(Math.round(r.top)) ?? { left: Infinity, right: -Infinity }
+        lines.set(Math.round(r.top), { left: Math.min(line.left, r.left), right: Math.max(line.right, r.right) })
+      }
+      return [...lines.values()].map((l) => ({ left: Math.round(l.left - column.left), right: Math.round(column.right - l.right) }))
+    })
+  await shootSmall(page, 'empty-session-long-name', async () => {
+    const lines = await margins()
+    if (page.viewportSize()!.width === 640) expect(lines.length).toBe(2)
+    for (const line of lines) {
+      expect(line.left).toBeGreaterThanOrEqual(12)
+      expect(Math.abs(line.left - line.right)).toBeLessThanOrEqual(2)
+    }
+  })
+})
