@@ -27,6 +27,14 @@ function badgeDot(): NativeImage {
   return nativeImage.createFromBitmap(pixels, { width: size, height: size })
 }
 
+/**
+ * A body as a Linux notification server reads it: as markup (the freedesktop spec's `body-markup`, which GNOME Shell,
+ * KDE Plasma, Xfce, dunst and mako advertise), and Electron hands libnotify the text as it is. An agent's title with
+ * "<b>…</b>" or "<a href=…>" drew bold text or a link in a notification that reads as Bosun's own, and a lone "&" or
+ * "<" left some servers nothing to show. The spec asks the sender to escape: https://specifications.freedesktop.org/notification-spec/latest/markup.html
+ */
+export const escapeBodyMarkup = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
 export function createNotifier(getWindow: () => BrowserWindow | undefined, options: { platform?: NodeJS.Platform } = {}): Notifier & IDisposable {
   const platform = options.platform ?? process.platform
   let dot: NativeImage | undefined
@@ -41,7 +49,7 @@ export function createNotifier(getWindow: () => BrowserWindow | undefined, optio
   return {
     show({ title, body, requestId }, onClick) {
       if (!Notification.isSupported()) return
-      const notification = new Notification({ title, body })
+      const notification = new Notification({ title, body: platform === 'linux' ? escapeBodyMarkup(body) : body })
       live.add(notification)
       if (requestId !== undefined) byRequest.set(requestId, notification)
       notification.on('click', () => {

@@ -54,6 +54,21 @@ describe('notifier', () => {
     expect(onClick).toHaveBeenCalledTimes(1)
   })
 
+  it('on Linux the body is escaped as the notification spec asks: an agent’s tags or a lone "&" are shown as written, not read as markup', () => {
+    const body = 'Run <b>rm -rf build</b> & <a href="https://evil.example">approve here</a>\nin “a < b”'
+    createNotifier(() => window as never, { platform: 'linux' }).show({ title: 'Claude needs your approval', body }, () => {})
+    expect(fake.notifications[0]?.options).toEqual({
+      title: 'Claude needs your approval',
+      body: 'Run &lt;b&gt;rm -rf build&lt;/b&gt; &amp; &lt;a href="https://evil.example"&gt;approve here&lt;/a&gt;\nin “a &lt; b”',
+    })
+    // macOS and Windows show the body as plain text: as it is.
+    for (const platform of ['darwin', 'win32'] as const) createNotifier(() => window as never, { platform }).show({ title: 'Claude needs your approval', body }, () => {})
+    expect(fake.notifications.slice(1).map((n) => n.options)).toEqual([
+      { title: 'Claude needs your approval', body },
+      { title: 'Claude needs your approval', body },
+    ])
+  })
+
   it('with the permissions service (as create-services wires it): one focusRequest per click, and focusSession for "turn ended"', async () => {
     const home = await mkdtemp(join(tmpdir(), 'bosun-notify-'))
     try {
