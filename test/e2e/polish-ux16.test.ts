@@ -7,7 +7,7 @@ import { expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright'
 import { launchPerTest, screenshot } from './support/harness'
 import { scenarioFiles } from './support/scenario-file'
-import { gone, messageBox, sendPrompt, transcript, turnStatus, until, visible } from './support/session-ui'
+import { gone, messageBox, sendPrompt, startSession, transcript, turnStatus, until, visible } from './support/session-ui'
 
 const launch = launchPerTest()
 const scenarioFile = scenarioFiles()
@@ -193,5 +193,34 @@ it('an empty session at 640 px with a long agent name: each line of "Ask … som
       expect(line.left).toBeGreaterThanOrEqual(12)
       expect(Math.abs(line.left - line.right)).toBeLessThanOrEqual(2)
     }
+  })
+})
+
+it('the "Waiting for you" list at 400 px high with five requests: it ends inside the window, and its last request can be scrolled to', async () => {
+  const file = scenarioFile('ux16-inbox', {
+    prompts: {
+      default: [
+        { type: 'request_permission', params: { toolCall: { toolCallId: 'c1', title: 'Run the database migration against the staging cluster, then rebuild the search index', kind: 'execute' }, options: [{ optionId: 'a', name: 'Allow once', kind: 'allow_once' }, { optionId: 'r', name: 'Reject', kind: 'reject_once' }] } },
+        { type: 'text', text: 'done' },
+      ],
+    },
+  })
+  const app = await launch.session({ id: 'scripted', name: AGENT, scenario: file }, { viewport: { width: 640, height: 400 } })
+  const { page } = app
+  for (let i = 1; i <= 5; i++) {
+    if (i > 1) await startSession(page, { agentName: AGENT, cwd: app.home.workspace })
+    await sendPrompt(page, `request ${i}`)
+    await visible(transcript(page).getByRole('alertdialog'))
+  }
+  await page.getByRole('button', { name: 'Waiting for you, 5' }).click()
+  const inbox = await visible(page.getByRole('dialog', { name: 'Waiting for you' }))
+  const items = inbox.getByRole('listitem')
+  await expect.poll(() => items.count()).toBe(5)
+  await shootSmall(page, 'inbox-five', async () => {
+    const box = (await inbox.boundingBox())!
+    expect(box.y + box.height).toBeLessThanOrEqual(page.viewportSize()!.height)
+    await items.last().scrollIntoViewIfNeeded()
+    expect(await inWindow(items.last())).toBe(true)
+    await inbox.evaluate((el) => el.scrollTo({ top: 0 }))
   })
 })
