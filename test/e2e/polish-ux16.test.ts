@@ -224,3 +224,31 @@ it('the "Waiting for you" list at 400 px high with five requests: it ends inside
     await inbox.evaluate((el) => el.scrollTo({ top: 0 }))
   })
 })
+
+it('the form with every field type at 640 px: a format’s example stays on one line', async () => {
+  const { page } = await launch.session({ id: 'eli', name: 'Elicitation agent', scenario: 'e2e-elicitation' }, { viewport: { width: 640, height: 400 } })
+  await sendPrompt(page, 'every-field')
+  const form = await visible(transcript(page).getByRole('region', { name: 'Project setup', exact: true }))
+  await until(form, (el) => el === document.activeElement)
+  const hint = form.getByText(/^A date and time with a time zone, such as/)
+  /** How many lines the hint's example is drawn on. */
+  const lines = () =>
+    hint.evaluate((el) => {
+      const EXAMPLE = '2026-01-31T09:30:00Z'
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent!.indexOf(EXAMPLE)
+        if (at < 0) continue
+        const range = document.createRange()
+        range.setStart(node, at)
+        range.setEnd(node, at + EXAMPLE.length)
+        return new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size
+      }
+      return 0
+    })
+  await shootSmall(page, 'form-every-field', async () => {
+    await hint.scrollIntoViewIfNeeded()
+    // It broke at its first hyphen ("2026-01-" then "31T09:30:00Z") at 640 px.
+    expect(await lines()).toBe(1)
+  })
+})

@@ -570,11 +570,22 @@ const cutPattern = (pattern: string) => (pattern.length > 120 ? `${pattern.slice
 /** G21: the client MAY warn on password/token-like fields (the same rule decides which answers main does not keep). */
 const looksSecretText = (field: FieldSpec): boolean => field.kind === 'text' && looksSecret(field)
 
+/** An example kept on one line: a narrow form broke "2026-01-31T09:30:00Z" at its hyphen, as if it were two. */
+const Example = ({ children }: { children: string }) => <span className="eli-example">{children}</span>
+
 const formatHint = {
   email: 'An email address.',
-  uri: 'A full address, such as https://example.com (shown as text, never opened).',
+  uri: (
+    <>
+      A full address, such as <Example>https://example.com</Example> (shown as text, never opened).
+    </>
+  ),
   // The field is the browser's date field, which shows the system's order (mm/dd/yyyy, dd.mm.yyyy …): an example in
   // another order (2026-01-31) said to type what it does not take.
   date: 'A date: type it as the field shows, or pick it from its calendar.',
-  'date-time': 'A date and time with a time zone, such as 2026-01-31T09:30:00Z.',
+  'date-time': (
+    <>
+      A date and time with a time zone, such as <Example>2026-01-31T09:30:00Z</Example>.
+    </>
+  ),
 } as const
