@@ -262,7 +262,10 @@ export function describeRule(rule: PermissionRule, home: string = homedir()): st
     const command = `\`${truncate(rule.command.value, 200)}\``
     what = `${rule.command.type === 'prefix' ? `commands starting with ${command}` : command} in ${tilde(rule.workdir ?? rule.cwd)}`
   } else if (subjectClass === 'command') {
-    what = `commands Bosun could not see, in ${tilde(rule.workdir ?? rule.cwd)}`
+    const shown = rule.tool?.title ?? rule.tool?.name
+    what = shown
+      ? `commands titled “${truncate(shown, 200)}” (Bosun could not see the command itself), in ${tilde(rule.workdir ?? rule.cwd)}`
+      : `commands Bosun could not see, in ${tilde(rule.workdir ?? rule.cwd)}`
   } else if (subjectClass === 'files') {
     const action = ACTION[rule.toolKind ?? ''] ?? rule.toolKind
     what = paths.length > 0 ? `${action} ${truncate(paths.join(', '), 400)}` : `${action} files Bosun could not see`

@@ -131,6 +131,9 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
     for (const key of WORKDIR_KEYS) if (typeof input[key] === 'string') removeOnce(pathsRaw, input[key] as string)
     if (command?.type === 'argv' && command.value.length > IDENTITY_LIMITS.argv) unrememberable = 'its command has too many arguments to remember'
     if (command?.type === 'string' && command.value === '') unrememberable = 'its command is empty'
+    // No command to go by (Gemini CLI sends it only as the tool call's title): the title and name the person saw are
+    // kept, so the session's rule answers that request again, not every command the agent runs in the session.
+    if (command === null) tool = { name: facts.toolName, title: facts.toolTitle }
     if (command && (command.type === 'string' ? command.value.length : command.value.join(' ').length) > IDENTITY_LIMITS.text) {
       unrememberable = 'its command is too long to remember'
     }
@@ -189,7 +192,10 @@ export function subjectIdentity(facts: PermissionFacts, sessionCwd: string, real
 function vagueness(subjectClass: SubjectClass, id: Pick<SubjectIdentity, 'command' | 'paths' | 'origin' | 'tool'>): string | null {
   switch (subjectClass) {
     case 'command':
-      return id.command === null ? 'Bosun cannot see which command the agent will run' : null
+      if (id.command !== null) return null
+      return id.tool?.title || id.tool?.name
+        ? 'Bosun cannot see which command the agent will run, so it answers only requests with this same title'
+        : 'Bosun cannot see which command the agent will run'
     case 'files':
       return id.paths.length === 0 ? 'Bosun cannot see which files this is about' : null
     case 'fetch':

@@ -250,3 +250,30 @@ describe('cancellation and agent death (v1 scripted agent, raw concurrent reques
     expect(await turn).toBeInstanceOf(Error)
   })
 })
+
+describe('“Allow for this session” on a command Bosun sees only as a title (Gemini CLI’s run_shell_command, as captured)', () => {
+  it('is kept for the session for that title only: another command is asked, not run unasked', async () => {
+    const t = await setup(false)
+    const asked = once(t.requests.event)
+    const first = t.agent.connection.prompt(t.sessionId, textPrompt('gemini-shell'))
+    const view = await asked
+    expect(view.rememberNote).toMatch(/answers only requests with this same title/)
+    t.broker.respond(view.requestId, 'proceed_always')
+    await first
+    expect(t.ruleList).toEqual([expect.objectContaining({ sessionId: t.sessionId, command: null, tool: { name: null, title: `python3 -c "open('touched.txt', 'w').write('x')"` } })])
+    expect(t.ruleList[0]!.label).toMatch(/^Always allow commands titled “python3 -c .*” \(Bosun could not see the command itself\)/)
+
+    // The same title again: answered by the session's rule.
+    await t.agent.connection.prompt(t.sessionId, textPrompt('gemini-shell'))
+    expect(t.outcomes().at(-1)).toEqual({ outcome: 'selected', optionId: 'proceed_once' })
+    expect(t.actions.at(-1)!.action).toMatchObject({ type: 'permission_resolved', resolution: { by: 'rule' } })
+
+    // Another command: the person's again (the rule used to answer every command of the session).
+    const other = once(t.requests.event)
+    const third = t.agent.connection.prompt(t.sessionId, textPrompt('gemini-shell-other'))
+    expect((await other).title).toBe('touch made-by-agent.txt && echo made a file')
+    t.broker.respond(t.broker.pending()[0]!.requestId, 'cancel')
+    await third
+    expect(t.outcomes().at(-1)).toEqual({ outcome: 'selected', optionId: 'cancel' })
+  })
+})
