@@ -337,6 +337,10 @@ export class PermissionBroker implements IDisposable {
       abortListener: toDisposable(() => {}),
       order,
     }
+    // Decided before the request goes to the window: deciding reads the session (is it stopping?), and reading it sends
+    // what is queued for the window. A request a rule answered went alone, shown waiting (a dialog that took the focus
+    // and was announced) until its answer followed in the next batch.
+    const immediate = this.immediateAnswer(entry, context.signal)
     this.options.sink(sessionId, { type: 'permission_requested', request: view, toolCallPatch: normalized.toolCallPatch })
     this.pendingById.set(requestId, entry)
     let ofSession = this.pendingBySession.get(sessionId)
@@ -344,7 +348,6 @@ export class PermissionBroker implements IDisposable {
     ofSession.add(entry)
     attachment.entries.add(entry)
 
-    const immediate = this.immediateAnswer(entry, context.signal)
     if (immediate) {
       this.settle(entry, immediate.response, immediate.status, immediate.resolution, immediate.ruleId)
       return entry.deferred.promise

@@ -244,6 +244,35 @@ describe('PermissionBroker', () => {
     expect(actions.map((a) => a.action.type)).toEqual(['permission_requested', 'permission_resolved'])
   })
 
+  it('a request a rule answers reaches the window with its answer: nothing that decides it reads the session in between', async () => {
+    // Reading a session (is it stopping?) sends what is queued for its window. Read between the request and its answer,
+    // the request went alone and the window showed it waiting (Gemini CLI, "Allow for this session": a dialog flashed
+    // for each command the rule then answered, taking the focus).
+    const rules = new MemoryRules()
+    const events: string[] = []
+    const broker = new PermissionBroker({
+      sink: (_sessionId, action) => void events.push(action.type),
+      sessions: {
+        getSession: () => ({ cwd: '/proj' }),
+        lookupToolCall: () => undefined,
+        getBackground: () => null,
+        isStopping: () => (events.push('read'), false),
+      },
+      rules,
+      now: () => 1000,
+      newRuleId: () => 'rule-1',
+    })
+    const connection = new FakeConnection(1)
+    broker.attach(connection, { agentId: 'agent-a', agentName: 'Agent A', protocolVersion: 1 })
+    const first = connection.request(1, v1Request('A', 'c1'))
+    broker.respond(broker.pending()[0]!.requestId, 'always')
+    await first
+    events.length = 0
+    expect(await connection.request(2, v1Request('A', 'c2'))).toEqual({ result: { outcome: { outcome: 'selected', optionId: 'allow' } } })
+    expect(events).toEqual(['read', 'permission_requested', 'permission_resolved'])
+    broker.dispose()
+  })
+
   it('choosing allow_always remembers a rule that answers the next match, not a near miss', async () => {
     const rules = new MemoryRules()
     const { broker, connection, actions, audit } = setup({ rules })
