@@ -241,6 +241,9 @@ export async function createPermissionsService(options: PermissionsServiceOption
             [
               ...(session ? [`Session folder: ${quoteExact(session.cwd)}`] : []),
               'Where Bosun cannot tell such requests apart, the rule only lasts for this session.',
+              // The agent is answered the option chosen: one that keeps an "always" of its own (claude-agent-acp writes it
+              // to a .claude/settings.local.json) is not asked again, and Bosun's Forget cannot take that back.
+              'The agent is told this answer too and may keep a rule of its own, which Forget in Settings does not remove.',
               ...subjectLines(view),
             ].join('\n'),
           ),

@@ -368,7 +368,7 @@ describe('a compromised renderer calling every contract call', { timeout: 60_000
     expect(must(await turn).stopReason).toBe('end_turn')
     expect(fake.dialogs.slice(before).map((d) => [d.options.title, d.options.detail])).toEqual([
       // The folder and what the rule means first, then the agent's words (its request, a command), which a bound may cut.
-      ['Bosun: Always allow', 'Session folder: ' + JSON.stringify(workspace) + '\nWhere Bosun cannot tell such requests apart, the rule only lasts for this session.\nRequest: "Run npm test"'],
+      ['Bosun: Always allow', 'Session folder: ' + JSON.stringify(workspace) + '\nWhere Bosun cannot tell such requests apart, the rule only lasts for this session.\nThe agent is told this answer too and may keep a rule of its own, which Forget in Settings does not remove.\nRequest: "Run npm test"'],
     ])
     await sink.next('rulesChanged', (p) => p.rules.length === 1)
     expect(must(await call<unknown[]>('listRules'))).toHaveLength(1)
