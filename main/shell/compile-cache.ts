@@ -9,5 +9,14 @@ import { cacheCompiledCode } from '../base/compile-cache'
  */
 export function cacheCompiledCodeForApp(env: NodeJS.ProcessEnv = process.env): void {
   if (env.APPIMAGE) return
-  cacheCompiledCode(env.BOSUN_HOME ? resolve(env.BOSUN_HOME) : app.getPath('userData'))
+  let home: string
+  let version: string
+  try {
+    home = env.BOSUN_HOME ? resolve(env.BOSUN_HOME) : app.getPath('userData')
+    version = app.getVersion()
+  } catch {
+    // A cache is not worth a start that fails: without it, everything is compiled as before.
+    return
+  }
+  cacheCompiledCode(home, version)
 }

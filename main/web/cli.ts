@@ -10,11 +10,11 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { cacheCompiledCode } from '../base/compile-cache'
 import { startHistoryThread } from '../history/worker-history-store'
-import { defaultHome } from './host-env'
+import { appVersion, defaultHome } from './host-env'
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const home = defaultHome()
-  cacheCompiledCode(home)
+  cacheCompiledCode(home, appVersion())
   const historyThread = startHistoryThread(home)
   import('./run-cli')
     .then(({ runWebHostCli }) => runWebHostCli(process.env, historyThread))

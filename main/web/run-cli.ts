@@ -2,14 +2,12 @@
  * The browser host as a plain Node process (started by `cli.ts`): prints `Bosun web host: <url>` (tests read that
  * line) and disposes everything on SIGINT/SIGTERM.
  */
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { createBosunServices } from '../app/create-services'
 import { createLogger } from '../base/log'
 import { adoptSystemCertificatesBeforeFirstRequest } from '../base/system-certificates'
 import { logUnhandledRejections } from '../base/unhandled'
 import type { WorkerHistoryStore } from '../history/worker-history-store'
-import { defaultHome, portFromEnv, rendererDirFromEnv, repoRoot, URL_LINE_PREFIX } from './host-env'
+import { appVersion, defaultHome, portFromEnv, rendererDirFromEnv, URL_LINE_PREFIX } from './host-env'
 import { startWebHost, type WebHost } from './server'
 
 export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env, historyThread?: WorkerHistoryStore): Promise<WebHost> {
@@ -17,13 +15,12 @@ export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env, histor
   logUnhandledRejections((message, reason) => log.error(message, reason))
   // Main's own downloads trust the OS's certificate store too (a company proxy's CA), from the first request on.
   adoptSystemCertificatesBeforeFirstRequest((message) => log.warn(message))
-  const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version?: string }).version
   const host = await startWebHost({
     port: portFromEnv(env),
     home: defaultHome(env),
     rendererDir: rendererDirFromEnv(env),
     createServices: createBosunServices,
-    appVersion: version ?? '0.0.0-dev',
+    appVersion: appVersion(),
     log,
     ...(historyThread ? { historyThread } : {}),
   })

@@ -31,6 +31,8 @@ export const app = {
   setPath: noop,
   on: noop,
   requestSingleInstanceLock: () => false,
+  getPath: () => process.env.BOSUN_HOME,
+  getVersion: () => '0.0.0-stub',
   quit: () => { process.stdout.write('electron-stub: quit\\n') },
   whenReady: () => new Promise(noop),
 }
