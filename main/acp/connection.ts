@@ -22,6 +22,7 @@ import { Emitter } from '../base/event'
 import { formatBytes } from '../base/format-bytes'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
+import { AGENT_ERROR_BOUNDS, agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
 import { UNTYPED_AUTH_METHOD, normaliseHandshake, readNewSessionOutcome } from './handshake'
 import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
@@ -45,6 +46,8 @@ import type {
   WireTrace,
 } from './types'
 import { HandlerError, RESOURCE_NOT_FOUND } from './types'
+
+export { AGENT_ERROR_BOUNDS } from './agent-errors'
 
 export interface AcpConnectionOptions {
   input: Readable
@@ -989,18 +992,6 @@ function withUsableSessionId(method: string, outcome: NewSessionOutcome): NewSes
   return outcome
 }
 
-/** What an agent's error answer may carry into Bosun: its message and `data` reach every window and log. */
-export const AGENT_ERROR_BOUNDS = { messageChars: 4096, data: { maxDepth: 16, maxStringChars: 16 * 1024, maxEntries: 256, maxTotalChars: 64 * 1024 } } as const
-
-/**
- * The agent's error answer, bounded: a 50 MB message or data nested a million levels deep must not reach the UI as it is.
- * `canSignIn`: the agent listed auth methods, so a -32000 is a sign-in to offer (B10).
- */
-function agentError(error: ResponseError<unknown>, canSignIn: boolean): RpcError {
-  const message = cutText(typeof error.message === 'string' ? error.message : String(error.message), AGENT_ERROR_BOUNDS.messageChars)
-  return new RpcError(error.code, message, error.data === undefined ? undefined : boundJson(error.data, AGENT_ERROR_BOUNDS.data), { canSignIn })
-}
-
 /** The most folders a listed session keeps beyond its `cwd` (as many as a new session takes). */
 const MAX_LISTED_FOLDERS = 32
 
@@ -1016,29 +1007,6 @@ function listedFolders(value: unknown): string[] | undefined {
     if (typeof folder === 'string' && folder.length <= 4096 && !folder.includes('\0') && /^(\/|[A-Za-z]:[\\/])/.test(folder)) folders.push(folder)
   }
   return folders.length > 0 ? folders : undefined
-}
-
-/** A request Bosun withdrew before the agent answered it. */
-function withdrawn(method: string): BosunError {
-  return new BosunError({ kind: 'cancelled', message: `Bosun withdrew its ${method} request.` })
-}
-
-function notRunning(method: string): BosunError {
-  return new BosunError({ kind: 'agent-not-running', message: `Cannot send ${method}: the agent's output has ended` })
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function previewOf(value: unknown): string {
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch {
-    text = String(value)
-  }
-  return text.length > 120 ? text.slice(0, 120) + '…' : text
 }
 
 /**
