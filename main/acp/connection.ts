@@ -4,7 +4,6 @@
  * across versions, turn completion (v1 prompt response, v2 idle `state_update`), and the registry
  * of client-side handlers that permissions/elicitation/fs/terminals fill in.
  */
-import type { Readable, Writable } from 'node:stream'
 import {
   CancellationTokenSource,
   ErrorCodes,
@@ -23,10 +22,12 @@ import { formatBytes } from '../base/format-bytes'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
 import type { Logger } from '../base/log'
 import { AGENT_ERROR_BOUNDS, agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
-import { UNTYPED_AUTH_METHOD, normaliseHandshake, readNewSessionOutcome } from './handshake'
+import type { AcpConnectionOptions } from './connection-options'
+import { UNTYPED_AUTH_METHOD, readNewSessionOutcome } from './handshake'
 import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
 import { IncomingRequestIds, PendingIds } from './request-ids'
+import { negotiateVersion } from './version-negotiation'
 import type {
   AcpClientConnection,
   AgentHandshake,
@@ -48,57 +49,7 @@ import type {
 import { HandlerError, RESOURCE_NOT_FOUND } from './types'
 
 export { AGENT_ERROR_BOUNDS } from './agent-errors'
-
-export interface AcpConnectionOptions {
-  input: Readable
-  output: Writable
-  logger?: Logger
-  maxMessageBytes?: number
-  clientInfo: { name: string; version: string }
-  /** Elicitation modes we advertise (C5: only present objects count). */
-  elicitation?: { form?: boolean; url?: boolean }
-  /** Bound of the outgoing queue (an agent that does not read its stdin); see the NDJSON writer's `maxQueuedBytes`. */
-  maxQueuedBytes?: number
-  /** How long messages may wait for an agent that reads nothing; see the NDJSON writer's `stallMs`. */
-  writeStallMs?: number
-  /** How long bytes may wait unread in the pipe before {@link AcpClientConnection.onDidChangeInputStall}; see the NDJSON writer's `inputStallMs`. */
-  inputStallMs?: number
-  /** The agent's requests Bosun holds at once; see the NDJSON reader's `maxRequestsInFlight`. */
-  maxRequestsInFlight?: number
-  /** Applied to previews of bad lines before they are logged (secret values an agent prints). */
-  redact?: (text: string) => string
-  /**
-   * What else Bosun serves (C3, C4): v1 `fs.*` and `terminal` (all five `terminal/*`), and `auth.terminal`
-   * (v1 `true`, v2 `{}`) when terminal sign-in runs in a PTY. Advertise only what has a registered handler.
-   */
-  clientCapabilities?: ClientCapabilityFlags
-  /**
-   * Whether Bosun itself has a way to sign this agent in beyond its auth methods: the keys its definition lists
-   * (`secretEnv`), which the sign-in dialog asks for. With it, a -32000 offers sign-in even from an agent that listed
-   * no auth methods (B10).
-   */
-  signInByKeys?: () => boolean
-  /**
-   * Whether Bosun can run a listed auth method (its sign-in dialog offers it and something happens). Default: any
-   * method but a v2 one without a type, which Bosun never sends (D5). A -32000 from an agent whose methods are all
-   * ones Bosun cannot run is no sign-in to offer, as from one that lists none (B10).
-   */
-  runsAuthMethod?: (method: AuthMethodSummary) => boolean
-  /** v1: advertise `session.configOptions.boolean` (default true; the session header shows boolean options). Without it no boolean value is sent (E13). */
-  booleanConfigOptions?: boolean
-  /**
-   * Asked before a registered handler runs an agent request: an error refuses it (the agent gets it), a promise makes
-   * it wait (a request naming a session Bosun is still being told about). Synchronous when it says yes at once, so a
-   * handler's synchronous part still runs before the updates read after its request.
-   */
-  admitRequest?: (method: string, params: unknown, signal: AbortSignal) => HandlerError | undefined | Promise<HandlerError | undefined>
-}
-
-export interface ClientCapabilityFlags {
-  fs?: { readTextFile?: boolean; writeTextFile?: boolean }
-  terminal?: boolean
-  authTerminal?: boolean
-}
+export type { AcpConnectionOptions, ClientCapabilityFlags } from './connection-options'
 
 /** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
 const LOGGED_PROBLEMS = 10
@@ -115,25 +66,6 @@ function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promi
 }
 /** Real session ids are UUIDs or short names: a longer one is not a session Bosun keeps anything for (it would key maps). */
 export const MAX_SESSION_ID_CHARS = 1024
-
-/** What a v1 agent that answered a v2 offer was not offered (it saw no v1 `clientCapabilities`). */
-const UNADVERTISED_TO_V1_UNDER_V2_OFFER = ['fs/', 'terminal/', 'elicitation/', 'session/elicitation']
-/** v2 has no client file or terminal methods (its agents run their own terminals, L). */
-const NOT_IN_V2 = ['fs/', 'terminal/']
-
-/** The v1 client methods `clientCapabilities` said Bosun does not serve (C3: the agent's call gets -32601). */
-function unadvertisedToV1(caps: ClientCapabilityFlags): string[] {
-  return [
-    ...(caps.fs?.readTextFile === true ? [] : ['fs/read_text_file']),
-    ...(caps.fs?.writeTextFile === true ? [] : ['fs/write_text_file']),
-    ...(caps.terminal === true ? [] : ['terminal/']),
-  ]
-}
-
-/** Error codes a v1-only agent may answer a v2 `initialize` with (C10c). */
-const RETRY_AS_V1_CODES = new Set([-32022, -32600, -32602])
-/** v2's "unsupported protocol version" (`data: {requested, supported}`). */
-const UNSUPPORTED_VERSION_CODE = -32022
 
 interface TurnWaiter {
   deferred: Deferred<PromptOutcome>
@@ -349,51 +281,13 @@ class AcpConnection implements AcpClientConnection {
 
   // ---- client → agent ----------------------------------------------------------------------
 
-  /**
-   * Negotiates the version (C9, C10): offers `preferredVersion` (default 2). Refused, it offers the other version on
-   * the same connection: 2 → 1 for the errors v1-only agents answer a v2 offer with (C10c), 1 → 2 for a v2 agent's
-   * -32022 (or an error whose `data.supported` lists 2). A v2 agent that answers 2 to an offer of 1 (v1's rule: its
-   * own latest) read only our v1-shaped `clientInfo`/`clientCapabilities`: it is initialized again in the v2 shape
-   * before anything else is sent (v2 allows a repeated `initialize` before any other request; the latest wins).
-   */
+  /** See {@link negotiateVersion}. */
   async initialize(options: { preferredVersion?: ProtocolVersion } = {}): Promise<AgentHandshake> {
-    let offered: ProtocolVersion = options.preferredVersion ?? 2
-    const tried = new Set<ProtocolVersion>([offered])
-    // Until the agent answers, requests it sends (an elicitation during initialize) follow the version offered.
-    this.version = offered
-    let result: unknown
-    try {
-      result = await this.request('initialize', this.initializeParams(offered))
-    } catch (error) {
-      const other = error instanceof RpcError ? versionAfterRefusal(offered, error) : undefined
-      if (other === undefined) throw error
-      this.options.logger?.info(`initialize: the agent refused version ${offered} (${(error as RpcError).code}); offering ${other}`)
-      offered = other
-      tried.add(other)
-      this.version = other
-      result = await this.request('initialize', this.initializeParams(other))
-    }
-    let answered = answeredVersion(result, offered)
-    if (offered === 1 && answered === 2 && !tried.has(2)) {
-      this.options.logger?.info('initialize: the agent answered version 2 to an offer of 1; initializing it again as v2')
-      this.version = 2
-      try {
-        const again = await this.request('initialize', this.initializeParams(2))
-        answered = answeredVersion(again, 2)
-        result = again
-        offered = 2
-      } catch (error) {
-        // v2: a failed repeat leaves the first initialize in effect; the agent runs without Bosun's v2 capabilities.
-        if (!(error instanceof RpcError)) throw error
-        this.options.logger?.info(`initialize: the agent refused the v2 initialize (${error.code}); going on with its first answer`)
-      }
-    }
-    this.version = answered
-    // Only the v1-shaped initialize carries `clientCapabilities`: a v1 agent that answered our v2 offer never saw it.
-    this.booleansAdvertised = offered === 1 && this.options.booleanConfigOptions !== false
-    this.unadvertisedPrefixes =
-      answered === 2 ? NOT_IN_V2 : offered === 2 ? UNADVERTISED_TO_V1_UNDER_V2_OFFER : unadvertisedToV1(this.options.clientCapabilities ?? {})
-    this.handshakeValue = normaliseHandshake(result as Record<string, unknown>, answered, offered)
+    const peer = { request: (method: string, params: unknown) => this.request(method, params), setVersion: (version: ProtocolVersion) => void (this.version = version) }
+    const negotiated = await negotiateVersion(peer, this.options, options.preferredVersion)
+    this.booleansAdvertised = negotiated.booleansAdvertised
+    this.unadvertisedPrefixes = negotiated.unadvertisedPrefixes
+    this.handshakeValue = negotiated.handshake
     return this.handshakeValue
   }
 
@@ -701,44 +595,6 @@ class AcpConnection implements AcpClientConnection {
     })
   }
 
-  private initializeParams(version: ProtocolVersion): Record<string, unknown> {
-    const elicitation: Record<string, unknown> = {}
-    if (this.options.elicitation?.form) elicitation.form = {}
-    if (this.options.elicitation?.url) elicitation.url = {}
-    const caps = this.options.clientCapabilities ?? {}
-    if (version === 2) {
-      // v2 defines no fs, terminal or session client capabilities: only auth.terminal and elicitation (C4).
-      const capabilities: Record<string, unknown> = { elicitation }
-      if (caps.authTerminal) capabilities.auth = { terminal: {} }
-      return { protocolVersion: 2, info: { ...this.options.clientInfo }, capabilities }
-    }
-    // Bosun shows `notice` and `compaction_*` updates (H17, H18): a v1 agent sends them only to a client that says so.
-    const session: Record<string, unknown> = {
-      ...(this.options.booleanConfigOptions !== false ? { configOptions: { boolean: {} } } : {}),
-      notices: {},
-      compaction: {},
-    }
-    const clientCapabilities: Record<string, unknown> = {
-      fs: { readTextFile: caps.fs?.readTextFile === true, writeTextFile: caps.fs?.writeTextFile === true },
-      terminal: caps.terminal === true,
-      elicitation,
-      session,
-    }
-    if (caps.authTerminal) {
-      // `_meta.gateway`: Bosun sends a model gateway's address and headers in a login (claude-agent-acp offers its
-      // "Custom model gateway" methods only to a client that says so).
-      clientCapabilities.auth = { terminal: true, _meta: { gateway: true } }
-      // The extension that came before `auth.terminal` (Zed's): agents such as OpenCode describe their terminal
-      // login only under the method's `_meta["terminal-auth"]`, and only to a client that says it reads it.
-      clientCapabilities._meta = { 'terminal-auth': true }
-    }
-    // The `_meta` terminal extension (Zed's, see applyTerminalMeta): Bosun shows a terminal an agent ran itself on the
-    // tool call's card. claude-agent-acp sends its commands' output that way only to a client that says so; else as a
-    // Markdown code block of the raw output, escape codes and all, and no exit status.
-    clientCapabilities._meta = { ...(clientCapabilities._meta as Record<string, unknown> | undefined), terminal_output: true }
-    return { protocolVersion: 1, clientInfo: { ...this.options.clientInfo }, clientCapabilities }
-  }
-
   /** `signal`: aborted, the request is withdrawn (`$/cancel_request`) and fails with `cancelled` at once, whatever the agent does. */
   private request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
     if (this.disposed) return Promise.reject(this.closedError)
@@ -944,37 +800,6 @@ class AcpConnection implements AcpClientConnection {
     this.closeFired = true
     this.closeEmitter.fire(error ? { error } : {})
   }
-}
-
-/**
- * The version to offer after the agent refused `offered`, or undefined (the refusal stands). Throws when the agent
- * says which versions it speaks and Bosun speaks none of them.
- */
-function versionAfterRefusal(offered: ProtocolVersion, error: RpcError): ProtocolVersion | undefined {
-  const data = isRecord(error.data) ? error.data : undefined
-  const supported = Array.isArray(data?.supported) ? data.supported : undefined
-  if (error.code === UNSUPPORTED_VERSION_CODE && supported && !supported.includes(1) && !supported.includes(2)) {
-    throw new BosunError({
-      kind: 'unsupported-protocol-version',
-      message: `The agent speaks protocol versions ${previewOf(boundJson(supported, { maxDepth: 2, maxTotalChars: 200 }))}; Bosun speaks versions 1 and 2.`,
-      data: { offered, supported: boundJson(supported, AGENT_ERROR_BOUNDS.data) },
-    })
-  }
-  const other: ProtocolVersion = offered === 2 ? 1 : 2
-  if (supported && !supported.includes(other)) return undefined
-  if (offered === 2) return RETRY_AS_V1_CODES.has(error.code) ? 1 : undefined
-  return error.code === UNSUPPORTED_VERSION_CODE || supported !== undefined ? 2 : undefined
-}
-
-/** The version an `initialize` result names, when Bosun speaks it. */
-function answeredVersion(result: unknown, offered: ProtocolVersion): ProtocolVersion {
-  const answered = isRecord(result) ? result.protocolVersion : undefined
-  if (answered === 1 || answered === 2) return answered
-  throw new BosunError({
-    kind: 'unsupported-protocol-version',
-    message: `The agent answered protocol version ${previewOf(boundJson(answered, { maxDepth: 4, maxTotalChars: 200 }))}; Bosun speaks versions 1 and 2.`,
-    data: { offered, answered: boundJson(answered, AGENT_ERROR_BOUNDS.data) },
-  })
 }
 
 /**
