@@ -20,13 +20,13 @@ import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
 import { formatBytes } from '../base/format-bytes'
 import { toDisposable, type IDisposable } from '../base/lifecycle'
-import type { Logger } from '../base/log'
 import { AGENT_ERROR_BOUNDS, agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
 import type { AcpConnectionOptions } from './connection-options'
 import { UNTYPED_AUTH_METHOD, readNewSessionOutcome } from './handshake'
 import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
 import { IncomingRequestIds, PendingIds } from './request-ids'
+import { ProblemLog, toRpcLogger } from './problem-log'
 import { negotiateVersion } from './version-negotiation'
 import type {
   AcpClientConnection,
@@ -51,8 +51,6 @@ import { HandlerError, RESOURCE_NOT_FOUND } from './types'
 export { AGENT_ERROR_BOUNDS } from './agent-errors'
 export type { AcpConnectionOptions, ClientCapabilityFlags } from './connection-options'
 
-/** Problems logged one by one; past this, only every power of ten is (one bad agent must not flood the log). */
-const LOGGED_PROBLEMS = 10
 /** How long a closed connection keeps its transport for the answers its handlers owe the agent (see `close`). */
 const ANSWER_GRACE_MS = 1_000
 
@@ -93,10 +91,10 @@ export function createAcpConnection(options: AcpConnectionOptions): AcpClientCon
 
 class AcpConnection implements AcpClientConnection {
   private readonly updateEmitter = new Emitter<SessionUpdateNotification>()
-  private readonly problemEmitter = new Emitter<TransportProblem>()
   private readonly closeEmitter = new Emitter<{ error?: Error }>()
   private readonly inputStallEmitter = new Emitter<InputStall | null>()
   private readonly tap = new WireTap()
+  private readonly problems: ProblemLog
   private readonly pendingIds = new PendingIds()
   readonly onDidSettleRequest: (listener: (id: JsonRpcId) => void) => IDisposable = this.pendingIds.onDidSettle
   /** Agent requests in flight, under Bosun's own ids inside vscode-jsonrpc (see {@link IncomingRequestIds}). */
@@ -146,10 +144,9 @@ class AcpConnection implements AcpClientConnection {
   private readonly readBacklog: () => number
   /** {@link whenOutputRead} callers. */
   private outputWaiters: (() => void)[] = []
-  private problemCount = 0
 
   readonly onDidReceiveUpdate = this.updateEmitter.event
-  readonly onDidReportProblem = this.problemEmitter.event
+  readonly onDidReportProblem: (listener: (value: TransportProblem) => void) => IDisposable
   readonly onDidTrace: (listener: (value: WireTrace) => void) => IDisposable = this.tap.onDidTrace
   readonly onDidClose = this.closeEmitter.event
   readonly onDidChangeInputStall = this.inputStallEmitter.event
@@ -157,6 +154,8 @@ class AcpConnection implements AcpClientConnection {
   readonly handlers: ClientHandlerRegistry
 
   constructor(private readonly options: AcpConnectionOptions) {
+    this.problems = new ProblemLog(options.logger, options.redact)
+    this.onDidReportProblem = this.problems.onDidReport
     // Set below: a request the writer could not send is answered through the reader, as if the agent had refused it.
     let answerLocally: (message: Message) => void = () => undefined
     const writer = new NdjsonMessageWriter(options.output, {
@@ -171,14 +170,14 @@ class AcpConnection implements AcpClientConnection {
         if (!this.disposed) this.inputStallEmitter.fire(stall)
       },
       onUnresponsive: (queued) =>
-        this.reportProblem({ kind: 'unresponsive', message: `The agent stopped reading its input (${Math.round(queued / 1024)} KB waiting)` }),
+        this.problems.report({ kind: 'unresponsive', message: `The agent stopped reading its input (${Math.round(queued / 1024)} KB waiting)` }),
       onRequestNotSent: (id, error) => answerLocally({ jsonrpc: '2.0', id, error: { code: ErrorCodes.MessageWriteError, message: error.message } } as Message),
-      onProblem: (problem) => this.reportProblem(problem),
+      onProblem: (problem) => this.problems.report(problem),
     })
     const reader = new NdjsonMessageReader(options.input, {
       maxMessageBytes: options.maxMessageBytes,
       ...(options.maxRequestsInFlight !== undefined ? { maxRequestsInFlight: options.maxRequestsInFlight } : {}),
-      onProblem: (problem) => this.reportProblem(problem),
+      onProblem: (problem) => this.problems.report(problem),
       reply: (message, rawId) => void writer.writeReply(message, rawId).catch(() => undefined),
       pendingIds: this.pendingIds,
       incomingIds: this.incomingIds,
@@ -544,7 +543,7 @@ class AcpConnection implements AcpClientConnection {
     if (answering.length === 0 || this.ended) disposeRpc()
     else this.answersOut = settledWithin(answering, ANSWER_GRACE_MS).then(disposeRpc)
     this.updateEmitter.dispose()
-    this.problemEmitter.dispose()
+    this.problems.dispose()
     this.closeEmitter.dispose()
     this.inputStallEmitter.dispose()
     this.tap.dispose()
@@ -660,11 +659,11 @@ class AcpConnection implements AcpClientConnection {
       typeof params.update !== 'object' || params.update === null ||
       typeof params.update.sessionUpdate !== 'string'
     ) {
-      this.reportProblem({ kind: 'invalid-message', message: 'Ignored a session/update without sessionId/update.sessionUpdate', preview: previewOf(params) })
+      this.problems.report({ kind: 'invalid-message', message: 'Ignored a session/update without sessionId/update.sessionUpdate', preview: previewOf(params) })
       return
     }
     if (params.sessionId.length > MAX_SESSION_ID_CHARS) {
-      this.reportProblem({ kind: 'invalid-message', message: `Ignored a session/update whose sessionId is longer than ${MAX_SESSION_ID_CHARS} characters`, preview: params.sessionId.slice(0, 80) })
+      this.problems.report({ kind: 'invalid-message', message: `Ignored a session/update whose sessionId is longer than ${MAX_SESSION_ID_CHARS} characters`, preview: params.sessionId.slice(0, 80) })
       return
     }
     const notification = params as SessionUpdateNotification
@@ -749,7 +748,7 @@ class AcpConnection implements AcpClientConnection {
       if (error instanceof ResponseError) throw error
       if (error instanceof HandlerError) throw new ResponseError(error.code, error.message, error.data)
       this.options.logger?.error(`handler for ${method} failed`, error)
-      this.reportProblem({ kind: 'handler-crashed', message: `The ${method} handler failed: ${error instanceof Error ? error.message : String(error)}` })
+      this.problems.report({ kind: 'handler-crashed', message: `The ${method} handler failed: ${error instanceof Error ? error.message : String(error)}` })
       throw new ResponseError(-32603, 'Internal error')
     } finally {
       if (this.incoming.get(id) === entry) this.incoming.delete(id)
@@ -775,24 +774,8 @@ class AcpConnection implements AcpClientConnection {
       handler(params, { protocolVersion: this.version, method })
     } catch (error) {
       this.options.logger?.error(`notification handler for ${method} failed`, error)
-      this.reportProblem({ kind: 'handler-crashed', message: `The ${method} handler failed` })
+      this.problems.report({ kind: 'handler-crashed', message: `The ${method} handler failed` })
     }
-  }
-
-  private reportProblem(problem: TransportProblem): void {
-    // The message may quote the agent too (an id it sent): both are redacted.
-    if (this.options.redact) {
-      const redact = this.options.redact
-      problem = { ...problem, message: redact(problem.message), ...(problem.preview ? { preview: redact(problem.preview) } : {}) }
-    }
-    const count = ++this.problemCount
-    // Rate-limited per connection: the first few, then the 100th, 1,000th… with the running count.
-    if (problem.kind === 'unresponsive' || count <= LOGGED_PROBLEMS) {
-      this.options.logger?.warn(`${problem.kind}: ${problem.message}${problem.preview ? ` — ${problem.preview}` : ''}`)
-    } else if (/^10+$/.test(String(count))) {
-      this.options.logger?.warn(`${count} protocol problems from this agent so far (latest: ${problem.kind}: ${problem.message}); only some are logged`)
-    }
-    this.problemEmitter.fire(problem)
   }
 
   private fireClose(error: Error | undefined): void {
@@ -832,24 +815,4 @@ function listedFolders(value: unknown): string[] | undefined {
     if (typeof folder === 'string' && folder.length <= 4096 && !folder.includes('\0') && /^(\/|[A-Za-z]:[\\/])/.test(folder)) folders.push(folder)
   }
   return folders.length > 0 ? folders : undefined
-}
-
-/**
- * vscode-jsonrpc's own warnings (one per failed send to a dead or stuck agent), rate-limited like problems; once the
- * connection is `closed` a failed send is expected (the agent is gone or going) and goes to the debug log.
- */
-function toRpcLogger(logger: Logger | undefined, closed: () => boolean) {
-  let count = 0
-  const warn = (message: string) => {
-    if (closed()) return logger?.debug(message)
-    count++
-    if (count <= LOGGED_PROBLEMS) logger?.warn(message)
-    else if (/^10+$/.test(String(count))) logger?.warn(`${count} transport warnings so far (latest: ${message}); only some are logged`)
-  }
-  return {
-    error: warn,
-    warn,
-    info: (message: string) => logger?.debug(message),
-    log: (message: string) => logger?.debug(message),
-  }
 }
