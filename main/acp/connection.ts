@@ -27,6 +27,7 @@ import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
 import { IncomingRequestIds, PendingIds } from './request-ids'
 import { ProblemLog, toRpcLogger } from './problem-log'
+import { PromptTurns } from './prompt-turns'
 import { negotiateVersion } from './version-negotiation'
 import type {
   AcpClientConnection,
@@ -65,22 +66,6 @@ function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promi
 /** Real session ids are UUIDs or short names: a longer one is not a session Bosun keeps anything for (it would key maps). */
 export const MAX_SESSION_ID_CHARS = 1024
 
-interface TurnWaiter {
-  deferred: Deferred<PromptOutcome>
-  responded: boolean
-  userMessageId?: string
-  earlyIdle?: PromptOutcome
-  /** Whether {@link earlyIdle} came after a busy state (else it may be a stale idle, sent before the agent took the prompt). */
-  earlyIdleAfterBusy?: boolean
-  /** The agent reported a busy state (running, requires_action, one Bosun does not know) since the prompt was sent. */
-  busySeen: boolean
-  /**
-   * An idle `state_update` read before the ack and before any busy state: it may be stale (see observeState), so
-   * it is handed to listeners only once the ack comes, and dropped if a busy state comes first.
-   */
-  heldIdle?: SessionUpdateNotification
-}
-
 interface IncomingRequest {
   controller: AbortController
 }
@@ -114,14 +99,9 @@ class AcpConnection implements AcpClientConnection {
   /** Set by {@link close}: the answers it gave (see {@link answersWritten}) are handed to the writer. */
   private answersOut: Promise<void> | undefined
   private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
-  private readonly turns = new Map<string, TurnWaiter>()
-  /**
-   * Sessions whose prompt in flight Bosun cancelled: the agent's error for it means "cancelled" (F5). Kept only while
-   * that prompt runs: an agent without `session/close` must not collect one per cancelled session for its whole life.
-   */
+  private readonly turns: PromptTurns
+  /** Written by {@link turns} (see `PromptTurnsHost.cancelledSessions`); held here, where its size is read from outside. */
   private readonly cancelledSessions = new Set<string>()
-  /** Prompts in flight, by session (their result not settled yet). */
-  private readonly prompting = new Map<string, number>()
   /** v1: whether the initialize the agent answered advertised `session.configOptions.boolean`. */
   private booleansAdvertised = false
   /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
@@ -156,6 +136,14 @@ class AcpConnection implements AcpClientConnection {
   constructor(private readonly options: AcpConnectionOptions) {
     this.problems = new ProblemLog(options.logger, options.redact)
     this.onDidReportProblem = this.problems.onDidReport
+    this.turns = new PromptTurns({
+      logger: options.logger,
+      pending: this.pending,
+      cancelledSessions: this.cancelledSessions,
+      release: (held) => {
+        if (!this.disposed) this.updateEmitter.fire(held)
+      },
+    })
     // Set below: a request the writer could not send is answered through the reader, as if the agent had refused it.
     let answerLocally: (message: Message) => void = () => undefined
     const writer = new NdjsonMessageWriter(options.output, {
@@ -308,74 +296,13 @@ class AcpConnection implements AcpClientConnection {
     } catch (error) {
       return Promise.reject(error)
     }
-    this.cancelledSessions.delete(sessionId)
-    this.prompting.set(sessionId, (this.prompting.get(sessionId) ?? 0) + 1)
-    const outcome = this.version === 1 ? this.promptV1(sessionId, prompt) : this.promptV2(sessionId, prompt, hooks)
-    // Once it is settled (its error read as cancelled or not), what its cancel left is no longer needed.
-    return outcome.finally(() => {
-      const left = this.prompting.get(sessionId)! - 1
-      if (left > 0) return void this.prompting.set(sessionId, left)
-      this.prompting.delete(sessionId)
-      this.cancelledSessions.delete(sessionId)
-    })
-  }
-
-  private async promptV1(sessionId: string, prompt: unknown[]): Promise<PromptOutcome> {
-    try {
-      const result = await this.request('session/prompt', { sessionId, prompt })
-      const stopReason = isRecord(result) && typeof result.stopReason === 'string' ? result.stopReason : null
-      return { stopReason }
-    } catch (error) {
-      // F5: an error after our cancel is the agent's way of saying "cancelled".
-      if (error instanceof RpcError && this.cancelledSessions.has(sessionId)) return { stopReason: 'cancelled' }
-      throw error
-    }
-  }
-
-  private promptV2(sessionId: string, prompt: unknown[], hooks: PromptHooks | undefined): Promise<PromptOutcome> {
-    const previous = this.turns.get(sessionId)
-    previous?.deferred.reject(new BosunError({ kind: 'internal', message: 'A new prompt replaced a turn that never finished' }))
-    // An idle still held for the replaced prompt came before this one was sent: it is no news about this turn.
-    if (previous) previous.heldIdle = undefined
-    const waiter: TurnWaiter = { deferred: new Deferred<PromptOutcome>(), responded: false, busySeen: false }
-    this.turns.set(sessionId, waiter)
-    this.pending.add(waiter.deferred)
-    void waiter.deferred.promise.then(
-      () => this.pending.delete(waiter.deferred),
-      () => this.pending.delete(waiter.deferred),
-    )
-    this.request('session/prompt', { sessionId, prompt }).then(
-      (result) => {
-        waiter.responded = true
-        if (isRecord(result) && typeof result.messageId === 'string') {
-          waiter.userMessageId = result.messageId
-          try {
-            hooks?.onInserted?.(result.messageId)
-          } catch (error) {
-            this.options.logger?.error('the prompt insertion hook failed', error)
-          }
-        }
-        this.releaseHeldIdle(waiter)
-        // The whole turn may have finished before the agent acknowledged the prompt.
-        // An idle read before any busy state, with one read after it, was stale: this turn's idle is still to come.
-        // (With no busy state at all, the agent reports none: its idle is taken, as before.)
-        if (waiter.earlyIdle && (waiter.earlyIdleAfterBusy || !waiter.busySeen)) this.finishTurn(sessionId, waiter, waiter.earlyIdle)
-      },
-      (error: unknown) => {
-        // Not inserted: the idle held back was the agent's word on its state after all.
-        this.releaseHeldIdle(waiter)
-        if (this.turns.get(sessionId) === waiter) this.turns.delete(sessionId)
-        if (error instanceof RpcError && this.cancelledSessions.has(sessionId)) waiter.deferred.resolve({ stopReason: 'cancelled' })
-        else waiter.deferred.reject(error)
-      },
-    )
-    return waiter.deferred.promise
+    const sent = () => this.request('session/prompt', { sessionId, prompt })
+    return this.turns.track(sessionId, () => (this.version === 1 ? this.turns.runV1(sessionId, sent()) : this.turns.runV2(sessionId, sent, hooks)))
   }
 
   cancel(sessionId: string): void {
     if (this.handshakeValue?.capabilities.sessions === false) return
-    // Remembered for a prompt of Bosun's in flight only (v2 work the agent started itself has none to read it for).
-    if (this.prompting.has(sessionId)) this.cancelledSessions.add(sessionId)
+    this.turns.cancelled(sessionId)
     this.notify('session/cancel', { sessionId })
   }
 
@@ -456,10 +383,7 @@ class AcpConnection implements AcpClientConnection {
 
   async closeSession(sessionId: string): Promise<void> {
     this.requireSessions('session/close')
-    // Bosun waits for no turn of a session it closes (the agent owes it no idle now): the turn ends, cancelled.
-    const waiter = this.turns.get(sessionId)
-    if (waiter) this.finishTurn(sessionId, waiter, { stopReason: 'cancelled' })
-    this.cancelledSessions.delete(sessionId)
+    this.turns.closed(sessionId)
     await this.request('session/close', { sessionId })
   }
 
@@ -667,59 +591,8 @@ class AcpConnection implements AcpClientConnection {
       return
     }
     const notification = params as SessionUpdateNotification
-    if (notification.update.sessionUpdate === 'state_update' && this.version === 2 && this.observeState(notification) === 'held') return
+    if (notification.update.sessionUpdate === 'state_update' && this.version === 2 && this.turns.observeState(notification) === 'held') return
     this.updateEmitter.fire(notification)
-  }
-
-  /** Follows a v2 turn's state; `held` when the update must not reach listeners yet (a possibly stale idle). */
-  private observeState(notification: SessionUpdateNotification): 'held' | undefined {
-    const waiter = this.turns.get(notification.sessionId)
-    if (!waiter) return undefined
-    const update = notification.update as { state?: unknown; stopReason?: unknown; error?: unknown }
-    // running / requires_action / unknown states: the turn goes on (F8); the sessions layer shows them.
-    if (update.state !== 'idle') {
-      waiter.busySeen = true
-      // The idle held back was stale: listeners never see it, so the session does not flicker to idle (and
-      // forget the prompt it is waiting to see echoed) in the middle of the turn.
-      waiter.heldIdle = undefined
-      return undefined
-    }
-    const outcome: PromptOutcome = { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null }
-    if (isRecord(update.error) && typeof update.error.message === 'string') {
-      outcome.error = {
-        message: update.error.message,
-        ...(typeof update.error.code === 'number' ? { code: update.error.code } : {}),
-        ...(update.error.data !== undefined ? { data: update.error.data } : {}),
-      }
-    }
-    if (waiter.responded) this.finishTurn(notification.sessionId, waiter, outcome)
-    // Responses travel through vscode-jsonrpc's queue and updates do not, so the ack can trail the idle
-    // that followed it on the wire. An idle read before the ack ends the turn once the ack arrives, so
-    // prompt() never settles before its response. But an idle that was already on its way when the agent
-    // took the prompt (its last turn's, a change of background work) is no end of this turn (F7, F9): once
-    // the agent reported itself busy since, only a later idle counts.
-    else if (!waiter.earlyIdle || !waiter.earlyIdleAfterBusy) {
-      waiter.earlyIdle = outcome
-      waiter.earlyIdleAfterBusy = waiter.busySeen
-    }
-    if (waiter.responded || waiter.busySeen) return undefined
-    // Stale or not is decided by what comes next: the ack (then it is this turn's, from an agent that reports no
-    // busy state) or a busy state (then it was stale). A later idle in the meantime supersedes it (F9).
-    waiter.heldIdle = notification
-    return 'held'
-  }
-
-  private releaseHeldIdle(waiter: TurnWaiter): void {
-    const held = waiter.heldIdle
-    if (!held) return
-    waiter.heldIdle = undefined
-    if (!this.disposed) this.updateEmitter.fire(held)
-  }
-
-  private finishTurn(sessionId: string, waiter: TurnWaiter, outcome: PromptOutcome): void {
-    if (this.turns.get(sessionId) === waiter) this.turns.delete(sessionId)
-    if (waiter.userMessageId) outcome.userMessageId = waiter.userMessageId
-    waiter.deferred.resolve(outcome)
   }
 
   private handleRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
