@@ -19,7 +19,7 @@ import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
 import { formatBytes } from '../base/format-bytes'
-import { toDisposable, type IDisposable } from '../base/lifecycle'
+import type { IDisposable } from '../base/lifecycle'
 import { AGENT_ERROR_BOUNDS, agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
 import type { AcpConnectionOptions } from './connection-options'
 import { UNTYPED_AUTH_METHOD, readNewSessionOutcome } from './handshake'
@@ -27,6 +27,7 @@ import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
 import { IncomingRequestIds, PendingIds } from './request-ids'
 import { ProblemLog, toRpcLogger } from './problem-log'
+import { IncomingRequests } from './incoming-requests'
 import { PromptTurns } from './prompt-turns'
 import { negotiateVersion } from './version-negotiation'
 import type {
@@ -35,8 +36,6 @@ import type {
   AgentSessionInfo,
   AuthMethodSummary,
   ClientHandlerRegistry,
-  ClientNotificationHandler,
-  ClientRequestHandler,
   InputStall,
   JsonRpcId,
   NewSessionOutcome,
@@ -47,7 +46,7 @@ import type {
   TransportProblem,
   WireTrace,
 } from './types'
-import { HandlerError, RESOURCE_NOT_FOUND } from './types'
+import { RESOURCE_NOT_FOUND } from './types'
 
 export { AGENT_ERROR_BOUNDS } from './agent-errors'
 export type { AcpConnectionOptions, ClientCapabilityFlags } from './connection-options'
@@ -66,10 +65,6 @@ function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promi
 /** Real session ids are UUIDs or short names: a longer one is not a session Bosun keeps anything for (it would key maps). */
 export const MAX_SESSION_ID_CHARS = 1024
 
-interface IncomingRequest {
-  controller: AbortController
-}
-
 export function createAcpConnection(options: AcpConnectionOptions): AcpClientConnection {
   return new AcpConnection(options)
 }
@@ -84,21 +79,14 @@ class AcpConnection implements AcpClientConnection {
   readonly onDidSettleRequest: (listener: (id: JsonRpcId) => void) => IDisposable = this.pendingIds.onDidSettle
   /** Agent requests in flight, under Bosun's own ids inside vscode-jsonrpc (see {@link IncomingRequestIds}). */
   private readonly incomingIds = new IncomingRequestIds()
-  /** See {@link ClientRequestContext.answerRoom}. */
-  private readonly answerRoom: () => Promise<void>
   readonly unterminatedOutput: () => number
   private readonly rpc: MessageConnection
-  private readonly requestHandlers = new Map<string, ClientRequestHandler>()
-  private readonly notificationHandlers = new Map<string, ClientNotificationHandler>()
   /** Our requests in flight: rejected with the close error (vscode-jsonrpc's own rejection would be untyped). */
   private readonly pending = new Set<{ reject(reason: unknown): void }>()
-  /** Agent→client requests in flight, by the agent's id (a Map keeps `7` and `"7"` apart, B3). */
-  private readonly incoming = new Map<JsonRpcId, IncomingRequest>()
-  /** The handlers of the agent's requests not settled yet: {@link close} lets their answers out before it lets go of the transport. */
-  private readonly answering = new Set<Promise<unknown>>()
+  /** The agent's requests and notifications but `session/update`: their handlers, signals and answers owed. */
+  private readonly requests: IncomingRequests
   /** Set by {@link close}: the answers it gave (see {@link answersWritten}) are handed to the writer. */
   private answersOut: Promise<void> | undefined
-  private readonly tokenIds = new WeakMap<CancellationToken, JsonRpcId>()
   private readonly turns: PromptTurns
   /** Written by {@link turns} (see `PromptTurnsHost.cancelledSessions`); held here, where its size is read from outside. */
   private readonly cancelledSessions = new Set<string>()
@@ -107,12 +95,6 @@ class AcpConnection implements AcpClientConnection {
   /** Agent requests and `session/update`s handed to vscode-jsonrpc's queue and not yet handled (wire order, see fastPath). */
   private queued = 0
   private version: ProtocolVersion = 2
-  /**
-   * Methods the agent was never told Bosun serves, answered -32601 whatever handler is registered: a v1 agent that
-   * answered our v2 offer read no v1 `clientCapabilities` (C10b), so it runs without Bosun's files, terminals and
-   * elicitation; a v1 agent offered 1 gets only the files and terminals its `clientCapabilities` named (C3); v2 has none.
-   */
-  private unadvertisedPrefixes: readonly string[] = []
   private handshakeValue: AgentHandshake | undefined
   private closeFired = false
   private closedError: Error | undefined
@@ -187,11 +169,17 @@ class AcpConnection implements AcpClientConnection {
       this.outputEnded = true
       this.checkOutputRead()
     })
-    this.answerRoom = () => writer.whenRoom()
     this.inputStall = () => writer.inputStall
-    const tokenIds = this.tokenIds
-    const incoming = this.incoming
-    const incomingIds = this.incomingIds
+    const requests = new IncomingRequests({
+      logger: options.logger,
+      admitRequest: options.admitRequest,
+      version: () => this.version,
+      answerRoom: () => writer.whenRoom(),
+      report: (problem) => this.problems.report(problem),
+      incomingIds: this.incomingIds,
+    })
+    this.requests = requests
+    this.handlers = requests.handlers
     // A send that fails once the connection closed is one it expected (an answer to an agent that exited): quiet.
     this.rpc = createMessageConnection(reader, writer, toRpcLogger(options.logger, () => this.disposed || this.ended), {
       // vscode-jsonrpc takes one queued message per turn: the reader stops reading while too many wait.
@@ -209,14 +197,7 @@ class AcpConnection implements AcpClientConnection {
         // We need the request id for ACP's `$/cancel_request`, which vscode-jsonrpc does not speak.
         receiver: {
           kind: 'request',
-          createCancellationTokenSource(message: RequestMessage) {
-            const source = new CancellationTokenSource()
-            // Handlers and `$/cancel_request` know the request by the agent's id.
-            const id = incomingIds.original(message.id as JsonRpcId) ?? (message.id as JsonRpcId)
-            tokenIds.set(source.token, id)
-            incoming.set(id, { controller: new AbortController() })
-            return source
-          },
+          createCancellationTokenSource: (message: RequestMessage) => requests.createCancellationTokenSource(message),
         },
         // A request Bosun withdraws (a login the person cancelled) is cancelled with ACP's `$/cancel_request`.
         sender: {
@@ -239,20 +220,6 @@ class AcpConnection implements AcpClientConnection {
       this.fireClose(undefined)
     })
     this.rpc.onError(([error]) => options.logger?.debug('transport error', error))
-    this.handlers = {
-      registerRequest: (method, handler) => {
-        this.requestHandlers.set(method, handler)
-        return toDisposable(() => {
-          if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method)
-        })
-      },
-      registerNotification: (method, handler) => {
-        this.notificationHandlers.set(method, handler)
-        return toDisposable(() => {
-          if (this.notificationHandlers.get(method) === handler) this.notificationHandlers.delete(method)
-        })
-      },
-    }
     this.rpc.listen()
   }
 
@@ -273,7 +240,7 @@ class AcpConnection implements AcpClientConnection {
     const peer = { request: (method: string, params: unknown) => this.request(method, params), setVersion: (version: ProtocolVersion) => void (this.version = version) }
     const negotiated = await negotiateVersion(peer, this.options, options.preferredVersion)
     this.booleansAdvertised = negotiated.booleansAdvertised
-    this.unadvertisedPrefixes = negotiated.unadvertisedPrefixes
+    this.requests.refuse(negotiated.unadvertisedPrefixes)
     this.handshakeValue = negotiated.handshake
     return this.handshakeValue
   }
@@ -449,13 +416,11 @@ class AcpConnection implements AcpClientConnection {
     for (const deferred of [...this.pending]) deferred.reject(reason)
     this.pending.clear()
     this.turns.clear()
-    for (const request of this.incoming.values()) request.controller.abort(reason)
-    this.incoming.clear()
+    const answering = this.requests.close(reason)
     this.checkOutputRead()
     // The agent's requests waiting for an answer (a form, a permission) are answered by their handlers on the close
     // (the brokers answer `cancel`/`cancelled`); the transport stays until those answers are written, so the agent
     // has them before its stdin ends (they failed, "Sending response failed.", at every stop with one waiting).
-    const answering = [...this.answering]
     this.fireClose(error)
     const disposeRpc = () => {
       try {
@@ -568,7 +533,7 @@ class AcpConnection implements AcpClientConnection {
   private fastPath(message: { method: string; params?: unknown }): boolean {
     if (message.method !== 'session/update') {
       // A notification nobody handles is ignored (JSON-RPC) here, not after waiting its turn in the queue.
-      return message.method !== '$/cancel_request' && !this.notificationHandlers.has(message.method)
+      return !this.requests.takesNotification(message.method)
     }
     if (this.queued > 0) return false
     this.applySessionUpdate(message.params)
@@ -599,33 +564,7 @@ class AcpConnection implements AcpClientConnection {
     this.queued--
     // Closed, its transport kept only for the answers it owes: a request the agent sends meanwhile is not handled.
     if (this.disposed) return Promise.reject(new ResponseError(-32603, 'The client is closing the connection.'))
-    // The handler's synchronous part (a permission's tool-call patch…) has run when this returns.
-    const answer = this.runRequestHandler(method, params, token)
-    this.answering.add(answer)
-    const settled = () => void this.answering.delete(answer)
-    answer.then(settled, settled)
-    return answer
-  }
-
-  private async runRequestHandler(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
-    const id = this.tokenIds.get(token) as JsonRpcId
-    const entry = this.incoming.get(id) ?? { controller: new AbortController() }
-    try {
-      const handler = this.unadvertisedPrefixes.some((prefix) => method.startsWith(prefix)) ? undefined : this.requestHandlers.get(method)
-      if (!handler) throw new ResponseError(-32601, `Method not found: ${method}`, { method })
-      const admitted = this.options.admitRequest?.(method, params, entry.controller.signal)
-      const refused = admitted instanceof Promise ? await admitted : admitted
-      if (refused) throw refused
-      return await handler(params, { protocolVersion: this.version, requestId: id, method, signal: entry.controller.signal, answerRoom: this.answerRoom })
-    } catch (error) {
-      if (error instanceof ResponseError) throw error
-      if (error instanceof HandlerError) throw new ResponseError(error.code, error.message, error.data)
-      this.options.logger?.error(`handler for ${method} failed`, error)
-      this.problems.report({ kind: 'handler-crashed', message: `The ${method} handler failed: ${error instanceof Error ? error.message : String(error)}` })
-      throw new ResponseError(-32603, 'Internal error')
-    } finally {
-      if (this.incoming.get(id) === entry) this.incoming.delete(id)
-    }
+    return this.requests.handleRequest(method, params, token)
   }
 
   private handleNotification(method: string, params: unknown): void {
@@ -636,19 +575,7 @@ class AcpConnection implements AcpClientConnection {
       this.applySessionUpdate(params)
       return
     }
-    if (method === '$/cancel_request') {
-      const requestId = isRecord(params) ? params.requestId : undefined
-      if (typeof requestId === 'string' || typeof requestId === 'number') this.incoming.get(requestId)?.controller.abort()
-      return
-    }
-    const handler = this.notificationHandlers.get(method)
-    if (!handler) return
-    try {
-      handler(params, { protocolVersion: this.version, method })
-    } catch (error) {
-      this.options.logger?.error(`notification handler for ${method} failed`, error)
-      this.problems.report({ kind: 'handler-crashed', message: `The ${method} handler failed` })
-    }
+    this.requests.handleNotification(method, params)
   }
 
   private fireClose(error: Error | undefined): void {
