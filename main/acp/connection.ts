@@ -14,21 +14,22 @@ import {
   type MessageConnection,
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js'
-import { boundJson, cutText } from '../../common/bounded'
+import { cutText } from '../../common/bounded'
 import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
 import { formatBytes } from '../base/format-bytes'
 import type { IDisposable } from '../base/lifecycle'
-import { AGENT_ERROR_BOUNDS, agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
+import { agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
 import type { AcpConnectionOptions } from './connection-options'
-import { UNTYPED_AUTH_METHOD, readNewSessionOutcome } from './handshake'
+import { UNTYPED_AUTH_METHOD } from './handshake'
 import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
 import { IncomingRequestIds, PendingIds } from './request-ids'
 import { ProblemLog, toRpcLogger } from './problem-log'
 import { IncomingRequests } from './incoming-requests'
 import { PromptTurns } from './prompt-turns'
+import { MAX_SESSION_ID_CHARS, configOptionParams, newSessionOutcome, newSessionParams, resumeCall, resumedOutcome, sessionList } from './session-calls'
 import { negotiateVersion } from './version-negotiation'
 import type {
   AcpClientConnection,
@@ -49,6 +50,7 @@ import type {
 import { RESOURCE_NOT_FOUND } from './types'
 
 export { AGENT_ERROR_BOUNDS } from './agent-errors'
+export { MAX_SESSION_ID_CHARS } from './session-calls'
 export type { AcpConnectionOptions, ClientCapabilityFlags } from './connection-options'
 
 /** How long a closed connection keeps its transport for the answers its handlers owe the agent (see `close`). */
@@ -62,8 +64,6 @@ function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promi
   const settled = Promise.allSettled(promises).then(() => new Promise<void>((resolve) => setImmediate(resolve)))
   return Promise.race([settled, late]).finally(() => clearTimeout(timer))
 }
-/** Real session ids are UUIDs or short names: a longer one is not a session Bosun keeps anything for (it would key maps). */
-export const MAX_SESSION_ID_CHARS = 1024
 
 export function createAcpConnection(options: AcpConnectionOptions): AcpClientConnection {
   return new AcpConnection(options)
@@ -247,14 +247,7 @@ class AcpConnection implements AcpClientConnection {
 
   async newSession(params: { cwd: string; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome> {
     this.requireSessions('session/new')
-    const wire: Record<string, unknown> = { cwd: params.cwd }
-    // v1 requires mcpServers (E1); v2 makes it optional.
-    if (this.version === 1 || params.mcpServers) wire.mcpServers = params.mcpServers ?? []
-    if (params.additionalDirectories?.length) wire.additionalDirectories = params.additionalDirectories
-    const result = await this.request('session/new', wire)
-    const outcome = readNewSessionOutcome(result, undefined)
-    if (!outcome) throw new BosunError({ kind: 'rpc-error', message: 'The agent answered session/new without a sessionId', data: boundJson(result, AGENT_ERROR_BOUNDS.data) })
-    return withUsableSessionId('session/new', outcome)
+    return newSessionOutcome(await this.request('session/new', newSessionParams(this.version, params)))
   }
 
   prompt(sessionId: string, prompt: unknown[], hooks?: PromptHooks): Promise<PromptOutcome> {
@@ -292,40 +285,15 @@ class AcpConnection implements AcpClientConnection {
 
   async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<unknown[] | undefined> {
     this.requireSessions('session/set_config_option')
-    const wire: Record<string, unknown> = { sessionId, configId, value }
-    if (typeof value === 'boolean' && this.version === 1 && !this.booleansAdvertised) {
-      // E13: v1 boolean values only after the client advertised `session.configOptions.boolean`.
-      throw new BosunError({ kind: 'invalid-argument', message: 'Bosun did not advertise boolean config options to this agent, so it cannot set one (ACP v1).' })
-    }
-    if (typeof value === 'boolean') wire.type = 'boolean'
-    else if (this.version === 2) wire.type = 'id'
+    const wire = configOptionParams(this.version, this.booleansAdvertised, { sessionId, configId, value })
     const result = await this.request('session/set_config_option', wire)
     return isRecord(result) && Array.isArray(result.configOptions) ? result.configOptions : undefined
   }
 
   async resumeSession(params: { sessionId: string; cwd: string; replay?: boolean; mcpServers?: unknown[]; additionalDirectories?: string[] }): Promise<NewSessionOutcome> {
     this.requireSessions(this.version === 2 ? 'session/resume' : 'session/load')
-    const capabilities = this.handshakeValue?.capabilities
-    let method: string
-    const wire: Record<string, unknown> = { sessionId: params.sessionId, cwd: params.cwd }
-    if (this.version === 2) {
-      method = 'session/resume'
-      if (params.replay) wire.replayFrom = { type: 'start' }
-      // v2: the complete set; omitted means none (E8).
-      if (params.mcpServers?.length) wire.mcpServers = params.mcpServers
-    } else {
-      const load = capabilities?.loadSession === true
-      const resume = capabilities?.resumeSession === true
-      if (load && (params.replay !== false || !resume)) method = 'session/load'
-      else if (resume) method = 'session/resume'
-      else throw new BosunError({ kind: 'invalid-argument', message: 'This agent can neither load nor resume sessions' })
-      wire.mcpServers = params.mcpServers ?? []
-    }
-    // The complete list each time (E17); the caller passes it only to an agent that advertised it (E1).
-    if (params.additionalDirectories?.length) wire.additionalDirectories = params.additionalDirectories
-    const result = await this.request(method, wire)
-    // session/load may answer null (E6).
-    return withUsableSessionId(method, readNewSessionOutcome(result, params.sessionId) ?? { sessionId: params.sessionId, raw: result })
+    const { method, wire } = resumeCall(this.version, this.handshakeValue?.capabilities, params)
+    return resumedOutcome(method, await this.request(method, wire), params.sessionId)
   }
 
   /**
@@ -368,21 +336,7 @@ class AcpConnection implements AcpClientConnection {
   async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
     this.requireSessions('session/list')
     const result = await this.request('session/list', { ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) }, signal)
-    const sessions: AgentSessionInfo[] = []
-    const list = isRecord(result) && Array.isArray(result.sessions) ? result.sessions : []
-    for (const item of list.slice(0, 1_000)) {
-      if (!isRecord(item) || typeof item.sessionId !== 'string' || typeof item.cwd !== 'string' || !item.sessionId || item.sessionId.length > 512 || item.cwd.length > 4096) continue
-      const folders = listedFolders(item.additionalDirectories)
-      sessions.push({
-        sessionId: item.sessionId,
-        cwd: item.cwd,
-        title: typeof item.title === 'string' ? item.title.slice(0, 512) : null,
-        updatedAt: typeof item.updatedAt === 'string' ? item.updatedAt.slice(0, 64) : null,
-        ...(folders ? { additionalDirectories: folders } : {}),
-      })
-    }
-    const nextCursor = isRecord(result) && typeof result.nextCursor === 'string' && result.nextCursor.length <= 4096 ? result.nextCursor : null
-    return { sessions, nextCursor }
+    return sessionList(result)
   }
 
   async authenticate(methodId: string, meta?: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
@@ -583,36 +537,4 @@ class AcpConnection implements AcpClientConnection {
     this.closeFired = true
     this.closeEmitter.fire(error ? { error } : {})
   }
-}
-
-/**
- * The outcome of `session/new|load|resume` when its session id is one Bosun can use: every event and update of the
- * session carries it, and an agent's update naming a longer one is ignored ({@link MAX_SESSION_ID_CHARS}).
- */
-function withUsableSessionId(method: string, outcome: NewSessionOutcome): NewSessionOutcome {
-  const id = outcome.sessionId
-  if (id.length === 0 || id.length > MAX_SESSION_ID_CHARS) {
-    throw new BosunError({
-      kind: 'rpc-error',
-      message: `The agent answered ${method} with a session id of ${id.length.toLocaleString('en')} characters; Bosun takes ids of 1 to ${MAX_SESSION_ID_CHARS.toLocaleString('en')} characters.`,
-    })
-  }
-  return outcome
-}
-
-/** The most folders a listed session keeps beyond its `cwd` (as many as a new session takes). */
-const MAX_LISTED_FOLDERS = 32
-
-/**
- * A `SessionInfo.additionalDirectories` as Bosun keeps it: the agent's order, absolute paths only (at most 4096
- * characters, no NUL), at most {@link MAX_LISTED_FOLDERS}; undefined when the agent names none (E17).
- */
-function listedFolders(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined
-  const folders: string[] = []
-  for (const folder of value) {
-    if (folders.length === MAX_LISTED_FOLDERS) break
-    if (typeof folder === 'string' && folder.length <= 4096 && !folder.includes('\0') && /^(\/|[A-Za-z]:[\\/])/.test(folder)) folders.push(folder)
-  }
-  return folders.length > 0 ? folders : undefined
 }
