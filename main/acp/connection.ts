@@ -14,7 +14,6 @@ import {
   type MessageConnection,
   type RequestMessage,
 } from 'vscode-jsonrpc/node.js'
-import { cutText } from '../../common/bounded'
 import { Deferred } from '../base/deferred'
 import { BosunError, RpcError } from '../base/errors'
 import { Emitter } from '../base/event'
@@ -22,20 +21,19 @@ import { formatBytes } from '../base/format-bytes'
 import type { IDisposable } from '../base/lifecycle'
 import { agentError, isRecord, notRunning, previewOf, withdrawn } from './agent-errors'
 import type { AcpConnectionOptions } from './connection-options'
-import { UNTYPED_AUTH_METHOD } from './handshake'
+import { IncomingRequests } from './incoming-requests'
 import { NdjsonMessageReader, WireTap } from './ndjson'
 import { NdjsonMessageWriter } from './ndjson-writer'
-import { IncomingRequestIds, PendingIds } from './request-ids'
 import { ProblemLog, toRpcLogger } from './problem-log'
-import { IncomingRequests } from './incoming-requests'
 import { PromptTurns } from './prompt-turns'
+import { IncomingRequestIds, PendingIds } from './request-ids'
 import { MAX_SESSION_ID_CHARS, configOptionParams, newSessionOutcome, newSessionParams, resumeCall, resumedOutcome, sessionList } from './session-calls'
+import { canSignIn, loginCall, logoutMethod } from './sign-in'
 import { negotiateVersion } from './version-negotiation'
 import type {
   AcpClientConnection,
   AgentHandshake,
   AgentSessionInfo,
-  AuthMethodSummary,
   ClientHandlerRegistry,
   InputStall,
   JsonRpcId,
@@ -227,12 +225,6 @@ class AcpConnection implements AcpClientConnection {
     return this.handshakeValue
   }
 
-  /** The agent listed a way to sign in that Bosun can run (none is known before it answered), or Bosun can ask for its keys. */
-  private canSignIn(): boolean {
-    const runs = this.options.runsAuthMethod ?? ((method: AuthMethodSummary) => method.type !== UNTYPED_AUTH_METHOD)
-    return (this.handshakeValue?.authMethods.some(runs) ?? false) || this.options.signInByKeys?.() === true
-  }
-
   // ---- client → agent ----------------------------------------------------------------------
 
   /** See {@link negotiateVersion}. */
@@ -340,26 +332,12 @@ class AcpConnection implements AcpClientConnection {
   }
 
   async authenticate(methodId: string, meta?: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
-    const method = this.handshakeValue?.authMethods.find((m) => m.id === methodId)
-    const login = this.version === 2 ? 'auth/login' : 'authenticate'
-    // D2, D5: only a method the agent offered (v2: auth/login exists only with a non-empty authMethods).
-    if (!method) throw new BosunError({ kind: 'invalid-argument', message: `The agent did not offer the sign-in method ${cutText(methodId, 200)}, so Bosun does not send it to ${login}.` })
-    if (method.type === 'terminal' || method.type === UNTYPED_AUTH_METHOD) {
-      // D2, D3, D5: a terminal login runs Bosun's own command; a v2 method without a type is no login the agent runs.
-      throw new BosunError({
-        kind: 'invalid-argument',
-        message: `${cutText(method.name, 200)} is not a sign-in the agent runs itself (${method.type === 'terminal' ? 'it runs in a terminal' : 'its kind is unknown'}), so Bosun does not send it to ${login}.`,
-      })
-    }
-    await this.request(login, { methodId, ...(meta !== undefined ? { _meta: meta } : {}) }, signal)
+    const login = loginCall(this.version, this.handshakeValue, methodId, meta)
+    await this.request(login.method, login.params, signal)
   }
 
   async logout(): Promise<void> {
-    // D4 (v1: auth.logout advertised), D5 (v2: a non-empty authMethods).
-    if (!this.handshakeValue?.capabilities.logout) {
-      throw new BosunError({ kind: 'unsupported', message: `This agent does not support signing out, so Bosun does not send it ${this.version === 2 ? 'auth/logout' : 'logout'}.` })
-    }
-    await this.request(this.version === 2 ? 'auth/logout' : 'logout', {})
+    await this.request(logoutMethod(this.version, this.handshakeValue), {})
   }
 
   close(error?: Error): void {
@@ -459,7 +437,7 @@ class AcpConnection implements AcpClientConnection {
     }
     sent.then(
       (value) => deferred.resolve(value),
-      (error: unknown) => deferred.reject(error instanceof ResponseError ? agentError(error, this.canSignIn()) : (this.closedError ?? error)),
+      (error: unknown) => deferred.reject(error instanceof ResponseError ? agentError(error, canSignIn(this.handshakeValue, this.options)) : (this.closedError ?? error)),
     )
     const settle = () => {
       this.pending.delete(deferred)
