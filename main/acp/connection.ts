@@ -1,8 +1,14 @@
 /**
- * The client end of one ACP connection (v1 and v2), built on vscode-jsonrpc over NDJSON.
- * Implements {@link AcpClientConnection}: version negotiation, the client→agent calls normalised
- * across versions, turn completion (v1 prompt response, v2 idle `state_update`), and the registry
- * of client-side handlers that permissions/elicitation/fs/terminals fill in.
+ * The client end of one ACP connection (v1 and v2), built on vscode-jsonrpc over NDJSON: {@link AcpClientConnection}
+ * as the composition of its parts, each in a file of its own:
+ * - the NDJSON reader and writer (./ndjson, ./ndjson-writer): the bounds on lines, requests in flight and queued bytes;
+ * - the handshake (./version-negotiation): version negotiation and what each version is told Bosun serves;
+ * - the agent's requests and notifications (./incoming-requests): the handlers permissions/elicitation/fs/terminals
+ *   register, `$/cancel_request`, the answers owed at close;
+ * - the turns of Bosun's prompts (./prompt-turns): v1 prompt response, v2 ack and idle `state_update`;
+ * - the session calls' shapes and answers (./session-calls), sign-in (./sign-in), the problem log (./problem-log).
+ * What stays here: the wiring, Bosun's own requests in flight, closing, and the hot path (a `session/update` from the
+ * reader's fast path straight to the update listeners).
  */
 import {
   CancellationTokenSource,
