@@ -2,7 +2,7 @@
  * An agent that prints garbage on stderr before it crashes: a window title, colours, clear screen, NUL, and its last
  * words with a right-to-left override. The session's banner quoted those words with the override working, so
  * "gnorw" read "wrong", and it showed the escapes as "[1m". Now the banner and its excerpt show no escapes, and the
- * override shows as a marker (screenshot hostile-stderr-garbage).
+ * override shows as a marker (screenshot hostile-stderr-garbage), in the agent's log too (hostile-stderr-garbage-log).
  */
 import { expect, it } from 'vitest'
 import { launchPerTest, screenshot } from './support/harness'
@@ -39,4 +39,14 @@ it('the error banner of an agent that crashed printing garbage: no escapes, the 
   for (const raw of ['\u202E', '\u001b', '[1m', '[31m', 'pwned']) expect(text).not.toContain(raw)
   expect(text).toMatch(/fatal: last (⟨U\+202E⟩|RLO)/)
   await screenshot(page, 'hostile-stderr-garbage')
+
+  // The agent's log, from the turn's alert: the escapes gone there too, the override a marker.
+  await page.getByRole('alert').filter({ hasText: 'The turn ended with an error' }).first().getByRole('button', { name: 'Agent’s log' }).click()
+  await visible(page.getByRole('tab', { name: 'Logs', selected: true }))
+  const log = await visible(page.getByRole('log', { name: 'Agent log' }))
+  await visible(log.getByText('dlrow olleh', { exact: false }))
+  const logText = await log.innerText()
+  for (const raw of ['\u202E', '\u001b', '[1m', '[31m']) expect(logText).not.toContain(raw)
+  await visible(log.locator('abbr[title="U+202E RIGHT-TO-LEFT OVERRIDE"]'))
+  await screenshot(page, 'hostile-stderr-garbage-log')
 }, 90_000)

@@ -3,6 +3,8 @@ import type { BosunApi } from '../../../common/contract'
 import { agentTools, failureText } from '../../screens/agents/agent-tools-api'
 import { useFollowTail } from '../inspector/use-follow-tail'
 import { neutraliseEscapes } from '../transcript/terminal-text'
+import { hasHiddenCharactersInCode } from '../permissions/reveal-text'
+import { VisibleText } from '../permissions/VisibleText'
 import { appendTail, LOG_TAIL_CHARS } from './log-tail'
 
 export interface LogsViewProps {
@@ -13,9 +15,12 @@ export interface LogsViewProps {
   problem?: string | null
 }
 
-/** The Logs tab: the agent's stderr as plain text, following new lines unless scrolled up. */
+/** The Logs tab: the agent's stderr as plain text (hidden characters as markers), following new lines unless scrolled up. */
 export function LogsView({ text, truncated, loading, problem }: LogsViewProps) {
   const clean = useMemo(() => neutraliseEscapes(text), [text])
+  // Hidden and direction-changing characters as markers, as in the agent's errors: a right-to-left override made
+  // "gnorw" read "wrong". Only when there are any: a log is mostly plain lines, drawn as one text.
+  const shown = useMemo(() => (hasHiddenCharactersInCode(clean) ? <VisibleText text={clean} prose code /> : clean), [clean])
   const follow = useFollowTail(clean.length)
   return (
     <div className="logs">
@@ -31,7 +36,7 @@ export function LogsView({ text, truncated, loading, problem }: LogsViewProps) {
       )}
       <div className="logs-wrap">
         <pre className="logs-output" role="log" aria-label="Agent log" tabIndex={0} ref={follow.ref} onScroll={follow.onScroll}>
-          {clean || <span className="muted">{loading ? 'Loading…' : 'Nothing logged yet.'}</span>}
+          {shown || <span className="muted">{loading ? 'Loading…' : 'Nothing logged yet.'}</span>}
         </pre>
       </div>
       {/* In a strip of its own under the log, as in the transcript: never over the lines it would hide. */}

@@ -371,6 +371,14 @@ describe('terminal and logs', () => {
     expect(next.text.length).toBeLessThanOrEqual(12)
     expect(renderToStaticMarkup(<LogsView text={'x\x1b[31mred\x1b[0m'} truncated loading={false} />)).toContain('xred')
   })
+
+  it('shows hidden and direction-changing characters in the log as markers, and keeps its lines', () => {
+    const html = renderToStaticMarkup(<LogsView text={'first line\nError: \u202edlrow olleh\n\tat main'} truncated={false} loading={false} />)
+    expect(html).toContain('title="U+202E RIGHT-TO-LEFT OVERRIDE"')
+    expect(html).not.toContain('\u202e')
+    expect(html).toContain('first line\nError: ')
+    expect(html).toContain('\tat main')
+  })
 })
 
 describe('inspector view', () => {
