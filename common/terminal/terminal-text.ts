@@ -223,3 +223,15 @@ export class TerminalText {
     this.dropped = true
   }
 }
+
+/**
+ * Text as a terminal leaves it on screen: escape sequences (colours, cursor moves, titles) removed, a carriage return
+ * writing the line again over what it had (a progress bar reads as its last frame), CRLF one line end, other control
+ * characters but tab dropped. The same reading as what an agent gets back from `terminal/output`. Used for output an
+ * agent sends as text (claude-agent-acp's Bash result) and for the stderr tail Bosun's errors quote.
+ */
+export function asATerminalLeavesIt(text: string): string {
+  const terminal = new TerminalText(Number.MAX_SAFE_INTEGER)
+  terminal.append(text)
+  return terminal.text()
+}

@@ -10,7 +10,7 @@ import { Emitter, type Event } from '../base/event'
 import type { IDisposable } from '../base/lifecycle'
 import { createLogger, type Logger } from '../base/log'
 import { TextTail } from '../base/ring-buffer'
-import { TerminalText } from '../../common/terminal/terminal-text'
+import { asATerminalLeavesIt } from '../../common/terminal/terminal-text'
 import type { ProcessGroupRecords } from './process-records'
 import { AgentLogFile } from './agent-log-file'
 import { newRunTag, processesTagged, RUN_TAG_NAME } from './run-tag'
@@ -378,11 +378,4 @@ async function describeSpawnError(spec: AgentProcessSpec, error: unknown): Promi
 async function programProblem(spec: AgentProcessSpec): Promise<string | null> {
   const path = spec.command.includes(sep) ? resolve(spec.cwd, spec.command) : await findOnPath(spec.command, spec.env)
   return path ? unrunnableReason(path) : null
-}
-
-/** `text` as a terminal leaves it on screen (see {@link TerminalText}): no escape sequences, no control characters but tab and line feed. */
-function asATerminalLeavesIt(text: string): string {
-  const screen = new TerminalText(Number.MAX_SAFE_INTEGER)
-  screen.append(text)
-  return screen.text()
 }

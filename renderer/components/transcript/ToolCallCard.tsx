@@ -15,7 +15,7 @@ import { ExcludedMark } from './excluded'
 import { LocationList } from './LocationList'
 import { TerminalOutput, terminalRuns } from './TerminalOutput'
 import { ToolTitle } from './ToolTitle'
-import { asATerminalLeavesIt } from './terminal-text'
+import { asATerminalLeavesIt } from '../../../common/terminal/terminal-text'
 import { commandOf } from './tool-command'
 import {
   CANCELLED_COMMAND_NOTE,
