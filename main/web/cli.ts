@@ -14,10 +14,11 @@ import { appVersion, defaultHome } from './host-env'
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const home = defaultHome()
-  cacheCompiledCode(home, appVersion())
+  const version = appVersion()
+  cacheCompiledCode(home, version)
   const historyThread = startHistoryThread(home)
   import('./run-cli')
-    .then(({ runWebHostCli }) => runWebHostCli(process.env, historyThread))
+    .then(({ runWebHostCli }) => runWebHostCli(process.env, { historyThread, version }))
     .catch((error: unknown) => {
       console.error('Bosun web host failed to start:', error)
       process.exit(1)

@@ -10,7 +10,9 @@ import type { WorkerHistoryStore } from '../history/worker-history-store'
 import { appVersion, defaultHome, portFromEnv, rendererDirFromEnv, URL_LINE_PREFIX } from './host-env'
 import { startWebHost, type WebHost } from './server'
 
-export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env, historyThread?: WorkerHistoryStore): Promise<WebHost> {
+/** `started`: what cli.ts made before it loaded this (the history's thread, the version it read). */
+export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env, started: { historyThread?: WorkerHistoryStore | undefined; version?: string } = {}): Promise<WebHost> {
+  const { historyThread } = started
   const log = createLogger('web')
   logUnhandledRejections((message, reason) => log.error(message, reason))
   // Main's own downloads trust the OS's certificate store too (a company proxy's CA), from the first request on.
@@ -20,7 +22,7 @@ export async function runWebHostCli(env: NodeJS.ProcessEnv = process.env, histor
     home: defaultHome(env),
     rendererDir: rendererDirFromEnv(env),
     createServices: createBosunServices,
-    appVersion: appVersion(),
+    appVersion: started.version ?? appVersion(),
     log,
     ...(historyThread ? { historyThread } : {}),
   })
