@@ -6,9 +6,9 @@
  * One file per session, named by a hash of its id: a session rescued at two quits keeps its newest state. Each holds a
  * {@link StoredSession} (the rows as the store would give them), written atomically.
  */
-import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import { writeFileAtomicSync } from '../base/atomic-write'
+import { sha256Hex } from '../base/sha256'
 import { join } from 'node:path'
 import type { HistoryStore, StoredSession } from './history-store'
 
@@ -20,7 +20,7 @@ const MAX_RESCUE_FILE_BYTES = 512 * 1024 * 1024
 
 const FORMAT = 'bosun-unsaved-session'
 
-const fileOf = (dir: string, sessionId: string) => join(dir, `${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}.json`)
+const fileOf = (dir: string, sessionId: string) => join(dir, `${sha256Hex(sessionId).slice(0, 32)}.json`)
 
 /** Whether a session of this id waits in `dir` to be written (a new session must not take its id). */
 export const isRescued = (dir: string, sessionId: string): boolean => existsSync(fileOf(dir, sessionId))

@@ -3,11 +3,11 @@
  * decision (who, what, when). It records the request title and the chosen option only, never raw
  * input, commands, diffs or `_meta`, which can carry secrets (checklist J6).
  */
-import { createHash } from 'node:crypto'
 import { promises as fs } from 'node:fs'
 import { join } from 'node:path'
 import { createLogger, type Logger } from '../base/log'
 import { appendToFile } from '../base/append-file'
+import { sha256Hex } from '../base/sha256'
 
 export interface AuditRecord {
   /** Epoch ms. */
@@ -29,12 +29,12 @@ const MAX_TEXT = 300
 const clip = (text: string): string => (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT - 1) + '…' : text)
 
 /** An id cut as {@link clip} cuts a text, with a hash of the whole, so two long ids that start alike stay apart. */
-const clipId = (id: string): string => (id.length > MAX_TEXT ? `${id.slice(0, MAX_TEXT - 14)}…${createHash('sha256').update(id).digest('hex').slice(0, 12)}` : id)
+const clipId = (id: string): string => (id.length > MAX_TEXT ? `${id.slice(0, MAX_TEXT - 14)}…${sha256Hex(id).slice(0, 12)}` : id)
 
 /** A file name for a session id chosen by the agent: never a path, never too long. */
 export function auditFileName(sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)
-  const hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 12)
+  const hash = sha256Hex(sessionId).slice(0, 12)
   return `${safe}-${hash}.jsonl`
 }
 
